@@ -1,0 +1,54 @@
+/* cmd.h — what every subcommand gets from main.c, and the shared
+ * front-end helpers (table output, usage errors). Only cmd/ prints. */
+#ifndef AMD_CMD_H
+#define AMD_CMD_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "store.h"
+
+/* What a command needs before it runs (git's RUN_SETUP, in spirit). */
+enum cmd_needs {
+	NEEDS_NOTHING = 0,
+	NEEDS_STORE_READ = 1,  /* the store must exist; opened read-only */
+	NEEDS_STORE_WRITE = 2, /* the command opens the store itself for writing */
+	NEEDS_CONFIG = 4,      /* amdahl.yaml loaded (when present) */
+};
+
+/* Exit codes shared by every command. */
+enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INSUFFICIENT = 3 };
+
+struct cmd_ctx {
+	const char *store_path;
+	struct amd_store *store; /* open when NEEDS_STORE_READ */
+	struct amd_config config;
+	const char *config_path;
+	int color;   /* stdout is a terminal and NO_COLOR is unset */
+	int tty_err; /* stderr is a terminal: progress bars allowed */
+};
+
+struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv, struct cmd_ctx *ctx);
+	unsigned needs;
+	const char *summary;
+};
+
+/* Prints "amdahl CMD: message" on stderr; returns EXIT_USAGE. */
+int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A plain text table: columns added row by row, widths computed at print. */
+struct table;
+struct table *table_new(int ncols, const char *const *headers);
+/* Right-aligns column col (numbers). */
+void table_align_right(struct table *t, int col);
+void table_add(struct table *t, const char *const *cells);
+void table_print(struct table *t, FILE *out);
+void table_free(struct table *t);
+
+/* Each command's entry point. */
+int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
+
+#endif

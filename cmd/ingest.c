@@ -1,0 +1,178 @@
+/* ingest.c — `amdahl ingest PATH…`: walk, detect, load; one line per
+ * failed unit, a summary, exit 2 when anything failed. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "ingest/ingest.h"
+#include "util.h"
+
+static void help(void)
+{
+	printf("usage: amdahl ingest [options] PATH...\n"
+	       "\n"
+	       "Loads every input found under PATH into the store, detecting each\n"
+	       "format by content: MLflow file-store runs (mlruns/, mllogs/mlflow/),\n"
+	       "and the other formats listed by --formats. Each file (or MLflow run\n"
+	       "directory) is one transaction: on an error the store keeps none of\n"
+	       "it. Files already in the store with the same bytes are skipped.\n"
+	       "\n"
+	       "options:\n"
+	       "  --sweep NAME   put runs in sweep NAME instead of their experiment's\n"
+	       "  --run NAME     attach traces / py-spy / GPU logs to this run (name or id)\n"
+	       "  --rank R       rank of a trace that does not say\n"
+	       "  --rate HZ      py-spy sampling rate when the file does not say\n"
+	       "  --format NAME  read files as NAME instead of detecting\n"
+	       "  --formats      list the formats amdahl reads\n"
+	       "  -j N           ingest N files at once (default 1)\n"
+	       "  --json         print the outcome of every unit as JSON\n"
+	       "  -q, --quiet    no summary line\n");
+}
+
+static const char *result_name(enum amd_unit_result r)
+{
+	switch (r) {
+	case AMD_UNIT_ADDED: return "added";
+	case AMD_UNIT_REPLACED: return "replaced";
+	case AMD_UNIT_UNCHANGED: return "unchanged";
+	default: return "failed";
+	}
+}
+
+struct progress {
+	int on;
+};
+
+static void progress(void *ctx, size_t done, size_t total, const struct amd_unit *u)
+{
+	struct progress *p = ctx;
+	if (u->result == AMD_UNIT_FAILED) {
+		if (p->on)
+			fputs("\r\033[K", stderr);
+		fprintf(stderr, "amdahl ingest: %s\n", u->error);
+	}
+	if (!p->on)
+		return;
+	int width = 30, fill = total ? (int)(width * done / total) : width;
+	fprintf(stderr, "\r[%.*s%*s] %zu/%zu %s", fill,
+		"##############################", width - fill, "", done, total,
+		amd_basename(u->path));
+	fputs("\033[K", stderr);
+	if (done == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+static void print_json(const struct amd_unit_list *units)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *arr = cJSON_AddArrayToObject(root, "units");
+	for (size_t i = 0; i < units->n; i++) {
+		const struct amd_unit *u = &units->v[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "path", u->path);
+		cJSON_AddStringToObject(o, "format", u->fmt->name);
+		cJSON_AddStringToObject(o, "result", result_name(u->result));
+		if (u->result == AMD_UNIT_FAILED)
+			cJSON_AddStringToObject(o, "error", u->error);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cJSON_AddNumberToObject(root, "skipped", (double)units->skipped);
+	char *s = cJSON_Print(root);
+	puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+static void list_formats(void)
+{
+	for (size_t i = 0; amd_formats[i]; i++)
+		printf("%s%s\n", amd_formats[i]->name, amd_formats[i]->is_dir ? " (directory)" : "");
+}
+
+/* A store this command created and never wrote to is removed again, so
+ * a failed first ingest leaves no file behind. */
+static void drop_if_new_and_empty(const char *path, int existed, size_t committed)
+{
+	if (existed || committed)
+		return;
+	static const char *const suffix[] = {"", "-wal", "-shm"};
+	for (int i = 0; i < 3; i++) {
+		char p[4096];
+		snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+		unlink(p);
+	}
+}
+
+int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{"sweep", required_argument, NULL, 'S'}, {"run", required_argument, NULL, 'R'},
+		{"rank", required_argument, NULL, 'k'},  {"rate", required_argument, NULL, 'r'},
+		{"format", required_argument, NULL, 'f'}, {"formats", no_argument, NULL, 'F'},
+		{"json", no_argument, NULL, 'J'},        {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},        {0},
+	};
+	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
+	int json = 0, quiet = 0, c;
+	while ((c = getopt_long(argc, argv, "hj:q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': o.sweep = optarg; break;
+		case 'R': o.run = optarg; break;
+		case 'k': o.rank = atoi(optarg); break;
+		case 'r':
+			if (amd_parse_double(optarg, &o.sample_rate) < 0 || o.sample_rate <= 0)
+				return cmd_error("ingest", "--rate %s: not a positive number", optarg);
+			break;
+		case 'f': o.format = optarg; break;
+		case 'F': list_formats(); return EXIT_OK;
+		case 'j':
+			o.jobs = atoi(optarg);
+			if (o.jobs < 1 || o.jobs > 256)
+				return cmd_error("ingest", "-j %s: give 1 to 256", optarg);
+			break;
+		case 'J': json = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return cmd_error("ingest", "no PATH given; see 'amdahl ingest --help'");
+	struct amd_err err = {{0}};
+	struct amd_unit_list units = {0};
+	if (amd_walk((const char *const *)argv + optind, (size_t)(argc - optind), &o, &units,
+		     &err) < 0) {
+		amd_unit_list_free(&units);
+		return cmd_error("ingest", "%s", err.msg);
+	}
+	struct progress p = {.on = ctx->tty_err && !json};
+	o.progress = progress;
+	o.progress_ctx = &p;
+	int existed = access(ctx->store_path, F_OK) == 0;
+	int failed = amd_ingest_units(ctx->store_path, &units, &o, &err);
+	if (failed < 0) {
+		amd_unit_list_free(&units);
+		drop_if_new_and_empty(ctx->store_path, existed, 0);
+		return cmd_error("ingest", "%s", err.msg);
+	}
+	size_t count[4] = {0};
+	for (size_t i = 0; i < units.n; i++)
+		count[units.v[i].result]++;
+	drop_if_new_and_empty(ctx->store_path, existed,
+			      count[AMD_UNIT_ADDED] + count[AMD_UNIT_REPLACED] +
+				      count[AMD_UNIT_UNCHANGED]);
+	if (json)
+		print_json(&units);
+	else if (!quiet)
+		printf("%zu added, %zu replaced, %zu unchanged, %zu failed; %zu other files skipped\n",
+		       count[AMD_UNIT_ADDED], count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED],
+		       count[AMD_UNIT_FAILED], units.skipped);
+	amd_unit_list_free(&units);
+	return failed ? EXIT_USAGE : EXIT_OK;
+}

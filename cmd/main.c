@@ -1,0 +1,130 @@
+/* main.c — amdahl's entry: global options, the command table and what
+ * each command needs set up before it runs. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+static const struct cmd commands[] = {
+	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
+	 "load MLflow runs, traces, py-spy and GPU logs into the store"},
+	{"runs", cmd_runs, NEEDS_STORE_READ | NEEDS_CONFIG, "list sweeps and their runs"},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: amdahl [--store PATH] [--config FILE] COMMAND [options]\n"
+		"\n"
+		"Turns what a distributed-training sweep leaves behind (MLflow runs,\n"
+		"PyTorch profiler traces, py-spy output, GPU logs) into scaling\n"
+		"numbers with their uncertainty, reports and a CI gate.\n"
+		"\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\noptions:\n"
+		"  --store PATH   the store (default $AMDAHL_STORE, else ./amdahl.db)\n"
+		"  --config FILE  settings (default ./amdahl.yaml when present)\n"
+		"  --version      print the version\n"
+		"  -h, --help     this help; 'amdahl COMMAND --help' for a command\n");
+}
+
+int cmd_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "amdahl%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static const struct cmd *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	return 0;
+}
+
+static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
+{
+	struct amd_err err = {{0}};
+	if (help)
+		return 0;
+	if (c->needs & NEEDS_CONFIG) {
+		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
+		if (amd_config_load(path, ctx->config_path != NULL, &ctx->config, &err) < 0)
+			return cmd_error(c->name, "%s", err.msg);
+	}
+	if (c->needs & NEEDS_STORE_READ &&
+	    amd_store_open(ctx->store_path, AMD_STORE_READ, &ctx->store, &err) < 0)
+		return cmd_error(c->name, "%s", err.msg);
+	return 0;
+}
+
+static void cleanup(struct cmd_ctx *ctx)
+{
+	amd_store_close(ctx->store);
+	amd_config_free(&ctx->config);
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_ctx ctx = {0};
+	static const struct option opts[] = {
+		{"store", required_argument, NULL, 's'},
+		{"config", required_argument, NULL, 'c'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	ctx.store_path = getenv("AMDAHL_STORE");
+	if (!ctx.store_path || !*ctx.store_path)
+		ctx.store_path = "amdahl.db";
+	int o;
+	while ((o = getopt_long(argc, argv, "+hs:c:", opts, NULL)) != -1) {
+		switch (o) {
+		case 's': ctx.store_path = optarg; break;
+		case 'c': ctx.config_path = optarg; break;
+		case 'V': printf("amdahl %s\n", AMDAHL_VERSION); return EXIT_OK;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const struct cmd *c = find(argv[optind]);
+	if (!c)
+		return cmd_error(NULL, "'%s' is not a command; see 'amdahl --help'", argv[optind]);
+	const char *nc = getenv("NO_COLOR");
+	ctx.color = isatty(STDOUT_FILENO) && !(nc && *nc);
+	ctx.tty_err = isatty(STDERR_FILENO);
+	int sub_argc = argc - optind;
+	char **sub_argv = argv + optind;
+	int rc = setup(c, &ctx, wants_help(sub_argc, sub_argv));
+	if (rc == 0) {
+		optind = 1; /* each command runs its own getopt_long */
+		rc = c->run(sub_argc, sub_argv, &ctx);
+	}
+	cleanup(&ctx);
+	return rc;
+}

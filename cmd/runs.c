@@ -1,0 +1,135 @@
+/* runs.c — `amdahl runs`: the sweeps in the store and their launches. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "runs.h"
+
+static void help(void)
+{
+	printf("usage: amdahl runs [--sweep NAME] [--json]\n"
+	       "\n"
+	       "Lists each sweep and its runs (launches): strategy, n (world size),\n"
+	       "repeat, status, child worker runs folded in, metrics and traces.\n"
+	       "Runs that did not finish are listed and left out of statistics.\n");
+}
+
+static cJSON *run_json(const struct amd_run_view *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", r->ext_id);
+	cJSON_AddStringToObject(o, "sweep", r->sweep ? r->sweep : "");
+	if (r->name)
+		cJSON_AddStringToObject(o, "name", r->name);
+	if (r->strategy)
+		cJSON_AddStringToObject(o, "strategy", r->strategy);
+	if (r->n)
+		cJSON_AddNumberToObject(o, "n", r->n);
+	if (r->nodes)
+		cJSON_AddNumberToObject(o, "nodes", r->nodes);
+	cJSON_AddNumberToObject(o, "repeat", r->repeat);
+	cJSON_AddStringToObject(o, "status", amd_status_name(r->status));
+	cJSON_AddBoolToObject(o, "in_statistics", amd_status_ok(r->status));
+	cJSON_AddNumberToObject(o, "children", r->children);
+	cJSON_AddNumberToObject(o, "metrics", r->metrics);
+	cJSON_AddNumberToObject(o, "traces", r->traces);
+	if (r->start_ms)
+		cJSON_AddNumberToObject(o, "start_ms", (double)r->start_ms);
+	if (r->end_ms)
+		cJSON_AddNumberToObject(o, "end_ms", (double)r->end_ms);
+	return o;
+}
+
+static void print_table(const struct amd_sweep_view *sw, size_t nsw,
+			const struct amd_run_view *runs, size_t n)
+{
+	for (size_t s = 0; s < nsw; s++) {
+		int shown = 0;
+		for (size_t i = 0; i < n; i++)
+			shown += runs[i].sweep && strcmp(runs[i].sweep, sw[s].name) == 0;
+		if (!shown)
+			continue;
+		printf("%ssweep %s: %d runs, %d finished, %d failed or killed\n", s ? "\n" : "",
+		       sw[s].name, sw[s].runs, sw[s].finished, sw[s].failed);
+		static const char *const h[] = {"run", "strategy", "n", "repeat", "status",
+						"workers", "metrics", "traces", "id"};
+		struct table *t = table_new(9, h);
+		table_align_right(t, 2);
+		table_align_right(t, 3);
+		table_align_right(t, 5);
+		table_align_right(t, 6);
+		table_align_right(t, 7);
+		for (size_t i = 0; i < n; i++) {
+			const struct amd_run_view *r = &runs[i];
+			if (!r->sweep || strcmp(r->sweep, sw[s].name) != 0)
+				continue;
+			char nb[16], rep[16], kids[16], met[16], tr[16];
+			snprintf(nb, sizeof nb, "%d", r->n);
+			snprintf(rep, sizeof rep, "%d", r->repeat);
+			snprintf(kids, sizeof kids, "%d", r->children);
+			snprintf(met, sizeof met, "%d", r->metrics);
+			snprintf(tr, sizeof tr, "%d", r->traces);
+			const char *row[] = {r->name ? r->name : "", r->strategy ? r->strategy : "?",
+					     r->n ? nb : "?", rep, amd_status_name(r->status),
+					     r->children ? kids : "", met, tr, r->ext_id};
+			table_add(t, row);
+		}
+		table_print(t, stdout);
+		table_free(t);
+	}
+}
+
+int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{"sweep", required_argument, NULL, 'S'},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	const char *sweep = NULL;
+	int json = 0, c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': sweep = optarg; break;
+		case 'J': json = 1; break;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_error("runs", "unexpected argument '%s'", argv[optind]);
+	struct amd_err err = {{0}};
+	struct amd_run_view *runs;
+	struct amd_sweep_view *sw;
+	size_t n, nsw;
+	if (amd_runs_list(ctx->store, sweep, &runs, &n, &err) < 0)
+		return cmd_error("runs", "%s", err.msg);
+	if (amd_sweeps_list(ctx->store, &sw, &nsw, &err) < 0) {
+		amd_runs_free(runs, n);
+		return cmd_error("runs", "%s", err.msg);
+	}
+	int rc = EXIT_OK;
+	if (sweep && n == 0)
+		rc = cmd_error("runs", "no sweep named '%s' in %s", sweep, ctx->store_path);
+	else if (json) {
+		cJSON *root = cJSON_CreateObject();
+		cJSON *arr = cJSON_AddArrayToObject(root, "runs");
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, run_json(&runs[i]));
+		char *s = cJSON_Print(root);
+		puts(s);
+		free(s);
+		cJSON_Delete(root);
+	} else if (n == 0)
+		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
+	else
+		print_table(sw, nsw, runs, n);
+	amd_runs_free(runs, n);
+	amd_sweeps_free(sw, nsw);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* formats.c — the table of input formats and content detection. A new
+ * format is a new file in lib/ingest/ and one row here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest.h"
+#include "util.h"
+
+extern const struct amd_format amd_fmt_mlflow_run;
+
+const struct amd_format *const amd_formats[] = {
+	&amd_fmt_mlflow_run,
+	NULL,
+};
+
+const struct amd_format *amd_format_by_name(const char *name)
+{
+	for (size_t i = 0; amd_formats[i]; i++)
+		if (strcmp(amd_formats[i]->name, name) == 0)
+			return amd_formats[i];
+	return NULL;
+}
+
+const struct amd_format *amd_detect(const char *path, int is_dir, struct amd_err *err)
+{
+	unsigned char head[AMD_HEAD_BYTES + 1];
+	long n = 0;
+	if (!is_dir) {
+		n = amd_read_head(path, head, AMD_HEAD_BYTES, err);
+		if (n < 0)
+			return NULL;
+		head[n] = '\0';
+	}
+	const struct amd_format *best = NULL;
+	int best_score = 0;
+	for (size_t i = 0; amd_formats[i]; i++) {
+		const struct amd_format *f = amd_formats[i];
+		if (f->is_dir != is_dir)
+			continue;
+		int score = f->detect(path, is_dir ? NULL : head, (size_t)n);
+		if (score > best_score) {
+			best = f;
+			best_score = score;
+		}
+	}
+	return best;
+}

@@ -1,0 +1,100 @@
+/* ingest.h — turning paths into stored facts. The walker finds units
+ * (a file, or an MLflow run directory), the format table detects each
+ * unit's kind by content, the unit's parser feeds a sink, and the engine
+ * makes each unit one transaction. Adding a format is one new file in
+ * lib/ingest/ and one row in formats.c. */
+#ifndef AMD_INGEST_H
+#define AMD_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "err.h"
+#include "sink.h"
+#include "store.h"
+
+#define AMD_HEAD_BYTES 4096
+
+/* What a parser is given about its unit. Hints come from the path
+ * (a trace under mlruns/<exp>/<run>/artifacts/) or from flags. */
+struct amd_input {
+	const char *path;
+	const char *run_ext_hint;  /* run id the unit belongs to, or NULL */
+	const char *run_name_hint; /* run name the unit belongs to, or NULL */
+	const char *sweep_hint;    /* --sweep: overrides experiment names */
+	int rank_hint;             /* --rank, -1 when not given */
+	double sample_rate;        /* --rate for py-spy, 0 when not given */
+	const struct amd_config *config;
+};
+
+struct amd_format {
+	const char *name;
+	int is_dir; /* the unit is a directory (MLflow run) */
+	/* Confidence 0 (not this format) .. 100. For files, head holds the
+	 * first bytes (gunzipped); for directories head is NULL. */
+	int (*detect)(const char *path, const unsigned char *head, size_t n);
+	int (*parse)(const struct amd_input *in, struct amd_sink *sink,
+		     struct amd_err *err);
+	/* Directory units: hash every file that belongs to the unit. NULL
+	 * for files (the file's own bytes are hashed). */
+	int (*hash)(const char *path, char hex[65], uint64_t *size, struct amd_err *err);
+	/* Directory units: the subdirectory the walker still descends into
+	 * (an MLflow run's "artifacts"), or NULL. */
+	const char *walk_into;
+};
+
+extern const struct amd_format *const amd_formats[];
+const struct amd_format *amd_format_by_name(const char *name);
+/* Best format for a file (or directory); NULL when none claims it. */
+const struct amd_format *amd_detect(const char *path, int is_dir,
+				    struct amd_err *err);
+
+enum amd_unit_result { AMD_UNIT_ADDED, AMD_UNIT_REPLACED, AMD_UNIT_UNCHANGED,
+		       AMD_UNIT_FAILED };
+
+struct amd_unit {
+	char *path;
+	const struct amd_format *fmt;
+	char *run_ext_hint;
+	char *run_name_hint;
+	enum amd_unit_result result;
+	char error[1024];
+};
+
+struct amd_ingest_opts {
+	const char *sweep;   /* --sweep */
+	const char *run;     /* --run: run name or id for traces/py-spy */
+	int rank;            /* --rank, -1 */
+	double sample_rate;  /* --rate */
+	int jobs;            /* -j */
+	const char *format;  /* --format: force a format by name */
+	const struct amd_config *config;
+	/* called after each unit (from any worker; serialised by the engine) */
+	void (*progress)(void *ctx, size_t done, size_t total, const struct amd_unit *u);
+	void *progress_ctx;
+};
+
+struct amd_unit_list {
+	struct amd_unit *v;
+	size_t n, cap;
+	size_t skipped; /* files in walked directories no format claims */
+};
+
+/* Walks paths into units. A path that does not exist, or a file named
+ * directly that no format claims, is an error. */
+int amd_walk(const char *const *paths, size_t n, const struct amd_ingest_opts *o,
+	     struct amd_unit_list *out, struct amd_err *err);
+void amd_unit_list_free(struct amd_unit_list *l);
+
+/* Ingests every unit into the store at store_path (each worker opens its
+ * own connection). Returns the number of failed units, or -1 when
+ * nothing could start (err says why). */
+int amd_ingest_units(const char *store_path, struct amd_unit_list *units,
+		     const struct amd_ingest_opts *o, struct amd_err *err);
+
+/* Ingests one unit through the store's sink in one transaction. */
+int amd_ingest_one(struct amd_store *st, struct amd_unit *u,
+		   const struct amd_ingest_opts *o, struct amd_err *err);
+
+#endif

@@ -1,0 +1,180 @@
+/* walk.c — turning the paths a user names into ingest units: files, and
+ * MLflow run directories (whose artifacts are walked on). Also works out
+ * which run a file under mlruns/<exp>/<run>/artifacts/ belongs to. */
+#include <stdio.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest.h"
+#include "util.h"
+
+static int add_unit(struct amd_unit_list *l, const char *path, const struct amd_format *f)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct amd_unit *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	struct amd_unit *u = &l->v[l->n++];
+	memset(u, 0, sizeof *u);
+	u->path = strdup(path);
+	u->fmt = f;
+	return u->path ? 0 : -1;
+}
+
+/* A run id the file belongs to: the directory above "artifacts" when it
+ * holds an MLflow run's meta.yaml. */
+static char *run_from_artifacts(const char *path)
+{
+	const char *a = strstr(path, "/artifacts/");
+	while (a) {
+		size_t len = (size_t)(a - path);
+		char *rundir = strndup(path, len);
+		char *meta = rundir ? amd_path_join(rundir, "meta.yaml") : NULL;
+		int ok = meta && amd_is_file(meta);
+		free(meta);
+		if (ok) {
+			char *id = strdup(amd_basename(rundir));
+			free(rundir);
+			return id;
+		}
+		free(rundir);
+		a = strstr(a + 1, "/artifacts/");
+	}
+	return NULL;
+}
+
+/* itwinai: profiler-traces/<run name>/torch-traces/worker_<rank>.* */
+static char *run_from_itwinai(const char *path)
+{
+	const char *t = strstr(path, "/torch-traces/");
+	if (!t)
+		return NULL;
+	const char *end = t;
+	const char *start = end;
+	while (start > path && start[-1] != '/')
+		start--;
+	return end > start ? strndup(start, (size_t)(end - start)) : NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk_dir(const char *dir, const struct amd_ingest_opts *o,
+		    struct amd_unit_list *out, int depth, struct amd_err *err);
+
+static int walk_path(const char *path, int named, const struct amd_ingest_opts *o,
+		     struct amd_unit_list *out, int depth, struct amd_err *err)
+{
+	const struct amd_format *forced = o->format ? amd_format_by_name(o->format) : NULL;
+	if (o->format && !forced)
+		return amd_fail(err, "--format %s: no such format", o->format);
+	if (amd_is_dir(path)) {
+		const struct amd_format *f = amd_detect(path, 1, err);
+		if (f) {
+			if (add_unit(out, path, f) < 0)
+				return amd_fail(err, "out of memory");
+			if (f->walk_into) {
+				char *sub = amd_path_join(path, f->walk_into);
+				int rc = sub && amd_is_dir(sub) ? walk_dir(sub, o, out, depth + 1, err) : 0;
+				free(sub);
+				return rc;
+			}
+			return 0;
+		}
+		return walk_dir(path, o, out, depth + 1, err);
+	}
+	if (!amd_is_file(path)) {
+		if (named)
+			return amd_fail(err, "%s: %s", path,
+					errno == ENOENT ? "no such file or directory"
+							: "not a regular file or directory");
+		return 0;
+	}
+	struct amd_err derr = {{0}};
+	const struct amd_format *f = forced && !forced->is_dir ? forced : amd_detect(path, 0, &derr);
+	if (!f) {
+		if (named)
+			return amd_fail(err, "%s", derr.msg[0] ? derr.msg :
+					"not a format amdahl reads (see 'amdahl ingest --formats')");
+		out->skipped++;
+		return 0;
+	}
+	if (add_unit(out, path, f) < 0)
+		return amd_fail(err, "out of memory");
+	struct amd_unit *u = &out->v[out->n - 1];
+	u->run_ext_hint = run_from_artifacts(path);
+	if (!u->run_ext_hint)
+		u->run_name_hint = run_from_itwinai(path);
+	(void)path;
+	return 0;
+}
+
+static int walk_dir(const char *dir, const struct amd_ingest_opts *o,
+		    struct amd_unit_list *out, int depth, struct amd_err *err)
+{
+	if (depth > 64)
+		return amd_fail(err, "%s: directories nested too deeply", dir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return amd_fail(err, "%s: %s", dir, strerror(errno));
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue; /* ., .., .trash and hidden files */
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			char **nn = realloc(names, cap * sizeof *nn);
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_str);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *p = amd_path_join(dir, names[i]);
+		if (rc == 0 && p)
+			rc = walk_path(p, 0, o, out, depth, err);
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int amd_walk(const char *const *paths, size_t n, const struct amd_ingest_opts *o,
+	     struct amd_unit_list *out, struct amd_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		char real[PATH_MAX];
+		if (!realpath(paths[i], real))
+			return amd_fail(err, "%s: %s", paths[i], strerror(errno));
+		if (walk_path(real, 1, o, out, 0, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void amd_unit_list_free(struct amd_unit_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].run_ext_hint);
+		free(l->v[i].run_name_hint);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,317 @@
+/* util.c — buffers, file reading with gunzip, SHA-256 (OpenSSL's
+ * libcrypto), strict number parsing and path helpers; see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+int amd_buf_append(struct amd_buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char small[512];
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if ((size_t)n < sizeof small)
+		return amd_buf_append(b, small, (size_t)n);
+	char *big = malloc((size_t)n + 1);
+	if (!big)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	int rc = amd_buf_append(b, big, (size_t)n);
+	free(big);
+	return rc;
+}
+
+void amd_buf_free(struct amd_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+static int is_gzip(FILE *f)
+{
+	unsigned char m[2];
+	size_t n = fread(m, 1, 2, f);
+	rewind(f);
+	return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
+		  struct amd_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return amd_fail(err, "%s: %s", path, strerror(errno));
+	int gz = is_gzip(f);
+	fclose(f);
+	gzFile g = gzopen(path, "rb");
+	if (!g)
+		return amd_fail(err, "%s: cannot open", path);
+	gzbuffer(g, 1 << 17);
+	char chunk[1 << 16];
+	int n;
+	out->len = 0;
+	amd_buf_append(out, "", 0);
+	while ((n = gzread(g, chunk, sizeof chunk)) > 0) {
+		if (out->len + (size_t)n > max_bytes) {
+			gzclose(g);
+			return amd_fail(err, "%s: larger than %zu bytes%s", path,
+					max_bytes, gz ? " once decompressed" : "");
+		}
+		if (amd_buf_append(out, chunk, (size_t)n) < 0) {
+			gzclose(g);
+			return amd_fail(err, "%s: out of memory", path);
+		}
+	}
+	if (n < 0) {
+		int zerr;
+		const char *m = gzerror(g, &zerr);
+		long off = (long)gzoffset(g);
+		gzclose(g);
+		return amd_fail(err, "%s: byte %ld: %s", path, off,
+				zerr == Z_BUF_ERROR ? "truncated gzip data" : m);
+	}
+	int zerr = 0;
+	if (gz) {
+		/* gzread returns 0 at a premature end of a gzip stream; gzerror tells */
+		const char *m = gzerror(g, &zerr);
+		if (zerr != Z_OK && zerr != Z_STREAM_END) {
+			long off = (long)gzoffset(g);
+			gzclose(g);
+			return amd_fail(err, "%s: byte %ld: %s", path, off, m);
+		}
+	}
+	if (gzclose(g) != Z_OK && gz)
+		return amd_fail(err, "%s: truncated gzip data", path);
+	return 0;
+}
+
+long amd_read_head(const char *path, unsigned char *head, size_t n,
+		   struct amd_err *err)
+{
+	gzFile g = gzopen(path, "rb");
+	if (!g)
+		return amd_fail(err, "%s: %s", path, strerror(errno ? errno : EIO));
+	int got = gzread(g, head, (unsigned)n);
+	gzclose(g);
+	if (got < 0)
+		return amd_fail(err, "%s: cannot read", path);
+	return got;
+}
+
+struct amd_sha {
+	EVP_MD_CTX *ctx;
+};
+
+struct amd_sha *amd_sha_new(void)
+{
+	struct amd_sha *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->ctx = EVP_MD_CTX_new();
+	if (!s->ctx || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1) {
+		EVP_MD_CTX_free(s->ctx);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int amd_sha_update(struct amd_sha *s, const void *p, size_t n)
+{
+	return EVP_DigestUpdate(s->ctx, p, n) == 1 ? 0 : -1;
+}
+
+int amd_sha_update_file(struct amd_sha *s, const char *path, uint64_t *size,
+			struct amd_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return amd_fail(err, "%s: %s", path, strerror(errno));
+	unsigned char chunk[1 << 16];
+	size_t n;
+	uint64_t total = 0;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		amd_sha_update(s, chunk, n);
+		total += n;
+	}
+	int bad = ferror(f);
+	int e = errno;
+	fclose(f);
+	if (bad)
+		return amd_fail(err, "%s: byte %llu: %s", path,
+				(unsigned long long)total, strerror(e));
+	if (size)
+		*size += total;
+	return 0;
+}
+
+void amd_sha_final(struct amd_sha *s, char hex[65])
+{
+	unsigned char md[32];
+	unsigned int len = 0;
+	EVP_DigestFinal_ex(s->ctx, md, &len);
+	for (unsigned i = 0; i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	hex[64] = '\0';
+	EVP_MD_CTX_free(s->ctx);
+	free(s);
+}
+
+int amd_sha256_file(const char *path, char hex[65], uint64_t *size,
+		    struct amd_err *err)
+{
+	struct amd_sha *s = amd_sha_new();
+	if (!s)
+		return amd_fail(err, "%s: cannot start SHA-256", path);
+	if (size)
+		*size = 0;
+	if (amd_sha_update_file(s, path, size, err) < 0) {
+		amd_sha_final(s, hex);
+		return -1;
+	}
+	amd_sha_final(s, hex);
+	return 0;
+}
+
+static const char *skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	return s;
+}
+
+int amd_parse_double(const char *s, double *out)
+{
+	s = skip_blank(s);
+	if (!*s)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s)
+		return -1;
+	if (*skip_blank(end))
+		return -1;
+	if (errno == ERANGE && isinf(v) == 0 && v != 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int amd_parse_int64(const char *s, int64_t *out)
+{
+	s = skip_blank(s);
+	if (!*s)
+		return -1;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || errno == ERANGE || *skip_blank(end))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int amd_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int amd_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *amd_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	size_t lb = strlen(b);
+	char *p = malloc(la + lb + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	p[la] = '/';
+	memcpy(p + la + 1, b, lb + 1);
+	return p;
+}
+
+const char *amd_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+char *amd_template_path(const char *name)
+{
+	const char *env = getenv("AMDAHL_TEMPLATES");
+	char exe[PATH_MAX];
+	char *cand[4] = {0};
+	int n = 0;
+	if (env && *env)
+		cand[n++] = amd_path_join(env, name);
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			char *share = amd_path_join(exe, "../share/amdahl/templates");
+			char *src = amd_path_join(exe, "../templates");
+			if (share)
+				cand[n++] = amd_path_join(share, name);
+			if (src)
+				cand[n++] = amd_path_join(src, name);
+			free(share);
+			free(src);
+		}
+	}
+	cand[n++] = amd_path_join("templates", name);
+	char *found = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!found && cand[i] && amd_is_file(cand[i]))
+			found = cand[i];
+		else
+			free(cand[i]);
+	}
+	return found;
+}

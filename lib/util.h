@@ -1,0 +1,60 @@
+/* util.h — small shared helpers: growable buffers, whole-file reads with
+ * transparent gunzip, SHA-256 of files, number parsing that reports
+ * failure, and path tests. */
+#ifndef AMD_UTIL_H
+#define AMD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct amd_buf {
+	char *data;
+	size_t len, cap;
+};
+
+int amd_buf_append(struct amd_buf *b, const void *p, size_t n);
+int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void amd_buf_free(struct amd_buf *b);
+
+/* Reads a whole file (gunzipping it when it starts with the gzip magic)
+ * into a NUL-terminated buffer; refuses files larger than max_bytes. */
+int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
+		  struct amd_err *err);
+
+/* Reads up to n bytes of the file's start, gunzipped when gzipped;
+ * returns the number read or -1. */
+long amd_read_head(const char *path, unsigned char *head, size_t n,
+		   struct amd_err *err);
+
+/* SHA-256 of a file's bytes as 64 lowercase hex digits (+ NUL). */
+int amd_sha256_file(const char *path, char hex[65], uint64_t *size,
+		    struct amd_err *err);
+
+/* Incremental SHA-256 over several pieces (used for a directory unit). */
+struct amd_sha;
+struct amd_sha *amd_sha_new(void);
+int amd_sha_update(struct amd_sha *s, const void *p, size_t n);
+int amd_sha_update_file(struct amd_sha *s, const char *path, uint64_t *size,
+			struct amd_err *err);
+void amd_sha_final(struct amd_sha *s, char hex[65]); /* frees s */
+
+/* Strict number parsing: the whole of s (surrounding blanks allowed)
+ * must be the number; "nan", "inf", "-inf" accepted for doubles. */
+int amd_parse_double(const char *s, double *out);
+int amd_parse_int64(const char *s, int64_t *out);
+
+int amd_is_dir(const char *path);
+int amd_is_file(const char *path);
+/* Joins a and b with one '/'; returns malloc'd text. */
+char *amd_path_join(const char *a, const char *b);
+/* Last path component (no copy). */
+const char *amd_basename(const char *path);
+
+/* Finds a file shipped in templates/: $AMDAHL_TEMPLATES, then the
+ * installed share dir, then ./templates. Returns malloc'd path or NULL. */
+char *amd_template_path(const char *name);
+
+#endif

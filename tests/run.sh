@@ -1,0 +1,53 @@
+#!/bin/bash
+# Runs every unit test binary in BUILD/tests and every end-to-end script
+# in tests/e2e against BUILD/amdahl; prints one closing line
+# "N passed, N failed" and exits non-zero when anything failed.
+# Usage: tests/run.sh BUILD_DIR [PATTERN]
+set -u
+build=${1:-build}
+pattern=${2:-}
+root=$(cd "$(dirname "$0")/.." && pwd)
+export AMDAHL="$root/$build/amdahl"
+export AMDAHL_ROOT="$root"
+export AMDAHL_TEMPLATES="$root/templates"
+unset AMDAHL_STORE AMDAHL_SMTP_URL AMDAHL_SMTP_PASSWORD GITHUB_STEP_SUMMARY
+results=$(mktemp)
+export AMDAHL_RESULTS="$results"
+failed_names=()
+for t in "$root/$build"/tests/test_*; do
+  [ -x "$t" ] || continue
+  case "$(basename "$t")" in *.d|*.o) continue;; esac
+  [ -n "$pattern" ] && [[ "$(basename "$t")" != *$pattern* ]] && continue
+  out=$(cd "$root" && "$t" 2>&1); rc=$?
+  p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+  f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+  for _ in $(seq 1 "${p:-0}"); do echo pass >>"$results"; done
+  for _ in $(seq 1 "${f:-0}"); do echo fail >>"$results"; done
+  if [ $rc -ne 0 ]; then
+    [ -z "$f" ] && echo fail >>"$results"
+    failed_names+=("$(basename "$t")")
+    printf '%s\n' "$out" | grep -E 'FAIL|ERROR|error|Sanitizer|runtime error' | head -20
+  fi
+  echo "unit $(basename "$t"): ${p:-0} passed, ${f:-0} failed"
+done
+for s in "$root"/tests/e2e/*.sh; do
+  [ -f "$s" ] || continue
+  case "$(basename "$s")" in lib.sh) continue;; esac
+  [ -n "$pattern" ] && [[ "$(basename "$s")" != *$pattern* ]] && continue
+  before=$(grep -c fail "$results")
+  (cd "$root" && bash "$s") >"$results.log" 2>&1; rc=$?
+  after=$(grep -c fail "$results")
+  if [ $rc -ne 0 ] || [ "$after" != "$before" ]; then
+    [ "$after" = "$before" ] && echo fail >>"$results"
+    failed_names+=("$(basename "$s")")
+    grep -E '^not ok|^#' "$results.log" | head -30
+    [ $rc -ne 0 ] && tail -5 "$results.log"
+  fi
+  echo "e2e $(basename "$s"): $(grep -c '^ok' "$results.log") passed, $(grep -c '^not ok' "$results.log") failed"
+done
+passed=$(grep -c '^pass$' "$results")
+failed=$(grep -c '^fail$' "$results")
+rm -f "$results" "$results.log"
+[ ${#failed_names[@]} -gt 0 ] && echo "failing: ${failed_names[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
