@@ -44,18 +44,21 @@ all: $(O)/amdahl
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(O)/libamdahl.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 $(O)/amdahl: $(CMD_OBJ) $(O)/libamdahl.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(O)/libamdahl.a $(LDLIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(O)/libamdahl.a $(LDLIBS)
 
 $(O)/tests/%: tests/unit/%.c $(O)/libamdahl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS) -lcmocka
+	@echo "  TEST    $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS) -lcmocka
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
 
