@@ -127,4 +127,8 @@ int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
 
 void amd_comparison_free(struct amd_comparison *c);
 
+/* 1 when name is one of the metrics every comparison has (the time
+ * metric, throughput, speedup, efficiency, energy, power, utilisation). */
+int amd_compare_builtin(const char *name, const char *time_metric);
+
 #endif

@@ -518,3 +518,13 @@ void amd_comparison_free(struct amd_comparison *c)
 	free(c->metric);
 	free(c);
 }
+
+int amd_compare_builtin(const char *name, const char *time_metric)
+{
+	if (time_metric && strcmp(name, time_metric) == 0)
+		return 1;
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (builtins[i].name && strcmp(builtins[i].name, name) == 0)
+			return 1;
+	return 0;
+}
