@@ -307,15 +307,19 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 		double n = ns[i];
 		if (bd->o->only_n_set && n != bd->o->only_n)
 			continue;
+		struct metric_cfg tc; /* speedup = T(b)/T(n) needs a time-like metric */
+		rc = metric_settings(bd->o, sd->base->metric, AMD_LOWER_IS_BETTER, 1, 1, &tc, err);
 		for (size_t b = 0; b < NBUILTINS && rc == 0; b++) {
 			const struct builtin *bi = &builtins[b];
 			const char *name = bi->name ? bi->name : sd->base->metric;
 			int scaling = bi->kind == V_SPEEDUP || bi->kind == V_EFFICIENCY;
-			if (scaling && !scaling_applies(bs, cs, n))
+			if (scaling && (!scaling_applies(bs, cs, n) || tc.dir != AMD_LOWER_IS_BETTER))
 				continue;
 			int several_n = bs && cs && bs->npoints > 1 && cs->npoints > 1;
 			struct metric_cfg mc;
-			rc = metric_settings(bd->o, name, bi->dir, bi->primary && (!scaling || several_n),
+			/* speedup is judged on the world-size axis only (DESIGN §4) */
+			int primary = bi->primary && (!scaling || (several_n && !bd->o->axis));
+			rc = metric_settings(bd->o, name, bi->dir, primary,
 					     1, &mc, err);
 			if (rc == 0)
 				rc = add_row(bd, name, bi->kind, &mc, bs, cs, n, err);
@@ -395,11 +399,16 @@ static void insufficient(struct amd_cmp_row *r, size_t ngated)
 	r->verdict = AMD_INSUFFICIENT;
 	double need = r->alpha / (double)(ngated ? ngated : 1);
 	r->runs_needed = amd_mwu_runs_needed(need);
-	if (r->p_min > r->alpha || ngated <= 1)
+	if (ngated <= 1)
 		snprintf(r->note, sizeof r->note,
 			 "%zu vs %zu runs: the smallest attainable p is %.3g > alpha %g; "
 			 "%d runs per side would reach it",
 			 r->nc, r->nb, r->p_min, r->alpha, r->runs_needed);
+	else if (r->p_min > r->alpha)
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p is %.3g > alpha %g; "
+			 "%d runs per side would reach it across %zu gated comparisons",
+			 r->nc, r->nb, r->p_min, r->alpha, r->runs_needed, ngated);
 	else
 		snprintf(r->note, sizeof r->note,
 			 "%zu vs %zu runs: the smallest attainable p %.3g cannot reach alpha %g "
