@@ -183,3 +183,20 @@ echo "earlier step" >"$GITHUB_STEP_SUMMARY"
 unset GITHUB_STEP_SUMMARY
 eq "GITHUB_STEP_SUMMARY is appended to, not replaced" "earlier step|### amdahl gate: PASS|### amdahl gate: INSUFFICIENT DATA" \
   "$(grep -E '^(earlier|###)' "$TMP/summary.md" | paste -sd'|')"
+
+# ---- a configuration on one side only: listed as missing; fails only with --require-all ----
+mkdir -p "$TMP/no8/mlruns/4"; cp "$CPU/4/meta.yaml" "$TMP/no8/mlruns/4/"
+for d in "$CPU"/4/*/; do
+  [ -f "$d/params/world_size" ] && [ "$(cat "$d/params/world_size")" = 8 ] && continue
+  cp -r "$d" "$TMP/no8/mlruns/4/"
+done
+"$AMDAHL" --store "$TMP/no8.db" ingest -q --sweep no8 "$TMP/no8/mlruns"
+status "n=8 only in the baseline: missing, not a failure (exit 3 for 3 vs 3)" 3 \
+  "$AMDAHL" --store "$TMP/no8.db" gate --baseline-store "$TMP/cpu.db" --baseline cpu-strong-scaling --candidate no8 --json
+echo "$OUT" >"$TMP/no8.json"
+eq "n=8 rows are missing, with the side named" "missing only in the baseline" \
+  "$(row "$TMP/no8.json" epoch_time_s 8 "r['verdict']+' '+r['note']")"
+eq "the candidate's own speedups still compare at n=2 and 4" "[2, 4]" \
+  "$(js "$TMP/no8.json" "sorted({int(r['n']) for r in d['rows'] if r['metric']=='speedup' and r['verdict']!='missing'})")"
+status "with --require-all the missing configuration fails the gate" 1 \
+  "$AMDAHL" --store "$TMP/no8.db" gate --baseline-store "$TMP/cpu.db" --baseline cpu-strong-scaling --candidate no8 --require-all
