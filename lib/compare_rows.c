@@ -249,7 +249,7 @@ static int add_row(struct builder *bd, const char *metric, enum value_kind k,
 		return 0;
 	}
 	double *tmp = malloc((nb > nc ? nb : nc) * sizeof *tmp);
-	if (!tmp)
+	if (!tmp) /* bv, cv belong to the row now; freed with the comparison */
 		return amd_fail(err, "compare: out of memory");
 	r->med_base = median_copy(bv, nb, tmp);
 	r->med_cand = median_copy(cv, nc, tmp);
@@ -292,6 +292,16 @@ struct sides {
 	size_t nextra;
 };
 
+/* The analysed metric is a time unless its name says it is a rate (the
+ * same rule amd_analyse uses); amdahl.yaml can say otherwise. */
+static enum amd_direction time_direction(const char *metric)
+{
+	return strstr(metric, "throughput") || strstr(metric, "per_s") ||
+			       strstr(metric, "samples_s")
+		       ? AMD_HIGHER_IS_BETTER
+		       : AMD_LOWER_IS_BETTER;
+}
+
 static int add_pair(struct builder *bd, const struct sides *sd, const char *bname,
 		    const char *cname, struct amd_err *err)
 {
@@ -308,10 +318,12 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 		if (bd->o->only_n_set && n != bd->o->only_n)
 			continue;
 		struct metric_cfg tc; /* speedup = T(b)/T(n) needs a time-like metric */
-		rc = metric_settings(bd->o, sd->base->metric, AMD_LOWER_IS_BETTER, 1, 1, &tc, err);
+		enum amd_direction tdir = time_direction(sd->base->metric);
+		rc = metric_settings(bd->o, sd->base->metric, tdir, 1, 1, &tc, err);
 		for (size_t b = 0; b < NBUILTINS && rc == 0; b++) {
 			const struct builtin *bi = &builtins[b];
 			const char *name = bi->name ? bi->name : sd->base->metric;
+			enum amd_direction dir = bi->kind == V_TIME ? tdir : bi->dir;
 			int scaling = bi->kind == V_SPEEDUP || bi->kind == V_EFFICIENCY;
 			if (scaling && (!scaling_applies(bs, cs, n) || tc.dir != AMD_LOWER_IS_BETTER))
 				continue;
@@ -319,7 +331,7 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 			struct metric_cfg mc;
 			/* speedup is judged on the world-size axis only (DESIGN §4) */
 			int primary = bi->primary && (!scaling || (several_n && !bd->o->axis));
-			rc = metric_settings(bd->o, name, bi->dir, primary,
+			rc = metric_settings(bd->o, name, dir, primary,
 					     1, &mc, err);
 			if (rc == 0)
 				rc = add_row(bd, name, bi->kind, &mc, bs, cs, n, err);
