@@ -167,7 +167,7 @@ static void add_table_row(struct table *t, const struct amd_cmp_row *r)
 	compare_num(r->mwu.p, p, sizeof p);
 	compare_num(r->p_adj, pa, sizeof pa);
 	const char *cells[] = {r->metric, compare_strategy_label(r), n, mb, mc, ratio,
-			       p, pa, amd_verdict_name(r->verdict)};
+			       p, pa, amd_row_verdict(r)};
 	table_add(t, cells);
 }
 
@@ -209,7 +209,7 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 		if (first)
 			fprintf(out, "\nnotes:\n");
 		first = 0;
-		fprintf(out, "  %s: %s\n", amd_verdict_name(r->verdict), r->note);
+		fprintf(out, "  %s: %s\n", amd_row_verdict(r), r->note);
 	}
 }
 
@@ -278,7 +278,7 @@ static cJSON *row_json(const struct amd_cmp_row *r)
 	}
 	cJSON_AddNumberToObject(o, "p_min", r->p_min);
 	add_num(o, "p_adjusted", r->p_adj);
-	cJSON_AddStringToObject(o, "verdict", amd_verdict_name(r->verdict));
+	cJSON_AddStringToObject(o, "verdict", amd_row_verdict(r));
 	if (r->verdict == AMD_INSUFFICIENT)
 		cJSON_AddNumberToObject(o, "runs_needed_per_side", r->runs_needed);
 	if (r->note[0])

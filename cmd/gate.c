@@ -56,7 +56,7 @@ static void row_sentence(const struct amd_cmp_row *r, char *buf, size_t n)
 	compare_num(r->med_cand, mc, sizeof mc);
 	int k = snprintf(buf, n, "%s: %s %s n=%g: median %s (%zu runs) vs baseline %s (%zu runs), "
 			 "ratio %s, %s is better, threshold %g%%",
-			 amd_verdict_name(r->verdict), r->metric, compare_strategy_label(r), r->n,
+			 amd_row_verdict(r), r->metric, compare_strategy_label(r), r->n,
 			 mc, r->nc, mb, r->nb, ratio, amd_direction_name(r->dir),
 			 r->threshold * 100);
 	if (k < 0 || (size_t)k >= n)
@@ -96,7 +96,7 @@ static void junit_case(FILE *f, const struct amd_cmp_row *r, int require_all)
 	xml_text(f, name);
 	fputs("\">", f);
 	if (row_fails(r, require_all)) {
-		fprintf(f, "\n      <failure type=\"%s\" message=\"", amd_verdict_name(r->verdict));
+		fprintf(f, "\n      <failure type=\"%s\" message=\"", amd_row_verdict(r));
 		xml_text(f, msg);
 		fputs("\">", f);
 		xml_text(f, msg);
@@ -169,8 +169,8 @@ static void md_row(FILE *f, const struct amd_cmp_row *r)
 	compare_ratio_text(r, ratio, sizeof ratio);
 	compare_num(r->mwu.p, p, sizeof p);
 	compare_num(r->p_adj, pa, sizeof pa);
-	snprintf(verdict, sizeof verdict, "%s%s%s", r->verdict == AMD_REGRESSION ? "**" : "",
-		 amd_verdict_name(r->verdict), r->verdict == AMD_REGRESSION ? "**" : "");
+	const char *bold = r->gated && r->verdict == AMD_REGRESSION ? "**" : "";
+	snprintf(verdict, sizeof verdict, "%s%s%s", bold, amd_row_verdict(r), bold);
 	const char *cells[] = {r->metric, compare_strategy_label(r), n, mb, mc, ratio, p, pa,
 			       verdict, r->gated ? "yes" : "no"};
 	for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
@@ -205,7 +205,7 @@ static void write_markdown(FILE *f, const struct amd_comparison *c, enum outcome
 			continue;
 		fputs(first ? "\n" : "", f);
 		first = 0;
-		fprintf(f, "- %s: %s\n", amd_verdict_name(r->verdict), r->note);
+		fprintf(f, "- %s: %s\n", amd_row_verdict(r), r->note);
 	}
 	fputc('\n', f);
 }

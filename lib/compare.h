@@ -61,6 +61,10 @@ enum amd_verdict {
 };
 
 const char *amd_verdict_name(enum amd_verdict v);
+struct amd_cmp_row;
+/* The row's verdict as shown: rows that are not gated say "worse" or
+ * "better" instead of regression or improvement (they fail nothing). */
+const char *amd_row_verdict(const struct amd_cmp_row *r);
 const char *amd_direction_name(enum amd_direction d);
 
 struct amd_cmp_row {

@@ -31,6 +31,15 @@ const char *amd_verdict_name(enum amd_verdict v)
 	}
 }
 
+const char *amd_row_verdict(const struct amd_cmp_row *r)
+{
+	if (!r->gated && r->verdict == AMD_REGRESSION)
+		return "worse";
+	if (!r->gated && r->verdict == AMD_IMPROVEMENT)
+		return "better";
+	return amd_verdict_name(r->verdict);
+}
+
 const char *amd_direction_name(enum amd_direction d)
 {
 	return d == AMD_HIGHER_IS_BETTER ? "higher" : "lower";

@@ -86,8 +86,8 @@ eq "A/A split: 8 vs 4 runs in each gated row" "True" \
   "$(js "$TMP/aa2.json" "all(r['baseline']['runs']==8 and r['candidate']['runs']==4 for r in d['rows'] if r['gated'])")"
 eq "A/A split: the four gated rows form the Holm family" "4 4" \
   "$(js "$TMP/aa2.json" "'%d %d' % (d['summary']['gated'], d['summary']['holm_family'])")"
-eq "A/A split: no row (gated or shown) says regression" "0" \
-  "$(js "$TMP/aa2.json" "sum(r['verdict']=='regression' for r in d['rows'])")"
+eq "A/A split: no row (gated or shown) says regression or worse" "0" \
+  "$(js "$TMP/aa2.json" "sum(r['verdict'] in ('regression','worse') for r in d['rows'])")"
 eq "A/A split: p-values equal SciPy's" "12 ok" "$(scipy_check "$TMP/aa2.json")"
 
 # ---- DDP against FSDP on the CPU sweep (3 runs per point) ----
@@ -155,6 +155,8 @@ eq "energy per epoch: 12 vs 12, gated, improvement, ratio < 0.5" "12 12 True imp
   "$(row "$TMP/en.json" energy_epoch_j 1 "'%d %d %s %s %s' % (r['baseline']['runs'], r['candidate']['runs'], r['gated'], r['verdict'], r['ratio']<0.5)")"
 eq "energy: Holm p below 0.05 across 3 gated rows" "3 True" \
   "$(js "$TMP/en.json" "'%d %s' % (d['summary']['gated'], [r for r in d['rows'] if r['metric']=='energy_epoch_j'][0]['p_adjusted']<0.05)")"
+eq "energy per run is shown, not gated: 'better', not 'improvement'" "False better" \
+  "$(row "$TMP/en.json" energy_run_j 1 "'%s %s' % (r['gated'], r['verdict'])")"
 eq "energy gate: p-values equal SciPy's (6 metrics)" "6 ok" "$(scipy_check "$TMP/en.json")"
 status "fp32 against bf16, energy gated: regression, exit 1" 1 \
   "$AMDAHL" --store "$TMP/gpu.db" --config "$TMP/energy.yaml" gate --baseline gpu-batch-sweep:bf16 \
