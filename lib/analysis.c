@@ -574,6 +574,11 @@ static void speedups(struct amd_strategy_stats *s, const struct opts *o, int hig
 		p->speedup = higher ? p->median / b->median : b->median / p->median;
 		p->efficiency = p->speedup * s->base_n / p->n;
 		p->karp_flatt = amd_karp_flatt(p->speedup, p->n / s->base_n);
+		if (i == 0) { /* the base: 1 by definition */
+			p->ci_speedup = p->ci_efficiency = (struct amd_ci){NAN, NAN, 0, "base"};
+			free(x);
+			continue;
+		}
 		struct amd_interval ci;
 		if (higher)
 			amd_boot_ratio_ci(x, p->nruns, xb, b->nruns, &o->boot, &ci);
@@ -616,7 +621,7 @@ static void amdahl(struct amd_strategy_stats *s, const struct opts *o, int highe
 		amd_amdahl_serial_ci(g, m, &o->boot, &ci);
 		set_ci(&f->ci_serial, &ci, fewest);
 	} else
-		snprintf(f->why, sizeof f->why, "Amdahl fit: %s", n && t && g ? a.why : "out of memory");
+		snprintf(f->why, sizeof f->why, "%s", n && t && g ? a.why : "out of memory");
 	for (size_t i = 0; g && i < m; i++)
 		free((double *)g[i].x);
 	free(g);
