@@ -1,0 +1,80 @@
+/* compare_cmd.h — what `amdahl compare` and `amdahl gate` share: their
+ * options, running the comparison, and the terminal and JSON outputs.
+ * Private to cmd/compare.c and cmd/gate.c. */
+#ifndef AMD_CMD_COMPARE_H
+#define AMD_CMD_COMPARE_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "compare.h"
+
+#define COMPARE_MAX_ONLY 16
+
+struct compare_args {
+	const char *name;              /* "compare" or "gate" */
+	char *base_sweep, *base_strategy, *cand_sweep, *cand_strategy;
+	const char *base_store;        /* NULL: the same store */
+	const char *axis, *metric;
+	const char *only[COMPARE_MAX_ONLY + 1];
+	size_t nonly;
+	int only_n_set;
+	double only_n;
+	int require_all, json;
+	const char *junit, *markdown;  /* gate only */
+};
+
+/* Parses the shared options (and, for gate, --junit/--markdown); returns
+ * 0, EXIT_OK + 100 after --help, or EXIT_USAGE. */
+int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
+void compare_args_free(struct compare_args *a);
+
+/* Opens the baseline store when asked and runs the comparison. */
+int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);
+
+void compare_print_table(const struct amd_comparison *c, FILE *out);
+cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a,
+		    const char *store_path);
+
+/* "ddp" or "ddp→fsdp" when the sides differ; static buffer. */
+const char *compare_strategy_label(const struct amd_cmp_row *r);
+/* "1.118 [1.05, 1.20]" or "1.118 (no CI)". */
+void compare_ratio_text(const struct amd_cmp_row *r, char *buf, size_t n);
+void compare_num(double v, char *buf, size_t n);
+
+#define COMPARE_HELP_OPTIONS \
+	"  --baseline SWEEP[:STRATEGY]   the baseline sweep (and one of its strategies)\n" \
+	"  --candidate SWEEP[:STRATEGY]  the candidate; a strategy on each side is\n" \
+	"                 matched by n, otherwise strategies are matched by name\n" \
+	"  --baseline-store FILE  read the baseline from this store (read-only)\n" \
+	"  --axis PARAM   scale on this numeric param instead of the world size\n" \
+	"  --metric NAME  the time metric (default epoch_time_s)\n" \
+	"  --only METRIC  judge only this metric (repeatable; others are shown)\n" \
+	"  --n N          compare only configurations with this n\n" \
+	"  --require-all  a configuration on one side only fails the gate\n" \
+	"  --json         print the comparison as JSON\n"
+
+#define COMPARE_HELP_METHOD \
+	"Per metric and configuration (strategy, n): both medians and run counts,\n" \
+	"the ratio of medians candidate/baseline with a bootstrap 95%% interval\n" \
+	"(4000 resamples, fixed seed), a two-sided Mann-Whitney U (exact without\n" \
+	"ties up to 2500 pairs, else normal with tie and continuity correction)\n" \
+	"and Holm's correction across the gated rows. Gated by default: the time\n" \
+	"metric and throughput per configuration, and speedup where both sweeps\n" \
+	"have several n; other metrics are shown and fail nothing unless\n" \
+	"amdahl.yaml lists them under gate.metrics. A regression needs a Holm-\n" \
+	"adjusted p <= alpha (0.05) and a change past the threshold (5%%) in the\n" \
+	"bad direction. A row is 'insufficient data' when its sample sizes cannot\n" \
+	"reach alpha (smallest two-sided p = 2/C(m+n, m): 3 vs 3 gives 0.1),\n" \
+	"also after Holm across the gated rows (Tarone's rule).\n" \
+	"\n" \
+	"amdahl.yaml:\n" \
+	"  gate:\n" \
+	"    alpha: 0.05        # default significance level\n" \
+	"    threshold: 0.05    # default minimum relative change\n" \
+	"    metrics:\n" \
+	"      gpu_energy_J: {direction: lower, threshold: 0.10, alpha: 0.05}\n"
+
+#endif

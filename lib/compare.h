@@ -1,0 +1,138 @@
+/* compare.h — a candidate sweep against a baseline (DESIGN §5): per metric
+ * and configuration (strategy, n) both medians, the ratio of medians
+ * candidate/baseline with a bootstrap interval, a two-sided Mann–Whitney U
+ * (exact null distribution for small samples without ties, normal
+ * approximation with tie and continuity correction otherwise), Holm's
+ * correction across the gated rows, and a verdict per row. */
+#ifndef AMD_COMPARE_H
+#define AMD_COMPARE_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "config.h"
+#include "err.h"
+#include "store.h"
+
+/* ---- the statistics (no store, no config) ---- */
+
+struct amd_mwu {
+	double u;      /* U of the first sample: pairs (x_i, y_j) with x_i > y_j, ties ½ */
+	double p;      /* two-sided */
+	int exact;     /* 1: exact null distribution; 0: normal approximation */
+	int ties;      /* 1: some values tie (across or within the samples) */
+};
+
+/* Largest m·n for which the exact distribution is used (when no ties). */
+#define AMD_MWU_EXACT_MAX_MN 2500
+
+/* Two-sided Mann–Whitney U of x (m values) against y (n values); m, n ≥ 1. */
+int amd_mann_whitney(const double *x, size_t m, const double *y, size_t n,
+		     struct amd_mwu *out, struct amd_err *err);
+/* P(U ≤ u) under the null for sample sizes m, n (no ties), by counting
+ * rankings with a dynamic programme over (m, n, U); NAN when too large. */
+double amd_mwu_exact_cdf(size_t m, size_t n, double u);
+/* The smallest two-sided p any ranking of m against n values can give:
+ * 2 / C(m+n, m), at most 1. */
+double amd_mwu_min_p(size_t m, size_t n);
+/* Smallest k such that k runs against k can reach alpha (min p ≤ alpha). */
+int amd_mwu_runs_needed(double alpha);
+
+/* Holm–Bonferroni adjusted p-values of p[0..n) into adj (may alias p). */
+void amd_holm(const double *p, size_t n, double *adj);
+
+/* Ratio of medians cand/base with a percentile bootstrap interval
+ * (resampling each side, gsl_rng mt19937 seeded with seed). The interval
+ * is invalid (with why) when a side has fewer than 3 values. */
+int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
+		     int resamples, unsigned long seed, double level,
+		     double *ratio, struct amd_ci *ci, struct amd_err *err);
+
+/* ---- the comparison ---- */
+
+enum amd_direction { AMD_LOWER_IS_BETTER, AMD_HIGHER_IS_BETTER };
+
+enum amd_verdict {
+	AMD_NO_CHANGE,
+	AMD_IMPROVEMENT,
+	AMD_REGRESSION,
+	AMD_INSUFFICIENT, /* the sample sizes cannot reach alpha */
+	AMD_MISSING,      /* the configuration is on one side only */
+};
+
+const char *amd_verdict_name(enum amd_verdict v);
+struct amd_cmp_row;
+/* The row's verdict as shown: rows that are not gated say "worse" or
+ * "better" instead of regression or improvement (they fail nothing). */
+const char *amd_row_verdict(const struct amd_cmp_row *r);
+const char *amd_direction_name(enum amd_direction d);
+
+struct amd_cmp_row {
+	char *metric;
+	char *strategy, *cand_strategy; /* baseline's and candidate's strategy */
+	double n;
+	int gated;               /* judged (counts for the exit code) */
+	enum amd_direction dir;
+	double threshold, alpha; /* relative change, significance level */
+	size_t nb, nc;           /* runs on each side */
+	double *base, *cand;     /* the runs' values */
+	double med_base, med_cand, ratio; /* NAN when a side is empty */
+	struct amd_ci ci;        /* of the ratio */
+	struct amd_mwu mwu;      /* valid when both sides have runs */
+	double p_min;            /* smallest attainable p for nb, nc */
+	double p_adj;            /* Holm-adjusted p; NAN outside the Holm family */
+	enum amd_verdict verdict;
+	int runs_needed;         /* per side, when insufficient */
+	char note[240];          /* why insufficient / missing, in a sentence */
+};
+
+struct amd_comparison {
+	char *base_sweep, *cand_sweep;
+	char *base_strategy, *cand_strategy; /* NULL: every strategy, matched by name */
+	char *metric;                        /* the time metric (epoch_time_s) */
+	size_t nrows;
+	struct amd_cmp_row *rows;
+	size_t family;      /* gated rows in the Holm family */
+	size_t ngated;
+	int resamples;
+	unsigned long seed;
+	double level;
+	size_t regressions, improvements, insufficient, missing;
+};
+
+struct amd_compare_opts {
+	const char *base_sweep, *base_strategy;  /* strategy NULL: all */
+	const char *cand_sweep, *cand_strategy;
+	const char *axis;       /* NULL: world size */
+	const char *metric;     /* time metric, default epoch_time_s */
+	const struct amd_config *cfg; /* gate.* settings; may be NULL */
+	double alpha, threshold; /* defaults when cfg says nothing: 0.05, 0.05 */
+	int resamples;           /* default 4000 */
+	unsigned long seed;      /* default 20260101 */
+	double level;            /* default 0.95 */
+	const char *const *only_metrics; /* NULL-terminated: gate only these */
+	int only_n_set;
+	double only_n;           /* compare only configurations with this n */
+};
+
+/* Builds the rows from two analysed sweeps; strategies NULL match by name.
+ * Reads gate.* settings from o->cfg. */
+int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep_stats *cand,
+		      const struct amd_sweep_stats *const *base_extra,
+		      const struct amd_sweep_stats *const *cand_extra, size_t nextra,
+		      const struct amd_compare_opts *o, struct amd_comparison **out,
+		      struct amd_err *err);
+
+/* Analyses both sweeps (each from its own store) and compares them,
+ * including the extra metrics amdahl.yaml lists under gate.metrics. */
+int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
+		const struct amd_compare_opts *o, struct amd_comparison **out,
+		struct amd_err *err);
+
+void amd_comparison_free(struct amd_comparison *c);
+
+/* 1 when name is one of the metrics every comparison has (the time
+ * metric, throughput, speedup, efficiency, energy, power, utilisation). */
+int amd_compare_builtin(const char *name, const char *time_metric);
+
+#endif
