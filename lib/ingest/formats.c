@@ -9,10 +9,14 @@
 
 extern const struct amd_format amd_fmt_mlflow_run;
 extern const struct amd_format amd_fmt_mlflow_sqlite;
+extern const struct amd_format amd_fmt_mlflow_csv;
+extern const struct amd_format amd_fmt_mlflow_rest;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
 	&amd_fmt_mlflow_sqlite,
+	&amd_fmt_mlflow_csv,
+	&amd_fmt_mlflow_rest,
 	NULL,
 };
 
