@@ -201,8 +201,8 @@ int amd_parse_unit_double(const char *s, double *out)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (end == s || (errno == ERANGE && v != 0 && !isinf(v)))
-		return -1;
+	if (end == s || (errno == ERANGE && isinf(v)))
+		return -1; /* overflow (underflow reads as ~0) */
 	const char *u = end;
 	while (is_blank(*u))
 		u++;
