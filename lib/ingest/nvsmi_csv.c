@@ -36,8 +36,6 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	char line[AMD_HEAD_BYTES + 1];
 	memcpy(line, h, len);
 	line[len] = '\0';
-	if (!strstr(line, "timestamp"))
-		return 0;
 	static const char *const known[] = {"utilization.gpu", "power.draw", "memory.used",
 					    "temperature.gpu", "utilization.memory"};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
