@@ -3,7 +3,10 @@
  *    run, columns run_id, experiment_id, status, start_time, end_time
  *    (epoch ms or pandas datetimes "2026-11-22 11:39:49.177000+00:00"),
  *    metrics.<key>, params.<key>, tags.<key>. Metrics hold only their last
- *    value, stored as one point at step 0; empty cells were not logged.
+ *    value, stored as one point at step 0 timestamped with the run's
+ *    end_time; empty cells were not logged (or were NaN: pandas writes
+ *    both as empty). The sweep is --sweep, else "default": the export
+ *    holds experiment ids, not names.
  *  - itwinai's download-mlflow-data: run_id,metric_name,value,step,timestamp,
  *    one row per metric point; its runs are linked by id (placeholders
  *    until their own source is ingested).

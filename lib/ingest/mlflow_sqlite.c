@@ -16,16 +16,18 @@
 
 static const char magic[16] = "SQLite format 3";
 
+/* 1 when db has the table, 0 when not, -1 when sqlite_master cannot be
+ * read (a damaged or truncated database). */
 static int has_table(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
 			       -1, &q, NULL) != SQLITE_OK)
-		return 0;
+		return -1;
 	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-	int found = sqlite3_step(q) == SQLITE_ROW;
+	int rc = sqlite3_step(q);
 	sqlite3_finalize(q);
-	return found;
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 static sqlite3 *open_ro(const char *path)
@@ -44,9 +46,12 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	if (n < 100 || memcmp(head, magic, 16) != 0)
 		return 0;
 	sqlite3 *db = open_ro(path);
-	int score = db && has_table(db, "runs") && has_table(db, "metrics") ? 95 : 0;
+	int runs = db ? has_table(db, "runs") : -1;
+	int metrics = db ? has_table(db, "metrics") : -1;
 	sqlite3_close(db);
-	return score;
+	if (runs < 0 || metrics < 0)
+		return 20; /* damaged: claimed weakly, so that parse says what is wrong */
+	return runs && metrics ? 95 : 0;
 }
 
 /* Column list "a, b, NULL, d" for table: each wanted column by name, NULL
@@ -126,10 +131,16 @@ static const char *const run_cols[] = {"!run_uuid", "name", "status", "start_tim
 
 static int prepare_all(struct db_ctx *c, struct amd_err *err)
 {
-	if (!has_table(c->db, "experiments") || !has_table(c->db, "params") ||
-	    !has_table(c->db, "tags"))
-		return amd_fail(err, "%s: an MLflow database needs tables experiments, params and tags",
-				c->path);
+	static const char *const tables[] = {"runs", "metrics", "experiments", "params", "tags"};
+	for (size_t i = 0; i < 5; i++) {
+		int has = has_table(c->db, tables[i]);
+		if (has < 0)
+			return amd_fail(err, "%s: byte 0: not a readable SQLite database: %s", c->path,
+					sqlite3_errmsg(c->db));
+		if (!has)
+			return amd_fail(err, "%s: an MLflow database has a table %s; this one has not",
+					c->path, tables[i]);
+	}
 	const char *by_run = "WHERE run_uuid=?1 ORDER BY \"key\"";
 	if (!(c->exp = prepare(c->db, c->path, "experiments", exp_cols, 2,
 			       "WHERE experiment_id=?1", err)) ||
