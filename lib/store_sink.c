@@ -43,6 +43,8 @@ struct amd_store_sink {
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
+	char *metric_key;       /* the last metric key and its dict id: */
+	int64_t metric_key_id;  /* parsers send a key's points together */
 };
 
 static int sql_fail(struct amd_store_sink *ss, struct amd_err *err)
@@ -323,9 +325,15 @@ static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_
 	ENTER(ss, err);
 	if (need_run(ss, "a metric", err) < 0)
 		return -1;
-	int64_t kid = amd_store_intern(ss->st, key, err);
-	if (kid < 0)
-		return -1;
+	int64_t kid = ss->metric_key_id;
+	if (!ss->metric_key || strcmp(ss->metric_key, key) != 0) {
+		if ((kid = amd_store_intern(ss->st, key, err)) < 0)
+			return -1;
+		free(ss->metric_key);
+		if (!(ss->metric_key = strdup(key)))
+			return amd_fail(err, "%s: out of memory", ss->path);
+		ss->metric_key_id = kid;
+	}
 	if (!ss->ins_metric &&
 	    !(ss->ins_metric = amd_store_prepare(ss->st,
 		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id)"
@@ -850,5 +858,6 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->sha);
 	free(ss->sweep_override);
 	free(ss->touched);
+	free(ss->metric_key);
 	free(ss);
 }
