@@ -8,8 +8,9 @@
  *    both as empty). The sweep is --sweep, else "default": the export
  *    holds experiment ids, not names.
  *  - itwinai's download-mlflow-data: run_id,metric_name,value,step,timestamp,
- *    one row per metric point; its runs are linked by id (placeholders
- *    until their own source is ingested).
+ *    one row per metric point (pandas to_csv: NaN is an empty value); its
+ *    runs are linked by id (placeholders until their own source is
+ *    ingested).
  * Columns are found by name in any order; a missing one is an error on
  * line 1 naming it. */
 #include <stdio.h>
@@ -223,7 +224,9 @@ static int points_row(struct amd_csv *c, const int *col, char **current,
 	if (!*run || !*key)
 		return amd_fail(err, "%s: line %d: an empty %s", c->path, c->line,
 				*run ? "metric_name" : "run_id");
-	if (amd_parse_double(c->field[col[2]], &v) < 0)
+	if (!c->field[col[2]][0])
+		v = NAN; /* pandas writes NaN as an empty cell */
+	else if (amd_parse_double(c->field[col[2]], &v) < 0)
 		return amd_fail(err, "%s: line %d: column 'value': '%s' is not a number",
 				c->path, c->line, c->field[col[2]]);
 	if (amd_parse_int64(c->field[col[3]], &step) < 0)

@@ -72,6 +72,11 @@ status "get-history with NaN and Infinity strings" 0 A "$TMP/h2.store" ingest --
 eq "NaN string stored as NULL, Infinity as Inf, int64 strings read" "3|1795347936041||4|1795347936042|Inf" \
   "$(q "$TMP/h2.store" "SELECT group_concat(step||'|'||ts_ms||'|'||coalesce(value,''), '|') FROM (SELECT step, ts_ms, CASE WHEN value>1e308 THEN 'Inf' ELSE value END value FROM metric_point ORDER BY step)")"
 
+awk -F, 'NR==2{$3=""} NR==3{$3="inf"}1' OFS=, "$F/points.csv" >"$TMP/nanpts.csv"
+status "points csv with pandas' empty NaN and inf" 0 A "$TMP/nanpts.store" ingest "$TMP/nanpts.csv"
+eq "empty value stored as NaN, inf as Inf" "1|1" \
+  "$(q "$TMP/nanpts.store" "SELECT (SELECT count(*) FROM metric_point WHERE value IS NULL), (SELECT count(*) FROM metric_point WHERE value>1e308)")"
+
 # bad inputs: one line naming the file and line, exit 2, store unchanged
 bad() { # DESC FILE EXPECTED_TEXT [ARGS...]
   local desc=$1 file=$2 text=$3; shift 3
