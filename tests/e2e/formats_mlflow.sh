@@ -52,9 +52,13 @@ eq "runs/search: latest values equal the file store's" "$latest" "$(q "$TMP/js.d
 
 H="SELECT d.s, m.step, m.ts_ms, m.value FROM metric_point m JOIN run r ON r.id=m.run_id JOIN dict d ON d.id=m.key_id"
 eq "get-history: points equal the file store's for that run" \
-  "$(q "$TMP/fs.db" "$H WHERE r.name='$hrun' AND d.s='epoch_time_s' AND r.ext_id=(SELECT ext_id FROM run WHERE name='$hrun' ORDER BY start_ms LIMIT 1) ORDER BY 2")" \
+  "$(q "$TMP/fs.db" "$H WHERE r.ext_id='$hrun' AND d.s='epoch_time_s' ORDER BY 2")" \
   "$(q "$TMP/h.db" "$H ORDER BY 2")"
-eq "get-history: linked to a run named by --run" "$hrun" "$(q "$TMP/h.db" 'SELECT name FROM run')"
+eq "get-history: linked to the run named by --run" "$hrun" "$(q "$TMP/h.db" 'SELECT name FROM run')"
+status "get-history for a run already in the store" 0 A "$TMP/db.db" ingest --run "$hrun" "$hist"
+eq "get-history: points join that run's own" \
+  "$(q "$TMP/fs.db" "SELECT count(*)*2 FROM metric_point m JOIN run r ON r.id=m.run_id JOIN dict d ON d.id=m.key_id WHERE r.ext_id='$hrun' AND d.s='epoch_time_s'")" \
+  "$(q "$TMP/db.db" "SELECT count(*) FROM metric_point m JOIN run r ON r.id=m.run_id JOIN dict d ON d.id=m.key_id WHERE r.ext_id='$hrun' AND d.s='epoch_time_s'")"
 
 status "same sqlite file again" 0 A "$TMP/db.db" ingest "$F/mlflow.db"
 contains "same sqlite file again adds nothing" "1 unchanged" "$OUT$ERR"
