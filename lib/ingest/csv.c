@@ -170,6 +170,14 @@ int amd_csv_find(const struct amd_csv *c, const char *name)
 	return -1;
 }
 
+int amd_err_one_line(struct amd_err *err)
+{
+	for (char *p = err->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return -1;
+}
+
 static int is_missing(const char *s, size_t n)
 {
 	static const char *const none[] = {"[N/A]", "N/A", "[Not Supported]",

@@ -34,6 +34,10 @@ void amd_csv_free(struct amd_csv *c);
 /* Index of the header field named name (exact match), or -1. */
 int amd_csv_find(const struct amd_csv *c, const char *name);
 
+/* Keeps an error message one line when it quotes input: control
+ * characters (a newline inside a quoted field) become '?'. Returns -1. */
+int amd_err_one_line(struct amd_err *err);
+
 /* A number with an optional unit after it: "75.29 W", "0 %", "0 MiB",
  * "12.5" (units are letters, '%' and '/'). "[N/A]", "N/A" and
  * "[Not Supported]" (nvidia-smi's "no value") give NAN. Returns 0, or -1

@@ -106,7 +106,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	}
 	amd_csv_free(&c);
 	amd_buf_free(&b);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 
 const struct amd_format amd_fmt_itwinai_csv = {

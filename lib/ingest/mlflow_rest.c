@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h" /* amd_err_one_line */
 #include "ingest.h"
 #include "util.h"
 
@@ -257,7 +258,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	}
 	cJSON_Delete(root);
 	amd_buf_free(&b);
-	return ret;
+	return ret < 0 ? amd_err_one_line(err) : 0;
 }
 
 const struct amd_format amd_fmt_mlflow_rest = {

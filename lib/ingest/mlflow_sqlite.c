@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h" /* amd_err_one_line */
 #include "ingest.h"
 
 static const char magic[16] = "SQLite format 3";
@@ -277,7 +278,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	sqlite3_finalize(c.tag);
 	sqlite3_finalize(c.metric);
 	sqlite3_close(c.db);
-	return ret;
+	return ret < 0 ? amd_err_one_line(err) : 0;
 }
 
 const struct amd_format amd_fmt_mlflow_sqlite = {

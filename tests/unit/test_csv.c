@@ -148,6 +148,15 @@ static void unit_numbers_rejected(void **state)
 	assert_true(v == 7); /* untouched on failure */
 }
 
+static void error_kept_on_one_line(void **state)
+{
+	(void)state;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_fail(&err, "f.csv: line 2: '%s' is not a number", "75\n\tW\r"), -1);
+	assert_int_equal(amd_err_one_line(&err), -1);
+	assert_string_equal(err.msg, "f.csv: line 2: '75??W?' is not a number");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +166,7 @@ int main(void)
 		cmocka_unit_test(errors_name_file_and_line),
 		cmocka_unit_test(unit_numbers),
 		cmocka_unit_test(unit_numbers_rejected),
+		cmocka_unit_test(error_kept_on_one_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
