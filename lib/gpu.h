@@ -2,7 +2,9 @@
  * GPU: energy (the trapezoid integral of power over time), mean power
  * and mean utilisation. Samples are chosen either by the run they are
  * linked to (ingest --run) or by a time window (e.g. a run's start..end
- * when the log was not linked). For the statistics and report. */
+ * when the log was not linked; nvidia-smi's zone-less times are read as
+ * UTC, so this matches when the logging machine ran on UTC, as in
+ * testdata/gpu-batch-sweep). For the statistics and report. */
 #ifndef AMD_GPU_H
 #define AMD_GPU_H
 

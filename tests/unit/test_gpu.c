@@ -25,10 +25,11 @@ struct oracle {
 	double energy, power, util;
 };
 
-static int run_oracle(const char *csv, struct oracle *o, int max)
+static int run_oracle_window(const char *csv, const char *window, struct oracle *o, int max)
 {
 	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/fixtures/nvsmi_energy.py '%s'", csv);
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/fixtures/nvsmi_energy.py '%s' %s", csv,
+		 window);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	int n = 0;
@@ -41,6 +42,11 @@ static int run_oracle(const char *csv, struct oracle *o, int max)
 	}
 	assert_int_equal(pclose(p), 0);
 	return n;
+}
+
+static int run_oracle(const char *csv, struct oracle *o, int max)
+{
+	return run_oracle_window(csv, "", o, max);
 }
 
 static void ingest(const char *store, const char *path, const char *run)
@@ -150,6 +156,23 @@ static void real_log_linked_to_run(void **state)
 		free(s);
 	}
 	assert_int_equal(with, 1); /* the newest run of that name */
+	/* each run's own time window of the (UTC-read) log */
+	int windows = 0;
+	for (size_t i = 0; i < nr; i++) {
+		char w[64];
+		snprintf(w, sizeof w, "%lld %lld", (long long)runs[i].start_ms,
+			 (long long)runs[i].end_ms);
+		struct oracle ow[8];
+		int now = run_oracle_window(REAL_LOG, w, ow, 8);
+		struct amd_gpu_stats *s;
+		size_t ns;
+		assert_int_equal(amd_gpu_stats_window(st, runs[i].start_ms, runs[i].end_ms, &s, &ns,
+						      &err), 0);
+		check(ow, now, s, ns);
+		windows += ns > 0;
+		free(s);
+	}
+	assert_int_equal(windows, (int)nr); /* the log covers the whole sweep */
 	amd_runs_free(runs, nr);
 	amd_store_close(st);
 	remove_store(path);
