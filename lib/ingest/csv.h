@@ -1,18 +1,26 @@
 /* csv.h — the CSV reader the CSV parsers share (RFC 4180: quoted fields
  * may hold commas, newlines and doubled quotes; CRLF or LF line ends),
- * over an in-memory buffer, with the line each record starts on for
- * error messages. Also the number parser for values that carry a unit
+ * streaming a file (plain or gzipped) or reading a buffer, with the line
+ * each record starts on for error messages. Also the number parser for values that carry a unit
  * ("75.29 W", "0 %", "[N/A]") as nvidia-smi writes them. */
 #ifndef AMD_CSV_H
 #define AMD_CSV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 
+#define AMD_CSV_RECORD_MAX (64 << 20) /* one record's text, at most */
+
 struct amd_csv {
 	const char *path;     /* for error messages */
-	const char *p, *end;  /* the unread rest of the buffer */
+	const char *p, *end;  /* the unread rest of the buffer / window */
+	void *gz;             /* gzFile when streaming a file, else NULL */
+	char *window;         /* the streamed file's current piece */
+	int at_eof;
+	uint64_t offset;      /* bytes taken so far (uncompressed) */
+	char io_error[512];   /* a read error, reported by amd_csv_next */
 	int next_line;        /* line number at p */
 	int line;             /* line the current record starts on */
 	int trim;             /* 1: drop blanks around unquoted fields */
@@ -22,6 +30,8 @@ struct amd_csv {
 	size_t text_cap, field_cap;
 };
 
+/* Starts streaming the file at path (gunzipped when gzipped). */
+int amd_csv_open(struct amd_csv *c, const char *path, int trim, struct amd_err *err);
 /* Starts reading data[0..len) (not copied; must outlive the reader). */
 void amd_csv_init(struct amd_csv *c, const char *path, const char *data, size_t len,
 		  int trim);
@@ -29,7 +39,7 @@ void amd_csv_init(struct amd_csv *c, const char *path, const char *data, size_t 
  * the end, -1 on error ("PATH: line N: unterminated quoted field"). Blank
  * lines are skipped. */
 int amd_csv_next(struct amd_csv *c, struct amd_err *err);
-void amd_csv_free(struct amd_csv *c);
+void amd_csv_free(struct amd_csv *c); /* also closes the file */
 
 /* Index of the header field named name (exact match), or -1. */
 int amd_csv_find(const struct amd_csv *c, const char *name);

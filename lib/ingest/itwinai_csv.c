@@ -14,8 +14,6 @@
 #include "ingest.h"
 #include "util.h"
 
-#define CSV_MAX ((size_t)1 << 30)
-
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
 	const char *h = (const char *)head;
@@ -83,11 +81,9 @@ static int row(const struct amd_csv *c, const struct cols *k, int rank_hint,
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, CSV_MAX, &b, err) < 0)
-		return -1;
 	struct amd_csv c;
-	amd_csv_init(&c, in->path, b.data, b.len, 0);
+	if (amd_csv_open(&c, in->path, 0, err) < 0)
+		return -1;
 	struct cols k;
 	int rc = amd_csv_next(&c, err);
 	if (rc == 0)
@@ -105,7 +101,6 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 			rc = row(&c, &k, in->rank_hint, sink, err);
 	}
 	amd_csv_free(&c);
-	amd_buf_free(&b);
 	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 

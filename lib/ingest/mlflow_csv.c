@@ -23,8 +23,6 @@
 #include "ingest.h"
 #include "util.h"
 
-#define CSV_MAX ((size_t)1 << 30)
-
 /* First line of head, NUL-terminated in buf. */
 static void first_line(const unsigned char *head, size_t n, char *buf, size_t cap)
 {
@@ -266,11 +264,9 @@ static int parse_points(struct amd_csv *c, struct amd_sink *sink, struct amd_err
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, CSV_MAX, &b, err) < 0)
-		return -1;
 	struct amd_csv c;
-	amd_csv_init(&c, in->path, b.data, b.len, 0);
+	if (amd_csv_open(&c, in->path, 0, err) < 0)
+		return -1;
 	int rc = amd_csv_next(&c, err);
 	if (rc == 0)
 		rc = amd_fail(err, "%s: line 1: an empty file (no CSV header)", in->path);
@@ -282,7 +278,6 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		rc = runs ? parse_runs_table(&c, sink, err) : parse_points(&c, sink, err);
 	}
 	amd_csv_free(&c);
-	amd_buf_free(&b);
 	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 

@@ -18,7 +18,6 @@
 #include "ingest.h"
 #include "util.h"
 
-#define CSV_MAX ((size_t)1 << 30)
 #define MAX_GPUS 1024
 
 /* Header names without their " [unit]" suffix. */
@@ -175,18 +174,15 @@ static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, CSV_MAX, &b, err) < 0)
-		return -1;
 	struct amd_csv c;
-	amd_csv_init(&c, in->path, b.data, b.len, 1);
+	if (amd_csv_open(&c, in->path, 1, err) < 0)
+		return -1;
 	int rc = amd_csv_next(&c, err);
 	if (rc == 0)
 		rc = amd_fail(err, "%s: line 1: an empty file (no CSV header)", in->path);
 	if (rc > 0)
 		rc = body(&c, in, sink, err);
 	amd_csv_free(&c);
-	amd_buf_free(&b);
 	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 

@@ -34,6 +34,11 @@ eq "--run links every sample to the newest run of that name" \
   "$(q "$TMP/r.db" "SELECT id FROM run WHERE name='bf16-b8' ORDER BY start_ms DESC LIMIT 1")" \
   "$(q "$TMP/r.db" 'SELECT group_concat(DISTINCT run_id) FROM gpu_sample')"
 
+gzip -c "$LOG" >"$TMP/nvidia-smi.csv.gz"
+status "gzipped nvidia-smi log" 0 A "$TMP/gz.db" ingest "$TMP/nvidia-smi.csv.gz"
+eq "gzipped log: the same samples" "$(q "$TMP/g.db" 'SELECT count(*), sum(power_w) FROM gpu_sample')" \
+  "$(q "$TMP/gz.db" 'SELECT count(*), sum(power_w) FROM gpu_sample')"
+
 # nounits form, columns in another order and a subset, [N/A] values
 $PY - "$LOG" "$TMP/nounits.csv" <<'PYEOF'
 import csv, sys
@@ -95,3 +100,6 @@ sed '1s/,calls,/,count,/' "$f" >"$TMP/itw.csv"
 bad "itwinai csv without calls" "$TMP/itw.csv" "itw.csv: line 1: no column 'calls'"
 awk -F, 'NR==4{$6="many"}1' OFS=, "$f" >"$TMP/itw2.csv"
 bad "itwinai csv non-numeric calls" "$TMP/itw2.csv" "itw2.csv: line 4: column 'calls': 'many'"
+head -c 3000 "$TMP/nvidia-smi.csv.gz" >"$TMP/cut.csv.gz"
+bad "truncated gzipped log" "$TMP/cut.csv.gz" "cut.csv.gz: line "
+contains "truncated gzipped log: says so" "gzip data ends early" "$ERR"

@@ -8,6 +8,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
 #include <string.h>
 
 #include "ingest/csv.h"
@@ -158,6 +161,53 @@ static void error_kept_on_one_line(void **state)
 	assert_string_equal(err.msg, "f.csv: line 2: '75??W?' is not a number");
 }
 
+/* Records cross the reader's 256 KB window at every place: quoted fields
+ * with commas, doubled quotes and newlines; plain and gzipped. */
+static void streamed_file(int gzipped)
+{
+	char path[] = "/tmp/amdahl-test-csv-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	gzFile gz = gzopen(path, gzipped ? "wb" : "wbT");
+	assert_non_null(gz);
+	const int rows = 40000;
+	gzprintf(gz, "id,text,n\n");
+	for (int i = 0; i < rows; i++)
+		gzprintf(gz, "%d,\"op, \"\"%d\"\"\nnext\",%d\r\n", i, i, i * 7);
+	gzclose(gz);
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_csv_open(&c, path, 0, &err), 0);
+	assert_int_equal(amd_csv_next(&c, &err), 1);
+	assert_int_equal(c.n, 3);
+	for (int i = 0; i < rows; i++) {
+		char want[64], num[32];
+		assert_int_equal(amd_csv_next(&c, &err), 1);
+		assert_int_equal(c.n, 3);
+		snprintf(want, sizeof want, "op, \"%d\"\nnext", i);
+		assert_string_equal(c.field[1], want);
+		snprintf(num, sizeof num, "%d", i * 7);
+		assert_string_equal(c.field[2], num);
+		assert_int_equal(c.line, 2 + 2 * i);
+	}
+	assert_int_equal(amd_csv_next(&c, &err), 0);
+	amd_csv_free(&c);
+	unlink(path);
+}
+
+static void streamed_plain(void **state)
+{
+	(void)state;
+	streamed_file(0);
+}
+
+static void streamed_gzip(void **state)
+{
+	(void)state;
+	streamed_file(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +218,8 @@ int main(void)
 		cmocka_unit_test(unit_numbers),
 		cmocka_unit_test(unit_numbers_rejected),
 		cmocka_unit_test(error_kept_on_one_line),
+		cmocka_unit_test(streamed_plain),
+		cmocka_unit_test(streamed_gzip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
