@@ -42,6 +42,9 @@ struct amd_store_sink {
 	int64_t *touched;
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
+	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
+	char *metric_key;       /* the last metric key and its dict id: */
+	int64_t metric_key_id;  /* parsers send a key's points together */
 };
 
 static int sql_fail(struct amd_store_sink *ss, struct amd_err *err)
@@ -322,9 +325,15 @@ static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_
 	ENTER(ss, err);
 	if (need_run(ss, "a metric", err) < 0)
 		return -1;
-	int64_t kid = amd_store_intern(ss->st, key, err);
-	if (kid < 0)
-		return -1;
+	int64_t kid = ss->metric_key_id;
+	if (!ss->metric_key || strcmp(ss->metric_key, key) != 0) {
+		if ((kid = amd_store_intern(ss->st, key, err)) < 0)
+			return -1;
+		free(ss->metric_key);
+		if (!(ss->metric_key = strdup(key)))
+			return amd_fail(err, "%s: out of memory", ss->path);
+		ss->metric_key_id = kid;
+	}
 	if (!ss->ins_metric &&
 	    !(ss->ins_metric = amd_store_prepare(ss->st,
 		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id)"
@@ -542,11 +551,13 @@ static int sink_op_average(struct amd_sink *s, const char *name, int rank,
 	int64_t nid = amd_store_intern(ss->st, name, err);
 	if (nid < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	if (!ss->ins_op_avg &&
+	    !(ss->ins_op_avg = amd_store_prepare(ss->st,
 		"INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"
-		" cuda_total_us, calls) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
-	if (!q)
+		" cuda_total_us, calls) VALUES(?1,?2,?3,?4,?5,?6,?7)", err)))
 		return -1;
+	sqlite3_stmt *q = ss->ins_op_avg;
+	sqlite3_clear_bindings(q);
 	bind_run(ss, q, 1);
 	sqlite3_bind_int64(q, 2, ss->source_id);
 	sqlite3_bind_int64(q, 3, nid);
@@ -555,9 +566,7 @@ static int sink_op_average(struct amd_sink *s, const char *name, int rank,
 	bind_opt_double(q, 5, self_cuda_us);
 	bind_opt_double(q, 6, cuda_total_us);
 	sqlite3_bind_int64(q, 7, calls);
-	int rc = exec_bound(ss, q, err);
-	sqlite3_finalize(q);
-	return rc;
+	return exec_bound(ss, q, err);
 }
 
 static int sink_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g,
@@ -565,11 +574,12 @@ static int sink_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g,
 {
 	struct amd_store_sink *ss = s->ctx;
 	ENTER(ss, err);
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	if (!ss->ins_gpu &&
+	    !(ss->ins_gpu = amd_store_prepare(ss->st,
 		"INSERT INTO gpu_sample(source_id, run_id, gpu, ts_ms, util_pct, mem_util_pct,"
-		" power_w, mem_used_mib, temp_c) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", err);
-	if (!q)
+		" power_w, mem_used_mib, temp_c) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", err)))
 		return -1;
+	sqlite3_stmt *q = ss->ins_gpu;
 	sqlite3_bind_int64(q, 1, ss->source_id);
 	bind_run(ss, q, 2);
 	sqlite3_bind_int(q, 3, g->gpu);
@@ -579,9 +589,7 @@ static int sink_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g,
 	bind_opt_double(q, 7, g->power_w);
 	bind_opt_double(q, 8, g->mem_used_mib);
 	bind_opt_double(q, 9, g->temp_c);
-	int rc = exec_bound(ss, q, err);
-	sqlite3_finalize(q);
-	return rc;
+	return exec_bound(ss, q, err);
 }
 
 static int64_t frame_id(struct amd_store_sink *ss, const struct amd_stack_frame *f,
@@ -804,7 +812,9 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 	sqlite3_finalize(ss->ins_metric);
 	sqlite3_finalize(ss->ins_param);
 	sqlite3_finalize(ss->ins_tag);
-	ss->ins_metric = ss->ins_param = ss->ins_tag = NULL;
+	sqlite3_finalize(ss->ins_gpu);
+	sqlite3_finalize(ss->ins_op_avg);
+	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
 	if (amd_store_commit(ss->st, err) < 0) {
 		amd_fail_prefix(err, "%s", ss->path);
 		amd_store_sink_free(ss);
@@ -823,7 +833,9 @@ void amd_store_sink_abort(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_metric);
 	sqlite3_finalize(ss->ins_param);
 	sqlite3_finalize(ss->ins_tag);
-	ss->ins_metric = ss->ins_param = ss->ins_tag = NULL;
+	sqlite3_finalize(ss->ins_gpu);
+	sqlite3_finalize(ss->ins_op_avg);
+	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
 	if (ss->begun)
 		amd_store_rollback(ss->st);
 	ss->begun = 0;
@@ -837,6 +849,8 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_metric);
 	sqlite3_finalize(ss->ins_param);
 	sqlite3_finalize(ss->ins_tag);
+	sqlite3_finalize(ss->ins_gpu);
+	sqlite3_finalize(ss->ins_op_avg);
 	if (ss->begun)
 		amd_store_rollback(ss->st);
 	free(ss->path);
@@ -844,5 +858,6 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->sha);
 	free(ss->sweep_override);
 	free(ss->touched);
+	free(ss->metric_key);
 	free(ss);
 }

@@ -8,9 +8,19 @@
 #include "util.h"
 
 extern const struct amd_format amd_fmt_mlflow_run;
+extern const struct amd_format amd_fmt_mlflow_sqlite;
+extern const struct amd_format amd_fmt_mlflow_csv;
+extern const struct amd_format amd_fmt_mlflow_rest;
+extern const struct amd_format amd_fmt_itwinai_csv;
+extern const struct amd_format amd_fmt_nvsmi_csv;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
+	&amd_fmt_mlflow_sqlite,
+	&amd_fmt_mlflow_csv,
+	&amd_fmt_mlflow_rest,
+	&amd_fmt_itwinai_csv,
+	&amd_fmt_nvsmi_csv,
 	NULL,
 };
 

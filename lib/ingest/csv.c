@@ -1,0 +1,303 @@
+/* csv.c — the shared CSV record reader and the number-with-unit parser;
+ * see csv.h. Files are streamed through zlib's gzread (plain or gzipped)
+ * in a window of CSV_WINDOW bytes, so memory does not grow with the file. */
+#include "csv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define CSV_WINDOW (256 * 1024)
+
+void amd_csv_init(struct amd_csv *c, const char *path, const char *data, size_t len,
+		  int trim)
+{
+	memset(c, 0, sizeof *c);
+	c->path = path;
+	c->p = data;
+	c->end = data + len;
+	c->next_line = 1;
+	c->trim = trim;
+}
+
+int amd_csv_open(struct amd_csv *c, const char *path, int trim, struct amd_err *err)
+{
+	amd_csv_init(c, path, NULL, 0, trim);
+	c->gz = gzopen(path, "rb");
+	if (!c->gz)
+		return amd_fail(err, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+	if (!(c->window = malloc(CSV_WINDOW))) {
+		gzclose(c->gz);
+		c->gz = NULL;
+		return amd_fail(err, "%s: out of memory", path);
+	}
+	gzbuffer(c->gz, 128 * 1024);
+	c->p = c->end = c->window;
+	return 0;
+}
+
+void amd_csv_free(struct amd_csv *c)
+{
+	free(c->field);
+	free(c->text);
+	free(c->window);
+	if (c->gz)
+		gzclose(c->gz);
+	c->field = NULL;
+	c->text = NULL;
+	c->window = NULL;
+	c->gz = NULL;
+}
+
+/* Reads the next piece of a streamed file into the window (the window is
+ * empty when this is called). 1: more data, 0: the end, -1: a read error
+ * (in c->io_error). */
+static int refill(struct amd_csv *c)
+{
+	if (!c->gz || c->at_eof || c->io_error[0])
+		return c->io_error[0] ? -1 : 0;
+	int n = gzread(c->gz, c->window, CSV_WINDOW);
+	if (n < 0) {
+		int code;
+		const char *msg = gzerror(c->gz, &code);
+		snprintf(c->io_error, sizeof c->io_error, "%s: line %d (uncompressed byte %llu): %s",
+			 c->path, c->next_line, (unsigned long long)c->offset,
+			 code == Z_ERRNO ? strerror(errno) : msg);
+		return -1;
+	}
+	if (n == 0) {
+		int code;
+		gzerror(c->gz, &code);
+		if (code != Z_OK && code != Z_STREAM_END) {
+			snprintf(c->io_error, sizeof c->io_error,
+				 "%s: line %d: the gzip data ends early (truncated?) after %llu"
+				 " uncompressed bytes", c->path, c->next_line,
+				 (unsigned long long)c->offset);
+			return -1;
+		}
+		c->at_eof = 1;
+		return 0;
+	}
+	c->p = c->window;
+	c->end = c->window + n;
+	return 1;
+}
+
+/* The next byte without taking it, or -1 at the end (or a read error). */
+static inline int peek(struct amd_csv *c)
+{
+	if (c->p < c->end || refill(c) > 0)
+		return (unsigned char)*c->p;
+	return -1;
+}
+
+static inline void take(struct amd_csv *c)
+{
+	c->p++;
+	c->offset++;
+}
+
+static int put_char(struct amd_csv *c, size_t *len, char ch)
+{
+	if (*len + 1 >= c->text_cap) {
+		size_t cap = c->text_cap ? 2 * c->text_cap : 256;
+		if (cap > AMD_CSV_RECORD_MAX)
+			return -1;
+		char *t = realloc(c->text, cap);
+		if (!t)
+			return -1;
+		c->text = t;
+		c->text_cap = cap;
+	}
+	c->text[(*len)++] = ch;
+	return 0;
+}
+
+/* Field starts are kept as offsets into text while it may move, then
+ * turned into pointers once the record is complete. */
+static int add_field(struct amd_csv *c, size_t start)
+{
+	if (c->n == c->field_cap) {
+		size_t cap = c->field_cap ? 2 * c->field_cap : 16;
+		char **f = realloc(c->field, cap * sizeof *f);
+		if (!f)
+			return -1;
+		c->field = f;
+		c->field_cap = cap;
+	}
+	c->field[c->n++] = (char *)(uintptr_t)start;
+	return 0;
+}
+
+static int is_blank(int ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+static int too_long(struct amd_csv *c, struct amd_err *err)
+{
+	return amd_fail(err, "%s: line %d: a record longer than %d bytes (or out of memory)",
+			c->path, c->line, AMD_CSV_RECORD_MAX);
+}
+
+static int quoted_field(struct amd_csv *c, size_t *len, struct amd_err *err)
+{
+	int start_line = c->next_line, ch;
+	take(c); /* the opening quote */
+	for (;;) {
+		if ((ch = peek(c)) < 0)
+			return amd_fail(err, "%s: line %d: unterminated quoted field", c->path,
+					start_line);
+		take(c);
+		if (ch == '"') {
+			if (peek(c) != '"')
+				break;
+			take(c);
+		} else if (ch == '\n') {
+			c->next_line++;
+		}
+		if (put_char(c, len, (char)ch) < 0)
+			return too_long(c, err);
+	}
+	while (is_blank(peek(c)))
+		take(c);
+	ch = peek(c);
+	if (ch >= 0 && ch != ',' && ch != '\n' && ch != '\r')
+		return amd_fail(err, "%s: line %d: text after a closing quote", c->path,
+				c->next_line);
+	return 0;
+}
+
+/* Reads one field into text; stops at ',' / line end / end. */
+static int read_field(struct amd_csv *c, size_t *len, struct amd_err *err)
+{
+	if (c->trim)
+		while (is_blank(peek(c)))
+			take(c);
+	int ch = peek(c);
+	if (ch == '"') {
+		if (quoted_field(c, len, err) < 0)
+			return -1;
+	} else {
+		size_t start = *len;
+		while ((ch = peek(c)) >= 0 && ch != ',' && ch != '\n' && ch != '\r') {
+			if (ch == '\0')
+				return amd_fail(err, "%s: line %d: a NUL byte", c->path, c->next_line);
+			take(c);
+			if (put_char(c, len, (char)ch) < 0)
+				return too_long(c, err);
+		}
+		if (c->trim)
+			while (*len > start && is_blank(c->text[*len - 1]))
+				(*len)--;
+	}
+	return put_char(c, len, '\0') < 0 ? too_long(c, err) : 0;
+}
+
+static void skip_line_end(struct amd_csv *c)
+{
+	if (peek(c) == '\r')
+		take(c);
+	if (peek(c) == '\n')
+		take(c);
+	c->next_line++;
+}
+
+static int read_error(struct amd_csv *c, struct amd_err *err)
+{
+	return amd_fail(err, "%s", c->io_error);
+}
+
+int amd_csv_next(struct amd_csv *c, struct amd_err *err)
+{
+	c->n = 0;
+	int ch;
+	while ((ch = peek(c)) == '\n' || ch == '\r')
+		skip_line_end(c); /* blank lines */
+	if (ch < 0)
+		return c->io_error[0] ? read_error(c, err) : 0;
+	c->line = c->next_line;
+	size_t len = 0;
+	for (;;) {
+		size_t start = len;
+		if (read_field(c, &len, err) < 0)
+			return c->io_error[0] ? read_error(c, err) : -1;
+		if (add_field(c, start) < 0)
+			return amd_fail(err, "%s: out of memory", c->path);
+		if ((ch = peek(c)) != ',')
+			break;
+		take(c);
+	}
+	if (c->io_error[0])
+		return read_error(c, err);
+	if (ch >= 0)
+		skip_line_end(c);
+	for (size_t i = 0; i < c->n; i++)
+		c->field[i] = c->text + (uintptr_t)c->field[i];
+	return 1;
+}
+
+int amd_csv_find(const struct amd_csv *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->field[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int amd_err_one_line(struct amd_err *err)
+{
+	for (char *p = err->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return -1;
+}
+
+static int is_missing(const char *s, size_t n)
+{
+	static const char *const none[] = {"[N/A]", "N/A", "[Not Supported]",
+					   "[Unknown Error]", "[Insufficient Permissions]"};
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		if (strlen(none[i]) == n && strncmp(s, none[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+int amd_parse_unit_double(const char *s, double *out)
+{
+	while (is_blank(*s))
+		s++;
+	size_t n = strlen(s);
+	while (n > 0 && is_blank(s[n - 1]))
+		n--;
+	if (n == 0)
+		return -1;
+	if (is_missing(s, n)) {
+		*out = NAN;
+		return 0;
+	}
+	const char *d = *s == '-' || *s == '+' ? s + 1 : s;
+	if (!isdigit((unsigned char)*d) && *d != '.')
+		return -1; /* no "nan"/"inf" words here */
+	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+		return -1; /* nor hex */
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || (errno == ERANGE && isinf(v)))
+		return -1; /* overflow (underflow reads as ~0) */
+	const char *u = end;
+	while (is_blank(*u))
+		u++;
+	const char *stop = s + n;
+	for (const char *q = u; q < stop; q++)
+		if (!isalpha((unsigned char)*q) && *q != '%' && *q != '/')
+			return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,225 @@
+/* test_csv.c — the shared CSV reader (quoting, line numbers, errors) and
+ * the number-with-unit parser (lib/ingest/csv.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <string.h>
+
+#include "ingest/csv.h"
+
+static int next(struct amd_csv *c, struct amd_err *err)
+{
+	return amd_csv_next(c, err);
+}
+
+static void quoted_fields(void **state)
+{
+	(void)state;
+	/* a real row of torch_profiling_averages.csv, and doubled quotes */
+	const char *s = "name,calls\n"
+			"\"aten::sum, dim\",12\n"
+			"\"say \"\"hi\"\"\",\"\"\n"
+			"plain,3";
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	amd_csv_init(&c, "t.csv", s, strlen(s), 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.field[0], "name");
+	assert_int_equal(amd_csv_find(&c, "calls"), 1);
+	assert_int_equal(amd_csv_find(&c, "nope"), -1);
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[0], "aten::sum, dim");
+	assert_string_equal(c.field[1], "12");
+	assert_int_equal(c.line, 2);
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[0], "say \"hi\"");
+	assert_string_equal(c.field[1], "");
+	assert_int_equal(next(&c, &err), 1); /* no final newline */
+	assert_string_equal(c.field[0], "plain");
+	assert_int_equal(c.line, 4);
+	assert_int_equal(next(&c, &err), 0);
+	amd_csv_free(&c);
+}
+
+static void newlines_in_quotes_and_crlf(void **state)
+{
+	(void)state;
+	const char *s = "a,b\r\n\"two\nlines\",x\r\n\r\nlast,y\r\n";
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	amd_csv_init(&c, "t.csv", s, strlen(s), 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[0], "two\nlines");
+	assert_string_equal(c.field[1], "x");
+	assert_int_equal(c.line, 2);
+	assert_int_equal(next(&c, &err), 1); /* blank line skipped */
+	assert_string_equal(c.field[0], "last");
+	assert_int_equal(c.line, 5);
+	assert_int_equal(next(&c, &err), 0);
+	amd_csv_free(&c);
+}
+
+static void trimmed_fields(void **state)
+{
+	(void)state;
+	/* nvidia-smi separates with ", " */
+	const char *s = "timestamp, index, power.draw [W]\n2026/11/22 11:39:49.177, 0, 75.29 W \n";
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	amd_csv_init(&c, "t.csv", s, strlen(s), 1);
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[2], "power.draw [W]");
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[0], "2026/11/22 11:39:49.177");
+	assert_string_equal(c.field[1], "0");
+	assert_string_equal(c.field[2], "75.29 W");
+	amd_csv_free(&c);
+}
+
+static void errors_name_file_and_line(void **state)
+{
+	(void)state;
+	const char *s = "a,b\n1,2\n\"open,3\n4,5\n";
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	amd_csv_init(&c, "bad.csv", s, strlen(s), 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(next(&c, &err), -1);
+	assert_string_equal(err.msg, "bad.csv: line 3: unterminated quoted field");
+	amd_csv_free(&c);
+
+	const char *t = "a,b\n\"x\"y,2\n";
+	amd_csv_init(&c, "bad.csv", t, strlen(t), 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(next(&c, &err), -1);
+	assert_string_equal(err.msg, "bad.csv: line 2: text after a closing quote");
+	amd_csv_free(&c);
+
+	const char nul[] = "a,b\n1,\0\n";
+	amd_csv_init(&c, "nul.csv", nul, sizeof nul - 1, 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(next(&c, &err), -1);
+	assert_string_equal(err.msg, "nul.csv: line 2: a NUL byte");
+	amd_csv_free(&c);
+}
+
+static void unit_numbers(void **state)
+{
+	(void)state;
+	double v;
+	assert_int_equal(amd_parse_unit_double("75.29 W", &v), 0);
+	assert_true(v == 75.29);
+	assert_int_equal(amd_parse_unit_double(" 0 %", &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(amd_parse_unit_double("81559 MiB", &v), 0);
+	assert_true(v == 81559);
+	assert_int_equal(amd_parse_unit_double("37", &v), 0);
+	assert_true(v == 37);
+	assert_int_equal(amd_parse_unit_double("-1.5e2", &v), 0);
+	assert_true(v == -150);
+	assert_int_equal(amd_parse_unit_double("12.5 MB/s", &v), 0);
+	assert_true(v == 12.5);
+	assert_int_equal(amd_parse_unit_double("100%", &v), 0);
+	assert_true(v == 100);
+	assert_int_equal(amd_parse_unit_double("[N/A]", &v), 0);
+	assert_true(isnan(v));
+	assert_int_equal(amd_parse_unit_double("[Not Supported]", &v), 0);
+	assert_true(isnan(v));
+	assert_int_equal(amd_parse_unit_double("N/A ", &v), 0);
+	assert_true(isnan(v));
+}
+
+static void unit_numbers_rejected(void **state)
+{
+	(void)state;
+	double v = 7;
+	const char *bad[] = {"", "  ", "W", "abc W", "nan", "inf W", "0x10", "1.5 W 3",
+			     "75,29 W", "1e999", "12 [W]", "- 3"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (amd_parse_unit_double(bad[i], &v) != -1)
+			fail_msg("accepted '%s'", bad[i]);
+	assert_true(v == 7); /* untouched on failure */
+}
+
+static void error_kept_on_one_line(void **state)
+{
+	(void)state;
+	struct amd_err err = {{0}};
+	snprintf(err.msg, sizeof err.msg, "f.csv: line 2: '%s' is not a number", "75\n\tW\r");
+	assert_int_equal(amd_err_one_line(&err), -1);
+	assert_string_equal(err.msg, "f.csv: line 2: '75??W?' is not a number");
+}
+
+/* Records cross the reader's 256 KB window at every place: quoted fields
+ * with commas, doubled quotes and newlines; plain and gzipped. */
+static void streamed_file(int gzipped)
+{
+	char path[] = "/tmp/amdahl-test-csv-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	gzFile gz = gzopen(path, gzipped ? "wb" : "wbT");
+	assert_non_null(gz);
+	const int rows = 40000;
+	gzprintf(gz, "id,text,n\n");
+	for (int i = 0; i < rows; i++)
+		gzprintf(gz, "%d,\"op, \"\"%d\"\"\nnext\",%d\r\n", i, i, i * 7);
+	gzclose(gz);
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_csv_open(&c, path, 0, &err), 0);
+	assert_int_equal(amd_csv_next(&c, &err), 1);
+	assert_int_equal(c.n, 3);
+	for (int i = 0; i < rows; i++) {
+		char want[64], num[32];
+		assert_int_equal(amd_csv_next(&c, &err), 1);
+		assert_int_equal(c.n, 3);
+		snprintf(want, sizeof want, "op, \"%d\"\nnext", i);
+		assert_string_equal(c.field[1], want);
+		snprintf(num, sizeof num, "%d", i * 7);
+		assert_string_equal(c.field[2], num);
+		assert_int_equal(c.line, 2 + 2 * i);
+	}
+	assert_int_equal(amd_csv_next(&c, &err), 0);
+	amd_csv_free(&c);
+	unlink(path);
+}
+
+static void streamed_plain(void **state)
+{
+	(void)state;
+	streamed_file(0);
+}
+
+static void streamed_gzip(void **state)
+{
+	(void)state;
+	streamed_file(1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(quoted_fields),
+		cmocka_unit_test(newlines_in_quotes_and_crlf),
+		cmocka_unit_test(trimmed_fields),
+		cmocka_unit_test(errors_name_file_and_line),
+		cmocka_unit_test(unit_numbers),
+		cmocka_unit_test(unit_numbers_rejected),
+		cmocka_unit_test(error_kept_on_one_line),
+		cmocka_unit_test(streamed_plain),
+		cmocka_unit_test(streamed_gzip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
