@@ -61,7 +61,7 @@ def interval(ci, ref, where, problems):
 
 
 DET = ["median", "mean", "sd", "cv", "min", "max", "throughput", "energy_epoch_j",
-       "energy_solution_j", "energy_per_sample_j", "power_w", "util_pct"]
+       "energy_solution_j", "energy_per_sample_j", "power_w", "util_pct", "comp_fraction"]
 SCALING = ["speedup", "efficiency", "karp_flatt"]
 
 
