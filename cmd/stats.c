@@ -102,6 +102,7 @@ static cJSON *point_json(const struct amd_point_stats *p)
 	num(o, "min", p->min);
 	num(o, "max", p->max);
 	cJSON_AddItemToObject(o, "ci", ci_json(&p->ci));
+	cJSON_AddItemToObject(o, "mean_ci_t", ci_json(&p->ci_mean_t));
 	num(o, "speedup", p->speedup);
 	cJSON_AddItemToObject(o, "speedup_ci", ci_json(&p->ci_speedup));
 	num(o, "efficiency", p->efficiency);
@@ -346,12 +347,15 @@ static void print_slower(const struct amd_strategy_stats *st)
 
 static void print_strategy(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st)
 {
-	printf("\nstrategy %s (base n=%g: %.4g %s)\n", st->strategy, st->base_n, st->base_value,
-	       strstr(s->metric, "_s") ? "s" : "");
+	size_t ml = strlen(s->metric);
+	const char *unit = ml > 3 && strcmp(s->metric + ml - 3, "_ms") == 0 ? " ms"
+		: ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0 ? " s" : "";
+	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", st->strategy, s->scaling ? "n" : s->axis,
+	       st->base_n, st->base_value, unit);
 	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
 					 "speedup [95% CI]", "efficiency", "Karp–Flatt",
 					 "samples/s"};
-	static const char *const ha[] = {"axis", "runs", "median", "95% CI", "CV",
+	const char *ha[] = {s->axis, "runs", "median", "95% CI", "CV",
 					 "samples/s", "J/sample", "power W", "util %"};
 	struct table *t = table_new(9, s->scaling ? hs : ha);
 	for (int c = 0; c < 9; c++)
@@ -392,6 +396,9 @@ static void print_sweep(const struct amd_sweep_stats *s)
 				if (*v->flagged)
 					printf("flagged: %s repeat %d: %s\n", v->name, v->repeat, v->flagged);
 			}
+	if (s->nstrategies == 0)
+		printf("no run has a usable %s; --metric names another per-epoch metric\n",
+		       s->metric);
 	if (!s->has_traces)
 		printf("no profiler traces linked: no phase shares\n");
 	if (!s->has_energy)

@@ -533,6 +533,8 @@ static void point_stats(struct amd_point_stats *ps, struct work **w, size_t n,
 	struct amd_interval ci;
 	amd_boot_median_ci(x, n, &o->boot, &ci);
 	set_ci(&ps->ci, &ci, n);
+	amd_t_mean_ci(x, n, o->boot.level, &ci);
+	set_ci(&ps->ci_mean_t, &ci, n);
 	free(x);
 	ps->throughput = ratio_of_sums(w, n, offsetof(struct work, v.samples),
 				       offsetof(struct work, v.time_s), 0);

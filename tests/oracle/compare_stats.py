@@ -77,6 +77,12 @@ def compare_point(name, p, o, scaling, c):
                      for e in __import__("re").findall(r"epoch (\d+)", r["flagged"]))
     if flagged != [tuple(f) for f in o["flagged"]]:
         problems.append("flagged epochs %r vs %r" % (flagged, o["flagged"]))
+    t = p["mean_ci_t"]
+    if o["mean_ci_t"] is None:
+        if t["valid"]:
+            problems.append("t CI given, oracle has none")
+    elif not t["valid"] or not close(t["lo"], o["mean_ci_t"][0], REL) or not close(t["hi"], o["mean_ci_t"][1], REL):
+        problems.append("t CI of the mean %r vs %r" % (t, o["mean_ci_t"]))
     c.check("%s: deterministic values agree to %g" % (name, REL), problems)
     problems = []
     interval(p["ci"], o["ci"], "median CI", problems)

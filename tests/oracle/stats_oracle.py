@@ -21,6 +21,7 @@ import sys
 
 import numpy as np
 from scipy.optimize import curve_fit
+from scipy.stats import t as student_t
 
 N_KEYS = ["global_world_size", "world_size", "num_gpus", "n_gpus", "ngpus", "gpus",
           "num_processes", "nproc", "num_ranks"]
@@ -279,6 +280,13 @@ def boot_median_ci(x, rng):
     return [float(np.quantile(meds, (1 - LEVEL) / 2)), float(np.quantile(meds, (1 + LEVEL) / 2))]
 
 
+def t_ci(x):
+    if len(x) < 3:
+        return None
+    h = student_t.ppf((1 + LEVEL) / 2, len(x) - 1) * np.std(x, ddof=1) / math.sqrt(len(x))
+    return [float(np.mean(x) - h), float(np.mean(x) + h)]
+
+
 def boot_ratio_ci(num, den, rng):
     num, den = np.asarray(num), np.asarray(den)
     if len(num) < 3 or len(den) < 3:
@@ -371,6 +379,7 @@ def point(n, rs, rng):
                 sd=float(np.std(x, ddof=1)) if len(x) > 1 else None,
                 cv=float(np.std(x, ddof=1) / np.mean(x)) if len(x) > 1 else None,
                 min=float(x.min()), max=float(x.max()), ci=boot_median_ci(x, rng),
+                mean_ci_t=t_ci(x),
                 throughput=ratio_of_sums(rs, "samples", "time_s"),
                 energy_per_sample_j=ratio_of_sums(rs, "energy_kept_j", "samples"),
                 energy_epoch_j=mean_of(rs, "energy_epoch_j"),
