@@ -307,16 +307,17 @@ static int has_profile(const struct amd_point_stats *p)
 	return p->has_trace || isfinite(p->comp_fraction);
 }
 
-static void print_fits(const struct amd_strategy_stats *st)
+static void print_fits(const struct amd_strategy_stats *st, int higher)
 {
+	const char *y = higher ? "1/X(n)" : "T(n)";
 	const struct amd_fit *a = &st->amdahl, *u = &st->usl;
 	char ci[80];
 	if (a->ok && a->b < 0)
-		printf("  Amdahl fit T(n) = %.4g %+.4g/n: time grows with n, Amdahl's law does not"
-		       " describe it (R² %.3f)\n", a->a, a->b, a->r2);
+		printf("  Amdahl fit %s = %.4g %+.4g/n: time grows with n, Amdahl's law does not"
+		       " describe it (R² %.3f)\n", y, a->a, a->b, a->r2);
 	else if (a->ok)
-		printf("  Amdahl fit T(n) = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
-		       a->a, a->b, a->serial_fraction,
+		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
+		       y, a->a, a->b, a->serial_fraction,
 		       a->ci_serial.valid ? ci_text(ci, sizeof ci, &a->ci_serial, "%.3f")
 					  : a->ci_serial.why ? a->ci_serial.why : "",
 		       a->r2);
@@ -332,23 +333,24 @@ static void print_fits(const struct amd_strategy_stats *st)
 		printf("  USL fit refused: %s\n", u->why);
 }
 
-static void print_slower(const struct amd_strategy_stats *st)
+static void print_slower(const struct amd_strategy_stats *st, int higher)
 {
 	for (size_t i = 1; i < st->npoints; i++) {
-		const struct amd_point_stats *p = &st->points[i];
+		const struct amd_point_stats *p = &st->points[i], *q = &st->points[i - 1];
 		if (p->speedup < 1)
 			printf("  note: n=%g is slower than n=%g (speedup %.2f)\n", p->n, st->base_n,
 			       p->speedup);
-		else if (p->median > st->points[i - 1].median && i > 1)
-			printf("  note: n=%g is slower than n=%g (%.4g s vs %.4g s)\n", p->n,
-			       st->points[i - 1].n, p->median, st->points[i - 1].median);
+		else if (i > 1 && (higher ? p->median < q->median : p->median > q->median))
+			printf("  note: n=%g is slower than n=%g (median %.4g vs %.4g)\n", p->n, q->n,
+			       p->median, q->median);
 	}
 }
 
 static void print_strategy(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st)
 {
 	size_t ml = strlen(s->metric);
-	const char *unit = ml > 3 && strcmp(s->metric + ml - 3, "_ms") == 0 ? " ms"
+	const char *unit = strstr(s->metric, "per_s") ? "/s"
+		: ml > 3 && strcmp(s->metric + ml - 3, "_ms") == 0 ? " ms"
 		: ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0 ? " s" : "";
 	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", st->strategy, s->scaling ? "n" : s->axis,
 	       st->base_n, st->base_value, unit);
@@ -366,8 +368,8 @@ static void print_strategy(const struct amd_sweep_stats *s, const struct amd_str
 	table_print(t, stdout);
 	table_free(t);
 	if (s->scaling) {
-		print_fits(st);
-		print_slower(st);
+		print_fits(st, s->higher_is_better);
+		print_slower(st, s->higher_is_better);
 		static const char *const he[] = {"n", "J/epoch/GPU", "J/run (all GPUs)", "J/sample",
 						 "power W", "util %"};
 		side_table(st, "energy and utilisation per GPU (gpu_energy_J per epoch; else power ×"
