@@ -36,11 +36,15 @@ compare_oracle() {
 # ingest_with_windows DB DIR — ingest DIR; when no trace parser recorded
 # the profiler windows of DIR's trace files, record them (start/end in
 # the trace table, computed by the oracle from the files) so the
-# profiled-epoch rule is exercised on the real sweep either way.
+# profiled-epoch rule is exercised on the real sweep either way; the same
+# for itwinai's torch_profiling_averages.csv rows (op_average).
 ingest_with_windows() {
   "$AMDAHL" --store "$1" ingest "$2" >/dev/null 2>&1
   if [ "$(q "$1" 'SELECT count(*) FROM trace')" = 0 ]; then
     $PY "$ORACLE" --windows-sql "$2" | sqlite3 "$1"
+  fi
+  if [ "$(q "$1" 'SELECT count(*) FROM op_average')" = 0 ]; then
+    $PY "$ORACLE" --ops-sql "$2" | sqlite3 "$1"
   fi
 }
 
@@ -104,6 +108,32 @@ eq "traces without a window: the last epoch is taken as profiled, and the rule i
   "epoch 0 (warm-up), epoch 2 (profiled) | run has traces, window unknown: last epoch" \
   "$(jget "$TMP/fallback.json" '" | ".join(next((r["excluded"], r["profiled_rule"]) for r in pt("cpu-strong-scaling","ddp",4)["run_values"] if r["id"]=="4702227e39104ce1aabab82ead44325c"))')"
 
+# trace-derived shares: phases and collectives recorded for one run's 4
+# ranks (ddp-n4 repeat 0) — compute 50% of each window, communication
+# 25%; collective #1 ends 2 ms apart on ranks 0 and 3
+cp "$DB" "$TMP/phase.db"
+R0=0f632a7e14d34cde900d24a3703565cb
+sqlite3 "$TMP/phase.db" "
+DELETE FROM trace_phase WHERE trace_id IN (SELECT t.id FROM trace t JOIN run r ON r.id = t.run_id WHERE r.ext_id = '$R0');
+DELETE FROM trace_collective WHERE trace_id IN (SELECT t.id FROM trace t JOIN run r ON r.id = t.run_id WHERE r.ext_id = '$R0');
+DELETE FROM trace WHERE run_id IN (SELECT id FROM run WHERE strategy = 'fsdp');
+INSERT OR IGNORE INTO dict(s) VALUES('compute'),('communication'),('allreduce');
+INSERT INTO trace_phase SELECT t.id, d.id, (t.end_ns - t.start_ns) / 2 FROM trace t, dict d, run r
+  WHERE r.id = t.run_id AND r.ext_id = '$R0' AND d.s = 'compute';
+INSERT INTO trace_phase SELECT t.id, d.id, (t.end_ns - t.start_ns) / 4 FROM trace t, dict d, run r
+  WHERE r.id = t.run_id AND r.ext_id = '$R0' AND d.s = 'communication';
+INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns)
+  SELECT t.id, d.id, 1, 1000, CASE t.rank WHEN 3 THEN 2000000 ELSE 0 END FROM trace t, dict d, run r
+  WHERE r.id = t.run_id AND r.ext_id = '$R0' AND d.s = 'allreduce' AND t.rank IN (0, 3);"
+"$AMDAHL" --store "$TMP/phase.db" stats --json >"$TMP/phase.json"
+eq "phase shares: compute and communication of the window, comm share, straggler spread" \
+  "0.5 0.25 0.333333 2" \
+  "$(jget "$TMP/phase.json" '"%.6g %.6g %.6g %.6g" % (pt("cpu-strong-scaling","ddp",4)["phase_share"]["compute"], pt("cpu-strong-scaling","ddp",4)["phase_share"]["communication"], pt("cpu-strong-scaling","ddp",4)["comm_share"], pt("cpu-strong-scaling","ddp",4)["straggler_ns"]/1e6)')"
+eq "no traces (fsdp's removed): no phase shares, and no profiled epoch either" "False | None | epoch 0 (warm-up)" \
+  "$(jget "$TMP/phase.json" '" | ".join(str(v) for v in (pt("cpu-strong-scaling","fsdp",4)["has_trace"], pt("cpu-strong-scaling","fsdp",4)["phase_share"]["compute"], pt("cpu-strong-scaling","fsdp",4)["run_values"][0]["excluded"]))')"
+status "the profile table appears with traces" 0 "$AMDAHL" --store "$TMP/phase.db" stats
+contains "profile table" "comp fraction as itwinai: counts overlap twice" "$OUT"
+
 # ---- itwinai layout: child workers folded in, 2 repeats, slower with more GPUs ----
 IT="$DATA/itwinai-layout/mllogs/mlflow"
 DB2="$TMP/it.db"
@@ -118,9 +148,13 @@ eq "itwinai: 2 runs per point give no CI, and say why" "n=2: no CI" \
   "$(jget "$TMP/it.json" 'pt("mnist-scaling","torch-ddp",2)["ci"]["why"]')"
 eq "itwinai: energy from power x probing interval, per GPU and run" yes \
   "$(jget "$TMP/it.json" '"yes" if pt("mnist-scaling","torch-ddp",4)["energy_solution_j"] > 0 and sw("mnist-scaling")["has_energy"] else "no"')"
+eq "itwinai: computation fraction (ATen/c10/autograd self CUDA time over all but ProfilerStep*) falls with n" yes \
+  "$(jget "$TMP/it.json" '"yes" if 0 < pt("mnist-scaling","torch-ddp",4)["comp_fraction"] < pt("mnist-scaling","torch-ddp",1)["comp_fraction"] < 1 else "no"')"
 status "stats table on the itwinai layout" 0 "$AMDAHL" --store "$DB2" stats
 contains "itwinai: the table says plainly it is slower" "n=2 is slower than n=1 (speedup 0." "$OUT"
 contains "itwinai: n=2: no CI in the table" "n=2: no CI" "$OUT"
+contains "itwinai: energy table" "J/epoch/GPU" "$OUT"
+contains "itwinai: a fit that cannot apply says so" "time grows with n, Amdahl's law does not describe it" "$OUT"
 contains "itwinai: USL refused below 4 distinct n, with the reason" "USL fit refused: USL needs at least 4 distinct n (3 parameters), have 3" "$OUT"
 
 # ---- gpu-batch-sweep: batch size as the axis (throughput, energy per sample) ----

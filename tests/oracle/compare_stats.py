@@ -70,6 +70,10 @@ def compare_point(name, p, o, scaling, c):
     if p["runs"] != o["runs"]:
         problems.append("runs: %d vs %d" % (p["runs"], o["runs"]))
     values(p, DET + (SCALING if scaling else []), o, REL, "", problems)
+    # the oracle computes itwinai's fraction from torch_profiling_averages.csv;
+    # where there is none, amdahl's comes from the traces (the trace parser's)
+    if o.get("comp_fraction") is not None:
+        values(p, ["comp_fraction"], o, REL, "", problems)
     mine = sorted(r["value"] for r in p["run_values"])
     if len(mine) != len(o["values"]) or not all(close(a, b, REL) for a, b in zip(mine, o["values"])):
         problems.append("run values %r vs %r" % (mine, o["values"]))
@@ -77,6 +81,12 @@ def compare_point(name, p, o, scaling, c):
                      for e in __import__("re").findall(r"epoch (\d+)", r["flagged"]))
     if flagged != [tuple(f) for f in o["flagged"]]:
         problems.append("flagged epochs %r vs %r" % (flagged, o["flagged"]))
+    t = p["mean_ci_t"]
+    if o["mean_ci_t"] is None:
+        if t["valid"]:
+            problems.append("t CI given, oracle has none")
+    elif not t["valid"] or not close(t["lo"], o["mean_ci_t"][0], REL) or not close(t["hi"], o["mean_ci_t"][1], REL):
+        problems.append("t CI of the mean %r vs %r" % (t, o["mean_ci_t"]))
     c.check("%s: deterministic values agree to %g" % (name, REL), problems)
     problems = []
     interval(p["ci"], o["ci"], "median CI", problems)

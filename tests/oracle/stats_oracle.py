@@ -11,6 +11,7 @@ usage: stats_oracle.py MLFLOW_ROOT [--axis PARAM] [--no-windows] [--metric M]
 prints JSON: {"sweeps": {name: {...}}}
 """
 import argparse
+import csv
 import gzip
 import json
 import math
@@ -20,6 +21,7 @@ import sys
 
 import numpy as np
 from scipy.optimize import curve_fit
+from scipy.stats import t as student_t
 
 N_KEYS = ["global_world_size", "world_size", "num_gpus", "n_gpus", "ngpus", "gpus",
           "num_processes", "nproc", "num_ranks"]
@@ -78,6 +80,7 @@ def trace_window(path):
     with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
         d = json.load(f)
     base = int(d.get("baseTimeNanoseconds", 0))
+    rank = int(d.get("distributedInfo", {}).get("rank", 0))
     lo, hi = math.inf, -math.inf
     for e in d.get("traceEvents", []):
         if "ts" not in e or e.get("ph") not in ("X", "i", "I", "B", "E"):
@@ -87,7 +90,7 @@ def trace_window(path):
         hi = max(hi, ts + float(e.get("dur", 0) or 0))
     if lo == math.inf:
         return None
-    return base + lo * 1000, base + hi * 1000
+    return base + lo * 1000, base + hi * 1000, rank
 
 
 def first(params, keys):
@@ -112,15 +115,16 @@ def load_runs(root):
             meta = read_meta(os.path.join(rd, "meta.yaml"))
             tags = read_kv_dir(os.path.join(rd, "tags"))
             params = read_kv_dir(os.path.join(rd, "params"))
-            traces = []
+            traces, ops = [], []
             for r2, _, files in os.walk(os.path.join(rd, "artifacts")):
                 traces += [os.path.join(r2, f) for f in files if ".pt.trace.json" in f]
+                ops += [os.path.join(r2, f) for f in files if f == "torch_profiling_averages.csv"]
             runs[rid] = dict(id=rid, meta=meta, tags=tags, params=params,
                              metrics=read_metrics(os.path.join(rd, "metrics")),
                              name=meta.get("run_name") or meta.get("name") or tags.get("mlflow.runName"),
                              status=int(meta.get("status", 0)),
                              start=int(meta.get("start_time") or 0),
-                             parent=tags.get("mlflow.parentRunId"), traces=traces)
+                             parent=tags.get("mlflow.parentRunId"), traces=traces, ops=ops)
         sweeps[name] = runs
     return sweeps
 
@@ -151,7 +155,8 @@ def logical_runs(runs):
                         n=int(n) if n is not None else None, status=t["status"],
                         start=t["start"], members=members, params=params,
                         repeat=first(t["params"], REPEAT_KEYS),
-                        traces=sum((m["traces"] for _, m in members), [])))
+                        traces=sum((m["traces"] for _, m in members), []),
+                        ops=[(m["id"], f) for _, m in members for f in m["ops"]]))
     # repeat: logged, else order by start time among launches of the same name
     for r in out:
         if r["repeat"] is None:
@@ -205,6 +210,29 @@ def mad_flags(x):
     return [i for i, v in enumerate(x) if 0.6745 * abs(v - med) / mad > MAD_K]
 
 
+COMP = re.compile(r".*(?:aten|\sat|c10|autograd)::")
+
+
+def op_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def op_sums(run):
+    """itwinai's computation-vs-other sums over the run's operator averages:
+    self CUDA time of ATen/c10/autograd ops, and of all ops but ProfilerStep*."""
+    comp = total = 0.0
+    rows = [row for _, f in run["ops"] for row in op_rows(f)]
+    for row in rows:
+        if row["name"].startswith("ProfilerStep"):
+            continue
+        t = float(row["self_cuda_time_total"])
+        total += t
+        if COMP.match(row["name"]):
+            comp += t
+    return (comp, total) if rows else None
+
+
 def run_value(run, metric, windows):
     pts, kept, steps, excluded = epochs(run, metric, windows)
     r = dict(id=run["id"], name=run["name"], repeat=run["repeat"], n_epochs=len(pts),
@@ -231,9 +259,11 @@ def run_value(run, metric, windows):
         r["energy_epoch_j"] = sum(kept_e) / len(kept_e)
     elif power and "probing_interval" in run["params"]:
         iv = float(run["params"]["probing_interval"])
-        gpus = len({p[0] for p in power})
         r["energy_run_j"] = sum(p[3] * iv for p in power)
-        r["energy_epoch_j"] = r["energy_run_j"] / gpus / len(pts)
+        r["energy_epoch_j"] = float(np.mean([p[3] for p in power])) * r["value"]
+    sums = op_sums(run)
+    if sums:
+        r["op_comp_us"], r["op_total_us"] = sums
     if power:
         r["power_w"] = float(np.mean([p[3] for p in power]))
     if util:
@@ -248,6 +278,13 @@ def boot_median_ci(x, rng):
     idx = rng.integers(0, len(x), size=(B, len(x)))
     meds = np.median(x[idx], axis=1)
     return [float(np.quantile(meds, (1 - LEVEL) / 2)), float(np.quantile(meds, (1 + LEVEL) / 2))]
+
+
+def t_ci(x):
+    if len(x) < 3:
+        return None
+    h = student_t.ppf((1 + LEVEL) / 2, len(x) - 1) * np.std(x, ddof=1) / math.sqrt(len(x))
+    return [float(np.mean(x) - h), float(np.mean(x) + h)]
 
 
 def boot_ratio_ci(num, den, rng):
@@ -325,6 +362,12 @@ def ratio_of_sums(rs, num, den):
     return sum(r[num] for r in rs) / d if d > 0 else None
 
 
+def pooled(rs, num, den):
+    have = [r for r in rs if num in r and den in r]
+    d = sum(r[den] for r in have)
+    return sum(r[num] for r in have) / d if have and d > 0 else None
+
+
 def mean_of(rs, key):
     v = [r[key] for r in rs if key in r and r[key] is not None and math.isfinite(r[key])]
     return float(np.mean(v)) if v else None
@@ -336,11 +379,13 @@ def point(n, rs, rng):
                 sd=float(np.std(x, ddof=1)) if len(x) > 1 else None,
                 cv=float(np.std(x, ddof=1) / np.mean(x)) if len(x) > 1 else None,
                 min=float(x.min()), max=float(x.max()), ci=boot_median_ci(x, rng),
+                mean_ci_t=t_ci(x),
                 throughput=ratio_of_sums(rs, "samples", "time_s"),
                 energy_per_sample_j=ratio_of_sums(rs, "energy_kept_j", "samples"),
                 energy_epoch_j=mean_of(rs, "energy_epoch_j"),
                 energy_solution_j=mean_of(rs, "energy_run_j"),
                 power_w=mean_of(rs, "power_w"), util_pct=mean_of(rs, "util_pct"),
+                comp_fraction=pooled(rs, "op_comp_us", "op_total_us"),
                 values=sorted(x.tolist()),
                 flagged=sorted((r["name"], r["repeat"], s) for r in rs for s in r.get("flagged", [])))
 
@@ -399,16 +444,32 @@ def main():
     ap.add_argument("--windows-sql", action="store_true",
                     help="print SQL that records each trace file's window in the store's"
                          " trace table (what the trace parser records)")
+    ap.add_argument("--ops-sql", action="store_true",
+                    help="print SQL that records each torch_profiling_averages.csv row in the"
+                         " store's op_average table (what the itwinai CSV parser records)")
     a = ap.parse_args()
+    if a.ops_sql:
+        for runs in load_runs(a.root).values():
+            for r in runs.values():
+                for f in r["ops"]:
+                    for row in op_rows(f):
+                        name = row["name"].replace("'", "''")
+                        print("INSERT OR IGNORE INTO dict(s) VALUES('%s');" % name)
+                        print("INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"
+                              " cuda_total_us, calls) SELECT r.id, 0, d.id, %d, %r, %r, %d FROM run r,"
+                              " dict d WHERE r.ext_id = '%s' AND d.s = '%s';"
+                              % (int(row["global_rank"]), float(row["self_cuda_time_total"]),
+                                 float(row["cuda_time_total"]), int(row["calls"]), r["id"], name))
+        return
     if a.windows_sql:
         for runs in load_runs(a.root).values():
             for r in logical_runs(runs):
                 for t in r["traces"]:
                     w = trace_window(t)
                     if w:
-                        print("INSERT INTO trace(run_id, source_id, start_ns, end_ns)"
-                              " SELECT id, 0, %d, %d FROM run WHERE ext_id = '%s';"
-                              % (int(w[0]), int(w[1]), r["id"]))
+                        print("INSERT INTO trace(run_id, source_id, rank, start_ns, end_ns)"
+                              " SELECT id, 0, %d, %d, %d FROM run WHERE ext_id = '%s';"
+                              % (w[2], int(w[0]), int(w[1]), r["id"]))
         return
     out = {name: analyse(runs, a.metric, a.axis, not a.no_windows)
            for name, runs in load_runs(a.root).items()}
