@@ -496,7 +496,8 @@ static int fill_rows(struct amd_store *st, struct strtab *t, struct rows *r,
 	sort_opts = o;
 	sort_st = st;
 	sort_tab = t;
-	qsort(r->v, r->n, sizeof *r->v, cmp_row);
+	if (r->n)
+		qsort(r->v, r->n, sizeof *r->v, cmp_row);
 	out->n_all = r->n;
 	out->n = o->limit && o->limit < r->n ? o->limit : r->n;
 	out->v = calloc(out->n ? out->n : 1, sizeof *out->v);
