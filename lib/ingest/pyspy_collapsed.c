@@ -28,11 +28,28 @@ static int looks_collapsed(const char *s, size_t n, int *has_semi)
 	return memchr(s, '\t', n) == NULL;
 }
 
+/* A first line longer than the head (deep Python stacks with long paths
+ * are): py-spy's own frames "name (file:line);" or its -s/-t root frames
+ * must show in it. */
+static int looks_pyspy_prefix(const char *s, size_t n)
+{
+	if (memchr(s, '\t', n) || !memchr(s, ';', n))
+		return 0;
+	if (strncmp(s, "process ", 8) == 0 || strncmp(s, "thread (", 8) == 0)
+		return 1;
+	int frames = 0;
+	for (const char *p = s; (p = strstr(p, ");")) && p < s + n; p++)
+		frames++;
+	return frames >= 3;
+}
+
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
 	const char *s = (const char *)head;
 	if (n == 0 || s[0] == '{' || s[0] == '[' || s[0] == '#')
 		return 0;
+	if (n == AMD_HEAD_BYTES && !memchr(s, '\n', n))
+		return looks_pyspy_prefix(s, n) ? 55 : 0;
 	int lines = 0, semi = 0;
 	size_t i = 0;
 	while (i < n) {

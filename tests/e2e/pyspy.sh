@@ -140,3 +140,21 @@ head -c 3000 "$PY/train.chrometrace.json" >"$TMP/cut.chrometrace.json"
 status "truncated JSON fails" 2 "$AMDAHL" --store "$S" ingest "$TMP/cut.chrometrace.json"
 contains "…with a byte offset" "cut.chrometrace.json: byte" "$ERR"
 eq "store unchanged after the failures" "$before" "$(store_digest "$S")"
+
+# a first line longer than the detection head (deep recursion), and the
+# recursion rule: a function repeated in a stack counts once in total
+D="$TMP/d.db"
+/usr/bin/python3 - "$PY/train-raw.txt" "$TMP/deep-raw.txt" <<'EOF2'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+stack, count = lines[0].rsplit(" ", 1)
+frames = stack.split(";")
+deep = frames[:3] + frames[3:] * 12  # root frames once, Python frames 12 times
+open(sys.argv[2], "w").write(";".join(deep) + " " + count + "\n" + "\n".join(lines[1:]) + "\n")
+assert len(lines[0]) < 4096 < len(";".join(deep))
+EOF2
+status "ingest a file whose first line exceeds 4 KB" 0 "$AMDAHL" --store "$D" ingest "$TMP/deep-raw.txt"
+eq "…detected as collapsed stacks" pyspy-collapsed "$(q "$D" "SELECT kind FROM source")"
+"$AMDAHL" --store "$D" pyspy top "$TMP/deep-raw.txt" --json -n 0 --total >"$TMP/o.json"
+eq "recursive stack: total once per stack = oracle" ok \
+  "$(/usr/bin/python3 "$ORACLE" check collapsed "$TMP/deep-raw.txt" "$TMP/o.json" --total)"
