@@ -77,3 +77,25 @@ status "speedscope with --rate 200" 0 "$AMDAHL" --store "$R" ingest --rate 200 "
 eq "weights of 0.01 s at 200 Hz: samples = seconds × rate" \
   "$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(round(w*200) for p in d["profiles"] for w in p["weights"]))' "$SS")" \
   "$(q "$R" "SELECT sum(samples) FROM stack_sample")"
+
+# malformed files: one-line error with the place, exit 2, store unchanged
+before=$(store_digest "$S")
+/usr/bin/python3 - "$SS" "$TMP/bad.speedscope.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["profiles"][1]["samples"][5][2] = len(d["shared"]["frames"])
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+status "speedscope: a frame index past shared.frames fails" 2 "$AMDAHL" --store "$S" ingest "$TMP/bad.speedscope.json"
+contains "…naming the sample" "bad.speedscope.json: profiles[1].samples[5]: frame index out of shared.frames" "$ERR"
+sed '12s/^    /  /' "$DUMP" >"$TMP/bad.dump.txt"
+status "dump: a line out of place fails" 2 "$AMDAHL" --store "$S" ingest "$TMP/bad.dump.txt"
+contains "…at its line" "bad.dump.txt: line 12: expected a Process, Thread or indented frame line" "$ERR"
+eq "store unchanged" "$before" "$(store_digest "$S")"
+
+# dump --locals: the argument and local lines under a frame are skipped
+awk '{print} /^    _flush_buffer/ {print "        Arguments:"; print "            self: <PerformanceLogger at 0x7f3a2c1b5740>"; print "        Locals:"; print "            batch: [1, 2, 3]"}' "$DUMP" >"$TMP/locals.dump.txt"
+status "ingest a dump with --locals" 0 "$AMDAHL" --store "$S" ingest "$TMP/locals.dump.txt"
+"$AMDAHL" --store "$S" pyspy top "$TMP/locals.dump.txt" --json -n 0 --per-thread --total >"$TMP/o.json"
+eq "locals dump: same rows as the plain dump (oracle)" ok \
+  "$(/usr/bin/python3 "$ORACLE" check dump "$DUMP" "$TMP/o.json" --per-thread --total)"
