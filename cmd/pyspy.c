@@ -13,9 +13,9 @@
 #include "pyspy.h"
 #include "util.h"
 
-static void help(void)
+static void help(FILE *out)
 {
-	printf("usage: amdahl pyspy top RUN [--self|--total] [--library NAME] [-n N]\n"
+	fprintf(out, "usage: amdahl pyspy top RUN [--self|--total] [--library NAME] [-n N]\n"
 	       "                           [--per-thread] [--json]\n"
 	       "       amdahl pyspy trie RUN [--json]\n"
 	       "\n"
@@ -199,7 +199,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 				return cmd_error("pyspy top", "-n %s: not a count", optarg);
 			o.limit = (size_t)n;
 			break;
-		case 'h': help(); return EXIT_OK;
+		case 'h': help(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -275,7 +275,7 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
-		case 'h': help(); return EXIT_OK;
+		case 'h': help(stdout); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -295,7 +295,7 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		help();
+		help(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (strcmp(argv[1], "top") == 0)

@@ -110,8 +110,8 @@ static int one_event(struct replay *r, const cJSON *e, size_t i, struct amd_err 
 	}
 	if (strcmp(ph, "B") != 0 && strcmp(ph, "E") != 0)
 		return 0; /* py-spy writes only B, E and M */
-	if (!cJSON_IsNumber(ts) || ts->valuedouble < 0 || !isfinite(ts->valuedouble))
-		return amd_fail(err, "%s: event %zu: no ts", r->path, i);
+	if (!cJSON_IsNumber(ts) || ts->valuedouble < 0 || ts->valuedouble > 1e6 * AMD_PYSPY_MAX_SECONDS)
+		return amd_fail(err, "%s: event %zu: no ts, or one out of range", r->path, i);
 	int64_t now = llround(ts->valuedouble);
 	if (t->started && now < t->last_ts)
 		return amd_fail(err, "%s: event %zu: ts %lld before the thread's previous event"

@@ -181,7 +181,8 @@ static int one_profile(const cJSON *p, size_t pi, const struct frame_tab *t, dou
 	for (size_t i = 0; s && w && rc == 0; i++, s = s->next, w = w->next) {
 		char where[64];
 		snprintf(where, sizeof where, "profiles[%zu].samples[%zu]", pi, i);
-		if (!cJSON_IsNumber(w) || w->valuedouble < 0 || !isfinite(w->valuedouble)) {
+		if (!cJSON_IsNumber(w) || w->valuedouble < 0 || !isfinite(w->valuedouble) ||
+		    w->valuedouble * (u ? u : 1.0 / rate) > AMD_PYSPY_MAX_SECONDS) {
 			rc = amd_fail(err, "%s: profiles[%zu].weights[%zu]: not a weight", path, pi, i);
 			break;
 		}
@@ -213,6 +214,9 @@ static int parse_doc(const cJSON *root, const struct amd_input *in, struct amd_s
 	int rc = acc ? read_frames(root, &t, in->path, err) : amd_fail(err, "out of memory");
 	double unit = 0, mw = rc == 0 ? min_weight(profiles, &unit) : 0;
 	double rate = amd_pyspy_rate(in, mw > 0 ? 1.0 / mw : 0);
+	if (rc == 0 && rate > AMD_PYSPY_MAX_RATE)
+		rc = amd_fail(err, "%s: weights of %g s mean a sampling rate above %g Hz; give"
+			      " --rate", in->path, mw, AMD_PYSPY_MAX_RATE);
 	if (rc == 0)
 		rc = amd_pyspy_link(in, sink, err);
 	size_t pi = 0;

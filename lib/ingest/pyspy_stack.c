@@ -156,7 +156,8 @@ static char *split_count(char *line, int64_t *count)
 	while (n && (line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
 		line[--n] = '\0';
 	char *sp = strrchr(line, ' ');
-	if (!sp || !all_digits(sp + 1, strlen(sp + 1)) || amd_parse_int64(sp + 1, count) < 0)
+	if (!sp || !all_digits(sp + 1, strlen(sp + 1)) || amd_parse_int64(sp + 1, count) < 0 ||
+	    (double)*count > AMD_PYSPY_MAX_SAMPLES)
 		return NULL;
 	*sp = '\0';
 	while (sp > line && sp[-1] == ' ')
@@ -224,6 +225,7 @@ struct acc_entry {
 struct amd_pyspy_acc {
 	struct acc_entry *v;
 	size_t n, cap, merged;
+	int overflow; /* a sum left int64 */
 };
 
 struct amd_pyspy_acc *amd_pyspy_acc_new(void)
@@ -274,10 +276,11 @@ static void compact(struct amd_pyspy_acc *a)
 	for (size_t i = 1; i < a->n; i++) {
 		struct acc_entry *d = &a->v[w], *s = &a->v[i];
 		if (strcmp(d->key, s->key) == 0) {
-			d->counted += s->counted;
-			d->timed_samples += s->timed_samples;
+			a->overflow |= __builtin_add_overflow(d->counted, s->counted, &d->counted);
+			a->overflow |= __builtin_add_overflow(d->timed_samples, s->timed_samples,
+							      &d->timed_samples);
+			a->overflow |= __builtin_add_overflow(d->us, s->us, &d->us);
 			d->timed_seconds += s->timed_seconds;
-			d->us += s->us;
 			free(s->key);
 		} else {
 			a->v[++w] = *s;
@@ -377,12 +380,24 @@ int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *s
 			const char *path, struct amd_err *err)
 {
 	compact(a);
+	if (a->overflow)
+		return amd_fail(err, "%s: sample counts too large to add up", path);
+	if (!(rate > 0 && rate <= AMD_PYSPY_MAX_RATE))
+		return amd_fail(err, "%s: sampling rate %g Hz is out of range (0, %g]", path, rate,
+				AMD_PYSPY_MAX_RATE);
 	struct amd_pyspy_stack st = {0};
 	int rc = 0;
 	for (size_t i = 0; i < a->n && rc == 0; i++) {
 		struct acc_entry *e = &a->v[i];
 		if (decode_key(e->key, &st) < 0) {
 			rc = amd_fail(err, "%s: out of memory", path);
+			break;
+		}
+		double total = (double)e->counted + (double)e->timed_samples +
+			       (double)e->us * rate / 1e6;
+		if (total > AMD_PYSPY_MAX_SAMPLES) {
+			rc = amd_fail(err, "%s: more than %g samples in one stack", path,
+				      AMD_PYSPY_MAX_SAMPLES);
 			break;
 		}
 		int64_t from_us = llround((double)e->us * rate / 1e6);

@@ -15,6 +15,11 @@
 /* py-spy's default sampling rate (py-spy record --rate), used when
  * neither --rate nor the file says otherwise. */
 #define AMD_PYSPY_DEFAULT_RATE 100.0
+/* Bounds that keep sums in int64: a rate above 1 MHz, a count, a stack's
+ * samples above 1e15, a weight or time above 1e9 s are refused. */
+#define AMD_PYSPY_MAX_RATE 1e6
+#define AMD_PYSPY_MAX_SAMPLES 1e15
+#define AMD_PYSPY_MAX_SECONDS 1e9
 
 /* A stack being built; frame texts point into a caller's buffer. */
 struct amd_pyspy_stack {
