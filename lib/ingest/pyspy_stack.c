@@ -172,7 +172,10 @@ int amd_pyspy_parse_collapsed(char *line, struct amd_pyspy_stack *st, int64_t *c
 	st->process = st->thread = NULL;
 	char *end = split_count(line, count);
 	if (!end) {
-		*why = "expected 'frame;frame;… COUNT' (a stack, a space, a sample count)";
+		const char *sp = strrchr(line, ' ');
+		*why = sp && all_digits(sp + 1, strlen(sp + 1))
+			       ? "a sample count above 1e15"
+			       : "expected 'frame;frame;… COUNT' (a stack, a space, a sample count)";
 		return -1;
 	}
 	if (end > line && end[-1] == ';') /* old py-spy wrote a trailing ';' */
