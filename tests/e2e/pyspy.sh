@@ -170,3 +170,5 @@ eq "the artifact's samples are linked to its run" "$RUN" \
 status "pyspy top by the run's id" 0 "$AMDAHL" --store "$L" pyspy top "$RUN" --json
 read -r perf_n _ < <(/usr/bin/python3 "$ORACLE" total collapsed "$PY/perf-collapsed.txt")
 contains "…finds them" "\"samples\":	$perf_n," "$OUT"
+status "pyspy top without RUN is a usage error" 2 "$AMDAHL" --store "$S" pyspy top
+contains "…listing the runs that have samples" "runs with py-spy samples: ddp-1x1-scaling-1gpu ($RUN)" "$ERR"
