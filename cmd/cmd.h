@@ -53,5 +53,6 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
 
 #endif

@@ -19,6 +19,7 @@ static const struct cmd commands[] = {
 	 "compare a candidate sweep with a baseline, per metric and configuration"},
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
+	{"pyspy", cmd_pyspy, NEEDS_STORE_READ, "where Python time goes: top functions from py-spy"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -13,6 +13,11 @@ extern const struct amd_format amd_fmt_mlflow_csv;
 extern const struct amd_format amd_fmt_mlflow_rest;
 extern const struct amd_format amd_fmt_itwinai_csv;
 extern const struct amd_format amd_fmt_nvsmi_csv;
+extern const struct amd_format amd_fmt_pyspy_collapsed;
+extern const struct amd_format amd_fmt_pyspy_speedscope;
+extern const struct amd_format amd_fmt_pyspy_chrometrace;
+extern const struct amd_format amd_fmt_pyspy_dump;
+extern const struct amd_format amd_fmt_pyspy_dump_json;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -21,6 +26,11 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_rest,
 	&amd_fmt_itwinai_csv,
 	&amd_fmt_nvsmi_csv,
+	&amd_fmt_pyspy_collapsed,
+	&amd_fmt_pyspy_speedscope,
+	&amd_fmt_pyspy_chrometrace,
+	&amd_fmt_pyspy_dump,
+	&amd_fmt_pyspy_dump_json,
 	NULL,
 };
 
