@@ -8,9 +8,11 @@
 #include "util.h"
 
 extern const struct amd_format amd_fmt_mlflow_run;
+extern const struct amd_format amd_fmt_torch_trace;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
+	&amd_fmt_torch_trace,
 	NULL,
 };
 
