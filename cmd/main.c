@@ -13,6 +13,7 @@ static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "load MLflow runs, traces, py-spy and GPU logs into the store"},
 	{"runs", cmd_runs, NEEDS_STORE_READ | NEEDS_CONFIG, "list sweeps and their runs"},
+	{"trace", cmd_trace, NEEDS_STORE_READ, "a run's profiler traces: phases, steps, top ops"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
