@@ -450,6 +450,8 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	while (i < n && strchr(" \t\r\n", head[i]))
 		i++;
 	int named = ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz");
+	if (n == 0) /* an empty .json: claimed, so the error says what is wrong */
+		return named ? 10 : ends_with(path, ".json") || ends_with(path, ".json.gz") ? 1 : 0;
 	if (i == n || head[i] != '{')
 		return named && (i == n || head[i] != '[') ? 10 : 0;
 	const char *h = (const char *)head;
