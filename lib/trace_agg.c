@@ -1,13 +1,13 @@
 /* trace_agg.c — the streaming half of trace ingest: events in, one
  * rank's summary out (lib/trace.h). Memory holds the per-op aggregates
- * (keyed by name and category), per-track reorder heaps and open-interval
+ * (keyed by name and category), per-track reorder windows and open-interval
  * stacks, the step list and the collective calls — never the events.
  *
  * Rules (mirrored by tests/oracle/trace_oracle.py):
  * - Events of one track (pid, tid, lane) are taken in (start, longer
  *   first, file order) order. Kineto writes runtime calls (cuda_runtime,
  *   cuda_driver) in a second pass and GPU annotations apart from kernels,
- *   so those are lanes of their own; a bounded heap per track repairs the
+ *   so those are lanes of their own; a bounded reorder window per track repairs the
  *   small disorder that remains.
  * - Self time = duration minus the (clipped) durations of the direct
  *   children on the same track, never below zero.
@@ -35,6 +35,7 @@ enum { GPU_COMPUTE = 0, GPU_COMM = 1, GPU_MEMORY = 2 };
 
 struct strtab {
 	char **s;
+	size_t *len;
 	uint32_t n, cap;    /* s[0] is NULL: id 0 means "none" */
 	uint32_t *slots;    /* hash slots holding id, 0 = empty */
 	uint32_t nslots;
@@ -52,9 +53,9 @@ struct hev {
 	uint32_t op;
 };
 
-struct heap {
+struct window {
 	struct hev *v;
-	size_t n, cap;
+	size_t head, n, cap; /* v[head .. head+n) sorted */
 };
 
 struct open_iv {
@@ -64,7 +65,7 @@ struct open_iv {
 };
 
 struct track {
-	struct heap pending;
+	struct window pending;
 	struct open_iv *stack;
 	size_t depth, cap;
 };
@@ -83,7 +84,7 @@ struct amd_trace_agg {
 	size_t n_op_slots;
 	struct track *tracks;
 	size_t n_tracks, cap_tracks;
-	struct heap gpu;
+	struct window gpu;
 	struct {
 		int started;
 		int64_t t, cov[3], sum[3], overlap;
@@ -99,16 +100,27 @@ struct amd_trace_agg {
 	/* finish() output */
 	struct amd_trace_op *out_ops;
 	struct amd_trace_coll *out_colls;
-	char *keybuf;
-	size_t keycap;
+	char *keybuf, *last_key; /* track key of this and of the last event */
+	size_t keycap, last_cap, last_len;
+	long last_track;
 };
 
-static uint32_t fnv(const char *s, size_t n)
+/* String hash, 8 bytes a step (kernel names run to kilobytes). */
+static uint32_t hash_str(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	for (; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	h ^= h >> 29;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -133,7 +145,7 @@ static int strtab_rehash(struct strtab *t)
 	if (!sl)
 		return -1;
 	for (uint32_t id = 1; id < t->n; id++) {
-		uint32_t h = fnv(t->s[id], strlen(t->s[id])) & (ns - 1);
+		uint32_t h = hash_str(t->s[id], t->len[id]) & (ns - 1);
 		while (sl[h])
 			h = (h + 1) & (ns - 1);
 		sl[h] = id;
@@ -149,22 +161,27 @@ static uint32_t intern(struct strtab *t, const char *s, size_t n)
 {
 	if (!t->s) {
 		t->s = calloc(64, sizeof *t->s);
-		if (!t->s)
+		t->len = calloc(64, sizeof *t->len);
+		if (!t->s || !t->len)
 			return 0;
 		t->cap = 64;
 		t->n = 1;
 	}
 	if (2 * (t->n + 1) > t->nslots && strtab_rehash(t) < 0)
 		return 0;
-	uint32_t h = fnv(s, n) & (t->nslots - 1);
+	uint32_t h = hash_str(s, n) & (t->nslots - 1);
 	for (uint32_t id; (id = t->slots[h]); h = (h + 1) & (t->nslots - 1))
-		if (strncmp(t->s[id], s, n) == 0 && t->s[id][n] == '\0')
+		if (t->len[id] == n && memcmp(t->s[id], s, n) == 0)
 			return id;
 	if (t->n == t->cap) {
 		char **v = realloc(t->s, 2 * t->cap * sizeof *v);
-		if (!v)
+		if (v)
+			t->s = v;
+		size_t *l = realloc(t->len, 2 * t->cap * sizeof *l);
+		if (l)
+			t->len = l;
+		if (!v || !l)
 			return 0;
-		t->s = v;
 		t->cap *= 2;
 	}
 	char *c = malloc(n + 1);
@@ -173,6 +190,7 @@ static uint32_t intern(struct strtab *t, const char *s, size_t n)
 	memcpy(c, s, n);
 	c[n] = '\0';
 	t->s[t->n] = c;
+	t->len[t->n] = n;
 	t->slots[h] = t->n;
 	return t->n++;
 }
@@ -182,6 +200,7 @@ static void strtab_free(struct strtab *t)
 	for (uint32_t i = 1; i < t->n; i++)
 		free(t->s[i]);
 	free(t->s);
+	free(t->len);
 	free(t->slots);
 }
 
@@ -277,7 +296,9 @@ static long op_index(struct amd_trace_agg *a, uint32_t name, uint32_t cat)
 	return (long)a->n_ops++;
 }
 
-/* ---- heaps: min by (start, longer first, file order) ---- */
+/* ---- reorder windows: events kept sorted by (start, longer first, file
+ * order). Events nearly always arrive in order, so taking one in is an
+ * append; a late one is put in place with a binary search. ---- */
 
 static int hev_less(const struct hev *x, const struct hev *y)
 {
@@ -288,40 +309,40 @@ static int hev_less(const struct hev *x, const struct hev *y)
 	return x->seq < y->seq;
 }
 
-static int heap_push(struct heap *h, const struct hev *e)
+static int window_push(struct window *w, const struct hev *e)
 {
-	if (grow((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v) < 0)
-		return -1;
-	size_t i = h->n++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (!hev_less(e, &h->v[p]))
-			break;
-		h->v[i] = h->v[p];
-		i = p;
+	if (w->head + w->n == w->cap) {
+		if (w->head > w->cap / 2) {
+			memmove(w->v, w->v + w->head, w->n * sizeof *w->v);
+			w->head = 0;
+		} else if (grow((void **)&w->v, &w->cap, w->cap + 1, sizeof *w->v) < 0)
+			return -1;
 	}
-	h->v[i] = *e;
+	struct hev *v = w->v + w->head;
+	size_t at = w->n;
+	if (w->n && hev_less(e, &v[w->n - 1])) {
+		size_t lo = 0, hi = w->n - 1; /* first element e sorts before */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (hev_less(e, &v[mid]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		at = lo;
+		memmove(v + at + 1, v + at, (w->n - at) * sizeof *v);
+	}
+	v[at] = *e;
+	w->n++;
 	return 0;
 }
 
-static struct hev heap_pop(struct heap *h)
+static struct hev window_pop(struct window *w)
 {
-	struct hev top = h->v[0], last = h->v[--h->n];
-	size_t i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && hev_less(&h->v[c + 1], &h->v[c]))
-			c++;
-		if (!hev_less(&h->v[c], &last))
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	if (h->n)
-		h->v[i] = last;
-	return top;
+	struct hev e = w->v[w->head++];
+	if (--w->n == 0)
+		w->head = 0;
+	return e;
 }
 
 /* ---- nesting on one track ---- */
@@ -422,13 +443,20 @@ static long track_index(struct amd_trace_agg *a, const struct amd_trace_event *e
 	size_t need = e->pid_len + e->tid_len + 3;
 	if (grow((void **)&a->keybuf, &a->keycap, need, 1) < 0)
 		return -1;
-	memcpy(a->keybuf, e->pid, e->pid_len);
+	if (e->pid_len)
+		memcpy(a->keybuf, e->pid, e->pid_len);
 	a->keybuf[e->pid_len] = '\x1f';
-	memcpy(a->keybuf + e->pid_len + 1, e->tid, e->tid_len);
+	if (e->tid_len)
+		memcpy(a->keybuf + e->pid_len + 1, e->tid, e->tid_len);
 	a->keybuf[e->pid_len + 1 + e->tid_len] = lane;
+	if (a->last_len == need - 1 && memcmp(a->last_key, a->keybuf, need - 1) == 0)
+		return a->last_track; /* consecutive events mostly share a track */
 	uint32_t id = intern(&a->tracks_by_key, a->keybuf, need - 1);
-	if (!id)
+	if (!id || grow((void **)&a->last_key, &a->last_cap, need, 1) < 0)
 		return -1;
+	memcpy(a->last_key, a->keybuf, need - 1);
+	a->last_len = need - 1;
+	a->last_track = (long)id - 1;
 	if (id > a->n_tracks) {
 		if (grow((void **)&a->tracks, &a->cap_tracks, id, sizeof *a->tracks) < 0)
 			return -1;
@@ -494,7 +522,7 @@ static int note_step(struct amd_trace_agg *a, const struct amd_trace_event *e, c
 
 static int release_one(struct amd_trace_agg *a, struct track *t)
 {
-	struct hev e = heap_pop(&t->pending);
+	struct hev e = window_pop(&t->pending);
 	return take_in_order(a, t, &e);
 }
 
@@ -530,16 +558,16 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 		return -1;
 	struct track *t = &a->tracks[ti];
 	struct hev h = {e->ts, end, a->seq++, (uint32_t)oi};
-	if (heap_push(&t->pending, &h) < 0)
+	if (window_push(&t->pending, &h) < 0)
 		return -1;
 	if (t->pending.n > LANE_REORDER && release_one(a, t) < 0)
 		return -1;
 	if (o->flags & OPF_DEVICE) {
 		a->has_gpu = 1;
-		if (heap_push(&a->gpu, &h) < 0)
+		if (window_push(&a->gpu, &h) < 0)
 			return -1;
 		if (a->gpu.n > GPU_REORDER) {
-			struct hev g = heap_pop(&a->gpu);
+			struct hev g = window_pop(&a->gpu);
 			sweep_take(a, &g);
 		}
 	}
@@ -563,7 +591,7 @@ static int flush(struct amd_trace_agg *a)
 			close_top(a, t);
 	}
 	while (a->gpu.n) {
-		struct hev g = heap_pop(&a->gpu);
+		struct hev g = window_pop(&a->gpu);
 		sweep_take(a, &g);
 	}
 	if (a->sweep.started) {
@@ -711,5 +739,6 @@ void amd_trace_agg_free(struct amd_trace_agg *a)
 	free(a->out_ops);
 	free(a->out_colls);
 	free(a->keybuf);
+	free(a->last_key);
 	free(a);
 }

@@ -5,9 +5,38 @@
 
 #include "trace.h"
 
+/* The common shapes, "123" and "123.456" (up to 15 integer digits, at
+ * most 3 decimals); 0 when the text needs the general path. */
+static int fast_path(const char *s, size_t len, int64_t *out)
+{
+	size_t i = 0;
+	int64_t v = 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	if (i == 0 || i > 15)
+		return 0;
+	if (i == len) {
+		*out = v * 1000;
+		return 1;
+	}
+	size_t k = len - i - 1; /* decimals */
+	if (s[i] != '.' || k < 1 || k > 3)
+		return 0;
+	int64_t f = 0;
+	for (size_t j = i + 1; j < len; j++) {
+		if (s[j] < '0' || s[j] > '9')
+			return 0;
+		f = f * 10 + (s[j] - '0');
+	}
+	*out = v * 1000 + f * (k == 1 ? 100 : k == 2 ? 10 : 1);
+	return 1;
+}
+
 /* Digits beyond the nanosecond are rounded half away from zero. */
 int amd_trace_us_to_ns(const char *s, size_t len, int64_t *out)
 {
+	if (fast_path(s, len, out))
+		return 0;
 	size_t i = 0;
 	int neg = 0;
 	if (i < len && (s[i] == '-' || s[i] == '+'))

@@ -115,10 +115,16 @@ static enum key key_of(enum container c, const unsigned char *k, size_t len)
 		case 4: return KEY_IS("name") ? K_NAME : KEY_IS("args") ? K_ARGS : K_NONE;
 		default: return K_NONE;
 		}
-	case C_ARGS:
-		return KEY_IS("In msg nelems") ? K_IN_NELEMS : KEY_IS("Out msg nelems") ? K_OUT_NELEMS
-		     : KEY_IS("Msg Size") ? K_MSG_SIZE : KEY_IS("Group size") ? K_GROUP
-		     : KEY_IS("dtype") ? K_DTYPE : KEY_IS("Collective name") ? K_COLL_NAME : K_NONE;
+	case C_ARGS: /* events carry many args: compare only on a length match */
+		switch (len) {
+		case 5: return KEY_IS("dtype") ? K_DTYPE : K_NONE;
+		case 8: return KEY_IS("Msg Size") ? K_MSG_SIZE : K_NONE;
+		case 10: return KEY_IS("Group size") ? K_GROUP : K_NONE;
+		case 13: return KEY_IS("In msg nelems") ? K_IN_NELEMS : K_NONE;
+		case 14: return KEY_IS("Out msg nelems") ? K_OUT_NELEMS : K_NONE;
+		case 15: return KEY_IS("Collective name") ? K_COLL_NAME : K_NONE;
+		default: return K_NONE;
+		}
 	case C_DIST:
 		return KEY_IS("rank") ? K_RANK : KEY_IS("world_size") ? K_WORLD
 		     : KEY_IS("backend") ? K_BACKEND : K_NONE;
