@@ -11,7 +11,7 @@ static int fast_path(const char *s, size_t len, int64_t *out)
 {
 	size_t i = 0;
 	int64_t v = 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+	for (; i < len && i < 16 && s[i] >= '0' && s[i] <= '9'; i++)
 		v = v * 10 + (s[i] - '0');
 	if (i == 0 || i > 15)
 		return 0;
