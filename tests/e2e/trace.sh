@@ -102,3 +102,10 @@ for c in "cut.pt.trace.json:truncated JSON:byte $((size / 2))" \
   eq "$file: one line" 1 "$(printf '%s\n' "$ERR" | grep -c .)"
 done
 eq "store unchanged by the bad traces" "$before" "$(store_digest "$DB")"
+
+# itwinai's layout: profiler-traces/<run name>/torch-traces/worker_<rank>.*
+mkdir -p "$TMP/itw/profiler-traces/ddp-n8/torch-traces"
+cp "$TMP/worker_3.123.pt.trace.json" "$TMP/itw/profiler-traces/ddp-n8/torch-traces/worker_3.1795347937.pt.trace.json"
+status "ingest an itwinai torch-traces folder" 0 "$AMDAHL" --store "$DB" ingest "$TMP/itw"
+eq "itwinai trace linked to the run named in its folder, rank from worker_3" "ddp-n8|3" \
+  "$(q "$DB" "SELECT r.name, t.rank FROM trace t JOIN run r ON r.id=t.run_id JOIN source s ON s.id=t.source_id WHERE s.path LIKE '%torch-traces%'")"
