@@ -17,7 +17,6 @@
 #include "trace.h"
 #include "util.h"
 
-#define CHUNK (1u << 20)
 #define MAX_DEPTH 64
 
 enum container { C_OTHER, C_ROOT, C_EVENTS, C_EVENT, C_ARGS, C_DIST, C_DEVPROPS, C_DEV };
@@ -311,59 +310,50 @@ static int yajl_failure(struct reader *r, yajl_handle h, uint64_t at)
 			(unsigned long long)at, msg);
 }
 
-static int gz_failure(struct reader *r, gzFile g, uint64_t at)
+/* After the data ended: 0 when it ended cleanly, else the error. */
+static int gz_failure(struct reader *r, struct amd_chunk_reader *cr, uint64_t at)
 {
-	int code = 0;
-	const char *m = gzerror(g, &code);
+	const char *m;
+	long long raw;
+	int code = amd_chunks_status(cr, &m, &raw);
 	if (code == Z_OK || code == Z_STREAM_END)
 		return 0;
 	if (code == Z_BUF_ERROR)
 		return amd_fail(r->err, "%s: byte %llu of the unzipped data (%lld of the file): "
-				"truncated gzip stream", r->path, (unsigned long long)at,
-				(long long)gzoffset(g));
+				"truncated gzip stream", r->path, (unsigned long long)at, raw);
 	if (code == Z_ERRNO)
-		return amd_fail(r->err, "%s: byte %llu: %s", r->path, (unsigned long long)at,
-				strerror(errno));
+		return amd_fail(r->err, "%s: byte %llu: %s", r->path, (unsigned long long)at, m);
 	return amd_fail(r->err, "%s: byte %llu of the unzipped data (%lld of the file): "
-			"corrupt gzip data: %s", r->path, (unsigned long long)at,
-			(long long)gzoffset(g), m);
+			"corrupt gzip data: %s", r->path, (unsigned long long)at, raw, m);
 }
 
 /* Streams the whole file through yajl into r->agg. */
 static int read_stream(struct reader *r)
 {
-	gzFile g = gzopen(r->path, "rb");
-	if (!g)
-		return amd_fail(r->err, "%s: %s", r->path, strerror(errno ? errno : ENOMEM));
-	gzbuffer(g, 1u << 17);
+	struct amd_chunk_reader *cr;
+	if (amd_chunks_open(r->path, &cr, r->err) < 0)
+		return -1;
 	yajl_handle h = yajl_alloc(&callbacks, NULL, r);
-	unsigned char *buf = malloc(CHUNK);
 	int rc = 0;
-	if (!h || !buf) {
+	if (!h) {
 		rc = amd_fail(r->err, "%s: out of memory", r->path);
 		goto out;
 	}
 	yajl_config(h, yajl_dont_validate_strings, 1);
-	int n;
-	while ((n = gzread(g, buf, CHUNK)) > 0) {
-		if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok) {
+	const unsigned char *chunk;
+	long n;
+	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
+		if (yajl_parse(h, chunk, (size_t)n) != yajl_status_ok) {
 			rc = yajl_failure(r, h, r->offset + yajl_get_bytes_consumed(h));
 			goto out;
 		}
 		r->offset += (uint64_t)n;
 	}
-	if (n < 0 || gz_failure(r, g, r->offset) < 0) {
-		if (n < 0 && !gz_failure(r, g, r->offset))
-			amd_fail(r->err, "%s: byte %llu: read error", r->path,
-				 (unsigned long long)r->offset);
+	if (gz_failure(r, cr, r->offset) < 0)
 		rc = -1;
-		goto out;
-	}
-	if (r->offset == 0) {
+	else if (r->offset == 0)
 		rc = amd_fail(r->err, "%s: byte 0: empty file", r->path);
-		goto out;
-	}
-	if (yajl_complete_parse(h) != yajl_status_ok)
+	else if (yajl_complete_parse(h) != yajl_status_ok)
 		rc = yajl_failure(r, h, r->offset);
 	else if (!r->seen_events)
 		rc = amd_fail(r->err, "%s: byte %llu: no traceEvents array in the document",
@@ -371,8 +361,7 @@ static int read_stream(struct reader *r)
 out:
 	if (h)
 		yajl_free(h);
-	free(buf);
-	gzclose(g);
+	amd_chunks_close(cr);
 	return rc;
 }
 
