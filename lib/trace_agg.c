@@ -687,7 +687,8 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 	s->ops = a->out_ops;
 	s->n_ops = a->n_ops;
 
-	qsort(a->steps, a->n_steps, sizeof *a->steps, cmp_step);
+	if (a->n_steps)
+		qsort(a->steps, a->n_steps, sizeof *a->steps, cmp_step);
 	size_t ns = 0;
 	for (size_t i = 0; i < a->n_steps; i++)
 		if (ns == 0 || a->steps[ns - 1].step != a->steps[i].step) {
@@ -706,7 +707,8 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 		a->out_colls[nc++] = (struct amd_trace_coll){a->names.s[c->name], 0,
 			base_ns + c->start, c->dur, c->bytes, c->group};
 	}
-	qsort(a->out_colls, nc, sizeof *a->out_colls, cmp_coll);
+	if (nc)
+		qsort(a->out_colls, nc, sizeof *a->out_colls, cmp_coll);
 	for (size_t i = 0; i < nc; i++)
 		a->out_colls[i].seq = i && strcmp(a->out_colls[i].name, a->out_colls[i - 1].name) == 0
 			? a->out_colls[i - 1].seq + 1 : 0;
