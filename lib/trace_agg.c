@@ -56,6 +56,8 @@ struct hev {
 struct window {
 	struct hev *v;
 	size_t head, n, cap; /* v[head .. head+n) sorted */
+	struct hev *late;    /* min-heap of events that came late */
+	size_t n_late, cap_late;
 };
 
 struct open_iv {
@@ -296,9 +298,9 @@ static long op_index(struct amd_trace_agg *a, uint32_t name, uint32_t cat)
 	return (long)a->n_ops++;
 }
 
-/* ---- reorder windows: events kept sorted by (start, longer first, file
- * order). Events nearly always arrive in order, so taking one in is an
- * append; a late one is put in place with a binary search. ---- */
+/* ---- reorder windows: events taken out in (start, longer first, file
+ * order) order. Events nearly always arrive in order and are appended to
+ * a sorted run; the few that arrive late wait in a small min-heap. ---- */
 
 static int hev_less(const struct hev *x, const struct hev *y)
 {
@@ -309,36 +311,66 @@ static int hev_less(const struct hev *x, const struct hev *y)
 	return x->seq < y->seq;
 }
 
+static int late_push(struct window *w, const struct hev *e)
+{
+	if (grow((void **)&w->late, &w->cap_late, w->n_late + 1, sizeof *w->late) < 0)
+		return -1;
+	size_t i = w->n_late++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!hev_less(e, &w->late[p]))
+			break;
+		w->late[i] = w->late[p];
+		i = p;
+	}
+	w->late[i] = *e;
+	return 0;
+}
+
+static struct hev late_pop(struct window *w)
+{
+	struct hev top = w->late[0], last = w->late[--w->n_late];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= w->n_late)
+			break;
+		if (c + 1 < w->n_late && hev_less(&w->late[c + 1], &w->late[c]))
+			c++;
+		if (!hev_less(&w->late[c], &last))
+			break;
+		w->late[i] = w->late[c];
+		i = c;
+	}
+	if (w->n_late)
+		w->late[i] = last;
+	return top;
+}
+
 static int window_push(struct window *w, const struct hev *e)
 {
+	if (w->n && hev_less(e, &w->v[w->head + w->n - 1]))
+		return late_push(w, e);
 	if (w->head + w->n == w->cap) {
-		if (w->head > w->cap / 2) {
-			memmove(w->v, w->v + w->head, w->n * sizeof *w->v);
+		if (w->head > 0 && w->head >= w->n) {
+			memcpy(w->v, w->v + w->head, w->n * sizeof *w->v);
 			w->head = 0;
 		} else if (grow((void **)&w->v, &w->cap, w->cap + 1, sizeof *w->v) < 0)
 			return -1;
 	}
-	struct hev *v = w->v + w->head;
-	size_t at = w->n;
-	if (w->n && hev_less(e, &v[w->n - 1])) {
-		size_t lo = 0, hi = w->n - 1; /* first element e sorts before */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (hev_less(e, &v[mid]))
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		at = lo;
-		memmove(v + at + 1, v + at, (w->n - at) * sizeof *v);
-	}
-	v[at] = *e;
-	w->n++;
+	w->v[w->head + w->n++] = *e;
 	return 0;
+}
+
+static size_t window_size(const struct window *w)
+{
+	return w->n + w->n_late;
 }
 
 static struct hev window_pop(struct window *w)
 {
+	if (w->n_late && (!w->n || hev_less(&w->late[0], &w->v[w->head])))
+		return late_pop(w);
 	struct hev e = w->v[w->head++];
 	if (--w->n == 0)
 		w->head = 0;
@@ -560,13 +592,13 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 	struct hev h = {e->ts, end, a->seq++, (uint32_t)oi};
 	if (window_push(&t->pending, &h) < 0)
 		return -1;
-	if (t->pending.n > LANE_REORDER && release_one(a, t) < 0)
+	if (window_size(&t->pending) > LANE_REORDER && release_one(a, t) < 0)
 		return -1;
 	if (o->flags & OPF_DEVICE) {
 		a->has_gpu = 1;
 		if (window_push(&a->gpu, &h) < 0)
 			return -1;
-		if (a->gpu.n > GPU_REORDER) {
+		if (window_size(&a->gpu) > GPU_REORDER) {
 			struct hev g = window_pop(&a->gpu);
 			sweep_take(a, &g);
 		}
@@ -584,13 +616,13 @@ static int flush(struct amd_trace_agg *a)
 {
 	for (size_t i = 0; i < a->n_tracks; i++) {
 		struct track *t = &a->tracks[i];
-		while (t->pending.n)
+		while (window_size(&t->pending))
 			if (release_one(a, t) < 0)
 				return -1;
 		while (t->depth)
 			close_top(a, t);
 	}
-	while (a->gpu.n) {
+	while (window_size(&a->gpu)) {
 		struct hev g = window_pop(&a->gpu);
 		sweep_take(a, &g);
 	}
@@ -730,12 +762,14 @@ void amd_trace_agg_free(struct amd_trace_agg *a)
 	strtab_free(&a->tracks_by_key);
 	for (size_t i = 0; i < a->n_tracks; i++) {
 		free(a->tracks[i].pending.v);
+		free(a->tracks[i].pending.late);
 		free(a->tracks[i].stack);
 	}
 	free(a->tracks);
 	free(a->ops);
 	free(a->op_slots);
 	free(a->gpu.v);
+	free(a->gpu.late);
 	free(a->steps);
 	free(a->colls);
 	free(a->out_ops);
