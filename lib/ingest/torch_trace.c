@@ -451,10 +451,13 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 		return named && (i == n || head[i] != '[') ? 10 : 0;
 	const char *h = (const char *)head;
 	int events = memmem(h, n, "\"traceEvents\"", 13) != NULL;
-	int kineto = memmem(h, n, "\"schemaVersion\"", 15) || memmem(h, n, "\"deviceProperties\"", 18) ||
-		     memmem(h, n, "\"distributedInfo\"", 17) || memmem(h, n, "\"baseTimeNanoseconds\"", 21);
-	if (kineto)
+	int kineto = memmem(h, n, "\"deviceProperties\"", 18) || memmem(h, n, "\"distributedInfo\"", 17) ||
+		     memmem(h, n, "\"baseTimeNanoseconds\"", 21);
+	int schema = memmem(h, n, "\"schemaVersion\"", 15) != NULL;
+	if (kineto || (schema && events))
 		return 90;
+	if (schema)
+		return named ? 60 : 40;
 	if (events)
 		return named ? 60 : 30;
 	return named ? 10 : 0;

@@ -109,3 +109,16 @@ cp "$TMP/worker_3.123.pt.trace.json" "$TMP/itw/profiler-traces/ddp-n8/torch-trac
 status "ingest an itwinai torch-traces folder" 0 "$AMDAHL" --store "$DB" ingest "$TMP/itw"
 eq "itwinai trace linked to the run named in its folder, rank from worker_3" "ddp-n8|3" \
   "$(q "$DB" "SELECT r.name, t.rank FROM trace t JOIN run r ON r.id=t.run_id JOIN source s ON s.id=t.source_id WHERE s.path LIKE '%torch-traces%'")"
+
+# a sweep of cut points through a real trace: each is refused cleanly
+# (exit 2, the file and a byte offset), never a crash, store unchanged
+before=$(store_digest "$DB")
+bad=0
+for frac in 1 3 7 13 29 41 53 67 79 89 97 99; do
+  cut=$((size * frac / 100))
+  head -c "$cut" "$TMP/full.json" >"$TMP/cut$frac.pt.trace.json"
+  "$AMDAHL" --store "$DB" ingest "$TMP/cut$frac.pt.trace.json" >/dev/null 2>"$TMP/err"; rc=$?
+  grep -q "cut$frac.pt.trace.json: byte [0-9]" "$TMP/err" && [ $rc = 2 ] || { bad=$((bad + 1)); cat "$TMP/err"; }
+done
+eq "12 cut points: exit 2 with the byte offset each time" 0 "$bad"
+eq "store unchanged by the cut traces" "$before" "$(store_digest "$DB")"
