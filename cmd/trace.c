@@ -16,7 +16,8 @@ static void help(void)
 {
 	printf("usage: amdahl trace show RUN [--rank R] [-n N] [--json]\n"
 	       "\n"
-	       "Shows the PyTorch profiler traces stored for RUN (a run name or id),\n"
+	       "Shows the PyTorch profiler traces stored for RUN (a run id, or a run\n"
+	       "name: the newest launch of that name that has traces),\n"
 	       "one block per rank: the profiler window, the phase split, the\n"
 	       "ProfilerStep#N durations and the top N ops by self time (default 10).\n"
 	       "\n"
@@ -50,10 +51,22 @@ static cJSON *trace_json(const struct amd_trace_view *v, const struct amd_trace_
 			 size_t ns, const struct amd_trace_op_view *ops, size_t no)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "rank", v->rank);
-	cJSON_AddNumberToObject(o, "world_size", v->world_size);
-	cJSON_AddStringToObject(o, "backend", v->backend ? v->backend : "");
-	cJSON_AddStringToObject(o, "device", v->device ? v->device : "");
+	if (v->rank >= 0)
+		cJSON_AddNumberToObject(o, "rank", v->rank);
+	else
+		cJSON_AddNullToObject(o, "rank");
+	if (v->world_size > 0)
+		cJSON_AddNumberToObject(o, "world_size", v->world_size);
+	else
+		cJSON_AddNullToObject(o, "world_size");
+	if (v->backend)
+		cJSON_AddStringToObject(o, "backend", v->backend);
+	else
+		cJSON_AddNullToObject(o, "backend");
+	if (v->device)
+		cJSON_AddStringToObject(o, "device", v->device);
+	else
+		cJSON_AddNullToObject(o, "device");
 	cJSON_AddStringToObject(o, "path", v->path ? v->path : "");
 	add_int(o, "start_ns", v->start_ns);
 	add_int(o, "end_ns", v->end_ns);

@@ -18,13 +18,15 @@ static int db_fail(struct amd_store *st, struct amd_err *err)
 	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 }
 
-/* The run named by ext id, else the newest run of that name. */
+/* The run with that ext id, else, among runs of that name (repeats),
+ * the newest one that has traces, else the newest. */
 static int find_run(struct amd_store *st, const char *run, int64_t *id, char **label,
 		    struct amd_err *err)
 {
 	sqlite3_stmt *q = amd_store_prepare(st,
 		"SELECT id, coalesce(name, ext_id) || ' (' || ext_id || ')' FROM run"
-		" WHERE ext_id=?1 OR name=?1 ORDER BY ext_id=?1 DESC, start_ms DESC LIMIT 1", err);
+		" WHERE ext_id=?1 OR name=?1 ORDER BY ext_id=?1 DESC,"
+		" EXISTS(SELECT 1 FROM trace t WHERE t.run_id=run.id) DESC, start_ms DESC LIMIT 1", err);
 	if (!q)
 		return -1;
 	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
@@ -146,6 +148,8 @@ int amd_trace_steps(struct amd_store *st, int64_t trace_id, struct amd_trace_ste
 	return 0;
 }
 
+/* The profiler's own span and GPU-side copies of annotations (which hold
+ * no nested events, so "self" would be their whole length) are left out. */
 int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
 		      struct amd_trace_op_view **out, size_t *n, struct amd_err *err)
 {
@@ -154,7 +158,7 @@ int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
 	sqlite3_stmt *q = amd_store_prepare(st,
 		"SELECT n.s, c.s, o.count, o.total_ns, o.self_ns, o.min_ns, o.max_ns"
 		" FROM trace_op o JOIN dict n ON n.id=o.name_id LEFT JOIN dict c ON c.id=o.cat_id"
-		" WHERE o.trace_id=?1 AND coalesce(c.s,'') <> 'Trace'"
+		" WHERE o.trace_id=?1 AND coalesce(c.s,'') NOT IN ('Trace', 'gpu_user_annotation')"
 		" ORDER BY o.self_ns DESC, n.s LIMIT ?2", err);
 	if (!q)
 		return -1;

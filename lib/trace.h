@@ -78,7 +78,8 @@ struct amd_trace_op_view {
 	int64_t count, total_ns, self_ns, min_ns, max_ns;
 };
 
-/* The run (by ext id, else by name: newest of that name) and its traces,
+/* The run (by ext id, else by name: the newest launch of that name with
+ * traces, else the newest) and its traces,
  * ordered by rank; rank >= 0 keeps that rank only. *run_id 0 when no
  * run matches. */
 int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run_id,
