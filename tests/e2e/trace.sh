@@ -52,7 +52,8 @@ top=$(printf '%s' "$OUT" | /usr/bin/python3 -c 'import json,sys; print(json.load
 f3=$(ls "$CPU"/4/$RUN/artifacts/traces/rank3.*)
 want=$($ORACLE "$f3" | awk -F'\t' '/^op /{split($3,a," "); if ($2!="Trace" && $2!="gpu_user_annotation") print a[3] "\t" substr($1,4)}' | sort -k1,1nr | head -1 | cut -f2)
 eq "trace show: top op by self time is the oracle's" "$want" "$top"
-status "trace show by run name (newest launch of ddp-n8)" 0 "$AMDAHL" --store "$DB" trace show ddp-n8
+status "trace show by run name" 0 "$AMDAHL" --store "$DB" trace show ddp-n8
+contains "trace show by name: the launch of ddp-n8 that has traces" "($RUN): 8 traces" "$OUT"
 status "trace show: unknown run" 2 "$AMDAHL" --store "$DB" trace show no-such-run
 contains "trace show: unknown run says so" "no run named" "$ERR"
 status "trace show --help" 0 "$AMDAHL" trace --help
