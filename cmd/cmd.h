@@ -54,5 +54,6 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);
 
 #endif

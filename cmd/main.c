@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
 	{"pyspy", cmd_pyspy, NEEDS_STORE_READ, "where Python time goes: top functions from py-spy"},
+	{"trace", cmd_trace, NEEDS_STORE_READ, "a run's profiler traces: phases, steps, top ops"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -129,7 +130,7 @@ int main(int argc, char **argv)
 	char **sub_argv = argv + optind;
 	int rc = setup(c, &ctx, wants_help(sub_argc, sub_argv));
 	if (rc == 0) {
-		optind = 1; /* each command runs its own getopt_long */
+		optind = 0; /* each command runs its own getopt_long, options anywhere */
 		rc = c->run(sub_argc, sub_argv, &ctx);
 	}
 	cleanup(&ctx);

@@ -18,6 +18,7 @@ extern const struct amd_format amd_fmt_pyspy_speedscope;
 extern const struct amd_format amd_fmt_pyspy_chrometrace;
 extern const struct amd_format amd_fmt_pyspy_dump;
 extern const struct amd_format amd_fmt_pyspy_dump_json;
+extern const struct amd_format amd_fmt_torch_trace;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -31,6 +32,7 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_pyspy_chrometrace,
 	&amd_fmt_pyspy_dump,
 	&amd_fmt_pyspy_dump_json,
+	&amd_fmt_torch_trace,
 	NULL,
 };
 

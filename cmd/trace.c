@@ -1,0 +1,251 @@
+/* trace.c — `amdahl trace show RUN`: a run's profiler traces per rank:
+ * window, phase split, ProfilerStep durations and top ops by self time. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "trace.h"
+
+static void help(void)
+{
+	printf("usage: amdahl trace show RUN [--rank R] [-n N] [--json]\n"
+	       "\n"
+	       "Shows the PyTorch profiler traces stored for RUN (a run id, or a run\n"
+	       "name: the newest launch of that name that has traces),\n"
+	       "one block per rank: the profiler window, the phase split, the\n"
+	       "ProfilerStep#N durations and the top N ops by self time (default 10).\n"
+	       "\n"
+	       "Phases: with GPU activity, wall time on the GPU streams is compute,\n"
+	       "communication (nccl kernels), memory (memcpy/memset) or idle, and\n"
+	       "overlap is communication running concurrently with compute. On\n"
+	       "CPU-only traces compute and communication are thread-time of top-level\n"
+	       "aten:: ops and collectives (record_param_comms, gloo:/nccl:), other the\n"
+	       "rest of the window. The computation fraction is itwinai's: self device\n"
+	       "time (CPU-only: self CPU time) of aten/at/c10/autograd ops over all ops.\n"
+	       "\n"
+	       "options:\n"
+	       "  --rank R   this rank only\n"
+	       "  -n N       top N ops (0: all)\n"
+	       "  --json     machine-readable output (times in ns)\n");
+}
+
+static double ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void add_int(cJSON *o, const char *k, int64_t v)
+{
+	char b[32];
+	snprintf(b, sizeof b, "%" PRId64, v);
+	cJSON_AddRawToObject(o, k, b); /* exact: ns since the epoch exceed 2^53 */
+}
+
+static cJSON *trace_json(const struct amd_trace_view *v, const struct amd_trace_step *st,
+			 size_t ns, const struct amd_trace_op_view *ops, size_t no)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (v->rank >= 0)
+		cJSON_AddNumberToObject(o, "rank", v->rank);
+	else
+		cJSON_AddNullToObject(o, "rank");
+	if (v->world_size > 0)
+		cJSON_AddNumberToObject(o, "world_size", v->world_size);
+	else
+		cJSON_AddNullToObject(o, "world_size");
+	if (v->backend)
+		cJSON_AddStringToObject(o, "backend", v->backend);
+	else
+		cJSON_AddNullToObject(o, "backend");
+	if (v->device)
+		cJSON_AddStringToObject(o, "device", v->device);
+	else
+		cJSON_AddNullToObject(o, "device");
+	cJSON_AddStringToObject(o, "path", v->path ? v->path : "");
+	add_int(o, "start_ns", v->start_ns);
+	add_int(o, "end_ns", v->end_ns);
+	add_int(o, "events", v->events);
+	cJSON_AddBoolToObject(o, "has_gpu", v->has_gpu);
+	if (isnan(v->comp_fraction))
+		cJSON_AddNullToObject(o, "computation_fraction");
+	else
+		cJSON_AddNumberToObject(o, "computation_fraction", v->comp_fraction);
+	cJSON *ph = cJSON_AddObjectToObject(o, "phases_ns");
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		add_int(ph, amd_phase_names[p], v->phase_ns[p]);
+	cJSON *sa = cJSON_AddArrayToObject(o, "steps");
+	for (size_t i = 0; i < ns; i++) {
+		cJSON *s = cJSON_CreateObject();
+		add_int(s, "step", st[i].step);
+		add_int(s, "start_ns", st[i].start_ns);
+		add_int(s, "dur_ns", st[i].dur_ns);
+		cJSON_AddItemToArray(sa, s);
+	}
+	cJSON *oa = cJSON_AddArrayToObject(o, "top_ops");
+	for (size_t i = 0; i < no; i++) {
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "name", ops[i].name);
+		cJSON_AddStringToObject(x, "cat", ops[i].cat ? ops[i].cat : "");
+		add_int(x, "count", ops[i].count);
+		add_int(x, "total_ns", ops[i].total_ns);
+		add_int(x, "self_ns", ops[i].self_ns);
+		add_int(x, "min_ns", ops[i].min_ns);
+		add_int(x, "max_ns", ops[i].max_ns);
+		cJSON_AddItemToArray(oa, x);
+	}
+	return o;
+}
+
+static void print_phases(const struct amd_trace_view *v)
+{
+	int64_t win = v->end_ns - v->start_ns;
+	static const char *const h[] = {"phase", "ms", "of window"};
+	struct table *t = table_new(3, h);
+	table_align_right(t, 1);
+	table_align_right(t, 2);
+	for (int p = 0; p < AMD_PHASE_COUNT; p++) {
+		if (v->has_gpu ? p == AMD_PHASE_OTHER : (p == AMD_PHASE_IDLE || p == AMD_PHASE_MEMORY ||
+							 p == AMD_PHASE_OVERLAP))
+			continue;
+		char a[32], b[32];
+		snprintf(a, sizeof a, "%.3f", ms(v->phase_ns[p]));
+		snprintf(b, sizeof b, "%.1f%%", win > 0 ? 100.0 * (double)v->phase_ns[p] / (double)win : 0);
+		const char *row[] = {amd_phase_names[p], a, b};
+		table_add(t, row);
+	}
+	table_print(t, stdout);
+	table_free(t);
+}
+
+static void print_ops(const struct amd_trace_op_view *ops, size_t n)
+{
+	static const char *const h[] = {"op", "cat", "calls", "self ms", "total ms", "max ms"};
+	struct table *t = table_new(6, h);
+	for (int c = 2; c < 6; c++)
+		table_align_right(t, c);
+	for (size_t i = 0; i < n; i++) {
+		char name[72], calls[24], self[32], total[32], mx[32];
+		snprintf(name, sizeof name, "%.*s%s", 64, ops[i].name, strlen(ops[i].name) > 64 ? "…" : "");
+		snprintf(calls, sizeof calls, "%" PRId64, ops[i].count);
+		snprintf(self, sizeof self, "%.3f", ms(ops[i].self_ns));
+		snprintf(total, sizeof total, "%.3f", ms(ops[i].total_ns));
+		snprintf(mx, sizeof mx, "%.3f", ms(ops[i].max_ns));
+		const char *row[] = {name, ops[i].cat ? ops[i].cat : "", calls, self, total, mx};
+		table_add(t, row);
+	}
+	table_print(t, stdout);
+	table_free(t);
+}
+
+static void print_trace(const struct amd_trace_view *v, const struct amd_trace_step *st,
+			size_t ns, const struct amd_trace_op_view *ops, size_t no)
+{
+	char rank[32] = "rank ?", world[32] = "";
+	if (v->rank >= 0)
+		snprintf(rank, sizeof rank, "rank %d", v->rank);
+	if (v->world_size > 0)
+		snprintf(world, sizeof world, " of %d", v->world_size);
+	printf("\n%s%s: %s, %s, window %.3f ms, %" PRId64 " events\n", rank, world,
+	       v->backend ? v->backend : "backend ?", v->device ? v->device : "device ?",
+	       ms(v->end_ns - v->start_ns), v->events);
+	printf("  %s\n", v->path);
+	if (!isnan(v->comp_fraction))
+		printf("computation fraction (itwinai's rule, %s): %.1f%%\n",
+		       v->has_gpu ? "self device time" : "self CPU time", 100 * v->comp_fraction);
+	print_phases(v);
+	if (ns) {
+		printf("steps:");
+		for (size_t i = 0; i < ns; i++)
+			printf(" #%" PRId64 " %.3f ms%s", st[i].step, ms(st[i].dur_ns), i + 1 < ns ? "," : "");
+		printf("\n");
+	}
+	if (no)
+		print_ops(ops, no);
+}
+
+static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int json)
+{
+	struct amd_err err = {{0}};
+	struct amd_trace_view *v;
+	size_t n;
+	int64_t run_id;
+	char *label;
+	if (amd_trace_list(ctx->store, run, rank, &run_id, &label, &v, &n, &err) < 0)
+		return cmd_error("trace", "%s", err.msg);
+	if (run_id == 0)
+		return cmd_error("trace", "no run named or with id '%s' in %s", run, ctx->store_path);
+	cJSON *root = json ? cJSON_CreateObject() : NULL, *arr = NULL;
+	if (json) {
+		cJSON_AddStringToObject(root, "run", label ? label : run);
+		arr = cJSON_AddArrayToObject(root, "traces");
+	} else if (n == 0)
+		printf("run %s has no profiler traces%s\n", label ? label : run,
+		       rank >= 0 ? " of that rank" : "");
+	else
+		printf("run %s: %zu trace%s\n", label ? label : run, n, n == 1 ? "" : "s");
+	int rc = EXIT_OK;
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+		struct amd_trace_step *st = NULL;
+		struct amd_trace_op_view *ops = NULL;
+		size_t ns = 0, no = 0;
+		if (amd_trace_steps(ctx->store, v[i].id, &st, &ns, &err) < 0 ||
+		    amd_trace_top_ops(ctx->store, v[i].id, top, &ops, &no, &err) < 0)
+			rc = cmd_error("trace", "%s", err.msg);
+		else if (json)
+			cJSON_AddItemToArray(arr, trace_json(&v[i], st, ns, ops, no));
+		else
+			print_trace(&v[i], st, ns, ops, no);
+		free(st);
+		amd_trace_op_views_free(ops, no);
+	}
+	if (json && rc == EXIT_OK) {
+		char *s = cJSON_Print(root);
+		puts(s);
+		free(s);
+	}
+	cJSON_Delete(root);
+	free(label);
+	amd_trace_views_free(v, n);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{"rank", required_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int rank = -1, top = 10, json = 0, c;
+	char *end;
+	optind = 0; /* full getopt reset: options may follow RUN */
+	while ((c = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			rank = (int)strtol(optarg, &end, 10);
+			if (*end || rank < 0)
+				return cmd_error("trace", "--rank wants a rank number, not '%s'", optarg);
+			break;
+		case 'n':
+			top = (int)strtol(optarg, &end, 10);
+			if (*end || top < 0)
+				return cmd_error("trace", "-n wants a count, not '%s'", optarg);
+			break;
+		case 'J': json = 1; break;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc || strcmp(argv[optind], "show") != 0)
+		return cmd_error("trace", "usage: amdahl trace show RUN [--rank R] [-n N] [--json]");
+	if (optind + 2 != argc)
+		return cmd_error("trace", "trace show wants one RUN (a run name or id)");
+	return show(ctx, argv[optind + 1], rank, top == 0 ? -1 : top, json);
+}
