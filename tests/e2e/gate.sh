@@ -105,7 +105,8 @@ eq "DDP vs FSDP n=8: the runs separate completely (exact p = 2/20)" "0.1 exact" 
 eq "DDP vs FSDP: p-values equal SciPy's" "14 ok" "$(scipy_check "$TMP/ddp.json")"
 status "compare exits 0 on the same input" 0 \
   "$AMDAHL" --store "$TMP/cpu.db" compare --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp
-contains "compare prints the ratio with its interval" "2.329 [" "$OUT"
+contains "compare prints the ratio with its interval (as in --json)" \
+  "$(row "$TMP/ddp.json" epoch_time_s 8 "'%.3f [%.3f, %.3f]' % (r['ratio'], r['ci']['lo'], r['ci']['hi'])")" "$OUT"
 
 # Where the run count allows: one gated row, alpha 0.1 (3 vs 3 reaches p = 0.1).
 printf 'gate:\n  alpha: 0.1\n' >"$TMP/a10.yaml"
@@ -169,7 +170,11 @@ eq "one test case per row" "$(grep -c '<testcase ' "$TMP/gate.xml")" \
   "$("$AMDAHL" --store "$TMP/gpu.db" --config "$TMP/energy.yaml" compare --baseline gpu-batch-sweep:bf16 --candidate gpu-batch-sweep:fp32 --json | "$PY" -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))')"
 eq "one failure, on energy per epoch" "1 amdahl.gate.energy_epoch_j" \
   "$(xmllint --xpath 'count(//failure)' "$TMP/gate.xml") $(xmllint --xpath 'string(//testcase[failure]/@classname)' "$TMP/gate.xml")"
-contains "the failure carries the numbers" "ratio 2.8" "$(xmllint --xpath 'string(//failure/@message)' "$TMP/gate.xml")"
+want=$("$AMDAHL" --store "$TMP/gpu.db" --config "$TMP/energy.yaml" compare --baseline gpu-batch-sweep:bf16 \
+  --candidate gpu-batch-sweep:fp32 --json | "$PY" -c 'import json,sys
+r=[r for r in json.load(sys.stdin)["rows"] if r["metric"]=="energy_epoch_j" and r["verdict"]=="regression"][0]
+print("ratio %.3f [%.3f, %.3f]" % (r["ratio"], r["ci"]["lo"], r["ci"]["hi"]))')
+contains "the failure carries the numbers (as in compare --json)" "$want" "$(xmllint --xpath 'string(//failure/@message)' "$TMP/gate.xml")"
 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --junit "$TMP/ins.xml" >/dev/null
 eq "insufficient rows are skipped test cases with the reason, none fails" "11 0" \
   "$(xmllint --xpath "count(//skipped[starts-with(@message,'insufficient data')])" "$TMP/ins.xml") $(xmllint --xpath 'count(//failure)' "$TMP/ins.xml")"
