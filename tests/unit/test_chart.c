@@ -110,7 +110,7 @@ static void ideal_line_where_numbers_put_it(void **state)
 	/* the y axis starts at 0 and covers the ideal 16 */
 	assert_true(f.ymin == 0 && f.ymax >= 16);
 	/* along the ideal line, between points (not only on markers) */
-	double probes[] = {1.5, 3, 6, 12};
+	double probes[] = {2.8, 5, 6, 12};
 	for (size_t i = 0; i < 4; i++) {
 		double x = expect_x_log2(&f, probes[i]);
 		double y = expect_y(&f, probes[i]);
