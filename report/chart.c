@@ -935,7 +935,7 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 	if (inside) {
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		text(cr, (r->x0 + r->x1) / 2, (r->y0 + r->y1) / 2, buf, 0.5, 0.5);
-	} else if (!c->stacked || i + 1 == c->nb) {
+	} else if (!c->stacked || i + 1 == c->nb || c->b[i + 1].hatched) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		double top = r->y0;
 		if (!c->stacked && c->b[i].hi && is_num(c->b[i].hi[g]))
@@ -981,7 +981,7 @@ static void draw_bars(struct chart *c, cairo_t *cr)
 				}
 				cairo_stroke(cr);
 			}
-			if (c->value_fmt)
+			if (c->value_fmt && !c->b[i].hatched)
 				bar_value_label(c, cr, g, i, &r);
 		}
 }
