@@ -58,7 +58,7 @@ struct rect {
 struct chart {
 	enum chart_kind kind;
 	char *title, *subtitle, *xlabel, *ylabel;
-	enum chart_scale xscale;
+	enum chart_scale xscale, yscale;
 	double ylo, yhi;
 	int y_zero, stacked;
 	char ysuffix[16];
@@ -193,6 +193,11 @@ void chart_xscale(struct chart *c, enum chart_scale s)
 	c->xscale = s;
 }
 
+void chart_yscale(struct chart *c, enum chart_scale s)
+{
+	c->yscale = c->kind == CHART_XY ? s : CHART_LINEAR;
+}
+
 void chart_yrange(struct chart *c, double lo, double hi, int y_zero)
 {
 	c->ylo = lo;
@@ -317,7 +322,9 @@ static int decimals_for(double step)
 
 static void fmt_tick(char *buf, size_t n, double v, double step, const char *suffix)
 {
-	if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-4))
+	if (step == 0) /* log axis: powers of two */
+		snprintf(buf, n, "%g%s", v, suffix);
+	else if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-4))
 		snprintf(buf, n, "%.3g%s", v, suffix);
 	else
 		snprintf(buf, n, "%.*f%s", decimals_for(step), v, suffix);
@@ -332,11 +339,12 @@ static int is_num(double v)
 
 struct range {
 	double lo, hi;
+	int pos_only; /* log axis: only positive values count */
 };
 
 static void widen(struct range *r, double v)
 {
-	if (!is_num(v))
+	if (!is_num(v) || (r->pos_only && v <= 0))
 		return;
 	if (v < r->lo)
 		r->lo = v;
@@ -346,19 +354,19 @@ static void widen(struct range *r, double v)
 
 static struct range xy_xrange(const struct chart *c)
 {
-	struct range r = {INFINITY, -INFINITY};
+	struct range r = {INFINITY, -INFINITY, c->xscale == CHART_LOG2};
 	for (size_t i = 0; i < c->ns; i++)
 		for (size_t k = 0; k < c->s[i].n; k++)
 			if (c->xscale != CHART_LOG2 || c->s[i].x[k] > 0)
 				widen(&r, c->s[i].x[k]);
 	if (!(r.lo <= r.hi))
-		r = (struct range){1, 2};
+		r = (struct range){1, 2, 0};
 	return r;
 }
 
 static struct range value_range(const struct chart *c)
 {
-	struct range r = {INFINITY, -INFINITY};
+	struct range r = {INFINITY, -INFINITY, c->yscale == CHART_LOG2};
 	if (c->kind == CHART_XY) {
 		for (size_t i = 0; i < c->ns; i++)
 			for (size_t k = 0; k < c->s[i].n; k++) {
@@ -388,14 +396,14 @@ static struct range value_range(const struct chart *c)
 	}
 	for (size_t i = 0; i < c->nrefs; i++)
 		widen(&r, c->refs[i].v);
-	if (c->y_zero)
+	if (c->y_zero && c->yscale != CHART_LOG2)
 		widen(&r, 0);
 	if (is_num(c->ylo))
 		r.lo = c->ylo;
 	if (is_num(c->yhi))
 		r.hi = c->yhi;
 	if (!(r.lo <= r.hi))
-		r = (struct range){0, 1};
+		r = (struct range){0, 1, 0};
 	if (r.hi - r.lo < 1e-12) {
 		double d = fabs(r.hi) > 0 ? fabs(r.hi) * 0.1 : 1;
 		r.lo = c->y_zero && r.lo >= 0 ? 0 : r.lo - d;
@@ -405,8 +413,29 @@ static struct range value_range(const struct chart *c)
 }
 
 /* Fixes the value axis ends to tick multiples (keeping fixed ends). */
+static void log_value_axis(struct chart *c)
+{
+	struct range r = value_range(c);
+	if (!(r.lo > 0))
+		r = (struct range){1, 2, 1};
+	double lo = floor(log2(r.lo) + 1e-9), hi = ceil(log2(r.hi) - 1e-9);
+	if (hi <= lo)
+		hi = lo + 1;
+	c->nvticks = 0;
+	for (double e = lo; e <= hi && c->nvticks < 64; e++)
+		c->vticks[c->nvticks++] = pow(2, e);
+	c->vstep = 0;
+	c->f.ymin = pow(2, fmin(lo, log2(r.lo) - 0.15));
+	c->f.ymax = pow(2, fmax(hi, log2(r.hi) + 0.15));
+}
+
 static void value_axis(struct chart *c)
 {
+	c->f.yscale = c->yscale;
+	if (c->yscale == CHART_LOG2) {
+		log_value_axis(c);
+		return;
+	}
 	struct range r = value_range(c);
 	double st = nice_step(r.hi - r.lo, 5);
 	double lo = is_num(c->ylo) ? c->ylo : floor(r.lo / st + 1e-9) * st;
@@ -465,6 +494,9 @@ static double map_x(const struct chart *c, double x)
 static double map_y(const struct chart *c, double y)
 {
 	const struct chart_frame *f = &c->f;
+	if (c->yscale == CHART_LOG2)
+		return f->y1 - (log2(y) - log2(f->ymin)) / (log2(f->ymax) - log2(f->ymin)) *
+				       (f->y1 - f->y0);
 	return f->y1 - (y - f->ymin) / (f->ymax - f->ymin) * (f->y1 - f->y0);
 }
 
@@ -1297,6 +1329,8 @@ int chart_write_png(struct chart *c, const char *path, double w, double h, doubl
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w * k),
 							(int)ceil(h * k));
 	cairo_t *cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
 	cairo_scale(cr, k, k);
 	chart_draw(c, cr, w, h);
 	cairo_surface_flush(s);

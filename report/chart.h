@@ -46,6 +46,8 @@ void chart_free(struct chart *c);
 void chart_subtitle(struct chart *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void chart_xscale(struct chart *c, enum chart_scale s);
+/* A log2 value axis (XY charts only): ticks at powers of two. */
+void chart_yscale(struct chart *c, enum chart_scale s);
 /* Fixes the value axis range (NAN for automatic ends). y_zero: the
  * automatic range includes 0 (bars always do). */
 void chart_yrange(struct chart *c, double lo, double hi, int y_zero);
@@ -76,11 +78,11 @@ void chart_ref(struct chart *c, double value, const char *label);
 void chart_draw(struct chart *c, cairo_t *cr, double w, double h);
 
 /* After chart_draw: the plot area in the drawing's units and the data
- * range it maps (value axis: y for XY/BARS, x for HBARS). */
+ * range it maps (the value axis is ymin..ymax, drawn along x for HBARS). */
 struct chart_frame {
 	double x0, y0, x1, y1;   /* plot rectangle, y0 top */
 	double xmin, xmax, ymin, ymax;
-	enum chart_scale xscale;
+	enum chart_scale xscale, yscale;
 	double legend_x0, legend_y0, legend_x1, legend_y1;
 };
 void chart_get_frame(const struct chart *c, struct chart_frame *f);

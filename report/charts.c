@@ -77,12 +77,12 @@ void report_charts_free(struct report_charts *rc)
 
 const char *report_axis_label(const struct amd_sweep_stats *s)
 {
-	return s->axis && *s->axis ? s->axis : "workers (world size n)";
+	return s->scaling || !s->axis ? "workers (world size n)" : s->axis;
 }
 
 static int world_axis(const struct amd_sweep_stats *s)
 {
-	return !s->axis || !*s->axis;
+	return s->scaling;
 }
 
 void report_runs_per_point(const struct amd_sweep_stats *s, char *buf, size_t n)
@@ -256,10 +256,10 @@ static void epoch_time(struct report_charts *rc, const struct amd_sweep_stats *s
 	strategy_lines(c, s, p_median, ci_median, CS_ERRBARS);
 	chart_subtitle(c, "median of %s runs per point; %s", rpp, ci_note(s, ci_median, "bars"));
 	add(rc, "epoch_time", c, "Epoch time",
-	    "Median %s per configuration, each run's value being the median of its kept epochs "
-	    "(%s). Error bars: 95%% bootstrap interval of the median; points with fewer than 3 runs "
-	    "have none.",
-	    metric_label(s), s->rules);
+	    "Median %s per configuration; each run's value is the median of its kept epochs (the "
+	    "rules are under Method). Error bars: 95%% bootstrap interval of the median; points "
+	    "with fewer than 3 runs have none.",
+	    metric_label(s));
 }
 
 static int scalable(const struct amd_sweep_stats *s)
@@ -344,7 +344,10 @@ static void speedup(struct report_charts *rc, const struct amd_sweep_stats *s)
 	double lo, hi;
 	axis_extent(s, &lo, &hi);
 	struct chart *c = xy_chart(s, "Speedup", "speedup S(n) = T(b) / T(n) (×)");
-	chart_yrange(c, NAN, NAN, 1);
+	if (use_log2(s))
+		chart_yscale(c, CHART_LOG2); /* log-log: ideal scaling is a straight line */
+	else
+		chart_yrange(c, NAN, NAN, 1);
 	ideal_lines(c, s, hi);
 	speedup_bands(c, s);
 	strategy_lines(c, s, p_speedup, NULL, 0);
