@@ -418,15 +418,17 @@ static void log_value_axis(struct chart *c)
 	struct range r = value_range(c);
 	if (!(r.lo > 0))
 		r = (struct range){1, 2, 1};
-	double lo = floor(log2(r.lo) + 1e-9), hi = ceil(log2(r.hi) - 1e-9);
-	if (hi <= lo)
-		hi = lo + 1;
+	double lo = log2(r.lo) - 0.15, hi = log2(r.hi) + 0.15;
+	if (floor(hi) - ceil(lo) < 1) { /* at least two powers of two on the axis */
+		lo = fmin(lo, floor(lo));
+		hi = fmax(hi, ceil(hi));
+	}
 	c->nvticks = 0;
-	for (double e = lo; e <= hi && c->nvticks < 64; e++)
+	for (double e = ceil(lo - 1e-9); e <= hi + 1e-9 && c->nvticks < 64; e++)
 		c->vticks[c->nvticks++] = pow(2, e);
 	c->vstep = 0;
-	c->f.ymin = pow(2, fmin(lo, log2(r.lo) - 0.15));
-	c->f.ymax = pow(2, fmax(hi, log2(r.hi) + 0.15));
+	c->f.ymin = pow(2, lo);
+	c->f.ymax = pow(2, hi);
 }
 
 static void value_axis(struct chart *c)
@@ -761,6 +763,13 @@ static void collect_obstacles(struct chart *c)
 		double x = map_x(c, c->notes[i].x), y = map_y(c, c->notes[i].y);
 		obstacle(c, x - 40, y - 10, x + 4, y + 4);
 	}
+	for (size_t i = 0; i < c->nrefs; i++) { /* the line's label sits at its right end */
+		double p = map_v(c, c->refs[i].v);
+		if (c->kind == CHART_HBARS)
+			obstacle(c, p - 2, c->f.y0, p + 60, c->f.y0 + 12);
+		else
+			obstacle(c, c->f.x1 - 70, p - 12, c->f.x1, p + 2);
+	}
 }
 
 static int hits(const struct chart *c, struct rect L)
@@ -804,6 +813,7 @@ static int place_legend_inside(struct chart *c, const struct legend *L)
 
 static void marker(cairo_t *cr, enum chart_marker m, double x, double y, double r)
 {
+	cairo_new_path(cr); /* no line from the last text or marker */
 	switch (m) {
 	case MARK_SQUARE:
 		cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);

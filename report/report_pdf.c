@@ -189,7 +189,7 @@ static void resource_table(struct pdf *d, const struct amd_sweep_stats *s)
 static void tables_pages(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
-	pdf_new_page(d);
+	pdf_need(d, 200);
 	pdf_heading(d, "Configurations", 1);
 	pdf_paragraph(d, "Per configuration: the median of its runs' values with a 95% bootstrap "
 			 "interval, spread (sd, coefficient of variation, min, max)"
