@@ -977,12 +977,37 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 	if (inside) {
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		text(cr, (r->x0 + r->x1) / 2, (r->y0 + r->y1) / 2, buf, 0.5, 0.5);
-	} else if (!c->stacked || i + 1 == c->nb || c->b[i + 1].hatched) {
+	} else if (!c->stacked) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		double top = r->y0;
-		if (!c->stacked && c->b[i].hi && is_num(c->b[i].hi[g]))
+		if (c->b[i].hi && is_num(c->b[i].hi[g]))
 			top = fmin(top, map_v(c, c->b[i].hi[g]));
 		text(cr, (r->x0 + r->x1) / 2, top - 2.5, buf, 0.5, 1);
+	}
+}
+
+/* Stacked bars: the total of the coloured segments above each stack. */
+static void stack_totals(struct chart *c, cairo_t *cr)
+{
+	for (size_t g = 0; g < c->ng; g++) {
+		double total = 0;
+		int any = 0, hatched = 0;
+		for (size_t i = 0; i < c->nb; i++) {
+			hatched |= c->b[i].hatched;
+			if (!c->b[i].hatched && is_num(c->b[i].v[g])) {
+				total += c->b[i].v[g];
+				any = 1;
+			}
+		}
+		if (!any || hatched) /* a hatched rest fills to 100%: no total to show */
+			continue;
+		double a, b;
+		bar_slot(c, g, 0, &a, &b);
+		char buf[64];
+		snprintf(buf, sizeof buf, c->value_fmt, total);
+		font(cr, FS_VALUE, 1);
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		text(cr, (a + b) / 2, map_v(c, total) - 2.5, buf, 0.5, 1);
 	}
 }
 
@@ -1026,6 +1051,8 @@ static void draw_bars(struct chart *c, cairo_t *cr)
 			if (c->value_fmt && !c->b[i].hatched)
 				bar_value_label(c, cr, g, i, &r);
 		}
+	if (c->stacked && c->value_fmt && c->kind == CHART_BARS)
+		stack_totals(c, cr);
 }
 
 static void draw_value_axis(struct chart *c, cairo_t *cr)

@@ -13,6 +13,7 @@
 
 #include "runs.h"
 #include "store_report.h"
+#include "util.h"
 
 #define DENSE 64
 
@@ -83,6 +84,11 @@ const char *report_axis_label(const struct amd_sweep_stats *s)
 static int world_axis(const struct amd_sweep_stats *s)
 {
 	return s->scaling;
+}
+
+static const char *report_axis_name_short(const struct amd_sweep_stats *s)
+{
+	return s->scaling || !s->axis ? "n" : s->axis;
 }
 
 void report_runs_per_point(const struct amd_sweep_stats *s, char *buf, size_t n)
@@ -690,17 +696,81 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Median over the point's runs of each run's median logged value. */
-static double point_key_median(struct amd_store *st, const struct amd_point_stats *p,
+/* Runs sharing a strategy and axis value: the step profiler's groups,
+ * taken from the run model so that they exist even when the sweep has
+ * no epoch metric for the statistics. */
+struct step_group {
+	char strategy[128];
+	double x;
+	int64_t *runs;
+	size_t nruns;
+};
+
+static double run_axis_value(struct amd_store *st, const struct amd_sweep_stats *s,
+			     const struct amd_run_view *r)
+{
+	if (s->scaling)
+		return r->n;
+	char *v = amd_run_param(st, r->id, s->axis);
+	double x = NAN;
+	if (!v || amd_parse_double(v, &x) < 0)
+		x = NAN;
+	free(v);
+	return x;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct step_group *x = a, *y = b;
+	int c = strcmp(x->strategy, y->strategy);
+	return c ? c : (x->x > y->x) - (x->x < y->x);
+}
+
+static size_t step_groups(struct amd_store *st, const struct amd_sweep_stats *s,
+			  struct step_group **out, struct amd_err *err)
+{
+	struct amd_run_view *runs;
+	size_t nr, ng = 0;
+	*out = NULL;
+	if (amd_runs_list(st, s->sweep, &runs, &nr, err) < 0)
+		return 0;
+	struct step_group *g = calloc(nr + 1, sizeof *g);
+	for (size_t i = 0; g && i < nr; i++) {
+		if (!amd_status_ok(runs[i].status))
+			continue;
+		const char *strategy = runs[i].strategy ? runs[i].strategy : "?";
+		double x = run_axis_value(st, s, &runs[i]);
+		size_t k = 0;
+		while (k < ng && !(strcmp(g[k].strategy, strategy) == 0 &&
+				   (g[k].x == x || (isnan(x) && isnan(g[k].x)))))
+			k++;
+		if (k == ng) {
+			snprintf(g[k].strategy, sizeof g[k].strategy, "%s", strategy);
+			g[k].x = x;
+			g[k].runs = calloc(nr, sizeof *g[k].runs);
+			ng++;
+		}
+		if (g[k].runs)
+			g[k].runs[g[k].nruns++] = runs[i].id;
+	}
+	amd_runs_free(runs, nr);
+	if (g)
+		qsort(g, ng, sizeof *g, cmp_group);
+	*out = g;
+	return ng;
+}
+
+/* Median over the group's runs of each run's median logged value. */
+static double group_key_median(struct amd_store *st, const struct step_group *g,
 			       const char *key)
 {
-	double *per_run = calloc(p->nruns + 1, sizeof *per_run);
+	double *per_run = calloc(g->nruns + 1, sizeof *per_run);
 	size_t nr = 0;
-	for (size_t r = 0; r < p->nruns; r++) {
+	for (size_t r = 0; r < g->nruns; r++) {
 		struct amd_point *pts;
 		size_t n;
 		struct amd_err e;
-		if (amd_run_metric(st, p->runs[r].run_id, key, &pts, &n, &e) < 0)
+		if (amd_run_metric(st, g->runs[r], key, &pts, &n, &e) < 0)
 			continue;
 		double *v = calloc(n + 1, sizeof *v);
 		size_t m = 0;
@@ -717,15 +787,13 @@ static double point_key_median(struct amd_store *st, const struct amd_point_stat
 	return med;
 }
 
-static int step_breakdown(struct report_charts *rc, struct amd_store *st,
-			  const struct amd_sweep_stats *s, struct amd_err *err)
+static size_t step_loaders(struct amd_store *st, const struct amd_sweep_stats *s,
+			   char loaders[8][64], struct amd_err *err)
 {
 	char **keys;
-	size_t nk;
+	size_t nk, nl = 0;
 	if (amd_store_sweep_metric_keys(st, s->sweep, "profile/train/", &keys, &nk, err) < 0)
-		return -1;
-	char loaders[8][64];
-	size_t nl = 0;
+		return (size_t)-1;
 	for (size_t i = 0; i < nk; i++) {
 		char l[64];
 		if (parse_step_key(keys[i], l, sizeof l) < 0)
@@ -734,43 +802,78 @@ static int step_breakdown(struct report_charts *rc, struct amd_store *st,
 		while (j < nl && strcmp(loaders[j], l) != 0)
 			j++;
 		if (j == nl && nl < 8)
-			snprintf(loaders[nl++], sizeof loaders[0], "%s", l);
+			snprintf(loaders[nl++], 64, "%s", l);
 	}
 	amd_strings_free(keys, nk);
-	if (nl == 0) {
+	return nl;
+}
+
+static struct chart *step_chart(struct amd_store *st, const struct amd_sweep_stats *s,
+				const struct step_group *g, size_t ng, char loaders[8][64],
+				size_t nl, size_t *runs_lo, size_t *runs_hi)
+{
+	struct chart *c = chart_new(CHART_BARS, "Training step time by phase", "data loader",
+				    "time per step (ms)");
+	*runs_lo = (size_t)-1;
+	*runs_hi = 0;
+	for (size_t k = 0; k < ng; k++) {
+		char sup[200];
+		snprintf(sup, sizeof sup, "%s, %s = %g", g[k].strategy, report_axis_name_short(s), g[k].x);
+		for (size_t l = 0; l < nl; l++)
+			chart_group(c, loaders[l], sup);
+		*runs_lo = g[k].nruns < *runs_lo ? g[k].nruns : *runs_lo;
+		*runs_hi = g[k].nruns > *runs_hi ? g[k].nruns : *runs_hi;
+	}
+	double *v = calloc(ng * nl + 1, sizeof *v);
+	int any = 0;
+	for (int ph = 0; ph < NSTEP; ph++) {
+		size_t i = 0;
+		for (size_t k = 0; k < ng; k++)
+			for (size_t l = 0; l < nl; l++) {
+				char key[160];
+				snprintf(key, sizeof key, "profile/train/dl_%s/time_%s_ms", loaders[l],
+					 step_phases[ph]);
+				v[i] = group_key_median(st, &g[k], key);
+				any |= num(v[i++]);
+			}
+		chart_bars(c, step_phases[ph], ph == 0 ? 3 : ph - 1, 0, v, NULL, NULL);
+	}
+	free(v);
+	if (!any) {
+		chart_free(c);
+		return NULL;
+	}
+	chart_stacked(c, 1);
+	chart_value_labels(c, "%.1f");
+	return c;
+}
+
+static int step_breakdown(struct report_charts *rc, struct amd_store *st,
+			  const struct amd_sweep_stats *s, struct amd_err *err)
+{
+	char loaders[8][64];
+	size_t nl = step_loaders(st, s, loaders, err);
+	if (nl == (size_t)-1)
+		return -1;
+	struct step_group *g = NULL;
+	size_t ng = nl ? step_groups(st, s, &g, err) : 0;
+	struct chart *c = NULL;
+	size_t lo = 0, hi = 0;
+	if (ng)
+		c = step_chart(st, s, g, ng, loaders, nl, &lo, &hi);
+	for (size_t k = 0; k < ng; k++)
+		free(g[k].runs);
+	free(g);
+	if (!c) {
 		missing(rc, "Step-time breakdown: the runs logged no profile/train/dl_<loader>/time_*_ms "
 			    "metrics (runtime step profiler).");
 		return 0;
 	}
-	struct chart *c = chart_new(CHART_BARS, "Training step time by phase", "data loader",
-				    "time per step (ms)");
-	size_t ng = 0;
-	for (size_t i = 0; i < s->nstrategies; i++)
-		for (size_t k = 0; k < s->strategies[i].npoints; k++)
-			for (size_t l = 0; l < nl; l++) {
-				char sup[160];
-				snprintf(sup, sizeof sup, "%s, %s = %g", s->strategies[i].strategy,
-					 world_axis(s) ? "n" : s->axis, s->strategies[i].points[k].n);
-				chart_group(c, loaders[l], sup);
-				ng++;
-			}
-	double *v = calloc(ng + 1, sizeof *v);
-	for (int ph = 0; ph < NSTEP; ph++) {
-		size_t g = 0;
-		for (size_t i = 0; i < s->nstrategies; i++)
-			for (size_t k = 0; k < s->strategies[i].npoints; k++)
-				for (size_t l = 0; l < nl; l++) {
-					char key[160];
-					snprintf(key, sizeof key, "profile/train/dl_%s/time_%s_ms", loaders[l],
-						 step_phases[ph]);
-					v[g++] = point_key_median(st, &s->strategies[i].points[k], key);
-				}
-		chart_bars(c, step_phases[ph], ph == 0 ? 3 : ph - 1, 0, v, NULL, NULL);
-	}
-	free(v);
-	chart_stacked(c, 1);
-	chart_value_labels(c, "%.1f");
-	chart_subtitle(c, "median over logged steps of each run, then over runs");
+	if (lo == hi)
+		chart_subtitle(c, "median over logged steps of each run, then over its %zu runs", lo);
+	else
+		chart_subtitle(c, "median over logged steps of each run, then over its %zu–%zu runs", lo,
+			       hi);
 	add(rc, "step_breakdown", c, "Training step time by phase",
 	    "Where a training step's time goes, per data loader, from the runtime step profiler "
 	    "(profile/train/dl_<loader>/time_{data,forward,backward,optimizer}_ms): a tall data "
