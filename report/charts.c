@@ -302,8 +302,9 @@ static void ideal_lines(struct chart *c, const struct amd_sweep_stats *s, double
 static void amdahl_fit_line(struct chart *c, const struct amd_strategy_stats *st, int color,
 			    double nmax, int efficiency)
 {
-	if (!st->amdahl.ok || st->npoints < 2)
-		return;
+	if (!st->amdahl.ok || st->npoints < 2 || !(st->amdahl.serial_fraction >= 0) ||
+	    st->amdahl.serial_fraction >= 1)
+		return; /* no model, or one outside Amdahl's range (B < 0: slower with n) */
 	double b = st->base_n, x[DENSE], y[DENSE];
 	double tb = st->amdahl.a + st->amdahl.b / b;
 	for (int j = 0; j < DENSE; j++) {
@@ -362,11 +363,13 @@ static void speedup(struct report_charts *rc, const struct amd_sweep_stats *s)
 	char bases[512];
 	base_text(s, bases, sizeof bases);
 	chart_subtitle(c, "%s; dashed: Amdahl fit T(n) = A + B/n", ci_note(s, ci_speedup, "band"));
+	size_t total;
+	int bands = ci_count(s, ci_speedup, &total) > 0;
 	add(rc, "speedup", c, "Speedup",
 	    "Speedup relative to the smallest n of each strategy (%s). The grey line is ideal "
-	    "linear scaling; the shaded band is the 95%% bootstrap interval of the speedup; the "
-	    "dashed line is the least-squares Amdahl model T(n) = A + B/n.",
-	    bases);
+	    "linear scaling%s; the dashed line is the least-squares Amdahl model T(n) = A + B/n "
+	    "(drawn when its serial fraction lies between 0 and 1).",
+	    bases, bands ? "; the shaded band is the 95% bootstrap interval of the speedup" : "");
 }
 
 static void efficiency(struct report_charts *rc, const struct amd_sweep_stats *s)

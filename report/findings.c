@@ -69,6 +69,19 @@ void report_ci(const struct amd_ci *ci, double scale, const char *suffix, char *
 	snprintf(buf, n, "%s–%s%s", lo, hi, suffix);
 }
 
+/* "95% CI a–b" or the reason there is none. */
+static void ci_phrase(const struct amd_ci *ci, double scale, const char *suffix, char *buf,
+		      size_t n)
+{
+	if (!ci->valid) {
+		snprintf(buf, n, "%s", ci->why && *ci->why ? ci->why : "no CI");
+		return;
+	}
+	char r[96];
+	report_ci(ci, scale, suffix, r, sizeof r);
+	snprintf(buf, n, "95%% CI %s", r);
+}
+
 static void strategy_list(const struct amd_sweep_stats *s, char *buf, size_t n)
 {
 	size_t used = 0;
@@ -133,13 +146,18 @@ static void scaling_findings(const struct amd_strategy_stats *st, struct report_
 	if (!best)
 		return;
 	report_num(st->base_value, b, sizeof b);
-	report_ci(&best->ci_speedup, 1, "", ci, sizeof ci);
-	report_text_add(out, "%s: best speedup %.2f× (95%% CI %s) at n = %g, against n = %g "
-			     "(T(%g) = %s s).",
-			st->strategy, best->speedup, ci, best->n, st->base_n, st->base_n, b);
+	ci_phrase(&best->ci_speedup, 1, "", ci, sizeof ci);
+	if (best->speedup < 1)
+		report_text_add(out, "%s never runs faster than at n = %g (T(%g) = %s s): its best "
+				     "speedup is %.2f× (%s) at n = %g.",
+				st->strategy, st->base_n, st->base_n, b, best->speedup, ci, best->n);
+	else
+		report_text_add(out, "%s: best speedup %.2f× (%s) at n = %g, against n = %g "
+				     "(T(%g) = %s s).",
+				st->strategy, best->speedup, ci, best->n, st->base_n, st->base_n, b);
 	const struct amd_point_stats *last = &st->points[st->npoints - 1];
-	report_ci(&last->ci_efficiency, 100, "%", ci, sizeof ci);
-	report_text_add(out, "%s: at its largest n = %g, efficiency is %.0f%% (95%% CI %s).",
+	ci_phrase(&last->ci_efficiency, 100, "%", ci, sizeof ci);
+	report_text_add(out, "%s: at its largest n = %g, efficiency is %.0f%% (%s).",
 			st->strategy, last->n, last->efficiency * 100, ci);
 	for (size_t k = 1; k < st->npoints; k++) {
 		const struct amd_point_stats *p = &st->points[k], *q = &st->points[k - 1];
@@ -168,13 +186,13 @@ static void fit_findings(const struct amd_strategy_stats *st, struct report_text
 	if (!st->amdahl.ok || !(st->amdahl.serial_fraction >= 0 && st->amdahl.serial_fraction < 1))
 		return;
 	char ci[96];
-	report_ci(&st->amdahl.ci_serial, 100, "%", ci, sizeof ci);
+	ci_phrase(&st->amdahl.ci_serial, 100, "%", ci, sizeof ci);
 	double f = st->amdahl.serial_fraction;
 	char limit[96] = "";
 	if (f > 0)
 		snprintf(limit, sizeof limit, ", which caps the speedup at 1/f ≈ %.0f×", 1 / f);
 	report_text_add(out, "%s: the Amdahl fit T(n) = A + B/n gives a serial fraction of %.1f%% "
-			     "(95%% CI %s, R² %.3f)%s.",
+			     "(%s, R² %.3f)%s.",
 			st->strategy, f * 100, ci, st->amdahl.r2, limit);
 	if (st->usl.ok && num(st->usl.n_peak) && st->usl.n_peak > 0)
 		report_text_add(out, "%s: the USL fit predicts peak throughput at n* ≈ %.1f.",

@@ -268,7 +268,7 @@ static void draw_row(struct pdf *d, const struct pdf_table *t, size_t r, const d
 	}
 }
 
-static void column_widths(struct pdf *d, const struct pdf_table *t, double *w)
+static void column_widths(struct pdf *d, struct pdf_table *t, double *w)
 {
 	double pad = 5, total = 0, avail = d->w - 2 * d->margin + pad;
 	for (int c = 0; c < t->ncols; c++) {
@@ -284,6 +284,9 @@ static void column_widths(struct pdf *d, const struct pdf_table *t, double *w)
 	if (total > avail && t->elastic >= 0) {
 		double rest = total - w[t->elastic];
 		w[t->elastic] = avail - rest > 40 ? avail - rest : 40;
+	} else if (total > avail && t->size > 5.6) { /* too wide: a smaller font */
+		t->size = t->size * avail / total > 5.5 ? t->size * avail / total : 5.5;
+		column_widths(d, t, w);
 	}
 }
 

@@ -165,7 +165,8 @@ static void resource_table(struct pdf *d, const struct amd_sweep_stats *s)
 			   "J/sample", "power (W)", "util", "comp. fraction", "comm. share",
 			   "straggler (ms)"};
 	int right[10] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	struct pdf_table *t = pdf_table_new(10, h, right, -1, TFONT);
+	int ncols = s->has_traces ? 10 : 7; /* trace columns only with traces */
+	struct pdf_table *t = pdf_table_new(ncols, h, right, -1, TFONT);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
