@@ -137,6 +137,40 @@ static void ideal_line_where_numbers_put_it(void **state)
 		unlink(path);
 }
 
+/* The report's speedup chart is log-log: the ideal S = n is the straight
+ * diagonal; check it at the log2-mapped pixel and that y ticks are powers of 2. */
+static void ideal_line_on_log_log(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8}, sp[] = {1, 1.9, 3.2, 4.1};
+	struct chart *c = chart_new(CHART_XY, "Speedup", "n", "speedup (×)");
+	chart_xscale(c, CHART_LOG2);
+	chart_yscale(c, CHART_LOG2);
+	chart_series(c, "ideal", CHART_GREY, CS_LINE | CS_THIN, MARK_CIRCLE, 4, n, n, NULL, NULL);
+	chart_series(c, "ddp", 0, CS_LINE | CS_POINTS, MARK_CIRCLE, 4, n, sp, NULL, NULL);
+	char path[] = "/tmp/test_loglog_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 480, 300, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	assert_int_equal(f.yscale, CHART_LOG2);
+	assert_true(f.ymin < 1 && f.ymax > 8);
+	struct img im = load(path);
+	double probes[] = {3, 5, 6.5};
+	for (size_t i = 0; i < 3; i++) {
+		double x = expect_x_log2(&f, probes[i]);
+		double y = f.y1 - (log2(probes[i]) - log2(f.ymin)) / (log2(f.ymax) - log2(f.ymin)) *
+					  (f.y1 - f.y0);
+		assert_true(grey_near(&im, x, y));
+	}
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	unlink(path);
+}
+
 static void bars_where_numbers_put_them(void **state)
 {
 	(void)state;
@@ -232,6 +266,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ideal_line_where_numbers_put_it),
+		cmocka_unit_test(ideal_line_on_log_log),
 		cmocka_unit_test(bars_where_numbers_put_them),
 		cmocka_unit_test(stacked_bars_split_at_the_share),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
