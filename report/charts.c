@@ -620,7 +620,7 @@ static void phase_split(struct report_charts *rc, const struct amd_sweep_stats *
 	size_t np = sizeof phases / sizeof phases[0], ng;
 	double total = max_phase_sum(s, phases, np);
 	int overlapping = total > 1.02;
-	struct chart *c = per_config(s, "GPU time by phase", "share of the trace window (%)", &ng);
+	struct chart *c = per_config(s, "Time by phase", "share of the trace window (%)", &ng);
 	if (overlapping) {
 		chart_stacked(c, 0);
 		chart_yrange(c, NAN, NAN, 1);
@@ -659,7 +659,7 @@ static void comm_share(struct report_charts *rc, const struct amd_sweep_stats *s
 	struct chart *c = xy_chart(s, "Communication share", "communication / (compute + comm.) (%)");
 	chart_yrange(c, 0, NAN, 1);
 	strategy_lines(c, s, p_comm, NULL, 0);
-	chart_subtitle(c, "GPU kernel time from the profiler traces, mean over ranks and runs");
+	chart_subtitle(c, "kernel and collective time from the profiler traces, mean over ranks and runs");
 	add(rc, "comm_share", c, "Communication share",
 	    "Communication kernel time as a share of compute plus communication time. A share that "
 	    "grows with n is what bends the speedup curve away from ideal.");
