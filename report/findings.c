@@ -256,6 +256,32 @@ static void energy_findings(const struct amd_sweep_stats *s, struct report_text 
 				worst->energy_per_sample_j / best->energy_per_sample_j);
 }
 
+static void comm_finding(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st,
+			 struct report_text *out)
+{
+	const struct amd_point_stats *first = NULL, *last = NULL;
+	for (size_t k = 0; k < st->npoints; k++) {
+		const struct amd_point_stats *p = &st->points[k];
+		if (!p->has_trace || !num(p->comm_share) || p->comm_share <= 0.0005)
+			continue;
+		if (!first)
+			first = p;
+		last = p;
+	}
+	if (!last)
+		return;
+	const char *axis = s->scaling ? "n" : s->axis;
+	if (first == last)
+		report_text_add(out, "%s: communication takes %.0f%% of compute plus communication "
+				     "time at %s = %g (profiler traces).",
+				st->strategy, last->comm_share * 100, axis, last->n);
+	else
+		report_text_add(out, "%s: communication grows from %.0f%% of compute plus "
+				     "communication time at %s = %g to %.0f%% at %s = %g (profiler traces).",
+				st->strategy, first->comm_share * 100, axis, first->n,
+				last->comm_share * 100, axis, last->n);
+}
+
 static void spread_finding(const struct amd_sweep_stats *s, struct report_text *out)
 {
 	const struct amd_point_stats *worst = NULL;
@@ -284,6 +310,7 @@ void report_findings(const struct amd_sweep_stats *s, struct report_text *out)
 			fit_findings(st, out);
 		} else if (!s->scaling)
 			axis_findings(s, st, out);
+		comm_finding(s, st, out);
 	}
 	energy_findings(s, out);
 	spread_finding(s, out);
