@@ -63,15 +63,40 @@ for st in sw["strategies"]:
     print("serial fraction of %.1f%%" % (a["serial_fraction"] * 100))
     for p in pts:  # the configurations table: median and its interval
         print("%s–%s" % (fmt(p["ci"]["lo"]), fmt(p["ci"]["hi"])))
-# the slowdown of fsdp from n=4 to n=8
+# the slowdown of fsdp from n=4 to n=8 (the first n slower than the one before)
 f = [s for s in sw["strategies"] if s["strategy"] == "fsdp"][0]["points"]
-print("fsdp stops scaling after n = 4: at n = 8 an epoch takes %s s" % fmt(f[3]["median"]))
+if f[3]["median"] >= f[2]["median"]:
+    print("fsdp stops scaling after n = 4: at n = 8 an epoch takes %s s" % fmt(f[3]["median"]))
+# with profiler traces: the communication share at the largest n
+if sw["has_traces"]:
+    for st in sw["strategies"]:
+        p = st["points"][-1]
+        print("to %.0f%% at n = %g (profiler traces)" % (p["comm_share"] * 100, p["n"]))
 EOF
 while IFS= read -r want; do
   contains "cpu: PDF text has '$want'" "$want" "$text"
 done <"$TMP/cpu-expect"
 contains "cpu: the data gaps say energy is missing" "Energy: no GPU energy or power metrics" "$text"
-contains "cpu: the data gaps say traces are missing" "no PyTorch profiler traces" "$text"
+traces=$($PY -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sweeps"][0]["has_traces"]))' "$TMP/cpu-stats.json")
+cfrac=$($PY -c '
+import json, sys
+sw = json.load(open(sys.argv[1]))["sweeps"][0]
+print(int(any(p["comp_fraction"] is not None for s in sw["strategies"] for p in s["points"])))' "$TMP/cpu-stats.json")
+if [ "$traces" = 1 ]; then
+  for c in phase_split comm_share; do
+    [ -s "$R/charts/$c.png" ] && pass "cpu: traces linked: $c chart" || fail "cpu: traces linked: $c chart"
+  done
+else
+  contains "cpu: the data gaps say traces are missing" "no PyTorch profiler traces" "$text"
+  [ ! -e "$R/charts/phase_split.png" ] && pass "cpu: no phase chart without traces" \
+    || fail "cpu: no phase chart without traces"
+fi
+if [ "$cfrac" = 1 ]; then
+  [ -s "$R/charts/compute_vs_other.png" ] && pass "cpu: computation fraction: its chart" \
+    || fail "cpu: computation fraction: its chart"
+else
+  contains "cpu: the data gaps say op times are missing" "Computation vs other: no" "$text"
+fi
 contains "cpu: excluded epochs and why" "epoch 0 (warm-up)" "$text"
 failed=$("$AMDAHL" --store "$S" runs --json | $PY -c '
 import json, sys
@@ -83,7 +108,7 @@ for c in epoch_time speedup efficiency throughput variance; do
   [ -s "$R/charts/$c.png" ] && [ -s "$R/charts/$c.svg" ] && pass "cpu: chart $c as PNG and SVG" \
     || fail "cpu: chart $c as PNG and SVG"
 done
-for c in energy_epoch gpu_util compute_vs_other phase_split step_breakdown; do
+for c in energy_epoch gpu_util step_breakdown; do
   [ ! -e "$R/charts/$c.png" ] && pass "cpu: no $c chart without its data" \
     || fail "cpu: no $c chart without its data"
 done
