@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pyspy.h"
 #include "runs.h"
 #include "store_report.h"
 #include "util.h"
@@ -928,6 +929,78 @@ static int step_breakdown(struct report_charts *rc, struct amd_store *st,
 	return 0;
 }
 
+/* ---- py-spy: where Python time goes ---- */
+
+static int sweep_has_run(const struct amd_run_view *runs, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].id == id)
+			return 1;
+	return 0;
+}
+
+static struct chart *pyspy_chart(const struct amd_pyspy_top *top, const char *label)
+{
+	struct chart *c = chart_new(CHART_HBARS, "Python time: top functions", NULL,
+				    "thread-seconds (s)");
+	double *self = calloc(top->n + 1, sizeof *self), *total = calloc(top->n + 1, sizeof *total);
+	for (size_t i = 0; i < top->n; i++) {
+		const struct amd_pyspy_fn *f = &top->v[i];
+		char row[512];
+		if (f->file)
+			snprintf(row, sizeof row, "%s (%s)", f->name, amd_basename(f->file));
+		else
+			snprintf(row, sizeof row, "%s", f->name);
+		chart_group(c, row, NULL);
+		self[i] = f->self_seconds;
+		total[i] = f->total_seconds;
+	}
+	chart_bars(c, "self (in the function)", 0, 0, self, NULL, NULL);
+	chart_bars(c, "total (with callees)", 4, 0, total, NULL, NULL);
+	chart_value_labels(c, "%.1f");
+	chart_subtitle(c, "py-spy, %s: %.1f thread-seconds in %lld samples, %zu thread%s", label,
+		       top->seconds, (long long)top->samples, top->threads,
+		       top->threads == 1 ? "" : "s");
+	free(self);
+	free(total);
+	return c;
+}
+
+static int pyspy_charts(struct report_charts *rc, struct amd_store *st,
+			const struct amd_sweep_stats *s, struct amd_err *err)
+{
+	struct amd_pyspy_sel sel[64];
+	int n = amd_pyspy_runs(st, sel, 64, err);
+	struct amd_run_view *runs;
+	size_t nr, shown = 0;
+	if (n < 0 || amd_runs_list(st, s->sweep, &runs, &nr, err) < 0)
+		return -1;
+	for (int i = 0; i < n && i < 64 && shown < 2; i++) {
+		if (!sweep_has_run(runs, nr, sel[i].run_id))
+			continue;
+		struct amd_pyspy_top_opts o = {.order = AMD_PYSPY_SELF, .limit = 12};
+		struct amd_pyspy_top top;
+		if (amd_pyspy_top_query(st, &sel[i], &o, &top, err) < 0) {
+			amd_runs_free(runs, nr);
+			return -1;
+		}
+		if (top.n) {
+			char name[32];
+			snprintf(name, sizeof name, shown ? "pyspy_top_%zu" : "pyspy_top", shown + 1);
+			add(rc, name, pyspy_chart(&top, sel[i].label), "Python time: top functions",
+			    "The Python functions where the run's threads spent the most samples "
+			    "(py-spy): self time in the function itself and total time including what "
+			    "it calls, in thread-seconds (samples over the sampling rate).");
+			shown++;
+		}
+		amd_pyspy_top_free(&top);
+	}
+	amd_runs_free(runs, nr);
+	if (!shown)
+		missing(rc, "Python profile: no py-spy samples linked to these runs.");
+	return 0;
+}
+
 /* ---- entry ---- */
 
 static int any_trace(const struct amd_sweep_stats *s)
@@ -1007,7 +1080,7 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 	else
 		missing(out, "Run-to-run variation: one run per configuration; repeat runs (3 or more) "
 			     "to see spread and get intervals.");
-	if (step_breakdown(out, st, s, err) < 0) {
+	if (step_breakdown(out, st, s, err) < 0 || pyspy_charts(out, st, s, err) < 0) {
 		report_charts_free(out);
 		return -1;
 	}

@@ -197,6 +197,41 @@ build "$S" "$TMP/dl" --axis num_workers; eq "report build exits 0 on dataloader-
 contains "dataloader: its caption is in the PDF" "Training step time by phase" \
   "$(pdftotext "$TMP/dl/report.pdf" - | tr -s ' \n' ' ')"
 
+# ---- py-spy samples linked to a run: the top-functions chart ----
+mkdir -p "$TMP/ps"
+cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/ps/"
+run=308e74e2e53c41adb92c6e48dcb6847b
+mkdir -p "$TMP/ps/mlruns/4/$run/artifacts/py-spy"
+cp "$DATA/pyspy/train-raw.txt" "$TMP/ps/mlruns/4/$run/artifacts/py-spy/"
+S=$TMP/ps.db
+"$AMDAHL" --store "$S" ingest "$TMP/ps/mlruns" >/dev/null
+build "$S" "$TMP/ps/out"; eq "report build exits 0 with py-spy samples" 0 $?
+[ -s "$TMP/ps/out/charts/pyspy_top.png" ] && pass "py-spy: top functions chart" || fail "py-spy: top functions chart"
+ptext=$(pdftotext "$TMP/ps/out/report.pdf" - | tr -s ' \n' ' ')
+# the leaf functions with the most samples, counted here from the raw file
+$PY - "$DATA/pyspy/train-raw.txt" >"$TMP/ps-expect" <<'EOF'
+import collections, re, sys
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line:
+        continue
+    stack, n = line.rsplit(" ", 1)
+    m = re.match(r"(.*) \((.*):\d+\)$", stack.split(";")[-1])
+    if m:
+        c[(m.group(1), m.group(2).split("/")[-1])] += int(n)
+for (name, f), n in c.most_common(3):
+    print("%s (%s)" % (name, f))
+EOF
+while IFS= read -r want; do
+  contains "py-spy: '$want' is among the top functions" "$want" "$ptext"
+done <"$TMP/ps-expect"
+secs=$("$AMDAHL" --store "$S" pyspy top "$run" --json -n 1 | $PY -c '
+import json, sys
+print("%.1f" % json.load(sys.stdin)["functions"][0]["self_seconds"])')
+contains "py-spy: the top self time matches 'pyspy top'" "$secs" "$ptext"
+contains "py-spy: the cpu report without samples says so" "Python profile: no py-spy samples" "$text"
+
 # ---- one run: still a complete report ----
 mkdir -p "$TMP/one/mlruns/4"
 cp "$DATA/cpu-strong-scaling/mlruns/4/meta.yaml" "$TMP/one/mlruns/4/"
