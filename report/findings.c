@@ -139,34 +139,52 @@ static const struct amd_point_stats *best_speedup(const struct amd_strategy_stat
 	return best;
 }
 
-static void scaling_findings(const struct amd_strategy_stats *st, struct report_text *out)
+/* A time metric (name ending in _s, lower is better) reads "an epoch
+ * takes X s"; any other metric is named. */
+static int time_metric(const struct amd_sweep_stats *s)
+{
+	size_t len = s->metric ? strlen(s->metric) : 0;
+	return !s->higher_is_better && len > 2 && strcmp(s->metric + len - 2, "_s") == 0;
+}
+
+static void scaling_findings(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st,
+			     struct report_text *out)
 {
 	char a[32], b[32], ci[96];
+	const char *unit = time_metric(s) ? " s" : "";
 	const struct amd_point_stats *best = best_speedup(st);
 	if (!best)
 		return;
 	report_num(st->base_value, b, sizeof b);
 	ci_phrase(&best->ci_speedup, 1, "", ci, sizeof ci);
 	if (best->speedup < 1)
-		report_text_add(out, "%s never runs faster than at n = %g (T(%g) = %s s): its best "
+		report_text_add(out, "%s never runs faster than at n = %g (%s(%g) = %s%s): its best "
 				     "speedup is %.2f× (%s) at n = %g.",
-				st->strategy, st->base_n, st->base_n, b, best->speedup, ci, best->n);
+				st->strategy, st->base_n, time_metric(s) ? "T" : s->metric, st->base_n, b,
+				unit, best->speedup, ci, best->n);
 	else
 		report_text_add(out, "%s: best speedup %.2f× (%s) at n = %g, against n = %g "
-				     "(T(%g) = %s s).",
-				st->strategy, best->speedup, ci, best->n, st->base_n, st->base_n, b);
+				     "(%s(%g) = %s%s).",
+				st->strategy, best->speedup, ci, best->n, st->base_n,
+				time_metric(s) ? "T" : s->metric, st->base_n, b, unit);
 	const struct amd_point_stats *last = &st->points[st->npoints - 1];
 	ci_phrase(&last->ci_efficiency, 100, "%", ci, sizeof ci);
 	report_text_add(out, "%s: at its largest n = %g, efficiency is %.0f%% (%s).",
 			st->strategy, last->n, last->efficiency * 100, ci);
 	for (size_t k = 1; k < st->npoints; k++) {
 		const struct amd_point_stats *p = &st->points[k], *q = &st->points[k - 1];
-		if (num(p->median) && num(q->median) && p->median >= q->median) {
+		int worse = s->higher_is_better ? p->median <= q->median : p->median >= q->median;
+		if (num(p->median) && num(q->median) && worse) {
 			report_num(p->median, a, sizeof a);
 			report_num(q->median, b, sizeof b);
-			report_text_add(out, "%s stops scaling after n = %g: at n = %g an epoch takes %s s, "
-					     "against %s s at n = %g.",
-					st->strategy, q->n, p->n, a, b, q->n);
+			if (time_metric(s))
+				report_text_add(out, "%s stops scaling after n = %g: at n = %g an epoch takes "
+						     "%s s, against %s s at n = %g.",
+						st->strategy, q->n, p->n, a, b, q->n);
+			else
+				report_text_add(out, "%s stops scaling after n = %g: at n = %g the median "
+						     "%s is %s, against %s at n = %g.",
+						st->strategy, q->n, p->n, s->metric, a, b, q->n);
 			return;
 		}
 	}
@@ -306,7 +324,7 @@ void report_findings(const struct amd_sweep_stats *s, struct report_text *out)
 	for (size_t i = 0; i < s->nstrategies; i++) {
 		const struct amd_strategy_stats *st = &s->strategies[i];
 		if (s->scaling && st->npoints >= 2) {
-			scaling_findings(st, out);
+			scaling_findings(s, st, out);
 			fit_findings(st, out);
 		} else if (!s->scaling)
 			axis_findings(s, st, out);

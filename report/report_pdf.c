@@ -75,9 +75,13 @@ static void charts_pages(struct pdf *d, struct report_ctx *c)
 static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *ax = report_axis_name(s);
-	const char *scaling[] = {"strategy", ax, "runs", "median (s)", "95% CI", "sd", "CV", "min",
+	size_t ml = strlen(s->metric);
+	const char *med = !s->higher_is_better && ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0
+				  ? "median (s)"
+				  : "median";
+	const char *scaling[] = {"strategy", ax, "runs", med, "95% CI", "sd", "CV", "min",
 				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
-	const char *other[] = {"strategy", ax, "runs", "median (s)", "95% CI", "sd", "CV", "min",
+	const char *other[] = {"strategy", ax, "runs", med, "95% CI", "sd", "CV", "min",
 			       "max", "samples/s"};
 	int right[13] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	struct pdf_table *t = s->scaling ? pdf_table_new(13, scaling, right, -1, TFONT)
@@ -296,7 +300,7 @@ static void sources_table(struct pdf *d, struct report_ctx *c)
 static void appendix(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
-	pdf_new_page(d);
+	pdf_need(d, 260);
 	pdf_heading(d, "Appendix A: runs in the statistics", 1);
 	pdf_paragraph(d, "Each run's value is the median of its kept epochs; excluded epochs and "
 			 "the rule that excluded them are listed; flagged epochs are outliers kept "
