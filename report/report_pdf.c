@@ -76,12 +76,12 @@ static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *ax = report_axis_name(s);
 	size_t ml = strlen(s->metric);
-	const char *med = !s->higher_is_better && ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0
+	const char *med_h = !s->higher_is_better && ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0
 				  ? "median (s)"
 				  : "median";
-	const char *scaling[] = {"strategy", ax, "runs", med, "95% CI", "sd", "CV", "min",
+	const char *scaling[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
 				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
-	const char *other[] = {"strategy", ax, "runs", med, "95% CI", "sd", "CV", "min",
+	const char *other[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
 			       "max", "samples/s"};
 	int right[13] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	struct pdf_table *t = s->scaling ? pdf_table_new(13, scaling, right, -1, TFONT)
