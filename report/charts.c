@@ -1070,8 +1070,11 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 			     "with operator times.");
 	if (any_trace(s)) {
 		phase_split(out, s);
-		if (any_point(s, p_comm))
+		if (max_of(s, p_comm) > 0.05)
 			comm_share(out, s);
+		else
+			missing(out, "Communication share: the traces hold no communication (one rank "
+				     "per run, or no collectives).");
 	} else
 		missing(out, "Phase split and communication share: no PyTorch profiler traces linked "
 			     "to these runs.");
