@@ -189,15 +189,23 @@ static int any_point(const struct amd_sweep_stats *s, point_value v)
 	return 0;
 }
 
+static const struct amd_ci *ci_median(const struct amd_point_stats *p);
+
+/* Points with a valid interval, out of *total; the base point of a
+ * ratio (speedup, efficiency against itself) is left out: it is 1 by
+ * definition and carries no interval. */
 static int ci_count(const struct amd_sweep_stats *s, const struct amd_ci *(*ci)(const struct amd_point_stats *),
 		    size_t *total)
 {
-	int valid = 0;
+	int valid = 0, ratio = ci != ci_median;
 	*total = 0;
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *p = &s->strategies[i].points[k];
+			if (ratio && p->n == s->strategies[i].base_n)
+				continue;
 			(*total)++;
-			valid += ci(&s->strategies[i].points[k])->valid != 0;
+			valid += ci(p)->valid != 0;
 		}
 	return valid;
 }
@@ -329,6 +337,8 @@ static void speedup_bands(struct chart *c, const struct amd_sweep_stats *s)
 			y[k] = st->points[k].speedup;
 			lo[k] = st->points[k].ci_speedup.valid ? st->points[k].ci_speedup.lo : NAN;
 			hi[k] = st->points[k].ci_speedup.valid ? st->points[k].ci_speedup.hi : NAN;
+			if (k == 0 && !st->points[k].ci_speedup.valid) /* the base: exactly 1 */
+				lo[k] = hi[k] = st->points[k].speedup;
 		}
 		chart_series(c, NULL, (int)i, CS_BAND, MARK_CIRCLE, n, x, y, lo, hi);
 	}
