@@ -25,7 +25,8 @@ static void help(FILE *out)
 	       "self time (samples where the function is the leaf) or total time\n"
 	       "(samples whose stack holds it, once per stack even when it recurses),\n"
 	       "in samples and thread-seconds (samples / sampling rate), merged over\n"
-	       "the run's files and threads unless --per-thread.\n"
+	       "the run's files and threads unless --per-thread. Percentages are of\n"
+	       "all samples of RUN.\n"
 	       "  --self           rank by self time (default)\n"
 	       "  --total          rank by total time\n"
 	       "  --library NAME   rows are (leaf, deepest frame whose file path contains\n"
@@ -175,6 +176,23 @@ static void print_table(const char *label, const struct amd_pyspy_top *t,
 		printf("(%zu of %zu rows; -n 0 shows all)\n", t->n, t->n_all);
 }
 
+/* Usage error for a missing RUN, naming the runs that have samples. */
+static int no_run(const char *cmd, struct cmd_ctx *ctx)
+{
+	struct amd_pyspy_sel sel[8];
+	struct amd_err err = {{0}};
+	int n = amd_pyspy_runs(ctx->store, sel, 8, &err);
+	struct amd_buf b = {0};
+	for (int i = 0; i < n && i < 8; i++)
+		amd_buf_printf(&b, "%s%s", i ? ", " : "", sel[i].label);
+	if (n > 8)
+		amd_buf_printf(&b, ", … (%d in all)", n);
+	cmd_error(cmd, "name one RUN (a run name or id, or a py-spy file)%s%s", n > 0 ?
+		  "; runs with py-spy samples: " : "", n > 0 ? b.data : "");
+	amd_buf_free(&b);
+	return EXIT_USAGE;
+}
+
 static int top(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -204,8 +222,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	if (optind + 1 != argc)
-		return cmd_error("pyspy top", "name one RUN (a run name or id, or a py-spy file);"
-				 " see 'amdahl pyspy --help'");
+		return no_run("pyspy top", ctx);
 	if (o.library && total)
 		return cmd_error("pyspy top", "--library ranks leaves by self time; drop --total");
 	if (o.library && !*o.library)
@@ -280,7 +297,7 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	if (optind + 1 != argc)
-		return cmd_error("pyspy trie", "name one RUN (a run name or id, or a py-spy file)");
+		return no_run("pyspy trie", ctx);
 	struct amd_err err = {{0}};
 	struct amd_pyspy_sel sel;
 	struct amd_pyspy_trie t;

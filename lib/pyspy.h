@@ -48,7 +48,8 @@ int amd_pyspy_resolve(struct amd_store *st, const char *what, struct amd_pyspy_s
 		      struct amd_err *err);
 
 /* Runs that have py-spy samples, newest first (for the report):
- * fills up to max selections, returns how many there are, or -1. */
+ * fills up to max selections (label "name (id)"), returns how many
+ * there are, or -1. */
 int amd_pyspy_runs(struct amd_store *st, struct amd_pyspy_sel *out, size_t max,
 		   struct amd_err *err);
 

@@ -143,7 +143,8 @@ int amd_pyspy_runs(struct amd_store *st, struct amd_pyspy_sel *out, size_t max,
 		   struct amd_err *err)
 {
 	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT run.id, COALESCE(run.name, run.ext_id) FROM run WHERE run.id IN"
+		"SELECT run.id, CASE WHEN run.name IS NULL THEN run.ext_id"
+		" ELSE run.name || ' (' || run.ext_id || ')' END FROM run WHERE run.id IN"
 		" (SELECT DISTINCT run_id FROM stack_sample) ORDER BY run.start_ms DESC, run.id",
 		err);
 	if (!q)

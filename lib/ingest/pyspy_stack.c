@@ -236,11 +236,26 @@ struct amd_pyspy_acc *amd_pyspy_acc_new(void)
 	return calloc(1, sizeof(struct amd_pyspy_acc));
 }
 
+/* Appends s with the key's separator bytes (never in real frame text)
+ * replaced by '?'. */
+static void put_text(struct amd_buf *b, const char *s)
+{
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\x1d\x1e\x1f");
+		amd_buf_append(b, p, n);
+		p += n;
+		if (*p) {
+			amd_buf_append(b, "?", 1);
+			p++;
+		}
+	}
+}
+
 static void put_opt(struct amd_buf *b, const char *s)
 {
 	amd_buf_append(b, s ? "1" : "0", 1);
 	if (s)
-		amd_buf_append(b, s, strlen(s));
+		put_text(b, s);
 }
 
 /* key: process \x1d thread \x1d frame \x1e frame …, frame = name \x1f
@@ -256,7 +271,7 @@ static char *stack_key(const struct amd_pyspy_stack *st)
 		const struct amd_stack_frame *f = &st->frames[i];
 		if (i)
 			amd_buf_append(&b, "\x1e", 1);
-		amd_buf_append(&b, f->name, strlen(f->name));
+		put_text(&b, f->name);
 		amd_buf_append(&b, "\x1f", 1);
 		put_opt(&b, f->file);
 		amd_buf_printf(&b, "\x1f%d", f->line);

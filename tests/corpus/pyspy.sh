@@ -99,3 +99,22 @@ status "ingest a dump with --locals" 0 "$AMDAHL" --store "$S" ingest "$TMP/local
 "$AMDAHL" --store "$S" pyspy top "$TMP/locals.dump.txt" --json -n 0 --per-thread --total >"$TMP/o.json"
 eq "locals dump: same rows as the plain dump (oracle)" ok \
   "$(/usr/bin/python3 "$ORACLE" check dump "$DUMP" "$TMP/o.json" --per-thread --total)"
+
+# older py-spy speedscope: unit "none", weight 1 per sample; seconds come
+# from the rate (py-spy's default 100 Hz, or --rate)
+/usr/bin/python3 - "$SS" "$TMP/old.speedscope.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["profiles"]:
+    p["unit"] = "none"
+    p["weights"] = [1 for _ in p["weights"]]
+json.dump(d, open(sys.argv[2], "w"))
+EOF2
+want=$(/usr/bin/python3 -c 'import json,sys; print(sum(len(p["samples"]) for p in json.load(open(sys.argv[1]))["profiles"]))' "$SS")
+N="$TMP/n.db"
+status "unit none speedscope" 0 "$AMDAHL" --store "$N" ingest "$TMP/old.speedscope.json"
+eq "unit none: samples = the weights' sum" "$want" "$(q "$N" "SELECT sum(samples) FROM stack_sample")"
+near "unit none: seconds = samples / 100 Hz" "$(echo "$want / 100" | bc -l)" "$(q "$N" "SELECT sum(seconds) FROM stack_sample")" 1e-6
+N2="$TMP/n2.db"
+status "unit none speedscope with --rate 250" 0 "$AMDAHL" --store "$N2" ingest --rate 250 "$TMP/old.speedscope.json"
+near "…seconds = samples / 250 Hz" "$(echo "$want / 250" | bc -l)" "$(q "$N2" "SELECT sum(seconds) FROM stack_sample")" 1e-6

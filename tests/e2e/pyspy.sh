@@ -158,3 +158,17 @@ eq "…detected as collapsed stacks" pyspy-collapsed "$(q "$D" "SELECT kind FROM
 "$AMDAHL" --store "$D" pyspy top "$TMP/deep-raw.txt" --json -n 0 --total >"$TMP/o.json"
 eq "recursive stack: total once per stack = oracle" ok \
   "$(/usr/bin/python3 "$ORACLE" check collapsed "$TMP/deep-raw.txt" "$TMP/o.json" --total)"
+
+# a py-spy file under a run's artifacts belongs to that run
+cp -r "$DATA/itwinai-layout" "$TMP/itw"
+A="$TMP/itw/mllogs/mlflow/123456789/$RUN/artifacts/py-spy"
+mkdir -p "$A" && cp "$PY/perf-collapsed.txt" "$A/rank0.txt"
+L="$TMP/l.db"
+status "ingest a sweep with py-spy output in a run's artifacts" 0 "$AMDAHL" --store "$L" ingest "$TMP/itw"
+eq "the artifact's samples are linked to its run" "$RUN" \
+  "$(q "$L" "SELECT DISTINCT ext_id FROM stack_sample JOIN run ON run.id=run_id")"
+status "pyspy top by the run's id" 0 "$AMDAHL" --store "$L" pyspy top "$RUN" --json
+read -r perf_n _ < <(/usr/bin/python3 "$ORACLE" total collapsed "$PY/perf-collapsed.txt")
+contains "…finds them" "\"samples\":	$perf_n," "$OUT"
+status "pyspy top without RUN is a usage error" 2 "$AMDAHL" --store "$S" pyspy top
+contains "…listing the runs that have samples" "runs with py-spy samples: ddp-1x1-scaling-1gpu ($RUN)" "$ERR"

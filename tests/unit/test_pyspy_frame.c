@@ -1,10 +1,12 @@
 /* test_pyspy_frame.c — the py-spy frame text parser: "name (file:line)",
  * "name (file)", bare names, py-spy's -s process frames whose command
- * line holds ';', -t thread frames, and collapsed lines. */
+ * line holds ';', -t thread frames, collapsed lines; and the stack
+ * accumulator that merges identical stacks before the sink. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -144,6 +146,60 @@ static void collapsed_errors(void **state)
 	amd_pyspy_stack_free(&st);
 }
 
+struct seen {
+	int calls;
+	int64_t samples;
+	double seconds;
+	char leaf[64], thread[64];
+};
+
+static int count_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct seen *c = s->ctx;
+	c->calls++;
+	c->samples += r->samples;
+	c->seconds += r->seconds;
+	snprintf(c->leaf, sizeof c->leaf, "%s", r->frames[r->depth - 1].name);
+	snprintf(c->thread, sizeof c->thread, "%s", r->thread ? r->thread : "");
+	return 0;
+}
+
+static void accumulator_merges_identical_stacks(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct seen c = {0};
+	struct amd_sink sink = {.ctx = &c, .stack = count_stack};
+	struct amd_err err = {{0}};
+	struct amd_stack_frame f[2] = {{.name = "main", .file = "t.py", .line = 1},
+				       {.name = "step\x1e\x1f", .file = NULL, .line = 0}};
+	struct amd_pyspy_stack st = {.frames = f, .depth = 2, .thread = "0x1 Main\x1d"};
+	for (int i = 0; i < 5000; i++) /* past the first compaction */
+		assert_int_equal(amd_pyspy_acc_add(a, &st, 3, -1), 0);
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	assert_int_equal(c.calls, 1);
+	assert_int_equal(c.samples, 15000);
+	assert_true(c.seconds > 149.999 && c.seconds < 150.001);
+	assert_string_equal(c.leaf, "step??"); /* separator bytes cannot split a key */
+	assert_string_equal(c.thread, "0x1 Main?");
+	amd_pyspy_acc_free(a);
+}
+
+static void accumulator_time_weighted(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct seen c = {0};
+	struct amd_sink sink = {.ctx = &c, .stack = count_stack};
+	struct amd_err err = {{0}};
+	struct amd_stack_frame f = {.name = "run", .file = "a.py", .line = 2};
+	struct amd_pyspy_stack st = {.frames = &f, .depth = 1};
+	assert_int_equal(amd_pyspy_acc_add_us(a, &st, 25000), 0);
+	assert_int_equal(amd_pyspy_acc_add_us(a, &st, 15000), 0);
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	assert_int_equal(c.samples, 4); /* 40 ms at 100 Hz */
+	assert_true(c.seconds > 0.03999 && c.seconds < 0.04001);
+	amd_pyspy_acc_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +212,8 @@ int main(void)
 		cmocka_unit_test(collapsed_with_cmdline_semicolons),
 		cmocka_unit_test(collapsed_perf_and_old_trailing_semicolon),
 		cmocka_unit_test(collapsed_errors),
+		cmocka_unit_test(accumulator_merges_identical_stacks),
+		cmocka_unit_test(accumulator_time_weighted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
