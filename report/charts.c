@@ -373,7 +373,10 @@ static void speedup(struct report_charts *rc, const struct amd_sweep_stats *s)
 		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 0);
 	char bases[512];
 	base_text(s, bases, sizeof bases);
-	chart_subtitle(c, "%s; dashed: Amdahl fit T(n) = A + B/n", ci_note(s, ci_speedup, "band"));
+	char rpp[32];
+	report_runs_per_point(s, rpp, sizeof rpp);
+	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit T(n) = A + B/n", rpp,
+		       ci_note(s, ci_speedup, "band"));
 	size_t total;
 	int bands = ci_count(s, ci_speedup, &total) > 0;
 	add(rc, "speedup", c, "Speedup",
@@ -393,7 +396,10 @@ static void efficiency(struct report_charts *rc, const struct amd_sweep_stats *s
 	strategy_lines(c, s, p_eff, ci_eff, CS_ERRBARS);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 1);
-	chart_subtitle(c, "%s; dashed: Amdahl fit", ci_note(s, ci_speedup, "bars"));
+	char rpp[32];
+	report_runs_per_point(s, rpp, sizeof rpp);
+	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit", rpp,
+		       ci_note(s, ci_speedup, "bars"));
 	add(rc, "efficiency", c, "Parallel efficiency",
 	    "Efficiency E(n) = S(n)·b/n: the share of ideal speedup each configuration reaches. "
 	    "100%% is perfect scaling; below 50%% half of the added workers' time is lost.");
