@@ -1073,11 +1073,13 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 			struct report_charts *out, struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
-	if (any_point(s, p_median))
+	int usable = any_point(s, p_median);
+	if (usable) {
 		epoch_time(out, s);
-	else
-		missing(out, "Epoch time: no run has a usable %s.", s->metric ? s->metric : "metric");
-	scaling_charts(out, s);
+		scaling_charts(out, s);
+	} else
+		missing(out, "Epoch time, speedup, efficiency, throughput and run-to-run variation: no "
+			     "run has a usable %s.", s->metric ? s->metric : "metric");
 	resource_charts(out, s);
 	if (any_point(s, p_comp))
 		compute_vs_other(out, s);
@@ -1096,7 +1098,7 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 			     "to these runs.");
 	if (any_multi_run(s))
 		variance(out, s);
-	else
+	else if (usable)
 		missing(out, "Run-to-run variation: one run per configuration; repeat runs (3 or more) "
 			     "to see spread and get intervals.");
 	if (step_breakdown(out, st, s, err) < 0 || pyspy_charts(out, st, s, err) < 0) {

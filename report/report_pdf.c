@@ -32,6 +32,14 @@ static void pct(double v, char *buf, size_t n)
 		snprintf(buf, n, "–");
 }
 
+static size_t npoints(const struct amd_sweep_stats *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nstrategies; i++)
+		n += s->strategies[i].npoints;
+	return n;
+}
+
 static void first_page(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
@@ -200,8 +208,12 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 			 "interval, spread (sd, coefficient of variation, min, max)"
 			 " and aggregated throughput.",
 		      8.5, 0.3);
-	config_table(d, s);
-	if (s->scaling) {
+	if (npoints(s))
+		config_table(d, s);
+	else
+		pdf_paragraph(d, "No configuration has a usable value of the metric; see the runs left "
+				 "out below.", 9, 0.2);
+	if (s->scaling && npoints(s)) {
 		pdf_heading(d, "Scaling fits", 1);
 		pdf_paragraph(d, "Amdahl: T(n) = A + B/n by least squares, serial fraction A/(A+B); "
 				 "USL: X(n) = γn/(1 + α(n−1) + βn(n−1)), peak at n* = √((1−α)/β).",
@@ -306,7 +318,10 @@ static void appendix(struct pdf *d, struct report_ctx *c)
 			 "the rule that excluded them are listed; flagged epochs are outliers kept "
 			 "in the median.",
 		      8.5, 0.3);
-	runs_table(d, s);
+	if (npoints(s))
+		runs_table(d, s);
+	else
+		pdf_paragraph(d, "None.", 9, 0.2);
 	pdf_heading(d, "Appendix B: runs left out", 1);
 	if (s->nexcluded == 0)
 		pdf_paragraph(d, "None: every run finished and has the metric.", 9, 0.2);

@@ -194,8 +194,13 @@ S=$TMP/dl.db
 build "$S" "$TMP/dl" --axis num_workers; eq "report build exits 0 on dataloader-workers" 0 $?
 [ -s "$TMP/dl/charts/step_breakdown.png" ] && pass "dataloader: step-time breakdown chart" \
   || fail "dataloader: step-time breakdown chart"
-contains "dataloader: its caption is in the PDF" "Training step time by phase" \
-  "$(pdftotext "$TMP/dl/report.pdf" - | tr -s ' \n' ' ')"
+dtext=$(pdftotext "$TMP/dl/report.pdf" - | tr -s ' \n' ' ')
+contains "dataloader: its caption is in the PDF" "Training step time by phase" "$dtext"
+contains "dataloader: no epoch metric, said once" "no run has a usable epoch_time_s" "$dtext"
+contains "dataloader: no empty configuration table" "No configuration has a usable value" "$dtext"
+contains "dataloader: summary.md says so too" "No configuration has a usable value" "$(cat "$TMP/dl/summary.md")"
+if xmllint --html --noout "$TMP/dl/summary.html" 2>/dev/null; then pass "dataloader: summary.html parses"
+else fail "dataloader: summary.html parses"; fi
 
 # ---- py-spy samples linked to a run: the top-functions chart ----
 mkdir -p "$TMP/ps"
