@@ -60,6 +60,23 @@ static void missing(struct report_charts *rc, const char *fmt, ...)
 	rc->missing[rc->nmissing++] = strdup(buf);
 }
 
+static void note(struct report_charts *rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct report_charts *rc, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	char **m = realloc(rc->notes, (rc->nnotes + 1) * sizeof *m);
+	if (!m)
+		return;
+	rc->notes = m;
+	rc->notes[rc->nnotes++] = strdup(buf);
+}
+
 void report_charts_free(struct report_charts *rc)
 {
 	for (size_t i = 0; i < rc->n; i++) {
@@ -70,8 +87,11 @@ void report_charts_free(struct report_charts *rc)
 	}
 	for (size_t i = 0; i < rc->nmissing; i++)
 		free(rc->missing[i]);
+	for (size_t i = 0; i < rc->nnotes; i++)
+		free(rc->notes[i]);
 	free(rc->v);
 	free(rc->missing);
+	free(rc->notes);
 	memset(rc, 0, sizeof *rc);
 }
 
@@ -872,9 +892,46 @@ static size_t step_loaders(struct amd_store *st, const struct amd_sweep_stats *s
 	return nl;
 }
 
-static struct chart *step_chart(struct amd_store *st, const struct amd_sweep_stats *s,
-				const struct step_group *g, size_t ng, char loaders[8][64],
-				size_t nl, size_t *runs_lo, size_t *runs_hi)
+/* Per loader: the data-loading share of a step where it is largest and
+ * where it is smallest. v holds NSTEP rows of ng*nl values. */
+static void step_notes(struct report_charts *rc, const struct amd_sweep_stats *s,
+		       const struct step_group *g, size_t ng, char loaders[8][64], size_t nl,
+		       const double *v)
+{
+	size_t stride = ng * nl;
+	for (size_t l = 0; l < nl; l++) {
+		long hi = -1, lo = -1;
+		double shi = 0, slo = 0;
+		for (size_t k = 0; k < ng; k++) {
+			size_t i = k * nl + l;
+			double total = 0;
+			for (int ph = 0; ph < NSTEP; ph++)
+				total += num(v[ph * stride + i]) ? v[ph * stride + i] : 0;
+			if (!num(v[i]) || total <= 0)
+				continue;
+			double share = v[i] / total;
+			if (hi < 0 || share > shi)
+				hi = (long)k, shi = share;
+			if (lo < 0 || share < slo)
+				lo = (long)k, slo = share;
+		}
+		if (hi < 0)
+			continue;
+		const char *ax = report_axis_name_short(s);
+		if (hi == lo)
+			note(rc, "Loader %s: data loading takes %.0f%% of a training step (%s, %s = %g).",
+			     loaders[l], shi * 100, g[hi].strategy, ax, g[hi].x);
+		else
+			note(rc, "Loader %s: data loading takes %.0f%% of a training step at %s = %g "
+				 "(%s), against %.0f%% at %s = %g.",
+			     loaders[l], shi * 100, ax, g[hi].x, g[hi].strategy, slo * 100, ax, g[lo].x);
+	}
+}
+
+static struct chart *step_chart(struct report_charts *rc, struct amd_store *st,
+				const struct amd_sweep_stats *s, const struct step_group *g,
+				size_t ng, char loaders[8][64], size_t nl, size_t *runs_lo,
+				size_t *runs_hi)
 {
 	struct chart *c = chart_new(CHART_BARS, "Training step time by phase", "data loader",
 				    "time per step (ms)");
@@ -888,20 +945,24 @@ static struct chart *step_chart(struct amd_store *st, const struct amd_sweep_sta
 		*runs_lo = g[k].nruns < *runs_lo ? g[k].nruns : *runs_lo;
 		*runs_hi = g[k].nruns > *runs_hi ? g[k].nruns : *runs_hi;
 	}
-	double *v = calloc(ng * nl + 1, sizeof *v);
+	size_t stride = ng * nl;
+	double *v = calloc(NSTEP * stride + 1, sizeof *v);
 	int any = 0;
 	for (int ph = 0; ph < NSTEP; ph++) {
+		double *row = v + (size_t)ph * stride;
 		size_t i = 0;
 		for (size_t k = 0; k < ng; k++)
 			for (size_t l = 0; l < nl; l++) {
 				char key[160];
 				snprintf(key, sizeof key, "profile/train/dl_%s/time_%s_ms", loaders[l],
 					 step_phases[ph]);
-				v[i] = group_key_median(st, &g[k], key);
-				any |= num(v[i++]);
+				row[i] = group_key_median(st, &g[k], key);
+				any |= num(row[i++]);
 			}
-		chart_bars(c, step_phases[ph], ph == 0 ? 3 : ph - 1, 0, v, NULL, NULL);
+		chart_bars(c, step_phases[ph], ph == 0 ? 3 : ph - 1, 0, row, NULL, NULL);
 	}
+	if (any)
+		step_notes(rc, s, g, ng, loaders, nl, v);
 	free(v);
 	if (!any) {
 		chart_free(c);
@@ -924,7 +985,7 @@ static int step_breakdown(struct report_charts *rc, struct amd_store *st,
 	struct chart *c = NULL;
 	size_t lo = 0, hi = 0;
 	if (ng)
-		c = step_chart(st, s, g, ng, loaders, nl, &lo, &hi);
+		c = step_chart(rc, st, s, g, ng, loaders, nl, &lo, &hi);
 	for (size_t k = 0; k < ng; k++)
 		free(g[k].runs);
 	free(g);

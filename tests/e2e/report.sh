@@ -196,6 +196,31 @@ build "$S" "$TMP/dl" --axis num_workers; eq "report build exits 0 on dataloader-
   || fail "dataloader: step-time breakdown chart"
 dtext=$(pdftotext "$TMP/dl/report.pdf" - | tr -s ' \n' ' ')
 contains "dataloader: its caption is in the PDF" "Training step time by phase" "$dtext"
+# the data-loading share of a step, recomputed from the MLflow files:
+# median over each run's logged steps, median over the runs, then share
+$PY - "$DATA/dataloader-workers/mlruns/7" >"$TMP/dl-expect" <<'EOF'
+import os, statistics, sys
+root = sys.argv[1]
+groups = {}
+for run in os.listdir(root):
+    d = os.path.join(root, run)
+    if not os.path.isdir(d):
+        continue
+    w = float(open(os.path.join(d, "params", "num_workers")).read().strip())
+    ph = {}
+    for p in ("data", "forward", "backward", "optimizer"):
+        f = os.path.join(d, "metrics", "profile", "train", "dl_main", "time_%s_ms" % p)
+        ph[p] = statistics.median(float(l.split()[1]) for l in open(f) if l.strip())
+    groups.setdefault(w, []).append(ph)
+share = {}
+for w, runs in groups.items():
+    m = {p: statistics.median(r[p] for r in runs) for p in runs[0]}
+    share[w] = m["data"] / sum(m.values())
+hi = max(share, key=share.get); lo = min(share, key=share.get)
+print("Loader main: data loading takes %.0f%% of a training step at num_workers = %g "
+      "(single-gpu), against %.0f%% at num_workers = %g." % (share[hi] * 100, hi, share[lo] * 100, lo))
+EOF
+contains "dataloader: the data-loading share is a finding" "$(cat "$TMP/dl-expect")" "$dtext"
 contains "dataloader: no epoch metric, said once" "no run has a usable epoch_time_s" "$dtext"
 contains "dataloader: no empty configuration table" "No configuration has a usable value" "$dtext"
 contains "dataloader: summary.md says so too" "No configuration has a usable value" "$(cat "$TMP/dl/summary.md")"
