@@ -304,7 +304,8 @@ static int has_energy(const struct amd_point_stats *p)
 
 static int has_profile(const struct amd_point_stats *p)
 {
-	return p->has_trace || isfinite(p->comp_fraction);
+	return isfinite(p->phase_share[AMD_PHASE_COMPUTE]) || isfinite(p->comp_fraction) ||
+	       isfinite(p->comm_share) || isfinite(p->straggler_ns);
 }
 
 static void print_fits(const struct amd_strategy_stats *st, int higher)
