@@ -172,3 +172,10 @@ read -r perf_n _ < <(/usr/bin/python3 "$ORACLE" total collapsed "$PY/perf-collap
 contains "…finds them" "\"samples\":	$perf_n," "$OUT"
 status "pyspy top without RUN is a usage error" 2 "$AMDAHL" --store "$S" pyspy top
 contains "…listing the runs that have samples" "runs with py-spy samples: ddp-1x1-scaling-1gpu ($RUN)" "$ERR"
+
+# gzipped files are read through zlib (the chrometrace is streamed)
+G="$TMP/g.db"
+gzip -c "$PY/train.chrometrace.json" >"$TMP/train.chrometrace.json.gz"
+status "ingest a gzipped chrometrace" 0 "$AMDAHL" --store "$G" ingest "$TMP/train.chrometrace.json.gz"
+eq "…detected and read whole" "pyspy-chrometrace $ct_n" \
+  "$(q "$G" "SELECT kind FROM source") $(q "$G" "SELECT sum(samples) FROM stack_sample")"
