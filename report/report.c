@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -44,10 +45,39 @@ static int make_dir(const char *path, struct amd_err *err)
 	return rc;
 }
 
+/* Charts a previous build into the same directory may have left: they
+ * go, so that charts/ holds this report's charts only. */
+static void remove_stale(const char *dir, const struct report_charts *rc)
+{
+	static const char *const known[] = {
+		"epoch_time", "speedup", "efficiency", "throughput", "energy_epoch",
+		"energy_solution", "energy_sample", "gpu_util", "compute_vs_other",
+		"phase_split", "comm_share", "variance", "step_breakdown", "pyspy_top",
+		"pyspy_top_2"};
+	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+		int current = 0;
+		for (size_t i = 0; i < rc->n; i++)
+			current |= strcmp(rc->v[i].name, known[k]) == 0;
+		if (current)
+			continue;
+		static const char *const ext[] = {".png", ".svg"};
+		for (int e = 0; e < 2; e++) {
+			char name[64];
+			snprintf(name, sizeof name, "%s%s", known[k], ext[e]);
+			char *path = amd_path_join(dir, name);
+			if (path)
+				unlink(path);
+			free(path);
+		}
+	}
+}
+
 static int write_charts(struct report_ctx *c, struct amd_err *err)
 {
 	char *dir = amd_path_join(c->o->outdir, "charts");
 	int rc = make_dir(dir, err);
+	if (rc == 0)
+		remove_stale(dir, &c->charts);
 	for (size_t i = 0; rc == 0 && i < c->charts.n; i++) {
 		const struct report_chart *rc_ = &c->charts.v[i];
 		char name[300];

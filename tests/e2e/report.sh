@@ -188,6 +188,15 @@ for c in throughput energy_sample gpu_util; do
 done
 contains "gpu: summary.md has the energy per sample" "$(sed -n '$p' "$TMP/gpu-expect")" "$(cat "$TMP/gpu/summary.md")"
 
+# the same output directory for another sweep: no charts left from the first
+build "$TMP/cpu.db" "$TMP/gpu" --sweep cpu-strong-scaling
+eq "rebuild into a used directory exits 0" 0 $?
+[ ! -e "$TMP/gpu/charts/energy_sample.png" ] && [ ! -e "$TMP/gpu/charts/gpu_util.svg" ] \
+  && pass "rebuild: charts of the previous report are gone" \
+  || fail "rebuild: charts of the previous report are gone"
+[ -s "$TMP/gpu/charts/speedup.png" ] && pass "rebuild: this report's charts are there" \
+  || fail "rebuild: this report's charts are there"
+
 # ---- dataloader-workers: the step-time breakdown ----
 S=$TMP/dl.db
 "$AMDAHL" --store "$S" ingest "$DATA/dataloader-workers" >/dev/null
