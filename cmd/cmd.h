@@ -51,9 +51,10 @@ void table_free(struct table *t);
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);
 
 #endif

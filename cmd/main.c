@@ -15,12 +15,14 @@ static const struct cmd commands[] = {
 	{"runs", cmd_runs, NEEDS_STORE_READ | NEEDS_CONFIG, "list sweeps and their runs"},
 	{"stats", cmd_stats, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "speedup, efficiency, spread and fits across repeated runs"},
+	{"trace", cmd_trace, NEEDS_STORE_READ, "a run's profiler traces: phases, steps, top ops"},
+	{"pyspy", cmd_pyspy, NEEDS_STORE_READ, "where Python time goes: top functions from py-spy"},
+	{"report", cmd_report, NEEDS_STORE_READ | NEEDS_CONFIG,
+	 "'report build': the PDF report, charts and summaries of a sweep"},
 	{"compare", cmd_compare, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "compare a candidate sweep with a baseline, per metric and configuration"},
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
-	{"pyspy", cmd_pyspy, NEEDS_STORE_READ, "where Python time goes: top functions from py-spy"},
-	{"trace", cmd_trace, NEEDS_STORE_READ, "a run's profiler traces: phases, steps, top ops"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
