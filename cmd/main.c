@@ -13,6 +13,7 @@ static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "load MLflow runs, traces, py-spy and GPU logs into the store"},
 	{"runs", cmd_runs, NEEDS_STORE_READ | NEEDS_CONFIG, "list sweeps and their runs"},
+	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
