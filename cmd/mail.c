@@ -205,6 +205,8 @@ static int compose(struct opts *o, struct amd_mail_report *r, struct amd_mail_ms
 			return amd_fail_prefix(err, "recipient");
 	if (amd_mail_check_text("subject", o->subject, err) < 0)
 		return -1;
+	if (!o->dry_run && amd_mail_check_url(o->smtp, err) < 0)
+		return -1;
 	m->from = o->from;
 	m->subject = o->subject;
 	m->pdf_path = r->pdf_path;

@@ -95,6 +95,12 @@ static int url_inspect(const char *url, int *has_user, struct amd_err *err)
 	return rc;
 }
 
+int amd_mail_check_url(const char *url, struct amd_err *err)
+{
+	int has_user;
+	return url_inspect(url, &has_user, err);
+}
+
 /* Replaces every occurrence of secret in msg with "***". */
 static void redact(char *msg, size_t cap, const char *secret)
 {

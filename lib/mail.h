@@ -64,6 +64,10 @@ int amd_mail_send(const struct amd_mail_msg *m, const struct amd_smtp *smtp,
  * (no network, no server). */
 int amd_mail_write(const struct amd_mail_msg *m, FILE *out, struct amd_err *err);
 
+/* Refuses a URL that does not parse, is not smtp:// or smtps://, or
+ * holds a password. */
+int amd_mail_check_url(const char *url, struct amd_err *err);
+
 /* The URL with any password removed, for messages. malloc'd. */
 char *amd_mail_url_scrub(const char *url);
 
