@@ -63,9 +63,12 @@ static int load_json(const char *path, struct amd_mail_report *r, struct amd_err
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at && at >= text.data && at <= text.data + text.len
 				     ? (size_t)(at - text.data) : 0;
+		int line = 1;
+		for (size_t i = 0; i < off; i++)
+			line += text.data[i] == '\n';
 		cJSON_Delete(root);
 		amd_buf_free(&text);
-		return amd_fail(err, "%s: byte %zu: not a JSON object", path, off);
+		return amd_fail(err, "%s: line %d (byte %zu): not a JSON object", path, line, off);
 	}
 	amd_buf_free(&text);
 	r->sweep = json_text(root, "sweep", "name");
