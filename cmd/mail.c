@@ -19,7 +19,8 @@ enum { EXIT_NOT_SENT = 1 }; /* the server did not take the message */
 static void help(void)
 {
 	printf("usage: amdahl mail --to ADDR[,ADDR...] [--from ADDR] [--subject TEXT]\n"
-	       "                   [--smtp URL] [--ssl-reqd] [--dry-run FILE] REPORT_DIR\n"
+	       "                   [--smtp URL] [--ssl-reqd] [--cacert FILE] [--dry-run FILE]\n"
+	       "                   REPORT_DIR\n"
 	       "\n"
 	       "Emails the report in REPORT_DIR (written by 'amdahl report build'): the\n"
 	       "findings and the gate verdict in a plain-text and an HTML body (from\n"
@@ -31,6 +32,8 @@ static void help(void)
 	       "  --smtp URL           smtp://[user@]host[:port] or smtps://...; else\n"
 	       "                       $AMDAHL_SMTP_URL, else mail.smtp, else smtp://localhost\n"
 	       "  --ssl-reqd           require STARTTLS on smtp:// (or mail.ssl_reqd: true)\n"
+	       "  --cacert FILE        CA certificates (PEM) to verify the server with, for\n"
+	       "                       a lab's own CA (else mail.cacert, else the system's)\n"
 	       "  --dry-run FILE       write the complete message (.eml) to FILE ('-': stdout)\n"
 	       "                       instead of sending it\n"
 	       "\n"
@@ -42,7 +45,7 @@ static void help(void)
 
 struct opts {
 	struct amd_buf to;   /* comma-separated, as given */
-	const char *from, *subject, *smtp, *dry_run, *dir;
+	const char *from, *subject, *smtp, *cacert, *dry_run, *dir;
 	int ssl_reqd;
 };
 
@@ -88,6 +91,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"subject", required_argument, NULL, 's'},
 		{"smtp", required_argument, NULL, 'S'},
 		{"ssl-reqd", no_argument, NULL, 'T'},
+		{"cacert", required_argument, NULL, 'C'},
 		{"dry-run", required_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -100,6 +104,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 's': o->subject = optarg; break;
 		case 'S': o->smtp = optarg; break;
 		case 'T': o->ssl_reqd = 1; break;
+		case 'C': o->cacert = optarg; break;
 		case 'n': o->dry_run = optarg; break;
 		case 'h': help(); return 1;
 		default: return -1;
@@ -123,6 +128,8 @@ static void apply_config(struct opts *o, const struct amd_config *cfg)
 		o->from = amd_config_str(cfg, "mail.from", NULL);
 	if (!o->subject)
 		o->subject = amd_config_str(cfg, "mail.subject", NULL);
+	if (!o->cacert)
+		o->cacert = amd_config_str(cfg, "mail.cacert", NULL);
 	if (!o->smtp)
 		o->smtp = env && *env ? env : amd_config_str(cfg, "mail.smtp", "smtp://localhost");
 	const char *ssl = amd_config_str(cfg, "mail.ssl_reqd", "false");
@@ -174,7 +181,7 @@ static int deliver(const struct amd_mail_msg *m, const struct opts *o)
 	struct amd_err err = {{0}};
 	const char *pw = getenv("AMDAHL_SMTP_PASSWORD");
 	struct amd_smtp smtp = {.url = o->smtp, .password = pw && *pw ? pw : NULL,
-				.ssl_reqd = o->ssl_reqd, .timeout_s = 300};
+				.ssl_reqd = o->ssl_reqd, .cacert = o->cacert, .timeout_s = 300};
 	if (amd_mail_send(m, &smtp, &err) < 0) {
 		cmd_error("mail", "%s", err.msg);
 		return EXIT_NOT_SENT;

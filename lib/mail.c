@@ -360,6 +360,8 @@ static int send_error(CURLcode rc, const char *errbuf, const struct dialogue *d,
 	if (d->failed_reply[0])
 		amd_buf_printf(&b, " (%s%s%s)", d->failed_cmd, d->failed_cmd[0] ? " -> " : "",
 			       d->failed_reply);
+	if (!smtp->ssl_reqd && strcasestr(d->failed_reply, "STARTTLS"))
+		amd_buf_printf(&b, "; the server wants STARTTLS: add --ssl-reqd");
 	amd_fail(err, "%s", b.data ? b.data : curl_easy_strerror(rc));
 	amd_buf_free(&b);
 	free(url);
@@ -391,6 +393,8 @@ int amd_mail_send(const struct amd_mail_msg *m, const struct amd_smtp *smtp,
 		curl_easy_setopt(h, CURLOPT_TIMEOUT, smtp->timeout_s);
 		if (smtp->ssl_reqd)
 			curl_easy_setopt(h, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+		if (smtp->cacert)
+			curl_easy_setopt(h, CURLOPT_CAINFO, smtp->cacert);
 		if (has_user && smtp->password)
 			curl_easy_setopt(h, CURLOPT_PASSWORD, smtp->password);
 		else

@@ -52,6 +52,7 @@ struct amd_smtp {
 	const char *url;      /* smtp://[user@]host[:port] or smtps:// */
 	const char *password; /* NULL: from ~/.netrc when the URL names a user */
 	int ssl_reqd;         /* STARTTLS required (CURLUSESSL_ALL) */
+	const char *cacert;   /* CA bundle for the server's certificate; NULL: system's */
 	long timeout_s;       /* whole transfer; 0 = no limit */
 };
 

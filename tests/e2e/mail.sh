@@ -217,6 +217,33 @@ if grep -qF -- "$PW" "$ALL" || grep -qF -- "$B64" "$ALL"; then fail "the passwor
 if cat "$S3"/*.eml "$TMP/auth.eml" | grep -qF -- "$PW"; then fail "the password is in no message"; else pass "the password is in no message"; fi
 [ -s "$ALL" ] && pass "outputs were collected for the password check" || fail "outputs were collected"
 
+# ---- TLS: STARTTLS (--ssl-reqd) and smtps://, with a lab CA (--cacert)
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+  -keyout "$TMP/key.pem" -out "$TMP/cert.pem" -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1
+eq "a self-signed certificate for 127.0.0.1" 0 $?
+S4="$TMP/s4"
+start_server "$S4" --auth-user nightly --starttls "$TMP/cert.pem" "$TMP/key.pem"
+AMDAHL_SMTP_PASSWORD="$PW" status "STARTTLS with --ssl-reqd, AUTH inside TLS" 0 "$AMDAHL" mail --ssl-reqd \
+  --cacert "$TMP/cert.pem" --to alice@example.org --smtp "smtp://nightly@127.0.0.1:$PORT" "$REPORT"; keep
+eq "STARTTLS: delivered, logged in" "nightly" \
+  "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["login"])' "$S4/1.json")"
+facts "$S4/1.eml" tls
+eq "STARTTLS: attachment intact" "report.pdf application/pdf base64 $PDF_SHA" "$(fact tls attachments)"
+AMDAHL_SMTP_PASSWORD="$PW" status "STARTTLS with an untrusted certificate exits 1" 1 "$AMDAHL" mail \
+  --ssl-reqd --to alice@example.org --smtp "smtp://nightly@127.0.0.1:$PORT" "$REPORT"; keep
+contains "untrusted certificate: says TLS failed" "TLS failed" "$ERR"
+AMDAHL_SMTP_PASSWORD="$PW" status "a STARTTLS-only server without --ssl-reqd exits 1" 1 "$AMDAHL" mail \
+  --to alice@example.org --smtp "smtp://nightly@127.0.0.1:$PORT" "$REPORT"; keep
+contains "suggests --ssl-reqd" "add --ssl-reqd" "$ERR"
+eq "nothing else reached the STARTTLS server" 1 "$(count_msgs "$S4")"
+S5="$TMP/s5"
+start_server "$S5" --smtps "$TMP/cert.pem" "$TMP/key.pem"
+status "smtps:// (TLS from the first byte)" 0 "$AMDAHL" mail --cacert "$TMP/cert.pem" \
+  --to alice@example.org --smtp "smtps://127.0.0.1:$PORT" "$REPORT"
+eq "smtps: delivered" 1 "$(count_msgs "$S5")"
+if grep -qF -- "$PW" "$ALL" || grep -qF -- "$B64" "$ALL"; then fail "the password is in no TLS output"; else pass "the password is in no TLS output"; fi
+
 # ---- settings from amdahl.yaml and AMDAHL_SMTP_URL
 export AMDAHL_TEMPLATES="$AMDAHL_ROOT/templates"
 cat >"$TMP/amdahl.yaml" <<EOF

@@ -6,9 +6,12 @@ saved as OUTDIR/N.eml (the DATA bytes as received) with OUTDIR/N.json
 
   smtp_server.py OUTDIR PORTFILE [--refuse-rcpt ADDR] [--refuse-from ADDR]
                  [--auth-user USER] [--drop-at-data]
+                 [--starttls CERT KEY | --smtps CERT KEY]
 
 With --auth-user, AUTH (PLAIN or LOGIN, without TLS: loopback only) is
-required and the password is $SMTP_TEST_PASSWORD. The chosen port is
+required and the password is $SMTP_TEST_PASSWORD (without TLS only when
+neither TLS option is given). --starttls requires STARTTLS before
+anything else; --smtps speaks TLS from the first byte. The chosen port is
 written to PORTFILE once the server accepts connections; it runs until
 SIGTERM.
 """
@@ -16,6 +19,7 @@ import argparse
 import json
 import os
 import signal
+import ssl
 import socket
 import threading
 
@@ -88,12 +92,22 @@ def main():
     ap.add_argument("--refuse-from", action="append", default=[])
     ap.add_argument("--auth-user")
     ap.add_argument("--drop-at-data", action="store_true")
+    ap.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
+    ap.add_argument("--smtps", nargs=2, metavar=("CERT", "KEY"))
     a = ap.parse_args()
     handler = Saver(a.outdir, a.refuse_rcpt, a.refuse_from, a.drop_at_data)
     kw = {}
+    tls = a.starttls or a.smtps
     if a.auth_user:
-        kw = dict(auth_required=True, auth_require_tls=False,
+        kw = dict(auth_required=True, auth_require_tls=bool(tls),
                   authenticator=authenticator_for(a.auth_user, a.outdir))
+    if tls:
+        ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ctx.load_cert_chain(*tls)
+        if a.starttls:
+            kw.update(tls_context=ctx, require_starttls=True)
+        else:
+            kw.update(ssl_context=ctx)
     port = free_port()
     ctl = Controller(handler, hostname="127.0.0.1", port=port, **kw)
     ctl.start()
