@@ -50,6 +50,8 @@ void table_free(struct table *t);
 /* Each command's entry point. */
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);
 
 #endif

@@ -13,6 +13,10 @@ static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "load MLflow runs, traces, py-spy and GPU logs into the store"},
 	{"runs", cmd_runs, NEEDS_STORE_READ | NEEDS_CONFIG, "list sweeps and their runs"},
+	{"report", cmd_report, NEEDS_STORE_READ | NEEDS_CONFIG,
+	 "'report build': the PDF report, charts and summaries of a sweep"},
+	{"stats", cmd_stats, NEEDS_STORE_READ | NEEDS_CONFIG,
+	 "speedup, efficiency, spread and fits across repeated runs"},
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
 };
 

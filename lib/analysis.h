@@ -47,6 +47,13 @@ struct amd_run_value {
 	double energy_epoch_j; /* mean energy per epoch, per GPU */
 	double energy_run_j;   /* energy of the whole run (all GPUs) */
 	double power_w, util_pct; /* mean over GPUs and samples */
+	/* added by stats: */
+	char *strategy;        /* the run's strategy ("" when unknown) */
+	double n;              /* the run's axis value (NAN when unknown) */
+	int status;            /* enum amd_run_status */
+	double samples, time_s; /* kept epochs: samples processed and seconds */
+	double energy_kept_j;  /* energy of the kept epochs (all GPUs), NAN if unknown */
+	int profiled_rule;     /* 0 none, 1 trace window overlap, 2 run has traces, window unknown: last epoch */
 };
 
 struct amd_point_stats {
@@ -95,6 +102,14 @@ struct amd_sweep_stats {
 	struct amd_run_value *excluded; /* failed / incomplete runs, with why in excluded */
 	size_t nexcluded;
 	int has_energy, has_traces, has_util;
+	/* added by stats: */
+	int higher_is_better;      /* metric direction (throughput: 1; times: 0) */
+	int scaling;               /* 1: axis is the world size, speedup computed */
+	char note[256];            /* why speedup/fits are absent, or "" */
+	int resamples;             /* the options as applied */
+	unsigned long seed;
+	double level, mad_k;
+	int keep_first, keep_profiled;
 };
 
 int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *o,

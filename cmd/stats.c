@@ -1,0 +1,450 @@
+/* stats.c — `amdahl stats`: per strategy and n the runs' median epoch
+ * time with its interval and spread, speedup, efficiency, Karp–Flatt, the
+ * Amdahl and USL fits, the rules applied and the runs left out; --json
+ * carries every value and interval. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "analysis.h"
+#include "cmd.h"
+#include "runs.h"
+
+static void help(void)
+{
+	printf("usage: amdahl stats [--sweep S] [--metric M] [--axis P] [--keep-first]\n"
+	       "                    [--keep-profiled] [--mad-k K] [--resamples B] [--seed N]\n"
+	       "                    [--json]\n"
+	       "\n"
+	       "Statistics across repeated runs, per strategy and n (world size):\n"
+	       "runs, median with a 95%% bootstrap CI, CV, speedup and efficiency against\n"
+	       "the smallest n of the strategy (with CIs), Karp–Flatt serial fraction,\n"
+	       "an Amdahl fit T(n) = a + b/n and a USL fit; throughput, energy and GPU\n"
+	       "utilisation where logged. Each run's value is the median of its epochs\n"
+	       "without epoch 0 (warm-up) and epochs overlapping a profiler window.\n"
+	       "\n"
+	       "  --sweep S        one sweep (default: every sweep in the store)\n"
+	       "  --metric M       the per-epoch metric (default epoch_time_s)\n"
+	       "  --axis P         scale over param P instead of the world size, e.g.\n"
+	       "                   global_batch_size: throughput and energy per sample\n"
+	       "  --keep-first     keep epoch 0\n"
+	       "  --keep-profiled  keep epochs overlapping a profiler trace window\n"
+	       "  --mad-k K        flag epochs with modified z-score above K (default 3.5)\n"
+	       "  --resamples B    bootstrap resamples (default 4000, at least 2000)\n"
+	       "  --seed N         bootstrap seed (default 20260101)\n"
+	       "  --json           every value and interval as JSON\n");
+}
+
+/* ---- JSON ---- */
+
+static void num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *ci_json(const struct amd_ci *ci)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "valid", ci->valid);
+	if (ci->valid) {
+		num(o, "lo", ci->lo);
+		num(o, "hi", ci->hi);
+	} else
+		cJSON_AddStringToObject(o, "why", ci->why ? ci->why : "not computed");
+	return o;
+}
+
+static cJSON *run_json(const struct amd_run_value *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "id", r->ext_id);
+	cJSON_AddStringToObject(o, "name", r->name);
+	cJSON_AddStringToObject(o, "strategy", r->strategy);
+	num(o, "n", r->n);
+	cJSON_AddNumberToObject(o, "repeat", r->repeat);
+	cJSON_AddStringToObject(o, "status", amd_status_name(r->status));
+	num(o, "value", r->value);
+	cJSON_AddNumberToObject(o, "epochs_kept", r->epochs_kept);
+	cJSON_AddNumberToObject(o, "epochs_total", r->epochs_total);
+	cJSON_AddStringToObject(o, "excluded", r->excluded ? r->excluded : "");
+	cJSON_AddStringToObject(o, "flagged", r->flagged ? r->flagged : "");
+	static const char *const rule[] = {"none", "trace window overlap",
+					   "run has traces, window unknown: last epoch"};
+	cJSON_AddStringToObject(o, "profiled_rule", rule[r->profiled_rule % 3]);
+	num(o, "throughput", r->throughput);
+	num(o, "samples", r->samples);
+	num(o, "time_s", r->time_s);
+	num(o, "energy_epoch_j", r->energy_epoch_j);
+	num(o, "energy_run_j", r->energy_run_j);
+	num(o, "energy_kept_j", r->energy_kept_j);
+	num(o, "power_w", r->power_w);
+	num(o, "util_pct", r->util_pct);
+	return o;
+}
+
+static cJSON *point_json(const struct amd_point_stats *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	num(o, "n", p->n);
+	cJSON_AddNumberToObject(o, "runs", (double)p->nruns);
+	cJSON_AddNumberToObject(o, "excluded_runs", (double)p->nexcluded_runs);
+	num(o, "median", p->median);
+	num(o, "mean", p->mean);
+	num(o, "sd", p->sd);
+	num(o, "cv", p->cv);
+	num(o, "min", p->min);
+	num(o, "max", p->max);
+	cJSON_AddItemToObject(o, "ci", ci_json(&p->ci));
+	num(o, "speedup", p->speedup);
+	cJSON_AddItemToObject(o, "speedup_ci", ci_json(&p->ci_speedup));
+	num(o, "efficiency", p->efficiency);
+	cJSON_AddItemToObject(o, "efficiency_ci", ci_json(&p->ci_efficiency));
+	num(o, "karp_flatt", p->karp_flatt);
+	num(o, "throughput", p->throughput);
+	num(o, "energy_epoch_j", p->energy_epoch_j);
+	num(o, "energy_solution_j", p->energy_solution_j);
+	num(o, "energy_per_sample_j", p->energy_per_sample_j);
+	num(o, "power_w", p->power_w);
+	num(o, "util_pct", p->util_pct);
+	cJSON_AddBoolToObject(o, "has_trace", p->has_trace);
+	cJSON *ph = cJSON_AddObjectToObject(o, "phase_share");
+	for (int i = 0; i < AMD_PHASE_COUNT; i++)
+		num(ph, amd_phase_names[i], p->phase_share[i]);
+	num(o, "comp_fraction", p->comp_fraction);
+	num(o, "comm_share", p->comm_share);
+	num(o, "straggler_ns", p->straggler_ns);
+	cJSON *runs = cJSON_AddArrayToObject(o, "run_values");
+	for (size_t i = 0; i < p->nruns; i++)
+		cJSON_AddItemToArray(runs, run_json(&p->runs[i]));
+	return o;
+}
+
+static cJSON *fit_json(const struct amd_fit *f, int amdahl)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "ok", f->ok);
+	if (!f->ok) {
+		cJSON_AddStringToObject(o, "why", f->why);
+		return o;
+	}
+	if (amdahl) {
+		num(o, "a", f->a);
+		num(o, "b", f->b);
+		num(o, "serial_fraction", f->serial_fraction);
+		cJSON_AddItemToObject(o, "serial_fraction_ci", ci_json(&f->ci_serial));
+		num(o, "r2", f->r2);
+	} else {
+		num(o, "alpha", f->alpha);
+		num(o, "beta", f->beta);
+		num(o, "gamma", f->gamma);
+		num(o, "n_peak", f->n_peak);
+	}
+	return o;
+}
+
+static cJSON *sweep_json(const struct amd_sweep_stats *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "sweep", s->sweep);
+	cJSON_AddStringToObject(o, "metric", s->metric);
+	cJSON_AddStringToObject(o, "axis", s->axis);
+	cJSON_AddBoolToObject(o, "higher_is_better", s->higher_is_better);
+	cJSON_AddBoolToObject(o, "scaling", s->scaling);
+	if (*s->note)
+		cJSON_AddStringToObject(o, "note", s->note);
+	cJSON_AddStringToObject(o, "rules", s->rules);
+	cJSON *op = cJSON_AddObjectToObject(o, "options");
+	cJSON_AddNumberToObject(op, "resamples", s->resamples);
+	cJSON_AddNumberToObject(op, "seed", (double)s->seed);
+	cJSON_AddNumberToObject(op, "level", s->level);
+	cJSON_AddNumberToObject(op, "mad_k", s->mad_k);
+	cJSON_AddBoolToObject(op, "keep_first", s->keep_first);
+	cJSON_AddBoolToObject(op, "keep_profiled", s->keep_profiled);
+	cJSON_AddStringToObject(op, "ci_method", "percentile bootstrap (gsl mt19937)");
+	cJSON_AddStringToObject(op, "serial_fraction_ci_method", "bootstrap over runs");
+	cJSON_AddNumberToObject(o, "runs_total", (double)s->nruns_total);
+	cJSON_AddNumberToObject(o, "runs_excluded", (double)s->nruns_excluded);
+	cJSON_AddBoolToObject(o, "has_energy", s->has_energy);
+	cJSON_AddBoolToObject(o, "has_traces", s->has_traces);
+	cJSON_AddBoolToObject(o, "has_util", s->has_util);
+	cJSON *arr = cJSON_AddArrayToObject(o, "strategies");
+	for (size_t i = 0; i < s->nstrategies; i++) {
+		const struct amd_strategy_stats *st = &s->strategies[i];
+		cJSON *so = cJSON_CreateObject();
+		cJSON_AddStringToObject(so, "strategy", st->strategy);
+		cJSON *b = cJSON_AddObjectToObject(so, "base");
+		num(b, "n", st->base_n);
+		num(b, "value", st->base_value);
+		cJSON *pts = cJSON_AddArrayToObject(so, "points");
+		for (size_t p = 0; p < st->npoints; p++)
+			cJSON_AddItemToArray(pts, point_json(&st->points[p]));
+		cJSON_AddItemToObject(so, "amdahl", fit_json(&st->amdahl, 1));
+		cJSON_AddItemToObject(so, "usl", fit_json(&st->usl, 0));
+		cJSON_AddItemToArray(arr, so);
+	}
+	cJSON *ex = cJSON_AddArrayToObject(o, "excluded");
+	for (size_t i = 0; i < s->nexcluded; i++)
+		cJSON_AddItemToArray(ex, run_json(&s->excluded[i]));
+	return o;
+}
+
+/* ---- terminal ---- */
+
+static const char *fmt(char *b, size_t n, const char *f, double v)
+{
+	if (isfinite(v))
+		snprintf(b, n, f, v);
+	else
+		snprintf(b, n, "–");
+	return b;
+}
+
+static const char *ci_text(char *b, size_t n, const struct amd_ci *ci, const char *f)
+{
+	if (!ci->valid) {
+		snprintf(b, n, "%s", ci->why ? ci->why : "");
+		return b;
+	}
+	char lo[32], hi[32];
+	snprintf(b, n, "[%s, %s]", fmt(lo, sizeof lo, f, ci->lo), fmt(hi, sizeof hi, f, ci->hi));
+	return b;
+}
+
+static void scaling_row(struct table *t, const struct amd_point_stats *p)
+{
+	char n[32], runs[16], med[32], ci[64], cv[32], sp[32], spci[64], ef[32], kf[32];
+	char tp[32];
+	snprintf(runs, sizeof runs, "%zu", p->nruns);
+	char sps[100];
+	snprintf(sps, sizeof sps, "%s %s", fmt(sp, sizeof sp, "%.2f", p->speedup),
+		 p->ci_speedup.valid ? ci_text(spci, sizeof spci, &p->ci_speedup, "%.2f") : "");
+	const char *row[] = {fmt(n, sizeof n, "%g", p->n), runs,
+			     fmt(med, sizeof med, "%.4g", p->median),
+			     ci_text(ci, sizeof ci, &p->ci, "%.4g"),
+			     fmt(cv, sizeof cv, "%.1f%%", p->cv * 100), sps,
+			     fmt(ef, sizeof ef, "%.0f%%", p->efficiency * 100),
+			     fmt(kf, sizeof kf, "%.3f", p->karp_flatt),
+			     fmt(tp, sizeof tp, "%.1f", p->throughput)};
+	table_add(t, row);
+}
+
+static void axis_row(struct table *t, const struct amd_point_stats *p)
+{
+	char n[32], runs[16], med[32], ci[64], cv[32], tp[32], es[32], pw[32], ut[32];
+	snprintf(runs, sizeof runs, "%zu", p->nruns);
+	const char *row[] = {fmt(n, sizeof n, "%g", p->n), runs,
+			     fmt(med, sizeof med, "%.4g", p->median),
+			     ci_text(ci, sizeof ci, &p->ci, "%.4g"),
+			     fmt(cv, sizeof cv, "%.1f%%", p->cv * 100),
+			     fmt(tp, sizeof tp, "%.1f", p->throughput),
+			     fmt(es, sizeof es, "%.4g", p->energy_per_sample_j),
+			     fmt(pw, sizeof pw, "%.1f", p->power_w),
+			     fmt(ut, sizeof ut, "%.1f", p->util_pct)};
+	table_add(t, row);
+}
+
+static void print_fits(const struct amd_strategy_stats *st)
+{
+	const struct amd_fit *a = &st->amdahl, *u = &st->usl;
+	char ci[64];
+	if (a->ok)
+		printf("  Amdahl fit T(n) = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
+		       a->a, a->b, a->serial_fraction,
+		       a->ci_serial.valid ? ci_text(ci, sizeof ci, &a->ci_serial, "%.3f")
+					  : a->ci_serial.why ? a->ci_serial.why : "",
+		       a->r2);
+	else
+		printf("  Amdahl fit: %s\n", a->why);
+	if (u->ok && isfinite(u->n_peak))
+		printf("  USL fit: α %.4g, β %.4g, γ %.4g; predicted peak at n* = %.1f\n",
+		       u->alpha, u->beta, u->gamma, u->n_peak);
+	else if (u->ok)
+		printf("  USL fit: α %.4g, β %.4g, γ %.4g; no peak (β ≤ 0)\n", u->alpha, u->beta,
+		       u->gamma);
+	else
+		printf("  USL fit refused: %s\n", u->why);
+}
+
+static void print_slower(const struct amd_strategy_stats *st)
+{
+	for (size_t i = 1; i < st->npoints; i++) {
+		const struct amd_point_stats *p = &st->points[i];
+		if (p->speedup < 1)
+			printf("  note: n=%g is slower than n=%g (speedup %.2f)\n", p->n, st->base_n,
+			       p->speedup);
+		else if (p->median > st->points[i - 1].median && i > 1)
+			printf("  note: n=%g is slower than n=%g (%.4g s vs %.4g s)\n", p->n,
+			       st->points[i - 1].n, p->median, st->points[i - 1].median);
+	}
+}
+
+static void print_strategy(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st)
+{
+	printf("\nstrategy %s (base n=%g: %.4g %s)\n", st->strategy, st->base_n, st->base_value,
+	       strstr(s->metric, "_s") ? "s" : "");
+	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
+					 "speedup [95% CI]", "efficiency", "Karp–Flatt",
+					 "samples/s"};
+	static const char *const ha[] = {"axis", "runs", "median", "95% CI", "CV",
+					 "samples/s", "J/sample", "power W", "util %"};
+	struct table *t = table_new(9, s->scaling ? hs : ha);
+	for (int c = 0; c < 9; c++)
+		if (c != 3 && c != 5)
+			table_align_right(t, c);
+	for (size_t p = 0; p < st->npoints; p++)
+		(s->scaling ? scaling_row : axis_row)(t, &st->points[p]);
+	table_print(t, stdout);
+	table_free(t);
+	if (s->scaling) {
+		print_fits(st);
+		print_slower(st);
+	}
+}
+
+static void print_sweep(const struct amd_sweep_stats *s)
+{
+	printf("sweep %s: %s by %s, %zu runs (%zu left out)\n", s->sweep, s->metric,
+	       s->scaling ? "n (world size)" : s->axis, s->nruns_total, s->nruns_excluded);
+	if (*s->note)
+		printf("%s\n", s->note);
+	for (size_t i = 0; i < s->nstrategies; i++)
+		print_strategy(s, &s->strategies[i]);
+	printf("\n%s\n", s->rules);
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t p = 0; p < s->strategies[i].npoints; p++)
+			for (size_t r = 0; r < s->strategies[i].points[p].nruns; r++) {
+				const struct amd_run_value *v = &s->strategies[i].points[p].runs[r];
+				if (*v->flagged)
+					printf("flagged: %s repeat %d: %s\n", v->name, v->repeat, v->flagged);
+			}
+	if (!s->has_traces)
+		printf("no profiler traces linked: no phase shares\n");
+	if (!s->has_energy)
+		printf("no energy logged (gpu_energy_J or gpu_power_W)\n");
+	for (size_t i = 0; i < s->nexcluded; i++)
+		printf("left out: %s (%s, repeat %d, %s): %s\n", s->excluded[i].name,
+		       s->excluded[i].strategy, s->excluded[i].repeat, s->excluded[i].ext_id,
+		       s->excluded[i].excluded);
+}
+
+/* ---- entry ---- */
+
+static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
+{
+	static const struct option opts[] = {
+		{"sweep", required_argument, NULL, 'S'},
+		{"metric", required_argument, NULL, 'm'},
+		{"axis", required_argument, NULL, 'a'},
+		{"keep-first", no_argument, NULL, 'f'},
+		{"keep-profiled", no_argument, NULL, 'p'},
+		{"mad-k", required_argument, NULL, 'k'},
+		{"resamples", required_argument, NULL, 'B'},
+		{"seed", required_argument, NULL, 's'},
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int c;
+	char *end;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': o->sweep = optarg; break;
+		case 'm': o->metric = optarg; break;
+		case 'a': o->axis = optarg; break;
+		case 'f': o->keep_first = 1; break;
+		case 'p': o->keep_profiled = 1; break;
+		case 'k':
+			o->mad_k = strtod(optarg, &end);
+			if (*end || !(o->mad_k > 0))
+				return cmd_error("stats", "--mad-k wants a positive number, not '%s'", optarg);
+			break;
+		case 'B':
+			o->resamples = (int)strtol(optarg, &end, 10);
+			if (*end || o->resamples < 2000)
+				return cmd_error("stats", "--resamples wants a number >= 2000, not '%s'", optarg);
+			break;
+		case 's':
+			o->seed = strtoul(optarg, &end, 10);
+			if (*end || !*optarg)
+				return cmd_error("stats", "--seed wants a number, not '%s'", optarg);
+			break;
+		case 'J': *json = 1; break;
+		case 'h': help(); return -1;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_error("stats", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* Names of the sweeps to show: the one asked for, else every sweep. */
+static int sweep_names(struct cmd_ctx *ctx, const char *want, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	if (want) {
+		*names = malloc(sizeof **names);
+		(*names)[0] = strdup(want);
+		*n = 1;
+		return 0;
+	}
+	struct amd_sweep_view *sw;
+	size_t ns;
+	struct amd_err err = {{0}};
+	if (amd_sweeps_list(ctx->store, &sw, &ns, &err) < 0)
+		return cmd_error("stats", "%s", err.msg);
+	*names = calloc(ns ? ns : 1, sizeof **names);
+	for (size_t i = 0; i < ns; i++)
+		if (sw[i].runs > 0)
+			(*names)[(*n)++] = strdup(sw[i].name);
+	amd_sweeps_free(sw, ns);
+	return 0;
+}
+
+int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct amd_analysis_opts o = {0};
+	int json = 0, rc = parse(argc, argv, &o, &json);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	char **names;
+	size_t n;
+	if ((rc = sweep_names(ctx, o.sweep, &names, &n)) != 0)
+		return rc;
+	if (n == 0 && !json)
+		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
+	cJSON *root = cJSON_CreateObject();
+	cJSON *arr = cJSON_AddArrayToObject(root, "sweeps");
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct amd_err err = {{0}};
+		struct amd_sweep_stats *s;
+		o.sweep = names[i];
+		if (amd_analyse(ctx->store, &o, &s, &err) < 0) {
+			rc = cmd_error("stats", "%s", err.msg);
+			break;
+		}
+		if (json)
+			cJSON_AddItemToArray(arr, sweep_json(s));
+		else
+			printf("%s", i ? "\n\n" : ""), print_sweep(s);
+		amd_sweep_stats_free(s);
+	}
+	if (json && rc == 0) {
+		char *txt = cJSON_Print(root);
+		puts(txt);
+		free(txt);
+	}
+	cJSON_Delete(root);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}

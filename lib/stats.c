@@ -1,0 +1,463 @@
+/* stats.c — location, spread, bootstrap and t intervals, and the Amdahl,
+ * USL and Karp–Flatt scaling models, all on GSL (see stats.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "stats.h"
+
+#define MIN_RESAMPLES 2000
+
+/* Sorted copy of the finite values of x; *m their count. NULL when none. */
+static double *finite_sorted(const double *x, size_t n, size_t *m)
+{
+	*m = 0;
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			v[(*m)++] = x[i];
+	if (*m == 0) {
+		free(v);
+		return NULL;
+	}
+	gsl_sort(v, 1, *m);
+	return v;
+}
+
+size_t amd_finite_count(const double *x, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += isfinite(x[i]) != 0;
+	return m;
+}
+
+double amd_quantile(const double *x, size_t n, double p)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	if (!v || p < 0 || p > 1) {
+		free(v);
+		return NAN;
+	}
+	double q = gsl_stats_quantile_from_sorted_data(v, 1, m, p);
+	free(v);
+	return q;
+}
+
+double amd_median(const double *x, size_t n)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	if (!v)
+		return NAN;
+	double q = gsl_stats_median_from_sorted_data(v, 1, m);
+	free(v);
+	return q;
+}
+
+double amd_mean(const double *x, size_t n)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	if (!v)
+		return NAN;
+	double r = gsl_stats_mean(v, 1, m);
+	free(v);
+	return r;
+}
+
+double amd_sd(const double *x, size_t n)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	double r = v && m >= 2 ? gsl_stats_sd(v, 1, m) : NAN;
+	free(v);
+	return r;
+}
+
+double amd_cv(const double *x, size_t n)
+{
+	double mu = amd_mean(x, n), sd = amd_sd(x, n);
+	return mu != 0 ? sd / mu : NAN;
+}
+
+double amd_min(const double *x, size_t n)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	double r = v ? v[0] : NAN;
+	free(v);
+	return r;
+}
+
+double amd_max(const double *x, size_t n)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	double r = v ? v[m - 1] : NAN;
+	free(v);
+	return r;
+}
+
+double amd_mad(const double *x, size_t n)
+{
+	double med = amd_median(x, n);
+	if (isnan(med))
+		return NAN;
+	double *d = malloc(n * sizeof *d);
+	if (!d)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		d[i] = isfinite(x[i]) ? fabs(x[i] - med) : NAN;
+	double r = amd_median(d, n);
+	free(d);
+	return r;
+}
+
+size_t amd_mad_flags(const double *x, size_t n, double k, int *out)
+{
+	memset(out, 0, n * sizeof *out);
+	if (amd_finite_count(x, n) < 3)
+		return 0;
+	double med = amd_median(x, n), mad = amd_mad(x, n);
+	if (!(mad > 0))
+		return 0;
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && 0.6745 * fabs(x[i] - med) / mad > k) {
+			out[i] = 1;
+			c++;
+		}
+	return c;
+}
+
+static int refuse(struct amd_interval *ci, const char *fmt, size_t n)
+{
+	ci->lo = ci->hi = NAN;
+	ci->valid = 0;
+	snprintf(ci->why, sizeof ci->why, fmt, n);
+	return -1;
+}
+
+static int resamples(const struct amd_boot *b)
+{
+	return b->resamples < MIN_RESAMPLES ? MIN_RESAMPLES : b->resamples;
+}
+
+/* Median of a resample (with replacement) of the m values v; tmp holds m. */
+static double resampled_median(const gsl_rng *r, const double *v, size_t m, double *tmp)
+{
+	for (size_t i = 0; i < m; i++)
+		tmp[i] = v[gsl_rng_uniform_int(r, m)];
+	gsl_sort(tmp, 1, m);
+	return gsl_stats_median_from_sorted_data(tmp, 1, m);
+}
+
+/* Fills ci with the percentile interval of the B statistics in s. */
+static int percentile_ci(double *s, size_t B, double level, struct amd_interval *ci)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < B; i++)
+		if (isfinite(s[i]))
+			s[m++] = s[i];
+	if (m < B / 2)
+		return refuse(ci, "bootstrap: %zu finite resamples", m);
+	gsl_sort(s, 1, m);
+	ci->lo = gsl_stats_quantile_from_sorted_data(s, 1, m, (1 - level) / 2);
+	ci->hi = gsl_stats_quantile_from_sorted_data(s, 1, m, (1 + level) / 2);
+	ci->valid = 1;
+	ci->why[0] = '\0';
+	return 0;
+}
+
+int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
+		       struct amd_interval *ci)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	if (m < 3) {
+		free(v);
+		return refuse(ci, "n=%zu: no CI", m);
+	}
+	size_t B = (size_t)resamples(b);
+	double *s = malloc(B * sizeof *s), *tmp = malloc(m * sizeof *tmp);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int rc = -1;
+	if (s && tmp && r) {
+		gsl_rng_set(r, b->seed);
+		for (size_t i = 0; i < B; i++)
+			s[i] = resampled_median(r, v, m, tmp);
+		rc = percentile_ci(s, B, b->level, ci);
+	} else
+		refuse(ci, "out of memory (%zu)", m);
+	gsl_rng_free(r);
+	free(s);
+	free(tmp);
+	free(v);
+	return rc;
+}
+
+int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
+		      const struct amd_boot *b, struct amd_interval *ci)
+{
+	size_t mn, md;
+	double *vn = finite_sorted(num, nn, &mn), *vd = finite_sorted(den, nd, &md);
+	if (mn < 3 || md < 3) {
+		free(vn);
+		free(vd);
+		return refuse(ci, "n=%zu: no CI", mn < md ? mn : md);
+	}
+	size_t B = (size_t)resamples(b);
+	double *s = malloc(B * sizeof *s);
+	double *tmp = malloc((mn > md ? mn : md) * sizeof *tmp);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int rc = -1;
+	if (s && tmp && r) {
+		gsl_rng_set(r, b->seed);
+		for (size_t i = 0; i < B; i++) {
+			double a = resampled_median(r, vn, mn, tmp);
+			double d = resampled_median(r, vd, md, tmp);
+			s[i] = d != 0 ? a / d : NAN;
+		}
+		rc = percentile_ci(s, B, b->level, ci);
+	} else
+		refuse(ci, "out of memory (%zu)", mn);
+	gsl_rng_free(r);
+	free(s);
+	free(tmp);
+	free(vn);
+	free(vd);
+	return rc;
+}
+
+int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *ci)
+{
+	size_t m = amd_finite_count(x, n);
+	if (m < 3)
+		return refuse(ci, "n=%zu: no CI", m);
+	double mu = amd_mean(x, n), sd = amd_sd(x, n);
+	double t = gsl_cdf_tdist_Pinv((1 + level) / 2, (double)(m - 1));
+	double h = t * sd / sqrt((double)m);
+	ci->lo = mu - h;
+	ci->hi = mu + h;
+	ci->valid = 1;
+	ci->why[0] = '\0';
+	return 0;
+}
+
+static size_t distinct(const double *n, size_t m)
+{
+	size_t d = 0;
+	for (size_t i = 0; i < m; i++) {
+		size_t j = 0;
+		while (j < i && n[j] != n[i])
+			j++;
+		d += j == i;
+	}
+	return d;
+}
+
+int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl *out)
+{
+	memset(out, 0, sizeof *out);
+	out->a = out->b = out->serial = out->r2 = NAN;
+	double *u = malloc((m ? m : 1) * sizeof *u), *y = malloc((m ? m : 1) * sizeof *y);
+	size_t k = 0;
+	for (size_t i = 0; u && y && i < m; i++)
+		if (isfinite(t[i]) && n[i] > 0) {
+			u[k] = 1.0 / n[i];
+			y[k++] = t[i];
+		}
+	int rc = -1;
+	if (!u || !y)
+		snprintf(out->why, sizeof out->why, "out of memory");
+	else if (distinct(u, k) < 2)
+		snprintf(out->why, sizeof out->why, "needs 2 distinct n, have %zu", distinct(u, k));
+	else {
+		double c0, c1, c00, c01, c11, sumsq;
+		gsl_fit_linear(u, 1, y, 1, k, &c0, &c1, &c00, &c01, &c11, &sumsq);
+		out->a = c0;
+		out->b = c1;
+		out->serial = c0 + c1 != 0 ? c0 / (c0 + c1) : NAN;
+		double tss = gsl_stats_tss(y, 1, k);
+		out->r2 = tss > 0 ? 1 - sumsq / tss : NAN;
+		out->ok = 1;
+		rc = 0;
+	}
+	free(u);
+	free(y);
+	return rc;
+}
+
+int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_boot *b,
+			 struct amd_interval *ci)
+{
+	size_t maxlen = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (g[i].len < 3)
+			return refuse(ci, "n=%zu: no CI", g[i].len);
+		maxlen = g[i].len > maxlen ? g[i].len : maxlen;
+	}
+	if (m < 2)
+		return refuse(ci, "%zu distinct n: no fit", m);
+	size_t B = (size_t)resamples(b);
+	double *s = malloc(B * sizeof *s), *tmp = malloc(maxlen * sizeof *tmp);
+	double *ns = malloc(m * sizeof *ns), *ts = malloc(m * sizeof *ts);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int rc = -1;
+	if (s && tmp && ns && ts && r) {
+		gsl_rng_set(r, b->seed);
+		for (size_t i = 0; i < B; i++) {
+			for (size_t j = 0; j < m; j++) {
+				ns[j] = g[j].n;
+				ts[j] = resampled_median(r, g[j].x, g[j].len, tmp);
+			}
+			struct amd_amdahl f;
+			s[i] = amd_amdahl_fit(ns, ts, m, &f) == 0 ? f.serial : NAN;
+		}
+		rc = percentile_ci(s, B, b->level, ci);
+	} else
+		refuse(ci, "out of memory (%zu)", m);
+	gsl_rng_free(r);
+	free(s);
+	free(tmp);
+	free(ns);
+	free(ts);
+	return rc;
+}
+
+/* USL data for the residual and Jacobian callbacks. */
+struct usl_data {
+	const double *n, *x;
+	size_t m;
+};
+
+static int usl_f(const gsl_vector *p, void *data, gsl_vector *f)
+{
+	const struct usl_data *d = data;
+	double al = gsl_vector_get(p, 0), be = gsl_vector_get(p, 1), ga = gsl_vector_get(p, 2);
+	for (size_t i = 0; i < d->m; i++) {
+		double n = d->n[i], den = 1 + al * (n - 1) + be * n * (n - 1);
+		gsl_vector_set(f, i, ga * n / den - d->x[i]);
+	}
+	return GSL_SUCCESS;
+}
+
+static int usl_df(const gsl_vector *p, void *data, gsl_matrix *J)
+{
+	const struct usl_data *d = data;
+	double al = gsl_vector_get(p, 0), be = gsl_vector_get(p, 1), ga = gsl_vector_get(p, 2);
+	for (size_t i = 0; i < d->m; i++) {
+		double n = d->n[i], den = 1 + al * (n - 1) + be * n * (n - 1);
+		gsl_matrix_set(J, i, 0, -ga * n * (n - 1) / (den * den));
+		gsl_matrix_set(J, i, 1, -ga * n * n * (n - 1) / (den * den));
+		gsl_matrix_set(J, i, 2, n / den);
+	}
+	return GSL_SUCCESS;
+}
+
+/* Starting point: gamma from the smallest n, then alpha and beta by
+ * linear least squares of n gamma / X - 1 = alpha (n-1) + beta n (n-1). */
+static void usl_start(const struct usl_data *d, double p[3])
+{
+	size_t i0 = 0;
+	for (size_t i = 1; i < d->m; i++)
+		if (d->n[i] < d->n[i0])
+			i0 = i;
+	double ga = d->x[i0] / d->n[i0];
+	double suu = 0, suv = 0, svv = 0, suy = 0, svy = 0;
+	for (size_t i = 0; i < d->m; i++) {
+		double n = d->n[i], u = n - 1, v = n * (n - 1), y = n * ga / d->x[i] - 1;
+		suu += u * u;
+		suv += u * v;
+		svv += v * v;
+		suy += u * y;
+		svy += v * y;
+	}
+	double det = suu * svv - suv * suv;
+	p[0] = det != 0 ? (suy * svv - svy * suv) / det : 0;
+	p[1] = det != 0 ? (svy * suu - suy * suv) / det : 0;
+	p[2] = ga;
+}
+
+static int usl_solve(struct usl_data *d, struct amd_usl *out)
+{
+	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+	gsl_multifit_nlinear_workspace *w =
+		gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, d->m, 3);
+	if (!w) {
+		snprintf(out->why, sizeof out->why, "out of memory");
+		return -1;
+	}
+	gsl_multifit_nlinear_fdf fdf = {.f = usl_f, .df = usl_df, .n = d->m, .p = 3, .params = d};
+	double p0[3];
+	usl_start(d, p0);
+	gsl_vector_view x0 = gsl_vector_view_array(p0, 3);
+	gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
+	int info, st = gsl_multifit_nlinear_driver(500, 1e-14, 1e-14, 0, NULL, NULL, &info, w);
+	gsl_vector *p = gsl_multifit_nlinear_position(w);
+	out->alpha = gsl_vector_get(p, 0);
+	out->beta = gsl_vector_get(p, 1);
+	out->gamma = gsl_vector_get(p, 2);
+	out->iterations = gsl_multifit_nlinear_niter(w);
+	gsl_multifit_nlinear_free(w);
+	if (st != GSL_SUCCESS || !isfinite(out->alpha + out->beta + out->gamma)) {
+		snprintf(out->why, sizeof out->why, "did not converge: %s", gsl_strerror(st));
+		return -1;
+	}
+	return 0;
+}
+
+int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out)
+{
+	memset(out, 0, sizeof *out);
+	out->alpha = out->beta = out->gamma = out->n_peak = NAN;
+	double *nv = malloc((m ? m : 1) * sizeof *nv), *xv = malloc((m ? m : 1) * sizeof *xv);
+	size_t k = 0;
+	for (size_t i = 0; nv && xv && i < m; i++)
+		if (isfinite(x[i]) && x[i] > 0 && n[i] > 0) {
+			nv[k] = n[i];
+			xv[k++] = x[i];
+		}
+	int rc = -1;
+	size_t dn = nv ? distinct(nv, k) : 0;
+	if (!nv || !xv)
+		snprintf(out->why, sizeof out->why, "out of memory");
+	else if (dn < 4)
+		snprintf(out->why, sizeof out->why,
+			 "USL needs at least 4 distinct n (3 parameters), have %zu", dn);
+	else {
+		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		struct usl_data d = {nv, xv, k};
+		rc = usl_solve(&d, out);
+		gsl_set_error_handler(old);
+	}
+	if (rc == 0) {
+		out->ok = 1;
+		if (out->beta > 0 && out->alpha < 1)
+			out->n_peak = sqrt((1 - out->alpha) / out->beta);
+	}
+	free(nv);
+	free(xv);
+	return rc;
+}
+
+double amd_karp_flatt(double s, double p)
+{
+	if (!(p > 1) || !isfinite(s) || s == 0)
+		return NAN;
+	return (1 / s - 1 / p) / (1 - 1 / p);
+}

@@ -1,0 +1,97 @@
+/* stats.h — the statistics amdahl reports, on GSL: location and spread
+ * (median, quantiles, mean, sd, CV, MAD), intervals (percentile
+ * bootstrap with a fixed-seed mt19937, t-based), and the scaling models
+ * (Amdahl least squares on 1/n, USL by nonlinear least squares,
+ * Karp–Flatt). Every function skips NaN inputs; a result that cannot be
+ * computed is NAN, an interval that cannot be computed says why. */
+#ifndef AMD_STATS_H
+#define AMD_STATS_H
+
+#include <stddef.h>
+
+/* Location and spread over the finite values of x (NaN skipped). */
+size_t amd_finite_count(const double *x, size_t n);
+double amd_median(const double *x, size_t n);
+/* Quantile p in [0,1], linear interpolation between order statistics
+ * (GSL's definition, numpy's default "linear"). */
+double amd_quantile(const double *x, size_t n, double p);
+double amd_mean(const double *x, size_t n);
+double amd_sd(const double *x, size_t n);   /* sample sd (n-1); NAN below 2 values */
+double amd_cv(const double *x, size_t n);   /* sd / mean */
+double amd_mad(const double *x, size_t n);  /* median |x - median|, unscaled */
+double amd_min(const double *x, size_t n);
+double amd_max(const double *x, size_t n);
+
+/* Modified z-score of Iglewicz and Hoaglin: 0.6745 |x - median| / MAD.
+ * Flags (out[i] = 1) finite values whose score exceeds k; needs at least
+ * 3 finite values and MAD > 0, else flags nothing. Returns the count. */
+size_t amd_mad_flags(const double *x, size_t n, double k, int *out);
+
+struct amd_interval {
+	double lo, hi;
+	int valid;
+	char why[64];
+};
+
+/* Bootstrap settings: resamples (>= 2000 enforced), seed for gsl_rng
+ * mt19937, level (e.g. 0.95). */
+struct amd_boot {
+	int resamples;
+	unsigned long seed;
+	double level;
+};
+
+/* Percentile-bootstrap CI of the median: resample x with replacement,
+ * take the median, report the (1-level)/2 and (1+level)/2 quantiles of
+ * the resampled medians. Refused below 3 finite values ("n=2: no CI"). */
+int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
+		       struct amd_interval *ci);
+
+/* Percentile-bootstrap CI of median(num)/median(den), resampling the two
+ * samples independently. Refused when either has fewer than 3 values. */
+int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
+		      const struct amd_boot *b, struct amd_interval *ci);
+
+/* t-based CI of the mean: mean ± t(1-(1-level)/2, n-1) sd/sqrt(n). */
+int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *ci);
+
+/* Amdahl: T(n) = a + b/n by ordinary least squares of T on 1/n
+ * (gsl_fit_linear). serial = a/(a+b); r2 the coefficient of
+ * determination. Needs 2 distinct n. */
+struct amd_amdahl {
+	int ok;
+	char why[128];
+	double a, b, serial, r2;
+};
+int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl *out);
+
+/* The groups of a bootstrap over runs: for each of m axis values, the
+ * runs' values. */
+struct amd_group {
+	double n;
+	const double *x;
+	size_t len;
+};
+/* CI of the Amdahl serial fraction by bootstrap over runs: resample the
+ * runs of each n with replacement, refit on the resampled medians.
+ * Refused when any group has fewer than 3 runs. */
+int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_boot *b,
+			 struct amd_interval *ci);
+
+/* USL: X(n) = gamma n / (1 + alpha (n-1) + beta n (n-1)) by nonlinear
+ * least squares (gsl_multifit_nlinear, trust region with Levenberg–
+ * Marquardt steps). Refused below 4 distinct n. n_peak = sqrt((1-alpha)/beta)
+ * when beta > 0 and alpha < 1, else NAN. */
+struct amd_usl {
+	int ok;
+	char why[128];
+	double alpha, beta, gamma, n_peak;
+	size_t iterations;
+};
+int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out);
+
+/* Karp–Flatt experimentally determined serial fraction for speedup s at
+ * p processors relative to the base: e = (1/s - 1/p)/(1 - 1/p); NAN at p = 1. */
+double amd_karp_flatt(double s, double p);
+
+#endif

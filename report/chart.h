@@ -1,0 +1,108 @@
+/* chart.h — the chart engine: a chart is described as data (axes,
+ * series, bar groups) and drawn by one Cairo code path onto any cairo_t;
+ * PNG (at a given dpi), PDF and SVG files are that same drawing on
+ * different surfaces, and the PDF report draws charts into page regions.
+ *
+ * Style (DESIGN §6): Okabe–Ito palette, DejaVu Sans, nice 1-2-5 ticks,
+ * log2 axes for GPU counts, a legend placed where it hides no data, a
+ * title and a subtitle (runs per point). */
+#ifndef AMD_CHART_H
+#define AMD_CHART_H
+
+#include <cairo.h>
+#include <stddef.h>
+
+#include "err.h"
+
+enum chart_kind {
+	CHART_XY,    /* lines, points, error bars, bands, reference lines */
+	CHART_BARS,  /* vertical bars per group: grouped or stacked */
+	CHART_HBARS, /* horizontal bars per row (top functions, ratios) */
+};
+
+enum chart_scale { CHART_LINEAR, CHART_LOG2 };
+
+/* Series style flags (XY charts). */
+enum {
+	CS_LINE = 1,    /* join the points */
+	CS_POINTS = 2,  /* a marker at each point */
+	CS_ERRBARS = 4, /* vertical bars lo..hi at each point */
+	CS_BAND = 8,    /* a translucent band lo..hi along x */
+	CS_DASHED = 16, /* dashed line (fitted models) */
+	CS_JITTER = 32, /* spread points sharing an x (per-run strips) */
+	CS_THIN = 64,   /* thin grey line (ideal / reference) */
+};
+
+enum chart_marker { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_DASH };
+
+#define CHART_GREY (-1)
+#define CHART_PALETTE_SIZE 7
+
+struct chart;
+
+struct chart *chart_new(enum chart_kind kind, const char *title, const char *xlabel,
+			const char *ylabel);
+void chart_free(struct chart *c);
+void chart_subtitle(struct chart *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void chart_xscale(struct chart *c, enum chart_scale s);
+/* A log2 value axis (XY charts only): ticks at powers of two. */
+void chart_yscale(struct chart *c, enum chart_scale s);
+/* Fixes the value axis range (NAN for automatic ends). y_zero: the
+ * automatic range includes 0 (bars always do). */
+void chart_yrange(struct chart *c, double lo, double hi, int y_zero);
+/* Tick labels on the value axis get this suffix ("%", "×"). */
+void chart_ysuffix(struct chart *c, const char *suffix);
+
+/* XY: adds a series (arrays copied; lo/hi may be NULL). name NULL keeps
+ * it out of the legend. Points with a NAN y are skipped (lines break). */
+void chart_series(struct chart *c, const char *name, int color, unsigned style,
+		  enum chart_marker marker, size_t n, const double *x, const double *y,
+		  const double *lo, const double *hi);
+/* A text label at a data position (e.g. "ideal" at the end of a line). */
+void chart_note(struct chart *c, double x, double y, const char *text);
+
+/* Bars: groups are the categories along the axis; super labels a second
+ * row under them (consecutive equal ones merge, e.g. the strategy). */
+void chart_group(struct chart *c, const char *label, const char *super);
+/* One value per group (NAN: no bar); lo/hi optional whiskers. */
+void chart_bars(struct chart *c, const char *name, int color, int hatched,
+		const double *v, const double *lo, const double *hi);
+void chart_stacked(struct chart *c, int stacked);
+/* Prints each bar's value (printf format, e.g. "%.0f%%") on or above it. */
+void chart_value_labels(struct chart *c, const char *fmt);
+/* A reference line across the value axis (e.g. ratio 1). */
+void chart_ref(struct chart *c, double value, const char *label);
+
+/* Draws into the rectangle (0,0)-(w,h) of cr, in points. */
+void chart_draw(struct chart *c, cairo_t *cr, double w, double h);
+
+/* After chart_draw: the plot area in the drawing's units and the data
+ * range it maps (the value axis is ymin..ymax, drawn along x for HBARS). */
+struct chart_frame {
+	double x0, y0, x1, y1;   /* plot rectangle, y0 top */
+	double xmin, xmax, ymin, ymax;
+	enum chart_scale xscale, yscale;
+	double legend_x0, legend_y0, legend_x1, legend_y1;
+};
+void chart_get_frame(const struct chart *c, struct chart_frame *f);
+
+/* Files; w/h in points. PNG at dpi (150 in the report). */
+int chart_write_png(struct chart *c, const char *path, double w, double h, double dpi,
+		    struct amd_err *err);
+int chart_write_svg(struct chart *c, const char *path, double w, double h,
+		    struct amd_err *err);
+int chart_write_pdf(struct chart *c, const char *path, double w, double h,
+		    struct amd_err *err);
+
+/* Okabe–Ito colour of palette index i (CHART_GREY: grey). */
+void chart_color(int i, double rgb[3]);
+/* The font every chart and the report use. */
+#define CHART_FONT "DejaVu Sans"
+
+/* Nice 1-2-5 ticks covering [lo, hi]: returns the count written to t
+ * (at most max), and the step. */
+size_t chart_nice_ticks(double lo, double hi, int target, double *t, size_t max,
+			double *step);
+
+#endif

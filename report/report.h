@@ -1,0 +1,28 @@
+/* report.h — `report build`: from the store to a directory holding
+ * report.pdf, charts/NAME.png and .svg, summary.md, summary.html and
+ * report.json (DESIGN §6). */
+#ifndef AMD_REPORT_H
+#define AMD_REPORT_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "err.h"
+#include "store.h"
+
+struct report_opts {
+	struct amd_analysis_opts analysis; /* sweep, axis, rules */
+	const char *outdir;
+	const char *version; /* printed in the footer */
+};
+
+struct report_result {
+	int pages;
+	size_t charts, missing;
+	char sweep[256];
+};
+
+int report_build(struct amd_store *st, const struct report_opts *o, struct report_result *res,
+		 struct amd_err *err);
+
+#endif

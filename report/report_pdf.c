@@ -1,0 +1,332 @@
+/* report_pdf.c — the PDF report's pages: findings and data gaps first,
+ * then the charts with captions, the tables of every configuration and
+ * fit, and an appendix of runs, excluded epochs, left-out runs and
+ * sources with their sha256. */
+#include "report_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdf.h"
+#include "runs.h"
+
+#define TFONT 7.0
+
+static int num(double v)
+{
+	return !isnan(v) && !isinf(v);
+}
+
+static void fmt(double v, char *buf, size_t n)
+{
+	report_num(v, buf, n);
+}
+
+static void pct(double v, char *buf, size_t n)
+{
+	if (num(v))
+		snprintf(buf, n, "%.1f%%", v * 100);
+	else
+		snprintf(buf, n, "–");
+}
+
+static void first_page(struct pdf *d, struct report_ctx *c)
+{
+	const struct amd_sweep_stats *s = c->s;
+	char buf[512];
+	snprintf(buf, sizeof buf, "Scaling report: %s", s->sweep);
+	pdf_heading(d, buf, 0);
+	char rpp[32];
+	report_runs_per_point(s, rpp, sizeof rpp);
+	snprintf(buf, sizeof buf, "%s by %s · %zu runs (%s per configuration) · generated %s by amdahl %s",
+		 s->metric, s->scaling ? "world size n" : s->axis, s->nruns_total - s->nruns_excluded,
+		 rpp, c->generated, c->o->version);
+	pdf_paragraph(d, buf, 8.5, 0.35);
+	pdf_heading(d, "Findings", 1);
+	for (size_t i = 0; i < c->findings.n; i++)
+		pdf_bullet(d, c->findings.v[i], 10);
+	pdf_heading(d, "Data gaps", 1);
+	if (c->gaps.n == 0)
+		pdf_paragraph(d, "None: every chart of this report could be drawn.", 10, 0.1);
+	for (size_t i = 0; i < c->gaps.n; i++)
+		pdf_bullet(d, c->gaps.v[i], 9.5);
+	pdf_heading(d, "Method", 1);
+	pdf_paragraph(d, s->rules, 8.5, 0.25);
+	pdf_paragraph(d, "Speedup S(n) = T(b)/T(n) with b the smallest n of each strategy; "
+			 "efficiency E(n) = S(n)·b/n; Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n). "
+			 "Throughput aggregates as total samples over total time. Energy is per GPU "
+			 "and per run, never summed over repeats.",
+		      8.5, 0.25);
+}
+
+static void charts_pages(struct pdf *d, struct report_ctx *c)
+{
+	if (c->charts.n == 0)
+		return;
+	pdf_new_page(d);
+	pdf_heading(d, "Charts", 1);
+	double w = d->w - 2 * d->margin;
+	for (size_t i = 0; i < c->charts.n; i++)
+		pdf_chart(d, c->charts.v[i].chart, w, REPORT_CHART_H, c->charts.v[i].caption);
+}
+
+static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
+{
+	const char *ax = report_axis_name(s);
+	const char *scaling[] = {"strategy", ax, "runs", "median (s)", "95% CI", "sd", "CV", "min",
+				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
+	const char *other[] = {"strategy", ax, "runs", "median (s)", "95% CI", "sd", "CV", "min",
+			       "max", "samples/s"};
+	int right[13] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	struct pdf_table *t = s->scaling ? pdf_table_new(13, scaling, right, -1, TFONT)
+					 : pdf_table_new(10, other, right, -1, TFONT);
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *p = &s->strategies[i].points[k];
+			char n[32], runs[16], med[32], ci[96], sd[32], cv[32], mn[32], mx[32], sp[32],
+				spci[96], eff[32], thr[32];
+			snprintf(n, sizeof n, "%g", p->n);
+			snprintf(runs, sizeof runs, "%zu", p->nruns);
+			fmt(p->median, med, sizeof med);
+			report_ci(&p->ci, 1, "", ci, sizeof ci);
+			fmt(p->sd, sd, sizeof sd);
+			pct(p->cv, cv, sizeof cv);
+			fmt(p->min, mn, sizeof mn);
+			fmt(p->max, mx, sizeof mx);
+			fmt(p->throughput, thr, sizeof thr);
+			if (num(p->speedup))
+				snprintf(sp, sizeof sp, "%.2f×", p->speedup);
+			else
+				snprintf(sp, sizeof sp, "–");
+			report_ci(&p->ci_speedup, 1, "", spci, sizeof spci);
+			snprintf(eff, sizeof eff, num(p->efficiency) ? "%.0f%%" : "–", p->efficiency * 100);
+			if (s->scaling) {
+				const char *row[] = {p->strategy, n, runs, med, ci, sd, cv, mn, mx,
+						     sp, spci, eff, thr};
+				pdf_table_row(t, row);
+			} else {
+				const char *row[] = {p->strategy, n, runs, med, ci, sd, cv, mn, mx, thr};
+				pdf_table_row(t, row);
+			}
+		}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+}
+
+static void fits_table(struct pdf *d, const struct amd_sweep_stats *s)
+{
+	const char *h[] = {"strategy", "b", "T(b) (s)", "A (s)", "B (s)", "serial fraction",
+			   "95% CI", "R²", "USL α", "USL β", "peak n*"};
+	int right[11] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	struct pdf_table *t = pdf_table_new(11, h, right, -1, TFONT);
+	struct report_text why = {0};
+	for (size_t i = 0; i < s->nstrategies; i++) {
+		const struct amd_strategy_stats *st = &s->strategies[i];
+		char b[32], tb[32], a[32], bb[32], sf[32], ci[96], r2[32], al[32], be[32], pk[32];
+		snprintf(b, sizeof b, "%g", st->base_n);
+		fmt(st->base_value, tb, sizeof tb);
+		const struct amd_fit *f = &st->amdahl;
+		fmt(f->ok ? f->a : NAN, a, sizeof a);
+		fmt(f->ok ? f->b : NAN, bb, sizeof bb);
+		pct(f->ok ? f->serial_fraction : NAN, sf, sizeof sf);
+		if (f->ok)
+			report_ci(&f->ci_serial, 100, "%", ci, sizeof ci);
+		else
+			snprintf(ci, sizeof ci, "–");
+		snprintf(r2, sizeof r2, f->ok ? "%.3f" : "–", f->r2);
+		const struct amd_fit *u = &st->usl;
+		snprintf(al, sizeof al, u->ok ? "%.4f" : "–", u->alpha);
+		snprintf(be, sizeof be, u->ok ? "%.4f" : "–", u->beta);
+		snprintf(pk, sizeof pk, u->ok && num(u->n_peak) ? "%.1f" : "–", u->n_peak);
+		const char *row[] = {st->strategy, b, tb, a, bb, sf, ci, r2, al, be, pk};
+		pdf_table_row(t, row);
+		if (!f->ok && f->why[0])
+			report_text_add(&why, "%s, Amdahl: %s.", st->strategy, f->why);
+		if (!u->ok && u->why[0])
+			report_text_add(&why, "%s, USL: %s.", st->strategy, u->why);
+	}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+	for (size_t i = 0; i < why.n; i++)
+		pdf_paragraph(d, why.v[i], 8, 0.3);
+	report_text_free(&why);
+}
+
+static int has_resources(const struct amd_sweep_stats *s)
+{
+	return s->has_energy || s->has_util || s->has_traces;
+}
+
+static void resource_table(struct pdf *d, const struct amd_sweep_stats *s)
+{
+	const char *h[] = {"strategy", report_axis_name(s), "J/epoch/GPU", "J to solution",
+			   "J/sample", "power (W)", "util", "comp. fraction", "comm. share",
+			   "straggler (ms)"};
+	int right[10] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	int ncols = s->has_traces ? 10 : 7; /* trace columns only with traces */
+	struct pdf_table *t = pdf_table_new(ncols, h, right, -1, TFONT);
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *p = &s->strategies[i].points[k];
+			char n[32], ee[32], es[32], esa[32], pw[32], ut[32], cf[32], cs[32], sg[32];
+			snprintf(n, sizeof n, "%g", p->n);
+			fmt(p->energy_epoch_j, ee, sizeof ee);
+			fmt(p->energy_solution_j, es, sizeof es);
+			fmt(p->energy_per_sample_j, esa, sizeof esa);
+			fmt(p->power_w, pw, sizeof pw);
+			snprintf(ut, sizeof ut, num(p->util_pct) ? "%.1f%%" : "–", p->util_pct);
+			pct(p->comp_fraction, cf, sizeof cf);
+			pct(p->has_trace ? p->comm_share : NAN, cs, sizeof cs);
+			fmt(p->straggler_ns / 1e6, sg, sizeof sg);
+			const char *row[] = {p->strategy, n, ee, es, esa, pw, ut, cf, cs, sg};
+			pdf_table_row(t, row);
+		}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+}
+
+static void tables_pages(struct pdf *d, struct report_ctx *c)
+{
+	const struct amd_sweep_stats *s = c->s;
+	pdf_need(d, 200);
+	pdf_heading(d, "Configurations", 1);
+	pdf_paragraph(d, "Per configuration: the median of its runs' values with a 95% bootstrap "
+			 "interval, spread (sd, coefficient of variation, min, max)"
+			 " and aggregated throughput.",
+		      8.5, 0.3);
+	config_table(d, s);
+	if (s->scaling) {
+		pdf_heading(d, "Scaling fits", 1);
+		pdf_paragraph(d, "Amdahl: T(n) = A + B/n by least squares, serial fraction A/(A+B); "
+				 "USL: X(n) = γn/(1 + α(n−1) + βn(n−1)), peak at n* = √((1−α)/β).",
+			      8.5, 0.3);
+		fits_table(d, s);
+	}
+	if (has_resources(s)) {
+		pdf_heading(d, "Energy, utilisation and traces", 1);
+		resource_table(d, s);
+	}
+}
+
+static void runs_table(struct pdf *d, const struct amd_sweep_stats *s)
+{
+	const char *h[] = {"run", "strategy", report_axis_name(s), "rep.", "value", "epochs kept",
+			   "excluded epochs", "flagged"};
+	int right[8] = {0, 0, 1, 1, 1, 1, 0, 0};
+	struct pdf_table *t = pdf_table_new(8, h, right, 6, TFONT);
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *p = &s->strategies[i].points[k];
+			for (size_t r = 0; r < p->nruns; r++) {
+				const struct amd_run_value *v = &p->runs[r];
+				char n[32], rep[16], val[32], ep[32];
+				snprintf(n, sizeof n, "%g", p->n);
+				snprintf(rep, sizeof rep, "%d", v->repeat);
+				fmt(v->value, val, sizeof val);
+				snprintf(ep, sizeof ep, "%d of %d", v->epochs_kept, v->epochs_total);
+				const char *row[] = {v->name ? v->name : v->ext_id, p->strategy, n, rep, val,
+						     ep, v->excluded && *v->excluded ? v->excluded : "none",
+						     v->flagged && *v->flagged ? v->flagged : ""};
+				pdf_table_row(t, row);
+			}
+		}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+}
+
+static void excluded_table(struct pdf *d, const struct amd_sweep_stats *s)
+{
+	const char *h[] = {"run", "strategy", report_axis_name(s), "rep.", "status", "why", "id"};
+	int right[7] = {0, 0, 1, 1, 0, 0, 0};
+	struct pdf_table *t = pdf_table_new(7, h, right, 5, TFONT);
+	for (size_t i = 0; i < s->nexcluded; i++) {
+		const struct amd_run_value *v = &s->excluded[i];
+		char n[32], rep[16];
+		snprintf(n, sizeof n, num(v->n) ? "%g" : "?", v->n);
+		snprintf(rep, sizeof rep, "%d", v->repeat);
+		const char *row[] = {v->name ? v->name : "", v->strategy ? v->strategy : "", n, rep,
+				     amd_status_name(v->status), v->excluded ? v->excluded : "",
+				     v->ext_id ? v->ext_id : ""};
+		pdf_table_row(t, row);
+	}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+}
+
+/* Length of the directory prefix all paths share. */
+static size_t common_dir(const struct amd_source_row *src, size_t n)
+{
+	if (n == 0)
+		return 0;
+	size_t len = strlen(src[0].path);
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+		while (k < len && src[i].path[k] == src[0].path[k])
+			k++;
+		len = k;
+	}
+	while (len > 0 && src[0].path[len - 1] != '/')
+		len--;
+	return len;
+}
+
+static void sources_table(struct pdf *d, struct report_ctx *c)
+{
+	size_t pre = common_dir(c->src, c->nsrc);
+	if (pre) {
+		char buf[1200];
+		snprintf(buf, sizeof buf, "Paths below are relative to %.*s", (int)pre, c->src[0].path);
+		pdf_paragraph(d, buf, 8, 0.3);
+	}
+	const char *h[] = {"path", "kind", "bytes", "sha256"};
+	int right[4] = {0, 0, 1, 0};
+	struct pdf_table *t = pdf_table_new(4, h, right, 0, 6.2);
+	for (size_t i = 0; i < c->nsrc; i++) {
+		char size[32];
+		snprintf(size, sizeof size, "%lld", (long long)c->src[i].size);
+		const char *row[] = {c->src[i].path + pre, c->src[i].kind, size, c->src[i].sha256};
+		pdf_table_row(t, row);
+	}
+	pdf_table_draw(d, t);
+	pdf_table_free(t);
+}
+
+static void appendix(struct pdf *d, struct report_ctx *c)
+{
+	const struct amd_sweep_stats *s = c->s;
+	pdf_new_page(d);
+	pdf_heading(d, "Appendix A: runs in the statistics", 1);
+	pdf_paragraph(d, "Each run's value is the median of its kept epochs; excluded epochs and "
+			 "the rule that excluded them are listed; flagged epochs are outliers kept "
+			 "in the median.",
+		      8.5, 0.3);
+	runs_table(d, s);
+	pdf_heading(d, "Appendix B: runs left out", 1);
+	if (s->nexcluded == 0)
+		pdf_paragraph(d, "None: every run finished and has the metric.", 9, 0.2);
+	else
+		excluded_table(d, s);
+	pdf_heading(d, "Appendix C: sources", 1);
+	if (c->nsrc == 0)
+		pdf_paragraph(d, "No source files are recorded for this sweep.", 9, 0.2);
+	else
+		sources_table(d, c);
+}
+
+int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct amd_err *err)
+{
+	struct pdf d;
+	char title[300], foot[300];
+	snprintf(title, sizeof title, "Scaling report: %s", c->s->sweep);
+	snprintf(foot, sizeof foot, "amdahl %s · %s · %s", c->o->version, c->s->sweep, c->generated);
+	if (pdf_open(&d, path, title, foot, err) < 0)
+		return -1;
+	first_page(&d, c);
+	charts_pages(&d, c);
+	tables_pages(&d, c);
+	appendix(&d, c);
+	*pages = d.page;
+	return pdf_close(&d, path, err);
+}

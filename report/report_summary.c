@@ -1,0 +1,239 @@
+/* report_summary.c — summary.md and summary.html rendered from
+ * templates/ with the report's findings, gaps, charts and configuration
+ * rows, and report.json with the same content as data. */
+#include "report_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "runs.h"
+#include "template.h"
+#include "util.h"
+
+static int num(double v)
+{
+	return !isnan(v) && !isinf(v);
+}
+
+static void texts(struct tpl *t, const char *list, const struct report_text *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		tpl_set(tpl_add(t, list), "text", "%s", x->v[i]);
+}
+
+static void point_row(struct tpl *r, const struct amd_point_stats *p)
+{
+	char b[96];
+	tpl_set(r, "strategy", "%s", p->strategy);
+	tpl_set(r, "n", "%g", p->n);
+	tpl_set(r, "runs", "%zu", p->nruns);
+	report_num(p->median, b, sizeof b);
+	tpl_set(r, "median", "%s", b);
+	report_ci(&p->ci, 1, "", b, sizeof b);
+	tpl_set(r, "ci", "%s", b);
+	tpl_set(r, "cv", num(p->cv) ? "%.1f%%" : "–", p->cv * 100);
+	tpl_set(r, "speedup", num(p->speedup) ? "%.2f×" : "–", p->speedup);
+	report_ci(&p->ci_speedup, 1, "", b, sizeof b);
+	tpl_set(r, "speedup_ci", "%s", b);
+	tpl_set(r, "efficiency", num(p->efficiency) ? "%.0f%%" : "–", p->efficiency * 100);
+	report_num(p->throughput, b, sizeof b);
+	tpl_set(r, "throughput", "%s", b);
+	report_num(p->energy_per_sample_j, b, sizeof b);
+	tpl_set(r, "energy_sample", "%s", b);
+}
+
+static struct tpl *model(struct report_ctx *c)
+{
+	const struct amd_sweep_stats *s = c->s;
+	struct tpl *t = tpl_new();
+	tpl_set(t, "sweep", "%s", s->sweep);
+	tpl_set(t, "metric", "%s", s->metric);
+	tpl_set(t, "axis", "%s", report_axis_name(s));
+	tpl_set(t, "axis_label", "%s", report_axis_label(s));
+	tpl_set(t, "runs", "%zu", s->nruns_total - s->nruns_excluded);
+	tpl_set(t, "runs_left_out", "%zu", s->nruns_excluded);
+	tpl_set(t, "generated", "%s", c->generated);
+	tpl_set(t, "version", "%s", c->o->version);
+	tpl_set(t, "rules", "%s", s->rules);
+	if (s->scaling)
+		tpl_set(t, "scaling", "1");
+	texts(t, "findings", &c->findings);
+	texts(t, "gaps", &c->gaps);
+	if (c->gaps.n)
+		tpl_set(t, "has_gaps", "1");
+	for (size_t i = 0; i < c->charts.n; i++) {
+		struct tpl *ch = tpl_add(t, "charts");
+		tpl_set(ch, "name", "%s", c->charts.v[i].name);
+		tpl_set(ch, "title", "%s", c->charts.v[i].title);
+		tpl_set(ch, "caption", "%s", c->charts.v[i].caption);
+	}
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++)
+			point_row(tpl_add(t, "rows"), &s->strategies[i].points[k]);
+	return t;
+}
+
+int report_write_summaries(struct report_ctx *c, struct amd_err *err)
+{
+	struct tpl *t = model(c);
+	char *md = amd_path_join(c->o->outdir, "summary.md");
+	char *html = amd_path_join(c->o->outdir, "summary.html");
+	int rc = tpl_render_file("summary.md", t, TPL_RAW, md, err);
+	if (rc == 0)
+		rc = tpl_render_file("summary.html", t, TPL_HTML, html, err);
+	free(md);
+	free(html);
+	tpl_free(t);
+	return rc;
+}
+
+/* ---- report.json ---- */
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (num(v))
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *ci_json(const struct amd_ci *ci)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddBoolToObject(o, "valid", ci->valid);
+	if (ci->valid) {
+		add_num(o, "lo", ci->lo);
+		add_num(o, "hi", ci->hi);
+	} else if (ci->why)
+		cJSON_AddStringToObject(o, "why", ci->why);
+	return o;
+}
+
+static cJSON *point_json(const struct amd_point_stats *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_num(o, "n", p->n);
+	cJSON_AddNumberToObject(o, "runs", (double)p->nruns);
+	add_num(o, "median", p->median);
+	add_num(o, "sd", p->sd);
+	add_num(o, "cv", p->cv);
+	add_num(o, "min", p->min);
+	add_num(o, "max", p->max);
+	cJSON_AddItemToObject(o, "ci", ci_json(&p->ci));
+	add_num(o, "speedup", p->speedup);
+	cJSON_AddItemToObject(o, "speedup_ci", ci_json(&p->ci_speedup));
+	add_num(o, "efficiency", p->efficiency);
+	cJSON_AddItemToObject(o, "efficiency_ci", ci_json(&p->ci_efficiency));
+	add_num(o, "throughput", p->throughput);
+	add_num(o, "energy_epoch_j", p->energy_epoch_j);
+	add_num(o, "energy_solution_j", p->energy_solution_j);
+	add_num(o, "energy_per_sample_j", p->energy_per_sample_j);
+	add_num(o, "util_pct", p->util_pct);
+	add_num(o, "comp_fraction", p->comp_fraction);
+	add_num(o, "comm_share", p->has_trace ? p->comm_share : NAN);
+	return o;
+}
+
+static cJSON *strategy_json(const struct amd_strategy_stats *st)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "strategy", st->strategy);
+	add_num(o, "base_n", st->base_n);
+	add_num(o, "base_value", st->base_value);
+	cJSON *fit = cJSON_AddObjectToObject(o, "amdahl");
+	cJSON_AddBoolToObject(fit, "ok", st->amdahl.ok);
+	if (st->amdahl.ok) {
+		add_num(fit, "a", st->amdahl.a);
+		add_num(fit, "b", st->amdahl.b);
+		add_num(fit, "serial_fraction", st->amdahl.serial_fraction);
+		add_num(fit, "r2", st->amdahl.r2);
+	} else
+		cJSON_AddStringToObject(fit, "why", st->amdahl.why);
+	cJSON *pts = cJSON_AddArrayToObject(o, "points");
+	for (size_t k = 0; k < st->npoints; k++)
+		cJSON_AddItemToArray(pts, point_json(&st->points[k]));
+	return o;
+}
+
+static cJSON *strings_json(const struct report_text *t)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < t->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(t->v[i]));
+	return a;
+}
+
+static cJSON *report_json(struct report_ctx *c)
+{
+	const struct amd_sweep_stats *s = c->s;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "sweep", s->sweep);
+	cJSON_AddStringToObject(o, "metric", s->metric);
+	cJSON_AddStringToObject(o, "axis", report_axis_name(s));
+	cJSON_AddStringToObject(o, "generated", c->generated);
+	cJSON_AddStringToObject(o, "rules", s->rules);
+	cJSON_AddNumberToObject(o, "runs", (double)(s->nruns_total - s->nruns_excluded));
+	cJSON_AddNumberToObject(o, "runs_left_out", (double)s->nruns_excluded);
+	cJSON_AddItemToObject(o, "findings", strings_json(&c->findings));
+	cJSON_AddItemToObject(o, "gaps", strings_json(&c->gaps));
+	cJSON *charts = cJSON_AddArrayToObject(o, "charts");
+	for (size_t i = 0; i < c->charts.n; i++) {
+		cJSON *ch = cJSON_CreateObject();
+		char b[300];
+		cJSON_AddStringToObject(ch, "name", c->charts.v[i].name);
+		snprintf(b, sizeof b, "charts/%s.png", c->charts.v[i].name);
+		cJSON_AddStringToObject(ch, "png", b);
+		snprintf(b, sizeof b, "charts/%s.svg", c->charts.v[i].name);
+		cJSON_AddStringToObject(ch, "svg", b);
+		cJSON_AddStringToObject(ch, "caption", c->charts.v[i].caption);
+		cJSON_AddItemToArray(charts, ch);
+	}
+	cJSON *st = cJSON_AddArrayToObject(o, "strategies");
+	for (size_t i = 0; i < s->nstrategies; i++)
+		cJSON_AddItemToArray(st, strategy_json(&s->strategies[i]));
+	cJSON *ex = cJSON_AddArrayToObject(o, "left_out");
+	for (size_t i = 0; i < s->nexcluded; i++) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "id", s->excluded[i].ext_id ? s->excluded[i].ext_id : "");
+		cJSON_AddStringToObject(r, "name", s->excluded[i].name ? s->excluded[i].name : "");
+		cJSON_AddStringToObject(r, "status", amd_status_name(s->excluded[i].status));
+		cJSON_AddStringToObject(r, "why", s->excluded[i].excluded ? s->excluded[i].excluded : "");
+		cJSON_AddItemToArray(ex, r);
+	}
+	cJSON *src = cJSON_AddArrayToObject(o, "sources");
+	for (size_t i = 0; i < c->nsrc; i++) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "path", c->src[i].path);
+		cJSON_AddStringToObject(r, "kind", c->src[i].kind);
+		cJSON_AddNumberToObject(r, "size", (double)c->src[i].size);
+		cJSON_AddStringToObject(r, "sha256", c->src[i].sha256);
+		cJSON_AddItemToArray(src, r);
+	}
+	return o;
+}
+
+int report_write_json(struct report_ctx *c, const char *path, struct amd_err *err)
+{
+	cJSON *o = report_json(c);
+	char *text = cJSON_Print(o);
+	cJSON_Delete(o);
+	if (!text)
+		return amd_fail(err, "%s: out of memory", path);
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+	if (!f)
+		rc = amd_fail(err, "%s: %s", path, strerror(errno));
+	else {
+		fputs(text, f);
+		fputc('\n', f);
+		if (fclose(f) != 0)
+			rc = amd_fail(err, "%s: %s", path, strerror(errno));
+	}
+	free(text);
+	return rc;
+}

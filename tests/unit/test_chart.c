@@ -1,0 +1,275 @@
+/* test_chart.c — the chart engine draws where the numbers say: render
+ * known data to PNG, read the pixels back and check the ideal line and
+ * a bar at the pixel computed from the axis mapping (plot rectangle and
+ * data range, mapped here independently: log2 for x, linear for y). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "chart.h"
+
+#define DPI 150.0
+#define K (DPI / 72.0)
+
+struct img {
+	cairo_surface_t *s;
+	unsigned char *data;
+	int w, h, stride;
+};
+
+static struct img load(const char *path)
+{
+	struct img im;
+	im.s = cairo_image_surface_create_from_png(path);
+	assert_int_equal(cairo_surface_status(im.s), CAIRO_STATUS_SUCCESS);
+	im.data = cairo_image_surface_get_data(im.s);
+	im.w = cairo_image_surface_get_width(im.s);
+	im.h = cairo_image_surface_get_height(im.s);
+	im.stride = cairo_image_surface_get_stride(im.s);
+	return im;
+}
+
+/* Pixel at drawing coordinates (points), as 0..255 r, g, b. */
+static void px(const struct img *im, double x, double y, int rgb[3])
+{
+	int ix = (int)floor(x * K), iy = (int)floor(y * K);
+	assert_true(ix >= 0 && ix < im->w && iy >= 0 && iy < im->h);
+	uint32_t v = *(uint32_t *)(im->data + (size_t)iy * (size_t)im->stride + (size_t)ix * 4);
+	rgb[0] = (int)(v >> 16 & 255);
+	rgb[1] = (int)(v >> 8 & 255);
+	rgb[2] = (int)(v & 255);
+}
+
+static int is_white(const int c[3])
+{
+	return c[0] > 245 && c[1] > 245 && c[2] > 245;
+}
+
+static int near_color(const int c[3], int idx, int tol)
+{
+	double want[3];
+	chart_color(idx, want);
+	for (int i = 0; i < 3; i++)
+		if (abs(c[i] - (int)lround(want[i] * 255)) > tol)
+			return 0;
+	return 1;
+}
+
+static double expect_x_log2(const struct chart_frame *f, double x)
+{
+	return f->x0 + (log2(x) - log2(f->xmin)) / (log2(f->xmax) - log2(f->xmin)) * (f->x1 - f->x0);
+}
+
+static double expect_y(const struct chart_frame *f, double y)
+{
+	return f->y1 - (y - f->ymin) / (f->ymax - f->ymin) * (f->y1 - f->y0);
+}
+
+/* A grey pixel of the ideal line within 1.5 pt above or below (x, y). */
+static int grey_near(const struct img *im, double x, double y)
+{
+	for (double dy = -1.5; dy <= 1.5; dy += 0.25) {
+		int c[3];
+		px(im, x, y + dy, c);
+		if (abs(c[0] - c[1]) < 12 && abs(c[1] - c[2]) < 12 && c[0] < 200)
+			return 1;
+	}
+	return 0;
+}
+
+static void ideal_line_where_numbers_put_it(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8, 16}, ix[41], ideal[41];
+	for (int i = 0; i <= 40; i++) /* the ideal S = n, sampled densely on the log axis */
+		ix[i] = ideal[i] = pow(2, i / 10.0);
+	double sp[] = {1, 1.8, 3.1, 4.9, 6.0}, lo[] = {1, 1.7, 2.9, 4.5, 5.5},
+	       hi[] = {1, 1.9, 3.3, 5.3, 6.4};
+	struct chart *c = chart_new(CHART_XY, "Speedup", "GPUs (n)", "speedup (×)");
+	chart_xscale(c, CHART_LOG2);
+	chart_yrange(c, NAN, NAN, 1);
+	chart_series(c, "ideal", CHART_GREY, CS_LINE | CS_THIN, MARK_CIRCLE, 41, ix, ideal, NULL, NULL);
+	chart_series(c, "ddp", 0, CS_LINE | CS_POINTS | CS_ERRBARS, MARK_CIRCLE, 5, n, sp, lo, hi);
+	char path[] = "/tmp/test_chart_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 480, 300, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	struct img im = load(path);
+	assert_int_equal(im.w, (int)ceil(480 * K));
+	/* the y axis starts at 0 and covers the ideal 16 */
+	assert_true(f.ymin == 0 && f.ymax >= 16);
+	/* along the ideal line, between points (not only on markers) */
+	double probes[] = {2.8, 5, 6, 12};
+	for (size_t i = 0; i < 4; i++) {
+		double x = expect_x_log2(&f, probes[i]);
+		double y = expect_y(&f, probes[i]);
+		assert_true(grey_near(&im, x, y));
+		/* 8 pt below the line (a lower speedup) is not the line */
+		int cbelow[3];
+		px(&im, x, y + 12, cbelow);
+		assert_false(abs(cbelow[0] - cbelow[1]) < 12 && cbelow[0] < 200 &&
+			     abs(cbelow[1] - cbelow[2]) < 12);
+	}
+	/* the measured point n=8, S=4.9 is drawn in the first palette colour */
+	int cp[3];
+	px(&im, expect_x_log2(&f, 8) + 1.2, expect_y(&f, 4.9) + 1.2, cp);
+	assert_true(near_color(cp, 0, 40));
+	/* and the legend hides no data: none of the points lies inside it */
+	for (size_t i = 0; i < 5; i++) {
+		double x = expect_x_log2(&f, n[i]), y = expect_y(&f, sp[i]);
+		assert_false(x >= f.legend_x0 && x <= f.legend_x1 && y >= f.legend_y0 &&
+			     y <= f.legend_y1);
+	}
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	if (!getenv("CHART_TEST_KEEP"))
+		unlink(path);
+}
+
+/* The report's speedup chart is log-log: the ideal S = n is the straight
+ * diagonal; check it at the log2-mapped pixel and that y ticks are powers of 2. */
+static void ideal_line_on_log_log(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8}, sp[] = {1, 1.9, 3.2, 4.1};
+	struct chart *c = chart_new(CHART_XY, "Speedup", "n", "speedup (×)");
+	chart_xscale(c, CHART_LOG2);
+	chart_yscale(c, CHART_LOG2);
+	chart_series(c, "ideal", CHART_GREY, CS_LINE | CS_THIN, MARK_CIRCLE, 4, n, n, NULL, NULL);
+	chart_series(c, "ddp", 0, CS_LINE | CS_POINTS, MARK_CIRCLE, 4, n, sp, NULL, NULL);
+	char path[] = "/tmp/test_loglog_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 480, 300, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	assert_int_equal(f.yscale, CHART_LOG2);
+	assert_true(f.ymin < 1 && f.ymax > 8);
+	struct img im = load(path);
+	double probes[] = {3, 5, 6.5};
+	for (size_t i = 0; i < 3; i++) {
+		double x = expect_x_log2(&f, probes[i]);
+		double y = f.y1 - (log2(probes[i]) - log2(f.ymin)) / (log2(f.ymax) - log2(f.ymin)) *
+					  (f.y1 - f.y0);
+		assert_true(grey_near(&im, x, y));
+	}
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	unlink(path);
+}
+
+static void bars_where_numbers_put_them(void **state)
+{
+	(void)state;
+	double v[] = {12.5, 30, 7.25};
+	struct chart *c = chart_new(CHART_BARS, "Energy", NULL, "energy per epoch (kJ)");
+	chart_group(c, "1", "ddp");
+	chart_group(c, "2", "ddp");
+	chart_group(c, "4", "ddp");
+	chart_bars(c, "energy", 2, 0, v, NULL, NULL);
+	char path[] = "/tmp/test_bars_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 400, 260, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	struct img im = load(path);
+	assert_true(f.ymin == 0 && f.ymax >= 30);
+	double gw = (f.x1 - f.x0) / 3;
+	for (int g = 0; g < 3; g++) {
+		double xm = f.x0 + gw * (g + 0.5);
+		double top = expect_y(&f, v[g]);
+		int in[3], above[3];
+		px(&im, xm, top + 2, in);    /* just inside the top edge */
+		px(&im, xm, top - 2, above); /* just above it */
+		assert_true(near_color(in, 2, 6));
+		assert_true(is_white(above));
+		/* the bar stands on zero */
+		px(&im, xm, f.y1 - 2, in);
+		assert_true(near_color(in, 2, 6));
+	}
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	if (!getenv("CHART_TEST_KEEP"))
+		unlink(path);
+}
+
+static void stacked_bars_split_at_the_share(void **state)
+{
+	(void)state;
+	double comp[] = {0.6, 0.25}, other[] = {0.4, 0.75};
+	struct chart *c = chart_new(CHART_BARS, "Compute vs other", "n", "share of time (%)");
+	chart_group(c, "1", NULL);
+	chart_group(c, "2", NULL);
+	chart_bars(c, "compute", 0, 0, comp, NULL, NULL);
+	chart_bars(c, "other", CHART_GREY, 1, other, NULL, NULL);
+	chart_stacked(c, 1);
+	chart_yrange(c, 0, 1, 1);
+	char path[] = "/tmp/test_stack_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 400, 260, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	struct img im = load(path);
+	double gw = (f.x1 - f.x0) / 2;
+	for (int g = 0; g < 2; g++) {
+		double xm = f.x0 + gw * (g + 0.5) + 3;
+		double split = expect_y(&f, comp[g]);
+		int below[3], above[3];
+		px(&im, xm, split + 2, below);
+		px(&im, xm, split - 2, above);
+		assert_true(near_color(below, 0, 6));
+		assert_false(near_color(above, 0, 60));
+		assert_false(is_white(above)); /* hatched "other" fills it */
+	}
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	if (!getenv("CHART_TEST_KEEP"))
+		unlink(path);
+}
+
+static void nice_ticks_are_1_2_5(void **state)
+{
+	(void)state;
+	double t[32], step;
+	size_t n = chart_nice_ticks(0, 7.3, 5, t, 32, &step);
+	assert_true(step == 2);
+	assert_int_equal(n, 4);
+	assert_true(t[0] == 0 && t[3] == 6);
+	n = chart_nice_ticks(0.12, 0.93, 5, t, 32, &step);
+	assert_true(fabs(step - 0.2) < 1e-12);
+	assert_true(fabs(t[0] - 0.2) < 1e-12);
+	n = chart_nice_ticks(0, 4500, 5, t, 32, &step);
+	assert_true(step == 1000);
+	assert_int_equal(n, 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ideal_line_where_numbers_put_it),
+		cmocka_unit_test(ideal_line_on_log_log),
+		cmocka_unit_test(bars_where_numbers_put_them),
+		cmocka_unit_test(stacked_bars_split_at_the_share),
+		cmocka_unit_test(nice_ticks_are_1_2_5),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
