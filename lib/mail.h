@@ -27,10 +27,10 @@ struct amd_mail_report {
 int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_err *err);
 void amd_mail_report_free(struct amd_mail_report *r);
 
-/* Renders templates/NAME ("mail.txt" or "mail.html"): {{subject}},
- * {{sweep}}, {{gate}}, {{findings}}, {{pdf}}, {{source}}. In HTML the
- * values are escaped and findings become <li> items. Returns malloc'd
- * text. */
+/* Renders templates/NAME ("mail.txt" or "mail.html", HTML-escaped) with
+ * report/template.h: {{subject}}, {{sweep}}, {{gate}}, {{pdf}},
+ * {{source}} and the list {{#findings}}{{text}}{{/findings}}; absent
+ * values are empty ({{^gate}}..{{/gate}} says so). Returns malloc'd text. */
 char *amd_mail_render(const char *name, const struct amd_mail_report *r,
 		      const char *subject, struct amd_err *err);
 

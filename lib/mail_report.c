@@ -1,7 +1,8 @@
 /* mail_report.c — what a mail says about a report directory: the sweep,
  * the findings and the gate verdict from report.json (cJSON), else the
  * first section of summary.md; the PDF to attach; and the body rendered
- * from templates/mail.txt and templates/mail.html ({{name}} fields). */
+ * from templates/mail.txt and templates/mail.html with report/template.h
+ * (the engine summary.md uses: {{name}}, {{#list}}..{{/list}}). */
 #include "mail.h"
 
 #include <dirent.h>
@@ -10,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "template.h" /* report/: the one template engine */
 #include "util.h"
 
 #define MAX_REPORT_BYTES (16u << 20)
@@ -184,103 +186,48 @@ int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_
 	return rc;
 }
 
-/* ---- templates ---- */
+/* ---- templates: report/template.h, the engine summary.md uses ---- */
 
-static int put_html(struct amd_buf *out, const char *s)
+static struct tpl *fields(const struct amd_mail_report *r, const char *subject)
 {
-	int rc = 0;
-	for (; *s && rc == 0; s++) {
-		switch (*s) {
-		case '&': rc = amd_buf_printf(out, "&amp;"); break;
-		case '<': rc = amd_buf_printf(out, "&lt;"); break;
-		case '>': rc = amd_buf_printf(out, "&gt;"); break;
-		case '"': rc = amd_buf_printf(out, "&quot;"); break;
-		default: rc = amd_buf_append(out, s, 1);
-		}
+	struct tpl *t = tpl_new();
+	if (!t)
+		return NULL;
+	tpl_set(t, "subject", "%s", subject);
+	tpl_set(t, "pdf", "%s", amd_basename(r->pdf_path));
+	if (r->sweep)
+		tpl_set(t, "sweep", "%s", r->sweep);
+	if (r->gate)
+		tpl_set(t, "gate", "%s", r->gate);
+	if (r->source)
+		tpl_set(t, "source", "%s", r->source);
+	for (size_t i = 0; i < r->nfindings; i++) {
+		struct tpl *item = tpl_add(t, "findings");
+		if (item)
+			tpl_set(item, "text", "%s", r->findings[i]);
 	}
-	return rc;
-}
-
-static int put_value(struct amd_buf *out, const char *s, int html)
-{
-	return html ? put_html(out, s) : amd_buf_append(out, s, strlen(s));
-}
-
-static int put_findings(struct amd_buf *out, const struct amd_mail_report *r, int html)
-{
-	int rc = 0;
-	if (r->nfindings == 0)
-		return put_value(out, r->source ? "(the report states no findings)"
-						: "(no report.json or summary.md with findings)", html);
-	for (size_t i = 0; i < r->nfindings && rc == 0; i++) {
-		const char *sep = i ? "\n" : "";
-		rc = amd_buf_printf(out, "%s%s", sep, html ? "<li>" : "- ");
-		rc = rc ? rc : put_value(out, r->findings[i], html);
-		rc = rc ? rc : (html ? amd_buf_printf(out, "</li>") : 0);
-	}
-	return rc;
-}
-
-static int put_field(struct amd_buf *out, const char *key, const struct amd_mail_report *r,
-		     const char *subject, int html)
-{
-	if (strcmp(key, "findings") == 0)
-		return put_findings(out, r, html);
-	const char *v = strcmp(key, "subject") == 0 ? subject
-		      : strcmp(key, "sweep") == 0   ? (r->sweep ? r->sweep : "(not named in the report)")
-		      : strcmp(key, "gate") == 0    ? (r->gate ? r->gate : "not run")
-		      : strcmp(key, "pdf") == 0     ? amd_basename(r->pdf_path)
-		      : strcmp(key, "source") == 0  ? (r->source ? r->source : "nothing")
-						    : NULL;
-	return v ? put_value(out, v, html) : 1;
-}
-
-static int render_text(const char *path, const char *tpl, const struct amd_mail_report *r,
-		       const char *subject, int html, struct amd_buf *out, struct amd_err *err)
-{
-	const char *p = tpl, *open;
-	while ((open = strstr(p, "{{")) != NULL) {
-		const char *close = strstr(open + 2, "}}");
-		int line = 1;
-		for (const char *q = tpl; q < open; q++)
-			line += *q == '\n';
-		if (!close)
-			return amd_fail(err, "%s: line %d: '{{' without '}}'", path, line);
-		char key[32];
-		const char *k = open + 2 + strspn(open + 2, " ");
-		size_t kn = (size_t)(close - k);
-		while (kn && k[kn - 1] == ' ')
-			kn--;
-		snprintf(key, sizeof key, "%.*s", (int)kn, k);
-		if (amd_buf_append(out, p, (size_t)(open - p)) < 0)
-			return amd_fail(err, "out of memory");
-		int rc = put_field(out, key, r, subject, html);
-		if (rc > 0)
-			return amd_fail(err, "%s: line %d: unknown field {{%s}}", path, line, key);
-		if (rc < 0)
-			return amd_fail(err, "out of memory");
-		p = close + 2;
-	}
-	return amd_buf_append(out, p, strlen(p)) < 0 ? amd_fail(err, "out of memory") : 0;
+	return t;
 }
 
 char *amd_mail_render(const char *name, const struct amd_mail_report *r,
 		      const char *subject, struct amd_err *err)
 {
 	char *path = amd_template_path(name);
-	struct amd_buf tpl = {0}, out = {0};
+	struct amd_buf text = {0}, out = {0};
 	if (!path) {
 		amd_fail(err, "templates/%s: not found (set AMDAHL_TEMPLATES to the templates folder)",
 			 name);
 		return NULL;
 	}
-	int html = strstr(name, ".html") != NULL;
-	int rc = amd_read_file(path, 1u << 20, &tpl, err);
+	struct tpl *t = fields(r, subject);
+	enum tpl_escape esc = strstr(name, ".html") ? TPL_HTML : TPL_RAW;
+	int rc = t ? amd_read_file(path, 1u << 20, &text, err) : amd_fail(err, "out of memory");
 	if (rc == 0)
-		rc = render_text(path, tpl.data, r, subject, html, &out, err);
-	if (rc == 0 && !out.data)
-		rc = amd_buf_append(&out, "", 1) < 0 ? amd_fail(err, "out of memory") : 0;
-	amd_buf_free(&tpl);
+		rc = tpl_render(text.data, path, t, esc, &out, err);
+	if (rc == 0 && amd_buf_append(&out, "", 0) < 0)
+		rc = amd_fail(err, "out of memory");
+	tpl_free(t);
+	amd_buf_free(&text);
 	free(path);
 	if (rc < 0) {
 		amd_buf_free(&out);
