@@ -108,7 +108,9 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		return rc < 0 ? EXIT_OK : rc;
 	struct amd_err err = {{0}};
 	struct report_result res;
-	if (report_build(ctx->store, &o, &res, &err) < 0)
+	rc = report_build(ctx->store, &o, &res, &err);
+	report_release_fonts();
+	if (rc < 0)
 		return cmd_error("report build", "%s", err.msg);
 	print_result(&o, &res, json);
 	return EXIT_OK;

@@ -102,6 +102,7 @@ static cJSON *point_json(const struct amd_point_stats *p)
 	num(o, "min", p->min);
 	num(o, "max", p->max);
 	cJSON_AddItemToObject(o, "ci", ci_json(&p->ci));
+	cJSON_AddItemToObject(o, "mean_ci_t", ci_json(&p->ci_mean_t));
 	num(o, "speedup", p->speedup);
 	cJSON_AddItemToObject(o, "speedup_ci", ci_json(&p->ci_speedup));
 	num(o, "efficiency", p->efficiency);
@@ -250,13 +251,73 @@ static void axis_row(struct table *t, const struct amd_point_stats *p)
 	table_add(t, row);
 }
 
-static void print_fits(const struct amd_strategy_stats *st)
+static void energy_row(struct table *t, const struct amd_point_stats *p)
 {
+	char n[32], ee[32], es[32], eps[32], pw[32], ut[32];
+	const char *row[] = {fmt(n, sizeof n, "%g", p->n),
+			     fmt(ee, sizeof ee, "%.4g", p->energy_epoch_j),
+			     fmt(es, sizeof es, "%.0f", p->energy_solution_j),
+			     fmt(eps, sizeof eps, "%.4g", p->energy_per_sample_j),
+			     fmt(pw, sizeof pw, "%.1f", p->power_w),
+			     fmt(ut, sizeof ut, "%.1f", p->util_pct)};
+	table_add(t, row);
+}
+
+static void profile_row(struct table *t, const struct amd_point_stats *p)
+{
+	char n[32], c[32], m[32], me[32], id[32], cs[32], cf[32], sg[32];
+	const char *row[] = {fmt(n, sizeof n, "%g", p->n),
+			     fmt(c, sizeof c, "%.1f%%", p->phase_share[AMD_PHASE_COMPUTE] * 100),
+			     fmt(m, sizeof m, "%.1f%%", p->phase_share[AMD_PHASE_COMM] * 100),
+			     fmt(me, sizeof me, "%.1f%%", p->phase_share[AMD_PHASE_MEMORY] * 100),
+			     fmt(id, sizeof id, "%.1f%%", p->phase_share[AMD_PHASE_IDLE] * 100),
+			     fmt(cs, sizeof cs, "%.1f%%", p->comm_share * 100),
+			     fmt(cf, sizeof cf, "%.1f%%", p->comp_fraction * 100),
+			     fmt(sg, sizeof sg, "%.3f", p->straggler_ns / 1e6)};
+	table_add(t, row);
+}
+
+/* A side table of the strategy's points with row(), when any point has it. */
+static void side_table(const struct amd_strategy_stats *st, const char *title, int ncols,
+		       const char *const *h, void (*row)(struct table *, const struct amd_point_stats *),
+		       int (*has)(const struct amd_point_stats *))
+{
+	int any = 0;
+	for (size_t p = 0; p < st->npoints; p++)
+		any |= has(&st->points[p]);
+	if (!any)
+		return;
+	printf("  %s\n", title);
+	struct table *t = table_new(ncols, h);
+	for (int c = 0; c < ncols; c++)
+		table_align_right(t, c);
+	for (size_t p = 0; p < st->npoints; p++)
+		row(t, &st->points[p]);
+	table_print(t, stdout);
+	table_free(t);
+}
+
+static int has_energy(const struct amd_point_stats *p)
+{
+	return isfinite(p->energy_solution_j) || isfinite(p->power_w) || isfinite(p->util_pct);
+}
+
+static int has_profile(const struct amd_point_stats *p)
+{
+	return p->has_trace || isfinite(p->comp_fraction);
+}
+
+static void print_fits(const struct amd_strategy_stats *st, int higher)
+{
+	const char *y = higher ? "1/X(n)" : "T(n)";
 	const struct amd_fit *a = &st->amdahl, *u = &st->usl;
-	char ci[64];
-	if (a->ok)
-		printf("  Amdahl fit T(n) = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
-		       a->a, a->b, a->serial_fraction,
+	char ci[80];
+	if (a->ok && a->b < 0)
+		printf("  Amdahl fit %s = %.4g %+.4g/n: time grows with n, Amdahl's law does not"
+		       " describe it (R² %.3f)\n", y, a->a, a->b, a->r2);
+	else if (a->ok)
+		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
+		       y, a->a, a->b, a->serial_fraction,
 		       a->ci_serial.valid ? ci_text(ci, sizeof ci, &a->ci_serial, "%.3f")
 					  : a->ci_serial.why ? a->ci_serial.why : "",
 		       a->r2);
@@ -272,27 +333,31 @@ static void print_fits(const struct amd_strategy_stats *st)
 		printf("  USL fit refused: %s\n", u->why);
 }
 
-static void print_slower(const struct amd_strategy_stats *st)
+static void print_slower(const struct amd_strategy_stats *st, int higher)
 {
 	for (size_t i = 1; i < st->npoints; i++) {
-		const struct amd_point_stats *p = &st->points[i];
+		const struct amd_point_stats *p = &st->points[i], *q = &st->points[i - 1];
 		if (p->speedup < 1)
 			printf("  note: n=%g is slower than n=%g (speedup %.2f)\n", p->n, st->base_n,
 			       p->speedup);
-		else if (p->median > st->points[i - 1].median && i > 1)
-			printf("  note: n=%g is slower than n=%g (%.4g s vs %.4g s)\n", p->n,
-			       st->points[i - 1].n, p->median, st->points[i - 1].median);
+		else if (i > 1 && (higher ? p->median < q->median : p->median > q->median))
+			printf("  note: n=%g is slower than n=%g (median %.4g vs %.4g)\n", p->n, q->n,
+			       p->median, q->median);
 	}
 }
 
 static void print_strategy(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st)
 {
-	printf("\nstrategy %s (base n=%g: %.4g %s)\n", st->strategy, st->base_n, st->base_value,
-	       strstr(s->metric, "_s") ? "s" : "");
+	size_t ml = strlen(s->metric);
+	const char *unit = strstr(s->metric, "per_s") ? "/s"
+		: ml > 3 && strcmp(s->metric + ml - 3, "_ms") == 0 ? " ms"
+		: ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0 ? " s" : "";
+	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", st->strategy, s->scaling ? "n" : s->axis,
+	       st->base_n, st->base_value, unit);
 	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
 					 "speedup [95% CI]", "efficiency", "Karp–Flatt",
 					 "samples/s"};
-	static const char *const ha[] = {"axis", "runs", "median", "95% CI", "CV",
+	const char *ha[] = {s->axis, "runs", "median", "95% CI", "CV",
 					 "samples/s", "J/sample", "power W", "util %"};
 	struct table *t = table_new(9, s->scaling ? hs : ha);
 	for (int c = 0; c < 9; c++)
@@ -303,9 +368,18 @@ static void print_strategy(const struct amd_sweep_stats *s, const struct amd_str
 	table_print(t, stdout);
 	table_free(t);
 	if (s->scaling) {
-		print_fits(st);
-		print_slower(st);
+		print_fits(st, s->higher_is_better);
+		print_slower(st, s->higher_is_better);
+		static const char *const he[] = {"n", "J/epoch/GPU", "J/run (all GPUs)", "J/sample",
+						 "power W", "util %"};
+		side_table(st, "energy and utilisation per GPU (gpu_energy_J per epoch; else power ×"
+			   " probing interval per run, mean power × epoch time per epoch)", 6, he, energy_row, has_energy);
 	}
+	static const char *const hp[] = {"n", "compute", "comm", "memory", "idle",
+					 "comm share", "comp fraction", "straggler ms"};
+	side_table(st, "profile (phase shares of the trace window, mean over ranks and runs;"
+		   " comp fraction as itwinai: counts overlap twice)", 8, hp, profile_row,
+		   has_profile);
 }
 
 static void print_sweep(const struct amd_sweep_stats *s)
@@ -324,6 +398,9 @@ static void print_sweep(const struct amd_sweep_stats *s)
 				if (*v->flagged)
 					printf("flagged: %s repeat %d: %s\n", v->name, v->repeat, v->flagged);
 			}
+	if (s->nstrategies == 0)
+		printf("no run has a usable %s; --metric names another per-epoch metric\n",
+		       s->metric);
 	if (!s->has_traces)
 		printf("no profiler traces linked: no phase shares\n");
 	if (!s->has_energy)

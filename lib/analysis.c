@@ -24,6 +24,7 @@ struct work {
 	size_t nvals;
 	int ok;         /* counts in statistics */
 	double share[AMD_PHASE_COUNT], comm_share, comp_fraction, straggler_ns;
+	double op_comp_us, op_total_us; /* itwinai's fraction, pooled per point */
 	int has_trace;
 };
 
@@ -223,14 +224,6 @@ static double mean_points(const struct amd_point *p, size_t n)
 	return k ? s / (double)k : NAN;
 }
 
-static size_t count_ranks(const struct amd_point *p, size_t n)
-{
-	size_t r = 0;
-	for (size_t i = 0; i < n; i++)
-		r += i == 0 || p[i].rank != p[i - 1].rank;
-	return r;
-}
-
 /* Energy from the NVML counter gpu_energy_J (J per epoch per GPU). */
 static void energy_counter(struct work *w, const struct amd_point *e, size_t ne,
 			   const struct amd_point *pts, size_t n, const int *keep)
@@ -252,8 +245,8 @@ static void energy_counter(struct work *w, const struct amd_point *e, size_t ne,
 }
 
 /* Energy from power samples the way itwinai does it (power × probing
- * interval), per GPU (rank) and per run; per epoch: per GPU over all
- * epochs, as the samples are not tied to epochs. */
+ * interval), per GPU (rank) and per run. Per epoch and GPU, as the samples
+ * are too sparse to split by epoch: mean power × the run's epoch time. */
 static void energy_integrated(struct work *w, const struct amd_point *p, size_t np,
 			      double interval)
 {
@@ -261,11 +254,9 @@ static void energy_integrated(struct work *w, const struct amd_point *p, size_t 
 	for (size_t i = 0; i < np; i++)
 		if (isfinite(p[i].value))
 			all += p[i].value * interval;
-	size_t gpus = count_ranks(p, np);
 	w->v.energy_run_j = all;
 	w->v.energy_kept_j = NAN;
-	w->v.energy_epoch_j = gpus && w->v.epochs_total
-		? all / (double)gpus / (double)w->v.epochs_total : NAN;
+	w->v.energy_epoch_j = mean_points(p, np) * w->v.value;
 }
 
 static int run_energy(struct amd_store *st, struct work *w, const struct amd_point *pts,
@@ -312,6 +303,8 @@ static void run_trace_shares(struct work *w, const struct amd_trace_row *tr, siz
 	double cf = 0;
 	size_t ncf = 0;
 	w->comm_share = 0;
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		w->share[p] = 0;
 	for (size_t t = 0; t < ntr; t++) {
 		if (isfinite(tr[t].comp_fraction)) {
 			cf += tr[t].comp_fraction;
@@ -333,8 +326,7 @@ static void run_trace_shares(struct work *w, const struct amd_trace_row *tr, siz
 	for (int p = 0; p < AMD_PHASE_COUNT; p++)
 		w->share[p] = k ? w->share[p] / (double)k : NAN;
 	w->comm_share = kc ? w->comm_share / (double)kc : NAN;
-	if (!isfinite(w->comp_fraction))
-		w->comp_fraction = ncf ? cf / (double)ncf : NAN;
+	w->comp_fraction = ncf ? cf / (double)ncf : NAN;
 	w->has_trace = ntr > 0;
 }
 
@@ -383,7 +375,7 @@ static int run_epochs(struct amd_store *st, struct work *w, const struct opts *o
 	flag_outliers(w, pts, np, keep, o->mad_k);
 	if (run_throughput(st, w, pts, np, keep, err) < 0 ||
 	    run_energy(st, w, pts, np, keep, err) < 0 ||
-	    amd_store_run_op_fraction(st, w->rv->id, &w->comp_fraction, err) < 0 ||
+	    amd_store_run_op_fraction(st, w->rv->id, &w->op_comp_us, &w->op_total_us, err) < 0 ||
 	    amd_store_run_straggler(st, w->rv->id, &w->straggler_ns, err) < 0)
 		rc = -1;
 	else
@@ -412,6 +404,7 @@ static void run_init(struct work *w, struct amd_run_view *rv)
 	v->power_w = v->util_pct = v->samples = v->time_s = v->energy_kept_j = NAN;
 	v->n = NAN;
 	w->comp_fraction = w->straggler_ns = w->comm_share = NAN;
+	w->op_comp_us = w->op_total_us = NAN;
 	for (int p = 0; p < AMD_PHASE_COUNT; p++)
 		w->share[p] = NAN;
 }
@@ -476,14 +469,20 @@ static double mean_of(struct work **w, size_t n, size_t off)
 	return k ? s / (double)k : NAN;
 }
 
-static double ratio_of_sums(struct work **w, size_t n, size_t num_off, size_t den_off)
+/* Sum over runs at num_off over the sum at den_off; with skip_missing,
+ * runs lacking either are left out, else they make the ratio NAN. */
+static double ratio_of_sums(struct work **w, size_t n, size_t num_off, size_t den_off,
+			    int skip_missing)
 {
 	double a = 0, b = 0;
 	for (size_t i = 0; i < n; i++) {
 		double x = *(const double *)((const char *)w[i] + num_off);
 		double y = *(const double *)((const char *)w[i] + den_off);
-		if (!isfinite(x) || !isfinite(y))
+		if (!isfinite(x) || !isfinite(y)) {
+			if (skip_missing)
+				continue;
 			return NAN;
+		}
 		a += x;
 		b += y;
 	}
@@ -534,18 +533,24 @@ static void point_stats(struct amd_point_stats *ps, struct work **w, size_t n,
 	struct amd_interval ci;
 	amd_boot_median_ci(x, n, &o->boot, &ci);
 	set_ci(&ps->ci, &ci, n);
+	amd_t_mean_ci(x, n, o->boot.level, &ci);
+	set_ci(&ps->ci_mean_t, &ci, n);
 	free(x);
 	ps->throughput = ratio_of_sums(w, n, offsetof(struct work, v.samples),
-				       offsetof(struct work, v.time_s));
+				       offsetof(struct work, v.time_s), 0);
 	ps->energy_per_sample_j = ratio_of_sums(w, n, offsetof(struct work, v.energy_kept_j),
-						offsetof(struct work, v.samples));
+						offsetof(struct work, v.samples), 0);
 	ps->energy_epoch_j = mean_of(w, n, offsetof(struct work, v.energy_epoch_j));
 	ps->energy_solution_j = mean_of(w, n, offsetof(struct work, v.energy_run_j));
 	ps->power_w = mean_of(w, n, offsetof(struct work, v.power_w));
 	ps->util_pct = mean_of(w, n, offsetof(struct work, v.util_pct));
 	for (int p = 0; p < AMD_PHASE_COUNT; p++)
 		ps->phase_share[p] = mean_of(w, n, offsetof(struct work, share) + (size_t)p * sizeof(double));
-	ps->comp_fraction = mean_of(w, n, offsetof(struct work, comp_fraction));
+	/* itwinai pools every rank's and repeat's operator rows of a point */
+	ps->comp_fraction = ratio_of_sums(w, n, offsetof(struct work, op_comp_us),
+					  offsetof(struct work, op_total_us), 1);
+	if (!isfinite(ps->comp_fraction))
+		ps->comp_fraction = mean_of(w, n, offsetof(struct work, comp_fraction));
 	ps->comm_share = mean_of(w, n, offsetof(struct work, comm_share));
 	ps->straggler_ns = mean_of(w, n, offsetof(struct work, straggler_ns));
 	for (size_t i = 0; i < n; i++)
@@ -574,6 +579,11 @@ static void speedups(struct amd_strategy_stats *s, const struct opts *o, int hig
 		p->speedup = higher ? p->median / b->median : b->median / p->median;
 		p->efficiency = p->speedup * s->base_n / p->n;
 		p->karp_flatt = amd_karp_flatt(p->speedup, p->n / s->base_n);
+		if (i == 0) { /* the base: 1 by definition */
+			p->ci_speedup = p->ci_efficiency = (struct amd_ci){NAN, NAN, 0, "base"};
+			free(x);
+			continue;
+		}
 		struct amd_interval ci;
 		if (higher)
 			amd_boot_ratio_ci(x, p->nruns, xb, b->nruns, &o->boot, &ci);
@@ -616,7 +626,7 @@ static void amdahl(struct amd_strategy_stats *s, const struct opts *o, int highe
 		amd_amdahl_serial_ci(g, m, &o->boot, &ci);
 		set_ci(&f->ci_serial, &ci, fewest);
 	} else
-		snprintf(f->why, sizeof f->why, "Amdahl fit: %s", n && t && g ? a.why : "out of memory");
+		snprintf(f->why, sizeof f->why, "%s", n && t && g ? a.why : "out of memory");
 	for (size_t i = 0; g && i < m; i++)
 		free((double *)g[i].x);
 	free(g);

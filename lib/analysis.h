@@ -73,6 +73,8 @@ struct amd_point_stats {
 	double comm_share;        /* communication / (compute + communication) */
 	double straggler_ns;      /* mean spread of collective ends across ranks */
 	int has_trace;
+	/* added by stats: */
+	struct amd_ci ci_mean_t;  /* t-based CI of the mean (mean ± t·sd/√runs) */
 };
 
 struct amd_fit {

@@ -9,6 +9,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort_double.h>
@@ -393,6 +394,51 @@ static void usl_start(const struct usl_data *d, double p[3])
 	p[2] = ga;
 }
 
+static double sumsq(const gsl_vector *f)
+{
+	double s;
+	gsl_blas_ddot(f, f, &s);
+	return s;
+}
+
+/* Gauss–Newton steps (QR least squares of J dx = -f) from the trust-region
+ * solution until the step is at rounding level: the driver stops on the
+ * step size, which leaves the parameters accurate to about the square
+ * root of the tolerance only. A step that raises the sum of squares beyond rounding (1e-12 relative) is refused. */
+static void usl_polish(struct usl_data *d, gsl_vector *p)
+{
+	gsl_matrix *J = gsl_matrix_alloc(d->m, 3);
+	gsl_vector *f = gsl_vector_alloc(d->m), *f2 = gsl_vector_alloc(d->m);
+	gsl_vector *tau = gsl_vector_alloc(3), *dx = gsl_vector_alloc(3);
+	gsl_vector *res = gsl_vector_alloc(d->m), *q = gsl_vector_alloc(3);
+	for (int it = 0; J && f && f2 && tau && dx && res && q && it < 50; it++) {
+		usl_f(p, d, f);
+		usl_df(p, d, J);
+		if (gsl_linalg_QR_decomp(J, tau) || gsl_linalg_QR_lssolve(J, tau, f, dx, res))
+			break;
+		gsl_vector_memcpy(q, p);
+		gsl_vector_sub(q, dx);
+		usl_f(q, d, f2);
+		if (!(sumsq(f2) <= sumsq(f) * (1 + 1e-12)))
+			break;
+		gsl_vector_memcpy(p, q);
+		double big = 0;
+		for (size_t i = 0; i < 3; i++) {
+			double r = fabs(gsl_vector_get(dx, i)) / (fabs(gsl_vector_get(p, i)) + 1e-300);
+			big = r > big ? r : big;
+		}
+		if (big < 1e-15)
+			break;
+	}
+	gsl_matrix_free(J);
+	gsl_vector_free(f);
+	gsl_vector_free(f2);
+	gsl_vector_free(tau);
+	gsl_vector_free(dx);
+	gsl_vector_free(res);
+	gsl_vector_free(q);
+}
+
 static int usl_solve(struct usl_data *d, struct amd_usl *out)
 {
 	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
@@ -409,6 +455,8 @@ static int usl_solve(struct usl_data *d, struct amd_usl *out)
 	gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
 	int info, st = gsl_multifit_nlinear_driver(500, 1e-14, 1e-14, 0, NULL, NULL, &info, w);
 	gsl_vector *p = gsl_multifit_nlinear_position(w);
+	if (st == GSL_SUCCESS)
+		usl_polish(d, p);
 	out->alpha = gsl_vector_get(p, 0);
 	out->beta = gsl_vector_get(p, 1);
 	out->gamma = gsl_vector_get(p, 2);

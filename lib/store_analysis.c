@@ -107,10 +107,10 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 	return 0;
 }
 
-int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *out,
-			      struct amd_err *err)
+int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
+			      double *total, struct amd_err *err)
 {
-	*out = NAN;
+	*comp = *total = NAN;
 	sqlite3_stmt *q = amd_store_prepare(st,
 		"SELECT sum(CASE WHEN instr(d.s, 'aten::') OR instr(d.s, 'c10::')"
 		"   OR instr(d.s, 'autograd::')"
@@ -124,8 +124,8 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *out,
 	sqlite3_bind_int64(q, 1, run);
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 2) > 0) {
-		double num = sqlite3_column_double(q, 0), den = sqlite3_column_double(q, 1);
-		*out = den > 0 ? num / den : NAN;
+		*comp = sqlite3_column_double(q, 0);
+		*total = sqlite3_column_double(q, 1);
 	}
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW ? 0 : sql_fail(st, err);

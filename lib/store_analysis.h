@@ -29,11 +29,12 @@ struct amd_trace_row {
 int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,
 			 size_t *n, struct amd_err *err);
 
-/* itwinai's computation fraction from op_average rows of the run:
- * sum of self_cuda_us over names matching .*(?:aten|\sat|c10|autograd)::
- * divided by the sum over all rows except ProfilerStep*. NAN without rows. */
-int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *out,
-			      struct amd_err *err);
+/* itwinai's computation fraction from op_average rows of the run (all
+ * ranks): *comp = sum of self_cuda_us over names matching
+ * .*(?:aten|\sat|c10|autograd)::, *total = the sum over all rows except
+ * ProfilerStep*. Both NAN without rows. */
+int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
+			      double *total, struct amd_err *err);
 
 /* Mean over collectives (same name and sequence number) seen on at least
  * two ranks of the run of the spread of their end times, in ns; NAN when

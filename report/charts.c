@@ -584,30 +584,74 @@ static void compute_vs_other(struct report_charts *rc, const struct amd_sweep_st
 	free(other);
 }
 
+/* Largest sum of the disjoint phase shares over the points: above 1 the
+ * phases overlap (CPU traces: threads run at once) and cannot stack. */
+static double max_phase_sum(const struct amd_sweep_stats *s, const int *phases, size_t np)
+{
+	double m = 0;
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *pt = &s->strategies[i].points[k];
+			double sum = 0;
+			for (size_t p = 0; pt->has_trace && p < np; p++)
+				if (num(pt->phase_share[phases[p]]))
+					sum += pt->phase_share[phases[p]];
+			m = fmax(m, sum);
+		}
+	return m;
+}
+
+static int phase_present(const struct amd_sweep_stats *s, int phase)
+{
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *pt = &s->strategies[i].points[k];
+			if (pt->has_trace && num(pt->phase_share[phase]) && pt->phase_share[phase] > 0.0005)
+				return 1;
+		}
+	return 0;
+}
+
 static void phase_split(struct report_charts *rc, const struct amd_sweep_stats *s)
 {
 	static const int phases[] = {AMD_PHASE_COMPUTE, AMD_PHASE_COMM, AMD_PHASE_MEMORY,
 				     AMD_PHASE_OTHER, AMD_PHASE_IDLE};
 	static const int colors[] = {0, 3, 1, 4, CHART_GREY};
-	size_t ng;
+	size_t np = sizeof phases / sizeof phases[0], ng;
+	double total = max_phase_sum(s, phases, np);
+	int overlapping = total > 1.02;
 	struct chart *c = per_config(s, "GPU time by phase", "share of the trace window (%)", &ng);
+	if (overlapping) {
+		chart_stacked(c, 0);
+		chart_yrange(c, NAN, NAN, 1);
+	}
 	double *v = calloc(ng + 1, sizeof *v);
-	for (size_t p = 0; p < sizeof phases / sizeof phases[0]; p++) {
+	for (size_t p = 0; p < np; p++) {
+		if (!phase_present(s, phases[p]))
+			continue; /* a phase no rank spent time in: no empty legend entry */
 		size_t g = 0;
 		for (size_t i = 0; i < s->nstrategies; i++)
 			for (size_t k = 0; k < s->strategies[i].npoints; k++, g++) {
 				const struct amd_point_stats *pt = &s->strategies[i].points[k];
 				v[g] = pt->has_trace ? pt->phase_share[phases[p]] * 100 : NAN;
 			}
-		chart_bars(c, amd_phase_names[phases[p]], colors[p], phases[p] == AMD_PHASE_IDLE, v,
-			   NULL, NULL);
+		chart_bars(c, amd_phase_names[phases[p]], colors[p],
+			   !overlapping && phases[p] == AMD_PHASE_IDLE, v, NULL, NULL);
 	}
 	free(v);
-	chart_subtitle(c, "union of kernel intervals per rank, mean over ranks and runs");
-	add(rc, "phase_split", c, "GPU time by phase",
-	    "Each rank's trace window split into compute kernels, communication (NCCL/gloo), "
-	    "memory copies and sets, other kernels and idle time (no kernel running), as HTA "
-	    "computes it; unlike the computation fraction, these shares add up to the wall time.");
+	if (overlapping)
+		chart_subtitle(c, "phases overlap (concurrent threads): side by side, up to %.0f%% of "
+				  "the window in total", total * 100);
+	else
+		chart_subtitle(c, "union of kernel intervals per rank, mean over ranks and runs");
+	add(rc, "phase_split", c, "Time by phase",
+	    "Each rank's trace window split into compute, communication (NCCL/gloo), memory copies "
+	    "and sets, other work and idle time (nothing running), as HTA computes it, mean over "
+	    "ranks and runs.%s",
+	    overlapping ? " Here the phases overlap in time (work on concurrent threads, as in CPU "
+			  "traces), so their shares add up to more than 100% and are drawn side by "
+			  "side rather than stacked."
+			: " The shares add up to the wall time.");
 }
 
 static void comm_share(struct report_charts *rc, const struct amd_sweep_stats *s)

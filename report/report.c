@@ -12,6 +12,9 @@
 
 #include "util.h"
 
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+
 const char *report_axis_name(const struct amd_sweep_stats *s)
 {
 	return s->scaling || !s->axis ? "n" : s->axis;
@@ -117,4 +120,10 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 	free(json);
 	ctx_free(&c);
 	return rc;
+}
+
+void report_release_fonts(void)
+{
+	cairo_debug_reset_static_data();
+	FcFini();
 }
