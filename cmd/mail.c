@@ -19,8 +19,8 @@ enum { EXIT_NOT_SENT = 1 }; /* the server did not take the message */
 static void help(void)
 {
 	printf("usage: amdahl mail --to ADDR[,ADDR...] [--from ADDR] [--subject TEXT]\n"
-	       "                   [--smtp URL] [--ssl-reqd] [--cacert FILE] [--dry-run FILE]\n"
-	       "                   REPORT_DIR\n"
+	       "                   [--smtp URL] [--ssl-reqd] [--cacert FILE] [--gate FILE]\n"
+	       "                   [--dry-run FILE] REPORT_DIR\n"
 	       "\n"
 	       "Emails the report in REPORT_DIR (written by 'amdahl report build'): the\n"
 	       "findings and the gate verdict in a plain-text and an HTML body (from\n"
@@ -34,6 +34,8 @@ static void help(void)
 	       "  --ssl-reqd           require STARTTLS on smtp:// (or mail.ssl_reqd: true)\n"
 	       "  --cacert FILE        CA certificates (PEM) to verify the server with, for\n"
 	       "                       a lab's own CA (else mail.cacert, else the system's)\n"
+	       "  --gate FILE          the gate verdict from FILE ('amdahl gate --json' output;\n"
+	       "                       default REPORT_DIR/gate.json when present)\n"
 	       "  --dry-run FILE       write the complete message (.eml) to FILE ('-': stdout)\n"
 	       "                       instead of sending it\n"
 	       "\n"
@@ -45,7 +47,7 @@ static void help(void)
 
 struct opts {
 	struct amd_buf to;   /* comma-separated, as given */
-	const char *from, *subject, *smtp, *cacert, *dry_run, *dir;
+	const char *from, *subject, *smtp, *cacert, *gate, *dry_run, *dir;
 	int ssl_reqd;
 };
 
@@ -92,6 +94,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"smtp", required_argument, NULL, 'S'},
 		{"ssl-reqd", no_argument, NULL, 'T'},
 		{"cacert", required_argument, NULL, 'C'},
+		{"gate", required_argument, NULL, 'g'},
 		{"dry-run", required_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -105,6 +108,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'S': o->smtp = optarg; break;
 		case 'T': o->ssl_reqd = 1; break;
 		case 'C': o->cacert = optarg; break;
+		case 'g': o->gate = optarg; break;
 		case 'n': o->dry_run = optarg; break;
 		case 'h': help(); return 1;
 		default: return -1;
@@ -198,6 +202,8 @@ static int compose(struct opts *o, struct amd_mail_report *r, struct amd_mail_ms
 		   char **owned, struct amd_err *err)
 {
 	if (amd_mail_report_load(o->dir, r, err) < 0)
+		return -1;
+	if (o->gate && amd_mail_report_gate(r, o->gate, err) < 0)
 		return -1;
 	if (!o->from)
 		o->from = owned[0] = default_from();

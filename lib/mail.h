@@ -22,9 +22,12 @@ struct amd_mail_report {
 };
 
 /* Reads DIR/report.json ("sweep", "findings": [..], "gate") with cJSON,
- * falling back to the first section of DIR/summary.md for the findings;
+ * falling back to the first section of DIR/summary.md for the findings
+ * and to DIR/gate.json ('amdahl gate --json' output) for the verdict;
  * the PDF is DIR/report.pdf, else the only *.pdf in DIR. */
 int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_err *err);
+/* Takes the gate verdict from PATH, the output of 'amdahl gate --json'. */
+int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd_err *err);
 void amd_mail_report_free(struct amd_mail_report *r);
 
 /* Renders templates/NAME ("mail.txt" or "mail.html", HTML-escaped) with

@@ -50,16 +50,17 @@ static int add_finding(struct amd_mail_report *r, const char *text, size_t n)
 static char *json_text(const cJSON *root, const char *key, const char *inner)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-	if (cJSON_IsObject(v))
+	if (cJSON_IsObject(v) && inner)
 		v = cJSON_GetObjectItemCaseSensitive(v, inner);
 	return cJSON_IsString(v) && *v->valuestring ? strdup(v->valuestring) : NULL;
 }
 
-static int load_json(const char *path, struct amd_mail_report *r, struct amd_err *err)
+/* Parses a JSON object file; errors name the line and byte. */
+static cJSON *parse_json(const char *path, struct amd_err *err)
 {
 	struct amd_buf text = {0};
 	if (amd_read_file(path, MAX_REPORT_BYTES, &text, err) < 0)
-		return -1;
+		return NULL;
 	cJSON *root = cJSON_ParseWithLength(text.data, text.len);
 	if (!root || !cJSON_IsObject(root)) {
 		const char *at = cJSON_GetErrorPtr();
@@ -69,12 +70,47 @@ static int load_json(const char *path, struct amd_mail_report *r, struct amd_err
 		for (size_t i = 0; i < off; i++)
 			line += text.data[i] == '\n';
 		cJSON_Delete(root);
-		amd_buf_free(&text);
-		return amd_fail(err, "%s: line %d (byte %zu): not a JSON object", path, line, off);
+		root = NULL;
+		amd_fail(err, "%s: line %d (byte %zu): not a JSON object", path, line, off);
 	}
 	amd_buf_free(&text);
+	return root;
+}
+
+/* The gate's verdict: "gate": "pass" or {"verdict"/"result": ...} in
+ * report.json, or "result" in the output of 'amdahl gate --json'. */
+static char *gate_verdict(const cJSON *root)
+{
+	char *v = json_text(root, "gate", "verdict");
+	if (!v)
+		v = json_text(root, "gate", "result");
+	if (!v && cJSON_GetObjectItemCaseSensitive(root, "rows"))
+		v = json_text(root, "result", NULL);
+	return v;
+}
+
+int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd_err *err)
+{
+	cJSON *root = parse_json(path, err);
+	if (!root)
+		return -1;
+	char *v = gate_verdict(root);
+	cJSON_Delete(root);
+	if (!v)
+		return amd_fail(err, "%s: no gate verdict (want the output of 'amdahl gate --json')",
+				path);
+	free(r->gate);
+	r->gate = v;
+	return 0;
+}
+
+static int load_json(const char *path, struct amd_mail_report *r, struct amd_err *err)
+{
+	cJSON *root = parse_json(path, err);
+	if (!root)
+		return -1;
 	r->sweep = json_text(root, "sweep", "name");
-	r->gate = json_text(root, "gate", "verdict");
+	r->gate = gate_verdict(root);
 	const cJSON *f, *list = cJSON_GetObjectItemCaseSensitive(root, "findings");
 	const cJSON *items = cJSON_IsArray(list) ? list : NULL;
 	int rc = 0;
@@ -174,13 +210,17 @@ int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_
 		return amd_fail(err, "out of memory");
 	char *json = amd_path_join(dir, "report.json");
 	char *md = amd_path_join(dir, "summary.md");
+	char *gate = amd_path_join(dir, "gate.json");
 	int rc = find_pdf(dir, r, err);
 	if (rc == 0 && amd_is_file(json))
 		rc = load_json(json, r, err);
 	if (rc == 0 && !r->source && amd_is_file(md))
 		rc = load_summary(md, r, err);
+	if (rc == 0 && !r->gate && amd_is_file(gate))
+		rc = amd_mail_report_gate(r, gate, err);
 	free(json);
 	free(md);
+	free(gate);
 	if (rc < 0)
 		amd_mail_report_free(r);
 	return rc;

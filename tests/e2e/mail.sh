@@ -25,47 +25,11 @@ facts() { "$PY" "$HERE/eml_facts.py" "$1" "$TMP/$2" >"$TMP/$2.facts"; }
 fact() { sed -n "s/^$2=//p" "$TMP/$1.facts"; }
 count_msgs() { find "$1" -name '*.eml' | wc -l; }
 
-# ---- the report directory: from `amdahl report build` when this build
-# has it, else a PDF drawn with Cairo plus the report.json the report
-# command writes (sweep, gate verdict, findings).
+# ---- a real report directory: `amdahl report build` on the bundled sweep
 REPORT="$TMP/report"
-if "$AMDAHL" report build --help >/dev/null 2>&1; then
-  "$AMDAHL" --store "$TMP/a.db" ingest "$DATA/cpu-strong-scaling/mlruns" >/dev/null 2>&1
-  "$AMDAHL" --store "$TMP/a.db" report build -o "$REPORT" >/dev/null 2>"$TMP/report.err"
-  eq "report build wrote a report to mail" 0 $?
-else
-  mkdir -p "$REPORT"
-  cat >"$TMP/mkpdf.c" <<'EOF'
-#include <cairo.h>
-#include <cairo-pdf.h>
-int main(int argc, char **argv)
-{
-	cairo_surface_t *s = cairo_pdf_surface_create(argv[1], 595, 842);
-	cairo_t *cr = cairo_create(s);
-	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-	cairo_set_font_size(cr, 20);
-	cairo_move_to(cr, 72, 90);
-	cairo_show_text(cr, argv[2]);
-	for (int i = 0; i < 200; i++) {
-		cairo_line_to(cr, 72 + i * 2.2, 600 - 300.0 * i / (i + 20.0));
-	}
-	cairo_stroke(cr);
-	cairo_destroy(cr);
-	cairo_surface_finish(s);
-	int bad = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS;
-	cairo_surface_destroy(s);
-	return bad;
-}
-EOF
-  cc -o "$TMP/mkpdf" "$TMP/mkpdf.c" $(pkg-config --cflags --libs cairo) &&
-    "$TMP/mkpdf" "$REPORT/report.pdf" "cpu-strong-scaling: speedup"
-  eq "a Cairo PDF for the report directory" 0 $?
-  cat >"$REPORT/report.json" <<'EOF'
-{"sweep": "cpu-strong-scaling", "gate": {"verdict": "pass"},
- "findings": ["Speedup at n=8 is 6.1 (95% CI 5.8 to 6.4) relative to n=1.",
-              "Serial fraction from the Amdahl fit: 3.2% <A/(A+B)> & falling."]}
-EOF
-fi
+"$AMDAHL" --store "$TMP/a.db" ingest "$DATA/cpu-strong-scaling/mlruns" >/dev/null 2>&1
+"$AMDAHL" --store "$TMP/a.db" report build -o "$REPORT" >/dev/null 2>"$TMP/report.err"
+eq "report build wrote a report to mail" 0 $?
 PDF_SHA=$(sha256sum "$REPORT/report.pdf" | cut -c1-64)
 pdfinfo "$REPORT/report.pdf" >/dev/null 2>&1
 eq "the report's PDF is a PDF (pdfinfo)" 0 $?
@@ -262,6 +226,22 @@ facts "$S1/2.eml" cfg
 contains "default subject names the sweep" "amdahl report: $SWEEP" "$(fact cfg subject)"
 status "mail.smtp is used without AMDAHL_SMTP_URL (here: down)" 1 "$AMDAHL" --config "$TMP/amdahl.yaml" mail "$REPORT"
 contains "the yaml URL was tried" "127.0.0.1:$FREE" "$ERR"
+
+# ---- the gate verdict: REPORT_DIR/gate.json or --gate FILE ('amdahl gate --json')
+printf '{"rows": [], "summary": {"regressions": 1}, "result": "regression", "exit": 1}\n' >"$TMP/gate.json"
+status "--gate FILE: dry run" 0 "$AMDAHL" mail --to alice@example.org --gate "$TMP/gate.json" \
+  --dry-run "$TMP/gate.eml" "$REPORT"
+facts "$TMP/gate.eml" gate
+eq "--gate: the default subject carries the verdict" "amdahl report: $SWEEP, gate: regression" "$(fact gate subject)"
+contains "--gate: the plain body carries the verdict" "Gate:  regression" "$(cat "$TMP/gate/plain.txt")"
+contains "--gate: the HTML body carries the verdict" "Gate: <b>regression</b>" "$(cat "$TMP/gate/body.html")"
+cp -r "$REPORT" "$TMP/report-gated" && cp "$TMP/gate.json" "$TMP/report-gated/"
+status "REPORT_DIR/gate.json is read" 0 "$AMDAHL" mail --to alice@example.org --dry-run - "$TMP/report-gated"
+contains "gate.json: verdict in the subject" "gate: regression" "$OUT"
+contains "no gate: the body says it was not run" "Gate:  not run" "$(cat "$TMP/got/plain.txt")"
+printf '{"rows": []}' >"$TMP/nogate.json"
+status "--gate FILE without a verdict exits 2" 2 "$AMDAHL" mail --to alice@example.org \
+  --gate "$TMP/nogate.json" --dry-run - "$REPORT"
 
 # ---- usage errors
 status "no recipient exits 2" 2 "$AMDAHL" mail --smtp "smtp://127.0.0.1:$FREE" "$REPORT"

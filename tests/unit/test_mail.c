@@ -27,6 +27,13 @@ static void put(const char *name, const char *text)
 	free(p);
 }
 
+static void unlink_in_dir(const char *name)
+{
+	char *p = amd_path_join(dir, name);
+	unlink(p);
+	free(p);
+}
+
 static int setup(void **state)
 {
 	snprintf(dir, sizeof dir, "/tmp/amdahl-test-mail-XXXXXX");
@@ -134,6 +141,21 @@ static void test_report_json(void **state)
 	assert_string_equal(r.source, "summary.md");
 	assert_string_equal(r.findings[0], "from the summary");
 	amd_mail_report_free(&r);
+
+	/* the verdict from gate.json ('amdahl gate --json') when report.json has none */
+	put("report.json", "{\"sweep\": \"rc-3\", \"findings\": []}");
+	put("gate.json", "{\"rows\": [], \"result\": \"insufficient data\", \"exit\": 3}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_string_equal(r.gate, "insufficient data");
+	assert_int_equal(r.nfindings, 0);
+	assert_string_equal(r.source, "report.json");
+	put("gate.json", "{\"rows\": []}");
+	char *g = amd_path_join(dir, "gate.json");
+	assert_int_equal(amd_mail_report_gate(&r, g, &err), -1);
+	assert_non_null(strstr(err.msg, "no gate verdict"));
+	free(g);
+	amd_mail_report_free(&r);
+	unlink_in_dir("gate.json");
 
 	put("report.json", "{\"sweep\": \"rc\",\n \"findings\": [oops]}");
 	assert_int_equal(amd_mail_report_load(dir, &r, &err), -1);
