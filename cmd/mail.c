@@ -39,6 +39,9 @@ static void help(void)
 	       "  --dry-run FILE       write the complete message (.eml) to FILE ('-': stdout)\n"
 	       "                       instead of sending it\n"
 	       "\n"
+	       "amdahl.yaml: mail.to (a list or \"a, b\"), mail.from, mail.subject, mail.smtp,\n"
+	       "mail.ssl_reqd, mail.cacert, mail.timeout (seconds for the whole send, 300).\n"
+	       "\n"
 	       "With a user in the URL, the password comes from $AMDAHL_SMTP_PASSWORD, else\n"
 	       "from ~/.netrc; a password inside the URL is refused. It is never printed.\n"
 	       "CR or LF in an address or the subject is refused (exit 2). Exit 1: the\n"
@@ -49,6 +52,7 @@ struct opts {
 	struct amd_buf to;   /* comma-separated, as given */
 	const char *from, *subject, *smtp, *cacert, *gate, *dry_run, *dir;
 	int ssl_reqd;
+	long timeout_s;
 };
 
 /* Splits "a, b,c" into trimmed addresses (in place). */
@@ -136,6 +140,7 @@ static void apply_config(struct opts *o, const struct amd_config *cfg)
 		o->cacert = amd_config_str(cfg, "mail.cacert", NULL);
 	if (!o->smtp)
 		o->smtp = env && *env ? env : amd_config_str(cfg, "mail.smtp", "smtp://localhost");
+	o->timeout_s = (long)amd_config_num(cfg, "mail.timeout", 300);
 	const char *ssl = amd_config_str(cfg, "mail.ssl_reqd", "false");
 	if (strcmp(ssl, "true") == 0 || strcmp(ssl, "yes") == 0)
 		o->ssl_reqd = 1;
@@ -185,7 +190,8 @@ static int deliver(const struct amd_mail_msg *m, const struct opts *o)
 	struct amd_err err = {{0}};
 	const char *pw = getenv("AMDAHL_SMTP_PASSWORD");
 	struct amd_smtp smtp = {.url = o->smtp, .password = pw && *pw ? pw : NULL,
-				.ssl_reqd = o->ssl_reqd, .cacert = o->cacert, .timeout_s = 300};
+				.ssl_reqd = o->ssl_reqd, .cacert = o->cacert,
+				.timeout_s = o->timeout_s};
 	if (amd_mail_send(m, &smtp, &err) < 0) {
 		cmd_error("mail", "%s", err.msg);
 		return EXIT_NOT_SENT;

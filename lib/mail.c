@@ -105,16 +105,17 @@ int amd_mail_check_url(const char *url, struct amd_err *err)
 static void redact(char *msg, size_t cap, const char *secret)
 {
 	size_t n = secret ? strlen(secret) : 0;
-	char *p;
+	char *p = msg;
 	if (n == 0)
 		return;
-	while ((p = strstr(msg, secret)) != NULL) {
+	while ((p = strstr(p, secret)) != NULL && (size_t)(p - msg) + 4 < cap) {
 		size_t tail = strlen(p + n) + 1;
 		if ((size_t)(p - msg) + 3 + tail > cap)
 			tail = cap - (size_t)(p - msg) - 3;
 		memmove(p + 3, p + n, tail);
 		memcpy(p, "***", 3);
 		msg[cap - 1] = '\0';
+		p += 3;
 	}
 }
 

@@ -1,10 +1,12 @@
-# mail.sh — `amdahl mail` against a real SMTP server (Debian's
-# python3-aiosmtpd, tests/e2e/smtp_server.py) on 127.0.0.1: what arrives
-# is parsed with Python's email package (tests/e2e/eml_facts.py) and
-# compared with the report directory it came from. Also: AUTH with the
-# password from the environment and ~/.netrc (and never in any output),
-# a refused recipient and sender, a server that is down or drops the
-# connection, CR/LF injection, amdahl.yaml settings, --dry-run.
+# mail.sh — `amdahl mail` of a real `amdahl report build` directory to a
+# real SMTP server (Debian's python3-aiosmtpd, tests/e2e/smtp_server.py)
+# on 127.0.0.1: what arrives is parsed with Python's email package
+# (tests/e2e/eml_facts.py) and compared with the report it came from.
+# Also: AUTH PLAIN/LOGIN with the password from the environment and
+# ~/.netrc (never in any output), STARTTLS and smtps:// with a lab CA, a
+# refused recipient and sender, a server that is down or drops the
+# connection, CR/LF injection, the gate verdict, amdahl.yaml settings,
+# --dry-run.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 HERE="$AMDAHL_ROOT/tests/e2e"
@@ -163,6 +165,11 @@ eq "both messages arrived logged in as nightly" "nightly nightly" \
 AMDAHL_SMTP_PASSWORD="wrong-$PW" status "a wrong password exits 1" 1 \
   "$AMDAHL" mail --to alice@example.org --smtp "smtp://nightly@127.0.0.1:$PORT" "$REPORT"; keep
 contains "wrong password: login refused" "login refused" "$ERR"
+# A password that curl's own message happens to contain ("Login denied") is redacted.
+AMDAHL_SMTP_PASSWORD=denied status "a wrong password 'denied' exits 1" 1 \
+  timeout 30 "$AMDAHL" mail --to alice@example.org --smtp "smtp://nightly@127.0.0.1:$PORT" "$REPORT"
+contains "the error redacts it" "Login ***" "$ERR"
+case "$ERR" in *denied*) fail "the password 'denied' is not in the error" "$ERR";; *) pass "the password 'denied' is not in the error";; esac
 status "no password where AUTH is required exits 1" 1 \
   "$AMDAHL" mail --to alice@example.org --smtp "smtp://127.0.0.1:$PORT" "$REPORT"; keep
 contains "no password: the server's reply" "530" "$ERR"
