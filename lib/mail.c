@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -160,36 +161,54 @@ static void rfc5322_date(char *out, size_t cap)
 		 mon[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec, zone);
 }
 
-static int build_headers(const struct amd_mail_msg *m, struct built *b)
+static int header(struct built *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int header(struct built *b, const char *fmt, ...)
+{
+	char small[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	struct curl_slist *l = n >= 0 && (size_t)n < sizeof small
+				       ? curl_slist_append(b->headers, small) : NULL;
+	if (!l)
+		return -1;
+	b->headers = l;
+	return 0;
+}
+
+/* "To: a, b, ..." folded (CRLF + space) before a line passes 78 columns,
+ * so that many recipients never make a line longer than RFC 5322 allows. */
+static int to_header(const struct amd_mail_msg *m, struct built *b)
 {
 	struct amd_buf line = {0};
+	size_t col = 4;
+	amd_buf_printf(&line, "To: ");
+	for (size_t i = 0; i < m->nto; i++) {
+		size_t n = strlen(m->to[i]);
+		int fold = i && col + n + 2 > 78;
+		amd_buf_printf(&line, "%s%s", i ? (fold ? ",\r\n " : ", ") : "", m->to[i]);
+		col = fold ? 1 + n : col + n + (i ? 2 : 0);
+	}
+	return add_line(&b->headers, &line);
+}
+
+static int build_headers(const struct amd_mail_msg *m, struct built *b)
+{
 	unsigned char rnd[8] = {0};
-	char date[64];
-	const char *domain = strchr(m->from, '@') + 1;
+	char date[64], id[17];
 	rfc5322_date(date, sizeof date);
 	RAND_bytes(rnd, sizeof rnd);
-	amd_buf_printf(&line, "From: %s", m->from);
-	if (add_line(&b->headers, &line) < 0)
-		return -1;
-	amd_buf_printf(&line, "To: ");
-	for (size_t i = 0; i < m->nto; i++)
-		amd_buf_printf(&line, "%s%s", i ? ", " : "", m->to[i]);
-	if (add_line(&b->headers, &line) < 0)
-		return -1;
-	amd_buf_printf(&line, "Subject: %s", m->subject);
-	if (add_line(&b->headers, &line) < 0)
-		return -1;
-	amd_buf_printf(&line, "Date: %s", date);
-	if (add_line(&b->headers, &line) < 0)
-		return -1;
-	amd_buf_printf(&line, "Message-ID: <amdahl.%lld.", (long long)time(NULL));
 	for (size_t i = 0; i < sizeof rnd; i++)
-		amd_buf_printf(&line, "%02x", rnd[i]);
-	amd_buf_printf(&line, "@%s>", domain);
-	if (add_line(&b->headers, &line) < 0)
-		return -1;
-	amd_buf_printf(&line, "X-Mailer: amdahl %s", AMDAHL_VERSION);
-	return add_line(&b->headers, &line);
+		snprintf(id + 2 * i, 3, "%02x", rnd[i]);
+	return header(b, "From: %s", m->from) < 0 || to_header(m, b) < 0 ||
+			       header(b, "Subject: %s", m->subject) < 0 ||
+			       header(b, "Date: %s", date) < 0 ||
+			       header(b, "Message-ID: <amdahl.%lld.%s@%s>", (long long)time(NULL), id,
+				      strchr(m->from, '@') + 1) < 0 ||
+			       header(b, "X-Mailer: amdahl %s", AMDAHL_VERSION) < 0
+		       ? -1
+		       : 0;
 }
 
 /* The body with CRLF line ends, so that quoted-printable keeps them as

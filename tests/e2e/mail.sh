@@ -129,6 +129,14 @@ for k in to from subject structure attachments mime_version crlf defects; do
 done
 cmp -s "$TMP/got/plain.txt" "$TMP/dry/plain.txt" && cmp -s "$TMP/got/body.html" "$TMP/dry/body.html"
 eq "dry run and sent message have the same bodies" 0 $?
+MANY=$(for i in $(seq 1 12); do printf 'team-member-%02d@scaling-lab.example.org,' "$i"; done)
+status "--dry-run with 12 recipients" 0 "$AMDAHL" mail --to "${MANY%,}" --dry-run "$TMP/many.eml" "$REPORT"
+eq "12 recipients: the To header lists them all" "${MANY%,}" "$("$PY" -c '
+import email, email.policy, email.utils, sys
+m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
+print(",".join(a for _, a in email.utils.getaddresses([str(m["To"])])))' "$TMP/many.eml")"
+eq "12 recipients: no header line past 78 columns" 0 \
+  "$(sed -n '1,/^\r$/p' "$TMP/many.eml" | grep -v '^Content-Type' | awk 'length($0) > 79' | wc -l)"
 status "--dry-run - writes the message to stdout" 0 "$AMDAHL" mail --to alice@example.org \
   --dry-run - "$REPORT"
 contains "stdout is the message" "Content-Type: multipart/mixed" "$OUT"
