@@ -19,7 +19,8 @@ start_server() {
   mkdir -p "$dir"
   "$PY" "$HERE/smtp_server.py" "$dir" "$dir.port" "$@" 2>"$dir.log" &
   PIDS+=($!)
-  for _ in $(seq 100); do [ -s "$dir.port" ] && break; sleep 0.1; done
+  for _ in $(seq 300); do [ -s "$dir.port" ] && break; sleep 0.1; done
+  [ -s "$dir.port" ] || { fail "the SMTP server in $dir started" "$(cat "$dir.log")"; exit 1; }
   PORT=$(cat "$dir.port")
 }
 # facts EML NAME — parses EML into $TMP/NAME/, facts in $TMP/NAME.facts

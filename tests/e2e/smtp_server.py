@@ -109,7 +109,7 @@ def main():
         else:
             kw.update(ssl_context=ctx)
     port = free_port()
-    ctl = Controller(handler, hostname="127.0.0.1", port=port, **kw)
+    ctl = Controller(handler, hostname="127.0.0.1", port=port, ready_timeout=30, **kw)
     ctl.start()
     with open(a.portfile + ".tmp", "w") as f:
         f.write("%d\n" % port)
