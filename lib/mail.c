@@ -1,8 +1,8 @@
 /* mail.c — the message and its delivery: headers, the curl_mime tree
  * (multipart/mixed: multipart/alternative text+HTML, the PDF in base64),
  * sending over SMTP with libcurl, and the dry run that captures the exact
- * DATA bytes through an in-process SMTP endpoint on a socketpair. Every
- * byte of MIME, base64 and SMTP client protocol is libcurl's. */
+ * DATA bytes through an in-process SMTP endpoint on a private Unix-domain
+ * socket. Every byte of MIME, base64 and SMTP client protocol is libcurl's. */
 #include "mail.h"
 
 #include <ctype.h>

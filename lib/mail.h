@@ -64,8 +64,8 @@ int amd_mail_send(const struct amd_mail_msg *m, const struct amd_smtp *smtp,
 		  struct amd_err *err);
 
 /* Writes the complete RFC 5322 message to out: the bytes libcurl sends in
- * the DATA phase, captured by an in-process SMTP endpoint on a socketpair
- * (no network, no server). */
+ * the DATA phase, captured by an in-process SMTP endpoint on a Unix-domain
+ * socket in a private temporary directory (no network, no server). */
 int amd_mail_write(const struct amd_mail_msg *m, FILE *out, struct amd_err *err);
 
 /* Refuses a URL that does not parse, is not smtp:// or smtps://, or
