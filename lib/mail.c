@@ -347,6 +347,8 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t n, void *arg
 
 static const char *what_failed(CURLcode rc, const struct dialogue *d)
 {
+	if (strncmp(d->failed_reply, "552", 3) == 0)
+		return "the server refuses a message this large";
 	if (strncmp(d->failed_cmd, "RCPT", 4) == 0)
 		return "the server refused a recipient";
 	if (strncmp(d->failed_cmd, "MAIL", 4) == 0)

@@ -152,6 +152,13 @@ start_server "$S2" --drop-at-data
 status "a dropped connection exits 1" 1 "$AMDAHL" mail --to alice@example.org --smtp "smtp://127.0.0.1:$PORT" "$REPORT"
 contains "dropped: says so" "connection" "$ERR"
 eq "dropped: one line" 1 "$(printf '%s\n' "$ERR" | wc -l)"
+S6="$TMP/s6"
+start_server "$S6" --size-limit 20000
+status "a message over the server's SIZE limit exits 1" 1 "$AMDAHL" mail --to alice@example.org \
+  --smtp "smtp://127.0.0.1:$PORT" "$REPORT"
+contains "too large: says so" "refuses a message this large" "$ERR"
+contains "too large: the server's reply" "552" "$ERR"
+eq "too large: nothing delivered" 0 "$(count_msgs "$S6")"
 status "--ssl-reqd without STARTTLS on offer exits 1" 1 "$AMDAHL" mail --ssl-reqd --to alice@example.org \
   --smtp "smtp://127.0.0.1:$PORT" "$REPORT"
 contains "--ssl-reqd: says STARTTLS is missing" "STARTTLS" "$ERR"

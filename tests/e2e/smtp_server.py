@@ -5,7 +5,7 @@ saved as OUTDIR/N.eml (the DATA bytes as received) with OUTDIR/N.json
 (envelope sender, recipients, the AUTH mechanism and login used).
 
   smtp_server.py OUTDIR PORTFILE [--refuse-rcpt ADDR] [--refuse-from ADDR]
-                 [--auth-user USER] [--drop-at-data]
+                 [--auth-user USER] [--drop-at-data] [--size-limit BYTES]
                  [--starttls CERT KEY | --smtps CERT KEY]
 
 With --auth-user, AUTH (PLAIN or LOGIN, without TLS: loopback only) is
@@ -92,6 +92,7 @@ def main():
     ap.add_argument("--refuse-from", action="append", default=[])
     ap.add_argument("--auth-user")
     ap.add_argument("--drop-at-data", action="store_true")
+    ap.add_argument("--size-limit", type=int, help="bytes (SIZE extension); default 32 MiB")
     ap.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
     ap.add_argument("--smtps", nargs=2, metavar=("CERT", "KEY"))
     a = ap.parse_args()
@@ -108,6 +109,8 @@ def main():
             kw.update(tls_context=ctx, require_starttls=True)
         else:
             kw.update(ssl_context=ctx)
+    if a.size_limit:
+        kw["data_size_limit"] = a.size_limit
     port = free_port()
     ctl = Controller(handler, hostname="127.0.0.1", port=port, ready_timeout=30, **kw)
     ctl.start()
