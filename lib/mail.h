@@ -22,7 +22,8 @@ struct amd_mail_report {
 };
 
 /* Reads DIR/report.json ("sweep", "findings": [..], "gate") with cJSON,
- * falling back to the first section of DIR/summary.md for the findings
+ * falling back to DIR/summary.md for the findings (its "## Findings"
+ * section, else the section under its title)
  * and to DIR/gate.json ('amdahl gate --json' output) for the verdict;
  * the PDF is DIR/report.pdf, else the only *.pdf in DIR. */
 int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_err *err);

@@ -1,6 +1,6 @@
 /* mail_report.c — what a mail says about a report directory: the sweep,
  * the findings and the gate verdict from report.json (cJSON), else the
- * first section of summary.md; the PDF to attach; and the body rendered
+ * findings section of summary.md; the PDF to attach; and the body rendered
  * from templates/mail.txt and templates/mail.html with report/template.h
  * (the engine summary.md uses: {{name}}, {{#list}}..{{/list}}). */
 #include "mail.h"
@@ -126,22 +126,39 @@ static int load_json(const char *path, struct amd_mail_report *r, struct amd_err
 	return rc;
 }
 
-/* The first section of summary.md: what follows the title up to the next
- * heading; its bullet items are the findings, else its paragraphs. */
+/* Where the findings start in summary.md: after a "## Findings" heading
+ * when there is one, else after the title (the first heading). */
+static char *findings_start(char *text)
+{
+	char *first = NULL;
+	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (line[0] != '#')
+			continue;
+		char *next = strchr(line, '\n');
+		const char *title = line + strspn(line, "#");
+		title += strspn(title, " \t");
+		if (strncasecmp(title, "findings", 8) == 0)
+			return next ? next + 1 : line + strlen(line);
+		if (!first)
+			first = next ? next + 1 : line + strlen(line);
+	}
+	return first ? first : text;
+}
+
+/* The findings section of summary.md, up to the next heading: its bullet
+ * items are the findings, else its paragraphs. */
 static int load_summary(const char *path, struct amd_mail_report *r, struct amd_err *err)
 {
 	struct amd_buf text = {0}, para = {0};
 	if (amd_read_file(path, MAX_REPORT_BYTES, &text, err) < 0)
 		return -1;
-	int headings = 0, rc = 0;
-	for (char *line = text.data, *end; line && *line && rc == 0; line = end ? end + 1 : NULL) {
+	int rc = 0;
+	for (char *line = findings_start(text.data), *end; line && *line && rc == 0;
+	     line = end ? end + 1 : NULL) {
 		end = strchr(line, '\n');
 		size_t n = end ? (size_t)(end - line) : strlen(line);
-		if (line[0] == '#') {
-			if (headings++ && (r->nfindings || para.len))
-				break;
-			continue;
-		}
+		if (line[0] == '#')
+			break;
 		int bullet = n >= 2 && (line[0] == '-' || line[0] == '*') && line[1] == ' ';
 		int blank = strspn(line, " \t\r") >= n;
 		if ((bullet || blank) && para.len) {

@@ -266,6 +266,20 @@ printf '{"rows": []}' >"$TMP/nogate.json"
 status "--gate FILE without a verdict exits 2" 2 "$AMDAHL" mail --to alice@example.org \
   --gate "$TMP/nogate.json" --dry-run - "$REPORT"
 
+# ---- without report.json: the findings from summary.md's Findings section
+cp -r "$REPORT" "$TMP/report-md" && rm "$TMP/report-md/report.json"
+status "a report without report.json: dry run" 0 "$AMDAHL" mail --to alice@example.org \
+  --dry-run "$TMP/md.eml" "$TMP/report-md"
+facts "$TMP/md.eml" md
+contains "summary.md: named as the source" "Findings (from summary.md)" "$(cat "$TMP/md/plain.txt")"
+n=0; missing=0
+while IFS= read -r f; do
+  n=$((n + 1))
+  grep -qxF -- "- $f" "$TMP/md/plain.txt" || missing=$((missing + 1))
+done <"$TMP/findings"
+eq "summary.md: the same $n findings as report.json" 0 "$missing"
+eq "summary.md: nothing else listed" "$n" "$(grep -c '^- ' "$TMP/md/plain.txt")"
+
 # ---- usage errors
 status "no recipient exits 2" 2 "$AMDAHL" mail --smtp "smtp://127.0.0.1:$FREE" "$REPORT"
 mkdir -p "$TMP/empty"

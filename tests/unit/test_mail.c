@@ -109,6 +109,14 @@ static void test_summary_fallback(void **state)
 	assert_non_null(strstr(r.pdf_path, "report.pdf"));
 	amd_mail_report_free(&r);
 
+	/* the layout 'report build' writes: a line under the title, then ## Findings */
+	put("summary.md", "# Scaling report: rc\n\nepoch_time_s by world size, 24 runs\n\n"
+			  "## Findings\n\n- ddp: best speedup 5.17x at n = 8.\n\n## Data gaps\n\n- none\n");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_int_equal(r.nfindings, 1);
+	assert_string_equal(r.findings[0], "ddp: best speedup 5.17x at n = 8.");
+	amd_mail_report_free(&r);
+
 	put("summary.md", "# Title\n\nOne paragraph\nover two lines.\n\nAnother.\n\n# Next\ntext\n");
 	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
 	assert_int_equal(r.nfindings, 2);
