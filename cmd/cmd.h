@@ -52,6 +52,7 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);
 
 #endif

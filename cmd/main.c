@@ -17,6 +17,7 @@ static const struct cmd commands[] = {
 	 "'report build': the PDF report, charts and summaries of a sweep"},
 	{"stats", cmd_stats, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "speedup, efficiency, spread and fits across repeated runs"},
+	{"pyspy", cmd_pyspy, NEEDS_STORE_READ, "where Python time goes: top functions from py-spy"},
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
 };
 

@@ -304,7 +304,8 @@ static int has_energy(const struct amd_point_stats *p)
 
 static int has_profile(const struct amd_point_stats *p)
 {
-	return p->has_trace || isfinite(p->comp_fraction);
+	return isfinite(p->phase_share[AMD_PHASE_COMPUTE]) || isfinite(p->comp_fraction) ||
+	       isfinite(p->comm_share) || isfinite(p->straggler_ns);
 }
 
 static void print_fits(const struct amd_strategy_stats *st, int higher)
@@ -352,7 +353,7 @@ static void print_strategy(const struct amd_sweep_stats *s, const struct amd_str
 	const char *unit = strstr(s->metric, "per_s") ? "/s"
 		: ml > 3 && strcmp(s->metric + ml - 3, "_ms") == 0 ? " ms"
 		: ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0 ? " s" : "";
-	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", st->strategy, s->scaling ? "n" : s->axis,
+	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", *st->strategy ? st->strategy : "(none logged)", s->scaling ? "n" : s->axis,
 	       st->base_n, st->base_value, unit);
 	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
 					 "speedup [95% CI]", "efficiency", "Karp–Flatt",

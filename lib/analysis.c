@@ -782,7 +782,8 @@ static void write_rules(struct amd_sweep_stats *sw, const struct opts *o)
 	snprintf(sw->rules, sizeof sw->rules,
 		 "Per run: median %s of its epochs, %s; epochs with modified z-score"
 		 " 0.6745|x-median|/MAD > %g are flagged, not dropped. %g%% CIs: percentile"
-		 " bootstrap, %d resamples, mt19937 seed %lu; fewer than 3 runs: no CI.",
+		 " bootstrap, %d resamples, mt19937 seed %lu (speedup: both samples resampled;"
+		 " Amdahl serial fraction: runs resampled per n, refitted); fewer than 3 runs: no CI.",
 		 o->metric, ex, o->mad_k, o->boot.level * 100, o->boot.resamples, o->boot.seed);
 }
 

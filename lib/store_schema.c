@@ -62,11 +62,12 @@ static const char v1[] =
 	" file_id INTEGER, line INTEGER, UNIQUE(name_id, file_id, line));\n"
 	"CREATE TABLE stack_node(id INTEGER PRIMARY KEY, parent_id INTEGER,"
 	" frame_id INTEGER NOT NULL, source_id INTEGER NOT NULL);\n"
-	"CREATE INDEX stack_node_source ON stack_node(source_id);\n"
+	"CREATE INDEX stack_node_child ON stack_node(source_id, parent_id, frame_id);\n"
 	"CREATE TABLE stack_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
 	" leaf_id INTEGER NOT NULL, process_id INTEGER, thread_id INTEGER,"
 	" samples INTEGER NOT NULL, seconds REAL NOT NULL);\n"
 	"CREATE INDEX stack_sample_source ON stack_sample(source_id);\n"
+	"CREATE INDEX stack_sample_run ON stack_sample(run_id);\n"
 	/* nvidia-smi samples */
 	"CREATE TABLE gpu_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
 	" gpu INTEGER NOT NULL, ts_ms INTEGER NOT NULL, util_pct REAL,"

@@ -29,6 +29,12 @@ static const char *const nodes_keys[] = {"num_nodes", "nnodes", "nodes", NULL};
 static const char *const rank_keys[] = {"global_rank", "rank", NULL};
 static const char *const repeat_keys[] = {"repeat", "repetition", "rep", "seed_repeat", NULL};
 
+struct prev_frame {
+	char *name, *file;
+	int line;
+	int64_t node;
+};
+
 struct amd_store_sink {
 	struct amd_sink iface;
 	struct amd_store *st;
@@ -42,6 +48,8 @@ struct amd_store_sink {
 	int64_t *touched;
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
+	struct prev_frame *prev; /* the last stack's path: stacks sharing a */
+	size_t n_prev, cap_prev; /* prefix with it reuse its trie nodes */
 };
 
 static int sql_fail(struct amd_store_sink *ss, struct amd_err *err)
@@ -637,6 +645,46 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 	return sqlite3_last_insert_rowid(ss->st->db);
 }
 
+static int same_frame(const struct prev_frame *p, const struct amd_stack_frame *f)
+{
+	return p->line == f->line && strcmp(p->name, f->name) == 0 &&
+	       (p->file && f->file ? strcmp(p->file, f->file) == 0 : p->file == f->file);
+}
+
+static void forget_frames(struct amd_store_sink *ss, size_t from)
+{
+	for (size_t i = from; i < ss->cap_prev; i++) {
+		free(ss->prev[i].name);
+		free(ss->prev[i].file);
+		ss->prev[i].name = ss->prev[i].file = NULL;
+	}
+}
+
+/* Appends f (at node) to the remembered path; on out of memory the
+ * path is just not remembered. */
+static void remember_frame(struct amd_store_sink *ss, const struct amd_stack_frame *f,
+			   int64_t node)
+{
+	if (ss->n_prev == ss->cap_prev) {
+		size_t cap = ss->cap_prev ? 2 * ss->cap_prev : 64;
+		struct prev_frame *v = realloc(ss->prev, cap * sizeof *v);
+		if (!v)
+			return;
+		memset(v + ss->cap_prev, 0, (cap - ss->cap_prev) * sizeof *v);
+		ss->prev = v;
+		ss->cap_prev = cap;
+	}
+	struct prev_frame *p = &ss->prev[ss->n_prev];
+	free(p->name);
+	free(p->file);
+	p->name = strdup(f->name);
+	p->file = f->file ? strdup(f->file) : NULL;
+	p->line = f->line;
+	p->node = node;
+	if (p->name && (p->file || !f->file))
+		ss->n_prev++;
+}
+
 static int sink_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
 {
 	struct amd_store_sink *ss = s->ctx;
@@ -644,10 +692,15 @@ static int sink_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct 
 	if (r->depth == 0)
 		return amd_fail(err, "%s: an empty stack", ss->path);
 	int64_t node = 0;
-	for (size_t i = 0; i < r->depth; i++) {
+	size_t i = 0;
+	for (; i < r->depth && i < ss->n_prev && same_frame(&ss->prev[i], &r->frames[i]); i++)
+		node = ss->prev[i].node;
+	ss->n_prev = i;
+	for (; i < r->depth; i++) {
 		int64_t f = frame_id(ss, &r->frames[i], err);
 		if (f < 0 || (node = stack_node(ss, node, f, err)) < 0)
 			return -1;
+		remember_frame(ss, &r->frames[i], node);
 	}
 	int64_t pid = r->process ? amd_store_intern(ss->st, r->process, err) : 0;
 	int64_t tid = r->thread ? amd_store_intern(ss->st, r->thread, err) : 0;
@@ -844,5 +897,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->sha);
 	free(ss->sweep_override);
 	free(ss->touched);
+	forget_frames(ss, 0);
+	free(ss->prev);
 	free(ss);
 }

@@ -627,7 +627,8 @@ static void layout(struct chart *c, cairo_t *cr, double w, double h, double lege
 	double left = PAD + (c->kind == CHART_HBARS ? 0 : FS_LABEL * 1.5) + max_label_w(cr, c) + 6;
 	if (c->kind == CHART_HBARS && left > w * 0.42)
 		left = w * 0.42;
-	double bottom = PAD + FS_TICK * 1.6 + (c->xlabel ? FS_LABEL * 1.6 : 0);
+	const char *below = c->kind == CHART_HBARS ? c->ylabel : c->xlabel; /* the axis label under the plot */
+	double bottom = PAD + FS_TICK * 1.6 + (below ? FS_LABEL * 1.6 : 0);
 	if (c->kind == CHART_BARS && has_super(c))
 		bottom += FS_TICK * 1.6;
 	double right = PAD + 6 + (legend_w > 0 ? legend_w + 8 : 0);
@@ -1104,6 +1105,29 @@ static void draw_x_axis(struct chart *c, cairo_t *cr)
 	}
 }
 
+/* s shortened in the middle ("head…tail", cut on UTF-8 character
+ * boundaries) to fit room points. */
+static void fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", s);
+	size_t len = strlen(s);
+	if (text_w(cr, buf) <= room || n < 16)
+		return;
+	for (size_t keep = len; keep > 4; keep--) {
+		size_t head = keep * 2 / 3, tail = keep - head;
+		while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
+			head--;
+		size_t from = len - tail;
+		while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
+			from++;
+		if (head + 3 + (len - from) + 1 > n)
+			continue;
+		snprintf(buf, n, "%.*s…%s", (int)head, s, s + from);
+		if (text_w(cr, buf) <= room)
+			return;
+	}
+}
+
 static void draw_groups(struct chart *c, cairo_t *cr)
 {
 	const struct chart_frame *f = &c->f;
@@ -1116,15 +1140,8 @@ static void draw_groups(struct chart *c, cairo_t *cr)
 			continue;
 		double m = (horiz ? f->y0 : f->x0) + span * ((double)g + 0.5);
 		if (horiz) {
-			char buf[256];
-			snprintf(buf, sizeof buf, "%s", c->g[g].label);
-			double room = f->x0 - PAD - 4;
-			size_t len = strlen(buf);
-			while (len > 4 && text_w(cr, buf) > room) { /* shorten: keep the tail */
-				memmove(buf + 3, buf + 4, len - 3);
-				memcpy(buf, "...", 3);
-				len--;
-			}
+			char buf[512];
+			fit_label(cr, c->g[g].label, f->x0 - PAD - 4, buf, sizeof buf);
 			text(cr, f->x0 - 4, m, buf, 1, 0.5);
 		} else
 			text(cr, m, f->y1 + 4, c->g[g].label, 0.5, 0);
@@ -1270,8 +1287,9 @@ static void draw_titles(struct chart *c, cairo_t *cr, double w, double h)
 	}
 	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 	font(cr, FS_LABEL, 0);
+	/* HBARS: the value axis runs along the bottom; its rows need no label */
 	const char *xl = c->kind == CHART_HBARS ? c->ylabel : c->xlabel;
-	const char *yl = c->kind == CHART_HBARS ? c->xlabel : c->ylabel;
+	const char *yl = c->kind == CHART_HBARS ? NULL : c->ylabel;
 	if (xl)
 		text(cr, (f->x0 + f->x1) / 2, h - PAD, xl, 0.5, 1);
 	if (yl) {

@@ -40,6 +40,8 @@ enum chart_marker { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_
 
 struct chart;
 
+/* ylabel names the value axis (drawn along the bottom for CHART_HBARS,
+ * whose rows carry their own labels). */
 struct chart *chart_new(enum chart_kind kind, const char *title, const char *xlabel,
 			const char *ylabel);
 void chart_free(struct chart *c);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pyspy.h"
 #include "runs.h"
 #include "store_report.h"
 #include "util.h"
@@ -59,6 +60,23 @@ static void missing(struct report_charts *rc, const char *fmt, ...)
 	rc->missing[rc->nmissing++] = strdup(buf);
 }
 
+static void note(struct report_charts *rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct report_charts *rc, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	char **m = realloc(rc->notes, (rc->nnotes + 1) * sizeof *m);
+	if (!m)
+		return;
+	rc->notes = m;
+	rc->notes[rc->nnotes++] = strdup(buf);
+}
+
 void report_charts_free(struct report_charts *rc)
 {
 	for (size_t i = 0; i < rc->n; i++) {
@@ -69,8 +87,11 @@ void report_charts_free(struct report_charts *rc)
 	}
 	for (size_t i = 0; i < rc->nmissing; i++)
 		free(rc->missing[i]);
+	for (size_t i = 0; i < rc->nnotes; i++)
+		free(rc->notes[i]);
 	free(rc->v);
 	free(rc->missing);
+	free(rc->notes);
 	memset(rc, 0, sizeof *rc);
 }
 
@@ -188,15 +209,23 @@ static int any_point(const struct amd_sweep_stats *s, point_value v)
 	return 0;
 }
 
+static const struct amd_ci *ci_median(const struct amd_point_stats *p);
+
+/* Points with a valid interval, out of *total; the base point of a
+ * ratio (speedup, efficiency against itself) is left out: it is 1 by
+ * definition and carries no interval. */
 static int ci_count(const struct amd_sweep_stats *s, const struct amd_ci *(*ci)(const struct amd_point_stats *),
 		    size_t *total)
 {
-	int valid = 0;
+	int valid = 0, ratio = ci != ci_median;
 	*total = 0;
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *p = &s->strategies[i].points[k];
+			if (ratio && p->n == s->strategies[i].base_n)
+				continue;
 			(*total)++;
-			valid += ci(&s->strategies[i].points[k])->valid != 0;
+			valid += ci(p)->valid != 0;
 		}
 	return valid;
 }
@@ -328,6 +357,8 @@ static void speedup_bands(struct chart *c, const struct amd_sweep_stats *s)
 			y[k] = st->points[k].speedup;
 			lo[k] = st->points[k].ci_speedup.valid ? st->points[k].ci_speedup.lo : NAN;
 			hi[k] = st->points[k].ci_speedup.valid ? st->points[k].ci_speedup.hi : NAN;
+			if (k == 0 && !st->points[k].ci_speedup.valid) /* the base: exactly 1 */
+				lo[k] = hi[k] = st->points[k].speedup;
 		}
 		chart_series(c, NULL, (int)i, CS_BAND, MARK_CIRCLE, n, x, y, lo, hi);
 	}
@@ -362,7 +393,10 @@ static void speedup(struct report_charts *rc, const struct amd_sweep_stats *s)
 		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 0);
 	char bases[512];
 	base_text(s, bases, sizeof bases);
-	chart_subtitle(c, "%s; dashed: Amdahl fit T(n) = A + B/n", ci_note(s, ci_speedup, "band"));
+	char rpp[32];
+	report_runs_per_point(s, rpp, sizeof rpp);
+	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit T(n) = A + B/n", rpp,
+		       ci_note(s, ci_speedup, "band"));
 	size_t total;
 	int bands = ci_count(s, ci_speedup, &total) > 0;
 	add(rc, "speedup", c, "Speedup",
@@ -382,7 +416,10 @@ static void efficiency(struct report_charts *rc, const struct amd_sweep_stats *s
 	strategy_lines(c, s, p_eff, ci_eff, CS_ERRBARS);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 1);
-	chart_subtitle(c, "%s; dashed: Amdahl fit", ci_note(s, ci_speedup, "bars"));
+	char rpp[32];
+	report_runs_per_point(s, rpp, sizeof rpp);
+	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit", rpp,
+		       ci_note(s, ci_speedup, "bars"));
 	add(rc, "efficiency", c, "Parallel efficiency",
 	    "Efficiency E(n) = S(n)·b/n: the share of ideal speedup each configuration reaches. "
 	    "100%% is perfect scaling; below 50%% half of the added workers' time is lost.");
@@ -620,7 +657,7 @@ static void phase_split(struct report_charts *rc, const struct amd_sweep_stats *
 	size_t np = sizeof phases / sizeof phases[0], ng;
 	double total = max_phase_sum(s, phases, np);
 	int overlapping = total > 1.02;
-	struct chart *c = per_config(s, "GPU time by phase", "share of the trace window (%)", &ng);
+	struct chart *c = per_config(s, "Time by phase", "share of the trace window (%)", &ng);
 	if (overlapping) {
 		chart_stacked(c, 0);
 		chart_yrange(c, NAN, NAN, 1);
@@ -659,7 +696,7 @@ static void comm_share(struct report_charts *rc, const struct amd_sweep_stats *s
 	struct chart *c = xy_chart(s, "Communication share", "communication / (compute + comm.) (%)");
 	chart_yrange(c, 0, NAN, 1);
 	strategy_lines(c, s, p_comm, NULL, 0);
-	chart_subtitle(c, "GPU kernel time from the profiler traces, mean over ranks and runs");
+	chart_subtitle(c, "kernel and collective time from the profiler traces, mean over ranks and runs");
 	add(rc, "comm_share", c, "Communication share",
 	    "Communication kernel time as a share of compute plus communication time. A share that "
 	    "grows with n is what bends the speedup curve away from ideal.");
@@ -855,9 +892,46 @@ static size_t step_loaders(struct amd_store *st, const struct amd_sweep_stats *s
 	return nl;
 }
 
-static struct chart *step_chart(struct amd_store *st, const struct amd_sweep_stats *s,
-				const struct step_group *g, size_t ng, char loaders[8][64],
-				size_t nl, size_t *runs_lo, size_t *runs_hi)
+/* Per loader: the data-loading share of a step where it is largest and
+ * where it is smallest. v holds NSTEP rows of ng*nl values. */
+static void step_notes(struct report_charts *rc, const struct amd_sweep_stats *s,
+		       const struct step_group *g, size_t ng, char loaders[8][64], size_t nl,
+		       const double *v)
+{
+	size_t stride = ng * nl;
+	for (size_t l = 0; l < nl; l++) {
+		long hi = -1, lo = -1;
+		double shi = 0, slo = 0;
+		for (size_t k = 0; k < ng; k++) {
+			size_t i = k * nl + l;
+			double total = 0;
+			for (int ph = 0; ph < NSTEP; ph++)
+				total += num(v[ph * stride + i]) ? v[ph * stride + i] : 0;
+			if (!num(v[i]) || total <= 0)
+				continue;
+			double share = v[i] / total;
+			if (hi < 0 || share > shi)
+				hi = (long)k, shi = share;
+			if (lo < 0 || share < slo)
+				lo = (long)k, slo = share;
+		}
+		if (hi < 0)
+			continue;
+		const char *ax = report_axis_name_short(s);
+		if (hi == lo)
+			note(rc, "Loader %s: data loading takes %.0f%% of a training step (%s, %s = %g).",
+			     loaders[l], shi * 100, g[hi].strategy, ax, g[hi].x);
+		else
+			note(rc, "Loader %s: data loading takes %.0f%% of a training step at %s = %g "
+				 "(%s), against %.0f%% at %s = %g.",
+			     loaders[l], shi * 100, ax, g[hi].x, g[hi].strategy, slo * 100, ax, g[lo].x);
+	}
+}
+
+static struct chart *step_chart(struct report_charts *rc, struct amd_store *st,
+				const struct amd_sweep_stats *s, const struct step_group *g,
+				size_t ng, char loaders[8][64], size_t nl, size_t *runs_lo,
+				size_t *runs_hi)
 {
 	struct chart *c = chart_new(CHART_BARS, "Training step time by phase", "data loader",
 				    "time per step (ms)");
@@ -871,20 +945,24 @@ static struct chart *step_chart(struct amd_store *st, const struct amd_sweep_sta
 		*runs_lo = g[k].nruns < *runs_lo ? g[k].nruns : *runs_lo;
 		*runs_hi = g[k].nruns > *runs_hi ? g[k].nruns : *runs_hi;
 	}
-	double *v = calloc(ng * nl + 1, sizeof *v);
+	size_t stride = ng * nl;
+	double *v = calloc(NSTEP * stride + 1, sizeof *v);
 	int any = 0;
 	for (int ph = 0; ph < NSTEP; ph++) {
+		double *row = v + (size_t)ph * stride;
 		size_t i = 0;
 		for (size_t k = 0; k < ng; k++)
 			for (size_t l = 0; l < nl; l++) {
 				char key[160];
 				snprintf(key, sizeof key, "profile/train/dl_%s/time_%s_ms", loaders[l],
 					 step_phases[ph]);
-				v[i] = group_key_median(st, &g[k], key);
-				any |= num(v[i++]);
+				row[i] = group_key_median(st, &g[k], key);
+				any |= num(row[i++]);
 			}
-		chart_bars(c, step_phases[ph], ph == 0 ? 3 : ph - 1, 0, v, NULL, NULL);
+		chart_bars(c, step_phases[ph], ph == 0 ? 3 : ph - 1, 0, row, NULL, NULL);
 	}
+	if (any)
+		step_notes(rc, s, g, ng, loaders, nl, v);
 	free(v);
 	if (!any) {
 		chart_free(c);
@@ -907,7 +985,7 @@ static int step_breakdown(struct report_charts *rc, struct amd_store *st,
 	struct chart *c = NULL;
 	size_t lo = 0, hi = 0;
 	if (ng)
-		c = step_chart(st, s, g, ng, loaders, nl, &lo, &hi);
+		c = step_chart(rc, st, s, g, ng, loaders, nl, &lo, &hi);
 	for (size_t k = 0; k < ng; k++)
 		free(g[k].runs);
 	free(g);
@@ -925,6 +1003,78 @@ static int step_breakdown(struct report_charts *rc, struct amd_store *st,
 	    "Where a training step's time goes, per data loader, from the runtime step profiler "
 	    "(profile/train/dl_<loader>/time_{data,forward,backward,optimizer}_ms): a tall data "
 	    "segment means the GPU waits for input.");
+	return 0;
+}
+
+/* ---- py-spy: where Python time goes ---- */
+
+static int sweep_has_run(const struct amd_run_view *runs, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].id == id)
+			return 1;
+	return 0;
+}
+
+static struct chart *pyspy_chart(const struct amd_pyspy_top *top, const char *label)
+{
+	struct chart *c = chart_new(CHART_HBARS, "Python time: top functions", NULL,
+				    "thread-seconds (s)");
+	double *self = calloc(top->n + 1, sizeof *self), *total = calloc(top->n + 1, sizeof *total);
+	for (size_t i = 0; i < top->n; i++) {
+		const struct amd_pyspy_fn *f = &top->v[i];
+		char row[512];
+		if (f->file)
+			snprintf(row, sizeof row, "%s (%s)", f->name, amd_basename(f->file));
+		else
+			snprintf(row, sizeof row, "%s", f->name);
+		chart_group(c, row, NULL);
+		self[i] = f->self_seconds;
+		total[i] = f->total_seconds;
+	}
+	chart_bars(c, "self (in the function)", 0, 0, self, NULL, NULL);
+	chart_bars(c, "total (with callees)", 4, 0, total, NULL, NULL);
+	chart_value_labels(c, "%.1f");
+	chart_subtitle(c, "py-spy, %s: %.1f thread-seconds in %lld samples, %zu thread%s", label,
+		       top->seconds, (long long)top->samples, top->threads,
+		       top->threads == 1 ? "" : "s");
+	free(self);
+	free(total);
+	return c;
+}
+
+static int pyspy_charts(struct report_charts *rc, struct amd_store *st,
+			const struct amd_sweep_stats *s, struct amd_err *err)
+{
+	struct amd_pyspy_sel sel[64];
+	int n = amd_pyspy_runs(st, sel, 64, err);
+	struct amd_run_view *runs;
+	size_t nr, shown = 0;
+	if (n < 0 || amd_runs_list(st, s->sweep, &runs, &nr, err) < 0)
+		return -1;
+	for (int i = 0; i < n && i < 64 && shown < 2; i++) {
+		if (!sweep_has_run(runs, nr, sel[i].run_id))
+			continue;
+		struct amd_pyspy_top_opts o = {.order = AMD_PYSPY_SELF, .limit = 12};
+		struct amd_pyspy_top top;
+		if (amd_pyspy_top_query(st, &sel[i], &o, &top, err) < 0) {
+			amd_runs_free(runs, nr);
+			return -1;
+		}
+		if (top.n) {
+			char name[32];
+			snprintf(name, sizeof name, shown ? "pyspy_top_%zu" : "pyspy_top", shown + 1);
+			add(rc, name, pyspy_chart(&top, sel[i].label), "Python time: top functions",
+			    "The Python functions where the run's threads spent the most samples "
+			    "(py-spy): self time in the function itself and total time including what "
+			    "it calls, in thread-seconds (samples over the sampling rate).");
+			shown++;
+		}
+		amd_pyspy_top_free(&top);
+	}
+	amd_runs_free(runs, nr);
+	if (!shown)
+		missing(rc, "Python profile: no py-spy samples linked to these runs.");
 	return 0;
 }
 
@@ -984,11 +1134,13 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 			struct report_charts *out, struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
-	if (any_point(s, p_median))
+	int usable = any_point(s, p_median);
+	if (usable) {
 		epoch_time(out, s);
-	else
-		missing(out, "Epoch time: no run has a usable %s.", s->metric ? s->metric : "metric");
-	scaling_charts(out, s);
+		scaling_charts(out, s);
+	} else
+		missing(out, "Epoch time, speedup, efficiency, throughput and run-to-run variation: no "
+			     "run has a usable %s.", s->metric ? s->metric : "metric");
 	resource_charts(out, s);
 	if (any_point(s, p_comp))
 		compute_vs_other(out, s);
@@ -997,17 +1149,20 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 			     "with operator times.");
 	if (any_trace(s)) {
 		phase_split(out, s);
-		if (any_point(s, p_comm))
+		if (max_of(s, p_comm) > 0.05)
 			comm_share(out, s);
+		else
+			missing(out, "Communication share: the traces hold no communication (one rank "
+				     "per run, or no collectives).");
 	} else
 		missing(out, "Phase split and communication share: no PyTorch profiler traces linked "
 			     "to these runs.");
 	if (any_multi_run(s))
 		variance(out, s);
-	else
+	else if (usable)
 		missing(out, "Run-to-run variation: one run per configuration; repeat runs (3 or more) "
 			     "to see spread and get intervals.");
-	if (step_breakdown(out, st, s, err) < 0) {
+	if (step_breakdown(out, st, s, err) < 0 || pyspy_charts(out, st, s, err) < 0) {
 		report_charts_free(out);
 		return -1;
 	}

@@ -23,6 +23,8 @@ struct report_charts {
 	size_t n;
 	char **missing; /* sentences: what could not be drawn and why */
 	size_t nmissing;
+	char **notes;   /* findings a chart's own data gives (step-time split) */
+	size_t nnotes;
 };
 
 int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,

@@ -139,34 +139,52 @@ static const struct amd_point_stats *best_speedup(const struct amd_strategy_stat
 	return best;
 }
 
-static void scaling_findings(const struct amd_strategy_stats *st, struct report_text *out)
+/* A time metric (name ending in _s, lower is better) reads "an epoch
+ * takes X s"; any other metric is named. */
+static int time_metric(const struct amd_sweep_stats *s)
+{
+	size_t len = s->metric ? strlen(s->metric) : 0;
+	return !s->higher_is_better && len > 2 && strcmp(s->metric + len - 2, "_s") == 0;
+}
+
+static void scaling_findings(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st,
+			     struct report_text *out)
 {
 	char a[32], b[32], ci[96];
+	const char *unit = time_metric(s) ? " s" : "";
 	const struct amd_point_stats *best = best_speedup(st);
 	if (!best)
 		return;
 	report_num(st->base_value, b, sizeof b);
 	ci_phrase(&best->ci_speedup, 1, "", ci, sizeof ci);
 	if (best->speedup < 1)
-		report_text_add(out, "%s never runs faster than at n = %g (T(%g) = %s s): its best "
+		report_text_add(out, "%s never runs faster than at n = %g (%s(%g) = %s%s): its best "
 				     "speedup is %.2f× (%s) at n = %g.",
-				st->strategy, st->base_n, st->base_n, b, best->speedup, ci, best->n);
+				st->strategy, st->base_n, time_metric(s) ? "T" : s->metric, st->base_n, b,
+				unit, best->speedup, ci, best->n);
 	else
 		report_text_add(out, "%s: best speedup %.2f× (%s) at n = %g, against n = %g "
-				     "(T(%g) = %s s).",
-				st->strategy, best->speedup, ci, best->n, st->base_n, st->base_n, b);
+				     "(%s(%g) = %s%s).",
+				st->strategy, best->speedup, ci, best->n, st->base_n,
+				time_metric(s) ? "T" : s->metric, st->base_n, b, unit);
 	const struct amd_point_stats *last = &st->points[st->npoints - 1];
 	ci_phrase(&last->ci_efficiency, 100, "%", ci, sizeof ci);
 	report_text_add(out, "%s: at its largest n = %g, efficiency is %.0f%% (%s).",
 			st->strategy, last->n, last->efficiency * 100, ci);
 	for (size_t k = 1; k < st->npoints; k++) {
 		const struct amd_point_stats *p = &st->points[k], *q = &st->points[k - 1];
-		if (num(p->median) && num(q->median) && p->median >= q->median) {
+		int worse = s->higher_is_better ? p->median <= q->median : p->median >= q->median;
+		if (num(p->median) && num(q->median) && worse) {
 			report_num(p->median, a, sizeof a);
 			report_num(q->median, b, sizeof b);
-			report_text_add(out, "%s stops scaling after n = %g: at n = %g an epoch takes %s s, "
-					     "against %s s at n = %g.",
-					st->strategy, q->n, p->n, a, b, q->n);
+			if (time_metric(s))
+				report_text_add(out, "%s stops scaling after n = %g: at n = %g an epoch takes "
+						     "%s s, against %s s at n = %g.",
+						st->strategy, q->n, p->n, a, b, q->n);
+			else
+				report_text_add(out, "%s stops scaling after n = %g: at n = %g the median "
+						     "%s is %s, against %s at n = %g.",
+						st->strategy, q->n, p->n, s->metric, a, b, q->n);
 			return;
 		}
 	}
@@ -256,6 +274,32 @@ static void energy_findings(const struct amd_sweep_stats *s, struct report_text 
 				worst->energy_per_sample_j / best->energy_per_sample_j);
 }
 
+static void comm_finding(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st,
+			 struct report_text *out)
+{
+	const struct amd_point_stats *first = NULL, *last = NULL;
+	for (size_t k = 0; k < st->npoints; k++) {
+		const struct amd_point_stats *p = &st->points[k];
+		if (!p->has_trace || !num(p->comm_share) || p->comm_share <= 0.0005)
+			continue;
+		if (!first)
+			first = p;
+		last = p;
+	}
+	if (!last)
+		return;
+	const char *axis = s->scaling ? "n" : s->axis;
+	if (first == last)
+		report_text_add(out, "%s: communication takes %.0f%% of compute plus communication "
+				     "time at %s = %g (profiler traces).",
+				st->strategy, last->comm_share * 100, axis, last->n);
+	else
+		report_text_add(out, "%s: communication grows from %.0f%% of compute plus "
+				     "communication time at %s = %g to %.0f%% at %s = %g (profiler traces).",
+				st->strategy, first->comm_share * 100, axis, first->n,
+				last->comm_share * 100, axis, last->n);
+}
+
 static void spread_finding(const struct amd_sweep_stats *s, struct report_text *out)
 {
 	const struct amd_point_stats *worst = NULL;
@@ -280,10 +324,11 @@ void report_findings(const struct amd_sweep_stats *s, struct report_text *out)
 	for (size_t i = 0; i < s->nstrategies; i++) {
 		const struct amd_strategy_stats *st = &s->strategies[i];
 		if (s->scaling && st->npoints >= 2) {
-			scaling_findings(st, out);
+			scaling_findings(s, st, out);
 			fit_findings(st, out);
 		} else if (!s->scaling)
 			axis_findings(s, st, out);
+		comm_finding(s, st, out);
 	}
 	energy_findings(s, out);
 	spread_finding(s, out);

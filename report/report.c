@@ -83,6 +83,8 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 	if (amd_store_sweep_sources(c->st, c->s->sweep, &c->src, &c->nsrc, err) < 0)
 		return -1;
 	report_findings(c->s, &c->findings);
+	for (size_t i = 0; i < c->charts.nnotes; i++)
+		report_text_add(&c->findings, "%s", c->charts.notes[i]);
 	report_gaps(c->s, &c->gaps);
 	for (size_t i = 0; i < c->charts.nmissing; i++)
 		report_text_add(&c->gaps, "%s", c->charts.missing[i]);

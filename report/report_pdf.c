@@ -32,6 +32,14 @@ static void pct(double v, char *buf, size_t n)
 		snprintf(buf, n, "–");
 }
 
+static size_t npoints(const struct amd_sweep_stats *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nstrategies; i++)
+		n += s->strategies[i].npoints;
+	return n;
+}
+
 static void first_page(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
@@ -75,9 +83,13 @@ static void charts_pages(struct pdf *d, struct report_ctx *c)
 static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *ax = report_axis_name(s);
-	const char *scaling[] = {"strategy", ax, "runs", "median (s)", "95% CI", "sd", "CV", "min",
+	size_t ml = strlen(s->metric);
+	const char *med_h = !s->higher_is_better && ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0
+				  ? "median (s)"
+				  : "median";
+	const char *scaling[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
 				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
-	const char *other[] = {"strategy", ax, "runs", "median (s)", "95% CI", "sd", "CV", "min",
+	const char *other[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
 			       "max", "samples/s"};
 	int right[13] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	struct pdf_table *t = s->scaling ? pdf_table_new(13, scaling, right, -1, TFONT)
@@ -196,8 +208,12 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 			 "interval, spread (sd, coefficient of variation, min, max)"
 			 " and aggregated throughput.",
 		      8.5, 0.3);
-	config_table(d, s);
-	if (s->scaling) {
+	if (npoints(s))
+		config_table(d, s);
+	else
+		pdf_paragraph(d, "No configuration has a usable value of the metric; see the runs left "
+				 "out below.", 9, 0.2);
+	if (s->scaling && npoints(s)) {
 		pdf_heading(d, "Scaling fits", 1);
 		pdf_paragraph(d, "Amdahl: T(n) = A + B/n by least squares, serial fraction A/(A+B); "
 				 "USL: X(n) = γn/(1 + α(n−1) + βn(n−1)), peak at n* = √((1−α)/β).",
@@ -296,13 +312,16 @@ static void sources_table(struct pdf *d, struct report_ctx *c)
 static void appendix(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
-	pdf_new_page(d);
+	pdf_need(d, 260);
 	pdf_heading(d, "Appendix A: runs in the statistics", 1);
 	pdf_paragraph(d, "Each run's value is the median of its kept epochs; excluded epochs and "
 			 "the rule that excluded them are listed; flagged epochs are outliers kept "
 			 "in the median.",
 		      8.5, 0.3);
-	runs_table(d, s);
+	if (npoints(s))
+		runs_table(d, s);
+	else
+		pdf_paragraph(d, "None.", 9, 0.2);
 	pdf_heading(d, "Appendix B: runs left out", 1);
 	if (s->nexcluded == 0)
 		pdf_paragraph(d, "None: every run finished and has the metric.", 9, 0.2);

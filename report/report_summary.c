@@ -73,8 +73,10 @@ static struct tpl *model(struct report_ctx *c)
 		tpl_set(ch, "caption", "%s", c->charts.v[i].caption);
 	}
 	for (size_t i = 0; i < s->nstrategies; i++)
-		for (size_t k = 0; k < s->strategies[i].npoints; k++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			point_row(tpl_add(t, "rows"), &s->strategies[i].points[k]);
+			tpl_set(t, "has_rows", "1");
+		}
 	return t;
 }
 

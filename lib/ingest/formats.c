@@ -8,9 +8,19 @@
 #include "util.h"
 
 extern const struct amd_format amd_fmt_mlflow_run;
+extern const struct amd_format amd_fmt_pyspy_collapsed;
+extern const struct amd_format amd_fmt_pyspy_speedscope;
+extern const struct amd_format amd_fmt_pyspy_chrometrace;
+extern const struct amd_format amd_fmt_pyspy_dump;
+extern const struct amd_format amd_fmt_pyspy_dump_json;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
+	&amd_fmt_pyspy_collapsed,
+	&amd_fmt_pyspy_speedscope,
+	&amd_fmt_pyspy_chrometrace,
+	&amd_fmt_pyspy_dump,
+	&amd_fmt_pyspy_dump_json,
 	NULL,
 };
 

@@ -63,15 +63,40 @@ for st in sw["strategies"]:
     print("serial fraction of %.1f%%" % (a["serial_fraction"] * 100))
     for p in pts:  # the configurations table: median and its interval
         print("%s–%s" % (fmt(p["ci"]["lo"]), fmt(p["ci"]["hi"])))
-# the slowdown of fsdp from n=4 to n=8
+# the slowdown of fsdp from n=4 to n=8 (the first n slower than the one before)
 f = [s for s in sw["strategies"] if s["strategy"] == "fsdp"][0]["points"]
-print("fsdp stops scaling after n = 4: at n = 8 an epoch takes %s s" % fmt(f[3]["median"]))
+if f[3]["median"] >= f[2]["median"]:
+    print("fsdp stops scaling after n = 4: at n = 8 an epoch takes %s s" % fmt(f[3]["median"]))
+# with profiler traces: the communication share at the largest n
+if sw["has_traces"]:
+    for st in sw["strategies"]:
+        p = st["points"][-1]
+        print("to %.0f%% at n = %g (profiler traces)" % (p["comm_share"] * 100, p["n"]))
 EOF
 while IFS= read -r want; do
   contains "cpu: PDF text has '$want'" "$want" "$text"
 done <"$TMP/cpu-expect"
 contains "cpu: the data gaps say energy is missing" "Energy: no GPU energy or power metrics" "$text"
-contains "cpu: the data gaps say traces are missing" "no PyTorch profiler traces" "$text"
+traces=$($PY -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["sweeps"][0]["has_traces"]))' "$TMP/cpu-stats.json")
+cfrac=$($PY -c '
+import json, sys
+sw = json.load(open(sys.argv[1]))["sweeps"][0]
+print(int(any(p["comp_fraction"] is not None for s in sw["strategies"] for p in s["points"])))' "$TMP/cpu-stats.json")
+if [ "$traces" = 1 ]; then
+  for c in phase_split comm_share; do
+    [ -s "$R/charts/$c.png" ] && pass "cpu: traces linked: $c chart" || fail "cpu: traces linked: $c chart"
+  done
+else
+  contains "cpu: the data gaps say traces are missing" "no PyTorch profiler traces" "$text"
+  [ ! -e "$R/charts/phase_split.png" ] && pass "cpu: no phase chart without traces" \
+    || fail "cpu: no phase chart without traces"
+fi
+if [ "$cfrac" = 1 ]; then
+  [ -s "$R/charts/compute_vs_other.png" ] && pass "cpu: computation fraction: its chart" \
+    || fail "cpu: computation fraction: its chart"
+else
+  contains "cpu: the data gaps say op times are missing" "Computation vs other: no" "$text"
+fi
 contains "cpu: excluded epochs and why" "epoch 0 (warm-up)" "$text"
 failed=$("$AMDAHL" --store "$S" runs --json | $PY -c '
 import json, sys
@@ -83,7 +108,7 @@ for c in epoch_time speedup efficiency throughput variance; do
   [ -s "$R/charts/$c.png" ] && [ -s "$R/charts/$c.svg" ] && pass "cpu: chart $c as PNG and SVG" \
     || fail "cpu: chart $c as PNG and SVG"
 done
-for c in energy_epoch gpu_util compute_vs_other phase_split step_breakdown; do
+for c in energy_epoch gpu_util step_breakdown; do
   [ ! -e "$R/charts/$c.png" ] && pass "cpu: no $c chart without its data" \
     || fail "cpu: no $c chart without its data"
 done
@@ -169,8 +194,73 @@ S=$TMP/dl.db
 build "$S" "$TMP/dl" --axis num_workers; eq "report build exits 0 on dataloader-workers" 0 $?
 [ -s "$TMP/dl/charts/step_breakdown.png" ] && pass "dataloader: step-time breakdown chart" \
   || fail "dataloader: step-time breakdown chart"
-contains "dataloader: its caption is in the PDF" "Training step time by phase" \
-  "$(pdftotext "$TMP/dl/report.pdf" - | tr -s ' \n' ' ')"
+dtext=$(pdftotext "$TMP/dl/report.pdf" - | tr -s ' \n' ' ')
+contains "dataloader: its caption is in the PDF" "Training step time by phase" "$dtext"
+# the data-loading share of a step, recomputed from the MLflow files:
+# median over each run's logged steps, median over the runs, then share
+$PY - "$DATA/dataloader-workers/mlruns/7" >"$TMP/dl-expect" <<'EOF'
+import os, statistics, sys
+root = sys.argv[1]
+groups = {}
+for run in os.listdir(root):
+    d = os.path.join(root, run)
+    if not os.path.isdir(d):
+        continue
+    w = float(open(os.path.join(d, "params", "num_workers")).read().strip())
+    ph = {}
+    for p in ("data", "forward", "backward", "optimizer"):
+        f = os.path.join(d, "metrics", "profile", "train", "dl_main", "time_%s_ms" % p)
+        ph[p] = statistics.median(float(l.split()[1]) for l in open(f) if l.strip())
+    groups.setdefault(w, []).append(ph)
+share = {}
+for w, runs in groups.items():
+    m = {p: statistics.median(r[p] for r in runs) for p in runs[0]}
+    share[w] = m["data"] / sum(m.values())
+hi = max(share, key=share.get); lo = min(share, key=share.get)
+print("Loader main: data loading takes %.0f%% of a training step at num_workers = %g "
+      "(single-gpu), against %.0f%% at num_workers = %g." % (share[hi] * 100, hi, share[lo] * 100, lo))
+EOF
+contains "dataloader: the data-loading share is a finding" "$(cat "$TMP/dl-expect")" "$dtext"
+contains "dataloader: no epoch metric, said once" "no run has a usable epoch_time_s" "$dtext"
+contains "dataloader: no empty configuration table" "No configuration has a usable value" "$dtext"
+contains "dataloader: summary.md says so too" "No configuration has a usable value" "$(cat "$TMP/dl/summary.md")"
+if xmllint --html --noout "$TMP/dl/summary.html" 2>/dev/null; then pass "dataloader: summary.html parses"
+else fail "dataloader: summary.html parses"; fi
+
+# ---- py-spy samples linked to a run: the top-functions chart ----
+mkdir -p "$TMP/ps"
+cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/ps/"
+run=308e74e2e53c41adb92c6e48dcb6847b
+mkdir -p "$TMP/ps/mlruns/4/$run/artifacts/py-spy"
+cp "$DATA/pyspy/train-raw.txt" "$TMP/ps/mlruns/4/$run/artifacts/py-spy/"
+S=$TMP/ps.db
+"$AMDAHL" --store "$S" ingest "$TMP/ps/mlruns" >/dev/null
+build "$S" "$TMP/ps/out"; eq "report build exits 0 with py-spy samples" 0 $?
+[ -s "$TMP/ps/out/charts/pyspy_top.png" ] && pass "py-spy: top functions chart" || fail "py-spy: top functions chart"
+ptext=$(pdftotext "$TMP/ps/out/report.pdf" - | tr -s ' \n' ' ')
+# the leaf functions with the most samples, counted here from the raw file
+$PY - "$DATA/pyspy/train-raw.txt" >"$TMP/ps-expect" <<'EOF'
+import collections, re, sys
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line:
+        continue
+    stack, n = line.rsplit(" ", 1)
+    m = re.match(r"(.*) \((.*):\d+\)$", stack.split(";")[-1])
+    if m:
+        c[(m.group(1), m.group(2).split("/")[-1])] += int(n)
+for (name, f), n in c.most_common(3):
+    print("%s (%s)" % (name, f))
+EOF
+while IFS= read -r want; do
+  contains "py-spy: '$want' is among the top functions" "$want" "$ptext"
+done <"$TMP/ps-expect"
+secs=$("$AMDAHL" --store "$S" pyspy top "$run" --json -n 1 | $PY -c '
+import json, sys
+print("%.1f" % json.load(sys.stdin)["functions"][0]["self_seconds"])')
+contains "py-spy: the top self time matches 'pyspy top'" "$secs" "$ptext"
+contains "py-spy: the cpu report without samples says so" "Python profile: no py-spy samples" "$text"
 
 # ---- one run: still a complete report ----
 mkdir -p "$TMP/one/mlruns/4"

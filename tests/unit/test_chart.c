@@ -247,6 +247,47 @@ static void stacked_bars_split_at_the_share(void **state)
 		unlink(path);
 }
 
+/* Horizontal bars (baseline ratios, top functions): bar ends, whiskers
+ * and the reference line where the value axis puts them. */
+static void horizontal_bars_end_at_their_value(void **state)
+{
+	(void)state;
+	double v[] = {1.25, 0.8}, lo[] = {1.1, 0.7}, hi[] = {1.4, 0.9};
+	struct chart *c = chart_new(CHART_HBARS, "Ratio to baseline", NULL, "ratio (×)");
+	chart_group(c, "epoch time ddp n=8", NULL);
+	chart_group(c, "throughput ddp n=8", NULL);
+	chart_bars(c, "ratio", 1, 0, v, lo, hi);
+	chart_ref(c, 1, "no change");
+	char path[] = "/tmp/test_hbars_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 420, 200, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	struct img im = load(path);
+	assert_true(f.ymin == 0 && f.ymax >= 1.4);
+	double gh = (f.y1 - f.y0) / 2;
+	for (int g = 0; g < 2; g++) {
+		double ym = f.y0 + gh * (g + 0.5) + 2; /* off the whisker line */
+		double end = f.x0 + (v[g] - f.ymin) / (f.ymax - f.ymin) * (f.x1 - f.x0);
+		int in[3], out[3];
+		px(&im, end - 2, ym, in);
+		assert_true(near_color(in, 1, 6));
+		px(&im, f.x0 + 2, ym, in);
+		assert_true(near_color(in, 1, 6));
+		/* beyond the bar's end and its whisker: background */
+		double past = f.x0 + (hi[g] + 0.06 * (f.ymax - f.ymin) - f.ymin) / (f.ymax - f.ymin) *
+					    (f.x1 - f.x0);
+		px(&im, past, ym, out);
+		assert_false(near_color(out, 1, 60));
+	}
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	unlink(path);
+}
+
 static void nice_ticks_are_1_2_5(void **state)
 {
 	(void)state;
@@ -270,6 +311,7 @@ int main(void)
 		cmocka_unit_test(ideal_line_on_log_log),
 		cmocka_unit_test(bars_where_numbers_put_them),
 		cmocka_unit_test(stacked_bars_split_at_the_share),
+		cmocka_unit_test(horizontal_bars_end_at_their_value),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

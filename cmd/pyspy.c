@@ -1,0 +1,323 @@
+/* pyspy.c — `amdahl pyspy`: where Python time goes in a run's py-spy
+ * samples. `top` ranks functions by self or total time (per thread, or
+ * with a library's frame under each leaf); `trie` prints the merged call
+ * trie the report's icicle chart draws. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "pyspy.h"
+#include "util.h"
+
+static void help(FILE *out)
+{
+	fprintf(out, "usage: amdahl pyspy top RUN [--self|--total] [--library NAME] [-n N]\n"
+	       "                           [--per-thread] [--json]\n"
+	       "       amdahl pyspy trie RUN [--json]\n"
+	       "\n"
+	       "RUN is a run's name or id, or the path of an ingested py-spy file.\n"
+	       "\n"
+	       "top: functions (name and file; lines of one function add up) ranked by\n"
+	       "self time (samples where the function is the leaf) or total time\n"
+	       "(samples whose stack holds it, once per stack even when it recurses),\n"
+	       "in samples and thread-seconds (samples / sampling rate), merged over\n"
+	       "the run's files and threads unless --per-thread. Percentages are of\n"
+	       "all samples of RUN.\n"
+	       "  --self           rank by self time (default)\n"
+	       "  --total          rank by total time\n"
+	       "  --library NAME   rows are (leaf, deepest frame whose file path contains\n"
+	       "                   NAME), by self time, as itwinai's py-spy report does\n"
+	       "  -n N             show the first N rows (default 20; 0: all)\n"
+	       "  --per-thread     one row per process, thread and function\n"
+	       "  --json           print the rows as JSON\n"
+	       "\n"
+	       "trie: the call trie of every stack merged by path from the root, a node\n"
+	       "per line indented by depth, with total and self samples.\n");
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static char *location(const char *file, int line)
+{
+	struct amd_buf b = {0};
+	if (!file)
+		amd_buf_printf(&b, "-");
+	else if (line > 0)
+		amd_buf_printf(&b, "%s:%d", file, line);
+	else
+		amd_buf_printf(&b, "%s", file);
+	return b.data;
+}
+
+static cJSON *fn_json(const struct amd_pyspy_fn *f, const struct amd_pyspy_top *t, int library)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (f->process)
+		cJSON_AddStringToObject(o, "process", f->process);
+	if (f->thread)
+		cJSON_AddStringToObject(o, "thread", f->thread);
+	cJSON_AddStringToObject(o, "function", f->name);
+	if (f->file)
+		cJSON_AddStringToObject(o, "file", f->file);
+	else
+		cJSON_AddNullToObject(o, "file");
+	cJSON_AddNumberToObject(o, "self_samples", (double)f->self_samples);
+	cJSON_AddNumberToObject(o, "self_seconds", f->self_seconds);
+	cJSON_AddNumberToObject(o, "self_percent", pct(f->self_samples, t->samples));
+	if (!library) {
+		cJSON_AddNumberToObject(o, "total_samples", (double)f->total_samples);
+		cJSON_AddNumberToObject(o, "total_seconds", f->total_seconds);
+		cJSON_AddNumberToObject(o, "total_percent", pct(f->total_samples, t->samples));
+	} else if (f->lib_name) {
+		cJSON *l = cJSON_AddObjectToObject(o, "library_frame");
+		cJSON_AddStringToObject(l, "function", f->lib_name);
+		if (f->lib_file)
+			cJSON_AddStringToObject(l, "file", f->lib_file);
+		cJSON_AddNumberToObject(l, "line", f->lib_line);
+	} else {
+		cJSON_AddNullToObject(o, "library_frame");
+	}
+	return o;
+}
+
+static void print_json(const char *label, const struct amd_pyspy_top *t,
+		       const struct amd_pyspy_top_opts *o)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "selection", label);
+	cJSON_AddStringToObject(root, "order", o->order == AMD_PYSPY_TOTAL ? "total" : "self");
+	if (o->library)
+		cJSON_AddStringToObject(root, "library", o->library);
+	cJSON_AddNumberToObject(root, "samples", (double)t->samples);
+	cJSON_AddNumberToObject(root, "seconds", t->seconds);
+	cJSON_AddNumberToObject(root, "threads", (double)t->threads);
+	cJSON_AddNumberToObject(root, "files", (double)t->sources);
+	cJSON_AddNumberToObject(root, "rows", (double)t->n_all);
+	cJSON *arr = cJSON_AddArrayToObject(root, "functions");
+	for (size_t i = 0; i < t->n; i++)
+		cJSON_AddItemToArray(arr, fn_json(&t->v[i], t, o->library != NULL));
+	char *s = cJSON_Print(root);
+	puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+static void print_table(const char *label, const struct amd_pyspy_top *t,
+			const struct amd_pyspy_top_opts *o)
+{
+	printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
+	       label, (long long)t->samples, t->seconds, t->threads, t->sources);
+	const char *h[12];
+	int nc = 0, lib = o->library != NULL;
+	if (o->per_thread) {
+		h[nc++] = "process";
+		h[nc++] = "thread";
+	}
+	int first_num = nc;
+	h[nc++] = "self";
+	h[nc++] = "self s";
+	h[nc++] = "self %";
+	if (!lib) {
+		h[nc++] = "total";
+		h[nc++] = "total s";
+		h[nc++] = "total %";
+	}
+	int last_num = nc;
+	h[nc++] = "function";
+	h[nc++] = "file";
+	if (lib)
+		h[nc++] = "library frame";
+	struct table *tb = table_new(nc, h);
+	for (int c = first_num; c < last_num; c++)
+		table_align_right(tb, c);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct amd_pyspy_fn *f = &t->v[i];
+		char num[6][32];
+		const char *cells[12];
+		int k = 0;
+		if (o->per_thread) {
+			cells[k++] = f->process ? f->process : "-";
+			cells[k++] = f->thread ? f->thread : "-";
+		}
+		snprintf(num[0], 32, "%lld", (long long)f->self_samples);
+		snprintf(num[1], 32, "%.2f", f->self_seconds);
+		snprintf(num[2], 32, "%.1f", pct(f->self_samples, t->samples));
+		snprintf(num[3], 32, "%lld", (long long)f->total_samples);
+		snprintf(num[4], 32, "%.2f", f->total_seconds);
+		snprintf(num[5], 32, "%.1f", pct(f->total_samples, t->samples));
+		for (int j = 0; j < (lib ? 3 : 6); j++)
+			cells[k++] = num[j];
+		cells[k++] = f->name;
+		cells[k++] = f->file ? f->file : "-";
+		char *where = NULL;
+		if (lib) {
+			where = f->lib_name ? location(f->lib_file, f->lib_line) : NULL;
+			if (where) {
+				struct amd_buf b = {0};
+				amd_buf_printf(&b, "%s (%s)", f->lib_name, where);
+				free(where);
+				where = b.data;
+			}
+			cells[k++] = where ? where : "(none)";
+		}
+		table_add(tb, cells);
+		free(where);
+	}
+	table_print(tb, stdout);
+	table_free(tb);
+	if (t->n < t->n_all)
+		printf("(%zu of %zu rows; -n 0 shows all)\n", t->n, t->n_all);
+}
+
+/* Usage error for a missing RUN, naming the runs that have samples. */
+static int no_run(const char *cmd, struct cmd_ctx *ctx)
+{
+	struct amd_pyspy_sel sel[8];
+	struct amd_err err = {{0}};
+	int n = amd_pyspy_runs(ctx->store, sel, 8, &err);
+	struct amd_buf b = {0};
+	for (int i = 0; i < n && i < 8; i++)
+		amd_buf_printf(&b, "%s%s", i ? ", " : "", sel[i].label);
+	if (n > 8)
+		amd_buf_printf(&b, ", … (%d in all)", n);
+	cmd_error(cmd, "name one RUN (a run name or id, or a py-spy file)%s%s", n > 0 ?
+		  "; runs with py-spy samples: " : "", n > 0 ? b.data : "");
+	amd_buf_free(&b);
+	return EXIT_USAGE;
+}
+
+static int top(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{"self", no_argument, NULL, 's'},       {"total", no_argument, NULL, 't'},
+		{"library", required_argument, NULL, 'l'}, {"per-thread", no_argument, NULL, 'p'},
+		{"json", no_argument, NULL, 'J'},       {"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	struct amd_pyspy_top_opts o = {.order = AMD_PYSPY_SELF, .limit = 20};
+	int json = 0, c, total = 0;
+	int64_t n;
+	optind = 0; /* GNU: re-initialise, so options may follow RUN */
+	while ((c = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': o.order = AMD_PYSPY_SELF; break;
+		case 't': o.order = AMD_PYSPY_TOTAL; total = 1; break;
+		case 'l': o.library = optarg; break;
+		case 'p': o.per_thread = 1; break;
+		case 'J': json = 1; break;
+		case 'n':
+			if (amd_parse_int64(optarg, &n) < 0 || n < 0)
+				return cmd_error("pyspy top", "-n %s: not a count", optarg);
+			o.limit = (size_t)n;
+			break;
+		case 'h': help(stdout); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc)
+		return no_run("pyspy top", ctx);
+	if (o.library && total)
+		return cmd_error("pyspy top", "--library ranks leaves by self time; drop --total");
+	if (o.library && !*o.library)
+		return cmd_error("pyspy top", "--library: empty name");
+	struct amd_err err = {{0}};
+	struct amd_pyspy_sel sel;
+	struct amd_pyspy_top t;
+	if (amd_pyspy_resolve(ctx->store, argv[optind], &sel, &err) < 0 ||
+	    amd_pyspy_top_query(ctx->store, &sel, &o, &t, &err) < 0)
+		return cmd_error("pyspy top", "%s", err.msg);
+	if (json)
+		print_json(sel.label, &t, &o);
+	else if (t.samples == 0)
+		printf("no py-spy samples for %s; 'amdahl ingest --run RUN FILE' links a py-spy"
+		       " file to a run\n", sel.label);
+	else
+		print_table(sel.label, &t, &o);
+	amd_pyspy_top_free(&t);
+	return EXIT_OK;
+}
+
+static void print_trie(const struct amd_pyspy_trie *t, int json)
+{
+	if (!json) {
+		for (size_t i = 0; i < t->n; i++) {
+			const struct amd_pyspy_node *nd = &t->v[i];
+			char *where = location(nd->file, nd->line);
+			printf("%*s%s (%s)  total %lld  self %lld\n", 2 * nd->depth, "", nd->name,
+			       where, (long long)nd->total_samples, (long long)nd->self_samples);
+			free(where);
+		}
+		return;
+	}
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "samples", (double)t->samples);
+	cJSON_AddNumberToObject(root, "seconds", t->seconds);
+	cJSON *arr = cJSON_AddArrayToObject(root, "nodes");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct amd_pyspy_node *nd = &t->v[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "parent", (double)nd->parent);
+		cJSON_AddStringToObject(o, "name", nd->name ? nd->name : "");
+		if (nd->file)
+			cJSON_AddStringToObject(o, "file", nd->file);
+		cJSON_AddNumberToObject(o, "line", nd->line);
+		cJSON_AddNumberToObject(o, "total_samples", (double)nd->total_samples);
+		cJSON_AddNumberToObject(o, "self_samples", (double)nd->self_samples);
+		cJSON_AddNumberToObject(o, "total_seconds", nd->total_seconds);
+		cJSON_AddNumberToObject(o, "self_seconds", nd->self_seconds);
+		cJSON_AddItemToArray(arr, o);
+	}
+	char *s = cJSON_Print(root);
+	puts(s);
+	free(s);
+	cJSON_Delete(root);
+}
+
+static int trie(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'J'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int json = 0, c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J': json = 1; break;
+		case 'h': help(stdout); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc)
+		return no_run("pyspy trie", ctx);
+	struct amd_err err = {{0}};
+	struct amd_pyspy_sel sel;
+	struct amd_pyspy_trie t;
+	if (amd_pyspy_resolve(ctx->store, argv[optind], &sel, &err) < 0 ||
+	    amd_pyspy_trie_query(ctx->store, &sel, &t, &err) < 0)
+		return cmd_error("pyspy trie", "%s", err.msg);
+	print_trie(&t, json);
+	amd_pyspy_trie_free(&t);
+	return EXIT_OK;
+}
+
+int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		help(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (strcmp(argv[1], "top") == 0)
+		return top(argc - 1, argv + 1, ctx);
+	if (strcmp(argv[1], "trie") == 0)
+		return trie(argc - 1, argv + 1, ctx);
+	return cmd_error("pyspy", "'%s' is not a pyspy command (top, trie)", argv[1]);
+}

@@ -1,0 +1,76 @@
+/* pyspy_stack.h — what the py-spy parsers share: reading one frame's
+ * text ("name (file:line)", "name (file)", bare), the root frames py-spy
+ * adds with -s ("process PID:\"cmdline\"") and -t ("thread (TID): name"),
+ * splitting a collapsed line "frame;frame;… COUNT", and an accumulator
+ * that merges identical stacks before they go to the sink. */
+#ifndef AMD_PYSPY_STACK_H
+#define AMD_PYSPY_STACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest.h"
+#include "sink.h"
+
+/* py-spy's default sampling rate (py-spy record --rate), used when
+ * neither --rate nor the file says otherwise. */
+#define AMD_PYSPY_DEFAULT_RATE 100.0
+/* Bounds that keep sums in int64: a rate above 1 MHz, a count, a stack's
+ * samples above 1e15, a weight or time above 1e9 s are refused. */
+#define AMD_PYSPY_MAX_RATE 1e6
+#define AMD_PYSPY_MAX_SAMPLES 1e15
+#define AMD_PYSPY_MAX_SECONDS 1e9
+
+/* A stack being built; frame texts point into a caller's buffer. */
+struct amd_pyspy_stack {
+	struct amd_stack_frame *frames; /* root first */
+	size_t depth, cap;
+	const char *process, *thread;   /* NULL when the stack does not say */
+};
+
+/* Parses one frame's text in place (s is modified): "name (file:line)",
+ * "name (file)" or a bare name. Returns 0, or -1 with *why set. */
+int amd_pyspy_parse_frame(char *s, struct amd_stack_frame *f, const char **why);
+
+/* If s is py-spy's -s root frame `process PID:"cmdline"` (also the old
+ * `… ()` and `… (:0)` forms), rewrites it in place to "PID cmdline" and
+ * returns 1; else 0. */
+int amd_pyspy_process_frame(char *s);
+/* If s is py-spy's -t frame `thread (TID): name` or `thread (TID)`,
+ * rewrites it in place to "TID name" (or "TID") and returns 1; else 0. */
+int amd_pyspy_thread_frame(char *s);
+
+/* Splits a collapsed line "frame;frame;… COUNT" in place into st
+ * (process/thread root frames taken out; a `;` inside a process's
+ * quoted command line is kept) and *count. Returns 0, or -1 with *why. */
+int amd_pyspy_parse_collapsed(char *line, struct amd_pyspy_stack *st, int64_t *count,
+			      const char **why);
+
+int amd_pyspy_push(struct amd_pyspy_stack *st, const struct amd_stack_frame *f);
+void amd_pyspy_stack_free(struct amd_pyspy_stack *st);
+
+/* Merges identical stacks (same frames, process and thread): samples and
+ * seconds add up. amd_pyspy_acc_flush sends each merged stack to the
+ * sink, in a stable order. */
+struct amd_pyspy_acc;
+struct amd_pyspy_acc *amd_pyspy_acc_new(void);
+int amd_pyspy_acc_add(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
+		      int64_t samples, double seconds);
+/* Adds a stack whose samples are derived at flush from seconds × rate
+ * (time-weighted formats); the unit is 1 µs. */
+int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
+			 int64_t us);
+int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *sink,
+			const char *path, struct amd_err *err);
+size_t amd_pyspy_acc_count(const struct amd_pyspy_acc *a);
+void amd_pyspy_acc_free(struct amd_pyspy_acc *a);
+
+/* The sampling rate to use: --rate, else what the file says (0: says
+ * nothing), else py-spy's default. */
+double amd_pyspy_rate(const struct amd_input *in, double file_rate);
+
+/* Links the facts that follow to the run the input names (--run or a
+ * path under a run's artifacts), or to no run. */
+int amd_pyspy_link(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err);
+
+#endif

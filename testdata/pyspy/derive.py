@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""Derives the py-spy test files in this directory from the public samples
+in ../shared/data/public/pyspy (see README.md). Run from the repository
+root: /usr/bin/python3 testdata/pyspy/derive.py ../shared/data/public/pyspy"""
+import collections, json, re, sys
+
+pub = sys.argv[1]
+out = "testdata/pyspy"
+ss = json.load(open(f"{pub}/cs336-bpe.speedscope.json"))
+frames = ss["shared"]["frames"]
+PARENT = 'process 4242:"torchrun --nproc_per_node=1 train.py"'
+CHILD = 'process 4250:"python train.py --data ./d;rm --tag a;b"'
+
+
+def thread_frame(profile_name):
+    m = re.match(r'Thread (\S+) "(.*)"$', profile_name)
+    return f"thread ({m.group(1)}): {m.group(2)}" if m.group(2) else f"thread ({m.group(1)})"
+
+
+def text(ix):
+    f = frames[ix]
+    return f"{f['name']} ({f['file']}:{f['line']})" if f.get("line") else f"{f['name']} ({f['file']})"
+
+
+# py-spy record -s -t -f raw: root frames, then Python frames root first
+counts = collections.Counter()
+for p in ss["profiles"]:
+    for s in p["samples"]:
+        counts[";".join([PARENT, CHILD, thread_frame(p["name"])] + [text(i) for i in s])] += 1
+with open(f"{out}/train-raw.txt", "w") as f:
+    for k, v in sorted(counts.items()):
+        f.write(f"{k} {v}\n")
+
+# perf/FlameGraph collapsed: real lines of the public sample
+lines = open(f"{pub}/flamegraph-perf-collapsed-pid.txt").read().splitlines()
+with open(f"{out}/perf-collapsed.txt", "w") as f:
+    f.write("\n".join(lines[:4]) + "\n")
+
+# py-spy --format chrometrace, as py-spy's chrometrace.rs writes it: one
+# sample every 10 ms per thread; E for frames that left the stack, B for
+# new ones; E for every open frame at the end
+events, tids = [], {}
+for p in ss["profiles"]:
+    tid = tids.setdefault(p["name"], len(tids))
+    m = re.match(r'Thread (\S+) "(.*)"$', p["name"])
+    events.append({"args": {"filename": "", "line": None, "name": f"{m.group(1)}: {m.group(2)}"},
+                   "cat": "py-spy", "name": "thread_name", "ph": "M", "pid": 4250, "tid": tid, "ts": 0})
+for p in ss["profiles"]:
+    tid = tids[p["name"]]
+    prev = []
+    for k, s in enumerate(p["samples"][:400]):
+        ts = 1000000 + 10000 * k
+        common = 0
+        while common < min(len(prev), len(s)) and prev[common] == s[common]:
+            common += 1
+        for ix in reversed(prev[common:]):
+            events.append({"args": {"filename": frames[ix]["file"], "line": frames[ix]["line"]},
+                           "cat": "py-spy", "name": frames[ix]["name"], "ph": "E", "pid": 4250, "tid": tid, "ts": ts})
+        for ix in s[common:]:
+            events.append({"args": {"filename": frames[ix]["file"], "line": frames[ix]["line"]},
+                           "cat": "py-spy", "name": frames[ix]["name"], "ph": "B", "pid": 4250, "tid": tid, "ts": ts})
+        prev = s
+    end = 1000000 + 10000 * min(len(p["samples"]), 400)
+    for ix in reversed(prev):
+        events.append({"args": {"filename": frames[ix]["file"], "line": frames[ix]["line"]},
+                       "cat": "py-spy", "name": frames[ix]["name"], "ph": "E", "pid": 4250, "tid": tid, "ts": end})
+with open(f"{out}/train.chrometrace.json", "w") as f:
+    f.write(json.dumps(events, separators=(",", ":")) + "\n")
+
+# py-spy dump --json (serde of Vec<StackTrace>) from the public dump text
+traces, cur, pid, cmd = [], None, None, None
+for line in open(f"{pub}/calendarbot.dump.txt").read().splitlines():
+    if m := re.match(r"Process (\d+): (.*)$", line):
+        pid, cmd = int(m.group(1)), m.group(2)
+    elif m := re.match(r'Thread (\S+) \(([^)]*)\)(?:: "(.*)")?$', line):
+        cur = {"pid": pid, "thread_id": 0x7F0000000000 + int(m.group(1)) % 4096,
+               "thread_name": m.group(3), "os_thread_id": int(m.group(1)),
+               "active": m.group(2) != "idle", "owns_gil": "gil" in m.group(2), "frames": [],
+               "process_info": {"pid": pid, "command_line": cmd, "parent": None}}
+        traces.append(cur)
+    elif m := re.match(r"    (.*) \((.*?)(?::(\d+))?\)$", line):
+        cur["frames"].append({"name": m.group(1), "filename": m.group(2), "module": None,
+                              "short_filename": m.group(2), "line": int(m.group(3) or 0), "locals": None})
+with open(f"{out}/calendarbot.dump.json", "w") as f:
+    f.write(json.dumps(traces, indent=2) + "\n")

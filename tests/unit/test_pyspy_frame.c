@@ -1,0 +1,219 @@
+/* test_pyspy_frame.c — the py-spy frame text parser: "name (file:line)",
+ * "name (file)", bare names, py-spy's -s process frames whose command
+ * line holds ';', -t thread frames, collapsed lines; and the stack
+ * accumulator that merges identical stacks before the sink. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ingest/pyspy_stack.h"
+
+static void frame_with_line(void **state)
+{
+	char s[] = "train_step (/opt/venv/lib/python3.11/site-packages/itwinai/torch/trainer.py:812)";
+	struct amd_stack_frame f;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_frame(s, &f, &why), 0);
+	assert_string_equal(f.name, "train_step");
+	assert_string_equal(f.file, "/opt/venv/lib/python3.11/site-packages/itwinai/torch/trainer.py");
+	assert_int_equal(f.line, 812);
+}
+
+static void frame_without_line(void **state)
+{
+	char s[] = "<module> (train.py)";
+	struct amd_stack_frame f;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_frame(s, &f, &why), 0);
+	assert_string_equal(f.name, "<module>");
+	assert_string_equal(f.file, "train.py");
+	assert_int_equal(f.line, 0);
+}
+
+static void frame_bare_and_native(void **state)
+{
+	char bare[] = "__libc_start_main";
+	char native[] = "at::native::add_out(at::Tensor const&) (libtorch_cpu.so)";
+	char windows[] = "run (C:\\proj\\train.py:7)";
+	struct amd_stack_frame f;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_frame(bare, &f, &why), 0);
+	assert_string_equal(f.name, "__libc_start_main");
+	assert_null(f.file);
+	assert_int_equal(amd_pyspy_parse_frame(native, &f, &why), 0);
+	assert_string_equal(f.name, "at::native::add_out(at::Tensor const&)");
+	assert_string_equal(f.file, "libtorch_cpu.so");
+	assert_int_equal(amd_pyspy_parse_frame(windows, &f, &why), 0);
+	assert_string_equal(f.file, "C:\\proj\\train.py");
+	assert_int_equal(f.line, 7);
+}
+
+static void frame_empty_is_an_error(void **state)
+{
+	char s[] = "";
+	struct amd_stack_frame f;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_frame(s, &f, &why), -1);
+	assert_non_null(why);
+}
+
+static void thread_frames(void **state)
+{
+	char hex[] = "thread (0x7F3A2C1B5740): MainThread";
+	char dec[] = "thread (1234)";
+	char paren[] = "thread (0x16EF87000): Thread-2 (_handle_tasks)";
+	char not_thread[] = "thread (worker.py:3)";
+	assert_int_equal(amd_pyspy_thread_frame(hex), 1);
+	assert_string_equal(hex, "0x7F3A2C1B5740 MainThread");
+	assert_int_equal(amd_pyspy_thread_frame(dec), 1);
+	assert_string_equal(dec, "1234");
+	assert_int_equal(amd_pyspy_thread_frame(paren), 1);
+	assert_string_equal(paren, "0x16EF87000 Thread-2 (_handle_tasks)");
+	assert_int_equal(amd_pyspy_thread_frame(not_thread), 0);
+}
+
+static void process_frames(void **state)
+{
+	char s[] = "process 4250:\"python train.py --a;b\"";
+	char old[] = "process 7:\"python x.py\" ()";
+	char not_process[] = "process (worker.py:3)";
+	assert_int_equal(amd_pyspy_process_frame(s), 1);
+	assert_string_equal(s, "4250 python train.py --a;b");
+	assert_int_equal(amd_pyspy_process_frame(old), 1);
+	assert_string_equal(old, "7 python x.py");
+	assert_int_equal(amd_pyspy_process_frame(not_process), 0);
+}
+
+static void collapsed_with_cmdline_semicolons(void **state)
+{
+	char line[] = "process 1:\"torchrun train.py\";process 42:\"python train.py --a;b;c\";"
+		      "thread (0x1F): MainThread;<module> (train.py:10);main (train.py:5);"
+		      "step (lib/itwinai/x.py:3) 17\r";
+	struct amd_pyspy_stack st = {0};
+	int64_t count = 0;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_collapsed(line, &st, &count, &why), 0);
+	assert_int_equal(count, 17);
+	assert_string_equal(st.process, "42 python train.py --a;b;c");
+	assert_string_equal(st.thread, "0x1F MainThread");
+	assert_int_equal(st.depth, 3);
+	assert_string_equal(st.frames[0].name, "<module>");
+	assert_int_equal(st.frames[0].line, 10);
+	assert_string_equal(st.frames[2].name, "step");
+	assert_string_equal(st.frames[2].file, "lib/itwinai/x.py");
+	amd_pyspy_stack_free(&st);
+}
+
+static void collapsed_perf_and_old_trailing_semicolon(void **state)
+{
+	char perf[] = "cksum-?;_start;__libc_start_main;main;cksum 31";
+	char old[] = "run (a.py:1);work (a.py:9); 4";
+	struct amd_pyspy_stack st = {0};
+	int64_t count = 0;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_collapsed(perf, &st, &count, &why), 0);
+	assert_int_equal(count, 31);
+	assert_int_equal(st.depth, 5);
+	assert_null(st.process);
+	assert_null(st.thread);
+	assert_string_equal(st.frames[4].name, "cksum");
+	assert_int_equal(amd_pyspy_parse_collapsed(old, &st, &count, &why), 0);
+	assert_int_equal(count, 4);
+	assert_int_equal(st.depth, 2);
+	assert_string_equal(st.frames[1].name, "work");
+	amd_pyspy_stack_free(&st);
+}
+
+static void collapsed_errors(void **state)
+{
+	char no_count[] = "run (a.py:1);work (a.py:9)";
+	char bad_count[] = "run (a.py:1) 1.5";
+	char empty_frame[] = "run (a.py:1);;work (a.py:9) 3";
+	char only_threads[] = "thread (0x1): MainThread 3";
+	struct amd_pyspy_stack st = {0};
+	int64_t count;
+	const char *why = NULL;
+	assert_int_equal(amd_pyspy_parse_collapsed(no_count, &st, &count, &why), -1);
+	assert_int_equal(amd_pyspy_parse_collapsed(bad_count, &st, &count, &why), -1);
+	assert_int_equal(amd_pyspy_parse_collapsed(empty_frame, &st, &count, &why), -1);
+	assert_int_equal(amd_pyspy_parse_collapsed(only_threads, &st, &count, &why), -1);
+	assert_non_null(why);
+	amd_pyspy_stack_free(&st);
+}
+
+struct seen {
+	int calls;
+	int64_t samples;
+	double seconds;
+	char leaf[64], thread[64];
+};
+
+static int count_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct seen *c = s->ctx;
+	c->calls++;
+	c->samples += r->samples;
+	c->seconds += r->seconds;
+	snprintf(c->leaf, sizeof c->leaf, "%s", r->frames[r->depth - 1].name);
+	snprintf(c->thread, sizeof c->thread, "%s", r->thread ? r->thread : "");
+	return 0;
+}
+
+static void accumulator_merges_identical_stacks(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct seen c = {0};
+	struct amd_sink sink = {.ctx = &c, .stack = count_stack};
+	struct amd_err err = {{0}};
+	struct amd_stack_frame f[2] = {{.name = "main", .file = "t.py", .line = 1},
+				       {.name = "step\x1e\x1f", .file = NULL, .line = 0}};
+	struct amd_pyspy_stack st = {.frames = f, .depth = 2, .thread = "0x1 Main\x1d"};
+	for (int i = 0; i < 5000; i++) /* past the first compaction */
+		assert_int_equal(amd_pyspy_acc_add(a, &st, 3, -1), 0);
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	assert_int_equal(c.calls, 1);
+	assert_int_equal(c.samples, 15000);
+	assert_true(c.seconds > 149.999 && c.seconds < 150.001);
+	assert_string_equal(c.leaf, "step??"); /* separator bytes cannot split a key */
+	assert_string_equal(c.thread, "0x1 Main?");
+	amd_pyspy_acc_free(a);
+}
+
+static void accumulator_time_weighted(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct seen c = {0};
+	struct amd_sink sink = {.ctx = &c, .stack = count_stack};
+	struct amd_err err = {{0}};
+	struct amd_stack_frame f = {.name = "run", .file = "a.py", .line = 2};
+	struct amd_pyspy_stack st = {.frames = &f, .depth = 1};
+	assert_int_equal(amd_pyspy_acc_add_us(a, &st, 25000), 0);
+	assert_int_equal(amd_pyspy_acc_add_us(a, &st, 15000), 0);
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	assert_int_equal(c.samples, 4); /* 40 ms at 100 Hz */
+	assert_true(c.seconds > 0.03999 && c.seconds < 0.04001);
+	amd_pyspy_acc_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(frame_with_line),
+		cmocka_unit_test(frame_without_line),
+		cmocka_unit_test(frame_bare_and_native),
+		cmocka_unit_test(frame_empty_is_an_error),
+		cmocka_unit_test(thread_frames),
+		cmocka_unit_test(process_frames),
+		cmocka_unit_test(collapsed_with_cmdline_semicolons),
+		cmocka_unit_test(collapsed_perf_and_old_trailing_semicolon),
+		cmocka_unit_test(collapsed_errors),
+		cmocka_unit_test(accumulator_merges_identical_stacks),
+		cmocka_unit_test(accumulator_time_weighted),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
