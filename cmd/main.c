@@ -23,6 +23,7 @@ static const struct cmd commands[] = {
 	 "compare a candidate sweep with a baseline, per metric and configuration"},
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
+	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
