@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "ingest/sink.h" /* enum amd_run_status */
 #include "runs.h"
 
 static void help(void)
@@ -48,13 +49,18 @@ static void print_table(const struct amd_sweep_view *sw, size_t nsw,
 			const struct amd_run_view *runs, size_t n)
 {
 	for (size_t s = 0; s < nsw; s++) {
-		int shown = 0;
-		for (size_t i = 0; i < n; i++)
-			shown += runs[i].sweep && strcmp(runs[i].sweep, sw[s].name) == 0;
+		int shown = 0, counted = 0, failed = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!runs[i].sweep || strcmp(runs[i].sweep, sw[s].name) != 0)
+				continue;
+			shown++;
+			counted += amd_status_ok(runs[i].status);
+			failed += runs[i].status == AMD_STATUS_FAILED || runs[i].status == AMD_STATUS_KILLED;
+		}
 		if (!shown)
 			continue;
-		printf("%ssweep %s: %d runs, %d finished, %d failed or killed\n", s ? "\n" : "",
-		       sw[s].name, sw[s].runs, sw[s].finished, sw[s].failed);
+		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished\n",
+		       s ? "\n" : "", sw[s].name, shown, counted, failed, shown - counted - failed);
 		static const char *const h[] = {"run", "strategy", "n", "repeat", "status",
 						"workers", "metrics", "traces", "id"};
 		struct table *t = table_new(9, h);
