@@ -121,27 +121,24 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 	if (!g)
 		return -1;
 	char chunk[1 << 16];
-	int n;
+	int n, rc = 0;
 	out->len = 0;
-	amd_buf_append(out, "", 0);
-	while ((n = gzread(g, chunk, sizeof chunk)) > 0) {
-		if (out->len + (size_t)n > max_bytes) {
-			gzclose(g);
-			return amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
-					max_bytes, gz ? " once decompressed" : "");
-		}
-		if (amd_buf_append(out, chunk, (size_t)n) < 0) {
-			gzclose(g);
-			return amd_fail(err, "%s: out of memory", path);
-		}
+	if (amd_buf_append(out, "", 0) < 0)
+		rc = amd_fail(err, "%s: out of memory", path);
+	while (rc == 0 && (n = gzread(g, chunk, sizeof chunk)) > 0) {
+		if (out->len + (size_t)n > max_bytes)
+			rc = amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
+				      max_bytes, gz ? " once decompressed" : "");
+		else if (amd_buf_append(out, chunk, (size_t)n) < 0)
+			rc = amd_fail(err, "%s: out of memory", path);
 	}
-	if (gz_check(g, path, n, gz, err) < 0) {
-		gzclose(g);
-		return -1;
-	}
-	if (gzclose(g) != Z_OK && gz)
-		return amd_fail(err, "%s: truncated gzip data", path);
-	return 0;
+	if (rc == 0)
+		rc = gz_check(g, path, n, gz, err);
+	if (gzclose(g) != Z_OK && gz && rc == 0)
+		rc = amd_fail(err, "%s: truncated gzip data", path);
+	if (rc < 0)
+		amd_buf_free(out); /* on failure the caller has nothing to free */
+	return rc;
 }
 
 struct amd_lines {

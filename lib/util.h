@@ -20,7 +20,8 @@ int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
 void amd_buf_free(struct amd_buf *b);
 
 /* Reads a whole file (gunzipping it when it starts with the gzip magic)
- * into a NUL-terminated buffer; refuses files larger than max_bytes. */
+ * into a NUL-terminated buffer; refuses files larger than max_bytes.
+ * On failure out is freed. */
 int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err);
 

@@ -225,9 +225,10 @@ static int value_file(struct run_ctx *rc, const char *path, const char *key, int
 	if (amd_read_file(path, VALUE_MAX, &b, err) < 0)
 		return -1;
 	if (memchr(b.data, '\0', b.len)) {
+		size_t at = strlen(b.data);
 		amd_buf_free(&b);
-		return amd_fail(err, "%s: byte %zu: a NUL byte in a %s value", path,
-				strlen(b.data), is_tag ? "tag" : "param");
+		return amd_fail(err, "%s: byte %zu: a NUL byte in a %s value", path, at,
+				is_tag ? "tag" : "param");
 	}
 	int ret = 0;
 	int (*fn)(struct amd_sink *, const char *, const char *, struct amd_err *) =
