@@ -58,7 +58,7 @@ eq "other runs' points untouched" "$others" \
   "$(q "$S" "SELECT count(*) FROM metric_point m JOIN run r ON r.id=m.run_id WHERE r.ext_id<>'$rid'")"
 eq "the new point is there" "0.5" \
   "$(q "$S" "SELECT value FROM metric_point m JOIN run r ON r.id=m.run_id WHERE r.ext_id='$rid' AND step=999")"
-eq "still 29 runs and 29 sources" "29 29" "$(q "$S" 'SELECT (SELECT count(*) FROM run) || ' ' || (SELECT count(*) FROM source)')"
+eq "still 29 runs and 29 sources" "29 29" "$(q "$S" 'SELECT count(*) FROM run') $(q "$S" 'SELECT count(*) FROM source')"
 eq "no facts of a dropped source" 0 \
   "$(q "$S" 'SELECT count(*) FROM metric_point WHERE source_id NOT IN (SELECT id FROM source)')"
 
