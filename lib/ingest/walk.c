@@ -102,9 +102,11 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	struct amd_err derr = {{0}};
 	const struct amd_format *f = forced && !forced->is_dir ? forced : amd_detect(path, 0, &derr);
 	if (!f) {
+		if (named && derr.msg[0])
+			return amd_fail(err, "%s", derr.msg);
 		if (named)
-			return amd_fail(err, "%s", derr.msg[0] ? derr.msg :
-					"not a format amdahl reads (see 'amdahl ingest --formats')");
+			return amd_fail(err, "%s: not a format amdahl reads"
+					" (see 'amdahl ingest --formats')", path);
 		out->skipped++;
 		return 0;
 	}
