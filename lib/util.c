@@ -350,8 +350,8 @@ int amd_parse_double(const char *s, double *out)
 		return -1;
 	if (*skip_blank(end))
 		return -1;
-	if (errno == ERANGE && isinf(v) == 0 && v != 0)
-		return -1;
+	/* ERANGE: overflow gives ±inf, underflow 0 or a subnormal; both are
+	 * the nearest double, so they are kept */
 	*out = v;
 	return 0;
 }
