@@ -76,3 +76,11 @@ eq "every worker run folded into its launch" "$workers_files" \
   "$(printf '%s' "$json" | python3 -c 'import json,sys; print(sum(r["children"] for r in json.load(sys.stdin)["runs"]))')"
 eq "workers per launch = its world size" "" \
   "$(printf '%s' "$json" | python3 -c 'import json,sys; print(" ".join(r["id"] for r in json.load(sys.stdin)["runs"] if r["children"]!=r["n"]))')"
+
+# symlink loops in a walked tree are walked once, not followed 64 deep
+loop=$TMP/loop
+cp -r "$DATA/cpu-strong-scaling/mlruns" "$loop"
+ln -s .. "$loop/4/up"
+ln -s "$loop" "$loop/4/again"
+status "a tree with symlink loops ingests" 0 "$AMDAHL" --store "$TMP/loop.db" ingest "$loop"
+eq "symlink loops: each run once" 29 "$(q "$TMP/loop.db" 'SELECT count(*) FROM run')"
