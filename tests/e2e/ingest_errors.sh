@@ -87,3 +87,11 @@ eq "mixed: the good run is stored, the bad one is not" "$(basename "$good")" \
 eq "mixed: no points of the bad run" \
   "$(find "$good/metrics" -type f -exec cat {} + | awk 'NF' | wc -l)" \
   "$(q "$TMP/mixed.db" 'SELECT count(*) FROM metric_point')"
+
+# a --store that is not a store: an error naming it, and the file untouched
+printf 'my notes\n' >"$TMP/notes.db"
+status "a store that is not SQLite: exit 2" 2 "$AMDAHL" --store "$TMP/notes.db" ingest "$DATA/dataloader-workers/mlruns"
+contains "a store that is not SQLite: named" "$TMP/notes.db: file is not a database" "$ERR"
+eq "a store that is not SQLite: left as it was" "my notes" "$(cat "$TMP/notes.db")"
+status "a store in a missing directory: exit 2" 2 "$AMDAHL" --store "$TMP/nodir/s.db" ingest "$DATA/dataloader-workers/mlruns"
+contains "a store in a missing directory: named" "$TMP/nodir/s.db" "$ERR"
