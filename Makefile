@@ -38,7 +38,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-corpus bench fuzz install clean check-tree
+.PHONY: all deps deps-fuzz run test test-plain test-san test-corpus bench fuzz fuzz-build install clean check-tree
 
 all: $(O)/amdahl
 
@@ -98,9 +98,21 @@ test-corpus: deps $(O)/amdahl
 bench: deps $(O)/amdahl
 	@bench/run.sh $(O)
 
+# libFuzzer targets: every tests/fuzz/fuzz_*.c, linked with the library
+# built by clang with coverage and ASan/UBSan in build-fuzz/.
 FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=undefined -Wno-unknown-warning-option
+FUZZ_BIN   := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzz: deps deps-fuzz
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+	@$(MAKE) --no-print-directory fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh build-fuzz
+
+fuzz-build:
+	@$(MAKE) --no-print-directory O=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS)" $(FUZZ_BIN)
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/libamdahl.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/libamdahl.a $(LDLIBS)
 
 install: $(O)/amdahl
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/amdahl/templates

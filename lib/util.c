@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <openssl/evp.h>
@@ -63,70 +64,186 @@ void amd_buf_free(struct amd_buf *b)
 	b->len = b->cap = 0;
 }
 
-static int is_gzip(FILE *f)
+int amd_open_regular(const char *path, struct amd_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return amd_fail(err, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return amd_fail(err, "%s: not a regular file", path);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+static int fd_is_gzip(int fd)
 {
 	unsigned char m[2];
-	size_t n = fread(m, 1, 2, f);
-	rewind(f);
-	return n == 2 && m[0] == 0x1f && m[1] == 0x8b;
+	return pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+/* gzdopen on a regular file; the gzFile owns fd. */
+static gzFile open_gz(const char *path, int *gz, struct amd_err *err)
+{
+	int fd = amd_open_regular(path, err);
+	if (fd < 0)
+		return NULL;
+	*gz = fd_is_gzip(fd);
+	gzFile g = gzdopen(fd, "rb");
+	if (!g) {
+		close(fd);
+		amd_fail(err, "%s: cannot open", path);
+		return NULL;
+	}
+	gzbuffer(g, 1 << 17);
+	return g;
+}
+
+/* After gzread returned n <= 0: -1 with err filled when that was an
+ * error (including a gzip stream that ends early), else 0. */
+static int gz_check(gzFile g, const char *path, int n, int gz, struct amd_err *err)
+{
+	int zerr = Z_OK;
+	const char *m = gzerror(g, &zerr);
+	if (n < 0 || (gz && zerr != Z_OK && zerr != Z_STREAM_END))
+		return amd_fail(err, "%s: byte %ld: %s", path, (long)gzoffset(g),
+				zerr == Z_BUF_ERROR ? "truncated gzip data" : m);
+	return 0;
 }
 
 int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return amd_fail(err, "%s: %s", path, strerror(errno));
-	int gz = is_gzip(f);
-	fclose(f);
-	gzFile g = gzopen(path, "rb");
+	int gz = 0;
+	gzFile g = open_gz(path, &gz, err);
 	if (!g)
-		return amd_fail(err, "%s: cannot open", path);
-	gzbuffer(g, 1 << 17);
+		return -1;
 	char chunk[1 << 16];
-	int n;
+	int n, rc = 0;
 	out->len = 0;
-	amd_buf_append(out, "", 0);
-	while ((n = gzread(g, chunk, sizeof chunk)) > 0) {
-		if (out->len + (size_t)n > max_bytes) {
-			gzclose(g);
-			return amd_fail(err, "%s: larger than %zu bytes%s", path,
-					max_bytes, gz ? " once decompressed" : "");
-		}
-		if (amd_buf_append(out, chunk, (size_t)n) < 0) {
-			gzclose(g);
-			return amd_fail(err, "%s: out of memory", path);
-		}
+	if (amd_buf_append(out, "", 0) < 0)
+		rc = amd_fail(err, "%s: out of memory", path);
+	while (rc == 0 && (n = gzread(g, chunk, sizeof chunk)) > 0) {
+		if (out->len + (size_t)n > max_bytes)
+			rc = amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
+				      max_bytes, gz ? " once decompressed" : "");
+		else if (amd_buf_append(out, chunk, (size_t)n) < 0)
+			rc = amd_fail(err, "%s: out of memory", path);
 	}
-	if (n < 0) {
-		int zerr;
-		const char *m = gzerror(g, &zerr);
-		long off = (long)gzoffset(g);
-		gzclose(g);
-		return amd_fail(err, "%s: byte %ld: %s", path, off,
-				zerr == Z_BUF_ERROR ? "truncated gzip data" : m);
+	if (rc == 0)
+		rc = gz_check(g, path, n, gz, err);
+	if (gzclose(g) != Z_OK && gz && rc == 0)
+		rc = amd_fail(err, "%s: truncated gzip data", path);
+	if (rc < 0)
+		amd_buf_free(out); /* on failure the caller has nothing to free */
+	return rc;
+}
+
+struct amd_lines {
+	gzFile g;
+	char *path;
+	int gz, eof;
+	char *buf;
+	size_t cap, start, end; /* buf[start, end) not yet returned */
+	size_t max_line;
+	uint64_t max_bytes, total;
+	long line;
+};
+
+struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max_bytes,
+				 struct amd_err *err)
+{
+	struct amd_lines *l = calloc(1, sizeof *l);
+	if (!l || !(l->path = strdup(path)) || !(l->buf = malloc(max_line + 2))) {
+		amd_lines_close(l);
+		amd_fail(err, "%s: out of memory", path);
+		return NULL;
 	}
-	int zerr = 0;
-	if (gz) {
-		/* gzread returns 0 at a premature end of a gzip stream; gzerror tells */
-		const char *m = gzerror(g, &zerr);
-		if (zerr != Z_OK && zerr != Z_STREAM_END) {
-			long off = (long)gzoffset(g);
-			gzclose(g);
-			return amd_fail(err, "%s: byte %ld: %s", path, off, m);
-		}
+	l->cap = max_line + 1; /* room for the longest line and its newline */
+	l->max_line = max_line;
+	l->max_bytes = max_bytes;
+	if (!(l->g = open_gz(path, &l->gz, err))) {
+		amd_lines_close(l);
+		return NULL;
 	}
-	if (gzclose(g) != Z_OK && gz)
-		return amd_fail(err, "%s: truncated gzip data", path);
+	return l;
+}
+
+static int lines_fill(struct amd_lines *l, struct amd_err *err)
+{
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
+	}
+	int n = gzread(l->g, l->buf + l->end, (unsigned)(l->cap - l->end));
+	if (n <= 0) {
+		l->eof = 1;
+		return gz_check(l->g, l->path, n, l->gz, err);
+	}
+	l->total += (uint64_t)n;
+	if (l->total > l->max_bytes)
+		return amd_fail(err, "%s: larger than the limit of %llu bytes%s", l->path,
+				(unsigned long long)l->max_bytes,
+				l->gz ? " once decompressed" : "");
+	l->end += (size_t)n;
 	return 0;
+}
+
+int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err *err)
+{
+	for (;;) {
+		char *s = l->buf + l->start;
+		char *nl = memchr(s, '\n', l->end - l->start);
+		if (nl || (l->eof && l->end > l->start)) {
+			size_t n = nl ? (size_t)(nl - s) : l->end - l->start;
+			l->line++;
+			if (n > l->max_line)
+				break;
+			s[n] = '\0';
+			l->start += n + (nl ? 1 : 0);
+			*line = s;
+			*len = n;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		if (l->end - l->start >= l->cap) {
+			l->line++;
+			break;
+		}
+		if (lines_fill(l, err) < 0)
+			return -1;
+	}
+	return amd_fail(err, "%s: line %ld: longer than the limit of %zu bytes", l->path,
+			l->line, l->max_line);
+}
+
+long amd_lines_number(const struct amd_lines *l)
+{
+	return l->line;
+}
+
+void amd_lines_close(struct amd_lines *l)
+{
+	if (!l)
+		return;
+	if (l->g)
+		gzclose(l->g);
+	free(l->path);
+	free(l->buf);
+	free(l);
 }
 
 long amd_read_head(const char *path, unsigned char *head, size_t n,
 		   struct amd_err *err)
 {
-	gzFile g = gzopen(path, "rb");
+	int gz = 0;
+	gzFile g = open_gz(path, &gz, err);
 	if (!g)
-		return amd_fail(err, "%s: %s", path, strerror(errno ? errno : EIO));
+		return -1;
 	int got = gzread(g, head, (unsigned)n);
 	gzclose(g);
 	if (got < 0)
@@ -160,9 +277,14 @@ int amd_sha_update(struct amd_sha *s, const void *p, size_t n)
 int amd_sha_update_file(struct amd_sha *s, const char *path, uint64_t *size,
 			struct amd_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = amd_open_regular(path, err);
+	if (fd < 0)
+		return -1;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
 		return amd_fail(err, "%s: %s", path, strerror(errno));
+	}
 	unsigned char chunk[1 << 16];
 	size_t n;
 	uint64_t total = 0;
@@ -228,8 +350,8 @@ int amd_parse_double(const char *s, double *out)
 		return -1;
 	if (*skip_blank(end))
 		return -1;
-	if (errno == ERANGE && isinf(v) == 0 && v != 0)
-		return -1;
+	/* ERANGE: overflow gives ±inf, underflow 0 or a subnormal; both are
+	 * the nearest double, so they are kept */
 	*out = v;
 	return 0;
 }

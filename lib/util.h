@@ -20,9 +20,26 @@ int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
 void amd_buf_free(struct amd_buf *b);
 
 /* Reads a whole file (gunzipping it when it starts with the gzip magic)
- * into a NUL-terminated buffer; refuses files larger than max_bytes. */
+ * into a NUL-terminated buffer; refuses files larger than max_bytes.
+ * On failure out is freed. */
 int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err);
+
+/* Opens a regular file for reading (never blocks: a FIFO, socket or
+ * device is refused with "PATH: not a regular file"); returns the fd. */
+int amd_open_regular(const char *path, struct amd_err *err);
+
+/* Line-by-line reading of a (possibly gzipped) file in bounded memory:
+ * a line longer than max_line, or more than max_bytes decompressed, is
+ * an error naming the file, the line and the limit. */
+struct amd_lines;
+struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max_bytes,
+				 struct amd_err *err);
+/* 1: *line holds the next line (NUL-terminated, newline stripped, *len
+ * its length; it may contain NUL bytes); 0: end of file; -1: error. */
+int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err *err);
+long amd_lines_number(const struct amd_lines *l); /* current line, from 1 */
+void amd_lines_close(struct amd_lines *l);
 
 /* Reads up to n bytes of the file's start, gunzipped when gzipped;
  * returns the number read or -1. */

@@ -14,8 +14,12 @@
 #include "ingest.h"
 #include "util.h"
 
-#define META_MAX (1 << 20)
-#define VALUE_MAX (1 << 24)
+/* Limits on what a run directory may hold (errors name the file and
+ * the limit): MLflow itself caps param values at 6000 characters. */
+#define META_MAX (1 << 20)          /* meta.yaml */
+#define VALUE_MAX (1 << 20)         /* one param or tag value */
+#define METRIC_LINE_MAX 4096        /* one "timestamp value step" line */
+#define METRIC_FILE_MAX (1ULL << 32) /* one metric file, decompressed */
 
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
@@ -169,48 +173,49 @@ struct run_ctx {
 	struct amd_sink *sink;
 };
 
+static int metric_line(struct run_ctx *rc, const char *path, const char *key, long line,
+		       char *s, struct amd_err *err)
+{
+	char *f[4], *save = NULL;
+	int nf = 0;
+	for (char *t = strtok_r(s, " \t\r", &save); t && nf < 4; t = strtok_r(NULL, " \t\r", &save))
+		f[nf++] = t;
+	if (nf == 0)
+		return 0; /* a blank line */
+	if (nf < 2 || nf > 3)
+		return amd_fail(err, "%s: line %ld: expected 'timestamp value step', got %d field%s",
+				path, line, nf, nf == 1 ? "" : "s");
+	int64_t ts, step = 0;
+	double v;
+	if (amd_parse_int64(f[0], &ts) < 0)
+		return amd_fail(err, "%s: line %ld: timestamp '%.64s' is not an integer", path,
+				line, f[0]);
+	if (amd_parse_double(f[1], &v) < 0)
+		return amd_fail(err, "%s: line %ld: value '%.64s' is not a number", path, line,
+				f[1]);
+	if (nf == 3 && amd_parse_int64(f[2], &step) < 0)
+		return amd_fail(err, "%s: line %ld: step '%.64s' is not an integer", path, line,
+				f[2]);
+	return rc->sink->metric ? rc->sink->metric(rc->sink, key, step, ts, v, err) : 0;
+}
+
+/* Streams a metric file line by line: memory stays bounded whatever its size. */
 static int metric_file(void *ctx, const char *path, const char *key, struct amd_err *err)
 {
-	struct run_ctx *rc = ctx;
-	struct amd_buf b = {0};
-	if (amd_read_file(path, VALUE_MAX * 16, &b, err) < 0)
+	struct amd_lines *l = amd_lines_open(path, METRIC_LINE_MAX, METRIC_FILE_MAX, err);
+	if (!l)
 		return -1;
-	char *save = NULL;
-	int line = 0, ret = 0;
-	char *s = b.data;
-	while (ret == 0 && s && *s) {
-		char *nl = strchr(s, '\n');
-		if (nl)
-			*nl = '\0';
-		line++;
-		char *f[4];
-		int nf = 0;
-		for (char *t = strtok_r(s, " \t\r", &save); t && nf < 4; t = strtok_r(NULL, " \t\r", &save))
-			f[nf++] = t;
-		if (nf == 0) {
-			/* a blank line: only allowed as the file's last */
-		} else if (nf < 2 || nf > 3) {
-			ret = amd_fail(err, "%s: line %d: expected 'timestamp value step', got %d field%s",
-				       path, line, nf, nf == 1 ? "" : "s");
-		} else {
-			int64_t ts, step = 0;
-			double v;
-			if (amd_parse_int64(f[0], &ts) < 0)
-				ret = amd_fail(err, "%s: line %d: timestamp '%s' is not an integer",
-					       path, line, f[0]);
-			else if (amd_parse_double(f[1], &v) < 0)
-				ret = amd_fail(err, "%s: line %d: value '%s' is not a number",
-					       path, line, f[1]);
-			else if (nf == 3 && amd_parse_int64(f[2], &step) < 0)
-				ret = amd_fail(err, "%s: line %d: step '%s' is not an integer",
-					       path, line, f[2]);
-			else if (rc->sink->metric)
-				ret = rc->sink->metric(rc->sink, key, step, ts, v, err);
-		}
-		s = nl ? nl + 1 : NULL;
+	char *s;
+	size_t len;
+	int got, ret = 0;
+	while (ret == 0 && (got = amd_lines_next(l, &s, &len, err)) == 1) {
+		if (memchr(s, '\0', len))
+			ret = amd_fail(err, "%s: line %ld: a NUL byte", path, amd_lines_number(l));
+		else
+			ret = metric_line(ctx, path, key, amd_lines_number(l), s, err);
 	}
-	amd_buf_free(&b);
-	return ret;
+	amd_lines_close(l);
+	return ret < 0 || got < 0 ? -1 : 0;
 }
 
 static int value_file(struct run_ctx *rc, const char *path, const char *key, int is_tag,
@@ -220,9 +225,10 @@ static int value_file(struct run_ctx *rc, const char *path, const char *key, int
 	if (amd_read_file(path, VALUE_MAX, &b, err) < 0)
 		return -1;
 	if (memchr(b.data, '\0', b.len)) {
+		size_t at = strlen(b.data);
 		amd_buf_free(&b);
-		return amd_fail(err, "%s: byte %zu: a NUL byte in a %s value", path,
-				strlen(b.data), is_tag ? "tag" : "param");
+		return amd_fail(err, "%s: byte %zu: a NUL byte in a %s value", path, at,
+				is_tag ? "tag" : "param");
 	}
 	int ret = 0;
 	int (*fn)(struct amd_sink *, const char *, const char *, struct amd_err *) =

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ingest.h"
 #include "util.h"
@@ -68,11 +69,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The directories being walked, innermost first: a symlink back into
+ * one of them is a loop, walked once. */
+struct dir_chain {
+	dev_t dev;
+	ino_t ino;
+	const struct dir_chain *up;
+};
+
 static int walk_dir(const char *dir, const struct amd_ingest_opts *o,
-		    struct amd_unit_list *out, int depth, struct amd_err *err);
+		    struct amd_unit_list *out, int depth, const struct dir_chain *chain,
+		    struct amd_err *err);
 
 static int walk_path(const char *path, int named, const struct amd_ingest_opts *o,
-		     struct amd_unit_list *out, int depth, struct amd_err *err)
+		     struct amd_unit_list *out, int depth, const struct dir_chain *chain,
+		     struct amd_err *err)
 {
 	const struct amd_format *forced = o->format ? amd_format_by_name(o->format) : NULL;
 	if (o->format && !forced)
@@ -84,13 +95,13 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 				return amd_fail(err, "out of memory");
 			if (f->walk_into) {
 				char *sub = amd_path_join(path, f->walk_into);
-				int rc = sub && amd_is_dir(sub) ? walk_dir(sub, o, out, depth + 1, err) : 0;
+				int rc = sub && amd_is_dir(sub) ? walk_dir(sub, o, out, depth + 1, chain, err) : 0;
 				free(sub);
 				return rc;
 			}
 			return 0;
 		}
-		return walk_dir(path, o, out, depth + 1, err);
+		return walk_dir(path, o, out, depth + 1, chain, err);
 	}
 	if (!amd_is_file(path)) {
 		if (named)
@@ -102,9 +113,11 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	struct amd_err derr = {{0}};
 	const struct amd_format *f = forced && !forced->is_dir ? forced : amd_detect(path, 0, &derr);
 	if (!f) {
+		if (named && derr.msg[0])
+			return amd_fail(err, "%s", derr.msg);
 		if (named)
-			return amd_fail(err, "%s", derr.msg[0] ? derr.msg :
-					"not a format amdahl reads (see 'amdahl ingest --formats')");
+			return amd_fail(err, "%s: not a format amdahl reads"
+					" (see 'amdahl ingest --formats')", path);
 		out->skipped++;
 		return 0;
 	}
@@ -119,10 +132,20 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 }
 
 static int walk_dir(const char *dir, const struct amd_ingest_opts *o,
-		    struct amd_unit_list *out, int depth, struct amd_err *err)
+		    struct amd_unit_list *out, int depth, const struct dir_chain *chain,
+		    struct amd_err *err)
 {
 	if (depth > 64)
-		return amd_fail(err, "%s: directories nested too deeply", dir);
+		return amd_fail(err, "%s: directories nested more than 64 deep", dir);
+	struct stat st;
+	if (stat(dir, &st) < 0)
+		return amd_fail(err, "%s: %s", dir, strerror(errno));
+	for (const struct dir_chain *c = chain; c; c = c->up)
+		if (c->dev == st.st_dev && c->ino == st.st_ino) {
+			out->skipped++; /* a symlink loop */
+			return 0;
+		}
+	struct dir_chain here = {st.st_dev, st.st_ino, chain};
 	DIR *d = opendir(dir);
 	if (!d)
 		return amd_fail(err, "%s: %s", dir, strerror(errno));
@@ -147,7 +170,7 @@ static int walk_dir(const char *dir, const struct amd_ingest_opts *o,
 	for (size_t i = 0; i < n; i++) {
 		char *p = amd_path_join(dir, names[i]);
 		if (rc == 0 && p)
-			rc = walk_path(p, 0, o, out, depth, err);
+			rc = walk_path(p, 0, o, out, depth, &here, err);
 		free(p);
 		free(names[i]);
 	}
@@ -162,7 +185,7 @@ int amd_walk(const char *const *paths, size_t n, const struct amd_ingest_opts *o
 		char real[PATH_MAX];
 		if (!realpath(paths[i], real))
 			return amd_fail(err, "%s: %s", paths[i], strerror(errno));
-		if (walk_path(real, 1, o, out, 0, err) < 0)
+		if (walk_path(real, 1, o, out, 0, NULL, err) < 0)
 			return -1;
 	}
 	return 0;

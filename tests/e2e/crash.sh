@@ -1,0 +1,97 @@
+# crash.sh — a large ingest killed with SIGKILL at 15 points inside it
+# (half of them with -j 2): after each kill the store opens, passes PRAGMA
+# integrity_check, and every source is all there or absent: its metric
+# points and params equal the lines and files of its run directory, and
+# no fact belongs to a source that is not there. Then the same ingest
+# run to the end completes the store.
+. "$(dirname "$0")/lib.sh"
+
+COPIES=${CRASH_COPIES:-10}
+big=$(realpath "$TMP")/big
+mkdir -p "$big"
+# COPIES copies of the CPU sweep, each its own experiment with its own run ids
+for k in $(seq 1 "$COPIES"); do
+  cp -r "$DATA/cpu-strong-scaling/mlruns/4" "$big/$k"
+  sed -i "s/^name: .*/name: cpu-copy-$k/; s/^experiment_id: .*/experiment_id: '$k'/" "$big/$k/meta.yaml"
+  for m in "$big/$k"/*/meta.yaml; do
+    sed -i -E "s/^(run_id|run_uuid): (.*)/\1: \2-$k/; s/^experiment_id: .*/experiment_id: '$k'/" "$m"
+  done
+done
+
+# what each run directory holds: path, metric lines, param files
+exp=$TMP/expected.db
+for d in "$big"/*/*/; do
+  d=${d%/}
+  printf '%s\t%s\t%s\n' "$d" \
+    "$(find "$d/metrics" -type f -exec cat {} + 2>/dev/null | awk 'NF' | wc -l)" \
+    "$(find "$d/params" -type f 2>/dev/null | wc -l)"
+done >"$TMP/expected.tsv"
+total=$(wc -l <"$TMP/expected.tsv")
+sqlite3 "$exp" "CREATE TABLE exp(path TEXT PRIMARY KEY, points INTEGER, params INTEGER);"
+printf '.mode tabs\n.import %s exp\n' "$TMP/expected.tsv" | sqlite3 "$exp"
+eq "expected table: one row per run directory" "$((COPIES * 29))" "$(q "$exp" 'SELECT count(*) FROM exp')"
+
+# check STORE LABEL: the invariants; prints nothing, records results
+check() {
+  local s=$1 label=$2
+  if [ ! -e "$s" ]; then  # killed before the store was created: nothing to check
+    pass "$label: no store yet (killed while walking)"; return
+  fi
+  eq "$label: integrity_check" ok "$(sqlite3 "$s" 'PRAGMA integrity_check')"
+  if [ "$(sqlite3 "$s" 'SELECT count(*) FROM sqlite_master')" = 0 ]; then
+    pass "$label: an empty store (killed while creating it; the next ingest creates the schema)"; return
+  fi
+  status "$label: the store opens (amdahl runs)" 0 "$AMDAHL" --store "$s" runs
+  local bad
+  bad=$(sqlite3 "$s" "ATTACH '$exp' AS x;
+    SELECT 'unknown source ' || path FROM source WHERE path NOT IN (SELECT path FROM x.exp);
+    SELECT 'points ' || s.path || ' ' || (SELECT count(*) FROM metric_point m WHERE m.source_id=s.id) || ' != ' || e.points
+      FROM source s JOIN x.exp e ON e.path=s.path
+      WHERE (SELECT count(*) FROM metric_point m WHERE m.source_id=s.id) <> e.points;
+    SELECT 'params ' || s.path FROM source s JOIN x.exp e ON e.path=s.path
+      WHERE (SELECT count(*) FROM param p WHERE p.source_id=s.id) <> e.params;
+    SELECT 'run missing for ' || path FROM source WHERE id NOT IN (SELECT source_id FROM run WHERE source_id IS NOT NULL);
+    SELECT 'orphan points: ' || count(*) FROM metric_point WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
+    SELECT 'orphan params: ' || count(*) FROM param WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
+    SELECT 'orphan tags: ' || count(*) FROM tag WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;" 2>&1 | head -5)
+  eq "$label: every source complete, no orphan facts" "" "$bad"
+}
+
+# how long a whole ingest takes here, to spread the kills over it
+t0=$(date +%s%N)
+"$AMDAHL" --store "$TMP/full.db" ingest -q "$big" || fail "the full ingest runs"
+full_ms=$((($(date +%s%N) - t0) / 1000000))
+echo "# full ingest of $total run directories: $full_ms ms"
+check "$TMP/full.db" "uninterrupted"
+eq "uninterrupted: every run directory a source" "$total" "$(q "$TMP/full.db" 'SELECT count(*) FROM source')"
+
+# kill at spread-out points until 15 kills have landed inside the ingest
+# (a kill before the first or after the last commit does not count; the
+# delays adapt when the machine is faster or slower than the timing run)
+mid=0 i=0 scale=$full_ms
+while [ "$mid" -lt 15 ] && [ "$i" -lt 40 ]; do
+  i=$((i + 1))
+  s=$TMP/kill$i.db
+  jobs=1; [ $((i % 2)) = 0 ] && jobs=2
+  delay=$(awk -v f="$scale" -v i="$i" 'BEGIN{printf "%.3f", f * (0.25 + 0.7 * ((i * 7) % 16) / 16) / 1000}')
+  "$AMDAHL" --store "$s" ingest -q -j "$jobs" "$big" >/dev/null 2>&1 &
+  pid=$!
+  sleep "$delay"
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  n=0
+  [ -e "$s" ] && n=$(sqlite3 "$s" 'SELECT count(*) FROM source' 2>/dev/null || echo 0)
+  echo "# kill $i after ${delay}s (-j $jobs): $n of $total sources in"
+  if [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; then mid=$((mid + 1)); last_mid=$s
+  elif [ "$n" = "$total" ]; then scale=$((scale * 4 / 5))
+  else scale=$((scale * 6 / 5)); fi
+  check "$s" "kill $i (-j $jobs, ${delay}s)"
+done
+eq "15 kills landed mid-ingest (of $i)" 15 "$mid"
+
+# finishing after a kill gives the same content as an uninterrupted ingest
+status "ingest after a kill completes" 0 "$AMDAHL" --store "$last_mid" ingest -q -j 2 "$big"
+check "$last_mid" "completed after a kill"
+eq "completed: same runs, points and params as uninterrupted" \
+  "$(q "$TMP/full.db" 'SELECT count(*), (SELECT count(*) FROM metric_point), (SELECT count(*) FROM param) FROM run')" \
+  "$(q "$last_mid" 'SELECT count(*), (SELECT count(*) FROM metric_point), (SELECT count(*) FROM param) FROM run')"

@@ -1,0 +1,111 @@
+#!/bin/bash
+# run.sh — runs every libFuzzer target for FUZZ_SECONDS (default 60),
+# then replays every input in testdata/fuzz-regressions/. Prints one line
+# per target: how long it ran, how many inputs, and whether it found
+# anything (findings are written to BUILD/findings/). Exit 1 on a finding
+# or a failing regression input.
+#   targets: BUILD/fuzz_<x> (seeds below), and fuzz_format once per line of
+#   tests/fuzz/formats.txt (AMD_FUZZ_FORMAT=<name>).
+# Usage: tests/fuzz/run.sh BUILD_DIR   (make fuzz)
+set -u
+build=${1:-build-fuzz}
+secs=${FUZZ_SECONDS:-60}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 2
+data=testdata
+regress=testdata/fuzz-regressions
+mkdir -p "$build/corpus" "$build/seeds" "$build/findings" "$build/logs"
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+report="$build/fuzz-report.txt"
+: >"$report"
+bad=0
+
+# Seeds of fuzz_mlflow_run: each real run directory as
+# meta.yaml ~~~ first metric file ~~~ first param file.
+seeds_mlflow_run() {
+  local out=$1 i=0 sep=$'\n~~~\n'
+  find "$data" -name meta.yaml -path '*/ml*/*/*/meta.yaml' | sort | head -60 | while read -r meta; do
+    dir=$(dirname "$meta")
+    metric=$(find "$dir/metrics" -type f 2>/dev/null | sort | head -1)
+    param=$(find "$dir/params" -type f 2>/dev/null | sort | head -1)
+    { cat "$meta"; printf '%s' "$sep"; [ -n "$metric" ] && head -200 "$metric"
+      printf '%s' "$sep"; [ -n "$param" ] && cat "$param"; } >"$out/run$i"
+    if [ $i = 0 ] && [ -n "$metric" ]; then  # one with a gzipped metric file
+      { cat "$meta"; printf '%s' "$sep"; head -50 "$metric" | gzip -c; printf '%s' "$sep"; } >"$out/run-gz"
+    fi
+    i=$((i + 1))
+  done
+}
+
+seeds_config() {
+  local out=$1
+  cp tests/fuzz/seeds/config/* "$out/"
+  find "$data" -name meta.yaml | sort | head -20 | while read -r m; do
+    cp "$m" "$out/meta-$(echo "$m" | sha256sum | cut -c1-12).yaml"
+  done
+}
+
+# run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
+run_target() {
+  local name=$1 bin=$2; shift 2
+  local corpus="$build/corpus/$name" seeds="$build/seeds/$name" log="$build/logs/$name.log"
+  mkdir -p "$corpus" "$seeds"
+  rm -f "$seeds"/*
+  if [ "$(type -t "$1")" = function ]; then "$1" "$seeds"
+  else find "$data" "$@" -type f | sort | head -100 | while read -r f; do
+         cp "$f" "$seeds/$(echo "$f" | sha256sum | cut -c1-16)"; done
+  fi
+  local start=$SECONDS
+  "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -artifact_prefix="$build/findings/$name-" -print_final_stats=1 \
+    "$corpus" "$seeds" >"$log" 2>&1
+  local rc=$? took=$((SECONDS - start))
+  local runs; runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  local line
+  if [ $rc = 0 ]; then
+    line="$name: ran ${took} s, ${runs:-?} inputs, corpus $(ls "$corpus" | wc -l), no finding"
+  else
+    line="$name: FINDING after ${took} s (exit $rc), see $log and $build/findings/$name-*"
+    grep -E 'ERROR:|runtime error|SUMMARY|contract' "$log" | head -5
+    bad=1
+  fi
+  echo "$line" | tee -a "$report"
+}
+
+# replay NAME BINARY: every file in testdata/fuzz-regressions/NAME/ once.
+replay() {
+  local name=$1 bin=$2 dir="$regress/$1"
+  [ -d "$dir" ] || return 0
+  local files=("$dir"/*)
+  [ -e "${files[0]}" ] || return 0
+  if "$bin" -runs=1 "${files[@]}" >"$build/logs/$name-regress.log" 2>&1; then
+    echo "$name: ${#files[@]} regression inputs replayed, all pass" | tee -a "$report"
+  else
+    echo "$name: a regression input fails, see $build/logs/$name-regress.log" | tee -a "$report"
+    bad=1
+  fi
+}
+
+for bin in "$build"/fuzz_*; do
+  [ -x "$bin" ] || continue
+  t=$(basename "$bin"); t=${t#fuzz_}
+  case $t in
+    *.d|*.o) ;;
+    format) ;;  # driven by formats.txt below
+    *) if [ "$(type -t "seeds_$t")" = function ]; then run_target "$t" "$bin" "seeds_$t"
+       else echo "fuzz: no seeds_$t in tests/fuzz/run.sh" | tee -a "$report"; bad=1; fi
+       replay "$t" "$bin" ;;
+  esac
+done
+
+while read -r fmt args; do
+  case $fmt in ''|\#*) continue;; esac
+  export AMD_FUZZ_FORMAT=$fmt
+  eval "run_target format-$fmt $build/fuzz_format $args"
+  replay "format-$fmt" "$build/fuzz_format"
+done <tests/fuzz/formats.txt
+unset AMD_FUZZ_FORMAT
+
+echo "fuzz report: $report"
+exit $bad
