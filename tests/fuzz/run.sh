@@ -52,7 +52,7 @@ run_target() {
   local corpus="$build/corpus/$name" seeds="$build/seeds/$name" log="$build/logs/$name.log"
   mkdir -p "$corpus" "$seeds"
   rm -f "$seeds"/*
-  if [ "$(type -t "$1")" = function ]; then "$1" "$seeds"
+  if [ "$(type -t -- "$1")" = function ]; then "$1" "$seeds"
   else find "$data" "$@" -type f | sort | head -100 | while read -r f; do
          cp "$f" "$seeds/$(echo "$f" | sha256sum | cut -c1-16)"; done
   fi
