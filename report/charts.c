@@ -346,6 +346,27 @@ static void amdahl_fit_line(struct chart *c, const struct amd_strategy_stats *st
 	chart_series(c, name, color, CS_LINE | CS_DASHED, MARK_CIRCLE, DENSE, x, y, NULL, NULL);
 }
 
+/* The USL fit X(n) = γn / (1 + α(n−1) + βn(n−1)) of the rate 1/T as a
+ * speedup curve X(n)/X(b), dotted in the strategy's colour. */
+static void usl_fit_line(struct chart *c, const struct amd_strategy_stats *st, int color,
+			 double nmax)
+{
+	const struct amd_fit *u = &st->usl;
+	if (!u->ok || st->npoints < 3 || !num(u->alpha) || !num(u->beta))
+		return;
+	double b = st->base_n, x[DENSE], y[DENSE];
+	double xb = b / (1 + u->alpha * (b - 1) + u->beta * b * (b - 1));
+	for (int j = 0; j < DENSE; j++) {
+		x[j] = b * pow(nmax / b, j / (double)(DENSE - 1));
+		y[j] = x[j] / (1 + u->alpha * (x[j] - 1) + u->beta * x[j] * (x[j] - 1)) / xb;
+		if (!(y[j] > 0))
+			y[j] = NAN;
+	}
+	char name[160];
+	snprintf(name, sizeof name, "%s: USL fit", st->strategy);
+	chart_series(c, name, color, CS_LINE | CS_DOTTED, MARK_CIRCLE, DENSE, x, y, NULL, NULL);
+}
+
 static void speedup_bands(struct chart *c, const struct amd_sweep_stats *s)
 {
 	for (size_t i = 0; i < s->nstrategies; i++) {
@@ -389,21 +410,27 @@ static void speedup(struct report_charts *rc, const struct amd_sweep_stats *s)
 	ideal_lines(c, s, hi);
 	speedup_bands(c, s);
 	strategy_lines(c, s, p_speedup, NULL, 0);
-	for (size_t i = 0; i < s->nstrategies; i++)
+	int usl_drawn = 0;
+	for (size_t i = 0; i < s->nstrategies; i++) {
 		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 0);
+		usl_fit_line(c, &s->strategies[i], (int)i, hi);
+		usl_drawn |= s->strategies[i].usl.ok && s->strategies[i].npoints >= 3;
+	}
 	char bases[512];
 	base_text(s, bases, sizeof bases);
 	char rpp[32];
 	report_runs_per_point(s, rpp, sizeof rpp);
-	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit T(n) = A + B/n", rpp,
-		       ci_note(s, ci_speedup, "band"));
+	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit%s", rpp,
+		       ci_note(s, ci_speedup, "band"), usl_drawn ? "; dotted: USL fit" : "");
 	size_t total;
 	int bands = ci_count(s, ci_speedup, &total) > 0;
 	add(rc, "speedup", c, "Speedup",
 	    "Speedup relative to the smallest n of each strategy (%s). The grey line is ideal "
 	    "linear scaling%s; the dashed line is the least-squares Amdahl model T(n) = A + B/n "
-	    "(drawn when its serial fraction lies between 0 and 1).",
-	    bases, bands ? "; the shaded band is the 95% bootstrap interval of the speedup" : "");
+	    "(drawn when its serial fraction lies between 0 and 1)%s.",
+	    bases, bands ? "; the shaded band is the 95% bootstrap interval of the speedup" : "",
+	    usl_drawn ? "; the dotted line is the Universal Scalability Law fit of the rate 1/T, "
+			"X(n) = γn/(1 + α(n−1) + βn(n−1)), as X(n)/X(b)" : "");
 }
 
 static void efficiency(struct report_charts *rc, const struct amd_sweep_stats *s)
