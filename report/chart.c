@@ -1051,6 +1051,11 @@ static void draw_bars(struct chart *c, cairo_t *cr)
 		for (size_t i = 0; i < c->nb; i++) {
 			if (!bar_rect(c, g, i, &r))
 				continue;
+			if (c->has_base && c->kind == CHART_HBARS && r.x1 - r.x0 < 2) {
+				double m = (r.x0 + r.x1) / 2; /* no length: a 2 pt mark at the value */
+				r.x0 = m - 1;
+				r.x1 = m + 1;
+			}
 			if (c->b[i].hatched)
 				hatch(cr, &r);
 			else {
