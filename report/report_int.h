@@ -1,7 +1,10 @@
 /* report_int.h — what the parts of `report build` share: the sweep's
- * statistics, its charts, the findings and data gaps, its sources. */
+ * statistics, its charts, the findings and data gaps, its sources, and
+ * the comparison with a baseline. */
 #ifndef AMD_REPORT_INT_H
 #define AMD_REPORT_INT_H
+
+#include <cjson/cJSON.h>
 
 #include "charts.h"
 #include "findings.h"
@@ -37,7 +40,6 @@ struct pdf;
 void report_comparison_page(struct pdf *d, struct report_ctx *c);
 struct tpl;
 void report_comparison_model(struct tpl *t, const struct report_ctx *c);
-#include <cjson/cJSON.h>
 cJSON *report_gate_json(const struct report_ctx *c);
 /* Row label cells: "ddp" or "ddp→fsdp" and the ratio "1.118 [1.050, 1.200]". */
 void report_cmp_config(const struct amd_cmp_row *r, char *buf, size_t n);
