@@ -9,6 +9,7 @@
 
 #include "util.h"
 #include "compare_cmd.h"
+#include "compare_json.h"
 
 static int split_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
 {
@@ -228,64 +229,6 @@ void compare_print_table(const struct amd_comparison *c, FILE *out)
 		c->ngated, c->family, c->regressions, c->improvements, c->insufficient, c->missing);
 }
 
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static cJSON *side_json(const double *v, size_t n, double median)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "runs", (double)n);
-	add_num(o, "median", median);
-	cJSON *arr = cJSON_AddArrayToObject(o, "values");
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[i]));
-	return o;
-}
-
-static cJSON *row_json(const struct amd_cmp_row *r)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "metric", r->metric);
-	cJSON_AddStringToObject(o, "strategy", r->strategy);
-	cJSON_AddStringToObject(o, "candidate_strategy", r->cand_strategy);
-	cJSON_AddNumberToObject(o, "n", r->n);
-	cJSON_AddBoolToObject(o, "gated", r->gated);
-	cJSON_AddStringToObject(o, "direction", amd_direction_name(r->dir));
-	cJSON_AddNumberToObject(o, "threshold", r->threshold);
-	cJSON_AddNumberToObject(o, "alpha", r->alpha);
-	cJSON_AddItemToObject(o, "baseline", side_json(r->base, r->nb, r->med_base));
-	cJSON_AddItemToObject(o, "candidate", side_json(r->cand, r->nc, r->med_cand));
-	add_num(o, "ratio", r->ratio);
-	if (r->ci.valid) {
-		cJSON *ci = cJSON_AddObjectToObject(o, "ci");
-		cJSON_AddNumberToObject(ci, "lo", r->ci.lo);
-		cJSON_AddNumberToObject(ci, "hi", r->ci.hi);
-	} else {
-		cJSON_AddNullToObject(o, "ci");
-		if (r->ci.why)
-			cJSON_AddStringToObject(o, "ci_note", r->ci.why);
-	}
-	if (r->verdict != AMD_MISSING) {
-		cJSON_AddNumberToObject(o, "u", r->mwu.u);
-		cJSON_AddNumberToObject(o, "p", r->mwu.p);
-		cJSON_AddStringToObject(o, "method", r->mwu.exact ? "exact" : "asymptotic");
-		cJSON_AddBoolToObject(o, "ties", r->mwu.ties);
-	}
-	cJSON_AddNumberToObject(o, "p_min", r->p_min);
-	add_num(o, "p_adjusted", r->p_adj);
-	cJSON_AddStringToObject(o, "verdict", amd_row_verdict(r));
-	if (r->verdict == AMD_INSUFFICIENT)
-		cJSON_AddNumberToObject(o, "runs_needed_per_side", r->runs_needed);
-	if (r->note[0])
-		cJSON_AddStringToObject(o, "note", r->note);
-	return o;
-}
-
 cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a,
 		    const char *store_path)
 {
@@ -306,7 +249,7 @@ cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a
 	cJSON_AddNumberToObject(root, "level", c->level);
 	cJSON *rows = cJSON_AddArrayToObject(root, "rows");
 	for (size_t i = 0; i < c->nrows; i++)
-		cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
+		cJSON_AddItemToArray(rows, amd_compare_row_json(&c->rows[i]));
 	cJSON *s = cJSON_AddObjectToObject(root, "summary");
 	cJSON_AddNumberToObject(s, "gated", (double)c->ngated);
 	cJSON_AddNumberToObject(s, "holm_family", (double)c->family);

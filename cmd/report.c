@@ -14,6 +14,7 @@ static void help(void)
 {
 	printf("usage: amdahl report build [--sweep S] [--axis P] [--metric M] [--keep-first]\n"
 	       "                           [--keep-profiled] [-o DIR] [--json]\n"
+	       "                           [--baseline A [--candidate B] [--baseline-store FILE]]\n"
 	       "\n"
 	       "Writes the report of a sweep into DIR (default ./report):\n"
 	       "  report.pdf     findings in sentences, charts with captions, tables of every\n"
@@ -32,10 +33,45 @@ static void help(void)
 	       "  --keep-first     keep epoch 0 (warm-up)\n"
 	       "  --keep-profiled  keep epochs overlapping a profiler trace window\n"
 	       "  -o, --output DIR the output directory (created when missing)\n"
-	       "  --json           print what was written as JSON\n");
+	       "  --json           print what was written as JSON\n"
+	       "\n"
+	       "Comparison with a baseline (as 'amdahl compare' and 'amdahl gate' do it):\n"
+	       "  --baseline SWEEP[:STRATEGY]   adds a comparison page: the ratio\n"
+	       "                   candidate/baseline with its 95%% interval per row (chart\n"
+	       "                   charts/comparison.png), every row in a table, the gate\n"
+	       "                   verdict on page 1 and in report.json (\"gate\": {\"result\":\n"
+	       "                   \"pass|regression|insufficient\", \"rows\": [...]})\n"
+	       "  --candidate SWEEP[:STRATEGY]  default: the reported sweep\n"
+	       "  --baseline-store FILE  read the baseline from this store (read-only)\n"
+	       "Thresholds and alpha come from amdahl.yaml (gate.*), as for 'amdahl gate'.\n");
 }
 
-static int parse(int argc, char **argv, struct report_opts *o, int *json)
+struct cmp_args {
+	char *base_sweep, *base_strategy, *cand_sweep, *cand_strategy;
+	const char *base_store;
+};
+
+static int split_spec(const char *spec, char **sweep, char **strategy)
+{
+	const char *colon = strrchr(spec, ':');
+	if (!*spec || colon == spec || (colon && !colon[1]))
+		return cmd_error("report build", "'%s' is not SWEEP or SWEEP:STRATEGY", spec);
+	free(*sweep);
+	free(*strategy);
+	*sweep = colon ? strndup(spec, (size_t)(colon - spec)) : strdup(spec);
+	*strategy = colon ? strdup(colon + 1) : NULL;
+	return 0;
+}
+
+static void cmp_args_free(struct cmp_args *a)
+{
+	free(a->base_sweep);
+	free(a->base_strategy);
+	free(a->cand_sweep);
+	free(a->cand_strategy);
+}
+
+static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *a, int *json)
 {
 	static const struct option opts[] = {
 		{"sweep", required_argument, NULL, 'S'},
@@ -45,6 +81,9 @@ static int parse(int argc, char **argv, struct report_opts *o, int *json)
 		{"keep-profiled", no_argument, NULL, 'P'},
 		{"output", required_argument, NULL, 'o'},
 		{"json", no_argument, NULL, 'J'},
+		{"baseline", required_argument, NULL, 'B'},
+		{"candidate", required_argument, NULL, 'C'},
+		{"baseline-store", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -58,12 +97,23 @@ static int parse(int argc, char **argv, struct report_opts *o, int *json)
 		case 'P': o->analysis.keep_profiled = 1; break;
 		case 'o': o->outdir = optarg; break;
 		case 'J': *json = 1; break;
+		case 'B':
+			if (split_spec(optarg, &a->base_sweep, &a->base_strategy))
+				return EXIT_USAGE;
+			break;
+		case 'C':
+			if (split_spec(optarg, &a->cand_sweep, &a->cand_strategy))
+				return EXIT_USAGE;
+			break;
+		case 'T': a->base_store = optarg; break;
 		case 'h': help(); return -1;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return cmd_error("report build", "unexpected argument '%s'", argv[optind]);
+	if (!a->base_sweep && (a->cand_sweep || a->base_store))
+		return cmd_error("report build", "--candidate and --baseline-store need --baseline");
 	return 0;
 }
 
@@ -76,6 +126,8 @@ static void print_result(const struct report_opts *o, const struct report_result
 		if (r->missing)
 			printf("; %zu chart%s left out for missing data (listed in the report)",
 			       r->missing, r->missing == 1 ? "" : "s");
+		if (r->gate[0])
+			printf("; gate: %s", r->gate);
 		printf("\n");
 		return;
 	}
@@ -85,6 +137,8 @@ static void print_result(const struct report_opts *o, const struct report_result
 	cJSON_AddNumberToObject(j, "pages", r->pages);
 	cJSON_AddNumberToObject(j, "charts", (double)r->charts);
 	cJSON_AddNumberToObject(j, "charts_missing", (double)r->missing);
+	if (r->gate[0])
+		cJSON_AddStringToObject(j, "gate", r->gate);
 	char *s = cJSON_Print(j);
 	puts(s);
 	free(s);
@@ -101,15 +155,35 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("report", "'%s' is not a report subcommand; try 'report build'",
 				 argv[1]);
 	struct report_opts o = {.outdir = "report", .version = AMDAHL_VERSION};
+	struct cmp_args a = {0};
 	int json = 0;
 	optind = 1;
-	int rc = parse(argc - 1, argv + 1, &o, &json);
-	if (rc)
+	int rc = parse(argc - 1, argv + 1, &o, &a, &json);
+	if (rc) {
+		cmp_args_free(&a);
 		return rc < 0 ? EXIT_OK : rc;
+	}
 	struct amd_err err = {{0}};
+	struct amd_compare_opts co = {0};
+	if (a.base_sweep) {
+		co.base_sweep = a.base_sweep;
+		co.base_strategy = a.base_strategy;
+		co.cand_sweep = a.cand_sweep;
+		co.cand_strategy = a.cand_strategy;
+		co.cfg = &ctx->config;
+		o.compare = &co;
+		if (a.base_store &&
+		    amd_store_open(a.base_store, AMD_STORE_READ, &o.base_store, &err) < 0) {
+			cmp_args_free(&a);
+			return cmd_error("report build", "%s", err.msg);
+		}
+	}
 	struct report_result res;
 	rc = report_build(ctx->store, &o, &res, &err);
 	report_release_fonts();
+	if (o.base_store)
+		amd_store_close(o.base_store);
+	cmp_args_free(&a);
 	if (rc < 0)
 		return cmd_error("report build", "%s", err.msg);
 	print_result(&o, &res, json);

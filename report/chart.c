@@ -73,6 +73,9 @@ struct chart {
 	size_t nnotes;
 	struct ref *refs;
 	size_t nrefs;
+	int has_base, overlap;   /* bars start at bar_base; series share a slot */
+	double bar_base;
+	double band_lo, band_hi; /* a shaded span of the value axis (NAN: none) */
 	/* computed by chart_draw */
 	struct chart_frame f;
 	double xticks[64], vticks[64];
@@ -134,6 +137,7 @@ struct chart *chart_new(enum chart_kind kind, const char *title, const char *xla
 	c->xlabel = dup_or_null(xlabel);
 	c->ylabel = dup_or_null(ylabel);
 	c->ylo = c->yhi = NAN;
+	c->band_lo = c->band_hi = NAN;
 	c->y_zero = kind != CHART_XY;
 	return c;
 }
@@ -285,6 +289,23 @@ void chart_ref(struct chart *c, double value, const char *label)
 	c->refs[c->nrefs++] = (struct ref){value, dup_or_null(label)};
 }
 
+void chart_bar_base(struct chart *c, double base)
+{
+	c->has_base = 1;
+	c->bar_base = base;
+}
+
+void chart_bars_overlap(struct chart *c, int overlap)
+{
+	c->overlap = overlap;
+}
+
+void chart_band(struct chart *c, double lo, double hi)
+{
+	c->band_lo = lo;
+	c->band_hi = hi;
+}
+
 /* ---- ticks ---- */
 
 static double nice_step(double range, int target)
@@ -396,7 +417,13 @@ static struct range value_range(const struct chart *c)
 	}
 	for (size_t i = 0; i < c->nrefs; i++)
 		widen(&r, c->refs[i].v);
-	if (c->y_zero && c->yscale != CHART_LOG2)
+	if (is_num(c->band_lo) && is_num(c->band_hi)) {
+		widen(&r, c->band_lo);
+		widen(&r, c->band_hi);
+	}
+	if (c->has_base && c->kind != CHART_XY)
+		widen(&r, c->bar_base);
+	else if (c->y_zero && c->yscale != CHART_LOG2)
 		widen(&r, 0);
 	if (is_num(c->ylo))
 		r.lo = c->ylo;
@@ -578,8 +605,8 @@ static struct legend legend_size(const struct chart *c, cairo_t *cr)
 			if (w > maxw)
 				maxw = w;
 		}
-	if (L.n == 1 && c->kind != CHART_XY)
-		L.n = 0; /* one bar series: the axis says it all */
+	if (L.n == 1 && c->kind != CHART_XY && !c->overlap)
+		L.n = 0; /* one bar series: the axis says it all (overlapping ones are classes) */
 	L.row = FS_LEGEND * 1.45;
 	L.cols = L.n > 6 ? 2 : 1;
 	size_t rows = (L.n + (size_t)L.cols - 1) / (size_t)L.cols;
@@ -674,7 +701,7 @@ static void bar_slot(const struct chart *c, size_t g, size_t i, double *a, doubl
 	double lo = horiz ? f->y0 : f->x0, hi = horiz ? f->y1 : f->x1;
 	double gw = (hi - lo) / (double)(c->ng ? c->ng : 1);
 	double start = lo + gw * (double)g;
-	if (c->stacked || c->nb <= 1) {
+	if (c->stacked || c->overlap || c->nb <= 1) {
 		double bw = fmin(gw * 0.62, 64);
 		*a = start + (gw - bw) / 2;
 		*b = *a + bw;
@@ -692,14 +719,15 @@ static int bar_rect(const struct chart *c, size_t g, size_t i, struct rect *r)
 	double v = c->b[i].v[g];
 	if (!is_num(v))
 		return 0;
-	double base = 0;
+	double base = c->has_base && !c->stacked ? c->bar_base : 0;
 	if (c->stacked)
 		for (size_t k = 0; k < i; k++)
 			if (is_num(c->b[k].v[g]))
 				base += c->b[k].v[g];
 	double a, b;
 	bar_slot(c, g, i, &a, &b);
-	double p0 = map_v(c, base), p1 = map_v(c, base + v);
+	double top = c->has_base && !c->stacked ? v : base + v; /* from the base to v */
+	double p0 = map_v(c, base), p1 = map_v(c, top);
 	if (c->kind == CHART_HBARS)
 		*r = (struct rect){fmin(p0, p1), a, fmax(p0, p1), b};
 	else
@@ -842,6 +870,7 @@ static void marker(cairo_t *cr, enum chart_marker m, double x, double y, double 
 
 static void line_style(cairo_t *cr, const struct xy_series *s)
 {
+	cairo_set_line_cap(cr, s->style & CS_DOTTED ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
 	if (s->style & CS_THIN) {
 		cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
 		cairo_set_line_width(cr, 1.1);
@@ -849,7 +878,10 @@ static void line_style(cairo_t *cr, const struct xy_series *s)
 		set_color(cr, s->color, 1);
 		cairo_set_line_width(cr, 1.7);
 	}
-	if (s->style & CS_DASHED) {
+	if (s->style & CS_DOTTED) {
+		double d[] = {0.1, 3.2};
+		cairo_set_dash(cr, d, 2, 0);
+	} else if (s->style & CS_DASHED) {
 		double d[] = {5, 3};
 		cairo_set_dash(cr, d, 2, 0);
 	} else
@@ -1019,6 +1051,11 @@ static void draw_bars(struct chart *c, cairo_t *cr)
 		for (size_t i = 0; i < c->nb; i++) {
 			if (!bar_rect(c, g, i, &r))
 				continue;
+			if (c->has_base && c->kind == CHART_HBARS && r.x1 - r.x0 < 2) {
+				double m = (r.x0 + r.x1) / 2; /* no length: a 2 pt mark at the value */
+				r.x0 = m - 1;
+				r.x1 = m + 1;
+			}
 			if (c->b[i].hatched)
 				hatch(cr, &r);
 			else {
@@ -1178,6 +1215,21 @@ static void draw_groups(struct chart *c, cairo_t *cr)
 	}
 }
 
+/* The shaded span of the value axis, under the data. */
+static void draw_band_span(struct chart *c, cairo_t *cr)
+{
+	if (!is_num(c->band_lo) || !is_num(c->band_hi))
+		return;
+	const struct chart_frame *f = &c->f;
+	double a = map_v(c, c->band_lo), b = map_v(c, c->band_hi);
+	cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
+	if (c->kind == CHART_HBARS)
+		cairo_rectangle(cr, fmin(a, b), f->y0, fabs(b - a), f->y1 - f->y0);
+	else
+		cairo_rectangle(cr, f->x0, fmin(a, b), f->x1 - f->x0, fabs(b - a));
+	cairo_fill(cr);
+}
+
 static void draw_refs(struct chart *c, cairo_t *cr)
 {
 	const struct chart_frame *f = &c->f;
@@ -1278,12 +1330,16 @@ static void draw_titles(struct chart *c, cairo_t *cr, double w, double h)
 	const struct chart_frame *f = &c->f;
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	font(cr, FS_TITLE, 1);
-	if (c->title)
-		text(cr, PAD, PAD, c->title, 0, 0);
+	char fit[1024]; /* titles wider than the chart lose their middle, not their end */
+	if (c->title) {
+		fit_label(cr, c->title, w - 2 * PAD, fit, sizeof fit);
+		text(cr, PAD, PAD, fit, 0, 0);
+	}
 	if (c->subtitle) {
 		font(cr, FS_SUB, 0);
 		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		text(cr, PAD, PAD + FS_TITLE * 1.3 + 2, c->subtitle, 0, 0);
+		fit_label(cr, c->subtitle, w - 2 * PAD, fit, sizeof fit);
+		text(cr, PAD, PAD + FS_TITLE * 1.3 + 2, fit, 0, 0);
 	}
 	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 	font(cr, FS_LABEL, 0);
@@ -1336,6 +1392,7 @@ void chart_draw(struct chart *c, cairo_t *cr, double w, double h)
 	}
 	if (c->kind == CHART_XY)
 		draw_x_axis(c, cr);
+	draw_band_span(c, cr);
 	draw_value_axis(c, cr);
 	if (c->kind != CHART_XY)
 		draw_groups(c, cr);

@@ -31,6 +31,7 @@ enum {
 	CS_DASHED = 16, /* dashed line (fitted models) */
 	CS_JITTER = 32, /* spread points sharing an x (per-run strips) */
 	CS_THIN = 64,   /* thin grey line (ideal / reference) */
+	CS_DOTTED = 128, /* dotted line (a second fitted model) */
 };
 
 enum chart_marker { MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND, MARK_DASH };
@@ -73,6 +74,14 @@ void chart_bars(struct chart *c, const char *name, int color, int hatched,
 void chart_stacked(struct chart *c, int stacked);
 /* Prints each bar's value (printf format, e.g. "%.0f%%") on or above it. */
 void chart_value_labels(struct chart *c, const char *fmt);
+/* Bars start at base instead of 0 (e.g. ratios from 1); the value axis
+ * then need not include 0. */
+void chart_bar_base(struct chart *c, double base);
+/* Every group has at most one series with a value: the series share the
+ * group's slot (one bar per row, coloured by its series). */
+void chart_bars_overlap(struct chart *c, int overlap);
+/* Shades the span lo..hi of the value axis (e.g. a threshold band). */
+void chart_band(struct chart *c, double lo, double hi);
 /* A reference line across the value axis (e.g. ratio 1). */
 void chart_ref(struct chart *c, double value, const char *label);
 

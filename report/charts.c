@@ -328,12 +328,13 @@ static void ideal_lines(struct chart *c, const struct amd_sweep_stats *s, double
 	}
 }
 
-static void amdahl_fit_line(struct chart *c, const struct amd_strategy_stats *st, int color,
-			    double nmax, int efficiency)
+/* Returns 1 when the line was drawn. */
+static int amdahl_fit_line(struct chart *c, const struct amd_strategy_stats *st, int color,
+			   double nmax, int efficiency)
 {
 	if (!st->amdahl.ok || st->npoints < 2 || !(st->amdahl.serial_fraction >= 0) ||
 	    st->amdahl.serial_fraction >= 1)
-		return; /* no model, or one outside Amdahl's range (B < 0: slower with n) */
+		return 0; /* no model, or one outside Amdahl's range (B < 0: slower with n) */
 	double b = st->base_n, x[DENSE], y[DENSE];
 	double tb = st->amdahl.a + st->amdahl.b / b;
 	for (int j = 0; j < DENSE; j++) {
@@ -344,6 +345,28 @@ static void amdahl_fit_line(struct chart *c, const struct amd_strategy_stats *st
 	char name[160];
 	snprintf(name, sizeof name, "%s: Amdahl fit", st->strategy);
 	chart_series(c, name, color, CS_LINE | CS_DASHED, MARK_CIRCLE, DENSE, x, y, NULL, NULL);
+	return 1;
+}
+
+/* The USL fit X(n) = γn / (1 + α(n−1) + βn(n−1)) of the rate 1/T as a
+ * speedup curve X(n)/X(b), dotted in the strategy's colour. */
+static void usl_fit_line(struct chart *c, const struct amd_strategy_stats *st, int color,
+			 double nmax)
+{
+	const struct amd_fit *u = &st->usl;
+	if (!u->ok || st->npoints < 3 || !num(u->alpha) || !num(u->beta))
+		return;
+	double b = st->base_n, x[DENSE], y[DENSE];
+	double xb = b / (1 + u->alpha * (b - 1) + u->beta * b * (b - 1));
+	for (int j = 0; j < DENSE; j++) {
+		x[j] = b * pow(nmax / b, j / (double)(DENSE - 1));
+		y[j] = x[j] / (1 + u->alpha * (x[j] - 1) + u->beta * x[j] * (x[j] - 1)) / xb;
+		if (!(y[j] > 0))
+			y[j] = NAN;
+	}
+	char name[160];
+	snprintf(name, sizeof name, "%s: USL fit", st->strategy);
+	chart_series(c, name, color, CS_LINE | CS_DOTTED, MARK_CIRCLE, DENSE, x, y, NULL, NULL);
 }
 
 static void speedup_bands(struct chart *c, const struct amd_sweep_stats *s)
@@ -389,21 +412,27 @@ static void speedup(struct report_charts *rc, const struct amd_sweep_stats *s)
 	ideal_lines(c, s, hi);
 	speedup_bands(c, s);
 	strategy_lines(c, s, p_speedup, NULL, 0);
-	for (size_t i = 0; i < s->nstrategies; i++)
-		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 0);
+	int usl_drawn = 0, amdahl_drawn = 0;
+	for (size_t i = 0; i < s->nstrategies; i++) {
+		amdahl_drawn |= amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 0);
+		usl_fit_line(c, &s->strategies[i], (int)i, hi);
+		usl_drawn |= s->strategies[i].usl.ok && s->strategies[i].npoints >= 3;
+	}
 	char bases[512];
 	base_text(s, bases, sizeof bases);
 	char rpp[32];
 	report_runs_per_point(s, rpp, sizeof rpp);
-	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit T(n) = A + B/n", rpp,
-		       ci_note(s, ci_speedup, "band"));
+	chart_subtitle(c, "%s runs per point; %s%s%s", rpp, ci_note(s, ci_speedup, "band"),
+		       amdahl_drawn ? "; dashed: Amdahl fit" : "", usl_drawn ? "; dotted: USL fit" : "");
 	size_t total;
 	int bands = ci_count(s, ci_speedup, &total) > 0;
 	add(rc, "speedup", c, "Speedup",
 	    "Speedup relative to the smallest n of each strategy (%s). The grey line is ideal "
 	    "linear scaling%s; the dashed line is the least-squares Amdahl model T(n) = A + B/n "
-	    "(drawn when its serial fraction lies between 0 and 1).",
-	    bases, bands ? "; the shaded band is the 95% bootstrap interval of the speedup" : "");
+	    "(drawn when its serial fraction lies between 0 and 1)%s.",
+	    bases, bands ? "; the shaded band is the 95% bootstrap interval of the speedup" : "",
+	    usl_drawn ? "; the dotted line is the Universal Scalability Law fit of the rate 1/T, "
+			"X(n) = γn/(1 + α(n−1) + βn(n−1)), as X(n)/X(b)" : "");
 }
 
 static void efficiency(struct report_charts *rc, const struct amd_sweep_stats *s)
@@ -414,12 +443,13 @@ static void efficiency(struct report_charts *rc, const struct amd_sweep_stats *s
 	chart_yrange(c, 0, NAN, 1);
 	chart_ref(c, 100, "ideal 100%");
 	strategy_lines(c, s, p_eff, ci_eff, CS_ERRBARS);
+	int fitted = 0;
 	for (size_t i = 0; i < s->nstrategies; i++)
-		amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 1);
+		fitted |= amdahl_fit_line(c, &s->strategies[i], (int)i, hi, 1);
 	char rpp[32];
 	report_runs_per_point(s, rpp, sizeof rpp);
-	chart_subtitle(c, "%s runs per point; %s; dashed: Amdahl fit", rpp,
-		       ci_note(s, ci_speedup, "bars"));
+	chart_subtitle(c, "%s runs per point; %s%s", rpp, ci_note(s, ci_speedup, "bars"),
+		       fitted ? "; dashed: Amdahl fit" : "");
 	add(rc, "efficiency", c, "Parallel efficiency",
 	    "Efficiency E(n) = S(n)·b/n: the share of ideal speedup each configuration reaches. "
 	    "100%% is perfect scaling; below 50%% half of the added workers' time is lost.");

@@ -158,6 +158,7 @@ void pdf_bullet(struct pdf *d, const char *text, double size)
 	font(d->cr, size, 0);
 	pdf_need(d, size * 2.8);
 	cairo_set_source_rgb(d->cr, 0.1, 0.1, 0.1);
+	cairo_new_path(d->cr); /* no line from where the last text ended */
 	cairo_arc(d->cr, d->margin + 4, d->y + size * 1.38 - size * 0.33, 1.6, 0, 6.2832);
 	cairo_fill(d->cr);
 	wrap(d, text, d->margin + 12, size);

@@ -47,17 +47,19 @@ static int make_dir(const char *path, struct amd_err *err)
 
 /* Charts a previous build into the same directory may have left: they
  * go, so that charts/ holds this report's charts only. */
-static void remove_stale(const char *dir, const struct report_charts *rc)
+static void remove_stale(const char *dir, const struct report_charts *rc,
+			 const struct report_chart *cmp)
 {
 	static const char *const known[] = {
 		"epoch_time", "speedup", "efficiency", "throughput", "energy_epoch",
 		"energy_solution", "energy_sample", "gpu_util", "compute_vs_other",
 		"phase_split", "comm_share", "variance", "step_breakdown", "pyspy_top",
-		"pyspy_top_2"};
+		"pyspy_top_2", "comparison"};
 	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
 		int current = 0;
 		for (size_t i = 0; i < rc->n; i++)
 			current |= strcmp(rc->v[i].name, known[k]) == 0;
+		current |= cmp->name && strcmp(cmp->name, known[k]) == 0;
 		if (current)
 			continue;
 		static const char *const ext[] = {".png", ".svg"};
@@ -77,7 +79,7 @@ static int write_charts(struct report_ctx *c, struct amd_err *err)
 	char *dir = amd_path_join(c->o->outdir, "charts");
 	int rc = make_dir(dir, err);
 	if (rc == 0)
-		remove_stale(dir, &c->charts);
+		remove_stale(dir, &c->charts, &c->cmp_chart);
 	for (size_t i = 0; rc == 0 && i < c->charts.n; i++) {
 		const struct report_chart *rc_ = &c->charts.v[i];
 		char name[300];
@@ -88,6 +90,15 @@ static int write_charts(struct report_ctx *c, struct amd_err *err)
 		rc = chart_write_png(rc_->chart, png, REPORT_CHART_W, REPORT_CHART_H, 150, err);
 		if (rc == 0)
 			rc = chart_write_svg(rc_->chart, svg, REPORT_CHART_W, REPORT_CHART_H, err);
+		free(png);
+		free(svg);
+	}
+	if (rc == 0 && c->cmp_chart.chart) {
+		char *png = amd_path_join(dir, "comparison.png");
+		char *svg = amd_path_join(dir, "comparison.svg");
+		rc = chart_write_png(c->cmp_chart.chart, png, REPORT_CHART_W, c->cmp_chart_h, 150, err);
+		if (rc == 0)
+			rc = chart_write_svg(c->cmp_chart.chart, svg, REPORT_CHART_W, c->cmp_chart_h, err);
 		free(png);
 		free(svg);
 	}
@@ -102,6 +113,12 @@ static void ctx_free(struct report_ctx *c)
 	report_text_free(&c->gaps);
 	amd_source_rows_free(c->src, c->nsrc);
 	amd_sweep_stats_free(c->s);
+	if (c->cmp)
+		amd_comparison_free(c->cmp);
+	chart_free(c->cmp_chart.chart);
+	free(c->cmp_chart.name);
+	free(c->cmp_chart.title);
+	free(c->cmp_chart.caption);
 }
 
 static int prepare(struct report_ctx *c, struct amd_err *err)
@@ -115,6 +132,8 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 	report_findings(c->s, &c->findings);
 	for (size_t i = 0; i < c->charts.nnotes; i++)
 		report_text_add(&c->findings, "%s", c->charts.notes[i]);
+	if (report_comparison(c, err) < 0)
+		return -1;
 	report_gaps(c->s, &c->gaps);
 	for (size_t i = 0; i < c->charts.nmissing; i++)
 		report_text_add(&c->gaps, "%s", c->charts.missing[i]);
@@ -147,6 +166,8 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		res->charts = c.charts.n;
 		res->missing = c.charts.nmissing;
 		snprintf(res->sweep, sizeof res->sweep, "%s", c.s->sweep);
+		if (c.cmp)
+			snprintf(res->gate, sizeof res->gate, "%s", report_gate_result(c.cmp));
 	}
 	free(pdf);
 	free(json);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analysis.h"
+#include "compare.h"
 #include "err.h"
 #include "store.h"
 
@@ -14,12 +15,17 @@ struct report_opts {
 	struct amd_analysis_opts analysis; /* sweep, axis, rules */
 	const char *outdir;
 	const char *version; /* printed in the footer */
+	/* A comparison page with a baseline (NULL: none); its cand_sweep NULL
+	 * means the reported sweep, axis and metric default to the analysis'. */
+	const struct amd_compare_opts *compare;
+	struct amd_store *base_store; /* the baseline's store; NULL: st */
 };
 
 struct report_result {
 	int pages;
 	size_t charts, missing;
 	char sweep[256];
+	char gate[16]; /* "pass", "regression", "insufficient"; "" without a baseline */
 };
 
 int report_build(struct amd_store *st, const struct report_opts *o, struct report_result *res,

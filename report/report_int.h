@@ -1,7 +1,10 @@
 /* report_int.h — what the parts of `report build` share: the sweep's
- * statistics, its charts, the findings and data gaps, its sources. */
+ * statistics, its charts, the findings and data gaps, its sources, and
+ * the comparison with a baseline. */
 #ifndef AMD_REPORT_INT_H
 #define AMD_REPORT_INT_H
+
+#include <cjson/cJSON.h>
 
 #include "charts.h"
 #include "findings.h"
@@ -17,11 +20,30 @@ struct report_ctx {
 	struct amd_source_row *src;
 	size_t nsrc;
 	char generated[64]; /* UTC time of the build */
+	struct amd_comparison *cmp; /* with --baseline, else NULL */
+	struct report_chart cmp_chart; /* the ratio chart (chart NULL: none) */
+	double cmp_chart_h;
 };
 
 int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct amd_err *err);
 int report_write_summaries(struct report_ctx *c, struct amd_err *err);
 int report_write_json(struct report_ctx *c, const char *path, struct amd_err *err);
+
+/* The comparison with a baseline (report/comparison.c): runs it, builds
+ * its chart and puts the gate sentence first among the findings. */
+int report_comparison(struct report_ctx *c, struct amd_err *err);
+/* "pass", "regression" or "insufficient" (the gate's exit code in words). */
+const char *report_gate_result(const struct amd_comparison *cmp);
+/* The comparison page of the PDF, its summary section and report.json's
+ * "gate" object. */
+struct pdf;
+void report_comparison_page(struct pdf *d, struct report_ctx *c);
+struct tpl;
+void report_comparison_model(struct tpl *t, const struct report_ctx *c);
+cJSON *report_gate_json(const struct report_ctx *c);
+/* Row label cells: "ddp" or "ddp→fsdp" and the ratio "1.118 [1.050, 1.200]". */
+void report_cmp_config(const struct amd_cmp_row *r, char *buf, size_t n);
+void report_cmp_ratio(const struct amd_cmp_row *r, char *buf, size_t n);
 
 /* Table cells shared by the PDF and the summaries. */
 const char *report_axis_name(const struct amd_sweep_stats *s); /* "n" or the param */

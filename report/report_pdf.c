@@ -343,6 +343,7 @@ int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct 
 	if (pdf_open(&d, path, title, foot, err) < 0)
 		return -1;
 	first_page(&d, c);
+	report_comparison_page(&d, c);
 	charts_pages(&d, c);
 	tables_pages(&d, c);
 	appendix(&d, c);

@@ -64,6 +64,7 @@ static struct tpl *model(struct report_ctx *c)
 		tpl_set(t, "scaling", "1");
 	texts(t, "findings", &c->findings);
 	texts(t, "gaps", &c->gaps);
+	report_comparison_model(t, c);
 	if (c->gaps.n)
 		tpl_set(t, "has_gaps", "1");
 	for (size_t i = 0; i < c->charts.n; i++) {
@@ -183,6 +184,8 @@ static cJSON *report_json(struct report_ctx *c)
 	cJSON_AddNumberToObject(o, "runs_left_out", (double)s->nruns_excluded);
 	cJSON_AddItemToObject(o, "findings", strings_json(&c->findings));
 	cJSON_AddItemToObject(o, "gaps", strings_json(&c->gaps));
+	if (c->cmp)
+		cJSON_AddItemToObject(o, "gate", report_gate_json(c));
 	cJSON *charts = cJSON_AddArrayToObject(o, "charts");
 	for (size_t i = 0; i < c->charts.n; i++) {
 		cJSON *ch = cJSON_CreateObject();

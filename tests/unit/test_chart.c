@@ -288,6 +288,66 @@ static void horizontal_bars_end_at_their_value(void **state)
 	unlink(path);
 }
 
+/* Ratio bars from 1 (chart_bar_base), one per row in the colour of its
+ * series (chart_bars_overlap), over a shaded band 0.95..1.05: each bar
+ * spans 1..v at the mapped pixels and fills its whole row slot; the band
+ * is grey where no bar is; outside both, white. */
+static void ratio_bars_from_one_over_a_band(void **state)
+{
+	(void)state;
+	double worse[] = {1.6, NAN, NAN}, better[] = {NAN, 0.7, NAN}, same[] = {NAN, NAN, 1.02};
+	struct chart *c = chart_new(CHART_HBARS, "Candidate against baseline", NULL, "ratio (×)");
+	chart_group(c, "epoch_time_s n=8", NULL);
+	chart_group(c, "throughput n=8", NULL);
+	chart_group(c, "speedup n=8", NULL);
+	chart_bars(c, "regression", 3, 0, worse, NULL, NULL);
+	chart_bars(c, "improvement", 2, 0, better, NULL, NULL);
+	chart_bars(c, "no change", 0, 0, same, NULL, NULL);
+	chart_bars_overlap(c, 1);
+	chart_bar_base(c, 1);
+	chart_band(c, 0.95, 1.05);
+	chart_ref(c, 1, NULL);
+	char path[] = "/tmp/test_ratio_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 420, 220, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	struct img im = load(path);
+	/* the axis need not reach 0: it covers 0.7..1.6 */
+	assert_true(f.ymin > 0 && f.ymin <= 0.7 && f.ymax >= 1.6);
+	double gh = (f.y1 - f.y0) / 3;
+#define VX(v) (f.x0 + ((v) - f.ymin) / (f.ymax - f.ymin) * (f.x1 - f.x0))
+	const double val[] = {1.6, 0.7, 1.02};
+	const int col[] = {3, 2, 0};
+	for (int g = 0; g < 3; g++) {
+		double ym = f.y0 + gh * (g + 0.5);
+		int in[3], out[3];
+		double a = fmin(VX(1), VX(val[g])), b = fmax(VX(1), VX(val[g]));
+		px(&im, a + (b - a) * 0.3 + 0.6, ym + 3, in); /* inside, off the ref line */
+		assert_true(near_color(in, col[g], 6));
+		px(&im, val[g] > 1 ? b + 2 : a - 2, ym + 3, out); /* just past the end */
+		assert_false(near_color(out, col[g], 60));
+	}
+	/* one slot per row: the bar is centred on its row (the series share it) */
+	int top[3];
+	px(&im, VX(1.3), f.y0 + gh * 0.5 - gh * 0.25, top);
+	assert_true(near_color(top, 3, 6));
+	/* the band is shaded where no bar covers it (above the first bar's top
+	 * edge, inside its row), white beyond it */
+	int band[3], white[3];
+	px(&im, VX(0.97), f.y0 + 1.5, band);
+	assert_true(band[0] < 240 && band[0] > 200 && band[0] == band[1] && band[1] == band[2]);
+	px(&im, VX(0.9), f.y0 + 1.5, white);
+	assert_true(is_white(white));
+#undef VX
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	unlink(path);
+}
+
 static void nice_ticks_are_1_2_5(void **state)
 {
 	(void)state;
@@ -312,6 +372,7 @@ int main(void)
 		cmocka_unit_test(bars_where_numbers_put_them),
 		cmocka_unit_test(stacked_bars_split_at_the_share),
 		cmocka_unit_test(horizontal_bars_end_at_their_value),
+		cmocka_unit_test(ratio_bars_from_one_over_a_band),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
