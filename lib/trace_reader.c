@@ -7,6 +7,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "util.h"
+
 #include "trace.h"
 
 #define NBUF 4
@@ -70,7 +72,12 @@ int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	errno = 0;
-	r->g = gzopen(path, "rb");
+	int fd = amd_open_regular(path, err);
+	if (fd < 0) {
+		amd_chunks_close(r);
+		return -1;
+	}
+	r->g = gzdopen(fd, "rb");
 	if (!r->g) {
 		int e = errno ? errno : ENOMEM;
 		amd_chunks_close(r);

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "util.h"
 
 #define CSV_WINDOW (256 * 1024)
 
@@ -20,7 +23,7 @@ void amd_csv_init(struct amd_csv *c, const char *path, const char *data, size_t 
 	memset(c, 0, sizeof *c);
 	c->path = path;
 	c->p = data;
-	c->end = data + len;
+	c->end = data ? data + len : NULL; /* NULL + 0 is undefined */
 	c->next_line = 1;
 	c->trim = trim;
 }
@@ -28,9 +31,14 @@ void amd_csv_init(struct amd_csv *c, const char *path, const char *data, size_t 
 int amd_csv_open(struct amd_csv *c, const char *path, int trim, struct amd_err *err)
 {
 	amd_csv_init(c, path, NULL, 0, trim);
-	c->gz = gzopen(path, "rb");
-	if (!c->gz)
+	int fd = amd_open_regular(path, err);
+	if (fd < 0)
+		return -1;
+	c->gz = gzdopen(fd, "rb");
+	if (!c->gz) {
+		close(fd);
 		return amd_fail(err, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+	}
 	if (!(c->window = malloc(CSV_WINDOW))) {
 		gzclose(c->gz);
 		c->gz = NULL;

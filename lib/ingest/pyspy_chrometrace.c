@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "ingest.h"
@@ -327,9 +328,14 @@ static const yajl_callbacks callbacks = {
 /* Streams the (possibly gzipped) file through yajl into r. */
 static int stream(const char *path, struct replay *r)
 {
-	gzFile g = gzopen(path, "rb");
-	if (!g)
+	int fd = amd_open_regular(path, r->err);
+	if (fd < 0)
+		return -1;
+	gzFile g = gzdopen(fd, "rb");
+	if (!g) {
+		close(fd);
 		return amd_fail(r->err, "%s: cannot open", path);
+	}
 	yajl_handle h = yajl_alloc(&callbacks, NULL, r);
 	unsigned char chunk[1 << 16];
 	long long offset = 0;
