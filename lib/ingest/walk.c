@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "ingest.h"
 #include "util.h"
 
@@ -29,8 +30,28 @@ static int add_unit(struct amd_unit_list *l, const char *path, const struct amd_
 	return u->path ? 0 : -1;
 }
 
-/* A run id the file belongs to: the directory above "artifacts" when it
- * holds an MLflow run's meta.yaml. */
+/* The run_id (or run_uuid) a run's meta.yaml names, or NULL. */
+static char *meta_run_id(const char *meta)
+{
+	struct amd_buf b = {0};
+	struct amd_err err;
+	struct amd_node *root = NULL;
+	char *id = NULL;
+	if (amd_read_file(meta, 1 << 20, &b, &err) == 0 &&
+	    amd_yaml_parse(b.data, b.len, meta, &root, &err) == 0) {
+		const struct amd_node *n = amd_node_get(root, "run_id");
+		if (!n || n->kind != AMD_NODE_SCALAR)
+			n = amd_node_get(root, "run_uuid");
+		if (n && n->kind == AMD_NODE_SCALAR && n->value[0])
+			id = strdup(n->value);
+	}
+	amd_yaml_free(root);
+	amd_buf_free(&b);
+	return id;
+}
+
+/* A run id the file belongs to: the run_id of the meta.yaml in the
+ * directory above "artifacts", when there is one. */
 static char *run_from_artifacts(const char *path)
 {
 	const char *a = strstr(path, "/artifacts/");
@@ -39,9 +60,11 @@ static char *run_from_artifacts(const char *path)
 		char *rundir = strndup(path, len);
 		char *meta = rundir ? amd_path_join(rundir, "meta.yaml") : NULL;
 		int ok = meta && amd_is_file(meta);
+		char *id = ok ? meta_run_id(meta) : NULL;
 		free(meta);
 		if (ok) {
-			char *id = strdup(amd_basename(rundir));
+			if (!id) /* MLflow names the directory after the run id */
+				id = strdup(amd_basename(rundir));
 			free(rundir);
 			return id;
 		}

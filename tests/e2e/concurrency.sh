@@ -37,8 +37,9 @@ both() {
   eq "$label: both exit 0" "0 0" "$ra $rb"
   local errs; errs=$(cat "$TMP/a.err" "$TMP/b.err")
   eq "$label: no error output (no 'database is locked')" "" "$errs"
-  eq "$label: one source per run directory" "$total" "$(q "$s" 'SELECT count(*) FROM source')"
-  eq "$label: sources unique by path" "$total" "$(q "$s" 'SELECT count(DISTINCT path) FROM source')"
+  eq "$label: one source per run directory" "$total" "$(q "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"
+  eq "$label: sources unique by path (run directories and traces)" \
+    "$(q "$s" 'SELECT count(*) FROM source')" "$(q "$s" 'SELECT count(DISTINCT path) FROM source')"
   eq "$label: one run per run directory" "$total" "$(q "$s" 'SELECT count(*) FROM run')"
   eq "$label: metric points = lines of the files (none twice)" "$points" "$(q "$s" 'SELECT count(*) FROM metric_point')"
   eq "$label: params = param files" "$params" "$(q "$s" 'SELECT count(*) FROM param')"
