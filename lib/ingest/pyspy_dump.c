@@ -5,6 +5,7 @@
  * with pid, thread_id, thread_name, os_thread_id, frames leaf first,
  * process_info). A dump is one sample per thread: seconds = 1 / rate
  * (--rate, else py-spy's default 100 Hz). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,11 @@ static int json_trace(const cJSON *t, size_t ti, struct amd_pyspy_acc *acc, cons
 			file = cJSON_GetObjectItemCaseSensitive(f, "filename");
 		if (!cJSON_IsString(name)) {
 			rc = amd_fail(err, "%s: [%zu].frames[%zu]: no name", path, ti, fi);
+			break;
+		}
+		if (cJSON_IsNumber(line) && !(line->valuedouble <= INT_MAX)) {
+			rc = amd_fail(err, "%s: [%zu].frames[%zu]: line %g is out of range", path,
+				      ti, fi, line->valuedouble);
 			break;
 		}
 		struct amd_stack_frame fr = {
