@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
+
+#include "json_guard.h"
 #include <unistd.h>
 #include <zlib.h>
 
@@ -341,7 +343,15 @@ static int stream(const char *path, struct replay *r)
 	long long offset = 0;
 	int n, rc = 0;
 	yajl_status s = yajl_status_ok;
+	struct amd_json_guard guard;
+	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
 	while (s == yajl_status_ok && (n = gzread(g, chunk, sizeof chunk)) > 0) {
+		size_t at;
+		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
+			rc = amd_fail(r->err, "%s: byte %lld: a JSON string or number longer than %u MiB",
+				      path, offset + (long long)at, AMD_JSON_TOKEN_MAX >> 20);
+			break;
+		}
 		s = yajl_parse(h, chunk, (size_t)n);
 		if (s != yajl_status_ok)
 			offset += (long long)yajl_get_bytes_consumed(h);

@@ -14,6 +14,8 @@
 #include <zlib.h>
 #include <yajl/yajl_parse.h>
 
+#include "json_guard.h"
+
 #include "ingest.h"
 #include "trace.h"
 #include "util.h"
@@ -343,7 +345,16 @@ static int read_stream(struct reader *r)
 	yajl_config(h, yajl_dont_validate_strings, 1);
 	const unsigned char *chunk;
 	long n;
+	struct amd_json_guard guard;
+	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
 	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
+		size_t at;
+		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
+			rc = amd_fail(r->err, "%s: byte %llu: a JSON string or number longer than %u MiB",
+				      r->path, (unsigned long long)(r->offset + at),
+				      AMD_JSON_TOKEN_MAX >> 20);
+			goto out;
+		}
 		if (yajl_parse(h, chunk, (size_t)n) != yajl_status_ok) {
 			rc = yajl_failure(r, h, r->offset + yajl_get_bytes_consumed(h));
 			goto out;

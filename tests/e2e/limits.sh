@@ -53,6 +53,7 @@ fresh_run() {
   mkdir -p "$TMP/$1/mlruns/4"
   cp "$DATA/cpu-strong-scaling/mlruns/4/meta.yaml" "$TMP/$1/mlruns/4/"
   cp -r "$src" "$TMP/$1/mlruns/4/"
+  rm -rf "$TMP/$1/mlruns/4/$rid/artifacts"  # its traces are units of their own
   echo "$TMP/$1/mlruns/4/$rid"
 }
 S=$TMP/s.db
@@ -115,5 +116,18 @@ bounded "amdahl.yaml nested 250000 deep (1e6 bytes)" "$TMP/deep.yaml: line 1: ne
 python3 -c 'import sys; sys.stdout.write("- " * 500000 + "x\n")' >"$TMP/deepblock.yaml"
 bounded "amdahl.yaml block sequence nested 500000 deep" "$TMP/deepblock.yaml: line 1: nested too deeply" \
   --store "$S" --config "$TMP/deepblock.yaml" ingest "$DATA/cpu-strong-scaling/mlruns"
+
+# A profiler trace claiming a 400 MB string (1.8 MB gzipped, made here):
+# the streaming reader stops at 64 MiB instead of buffering it whole.
+python3 - "$TMP/bigstr.pt.trace.json.gz" <<'PY'
+import gzip, sys
+with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
+    f.write(b'{"schemaVersion":1,"deviceProperties":[],"traceEvents":[{"ph":"X","name":"')
+    for _ in range(400):
+        f.write(b"a" * (1 << 20))
+    f.write(b'","ts":1,"dur":2,"pid":1,"tid":1}]}')
+PY
+bounded "a trace with a 400 MB string" "bigstr.pt.trace.json.gz: byte 67108938: a JSON string or number longer than 64 MiB" \
+  --store "$S" ingest "$TMP/bigstr.pt.trace.json.gz"
 
 eq "no store was left behind by any of these" absent "$(store_digest "$S")"

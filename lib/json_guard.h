@@ -1,0 +1,29 @@
+/* json_guard.h — a bound on the length of one JSON token for streaming
+ * readers. yajl keeps a string or number that spans input chunks in a
+ * buffer that grows without limit, so a trace claiming a 10 GB string
+ * would take 10 GB. The guard scans each chunk before yajl sees it (with
+ * memchr for quotes, so it costs little) and reports the byte where the
+ * distance between two unescaped quotes passes the limit: no real trace
+ * has a string, or a stretch without any string, that long. */
+#ifndef AMD_JSON_GUARD_H
+#define AMD_JSON_GUARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AMD_JSON_TOKEN_MAX (64u << 20)
+
+struct amd_json_guard {
+	uint64_t limit;
+	uint64_t run;       /* bytes since the last unescaped quote */
+	int in_string;
+	size_t backslashes; /* trailing backslashes of the last chunk, in a string */
+};
+
+void amd_json_guard_init(struct amd_json_guard *g, uint64_t limit);
+/* 0 when the chunk is within the limit; -1 with *at = the offset in the
+ * chunk where the current token passed it. */
+int amd_json_guard_scan(struct amd_json_guard *g, const unsigned char *p, size_t n,
+			size_t *at);
+
+#endif
