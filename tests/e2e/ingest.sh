@@ -15,11 +15,13 @@ running_files=$(grep -l '^status: 1$' "$cpu"/*/*/meta.yaml | wc -l)
 points_files=$(find "$cpu" -path '*/metrics/*' -type f -exec cat {} + | awk 'NF' | wc -l)
 params_files=$(find "$cpu" -path '*/params/*' -type f | wc -l)
 tags_files=$(find "$cpu" -path '*/tags/*' -type f | wc -l)
+traces_files=$(find "$cpu" -path '*/artifacts/*' -name '*.pt.trace.json*' -type f | wc -l)
+units=$((runs_files + traces_files))  # each run directory and each trace is one unit
 eq "files: 29 runs" 29 "$runs_files"
 eq "files: 24 finished, 4 failed, 1 running" "24 4 1" "$finished_files $failed_files $running_files"
 
 status "cpu sweep ingests" 0 "$AMDAHL" --store "$S" ingest "$cpu"
-contains "summary line counts 29 added" "29 added, 0 replaced, 0 unchanged, 0 failed" "$OUT"
+contains "summary line counts every run directory and trace added" "$units added, 0 replaced, 0 unchanged, 0 failed" "$OUT"
 eq "29 runs" "$runs_files" "$(q "$S" 'SELECT count(*) FROM run')"
 eq "29 sources, one per run directory" 29 "$(q "$S" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"
 eq "24 finished" "$finished_files" "$(q "$S" 'SELECT count(*) FROM run WHERE status=3')"
@@ -43,7 +45,7 @@ eq "run $rid: $key last step" "$(awk 'NF{s=$3} END{print s}' "$mf")" \
 # again: nothing new
 before=$(store_digest "$S")
 status "re-ingest exits 0" 0 "$AMDAHL" --store "$S" ingest "$cpu"
-contains "re-ingest: all unchanged" "0 added, 0 replaced, 29 unchanged, 0 failed" "$OUT"
+contains "re-ingest: all unchanged" "0 added, 0 replaced, $units unchanged, 0 failed" "$OUT"
 eq "re-ingest leaves the store as it was" "$before" "$(store_digest "$S")"
 
 # a changed metric file replaces that run's points, and only those
@@ -51,14 +53,14 @@ echo "1700000000000 0.5 999" >>"$mf"
 others=$(q "$S" "SELECT count(*) FROM metric_point m JOIN run r ON r.id=m.run_id WHERE r.ext_id<>'$rid'")
 run_points=$(find "$rdir/metrics" -type f -exec cat {} + | awk 'NF' | wc -l)
 status "changed run re-ingests" 0 "$AMDAHL" --store "$S" ingest "$cpu"
-contains "one replaced, 28 unchanged" "0 added, 1 replaced, 28 unchanged, 0 failed" "$OUT"
+contains "one replaced, the rest unchanged" "0 added, 1 replaced, $((units - 1)) unchanged, 0 failed" "$OUT"
 eq "changed run: points = its file lines now" "$run_points" \
   "$(q "$S" "SELECT count(*) FROM metric_point m JOIN run r ON r.id=m.run_id WHERE r.ext_id='$rid'")"
 eq "other runs' points untouched" "$others" \
   "$(q "$S" "SELECT count(*) FROM metric_point m JOIN run r ON r.id=m.run_id WHERE r.ext_id<>'$rid'")"
 eq "the new point is there" "0.5" \
   "$(q "$S" "SELECT value FROM metric_point m JOIN run r ON r.id=m.run_id WHERE r.ext_id='$rid' AND step=999")"
-eq "still 29 runs and 29 sources" "29 29" "$(q "$S" 'SELECT count(*) FROM run') $(q "$S" 'SELECT count(*) FROM source')"
+eq "still 29 runs and one source per unit" "29 $units" "$(q "$S" 'SELECT count(*) FROM run') $(q "$S" 'SELECT count(*) FROM source')"
 eq "no facts of a dropped source" 0 \
   "$(q "$S" 'SELECT count(*) FROM metric_point WHERE source_id NOT IN (SELECT id FROM source)')"
 

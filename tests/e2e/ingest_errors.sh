@@ -14,6 +14,7 @@ fresh_run() {
   mkdir -p "$TMP/$1/mlruns/4"
   cp "$DATA/cpu-strong-scaling/mlruns/4/meta.yaml" "$TMP/$1/mlruns/4/"
   cp -r "$src" "$TMP/$1/mlruns/4/"
+  rm -rf "$TMP/$1/mlruns/4/$(basename "$src")/artifacts"  # traces are units of their own
   echo "$TMP/$1/mlruns/4/$rid"
 }
 
