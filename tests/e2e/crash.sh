@@ -44,13 +44,16 @@ check() {
   status "$label: the store opens (amdahl runs)" 0 "$AMDAHL" --store "$s" runs
   local bad
   bad=$(sqlite3 "$s" "ATTACH '$exp' AS x;
-    SELECT 'unknown source ' || path FROM source WHERE path NOT IN (SELECT path FROM x.exp);
+    SELECT 'unknown source ' || path FROM source WHERE kind='mlflow-run' AND path NOT IN (SELECT path FROM x.exp);
+    SELECT 'trace source without its trace ' || path FROM source s WHERE kind='torch-trace'
+      AND (SELECT count(*) FROM trace t WHERE t.source_id=s.id) <> 1;
+    SELECT 'orphan traces: ' || count(*) FROM trace WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
     SELECT 'points ' || s.path || ' ' || (SELECT count(*) FROM metric_point m WHERE m.source_id=s.id) || ' != ' || e.points
       FROM source s JOIN x.exp e ON e.path=s.path
       WHERE (SELECT count(*) FROM metric_point m WHERE m.source_id=s.id) <> e.points;
     SELECT 'params ' || s.path FROM source s JOIN x.exp e ON e.path=s.path
       WHERE (SELECT count(*) FROM param p WHERE p.source_id=s.id) <> e.params;
-    SELECT 'run missing for ' || path FROM source WHERE id NOT IN (SELECT source_id FROM run WHERE source_id IS NOT NULL);
+    SELECT 'run missing for ' || path FROM source WHERE kind='mlflow-run' AND id NOT IN (SELECT source_id FROM run WHERE source_id IS NOT NULL);
     SELECT 'orphan points: ' || count(*) FROM metric_point WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
     SELECT 'orphan params: ' || count(*) FROM param WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
     SELECT 'orphan tags: ' || count(*) FROM tag WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;" 2>&1 | head -5)
@@ -63,7 +66,7 @@ t0=$(date +%s%N)
 full_ms=$((($(date +%s%N) - t0) / 1000000))
 echo "# full ingest of $total run directories: $full_ms ms"
 check "$TMP/full.db" "uninterrupted"
-eq "uninterrupted: every run directory a source" "$total" "$(q "$TMP/full.db" 'SELECT count(*) FROM source')"
+eq "uninterrupted: every run directory a source" "$total" "$(q "$TMP/full.db" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"
 
 # kill at spread-out points until 15 kills have landed inside the ingest
 # (a kill before the first or after the last commit does not count; the
@@ -80,7 +83,7 @@ while [ "$mid" -lt 15 ] && [ "$i" -lt 40 ]; do
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   n=0
-  [ -e "$s" ] && n=$(sqlite3 "$s" 'SELECT count(*) FROM source' 2>/dev/null || echo 0)
+  [ -e "$s" ] && n=$(sqlite3 "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'" 2>/dev/null || echo 0)
   echo "# kill $i after ${delay}s (-j $jobs): $n of $total sources in"
   if [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; then mid=$((mid + 1)); last_mid=$s
   elif [ "$n" = "$total" ]; then scale=$((scale * 4 / 5))
