@@ -72,16 +72,8 @@ static int parse_time_ms(const char *s, int64_t *out)
 		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 7 ||
 	    (sep != ' ' && sep != 'T'))
 		return -1;
-	const char *p = s + consumed;
-	int64_t ms = 0;
-	if (*p == '.') {
-		int digits = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (digits < 3)
-				ms = ms * 10 + (*p - '0');
-		for (; digits < 3; digits++)
-			ms *= 10;
-	}
+	int64_t ms;
+	const char *p = amd_parse_frac_ms(s + consumed, &ms);
 	int off_min = 0;
 	if (*p == '+' || *p == '-') {
 		int hh, mm;
