@@ -174,6 +174,14 @@ const char *amd_status_name(int status)
 	return status >= 0 && status <= 5 ? names[status] : "UNKNOWN";
 }
 
+int amd_status_parse(const char *name)
+{
+	for (int i = 1; name && i <= 5; i++)
+		if (strcmp(name, amd_status_name(i)) == 0)
+			return i;
+	return 0;
+}
+
 int amd_status_ok(int status)
 {
 	return status == 3 || status == 0; /* unknown: the source did not say */

@@ -21,6 +21,7 @@
 
 #include "csv.h"
 #include "ingest.h"
+#include "runs.h"
 #include "util.h"
 
 /* First line of head, NUL-terminated in buf. */
@@ -92,16 +93,6 @@ static int parse_time_ms(const char *s, int64_t *out)
 	return 0;
 }
 
-static int status_of(const char *s)
-{
-	static const char *const names[] = {"", "RUNNING", "SCHEDULED", "FINISHED",
-					    "FAILED", "KILLED"};
-	for (int i = 1; i < 6; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return AMD_STATUS_UNKNOWN;
-}
-
 static int check_width(const struct amd_csv *c, size_t want, struct amd_err *err)
 {
 	if (c->n == want)
@@ -137,7 +128,7 @@ static int runs_row(struct amd_csv *c, const char *const *hdr, size_t nh, const 
 		.name = *cell(c, name_col) ? cell(c, name_col) : NULL,
 		.sweep_ext_id = *cell(c, col[1]) ? cell(c, col[1]) : NULL,
 		.parent_ext_id = *cell(c, parent_col) ? cell(c, parent_col) : NULL,
-		.status = status_of(cell(c, col[2])),
+		.status = amd_status_parse(cell(c, col[2])),
 		.start_ms = start,
 		.end_ms = end,
 	};
