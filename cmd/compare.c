@@ -155,20 +155,25 @@ void compare_ratio_text(const struct amd_cmp_row *r, char *buf, size_t n)
 		snprintf(buf, n, "%.3f (no CI)", r->ratio);
 }
 
+void compare_row_cells(const struct amd_cmp_row *r, struct compare_cells *c)
+{
+	char v[32];
+	snprintf(c->n, sizeof c->n, "%g", r->n);
+	compare_num(r->med_base, v, sizeof v);
+	snprintf(c->mb, sizeof c->mb, "%s (%zu)", v, r->nb);
+	compare_num(r->med_cand, v, sizeof v);
+	snprintf(c->mc, sizeof c->mc, "%s (%zu)", v, r->nc);
+	compare_ratio_text(r, c->ratio, sizeof c->ratio);
+	compare_num(r->mwu.p, c->p, sizeof c->p);
+	compare_num(r->p_adj, c->pa, sizeof c->pa);
+}
+
 static void add_table_row(struct table *t, const struct amd_cmp_row *r)
 {
-	char n[32], mb[48], mc[48], ratio[80], p[32], pa[32];
-	snprintf(n, sizeof n, "%g", r->n);
-	char v[32];
-	compare_num(r->med_base, v, sizeof v);
-	snprintf(mb, sizeof mb, "%s (%zu)", v, r->nb);
-	compare_num(r->med_cand, v, sizeof v);
-	snprintf(mc, sizeof mc, "%s (%zu)", v, r->nc);
-	compare_ratio_text(r, ratio, sizeof ratio);
-	compare_num(r->mwu.p, p, sizeof p);
-	compare_num(r->p_adj, pa, sizeof pa);
-	const char *cells[] = {r->metric, compare_strategy_label(r), n, mb, mc, ratio,
-			       p, pa, amd_row_verdict(r)};
+	struct compare_cells c;
+	compare_row_cells(r, &c);
+	const char *cells[] = {r->metric, compare_strategy_label(r), c.n, c.mb, c.mc, c.ratio,
+			       c.p, c.pa, amd_row_verdict(r)};
 	table_add(t, cells);
 }
 

@@ -44,6 +44,13 @@ const char *compare_strategy_label(const struct amd_cmp_row *r);
 void compare_ratio_text(const struct amd_cmp_row *r, char *buf, size_t n);
 void compare_num(double v, char *buf, size_t n);
 
+/* A row's figures as the tables print them: n, "median (runs)" of each
+ * side, the ratio with its CI, p and Holm's p. */
+struct compare_cells {
+	char n[32], mb[48], mc[48], ratio[80], p[32], pa[32];
+};
+void compare_row_cells(const struct amd_cmp_row *r, struct compare_cells *c);
+
 #define COMPARE_HELP_OPTIONS \
 	"  --baseline SWEEP[:STRATEGY]   the baseline sweep (and one of its strategies)\n" \
 	"  --candidate SWEEP[:STRATEGY]  the candidate; a strategy on each side is\n" \

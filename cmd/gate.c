@@ -160,19 +160,13 @@ static void md_cell(FILE *f, const char *s)
 
 static void md_row(FILE *f, const struct amd_cmp_row *r)
 {
-	char n[32], mb[48], mc[48], ratio[80], p[32], pa[32], v[32], verdict[64];
-	snprintf(n, sizeof n, "%g", r->n);
-	compare_num(r->med_base, v, sizeof v);
-	snprintf(mb, sizeof mb, "%s (%zu)", v, r->nb);
-	compare_num(r->med_cand, v, sizeof v);
-	snprintf(mc, sizeof mc, "%s (%zu)", v, r->nc);
-	compare_ratio_text(r, ratio, sizeof ratio);
-	compare_num(r->mwu.p, p, sizeof p);
-	compare_num(r->p_adj, pa, sizeof pa);
+	struct compare_cells c;
+	char verdict[64];
+	compare_row_cells(r, &c);
 	const char *bold = r->gated && r->verdict == AMD_REGRESSION ? "**" : "";
 	snprintf(verdict, sizeof verdict, "%s%s%s", bold, amd_row_verdict(r), bold);
-	const char *cells[] = {r->metric, compare_strategy_label(r), n, mb, mc, ratio, p, pa,
-			       verdict, r->gated ? "yes" : "no"};
+	const char *cells[] = {r->metric, compare_strategy_label(r), c.n, c.mb, c.mc, c.ratio,
+			       c.p, c.pa, verdict, r->gated ? "yes" : "no"};
 	for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
 		md_cell(f, cells[i]);
 	fputs("|\n", f);

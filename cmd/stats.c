@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "analysis.h"
+#include "analysis_json.h"
 #include "cmd.h"
 #include "runs.h"
 
@@ -37,163 +38,6 @@ static void help(void)
 	       "  --resamples B    bootstrap resamples (default 4000, at least 2000)\n"
 	       "  --seed N         bootstrap seed (default 20260101)\n"
 	       "  --json           every value and interval as JSON\n");
-}
-
-/* ---- JSON ---- */
-
-static void num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static cJSON *ci_json(const struct amd_ci *ci)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "valid", ci->valid);
-	if (ci->valid) {
-		num(o, "lo", ci->lo);
-		num(o, "hi", ci->hi);
-	} else
-		cJSON_AddStringToObject(o, "why", ci->why ? ci->why : "not computed");
-	return o;
-}
-
-static cJSON *run_json(const struct amd_run_value *r)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "id", r->ext_id);
-	cJSON_AddStringToObject(o, "name", r->name);
-	cJSON_AddStringToObject(o, "strategy", r->strategy);
-	num(o, "n", r->n);
-	cJSON_AddNumberToObject(o, "repeat", r->repeat);
-	cJSON_AddStringToObject(o, "status", amd_status_name(r->status));
-	num(o, "value", r->value);
-	cJSON_AddNumberToObject(o, "epochs_kept", r->epochs_kept);
-	cJSON_AddNumberToObject(o, "epochs_total", r->epochs_total);
-	cJSON_AddStringToObject(o, "excluded", r->excluded ? r->excluded : "");
-	cJSON_AddStringToObject(o, "flagged", r->flagged ? r->flagged : "");
-	static const char *const rule[] = {"none", "trace window overlap",
-					   "run has traces, window unknown: last epoch"};
-	cJSON_AddStringToObject(o, "profiled_rule", rule[r->profiled_rule % 3]);
-	num(o, "throughput", r->throughput);
-	num(o, "samples", r->samples);
-	num(o, "time_s", r->time_s);
-	num(o, "energy_epoch_j", r->energy_epoch_j);
-	num(o, "energy_run_j", r->energy_run_j);
-	num(o, "energy_kept_j", r->energy_kept_j);
-	num(o, "power_w", r->power_w);
-	num(o, "util_pct", r->util_pct);
-	return o;
-}
-
-static cJSON *point_json(const struct amd_point_stats *p)
-{
-	cJSON *o = cJSON_CreateObject();
-	num(o, "n", p->n);
-	cJSON_AddNumberToObject(o, "runs", (double)p->nruns);
-	cJSON_AddNumberToObject(o, "excluded_runs", (double)p->nexcluded_runs);
-	num(o, "median", p->median);
-	num(o, "mean", p->mean);
-	num(o, "sd", p->sd);
-	num(o, "cv", p->cv);
-	num(o, "min", p->min);
-	num(o, "max", p->max);
-	cJSON_AddItemToObject(o, "ci", ci_json(&p->ci));
-	cJSON_AddItemToObject(o, "mean_ci_t", ci_json(&p->ci_mean_t));
-	num(o, "speedup", p->speedup);
-	cJSON_AddItemToObject(o, "speedup_ci", ci_json(&p->ci_speedup));
-	num(o, "efficiency", p->efficiency);
-	cJSON_AddItemToObject(o, "efficiency_ci", ci_json(&p->ci_efficiency));
-	num(o, "karp_flatt", p->karp_flatt);
-	num(o, "throughput", p->throughput);
-	num(o, "energy_epoch_j", p->energy_epoch_j);
-	num(o, "energy_solution_j", p->energy_solution_j);
-	num(o, "energy_per_sample_j", p->energy_per_sample_j);
-	num(o, "power_w", p->power_w);
-	num(o, "util_pct", p->util_pct);
-	cJSON_AddBoolToObject(o, "has_trace", p->has_trace);
-	cJSON *ph = cJSON_AddObjectToObject(o, "phase_share");
-	for (int i = 0; i < AMD_PHASE_COUNT; i++)
-		num(ph, amd_phase_names[i], p->phase_share[i]);
-	num(o, "comp_fraction", p->comp_fraction);
-	num(o, "comm_share", p->comm_share);
-	num(o, "straggler_ns", p->straggler_ns);
-	cJSON *runs = cJSON_AddArrayToObject(o, "run_values");
-	for (size_t i = 0; i < p->nruns; i++)
-		cJSON_AddItemToArray(runs, run_json(&p->runs[i]));
-	return o;
-}
-
-static cJSON *fit_json(const struct amd_fit *f, int amdahl)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "ok", f->ok);
-	if (!f->ok) {
-		cJSON_AddStringToObject(o, "why", f->why);
-		return o;
-	}
-	if (amdahl) {
-		num(o, "a", f->a);
-		num(o, "b", f->b);
-		num(o, "serial_fraction", f->serial_fraction);
-		cJSON_AddItemToObject(o, "serial_fraction_ci", ci_json(&f->ci_serial));
-		num(o, "r2", f->r2);
-	} else {
-		num(o, "alpha", f->alpha);
-		num(o, "beta", f->beta);
-		num(o, "gamma", f->gamma);
-		num(o, "n_peak", f->n_peak);
-	}
-	return o;
-}
-
-static cJSON *sweep_json(const struct amd_sweep_stats *s)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "sweep", s->sweep);
-	cJSON_AddStringToObject(o, "metric", s->metric);
-	cJSON_AddStringToObject(o, "axis", s->axis);
-	cJSON_AddBoolToObject(o, "higher_is_better", s->higher_is_better);
-	cJSON_AddBoolToObject(o, "scaling", s->scaling);
-	if (*s->note)
-		cJSON_AddStringToObject(o, "note", s->note);
-	cJSON_AddStringToObject(o, "rules", s->rules);
-	cJSON *op = cJSON_AddObjectToObject(o, "options");
-	cJSON_AddNumberToObject(op, "resamples", s->resamples);
-	cJSON_AddNumberToObject(op, "seed", (double)s->seed);
-	cJSON_AddNumberToObject(op, "level", s->level);
-	cJSON_AddNumberToObject(op, "mad_k", s->mad_k);
-	cJSON_AddBoolToObject(op, "keep_first", s->keep_first);
-	cJSON_AddBoolToObject(op, "keep_profiled", s->keep_profiled);
-	cJSON_AddStringToObject(op, "ci_method", "percentile bootstrap (gsl mt19937)");
-	cJSON_AddStringToObject(op, "serial_fraction_ci_method", "bootstrap over runs");
-	cJSON_AddNumberToObject(o, "runs_total", (double)s->nruns_total);
-	cJSON_AddNumberToObject(o, "runs_excluded", (double)s->nruns_excluded);
-	cJSON_AddBoolToObject(o, "has_energy", s->has_energy);
-	cJSON_AddBoolToObject(o, "has_traces", s->has_traces);
-	cJSON_AddBoolToObject(o, "has_util", s->has_util);
-	cJSON *arr = cJSON_AddArrayToObject(o, "strategies");
-	for (size_t i = 0; i < s->nstrategies; i++) {
-		const struct amd_strategy_stats *st = &s->strategies[i];
-		cJSON *so = cJSON_CreateObject();
-		cJSON_AddStringToObject(so, "strategy", st->strategy);
-		cJSON *b = cJSON_AddObjectToObject(so, "base");
-		num(b, "n", st->base_n);
-		num(b, "value", st->base_value);
-		cJSON *pts = cJSON_AddArrayToObject(so, "points");
-		for (size_t p = 0; p < st->npoints; p++)
-			cJSON_AddItemToArray(pts, point_json(&st->points[p]));
-		cJSON_AddItemToObject(so, "amdahl", fit_json(&st->amdahl, 1));
-		cJSON_AddItemToObject(so, "usl", fit_json(&st->usl, 0));
-		cJSON_AddItemToArray(arr, so);
-	}
-	cJSON *ex = cJSON_AddArrayToObject(o, "excluded");
-	for (size_t i = 0; i < s->nexcluded; i++)
-		cJSON_AddItemToArray(ex, run_json(&s->excluded[i]));
-	return o;
 }
 
 /* ---- terminal ---- */
@@ -510,7 +354,7 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		}
 		if (json)
-			cJSON_AddItemToArray(arr, sweep_json(s));
+			cJSON_AddItemToArray(arr, amd_sweep_stats_json(s));
 		else
 			printf("%s", i ? "\n\n" : ""), print_sweep(s);
 		amd_sweep_stats_free(s);

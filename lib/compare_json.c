@@ -3,21 +3,13 @@
  * report.json share. */
 #include "compare_json.h"
 
-#include <math.h>
-
-static void add_num(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
+#include "analysis_json.h"
 
 static cJSON *side_json(const double *v, size_t n, double median)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "runs", (double)n);
-	add_num(o, "median", median);
+	amd_json_num(o, "median", median);
 	cJSON *arr = cJSON_AddArrayToObject(o, "values");
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[i]));
@@ -37,7 +29,7 @@ cJSON *amd_compare_row_json(const struct amd_cmp_row *r)
 	cJSON_AddNumberToObject(o, "alpha", r->alpha);
 	cJSON_AddItemToObject(o, "baseline", side_json(r->base, r->nb, r->med_base));
 	cJSON_AddItemToObject(o, "candidate", side_json(r->cand, r->nc, r->med_cand));
-	add_num(o, "ratio", r->ratio);
+	amd_json_num(o, "ratio", r->ratio);
 	if (r->ci.valid) {
 		cJSON *ci = cJSON_AddObjectToObject(o, "ci");
 		cJSON_AddNumberToObject(ci, "lo", r->ci.lo);
@@ -54,7 +46,7 @@ cJSON *amd_compare_row_json(const struct amd_cmp_row *r)
 		cJSON_AddBoolToObject(o, "ties", r->mwu.ties);
 	}
 	cJSON_AddNumberToObject(o, "p_min", r->p_min);
-	add_num(o, "p_adjusted", r->p_adj);
+	amd_json_num(o, "p_adjusted", r->p_adj);
 	cJSON_AddStringToObject(o, "verdict", amd_row_verdict(r));
 	if (r->verdict == AMD_INSUFFICIENT)
 		cJSON_AddNumberToObject(o, "runs_needed_per_side", r->runs_needed);

@@ -55,6 +55,9 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 char *amd_run_param(struct amd_store *st, int64_t run, const char *key);
 
 const char *amd_status_name(int status);
+/* The status an MLflow name ("FINISHED", …) stands for; AMD_STATUS_UNKNOWN
+ * (0) for NULL or any other text. */
+int amd_status_parse(const char *name);
 /* FINISHED runs (and runs whose source gives no status) count in
  * statistics; FAILED, KILLED, RUNNING and SCHEDULED ones are shown with
  * a note and left out. */

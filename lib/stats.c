@@ -58,26 +58,27 @@ double amd_quantile(const double *x, size_t n, double p)
 	return q;
 }
 
-double amd_median(const double *x, size_t n)
+/* f (a gsl statistic) over the finite values of x, sorted; NAN if none. */
+static double of_finite(const double *x, size_t n,
+			double (*f)(const double data[], size_t stride, size_t n))
 {
 	size_t m;
 	double *v = finite_sorted(x, n, &m);
 	if (!v)
 		return NAN;
-	double q = gsl_stats_median_from_sorted_data(v, 1, m);
+	double r = f(v, 1, m);
 	free(v);
-	return q;
+	return r;
+}
+
+double amd_median(const double *x, size_t n)
+{
+	return of_finite(x, n, gsl_stats_median_from_sorted_data);
 }
 
 double amd_mean(const double *x, size_t n)
 {
-	size_t m;
-	double *v = finite_sorted(x, n, &m);
-	if (!v)
-		return NAN;
-	double r = gsl_stats_mean(v, 1, m);
-	free(v);
-	return r;
+	return of_finite(x, n, gsl_stats_mean);
 }
 
 double amd_sd(const double *x, size_t n)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store_analysis.h"
+#include "util.h"
 
 /* Rows of the logical run ?1: its own and its child workers'. */
 #define OF_RUN(col) "(" col " = ?1 OR " col " IN (SELECT c.id FROM run c" \
@@ -77,14 +78,9 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			struct amd_trace_row *v = realloc(*out, cap * sizeof *v);
-			if (!v) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			*out = v;
+		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		struct amd_trace_row *t = &(*out)[(*n)++];
 		memset(t, 0, sizeof *t);

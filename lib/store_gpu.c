@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "util.h"
 
 struct acc {
 	struct amd_gpu_stats s;
@@ -73,13 +74,8 @@ static int collect(sqlite3_stmt *q, struct amd_gpu_stats **out, size_t *n,
 		if (!have || gpu != a.s.gpu) {
 			if (have) {
 				finish(&a);
-				if (*n == cap) {
-					cap = cap ? 2 * cap : 8;
-					struct amd_gpu_stats *v = realloc(*out, cap * sizeof *v);
-					if (!v)
-						goto oom;
-					*out = v;
-				}
+				if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0)
+					goto oom;
 				(*out)[(*n)++] = a.s;
 			}
 			start(&a, gpu, t);

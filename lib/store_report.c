@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 static char *dup_col(sqlite3_stmt *q, int i)
 {
 	const unsigned char *s = sqlite3_column_text(q, i);
@@ -38,14 +40,9 @@ int amd_store_sweep_sources(struct amd_store *st, const char *sweep,
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 32;
-			struct amd_source_row *v = realloc(*out, cap * sizeof *v);
-			if (!v) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			*out = v;
+		if (amd_grow(out, *n, &cap, sizeof **out, 32) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		struct amd_source_row *r = &(*out)[(*n)++];
 		r->path = dup_col(q, 0);

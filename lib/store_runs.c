@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runs.h"
+#include "util.h"
 
 static char *dup_col(sqlite3_stmt *q, int i)
 {
@@ -48,13 +49,8 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 32;
-			struct amd_run_view *v = realloc(*out, cap * sizeof *v);
-			if (!v)
-				break;
-			*out = v;
-		}
+		if (amd_grow(out, *n, &cap, sizeof **out, 32) < 0)
+			break;
 		struct amd_run_view *r = &(*out)[(*n)++];
 		r->id = sqlite3_column_int64(q, 0);
 		r->sweep = dup_col(q, 1);
@@ -105,13 +101,8 @@ int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n
 		return -1;
 	size_t cap = 0;
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			struct amd_sweep_view *v = realloc(*out, cap * sizeof *v);
-			if (!v)
-				break;
-			*out = v;
-		}
+		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0)
+			break;
 		struct amd_sweep_view *s = &(*out)[(*n)++];
 		s->id = sqlite3_column_int64(q, 0);
 		s->name = dup_col(q, 1);
@@ -148,13 +139,8 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
 	size_t cap = 0;
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct amd_point *v = realloc(*out, cap * sizeof *v);
-			if (!v)
-				break;
-			*out = v;
-		}
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+			break;
 		struct amd_point *p = &(*out)[(*n)++];
 		p->step = sqlite3_column_int64(q, 0);
 		p->ts_ms = sqlite3_column_int64(q, 1);
@@ -186,6 +172,14 @@ const char *amd_status_name(int status)
 	static const char *const names[] = {"UNKNOWN", "RUNNING", "SCHEDULED",
 					    "FINISHED", "FAILED", "KILLED"};
 	return status >= 0 && status <= 5 ? names[status] : "UNKNOWN";
+}
+
+int amd_status_parse(const char *name)
+{
+	for (int i = 1; name && i <= 5; i++)
+		if (strcmp(name, amd_status_name(i)) == 0)
+			return i;
+	return 0;
 }
 
 int amd_status_ok(int status)

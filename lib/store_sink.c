@@ -283,15 +283,43 @@ static int need_run(struct amd_store_sink *ss, const char *what, struct amd_err 
 	return amd_fail(err, "%s: %s before any run", ss->path, what);
 }
 
-static int key_value(struct amd_store_sink *ss, sqlite3_stmt **cached, const char *sql,
-		     const char *key, const char *value, struct amd_err *err)
+/* The statement in *slot, prepared on first use and kept until the end. */
+static sqlite3_stmt *cached(struct amd_store_sink *ss, sqlite3_stmt **slot, const char *sql,
+			    struct amd_err *err)
 {
+	if (!*slot)
+		*slot = amd_store_prepare(ss->st, sql, err);
+	return *slot;
+}
+
+static void finalize_cached(struct amd_store_sink *ss)
+{
+	sqlite3_finalize(ss->ins_metric);
+	sqlite3_finalize(ss->ins_param);
+	sqlite3_finalize(ss->ins_tag);
+	sqlite3_finalize(ss->ins_gpu);
+	sqlite3_finalize(ss->ins_op_avg);
+	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
+}
+
+/* A param or tag (what: "a param", "a tag") of the current run. */
+static int key_value(struct amd_sink *s, const char *what, int is_tag, const char *key,
+		     const char *value, struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	ENTER(ss, err);
+	if (need_run(ss, what, err) < 0)
+		return -1;
 	int64_t kid = amd_store_intern(ss->st, key, err);
 	if (kid < 0)
 		return -1;
-	if (!*cached && !(*cached = amd_store_prepare(ss->st, sql, err)))
+	sqlite3_stmt *q = is_tag
+		? cached(ss, &ss->ins_tag, "INSERT OR REPLACE INTO tag(run_id, key_id, value,"
+			 " source_id) VALUES(?1,?2,?3,?4)", err)
+		: cached(ss, &ss->ins_param, "INSERT OR REPLACE INTO param(run_id, key_id, value,"
+			 " source_id) VALUES(?1,?2,?3,?4)", err);
+	if (!q)
 		return -1;
-	sqlite3_stmt *q = *cached;
 	sqlite3_reset(q);
 	sqlite3_bind_int64(q, 1, ss->run_id);
 	sqlite3_bind_int64(q, 2, kid);
@@ -305,25 +333,13 @@ static int key_value(struct amd_store_sink *ss, sqlite3_stmt **cached, const cha
 static int sink_param(struct amd_sink *s, const char *key, const char *value,
 		      struct amd_err *err)
 {
-	struct amd_store_sink *ss = s->ctx;
-	ENTER(ss, err);
-	if (need_run(ss, "a param", err) < 0)
-		return -1;
-	return key_value(ss, &ss->ins_param,
-			 "INSERT OR REPLACE INTO param(run_id, key_id, value, source_id)"
-			 " VALUES(?1,?2,?3,?4)", key, value, err);
+	return key_value(s, "a param", 0, key, value, err);
 }
 
 static int sink_tag(struct amd_sink *s, const char *key, const char *value,
 		    struct amd_err *err)
 {
-	struct amd_store_sink *ss = s->ctx;
-	ENTER(ss, err);
-	if (need_run(ss, "a tag", err) < 0)
-		return -1;
-	return key_value(ss, &ss->ins_tag,
-			 "INSERT OR REPLACE INTO tag(run_id, key_id, value, source_id)"
-			 " VALUES(?1,?2,?3,?4)", key, value, err);
+	return key_value(s, "a tag", 1, key, value, err);
 }
 
 static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_t ts_ms,
@@ -342,12 +358,11 @@ static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_
 			return amd_fail(err, "%s: out of memory", ss->path);
 		ss->metric_key_id = kid;
 	}
-	if (!ss->ins_metric &&
-	    !(ss->ins_metric = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = cached(ss, &ss->ins_metric,
 		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id)"
-		" VALUES(?1,?2,?3,?4,?5,?6)", err)))
+		" VALUES(?1,?2,?3,?4,?5,?6)", err);
+	if (!q)
 		return -1;
-	sqlite3_stmt *q = ss->ins_metric;
 	sqlite3_reset(q);
 	sqlite3_bind_int64(q, 1, ss->run_id);
 	sqlite3_bind_int64(q, 2, kid);
@@ -559,12 +574,11 @@ static int sink_op_average(struct amd_sink *s, const char *name, int rank,
 	int64_t nid = amd_store_intern(ss->st, name, err);
 	if (nid < 0)
 		return -1;
-	if (!ss->ins_op_avg &&
-	    !(ss->ins_op_avg = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = cached(ss, &ss->ins_op_avg,
 		"INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"
-		" cuda_total_us, calls) VALUES(?1,?2,?3,?4,?5,?6,?7)", err)))
+		" cuda_total_us, calls) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+	if (!q)
 		return -1;
-	sqlite3_stmt *q = ss->ins_op_avg;
 	sqlite3_clear_bindings(q);
 	bind_run(ss, q, 1);
 	sqlite3_bind_int64(q, 2, ss->source_id);
@@ -582,12 +596,11 @@ static int sink_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g,
 {
 	struct amd_store_sink *ss = s->ctx;
 	ENTER(ss, err);
-	if (!ss->ins_gpu &&
-	    !(ss->ins_gpu = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = cached(ss, &ss->ins_gpu,
 		"INSERT INTO gpu_sample(source_id, run_id, gpu, ts_ms, util_pct, mem_util_pct,"
-		" power_w, mem_used_mib, temp_c) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", err)))
+		" power_w, mem_used_mib, temp_c) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", err);
+	if (!q)
 		return -1;
-	sqlite3_stmt *q = ss->ins_gpu;
 	sqlite3_bind_int64(q, 1, ss->source_id);
 	bind_run(ss, q, 2);
 	sqlite3_bind_int(q, 3, g->gpu);
@@ -862,12 +875,7 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 				amd_store_sink_abort(ss);
 				return -1;
 			}
-	sqlite3_finalize(ss->ins_metric);
-	sqlite3_finalize(ss->ins_param);
-	sqlite3_finalize(ss->ins_tag);
-	sqlite3_finalize(ss->ins_gpu);
-	sqlite3_finalize(ss->ins_op_avg);
-	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
+	finalize_cached(ss);
 	if (amd_store_commit(ss->st, err) < 0) {
 		amd_fail_prefix(err, "%s", ss->path);
 		amd_store_sink_free(ss);
@@ -883,12 +891,7 @@ void amd_store_sink_abort(struct amd_store_sink *ss)
 {
 	if (!ss)
 		return;
-	sqlite3_finalize(ss->ins_metric);
-	sqlite3_finalize(ss->ins_param);
-	sqlite3_finalize(ss->ins_tag);
-	sqlite3_finalize(ss->ins_gpu);
-	sqlite3_finalize(ss->ins_op_avg);
-	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
+	finalize_cached(ss);
 	if (ss->begun)
 		amd_store_rollback(ss->st);
 	ss->begun = 0;
@@ -899,11 +902,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 {
 	if (!ss)
 		return;
-	sqlite3_finalize(ss->ins_metric);
-	sqlite3_finalize(ss->ins_param);
-	sqlite3_finalize(ss->ins_tag);
-	sqlite3_finalize(ss->ins_gpu);
-	sqlite3_finalize(ss->ins_op_avg);
+	finalize_cached(ss);
 	if (ss->begun)
 		amd_store_rollback(ss->st);
 	free(ss->path);

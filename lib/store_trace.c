@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "trace.h"
+#include "util.h"
 
 static char *dup_col(sqlite3_stmt *q, int i)
 {
@@ -81,13 +82,8 @@ int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct amd_trace_view *nv = realloc(*out, cap * sizeof *nv);
-			if (!nv)
-				break;
-			*out = nv;
-		}
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+			break;
 		struct amd_trace_view *v = &(*out)[(*n)++];
 		memset(v, 0, sizeof *v);
 		v->id = sqlite3_column_int64(q, 0);
@@ -134,13 +130,8 @@ int amd_trace_steps(struct amd_store *st, int64_t trace_id, struct amd_trace_ste
 	sqlite3_bind_int64(q, 1, trace_id);
 	size_t cap = 0;
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct amd_trace_step *nv = realloc(*out, cap * sizeof *nv);
-			if (!nv)
-				break;
-			*out = nv;
-		}
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+			break;
 		(*out)[(*n)++] = (struct amd_trace_step){sqlite3_column_int64(q, 0),
 			sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2)};
 	}
@@ -166,13 +157,8 @@ int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
 	sqlite3_bind_int(q, 2, limit > 0 ? limit : -1);
 	size_t cap = 0;
 	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct amd_trace_op_view *nv = realloc(*out, cap * sizeof *nv);
-			if (!nv)
-				break;
-			*out = nv;
-		}
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+			break;
 		struct amd_trace_op_view *o = &(*out)[(*n)++];
 		o->name = dup_col(q, 0);
 		o->cat = dup_col(q, 1);

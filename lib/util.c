@@ -35,6 +35,21 @@ int amd_buf_append(struct amd_buf *b, const void *p, size_t n)
 	return 0;
 }
 
+int amd_grow(void *arrp, size_t n, size_t *cap, size_t elem, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? 2 * *cap : first;
+	void *old;
+	memcpy(&old, arrp, sizeof old);
+	void *v = realloc(old, c * elem);
+	if (!v)
+		return -1;
+	memcpy(arrp, &v, sizeof v);
+	*cap = c;
+	return 0;
+}
+
 int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -19,6 +19,11 @@ int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void amd_buf_free(struct amd_buf *b);
 
+/* Makes room for element n of the array *arrp (a T **) of *cap elements
+ * of elem bytes: when full, doubles *cap (first when 0) and reallocates.
+ * -1 when out of memory (the array is left as it was). */
+int amd_grow(void *arrp, size_t n, size_t *cap, size_t elem, size_t first);
+
 /* Reads a whole file (gunzipping it when it starts with the gzip magic)
  * into a NUL-terminated buffer; refuses files larger than max_bytes.
  * On failure out is freed. */

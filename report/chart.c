@@ -540,14 +540,14 @@ static double map_v(const struct chart *c, double v)
 
 /* ---- text ---- */
 
-static void font(cairo_t *cr, double size, int bold)
+void chart_font(cairo_t *cr, double size, int bold)
 {
 	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL,
 			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, size);
 }
 
-static double text_w(cairo_t *cr, const char *s)
+double chart_text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t e;
 	cairo_text_extents(cr, s, &e);
@@ -561,7 +561,7 @@ static void text(cairo_t *cr, double x, double y, const char *s, double ha, doub
 	cairo_font_extents_t fe;
 	cairo_font_extents(cr, &fe);
 	double cap = fe.ascent * 0.78;
-	cairo_move_to(cr, x - text_w(cr, s) * ha, y + cap * (1 - va));
+	cairo_move_to(cr, x - chart_text_width(cr, s) * ha, y + cap * (1 - va));
 	cairo_show_text(cr, s);
 }
 
@@ -597,11 +597,11 @@ static struct legend legend_size(const struct chart *c, cairo_t *cr)
 	struct legend L = {0};
 	double maxw = 0;
 	const char *name;
-	font(cr, FS_LEGEND, 0);
+	chart_font(cr, FS_LEGEND, 0);
 	for (size_t i = 0; i < entry_count(c); i++)
 		if (legend_entry(c, i, &name)) {
 			L.n++;
-			double w = text_w(cr, name);
+			double w = chart_text_width(cr, name);
 			if (w > maxw)
 				maxw = w;
 		}
@@ -619,10 +619,10 @@ static double max_label_w(cairo_t *cr, const struct chart *c)
 {
 	double w = 0;
 	char buf[64];
-	font(cr, FS_TICK, 0);
+	chart_font(cr, FS_TICK, 0);
 	if (c->kind == CHART_HBARS) {
 		for (size_t g = 0; g < c->ng; g++) {
-			double lw = c->g[g].label ? text_w(cr, c->g[g].label) : 0;
+			double lw = c->g[g].label ? chart_text_width(cr, c->g[g].label) : 0;
 			if (lw > w)
 				w = lw;
 		}
@@ -630,7 +630,7 @@ static double max_label_w(cairo_t *cr, const struct chart *c)
 	}
 	for (size_t i = 0; i < c->nvticks; i++) {
 		fmt_tick(buf, sizeof buf, c->vticks[i], c->vstep, c->ysuffix);
-		double lw = text_w(cr, buf);
+		double lw = chart_text_width(cr, buf);
 		if (lw > w)
 			w = lw;
 	}
@@ -996,8 +996,8 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, c->value_fmt, c->b[i].v[g]);
-	font(cr, FS_VALUE, 0);
-	double tw = text_w(cr, buf);
+	chart_font(cr, FS_VALUE, 0);
+	double tw = chart_text_width(cr, buf);
 	if (c->kind == CHART_HBARS) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		double xe = r->x1 + 3;
@@ -1038,7 +1038,7 @@ static void stack_totals(struct chart *c, cairo_t *cr)
 		bar_slot(c, g, 0, &a, &b);
 		char buf[64];
 		snprintf(buf, sizeof buf, c->value_fmt, total);
-		font(cr, FS_VALUE, 1);
+		chart_font(cr, FS_VALUE, 1);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		text(cr, (a + b) / 2, map_v(c, total) - 2.5, buf, 0.5, 1);
 	}
@@ -1097,7 +1097,7 @@ static void draw_value_axis(struct chart *c, cairo_t *cr)
 {
 	const struct chart_frame *f = &c->f;
 	char buf[64];
-	font(cr, FS_TICK, 0);
+	chart_font(cr, FS_TICK, 0);
 	for (size_t i = 0; i < c->nvticks; i++) {
 		double p = map_v(c, c->vticks[i]);
 		cairo_set_source_rgb(cr, 0.9, 0.9, 0.9);
@@ -1123,7 +1123,7 @@ static void draw_x_axis(struct chart *c, cairo_t *cr)
 {
 	const struct chart_frame *f = &c->f;
 	char buf[64];
-	font(cr, FS_TICK, 0);
+	chart_font(cr, FS_TICK, 0);
 	for (size_t i = 0; i < c->nxticks; i++) {
 		double x = map_x(c, c->xticks[i]);
 		if (x < f->x0 - 0.5 || x > f->x1 + 0.5)
@@ -1148,7 +1148,7 @@ static void fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t
 {
 	snprintf(buf, n, "%s", s);
 	size_t len = strlen(s);
-	if (text_w(cr, buf) <= room || n < 16)
+	if (chart_text_width(cr, buf) <= room || n < 16)
 		return;
 	for (size_t keep = len; keep > 4; keep--) {
 		size_t head = keep * 2 / 3, tail = keep - head;
@@ -1160,7 +1160,7 @@ static void fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t
 		if (head + 3 + (len - from) + 1 > n)
 			continue;
 		snprintf(buf, n, "%.*s…%s", (int)head, s, s + from);
-		if (text_w(cr, buf) <= room)
+		if (chart_text_width(cr, buf) <= room)
 			return;
 	}
 }
@@ -1170,7 +1170,7 @@ static void draw_groups(struct chart *c, cairo_t *cr)
 	const struct chart_frame *f = &c->f;
 	int horiz = c->kind == CHART_HBARS;
 	double span = (horiz ? f->y1 - f->y0 : f->x1 - f->x0) / (double)c->ng;
-	font(cr, FS_TICK, 0);
+	chart_font(cr, FS_TICK, 0);
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
 	for (size_t g = 0; g < c->ng; g++) {
 		if (!c->g[g].label)
@@ -1199,10 +1199,10 @@ static void draw_groups(struct chart *c, cairo_t *cr)
 		cairo_line_to(cr, x1, y);
 		cairo_stroke(cr);
 		if (c->g[a].super) {
-			font(cr, FS_TICK, 1);
+			chart_font(cr, FS_TICK, 1);
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 			text(cr, (x0 + x1) / 2, y + 3, c->g[a].super, 0.5, 0);
-			font(cr, FS_TICK, 0);
+			chart_font(cr, FS_TICK, 0);
 		}
 		if (a > 0) { /* a faint divider between groups of bars */
 			double xd = f->x0 + span * (double)a;
@@ -1249,7 +1249,7 @@ static void draw_refs(struct chart *c, cairo_t *cr)
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0);
 		if (c->refs[i].label) {
-			font(cr, FS_VALUE, 0);
+			chart_font(cr, FS_VALUE, 0);
 			if (c->kind == CHART_HBARS)
 				text(cr, p + 3, f->y0 + 2, c->refs[i].label, 0, 0);
 			else
@@ -1260,7 +1260,7 @@ static void draw_refs(struct chart *c, cairo_t *cr)
 
 static void draw_notes(struct chart *c, cairo_t *cr)
 {
-	font(cr, FS_VALUE + 0.5, 0);
+	chart_font(cr, FS_VALUE + 0.5, 0);
 	cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
 	for (size_t i = 0; i < c->nnotes; i++)
 		text(cr, map_x(c, c->notes[i].x) - 3, map_y(c, c->notes[i].y) - 3, c->notes[i].text,
@@ -1318,7 +1318,7 @@ static void draw_legend(struct chart *c, cairo_t *cr, const struct legend *L)
 		double x = f->legend_x0 + 4 + colw * (double)(k / rows);
 		double y = f->legend_y0 + 4 + L->row * ((double)(k % rows) + 0.5);
 		legend_swatch(c, cr, i, x, y);
-		font(cr, FS_LEGEND, 0);
+		chart_font(cr, FS_LEGEND, 0);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		text(cr, x + 21, y, name, 0, 0.5);
 		k++;
@@ -1329,20 +1329,20 @@ static void draw_titles(struct chart *c, cairo_t *cr, double w, double h)
 {
 	const struct chart_frame *f = &c->f;
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	font(cr, FS_TITLE, 1);
+	chart_font(cr, FS_TITLE, 1);
 	char fit[1024]; /* titles wider than the chart lose their middle, not their end */
 	if (c->title) {
 		fit_label(cr, c->title, w - 2 * PAD, fit, sizeof fit);
 		text(cr, PAD, PAD, fit, 0, 0);
 	}
 	if (c->subtitle) {
-		font(cr, FS_SUB, 0);
+		chart_font(cr, FS_SUB, 0);
 		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
 		fit_label(cr, c->subtitle, w - 2 * PAD, fit, sizeof fit);
 		text(cr, PAD, PAD + FS_TITLE * 1.3 + 2, fit, 0, 0);
 	}
 	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-	font(cr, FS_LABEL, 0);
+	chart_font(cr, FS_LABEL, 0);
 	/* HBARS: the value axis runs along the bottom; its rows need no label */
 	const char *xl = c->kind == CHART_HBARS ? c->ylabel : c->xlabel;
 	const char *yl = c->kind == CHART_HBARS ? NULL : c->ylabel;

@@ -111,6 +111,11 @@ void chart_color(int i, double rgb[3]);
 /* The font every chart and the report use. */
 #define CHART_FONT "DejaVu Sans"
 
+/* Selects CHART_FONT (bold or regular) at size points on cr. */
+void chart_font(cairo_t *cr, double size, int bold);
+/* The width s takes in cr's current font. */
+double chart_text_width(cairo_t *cr, const char *s);
+
 /* Nice 1-2-5 ticks covering [lo, hi]: returns the count written to t
  * (at most max), and the step. */
 size_t chart_nice_ticks(double lo, double hi, int target, double *t, size_t max,

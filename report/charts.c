@@ -43,21 +43,28 @@ static void add(struct report_charts *rc, const char *name, struct chart *c, con
 	rc->v[rc->n++] = (struct report_chart){strdup(name), strdup(title), strdup(buf), c};
 }
 
+/* Appends the formatted text to the list (*v, *n); dropped when out of
+ * memory. */
+static void vappend(char ***v, size_t *n, const char *fmt, va_list ap)
+{
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	char **m = realloc(*v, (*n + 1) * sizeof *m);
+	if (!m)
+		return;
+	*v = m;
+	(*v)[(*n)++] = strdup(buf);
+}
+
 static void missing(struct report_charts *rc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void missing(struct report_charts *rc, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	vappend(&rc->missing, &rc->nmissing, fmt, ap);
 	va_end(ap);
-	char **m = realloc(rc->missing, (rc->nmissing + 1) * sizeof *m);
-	if (!m)
-		return;
-	rc->missing = m;
-	rc->missing[rc->nmissing++] = strdup(buf);
 }
 
 static void note(struct report_charts *rc, const char *fmt, ...)
@@ -65,16 +72,10 @@ static void note(struct report_charts *rc, const char *fmt, ...)
 
 static void note(struct report_charts *rc, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	vappend(&rc->notes, &rc->nnotes, fmt, ap);
 	va_end(ap);
-	char **m = realloc(rc->notes, (rc->nnotes + 1) * sizeof *m);
-	if (!m)
-		return;
-	rc->notes = m;
-	rc->notes[rc->nnotes++] = strdup(buf);
 }
 
 void report_charts_free(struct report_charts *rc)

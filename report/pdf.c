@@ -11,29 +11,15 @@
 #define A4_H 842.0
 #define BOTTOM 52.0
 
-static void font(cairo_t *cr, double size, int bold)
-{
-	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL,
-			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
-}
-
-static double width(cairo_t *cr, const char *s)
-{
-	cairo_text_extents_t e;
-	cairo_text_extents(cr, s, &e);
-	return e.x_advance;
-}
-
 static void footer(struct pdf *d)
 {
 	char buf[300];
-	font(d->cr, 7.5, 0);
+	chart_font(d->cr, 7.5, 0);
 	cairo_set_source_rgb(d->cr, 0.45, 0.45, 0.45);
 	cairo_move_to(d->cr, d->margin, d->h - 28);
 	cairo_show_text(d->cr, d->footer);
 	snprintf(buf, sizeof buf, "page %d", d->page);
-	cairo_move_to(d->cr, d->w - d->margin - width(d->cr, buf), d->h - 28);
+	cairo_move_to(d->cr, d->w - d->margin - chart_text_width(d->cr, buf), d->h - 28);
 	cairo_show_text(d->cr, buf);
 }
 
@@ -100,7 +86,7 @@ void pdf_heading(struct pdf *d, const char *text, int level)
 	pdf_need(d, size * 4);
 	if (d->y > d->margin + 1)
 		d->y += size * 0.6;
-	font(d->cr, size, 1);
+	chart_font(d->cr, size, 1);
 	cairo_set_source_rgb(d->cr, 0.08, 0.08, 0.08);
 	d->y += size;
 	cairo_move_to(d->cr, d->margin, d->y);
@@ -122,7 +108,7 @@ static int wrap(struct pdf *d, const char *text, double x0, double size)
 		if (len)
 			strcat(line, " ");
 		strcat(line, word);
-		if (len && width(d->cr, line) > maxw) {
+		if (len && chart_text_width(d->cr, line) > maxw) {
 			line[len] = '\0';
 			pdf_need(d, lead);
 			d->y += lead;
@@ -147,7 +133,7 @@ out:
 
 void pdf_paragraph(struct pdf *d, const char *text, double size, double grey)
 {
-	font(d->cr, size, 0);
+	chart_font(d->cr, size, 0);
 	cairo_set_source_rgb(d->cr, grey, grey, grey);
 	wrap(d, text, d->margin, size);
 	d->y += size * 0.5;
@@ -155,7 +141,7 @@ void pdf_paragraph(struct pdf *d, const char *text, double size, double grey)
 
 void pdf_bullet(struct pdf *d, const char *text, double size)
 {
-	font(d->cr, size, 0);
+	chart_font(d->cr, size, 0);
 	pdf_need(d, size * 2.8);
 	cairo_set_source_rgb(d->cr, 0.1, 0.1, 0.1);
 	cairo_new_path(d->cr); /* no line from where the last text ended */
@@ -234,12 +220,12 @@ static void ellipsize(cairo_t *cr, const char *s, double maxw, char *buf, size_t
 {
 	snprintf(buf, n, "%s", s);
 	size_t len = strlen(s);
-	if (width(cr, buf) <= maxw || len < 8)
+	if (chart_text_width(cr, buf) <= maxw || len < 8)
 		return;
 	for (size_t keep = len - 1; keep > 6; keep--) {
 		size_t head = keep / 3, tail = keep - head;
 		snprintf(buf, n, "%.*s…%s", (int)head, s, s + len - tail);
-		if (width(cr, buf) <= maxw)
+		if (chart_text_width(cr, buf) <= maxw)
 			return;
 	}
 }
@@ -249,12 +235,12 @@ static void draw_row(struct pdf *d, const struct pdf_table *t, size_t r, const d
 {
 	double x = d->margin, pad = 5;
 	d->y += lead;
-	font(d->cr, t->size, r == 0);
+	chart_font(d->cr, t->size, r == 0);
 	cairo_set_source_rgb(d->cr, 0.1, 0.1, 0.1);
 	for (int c = 0; c < t->ncols; c++) {
 		char buf[1024];
 		ellipsize(d->cr, cell(t, r, c), w[c] - pad, buf, sizeof buf);
-		double tw = width(d->cr, buf);
+		double tw = chart_text_width(d->cr, buf);
 		cairo_move_to(d->cr, t->right[c] ? x + w[c] - pad - tw : x, d->y);
 		cairo_show_text(d->cr, buf);
 		x += w[c];
@@ -275,8 +261,8 @@ static void column_widths(struct pdf *d, struct pdf_table *t, double *w)
 	for (int c = 0; c < t->ncols; c++) {
 		w[c] = 0;
 		for (size_t r = 0; r < t->rows; r++) {
-			font(d->cr, t->size, r == 0);
-			double cw = width(d->cr, cell(t, r, c)) + pad + 4;
+			chart_font(d->cr, t->size, r == 0);
+			double cw = chart_text_width(d->cr, cell(t, r, c)) + pad + 4;
 			if (cw > w[c])
 				w[c] = cw;
 		}

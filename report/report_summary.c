@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "runs.h"
 #include "template.h"
 #include "util.h"
@@ -97,69 +98,20 @@ int report_write_summaries(struct report_ctx *c, struct amd_err *err)
 
 /* ---- report.json ---- */
 
-static void add_num(cJSON *o, const char *k, double v)
+/* The sweep's statistics as `amdahl stats --json` prints them, each
+ * strategy also with its base point flat (base_n, base_value) and the axis
+ * in the report's words. */
+static cJSON *stats_json(const struct amd_sweep_stats *s)
 {
-	if (num(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static cJSON *ci_json(const struct amd_ci *ci)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddBoolToObject(o, "valid", ci->valid);
-	if (ci->valid) {
-		add_num(o, "lo", ci->lo);
-		add_num(o, "hi", ci->hi);
-	} else if (ci->why)
-		cJSON_AddStringToObject(o, "why", ci->why);
-	return o;
-}
-
-static cJSON *point_json(const struct amd_point_stats *p)
-{
-	cJSON *o = cJSON_CreateObject();
-	add_num(o, "n", p->n);
-	cJSON_AddNumberToObject(o, "runs", (double)p->nruns);
-	add_num(o, "median", p->median);
-	add_num(o, "sd", p->sd);
-	add_num(o, "cv", p->cv);
-	add_num(o, "min", p->min);
-	add_num(o, "max", p->max);
-	cJSON_AddItemToObject(o, "ci", ci_json(&p->ci));
-	add_num(o, "speedup", p->speedup);
-	cJSON_AddItemToObject(o, "speedup_ci", ci_json(&p->ci_speedup));
-	add_num(o, "efficiency", p->efficiency);
-	cJSON_AddItemToObject(o, "efficiency_ci", ci_json(&p->ci_efficiency));
-	add_num(o, "throughput", p->throughput);
-	add_num(o, "energy_epoch_j", p->energy_epoch_j);
-	add_num(o, "energy_solution_j", p->energy_solution_j);
-	add_num(o, "energy_per_sample_j", p->energy_per_sample_j);
-	add_num(o, "util_pct", p->util_pct);
-	add_num(o, "comp_fraction", p->comp_fraction);
-	add_num(o, "comm_share", p->has_trace ? p->comm_share : NAN);
-	return o;
-}
-
-static cJSON *strategy_json(const struct amd_strategy_stats *st)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "strategy", st->strategy);
-	add_num(o, "base_n", st->base_n);
-	add_num(o, "base_value", st->base_value);
-	cJSON *fit = cJSON_AddObjectToObject(o, "amdahl");
-	cJSON_AddBoolToObject(fit, "ok", st->amdahl.ok);
-	if (st->amdahl.ok) {
-		add_num(fit, "a", st->amdahl.a);
-		add_num(fit, "b", st->amdahl.b);
-		add_num(fit, "serial_fraction", st->amdahl.serial_fraction);
-		add_num(fit, "r2", st->amdahl.r2);
-	} else
-		cJSON_AddStringToObject(fit, "why", st->amdahl.why);
-	cJSON *pts = cJSON_AddArrayToObject(o, "points");
-	for (size_t k = 0; k < st->npoints; k++)
-		cJSON_AddItemToArray(pts, point_json(&st->points[k]));
+	cJSON *o = amd_sweep_stats_json(s);
+	cJSON_DeleteItemFromObject(o, "axis");
+	cJSON_AddStringToObject(o, "axis", report_axis_name(s));
+	cJSON *st = cJSON_GetObjectItem(o, "strategies");
+	for (size_t i = 0; i < s->nstrategies; i++) {
+		cJSON *so = cJSON_GetArrayItem(st, (int)i);
+		amd_json_num(so, "base_n", s->strategies[i].base_n);
+		amd_json_num(so, "base_value", s->strategies[i].base_value);
+	}
 	return o;
 }
 
@@ -174,12 +126,8 @@ static cJSON *strings_json(const struct report_text *t)
 static cJSON *report_json(struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "sweep", s->sweep);
-	cJSON_AddStringToObject(o, "metric", s->metric);
-	cJSON_AddStringToObject(o, "axis", report_axis_name(s));
+	cJSON *o = stats_json(s);
 	cJSON_AddStringToObject(o, "generated", c->generated);
-	cJSON_AddStringToObject(o, "rules", s->rules);
 	cJSON_AddNumberToObject(o, "runs", (double)(s->nruns_total - s->nruns_excluded));
 	cJSON_AddNumberToObject(o, "runs_left_out", (double)s->nruns_excluded);
 	cJSON_AddItemToObject(o, "findings", strings_json(&c->findings));
@@ -198,9 +146,6 @@ static cJSON *report_json(struct report_ctx *c)
 		cJSON_AddStringToObject(ch, "caption", c->charts.v[i].caption);
 		cJSON_AddItemToArray(charts, ch);
 	}
-	cJSON *st = cJSON_AddArrayToObject(o, "strategies");
-	for (size_t i = 0; i < s->nstrategies; i++)
-		cJSON_AddItemToArray(st, strategy_json(&s->strategies[i]));
 	cJSON *ex = cJSON_AddArrayToObject(o, "left_out");
 	for (size_t i = 0; i < s->nexcluded; i++) {
 		cJSON *r = cJSON_CreateObject();

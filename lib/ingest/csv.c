@@ -276,6 +276,20 @@ static int is_missing(const char *s, size_t n)
 	return 0;
 }
 
+const char *amd_parse_frac_ms(const char *p, int64_t *ms)
+{
+	*ms = 0;
+	if (*p != '.')
+		return p;
+	int digits = 0;
+	for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+		if (digits < 3)
+			*ms = *ms * 10 + (*p - '0');
+	for (; digits < 3; digits++)
+		*ms *= 10;
+	return p;
+}
+
 int amd_parse_unit_double(const char *s, double *out)
 {
 	while (is_blank(*s))

@@ -54,4 +54,9 @@ int amd_err_one_line(struct amd_err *err);
  * when s is not a number. */
 int amd_parse_unit_double(const char *s, double *out);
 
+/* The fraction after a timestamp's seconds (".177", ".5", ".123456"): its
+ * first three digits as milliseconds in *ms (0 when p has no '.').
+ * Returns the place after the digits. */
+const char *amd_parse_frac_ms(const char *p, int64_t *ms);
+
 #endif

@@ -21,6 +21,7 @@
 
 #include "csv.h"
 #include "ingest.h"
+#include "runs.h"
 #include "util.h"
 
 /* First line of head, NUL-terminated in buf. */
@@ -72,16 +73,8 @@ static int parse_time_ms(const char *s, int64_t *out)
 		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 7 ||
 	    (sep != ' ' && sep != 'T'))
 		return -1;
-	const char *p = s + consumed;
-	int64_t ms = 0;
-	if (*p == '.') {
-		int digits = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (digits < 3)
-				ms = ms * 10 + (*p - '0');
-		for (; digits < 3; digits++)
-			ms *= 10;
-	}
+	int64_t ms;
+	const char *p = amd_parse_frac_ms(s + consumed, &ms);
 	int off_min = 0;
 	if (*p == '+' || *p == '-') {
 		int hh, mm;
@@ -98,16 +91,6 @@ static int parse_time_ms(const char *s, int64_t *out)
 	tm.tm_mon -= 1;
 	*out = ((int64_t)timegm(&tm) - off_min * 60) * 1000 + ms;
 	return 0;
-}
-
-static int status_of(const char *s)
-{
-	static const char *const names[] = {"", "RUNNING", "SCHEDULED", "FINISHED",
-					    "FAILED", "KILLED"};
-	for (int i = 1; i < 6; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return AMD_STATUS_UNKNOWN;
 }
 
 static int check_width(const struct amd_csv *c, size_t want, struct amd_err *err)
@@ -145,7 +128,7 @@ static int runs_row(struct amd_csv *c, const char *const *hdr, size_t nh, const 
 		.name = *cell(c, name_col) ? cell(c, name_col) : NULL,
 		.sweep_ext_id = *cell(c, col[1]) ? cell(c, col[1]) : NULL,
 		.parent_ext_id = *cell(c, parent_col) ? cell(c, parent_col) : NULL,
-		.status = status_of(cell(c, col[2])),
+		.status = amd_status_parse(cell(c, col[2])),
 		.start_ms = start,
 		.end_ms = end,
 	};

@@ -18,6 +18,7 @@
 
 #include "csv.h" /* amd_err_one_line */
 #include "ingest.h"
+#include "runs.h"
 #include "util.h"
 
 #define REST_MAX ((size_t)256 << 20)
@@ -151,16 +152,6 @@ static const char *tag_of(const cJSON *tags, const char *key)
 	return NULL;
 }
 
-static int status_of(const char *s)
-{
-	static const char *const names[] = {"", "RUNNING", "SCHEDULED", "FINISHED",
-					    "FAILED", "KILLED"};
-	for (int i = 1; s && i < 6; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return AMD_STATUS_UNKNOWN;
-}
-
 static int one_run(const struct rest *r, const cJSON *run, int i, struct amd_err *err)
 {
 	char where[64];
@@ -179,7 +170,7 @@ static int one_run(const struct rest *r, const cJSON *run, int i, struct amd_err
 						  : tag_of(tags, "mlflow.runName"),
 		.sweep_ext_id = get_str(info, "experiment_id"),
 		.parent_ext_id = tag_of(tags, "mlflow.parentRunId"),
-		.status = status_of(get_str(info, "status")),
+		.status = amd_status_parse(get_str(info, "status")),
 	};
 	if (!rec.ext_id)
 		return bad(r, where, "no \"run_id\" in \"info\"", err);

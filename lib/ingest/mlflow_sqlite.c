@@ -14,6 +14,7 @@
 
 #include "csv.h" /* amd_err_one_line */
 #include "ingest.h"
+#include "runs.h"
 
 static const char magic[16] = "SQLite format 3";
 
@@ -99,16 +100,6 @@ static sqlite3_stmt *prepare(sqlite3 *db, const char *path, const char *table,
 		return NULL;
 	}
 	return q;
-}
-
-static int status_of(const char *s)
-{
-	static const char *const names[] = {"", "RUNNING", "SCHEDULED", "FINISHED",
-					    "FAILED", "KILLED"};
-	for (int i = 1; s && i < 6; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return AMD_STATUS_UNKNOWN;
 }
 
 static const char *text(sqlite3_stmt *q, int i)
@@ -241,7 +232,7 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 		.sweep = sweep,
 		.sweep_ext_id = text(runs, 5),
 		.parent_ext_id = tag_value(c, id, "mlflow.parentRunId", parent, sizeof parent),
-		.status = status_of(text(runs, 2)),
+		.status = amd_status_parse(text(runs, 2)),
 		.start_ms = sqlite3_column_int64(runs, 3),
 		.end_ms = sqlite3_column_int64(runs, 4),
 	};

@@ -72,16 +72,8 @@ static int parse_ts(const char *s, int64_t *out)
 		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 8 ||
 	    d1 != d2 || (d1 != '/' && d1 != '-'))
 		return -1;
-	const char *p = s + consumed;
-	int64_t ms = 0;
-	if (*p == '.') {
-		int digits = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (digits < 3)
-				ms = ms * 10 + (*p - '0');
-		for (; digits < 3; digits++)
-			ms *= 10;
-	}
+	int64_t ms;
+	const char *p = amd_parse_frac_ms(s + consumed, &ms);
 	while (*p == ' ')
 		p++;
 	if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31)

@@ -380,10 +380,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		rc = stream(in->path, &r);
 	if (rc == 0 && !r.top_seen)
 		rc = amd_fail(err, "%s: expected a JSON array of trace events", in->path);
-	if (rc == 0 && amd_pyspy_acc_count(r.acc) == 0)
-		rc = amd_fail(err, "%s: no time spent in any stack", in->path);
-	if (rc == 0)
-		rc = amd_pyspy_acc_flush(r.acc, amd_pyspy_rate(in, 0), sink, in->path, err);
+	rc = amd_pyspy_acc_finish(r.acc, rc, "no time spent in any stack", amd_pyspy_rate(in, 0), sink,
+				  in->path, err);
 	for (size_t k = 0; k < r.n; k++) {
 		while (r.v[k].st.depth)
 			pop_frame(&r.v[k].st);

@@ -94,10 +94,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		}
 		p = nl ? nl + 1 : NULL;
 	}
-	if (rc == 0 && amd_pyspy_acc_count(acc) == 0)
-		rc = amd_fail(err, "%s: no stacks", in->path);
-	if (rc == 0)
-		rc = amd_pyspy_acc_flush(acc, amd_pyspy_rate(in, 0), sink, in->path, err);
+	rc = amd_pyspy_acc_finish(acc, rc, "no stacks", amd_pyspy_rate(in, 0), sink,
+				  in->path, err);
 	amd_pyspy_stack_free(&st);
 	amd_pyspy_acc_free(acc);
 	amd_buf_free(&b);

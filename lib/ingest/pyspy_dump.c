@@ -149,10 +149,8 @@ static int parse_text(const struct amd_input *in, struct amd_sink *sink, struct 
 	}
 	if (rc == 0)
 		rc = add_thread(acc, &st, in->path, err);
-	if (rc == 0 && amd_pyspy_acc_count(acc) == 0)
-		rc = amd_fail(err, "%s: no thread with frames", in->path);
-	if (rc == 0)
-		rc = amd_pyspy_acc_flush(acc, amd_pyspy_rate(in, 0), sink, in->path, err);
+	rc = amd_pyspy_acc_finish(acc, rc, "no thread with frames", amd_pyspy_rate(in, 0), sink,
+				  in->path, err);
 	amd_pyspy_stack_free(&st);
 	amd_pyspy_acc_free(acc);
 	amd_buf_free(&b);
@@ -278,10 +276,8 @@ static int parse_json(const struct amd_input *in, struct amd_sink *sink, struct 
 			if ((rc = json_trace(t, ti++, acc, in->path, err)) < 0)
 				break;
 		}
-	if (rc == 0 && amd_pyspy_acc_count(acc) == 0)
-		rc = amd_fail(err, "%s: no thread with frames", in->path);
-	if (rc == 0)
-		rc = amd_pyspy_acc_flush(acc, amd_pyspy_rate(in, 0), sink, in->path, err);
+	rc = amd_pyspy_acc_finish(acc, rc, "no thread with frames", amd_pyspy_rate(in, 0), sink,
+				  in->path, err);
 	amd_pyspy_acc_free(acc);
 	cJSON_Delete(root);
 	amd_buf_free(&b);

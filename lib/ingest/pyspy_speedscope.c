@@ -227,10 +227,8 @@ static int parse_doc(const cJSON *root, const struct amd_input *in, struct amd_s
 			rc = one_profile(p, pi, &t, rate, acc, in->path, err);
 		pi++;
 	}
-	if (rc == 0 && amd_pyspy_acc_count(acc) == 0)
-		rc = amd_fail(err, "%s: no sampled profile with samples", in->path);
-	if (rc == 0)
-		rc = amd_pyspy_acc_flush(acc, rate, sink, in->path, err);
+	rc = amd_pyspy_acc_finish(acc, rc, "no sampled profile with samples", rate, sink,
+				  in->path, err);
 	amd_pyspy_acc_free(acc);
 	free(t.v);
 	return rc;

@@ -444,6 +444,16 @@ void amd_pyspy_acc_free(struct amd_pyspy_acc *a)
 	free(a);
 }
 
+int amd_pyspy_acc_finish(struct amd_pyspy_acc *a, int rc, const char *if_empty, double rate,
+			 struct amd_sink *sink, const char *path, struct amd_err *err)
+{
+	if (rc == 0 && amd_pyspy_acc_count(a) == 0)
+		rc = amd_fail(err, "%s: %s", path, if_empty);
+	if (rc == 0)
+		rc = amd_pyspy_acc_flush(a, rate, sink, path, err);
+	return rc;
+}
+
 double amd_pyspy_rate(const struct amd_input *in, double file_rate)
 {
 	if (in->sample_rate > 0)

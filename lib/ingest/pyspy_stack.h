@@ -63,6 +63,10 @@ int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *
 int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *sink,
 			const char *path, struct amd_err *err);
 size_t amd_pyspy_acc_count(const struct amd_pyspy_acc *a);
+/* A parse's end: when rc is 0, "PATH: <if_empty>" if no stack was added,
+ * else amd_pyspy_acc_flush's result; rc itself when it is not 0. */
+int amd_pyspy_acc_finish(struct amd_pyspy_acc *a, int rc, const char *if_empty, double rate,
+			 struct amd_sink *sink, const char *path, struct amd_err *err);
 void amd_pyspy_acc_free(struct amd_pyspy_acc *a);
 
 /* The sampling rate to use: --rate, else what the file says (0: says
