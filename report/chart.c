@@ -1430,7 +1430,8 @@ static void draw_icicle(struct chart *c, cairo_t *cr)
 		if (c->cells[i].depth > maxd)
 			maxd = c->cells[i].depth;
 	}
-	double *next = calloc(c->ncells + 1, sizeof *next);
+	/* next[i]: where cell i's next child goes; left[i]: cell i's left edge */
+	double *next = calloc(2 * c->ncells + 1, sizeof *next), *left = next + c->ncells;
 	if (!next || !(sum > 0)) {
 		free(next);
 		return;
@@ -1443,13 +1444,17 @@ static void draw_icicle(struct chart *c, cairo_t *cr)
 		double *cursor = cl->parent < 0 ? &root_x : &next[cl->parent];
 		double x = *cursor, wd = cl->value * k, y = f->y0 + cl->depth * rowh;
 		*cursor += wd;
-		next[i] = x;
+		next[i] = left[i] = x;
 		cairo_rectangle(cr, x, y, wd, rowh);
 		set_color(cr, cl->color, 1);
-		cairo_fill_preserve(cr);
+		cairo_fill(cr);
+		/* parted from the row above and from a left neighbour, inside the
+		 * cell, so the right edge stays where the value puts it */
 		cairo_set_source_rgb(cr, 1, 1, 1);
-		cairo_set_line_width(cr, 0.5);
-		cairo_stroke(cr);
+		cairo_rectangle(cr, x, y, wd, fmin(0.6, rowh / 4));
+		if (x > (cl->parent < 0 ? f->x0 : left[cl->parent]) + 0.01)
+			cairo_rectangle(cr, x, y, fmin(0.6, wd / 4), rowh);
+		cairo_fill(cr);
 		icicle_label(cr, cl, x, y, wd, rowh);
 	}
 	free(next);
