@@ -1138,7 +1138,7 @@ static struct chart *icicle_chart(const struct amd_pyspy_trie *t, const char *la
 			snprintf(name, sizeof name, "%s", nd->name);
 		cell[i] = chart_cell(c, parent, nd->total_seconds, name, library_color(lc, nd->file));
 	}
-	chart_subtitle(c, "py-spy, %s: %lld samples; %zu frame%s under %.1f%% left out", label,
+	chart_subtitle(c, "py-spy, %s: %lld samples; %zu call subtree%s under %.1f%% left out", label,
 		       (long long)t->samples, omitted, omitted == 1 ? "" : "s", ICICLE_MIN_SHARE * 100);
 	free(cell);
 	free(lc);
