@@ -55,6 +55,13 @@ struct rect {
 	double x0, y0, x1, y1;
 };
 
+struct cell {
+	long parent;
+	int depth, color;
+	double value;
+	char *label;
+};
+
 struct chart {
 	enum chart_kind kind;
 	char *title, *subtitle, *xlabel, *ylabel;
@@ -76,6 +83,8 @@ struct chart {
 	int has_base, overlap;   /* bars start at bar_base; series share a slot */
 	double bar_base;
 	double band_lo, band_hi; /* a shaded span of the value axis (NAN: none) */
+	struct cell *cells;      /* icicle */
+	size_t ncells;
 	/* computed by chart_draw */
 	struct chart_frame f;
 	double xticks[64], vticks[64];
@@ -167,6 +176,9 @@ void chart_free(struct chart *c)
 		free(c->notes[i].text);
 	for (size_t i = 0; i < c->nrefs; i++)
 		free(c->refs[i].label);
+	for (size_t i = 0; i < c->ncells; i++)
+		free(c->cells[i].label);
+	free(c->cells);
 	free(c->s);
 	free(c->b);
 	free(c->g);
@@ -179,6 +191,19 @@ void chart_free(struct chart *c)
 	free(c->ylabel);
 	free(c->value_fmt);
 	free(c);
+}
+
+long chart_cell(struct chart *c, long parent, double value, const char *label, int color)
+{
+	if (parent >= (long)c->ncells || !(value >= 0))
+		return -1;
+	struct cell *v = realloc(c->cells, (c->ncells + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	c->cells = v;
+	v[c->ncells] = (struct cell){parent, parent < 0 ? 0 : v[parent].depth + 1, color, value,
+				     dup_or_null(label)};
+	return (long)c->ncells++;
 }
 
 void chart_subtitle(struct chart *c, const char *fmt, ...)
@@ -1369,12 +1394,97 @@ static void draw_frame(struct chart *c, cairo_t *cr)
 	cairo_stroke(cr);
 }
 
+/* ---- icicle ---- */
+
+#define ICICLE_ROW 15.0
+
+static void icicle_label(cairo_t *cr, const struct cell *cl, double x, double y, double w,
+			 double rowh)
+{
+	if (!cl->label || w < text_w(cr, "abc") + 4)
+		return;
+	cairo_save(cr);
+	cairo_rectangle(cr, x, y, w, rowh);
+	cairo_clip(cr);
+	double rgb[3];
+	chart_color(cl->color, rgb);
+	double lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
+	if (lum < 0.5)
+		cairo_set_source_rgb(cr, 1, 1, 1);
+	else
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text(cr, x + 2, y + rowh / 2, cl->label, 0, 0.5);
+	cairo_restore(cr);
+}
+
+/* Cells from the left edge of their parent (roots: of the plot), one
+ * row per depth; a thin white line parts neighbours. */
+static void draw_icicle(struct chart *c, cairo_t *cr)
+{
+	const struct chart_frame *f = &c->f;
+	double sum = 0;
+	int maxd = 0;
+	for (size_t i = 0; i < c->ncells; i++) {
+		if (c->cells[i].parent < 0)
+			sum += c->cells[i].value;
+		if (c->cells[i].depth > maxd)
+			maxd = c->cells[i].depth;
+	}
+	/* next[i]: where cell i's next child goes; left[i]: cell i's left edge */
+	double *next = calloc(2 * c->ncells + 1, sizeof *next), *left = next + c->ncells;
+	if (!next || !(sum > 0)) {
+		free(next);
+		return;
+	}
+	double rowh = fmin(ICICLE_ROW, (f->y1 - f->y0) / (maxd + 1)), k = (f->x1 - f->x0) / sum;
+	double root_x = f->x0;
+	font(cr, FS_TICK, 0);
+	for (size_t i = 0; i < c->ncells; i++) {
+		const struct cell *cl = &c->cells[i];
+		double *cursor = cl->parent < 0 ? &root_x : &next[cl->parent];
+		double x = *cursor, wd = cl->value * k, y = f->y0 + cl->depth * rowh;
+		*cursor += wd;
+		next[i] = left[i] = x;
+		cairo_rectangle(cr, x, y, wd, rowh);
+		set_color(cr, cl->color, 1);
+		cairo_fill(cr);
+		/* parted from the row above and from a left neighbour, inside the
+		 * cell, so the right edge stays where the value puts it */
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_rectangle(cr, x, y, wd, fmin(0.6, rowh / 4));
+		if (x > (cl->parent < 0 ? f->x0 : left[cl->parent]) + 0.01)
+			cairo_rectangle(cr, x, y, fmin(0.6, wd / 4), rowh);
+		cairo_fill(cr);
+		icicle_label(cr, cl, x, y, wd, rowh);
+	}
+	free(next);
+}
+
+static void chart_draw_icicle(struct chart *c, cairo_t *cr, double w, double h)
+{
+	layout(c, cr, w, h, 0);
+	c->f.x0 = PAD;
+	c->f.x1 = w - PAD;
+	c->f.xmin = c->f.ymin = 0;
+	c->f.xmax = c->f.ymax = 0;
+	for (size_t i = 0; i < c->ncells; i++)
+		if (c->cells[i].parent < 0)
+			c->f.xmax += c->cells[i].value;
+	draw_icicle(c, cr);
+	draw_titles(c, cr, w, h);
+}
+
 void chart_draw(struct chart *c, cairo_t *cr, double w, double h)
 {
 	cairo_save(cr);
 	cairo_rectangle(cr, 0, 0, w, h);
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_fill(cr);
+	if (c->kind == CHART_ICICLE) {
+		chart_draw_icicle(c, cr, w, h);
+		cairo_restore(cr);
+		return;
+	}
 	value_axis(c);
 	x_axis(c);
 	struct legend L = legend_size(c, cr);

@@ -18,6 +18,7 @@ enum chart_kind {
 	CHART_XY,    /* lines, points, error bars, bands, reference lines */
 	CHART_BARS,  /* vertical bars per group: grouped or stacked */
 	CHART_HBARS, /* horizontal bars per row (top functions, ratios) */
+	CHART_ICICLE, /* nested cells: width ∝ value, depth downward (flame graph) */
 };
 
 enum chart_scale { CHART_LINEAR, CHART_LOG2 };
@@ -84,6 +85,14 @@ void chart_bars_overlap(struct chart *c, int overlap);
 void chart_band(struct chart *c, double lo, double hi);
 /* A reference line across the value axis (e.g. ratio 1). */
 void chart_ref(struct chart *c, double value, const char *label);
+
+/* Icicle: a cell under parent (-1: a root; a parent is added before its
+ * children) worth value. Roots share the plot width by value; children
+ * lie left to right under their parent in the order added, width ∝
+ * value (children may leave part of the parent bare). Labels are clipped
+ * to the cell and left out when it is narrower than three characters.
+ * Returns the cell's index (for its children), or -1. */
+long chart_cell(struct chart *c, long parent, double value, const char *label, int color);
 
 /* Draws into the rectangle (0,0)-(w,h) of cr, in points. */
 void chart_draw(struct chart *c, cairo_t *cr, double w, double h);

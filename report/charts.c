@@ -1074,6 +1074,98 @@ static struct chart *pyspy_chart(const struct amd_pyspy_top *top, const char *la
 	return c;
 }
 
+/* Icicle colours: one per library (the directory under site-packages or
+ * dist-packages) or, outside them, per file; in order of first
+ * appearance, cycling through the palette. */
+struct lib_colors {
+	char names[64][128];
+	size_t n;
+};
+
+static int library_color(struct lib_colors *lc, const char *file)
+{
+	if (!file)
+		return CHART_GREY;
+	char lib[128];
+	const char *p = strstr(file, "site-packages/");
+	if (!p)
+		p = strstr(file, "dist-packages/");
+	if (p) {
+		p = strchr(p, '/') + 1;
+		snprintf(lib, sizeof lib, "%.*s", (int)strcspn(p, "/"), p);
+	} else
+		snprintf(lib, sizeof lib, "%s", amd_basename(file));
+	for (size_t i = 0; i < lc->n; i++)
+		if (strcmp(lc->names[i], lib) == 0)
+			return (int)(i % CHART_PALETTE_SIZE);
+	if (lc->n < 64)
+		snprintf(lc->names[lc->n++], sizeof lc->names[0], "%s", lib);
+	return (int)((lc->n - 1) % CHART_PALETTE_SIZE);
+}
+
+#define ICICLE_MIN_SHARE 0.005 /* frames under 0.5% of all samples are left out */
+#define ICICLE_MAX_DEPTH 24
+
+static struct chart *icicle_chart(const struct amd_pyspy_trie *t, const char *label)
+{
+	char caption[160];
+	snprintf(caption, sizeof caption,
+		 "width: thread-seconds (the full width is %.1f s); depth: callee below caller",
+		 t->seconds);
+	struct chart *c = chart_new(CHART_ICICLE, "Python time: call tree (icicle)", caption, NULL);
+	long *cell = malloc((t->n + 1) * sizeof *cell);
+	struct lib_colors *lc = calloc(1, sizeof *lc);
+	if (!c || !cell || !lc) {
+		free(cell);
+		free(lc);
+		return c;
+	}
+	long root = chart_cell(c, -1, t->seconds, "all", CHART_GREY);
+	size_t omitted = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct amd_pyspy_node *nd = &t->v[i];
+		long parent = nd->parent < 0 ? root : cell[nd->parent];
+		cell[i] = -1;
+		if (parent < 0 || nd->depth >= ICICLE_MAX_DEPTH ||
+		    (double)nd->total_samples < ICICLE_MIN_SHARE * (double)t->samples) {
+			omitted += parent >= 0;
+			continue;
+		}
+		char name[512];
+		if (nd->file)
+			snprintf(name, sizeof name, "%s (%s:%d)", nd->name, amd_basename(nd->file),
+				 nd->line);
+		else
+			snprintf(name, sizeof name, "%s", nd->name);
+		cell[i] = chart_cell(c, parent, nd->total_seconds, name, library_color(lc, nd->file));
+	}
+	chart_subtitle(c, "py-spy, %s: %lld samples; %zu call subtree%s under %.1f%% left out", label,
+		       (long long)t->samples, omitted, omitted == 1 ? "" : "s", ICICLE_MIN_SHARE * 100);
+	free(cell);
+	free(lc);
+	return c;
+}
+
+static int pyspy_icicle(struct report_charts *rc, struct amd_store *st,
+			const struct amd_pyspy_sel *sel, size_t shown, struct amd_err *err)
+{
+	struct amd_pyspy_trie trie;
+	if (amd_pyspy_trie_query(st, sel, &trie, err) < 0)
+		return -1;
+	if (trie.n && trie.samples > 0) {
+		char name[32];
+		snprintf(name, sizeof name, shown ? "pyspy_icicle_%zu" : "pyspy_icicle", shown + 1);
+		add(rc, name, icicle_chart(&trie, sel->label), "Python time: call tree",
+		    "The run's Python call stacks merged from the root (py-spy): each frame is a box "
+		    "as wide as the thread-seconds spent in it and its callees, with its callees "
+		    "beneath it; colour marks the library or file. Frames under %.1f%% of the samples "
+		    "are left out.",
+		    ICICLE_MIN_SHARE * 100);
+	}
+	amd_pyspy_trie_free(&trie);
+	return 0;
+}
+
 static int pyspy_charts(struct report_charts *rc, struct amd_store *st,
 			const struct amd_sweep_stats *s, struct amd_err *err)
 {
@@ -1099,6 +1191,11 @@ static int pyspy_charts(struct report_charts *rc, struct amd_store *st,
 			    "The Python functions where the run's threads spent the most samples "
 			    "(py-spy): self time in the function itself and total time including what "
 			    "it calls, in thread-seconds (samples over the sampling rate).");
+			if (pyspy_icicle(rc, st, &sel[i], shown, err) < 0) {
+				amd_pyspy_top_free(&top);
+				amd_runs_free(runs, nr);
+				return -1;
+			}
 			shown++;
 		}
 		amd_pyspy_top_free(&top);

@@ -54,7 +54,7 @@ static void remove_stale(const char *dir, const struct report_charts *rc,
 		"epoch_time", "speedup", "efficiency", "throughput", "energy_epoch",
 		"energy_solution", "energy_sample", "gpu_util", "compute_vs_other",
 		"phase_split", "comm_share", "variance", "step_breakdown", "pyspy_top",
-		"pyspy_top_2", "comparison"};
+		"pyspy_top_2", "pyspy_icicle", "pyspy_icicle_2", "comparison"};
 	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
 		int current = 0;
 		for (size_t i = 0; i < rc->n; i++)

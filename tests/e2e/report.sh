@@ -269,6 +269,49 @@ secs=$("$AMDAHL" --store "$S" pyspy top "$run" --json -n 1 | $PY -c '
 import json, sys
 print("%.1f" % json.load(sys.stdin)["functions"][0]["self_seconds"])')
 contains "py-spy: the top self time matches 'pyspy top'" "$secs" "$ptext"
+# the icicle: its PNG, read back; the root bar spans the plot (margins
+# equal on both sides) and the first frame under it is as wide as its
+# share of all samples, counted here from the raw file
+[ -s "$TMP/ps/out/charts/pyspy_icicle.png" ] && pass "py-spy: icicle chart" || fail "py-spy: icicle chart"
+contains "py-spy: the icicle is in the PDF" "Python time: call tree" "$ptext"
+icicle=$($PY - "$DATA/pyspy/train-raw.txt" "$TMP/ps/out/charts/pyspy_icicle.png" <<'EOF'
+import collections, re, sys
+from PIL import Image
+frame = re.compile(r"(.*) \((.*):\d+\)$")
+roots, total = collections.Counter(), 0
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line:
+        continue
+    stack, n = line.rsplit(" ", 1)
+    first = next((p for p in stack.split(";") if frame.match(p)), None)
+    if first:
+        roots[first] += int(n)
+        total += int(n)
+share = roots.most_common(1)[0][1] / total
+im = Image.open(sys.argv[2]).convert("RGB")
+W, H = im.size
+grey = lambda c: all(abs(v - 115) <= 12 for v in c)
+def run(y, ok, x):
+    while x < W and ok(im.getpixel((x, y))):
+        x += 1
+    return x
+y = next(y for y in range(H) if sum(grey(im.getpixel((x, y))) for x in range(0, W, 4)) > W // 8)
+L = next(x for x in range(W) if grey(im.getpixel((x, y + 3))))
+R = run(y + 3, grey, L)
+while grey(im.getpixel((L + 1, y))):
+    y += 1
+while im.getpixel((L + 1, y)) == (255, 255, 255):
+    y += 1
+c0 = im.getpixel((L + 1, y + 3))
+same = lambda c: all(abs(a - b) <= 12 for a, b in zip(c, c0))
+A = run(y + 3, same, L)
+print("margins %s" % ("equal" if abs(L - (W - R)) <= 2 and R - L > 0.9 * W else "L=%d R=%d W=%d" % (L, R, W)))
+print("first child %s" % ("ok" if abs((A - L) - share * (R - L)) <= 2 else "%d px, want %.1f" % (A - L, share * (R - L))))
+EOF
+)
+contains "py-spy: the icicle root spans the plot" "margins equal" "$icicle"
+contains "py-spy: the icicle's first frame is as wide as its share of the samples" "first child ok" "$icicle"
 contains "py-spy: the cpu report without samples says so" "Python profile: no py-spy samples" "$text"
 
 # ---- one run: still a complete report ----

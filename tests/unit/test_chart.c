@@ -348,6 +348,70 @@ static void ratio_bars_from_one_over_a_band(void **state)
 	unlink(path);
 }
 
+/* The pixel columns of row y (points) whose colour is palette idx: the
+ * first and one past the last, in pixels (-1, -1: none). */
+static void color_run(const struct img *im, double y, int idx, int *first, int *end)
+{
+	*first = *end = -1;
+	for (int ix = 0; ix < im->w; ix++) {
+		int c[3];
+		px(im, (ix + 0.5) / K, y, c);
+		if (!near_color(c, idx, 12))
+			continue;
+		if (*first < 0)
+			*first = ix;
+		*end = ix + 1;
+	}
+}
+
+/* Icicle: the root spans the plot; a child is as wide as its share of
+ * the root's value, starts at the root's left edge, its sibling right
+ * after it, and the part no child covers stays white. */
+static void icicle_widths_follow_the_values(void **state)
+{
+	(void)state;
+	struct chart *c = chart_new(CHART_ICICLE, "calls", "width: thread-seconds", NULL);
+	long root = chart_cell(c, -1, 100, "all", CHART_GREY);
+	long a = chart_cell(c, root, 60, "train", 0);
+	assert_true(chart_cell(c, root, 30, "load", 1) > a);
+	assert_true(chart_cell(c, a, 20, "forward", 2) > a);
+	assert_int_equal(chart_cell(c, 7, 1, "no such parent", 0), -1);
+	char path[] = "/tmp/test_icicle_XXXXXX.png";
+	int fd = mkstemps(path, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	struct amd_err err = {{0}};
+	assert_int_equal(chart_write_png(c, path, 500, 260, DPI, &err), 0);
+	struct chart_frame f;
+	chart_get_frame(c, &f);
+	struct img im = load(path);
+	int r0, r1;
+	color_run(&im, f.y0 + 1.5, CHART_GREY, &r0, &r1);
+	assert_true(abs(r0 - (int)lround(f.x0 * K)) <= 2);
+	assert_true(abs(r1 - (int)lround(f.x1 * K)) <= 2);
+	/* the first child's row: the first row down whose left edge is colour 0 */
+	double y = f.y0 + 1.5;
+	int cc[3];
+	for (px(&im, f.x0 + 1, y, cc); !near_color(cc, 0, 12) && y < f.y1; px(&im, f.x0 + 1, y, cc))
+		y += 0.5;
+	assert_true(y < f.y1);
+	y += 1.5; /* above the label */
+	int a0, a1, b0, b1;
+	color_run(&im, y, 0, &a0, &a1);
+	color_run(&im, y, 1, &b0, &b1);
+	double plot = (f.x1 - f.x0) * K;
+	assert_true(abs(a0 - r0) <= 2);
+	assert_true(fabs((a1 - a0) - 0.6 * plot) <= 2);
+	assert_true(abs(b0 - a1) <= 2);
+	assert_true(fabs((b1 - b0) - 0.3 * plot) <= 2);
+	int bare[3];
+	px(&im, f.x0 + (f.x1 - f.x0) * 0.95, y, bare);
+	assert_true(is_white(bare));
+	cairo_surface_destroy(im.s);
+	chart_free(c);
+	unlink(path);
+}
+
 static void nice_ticks_are_1_2_5(void **state)
 {
 	(void)state;
@@ -373,6 +437,7 @@ int main(void)
 		cmocka_unit_test(stacked_bars_split_at_the_share),
 		cmocka_unit_test(horizontal_bars_end_at_their_value),
 		cmocka_unit_test(ratio_bars_from_one_over_a_band),
+		cmocka_unit_test(icicle_widths_follow_the_values),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
