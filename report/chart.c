@@ -1401,7 +1401,7 @@ static void draw_frame(struct chart *c, cairo_t *cr)
 static void icicle_label(cairo_t *cr, const struct cell *cl, double x, double y, double w,
 			 double rowh)
 {
-	if (!cl->label || w < text_w(cr, "abc") + 4)
+	if (!cl->label || w < chart_text_width(cr, "abc") + 4)
 		return;
 	cairo_save(cr);
 	cairo_rectangle(cr, x, y, w, rowh);
@@ -1438,7 +1438,7 @@ static void draw_icicle(struct chart *c, cairo_t *cr)
 	}
 	double rowh = fmin(ICICLE_ROW, (f->y1 - f->y0) / (maxd + 1)), k = (f->x1 - f->x0) / sum;
 	double root_x = f->x0;
-	font(cr, FS_TICK, 0);
+	chart_font(cr, FS_TICK, 0);
 	for (size_t i = 0; i < c->ncells; i++) {
 		const struct cell *cl = &c->cells[i];
 		double *cursor = cl->parent < 0 ? &root_x : &next[cl->parent];
