@@ -889,13 +889,7 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 
 void amd_store_sink_abort(struct amd_store_sink *ss)
 {
-	if (!ss)
-		return;
-	finalize_cached(ss);
-	if (ss->begun)
-		amd_store_rollback(ss->st);
-	ss->begun = 0;
-	amd_store_sink_free(ss);
+	amd_store_sink_free(ss); /* it rolls back an open transaction */
 }
 
 void amd_store_sink_free(struct amd_store_sink *ss)

@@ -150,7 +150,6 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	u->run_ext_hint = run_from_artifacts(path);
 	if (!u->run_ext_hint)
 		u->run_name_hint = run_from_itwinai(path);
-	(void)path;
 	return 0;
 }
 
