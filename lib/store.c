@@ -75,6 +75,24 @@ fail:
 	return -1;
 }
 
+/* Switches a store to WAL. SQLite does not call the busy handler for a
+ * journal-mode change, so two ingests creating the same new store at once
+ * could see "database is locked" here: retry within the busy timeout. */
+static int use_wal(struct amd_store *st, struct amd_err *err)
+{
+	for (int waited = 0;; waited += 20) {
+		int rc = sqlite3_exec(st->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		if (waited >= BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_sleep(20);
+	}
+	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
@@ -97,7 +115,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(st->db, 1);
 	if (mode == AMD_STORE_WRITE) {
-		if (amd_store_exec(st, "PRAGMA journal_mode=WAL", err) < 0 ||
+		if (use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    migrate(st, err) < 0) {
 			amd_store_close(st);
