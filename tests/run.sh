@@ -43,11 +43,12 @@ for s in "$root"/tests/e2e/*.sh; do
     grep -E '^not ok|^#' "$results.log" | head -30
     [ $rc -ne 0 ] && tail -5 "$results.log"
   fi
-  echo "e2e $(basename "$s"): $(grep -c '^ok' "$results.log") passed, $(grep -c '^not ok' "$results.log") failed"
+  echo "e2e $(basename "$s"): $(grep '^ok' "$results.log" | grep -vc '# skip') passed, $(grep -c '^not ok' "$results.log") failed"
 done
 passed=$(grep -c '^pass$' "$results")
 failed=$(grep -c '^fail$' "$results")
+skipped=$(grep -c '^skip$' "$results")
 rm -f "$results" "$results.log"
 [ ${#failed_names[@]} -gt 0 ] && echo "failing: ${failed_names[*]}"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
 [ "$failed" = 0 ]

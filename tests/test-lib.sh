@@ -1,0 +1,229 @@
+# test-lib.sh — the end-to-end test harness, in the style of git's t/.
+#
+# A test script sets test_description, sources this file, declares cases
+# and ends with test_done:
+#
+#     test_description='amdahl stats on the CPU sweep'
+#     . "$(dirname "$0")/../test-lib.sh"
+#     test_expect_success 'setup: ingest the sweep' '
+#         "$AMDAHL" --store "$TMP/s.db" ingest -q "$DATA/cpu-strong-scaling/mlruns"
+#     '
+#     test_expect_success PDFTOTEXT 'the report names the sweep' '
+#         test_status 0 "$AMDAHL" --store "$TMP/s.db" stats &&
+#         test_contains "cpu-strong-scaling" "$OUT"
+#     '
+#     test_done
+#
+# A case's body is eval'd in the script's own shell, so variables it sets
+# are seen by later cases. It fails when its last command fails or when
+# any assertion helper inside it fails (assertions need not be chained
+# with &&). A failing case prints "not ok N - title" and what the
+# assertions said behind "#   "; the script goes on with the next case.
+#
+# Run one script alone:   bash tests/e2e/stats.sh [options]
+#   --run=LIST   only cases LIST (numbers and ranges: 1,4-6); cases whose
+#                title starts with "setup" always run
+#   -v           show every case's output, not only a failing one's
+#   -i           stop at the first failing case
+#   -x           trace the bodies (set -x)
+# Environment: AMDAHL (the binary; default build/amdahl), AMDAHL_ROOT.
+#
+# Prerequisites: test_expect_success PREREQ[,PREREQ…] 'title' 'body' skips
+# the case with "ok N # skip" when a prerequisite is missing. Lazy ones
+# are evaluated on first use: PDFTOTEXT, PDFINFO, PDFTOPPM, SQLITE3,
+# PYTHON (Debian's /usr/bin/python3), NUMPY, SCIPY, PIL, AIOSMTPD,
+# XMLLINT, OPENSSL, GNU_TIME, SHARED (the public samples in ../shared).
+# `make deps` installs all of them, so CI skips none.
+
+set -u
+
+_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${AMDAHL_ROOT:=$_root}"
+: "${AMDAHL:=$AMDAHL_ROOT/build/amdahl}"
+: "${AMDAHL_TEMPLATES:=$AMDAHL_ROOT/templates}"
+export AMDAHL AMDAHL_ROOT AMDAHL_TEMPLATES
+DATA="$AMDAHL_ROOT/testdata"
+PUBLIC="${PUBLIC:-$AMDAHL_ROOT/../shared/data/public}"
+PY=/usr/bin/python3
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+test_count=0
+test_failures=0
+test_skipped=0
+_test_run_list=""
+_test_verbose=0
+_test_immediate=0
+_test_trace=0
+for _arg in "$@"; do
+	case "$_arg" in
+	--run=*) _test_run_list=${_arg#--run=} ;;
+	-v | --verbose) _test_verbose=1 ;;
+	-i | --immediate) _test_immediate=1 ;;
+	-x) _test_trace=1 ;;
+	*) echo "test-lib.sh: unknown option $_arg" >&2; exit 2 ;;
+	esac
+done
+[ -n "${AMDAHL_TEST_RUN:-}" ] && [ -z "$_test_run_list" ] && _test_run_list=$AMDAHL_TEST_RUN
+
+if [ -n "${test_description:-}" ] && [ "$_test_verbose" = 1 ]; then
+	echo "# $test_description"
+fi
+
+_test_record() { [ -n "${AMDAHL_RESULTS:-}" ] && echo "$1" >>"$AMDAHL_RESULTS"; return 0; }
+
+# ---- assertions: each returns 1 and says why on stderr when it fails ----
+
+_test_failed=0
+_test_say() { _test_failed=1; for _l in "$@"; do echo "$_l" >&2; done; return 1; }
+
+# test_eq EXPECTED ACTUAL
+test_eq() {
+	[ "$1" = "$2" ] && return 0
+	_test_say "expected: $1" "actual:   $2"
+}
+# test_contains NEEDLE HAYSTACK
+test_contains() {
+	case "$2" in *"$1"*) return 0 ;; esac
+	_test_say "missing: $1" "in: $(printf '%s' "$2" | head -c 600)"
+}
+# test_not_contains NEEDLE HAYSTACK
+test_not_contains() {
+	case "$2" in *"$1"*) _test_say "unexpected: $1" "in: $(printf '%s' "$2" | head -c 600)" ;; esac
+	return 0
+}
+# test_near EXPECTED ACTUAL TOLERANCE (absolute)
+test_near() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}' && return 0
+	_test_say "expected: $1 ± $3" "actual:   $2"
+}
+# test_status CODE CMD... — runs CMD; its stdout and stderr are kept in
+# $OUT and $ERR (and the files $TMP/out, $TMP/err) for later checks.
+test_status() {
+	local want=$1 rc
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	OUT=$(cat "$TMP/out")
+	ERR=$(cat "$TMP/err")
+	[ "$rc" = "$want" ] && return 0
+	_test_say "exit $rc, wanted $want: $*" "stderr: $(head -c 400 "$TMP/err")"
+}
+# test_true DESC CONDITION… — a shell condition that must hold.
+test_true() {
+	local desc=$1
+	shift
+	"$@" && return 0
+	_test_say "not true: $desc"
+}
+test_path_exists() { [ -e "$1" ] && return 0; _test_say "missing: $1"; }
+test_path_is_missing() { [ ! -e "$1" ] && [ ! -L "$1" ] && return 0; _test_say "exists: $1"; }
+
+# ---- data helpers ----
+
+# json_get FILE EXPR — EXPR (Python) evaluated with `d` the JSON document
+# of FILE (- for stdin) and printed with print(); see tests/lib/json_query.py
+# for the helpers it offers (sweep(), strategy(), point(), …).
+json_get() { "$PY" "$AMDAHL_ROOT/tests/lib/json_query.py" "$@"; }
+# q STORE SQL — the rows of an SQL query on a SQLite store.
+q() { sqlite3 "$1" "$2"; }
+# store_digest STORE — the store's logical content ("absent" without one),
+# for "the store is unchanged" checks.
+store_digest() { if [ -f "$1" ]; then sqlite3 "$1" .dump | sha256sum | cut -c1-64; else echo absent; fi; }
+
+# ---- prerequisites ----
+
+_test_prereqs_set=" "
+_test_prereqs_missing=" "
+test_set_prereq() { _test_prereqs_set="$_test_prereqs_set$1 "; }
+declare -A _test_lazy
+test_lazy_prereq() { _test_lazy[$1]=$2; }
+
+test_lazy_prereq PDFTOTEXT 'command -v pdftotext'
+test_lazy_prereq PDFINFO 'command -v pdfinfo'
+test_lazy_prereq PDFTOPPM 'command -v pdftoppm'
+test_lazy_prereq SQLITE3 'command -v sqlite3'
+test_lazy_prereq PYTHON '[ -x /usr/bin/python3 ]'
+test_lazy_prereq NUMPY '/usr/bin/python3 -c "import numpy"'
+test_lazy_prereq SCIPY '/usr/bin/python3 -c "import scipy"'
+test_lazy_prereq PIL '/usr/bin/python3 -c "import PIL"'
+test_lazy_prereq AIOSMTPD '/usr/bin/python3 -c "import aiosmtpd"'
+test_lazy_prereq XMLLINT 'command -v xmllint'
+test_lazy_prereq OPENSSL 'command -v openssl'
+test_lazy_prereq GNU_TIME '[ -x /usr/bin/time ]'
+test_lazy_prereq SHARED '[ -d "$PUBLIC" ]'
+
+# test_have_prereq A[,B…] — 0 when every one is there.
+test_have_prereq() {
+	local p ok=0
+	for p in ${1//,/ }; do
+		case "$_test_prereqs_set" in *" $p "*) continue ;; esac
+		case "$_test_prereqs_missing" in *" $p "*) ok=1; continue ;; esac
+		if [ -n "${_test_lazy[$p]:-}" ] && (eval "${_test_lazy[$p]}") >/dev/null 2>&1; then
+			test_set_prereq "$p"
+		else
+			_test_prereqs_missing="$_test_prereqs_missing$p "
+			ok=1
+		fi
+	done
+	return $ok
+}
+
+# ---- cases ----
+
+_test_selected() {
+	local n=$1 title=$2 r
+	[ -z "$_test_run_list" ] && return 0
+	case "$title" in setup*) return 0 ;; esac
+	for r in ${_test_run_list//,/ }; do
+		case "$r" in
+		*-*) [ "$n" -ge "${r%-*}" ] && [ "$n" -le "${r#*-}" ] && return 0 ;;
+		*) [ "$n" = "$r" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# test_expect_success [PREREQS] TITLE BODY
+test_expect_success() {
+	local prereq="" title body rc
+	[ $# = 3 ] && { prereq=$1; shift; }
+	title=$1 body=$2
+	test_count=$((test_count + 1))
+	_test_selected "$test_count" "$title" || return 0
+	if [ -n "$prereq" ] && ! test_have_prereq "$prereq"; then
+		test_skipped=$((test_skipped + 1))
+		echo "ok $test_count # skip $title (missing ${prereq})"
+		_test_record skip
+		return 0
+	fi
+	_test_failed=0
+	[ "$_test_trace" = 1 ] && set -x
+	eval "$body" >"$TMP/.case.log" 2>&1
+	rc=$?
+	[ "$_test_trace" = 1 ] && set +x
+	if [ "$rc" = 0 ] && [ "$_test_failed" = 0 ]; then
+		echo "ok $test_count - $title"
+		[ "$_test_verbose" = 1 ] && sed 's/^/#   /' "$TMP/.case.log"
+		_test_record pass
+	else
+		test_failures=$((test_failures + 1))
+		echo "not ok $test_count - $title"
+		sed 's/^/#   /' "$TMP/.case.log" | head -40
+		_test_record fail
+		if [ "$_test_immediate" = 1 ]; then
+			test_done
+		fi
+	fi
+	return 0
+}
+
+test_done() {
+	echo "1..$test_count"
+	if [ "$test_failures" = 0 ]; then
+		if [ "$test_skipped" -gt 0 ]; then echo "# passed all $test_count test(s) ($test_skipped skipped)"; else echo "# passed all $test_count test(s)"; fi
+		exit 0
+	fi
+	echo "# failed $test_failures among $test_count test(s)"
+	exit 1
+}
