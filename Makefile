@@ -25,11 +25,43 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Ilib -Ireport -Icmd \
-              -DAMDAHL_VERSION=\"$(VERSION)\" -pthread -MMD -MP
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
+               -DAMDAHL_VERSION=\"$(VERSION)\" -pthread -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lm -pthread
 
-LIB_SRC    := $(sort $(wildcard lib/*.c lib/ingest/*.c report/*.c))
+# The layers, lowest first. Each compiles with its own include paths and
+# those of the layers below it, never above, so a wrong-way #include is a
+# build error (docs/design.md, "Layers"):
+#   core < model < ingest            (parsers: never the store)
+#   core < model < store < analysis < compare < deliver
+#   report/chart < report            (the chart engine knows only core)
+#   cmd, tests: everything
+INC_CORE     := -Ilib/core
+INC_MODEL    := $(INC_CORE) -Ilib/model
+INC_INGEST   := $(INC_MODEL) -Ilib/ingest
+INC_STORE    := $(INC_MODEL) -Ilib/store
+INC_ANALYSIS := $(INC_STORE) -Ilib/analysis
+INC_COMPARE  := $(INC_ANALYSIS) -Ilib/compare
+INC_DELIVER  := $(INC_COMPARE) -Ilib/deliver
+INC_CHART    := $(INC_CORE) -Ireport/chart
+INC_REPORT   := $(INC_COMPARE) -Ireport/chart -Ireport
+INC_ALL      := $(INC_DELIVER) -Ilib/ingest -Ireport/chart -Ireport -Icmd
+# unit tests, fuzzers and benchmarks also reach a family's own headers
+INC_TEST     := $(INC_ALL) $(addprefix -I,$(wildcard lib/ingest/*/))
+
+$(O)/lib/core/%.o:     LAYER_INC := $(INC_CORE)
+$(O)/lib/model/%.o:    LAYER_INC := $(INC_MODEL)
+$(O)/lib/ingest/%.o:   LAYER_INC := $(INC_INGEST)
+$(O)/lib/store/%.o:    LAYER_INC := $(INC_STORE)
+$(O)/lib/analysis/%.o: LAYER_INC := $(INC_ANALYSIS)
+$(O)/lib/compare/%.o:  LAYER_INC := $(INC_COMPARE)
+$(O)/lib/deliver/%.o:  LAYER_INC := $(INC_DELIVER)
+$(O)/report/chart/%.o: LAYER_INC := $(INC_CHART)
+$(O)/report/%.o:       LAYER_INC := $(INC_REPORT)
+$(O)/cmd/%.o:          LAYER_INC := $(INC_ALL)
+ALL_CFLAGS := $(BASE_CFLAGS) $(INC_TEST)
+
+LIB_SRC    := $(sort $(shell find lib report -name '*.c'))
 CMD_SRC    := $(sort $(wildcard cmd/*.c))
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(O)/%.o)
@@ -45,7 +77,7 @@ all: $(O)/amdahl
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(CC) $(BASE_CFLAGS) $(LAYER_INC) -c $< -o $@
 
 $(O)/libamdahl.a: $(LIB_OBJ)
 	@rm -f $@
@@ -95,8 +127,12 @@ test-san:
 test-corpus: deps $(O)/amdahl
 	@tests/corpus.sh $(O)
 
-bench: deps $(O)/amdahl
+bench: deps $(O)/amdahl $(O)/bench/trace_parse
 	@bench/run.sh $(O)
+
+$(O)/bench/%: bench/%.c $(O)/libamdahl.a
+	@mkdir -p $(dir $@)
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS)
 
 # libFuzzer targets: every tests/fuzz/fuzz_*.c, linked with the library
 # built by clang with coverage and ASan/UBSan in build-fuzz/.

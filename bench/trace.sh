@@ -13,9 +13,8 @@ cd "$root"
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
 work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cc -std=c11 -D_GNU_SOURCE -O2 -Ilib -Ilib/ingest $(pkg-config --cflags yajl zlib sqlite3) \
-  -o "$work/trace_parse" bench/trace_parse.c "$build/libamdahl.a" \
-  $(pkg-config --libs sqlite3 libcjson yajl cairo gsl yaml-0.1 zlib libcurl libcrypto) -lm -pthread
+make -s O="$build" "$build/bench/trace_parse" || exit 2
+cp "$build/bench/trace_parse" "$work/trace_parse"
 
 h100=$(ls -S testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
 inputs=("$h100")

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "num.h"
 #include "compare_cmd.h"
 #include "compare_json.h"
 

@@ -9,8 +9,10 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "ingest/ingest.h"
-#include "util.h"
+#include "ingest.h"
+#include "writer.h"
+#include "file.h"
+#include "num.h"
 
 static void help(void)
 {
@@ -155,7 +157,8 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	o.progress = progress;
 	o.progress_ctx = &p;
 	int existed = access(ctx->store_path, F_OK) == 0;
-	int failed = amd_ingest_units(ctx->store_path, &units, &o, &err);
+	struct amd_ingest_target target = amd_store_target(ctx->store_path);
+	int failed = amd_ingest_units(&target, &units, &o, &err);
 	if (failed < 0) {
 		amd_unit_list_free(&units);
 		drop_if_new_and_empty(ctx->store_path, existed, 0);

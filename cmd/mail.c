@@ -12,7 +12,8 @@
 
 #include "cmd.h"
 #include "mail.h"
-#include "util.h"
+#include "buf.h"
+#include "file.h"
 
 enum { EXIT_NOT_SENT = 1 }; /* the server did not take the message */
 

@@ -10,8 +10,9 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "pyspy.h"
-#include "util.h"
+#include "pyspy_samples.h"
+#include "buf.h"
+#include "num.h"
 
 static void help(FILE *out)
 {

@@ -7,7 +7,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "ingest/sink.h" /* enum amd_run_status */
 #include "runs.h"
 
 static void help(void)

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "trace.h"
+#include "traces.h"
 
 static void help(void)
 {

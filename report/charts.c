@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pyspy.h"
+#include "pyspy_samples.h"
 #include "runs.h"
-#include "store_report.h"
-#include "util.h"
+#include "sources.h"
+#include "file.h"
+#include "num.h"
 
 #define DENSE 64
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "file.h"
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>

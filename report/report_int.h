@@ -9,7 +9,7 @@
 #include "charts.h"
 #include "findings.h"
 #include "report.h"
-#include "store_report.h"
+#include "sources.h"
 
 struct report_ctx {
 	struct amd_store *st;

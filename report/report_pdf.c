@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pdf.h"
-#include "runs.h"
+#include "run.h"
 
 #define TFONT 7.0
 

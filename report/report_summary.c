@@ -12,9 +12,9 @@
 #include <cjson/cJSON.h>
 
 #include "analysis_json.h"
-#include "runs.h"
+#include "run.h"
 #include "template.h"
-#include "util.h"
+#include "file.h"
 
 static int num(double v)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "util.h"
+#include "file.h"
 
 #define CSV_WINDOW (256 * 1024)
 

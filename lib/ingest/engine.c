@@ -1,14 +1,13 @@
-/* engine.c — ingesting units: hash, skip what the store already holds,
- * parse through the store's sink, one transaction per unit; -j N runs N
- * workers, each with its own connection to the store. */
+/* engine.c — ingesting units: hash, skip what the target already holds,
+ * parse through the target's sink, one transaction per unit; -j N runs N
+ * workers, each with its own connection to the target (model/sink.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "ingest.h"
-#include "store_sink.h"
-#include "util.h"
 
 static int hash_unit(const struct amd_unit *u, char hex[65], uint64_t *size,
 		     struct amd_err *err)
@@ -18,7 +17,7 @@ static int hash_unit(const struct amd_unit *u, char hex[65], uint64_t *size,
 	return amd_sha256_file(u->path, hex, size, err);
 }
 
-int amd_ingest_one(struct amd_store *st, struct amd_unit *u,
+int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 		   const struct amd_ingest_opts *o, struct amd_err *err)
 {
 	char sha[65];
@@ -26,17 +25,24 @@ int amd_ingest_one(struct amd_store *st, struct amd_unit *u,
 	u->result = AMD_UNIT_FAILED;
 	if (hash_unit(u, sha, &size, err) < 0)
 		return -1;
-	int state = amd_store_source_state(st, u->path, sha, NULL, 0, err);
+	int state = t->state(conn, u->path, sha, err);
 	if (state < 0)
 		return -1;
 	if (state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
 		u->result = AMD_UNIT_UNCHANGED;
 		return 0;
 	}
-	struct amd_store_sink *ss = amd_store_sink_new(st, u->path, u->fmt->name, sha, size,
-						       o->sweep, o->config);
-	if (!ss)
-		return amd_fail(err, "%s: out of memory", u->path);
+	struct amd_unit_info info = {
+		.path = u->path,
+		.kind = u->fmt->name,
+		.sha256 = sha,
+		.size = size,
+		.sweep_override = o->sweep,
+		.config = o->config,
+	};
+	struct amd_unit_writer *w = t->begin(conn, &info, err);
+	if (!w)
+		return -1;
 	struct amd_input in = {
 		.path = u->path,
 		.run_ext_hint = o->run ? NULL : u->run_ext_hint,
@@ -46,12 +52,12 @@ int amd_ingest_one(struct amd_store *st, struct amd_unit *u,
 		.sample_rate = o->sample_rate,
 		.config = o->config,
 	};
-	if (u->fmt->parse(&in, amd_store_sink_iface(ss), err) < 0) {
-		amd_store_sink_abort(ss);
+	if (u->fmt->parse(&in, t->sink(w), err) < 0) {
+		t->abort(w);
 		return -1;
 	}
 	enum amd_source_state final;
-	if (amd_store_sink_finish(ss, &final, err) < 0)
+	if (t->finish(w, &final, err) < 0)
 		return -1;
 	u->result = final == AMD_SOURCE_CHANGED ? AMD_UNIT_REPLACED
 		  : final == AMD_SOURCE_NEW     ? AMD_UNIT_ADDED
@@ -60,7 +66,7 @@ int amd_ingest_one(struct amd_store *st, struct amd_unit *u,
 }
 
 struct pool {
-	const char *store_path;
+	const struct amd_ingest_target *target;
 	struct amd_unit_list *units;
 	const struct amd_ingest_opts *o;
 	pthread_mutex_t lock;
@@ -73,9 +79,9 @@ struct pool {
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
-	struct amd_store *st = NULL;
 	struct amd_err err = {{0}};
-	if (amd_store_open(p->store_path, AMD_STORE_WRITE, &st, &err) < 0) {
+	void *conn = p->target->connect(p->target->ctx, &err);
+	if (!conn) {
 		pthread_mutex_lock(&p->lock);
 		p->open_failed = 1;
 		p->open_err = err;
@@ -90,7 +96,7 @@ static void *worker(void *arg)
 			break;
 		struct amd_unit *u = &p->units->v[i];
 		err.msg[0] = '\0';
-		if (amd_ingest_one(st, u, p->o, &err) < 0) {
+		if (amd_ingest_one(p->target, conn, u, p->o, &err) < 0) {
 			u->result = AMD_UNIT_FAILED;
 			snprintf(u->error, sizeof u->error, "%s", err.msg);
 		}
@@ -102,20 +108,18 @@ static void *worker(void *arg)
 			p->o->progress(p->o->progress_ctx, p->done, p->units->n, u);
 		pthread_mutex_unlock(&p->lock);
 	}
-	amd_store_close(st);
+	p->target->disconnect(conn);
 	return NULL;
 }
 
-int amd_ingest_units(const char *store_path, struct amd_unit_list *units,
+int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_list *units,
 		     const struct amd_ingest_opts *o, struct amd_err *err)
 {
-	/* create and migrate the store once, before workers race for it */
-	struct amd_store *st = NULL;
-	if (amd_store_open(store_path, AMD_STORE_WRITE, &st, err) < 0)
+	/* create and migrate once, before workers race for it */
+	if (target->prepare && target->prepare(target->ctx, err) < 0)
 		return -1;
-	amd_store_close(st);
 
-	struct pool p = {.store_path = store_path, .units = units, .o = o};
+	struct pool p = {.target = target, .units = units, .o = o};
 	pthread_mutex_init(&p.lock, NULL);
 	int jobs = o->jobs > 0 ? o->jobs : 1;
 	if ((size_t)jobs > units->n)

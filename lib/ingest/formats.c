@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ingest.h"
-#include "util.h"
+#include "file.h"
 
 extern const struct amd_format amd_fmt_mlflow_run;
 extern const struct amd_format amd_fmt_mlflow_sqlite;

@@ -1,8 +1,9 @@
 /* ingest.h — turning paths into stored facts. The walker finds units
  * (a file, or an MLflow run directory), the format table detects each
  * unit's kind by content, the unit's parser feeds a sink, and the engine
- * makes each unit one transaction. Adding a format is one new file in
- * lib/ingest/ and one row in formats.c. */
+ * makes each unit one transaction in an ingest target (model/sink.h).
+ * Adding a format is one new file in a family folder of lib/ingest/ and
+ * one row in formats.c (docs/design.md: "Add an input format"). */
 #ifndef AMD_INGEST_H
 #define AMD_INGEST_H
 
@@ -12,7 +13,6 @@
 #include "config.h"
 #include "err.h"
 #include "sink.h"
-#include "store.h"
 
 #define AMD_HEAD_BYTES 4096
 
@@ -87,14 +87,14 @@ int amd_walk(const char *const *paths, size_t n, const struct amd_ingest_opts *o
 	     struct amd_unit_list *out, struct amd_err *err);
 void amd_unit_list_free(struct amd_unit_list *l);
 
-/* Ingests every unit into the store at store_path (each worker opens its
- * own connection). Returns the number of failed units, or -1 when
- * nothing could start (err says why). */
-int amd_ingest_units(const char *store_path, struct amd_unit_list *units,
+/* Ingests every unit into target (each worker opens its own
+ * connection). Returns the number of failed units, or -1 when nothing
+ * could start (err says why). */
+int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_list *units,
 		     const struct amd_ingest_opts *o, struct amd_err *err);
 
-/* Ingests one unit through the store's sink in one transaction. */
-int amd_ingest_one(struct amd_store *st, struct amd_unit *u,
+/* Ingests one unit through a connection of target, in one transaction. */
+int amd_ingest_one(const struct amd_ingest_target *target, void *conn, struct amd_unit *u,
 		   const struct amd_ingest_opts *o, struct amd_err *err);
 
 #endif

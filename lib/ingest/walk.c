@@ -11,7 +11,8 @@
 
 #include "config.h"
 #include "ingest.h"
-#include "util.h"
+#include "buf.h"
+#include "file.h"
 
 static int add_unit(struct amd_unit_list *l, const char *path, const struct amd_format *f)
 {

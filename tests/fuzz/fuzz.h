@@ -13,8 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ingest/ingest.h"
-#include "util.h"
+#include "ingest.h"
+#include "file.h"
+#include "hash.h"
 
 /* A scratch directory of this fuzzer process, removed at exit. */
 static char fuzz_dir[64];

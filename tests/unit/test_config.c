@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "util.h"
+#include "file.h"
 
 static char dir[64];
 

@@ -13,7 +13,7 @@
 #include <zlib.h>
 #include <string.h>
 
-#include "ingest/csv.h"
+#include "csv.h"
 
 static int next(struct amd_csv *c, struct amd_err *err)
 {

@@ -13,8 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu.h"
-#include "ingest/ingest.h"
+#include "gpu_samples.h"
+#include "ingest.h"
+#include "writer.h"
 #include "runs.h"
 
 #define REAL_LOG "testdata/gpu-batch-sweep/nvidia-smi.csv"
@@ -56,7 +57,8 @@ static void ingest(const char *store, const char *path, const char *run)
 	struct amd_err err = {{0}};
 	const char *paths[] = {path};
 	assert_int_equal(amd_walk(paths, 1, &o, &units, &err), 0);
-	assert_int_equal(amd_ingest_units(store, &units, &o, &err), 0);
+	struct amd_ingest_target target = amd_store_target(store);
+	assert_int_equal(amd_ingest_units(&target, &units, &o, &err), 0);
 	amd_unit_list_free(&units);
 }
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "mail.h"
-#include "util.h"
+#include "file.h"
 
 static char dir[64];
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "ingest/pyspy_stack.h"
+#include "pyspy_stack.h"
 
 static void frame_with_line(void **state)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "trace.h"
+#include "trace_agg.h"
 
 static void feed(struct amd_trace_agg *a, const char *name, const char *cat, const char *tid,
 		 int64_t ts, int64_t dur)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "trace.h"
+#include "trace_time.h"
 
 static int64_t conv(const char *s, int *ok)
 {

@@ -14,7 +14,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "util.h"
+#include "buf.h"
+#include "file.h"
+#include "hash.h"
+#include "num.h"
 
 static char dir[64];
 

@@ -1,0 +1,122 @@
+/* analysis.h — the numbers of a sweep, computed from the store: per run
+ * (epoch time after the exclusion rules), per configuration (strategy,
+ * n) with spread and intervals, per strategy (speedup, efficiency,
+ * Karp–Flatt, Amdahl and USL fits), plus energy, utilisation and
+ * trace-derived shares. The report, `stats`, `compare` and `gate` all
+ * read this one structure. DESIGN §4.
+ *
+ * Every double is NAN when it cannot be computed (missing data); every
+ * interval says whether it is valid and, when not, why. */
+#ifndef AMD_ANALYSIS_H
+#define AMD_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "phase.h"
+#include "run.h"
+#include "store.h"
+
+struct amd_analysis_opts {
+	const char *sweep;   /* NULL: the only sweep, or error naming them */
+	const char *metric;  /* default "epoch_time_s" */
+	const char *axis;    /* NULL: world size n; else a numeric param name */
+	int keep_first;      /* 1: keep epoch 0 (default 0: drop warm-up) */
+	int keep_profiled;   /* 1: keep epochs overlapping a profiler window */
+	double mad_k;        /* flag epochs beyond k·MAD (default 3.5); never dropped */
+	int resamples;       /* bootstrap resamples (default 4000, at least 2000) */
+	unsigned long seed;  /* bootstrap seed (default 20260101) */
+	double level;        /* interval level (default 0.95) */
+};
+
+struct amd_ci {
+	double lo, hi;
+	int valid;          /* 0: not computed */
+	const char *why;    /* when not valid: e.g. "n=2: no CI" */
+};
+
+struct amd_run_value {
+	int64_t run_id;
+	char *ext_id, *name;
+	int repeat;
+	double value;          /* the run's metric (median of kept epochs) */
+	int epochs_kept, epochs_total;
+	char *excluded;        /* "epoch 0 (warm-up), epoch 2 (profiled)", or "" */
+	char *flagged;         /* epochs flagged as outliers by MAD, or "" */
+	double throughput;     /* samples/s: total samples over total time */
+	double energy_epoch_j; /* mean energy per epoch, per GPU */
+	double energy_run_j;   /* energy of the whole run (all GPUs) */
+	double power_w, util_pct; /* mean over GPUs and samples */
+	/* added by stats: */
+	char *strategy;        /* the run's strategy ("" when unknown) */
+	double n;              /* the run's axis value (NAN when unknown) */
+	int status;            /* enum amd_run_status */
+	double samples, time_s; /* kept epochs: samples processed and seconds */
+	double energy_kept_j;  /* energy of the kept epochs (all GPUs), NAN if unknown */
+	int profiled_rule;     /* 0 none, 1 trace window overlap, 2 run has traces, window unknown: last epoch */
+};
+
+struct amd_point_stats {
+	char *strategy;
+	double n;                 /* the axis value */
+	size_t nruns;
+	struct amd_run_value *runs;
+	size_t nexcluded_runs;    /* runs of this point left out (failed, …) */
+	double median, mean, sd, cv, min, max;
+	struct amd_ci ci;         /* of the median */
+	double speedup, efficiency, karp_flatt;
+	struct amd_ci ci_speedup, ci_efficiency;
+	double throughput;        /* aggregated: total samples / total time */
+	double energy_epoch_j, energy_solution_j, energy_per_sample_j, power_w, util_pct;
+	double phase_share[AMD_PHASE_COUNT]; /* of the trace window, mean over ranks */
+	double comp_fraction;     /* itwinai's computation fraction */
+	double comm_share;        /* communication / (compute + communication) */
+	double straggler_ns;      /* mean spread of collective ends across ranks */
+	int has_trace;
+	/* added by stats: */
+	struct amd_ci ci_mean_t;  /* t-based CI of the mean (mean ± t·sd/√runs) */
+};
+
+struct amd_fit {
+	int ok;
+	char why[160];            /* when !ok: the reason */
+	/* Amdahl: T(n) = a + b/n; serial fraction a/(a+b) */
+	double a, b, serial_fraction, r2;
+	struct amd_ci ci_serial;
+	/* USL: X(n) = gamma n / (1 + alpha (n-1) + beta n (n-1)) */
+	double alpha, beta, gamma, n_peak;
+};
+
+struct amd_strategy_stats {
+	char *strategy;
+	double base_n, base_value; /* the smallest n and its median metric */
+	size_t npoints;
+	struct amd_point_stats *points; /* by increasing n */
+	struct amd_fit amdahl, usl;
+};
+
+struct amd_sweep_stats {
+	char *sweep, *metric, *axis;
+	char rules[512];           /* the exclusion rules in a sentence */
+	size_t nstrategies;
+	struct amd_strategy_stats *strategies;
+	size_t nruns_total, nruns_excluded;
+	struct amd_run_value *excluded; /* failed / incomplete runs, with why in excluded */
+	size_t nexcluded;
+	int has_energy, has_traces, has_util;
+	/* added by stats: */
+	int higher_is_better;      /* metric direction (throughput: 1; times: 0) */
+	int scaling;               /* 1: axis is the world size, speedup computed */
+	char note[256];            /* why speedup/fits are absent, or "" */
+	int resamples;             /* the options as applied */
+	unsigned long seed;
+	double level, mad_k;
+	int keep_first, keep_profiled;
+};
+
+int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *o,
+		struct amd_sweep_stats **out, struct amd_err *err);
+void amd_sweep_stats_free(struct amd_sweep_stats *s);
+
+#endif

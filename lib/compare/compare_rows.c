@@ -1,0 +1,560 @@
+/* compare_rows.c — the rows of a comparison and their verdicts: which
+ * metrics exist per configuration (strategy, n), which are gated and with
+ * what direction, threshold and alpha (amdahl.yaml gate.*), which rows
+ * form the Holm family, and the verdict per row. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "compare.h"
+#include "num.h"
+
+static double median_copy(const double *v, size_t n, double *tmp)
+{
+	memcpy(tmp, v, n * sizeof *tmp);
+	gsl_sort(tmp, 1, n);
+	return gsl_stats_median_from_sorted_data(tmp, 1, n);
+}
+
+const char *amd_verdict_name(enum amd_verdict v)
+{
+	switch (v) {
+	case AMD_IMPROVEMENT: return "improvement";
+	case AMD_REGRESSION: return "regression";
+	case AMD_INSUFFICIENT: return "insufficient data";
+	case AMD_MISSING: return "missing";
+	default: return "no change";
+	}
+}
+
+const char *amd_row_verdict(const struct amd_cmp_row *r)
+{
+	if (!r->gated && r->verdict == AMD_REGRESSION)
+		return "worse";
+	if (!r->gated && r->verdict == AMD_IMPROVEMENT)
+		return "better";
+	return amd_verdict_name(r->verdict);
+}
+
+const char *amd_direction_name(enum amd_direction d)
+{
+	return d == AMD_HIGHER_IS_BETTER ? "higher" : "lower";
+}
+
+/* ---- metric settings ---- */
+
+struct metric_cfg {
+	enum amd_direction dir;
+	double threshold, alpha;
+	int gated;
+};
+
+/* Built-in metrics beyond the time metric: name, direction, primary. */
+enum value_kind { V_TIME, V_THROUGHPUT, V_SPEEDUP, V_EFFICIENCY, V_ENERGY_EPOCH,
+		  V_ENERGY_RUN, V_POWER, V_UTIL, V_EXTRA };
+
+static const struct builtin {
+	enum value_kind kind;
+	const char *name;
+	enum amd_direction dir;
+	int primary;
+} builtins[] = {
+	{V_TIME, NULL, AMD_LOWER_IS_BETTER, 1}, /* name: the analysed metric */
+	{V_THROUGHPUT, "throughput", AMD_HIGHER_IS_BETTER, 1},
+	{V_SPEEDUP, "speedup", AMD_HIGHER_IS_BETTER, 1},
+	{V_EFFICIENCY, "efficiency", AMD_HIGHER_IS_BETTER, 0},
+	{V_ENERGY_EPOCH, "energy_epoch_j", AMD_LOWER_IS_BETTER, 0},
+	{V_ENERGY_RUN, "energy_run_j", AMD_LOWER_IS_BETTER, 0},
+	{V_POWER, "power_w", AMD_LOWER_IS_BETTER, 0},
+	{V_UTIL, "util_pct", AMD_HIGHER_IS_BETTER, 0},
+};
+#define NBUILTINS (sizeof builtins / sizeof builtins[0])
+
+static const struct amd_node *metric_node(const struct amd_config *cfg, const char *name)
+{
+	return amd_node_get(amd_config_get(cfg, "gate.metrics"), name);
+}
+
+static int cfg_number(const struct amd_config *cfg, const struct amd_node *map,
+		      const char *where, const char *key, double *v, struct amd_err *err)
+{
+	const struct amd_node *n = amd_node_get(map, key);
+	if (!n)
+		return 0;
+	if (n->kind != AMD_NODE_SCALAR || amd_parse_double(n->value, v) < 0 || !(*v >= 0) ||
+	    !(*v < 1))
+		return amd_fail(err, "%s: %s.%s: '%s' is not a number in [0, 1)",
+				cfg && cfg->path ? cfg->path : "amdahl.yaml", where, key,
+				n->kind == AMD_NODE_SCALAR ? n->value : "(not a value)");
+	return 0;
+}
+
+static int metric_settings(const struct amd_compare_opts *o, const char *name,
+			   enum amd_direction dflt_dir, int primary, int known,
+			   struct metric_cfg *mc, struct amd_err *err)
+{
+	const struct amd_config *cfg = o->cfg;
+	mc->dir = dflt_dir;
+	mc->alpha = o->alpha > 0 ? o->alpha : 0.05;
+	mc->threshold = o->threshold > 0 ? o->threshold : 0.05;
+	if (cfg_number(cfg, amd_config_get(cfg, "gate"), "gate", "alpha", &mc->alpha, err) < 0 ||
+	    cfg_number(cfg, amd_config_get(cfg, "gate"), "gate", "threshold", &mc->threshold,
+		       err) < 0)
+		return -1;
+	const struct amd_node *m = metric_node(cfg, name);
+	char where[300];
+	snprintf(where, sizeof where, "gate.metrics.%s", name);
+	if (cfg_number(cfg, m, where, "alpha", &mc->alpha, err) < 0 ||
+	    cfg_number(cfg, m, where, "threshold", &mc->threshold, err) < 0)
+		return -1;
+	if (mc->alpha <= 0)
+		return amd_fail(err, "%s: %s.alpha must be above 0",
+				cfg && cfg->path ? cfg->path : "amdahl.yaml", where);
+	const struct amd_node *d = amd_node_get(m, "direction");
+	if (d) {
+		if (d->kind == AMD_NODE_SCALAR && strcmp(d->value, "lower") == 0)
+			mc->dir = AMD_LOWER_IS_BETTER;
+		else if (d->kind == AMD_NODE_SCALAR && strcmp(d->value, "higher") == 0)
+			mc->dir = AMD_HIGHER_IS_BETTER;
+		else
+			return amd_fail(err, "%s: %s.direction: '%s' is neither lower nor higher",
+					cfg && cfg->path ? cfg->path : "amdahl.yaml", where,
+					d->kind == AMD_NODE_SCALAR ? d->value : "(not a value)");
+	} else if (!known)
+		return amd_fail(err, "%s: %s.direction: missing (lower or higher)",
+				cfg && cfg->path ? cfg->path : "amdahl.yaml", where);
+	if (o->only_metrics) {
+		mc->gated = 0;
+		for (const char *const *s = o->only_metrics; *s; s++)
+			mc->gated |= strcmp(*s, name) == 0;
+	} else
+		mc->gated = primary || m != NULL;
+	return 0;
+}
+
+/* ---- values per configuration ---- */
+
+static const struct amd_strategy_stats *find_strategy(const struct amd_sweep_stats *s,
+						      const char *name)
+{
+	for (size_t i = 0; s && i < s->nstrategies; i++)
+		if (s->strategies[i].strategy && strcmp(s->strategies[i].strategy, name) == 0)
+			return &s->strategies[i];
+	return NULL;
+}
+
+static const struct amd_point_stats *find_point(const struct amd_strategy_stats *s, double n)
+{
+	for (size_t i = 0; s && i < s->npoints; i++)
+		if (s->points[i].n == n)
+			return &s->points[i];
+	return NULL;
+}
+
+static double run_value(enum value_kind k, const struct amd_strategy_stats *s,
+			const struct amd_point_stats *p, const struct amd_run_value *r)
+{
+	switch (k) {
+	case V_TIME:
+	case V_EXTRA: return r->value;
+	case V_THROUGHPUT: return r->throughput;
+	case V_SPEEDUP: return s->base_value / r->value;
+	case V_EFFICIENCY: return s->base_value / r->value * s->base_n / p->n;
+	case V_ENERGY_EPOCH: return r->energy_epoch_j;
+	case V_ENERGY_RUN: return r->energy_run_j;
+	case V_POWER: return r->power_w;
+	case V_UTIL: return r->util_pct;
+	}
+	return NAN;
+}
+
+/* Finite values of kind k for the point (NULL point: none). */
+static double *point_values(enum value_kind k, const struct amd_strategy_stats *s,
+			    const struct amd_point_stats *p, size_t *n)
+{
+	*n = 0;
+	if (!p || p->nruns == 0)
+		return NULL;
+	double *v = malloc(p->nruns * sizeof *v);
+	for (size_t i = 0; v && i < p->nruns; i++) {
+		double x = run_value(k, s, p, &p->runs[i]);
+		if (isfinite(x))
+			v[(*n)++] = x;
+	}
+	return v;
+}
+
+/* Speedup and efficiency need several n on both sides and the same base. */
+static int scaling_applies(const struct amd_strategy_stats *b, const struct amd_strategy_stats *c,
+			   double n)
+{
+	return b && c && b->npoints > 1 && c->npoints > 1 && b->base_n == c->base_n &&
+	       isfinite(b->base_value) && isfinite(c->base_value) && n > b->base_n;
+}
+
+struct builder {
+	struct amd_comparison *c;
+	size_t cap;
+	const struct amd_compare_opts *o;
+};
+
+static struct amd_cmp_row *new_row(struct builder *bd)
+{
+	struct amd_comparison *c = bd->c;
+	if (c->nrows == bd->cap) {
+		size_t cap = bd->cap ? bd->cap * 2 : 32;
+		struct amd_cmp_row *r = realloc(c->rows, cap * sizeof *r);
+		if (!r)
+			return NULL;
+		c->rows = r;
+		bd->cap = cap;
+	}
+	struct amd_cmp_row *r = &c->rows[c->nrows++];
+	memset(r, 0, sizeof *r);
+	return r;
+}
+
+static int add_row(struct builder *bd, const char *metric, enum value_kind k,
+		   const struct metric_cfg *mc, const struct amd_strategy_stats *bs,
+		   const struct amd_strategy_stats *cs, double n, struct amd_err *err)
+{
+	size_t nb, nc;
+	const struct amd_point_stats *bp = find_point(bs, n), *cp = find_point(cs, n);
+	double *bv = point_values(k, bs, bp, &nb), *cv = point_values(k, cs, cp, &nc);
+	if (nb == 0 && nc == 0) { /* the metric exists on neither side here */
+		free(bv);
+		free(cv);
+		return 0;
+	}
+	struct amd_cmp_row *r = new_row(bd);
+	if (!r) {
+		free(bv);
+		free(cv);
+		return amd_fail(err, "compare: out of memory");
+	}
+	r->metric = strdup(metric);
+	r->strategy = strdup(bs ? bs->strategy : cs->strategy);
+	r->cand_strategy = strdup(cs ? cs->strategy : bs->strategy);
+	r->n = n;
+	r->gated = mc->gated;
+	r->dir = mc->dir;
+	r->threshold = mc->threshold;
+	r->alpha = mc->alpha;
+	r->base = bv;
+	r->cand = cv;
+	r->nb = nb;
+	r->nc = nc;
+	r->med_base = r->med_cand = r->ratio = r->p_adj = NAN;
+	r->mwu.p = NAN;
+	r->p_min = amd_mwu_min_p(nb, nc);
+	if (nb == 0 || nc == 0) {
+		r->verdict = AMD_MISSING;
+		snprintf(r->note, sizeof r->note, "only in the %s",
+			 nb ? "baseline" : "candidate");
+		return 0;
+	}
+	double *tmp = malloc((nb > nc ? nb : nc) * sizeof *tmp);
+	if (!tmp) /* bv, cv belong to the row now; freed with the comparison */
+		return amd_fail(err, "compare: out of memory");
+	r->med_base = median_copy(bv, nb, tmp);
+	r->med_cand = median_copy(cv, nc, tmp);
+	free(tmp);
+	const struct amd_comparison *c = bd->c;
+	if (amd_median_ratio(bv, nb, cv, nc, c->resamples, c->seed, c->level, &r->ratio, &r->ci,
+			     err) < 0 ||
+	    amd_mann_whitney(cv, nc, bv, nb, &r->mwu, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The union of the n values of both strategies, increasing; returns count. */
+static size_t union_n(const struct amd_strategy_stats *b, const struct amd_strategy_stats *c,
+		      double *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; b && i < b->npoints; i++)
+		out[k++] = b->points[i].n;
+	for (size_t i = 0; c && i < c->npoints; i++) {
+		size_t j = 0;
+		while (j < k && out[j] != c->points[i].n)
+			j++;
+		if (j == k)
+			out[k++] = c->points[i].n;
+	}
+	qsort(out, k, sizeof *out, cmp_double);
+	return k;
+}
+
+struct sides {
+	const struct amd_sweep_stats *base, *cand;
+	const struct amd_sweep_stats *const *base_extra, *const *cand_extra;
+	size_t nextra;
+};
+
+/* The analysed metric is a time unless its name says it is a rate (the
+ * same rule amd_analyse uses); amdahl.yaml can say otherwise. */
+static enum amd_direction time_direction(const char *metric)
+{
+	return strstr(metric, "throughput") || strstr(metric, "per_s") ||
+			       strstr(metric, "samples_s")
+		       ? AMD_HIGHER_IS_BETTER
+		       : AMD_LOWER_IS_BETTER;
+}
+
+static int add_pair(struct builder *bd, const struct sides *sd, const char *bname,
+		    const char *cname, struct amd_err *err)
+{
+	const struct amd_strategy_stats *bs = bname ? find_strategy(sd->base, bname) : NULL;
+	const struct amd_strategy_stats *cs = cname ? find_strategy(sd->cand, cname) : NULL;
+	size_t cap = (bs ? bs->npoints : 0) + (cs ? cs->npoints : 0);
+	double *ns = malloc((cap ? cap : 1) * sizeof *ns);
+	if (!ns)
+		return amd_fail(err, "compare: out of memory");
+	size_t k = union_n(bs, cs, ns);
+	int rc = 0;
+	for (size_t i = 0; i < k && rc == 0; i++) {
+		double n = ns[i];
+		if (bd->o->only_n_set && n != bd->o->only_n)
+			continue;
+		struct metric_cfg tc; /* speedup = T(b)/T(n) needs a time-like metric */
+		enum amd_direction tdir = time_direction(sd->base->metric);
+		rc = metric_settings(bd->o, sd->base->metric, tdir, 1, 1, &tc, err);
+		for (size_t b = 0; b < NBUILTINS && rc == 0; b++) {
+			const struct builtin *bi = &builtins[b];
+			const char *name = bi->name ? bi->name : sd->base->metric;
+			enum amd_direction dir = bi->kind == V_TIME ? tdir : bi->dir;
+			int scaling = bi->kind == V_SPEEDUP || bi->kind == V_EFFICIENCY;
+			if (scaling && (!scaling_applies(bs, cs, n) || tc.dir != AMD_LOWER_IS_BETTER))
+				continue;
+			int several_n = bs && cs && bs->npoints > 1 && cs->npoints > 1;
+			struct metric_cfg mc;
+			/* speedup is judged on the world-size axis only (DESIGN §4) */
+			int primary = bi->primary && (!scaling || (several_n && !bd->o->axis));
+			rc = metric_settings(bd->o, name, dir, primary,
+					     1, &mc, err);
+			if (rc == 0)
+				rc = add_row(bd, name, bi->kind, &mc, bs, cs, n, err);
+		}
+		for (size_t e = 0; e < sd->nextra && rc == 0; e++) {
+			const struct amd_strategy_stats *be =
+				bname ? find_strategy(sd->base_extra[e], bname) : NULL;
+			const struct amd_strategy_stats *ce =
+				cname ? find_strategy(sd->cand_extra[e], cname) : NULL;
+			struct metric_cfg mc;
+			rc = metric_settings(bd->o, sd->base_extra[e]->metric, AMD_LOWER_IS_BETTER, 0,
+					     0, &mc, err);
+			if (rc == 0 && (be || ce))
+				rc = add_row(bd, sd->base_extra[e]->metric, V_EXTRA, &mc, be, ce, n, err);
+		}
+	}
+	free(ns);
+	return rc;
+}
+
+static int add_all_pairs(struct builder *bd, const struct sides *sd, struct amd_err *err)
+{
+	const struct amd_compare_opts *o = bd->o;
+	if (o->base_strategy || o->cand_strategy) {
+		const char *bn = o->base_strategy ? o->base_strategy : o->cand_strategy;
+		const char *cn = o->cand_strategy ? o->cand_strategy : o->base_strategy;
+		if (!find_strategy(sd->base, bn))
+			return amd_fail(err, "sweep '%s' has no strategy '%s'", sd->base->sweep, bn);
+		if (!find_strategy(sd->cand, cn))
+			return amd_fail(err, "sweep '%s' has no strategy '%s'", sd->cand->sweep, cn);
+		return add_pair(bd, sd, bn, cn, err);
+	}
+	for (size_t i = 0; i < sd->base->nstrategies; i++) {
+		const char *s = sd->base->strategies[i].strategy;
+		if (add_pair(bd, sd, s, find_strategy(sd->cand, s) ? s : NULL, err) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sd->cand->nstrategies; i++) {
+		const char *s = sd->cand->strategies[i].strategy;
+		if (!find_strategy(sd->base, s) && add_pair(bd, sd, NULL, s, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- verdicts ---- */
+
+static int testable(const struct amd_cmp_row *r)
+{
+	return r->verdict != AMD_MISSING;
+}
+
+/* Tarone's rule for discrete tests: a row whose smallest attainable p
+ * cannot pass alpha/K can never be significant, so it is left out of the
+ * Holm family and called insufficient. K is the smallest family size with
+ * |{rows: p_min·K ≤ alpha}| ≤ K; the choice depends on the sample sizes
+ * only, never on the data, so the family-wise error stays at alpha. */
+static size_t tarone_k(const struct amd_comparison *c)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		total += c->rows[i].gated && testable(&c->rows[i]);
+	for (size_t k = 1; k <= total; k++) {
+		size_t in = 0;
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct amd_cmp_row *r = &c->rows[i];
+			in += r->gated && testable(r) && r->p_min * (double)k <= r->alpha;
+		}
+		if (in <= k)
+			return k;
+	}
+	return total ? total : 1;
+}
+
+static void insufficient(struct amd_cmp_row *r, size_t ngated)
+{
+	r->verdict = AMD_INSUFFICIENT;
+	double need = r->alpha / (double)(ngated ? ngated : 1);
+	r->runs_needed = amd_mwu_runs_needed(need);
+	if (ngated <= 1)
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p is %.3g > alpha %g; "
+			 "%d runs per side would reach it",
+			 r->nc, r->nb, r->p_min, r->alpha, r->runs_needed);
+	else if (r->p_min > r->alpha)
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p is %.3g > alpha %g; "
+			 "%d runs per side would reach it across %zu gated comparisons",
+			 r->nc, r->nb, r->p_min, r->alpha, r->runs_needed, ngated);
+	else
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p %.3g cannot reach alpha %g "
+			 "across %zu gated comparisons; %d runs per side would",
+			 r->nc, r->nb, r->p_min, r->alpha, ngated, r->runs_needed);
+}
+
+static void judge(struct amd_cmp_row *r, double p)
+{
+	double rel = r->ratio - 1;
+	int worse = r->dir == AMD_LOWER_IS_BETTER ? rel > r->threshold : rel < -r->threshold;
+	int better = r->dir == AMD_LOWER_IS_BETTER ? rel < -r->threshold : rel > r->threshold;
+	int sig = p <= r->alpha;
+	r->verdict = sig && worse ? AMD_REGRESSION : sig && better ? AMD_IMPROVEMENT : AMD_NO_CHANGE;
+	if (!isfinite(r->ratio))
+		snprintf(r->note, sizeof r->note, "the baseline median is 0: no ratio");
+}
+
+static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
+{
+	size_t k = tarone_k(c), nfam = 0, ngated = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		ngated += c->rows[i].gated && testable(&c->rows[i]);
+	double *p = malloc((c->nrows ? c->nrows : 1) * sizeof *p);
+	size_t *idx = malloc((c->nrows ? c->nrows : 1) * sizeof *idx);
+	if (!p || !idx) {
+		free(p);
+		free(idx);
+		return amd_fail(err, "compare: out of memory");
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct amd_cmp_row *r = &c->rows[i];
+		if (!testable(r))
+			continue;
+		if (r->gated && r->p_min * (double)k <= r->alpha) {
+			idx[nfam] = i;
+			p[nfam++] = r->mwu.p;
+		} else if (r->gated)
+			insufficient(r, ngated);
+		else if (r->p_min > r->alpha)
+			insufficient(r, 1);
+		else
+			judge(r, r->mwu.p); /* shown only: judged on its own p */
+	}
+	amd_holm(p, nfam, p);
+	for (size_t f = 0; f < nfam; f++) {
+		struct amd_cmp_row *r = &c->rows[idx[f]];
+		r->p_adj = p[f];
+		judge(r, r->p_adj);
+	}
+	c->family = nfam;
+	free(p);
+	free(idx);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct amd_cmp_row *r = &c->rows[i];
+		if (!r->gated)
+			continue;
+		c->ngated++;
+		c->regressions += r->verdict == AMD_REGRESSION;
+		c->improvements += r->verdict == AMD_IMPROVEMENT;
+		c->insufficient += r->verdict == AMD_INSUFFICIENT;
+		c->missing += r->verdict == AMD_MISSING;
+	}
+	return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep_stats *cand,
+		      const struct amd_sweep_stats *const *base_extra,
+		      const struct amd_sweep_stats *const *cand_extra, size_t nextra,
+		      const struct amd_compare_opts *o, struct amd_comparison **out,
+		      struct amd_err *err)
+{
+	struct amd_comparison *c = calloc(1, sizeof *c);
+	if (!c)
+		return amd_fail(err, "compare: out of memory");
+	c->base_sweep = dup_or_null(base->sweep);
+	c->cand_sweep = dup_or_null(cand->sweep);
+	c->base_strategy = dup_or_null(o->base_strategy);
+	c->cand_strategy = dup_or_null(o->cand_strategy);
+	c->metric = dup_or_null(base->metric);
+	c->resamples = o->resamples >= 2000 ? o->resamples : 4000;
+	c->seed = o->seed ? o->seed : 20260101UL;
+	c->level = o->level > 0 && o->level < 1 ? o->level : 0.95;
+	struct builder bd = {c, 0, o};
+	struct sides sd = {base, cand, base_extra, cand_extra, nextra};
+	if (add_all_pairs(&bd, &sd, err) < 0 || assign_verdicts(c, err) < 0) {
+		amd_comparison_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+void amd_comparison_free(struct amd_comparison *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct amd_cmp_row *r = &c->rows[i];
+		free(r->metric);
+		free(r->strategy);
+		free(r->cand_strategy);
+		free(r->base);
+		free(r->cand);
+	}
+	free(c->rows);
+	free(c->base_sweep);
+	free(c->cand_sweep);
+	free(c->base_strategy);
+	free(c->cand_strategy);
+	free(c->metric);
+	free(c);
+}
+
+int amd_compare_builtin(const char *name, const char *time_metric)
+{
+	if (time_metric && strcmp(name, time_metric) == 0)
+		return 1;
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (builtins[i].name && strcmp(builtins[i].name, name) == 0)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,254 @@
+/* config.c — amdahl.yaml through libyaml's event parser into struct
+ * amd_node trees; see config.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "buf.h"
+#include "file.h"
+#include "num.h"
+
+static void node_free(struct amd_node *n)
+{
+	while (n) {
+		struct amd_node *next = n->next;
+		node_free(n->child);
+		free(n->key);
+		free(n->value);
+		free(n);
+		n = next;
+	}
+}
+
+static struct amd_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
+				   struct amd_err *err, const char *path);
+
+/* Reads children until the closing event of a map or sequence. */
+static int parse_children(yaml_parser_t *p, struct amd_node *parent, int is_map,
+			  int depth, struct amd_err *err, const char *path)
+{
+	struct amd_node **tail = &parent->child;
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(p, &ev))
+			return amd_fail(err, "%s: line %zu column %zu: %s", path,
+					p->problem_mark.line + 1, p->problem_mark.column + 1,
+					p->problem ? p->problem : "invalid YAML");
+		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		char *key = NULL;
+		if (is_map) {
+			if (ev.type != YAML_SCALAR_EVENT) {
+				size_t line = ev.start_mark.line + 1;
+				yaml_event_delete(&ev);
+				return amd_fail(err, "%s: line %zu: map keys must be plain text",
+						path, line);
+			}
+			key = strdup((char *)ev.data.scalar.value);
+			yaml_event_delete(&ev);
+			if (!yaml_parser_parse(p, &ev)) {
+				free(key);
+				return amd_fail(err, "%s: line %zu column %zu: %s", path,
+						p->problem_mark.line + 1,
+						p->problem_mark.column + 1,
+						p->problem ? p->problem : "invalid YAML");
+			}
+		}
+		struct amd_node *child = parse_node(p, &ev, depth + 1, err, path);
+		if (!child) {
+			free(key);
+			return -1;
+		}
+		child->key = key;
+		*tail = child;
+		tail = &child->next;
+	}
+}
+
+static struct amd_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
+				   struct amd_err *err, const char *path)
+{
+	if (depth > 64) {
+		amd_fail(err, "%s: line %zu: nested too deeply", path, ev->start_mark.line + 1);
+		yaml_event_delete(ev);
+		return NULL;
+	}
+	struct amd_node *n = calloc(1, sizeof *n);
+	if (!n) {
+		yaml_event_delete(ev);
+		amd_fail(err, "%s: out of memory", path);
+		return NULL;
+	}
+	int rc = 0;
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		n->kind = AMD_NODE_SCALAR;
+		n->value = strdup((char *)ev->data.scalar.value);
+		yaml_event_delete(ev);
+		break;
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT: {
+		int is_map = ev->type == YAML_MAPPING_START_EVENT;
+		n->kind = is_map ? AMD_NODE_MAP : AMD_NODE_SEQ;
+		yaml_event_delete(ev);
+		rc = parse_children(p, n, is_map, depth, err, path);
+		break;
+	}
+	default:
+		amd_fail(err, "%s: line %zu: aliases are not supported", path,
+			 ev->start_mark.line + 1);
+		yaml_event_delete(ev);
+		rc = -1;
+	}
+	if (rc < 0) {
+		node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* Parses a whole YAML document held in text into a tree. */
+static int parse_text(const char *text, size_t len, const char *path,
+		      struct amd_node **root, struct amd_err *err)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	*root = NULL;
+	if (!yaml_parser_initialize(&p))
+		return amd_fail(err, "%s: cannot start the YAML parser", path);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	int rc = 0;
+	for (;;) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			rc = amd_fail(err, "%s: line %zu column %zu: %s", path,
+				      p.problem_mark.line + 1, p.problem_mark.column + 1,
+				      p.problem ? p.problem : "invalid YAML");
+			break;
+		}
+		yaml_event_type_t t = ev.type;
+		if (t == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (t == YAML_SCALAR_EVENT || t == YAML_MAPPING_START_EVENT ||
+		    t == YAML_SEQUENCE_START_EVENT) {
+			if (*root) {
+				yaml_event_delete(&ev);
+				continue;
+			}
+			*root = parse_node(&p, &ev, 0, err, path);
+			if (!*root) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	if (rc < 0) {
+		node_free(*root);
+		*root = NULL;
+	}
+	return rc;
+}
+
+int amd_yaml_parse(const char *text, size_t len, const char *path,
+		   struct amd_node **root, struct amd_err *err)
+{
+	return parse_text(text, len, path, root, err);
+}
+
+void amd_yaml_free(struct amd_node *root)
+{
+	node_free(root);
+}
+
+int amd_config_load(const char *path, int required, struct amd_config *cfg,
+		    struct amd_err *err)
+{
+	memset(cfg, 0, sizeof *cfg);
+	if (!amd_is_file(path)) {
+		if (required)
+			return amd_fail(err, "%s: no such configuration file", path);
+		return 0;
+	}
+	struct amd_buf b = {0};
+	if (amd_read_file(path, 1 << 20, &b, err) < 0)
+		return -1;
+	int rc = parse_text(b.data, b.len, path, &cfg->root, err);
+	amd_buf_free(&b);
+	if (rc < 0)
+		return -1;
+	if (cfg->root && cfg->root->kind != AMD_NODE_MAP) {
+		node_free(cfg->root);
+		cfg->root = NULL;
+		return amd_fail(err, "%s: line 1: expected a map of settings", path);
+	}
+	cfg->path = strdup(path);
+	return 0;
+}
+
+void amd_config_free(struct amd_config *cfg)
+{
+	node_free(cfg->root);
+	free(cfg->path);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+const struct amd_node *amd_node_first(const struct amd_node *n)
+{
+	return n && n->kind != AMD_NODE_SCALAR ? n->child : NULL;
+}
+
+const struct amd_node *amd_node_get(const struct amd_node *map, const char *key)
+{
+	if (!map || map->kind != AMD_NODE_MAP)
+		return NULL;
+	for (const struct amd_node *c = map->child; c; c = c->next)
+		if (c->key && strcmp(c->key, key) == 0)
+			return c;
+	return NULL;
+}
+
+const struct amd_node *amd_config_get(const struct amd_config *cfg, const char *dotted)
+{
+	if (!cfg || !cfg->root)
+		return NULL;
+	const struct amd_node *n = cfg->root;
+	char part[256];
+	const char *s = dotted;
+	while (n && *s) {
+		size_t len = strcspn(s, ".");
+		if (len >= sizeof part)
+			return NULL;
+		memcpy(part, s, len);
+		part[len] = '\0';
+		n = amd_node_get(n, part);
+		s += len;
+		if (*s == '.')
+			s++;
+	}
+	return n;
+}
+
+const char *amd_config_str(const struct amd_config *cfg, const char *dotted,
+			   const char *dflt)
+{
+	const struct amd_node *n = amd_config_get(cfg, dotted);
+	return n && n->kind == AMD_NODE_SCALAR ? n->value : dflt;
+}
+
+double amd_config_num(const struct amd_config *cfg, const char *dotted, double dflt)
+{
+	const char *s = amd_config_str(cfg, dotted, NULL);
+	double v;
+	if (!s || amd_parse_double(s, &v) < 0)
+		return dflt;
+	return v;
+}

@@ -1,0 +1,268 @@
+/* file.c — opening and reading input files (gunzipped when gzipped,
+ * line by line in bounded memory) and path helpers; see file.h. */
+#include "file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+int amd_open_regular(const char *path, struct amd_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return amd_fail(err, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return amd_fail(err, "%s: not a regular file", path);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+static int fd_is_gzip(int fd)
+{
+	unsigned char m[2];
+	return pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+/* gzdopen on a regular file; the gzFile owns fd. */
+static gzFile open_gz(const char *path, int *gz, struct amd_err *err)
+{
+	int fd = amd_open_regular(path, err);
+	if (fd < 0)
+		return NULL;
+	*gz = fd_is_gzip(fd);
+	gzFile g = gzdopen(fd, "rb");
+	if (!g) {
+		close(fd);
+		amd_fail(err, "%s: cannot open", path);
+		return NULL;
+	}
+	gzbuffer(g, 1 << 17);
+	return g;
+}
+
+/* After gzread returned n <= 0: -1 with err filled when that was an
+ * error (including a gzip stream that ends early), else 0. */
+static int gz_check(gzFile g, const char *path, int n, int gz, struct amd_err *err)
+{
+	int zerr = Z_OK;
+	const char *m = gzerror(g, &zerr);
+	if (n < 0 || (gz && zerr != Z_OK && zerr != Z_STREAM_END))
+		return amd_fail(err, "%s: byte %ld: %s", path, (long)gzoffset(g),
+				zerr == Z_BUF_ERROR ? "truncated gzip data" : m);
+	return 0;
+}
+
+int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
+		  struct amd_err *err)
+{
+	int gz = 0;
+	gzFile g = open_gz(path, &gz, err);
+	if (!g)
+		return -1;
+	char chunk[1 << 16];
+	int n, rc = 0;
+	out->len = 0;
+	if (amd_buf_append(out, "", 0) < 0)
+		rc = amd_fail(err, "%s: out of memory", path);
+	while (rc == 0 && (n = gzread(g, chunk, sizeof chunk)) > 0) {
+		if (out->len + (size_t)n > max_bytes)
+			rc = amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
+				      max_bytes, gz ? " once decompressed" : "");
+		else if (amd_buf_append(out, chunk, (size_t)n) < 0)
+			rc = amd_fail(err, "%s: out of memory", path);
+	}
+	if (rc == 0)
+		rc = gz_check(g, path, n, gz, err);
+	if (gzclose(g) != Z_OK && gz && rc == 0)
+		rc = amd_fail(err, "%s: truncated gzip data", path);
+	if (rc < 0)
+		amd_buf_free(out); /* on failure the caller has nothing to free */
+	return rc;
+}
+
+struct amd_lines {
+	gzFile g;
+	char *path;
+	int gz, eof;
+	char *buf;
+	size_t cap, start, end; /* buf[start, end) not yet returned */
+	size_t max_line;
+	uint64_t max_bytes, total;
+	long line;
+};
+
+struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max_bytes,
+				 struct amd_err *err)
+{
+	struct amd_lines *l = calloc(1, sizeof *l);
+	if (!l || !(l->path = strdup(path)) || !(l->buf = malloc(max_line + 2))) {
+		amd_lines_close(l);
+		amd_fail(err, "%s: out of memory", path);
+		return NULL;
+	}
+	l->cap = max_line + 1; /* room for the longest line and its newline */
+	l->max_line = max_line;
+	l->max_bytes = max_bytes;
+	if (!(l->g = open_gz(path, &l->gz, err))) {
+		amd_lines_close(l);
+		return NULL;
+	}
+	return l;
+}
+
+static int lines_fill(struct amd_lines *l, struct amd_err *err)
+{
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
+	}
+	int n = gzread(l->g, l->buf + l->end, (unsigned)(l->cap - l->end));
+	if (n <= 0) {
+		l->eof = 1;
+		return gz_check(l->g, l->path, n, l->gz, err);
+	}
+	l->total += (uint64_t)n;
+	if (l->total > l->max_bytes)
+		return amd_fail(err, "%s: larger than the limit of %llu bytes%s", l->path,
+				(unsigned long long)l->max_bytes,
+				l->gz ? " once decompressed" : "");
+	l->end += (size_t)n;
+	return 0;
+}
+
+int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err *err)
+{
+	for (;;) {
+		char *s = l->buf + l->start;
+		char *nl = memchr(s, '\n', l->end - l->start);
+		if (nl || (l->eof && l->end > l->start)) {
+			size_t n = nl ? (size_t)(nl - s) : l->end - l->start;
+			l->line++;
+			if (n > l->max_line)
+				break;
+			s[n] = '\0';
+			l->start += n + (nl ? 1 : 0);
+			*line = s;
+			*len = n;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		if (l->end - l->start >= l->cap) {
+			l->line++;
+			break;
+		}
+		if (lines_fill(l, err) < 0)
+			return -1;
+	}
+	return amd_fail(err, "%s: line %ld: longer than the limit of %zu bytes", l->path,
+			l->line, l->max_line);
+}
+
+long amd_lines_number(const struct amd_lines *l)
+{
+	return l->line;
+}
+
+void amd_lines_close(struct amd_lines *l)
+{
+	if (!l)
+		return;
+	if (l->g)
+		gzclose(l->g);
+	free(l->path);
+	free(l->buf);
+	free(l);
+}
+
+long amd_read_head(const char *path, unsigned char *head, size_t n,
+		   struct amd_err *err)
+{
+	int gz = 0;
+	gzFile g = open_gz(path, &gz, err);
+	if (!g)
+		return -1;
+	int got = gzread(g, head, (unsigned)n);
+	gzclose(g);
+	if (got < 0)
+		return amd_fail(err, "%s: cannot read", path);
+	return got;
+}
+
+int amd_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int amd_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *amd_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	size_t lb = strlen(b);
+	char *p = malloc(la + lb + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	p[la] = '/';
+	memcpy(p + la + 1, b, lb + 1);
+	return p;
+}
+
+const char *amd_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+char *amd_template_path(const char *name)
+{
+	const char *env = getenv("AMDAHL_TEMPLATES");
+	char exe[PATH_MAX];
+	char *cand[4] = {0};
+	int n = 0;
+	if (env && *env)
+		cand[n++] = amd_path_join(env, name);
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			char *share = amd_path_join(exe, "../share/amdahl/templates");
+			char *src = amd_path_join(exe, "../templates");
+			if (share)
+				cand[n++] = amd_path_join(share, name);
+			if (src)
+				cand[n++] = amd_path_join(src, name);
+			free(share);
+			free(src);
+		}
+	}
+	cand[n++] = amd_path_join("templates", name);
+	char *found = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!found && cand[i] && amd_is_file(cand[i]))
+			found = cand[i];
+		else
+			free(cand[i]);
+	}
+	return found;
+}

@@ -1,0 +1,51 @@
+/* file.h — reading input files: whole (gunzipped when gzipped), by
+ * their first bytes, line by line in bounded memory; never blocking on
+ * a FIFO or device; and path helpers. */
+#ifndef AMD_FILE_H
+#define AMD_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "err.h"
+
+/* Reads a whole file (gunzipping it when it starts with the gzip magic)
+ * into a NUL-terminated buffer; refuses files larger than max_bytes.
+ * On failure out is freed. */
+int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
+		  struct amd_err *err);
+
+/* Opens a regular file for reading (never blocks: a FIFO, socket or
+ * device is refused with "PATH: not a regular file"); returns the fd. */
+int amd_open_regular(const char *path, struct amd_err *err);
+
+/* Line-by-line reading of a (possibly gzipped) file in bounded memory:
+ * a line longer than max_line, or more than max_bytes decompressed, is
+ * an error naming the file, the line and the limit. */
+struct amd_lines;
+struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max_bytes,
+				 struct amd_err *err);
+/* 1: *line holds the next line (NUL-terminated, newline stripped, *len
+ * its length; it may contain NUL bytes); 0: end of file; -1: error. */
+int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err *err);
+long amd_lines_number(const struct amd_lines *l); /* current line, from 1 */
+void amd_lines_close(struct amd_lines *l);
+
+/* Reads up to n bytes of the file's start, gunzipped when gzipped;
+ * returns the number read or -1. */
+long amd_read_head(const char *path, unsigned char *head, size_t n,
+		   struct amd_err *err);
+
+int amd_is_dir(const char *path);
+int amd_is_file(const char *path);
+/* Joins a and b with one '/'; returns malloc'd text. */
+char *amd_path_join(const char *a, const char *b);
+/* Last path component (no copy). */
+const char *amd_basename(const char *path);
+
+/* Finds a file shipped in templates/: $AMDAHL_TEMPLATES, then the
+ * installed share dir, then ./templates. Returns malloc'd path or NULL. */
+char *amd_template_path(const char *name);
+
+#endif

@@ -1,0 +1,33 @@
+/* template.h — a tiny text template engine for templates/: {{name}}
+ * substitutes a value (HTML-escaped when rendering HTML), {{{name}}}
+ * substitutes it raw, {{#name}}…{{/name}} repeats for each item of a
+ * list or shows its body when a value is non-empty, {{^name}}…{{/name}}
+ * shows it when the list or value is empty. Names resolve in the
+ * innermost item first, then outwards. */
+#ifndef AMD_TEMPLATE_H
+#define AMD_TEMPLATE_H
+
+#include "err.h"
+#include "buf.h"
+#include "file.h"
+
+struct tpl;
+
+struct tpl *tpl_new(void);
+void tpl_free(struct tpl *t);
+/* Sets name to a printf-formatted value. */
+void tpl_set(struct tpl *t, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Appends a new item to list name and returns it (owned by t). */
+struct tpl *tpl_add(struct tpl *t, const char *name);
+
+enum tpl_escape { TPL_RAW, TPL_HTML };
+
+/* Renders text (named path for error messages) into out. */
+int tpl_render(const char *text, const char *path, const struct tpl *t, enum tpl_escape esc,
+	       struct amd_buf *out, struct amd_err *err);
+/* Finds templates/<name> (amd_template_path), renders it and writes out_path. */
+int tpl_render_file(const char *name, const struct tpl *t, enum tpl_escape esc,
+		    const char *out_path, struct amd_err *err);
+
+#endif

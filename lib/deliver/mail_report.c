@@ -1,0 +1,295 @@
+/* mail_report.c — what a mail says about a report directory: the sweep,
+ * the findings and the gate verdict from report.json (cJSON), else the
+ * findings section of summary.md; the PDF to attach; and the body rendered
+ * from templates/mail.txt and templates/mail.html with lib/template.h
+ * (the engine summary.md uses: {{name}}, {{#list}}..{{/list}}). */
+#include "mail.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "template.h" /* the one template engine */
+#include "buf.h"
+#include "file.h"
+
+#define MAX_REPORT_BYTES (16u << 20)
+
+void amd_mail_report_free(struct amd_mail_report *r)
+{
+	for (size_t i = 0; i < r->nfindings; i++)
+		free(r->findings[i]);
+	free(r->findings);
+	free(r->dir);
+	free(r->pdf_path);
+	free(r->sweep);
+	free(r->gate);
+	free(r->source);
+	memset(r, 0, sizeof *r);
+}
+
+static int add_finding(struct amd_mail_report *r, const char *text, size_t n)
+{
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
+		n--;
+	if (n == 0)
+		return 0;
+	char **f = realloc(r->findings, (r->nfindings + 1) * sizeof *f);
+	if (!f)
+		return -1;
+	r->findings = f;
+	if (!(f[r->nfindings] = strndup(text, n)))
+		return -1;
+	r->nfindings++;
+	return 0;
+}
+
+/* A string field, or the named string inside an object field
+ * ({"gate": {"verdict": "pass"}}, {"sweep": {"name": "rc"}}). */
+static char *json_text(const cJSON *root, const char *key, const char *inner)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+	if (cJSON_IsObject(v) && inner)
+		v = cJSON_GetObjectItemCaseSensitive(v, inner);
+	return cJSON_IsString(v) && *v->valuestring ? strdup(v->valuestring) : NULL;
+}
+
+/* Parses a JSON object file; errors name the line and byte. */
+static cJSON *parse_json(const char *path, struct amd_err *err)
+{
+	struct amd_buf text = {0};
+	if (amd_read_file(path, MAX_REPORT_BYTES, &text, err) < 0)
+		return NULL;
+	cJSON *root = cJSON_ParseWithLength(text.data, text.len);
+	if (!root || !cJSON_IsObject(root)) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at && at >= text.data && at <= text.data + text.len
+				     ? (size_t)(at - text.data) : 0;
+		int line = 1;
+		for (size_t i = 0; i < off; i++)
+			line += text.data[i] == '\n';
+		cJSON_Delete(root);
+		root = NULL;
+		amd_fail(err, "%s: line %d (byte %zu): not a JSON object", path, line, off);
+	}
+	amd_buf_free(&text);
+	return root;
+}
+
+/* The gate's verdict: "gate": "pass" or {"verdict"/"result": ...} in
+ * report.json, or "result" in the output of 'amdahl gate --json'. */
+static char *gate_verdict(const cJSON *root)
+{
+	char *v = json_text(root, "gate", "verdict");
+	if (!v)
+		v = json_text(root, "gate", "result");
+	if (!v && cJSON_GetObjectItemCaseSensitive(root, "rows"))
+		v = json_text(root, "result", NULL);
+	return v;
+}
+
+int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd_err *err)
+{
+	cJSON *root = parse_json(path, err);
+	if (!root)
+		return -1;
+	char *v = gate_verdict(root);
+	cJSON_Delete(root);
+	if (!v)
+		return amd_fail(err, "%s: no gate verdict (want the output of 'amdahl gate --json')",
+				path);
+	free(r->gate);
+	r->gate = v;
+	return 0;
+}
+
+static int load_json(const char *path, struct amd_mail_report *r, struct amd_err *err)
+{
+	cJSON *root = parse_json(path, err);
+	if (!root)
+		return -1;
+	r->sweep = json_text(root, "sweep", "name");
+	r->gate = gate_verdict(root);
+	const cJSON *f, *list = cJSON_GetObjectItemCaseSensitive(root, "findings");
+	const cJSON *items = cJSON_IsArray(list) ? list : NULL;
+	int rc = 0;
+	cJSON_ArrayForEach(f, items) {
+		if (cJSON_IsObject(f))
+			f = cJSON_GetObjectItemCaseSensitive(f, "text");
+		if (cJSON_IsString(f) && add_finding(r, f->valuestring, strlen(f->valuestring)) < 0)
+			rc = amd_fail(err, "out of memory");
+	}
+	cJSON_Delete(root);
+	if (rc == 0 && cJSON_IsArray(list) && !(r->source = strdup("report.json")))
+		rc = amd_fail(err, "out of memory");
+	return rc;
+}
+
+/* Where the findings start in summary.md: after a "## Findings" heading
+ * when there is one, else after the title (the first heading). */
+static char *findings_start(char *text)
+{
+	char *first = NULL;
+	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (line[0] != '#')
+			continue;
+		char *next = strchr(line, '\n');
+		const char *title = line + strspn(line, "#");
+		title += strspn(title, " \t");
+		if (strncasecmp(title, "findings", 8) == 0)
+			return next ? next + 1 : line + strlen(line);
+		if (!first)
+			first = next ? next + 1 : line + strlen(line);
+	}
+	return first ? first : text;
+}
+
+/* The findings section of summary.md, up to the next heading: its bullet
+ * items are the findings, else its paragraphs. */
+static int load_summary(const char *path, struct amd_mail_report *r, struct amd_err *err)
+{
+	struct amd_buf text = {0}, para = {0};
+	if (amd_read_file(path, MAX_REPORT_BYTES, &text, err) < 0)
+		return -1;
+	int rc = 0;
+	for (char *line = findings_start(text.data), *end; line && *line && rc == 0;
+	     line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		if (line[0] == '#')
+			break;
+		int bullet = n >= 2 && (line[0] == '-' || line[0] == '*') && line[1] == ' ';
+		int blank = strspn(line, " \t\r") >= n;
+		if ((bullet || blank) && para.len) {
+			rc = add_finding(r, para.data, para.len);
+			para.len = 0;
+		}
+		if (bullet)
+			rc = rc ? rc : add_finding(r, line + 2, n - 2);
+		else if (!blank)
+			rc = amd_buf_printf(&para, "%s%.*s", para.len ? " " : "", (int)n, line);
+	}
+	if (rc == 0 && para.len)
+		rc = add_finding(r, para.data, para.len);
+	amd_buf_free(&para);
+	amd_buf_free(&text);
+	if (rc == 0 && !(r->source = strdup("summary.md")))
+		rc = -1;
+	return rc < 0 ? amd_fail(err, "out of memory") : 0;
+}
+
+static int is_pdf_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcasecmp(name + n - 4, ".pdf") == 0;
+}
+
+/* DIR/report.pdf, else the only *.pdf in DIR. */
+static int find_pdf(const char *dir, struct amd_mail_report *r, struct amd_err *err)
+{
+	char *path = amd_path_join(dir, "report.pdf");
+	if (path && amd_is_file(path)) {
+		r->pdf_path = path;
+		return 0;
+	}
+	free(path);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int count = 0;
+	if (!d)
+		return amd_fail(err, "%s: cannot list the directory", dir);
+	while ((e = readdir(d)) != NULL) {
+		char *p = is_pdf_name(e->d_name) ? amd_path_join(dir, e->d_name) : NULL;
+		if (p && amd_is_file(p) && count++ == 0)
+			r->pdf_path = p;
+		else
+			free(p);
+	}
+	closedir(d);
+	if (count == 1)
+		return 0;
+	free(r->pdf_path);
+	r->pdf_path = NULL;
+	if (count == 0)
+		return amd_fail(err, "%s: no PDF to attach (no report.pdf); "
+			       "'amdahl report build -o %s' writes one", dir, dir);
+	return amd_fail(err, "%s: %d PDF files and no report.pdf: cannot tell which to attach",
+			dir, count);
+}
+
+int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_err *err)
+{
+	memset(r, 0, sizeof *r);
+	if (!amd_is_dir(dir))
+		return amd_fail(err, "%s: not a report directory", dir);
+	if (!(r->dir = strdup(dir)))
+		return amd_fail(err, "out of memory");
+	char *json = amd_path_join(dir, "report.json");
+	char *md = amd_path_join(dir, "summary.md");
+	char *gate = amd_path_join(dir, "gate.json");
+	int rc = find_pdf(dir, r, err);
+	if (rc == 0 && amd_is_file(json))
+		rc = load_json(json, r, err);
+	if (rc == 0 && !r->source && amd_is_file(md))
+		rc = load_summary(md, r, err);
+	if (rc == 0 && !r->gate && amd_is_file(gate))
+		rc = amd_mail_report_gate(r, gate, err);
+	free(json);
+	free(md);
+	free(gate);
+	if (rc < 0)
+		amd_mail_report_free(r);
+	return rc;
+}
+
+/* ---- templates: lib/template.h, the engine summary.md uses ---- */
+
+static struct tpl *fields(const struct amd_mail_report *r, const char *subject)
+{
+	struct tpl *t = tpl_new();
+	if (!t)
+		return NULL;
+	tpl_set(t, "subject", "%s", subject);
+	tpl_set(t, "pdf", "%s", amd_basename(r->pdf_path));
+	if (r->sweep)
+		tpl_set(t, "sweep", "%s", r->sweep);
+	if (r->gate)
+		tpl_set(t, "gate", "%s", r->gate);
+	if (r->source)
+		tpl_set(t, "source", "%s", r->source);
+	for (size_t i = 0; i < r->nfindings; i++) {
+		struct tpl *item = tpl_add(t, "findings");
+		if (item)
+			tpl_set(item, "text", "%s", r->findings[i]);
+	}
+	return t;
+}
+
+char *amd_mail_render(const char *name, const struct amd_mail_report *r,
+		      const char *subject, struct amd_err *err)
+{
+	char *path = amd_template_path(name);
+	struct amd_buf text = {0}, out = {0};
+	if (!path) {
+		amd_fail(err, "templates/%s: not found (set AMDAHL_TEMPLATES to the templates folder)",
+			 name);
+		return NULL;
+	}
+	struct tpl *t = fields(r, subject);
+	enum tpl_escape esc = strstr(name, ".html") ? TPL_HTML : TPL_RAW;
+	int rc = t ? amd_read_file(path, 1u << 20, &text, err) : amd_fail(err, "out of memory");
+	if (rc == 0)
+		rc = tpl_render(text.data, path, t, esc, &out, err);
+	if (rc == 0 && amd_buf_append(&out, "", 0) < 0)
+		rc = amd_fail(err, "out of memory");
+	tpl_free(t);
+	amd_buf_free(&text);
+	free(path);
+	if (rc < 0) {
+		amd_buf_free(&out);
+		return NULL;
+	}
+	return out.data;
+}

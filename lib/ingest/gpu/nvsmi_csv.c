@@ -1,0 +1,185 @@
+/* nvsmi_csv.c — nvidia-smi's GPU logs, `nvidia-smi --query-gpu=…
+ * --format=csv[,nounits] -l N`: a header of query names with units in
+ * brackets ("power.draw [W]"), values with units ("75.29 W", "0 %") or
+ * without (nounits), "[N/A]" for no value. Columns are found by name, in
+ * any order, any subset; timestamp is required and index (else the order
+ * of first appearance of uuid / pci.bus_id) numbers the GPUs. nvidia-smi
+ * prints local time without a zone ("2026/11/22 11:39:49.177"): it is
+ * read as UTC, so times compare with each other, and with MLflow's epoch
+ * times only when the logging machine ran on UTC. Samples belong to the
+ * run given with --run, else to no run. */
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "csv.h"
+#include "ingest.h"
+#include "num.h"
+
+#define MAX_GPUS 1024
+
+/* Header names without their " [unit]" suffix. */
+static int name_is(const char *field, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(field, name, n) == 0 && (field[n] == '\0' || field[n] == ' ');
+}
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	const char *h = (const char *)head;
+	const char *nl = memchr(h, '\n', n);
+	size_t len = nl ? (size_t)(nl - h) : n;
+	char line[AMD_HEAD_BYTES + 1];
+	memcpy(line, h, len);
+	line[len] = '\0';
+	static const char *const known[] = {"utilization.gpu", "power.draw", "memory.used",
+					    "temperature.gpu", "utilization.memory"};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strstr(line, known[i]))
+			return 85;
+	return 0;
+}
+
+enum { C_TS, C_INDEX, C_ID, C_UTIL, C_MEMUTIL, C_POWER, C_MEMUSED, C_TEMP, C_N };
+
+static void find_cols(const struct amd_csv *c, int *col)
+{
+	static const char *const names[C_N][3] = {
+		{"timestamp"}, {"index"}, {"uuid", "pci.bus_id", "gpu_uuid"},
+		{"utilization.gpu"}, {"utilization.memory"},
+		{"power.draw", "power.draw.instant", "power.draw.average"},
+		{"memory.used"}, {"temperature.gpu"},
+	};
+	for (int k = 0; k < C_N; k++) {
+		col[k] = -1;
+		for (int j = 0; j < 3 && names[k][j] && col[k] < 0; j++)
+			for (size_t i = 0; i < c->n && col[k] < 0; i++)
+				if (name_is(c->field[i], names[k][j]))
+					col[k] = (int)i;
+	}
+}
+
+/* "2026/11/22 11:39:49.177" (also with '-' between date parts). */
+static int parse_ts(const char *s, int64_t *out)
+{
+	struct tm tm = {0};
+	char d1, d2;
+	int consumed = 0;
+	if (sscanf(s, "%4d%c%2d%c%2d %2d:%2d:%2d%n", &tm.tm_year, &d1, &tm.tm_mon, &d2,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 8 ||
+	    d1 != d2 || (d1 != '/' && d1 != '-'))
+		return -1;
+	int64_t ms;
+	const char *p = amd_parse_frac_ms(s + consumed, &ms);
+	while (*p == ' ')
+		p++;
+	if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*out = (int64_t)timegm(&tm) * 1000 + ms;
+	return 0;
+}
+
+struct gpu_ids {
+	char *id[MAX_GPUS];
+	int n;
+};
+
+static int gpu_number(struct gpu_ids *ids, const char *id)
+{
+	for (int i = 0; i < ids->n; i++)
+		if (strcmp(ids->id[i], id) == 0)
+			return i;
+	if (ids->n == MAX_GPUS || !(ids->id[ids->n] = strdup(id)))
+		return -1;
+	return ids->n++;
+}
+
+static int value(const struct amd_csv *c, const int *col, int k, double *out)
+{
+	*out = NAN;
+	if (col[k] < 0)
+		return 0;
+	return amd_parse_unit_double(c->field[col[k]], out);
+}
+
+static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct gpu_ids *ids,
+	       struct amd_sink *sink, struct amd_err *err)
+{
+	struct amd_gpu_sample g = {0};
+	if (parse_ts(c->field[col[C_TS]], &g.ts_ms) < 0)
+		return amd_fail(err, "%s: line %d: column 'timestamp': '%s' is not a time",
+				c->path, c->line, c->field[col[C_TS]]);
+	int64_t idx = 0;
+	if (col[C_INDEX] >= 0) {
+		if (amd_parse_int64(c->field[col[C_INDEX]], &idx) < 0 || idx < 0 || idx >= MAX_GPUS)
+			return amd_fail(err, "%s: line %d: column 'index': '%s' is not a GPU index",
+					c->path, c->line, c->field[col[C_INDEX]]);
+	} else if (col[C_ID] >= 0 && (idx = gpu_number(ids, c->field[col[C_ID]])) < 0) {
+		return amd_fail(err, "%s: line %d: more than %d GPUs", c->path, c->line, MAX_GPUS);
+	}
+	g.gpu = (int)idx;
+	double *dst[] = {[C_UTIL] = &g.util_pct, [C_MEMUTIL] = &g.mem_util_pct,
+			 [C_POWER] = &g.power_w, [C_MEMUSED] = &g.mem_used_mib,
+			 [C_TEMP] = &g.temp_c};
+	for (int k = C_UTIL; k < C_N; k++)
+		if (value(c, col, k, dst[k]) < 0)
+			return amd_fail(err, "%s: line %d: column '%s': '%s' is not a number",
+					c->path, c->line, hdr[col[k]], c->field[col[k]]);
+	return sink->gpu_sample ? sink->gpu_sample(sink, &g, err) : 0;
+}
+
+static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *sink,
+		struct amd_err *err)
+{
+	int col[C_N];
+	find_cols(c, col);
+	if (col[C_TS] < 0)
+		return amd_fail(err, "%s: line 1: no column 'timestamp' in the header", c->path);
+	size_t width = c->n;
+	char **hdr = calloc(width, sizeof *hdr);
+	struct gpu_ids ids = {.n = 0};
+	int rc = hdr ? 0 : amd_fail(err, "%s: out of memory", c->path);
+	for (size_t i = 0; rc == 0 && i < width; i++)
+		if (!(hdr[i] = strdup(c->field[i])))
+			rc = amd_fail(err, "%s: out of memory", c->path);
+	if (rc == 0 && sink->link)
+		rc = sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err);
+	while (rc >= 0 && (rc = amd_csv_next(c, err)) == 1) {
+		if (c->n != width)
+			rc = amd_fail(err, "%s: line %d: %zu fields, the header has %zu (truncated file?)",
+				      c->path, c->line, c->n, width);
+		else
+			rc = row(c, col, hdr, &ids, sink, err);
+	}
+	for (size_t i = 0; hdr && i < width; i++)
+		free(hdr[i]);
+	free(hdr);
+	for (int i = 0; i < ids.n; i++)
+		free(ids.id[i]);
+	return rc < 0 ? -1 : 0;
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct amd_csv c;
+	if (amd_csv_open(&c, in->path, 1, err) < 0)
+		return -1;
+	int rc = amd_csv_next(&c, err);
+	if (rc == 0)
+		rc = amd_fail(err, "%s: line 1: an empty file (no CSV header)", in->path);
+	if (rc > 0)
+		rc = body(&c, in, sink, err);
+	amd_csv_free(&c);
+	return rc < 0 ? amd_err_one_line(err) : 0;
+}
+
+const struct amd_format amd_fmt_nvsmi_csv = {
+	.name = "nvidia-smi-csv",
+	.detect = detect,
+	.parse = parse,
+};

@@ -1,0 +1,279 @@
+/* mlflow_sqlite.c — MLflow's SQLite backend (mlflow.db, the default
+ * store since MLflow 3.7): experiments, runs, params, tags and metrics,
+ * read through a separate read-only connection. New MLflow versions add
+ * columns, so columns are selected by name after PRAGMA table_info and
+ * optional ones that are missing read as NULL. Metrics logged as NaN are
+ * stored by MLflow as is_nan=1 (value 0): they become NAN here. Runs in
+ * lifecycle_stage 'deleted' are skipped, as in the file store.
+ * (This is SQL on a foreign database; amdahl's own SQL is in lib/store*.c.) */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h" /* amd_err_one_line */
+#include "ingest.h"
+#include "run.h"
+
+static const char magic[16] = "SQLite format 3";
+
+/* 1 when db has the table, 0 when not, -1 when sqlite_master cannot be
+ * read (a damaged or truncated database). */
+static int has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+static sqlite3 *open_ro(const char *path)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	return db;
+}
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	if (n < 100 || memcmp(head, magic, 16) != 0)
+		return 0;
+	sqlite3 *db = open_ro(path);
+	int runs = db ? has_table(db, "runs") : -1;
+	int metrics = db ? has_table(db, "metrics") : -1;
+	sqlite3_close(db);
+	if (runs < 0 || metrics < 0)
+		return 20; /* damaged: claimed weakly, so that parse says what is wrong */
+	return runs && metrics ? 95 : 0;
+}
+
+/* Column list "a, b, NULL, d" for table: each wanted column by name, NULL
+ * where the table lacks an optional one; -1 when a required one (marked
+ * with a leading '!') is missing. */
+static int select_list(sqlite3 *db, const char *path, const char *table,
+		       const char *const *cols, size_t ncols, char *out, size_t cap,
+		       struct amd_err *err)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < ncols; i++) {
+		int required = cols[i][0] == '!';
+		const char *name = cols[i] + required;
+		sqlite3_stmt *q;
+		char sql[160];
+		snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name=?1",
+			 table);
+		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+			return amd_fail(err, "%s: %s", path, sqlite3_errmsg(db));
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+		int found = sqlite3_step(q) == SQLITE_ROW;
+		sqlite3_finalize(q);
+		if (!found && required)
+			return amd_fail(err, "%s: table %s has no column %s (not an MLflow database?)",
+					path, table, name);
+		size_t len = strlen(out);
+		snprintf(out + len, cap - len, "%s%s%s%s", i ? ", " : "", found ? "\"" : "",
+			 found ? name : "NULL", found ? "\"" : "");
+	}
+	return 0;
+}
+
+static sqlite3_stmt *prepare(sqlite3 *db, const char *path, const char *table,
+			     const char *const *cols, size_t ncols, const char *tail,
+			     struct amd_err *err)
+{
+	char list[512], sql[1024];
+	if (select_list(db, path, table, cols, ncols, list, sizeof list, err) < 0)
+		return NULL;
+	snprintf(sql, sizeof sql, "SELECT %s FROM \"%s\" %s", list, table, tail);
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+		amd_fail(err, "%s: %s", path, sqlite3_errmsg(db));
+		return NULL;
+	}
+	return q;
+}
+
+static const char *text(sqlite3_stmt *q, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(q, i);
+	return s && *s ? s : NULL;
+}
+
+struct db_ctx {
+	sqlite3 *db;
+	const char *path;
+	struct amd_sink *sink;
+	sqlite3_stmt *exp, *param, *tag, *metric, *parent, *run_name;
+};
+
+static const char *const exp_cols[] = {"!experiment_id", "!name"};
+static const char *const kv_cols[] = {"!key", "value"};
+static const char *const metric_cols[] = {"!key", "!value", "timestamp", "step", "is_nan"};
+static const char *const run_cols[] = {"!run_uuid", "name", "status", "start_time",
+				       "end_time", "experiment_id", "lifecycle_stage"};
+
+static int prepare_all(struct db_ctx *c, struct amd_err *err)
+{
+	static const char *const tables[] = {"runs", "metrics", "experiments", "params", "tags"};
+	for (size_t i = 0; i < 5; i++) {
+		int has = has_table(c->db, tables[i]);
+		if (has < 0)
+			return amd_fail(err, "%s: byte 0: not a readable SQLite database: %s", c->path,
+					sqlite3_errmsg(c->db));
+		if (!has)
+			return amd_fail(err, "%s: an MLflow database has a table %s; this one has not",
+					c->path, tables[i]);
+	}
+	const char *by_run = "WHERE run_uuid=?1 ORDER BY \"key\"";
+	if (!(c->exp = prepare(c->db, c->path, "experiments", exp_cols, 2,
+			       "WHERE experiment_id=?1", err)) ||
+	    !(c->param = prepare(c->db, c->path, "params", kv_cols, 2, by_run, err)) ||
+	    !(c->tag = prepare(c->db, c->path, "tags", kv_cols, 2, by_run, err)) ||
+	    !(c->metric = prepare(c->db, c->path, "metrics", metric_cols, 5,
+				  "WHERE run_uuid=?1 ORDER BY \"key\", step, timestamp", err)))
+		return -1;
+	return 0;
+}
+
+static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is_tag,
+		      struct amd_err *err)
+{
+	int (*fn)(struct amd_sink *, const char *, const char *, struct amd_err *) =
+		is_tag ? c->sink->tag : c->sink->param;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0);
+		const char *v = (const char *)sqlite3_column_text(q, 1);
+		if (fn && k && fn(c->sink, k, v ? v : "", err) < 0)
+			return -1;
+	}
+	if (rc != SQLITE_DONE)
+		return amd_fail(err, "%s: reading %s: %s", c->path, is_tag ? "tags" : "params",
+				sqlite3_errmsg(c->db));
+	return 0;
+}
+
+static int metrics(struct db_ctx *c, const char *run, struct amd_err *err)
+{
+	sqlite3_stmt *q = c->metric;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0);
+		if (!k)
+			continue;
+		if (sqlite3_column_type(q, 1) == SQLITE_TEXT)
+			return amd_fail(err, "%s: metric %s of run %s: value '%s' is not a number",
+					c->path, k, run, sqlite3_column_text(q, 1));
+		double v = sqlite3_column_int(q, 4) ? NAN : sqlite3_column_double(q, 1);
+		if (c->sink->metric &&
+		    c->sink->metric(c->sink, k, sqlite3_column_int64(q, 3),
+				    sqlite3_column_int64(q, 2), v, err) < 0)
+			return -1;
+	}
+	if (rc != SQLITE_DONE)
+		return amd_fail(err, "%s: reading metrics: %s", c->path, sqlite3_errmsg(c->db));
+	return 0;
+}
+
+/* Value of tag key for run, copied into buf (empty when absent). */
+static const char *tag_value(struct db_ctx *c, const char *run, const char *key, char *buf,
+			     size_t cap)
+{
+	buf[0] = '\0';
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(c->db, "SELECT value FROM tags WHERE run_uuid=?1 AND \"key\"=?2",
+			       -1, &q, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		snprintf(buf, cap, "%s", (const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return buf[0] ? buf : NULL;
+}
+
+static char *experiment_name(struct db_ctx *c, sqlite3_stmt *runs)
+{
+	sqlite3_reset(c->exp);
+	sqlite3_bind_value(c->exp, 1, sqlite3_column_value(runs, 5));
+	char *name = NULL;
+	if (sqlite3_step(c->exp) == SQLITE_ROW && text(c->exp, 1))
+		name = strdup(text(c->exp, 1));
+	return name;
+}
+
+static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
+{
+	const char *id = text(runs, 0);
+	const char *stage = text(runs, 6);
+	if (!id)
+		return amd_fail(err, "%s: a run with an empty run_uuid", c->path);
+	if (stage && strcmp(stage, "deleted") == 0)
+		return 0;
+	char parent[256], tag_name[512];
+	char *sweep = experiment_name(c, runs);
+	struct amd_run_rec r = {
+		.ext_id = id,
+		.name = text(runs, 1) ? text(runs, 1)
+				      : tag_value(c, id, "mlflow.runName", tag_name, sizeof tag_name),
+		.sweep = sweep,
+		.sweep_ext_id = text(runs, 5),
+		.parent_ext_id = tag_value(c, id, "mlflow.parentRunId", parent, sizeof parent),
+		.status = amd_status_parse(text(runs, 2)),
+		.start_ms = sqlite3_column_int64(runs, 3),
+		.end_ms = sqlite3_column_int64(runs, 4),
+	};
+	int ret = c->sink->run ? c->sink->run(c->sink, &r, err) : 0;
+	free(sweep);
+	if (ret == 0)
+		ret = key_values(c, c->param, id, 0, err);
+	if (ret == 0)
+		ret = key_values(c, c->tag, id, 1, err);
+	if (ret == 0)
+		ret = metrics(c, id, err);
+	return ret;
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct db_ctx c = {.path = in->path, .sink = sink};
+	c.db = open_ro(in->path);
+	if (!c.db)
+		return amd_fail(err, "%s: cannot open as a read-only SQLite database", in->path);
+	sqlite3_stmt *runs = NULL;
+	int ret = prepare_all(&c, err);
+	if (ret == 0 && !(runs = prepare(c.db, in->path, "runs", run_cols, 7,
+					 "ORDER BY start_time, run_uuid", err)))
+		ret = -1;
+	int rc = SQLITE_DONE;
+	while (ret == 0 && (rc = sqlite3_step(runs)) == SQLITE_ROW)
+		ret = one_run(&c, runs, err);
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = amd_fail(err, "%s: reading runs: %s", in->path, sqlite3_errmsg(c.db));
+	sqlite3_finalize(runs);
+	sqlite3_finalize(c.exp);
+	sqlite3_finalize(c.param);
+	sqlite3_finalize(c.tag);
+	sqlite3_finalize(c.metric);
+	sqlite3_close(c.db);
+	return ret < 0 ? amd_err_one_line(err) : 0;
+}
+
+const struct amd_format amd_fmt_mlflow_sqlite = {
+	.name = "mlflow-sqlite",
+	.detect = detect,
+	.parse = parse,
+};

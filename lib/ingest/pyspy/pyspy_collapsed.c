@@ -1,0 +1,110 @@
+/* pyspy_collapsed.c — collapsed stacks: `py-spy record -f raw` and the
+ * perf/FlameGraph collapsed format, one "frame;frame;… COUNT" per line,
+ * root first. py-spy's -s and -t root frames become the stack's process
+ * and thread; counts / sampling rate = thread-seconds (--rate, else
+ * py-spy's default 100 Hz: the format does not record its rate). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest.h"
+#include "pyspy_stack.h"
+#include "buf.h"
+#include "file.h"
+
+#define COLLAPSED_MAX ((size_t)1 << 30)
+
+/* A line of the form "… COUNT" whose stack holds a ';'. */
+static int looks_collapsed(const char *s, size_t n, int *has_semi)
+{
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
+		n--;
+	size_t d = n;
+	while (d && s[d - 1] >= '0' && s[d - 1] <= '9')
+		d--;
+	if (d == n || d < 2 || s[d - 1] != ' ')
+		return 0;
+	if (memchr(s, ';', d))
+		*has_semi = 1;
+	return memchr(s, '\t', n) == NULL;
+}
+
+/* A first line longer than the head (deep Python stacks with long paths
+ * are): py-spy's own frames "name (file:line);" or its -s/-t root frames
+ * must show in it. */
+static int looks_pyspy_prefix(const char *s, size_t n)
+{
+	if (memchr(s, '\t', n) || !memchr(s, ';', n))
+		return 0;
+	if (strncmp(s, "process ", 8) == 0 || strncmp(s, "thread (", 8) == 0)
+		return 1;
+	int frames = 0;
+	for (const char *p = s; (p = strstr(p, ");")) && p < s + n; p++)
+		frames++;
+	return frames >= 3;
+}
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	const char *s = (const char *)head;
+	if (n == 0 || s[0] == '{' || s[0] == '[' || s[0] == '#')
+		return 0;
+	if (n == AMD_HEAD_BYTES && !memchr(s, '\n', n))
+		return looks_pyspy_prefix(s, n) ? 55 : 0;
+	int lines = 0, semi = 0;
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		if (!nl && n == AMD_HEAD_BYTES && lines > 0)
+			break; /* a line cut by the head's end */
+		size_t len = nl ? (size_t)(nl - (s + i)) : n - i;
+		if (len > 0) {
+			if (!looks_collapsed(s + i, len, &semi))
+				return 0;
+			lines++;
+		}
+		i += len + 1;
+	}
+	return lines > 0 && semi ? 60 : 0;
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct amd_buf b = {0};
+	if (amd_read_file(in->path, COLLAPSED_MAX, &b, err) < 0) {
+		amd_buf_free(&b);
+		return -1;
+	}
+	struct amd_pyspy_acc *acc = amd_pyspy_acc_new();
+	struct amd_pyspy_stack st = {0};
+	int rc = acc ? amd_pyspy_link(in, sink, err) : amd_fail(err, "%s: out of memory", in->path);
+	long lineno = 0;
+	for (char *p = b.data; rc == 0 && p && *p;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		int64_t count;
+		const char *why = NULL;
+		if (strspn(p, " \t\r") == strlen(p)) {
+			/* blank line */
+		} else if (amd_pyspy_parse_collapsed(p, &st, &count, &why) < 0) {
+			rc = amd_fail(err, "%s: line %ld: %s", in->path, lineno, why);
+		} else if (amd_pyspy_acc_add(acc, &st, count, -1) < 0) {
+			rc = amd_fail(err, "%s: out of memory", in->path);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	rc = amd_pyspy_acc_finish(acc, rc, "no stacks", amd_pyspy_rate(in, 0), sink,
+				  in->path, err);
+	amd_pyspy_stack_free(&st);
+	amd_pyspy_acc_free(acc);
+	amd_buf_free(&b);
+	return rc;
+}
+
+const struct amd_format amd_fmt_pyspy_collapsed = {
+	.name = "pyspy-collapsed",
+	.detect = detect,
+	.parse = parse,
+};

@@ -1,0 +1,485 @@
+/* torch_trace.c — PyTorch profiler (Kineto) Chrome traces, one file per
+ * rank, .json or .json.gz. Streamed: chunks from trace_reader.c (zlib's
+ * gzread, in a second thread) go into yajl's incremental parser; each
+ * element of traceEvents is handed to the aggregator (lib/trace_agg.c)
+ * and forgotten. ts/dur are read from the number's text (integer µs, µs
+ * with a nanosecond fraction) into int64 ns; baseTimeNanoseconds,
+ * wherever it appears, is added at the end, so stored times are ns since
+ * the Unix epoch for PyTorch 2.x traces. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include <yajl/yajl_parse.h>
+
+#include "json_guard.h"
+
+#include "ingest.h"
+#include "chunks.h"
+#include "trace_time.h"
+#include "trace_agg.h"
+#include "file.h"
+#include "num.h"
+
+#define MAX_DEPTH 64
+
+enum container { C_OTHER, C_ROOT, C_EVENTS, C_EVENT, C_ARGS, C_DIST, C_DEVPROPS, C_DEV };
+
+enum key {
+	K_NONE,
+	/* root */ K_TRACE_EVENTS, K_DIST, K_DEVPROPS, K_BASE,
+	/* event */ K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
+	/* args */ K_IN_NELEMS, K_OUT_NELEMS, K_MSG_SIZE, K_GROUP, K_DTYPE, K_COLL_NAME,
+	/* distributedInfo */ K_RANK, K_WORLD, K_BACKEND,
+	/* deviceProperties[0] */ K_DEVNAME,
+};
+
+struct field {
+	char *s;
+	size_t len, cap;
+};
+
+struct reader {
+	const char *path;
+	struct amd_err *err;
+	int failed;
+	const char *why; /* what a callback refused */
+	int depth;
+	unsigned char stack[MAX_DEPTH];
+	enum key key;
+	int seen_events, seen_devices;
+	/* the event being read */
+	struct amd_trace_event ev;
+	struct field name, cat, pid, tid, dtype, coll;
+	/* file-level facts */
+	int64_t base_ns;
+	int rank, world;
+	char backend[64], device[256];
+	struct amd_trace_agg *agg;
+	uint64_t offset; /* uncompressed bytes before the current chunk */
+};
+
+static int set_field(struct reader *r, struct field *f, const void *s, size_t n)
+{
+	if (n + 1 > f->cap) {
+		size_t c = f->cap ? f->cap : 64;
+		while (c < n + 1)
+			c *= 2;
+		char *p = realloc(f->s, c);
+		if (!p) {
+			r->failed = 1;
+			r->why = "out of memory";
+			return -1;
+		}
+		f->s = p;
+		f->cap = c;
+	}
+	memcpy(f->s, s, n);
+	f->s[n] = '\0';
+	f->len = n;
+	return 0;
+}
+
+static enum container top(const struct reader *r)
+{
+	return r->depth > 0 && r->depth <= MAX_DEPTH ? r->stack[r->depth - 1] : C_OTHER;
+}
+
+static int push(struct reader *r, enum container c)
+{
+	if (r->depth < MAX_DEPTH)
+		r->stack[r->depth] = (unsigned char)c;
+	r->depth++;
+	r->key = K_NONE;
+	return 1;
+}
+
+static int fail(struct reader *r, const char *what)
+{
+	r->failed = 1;
+	r->why = what;
+	return 0;
+}
+
+#define KEY_IS(lit) (len == sizeof(lit) - 1 && memcmp(k, lit, len) == 0)
+
+static enum key key_of(enum container c, const unsigned char *k, size_t len)
+{
+	switch (c) {
+	case C_ROOT:
+		return KEY_IS("traceEvents") ? K_TRACE_EVENTS : KEY_IS("distributedInfo") ? K_DIST
+		     : KEY_IS("deviceProperties") ? K_DEVPROPS
+		     : KEY_IS("baseTimeNanoseconds") ? K_BASE : K_NONE;
+	case C_EVENT:
+		switch (len) {
+		case 2: return KEY_IS("ph") ? K_PH : KEY_IS("ts") ? K_TS : K_NONE;
+		case 3: return KEY_IS("cat") ? K_CAT : KEY_IS("pid") ? K_PID : KEY_IS("tid") ? K_TID
+			     : KEY_IS("dur") ? K_DUR : K_NONE;
+		case 4: return KEY_IS("name") ? K_NAME : KEY_IS("args") ? K_ARGS : K_NONE;
+		default: return K_NONE;
+		}
+	case C_ARGS: /* events carry many args: compare only on a length match */
+		switch (len) {
+		case 5: return KEY_IS("dtype") ? K_DTYPE : K_NONE;
+		case 8: return KEY_IS("Msg Size") ? K_MSG_SIZE : K_NONE;
+		case 10: return KEY_IS("Group size") ? K_GROUP : K_NONE;
+		case 13: return KEY_IS("In msg nelems") ? K_IN_NELEMS : K_NONE;
+		case 14: return KEY_IS("Out msg nelems") ? K_OUT_NELEMS : K_NONE;
+		case 15: return KEY_IS("Collective name") ? K_COLL_NAME : K_NONE;
+		default: return K_NONE;
+		}
+	case C_DIST:
+		return KEY_IS("rank") ? K_RANK : KEY_IS("world_size") ? K_WORLD
+		     : KEY_IS("backend") ? K_BACKEND : K_NONE;
+	case C_DEV:
+		return KEY_IS("name") ? K_DEVNAME : K_NONE;
+	default:
+		return K_NONE;
+	}
+}
+
+static int on_key(void *ctx, const unsigned char *k, size_t len)
+{
+	struct reader *r = ctx;
+	r->key = key_of(top(r), k, len);
+	return 1;
+}
+
+static int int_text(const char *s, size_t n, int64_t *out)
+{
+	char buf[32];
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return amd_parse_int64(buf, out);
+}
+
+/* A number or string value (text s[0..n)) under the current key. */
+static int scalar(struct reader *r, const char *s, size_t n, int is_string)
+{
+	enum key k = r->key;
+	r->key = K_NONE;
+	struct amd_trace_event *e = &r->ev;
+	int64_t v;
+	switch (k) {
+	case K_NONE: return 1;
+	case K_PH: e->ph = n ? s[0] : 0; return 1;
+	case K_CAT: return set_field(r, &r->cat, s, n) == 0 && (e->cat = r->cat.s, e->cat_len = n, 1);
+	case K_NAME: return set_field(r, &r->name, s, n) == 0 && (e->name = r->name.s, e->name_len = n, 1);
+	case K_PID: return set_field(r, &r->pid, s, n) == 0 && (e->pid = r->pid.s, e->pid_len = n, 1);
+	case K_TID: return set_field(r, &r->tid, s, n) == 0 && (e->tid = r->tid.s, e->tid_len = n, 1);
+	case K_TS:
+		if (amd_trace_us_to_ns(s, n, &e->ts) < 0)
+			return fail(r, "\"ts\" is not a number of microseconds");
+		e->has_ts = 1;
+		return 1;
+	case K_DUR:
+		if (amd_trace_us_to_ns(s, n, &e->dur) < 0)
+			return fail(r, "\"dur\" is not a number of microseconds");
+		return 1;
+	case K_IN_NELEMS: if (!is_string && int_text(s, n, &v) == 0) e->in_nelems = v; return 1;
+	case K_OUT_NELEMS: if (!is_string && int_text(s, n, &v) == 0) e->out_nelems = v; return 1;
+	case K_MSG_SIZE: if (!is_string && int_text(s, n, &v) == 0) e->msg_bytes = v; return 1;
+	case K_GROUP: if (!is_string && int_text(s, n, &v) == 0 && v >= 0 && v < 1 << 30)
+			e->group_size = (int)v;
+		return 1;
+	case K_DTYPE: return set_field(r, &r->dtype, s, n) == 0 && (e->dtype = r->dtype.s, e->dtype_len = n, 1);
+	case K_COLL_NAME:
+		return set_field(r, &r->coll, s, n) == 0 && (e->coll_name = r->coll.s, e->coll_name_len = n, 1);
+	case K_BASE:
+		if (is_string || int_text(s, n, &r->base_ns) < 0)
+			return fail(r, "baseTimeNanoseconds is not an integer");
+		return 1;
+	case K_RANK: if (!is_string && int_text(s, n, &v) == 0 && v >= 0 && v < 1 << 30) r->rank = (int)v; return 1;
+	case K_WORLD: if (!is_string && int_text(s, n, &v) == 0 && v > 0 && v < 1 << 30) r->world = (int)v; return 1;
+	case K_BACKEND: if (is_string) snprintf(r->backend, sizeof r->backend, "%.*s", (int)n, s); return 1;
+	case K_DEVNAME: if (is_string) snprintf(r->device, sizeof r->device, "%.*s", (int)n, s); return 1;
+	case K_TRACE_EVENTS: return fail(r, "traceEvents is not an array");
+	default: return 1;
+	}
+}
+
+static int on_number(void *ctx, const char *s, size_t n)
+{
+	return scalar(ctx, s, n, 0);
+}
+
+static int on_string(void *ctx, const unsigned char *s, size_t n)
+{
+	return scalar(ctx, (const char *)s, n, 1);
+}
+
+static int on_bool(void *ctx, int b)
+{
+	(void)b;
+	struct reader *r = ctx;
+	if (r->key == K_TRACE_EVENTS)
+		return fail(r, "traceEvents is not an array");
+	r->key = K_NONE;
+	return 1;
+}
+
+static int on_null(void *ctx)
+{
+	return on_bool(ctx, 0);
+}
+
+static void event_reset(struct reader *r)
+{
+	memset(&r->ev, 0, sizeof r->ev);
+	r->ev.in_nelems = r->ev.out_nelems = r->ev.msg_bytes = -1;
+	r->ev.group_size = -1;
+}
+
+static int on_start_map(void *ctx)
+{
+	struct reader *r = ctx;
+	enum container c = top(r), next = C_OTHER;
+	if (r->depth == 0)
+		next = C_ROOT;
+	else if (c == C_EVENTS) {
+		event_reset(r);
+		next = C_EVENT;
+	} else if (c == C_EVENT && r->key == K_ARGS)
+		next = C_ARGS;
+	else if (c == C_ROOT && r->key == K_DIST)
+		next = C_DIST;
+	else if (c == C_DEVPROPS && !r->seen_devices++)
+		next = C_DEV;
+	else if (c == C_ROOT && r->key == K_TRACE_EVENTS)
+		return fail(r, "traceEvents is not an array");
+	return push(r, next);
+}
+
+static int on_end_map(void *ctx)
+{
+	struct reader *r = ctx;
+	enum container c = top(r);
+	r->depth--;
+	r->key = K_NONE;
+	if (c == C_EVENT && amd_trace_agg_event(r->agg, &r->ev) < 0)
+		return fail(r, "out of memory");
+	return 1;
+}
+
+static int on_start_array(void *ctx)
+{
+	struct reader *r = ctx;
+	enum container c = top(r), next = C_OTHER;
+	if (r->depth == 0)
+		return fail(r, "a bare JSON array (py-spy's chrometrace?), not a PyTorch profiler trace");
+	if (c == C_ROOT && r->key == K_TRACE_EVENTS) {
+		next = C_EVENTS;
+		r->seen_events = 1;
+	} else if (c == C_ROOT && r->key == K_DEVPROPS)
+		next = C_DEVPROPS;
+	return push(r, next);
+}
+
+static int on_end_array(void *ctx)
+{
+	struct reader *r = ctx;
+	r->depth--;
+	r->key = K_NONE;
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_null = on_null,
+	.yajl_boolean = on_bool,
+	.yajl_number = on_number,
+	.yajl_string = on_string,
+	.yajl_start_map = on_start_map,
+	.yajl_map_key = on_key,
+	.yajl_end_map = on_end_map,
+	.yajl_start_array = on_start_array,
+	.yajl_end_array = on_end_array,
+};
+
+/* yajl's message, first line only, after "PATH: byte N: ". */
+static int yajl_failure(struct reader *r, yajl_handle h, uint64_t at)
+{
+	if (r->failed) /* a callback refused: its reason, with the place */
+		return amd_fail(r->err, "%s: byte %llu: %s", r->path, (unsigned long long)at, r->why);
+	unsigned char *m = yajl_get_error(h, 0, NULL, 0);
+	char msg[256];
+	snprintf(msg, sizeof msg, "%s", m ? (const char *)m : "parse error");
+	yajl_free_error(h, m);
+	msg[strcspn(msg, "\n")] = '\0';
+	if (strstr(msg, "premature EOF"))
+		return amd_fail(r->err, "%s: byte %llu: truncated JSON (input ends inside the document)",
+				r->path, (unsigned long long)at);
+	return amd_fail(r->err, "%s: byte %llu: invalid JSON: %s", r->path,
+			(unsigned long long)at, msg);
+}
+
+/* After the data ended: 0 when it ended cleanly, else the error. */
+static int gz_failure(struct reader *r, struct amd_chunk_reader *cr, uint64_t at)
+{
+	const char *m;
+	long long raw;
+	int code = amd_chunks_status(cr, &m, &raw);
+	if (code == Z_OK || code == Z_STREAM_END)
+		return 0;
+	if (code == Z_BUF_ERROR)
+		return amd_fail(r->err, "%s: byte %llu of the unzipped data (%lld of the file): "
+				"truncated gzip stream", r->path, (unsigned long long)at, raw);
+	if (code == Z_ERRNO)
+		return amd_fail(r->err, "%s: byte %llu: %s", r->path, (unsigned long long)at, m);
+	return amd_fail(r->err, "%s: byte %llu of the unzipped data (%lld of the file): "
+			"corrupt gzip data: %s", r->path, (unsigned long long)at, raw, m);
+}
+
+/* Streams the whole file through yajl into r->agg. */
+static int read_stream(struct reader *r)
+{
+	struct amd_chunk_reader *cr;
+	if (amd_chunks_open(r->path, &cr, r->err) < 0)
+		return -1;
+	yajl_handle h = yajl_alloc(&callbacks, NULL, r);
+	int rc = 0;
+	if (!h) {
+		rc = amd_fail(r->err, "%s: out of memory", r->path);
+		goto out;
+	}
+	yajl_config(h, yajl_dont_validate_strings, 1);
+	const unsigned char *chunk;
+	long n;
+	struct amd_json_guard guard;
+	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
+	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
+		size_t at;
+		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
+			rc = amd_fail(r->err, "%s: byte %llu: a JSON string or number longer than %u MiB",
+				      r->path, (unsigned long long)(r->offset + at),
+				      AMD_JSON_TOKEN_MAX >> 20);
+			goto out;
+		}
+		if (yajl_parse(h, chunk, (size_t)n) != yajl_status_ok) {
+			rc = yajl_failure(r, h, r->offset + yajl_get_bytes_consumed(h));
+			goto out;
+		}
+		r->offset += (uint64_t)n;
+	}
+	if (gz_failure(r, cr, r->offset) < 0)
+		rc = -1;
+	else if (r->offset == 0)
+		rc = amd_fail(r->err, "%s: byte 0: empty file", r->path);
+	else if (yajl_complete_parse(h) != yajl_status_ok)
+		rc = yajl_failure(r, h, r->offset);
+	else if (!r->seen_events)
+		rc = amd_fail(r->err, "%s: byte %llu: no traceEvents array in the document",
+			      r->path, (unsigned long long)r->offset);
+out:
+	if (h)
+		yajl_free(h);
+	amd_chunks_close(cr);
+	return rc;
+}
+
+/* Rank from a file name: rank3., _rank3, rank_3, worker_3., worker3_ … */
+static int rank_from_name(const char *path)
+{
+	const char *b = amd_basename(path);
+	static const char *const words[] = {"rank", "worker", NULL};
+	for (size_t w = 0; words[w]; w++) {
+		size_t wl = strlen(words[w]);
+		for (const char *p = strstr(b, words[w]); p; p = strstr(p + 1, words[w])) {
+			const char *d = p + wl;
+			if (*d == '_' || *d == '-')
+				d++;
+			if (*d < '0' || *d > '9')
+				continue;
+			long v = 0;
+			while (*d >= '0' && *d <= '9' && v < 1 << 24)
+				v = v * 10 + (*d++ - '0');
+			if (*d < '0' || *d > '9')
+				return (int)v;
+		}
+	}
+	return -1;
+}
+
+static void reader_free(struct reader *r)
+{
+	free(r->name.s);
+	free(r->cat.s);
+	free(r->pid.s);
+	free(r->tid.s);
+	free(r->dtype.s);
+	free(r->coll.s);
+	amd_trace_agg_free(r->agg);
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct reader r = {.path = in->path, .err = err, .rank = -1, .world = -1};
+	r.agg = amd_trace_agg_new();
+	if (!r.agg)
+		return amd_fail(err, "%s: out of memory", in->path);
+	int rc = read_stream(&r);
+	struct amd_trace_summary s;
+	if (rc == 0 && amd_trace_agg_finish(r.agg, r.base_ns, &s) < 0)
+		rc = amd_fail(err, "%s: out of memory", in->path);
+	if (rc == 0) {
+		s.rank = r.rank >= 0 ? r.rank : rank_from_name(in->path);
+		if (s.rank < 0)
+			s.rank = in->rank_hint;
+		s.world_size = r.world;
+		s.backend = r.backend[0] ? r.backend : NULL;
+		/* deviceProperties lists the machine's GPUs even when training ran
+		 * on CPU cores: name the device only when the trace used it */
+		s.device = !s.has_gpu ? "cpu" : r.device[0] ? r.device : NULL;
+		if (sink->link &&
+		    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
+			rc = -1;
+		else if (sink->trace && sink->trace(sink, &s, err) < 0)
+			rc = -1;
+	}
+	reader_free(&r);
+	return rc;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Kineto traces are a JSON object with traceEvents and Kineto's own keys
+ * (schemaVersion, deviceProperties, distributedInfo, baseTimeNanoseconds).
+ * A bare array, or traceEvents alone, may be py-spy's chrometrace: low. */
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	size_t i = 0;
+	if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
+		i = 3;
+	while (i < n && strchr(" \t\r\n", head[i]))
+		i++;
+	int named = ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz");
+	if (n == 0) /* an empty .json: claimed, so the error says what is wrong */
+		return named ? 10 : ends_with(path, ".json") || ends_with(path, ".json.gz") ? 1 : 0;
+	if (i == n || head[i] != '{')
+		return named && (i == n || head[i] != '[') ? 10 : 0;
+	const char *h = (const char *)head;
+	int events = memmem(h, n, "\"traceEvents\"", 13) != NULL;
+	int kineto = memmem(h, n, "\"deviceProperties\"", 18) || memmem(h, n, "\"distributedInfo\"", 17) ||
+		     memmem(h, n, "\"baseTimeNanoseconds\"", 21);
+	int schema = memmem(h, n, "\"schemaVersion\"", 15) != NULL;
+	if (kineto || (schema && events))
+		return 90;
+	if (schema)
+		return named ? 60 : 40;
+	if (events)
+		return named ? 60 : 30;
+	return named ? 10 : 0;
+}
+
+const struct amd_format amd_fmt_torch_trace = {
+	.name = "torch-trace",
+	.detect = detect,
+	.parse = parse,
+};

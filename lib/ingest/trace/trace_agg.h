@@ -1,0 +1,41 @@
+/* trace_agg.h — the streaming aggregator that turns a PyTorch profiler
+ * trace's events, one at a time, into the per-rank summary the sink
+ * carries (phases, ops, steps, collectives), and itwinai's computation
+ * rule. */
+#ifndef AMD_TRACE_AGG_H
+#define AMD_TRACE_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "records.h"
+
+/* One event as the reader saw it; strings need not be NUL-terminated
+ * and are copied when kept. Times in ns on the trace's own clock. */
+struct amd_trace_event {
+	const char *name, *cat, *pid, *tid;
+	size_t name_len, cat_len, pid_len, tid_len;
+	char ph;
+	int has_ts;
+	int64_t ts, dur;
+	/* collective arguments, -1 when absent */
+	int64_t in_nelems, out_nelems, msg_bytes;
+	int group_size;
+	const char *dtype, *coll_name;
+	size_t dtype_len, coll_name_len;
+};
+
+struct amd_trace_agg;
+struct amd_trace_agg *amd_trace_agg_new(void);
+void amd_trace_agg_free(struct amd_trace_agg *a);
+/* Feeds one element of traceEvents; -1 when out of memory. */
+int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e);
+/* Finishes: fills s (pointers stay valid until amd_trace_agg_free);
+ * base_ns is added to every time (baseTimeNanoseconds, or 0). */
+int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns,
+			 struct amd_trace_summary *s);
+
+/* itwinai's name rule for "computation": .*(?:aten|\sat|c10|autograd):: */
+int amd_trace_is_itwinai_compute(const char *name);
+
+#endif

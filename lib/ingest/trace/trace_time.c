@@ -1,0 +1,103 @@
+/* trace_time.c — profiler timestamps from their decimal text: "µs",
+ * "µs.fraction" (Kineto writes nanoseconds as three decimals) and
+ * exponent forms, to int64 ns exactly, never through a double. */
+#include "trace_time.h"
+
+#include <stdint.h>
+
+
+/* The common shapes, "123" and "123.456" (up to 15 integer digits, at
+ * most 3 decimals); 0 when the text needs the general path. */
+static int fast_path(const char *s, size_t len, int64_t *out)
+{
+	size_t i = 0;
+	int64_t v = 0;
+	for (; i < len && i < 16 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	if (i == 0 || i > 15)
+		return 0;
+	if (i == len) {
+		*out = v * 1000;
+		return 1;
+	}
+	size_t k = len - i - 1; /* decimals */
+	if (s[i] != '.' || k < 1 || k > 3)
+		return 0;
+	int64_t f = 0;
+	for (size_t j = i + 1; j < len; j++) {
+		if (s[j] < '0' || s[j] > '9')
+			return 0;
+		f = f * 10 + (s[j] - '0');
+	}
+	*out = v * 1000 + f * (k == 1 ? 100 : k == 2 ? 10 : 1);
+	return 1;
+}
+
+/* Digits beyond the nanosecond are rounded half away from zero. */
+int amd_trace_us_to_ns(const char *s, size_t len, int64_t *out)
+{
+	if (fast_path(s, len, out))
+		return 0;
+	size_t i = 0;
+	int neg = 0;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	/* mantissa digits, with the position of the decimal point */
+	char dig[64];
+	size_t nd = 0, int_digits = 0, any = 0;
+	int seen_point = 0, lead = 1;
+	for (; i < len; i++) {
+		char c = s[i];
+		if (c == '.' && !seen_point) {
+			seen_point = 1;
+			continue;
+		}
+		if (c < '0' || c > '9')
+			break;
+		any = 1;
+		if (lead && c == '0' && !seen_point)
+			continue; /* leading integer zeros */
+		lead = 0;
+		if (nd == sizeof dig)
+			return -1;
+		dig[nd++] = c;
+		if (!seen_point)
+			int_digits++;
+	}
+	if (!any)
+		return -1;
+	long exp = 0;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		int eneg = 0;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		if (i >= len || s[i] < '0' || s[i] > '9')
+			return -1;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			exp = exp * 10 + (s[i] - '0');
+			if (exp > 1000)
+				return -1;
+		}
+		if (eneg)
+			exp = -exp;
+	}
+	if (i != len)
+		return -1;
+	/* value = 0.dig × 10^(int_digits + exp) µs; in ns shift 3 more */
+	long point = (long)int_digits + exp + 3; /* digits before the ns point */
+	uint64_t v = 0;
+	for (long k = 0; k < point; k++) {
+		int d = k < (long)nd ? dig[k] - '0' : 0;
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)d;
+	}
+	long first_dropped = point < 0 ? -1 : point;
+	if (point >= 0 && first_dropped < (long)nd && dig[first_dropped] >= '5')
+		v++;
+	if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u))
+		return -1;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* records.h — the facts parsers produce besides runs: a profiler trace's
+ * per-rank summary (phases, ops, steps, collectives), a py-spy stack with
+ * its samples, an nvidia-smi sample. Parsers fill them, the sink carries
+ * them, the store keeps them. */
+#ifndef AMD_MODEL_RECORDS_H
+#define AMD_MODEL_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phase.h"
+
+struct amd_trace_op {
+	const char *name, *cat;
+	int64_t count, total_ns, self_ns, min_ns, max_ns;
+};
+
+struct amd_trace_step {
+	int64_t step, start_ns, dur_ns;
+};
+
+struct amd_trace_coll {
+	const char *name;
+	int64_t seq, start_ns, dur_ns, bytes;
+	int group_size;
+};
+
+struct amd_trace_summary {
+	int rank, world_size;         /* -1 when unknown */
+	const char *backend, *device; /* NULL when unknown */
+	int64_t start_ns, end_ns, events;
+	int has_gpu;
+	double comp_fraction;         /* itwinai's computation fraction, NAN if none */
+	int64_t phase_ns[AMD_PHASE_COUNT];
+	const struct amd_trace_op *ops;
+	size_t n_ops;
+	const struct amd_trace_step *steps;
+	size_t n_steps;
+	const struct amd_trace_coll *colls;
+	size_t n_colls;
+};
+
+struct amd_stack_frame {
+	const char *name, *file; /* file NULL when unknown */
+	int line;                /* 0 when unknown */
+};
+
+struct amd_stack_rec {
+	const struct amd_stack_frame *frames; /* root first */
+	size_t depth;
+	const char *process, *thread; /* NULL when unknown */
+	int64_t samples;
+	double seconds; /* thread-seconds these samples stand for */
+};
+
+struct amd_gpu_sample {
+	int gpu;
+	int64_t ts_ms;
+	double util_pct, mem_util_pct, power_w, mem_used_mib, temp_c; /* NAN: absent */
+};
+
+#endif

@@ -1,0 +1,38 @@
+/* run.h — a run as every stage sees it: the facts a parser reports about
+ * one (struct amd_run_rec) and the statuses MLflow gives runs, with the
+ * one rule for which statuses count in statistics. See docs/design.md. */
+#ifndef AMD_MODEL_RUN_H
+#define AMD_MODEL_RUN_H
+
+#include <stdint.h>
+
+/* MLflow run statuses, as the file store numbers them. */
+enum amd_run_status {
+	AMD_STATUS_UNKNOWN = 0,
+	AMD_STATUS_RUNNING = 1,
+	AMD_STATUS_SCHEDULED = 2,
+	AMD_STATUS_FINISHED = 3,
+	AMD_STATUS_FAILED = 4,
+	AMD_STATUS_KILLED = 5,
+};
+
+struct amd_run_rec {
+	const char *ext_id;        /* required: MLflow run id or a derived id */
+	const char *name;          /* run name, NULL if unknown */
+	const char *sweep;         /* experiment name, NULL if unknown */
+	const char *sweep_ext_id;  /* experiment id */
+	const char *parent_ext_id; /* mlflow.parentRunId, or NULL */
+	int status;                /* enum amd_run_status */
+	int64_t start_ms, end_ms;  /* 0 when unknown */
+};
+
+const char *amd_status_name(int status);
+/* The status an MLflow name ("FINISHED", …) stands for; AMD_STATUS_UNKNOWN
+ * (0) for NULL or any other text. */
+int amd_status_parse(const char *name);
+/* FINISHED runs (and runs whose source gives no status) count in
+ * statistics; FAILED, KILLED, RUNNING and SCHEDULED ones are shown with
+ * a note and left out. */
+int amd_status_ok(int status);
+
+#endif

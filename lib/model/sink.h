@@ -1,0 +1,93 @@
+/* sink.h — the two interfaces between parsing and storing.
+ *
+ * struct amd_sink is what every input parser feeds. A parser never
+ * touches the store: it reports runs, params, metrics, trace summaries,
+ * stacks and GPU samples to a sink. The store's writer (lib/store/
+ * writer.c) writes them inside the unit's transaction; tests and fuzzers
+ * use counting sinks. A NULL callback means "ignore this kind of fact".
+ *
+ * struct amd_ingest_target is where the ingest engine sends units: it
+ * asks whether a source is already held, then opens one writer per unit
+ * (whose sink the parser feeds) and finishes or aborts it. A store
+ * backend implements it (amd_store_target() for SQLite); the engine
+ * knows nothing else of the store. See docs/design.md. */
+#ifndef AMD_SINK_H
+#define AMD_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "err.h"
+#include "records.h"
+#include "run.h"
+
+struct amd_sink {
+	void *ctx;
+	/* Starts (or updates) a run; param/tag/metric calls that follow
+	 * belong to it. */
+	int (*run)(struct amd_sink *s, const struct amd_run_rec *r, struct amd_err *err);
+	int (*param)(struct amd_sink *s, const char *key, const char *value,
+		     struct amd_err *err);
+	int (*tag)(struct amd_sink *s, const char *key, const char *value,
+		   struct amd_err *err);
+	int (*metric)(struct amd_sink *s, const char *key, int64_t step, int64_t ts_ms,
+		      double value, struct amd_err *err);
+	/* Names the run (by ext id, else by name within sweep) that later
+	 * trace/op_average/gpu/stack facts belong to; creates a placeholder
+	 * run when it is not ingested yet. All NULL: facts of no run. */
+	int (*link)(struct amd_sink *s, const char *ext_id, const char *name,
+		    const char *sweep, struct amd_err *err);
+	int (*trace)(struct amd_sink *s, const struct amd_trace_summary *t,
+		     struct amd_err *err);
+	int (*op_average)(struct amd_sink *s, const char *name, int rank,
+			  double self_cuda_us, double cuda_total_us, int64_t calls,
+			  struct amd_err *err);
+	int (*gpu_sample)(struct amd_sink *s, const struct amd_gpu_sample *g,
+			  struct amd_err *err);
+	int (*stack)(struct amd_sink *s, const struct amd_stack_rec *r,
+		     struct amd_err *err);
+};
+
+/* Where a source (a file or run directory, by path and sha256) stands
+ * against what the destination holds. */
+enum amd_source_state {
+	AMD_SOURCE_NEW,       /* path never ingested */
+	AMD_SOURCE_SAME,      /* same path, same bytes: nothing to do */
+	AMD_SOURCE_CHANGED,   /* same path, new bytes: replace its facts */
+	AMD_SOURCE_DUPLICATE, /* same bytes ingested from another path */
+};
+
+/* One unit about to be written. */
+struct amd_unit_info {
+	const char *path, *kind, *sha256;
+	uint64_t size;
+	const char *sweep_override; /* --sweep, or NULL */
+	const struct amd_config *config;
+};
+
+struct amd_unit_writer;
+
+struct amd_ingest_target {
+	void *ctx;
+	/* Once, before any worker connects: create and migrate. */
+	int (*prepare)(void *ctx, struct amd_err *err);
+	/* One connection per worker thread. */
+	void *(*connect)(void *ctx, struct amd_err *err);
+	void (*disconnect)(void *conn);
+	/* enum amd_source_state, or -1. */
+	int (*state)(void *conn, const char *path, const char *sha256, struct amd_err *err);
+	/* Opens the unit's transaction; its sink takes the parser's facts. */
+	struct amd_unit_writer *(*begin)(void *conn, const struct amd_unit_info *u,
+					 struct amd_err *err);
+	struct amd_sink *(*sink)(struct amd_unit_writer *w);
+	/* Commits and frees w; *state is the unit's state as found when the
+	 * transaction started (SAME/DUPLICATE: another process got there
+	 * first and nothing was written). */
+	int (*finish)(struct amd_unit_writer *w, enum amd_source_state *state,
+		      struct amd_err *err);
+	/* Rolls back whatever the unit wrote and frees w. */
+	void (*abort)(struct amd_unit_writer *w);
+};
+
+#endif

@@ -1,0 +1,149 @@
+/* store_analysis.c — SQL behind amd_analyse (store_analysis.h): sweep
+ * axis, trace windows and phases, operator averages, collectives. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_facts.h"
+#include "sqlite_int.h"
+#include "buf.h"
+
+/* Rows of the logical run ?1: its own and its child workers'. */
+#define OF_RUN(col) "(" col " = ?1 OR " col " IN (SELECT c.id FROM run c" \
+	" WHERE c.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1)))"
+
+static int sql_fail(struct amd_store *st, struct amd_err *err)
+{
+	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+}
+
+char *amd_store_sweep_axis(struct amd_store *st, const char *sweep)
+{
+	sqlite3_stmt *q;
+	if (!sweep || sqlite3_prepare_v2(st->db, "SELECT axis FROM sweep WHERE name = ?1",
+					 -1, &q, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	char *v = NULL;
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		v = strdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return v;
+}
+
+static int phase_index(const char *name)
+{
+	for (int p = 0; name && p < AMD_PHASE_COUNT; p++)
+		if (strcmp(name, amd_phase_names[p]) == 0)
+			return p;
+	return -1;
+}
+
+/* Adds the phase rows of each trace in v. */
+static int trace_phases(struct amd_store *st, struct amd_trace_row *v, size_t n,
+			struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
+		" WHERE p.trace_id = ?1", err);
+	if (!q)
+		return -1;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, v[i].id);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			int p = phase_index((const char *)sqlite3_column_text(q, 0));
+			if (p >= 0) {
+				v[i].phase_ns[p] = sqlite3_column_int64(q, 1);
+				v[i].has_phases = 1;
+			}
+		}
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : sql_fail(st, err);
+}
+
+int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,
+			 size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT t.id, COALESCE(t.rank, 0), COALESCE(t.start_ns, 0), COALESCE(t.end_ns, 0),"
+		" t.comp_fraction FROM trace t WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, t.id",
+		err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		struct amd_trace_row *t = &(*out)[(*n)++];
+		memset(t, 0, sizeof *t);
+		t->id = sqlite3_column_int64(q, 0);
+		t->rank = sqlite3_column_int(q, 1);
+		t->start_ns = sqlite3_column_int64(q, 2);
+		t->end_ns = sqlite3_column_int64(q, 3);
+		t->comp_fraction = sqlite3_column_type(q, 4) == SQLITE_NULL
+			? NAN : sqlite3_column_double(q, 4);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE || trace_phases(st, *out, *n, err) < 0) {
+		if (rc != SQLITE_DONE)
+			sql_fail(st, err);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
+			      double *total, struct amd_err *err)
+{
+	*comp = *total = NAN;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT sum(CASE WHEN instr(d.s, 'aten::') OR instr(d.s, 'c10::')"
+		"   OR instr(d.s, 'autograd::')"
+		"   OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*')"
+		"  THEN o.self_cuda_us ELSE 0 END),"
+		" sum(o.self_cuda_us), count(*)"
+		" FROM op_average o JOIN dict d ON d.id = o.name_id"
+		" WHERE " OF_RUN("o.run_id") " AND d.s NOT GLOB 'ProfilerStep*'", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 2) > 0) {
+		*comp = sqlite3_column_double(q, 0);
+		*total = sqlite3_column_double(q, 1);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : sql_fail(st, err);
+}
+
+int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
+			    struct amd_err *err)
+{
+	*out = NAN;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT avg(spread), count(*) FROM (SELECT max(c.start_ns + c.dur_ns)"
+		"  - min(c.start_ns + c.dur_ns) AS spread"
+		"  FROM trace_collective c JOIN trace t ON t.id = c.trace_id"
+		"  WHERE " OF_RUN("t.run_id")
+		"  GROUP BY c.name_id, c.seq HAVING count(DISTINCT t.rank) >= 2)", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 1) > 0)
+		*out = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : sql_fail(st, err);
+}

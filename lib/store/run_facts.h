@@ -1,0 +1,45 @@
+/* store_analysis.h — the store queries behind amd_analyse beyond the run
+ * model (runs.h): a sweep's declared axis, profiler windows, trace phase
+ * totals, itwinai's operator averages and collective straggler spread,
+ * each for one logical run (its own rows and its child workers'). */
+#ifndef AMD_STORE_ANALYSIS_H
+#define AMD_STORE_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "phase.h"
+#include "store.h"
+
+/* The sweep's axis column (malloc'd) or NULL. */
+char *amd_store_sweep_axis(struct amd_store *st, const char *sweep);
+
+/* One profiler trace of a logical run: its window in absolute ns since
+ * the Unix epoch (0 when unknown) and its phase totals. */
+struct amd_trace_row {
+	int64_t id;
+	int rank;
+	int64_t start_ns, end_ns;
+	int64_t phase_ns[AMD_PHASE_COUNT];
+	int has_phases;
+	double comp_fraction; /* NAN when the trace gave none */
+};
+
+int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,
+			 size_t *n, struct amd_err *err);
+
+/* itwinai's computation fraction from op_average rows of the run (all
+ * ranks): *comp = sum of self_cuda_us over names matching
+ * .*(?:aten|\sat|c10|autograd)::, *total = the sum over all rows except
+ * ProfilerStep*. Both NAN without rows. */
+int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
+			      double *total, struct amd_err *err);
+
+/* Mean over collectives (same name and sequence number) seen on at least
+ * two ranks of the run of the spread of their end times, in ns; NAN when
+ * there are none. */
+int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
+			    struct amd_err *err);
+
+#endif

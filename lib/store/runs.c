@@ -1,0 +1,170 @@
+/* store_runs.c — SQL behind the run model (runs.h): logical runs with
+ * children folded in, sweeps, and metric points. */
+#include "runs.h"
+#include "sqlite_int.h"
+
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+static char *dup_col(sqlite3_stmt *q, int i)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	return s ? strdup((const char *)s) : NULL;
+}
+
+/* A logical run: parent absent or not in the store. */
+#define TOP_LEVEL "(r.parent_ext_id IS NULL OR NOT EXISTS" \
+	" (SELECT 1 FROM run p WHERE p.ext_id = r.parent_ext_id))"
+
+static const char runs_sql[] =
+	"WITH top AS (SELECT r.* FROM run r WHERE " TOP_LEVEL "),"
+	" kids AS (SELECT p.id AS pid, count(c.id) AS nkids, max(c.n) AS n,"
+	"   min(c.strategy) AS strategy, max(c.nodes) AS nodes"
+	"   FROM top p JOIN run c ON c.parent_ext_id = p.ext_id GROUP BY p.id)"
+	" SELECT t.id, s.name, t.ext_id, t.name, COALESCE(t.strategy, k.strategy),"
+	"  COALESCE(t.n, k.n), COALESCE(t.nodes, k.nodes),"
+	"  COALESCE(t.repeat, ROW_NUMBER() OVER (PARTITION BY t.sweep_id, t.name"
+	"    ORDER BY t.start_ms, t.ext_id) - 1),"
+	"  t.status, t.start_ms, t.end_ms, COALESCE(k.nkids, 0),"
+	"  (SELECT count(DISTINCT m.key_id) FROM metric_point m WHERE m.run_id = t.id"
+	"    OR m.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id)),"
+	"  (SELECT count(*) FROM trace tr WHERE tr.run_id = t.id"
+	"    OR tr.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id))"
+	" FROM top t LEFT JOIN sweep s ON s.id = t.sweep_id LEFT JOIN kids k ON k.pid = t.id"
+	" WHERE ?1 IS NULL OR s.name = ?1"
+	" ORDER BY s.name, 5, 6, 8, t.start_ms";
+
+int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view **out,
+		  size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st, runs_sql, err);
+	if (!q)
+		return -1;
+	if (sweep)
+		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 32) < 0)
+			break;
+		struct amd_run_view *r = &(*out)[(*n)++];
+		r->id = sqlite3_column_int64(q, 0);
+		r->sweep = dup_col(q, 1);
+		r->ext_id = dup_col(q, 2);
+		r->name = dup_col(q, 3);
+		r->strategy = dup_col(q, 4);
+		r->n = sqlite3_column_int(q, 5);
+		r->nodes = sqlite3_column_int(q, 6);
+		r->repeat = sqlite3_column_int(q, 7);
+		r->status = sqlite3_column_int(q, 8);
+		r->start_ms = sqlite3_column_int64(q, 9);
+		r->end_ms = sqlite3_column_int64(q, 10);
+		r->children = sqlite3_column_int(q, 11);
+		r->metrics = sqlite3_column_int(q, 12);
+		r->traces = sqlite3_column_int(q, 13);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		amd_runs_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	}
+	return 0;
+}
+
+void amd_runs_free(struct amd_run_view *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].sweep);
+		free(v[i].ext_id);
+		free(v[i].name);
+		free(v[i].strategy);
+	}
+	free(v);
+}
+
+int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n,
+		    struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT s.id, s.name, count(r.id), sum(r.status IN (4,5)), sum(r.status = 3)"
+		" FROM sweep s LEFT JOIN run r ON r.sweep_id = s.id AND " TOP_LEVEL
+		" GROUP BY s.id ORDER BY s.name", err);
+	if (!q)
+		return -1;
+	size_t cap = 0;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0)
+			break;
+		struct amd_sweep_view *s = &(*out)[(*n)++];
+		s->id = sqlite3_column_int64(q, 0);
+		s->name = dup_col(q, 1);
+		s->runs = sqlite3_column_int(q, 2);
+		s->failed = sqlite3_column_int(q, 3);
+		s->finished = sqlite3_column_int(q, 4);
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+void amd_sweeps_free(struct amd_sweep_view *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
+		   struct amd_point **out, size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT m.step, m.ts_ms, m.value, COALESCE(r.rank, 0)"
+		" FROM metric_point m JOIN run r ON r.id = m.run_id"
+		" JOIN dict d ON d.id = m.key_id"
+		" WHERE d.s = ?2 AND (r.id = ?1 OR r.parent_ext_id ="
+		"   (SELECT ext_id FROM run WHERE id = ?1))"
+		" ORDER BY 4, m.step, m.ts_ms", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+			break;
+		struct amd_point *p = &(*out)[(*n)++];
+		p->step = sqlite3_column_int64(q, 0);
+		p->ts_ms = sqlite3_column_int64(q, 1);
+		p->value = sqlite3_column_type(q, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 2);
+		p->rank = sqlite3_column_int(q, 3);
+	}
+	sqlite3_finalize(q);
+	return 0;
+}
+
+char *amd_run_param(struct amd_store *st, int64_t run, const char *key)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT p.value FROM param p JOIN run r ON r.id = p.run_id"
+			       " JOIN dict d ON d.id = p.key_id WHERE d.s = ?2 AND (r.id = ?1 OR"
+			       " r.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
+			       " ORDER BY r.id = ?1 DESC, r.rank LIMIT 1", -1, &q, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	char *v = sqlite3_step(q) == SQLITE_ROW ? dup_col(q, 0) : NULL;
+	sqlite3_finalize(q);
+	return v;
+}

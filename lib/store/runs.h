@@ -1,0 +1,58 @@
+/* runs.h — the run model the analyses see. A logical run is a launch:
+ * a top-level run, with any child runs (itwinai's worker_0 (main),
+ * worker_1, … tagged mlflow.parentRunId) folded in: strategy and n come
+ * from the children when the parent lacks them, and metric queries can
+ * include the children's points. Launches with the same name in a sweep
+ * are repeats; the repeat number is the logged `repeat` param, else the
+ * launch's order by start time. */
+#ifndef AMD_RUNS_H
+#define AMD_RUNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "run.h"
+#include "store.h"
+
+struct amd_run_view {
+	int64_t id;
+	char *sweep, *ext_id, *name, *strategy;
+	int n, nodes, repeat, status; /* n/nodes 0 when unknown */
+	int64_t start_ms, end_ms;
+	int children;        /* child worker runs folded in */
+	int metrics;         /* metric keys logged (own and children's) */
+	int traces;          /* profiler traces linked */
+};
+
+struct amd_sweep_view {
+	int64_t id;
+	char *name;
+	int runs, failed, finished;
+};
+
+/* Logical runs of sweep (NULL: every sweep), ordered by sweep, strategy,
+ * n, repeat. */
+int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view **out,
+		  size_t *n, struct amd_err *err);
+void amd_runs_free(struct amd_run_view *v, size_t n);
+
+int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n,
+		    struct amd_err *err);
+void amd_sweeps_free(struct amd_sweep_view *v, size_t n);
+
+struct amd_point {
+	int64_t step, ts_ms;
+	double value; /* NAN when logged as NaN */
+	int rank;     /* the child's rank (0 for the run itself) */
+};
+
+/* Points of metric key for logical run id (its own and its children's),
+ * ordered by rank then step. */
+int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
+		   struct amd_point **out, size_t *n, struct amd_err *err);
+
+/* Param value of a logical run (own, else first child's); malloc'd or NULL. */
+char *amd_run_param(struct amd_store *st, int64_t run, const char *key);
+
+#endif

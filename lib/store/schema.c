@@ -1,0 +1,81 @@
+/* store_schema.c — the store's schema, version by version. Migration N
+ * takes a store at version N-1 to N; a new release adds a row to
+ * migrations[], never edits a released one.
+ *
+ * Shape (DESIGN §3): strings interned once in dict; narrow fact tables of
+ * small integer keys and numbers; every fact row carries the source it
+ * came from, so replacing or dropping a source is one DELETE per table. */
+#include "schema.h"
+
+static const char v1[] =
+	"CREATE TABLE dict(id INTEGER PRIMARY KEY, s TEXT NOT NULL UNIQUE);\n"
+	/* one row per ingested unit: a file, or an MLflow run directory */
+	"CREATE TABLE source(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,"
+	" kind TEXT NOT NULL, size INTEGER NOT NULL, sha256 TEXT NOT NULL,"
+	" ingested_at INTEGER NOT NULL);\n"
+	"CREATE TABLE sweep(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+	" ext_id TEXT, axis TEXT);\n"
+	/* a run as the source logged it; strategy/n/nodes/rank derived from
+	 * its params at ingest; repeat is the launch's order among runs of
+	 * the same name (computed by the run model) unless logged */
+	"CREATE TABLE run(id INTEGER PRIMARY KEY, sweep_id INTEGER REFERENCES sweep(id),"
+	" ext_id TEXT NOT NULL UNIQUE, name TEXT, parent_ext_id TEXT,"
+	" strategy TEXT, n INTEGER, nodes INTEGER, rank INTEGER, repeat INTEGER,"
+	" status INTEGER, start_ms INTEGER, end_ms INTEGER,"
+	" source_id INTEGER REFERENCES source(id));\n"
+	"CREATE INDEX run_sweep ON run(sweep_id);\n"
+	"CREATE INDEX run_parent ON run(parent_ext_id);\n"
+	"CREATE TABLE param(run_id INTEGER NOT NULL, key_id INTEGER NOT NULL,"
+	" value TEXT, source_id INTEGER NOT NULL, PRIMARY KEY(run_id, key_id)) WITHOUT ROWID;\n"
+	"CREATE TABLE tag(run_id INTEGER NOT NULL, key_id INTEGER NOT NULL,"
+	" value TEXT, source_id INTEGER NOT NULL, PRIMARY KEY(run_id, key_id)) WITHOUT ROWID;\n"
+	"CREATE TABLE metric_point(run_id INTEGER NOT NULL, key_id INTEGER NOT NULL,"
+	" step INTEGER NOT NULL, ts_ms INTEGER, value REAL, source_id INTEGER NOT NULL);\n"
+	"CREATE INDEX metric_point_run ON metric_point(run_id, key_id, step);\n"
+	"CREATE INDEX metric_point_source ON metric_point(source_id);\n"
+	/* one profiler trace of one rank */
+	"CREATE TABLE trace(id INTEGER PRIMARY KEY, run_id INTEGER, source_id INTEGER NOT NULL,"
+	" rank INTEGER, world_size INTEGER, backend TEXT, device TEXT,"
+	" start_ns INTEGER, end_ns INTEGER, events INTEGER, has_gpu INTEGER,"
+	" comp_fraction REAL);\n"
+	"CREATE INDEX trace_run ON trace(run_id);\n"
+	/* phase: compute, communication, memory, idle, other (ns), overlap */
+	"CREATE TABLE trace_phase(trace_id INTEGER NOT NULL, phase_id INTEGER NOT NULL,"
+	" ns INTEGER NOT NULL, PRIMARY KEY(trace_id, phase_id)) WITHOUT ROWID;\n"
+	"CREATE TABLE trace_op(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL,"
+	" cat_id INTEGER, count INTEGER, total_ns INTEGER, self_ns INTEGER,"
+	" min_ns INTEGER, max_ns INTEGER);\n"
+	"CREATE INDEX trace_op_trace ON trace_op(trace_id);\n"
+	"CREATE TABLE trace_step(trace_id INTEGER NOT NULL, step INTEGER NOT NULL,"
+	" start_ns INTEGER, dur_ns INTEGER);\n"
+	"CREATE INDEX trace_step_trace ON trace_step(trace_id);\n"
+	"CREATE TABLE trace_collective(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL,"
+	" seq INTEGER, start_ns INTEGER, dur_ns INTEGER, bytes INTEGER, group_size INTEGER);\n"
+	"CREATE INDEX trace_collective_trace ON trace_collective(trace_id);\n"
+	/* itwinai torch_profiling_averages.csv rows (times in µs) */
+	"CREATE TABLE op_average(run_id INTEGER, source_id INTEGER NOT NULL,"
+	" name_id INTEGER NOT NULL, rank INTEGER, self_cuda_us REAL, cuda_total_us REAL,"
+	" calls INTEGER);\n"
+	"CREATE INDEX op_average_run ON op_average(run_id);\n"
+	/* py-spy: frames and stacks as a trie (node = parent + frame) */
+	"CREATE TABLE frame(id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL,"
+	" file_id INTEGER, line INTEGER, UNIQUE(name_id, file_id, line));\n"
+	"CREATE TABLE stack_node(id INTEGER PRIMARY KEY, parent_id INTEGER,"
+	" frame_id INTEGER NOT NULL, source_id INTEGER NOT NULL);\n"
+	"CREATE INDEX stack_node_child ON stack_node(source_id, parent_id, frame_id);\n"
+	"CREATE TABLE stack_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
+	" leaf_id INTEGER NOT NULL, process_id INTEGER, thread_id INTEGER,"
+	" samples INTEGER NOT NULL, seconds REAL NOT NULL);\n"
+	"CREATE INDEX stack_sample_source ON stack_sample(source_id);\n"
+	"CREATE INDEX stack_sample_run ON stack_sample(run_id);\n"
+	/* nvidia-smi samples */
+	"CREATE TABLE gpu_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
+	" gpu INTEGER NOT NULL, ts_ms INTEGER NOT NULL, util_pct REAL,"
+	" mem_util_pct REAL, power_w REAL, mem_used_mib REAL, temp_c REAL);\n"
+	"CREATE INDEX gpu_sample_source ON gpu_sample(source_id);\n";
+
+const char *const amd_migrations[] = {
+	v1,
+};
+
+const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -1,0 +1,117 @@
+/* store_report.c — SQL behind store_report.h: a sweep's sources and its
+ * metric keys by prefix. */
+#include "sources.h"
+#include "sqlite_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+static char *dup_col(sqlite3_stmt *q, int i)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	return strdup(s ? (const char *)s : "");
+}
+
+/* Runs of the sweep, with their children. */
+#define SWEEP_RUNS "(SELECT r.id FROM run r JOIN sweep s ON s.id = r.sweep_id WHERE s.name = ?1" \
+	" UNION SELECT c.id FROM run c JOIN run p ON c.parent_ext_id = p.ext_id" \
+	" JOIN sweep s ON s.id = p.sweep_id WHERE s.name = ?1)"
+
+static const char sources_sql[] =
+	"WITH runs AS " SWEEP_RUNS ","
+	" ids AS (SELECT source_id AS id FROM run WHERE id IN runs"
+	"  UNION SELECT source_id FROM trace WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM gpu_sample WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM op_average WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM stack_sample WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM metric_point WHERE run_id IN runs)"
+	" SELECT path, kind, size, sha256 FROM source WHERE id IN ids ORDER BY path";
+
+int amd_store_sweep_sources(struct amd_store *st, const char *sweep,
+			    struct amd_source_row **out, size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st, sources_sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 32) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		struct amd_source_row *r = &(*out)[(*n)++];
+		r->path = dup_col(q, 0);
+		r->kind = dup_col(q, 1);
+		r->size = sqlite3_column_int64(q, 2);
+		r->sha256 = dup_col(q, 3);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		amd_source_rows_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	}
+	return 0;
+}
+
+void amd_source_rows_free(struct amd_source_row *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].kind);
+		free(v[i].sha256);
+	}
+	free(v);
+}
+
+static const char keys_sql[] =
+	"SELECT DISTINCT d.s FROM metric_point m JOIN dict d ON d.id = m.key_id"
+	" WHERE m.run_id IN " SWEEP_RUNS " AND substr(d.s, 1, length(?2)) = ?2 ORDER BY d.s";
+
+int amd_store_sweep_metric_keys(struct amd_store *st, const char *sweep, const char *prefix,
+				char ***out, size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st, keys_sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, prefix, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			char **v = realloc(*out, cap * sizeof *v);
+			if (!v) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*out = v;
+		}
+		(*out)[(*n)++] = dup_col(q, 0);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		amd_strings_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	}
+	return 0;
+}
+
+void amd_strings_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -1,0 +1,204 @@
+/* store.c — opening the SQLite store, migrating it, transactions and the
+ * string dictionary. See store.h. */
+#include "store.h"
+#include "sqlite_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schema.h"
+
+#define BUSY_TIMEOUT_MS 60000
+
+int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		amd_fail(err, "%s: %s", st->path, msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
+				struct amd_err *err)
+{
+	sqlite3_stmt *s = NULL;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+		amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		return NULL;
+	}
+	return s;
+}
+
+int amd_store_schema_version(struct amd_store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int v = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT max(version) FROM schema_version",
+			       -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static int migrate(struct amd_store *st, struct amd_err *err)
+{
+	if (amd_store_begin(st, err) < 0)
+		return -1;
+	if (amd_store_exec(st, "CREATE TABLE IF NOT EXISTS schema_version("
+			       "version INTEGER NOT NULL, applied_at INTEGER NOT NULL)",
+			   err) < 0)
+		goto fail;
+	int have = amd_store_schema_version(st);
+	if (have > amd_migration_count) {
+		amd_fail(err, "%s: store has schema version %d, this amdahl knows up to %d;"
+			 " use a newer amdahl", st->path, have, amd_migration_count);
+		goto fail;
+	}
+	for (int v = have + 1; v <= amd_migration_count; v++) {
+		char bump[128];
+		if (amd_store_exec(st, amd_migrations[v - 1], err) < 0)
+			goto fail;
+		snprintf(bump, sizeof bump,
+			 "INSERT INTO schema_version VALUES(%d, strftime('%%s','now'))", v);
+		if (amd_store_exec(st, bump, err) < 0)
+			goto fail;
+	}
+	return amd_store_commit(st, err);
+fail:
+	amd_store_rollback(st);
+	return -1;
+}
+
+/* Switches a store to WAL. SQLite does not call the busy handler for a
+ * journal-mode change, so two ingests creating the same new store at once
+ * could see "database is locked" here: retry within the busy timeout. */
+static int use_wal(struct amd_store *st, struct amd_err *err)
+{
+	for (int waited = 0;; waited += 20) {
+		int rc = sqlite3_exec(st->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		if (waited >= BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_sleep(20);
+	}
+	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+}
+
+int amd_store_open(const char *path, enum amd_store_mode mode,
+		   struct amd_store **out, struct amd_err *err)
+{
+	*out = NULL;
+	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
+		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"
+				" (or name one with --store)", path);
+	struct amd_store *st = calloc(1, sizeof *st);
+	if (!st)
+		return amd_fail(err, "%s: out of memory", path);
+	st->path = strdup(path);
+	st->mode = mode;
+	int flags = mode == AMD_STORE_READ ? SQLITE_OPEN_READONLY
+					   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		amd_fail(err, "%s: %s", path, st->db ? sqlite3_errmsg(st->db) : "cannot open");
+		amd_store_close(st);
+		return -1;
+	}
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(st->db, 1);
+	if (mode == AMD_STORE_WRITE) {
+		if (use_wal(st, err) < 0 ||
+		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
+		    migrate(st, err) < 0) {
+			amd_store_close(st);
+			return -1;
+		}
+	} else {
+		int v = amd_store_schema_version(st);
+		if (v < 1) {
+			amd_fail(err, "%s: not an amdahl store (no schema version)", path);
+			amd_store_close(st);
+			return -1;
+		}
+		if (v > amd_migration_count) {
+			amd_fail(err, "%s: store has schema version %d, this amdahl knows up to %d",
+				 path, v, amd_migration_count);
+			amd_store_close(st);
+			return -1;
+		}
+		if (v < amd_migration_count) {
+			amd_fail(err, "%s: store has schema version %d; run any 'amdahl ingest'"
+				 " on it to migrate to %d", path, v, amd_migration_count);
+			amd_store_close(st);
+			return -1;
+		}
+	}
+	*out = st;
+	return 0;
+}
+
+void amd_store_close(struct amd_store *st)
+{
+	if (!st)
+		return;
+	if (st->in_tx)
+		amd_store_rollback(st);
+	sqlite3_close_v2(st->db);
+	free(st->path);
+	free(st);
+}
+
+int amd_store_begin(struct amd_store *st, struct amd_err *err)
+{
+	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	st->in_tx = 1;
+	return 0;
+}
+
+int amd_store_commit(struct amd_store *st, struct amd_err *err)
+{
+	if (amd_store_exec(st, "COMMIT", err) < 0) {
+		amd_store_rollback(st);
+		return -1;
+	}
+	st->in_tx = 0;
+	return 0;
+}
+
+void amd_store_rollback(struct amd_store *st)
+{
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	st->in_tx = 0;
+}
+
+int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
+{
+	sqlite3 *db = st->db;
+	sqlite3_stmt *q;
+	int64_t id = -1;
+	if (sqlite3_prepare_v2(db, "INSERT INTO dict(s) VALUES(?1) ON CONFLICT(s)"
+			       " DO UPDATE SET s=excluded.s RETURNING id",
+			       -1, &q, NULL) != SQLITE_OK)
+		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(db));
+	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		id = sqlite3_column_int64(q, 0);
+	else
+		amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(db));
+	sqlite3_finalize(q);
+	return id;
+}
+
+const char *amd_store_path(const struct amd_store *st)
+{
+	return st->path;
+}

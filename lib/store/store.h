@@ -1,0 +1,43 @@
+/* store.h — the store: where every ingested fact is kept and every
+ * analysis reads from. This header and the query headers beside it
+ * (runs.h, traces.h, run_facts.h, sources.h, gpu_samples.h,
+ * pyspy_samples.h, writer.h) are the store interface; the SQLite backend
+ * implements them in the .c files of lib/store, and all SQL of amdahl lives there
+ * (sqlite_int.h is the backend's own). A second backend implements the
+ * same headers. See docs/design.md, "The store". */
+#ifndef AMD_STORE_H
+#define AMD_STORE_H
+
+#include <stdint.h>
+
+#include "err.h"
+
+enum amd_store_mode { AMD_STORE_READ, AMD_STORE_WRITE };
+
+/* An open store (opaque outside lib/store). */
+struct amd_store;
+
+#define AMD_SCHEMA_VERSION 1
+
+/* Opens (creating and migrating, in WRITE mode) the store at path. A
+ * READ open of a missing file fails with a message that says so. */
+int amd_store_open(const char *path, enum amd_store_mode mode,
+		   struct amd_store **out, struct amd_err *err);
+void amd_store_close(struct amd_store *st);
+
+/* BEGIN IMMEDIATE (waits for other writers up to the busy timeout). */
+int amd_store_begin(struct amd_store *st, struct amd_err *err);
+int amd_store_commit(struct amd_store *st, struct amd_err *err);
+void amd_store_rollback(struct amd_store *st);
+
+/* Id of s in the string dictionary, adding it when new (inside a
+ * transaction). Returns the id (> 0) or -1. */
+int64_t amd_store_intern(struct amd_store *st, const char *s,
+			 struct amd_err *err);
+
+int amd_store_schema_version(struct amd_store *st);
+
+/* The path the store was opened at (for messages). */
+const char *amd_store_path(const struct amd_store *st);
+
+#endif

@@ -1,0 +1,72 @@
+/* target.c — the SQLite store as an ingest target (model/sink.h): one
+ * connection per worker, the source-state check, and one writer (a store
+ * sink in its own transaction) per unit. */
+#include "writer.h"
+
+static int target_prepare(void *ctx, struct amd_err *err)
+{
+	struct amd_store *st = NULL;
+	if (amd_store_open(ctx, AMD_STORE_WRITE, &st, err) < 0)
+		return -1;
+	amd_store_close(st);
+	return 0;
+}
+
+static void *target_connect(void *ctx, struct amd_err *err)
+{
+	struct amd_store *st = NULL;
+	if (amd_store_open(ctx, AMD_STORE_WRITE, &st, err) < 0)
+		return NULL;
+	return st;
+}
+
+static void target_disconnect(void *conn)
+{
+	amd_store_close(conn);
+}
+
+static int target_state(void *conn, const char *path, const char *sha, struct amd_err *err)
+{
+	return amd_store_source_state(conn, path, sha, NULL, 0, err);
+}
+
+static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_info *u,
+					    struct amd_err *err)
+{
+	struct amd_store_sink *ss = amd_store_sink_new(conn, u->path, u->kind, u->sha256,
+						       u->size, u->sweep_override, u->config);
+	if (!ss)
+		amd_fail(err, "%s: out of memory", u->path);
+	return (struct amd_unit_writer *)ss;
+}
+
+static struct amd_sink *target_sink(struct amd_unit_writer *w)
+{
+	return amd_store_sink_iface((struct amd_store_sink *)w);
+}
+
+static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state,
+			 struct amd_err *err)
+{
+	return amd_store_sink_finish((struct amd_store_sink *)w, state, err);
+}
+
+static void target_abort(struct amd_unit_writer *w)
+{
+	amd_store_sink_abort((struct amd_store_sink *)w);
+}
+
+struct amd_ingest_target amd_store_target(const char *path)
+{
+	return (struct amd_ingest_target){
+		.ctx = (void *)path,
+		.prepare = target_prepare,
+		.connect = target_connect,
+		.disconnect = target_disconnect,
+		.state = target_state,
+		.begin = target_begin,
+		.sink = target_sink,
+		.finish = target_finish,
+		.abort = target_abort,
+	};
+}

@@ -1,0 +1,38 @@
+/* writer.h — the store's side of ingest: the ingest target (model/sink.h)
+ * over the SQLite store, and below it the writer of one unit, whose sink
+ * writes a parser's facts inside the unit's transaction. */
+#ifndef AMD_STORE_WRITER_H
+#define AMD_STORE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "sink.h"
+#include "store.h"
+
+/* The ingest target that writes into the SQLite store at path (each
+ * worker opens its own connection). path must outlive the target. */
+struct amd_ingest_target amd_store_target(const char *path);
+
+/* Where a unit stands; for DUPLICATE, other (if given) gets the path. */
+int amd_store_source_state(struct amd_store *st, const char *path, const char *sha,
+			   char *other, size_t other_len, struct amd_err *err);
+
+struct amd_store_sink;
+
+struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path,
+					  const char *kind, const char *sha,
+					  uint64_t size, const char *sweep_override,
+					  const struct amd_config *cfg);
+struct amd_sink *amd_store_sink_iface(struct amd_store_sink *ss);
+/* Derives run columns, commits; returns the unit's state as found when
+ * the transaction started (NEW, CHANGED, or SAME/DUPLICATE when another
+ * process got there first, in which case nothing was written). */
+int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *state,
+			  struct amd_err *err);
+/* Rolls back whatever the unit wrote and frees the sink. */
+void amd_store_sink_abort(struct amd_store_sink *ss);
+void amd_store_sink_free(struct amd_store_sink *ss);
+
+#endif
