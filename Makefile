@@ -112,6 +112,7 @@ run: deps
 	@echo "report: $(RUN_DIR)/report/report.pdf"
 
 test: deps
+	@tests/check-tree.sh
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-san
 
@@ -155,6 +156,9 @@ install: $(O)/amdahl
 	install -m 755 $(O)/amdahl $(DESTDIR)$(PREFIX)/bin/amdahl
 	install -m 644 docs/amdahl.1 $(DESTDIR)$(PREFIX)/share/man/man1/amdahl.1
 	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/amdahl/templates/
+
+check-tree:
+	@tests/check-tree.sh
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -1,0 +1,73 @@
+#!/bin/bash
+# check-tree.sh — the rules of the source tree that the compiler does not
+# check (`make check-tree`, part of `make test`; docs/design.md, "Rules"):
+#   - SQL (sqlite3_ calls) only in lib/store/, and in the reader of
+#     MLflow's own database;
+#   - lib/ and report/ never print to the terminal or exit;
+#   - no source file over 800 lines;
+#   - every source file opens with a comment saying what it owns;
+#   - header basenames are unique (they are included by bare name);
+#   - no include cycle among headers;
+#   - no reference to a design document outside the repository.
+# Prints one line per rule and "N passed, N failed"; exits 1 on a failure.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+passed=0 failed=0
+check() { # DESC OFFENDERS
+	if [ -z "$2" ]; then
+		echo "ok - $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $1"
+		printf '%s\n' "$2" | sed 's/^/#   /' | head -20
+		failed=$((failed + 1))
+	fi
+}
+src=$(find lib report cmd -name '*.[ch]' | sort)
+libsrc=$(find lib report -name '*.[ch]' | sort)
+
+check "sqlite3_ only in lib/store/ and the mlflow.db reader" \
+	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$')"
+
+check "lib/ and report/ never print to the terminal or exit" \
+	"$(grep -nE '(^|[^>._[:alnum:]])(printf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(|\b(stdout|stderr)\b' $libsrc |
+		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)')"
+
+check "no source file over 800 lines" \
+	"$(wc -l $src | awk '$2 != "total" && $1 > 800 {print $2": "$1" lines"}')"
+
+check "every source file opens with a comment saying what it owns" \
+	"$(for f in $src; do head -c 2 "$f" | grep -q '/\*' || echo "$f"; done)"
+
+check "header basenames are unique" \
+	"$(find lib report cmd -name '*.h' -printf '%f\n' | sort | uniq -d)"
+
+check "no include cycle among headers" \
+	"$(/usr/bin/python3 - $(find lib report cmd -name '*.h') <<'EOF'
+import os, re, sys
+paths = sys.argv[1:]
+by_name = {os.path.basename(p): p for p in paths}
+graph = {}
+for p in paths:
+    names = re.findall(r'^#include "([^"]+)"', open(p).read(), re.M)
+    graph[os.path.basename(p)] = [os.path.basename(n) for n in names if os.path.basename(n) in by_name]
+state = {}
+def visit(n, stack):
+    state[n] = 1
+    for m in graph.get(n, []):
+        if state.get(m) == 1:
+            print(" -> ".join(stack[stack.index(m):] + [m]))
+        elif m not in state:
+            visit(m, stack + [m])
+    state[n] = 2
+for n in sorted(graph):
+    if n not in state:
+        visit(n, [n])
+EOF
+)"
+
+check "no reference to a design document outside the repository" \
+	"$(grep -n 'DESIGN §\|DESIGN\.md' $src tests/*.sh tests/*/*.sh 2>/dev/null | grep -v '^tests/check-tree.sh')"
+
+echo "check-tree: $passed passed, $failed failed"
+[ "$failed" = 0 ]
