@@ -49,7 +49,9 @@ sweep_of() { json_get "$1" '(lambda s: s["name"] if isinstance(s, dict) else s)(
 one_line() { test_eq 1 "$(printf '%s\n' "$1" | wc -l)"; }
 
 # ---- a real report directory: `amdahl report build` on the bundled sweep
-REPORT="$TMP/report"
+# (values the setup cases set, empty until then: a failed setup fails the
+# cases that use them, not the script)
+REPORT="$TMP/report" PDF_SHA= SWEEP=
 test_expect_success 'setup: report build on the bundled sweep writes a report to mail' '
 	"$AMDAHL" --store "$TMP/a.db" ingest "$DATA/cpu-strong-scaling/mlruns" >/dev/null 2>&1
 	test_status 0 "$AMDAHL" --store "$TMP/a.db" report build -o "$REPORT" &&
@@ -70,7 +72,7 @@ test_expect_success 'setup: user templates with lines SMTP must dot-stuff' '
 '
 
 # ---- a plain server: delivery, contents, refusals
-S1="$TMP/s1"
+S1="$TMP/s1" P1= SENT_OUT=
 test_expect_success AIOSMTPD 'setup: a plain SMTP server refusing one recipient and one sender' '
 	start_server "$S1" --refuse-rcpt nobody@example.org --refuse-from blocked@example.org
 	P1=$(port_of "$S1")
@@ -212,6 +214,7 @@ test_expect_success '--dry-run - writes the message to stdout' '
 '
 
 # ---- servers that fail
+FREE=
 test_expect_success 'setup: a free port with no server on it' '
 	FREE=$("$PY" -c "import socket; s=socket.socket(); s.bind((\"127.0.0.1\",0)); print(s.getsockname()[1])")
 '
@@ -220,7 +223,7 @@ test_expect_success 'server down: exit 1, one line saying so' '
 	test_contains "cannot reach the server" "$ERR"
 	one_line "$ERR"
 '
-S2="$TMP/s2"
+S2="$TMP/s2" P2=
 test_expect_success AIOSMTPD 'setup: a server that drops the connection at DATA' '
 	start_server "$S2" --drop-at-data
 	P2=$(port_of "$S2")
@@ -230,7 +233,7 @@ test_expect_success AIOSMTPD 'a dropped connection: exit 1, one line saying so' 
 	test_contains "connection" "$ERR"
 	one_line "$ERR"
 '
-S6="$TMP/s6"
+S6="$TMP/s6" P6=
 test_expect_success AIOSMTPD 'setup: a server with a SIZE limit of 20000 bytes' '
 	start_server "$S6" --size-limit 20000
 	P6=$(port_of "$S6")
@@ -248,7 +251,7 @@ test_expect_success AIOSMTPD '--ssl-reqd without STARTTLS on offer exits 1, sayi
 '
 
 # ---- AUTH: the password from the environment or ~/.netrc, never shown
-S3="$TMP/s3"
+S3="$TMP/s3" P3= PW= B64=
 ALL="$TMP/all-output"
 test_expect_success AIOSMTPD 'setup: a server requiring AUTH as nightly' '
 	PW="Tr0ub4dor&3-amdahl-secret"
@@ -333,7 +336,7 @@ test_expect_success OPENSSL 'setup: a self-signed certificate for 127.0.0.1' '
 		-keyout "$TMP/key.pem" -out "$TMP/cert.pem" -subj /CN=127.0.0.1 \
 		-addext subjectAltName=IP:127.0.0.1
 '
-S4="$TMP/s4"
+S4="$TMP/s4" P4=
 test_expect_success AIOSMTPD,OPENSSL 'setup: a STARTTLS-only server requiring AUTH as nightly' '
 	start_server "$S4" --auth-user nightly --starttls "$TMP/cert.pem" "$TMP/key.pem"
 	P4=$(port_of "$S4")
@@ -365,7 +368,7 @@ test_expect_success AIOSMTPD,OPENSSL 'a STARTTLS-only server without --ssl-reqd:
 test_expect_success AIOSMTPD,OPENSSL 'nothing else reached the STARTTLS server' '
 	test_eq 1 "$(count_msgs "$S4")"
 '
-S5="$TMP/s5"
+S5="$TMP/s5" P5=
 test_expect_success AIOSMTPD,OPENSSL 'setup: an smtps:// server' '
 	start_server "$S5" --smtps "$TMP/cert.pem" "$TMP/key.pem"
 	P5=$(port_of "$S5")

@@ -11,6 +11,7 @@ SPY="$DATA/pyspy"
 ORACLE="$AMDAHL_ROOT/tests/e2e/pyspy_oracle.py"
 BAD="$AMDAHL_ROOT/tests/lib/pyspy_bad_inputs.py"
 RUN=3679a94ec2214cbe8d71215b864c78ea # an itwinai launch (ddp-1x1-scaling-1gpu, repeat 0)
+INGESTED= want_n= want_s= # set by setup cases
 
 kind() { q "$S" "SELECT kind FROM source WHERE path LIKE '%/$1'"; }
 # check FORMAT FILE SELECTION [top options] — `pyspy top SELECTION --json

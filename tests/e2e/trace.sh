@@ -126,6 +126,7 @@ test_expect_success SQLITE3 'uncompressed .json reads the same as its .json.gz' 
 '
 
 # bad input: one line naming the file and byte offset, exit 2, store unchanged
+size= # the length of rank 0's trace, uncompressed (set by the setup)
 test_expect_success 'setup: bad traces: cut in half (JSON and gzip), no traceEvents, empty, a ts that is no number' '
 	zcat "$F0" >"$TMP/full.json" &&
 	size=$(stat -c %s "$TMP/full.json") &&
