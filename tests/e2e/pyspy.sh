@@ -4,178 +4,252 @@
 # to a run, and check `amdahl pyspy top` (self, total, per thread,
 # library) and `pyspy trie` against the Python oracle; bad input fails
 # with its line or place, exit 2, store unchanged.
-. "$(dirname "$0")/lib.sh"
+test_description='amdahl pyspy: ingest, top and trie against the Python oracle'
+. "$(dirname "$0")/../test-lib.sh"
 S="$TMP/s.db"
-PY="$DATA/pyspy"
+SPY="$DATA/pyspy"
 ORACLE="$AMDAHL_ROOT/tests/e2e/pyspy_oracle.py"
+BAD="$AMDAHL_ROOT/tests/lib/pyspy_bad_inputs.py"
 RUN=3679a94ec2214cbe8d71215b864c78ea # an itwinai launch (ddp-1x1-scaling-1gpu, repeat 0)
-
-status "ingest the itwinai sweep" 0 "$AMDAHL" --store "$S" ingest -q "$DATA/itwinai-layout"
-status "ingest a raw py-spy file for one run" 0 \
-  "$AMDAHL" --store "$S" ingest --run "$RUN" "$PY/train-raw.txt"
-status "ingest the other py-spy files" 0 "$AMDAHL" --store "$S" ingest "$PY"
-eq "3 more py-spy files; the raw one is not read twice" "3 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$OUT"
+INGESTED= want_n= want_s= # set by setup cases
 
 kind() { q "$S" "SELECT kind FROM source WHERE path LIKE '%/$1'"; }
-eq "raw detected" pyspy-collapsed "$(kind train-raw.txt)"
-eq "perf collapsed detected" pyspy-collapsed "$(kind perf-collapsed.txt)"
-eq "chrometrace detected" pyspy-chrometrace "$(kind train.chrometrace.json)"
-eq "dump --json detected" pyspy-dump-json "$(kind calendarbot.dump.json)"
-eq "MLflow metric files (\"ts value step\") are not taken for stacks" 0 \
-  "$(q "$S" "SELECT count(*) FROM source WHERE kind LIKE 'pyspy%' AND path LIKE '%mllogs%'")"
-eq "the raw file's samples belong to the run" \
-  "$(q "$S" "SELECT id FROM run WHERE ext_id='$RUN'")" \
-  "$(q "$S" "SELECT DISTINCT run_id FROM stack_sample JOIN source ON source.id=source_id WHERE path LIKE '%train-raw.txt'")"
+# check FORMAT FILE SELECTION [top options] — `pyspy top SELECTION --json
+# -n 0 [options]` equals the oracle's reading of FILE
+check() {
+	local fmt=$1 file=$2 sel=$3
+	shift 3
+	"$AMDAHL" --store "$S" pyspy top "$sel" --json -n 0 "$@" >"$TMP/o.json" 2>"$TMP/e"
+	test_eq ok "$("$PY" "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
+}
+# unchanged — the store $S is the same as before the case ($before)
+unchanged() { test_eq "$before" "$(store_digest "$S")"; }
+
+test_expect_success 'setup: ingest the itwinai sweep (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$S" ingest -q "$DATA/itwinai-layout"
+'
+test_expect_success 'setup: ingest a raw py-spy file for one run (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$S" ingest --run "$RUN" "$SPY/train-raw.txt"
+'
+test_expect_success 'setup: ingest the other py-spy files (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$S" ingest "$SPY"
+	INGESTED=$OUT
+'
+test_expect_success '3 more py-spy files; the raw one is not read twice' '
+	test_eq "3 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
+'
+test_expect_success SQLITE3 'formats detected: raw and perf collapsed, chrometrace, dump --json' '
+	test_eq pyspy-collapsed "$(kind train-raw.txt)"
+	test_eq pyspy-collapsed "$(kind perf-collapsed.txt)"
+	test_eq pyspy-chrometrace "$(kind train.chrometrace.json)"
+	test_eq pyspy-dump-json "$(kind calendarbot.dump.json)"
+'
+test_expect_success SQLITE3 'MLflow metric files ("ts value step") are not taken for stacks' '
+	test_eq 0 "$(q "$S" "SELECT count(*) FROM source WHERE kind LIKE '\''pyspy%'\'' AND path LIKE '\''%mllogs%'\''")"
+'
+test_expect_success SQLITE3 "the raw file's samples belong to the run" '
+	test_eq "$(q "$S" "SELECT id FROM run WHERE ext_id='\''$RUN'\''")" \
+		"$(q "$S" "SELECT DISTINCT run_id FROM stack_sample JOIN source ON source.id=source_id WHERE path LIKE '\''%train-raw.txt'\''")"
+'
 
 # process and thread root frames: -s command line with ';' kept whole
-eq "process from the innermost -s frame, ';' in its command line kept" \
-  "4250 python train.py --data ./d;rm --tag a;b" \
-  "$(q "$S" "SELECT DISTINCT d.s FROM stack_sample JOIN dict d ON d.id=process_id JOIN source ON source.id=source_id WHERE path LIKE '%train-raw.txt'")"
-eq "threads from the -t frames" \
-  "0x16DF7B000 Thread-1 (_handle_workers)|0x16EF87000 Thread-2 (_handle_tasks)|0x16FF93000 Thread-3 (_handle_results)|0x1FA08F100 MainThread" \
-  "$(q "$S" "SELECT group_concat(s, '|') FROM (SELECT DISTINCT d.s FROM stack_sample JOIN dict d ON d.id=thread_id JOIN source ON source.id=source_id WHERE path LIKE '%train-raw.txt' ORDER BY 1)")"
-eq "no process/thread text left among the frames" 0 \
-  "$(q "$S" "SELECT count(*) FROM frame JOIN dict ON dict.id=name_id WHERE s LIKE 'process %' OR s LIKE 'thread (%'")"
+test_expect_success SQLITE3 "process from the innermost -s frame, ';' in its command line kept" '
+	test_eq "4250 python train.py --data ./d;rm --tag a;b" \
+		"$(q "$S" "SELECT DISTINCT d.s FROM stack_sample JOIN dict d ON d.id=process_id JOIN source ON source.id=source_id WHERE path LIKE '\''%train-raw.txt'\''")"
+'
+test_expect_success SQLITE3 'threads from the -t frames' '
+	test_eq "0x16DF7B000 Thread-1 (_handle_workers)|0x16EF87000 Thread-2 (_handle_tasks)|0x16FF93000 Thread-3 (_handle_results)|0x1FA08F100 MainThread" \
+		"$(q "$S" "SELECT group_concat(s, '\''|'\'') FROM (SELECT DISTINCT d.s FROM stack_sample JOIN dict d ON d.id=thread_id JOIN source ON source.id=source_id WHERE path LIKE '\''%train-raw.txt'\'' ORDER BY 1)")"
+'
+test_expect_success SQLITE3 'no process/thread text left among the frames' '
+	test_eq 0 "$(q "$S" "SELECT count(*) FROM frame JOIN dict ON dict.id=name_id WHERE s LIKE '\''process %'\'' OR s LIKE '\''thread (%'\''")"
+'
 
 # totals: sum of samples = the file's total, seconds = samples / 100 Hz
-read -r want_n want_s < <(/usr/bin/python3 "$ORACLE" total collapsed "$PY/train-raw.txt")
-status "pyspy top RUN --json" 0 "$AMDAHL" --store "$S" pyspy top "$RUN" --json -n 0
-echo "$OUT" >"$TMP/top.json"
-eq "samples = the raw file's total" "$want_n" \
-  "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["samples"])' "$TMP/top.json")"
-near "thread-seconds = samples / 100 Hz" "$want_s" \
-  "$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seconds"])' "$TMP/top.json")" 1e-6
-
-check() { # DESC FORMAT FILE SELECTION [top options]
-  local desc=$1 fmt=$2 file=$3 sel=$4; shift 4
-  "$AMDAHL" --store "$S" pyspy top "$sel" --json -n 0 "$@" >"$TMP/o.json" 2>"$TMP/e"
-  eq "$desc" ok "$(/usr/bin/python3 "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
-}
-check "raw: self time per function = oracle" collapsed "$PY/train-raw.txt" "$RUN"
-check "raw: total time (once per stack) = oracle" collapsed "$PY/train-raw.txt" "$RUN" --total
-check "raw: per thread = oracle" collapsed "$PY/train-raw.txt" "$RUN" --per-thread
-check "raw: per thread, total = oracle" collapsed "$PY/train-raw.txt" "$RUN" --per-thread --total
-check "raw: --library multiprocessing = oracle" collapsed "$PY/train-raw.txt" "$RUN" --library multiprocessing
-check "raw: --library cs336_basics = oracle" collapsed "$PY/train-raw.txt" "$RUN" --library cs336_basics
-check "perf collapsed: self = oracle" collapsed "$PY/perf-collapsed.txt" "$PY/perf-collapsed.txt"
-check "perf collapsed: total = oracle" collapsed "$PY/perf-collapsed.txt" "$PY/perf-collapsed.txt" --total
-check "chrometrace: self (time-weighted) = oracle" chrometrace "$PY/train.chrometrace.json" "$PY/train.chrometrace.json"
-check "chrometrace: per thread total = oracle" chrometrace "$PY/train.chrometrace.json" "$PY/train.chrometrace.json" --per-thread --total
-check "dump --json: self = oracle" dump-json "$PY/calendarbot.dump.json" "$PY/calendarbot.dump.json"
-check "dump --json: per thread total = oracle" dump-json "$PY/calendarbot.dump.json" "$PY/calendarbot.dump.json" --per-thread --total
-read -r ct_n ct_s < <(/usr/bin/python3 "$ORACLE" total chrometrace "$PY/train.chrometrace.json")
-eq "chrometrace: 2 + 3 × 400 samples of 10 ms" "1202 12.020000" "$ct_n $ct_s"
+test_expect_success "setup: pyspy top RUN --json (exit 0); the oracle's totals of the raw file" '
+	read -r want_n want_s < <("$PY" "$ORACLE" total collapsed "$SPY/train-raw.txt")
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$RUN" --json -n 0 &&
+	cp "$TMP/out" "$TMP/top.json"
+'
+test_expect_success "samples = the raw file's total; thread-seconds = samples / 100 Hz" '
+	test_eq "$want_n" "$(json_get "$TMP/top.json" "d[\"samples\"]")"
+	test_near "$want_s" "$(json_get "$TMP/top.json" "d[\"seconds\"]")" 1e-6
+'
+test_expect_success 'raw: self time per function = oracle' '
+	check collapsed "$SPY/train-raw.txt" "$RUN"
+'
+test_expect_success 'raw: total time (once per stack) = oracle' '
+	check collapsed "$SPY/train-raw.txt" "$RUN" --total
+'
+test_expect_success 'raw: per thread = oracle' '
+	check collapsed "$SPY/train-raw.txt" "$RUN" --per-thread
+'
+test_expect_success 'raw: per thread, total = oracle' '
+	check collapsed "$SPY/train-raw.txt" "$RUN" --per-thread --total
+'
+test_expect_success 'raw: --library multiprocessing = oracle' '
+	check collapsed "$SPY/train-raw.txt" "$RUN" --library multiprocessing
+'
+test_expect_success 'raw: --library cs336_basics = oracle' '
+	check collapsed "$SPY/train-raw.txt" "$RUN" --library cs336_basics
+'
+test_expect_success 'perf collapsed: self = oracle' '
+	check collapsed "$SPY/perf-collapsed.txt" "$SPY/perf-collapsed.txt"
+'
+test_expect_success 'perf collapsed: total = oracle' '
+	check collapsed "$SPY/perf-collapsed.txt" "$SPY/perf-collapsed.txt" --total
+'
+test_expect_success 'chrometrace: self (time-weighted) = oracle' '
+	check chrometrace "$SPY/train.chrometrace.json" "$SPY/train.chrometrace.json"
+'
+test_expect_success 'chrometrace: per thread total = oracle' '
+	check chrometrace "$SPY/train.chrometrace.json" "$SPY/train.chrometrace.json" --per-thread --total
+'
+test_expect_success 'dump --json: self = oracle' '
+	check dump-json "$SPY/calendarbot.dump.json" "$SPY/calendarbot.dump.json"
+'
+test_expect_success 'dump --json: per thread total = oracle' '
+	check dump-json "$SPY/calendarbot.dump.json" "$SPY/calendarbot.dump.json" --per-thread --total
+'
+test_expect_success 'chrometrace: 2 + 3 × 400 samples of 10 ms (oracle)' '
+	test_eq "1202 12.020000" "$("$PY" "$ORACLE" total chrometrace "$SPY/train.chrometrace.json")"
+'
 
 # the recursion rule, on an exact number: bpe.py's merge_tokens total
 # counts each stack once (the oracle counts distinct functions per stack)
-want_mt=$(/usr/bin/python3 - "$PY/train-raw.txt" <<'EOF'
-import sys
-n = 0
-for line in open(sys.argv[1]):
-    stack, c = line.rstrip("\n").rsplit(" ", 1)
-    if "merge_tokens (" in stack:
-        n += int(c)
-print(n)
-EOF
-)
-got_mt=$(/usr/bin/python3 -c '
-import json,sys
-for f in json.load(open(sys.argv[1]))["functions"]:
-    if f["function"] == "merge_tokens": print(f["total_samples"])' "$TMP/top.json")
-eq "merge_tokens total = stacks holding it" "$want_mt" "$got_mt"
+test_expect_success 'merge_tokens total = samples of the stacks holding it' '
+	test_eq "$("$PY" "$AMDAHL_ROOT/tests/oracle/collapsed_holding.py" "$SPY/train-raw.txt" "merge_tokens (")" \
+		"$(json_get "$TMP/top.json" "first(d[\"functions\"], function=\"merge_tokens\")[\"total_samples\"]")"
+'
 
-status "the table" 0 "$AMDAHL" --store "$S" pyspy top "$RUN" -n 3 --total
-contains "table header names samples and thread-seconds" \
-  "$want_n samples, $(printf %.2f "$want_s") thread-seconds, 4 threads in 1 files" "$OUT"
-contains "table says rows were cut" "(3 of" "$OUT"
-status "per-thread table" 0 "$AMDAHL" --store "$S" pyspy top "$RUN" -n 2 --per-thread
-contains "per-thread table shows the thread" "0x1FA08F100 MainThread" "$OUT"
-status "library table" 0 "$AMDAHL" --store "$S" pyspy top "$RUN" --library cs336_basics -n 0
-contains "library column" "library frame" "$OUT"
-contains "leaves outside the library say (none)" "(none)" "$OUT"
+test_expect_success 'the table: header names samples and thread-seconds, says rows were cut' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$RUN" -n 3 --total
+	test_contains "$want_n samples, $(printf %.2f "$want_s") thread-seconds, 4 threads in 1 files" "$OUT"
+	test_contains "(3 of" "$OUT"
+'
+test_expect_success 'per-thread table shows the thread' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$RUN" -n 2 --per-thread
+	test_contains "0x1FA08F100 MainThread" "$OUT"
+'
+test_expect_success 'library table: a library column; leaves outside the library say (none)' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$RUN" --library cs336_basics -n 0
+	test_contains "library frame" "$OUT"
+	test_contains "(none)" "$OUT"
+'
 
-"$AMDAHL" --store "$S" pyspy trie "$RUN" --json >"$TMP/trie.json"
-eq "trie: every node's total and self = stacks merged by path" ok \
-  "$(/usr/bin/python3 "$ORACLE" trie collapsed "$PY/train-raw.txt" "$TMP/trie.json")"
-"$AMDAHL" --store "$S" pyspy trie "$PY/train.chrometrace.json" --json >"$TMP/trie.json"
-eq "trie of the chrometrace = oracle" ok \
-  "$(/usr/bin/python3 "$ORACLE" trie chrometrace "$PY/train.chrometrace.json" "$TMP/trie.json")"
+test_expect_success "trie: every node's total and self = stacks merged by path" '
+	"$AMDAHL" --store "$S" pyspy trie "$RUN" --json >"$TMP/trie.json"
+	test_eq ok "$("$PY" "$ORACLE" trie collapsed "$SPY/train-raw.txt" "$TMP/trie.json")"
+'
+test_expect_success 'trie of the chrometrace = oracle' '
+	"$AMDAHL" --store "$S" pyspy trie "$SPY/train.chrometrace.json" --json >"$TMP/trie.json"
+	test_eq ok "$("$PY" "$ORACLE" trie chrometrace "$SPY/train.chrometrace.json" "$TMP/trie.json")"
+'
 
 # naming RUN
-(cd "$PY" && "$AMDAHL" --store "$S" pyspy top train.chrometrace.json --json) >"$TMP/rel.json"
-contains "a relative path names the ingested file" '"samples":	1202' "$(cat "$TMP/rel.json")"
-status "a name shared by repeats is refused" 2 "$AMDAHL" --store "$S" pyspy top ddp-1x1-scaling-1gpu
-contains "…saying why" "2 runs have this name" "$ERR"
-status "an unknown RUN" 2 "$AMDAHL" --store "$S" pyspy top no-such-run
-contains "…named in the error" "no-such-run: no run" "$ERR"
-status "--library with --total is a usage error" 2 "$AMDAHL" --store "$S" pyspy top "$RUN" --library x --total
-status "a run without py-spy samples says so" 0 "$AMDAHL" --store "$S" pyspy top 1b4f181879174abfb2088a1d6866d3fc
-contains "…and how to link one" "no py-spy samples" "$OUT"
-status "pyspy --help" 0 "$AMDAHL" pyspy --help
-contains "help names the commands" "amdahl pyspy top RUN" "$OUT"
+test_expect_success 'a relative path names the ingested file' '
+	(cd "$SPY" && "$AMDAHL" --store "$S" pyspy top train.chrometrace.json --json) >"$TMP/rel.json"
+	test_contains "\"samples\":	1202" "$(cat "$TMP/rel.json")"
+'
+test_expect_success 'a name shared by repeats is refused (exit 2), saying why' '
+	test_status 2 "$AMDAHL" --store "$S" pyspy top ddp-1x1-scaling-1gpu
+	test_contains "2 runs have this name" "$ERR"
+'
+test_expect_success 'an unknown RUN: exit 2, named in the error' '
+	test_status 2 "$AMDAHL" --store "$S" pyspy top no-such-run
+	test_contains "no-such-run: no run" "$ERR"
+'
+test_expect_success '--library with --total is a usage error (exit 2)' '
+	test_status 2 "$AMDAHL" --store "$S" pyspy top "$RUN" --library x --total
+'
+test_expect_success 'a run without py-spy samples says so, and how to link one (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top 1b4f181879174abfb2088a1d6866d3fc
+	test_contains "no py-spy samples" "$OUT"
+'
+test_expect_success 'pyspy --help names the commands' '
+	test_status 0 "$AMDAHL" pyspy --help
+	test_contains "amdahl pyspy top RUN" "$OUT"
+'
 
 # --rate: counts / rate
-R="$TMP/r.db"
-status "ingest with --rate 250" 0 "$AMDAHL" --store "$R" ingest --rate 250 "$PY/perf-collapsed.txt"
-near "seconds = 57 samples / 250 Hz" 0.228 "$(q "$R" "SELECT sum(seconds) FROM stack_sample")" 1e-9
+test_expect_success SQLITE3 'ingest with --rate 250: seconds = 57 samples / 250 Hz' '
+	test_status 0 "$AMDAHL" --store "$TMP/r.db" ingest --rate 250 "$SPY/perf-collapsed.txt"
+	test_near 0.228 "$(q "$TMP/r.db" "SELECT sum(seconds) FROM stack_sample")" 1e-9
+'
 
 # malformed input: error with its place, exit 2, store unchanged
-before=$(store_digest "$S")
-sed '7s/ [0-9]*$//' "$PY/train-raw.txt" >"$TMP/bad-raw.txt"
-status "a line without a count fails the file" 2 "$AMDAHL" --store "$S" ingest "$TMP/bad-raw.txt"
-contains "…naming the file and line 7" "bad-raw.txt: line 7: expected 'frame;frame;… COUNT'" "$ERR"
-sed '3s/;_bootstrap (/;;_bootstrap (/' "$PY/train-raw.txt" >"$TMP/bad-empty.txt"
-status "an empty frame fails the file" 2 "$AMDAHL" --store "$S" ingest --format pyspy-collapsed "$TMP/bad-empty.txt"
-contains "…at line 3" "bad-empty.txt: line 3: an empty frame" "$ERR"
-/usr/bin/python3 - "$PY/train.chrometrace.json" "$TMP/bad.chrometrace.json" <<'EOF'
-import json, sys
-ev = json.load(open(sys.argv[1]))
-i = next(k for k, e in enumerate(ev) if e["ph"] == "E")
-ev[i]["name"] = "not_open"
-json.dump(ev, open(sys.argv[2], "w"))
-EOF
-status "chrometrace: an E that closes nothing open fails" 2 "$AMDAHL" --store "$S" ingest "$TMP/bad.chrometrace.json"
-contains "…naming the event" "bad.chrometrace.json: event" "$ERR"
-head -c 3000 "$PY/train.chrometrace.json" >"$TMP/cut.chrometrace.json"
-status "truncated JSON fails" 2 "$AMDAHL" --store "$S" ingest "$TMP/cut.chrometrace.json"
-contains "…with a byte offset" "cut.chrometrace.json: byte" "$ERR"
-eq "store unchanged after the failures" "$before" "$(store_digest "$S")"
+test_expect_success SQLITE3 'a line without a count fails the file at line 7 (exit 2, store unchanged)' '
+	before=$(store_digest "$S")
+	sed "7s/ [0-9]*\$//" "$SPY/train-raw.txt" >"$TMP/bad-raw.txt"
+	test_status 2 "$AMDAHL" --store "$S" ingest "$TMP/bad-raw.txt"
+	test_contains "bad-raw.txt: line 7: expected '\''frame;frame;… COUNT'\''" "$ERR"
+	unchanged
+'
+test_expect_success SQLITE3 'an empty frame fails the file at line 3 (exit 2, store unchanged)' '
+	before=$(store_digest "$S")
+	sed "3s/;_bootstrap (/;;_bootstrap (/" "$SPY/train-raw.txt" >"$TMP/bad-empty.txt"
+	test_status 2 "$AMDAHL" --store "$S" ingest --format pyspy-collapsed "$TMP/bad-empty.txt"
+	test_contains "bad-empty.txt: line 3: an empty frame" "$ERR"
+	unchanged
+'
+test_expect_success SQLITE3 'chrometrace: an E that closes nothing open fails, naming the event (exit 2, store unchanged)' '
+	before=$(store_digest "$S")
+	"$PY" "$BAD" unclosed-end "$SPY/train.chrometrace.json" "$TMP/bad.chrometrace.json"
+	test_status 2 "$AMDAHL" --store "$S" ingest "$TMP/bad.chrometrace.json"
+	test_contains "bad.chrometrace.json: event" "$ERR"
+	unchanged
+'
+test_expect_success SQLITE3 'truncated JSON fails with a byte offset (exit 2, store unchanged)' '
+	before=$(store_digest "$S")
+	head -c 3000 "$SPY/train.chrometrace.json" >"$TMP/cut.chrometrace.json"
+	test_status 2 "$AMDAHL" --store "$S" ingest "$TMP/cut.chrometrace.json"
+	test_contains "cut.chrometrace.json: byte" "$ERR"
+	unchanged
+'
 
 # a first line longer than the detection head (deep recursion), and the
 # recursion rule: a function repeated in a stack counts once in total
 D="$TMP/d.db"
-/usr/bin/python3 - "$PY/train-raw.txt" "$TMP/deep-raw.txt" <<'EOF2'
-import sys
-lines = open(sys.argv[1]).read().splitlines()
-stack, count = lines[0].rsplit(" ", 1)
-frames = stack.split(";")
-deep = frames[:3] + frames[3:] * 12  # root frames once, Python frames 12 times
-open(sys.argv[2], "w").write(";".join(deep) + " " + count + "\n" + "\n".join(lines[1:]) + "\n")
-assert len(lines[0]) < 4096 < len(";".join(deep))
-EOF2
-status "ingest a file whose first line exceeds 4 KB" 0 "$AMDAHL" --store "$D" ingest "$TMP/deep-raw.txt"
-eq "…detected as collapsed stacks" pyspy-collapsed "$(q "$D" "SELECT kind FROM source")"
-"$AMDAHL" --store "$D" pyspy top "$TMP/deep-raw.txt" --json -n 0 --total >"$TMP/o.json"
-eq "recursive stack: total once per stack = oracle" ok \
-  "$(/usr/bin/python3 "$ORACLE" check collapsed "$TMP/deep-raw.txt" "$TMP/o.json" --total)"
+test_expect_success 'setup: ingest a file whose first line exceeds 4 KB (exit 0)' '
+	"$PY" "$BAD" deep-first-line "$SPY/train-raw.txt" "$TMP/deep-raw.txt" &&
+	test_status 0 "$AMDAHL" --store "$D" ingest "$TMP/deep-raw.txt"
+'
+test_expect_success SQLITE3 'a first line over 4 KB: detected as collapsed stacks' '
+	test_eq pyspy-collapsed "$(q "$D" "SELECT kind FROM source")"
+'
+test_expect_success 'recursive stack: total once per stack = oracle' '
+	"$AMDAHL" --store "$D" pyspy top "$TMP/deep-raw.txt" --json -n 0 --total >"$TMP/o.json"
+	test_eq ok "$("$PY" "$ORACLE" check collapsed "$TMP/deep-raw.txt" "$TMP/o.json" --total)"
+'
 
 # a py-spy file under a run's artifacts belongs to that run
-cp -r "$DATA/itwinai-layout" "$TMP/itw"
-A="$TMP/itw/mllogs/mlflow/123456789/$RUN/artifacts/py-spy"
-mkdir -p "$A" && cp "$PY/perf-collapsed.txt" "$A/rank0.txt"
 L="$TMP/l.db"
-status "ingest a sweep with py-spy output in a run's artifacts" 0 "$AMDAHL" --store "$L" ingest "$TMP/itw"
-eq "the artifact's samples are linked to its run" "$RUN" \
-  "$(q "$L" "SELECT DISTINCT ext_id FROM stack_sample JOIN run ON run.id=run_id")"
-status "pyspy top by the run's id" 0 "$AMDAHL" --store "$L" pyspy top "$RUN" --json
-read -r perf_n _ < <(/usr/bin/python3 "$ORACLE" total collapsed "$PY/perf-collapsed.txt")
-contains "…finds them" "\"samples\":	$perf_n," "$OUT"
-status "pyspy top without RUN is a usage error" 2 "$AMDAHL" --store "$S" pyspy top
-contains "…listing the runs that have samples" "runs with py-spy samples: ddp-1x1-scaling-1gpu ($RUN)" "$ERR"
+test_expect_success "setup: ingest a sweep with py-spy output in a run's artifacts (exit 0)" '
+	cp -r "$DATA/itwinai-layout" "$TMP/itw" &&
+	A="$TMP/itw/mllogs/mlflow/123456789/$RUN/artifacts/py-spy" &&
+	mkdir -p "$A" && cp "$SPY/perf-collapsed.txt" "$A/rank0.txt" &&
+	test_status 0 "$AMDAHL" --store "$L" ingest "$TMP/itw"
+'
+test_expect_success SQLITE3 "the artifact's samples are linked to its run" '
+	test_eq "$RUN" "$(q "$L" "SELECT DISTINCT ext_id FROM stack_sample JOIN run ON run.id=run_id")"
+'
+test_expect_success "pyspy top by the run's id finds them" '
+	test_status 0 "$AMDAHL" --store "$L" pyspy top "$RUN" --json
+	read -r perf_n _ < <("$PY" "$ORACLE" total collapsed "$SPY/perf-collapsed.txt")
+	test_contains "\"samples\":	$perf_n," "$OUT"
+'
+test_expect_success 'pyspy top without RUN is a usage error, listing the runs that have samples' '
+	test_status 2 "$AMDAHL" --store "$S" pyspy top
+	test_contains "runs with py-spy samples: ddp-1x1-scaling-1gpu ($RUN)" "$ERR"
+'
 
 # gzipped files are read through zlib (the chrometrace is streamed)
-G="$TMP/g.db"
-gzip -c "$PY/train.chrometrace.json" >"$TMP/train.chrometrace.json.gz"
-status "ingest a gzipped chrometrace" 0 "$AMDAHL" --store "$G" ingest "$TMP/train.chrometrace.json.gz"
-eq "…detected and read whole" "pyspy-chrometrace $ct_n" \
-  "$(q "$G" "SELECT kind FROM source") $(q "$G" "SELECT sum(samples) FROM stack_sample")"
+test_expect_success SQLITE3 'a gzipped chrometrace is ingested, detected and read whole' '
+	read -r ct_n _ < <("$PY" "$ORACLE" total chrometrace "$SPY/train.chrometrace.json")
+	gzip -c "$SPY/train.chrometrace.json" >"$TMP/train.chrometrace.json.gz" &&
+	test_status 0 "$AMDAHL" --store "$TMP/g.db" ingest "$TMP/train.chrometrace.json.gz"
+	test_eq "pyspy-chrometrace $ct_n" \
+		"$(q "$TMP/g.db" "SELECT kind FROM source") $(q "$TMP/g.db" "SELECT sum(samples) FROM stack_sample")"
+'
+
+test_done

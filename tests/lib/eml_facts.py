@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """eml_facts.py: what a received or written message holds, read with
 Python's email package (independent of libcurl): one "key=value" line per
-fact on stdout, and the decoded body parts (CRLF read as LF) and attachments in OUTDIR.
+fact on stdout (to_addrs: the To addresses, comma-separated), and the
+decoded body parts (CRLF read as LF) and attachments in OUTDIR.
 
   eml_facts.py MESSAGE.eml OUTDIR
 """
@@ -29,6 +30,7 @@ def main():
     facts = {
         "from": msg["From"],
         "to": msg["To"],
+        "to_addrs": ",".join(a for _, a in email.utils.getaddresses([str(msg["To"])])),
         "subject": msg["Subject"],
         "message_id": msg["Message-ID"],
         "mime_version": msg["MIME-Version"],
