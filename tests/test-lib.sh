@@ -198,10 +198,13 @@ test_expect_success() {
 		return 0
 	fi
 	_test_failed=0
+	# a variable a failed set-up left unset fails this case, not the script
+	set +u
 	[ "$_test_trace" = 1 ] && set -x
 	eval "$body" >"$TMP/.case.log" 2>&1
 	rc=$?
 	[ "$_test_trace" = 1 ] && set +x
+	set -u
 	if [ "$rc" = 0 ] && [ "$_test_failed" = 0 ]; then
 		echo "ok $test_count - $title"
 		[ "$_test_verbose" = 1 ] && sed 's/^/#   /' "$TMP/.case.log"
