@@ -39,19 +39,26 @@ stored_once() {
 	test_eq ok "$(q "$s" 'PRAGMA integrity_check')"
 }
 
-test_expect_success 'setup: 6 copies of the CPU sweep, each with its own run ids' '
-	mkdir -p "$big/a" "$big/b" &&
+# make_copies: 6 copies of the CPU sweep under $big/a and $big/b, each
+# with a name and run ids of its own; sets total, points and params from the files
+make_copies() {
+	local k half m
+	mkdir -p "$big/a" "$big/b" || return 1
 	for k in 1 2 3 4 5 6; do
 		half=a; [ "$k" -gt 3 ] && half=b
 		cp -r "$DATA/cpu-strong-scaling/mlruns/4" "$big/$half/$k" &&
-		sed -i "s/^name: .*/name: cpu-copy-$k/" "$big/$half/$k/meta.yaml" &&
+		sed -i "s/^name: .*/name: cpu-copy-$k/" "$big/$half/$k/meta.yaml" || return 1
 		for m in "$big/$half/$k"/*/meta.yaml; do
 			sed -i -E "s/^(run_id|run_uuid): (.*)/\1: \2-$k/" "$m" || return 1
-		done || return 1
-	done &&
+		done
+	done
 	total=$(find "$big" -mindepth 4 -maxdepth 4 -name meta.yaml | wc -l) &&
-	points=$(find "$big" -path "*/metrics/*" -type f -exec cat {} + | awk NF | wc -l) &&
-	params=$(find "$big" -path "*/params/*" -type f | wc -l)
+	points=$(find "$big" -path '*/metrics/*' -type f -exec cat {} + | awk 'NF' | wc -l) &&
+	params=$(find "$big" -path '*/params/*' -type f | wc -l)
+}
+
+test_expect_success 'setup: 6 copies of the CPU sweep, each with its own run ids' '
+	make_copies
 '
 
 test_expect_success 'the copies hold 6 × 29 run directories' '
