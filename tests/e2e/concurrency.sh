@@ -3,56 +3,100 @@
 # the same files (also with -j 2 each). Both exit 0, nothing fails with
 # "database is locked", every run directory is one source, and the
 # points and params are exactly those of the files (none twice).
-. "$(dirname "$0")/lib.sh"
+test_description='two ingests at once on one store: both succeed, every file stored once'
+. "$(dirname "$0")/../test-lib.sh"
 
 big=$(realpath "$TMP")/big
-mkdir -p "$big/a" "$big/b"
-for k in 1 2 3 4 5 6; do
-  half=a; [ "$k" -gt 3 ] && half=b
-  cp -r "$DATA/cpu-strong-scaling/mlruns/4" "$big/$half/$k"
-  sed -i "s/^name: .*/name: cpu-copy-$k/" "$big/$half/$k/meta.yaml"
-  for m in "$big/$half/$k"/*/meta.yaml; do
-    sed -i -E "s/^(run_id|run_uuid): (.*)/\1: \2-$k/" "$m"
-  done
-done
-total=$(find "$big" -mindepth 4 -maxdepth 4 -name meta.yaml | wc -l)
-points=$(find "$big" -path '*/metrics/*' -type f -exec cat {} + | awk 'NF' | wc -l)
-params=$(find "$big" -path '*/params/*' -type f | wc -l)
-eq "files: 6 copies of 29 runs" 174 "$total"
+total="" points="" params="" before=""
 
-# both CASE STORE ARGS_A -- ARGS_B: run the two ingests at once
+# both NAME STORE ARGS_A -- ARGS_B: runs the two ingests at once; their
+# exit codes go to $TMP/NAME.rc ("A B"), their stderr to $TMP/NAME.err
 both() {
-  local label=$1 s=$2; shift 2
-  local a=() b=() side=a
-  for x in "$@"; do
-    if [ "$x" = -- ]; then side=b; continue; fi
-    if [ $side = a ]; then a+=("$x"); else b+=("$x"); fi
-  done
-  "$AMDAHL" --store "$s" ingest -q "${a[@]}" >"$TMP/a.out" 2>"$TMP/a.err" &
-  local pa=$!
-  "$AMDAHL" --store "$s" ingest -q "${b[@]}" >"$TMP/b.out" 2>"$TMP/b.err" &
-  local pb=$!
-  wait $pa; local ra=$?
-  wait $pb; local rb=$?
-  eq "$label: both exit 0" "0 0" "$ra $rb"
-  local errs; errs=$(cat "$TMP/a.err" "$TMP/b.err")
-  eq "$label: no error output (no 'database is locked')" "" "$errs"
-  eq "$label: one source per run directory" "$total" "$(q "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"
-  eq "$label: sources unique by path (run directories and traces)" \
-    "$(q "$s" 'SELECT count(*) FROM source')" "$(q "$s" 'SELECT count(DISTINCT path) FROM source')"
-  eq "$label: one run per run directory" "$total" "$(q "$s" 'SELECT count(*) FROM run')"
-  eq "$label: metric points = lines of the files (none twice)" "$points" "$(q "$s" 'SELECT count(*) FROM metric_point')"
-  eq "$label: params = param files" "$params" "$(q "$s" 'SELECT count(*) FROM param')"
-  eq "$label: integrity_check" ok "$(q "$s" 'PRAGMA integrity_check')"
+	local name=$1 s=$2 a=() b=() side=a x pa pb ra rb
+	shift 2
+	for x in "$@"; do
+		if [ "$x" = -- ]; then side=b; continue; fi
+		if [ $side = a ]; then a+=("$x"); else b+=("$x"); fi
+	done
+	"$AMDAHL" --store "$s" ingest -q "${a[@]}" >"$TMP/$name.a.out" 2>"$TMP/$name.a.err" &
+	pa=$!
+	"$AMDAHL" --store "$s" ingest -q "${b[@]}" >"$TMP/$name.b.out" 2>"$TMP/$name.b.err" &
+	pb=$!
+	wait $pa; ra=$?
+	wait $pb; rb=$?
+	echo "$ra $rb" >"$TMP/$name.rc"
+	cat "$TMP/$name.a.err" "$TMP/$name.b.err" >"$TMP/$name.err"
 }
 
-both "different files" "$TMP/diff.db" "$big/a" -- "$big/b"
+# stored_once STORE: every file of $big is in STORE exactly once
+stored_once() {
+	local s=$1
+	test_eq "$total" "$(q "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"  # one source per run directory
+	test_eq "$(q "$s" 'SELECT count(*) FROM source')" "$(q "$s" 'SELECT count(DISTINCT path) FROM source')"  # sources unique by path
+	test_eq "$total" "$(q "$s" 'SELECT count(*) FROM run')"  # one run per run directory
+	test_eq "$points" "$(q "$s" 'SELECT count(*) FROM metric_point')"  # points = lines of the metric files
+	test_eq "$params" "$(q "$s" 'SELECT count(*) FROM param')"  # params = param files
+	test_eq ok "$(q "$s" 'PRAGMA integrity_check')"
+}
+
+# make_copies: 6 copies of the CPU sweep under $big/a and $big/b, each
+# with a name and run ids of its own; sets total, points and params from the files
+make_copies() {
+	local k half m
+	mkdir -p "$big/a" "$big/b" || return 1
+	for k in 1 2 3 4 5 6; do
+		half=a; [ "$k" -gt 3 ] && half=b
+		cp -r "$DATA/cpu-strong-scaling/mlruns/4" "$big/$half/$k" &&
+		sed -i "s/^name: .*/name: cpu-copy-$k/" "$big/$half/$k/meta.yaml" || return 1
+		for m in "$big/$half/$k"/*/meta.yaml; do
+			sed -i -E "s/^(run_id|run_uuid): (.*)/\1: \2-$k/" "$m" || return 1
+		done
+	done
+	total=$(find "$big" -mindepth 4 -maxdepth 4 -name meta.yaml | wc -l) &&
+	points=$(find "$big" -path '*/metrics/*' -type f -exec cat {} + | awk 'NF' | wc -l) &&
+	params=$(find "$big" -path '*/params/*' -type f | wc -l)
+}
+
+test_expect_success 'setup: 6 copies of the CPU sweep, each with its own run ids' '
+	make_copies
+'
+
+test_expect_success 'the copies hold 6 × 29 run directories' '
+	test_eq 174 "$total"
+'
+
+# scenario NAME TITLE STORE ARGS_A -- ARGS_B: the cases of one pair of
+# ingests (the bodies are run at once, so they see these variables)
+scenario() {
+	sc=$1 sc_title=$2 sc_store=$3
+	shift 3
+	sc_args=("$@")
+	test_expect_success "setup: $sc_title: two ingests at once" '
+		both "$sc" "$sc_store" "${sc_args[@]}"
+	'
+	test_expect_success "$sc_title: both exit 0, no error output (no 'database is locked')" '
+		test_eq "0 0" "$(cat "$TMP/$sc.rc")"
+		test_eq "" "$(cat "$TMP/$sc.err")"
+	'
+	test_expect_success SQLITE3 "$sc_title: each run directory one source and one run, points and params once, integrity_check ok" '
+		stored_once "$sc_store"
+	'
+}
+
+scenario diff "different files" "$TMP/diff.db" "$big/a" -- "$big/b"
 for round in 1 2 3; do
-  both "same files, round $round" "$TMP/same$round.db" "$big" -- "$big"
+	scenario same$round "same files, round $round" "$TMP/same$round.db" "$big" -- "$big"
 done
-both "same files, -j 2 each" "$TMP/samej.db" -j 2 "$big" -- -j 2 "$big"
-both "overlapping files" "$TMP/overlap.db" "$big/a" "$big/b" -- "$big/b" "$big/a"
+scenario samej "same files, -j 2 each" "$TMP/samej.db" -j 2 "$big" -- -j 2 "$big"
+scenario overlap "overlapping files" "$TMP/overlap.db" "$big/a" "$big/b" -- "$big/b" "$big/a"
+
 # and a third ingest of everything onto a filled store changes nothing
-before=$(store_digest "$TMP/diff.db")
-both "again onto a full store" "$TMP/diff.db" "$big" -- "$big"
-eq "again onto a full store: store unchanged" "$before" "$(store_digest "$TMP/diff.db")"
+test_expect_success SQLITE3 'setup: the digest of the store of different files' '
+	before=$(store_digest "$TMP/diff.db")
+'
+scenario again "again onto a full store" "$TMP/diff.db" "$big" -- "$big"
+test_expect_success SQLITE3 'again onto a full store: store unchanged' '
+	test_eq "$before" "$(store_digest "$TMP/diff.db")"
+'
+
+test_done

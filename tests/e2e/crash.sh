@@ -4,46 +4,55 @@
 # points and params equal the lines and files of its run directory, and
 # no fact belongs to a source that is not there. Then the same ingest
 # run to the end completes the store.
-. "$(dirname "$0")/lib.sh"
+test_description='an ingest killed with SIGKILL leaves a whole store; finishing it completes the store'
+. "$(dirname "$0")/../test-lib.sh"
 
 COPIES=${CRASH_COPIES:-10}
 big=$(realpath "$TMP")/big
-mkdir -p "$big"
-# COPIES copies of the CPU sweep, each its own experiment with its own run ids
-for k in $(seq 1 "$COPIES"); do
-  cp -r "$DATA/cpu-strong-scaling/mlruns/4" "$big/$k"
-  sed -i "s/^name: .*/name: cpu-copy-$k/; s/^experiment_id: .*/experiment_id: '$k'/" "$big/$k/meta.yaml"
-  for m in "$big/$k"/*/meta.yaml; do
-    sed -i -E "s/^(run_id|run_uuid): (.*)/\1: \2-$k/; s/^experiment_id: .*/experiment_id: '$k'/" "$m"
-  done
-done
-
-# what each run directory holds: path, metric lines, param files
 exp=$TMP/expected.db
-for d in "$big"/*/*/; do
-  d=${d%/}
-  printf '%s\t%s\t%s\n' "$d" \
-    "$(find "$d/metrics" -type f -exec cat {} + 2>/dev/null | awk 'NF' | wc -l)" \
-    "$(find "$d/params" -type f 2>/dev/null | wc -l)"
-done >"$TMP/expected.tsv"
-total=$(wc -l <"$TMP/expected.tsv")
-sqlite3 "$exp" "CREATE TABLE exp(path TEXT PRIMARY KEY, points INTEGER, params INTEGER);"
-printf '.mode tabs\n.import %s exp\n' "$TMP/expected.tsv" | sqlite3 "$exp"
-eq "expected table: one row per run directory" "$((COPIES * 29))" "$(q "$exp" 'SELECT count(*) FROM exp')"
+total="" full_ms="" mid=0 kills=0 last_mid=""
+kill_stores=() kill_labels=()
 
-# check STORE LABEL: the invariants; prints nothing, records results
-check() {
-  local s=$1 label=$2
-  if [ ! -e "$s" ]; then  # killed before the store was created: nothing to check
-    pass "$label: no store yet (killed while walking)"; return
-  fi
-  eq "$label: integrity_check" ok "$(sqlite3 "$s" 'PRAGMA integrity_check')"
-  if [ "$(sqlite3 "$s" 'SELECT count(*) FROM sqlite_master')" = 0 ]; then
-    pass "$label: an empty store (killed while creating it; the next ingest creates the schema)"; return
-  fi
-  status "$label: the store opens (amdahl runs)" 0 "$AMDAHL" --store "$s" runs
-  local bad
-  bad=$(sqlite3 "$s" "ATTACH '$exp' AS x;
+# make_copies: COPIES copies of the CPU sweep, each its own experiment with
+# its own run ids, and $exp: what each run directory holds (path, metric
+# lines, param files)
+make_copies() {
+	local k m d
+	mkdir -p "$big" || return 1
+	for k in $(seq 1 "$COPIES"); do
+		cp -r "$DATA/cpu-strong-scaling/mlruns/4" "$big/$k" &&
+		sed -i "s/^name: .*/name: cpu-copy-$k/; s/^experiment_id: .*/experiment_id: '$k'/" "$big/$k/meta.yaml" || return 1
+		for m in "$big/$k"/*/meta.yaml; do
+			sed -i -E "s/^(run_id|run_uuid): (.*)/\1: \2-$k/; s/^experiment_id: .*/experiment_id: '$k'/" "$m" || return 1
+		done
+	done
+	for d in "$big"/*/*/; do
+		d=${d%/}
+		printf '%s\t%s\t%s\n' "$d" \
+			"$(find "$d/metrics" -type f -exec cat {} + 2>/dev/null | awk 'NF' | wc -l)" \
+			"$(find "$d/params" -type f 2>/dev/null | wc -l)"
+	done >"$TMP/expected.tsv"
+	total=$(wc -l <"$TMP/expected.tsv")
+	sqlite3 "$exp" "CREATE TABLE exp(path TEXT PRIMARY KEY, points INTEGER, params INTEGER);" &&
+	printf '.mode tabs\n.import %s exp\n' "$TMP/expected.tsv" | sqlite3 "$exp"
+}
+
+# whole_store STORE: the invariants — integrity_check; the store opens;
+# every source complete, no orphan facts. A store the kill came before
+# (none, or an empty file) has nothing to check beyond its integrity.
+whole_store() {
+	local s=$1 bad
+	if [ ! -e "$s" ]; then # killed before the store was created
+		echo "$s: no store yet (killed while walking)"
+		return 0
+	fi
+	test_eq ok "$(sqlite3 "$s" 'PRAGMA integrity_check')"
+	if [ "$(sqlite3 "$s" 'SELECT count(*) FROM sqlite_master')" = 0 ]; then
+		echo "$s: an empty store (killed while creating it; the next ingest creates the schema)"
+		return 0
+	fi
+	test_status 0 "$AMDAHL" --store "$s" runs
+	bad=$(sqlite3 "$s" "ATTACH '$exp' AS x;
     SELECT 'unknown source ' || path FROM source WHERE kind='mlflow-run' AND path NOT IN (SELECT path FROM x.exp);
     SELECT 'trace source without its trace ' || path FROM source s WHERE kind='torch-trace'
       AND (SELECT count(*) FROM trace t WHERE t.source_id=s.id) <> 1;
@@ -57,44 +66,81 @@ check() {
     SELECT 'orphan points: ' || count(*) FROM metric_point WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
     SELECT 'orphan params: ' || count(*) FROM param WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;
     SELECT 'orphan tags: ' || count(*) FROM tag WHERE source_id NOT IN (SELECT id FROM source) HAVING count(*) > 0;" 2>&1 | head -5)
-  eq "$label: every source complete, no orphan facts" "" "$bad"
+	test_eq "" "$bad"
 }
 
-# how long a whole ingest takes here, to spread the kills over it
-t0=$(date +%s%N)
-"$AMDAHL" --store "$TMP/full.db" ingest -q "$big" || fail "the full ingest runs"
-full_ms=$((($(date +%s%N) - t0) / 1000000))
-echo "# full ingest of $total run directories: $full_ms ms"
-check "$TMP/full.db" "uninterrupted"
-eq "uninterrupted: every run directory a source" "$total" "$(q "$TMP/full.db" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"
+# kill_ingests: kill at spread-out points until 15 kills have landed inside
+# the ingest (a kill before the first or after the last commit does not
+# count; the delays adapt when the machine is faster or slower than the
+# timing run); the stores go to kill_stores, the last one killed
+# mid-ingest to last_mid
+kill_ingests() {
+	local i=0 scale=$full_ms s jobs delay pid n
+	while [ "$mid" -lt 15 ] && [ "$i" -lt 40 ]; do
+		i=$((i + 1))
+		s=$TMP/kill$i.db
+		jobs=1; [ $((i % 2)) = 0 ] && jobs=2
+		delay=$(awk -v f="$scale" -v i="$i" 'BEGIN{printf "%.3f", f * (0.25 + 0.7 * ((i * 7) % 16) / 16) / 1000}')
+		"$AMDAHL" --store "$s" ingest -q -j "$jobs" "$big" >/dev/null 2>&1 &
+		pid=$!
+		sleep "$delay"
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		n=0
+		[ -e "$s" ] && n=$(sqlite3 "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'" 2>/dev/null || echo 0)
+		echo "kill $i after ${delay}s (-j $jobs): $n of $total sources in"
+		if [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; then mid=$((mid + 1)); last_mid=$s
+		elif [ "$n" = "$total" ]; then scale=$((scale * 4 / 5))
+		else scale=$((scale * 6 / 5)); fi
+		kill_stores+=("$s")
+		kill_labels+=("kill $i (-j $jobs, ${delay}s)")
+	done
+	kills=$i
+}
 
-# kill at spread-out points until 15 kills have landed inside the ingest
-# (a kill before the first or after the last commit does not count; the
-# delays adapt when the machine is faster or slower than the timing run)
-mid=0 i=0 scale=$full_ms
-while [ "$mid" -lt 15 ] && [ "$i" -lt 40 ]; do
-  i=$((i + 1))
-  s=$TMP/kill$i.db
-  jobs=1; [ $((i % 2)) = 0 ] && jobs=2
-  delay=$(awk -v f="$scale" -v i="$i" 'BEGIN{printf "%.3f", f * (0.25 + 0.7 * ((i * 7) % 16) / 16) / 1000}')
-  "$AMDAHL" --store "$s" ingest -q -j "$jobs" "$big" >/dev/null 2>&1 &
-  pid=$!
-  sleep "$delay"
-  kill -KILL "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  n=0
-  [ -e "$s" ] && n=$(sqlite3 "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'" 2>/dev/null || echo 0)
-  echo "# kill $i after ${delay}s (-j $jobs): $n of $total sources in"
-  if [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; then mid=$((mid + 1)); last_mid=$s
-  elif [ "$n" = "$total" ]; then scale=$((scale * 4 / 5))
-  else scale=$((scale * 6 / 5)); fi
-  check "$s" "kill $i (-j $jobs, ${delay}s)"
-done
-eq "15 kills landed mid-ingest (of $i)" 15 "$mid"
+test_expect_success SQLITE3 'setup: copies of the CPU sweep and what each run directory holds' '
+	make_copies
+'
+test_expect_success SQLITE3 'expected table: one row per run directory' '
+	test_eq "$((COPIES * 29))" "$(q "$exp" "SELECT count(*) FROM exp")"
+'
+# how long a whole ingest takes here, to spread the kills over it
+test_expect_success 'setup: the full ingest runs (timed)' '
+	t0=$(date +%s%N) &&
+	"$AMDAHL" --store "$TMP/full.db" ingest -q "$big" &&
+	full_ms=$((($(date +%s%N) - t0) / 1000000)) &&
+	echo "full ingest of $total run directories: $full_ms ms"
+'
+test_expect_success SQLITE3 'uninterrupted: integrity_check, the store opens, every source complete, no orphan facts' '
+	whole_store "$TMP/full.db"
+'
+test_expect_success SQLITE3 'uninterrupted: every run directory a source' '
+	test_eq "$total" "$(q "$TMP/full.db" "SELECT count(*) FROM source WHERE kind='\''mlflow-run'\''")"
+'
+test_expect_success SQLITE3 'setup: ingests killed at spread-out points' '
+	kill_ingests
+'
+test_expect_success SQLITE3 'after each kill: integrity_check, the store opens, every source complete, no orphan facts' '
+	for k in "${!kill_stores[@]}"; do
+		echo "${kill_labels[$k]}:"
+		whole_store "${kill_stores[$k]}"
+	done
+'
+test_expect_success '15 kills landed mid-ingest' '
+	echo "of $kills kills"
+	test_eq 15 "$mid"
+'
 
 # finishing after a kill gives the same content as an uninterrupted ingest
-status "ingest after a kill completes" 0 "$AMDAHL" --store "$last_mid" ingest -q -j 2 "$big"
-check "$last_mid" "completed after a kill"
-eq "completed: same runs, points and params as uninterrupted" \
-  "$(q "$TMP/full.db" 'SELECT count(*), (SELECT count(*) FROM metric_point), (SELECT count(*) FROM param) FROM run')" \
-  "$(q "$last_mid" 'SELECT count(*), (SELECT count(*) FROM metric_point), (SELECT count(*) FROM param) FROM run')"
+test_expect_success 'setup: the ingest after a kill completes (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$last_mid" ingest -q -j 2 "$big"
+'
+test_expect_success SQLITE3 'completed after a kill: integrity_check, the store opens, every source complete, no orphan facts' '
+	whole_store "$last_mid"
+'
+test_expect_success SQLITE3 'completed: same runs, points and params as uninterrupted' '
+	test_eq "$(q "$TMP/full.db" "SELECT count(*), (SELECT count(*) FROM metric_point), (SELECT count(*) FROM param) FROM run")" \
+		"$(q "$last_mid" "SELECT count(*), (SELECT count(*) FROM metric_point), (SELECT count(*) FROM param) FROM run")"
+'
+
+test_done
