@@ -184,6 +184,15 @@ _test_selected() {
 	return 1
 }
 
+# A body runs inside a function, so `return N` ends the case, not the
+# harness; -x traces go to the harness's own stderr (fd 4), never into
+# the $ERR of a command the case runs.
+_test_eval_body() { eval "$1"; }
+if [ "$_test_trace" = 1 ]; then
+	exec 4>&2
+	BASH_XTRACEFD=4
+fi
+
 # test_expect_success [PREREQS] TITLE BODY
 test_expect_success() {
 	local prereq="" title body rc
@@ -201,7 +210,7 @@ test_expect_success() {
 	# a variable a failed set-up left unset fails this case, not the script
 	set +u
 	[ "$_test_trace" = 1 ] && set -x
-	eval "$body" >"$TMP/.case.log" 2>&1
+	_test_eval_body "$body" >"$TMP/.case.log" 2>&1
 	rc=$?
 	[ "$_test_trace" = 1 ] && set +x
 	set -u

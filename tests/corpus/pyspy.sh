@@ -11,7 +11,7 @@ R="$TMP/r.db"
 N="$TMP/n.db"
 N2="$TMP/n2.db"
 P="$PUBLIC/pyspy"
-ORACLE="$AMDAHL_ROOT/tests/e2e/pyspy_oracle.py"
+ORACLE="$AMDAHL_ROOT/tests/oracle/pyspy_oracle.py"
 SS="$P/cs336-bpe.speedscope.json"
 DUMP="$P/calendarbot.dump.txt"
 PERF="$P/flamegraph-perf-collapsed-pid.txt"
@@ -40,8 +40,10 @@ top_is_oracle() {
 	test_eq ok "$("$PY" "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
 }
 
+# the three files by name: the folder also holds py-spy flame-graph SVGs,
+# which amdahl does not read yet (issue 13)
 test_expect_success SHARED 'setup: ingest the public py-spy samples (exit 0)' '
-	test_status 0 "$AMDAHL" --store "$S" ingest "$P"
+	test_status 0 "$AMDAHL" --store "$S" ingest "$SS" "$DUMP" "$PERF"
 	ingest_out=$OUT
 '
 test_expect_success SHARED 'three files added' '

@@ -8,7 +8,7 @@ test_description='amdahl pyspy: ingest, top and trie against the Python oracle'
 . "$(dirname "$0")/../test-lib.sh"
 S="$TMP/s.db"
 SPY="$DATA/pyspy"
-ORACLE="$AMDAHL_ROOT/tests/e2e/pyspy_oracle.py"
+ORACLE="$AMDAHL_ROOT/tests/oracle/pyspy_oracle.py"
 BAD="$AMDAHL_ROOT/tests/lib/pyspy_bad_inputs.py"
 RUN=3679a94ec2214cbe8d71215b864c78ea # an itwinai launch (ddp-1x1-scaling-1gpu, repeat 0)
 INGESTED= want_n= want_s= # set by setup cases
