@@ -110,8 +110,8 @@ static void print_json(const char *label, const struct amd_pyspy_top *t,
 	cJSON_Delete(root);
 }
 
-static void print_table(const char *label, const struct amd_pyspy_top *t,
-			const struct amd_pyspy_top_opts *o)
+static int print_table(const char *label, const struct amd_pyspy_top *t,
+		       const struct amd_pyspy_top_opts *o)
 {
 	printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
 	       label, (long long)t->samples, t->seconds, t->threads, t->sources);
@@ -135,9 +135,11 @@ static void print_table(const char *label, const struct amd_pyspy_top *t,
 	h[nc++] = "file";
 	if (lib)
 		h[nc++] = "library frame";
-	struct table *tb = table_new(nc, h);
+	struct amd_table *tb = amd_table_new((size_t)nc, h);
+	if (!tb)
+		return cmd_error("pyspy top", "out of memory");
 	for (int c = first_num; c < last_num; c++)
-		table_align_right(tb, c);
+		amd_table_right(tb, (size_t)c);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct amd_pyspy_fn *f = &t->v[i];
 		char num[6][32];
@@ -168,13 +170,16 @@ static void print_table(const char *label, const struct amd_pyspy_top *t,
 			}
 			cells[k++] = where ? where : "(none)";
 		}
-		table_add(tb, cells);
+		amd_table_add(tb, cells);
 		free(where);
 	}
-	table_print(tb, stdout);
-	table_free(tb);
+	int rc = table_print(tb, stdout);
+	amd_table_free(tb);
+	if (rc < 0)
+		return cmd_error("pyspy top", "out of memory");
 	if (t->n < t->n_all)
 		printf("(%zu of %zu rows; -n 0 shows all)\n", t->n, t->n_all);
+	return EXIT_OK;
 }
 
 /* Usage error for a missing RUN, naming the runs that have samples. */
@@ -234,15 +239,16 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 	if (amd_pyspy_resolve(ctx->store, argv[optind], &sel, &err) < 0 ||
 	    amd_pyspy_top_query(ctx->store, &sel, &o, &t, &err) < 0)
 		return cmd_error("pyspy top", "%s", err.msg);
+	int rc = EXIT_OK;
 	if (json)
 		print_json(sel.label, &t, &o);
 	else if (t.samples == 0)
 		printf("no py-spy samples for %s; 'amdahl ingest --run RUN FILE' links a py-spy"
 		       " file to a run\n", sel.label);
 	else
-		print_table(sel.label, &t, &o);
+		rc = print_table(sel.label, &t, &o);
 	amd_pyspy_top_free(&t);
-	return EXIT_OK;
+	return rc;
 }
 
 static void print_trie(const struct amd_pyspy_trie *t, int json)
