@@ -48,7 +48,7 @@ void amd_cmp_cells(const struct amd_cmp_row *r, enum amd_cmp_style style,
 	}
 	snprintf(c->nb, sizeof c->nb, "%zu", r->nb);
 	snprintf(c->nc, sizeof c->nc, "%zu", r->nc);
-	amd_cmp_ratio(r, none, c->ratio, sizeof c->ratio);
+	amd_cmp_ratio(r, none, c->ratio, text ? 80 : sizeof c->ratio);
 	amd_cell_or(c->p, sizeof c->p, pf, p, none);
 	amd_cell_or(c->p_holm, sizeof c->p_holm, pf, r->p_adj, none);
 }

@@ -26,7 +26,7 @@ struct amd_cmp_cells {
 	char n[32];             /* "%g" */
 	char base[32], cand[32]; /* the medians */
 	char nb[16], nc[16];     /* the run counts */
-	char ratio[80];          /* amd_cmp_ratio */
+	char ratio[160];         /* amd_cmp_ratio (the terminal's cut at 79 bytes) */
 	char p[32], p_holm[32];  /* Mann–Whitney p (none on one side only), Holm's p */
 };
 void amd_cmp_cells(const struct amd_cmp_row *r, enum amd_cmp_style style,

@@ -51,7 +51,7 @@ void amd_table_free(struct amd_table *t)
 
 void amd_table_right(struct amd_table *t, size_t col)
 {
-	if (col < t->ncols)
+	if (t && col < t->ncols)
 		t->right[col] = 1;
 }
 
@@ -75,6 +75,8 @@ static int grow_rows(struct amd_table *t)
 
 int amd_table_add(struct amd_table *t, const char *const *cells)
 {
+	if (!t)
+		return -1;
 	if (t->failed || grow_rows(t) < 0) {
 		t->failed = 1;
 		return -1;
@@ -96,12 +98,14 @@ int amd_table_add(struct amd_table *t, const char *const *cells)
 
 void amd_table_strong(struct amd_table *t, size_t col)
 {
-	if (t->nrows && col < t->ncols)
+	if (t && t->nrows && col < t->ncols)
 		t->strong[(t->nrows - 1) * t->ncols + col] = 1;
 }
 
 int amd_table_note(struct amd_table *t, const char *fmt, ...)
 {
+	if (!t)
+		return -1;
 	char *s = NULL;
 	va_list ap;
 	va_start(ap, fmt);

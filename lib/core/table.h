@@ -23,7 +23,10 @@ struct amd_table {
 	int failed;            /* an allocation failed: the table is incomplete */
 };
 
-/* A table of ncols columns with these headers; NULL when out of memory. */
+/* A table of ncols columns with these headers; NULL when out of memory.
+ * The functions below take a NULL table as one that failed (adds return
+ * -1, amd_table_ok says 0), so a builder may fill it without checking
+ * each step and report once. */
 struct amd_table *amd_table_new(size_t ncols, const char *const *headers);
 void amd_table_free(struct amd_table *t);
 
