@@ -76,7 +76,8 @@ int amd_mail_write(const struct amd_mail_msg *m, FILE *out, struct amd_err *err)
  * holds a password. */
 int amd_mail_check_url(const char *url, struct amd_err *err);
 
-/* The URL with any password removed, for messages. malloc'd. */
+/* The URL with any password removed, for messages. malloc'd; NULL when
+ * out of memory. */
 char *amd_mail_url_scrub(const char *url);
 
 #endif
