@@ -12,7 +12,7 @@
 #include "compare_table.h"
 #include "num.h"
 
-static int split_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
+int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
 {
 	const char *colon = strrchr(spec, ':');
 	if (!*spec || colon == spec || (colon && !colon[1]))
@@ -47,11 +47,11 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
-			if (split_spec(a->name, optarg, &a->base_sweep, &a->base_strategy))
+			if (compare_split_spec(a->name, optarg, &a->base_sweep, &a->base_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'C':
-			if (split_spec(a->name, optarg, &a->cand_sweep, &a->cand_strategy))
+			if (compare_split_spec(a->name, optarg, &a->cand_sweep, &a->cand_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'S': a->base_store = optarg; break;

@@ -1,6 +1,7 @@
 /* compare_cmd.h — what `amdahl compare` and `amdahl gate` share: their
  * options, running the comparison, and the terminal and JSON outputs.
- * Private to cmd/compare.c and cmd/gate.c. */
+ * Private to cmd/ (compare.c, gate.c; report.c parses --baseline with
+ * compare_split_spec). */
 #ifndef AMD_CMD_COMPARE_H
 #define AMD_CMD_COMPARE_H
 
@@ -26,6 +27,9 @@ struct compare_args {
 	const char *junit, *markdown;  /* gate only */
 };
 
+/* Splits SWEEP[:STRATEGY] (also `report build --baseline`'s) into fresh
+ * copies, freeing the previous ones; EXIT_USAGE with the message printed. */
+int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **strategy);
 /* Parses the shared options (and, for gate, --junit/--markdown); returns
  * 0, EXIT_OK + 100 after --help, or EXIT_USAGE. */
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
