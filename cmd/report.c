@@ -87,11 +87,13 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		case 'o': o->outdir = optarg; break;
 		case 'J': *json = 1; break;
 		case 'B':
-			if (compare_split_spec("report build", optarg, &a->base_sweep, &a->base_strategy))
+			if (compare_split_spec("report build", optarg, &a->base_sweep,
+					       &a->base_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'C':
-			if (compare_split_spec("report build", optarg, &a->cand_sweep, &a->cand_strategy))
+			if (compare_split_spec("report build", optarg, &a->cand_sweep,
+					       &a->cand_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'T': a->base_store = optarg; break;
