@@ -1,5 +1,5 @@
 /* cmd.h — what every subcommand gets from main.c, and the shared
- * front-end helpers (table output, usage errors). Only cmd/ prints. */
+ * front-end helpers (table renderers, usage errors). Only cmd/ prints. */
 #ifndef AMD_CMD_H
 #define AMD_CMD_H
 
@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "store.h"
+#include "table.h"
 
 /* What a command needs before it runs (git's RUN_SETUP, in spirit). */
 enum cmd_needs {
@@ -38,14 +39,11 @@ struct cmd {
 /* Prints "amdahl CMD: message" on stderr; returns EXIT_USAGE. */
 int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A plain text table: columns added row by row, widths computed at print. */
-struct table;
-struct table *table_new(int ncols, const char *const *headers);
-/* Right-aligns column col (numbers). */
-void table_align_right(struct table *t, int col);
-void table_add(struct table *t, const char *const *cells);
-void table_print(struct table *t, FILE *out);
-void table_free(struct table *t);
+/* Renderers of a table (lib/core/table.h), cmd/table.c: text for the
+ * terminal, and a Markdown pipe table. -1 when t is NULL or incomplete
+ * (out of memory while it was built): the caller reports it. */
+int table_print(const struct amd_table *t, FILE *out);
+int table_markdown(const struct amd_table *t, FILE *out);
 
 /* Each command's entry point. */
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);

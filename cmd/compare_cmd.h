@@ -1,6 +1,7 @@
 /* compare_cmd.h — what `amdahl compare` and `amdahl gate` share: their
  * options, running the comparison, and the terminal and JSON outputs.
- * Private to cmd/compare.c and cmd/gate.c. */
+ * Private to cmd/ (compare.c, gate.c; report.c parses --baseline with
+ * compare_split_spec). */
 #ifndef AMD_CMD_COMPARE_H
 #define AMD_CMD_COMPARE_H
 
@@ -26,6 +27,9 @@ struct compare_args {
 	const char *junit, *markdown;  /* gate only */
 };
 
+/* Splits SWEEP[:STRATEGY] (also `report build --baseline`'s) into fresh
+ * copies, freeing the previous ones; EXIT_USAGE with the message printed. */
+int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **strategy);
 /* Parses the shared options (and, for gate, --junit/--markdown); returns
  * 0, EXIT_OK + 100 after --help, or EXIT_USAGE. */
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
@@ -34,22 +38,16 @@ void compare_args_free(struct compare_args *a);
 /* Opens the baseline store when asked and runs the comparison. */
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);
 
-void compare_print_table(const struct amd_comparison *c, FILE *out);
+/* The terminal table (gated rows, shown rows, notes, summary line); -1
+ * when out of memory. */
+int compare_print_table(const struct amd_comparison *c, FILE *out);
+/* The comparison's JSON (lib/compare/compare_json.h) with both stores and
+ * the bootstrap settings; NULL when out of memory. */
 cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a,
 		    const char *store_path);
-
-/* "ddp" or "ddp→fsdp" when the sides differ; static buffer. */
-const char *compare_strategy_label(const struct amd_cmp_row *r);
-/* "1.118 [1.05, 1.20]" or "1.118 (no CI)". */
-void compare_ratio_text(const struct amd_cmp_row *r, char *buf, size_t n);
-void compare_num(double v, char *buf, size_t n);
-
-/* A row's figures as the tables print them: n, "median (runs)" of each
- * side, the ratio with its CI, p and Holm's p. */
-struct compare_cells {
-	char n[32], mb[48], mc[48], ratio[80], p[32], pa[32];
-};
-void compare_row_cells(const struct amd_cmp_row *r, struct compare_cells *c);
+/* Prints j on stdout and frees it; EXIT_OK, or the error when j is NULL
+ * or cannot be printed (out of memory). */
+int compare_print_json(cJSON *j, const char *cmd);
 
 #define COMPARE_HELP_OPTIONS \
 	"  --baseline SWEEP[:STRATEGY]   the baseline sweep (and one of its strategies)\n" \

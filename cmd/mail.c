@@ -78,16 +78,19 @@ static int split_addresses(char *list, const char ***out, size_t *n)
 	return 0;
 }
 
-/* mail.to from amdahl.yaml: a scalar list "a, b" or a sequence. */
-static void config_recipients(const struct amd_config *cfg, struct amd_buf *to)
+/* mail.to from amdahl.yaml: a scalar list "a, b" or a sequence; -1 when
+ * out of memory. */
+static int config_recipients(const struct amd_config *cfg, struct amd_buf *to)
 {
 	const struct amd_node *n = amd_config_get(cfg, "mail.to");
+	int rc = 0;
 	if (n && n->kind == AMD_NODE_SCALAR && n->value)
-		amd_buf_printf(to, "%s", n->value);
-	for (const struct amd_node *c = n && n->kind == AMD_NODE_SEQ ? amd_node_first(n) : NULL; c;
-	     c = c->next)
+		rc = amd_buf_printf(to, "%s", n->value);
+	for (const struct amd_node *c = n && n->kind == AMD_NODE_SEQ ? amd_node_first(n) : NULL;
+	     c && rc == 0; c = c->next)
 		if (c->value)
-			amd_buf_printf(to, "%s%s", to->len ? "," : "", c->value);
+			rc = amd_buf_printf(to, "%s%s", to->len ? "," : "", c->value);
+	return rc;
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -107,7 +110,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg); break;
+		case 't':
+			if (amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg) < 0) {
+				cmd_error("mail", "out of memory");
+				return -1;
+			}
+			break;
 		case 'f': o->from = optarg; break;
 		case 's': o->subject = optarg; break;
 		case 'S': o->smtp = optarg; break;
@@ -128,11 +136,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static void apply_config(struct opts *o, const struct amd_config *cfg)
+/* -1 when out of memory. */
+static int apply_config(struct opts *o, const struct amd_config *cfg)
 {
 	const char *env = getenv("AMDAHL_SMTP_URL");
-	if (!o->to.len)
-		config_recipients(cfg, &o->to);
+	if (!o->to.len && config_recipients(cfg, &o->to) < 0)
+		return cmd_error("mail", "out of memory");
 	if (!o->from)
 		o->from = amd_config_str(cfg, "mail.from", NULL);
 	if (!o->subject)
@@ -145,6 +154,7 @@ static void apply_config(struct opts *o, const struct amd_config *cfg)
 	const char *ssl = amd_config_str(cfg, "mail.ssl_reqd", "false");
 	if (strcmp(ssl, "true") == 0 || strcmp(ssl, "yes") == 0)
 		o->ssl_reqd = 1;
+	return 0;
 }
 
 static char *default_from(void)
@@ -153,16 +163,16 @@ static char *default_from(void)
 	if (gethostname(host, sizeof host - 1) != 0 || !*host)
 		strcpy(host, "localhost");
 	struct amd_buf b = {0};
-	amd_buf_printf(&b, "amdahl@%s", host);
+	amd_buf_printf(&b, "amdahl@%s", host); /* b.data NULL when out of memory */
 	return b.data;
 }
 
 static char *default_subject(const struct amd_mail_report *r)
 {
 	struct amd_buf b = {0};
-	amd_buf_printf(&b, "amdahl report: %s", r->sweep ? r->sweep : amd_basename(r->dir));
-	if (r->gate)
-		amd_buf_printf(&b, ", gate: %s", r->gate);
+	if (amd_buf_printf(&b, "amdahl report: %s", r->sweep ? r->sweep : amd_basename(r->dir)) < 0 ||
+	    (r->gate && amd_buf_printf(&b, ", gate: %s", r->gate) < 0))
+		amd_buf_free(&b); /* NULL: out of memory, never a subject without the verdict */
 	return b.data;
 }
 
@@ -197,9 +207,9 @@ static int deliver(const struct amd_mail_msg *m, const struct opts *o)
 		cmd_error("mail", "%s", err.msg);
 		return EXIT_NOT_SENT;
 	}
-	char *url = amd_mail_url_scrub(o->smtp);
+	char *url = amd_mail_url_scrub(o->smtp); /* NULL: out of memory, the mail is sent */
 	printf("sent %s to %zu recipient%s via %s\n", amd_basename(m->pdf_path), m->nto,
-	       m->nto == 1 ? "" : "s", url);
+	       m->nto == 1 ? "" : "s", url ? url : "the SMTP server");
 	free(url);
 	return EXIT_OK;
 }
@@ -244,7 +254,10 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_buf_free(&o.to);
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	}
-	apply_config(&o, &ctx->config);
+	if (apply_config(&o, &ctx->config) < 0) {
+		amd_buf_free(&o.to);
+		return EXIT_USAGE;
+	}
 	struct amd_mail_msg m = {0};
 	struct amd_mail_report r = {0};
 	struct amd_err err = {{0}};

@@ -110,11 +110,10 @@ static void print_json(const char *label, const struct amd_pyspy_top *t,
 	cJSON_Delete(root);
 }
 
-static void print_table(const char *label, const struct amd_pyspy_top *t,
-			const struct amd_pyspy_top_opts *o)
+/* The table's columns: [process, thread,] self (and total) samples,
+ * seconds and share, function, file[, library frame]. NULL: out of memory. */
+static struct amd_table *top_table(const struct amd_pyspy_top_opts *o)
 {
-	printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
-	       label, (long long)t->samples, t->seconds, t->threads, t->sources);
 	const char *h[12];
 	int nc = 0, lib = o->library != NULL;
 	if (o->per_thread) {
@@ -135,46 +134,63 @@ static void print_table(const char *label, const struct amd_pyspy_top *t,
 	h[nc++] = "file";
 	if (lib)
 		h[nc++] = "library frame";
-	struct table *tb = table_new(nc, h);
+	struct amd_table *tb = amd_table_new((size_t)nc, h);
 	for (int c = first_num; c < last_num; c++)
-		table_align_right(tb, c);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct amd_pyspy_fn *f = &t->v[i];
-		char num[6][32];
-		const char *cells[12];
-		int k = 0;
-		if (o->per_thread) {
-			cells[k++] = f->process ? f->process : "-";
-			cells[k++] = f->thread ? f->thread : "-";
-		}
-		snprintf(num[0], 32, "%lld", (long long)f->self_samples);
-		snprintf(num[1], 32, "%.2f", f->self_seconds);
-		snprintf(num[2], 32, "%.1f", pct(f->self_samples, t->samples));
-		snprintf(num[3], 32, "%lld", (long long)f->total_samples);
-		snprintf(num[4], 32, "%.2f", f->total_seconds);
-		snprintf(num[5], 32, "%.1f", pct(f->total_samples, t->samples));
-		for (int j = 0; j < (lib ? 3 : 6); j++)
-			cells[k++] = num[j];
-		cells[k++] = f->name;
-		cells[k++] = f->file ? f->file : "-";
-		char *where = NULL;
-		if (lib) {
-			where = f->lib_name ? location(f->lib_file, f->lib_line) : NULL;
-			if (where) {
-				struct amd_buf b = {0};
-				amd_buf_printf(&b, "%s (%s)", f->lib_name, where);
-				free(where);
-				where = b.data;
-			}
-			cells[k++] = where ? where : "(none)";
-		}
-		table_add(tb, cells);
-		free(where);
+		amd_table_right(tb, (size_t)c);
+	return tb;
+}
+
+static void top_row(struct amd_table *tb, const struct amd_pyspy_fn *f,
+		    const struct amd_pyspy_top *t, const struct amd_pyspy_top_opts *o)
+{
+	char num[6][32];
+	const char *cells[12];
+	int k = 0, lib = o->library != NULL;
+	if (o->per_thread) {
+		cells[k++] = f->process ? f->process : "-";
+		cells[k++] = f->thread ? f->thread : "-";
 	}
-	table_print(tb, stdout);
-	table_free(tb);
+	snprintf(num[0], 32, "%lld", (long long)f->self_samples);
+	snprintf(num[1], 32, "%.2f", f->self_seconds);
+	snprintf(num[2], 32, "%.1f", pct(f->self_samples, t->samples));
+	snprintf(num[3], 32, "%lld", (long long)f->total_samples);
+	snprintf(num[4], 32, "%.2f", f->total_seconds);
+	snprintf(num[5], 32, "%.1f", pct(f->total_samples, t->samples));
+	for (int j = 0; j < (lib ? 3 : 6); j++)
+		cells[k++] = num[j];
+	cells[k++] = f->name;
+	cells[k++] = f->file ? f->file : "-";
+	char *where = NULL;
+	if (lib) {
+		where = f->lib_name ? location(f->lib_file, f->lib_line) : NULL;
+		struct amd_buf b = {0};
+		if (where && amd_buf_printf(&b, "%s (%s)", f->lib_name, where) == 0) {
+			free(where);
+			where = b.data;
+		} else if (f->lib_name && tb) { /* out of memory: never "(none)" instead */
+			tb->failed = 1;
+		}
+		cells[k++] = where ? where : "(none)";
+	}
+	amd_table_add(tb, cells);
+	free(where);
+}
+
+static int print_table(const char *label, const struct amd_pyspy_top *t,
+		       const struct amd_pyspy_top_opts *o)
+{
+	printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
+	       label, (long long)t->samples, t->seconds, t->threads, t->sources);
+	struct amd_table *tb = top_table(o);
+	for (size_t i = 0; i < t->n; i++)
+		top_row(tb, &t->v[i], t, o);
+	int rc = table_print(tb, stdout);
+	amd_table_free(tb);
+	if (rc < 0)
+		return cmd_error("pyspy top", "out of memory");
 	if (t->n < t->n_all)
 		printf("(%zu of %zu rows; -n 0 shows all)\n", t->n, t->n_all);
+	return EXIT_OK;
 }
 
 /* Usage error for a missing RUN, naming the runs that have samples. */
@@ -234,15 +250,16 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 	if (amd_pyspy_resolve(ctx->store, argv[optind], &sel, &err) < 0 ||
 	    amd_pyspy_top_query(ctx->store, &sel, &o, &t, &err) < 0)
 		return cmd_error("pyspy top", "%s", err.msg);
+	int rc = EXIT_OK;
 	if (json)
 		print_json(sel.label, &t, &o);
 	else if (t.samples == 0)
 		printf("no py-spy samples for %s; 'amdahl ingest --run RUN FILE' links a py-spy"
 		       " file to a run\n", sel.label);
 	else
-		print_table(sel.label, &t, &o);
+		rc = print_table(sel.label, &t, &o);
 	amd_pyspy_top_free(&t);
-	return EXIT_OK;
+	return rc;
 }
 
 static void print_trie(const struct amd_pyspy_trie *t, int json)

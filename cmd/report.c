@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "compare_cmd.h"
 #include "report.h"
 
 static void help(void)
@@ -51,18 +52,6 @@ struct cmp_args {
 	const char *base_store;
 };
 
-static int split_spec(const char *spec, char **sweep, char **strategy)
-{
-	const char *colon = strrchr(spec, ':');
-	if (!*spec || colon == spec || (colon && !colon[1]))
-		return cmd_error("report build", "'%s' is not SWEEP or SWEEP:STRATEGY", spec);
-	free(*sweep);
-	free(*strategy);
-	*sweep = colon ? strndup(spec, (size_t)(colon - spec)) : strdup(spec);
-	*strategy = colon ? strdup(colon + 1) : NULL;
-	return 0;
-}
-
 static void cmp_args_free(struct cmp_args *a)
 {
 	free(a->base_sweep);
@@ -98,11 +87,13 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		case 'o': o->outdir = optarg; break;
 		case 'J': *json = 1; break;
 		case 'B':
-			if (split_spec(optarg, &a->base_sweep, &a->base_strategy))
+			if (compare_split_spec("report build", optarg, &a->base_sweep,
+					       &a->base_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'C':
-			if (split_spec(optarg, &a->cand_sweep, &a->cand_strategy))
+			if (compare_split_spec("report build", optarg, &a->cand_sweep,
+					       &a->cand_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'T': a->base_store = optarg; break;

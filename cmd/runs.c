@@ -44,8 +44,8 @@ static cJSON *run_json(const struct amd_run_view *r)
 	return o;
 }
 
-static void print_table(const struct amd_sweep_view *sw, size_t nsw,
-			const struct amd_run_view *runs, size_t n)
+static int print_table(const struct amd_sweep_view *sw, size_t nsw,
+		       const struct amd_run_view *runs, size_t n)
 {
 	for (size_t s = 0; s < nsw; s++) {
 		int shown = 0, counted = 0, failed = 0;
@@ -62,12 +62,12 @@ static void print_table(const struct amd_sweep_view *sw, size_t nsw,
 		       s ? "\n" : "", sw[s].name, shown, counted, failed, shown - counted - failed);
 		static const char *const h[] = {"run", "strategy", "n", "repeat", "status",
 						"workers", "metrics", "traces", "id"};
-		struct table *t = table_new(9, h);
-		table_align_right(t, 2);
-		table_align_right(t, 3);
-		table_align_right(t, 5);
-		table_align_right(t, 6);
-		table_align_right(t, 7);
+		struct amd_table *t = amd_table_new(9, h);
+		if (!t)
+			return cmd_error("runs", "out of memory");
+		for (size_t c = 2; c <= 7; c++)
+			if (c != 4)
+				amd_table_right(t, c);
 		for (size_t i = 0; i < n; i++) {
 			const struct amd_run_view *r = &runs[i];
 			if (!r->sweep || strcmp(r->sweep, sw[s].name) != 0)
@@ -81,11 +81,14 @@ static void print_table(const struct amd_sweep_view *sw, size_t nsw,
 			const char *row[] = {r->name ? r->name : "", r->strategy ? r->strategy : "?",
 					     r->n ? nb : "?", rep, amd_status_name(r->status),
 					     r->children ? kids : "", met, tr, r->ext_id};
-			table_add(t, row);
+			amd_table_add(t, row);
 		}
-		table_print(t, stdout);
-		table_free(t);
+		int rc = table_print(t, stdout);
+		amd_table_free(t);
+		if (rc < 0)
+			return cmd_error("runs", "out of memory");
 	}
+	return EXIT_OK;
 }
 
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
@@ -133,7 +136,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	} else if (n == 0)
 		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
 	else
-		print_table(sw, nsw, runs, n);
+		rc = print_table(sw, nsw, runs, n);
 	amd_runs_free(runs, n);
 	amd_sweeps_free(sw, nsw);
 	return rc;

@@ -3,6 +3,7 @@
  * Amdahl and USL fits, the rules applied and the runs left out; --json
  * carries every value and interval. */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,9 @@
 #include "analysis.h"
 #include "analysis_json.h"
 #include "cmd.h"
+#include "num.h"
 #include "runs.h"
+#include "stats_table.h"
 
 static void help(void)
 {
@@ -42,114 +45,17 @@ static void help(void)
 
 /* ---- terminal ---- */
 
-static const char *fmt(char *b, size_t n, const char *f, double v)
+/* Prints a side table after its title unless it has no rows; frees it.
+ * -1 when it is incomplete (out of memory). */
+static int print_side(struct amd_table *t, const char *title)
 {
-	if (isfinite(v))
-		snprintf(b, n, f, v);
-	else
-		snprintf(b, n, "–");
-	return b;
-}
-
-static const char *ci_text(char *b, size_t n, const struct amd_ci *ci, const char *f)
-{
-	if (!ci->valid) {
-		snprintf(b, n, "%s", ci->why ? ci->why : "");
-		return b;
+	int rc = amd_table_ok(t) ? 0 : -1;
+	if (rc == 0 && t->nrows) {
+		printf("  %s\n", title);
+		rc = table_print(t, stdout);
 	}
-	char lo[32], hi[32];
-	snprintf(b, n, "[%s, %s]", fmt(lo, sizeof lo, f, ci->lo), fmt(hi, sizeof hi, f, ci->hi));
-	return b;
-}
-
-static void scaling_row(struct table *t, const struct amd_point_stats *p)
-{
-	char n[32], runs[16], med[32], ci[64], cv[32], sp[32], spci[64], ef[32], kf[32];
-	char tp[32];
-	snprintf(runs, sizeof runs, "%zu", p->nruns);
-	char sps[100];
-	snprintf(sps, sizeof sps, "%s %s", fmt(sp, sizeof sp, "%.2f", p->speedup),
-		 p->ci_speedup.valid ? ci_text(spci, sizeof spci, &p->ci_speedup, "%.2f") : "");
-	const char *row[] = {fmt(n, sizeof n, "%g", p->n), runs,
-			     fmt(med, sizeof med, "%.4g", p->median),
-			     ci_text(ci, sizeof ci, &p->ci, "%.4g"),
-			     fmt(cv, sizeof cv, "%.1f%%", p->cv * 100), sps,
-			     fmt(ef, sizeof ef, "%.0f%%", p->efficiency * 100),
-			     fmt(kf, sizeof kf, "%.3f", p->karp_flatt),
-			     fmt(tp, sizeof tp, "%.1f", p->throughput)};
-	table_add(t, row);
-}
-
-static void axis_row(struct table *t, const struct amd_point_stats *p)
-{
-	char n[32], runs[16], med[32], ci[64], cv[32], tp[32], es[32], pw[32], ut[32];
-	snprintf(runs, sizeof runs, "%zu", p->nruns);
-	const char *row[] = {fmt(n, sizeof n, "%g", p->n), runs,
-			     fmt(med, sizeof med, "%.4g", p->median),
-			     ci_text(ci, sizeof ci, &p->ci, "%.4g"),
-			     fmt(cv, sizeof cv, "%.1f%%", p->cv * 100),
-			     fmt(tp, sizeof tp, "%.1f", p->throughput),
-			     fmt(es, sizeof es, "%.4g", p->energy_per_sample_j),
-			     fmt(pw, sizeof pw, "%.1f", p->power_w),
-			     fmt(ut, sizeof ut, "%.1f", p->util_pct)};
-	table_add(t, row);
-}
-
-static void energy_row(struct table *t, const struct amd_point_stats *p)
-{
-	char n[32], ee[32], es[32], eps[32], pw[32], ut[32];
-	const char *row[] = {fmt(n, sizeof n, "%g", p->n),
-			     fmt(ee, sizeof ee, "%.4g", p->energy_epoch_j),
-			     fmt(es, sizeof es, "%.0f", p->energy_solution_j),
-			     fmt(eps, sizeof eps, "%.4g", p->energy_per_sample_j),
-			     fmt(pw, sizeof pw, "%.1f", p->power_w),
-			     fmt(ut, sizeof ut, "%.1f", p->util_pct)};
-	table_add(t, row);
-}
-
-static void profile_row(struct table *t, const struct amd_point_stats *p)
-{
-	char n[32], c[32], m[32], me[32], id[32], cs[32], cf[32], sg[32];
-	const char *row[] = {fmt(n, sizeof n, "%g", p->n),
-			     fmt(c, sizeof c, "%.1f%%", p->phase_share[AMD_PHASE_COMPUTE] * 100),
-			     fmt(m, sizeof m, "%.1f%%", p->phase_share[AMD_PHASE_COMM] * 100),
-			     fmt(me, sizeof me, "%.1f%%", p->phase_share[AMD_PHASE_MEMORY] * 100),
-			     fmt(id, sizeof id, "%.1f%%", p->phase_share[AMD_PHASE_IDLE] * 100),
-			     fmt(cs, sizeof cs, "%.1f%%", p->comm_share * 100),
-			     fmt(cf, sizeof cf, "%.1f%%", p->comp_fraction * 100),
-			     fmt(sg, sizeof sg, "%.3f", p->straggler_ns / 1e6)};
-	table_add(t, row);
-}
-
-/* A side table of the strategy's points with row(), when any point has it. */
-static void side_table(const struct amd_strategy_stats *st, const char *title, int ncols,
-		       const char *const *h, void (*row)(struct table *, const struct amd_point_stats *),
-		       int (*has)(const struct amd_point_stats *))
-{
-	int any = 0;
-	for (size_t p = 0; p < st->npoints; p++)
-		any |= has(&st->points[p]);
-	if (!any)
-		return;
-	printf("  %s\n", title);
-	struct table *t = table_new(ncols, h);
-	for (int c = 0; c < ncols; c++)
-		table_align_right(t, c);
-	for (size_t p = 0; p < st->npoints; p++)
-		row(t, &st->points[p]);
-	table_print(t, stdout);
-	table_free(t);
-}
-
-static int has_energy(const struct amd_point_stats *p)
-{
-	return isfinite(p->energy_solution_j) || isfinite(p->power_w) || isfinite(p->util_pct);
-}
-
-static int has_profile(const struct amd_point_stats *p)
-{
-	return isfinite(p->phase_share[AMD_PHASE_COMPUTE]) || isfinite(p->comp_fraction) ||
-	       isfinite(p->comm_share) || isfinite(p->straggler_ns);
+	amd_table_free(t);
+	return rc;
 }
 
 static void print_fits(const struct amd_strategy_stats *st, int higher)
@@ -163,12 +69,12 @@ static void print_fits(const struct amd_strategy_stats *st, int higher)
 	else if (a->ok)
 		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
 		       y, a->a, a->b, a->serial_fraction,
-		       a->ci_serial.valid ? ci_text(ci, sizeof ci, &a->ci_serial, "%.3f")
+		       a->ci_serial.valid ? amd_stats_ci_cell(ci, sizeof ci, &a->ci_serial, "%.3f")
 					  : a->ci_serial.why ? a->ci_serial.why : "",
 		       a->r2);
 	else
 		printf("  Amdahl fit: %s\n", a->why);
-	if (u->ok && isfinite(u->n_peak))
+	if (u->ok && amd_num_ok(u->n_peak))
 		printf("  USL fit: α %.4g, β %.4g, γ %.4g; predicted peak at n* = %.1f\n",
 		       u->alpha, u->beta, u->gamma, u->n_peak);
 	else if (u->ok)
@@ -191,7 +97,9 @@ static void print_slower(const struct amd_strategy_stats *st, int higher)
 	}
 }
 
-static void print_strategy(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st)
+/* The strategy's table, fits and notes, energy and profile tables; -1
+ * when out of memory. */
+static int print_strategy(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st)
 {
 	size_t ml = strlen(s->metric);
 	const char *unit = strstr(s->metric, "per_s") ? "/s"
@@ -199,42 +107,33 @@ static void print_strategy(const struct amd_sweep_stats *s, const struct amd_str
 		: ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0 ? " s" : "";
 	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", *st->strategy ? st->strategy : "(none logged)", s->scaling ? "n" : s->axis,
 	       st->base_n, st->base_value, unit);
-	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
-					 "speedup [95% CI]", "efficiency", "Karp–Flatt",
-					 "samples/s"};
-	const char *ha[] = {s->axis, "runs", "median", "95% CI", "CV",
-					 "samples/s", "J/sample", "power W", "util %"};
-	struct table *t = table_new(9, s->scaling ? hs : ha);
-	for (int c = 0; c < 9; c++)
-		if (c != 3 && c != 5)
-			table_align_right(t, c);
-	for (size_t p = 0; p < st->npoints; p++)
-		(s->scaling ? scaling_row : axis_row)(t, &st->points[p]);
-	table_print(t, stdout);
-	table_free(t);
-	if (s->scaling) {
+	struct amd_table *t = amd_stats_table(s, st);
+	int rc = table_print(t, stdout);
+	amd_table_free(t);
+	if (rc == 0 && s->scaling) {
 		print_fits(st, s->higher_is_better);
 		print_slower(st, s->higher_is_better);
-		static const char *const he[] = {"n", "J/epoch/GPU", "J/run (all GPUs)", "J/sample",
-						 "power W", "util %"};
-		side_table(st, "energy and utilisation per GPU (gpu_energy_J per epoch; else power ×"
-			   " probing interval per run, mean power × epoch time per epoch)", 6, he, energy_row, has_energy);
+		rc = print_side(amd_energy_table(st),
+				"energy and utilisation per GPU (gpu_energy_J per epoch; else power ×"
+				" probing interval per run, mean power × epoch time per epoch)");
 	}
-	static const char *const hp[] = {"n", "compute", "comm", "memory", "idle",
-					 "comm share", "comp fraction", "straggler ms"};
-	side_table(st, "profile (phase shares of the trace window, mean over ranks and runs;"
-		   " comp fraction as itwinai: counts overlap twice)", 8, hp, profile_row,
-		   has_profile);
+	if (rc == 0)
+		rc = print_side(amd_profile_table(st),
+				"profile (phase shares of the trace window, mean over ranks and runs;"
+				" comp fraction as itwinai: counts overlap twice)");
+	return rc;
 }
 
-static void print_sweep(const struct amd_sweep_stats *s)
+/* -1 when out of memory. */
+static int print_sweep(const struct amd_sweep_stats *s)
 {
 	printf("sweep %s: %s by %s, %zu runs (%zu left out)\n", s->sweep, s->metric,
 	       s->scaling ? "n (world size)" : s->axis, s->nruns_total, s->nruns_excluded);
 	if (*s->note)
 		printf("%s\n", s->note);
 	for (size_t i = 0; i < s->nstrategies; i++)
-		print_strategy(s, &s->strategies[i]);
+		if (print_strategy(s, &s->strategies[i]) < 0)
+			return -1;
 	printf("\n%s\n", s->rules);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t p = 0; p < s->strategies[i].npoints; p++)
@@ -254,6 +153,7 @@ static void print_sweep(const struct amd_sweep_stats *s)
 		printf("left out: %s (%s, repeat %d, %s): %s\n", s->excluded[i].name,
 		       s->excluded[i].strategy, s->excluded[i].repeat, s->excluded[i].ext_id,
 		       s->excluded[i].excluded);
+	return 0;
 }
 
 /* ---- entry ---- */
@@ -274,7 +174,7 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
 		{0},
 	};
 	int c;
-	char *end;
+	int64_t v;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': o->sweep = optarg; break;
@@ -283,19 +183,18 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
 		case 'f': o->keep_first = 1; break;
 		case 'p': o->keep_profiled = 1; break;
 		case 'k':
-			o->mad_k = strtod(optarg, &end);
-			if (*end || !(o->mad_k > 0))
+			if (amd_parse_double(optarg, &o->mad_k) < 0 || !(o->mad_k > 0))
 				return cmd_error("stats", "--mad-k wants a positive number, not '%s'", optarg);
 			break;
 		case 'B':
-			o->resamples = (int)strtol(optarg, &end, 10);
-			if (*end || o->resamples < 2000)
+			if (amd_parse_int64(optarg, &v) < 0 || v < 2000 || v > INT_MAX)
 				return cmd_error("stats", "--resamples wants a number >= 2000, not '%s'", optarg);
+			o->resamples = (int)v;
 			break;
 		case 's':
-			o->seed = strtoul(optarg, &end, 10);
-			if (*end || !*optarg)
+			if (amd_parse_int64(optarg, &v) < 0 || v < 0)
 				return cmd_error("stats", "--seed wants a number, not '%s'", optarg);
+			o->seed = (unsigned long)v;
 			break;
 		case 'J': *json = 1; break;
 		case 'h': help(); return -1;
@@ -307,28 +206,45 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
 	return 0;
 }
 
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Names of the sweeps to show: the one asked for, else every sweep. */
 static int sweep_names(struct cmd_ctx *ctx, const char *want, char ***names, size_t *n)
 {
-	*names = NULL;
 	*n = 0;
 	if (want) {
 		*names = malloc(sizeof **names);
-		(*names)[0] = strdup(want);
-		*n = 1;
+		if (*names && ((*names)[0] = strdup(want)))
+			*n = 1;
+		else {
+			free(*names);
+			*names = NULL;
+			return cmd_error("stats", "out of memory");
+		}
 		return 0;
 	}
 	struct amd_sweep_view *sw;
 	size_t ns;
 	struct amd_err err = {{0}};
+	*names = NULL;
 	if (amd_sweeps_list(ctx->store, &sw, &ns, &err) < 0)
 		return cmd_error("stats", "%s", err.msg);
-	*names = calloc(ns ? ns : 1, sizeof **names);
-	for (size_t i = 0; i < ns; i++)
-		if (sw[i].runs > 0)
-			(*names)[(*n)++] = strdup(sw[i].name);
+	int rc = (*names = calloc(ns ? ns : 1, sizeof **names)) ? 0 : -1;
+	for (size_t i = 0; i < ns && rc == 0; i++)
+		if (sw[i].runs > 0 && !((*names)[(*n)++] = strdup(sw[i].name)))
+			rc = -1;
 	amd_sweeps_free(sw, ns);
-	return 0;
+	if (rc == 0)
+		return 0;
+	names_free(*names, *n);
+	*names = NULL;
+	*n = 0;
+	return cmd_error("stats", "out of memory");
 }
 
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
@@ -353,20 +269,28 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 			rc = cmd_error("stats", "%s", err.msg);
 			break;
 		}
-		if (json)
-			cJSON_AddItemToArray(arr, amd_sweep_stats_json(s));
-		else
-			printf("%s", i ? "\n\n" : ""), print_sweep(s);
+		if (json) {
+			cJSON *j = amd_sweep_stats_json(s);
+			if (!cJSON_AddItemToArray(arr, j)) {
+				cJSON_Delete(j);
+				rc = cmd_error("stats", "out of memory");
+			}
+		} else {
+			printf("%s", i ? "\n\n" : "");
+			if (print_sweep(s) < 0)
+				rc = cmd_error("stats", "out of memory");
+		}
 		amd_sweep_stats_free(s);
 	}
 	if (json && rc == 0) {
 		char *txt = cJSON_Print(root);
-		puts(txt);
+		if (txt)
+			puts(txt);
+		else
+			rc = cmd_error("stats", "out of memory");
 		free(txt);
 	}
 	cJSON_Delete(root);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, n);
 	return rc;
 }

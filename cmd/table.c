@@ -1,17 +1,12 @@
-/* table.c — plain text tables for the terminal: a header, a rule, and
- * columns padded to their widest cell (UTF-8 aware). */
+/* table.c — the text renderers of a table (lib/core/table.h): for the
+ * terminal, a header, a rule and columns padded to their widest cell
+ * (UTF-8 aware); for Markdown, a pipe table whose separator row carries
+ * the alignment and whose emphasised cells are bold. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-
-struct table {
-	int ncols;
-	char **cells; /* rows * ncols, row 0 = headers */
-	size_t rows, cap;
-	int *right;
-};
 
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t width(const char *s)
@@ -23,79 +18,87 @@ static size_t width(const char *s)
 	return w;
 }
 
-struct table *table_new(int ncols, const char *const *headers)
-{
-	struct table *t = calloc(1, sizeof *t);
-	t->ncols = ncols;
-	t->right = calloc((size_t)ncols, sizeof *t->right);
-	table_add(t, headers);
-	return t;
-}
-
-void table_align_right(struct table *t, int col)
-{
-	if (col >= 0 && col < t->ncols)
-		t->right[col] = 1;
-}
-
-void table_add(struct table *t, const char *const *cells)
-{
-	if (t->rows == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->cells = realloc(t->cells, t->cap * (size_t)t->ncols * sizeof *t->cells);
-	}
-	for (int c = 0; c < t->ncols; c++)
-		t->cells[t->rows * (size_t)t->ncols + (size_t)c] = strdup(cells[c] ? cells[c] : "");
-	t->rows++;
-}
-
 static void pad(FILE *out, size_t n)
 {
 	while (n--)
 		fputc(' ', out);
 }
 
-void table_print(struct table *t, FILE *out)
+/* Header (row NULL) or body row: right-aligned body cells padded on the
+ * left, every other cell on the right except in the last column. */
+static void print_row(const struct amd_table *t, const char *const *row, const size_t *w,
+		      FILE *out)
 {
-	size_t *w = calloc((size_t)t->ncols, sizeof *w);
-	for (size_t r = 0; r < t->rows; r++)
-		for (int c = 0; c < t->ncols; c++) {
-			size_t cw = width(t->cells[r * (size_t)t->ncols + (size_t)c]);
+	const char *const *cells = row ? row : (const char *const *)t->head;
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t gap = w[c] - width(cells[c]);
+		int right = row && t->right[c];
+		if (c)
+			fputs("  ", out);
+		if (right)
+			pad(out, gap);
+		fputs(cells[c], out);
+		if (!right && c + 1 < t->ncols)
+			pad(out, gap);
+	}
+	fputc('\n', out);
+}
+
+int table_print(const struct amd_table *t, FILE *out)
+{
+	if (!amd_table_ok(t))
+		return -1;
+	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);
+	if (!w)
+		return -1;
+	for (size_t c = 0; c < t->ncols; c++) {
+		w[c] = width(t->head[c]);
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t cw = width(amd_table_cell(t, r, c));
 			if (cw > w[c])
 				w[c] = cw;
 		}
-	for (size_t r = 0; r < t->rows; r++) {
-		for (int c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * (size_t)t->ncols + (size_t)c];
-			size_t gap = w[c] - width(s);
-			if (c)
-				fputs("  ", out);
-			if (t->right[c] && r > 0)
-				pad(out, gap);
-			fputs(s, out);
-			if (!(t->right[c] && r > 0) && c + 1 < t->ncols)
-				pad(out, gap);
-		}
-		fputc('\n', out);
-		if (r == 0) {
-			size_t total = 0;
-			for (int c = 0; c < t->ncols; c++)
-				total += w[c] + (c ? 2 : 0);
-			for (size_t i = 0; i < total; i++)
-				fputs("─", out);
-			fputc('\n', out);
-		}
 	}
+	print_row(t, NULL, w, out);
+	size_t total = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		total += w[c] + (c ? 2 : 0);
+	for (size_t i = 0; i < total; i++)
+		fputs("─", out);
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++)
+		print_row(t, (const char *const *)t->cells + r * t->ncols, w, out);
 	free(w);
+	return 0;
 }
 
-void table_free(struct table *t)
+/* "| cell " with '|' escaped and newlines flattened; bold when strong. */
+static void md_cell(FILE *f, const char *s, int strong)
 {
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->rows * (size_t)t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(t->right);
-	free(t);
+	fputs(strong ? "| **" : "| ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputs(strong ? "** " : " ", f);
+}
+
+int table_markdown(const struct amd_table *t, FILE *out)
+{
+	if (!amd_table_ok(t))
+		return -1;
+	for (size_t c = 0; c < t->ncols; c++)
+		md_cell(out, t->head[c], 0);
+	fputs("|\n", out);
+	for (size_t c = 0; c < t->ncols; c++)
+		fputs(t->right[c] ? "| ---: " : "| --- ", out);
+	fputs("|\n", out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			md_cell(out, amd_table_cell(t, r, c), t->strong[r * t->ncols + c]);
+		fputs("|\n", out);
+	}
+	return 0;
 }

@@ -102,13 +102,15 @@ static cJSON *trace_json(const struct amd_trace_view *v, const struct amd_trace_
 	return o;
 }
 
-static void print_phases(const struct amd_trace_view *v)
+static int print_phases(const struct amd_trace_view *v)
 {
 	int64_t win = v->end_ns - v->start_ns;
 	static const char *const h[] = {"phase", "ms", "of window"};
-	struct table *t = table_new(3, h);
-	table_align_right(t, 1);
-	table_align_right(t, 2);
+	struct amd_table *t = amd_table_new(3, h);
+	if (!t)
+		return -1;
+	amd_table_right(t, 1);
+	amd_table_right(t, 2);
 	for (int p = 0; p < AMD_PHASE_COUNT; p++) {
 		if (v->has_gpu ? p == AMD_PHASE_OTHER : (p == AMD_PHASE_IDLE || p == AMD_PHASE_MEMORY ||
 							 p == AMD_PHASE_OVERLAP))
@@ -117,18 +119,21 @@ static void print_phases(const struct amd_trace_view *v)
 		snprintf(a, sizeof a, "%.3f", ms(v->phase_ns[p]));
 		snprintf(b, sizeof b, "%.1f%%", win > 0 ? 100.0 * (double)v->phase_ns[p] / (double)win : 0);
 		const char *row[] = {amd_phase_names[p], a, b};
-		table_add(t, row);
+		amd_table_add(t, row);
 	}
-	table_print(t, stdout);
-	table_free(t);
+	int rc = table_print(t, stdout);
+	amd_table_free(t);
+	return rc;
 }
 
-static void print_ops(const struct amd_trace_op_view *ops, size_t n)
+static int print_ops(const struct amd_trace_op_view *ops, size_t n)
 {
 	static const char *const h[] = {"op", "cat", "calls", "self ms", "total ms", "max ms"};
-	struct table *t = table_new(6, h);
-	for (int c = 2; c < 6; c++)
-		table_align_right(t, c);
+	struct amd_table *t = amd_table_new(6, h);
+	if (!t)
+		return -1;
+	for (size_t c = 2; c < 6; c++)
+		amd_table_right(t, c);
 	for (size_t i = 0; i < n; i++) {
 		char name[72], calls[24], self[32], total[32], mx[32];
 		snprintf(name, sizeof name, "%.*s%s", 64, ops[i].name, strlen(ops[i].name) > 64 ? "…" : "");
@@ -137,14 +142,16 @@ static void print_ops(const struct amd_trace_op_view *ops, size_t n)
 		snprintf(total, sizeof total, "%.3f", ms(ops[i].total_ns));
 		snprintf(mx, sizeof mx, "%.3f", ms(ops[i].max_ns));
 		const char *row[] = {name, ops[i].cat ? ops[i].cat : "", calls, self, total, mx};
-		table_add(t, row);
+		amd_table_add(t, row);
 	}
-	table_print(t, stdout);
-	table_free(t);
+	int rc = table_print(t, stdout);
+	amd_table_free(t);
+	return rc;
 }
 
-static void print_trace(const struct amd_trace_view *v, const struct amd_trace_step *st,
-			size_t ns, const struct amd_trace_op_view *ops, size_t no)
+/* The trace's summary and tables; -1 when out of memory. */
+static int print_trace(const struct amd_trace_view *v, const struct amd_trace_step *st,
+		       size_t ns, const struct amd_trace_op_view *ops, size_t no)
 {
 	char rank[32] = "rank ?", world[32] = "";
 	if (v->rank >= 0)
@@ -158,15 +165,15 @@ static void print_trace(const struct amd_trace_view *v, const struct amd_trace_s
 	if (!isnan(v->comp_fraction))
 		printf("computation fraction (itwinai's rule, %s): %.1f%%\n",
 		       v->has_gpu ? "self device time" : "self CPU time", 100 * v->comp_fraction);
-	print_phases(v);
+	if (print_phases(v) < 0)
+		return -1;
 	if (ns) {
 		printf("steps:");
 		for (size_t i = 0; i < ns; i++)
 			printf(" #%" PRId64 " %.3f ms%s", st[i].step, ms(st[i].dur_ns), i + 1 < ns ? "," : "");
 		printf("\n");
 	}
-	if (no)
-		print_ops(ops, no);
+	return no ? print_ops(ops, no) : 0;
 }
 
 static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int json)
@@ -199,8 +206,8 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 			rc = cmd_error("trace", "%s", err.msg);
 		else if (json)
 			cJSON_AddItemToArray(arr, trace_json(&v[i], st, ns, ops, no));
-		else
-			print_trace(&v[i], st, ns, ops, no);
+		else if (print_trace(&v[i], st, ns, ops, no) < 0)
+			rc = cmd_error("trace", "out of memory");
 		free(st);
 		amd_trace_op_views_free(ops, no);
 	}

@@ -1,9 +1,10 @@
 /* comparison.c — `report build --baseline A`: the candidate sweep against
- * a baseline (lib/compare.h, the rows `amdahl compare` prints): the gate
- * sentence on page 1, a chart of the ratio candidate/baseline with its
- * interval per gated row (bars from 1, threshold band shaded, colour by
- * verdict), the comparison page of the PDF with every row in a table,
- * the summaries' section and report.json's "gate" object. */
+ * a baseline (lib/compare.h, the rows `amdahl compare` prints): the gate's
+ * verdict and sentence (lib/compare/verdict.h) on page 1, a chart of the
+ * ratio candidate/baseline with its interval per gated row (bars from 1,
+ * threshold band shaded, colour by verdict), the comparison page of the
+ * PDF with every row in a table (lib/compare/compare_table.h), the
+ * summaries' section and report.json's "gate" object (compare_json.h). */
 #include "report_int.h"
 
 #include <math.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 
 #include "compare_json.h"
+#include "compare_table.h"
+#include "num.h"
 #include "pdf.h"
 #include "template.h"
 
@@ -20,104 +23,16 @@
 #define COLOR_IMPROVEMENT 2 /* bluish green */
 #define COLOR_NO_CHANGE 0   /* blue */
 
-const char *report_gate_result(const struct amd_comparison *cmp)
-{
-	return cmp->regressions ? "regression" : cmp->insufficient ? "insufficient" : "pass";
-}
-
-static const char *gate_word(const struct amd_comparison *cmp)
-{
-	return cmp->regressions ? "FAIL" : cmp->insufficient ? "INSUFFICIENT DATA" : "PASS";
-}
-
-void report_cmp_config(const struct amd_cmp_row *r, char *buf, size_t n)
-{
-	if (strcmp(r->strategy, r->cand_strategy) == 0)
-		snprintf(buf, n, "%s n=%g", r->strategy, r->n);
-	else
-		snprintf(buf, n, "%s→%s n=%g", r->strategy, r->cand_strategy, r->n);
-}
-
-void report_cmp_ratio(const struct amd_cmp_row *r, char *buf, size_t n)
-{
-	if (!isfinite(r->ratio))
-		snprintf(buf, n, "–");
-	else if (r->ci.valid)
-		snprintf(buf, n, "%.3f [%.3f, %.3f]", r->ratio, r->ci.lo, r->ci.hi);
-	else
-		snprintf(buf, n, "%.3f (no CI)", r->ratio);
-}
-
 static void side_text(const char *sweep, const char *strategy, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s%s%s", sweep, strategy ? ":" : "", strategy ? strategy : "");
-}
-
-/* The rows that decide the gate's result, in one sentence each. */
-static void row_brief(const struct amd_cmp_row *r, char *buf, size_t n)
-{
-	char cfg[160], ratio[96];
-	report_cmp_config(r, cfg, sizeof cfg);
-	report_cmp_ratio(r, ratio, sizeof ratio);
-	snprintf(buf, n, "%s %s ratio %s (%s is better), Holm p %.3g", r->metric, cfg, ratio,
-		 amd_direction_name(r->dir), r->p_adj);
-}
-
-static void gate_sentence(const struct amd_comparison *cmp, char *buf, size_t n)
-{
-	char base[300], cand[300];
-	side_text(cmp->base_sweep, cmp->base_strategy, base, sizeof base);
-	side_text(cmp->cand_sweep, cmp->cand_strategy, cand, sizeof cand);
-	size_t k = (size_t)snprintf(buf, n, "gate: %s: %s against baseline %s, %zu gated rows: ",
-				    gate_word(cmp), cand, base, cmp->ngated);
-	if (k >= n)
-		return;
-	if (cmp->regressions) {
-		k += (size_t)snprintf(buf + k, n - k, "%zu regression%s", cmp->regressions,
-				      cmp->regressions == 1 ? "" : "s");
-		for (size_t i = 0, shown = 0; i < cmp->nrows && k < n; i++) {
-			const struct amd_cmp_row *r = &cmp->rows[i];
-			if (!r->gated || r->verdict != AMD_REGRESSION)
-				continue;
-			if (shown == 3) {
-				k += (size_t)snprintf(buf + k, n - k, "; and more (see the comparison page)");
-				break;
-			}
-			char row[400];
-			row_brief(r, row, sizeof row);
-			k += (size_t)snprintf(buf + k, n - k, "%s%s", shown++ ? "; " : " — ", row);
-		}
-		if (k < n)
-			snprintf(buf + k, n - k, ".");
-		return;
-	}
-	if (cmp->insufficient) {
-		const char *why = "";
-		for (size_t i = 0; i < cmp->nrows && !*why; i++)
-			if (cmp->rows[i].gated && cmp->rows[i].verdict == AMD_INSUFFICIENT)
-				why = cmp->rows[i].note;
-		k += (size_t)snprintf(buf + k, n - k, "%zu cannot reach significance with their runs (%s)",
-				      cmp->insufficient, why);
-		if (k < n && cmp->insufficient + cmp->missing < cmp->ngated)
-			k += (size_t)snprintf(buf + k, n - k, "; the other %zu: no regression, "
-					      "%zu improvement%s",
-					      cmp->ngated - cmp->insufficient - cmp->missing,
-					      cmp->improvements, cmp->improvements == 1 ? "" : "s");
-		if (k < n)
-			snprintf(buf + k, n - k, ".");
-		return;
-	}
-	snprintf(buf + k, n - k, "no regression; %zu improvement%s, %zu without a significant change "
-		 "past the threshold.",
-		 cmp->improvements, cmp->improvements == 1 ? "" : "s",
-		 cmp->ngated - cmp->improvements - cmp->missing);
 }
 
 /* ---- the chart ---- */
 
 static int charted(const struct amd_cmp_row *r)
 {
-	return r->gated && r->verdict != AMD_MISSING && isfinite(r->ratio);
+	return r->gated && r->verdict != AMD_MISSING && amd_num_ok(r->ratio);
 }
 
 /* Chart rows: the charted rows grouped by metric (in order of first
@@ -163,7 +78,7 @@ static double band_threshold(const struct amd_comparison *cmp, const size_t *idx
 	*same = 1;
 	for (size_t i = 0; i < k; i++) {
 		double ti = cmp->rows[idx[i]].threshold;
-		if (i && ti != t && isfinite(t))
+		if (i && ti != t && amd_num_ok(t))
 			*same = 0;
 		t = fmin(t, ti);
 	}
@@ -192,7 +107,7 @@ static struct chart *ratio_chart(const struct amd_comparison *cmp, const size_t 
 	for (size_t i = 0; i < k; i++) {
 		char cfg[160], label[300];
 		const struct amd_cmp_row *r = &cmp->rows[idx[i]];
-		report_cmp_config(r, cfg, sizeof cfg);
+		amd_cmp_config(r, cfg, sizeof cfg);
 		snprintf(label, sizeof label, "%s · %s", r->metric, cfg);
 		chart_group(c, label, NULL);
 	}
@@ -232,13 +147,9 @@ int report_comparison(struct report_ctx *c, struct amd_err *err)
 	if (amd_compare(base, c->st, &o, &c->cmp, err) < 0)
 		return -1;
 	const struct amd_comparison *cmp = c->cmp;
-	if (cmp->missing == cmp->nrows)
-		return amd_fail(err, "baseline '%s' and candidate '%s' share no configuration",
-				o.base_sweep, o.cand_sweep);
-	char sentence[2048];
-	gate_sentence(cmp, sentence, sizeof sentence);
+	amd_gate_verdict(cmp, NULL, &c->gate); /* report build has no --require-all */
 	struct report_text first = {0};
-	report_text_add(&first, "%s", sentence);
+	report_text_add(&first, "%s", c->gate.sentence);
 	for (size_t i = 0; i < c->findings.n; i++)
 		report_text_add(&first, "%s", c->findings.v[i]);
 	report_text_free(&c->findings);
@@ -269,59 +180,22 @@ int report_comparison(struct report_ctx *c, struct amd_err *err)
 
 /* ---- the PDF page ---- */
 
-static void fmt_p(double p, char *buf, size_t n)
-{
-	if (isfinite(p))
-		snprintf(buf, n, "%.3g", p);
-	else
-		snprintf(buf, n, "–");
-}
-
-static void table_row(struct pdf_table *t, const struct amd_cmp_row *r)
-{
-	char cfg[160], mb[32], mc[32], nb[16], nc[16], ratio[96], p[32], pa[32];
-	report_cmp_config(r, cfg, sizeof cfg);
-	report_num(r->med_base, mb, sizeof mb);
-	report_num(r->med_cand, mc, sizeof mc);
-	snprintf(nb, sizeof nb, "%zu", r->nb);
-	snprintf(nc, sizeof nc, "%zu", r->nc);
-	report_cmp_ratio(r, ratio, sizeof ratio);
-	if (r->verdict == AMD_MISSING)
-		snprintf(p, sizeof p, "–");
-	else
-		fmt_p(r->mwu.p, p, sizeof p);
-	fmt_p(r->p_adj, pa, sizeof pa);
-	const char *row[] = {r->metric, cfg, mb, nb, mc, nc, ratio, p, pa, amd_row_verdict(r)};
-	pdf_table_row(t, row);
-}
-
 static void rows_table(struct pdf *d, const struct amd_comparison *cmp, int gated)
 {
-	const char *h[] = {"metric", "configuration", "baseline", "runs", "candidate", "runs",
-			   "ratio [95% CI]", "p", "Holm p", "verdict"};
-	int right[10] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 0};
-	struct pdf_table *t = pdf_table_new(10, h, right, 1, 7.0);
-	for (size_t i = 0; i < cmp->nrows; i++)
-		if (cmp->rows[i].gated == gated)
-			table_row(t, &cmp->rows[i]);
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
+	struct amd_table *t = amd_cmp_table_report(cmp, gated);
+	pdf_table_draw(d, t, 7.0);
+	amd_table_free(t);
 }
 
 /* The distinct notes of the rows (why insufficient, what is missing). */
 static void notes(struct pdf *d, const struct amd_comparison *cmp)
 {
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		const struct amd_cmp_row *r = &cmp->rows[i];
-		int seen = !r->note[0];
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = strcmp(cmp->rows[j].note, r->note) == 0;
-		if (!seen) {
-			char buf[400];
-			snprintf(buf, sizeof buf, "%s, %s: %s", r->gated ? "gated" : "not gated",
-				 amd_row_verdict(r), r->note);
-			pdf_bullet(d, buf, 8);
-		}
+	size_t i = 0;
+	for (const struct amd_cmp_row *r; (r = amd_cmp_next_note(cmp, &i, 0));) {
+		char buf[400];
+		snprintf(buf, sizeof buf, "%s, %s: %s", r->gated ? "gated" : "not gated",
+			 amd_row_verdict(r), r->note);
+		pdf_bullet(d, buf, 8);
 	}
 }
 
@@ -332,7 +206,7 @@ void report_comparison_page(struct pdf *d, struct report_ctx *c)
 		return;
 	pdf_new_page(d);
 	pdf_heading(d, "Comparison with the baseline", 1);
-	pdf_paragraph(d, c->findings.v[0], 9.5, 0.1);
+	pdf_paragraph(d, c->gate.sentence, 9.5, 0.1);
 	if (c->cmp_chart.chart)
 		pdf_chart(d, c->cmp_chart.chart, d->w - 2 * d->margin, c->cmp_chart_h,
 			  c->cmp_chart.caption);
@@ -362,8 +236,8 @@ void report_comparison_model(struct tpl *t, const struct report_ctx *c)
 	if (!cmp)
 		return;
 	tpl_set(t, "gate", "1");
-	tpl_set(t, "gate_sentence", "%s", c->findings.v[0]);
-	tpl_set(t, "gate_result", "%s", report_gate_result(cmp));
+	tpl_set(t, "gate_sentence", "%s", c->gate.sentence);
+	tpl_set(t, "gate_result", "%s", c->gate.name);
 	if (c->cmp_chart.chart) {
 		tpl_set(t, "gate_chart", "charts/%s", c->cmp_chart.name);
 		tpl_set(t, "gate_caption", "%s", c->cmp_chart.caption);
@@ -371,56 +245,39 @@ void report_comparison_model(struct tpl *t, const struct report_ctx *c)
 	for (size_t i = 0; i < cmp->nrows; i++) {
 		const struct amd_cmp_row *r = &cmp->rows[i];
 		struct tpl *row = tpl_add(t, "gate_rows");
-		char b[160];
+		struct amd_cmp_cells cells;
+		char cfg[160];
+		amd_cmp_cells(r, AMD_CMP_REPORT, &cells);
+		amd_cmp_config(r, cfg, sizeof cfg);
 		tpl_set(row, "metric", "%s", r->metric);
-		report_cmp_config(r, b, sizeof b);
-		tpl_set(row, "config", "%s", b);
-		report_num(r->med_base, b, sizeof b);
-		tpl_set(row, "base", "%s (%zu)", b, r->nb);
-		report_num(r->med_cand, b, sizeof b);
-		tpl_set(row, "cand", "%s (%zu)", b, r->nc);
-		report_cmp_ratio(r, b, sizeof b);
-		tpl_set(row, "ratio", "%s", b);
-		fmt_p(r->verdict == AMD_MISSING ? NAN : r->mwu.p, b, sizeof b);
-		tpl_set(row, "p", "%s", b);
-		fmt_p(r->p_adj, b, sizeof b);
-		tpl_set(row, "p_holm", "%s", b);
+		tpl_set(row, "config", "%s", cfg);
+		tpl_set(row, "base", "%s (%zu)", cells.base, r->nb);
+		tpl_set(row, "cand", "%s (%zu)", cells.cand, r->nc);
+		tpl_set(row, "ratio", "%s", cells.ratio);
+		tpl_set(row, "p", "%s", cells.p);
+		tpl_set(row, "p_holm", "%s", cells.p_holm);
 		tpl_set(row, "verdict", "%s", amd_row_verdict(r));
 		tpl_set(row, "gated", "%s", r->gated ? "yes" : "no");
 	}
 }
 
-static cJSON *side_json(const char *sweep, const char *strategy)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "sweep", sweep);
-	if (strategy)
-		cJSON_AddStringToObject(o, "strategy", strategy);
-	return o;
-}
-
+/* report.json's "gate": the verdict and its sentence, then the comparison
+ * in its one JSON shape (compare_json.h) with the chart's files between
+ * the head and the rows. NULL when out of memory. */
 cJSON *report_gate_json(const struct report_ctx *c)
 {
 	const struct amd_comparison *cmp = c->cmp;
+	struct amd_cmp_json_opts w = {0};
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "result", report_gate_result(cmp));
-	cJSON_AddStringToObject(o, "sentence", c->findings.v[0]);
-	cJSON_AddItemToObject(o, "baseline", side_json(cmp->base_sweep, cmp->base_strategy));
-	cJSON_AddItemToObject(o, "candidate", side_json(cmp->cand_sweep, cmp->cand_strategy));
-	cJSON_AddStringToObject(o, "metric", cmp->metric);
-	if (c->cmp_chart.chart) {
-		cJSON_AddStringToObject(o, "png", "charts/comparison.png");
-		cJSON_AddStringToObject(o, "svg", "charts/comparison.svg");
+	int ok = o && cJSON_AddStringToObject(o, "result", c->gate.name) &&
+		 cJSON_AddStringToObject(o, "sentence", c->gate.sentence) &&
+		 amd_comparison_json_head(o, cmp, &w) == 0;
+	if (ok && c->cmp_chart.chart)
+		ok = cJSON_AddStringToObject(o, "png", "charts/comparison.png") &&
+		     cJSON_AddStringToObject(o, "svg", "charts/comparison.svg");
+	if (!ok || amd_comparison_json_rows(o, cmp) < 0) {
+		cJSON_Delete(o);
+		return NULL;
 	}
-	cJSON *rows = cJSON_AddArrayToObject(o, "rows");
-	for (size_t i = 0; i < cmp->nrows; i++)
-		cJSON_AddItemToArray(rows, amd_compare_row_json(&cmp->rows[i]));
-	cJSON *s = cJSON_AddObjectToObject(o, "summary");
-	cJSON_AddNumberToObject(s, "gated", (double)cmp->ngated);
-	cJSON_AddNumberToObject(s, "holm_family", (double)cmp->family);
-	cJSON_AddNumberToObject(s, "regressions", (double)cmp->regressions);
-	cJSON_AddNumberToObject(s, "improvements", (double)cmp->improvements);
-	cJSON_AddNumberToObject(s, "insufficient", (double)cmp->insufficient);
-	cJSON_AddNumberToObject(s, "missing", (double)cmp->missing);
 	return o;
 }

@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int num(double v)
-{
-	return !isnan(v) && !isinf(v);
-}
+#include "num.h"
+#include "table.h"
 
 void report_text_add(struct report_text *t, const char *fmt, ...)
 {
@@ -42,19 +40,7 @@ void report_text_free(struct report_text *t)
 
 void report_num(double v, char *buf, size_t n)
 {
-	double a = fabs(v);
-	if (!num(v))
-		snprintf(buf, n, "–");
-	else if (a >= 100)
-		snprintf(buf, n, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, n, "%.1f", v);
-	else if (a >= 1)
-		snprintf(buf, n, "%.2f", v);
-	else if (a >= 0.01)
-		snprintf(buf, n, "%.3f", v);
-	else
-		snprintf(buf, n, "%.2g", v);
+	amd_cell_sig(buf, n, v); /* the one cell format (lib/core/table.h) */
 }
 
 void report_ci(const struct amd_ci *ci, double scale, const char *suffix, char *buf, size_t n)
@@ -134,7 +120,7 @@ static const struct amd_point_stats *best_speedup(const struct amd_strategy_stat
 {
 	const struct amd_point_stats *best = NULL;
 	for (size_t k = 1; k < st->npoints; k++)
-		if (num(st->points[k].speedup) && (!best || st->points[k].speedup > best->speedup))
+		if (amd_num_ok(st->points[k].speedup) && (!best || st->points[k].speedup > best->speedup))
 			best = &st->points[k];
 	return best;
 }
@@ -174,7 +160,7 @@ static void scaling_findings(const struct amd_sweep_stats *s, const struct amd_s
 	for (size_t k = 1; k < st->npoints; k++) {
 		const struct amd_point_stats *p = &st->points[k], *q = &st->points[k - 1];
 		int worse = s->higher_is_better ? p->median <= q->median : p->median >= q->median;
-		if (num(p->median) && num(q->median) && worse) {
+		if (amd_num_ok(p->median) && amd_num_ok(q->median) && worse) {
 			report_num(p->median, a, sizeof a);
 			report_num(q->median, b, sizeof b);
 			if (time_metric(s))
@@ -189,7 +175,7 @@ static void scaling_findings(const struct amd_sweep_stats *s, const struct amd_s
 		}
 	}
 	for (size_t k = 1; k < st->npoints; k++)
-		if (num(st->points[k].efficiency) && st->points[k].efficiency < 0.5) {
+		if (amd_num_ok(st->points[k].efficiency) && st->points[k].efficiency < 0.5) {
 			report_text_add(out, "%s still gets faster through n = %g, but its efficiency "
 					     "drops below 50%% at n = %g (%.0f%%).",
 					st->strategy, last->n, st->points[k].n, st->points[k].efficiency * 100);
@@ -212,7 +198,7 @@ static void fit_findings(const struct amd_strategy_stats *st, struct report_text
 	report_text_add(out, "%s: the Amdahl fit T(n) = A + B/n gives a serial fraction of %.1f%% "
 			     "(%s, R² %.3f)%s.",
 			st->strategy, f * 100, ci, st->amdahl.r2, limit);
-	if (st->usl.ok && num(st->usl.n_peak) && st->usl.n_peak > 0)
+	if (st->usl.ok && amd_num_ok(st->usl.n_peak) && st->usl.n_peak > 0)
 		report_text_add(out, "%s: the USL fit predicts peak throughput at n* ≈ %.1f.",
 				st->strategy, st->usl.n_peak);
 }
@@ -223,7 +209,7 @@ static void axis_findings(const struct amd_sweep_stats *s, const struct amd_stra
 	const struct amd_point_stats *lo = NULL, *hi = NULL;
 	for (size_t k = 0; k < st->npoints; k++) {
 		const struct amd_point_stats *p = &st->points[k];
-		if (!num(p->throughput))
+		if (!amd_num_ok(p->throughput))
 			continue;
 		if (!lo || p->throughput < lo->throughput)
 			lo = p;
@@ -248,7 +234,7 @@ static void energy_findings(const struct amd_sweep_stats *s, struct report_text 
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
-			if (!num(p->energy_per_sample_j))
+			if (!amd_num_ok(p->energy_per_sample_j))
 				continue;
 			if (!best || p->energy_per_sample_j < best->energy_per_sample_j) {
 				best = p;
@@ -280,7 +266,7 @@ static void comm_finding(const struct amd_sweep_stats *s, const struct amd_strat
 	const struct amd_point_stats *first = NULL, *last = NULL;
 	for (size_t k = 0; k < st->npoints; k++) {
 		const struct amd_point_stats *p = &st->points[k];
-		if (!p->has_trace || !num(p->comm_share) || p->comm_share <= 0.0005)
+		if (!p->has_trace || !amd_num_ok(p->comm_share) || p->comm_share <= 0.0005)
 			continue;
 		if (!first)
 			first = p;
@@ -307,7 +293,7 @@ static void spread_finding(const struct amd_sweep_stats *s, struct report_text *
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
-			if (p->nruns >= 2 && num(p->cv) && (!worst || p->cv > worst->cv)) {
+			if (p->nruns >= 2 && amd_num_ok(p->cv) && (!worst || p->cv > worst->cv)) {
 				worst = p;
 				ws = s->strategies[i].strategy;
 			}

@@ -1,5 +1,5 @@
 /* pdf.c — the page writer of pdf.h: layout state (current y, page
- * number), word wrapping by measured text width, and tables. */
+ * number), word wrapping by measured text width, and the table renderer. */
 #include "pdf.h"
 
 #include <cairo-pdf.h>
@@ -58,6 +58,8 @@ int pdf_close(struct pdf *d, const char *path, struct amd_err *err)
 	cairo_surface_destroy(d->surface);
 	if (st != CAIRO_STATUS_SUCCESS)
 		return amd_fail(err, "%s: %s", path, cairo_status_to_string(st));
+	if (d->failed)
+		return amd_fail(err, "%s: out of memory", path);
 	return 0;
 }
 
@@ -100,8 +102,10 @@ static int wrap(struct pdf *d, const char *text, double x0, double size)
 	double maxw = d->w - d->margin - x0, lead = size * 1.38;
 	char *copy = strdup(text), *line = calloc(1, strlen(text) + 2);
 	int lines = 0;
-	if (!copy || !line)
+	if (!copy || !line) {
+		d->failed = 1;
 		goto out;
+	}
 	char *save = NULL;
 	for (char *word = strtok_r(copy, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
 		size_t len = strlen(line);
@@ -164,55 +168,12 @@ void pdf_chart(struct pdf *d, struct chart *c, double w, double h, const char *c
 	d->y += 10;
 }
 
-/* ---- tables ---- */
+/* ---- tables (lib/core/table.h) ---- */
 
-struct pdf_table {
-	int ncols, elastic;
-	int *right;
-	char **cells; /* rows * ncols; row 0 is the header */
-	size_t rows, cap;
-	double size;
-};
-
-struct pdf_table *pdf_table_new(int ncols, const char *const *headers, const int *right,
-				int elastic, double font_size)
+/* Row r of the drawing: 0 the headers, then the body rows. */
+static const char *cell(const struct amd_table *t, size_t r, size_t c)
 {
-	struct pdf_table *t = calloc(1, sizeof *t);
-	t->ncols = ncols;
-	t->elastic = elastic;
-	t->size = font_size;
-	t->right = calloc((size_t)ncols, sizeof *t->right);
-	if (right)
-		memcpy(t->right, right, (size_t)ncols * sizeof *right);
-	pdf_table_row(t, headers);
-	return t;
-}
-
-void pdf_table_row(struct pdf_table *t, const char *const *cells)
-{
-	if (t->rows == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->cells = realloc(t->cells, t->cap * (size_t)t->ncols * sizeof *t->cells);
-	}
-	for (int c = 0; c < t->ncols; c++)
-		t->cells[t->rows * (size_t)t->ncols + (size_t)c] = strdup(cells[c] ? cells[c] : "");
-	t->rows++;
-}
-
-void pdf_table_free(struct pdf_table *t)
-{
-	if (!t)
-		return;
-	for (size_t i = 0; i < t->rows * (size_t)t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(t->right);
-	free(t);
-}
-
-static const char *cell(const struct pdf_table *t, size_t r, int c)
-{
-	return t->cells[r * (size_t)t->ncols + (size_t)c];
+	return r == 0 ? t->head[c] : amd_table_cell(t, r - 1, c);
 }
 
 /* Shortens s in the middle ("abc…xyz") to fit maxw; writes into buf. */
@@ -230,14 +191,14 @@ static void ellipsize(cairo_t *cr, const char *s, double maxw, char *buf, size_t
 	}
 }
 
-static void draw_row(struct pdf *d, const struct pdf_table *t, size_t r, const double *w,
-		     double lead)
+static void draw_row(struct pdf *d, const struct amd_table *t, size_t r, const double *w,
+		     double size, double lead)
 {
 	double x = d->margin, pad = 5;
 	d->y += lead;
-	chart_font(d->cr, t->size, r == 0);
+	chart_font(d->cr, size, r == 0);
 	cairo_set_source_rgb(d->cr, 0.1, 0.1, 0.1);
-	for (int c = 0; c < t->ncols; c++) {
+	for (size_t c = 0; c < t->ncols; c++) {
 		char buf[1024];
 		ellipsize(d->cr, cell(t, r, c), w[c] - pad, buf, sizeof buf);
 		double tw = chart_text_width(d->cr, buf);
@@ -255,49 +216,64 @@ static void draw_row(struct pdf *d, const struct pdf_table *t, size_t r, const d
 	}
 }
 
-static void column_widths(struct pdf *d, struct pdf_table *t, double *w)
+/* Column widths at *size; a table wider than the page shortens its
+ * elastic column, or else is set in a smaller font (down to 5.5 pt). */
+static void column_widths(struct pdf *d, const struct amd_table *t, double *size, double *w)
 {
 	double pad = 5, total = 0, avail = d->w - 2 * d->margin + pad;
-	for (int c = 0; c < t->ncols; c++) {
+	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = 0;
-		for (size_t r = 0; r < t->rows; r++) {
-			chart_font(d->cr, t->size, r == 0);
+		for (size_t r = 0; r <= t->nrows; r++) {
+			chart_font(d->cr, *size, r == 0);
 			double cw = chart_text_width(d->cr, cell(t, r, c)) + pad + 4;
 			if (cw > w[c])
 				w[c] = cw;
 		}
 		total += w[c];
 	}
-	if (total > avail && t->elastic >= 0) {
+	if (total > avail && t->elastic >= 0 && (size_t)t->elastic < t->ncols) {
 		double rest = total - w[t->elastic];
 		w[t->elastic] = avail - rest > 40 ? avail - rest : 40;
-	} else if (total > avail && t->size > 5.6) { /* too wide: a smaller font */
-		t->size = t->size * avail / total > 5.5 ? t->size * avail / total : 5.5;
-		column_widths(d, t, w);
+	} else if (total > avail && *size > 5.6) {
+		*size = *size * avail / total > 5.5 ? *size * avail / total : 5.5;
+		column_widths(d, t, size, w);
 	}
 }
 
-void pdf_table_draw(struct pdf *d, struct pdf_table *t)
+/* A faint band behind body row r (every other row). */
+static void band(struct pdf *d, const struct amd_table *t, const double *w, double lead)
 {
-	double *w = calloc((size_t)t->ncols, sizeof *w), lead = t->size * 1.45;
-	column_widths(d, t, w);
+	double total = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		total += w[c];
+	cairo_rectangle(d->cr, d->margin - 2, d->y + lead * 0.28, total - 3, lead);
+	cairo_set_source_rgb(d->cr, 0.955, 0.955, 0.955);
+	cairo_fill(d->cr);
+}
+
+void pdf_table_draw(struct pdf *d, const struct amd_table *t, double font_size)
+{
+	double *w = amd_table_ok(t) ? calloc(t->ncols ? t->ncols : 1, sizeof *w) : NULL;
+	if (!w) {
+		d->failed = 1;
+		return;
+	}
+	double size = font_size;
+	column_widths(d, t, &size, w);
+	double lead = font_size * 1.45; /* the leading of the size asked for */
 	pdf_need(d, lead * 3);
-	draw_row(d, t, 0, w, lead);
-	for (size_t r = 1; r < t->rows; r++) {
+	draw_row(d, t, 0, w, size, lead);
+	for (size_t r = 1; r <= t->nrows; r++) {
 		if (d->y + lead > d->h - BOTTOM) {
 			pdf_new_page(d);
-			draw_row(d, t, 0, w, lead);
+			draw_row(d, t, 0, w, size, lead);
 		}
-		if (r % 2 == 0) { /* a faint band on every other row */
-			double total = 0;
-			for (int c = 0; c < t->ncols; c++)
-				total += w[c];
-			cairo_rectangle(d->cr, d->margin - 2, d->y + lead * 0.28, total - 3, lead);
-			cairo_set_source_rgb(d->cr, 0.955, 0.955, 0.955);
-			cairo_fill(d->cr);
-		}
-		draw_row(d, t, r, w, lead);
+		if (r % 2 == 0)
+			band(d, t, w, lead);
+		draw_row(d, t, r, w, size, lead);
 	}
 	d->y += lead * 0.8;
 	free(w);
+	for (size_t i = 0; i < t->nnotes; i++)
+		pdf_paragraph(d, t->notes[i], 8, 0.3);
 }

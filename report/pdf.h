@@ -1,7 +1,8 @@
 /* pdf.h — a small page writer on a Cairo PDF surface: A4 pages with a
  * running footer, headings, wrapped paragraphs and bullets, charts with
- * captions, and tables that continue across pages under a repeated
- * header. Text is DejaVu Sans (embedded by Cairo). */
+ * captions, and the PDF renderer of tables (lib/core/table.h) that
+ * continue across pages under a repeated header. Text is DejaVu Sans
+ * (embedded by Cairo). */
 #ifndef AMD_REPORT_PDF_H
 #define AMD_REPORT_PDF_H
 
@@ -10,6 +11,7 @@
 
 #include "chart.h"
 #include "err.h"
+#include "table.h"
 
 struct pdf {
 	cairo_surface_t *surface;
@@ -17,11 +19,13 @@ struct pdf {
 	double w, h, margin, y;
 	int page;
 	char footer[256];
+	int failed; /* out of memory while drawing: pdf_close fails */
 };
 
 int pdf_open(struct pdf *d, const char *path, const char *title, const char *footer,
 	     struct amd_err *err);
-/* Finishes the file; returns -1 with err when Cairo failed. */
+/* Finishes the file; returns -1 with err when Cairo failed or memory ran
+ * out while drawing. */
 int pdf_close(struct pdf *d, const char *path, struct amd_err *err);
 
 void pdf_new_page(struct pdf *d);
@@ -33,14 +37,10 @@ void pdf_bullet(struct pdf *d, const char *text, double size);
 void pdf_space(struct pdf *d, double h);
 void pdf_chart(struct pdf *d, struct chart *c, double w, double h, const char *caption);
 
-struct pdf_table;
-/* ncols columns; right[c] aligns column c right; elastic: the column
- * shortened (middle ellipsis) when the table is wider than the page, -1
- * for none. */
-struct pdf_table *pdf_table_new(int ncols, const char *const *headers, const int *right,
-				int elastic, double font_size);
-void pdf_table_row(struct pdf_table *t, const char *const *cells);
-void pdf_table_draw(struct pdf *d, struct pdf_table *t);
-void pdf_table_free(struct pdf_table *t);
+/* Draws t at font_size (smaller when it is too wide and has no elastic
+ * column; its elastic column shortened in the middle otherwise): headers
+ * in bold under a rule and again on each new page, a faint band on every
+ * other row, then its notes as small grey paragraphs. */
+void pdf_table_draw(struct pdf *d, const struct amd_table *t, double font_size);
 
 #endif

@@ -167,7 +167,7 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		res->missing = c.charts.nmissing;
 		snprintf(res->sweep, sizeof res->sweep, "%s", c.s->sweep);
 		if (c.cmp)
-			snprintf(res->gate, sizeof res->gate, "%s", report_gate_result(c.cmp));
+			snprintf(res->gate, sizeof res->gate, "%s", c.gate.name);
 	}
 	free(pdf);
 	free(json);

@@ -10,6 +10,7 @@
 #include "findings.h"
 #include "report.h"
 #include "sources.h"
+#include "verdict.h"
 
 struct report_ctx {
 	struct amd_store *st;
@@ -21,6 +22,7 @@ struct report_ctx {
 	size_t nsrc;
 	char generated[64]; /* UTC time of the build */
 	struct amd_comparison *cmp; /* with --baseline, else NULL */
+	struct amd_gate_verdict gate; /* the gate's verdict on cmp */
 	struct report_chart cmp_chart; /* the ratio chart (chart NULL: none) */
 	double cmp_chart_h;
 };
@@ -29,11 +31,10 @@ int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct 
 int report_write_summaries(struct report_ctx *c, struct amd_err *err);
 int report_write_json(struct report_ctx *c, const char *path, struct amd_err *err);
 
-/* The comparison with a baseline (report/comparison.c): runs it, builds
- * its chart and puts the gate sentence first among the findings. */
+/* The comparison with a baseline (report/comparison.c): runs it, decides
+ * the gate's verdict, builds its chart and puts the gate sentence first
+ * among the findings. */
 int report_comparison(struct report_ctx *c, struct amd_err *err);
-/* "pass", "regression" or "insufficient" (the gate's exit code in words). */
-const char *report_gate_result(const struct amd_comparison *cmp);
 /* The comparison page of the PDF, its summary section and report.json's
  * "gate" object. */
 struct pdf;
@@ -41,9 +42,6 @@ void report_comparison_page(struct pdf *d, struct report_ctx *c);
 struct tpl;
 void report_comparison_model(struct tpl *t, const struct report_ctx *c);
 cJSON *report_gate_json(const struct report_ctx *c);
-/* Row label cells: "ddp" or "ddp→fsdp" and the ratio "1.118 [1.050, 1.200]". */
-void report_cmp_config(const struct amd_cmp_row *r, char *buf, size_t n);
-void report_cmp_ratio(const struct amd_cmp_row *r, char *buf, size_t n);
 
 /* Table cells shared by the PDF and the summaries. */
 const char *report_axis_name(const struct amd_sweep_stats *s); /* "n" or the param */

@@ -1,7 +1,8 @@
 /* report_pdf.c — the PDF report's pages: findings and data gaps first,
  * then the charts with captions, the tables of every configuration and
  * fit, and an appendix of runs, excluded epochs, left-out runs and
- * sources with their sha256. */
+ * sources with their sha256. The tables are built here as table models
+ * (lib/core/table.h) and drawn by report/pdf.c. */
 #include "report_int.h"
 
 #include <math.h>
@@ -9,27 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "pdf.h"
 #include "run.h"
+#include "table.h"
 
 #define TFONT 7.0
 
-static int num(double v)
+/* Draws the table (an incomplete one marks the PDF failed) and frees it. */
+static void draw(struct pdf *d, struct amd_table *t, double font_size)
 {
-	return !isnan(v) && !isinf(v);
+	pdf_table_draw(d, t, font_size);
+	amd_table_free(t);
 }
 
-static void fmt(double v, char *buf, size_t n)
+/* A new table whose columns first..end-1 align right (numbers); NULL when
+ * out of memory (a NULL table takes no rows and fails the drawing). */
+static struct amd_table *table(size_t ncols, const char *const *h, size_t first, size_t end,
+			       int elastic)
 {
-	report_num(v, buf, n);
-}
-
-static void pct(double v, char *buf, size_t n)
-{
-	if (num(v))
-		snprintf(buf, n, "%.1f%%", v * 100);
-	else
-		snprintf(buf, n, "–");
+	struct amd_table *t = amd_table_new(ncols, h);
+	for (size_t c = first; t && c < end; c++)
+		amd_table_right(t, c);
+	if (t)
+		t->elastic = elastic;
+	return t;
 }
 
 static size_t npoints(const struct amd_sweep_stats *s)
@@ -91,9 +96,7 @@ static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
 	const char *other[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
 			       "max", "samples/s"};
-	int right[13] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	struct pdf_table *t = s->scaling ? pdf_table_new(13, scaling, right, -1, TFONT)
-					 : pdf_table_new(10, other, right, -1, TFONT);
+	struct amd_table *t = s->scaling ? table(13, scaling, 1, 13, -1) : table(10, other, 1, 10, -1);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
@@ -101,48 +104,42 @@ static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 				spci[96], eff[32], thr[32];
 			snprintf(n, sizeof n, "%g", p->n);
 			snprintf(runs, sizeof runs, "%zu", p->nruns);
-			fmt(p->median, med, sizeof med);
+			amd_cell_sig(med, sizeof med, p->median);
 			report_ci(&p->ci, 1, "", ci, sizeof ci);
-			fmt(p->sd, sd, sizeof sd);
-			pct(p->cv, cv, sizeof cv);
-			fmt(p->min, mn, sizeof mn);
-			fmt(p->max, mx, sizeof mx);
-			fmt(p->throughput, thr, sizeof thr);
-			if (num(p->speedup))
-				snprintf(sp, sizeof sp, "%.2f×", p->speedup);
-			else
-				snprintf(sp, sizeof sp, "–");
+			amd_cell_sig(sd, sizeof sd, p->sd);
+			amd_cell_pct(cv, sizeof cv, "%.1f%%", p->cv);
+			amd_cell_sig(mn, sizeof mn, p->min);
+			amd_cell_sig(mx, sizeof mx, p->max);
+			amd_cell_sig(thr, sizeof thr, p->throughput);
+			amd_cell(sp, sizeof sp, "%.2f×", p->speedup);
 			report_ci(&p->ci_speedup, 1, "", spci, sizeof spci);
-			snprintf(eff, sizeof eff, num(p->efficiency) ? "%.0f%%" : "–", p->efficiency * 100);
+			amd_cell_pct(eff, sizeof eff, "%.0f%%", p->efficiency);
 			if (s->scaling) {
 				const char *row[] = {p->strategy, n, runs, med, ci, sd, cv, mn, mx,
 						     sp, spci, eff, thr};
-				pdf_table_row(t, row);
+				amd_table_add(t, row);
 			} else {
 				const char *row[] = {p->strategy, n, runs, med, ci, sd, cv, mn, mx, thr};
-				pdf_table_row(t, row);
+				amd_table_add(t, row);
 			}
 		}
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
+	draw(d, t, TFONT);
 }
 
 static void fits_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *h[] = {"strategy", "b", "T(b) (s)", "A (s)", "B (s)", "serial fraction",
 			   "95% CI", "R²", "USL α", "USL β", "peak n*"};
-	int right[11] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	struct pdf_table *t = pdf_table_new(11, h, right, -1, TFONT);
-	struct report_text why = {0};
+	struct amd_table *t = table(11, h, 1, 11, -1);
 	for (size_t i = 0; i < s->nstrategies; i++) {
 		const struct amd_strategy_stats *st = &s->strategies[i];
 		char b[32], tb[32], a[32], bb[32], sf[32], ci[96], r2[32], al[32], be[32], pk[32];
 		snprintf(b, sizeof b, "%g", st->base_n);
-		fmt(st->base_value, tb, sizeof tb);
+		amd_cell_sig(tb, sizeof tb, st->base_value);
 		const struct amd_fit *f = &st->amdahl;
-		fmt(f->ok ? f->a : NAN, a, sizeof a);
-		fmt(f->ok ? f->b : NAN, bb, sizeof bb);
-		pct(f->ok ? f->serial_fraction : NAN, sf, sizeof sf);
+		amd_cell_sig(a, sizeof a, f->ok ? f->a : NAN);
+		amd_cell_sig(bb, sizeof bb, f->ok ? f->b : NAN);
+		amd_cell_pct(sf, sizeof sf, "%.1f%%", f->ok ? f->serial_fraction : NAN);
 		if (f->ok)
 			report_ci(&f->ci_serial, 100, "%", ci, sizeof ci);
 		else
@@ -151,19 +148,15 @@ static void fits_table(struct pdf *d, const struct amd_sweep_stats *s)
 		const struct amd_fit *u = &st->usl;
 		snprintf(al, sizeof al, u->ok ? "%.4f" : "–", u->alpha);
 		snprintf(be, sizeof be, u->ok ? "%.4f" : "–", u->beta);
-		snprintf(pk, sizeof pk, u->ok && num(u->n_peak) ? "%.1f" : "–", u->n_peak);
+		snprintf(pk, sizeof pk, u->ok && amd_num_ok(u->n_peak) ? "%.1f" : "–", u->n_peak);
 		const char *row[] = {st->strategy, b, tb, a, bb, sf, ci, r2, al, be, pk};
-		pdf_table_row(t, row);
+		amd_table_add(t, row);
 		if (!f->ok && f->why[0])
-			report_text_add(&why, "%s, Amdahl: %s.", st->strategy, f->why);
+			amd_table_note(t, "%s, Amdahl: %s.", st->strategy, f->why);
 		if (!u->ok && u->why[0])
-			report_text_add(&why, "%s, USL: %s.", st->strategy, u->why);
+			amd_table_note(t, "%s, USL: %s.", st->strategy, u->why);
 	}
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
-	for (size_t i = 0; i < why.n; i++)
-		pdf_paragraph(d, why.v[i], 8, 0.3);
-	report_text_free(&why);
+	draw(d, t, TFONT); /* the notes: why a fit was refused */
 }
 
 static int has_resources(const struct amd_sweep_stats *s)
@@ -176,27 +169,25 @@ static void resource_table(struct pdf *d, const struct amd_sweep_stats *s)
 	const char *h[] = {"strategy", report_axis_name(s), "J/epoch/GPU", "J to solution",
 			   "J/sample", "power (W)", "util", "comp. fraction", "comm. share",
 			   "straggler (ms)"};
-	int right[10] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	int ncols = s->has_traces ? 10 : 7; /* trace columns only with traces */
-	struct pdf_table *t = pdf_table_new(ncols, h, right, -1, TFONT);
+	size_t ncols = s->has_traces ? 10 : 7; /* trace columns only with traces */
+	struct amd_table *t = table(ncols, h, 1, ncols, -1);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
 			char n[32], ee[32], es[32], esa[32], pw[32], ut[32], cf[32], cs[32], sg[32];
 			snprintf(n, sizeof n, "%g", p->n);
-			fmt(p->energy_epoch_j, ee, sizeof ee);
-			fmt(p->energy_solution_j, es, sizeof es);
-			fmt(p->energy_per_sample_j, esa, sizeof esa);
-			fmt(p->power_w, pw, sizeof pw);
-			snprintf(ut, sizeof ut, num(p->util_pct) ? "%.1f%%" : "–", p->util_pct);
-			pct(p->comp_fraction, cf, sizeof cf);
-			pct(p->has_trace ? p->comm_share : NAN, cs, sizeof cs);
-			fmt(p->straggler_ns / 1e6, sg, sizeof sg);
+			amd_cell_sig(ee, sizeof ee, p->energy_epoch_j);
+			amd_cell_sig(es, sizeof es, p->energy_solution_j);
+			amd_cell_sig(esa, sizeof esa, p->energy_per_sample_j);
+			amd_cell_sig(pw, sizeof pw, p->power_w);
+			amd_cell(ut, sizeof ut, "%.1f%%", p->util_pct);
+			amd_cell_pct(cf, sizeof cf, "%.1f%%", p->comp_fraction);
+			amd_cell_pct(cs, sizeof cs, "%.1f%%", p->has_trace ? p->comm_share : NAN);
+			amd_cell_sig(sg, sizeof sg, p->straggler_ns / 1e6);
 			const char *row[] = {p->strategy, n, ee, es, esa, pw, ut, cf, cs, sg};
-			pdf_table_row(t, row);
+			amd_table_add(t, row);
 		}
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
+	draw(d, t, TFONT);
 }
 
 static void tables_pages(struct pdf *d, struct report_ctx *c)
@@ -230,8 +221,7 @@ static void runs_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *h[] = {"run", "strategy", report_axis_name(s), "rep.", "value", "epochs kept",
 			   "excluded epochs", "flagged"};
-	int right[8] = {0, 0, 1, 1, 1, 1, 0, 0};
-	struct pdf_table *t = pdf_table_new(8, h, right, 6, TFONT);
+	struct amd_table *t = table(8, h, 2, 6, 6);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
@@ -240,35 +230,32 @@ static void runs_table(struct pdf *d, const struct amd_sweep_stats *s)
 				char n[32], rep[16], val[32], ep[32];
 				snprintf(n, sizeof n, "%g", p->n);
 				snprintf(rep, sizeof rep, "%d", v->repeat);
-				fmt(v->value, val, sizeof val);
+				amd_cell_sig(val, sizeof val, v->value);
 				snprintf(ep, sizeof ep, "%d of %d", v->epochs_kept, v->epochs_total);
 				const char *row[] = {v->name ? v->name : v->ext_id, p->strategy, n, rep, val,
 						     ep, v->excluded && *v->excluded ? v->excluded : "none",
 						     v->flagged && *v->flagged ? v->flagged : ""};
-				pdf_table_row(t, row);
+				amd_table_add(t, row);
 			}
 		}
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
+	draw(d, t, TFONT);
 }
 
 static void excluded_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *h[] = {"run", "strategy", report_axis_name(s), "rep.", "status", "why", "id"};
-	int right[7] = {0, 0, 1, 1, 0, 0, 0};
-	struct pdf_table *t = pdf_table_new(7, h, right, 5, TFONT);
+	struct amd_table *t = table(7, h, 2, 4, 5);
 	for (size_t i = 0; i < s->nexcluded; i++) {
 		const struct amd_run_value *v = &s->excluded[i];
 		char n[32], rep[16];
-		snprintf(n, sizeof n, num(v->n) ? "%g" : "?", v->n);
+		amd_cell_or(n, sizeof n, "%g", v->n, "?");
 		snprintf(rep, sizeof rep, "%d", v->repeat);
 		const char *row[] = {v->name ? v->name : "", v->strategy ? v->strategy : "", n, rep,
 				     amd_status_name(v->status), v->excluded ? v->excluded : "",
 				     v->ext_id ? v->ext_id : ""};
-		pdf_table_row(t, row);
+		amd_table_add(t, row);
 	}
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
+	draw(d, t, TFONT);
 }
 
 /* Length of the directory prefix all paths share. */
@@ -297,16 +284,14 @@ static void sources_table(struct pdf *d, struct report_ctx *c)
 		pdf_paragraph(d, buf, 8, 0.3);
 	}
 	const char *h[] = {"path", "kind", "bytes", "sha256"};
-	int right[4] = {0, 0, 1, 0};
-	struct pdf_table *t = pdf_table_new(4, h, right, 0, 6.2);
+	struct amd_table *t = table(4, h, 2, 3, 0);
 	for (size_t i = 0; i < c->nsrc; i++) {
 		char size[32];
 		snprintf(size, sizeof size, "%lld", (long long)c->src[i].size);
 		const char *row[] = {c->src[i].path + pre, c->src[i].kind, size, c->src[i].sha256};
-		pdf_table_row(t, row);
+		amd_table_add(t, row);
 	}
-	pdf_table_draw(d, t);
-	pdf_table_free(t);
+	draw(d, t, 6.2);
 }
 
 static void appendix(struct pdf *d, struct report_ctx *c)

@@ -12,14 +12,10 @@
 #include <cjson/cJSON.h>
 
 #include "analysis_json.h"
+#include "num.h"
 #include "run.h"
 #include "template.h"
 #include "file.h"
-
-static int num(double v)
-{
-	return !isnan(v) && !isinf(v);
-}
 
 static void texts(struct tpl *t, const char *list, const struct report_text *x)
 {
@@ -37,11 +33,11 @@ static void point_row(struct tpl *r, const struct amd_point_stats *p)
 	tpl_set(r, "median", "%s", b);
 	report_ci(&p->ci, 1, "", b, sizeof b);
 	tpl_set(r, "ci", "%s", b);
-	tpl_set(r, "cv", num(p->cv) ? "%.1f%%" : "–", p->cv * 100);
-	tpl_set(r, "speedup", num(p->speedup) ? "%.2f×" : "–", p->speedup);
+	tpl_set(r, "cv", amd_num_ok(p->cv) ? "%.1f%%" : "–", p->cv * 100);
+	tpl_set(r, "speedup", amd_num_ok(p->speedup) ? "%.2f×" : "–", p->speedup);
 	report_ci(&p->ci_speedup, 1, "", b, sizeof b);
 	tpl_set(r, "speedup_ci", "%s", b);
-	tpl_set(r, "efficiency", num(p->efficiency) ? "%.0f%%" : "–", p->efficiency * 100);
+	tpl_set(r, "efficiency", amd_num_ok(p->efficiency) ? "%.0f%%" : "–", p->efficiency * 100);
 	report_num(p->throughput, b, sizeof b);
 	tpl_set(r, "throughput", "%s", b);
 	report_num(p->energy_per_sample_j, b, sizeof b);

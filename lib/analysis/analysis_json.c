@@ -5,14 +5,14 @@
 
 #include <math.h>
 
+#include "num.h"
 #include "run.h"
 
-void amd_json_num(cJSON *o, const char *k, double v)
+cJSON *amd_json_num(cJSON *o, const char *k, double v)
 {
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
+	if (amd_num_ok(v))
+		return cJSON_AddNumberToObject(o, k, v);
+	return cJSON_AddNullToObject(o, k);
 }
 
 cJSON *amd_ci_json(const struct amd_ci *ci)

@@ -9,8 +9,9 @@
 
 #include "analysis.h"
 
-/* Adds v under k, or null when v is NaN or infinite. */
-void amd_json_num(cJSON *o, const char *k, double v);
+/* Adds v under k, or null when v is NaN or infinite; returns the item
+ * added, NULL when out of memory. */
+cJSON *amd_json_num(cJSON *o, const char *k, double v);
 /* {"valid", "lo", "hi"} or {"valid": false, "why"}. */
 cJSON *amd_ci_json(const struct amd_ci *ci);
 cJSON *amd_sweep_stats_json(const struct amd_sweep_stats *s);

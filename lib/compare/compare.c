@@ -1,8 +1,9 @@
 /* compare.c — the statistics of a comparison: Mann–Whitney U (exact null
  * distribution by counting, or the normal approximation with tie and
  * continuity correction), Holm's adjustment, the bootstrap ratio of
- * medians, and the smallest attainable p that decides "insufficient
- * data". Rows and verdicts are built in compare_rows.c. */
+ * medians (amd_median, lib/analysis/stats.h), and the smallest
+ * attainable p that decides "insufficient data". Rows and verdicts are
+ * built in compare_rows.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "compare.h"
+#include "num.h"
+#include "stats.h"
 
 struct tagged {
 	double v;
@@ -133,7 +136,10 @@ int amd_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 	out->exact = !out->ties && m * n <= AMD_MWU_EXACT_MAX_MN;
 	double u_small = out->u < mn - out->u ? out->u : mn - out->u;
 	if (out->exact) {
-		double p = 2 * amd_mwu_exact_cdf(m, n, u_small);
+		double cdf = amd_mwu_exact_cdf(m, n, u_small); /* NAN: out of memory */
+		if (!amd_num_ok(cdf))
+			return amd_fail(err, "Mann-Whitney U: out of memory");
+		double p = 2 * cdf;
 		out->p = p < 1 ? p : 1;
 		return 0;
 	}
@@ -162,16 +168,13 @@ static int cmp_indexed(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-void amd_holm(const double *p, size_t n, double *adj)
+int amd_holm(const double *p, size_t n, double *adj)
 {
 	if (n == 0)
-		return;
+		return 0;
 	struct indexed *s = malloc(n * sizeof *s);
-	if (!s) {
-		for (size_t i = 0; i < n; i++)
-			adj[i] = 1;
-		return;
-	}
+	if (!s)
+		return -1;
 	for (size_t i = 0; i < n; i++)
 		s[i] = (struct indexed){p[i], i};
 	qsort(s, n, sizeof *s, cmp_indexed);
@@ -183,19 +186,60 @@ void amd_holm(const double *p, size_t n, double *adj)
 		adj[s[k].i] = run < 1 ? run : 1;
 	}
 	free(s);
+	return 0;
 }
 
-static double median_of(double *v, size_t n)
+/* The median of v (amd_median: NaN skipped); NAN from values that are
+ * there means out of memory. */
+static int median_of(const double *v, size_t n, double *out, struct amd_err *err)
 {
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
+	*out = amd_median(v, n);
+	if (amd_num_ok(*out) || amd_finite_count(v, n) == 0)
+		return 0;
+	return amd_fail(err, "ratio of medians: out of memory");
 }
 
-static double resampled_median(gsl_rng *r, const double *v, size_t n, double *tmp)
+/* The median of n values drawn from v with replacement (into tmp). */
+static int resampled_median(gsl_rng *r, const double *v, size_t n, double *tmp, double *out,
+			    struct amd_err *err)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = v[gsl_rng_uniform_int(r, n)];
-	return median_of(tmp, n);
+	return median_of(tmp, n, out, err);
+}
+
+/* Percentile interval of the ratio of resampled medians. */
+static int boot_ratio(const double *base, size_t nb, const double *cand, size_t nc,
+		      int resamples, unsigned long seed, double level, double *tmp,
+		      double *ratios, struct amd_ci *ci, struct amd_err *err)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r)
+		return amd_fail(err, "ratio of medians: out of memory");
+	gsl_rng_set(r, seed);
+	size_t k = 0;
+	int rc = 0;
+	for (int i = 0; i < resamples && rc == 0; i++) {
+		double b, c;
+		rc = resampled_median(r, base, nb, tmp, &b, err);
+		if (rc == 0)
+			rc = resampled_median(r, cand, nc, tmp, &c, err);
+		if (rc == 0 && b != 0)
+			ratios[k++] = c / b;
+	}
+	gsl_rng_free(r);
+	if (rc < 0)
+		return -1;
+	if (k < 2) {
+		ci->why = "too few usable resamples";
+		return 0;
+	}
+	gsl_sort(ratios, 1, k);
+	double tail = (1 - level) / 2;
+	ci->lo = gsl_stats_quantile_from_sorted_data(ratios, 1, k, tail);
+	ci->hi = gsl_stats_quantile_from_sorted_data(ratios, 1, k, 1 - tail);
+	ci->valid = 1;
+	return 0;
 }
 
 int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
@@ -216,37 +260,20 @@ int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t n
 		free(ratios);
 		return amd_fail(err, "ratio of medians: out of memory");
 	}
-	memcpy(tmp, base, nb * sizeof *tmp);
-	double mb = median_of(tmp, nb);
-	memcpy(tmp, cand, nc * sizeof *tmp);
-	double mc = median_of(tmp, nc);
-	*ratio = mb != 0 ? mc / mb : NAN;
-	if (nb < 3 || nc < 3)
-		ci->why = "fewer than 3 runs on a side: no interval";
-	else if (mb == 0)
-		ci->why = "the baseline median is 0: no ratio";
-	else {
-		gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-		gsl_rng_set(r, seed);
-		size_t k = 0;
-		for (int i = 0; i < resamples; i++) {
-			double b = resampled_median(r, base, nb, tmp);
-			double c = resampled_median(r, cand, nc, tmp);
-			if (b != 0)
-				ratios[k++] = c / b;
-		}
-		gsl_rng_free(r);
-		if (k < 2)
-			ci->why = "too few usable resamples";
-		else {
-			gsl_sort(ratios, 1, k);
-			double tail = (1 - level) / 2;
-			ci->lo = gsl_stats_quantile_from_sorted_data(ratios, 1, k, tail);
-			ci->hi = gsl_stats_quantile_from_sorted_data(ratios, 1, k, 1 - tail);
-			ci->valid = 1;
-		}
+	double mb, mc;
+	int rc = median_of(base, nb, &mb, err);
+	if (rc == 0)
+		rc = median_of(cand, nc, &mc, err);
+	if (rc == 0) {
+		*ratio = mb != 0 ? mc / mb : NAN;
+		if (nb < 3 || nc < 3)
+			ci->why = "fewer than 3 runs on a side: no interval";
+		else if (mb == 0)
+			ci->why = "the baseline median is 0: no ratio";
+		else
+			rc = boot_ratio(base, nb, cand, nc, resamples, seed, level, tmp, ratios, ci, err);
 	}
 	free(tmp);
 	free(ratios);
-	return 0;
+	return rc;
 }

@@ -1,9 +1,11 @@
-/* compare.h — a candidate sweep against a baseline (DESIGN §5): per metric
- * and configuration (strategy, n) both medians, the ratio of medians
- * candidate/baseline with a bootstrap interval, a two-sided Mann–Whitney U
- * (exact null distribution for small samples without ties, normal
- * approximation with tie and continuity correction otherwise), Holm's
- * correction across the gated rows, and a verdict per row. */
+/* compare.h — a candidate sweep against a baseline (docs/design.md,
+ * "Comparing"): per metric and configuration (strategy, n) both medians,
+ * the ratio of medians candidate/baseline with a bootstrap interval, a
+ * two-sided Mann–Whitney U (exact null distribution for small samples
+ * without ties, normal approximation with tie and continuity correction
+ * otherwise), Holm's correction across the gated rows, and a verdict per
+ * row. The gate's verdict on the whole is lib/compare/verdict.h; the
+ * JSON, compare_json.h; the tables and cells, compare_table.h. */
 #ifndef AMD_COMPARE_H
 #define AMD_COMPARE_H
 
@@ -38,12 +40,13 @@ double amd_mwu_min_p(size_t m, size_t n);
 /* Smallest k such that k runs against k can reach alpha (min p ≤ alpha). */
 int amd_mwu_runs_needed(double alpha);
 
-/* Holm–Bonferroni adjusted p-values of p[0..n) into adj (may alias p). */
-void amd_holm(const double *p, size_t n, double *adj);
+/* Holm–Bonferroni adjusted p-values of p[0..n) into adj (may alias p);
+ * -1 when out of memory (adj untouched). */
+int amd_holm(const double *p, size_t n, double *adj);
 
-/* Ratio of medians cand/base with a percentile bootstrap interval
- * (resampling each side, gsl_rng mt19937 seeded with seed). The interval
- * is invalid (with why) when a side has fewer than 3 values. */
+/* Ratio of medians cand/base (amd_median) with a percentile bootstrap
+ * interval (resampling each side, gsl_rng mt19937 seeded with seed). The
+ * interval is invalid (with why) when a side has fewer than 3 values. */
 int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 		     int resamples, unsigned long seed, double level,
 		     double *ratio, struct amd_ci *ci, struct amd_err *err);
@@ -124,7 +127,9 @@ int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep
 		      struct amd_err *err);
 
 /* Analyses both sweeps (each from its own store) and compares them,
- * including the extra metrics amdahl.yaml lists under gate.metrics. */
+ * including the extra metrics amdahl.yaml lists under gate.metrics.
+ * Fails when the sweeps share no configuration (every row is on one side
+ * only): there is nothing to compare. */
 int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
 		const struct amd_compare_opts *o, struct amd_comparison **out,
 		struct amd_err *err);

@@ -1,6 +1,17 @@
-/* compare_json.h — a comparison row (lib/compare.h) as a JSON object:
- * metric, strategies, n, gated, direction, threshold, alpha, both sides'
- * runs, medians and values, ratio and CI, U, p, method, Holm p, verdict. */
+/* compare_json.h — a comparison as JSON (cJSON): the one shape that
+ * `amdahl compare --json` and `amdahl gate --json` print and report.json
+ * holds under "gate", and its one reader.
+ *
+ *   "baseline": {"sweep", "strategy" (when one), "store" (when given)},
+ *   "candidate": {...}, "metric", ["resamples", "seed", "level"],
+ *   "rows": [one object per row, amd_compare_row_json],
+ *   "summary": {"gated", "holm_family", "regressions", "improvements",
+ *               "insufficient", "missing"}
+ *
+ * and, where the gate's verdict was decided (lib/compare/verdict.h),
+ * "result": `gate --json` writes its word ("PASS", "FAIL", "INSUFFICIENT
+ * DATA") and "exit" after "summary"; report.json its name ("pass",
+ * "regression", "insufficient") and "sentence" before "baseline". */
 #ifndef AMD_COMPARE_JSON_H
 #define AMD_COMPARE_JSON_H
 
@@ -8,6 +19,28 @@
 
 #include "compare.h"
 
+/* A row: metric, strategies, n, gated, direction, threshold, alpha, both
+ * sides' runs, medians and values, ratio and CI, U, p, method, Holm p,
+ * verdict, note. NULL when out of memory. */
 cJSON *amd_compare_row_json(const struct amd_cmp_row *r);
+
+struct amd_cmp_json_opts {
+	const char *base_store, *cand_store; /* "store" of each side; NULL: left out */
+	int settings;                         /* write resamples, seed and level */
+};
+
+/* Adds "baseline", "candidate", "metric" (and the bootstrap settings) to
+ * o; -1 when out of memory. */
+int amd_comparison_json_head(cJSON *o, const struct amd_comparison *c,
+			     const struct amd_cmp_json_opts *w);
+/* Adds "rows" and "summary" to o; -1 when out of memory. */
+int amd_comparison_json_rows(cJSON *o, const struct amd_comparison *c);
+/* The head, then the rows, in a new object; NULL when out of memory. */
+cJSON *amd_comparison_json(const struct amd_comparison *c, const struct amd_cmp_json_opts *w);
+
+/* The reader: the gate's verdict ("result") of a comparison object as
+ * written above, NULL when o is not a comparison (no "rows" array) or
+ * carries no verdict. Points into o. */
+const char *amd_comparison_json_result(const cJSON *o);
 
 #endif

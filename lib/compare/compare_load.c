@@ -1,7 +1,8 @@
 /* compare_load.c — analyses the baseline and the candidate sweep (each
  * from its own store) with amd_analyse, once for the time metric and once
- * per extra metric amdahl.yaml lists under gate.metrics, and hands the
- * results to amd_compare_stats. */
+ * per extra metric amdahl.yaml lists under gate.metrics, hands the
+ * results to amd_compare_stats, and refuses two sweeps that share no
+ * configuration. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,20 @@ static size_t extra_metrics(const struct amd_config *cfg, const char *time_metri
 
 #define MAX_EXTRA 32
 
+/* A comparison needs one configuration on both sides: otherwise every row
+ * is on one side only and there is nothing to judge. */
+static int check_shared(struct amd_comparison **c, const struct amd_compare_opts *o,
+			struct amd_err *err)
+{
+	for (size_t i = 0; i < (*c)->nrows; i++)
+		if ((*c)->rows[i].verdict != AMD_MISSING)
+			return 0;
+	amd_comparison_free(*c);
+	*c = NULL;
+	return amd_fail(err, "baseline '%s' and candidate '%s' share no configuration",
+			o->base_sweep, o->cand_sweep);
+}
+
 int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
 		const struct amd_compare_opts *o, struct amd_comparison **out,
 		struct amd_err *err)
@@ -72,6 +87,8 @@ int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
 	}
 	rc = amd_compare_stats(base, cand, (const struct amd_sweep_stats *const *)bx,
 			       (const struct amd_sweep_stats *const *)cx, nextra, o, out, err);
+	if (rc == 0)
+		rc = check_shared(out, o, err);
 done:
 	free_stats(base);
 	free_stats(cand);

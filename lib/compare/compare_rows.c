@@ -7,18 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
+#include "buf.h"
 #include "compare.h"
 #include "num.h"
-
-static double median_copy(const double *v, size_t n, double *tmp)
-{
-	memcpy(tmp, v, n * sizeof *tmp);
-	gsl_sort(tmp, 1, n);
-	return gsl_stats_median_from_sorted_data(tmp, 1, n);
-}
+#include "stats.h"
 
 const char *amd_verdict_name(enum amd_verdict v)
 {
@@ -172,20 +164,25 @@ static double run_value(enum value_kind k, const struct amd_strategy_stats *s,
 	return NAN;
 }
 
-/* Finite values of kind k for the point (NULL point: none). */
-static double *point_values(enum value_kind k, const struct amd_strategy_stats *s,
-			    const struct amd_point_stats *p, size_t *n)
+/* The usable values of kind k for the point (NULL point: none) into *out
+ * (NULL when none); -1 when out of memory. */
+static int point_values(enum value_kind k, const struct amd_strategy_stats *s,
+			const struct amd_point_stats *p, double **out, size_t *n)
 {
+	*out = NULL;
 	*n = 0;
 	if (!p || p->nruns == 0)
-		return NULL;
+		return 0;
 	double *v = malloc(p->nruns * sizeof *v);
-	for (size_t i = 0; v && i < p->nruns; i++) {
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < p->nruns; i++) {
 		double x = run_value(k, s, p, &p->runs[i]);
-		if (isfinite(x))
+		if (amd_num_ok(x))
 			v[(*n)++] = x;
 	}
-	return v;
+	*out = v;
+	return 0;
 }
 
 /* Speedup and efficiency need several n on both sides and the same base. */
@@ -193,7 +190,7 @@ static int scaling_applies(const struct amd_strategy_stats *b, const struct amd_
 			   double n)
 {
 	return b && c && b->npoints > 1 && c->npoints > 1 && b->base_n == c->base_n &&
-	       isfinite(b->base_value) && isfinite(c->base_value) && n > b->base_n;
+	       amd_num_ok(b->base_value) && amd_num_ok(c->base_value) && n > b->base_n;
 }
 
 struct builder {
@@ -202,40 +199,22 @@ struct builder {
 	const struct amd_compare_opts *o;
 };
 
+/* A new zeroed row, or NULL when out of memory. */
 static struct amd_cmp_row *new_row(struct builder *bd)
 {
 	struct amd_comparison *c = bd->c;
-	if (c->nrows == bd->cap) {
-		size_t cap = bd->cap ? bd->cap * 2 : 32;
-		struct amd_cmp_row *r = realloc(c->rows, cap * sizeof *r);
-		if (!r)
-			return NULL;
-		c->rows = r;
-		bd->cap = cap;
-	}
+	if (amd_grow(&c->rows, c->nrows, &bd->cap, sizeof *c->rows, 32) < 0)
+		return NULL;
 	struct amd_cmp_row *r = &c->rows[c->nrows++];
 	memset(r, 0, sizeof *r);
 	return r;
 }
 
-static int add_row(struct builder *bd, const char *metric, enum value_kind k,
-		   const struct metric_cfg *mc, const struct amd_strategy_stats *bs,
-		   const struct amd_strategy_stats *cs, double n, struct amd_err *err)
+/* The row's names, settings and values (which it owns from now on). */
+static int fill_row(struct amd_cmp_row *r, const char *metric, const struct metric_cfg *mc,
+		    const struct amd_strategy_stats *bs, const struct amd_strategy_stats *cs,
+		    double n)
 {
-	size_t nb, nc;
-	const struct amd_point_stats *bp = find_point(bs, n), *cp = find_point(cs, n);
-	double *bv = point_values(k, bs, bp, &nb), *cv = point_values(k, cs, cp, &nc);
-	if (nb == 0 && nc == 0) { /* the metric exists on neither side here */
-		free(bv);
-		free(cv);
-		return 0;
-	}
-	struct amd_cmp_row *r = new_row(bd);
-	if (!r) {
-		free(bv);
-		free(cv);
-		return amd_fail(err, "compare: out of memory");
-	}
 	r->metric = strdup(metric);
 	r->strategy = strdup(bs ? bs->strategy : cs->strategy);
 	r->cand_strategy = strdup(cs ? cs->strategy : bs->strategy);
@@ -244,31 +223,59 @@ static int add_row(struct builder *bd, const char *metric, enum value_kind k,
 	r->dir = mc->dir;
 	r->threshold = mc->threshold;
 	r->alpha = mc->alpha;
-	r->base = bv;
+	r->med_base = r->med_cand = r->ratio = r->p_adj = NAN;
+	r->mwu.p = NAN;
+	r->p_min = amd_mwu_min_p(r->nb, r->nc);
+	return r->metric && r->strategy && r->cand_strategy ? 0 : -1;
+}
+
+/* Medians, ratio with its interval and the test of a row with both sides. */
+static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struct amd_err *err)
+{
+	r->med_base = amd_median(r->base, r->nb);
+	r->med_cand = amd_median(r->cand, r->nc);
+	if (!amd_num_ok(r->med_base) || !amd_num_ok(r->med_cand)) /* the values are finite */
+		return amd_fail(err, "compare: out of memory");
+	if (amd_median_ratio(r->base, r->nb, r->cand, r->nc, c->resamples, c->seed, c->level,
+			     &r->ratio, &r->ci, err) < 0)
+		return -1;
+	return amd_mann_whitney(r->cand, r->nc, r->base, r->nb, &r->mwu, err);
+}
+
+static int add_row(struct builder *bd, const char *metric, enum value_kind k,
+		   const struct metric_cfg *mc, const struct amd_strategy_stats *bs,
+		   const struct amd_strategy_stats *cs, double n, struct amd_err *err)
+{
+	size_t nb = 0, nc = 0;
+	double *bv = NULL, *cv = NULL;
+	const struct amd_point_stats *bp = find_point(bs, n), *cp = find_point(cs, n);
+	int rc = point_values(k, bs, bp, &bv, &nb);
+	if (rc == 0)
+		rc = point_values(k, cs, cp, &cv, &nc);
+	if (rc < 0 || (nb == 0 && nc == 0)) { /* or the metric is on neither side here */
+		free(bv);
+		free(cv);
+		return rc < 0 ? amd_fail(err, "compare: out of memory") : 0;
+	}
+	struct amd_cmp_row *r = new_row(bd);
+	if (!r) {
+		free(bv);
+		free(cv);
+		return amd_fail(err, "compare: out of memory");
+	}
+	r->base = bv; /* the row owns them now; freed with the comparison */
 	r->cand = cv;
 	r->nb = nb;
 	r->nc = nc;
-	r->med_base = r->med_cand = r->ratio = r->p_adj = NAN;
-	r->mwu.p = NAN;
-	r->p_min = amd_mwu_min_p(nb, nc);
+	if (fill_row(r, metric, mc, bs, cs, n) < 0)
+		return amd_fail(err, "compare: out of memory");
 	if (nb == 0 || nc == 0) {
 		r->verdict = AMD_MISSING;
 		snprintf(r->note, sizeof r->note, "only in the %s",
 			 nb ? "baseline" : "candidate");
 		return 0;
 	}
-	double *tmp = malloc((nb > nc ? nb : nc) * sizeof *tmp);
-	if (!tmp) /* bv, cv belong to the row now; freed with the comparison */
-		return amd_fail(err, "compare: out of memory");
-	r->med_base = median_copy(bv, nb, tmp);
-	r->med_cand = median_copy(cv, nc, tmp);
-	free(tmp);
-	const struct amd_comparison *c = bd->c;
-	if (amd_median_ratio(bv, nb, cv, nc, c->resamples, c->seed, c->level, &r->ratio, &r->ci,
-			     err) < 0 ||
-	    amd_mann_whitney(cv, nc, bv, nb, &r->mwu, err) < 0)
-		return -1;
-	return 0;
+	return test_row(bd->c, r, err);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -338,7 +345,7 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 				continue;
 			int several_n = bs && cs && bs->npoints > 1 && cs->npoints > 1;
 			struct metric_cfg mc;
-			/* speedup is judged on the world-size axis only (DESIGN §4) */
+			/* speedup is judged on the world-size axis only (docs/design.md) */
 			int primary = bi->primary && (!scaling || (several_n && !bd->o->axis));
 			rc = metric_settings(bd->o, name, dir, primary,
 					     1, &mc, err);
@@ -444,8 +451,23 @@ static void judge(struct amd_cmp_row *r, double p)
 	int better = r->dir == AMD_LOWER_IS_BETTER ? rel < -r->threshold : rel > r->threshold;
 	int sig = p <= r->alpha;
 	r->verdict = sig && worse ? AMD_REGRESSION : sig && better ? AMD_IMPROVEMENT : AMD_NO_CHANGE;
-	if (!isfinite(r->ratio))
+	if (!amd_num_ok(r->ratio))
 		snprintf(r->note, sizeof r->note, "the baseline median is 0: no ratio");
+}
+
+/* The summary: gated rows by verdict. */
+static void count_verdicts(struct amd_comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct amd_cmp_row *r = &c->rows[i];
+		if (!r->gated)
+			continue;
+		c->ngated++;
+		c->regressions += r->verdict == AMD_REGRESSION;
+		c->improvements += r->verdict == AMD_IMPROVEMENT;
+		c->insufficient += r->verdict == AMD_INSUFFICIENT;
+		c->missing += r->verdict == AMD_MISSING;
+	}
 }
 
 static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
@@ -474,8 +496,8 @@ static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
 		else
 			judge(r, r->mwu.p); /* shown only: judged on its own p */
 	}
-	amd_holm(p, nfam, p);
-	for (size_t f = 0; f < nfam; f++) {
+	int rc = amd_holm(p, nfam, p);
+	for (size_t f = 0; f < nfam && rc == 0; f++) {
 		struct amd_cmp_row *r = &c->rows[idx[f]];
 		r->p_adj = p[f];
 		judge(r, r->p_adj);
@@ -483,22 +505,17 @@ static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
 	c->family = nfam;
 	free(p);
 	free(idx);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct amd_cmp_row *r = &c->rows[i];
-		if (!r->gated)
-			continue;
-		c->ngated++;
-		c->regressions += r->verdict == AMD_REGRESSION;
-		c->improvements += r->verdict == AMD_IMPROVEMENT;
-		c->insufficient += r->verdict == AMD_INSUFFICIENT;
-		c->missing += r->verdict == AMD_MISSING;
-	}
+	if (rc < 0)
+		return amd_fail(err, "compare: out of memory");
+	count_verdicts(c);
 	return 0;
 }
 
-static char *dup_or_null(const char *s)
+/* A copy of s (NULL stays NULL); 0, or -1 when out of memory. */
+static int dup_or_null(char **out, const char *s)
 {
-	return s ? strdup(s) : NULL;
+	*out = s ? strdup(s) : NULL;
+	return s && !*out ? -1 : 0;
 }
 
 int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep_stats *cand,
@@ -510,11 +527,14 @@ int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep
 	struct amd_comparison *c = calloc(1, sizeof *c);
 	if (!c)
 		return amd_fail(err, "compare: out of memory");
-	c->base_sweep = dup_or_null(base->sweep);
-	c->cand_sweep = dup_or_null(cand->sweep);
-	c->base_strategy = dup_or_null(o->base_strategy);
-	c->cand_strategy = dup_or_null(o->cand_strategy);
-	c->metric = dup_or_null(base->metric);
+	if (dup_or_null(&c->base_sweep, base->sweep) < 0 ||
+	    dup_or_null(&c->cand_sweep, cand->sweep) < 0 ||
+	    dup_or_null(&c->base_strategy, o->base_strategy) < 0 ||
+	    dup_or_null(&c->cand_strategy, o->cand_strategy) < 0 ||
+	    dup_or_null(&c->metric, base->metric) < 0) {
+		amd_comparison_free(c);
+		return amd_fail(err, "compare: out of memory");
+	}
 	c->resamples = o->resamples >= 2000 ? o->resamples : 4000;
 	c->seed = o->seed ? o->seed : 20260101UL;
 	c->level = o->level > 0 && o->level < 1 ? o->level : 0.95;

@@ -184,12 +184,16 @@ static int to_header(const struct amd_mail_msg *m, struct built *b)
 {
 	struct amd_buf line = {0};
 	size_t col = 4;
-	amd_buf_printf(&line, "To: ");
-	for (size_t i = 0; i < m->nto; i++) {
+	int rc = amd_buf_printf(&line, "To: ");
+	for (size_t i = 0; i < m->nto && rc == 0; i++) {
 		size_t n = strlen(m->to[i]);
 		int fold = i && col + n + 2 > 78;
-		amd_buf_printf(&line, "%s%s", i ? (fold ? ",\r\n " : ", ") : "", m->to[i]);
+		rc = amd_buf_printf(&line, "%s%s", i ? (fold ? ",\r\n " : ", ") : "", m->to[i]);
 		col = fold ? 1 + n : col + n + (i ? 2 : 0);
+	}
+	if (rc < 0) { /* never a shorter list of recipients */
+		amd_buf_free(&line);
+		return -1;
 	}
 	return add_line(&b->headers, &line);
 }
@@ -290,11 +294,13 @@ static int build(CURL *h, const struct amd_mail_msg *m, struct built *b, struct 
 	if (build_headers(m, b) < 0)
 		return amd_fail(err, "out of memory building the message");
 	for (size_t i = 0; i < m->nto; i++) {
-		amd_buf_printf(&line, "<%s>", m->to[i]);
-		if (add_line(&b->rcpt, &line) < 0)
+		if (amd_buf_printf(&line, "<%s>", m->to[i]) < 0 || add_line(&b->rcpt, &line) < 0) {
+			amd_buf_free(&line);
 			return amd_fail(err, "out of memory building the message");
+		}
 	}
-	amd_buf_printf(&line, "<%s>", m->from);
+	if (amd_buf_printf(&line, "<%s>", m->from) < 0)
+		amd_buf_free(&line);
 	b->from = line.data;
 	if (!b->from || build_mime(h, m, b, err) < 0)
 		return b->from ? -1 : amd_fail(err, "out of memory building the message");
@@ -378,14 +384,17 @@ static int send_error(CURLcode rc, const char *errbuf, const struct dialogue *d,
 {
 	char *url = amd_mail_url_scrub(smtp->url);
 	struct amd_buf b = {0};
-	amd_buf_printf(&b, "%s: %s: %s", url, what_failed(rc, d),
-		       *errbuf ? errbuf : curl_easy_strerror(rc));
-	if (d->failed_reply[0])
-		amd_buf_printf(&b, " (%s%s%s)", d->failed_cmd, d->failed_cmd[0] ? " -> " : "",
-			       d->failed_reply);
-	if (!smtp->ssl_reqd && strcasestr(d->failed_reply, "STARTTLS"))
-		amd_buf_printf(&b, "; the server wants STARTTLS: add --ssl-reqd");
-	amd_fail(err, "%s", b.data ? b.data : curl_easy_strerror(rc));
+	int ok = url && amd_buf_printf(&b, "%s: %s: %s", url, what_failed(rc, d),
+				       *errbuf ? errbuf : curl_easy_strerror(rc)) == 0;
+	if (ok && d->failed_reply[0])
+		ok = amd_buf_printf(&b, " (%s%s%s)", d->failed_cmd, d->failed_cmd[0] ? " -> " : "",
+				    d->failed_reply) == 0;
+	if (ok && !smtp->ssl_reqd && strcasestr(d->failed_reply, "STARTTLS"))
+		ok = amd_buf_printf(&b, "; the server wants STARTTLS: add --ssl-reqd") == 0;
+	if (ok)
+		amd_fail(err, "%s", b.data);
+	else /* out of memory: at least what failed, never a part of it */
+		amd_fail(err, "%s: %s", what_failed(rc, d), *errbuf ? errbuf : curl_easy_strerror(rc));
 	amd_buf_free(&b);
 	free(url);
 	redact(err->msg, sizeof err->msg, smtp->password);

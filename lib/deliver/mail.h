@@ -17,17 +17,20 @@ struct amd_mail_report {
 	char *sweep;      /* NULL when the report does not name one */
 	char *gate;       /* the gate verdict, NULL when there is none */
 	char **findings;  /* one sentence each */
-	size_t nfindings;
+	size_t nfindings, findings_cap;
 	char *source;     /* "report.json" or "summary.md": where they came from */
 };
 
-/* Reads DIR/report.json ("sweep", "findings": [..], "gate") with cJSON,
- * falling back to DIR/summary.md for the findings (its "## Findings"
- * section, else the section under its title)
- * and to DIR/gate.json ('amdahl gate --json' output) for the verdict;
- * the PDF is DIR/report.pdf, else the only *.pdf in DIR. */
+/* Reads DIR/report.json ("sweep", "findings": [..] and the verdict of
+ * its "gate" comparison) with cJSON, falling back to DIR/summary.md for
+ * the findings (its "## Findings" section, else the section under its
+ * title). The verdict of DIR/gate.json ('amdahl gate --json' output), when
+ * there is one, is the gate's own and comes first (it honours the gate's
+ * --require-all, which report build has not). The PDF is DIR/report.pdf,
+ * else the only *.pdf in DIR. */
 int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_err *err);
-/* Takes the gate verdict from PATH, the output of 'amdahl gate --json'. */
+/* Takes the gate verdict from PATH, the output of 'amdahl gate --json'
+ * (any comparison object with its "result", compare_json.h). */
 int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd_err *err);
 void amd_mail_report_free(struct amd_mail_report *r);
 
@@ -73,7 +76,8 @@ int amd_mail_write(const struct amd_mail_msg *m, FILE *out, struct amd_err *err)
  * holds a password. */
 int amd_mail_check_url(const char *url, struct amd_err *err);
 
-/* The URL with any password removed, for messages. malloc'd. */
+/* The URL with any password removed, for messages. malloc'd; NULL when
+ * out of memory. */
 char *amd_mail_url_scrub(const char *url);
 
 #endif

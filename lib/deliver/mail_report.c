@@ -1,8 +1,11 @@
-/* mail_report.c — what a mail says about a report directory: the sweep,
- * the findings and the gate verdict from report.json (cJSON), else the
- * findings section of summary.md; the PDF to attach; and the body rendered
- * from templates/mail.txt and templates/mail.html with lib/template.h
- * (the engine summary.md uses: {{name}}, {{#list}}..{{/list}}). */
+/* mail_report.c — what a mail says about a report directory: the sweep
+ * and the findings from report.json (cJSON), else the findings section of
+ * summary.md; the gate's verdict as decided when the comparison was
+ * written (lib/compare/verdict.h), read with the one reader of a
+ * comparison's JSON (compare_json.h) from gate.json or report.json; the
+ * PDF to attach; and the body rendered from templates/mail.txt and
+ * templates/mail.html with lib/template.h (the engine summary.md uses:
+ * {{name}}, {{#list}}..{{/list}}). */
 #include "mail.h"
 
 #include <dirent.h>
@@ -11,9 +14,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "template.h" /* the one template engine */
 #include "buf.h"
+#include "compare_json.h"
 #include "file.h"
+#include "template.h" /* the one template engine */
 
 #define MAX_REPORT_BYTES (16u << 20)
 
@@ -36,24 +40,27 @@ static int add_finding(struct amd_mail_report *r, const char *text, size_t n)
 		n--;
 	if (n == 0)
 		return 0;
-	char **f = realloc(r->findings, (r->nfindings + 1) * sizeof *f);
-	if (!f)
-		return -1;
-	r->findings = f;
-	if (!(f[r->nfindings] = strndup(text, n)))
+	if (amd_grow(&r->findings, r->nfindings, &r->findings_cap, sizeof *r->findings, 8) < 0 ||
+	    !(r->findings[r->nfindings] = strndup(text, n)))
 		return -1;
 	r->nfindings++;
 	return 0;
 }
 
-/* A string field, or the named string inside an object field
- * ({"gate": {"verdict": "pass"}}, {"sweep": {"name": "rc"}}). */
-static char *json_text(const cJSON *root, const char *key, const char *inner)
+/* A copy of s into *out (NULL stays NULL); -1 when out of memory. */
+static int copy(const char *s, char **out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-	if (cJSON_IsObject(v) && inner)
-		v = cJSON_GetObjectItemCaseSensitive(v, inner);
-	return cJSON_IsString(v) && *v->valuestring ? strdup(v->valuestring) : NULL;
+	*out = s ? strdup(s) : NULL;
+	return s && !*out ? -1 : 0;
+}
+
+/* The sweep's name: "sweep": "rc" or {"name": "rc"}; NULL when absent. */
+static const char *sweep_name(const cJSON *root)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "sweep");
+	if (cJSON_IsObject(v))
+		v = cJSON_GetObjectItemCaseSensitive(v, "name");
+	return cJSON_IsString(v) && *v->valuestring ? v->valuestring : NULL;
 }
 
 /* Parses a JSON object file; errors name the line and byte. */
@@ -78,25 +85,16 @@ static cJSON *parse_json(const char *path, struct amd_err *err)
 	return root;
 }
 
-/* The gate's verdict: "gate": "pass" or {"verdict"/"result": ...} in
- * report.json, or "result" in the output of 'amdahl gate --json'. */
-static char *gate_verdict(const cJSON *root)
-{
-	char *v = json_text(root, "gate", "verdict");
-	if (!v)
-		v = json_text(root, "gate", "result");
-	if (!v && cJSON_GetObjectItemCaseSensitive(root, "rows"))
-		v = json_text(root, "result", NULL);
-	return v;
-}
-
 int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd_err *err)
 {
 	cJSON *root = parse_json(path, err);
 	if (!root)
 		return -1;
-	char *v = gate_verdict(root);
+	char *v;
+	int rc = copy(amd_comparison_json_result(root), &v);
 	cJSON_Delete(root);
+	if (rc < 0)
+		return amd_fail(err, "out of memory");
 	if (!v)
 		return amd_fail(err, "%s: no gate verdict (want the output of 'amdahl gate --json')",
 				path);
@@ -105,20 +103,27 @@ int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd
 	return 0;
 }
 
+/* report.json: the sweep, the findings and the verdict in "gate" (the
+ * comparison written by report build --baseline). */
 static int load_json(const char *path, struct amd_mail_report *r, struct amd_err *err)
 {
 	cJSON *root = parse_json(path, err);
 	if (!root)
 		return -1;
-	r->sweep = json_text(root, "sweep", "name");
-	r->gate = gate_verdict(root);
+	const cJSON *gate = cJSON_GetObjectItemCaseSensitive(root, "gate");
+	int rc = copy(sweep_name(root), &r->sweep);
+	if (rc == 0)
+		rc = copy(amd_comparison_json_result(gate), &r->gate);
+	if (rc < 0) {
+		cJSON_Delete(root);
+		return amd_fail(err, "out of memory");
+	}
 	const cJSON *f, *list = cJSON_GetObjectItemCaseSensitive(root, "findings");
 	const cJSON *items = cJSON_IsArray(list) ? list : NULL;
-	int rc = 0;
-	cJSON_ArrayForEach(f, items) {
-		if (cJSON_IsObject(f))
-			f = cJSON_GetObjectItemCaseSensitive(f, "text");
-		if (cJSON_IsString(f) && add_finding(r, f->valuestring, strlen(f->valuestring)) < 0)
+	cJSON_ArrayForEach(f, items) { /* "text" or {"text": "text"} */
+		const cJSON *t = cJSON_IsObject(f) ? cJSON_GetObjectItemCaseSensitive(f, "text") : f;
+		if (rc == 0 && cJSON_IsString(t) &&
+		    add_finding(r, t->valuestring, strlen(t->valuestring)) < 0)
 			rc = amd_fail(err, "out of memory");
 	}
 	cJSON_Delete(root);
@@ -229,12 +234,12 @@ int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_
 	char *json = amd_path_join(dir, "report.json");
 	char *md = amd_path_join(dir, "summary.md");
 	char *gate = amd_path_join(dir, "gate.json");
-	int rc = find_pdf(dir, r, err);
+	int rc = json && md && gate ? find_pdf(dir, r, err) : amd_fail(err, "out of memory");
 	if (rc == 0 && amd_is_file(json))
 		rc = load_json(json, r, err);
 	if (rc == 0 && !r->source && amd_is_file(md))
 		rc = load_summary(md, r, err);
-	if (rc == 0 && !r->gate && amd_is_file(gate))
+	if (rc == 0 && amd_is_file(gate)) /* the gate's own verdict, as --gate's default */
 		rc = amd_mail_report_gate(r, gate, err);
 	free(json);
 	free(md);

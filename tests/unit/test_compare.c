@@ -1,7 +1,9 @@
 /* test_compare.c — the comparison statistics: the exact Mann–Whitney
  * distribution and the normal approximation against SciPy, Holm against a
  * hand computation, the smallest attainable p, insufficient-data
- * detection, the bootstrap ratio, and verdicts on small built sweeps.
+ * detection, the bootstrap ratio, verdicts on small built sweeps, the
+ * gate's verdict (with and without --require-all), the comparison's JSON
+ * and its reader, and the comparison's tables.
  *
  * Reference p-values were computed independently with SciPy 1.10.1:
  *   /usr/bin/python3 -c "from scipy.stats import mannwhitneyu as f;
@@ -18,6 +20,9 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "compare_json.h"
+#include "compare_table.h"
+#include "verdict.h"
 
 struct mw_case {
 	double x[32], y[32];
@@ -112,7 +117,7 @@ static void test_holm(void **state)
 {
 	(void)state;
 	double p[] = {0.01, 0.04, 0.03, 0.005}, adj[4];
-	amd_holm(p, 4, adj);
+	assert_int_equal(amd_holm(p, 4, adj), 0);
 	double want[] = {0.03, 0.06, 0.06, 0.02};
 	for (int i = 0; i < 4; i++)
 		assert_true(fabs(adj[i] - want[i]) < 1e-15);
@@ -299,6 +304,169 @@ static void test_missing_configuration(void **state)
 	amd_comparison_free(c);
 }
 
+
+/* The gate's verdict: regression before insufficient before pass; a
+ * configuration on one side only fails only with require_all. */
+static void test_gate_verdict(void **state)
+{
+	(void)state;
+	double a1[] = {10, 10.2, 9.9}, a2[] = {6, 6.1, 5.9};
+	struct built base, cand;
+	build(&base, "A", a1, a2, 3);
+	build(&cand, "B", a1, a2, 3);
+	cand.st.npoints = 1; /* n = 2 on the baseline's side only */
+	struct amd_compare_opts o = {0};
+	struct amd_comparison *c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_compare_stats(&base.sw, &cand.sw, NULL, NULL, 0, &o, &c, &err), 0);
+	struct amd_gate_verdict v;
+	amd_gate_verdict(c, NULL, &v);
+	assert_int_equal(v.result, AMD_GATE_INSUFFICIENT);
+	assert_int_equal(v.exit_code, 3);
+	assert_string_equal(v.word, "INSUFFICIENT DATA");
+	assert_string_equal(v.name, "insufficient");
+	assert_int_equal(v.failing, 0);
+	assert_non_null(strstr(v.sentence, "gate: INSUFFICIENT DATA: B against baseline A, "));
+	const struct amd_cmp_row *m = row(c, "epoch_time_s", 2);
+	struct amd_gate_opts all = {.require_all = 1};
+	assert_false(amd_gate_row_fails(m, NULL));
+	assert_true(amd_gate_row_fails(m, &all));
+	amd_gate_verdict(c, &all, &v);
+	assert_int_equal(v.result, AMD_GATE_REGRESSION);
+	assert_int_equal(v.exit_code, 1);
+	assert_string_equal(v.word, "FAIL");
+	assert_string_equal(v.name, "regression");
+	assert_int_equal(v.failing, c->missing);
+	assert_non_null(strstr(v.sentence, "2 on one side only (a failure with --require-all)."));
+	amd_comparison_free(c);
+}
+
+static void test_gate_verdict_regression_and_pass(void **state)
+{
+	(void)state;
+	double a1[] = {10, 10.2, 9.9, 10.1, 10.05}, a2[] = {6, 6.1, 5.9, 6.05, 6.02};
+	double b1[] = {12, 12.2, 11.9, 12.1, 12.05}, b2[] = {6.01, 6.11, 5.91, 6.06, 6.03};
+	struct built base, cand;
+	build(&base, "A", a1, a2, 5);
+	build(&cand, "B", b1, b2, 5);
+	struct amd_compare_opts o = {0};
+	struct amd_comparison *c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_compare_stats(&base.sw, &cand.sw, NULL, NULL, 0, &o, &c, &err), 0);
+	struct amd_gate_verdict v;
+	amd_gate_verdict(c, NULL, &v);
+	assert_int_equal(v.exit_code, 1);
+	assert_int_equal(v.failing, 2);
+	assert_non_null(strstr(v.sentence, "5 gated rows: 2 regressions — epoch_time_s s n=1 "
+					   "ratio 1.199 [")); /* 12.05 / 10.05 */
+	assert_non_null(strstr(v.sentence, "(lower is better), Holm p 0.0397; throughput s n=1"));
+	amd_comparison_free(c);
+	/* A against itself: no regression, no improvement */
+	assert_int_equal(amd_compare_stats(&base.sw, &base.sw, NULL, NULL, 0, &o, &c, &err), 0);
+	amd_gate_verdict(c, NULL, &v);
+	assert_int_equal(v.result, AMD_GATE_PASS);
+	assert_int_equal(v.exit_code, 0);
+	assert_string_equal(v.sentence, "gate: PASS: A against baseline A, 5 gated rows: no "
+					"regression; 0 improvements, 5 without a significant change "
+					"past the threshold.");
+	amd_comparison_free(c);
+}
+
+/* The one JSON shape: head and rows in order, every row, and the reader. */
+static void test_comparison_json(void **state)
+{
+	(void)state;
+	double a1[] = {10, 10.2, 9.9}, a2[] = {6, 6.1, 5.9};
+	struct built base, cand;
+	build(&base, "A", a1, a2, 3);
+	build(&cand, "B", a1, a2, 3);
+	struct amd_compare_opts o = {.cand_strategy = "s"};
+	struct amd_comparison *c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_compare_stats(&base.sw, &cand.sw, NULL, NULL, 0, &o, &c, &err), 0);
+	struct amd_cmp_json_opts w = {.base_store = "a.db", .cand_store = "b.db", .settings = 1};
+	cJSON *j = amd_comparison_json(c, &w);
+	assert_non_null(j);
+	const char *keys[] = {"baseline", "candidate", "metric", "resamples", "seed", "level",
+			      "rows", "summary"};
+	const cJSON *k = j->child;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++, k = k->next)
+		assert_string_equal(k->string, keys[i]);
+	assert_null(k);
+	const cJSON *b = cJSON_GetObjectItem(j, "baseline"), *cd = cJSON_GetObjectItem(j, "candidate");
+	assert_null(cJSON_GetObjectItem(b, "strategy"));
+	assert_string_equal(cJSON_GetObjectItem(b, "store")->valuestring, "a.db");
+	assert_string_equal(cJSON_GetObjectItem(cd, "strategy")->valuestring, "s");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), (int)c->nrows);
+	assert_null(amd_comparison_json_result(j)); /* no verdict written */
+	cJSON_AddStringToObject(j, "result", "FAIL");
+	assert_string_equal(amd_comparison_json_result(j), "FAIL");
+	cJSON_Delete(j);
+	/* a head without settings or stores, as report.json's "gate" */
+	j = cJSON_CreateObject();
+	struct amd_cmp_json_opts none = {0};
+	assert_int_equal(amd_comparison_json_head(j, c, &none), 0);
+	assert_null(cJSON_GetObjectItem(j, "seed"));
+	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "baseline"), "store"));
+	cJSON_AddStringToObject(j, "result", "pass");
+	assert_null(amd_comparison_json_result(j)); /* not a comparison: no rows */
+	cJSON_Delete(j);
+	assert_null(amd_comparison_json_result(NULL));
+	amd_comparison_free(c);
+}
+
+/* The tables: sections, the "gated" column, emphasis, cells, notes once. */
+static void test_comparison_tables(void **state)
+{
+	(void)state;
+	double a1[] = {10, 10.2, 9.9, 10.1, 10.05}, a2[] = {6, 6.1, 5.9, 6.05, 6.02};
+	double b1[] = {12, 12.2, 11.9, 12.1, 12.05}, b2[] = {6.01, 6.11, 5.91, 6.06, 6.03};
+	struct built base, cand;
+	build(&base, "A", a1, a2, 5);
+	build(&cand, "B", b1, b2, 5);
+	struct amd_compare_opts o = {0};
+	struct amd_comparison *c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_compare_stats(&base.sw, &cand.sw, NULL, NULL, 0, &o, &c, &err), 0);
+	struct amd_table *g = amd_cmp_table_text(c, 1), *s = amd_cmp_table_text(c, 0);
+	struct amd_table *all = amd_cmp_table_text(c, AMD_CMP_ALL);
+	assert_true(amd_table_ok(g) && amd_table_ok(s) && amd_table_ok(all));
+	assert_int_equal(g->nrows, c->ngated);
+	assert_int_equal(g->nrows + s->nrows, c->nrows);
+	assert_int_equal(all->ncols, 10);
+	assert_string_equal(amd_table_cell(all, 0, 0), "epoch_time_s");
+	assert_string_equal(amd_table_cell(all, 0, 3), "10.05 (5)");
+	assert_string_equal(amd_table_cell(all, 0, 8), "regression");
+	size_t strong = 0, on_verdicts = 0; /* the gated regressions' verdicts, nothing else */
+	for (size_t k = 0; k < all->nrows * all->ncols; k++) {
+		strong += all->strong[k];
+		on_verdicts += all->strong[k] && k % all->ncols == 8 &&
+			       strcmp(all->cells[k], "regression") == 0;
+	}
+	assert_int_equal(strong, c->regressions);
+	assert_int_equal(on_verdicts, c->regressions);
+	assert_string_equal(amd_table_cell(all, g->nrows, 9), "no"); /* shown rows after */
+	amd_table_free(g);
+	amd_table_free(s);
+	amd_table_free(all);
+	struct amd_table *r = amd_cmp_table_report(c, 1);
+	assert_int_equal(r->elastic, 1);
+	assert_string_equal(amd_table_cell(r, 0, 1), "s n=1");
+	assert_string_equal(amd_table_cell(r, 0, 2), "10.1");
+	assert_string_equal(amd_table_cell(r, 0, 7), "0.00794");
+	amd_table_free(r);
+	amd_comparison_free(c);
+	/* 3 vs 3: every gated row has the same note; it is given once */
+	build(&base, "A", a1, a2, 3);
+	build(&cand, "B", b1, b2, 3);
+	assert_int_equal(amd_compare_stats(&base.sw, &cand.sw, NULL, NULL, 0, &o, &c, &err), 0);
+	size_t i = 0, notes = 0;
+	while (amd_cmp_next_note(c, &i, 1))
+		notes++;
+	assert_int_equal(notes, 1);
+	amd_comparison_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +480,10 @@ int main(void)
 		cmocka_unit_test(test_regression_and_improvement_five_vs_five),
 		cmocka_unit_test(test_family_too_large),
 		cmocka_unit_test(test_missing_configuration),
+		cmocka_unit_test(test_gate_verdict),
+		cmocka_unit_test(test_gate_verdict_regression_and_pass),
+		cmocka_unit_test(test_comparison_json),
+		cmocka_unit_test(test_comparison_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

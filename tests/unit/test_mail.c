@@ -131,7 +131,8 @@ static void test_report_json(void **state)
 	struct amd_err err = {{0}};
 	put("report.pdf", "%PDF-1.5\n");
 	put("summary.md", "# T\n- from the summary\n");
-	put("report.json", "{\"sweep\": {\"name\": \"rc-1\"}, \"gate\": \"regression\","
+	put("report.json", "{\"sweep\": {\"name\": \"rc-1\"},"
+			   " \"gate\": {\"result\": \"regression\", \"rows\": []},"
 			   " \"findings\": [\"first\", {\"text\": \"second\"}, 3]}");
 	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
 	assert_string_equal(r.source, "report.json");
@@ -142,7 +143,7 @@ static void test_report_json(void **state)
 	amd_mail_report_free(&r);
 
 	/* no "findings" in report.json: the summary's */
-	put("report.json", "{\"sweep\": \"rc-2\", \"gate\": {\"verdict\": \"pass\"}}");
+	put("report.json", "{\"sweep\": \"rc-2\", \"gate\": {\"result\": \"pass\", \"rows\": []}}");
 	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
 	assert_string_equal(r.sweep, "rc-2");
 	assert_string_equal(r.gate, "pass");
@@ -164,6 +165,37 @@ static void test_report_json(void **state)
 	free(g);
 	amd_mail_report_free(&r);
 	unlink_in_dir("gate.json");
+
+	/* the gate's own verdict (gate.json) comes before report.json's, which
+	 * report build decided without --require-all */
+	put("report.json", "{\"sweep\": \"rc-4\", \"findings\": [],"
+			   " \"gate\": {\"result\": \"insufficient\", \"rows\": [], \"summary\": {}}}");
+	put("gate.json", "{\"rows\": [], \"summary\": {\"missing\": 2}, \"result\": \"FAIL\", \"exit\": 1}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_string_equal(r.gate, "FAIL");
+	amd_mail_report_free(&r);
+	unlink_in_dir("gate.json");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_string_equal(r.gate, "insufficient");
+	amd_mail_report_free(&r);
+
+	/* shapes no amdahl command writes carry no verdict: a plain string, an
+	 * object without the comparison's rows */
+	put("report.json", "{\"sweep\": \"rc-5\", \"findings\": [], \"gate\": \"pass\"}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_null(r.gate);
+	amd_mail_report_free(&r);
+	put("report.json", "{\"sweep\": \"rc-6\", \"findings\": [], \"gate\": {\"verdict\": \"pass\"}}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_null(r.gate);
+	amd_mail_report_free(&r);
+
+	/* an object finding does not end the list */
+	put("report.json", "{\"findings\": [{\"text\": \"a\"}, \"b\", {\"text\": \"c\"}]}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_int_equal(r.nfindings, 3);
+	assert_string_equal(r.findings[2], "c");
+	amd_mail_report_free(&r);
 
 	put("report.json", "{\"sweep\": \"rc\",\n \"findings\": [oops]}");
 	assert_int_equal(amd_mail_report_load(dir, &r, &err), -1);

@@ -1,0 +1,141 @@
+/* stats_table.c — the row builders of `amdahl stats`' tables; see
+ * stats_table.h. Cells: lib/core/table.h ("–" where there is no value). */
+#include "stats_table.h"
+
+#include <stdio.h>
+
+#include "num.h"
+
+const char *amd_stats_ci_cell(char *b, size_t n, const struct amd_ci *ci, const char *f)
+{
+	if (!ci->valid) {
+		snprintf(b, n, "%s", ci->why ? ci->why : "");
+		return b;
+	}
+	char lo[32], hi[32];
+	snprintf(b, n, "[%s, %s]", amd_cell(lo, sizeof lo, f, ci->lo), amd_cell(hi, sizeof hi, f, ci->hi));
+	return b;
+}
+
+static void scaling_row(struct amd_table *t, const struct amd_point_stats *p)
+{
+	char n[32], runs[16], med[32], ci[64], cv[32], sp[32], spci[64], ef[32], kf[32];
+	char tp[32], sps[100];
+	snprintf(runs, sizeof runs, "%zu", p->nruns);
+	snprintf(sps, sizeof sps, "%s %s", amd_cell(sp, sizeof sp, "%.2f", p->speedup),
+		 p->ci_speedup.valid ? amd_stats_ci_cell(spci, sizeof spci, &p->ci_speedup, "%.2f") : "");
+	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n), runs,
+			     amd_cell(med, sizeof med, "%.4g", p->median),
+			     amd_stats_ci_cell(ci, sizeof ci, &p->ci, "%.4g"),
+			     amd_cell_pct(cv, sizeof cv, "%.1f%%", p->cv), sps,
+			     amd_cell_pct(ef, sizeof ef, "%.0f%%", p->efficiency),
+			     amd_cell(kf, sizeof kf, "%.3f", p->karp_flatt),
+			     amd_cell(tp, sizeof tp, "%.1f", p->throughput)};
+	amd_table_add(t, row);
+}
+
+static void axis_row(struct amd_table *t, const struct amd_point_stats *p)
+{
+	char n[32], runs[16], med[32], ci[64], cv[32], tp[32], es[32], pw[32], ut[32];
+	snprintf(runs, sizeof runs, "%zu", p->nruns);
+	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n), runs,
+			     amd_cell(med, sizeof med, "%.4g", p->median),
+			     amd_stats_ci_cell(ci, sizeof ci, &p->ci, "%.4g"),
+			     amd_cell_pct(cv, sizeof cv, "%.1f%%", p->cv),
+			     amd_cell(tp, sizeof tp, "%.1f", p->throughput),
+			     amd_cell(es, sizeof es, "%.4g", p->energy_per_sample_j),
+			     amd_cell(pw, sizeof pw, "%.1f", p->power_w),
+			     amd_cell(ut, sizeof ut, "%.1f", p->util_pct)};
+	amd_table_add(t, row);
+}
+
+struct amd_table *amd_stats_table(const struct amd_sweep_stats *s,
+				  const struct amd_strategy_stats *st)
+{
+	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
+					 "speedup [95% CI]", "efficiency", "Karp–Flatt",
+					 "samples/s"};
+	const char *ha[] = {s->axis, "runs", "median", "95% CI", "CV",
+			    "samples/s", "J/sample", "power W", "util %"};
+	struct amd_table *t = amd_table_new(9, s->scaling ? hs : ha);
+	if (!t)
+		return NULL;
+	for (size_t c = 0; c < 9; c++)
+		if (c != 3 && c != 5)
+			amd_table_right(t, c);
+	for (size_t p = 0; p < st->npoints; p++)
+		(s->scaling ? scaling_row : axis_row)(t, &st->points[p]);
+	return t;
+}
+
+/* A table of every point of st with row(), when any point has(); all
+ * columns right-aligned. */
+static struct amd_table *side_table(const struct amd_strategy_stats *st, size_t ncols,
+				    const char *const *h,
+				    void (*row)(struct amd_table *, const struct amd_point_stats *),
+				    int (*has)(const struct amd_point_stats *))
+{
+	struct amd_table *t = amd_table_new(ncols, h);
+	if (!t)
+		return NULL;
+	for (size_t c = 0; c < ncols; c++)
+		amd_table_right(t, c);
+	int any = 0;
+	for (size_t p = 0; p < st->npoints; p++)
+		any |= has(&st->points[p]);
+	for (size_t p = 0; any && p < st->npoints; p++)
+		row(t, &st->points[p]);
+	return t;
+}
+
+static int has_energy(const struct amd_point_stats *p)
+{
+	return amd_num_ok(p->energy_solution_j) || amd_num_ok(p->power_w) ||
+	       amd_num_ok(p->util_pct);
+}
+
+static void energy_row(struct amd_table *t, const struct amd_point_stats *p)
+{
+	char n[32], ee[32], es[32], eps[32], pw[32], ut[32];
+	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n),
+			     amd_cell(ee, sizeof ee, "%.4g", p->energy_epoch_j),
+			     amd_cell(es, sizeof es, "%.0f", p->energy_solution_j),
+			     amd_cell(eps, sizeof eps, "%.4g", p->energy_per_sample_j),
+			     amd_cell(pw, sizeof pw, "%.1f", p->power_w),
+			     amd_cell(ut, sizeof ut, "%.1f", p->util_pct)};
+	amd_table_add(t, row);
+}
+
+struct amd_table *amd_energy_table(const struct amd_strategy_stats *st)
+{
+	static const char *const h[] = {"n", "J/epoch/GPU", "J/run (all GPUs)", "J/sample",
+					"power W", "util %"};
+	return side_table(st, 6, h, energy_row, has_energy);
+}
+
+static int has_profile(const struct amd_point_stats *p)
+{
+	return amd_num_ok(p->phase_share[AMD_PHASE_COMPUTE]) || amd_num_ok(p->comp_fraction) ||
+	       amd_num_ok(p->comm_share) || amd_num_ok(p->straggler_ns);
+}
+
+static void profile_row(struct amd_table *t, const struct amd_point_stats *p)
+{
+	char n[32], c[32], m[32], me[32], id[32], cs[32], cf[32], sg[32];
+	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n),
+			     amd_cell_pct(c, sizeof c, "%.1f%%", p->phase_share[AMD_PHASE_COMPUTE]),
+			     amd_cell_pct(m, sizeof m, "%.1f%%", p->phase_share[AMD_PHASE_COMM]),
+			     amd_cell_pct(me, sizeof me, "%.1f%%", p->phase_share[AMD_PHASE_MEMORY]),
+			     amd_cell_pct(id, sizeof id, "%.1f%%", p->phase_share[AMD_PHASE_IDLE]),
+			     amd_cell_pct(cs, sizeof cs, "%.1f%%", p->comm_share),
+			     amd_cell_pct(cf, sizeof cf, "%.1f%%", p->comp_fraction),
+			     amd_cell(sg, sizeof sg, "%.3f", p->straggler_ns / 1e6)};
+	amd_table_add(t, row);
+}
+
+struct amd_table *amd_profile_table(const struct amd_strategy_stats *st)
+{
+	static const char *const h[] = {"n", "compute", "comm", "memory", "idle",
+					"comm share", "comp fraction", "straggler ms"};
+	return side_table(st, 8, h, profile_row, has_profile);
+}

@@ -1,0 +1,129 @@
+/* verdict.c — the gate's verdict on a comparison and its sentence; the
+ * rule is in verdict.h. */
+#include "verdict.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "compare_table.h"
+
+int amd_gate_row_fails(const struct amd_cmp_row *r, const struct amd_gate_opts *o)
+{
+	int require_all = o && o->require_all;
+	return r->gated && (r->verdict == AMD_REGRESSION ||
+			    (require_all && r->verdict == AMD_MISSING));
+}
+
+/* Text appended into a fixed buffer; once full, the rest is dropped. */
+struct text {
+	char *buf;
+	size_t n, k;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	if (t->k >= t->n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(t->buf + t->k, t->n - t->k, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		t->k += (size_t)w;
+}
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* A row that decides the result, in a clause. */
+static void row_brief(const struct amd_cmp_row *r, char *buf, size_t n)
+{
+	char cfg[160], ratio[96];
+	amd_cmp_config(r, cfg, sizeof cfg);
+	amd_cmp_ratio(r, "–", ratio, sizeof ratio);
+	snprintf(buf, n, "%s %s ratio %s (%s is better), Holm p %.3g", r->metric, cfg, ratio,
+		 amd_direction_name(r->dir), r->p_adj);
+}
+
+/* The regressions (at most three by name) and, with require_all, the
+ * gated configurations on one side only. */
+static void failures(struct text *t, const struct amd_comparison *c, int require_all)
+{
+	if (c->regressions) {
+		put(t, "%zu regression%s", c->regressions, plural(c->regressions));
+		for (size_t i = 0, shown = 0; i < c->nrows && t->k < t->n; i++) {
+			const struct amd_cmp_row *r = &c->rows[i];
+			if (!r->gated || r->verdict != AMD_REGRESSION)
+				continue;
+			if (shown == 3) {
+				put(t, "; and more (see the comparison page)");
+				break;
+			}
+			char row[400];
+			row_brief(r, row, sizeof row);
+			put(t, "%s%s", shown++ ? "; " : " — ", row);
+		}
+	}
+	if (require_all && c->missing)
+		put(t, "%s%zu on one side only (a failure with --require-all)",
+		    c->regressions ? "; " : "", c->missing);
+	put(t, ".");
+}
+
+static void insufficient(struct text *t, const struct amd_comparison *c)
+{
+	const char *why = "";
+	for (size_t i = 0; i < c->nrows && !*why; i++)
+		if (c->rows[i].gated && c->rows[i].verdict == AMD_INSUFFICIENT)
+			why = c->rows[i].note;
+	put(t, "%zu cannot reach significance with their runs (%s)", c->insufficient, why);
+	if (c->insufficient + c->missing < c->ngated)
+		put(t, "; the other %zu: no regression, %zu improvement%s",
+		    c->ngated - c->insufficient - c->missing, c->improvements, plural(c->improvements));
+	put(t, ".");
+}
+
+static void sentence(const struct amd_comparison *c, int require_all, struct amd_gate_verdict *v)
+{
+	struct text t = {v->sentence, sizeof v->sentence, 0};
+	put(&t, "gate: %s: %s%s%s against baseline %s%s%s, %zu gated rows: ", v->word,
+	    c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
+	    c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
+	    c->ngated);
+	if (v->result == AMD_GATE_REGRESSION)
+		failures(&t, c, require_all);
+	else if (v->result == AMD_GATE_INSUFFICIENT)
+		insufficient(&t, c);
+	else
+		put(&t, "no regression; %zu improvement%s, %zu without a significant change "
+			"past the threshold.",
+		    c->improvements, plural(c->improvements),
+		    c->ngated - c->improvements - c->missing);
+}
+
+void amd_gate_verdict(const struct amd_comparison *c, const struct amd_gate_opts *o,
+		      struct amd_gate_verdict *v)
+{
+	int require_all = o && o->require_all;
+	v->failing = c->regressions + (require_all ? c->missing : 0);
+	if (v->failing) {
+		v->result = AMD_GATE_REGRESSION;
+		v->exit_code = AMD_GATE_EXIT_REGRESSION;
+		v->word = "FAIL";
+		v->name = "regression";
+	} else if (c->insufficient) {
+		v->result = AMD_GATE_INSUFFICIENT;
+		v->exit_code = AMD_GATE_EXIT_INSUFFICIENT;
+		v->word = "INSUFFICIENT DATA";
+		v->name = "insufficient";
+	} else {
+		v->result = AMD_GATE_PASS;
+		v->exit_code = AMD_GATE_EXIT_PASS;
+		v->word = "PASS";
+		v->name = "pass";
+	}
+	sentence(c, require_all, v);
+}
