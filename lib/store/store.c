@@ -198,6 +198,24 @@ int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *er
 	return id;
 }
 
+int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err)
+{
+	*out = NULL;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT s FROM dict WHERE id=?1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q), ret = 0;
+	if (rc == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(q, 0);
+		if (!s || !(*out = strdup(s)))
+			ret = amd_fail(err, "%s: out of memory", st->path);
+	} else if (rc != SQLITE_DONE)
+		ret = amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	sqlite3_finalize(q);
+	return ret;
+}
+
 const char *amd_store_path(const struct amd_store *st)
 {
 	return st->path;
