@@ -41,9 +41,7 @@ static int collect(struct amd_store *st, sqlite3_stmt *q, struct amd_gpu_sample 
 	free(*out);
 	*out = NULL;
 	*n = 0;
-	if (rc == SQLITE_NOMEM)
-		return amd_fail(err, "%s: out of memory", st->path);
-	return amd_fail(err, "%s: reading GPU samples: %s", st->path, sqlite3_errstr(rc));
+	return amd_store_step_fail(st, rc, err);
 }
 
 int amd_gpu_samples_run(struct amd_store *st, int64_t run, struct amd_gpu_sample **out,

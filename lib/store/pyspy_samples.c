@@ -88,7 +88,7 @@ int amd_pyspy_runs(struct amd_store *st, struct amd_pyspy_sel *out, size_t max,
 		n++;
 	}
 	if (rc != SQLITE_DONE)
-		n = amd_fail(err, "%s: %s", st->path, sqlite3_errstr(rc));
+		n = amd_store_step_fail(st, rc, err);
 	sqlite3_finalize(q);
 	return n;
 }
@@ -115,11 +115,7 @@ static sqlite3_stmt *sel_query(struct amd_store *st, const char *sql,
 static int rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err)
 {
 	sqlite3_finalize(q);
-	if (rc == SQLITE_NOMEM)
-		return amd_fail(err, "%s: out of memory", st->path);
-	if (rc != SQLITE_DONE)
-		return amd_fail(err, "%s: %s", st->path, sqlite3_errstr(rc));
-	return 0;
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
 }
 
 int amd_pyspy_nodes(struct amd_store *st, const struct amd_pyspy_sel *sel,

@@ -61,8 +61,13 @@ static int first_param(struct amd_store *st, const struct amd_config *cfg, int64
 		sqlite3_bind_int64(q, 1, run);
 		sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(q);
-		if (rc == SQLITE_ROW && sqlite3_column_text(q, 0)) {
-			snprintf(c->text, c->len, "%s", (const char *)sqlite3_column_text(q, 0));
+		if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) {
+			const char *v = (const char *)sqlite3_column_text(q, 0);
+			if (!v) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			snprintf(c->text, c->len, "%s", v);
 			c->found = 1;
 		} else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			break;

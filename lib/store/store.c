@@ -34,6 +34,23 @@ sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 	return s;
 }
 
+int amd_store_col_text(sqlite3_stmt *q, int i, char **out)
+{
+	*out = NULL;
+	if (sqlite3_column_type(q, i) == SQLITE_NULL)
+		return 0;
+	const char *s = (const char *)sqlite3_column_text(q, i);
+	return s && (*out = strdup(s)) ? 0 : -1;
+}
+
+int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err)
+{
+	if (rc == SQLITE_NOMEM)
+		return amd_fail(err, "%s: out of memory", st->path);
+	int known = sqlite3_errcode(st->db) != SQLITE_OK;
+	return amd_fail(err, "%s: %s", st->path, known ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+}
+
 int amd_store_schema_version(struct amd_store *st)
 {
 	sqlite3_stmt *s = NULL;
@@ -103,7 +120,10 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	struct amd_store *st = calloc(1, sizeof *st);
 	if (!st)
 		return amd_fail(err, "%s: out of memory", path);
-	st->path = strdup(path);
+	if (!(st->path = strdup(path))) {
+		free(st);
+		return amd_fail(err, "%s: out of memory", path);
+	}
 	st->mode = mode;
 	int flags = mode == AMD_STORE_READ ? SQLITE_OPEN_READONLY
 					   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
