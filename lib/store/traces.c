@@ -55,6 +55,58 @@ static int read_phases(struct amd_store *st, struct amd_trace_view *v, struct am
 	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
 }
 
+/* The current row of q as a trace view; -1 out of memory. */
+static int trace_view(sqlite3_stmt *q, struct amd_trace_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->id = sqlite3_column_int64(q, 0);
+	v->rank = sqlite3_column_int(q, 1);
+	v->world_size = sqlite3_column_int(q, 2);
+	v->start_ns = sqlite3_column_int64(q, 6);
+	v->end_ns = sqlite3_column_int64(q, 7);
+	v->events = sqlite3_column_int64(q, 8);
+	v->has_gpu = sqlite3_column_int(q, 9);
+	v->comp_fraction = sqlite3_column_type(q, 10) == SQLITE_NULL
+		? NAN : sqlite3_column_double(q, 10);
+	if (amd_store_col_text(q, 3, &v->backend) < 0 ||
+	    amd_store_col_text(q, 4, &v->device) < 0 ||
+	    amd_store_col_text(q, 5, &v->path) < 0)
+		return -1;
+	return 0;
+}
+
+/* The traces of run_id (and its child workers'), with their phases. */
+static int read_traces(struct amd_store *st, int64_t run_id, int rank,
+		       struct amd_trace_view **out, size_t *n, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT t.id, coalesce(t.rank,-1), coalesce(t.world_size,-1), t.backend, t.device,"
+		" s.path, t.start_ns, t.end_ns, t.events, t.has_gpu, t.comp_fraction"
+		" FROM trace t JOIN source s ON s.id=t.source_id"
+		" WHERE (t.run_id=?1 OR t.run_id IN (SELECT c.id FROM run c JOIN run p"
+		"   ON c.parent_ext_id=p.ext_id WHERE p.id=?1)) AND (?2 < 0 OR t.rank=?2)"
+		" ORDER BY t.rank, s.path", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int(q, 2, rank);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0 ||
+		    trace_view(q, &(*out)[(*n)++]) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return amd_store_step_fail(st, rc, err);
+	for (size_t i = 0; i < *n; i++)
+		if (read_phases(st, &(*out)[i], err) < 0)
+			return -1;
+	return 0;
+}
+
 int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run_id,
 		   char **run_label, struct amd_trace_view **out, size_t *n,
 		   struct amd_err *err)
@@ -64,55 +116,8 @@ int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run
 	*run_label = NULL;
 	if (find_run(st, run, run_id, run_label, err) < 0)
 		return -1; /* find_run leaves *run_label NULL when it fails */
-	if (*run_id == 0)
+	if (*run_id == 0 || read_traces(st, *run_id, rank, out, n, err) == 0)
 		return 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT t.id, coalesce(t.rank,-1), coalesce(t.world_size,-1), t.backend, t.device,"
-		" s.path, t.start_ns, t.end_ns, t.events, t.has_gpu, t.comp_fraction"
-		" FROM trace t JOIN source s ON s.id=t.source_id"
-		" WHERE (t.run_id=?1 OR t.run_id IN (SELECT c.id FROM run c JOIN run p"
-		"   ON c.parent_ext_id=p.ext_id WHERE p.id=?1)) AND (?2 < 0 OR t.rank=?2)"
-		" ORDER BY t.rank, s.path", err);
-	if (!q) {
-		free(*run_label);
-		*run_label = NULL;
-		return -1;
-	}
-	sqlite3_bind_int64(q, 1, *run_id);
-	sqlite3_bind_int(q, 2, rank);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		struct amd_trace_view *v = &(*out)[(*n)++];
-		memset(v, 0, sizeof *v);
-		v->id = sqlite3_column_int64(q, 0);
-		v->rank = sqlite3_column_int(q, 1);
-		v->world_size = sqlite3_column_int(q, 2);
-		if (amd_store_col_text(q, 3, &v->backend) < 0 ||
-		    amd_store_col_text(q, 4, &v->device) < 0 ||
-		    amd_store_col_text(q, 5, &v->path) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		v->start_ns = sqlite3_column_int64(q, 6);
-		v->end_ns = sqlite3_column_int64(q, 7);
-		v->events = sqlite3_column_int64(q, 8);
-		v->has_gpu = sqlite3_column_int(q, 9);
-		v->comp_fraction = sqlite3_column_type(q, 10) == SQLITE_NULL
-			? NAN : sqlite3_column_double(q, 10);
-	}
-	sqlite3_finalize(q);
-	for (size_t i = 0; rc == SQLITE_DONE && i < *n; i++)
-		if (read_phases(st, &(*out)[i], err) < 0)
-			rc = -1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc != -1)
-		amd_store_step_fail(st, rc, err);
 	amd_trace_views_free(*out, *n);
 	*out = NULL;
 	*n = 0;
