@@ -7,7 +7,8 @@
  * The seam for nvidia-smi logs: analysis_run_energy_nvsmi fills the same
  * values from the nvidia-smi samples in the store (gpu_energy.h) for a
  * run that logged none. It is not called yet, so the statistics do not
- * change; issue 13 (item 7) wires it into analysis_run_energy. */
+ * change; issue 13 (item 7) calls it right after analysis_run_energy
+ * (analysis_run.c, run_epochs, where a comment marks the place). */
 #ifndef AMD_ANALYSIS_ENERGY_H
 #define AMD_ANALYSIS_ENERGY_H
 

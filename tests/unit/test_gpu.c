@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis_energy.h"
 #include "gpu_energy.h"
 #include "ingest.h"
 #include "writer.h"
@@ -264,6 +265,36 @@ static void run_figures_linked_else_window(void **state)
 	remove_store(path);
 }
 
+/* The seam for issue 13: a run's missing energy, power and utilisation
+ * come from its nvidia-smi figures; values it logged are kept. */
+static void nvsmi_seam_fills_only_missing(void **state)
+{
+	(void)state;
+	char *path = temp_store();
+	ingest(path, "testdata/gpu-batch-sweep/mlruns", NULL);
+	ingest(path, REAL_LOG, "bf16-b8");
+	struct amd_store *st;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	struct amd_run_view *runs;
+	size_t nr;
+	assert_int_equal(amd_runs_list(st, NULL, &runs, &nr, &err), 0);
+	for (size_t i = 0; i < nr; i++) {
+		struct amd_gpu_run_figures f;
+		assert_int_equal(amd_gpu_run_figures(st, runs[i].id, runs[i].start_ms,
+						     runs[i].end_ms, &f, &err), 0);
+		struct amd_run_value v = {.energy_run_j = NAN, .power_w = 123, .util_pct = NAN};
+		assert_int_equal(analysis_run_energy_nvsmi(st, &runs[i], &v, &err), 1);
+		near(f.energy_j, v.energy_run_j, 1e-12);
+		near(f.util_pct, v.util_pct, 1e-12);
+		assert_true(v.power_w == 123);
+		assert_int_equal(analysis_run_energy_nvsmi(st, &runs[i], &v, &err), 0);
+	}
+	amd_runs_free(runs, nr);
+	amd_store_close(st);
+	remove_store(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +302,7 @@ int main(void)
 		cmocka_unit_test(real_log_linked_to_run),
 		cmocka_unit_test(missing_power_splits_the_integral),
 		cmocka_unit_test(run_figures_linked_else_window),
+		cmocka_unit_test(nvsmi_seam_fills_only_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
