@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "pyspy_samples.h"
+#include "pyspy.h"
 #include "buf.h"
 #include "num.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pyspy_samples.h"
+#include "pyspy.h"
 #include "runs.h"
 #include "sources.h"
 #include "file.h"

@@ -3,7 +3,9 @@
  * n) with spread and intervals, per strategy (speedup, efficiency,
  * Karp–Flatt, Amdahl and USL fits), plus energy, utilisation and
  * trace-derived shares. The report, `stats`, `compare` and `gate` all
- * read this one structure. DESIGN §4.
+ * read this one structure (see docs/design.md). The work is split:
+ * analysis.c (the sweep), analysis_run.c (one run), analysis_energy.c
+ * (its energy), analysis_points.c (configurations, strategies, fits).
  *
  * Every double is NAN when it cannot be computed (missing data); every
  * interval says whether it is valid and, when not, why. */

@@ -19,13 +19,16 @@
 
 #define MIN_RESAMPLES 2000
 
-/* Sorted copy of the finite values of x; *m their count. NULL when none. */
+/* Sorted copy of the finite values of x; *m their count. NULL when
+ * there are none, or (with *m > 0) when out of memory. */
 static double *finite_sorted(const double *x, size_t n, size_t *m)
 {
 	*m = 0;
 	double *v = malloc((n ? n : 1) * sizeof *v);
-	if (!v)
+	if (!v) {
+		*m = amd_finite_count(x, n);
 		return NULL;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(x[i]))
 			v[(*m)++] = x[i];
@@ -45,47 +48,135 @@ size_t amd_finite_count(const double *x, size_t n)
 	return m;
 }
 
+/* ---- without memory: what a sorted copy would give, by counting ---- */
+
+/* Finite value i of x, or its distance from c when dev. */
+static double value_at(const double *x, size_t i, int dev, double c)
+{
+	return dev ? fabs(x[i] - c) : x[i];
+}
+
+/* Element k (0-based) of the sorted finite values of x (or of their
+ * distances from c when dev), in O(n²) time and no memory. */
+static double kth_finite(const double *x, size_t n, size_t k, int dev, double c)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			continue;
+		double v = value_at(x, i, dev, c);
+		size_t lt = 0, le = 0;
+		for (size_t j = 0; j < n; j++) {
+			if (!isfinite(x[j]))
+				continue;
+			double w = value_at(x, j, dev, c);
+			lt += w < v;
+			le += w <= v;
+		}
+		if (lt <= k && k < le)
+			return v;
+	}
+	return NAN;
+}
+
+/* GSL's quantile p of the m sorted finite values, from kth_finite. */
+static double quantile_by_counting(const double *x, size_t n, size_t m, double p, int dev,
+				   double c)
+{
+	double index = p * (double)(m - 1);
+	size_t lhs = (size_t)index;
+	double delta = index - (double)lhs;
+	if (lhs == m - 1)
+		return kth_finite(x, n, lhs, dev, c);
+	return (1 - delta) * kth_finite(x, n, lhs, dev, c) +
+	       delta * kth_finite(x, n, lhs + 1, dev, c);
+}
+
+/* GSL's median of the m sorted finite values, from kth_finite. */
+static double median_by_counting(const double *x, size_t n, size_t m, int dev, double c)
+{
+	size_t lhs = (m - 1) / 2, rhs = m / 2;
+	double a = kth_finite(x, n, lhs, dev, c);
+	return lhs == rhs ? a : (a + kth_finite(x, n, rhs, dev, c)) / 2.0;
+}
+
+/* Mean and sample sd of the finite values in x's order (GSL's formulas). */
+static double mean_unsorted(const double *x, size_t n)
+{
+	double mean = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			mean += (x[i] - mean) / (double)++k;
+	return k ? mean : NAN;
+}
+
+static double sd_unsorted(const double *x, size_t n, size_t m)
+{
+	double mean = mean_unsorted(x, n), var = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i])) {
+			double d = x[i] - mean;
+			var += (d * d - var) / (double)++k;
+		}
+	return sqrt(var * ((double)m / (double)(m - 1)));
+}
+
+static double extreme_unsorted(const double *x, size_t n, int max)
+{
+	double r = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && (isnan(r) || (max ? x[i] > r : x[i] < r)))
+			r = x[i];
+	return r;
+}
+
+/* ---- location and spread ---- */
+
 double amd_quantile(const double *x, size_t n, double p)
 {
 	size_t m;
 	double *v = finite_sorted(x, n, &m);
-	if (!v || p < 0 || p > 1) {
+	if (p < 0 || p > 1 || m == 0) {
 		free(v);
 		return NAN;
 	}
+	if (!v)
+		return quantile_by_counting(x, n, m, p, 0, 0);
 	double q = gsl_stats_quantile_from_sorted_data(v, 1, m, p);
 	free(v);
 	return q;
 }
 
-/* f (a gsl statistic) over the finite values of x, sorted; NAN if none. */
-static double of_finite(const double *x, size_t n,
-			double (*f)(const double data[], size_t stride, size_t n))
+double amd_median(const double *x, size_t n)
 {
 	size_t m;
 	double *v = finite_sorted(x, n, &m);
 	if (!v)
-		return NAN;
-	double r = f(v, 1, m);
+		return m ? median_by_counting(x, n, m, 0, 0) : NAN;
+	double r = gsl_stats_median_from_sorted_data(v, 1, m);
 	free(v);
 	return r;
 }
 
-double amd_median(const double *x, size_t n)
-{
-	return of_finite(x, n, gsl_stats_median_from_sorted_data);
-}
-
 double amd_mean(const double *x, size_t n)
 {
-	return of_finite(x, n, gsl_stats_mean);
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	if (!v)
+		return m ? mean_unsorted(x, n) : NAN;
+	double r = gsl_stats_mean(v, 1, m);
+	free(v);
+	return r;
 }
 
 double amd_sd(const double *x, size_t n)
 {
 	size_t m;
 	double *v = finite_sorted(x, n, &m);
-	double r = v && m >= 2 ? gsl_stats_sd(v, 1, m) : NAN;
+	if (!v)
+		return m >= 2 ? sd_unsorted(x, n, m) : NAN;
+	double r = m >= 2 ? gsl_stats_sd(v, 1, m) : NAN;
 	free(v);
 	return r;
 }
@@ -100,7 +191,7 @@ double amd_min(const double *x, size_t n)
 {
 	size_t m;
 	double *v = finite_sorted(x, n, &m);
-	double r = v ? v[0] : NAN;
+	double r = v ? v[0] : extreme_unsorted(x, n, 0);
 	free(v);
 	return r;
 }
@@ -109,7 +200,7 @@ double amd_max(const double *x, size_t n)
 {
 	size_t m;
 	double *v = finite_sorted(x, n, &m);
-	double r = v ? v[m - 1] : NAN;
+	double r = v ? v[m - 1] : extreme_unsorted(x, n, 1);
 	free(v);
 	return r;
 }
@@ -121,7 +212,7 @@ double amd_mad(const double *x, size_t n)
 		return NAN;
 	double *d = malloc(n * sizeof *d);
 	if (!d)
-		return NAN;
+		return median_by_counting(x, n, amd_finite_count(x, n), 1, med);
 	for (size_t i = 0; i < n; i++)
 		d[i] = isfinite(x[i]) ? fabs(x[i] - med) : NAN;
 	double r = amd_median(d, n);
@@ -150,8 +241,28 @@ static int refuse(struct amd_interval *ci, const char *fmt, size_t n)
 {
 	ci->lo = ci->hi = NAN;
 	ci->valid = 0;
+	ci->oom = 0;
 	snprintf(ci->why, sizeof ci->why, fmt, n);
 	return -1;
+}
+
+static int refuse_oom(struct amd_interval *ci, size_t n)
+{
+	refuse(ci, "out of memory (%zu)", n);
+	ci->oom = 1;
+	return -1;
+}
+
+/* A mt19937 generator seeded with seed, NULL when out of memory (with
+ * GSL's error handler off: its default aborts). */
+static gsl_rng *rng_new(unsigned long seed)
+{
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_set_error_handler(old);
+	if (r)
+		gsl_rng_set(r, seed);
+	return r;
 }
 
 static int resamples(const struct amd_boot *b)
@@ -181,6 +292,7 @@ static int percentile_ci(double *s, size_t B, double level, struct amd_interval 
 	ci->lo = gsl_stats_quantile_from_sorted_data(s, 1, m, (1 - level) / 2);
 	ci->hi = gsl_stats_quantile_from_sorted_data(s, 1, m, (1 + level) / 2);
 	ci->valid = 1;
+	ci->oom = 0;
 	ci->why[0] = '\0';
 	return 0;
 }
@@ -196,15 +308,14 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 	}
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s), *tmp = malloc(m * sizeof *tmp);
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *r = v && s && tmp ? rng_new(b->seed) : NULL;
 	int rc = -1;
-	if (s && tmp && r) {
-		gsl_rng_set(r, b->seed);
+	if (r) {
 		for (size_t i = 0; i < B; i++)
 			s[i] = resampled_median(r, v, m, tmp);
 		rc = percentile_ci(s, B, b->level, ci);
 	} else
-		refuse(ci, "out of memory (%zu)", m);
+		refuse_oom(ci, m);
 	gsl_rng_free(r);
 	free(s);
 	free(tmp);
@@ -225,10 +336,9 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s);
 	double *tmp = malloc((mn > md ? mn : md) * sizeof *tmp);
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *r = vn && vd && s && tmp ? rng_new(b->seed) : NULL;
 	int rc = -1;
-	if (s && tmp && r) {
-		gsl_rng_set(r, b->seed);
+	if (r) {
 		for (size_t i = 0; i < B; i++) {
 			double a = resampled_median(r, vn, mn, tmp);
 			double d = resampled_median(r, vd, md, tmp);
@@ -236,7 +346,7 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 		}
 		rc = percentile_ci(s, B, b->level, ci);
 	} else
-		refuse(ci, "out of memory (%zu)", mn);
+		refuse_oom(ci, mn);
 	gsl_rng_free(r);
 	free(s);
 	free(tmp);
@@ -256,6 +366,7 @@ int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *
 	ci->lo = mu - h;
 	ci->hi = mu + h;
 	ci->valid = 1;
+	ci->oom = 0;
 	ci->why[0] = '\0';
 	return 0;
 }
@@ -284,9 +395,10 @@ int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl
 			y[k++] = t[i];
 		}
 	int rc = -1;
-	if (!u || !y)
+	if (!u || !y) {
 		snprintf(out->why, sizeof out->why, "out of memory");
-	else if (distinct(u, k) < 2)
+		out->oom = 1;
+	} else if (distinct(u, k) < 2)
 		snprintf(out->why, sizeof out->why, "needs 2 distinct n, have %zu", distinct(u, k));
 	else {
 		double c0, c1, c00, c01, c11, sumsq;
@@ -318,21 +430,21 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s), *tmp = malloc(maxlen * sizeof *tmp);
 	double *ns = malloc(m * sizeof *ns), *ts = malloc(m * sizeof *ts);
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	int rc = -1;
-	if (s && tmp && ns && ts && r) {
-		gsl_rng_set(r, b->seed);
-		for (size_t i = 0; i < B; i++) {
+	gsl_rng *r = s && tmp && ns && ts ? rng_new(b->seed) : NULL;
+	int rc = -1, oom = 0;
+	if (r) {
+		for (size_t i = 0; i < B && !oom; i++) {
 			for (size_t j = 0; j < m; j++) {
 				ns[j] = g[j].n;
 				ts[j] = resampled_median(r, g[j].x, g[j].len, tmp);
 			}
 			struct amd_amdahl f;
 			s[i] = amd_amdahl_fit(ns, ts, m, &f) == 0 ? f.serial : NAN;
+			oom = f.oom;
 		}
-		rc = percentile_ci(s, B, b->level, ci);
+		rc = oom ? refuse_oom(ci, m) : percentile_ci(s, B, b->level, ci);
 	} else
-		refuse(ci, "out of memory (%zu)", m);
+		refuse_oom(ci, m);
 	gsl_rng_free(r);
 	free(s);
 	free(tmp);
@@ -405,14 +517,17 @@ static double sumsq(const gsl_vector *f)
 /* Gauss–Newton steps (QR least squares of J dx = -f) from the trust-region
  * solution until the step is at rounding level: the driver stops on the
  * step size, which leaves the parameters accurate to about the square
- * root of the tolerance only. A step that raises the sum of squares beyond rounding (1e-12 relative) is refused. */
-static void usl_polish(struct usl_data *d, gsl_vector *p)
+ * root of the tolerance only. A step that raises the sum of squares
+ * beyond rounding (1e-12 relative) is refused. -1 when out of memory
+ * (GSL's error handler is off here: amd_usl_fit). */
+static int usl_polish(struct usl_data *d, gsl_vector *p)
 {
 	gsl_matrix *J = gsl_matrix_alloc(d->m, 3);
 	gsl_vector *f = gsl_vector_alloc(d->m), *f2 = gsl_vector_alloc(d->m);
 	gsl_vector *tau = gsl_vector_alloc(3), *dx = gsl_vector_alloc(3);
 	gsl_vector *res = gsl_vector_alloc(d->m), *q = gsl_vector_alloc(3);
-	for (int it = 0; J && f && f2 && tau && dx && res && q && it < 50; it++) {
+	int rc = J && f && f2 && tau && dx && res && q ? 0 : -1;
+	for (int it = 0; rc == 0 && it < 50; it++) {
 		usl_f(p, d, f);
 		usl_df(p, d, J);
 		if (gsl_linalg_QR_decomp(J, tau) || gsl_linalg_QR_lssolve(J, tau, f, dx, res))
@@ -438,6 +553,7 @@ static void usl_polish(struct usl_data *d, gsl_vector *p)
 	gsl_vector_free(dx);
 	gsl_vector_free(res);
 	gsl_vector_free(q);
+	return rc;
 }
 
 static int usl_solve(struct usl_data *d, struct amd_usl *out)
@@ -447,6 +563,7 @@ static int usl_solve(struct usl_data *d, struct amd_usl *out)
 		gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, d->m, 3);
 	if (!w) {
 		snprintf(out->why, sizeof out->why, "out of memory");
+		out->oom = 1;
 		return -1;
 	}
 	gsl_multifit_nlinear_fdf fdf = {.f = usl_f, .df = usl_df, .n = d->m, .p = 3, .params = d};
@@ -456,13 +573,17 @@ static int usl_solve(struct usl_data *d, struct amd_usl *out)
 	gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
 	int info, st = gsl_multifit_nlinear_driver(500, 1e-14, 1e-14, 0, NULL, NULL, &info, w);
 	gsl_vector *p = gsl_multifit_nlinear_position(w);
-	if (st == GSL_SUCCESS)
-		usl_polish(d, p);
+	if (st == GSL_SUCCESS && usl_polish(d, p) < 0)
+		out->oom = 1;
 	out->alpha = gsl_vector_get(p, 0);
 	out->beta = gsl_vector_get(p, 1);
 	out->gamma = gsl_vector_get(p, 2);
 	out->iterations = gsl_multifit_nlinear_niter(w);
 	gsl_multifit_nlinear_free(w);
+	if (out->oom) {
+		snprintf(out->why, sizeof out->why, "out of memory");
+		return -1;
+	}
 	if (st != GSL_SUCCESS || !isfinite(out->alpha + out->beta + out->gamma)) {
 		snprintf(out->why, sizeof out->why, "did not converge: %s", gsl_strerror(st));
 		return -1;
@@ -483,9 +604,10 @@ int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out)
 		}
 	int rc = -1;
 	size_t dn = nv ? distinct(nv, k) : 0;
-	if (!nv || !xv)
+	if (!nv || !xv) {
 		snprintf(out->why, sizeof out->why, "out of memory");
-	else if (dn < 4)
+		out->oom = 1;
+	} else if (dn < 4)
 		snprintf(out->why, sizeof out->why,
 			 "USL needs at least 4 distinct n (3 parameters), have %zu", dn);
 	else {

@@ -3,7 +3,12 @@
  * bootstrap with a fixed-seed mt19937, t-based), and the scaling models
  * (Amdahl least squares on 1/n, USL by nonlinear least squares,
  * Karp–Flatt). Every function skips NaN inputs; a result that cannot be
- * computed is NAN, an interval that cannot be computed says why. */
+ * computed is NAN, an interval that cannot be computed says why.
+ *
+ * Out of memory: the location and spread functions fall back to a way
+ * that needs none (slower, quadratic), so their result is never wrong;
+ * an interval or fit refused for want of memory says so in why and sets
+ * oom, which callers turn into an error. */
 #ifndef AMD_STATS_H
 #define AMD_STATS_H
 
@@ -31,6 +36,7 @@ struct amd_interval {
 	double lo, hi;
 	int valid;
 	char why[64];
+	int oom;            /* refused for want of memory */
 };
 
 /* Bootstrap settings: resamples (>= 2000 enforced), seed for gsl_rng
@@ -62,6 +68,7 @@ struct amd_amdahl {
 	int ok;
 	char why[128];
 	double a, b, serial, r2;
+	int oom;            /* failed for want of memory */
 };
 int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl *out);
 
@@ -87,6 +94,7 @@ struct amd_usl {
 	char why[128];
 	double alpha, beta, gamma, n_peak;
 	size_t iterations;
+	int oom;            /* failed for want of memory */
 };
 int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out);
 

@@ -2,6 +2,7 @@
 #include "buf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,19 @@ int amd_buf_append(struct amd_buf *b, const void *p, size_t n)
 
 int amd_grow(void *arrp, size_t n, size_t *cap, size_t elem, size_t first)
 {
-	if (n < *cap)
+	return amd_grow_to(arrp, n + 1, cap, elem, first);
+}
+
+int amd_grow_to(void *arrp, size_t need, size_t *cap, size_t elem, size_t first)
+{
+	if (need <= *cap)
 		return 0;
-	size_t c = *cap ? 2 * *cap : first;
+	size_t c = *cap ? *cap : first ? first : 1;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / elem)
+			return -1;
+		c *= 2;
+	}
 	void *old;
 	memcpy(&old, arrp, sizeof old);
 	void *v = realloc(old, c * elem);

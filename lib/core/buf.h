@@ -20,5 +20,8 @@ void amd_buf_free(struct amd_buf *b);
  * of elem bytes: when full, doubles *cap (first when 0) and reallocates.
  * -1 when out of memory (the array is left as it was). */
 int amd_grow(void *arrp, size_t n, size_t *cap, size_t elem, size_t first);
+/* The same for need elements at once: *cap doubles (from first) until
+ * it holds them. */
+int amd_grow_to(void *arrp, size_t need, size_t *cap, size_t elem, size_t first);
 
 #endif

@@ -1,4 +1,4 @@
-/* trace_reader.c — a file's bytes (gunzipped when gzipped) in chunks,
+/* chunks.c — a file's bytes (gunzipped when gzipped) in chunks,
  * inflated by a second thread while the caller parses the previous
  * chunk: on two cores a .json.gz then costs about what zcat costs. */
 #include "chunks.h"

@@ -26,6 +26,14 @@ static void node_free(struct amd_node *n)
 static struct amd_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
 				   struct amd_err *err, const char *path);
 
+/* Why libyaml stopped. */
+static const char *yaml_problem(const yaml_parser_t *p)
+{
+	if (p->error == YAML_MEMORY_ERROR)
+		return "out of memory";
+	return p->problem ? p->problem : "invalid YAML";
+}
+
 /* Reads children until the closing event of a map or sequence. */
 static int parse_children(yaml_parser_t *p, struct amd_node *parent, int is_map,
 			  int depth, struct amd_err *err, const char *path)
@@ -36,7 +44,7 @@ static int parse_children(yaml_parser_t *p, struct amd_node *parent, int is_map,
 		if (!yaml_parser_parse(p, &ev))
 			return amd_fail(err, "%s: line %zu column %zu: %s", path,
 					p->problem_mark.line + 1, p->problem_mark.column + 1,
-					p->problem ? p->problem : "invalid YAML");
+					yaml_problem(p));
 		if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT) {
 			yaml_event_delete(&ev);
 			return 0;
@@ -51,12 +59,14 @@ static int parse_children(yaml_parser_t *p, struct amd_node *parent, int is_map,
 			}
 			key = strdup((char *)ev.data.scalar.value);
 			yaml_event_delete(&ev);
+			if (!key)
+				return amd_fail(err, "%s: out of memory", path);
 			if (!yaml_parser_parse(p, &ev)) {
 				free(key);
 				return amd_fail(err, "%s: line %zu column %zu: %s", path,
 						p->problem_mark.line + 1,
 						p->problem_mark.column + 1,
-						p->problem ? p->problem : "invalid YAML");
+						yaml_problem(p));
 			}
 		}
 		struct amd_node *child = parse_node(p, &ev, depth + 1, err, path);
@@ -90,6 +100,8 @@ static struct amd_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, int depth
 		n->kind = AMD_NODE_SCALAR;
 		n->value = strdup((char *)ev->data.scalar.value);
 		yaml_event_delete(ev);
+		if (!n->value)
+			rc = amd_fail(err, "%s: out of memory", path);
 		break;
 	case YAML_MAPPING_START_EVENT:
 	case YAML_SEQUENCE_START_EVENT: {
@@ -127,7 +139,7 @@ static int parse_text(const char *text, size_t len, const char *path,
 		if (!yaml_parser_parse(&p, &ev)) {
 			rc = amd_fail(err, "%s: line %zu column %zu: %s", path,
 				      p.problem_mark.line + 1, p.problem_mark.column + 1,
-				      p.problem ? p.problem : "invalid YAML");
+				      yaml_problem(&p));
 			break;
 		}
 		yaml_event_type_t t = ev.type;
@@ -190,7 +202,10 @@ int amd_config_load(const char *path, int required, struct amd_config *cfg,
 		cfg->root = NULL;
 		return amd_fail(err, "%s: line 1: expected a map of settings", path);
 	}
-	cfg->path = strdup(path);
+	if (!(cfg->path = strdup(path))) {
+		amd_config_free(cfg);
+		return amd_fail(err, "%s: out of memory", path);
+	}
 	return 0;
 }
 

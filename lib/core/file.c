@@ -2,6 +2,7 @@
  * line by line in bounded memory) and path helpers; see file.h. */
 #include "file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -226,43 +227,102 @@ char *amd_path_join(const char *a, const char *b)
 	return p;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int amd_list_dir(const char *dir, char ***names, size_t *n, struct amd_err *err)
+{
+	*names = NULL;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return amd_fail(err, "%s: %s", dir, strerror(errno));
+	size_t cap = 0;
+	int rc = 0;
+	struct dirent *e;
+	while (rc == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (amd_grow(names, *n, &cap, sizeof **names, 32) < 0 ||
+		    !((*names)[*n] = strdup(e->d_name)))
+			rc = amd_fail(err, "%s: out of memory", dir);
+		else
+			(*n)++;
+	}
+	closedir(d);
+	if (rc < 0) {
+		amd_names_free(*names, *n);
+		*names = NULL;
+		*n = 0;
+		return -1;
+	}
+	if (*n)
+		qsort(*names, *n, sizeof **names, cmp_name);
+	return 0;
+}
+
+void amd_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 const char *amd_basename(const char *path)
 {
 	const char *s = strrchr(path, '/');
 	return s ? s + 1 : path;
 }
 
-char *amd_template_path(const char *name)
+/* The places templates/<name> may be, most wanted first, into cand
+ * (room for 3); their count, or -1 out of memory. */
+static int template_candidates(const char *name, char *cand[3])
 {
 	const char *env = getenv("AMDAHL_TEMPLATES");
 	char exe[PATH_MAX];
-	char *cand[4] = {0};
-	int n = 0;
+	int n = 0, oom = 0;
 	if (env && *env)
-		cand[n++] = amd_path_join(env, name);
+		oom |= !(cand[n++] = amd_path_join(env, name));
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			char *share = amd_path_join(exe, "../share/amdahl/templates");
-			char *src = amd_path_join(exe, "../templates");
-			if (share)
-				cand[n++] = amd_path_join(share, name);
-			if (src)
-				cand[n++] = amd_path_join(src, name);
-			free(share);
-			free(src);
+	exe[len > 0 ? len : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash) {
+		*slash = '\0';
+		const char *dirs[] = {"../share/amdahl/templates", "../templates"};
+		for (int i = 0; i < 2; i++) {
+			char *dir = amd_path_join(exe, dirs[i]);
+			oom |= !dir || !(cand[n++] = amd_path_join(dir, name));
+			free(dir);
 		}
 	}
-	cand[n++] = amd_path_join("templates", name);
-	char *found = NULL;
+	oom |= !(cand[n++] = amd_path_join("templates", name));
+	if (!oom)
+		return n;
+	for (int i = 0; i < n; i++)
+		free(cand[i]);
+	return -1;
+}
+
+int amd_template_find(const char *name, char **out, struct amd_err *err)
+{
+	char *cand[4] = {0};
+	int n = template_candidates(name, cand);
+	*out = NULL;
+	if (n < 0)
+		return amd_fail(err, "templates/%s: out of memory", name);
 	for (int i = 0; i < n; i++) {
-		if (!found && cand[i] && amd_is_file(cand[i]))
-			found = cand[i];
+		if (!*out && amd_is_file(cand[i]))
+			*out = cand[i];
 		else
 			free(cand[i]);
 	}
-	return found;
+	return *out ? 0 : amd_fail(err, "templates/%s: not found (set AMDAHL_TEMPLATES)", name);
+}
+
+char *amd_template_path(const char *name)
+{
+	char *path;
+	return amd_template_find(name, &path, NULL) < 0 ? NULL : path;
 }

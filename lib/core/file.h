@@ -39,13 +39,21 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 
 int amd_is_dir(const char *path);
 int amd_is_file(const char *path);
-/* Joins a and b with one '/'; returns malloc'd text. */
+/* Joins a and b with one '/'; returns malloc'd text, NULL out of memory. */
 char *amd_path_join(const char *a, const char *b);
+/* The names in dir but . files, sorted (strcmp), in *names (the caller
+ * frees them with amd_names_free); -1 when dir cannot be read or out
+ * of memory. */
+int amd_list_dir(const char *dir, char ***names, size_t *n, struct amd_err *err);
+void amd_names_free(char **names, size_t n);
 /* Last path component (no copy). */
 const char *amd_basename(const char *path);
 
 /* Finds a file shipped in templates/: $AMDAHL_TEMPLATES, then the
- * installed share dir, then ./templates. Returns malloc'd path or NULL. */
+ * installed share dir, then the source tree's, then ./templates. *out
+ * gets the malloc'd path; -1 with "not found" or "out of memory". */
+int amd_template_find(const char *name, char **out, struct amd_err *err);
+/* The same, NULL when not found or out of memory. */
 char *amd_template_path(const char *name);
 
 #endif

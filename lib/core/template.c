@@ -1,6 +1,7 @@
 /* template.c — the template engine of template.h: a value tree (names
  * to strings or lists of child trees) and a recursive renderer over the
- * template text. */
+ * template text. A tree remembers a set or add that failed for want of
+ * memory, and rendering it fails then. */
 #include "template.h"
 
 #include <errno.h>
@@ -13,14 +14,15 @@ struct entry {
 	char *name;
 	char *value;       /* a value, or */
 	struct tpl **items; /* a list */
-	size_t nitems;
+	size_t nitems, cap_items;
 	int is_list;
 };
 
 struct tpl {
 	struct entry *e;
-	size_t n;
+	size_t n, cap;
 	const struct tpl *parent; /* set while rendering */
+	int failed;               /* a set or add ran out of memory */
 };
 
 struct tpl *tpl_new(void)
@@ -43,31 +45,37 @@ void tpl_free(struct tpl *t)
 	free(t);
 }
 
+/* The entry called name, added when new; NULL (t marked failed) when
+ * out of memory. */
 static struct entry *entry(struct tpl *t, const char *name)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (strcmp(t->e[i].name, name) == 0)
 			return &t->e[i];
-	struct entry *e = realloc(t->e, (t->n + 1) * sizeof *e);
-	if (!e)
+	char *copy = strdup(name);
+	if (!copy || amd_grow(&t->e, t->n, &t->cap, sizeof *t->e, 8) < 0) {
+		free(copy);
+		t->failed = 1;
 		return NULL;
-	t->e = e;
-	e = &t->e[t->n++];
+	}
+	struct entry *e = &t->e[t->n++];
 	memset(e, 0, sizeof *e);
-	e->name = strdup(name);
+	e->name = copy;
 	return e;
 }
 
 void tpl_set(struct tpl *t, const char *name, const char *fmt, ...)
 {
-	struct entry *e = entry(t, name);
+	struct entry *e = t ? entry(t, name) : NULL;
 	if (!e)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
 	char *v = NULL;
-	if (vasprintf(&v, fmt, ap) < 0)
+	if (vasprintf(&v, fmt, ap) < 0) {
 		v = NULL;
+		t->failed = 1;
+	}
 	va_end(ap);
 	free(e->value);
 	e->value = v;
@@ -75,15 +83,29 @@ void tpl_set(struct tpl *t, const char *name, const char *fmt, ...)
 
 struct tpl *tpl_add(struct tpl *t, const char *name)
 {
-	struct entry *e = entry(t, name);
+	struct entry *e = t ? entry(t, name) : NULL;
 	if (!e)
 		return NULL;
-	struct tpl **items = realloc(e->items, (e->nitems + 1) * sizeof *items);
-	if (!items)
+	int room = amd_grow(&e->items, e->nitems, &e->cap_items, sizeof *e->items, 4) == 0;
+	struct tpl *item = room ? tpl_new() : NULL;
+	if (!item) {
+		t->failed = 1;
 		return NULL;
-	e->items = items;
+	}
 	e->is_list = 1;
-	return e->items[e->nitems++] = tpl_new();
+	return e->items[e->nitems++] = item;
+}
+
+/* Whether t or a tree under it lost a value for want of memory. */
+static int tpl_failed(const struct tpl *t)
+{
+	if (!t || t->failed)
+		return 1;
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t k = 0; k < t->e[i].nitems; k++)
+			if (tpl_failed(t->e[i].items[k]))
+				return 1;
+	return 0;
 }
 
 static const struct entry *lookup(const struct tpl *t, const char *name, size_t len)
@@ -95,21 +117,21 @@ static const struct entry *lookup(const struct tpl *t, const char *name, size_t 
 	return NULL;
 }
 
-static void put_escaped(struct amd_buf *out, const char *s, enum tpl_escape esc)
+static int put_escaped(struct amd_buf *out, const char *s, enum tpl_escape esc)
 {
-	if (esc == TPL_RAW) {
-		amd_buf_append(out, s, strlen(s));
-		return;
-	}
-	for (; *s; s++) {
+	if (esc == TPL_RAW)
+		return amd_buf_append(out, s, strlen(s));
+	int rc = 0;
+	for (; *s && rc == 0; s++) {
 		switch (*s) {
-		case '&': amd_buf_append(out, "&amp;", 5); break;
-		case '<': amd_buf_append(out, "&lt;", 4); break;
-		case '>': amd_buf_append(out, "&gt;", 4); break;
-		case '"': amd_buf_append(out, "&quot;", 6); break;
-		default: amd_buf_append(out, s, 1);
+		case '&': rc = amd_buf_append(out, "&amp;", 5); break;
+		case '<': rc = amd_buf_append(out, "&lt;", 4); break;
+		case '>': rc = amd_buf_append(out, "&gt;", 4); break;
+		case '"': rc = amd_buf_append(out, "&quot;", 6); break;
+		default: rc = amd_buf_append(out, s, 1);
 		}
 	}
+	return rc;
 }
 
 static int line_of(const char *start, const char *at)
@@ -151,6 +173,11 @@ static const char *section_end(const char *p, const char *name, size_t len, cons
 static int render(struct ctx *c, const char *p, const char *end, const struct tpl *t,
 		  struct amd_buf *out);
 
+static int oom(const struct ctx *c)
+{
+	return amd_fail(c->err, "%s: out of memory", c->path);
+}
+
 static int section(struct ctx *c, char kind, const char *name, size_t len, const char *body,
 		   const char *body_end, const struct tpl *t, struct amd_buf *out)
 {
@@ -178,11 +205,10 @@ static int render(struct ctx *c, const char *p, const char *end, const struct tp
 {
 	while (p < end) {
 		const char *open = strstr(p, "{{");
-		if (!open || open >= end) {
-			amd_buf_append(out, p, (size_t)(end - p));
-			return 0;
-		}
-		amd_buf_append(out, p, (size_t)(open - p));
+		if (!open || open >= end)
+			return amd_buf_append(out, p, (size_t)(end - p)) < 0 ? oom(c) : 0;
+		if (amd_buf_append(out, p, (size_t)(open - p)) < 0)
+			return oom(c);
 		int triple = open[2] == '{';
 		const char *close = strstr(open, triple ? "}}}" : "}}");
 		if (!close || close >= end)
@@ -210,8 +236,9 @@ static int render(struct ctx *c, const char *p, const char *end, const struct tp
 			return amd_fail(c->err, "%s: line %d: '{{/%.*s}}' closes no section", c->path,
 					line_of(c->text, open), (int)(close - nm - 1), nm + 1);
 		const struct entry *e = lookup(t, nm, (size_t)(close - nm));
-		if (e && !e->is_list && e->value)
-			put_escaped(out, e->value, triple ? TPL_RAW : c->esc);
+		if (e && !e->is_list && e->value &&
+		    put_escaped(out, e->value, triple ? TPL_RAW : c->esc) < 0)
+			return oom(c);
 		p = close + (triple ? 3 : 2);
 	}
 	return 0;
@@ -221,15 +248,17 @@ int tpl_render(const char *text, const char *path, const struct tpl *t, enum tpl
 	       struct amd_buf *out, struct amd_err *err)
 {
 	struct ctx c = {text, path, esc, err};
+	if (tpl_failed(t))
+		return oom(&c);
 	return render(&c, text, text + strlen(text), t, out);
 }
 
 int tpl_render_file(const char *name, const struct tpl *t, enum tpl_escape esc,
 		    const char *out_path, struct amd_err *err)
 {
-	char *path = amd_template_path(name);
-	if (!path)
-		return amd_fail(err, "templates/%s: not found (set AMDAHL_TEMPLATES)", name);
+	char *path;
+	if (amd_template_find(name, &path, err) < 0)
+		return -1;
 	struct amd_buf text = {0}, out = {0};
 	int rc = amd_read_file(path, 1 << 20, &text, err);
 	if (rc == 0)

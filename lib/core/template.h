@@ -13,6 +13,10 @@
 
 struct tpl;
 
+/* Out of memory: tpl_new and tpl_add return NULL, tpl_set and tpl_add
+ * on a NULL tree do nothing, and the tree remembers what it lost, so
+ * rendering it fails with "out of memory"; callers need not check each
+ * call. */
 struct tpl *tpl_new(void);
 void tpl_free(struct tpl *t);
 /* Sets name to a printf-formatted value. */
@@ -23,7 +27,8 @@ struct tpl *tpl_add(struct tpl *t, const char *name);
 
 enum tpl_escape { TPL_RAW, TPL_HTML };
 
-/* Renders text (named path for error messages) into out. */
+/* Renders text (named path for error messages) into out; fails when t
+ * is NULL or lost a value for want of memory. */
 int tpl_render(const char *text, const char *path, const struct tpl *t, enum tpl_escape esc,
 	       struct amd_buf *out, struct amd_err *err);
 /* Finds templates/<name> (amd_template_path), renders it and writes out_path. */

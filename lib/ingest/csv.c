@@ -110,17 +110,15 @@ static inline void take(struct amd_csv *c)
 	c->offset++;
 }
 
+/* Appends ch to the record's text; -1 when the record grows past
+ * AMD_CSV_RECORD_MAX, -2 out of memory. */
 static int put_char(struct amd_csv *c, size_t *len, char ch)
 {
 	if (*len + 1 >= c->text_cap) {
-		size_t cap = c->text_cap ? 2 * c->text_cap : 256;
-		if (cap > AMD_CSV_RECORD_MAX)
+		if ((c->text_cap ? 2 * c->text_cap : 256) > AMD_CSV_RECORD_MAX)
 			return -1;
-		char *t = realloc(c->text, cap);
-		if (!t)
-			return -1;
-		c->text = t;
-		c->text_cap = cap;
+		if (amd_grow_to(&c->text, *len + 2, &c->text_cap, 1, 256) < 0)
+			return -2;
 	}
 	c->text[(*len)++] = ch;
 	return 0;
@@ -130,14 +128,8 @@ static int put_char(struct amd_csv *c, size_t *len, char ch)
  * turned into pointers once the record is complete. */
 static int add_field(struct amd_csv *c, size_t start)
 {
-	if (c->n == c->field_cap) {
-		size_t cap = c->field_cap ? 2 * c->field_cap : 16;
-		char **f = realloc(c->field, cap * sizeof *f);
-		if (!f)
-			return -1;
-		c->field = f;
-		c->field_cap = cap;
-	}
+	if (amd_grow(&c->field, c->n, &c->field_cap, sizeof *c->field, 16) < 0)
+		return -1;
 	c->field[c->n++] = (char *)(uintptr_t)start;
 	return 0;
 }
@@ -147,15 +139,18 @@ static int is_blank(int ch)
 	return ch == ' ' || ch == '\t';
 }
 
-static int too_long(struct amd_csv *c, struct amd_err *err)
+/* The failure of put_char (rc -1 or -2). */
+static int too_long(struct amd_csv *c, int rc, struct amd_err *err)
 {
+	if (rc == -2)
+		return amd_fail(err, "%s: line %d: out of memory", c->path, c->line);
 	return amd_fail(err, "%s: line %d: a record longer than %d bytes (or out of memory)",
 			c->path, c->line, AMD_CSV_RECORD_MAX);
 }
 
 static int quoted_field(struct amd_csv *c, size_t *len, struct amd_err *err)
 {
-	int start_line = c->next_line, ch;
+	int start_line = c->next_line, ch, rc;
 	take(c); /* the opening quote */
 	for (;;) {
 		if ((ch = peek(c)) < 0)
@@ -169,8 +164,8 @@ static int quoted_field(struct amd_csv *c, size_t *len, struct amd_err *err)
 		} else if (ch == '\n') {
 			c->next_line++;
 		}
-		if (put_char(c, len, (char)ch) < 0)
-			return too_long(c, err);
+		if ((rc = put_char(c, len, (char)ch)) < 0)
+			return too_long(c, rc, err);
 	}
 	while (is_blank(peek(c)))
 		take(c);
@@ -187,7 +182,7 @@ static int read_field(struct amd_csv *c, size_t *len, struct amd_err *err)
 	if (c->trim)
 		while (is_blank(peek(c)))
 			take(c);
-	int ch = peek(c);
+	int ch = peek(c), rc;
 	if (ch == '"') {
 		if (quoted_field(c, len, err) < 0)
 			return -1;
@@ -197,14 +192,14 @@ static int read_field(struct amd_csv *c, size_t *len, struct amd_err *err)
 			if (ch == '\0')
 				return amd_fail(err, "%s: line %d: a NUL byte", c->path, c->next_line);
 			take(c);
-			if (put_char(c, len, (char)ch) < 0)
-				return too_long(c, err);
+			if ((rc = put_char(c, len, (char)ch)) < 0)
+				return too_long(c, rc, err);
 		}
 		if (c->trim)
 			while (*len > start && is_blank(c->text[*len - 1]))
 				(*len)--;
 	}
-	return put_char(c, len, '\0') < 0 ? too_long(c, err) : 0;
+	return (rc = put_char(c, len, '\0')) < 0 ? too_long(c, rc, err) : 0;
 }
 
 static void skip_line_end(struct amd_csv *c)

@@ -44,27 +44,33 @@ const struct amd_format *amd_format_by_name(const char *name)
 	return NULL;
 }
 
-const struct amd_format *amd_detect(const char *path, int is_dir, struct amd_err *err)
+int amd_detect(const char *path, int is_dir, const struct amd_format **out,
+	       struct amd_err *err)
 {
 	unsigned char head[AMD_HEAD_BYTES + 1];
 	long n = 0;
+	*out = NULL;
 	if (!is_dir) {
 		n = amd_read_head(path, head, AMD_HEAD_BYTES, err);
 		if (n < 0)
-			return NULL;
+			return -1;
 		head[n] = '\0';
 	}
-	const struct amd_format *best = NULL;
 	int best_score = 0;
 	for (size_t i = 0; amd_formats[i]; i++) {
 		const struct amd_format *f = amd_formats[i];
 		if (f->is_dir != is_dir)
 			continue;
 		int score = f->detect(path, is_dir ? NULL : head, (size_t)n);
+		if (score < 0) {
+			*out = NULL;
+			amd_fail(err, "%s: out of memory", path);
+			return -2;
+		}
 		if (score > best_score) {
-			best = f;
+			*out = f;
 			best_score = score;
 		}
 	}
-	return best;
+	return 0;
 }

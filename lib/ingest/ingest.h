@@ -31,8 +31,9 @@ struct amd_input {
 struct amd_format {
 	const char *name;
 	int is_dir; /* the unit is a directory (MLflow run) */
-	/* Confidence 0 (not this format) .. 100. For files, head holds the
-	 * first bytes (gunzipped); for directories head is NULL. */
+	/* Confidence 0 (not this format) .. 100, -1 when out of memory.
+	 * For files, head holds the first bytes (gunzipped); for
+	 * directories head is NULL. */
 	int (*detect)(const char *path, const unsigned char *head, size_t n);
 	int (*parse)(const struct amd_input *in, struct amd_sink *sink,
 		     struct amd_err *err);
@@ -46,9 +47,10 @@ struct amd_format {
 
 extern const struct amd_format *const amd_formats[];
 const struct amd_format *amd_format_by_name(const char *name);
-/* Best format for a file (or directory); NULL when none claims it. */
-const struct amd_format *amd_detect(const char *path, int is_dir,
-				    struct amd_err *err);
+/* Best format for a file (or directory) in *out, NULL when none claims
+ * it; -1 when the file's head cannot be read, -2 out of memory. */
+int amd_detect(const char *path, int is_dir, const struct amd_format **out,
+	       struct amd_err *err);
 
 enum amd_unit_result { AMD_UNIT_ADDED, AMD_UNIT_REPLACED, AMD_UNIT_UNCHANGED,
 		       AMD_UNIT_FAILED };

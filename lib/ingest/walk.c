@@ -16,19 +16,16 @@
 
 static int add_unit(struct amd_unit_list *l, const char *path, const struct amd_format *f)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct amd_unit *v = realloc(l->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		l->v = v;
-		l->cap = cap;
+	char *copy = strdup(path);
+	if (!copy || amd_grow(&l->v, l->n, &l->cap, sizeof *l->v, 64) < 0) {
+		free(copy);
+		return -1;
 	}
 	struct amd_unit *u = &l->v[l->n++];
 	memset(u, 0, sizeof *u);
-	u->path = strdup(path);
+	u->path = copy;
 	u->fmt = f;
-	return u->path ? 0 : -1;
+	return 0;
 }
 
 /* The run_id (or run_uuid) a run's meta.yaml names, or NULL. */
@@ -51,46 +48,45 @@ static char *meta_run_id(const char *meta)
 	return id;
 }
 
-/* A run id the file belongs to: the run_id of the meta.yaml in the
- * directory above "artifacts", when there is one. */
-static char *run_from_artifacts(const char *path)
+/* A run id the file belongs to in *id: the run_id of the meta.yaml in
+ * the directory above "artifacts", when there is one (else NULL); -1 out
+ * of memory. */
+static int run_from_artifacts(const char *path, char **id)
 {
-	const char *a = strstr(path, "/artifacts/");
-	while (a) {
-		size_t len = (size_t)(a - path);
-		char *rundir = strndup(path, len);
+	*id = NULL;
+	for (const char *a = strstr(path, "/artifacts/"); a; a = strstr(a + 1, "/artifacts/")) {
+		char *rundir = strndup(path, (size_t)(a - path));
 		char *meta = rundir ? amd_path_join(rundir, "meta.yaml") : NULL;
-		int ok = meta && amd_is_file(meta);
-		char *id = ok ? meta_run_id(meta) : NULL;
-		free(meta);
-		if (ok) {
-			if (!id) /* MLflow names the directory after the run id */
-				id = strdup(amd_basename(rundir));
+		if (!meta) {
 			free(rundir);
-			return id;
+			return -1;
 		}
+		int found = amd_is_file(meta);
+		if (found && !(*id = meta_run_id(meta))) /* MLflow names the directory after the run id */
+			*id = strdup(amd_basename(rundir));
+		free(meta);
 		free(rundir);
-		a = strstr(a + 1, "/artifacts/");
+		if (found)
+			return *id ? 0 : -1;
 	}
-	return NULL;
+	return 0;
 }
 
-/* itwinai: profiler-traces/<run name>/torch-traces/worker_<rank>.* */
-static char *run_from_itwinai(const char *path)
+/* itwinai: profiler-traces/<run name>/torch-traces/worker_<rank>.*: the
+ * run name in *name (NULL when the path has none); -1 out of memory. */
+static int run_from_itwinai(const char *path, char **name)
 {
+	*name = NULL;
 	const char *t = strstr(path, "/torch-traces/");
 	if (!t)
-		return NULL;
+		return 0;
 	const char *end = t;
 	const char *start = end;
 	while (start > path && start[-1] != '/')
 		start--;
-	return end > start ? strndup(start, (size_t)(end - start)) : NULL;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	if (end > start && !(*name = strndup(start, (size_t)(end - start))))
+		return -1;
+	return 0;
 }
 
 /* The directories being walked, innermost first: a symlink back into
@@ -113,19 +109,21 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	if (o->format && !forced)
 		return amd_fail(err, "--format %s: no such format", o->format);
 	if (amd_is_dir(path)) {
-		const struct amd_format *f = amd_detect(path, 1, err);
-		if (f) {
-			if (add_unit(out, path, f) < 0)
-				return amd_fail(err, "out of memory");
-			if (f->walk_into) {
-				char *sub = amd_path_join(path, f->walk_into);
-				int rc = sub && amd_is_dir(sub) ? walk_dir(sub, o, out, depth + 1, chain, err) : 0;
-				free(sub);
-				return rc;
-			}
+		const struct amd_format *f;
+		if (amd_detect(path, 1, &f, err) < 0)
+			return -1;
+		if (!f)
+			return walk_dir(path, o, out, depth + 1, chain, err);
+		if (add_unit(out, path, f) < 0)
+			return amd_fail(err, "out of memory");
+		if (!f->walk_into)
 			return 0;
-		}
-		return walk_dir(path, o, out, depth + 1, chain, err);
+		char *sub = amd_path_join(path, f->walk_into);
+		if (!sub)
+			return amd_fail(err, "out of memory");
+		int rc = amd_is_dir(sub) ? walk_dir(sub, o, out, depth + 1, chain, err) : 0;
+		free(sub);
+		return rc;
 	}
 	if (!amd_is_file(path)) {
 		if (named)
@@ -135,7 +133,9 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 		return 0;
 	}
 	struct amd_err derr = {{0}};
-	const struct amd_format *f = forced && !forced->is_dir ? forced : amd_detect(path, 0, &derr);
+	const struct amd_format *f = forced && !forced->is_dir ? forced : NULL;
+	if (!f && amd_detect(path, 0, &f, &derr) == -2)
+		return amd_fail(err, "%s", derr.msg);
 	if (!f) {
 		if (named && derr.msg[0])
 			return amd_fail(err, "%s", derr.msg);
@@ -148,9 +148,9 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	if (add_unit(out, path, f) < 0)
 		return amd_fail(err, "out of memory");
 	struct amd_unit *u = &out->v[out->n - 1];
-	u->run_ext_hint = run_from_artifacts(path);
-	if (!u->run_ext_hint)
-		u->run_name_hint = run_from_itwinai(path);
+	if (run_from_artifacts(path, &u->run_ext_hint) < 0 ||
+	    (!u->run_ext_hint && run_from_itwinai(path, &u->run_name_hint) < 0))
+		return amd_fail(err, "out of memory");
 	return 0;
 }
 
@@ -169,35 +169,17 @@ static int walk_dir(const char *dir, const struct amd_ingest_opts *o,
 			return 0;
 		}
 	struct dir_chain here = {st.st_dev, st.st_ino, chain};
-	DIR *d = opendir(dir);
-	if (!d)
-		return amd_fail(err, "%s: %s", dir, strerror(errno));
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue; /* ., .., .trash and hidden files */
-		if (n == cap) {
-			cap = cap ? 2 * cap : 32;
-			char **nn = realloc(names, cap * sizeof *nn);
-			if (!nn)
-				break;
-			names = nn;
-		}
-		names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	char **names; /* no ., .., .trash or hidden files */
+	size_t n;
+	if (amd_list_dir(dir, &names, &n, err) < 0)
+		return -1;
 	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; rc == 0 && i < n; i++) {
 		char *p = amd_path_join(dir, names[i]);
-		if (rc == 0 && p)
-			rc = walk_path(p, 0, o, out, depth, &here, err);
+		rc = p ? walk_path(p, 0, o, out, depth, &here, err) : amd_fail(err, "out of memory");
 		free(p);
-		free(names[i]);
 	}
-	free(names);
+	amd_names_free(names, n);
 	return rc;
 }
 

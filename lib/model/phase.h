@@ -4,7 +4,7 @@
 #ifndef AMD_MODEL_PHASE_H
 #define AMD_MODEL_PHASE_H
 
-/* Phases of a rank's time (docs/design.md, "Traces"). OVERLAP is communication time
+/* Phases of a rank's time (see docs/design.md). OVERLAP is communication time
  * that ran concurrently with compute; it is not part of the sum. */
 enum amd_phase {
 	AMD_PHASE_COMPUTE,

@@ -1,5 +1,5 @@
-/* store_analysis.c — SQL behind amd_analyse (store_analysis.h): sweep
- * axis, trace windows and phases, operator averages, collectives. */
+/* run_facts.c — SQL behind amd_analyse (run_facts.h): sweep axis,
+ * trace windows and phases, operator averages, collectives. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +17,21 @@ static int sql_fail(struct amd_store *st, struct amd_err *err)
 	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 }
 
-char *amd_store_sweep_axis(struct amd_store *st, const char *sweep)
+int amd_store_sweep_axis(struct amd_store *st, const char *sweep, char **out,
+			 struct amd_err *err)
 {
-	sqlite3_stmt *q;
-	if (!sweep || sqlite3_prepare_v2(st->db, "SELECT axis FROM sweep WHERE name = ?1",
-					 -1, &q, NULL) != SQLITE_OK)
-		return NULL;
+	*out = NULL;
+	if (!sweep)
+		return 0;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT axis FROM sweep WHERE name = ?1", err);
+	if (!q)
+		return -1;
 	sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
-	char *v = NULL;
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		v = strdup((const char *)sqlite3_column_text(q, 0));
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
 	sqlite3_finalize(q);
-	return v;
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
 }
 
 static int phase_index(const char *name)
@@ -53,7 +56,12 @@ static int trace_phases(struct amd_store *st, struct amd_trace_row *v, size_t n,
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, v[i].id);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			int p = phase_index((const char *)sqlite3_column_text(q, 0));
+			const char *name = (const char *)sqlite3_column_text(q, 0);
+			if (!name && sqlite3_column_type(q, 0) != SQLITE_NULL) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			int p = phase_index(name);
 			if (p >= 0) {
 				v[i].phase_ns[p] = sqlite3_column_int64(q, 1);
 				v[i].has_phases = 1;
@@ -61,7 +69,7 @@ static int trace_phases(struct amd_store *st, struct amd_trace_row *v, size_t n,
 		}
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : sql_fail(st, err);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
 }
 
 int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,
@@ -95,7 +103,7 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE || trace_phases(st, *out, *n, err) < 0) {
 		if (rc != SQLITE_DONE)
-			sql_fail(st, err);
+			amd_store_step_fail(st, rc, err);
 		free(*out);
 		*out = NULL;
 		*n = 0;

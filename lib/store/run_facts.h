@@ -1,9 +1,9 @@
-/* store_analysis.h — the store queries behind amd_analyse beyond the run
+/* run_facts.h — the store queries behind amd_analyse beyond the run
  * model (runs.h): a sweep's declared axis, profiler windows, trace phase
  * totals, itwinai's operator averages and collective straggler spread,
  * each for one logical run (its own rows and its child workers'). */
-#ifndef AMD_STORE_ANALYSIS_H
-#define AMD_STORE_ANALYSIS_H
+#ifndef AMD_RUN_FACTS_H
+#define AMD_RUN_FACTS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,8 +12,10 @@
 #include "phase.h"
 #include "store.h"
 
-/* The sweep's axis column (malloc'd) or NULL. */
-char *amd_store_sweep_axis(struct amd_store *st, const char *sweep);
+/* The sweep's axis column in *out (malloc'd), NULL when it has none;
+ * -1 on a store error or out of memory. */
+int amd_store_sweep_axis(struct amd_store *st, const char *sweep, char **out,
+			 struct amd_err *err);
 
 /* One profiler trace of a logical run: its window in absolute ns since
  * the Unix epoch (0 when unknown) and its phase totals. */

@@ -1,5 +1,5 @@
-/* store_runs.c — SQL behind the run model (runs.h): logical runs with
- * children folded in, sweeps, and metric points. */
+/* runs.c — SQL behind the run model (runs.h): logical runs with
+ * children folded in, sweeps, metric points and params. */
 #include "runs.h"
 #include "sqlite_int.h"
 
@@ -10,11 +10,6 @@
 
 #include "buf.h"
 
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return s ? strdup((const char *)s) : NULL;
-}
 
 /* A logical run: parent absent or not in the store. */
 #define TOP_LEVEL "(r.parent_ext_id IS NULL OR NOT EXISTS" \
@@ -51,14 +46,20 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 32) < 0)
+		if (amd_grow(out, *n, &cap, sizeof **out, 32) < 0) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
 		struct amd_run_view *r = &(*out)[(*n)++];
+		memset(r, 0, sizeof *r);
 		r->id = sqlite3_column_int64(q, 0);
-		r->sweep = dup_col(q, 1);
-		r->ext_id = dup_col(q, 2);
-		r->name = dup_col(q, 3);
-		r->strategy = dup_col(q, 4);
+		if (amd_store_col_text(q, 1, &r->sweep) < 0 ||
+		    amd_store_col_text(q, 2, &r->ext_id) < 0 ||
+		    amd_store_col_text(q, 3, &r->name) < 0 ||
+		    amd_store_col_text(q, 4, &r->strategy) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 		r->n = sqlite3_column_int(q, 5);
 		r->nodes = sqlite3_column_int(q, 6);
 		r->repeat = sqlite3_column_int(q, 7);
@@ -74,7 +75,7 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 		amd_runs_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		return amd_store_step_fail(st, rc, err);
 	}
 	return 0;
 }
@@ -102,17 +103,29 @@ int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n
 	if (!q)
 		return -1;
 	size_t cap = 0;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0)
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
 		struct amd_sweep_view *s = &(*out)[(*n)++];
 		s->id = sqlite3_column_int64(q, 0);
-		s->name = dup_col(q, 1);
 		s->runs = sqlite3_column_int(q, 2);
 		s->failed = sqlite3_column_int(q, 3);
 		s->finished = sqlite3_column_int(q, 4);
+		if (amd_store_col_text(q, 1, &s->name) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 	}
 	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		amd_sweeps_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return amd_store_step_fail(st, rc, err);
+	}
 	return 0;
 }
 
@@ -140,9 +153,12 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 	sqlite3_bind_int64(q, 1, run);
 	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
 	size_t cap = 0;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
 		struct amd_point *p = &(*out)[(*n)++];
 		p->step = sqlite3_column_int64(q, 0);
 		p->ts_ms = sqlite3_column_int64(q, 1);
@@ -150,21 +166,37 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 		p->rank = sqlite3_column_int(q, 3);
 	}
 	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return amd_store_step_fail(st, rc, err);
+	}
 	return 0;
+}
+
+int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
+		       struct amd_err *err)
+{
+	*out = NULL;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT p.value FROM param p JOIN run r ON r.id = p.run_id"
+		" JOIN dict d ON d.id = p.key_id WHERE d.s = ?2 AND (r.id = ?1 OR"
+		" r.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
+		" ORDER BY r.id = ?1 DESC, r.rank LIMIT 1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
 }
 
 char *amd_run_param(struct amd_store *st, int64_t run, const char *key)
 {
-	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(st->db,
-			       "SELECT p.value FROM param p JOIN run r ON r.id = p.run_id"
-			       " JOIN dict d ON d.id = p.key_id WHERE d.s = ?2 AND (r.id = ?1 OR"
-			       " r.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
-			       " ORDER BY r.id = ?1 DESC, r.rank LIMIT 1", -1, &q, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_int64(q, 1, run);
-	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-	char *v = sqlite3_step(q) == SQLITE_ROW ? dup_col(q, 0) : NULL;
-	sqlite3_finalize(q);
-	return v;
+	char *v;
+	return amd_run_param_find(st, run, key, &v, NULL) < 0 ? NULL : v;
 }

@@ -52,7 +52,14 @@ struct amd_point {
 int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 		   struct amd_point **out, size_t *n, struct amd_err *err);
 
-/* Param value of a logical run (own, else first child's); malloc'd or NULL. */
+/* Param value of a logical run (own, else first child's) in *out,
+ * malloc'd, NULL when the run has no such param; -1 on a store error or
+ * out of memory. */
+int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
+		       struct amd_err *err);
+
+/* The same, NULL when absent or on an error (for callers where a
+ * missing value only leaves a point out, e.g. the report's charts). */
 char *amd_run_param(struct amd_store *st, int64_t run, const char *key);
 
 #endif

@@ -1,8 +1,8 @@
-/* store_schema.c — the store's schema, version by version. Migration N
+/* schema.c — the store's schema, version by version. Migration N
  * takes a store at version N-1 to N; a new release adds a row to
  * migrations[], never edits a released one.
  *
- * Shape (DESIGN §3): strings interned once in dict; narrow fact tables of
+ * Shape (docs/design.md, "The store"): strings interned once in dict; narrow fact tables of
  * small integer keys and numbers; every fact row carries the source it
  * came from, so replacing or dropping a source is one DELETE per table. */
 #include "schema.h"

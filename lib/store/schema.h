@@ -1,4 +1,4 @@
-/* store_schema.h — the list of schema migrations (see store_schema.c). */
+/* schema.h — the list of schema migrations (see schema.c). */
 #ifndef AMD_STORE_SCHEMA_H
 #define AMD_STORE_SCHEMA_H
 

@@ -1,5 +1,5 @@
-/* store_report.c — SQL behind store_report.h: a sweep's sources and its
- * metric keys by prefix. */
+/* sources.c — SQL behind sources.h: a sweep's sources and its metric
+ * keys by prefix. */
 #include "sources.h"
 #include "sqlite_int.h"
 
@@ -8,10 +8,12 @@
 
 #include "buf.h"
 
-static char *dup_col(sqlite3_stmt *q, int i)
+/* Column i as a malloc'd copy ("" for NULL); -1 when out of memory. */
+static int dup_col(sqlite3_stmt *q, int i, char **out)
 {
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return strdup(s ? (const char *)s : "");
+	if (amd_store_col_text(q, i, out) < 0)
+		return -1;
+	return *out || (*out = strdup("")) ? 0 : -1;
 }
 
 /* Runs of the sweep, with their children. */
@@ -46,17 +48,20 @@ int amd_store_sweep_sources(struct amd_store *st, const char *sweep,
 			break;
 		}
 		struct amd_source_row *r = &(*out)[(*n)++];
-		r->path = dup_col(q, 0);
-		r->kind = dup_col(q, 1);
+		memset(r, 0, sizeof *r);
 		r->size = sqlite3_column_int64(q, 2);
-		r->sha256 = dup_col(q, 3);
+		if (dup_col(q, 0, &r->path) < 0 || dup_col(q, 1, &r->kind) < 0 ||
+		    dup_col(q, 3, &r->sha256) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE) {
 		amd_source_rows_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		return amd_store_step_fail(st, rc, err);
 	}
 	return 0;
 }
@@ -88,23 +93,19 @@ int amd_store_sweep_metric_keys(struct amd_store *st, const char *sweep, const c
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			char **v = realloc(*out, cap * sizeof *v);
-			if (!v) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			*out = v;
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0 ||
+		    dup_col(q, 0, &(*out)[*n]) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
-		(*out)[(*n)++] = dup_col(q, 0);
+		(*n)++;
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE) {
 		amd_strings_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		return amd_store_step_fail(st, rc, err);
 	}
 	return 0;
 }

@@ -1,9 +1,9 @@
-/* store_report.h — the store queries the report needs beyond the
+/* sources.h — the store queries the report needs beyond the
  * analysis: the sources a sweep came from (provenance with sha256) and
  * the metric keys its runs logged under a prefix (the runtime step
  * profiler's profile/train/dl_<loader>/time_*_ms). */
-#ifndef AMD_STORE_REPORT_H
-#define AMD_STORE_REPORT_H
+#ifndef AMD_SOURCES_H
+#define AMD_SOURCES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -22,4 +22,13 @@ int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err);
 sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 				struct amd_err *err);
 
+/* Column i of the current row as a malloc'd copy in *out (NULL for an
+ * SQL NULL); -1 when out of memory. */
+int amd_store_col_text(sqlite3_stmt *q, int i, char **out);
+
+/* The message for a failed sqlite3_step (rc), after the store's path:
+ * "out of memory" for SQLITE_NOMEM (also what callers set when their
+ * own allocation fails), else SQLite's message; returns -1. */
+int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
+
 #endif

@@ -34,6 +34,23 @@ sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 	return s;
 }
 
+int amd_store_col_text(sqlite3_stmt *q, int i, char **out)
+{
+	*out = NULL;
+	if (sqlite3_column_type(q, i) == SQLITE_NULL)
+		return 0;
+	const char *s = (const char *)sqlite3_column_text(q, i);
+	return s && (*out = strdup(s)) ? 0 : -1;
+}
+
+int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err)
+{
+	if (rc == SQLITE_NOMEM)
+		return amd_fail(err, "%s: out of memory", st->path);
+	int known = sqlite3_errcode(st->db) != SQLITE_OK;
+	return amd_fail(err, "%s: %s", st->path, known ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+}
+
 int amd_store_schema_version(struct amd_store *st)
 {
 	sqlite3_stmt *s = NULL;
@@ -103,7 +120,10 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	struct amd_store *st = calloc(1, sizeof *st);
 	if (!st)
 		return amd_fail(err, "%s: out of memory", path);
-	st->path = strdup(path);
+	if (!(st->path = strdup(path))) {
+		free(st);
+		return amd_fail(err, "%s: out of memory", path);
+	}
 	st->mode = mode;
 	int flags = mode == AMD_STORE_READ ? SQLITE_OPEN_READONLY
 					   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -196,6 +216,24 @@ int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *er
 		amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(db));
 	sqlite3_finalize(q);
 	return id;
+}
+
+int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err)
+{
+	*out = NULL;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT s FROM dict WHERE id=?1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q), ret = 0;
+	if (rc == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(q, 0);
+		if (!s || !(*out = strdup(s)))
+			ret = amd_fail(err, "%s: out of memory", st->path);
+	} else if (rc != SQLITE_DONE)
+		ret = amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	sqlite3_finalize(q);
+	return ret;
 }
 
 const char *amd_store_path(const struct amd_store *st)

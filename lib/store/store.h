@@ -35,6 +35,10 @@ void amd_store_rollback(struct amd_store *st);
 int64_t amd_store_intern(struct amd_store *st, const char *s,
 			 struct amd_err *err);
 
+/* The text of dictionary id into *out (the caller frees it); *out is
+ * NULL when no such id. -1 on a store error or out of memory. */
+int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err);
+
 int amd_store_schema_version(struct amd_store *st);
 
 /* The path the store was opened at (for messages). */

@@ -1,4 +1,4 @@
-/* store_trace.c — SQL behind `amdahl trace show` (lib/trace.h): a run's
+/* traces.c — SQL behind `amdahl trace show` (traces.h): a run's
  * stored trace summaries, their steps and top ops. */
 #include "traces.h"
 #include "sqlite_int.h"
@@ -9,17 +9,6 @@
 #include <string.h>
 
 #include "buf.h"
-
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	return s ? strdup((const char *)s) : NULL;
-}
-
-static int db_fail(struct amd_store *st, struct amd_err *err)
-{
-	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
-}
 
 /* The run with that ext id, else, among runs of that name (repeats),
  * the newest one that has traces, else the newest. */
@@ -37,10 +26,10 @@ static int find_run(struct amd_store *st, const char *run, int64_t *id, char **l
 	*id = 0;
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(q, 0);
-		*label = dup_col(q, 1);
+		rc = amd_store_col_text(q, 1, label) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(st, err);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
 }
 
 static int read_phases(struct amd_store *st, struct amd_trace_view *v, struct amd_err *err)
@@ -51,11 +40,70 @@ static int read_phases(struct amd_store *st, struct amd_trace_view *v, struct am
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, v->id);
-	while (sqlite3_step(q) == SQLITE_ROW)
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(q, 0);
+		if (!name) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 		for (int p = 0; p < AMD_PHASE_COUNT; p++)
-			if (strcmp((const char *)sqlite3_column_text(q, 0), amd_phase_names[p]) == 0)
+			if (strcmp(name, amd_phase_names[p]) == 0)
 				v->phase_ns[p] = sqlite3_column_int64(q, 1);
+	}
 	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+}
+
+/* The current row of q as a trace view; -1 out of memory. */
+static int trace_view(sqlite3_stmt *q, struct amd_trace_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->id = sqlite3_column_int64(q, 0);
+	v->rank = sqlite3_column_int(q, 1);
+	v->world_size = sqlite3_column_int(q, 2);
+	v->start_ns = sqlite3_column_int64(q, 6);
+	v->end_ns = sqlite3_column_int64(q, 7);
+	v->events = sqlite3_column_int64(q, 8);
+	v->has_gpu = sqlite3_column_int(q, 9);
+	v->comp_fraction = sqlite3_column_type(q, 10) == SQLITE_NULL
+		? NAN : sqlite3_column_double(q, 10);
+	if (amd_store_col_text(q, 3, &v->backend) < 0 ||
+	    amd_store_col_text(q, 4, &v->device) < 0 ||
+	    amd_store_col_text(q, 5, &v->path) < 0)
+		return -1;
+	return 0;
+}
+
+/* The traces of run_id (and its child workers'), with their phases. */
+static int read_traces(struct amd_store *st, int64_t run_id, int rank,
+		       struct amd_trace_view **out, size_t *n, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT t.id, coalesce(t.rank,-1), coalesce(t.world_size,-1), t.backend, t.device,"
+		" s.path, t.start_ns, t.end_ns, t.events, t.has_gpu, t.comp_fraction"
+		" FROM trace t JOIN source s ON s.id=t.source_id"
+		" WHERE (t.run_id=?1 OR t.run_id IN (SELECT c.id FROM run c JOIN run p"
+		"   ON c.parent_ext_id=p.ext_id WHERE p.id=?1)) AND (?2 < 0 OR t.rank=?2)"
+		" ORDER BY t.rank, s.path", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run_id);
+	sqlite3_bind_int(q, 2, rank);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0 ||
+		    trace_view(q, &(*out)[(*n)++]) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return amd_store_step_fail(st, rc, err);
+	for (size_t i = 0; i < *n; i++)
+		if (read_phases(st, &(*out)[i], err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -67,47 +115,15 @@ int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run
 	*n = 0;
 	*run_label = NULL;
 	if (find_run(st, run, run_id, run_label, err) < 0)
-		return -1;
-	if (*run_id == 0)
+		return -1; /* find_run leaves *run_label NULL when it fails */
+	if (*run_id == 0 || read_traces(st, *run_id, rank, out, n, err) == 0)
 		return 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT t.id, coalesce(t.rank,-1), coalesce(t.world_size,-1), t.backend, t.device,"
-		" s.path, t.start_ns, t.end_ns, t.events, t.has_gpu, t.comp_fraction"
-		" FROM trace t JOIN source s ON s.id=t.source_id"
-		" WHERE (t.run_id=?1 OR t.run_id IN (SELECT c.id FROM run c JOIN run p"
-		"   ON c.parent_ext_id=p.ext_id WHERE p.id=?1)) AND (?2 < 0 OR t.rank=?2)"
-		" ORDER BY t.rank, s.path", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, *run_id);
-	sqlite3_bind_int(q, 2, rank);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
-			break;
-		struct amd_trace_view *v = &(*out)[(*n)++];
-		memset(v, 0, sizeof *v);
-		v->id = sqlite3_column_int64(q, 0);
-		v->rank = sqlite3_column_int(q, 1);
-		v->world_size = sqlite3_column_int(q, 2);
-		v->backend = dup_col(q, 3);
-		v->device = dup_col(q, 4);
-		v->path = dup_col(q, 5);
-		v->start_ns = sqlite3_column_int64(q, 6);
-		v->end_ns = sqlite3_column_int64(q, 7);
-		v->events = sqlite3_column_int64(q, 8);
-		v->has_gpu = sqlite3_column_int(q, 9);
-		v->comp_fraction = sqlite3_column_type(q, 10) == SQLITE_NULL
-			? NAN : sqlite3_column_double(q, 10);
-	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(st, err);
-	for (size_t i = 0; i < *n; i++)
-		if (read_phases(st, &(*out)[i], err) < 0)
-			return -1;
-	return 0;
+	amd_trace_views_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	free(*run_label);
+	*run_label = NULL;
+	return -1;
 }
 
 void amd_trace_views_free(struct amd_trace_view *v, size_t n)
@@ -131,14 +147,22 @@ int amd_trace_steps(struct amd_store *st, int64_t trace_id, struct amd_trace_ste
 		return -1;
 	sqlite3_bind_int64(q, 1, trace_id);
 	size_t cap = 0;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
 		(*out)[(*n)++] = (struct amd_trace_step){sqlite3_column_int64(q, 0),
 			sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2)};
 	}
 	sqlite3_finalize(q);
-	return 0;
+	if (rc == SQLITE_DONE)
+		return 0;
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return amd_store_step_fail(st, rc, err);
 }
 
 /* The profiler's own span and GPU-side copies of annotations (which hold
@@ -158,12 +182,18 @@ int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
 	sqlite3_bind_int64(q, 1, trace_id);
 	sqlite3_bind_int(q, 2, limit > 0 ? limit : -1);
 	size_t cap = 0;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0)
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0) {
+			rc = SQLITE_NOMEM;
 			break;
+		}
 		struct amd_trace_op_view *o = &(*out)[(*n)++];
-		o->name = dup_col(q, 0);
-		o->cat = dup_col(q, 1);
+		memset(o, 0, sizeof *o);
+		if (amd_store_col_text(q, 0, &o->name) < 0 || amd_store_col_text(q, 1, &o->cat) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
 		o->count = sqlite3_column_int64(q, 2);
 		o->total_ns = sqlite3_column_int64(q, 3);
 		o->self_ns = sqlite3_column_int64(q, 4);
@@ -171,7 +201,12 @@ int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
 		o->max_ns = sqlite3_column_int64(q, 6);
 	}
 	sqlite3_finalize(q);
-	return 0;
+	if (rc == SQLITE_DONE)
+		return 0;
+	amd_trace_op_views_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return amd_store_step_fail(st, rc, err);
 }
 
 void amd_trace_op_views_free(struct amd_trace_op_view *v, size_t n)

@@ -28,7 +28,7 @@ struct amd_trace_op_view {
 /* The run (by ext id, else by name: the newest launch of that name with
  * traces, else the newest) and its traces,
  * ordered by rank; rank >= 0 keeps that rank only. *run_id 0 when no
- * run matches. */
+ * run matches. On failure there is nothing to free. */
 int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run_id,
 		   char **run_label, struct amd_trace_view **out, size_t *n,
 		   struct amd_err *err);

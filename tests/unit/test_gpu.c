@@ -1,4 +1,4 @@
-/* test_gpu.c — GPU statistics (lib/gpu.h) on the real nvidia-smi log in
+/* test_gpu.c — GPU statistics (lib/analysis/gpu_energy.h) on the real nvidia-smi log in
  * testdata/gpu-batch-sweep, and on a log with missing power values,
  * checked against tests/fixtures/nvsmi_energy.py (numpy's trapezoid). */
 #include <setjmp.h>
@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_samples.h"
+#include "analysis_energy.h"
+#include "gpu_energy.h"
 #include "ingest.h"
 #include "writer.h"
 #include "runs.h"
@@ -217,12 +218,91 @@ static void missing_power_splits_the_integral(void **state)
 	unlink(csv);
 }
 
+/* A run's figures, its GPUs together: the samples linked to it, else
+ * those of its time window; energy the sum of the GPUs' integrals. */
+static void run_figures_linked_else_window(void **state)
+{
+	(void)state;
+	char *path = temp_store();
+	ingest(path, "testdata/gpu-batch-sweep/mlruns", NULL);
+	ingest(path, REAL_LOG, "bf16-b8");
+	struct amd_store *st;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	struct amd_run_view *runs;
+	size_t nr;
+	assert_int_equal(amd_runs_list(st, NULL, &runs, &nr, &err), 0);
+	int linked = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct amd_gpu_run_figures f;
+		assert_int_equal(amd_gpu_run_figures(st, runs[i].id, runs[i].start_ms,
+						     runs[i].end_ms, &f, &err), 0);
+		struct amd_gpu_stats *s;
+		size_t ns;
+		if (f.linked)
+			assert_int_equal(amd_gpu_stats_run(st, runs[i].id, &s, &ns, &err), 0);
+		else
+			assert_int_equal(amd_gpu_stats_window(st, runs[i].start_ms, runs[i].end_ms,
+							      &s, &ns, &err), 0);
+		linked += f.linked;
+		assert_int_equal(f.gpus, ns);
+		assert_true(ns > 0);
+		double e = 0;
+		for (size_t k = 0; k < ns; k++)
+			e += s[k].energy_j;
+		near(e, f.energy_j, 1e-12);
+		assert_true(f.power_w > 0 && f.util_pct >= 0 && f.util_pct <= 100);
+		free(s);
+	}
+	assert_int_equal(linked, 1);
+	/* a run with no samples and no window has no figures */
+	struct amd_gpu_run_figures none;
+	assert_int_equal(amd_gpu_run_figures(st, -1, 0, 0, &none, &err), 0);
+	assert_int_equal(none.gpus, 0);
+	assert_true(isnan(none.energy_j) && isnan(none.power_w) && isnan(none.util_pct));
+	amd_runs_free(runs, nr);
+	amd_store_close(st);
+	remove_store(path);
+}
+
+/* The seam for issue 13: a run's missing energy, power and utilisation
+ * come from its nvidia-smi figures; values it logged are kept. */
+static void nvsmi_seam_fills_only_missing(void **state)
+{
+	(void)state;
+	char *path = temp_store();
+	ingest(path, "testdata/gpu-batch-sweep/mlruns", NULL);
+	ingest(path, REAL_LOG, "bf16-b8");
+	struct amd_store *st;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	struct amd_run_view *runs;
+	size_t nr;
+	assert_int_equal(amd_runs_list(st, NULL, &runs, &nr, &err), 0);
+	for (size_t i = 0; i < nr; i++) {
+		struct amd_gpu_run_figures f;
+		assert_int_equal(amd_gpu_run_figures(st, runs[i].id, runs[i].start_ms,
+						     runs[i].end_ms, &f, &err), 0);
+		struct amd_run_value v = {.energy_run_j = NAN, .power_w = 123, .util_pct = NAN};
+		assert_int_equal(analysis_run_energy_nvsmi(st, &runs[i], &v, &err), 1);
+		near(f.energy_j, v.energy_run_j, 1e-12);
+		near(f.util_pct, v.util_pct, 1e-12);
+		assert_true(v.power_w == 123);
+		assert_int_equal(analysis_run_energy_nvsmi(st, &runs[i], &v, &err), 0);
+	}
+	amd_runs_free(runs, nr);
+	amd_store_close(st);
+	remove_store(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(real_log_window),
 		cmocka_unit_test(real_log_linked_to_run),
 		cmocka_unit_test(missing_power_splits_the_integral),
+		cmocka_unit_test(run_figures_linked_else_window),
+		cmocka_unit_test(nvsmi_seam_fills_only_missing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,21 +157,24 @@ static int runs_row(struct amd_csv *c, const char *const *hdr, size_t nh, const 
 	return 0;
 }
 
-/* Copies the header's names (the reader reuses its storage per record). */
-static char **copy_header(const struct amd_csv *c)
-{
-	char **h = calloc(c->n + 1, sizeof *h);
-	for (size_t i = 0; h && i < c->n; i++)
-		if (!(h[i] = strdup(c->field[i])))
-			return h;
-	return h;
-}
-
 static void free_header(char **h, size_t n)
 {
 	for (size_t i = 0; h && i < n; i++)
 		free(h[i]);
 	free(h);
+}
+
+/* Copies the header's names (the reader reuses its storage per record);
+ * NULL out of memory. */
+static char **copy_header(const struct amd_csv *c)
+{
+	char **h = calloc(c->n + 1, sizeof *h);
+	for (size_t i = 0; h && i < c->n; i++)
+		if (!(h[i] = strdup(c->field[i]))) {
+			free_header(h, i);
+			return NULL;
+		}
+	return h;
 }
 
 static int parse_runs_table(struct amd_csv *c, struct amd_sink *sink, struct amd_err *err)

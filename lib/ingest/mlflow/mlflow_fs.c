@@ -31,54 +31,16 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	char *params = amd_path_join(path, "params");
 	char *tags = amd_path_join(path, "tags");
 	int score = 0;
-	if (meta && amd_is_file(meta) &&
-	    (amd_is_dir(metrics) || amd_is_dir(params) || amd_is_dir(tags)))
+	if (!meta || !metrics || !params || !tags)
+		score = -1;
+	else if (amd_is_file(meta) &&
+		 (amd_is_dir(metrics) || amd_is_dir(params) || amd_is_dir(tags)))
 		score = 90;
 	free(meta);
 	free(metrics);
 	free(params);
 	free(tags);
 	return score;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names in dir (no dot files); NULL list when dir is missing. */
-static char **list_dir(const char *dir, size_t *n)
-{
-	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return NULL;
-	char **v = NULL;
-	size_t cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			char **nv = realloc(v, cap * sizeof *nv);
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[(*n)++] = strdup(e->d_name);
-	}
-	closedir(d);
-	if (v)
-		qsort(v, *n, sizeof *v, cmp_str);
-	return v;
-}
-
-static void free_list(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* Calls fn for each regular file below dir, with its key relative to
@@ -91,7 +53,9 @@ static int each_file(const char *dir, const char *prefix, file_fn fn, void *ctx,
 	if (depth > 32)
 		return amd_fail(err, "%s: nested too deeply", dir);
 	size_t n;
-	char **names = list_dir(dir, &n);
+	char **names;
+	if (amd_list_dir(dir, &names, &n, err) < 0)
+		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *p = amd_path_join(dir, names[i]);
@@ -105,7 +69,7 @@ static int each_file(const char *dir, const char *prefix, file_fn fn, void *ctx,
 		free(p);
 		free(key);
 	}
-	free_list(names, n);
+	amd_names_free(names, n);
 	return rc;
 }
 
@@ -131,11 +95,13 @@ static int hash(const char *path, char hex[65], uint64_t *size, struct amd_err *
 		return amd_fail(err, "%s: cannot start SHA-256", path);
 	static const char *const parts[] = {"metrics", "params", "tags"};
 	char *meta = amd_path_join(path, "meta.yaml");
-	int rc = hash_one(&h, meta, "meta.yaml", err);
+	int rc = meta ? hash_one(&h, meta, "meta.yaml", err) : amd_fail(err, "%s: out of memory", path);
 	free(meta);
 	for (size_t i = 0; i < 3 && rc == 0; i++) {
 		char *d = amd_path_join(path, parts[i]);
-		if (amd_is_dir(d))
+		if (!d)
+			rc = amd_fail(err, "%s: out of memory", path);
+		else if (amd_is_dir(d))
 			rc = each_file(d, parts[i], hash_one, &h, 0, err);
 		free(d);
 	}
@@ -263,8 +229,9 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	struct amd_node *meta = NULL, *exp = NULL;
 	char *meta_path = amd_path_join(in->path, "meta.yaml");
 	char *expdir = parent_dir(in->path);
-	char *exp_path = amd_path_join(expdir, "meta.yaml");
-	int ret = load_yaml(meta_path, &meta, err);
+	char *exp_path = expdir ? amd_path_join(expdir, "meta.yaml") : NULL;
+	int ret = meta_path && exp_path ? load_yaml(meta_path, &meta, err)
+					: amd_fail(err, "%s: out of memory", in->path);
 	if (ret == 0 && amd_is_file(exp_path))
 		ret = load_yaml(exp_path, &exp, err);
 	if (ret < 0)
@@ -300,7 +267,9 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	} parts[] = {{"params", param_file}, {"tags", tag_file}, {"metrics", metric_file}};
 	for (size_t i = 0; i < 3 && ret == 0; i++) {
 		char *d = amd_path_join(in->path, parts[i].dir);
-		if (amd_is_dir(d))
+		if (!d)
+			ret = amd_fail(err, "%s: out of memory", in->path);
+		else if (amd_is_dir(d))
 			ret = each_file(d, NULL, parts[i].fn, &rc, 0, err);
 		free(d);
 	}

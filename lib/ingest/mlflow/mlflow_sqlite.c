@@ -205,14 +205,17 @@ static const char *tag_value(struct db_ctx *c, const char *run, const char *key,
 	return buf[0] ? buf : NULL;
 }
 
-static char *experiment_name(struct db_ctx *c, sqlite3_stmt *runs)
+/* The run's experiment name in *name (NULL when it has none); -1 out
+ * of memory. */
+static int experiment_name(struct db_ctx *c, sqlite3_stmt *runs, char **name)
 {
 	sqlite3_reset(c->exp);
 	sqlite3_bind_value(c->exp, 1, sqlite3_column_value(runs, 5));
-	char *name = NULL;
-	if (sqlite3_step(c->exp) == SQLITE_ROW && text(c->exp, 1))
-		name = strdup(text(c->exp, 1));
-	return name;
+	*name = NULL;
+	if (sqlite3_step(c->exp) != SQLITE_ROW)
+		return 0;
+	const char *s = text(c->exp, 1);
+	return s && !(*name = strdup(s)) ? -1 : 0;
 }
 
 static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
@@ -224,7 +227,9 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 	if (stage && strcmp(stage, "deleted") == 0)
 		return 0;
 	char parent[256], tag_name[512];
-	char *sweep = experiment_name(c, runs);
+	char *sweep;
+	if (experiment_name(c, runs, &sweep) < 0)
+		return amd_fail(err, "%s: out of memory", c->path);
 	struct amd_run_rec r = {
 		.ext_id = id,
 		.name = text(runs, 1) ? text(runs, 1)

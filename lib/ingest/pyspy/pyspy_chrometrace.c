@@ -71,14 +71,8 @@ static struct thread_state *thread_of(struct replay *r, double pid, double tid)
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].pid == pid && r->v[i].tid == tid)
 			return &r->v[i];
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 16;
-		struct thread_state *v = realloc(r->v, cap * sizeof *v);
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->cap = cap;
-	}
+	if (amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 16) < 0)
+		return NULL;
 	struct thread_state *t = &r->v[r->n++];
 	memset(t, 0, sizeof *t);
 	t->pid = pid;

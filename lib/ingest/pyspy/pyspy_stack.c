@@ -131,14 +131,8 @@ int amd_pyspy_process_frame(char *s)
 
 int amd_pyspy_push(struct amd_pyspy_stack *st, const struct amd_stack_frame *f)
 {
-	if (st->depth == st->cap) {
-		size_t cap = st->cap ? 2 * st->cap : 32;
-		struct amd_stack_frame *v = realloc(st->frames, cap * sizeof *v);
-		if (!v)
-			return -1;
-		st->frames = v;
-		st->cap = cap;
-	}
+	if (amd_grow(&st->frames, st->depth, &st->cap, sizeof *st->frames, 32) < 0)
+		return -1;
 	st->frames[st->depth++] = *f;
 	return 0;
 }
@@ -238,46 +232,48 @@ struct amd_pyspy_acc *amd_pyspy_acc_new(void)
 }
 
 /* Appends s with the key's separator bytes (never in real frame text)
- * replaced by '?'. */
-static void put_text(struct amd_buf *b, const char *s)
+ * replaced by '?'; -1 out of memory. */
+static int put_text(struct amd_buf *b, const char *s)
 {
 	for (const char *p = s; *p;) {
 		size_t n = strcspn(p, "\x1d\x1e\x1f");
-		amd_buf_append(b, p, n);
+		if (amd_buf_append(b, p, n) < 0)
+			return -1;
 		p += n;
 		if (*p) {
-			amd_buf_append(b, "?", 1);
+			if (amd_buf_append(b, "?", 1) < 0)
+				return -1;
 			p++;
 		}
 	}
+	return 0;
 }
 
-static void put_opt(struct amd_buf *b, const char *s)
+static int put_opt(struct amd_buf *b, const char *s)
 {
-	amd_buf_append(b, s ? "1" : "0", 1);
-	if (s)
-		put_text(b, s);
+	if (amd_buf_append(b, s ? "1" : "0", 1) < 0)
+		return -1;
+	return s ? put_text(b, s) : 0;
 }
 
 /* key: process \x1d thread \x1d frame \x1e frame …, frame = name \x1f
- * file \x1f line; optional texts carry a 1/0 presence byte. */
+ * file \x1f line; optional texts carry a 1/0 presence byte. NULL out
+ * of memory. */
 static char *stack_key(const struct amd_pyspy_stack *st)
 {
 	struct amd_buf b = {0};
-	put_opt(&b, st->process);
-	amd_buf_append(&b, "\x1d", 1);
-	put_opt(&b, st->thread);
-	amd_buf_append(&b, "\x1d", 1);
-	for (size_t i = 0; i < st->depth; i++) {
+	int rc = put_opt(&b, st->process) < 0 || amd_buf_append(&b, "\x1d", 1) < 0 ||
+		 put_opt(&b, st->thread) < 0 || amd_buf_append(&b, "\x1d", 1) < 0;
+	for (size_t i = 0; !rc && i < st->depth; i++) {
 		const struct amd_stack_frame *f = &st->frames[i];
-		if (i)
-			amd_buf_append(&b, "\x1e", 1);
-		put_text(&b, f->name);
-		amd_buf_append(&b, "\x1f", 1);
-		put_opt(&b, f->file);
-		amd_buf_printf(&b, "\x1f%d", f->line);
+		rc = (i && amd_buf_append(&b, "\x1e", 1) < 0) || put_text(&b, f->name) < 0 ||
+		     amd_buf_append(&b, "\x1f", 1) < 0 || put_opt(&b, f->file) < 0 ||
+		     amd_buf_printf(&b, "\x1f%d", f->line) < 0;
 	}
-	amd_buf_append(&b, "", 1);
+	if (rc || amd_buf_append(&b, "", 1) < 0) {
+		amd_buf_free(&b);
+		return NULL;
+	}
 	return b.data;
 }
 
@@ -317,12 +313,8 @@ static struct acc_entry *acc_slot(struct amd_pyspy_acc *a, const struct amd_pysp
 			if (a->n < a->cap)
 				goto room;
 		}
-		size_t cap = a->cap ? 2 * a->cap : 256;
-		struct acc_entry *v = realloc(a->v, cap * sizeof *v);
-		if (!v)
+		if (amd_grow(&a->v, a->n, &a->cap, sizeof *a->v, 256) < 0)
 			return NULL;
-		a->v = v;
-		a->cap = cap;
 	}
 room:;
 	char *key = stack_key(st);

@@ -63,18 +63,10 @@ struct reader {
 
 static int set_field(struct reader *r, struct field *f, const void *s, size_t n)
 {
-	if (n + 1 > f->cap) {
-		size_t c = f->cap ? f->cap : 64;
-		while (c < n + 1)
-			c *= 2;
-		char *p = realloc(f->s, c);
-		if (!p) {
-			r->failed = 1;
-			r->why = "out of memory";
-			return -1;
-		}
-		f->s = p;
-		f->cap = c;
+	if (amd_grow_to(&f->s, n + 1, &f->cap, 1, 64) < 0) {
+		r->failed = 1;
+		r->why = "out of memory";
+		return -1;
 	}
 	memcpy(f->s, s, n);
 	f->s[n] = '\0';

@@ -20,6 +20,7 @@
  *   each thread, communication = top-level collectives (record_param_comms,
  *   gloo:*, nccl:*), other = window minus both (not below zero). */
 #include "trace_agg.h"
+#include "buf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -126,21 +127,6 @@ static uint32_t hash_str(const char *s, size_t n)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, c * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static int strtab_rehash(struct strtab *t)
 {
 	uint32_t ns = t->nslots ? t->nslots * 2 : 1024;
@@ -176,17 +162,11 @@ static uint32_t intern(struct strtab *t, const char *s, size_t n)
 	for (uint32_t id; (id = t->slots[h]); h = (h + 1) & (t->nslots - 1))
 		if (t->len[id] == n && memcmp(t->s[id], s, n) == 0)
 			return id;
-	if (t->n == t->cap) {
-		char **v = realloc(t->s, 2 * t->cap * sizeof *v);
-		if (v)
-			t->s = v;
-		size_t *l = realloc(t->len, 2 * t->cap * sizeof *l);
-		if (l)
-			t->len = l;
-		if (!v || !l)
-			return 0;
-		t->cap *= 2;
-	}
+	size_t cap_s = t->cap, cap_len = t->cap;
+	if (amd_grow(&t->s, t->n, &cap_s, sizeof *t->s, 64) < 0 ||
+	    amd_grow(&t->len, t->n, &cap_len, sizeof *t->len, 64) < 0)
+		return 0;
+	t->cap = (uint32_t)cap_s;
 	char *c = malloc(n + 1);
 	if (!c)
 		return 0;
@@ -287,7 +267,7 @@ static long op_index(struct amd_trace_agg *a, uint32_t name, uint32_t cat)
 	for (uint32_t i; (i = a->op_slots[h]); h = (h + 1) & mask)
 		if (a->ops[i - 1].name == name && a->ops[i - 1].cat == cat)
 			return (long)i - 1;
-	if (grow((void **)&a->ops, &a->cap_ops, a->n_ops + 1, sizeof *a->ops) < 0)
+	if (amd_grow_to(&a->ops, a->n_ops + 1, &a->cap_ops, sizeof *a->ops, 16) < 0)
 		return -1;
 	struct op *o = &a->ops[a->n_ops];
 	memset(o, 0, sizeof *o);
@@ -314,7 +294,7 @@ static int hev_less(const struct hev *x, const struct hev *y)
 
 static int late_push(struct window *w, const struct hev *e)
 {
-	if (grow((void **)&w->late, &w->cap_late, w->n_late + 1, sizeof *w->late) < 0)
+	if (amd_grow_to(&w->late, w->n_late + 1, &w->cap_late, sizeof *w->late, 16) < 0)
 		return -1;
 	size_t i = w->n_late++;
 	while (i > 0) {
@@ -356,7 +336,7 @@ static int window_push(struct window *w, const struct hev *e)
 		if (w->head > 0 && w->head >= w->n) {
 			memcpy(w->v, w->v + w->head, w->n * sizeof *w->v);
 			w->head = 0;
-		} else if (grow((void **)&w->v, &w->cap, w->cap + 1, sizeof *w->v) < 0)
+		} else if (amd_grow_to(&w->v, w->cap + 1, &w->cap, sizeof *w->v, 16) < 0)
 			return -1;
 	}
 	w->v[w->head + w->n++] = *e;
@@ -406,7 +386,7 @@ static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct 
 		a->cpu_aten += dur;
 	if (comm && !(parent && parent->in_comm))
 		a->cpu_comm += dur;
-	if (grow((void **)&t->stack, &t->cap, t->depth + 1, sizeof *t->stack) < 0)
+	if (amd_grow_to(&t->stack, t->depth + 1, &t->cap, sizeof *t->stack, 16) < 0)
 		return -1;
 	struct open_iv *iv = &t->stack[t->depth++];
 	*iv = (struct open_iv){.start = e->start, .end = e->end, .op = e->op};
@@ -474,7 +454,7 @@ static void sweep_take(struct amd_trace_agg *a, const struct hev *e)
 static long track_index(struct amd_trace_agg *a, const struct amd_trace_event *e, char lane)
 {
 	size_t need = e->pid_len + e->tid_len + 3;
-	if (grow((void **)&a->keybuf, &a->keycap, need, 1) < 0)
+	if (amd_grow_to(&a->keybuf, need, &a->keycap, 1, 16) < 0)
 		return -1;
 	if (e->pid_len)
 		memcpy(a->keybuf, e->pid, e->pid_len);
@@ -485,13 +465,13 @@ static long track_index(struct amd_trace_agg *a, const struct amd_trace_event *e
 	if (a->last_len == need - 1 && memcmp(a->last_key, a->keybuf, need - 1) == 0)
 		return a->last_track; /* consecutive events mostly share a track */
 	uint32_t id = intern(&a->tracks_by_key, a->keybuf, need - 1);
-	if (!id || grow((void **)&a->last_key, &a->last_cap, need, 1) < 0)
+	if (!id || amd_grow_to(&a->last_key, need, &a->last_cap, 1, 16) < 0)
 		return -1;
 	memcpy(a->last_key, a->keybuf, need - 1);
 	a->last_len = need - 1;
 	a->last_track = (long)id - 1;
 	if (id > a->n_tracks) {
-		if (grow((void **)&a->tracks, &a->cap_tracks, id, sizeof *a->tracks) < 0)
+		if (amd_grow_to(&a->tracks, id, &a->cap_tracks, sizeof *a->tracks, 16) < 0)
 			return -1;
 		memset(&a->tracks[a->n_tracks], 0, sizeof *a->tracks);
 		a->n_tracks = id;
@@ -522,7 +502,7 @@ static int note_collective(struct amd_trace_agg *a, const struct amd_trace_event
 	int on_gpu = (o->flags & OPF_DEVICE) && strncasecmp(name, "nccl", 4) == 0;
 	if (!on_gpu && ((o->flags & (OPF_COMM | OPF_DEVICE)) != OPF_COMM))
 		return 0;
-	if (grow((void **)&a->colls, &a->cap_colls, a->n_colls + 1, sizeof *a->colls) < 0)
+	if (amd_grow_to(&a->colls, a->n_colls + 1, &a->cap_colls, sizeof *a->colls, 16) < 0)
 		return -1;
 	struct coll *c = &a->colls[a->n_colls++];
 	c->name = e->coll_name_len ? intern(&a->names, e->coll_name, e->coll_name_len) : o->name;
@@ -547,7 +527,7 @@ static int note_step(struct amd_trace_agg *a, const struct amd_trace_event *e, c
 	long long n = strtoll(name + 13, &end, 10);
 	if (end == name + 13 || *end)
 		return 0;
-	if (grow((void **)&a->steps, &a->cap_steps, a->n_steps + 1, sizeof *a->steps) < 0)
+	if (amd_grow_to(&a->steps, a->n_steps + 1, &a->cap_steps, sizeof *a->steps, 16) < 0)
 		return -1;
 	a->steps[a->n_steps++] = (struct amd_trace_step){n, e->ts, e->dur};
 	return 0;

@@ -1,0 +1,23 @@
+/* analysis_points.h — the part of amd_analyse (analysis.h) above the
+ * runs: per configuration (strategy, n) the median with its bootstrap
+ * interval, spread, throughput, energy, phase shares; per strategy the
+ * speedup and efficiency against its smallest n (with intervals),
+ * Karp–Flatt, and the Amdahl and USL fits. */
+#ifndef AMD_ANALYSIS_POINTS_H
+#define AMD_ANALYSIS_POINTS_H
+
+#include <stddef.h>
+
+#include "analysis_run.h"
+
+/* Orders included runs by strategy, n, repeat, run id (for qsort over
+ * struct analysis_run *). */
+int analysis_cmp_runs(const void *a, const void *b);
+
+/* Fills sw's strategies from the included runs w[0..n) sorted by
+ * analysis_cmp_runs; -1 out of memory (sw then holds what was built,
+ * for amd_sweep_stats_free). */
+int analysis_build_strategies(struct amd_sweep_stats *sw, struct analysis_run **w, size_t n,
+			      const struct analysis_opts *o);
+
+#endif

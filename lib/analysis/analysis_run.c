@@ -1,0 +1,385 @@
+/* analysis_run.c — one run's value under the exclusion rules (epoch 0 as
+ * warm-up, epochs overlapping a profiler window, NaN epochs), its MAD
+ * outlier flags, samples and seconds of the kept epochs, and its trace
+ * shares; see analysis_run.h. */
+#include "analysis_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_energy.h"
+#include "buf.h"
+#include "num.h"
+#include "run_facts.h"
+
+/* ---- which epochs count ---- */
+
+/* Points of the lowest rank in p (p sorted by rank then step). */
+static size_t lowest_rank(const struct amd_point *p, size_t n)
+{
+	size_t k = 0;
+	while (k < n && p[k].rank == p[0].rank)
+		k++;
+	return k;
+}
+
+/* Does epoch i of pts (span from the previous point, or start_ms, to its
+ * own timestamp) overlap a known profiler window? */
+static int overlaps_window(const struct amd_point *pts, size_t i, int64_t start_ms,
+			   const struct amd_trace_row *tr, size_t ntr)
+{
+	int64_t end = pts[i].ts_ms, beg = i ? pts[i - 1].ts_ms : start_ms;
+	if (!beg || beg > end)
+		beg = end;
+	for (size_t t = 0; t < ntr; t++) {
+		if (tr[t].start_ns <= 0 || tr[t].end_ns <= 0)
+			continue;
+		double ws = (double)tr[t].start_ns / 1e6, we = (double)tr[t].end_ns / 1e6;
+		if (ws < (double)end && we > (double)beg)
+			return 1;
+	}
+	return 0;
+}
+
+static int known_windows(const struct amd_trace_row *tr, size_t ntr)
+{
+	for (size_t t = 0; t < ntr; t++)
+		if (tr[t].start_ns > 0 && tr[t].end_ns > tr[t].start_ns)
+			return 1;
+	return 0;
+}
+
+/* Marks profiled epochs in prof[]; returns the rule used (see analysis.h). */
+static int profiled_epochs(const struct amd_point *pts, size_t n, int64_t start_ms,
+			   const struct amd_trace_row *tr, size_t ntr, int *prof)
+{
+	memset(prof, 0, n * sizeof *prof);
+	if (ntr == 0 || n == 0)
+		return 0;
+	if (!known_windows(tr, ntr)) {
+		prof[n - 1] = 1;
+		return 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		prof[i] = overlaps_window(pts, i, start_ms, tr, ntr);
+	return 1;
+}
+
+/* Appends "epoch STEP (WHY)" to the list in b. */
+static int note(struct amd_buf *b, int64_t step, const char *why)
+{
+	return amd_buf_printf(b, "%sepoch %lld (%s)", b->len ? ", " : "", (long long)step, why);
+}
+
+/* The list in b as a string ("" when empty) in *out; -1 out of memory. */
+static int list_text(struct amd_buf *b, int failed, char **out)
+{
+	if (failed) {
+		amd_buf_free(b);
+		return -1;
+	}
+	*out = b->data ? b->data : strdup("");
+	return *out ? 0 : -1;
+}
+
+/* Chooses the kept epochs of pts; keep[i] set for them. */
+static int choose_epochs(struct analysis_run *w, const struct amd_point *pts, size_t n,
+			 const int *prof, const struct analysis_opts *o, int *keep)
+{
+	struct amd_buf ex = {0};
+	int rc = 0;
+	w->vals = malloc((n ? n : 1) * sizeof *w->vals);
+	w->nvals = 0;
+	if (!w->vals)
+		return -1;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		keep[i] = 0;
+		if (pts[i].step == 0 && !o->keep_first)
+			rc = note(&ex, pts[i].step, "warm-up");
+		else if (prof[i] && !o->keep_profiled)
+			rc = note(&ex, pts[i].step, "profiled");
+		else if (!isfinite(pts[i].value))
+			rc = note(&ex, pts[i].step, "NaN");
+		else {
+			keep[i] = 1;
+			w->vals[w->nvals++] = pts[i].value;
+		}
+	}
+	w->v.epochs_kept = (int)w->nvals;
+	w->v.epochs_total = (int)n;
+	return list_text(&ex, rc < 0, &w->v.excluded);
+}
+
+/* Flags kept epochs whose modified z-score exceeds k (never dropped). */
+static int flag_outliers(struct analysis_run *w, const struct amd_point *pts, size_t n,
+			 const int *keep, double k)
+{
+	int *fl = calloc(w->nvals ? w->nvals : 1, sizeof *fl);
+	struct amd_buf b = {0};
+	int rc = fl ? 0 : -1;
+	if (fl && amd_mad_flags(w->vals, w->nvals, k, fl)) {
+		double med = amd_median(w->vals, w->nvals), mad = amd_mad(w->vals, w->nvals);
+		for (size_t i = 0, j = 0; rc == 0 && i < n; i++) {
+			if (!keep[i])
+				continue;
+			if (fl[j]) {
+				char why[96];
+				snprintf(why, sizeof why, "%.6g, modified z %.1f", pts[i].value,
+					 0.6745 * fabs(pts[i].value - med) / mad);
+				rc = note(&b, pts[i].step, why);
+			}
+			j++;
+		}
+	}
+	free(fl);
+	return list_text(&b, rc < 0, &w->v.flagged);
+}
+
+/* ---- samples and seconds ---- */
+
+/* Value of key at the given step for the lowest rank, NAN if absent. */
+static double at_step(const struct amd_point *p, size_t n, int64_t step)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].rank == p[0].rank && p[i].step == step)
+			return p[i].value;
+	return NAN;
+}
+
+/* Samples per epoch from global_batch_size × steps_per_epoch, NAN when
+ * either is missing. */
+static int batch_samples(struct amd_store *st, int64_t run, double *b, struct amd_err *err)
+{
+	char *gbs = NULL, *spe = NULL;
+	int rc = amd_run_param_find(st, run, "global_batch_size", &gbs, err) < 0 ||
+		 amd_run_param_find(st, run, "steps_per_epoch", &spe, err) < 0 ? -1 : 0;
+	double s = NAN;
+	*b = NAN;
+	if (gbs && spe && amd_parse_double(gbs, b) == 0 && amd_parse_double(spe, &s) == 0)
+		*b *= s;
+	else
+		*b = NAN;
+	free(gbs);
+	free(spe);
+	return rc;
+}
+
+/* Samples and seconds of the kept epochs: samples from the logged
+ * throughput × epoch time, else global_batch_size × steps_per_epoch. */
+static int run_throughput(struct amd_store *st, struct analysis_run *w,
+			  const struct amd_point *pts, size_t n, const int *keep,
+			  struct amd_err *err)
+{
+	struct amd_point *tp = NULL, *ep = NULL;
+	size_t ntp = 0, nep = 0;
+	double b, samples = 0, secs = 0;
+	int rc = amd_run_metric(st, w->rv->id, "throughput_samples_per_s", &tp, &ntp, err) < 0 ||
+		 amd_run_metric(st, w->rv->id, "epoch_time_s", &ep, &nep, err) < 0 ||
+		 batch_samples(st, w->rv->id, &b, err) < 0 ? -1 : 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (!keep[i])
+			continue;
+		double t = at_step(ep, nep, pts[i].step);
+		double per = ntp ? at_step(tp, ntp, pts[i].step) * t : b;
+		if (isfinite(t) && isfinite(per)) {
+			samples += per;
+			secs += t;
+		}
+	}
+	w->v.samples = secs > 0 ? samples : NAN;
+	w->v.time_s = secs > 0 ? secs : NAN;
+	w->v.throughput = secs > 0 ? samples / secs : NAN;
+	free(tp);
+	free(ep);
+	return rc;
+}
+
+/* ---- trace shares ---- */
+
+static void run_trace_shares(struct analysis_run *w, const struct amd_trace_row *tr,
+			     size_t ntr)
+{
+	size_t k = 0, kc = 0;
+	double cf = 0;
+	size_t ncf = 0;
+	w->comm_share = 0;
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		w->share[p] = 0;
+	for (size_t t = 0; t < ntr; t++) {
+		if (isfinite(tr[t].comp_fraction)) {
+			cf += tr[t].comp_fraction;
+			ncf++;
+		}
+		double win = (double)(tr[t].end_ns - tr[t].start_ns);
+		if (!tr[t].has_phases || !(win > 0))
+			continue;
+		for (int p = 0; p < AMD_PHASE_COUNT; p++)
+			w->share[p] += (double)tr[t].phase_ns[p] / win;
+		k++;
+		double c = (double)tr[t].phase_ns[AMD_PHASE_COMPUTE];
+		double m = (double)tr[t].phase_ns[AMD_PHASE_COMM];
+		if (c + m > 0) {
+			w->comm_share += m / (c + m);
+			kc++;
+		}
+	}
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		w->share[p] = k ? w->share[p] / (double)k : NAN;
+	w->comm_share = kc ? w->comm_share / (double)kc : NAN;
+	w->comp_fraction = ncf ? cf / (double)ncf : NAN;
+	w->has_trace = ntr > 0;
+}
+
+/* ---- the whole evaluation ---- */
+
+/* Leaves the run out of the statistics, saying why. */
+static int exclude(struct analysis_run *w, const char *fmt, const char *arg)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, fmt, arg);
+	free(w->v.excluded);
+	w->v.excluded = strdup(buf);
+	w->ok = 0;
+	return w->v.excluded ? 0 : -1;
+}
+
+/* The run's value and flags from its kept epochs; 1 when none are kept
+ * (the run is then left out), 0, or -1 out of memory. */
+static int run_value(struct analysis_run *w, const struct amd_point *pts, size_t np,
+		     const struct amd_trace_row *tr, size_t ntr, const struct analysis_opts *o,
+		     int *keep)
+{
+	int *prof = calloc(np + 1, sizeof *prof);
+	if (!prof)
+		return -1;
+	w->v.profiled_rule = profiled_epochs(pts, np, w->rv->start_ms, tr, ntr, prof);
+	int rc = choose_epochs(w, pts, np, prof, o, keep);
+	free(prof);
+	if (rc < 0)
+		return -1;
+	if (np == 0)
+		return exclude(w, "no %s logged", o->metric) < 0 ? -1 : 1;
+	if (w->nvals == 0) {
+		char why[256];
+		snprintf(why, sizeof why, "no epoch left after the rules (%s)", w->v.excluded);
+		return exclude(w, "%s", why) < 0 ? -1 : 1;
+	}
+	w->v.value = amd_median(w->vals, w->nvals);
+	return flag_outliers(w, pts, np, keep, o->mad_k);
+}
+
+static int run_epochs(struct amd_store *st, struct analysis_run *w,
+		      const struct analysis_opts *o, struct amd_err *err)
+{
+	struct amd_point *pts = NULL;
+	struct amd_trace_row *tr = NULL;
+	size_t np = 0, ntr = 0;
+	int rc = -1, *keep = NULL;
+	if (amd_run_metric(st, w->rv->id, o->metric, &pts, &np, err) < 0 ||
+	    amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0)
+		goto out;
+	np = np ? lowest_rank(pts, np) : 0;
+	keep = calloc(np + 1, sizeof *keep);
+	int got = keep ? run_value(w, pts, np, tr, ntr, o, keep) : -1;
+	if (got != 0) {
+		rc = got < 0 ? amd_fail(err, "out of memory") : 0;
+		goto out;
+	}
+	/* issue 13 adds here, after the logged energy, the nvidia-smi seam:
+	 * analysis_run_energy_nvsmi(st, w->rv, &w->v, err) (analysis_energy.h) */
+	if (run_throughput(st, w, pts, np, keep, err) < 0 ||
+	    analysis_run_energy(st, w->rv->id, pts, np, keep, &w->v, err) < 0 ||
+	    amd_store_run_op_fraction(st, w->rv->id, &w->op_comp_us, &w->op_total_us, err) < 0 ||
+	    amd_store_run_straggler(st, w->rv->id, &w->straggler_ns, err) < 0)
+		goto out;
+	run_trace_shares(w, tr, ntr);
+	rc = 0;
+out:
+	free(pts);
+	free(tr);
+	free(keep);
+	return rc;
+}
+
+int analysis_run_init(struct analysis_run *w, struct amd_run_view *rv)
+{
+	memset(w, 0, sizeof *w);
+	w->rv = rv;
+	w->ok = 1;
+	struct amd_run_value *v = &w->v;
+	v->run_id = rv->id;
+	v->ext_id = strdup(rv->ext_id ? rv->ext_id : "");
+	v->name = strdup(rv->name ? rv->name : "");
+	v->strategy = strdup(rv->strategy ? rv->strategy : "");
+	v->repeat = rv->repeat;
+	v->status = rv->status;
+	v->value = v->throughput = v->energy_epoch_j = v->energy_run_j = NAN;
+	v->power_w = v->util_pct = v->samples = v->time_s = v->energy_kept_j = NAN;
+	v->n = NAN;
+	w->comp_fraction = w->straggler_ns = w->comm_share = NAN;
+	w->op_comp_us = w->op_total_us = NAN;
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		w->share[p] = NAN;
+	return v->ext_id && v->name && v->strategy ? 0 : -1;
+}
+
+int analysis_run_evaluate(struct amd_store *st, struct analysis_run *w,
+			  const struct analysis_opts *o, struct amd_err *err)
+{
+	if (o->axis) {
+		char *s;
+		double x;
+		if (amd_run_param_find(st, w->rv->id, o->axis, &s, err) < 0)
+			return -1;
+		if (s && amd_parse_double(s, &x) == 0 && isfinite(x))
+			w->v.n = x;
+		free(s);
+	} else if (w->rv->n > 0)
+		w->v.n = w->rv->n;
+	int rc = 0;
+	if (!amd_status_ok(w->rv->status))
+		rc = exclude(w, "%s", amd_status_name(w->rv->status));
+	else if (isnan(w->v.n))
+		rc = exclude(w, "no axis value (%s unknown)", o->axis ? o->axis : "world size");
+	else
+		return run_epochs(st, w, o, err);
+	return rc < 0 ? amd_fail(err, "out of memory") : 0;
+}
+
+void analysis_run_release(struct analysis_run *w)
+{
+	analysis_value_free(&w->v);
+	free(w->vals);
+	w->vals = NULL;
+}
+
+static char *dup0(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+int analysis_value_copy(struct amd_run_value *c, const struct amd_run_value *v)
+{
+	*c = *v;
+	c->ext_id = dup0(v->ext_id);
+	c->name = dup0(v->name);
+	c->excluded = dup0(v->excluded);
+	c->flagged = dup0(v->flagged);
+	c->strategy = dup0(v->strategy);
+	if (c->ext_id && c->name && c->excluded && c->flagged && c->strategy)
+		return 0;
+	analysis_value_free(c);
+	return -1;
+}
+
+void analysis_value_free(struct amd_run_value *v)
+{
+	free(v->ext_id);
+	free(v->name);
+	free(v->excluded);
+	free(v->flagged);
+	free(v->strategy);
+	v->ext_id = v->name = v->excluded = v->flagged = v->strategy = NULL;
+}

@@ -1,0 +1,49 @@
+/* analysis_run.h — the part of amd_analyse (analysis.h) that looks at one
+ * run: which epochs count (warm-up, profiled, NaN), the run's value (the
+ * median of those), MAD outlier flags, samples and seconds, the trace
+ * shares; and what the parts of amd_analyse share: the options as
+ * applied and a run while it is analysed. Energy is analysis_energy.h,
+ * the statistics of a configuration and the fits analysis_points.h. */
+#ifndef AMD_ANALYSIS_RUN_H
+#define AMD_ANALYSIS_RUN_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "runs.h"
+#include "stats.h"
+
+/* The options with their defaults filled in. */
+struct analysis_opts {
+	const char *metric, *axis; /* axis NULL: the world size */
+	int keep_first, keep_profiled;
+	double mad_k;
+	struct amd_boot boot;
+};
+
+/* A run while it is analysed. */
+struct analysis_run {
+	struct amd_run_view *rv;
+	struct amd_run_value v;
+	double *vals;   /* kept epoch values */
+	size_t nvals;
+	int ok;         /* counts in statistics */
+	double share[AMD_PHASE_COUNT], comm_share, comp_fraction, straggler_ns;
+	double op_comp_us, op_total_us; /* itwinai's fraction, pooled per point */
+	int has_trace;
+};
+
+/* Starts w for the run rv (which must outlive w); -1 out of memory. */
+int analysis_run_init(struct analysis_run *w, struct amd_run_view *rv);
+/* Its axis value, then (unless it failed or has none) its epochs, value,
+ * flags, throughput, energy and trace shares; w->ok 0 and why in
+ * w->v.excluded when it is left out. -1 on a store error or out of memory. */
+int analysis_run_evaluate(struct amd_store *st, struct analysis_run *w,
+			  const struct analysis_opts *o, struct amd_err *err);
+void analysis_run_release(struct analysis_run *w);
+
+/* A deep copy of v into *c; -1 out of memory (nothing to free then). */
+int analysis_value_copy(struct amd_run_value *c, const struct amd_run_value *v);
+void analysis_value_free(struct amd_run_value *v);
+
+#endif

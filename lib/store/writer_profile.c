@@ -1,0 +1,322 @@
+/* writer_profile.c — the unit writer's profiler facts (writer_profile.h):
+ * a trace summary with its phases, ops, steps and collectives; operator
+ * averages; nvidia-smi samples; py-spy stacks, stored as a trie per
+ * source whose nodes a stack shares with the previous one's prefix. */
+#include "writer_profile.h"
+#include "writer_sink.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+static int trace_phases(struct amd_store_sink *ss, int64_t tid,
+			const struct amd_trace_summary *t, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO trace_phase(trace_id, phase_id, ns) VALUES(?1,?2,?3)", err);
+	int rc = q ? 0 : -1;
+	for (int p = 0; p < AMD_PHASE_COUNT && rc == 0; p++) {
+		int64_t pid = amd_store_intern(ss->st, amd_phase_names[p], err);
+		if (pid < 0) {
+			rc = -1;
+			break;
+		}
+		sqlite3_bind_int64(q, 1, tid);
+		sqlite3_bind_int64(q, 2, pid);
+		sqlite3_bind_int64(q, 3, t->phase_ns[p]);
+		rc = writer_exec(ss, q, err);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int trace_ops(struct amd_store_sink *ss, int64_t tid, const struct amd_trace_summary *t,
+		     struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO trace_op(trace_id, name_id, cat_id, count, total_ns, self_ns,"
+		" min_ns, max_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", err);
+	int rc = q ? 0 : -1;
+	for (size_t i = 0; i < t->n_ops && rc == 0; i++) {
+		const struct amd_trace_op *o = &t->ops[i];
+		int64_t nid = amd_store_intern(ss->st, o->name, err);
+		int64_t cid = o->cat ? amd_store_intern(ss->st, o->cat, err) : 0;
+		if (nid < 0 || cid < 0) {
+			rc = -1;
+			break;
+		}
+		sqlite3_bind_int64(q, 1, tid);
+		sqlite3_bind_int64(q, 2, nid);
+		writer_bind_int(q, 3, cid);
+		sqlite3_bind_int64(q, 4, o->count);
+		sqlite3_bind_int64(q, 5, o->total_ns);
+		sqlite3_bind_int64(q, 6, o->self_ns);
+		sqlite3_bind_int64(q, 7, o->min_ns);
+		sqlite3_bind_int64(q, 8, o->max_ns);
+		rc = writer_exec(ss, q, err);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int trace_steps(struct amd_store_sink *ss, int64_t tid,
+		       const struct amd_trace_summary *t, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO trace_step(trace_id, step, start_ns, dur_ns) VALUES(?1,?2,?3,?4)", err);
+	int rc = q ? 0 : -1;
+	for (size_t i = 0; i < t->n_steps && rc == 0; i++) {
+		sqlite3_bind_int64(q, 1, tid);
+		sqlite3_bind_int64(q, 2, t->steps[i].step);
+		sqlite3_bind_int64(q, 3, t->steps[i].start_ns);
+		sqlite3_bind_int64(q, 4, t->steps[i].dur_ns);
+		rc = writer_exec(ss, q, err);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int trace_colls(struct amd_store_sink *ss, int64_t tid,
+		       const struct amd_trace_summary *t, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns, bytes,"
+		" group_size) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+	int rc = q ? 0 : -1;
+	for (size_t i = 0; i < t->n_colls && rc == 0; i++) {
+		const struct amd_trace_coll *c = &t->colls[i];
+		int64_t nid = amd_store_intern(ss->st, c->name, err);
+		if (nid < 0) {
+			rc = -1;
+			break;
+		}
+		sqlite3_bind_int64(q, 1, tid);
+		sqlite3_bind_int64(q, 2, nid);
+		sqlite3_bind_int64(q, 3, c->seq);
+		sqlite3_bind_int64(q, 4, c->start_ns);
+		sqlite3_bind_int64(q, 5, c->dur_ns);
+		sqlite3_bind_int64(q, 6, c->bytes);
+		sqlite3_bind_int(q, 7, c->group_size);
+		rc = writer_exec(ss, q, err);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int trace_rows(struct amd_store_sink *ss, int64_t tid, const struct amd_trace_summary *t,
+		      struct amd_err *err)
+{
+	if (trace_phases(ss, tid, t, err) < 0 || trace_ops(ss, tid, t, err) < 0 ||
+	    trace_steps(ss, tid, t, err) < 0 || trace_colls(ss, tid, t, err) < 0)
+		return -1;
+	return 0;
+}
+
+int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
+		      struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO trace(run_id, source_id, rank, world_size, backend, device,"
+		" start_ns, end_ns, events, has_gpu, comp_fraction)"
+		" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", err);
+	if (!q)
+		return -1;
+	writer_bind_run(ss, q, 1);
+	sqlite3_bind_int64(q, 2, ss->source_id);
+	if (t->rank >= 0)
+		sqlite3_bind_int(q, 3, t->rank);
+	if (t->world_size > 0)
+		sqlite3_bind_int(q, 4, t->world_size);
+	writer_bind_text(q, 5, t->backend);
+	writer_bind_text(q, 6, t->device);
+	sqlite3_bind_int64(q, 7, t->start_ns);
+	sqlite3_bind_int64(q, 8, t->end_ns);
+	sqlite3_bind_int64(q, 9, t->events);
+	sqlite3_bind_int(q, 10, t->has_gpu);
+	writer_bind_double(q, 11, t->comp_fraction);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return writer_sql_fail(ss, err);
+	return trace_rows(ss, sqlite3_last_insert_rowid(ss->st->db), t, err);
+}
+
+int writer_op_average(struct amd_sink *s, const char *name, int rank,
+			   double self_cuda_us, double cuda_total_us, int64_t calls,
+			   struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	int64_t nid = amd_store_intern(ss->st, name, err);
+	if (nid < 0)
+		return -1;
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_op_avg,
+		"INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"
+		" cuda_total_us, calls) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+	if (!q)
+		return -1;
+	sqlite3_clear_bindings(q);
+	writer_bind_run(ss, q, 1);
+	sqlite3_bind_int64(q, 2, ss->source_id);
+	sqlite3_bind_int64(q, 3, nid);
+	if (rank >= 0)
+		sqlite3_bind_int(q, 4, rank);
+	writer_bind_double(q, 5, self_cuda_us);
+	writer_bind_double(q, 6, cuda_total_us);
+	sqlite3_bind_int64(q, 7, calls);
+	return writer_exec(ss, q, err);
+}
+
+int writer_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g,
+			   struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_gpu,
+		"INSERT INTO gpu_sample(source_id, run_id, gpu, ts_ms, util_pct, mem_util_pct,"
+		" power_w, mem_used_mib, temp_c) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	writer_bind_run(ss, q, 2);
+	sqlite3_bind_int(q, 3, g->gpu);
+	sqlite3_bind_int64(q, 4, g->ts_ms);
+	writer_bind_double(q, 5, g->util_pct);
+	writer_bind_double(q, 6, g->mem_util_pct);
+	writer_bind_double(q, 7, g->power_w);
+	writer_bind_double(q, 8, g->mem_used_mib);
+	writer_bind_double(q, 9, g->temp_c);
+	return writer_exec(ss, q, err);
+}
+
+static int64_t frame_id(struct amd_store_sink *ss, const struct amd_stack_frame *f,
+			struct amd_err *err)
+{
+	int64_t nid = amd_store_intern(ss->st, f->name, err);
+	int64_t fid = f->file ? amd_store_intern(ss->st, f->file, err) : 0;
+	if (nid < 0 || fid < 0)
+		return -1;
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO frame(name_id, file_id, line) VALUES(?1,?2,?3)"
+		" ON CONFLICT(name_id, file_id, line) DO UPDATE SET line=excluded.line"
+		" RETURNING id", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, nid);
+	sqlite3_bind_int64(q, 2, fid);
+	sqlite3_bind_int(q, 3, f->line);
+	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+	sqlite3_finalize(q);
+	return id < 0 ? writer_sql_fail(ss, err) : id;
+}
+
+/* The trie node under parent for frame, created when new. */
+static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t frame,
+			  struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"SELECT id FROM stack_node WHERE source_id=?1 AND parent_id IS ?2 AND frame_id=?3",
+		err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	if (parent)
+		sqlite3_bind_int64(q, 2, parent);
+	sqlite3_bind_int64(q, 3, frame);
+	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	sqlite3_finalize(q);
+	if (id)
+		return id;
+	q = amd_store_prepare(ss->st,
+		"INSERT INTO stack_node(parent_id, frame_id, source_id) VALUES(?1,?2,?3)", err);
+	if (!q)
+		return -1;
+	if (parent)
+		sqlite3_bind_int64(q, 1, parent);
+	sqlite3_bind_int64(q, 2, frame);
+	sqlite3_bind_int64(q, 3, ss->source_id);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return writer_sql_fail(ss, err);
+	return sqlite3_last_insert_rowid(ss->st->db);
+}
+
+static int same_frame(const struct prev_frame *p, const struct amd_stack_frame *f)
+{
+	return p->line == f->line && strcmp(p->name, f->name) == 0 &&
+	       (p->file && f->file ? strcmp(p->file, f->file) == 0 : p->file == f->file);
+}
+
+void writer_forget_stack(struct amd_store_sink *ss)
+{
+	for (size_t i = 0; i < ss->cap_prev; i++) {
+		free(ss->prev[i].name);
+		free(ss->prev[i].file);
+	}
+	free(ss->prev);
+	ss->prev = NULL;
+	ss->n_prev = ss->cap_prev = 0;
+}
+
+/* Appends f (at node) to the remembered path. */
+static int remember_frame(struct amd_store_sink *ss, const struct amd_stack_frame *f,
+			  int64_t node, struct amd_err *err)
+{
+	size_t cap = ss->cap_prev;
+	if (amd_grow(&ss->prev, ss->n_prev, &ss->cap_prev, sizeof *ss->prev, 64) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	memset(ss->prev + cap, 0, (ss->cap_prev - cap) * sizeof *ss->prev);
+	struct prev_frame *p = &ss->prev[ss->n_prev];
+	free(p->name);
+	free(p->file);
+	p->name = strdup(f->name);
+	p->file = f->file ? strdup(f->file) : NULL;
+	p->line = f->line;
+	p->node = node;
+	if (!p->name || (f->file && !p->file))
+		return amd_fail(err, "%s: out of memory", ss->path);
+	ss->n_prev++;
+	return 0;
+}
+
+int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	if (r->depth == 0)
+		return amd_fail(err, "%s: an empty stack", ss->path);
+	int64_t node = 0;
+	size_t i = 0;
+	for (; i < r->depth && i < ss->n_prev && same_frame(&ss->prev[i], &r->frames[i]); i++)
+		node = ss->prev[i].node;
+	ss->n_prev = i;
+	for (; i < r->depth; i++) {
+		int64_t f = frame_id(ss, &r->frames[i], err);
+		if (f < 0 || (node = stack_node(ss, node, f, err)) < 0 ||
+		    remember_frame(ss, &r->frames[i], node, err) < 0)
+			return -1;
+	}
+	int64_t pid = r->process ? amd_store_intern(ss->st, r->process, err) : 0;
+	int64_t tid = r->thread ? amd_store_intern(ss->st, r->thread, err) : 0;
+	if (pid < 0 || tid < 0)
+		return -1;
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO stack_sample(source_id, run_id, leaf_id, process_id, thread_id,"
+		" samples, seconds) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	writer_bind_run(ss, q, 2);
+	sqlite3_bind_int64(q, 3, node);
+	writer_bind_int(q, 4, pid);
+	writer_bind_int(q, 5, tid);
+	sqlite3_bind_int64(q, 6, r->samples);
+	sqlite3_bind_double(q, 7, r->seconds);
+	int rc = writer_exec(ss, q, err);
+	sqlite3_finalize(q);
+	return rc;
+}

@@ -1,0 +1,22 @@
+/* writer_profile.h — the sink callbacks (model/sink.h) that write what
+ * profilers leave: PyTorch trace summaries, operator averages, nvidia-smi
+ * samples and py-spy stacks (each stack a path in the source's trie of
+ * stack_node rows, its samples on the leaf). Part of the unit writer
+ * (writer.h, writer_sink.h). */
+#ifndef AMD_WRITER_PROFILE_H
+#define AMD_WRITER_PROFILE_H
+
+#include "sink.h"
+
+struct amd_store_sink;
+
+int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t, struct amd_err *err);
+int writer_op_average(struct amd_sink *s, const char *name, int rank, double self_cuda_us,
+		      double cuda_total_us, int64_t calls, struct amd_err *err);
+int writer_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g, struct amd_err *err);
+int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err);
+
+/* Frees the remembered stack path (at the end of the unit). */
+void writer_forget_stack(struct amd_store_sink *ss);
+
+#endif

@@ -1,0 +1,67 @@
+/* writer_sink.h — the state of one unit's sink (writer.h) and the
+ * helpers its parts share: writer.c (the transaction, sources, runs,
+ * params, tags, metrics, links) and writer_profile.c (traces, operator
+ * averages, GPU samples, py-spy stacks). Included only by those two. */
+#ifndef AMD_WRITER_SINK_H
+#define AMD_WRITER_SINK_H
+
+#include "sqlite_int.h"
+#include "writer.h"
+
+/* A frame of the last stack written, at its trie node. */
+struct prev_frame {
+	char *name, *file;
+	int line;
+	int64_t node;
+};
+
+struct amd_store_sink {
+	struct amd_sink iface;
+	struct amd_store *st;
+	char *path, *kind, *sha, *sweep_override;
+	uint64_t size;
+	const struct amd_config *cfg;
+	int begun, skip;
+	enum amd_source_state state;
+	int64_t source_id;
+	int64_t run_id; /* current run, 0 = none */
+	int64_t *touched;
+	size_t n_touched, cap_touched;
+	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
+	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
+	char *metric_key;       /* the last metric key and its dict id: */
+	int64_t metric_key_id;  /* parsers send a key's points together */
+	struct prev_frame *prev; /* the last stack's path: stacks sharing a */
+	size_t n_prev, cap_prev; /* prefix with it reuse its trie nodes */
+};
+
+/* Starts the unit's transaction at its first fact; 1 when the unit is
+ * to be skipped (another process ingested it meanwhile), 0 or -1. */
+int writer_begin(struct amd_store_sink *ss, struct amd_err *err);
+
+/* Every sink callback starts with this. */
+#define WRITER_ENTER(ss, err)                                    \
+	do {                                                     \
+		int entered_ = writer_begin((ss), (err));        \
+		if (entered_ != 0)                               \
+			return entered_ < 0 ? -1 : 0;            \
+	} while (0)
+
+/* The SQLite error of the last statement, after the unit's path. */
+int writer_sql_fail(struct amd_store_sink *ss, struct amd_err *err);
+
+/* The statement in *slot, prepared on first use and kept until the end. */
+sqlite3_stmt *writer_cached(struct amd_store_sink *ss, sqlite3_stmt **slot, const char *sql,
+			    struct amd_err *err);
+
+/* Steps a bound statement and resets it. */
+int writer_exec(struct amd_store_sink *ss, sqlite3_stmt *q, struct amd_err *err);
+
+/* Binds the current run, or NULL when there is none. */
+void writer_bind_run(struct amd_store_sink *ss, sqlite3_stmt *q, int i);
+/* Bind NULL for NULL text, 0 and NAN. */
+void writer_bind_text(sqlite3_stmt *q, int i, const char *s);
+void writer_bind_int(sqlite3_stmt *q, int i, int64_t v);
+void writer_bind_double(sqlite3_stmt *q, int i, double v);
+
+#endif
