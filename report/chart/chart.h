@@ -97,7 +97,8 @@ int chart_ref(struct chart *c, double value, const char *label);
  * lie left to right under their parent in the order added, width ∝
  * value (children may leave part of the parent bare). Labels are clipped
  * to the cell and left out when it is narrower than three characters.
- * Returns the cell's index (for its children), or -1. */
+ * Returns the cell's index (for its children), or -1 (no such parent,
+ * a negative value, or out of memory, which marks the chart failed). */
 long chart_cell(struct chart *c, long parent, double value, const char *label, int color);
 
 /* Draws into the rectangle (0,0)-(w,h) of cr, in points. -1 when the
@@ -106,6 +107,9 @@ int chart_draw(struct chart *c, cairo_t *cr, double w, double h);
 
 /* 1 when c is NULL or ran out of memory while built or drawn. */
 int chart_failed(const struct chart *c);
+/* Marks c failed (a builder out of memory for the data it was about to
+ * add) and returns -1. */
+int chart_fail(struct chart *c);
 
 /* After chart_draw: the plot area in the drawing's units and the data
  * range it maps (the value axis is ymin..ymax, drawn along x for HBARS). */

@@ -107,7 +107,7 @@ void chart_layout(struct chart *c, cairo_t *cr, double w, double h, double legen
 static void obstacle(struct chart *c, double x0, double y0, double x1, double y1)
 {
 	if (amd_grow(&c->obst, c->nobst, &c->cobst, sizeof *c->obst, 64) < 0) {
-		chart_oom(c);
+		chart_fail(c);
 		return;
 	}
 	c->obst[c->nobst++] = (struct rect){fmin(x0, x1), fmin(y0, y1), fmax(x0, x1), fmax(y0, y1)};

@@ -13,7 +13,7 @@
 
 #include "buf.h"
 
-int chart_oom(struct chart *c)
+int chart_fail(struct chart *c)
 {
 	if (c)
 		c->failed = 1;
@@ -115,7 +115,7 @@ void chart_free(struct chart *c)
 static int grow(struct chart *c, void *arrp, size_t n, size_t *cap, size_t elem)
 {
 	if (amd_grow(arrp, n, cap, elem, 4) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return 0;
 }
 
@@ -131,7 +131,7 @@ long chart_cell(struct chart *c, long parent, double value, const char *label, i
 	v[c->ncells] = (struct cell){parent, parent < 0 ? 0 : v[parent].depth + 1, color, value,
 				     NULL};
 	if (dup_str(label, &v[c->ncells].label) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return (long)c->ncells++;
 }
 
@@ -146,7 +146,7 @@ int chart_subtitle(struct chart *c, const char *fmt, ...)
 	va_end(ap);
 	free(c->subtitle);
 	if (dup_str(buf, &c->subtitle) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return 0;
 }
 
@@ -187,7 +187,7 @@ int chart_series(struct chart *c, const char *name, int color, unsigned style,
 	*s = (struct xy_series){.color = color, .style = style, .marker = marker, .n = n};
 	if (dup_str(name, &s->name) < 0 || dup_arr(x, n, &s->x) < 0 || dup_arr(y, n, &s->y) < 0 ||
 	    dup_arr(lo, n, &s->lo) < 0 || dup_arr(hi, n, &s->hi) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return 0;
 }
 
@@ -197,7 +197,7 @@ int chart_note(struct chart *c, double x, double y, const char *text)
 		return -1;
 	c->notes[c->nnotes] = (struct chart_note_at){x, y, NULL};
 	if (dup_str(text, &c->notes[c->nnotes].text) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	c->nnotes++;
 	return 0;
 }
@@ -209,7 +209,7 @@ int chart_group(struct chart *c, const char *label, const char *super)
 	struct bar_group *g = &c->g[c->ng++];
 	*g = (struct bar_group){NULL, NULL};
 	if (dup_str(label, &g->label) < 0 || dup_str(super, &g->super) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return 0;
 }
 
@@ -222,7 +222,7 @@ int chart_bars(struct chart *c, const char *name, int color, int hatched,
 	*b = (struct bar_series){.color = color, .hatched = hatched, .ngroups = c->ng};
 	if (dup_str(name, &b->name) < 0 || dup_arr(v, c->ng, &b->v) < 0 ||
 	    dup_arr(lo, c->ng, &b->lo) < 0 || dup_arr(hi, c->ng, &b->hi) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return 0;
 }
 
@@ -238,7 +238,7 @@ int chart_value_labels(struct chart *c, const char *fmt)
 		return -1;
 	free(c->value_fmt);
 	if (dup_str(fmt, &c->value_fmt) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	return 0;
 }
 
@@ -248,7 +248,7 @@ int chart_ref(struct chart *c, double value, const char *label)
 		return -1;
 	c->refs[c->nrefs] = (struct chart_refline){value, NULL};
 	if (dup_str(label, &c->refs[c->nrefs].label) < 0)
-		return chart_oom(c);
+		return chart_fail(c);
 	c->nrefs++;
 	return 0;
 }

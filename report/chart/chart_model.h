@@ -1,7 +1,8 @@
 /* chart_model.h — what a chart is, private to the engine's sections:
  * struct chart (its series, bar groups, icicle cells, reference lines
  * and the frame chart_draw computes) and the sticky failure flag that
- * out of memory sets. chart.h declares the functions that fill it. */
+ * out of memory sets (chart_fail). chart.h declares the functions that
+ * fill it. */
 #ifndef AMD_CHART_MODEL_H
 #define AMD_CHART_MODEL_H
 
@@ -82,8 +83,5 @@ struct chart {
 	struct rect *obst; /* data shapes, for legend placement */
 	size_t nobst, cobst;
 };
-
-/* Marks c failed (out of memory) and returns -1. */
-int chart_oom(struct chart *c);
 
 #endif
