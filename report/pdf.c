@@ -58,6 +58,8 @@ int pdf_close(struct pdf *d, const char *path, struct amd_err *err)
 	cairo_surface_destroy(d->surface);
 	if (st != CAIRO_STATUS_SUCCESS)
 		return amd_fail(err, "%s: %s", path, cairo_status_to_string(st));
+	if (d->failed)
+		return amd_fail(err, "%s: out of memory", path);
 	return 0;
 }
 
@@ -100,8 +102,10 @@ static int wrap(struct pdf *d, const char *text, double x0, double size)
 	double maxw = d->w - d->margin - x0, lead = size * 1.38;
 	char *copy = strdup(text), *line = calloc(1, strlen(text) + 2);
 	int lines = 0;
-	if (!copy || !line)
+	if (!copy || !line) {
+		d->failed = 1;
 		goto out;
+	}
 	char *save = NULL;
 	for (char *word = strtok_r(copy, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
 		size_t len = strlen(line);
@@ -156,7 +160,8 @@ void pdf_chart(struct pdf *d, struct chart *c, double w, double h, const char *c
 	pdf_need(d, h + 44);
 	cairo_save(d->cr);
 	cairo_translate(d->cr, d->margin, d->y);
-	chart_draw(c, d->cr, w, h);
+	if (chart_draw(c, d->cr, w, h) < 0)
+		d->failed = 1;
 	cairo_restore(d->cr);
 	d->y += h;
 	if (caption && *caption)

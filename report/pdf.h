@@ -17,11 +17,13 @@ struct pdf {
 	double w, h, margin, y;
 	int page;
 	char footer[256];
+	int failed; /* text or a chart left out: out of memory (pdf_close fails) */
 };
 
 int pdf_open(struct pdf *d, const char *path, const char *title, const char *footer,
 	     struct amd_err *err);
-/* Finishes the file; returns -1 with err when Cairo failed. */
+/* Finishes the file; returns -1 with err when Cairo failed or something
+ * was left out for want of memory. */
 int pdf_close(struct pdf *d, const char *path, struct amd_err *err);
 
 void pdf_new_page(struct pdf *d);

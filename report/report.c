@@ -108,16 +108,6 @@ static int write_charts(struct report_ctx *c, struct amd_err *err)
 	return rc;
 }
 
-/* The PDF draws the charts where it cannot report a failure: a chart
- * that ran out of memory there fails the build. */
-static int charts_drawn(const struct report_ctx *c, const char *pdf, struct amd_err *err)
-{
-	int failed = c->cmp_chart.chart && chart_failed(c->cmp_chart.chart);
-	for (size_t i = 0; i < c->charts.n; i++)
-		failed |= chart_failed(c->charts.v[i].chart);
-	return failed ? amd_fail(err, "%s: out of memory", pdf) : 0;
-}
-
 static void ctx_free(struct report_ctx *c)
 {
 	report_charts_free(&c->charts);
@@ -186,8 +176,6 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		rc = amd_fail(err, "%s: out of memory", o->outdir);
 	if (rc == 0)
 		rc = report_write_pdf(&c, pdf, &res->pages, err);
-	if (rc == 0)
-		rc = charts_drawn(&c, pdf, err);
 	if (rc == 0)
 		rc = report_write_summaries(&c, err);
 	if (rc == 0)
