@@ -177,16 +177,23 @@ struct pdf_table {
 	char **cells; /* rows * ncols; row 0 is the header */
 	size_t rows, cap;
 	double size;
+	int failed; /* a row was lost: out of memory (the table is not drawn) */
 };
 
 struct pdf_table *pdf_table_new(int ncols, const char *const *headers, const int *right,
 				int elastic, double font_size)
 {
 	struct pdf_table *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
 	t->ncols = ncols;
 	t->elastic = elastic;
 	t->size = font_size;
 	t->right = calloc((size_t)ncols, sizeof *t->right);
+	if (!t->right) {
+		free(t);
+		return NULL;
+	}
 	if (right)
 		memcpy(t->right, right, (size_t)ncols * sizeof *right);
 	pdf_table_row(t, headers);
@@ -195,12 +202,23 @@ struct pdf_table *pdf_table_new(int ncols, const char *const *headers, const int
 
 void pdf_table_row(struct pdf_table *t, const char *const *cells)
 {
+	if (!t || t->failed)
+		return;
 	if (t->rows == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 16;
-		t->cells = realloc(t->cells, t->cap * (size_t)t->ncols * sizeof *t->cells);
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		char **v = realloc(t->cells, cap * (size_t)t->ncols * sizeof *t->cells);
+		if (!v) {
+			t->failed = 1;
+			return;
+		}
+		t->cells = v;
+		t->cap = cap;
 	}
-	for (int c = 0; c < t->ncols; c++)
-		t->cells[t->rows * (size_t)t->ncols + (size_t)c] = strdup(cells[c] ? cells[c] : "");
+	for (int c = 0; c < t->ncols; c++) {
+		char *cell = strdup(cells[c] ? cells[c] : "");
+		t->failed |= !cell;
+		t->cells[t->rows * (size_t)t->ncols + (size_t)c] = cell;
+	}
 	t->rows++;
 }
 
@@ -284,7 +302,15 @@ static void column_widths(struct pdf *d, struct pdf_table *t, double *w)
 
 void pdf_table_draw(struct pdf *d, struct pdf_table *t)
 {
+	if (!t || t->failed) { /* a table missing rows is not drawn */
+		d->failed = 1;
+		return;
+	}
 	double *w = calloc((size_t)t->ncols, sizeof *w), lead = t->size * 1.45;
+	if (!w) {
+		d->failed = 1;
+		return;
+	}
 	column_widths(d, t, w);
 	pdf_need(d, lead * 3);
 	draw_row(d, t, 0, w, lead);

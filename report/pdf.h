@@ -38,7 +38,8 @@ void pdf_chart(struct pdf *d, struct chart *c, double w, double h, const char *c
 struct pdf_table;
 /* ncols columns; right[c] aligns column c right; elastic: the column
  * shortened (middle ellipsis) when the table is wider than the page, -1
- * for none. */
+ * for none. NULL when out of memory; a table short of memory (NULL, or
+ * a row lost) is not drawn and fails pdf_close. */
 struct pdf_table *pdf_table_new(int ncols, const char *const *headers, const int *right,
 				int elastic, double font_size);
 void pdf_table_row(struct pdf_table *t, const char *const *cells);

@@ -158,6 +158,7 @@ static void fits_table(struct pdf *d, const struct amd_sweep_stats *s)
 	}
 	pdf_table_draw(d, t);
 	pdf_table_free(t);
+	d->failed |= why.failed;
 	for (size_t i = 0; i < why.n; i++)
 		pdf_paragraph(d, why.v[i], 8, 0.3);
 	report_text_free(&why);

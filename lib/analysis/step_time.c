@@ -131,6 +131,16 @@ static int find_groups(struct amd_store *st, const struct amd_sweep_stats *s,
 	return rc;
 }
 
+/* amd_median of the n values v, in *out; -1 when it could not be
+ * computed for want of memory (NAN with finite values to take it of). */
+static int median(const double *v, size_t n, double *out, struct amd_err *err)
+{
+	*out = amd_median(v, n);
+	if (isnan(*out) && amd_finite_count(v, n) > 0)
+		return amd_fail(err, "median: out of memory");
+	return 0;
+}
+
 /* Median over the group's runs of each run's median logged value of key
  * (runs without a finite value left out; NAN when none has one). */
 static int group_key_median(struct amd_store *st, const struct amd_step_group *g,
@@ -152,11 +162,13 @@ static int group_key_median(struct amd_store *st, const struct amd_step_group *g
 			rc = amd_fail(err, "out of memory");
 		for (size_t i = 0; v && i < n; i++)
 			v[i] = pts[i].value;
-		per_run[r] = v ? amd_median(v, n) : NAN;
+		if (v)
+			rc = median(v, n, &per_run[r], err);
 		free(v);
 		free(pts);
 	}
-	*out = amd_median(per_run, g->nruns);
+	if (rc == 0)
+		rc = median(per_run, g->nruns, out, err);
 	free(per_run);
 	return rc;
 }
