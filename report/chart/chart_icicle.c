@@ -64,9 +64,10 @@ static int draw_cells(struct chart *c, cairo_t *cr)
 	if (!(sum > 0))
 		return 0;
 	/* next[i]: where cell i's next child goes; left[i]: cell i's left edge */
-	double *next = calloc(2 * c->ncells + 1, sizeof *next), *left = next + c->ncells;
+	double *next = calloc(2 * c->ncells + 1, sizeof *next);
 	if (!next)
 		return chart_fail(c);
+	double *left = next + c->ncells;
 	double rowh = fmin(ICICLE_ROW, (f->y1 - f->y0) / (maxd + 1)), k = (f->x1 - f->x0) / sum;
 	double root_x = f->x0;
 	chart_font(cr, FS_TICK, 0);
