@@ -1,7 +1,10 @@
-/* charts.h — the report's charts, built from a sweep's statistics
- * (struct amd_sweep_stats) and, for the step-time breakdown, the runtime
- * profiler metrics in the store. A chart whose data the sweep lacks is
- * not built; a sentence in `missing` says why. */
+/* charts.h — the report's charts: the list `report build` writes and
+ * draws (each with its file name, title and caption), the sentences on
+ * charts that could not be drawn and why, and the notes a chart's own
+ * data gives. Built from a sweep's statistics and what lib/analysis
+ * derives from the store (the step-time breakdown, py-spy); a chart
+ * whose data the sweep lacks is not built, a sentence in `missing` says
+ * why. The builders are in charts_*.c. */
 #ifndef AMD_REPORT_CHARTS_H
 #define AMD_REPORT_CHARTS_H
 
@@ -9,6 +12,7 @@
 
 #include "analysis.h"
 #include "chart.h"
+#include "err.h"
 #include "store.h"
 
 struct report_chart {
@@ -20,21 +24,30 @@ struct report_chart {
 
 struct report_charts {
 	struct report_chart *v;
-	size_t n;
+	size_t n, cap;
 	char **missing; /* sentences: what could not be drawn and why */
-	size_t nmissing;
+	size_t nmissing, capmissing;
 	char **notes;   /* findings a chart's own data gives (step-time split) */
-	size_t nnotes;
+	size_t nnotes, capnotes;
 };
 
+/* Every chart of sweep s; -1 with err on a store error or out of
+ * memory (nothing is kept). */
 int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 			struct report_charts *out, struct amd_err *err);
 void report_charts_free(struct report_charts *rc);
 
-/* Label of the scaling axis: "workers (world size n)" or the parameter. */
-const char *report_axis_label(const struct amd_sweep_stats *s);
-/* Number of finished runs per point as "3" or "2–3". */
-void report_runs_per_point(const struct amd_sweep_stats *s, char *buf, size_t n);
+/* For the builders. Adds chart c (taken over: freed on failure) with
+ * its caption; -1 with err "out of memory" when c is NULL or failed, or
+ * the list cannot grow. */
+int report_chart_add(struct report_charts *rc, struct amd_err *err, const char *name,
+		     struct chart *c, const char *title, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Adds a sentence on a chart that cannot be drawn, or a note. */
+int report_chart_missing(struct report_charts *rc, struct amd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int report_chart_note(struct report_charts *rc, struct amd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Chart size in points: the PNG/SVG files and the PDF regions. */
 #define REPORT_CHART_W 495.0

@@ -18,7 +18,7 @@
 #include "pdf.h"
 #include "template.h"
 
-/* Okabe–Ito palette indices (report/chart.c) per verdict. */
+/* Okabe–Ito palette indices (report/chart/chart_style.c) per verdict. */
 #define COLOR_REGRESSION 3  /* vermillion */
 #define COLOR_IMPROVEMENT 2 /* bluish green */
 #define COLOR_NO_CHANGE 0   /* blue */

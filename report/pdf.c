@@ -160,7 +160,8 @@ void pdf_chart(struct pdf *d, struct chart *c, double w, double h, const char *c
 	pdf_need(d, h + 44);
 	cairo_save(d->cr);
 	cairo_translate(d->cr, d->margin, d->y);
-	chart_draw(c, d->cr, w, h);
+	if (chart_draw(c, d->cr, w, h) < 0)
+		d->failed = 1;
 	cairo_restore(d->cr);
 	d->y += h;
 	if (caption && *caption)

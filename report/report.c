@@ -16,11 +16,6 @@
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
 
-const char *report_axis_name(const struct amd_sweep_stats *s)
-{
-	return s->scaling || !s->axis ? "n" : s->axis;
-}
-
 static int make_dir(const char *path, struct amd_err *err)
 {
 	char *p = strdup(path);
@@ -47,8 +42,8 @@ static int make_dir(const char *path, struct amd_err *err)
 
 /* Charts a previous build into the same directory may have left: they
  * go, so that charts/ holds this report's charts only. */
-static void remove_stale(const char *dir, const struct report_charts *rc,
-			 const struct report_chart *cmp)
+static int remove_stale(const char *dir, const struct report_charts *rc,
+			const struct report_chart *cmp, struct amd_err *err)
 {
 	static const char *const known[] = {
 		"epoch_time", "speedup", "efficiency", "throughput", "energy_epoch",
@@ -67,41 +62,48 @@ static void remove_stale(const char *dir, const struct report_charts *rc,
 			char name[64];
 			snprintf(name, sizeof name, "%s%s", known[k], ext[e]);
 			char *path = amd_path_join(dir, name);
-			if (path)
-				unlink(path);
+			if (!path)
+				return amd_fail(err, "%s: out of memory", dir);
+			unlink(path);
 			free(path);
 		}
 	}
+	return 0;
+}
+
+/* Chart c as dir/<name>.png (150 dpi) and dir/<name>.svg, h points high. */
+static int write_chart(const char *dir, const char *name, struct chart *c, double h,
+		       struct amd_err *err)
+{
+	char file[300];
+	snprintf(file, sizeof file, "%s.png", name);
+	char *png = amd_path_join(dir, file);
+	snprintf(file, sizeof file, "%s.svg", name);
+	char *svg = amd_path_join(dir, file);
+	int rc;
+	if (!png || !svg)
+		rc = amd_fail(err, "%s: out of memory", dir);
+	else
+		rc = chart_write_png(c, png, REPORT_CHART_W, h, 150, err);
+	if (rc == 0)
+		rc = chart_write_svg(c, svg, REPORT_CHART_W, h, err);
+	free(png);
+	free(svg);
+	return rc;
 }
 
 static int write_charts(struct report_ctx *c, struct amd_err *err)
 {
 	char *dir = amd_path_join(c->o->outdir, "charts");
+	if (!dir)
+		return amd_fail(err, "%s: out of memory", c->o->outdir);
 	int rc = make_dir(dir, err);
 	if (rc == 0)
-		remove_stale(dir, &c->charts, &c->cmp_chart);
-	for (size_t i = 0; rc == 0 && i < c->charts.n; i++) {
-		const struct report_chart *rc_ = &c->charts.v[i];
-		char name[300];
-		snprintf(name, sizeof name, "%s.png", rc_->name);
-		char *png = amd_path_join(dir, name);
-		snprintf(name, sizeof name, "%s.svg", rc_->name);
-		char *svg = amd_path_join(dir, name);
-		rc = chart_write_png(rc_->chart, png, REPORT_CHART_W, REPORT_CHART_H, 150, err);
-		if (rc == 0)
-			rc = chart_write_svg(rc_->chart, svg, REPORT_CHART_W, REPORT_CHART_H, err);
-		free(png);
-		free(svg);
-	}
-	if (rc == 0 && c->cmp_chart.chart) {
-		char *png = amd_path_join(dir, "comparison.png");
-		char *svg = amd_path_join(dir, "comparison.svg");
-		rc = chart_write_png(c->cmp_chart.chart, png, REPORT_CHART_W, c->cmp_chart_h, 150, err);
-		if (rc == 0)
-			rc = chart_write_svg(c->cmp_chart.chart, svg, REPORT_CHART_W, c->cmp_chart_h, err);
-		free(png);
-		free(svg);
-	}
+		rc = remove_stale(dir, &c->charts, &c->cmp_chart, err);
+	for (size_t i = 0; rc == 0 && i < c->charts.n; i++)
+		rc = write_chart(dir, c->charts.v[i].name, c->charts.v[i].chart, REPORT_CHART_H, err);
+	if (rc == 0 && c->cmp_chart.chart)
+		rc = write_chart(dir, "comparison", c->cmp_chart.chart, c->cmp_chart_h, err);
 	free(dir);
 	return rc;
 }
@@ -121,6 +123,26 @@ static void ctx_free(struct report_ctx *c)
 	free(c->cmp_chart.caption);
 }
 
+/* The findings (with the charts' notes) and the data gaps (with the
+ * charts that could not be drawn); the comparison puts its gate
+ * sentence first. */
+static int sentences(struct report_ctx *c, struct amd_err *err)
+{
+	report_findings(c->s, &c->findings);
+	for (size_t i = 0; i < c->charts.nnotes; i++)
+		report_text_add(&c->findings, "%s", c->charts.notes[i]);
+	if (c->findings.failed)
+		return amd_fail(err, "findings: out of memory");
+	if (report_comparison(c, err) < 0)
+		return -1;
+	report_gaps(c->s, &c->gaps);
+	for (size_t i = 0; i < c->charts.nmissing; i++)
+		report_text_add(&c->gaps, "%s", c->charts.missing[i]);
+	if (c->findings.failed || c->gaps.failed)
+		return amd_fail(err, "findings: out of memory");
+	return 0;
+}
+
 static int prepare(struct report_ctx *c, struct amd_err *err)
 {
 	if (amd_analyse(c->st, &c->o->analysis, &c->s, err) < 0)
@@ -129,14 +151,8 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 		return -1;
 	if (amd_store_sweep_sources(c->st, c->s->sweep, &c->src, &c->nsrc, err) < 0)
 		return -1;
-	report_findings(c->s, &c->findings);
-	for (size_t i = 0; i < c->charts.nnotes; i++)
-		report_text_add(&c->findings, "%s", c->charts.notes[i]);
-	if (report_comparison(c, err) < 0)
+	if (sentences(c, err) < 0)
 		return -1;
-	report_gaps(c->s, &c->gaps);
-	for (size_t i = 0; i < c->charts.nmissing; i++)
-		report_text_add(&c->gaps, "%s", c->charts.missing[i]);
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
@@ -156,6 +172,8 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		rc = write_charts(&c, err);
 	char *pdf = amd_path_join(o->outdir, "report.pdf");
 	char *json = amd_path_join(o->outdir, "report.json");
+	if (rc == 0 && (!pdf || !json))
+		rc = amd_fail(err, "%s: out of memory", o->outdir);
 	if (rc == 0)
 		rc = report_write_pdf(&c, pdf, &res->pages, err);
 	if (rc == 0)

@@ -1,6 +1,6 @@
 /* report.h — `report build`: from the store to a directory holding
  * report.pdf, charts/NAME.png and .svg, summary.md, summary.html and
- * report.json (DESIGN §6). */
+ * report.json (docs/design.md, "Report"). */
 #ifndef AMD_REPORT_H
 #define AMD_REPORT_H
 

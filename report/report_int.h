@@ -1,6 +1,7 @@
 /* report_int.h — what the parts of `report build` share: the sweep's
  * statistics, its charts, the findings and data gaps, its sources, and
- * the comparison with a baseline. */
+ * the comparison with a baseline; with the labels and number formats
+ * every part prints (labels.h, numfmt.h). */
 #ifndef AMD_REPORT_INT_H
 #define AMD_REPORT_INT_H
 
@@ -8,7 +9,10 @@
 
 #include "charts.h"
 #include "findings.h"
+#include "labels.h"
+#include "numfmt.h"
 #include "report.h"
+#include "sentences.h"
 #include "sources.h"
 #include "verdict.h"
 
@@ -42,8 +46,5 @@ void report_comparison_page(struct pdf *d, struct report_ctx *c);
 struct tpl;
 void report_comparison_model(struct tpl *t, const struct report_ctx *c);
 cJSON *report_gate_json(const struct report_ctx *c);
-
-/* Table cells shared by the PDF and the summaries. */
-const char *report_axis_name(const struct amd_sweep_stats *s); /* "n" or the param */
 
 #endif

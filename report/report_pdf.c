@@ -54,7 +54,7 @@ static void first_page(struct pdf *d, struct report_ctx *c)
 	char rpp[32];
 	report_runs_per_point(s, rpp, sizeof rpp);
 	snprintf(buf, sizeof buf, "%s by %s · %zu runs (%s per configuration) · generated %s by amdahl %s",
-		 s->metric, s->scaling ? "world size n" : s->axis, s->nruns_total - s->nruns_excluded,
+		 s->metric, report_axis_words(s), s->nruns_total - s->nruns_excluded,
 		 rpp, c->generated, c->o->version);
 	pdf_paragraph(d, buf, 8.5, 0.35);
 	pdf_heading(d, "Findings", 1);
@@ -88,10 +88,7 @@ static void charts_pages(struct pdf *d, struct report_ctx *c)
 static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *ax = report_axis_name(s);
-	size_t ml = strlen(s->metric);
-	const char *med_h = !s->higher_is_better && ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0
-				  ? "median (s)"
-				  : "median";
+	const char *med_h = report_median_header(s);
 	const char *scaling[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
 				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
 	const char *other[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",

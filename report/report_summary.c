@@ -12,15 +12,26 @@
 #include <cjson/cJSON.h>
 
 #include "analysis_json.h"
-#include "num.h"
 #include "run.h"
+#include "num.h"
 #include "template.h"
 #include "file.h"
 
-static void texts(struct tpl *t, const char *list, const struct report_text *x)
+/* A new item of list, or NULL (and *failed set) when out of memory. */
+static struct tpl *item(struct tpl *t, const char *list, int *failed)
 {
-	for (size_t i = 0; i < x->n; i++)
-		tpl_set(tpl_add(t, list), "text", "%s", x->v[i]);
+	struct tpl *r = tpl_add(t, list);
+	*failed |= !r;
+	return r;
+}
+
+static void texts(struct tpl *t, const char *list, const struct report_text *x, int *failed)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		struct tpl *r = item(t, list, failed);
+		if (r)
+			tpl_set(r, "text", "%s", x->v[i]);
+	}
 }
 
 static void point_row(struct tpl *r, const struct amd_point_stats *p)
@@ -44,10 +55,14 @@ static void point_row(struct tpl *r, const struct amd_point_stats *p)
 	tpl_set(r, "energy_sample", "%s", b);
 }
 
+/* The template model of the summaries; NULL when out of memory. */
 static struct tpl *model(struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
 	struct tpl *t = tpl_new();
+	int failed = 0;
+	if (!t)
+		return NULL;
 	tpl_set(t, "sweep", "%s", s->sweep);
 	tpl_set(t, "metric", "%s", s->metric);
 	tpl_set(t, "axis", "%s", report_axis_name(s));
@@ -59,22 +74,30 @@ static struct tpl *model(struct report_ctx *c)
 	tpl_set(t, "rules", "%s", s->rules);
 	if (s->scaling)
 		tpl_set(t, "scaling", "1");
-	texts(t, "findings", &c->findings);
-	texts(t, "gaps", &c->gaps);
+	texts(t, "findings", &c->findings, &failed);
+	texts(t, "gaps", &c->gaps, &failed);
 	report_comparison_model(t, c);
 	if (c->gaps.n)
 		tpl_set(t, "has_gaps", "1");
 	for (size_t i = 0; i < c->charts.n; i++) {
-		struct tpl *ch = tpl_add(t, "charts");
+		struct tpl *ch = item(t, "charts", &failed);
+		if (!ch)
+			break;
 		tpl_set(ch, "name", "%s", c->charts.v[i].name);
 		tpl_set(ch, "title", "%s", c->charts.v[i].title);
 		tpl_set(ch, "caption", "%s", c->charts.v[i].caption);
 	}
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
-			point_row(tpl_add(t, "rows"), &s->strategies[i].points[k]);
+			struct tpl *r = item(t, "rows", &failed);
+			if (r)
+				point_row(r, &s->strategies[i].points[k]);
 			tpl_set(t, "has_rows", "1");
 		}
+	if (failed) {
+		tpl_free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -83,7 +106,11 @@ int report_write_summaries(struct report_ctx *c, struct amd_err *err)
 	struct tpl *t = model(c);
 	char *md = amd_path_join(c->o->outdir, "summary.md");
 	char *html = amd_path_join(c->o->outdir, "summary.html");
-	int rc = tpl_render_file("summary.md", t, TPL_RAW, md, err);
+	int rc = 0;
+	if (!t || !md || !html)
+		rc = amd_fail(err, "summaries: out of memory");
+	if (rc == 0)
+		rc = tpl_render_file("summary.md", t, TPL_RAW, md, err);
 	if (rc == 0)
 		rc = tpl_render_file("summary.html", t, TPL_HTML, html, err);
 	free(md);

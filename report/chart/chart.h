@@ -3,9 +3,15 @@
  * PNG (at a given dpi), PDF and SVG files are that same drawing on
  * different surfaces, and the PDF report draws charts into page regions.
  *
- * Style (DESIGN §6): Okabe–Ito palette, DejaVu Sans, nice 1-2-5 ticks,
+ * Style (docs/design.md, "Report"): Okabe–Ito palette, DejaVu Sans, nice 1-2-5 ticks,
  * log2 axes for GPU counts, a legend placed where it hides no data, a
- * title and a subtitle (runs per point). */
+ * title and a subtitle (runs per point).
+ *
+ * Out of memory: the functions that add to a chart return -1 and mark
+ * it failed (chart_failed); a failed chart takes nothing more and is
+ * neither drawn nor written, so that no half-built chart is shown. The
+ * functions that take a chart accept NULL (what a failed chart_new
+ * returns) as a failed chart. */
 #ifndef AMD_CHART_H
 #define AMD_CHART_H
 
@@ -47,7 +53,7 @@ struct chart;
 struct chart *chart_new(enum chart_kind kind, const char *title, const char *xlabel,
 			const char *ylabel);
 void chart_free(struct chart *c);
-void chart_subtitle(struct chart *c, const char *fmt, ...)
+int chart_subtitle(struct chart *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void chart_xscale(struct chart *c, enum chart_scale s);
 /* A log2 value axis (XY charts only): ticks at powers of two. */
@@ -60,21 +66,21 @@ void chart_ysuffix(struct chart *c, const char *suffix);
 
 /* XY: adds a series (arrays copied; lo/hi may be NULL). name NULL keeps
  * it out of the legend. Points with a NAN y are skipped (lines break). */
-void chart_series(struct chart *c, const char *name, int color, unsigned style,
-		  enum chart_marker marker, size_t n, const double *x, const double *y,
-		  const double *lo, const double *hi);
+int chart_series(struct chart *c, const char *name, int color, unsigned style,
+		 enum chart_marker marker, size_t n, const double *x, const double *y,
+		 const double *lo, const double *hi);
 /* A text label at a data position (e.g. "ideal" at the end of a line). */
-void chart_note(struct chart *c, double x, double y, const char *text);
+int chart_note(struct chart *c, double x, double y, const char *text);
 
 /* Bars: groups are the categories along the axis; super labels a second
  * row under them (consecutive equal ones merge, e.g. the strategy). */
-void chart_group(struct chart *c, const char *label, const char *super);
+int chart_group(struct chart *c, const char *label, const char *super);
 /* One value per group (NAN: no bar); lo/hi optional whiskers. */
-void chart_bars(struct chart *c, const char *name, int color, int hatched,
-		const double *v, const double *lo, const double *hi);
+int chart_bars(struct chart *c, const char *name, int color, int hatched,
+	       const double *v, const double *lo, const double *hi);
 void chart_stacked(struct chart *c, int stacked);
 /* Prints each bar's value (printf format, e.g. "%.0f%%") on or above it. */
-void chart_value_labels(struct chart *c, const char *fmt);
+int chart_value_labels(struct chart *c, const char *fmt);
 /* Bars start at base instead of 0 (e.g. ratios from 1); the value axis
  * then need not include 0. */
 void chart_bar_base(struct chart *c, double base);
@@ -84,18 +90,26 @@ void chart_bars_overlap(struct chart *c, int overlap);
 /* Shades the span lo..hi of the value axis (e.g. a threshold band). */
 void chart_band(struct chart *c, double lo, double hi);
 /* A reference line across the value axis (e.g. ratio 1). */
-void chart_ref(struct chart *c, double value, const char *label);
+int chart_ref(struct chart *c, double value, const char *label);
 
 /* Icicle: a cell under parent (-1: a root; a parent is added before its
  * children) worth value. Roots share the plot width by value; children
  * lie left to right under their parent in the order added, width ∝
  * value (children may leave part of the parent bare). Labels are clipped
  * to the cell and left out when it is narrower than three characters.
- * Returns the cell's index (for its children), or -1. */
+ * Returns the cell's index (for its children), or -1 (no such parent,
+ * a negative value, or out of memory, which marks the chart failed). */
 long chart_cell(struct chart *c, long parent, double value, const char *label, int color);
 
-/* Draws into the rectangle (0,0)-(w,h) of cr, in points. */
-void chart_draw(struct chart *c, cairo_t *cr, double w, double h);
+/* Draws into the rectangle (0,0)-(w,h) of cr, in points. -1 when the
+ * chart failed, before (nothing drawn) or while drawing (out of memory). */
+int chart_draw(struct chart *c, cairo_t *cr, double w, double h);
+
+/* 1 when c is NULL or ran out of memory while built or drawn. */
+int chart_failed(const struct chart *c);
+/* Marks c failed (a builder out of memory for the data it was about to
+ * add) and returns -1. */
+int chart_fail(struct chart *c);
 
 /* After chart_draw: the plot area in the drawing's units and the data
  * range it maps (the value axis is ymin..ymax, drawn along x for HBARS). */
@@ -107,7 +121,8 @@ struct chart_frame {
 };
 void chart_get_frame(const struct chart *c, struct chart_frame *f);
 
-/* Files; w/h in points. PNG at dpi (150 in the report). */
+/* Files; w/h in points. PNG at dpi (150 in the report). A failed chart
+ * writes no file: -1 with "PATH: out of memory". */
 int chart_write_png(struct chart *c, const char *path, double w, double h, double dpi,
 		    struct amd_err *err);
 int chart_write_svg(struct chart *c, const char *path, double w, double h,

@@ -1,7 +1,8 @@
 /* test_chart.c — the chart engine draws where the numbers say: render
  * known data to PNG, read the pixels back and check the ideal line and
  * a bar at the pixel computed from the axis mapping (plot rectangle and
- * data range, mapped here independently: log2 for x, linear for y). */
+ * data range, mapped here independently: log2 for x, linear for y);
+ * and a chart that ran out of memory is neither drawn nor written. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -428,6 +430,54 @@ static void nice_ticks_are_1_2_5(void **state)
 	assert_int_equal(n, 5);
 }
 
+/* A chart that ran out of memory (chart_fail, as a builder or a setter
+ * marks it) takes nothing more, is not drawn and writes no file; the
+ * functions accept the NULL a failed chart_new returns. */
+static void failed_chart_is_neither_drawn_nor_written(void **state)
+{
+	(void)state;
+	double v[] = {1, 2};
+	struct amd_err err = {{0}};
+	assert_true(chart_failed(NULL));
+	assert_int_equal(chart_series(NULL, "a", 0, CS_LINE, MARK_CIRCLE, 2, v, v, NULL, NULL), -1);
+	assert_int_equal(chart_group(NULL, "a", NULL), -1);
+	assert_int_equal(chart_subtitle(NULL, "x"), -1);
+	assert_int_equal(chart_cell(NULL, -1, 1, "all", 0), -1);
+	chart_yrange(NULL, 0, 1, 1);
+	assert_int_equal(chart_write_png(NULL, "/tmp/never.png", 100, 100, DPI, &err), -1);
+
+	struct chart *c = chart_new(CHART_BARS, "t", NULL, "v");
+	assert_false(chart_failed(c));
+	assert_int_equal(chart_group(c, "1", NULL), 0);
+	assert_int_equal(chart_group(c, "2", NULL), 0);
+	assert_int_equal(chart_bars(c, "b", 0, 0, v, NULL, NULL), 0);
+	assert_int_equal(chart_fail(c), -1);
+	assert_true(chart_failed(c));
+	assert_int_equal(chart_bars(c, "more", 1, 0, v, NULL, NULL), -1);
+
+	char png[] = "/tmp/test_chart_XXXXXX.png", svg[] = "/tmp/test_chart_XXXXXX.svg";
+	int fd = mkstemps(png, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(png);
+	fd = mkstemps(svg, 4);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(svg);
+	assert_int_equal(chart_write_png(c, png, 200, 150, DPI, &err), -1);
+	assert_non_null(strstr(err.msg, "out of memory"));
+	assert_int_equal(chart_write_svg(c, svg, 200, 150, &err), -1);
+	assert_int_equal(access(png, F_OK), -1);
+	assert_int_equal(access(svg, F_OK), -1);
+
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 10, 10);
+	cairo_t *cr = cairo_create(s);
+	assert_int_equal(chart_draw(c, cr, 10, 10), -1);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	chart_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +489,7 @@ int main(void)
 		cmocka_unit_test(ratio_bars_from_one_over_a_band),
 		cmocka_unit_test(icicle_widths_follow_the_values),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
+		cmocka_unit_test(failed_chart_is_neither_drawn_nor_written),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	report_release_fonts(); /* font caches: a clean exit for LeakSanitizer */

@@ -1,0 +1,78 @@
+/* chart_style.c — the palette (Okabe–Ito), the font, and text placed
+ * at an anchor or fitted to a width; see chart_style.h. */
+#include "chart_style.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "chart.h"
+
+static const double palette[CHART_PALETTE_SIZE][3] = {
+	{0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0}, /* blue */
+	{0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0}, /* orange */
+	{0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0}, /* bluish green */
+	{0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0}, /* vermillion */
+	{0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0}, /* sky blue */
+	{0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0}, /* reddish purple */
+	{0xF0 / 255.0, 0xE4 / 255.0, 0x42 / 255.0}, /* yellow */
+};
+
+void chart_color(int i, double rgb[3])
+{
+	if (i < 0) {
+		rgb[0] = rgb[1] = rgb[2] = 0.45;
+		return;
+	}
+	memcpy(rgb, palette[i % CHART_PALETTE_SIZE], sizeof palette[0]);
+}
+
+void chart_set_color(cairo_t *cr, int i, double alpha)
+{
+	double rgb[3];
+	chart_color(i, rgb);
+	cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
+}
+
+void chart_font(cairo_t *cr, double size, int bold)
+{
+	cairo_select_font_face(cr, CHART_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+}
+
+double chart_text_width(cairo_t *cr, const char *s)
+{
+	cairo_text_extents_t e;
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
+}
+
+void chart_text(cairo_t *cr, double x, double y, const char *s, double ha, double va)
+{
+	cairo_font_extents_t fe;
+	cairo_font_extents(cr, &fe);
+	double cap = fe.ascent * 0.78;
+	cairo_move_to(cr, x - chart_text_width(cr, s) * ha, y + cap * (1 - va));
+	cairo_show_text(cr, s);
+}
+
+void chart_fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", s);
+	size_t len = strlen(s);
+	if (chart_text_width(cr, buf) <= room || n < 16)
+		return;
+	for (size_t keep = len; keep > 4; keep--) {
+		size_t head = keep * 2 / 3, tail = keep - head;
+		while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
+			head--;
+		size_t from = len - tail;
+		while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
+			from++;
+		if (head + 3 + (len - from) + 1 > n)
+			continue;
+		snprintf(buf, n, "%.*s…%s", (int)head, s, s + from);
+		if (chart_text_width(cr, buf) <= room)
+			return;
+	}
+}

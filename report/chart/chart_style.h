@@ -1,0 +1,30 @@
+/* chart_style.h — the look every chart shares, private to the engine:
+ * padding and font sizes, the palette as a Cairo source, and text drawn
+ * at an anchor or shortened in the middle to fit. The public parts
+ * (chart_color, chart_font, chart_text_width) are in chart.h. */
+#ifndef AMD_CHART_STYLE_H
+#define AMD_CHART_STYLE_H
+
+#include <cairo.h>
+#include <stddef.h>
+
+#define PAD 8.0
+#define FS_TITLE 11.5
+#define FS_SUB 8.5
+#define FS_LABEL 9.5
+#define FS_TICK 8.5
+#define FS_LEGEND 8.5
+#define FS_VALUE 7.5
+
+/* Palette colour i (CHART_GREY: grey) at alpha as cr's source. */
+void chart_set_color(cairo_t *cr, int i, double alpha);
+
+/* Draws s with its anchor at (x, y): ha 0 left, .5 centre, 1 right; va 0
+ * top, .5 middle, 1 bottom of the font's cap height. */
+void chart_text(cairo_t *cr, double x, double y, const char *s, double ha, double va);
+
+/* s shortened in the middle ("head…tail", cut on UTF-8 character
+ * boundaries) to fit room points. */
+void chart_fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t n);
+
+#endif

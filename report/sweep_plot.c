@@ -1,0 +1,143 @@
+/* sweep_plot.c — a sweep's statistics laid out on charts (see
+ * sweep_plot.h). */
+#include "sweep_plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "labels.h"
+
+int plot_log2(const struct amd_sweep_stats *s)
+{
+	double lo, hi;
+	amd_sweep_axis_extent(s, &lo, &hi);
+	return lo > 0 && hi / lo >= 3.9;
+}
+
+struct chart *plot_xy(const struct amd_sweep_stats *s, const char *title, const char *ylabel)
+{
+	struct chart *c = chart_new(CHART_XY, title, report_axis_label(s), ylabel);
+	if (plot_log2(s))
+		chart_xscale(c, CHART_LOG2);
+	return c;
+}
+
+enum chart_marker plot_marker(size_t i)
+{
+	static const enum chart_marker m[] = {MARK_CIRCLE, MARK_SQUARE, MARK_TRIANGLE, MARK_DIAMOND};
+	return m[i % 4];
+}
+
+/* Strategy i's line (nothing when no point has a value); 1 when drawn,
+ * -1 when out of memory. */
+static int strategy_line(struct chart *c, const struct amd_sweep_stats *s, size_t i,
+			 enum amd_point_value v, double scale, int with_ci, unsigned style)
+{
+	const struct amd_strategy_stats *st = &s->strategies[i];
+	size_t n = st->npoints, m = 0;
+	double *x = calloc(4 * (n + 1), sizeof *x);
+	if (!x)
+		return chart_fail(c);
+	double *y = x + n + 1, *lo = y + n + 1, *hi = lo + n + 1;
+	for (size_t k = 0; k < n; k++) {
+		const struct amd_point_stats *p = &st->points[k];
+		double val = amd_point_value(p, v) * scale;
+		if (isnan(val) || isinf(val))
+			continue;
+		const struct amd_ci *iv = with_ci ? amd_point_ci(p, v) : NULL;
+		x[m] = p->n;
+		y[m] = val;
+		lo[m] = iv && iv->valid ? iv->lo * scale : NAN;
+		hi[m] = iv && iv->valid ? iv->hi * scale : NAN;
+		m++;
+	}
+	int drawn = m > 0;
+	if (m && chart_series(c, st->strategy, (int)i, style | CS_LINE | CS_POINTS, plot_marker(i),
+			      m, x, y, with_ci ? lo : NULL, with_ci ? hi : NULL) < 0)
+		drawn = -1;
+	free(x);
+	return drawn;
+}
+
+int plot_strategy_lines(struct chart *c, const struct amd_sweep_stats *s,
+			enum amd_point_value v, double scale, int with_ci, unsigned style)
+{
+	int drawn = 0;
+	for (size_t i = 0; i < s->nstrategies; i++) {
+		int d = strategy_line(c, s, i, v, scale, with_ci, style);
+		if (d < 0)
+			return drawn;
+		drawn += d;
+	}
+	return drawn;
+}
+
+void plot_ci_note(const struct amd_sweep_stats *s, enum amd_point_value v, const char *what,
+		  char *buf, size_t n)
+{
+	size_t total, valid = amd_sweep_ci_count(s, v, &total);
+	if (valid == 0)
+		snprintf(buf, n, "no CI: fewer than 3 runs per point");
+	else if (valid < total)
+		snprintf(buf, n, "%s: 95%% CI where a point has 3+ runs", what);
+	else
+		snprintf(buf, n, "%s: 95%% bootstrap CI", what);
+}
+
+/* Strategy st's bars over the axis values xs: v × scale, NAN where it
+ * has no point. */
+static void grouped_values(const struct amd_strategy_stats *st, const double *xs, size_t nx,
+			   enum amd_point_value v, double scale, double *vals)
+{
+	for (size_t j = 0; j < nx; j++) {
+		vals[j] = NAN;
+		for (size_t k = 0; k < st->npoints; k++)
+			if (st->points[k].n == xs[j])
+				vals[j] = amd_point_value(&st->points[k], v) * scale;
+	}
+}
+
+struct chart *plot_grouped(const struct amd_sweep_stats *s, const char *title,
+			   const char *ylabel, enum amd_point_value v, double scale)
+{
+	struct chart *c = chart_new(CHART_BARS, title, report_axis_label(s), ylabel);
+	double *xs;
+	size_t nx;
+	if (amd_sweep_axis_values(s, &xs, &nx) < 0) {
+		chart_fail(c);
+		return c;
+	}
+	for (size_t j = 0; j < nx; j++) {
+		char lab[32];
+		snprintf(lab, sizeof lab, "%g", xs[j]);
+		chart_group(c, lab, NULL);
+	}
+	double *vals = calloc(nx + 1, sizeof *vals);
+	if (!vals)
+		chart_fail(c);
+	for (size_t i = 0; vals && i < s->nstrategies; i++) {
+		grouped_values(&s->strategies[i], xs, nx, v, scale, vals);
+		chart_bars(c, s->strategies[i].strategy, (int)i, 0, vals, NULL, NULL);
+	}
+	free(vals);
+	free(xs);
+	return c;
+}
+
+struct chart *plot_per_config(const struct amd_sweep_stats *s, const char *title,
+			      const char *ylabel, size_t *ngroups)
+{
+	struct chart *c = chart_new(CHART_BARS, title, report_axis_label(s), ylabel);
+	*ngroups = 0;
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			char lab[32];
+			snprintf(lab, sizeof lab, "%g", s->strategies[i].points[k].n);
+			chart_group(c, lab, s->strategies[i].strategy);
+			(*ngroups)++;
+		}
+	chart_stacked(c, 1);
+	chart_yrange(c, 0, 100, 1);
+	return c;
+}
