@@ -1,6 +1,7 @@
 /* ingest.c — `amdahl ingest PATH…`: walk, detect, load; one line per
  * failed unit, a summary, exit 2 when anything failed. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,20 @@ static void drop_if_new_and_empty(const char *path, int existed, size_t committe
 	}
 }
 
-int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
+/* Whole number in lo..hi from an option's text, or -1. */
+static int option_int(const char *text, int lo, int hi, int *out)
+{
+	int64_t v;
+	if (amd_parse_int64(text, &v) < 0 || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Parses the options into o; returns -1 to go on, else the exit code
+ * (--help, --formats, a usage error). */
+static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *json,
+			 int *quiet)
 {
 	static const struct option opts[] = {
 		{"sweep", required_argument, NULL, 'S'}, {"run", required_argument, NULL, 'R'},
@@ -120,32 +134,43 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		{"json", no_argument, NULL, 'J'},        {"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},        {0},
 	};
-	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
-	int json = 0, quiet = 0, c;
+	int c;
 	while ((c = getopt_long(argc, argv, "hj:q", opts, NULL)) != -1) {
 		switch (c) {
-		case 'S': o.sweep = optarg; break;
-		case 'R': o.run = optarg; break;
-		case 'k': o.rank = atoi(optarg); break;
+		case 'S': o->sweep = optarg; break;
+		case 'R': o->run = optarg; break;
+		case 'k':
+			if (option_int(optarg, 0, INT_MAX, &o->rank) < 0)
+				return cmd_error("ingest", "--rank %s: not a rank (0 or more)", optarg);
+			break;
 		case 'r':
-			if (amd_parse_double(optarg, &o.sample_rate) < 0 || o.sample_rate <= 0)
+			if (amd_parse_double(optarg, &o->sample_rate) < 0 || o->sample_rate <= 0)
 				return cmd_error("ingest", "--rate %s: not a positive number", optarg);
 			break;
-		case 'f': o.format = optarg; break;
+		case 'f': o->format = optarg; break;
 		case 'F': list_formats(); return EXIT_OK;
 		case 'j':
-			o.jobs = atoi(optarg);
-			if (o.jobs < 1 || o.jobs > 256)
+			if (option_int(optarg, 1, 256, &o->jobs) < 0)
 				return cmd_error("ingest", "-j %s: give 1 to 256", optarg);
 			break;
-		case 'J': json = 1; break;
-		case 'q': quiet = 1; break;
+		case 'J': *json = 1; break;
+		case 'q': *quiet = 1; break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc)
 		return cmd_error("ingest", "no PATH given; see 'amdahl ingest --help'");
+	return -1;
+}
+
+int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
+	int json = 0, quiet = 0;
+	int rc = parse_options(argc, argv, &o, &json, &quiet);
+	if (rc >= 0)
+		return rc;
 	struct amd_err err = {{0}};
 	struct amd_unit_list units = {0};
 	if (amd_walk((const char *const *)argv + optind, (size_t)(argc - optind), &o, &units,

@@ -1,5 +1,5 @@
 /* comparison.c — `report build --baseline A`: the candidate sweep against
- * a baseline (lib/compare.h, the rows `amdahl compare` prints): the gate's
+ * a baseline (compare.h, the rows `amdahl compare` prints): the gate's
  * verdict and sentence (lib/compare/verdict.h) on page 1, a chart of the
  * ratio candidate/baseline with its interval per gated row (bars from 1,
  * threshold band shaded, colour by verdict), the comparison page of the

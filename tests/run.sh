@@ -7,13 +7,8 @@ set -u
 build=${1:-build}
 pattern=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
-export AMDAHL="$root/$build/amdahl"
-export AMDAHL_ROOT="$root"
-export AMDAHL_TEMPLATES="$root/templates"
-unset AMDAHL_STORE AMDAHL_SMTP_URL AMDAHL_SMTP_PASSWORD GITHUB_STEP_SUMMARY
-results=$(mktemp)
-export AMDAHL_RESULTS="$results"
-failed_names=()
+. "$root/tests/lib/runner.sh"
+runner_setup
 for t in "$root/$build"/tests/test_*; do
   [ -x "$t" ] || continue
   case "$(basename "$t")" in *.d|*.o) continue;; esac
@@ -33,21 +28,6 @@ done
 for s in "$root"/tests/e2e/*.sh; do
   [ -f "$s" ] || continue
   [ -n "$pattern" ] && [[ "$(basename "$s")" != *$pattern* ]] && continue
-  before=$(grep -c fail "$results")
-  (cd "$root" && bash "$s") >"$results.log" 2>&1; rc=$?
-  after=$(grep -c fail "$results")
-  if [ $rc -ne 0 ] || [ "$after" != "$before" ]; then
-    [ "$after" = "$before" ] && echo fail >>"$results"
-    failed_names+=("$(basename "$s")")
-    grep -E '^not ok|^#' "$results.log" | head -30
-    [ $rc -ne 0 ] && tail -5 "$results.log"
-  fi
-  echo "e2e $(basename "$s"): $(grep '^ok' "$results.log" | grep -vc '# skip') passed, $(grep -c '^not ok' "$results.log") failed"
+  runner_script e2e "$s"
 done
-passed=$(grep -c '^pass$' "$results")
-failed=$(grep -c '^fail$' "$results")
-skipped=$(grep -c '^skip$' "$results")
-rm -f "$results" "$results.log"
-[ ${#failed_names[@]} -gt 0 ] && echo "failing: ${failed_names[*]}"
-if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
-[ "$failed" = 0 ]
+runner_close

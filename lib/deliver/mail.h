@@ -35,7 +35,7 @@ int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd
 void amd_mail_report_free(struct amd_mail_report *r);
 
 /* Renders templates/NAME ("mail.txt" or "mail.html", HTML-escaped) with
- * lib/template.h: {{subject}}, {{sweep}}, {{gate}}, {{pdf}},
+ * core/template.h: {{subject}}, {{sweep}}, {{gate}}, {{pdf}},
  * {{source}} and the list {{#findings}}{{text}}{{/findings}}; absent
  * values are empty ({{^gate}}..{{/gate}} says so). Returns malloc'd text. */
 char *amd_mail_render(const char *name, const struct amd_mail_report *r,

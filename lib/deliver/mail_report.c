@@ -4,7 +4,7 @@
  * written (lib/compare/verdict.h), read with the one reader of a
  * comparison's JSON (compare_json.h) from gate.json or report.json; the
  * PDF to attach; and the body rendered from templates/mail.txt and
- * templates/mail.html with lib/template.h (the engine summary.md uses:
+ * templates/mail.html with core/template.h (the engine summary.md uses:
  * {{name}}, {{#list}}..{{/list}}). */
 #include "mail.h"
 
@@ -249,7 +249,7 @@ int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_
 	return rc;
 }
 
-/* ---- templates: lib/template.h, the engine summary.md uses ---- */
+/* ---- templates: core/template.h, the engine summary.md uses ---- */
 
 static struct tpl *fields(const struct amd_mail_report *r, const char *subject)
 {

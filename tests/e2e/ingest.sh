@@ -165,4 +165,14 @@ test_expect_success SQLITE3 'symlink loops: each run once' '
 	test_eq 29 "$(q "$TMP/loop.db" "SELECT count(*) FROM run")"
 '
 
+# -j and --rank are whole numbers in range; anything else is a usage error
+# that creates no store
+test_expect_success '-j and --rank refuse what is not a whole number in range' '
+	for bad in "-j 0" "-j 257" "-j 2x" "--rank -1" "--rank 1.5" "--rank x"; do
+		test_status 2 "$AMDAHL" --store "$TMP/opt.db" ingest $bad "$DATA/cpu-strong-scaling/mlruns"
+		test_contains "${bad%% *} ${bad#* }:" "$ERR"
+	done
+	test_path_is_missing "$TMP/opt.db"
+'
+
 test_done

@@ -1,4 +1,4 @@
-/* test_config.c — lib/config: amdahl.yaml lookups by dotted path,
+/* test_config.c — core/config: amdahl.yaml lookups by dotted path,
  * numbers, lists, defaults, and the errors for missing, broken,
  * non-map, too deep and aliased documents. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* test_stats.c — lib/stats on small vectors whose answers are known by
+/* test_stats.c — analysis/stats on small vectors whose answers are known by
  * hand (or from the textbook formula), NaN handling, interval refusals
  * below 3 values and the USL refusal below 4 distinct n. */
 #include <math.h>

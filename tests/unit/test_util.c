@@ -1,4 +1,4 @@
-/* test_util.c — lib/util: strict number parsing, SHA-256 against the
+/* test_util.c — lib/core (num, hash, file): strict number parsing, SHA-256 against the
  * sha256sum tool, whole-file and line reads with gzip (including
  * truncated gzip), and the limits they enforce. */
 #include <setjmp.h>

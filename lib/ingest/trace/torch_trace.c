@@ -1,7 +1,7 @@
 /* torch_trace.c — PyTorch profiler (Kineto) Chrome traces, one file per
- * rank, .json or .json.gz. Streamed: chunks from trace_reader.c (zlib's
+ * rank, .json or .json.gz. Streamed: chunks from core/chunks.c (zlib's
  * gzread, in a second thread) go into yajl's incremental parser; each
- * element of traceEvents is handed to the aggregator (lib/trace_agg.c)
+ * element of traceEvents is handed to the aggregator (trace_agg.c)
  * and forgotten. ts/dur are read from the number's text (integer µs, µs
  * with a nanosecond fraction) into int64 ns; baseTimeNanoseconds,
  * wherever it appears, is added at the end, so stored times are ns since

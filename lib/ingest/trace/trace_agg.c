@@ -1,5 +1,5 @@
 /* trace_agg.c — the streaming half of trace ingest: events in, one
- * rank's summary out (lib/trace.h). Memory holds the per-op aggregates
+ * rank's summary out (trace_agg.h). Memory holds the per-op aggregates
  * (keyed by name and category), per-track reorder windows and open-interval
  * stacks, the step list and the collective calls — never the events.
  *

@@ -3,8 +3,8 @@
  * exponent forms, to int64 ns exactly, never through a double. */
 #include "trace_time.h"
 
+#include <stddef.h>
 #include <stdint.h>
-
 
 /* The common shapes, "123" and "123.456" (up to 15 integer digits, at
  * most 3 decimals); 0 when the text needs the general path. */
@@ -33,21 +33,20 @@ static int fast_path(const char *s, size_t len, int64_t *out)
 	return 1;
 }
 
-/* Digits beyond the nanosecond are rounded half away from zero. */
-int amd_trace_us_to_ns(const char *s, size_t len, int64_t *out)
-{
-	if (fast_path(s, len, out))
-		return 0;
-	size_t i = 0;
-	int neg = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	/* mantissa digits, with the position of the decimal point */
+/* A decimal number's digits without leading zeros, and how many of them
+ * stand before the decimal point. */
+struct mantissa {
 	char dig[64];
-	size_t nd = 0, int_digits = 0, any = 0;
-	int seen_point = 0, lead = 1;
-	for (; i < len; i++) {
-		char c = s[i];
+	size_t nd, int_digits;
+};
+
+/* Reads the mantissa from s[*i]; -1 when there is no digit or too many. */
+static int read_mantissa(const char *s, size_t len, size_t *i, struct mantissa *m)
+{
+	int seen_point = 0, lead = 1, any = 0;
+	m->nd = m->int_digits = 0;
+	for (; *i < len; (*i)++) {
+		char c = s[*i];
 		if (c == '.' && !seen_point) {
 			seen_point = 1;
 			continue;
@@ -58,46 +57,70 @@ int amd_trace_us_to_ns(const char *s, size_t len, int64_t *out)
 		if (lead && c == '0' && !seen_point)
 			continue; /* leading integer zeros */
 		lead = 0;
-		if (nd == sizeof dig)
+		if (m->nd == sizeof m->dig)
 			return -1;
-		dig[nd++] = c;
+		m->dig[m->nd++] = c;
 		if (!seen_point)
-			int_digits++;
+			m->int_digits++;
 	}
-	if (!any)
+	return any ? 0 : -1;
+}
+
+/* Reads an optional exponent ("e-3") from s[*i]; -1 when malformed or
+ * beyond ±1000. */
+static int read_exponent(const char *s, size_t len, size_t *i, long *exp)
+{
+	*exp = 0;
+	if (*i >= len || (s[*i] != 'e' && s[*i] != 'E'))
+		return 0;
+	(*i)++;
+	int neg = 0;
+	if (*i < len && (s[*i] == '-' || s[*i] == '+'))
+		neg = s[(*i)++] == '-';
+	if (*i >= len || s[*i] < '0' || s[*i] > '9')
 		return -1;
-	long exp = 0;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		int eneg = 0;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			eneg = s[i++] == '-';
-		if (i >= len || s[i] < '0' || s[i] > '9')
+	for (; *i < len && s[*i] >= '0' && s[*i] <= '9'; (*i)++) {
+		*exp = *exp * 10 + (s[*i] - '0');
+		if (*exp > 1000)
 			return -1;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-			exp = exp * 10 + (s[i] - '0');
-			if (exp > 1000)
-				return -1;
-		}
-		if (eneg)
-			exp = -exp;
 	}
-	if (i != len)
-		return -1;
-	/* value = 0.dig × 10^(int_digits + exp) µs; in ns shift 3 more */
-	long point = (long)int_digits + exp + 3; /* digits before the ns point */
+	if (neg)
+		*exp = -*exp;
+	return 0;
+}
+
+/* value = 0.dig × 10^(int_digits + exp) µs, in ns (3 more digits),
+ * rounded half away from zero; -1 when it does not fit an int64. */
+static int to_ns(const struct mantissa *m, long exp, int neg, int64_t *out)
+{
+	long point = (long)m->int_digits + exp + 3; /* digits before the ns point */
 	uint64_t v = 0;
 	for (long k = 0; k < point; k++) {
-		int d = k < (long)nd ? dig[k] - '0' : 0;
+		int d = k < (long)m->nd ? m->dig[k] - '0' : 0;
 		if (v > (UINT64_MAX - 9) / 10)
 			return -1;
 		v = v * 10 + (uint64_t)d;
 	}
-	long first_dropped = point < 0 ? -1 : point;
-	if (point >= 0 && first_dropped < (long)nd && dig[first_dropped] >= '5')
+	if (point >= 0 && point < (long)m->nd && m->dig[point] >= '5')
 		v++;
 	if (v > (uint64_t)INT64_MAX + (neg ? 1u : 0u))
 		return -1;
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
+}
+
+/* Digits beyond the nanosecond are rounded half away from zero. */
+int amd_trace_us_to_ns(const char *s, size_t len, int64_t *out)
+{
+	if (fast_path(s, len, out))
+		return 0;
+	size_t i = 0;
+	int neg = 0;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	struct mantissa m;
+	long exp;
+	if (read_mantissa(s, len, &i, &m) < 0 || read_exponent(s, len, &i, &exp) < 0 || i != len)
+		return -1;
+	return to_ns(&m, exp, neg, out);
 }
