@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "mail.h"
+#include "mail_report.h"
 #include "buf.h"
 #include "file.h"
 

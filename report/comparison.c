@@ -5,7 +5,7 @@
  * threshold band shaded, colour by verdict), the comparison page of the
  * PDF with every row in a table (lib/compare/compare_table.h), the
  * summaries' section and report.json's "gate" object (compare_json.h). */
-#include "report_int.h"
+#include "comparison.h"
 
 #include <math.h>
 #include <stdio.h>

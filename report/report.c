@@ -1,7 +1,9 @@
 /* report.c — `report build` end to end: analyse the sweep, build the
  * charts, write them as PNG (150 dpi) and SVG, then the PDF, the
  * summaries and report.json into the output directory. */
-#include "report_int.h"
+#include "comparison.h"
+#include "report_pdf.h"
+#include "report_summary.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,13 +3,14 @@
  * fit, and an appendix of runs, excluded epochs, left-out runs and
  * sources with their sha256. The tables are built here as table models
  * (lib/core/table.h) and drawn by report/pdf.c. */
-#include "report_int.h"
+#include "report_pdf.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "comparison.h"
 #include "num.h"
 #include "pdf.h"
 #include "run.h"

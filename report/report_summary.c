@@ -1,7 +1,7 @@
 /* report_summary.c — summary.md and summary.html rendered from
  * templates/ with the report's findings, gaps, charts and configuration
  * rows, and report.json with the same content as data. */
-#include "report_int.h"
+#include "report_summary.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "comparison.h"
 #include "analysis_json.h"
 #include "run.h"
 #include "num.h"

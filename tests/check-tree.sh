@@ -6,7 +6,8 @@
 #   - lib/ and report/ never print to the terminal or exit;
 #   - no source file over 800 lines;
 #   - every source file opens with a comment saying what it owns;
-#   - header basenames are unique (they are included by bare name);
+#   - header basenames and include guards are unique (headers are
+#     included by bare name);
 #   - no include cycle among headers;
 #   - no reference to a design document outside the repository.
 # Prints one line per rule and "N passed, N failed"; exits 1 on a failure.
@@ -41,6 +42,9 @@ check "every source file opens with a comment saying what it owns" \
 
 check "header basenames are unique" \
 	"$(find lib report cmd -name '*.h' -printf '%f\n' | sort | uniq -d)"
+
+check "include guards are unique" \
+	"$(grep -h '^#ifndef AMD_' $(find lib report cmd -name '*.h') | sort | uniq -d)"
 
 check "no include cycle among headers" \
 	"$(/usr/bin/python3 - $(find lib report cmd -name '*.h') <<'EOF'

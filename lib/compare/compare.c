@@ -1,279 +1,677 @@
-/* compare.c — the statistics of a comparison: Mann–Whitney U (exact null
- * distribution by counting, or the normal approximation with tie and
- * continuity correction), Holm's adjustment, the bootstrap ratio of
- * medians (amd_median, lib/analysis/stats.h), and the smallest
- * attainable p that decides "insufficient data". Rows and verdicts are
- * built in compare_rows.c. */
+/* compare.c — the comparison of two sweeps (compare.h): the rows and
+ * their verdicts — which metrics exist per configuration (strategy, n),
+ * which are gated and with what direction, threshold and alpha
+ * (amdahl.yaml gate.*), which rows form the Holm family, and the verdict
+ * per row — and, at the end, analysing the baseline and the candidate
+ * sweep (each from its own store) with amd_analyse, once for the time
+ * metric and once per extra metric amdahl.yaml lists under gate.metrics,
+ * refusing two sweeps that share no configuration. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_rng.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
+#include "buf.h"
 #include "compare.h"
 #include "num.h"
 #include "stats.h"
 
-struct tagged {
-	double v;
-	int from_x;
+const char *amd_verdict_name(enum amd_verdict v)
+{
+	switch (v) {
+	case AMD_IMPROVEMENT: return "improvement";
+	case AMD_REGRESSION: return "regression";
+	case AMD_INSUFFICIENT: return "insufficient data";
+	case AMD_MISSING: return "missing";
+	default: return "no change";
+	}
+}
+
+const char *amd_row_verdict(const struct amd_cmp_row *r)
+{
+	if (!r->gated && r->verdict == AMD_REGRESSION)
+		return "worse";
+	if (!r->gated && r->verdict == AMD_IMPROVEMENT)
+		return "better";
+	return amd_verdict_name(r->verdict);
+}
+
+const char *amd_direction_name(enum amd_direction d)
+{
+	return d == AMD_HIGHER_IS_BETTER ? "higher" : "lower";
+}
+
+/* ---- metric settings ---- */
+
+struct metric_cfg {
+	enum amd_direction dir;
+	double threshold, alpha;
+	int gated;
 };
 
-static int cmp_tagged(const void *a, const void *b)
+/* Built-in metrics beyond the time metric: name, direction, primary. */
+enum value_kind { V_TIME, V_THROUGHPUT, V_SPEEDUP, V_EFFICIENCY, V_ENERGY_EPOCH,
+		  V_ENERGY_RUN, V_POWER, V_UTIL, V_EXTRA };
+
+static const struct builtin {
+	enum value_kind kind;
+	const char *name;
+	enum amd_direction dir;
+	int primary;
+} builtins[] = {
+	{V_TIME, NULL, AMD_LOWER_IS_BETTER, 1}, /* name: the analysed metric */
+	{V_THROUGHPUT, "throughput", AMD_HIGHER_IS_BETTER, 1},
+	{V_SPEEDUP, "speedup", AMD_HIGHER_IS_BETTER, 1},
+	{V_EFFICIENCY, "efficiency", AMD_HIGHER_IS_BETTER, 0},
+	{V_ENERGY_EPOCH, "energy_epoch_j", AMD_LOWER_IS_BETTER, 0},
+	{V_ENERGY_RUN, "energy_run_j", AMD_LOWER_IS_BETTER, 0},
+	{V_POWER, "power_w", AMD_LOWER_IS_BETTER, 0},
+	{V_UTIL, "util_pct", AMD_HIGHER_IS_BETTER, 0},
+};
+#define NBUILTINS (sizeof builtins / sizeof builtins[0])
+
+static const struct amd_node *metric_node(const struct amd_config *cfg, const char *name)
 {
-	double x = ((const struct tagged *)a)->v, y = ((const struct tagged *)b)->v;
+	return amd_node_get(amd_config_get(cfg, "gate.metrics"), name);
+}
+
+static int cfg_number(const struct amd_config *cfg, const struct amd_node *map,
+		      const char *where, const char *key, double *v, struct amd_err *err)
+{
+	const struct amd_node *n = amd_node_get(map, key);
+	if (!n)
+		return 0;
+	if (n->kind != AMD_NODE_SCALAR || amd_parse_double(n->value, v) < 0 || !(*v >= 0) ||
+	    !(*v < 1))
+		return amd_fail(err, "%s: %s.%s: '%s' is not a number in [0, 1)",
+				cfg && cfg->path ? cfg->path : "amdahl.yaml", where, key,
+				n->kind == AMD_NODE_SCALAR ? n->value : "(not a value)");
+	return 0;
+}
+
+static int metric_settings(const struct amd_compare_opts *o, const char *name,
+			   enum amd_direction dflt_dir, int primary, int known,
+			   struct metric_cfg *mc, struct amd_err *err)
+{
+	const struct amd_config *cfg = o->cfg;
+	mc->dir = dflt_dir;
+	mc->alpha = o->alpha > 0 ? o->alpha : 0.05;
+	mc->threshold = o->threshold > 0 ? o->threshold : 0.05;
+	if (cfg_number(cfg, amd_config_get(cfg, "gate"), "gate", "alpha", &mc->alpha, err) < 0 ||
+	    cfg_number(cfg, amd_config_get(cfg, "gate"), "gate", "threshold", &mc->threshold,
+		       err) < 0)
+		return -1;
+	const struct amd_node *m = metric_node(cfg, name);
+	char where[300];
+	snprintf(where, sizeof where, "gate.metrics.%s", name);
+	if (cfg_number(cfg, m, where, "alpha", &mc->alpha, err) < 0 ||
+	    cfg_number(cfg, m, where, "threshold", &mc->threshold, err) < 0)
+		return -1;
+	if (mc->alpha <= 0)
+		return amd_fail(err, "%s: %s.alpha must be above 0",
+				cfg && cfg->path ? cfg->path : "amdahl.yaml", where);
+	const struct amd_node *d = amd_node_get(m, "direction");
+	if (d) {
+		if (d->kind == AMD_NODE_SCALAR && strcmp(d->value, "lower") == 0)
+			mc->dir = AMD_LOWER_IS_BETTER;
+		else if (d->kind == AMD_NODE_SCALAR && strcmp(d->value, "higher") == 0)
+			mc->dir = AMD_HIGHER_IS_BETTER;
+		else
+			return amd_fail(err, "%s: %s.direction: '%s' is neither lower nor higher",
+					cfg && cfg->path ? cfg->path : "amdahl.yaml", where,
+					d->kind == AMD_NODE_SCALAR ? d->value : "(not a value)");
+	} else if (!known)
+		return amd_fail(err, "%s: %s.direction: missing (lower or higher)",
+				cfg && cfg->path ? cfg->path : "amdahl.yaml", where);
+	if (o->only_metrics) {
+		mc->gated = 0;
+		for (const char *const *s = o->only_metrics; *s; s++)
+			mc->gated |= strcmp(*s, name) == 0;
+	} else
+		mc->gated = primary || m != NULL;
+	return 0;
+}
+
+/* ---- values per configuration ---- */
+
+static const struct amd_strategy_stats *find_strategy(const struct amd_sweep_stats *s,
+						      const char *name)
+{
+	for (size_t i = 0; s && i < s->nstrategies; i++)
+		if (s->strategies[i].strategy && strcmp(s->strategies[i].strategy, name) == 0)
+			return &s->strategies[i];
+	return NULL;
+}
+
+static const struct amd_point_stats *find_point(const struct amd_strategy_stats *s, double n)
+{
+	for (size_t i = 0; s && i < s->npoints; i++)
+		if (s->points[i].n == n)
+			return &s->points[i];
+	return NULL;
+}
+
+static double run_value(enum value_kind k, const struct amd_strategy_stats *s,
+			const struct amd_point_stats *p, const struct amd_run_value *r)
+{
+	switch (k) {
+	case V_TIME:
+	case V_EXTRA: return r->value;
+	case V_THROUGHPUT: return r->throughput;
+	case V_SPEEDUP: return s->base_value / r->value;
+	case V_EFFICIENCY: return s->base_value / r->value * s->base_n / p->n;
+	case V_ENERGY_EPOCH: return r->energy_epoch_j;
+	case V_ENERGY_RUN: return r->energy_run_j;
+	case V_POWER: return r->power_w;
+	case V_UTIL: return r->util_pct;
+	}
+	return NAN;
+}
+
+/* The usable values of kind k for the point (NULL point: none) into *out
+ * (NULL when none); -1 when out of memory. */
+static int point_values(enum value_kind k, const struct amd_strategy_stats *s,
+			const struct amd_point_stats *p, double **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!p || p->nruns == 0)
+		return 0;
+	double *v = malloc(p->nruns * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < p->nruns; i++) {
+		double x = run_value(k, s, p, &p->runs[i]);
+		if (amd_num_ok(x))
+			v[(*n)++] = x;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Speedup and efficiency need several n on both sides and the same base. */
+static int scaling_applies(const struct amd_strategy_stats *b, const struct amd_strategy_stats *c,
+			   double n)
+{
+	return b && c && b->npoints > 1 && c->npoints > 1 && b->base_n == c->base_n &&
+	       amd_num_ok(b->base_value) && amd_num_ok(c->base_value) && n > b->base_n;
+}
+
+struct builder {
+	struct amd_comparison *c;
+	size_t cap;
+	const struct amd_compare_opts *o;
+};
+
+/* A new zeroed row, or NULL when out of memory. */
+static struct amd_cmp_row *new_row(struct builder *bd)
+{
+	struct amd_comparison *c = bd->c;
+	if (amd_grow(&c->rows, c->nrows, &bd->cap, sizeof *c->rows, 32) < 0)
+		return NULL;
+	struct amd_cmp_row *r = &c->rows[c->nrows++];
+	memset(r, 0, sizeof *r);
+	return r;
+}
+
+/* The row's names, settings and values (which it owns from now on). */
+static int fill_row(struct amd_cmp_row *r, const char *metric, const struct metric_cfg *mc,
+		    const struct amd_strategy_stats *bs, const struct amd_strategy_stats *cs,
+		    double n)
+{
+	r->metric = strdup(metric);
+	r->strategy = strdup(bs ? bs->strategy : cs->strategy);
+	r->cand_strategy = strdup(cs ? cs->strategy : bs->strategy);
+	r->n = n;
+	r->gated = mc->gated;
+	r->dir = mc->dir;
+	r->threshold = mc->threshold;
+	r->alpha = mc->alpha;
+	r->med_base = r->med_cand = r->ratio = r->p_adj = NAN;
+	r->mwu.p = NAN;
+	r->p_min = amd_mwu_min_p(r->nb, r->nc);
+	return r->metric && r->strategy && r->cand_strategy ? 0 : -1;
+}
+
+/* Medians, ratio with its interval and the test of a row with both sides. */
+static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struct amd_err *err)
+{
+	r->med_base = amd_median(r->base, r->nb);
+	r->med_cand = amd_median(r->cand, r->nc);
+	if (!amd_num_ok(r->med_base) || !amd_num_ok(r->med_cand)) /* the values are finite */
+		return amd_fail(err, "compare: out of memory");
+	if (amd_median_ratio(r->base, r->nb, r->cand, r->nc, c->resamples, c->seed, c->level,
+			     &r->ratio, &r->ci, err) < 0)
+		return -1;
+	return amd_mann_whitney(r->cand, r->nc, r->base, r->nb, &r->mwu, err);
+}
+
+static int add_row(struct builder *bd, const char *metric, enum value_kind k,
+		   const struct metric_cfg *mc, const struct amd_strategy_stats *bs,
+		   const struct amd_strategy_stats *cs, double n, struct amd_err *err)
+{
+	size_t nb = 0, nc = 0;
+	double *bv = NULL, *cv = NULL;
+	const struct amd_point_stats *bp = find_point(bs, n), *cp = find_point(cs, n);
+	int rc = point_values(k, bs, bp, &bv, &nb);
+	if (rc == 0)
+		rc = point_values(k, cs, cp, &cv, &nc);
+	if (rc < 0 || (nb == 0 && nc == 0)) { /* or the metric is on neither side here */
+		free(bv);
+		free(cv);
+		return rc < 0 ? amd_fail(err, "compare: out of memory") : 0;
+	}
+	struct amd_cmp_row *r = new_row(bd);
+	if (!r) {
+		free(bv);
+		free(cv);
+		return amd_fail(err, "compare: out of memory");
+	}
+	r->base = bv; /* the row owns them now; freed with the comparison */
+	r->cand = cv;
+	r->nb = nb;
+	r->nc = nc;
+	if (fill_row(r, metric, mc, bs, cs, n) < 0)
+		return amd_fail(err, "compare: out of memory");
+	if (nb == 0 || nc == 0) {
+		r->verdict = AMD_MISSING;
+		snprintf(r->note, sizeof r->note, "only in the %s",
+			 nb ? "baseline" : "candidate");
+		return 0;
+	}
+	return test_row(bd->c, r, err);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
-/* Counts of rankings by U for sizes (m, n): cnt[u], u = 0..m·n. The largest
- * of the pooled values is either an x (beating all n y's: U shifts by n)
- * or a y, so N(i, j, u) = N(i-1, j, u-j) + N(i, j-1, u). Rolled over i. */
-static double *mwu_counts(size_t m, size_t n)
+/* The union of the n values of both strategies, increasing; returns count. */
+static size_t union_n(const struct amd_strategy_stats *b, const struct amd_strategy_stats *c,
+		      double *out)
 {
-	size_t umax = m * n, w = umax + 1;
-	double *prev = calloc((n + 1) * w, sizeof *prev);
-	double *cur = calloc((n + 1) * w, sizeof *cur);
-	if (!prev || !cur) {
-		free(prev);
-		free(cur);
-		return NULL;
-	}
-	for (size_t j = 0; j <= n; j++)
-		prev[j * w] = 1; /* i = 0: only U = 0 */
-	for (size_t i = 1; i <= m; i++) {
-		memset(cur, 0, (n + 1) * w * sizeof *cur);
-		cur[0] = 1; /* j = 0: only U = 0 */
-		for (size_t j = 1; j <= n; j++)
-			for (size_t u = 0; u <= i * j; u++)
-				cur[j * w + u] = (u >= j ? prev[j * w + u - j] : 0) +
-						 cur[(j - 1) * w + u];
-		double *t = prev;
-		prev = cur;
-		cur = t;
-	}
-	double *out = malloc(w * sizeof *out);
-	if (out)
-		memcpy(out, prev + n * w, w * sizeof *out);
-	free(prev);
-	free(cur);
-	return out;
-}
-
-double amd_mwu_exact_cdf(size_t m, size_t n, double u)
-{
-	if (m == 0 || n == 0 || m * n > AMD_MWU_EXACT_MAX_MN)
-		return NAN;
-	if (n > m) { /* the distribution is symmetric in (m, n): fewer rows */
-		size_t t = m;
-		m = n;
-		n = t;
-	}
-	double *cnt = mwu_counts(m, n);
-	if (!cnt)
-		return NAN;
-	double below = 0, total = 0;
-	for (size_t k = 0; k <= m * n; k++) {
-		total += cnt[k];
-		if ((double)k <= u)
-			below += cnt[k];
-	}
-	free(cnt);
-	return below / total;
-}
-
-double amd_mwu_min_p(size_t m, size_t n)
-{
-	if (m == 0 || n == 0)
-		return 1;
-	double c = 1; /* C(m+n, m), exact in a double while it is below 2^53 */
-	size_t k = m < n ? m : n, big = m + n - k;
-	for (size_t i = 1; i <= k; i++)
-		c = c * (double)(big + i) / (double)i;
-	double p = 2 / c;
-	return p < 1 ? p : 1;
-}
-
-int amd_mwu_runs_needed(double alpha)
-{
-	for (int k = 1; k <= 1000; k++)
-		if (amd_mwu_min_p((size_t)k, (size_t)k) <= alpha)
-			return k;
-	return -1;
-}
-
-int amd_mann_whitney(const double *x, size_t m, const double *y, size_t n,
-		     struct amd_mwu *out, struct amd_err *err)
-{
-	if (m == 0 || n == 0)
-		return amd_fail(err, "Mann-Whitney U: a sample is empty (%zu vs %zu)", m, n);
-	size_t N = m + n;
-	struct tagged *a = malloc(N * sizeof *a);
-	if (!a)
-		return amd_fail(err, "Mann-Whitney U: out of memory");
-	for (size_t i = 0; i < m; i++)
-		a[i] = (struct tagged){x[i], 1};
-	for (size_t j = 0; j < n; j++)
-		a[m + j] = (struct tagged){y[j], 0};
-	qsort(a, N, sizeof *a, cmp_tagged);
-	double rank_x = 0, tie_term = 0;
-	for (size_t i = 0; i < N;) {
-		size_t j = i;
-		while (j + 1 < N && a[j + 1].v == a[i].v)
+	size_t k = 0;
+	for (size_t i = 0; b && i < b->npoints; i++)
+		out[k++] = b->points[i].n;
+	for (size_t i = 0; c && i < c->npoints; i++) {
+		size_t j = 0;
+		while (j < k && out[j] != c->points[i].n)
 			j++;
-		double t = (double)(j - i + 1), mid = (double)(i + j) / 2 + 1;
-		tie_term += t * t * t - t;
-		for (size_t k = i; k <= j; k++)
-			rank_x += a[k].from_x ? mid : 0;
-		i = j + 1;
+		if (j == k)
+			out[k++] = c->points[i].n;
 	}
-	free(a);
-	double mn = (double)m * (double)n;
-	out->u = rank_x - (double)m * ((double)m + 1) / 2;
-	out->ties = tie_term > 0;
-	out->exact = !out->ties && m * n <= AMD_MWU_EXACT_MAX_MN;
-	double u_small = out->u < mn - out->u ? out->u : mn - out->u;
-	if (out->exact) {
-		double cdf = amd_mwu_exact_cdf(m, n, u_small); /* NAN: out of memory */
-		if (!amd_num_ok(cdf))
-			return amd_fail(err, "Mann-Whitney U: out of memory");
-		double p = 2 * cdf;
-		out->p = p < 1 ? p : 1;
-		return 0;
-	}
-	double Nd = (double)N;
-	double var = mn / 12 * ((Nd + 1) - tie_term / (Nd * (Nd - 1)));
-	if (!(var > 0)) { /* every value equal: nothing separates the samples */
-		out->p = 1;
-		return 0;
-	}
-	double z = (mn / 2 - u_small - 0.5) / sqrt(var);
-	double p = 2 * gsl_cdf_ugaussian_Q(z);
-	out->p = p < 1 ? p : 1;
-	return 0;
+	qsort(out, k, sizeof *out, cmp_double);
+	return k;
 }
 
-struct indexed {
-	double p;
-	size_t i;
+struct sides {
+	const struct amd_sweep_stats *base, *cand;
+	const struct amd_sweep_stats *const *base_extra, *const *cand_extra;
+	size_t nextra;
 };
 
-static int cmp_indexed(const void *a, const void *b)
+/* The analysed metric is a time unless its name says it is a rate (the
+ * same rule amd_analyse uses); amdahl.yaml can say otherwise. */
+static enum amd_direction time_direction(const char *metric)
 {
-	const struct indexed *x = a, *y = b;
-	if (x->p != y->p)
-		return (x->p > y->p) - (x->p < y->p);
-	return (x->i > y->i) - (x->i < y->i);
+	return strstr(metric, "throughput") || strstr(metric, "per_s") ||
+			       strstr(metric, "samples_s")
+		       ? AMD_HIGHER_IS_BETTER
+		       : AMD_LOWER_IS_BETTER;
 }
 
-int amd_holm(const double *p, size_t n, double *adj)
+static int add_pair(struct builder *bd, const struct sides *sd, const char *bname,
+		    const char *cname, struct amd_err *err)
 {
-	if (n == 0)
-		return 0;
-	struct indexed *s = malloc(n * sizeof *s);
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		s[i] = (struct indexed){p[i], i};
-	qsort(s, n, sizeof *s, cmp_indexed);
-	double run = 0;
-	for (size_t k = 0; k < n; k++) {
-		double v = (double)(n - k) * s[k].p;
-		if (v > run)
-			run = v;
-		adj[s[k].i] = run < 1 ? run : 1;
-	}
-	free(s);
-	return 0;
-}
-
-/* The median of v (amd_median: NaN skipped); NAN from values that are
- * there means out of memory. */
-static int median_of(const double *v, size_t n, double *out, struct amd_err *err)
-{
-	*out = amd_median(v, n);
-	if (amd_num_ok(*out) || amd_finite_count(v, n) == 0)
-		return 0;
-	return amd_fail(err, "ratio of medians: out of memory");
-}
-
-/* The median of n values drawn from v with replacement (into tmp). */
-static int resampled_median(gsl_rng *r, const double *v, size_t n, double *tmp, double *out,
-			    struct amd_err *err)
-{
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[gsl_rng_uniform_int(r, n)];
-	return median_of(tmp, n, out, err);
-}
-
-/* Percentile interval of the ratio of resampled medians. */
-static int boot_ratio(const double *base, size_t nb, const double *cand, size_t nc,
-		      int resamples, unsigned long seed, double level, double *tmp,
-		      double *ratios, struct amd_ci *ci, struct amd_err *err)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r)
-		return amd_fail(err, "ratio of medians: out of memory");
-	gsl_rng_set(r, seed);
-	size_t k = 0;
+	const struct amd_strategy_stats *bs = bname ? find_strategy(sd->base, bname) : NULL;
+	const struct amd_strategy_stats *cs = cname ? find_strategy(sd->cand, cname) : NULL;
+	size_t cap = (bs ? bs->npoints : 0) + (cs ? cs->npoints : 0);
+	double *ns = malloc((cap ? cap : 1) * sizeof *ns);
+	if (!ns)
+		return amd_fail(err, "compare: out of memory");
+	size_t k = union_n(bs, cs, ns);
 	int rc = 0;
-	for (int i = 0; i < resamples && rc == 0; i++) {
-		double b, c;
-		rc = resampled_median(r, base, nb, tmp, &b, err);
-		if (rc == 0)
-			rc = resampled_median(r, cand, nc, tmp, &c, err);
-		if (rc == 0 && b != 0)
-			ratios[k++] = c / b;
+	for (size_t i = 0; i < k && rc == 0; i++) {
+		double n = ns[i];
+		if (bd->o->only_n_set && n != bd->o->only_n)
+			continue;
+		struct metric_cfg tc; /* speedup = T(b)/T(n) needs a time-like metric */
+		enum amd_direction tdir = time_direction(sd->base->metric);
+		rc = metric_settings(bd->o, sd->base->metric, tdir, 1, 1, &tc, err);
+		for (size_t b = 0; b < NBUILTINS && rc == 0; b++) {
+			const struct builtin *bi = &builtins[b];
+			const char *name = bi->name ? bi->name : sd->base->metric;
+			enum amd_direction dir = bi->kind == V_TIME ? tdir : bi->dir;
+			int scaling = bi->kind == V_SPEEDUP || bi->kind == V_EFFICIENCY;
+			if (scaling && (!scaling_applies(bs, cs, n) || tc.dir != AMD_LOWER_IS_BETTER))
+				continue;
+			int several_n = bs && cs && bs->npoints > 1 && cs->npoints > 1;
+			struct metric_cfg mc;
+			/* speedup is judged on the world-size axis only (docs/design.md) */
+			int primary = bi->primary && (!scaling || (several_n && !bd->o->axis));
+			rc = metric_settings(bd->o, name, dir, primary,
+					     1, &mc, err);
+			if (rc == 0)
+				rc = add_row(bd, name, bi->kind, &mc, bs, cs, n, err);
+		}
+		for (size_t e = 0; e < sd->nextra && rc == 0; e++) {
+			const struct amd_strategy_stats *be =
+				bname ? find_strategy(sd->base_extra[e], bname) : NULL;
+			const struct amd_strategy_stats *ce =
+				cname ? find_strategy(sd->cand_extra[e], cname) : NULL;
+			struct metric_cfg mc;
+			rc = metric_settings(bd->o, sd->base_extra[e]->metric, AMD_LOWER_IS_BETTER, 0,
+					     0, &mc, err);
+			if (rc == 0 && (be || ce))
+				rc = add_row(bd, sd->base_extra[e]->metric, V_EXTRA, &mc, be, ce, n, err);
+		}
 	}
-	gsl_rng_free(r);
-	if (rc < 0)
-		return -1;
-	if (k < 2) {
-		ci->why = "too few usable resamples";
-		return 0;
+	free(ns);
+	return rc;
+}
+
+static int add_all_pairs(struct builder *bd, const struct sides *sd, struct amd_err *err)
+{
+	const struct amd_compare_opts *o = bd->o;
+	if (o->base_strategy || o->cand_strategy) {
+		const char *bn = o->base_strategy ? o->base_strategy : o->cand_strategy;
+		const char *cn = o->cand_strategy ? o->cand_strategy : o->base_strategy;
+		if (!find_strategy(sd->base, bn))
+			return amd_fail(err, "sweep '%s' has no strategy '%s'", sd->base->sweep, bn);
+		if (!find_strategy(sd->cand, cn))
+			return amd_fail(err, "sweep '%s' has no strategy '%s'", sd->cand->sweep, cn);
+		return add_pair(bd, sd, bn, cn, err);
 	}
-	gsl_sort(ratios, 1, k);
-	double tail = (1 - level) / 2;
-	ci->lo = gsl_stats_quantile_from_sorted_data(ratios, 1, k, tail);
-	ci->hi = gsl_stats_quantile_from_sorted_data(ratios, 1, k, 1 - tail);
-	ci->valid = 1;
+	for (size_t i = 0; i < sd->base->nstrategies; i++) {
+		const char *s = sd->base->strategies[i].strategy;
+		if (add_pair(bd, sd, s, find_strategy(sd->cand, s) ? s : NULL, err) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sd->cand->nstrategies; i++) {
+		const char *s = sd->cand->strategies[i].strategy;
+		if (!find_strategy(sd->base, s) && add_pair(bd, sd, NULL, s, err) < 0)
+			return -1;
+	}
 	return 0;
 }
 
-int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
-		     int resamples, unsigned long seed, double level,
-		     double *ratio, struct amd_ci *ci, struct amd_err *err)
+/* ---- verdicts ---- */
+
+static int testable(const struct amd_cmp_row *r)
 {
-	*ci = (struct amd_ci){NAN, NAN, 0, NULL};
-	*ratio = NAN;
-	if (nb == 0 || nc == 0) {
-		ci->why = "a side has no runs";
-		return 0;
+	return r->verdict != AMD_MISSING;
+}
+
+/* Tarone's rule for discrete tests: a row whose smallest attainable p
+ * cannot pass alpha/K can never be significant, so it is left out of the
+ * Holm family and called insufficient. K is the smallest family size with
+ * |{rows: p_min·K ≤ alpha}| ≤ K; the choice depends on the sample sizes
+ * only, never on the data, so the family-wise error stays at alpha. */
+static size_t tarone_k(const struct amd_comparison *c)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		total += c->rows[i].gated && testable(&c->rows[i]);
+	for (size_t k = 1; k <= total; k++) {
+		size_t in = 0;
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct amd_cmp_row *r = &c->rows[i];
+			in += r->gated && testable(r) && r->p_min * (double)k <= r->alpha;
+		}
+		if (in <= k)
+			return k;
 	}
-	size_t big = nb > nc ? nb : nc;
-	double *tmp = malloc(big * sizeof *tmp);
-	double *ratios = malloc((size_t)(resamples > 0 ? resamples : 1) * sizeof *ratios);
-	if (!tmp || !ratios) {
-		free(tmp);
-		free(ratios);
-		return amd_fail(err, "ratio of medians: out of memory");
+	return total ? total : 1;
+}
+
+static void insufficient(struct amd_cmp_row *r, size_t ngated)
+{
+	r->verdict = AMD_INSUFFICIENT;
+	double need = r->alpha / (double)(ngated ? ngated : 1);
+	r->runs_needed = amd_mwu_runs_needed(need);
+	if (ngated <= 1)
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p is %.3g > alpha %g; "
+			 "%d runs per side would reach it",
+			 r->nc, r->nb, r->p_min, r->alpha, r->runs_needed);
+	else if (r->p_min > r->alpha)
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p is %.3g > alpha %g; "
+			 "%d runs per side would reach it across %zu gated comparisons",
+			 r->nc, r->nb, r->p_min, r->alpha, r->runs_needed, ngated);
+	else
+		snprintf(r->note, sizeof r->note,
+			 "%zu vs %zu runs: the smallest attainable p %.3g cannot reach alpha %g "
+			 "across %zu gated comparisons; %d runs per side would",
+			 r->nc, r->nb, r->p_min, r->alpha, ngated, r->runs_needed);
+}
+
+static void judge(struct amd_cmp_row *r, double p)
+{
+	double rel = r->ratio - 1;
+	int worse = r->dir == AMD_LOWER_IS_BETTER ? rel > r->threshold : rel < -r->threshold;
+	int better = r->dir == AMD_LOWER_IS_BETTER ? rel < -r->threshold : rel > r->threshold;
+	int sig = p <= r->alpha;
+	r->verdict = sig && worse ? AMD_REGRESSION : sig && better ? AMD_IMPROVEMENT : AMD_NO_CHANGE;
+	if (!amd_num_ok(r->ratio))
+		snprintf(r->note, sizeof r->note, "the baseline median is 0: no ratio");
+}
+
+/* The summary: gated rows by verdict. */
+static void count_verdicts(struct amd_comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct amd_cmp_row *r = &c->rows[i];
+		if (!r->gated)
+			continue;
+		c->ngated++;
+		c->regressions += r->verdict == AMD_REGRESSION;
+		c->improvements += r->verdict == AMD_IMPROVEMENT;
+		c->insufficient += r->verdict == AMD_INSUFFICIENT;
+		c->missing += r->verdict == AMD_MISSING;
 	}
-	double mb, mc;
-	int rc = median_of(base, nb, &mb, err);
-	if (rc == 0)
-		rc = median_of(cand, nc, &mc, err);
-	if (rc == 0) {
-		*ratio = mb != 0 ? mc / mb : NAN;
-		if (nb < 3 || nc < 3)
-			ci->why = "fewer than 3 runs on a side: no interval";
-		else if (mb == 0)
-			ci->why = "the baseline median is 0: no ratio";
+}
+
+static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
+{
+	size_t k = tarone_k(c), nfam = 0, ngated = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		ngated += c->rows[i].gated && testable(&c->rows[i]);
+	double *p = malloc((c->nrows ? c->nrows : 1) * sizeof *p);
+	size_t *idx = malloc((c->nrows ? c->nrows : 1) * sizeof *idx);
+	if (!p || !idx) {
+		free(p);
+		free(idx);
+		return amd_fail(err, "compare: out of memory");
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct amd_cmp_row *r = &c->rows[i];
+		if (!testable(r))
+			continue;
+		if (r->gated && r->p_min * (double)k <= r->alpha) {
+			idx[nfam] = i;
+			p[nfam++] = r->mwu.p;
+		} else if (r->gated)
+			insufficient(r, ngated);
+		else if (r->p_min > r->alpha)
+			insufficient(r, 1);
 		else
-			rc = boot_ratio(base, nb, cand, nc, resamples, seed, level, tmp, ratios, ci, err);
+			judge(r, r->mwu.p); /* shown only: judged on its own p */
 	}
-	free(tmp);
-	free(ratios);
+	int rc = amd_holm(p, nfam, p);
+	for (size_t f = 0; f < nfam && rc == 0; f++) {
+		struct amd_cmp_row *r = &c->rows[idx[f]];
+		r->p_adj = p[f];
+		judge(r, r->p_adj);
+	}
+	c->family = nfam;
+	free(p);
+	free(idx);
+	if (rc < 0)
+		return amd_fail(err, "compare: out of memory");
+	count_verdicts(c);
+	return 0;
+}
+
+/* A copy of s (NULL stays NULL); 0, or -1 when out of memory. */
+static int dup_or_null(char **out, const char *s)
+{
+	*out = s ? strdup(s) : NULL;
+	return s && !*out ? -1 : 0;
+}
+
+int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep_stats *cand,
+		      const struct amd_sweep_stats *const *base_extra,
+		      const struct amd_sweep_stats *const *cand_extra, size_t nextra,
+		      const struct amd_compare_opts *o, struct amd_comparison **out,
+		      struct amd_err *err)
+{
+	struct amd_comparison *c = calloc(1, sizeof *c);
+	if (!c)
+		return amd_fail(err, "compare: out of memory");
+	if (dup_or_null(&c->base_sweep, base->sweep) < 0 ||
+	    dup_or_null(&c->cand_sweep, cand->sweep) < 0 ||
+	    dup_or_null(&c->base_strategy, o->base_strategy) < 0 ||
+	    dup_or_null(&c->cand_strategy, o->cand_strategy) < 0 ||
+	    dup_or_null(&c->metric, base->metric) < 0) {
+		amd_comparison_free(c);
+		return amd_fail(err, "compare: out of memory");
+	}
+	c->resamples = o->resamples >= 2000 ? o->resamples : 4000;
+	c->seed = o->seed ? o->seed : 20260101UL;
+	c->level = o->level > 0 && o->level < 1 ? o->level : 0.95;
+	struct builder bd = {c, 0, o};
+	struct sides sd = {base, cand, base_extra, cand_extra, nextra};
+	if (add_all_pairs(&bd, &sd, err) < 0 || assign_verdicts(c, err) < 0) {
+		amd_comparison_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+void amd_comparison_free(struct amd_comparison *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct amd_cmp_row *r = &c->rows[i];
+		free(r->metric);
+		free(r->strategy);
+		free(r->cand_strategy);
+		free(r->base);
+		free(r->cand);
+	}
+	free(c->rows);
+	free(c->base_sweep);
+	free(c->cand_sweep);
+	free(c->base_strategy);
+	free(c->cand_strategy);
+	free(c->metric);
+	free(c);
+}
+
+int amd_compare_builtin(const char *name, const char *time_metric)
+{
+	if (time_metric && strcmp(name, time_metric) == 0)
+		return 1;
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (builtins[i].name && strcmp(builtins[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- analysing both sweeps ---- */
+
+static int analyse(struct amd_store *st, const char *sweep, const char *metric,
+		   const struct amd_compare_opts *o, struct amd_sweep_stats **out,
+		   struct amd_err *err)
+{
+	struct amd_analysis_opts a = {0};
+	a.sweep = sweep;
+	a.metric = metric;
+	a.axis = o->axis;
+	a.mad_k = 3.5;
+	a.resamples = o->resamples >= 2000 ? o->resamples : 4000;
+	a.seed = o->seed ? o->seed : 20260101UL;
+	a.level = o->level > 0 && o->level < 1 ? o->level : 0.95;
+	return amd_analyse(st, &a, out, err);
+}
+
+static void free_stats(struct amd_sweep_stats *s)
+{
+	if (s)
+		amd_sweep_stats_free(s);
+}
+
+/* Names under gate.metrics that are not built in: analysed separately. */
+static size_t extra_metrics(const struct amd_config *cfg, const char *time_metric,
+			    const char **names, size_t max)
+{
+	size_t k = 0;
+	const struct amd_node *m = amd_config_get(cfg, "gate.metrics");
+	for (const struct amd_node *c = amd_node_first(m); c && k < max; c = c->next)
+		if (c->key && !amd_compare_builtin(c->key, time_metric))
+			names[k++] = c->key;
+	return k;
+}
+
+#define MAX_EXTRA 32
+
+/* A comparison needs one configuration on both sides: otherwise every row
+ * is on one side only and there is nothing to judge. */
+static int check_shared(struct amd_comparison **c, const struct amd_compare_opts *o,
+			struct amd_err *err)
+{
+	for (size_t i = 0; i < (*c)->nrows; i++)
+		if ((*c)->rows[i].verdict != AMD_MISSING)
+			return 0;
+	amd_comparison_free(*c);
+	*c = NULL;
+	return amd_fail(err, "baseline '%s' and candidate '%s' share no configuration",
+			o->base_sweep, o->cand_sweep);
+}
+
+int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
+		const struct amd_compare_opts *o, struct amd_comparison **out,
+		struct amd_err *err)
+{
+	const char *metric = o->metric ? o->metric : "epoch_time_s";
+	struct amd_sweep_stats *base = NULL, *cand = NULL;
+	struct amd_sweep_stats *bx[MAX_EXTRA] = {0}, *cx[MAX_EXTRA] = {0};
+	const char *names[MAX_EXTRA];
+	size_t nextra = extra_metrics(o->cfg, metric, names, MAX_EXTRA);
+	int rc = -1;
+	if (analyse(base_st, o->base_sweep, metric, o, &base, err) < 0) {
+		amd_fail_prefix(err, "baseline");
+		goto done;
+	}
+	if (analyse(cand_st, o->cand_sweep, metric, o, &cand, err) < 0) {
+		amd_fail_prefix(err, "candidate");
+		goto done;
+	}
+	for (size_t i = 0; i < nextra; i++) {
+		if (analyse(base_st, o->base_sweep, names[i], o, &bx[i], err) < 0) {
+			amd_fail_prefix(err, "baseline, gate.metrics.%s", names[i]);
+			goto done;
+		}
+		if (analyse(cand_st, o->cand_sweep, names[i], o, &cx[i], err) < 0) {
+			amd_fail_prefix(err, "candidate, gate.metrics.%s", names[i]);
+			goto done;
+		}
+	}
+	rc = amd_compare_stats(base, cand, (const struct amd_sweep_stats *const *)bx,
+			       (const struct amd_sweep_stats *const *)cx, nextra, o, out, err);
+	if (rc == 0)
+		rc = check_shared(out, o, err);
+done:
+	free_stats(base);
+	free_stats(cand);
+	for (size_t i = 0; i < nextra; i++) {
+		free_stats(bx[i]);
+		free_stats(cx[i]);
+	}
 	return rc;
 }

@@ -6,7 +6,7 @@
  * PDF to attach; and the body rendered from templates/mail.txt and
  * templates/mail.html with core/template.h (the engine summary.md uses:
  * {{name}}, {{#list}}..{{/list}}). */
-#include "mail.h"
+#include "mail_report.h"
 
 #include <dirent.h>
 #include <stdlib.h>

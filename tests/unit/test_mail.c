@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "mail.h"
+#include "mail_report.h"
 #include "file.h"
 
 static char dir[64];

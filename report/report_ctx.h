@@ -1,0 +1,33 @@
+/* report_ctx.h — what the parts of `report build` share: the sweep's
+ * statistics, its charts, the findings and data gaps, its sources, and
+ * the comparison with a baseline; with the labels and number formats
+ * every part prints (labels.h, numfmt.h). The parts: report.c (the
+ * build), report_pdf.c, report_summary.c, comparison.c. */
+#ifndef AMD_REPORT_CTX_H
+#define AMD_REPORT_CTX_H
+
+#include "charts.h"
+#include "findings.h"
+#include "labels.h"
+#include "numfmt.h"
+#include "report.h"
+#include "sentences.h"
+#include "sources.h"
+#include "verdict.h"
+
+struct report_ctx {
+	struct amd_store *st;
+	const struct report_opts *o;
+	struct amd_sweep_stats *s;
+	struct report_charts charts;
+	struct report_text findings, gaps; /* gaps: left-out data and missing charts */
+	struct amd_source_row *src;
+	size_t nsrc;
+	char generated[64]; /* UTC time of the build */
+	struct amd_comparison *cmp; /* with --baseline, else NULL */
+	struct amd_gate_verdict gate; /* the gate's verdict on cmp */
+	struct report_chart cmp_chart; /* the ratio chart (chart NULL: none) */
+	double cmp_chart_h;
+};
+
+#endif
