@@ -36,6 +36,11 @@ struct cmd {
 	const char *summary;
 };
 
+/* Prints doc as JSON on stdout and deletes it; EXIT_OK, or the error
+ * (EXIT_USAGE) when doc is NULL or cannot be printed for want of memory. */
+struct cJSON;
+int cmd_print_json(const char *cmd, struct cJSON *doc);
+
 /* Prints "amdahl CMD: message" on stderr; returns EXIT_USAGE. */
 int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -71,7 +71,7 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 	fflush(stderr);
 }
 
-static void print_json(const struct amd_unit_list *units)
+static int print_json(const struct amd_unit_list *units)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(root, "units");
@@ -86,10 +86,7 @@ static void print_json(const struct amd_unit_list *units)
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddNumberToObject(root, "skipped", (double)units->skipped);
-	char *s = cJSON_Print(root);
-	puts(s);
-	free(s);
-	cJSON_Delete(root);
+	return cmd_print_json("ingest", root);
 }
 
 static void list_formats(void)
@@ -195,12 +192,13 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	drop_if_new_and_empty(ctx->store_path, existed,
 			      count[AMD_UNIT_ADDED] + count[AMD_UNIT_REPLACED] +
 				      count[AMD_UNIT_UNCHANGED]);
+	rc = EXIT_OK;
 	if (json)
-		print_json(&units);
+		rc = print_json(&units);
 	else if (!quiet)
 		printf("%zu added, %zu replaced, %zu unchanged, %zu failed; %zu other files skipped\n",
 		       count[AMD_UNIT_ADDED], count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED],
 		       count[AMD_UNIT_FAILED], units.skipped);
 	amd_unit_list_free(&units);
-	return failed ? EXIT_USAGE : EXIT_OK;
+	return failed ? EXIT_USAGE : rc;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cmd.h"
 
 static const struct cmd commands[] = {
@@ -56,6 +58,17 @@ int cmd_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
+}
+
+int cmd_print_json(const char *cmd, cJSON *doc)
+{
+	char *s = doc ? cJSON_Print(doc) : NULL;
+	cJSON_Delete(doc);
+	if (!s)
+		return cmd_error(cmd, "out of memory");
+	puts(s);
+	free(s);
+	return EXIT_OK;
 }
 
 static const struct cmd *find(const char *name)

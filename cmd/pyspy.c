@@ -88,7 +88,7 @@ static cJSON *fn_json(const struct amd_pyspy_fn *f, const struct amd_pyspy_top *
 	return o;
 }
 
-static void print_json(const char *label, const struct amd_pyspy_top *t,
+static int print_json(const char *label, const struct amd_pyspy_top *t,
 		       const struct amd_pyspy_top_opts *o)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -104,10 +104,7 @@ static void print_json(const char *label, const struct amd_pyspy_top *t,
 	cJSON *arr = cJSON_AddArrayToObject(root, "functions");
 	for (size_t i = 0; i < t->n; i++)
 		cJSON_AddItemToArray(arr, fn_json(&t->v[i], t, o->library != NULL));
-	char *s = cJSON_Print(root);
-	puts(s);
-	free(s);
-	cJSON_Delete(root);
+	return cmd_print_json("pyspy top", root);
 }
 
 /* The table's columns: [process, thread,] self (and total) samples,
@@ -252,7 +249,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("pyspy top", "%s", err.msg);
 	int rc = EXIT_OK;
 	if (json)
-		print_json(sel.label, &t, &o);
+		rc = print_json(sel.label, &t, &o);
 	else if (t.samples == 0)
 		printf("no py-spy samples for %s; 'amdahl ingest --run RUN FILE' links a py-spy"
 		       " file to a run\n", sel.label);
@@ -262,7 +259,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 	return rc;
 }
 
-static void print_trie(const struct amd_pyspy_trie *t, int json)
+static int print_trie(const struct amd_pyspy_trie *t, int json)
 {
 	if (!json) {
 		for (size_t i = 0; i < t->n; i++) {
@@ -272,7 +269,7 @@ static void print_trie(const struct amd_pyspy_trie *t, int json)
 			       where, (long long)nd->total_samples, (long long)nd->self_samples);
 			free(where);
 		}
-		return;
+		return EXIT_OK;
 	}
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddNumberToObject(root, "samples", (double)t->samples);
@@ -292,10 +289,7 @@ static void print_trie(const struct amd_pyspy_trie *t, int json)
 		cJSON_AddNumberToObject(o, "self_seconds", nd->self_seconds);
 		cJSON_AddItemToArray(arr, o);
 	}
-	char *s = cJSON_Print(root);
-	puts(s);
-	free(s);
-	cJSON_Delete(root);
+	return cmd_print_json("pyspy trie", root);
 }
 
 static int trie(int argc, char **argv, struct cmd_ctx *ctx)
@@ -322,9 +316,9 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 	if (amd_pyspy_resolve(ctx->store, argv[optind], &sel, &err) < 0 ||
 	    amd_pyspy_trie_query(ctx->store, &sel, &t, &err) < 0)
 		return cmd_error("pyspy trie", "%s", err.msg);
-	print_trie(&t, json);
+	int rc = print_trie(&t, json);
 	amd_pyspy_trie_free(&t);
-	return EXIT_OK;
+	return rc;
 }
 
 int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx)

@@ -108,7 +108,7 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 	return 0;
 }
 
-static void print_result(const struct report_opts *o, const struct report_result *r, int json)
+static int print_result(const struct report_opts *o, const struct report_result *r, int json)
 {
 	if (!json) {
 		printf("report of sweep %s: %s/report.pdf (%d pages), %zu charts in %s/charts, "
@@ -120,7 +120,7 @@ static void print_result(const struct report_opts *o, const struct report_result
 		if (r->gate[0])
 			printf("; gate: %s", r->gate);
 		printf("\n");
-		return;
+		return EXIT_OK;
 	}
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "sweep", r->sweep);
@@ -130,10 +130,7 @@ static void print_result(const struct report_opts *o, const struct report_result
 	cJSON_AddNumberToObject(j, "charts_missing", (double)r->missing);
 	if (r->gate[0])
 		cJSON_AddStringToObject(j, "gate", r->gate);
-	char *s = cJSON_Print(j);
-	puts(s);
-	free(s);
-	cJSON_Delete(j);
+	return cmd_print_json("report build", j);
 }
 
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
@@ -177,6 +174,5 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 	cmp_args_free(&a);
 	if (rc < 0)
 		return cmd_error("report build", "%s", err.msg);
-	print_result(&o, &res, json);
-	return EXIT_OK;
+	return print_result(&o, &res, json);
 }

@@ -129,10 +129,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 		cJSON *arr = cJSON_AddArrayToObject(root, "runs");
 		for (size_t i = 0; i < n; i++)
 			cJSON_AddItemToArray(arr, run_json(&runs[i]));
-		char *s = cJSON_Print(root);
-		puts(s);
-		free(s);
-		cJSON_Delete(root);
+		rc = cmd_print_json("runs", root);
 	} else if (n == 0)
 		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
 	else

@@ -211,12 +211,10 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 		free(st);
 		amd_trace_op_views_free(ops, no);
 	}
-	if (json && rc == EXIT_OK) {
-		char *s = cJSON_Print(root);
-		puts(s);
-		free(s);
-	}
-	cJSON_Delete(root);
+	if (json && rc == EXIT_OK)
+		rc = cmd_print_json("trace", root);
+	else
+		cJSON_Delete(root);
 	free(label);
 	amd_trace_views_free(v, n);
 	return rc;

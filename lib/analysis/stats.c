@@ -253,9 +253,7 @@ static int refuse_oom(struct amd_interval *ci, size_t n)
 	return -1;
 }
 
-/* A mt19937 generator seeded with seed, NULL when out of memory (with
- * GSL's error handler off: its default aborts). */
-static gsl_rng *rng_new(unsigned long seed)
+gsl_rng *amd_rng_new(unsigned long seed)
 {
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -308,7 +306,7 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 	}
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s), *tmp = malloc(m * sizeof *tmp);
-	gsl_rng *r = v && s && tmp ? rng_new(b->seed) : NULL;
+	gsl_rng *r = v && s && tmp ? amd_rng_new(b->seed) : NULL;
 	int rc = -1;
 	if (r) {
 		for (size_t i = 0; i < B; i++)
@@ -336,7 +334,7 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s);
 	double *tmp = malloc((mn > md ? mn : md) * sizeof *tmp);
-	gsl_rng *r = vn && vd && s && tmp ? rng_new(b->seed) : NULL;
+	gsl_rng *r = vn && vd && s && tmp ? amd_rng_new(b->seed) : NULL;
 	int rc = -1;
 	if (r) {
 		for (size_t i = 0; i < B; i++) {
@@ -430,7 +428,7 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s), *tmp = malloc(maxlen * sizeof *tmp);
 	double *ns = malloc(m * sizeof *ns), *ts = malloc(m * sizeof *ts);
-	gsl_rng *r = s && tmp && ns && ts ? rng_new(b->seed) : NULL;
+	gsl_rng *r = s && tmp && ns && ts ? amd_rng_new(b->seed) : NULL;
 	int rc = -1, oom = 0;
 	if (r) {
 		for (size_t i = 0; i < B && !oom; i++) {

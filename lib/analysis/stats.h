@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <gsl/gsl_rng.h>
+
 /* Location and spread over the finite values of x (NaN skipped). */
 size_t amd_finite_count(const double *x, size_t n);
 double amd_median(const double *x, size_t n);
@@ -101,5 +103,10 @@ int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out)
 /* Karp–Flatt experimentally determined serial fraction for speedup s at
  * p processors relative to the base: e = (1/s - 1/p)/(1 - 1/p); NAN at p = 1. */
 double amd_karp_flatt(double s, double p);
+
+/* A mt19937 generator seeded with seed, NULL when out of memory (with
+ * GSL's error handler off while it allocates: its default aborts). Every
+ * bootstrap of amdahl draws from one of these. */
+gsl_rng *amd_rng_new(unsigned long seed);
 
 #endif

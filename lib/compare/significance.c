@@ -213,10 +213,9 @@ static int boot_ratio(const double *base, size_t nb, const double *cand, size_t 
 		      int resamples, unsigned long seed, double level, double *tmp,
 		      double *ratios, struct amd_ci *ci, struct amd_err *err)
 {
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *r = amd_rng_new(seed);
 	if (!r)
 		return amd_fail(err, "ratio of medians: out of memory");
-	gsl_rng_set(r, seed);
 	size_t k = 0;
 	int rc = 0;
 	for (int i = 0; i < resamples && rc == 0; i++) {
