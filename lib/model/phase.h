@@ -16,5 +16,7 @@ enum amd_phase {
 	AMD_PHASE_COUNT
 };
 extern const char *const amd_phase_names[AMD_PHASE_COUNT];
+/* The phase named name (as stored), or -1 for NULL or any other text. */
+int amd_phase_index(const char *name);
 
 #endif

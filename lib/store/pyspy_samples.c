@@ -112,12 +112,6 @@ static sqlite3_stmt *sel_query(struct amd_store *st, const char *sql,
 	return q;
 }
 
-static int rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err)
-{
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
-}
-
 int amd_pyspy_nodes(struct amd_store *st, const struct amd_pyspy_sel *sel,
 		    struct amd_pyspy_node_row **out, size_t *n, struct amd_err *err)
 {
@@ -145,7 +139,7 @@ int amd_pyspy_nodes(struct amd_store *st, const struct amd_pyspy_sel *sel,
 		r->file_id = sqlite3_column_int64(q, 4);
 		r->line = sqlite3_column_int(q, 5);
 	}
-	return rows_done(st, q, rc, err);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 int amd_pyspy_samples(struct amd_store *st, const struct amd_pyspy_sel *sel,
@@ -172,7 +166,7 @@ int amd_pyspy_samples(struct amd_store *st, const struct amd_pyspy_sel *sel,
 		r->samples = sqlite3_column_int64(q, 3);
 		r->seconds = sqlite3_column_double(q, 4);
 	}
-	return rows_done(st, q, rc, err);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *sel,
@@ -188,7 +182,7 @@ int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *se
 		*n = (size_t)sqlite3_column_int64(q, 0);
 		rc = SQLITE_DONE;
 	}
-	return rows_done(st, q, rc, err);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 int amd_pyspy_frame(struct amd_store *st, int64_t frame_id, int64_t *name_id,
@@ -207,7 +201,7 @@ int amd_pyspy_frame(struct amd_store *st, int64_t frame_id, int64_t *name_id,
 		*line = sqlite3_column_int(q, 2);
 		rc = SQLITE_DONE;
 	}
-	if (rows_done(st, q, rc, err) < 0)
+	if (amd_store_rows_done(st, q, rc, err) < 0)
 		return -1;
 	return found ? 0 : 1;
 }

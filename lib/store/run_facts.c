@@ -12,11 +12,6 @@
 #define OF_RUN(col) "(" col " = ?1 OR " col " IN (SELECT c.id FROM run c" \
 	" WHERE c.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1)))"
 
-static int sql_fail(struct amd_store *st, struct amd_err *err)
-{
-	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
-}
-
 int amd_store_sweep_axis(struct amd_store *st, const char *sweep, char **out,
 			 struct amd_err *err)
 {
@@ -30,46 +25,20 @@ int amd_store_sweep_axis(struct amd_store *st, const char *sweep, char **out,
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW)
 		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
-}
-
-static int phase_index(const char *name)
-{
-	for (int p = 0; name && p < AMD_PHASE_COUNT; p++)
-		if (strcmp(name, amd_phase_names[p]) == 0)
-			return p;
-	return -1;
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 /* Adds the phase rows of each trace in v. */
 static int trace_phases(struct amd_store *st, struct amd_trace_row *v, size_t n,
 			struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
-		" WHERE p.trace_id = ?1", err);
+	sqlite3_stmt *q = amd_store_phases_stmt(st, err);
 	if (!q)
 		return -1;
 	int rc = SQLITE_DONE;
-	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, v[i].id);
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(q, 0);
-			if (!name && sqlite3_column_type(q, 0) != SQLITE_NULL) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			int p = phase_index(name);
-			if (p >= 0) {
-				v[i].phase_ns[p] = sqlite3_column_int64(q, 1);
-				v[i].has_phases = 1;
-			}
-		}
-	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++)
+		rc = amd_store_trace_phases(q, v[i].id, v[i].phase_ns, &v[i].has_phases);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,
@@ -133,7 +102,7 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 		*total = sqlite3_column_double(q, 1);
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : sql_fail(st, err);
+	return rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
 }
 
 int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
@@ -153,5 +122,5 @@ int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 1) > 0)
 		*out = sqlite3_column_double(q, 0);
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : sql_fail(st, err);
+	return rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
 }

@@ -191,8 +191,7 @@ int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char 
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW)
 		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 char *amd_run_param(struct amd_store *st, int64_t run, const char *key)

@@ -31,4 +31,18 @@ int amd_store_col_text(sqlite3_stmt *q, int i, char **out);
  * own allocation fails), else SQLite's message; returns -1. */
 int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
 
+/* Finalizes q after its last sqlite3_step returned rc: 0 when the rows
+ * ended (SQLITE_DONE), else -1 with amd_store_step_fail's message. */
+int amd_store_rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err);
+
+/* The statement amd_store_trace_phases reads with; prepare it once and
+ * reuse it across traces (traces.c). */
+sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err);
+/* The phase totals of trace trace_id into phase_ns (indexed by enum
+ * amd_phase; phases it lacks are left as they are). *found (may be
+ * NULL) is set when a known phase was read. Returns the final
+ * sqlite3_step code: SQLITE_DONE when all went well, SQLITE_NOMEM when
+ * a name could not be read. */
+int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found);
+
 #endif

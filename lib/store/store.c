@@ -51,6 +51,12 @@ int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err)
 	return amd_fail(err, "%s: %s", st->path, known ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
 }
 
+int amd_store_rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err)
+{
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+}
+
 int amd_store_schema_version(struct amd_store *st)
 {
 	sqlite3_stmt *s = NULL;

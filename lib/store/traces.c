@@ -1,5 +1,6 @@
 /* traces.c — SQL behind `amdahl trace show` (traces.h): a run's
- * stored trace summaries, their steps and top ops. */
+ * stored trace summaries, their steps and top ops; and the one reader of
+ * a trace's phase totals, which run_facts.c uses too (sqlite_int.h). */
 #include "traces.h"
 #include "sqlite_int.h"
 
@@ -28,31 +29,33 @@ static int find_run(struct amd_store *st, const char *run, int64_t *id, char **l
 		*id = sqlite3_column_int64(q, 0);
 		rc = amd_store_col_text(q, 1, label) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
-static int read_phases(struct amd_store *st, struct amd_trace_view *v, struct amd_err *err)
+sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT d.s, p.ns FROM trace_phase p JOIN dict d ON d.id=p.phase_id"
-		" WHERE p.trace_id=?1", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, v->id);
+	return amd_store_prepare(st,
+		"SELECT d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
+		" WHERE p.trace_id = ?1", err);
+}
+
+int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found)
+{
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, trace_id);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(q, 0);
-		if (!name) {
-			rc = SQLITE_NOMEM;
-			break;
+		if (!name && sqlite3_column_type(q, 0) != SQLITE_NULL)
+			return SQLITE_NOMEM;
+		int p = amd_phase_index(name);
+		if (p >= 0) {
+			phase_ns[p] = sqlite3_column_int64(q, 1);
+			if (found)
+				*found = 1;
 		}
-		for (int p = 0; p < AMD_PHASE_COUNT; p++)
-			if (strcmp(name, amd_phase_names[p]) == 0)
-				v->phase_ns[p] = sqlite3_column_int64(q, 1);
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+	return rc;
 }
 
 /* The current row of q as a trace view; -1 out of memory. */
@@ -98,13 +101,12 @@ static int read_traces(struct amd_store *st, int64_t run_id, int rank,
 			rc = SQLITE_NOMEM;
 			break;
 		}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return amd_store_step_fail(st, rc, err);
-	for (size_t i = 0; i < *n; i++)
-		if (read_phases(st, &(*out)[i], err) < 0)
-			return -1;
-	return 0;
+	if (amd_store_rows_done(st, q, rc, err) < 0 || !(q = amd_store_phases_stmt(st, err)))
+		return -1;
+	rc = SQLITE_DONE;
+	for (size_t i = 0; i < *n && rc == SQLITE_DONE; i++)
+		rc = amd_store_trace_phases(q, (*out)[i].id, (*out)[i].phase_ns, NULL);
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run_id,
