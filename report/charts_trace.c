@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "num.h"
 #include "sweep_plot.h"
 
 static int compute_vs_other(struct report_charts *rc, const struct amd_sweep_stats *s,
@@ -25,7 +26,7 @@ static int compute_vs_other(struct report_charts *rc, const struct amd_sweep_sta
 			v[j] = NAN;
 		for (size_t k = 0; k < st->npoints; k++) {
 			double f = st->points[k].comp_fraction;
-			int known = !isnan(f) && !isinf(f);
+			int known = amd_num_ok(f);
 			v[g0 + k] = known ? f * 100 : NAN;
 			other[g0 + k] = known ? 100 - f * 100 : NAN;
 		}

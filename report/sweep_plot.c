@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "labels.h"
+#include "num.h"
 
 int plot_log2(const struct amd_sweep_stats *s)
 {
@@ -43,7 +44,7 @@ static int strategy_line(struct chart *c, const struct amd_sweep_stats *s, size_
 	for (size_t k = 0; k < n; k++) {
 		const struct amd_point_stats *p = &st->points[k];
 		double val = amd_point_value(p, v) * scale;
-		if (isnan(val) || isinf(val))
+		if (!amd_num_ok(val))
 			continue;
 		const struct amd_ci *iv = with_ci ? amd_point_ci(p, v) : NULL;
 		x[m] = p->n;

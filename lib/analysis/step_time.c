@@ -188,7 +188,7 @@ static int step_values(struct amd_store *st, struct amd_step_time *t, struct amd
 					 amd_step_phases[ph]);
 				if (group_key_median(st, &t->groups[k], key, v, err) < 0)
 					return -1;
-				t->any |= !isnan(*v) && !isinf(*v);
+				t->any |= amd_num_ok(*v);
 			}
 	return 0;
 }
@@ -235,10 +235,10 @@ void amd_step_data_share(const struct amd_step_time *t, size_t loader,
 		double total = 0;
 		for (int ph = 0; ph < AMD_STEP_PHASES; ph++) {
 			double v = amd_step_ms(t, ph, k, loader);
-			total += !isnan(v) && !isinf(v) ? v : 0;
+			total += amd_num_ok(v) ? v : 0;
 		}
 		double data = amd_step_ms(t, 0, k, loader);
-		if (isnan(data) || isinf(data) || total <= 0)
+		if (!amd_num_ok(data) || total <= 0)
 			continue;
 		double share = data / total;
 		if (out->hi < 0 || share > out->share_hi)

@@ -40,7 +40,7 @@ static void draw_value_axis(struct chart *c, cairo_t *cr)
 /* The shaded span of the value axis, under the data. */
 static void draw_band_span(struct chart *c, cairo_t *cr)
 {
-	if (!is_num(c->band_lo) || !is_num(c->band_hi))
+	if (!amd_num_ok(c->band_lo) || !amd_num_ok(c->band_hi))
 		return;
 	const struct chart_frame *f = &c->f;
 	double a = chart_map_v(c, c->band_lo), b = chart_map_v(c, c->band_hi);

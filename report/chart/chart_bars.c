@@ -31,12 +31,12 @@ static void bar_slot(const struct chart *c, size_t g, size_t i, double *a, doubl
 int chart_bar_rect(const struct chart *c, size_t g, size_t i, struct rect *r)
 {
 	double v = c->b[i].v[g];
-	if (!is_num(v))
+	if (!amd_num_ok(v))
 		return 0;
 	double base = c->has_base && !c->stacked ? c->bar_base : 0;
 	if (c->stacked)
 		for (size_t k = 0; k < i; k++)
-			if (is_num(c->b[k].v[g]))
+			if (amd_num_ok(c->b[k].v[g]))
 				base += c->b[k].v[g];
 	double a, b;
 	bar_slot(c, g, i, &a, &b);
@@ -85,7 +85,7 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 	if (c->kind == CHART_HBARS) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		double xe = r->x1 + 3;
-		if (c->b[i].hi && is_num(c->b[i].hi[g]))
+		if (c->b[i].hi && amd_num_ok(c->b[i].hi[g]))
 			xe = fmax(xe, chart_map_v(c, c->b[i].hi[g]) + 3);
 		chart_text(cr, xe, (r->y0 + r->y1) / 2, buf, 0, 0.5);
 		return;
@@ -97,7 +97,7 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 	} else if (!c->stacked) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		double top = r->y0;
-		if (c->b[i].hi && is_num(c->b[i].hi[g]))
+		if (c->b[i].hi && amd_num_ok(c->b[i].hi[g]))
 			top = fmin(top, chart_map_v(c, c->b[i].hi[g]));
 		chart_text(cr, (r->x0 + r->x1) / 2, top - 2.5, buf, 0.5, 1);
 	}
@@ -111,7 +111,7 @@ static void stack_totals(struct chart *c, cairo_t *cr)
 		int any = 0, hatched = 0;
 		for (size_t i = 0; i < c->nb; i++) {
 			hatched |= c->b[i].hatched;
-			if (!c->b[i].hatched && is_num(c->b[i].v[g])) {
+			if (!c->b[i].hatched && amd_num_ok(c->b[i].v[g])) {
 				total += c->b[i].v[g];
 				any = 1;
 			}
@@ -170,8 +170,8 @@ static void draw_bar(struct chart *c, cairo_t *cr, size_t g, size_t i)
 		chart_set_color(cr, c->b[i].color, 1);
 		cairo_fill(cr);
 	}
-	if (!c->stacked && c->b[i].lo && c->b[i].hi && is_num(c->b[i].lo[g]) &&
-	    is_num(c->b[i].hi[g]))
+	if (!c->stacked && c->b[i].lo && c->b[i].hi && amd_num_ok(c->b[i].lo[g]) &&
+	    amd_num_ok(c->b[i].hi[g]))
 		whisker(c, cr, g, i, &r);
 	if (c->value_fmt && !c->b[i].hatched)
 		bar_value_label(c, cr, g, i, &r);

@@ -125,13 +125,13 @@ static void segment_obstacles(struct chart *c, double xa, double ya, double xb, 
 static void series_obstacles(struct chart *c, const struct xy_series *s)
 {
 	for (size_t k = 0; k < s->n; k++) {
-		if (!is_num(s->y[k]))
+		if (!amd_num_ok(s->y[k]))
 			continue;
 		double x = chart_map_x(c, s->x[k]) + chart_jitter(s, k), y = chart_map_y(c, s->y[k]);
 		obstacle(c, x - 4, y - 4, x + 4, y + 4);
-		if (s->lo && s->hi && is_num(s->lo[k]) && is_num(s->hi[k]))
+		if (s->lo && s->hi && amd_num_ok(s->lo[k]) && amd_num_ok(s->hi[k]))
 			obstacle(c, x - 4, chart_map_y(c, s->lo[k]), x + 4, chart_map_y(c, s->hi[k]));
-		if (k + 1 < s->n && is_num(s->y[k + 1]) && (s->style & (CS_LINE | CS_BAND)))
+		if (k + 1 < s->n && amd_num_ok(s->y[k + 1]) && (s->style & (CS_LINE | CS_BAND)))
 			segment_obstacles(c, x, y, chart_map_x(c, s->x[k + 1]),
 					  chart_map_y(c, s->y[k + 1]));
 		if ((s->style & CS_BAND) && k + 1 < s->n && s->lo && s->hi) {
@@ -150,7 +150,7 @@ static void bar_obstacles(struct chart *c)
 		for (size_t i = 0; i < c->nb; i++)
 			if (chart_bar_rect(c, g, i, &r)) {
 				obstacle(c, r.x0, r.y0 - (c->value_fmt ? FS_VALUE * 1.6 : 0), r.x1, r.y1);
-				if (!c->stacked && c->b[i].hi && is_num(c->b[i].hi[g])) {
+				if (!c->stacked && c->b[i].hi && amd_num_ok(c->b[i].hi[g])) {
 					double p = chart_map_v(c, c->b[i].hi[g]);
 					if (c->kind == CHART_HBARS)
 						obstacle(c, r.x0, r.y0, p + 2, r.y1);

@@ -58,7 +58,7 @@ struct range {
 
 static void widen(struct range *r, double v)
 {
-	if (!is_num(v) || (r->pos_only && v <= 0))
+	if (!amd_num_ok(v) || (r->pos_only && v <= 0))
 		return;
 	if (v < r->lo)
 		r->lo = v;
@@ -85,7 +85,7 @@ static void data_range(const struct chart *c, struct range *r)
 	if (c->kind == CHART_XY) {
 		for (size_t i = 0; i < c->ns; i++)
 			for (size_t k = 0; k < c->s[i].n; k++) {
-				if (!is_num(c->s[i].y[k]))
+				if (!amd_num_ok(c->s[i].y[k]))
 					continue;
 				widen(r, c->s[i].y[k]);
 				if (c->s[i].lo)
@@ -99,7 +99,7 @@ static void data_range(const struct chart *c, struct range *r)
 		double sum = 0;
 		for (size_t i = 0; i < c->nb; i++) {
 			double v = c->b[i].v[g];
-			if (!is_num(v))
+			if (!amd_num_ok(v))
 				continue;
 			sum += v;
 			widen(r, c->stacked ? sum : v);
@@ -117,7 +117,7 @@ static struct range value_range(const struct chart *c)
 	data_range(c, &r);
 	for (size_t i = 0; i < c->nrefs; i++)
 		widen(&r, c->refs[i].v);
-	if (is_num(c->band_lo) && is_num(c->band_hi)) {
+	if (amd_num_ok(c->band_lo) && amd_num_ok(c->band_hi)) {
 		widen(&r, c->band_lo);
 		widen(&r, c->band_hi);
 	}
@@ -125,9 +125,9 @@ static struct range value_range(const struct chart *c)
 		widen(&r, c->bar_base);
 	else if (c->y_zero && c->yscale != CHART_LOG2)
 		widen(&r, 0);
-	if (is_num(c->ylo))
+	if (amd_num_ok(c->ylo))
 		r.lo = c->ylo;
-	if (is_num(c->yhi))
+	if (amd_num_ok(c->yhi))
 		r.hi = c->yhi;
 	if (!(r.lo <= r.hi))
 		r = (struct range){0, 1, 0};
@@ -167,9 +167,9 @@ void chart_value_axis(struct chart *c)
 	}
 	struct range r = value_range(c);
 	double st = nice_step(r.hi - r.lo, 5);
-	double lo = is_num(c->ylo) ? c->ylo : floor(r.lo / st + 1e-9) * st;
-	double hi = is_num(c->yhi) ? c->yhi : ceil(r.hi / st - 1e-9) * st;
-	if (!is_num(c->yhi) && hi - r.hi < 0.03 * (hi - lo) && c->kind != CHART_XY)
+	double lo = amd_num_ok(c->ylo) ? c->ylo : floor(r.lo / st + 1e-9) * st;
+	double hi = amd_num_ok(c->yhi) ? c->yhi : ceil(r.hi / st - 1e-9) * st;
+	if (!amd_num_ok(c->yhi) && hi - r.hi < 0.03 * (hi - lo) && c->kind != CHART_XY)
 		hi += st; /* room for value labels above the tallest bar */
 	c->nvticks = chart_nice_ticks(lo, hi, 5, c->vticks, 64, &c->vstep);
 	c->f.ymin = lo;

@@ -10,12 +10,7 @@
 #include <stddef.h>
 
 #include "chart_model.h"
-
-/* A value that can be drawn: neither NaN nor infinite. */
-static inline int is_num(double v)
-{
-	return !isnan(v) && !isinf(v);
-}
+#include "num.h"
 
 /* Fixes both axes' data ranges and ticks (c->f, c->vticks, c->xticks). */
 void chart_value_axis(struct chart *c);

@@ -99,10 +99,10 @@ void chart_draw_band(struct chart *c, cairo_t *cr, const struct xy_series *s)
 		return;
 	size_t k = 0;
 	while (k < s->n) { /* one polygon per run of finite intervals */
-		while (k < s->n && !(is_num(s->lo[k]) && is_num(s->hi[k])))
+		while (k < s->n && !(amd_num_ok(s->lo[k]) && amd_num_ok(s->hi[k])))
 			k++;
 		size_t a = k;
-		while (k < s->n && is_num(s->lo[k]) && is_num(s->hi[k]))
+		while (k < s->n && amd_num_ok(s->lo[k]) && amd_num_ok(s->hi[k]))
 			k++;
 		if (k - a < 2)
 			continue;
@@ -122,7 +122,7 @@ static void draw_line(struct chart *c, cairo_t *cr, const struct xy_series *s)
 	chart_line_style(cr, s);
 	int pen = 0;
 	for (size_t k = 0; k < s->n; k++) {
-		if (!is_num(s->y[k])) {
+		if (!amd_num_ok(s->y[k])) {
 			pen = 0;
 			continue;
 		}
@@ -142,7 +142,7 @@ static void draw_errbars(struct chart *c, cairo_t *cr, const struct xy_series *s
 	chart_set_color(cr, s->color, 1);
 	cairo_set_line_width(cr, 1.2);
 	for (size_t k = 0; k < s->n; k++) {
-		if (!is_num(s->lo[k]) || !is_num(s->hi[k]) || !is_num(s->y[k]))
+		if (!amd_num_ok(s->lo[k]) || !amd_num_ok(s->hi[k]) || !amd_num_ok(s->y[k]))
 			continue;
 		double x = chart_map_x(c, s->x[k]) + chart_jitter(s, k);
 		double a = chart_map_y(c, s->lo[k]), b = chart_map_y(c, s->hi[k]);
@@ -160,7 +160,7 @@ static void draw_points(struct chart *c, cairo_t *cr, const struct xy_series *s)
 {
 	int hollow = (s->style & CS_JITTER) != 0;
 	for (size_t k = 0; k < s->n; k++) {
-		if (!is_num(s->y[k]))
+		if (!amd_num_ok(s->y[k]))
 			continue;
 		double x = chart_map_x(c, s->x[k]) + chart_jitter(s, k), y = chart_map_y(c, s->y[k]);
 		chart_marker(cr, s->marker, x, y, hollow ? 2.6 : 3.3);
