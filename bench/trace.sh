@@ -13,8 +13,8 @@ cd "$root"
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
 work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-make -s O="$build" "$build/bench/trace_parse" || exit 2
-cp "$build/bench/trace_parse" "$work/trace_parse"
+parse="$build/bench/trace_parse" # built by `make bench`
+make -s O="$build" "$parse" || exit 2
 
 h100=$(ls -S testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
 inputs=("$h100")
@@ -46,7 +46,7 @@ for base in "$work"/real*.pt.trace.json "$work/big.pt.trace.json"; do
   name="$(basename "$base" .pt.trace.json) ($((bytes / 1000000)) MB)"
   for f in "$base" "$base.gz"; do
     kind=json; [ "${f%.gz}" != "$f" ] && kind=json.gz
-    read -r cpu wall rss <<<"$(measure "$work/trace_parse" "$f")"
+    read -r cpu wall rss <<<"$(measure "$parse" "$f")"
     read -r _ events <"$work/out"
     row "$name" "$kind" "amdahl reader" "$cpu" "$wall" "$bytes" "$events" "$rss"
     rm -f "$work/s.db"*
