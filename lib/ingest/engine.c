@@ -53,7 +53,7 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		.config = o->config,
 	};
 	if (u->fmt->parse(&in, t->sink(w), err) < 0) {
-		t->abort(w);
+		t->rollback(w);
 		return -1;
 	}
 	enum amd_source_state final;

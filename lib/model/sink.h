@@ -8,7 +8,7 @@
  *
  * struct amd_ingest_target is where the ingest engine sends units: it
  * asks whether a source is already held, then opens one writer per unit
- * (whose sink the parser feeds) and finishes or aborts it. A store
+ * (whose sink the parser feeds) and finishes or rolls it back. A store
  * backend implements it (amd_store_target() for SQLite); the engine
  * knows nothing else of the store. See docs/design.md. */
 #ifndef AMD_SINK_H
@@ -87,7 +87,7 @@ struct amd_ingest_target {
 	int (*finish)(struct amd_unit_writer *w, enum amd_source_state *state,
 		      struct amd_err *err);
 	/* Rolls back whatever the unit wrote and frees w. */
-	void (*abort)(struct amd_unit_writer *w);
+	void (*rollback)(struct amd_unit_writer *w);
 };
 
 #endif

@@ -51,7 +51,7 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 	return amd_store_sink_finish((struct amd_store_sink *)w, state, err);
 }
 
-static void target_abort(struct amd_unit_writer *w)
+static void target_rollback(struct amd_unit_writer *w)
 {
 	amd_store_sink_abort((struct amd_store_sink *)w);
 }
@@ -67,6 +67,6 @@ struct amd_ingest_target amd_store_target(const char *path)
 		.begin = target_begin,
 		.sink = target_sink,
 		.finish = target_finish,
-		.abort = target_abort,
+		.rollback = target_rollback,
 	};
 }
