@@ -10,6 +10,7 @@
 #include "labels.h"
 #include "metric_name.h"
 #include "numfmt.h"
+#include "table.h"
 #include "sweep_facts.h"
 
 /* "95% CI a–b" or the reason there is none. */
@@ -71,8 +72,8 @@ static void scaling_end(const struct amd_sweep_stats *s, const struct amd_strate
 	size_t k = amd_scaling_stop(s, st);
 	if (k) {
 		const struct amd_point_stats *p = &st->points[k], *q = &st->points[k - 1];
-		report_num(p->median, a, sizeof a);
-		report_num(q->median, b, sizeof b);
+		amd_cell_sig(a, sizeof a, p->median);
+		amd_cell_sig(b, sizeof b, q->median);
 		if (amd_sweep_time_metric(s))
 			report_text_add(out, "%s stops scaling after n = %g: at n = %g an epoch takes "
 					     "%s s, against %s s at n = %g.",
@@ -101,7 +102,7 @@ static void scaling_findings(const struct amd_sweep_stats *s, const struct amd_s
 	const struct amd_point_stats *best = amd_best_speedup(st);
 	if (!best)
 		return;
-	report_num(st->base_value, b, sizeof b);
+	amd_cell_sig(b, sizeof b, st->base_value);
 	ci_phrase(&best->ci_speedup, 1, "", ci, sizeof ci);
 	if (best->speedup < 1)
 		report_text_add(out, "%s never runs faster than at n = %g (%s(%g) = %s%s): its best "
@@ -145,8 +146,8 @@ static void axis_findings(const struct amd_sweep_stats *s, const struct amd_stra
 	amd_throughput_extremes(st, &lo, &hi);
 	if (lo && hi && lo != hi) {
 		char a[32], b[32];
-		report_num(lo->throughput, a, sizeof a);
-		report_num(hi->throughput, b, sizeof b);
+		amd_cell_sig(a, sizeof a, lo->throughput);
+		amd_cell_sig(b, sizeof b, hi->throughput);
 		report_text_add(out, "%s: throughput is highest at %s = %g with %s samples/s, against "
 				     "%s samples/s at %s = %g (%.1f×).",
 				st->strategy, s->axis, hi->n, b, a, s->axis, lo->n,
@@ -162,8 +163,8 @@ static void energy_findings(const struct amd_sweep_stats *s, struct report_text 
 		return;
 	const char *axis = report_axis_name(s);
 	char a[32], b[32];
-	report_num(best.p->energy_per_sample_j, a, sizeof a);
-	report_num(worst.p->energy_per_sample_j, b, sizeof b);
+	amd_cell_sig(a, sizeof a, best.p->energy_per_sample_j);
+	amd_cell_sig(b, sizeof b, worst.p->energy_per_sample_j);
 	if (best.p == worst.p)
 		report_text_add(out, "Energy per sample: %s J (%s, %s = %g).", a, best.strategy, axis,
 				best.p->n);

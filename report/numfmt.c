@@ -5,11 +5,6 @@
 
 #include "table.h"
 
-void report_num(double v, char *buf, size_t n)
-{
-	amd_cell_sig(buf, n, v); /* the one cell format (lib/core/table.h) */
-}
-
 void report_ci(const struct amd_ci *ci, double scale, const char *suffix, char *buf, size_t n)
 {
 	if (!ci->valid) {
@@ -17,7 +12,7 @@ void report_ci(const struct amd_ci *ci, double scale, const char *suffix, char *
 		return;
 	}
 	char lo[32], hi[32];
-	report_num(ci->lo * scale, lo, sizeof lo);
-	report_num(ci->hi * scale, hi, sizeof hi);
+	amd_cell_sig(lo, sizeof lo, ci->lo * scale);
+	amd_cell_sig(hi, sizeof hi, ci->hi * scale);
 	snprintf(buf, n, "%s–%s%s", lo, hi, suffix);
 }

@@ -1,5 +1,6 @@
-/* numfmt.h — numbers as every part of the report prints them: 3-4
- * significant digits without an exponent, and intervals as "lo–hi". */
+/* numfmt.h — intervals as every part of the report prints them: "lo–hi"
+ * in the one cell format (amd_cell_sig, lib/core/table.h: 3-4
+ * significant digits without an exponent). */
 #ifndef AMD_REPORT_NUMFMT_H
 #define AMD_REPORT_NUMFMT_H
 
@@ -7,9 +8,7 @@
 
 #include "analysis.h"
 
-/* v with 3-4 significant digits, no exponent ("–" when not finite). */
-void report_num(double v, char *buf, size_t n);
-/* "lo–hi" of an interval (times scale, then suffix) in report_num
+/* "lo–hi" of an interval (times scale, then suffix) in amd_cell_sig
  * format, or why it has none. */
 void report_ci(const struct amd_ci *ci, double scale, const char *suffix, char *buf, size_t n);
 

@@ -15,6 +15,7 @@
 #include "analysis_json.h"
 #include "run.h"
 #include "num.h"
+#include "table.h"
 #include "template.h"
 #include "file.h"
 
@@ -41,7 +42,7 @@ static void point_row(struct tpl *r, const struct amd_point_stats *p)
 	tpl_set(r, "strategy", "%s", p->strategy);
 	tpl_set(r, "n", "%g", p->n);
 	tpl_set(r, "runs", "%zu", p->nruns);
-	report_num(p->median, b, sizeof b);
+	amd_cell_sig(b, sizeof b, p->median);
 	tpl_set(r, "median", "%s", b);
 	report_ci(&p->ci, 1, "", b, sizeof b);
 	tpl_set(r, "ci", "%s", b);
@@ -50,9 +51,9 @@ static void point_row(struct tpl *r, const struct amd_point_stats *p)
 	report_ci(&p->ci_speedup, 1, "", b, sizeof b);
 	tpl_set(r, "speedup_ci", "%s", b);
 	tpl_set(r, "efficiency", amd_num_ok(p->efficiency) ? "%.0f%%" : "–", p->efficiency * 100);
-	report_num(p->throughput, b, sizeof b);
+	amd_cell_sig(b, sizeof b, p->throughput);
 	tpl_set(r, "throughput", "%s", b);
-	report_num(p->energy_per_sample_j, b, sizeof b);
+	amd_cell_sig(b, sizeof b, p->energy_per_sample_j);
 	tpl_set(r, "energy_sample", "%s", b);
 }
 
