@@ -325,19 +325,30 @@ int analysis_run_init(struct analysis_run *w, struct amd_run_view *rv)
 	return v->ext_id && v->name && v->strategy ? 0 : -1;
 }
 
+int amd_run_axis_value(struct amd_store *st, const struct amd_run_view *rv, const char *axis,
+		       double *x, struct amd_err *err)
+{
+	*x = NAN;
+	if (!axis) {
+		if (rv->n > 0)
+			*x = rv->n;
+		return 0;
+	}
+	char *s;
+	if (amd_run_param_find(st, rv->id, axis, &s, err) < 0)
+		return -1;
+	double v;
+	if (s && amd_parse_double(s, &v) == 0 && isfinite(v))
+		*x = v;
+	free(s);
+	return 0;
+}
+
 int analysis_run_evaluate(struct amd_store *st, struct analysis_run *w,
 			  const struct analysis_opts *o, struct amd_err *err)
 {
-	if (o->axis) {
-		char *s;
-		double x;
-		if (amd_run_param_find(st, w->rv->id, o->axis, &s, err) < 0)
-			return -1;
-		if (s && amd_parse_double(s, &x) == 0 && isfinite(x))
-			w->v.n = x;
-		free(s);
-	} else if (w->rv->n > 0)
-		w->v.n = w->rv->n;
+	if (amd_run_axis_value(st, w->rv, o->axis, &w->v.n, err) < 0)
+		return -1;
 	int rc = 0;
 	if (!amd_status_ok(w->rv->status))
 		rc = exclude(w, "%s", amd_status_name(w->rv->status));

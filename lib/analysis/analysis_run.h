@@ -35,6 +35,12 @@ struct analysis_run {
 
 /* Starts w for the run rv (which must outlive w); -1 out of memory. */
 int analysis_run_init(struct analysis_run *w, struct amd_run_view *rv);
+/* The run's value on the sweep's axis into *x: with axis NULL its world
+ * size (NAN when unknown), else the param axis read as a finite number
+ * (NAN when absent or not one). -1 only when the store fails. */
+int amd_run_axis_value(struct amd_store *st, const struct amd_run_view *rv, const char *axis,
+		       double *x, struct amd_err *err);
+
 /* Its axis value, then (unless it failed or has none) its epochs, value,
  * flags, throughput, energy and trace shares; w->ok 0 and why in
  * w->v.excluded when it is left out. -1 on a store error or out of memory. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_run.h"
 #include "num.h"
 #include "runs.h"
 #include "sources.h"
@@ -55,21 +56,6 @@ static int find_loaders(struct amd_store *st, const struct amd_sweep_stats *s,
 	}
 	amd_strings_free(keys, nk);
 	return 0;
-}
-
-/* The run's axis value: its world size, or the axis param as a number
- * (NAN when absent or not a number). */
-static double run_axis_value(struct amd_store *st, const struct amd_sweep_stats *s,
-			     const struct amd_run_view *r)
-{
-	if (s->scaling)
-		return r->n;
-	char *v = amd_run_param(st, r->id, s->axis);
-	double x = NAN;
-	if (!v || amd_parse_double(v, &x) < 0)
-		x = NAN;
-	free(v);
-	return x;
 }
 
 static int same_group(const struct amd_step_group *g, const char *strategy, double x)
@@ -121,8 +107,10 @@ static int find_groups(struct amd_store *st, const struct amd_sweep_stats *s,
 		if (!amd_status_ok(runs[i].status))
 			continue;
 		const char *strategy = runs[i].strategy ? runs[i].strategy : "?";
-		double x = run_axis_value(st, s, &runs[i]);
-		if (add_run(t, nr, strategy, x, runs[i].id) < 0)
+		double x;
+		if (amd_run_axis_value(st, &runs[i], s->scaling ? NULL : s->axis, &x, err) < 0)
+			rc = -1;
+		else if (add_run(t, nr, strategy, x, runs[i].id) < 0)
 			rc = amd_fail(err, "out of memory");
 	}
 	amd_runs_free(runs, nr);

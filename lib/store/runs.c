@@ -193,9 +193,3 @@ int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char 
 		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
 	return amd_store_rows_done(st, q, rc, err);
 }
-
-char *amd_run_param(struct amd_store *st, int64_t run, const char *key)
-{
-	char *v;
-	return amd_run_param_find(st, run, key, &v, NULL) < 0 ? NULL : v;
-}

@@ -58,8 +58,4 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
 		       struct amd_err *err);
 
-/* The same, NULL when absent or on an error (for callers where a
- * missing value only leaves a point out, e.g. the report's charts). */
-char *amd_run_param(struct amd_store *st, int64_t run, const char *key);
-
 #endif

@@ -66,7 +66,7 @@ static void test_cells(void **state)
 	assert_string_equal(amd_cell_or(b, sizeof b, "%.4g", INFINITY, "-"), "-");
 	assert_string_equal(amd_cell_pct(b, sizeof b, "%.1f%%", 0.1234), "12.3%");
 	assert_string_equal(amd_cell_pct(b, sizeof b, "%.0f%%", -INFINITY), "–");
-	/* the digits a value's size calls for (report_num's rule) */
+	/* the digits a value's size calls for (the report's rule) */
 	assert_string_equal(amd_cell_sig(b, sizeof b, 1234.5), "1234");
 	assert_string_equal(amd_cell_sig(b, sizeof b, -100), "-100");
 	assert_string_equal(amd_cell_sig(b, sizeof b, 12.34), "12.3");
