@@ -277,8 +277,8 @@ const char *amd_basename(const char *path)
 }
 
 /* The places templates/<name> may be, most wanted first, into cand
- * (room for 3); their count, or -1 out of memory. */
-static int template_candidates(const char *name, char *cand[3])
+ * (room for 4); their count, or -1 out of memory. */
+static int template_candidates(const char *name, char *cand[4])
 {
 	const char *env = getenv("AMDAHL_TEMPLATES");
 	char exe[PATH_MAX];
