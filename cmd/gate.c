@@ -12,6 +12,7 @@
 #include "compare_cmd.h"
 #include "compare_table.h"
 #include "num.h"
+#include "outfile.h"
 #include "verdict.h"
 
 static void help(void)
@@ -101,9 +102,11 @@ static void junit_case(FILE *f, const struct amd_cmp_row *r, const struct amd_ga
 static int write_junit(const char *path, const struct amd_comparison *c,
 		       const struct amd_gate_opts *go)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return cmd_error("gate", "%s: %s", path, strerror(errno));
+	struct amd_out o;
+	struct amd_err err = {{0}};
+	if (amd_out_open_path(&o, path, &err) < 0)
+		return cmd_error("gate", "%s", err.msg);
+	FILE *f = o.f;
 	size_t failures = 0, skipped = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct amd_cmp_row *r = &c->rows[i];
@@ -124,8 +127,8 @@ static int write_junit(const char *path, const struct amd_comparison *c,
 	for (size_t i = 0; i < c->nrows; i++)
 		junit_case(f, &c->rows[i], go);
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	if (fclose(f) != 0)
-		return cmd_error("gate", "%s: %s", path, strerror(errno));
+	if (amd_out_commit(&o, &err) < 0)
+		return cmd_error("gate", "%s", err.msg);
 	return 0;
 }
 
@@ -153,10 +156,26 @@ static int write_markdown(FILE *f, const struct amd_comparison *c,
 	return rc;
 }
 
-static int markdown_to(const char *path, const char *mode, const struct amd_comparison *c,
-		       const struct amd_gate_verdict *v)
+/* The Markdown file the user named, written whole and renamed into place. */
+static int markdown_file(const char *path, const struct amd_comparison *c,
+			 const struct amd_gate_verdict *v)
 {
-	FILE *f = fopen(path, mode);
+	struct amd_out o;
+	struct amd_err err = {{0}};
+	if (amd_out_open_path(&o, path, &err) < 0)
+		return cmd_error("gate", "%s", err.msg);
+	if (write_markdown(o.f, c, v) < 0) {
+		amd_out_discard(&o);
+		return cmd_error("gate", "%s: out of memory", path);
+	}
+	return amd_out_commit(&o, &err) < 0 ? cmd_error("gate", "%s", err.msg) : 0;
+}
+
+/* GitHub's step summary, which other steps append to as well. */
+static int markdown_append(const char *path, const struct amd_comparison *c,
+			   const struct amd_gate_verdict *v)
+{
+	FILE *f = fopen(path, "a");
 	if (!f)
 		return cmd_error("gate", "%s: %s", path, strerror(errno));
 	int oom = write_markdown(f, c, v) < 0;
@@ -171,10 +190,10 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 	struct amd_gate_opts go = {.require_all = a->require_all};
 	if (a->junit && write_junit(a->junit, c, &go))
 		return EXIT_USAGE;
-	if (a->markdown && markdown_to(a->markdown, "w", c, v))
+	if (a->markdown && markdown_file(a->markdown, c, v))
 		return EXIT_USAGE;
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && markdown_to(summary, "a", c, v))
+	if (summary && *summary && markdown_append(summary, c, v))
 		return EXIT_USAGE;
 	if (a->json) {
 		cJSON *j = compare_json(c, a, ctx->store_path);

@@ -15,6 +15,7 @@
 #include "mail_report.h"
 #include "buf.h"
 #include "file.h"
+#include "outfile.h"
 
 enum { EXIT_NOT_SENT = 1 }; /* the server did not take the message */
 
@@ -181,17 +182,16 @@ static int write_eml(const struct amd_mail_msg *m, const char *path)
 {
 	struct amd_err err = {{0}};
 	int to_stdout = strcmp(path, "-") == 0;
-	FILE *f = to_stdout ? stdout : fopen(path, "wb");
-	if (!f)
-		return cmd_error("mail", "%s: %s", path, strerror(errno));
-	int rc = amd_mail_write(m, f, &err);
-	if (!to_stdout && fclose(f) != 0 && rc == 0)
-		rc = amd_fail(&err, "%s: %s", path, strerror(errno));
-	if (rc < 0) {
-		if (!to_stdout)
-			unlink(path);
+	struct amd_out o;
+	if (!to_stdout && amd_out_open_path(&o, path, &err) < 0)
 		return cmd_error("mail", "%s", err.msg);
-	}
+	int rc = amd_mail_write(m, to_stdout ? stdout : o.f, &err);
+	if (!to_stdout && rc < 0)
+		amd_out_discard(&o);
+	else if (!to_stdout)
+		rc = amd_out_commit(&o, &err);
+	if (rc < 0)
+		return cmd_error("mail", "%s", err.msg);
 	if (!to_stdout)
 		fprintf(stderr, "amdahl mail: wrote %s (not sent)\n", path);
 	return EXIT_OK;

@@ -23,18 +23,21 @@ static void footer(struct pdf *d)
 	cairo_show_text(d->cr, buf);
 }
 
-int pdf_open(struct pdf *d, const char *path, const char *title, const char *foot,
-	     struct amd_err *err)
+int pdf_open(struct pdf *d, const char *dir, const char *name, const char *title,
+	     const char *foot, struct amd_err *err)
 {
 	memset(d, 0, sizeof *d);
 	d->w = A4_W;
 	d->h = A4_H;
 	d->margin = 50;
-	d->surface = cairo_pdf_surface_create(path, d->w, d->h);
+	if (amd_out_open(&d->out, dir, name, err) < 0)
+		return -1;
+	d->surface = cairo_pdf_surface_create_for_stream(chart_stream_write, d->out.f, d->w, d->h);
 	if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS) {
-		int rc = amd_fail(err, "%s: %s", path,
+		int rc = amd_fail(err, "%s: %s", d->out.shown,
 				  cairo_status_to_string(cairo_surface_status(d->surface)));
 		cairo_surface_destroy(d->surface);
+		amd_out_discard(&d->out);
 		return rc;
 	}
 	cairo_pdf_surface_set_metadata(d->surface, CAIRO_PDF_METADATA_TITLE, title);
@@ -46,7 +49,7 @@ int pdf_open(struct pdf *d, const char *path, const char *title, const char *foo
 	return 0;
 }
 
-int pdf_close(struct pdf *d, const char *path, struct amd_err *err)
+int pdf_close(struct pdf *d, struct amd_err *err)
 {
 	footer(d);
 	cairo_show_page(d->cr);
@@ -56,11 +59,16 @@ int pdf_close(struct pdf *d, const char *path, struct amd_err *err)
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(d->surface);
 	cairo_surface_destroy(d->surface);
+	int rc = 0;
 	if (st != CAIRO_STATUS_SUCCESS)
-		return amd_fail(err, "%s: %s", path, cairo_status_to_string(st));
-	if (d->failed)
-		return amd_fail(err, "%s: out of memory", path);
-	return 0;
+		rc = amd_fail(err, "%s: %s", d->out.shown, cairo_status_to_string(st));
+	else if (d->failed)
+		rc = amd_fail(err, "%s: out of memory", d->out.shown);
+	if (rc < 0) {
+		amd_out_discard(&d->out);
+		return rc;
+	}
+	return amd_out_commit(&d->out, err);
 }
 
 void pdf_new_page(struct pdf *d)

@@ -20,13 +20,15 @@ struct pdf {
 	int page;
 	char footer[256];
 	int failed; /* out of memory while drawing: pdf_close fails */
+	struct amd_out out;
 };
 
-int pdf_open(struct pdf *d, const char *path, const char *title, const char *footer,
-	     struct amd_err *err);
-/* Finishes the file; returns -1 with err when Cairo failed or memory ran
- * out while drawing. */
-int pdf_close(struct pdf *d, const char *path, struct amd_err *err);
+/* Opens dir/name (written to a temporary file, outfile.h). */
+int pdf_open(struct pdf *d, const char *dir, const char *name, const char *title,
+	     const char *footer, struct amd_err *err);
+/* Finishes the file and renames it into place; returns -1 with err (and
+ * no file) when Cairo failed or memory ran out while drawing. */
+int pdf_close(struct pdf *d, struct amd_err *err);
 
 void pdf_new_page(struct pdf *d);
 /* Starts a new page when less than h points are left. */

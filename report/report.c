@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "outfile.h"
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
@@ -62,51 +63,40 @@ static int remove_stale(const char *dir, const struct report_charts *rc,
 		static const char *const ext[] = {".png", ".svg"};
 		for (int e = 0; e < 2; e++) {
 			char name[64];
-			snprintf(name, sizeof name, "%s%s", known[k], ext[e]);
-			char *path = amd_path_join(dir, name);
-			if (!path)
-				return amd_fail(err, "%s: out of memory", dir);
-			unlink(path);
-			free(path);
+			snprintf(name, sizeof name, "charts/%s%s", known[k], ext[e]);
+			if (amd_out_unlink(dir, name, err) < 0)
+				return -1;
 		}
 	}
 	return 0;
 }
 
-/* Chart c as dir/<name>.png (150 dpi) and dir/<name>.svg, h points high. */
+/* Chart c as dir/charts/<name>.png (150 dpi) and .svg, h points high. */
 static int write_chart(const char *dir, const char *name, struct chart *c, double h,
 		       struct amd_err *err)
 {
 	char file[300];
-	snprintf(file, sizeof file, "%s.png", name);
-	char *png = amd_path_join(dir, file);
-	snprintf(file, sizeof file, "%s.svg", name);
-	char *svg = amd_path_join(dir, file);
-	int rc;
-	if (!png || !svg)
-		rc = amd_fail(err, "%s: out of memory", dir);
-	else
-		rc = chart_write_png(c, png, REPORT_CHART_W, h, 150, err);
-	if (rc == 0)
-		rc = chart_write_svg(c, svg, REPORT_CHART_W, h, err);
-	free(png);
-	free(svg);
-	return rc;
+	struct amd_out o;
+	snprintf(file, sizeof file, "charts/%s.png", name);
+	if (amd_out_open(&o, dir, file, err) < 0 ||
+	    chart_out_png(c, &o, REPORT_CHART_W, h, 150, err) < 0)
+		return -1;
+	snprintf(file, sizeof file, "charts/%s.svg", name);
+	if (amd_out_open(&o, dir, file, err) < 0)
+		return -1;
+	return chart_out_svg(c, &o, REPORT_CHART_W, h, err);
 }
 
 static int write_charts(struct report_ctx *c, struct amd_err *err)
 {
-	char *dir = amd_path_join(c->o->outdir, "charts");
-	if (!dir)
-		return amd_fail(err, "%s: out of memory", c->o->outdir);
-	int rc = make_dir(dir, err);
+	const char *dir = c->o->outdir;
+	int rc = amd_out_mkdir(dir, "charts", err);
 	if (rc == 0)
 		rc = remove_stale(dir, &c->charts, &c->cmp_chart, err);
 	for (size_t i = 0; rc == 0 && i < c->charts.n; i++)
 		rc = write_chart(dir, c->charts.v[i].name, c->charts.v[i].chart, REPORT_CHART_H, err);
 	if (rc == 0 && c->cmp_chart.chart)
 		rc = write_chart(dir, "comparison", c->cmp_chart.chart, c->cmp_chart_h, err);
-	free(dir);
 	return rc;
 }
 
@@ -172,16 +162,12 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		rc = prepare(&c, err);
 	if (rc == 0)
 		rc = write_charts(&c, err);
-	char *pdf = amd_path_join(o->outdir, "report.pdf");
-	char *json = amd_path_join(o->outdir, "report.json");
-	if (rc == 0 && (!pdf || !json))
-		rc = amd_fail(err, "%s: out of memory", o->outdir);
 	if (rc == 0)
-		rc = report_write_pdf(&c, pdf, &res->pages, err);
+		rc = report_write_pdf(&c, "report.pdf", &res->pages, err);
 	if (rc == 0)
 		rc = report_write_summaries(&c, err);
 	if (rc == 0)
-		rc = report_write_json(&c, json, err);
+		rc = report_write_json(&c, "report.json", err);
 	if (rc == 0) {
 		res->charts = c.charts.n;
 		res->missing = c.charts.nmissing;
@@ -189,8 +175,6 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		if (c.cmp)
 			snprintf(res->gate, sizeof res->gate, "%s", c.gate.name);
 	}
-	free(pdf);
-	free(json);
 	ctx_free(&c);
 	return rc;
 }

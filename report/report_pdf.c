@@ -317,13 +317,13 @@ static void appendix(struct pdf *d, struct report_ctx *c)
 		sources_table(d, c);
 }
 
-int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct amd_err *err)
+int report_write_pdf(struct report_ctx *c, const char *name, int *pages, struct amd_err *err)
 {
 	struct pdf d;
 	char title[300], foot[300];
 	snprintf(title, sizeof title, "Scaling report: %s", c->s->sweep);
 	snprintf(foot, sizeof foot, "amdahl %s · %s · %s", c->o->version, c->s->sweep, c->generated);
-	if (pdf_open(&d, path, title, foot, err) < 0)
+	if (pdf_open(&d, c->o->outdir, name, title, foot, err) < 0)
 		return -1;
 	first_page(&d, c);
 	report_comparison_page(&d, c);
@@ -331,5 +331,5 @@ int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct 
 	tables_pages(&d, c);
 	appendix(&d, c);
 	*pages = d.page;
-	return pdf_close(&d, path, err);
+	return pdf_close(&d, err);
 }

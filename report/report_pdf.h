@@ -5,6 +5,7 @@
 
 #include "report_ctx.h"
 
-int report_write_pdf(struct report_ctx *c, const char *path, int *pages, struct amd_err *err);
+/* Writes the PDF as name inside the output directory. */
+int report_write_pdf(struct report_ctx *c, const char *name, int *pages, struct amd_err *err);
 
 #endif

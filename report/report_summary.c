@@ -106,17 +106,14 @@ static struct tpl *model(struct report_ctx *c)
 int report_write_summaries(struct report_ctx *c, struct amd_err *err)
 {
 	struct tpl *t = model(c);
-	char *md = amd_path_join(c->o->outdir, "summary.md");
-	char *html = amd_path_join(c->o->outdir, "summary.html");
 	int rc = 0;
-	if (!t || !md || !html)
+	if (!t)
 		rc = amd_fail(err, "summaries: out of memory");
 	if (rc == 0)
-		rc = tpl_render_file("summary.md", t, TPL_RAW, md, err);
+		rc = tpl_render_file("summary.md", t, TPL_RAW, c->o->outdir, "summary.md", err);
 	if (rc == 0)
-		rc = tpl_render_file("summary.html", t, TPL_HTML, html, err);
-	free(md);
-	free(html);
+		rc = tpl_render_file("summary.html", t, TPL_HTML, c->o->outdir, "summary.html",
+				     err);
 	tpl_free(t);
 	return rc;
 }
@@ -192,23 +189,16 @@ static cJSON *report_json(struct report_ctx *c)
 	return o;
 }
 
-int report_write_json(struct report_ctx *c, const char *path, struct amd_err *err)
+int report_write_json(struct report_ctx *c, const char *name, struct amd_err *err)
 {
 	cJSON *o = report_json(c);
 	char *text = cJSON_Print(o);
 	cJSON_Delete(o);
-	if (!text)
-		return amd_fail(err, "%s: out of memory", path);
-	FILE *f = fopen(path, "w");
-	int rc = 0;
-	if (!f)
-		rc = amd_fail(err, "%s: %s", path, strerror(errno));
-	else {
-		fputs(text, f);
-		fputc('\n', f);
-		if (fclose(f) != 0)
-			rc = amd_fail(err, "%s: %s", path, strerror(errno));
-	}
+	struct amd_buf b = {0};
+	int rc = text && amd_buf_printf(&b, "%s\n", text) == 0
+			 ? amd_out_write_all(c->o->outdir, name, b.data, b.len, err)
+			 : amd_fail(err, "%s/%s: out of memory", c->o->outdir, name);
+	amd_buf_free(&b);
 	free(text);
 	return rc;
 }

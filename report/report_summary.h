@@ -6,6 +6,7 @@
 #include "report_ctx.h"
 
 int report_write_summaries(struct report_ctx *c, struct amd_err *err);
-int report_write_json(struct report_ctx *c, const char *path, struct amd_err *err);
+/* Writes report.json as name inside the output directory. */
+int report_write_json(struct report_ctx *c, const char *name, struct amd_err *err);
 
 #endif

@@ -3,6 +3,7 @@
  * template text. A tree remembers a set or add that failed for want of
  * memory, and rendering it fails then. */
 #include "template.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -254,7 +255,7 @@ int tpl_render(const char *text, const char *path, const struct tpl *t, enum tpl
 }
 
 int tpl_render_file(const char *name, const struct tpl *t, enum tpl_escape esc,
-		    const char *out_path, struct amd_err *err)
+		    const char *out_dir, const char *out_name, struct amd_err *err)
 {
 	char *path;
 	if (amd_template_find(name, &path, err) < 0)
@@ -263,17 +264,8 @@ int tpl_render_file(const char *name, const struct tpl *t, enum tpl_escape esc,
 	int rc = amd_read_file(path, 1 << 20, &text, err);
 	if (rc == 0)
 		rc = tpl_render(text.data, path, t, esc, &out, err);
-	if (rc == 0) {
-		FILE *f = fopen(out_path, "w");
-		if (!f)
-			rc = amd_fail(err, "%s: %s", out_path, strerror(errno));
-		else {
-			if (out.len)
-				fwrite(out.data, 1, out.len, f);
-			if (fclose(f) != 0)
-				rc = amd_fail(err, "%s: %s", out_path, strerror(errno));
-		}
-	}
+	if (rc == 0)
+		rc = amd_out_write_all(out_dir, out_name, out.data ? out.data : "", out.len, err);
 	free(path);
 	amd_buf_free(&text);
 	amd_buf_free(&out);

@@ -31,8 +31,9 @@ enum tpl_escape { TPL_RAW, TPL_HTML };
  * is NULL or lost a value for want of memory. */
 int tpl_render(const char *text, const char *path, const struct tpl *t, enum tpl_escape esc,
 	       struct amd_buf *out, struct amd_err *err);
-/* Finds templates/<name> (amd_template_path), renders it and writes out_path. */
+/* Finds templates/<name> (amd_template_path), renders it and writes
+ * out_dir/out_name atomically (outfile.h). */
 int tpl_render_file(const char *name, const struct tpl *t, enum tpl_escape esc,
-		    const char *out_path, struct amd_err *err);
+		    const char *out_dir, const char *out_name, struct amd_err *err);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "outfile.h"
 
 enum chart_kind {
 	CHART_XY,    /* lines, points, error bars, bands, reference lines */
@@ -121,14 +122,23 @@ struct chart_frame {
 };
 void chart_get_frame(const struct chart *c, struct chart_frame *f);
 
-/* Files; w/h in points. PNG at dpi (150 in the report). A failed chart
- * writes no file: -1 with "PATH: out of memory". */
+/* Files; w/h in points. PNG at dpi (150 in the report). Written to a
+ * temporary file renamed into place (outfile.h); a failed chart writes
+ * no file: -1 with "PATH: out of memory". */
 int chart_write_png(struct chart *c, const char *path, double w, double h, double dpi,
 		    struct amd_err *err);
 int chart_write_svg(struct chart *c, const char *path, double w, double h,
 		    struct amd_err *err);
 int chart_write_pdf(struct chart *c, const char *path, double w, double h,
 		    struct amd_err *err);
+/* The same into an output file opened with amd_out_open, which each
+ * commits (or discards on failure). */
+int chart_out_png(struct chart *c, struct amd_out *o, double w, double h, double dpi,
+		  struct amd_err *err);
+int chart_out_svg(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err);
+int chart_out_pdf(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err);
+/* Cairo's write callback into a FILE * (the closure). */
+cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigned int n);
 
 /* Okabe–Ito colour of palette index i (CHART_GREY: grey). */
 void chart_color(int i, double rgb[3]);
