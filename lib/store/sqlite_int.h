@@ -45,4 +45,13 @@ sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err);
  * a name could not be read. */
 int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found);
 
+/* store_guard.c: refuses a file that is someone else's SQLite database
+ * (tables, but no schema_version), describing what it looks like. */
+int amd_store_check_foreign(struct amd_store *st, struct amd_err *err);
+/* After a read-only store failed its first read with probe_rc: reopens
+ * it immutable when the cause is a directory SQLite cannot write its
+ * -shm file in and no write-ahead log is pending; else -1 saying what
+ * happened. */
+int amd_store_read_only_fallback(struct amd_store *st, int probe_rc, struct amd_err *err);
+
 #endif

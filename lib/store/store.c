@@ -116,6 +116,24 @@ static int use_wal(struct amd_store *st, struct amd_err *err)
 	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 }
 
+/* The first read of a store opened read-only; on a read-only mount or
+ * directory it falls back to SQLite's immutable mode (store_guard.c),
+ * and someone else's database is described. */
+static int read_only_probe(struct amd_store *st, struct amd_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1, &q, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(q) == SQLITE_ROW ? SQLITE_OK : sqlite3_errcode(st->db);
+	sqlite3_finalize(q);
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		return amd_fail(err, "%s: file is not a database (not an SQLite file, so not an "
+				     "amdahl store)", st->path);
+	if (rc != SQLITE_OK && amd_store_read_only_fallback(st, rc, err) < 0)
+		return -1;
+	return amd_store_check_foreign(st, err);
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
@@ -138,10 +156,14 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		amd_store_close(st);
 		return -1;
 	}
-	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	if (mode == AMD_STORE_READ && read_only_probe(st, err) < 0) {
+		amd_store_close(st);
+		return -1;
+	}
 	if (mode == AMD_STORE_WRITE) {
-		if (use_wal(st, err) < 0 ||
+		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    migrate(st, err) < 0) {
 			amd_store_close(st);
