@@ -109,4 +109,51 @@ test_expect_success USERNS 'a pending write-ahead log in a read-only directory i
 	chmod 755 "$TMP/ro" && rm -f "$TMP/ro/cpu.db-wal"
 '
 
+# ---- 3. trace times out of range: refused at parse time, sums checked ----
+# trace_json FILE BASE EVENTS — a minimal Kineto trace
+trace_json() {
+	printf '{"schemaVersion": 1, "deviceProperties": [], "baseTimeNanoseconds": %s, "traceEvents": [%s]}\n' "$2" "$3" >"$TMP/$1"
+}
+# refused_trace FILE TEXT — ingest exits 2 with one line naming the file,
+# a byte offset and TEXT; the store is unchanged
+refused_trace() {
+	local before
+	before=$(store_digest "$TMP/cpu.db")
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" ingest "$TMP/$1"
+	test_contains "$TMP/$1: byte " "$ERR"
+	test_contains "$2" "$ERR"
+	test_eq 1 "$(printf '%s\n' "$ERR" | grep -c .)"
+	test_eq "$before" "$(store_digest "$TMP/cpu.db")"
+}
+EV='{"ph": "X", "name": "aten::mm", "cat": "cpu_op", "pid": 1, "tid": 1'
+test_expect_success 'setup: traces with times near and past int64 nanoseconds' '
+	trace_json ts-max.pt.trace.json 0 "$EV, \"ts\": 9223372036854775, \"dur\": 10}" &&
+	trace_json ts-neg.pt.trace.json 0 "$EV, \"ts\": 5, \"dur\": 1}, $EV, \"ts\": -5, \"dur\": 1}" &&
+	trace_json dur-neg.pt.trace.json 0 "$EV, \"ts\": 5, \"dur\": -3}" &&
+	trace_json dur-huge.pt.trace.json 0 "$EV, \"ts\": 5, \"dur\": 9.2e15}" &&
+	trace_json base-max.pt.trace.json 9223372036854775000 "$EV, \"ts\": 5, \"dur\": 1}" &&
+	evs="" && for t in 1 2 3 4 5 6 7 8 9 10; do
+		evs="$evs${evs:+, }{\"ph\": \"X\", \"name\": \"aten::mm\", \"cat\": \"cpu_op\", \"pid\": 1, \"tid\": $t, \"ts\": 1000, \"dur\": 1e15}"
+	done &&
+	trace_json sum-over.pt.trace.json 0 "$evs"
+'
+test_expect_success SQLITE3 'a ts near INT64_MAX microseconds: refused, naming event 1' '
+	refused_trace ts-max.pt.trace.json "event 1 of traceEvents: \"ts\" is out of range"
+'
+test_expect_success SQLITE3 'a negative ts: refused, naming event 2' '
+	refused_trace ts-neg.pt.trace.json "event 2 of traceEvents: \"ts\" is negative"
+'
+test_expect_success SQLITE3 'a negative dur: refused' '
+	refused_trace dur-neg.pt.trace.json "\"dur\" is negative"
+'
+test_expect_success SQLITE3 'a dur of 9.2e15 microseconds: refused' '
+	refused_trace dur-huge.pt.trace.json "\"dur\" is out of range"
+'
+test_expect_success SQLITE3 'baseTimeNanoseconds near INT64_MAX: refused' '
+	refused_trace base-max.pt.trace.json "baseTimeNanoseconds is out of range"
+'
+test_expect_success SQLITE3 'ten durations of 1e15 microseconds each: their sum is refused, not wrapped' '
+	refused_trace sum-over.pt.trace.json "durations add up past int64 nanoseconds"
+'
+
 test_done

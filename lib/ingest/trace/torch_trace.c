@@ -46,6 +46,8 @@ struct reader {
 	struct amd_err *err;
 	int failed;
 	const char *why; /* what a callback refused */
+	char why_buf[160];
+	uint64_t n_events; /* events of traceEvents read so far */
 	int depth;
 	unsigned char stack[MAX_DEPTH];
 	enum key key;
@@ -149,6 +151,22 @@ static int int_text(const char *s, size_t n, int64_t *out)
 	return amd_parse_int64(buf, out);
 }
 
+/* Refuses a time out of the range trace_time.h gives, naming the event
+ * (key NULL: the file's baseTimeNanoseconds). */
+static int time_in_range(struct reader *r, const char *key, int64_t ns,
+			 enum amd_trace_time_kind kind)
+{
+	const char *why = amd_trace_time_check(ns, kind);
+	if (!why)
+		return 1;
+	if (key)
+		snprintf(r->why_buf, sizeof r->why_buf, "event %llu of traceEvents: \"%s\" %s",
+			 (unsigned long long)r->n_events + 1, key, why);
+	else
+		snprintf(r->why_buf, sizeof r->why_buf, "baseTimeNanoseconds %s", why);
+	return fail(r, r->why_buf);
+}
+
 /* A number or string value (text s[0..n)) under the current key. */
 static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 {
@@ -167,11 +185,11 @@ static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 		if (amd_trace_us_to_ns(s, n, &e->ts) < 0)
 			return fail(r, "\"ts\" is not a number of microseconds");
 		e->has_ts = 1;
-		return 1;
+		return time_in_range(r, "ts", e->ts, AMD_TRACE_TIMESTAMP);
 	case K_DUR:
 		if (amd_trace_us_to_ns(s, n, &e->dur) < 0)
 			return fail(r, "\"dur\" is not a number of microseconds");
-		return 1;
+		return time_in_range(r, "dur", e->dur, AMD_TRACE_DURATION);
 	case K_IN_NELEMS: if (!is_string && int_text(s, n, &v) == 0) e->in_nelems = v; return 1;
 	case K_OUT_NELEMS: if (!is_string && int_text(s, n, &v) == 0) e->out_nelems = v; return 1;
 	case K_MSG_SIZE: if (!is_string && int_text(s, n, &v) == 0) e->msg_bytes = v; return 1;
@@ -184,7 +202,7 @@ static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 	case K_BASE:
 		if (is_string || int_text(s, n, &r->base_ns) < 0)
 			return fail(r, "baseTimeNanoseconds is not an integer");
-		return 1;
+		return time_in_range(r, NULL, r->base_ns, AMD_TRACE_TIMESTAMP);
 	case K_RANK: if (!is_string && int_text(s, n, &v) == 0 && v >= 0 && v < 1 << 30) r->rank = (int)v; return 1;
 	case K_WORLD: if (!is_string && int_text(s, n, &v) == 0 && v > 0 && v < 1 << 30) r->world = (int)v; return 1;
 	case K_BACKEND: if (is_string) snprintf(r->backend, sizeof r->backend, "%.*s", (int)n, s); return 1;
@@ -254,6 +272,7 @@ static int on_end_map(void *ctx)
 	r->key = K_NONE;
 	if (c == C_EVENT && amd_trace_agg_event(r->agg, &r->ev) < 0)
 		return fail(r, "out of memory");
+	r->n_events += c == C_EVENT;
 	return 1;
 }
 
@@ -415,7 +434,11 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	int rc = read_stream(&r);
 	struct amd_trace_summary s;
 	if (rc == 0 && amd_trace_agg_finish(r.agg, r.base_ns, &s) < 0)
-		rc = amd_fail(err, "%s: out of memory", in->path);
+		rc = amd_trace_agg_overflowed(r.agg)
+			     ? amd_fail(err, "%s: byte %llu (end of traceEvents): the events' "
+					     "durations add up past int64 nanoseconds",
+					in->path, (unsigned long long)r.offset)
+			     : amd_fail(err, "%s: out of memory", in->path);
 	if (rc == 0) {
 		s.rank = r.rank >= 0 ? r.rank : rank_from_name(in->path);
 		if (s.rank < 0)

@@ -20,6 +20,7 @@
  *   each thread, communication = top-level collectives (record_param_comms,
  *   gloo:*, nccl:*), other = window minus both (not below zero). */
 #include "trace_agg.h"
+#include "trace_time.h"
 #include "buf.h"
 
 #include <math.h>
@@ -94,6 +95,7 @@ struct amd_trace_agg {
 		int64_t t, cov[3], sum[3], overlap;
 	} sweep;
 	int64_t cpu_aten, cpu_comm;
+	int overflow; /* a time out of range, or a sum past int64 */
 	int64_t events, win_start, win_end;
 	int has_window, has_gpu;
 	uint64_t seq;
@@ -358,13 +360,25 @@ static struct hev window_pop(struct window *w)
 	return e;
 }
 
+/* x + y, or INT64_MAX with a->overflow set when the sum does not fit:
+ * every sum of times goes through here. */
+static int64_t add_ns(struct amd_trace_agg *a, int64_t x, int64_t y)
+{
+	int64_t r;
+	if (__builtin_add_overflow(x, y, &r)) {
+		a->overflow = 1;
+		return INT64_MAX;
+	}
+	return r;
+}
+
 /* ---- nesting on one track ---- */
 
 static void close_top(struct amd_trace_agg *a, struct track *t)
 {
 	struct open_iv *iv = &t->stack[--t->depth];
-	int64_t self = iv->end - iv->start - iv->child;
-	a->ops[iv->op].self += self > 0 ? self : 0;
+	int64_t self = iv->end - iv->start - iv->child; /* child clipped to the span: no overflow */
+	a->ops[iv->op].self = add_ns(a, a->ops[iv->op].self, self > 0 ? self : 0);
 }
 
 static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct hev *e)
@@ -377,15 +391,15 @@ static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct 
 		int64_t s = e->start > parent->start ? e->start : parent->start;
 		int64_t end = e->end < parent->end ? e->end : parent->end;
 		if (end > s)
-			parent->child += end - s;
+			parent->child = add_ns(a, parent->child, end - s);
 	}
 	int64_t dur = e->end - e->start;
 	int aten = (o->flags & OPF_ATEN) && !(o->flags & OPF_DEVICE);
 	int comm = (o->flags & OPF_COMM) && !(o->flags & OPF_DEVICE);
 	if (aten && !(parent && parent->in_aten))
-		a->cpu_aten += dur;
+		a->cpu_aten = add_ns(a, a->cpu_aten, dur);
 	if (comm && !(parent && parent->in_comm))
-		a->cpu_comm += dur;
+		a->cpu_comm = add_ns(a, a->cpu_comm, dur);
 	if (amd_grow_to(&t->stack, t->depth + 1, &t->cap, sizeof *t->stack, 16) < 0)
 		return -1;
 	struct open_iv *iv = &t->stack[t->depth++];
@@ -544,6 +558,11 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 	a->events++;
 	if (e->ph != 'X' || !e->has_ts)
 		return 0;
+	if (amd_trace_time_check(e->ts, AMD_TRACE_TIMESTAMP) ||
+	    (e->dur > 0 && amd_trace_time_check(e->dur, AMD_TRACE_DURATION))) {
+		a->overflow = 1; /* the parser refuses these; other feeders learn at finish */
+		return 0;
+	}
 	int64_t dur = e->dur > 0 ? e->dur : 0;
 	int64_t end = e->ts + dur;
 	if (!a->has_window || e->ts < a->win_start)
@@ -560,7 +579,7 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 		return -1;
 	struct op *o = &a->ops[oi];
 	o->count++;
-	o->total += dur;
+	o->total = add_ns(a, o->total, dur);
 	if (dur < o->min)
 		o->min = dur;
 	if (dur > o->max)
@@ -643,12 +662,13 @@ static void phases(struct amd_trace_agg *a, int64_t window, int64_t *ph)
 		ph[AMD_PHASE_COMM] = a->sweep.sum[GPU_COMM];
 		ph[AMD_PHASE_MEMORY] = a->sweep.sum[GPU_MEMORY];
 		ph[AMD_PHASE_OVERLAP] = a->sweep.overlap;
-		int64_t busy = ph[AMD_PHASE_COMPUTE] + ph[AMD_PHASE_COMM] + ph[AMD_PHASE_MEMORY];
+		int64_t busy = add_ns(a, add_ns(a, ph[AMD_PHASE_COMPUTE], ph[AMD_PHASE_COMM]),
+				      ph[AMD_PHASE_MEMORY]);
 		ph[AMD_PHASE_IDLE] = window > busy ? window - busy : 0;
 	} else {
 		ph[AMD_PHASE_COMPUTE] = a->cpu_aten;
 		ph[AMD_PHASE_COMM] = a->cpu_comm;
-		int64_t rest = window - a->cpu_aten - a->cpu_comm;
+		int64_t rest = window - add_ns(a, a->cpu_aten, a->cpu_comm);
 		ph[AMD_PHASE_OTHER] = rest > 0 ? rest : 0;
 	}
 }
@@ -658,7 +678,7 @@ static void phases(struct amd_trace_agg *a, int64_t window, int64_t *ph)
  * self device time (kernels, memcpy, memset) as in self_cuda_time_total;
  * a CPU-only trace has no device time, so self CPU time of every op
  * (the profiler's own "Trace" span left out) stands in for it. */
-static double comp_fraction(const struct amd_trace_agg *a)
+static double comp_fraction(struct amd_trace_agg *a)
 {
 	int64_t num = 0, den = 0;
 	for (size_t i = 0; i < a->n_ops; i++) {
@@ -667,9 +687,9 @@ static double comp_fraction(const struct amd_trace_agg *a)
 			continue;
 		if (a->has_gpu ? !(o->flags & OPF_DEVICE) : (o->flags & OPF_TRACE) != 0)
 			continue;
-		den += o->self;
+		den = add_ns(a, den, o->self);
 		if (o->flags & OPF_ITWINAI)
-			num += o->self;
+			num = add_ns(a, num, o->self);
 	}
 	return den > 0 ? (double)num / (double)den : NAN;
 }
@@ -686,6 +706,8 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 	s->end_ns = a->has_window ? base_ns + a->win_end : 0;
 	phases(a, a->win_end - a->win_start, s->phase_ns);
 	s->comp_fraction = comp_fraction(a);
+	if (a->overflow)
+		return -1;
 
 	a->out_ops = calloc(a->n_ops ? a->n_ops : 1, sizeof *a->out_ops);
 	a->out_colls = calloc(a->n_colls ? a->n_colls : 1, sizeof *a->out_colls);
@@ -733,6 +755,11 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 struct amd_trace_agg *amd_trace_agg_new(void)
 {
 	return calloc(1, sizeof(struct amd_trace_agg));
+}
+
+int amd_trace_agg_overflowed(const struct amd_trace_agg *a)
+{
+	return a->overflow;
 }
 
 void amd_trace_agg_free(struct amd_trace_agg *a)

@@ -28,12 +28,17 @@ struct amd_trace_event {
 struct amd_trace_agg;
 struct amd_trace_agg *amd_trace_agg_new(void);
 void amd_trace_agg_free(struct amd_trace_agg *a);
-/* Feeds one element of traceEvents; -1 when out of memory. */
+/* Feeds one element of traceEvents; -1 when out of memory. A time out
+ * of trace_time.h's range is not taken: finish then fails. */
 int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e);
 /* Finishes: fills s (pointers stay valid until amd_trace_agg_free);
  * base_ns is added to every time (baseTimeNanoseconds, or 0). */
 int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns,
 			 struct amd_trace_summary *s);
+/* After finish failed: 1 when the cause was a time out of range or a sum
+ * of times past int64 nanoseconds (every sum is checked), 0 when it was
+ * memory. */
+int amd_trace_agg_overflowed(const struct amd_trace_agg *a);
 
 /* itwinai's name rule for "computation": .*(?:aten|\sat|c10|autograd):: */
 int amd_trace_is_itwinai_compute(const char *name);

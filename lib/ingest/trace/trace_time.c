@@ -124,3 +124,14 @@ int amd_trace_us_to_ns(const char *s, size_t len, int64_t *out)
 		return -1;
 	return to_ns(&m, exp, neg, out);
 }
+
+const char *amd_trace_time_check(int64_t ns, enum amd_trace_time_kind kind)
+{
+	if (ns < 0)
+		return "is negative";
+	if (kind == AMD_TRACE_TIMESTAMP && ns > AMD_TRACE_MAX_TIME_NS)
+		return "is out of range (past 4e18 ns, the year 2096)";
+	if (kind == AMD_TRACE_DURATION && ns > AMD_TRACE_MAX_DUR_NS)
+		return "is out of range (longer than 1e18 ns, 31 years)";
+	return NULL;
+}
