@@ -1,8 +1,10 @@
 /* pdf.c — the page writer of pdf.h: layout state (current y, page
  * number), word wrapping by measured text width, and the table renderer. */
 #include "pdf.h"
+#include "chart_style.h"
 
 #include <cairo-pdf.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +106,21 @@ void pdf_heading(struct pdf *d, const char *text, int level)
 	d->y += size * 0.55;
 }
 
+/* Draws one line of wrapped text at x0 on a new baseline; a single
+ * word wider than maxw is shortened with an ellipsis. */
+static void wrapped_line(struct pdf *d, const char *line, double x0, double maxw, double lead)
+{
+	char fit[1024];
+	pdf_need(d, lead);
+	d->y += lead;
+	cairo_move_to(d->cr, x0, d->y);
+	if (chart_text_width(d->cr, line) > maxw) {
+		chart_fit_label(d->cr, line, maxw, fit, sizeof fit);
+		line = fit;
+	}
+	cairo_show_text(d->cr, line);
+}
+
 /* Draws text wrapped to the width from x0; returns the lines drawn. */
 static int wrap(struct pdf *d, const char *text, double x0, double size)
 {
@@ -122,19 +139,13 @@ static int wrap(struct pdf *d, const char *text, double x0, double size)
 		strcat(line, word);
 		if (len && chart_text_width(d->cr, line) > maxw) {
 			line[len] = '\0';
-			pdf_need(d, lead);
-			d->y += lead;
-			cairo_move_to(d->cr, x0, d->y);
-			cairo_show_text(d->cr, line);
+			wrapped_line(d, line, x0, maxw, lead);
 			lines++;
 			strcpy(line, word);
 		}
 	}
 	if (*line) {
-		pdf_need(d, lead);
-		d->y += lead;
-		cairo_move_to(d->cr, x0, d->y);
-		cairo_show_text(d->cr, line);
+		wrapped_line(d, line, x0, maxw, lead);
 		lines++;
 	}
 out:
@@ -185,21 +196,6 @@ static const char *cell(const struct amd_table *t, size_t r, size_t c)
 	return r == 0 ? t->head[c] : amd_table_cell(t, r - 1, c);
 }
 
-/* Shortens s in the middle ("abc…xyz") to fit maxw; writes into buf. */
-static void ellipsize(cairo_t *cr, const char *s, double maxw, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", s);
-	size_t len = strlen(s);
-	if (chart_text_width(cr, buf) <= maxw || len < 8)
-		return;
-	for (size_t keep = len - 1; keep > 6; keep--) {
-		size_t head = keep / 3, tail = keep - head;
-		snprintf(buf, n, "%.*s…%s", (int)head, s, s + len - tail);
-		if (chart_text_width(cr, buf) <= maxw)
-			return;
-	}
-}
-
 static void draw_row(struct pdf *d, const struct amd_table *t, size_t r, const double *w,
 		     double size, double lead)
 {
@@ -209,7 +205,7 @@ static void draw_row(struct pdf *d, const struct amd_table *t, size_t r, const d
 	cairo_set_source_rgb(d->cr, 0.1, 0.1, 0.1);
 	for (size_t c = 0; c < t->ncols; c++) {
 		char buf[1024];
-		ellipsize(d->cr, cell(t, r, c), w[c] - pad, buf, sizeof buf);
+		chart_fit_label(d->cr, cell(t, r, c), w[c] - pad, buf, sizeof buf);
 		double tw = chart_text_width(d->cr, buf);
 		cairo_move_to(d->cr, t->right[c] ? x + w[c] - pad - tw : x, d->y);
 		cairo_show_text(d->cr, buf);
@@ -225,28 +221,75 @@ static void draw_row(struct pdf *d, const struct amd_table *t, size_t r, const d
 	}
 }
 
-/* Column widths at *size; a table wider than the page shortens its
- * elastic column, or else is set in a smaller font (down to 5.5 pt). */
-static void column_widths(struct pdf *d, const struct amd_table *t, double *size, double *w)
+/* The widths of the columns' widest cells at size; their sum. */
+static double measure(struct pdf *d, const struct amd_table *t, double size, double *w)
 {
-	double pad = 5, total = 0, avail = d->w - 2 * d->margin + pad;
+	double pad = 5, total = 0;
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = 0;
 		for (size_t r = 0; r <= t->nrows; r++) {
-			chart_font(d->cr, *size, r == 0);
+			chart_font(d->cr, size, r == 0);
 			double cw = chart_text_width(d->cr, cell(t, r, c)) + pad + 4;
 			if (cw > w[c])
 				w[c] = cw;
 		}
 		total += w[c];
 	}
-	if (total > avail && t->elastic >= 0 && (size_t)t->elastic < t->ncols) {
-		double rest = total - w[t->elastic];
-		w[t->elastic] = avail - rest > 40 ? avail - rest : 40;
-	} else if (total > avail && *size > 5.6) {
-		*size = *size * avail / total > 5.5 ? *size * avail / total : 5.5;
-		column_widths(d, t, size, w);
+	return total;
+}
+
+/* Caps the widest columns so that the table fits avail: narrow columns
+ * keep their width, the wide ones share what is left (their cells are
+ * then shortened with an ellipsis). At most ncols rounds. */
+static void cap_columns(double *w, size_t ncols, double avail)
+{
+	double cap = avail / (double)ncols;
+	for (size_t round = 0; round < ncols; round++) {
+		double fixed = 0;
+		size_t wide = 0;
+		for (size_t c = 0; c < ncols; c++)
+			if (w[c] <= cap)
+				fixed += w[c];
+			else
+				wide++;
+		double next = wide ? (avail - fixed) / (double)wide : cap;
+		if (next <= cap)
+			break;
+		cap = next;
 	}
+	for (size_t c = 0; c < ncols; c++)
+		if (w[c] > cap)
+			w[c] = cap;
+}
+
+#define TABLE_MIN_SIZE 5.5
+#define TABLE_FIT_ROUNDS 8
+
+/* Column widths at *size; a table wider than the page shortens its
+ * elastic column, or else is set in a smaller font (down to 5.5 pt, in
+ * at most TABLE_FIT_ROUNDS steps of at least 0.25 pt), and what is still
+ * too wide is capped (cap_columns). Terminates by construction. */
+static void column_widths(struct pdf *d, const struct amd_table *t, double *size, double *w)
+{
+	double avail = d->w - 2 * d->margin + 5;
+	for (int round = 0; round < TABLE_FIT_ROUNDS; round++) {
+		double total = measure(d, t, *size, w);
+		if (total <= avail)
+			return;
+		if (t->elastic >= 0 && (size_t)t->elastic < t->ncols) {
+			double rest = total - w[t->elastic];
+			w[t->elastic] = avail - rest > 40 ? avail - rest : 40;
+			break;
+		}
+		if (*size <= TABLE_MIN_SIZE)
+			break;
+		double next = fmin(*size * avail / total, *size - 0.25);
+		*size = fmax(next, TABLE_MIN_SIZE);
+		if (round == TABLE_FIT_ROUNDS - 1)
+			measure(d, t, *size, w);
+	}
+	if (t->ncols)
+		cap_columns(w, t->ncols, avail);
 }
 
 /* A faint band behind body row r (every other row). */

@@ -31,6 +31,9 @@ static size_t entry_count(const struct chart *c)
 	return c->kind == CHART_XY ? c->ns : c->nb;
 }
 
+/* The widest a legend's name is drawn (points). */
+#define LEGEND_TEXT_MAX 170.0
+
 struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr)
 {
 	struct chart_legend L = {0};
@@ -44,10 +47,14 @@ struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr)
 			if (w > maxw)
 				maxw = w;
 		}
+
 	if (L.n == 1 && c->kind != CHART_XY && !c->overlap)
 		L.n = 0; /* one bar series: the axis says it all (overlapping ones are classes) */
 	L.row = FS_LEGEND * 1.45;
 	L.cols = L.n > 6 ? 2 : 1;
+	double most = L.cols == 2 ? LEGEND_TEXT_MAX / 2 : LEGEND_TEXT_MAX;
+	if (maxw > most)
+		maxw = most; /* longer names are shortened with an ellipsis */
 	size_t rows = (L.n + (size_t)L.cols - 1) / (size_t)L.cols;
 	L.w = L.cols * (maxw + 26) + 8;
 	L.h = (double)rows * L.row + 8;
@@ -291,7 +298,9 @@ void chart_draw_legend(struct chart *c, cairo_t *cr, const struct chart_legend *
 		legend_swatch(c, cr, i, x, y);
 		chart_font(cr, FS_LEGEND, 0);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		chart_text(cr, x + 21, y, name, 0, 0.5);
+		char fit[256];
+		chart_fit_label(cr, name, colw - 26, fit, sizeof fit);
+		chart_text(cr, x + 21, y, fit, 0, 0.5);
 		k++;
 	}
 }

@@ -56,21 +56,33 @@ void chart_text(cairo_t *cr, double x, double y, const char *s, double ha, doubl
 	cairo_show_text(cr, s);
 }
 
+/* The longest prefix of s shorter than n bytes that ends on a UTF-8
+ * character boundary, into buf. */
+static void utf8_prefix(const char *s, size_t len, char *buf, size_t n)
+{
+	size_t k = len < n ? len : n - 1;
+	while (k > 0 && k < len && ((unsigned char)s[k] & 0xC0) == 0x80)
+		k--;
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+}
+
 void chart_fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s", s);
-	size_t len = strlen(s);
-	if (chart_text_width(cr, buf) <= room || n < 16)
+	if (n == 0)
 		return;
-	for (size_t keep = len; keep > 4; keep--) {
+	size_t len = strlen(s);
+	utf8_prefix(s, len, buf, n);
+	if ((len < n && chart_text_width(cr, buf) <= room) || n < 16)
+		return;
+	/* at most n tries: the kept bytes never exceed the buffer */
+	for (size_t keep = len < n - 4 ? len : n - 4; keep > 4; keep--) {
 		size_t head = keep * 2 / 3, tail = keep - head;
 		while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
 			head--;
 		size_t from = len - tail;
 		while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
 			from++;
-		if (head + 3 + (len - from) + 1 > n)
-			continue;
 		snprintf(buf, n, "%.*s…%s", (int)head, s, s + from);
 		if (chart_text_width(cr, buf) <= room)
 			return;

@@ -156,4 +156,35 @@ test_expect_success SQLITE3 'ten durations of 1e15 microseconds each: their sum 
 	refused_trace sum-over.pt.trace.json "durations add up past int64 nanoseconds"
 '
 
+# ---- 4. layout loops end: long and markup-laden names in tables and legends ----
+LONG34=ddp_with_a_very_long_name_x34chars
+MARKUP='<script>alert(1)</script>|`x`'
+LONG300="fsdp_$(printf 'y%.0s' $(seq 1 300))"
+# rename_strategies DIR DDP FSDP — a copy of the CPU sweep with its strategies renamed
+rename_strategies() {
+	rm -rf "$1" && cp -r "$DATA/cpu-strong-scaling/mlruns" "$1" &&
+	for f in $(grep -rlx ddp "$1" --include=strategy); do printf '%s' "$2" >"$f"; done &&
+	for f in $(grep -rlx fsdp "$1" --include=strategy); do printf '%s' "$3" >"$f"; done
+}
+test_expect_success 'setup: the CPU sweep with a 34-character and a markup strategy, and with a 305-character one' '
+	rename_strategies "$TMP/names1" "$LONG34" "$MARKUP" &&
+	"$AMDAHL" --store "$TMP/names1.db" ingest -q "$TMP/names1" &&
+	rename_strategies "$TMP/names2" "$LONG34" "$LONG300" &&
+	"$AMDAHL" --store "$TMP/names2.db" ingest -q "$TMP/names2"
+'
+test_expect_success PDFINFO 'report build ends on a 34-character strategy name and writes a whole PDF' '
+	test_status 0 timeout 120 "$AMDAHL" --store "$TMP/names1.db" report build -o "$TMP/rep-names1" &&
+	test_true "the PDF reads" pdfinfo "$TMP/rep-names1/report.pdf"
+'
+test_expect_success PDFTOTEXT 'the 34-character name is printed whole in the tables' '
+	pdftotext "$TMP/rep-names1/report.pdf" "$TMP/names1.txt" &&
+	test_contains "$LONG34" "$(cat "$TMP/names1.txt")"
+'
+test_expect_success PDFTOTEXT 'a 305-character name ends, and is shortened with an ellipsis in tables and legends' '
+	test_status 0 timeout 120 "$AMDAHL" --store "$TMP/names2.db" report build -o "$TMP/rep-names2" &&
+	pdftotext "$TMP/rep-names2/report.pdf" "$TMP/names2.txt" &&
+	test_contains "fsdp_yyyy" "$(cat "$TMP/names2.txt")" &&
+	test_contains "…yyyy" "$(cat "$TMP/names2.txt")"
+'
+
 test_done

@@ -46,6 +46,12 @@ seeds_config() {
   done
 }
 
+# Seeds of fuzz_layout: tables of names that once made the layout loops
+# spin (a 34-character strategy, markup, a long unbroken name).
+seeds_layout() {
+  cp tests/fuzz/seeds/layout/* "$1/"
+}
+
 # run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
 run_target() {
   local name=$1 bin=$2; shift 2
