@@ -171,13 +171,7 @@ cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a
 
 int compare_print_json(cJSON *j, const char *cmd)
 {
-	char *s = j ? cJSON_Print(j) : NULL;
-	cJSON_Delete(j);
-	if (!s)
-		return cmd_error(cmd, "out of memory");
-	puts(s);
-	free(s);
-	return EXIT_OK;
+	return cmd_print_json(cmd, j);
 }
 
 static void help(void)

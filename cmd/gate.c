@@ -13,6 +13,7 @@
 #include "compare_table.h"
 #include "num.h"
 #include "outfile.h"
+#include "text_safe.h"
 #include "verdict.h"
 
 static void help(void)
@@ -53,9 +54,16 @@ static void row_sentence(const struct amd_cmp_row *r, char *buf, size_t n)
 		snprintf(buf + k, n - (size_t)k, "; %s", r->note);
 }
 
-static void xml_text(FILE *f, const char *s)
+/* s escaped for XML text and attributes, as valid UTF-8 (text_safe.h);
+ * control characters XML 1.0 forbids are left out. */
+static void xml_text(FILE *f, const char *text)
 {
-	for (; *s; s++) {
+	char *valid = amd_utf8_valid_dup(text);
+	if (!valid) {
+		fputs("(out of memory)", f);
+		return;
+	}
+	for (const char *s = valid; *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -67,6 +75,7 @@ static void xml_text(FILE *f, const char *s)
 				fputc(*s, f);
 		}
 	}
+	free(valid);
 }
 
 static void junit_case(FILE *f, const struct amd_cmp_row *r, const struct amd_gate_opts *go)
@@ -137,21 +146,40 @@ static int write_junit(const char *path, const struct amd_comparison *c,
 static int write_markdown(FILE *f, const struct amd_comparison *c,
 			  const struct amd_gate_verdict *v)
 {
-	fprintf(f, "### amdahl gate: %s\n\n", v->word);
-	fprintf(f, "Candidate `%s%s%s` against baseline `%s%s%s` (metric `%s`; ratio = "
-		   "candidate/baseline): %zu gated rows, %zu regressions, %zu improvements, "
-		   "%zu insufficient data, %zu missing.\n\n",
-		c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
-		c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
-		c->metric, c->ngated, c->regressions, c->improvements, c->insufficient,
-		c->missing);
+	struct amd_buf cand = {0}, base = {0};
+	int rc = amd_buf_printf(&cand, "%s%s%s", c->cand_sweep, c->cand_strategy ? ":" : "",
+				c->cand_strategy ? c->cand_strategy : "") < 0 ||
+		 amd_buf_printf(&base, "%s%s%s", c->base_sweep, c->base_strategy ? ":" : "",
+				c->base_strategy ? c->base_strategy : "") < 0;
+	struct amd_buf name[3] = {{0}};
+	rc = rc || amd_md_escape(&name[0], cand.data) < 0 || amd_md_escape(&name[1], base.data) < 0 ||
+	     amd_md_escape(&name[2], c->metric) < 0;
+	if (!rc) {
+		fprintf(f, "### amdahl gate: %s\n\n", v->word);
+		fprintf(f, "Candidate **%s** against baseline **%s** (metric **%s**; ratio = "
+			   "candidate/baseline): %zu gated rows, %zu regressions, %zu improvements, "
+			   "%zu insufficient data, %zu missing.\n\n",
+			name[0].data, name[1].data, name[2].data, c->ngated, c->regressions,
+			c->improvements, c->insufficient, c->missing);
+	}
+	amd_buf_free(&cand);
+	amd_buf_free(&base);
+	for (int k = 0; k < 3; k++)
+		amd_buf_free(&name[k]);
+	if (rc)
+		return -1;
 	struct amd_table *t = amd_cmp_table_text(c, AMD_CMP_ALL);
-	int rc = table_markdown(t, f);
+	rc = table_markdown(t, f);
 	amd_table_free(t);
 	size_t i = 0;
 	int first = 1;
-	for (const struct amd_cmp_row *r; rc == 0 && (r = amd_cmp_next_note(c, &i, 1)); first = 0)
-		fprintf(f, "%s- %s: %s\n", first ? "\n" : "", amd_row_verdict(r), r->note);
+	for (const struct amd_cmp_row *r; rc == 0 && (r = amd_cmp_next_note(c, &i, 1)); first = 0) {
+		struct amd_buf note = {0};
+		rc = amd_md_escape(&note, r->note);
+		if (rc == 0)
+			fprintf(f, "%s- %s: %s\n", first ? "\n" : "", amd_row_verdict(r), note.data);
+		amd_buf_free(&note);
+	}
 	fputc('\n', f);
 	return rc;
 }

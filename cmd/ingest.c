@@ -57,7 +57,7 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 	if (u->result == AMD_UNIT_FAILED) {
 		if (p->on)
 			fputs("\r\033[K", stderr);
-		fprintf(stderr, "amdahl ingest: %s\n", u->error);
+		cmd_error("ingest", "%s", u->error);
 	}
 	if (!p->on)
 		return;

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "text_safe.h"
 
 static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
@@ -49,21 +50,33 @@ static void usage(FILE *out)
 		"  -h, --help     this help; 'amdahl COMMAND --help' for a command\n");
 }
 
+/* The message as one visible line: a path or name carrying terminal
+ * escape sequences or newlines is printed escaped (text_safe.h). */
 int cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "amdahl%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	char *msg = NULL;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	struct amd_buf line = {0};
+	int ok = n >= 0 && amd_visible_line(&line, msg) == 0;
+	fprintf(stderr, "amdahl%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "",
+		ok ? line.data : "out of memory (while writing an error message)");
+	if (n >= 0)
+		free(msg);
+	amd_buf_free(&line);
 	return EXIT_USAGE;
 }
 
+/* Prints doc (then deletes it) as valid UTF-8: a name with invalid bytes
+ * gets U+FFFD in their place, so every JSON reader loads the output. */
 int cmd_print_json(const char *cmd, cJSON *doc)
 {
-	char *s = doc ? cJSON_Print(doc) : NULL;
+	char *raw = doc ? cJSON_Print(doc) : NULL;
 	cJSON_Delete(doc);
+	char *s = raw ? amd_utf8_valid_dup(raw) : NULL;
+	free(raw);
 	if (!s)
 		return cmd_error(cmd, "out of memory");
 	puts(s);

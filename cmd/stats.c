@@ -283,12 +283,8 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_sweep_stats_free(s);
 	}
 	if (json && rc == 0) {
-		char *txt = cJSON_Print(root);
-		if (txt)
-			puts(txt);
-		else
-			rc = cmd_error("stats", "out of memory");
-		free(txt);
+		rc = cmd_print_json("stats", root);
+		root = NULL;
 	}
 	cJSON_Delete(root);
 	names_free(names, n);

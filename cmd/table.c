@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "text_safe.h"
 
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t width(const char *s)
@@ -72,33 +73,35 @@ int table_print(const struct amd_table *t, FILE *out)
 	return 0;
 }
 
-/* "| cell " with '|' escaped and newlines flattened; bold when strong. */
-static void md_cell(FILE *f, const char *s, int strong)
+/* "| cell " Markdown-escaped (text_safe.h: '|', markup, backticks)
+ * with newlines flattened; bold when strong. -1 when out of memory. */
+static int md_cell(FILE *f, const char *s, int strong)
 {
-	fputs(strong ? "| **" : "| ", f);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else
-			fputc(*s == '\n' ? ' ' : *s, f);
+	struct amd_buf b = {0};
+	if (amd_md_escape(&b, s) < 0) {
+		amd_buf_free(&b);
+		return -1;
 	}
-	fputs(strong ? "** " : " ", f);
+	fprintf(f, "%s%s%s", strong ? "| **" : "| ", b.data ? b.data : "", strong ? "** " : " ");
+	amd_buf_free(&b);
+	return 0;
 }
 
 int table_markdown(const struct amd_table *t, FILE *out)
 {
 	if (!amd_table_ok(t))
 		return -1;
+	int rc = 0;
 	for (size_t c = 0; c < t->ncols; c++)
-		md_cell(out, t->head[c], 0);
+		rc |= md_cell(out, t->head[c], 0);
 	fputs("|\n", out);
 	for (size_t c = 0; c < t->ncols; c++)
 		fputs(t->right[c] ? "| ---: " : "| --- ", out);
 	fputs("|\n", out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++)
-			md_cell(out, amd_table_cell(t, r, c), t->strong[r * t->ncols + c]);
+			rc |= md_cell(out, amd_table_cell(t, r, c), t->strong[r * t->ncols + c]);
 		fputs("|\n", out);
 	}
-	return 0;
+	return rc;
 }

@@ -19,10 +19,10 @@ static void footer(struct pdf *d)
 	chart_font(d->cr, 7.5, 0);
 	cairo_set_source_rgb(d->cr, 0.45, 0.45, 0.45);
 	cairo_move_to(d->cr, d->margin, d->h - 28);
-	cairo_show_text(d->cr, d->footer);
+	chart_show_text(d->cr, d->footer);
 	snprintf(buf, sizeof buf, "page %d", d->page);
 	cairo_move_to(d->cr, d->w - d->margin - chart_text_width(d->cr, buf), d->h - 28);
-	cairo_show_text(d->cr, buf);
+	chart_show_text(d->cr, buf);
 }
 
 int pdf_open(struct pdf *d, const char *dir, const char *name, const char *title,
@@ -102,7 +102,7 @@ void pdf_heading(struct pdf *d, const char *text, int level)
 	cairo_set_source_rgb(d->cr, 0.08, 0.08, 0.08);
 	d->y += size;
 	cairo_move_to(d->cr, d->margin, d->y);
-	cairo_show_text(d->cr, text);
+	chart_show_text(d->cr, text);
 	d->y += size * 0.55;
 }
 
@@ -118,7 +118,7 @@ static void wrapped_line(struct pdf *d, const char *line, double x0, double maxw
 		chart_fit_label(d->cr, line, maxw, fit, sizeof fit);
 		line = fit;
 	}
-	cairo_show_text(d->cr, line);
+	chart_show_text(d->cr, line);
 }
 
 /* Draws text wrapped to the width from x0; returns the lines drawn. */
@@ -208,7 +208,7 @@ static void draw_row(struct pdf *d, const struct amd_table *t, size_t r, const d
 		chart_fit_label(d->cr, cell(t, r, c), w[c] - pad, buf, sizeof buf);
 		double tw = chart_text_width(d->cr, buf);
 		cairo_move_to(d->cr, t->right[c] ? x + w[c] - pad - tw : x, d->y);
-		cairo_show_text(d->cr, buf);
+		chart_show_text(d->cr, buf);
 		x += w[c];
 	}
 	if (r == 0) {

@@ -14,6 +14,7 @@
 #include "comparison.h"
 #include "analysis_json.h"
 #include "run.h"
+#include "text_safe.h"
 #include "num.h"
 #include "table.h"
 #include "template.h"
@@ -110,7 +111,7 @@ int report_write_summaries(struct report_ctx *c, struct amd_err *err)
 	if (!t)
 		rc = amd_fail(err, "summaries: out of memory");
 	if (rc == 0)
-		rc = tpl_render_file("summary.md", t, TPL_RAW, c->o->outdir, "summary.md", err);
+		rc = tpl_render_file("summary.md", t, TPL_MD, c->o->outdir, "summary.md", err);
 	if (rc == 0)
 		rc = tpl_render_file("summary.html", t, TPL_HTML, c->o->outdir, "summary.html",
 				     err);
@@ -195,7 +196,7 @@ int report_write_json(struct report_ctx *c, const char *name, struct amd_err *er
 	char *text = cJSON_Print(o);
 	cJSON_Delete(o);
 	struct amd_buf b = {0};
-	int rc = text && amd_buf_printf(&b, "%s\n", text) == 0
+	int rc = text && amd_utf8_valid(&b, text, strlen(text)) == 0 && amd_buf_append(&b, "\n", 1) == 0
 			 ? amd_out_write_all(c->o->outdir, name, b.data, b.len, err)
 			 : amd_fail(err, "%s/%s: out of memory", c->o->outdir, name);
 	amd_buf_free(&b);

@@ -4,6 +4,7 @@
  * memory, and rendering it fails then. */
 #include "template.h"
 #include "outfile.h"
+#include "text_safe.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -122,8 +123,13 @@ static int put_escaped(struct amd_buf *out, const char *s, enum tpl_escape esc)
 {
 	if (esc == TPL_RAW)
 		return amd_buf_append(out, s, strlen(s));
+	if (esc == TPL_MD)
+		return amd_md_escape(out, s);
+	char *valid = amd_utf8_valid_dup(s);
+	if (!valid)
+		return -1;
 	int rc = 0;
-	for (; *s && rc == 0; s++) {
+	for (s = valid; *s && rc == 0; s++) {
 		switch (*s) {
 		case '&': rc = amd_buf_append(out, "&amp;", 5); break;
 		case '<': rc = amd_buf_append(out, "&lt;", 4); break;
@@ -132,6 +138,7 @@ static int put_escaped(struct amd_buf *out, const char *s, enum tpl_escape esc)
 		default: rc = amd_buf_append(out, s, 1);
 		}
 	}
+	free(valid);
 	return rc;
 }
 

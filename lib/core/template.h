@@ -25,7 +25,9 @@ void tpl_set(struct tpl *t, const char *name, const char *fmt, ...)
 /* Appends a new item to list name and returns it (owned by t). */
 struct tpl *tpl_add(struct tpl *t, const char *name);
 
-enum tpl_escape { TPL_RAW, TPL_HTML };
+/* How {{name}} values are written: as they are, HTML-escaped (and made
+ * valid UTF-8), or Markdown-escaped (text_safe.h); {{{name}}} is always raw. */
+enum tpl_escape { TPL_RAW, TPL_HTML, TPL_MD };
 
 /* Renders text (named path for error messages) into out; fails when t
  * is NULL or lost a value for want of memory. */

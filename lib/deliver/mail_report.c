@@ -7,6 +7,7 @@
  * templates/mail.html with core/template.h (the engine summary.md uses:
  * {{name}}, {{#list}}..{{/list}}). */
 #include "mail_report.h"
+#include "text_safe.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -178,6 +179,8 @@ static int load_summary(const char *path, struct amd_mail_report *r, struct amd_
 	}
 	if (rc == 0 && para.len)
 		rc = add_finding(r, para.data, para.len);
+	for (size_t i = 0; rc == 0 && i < r->nfindings; i++)
+		amd_md_unescape(r->findings[i]); /* summary.md escapes Markdown (text_safe.h) */
 	amd_buf_free(&para);
 	amd_buf_free(&text);
 	if (rc == 0 && !(r->source = strdup("summary.md")))

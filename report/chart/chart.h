@@ -149,6 +149,8 @@ void chart_color(int i, double rgb[3]);
 void chart_font(cairo_t *cr, double size, int bold);
 /* The width s takes in cr's current font. */
 double chart_text_width(cairo_t *cr, const char *s);
+/* cairo_show_text of s made valid UTF-8 (the one way text is drawn). */
+void chart_show_text(cairo_t *cr, const char *s);
 
 /* Nice 1-2-5 ticks covering [lo, hi]: returns the count written to t
  * (at most max), and the step. */

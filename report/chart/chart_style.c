@@ -3,9 +3,11 @@
 #include "chart_style.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chart.h"
+#include "text_safe.h"
 
 static const double palette[CHART_PALETTE_SIZE][3] = {
 	{0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0}, /* blue */
@@ -40,11 +42,35 @@ void chart_font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
+/* s, or a valid UTF-8 copy of it in *copy (Cairo refuses invalid
+ * UTF-8 and fails the whole surface); NULL when out of memory. */
+static const char *valid_text(const char *s, char **copy)
+{
+	*copy = NULL;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p >= 0x80)
+			return (*copy = amd_utf8_valid_dup(s));
+	return s;
+}
+
 double chart_text_width(cairo_t *cr, const char *s)
 {
-	cairo_text_extents_t e;
-	cairo_text_extents(cr, s, &e);
+	char *copy;
+	const char *t = valid_text(s, &copy);
+	cairo_text_extents_t e = {0};
+	if (t)
+		cairo_text_extents(cr, t, &e);
+	free(copy);
 	return e.x_advance;
+}
+
+void chart_show_text(cairo_t *cr, const char *s)
+{
+	char *copy;
+	const char *t = valid_text(s, &copy);
+	if (t)
+		cairo_show_text(cr, t);
+	free(copy);
 }
 
 void chart_text(cairo_t *cr, double x, double y, const char *s, double ha, double va)
@@ -53,7 +79,7 @@ void chart_text(cairo_t *cr, double x, double y, const char *s, double ha, doubl
 	cairo_font_extents(cr, &fe);
 	double cap = fe.ascent * 0.78;
 	cairo_move_to(cr, x - chart_text_width(cr, s) * ha, y + cap * (1 - va));
-	cairo_show_text(cr, s);
+	chart_show_text(cr, s);
 }
 
 /* The longest prefix of s shorter than n bytes that ends on a UTF-8

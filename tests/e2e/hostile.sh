@@ -187,4 +187,51 @@ test_expect_success PDFTOTEXT 'a 305-character name ends, and is shortened with 
 	test_contains "…yyyy" "$(cat "$TMP/names2.txt")"
 '
 
+# ---- 10. output that keeps its format: UTF-8, Markdown, HTML, XML, error lines ----
+test_lazy_prereq XMLLINT 'command -v xmllint'
+# strict_json FILE — loads FILE as bytes (strict UTF-8); prints the strategies
+strict_json() {
+	"$PY" -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read())
+print(" ".join(s["strategy"] for s in d["sweeps"][0]["strategies"]))' "$1"
+}
+test_expect_success 'setup: the CPU sweep with a strategy holding invalid UTF-8 and markup' '
+	rename_strategies "$TMP/bad8" ddp "$(printf "fsdp\377\376<b>")" &&
+	"$AMDAHL" --store "$TMP/bad8.db" ingest -q "$TMP/bad8"
+'
+test_expect_success PYTHON 'stats --json is valid UTF-8: the invalid bytes become U+FFFD' '
+	"$AMDAHL" --store "$TMP/bad8.db" stats --json >"$TMP/bad8.json" &&
+	test_eq "ddp fsdp$(printf "\357\277\275\357\277\275")<b>" "$(strict_json "$TMP/bad8.json")"
+'
+test_expect_success PYTHON 'report.json is valid UTF-8' '
+	test_status 0 "$AMDAHL" --store "$TMP/bad8.db" report build -o "$TMP/rep-bad8" &&
+	"$PY" -c "import json, sys; json.loads(open(sys.argv[1], \"rb\").read())" "$TMP/rep-bad8/report.json"
+'
+test_expect_success XMLLINT 'gate --junit is well-formed XML with invalid UTF-8 in a name' '
+	"$AMDAHL" --store "$TMP/bad8.db" gate --baseline cpu-strong-scaling:ddp \
+		--candidate "cpu-strong-scaling:$(printf "fsdp\377\376<b>")" --junit "$TMP/bad8.xml" >/dev/null
+	test_true "xmllint reads it" xmllint --noout "$TMP/bad8.xml"
+'
+test_expect_success 'summary.md escapes markup, table bars and backticks in names; summary.html escapes markup' '
+	md=$(cat "$TMP/rep-names1/summary.md") &&
+	test_contains "\\<script\\>alert(1)\\</script\\>\\|\\`x\\`" "$md" &&
+	test_not_contains "<script>" "$md" &&
+	test_contains "&lt;script&gt;" "$(cat "$TMP/rep-names1/summary.html")" &&
+	test_not_contains "<script>" "$(cat "$TMP/rep-names1/summary.html")"
+'
+test_expect_success 'the gate Markdown escapes a markup strategy in its sentence and its table' '
+	"$AMDAHL" --store "$TMP/names1.db" gate --baseline "cpu-strong-scaling:$LONG34" \
+		--candidate "cpu-strong-scaling:$MARKUP" --markdown "$TMP/names1-gate.md" >/dev/null
+	md=$(cat "$TMP/names1-gate.md") &&
+	test_contains "\\<script\\>" "$md" &&
+	test_not_contains "<script>" "$md" &&
+	test_not_contains "|\`x\`" "$md"
+'
+test_expect_success 'an error line shows a path'\''s terminal escape sequence escaped, on one line' '
+	test_status 2 "$AMDAHL" --store "$TMP/$(printf "red\033[31mline\nbreak")/s.db" runs &&
+	test_contains "red\\x1B[31mline" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_true "no ESC byte in the error" test "$(printf "%s" "$ERR" | tr -d "\033")" = "$ERR"
+'
+
 test_done

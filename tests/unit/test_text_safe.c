@@ -1,0 +1,55 @@
+/* test_text_safe.c — text made safe for where it goes: invalid UTF-8
+ * replaced by U+FFFD (valid text kept byte for byte), Markdown escaped
+ * and unescaped back, control characters made visible. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "text_safe.h"
+
+static void utf8_valid_replaces_only_invalid_bytes(void **state)
+{
+	(void)state;
+	char *s = amd_utf8_valid_dup("ab\xff" "c\xc3\xa4\xe2\x80"); /* ä kept, a cut € replaced */
+	assert_string_equal(s, "ab\xef\xbf\xbd" "c\xc3\xa4\xef\xbf\xbd\xef\xbf\xbd");
+	free(s);
+	s = amd_utf8_valid_dup("");
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void markdown_escape_round_trip(void **state)
+{
+	(void)state;
+	struct amd_buf b = {0};
+	assert_int_equal(amd_md_escape(&b, "<script>|`x`* global_batch_size _y_\nz"), 0);
+	assert_string_equal(b.data, "\\<script\\>\\|\\`x\\`\\* global_batch_size \\_y\\_ z");
+	char *copy = strdup(b.data);
+	amd_md_unescape(copy);
+	assert_string_equal(copy, "<script>|`x`* global_batch_size _y_ z");
+	free(copy);
+	amd_buf_free(&b);
+}
+
+static void visible_line_escapes_controls(void **state)
+{
+	(void)state;
+	struct amd_buf b = {0};
+	assert_int_equal(amd_visible_line(&b, "a\x1b[31mb\nc\xc2\x9b" "d\xff" "\xc3\xa4"), 0);
+	assert_string_equal(b.data, "a\\x1B[31mb\\x0Ac\\u009Bd\\xFF\xc3\xa4");
+	amd_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(utf8_valid_replaces_only_invalid_bytes),
+		cmocka_unit_test(markdown_escape_round_trip),
+		cmocka_unit_test(visible_line_escapes_controls),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
