@@ -62,3 +62,14 @@ int amd_json_guard_scan(struct amd_json_guard *g, const unsigned char *p, size_t
 	}
 	return 0;
 }
+
+const char *amd_json_guard_what(const struct amd_json_guard *g, const unsigned char *p,
+				size_t at)
+{
+	if (g->in_string)
+		return "a JSON string";
+	size_t from = at > 1024 ? at - 1024 : 0;
+	if (at > from && strspn((const char *)p + from, " \t\r\n") >= at - from)
+		return "whitespace (no JSON value)";
+	return "a JSON number or a stretch without strings";
+}

@@ -25,5 +25,11 @@ void amd_json_guard_init(struct amd_json_guard *g, uint64_t limit);
  * chunk where the current token passed it. */
 int amd_json_guard_scan(struct amd_json_guard *g, const unsigned char *p, size_t n,
 			size_t *at);
+/* After a scan of chunk p failed at *at: what passed the limit, for the
+ * message "… longer than 64 MiB": "a JSON string", "whitespace" (the
+ * chunk's last KiB before at is all blanks, as in a gzip of nothing but
+ * spaces) or "a JSON number or a stretch without strings". */
+const char *amd_json_guard_what(const struct amd_json_guard *g, const unsigned char *p,
+				size_t at);
 
 #endif

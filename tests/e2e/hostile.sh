@@ -234,4 +234,23 @@ test_expect_success 'an error line shows a path'\''s terminal escape sequence es
 	test_true "no ESC byte in the error" test "$(printf "%s" "$ERR" | tr -d "\033")" = "$ERR"
 '
 
+# ---- 9. silent truncation: a BLOB param with a NUL byte ----
+test_expect_success PYTHON,SQLITE3 'an mlflow.db param stored as a BLOB with a NUL byte is refused, the store unchanged' '
+	cp "$TMP/forms/mlflow.db" "$TMP/blob.db" &&
+	sqlite3 "$TMP/blob.db" "UPDATE params SET value = CAST(X'\''6464700078'\'' AS BLOB) WHERE key='\''strategy'\'' AND run_uuid=(SELECT min(run_uuid) FROM runs)" &&
+	before=$(store_digest "$TMP/cpu.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" ingest "$TMP/blob.db" &&
+	test_contains "$TMP/blob.db: run " "$ERR" &&
+	test_contains "param '\''strategy'\'' holds a NUL byte" "$ERR" &&
+	test_eq "$before" "$(store_digest "$TMP/cpu.db")"
+'
+
+# ---- 9. a gzip of whitespace says what it is ----
+test_expect_success SQLITE3 'a gzipped trace of 70 MiB of whitespace: refused as whitespace, not as a long string' '
+	{ printf "{\"schemaVersion\": 1, \"traceEvents\": ["; head -c 73400320 /dev/zero | tr "\0" " "; } |
+		gzip -1 >"$TMP/blank.pt.trace.json.gz" &&
+	refused_trace blank.pt.trace.json.gz "whitespace (no JSON value) longer than 64 MiB" &&
+	test_not_contains "JSON string" "$ERR"
+'
+
 test_done

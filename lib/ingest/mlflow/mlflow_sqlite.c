@@ -155,6 +155,12 @@ static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(q, 0);
 		const char *v = (const char *)sqlite3_column_text(q, 1);
+		/* a BLOB (or text) with a NUL byte would be cut there: refused,
+		 * as the file store refuses a NUL byte */
+		if ((k && strlen(k) != (size_t)sqlite3_column_bytes(q, 0)) ||
+		    (v && strlen(v) != (size_t)sqlite3_column_bytes(q, 1)))
+			return amd_fail(err, "%s: run %s: %s '%s' holds a NUL byte", c->path, run,
+					is_tag ? "tag" : "param", k ? k : "");
 		if (fn && k && fn(c->sink, k, v ? v : "", err) < 0)
 			return -1;
 	}

@@ -343,8 +343,9 @@ static int stream(const char *path, struct replay *r)
 	while (s == yajl_status_ok && (n = gzread(g, chunk, sizeof chunk)) > 0) {
 		size_t at;
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
-			rc = amd_fail(r->err, "%s: byte %lld: a JSON string or number longer than %u MiB",
-				      path, offset + (long long)at, AMD_JSON_TOKEN_MAX >> 20);
+			rc = amd_fail(r->err, "%s: byte %lld: %s longer than %u MiB", path,
+				      offset + (long long)at, amd_json_guard_what(&guard, chunk, at),
+				      AMD_JSON_TOKEN_MAX >> 20);
 			break;
 		}
 		s = yajl_parse(h, chunk, (size_t)n);

@@ -364,9 +364,9 @@ static int read_stream(struct reader *r)
 	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
-			rc = amd_fail(r->err, "%s: byte %llu: a JSON string or number longer than %u MiB",
-				      r->path, (unsigned long long)(r->offset + at),
-				      AMD_JSON_TOKEN_MAX >> 20);
+			rc = amd_fail(r->err, "%s: byte %llu: %s longer than %u MiB", r->path,
+				      (unsigned long long)(r->offset + at),
+				      amd_json_guard_what(&guard, chunk, at), AMD_JSON_TOKEN_MAX >> 20);
 			goto out;
 		}
 		if (yajl_parse(h, chunk, (size_t)n) != yajl_status_ok) {
