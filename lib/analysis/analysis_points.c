@@ -24,6 +24,11 @@ int analysis_cmp_runs(const void *a, const void *b)
 		return x->v.n < y->v.n ? -1 : 1;
 	if (x->v.repeat != y->v.repeat)
 		return x->v.repeat < y->v.repeat ? -1 : 1;
+	/* the run's own id, not the store's row id: stores holding the same
+	 * runs, ingested in any order, give the same output byte for byte */
+	c = strcmp(x->v.ext_id ? x->v.ext_id : "", y->v.ext_id ? y->v.ext_id : "");
+	if (c)
+		return c;
 	return x->v.run_id < y->v.run_id ? -1 : x->v.run_id > y->v.run_id;
 }
 

@@ -31,7 +31,7 @@ static const char runs_sql[] =
 	"    OR tr.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id))"
 	" FROM top t LEFT JOIN sweep s ON s.id = t.sweep_id LEFT JOIN kids k ON k.pid = t.id"
 	" WHERE ?1 IS NULL OR s.name = ?1"
-	" ORDER BY s.name, 5, 6, 8, t.start_ms";
+	" ORDER BY s.name, 5, 6, 8, t.start_ms, t.ext_id"; /* ext_id: equal stores list runs alike */
 
 int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view **out,
 		  size_t *n, struct amd_err *err)

@@ -253,4 +253,22 @@ test_expect_success SQLITE3 'a gzipped trace of 70 MiB of whitespace: refused as
 	test_not_contains "JSON string" "$ERR"
 '
 
+# ---- 13. determinism: equal stores give byte-identical output ----
+DUP=ffff0000000000000000000000000001
+test_expect_success 'setup: the CPU sweep plus a second launch of one run (same strategy, n, repeat, start)' '
+	rm -rf "$TMP/det" && cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/det" &&
+	src=$(ls "$TMP/det/4" | grep -v meta.yaml | head -1) &&
+	cp -r "$TMP/det/4/$src" "$TMP/det/4/$DUP" && rm -rf "$TMP/det/4/$DUP/artifacts" &&
+	sed -i "s/$src/$DUP/g" "$TMP/det/4/$DUP/meta.yaml" &&
+	"$AMDAHL" --store "$TMP/det-a.db" ingest -q "$TMP/det/4" &&
+	"$AMDAHL" --store "$TMP/det-b.db" ingest -q "$TMP/det/4/$DUP" &&
+	"$AMDAHL" --store "$TMP/det-b.db" ingest -q "$TMP/det/4"
+'
+test_expect_success 'stats --json and runs are byte-identical whichever order the runs were ingested in' '
+	"$AMDAHL" --store "$TMP/det-a.db" stats --json >"$TMP/det-a.json" &&
+	"$AMDAHL" --store "$TMP/det-b.db" stats --json >"$TMP/det-b.json" &&
+	test_true "stats --json identical" cmp -s "$TMP/det-a.json" "$TMP/det-b.json" &&
+	test_eq "$("$AMDAHL" --store "$TMP/det-a.db" runs)" "$("$AMDAHL" --store "$TMP/det-b.db" runs)"
+'
+
 test_done
