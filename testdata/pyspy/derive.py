@@ -83,3 +83,28 @@ for line in open(f"{pub}/calendarbot.dump.txt").read().splitlines():
                               "short_filename": m.group(2), "line": int(m.group(3) or 0), "locals": None})
 with open(f"{out}/calendarbot.dump.json", "w") as f:
     f.write(json.dumps(traces, indent=2) + "\n")
+
+# py-spy record -f speedscope as 0.3.14 (100 Hz, one thread) and 0.4.1
+# (1000 Hz, three threads) write it, with the empty samples real files
+# hold (a thread sampled outside any Python frame: samples[i] == []):
+# the first 120 samples of the public threads, every 5th one emptied.
+def idle_speedscope(name, exporter, rate, threads):
+    used, profiles = {}, []
+    for p in [p for p in ss["profiles"] if len(p["samples"]) > 100][:threads]:
+        samples = [[] if k % 5 == 4 else [used.setdefault(i, len(used)) for i in s]
+                   for k, s in enumerate(p["samples"][:120])]
+        profiles.append({"type": "sampled", "name": p["name"], "unit": "seconds",
+                         "startValue": 0.0, "endValue": len(samples) / rate,
+                         "samples": samples, "weights": [1 / rate] * len(samples)})
+    shared = [None] * len(used)
+    for i, j in used.items():
+        shared[j] = frames[i]
+    doc = {"$schema": "https://www.speedscope.app/file-format-schema.json", "profiles": profiles,
+           "shared": {"frames": shared}, "activeProfileIndex": None, "exporter": exporter,
+           "name": "py-spy profile"}
+    with open(f"{out}/{name}", "w") as f:
+        f.write(json.dumps(doc, separators=(",", ":")) + "\n")
+
+
+idle_speedscope("idle-0.3.14.speedscope.json", "py-spy@0.3.14", 100.0, 1)
+idle_speedscope("idle-0.4.1-1000hz.speedscope.json", "py-spy@0.4.1", 1000.0, 3)

@@ -22,6 +22,7 @@ check() {
 	"$AMDAHL" --store "$S" pyspy top "$sel" --json -n 0 "$@" >"$TMP/o.json" 2>"$TMP/e"
 	test_eq ok "$("$PY" "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
 }
+SS_ENTRIES='sum(len(p["samples"]) for p in d["profiles"])'
 # unchanged — the store $S is the same as before the case ($before)
 unchanged() { test_eq "$before" "$(store_digest "$S")"; }
 
@@ -35,8 +36,8 @@ test_expect_success 'setup: ingest the other py-spy files (exit 0)' '
 	test_status 0 "$AMDAHL" --store "$S" ingest "$SPY"
 	INGESTED=$OUT
 '
-test_expect_success '3 more py-spy files; the raw one is not read twice' '
-	test_eq "3 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
+test_expect_success '5 more py-spy files; the raw one is not read twice' '
+	test_eq "5 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
 '
 test_expect_success SQLITE3 'formats detected: raw and perf collapsed, chrometrace, dump --json' '
 	test_eq pyspy-collapsed "$(kind train-raw.txt)"
@@ -110,6 +111,30 @@ test_expect_success 'dump --json: self = oracle' '
 '
 test_expect_success 'dump --json: per thread total = oracle' '
 	check dump-json "$SPY/calendarbot.dump.json" "$SPY/calendarbot.dump.json" --per-thread --total
+'
+# py-spy 0.3.14 (100 Hz) and 0.4.1 (1000 Hz) speedscope with empty samples:
+# an empty sample counts in the thread's time as the frame "<idle>"
+IDLE_COUNT='sum(1 for p in d["profiles"] for s in p["samples"] if not s)'
+of_file() { echo "JOIN source ON source.id=stack_sample.source_id WHERE path LIKE '%/$1'"; }
+idle_samples() { q "$S" "SELECT sum(samples) FROM stack_sample JOIN stack_node n ON n.id=leaf_id JOIN frame f ON f.id=n.frame_id JOIN dict ON dict.id=f.name_id $(of_file "$1") AND dict.s='<idle>'"; }
+all_samples() { q "$S" "SELECT sum(samples) FROM stack_sample $(of_file "$1")"; }
+IDLE3=idle-0.3.14.speedscope.json
+IDLE4=idle-0.4.1-1000hz.speedscope.json
+test_expect_success SQLITE3 'speedscope with empty samples (py-spy 0.3.14, 0.4.1) read as speedscope' '
+	test_eq pyspy-speedscope "$(kind $IDLE3)" &&
+	test_eq pyspy-speedscope "$(kind $IDLE4)"
+'
+test_expect_success SQLITE3 'speedscope with empty samples: every sample counted' '
+	test_eq "$(json_get "$SPY/$IDLE3" "$SS_ENTRIES")" "$(all_samples $IDLE3)" &&
+	test_eq "$(json_get "$SPY/$IDLE4" "$SS_ENTRIES")" "$(all_samples $IDLE4)"
+'
+test_expect_success SQLITE3 'speedscope: the empty samples are the <idle> samples' '
+	test_eq "$(json_get "$SPY/$IDLE3" "$IDLE_COUNT")" "$(idle_samples $IDLE3)" &&
+	test_eq "$(json_get "$SPY/$IDLE4" "$IDLE_COUNT")" "$(idle_samples $IDLE4)"
+'
+test_expect_success 'speedscope with empty samples: per thread total = oracle (100 Hz, 1000 Hz)' '
+	check speedscope "$SPY/$IDLE3" "$SPY/$IDLE3" --per-thread --total &&
+	check speedscope "$SPY/$IDLE4" "$SPY/$IDLE4" --per-thread --total
 '
 test_expect_success 'chrometrace: 2 + 3 × 400 samples of 10 ms (oracle)' '
 	test_eq "1202 12.020000" "$("$PY" "$ORACLE" total chrometrace "$SPY/train.chrometrace.json")"

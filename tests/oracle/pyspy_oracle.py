@@ -55,7 +55,9 @@ def speedscope(path, rate_flag):
         m = re.match(r'Thread (\S+) "(.*)"$', p["name"])
         thread = f"{m.group(1)} {m.group(2)}" if m.group(2) else m.group(1)
         for s, w in zip(p["samples"], p["weights"]):
-            out.append((None, thread, [fr[i] for i in s], round(w * rate), w))
+            # an empty sample is a sample of nothing: the frame "<idle>"
+            frames = [fr[i] for i in s] or [("<idle>", None, 0)]
+            out.append((None, thread, frames, round(w * rate), w))
     return out
 
 
