@@ -56,12 +56,14 @@ int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 			return -1;
 		head[n] = '\0';
 	}
+	/* a UTF-8 byte-order mark (Excel, PowerShell) is not content */
+	size_t bom = n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	int best_score = 0;
 	for (size_t i = 0; amd_formats[i]; i++) {
 		const struct amd_format *f = amd_formats[i];
 		if (f->is_dir != is_dir)
 			continue;
-		int score = f->detect(path, is_dir ? NULL : head, (size_t)n);
+		int score = f->detect(path, is_dir ? NULL : head + bom, (size_t)n - bom);
 		if (score < 0) {
 			*out = NULL;
 			amd_fail(err, "%s: out of memory", path);

@@ -1,7 +1,10 @@
 /* nvsmi_csv.c — nvidia-smi's GPU logs, `nvidia-smi --query-gpu=…
  * --format=csv[,nounits] -l N`: a header of query names with units in
  * brackets ("power.draw [W]"), values with units ("75.29 W", "0 %") or
- * without (nounits), "[N/A]" for no value. Columns are found by name, in
+ * without (nounits, the header's unit applies), "[N/A]" for no value.
+ * A header repeated before every sample (a shell loop appending
+ * `nvidia-smi --query-gpu=… --format=csv`) is skipped. Values are stored in %, W, MiB and °C: kW, mW, GiB, KiB, … are
+ * converted, a unit that is not the column's is refused. Columns are found by name, in
  * any order, any subset; timestamp is required and index (else the order
  * of first appearance of uuid / pci.bus_id) numbers the GPUs. nvidia-smi
  * prints local time without a zone ("2026/11/22 11:39:49.177"): it is
@@ -99,12 +102,56 @@ static int gpu_number(struct gpu_ids *ids, const char *id)
 	return ids->n++;
 }
 
-static int value(const struct amd_csv *c, const int *col, int k, double *out)
+/* A unit and what one of it is in the stored unit (%, W, MiB, °C). */
+struct unit_scale {
+	const char *unit;
+	double factor;
+};
+
+static const struct unit_scale pct_units[] = {{"", 1}, {"%", 1}, {NULL, 0}};
+static const struct unit_scale power_units[] = {
+	{"", 1}, {"W", 1}, {"kW", 1e3}, {"mW", 1e-3}, {NULL, 0}};
+static const struct unit_scale mem_units[] = {
+	{"", 1}, {"MiB", 1}, {"GiB", 1024}, {"KiB", 1.0 / 1024}, {"TiB", 1024 * 1024},
+	{"B", 1.0 / (1024 * 1024)}, {"MB", 1e6 / (1024 * 1024)}, {"GB", 1e9 / (1024 * 1024)},
+	{NULL, 0}};
+static const struct unit_scale temp_units[] = {{"", 1}, {"C", 1}, {NULL, 0}};
+
+static const struct unit_scale *const col_units[C_N] = {
+	[C_UTIL] = pct_units, [C_MEMUTIL] = pct_units, [C_POWER] = power_units,
+	[C_MEMUSED] = mem_units, [C_TEMP] = temp_units};
+
+/* The unit a header names in brackets ("power.draw [kW]"), else "". */
+static void header_unit(const char *hdr, char *unit, size_t size)
+{
+	const char *o = strrchr(hdr, '['), *e = o ? strchr(o, ']') : NULL;
+	size_t n = e ? (size_t)(e - o - 1) : 0;
+	n = n < size ? n : size - 1;
+	memcpy(unit, e ? o + 1 : "", n);
+	unit[n] = '\0';
+}
+
+/* Column k's value in the stored unit: the value's own unit, else the
+ * header's; 1 when the unit is not one of the column's. */
+static int value(const struct amd_csv *c, const int *col, char *const *hdr, int k,
+		 double *out, struct amd_err *err)
 {
 	*out = NAN;
 	if (col[k] < 0)
 		return 0;
-	return amd_parse_unit_double(c->field[col[k]], out);
+	char unit[16];
+	if (amd_parse_value_unit(c->field[col[k]], out, unit, sizeof unit) < 0)
+		return amd_fail(err, "%s: line %d: column '%s': '%s' is not a number", c->path,
+				c->line, hdr[col[k]], c->field[col[k]]);
+	if (!unit[0] && !isnan(*out))
+		header_unit(hdr[col[k]], unit, sizeof unit);
+	for (const struct unit_scale *u = col_units[k]; u->unit; u++)
+		if (strcmp(u->unit, unit) == 0) {
+			*out *= u->factor;
+			return 0;
+		}
+	return amd_fail(err, "%s: line %d: column '%s': unknown unit '%s' in '%s'", c->path,
+			c->line, hdr[col[k]], unit, c->field[col[k]]);
 }
 
 static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct gpu_ids *ids,
@@ -127,10 +174,19 @@ static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct
 			 [C_POWER] = &g.power_w, [C_MEMUSED] = &g.mem_used_mib,
 			 [C_TEMP] = &g.temp_c};
 	for (int k = C_UTIL; k < C_N; k++)
-		if (value(c, col, k, dst[k]) < 0)
-			return amd_fail(err, "%s: line %d: column '%s': '%s' is not a number",
-					c->path, c->line, hdr[col[k]], c->field[col[k]]);
+		if (value(c, col, hdr, k, dst[k], err) < 0)
+			return -1;
 	return sink->gpu_sample ? sink->gpu_sample(sink, &g, err) : 0;
+}
+
+static int is_header(const struct amd_csv *c, char *const *hdr, size_t width)
+{
+	if (c->n != width)
+		return 0;
+	for (size_t i = 0; i < width; i++)
+		if (strcmp(c->field[i], hdr[i]) != 0)
+			return 0;
+	return 1;
 }
 
 static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *sink,
@@ -150,6 +206,8 @@ static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *
 	if (rc == 0 && sink->link)
 		rc = sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err);
 	while (rc >= 0 && (rc = amd_csv_next(c, err)) == 1) {
+		if (is_header(c, hdr, width))
+			continue; /* a shell loop of `nvidia-smi --format=csv` repeats it */
 		if (c->n != width)
 			rc = amd_fail(err, "%s: line %d: %zu fields, the header has %zu (truncated file?)",
 				      c->path, c->line, c->n, width);
