@@ -166,6 +166,31 @@ test_expect_success SQLITE3 'a ts that is no number: exit 2, one line saying so 
 	refused badts.pt.trace.json "not a number of microseconds" "byte "
 '
 
+# Chrome traces that are not plain Kineto files: a Kineto trace wrapped
+# with a large "metadata" key first (read whole, the same numbers as the
+# oracle's), and a TensorFlow profiler trace (refused, named)
+VARIANTS="$AMDAHL_ROOT/tests/lib/trace_variants.py"
+TF="tf/artifacts/plugins/profile/2026_11_22_11_40_00/host.trace.json.gz"
+test_expect_success PYTHON 'setup: a wrapped Kineto trace and a TensorFlow trace' '
+	G0=$(find "$GPU" -name "*.pt.trace.json.gz" | sort | head -1) &&
+	mkdir -p "$TMP/wrapped" "$TMP/$(dirname "$TF")" &&
+	"$PY" "$VARIANTS" wrapped "$G0" "$TMP/wrapped/trace.json" &&
+	"$PY" "$VARIANTS" tf "$G0" "$TMP/$TF"
+'
+test_expect_success 'wrapped trace: neither traceEvents nor a Kineto key in its first 4 KiB' '
+	test_eq 0 "$(head -c 4096 "$TMP/wrapped/trace.json" | grep -c -e traceEvents -e schemaVersion -e deviceProperties)"
+'
+test_expect_success SQLITE3 'wrapped trace: detected as a PyTorch trace, every stored number equal to the oracle'\''s' '
+	test_status 0 "$AMDAHL" --store "$TMP/w.db" ingest "$TMP/wrapped" &&
+	test_eq torch-trace "$(q "$TMP/w.db" "SELECT kind FROM source")" &&
+	dump_trace "$TMP/w.db" "$TMP/wrapped/trace.json" >"$TMP/store.txt" &&
+	oracle "$TMP/wrapped/trace.json" >"$TMP/oracle.txt" &&
+	test_eq "$(cat "$TMP/oracle.txt")" "$(cat "$TMP/store.txt")"
+'
+test_expect_success SQLITE3 'a TensorFlow profiler trace: exit 2, one line naming it "a Chrome trace from another profiler", store unchanged' '
+	refused "$TF" "a Chrome trace from another profiler" ""
+'
+
 # itwinai's layout: profiler-traces/<run name>/torch-traces/worker_<rank>.*
 test_expect_success SQLITE3 'an itwinai torch-traces folder: linked to the run named in its folder, rank from worker_3' '
 	mkdir -p "$TMP/itw/profiler-traces/ddp-n8/torch-traces" &&
