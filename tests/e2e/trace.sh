@@ -191,6 +191,20 @@ test_expect_success SQLITE3 'a TensorFlow profiler trace: exit 2, one line namin
 	refused "$TF" "a Chrome trace from another profiler" ""
 '
 
+# traces of an accelerator with no kernel events are not "device cpu":
+# a CUPTI range-profiler session names the GPU of deviceProperties, an
+# MTIA trace (no deviceProperties) names no device
+GPU_NAME='import gzip, json, sys; print(json.load(gzip.open(sys.argv[1]))["deviceProperties"][0]["name"])'
+test_expect_success PYTHON,SQLITE3 'range-profiler and MTIA traces: not shown as device cpu' '
+	G0=$(find "$GPU" -name "*.pt.trace.json.gz" | sort | head -1) &&
+	"$PY" "$VARIANTS" range "$G0" "$TMP/range.pt.trace.json" &&
+	"$PY" "$VARIANTS" mtia "$G0" "$TMP/mtia.pt.trace.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/acc.db" ingest "$TMP/range.pt.trace.json" "$TMP/mtia.pt.trace.json" &&
+	test_eq "$("$PY" -c "$GPU_NAME" "$G0")|0" \
+		"$(q "$TMP/acc.db" "SELECT device, has_gpu FROM trace JOIN source s ON s.id=source_id WHERE s.path LIKE '\''%range%'\''")" &&
+	test_eq "|0" "$(q "$TMP/acc.db" "SELECT device, has_gpu FROM trace JOIN source s ON s.id=source_id WHERE s.path LIKE '\''%mtia%'\''")"
+'
+
 # itwinai's layout: profiler-traces/<run name>/torch-traces/worker_<rank>.*
 test_expect_success SQLITE3 'an itwinai torch-traces folder: linked to the run named in its folder, rank from worker_3' '
 	mkdir -p "$TMP/itw/profiler-traces/ddp-n8/torch-traces" &&

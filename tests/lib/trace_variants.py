@@ -10,6 +10,11 @@ not a plain Kineto file, for tests/e2e/trace.sh:
            same shape as SRC's CPU events: process/thread metadata events
            and X events named after TF's executor (EagerKernelExecute,
            ExecutorState::Process, MatMul), no "cat", no Kineto key
+  range    a CUPTI range-profiler session of SRC: its CPU ops and, on the
+           same thread, cuda_profiler_range events, no kernel; SRC's
+           deviceProperties kept
+  mtia     SRC's CPU ops and mtia_runtime calls, no kernel, no
+           deviceProperties (an MTIA accelerator trace)
 SRC may be gzipped; OUT is gzipped when it ends in .gz."""
 import gzip
 import json
@@ -31,6 +36,14 @@ elif kind == "tf":
                 "name": names[i % len(names)], "args": {"long_name": names[i % len(names)]}}
                for i, e in enumerate(cpu)]
     doc = {"displayTimeUnit": "ns", "metadata": {"highres-ticks": True}, "traceEvents": events}
+elif kind in ("range", "mtia"):
+    cpu = [e for e in d["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "cpu_op"][:300]
+    cat, name = (("cuda_profiler_range", "profiler_range") if kind == "range"
+                 else ("mtia_runtime", "mtiaLaunchKernel"))
+    extra = [{"ph": "X", "cat": cat, "name": name, "pid": e["pid"], "tid": e["tid"],
+              "ts": e["ts"], "dur": e["dur"]} for e in cpu[::10]]
+    doc = {k: v for k, v in d.items() if k != "traceEvents" and (kind == "range" or k != "deviceProperties")}
+    doc["traceEvents"] = cpu + extra
 else:
     sys.exit("trace_variants.py: unknown KIND " + kind)
 text = json.dumps(doc)

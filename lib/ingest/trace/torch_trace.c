@@ -52,6 +52,7 @@ struct reader {
 	enum key key;
 	int seen_events, seen_devices;
 	int kineto; /* a root key or an event only Kineto writes was seen */
+	int accel;  /* an event of an accelerator (even with no kernel) */
 	/* the event being read */
 	struct amd_trace_event ev;
 	struct field name, cat, pid, tid, dtype, coll;
@@ -259,6 +260,8 @@ static int on_end_map(void *ctx)
 	if (c == C_EVENT && !r->kineto)
 		r->kineto = amd_trace_kineto_event(r->ev.cat, r->ev.cat_len, r->ev.name,
 						   r->ev.name_len);
+	if (c == C_EVENT && !r->accel)
+		r->accel = amd_trace_accelerator_cat(r->ev.cat, r->ev.cat_len);
 	if (c == C_EVENT && amd_trace_agg_event(r->agg, &r->ev) < 0)
 		return fail(r, "out of memory");
 	return 1;
@@ -434,8 +437,10 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		s.world_size = r.world;
 		s.backend = r.backend[0] ? r.backend : NULL;
 		/* deviceProperties lists the machine's GPUs even when training ran
-		 * on CPU cores: name the device only when the trace used it */
-		s.device = !s.has_gpu ? "cpu" : r.device[0] ? r.device : NULL;
+		 * on CPU cores: name the device only when the trace used it (kernels,
+		 * or runtime calls and profiler ranges without kernels: CUPTI's
+		 * range profiler, MTIA) */
+		s.device = !s.has_gpu && !r.accel ? "cpu" : r.device[0] ? r.device : NULL;
 		if (sink->link &&
 		    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
 			rc = -1;

@@ -48,6 +48,16 @@ int amd_trace_kineto_event(const char *cat, size_t cat_len, const char *name,
 	return 0;
 }
 
+int amd_trace_accelerator_cat(const char *cat, size_t cat_len)
+{
+	static const char *const prefixes[] = {"cuda_", "gpu_", "mtia", "hip", "xpu", "hpu",
+					       "kernel", NULL};
+	for (const char *const *p = prefixes; cat && *p; p++)
+		if (cat_len >= strlen(*p) && strncasecmp(cat, *p, strlen(*p)) == 0)
+			return 1;
+	return 0;
+}
+
 struct scan {
 	int depth, found;
 };

@@ -18,6 +18,11 @@ int amd_trace_kineto_root_key(const char *key, size_t len);
 int amd_trace_kineto_event(const char *cat, size_t cat_len, const char *name,
 			   size_t name_len);
 
+/* 1 when an event's category says an accelerator was used even if no
+ * kernel was recorded: CUDA runtime/driver calls, a CUPTI range-profiler
+ * session (cuda_profiler_range), MTIA, HIP, XPU, HPU, GPU events. */
+int amd_trace_accelerator_cat(const char *cat, size_t cat_len);
+
 /* What the top level of the JSON object in the file at path (plain or
  * gzipped) holds, read until it says, at most AMD_TRACE_SCAN_MAX bytes:
  * 2 a Kineto root key, 1 traceEvents (before any Kineto key), 0 neither
