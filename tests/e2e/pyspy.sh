@@ -36,8 +36,8 @@ test_expect_success 'setup: ingest the other py-spy files (exit 0)' '
 	test_status 0 "$AMDAHL" --store "$S" ingest "$SPY"
 	INGESTED=$OUT
 '
-test_expect_success '5 more py-spy files; the raw one is not read twice' '
-	test_eq "5 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
+test_expect_success '6 more py-spy files; the raw one is not read twice' '
+	test_eq "6 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
 '
 test_expect_success SQLITE3 'formats detected: raw and perf collapsed, chrometrace, dump --json' '
 	test_eq pyspy-collapsed "$(kind train-raw.txt)"
@@ -135,6 +135,52 @@ test_expect_success SQLITE3 'speedscope: the empty samples are the <idle> sample
 test_expect_success 'speedscope with empty samples: per thread total = oracle (100 Hz, 1000 Hz)' '
 	check speedscope "$SPY/$IDLE3" "$SPY/$IDLE3" --per-thread --total &&
 	check speedscope "$SPY/$IDLE4" "$SPY/$IDLE4" --per-thread --total
+'
+# py-spy's default output (record -o profile.svg): the flame graph of
+# train-raw.txt's stacks (-s/-t root frames), read back into the same
+# stacks: the oracle's sample-by-sample reading of the SVG, and the
+# collapsed file's own oracle
+SVG="$SPY/train.py-spy.svg"
+test_expect_success SQLITE3 'flame graph SVG: detected as pyspy-svg, samples = total_samples' '
+	test_eq pyspy-svg "$(kind train.py-spy.svg)" &&
+	test_eq "$(grep -o "total_samples=\"[0-9]*\"" "$SVG" | tr -dc 0-9)" "$(all_samples train.py-spy.svg)"
+'
+test_expect_success 'SVG: self and per-thread total = oracle' '
+	check svg "$SVG" "$SVG" &&
+	check svg "$SVG" "$SVG" --per-thread --total
+'
+test_expect_success 'SVG: the same stacks as the collapsed file it draws (its oracle, per thread)' '
+	check collapsed "$SPY/train-raw.txt" "$SVG" --per-thread &&
+	check collapsed "$SPY/train-raw.txt" "$SVG" --total
+'
+test_expect_success SQLITE3 'SVG: process and threads from the -s/-t root frames' '
+	test_eq "4250 python train.py --data ./d;rm --tag a;b" \
+		"$(q "$S" "SELECT DISTINCT d.s FROM stack_sample JOIN dict d ON d.id=process_id $(of_file train.py-spy.svg)")" &&
+	test_eq 4 "$(q "$S" "SELECT count(DISTINCT thread_id) FROM stack_sample $(of_file train.py-spy.svg)")"
+'
+svg_refused() { # FILE NEEDLE: exit 2, one line with NEEDLE, store unchanged
+	before=$(store_digest "$S")
+	test_status 2 "$AMDAHL" --store "$S" ingest "$1"
+	test_contains "$2" "$ERR"
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+	unchanged
+}
+test_expect_success SQLITE3 'SVG cut short: exit 2, the line where it ends, store unchanged' '
+	head -c 20000 "$SVG" >"$TMP/cut.svg" &&
+	svg_refused "$TMP/cut.svg" "cut.svg: line "
+'
+test_expect_success SQLITE3 'a flame graph from another tool (FlameGraph.pl title): refused as such, store unchanged' '
+	sed "s|>py-spy record [^<]*<|>Flame Graph<|" "$SVG" >"$TMP/other.svg" &&
+	svg_refused "$TMP/other.svg" "other.svg: a flame graph SVG from another tool (titled '\''Flame Graph'\'')"
+'
+test_expect_success SQLITE3 'a frame outside its parent row: refused naming the frame, store unchanged' '
+	sed "0,/fg:x=\"0\" fg:w=\"10181\"\/><text x=\"0.2500%\" y=\"94.50\"/s//fg:x=\"1\" fg:w=\"10181\"\/><text x=\"0.2500%\" y=\"94.50\"/" "$SVG" >"$TMP/nest.svg" &&
+	! cmp -s "$SVG" "$TMP/nest.svg" &&
+	svg_refused "$TMP/nest.svg" "lies under no frame of the row above"
+'
+test_expect_success SQLITE3 'a frame title without its sample count: refused, store unchanged' '
+	sed "0,/ ([0-9,]* samples, [0-9.]*%)<\/title>/s//<\/title>/" "$SVG" >"$TMP/nocount.svg" &&
+	svg_refused "$TMP/nocount.svg" "a frame title without"
 '
 test_expect_success 'chrometrace: 2 + 3 × 400 samples of 10 ms (oracle)' '
 	test_eq "1202 12.020000" "$("$PY" "$ORACLE" total chrometrace "$SPY/train.chrometrace.json")"
