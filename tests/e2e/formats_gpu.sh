@@ -90,6 +90,39 @@ test_expect_success SQLITE3 'kW and GiB converted: power and memory sums within 
 	test_near "$(q "$TMP/g.db" "SELECT sum(power_w)")" "$(q "$TMP/units.db" "SELECT sum(power_w)")" 1e-6 &&
 	test_near "$(q "$TMP/g.db" "SELECT sum(mem_used_mib)")" "$(q "$TMP/units.db" "SELECT sum(mem_used_mib)")" 2
 '
+# a log without times (--interval 0.2: sample k at k × 200 ms) and one
+# without a header (--query gives it)
+QUERY="timestamp,index,name,utilization.gpu,utilization.memory,power.draw,memory.used,temperature.gpu"
+VALUE_SUMS="SELECT printf('%.6f %.6f %.6f %.6f %.6f', sum(power_w), sum(util_pct), sum(mem_util_pct), sum(mem_used_mib), sum(temp_c)) FROM gpu_sample"
+TIMES="SELECT printf('%d %d', min(ts_ms), max(ts_ms)) FROM gpu_sample"
+LOG_SAMPLE_TIMES='import csv, sys; r = list(csv.reader(open(sys.argv[1]), skipinitialspace=True)); print(len({x[0] for x in r[1:] if x}))'
+test_expect_success PYTHON 'setup: the log without its timestamp column and without its header' '
+	"$PY" "$VARIANTS" notime "$LOG" "$TMP/notime.csv" &&
+	"$PY" "$VARIANTS" noheader "$LOG" "$TMP/noheader.csv"
+'
+test_expect_success SQLITE3 'no timestamp column and no --interval: exit 2, says to give --interval, store unchanged' '
+	before=$(store_digest "$TMP/nt.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/nt.db" ingest "$TMP/notime.csv"
+	test_contains "notime.csv: line 1: no column '\''timestamp'\'' in the header (for a log without times give --interval SECONDS)" "$ERR"
+	test_eq "$before" "$(store_digest "$TMP/nt.db")"
+'
+test_expect_success SQLITE3,PYTHON 'no timestamp column, --interval 0.2: the same values, sample k at k × 200 ms' '
+	test_status 0 "$AMDAHL" --store "$TMP/nt.db" ingest --interval 0.2 "$TMP/notime.csv" &&
+	test_eq "$(q "$TMP/g.db" "$VALUE_SUMS")" "$(q "$TMP/nt.db" "$VALUE_SUMS")" &&
+	test_eq "0 $((($("$PY" -c "$LOG_SAMPLE_TIMES" "$LOG") - 1) * 200))" "$(q "$TMP/nt.db" "$TIMES")"
+'
+test_expect_success SQLITE3 'no header: detected, refused without --query saying so, store unchanged' '
+	before=$(store_digest "$TMP/nh.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/nh.db" ingest "$TMP/noheader.csv"
+	test_contains "noheader.csv: line 1: a sample, not a header" "$ERR"
+	test_contains "give its --query-gpu list with --query" "$ERR"
+	test_eq "$before" "$(store_digest "$TMP/nh.db")"
+'
+test_expect_success SQLITE3,PYTHON 'no header, --query: every sample, the plain log'\''s sums and times' '
+	test_status 0 "$AMDAHL" --store "$TMP/nh.db" ingest --query "$QUERY" "$TMP/noheader.csv" &&
+	test_eq nvidia-smi-csv "$(q "$TMP/nh.db" "SELECT kind FROM source")" &&
+	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/nh.db" "$STORE_SUMS")"
+'
 
 # itwinai torch_profiling_averages.csv under each run's artifacts
 test_expect_success 'setup: the itwinai layout ingests (exit 0)' '

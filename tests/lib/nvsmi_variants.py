@@ -6,7 +6,10 @@
           sample time (each GPU's rows of one timestamp)
   bom     the log with a UTF-8 byte-order mark before the header
   units   power.draw in kW and memory.used in GiB (values and header)
-  badunit power.draw of the 7th data row in kJ"""
+  badunit power.draw of the 7th data row in kJ
+  notime  the log without its timestamp column (a loop that did not ask
+          for it)
+  noheader the log as --format=csv,noheader writes it: no header line"""
 import csv
 import sys
 
@@ -44,5 +47,10 @@ with open(dst, "w", encoding="utf-8") as f:
             elif n == 6:
                 r[P] = r[P].replace(" W", " kJ")
             f.write(line(r))
+    elif kind == "notime":
+        ts = head.index("timestamp")
+        f.write("".join(line(r[:ts] + r[ts + 1:]) for r in [head] + data))
+    elif kind == "noheader":
+        f.write("".join(line(r) for r in data))
     else:
         sys.exit("nvsmi_variants.py: unknown KIND " + kind)

@@ -2,12 +2,16 @@
  * --format=csv[,nounits] -l N`: a header of query names with units in
  * brackets ("power.draw [W]"), values with units ("75.29 W", "0 %") or
  * without (nounits, the header's unit applies), "[N/A]" for no value.
- * A header repeated before every sample (a shell loop appending
- * `nvidia-smi --query-gpu=… --format=csv`) is skipped. Values are stored in %, W, MiB and °C: kW, mW, GiB, KiB, … are
- * converted, a unit that is not the column's is refused. Columns are found by name, in
- * any order, any subset; timestamp is required and index (else the order
- * of first appearance of uuid / pci.bus_id) numbers the GPUs. nvidia-smi
- * prints local time without a zone ("2026/11/22 11:39:49.177"): it is
+ * Values are stored in %, W, MiB and °C: kW, mW, GiB, KiB, … are
+ * converted, a unit that is not the column's is refused. Columns are
+ * found by name, in any order, any subset; index (else the order of first
+ * appearance of uuid / pci.bus_id) numbers the GPUs. Variants users have:
+ * a header repeated before every sample (a shell loop appending
+ * `nvidia-smi --query-gpu=… --format=csv`) is skipped; a log without a
+ * timestamp column is read with --interval (sample k at k × interval, a
+ * sample ending when a GPU comes again); one written with
+ * --format=csv,noheader with --query (the --query-gpu list is the
+ * header). nvidia-smi prints local time without a zone ("2026/11/22 11:39:49.177"): it is
  * read as UTC, so times compare with each other, and with MLflow's epoch
  * times only when the logging machine ran on UTC. Samples belong to the
  * run given with --run, else to no run. */
@@ -28,41 +32,6 @@ static int name_is(const char *field, const char *name)
 {
 	size_t n = strlen(name);
 	return strncmp(field, name, n) == 0 && (field[n] == '\0' || field[n] == ' ');
-}
-
-static int detect(const char *path, const unsigned char *head, size_t n)
-{
-	const char *h = (const char *)head;
-	const char *nl = memchr(h, '\n', n);
-	size_t len = nl ? (size_t)(nl - h) : n;
-	char line[AMD_HEAD_BYTES + 1];
-	memcpy(line, h, len);
-	line[len] = '\0';
-	static const char *const known[] = {"utilization.gpu", "power.draw", "memory.used",
-					    "temperature.gpu", "utilization.memory"};
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		if (strstr(line, known[i]))
-			return 85;
-	return 0;
-}
-
-enum { C_TS, C_INDEX, C_ID, C_UTIL, C_MEMUTIL, C_POWER, C_MEMUSED, C_TEMP, C_N };
-
-static void find_cols(const struct amd_csv *c, int *col)
-{
-	static const char *const names[C_N][3] = {
-		{"timestamp"}, {"index"}, {"uuid", "pci.bus_id", "gpu_uuid"},
-		{"utilization.gpu"}, {"utilization.memory"},
-		{"power.draw", "power.draw.instant", "power.draw.average"},
-		{"memory.used"}, {"temperature.gpu"},
-	};
-	for (int k = 0; k < C_N; k++) {
-		col[k] = -1;
-		for (int j = 0; j < 3 && names[k][j] && col[k] < 0; j++)
-			for (size_t i = 0; i < c->n && col[k] < 0; i++)
-				if (name_is(c->field[i], names[k][j]))
-					col[k] = (int)i;
-	}
 }
 
 /* "2026/11/22 11:39:49.177" (also with '-' between date parts). */
@@ -87,9 +56,63 @@ static int parse_ts(const char *s, int64_t *out)
 	return 0;
 }
 
+/* A first line that is a sample, not a header (--format=csv,noheader):
+ * it starts with nvidia-smi's time and holds a value with its unit. */
+static int headless_sample(char *line)
+{
+	char *comma = strchr(line, ',');
+	int64_t ms;
+	if (!comma)
+		return 0;
+	*comma = '\0';
+	int ts = parse_ts(line, &ms) == 0;
+	*comma = ',';
+	return ts && (strstr(comma, " W,") || strstr(comma, " MiB") || strstr(comma, " %"));
+}
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	const char *h = (const char *)head;
+	const char *nl = memchr(h, '\n', n);
+	size_t len = nl ? (size_t)(nl - h) : n;
+	char line[AMD_HEAD_BYTES + 1];
+	memcpy(line, h, len);
+	line[len] = '\0';
+	static const char *const known[] = {"utilization.gpu", "power.draw", "memory.used",
+					    "temperature.gpu", "utilization.memory"};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strstr(line, known[i]))
+			return 85;
+	return headless_sample(line) ? 60 : 0;
+}
+
+enum { C_TS, C_INDEX, C_ID, C_UTIL, C_MEMUTIL, C_POWER, C_MEMUSED, C_TEMP, C_N };
+
+static void find_cols(char *const *field, size_t n, int *col)
+{
+	static const char *const names[C_N][3] = {
+		{"timestamp"}, {"index"}, {"uuid", "pci.bus_id", "gpu_uuid"},
+		{"utilization.gpu"}, {"utilization.memory"},
+		{"power.draw", "power.draw.instant", "power.draw.average"},
+		{"memory.used"}, {"temperature.gpu"},
+	};
+	for (int k = 0; k < C_N; k++) {
+		col[k] = -1;
+		for (int j = 0; j < 3 && names[k][j] && col[k] < 0; j++)
+			for (size_t i = 0; i < n && col[k] < 0; i++)
+				if (name_is(field[i], names[k][j]))
+					col[k] = (int)i;
+	}
+}
+
 struct gpu_ids {
 	char *id[MAX_GPUS];
 	int n;
+	/* a log without times: sample k is at k × interval_ms; a sample ends
+	 * when a GPU it already holds comes again */
+	double interval_ms;
+	int64_t k;
+	unsigned char seen[MAX_GPUS];
 };
 
 static int gpu_number(struct gpu_ids *ids, const char *id)
@@ -158,7 +181,7 @@ static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct
 	       struct amd_sink *sink, struct amd_err *err)
 {
 	struct amd_gpu_sample g = {0};
-	if (parse_ts(c->field[col[C_TS]], &g.ts_ms) < 0)
+	if (col[C_TS] >= 0 && parse_ts(c->field[col[C_TS]], &g.ts_ms) < 0)
 		return amd_fail(err, "%s: line %d: column 'timestamp': '%s' is not a time",
 				c->path, c->line, c->field[col[C_TS]]);
 	int64_t idx = 0;
@@ -170,6 +193,14 @@ static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct
 		return amd_fail(err, "%s: line %d: more than %d GPUs", c->path, c->line, MAX_GPUS);
 	}
 	g.gpu = (int)idx;
+	if (col[C_TS] < 0) {
+		if (ids->seen[idx]) {
+			memset(ids->seen, 0, sizeof ids->seen);
+			ids->k++;
+		}
+		ids->seen[idx] = 1;
+		g.ts_ms = llround((double)ids->k * ids->interval_ms);
+	}
 	double *dst[] = {[C_UTIL] = &g.util_pct, [C_MEMUTIL] = &g.mem_util_pct,
 			 [C_POWER] = &g.power_w, [C_MEMUSED] = &g.mem_used_mib,
 			 [C_TEMP] = &g.temp_c};
@@ -189,23 +220,54 @@ static int is_header(const struct amd_csv *c, char *const *hdr, size_t width)
 	return 1;
 }
 
+/* The header: the file's first record, or --query's list (a log written
+ * with --format=csv,noheader; its first record is then a sample). */
+static int header(struct amd_csv *c, const struct amd_input *in, char ***hdr, size_t *width,
+		  struct amd_err *err)
+{
+	struct amd_csv q;
+	if (in->gpu_query) {
+		amd_csv_init(&q, "--query", in->gpu_query, strlen(in->gpu_query), 1);
+		if (amd_csv_next(&q, err) != 1) {
+			amd_csv_free(&q);
+			return amd_fail(err, "%s: --query '%s' names no column", c->path, in->gpu_query);
+		}
+	}
+	const struct amd_csv *h = in->gpu_query ? &q : c;
+	*width = h->n;
+	*hdr = calloc(h->n, sizeof **hdr);
+	int rc = *hdr ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < h->n; i++)
+		if (!((*hdr)[i] = strdup(h->field[i])))
+			rc = -1;
+	if (in->gpu_query)
+		amd_csv_free(&q);
+	return rc < 0 ? amd_fail(err, "%s: out of memory", c->path) : 0;
+}
+
 static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *sink,
 		struct amd_err *err)
 {
+	char **hdr = NULL;
+	size_t width = 0;
+	struct gpu_ids ids = {.n = 0, .interval_ms = in->sample_interval * 1000};
 	int col[C_N];
-	find_cols(c, col);
-	if (col[C_TS] < 0)
-		return amd_fail(err, "%s: line 1: no column 'timestamp' in the header", c->path);
-	size_t width = c->n;
-	char **hdr = calloc(width, sizeof *hdr);
-	struct gpu_ids ids = {.n = 0};
-	int rc = hdr ? 0 : amd_fail(err, "%s: out of memory", c->path);
-	for (size_t i = 0; rc == 0 && i < width; i++)
-		if (!(hdr[i] = strdup(c->field[i])))
-			rc = amd_fail(err, "%s: out of memory", c->path);
+	int rc = header(c, in, &hdr, &width, err);
+	if (rc == 0)
+		find_cols(hdr, width, col);
+	int64_t ms;
+	if (rc == 0 && !in->gpu_query && width && parse_ts(hdr[0], &ms) == 0)
+		rc = amd_fail(err, "%s: line 1: a sample, not a header (a log written with"
+			      " --format=csv,noheader): give its --query-gpu list with --query",
+			      c->path);
+	if (rc == 0 && col[C_TS] < 0 && !(in->sample_interval > 0))
+		rc = amd_fail(err, "%s: line 1: no column 'timestamp' in the header (for a log"
+			      " without times give --interval SECONDS)", c->path);
 	if (rc == 0 && sink->link)
 		rc = sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err);
-	while (rc >= 0 && (rc = amd_csv_next(c, err)) == 1) {
+	int first = in->gpu_query != NULL; /* the record in hand is a sample */
+	while (rc >= 0 && (first || (rc = amd_csv_next(c, err)) == 1)) {
+		first = 0;
 		if (is_header(c, hdr, width))
 			continue; /* a shell loop of `nvidia-smi --format=csv` repeats it */
 		if (c->n != width)
