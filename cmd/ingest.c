@@ -96,7 +96,9 @@ static int print_json(const struct amd_unit_list *units)
 static void list_formats(void)
 {
 	for (size_t i = 0; amd_formats[i]; i++)
-		printf("%s%s\n", amd_formats[i]->name, amd_formats[i]->is_dir ? " (directory)" : "");
+		printf("%-20s %s%s\n", amd_formats[i]->name,
+		       amd_formats[i]->variants ? amd_formats[i]->variants : "",
+		       amd_formats[i]->is_dir ? " (directory)" : "");
 }
 
 /* A store this command created and never wrote to is removed again, so

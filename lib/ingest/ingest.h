@@ -32,6 +32,7 @@ struct amd_input {
 
 struct amd_format {
 	const char *name;
+	const char *variants; /* what it reads, for ingest --formats (or NULL) */
 	int is_dir; /* the unit is a directory (MLflow run) */
 	/* Confidence 0 (not this format) .. 100, -1 when out of memory.
 	 * For files, head holds the first bytes (gunzipped); for

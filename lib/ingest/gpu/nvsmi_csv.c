@@ -300,6 +300,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_nvsmi_csv = {
 	.name = "nvidia-smi-csv",
+	.variants = "nvidia-smi --query-gpu=… --format=csv[,nounits] [-l N]; the header repeated (a shell loop); no timestamp column (--interval); csv,noheader (--query); a UTF-8 BOM; kW/mW, GiB/KiB converted",
 	.detect = detect,
 	.parse = parse,
 };

@@ -262,6 +262,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_pyspy_speedscope = {
 	.name = "pyspy-speedscope",
+	.variants = "py-spy record -f speedscope (0.3.x, 0.4.x; empty samples as <idle>), other sampled speedscope files",
 	.detect = detect,
 	.parse = parse,
 };

@@ -371,6 +371,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_pyspy_svg = {
 	.name = "pyspy-svg",
+	.variants = "py-spy record -o profile.svg (the default: an inferno flame graph, py-spy 0.3/0.4)",
 	.detect = detect,
 	.parse = parse,
 };

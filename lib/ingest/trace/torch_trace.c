@@ -495,6 +495,7 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 
 const struct amd_format amd_fmt_torch_trace = {
 	.name = "torch-trace",
+	.variants = "PyTorch profiler (Kineto) traces, torch 1.8-2.x, .json[.gz]; wrapped with other top-level keys first (metadata); other Chrome traces (TensorFlow, JAX, perfetto) refused",
 	.detect = detect,
 	.parse = parse,
 };
