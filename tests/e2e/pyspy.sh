@@ -182,6 +182,16 @@ test_expect_success SQLITE3 'a frame title without its sample count: refused, st
 	sed "0,/ ([0-9,]* samples, [0-9.]*%)<\/title>/s//<\/title>/" "$SVG" >"$TMP/nocount.svg" &&
 	svg_refused "$TMP/nocount.svg" "a frame title without"
 '
+test_expect_success 'a py-spy dump is one snapshot: "1 sample per thread", its threads counted by python' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SPY/calendarbot.dump.json" -n 1 &&
+	test_eq "py-spy $SPY/calendarbot.dump.json: one snapshot (py-spy dump): 1 sample per thread, $(json_get "$SPY/calendarbot.dump.json" "len(d)") threads" \
+		"$(printf "%s\n" "$OUT" | head -1)"
+'
+test_expect_success 'a recording still says samples and thread-seconds' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SVG" -n 1 &&
+	test_contains "samples, " "$(printf "%s\n" "$OUT" | head -1)" &&
+	test_contains " thread-seconds, " "$(printf "%s\n" "$OUT" | head -1)"
+'
 test_expect_success 'chrometrace: 2 + 3 × 400 samples of 10 ms (oracle)' '
 	test_eq "1202 12.020000" "$("$PY" "$ORACLE" total chrometrace "$SPY/train.chrometrace.json")"
 '
