@@ -30,6 +30,10 @@ static void help(void)
 	       "  --run NAME     attach traces / py-spy / GPU logs to this run (name or id)\n"
 	       "  --rank R       rank of a trace that does not say\n"
 	       "  --rate HZ      py-spy sampling rate when the file does not say\n"
+	       "  --interval S   seconds between samples of an nvidia-smi log without\n"
+	       "                 a timestamp column (times then count from 0)\n"
+	       "  --query LIST   the --query-gpu list of an nvidia-smi log written with\n"
+	       "                 --format=csv,noheader\n"
 	       "  --format NAME  read files as NAME instead of detecting\n"
 	       "  --formats      list the formats amdahl reads\n"
 	       "  -j N           ingest N files at once (default 1)\n"
@@ -92,7 +96,9 @@ static int print_json(const struct amd_unit_list *units)
 static void list_formats(void)
 {
 	for (size_t i = 0; amd_formats[i]; i++)
-		printf("%s%s\n", amd_formats[i]->name, amd_formats[i]->is_dir ? " (directory)" : "");
+		printf("%-20s %s%s\n", amd_formats[i]->name,
+		       amd_formats[i]->variants ? amd_formats[i]->variants : "",
+		       amd_formats[i]->is_dir ? " (directory)" : "");
 }
 
 /* A store this command created and never wrote to is removed again, so
@@ -129,6 +135,7 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 		{"rank", required_argument, NULL, 'k'},  {"rate", required_argument, NULL, 'r'},
 		{"format", required_argument, NULL, 'f'}, {"formats", no_argument, NULL, 'F'},
 		{"json", no_argument, NULL, 'J'},        {"quiet", no_argument, NULL, 'q'},
+		{"interval", required_argument, NULL, 'I'}, {"query", required_argument, NULL, 'Q'},
 		{"help", no_argument, NULL, 'h'},        {0},
 	};
 	int c;
@@ -144,6 +151,12 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 			if (amd_parse_double(optarg, &o->sample_rate) < 0 || o->sample_rate <= 0)
 				return cmd_error("ingest", "--rate %s: not a positive number", optarg);
 			break;
+		case 'I':
+			if (amd_parse_double(optarg, &o->sample_interval) < 0 ||
+			    !(o->sample_interval > 0 && o->sample_interval <= 86400))
+				return cmd_error("ingest", "--interval %s: give seconds, above 0", optarg);
+			break;
+		case 'Q': o->gpu_query = optarg; break;
 		case 'f': o->format = optarg; break;
 		case 'F': list_formats(); return EXIT_OK;
 		case 'j':

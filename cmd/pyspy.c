@@ -176,8 +176,12 @@ static void top_row(struct amd_table *tb, const struct amd_pyspy_fn *f,
 static int print_table(const char *label, const struct amd_pyspy_top *t,
 		       const struct amd_pyspy_top_opts *o)
 {
-	printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
-	       label, (long long)t->samples, t->seconds, t->threads, t->sources);
+	if (t->sources && t->snapshots == t->sources) /* a dump is one look at each thread */
+		printf("py-spy %s: %s (py-spy dump): 1 sample per thread, %zu threads\n", label,
+		       t->sources == 1 ? "one snapshot" : "snapshots", t->threads);
+	else
+		printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
+		       label, (long long)t->samples, t->seconds, t->threads, t->sources);
 	struct amd_table *tb = top_table(o);
 	for (size_t i = 0; i < t->n; i++)
 		top_row(tb, &t->v[i], t, o);

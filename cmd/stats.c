@@ -113,9 +113,12 @@ static int print_strategy(const struct amd_sweep_stats *s, const struct amd_stra
 	if (rc == 0 && s->scaling) {
 		print_fits(st, s->higher_is_better);
 		print_slower(st, s->higher_is_better);
-		rc = print_side(amd_energy_table(st),
-				"energy and utilisation per GPU (gpu_energy_J per epoch; else power ×"
-				" probing interval per run, mean power × epoch time per epoch)");
+		char cap[256];
+		snprintf(cap, sizeof cap, "energy and utilisation per GPU (gpu_energy_J per epoch;"
+			 " else power × probing interval per run, mean power × epoch time per"
+			 " epoch%s)", s->nruns_nvsmi ? "; runs that logged none: nvidia-smi samples"
+			 " linked to them or in their start..end" : "");
+		rc = print_side(amd_energy_table(st), cap);
 	}
 	if (rc == 0)
 		rc = print_side(amd_profile_table(st),

@@ -35,9 +35,12 @@ static void help(void)
 	       "  --json     machine-readable output (times in ns)\n");
 }
 
-static double ms(int64_t ns)
+/* A duration in ms as text: 3 decimals, or to the nanosecond below a
+ * microsecond (a 0.4 µs window is not "0.000 ms" beside its share). */
+static const char *ms_text(char *buf, size_t size, int64_t ns)
 {
-	return (double)ns / 1e6;
+	snprintf(buf, size, ns > 0 && ns < 1000 ? "%.6f" : "%.3f", (double)ns / 1e6);
+	return buf;
 }
 
 static void add_int(cJSON *o, const char *k, int64_t v)
@@ -116,7 +119,7 @@ static int print_phases(const struct amd_trace_view *v)
 							 p == AMD_PHASE_OVERLAP))
 			continue;
 		char a[32], b[32];
-		snprintf(a, sizeof a, "%.3f", ms(v->phase_ns[p]));
+		ms_text(a, sizeof a, v->phase_ns[p]);
 		snprintf(b, sizeof b, "%.1f%%", win > 0 ? 100.0 * (double)v->phase_ns[p] / (double)win : 0);
 		const char *row[] = {amd_phase_names[p], a, b};
 		amd_table_add(t, row);
@@ -138,9 +141,9 @@ static int print_ops(const struct amd_trace_op_view *ops, size_t n)
 		char name[72], calls[24], self[32], total[32], mx[32];
 		snprintf(name, sizeof name, "%.*s%s", 64, ops[i].name, strlen(ops[i].name) > 64 ? "…" : "");
 		snprintf(calls, sizeof calls, "%" PRId64, ops[i].count);
-		snprintf(self, sizeof self, "%.3f", ms(ops[i].self_ns));
-		snprintf(total, sizeof total, "%.3f", ms(ops[i].total_ns));
-		snprintf(mx, sizeof mx, "%.3f", ms(ops[i].max_ns));
+		ms_text(self, sizeof self, ops[i].self_ns);
+		ms_text(total, sizeof total, ops[i].total_ns);
+		ms_text(mx, sizeof mx, ops[i].max_ns);
 		const char *row[] = {name, ops[i].cat ? ops[i].cat : "", calls, self, total, mx};
 		amd_table_add(t, row);
 	}
@@ -153,14 +156,14 @@ static int print_ops(const struct amd_trace_op_view *ops, size_t n)
 static int print_trace(const struct amd_trace_view *v, const struct amd_trace_step *st,
 		       size_t ns, const struct amd_trace_op_view *ops, size_t no)
 {
-	char rank[32] = "rank ?", world[32] = "";
+	char rank[32] = "rank ?", world[32] = "", win[32], dur[32];
 	if (v->rank >= 0)
 		snprintf(rank, sizeof rank, "rank %d", v->rank);
 	if (v->world_size > 0)
 		snprintf(world, sizeof world, " of %d", v->world_size);
-	printf("\n%s%s: %s, %s, window %.3f ms, %" PRId64 " events\n", rank, world,
+	printf("\n%s%s: %s, %s, window %s ms, %" PRId64 " events\n", rank, world,
 	       v->backend ? v->backend : "backend ?", v->device ? v->device : "device ?",
-	       ms(v->end_ns - v->start_ns), v->events);
+	       ms_text(win, sizeof win, v->end_ns - v->start_ns), v->events);
 	printf("  %s\n", v->path);
 	if (!isnan(v->comp_fraction))
 		printf("computation fraction (itwinai's rule, %s): %.1f%%\n",
@@ -170,7 +173,8 @@ static int print_trace(const struct amd_trace_view *v, const struct amd_trace_st
 	if (ns) {
 		printf("steps:");
 		for (size_t i = 0; i < ns; i++)
-			printf(" #%" PRId64 " %.3f ms%s", st[i].step, ms(st[i].dur_ns), i + 1 < ns ? "," : "");
+			printf(" #%" PRId64 " %s ms%s", st[i].step, ms_text(dur, sizeof dur, st[i].dur_ns),
+			       i + 1 < ns ? "," : "");
 		printf("\n");
 	}
 	return no ? print_ops(ops, no) : 0;

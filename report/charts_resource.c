@@ -59,7 +59,8 @@ static int energy_solution(struct report_charts *rc, const struct amd_sweep_stat
 {
 	struct chart *c = energy_bars(s, "Energy to solution", "energy to solution, all GPUs",
 				      AMD_PV_ENERGY_SOLUTION);
-	chart_subtitle(c, "one training run on all its GPUs; mean of %s runs per point", rpp);
+	chart_subtitle(c, "one training run on all its GPUs; mean of %s runs per point%s", rpp,
+		       s->nruns_nvsmi ? "; runs that logged none: from nvidia-smi samples" : "");
 	return report_chart_add(
 		rc, err, "energy_solution", c, "Energy to solution",
 		"Energy of a whole training run summed over its GPUs, as a mean over the repeats "
@@ -104,7 +105,8 @@ static int utilisation(struct report_charts *rc, const struct amd_sweep_stats *s
 	struct chart *c = plot_grouped(s, "GPU utilisation", "mean GPU utilisation (%)", AMD_PV_UTIL, 1);
 	chart_yrange(c, 0, 100, 1);
 	chart_value_labels(c, "%.0f%%");
-	chart_subtitle(c, "mean over GPUs and samples of %s runs per point", rpp);
+	chart_subtitle(c, "mean over GPUs and samples of %s runs per point%s", rpp,
+		       s->nruns_nvsmi ? "; runs that logged none: from nvidia-smi samples" : "");
 	return report_chart_add(
 		rc, err, "gpu_util", c, "GPU utilisation",
 		"Mean GPU utilisation reported by NVML/nvidia-smi: the share of time a kernel was "

@@ -105,6 +105,7 @@ static void sweep_flags(struct amd_sweep_stats *sw, struct analysis_run *w, size
 		sw->has_energy |= isfinite(w[i].v.energy_run_j);
 		sw->has_traces |= w[i].has_trace;
 		sw->has_util |= isfinite(w[i].v.util_pct);
+		sw->nruns_nvsmi += w[i].v.gpu_from_nvsmi == 1;
 	}
 	for (size_t s = 0; s < sw->nstrategies; s++)
 		for (size_t p = 0; p < sw->strategies[s].npoints; p++) {

@@ -50,6 +50,7 @@ struct amd_run_value {
 	double energy_epoch_j; /* mean energy per epoch, per GPU */
 	double energy_run_j;   /* energy of the whole run (all GPUs) */
 	double power_w, util_pct; /* mean over GPUs and samples */
+	int gpu_from_nvsmi;    /* 1: energy/power/util from nvidia-smi samples (the run logged none) */
 	/* added by stats: */
 	char *strategy;        /* the run's strategy ("" when unknown) */
 	double n;              /* the run's axis value (NAN when unknown) */
@@ -107,6 +108,7 @@ struct amd_sweep_stats {
 	struct amd_run_value *excluded; /* failed / incomplete runs, with why in excluded */
 	size_t nexcluded;
 	int has_energy, has_traces, has_util;
+	size_t nruns_nvsmi;        /* runs whose GPU figures come from nvidia-smi samples */
 	/* added by stats: */
 	int higher_is_better;      /* metric direction (throughput: 1; times: 0) */
 	int scaling;               /* 1: axis is the world size, speedup computed */

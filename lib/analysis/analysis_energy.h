@@ -4,11 +4,12 @@
  * itwinai integrates them (gpu_power_W × probing_interval), and its
  * mean power and utilisation (gpu_util_pct or gpu_utilization_percent).
  *
- * The seam for nvidia-smi logs: analysis_run_energy_nvsmi fills the same
- * values from the nvidia-smi samples in the store (gpu_energy.h) for a
- * run that logged none. It is not called yet, so the statistics do not
- * change; issue 13 (item 7) calls it right after analysis_run_energy
- * (analysis_run.c, run_epochs, where a comment marks the place). */
+ * nvidia-smi logs: analysis_run_energy_nvsmi fills the same values from
+ * the nvidia-smi samples in the store (gpu_energy.h) for a run that
+ * logged none — those linked to it, else those in its start..end (one log
+ * for a whole sweep); analysis_run.c calls it right after
+ * analysis_run_energy and marks the run (gpu_from_nvsmi), so stats and
+ * the report name the source. */
 #ifndef AMD_ANALYSIS_ENERGY_H
 #define AMD_ANALYSIS_ENERGY_H
 
@@ -24,8 +25,8 @@
 int analysis_run_energy(struct amd_store *st, int64_t run, const struct amd_point *pts,
 			size_t n, const int *keep, struct amd_run_value *v, struct amd_err *err);
 
-/* Where the run's energy and utilisation will come from when it logged
- * none (issue 13 wires it; not called yet): each of v's energy_run_j,
+/* Where the run's energy and utilisation come from when it logged none:
+ * each of v's energy_run_j,
  * power_w and util_pct that is NAN is taken from the nvidia-smi samples
  * linked to the run, else from those in its start..end window (all its
  * GPUs together: energy summed over GPUs, power and utilisation the mean

@@ -202,6 +202,7 @@ cJSON *amd_sweep_stats_json(const struct amd_sweep_stats *s)
 	put(&b, cJSON_AddBoolToObject(o, "has_energy", s->has_energy));
 	put(&b, cJSON_AddBoolToObject(o, "has_traces", s->has_traces));
 	put(&b, cJSON_AddBoolToObject(o, "has_util", s->has_util));
+	put(&b, cJSON_AddNumberToObject(o, "runs_gpu_from_nvidia_smi", (double)s->nruns_nvsmi));
 	cJSON *arr = put(&b, cJSON_AddArrayToObject(o, "strategies"));
 	for (size_t i = 0; i < s->nstrategies; i++)
 		child(&b, arr, NULL, strategy_json(&s->strategies[i]));

@@ -287,10 +287,11 @@ static int run_epochs(struct amd_store *st, struct analysis_run *w,
 		rc = got < 0 ? amd_fail(err, "out of memory") : 0;
 		goto out;
 	}
-	/* issue 13 adds here, after the logged energy, the nvidia-smi seam:
-	 * analysis_run_energy_nvsmi(st, w->rv, &w->v, err) (analysis_energy.h) */
+	/* energy and utilisation the run logged, else from nvidia-smi samples
+	 * linked to it or in its start..end window */
 	if (run_throughput(st, w, pts, np, keep, err) < 0 ||
 	    analysis_run_energy(st, w->rv->id, pts, np, keep, &w->v, err) < 0 ||
+	    (w->v.gpu_from_nvsmi = analysis_run_energy_nvsmi(st, w->rv, &w->v, err)) < 0 ||
 	    amd_store_run_op_fraction(st, w->rv->id, &w->op_comp_us, &w->op_total_us, err) < 0 ||
 	    amd_store_run_straggler(st, w->rv->id, &w->straggler_ns, err) < 0)
 		goto out;

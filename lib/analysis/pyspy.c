@@ -424,6 +424,8 @@ int amd_pyspy_top_query(struct amd_store *st, const struct amd_pyspy_sel *sel,
 	if (rc == 0)
 		rc = amd_pyspy_count_sources(st, sel, &out->sources, err);
 	if (rc == 0)
+		rc = amd_pyspy_count_snapshots(st, sel, &out->snapshots, err);
+	if (rc == 0)
 		rc = fill_rows(&c, out, err);
 	free(c.seen);
 	free(c.r.v);

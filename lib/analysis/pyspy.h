@@ -64,6 +64,7 @@ struct amd_pyspy_top {
 	int64_t samples;        /* all samples of the selection */
 	double seconds;         /* all thread-seconds of the selection */
 	size_t threads, sources;
+	size_t snapshots;       /* of the sources, `py-spy dump`s (1 sample a thread) */
 	char **strings;         /* owned texts the rows point into */
 	size_t n_strings;
 };

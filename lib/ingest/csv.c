@@ -1,5 +1,5 @@
-/* csv.c — the shared CSV record reader and the number-with-unit parser;
- * see csv.h. Files are streamed through zlib's gzread (plain or gzipped)
+/* csv.c — the shared CSV record reader (a leading UTF-8 BOM skipped) and
+ * the number-with-unit parser; see csv.h. Files are streamed through zlib's gzread (plain or gzipped)
  * in a window of CSV_WINDOW bytes, so memory does not grow with the file. */
 #include "csv.h"
 
@@ -216,9 +216,21 @@ static int read_error(struct amd_csv *c, struct amd_err *err)
 	return amd_fail(err, "%s", c->io_error);
 }
 
+/* At the start of the input, takes a UTF-8 byte-order mark (Excel and
+ * PowerShell write one before the header). */
+static void skip_bom(struct amd_csv *c)
+{
+	if (c->offset == 0 && peek(c) == 0xEF && c->end - c->p >= 3 &&
+	    memcmp(c->p, "\xEF\xBB\xBF", 3) == 0) {
+		c->p += 3;
+		c->offset += 3;
+	}
+}
+
 int amd_csv_next(struct amd_csv *c, struct amd_err *err)
 {
 	c->n = 0;
+	skip_bom(c);
 	int ch;
 	while ((ch = peek(c)) == '\n' || ch == '\r')
 		skip_line_end(c); /* blank lines */
@@ -287,6 +299,13 @@ const char *amd_parse_frac_ms(const char *p, int64_t *ms)
 
 int amd_parse_unit_double(const char *s, double *out)
 {
+	char unit[1];
+	return amd_parse_value_unit(s, out, unit, sizeof unit);
+}
+
+int amd_parse_value_unit(const char *s, double *out, char *unit, size_t unit_size)
+{
+	unit[0] = '\0';
 	while (is_blank(*s))
 		s++;
 	size_t n = strlen(s);
@@ -315,6 +334,9 @@ int amd_parse_unit_double(const char *s, double *out)
 	for (const char *q = u; q < stop; q++)
 		if (!isalpha((unsigned char)*q) && *q != '%' && *q != '/')
 			return -1;
+	size_t ul = (size_t)(stop - u) < unit_size ? (size_t)(stop - u) : unit_size - 1;
+	memcpy(unit, u, ul);
+	unit[ul] = '\0';
 	*out = v;
 	return 0;
 }

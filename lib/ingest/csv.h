@@ -1,6 +1,7 @@
 /* csv.h — the CSV reader the CSV parsers share (RFC 4180: quoted fields
  * may hold commas, newlines and doubled quotes; CRLF or LF line ends),
- * streaming a file (plain or gzipped) or reading a buffer, with the line
+ * streaming a file (plain or gzipped) or reading a buffer (a leading
+ * UTF-8 byte-order mark is skipped), with the line
  * each record starts on for error messages. Also the number parser for values that carry a unit
  * ("75.29 W", "0 %", "[N/A]") as nvidia-smi writes them. */
 #ifndef AMD_CSV_H
@@ -53,6 +54,9 @@ int amd_err_one_line(struct amd_err *err);
  * "[Not Supported]" (nvidia-smi's "no value") give NAN. Returns 0, or -1
  * when s is not a number. */
 int amd_parse_unit_double(const char *s, double *out);
+/* The same, giving the unit's text too ("" when there is none, or for a
+ * "no value"), truncated to unit_size - 1 bytes. */
+int amd_parse_value_unit(const char *s, double *out, char *unit, size_t unit_size);
 
 /* The fraction after a timestamp's seconds (".177", ".5", ".123456"): its
  * first three digits as milliseconds in *ms (0 when p has no '.').

@@ -50,6 +50,8 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		.sweep_hint = o->sweep,
 		.rank_hint = o->rank,
 		.sample_rate = o->sample_rate,
+		.sample_interval = o->sample_interval,
+		.gpu_query = o->gpu_query,
 		.config = o->config,
 	};
 	if (u->fmt->parse(&in, t->sink(w), err) < 0) {

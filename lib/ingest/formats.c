@@ -19,6 +19,7 @@ extern const struct amd_format amd_fmt_pyspy_chrometrace;
 extern const struct amd_format amd_fmt_pyspy_dump;
 extern const struct amd_format amd_fmt_pyspy_dump_json;
 extern const struct amd_format amd_fmt_torch_trace;
+extern const struct amd_format amd_fmt_pyspy_svg;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -33,6 +34,7 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_pyspy_dump,
 	&amd_fmt_pyspy_dump_json,
 	&amd_fmt_torch_trace,
+	&amd_fmt_pyspy_svg,
 	NULL,
 };
 
@@ -56,12 +58,14 @@ int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 			return -1;
 		head[n] = '\0';
 	}
+	/* a UTF-8 byte-order mark (Excel, PowerShell) is not content */
+	size_t bom = n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	int best_score = 0;
 	for (size_t i = 0; amd_formats[i]; i++) {
 		const struct amd_format *f = amd_formats[i];
 		if (f->is_dir != is_dir)
 			continue;
-		int score = f->detect(path, is_dir ? NULL : head, (size_t)n);
+		int score = f->detect(path, is_dir ? NULL : head + bom, (size_t)n - bom);
 		if (score < 0) {
 			*out = NULL;
 			amd_fail(err, "%s: out of memory", path);

@@ -25,11 +25,14 @@ struct amd_input {
 	const char *sweep_hint;    /* --sweep: overrides experiment names */
 	int rank_hint;             /* --rank, -1 when not given */
 	double sample_rate;        /* --rate for py-spy, 0 when not given */
+	double sample_interval;    /* --interval (s) for a GPU log without times, 0 */
+	const char *gpu_query;     /* --query: a header-less GPU log's columns, or NULL */
 	const struct amd_config *config;
 };
 
 struct amd_format {
 	const char *name;
+	const char *variants; /* what it reads, for ingest --formats (or NULL) */
 	int is_dir; /* the unit is a directory (MLflow run) */
 	/* Confidence 0 (not this format) .. 100, -1 when out of memory.
 	 * For files, head holds the first bytes (gunzipped); for
@@ -69,6 +72,8 @@ struct amd_ingest_opts {
 	const char *run;     /* --run: run name or id for traces/py-spy */
 	int rank;            /* --rank, -1 */
 	double sample_rate;  /* --rate */
+	double sample_interval; /* --interval */
+	const char *gpu_query;  /* --query */
 	int jobs;            /* -j */
 	const char *format;  /* --format: force a format by name */
 	const struct amd_config *config;

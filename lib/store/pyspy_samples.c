@@ -169,12 +169,11 @@ int amd_pyspy_samples(struct amd_store *st, const struct amd_pyspy_sel *sel,
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *sel,
-			    size_t *n, struct amd_err *err)
+static int count_one(struct amd_store *st, const char *sql, const struct amd_pyspy_sel *sel,
+		     size_t *n, struct amd_err *err)
 {
 	*n = 0;
-	sqlite3_stmt *q = sel_query(st,
-		"SELECT COUNT(DISTINCT source_id) FROM stack_sample WHERE %s", sel, err);
+	sqlite3_stmt *q = sel_query(st, sql, sel, err);
 	if (!q)
 		return -1;
 	int rc = sqlite3_step(q);
@@ -183,6 +182,21 @@ int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *se
 		rc = SQLITE_DONE;
 	}
 	return amd_store_rows_done(st, q, rc, err);
+}
+
+int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *sel,
+			    size_t *n, struct amd_err *err)
+{
+	return count_one(st, "SELECT COUNT(DISTINCT source_id) FROM stack_sample WHERE %s", sel,
+			 n, err);
+}
+
+int amd_pyspy_count_snapshots(struct amd_store *st, const struct amd_pyspy_sel *sel,
+			      size_t *n, struct amd_err *err)
+{
+	return count_one(st, "SELECT COUNT(*) FROM source WHERE kind IN ('pyspy-dump',"
+			 " 'pyspy-dump-json') AND id IN (SELECT DISTINCT source_id FROM stack_sample"
+			 " WHERE %s)", sel, n, err);
 }
 
 int amd_pyspy_frame(struct amd_store *st, int64_t frame_id, int64_t *name_id,

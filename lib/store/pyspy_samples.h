@@ -65,9 +65,12 @@ struct amd_pyspy_sample_row {
 int amd_pyspy_samples(struct amd_store *st, const struct amd_pyspy_sel *sel,
 		      struct amd_pyspy_sample_row **out, size_t *n, struct amd_err *err);
 
-/* How many py-spy files the samples of sel come from. */
+/* How many py-spy files the samples of sel come from; of those, how many
+ * are one snapshot (`py-spy dump`, text or --json). */
 int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *sel,
 			    size_t *n, struct amd_err *err);
+int amd_pyspy_count_snapshots(struct amd_store *st, const struct amd_pyspy_sel *sel,
+			      size_t *n, struct amd_err *err);
 
 /* Frame frame_id's name and file (dictionary ids, file 0 when unknown)
  * and line; 0 and the ids, 1 when there is no such frame, or -1. */

@@ -63,4 +63,17 @@ test_expect_success SHARED,SQLITE3 'mlflow.db opened read-only: its bytes unchan
 	test_eq "" "$(ls "$M"-* 2>/dev/null)"
 '
 
+# an mlflow.db as MLflow leaves it before any run (its runs deleted from
+# the real dump): refused with "no runs", not reported as added
+test_expect_success SHARED,SQLITE3 'an mlflow.db without runs: exit 2, one line saying so, store unchanged' '
+	mkdir -p "$TMP/empty" &&
+	sqlite3 "$TMP/empty/mlflow.db" <"$DUMP" &&
+	sqlite3 "$TMP/empty/mlflow.db" "DELETE FROM metrics; DELETE FROM latest_metrics; DELETE FROM params; DELETE FROM tags; DELETE FROM runs" &&
+	before_store=$(store_digest "$S") &&
+	test_status 2 "$AMDAHL" --store "$S" ingest "$TMP/empty/mlflow.db"
+	test_contains "$TMP/empty/mlflow.db: no runs in this MLflow database" "$ERR"
+	test_contains "0 added" "$OUT"
+	test_eq "$before_store" "$(store_digest "$S")"
+'
+
 test_done

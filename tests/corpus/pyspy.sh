@@ -40,15 +40,23 @@ top_is_oracle() {
 	test_eq ok "$("$PY" "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
 }
 
-# the three files by name: the folder also holds py-spy flame-graph SVGs,
-# which amdahl does not read yet (issue 13)
+# the whole folder: speedscope, dump, perf collapsed and two flame graph
+# SVGs of py-spy record -o profile.svg
 test_expect_success SHARED 'setup: ingest the public py-spy samples (exit 0)' '
-	test_status 0 "$AMDAHL" --store "$S" ingest "$SS" "$DUMP" "$PERF"
+	test_status 0 "$AMDAHL" --store "$S" ingest "$P"
 	ingest_out=$OUT
 '
-test_expect_success SHARED 'three files added' '
-	test_eq "3 added, 0 replaced, 0 unchanged, 0 failed; 0 other files skipped" "$ingest_out"
+test_expect_success SHARED 'five files added' '
+	test_eq "5 added, 0 replaced, 0 unchanged, 0 failed; 0 other files skipped" "$ingest_out"
 '
+for svg in aspp-numerical-integration.py-spy.svg pyexastolog-old.py-spy.svg; do
+	test_expect_success SHARED,SQLITE3,PYTHON "$svg: a py-spy SVG, samples = total_samples, top self and total = oracle" '
+		test_eq pyspy-svg "$(kind '$svg')" &&
+		test_eq "$(grep -o "total_samples=\"[0-9]*\"" "$P/'$svg'" | tr -dc 0-9)" "$(total '$svg')" &&
+		top_is_oracle svg "$P/'$svg'" &&
+		top_is_oracle svg "$P/'$svg'" --total
+	'
+done
 test_expect_success SHARED,SQLITE3 'each file detected by its content: speedscope, dump text, perf collapsed' '
 	test_eq pyspy-speedscope "$(kind cs336-bpe.speedscope.json)"
 	test_eq pyspy-dump "$(kind calendarbot.dump.txt)"

@@ -40,4 +40,18 @@ test_expect_success SHARED,SQLITE3 'the trace without a rank: stored with none' 
 	test_eq "" "$(q "$DB" "$NO_RANK")"
 '
 
+# issue 13: a trace wrapped by a tool (TraceLens: "metadata" first,
+# traceEvents at byte 26 k) and a torch 1.8 trace (2021 categories
+# Operator/Runtime/Kernel) are detected as PyTorch traces and read whole
+MEM="$PUBLIC/memtraces"
+for f in tracelens-h100-falconsai-mem.json.gz kineto-resnet50-nw4-worker0.1623212756351.pt.trace.json.gz; do
+	test_expect_success SHARED,SQLITE3,PYTHON "$f: a PyTorch trace, every stored number equal to the oracle's" '
+		test_status 0 "$AMDAHL" --store "$TMP/m.db" ingest "$MEM/'"$f"'" &&
+		test_eq torch-trace "$(q "$TMP/m.db" "SELECT kind FROM source WHERE path LIKE '\''%/'"$f"''\''")" &&
+		"$PY" "$ORACLE" "$MEM/'"$f"'" >"$TMP/o.txt" &&
+		dump_trace "$TMP/m.db" "$(realpath "$MEM/'"$f"'")" >"$TMP/s.txt" &&
+		test_eq "" "$(diff "$TMP/s.txt" "$TMP/o.txt" | head -5)"
+	'
+done
+
 test_done

@@ -67,6 +67,63 @@ test_expect_success SQLITE3,PYTHON 'absent columns stay missing' '
 	test_eq 0 "$(q "$TMP/n.db" "SELECT count(temp_c) FROM gpu_sample")"
 '
 
+# what users really have: a shell loop's log (the header before every
+# sample), a UTF-8 BOM, power in kW and memory in GiB; each read into the
+# samples python's csv reads (its own unit conversion), loop and BOM
+# giving exactly the sums of the plain log
+VARIANTS="$AMDAHL_ROOT/tests/lib/nvsmi_variants.py"
+for v in loop bom units; do
+	test_expect_success PYTHON "setup: the log as a $v variant ingests (exit 0)" '
+		"$PY" "$VARIANTS" '$v' "$LOG" "$TMP/'$v'.csv" &&
+		test_status 0 "$AMDAHL" --store "$TMP/'$v'.db" ingest "$TMP/'$v'.csv"
+	'
+	test_expect_success SQLITE3,PYTHON "$v variant: samples and column sums equal python's" '
+		test_eq "$("$PY" "$NVSMI" rows "$TMP/'$v'.csv")" "$(q "$TMP/'$v'.db" "SELECT count(*) FROM gpu_sample")" &&
+		test_eq "$("$PY" "$NVSMI" sums "$TMP/'$v'.csv")" "$(q "$TMP/'$v'.db" "$STORE_SUMS")"
+	'
+done
+test_expect_success SQLITE3,PYTHON 'loop and BOM variants: the same samples as the plain log' '
+	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/loop.db" "$STORE_SUMS")" &&
+	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/bom.db" "$STORE_SUMS")"
+'
+test_expect_success SQLITE3 'kW and GiB converted: power and memory sums within rounding of the plain log' '
+	test_near "$(q "$TMP/g.db" "SELECT sum(power_w)")" "$(q "$TMP/units.db" "SELECT sum(power_w)")" 1e-6 &&
+	test_near "$(q "$TMP/g.db" "SELECT sum(mem_used_mib)")" "$(q "$TMP/units.db" "SELECT sum(mem_used_mib)")" 2
+'
+# a log without times (--interval 0.2: sample k at k × 200 ms) and one
+# without a header (--query gives it)
+QUERY="timestamp,index,name,utilization.gpu,utilization.memory,power.draw,memory.used,temperature.gpu"
+VALUE_SUMS="SELECT printf('%.6f %.6f %.6f %.6f %.6f', sum(power_w), sum(util_pct), sum(mem_util_pct), sum(mem_used_mib), sum(temp_c)) FROM gpu_sample"
+TIMES="SELECT printf('%d %d', min(ts_ms), max(ts_ms)) FROM gpu_sample"
+LOG_SAMPLE_TIMES='import csv, sys; r = list(csv.reader(open(sys.argv[1]), skipinitialspace=True)); print(len({x[0] for x in r[1:] if x}))'
+test_expect_success PYTHON 'setup: the log without its timestamp column and without its header' '
+	"$PY" "$VARIANTS" notime "$LOG" "$TMP/notime.csv" &&
+	"$PY" "$VARIANTS" noheader "$LOG" "$TMP/noheader.csv"
+'
+test_expect_success SQLITE3 'no timestamp column and no --interval: exit 2, says to give --interval, store unchanged' '
+	before=$(store_digest "$TMP/nt.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/nt.db" ingest "$TMP/notime.csv"
+	test_contains "notime.csv: line 1: no column '\''timestamp'\'' in the header (for a log without times give --interval SECONDS)" "$ERR"
+	test_eq "$before" "$(store_digest "$TMP/nt.db")"
+'
+test_expect_success SQLITE3,PYTHON 'no timestamp column, --interval 0.2: the same values, sample k at k × 200 ms' '
+	test_status 0 "$AMDAHL" --store "$TMP/nt.db" ingest --interval 0.2 "$TMP/notime.csv" &&
+	test_eq "$(q "$TMP/g.db" "$VALUE_SUMS")" "$(q "$TMP/nt.db" "$VALUE_SUMS")" &&
+	test_eq "0 $((($("$PY" -c "$LOG_SAMPLE_TIMES" "$LOG") - 1) * 200))" "$(q "$TMP/nt.db" "$TIMES")"
+'
+test_expect_success SQLITE3 'no header: detected, refused without --query saying so, store unchanged' '
+	before=$(store_digest "$TMP/nh.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/nh.db" ingest "$TMP/noheader.csv"
+	test_contains "noheader.csv: line 1: a sample, not a header" "$ERR"
+	test_contains "give its --query-gpu list with --query" "$ERR"
+	test_eq "$before" "$(store_digest "$TMP/nh.db")"
+'
+test_expect_success SQLITE3,PYTHON 'no header, --query: every sample, the plain log'\''s sums and times' '
+	test_status 0 "$AMDAHL" --store "$TMP/nh.db" ingest --query "$QUERY" "$TMP/noheader.csv" &&
+	test_eq nvidia-smi-csv "$(q "$TMP/nh.db" "SELECT kind FROM source")" &&
+	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/nh.db" "$STORE_SUMS")"
+'
+
 # itwinai torch_profiling_averages.csv under each run's artifacts
 test_expect_success 'setup: the itwinai layout ingests (exit 0)' '
 	test_status 0 "$AMDAHL" --store "$TMP/i.db" ingest "$IT"
@@ -80,6 +137,14 @@ test_expect_success SQLITE3,PYTHON 'op averages: sums of times and calls' '
 test_expect_success SQLITE3,PYTHON 'op averages: each file linked to the run whose artifacts hold it' '
 	test_eq "$("$PY" "$OPAVG" "$IT" | sed -n "3,\$p")" "$(q "$TMP/i.db" "$OPAVG_PER_RUN")"
 '
+test_expect_success SQLITE3 'an itwinai csv with a UTF-8 BOM: detected by content, the same rows' '
+	f=$(find "$IT" -name torch_profiling_averages.csv | sort | head -1) &&
+	{ printf "\357\273\277"; cat "$f"; } >"$TMP/bom-averages.csv" &&
+	"$AMDAHL" --store "$TMP/b.db" ingest "$f" >/dev/null &&
+	test_status 0 "$AMDAHL" --store "$TMP/bb.db" ingest "$TMP/bom-averages.csv" &&
+	test_eq itwinai-op-averages "$(q "$TMP/bb.db" "SELECT kind FROM source")" &&
+	test_eq "$(q "$TMP/b.db" "$OPAVG_SUMS")" "$(q "$TMP/bb.db" "$OPAVG_SUMS")"
+'
 
 # bad inputs
 make_bad_inputs() {
@@ -91,7 +156,8 @@ make_bad_inputs() {
 	f=$(find "$IT" -name torch_profiling_averages.csv | sort | head -1) &&
 	sed '1s/,calls,/,count,/' "$f" >"$TMP/itw.csv" &&
 	awk -F, 'NR==4{$6="many"}1' OFS=, "$f" >"$TMP/itw2.csv" &&
-	head -c 3000 "$TMP/nvidia-smi.csv.gz" >"$TMP/cut.csv.gz"
+	head -c 3000 "$TMP/nvidia-smi.csv.gz" >"$TMP/cut.csv.gz" &&
+	"$PY" "$AMDAHL_ROOT/tests/lib/nvsmi_variants.py" badunit "$LOG" "$TMP/kj.csv"
 }
 # bad_input FILE NEEDLE: ingesting FILE into g.db exits 2 with one error
 # line containing NEEDLE, and g.db is unchanged
@@ -112,13 +178,14 @@ bad() {
 		[ -z "$bad_also" ] || test_contains "$bad_also" "$ERR"
 	'
 }
-test_expect_success 'setup: the log and an itwinai csv, broken seven ways' '
+test_expect_success 'setup: the log and an itwinai csv, broken eight ways' '
 	make_bad_inputs
 '
 bad "nvidia-smi non-numeric power" "$TMP/word.csv" "word.csv: line 7: column 'power.draw [W]': 'seventy W' is not a number"
 bad "truncated nvidia-smi log" "$TMP/cut.csv" "cut.csv: line 359: "
 bad "nvidia-smi log without a timestamp column" "$TMP/nots.csv" "nots.csv: line 1: no column 'timestamp'"
 bad "nvidia-smi bad timestamp" "$TMP/date.csv" "date.csv: line 5: column 'timestamp'"
+bad "nvidia-smi power in an unknown unit" "$TMP/kj.csv" "kj.csv: line 8: column 'power.draw [W]': unknown unit 'kJ'"
 bad "itwinai csv without calls" "$TMP/itw.csv" "itw.csv: line 1: no column 'calls'"
 bad "itwinai csv non-numeric calls" "$TMP/itw2.csv" "itw2.csv: line 4: column 'calls': 'many'"
 bad "truncated gzipped log" "$TMP/cut.csv.gz" "cut.csv.gz: line " "gzip data ends early"

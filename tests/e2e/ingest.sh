@@ -175,4 +175,14 @@ test_expect_success '-j and --rank refuse what is not a whole number in range' '
 	test_path_is_missing "$TMP/opt.db"
 '
 
+# ingest --formats: every row of the format table with what it reads
+test_expect_success 'ingest --formats lists every format, each with its variants' '
+	test_status 0 "$AMDAHL" ingest --formats &&
+	test_eq "$(grep -c "^	&amd_fmt_" "$AMDAHL_ROOT/lib/ingest/formats.c")" "$(printf "%s\n" "$OUT" | grep -c .)" &&
+	test_contains "pyspy-svg            py-spy record -o profile.svg" "$OUT" &&
+	test_contains "csv,noheader (--query)" "$OUT" &&
+	test_contains "other Chrome traces (TensorFlow, JAX, perfetto) refused" "$OUT" &&
+	test_eq 0 "$(printf "%s\n" "$OUT" | awk "NF < 2" | wc -l)"
+'
+
 test_done

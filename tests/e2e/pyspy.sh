@@ -22,6 +22,7 @@ check() {
 	"$AMDAHL" --store "$S" pyspy top "$sel" --json -n 0 "$@" >"$TMP/o.json" 2>"$TMP/e"
 	test_eq ok "$("$PY" "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
 }
+SS_ENTRIES='sum(len(p["samples"]) for p in d["profiles"])'
 # unchanged — the store $S is the same as before the case ($before)
 unchanged() { test_eq "$before" "$(store_digest "$S")"; }
 
@@ -35,8 +36,8 @@ test_expect_success 'setup: ingest the other py-spy files (exit 0)' '
 	test_status 0 "$AMDAHL" --store "$S" ingest "$SPY"
 	INGESTED=$OUT
 '
-test_expect_success '3 more py-spy files; the raw one is not read twice' '
-	test_eq "3 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
+test_expect_success '6 more py-spy files; the raw one is not read twice' '
+	test_eq "6 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
 '
 test_expect_success SQLITE3 'formats detected: raw and perf collapsed, chrometrace, dump --json' '
 	test_eq pyspy-collapsed "$(kind train-raw.txt)"
@@ -110,6 +111,86 @@ test_expect_success 'dump --json: self = oracle' '
 '
 test_expect_success 'dump --json: per thread total = oracle' '
 	check dump-json "$SPY/calendarbot.dump.json" "$SPY/calendarbot.dump.json" --per-thread --total
+'
+# py-spy 0.3.14 (100 Hz) and 0.4.1 (1000 Hz) speedscope with empty samples:
+# an empty sample counts in the thread's time as the frame "<idle>"
+IDLE_COUNT='sum(1 for p in d["profiles"] for s in p["samples"] if not s)'
+of_file() { echo "JOIN source ON source.id=stack_sample.source_id WHERE path LIKE '%/$1'"; }
+idle_samples() { q "$S" "SELECT sum(samples) FROM stack_sample JOIN stack_node n ON n.id=leaf_id JOIN frame f ON f.id=n.frame_id JOIN dict ON dict.id=f.name_id $(of_file "$1") AND dict.s='<idle>'"; }
+all_samples() { q "$S" "SELECT sum(samples) FROM stack_sample $(of_file "$1")"; }
+IDLE3=idle-0.3.14.speedscope.json
+IDLE4=idle-0.4.1-1000hz.speedscope.json
+test_expect_success SQLITE3 'speedscope with empty samples (py-spy 0.3.14, 0.4.1) read as speedscope' '
+	test_eq pyspy-speedscope "$(kind $IDLE3)" &&
+	test_eq pyspy-speedscope "$(kind $IDLE4)"
+'
+test_expect_success SQLITE3 'speedscope with empty samples: every sample counted' '
+	test_eq "$(json_get "$SPY/$IDLE3" "$SS_ENTRIES")" "$(all_samples $IDLE3)" &&
+	test_eq "$(json_get "$SPY/$IDLE4" "$SS_ENTRIES")" "$(all_samples $IDLE4)"
+'
+test_expect_success SQLITE3 'speedscope: the empty samples are the <idle> samples' '
+	test_eq "$(json_get "$SPY/$IDLE3" "$IDLE_COUNT")" "$(idle_samples $IDLE3)" &&
+	test_eq "$(json_get "$SPY/$IDLE4" "$IDLE_COUNT")" "$(idle_samples $IDLE4)"
+'
+test_expect_success 'speedscope with empty samples: per thread total = oracle (100 Hz, 1000 Hz)' '
+	check speedscope "$SPY/$IDLE3" "$SPY/$IDLE3" --per-thread --total &&
+	check speedscope "$SPY/$IDLE4" "$SPY/$IDLE4" --per-thread --total
+'
+# py-spy's default output (record -o profile.svg): the flame graph of
+# train-raw.txt's stacks (-s/-t root frames), read back into the same
+# stacks: the oracle's sample-by-sample reading of the SVG, and the
+# collapsed file's own oracle
+SVG="$SPY/train.py-spy.svg"
+test_expect_success SQLITE3 'flame graph SVG: detected as pyspy-svg, samples = total_samples' '
+	test_eq pyspy-svg "$(kind train.py-spy.svg)" &&
+	test_eq "$(grep -o "total_samples=\"[0-9]*\"" "$SVG" | tr -dc 0-9)" "$(all_samples train.py-spy.svg)"
+'
+test_expect_success 'SVG: self and per-thread total = oracle' '
+	check svg "$SVG" "$SVG" &&
+	check svg "$SVG" "$SVG" --per-thread --total
+'
+test_expect_success 'SVG: the same stacks as the collapsed file it draws (its oracle, per thread)' '
+	check collapsed "$SPY/train-raw.txt" "$SVG" --per-thread &&
+	check collapsed "$SPY/train-raw.txt" "$SVG" --total
+'
+test_expect_success SQLITE3 'SVG: process and threads from the -s/-t root frames' '
+	test_eq "4250 python train.py --data ./d;rm --tag a;b" \
+		"$(q "$S" "SELECT DISTINCT d.s FROM stack_sample JOIN dict d ON d.id=process_id $(of_file train.py-spy.svg)")" &&
+	test_eq 4 "$(q "$S" "SELECT count(DISTINCT thread_id) FROM stack_sample $(of_file train.py-spy.svg)")"
+'
+svg_refused() { # FILE NEEDLE: exit 2, one line with NEEDLE, store unchanged
+	before=$(store_digest "$S")
+	test_status 2 "$AMDAHL" --store "$S" ingest "$1"
+	test_contains "$2" "$ERR"
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+	unchanged
+}
+test_expect_success SQLITE3 'SVG cut short: exit 2, the line where it ends, store unchanged' '
+	head -c 20000 "$SVG" >"$TMP/cut.svg" &&
+	svg_refused "$TMP/cut.svg" "cut.svg: line "
+'
+test_expect_success SQLITE3 'a flame graph from another tool (FlameGraph.pl title): refused as such, store unchanged' '
+	sed "s|>py-spy record [^<]*<|>Flame Graph<|" "$SVG" >"$TMP/other.svg" &&
+	svg_refused "$TMP/other.svg" "other.svg: a flame graph SVG from another tool (titled '\''Flame Graph'\'')"
+'
+test_expect_success SQLITE3 'a frame outside its parent row: refused naming the frame, store unchanged' '
+	sed "0,/fg:x=\"0\" fg:w=\"10181\"\/><text x=\"0.2500%\" y=\"94.50\"/s//fg:x=\"1\" fg:w=\"10181\"\/><text x=\"0.2500%\" y=\"94.50\"/" "$SVG" >"$TMP/nest.svg" &&
+	! cmp -s "$SVG" "$TMP/nest.svg" &&
+	svg_refused "$TMP/nest.svg" "lies under no frame of the row above"
+'
+test_expect_success SQLITE3 'a frame title without its sample count: refused, store unchanged' '
+	sed "0,/ ([0-9,]* samples, [0-9.]*%)<\/title>/s//<\/title>/" "$SVG" >"$TMP/nocount.svg" &&
+	svg_refused "$TMP/nocount.svg" "a frame title without"
+'
+test_expect_success 'a py-spy dump is one snapshot: "1 sample per thread", its threads counted by python' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SPY/calendarbot.dump.json" -n 1 &&
+	test_eq "py-spy $SPY/calendarbot.dump.json: one snapshot (py-spy dump): 1 sample per thread, $(json_get "$SPY/calendarbot.dump.json" "len(d)") threads" \
+		"$(printf "%s\n" "$OUT" | head -1)"
+'
+test_expect_success 'a recording still says samples and thread-seconds' '
+	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SVG" -n 1 &&
+	test_contains "samples, " "$(printf "%s\n" "$OUT" | head -1)" &&
+	test_contains " thread-seconds, " "$(printf "%s\n" "$OUT" | head -1)"
 '
 test_expect_success 'chrometrace: 2 + 3 × 400 samples of 10 ms (oracle)' '
 	test_eq "1202 12.020000" "$("$PY" "$ORACLE" total chrometrace "$SPY/train.chrometrace.json")"

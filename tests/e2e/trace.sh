@@ -50,6 +50,19 @@ test_expect_success SQLITE3 'every trace: window, phases, steps, ops (count/tota
 	done
 	test_eq 0 "$bad"
 '
+# self time leaves out every event nested in an op on its thread, runtime
+# calls included: the host ops' self times never add up to more than the
+# threads' busy time (thread_busy.py: the union of each thread's events)
+HOST_SELF="SELECT coalesce(sum(o.self_ns), 0) FROM trace_op o LEFT JOIN dict c ON c.id=o.cat_id JOIN trace t ON t.id=o.trace_id JOIN source s ON s.id=t.source_id WHERE lower(coalesce(c.s, '')) NOT IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'memcpy', 'memset', 'gpu_user_annotation', 'ac2g', 'trace') AND s.path="
+test_expect_success SQLITE3,PYTHON 'every trace: host ops'\'' self times sum to at most the threads'\'' busy time' '
+	bad=0
+	for f in $(find "$CPU" "$GPU" -name "*.pt.trace.json.gz" | sort); do
+		self=$(q "$DB" "$HOST_SELF'\''$f'\''")
+		busy=$("$PY" "$AMDAHL_ROOT/tests/oracle/thread_busy.py" "$f")
+		test_true "$(basename "$f"): self $self <= busy $busy" test "$self" -le "$busy" || bad=$((bad + 1))
+	done
+	test_eq 0 "$bad"
+'
 
 # the 8-rank DDP run: linked, one trace per rank, world size and backend
 test_expect_success SQLITE3 '8-rank run: ranks 0..7 linked to the run' '
@@ -151,6 +164,56 @@ test_expect_success SQLITE3 'an empty file: exit 2, one line saying so at byte 0
 '
 test_expect_success SQLITE3 'a ts that is no number: exit 2, one line saying so at a byte, store unchanged' '
 	refused badts.pt.trace.json "not a number of microseconds" "byte "
+'
+
+# Chrome traces that are not plain Kineto files: a Kineto trace wrapped
+# with a large "metadata" key first (read whole, the same numbers as the
+# oracle's), and a TensorFlow profiler trace (refused, named)
+VARIANTS="$AMDAHL_ROOT/tests/lib/trace_variants.py"
+TF="tf/artifacts/plugins/profile/2026_11_22_11_40_00/host.trace.json.gz"
+test_expect_success PYTHON 'setup: a wrapped Kineto trace and a TensorFlow trace' '
+	G0=$(find "$GPU" -name "*.pt.trace.json.gz" | sort | head -1) &&
+	mkdir -p "$TMP/wrapped" "$TMP/$(dirname "$TF")" &&
+	"$PY" "$VARIANTS" wrapped "$G0" "$TMP/wrapped/trace.json" &&
+	"$PY" "$VARIANTS" tf "$G0" "$TMP/$TF"
+'
+test_expect_success 'wrapped trace: neither traceEvents nor a Kineto key in its first 4 KiB' '
+	test_eq 0 "$(head -c 4096 "$TMP/wrapped/trace.json" | grep -c -e traceEvents -e schemaVersion -e deviceProperties)"
+'
+test_expect_success SQLITE3 'wrapped trace: detected as a PyTorch trace, every stored number equal to the oracle'\''s' '
+	test_status 0 "$AMDAHL" --store "$TMP/w.db" ingest "$TMP/wrapped" &&
+	test_eq torch-trace "$(q "$TMP/w.db" "SELECT kind FROM source")" &&
+	dump_trace "$TMP/w.db" "$TMP/wrapped/trace.json" >"$TMP/store.txt" &&
+	oracle "$TMP/wrapped/trace.json" >"$TMP/oracle.txt" &&
+	test_eq "$(cat "$TMP/oracle.txt")" "$(cat "$TMP/store.txt")"
+'
+test_expect_success SQLITE3 'a TensorFlow profiler trace: exit 2, one line naming it "a Chrome trace from another profiler", store unchanged' '
+	refused "$TF" "a Chrome trace from another profiler" ""
+'
+
+# traces of an accelerator with no kernel events are not "device cpu":
+# a CUPTI range-profiler session names the GPU of deviceProperties, an
+# MTIA trace (no deviceProperties) names no device
+GPU_NAME='import gzip, json, sys; print(json.load(gzip.open(sys.argv[1]))["deviceProperties"][0]["name"])'
+test_expect_success PYTHON,SQLITE3 'range-profiler and MTIA traces: not shown as device cpu' '
+	G0=$(find "$GPU" -name "*.pt.trace.json.gz" | sort | head -1) &&
+	"$PY" "$VARIANTS" range "$G0" "$TMP/range.pt.trace.json" &&
+	"$PY" "$VARIANTS" mtia "$G0" "$TMP/mtia.pt.trace.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/acc.db" ingest "$TMP/range.pt.trace.json" "$TMP/mtia.pt.trace.json" &&
+	test_eq "$("$PY" -c "$GPU_NAME" "$G0")|0" \
+		"$(q "$TMP/acc.db" "SELECT device, has_gpu FROM trace JOIN source s ON s.id=source_id WHERE s.path LIKE '\''%range%'\''")" &&
+	test_eq "|0" "$(q "$TMP/acc.db" "SELECT device, has_gpu FROM trace JOIN source s ON s.id=source_id WHERE s.path LIKE '\''%mtia%'\''")"
+'
+
+# a window under a microsecond: durations to the nanosecond, never
+# "0.000 ms" beside a share
+test_expect_success 'a sub-microsecond trace: trace show prints ms to the nanosecond' '
+	printf "%s" "{\"schemaVersion\": 1, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, \"tid\": 1, \"ts\": 100.0, \"dur\": 0.4}, {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mul\", \"pid\": 1, \"tid\": 1, \"ts\": 100.5, \"dur\": 0.1}]}" >"$TMP/sub.pt.trace.json" &&
+	"$AMDAHL" --store "$TMP/sub.db" ingest --run sub "$TMP/sub.pt.trace.json" >/dev/null &&
+	test_status 0 "$AMDAHL" --store "$TMP/sub.db" trace show sub &&
+	test_contains "window 0.000600 ms" "$OUT" &&
+	test_contains "compute        0.000500      83.3%" "$OUT" &&
+	test_contains "aten::add  cpu_op      1  0.000400" "$OUT"
 '
 
 # itwinai's layout: profiler-traces/<run name>/torch-traces/worker_<rank>.*

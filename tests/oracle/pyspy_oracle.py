@@ -55,7 +55,9 @@ def speedscope(path, rate_flag):
         m = re.match(r'Thread (\S+) "(.*)"$', p["name"])
         thread = f"{m.group(1)} {m.group(2)}" if m.group(2) else m.group(1)
         for s, w in zip(p["samples"], p["weights"]):
-            out.append((None, thread, [fr[i] for i in s], round(w * rate), w))
+            # an empty sample is a sample of nothing: the frame "<idle>"
+            frames = [fr[i] for i in s] or [("<idle>", None, 0)]
+            out.append((None, thread, frames, round(w * rate), w))
     return out
 
 
@@ -111,7 +113,60 @@ def dump_json(path, rate):
     return out
 
 
-READERS = {"collapsed": collapsed, "speedscope": speedscope, "chrometrace": chrometrace,
+def svg(path, rate):
+    """py-spy's flame graph SVG, sample by sample: for each sample position
+    in [0, total_samples) the frame of each row whose [fg:x, fg:x+fg:w)
+    holds it, rows ordered from the "all" root (the top row when
+    inverted); identical stacks add up."""
+    import bisect
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.w3.org/2000/svg}"
+    fg = "{http://github.com/jonhoo/inferno}"
+    root = ET.parse(path).getroot()
+    frames_svg = next(e for e in root.iter(ns + "svg") if e.get("id") == "frames")
+    total = int(frames_svg.get("total_samples"))
+    rows = collections.defaultdict(list)
+    for g in frames_svg.iter(ns + "g"):
+        t, r = g.find(ns + "title"), g.find(ns + "rect")
+        if t is None or r is None:
+            continue
+        text = re.sub(r" \([0-9,]+ samples?, [0-9.]+%\)$", "", t.text)
+        rows[float(r.get("y"))].append((int(r.get(fg + "x")), int(r.get(fg + "w")), text))
+    ys = sorted(rows)
+    # the root row: the "all" frame's (else the widest frame's) is first
+    root_y = max((text == "all", w, -y) for y in ys for _, w, text in rows[y])
+    if -root_y[2] != ys[0]:
+        ys.reverse()
+    for y in ys:
+        rows[y].sort()
+    counts = collections.Counter()
+    for s in range(total):
+        stack = []
+        for y in ys:
+            row = rows[y]
+            i = bisect.bisect_right(row, (s, float("inf"))) - 1
+            if i < 0 or not row[i][0] <= s < row[i][0] + row[i][1]:
+                break
+            stack.append(row[i][2])
+        if stack and stack[0] == "all":
+            stack = stack[1:]
+        counts[tuple(stack)] += 1
+    out = []
+    for stack, n in counts.items():
+        process = thread = None
+        frames = []
+        for text in stack:
+            if m := re.fullmatch(r'process (\d+):"(.*)"', text):
+                process = f"{m.group(1)} {m.group(2)}"
+            elif m := re.fullmatch(r"thread \((0x[0-9A-Fa-f]+|\d+)\)(?:: (.*))?", text):
+                thread = m.group(1) + (" " + m.group(2) if m.group(2) else "")
+            else:
+                frames.append(frame(text))
+        out.append((process, thread, frames, n, n / rate))
+    return out
+
+
+READERS = {"svg": svg, "collapsed": collapsed, "speedscope": speedscope, "chrometrace": chrometrace,
            "dump": dump, "dump-json": dump_json}
 
 

@@ -95,7 +95,10 @@ def main():
         o[1] += d
         o[3] = d if o[3] is None else min(o[3], d)
         o[4] = max(o[4], d)
-        lane = "r" if lc in RUNTIME else "g" if lc == "gpu_user_annotation" else "h"
+        # a thread's runtime calls nest in its ops (one stack per thread, so
+        # an op's self time leaves out every call made inside it); GPU
+        # annotations are a track of their own beside the kernels
+        lane = "g" if lc == "gpu_user_annotation" else "hr"
         tracks[(str(e.get("pid")), str(e.get("tid")), lane)].append((s, -(s + d), seq, name, cat))
         device = lc in DEVICE
         if device:

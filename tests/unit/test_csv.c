@@ -50,6 +50,40 @@ static void quoted_fields(void **state)
 	amd_csv_free(&c);
 }
 
+static void bom_skipped_once(void **state)
+{
+	(void)state;
+	/* a BOM before the header goes; the same bytes later are data */
+	const char *s = "\xEF\xBB\xBF" "timestamp,x\n\xEF\xBB\xBF" "1,2\n";
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	amd_csv_init(&c, "t.csv", s, strlen(s), 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[0], "timestamp");
+	assert_int_equal(c.line, 1);
+	assert_int_equal(next(&c, &err), 1);
+	assert_string_equal(c.field[0], "\xEF\xBB\xBF" "1");
+	assert_int_equal(next(&c, &err), 0);
+	amd_csv_free(&c);
+}
+
+static void value_units(void **state)
+{
+	(void)state;
+	double v;
+	char unit[8];
+	assert_int_equal(amd_parse_value_unit("0.45 kW", &v, unit, sizeof unit), 0);
+	assert_string_equal(unit, "kW");
+	assert_true(v == 0.45);
+	assert_int_equal(amd_parse_value_unit(" 12 ", &v, unit, sizeof unit), 0);
+	assert_string_equal(unit, "");
+	assert_int_equal(amd_parse_value_unit("3 Kilowatts", &v, unit, 4), 0);
+	assert_string_equal(unit, "Kil"); /* truncated to the buffer */
+	assert_int_equal(amd_parse_value_unit("[N/A]", &v, unit, sizeof unit), 0);
+	assert_string_equal(unit, "");
+	assert_int_equal(amd_parse_value_unit("x W", &v, unit, sizeof unit), -1);
+}
+
 static void newlines_in_quotes_and_crlf(void **state)
 {
 	(void)state;
@@ -212,6 +246,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(quoted_fields),
+		cmocka_unit_test(bom_skipped_once),
+		cmocka_unit_test(value_units),
 		cmocka_unit_test(newlines_in_quotes_and_crlf),
 		cmocka_unit_test(trimmed_fields),
 		cmocka_unit_test(errors_name_file_and_line),

@@ -70,6 +70,33 @@ static void self_time_from_nesting_out_of_order(void **state)
 	amd_trace_agg_free(a);
 }
 
+static void runtime_calls_leave_self_time(void **state)
+{
+	(void)state;
+	struct amd_trace_agg *a = amd_trace_agg_new();
+	/* Kineto's order: the ops first, the runtime calls of the same thread
+	 * in a later pass. E[0,100) holds F[10,50); cudaMalloc[20,45) runs
+	 * inside F, cudaLaunchKernel[60,70) (holding cuLaunchKernel[62,68))
+	 * inside E only, cudaFree[120,130) inside no op; thread 2's call is
+	 * not E's. */
+	feed(a, "E", "cpu_op", "1", 0, 100);
+	feed(a, "F", "cpu_op", "1", 10, 40);
+	feed(a, "cudaMalloc", "cuda_runtime", "1", 20, 25);
+	feed(a, "cudaLaunchKernel", "cuda_runtime", "1", 60, 10);
+	feed(a, "cuLaunchKernel", "cuda_driver", "1", 62, 6);
+	feed(a, "cudaFree", "cuda_runtime", "1", 120, 10);
+	feed(a, "cudaMemcpy", "cuda_runtime", "2", 80, 10);
+	struct amd_trace_summary s;
+	assert_int_equal(amd_trace_agg_finish(a, 0, &s), 0);
+	assert_int_equal(op(&s, "E")->self_ns, 100 - 40 - 10);
+	assert_int_equal(op(&s, "F")->self_ns, 40 - 25);
+	assert_int_equal(op(&s, "cudaMalloc")->self_ns, 25);
+	assert_int_equal(op(&s, "cudaLaunchKernel")->self_ns, 4);
+	assert_int_equal(op(&s, "cuLaunchKernel")->self_ns, 6);
+	assert_int_equal(op(&s, "cudaFree")->self_ns, 10);
+	amd_trace_agg_free(a);
+}
+
 static void gpu_phases_with_overlap(void **state)
 {
 	(void)state;
@@ -145,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(self_time_from_nesting_out_of_order),
+		cmocka_unit_test(runtime_calls_leave_self_time),
 		cmocka_unit_test(gpu_phases_with_overlap),
 		cmocka_unit_test(cpu_only_shares_steps_and_collectives),
 		cmocka_unit_test(itwinai_name_rule),

@@ -1,10 +1,17 @@
 /* nvsmi_csv.c — nvidia-smi's GPU logs, `nvidia-smi --query-gpu=…
  * --format=csv[,nounits] -l N`: a header of query names with units in
  * brackets ("power.draw [W]"), values with units ("75.29 W", "0 %") or
- * without (nounits), "[N/A]" for no value. Columns are found by name, in
- * any order, any subset; timestamp is required and index (else the order
- * of first appearance of uuid / pci.bus_id) numbers the GPUs. nvidia-smi
- * prints local time without a zone ("2026/11/22 11:39:49.177"): it is
+ * without (nounits, the header's unit applies), "[N/A]" for no value.
+ * Values are stored in %, W, MiB and °C: kW, mW, GiB, KiB, … are
+ * converted, a unit that is not the column's is refused. Columns are
+ * found by name, in any order, any subset; index (else the order of first
+ * appearance of uuid / pci.bus_id) numbers the GPUs. Variants users have:
+ * a header repeated before every sample (a shell loop appending
+ * `nvidia-smi --query-gpu=… --format=csv`) is skipped; a log without a
+ * timestamp column is read with --interval (sample k at k × interval, a
+ * sample ending when a GPU comes again); one written with
+ * --format=csv,noheader with --query (the --query-gpu list is the
+ * header). nvidia-smi prints local time without a zone ("2026/11/22 11:39:49.177"): it is
  * read as UTC, so times compare with each other, and with MLflow's epoch
  * times only when the logging machine ran on UTC. Samples belong to the
  * run given with --run, else to no run. */
@@ -25,41 +32,6 @@ static int name_is(const char *field, const char *name)
 {
 	size_t n = strlen(name);
 	return strncmp(field, name, n) == 0 && (field[n] == '\0' || field[n] == ' ');
-}
-
-static int detect(const char *path, const unsigned char *head, size_t n)
-{
-	const char *h = (const char *)head;
-	const char *nl = memchr(h, '\n', n);
-	size_t len = nl ? (size_t)(nl - h) : n;
-	char line[AMD_HEAD_BYTES + 1];
-	memcpy(line, h, len);
-	line[len] = '\0';
-	static const char *const known[] = {"utilization.gpu", "power.draw", "memory.used",
-					    "temperature.gpu", "utilization.memory"};
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		if (strstr(line, known[i]))
-			return 85;
-	return 0;
-}
-
-enum { C_TS, C_INDEX, C_ID, C_UTIL, C_MEMUTIL, C_POWER, C_MEMUSED, C_TEMP, C_N };
-
-static void find_cols(const struct amd_csv *c, int *col)
-{
-	static const char *const names[C_N][3] = {
-		{"timestamp"}, {"index"}, {"uuid", "pci.bus_id", "gpu_uuid"},
-		{"utilization.gpu"}, {"utilization.memory"},
-		{"power.draw", "power.draw.instant", "power.draw.average"},
-		{"memory.used"}, {"temperature.gpu"},
-	};
-	for (int k = 0; k < C_N; k++) {
-		col[k] = -1;
-		for (int j = 0; j < 3 && names[k][j] && col[k] < 0; j++)
-			for (size_t i = 0; i < c->n && col[k] < 0; i++)
-				if (name_is(c->field[i], names[k][j]))
-					col[k] = (int)i;
-	}
 }
 
 /* "2026/11/22 11:39:49.177" (also with '-' between date parts). */
@@ -84,9 +56,63 @@ static int parse_ts(const char *s, int64_t *out)
 	return 0;
 }
 
+/* A first line that is a sample, not a header (--format=csv,noheader):
+ * it starts with nvidia-smi's time and holds a value with its unit. */
+static int headless_sample(char *line)
+{
+	char *comma = strchr(line, ',');
+	int64_t ms;
+	if (!comma)
+		return 0;
+	*comma = '\0';
+	int ts = parse_ts(line, &ms) == 0;
+	*comma = ',';
+	return ts && (strstr(comma, " W,") || strstr(comma, " MiB") || strstr(comma, " %"));
+}
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	const char *h = (const char *)head;
+	const char *nl = memchr(h, '\n', n);
+	size_t len = nl ? (size_t)(nl - h) : n;
+	char line[AMD_HEAD_BYTES + 1];
+	memcpy(line, h, len);
+	line[len] = '\0';
+	static const char *const known[] = {"utilization.gpu", "power.draw", "memory.used",
+					    "temperature.gpu", "utilization.memory"};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strstr(line, known[i]))
+			return 85;
+	return headless_sample(line) ? 60 : 0;
+}
+
+enum { C_TS, C_INDEX, C_ID, C_UTIL, C_MEMUTIL, C_POWER, C_MEMUSED, C_TEMP, C_N };
+
+static void find_cols(char *const *field, size_t n, int *col)
+{
+	static const char *const names[C_N][3] = {
+		{"timestamp"}, {"index"}, {"uuid", "pci.bus_id", "gpu_uuid"},
+		{"utilization.gpu"}, {"utilization.memory"},
+		{"power.draw", "power.draw.instant", "power.draw.average"},
+		{"memory.used"}, {"temperature.gpu"},
+	};
+	for (int k = 0; k < C_N; k++) {
+		col[k] = -1;
+		for (int j = 0; j < 3 && names[k][j] && col[k] < 0; j++)
+			for (size_t i = 0; i < n && col[k] < 0; i++)
+				if (name_is(field[i], names[k][j]))
+					col[k] = (int)i;
+	}
+}
+
 struct gpu_ids {
 	char *id[MAX_GPUS];
 	int n;
+	/* a log without times: sample k is at k × interval_ms; a sample ends
+	 * when a GPU it already holds comes again */
+	double interval_ms;
+	int64_t k;
+	unsigned char seen[MAX_GPUS];
 };
 
 static int gpu_number(struct gpu_ids *ids, const char *id)
@@ -99,19 +125,63 @@ static int gpu_number(struct gpu_ids *ids, const char *id)
 	return ids->n++;
 }
 
-static int value(const struct amd_csv *c, const int *col, int k, double *out)
+/* A unit and what one of it is in the stored unit (%, W, MiB, °C). */
+struct unit_scale {
+	const char *unit;
+	double factor;
+};
+
+static const struct unit_scale pct_units[] = {{"", 1}, {"%", 1}, {NULL, 0}};
+static const struct unit_scale power_units[] = {
+	{"", 1}, {"W", 1}, {"kW", 1e3}, {"mW", 1e-3}, {NULL, 0}};
+static const struct unit_scale mem_units[] = {
+	{"", 1}, {"MiB", 1}, {"GiB", 1024}, {"KiB", 1.0 / 1024}, {"TiB", 1024 * 1024},
+	{"B", 1.0 / (1024 * 1024)}, {"MB", 1e6 / (1024 * 1024)}, {"GB", 1e9 / (1024 * 1024)},
+	{NULL, 0}};
+static const struct unit_scale temp_units[] = {{"", 1}, {"C", 1}, {NULL, 0}};
+
+static const struct unit_scale *const col_units[C_N] = {
+	[C_UTIL] = pct_units, [C_MEMUTIL] = pct_units, [C_POWER] = power_units,
+	[C_MEMUSED] = mem_units, [C_TEMP] = temp_units};
+
+/* The unit a header names in brackets ("power.draw [kW]"), else "". */
+static void header_unit(const char *hdr, char *unit, size_t size)
+{
+	const char *o = strrchr(hdr, '['), *e = o ? strchr(o, ']') : NULL;
+	size_t n = e ? (size_t)(e - o - 1) : 0;
+	n = n < size ? n : size - 1;
+	memcpy(unit, e ? o + 1 : "", n);
+	unit[n] = '\0';
+}
+
+/* Column k's value in the stored unit: the value's own unit, else the
+ * header's; 1 when the unit is not one of the column's. */
+static int value(const struct amd_csv *c, const int *col, char *const *hdr, int k,
+		 double *out, struct amd_err *err)
 {
 	*out = NAN;
 	if (col[k] < 0)
 		return 0;
-	return amd_parse_unit_double(c->field[col[k]], out);
+	char unit[16];
+	if (amd_parse_value_unit(c->field[col[k]], out, unit, sizeof unit) < 0)
+		return amd_fail(err, "%s: line %d: column '%s': '%s' is not a number", c->path,
+				c->line, hdr[col[k]], c->field[col[k]]);
+	if (!unit[0] && !isnan(*out))
+		header_unit(hdr[col[k]], unit, sizeof unit);
+	for (const struct unit_scale *u = col_units[k]; u->unit; u++)
+		if (strcmp(u->unit, unit) == 0) {
+			*out *= u->factor;
+			return 0;
+		}
+	return amd_fail(err, "%s: line %d: column '%s': unknown unit '%s' in '%s'", c->path,
+			c->line, hdr[col[k]], unit, c->field[col[k]]);
 }
 
 static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct gpu_ids *ids,
 	       struct amd_sink *sink, struct amd_err *err)
 {
 	struct amd_gpu_sample g = {0};
-	if (parse_ts(c->field[col[C_TS]], &g.ts_ms) < 0)
+	if (col[C_TS] >= 0 && parse_ts(c->field[col[C_TS]], &g.ts_ms) < 0)
 		return amd_fail(err, "%s: line %d: column 'timestamp': '%s' is not a time",
 				c->path, c->line, c->field[col[C_TS]]);
 	int64_t idx = 0;
@@ -123,33 +193,83 @@ static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct
 		return amd_fail(err, "%s: line %d: more than %d GPUs", c->path, c->line, MAX_GPUS);
 	}
 	g.gpu = (int)idx;
+	if (col[C_TS] < 0) {
+		if (ids->seen[idx]) {
+			memset(ids->seen, 0, sizeof ids->seen);
+			ids->k++;
+		}
+		ids->seen[idx] = 1;
+		g.ts_ms = llround((double)ids->k * ids->interval_ms);
+	}
 	double *dst[] = {[C_UTIL] = &g.util_pct, [C_MEMUTIL] = &g.mem_util_pct,
 			 [C_POWER] = &g.power_w, [C_MEMUSED] = &g.mem_used_mib,
 			 [C_TEMP] = &g.temp_c};
 	for (int k = C_UTIL; k < C_N; k++)
-		if (value(c, col, k, dst[k]) < 0)
-			return amd_fail(err, "%s: line %d: column '%s': '%s' is not a number",
-					c->path, c->line, hdr[col[k]], c->field[col[k]]);
+		if (value(c, col, hdr, k, dst[k], err) < 0)
+			return -1;
 	return sink->gpu_sample ? sink->gpu_sample(sink, &g, err) : 0;
+}
+
+static int is_header(const struct amd_csv *c, char *const *hdr, size_t width)
+{
+	if (c->n != width)
+		return 0;
+	for (size_t i = 0; i < width; i++)
+		if (strcmp(c->field[i], hdr[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* The header: the file's first record, or --query's list (a log written
+ * with --format=csv,noheader; its first record is then a sample). */
+static int header(struct amd_csv *c, const struct amd_input *in, char ***hdr, size_t *width,
+		  struct amd_err *err)
+{
+	struct amd_csv q;
+	if (in->gpu_query) {
+		amd_csv_init(&q, "--query", in->gpu_query, strlen(in->gpu_query), 1);
+		if (amd_csv_next(&q, err) != 1) {
+			amd_csv_free(&q);
+			return amd_fail(err, "%s: --query '%s' names no column", c->path, in->gpu_query);
+		}
+	}
+	const struct amd_csv *h = in->gpu_query ? &q : c;
+	*width = h->n;
+	*hdr = calloc(h->n, sizeof **hdr);
+	int rc = *hdr ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < h->n; i++)
+		if (!((*hdr)[i] = strdup(h->field[i])))
+			rc = -1;
+	if (in->gpu_query)
+		amd_csv_free(&q);
+	return rc < 0 ? amd_fail(err, "%s: out of memory", c->path) : 0;
 }
 
 static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *sink,
 		struct amd_err *err)
 {
+	char **hdr = NULL;
+	size_t width = 0;
+	struct gpu_ids ids = {.n = 0, .interval_ms = in->sample_interval * 1000};
 	int col[C_N];
-	find_cols(c, col);
-	if (col[C_TS] < 0)
-		return amd_fail(err, "%s: line 1: no column 'timestamp' in the header", c->path);
-	size_t width = c->n;
-	char **hdr = calloc(width, sizeof *hdr);
-	struct gpu_ids ids = {.n = 0};
-	int rc = hdr ? 0 : amd_fail(err, "%s: out of memory", c->path);
-	for (size_t i = 0; rc == 0 && i < width; i++)
-		if (!(hdr[i] = strdup(c->field[i])))
-			rc = amd_fail(err, "%s: out of memory", c->path);
+	int rc = header(c, in, &hdr, &width, err);
+	if (rc == 0)
+		find_cols(hdr, width, col);
+	int64_t ms;
+	if (rc == 0 && !in->gpu_query && width && parse_ts(hdr[0], &ms) == 0)
+		rc = amd_fail(err, "%s: line 1: a sample, not a header (a log written with"
+			      " --format=csv,noheader): give its --query-gpu list with --query",
+			      c->path);
+	if (rc == 0 && col[C_TS] < 0 && !(in->sample_interval > 0))
+		rc = amd_fail(err, "%s: line 1: no column 'timestamp' in the header (for a log"
+			      " without times give --interval SECONDS)", c->path);
 	if (rc == 0 && sink->link)
 		rc = sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err);
-	while (rc >= 0 && (rc = amd_csv_next(c, err)) == 1) {
+	int first = in->gpu_query != NULL; /* the record in hand is a sample */
+	while (rc >= 0 && (first || (rc = amd_csv_next(c, err)) == 1)) {
+		first = 0;
+		if (is_header(c, hdr, width))
+			continue; /* a shell loop of `nvidia-smi --format=csv` repeats it */
 		if (c->n != width)
 			rc = amd_fail(err, "%s: line %d: %zu fields, the header has %zu (truncated file?)",
 				      c->path, c->line, c->n, width);
@@ -180,6 +300,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_nvsmi_csv = {
 	.name = "nvidia-smi-csv",
+	.variants = "nvidia-smi --query-gpu=… --format=csv[,nounits] [-l N]; the header repeated (a shell loop); no timestamp column (--interval); csv,noheader (--query); a UTF-8 BOM; kW/mW, GiB/KiB converted",
 	.detect = detect,
 	.parse = parse,
 };

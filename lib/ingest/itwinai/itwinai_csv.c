@@ -106,6 +106,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_itwinai_csv = {
 	.name = "itwinai-op-averages",
+	.variants = "itwinai torch_profiling_averages.csv (profiler key_averages per rank)",
 	.detect = detect,
 	.parse = parse,
 };

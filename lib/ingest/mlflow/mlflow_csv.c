@@ -269,6 +269,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_mlflow_csv = {
 	.name = "mlflow-csv",
+	.variants = "MLflow CSV exports: mlflow experiments csv, itwinai download-mlflow-data",
 	.detect = detect,
 	.parse = parse,
 };

@@ -284,6 +284,7 @@ out:
 
 const struct amd_format amd_fmt_mlflow_run = {
 	.name = "mlflow-run",
+	.variants = "an MLflow file-store run directory (mlruns/, mllogs/mlflow/), MLflow 1.x-3.x meta.yaml",
 	.is_dir = 1,
 	.detect = detect,
 	.parse = parse,

@@ -256,6 +256,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_mlflow_rest = {
 	.name = "mlflow-rest",
+	.variants = "MLflow REST JSON: runs/search, metrics/get-history (with --run)",
 	.detect = detect,
 	.parse = parse,
 };

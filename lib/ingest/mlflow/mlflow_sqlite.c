@@ -113,6 +113,7 @@ struct db_ctx {
 	const char *path;
 	struct amd_sink *sink;
 	sqlite3_stmt *exp, *param, *tag, *metric, *parent, *run_name;
+	int runs, deleted; /* runs read, runs skipped as deleted */
 };
 
 static const char *const exp_cols[] = {"!experiment_id", "!name"};
@@ -230,8 +231,11 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 	const char *stage = text(runs, 6);
 	if (!id)
 		return amd_fail(err, "%s: a run with an empty run_uuid", c->path);
-	if (stage && strcmp(stage, "deleted") == 0)
+	if (stage && strcmp(stage, "deleted") == 0) {
+		c->deleted++;
 		return 0;
+	}
+	c->runs++;
 	char parent[256], tag_name[512];
 	char *sweep;
 	if (experiment_name(c, runs, &sweep) < 0)
@@ -274,6 +278,9 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		ret = one_run(&c, runs, err);
 	if (ret == 0 && rc != SQLITE_DONE)
 		ret = amd_fail(err, "%s: reading runs: %s", in->path, sqlite3_errmsg(c.db));
+	if (ret == 0 && c.runs == 0) /* MLflow makes an empty mlflow.db on its first start */
+		ret = amd_fail(err, "%s: no runs in this MLflow database (%d deleted): nothing to add",
+			       in->path, c.deleted);
 	sqlite3_finalize(runs);
 	sqlite3_finalize(c.exp);
 	sqlite3_finalize(c.param);
@@ -285,6 +292,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_mlflow_sqlite = {
 	.name = "mlflow-sqlite",
+	.variants = "an MLflow SQLite backend (mlflow.db), read-only",
 	.detect = detect,
 	.parse = parse,
 };

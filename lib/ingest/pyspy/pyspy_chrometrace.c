@@ -391,6 +391,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_pyspy_chrometrace = {
 	.name = "pyspy-chrometrace",
+	.variants = "py-spy record --format chrometrace",
 	.detect = detect,
 	.parse = parse,
 };

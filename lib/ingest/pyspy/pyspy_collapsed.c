@@ -105,6 +105,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_pyspy_collapsed = {
 	.name = "pyspy-collapsed",
+	.variants = "py-spy record -f raw [-s] [-t]; perf/FlameGraph collapsed stacks",
 	.detect = detect,
 	.parse = parse,
 };

@@ -160,6 +160,7 @@ static int parse_text(const struct amd_input *in, struct amd_sink *sink, struct 
 
 const struct amd_format amd_fmt_pyspy_dump = {
 	.name = "pyspy-dump",
+	.variants = "py-spy dump (text; one snapshot: 1 sample per thread)",
 	.detect = detect_text,
 	.parse = parse_text,
 };
@@ -287,6 +288,7 @@ static int parse_json(const struct amd_input *in, struct amd_sink *sink, struct 
 
 const struct amd_format amd_fmt_pyspy_dump_json = {
 	.name = "pyspy-dump-json",
+	.variants = "py-spy dump --json",
 	.detect = detect_json,
 	.parse = parse_json,
 };

@@ -5,8 +5,10 @@
  * Weights in a time unit (py-spy ≥ 0.3.9: seconds, 1/rate each) are the
  * seconds, and samples = weight × rate, the rate being --rate or
  * 1/smallest weight; unit "none" (older py-spy: 1 per sample) counts
- * samples, seconds = samples / rate (--rate, else 100 Hz). cJSON: these
- * files are small, and capped. */
+ * samples, seconds = samples / rate (--rate, else 100 Hz). A sample with
+ * an empty stack (py-spy writes one for a thread sampled outside any
+ * Python frame) is a sample of nothing: it counts in the thread's time
+ * as the one frame "<idle>". cJSON: these files are small, and capped. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +140,9 @@ static double min_weight(const cJSON *profiles, double *unit_out)
 	return m;
 }
 
+/* What an empty sample is stored as. */
+static const struct amd_stack_frame idle_frame = {.name = "<idle>"};
+
 static int one_sample(const cJSON *sample, const struct frame_tab *t,
 		      struct amd_pyspy_stack *st, const char *where, const char *path,
 		      struct amd_err *err)
@@ -153,8 +158,8 @@ static int one_sample(const cJSON *sample, const struct frame_tab *t,
 		if (amd_pyspy_push(st, &t->v[(size_t)ix->valuedouble]) < 0)
 			return amd_fail(err, "%s: out of memory", path);
 	}
-	if (st->depth == 0)
-		return amd_fail(err, "%s: %s: an empty stack", path, where);
+	if (st->depth == 0 && amd_pyspy_push(st, &idle_frame) < 0)
+		return amd_fail(err, "%s: out of memory", path);
 	return 0;
 }
 
@@ -257,6 +262,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_pyspy_speedscope = {
 	.name = "pyspy-speedscope",
+	.variants = "py-spy record -f speedscope (0.3.x, 0.4.x; empty samples as <idle>), other sampled speedscope files",
 	.detect = detect,
 	.parse = parse,
 };

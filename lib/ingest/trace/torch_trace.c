@@ -20,6 +20,7 @@
 #include "chunks.h"
 #include "trace_time.h"
 #include "trace_agg.h"
+#include "trace_kineto.h"
 #include "file.h"
 #include "num.h"
 
@@ -52,6 +53,8 @@ struct reader {
 	unsigned char stack[MAX_DEPTH];
 	enum key key;
 	int seen_events, seen_devices;
+	int kineto; /* a root key or an event only Kineto writes was seen */
+	int accel;  /* an event of an accelerator (even with no kernel) */
 	/* the event being read */
 	struct amd_trace_event ev;
 	struct field name, cat, pid, tid, dtype, coll;
@@ -137,6 +140,8 @@ static enum key key_of(enum container c, const unsigned char *k, size_t len)
 static int on_key(void *ctx, const unsigned char *k, size_t len)
 {
 	struct reader *r = ctx;
+	if (r->depth == 1 && !r->kineto)
+		r->kineto = amd_trace_kineto_root_key((const char *)k, len);
 	r->key = key_of(top(r), k, len);
 	return 1;
 }
@@ -270,6 +275,11 @@ static int on_end_map(void *ctx)
 	enum container c = top(r);
 	r->depth--;
 	r->key = K_NONE;
+	if (c == C_EVENT && !r->kineto)
+		r->kineto = amd_trace_kineto_event(r->ev.cat, r->ev.cat_len, r->ev.name,
+						   r->ev.name_len);
+	if (c == C_EVENT && !r->accel)
+		r->accel = amd_trace_accelerator_cat(r->ev.cat, r->ev.cat_len);
 	if (c == C_EVENT && amd_trace_agg_event(r->agg, &r->ev) < 0)
 		return fail(r, "out of memory");
 	r->n_events += c == C_EVENT;
@@ -384,6 +394,10 @@ static int read_stream(struct reader *r)
 	else if (!r->seen_events)
 		rc = amd_fail(r->err, "%s: byte %llu: no traceEvents array in the document",
 			      r->path, (unsigned long long)r->offset);
+	else if (!r->kineto)
+		rc = amd_fail(r->err, "%s: a Chrome trace from another profiler (TensorFlow, JAX,"
+			      " perfetto, Chrome?): no key or event category of PyTorch's"
+			      " profiler (Kineto)", r->path);
 out:
 	if (h)
 		yajl_free(h);
@@ -446,8 +460,10 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		s.world_size = r.world;
 		s.backend = r.backend[0] ? r.backend : NULL;
 		/* deviceProperties lists the machine's GPUs even when training ran
-		 * on CPU cores: name the device only when the trace used it */
-		s.device = !s.has_gpu ? "cpu" : r.device[0] ? r.device : NULL;
+		 * on CPU cores: name the device only when the trace used it (kernels,
+		 * or runtime calls and profiler ranges without kernels: CUPTI's
+		 * range profiler, MTIA) */
+		s.device = !s.has_gpu && !r.accel ? "cpu" : r.device[0] ? r.device : NULL;
 		if (sink->link &&
 		    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
 			rc = -1;
@@ -466,7 +482,9 @@ static int ends_with(const char *s, const char *suffix)
 
 /* Kineto traces are a JSON object with traceEvents and Kineto's own keys
  * (schemaVersion, deviceProperties, distributedInfo, baseTimeNanoseconds).
- * A bare array, or traceEvents alone, may be py-spy's chrometrace: low. */
+ * A bare array, or traceEvents alone, may be py-spy's chrometrace: low.
+ * An object whose first bytes name neither (a wrapper's large "metadata"
+ * first) is read on at its top level until one appears. */
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
 	size_t i = 0;
@@ -490,11 +508,17 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 		return named ? 60 : 40;
 	if (events)
 		return named ? 60 : 30;
+	if (n == AMD_HEAD_BYTES) { /* more than the head: read the top level on */
+		int top = amd_trace_scan_top(path);
+		if (top != 0)
+			return top < 0 ? -1 : top == 2 ? 90 : named ? 60 : 30;
+	}
 	return named ? 10 : 0;
 }
 
 const struct amd_format amd_fmt_torch_trace = {
 	.name = "torch-trace",
+	.variants = "PyTorch profiler (Kineto) traces, torch 1.8-2.x, .json[.gz]; wrapped with other top-level keys first (metadata); other Chrome traces (TensorFlow, JAX, perfetto) refused",
 	.detect = detect,
 	.parse = parse,
 };

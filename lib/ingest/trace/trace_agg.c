@@ -10,7 +10,10 @@
  *   so those are lanes of their own; a bounded reorder window per track repairs the
  *   small disorder that remains.
  * - Self time = duration minus the (clipped) durations of the direct
- *   children on the same track, never below zero.
+ *   children on the same track, never below zero; on a CPU thread also
+ *   minus the runtime calls (the 'r' lane) made inside it and not inside
+ *   one of its children: each top-level call is charged to the op
+ *   innermost on its thread while it ran (trace_innermost.h).
  * - GPU phases: over all kernel/memcpy/memset intervals (taken in start
  *   order), wall time where a compute kernel runs is compute (and also
  *   overlap when a communication kernel runs with it), else
@@ -20,6 +23,8 @@
  *   each thread, communication = top-level collectives (record_param_comms,
  *   gloo:*, nccl:*), other = window minus both (not below zero). */
 #include "trace_agg.h"
+#include "trace_innermost.h"
+#include "trace_strtab.h"
 #include "trace_time.h"
 #include "buf.h"
 
@@ -35,14 +40,6 @@
 enum { OPF_ATEN = 1, OPF_COMM = 2, OPF_DEVICE = 4, OPF_STEP = 8, OPF_TRACE = 16,
        OPF_ITWINAI = 32, OPF_GPU_ANNOT = 64, OPF_RUNTIME = 128 };
 enum { GPU_COMPUTE = 0, GPU_COMM = 1, GPU_MEMORY = 2 };
-
-struct strtab {
-	char **s;
-	size_t *len;
-	uint32_t n, cap;    /* s[0] is NULL: id 0 means "none" */
-	uint32_t *slots;    /* hash slots holding id, 0 = empty */
-	uint32_t nslots;
-};
 
 struct op {
 	uint32_t name, cat;
@@ -73,6 +70,9 @@ struct track {
 	struct window pending;
 	struct open_iv *stack;
 	size_t depth, cap;
+	char lane;                   /* 'h' host/stream, 'r' runtime, 'g' GPU annotations */
+	long host;                   /* 'r': index + 1 of the thread's 'h' track */
+	struct amd_innermost inner;  /* 'h': the innermost CPU op over time */
 };
 
 struct coll {
@@ -82,7 +82,7 @@ struct coll {
 };
 
 struct amd_trace_agg {
-	struct strtab names, tracks_by_key;
+	struct amd_strtab names, tracks_by_key;
 	struct op *ops;
 	size_t n_ops, cap_ops;
 	uint32_t *op_slots; /* hash of (name, cat) -> op index + 1 */
@@ -110,84 +110,6 @@ struct amd_trace_agg {
 	size_t keycap, last_cap, last_len;
 	long last_track;
 };
-
-/* String hash, 8 bytes a step (kernel names run to kilobytes). */
-static uint32_t hash_str(const char *s, size_t n)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	for (; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-static int strtab_rehash(struct strtab *t)
-{
-	uint32_t ns = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *sl = calloc(ns, sizeof *sl);
-	if (!sl)
-		return -1;
-	for (uint32_t id = 1; id < t->n; id++) {
-		uint32_t h = hash_str(t->s[id], t->len[id]) & (ns - 1);
-		while (sl[h])
-			h = (h + 1) & (ns - 1);
-		sl[h] = id;
-	}
-	free(t->slots);
-	t->slots = sl;
-	t->nslots = ns;
-	return 0;
-}
-
-/* Id of s[0..n) (> 0), adding it; 0 when out of memory. */
-static uint32_t intern(struct strtab *t, const char *s, size_t n)
-{
-	if (!t->s) {
-		t->s = calloc(64, sizeof *t->s);
-		t->len = calloc(64, sizeof *t->len);
-		if (!t->s || !t->len)
-			return 0;
-		t->cap = 64;
-		t->n = 1;
-	}
-	if (2 * (t->n + 1) > t->nslots && strtab_rehash(t) < 0)
-		return 0;
-	uint32_t h = hash_str(s, n) & (t->nslots - 1);
-	for (uint32_t id; (id = t->slots[h]); h = (h + 1) & (t->nslots - 1))
-		if (t->len[id] == n && memcmp(t->s[id], s, n) == 0)
-			return id;
-	size_t cap_s = t->cap, cap_len = t->cap;
-	if (amd_grow(&t->s, t->n, &cap_s, sizeof *t->s, 64) < 0 ||
-	    amd_grow(&t->len, t->n, &cap_len, sizeof *t->len, 64) < 0)
-		return 0;
-	t->cap = (uint32_t)cap_s;
-	char *c = malloc(n + 1);
-	if (!c)
-		return 0;
-	memcpy(c, s, n);
-	c[n] = '\0';
-	t->s[t->n] = c;
-	t->len[t->n] = n;
-	t->slots[h] = t->n;
-	return t->n++;
-}
-
-static void strtab_free(struct strtab *t)
-{
-	for (uint32_t i = 1; i < t->n; i++)
-		free(t->s[i]);
-	free(t->s);
-	free(t->len);
-	free(t->slots);
-}
 
 static int has_prefix(const char *s, const char *p)
 {
@@ -350,6 +272,14 @@ static size_t window_size(const struct window *w)
 	return w->n + w->n_late;
 }
 
+/* The event window_pop would give (the window is not empty). */
+static const struct hev *window_first(const struct window *w)
+{
+	if (w->n_late && (!w->n || hev_less(&w->late[0], &w->v[w->head])))
+		return &w->late[0];
+	return &w->v[w->head];
+}
+
 static struct hev window_pop(struct window *w)
 {
 	if (w->n_late && (!w->n || hev_less(&w->late[0], &w->v[w->head])))
@@ -374,17 +304,61 @@ static int64_t add_ns(struct amd_trace_agg *a, int64_t x, int64_t y)
 
 /* ---- nesting on one track ---- */
 
-static void close_top(struct amd_trace_agg *a, struct track *t)
+/* On a CPU thread's 'h' track, notes that op (index + 1; 0: none) is
+ * innermost from t on. */
+static int note_innermost(struct amd_trace_agg *a, struct track *t, int64_t t0, uint32_t op)
+{
+	if (t->lane != 'h' || (op && (a->ops[op - 1].flags & OPF_DEVICE)))
+		return 0;
+	return amd_innermost_set(&t->inner, t0, op);
+}
+
+static int close_top(struct amd_trace_agg *a, struct track *t)
 {
 	struct open_iv *iv = &t->stack[--t->depth];
 	int64_t self = iv->end - iv->start - iv->child; /* child clipped to the span: no overflow */
 	a->ops[iv->op].self = add_ns(a, a->ops[iv->op].self, self > 0 ? self : 0);
+	return note_innermost(a, t, iv->end, t->depth ? t->stack[t->depth - 1].op + 1 : 0);
+}
+
+static int close_until(struct amd_trace_agg *a, struct track *t, int64_t time)
+{
+	while (t->depth && t->stack[t->depth - 1].end <= time)
+		if (close_top(a, t) < 0)
+			return -1;
+	return 0;
+}
+
+static void charge_self(void *ctx, uint32_t op, int64_t ns)
+{
+	((struct amd_trace_agg *)ctx)->ops[op].self -= ns;
+}
+
+static int release_one(struct amd_trace_agg *a, struct track *t);
+
+/* A top-level runtime call: its thread's ops that start before it ends
+ * are taken first, then its time leaves the self time of the op it ran
+ * inside. */
+static int charge_runtime(struct amd_trace_agg *a, struct track *t, const struct hev *e)
+{
+	if (!t->host)
+		return 0;
+	struct track *h = &a->tracks[t->host - 1];
+	while (window_size(&h->pending) && window_first(&h->pending)->start < e->end)
+		if (release_one(a, h) < 0)
+			return -1;
+	if (close_until(a, h, e->end) < 0)
+		return -1;
+	amd_innermost_charge(&h->inner, e->start, e->end, charge_self, a);
+	return 0;
 }
 
 static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct hev *e)
 {
-	while (t->depth && t->stack[t->depth - 1].end <= e->start)
-		close_top(a, t);
+	if (close_until(a, t, e->start) < 0)
+		return -1;
+	if (t->lane == 'r' && !t->depth && charge_runtime(a, t, e) < 0)
+		return -1;
 	struct open_iv *parent = t->depth ? &t->stack[t->depth - 1] : NULL;
 	const struct op *o = &a->ops[e->op];
 	if (parent) {
@@ -406,7 +380,7 @@ static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct 
 	*iv = (struct open_iv){.start = e->start, .end = e->end, .op = e->op};
 	iv->in_aten = aten || (parent && parent->in_aten);
 	iv->in_comm = comm || (parent && parent->in_comm);
-	return 0;
+	return note_innermost(a, t, e->start, e->op + 1);
 }
 
 /* ---- GPU phase sweep over intervals taken in start order ---- */
@@ -478,7 +452,7 @@ static long track_index(struct amd_trace_agg *a, const struct amd_trace_event *e
 	a->keybuf[e->pid_len + 1 + e->tid_len] = lane;
 	if (a->last_len == need - 1 && memcmp(a->last_key, a->keybuf, need - 1) == 0)
 		return a->last_track; /* consecutive events mostly share a track */
-	uint32_t id = intern(&a->tracks_by_key, a->keybuf, need - 1);
+	uint32_t id = amd_strtab_intern(&a->tracks_by_key, a->keybuf, need - 1);
 	if (!id || amd_grow_to(&a->last_key, need, &a->last_cap, 1, 16) < 0)
 		return -1;
 	memcpy(a->last_key, a->keybuf, need - 1);
@@ -488,6 +462,7 @@ static long track_index(struct amd_trace_agg *a, const struct amd_trace_event *e
 		if (amd_grow_to(&a->tracks, id, &a->cap_tracks, sizeof *a->tracks, 16) < 0)
 			return -1;
 		memset(&a->tracks[a->n_tracks], 0, sizeof *a->tracks);
+		a->tracks[a->n_tracks].lane = lane;
 		a->n_tracks = id;
 	}
 	return (long)id - 1;
@@ -519,7 +494,7 @@ static int note_collective(struct amd_trace_agg *a, const struct amd_trace_event
 	if (amd_grow_to(&a->colls, a->n_colls + 1, &a->cap_colls, sizeof *a->colls, 16) < 0)
 		return -1;
 	struct coll *c = &a->colls[a->n_colls++];
-	c->name = e->coll_name_len ? intern(&a->names, e->coll_name, e->coll_name_len) : o->name;
+	c->name = e->coll_name_len ? amd_strtab_intern(&a->names, e->coll_name, e->coll_name_len) : o->name;
 	if (!c->name)
 		return -1;
 	c->on_gpu = on_gpu;
@@ -570,8 +545,8 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 	if (!a->has_window || end > a->win_end)
 		a->win_end = end;
 	a->has_window = 1;
-	uint32_t name = intern(&a->names, e->name ? e->name : "", e->name ? e->name_len : 0);
-	uint32_t cat = e->cat ? intern(&a->names, e->cat, e->cat_len) : 0;
+	uint32_t name = amd_strtab_intern(&a->names, e->name ? e->name : "", e->name ? e->name_len : 0);
+	uint32_t cat = e->cat ? amd_strtab_intern(&a->names, e->cat, e->cat_len) : 0;
 	if (!name || (e->cat && !cat))
 		return -1;
 	long oi = op_index(a, name, cat);
@@ -585,10 +560,13 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 	if (dur > o->max)
 		o->max = dur;
 	char lane = o->flags & OPF_RUNTIME ? 'r' : o->flags & OPF_GPU_ANNOT ? 'g' : 'h';
-	long ti = track_index(a, e, lane);
+	long host = lane == 'r' ? track_index(a, e, 'h') : 0;
+	long ti = host < 0 ? -1 : track_index(a, e, lane);
 	if (ti < 0)
 		return -1;
 	struct track *t = &a->tracks[ti];
+	if (lane == 'r')
+		t->host = host + 1;
 	struct hev h = {e->ts, end, a->seq++, (uint32_t)oi};
 	if (window_push(&t->pending, &h) < 0)
 		return -1;
@@ -619,8 +597,8 @@ static int flush(struct amd_trace_agg *a)
 		while (window_size(&t->pending))
 			if (release_one(a, t) < 0)
 				return -1;
-		while (t->depth)
-			close_top(a, t);
+		if (close_until(a, t, INT64_MAX) < 0)
+			return -1;
 	}
 	while (window_size(&a->gpu)) {
 		struct hev g = window_pop(&a->gpu);
@@ -716,7 +694,8 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 	for (size_t i = 0; i < a->n_ops; i++) {
 		const struct op *o = &a->ops[i];
 		a->out_ops[i] = (struct amd_trace_op){a->names.s[o->name],
-			o->cat ? a->names.s[o->cat] : NULL, o->count, o->total, o->self,
+			o->cat ? a->names.s[o->cat] : NULL, o->count, o->total,
+			o->self > 0 ? o->self : 0,
 			o->count ? o->min : 0, o->max};
 	}
 	s->ops = a->out_ops;
@@ -766,12 +745,13 @@ void amd_trace_agg_free(struct amd_trace_agg *a)
 {
 	if (!a)
 		return;
-	strtab_free(&a->names);
-	strtab_free(&a->tracks_by_key);
+	amd_strtab_free(&a->names);
+	amd_strtab_free(&a->tracks_by_key);
 	for (size_t i = 0; i < a->n_tracks; i++) {
 		free(a->tracks[i].pending.v);
 		free(a->tracks[i].pending.late);
 		free(a->tracks[i].stack);
+		amd_innermost_free(&a->tracks[i].inner);
 	}
 	free(a->tracks);
 	free(a->ops);

@@ -1,0 +1,377 @@
+/* pyspy_svg.c — py-spy's default output, `py-spy record -o profile.svg`:
+ * an inferno flame graph SVG. Its frames are <g><title>TEXT (N samples,
+ * P%)</title><rect y=… fg:x=… fg:w=…/></g>, positions and widths in
+ * samples (fg:x/fg:w; older inferno gives only x/width in percent of the
+ * <svg id="frames" total_samples=…>), one row per stack depth (its y), the
+ * root "all" frame on the first row (the top when inverted). A frame's
+ * parent is the frame on the row before whose span holds it; its self
+ * samples are its width minus its children's, and each frame with self
+ * samples is one stack (py-spy's -s/-t root frames become the stack's
+ * process and thread). Samples / --rate (else py-spy's 100 Hz) are the
+ * seconds. The title line names the tool: a flame graph SVG not titled
+ * "py-spy …" is another tool's and is refused. Read with expat. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <expat.h>
+
+#include "ingest.h"
+#include "pyspy_stack.h"
+#include "buf.h"
+#include "csv.h"
+#include "file.h"
+
+#define SVG_MAX ((size_t)256 << 20)
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	(void)path;
+	const char *h = (const char *)head;
+	if (!memmem(h, n, "<svg", 4))
+		return 0;
+	return memmem(h, n, "jonhoo/inferno", 14) || memmem(h, n, "FlameGraph", 10) ? 90 : 0;
+}
+
+struct svg_frame {
+	char *text;         /* the title without " (N samples, P%)" */
+	double y;
+	int64_t x, w;       /* in samples */
+	long parent;        /* index, -1 for a root */
+	int64_t child_w;
+};
+
+struct svg_reader {
+	const char *path;
+	XML_Parser xp;
+	struct svg_frame *v;
+	size_t n, cap;
+	int64_t total;       /* total_samples, -1 when absent */
+	struct amd_buf title; /* the text being collected */
+	int in_title, in_group, in_caption, group_has_rect;
+	struct amd_buf caption; /* <text id="title"> */
+	struct svg_frame cur;
+	char why[256];
+};
+
+static void stop(struct svg_reader *r, const char *fmt, const char *what)
+{
+	if (!r->why[0])
+		snprintf(r->why, sizeof r->why, fmt, what);
+	XML_StopParser(r->xp, XML_FALSE);
+}
+
+static const char *attr(const char **a, const char *name)
+{
+	for (; a[0]; a += 2)
+		if (strcmp(a[0], name) == 0)
+			return a[1];
+	return NULL;
+}
+
+/* A number attribute ("12", "0.6993%"); NAN when absent or not one. */
+static double num_attr(const char **a, const char *name)
+{
+	const char *s = attr(a, name);
+	char *end;
+	if (!s || !*s)
+		return NAN;
+	double v = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	return *end || !isfinite(v) ? NAN : v;
+}
+
+static void on_start(void *ctx, const char *el, const char **a)
+{
+	struct svg_reader *r = ctx;
+	const char *id = attr(a, "id");
+	if (strcmp(el, "svg") == 0 && id && strcmp(id, "frames") == 0) {
+		double t = num_attr(a, "total_samples");
+		r->total = t >= 0 && t < 1e15 ? (int64_t)t : -1;
+	} else if (strcmp(el, "text") == 0 && id && strcmp(id, "title") == 0) {
+		r->in_caption = 1;
+	} else if (strcmp(el, "g") == 0) {
+		r->in_group = 1;
+		r->group_has_rect = 0;
+		amd_buf_free(&r->title);
+	} else if (strcmp(el, "title") == 0 && r->in_group) {
+		r->in_title = 1;
+	} else if (strcmp(el, "rect") == 0 && r->in_group && !r->group_has_rect) {
+		double fx = num_attr(a, "fg:x"), fw = num_attr(a, "fg:w");
+		double px = num_attr(a, "x"), pw = num_attr(a, "width"), y = num_attr(a, "y");
+		if (isnan(fx) && r->total > 0 && !isnan(px) && !isnan(pw)) { /* percent only */
+			fx = round(px / 100 * (double)r->total);
+			fw = round(pw / 100 * (double)r->total);
+		}
+		if (isnan(fx) || isnan(fw) || isnan(y) || fx < 0 || fw < 0 || fx + fw > 1e15)
+			return stop(r, "a frame's rect has no usable %s", "y/fg:x/fg:w");
+		r->cur = (struct svg_frame){.y = y, .x = (int64_t)fx, .w = (int64_t)fw};
+		r->group_has_rect = 1;
+	}
+}
+
+static void on_text(void *ctx, const char *s, int len)
+{
+	struct svg_reader *r = ctx;
+	struct amd_buf *b = r->in_title ? &r->title : r->in_caption ? &r->caption : NULL;
+	if (b && amd_buf_append(b, s, (size_t)len) < 0)
+		stop(r, "%s", "out of memory");
+}
+
+/* "name (file:line) (1,234 samples, 5.6%)" → "name (file:line)" in place;
+ * -1 when the suffix is missing. */
+static int strip_count(char *t)
+{
+	char *o = strrchr(t, '(');
+	if (!o || o == t || o[-1] != ' ' || !strstr(o, " sample") || t[strlen(t) - 1] != ')')
+		return -1;
+	o[-1] = '\0';
+	return 0;
+}
+
+static void end_group(struct svg_reader *r)
+{
+	r->in_group = 0;
+	if (!r->group_has_rect)
+		return; /* the background or the controls: not a frame */
+	if (!r->title.data || amd_buf_append(&r->title, "", 1) < 0)
+		return stop(r, "%s", r->title.data ? "out of memory" : "a frame without a title");
+	if (strip_count(r->title.data) < 0)
+		return stop(r, "a frame title without \"(N samples, P%%)\": %.120s", r->title.data);
+	if (amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 256) < 0)
+		return stop(r, "%s", "out of memory");
+	r->cur.text = r->title.data;
+	r->cur.parent = -1;
+	r->v[r->n++] = r->cur;
+	r->title = (struct amd_buf){0};
+}
+
+static void on_end(void *ctx, const char *el)
+{
+	struct svg_reader *r = ctx;
+	if (strcmp(el, "title") == 0)
+		r->in_title = 0;
+	else if (strcmp(el, "text") == 0)
+		r->in_caption = 0;
+	else if (strcmp(el, "g") == 0 && r->in_group)
+		end_group(r);
+}
+
+/* Rows in order from the root row, by x within a row. */
+static int by_row_x(const void *a, const void *b)
+{
+	const struct svg_frame *p = a, *q = b;
+	if (p->y != q->y)
+		return p->y < q->y ? -1 : 1;
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* The frame of row [from, to) (sorted by x) whose span holds f, or -1. */
+static long holder(const struct svg_reader *r, size_t from, size_t to, const struct svg_frame *f)
+{
+	size_t lo = from, hi = to; /* the last frame with x <= f->x */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->v[mid].x <= f->x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const struct svg_frame *p = &r->v[lo];
+	return p->x <= f->x && f->x + f->w <= p->x + p->w ? (long)lo : -1;
+}
+
+/* Row by row from the root row (the top one when inverted), each frame's
+ * parent is the frame of the row before whose span holds it; -1 with why
+ * when one has none. */
+static int link_rows(struct svg_reader *r, int inverted)
+{
+	if (!inverted)
+		for (size_t i = 0; i < r->n; i++)
+			r->v[i].y = -r->v[i].y; /* the root row is the lowest: order from it */
+	qsort(r->v, r->n, sizeof *r->v, by_row_x);
+	size_t prev = 0, start = 0;
+	while (start < r->n) {
+		size_t end = start;
+		while (end < r->n && r->v[end].y == r->v[start].y)
+			end++;
+		for (size_t i = start; start > 0 && i < end; i++) {
+			long k = holder(r, prev, start, &r->v[i]);
+			if (k < 0) {
+				snprintf(r->why, sizeof r->why, "frame '%.120s' lies under no frame"
+					 " of the row above", r->v[i].text);
+				return -1;
+			}
+			r->v[i].parent = k;
+			r->v[k].child_w += r->v[i].w;
+		}
+		prev = start;
+		start = end;
+	}
+	return 0;
+}
+
+/* A frame's text parsed once: a py-spy -s/-t root frame names the
+ * process or thread, any other is "name (file:line)". */
+struct frame_info {
+	struct amd_stack_frame f;
+	char kind; /* 'p' process, 't' thread, 'f' a frame */
+};
+
+static int read_frames(struct svg_reader *r, struct frame_info *fi)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		char *t = r->v[i].text;
+		const char *why = NULL;
+		fi[i].kind = amd_pyspy_process_frame(t) ? 'p' : amd_pyspy_thread_frame(t) ? 't' : 'f';
+		if (fi[i].kind != 'f')
+			fi[i].f.name = t;
+		else if (amd_pyspy_parse_frame(t, &fi[i].f, &why) < 0) {
+			snprintf(r->why, sizeof r->why, "frame '%.120s': %s", r->v[i].text, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Each frame with self samples (width minus its children's) is a stack:
+ * its ancestors up to, not including, the "all" root. */
+static int add_stacks(struct svg_reader *r, const struct frame_info *fi, long root,
+		      struct amd_pyspy_acc *acc, int64_t *sum)
+{
+	struct amd_pyspy_stack st = {0};
+	long *chain = malloc(r->n * sizeof *chain);
+	int rc = chain ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < r->n; i++) {
+		int64_t self = r->v[i].w - r->v[i].child_w;
+		if ((long)i == root || self <= 0)
+			continue;
+		size_t depth = 0;
+		for (long k = (long)i; k >= 0 && k != root; k = r->v[k].parent)
+			chain[depth++] = k;
+		st.depth = 0;
+		st.process = st.thread = NULL;
+		while (rc == 0 && depth--) {
+			const struct frame_info *f = &fi[chain[depth]];
+			if (f->kind == 'p')
+				st.process = f->f.name;
+			else if (f->kind == 't')
+				st.thread = f->f.name;
+			else
+				rc = amd_pyspy_push(&st, &f->f);
+		}
+		*sum += self;
+		if (rc == 0 && st.depth)
+			rc = amd_pyspy_acc_add(acc, &st, self, -1);
+	}
+	free(chain);
+	amd_pyspy_stack_free(&st);
+	return rc;
+}
+
+/* The root: the one frame of the first row when it is "all", else -1. */
+static long root_frame(const struct svg_reader *r)
+{
+	return r->n > 1 && r->v[1].y != r->v[0].y && strcmp(r->v[0].text, "all") == 0 ? 0 : -1;
+}
+
+/* Whether the root row is the top one: the row of the "all" frame (else
+ * of the widest frame) is the topmost row. */
+static int is_inverted(const struct svg_reader *r)
+{
+	size_t root = 0;
+	double top = r->v[0].y;
+	for (size_t i = 1; i < r->n; i++) {
+		int all = strcmp(r->v[i].text, "all") == 0, root_all = strcmp(r->v[root].text, "all") == 0;
+		if ((all && !root_all) || (all == root_all && r->v[i].w > r->v[root].w))
+			root = i;
+		if (r->v[i].y < top)
+			top = r->v[i].y;
+	}
+	return r->v[root].y == top;
+}
+
+/* The frames read: checks, links and sends them; -1 with why. */
+static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
+			    struct amd_sink *sink, struct amd_err *err)
+{
+	const char *cap = r->caption.data ? r->caption.data : "";
+	if (strncmp(cap, "py-spy", 6) != 0)
+		return amd_fail(err, "%s: a flame graph SVG from another tool (titled '%.80s'),"
+				" not py-spy's", in->path, cap);
+	if (r->n == 0)
+		return amd_fail(err, "%s: a flame graph with no frames", in->path);
+	if (link_rows(r, is_inverted(r)) < 0)
+		return amd_fail(err, "%s: %s", in->path, r->why);
+	struct frame_info *fi = calloc(r->n, sizeof *fi);
+	struct amd_pyspy_acc *acc = amd_pyspy_acc_new();
+	int rc = fi && acc ? read_frames(r, fi) : (snprintf(r->why, sizeof r->why, "out of memory"), -1);
+	long root = root_frame(r);
+	int64_t sum = 0, all = root >= 0 ? r->v[root].w : -1;
+	if (rc == 0 && add_stacks(r, fi, root, acc, &sum) < 0)
+		rc = (snprintf(r->why, sizeof r->why, "out of memory"), -1);
+	if (rc == 0 && (all >= 0 && sum != all))
+		rc = (snprintf(r->why, sizeof r->why, "the frames' self samples add up to %lld, "
+			       "the root holds %lld", (long long)sum, (long long)all), -1);
+	if (rc == 0 && r->total >= 0 && sum != r->total)
+		rc = (snprintf(r->why, sizeof r->why, "the frames' self samples add up to %lld, "
+			       "total_samples says %lld", (long long)sum, (long long)r->total), -1);
+	if (rc < 0)
+		rc = amd_fail(err, "%s: %s", in->path, r->why);
+	if (rc == 0)
+		rc = amd_pyspy_link(in, sink, err);
+	rc = amd_pyspy_acc_finish(acc, rc, "no stack with samples", amd_pyspy_rate(in, 0), sink,
+				  in->path, err);
+	amd_pyspy_acc_free(acc);
+	free(fi);
+	return rc;
+}
+
+static void reader_free(struct svg_reader *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->v[i].text);
+	free(r->v);
+	amd_buf_free(&r->title);
+	amd_buf_free(&r->caption);
+	if (r->xp)
+		XML_ParserFree(r->xp);
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct amd_buf b = {0};
+	if (amd_read_file(in->path, SVG_MAX, &b, err) < 0) {
+		amd_buf_free(&b);
+		return -1;
+	}
+	struct svg_reader r = {.path = in->path, .total = -1};
+	int rc = 0;
+	if (!(r.xp = XML_ParserCreate("UTF-8"))) {
+		rc = amd_fail(err, "%s: out of memory", in->path);
+	} else {
+		XML_SetUserData(r.xp, &r);
+		XML_SetElementHandler(r.xp, on_start, on_end);
+		XML_SetCharacterDataHandler(r.xp, on_text);
+		if (XML_Parse(r.xp, b.data ? b.data : "", (int)b.len, XML_TRUE) != XML_STATUS_OK)
+			rc = amd_fail(err, "%s: line %lu: %s", in->path,
+				      (unsigned long)XML_GetCurrentLineNumber(r.xp),
+				      r.why[0] ? r.why : XML_ErrorString(XML_GetErrorCode(r.xp)));
+		else if (r.caption.data && amd_buf_append(&r.caption, "", 1) < 0)
+			rc = amd_fail(err, "%s: out of memory", in->path);
+	}
+	if (rc == 0)
+		rc = frames_to_stacks(&r, in, sink, err);
+	reader_free(&r);
+	amd_buf_free(&b);
+	return rc < 0 ? amd_err_one_line(err) : 0;
+}
+
+const struct amd_format amd_fmt_pyspy_svg = {
+	.name = "pyspy-svg",
+	.variants = "py-spy record -o profile.svg (the default: an inferno flame graph, py-spy 0.3/0.4)",
+	.detect = detect,
+	.parse = parse,
+};
