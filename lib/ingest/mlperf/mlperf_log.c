@@ -25,18 +25,6 @@
 #define LINE_MAX_BYTES (4u << 20)     /* one line of a launcher's log */
 #define FILE_MAX_BYTES (4ULL << 30)   /* a log, decompressed */
 
-static int detect(const char *path, const unsigned char *head, size_t n)
-{
-	const char *h = (const char *)head;
-	if (strstr(h, ":::MLLOG {"))
-		return 90;
-	/* NVIDIA/Lambda launcher logs print the system first; the first
-	 * :::MLLOG line comes tens of kilobytes later */
-	if (strstr(h, ":::SYSJSON {") || strstr(h, ":::DLPAL "))
-		return 80;
-	return 0;
-}
-
 /* The text after "[spaces][digits: ]:::TAG " in line, NULL when the
  * line is not one; *rank gets the prefix's number (-1 without one). */
 static const char *tagged(const char *line, const char *tag, long *rank)
@@ -55,6 +43,30 @@ static const char *tagged(const char *line, const char *tag, long *rank)
 	}
 	size_t tl = strlen(tag);
 	return strncmp(p, tag, tl) == 0 ? p + tl : NULL;
+}
+
+/* The lines of the head: a :::MLLOG object at a line's start (after a
+ * rank prefix) is this format; NVIDIA/Lambda launcher logs print the
+ * system (:::SYSJSON, :::DLPAL) first and their first :::MLLOG line
+ * comes tens of kilobytes later. */
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	char buf[AMD_HEAD_BYTES + 1];
+	size_t len = n < AMD_HEAD_BYTES ? n : AMD_HEAD_BYTES;
+	memcpy(buf, head, len);
+	buf[len] = '\0';
+	int score = 0;
+	long rank;
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		const char *js = tagged(l, ":::MLLOG ", &rank);
+		if (js && *js == '{')
+			return 90;
+		if (((js = tagged(l, ":::SYSJSON ", &rank)) && *js == '{') ||
+		    tagged(l, ":::DLPAL ", &rank))
+			score = 80;
+	}
+	return score;
 }
 
 /* "KEY_start"/"KEY_stop" when the log names no event_type (v1.0). */
