@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "num.h"
 
 struct mlperf_ev {
 	char *key;
@@ -43,14 +44,6 @@ struct mlperf_kv {
 	char *key, *text;
 };
 
-/* A number as the shortest text that reads back the same. */
-static void num_text(double v, char *out, size_t n)
-{
-	snprintf(out, n, "%.15g", v);
-	if (strtod(out, NULL) != v)
-		snprintf(out, n, "%.17g", v);
-}
-
 /* The text of a scalar JSON value in out (NULL when it has none). */
 static const char *scalar_text(const cJSON *v, char *out, size_t n)
 {
@@ -59,7 +52,7 @@ static const char *scalar_text(const cJSON *v, char *out, size_t n)
 	if (cJSON_IsBool(v))
 		return cJSON_IsTrue(v) ? "true" : "false";
 	if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
-		num_text(v->valuedouble, out, n);
+		amd_num_text(v->valuedouble, out, n);
 		return out;
 	}
 	return NULL;
