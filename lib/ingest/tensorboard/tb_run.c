@@ -7,7 +7,8 @@
  *   <seconds since the epoch>/  PyTorch's add_hparams: the run is the
  *        parent (the hparams and their metrics belong to it).
  * The run's id is "tensorboard:" and the directory's real path (every
- * file of a run directory names the same run), its name the directory's
+ * file of a run directory names the same run; a linked file belongs to
+ * the directory that lists it), its name the directory's
  * name and its sweep the name of the directory above (--sweep replaces
  * it); no status (TensorBoard records none, so the run counts); start
  * and end from the first and last wall times. */
@@ -72,9 +73,7 @@ static int up(char *dir)
 struct tb_run *tb_run_new(const char *path, struct amd_err *err)
 {
 	struct tb_run *r = calloc(1, sizeof *r);
-	char *real = realpath(path, NULL);
-	char *dir = strdup(real ? real : path);
-	free(real);
+	char *dir = strdup(path), *real = NULL;
 	if (!r || !dir)
 		goto oom;
 	r->first = r->last = NAN;
@@ -82,6 +81,11 @@ struct tb_run *tb_run_new(const char *path, struct amd_err *err)
 		free(dir);
 		if (!(dir = strdup(".")))
 			goto oom;
+	}
+	/* the directory's real path (the file itself may be a link) */
+	if ((real = realpath(dir, NULL))) {
+		free(dir);
+		dir = real;
 	}
 	if (is_writer_folder(last(dir))) {
 		if (!(r->prefix = strdup(last(dir))))
