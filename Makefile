@@ -147,7 +147,7 @@ test-san:
 test-corpus: deps $(O)/amdahl
 	@tests/corpus.sh $(O)
 
-bench: deps $(O)/amdahl $(O)/bench/trace_parse
+bench: deps $(O)/amdahl $(O)/bench/trace_parse $(O)/bench/tfevents_parse
 	@bench/run.sh $(O)
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a

@@ -93,8 +93,17 @@ struct reader {
 	struct amd_sink *sink;
 	struct tb_run *run;
 	struct tags tags;
+	uint64_t record, offset; /* the record being read */
 	char where[600];
 };
+
+/* "PATH: record N (byte OFF)" for an error (made only when failing). */
+static const char *at(struct reader *r)
+{
+	snprintf(r->where, sizeof r->where, "%s: record %llu (byte %llu)", r->in->path,
+		 (unsigned long long)r->record, (unsigned long long)r->offset);
+	return r->where;
+}
 
 /* The hparams plugin's session start: the run's params. */
 static int hparams(struct reader *r, const ProtobufCBinaryData *content, struct amd_err *err)
@@ -103,7 +112,7 @@ static int hparams(struct reader *r, const ProtobufCBinaryData *content, struct 
 		amdtb__hparams_plugin_data__unpack(NULL, content->len, content->data);
 	if (!h)
 		return amd_fail(err, "%s: hparams plugin data is not an HParamsPluginData",
-				r->where);
+				at(r));
 	int rc = 0;
 	if (h->data_case == AMDTB__HPARAMS_PLUGIN_DATA__DATA_SESSION_START_INFO) {
 		const Amdtb__SessionStartInfo *s = h->session_start_info;
@@ -130,7 +139,7 @@ static int value(struct reader *r, const Amdtb__Event *e, const Amdtb__Summary__
 		return 0;
 	int scalar = tag_is_scalar(&r->tags, v);
 	if (scalar < 0)
-		return amd_fail(err, "%s: out of memory", r->where);
+		return amd_fail(err, "%s: out of memory", at(r));
 	return scalar ? tb_run_scalar(r->run, r->sink, v->tag, e->step, e->wall_time, x, err)
 		      : 0;
 }
@@ -139,9 +148,9 @@ static int event(struct reader *r, const unsigned char *data, size_t len, struct
 {
 	Amdtb__Event *e = amdtb__event__unpack(NULL, len, data);
 	if (!e)
-		return amd_fail(err, "%s: not an Event protobuf", r->where);
+		return amd_fail(err, "%s: not an Event protobuf", at(r));
 	int rc = isfinite(e->wall_time) ? tb_run_seen(r->run, e->wall_time)
-		 : amd_fail(err, "%s: wall_time is not a number", r->where);
+		 : amd_fail(err, "%s: wall_time is not a number", at(r));
 	if (rc == 0 && e->what_case == AMDTB__EVENT__WHAT_SUMMARY)
 		for (size_t i = 0; i < e->summary->n_value && rc == 0; i++)
 			rc = value(r, e, e->summary->value[i], err);
@@ -160,8 +169,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	size_t len;
 	uint64_t off;
 	while (rc == 0 && (got = amd_tfrecord_next(f, &data, &len, &off, err)) == 1) {
-		snprintf(r.where, sizeof r.where, "%s: record %llu (byte %llu)", in->path,
-			 (unsigned long long)amd_tfrecord_count(f), (unsigned long long)off);
+		r.record = amd_tfrecord_count(f);
+		r.offset = off;
 		rc = event(&r, data, len, err);
 	}
 	if (rc == 0 && got == 0)
