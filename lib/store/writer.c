@@ -115,6 +115,8 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM trace_op WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_step WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_collective WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
+		"DELETE FROM trace_memory WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
+		"DELETE FROM trace_memory_sample WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace WHERE source_id=?1",
 		"DELETE FROM op_average WHERE source_id=?1",
 		"DELETE FROM stack_sample WHERE source_id=?1",

@@ -20,6 +20,7 @@
  *   each thread, communication = top-level collectives (record_param_comms,
  *   gloo:*, nccl:*), other = window minus both (not below zero). */
 #include "trace_agg.h"
+#include "trace_memory.h"
 #include "buf.h"
 
 #include <math.h>
@@ -107,6 +108,7 @@ struct amd_trace_agg {
 	char *keybuf, *last_key; /* track key of this and of the last event */
 	size_t keycap, last_cap, last_len;
 	long last_track;
+	struct amd_trace_memory *memory; /* [memory] events (trace_memory.c) */
 };
 
 /* String hash, 8 bytes a step (kernel names run to kilobytes). */
@@ -542,6 +544,8 @@ static int release_one(struct amd_trace_agg *a, struct track *t)
 int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e)
 {
 	a->events++;
+	if (e->ph == 'i')
+		return amd_trace_memory_event(a->memory, e);
 	if (e->ph != 'X' || !e->has_ts)
 		return 0;
 	int64_t dur = e->dur > 0 ? e->dur : 0;
@@ -727,12 +731,17 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 			? a->out_colls[i - 1].seq + 1 : 0;
 	s->colls = a->out_colls;
 	s->n_colls = nc;
-	return 0;
+	return amd_trace_memory_finish(a->memory, base_ns, &s->memory, &s->n_memory);
 }
 
 struct amd_trace_agg *amd_trace_agg_new(void)
 {
-	return calloc(1, sizeof(struct amd_trace_agg));
+	struct amd_trace_agg *a = calloc(1, sizeof(struct amd_trace_agg));
+	if (a && !(a->memory = amd_trace_memory_new())) {
+		free(a);
+		a = NULL;
+	}
+	return a;
 }
 
 void amd_trace_agg_free(struct amd_trace_agg *a)
@@ -757,5 +766,6 @@ void amd_trace_agg_free(struct amd_trace_agg *a)
 	free(a->out_colls);
 	free(a->keybuf);
 	free(a->last_key);
+	amd_trace_memory_free(a->memory);
 	free(a);
 }
