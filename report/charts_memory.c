@@ -91,20 +91,46 @@ static struct chart *timeline_chart(const struct amd_memory_stats *m, const char
 	return c;
 }
 
+/* "ddp: 3.91 GiB at 1, 1.95 GiB at 2; …" — the medians the chart draws
+ * (the first 16). */
+static void figures(const struct amd_memory_stats *m, char *buf, size_t len)
+{
+	size_t at = 0, shown = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->n && shown < 16 && at < len; i++) {
+		if (!m->v[i].nruns)
+			continue;
+		const char *u;
+		double k = unit(m->v[i].allocated, &u);
+		int head = !shown || strcmp(m->v[i].strategy, m->v[i - 1].strategy) != 0;
+		const char *sep = !shown ? "" : head ? "; " : ", ";
+		const char *name = *m->v[i].strategy ? m->v[i].strategy : "(no strategy)";
+		double v = m->v[i].allocated * k;
+		int w = head ? snprintf(buf + at, len - at, "%s%s: %.3g %s at %g", sep, name, v, u,
+					m->v[i].n)
+			     : snprintf(buf + at, len - at, "%s%.3g %s at %g", sep, v, u, m->v[i].n);
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+		shown++;
+	}
+}
+
 static int charts(struct report_charts *rc, const struct amd_sweep_stats *s,
 		  const struct amd_memory_stats *m, struct amd_err *err)
 {
 	const char *what = m->gpu ? "GPU" : "rank (CPU memory)";
-	char title[96];
+	char title[96], fig[400];
 	snprintf(title, sizeof title, "Peak memory per %s", what);
+	figures(m, fig, sizeof fig);
 	if (report_chart_add(rc, err, "memory_peak", peak_chart(s, m, title), title,
 			     "The most memory a run's %s held at once (allocated by the caching "
 			     "allocator), from traces recorded with profile_memory=True%s%s. "
 			     "Sharding (FSDP, ZeRO) should bring it down as n grows; replication "
-			     "(DDP) keeps it flat.", m->gpu ? "GPUs" : "ranks",
+			     "(DDP) keeps it flat. Medians: %s.", m->gpu ? "GPUs" : "ranks",
 			     m->from_metric ? " or a logged max_memory_allocated metric" : "",
 			     m->running_sum ? "; 2021-format traces give only allocation sizes, "
-			     "so their total counts from the trace's start" : "") < 0)
+			     "so their total counts from the trace's start" : "", fig) < 0)
 		return -1;
 	if (!m->ntl)
 		return report_chart_missing(rc, err, "Memory timeline: no run has traced memory "
