@@ -125,6 +125,38 @@ int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 	return rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
 }
 
+/* Steps q to its end, one element of elem bytes per row filled by fill,
+ * into the growing array *out; on an error *out is freed. */
+static int collect(struct amd_store *st, sqlite3_stmt *q, size_t elem,
+		   void (*fill)(sqlite3_stmt *q, void *row), void **out, size_t *n,
+		   struct amd_err *err)
+{
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, elem, 16) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		fill(q, (char *)*out + elem * (*n)++);
+	}
+	if (amd_store_rows_done(st, q, rc, err) < 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static void fill_mem_row(sqlite3_stmt *q, void *row)
+{
+	*(struct amd_mem_row *)row = (struct amd_mem_row){
+		sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), sqlite3_column_int(q, 2),
+		sqlite3_column_int(q, 3), sqlite3_column_int(q, 4), sqlite3_column_int64(q, 5),
+		sqlite3_column_int64(q, 6)};
+}
+
 int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row **out,
 			 size_t *n, struct amd_err *err)
 {
@@ -138,26 +170,13 @@ int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row *
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 8) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		(*out)[(*n)++] = (struct amd_mem_row){
-			sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1),
-			sqlite3_column_int(q, 2), sqlite3_column_int(q, 3),
-			sqlite3_column_int(q, 4), sqlite3_column_int64(q, 5),
-			sqlite3_column_int64(q, 6)};
-	}
-	if (amd_store_rows_done(st, q, rc, err) < 0) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	return 0;
+	return collect(st, q, sizeof **out, fill_mem_row, (void **)out, n, err);
+}
+
+static void fill_mem_sample(sqlite3_stmt *q, void *row)
+{
+	*(struct amd_mem_sample *)row = (struct amd_mem_sample){
+		sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2)};
 }
 
 int amd_store_memory_samples(struct amd_store *st, int64_t trace_id, int device_type,
@@ -175,21 +194,5 @@ int amd_store_memory_samples(struct amd_store *st, int64_t trace_id, int device_
 	sqlite3_bind_int64(q, 1, trace_id);
 	sqlite3_bind_int(q, 2, device_type);
 	sqlite3_bind_int(q, 3, device_id);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 64) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		(*out)[(*n)++] = (struct amd_mem_sample){sqlite3_column_int64(q, 0),
-			sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2)};
-	}
-	if (amd_store_rows_done(st, q, rc, err) < 0) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	return 0;
+	return collect(st, q, sizeof **out, fill_mem_sample, (void **)out, n, err);
 }

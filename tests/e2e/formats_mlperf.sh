@@ -69,18 +69,10 @@ test_expect_success SQLITE3 'a log cut between lines (no run_stop) is an unfinis
 '
 
 # bad inputs: one error line naming the file and line, exit 2, store unchanged
-bad_input() {
-	local before
-	before=$(store_digest "$TMP/m.db")
-	test_status 2 "$AMDAHL" --store "$TMP/m.db" ingest "$1"
-	test_contains "$2" "$ERR"
-	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
-	test_eq "$before" "$(store_digest "$TMP/m.db")"
-}
 bad() {
 	bad_file=$2 bad_needle=$3
 	test_expect_success SQLITE3 "$1: exit 2, one error line naming the place, store unchanged" '
-		bad_input "$bad_file" "$bad_needle"
+		test_bad_ingest "$TMP/m.db" "$bad_file" "$bad_needle"
 	'
 }
 test_expect_success 'setup: the log broken four ways' '

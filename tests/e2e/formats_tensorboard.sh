@@ -56,18 +56,10 @@ test_expect_success 'the same files again add nothing' '
 	test_contains "0 added, 0 replaced, 18 unchanged" "$(cat "$TMP/again.txt")"
 '
 
-bad_input() {
-	local before
-	before=$(store_digest "$S")
-	test_status 2 "$AMDAHL" --store "$S" ingest "$1"
-	test_contains "$2" "$ERR"
-	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
-	test_eq "$before" "$(store_digest "$S")"
-}
 bad() {
 	bad_file=$2 bad_needle=$3
 	test_expect_success SQLITE3 "$1: exit 2, one error line naming the record, store unchanged" '
-		bad_input "$bad_file" "${bad_needle/@/$(cat "$TMP/second")}"
+		test_bad_ingest "$S" "$bad_file" "${bad_needle/@/$(cat "$TMP/second")}"
 	'
 }
 test_expect_success PYTHON 'setup: an event file broken five ways' '
