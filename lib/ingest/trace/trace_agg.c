@@ -384,16 +384,18 @@ static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct 
 	int64_t dur = e->end - e->start;
 	int aten = (o->flags & OPF_ATEN) && !(o->flags & OPF_DEVICE);
 	int comm = (o->flags & OPF_COMM) && !(o->flags & OPF_DEVICE);
-	if (aten && !(parent && parent->in_aten))
+	/* parent points into t->stack, which growing may move: read it first */
+	int in_aten = parent && parent->in_aten, in_comm = parent && parent->in_comm;
+	if (aten && !in_aten)
 		a->cpu_aten += dur;
-	if (comm && !(parent && parent->in_comm))
+	if (comm && !in_comm)
 		a->cpu_comm += dur;
 	if (amd_grow_to(&t->stack, t->depth + 1, &t->cap, sizeof *t->stack, 16) < 0)
 		return -1;
 	struct open_iv *iv = &t->stack[t->depth++];
 	*iv = (struct open_iv){.start = e->start, .end = e->end, .op = e->op};
-	iv->in_aten = aten || (parent && parent->in_aten);
-	iv->in_comm = comm || (parent && parent->in_comm);
+	iv->in_aten = aten || in_aten;
+	iv->in_comm = comm || in_comm;
 	return 0;
 }
 
