@@ -10,6 +10,7 @@ PREFIX  ?= /usr/local
 O       ?= build
 CC      ?= cc
 PKGS    := sqlite3 libcjson yajl cairo fontconfig gsl yaml-0.1 zlib libcurl libcrypto glib-2.0 expat
+PKGS    += libprotobuf-c libisal
 VERSION := 0.1.0
 
 # Debian packages the project needs; `make deps` installs only the missing ones.
@@ -17,6 +18,7 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
              libcairo2-dev libgsl-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev \
              libssl-dev libcmocka-dev fonts-dejavu-core libfontconfig-dev libglib2.0-dev \
              libexpat1-dev
+DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy \
              python3-aiosmtpd python3-pil libxml2-utils gzip time openssl
 DEB_FUZZ  := clang libclang-rt-14-dev
@@ -39,7 +41,7 @@ LDLIBS  := $(PKG_LIBS) -lm -pthread
 #   cmd, tests: everything
 INC_CORE     := -Ilib/core
 INC_MODEL    := $(INC_CORE) -Ilib/model
-INC_INGEST   := $(INC_MODEL) -Ilib/ingest
+INC_INGEST   := $(INC_MODEL) -Ilib/ingest -I$(O)/gen
 INC_STORE    := $(INC_MODEL) -Ilib/store
 INC_ANALYSIS := $(INC_STORE) -Ilib/analysis
 INC_COMPARE  := $(INC_ANALYSIS) -Ilib/compare
@@ -48,7 +50,7 @@ INC_CHART    := $(INC_CORE) -Ireport/chart
 INC_REPORT   := $(INC_COMPARE) -Ireport/chart -Ireport
 INC_ALL      := $(INC_DELIVER) -Ilib/ingest -Ireport/chart -Ireport -Icmd
 # unit tests, fuzzers and benchmarks also reach a family's own headers
-INC_TEST     := $(INC_ALL) $(addprefix -I,$(wildcard lib/ingest/*/))
+INC_TEST     := $(INC_ALL) -I$(O)/gen $(addprefix -I,$(wildcard lib/ingest/*/))
 
 $(O)/lib/core/%.o:     LAYER_INC := $(INC_CORE)
 $(O)/lib/model/%.o:    LAYER_INC := $(INC_MODEL)
@@ -66,6 +68,11 @@ LIB_SRC    := $(sort $(shell find lib report -name '*.c'))
 CMD_SRC    := $(sort $(wildcard cmd/*.c))
 UNIT_SRC   := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(O)/%.o)
+# C generated at build time from the .proto files of the TensorBoard reader (protoc-c);
+# the generated code is compiled with the ingest layer's includes.
+PROTO_SRC  := $(wildcard lib/ingest/tensorboard/*.proto)
+PROTO_C    := $(patsubst %.proto,$(O)/gen/%.pb-c.c,$(notdir $(PROTO_SRC)))
+LIB_OBJ    += $(PROTO_C:.c=.o)
 CMD_OBJ    := $(CMD_SRC:%.c=$(O)/%.o)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
@@ -79,6 +86,18 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(BASE_CFLAGS) $(LAYER_INC) -c $< -o $@
+
+$(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/ingest/tensorboard/%.proto
+	@mkdir -p $(O)/gen
+	@echo "  PROTOC  $<"
+	@protoc-c --c_out=$(O)/gen --proto_path=$(dir $<) $(notdir $<)
+
+$(O)/gen/%.o: $(O)/gen/%.c
+	@echo "  CC      $<"
+	@$(CC) $(BASE_CFLAGS) -Wno-missing-braces $(INC_INGEST) -c $< -o $@
+
+# the readers of generated messages need their headers first
+$(patsubst %.c,$(O)/%.o,$(wildcard lib/ingest/tensorboard/*.c)): $(PROTO_C:.c=.h)
 
 $(O)/libamdahl.a: $(LIB_OBJ)
 	@rm -f $@
@@ -129,7 +148,7 @@ test-san:
 test-corpus: deps $(O)/amdahl
 	@tests/corpus.sh $(O)
 
-bench: deps $(O)/amdahl $(O)/bench/trace_parse
+bench: deps $(O)/amdahl $(O)/bench/trace_parse $(O)/bench/tfevents_parse
 	@bench/run.sh $(O)
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a

@@ -109,6 +109,16 @@ test_status() {
 	[ "$rc" = "$want" ] && return 0
 	_test_say "exit $rc, wanted $want: $*" "stderr: $(head -c 400 "$TMP/err")"
 }
+# test_bad_ingest STORE FILE NEEDLE — ingesting FILE into STORE exits 2
+# with one error line containing NEEDLE, and STORE is left as it was.
+test_bad_ingest() {
+	local before
+	before=$(store_digest "$1")
+	test_status 2 "$AMDAHL" --store "$1" ingest "$2"
+	test_contains "$3" "$ERR"
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+	test_eq "$before" "$(store_digest "$1")"
+}
 # test_true DESC CONDITION… — a shell condition that must hold.
 test_true() {
 	local desc=$1

@@ -1,7 +1,8 @@
-/* num.c — strict number parsing; see num.h. */
+/* num.c — strict number parsing and the shortest text of a double; see num.h. */
 #include "num.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,4 +45,11 @@ int amd_parse_int64(const char *s, int64_t *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+void amd_num_text(double v, char *out, size_t n)
+{
+	snprintf(out, n, "%.15g", v);
+	if (strtod(out, NULL) != v)
+		snprintf(out, n, "%.17g", v);
 }

@@ -1,9 +1,11 @@
 /* num.h — numbers from text and the one test of a usable number:
- * strict parsing (the whole text must be the number) and amd_num_ok. */
+ * strict parsing (the whole text must be the number), amd_num_ok, and
+ * the shortest text of a double. */
 #ifndef AMD_NUM_H
 #define AMD_NUM_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A value that can be shown and computed with: neither NaN nor infinite.
@@ -17,5 +19,8 @@ static inline int amd_num_ok(double v)
  * must be the number; "nan", "inf", "-inf" accepted for doubles. */
 int amd_parse_double(const char *s, double *out);
 int amd_parse_int64(const char *s, int64_t *out);
+/* A number as the shortest text ("%.15g", else "%.17g") that reads back
+ * as the same double: params that were numbers in their source. */
+void amd_num_text(double v, char *out, size_t n);
 
 #endif

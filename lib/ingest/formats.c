@@ -20,6 +20,8 @@ extern const struct amd_format amd_fmt_pyspy_dump;
 extern const struct amd_format amd_fmt_pyspy_dump_json;
 extern const struct amd_format amd_fmt_torch_trace;
 extern const struct amd_format amd_fmt_pyspy_svg;
+extern const struct amd_format amd_fmt_mlperf_log;
+extern const struct amd_format amd_fmt_tensorboard;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -35,6 +37,8 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_pyspy_dump_json,
 	&amd_fmt_torch_trace,
 	&amd_fmt_pyspy_svg,
+	&amd_fmt_mlperf_log,
+	&amd_fmt_tensorboard,
 	NULL,
 };
 

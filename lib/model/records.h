@@ -38,6 +38,26 @@ struct amd_trace_summary {
 	size_t n_steps;
 	const struct amd_trace_coll *colls;
 	size_t n_colls;
+	const struct amd_trace_memdev *memory; /* profile_memory=True traces */
+	size_t n_memory;
+};
+
+/* One sample of a device's memory timeline (bytes; -1 when unknown). */
+struct amd_mem_sample {
+	int64_t ts_ns, allocated, reserved;
+};
+
+/* A device's memory in one trace, from the [memory] instant events of a
+ * trace recorded with profile_memory=True. */
+struct amd_trace_memdev {
+	int device_type;  /* Kineto's Device Type: 0 CPU, 1 CUDA, … */
+	int device_id;    /* -1 for the CPU */
+	int from_totals;  /* 1: Total Allocated (2024+); 0: the running sum of
+			   * Bytes from the trace's start (2021 format) */
+	int64_t peak_allocated, peak_reserved; /* reserved -1 when unknown */
+	int64_t events;
+	const struct amd_mem_sample *samples;  /* bounded: the timeline */
+	size_t n_samples;
 };
 
 struct amd_stack_frame {

@@ -124,3 +124,75 @@ int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
 }
+
+/* Steps q to its end, one element of elem bytes per row filled by fill,
+ * into the growing array *out; on an error *out is freed. */
+static int collect(struct amd_store *st, sqlite3_stmt *q, size_t elem,
+		   void (*fill)(sqlite3_stmt *q, void *row), void **out, size_t *n,
+		   struct amd_err *err)
+{
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, elem, 16) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		fill(q, (char *)*out + elem * (*n)++);
+	}
+	if (amd_store_rows_done(st, q, rc, err) < 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static void fill_mem_row(sqlite3_stmt *q, void *row)
+{
+	*(struct amd_mem_row *)row = (struct amd_mem_row){
+		sqlite3_column_int64(q, 0), sqlite3_column_int(q, 1), sqlite3_column_int(q, 2),
+		sqlite3_column_int(q, 3), sqlite3_column_int(q, 4), sqlite3_column_int64(q, 5),
+		sqlite3_column_int64(q, 6)};
+}
+
+int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row **out,
+			 size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT m.trace_id, COALESCE(t.rank, -1), m.device_type, m.device_id, m.from_totals,"
+		" COALESCE(m.peak_allocated, -1), COALESCE(m.peak_reserved, -1)"
+		" FROM trace_memory m JOIN trace t ON t.id = m.trace_id"
+		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, m.device_type, m.device_id", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	return collect(st, q, sizeof **out, fill_mem_row, (void **)out, n, err);
+}
+
+static void fill_mem_sample(sqlite3_stmt *q, void *row)
+{
+	*(struct amd_mem_sample *)row = (struct amd_mem_sample){
+		sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2)};
+}
+
+int amd_store_memory_samples(struct amd_store *st, int64_t trace_id, int device_type,
+			     int device_id, struct amd_mem_sample **out, size_t *n,
+			     struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT ts_ns, COALESCE(allocated, -1), COALESCE(reserved, -1)"
+		" FROM trace_memory_sample WHERE trace_id = ?1 AND device_type = ?2"
+		" AND device_id = ?3 ORDER BY ts_ns", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, trace_id);
+	sqlite3_bind_int(q, 2, device_type);
+	sqlite3_bind_int(q, 3, device_id);
+	return collect(st, q, sizeof **out, fill_mem_sample, (void **)out, n, err);
+}

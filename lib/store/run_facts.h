@@ -1,7 +1,7 @@
 /* run_facts.h — the store queries behind amd_analyse beyond the run
  * model (runs.h): a sweep's declared axis, profiler windows, trace phase
- * totals, itwinai's operator averages and collective straggler spread,
- * each for one logical run (its own rows and its child workers'). */
+ * totals, itwinai's operator averages, collective straggler spread and
+ * memory per device, each for one logical run (its own rows and its child workers'). */
 #ifndef AMD_RUN_FACTS_H
 #define AMD_RUN_FACTS_H
 
@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "phase.h"
+#include "records.h"
 #include "store.h"
 
 /* The sweep's axis column in *out (malloc'd), NULL when it has none;
@@ -43,5 +44,22 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
  * there are none. */
 int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 			    struct amd_err *err);
+
+/* Memory per device of one trace of a logical run (profile_memory=True;
+ * bytes, -1 when unknown). */
+struct amd_mem_row {
+	int64_t trace_id;
+	int rank;                  /* -1 when the trace names none */
+	int device_type, device_id, from_totals;
+	int64_t peak_allocated, peak_reserved;
+};
+
+/* The run's memory rows, by rank, device type and id. */
+int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row **out,
+			 size_t *n, struct amd_err *err);
+/* The timeline of one device of one trace, by time. */
+int amd_store_memory_samples(struct amd_store *st, int64_t trace_id, int device_type,
+			     int device_id, struct amd_mem_sample **out, size_t *n,
+			     struct amd_err *err);
 
 #endif

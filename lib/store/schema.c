@@ -74,8 +74,22 @@ static const char v1[] =
 	" mem_util_pct REAL, power_w REAL, mem_used_mib REAL, temp_c REAL);\n"
 	"CREATE INDEX gpu_sample_source ON gpu_sample(source_id);\n";
 
+/* Memory per device of a trace recorded with profile_memory=True
+ * (issue 15): peaks, and the bounded timeline of (time, allocated,
+ * reserved) samples; bytes, NULL when unknown. */
+static const char v_trace_memory[] =
+	"CREATE TABLE trace_memory(trace_id INTEGER NOT NULL, device_type INTEGER NOT NULL,"
+	" device_id INTEGER NOT NULL, from_totals INTEGER NOT NULL, peak_allocated INTEGER,"
+	" peak_reserved INTEGER, events INTEGER NOT NULL,"
+	" PRIMARY KEY(trace_id, device_type, device_id)) WITHOUT ROWID;\n"
+	"CREATE TABLE trace_memory_sample(trace_id INTEGER NOT NULL,"
+	" device_type INTEGER NOT NULL, device_id INTEGER NOT NULL, ts_ns INTEGER NOT NULL,"
+	" allocated INTEGER, reserved INTEGER);\n"
+	"CREATE INDEX trace_memory_sample_trace ON trace_memory_sample(trace_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
+	v_trace_memory,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

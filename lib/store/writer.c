@@ -115,6 +115,8 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM trace_op WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_step WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_collective WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
+		"DELETE FROM trace_memory WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
+		"DELETE FROM trace_memory_sample WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace WHERE source_id=?1",
 		"DELETE FROM op_average WHERE source_id=?1",
 		"DELETE FROM stack_sample WHERE source_id=?1",
@@ -330,6 +332,23 @@ static int sink_tag(struct amd_sink *s, const char *key, const char *value,
 	return key_value(s, "a tag", 1, key, value, err);
 }
 
+/* key's dict id, from the cache of the unit's last keys when there. */
+static int64_t metric_key_id(struct amd_store_sink *ss, const char *key, struct amd_err *err)
+{
+	for (unsigned i = 0; i < WRITER_METRIC_KEYS && ss->metric_key[i]; i++)
+		if (strcmp(ss->metric_key[i], key) == 0)
+			return ss->metric_key_id[i];
+	int64_t kid = amd_store_intern(ss->st, key, err);
+	if (kid < 0)
+		return -1;
+	unsigned slot = ss->metric_key_next++ % WRITER_METRIC_KEYS;
+	free(ss->metric_key[slot]);
+	if (!(ss->metric_key[slot] = strdup(key)))
+		return amd_fail(err, "%s: out of memory", ss->path);
+	ss->metric_key_id[slot] = kid;
+	return kid;
+}
+
 static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_t ts_ms,
 		       double value, struct amd_err *err)
 {
@@ -337,15 +356,9 @@ static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_
 	WRITER_ENTER(ss, err);
 	if (need_run(ss, "a metric", err) < 0)
 		return -1;
-	int64_t kid = ss->metric_key_id;
-	if (!ss->metric_key || strcmp(ss->metric_key, key) != 0) {
-		if ((kid = amd_store_intern(ss->st, key, err)) < 0)
-			return -1;
-		free(ss->metric_key);
-		if (!(ss->metric_key = strdup(key)))
-			return amd_fail(err, "%s: out of memory", ss->path);
-		ss->metric_key_id = kid;
-	}
+	int64_t kid = metric_key_id(ss, key, err);
+	if (kid < 0)
+		return -1;
 	sqlite3_stmt *q = writer_cached(ss, &ss->ins_metric,
 		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id)"
 		" VALUES(?1,?2,?3,?4,?5,?6)", err);
@@ -505,7 +518,8 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->sha);
 	free(ss->sweep_override);
 	free(ss->touched);
-	free(ss->metric_key);
+	for (unsigned i = 0; i < WRITER_METRIC_KEYS; i++)
+		free(ss->metric_key[i]);
 	writer_forget_stack(ss);
 	free(ss);
 }

@@ -3,6 +3,7 @@
  * averages; nvidia-smi samples; py-spy stacks, stored as a trie per
  * source whose nodes a stack shares with the previous one's prefix. */
 #include "writer_profile.h"
+#include "writer_memory.h"
 #include "writer_sink.h"
 
 #include <stdlib.h>
@@ -141,7 +142,8 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return writer_sql_fail(ss, err);
-	return trace_rows(ss, sqlite3_last_insert_rowid(ss->st->db), t, err);
+	int64_t id = sqlite3_last_insert_rowid(ss->st->db);
+	return trace_rows(ss, id, t, err) < 0 ? -1 : writer_trace_memory(ss, id, t, err);
 }
 
 int writer_op_average(struct amd_sink *s, const char *name, int rank,

@@ -15,6 +15,8 @@ struct prev_frame {
 	int64_t node;
 };
 
+#define WRITER_METRIC_KEYS 16
+
 struct amd_store_sink {
 	struct amd_sink iface;
 	struct amd_store *st;
@@ -29,8 +31,11 @@ struct amd_store_sink {
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
-	char *metric_key;       /* the last metric key and its dict id: */
-	int64_t metric_key_id;  /* parsers send a key's points together */
+	/* the last metric keys and their dict ids (a unit's keys come
+	 * together, or interleaved as TensorBoard's tags are): */
+	char *metric_key[WRITER_METRIC_KEYS];
+	int64_t metric_key_id[WRITER_METRIC_KEYS];
+	unsigned metric_key_next; /* the slot replaced next */
 	struct prev_frame *prev; /* the last stack's path: stacks sharing a */
 	size_t n_prev, cap_prev; /* prefix with it reuse its trie nodes */
 };

@@ -33,6 +33,7 @@ enum key {
 	/* root */ K_TRACE_EVENTS, K_DIST, K_DEVPROPS, K_BASE,
 	/* event */ K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
 	/* args */ K_IN_NELEMS, K_OUT_NELEMS, K_MSG_SIZE, K_GROUP, K_DTYPE, K_COLL_NAME,
+	/* [memory] args */ K_MEM_BYTES, K_MEM_ALLOC, K_MEM_RESERVED, K_MEM_DEVTYPE, K_MEM_DEVID,
 	/* distributedInfo */ K_RANK, K_WORLD, K_BACKEND,
 	/* deviceProperties[0] */ K_DEVNAME,
 };
@@ -119,12 +120,16 @@ static enum key key_of(enum container c, const unsigned char *k, size_t len)
 		}
 	case C_ARGS: /* events carry many args: compare only on a length match */
 		switch (len) {
-		case 5: return KEY_IS("dtype") ? K_DTYPE : K_NONE;
+		case 5: return KEY_IS("dtype") ? K_DTYPE : KEY_IS("Bytes") ? K_MEM_BYTES : K_NONE;
 		case 8: return KEY_IS("Msg Size") ? K_MSG_SIZE : K_NONE;
+		case 9: return KEY_IS("Device Id") ? K_MEM_DEVID : K_NONE;
 		case 10: return KEY_IS("Group size") ? K_GROUP : K_NONE;
+		case 11: return KEY_IS("Device Type") ? K_MEM_DEVTYPE : K_NONE;
 		case 13: return KEY_IS("In msg nelems") ? K_IN_NELEMS : K_NONE;
-		case 14: return KEY_IS("Out msg nelems") ? K_OUT_NELEMS : K_NONE;
-		case 15: return KEY_IS("Collective name") ? K_COLL_NAME : K_NONE;
+		case 14: return KEY_IS("Out msg nelems") ? K_OUT_NELEMS
+			      : KEY_IS("Total Reserved") ? K_MEM_RESERVED : K_NONE;
+		case 15: return KEY_IS("Collective name") ? K_COLL_NAME
+			      : KEY_IS("Total Allocated") ? K_MEM_ALLOC : K_NONE;
 		default: return K_NONE;
 		}
 	case C_DIST:
@@ -201,6 +206,15 @@ static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 	case K_GROUP: if (!is_string && int_text(s, n, &v) == 0 && v >= 0 && v < 1 << 30)
 			e->group_size = (int)v;
 		return 1;
+	case K_MEM_BYTES: if (!is_string && int_text(s, n, &v) == 0) e->mem_bytes = v; return 1;
+	case K_MEM_ALLOC: if (!is_string && int_text(s, n, &v) == 0) e->mem_allocated = v; return 1;
+	case K_MEM_RESERVED: if (!is_string && int_text(s, n, &v) == 0) e->mem_reserved = v; return 1;
+	case K_MEM_DEVTYPE: if (!is_string && int_text(s, n, &v) == 0 && v >= 0 && v < 1 << 20)
+			e->mem_device_type = (int)v;
+		return 1;
+	case K_MEM_DEVID: if (!is_string && int_text(s, n, &v) == 0 && v >= -1 && v < 1 << 20)
+			e->mem_device_id = (int)v;
+		return 1;
 	case K_DTYPE: return set_field(r, &r->dtype, s, n) == 0 && (e->dtype = r->dtype.s, e->dtype_len = n, 1);
 	case K_COLL_NAME:
 		return set_field(r, &r->coll, s, n) == 0 && (e->coll_name = r->coll.s, e->coll_name_len = n, 1);
@@ -247,6 +261,8 @@ static void event_reset(struct reader *r)
 	memset(&r->ev, 0, sizeof r->ev);
 	r->ev.in_nelems = r->ev.out_nelems = r->ev.msg_bytes = -1;
 	r->ev.group_size = -1;
+	r->ev.mem_bytes = r->ev.mem_allocated = r->ev.mem_reserved = INT64_MIN;
+	r->ev.mem_device_type = r->ev.mem_device_id = -2;
 }
 
 static int on_start_map(void *ctx)

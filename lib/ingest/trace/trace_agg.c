@@ -26,6 +26,7 @@
 #include "trace_innermost.h"
 #include "trace_strtab.h"
 #include "trace_time.h"
+#include "trace_memory.h"
 #include "buf.h"
 
 #include <math.h>
@@ -109,6 +110,7 @@ struct amd_trace_agg {
 	char *keybuf, *last_key; /* track key of this and of the last event */
 	size_t keycap, last_cap, last_len;
 	long last_track;
+	struct amd_trace_memory *memory; /* [memory] events (trace_memory.c) */
 };
 
 static int has_prefix(const char *s, const char *p)
@@ -370,16 +372,18 @@ static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct 
 	int64_t dur = e->end - e->start;
 	int aten = (o->flags & OPF_ATEN) && !(o->flags & OPF_DEVICE);
 	int comm = (o->flags & OPF_COMM) && !(o->flags & OPF_DEVICE);
-	if (aten && !(parent && parent->in_aten))
+	/* parent points into t->stack, which growing may move: read it first */
+	int in_aten = parent && parent->in_aten, in_comm = parent && parent->in_comm;
+	if (aten && !in_aten)
 		a->cpu_aten = add_ns(a, a->cpu_aten, dur);
-	if (comm && !(parent && parent->in_comm))
+	if (comm && !in_comm)
 		a->cpu_comm = add_ns(a, a->cpu_comm, dur);
 	if (amd_grow_to(&t->stack, t->depth + 1, &t->cap, sizeof *t->stack, 16) < 0)
 		return -1;
 	struct open_iv *iv = &t->stack[t->depth++];
 	*iv = (struct open_iv){.start = e->start, .end = e->end, .op = e->op};
-	iv->in_aten = aten || (parent && parent->in_aten);
-	iv->in_comm = comm || (parent && parent->in_comm);
+	iv->in_aten = aten || in_aten;
+	iv->in_comm = comm || in_comm;
 	return note_innermost(a, t, e->start, e->op + 1);
 }
 
@@ -531,6 +535,8 @@ static int release_one(struct amd_trace_agg *a, struct track *t)
 int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e)
 {
 	a->events++;
+	if (e->ph == 'i')
+		return amd_trace_memory_event(a->memory, e);
 	if (e->ph != 'X' || !e->has_ts)
 		return 0;
 	if (amd_trace_time_check(e->ts, AMD_TRACE_TIMESTAMP) ||
@@ -728,12 +734,17 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 			? a->out_colls[i - 1].seq + 1 : 0;
 	s->colls = a->out_colls;
 	s->n_colls = nc;
-	return 0;
+	return amd_trace_memory_finish(a->memory, base_ns, &s->memory, &s->n_memory);
 }
 
 struct amd_trace_agg *amd_trace_agg_new(void)
 {
-	return calloc(1, sizeof(struct amd_trace_agg));
+	struct amd_trace_agg *a = calloc(1, sizeof(struct amd_trace_agg));
+	if (a && !(a->memory = amd_trace_memory_new())) {
+		free(a);
+		a = NULL;
+	}
+	return a;
 }
 
 int amd_trace_agg_overflowed(const struct amd_trace_agg *a)
@@ -764,5 +775,6 @@ void amd_trace_agg_free(struct amd_trace_agg *a)
 	free(a->out_colls);
 	free(a->keybuf);
 	free(a->last_key);
+	amd_trace_memory_free(a->memory);
 	free(a);
 }

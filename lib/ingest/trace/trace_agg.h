@@ -23,6 +23,9 @@ struct amd_trace_event {
 	int group_size;
 	const char *dtype, *coll_name;
 	size_t dtype_len, coll_name_len;
+	/* [memory] instant events (trace_memory.c): INT64_MIN and -2 when absent */
+	int64_t mem_bytes, mem_allocated, mem_reserved;
+	int mem_device_type, mem_device_id;
 };
 
 struct amd_trace_agg;

@@ -1,0 +1,213 @@
+/* mlperf_log.c — MLPerf training logs (mlperf_logging's `:::MLLOG {json}`
+ * lines, the format of every MLCommons training result): a result file
+ * (result_N.txt) or a raw launcher log where the lines carry a rank
+ * prefix ("0: :::MLLOG …", only the first rank's lines are read) among
+ * other output, and the system description NVIDIA-style launchers print
+ * (`:::SYSJSON {…}`, number_of_nodes and accelerators_per_node).
+ *
+ * One file is one run (mlperf_run.c turns its events into the run, its
+ * params and metrics); every ":::MLLOG" line must be a JSON object with
+ * a string "key" and a numeric "time_ms", else the file is refused with
+ * its line number. v1.0 logs have no event_type: a key ending in _start
+ * or _stop is an interval's start or end. */
+#include <stdio.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "file.h"
+#include "ingest.h"
+#include "mlperf_run.h"
+
+#define LINE_MAX_BYTES (4u << 20)     /* one line of a launcher's log */
+#define FILE_MAX_BYTES (4ULL << 30)   /* a log, decompressed */
+
+/* The text after "[spaces][digits: ]:::TAG " in line, NULL when the
+ * line is not one; *rank gets the prefix's number (-1 without one). */
+static const char *tagged(const char *line, const char *tag, long *rank)
+{
+	const char *p = line;
+	*rank = -1;
+	while (*p == ' ')
+		p++;
+	if (isdigit((unsigned char)*p)) {
+		char *end;
+		long r = strtol(p, &end, 10);
+		if (end[0] != ':' || end[1] != ' ')
+			return NULL;
+		*rank = r;
+		p = end + 2;
+	}
+	size_t tl = strlen(tag);
+	return strncmp(p, tag, tl) == 0 ? p + tl : NULL;
+}
+
+/* The lines of the head: a :::MLLOG object at a line's start (after a
+ * rank prefix) is this format; NVIDIA/Lambda launcher logs print the
+ * system (:::SYSJSON, :::DLPAL) first and their first :::MLLOG line
+ * comes tens of kilobytes later. */
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	char buf[AMD_HEAD_BYTES + 1];
+	size_t len = n < AMD_HEAD_BYTES ? n : AMD_HEAD_BYTES;
+	memcpy(buf, head, len);
+	buf[len] = '\0';
+	int score = 0;
+	long rank;
+	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		const char *js = tagged(l, ":::MLLOG ", &rank);
+		if (js && *js == '{')
+			return 90;
+		if (((js = tagged(l, ":::SYSJSON ", &rank)) && *js == '{') ||
+		    tagged(l, ":::DLPAL ", &rank))
+			score = 80;
+	}
+	return score;
+}
+
+/* "KEY_start"/"KEY_stop" when the log names no event_type (v1.0). */
+static int event_kind(const cJSON *type, const char *key)
+{
+	const char *t = cJSON_IsString(type) ? type->valuestring : NULL;
+	if (t && strcmp(t, "INTERVAL_START") == 0)
+		return AMD_MLPERF_START;
+	if (t && strcmp(t, "INTERVAL_END") == 0)
+		return AMD_MLPERF_END;
+	if (t)
+		return AMD_MLPERF_POINT;
+	size_t n = strlen(key);
+	if (n > 6 && strcmp(key + n - 6, "_start") == 0)
+		return AMD_MLPERF_START;
+	if (n > 5 && strcmp(key + n - 5, "_stop") == 0)
+		return AMD_MLPERF_END;
+	return AMD_MLPERF_POINT;
+}
+
+/* The event's progress: samples_count, else epoch_num, else step. */
+static void event_progress(const cJSON *meta, struct amd_mlperf_event *e)
+{
+	static const char *const keys[] = {"samples_count", "epoch_num", "step"};
+	e->progress = -1;
+	e->samples = NAN;
+	for (size_t i = 0; i < 3; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, keys[i]);
+		if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
+		    v->valuedouble < 9e18) {
+			if (e->progress < 0)
+				e->progress = (int64_t)v->valuedouble;
+			if (i == 0)
+				e->samples = v->valuedouble;
+		}
+	}
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(meta, "status");
+	e->status = cJSON_IsString(st) ? st->valuestring : NULL;
+}
+
+/* Adds the event(s) of one parsed :::MLLOG object: an object value
+ * ("tracked_stats": {"throughput": x}) is one event per numeric member,
+ * named KEY/MEMBER. */
+static int add_events(struct amd_mlperf_log *log, const cJSON *o, const char *where,
+		      struct amd_err *err)
+{
+	const cJSON *key = cJSON_GetObjectItemCaseSensitive(o, "key");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "time_ms");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "value");
+	if (!cJSON_IsString(key) || !key->valuestring[0])
+		return amd_fail(err, "%s: no string \"key\"", where);
+	if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || fabs(t->valuedouble) > 9e15)
+		return amd_fail(err, "%s: \"time_ms\" is not a time in milliseconds", where);
+	struct amd_mlperf_event e = {
+		.kind = event_kind(cJSON_GetObjectItemCaseSensitive(o, "event_type"),
+				   key->valuestring),
+		.time_ms = (int64_t)t->valuedouble,
+	};
+	event_progress(cJSON_GetObjectItemCaseSensitive(o, "metadata"), &e);
+	if (!cJSON_IsObject(v))
+		return amd_mlperf_add(log, key->valuestring, NULL, &e, v, where, err);
+	for (const cJSON *m = v->child; m; m = m->next)
+		if (cJSON_IsNumber(m) && m->string &&
+		    amd_mlperf_add(log, key->valuestring, m->string, &e, m, where, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* number_of_nodes and accelerators_per_node of a :::SYSJSON object. */
+static int add_system(struct amd_mlperf_log *log, const cJSON *o, const char *where,
+		      struct amd_err *err)
+{
+	static const char *const keys[] = {"number_of_nodes", "accelerators_per_node",
+					   "system_name", "accelerator_model_name", "submitter",
+					   "framework"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, keys[i]);
+		if ((cJSON_IsString(v) && v->valuestring[0]) || cJSON_IsNumber(v))
+			if (amd_mlperf_system(log, keys[i], v, where, err) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* One line: a :::MLLOG line of the first rank that logs, a :::SYSJSON
+ * line, or else nothing. */
+static int line(struct amd_mlperf_log *log, const char *path, long no, const char *s,
+		long *first_rank, struct amd_err *err)
+{
+	long rank;
+	int sys = 0;
+	const char *js = tagged(s, ":::MLLOG ", &rank);
+	if (!js && (js = tagged(s, ":::SYSJSON ", &rank)))
+		sys = 1;
+	if (!js)
+		return 0;
+	if (!sys && *first_rank == -2)
+		*first_rank = rank;
+	if (!sys && rank != *first_rank)
+		return 0;
+	char where[512];
+	snprintf(where, sizeof where, "%s: line %ld", path, no);
+	cJSON *o = cJSON_Parse(js);
+	if (!o) {
+		const char *at = cJSON_GetErrorPtr();
+		return amd_fail(err, "%s: %s is not JSON (byte %ld of the object)", where,
+				sys ? ":::SYSJSON" : ":::MLLOG", at && at >= js ? (long)(at - js) : 0L);
+	}
+	int rc = !cJSON_IsObject(o) ? amd_fail(err, "%s: not a JSON object", where)
+		 : sys ? add_system(log, o, where, err) : add_events(log, o, where, err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct amd_lines *l = amd_lines_open(in->path, LINE_MAX_BYTES, FILE_MAX_BYTES, err);
+	if (!l)
+		return -1;
+	struct amd_mlperf_log log = {.path = in->path};
+	char *s;
+	size_t len;
+	long first_rank = -2;
+	int got, ret = 0;
+	while (ret == 0 && (got = amd_lines_next(l, &s, &len, err)) == 1) {
+		if (memchr(s, '\0', len))
+			ret = amd_fail(err, "%s: line %ld: a NUL byte", in->path,
+				       amd_lines_number(l));
+		else
+			ret = line(&log, in->path, amd_lines_number(l), s, &first_rank, err);
+	}
+	amd_lines_close(l);
+	if (ret == 0 && got == 0)
+		ret = amd_mlperf_emit(&log, sink, err);
+	amd_mlperf_free(&log);
+	return ret < 0 || got < 0 ? -1 : 0;
+}
+
+const struct amd_format amd_fmt_mlperf_log = {
+	.name = "mlperf-log",
+	.is_dir = 0,
+	.detect = detect,
+	.parse = parse,
+};

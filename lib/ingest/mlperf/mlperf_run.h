@@ -1,0 +1,50 @@
+/* mlperf_run.h — the events of one MLPerf log (mlperf_log.c reads the
+ * lines) and how they become one run like MLflow's (mlperf_run.c). */
+#ifndef AMD_MLPERF_RUN_H
+#define AMD_MLPERF_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "err.h"
+#include "sink.h"
+
+enum { AMD_MLPERF_POINT, AMD_MLPERF_START, AMD_MLPERF_END };
+
+/* What a line says besides its key and value. */
+struct amd_mlperf_event {
+	int kind;          /* AMD_MLPERF_POINT, _START, _END */
+	int64_t time_ms;
+	int64_t progress;  /* metadata samples_count, epoch_num or step; -1 */
+	double samples;    /* metadata samples_count, NAN when absent */
+	const char *status; /* metadata status (run_stop), or NULL */
+};
+
+struct mlperf_ev;      /* one stored event (mlperf_run.c) */
+struct mlperf_kv;
+
+struct amd_mlperf_log {
+	const char *path;
+	struct mlperf_ev *ev;
+	size_t nev, cap;
+	struct mlperf_kv *sys; /* the :::SYSJSON fields kept */
+	size_t nsys, capsys;
+};
+
+/* Adds an event: key (KEY/MEMBER when member is not NULL), what e says
+ * and its value (a number, string or bool is kept; NULL, arrays and
+ * null are not). where names the file and line for errors. */
+int amd_mlperf_add(struct amd_mlperf_log *log, const char *key, const char *member,
+		   const struct amd_mlperf_event *e, const cJSON *value, const char *where,
+		   struct amd_err *err);
+/* Keeps a :::SYSJSON field (a string or a number). */
+int amd_mlperf_system(struct amd_mlperf_log *log, const char *key, const cJSON *value,
+		      const char *where, struct amd_err *err);
+/* Reports the log's run, params and metrics to sink. */
+int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
+		    struct amd_err *err);
+void amd_mlperf_free(struct amd_mlperf_log *log);
+
+#endif

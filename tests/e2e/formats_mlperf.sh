@@ -1,0 +1,91 @@
+#!/bin/bash
+# formats_mlperf.sh — MLPerf :::MLLOG logs (testdata/mllog: two repeats
+# of a real tiny CPU training logged in mlperf_logging's format, rank
+# prefixes and :::SYSJSON as NVIDIA's launcher prints them): runs like
+# MLflow's checked against python's json (tests/oracle/mllog_oracle.py),
+# stats on them, and bad inputs (a line that is not JSON, truncated, no
+# key) that give one line, exit 2 and leave the store unchanged.
+test_description='MLPerf logs: runs, params and metrics against python json; bad inputs'
+. "$(dirname "$0")/../test-lib.sh"
+
+D="$DATA/mllog"
+ORACLE="$AMDAHL_ROOT/tests/oracle/mllog_oracle.py"
+bad_file="" bad_needle=""
+
+BLOCKS="SELECT printf('%d|%.6f|%s', e.step, e.value, COALESCE(printf('%.6f', t.value), ''))
+ FROM metric_point e JOIN dict d ON d.id=e.key_id AND d.s='epoch_time_s' JOIN run r ON r.id=e.run_id
+ LEFT JOIN metric_point t ON t.run_id=e.run_id AND t.step=e.step
+  AND t.key_id=(SELECT id FROM dict WHERE s='throughput_samples_per_s')
+ ORDER BY r.name, r.start_ms, e.step"
+TTT="SELECT printf('%d|%.3f', r.n, m.value) FROM metric_point m JOIN dict d ON d.id=m.key_id
+ JOIN run r ON r.id=m.run_id WHERE d.s='time_to_train_s' ORDER BY r.n, r.start_ms"
+EVALS="SELECT printf('%.9f %d', sum(value), count(*)) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='eval_accuracy'"
+param() { q "$TMP/m.db" "SELECT group_concat(DISTINCT p.value) FROM param p JOIN dict d ON d.id=p.key_id WHERE d.s='$1'"; }
+
+test_expect_success 'setup: a results folder of two repeats ingests (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$TMP/m.db" ingest "$D"
+'
+test_expect_success SQLITE3 'detected by content as mlperf-log; one run per file, same name, one sweep' '
+	test_eq "mlperf-log|2" "$(q "$TMP/m.db" "SELECT kind, count(*) FROM source GROUP BY kind")" &&
+	test_eq "mlperf-tiny_mlp|tiny_mlp-1x1|2" "$(q "$TMP/m.db" "SELECT s.name, r.name, count(*) FROM run r JOIN sweep s ON s.id=r.sweep_id GROUP BY r.name")"
+'
+test_expect_success SQLITE3 'status FINISHED, start and end at run_start and run_stop, n from SYSJSON' '
+	test_eq "3|1|1" "$(q "$TMP/m.db" "SELECT DISTINCT status, n, nodes FROM run")" &&
+	test_eq 2 "$(q "$TMP/m.db" "SELECT count(*) FROM run WHERE end_ms > start_ms AND start_ms > 0")"
+'
+test_expect_success SQLITE3 'params: config keys logged once, and the system description' '
+	test_eq 64 "$(param global_batch_size)" &&
+	test_eq "1,2" "$(param seed)" &&
+	test_eq 1 "$(param world_size)" &&
+	test_eq CPU "$(param accelerator_model_name)" &&
+	test_eq "" "$(param eval_accuracy)"
+'
+test_expect_success SQLITE3,PYTHON 'time to train per log equals python json (run_stop - run_start)' '
+	test_eq "$("$PY" "$ORACLE" ttt "$D"/result_*.txt)" "$(q "$TMP/m.db" "$TTT")"
+'
+test_expect_success SQLITE3,PYTHON 'block times and samples/s per block equal python json' '
+	test_eq "$("$PY" "$ORACLE" blocks "$D"/result_0.txt "$D"/result_1.txt)" "$(q "$TMP/m.db" "$BLOCKS")"
+'
+test_expect_success SQLITE3,PYTHON 'eval_accuracy: every value, summed, equals python json' '
+	test_eq "$("$PY" "$ORACLE" evals "$D"/result_*.txt)" "$(q "$TMP/m.db" "$EVALS")"
+'
+test_expect_success SQLITE3 'tracked_stats members are metrics named KEY/MEMBER at their step' '
+	test_eq "8|8192" "$(q "$TMP/m.db" "SELECT count(*), max(step) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='"'"'tracked_stats/train_loss'"'"'")"
+'
+test_expect_success PYTHON 'stats --metric time_to_train_s: the two repeats at n=1, median of both' '
+	"$AMDAHL" --store "$TMP/m.db" stats --metric time_to_train_s --json >"$TMP/s.json" &&
+	test_eq 2 "$(json_get "$TMP/s.json" "d[\"sweeps\"][0][\"strategies\"][0][\"points\"][0][\"runs\"]")" &&
+	want=$("$PY" "$ORACLE" ttt "$D"/result_*.txt | "$PY" -c "import sys, statistics; print(\"%.3f\" % statistics.median(float(l.split(\"|\")[1]) for l in sys.stdin))") &&
+	test_eq "$want" "$(json_get "$TMP/s.json" "\"%.3f\" % d[\"sweeps\"][0][\"strategies\"][0][\"points\"][0][\"median\"]")"
+'
+test_expect_success 'the same files again add nothing' '
+	"$AMDAHL" --store "$TMP/m.db" ingest "$D" >"$TMP/again.txt" &&
+	test_contains "0 added, 0 replaced, 2 unchanged" "$(cat "$TMP/again.txt")"
+'
+test_expect_success SQLITE3 'a log cut between lines (no run_stop) is an unfinished run, left out of stats' '
+	head -n 30 "$D/result_0.txt" >"$TMP/cut_between.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/u.db" ingest "$TMP/cut_between.txt" &&
+	test_eq "1|0" "$(q "$TMP/u.db" "SELECT status, count(end_ms) FROM run")"
+'
+
+# bad inputs: one error line naming the file and line, exit 2, store unchanged
+bad() {
+	bad_file=$2 bad_needle=$3
+	test_expect_success SQLITE3 "$1: exit 2, one error line naming the place, store unchanged" '
+		test_bad_ingest "$TMP/m.db" "$bad_file" "$bad_needle"
+	'
+}
+test_expect_success 'setup: the log broken four ways' '
+	sed "12s/\"key\": /\"key\" /" "$D/result_0.txt" >"$TMP/notjson.txt" &&
+	head -c 3000 "$D/result_0.txt" >"$TMP/cut.txt" &&
+	sed "12s/\"key\": \"[a-z_]*\", //" "$D/result_0.txt" >"$TMP/nokey.txt" &&
+	sed "12s/\"time_ms\": [0-9]*/\"time_ms\": \"soon\"/" "$D/result_0.txt" >"$TMP/notime.txt" &&
+	gzip -c "$D/result_0.txt" | head -c 600 >"$TMP/cut.txt.gz"
+'
+bad "an :::MLLOG line that is not JSON" "$TMP/notjson.txt" "notjson.txt: line 12: :::MLLOG is not JSON"
+bad "a log cut inside a line" "$TMP/cut.txt" "cut.txt: line 17: :::MLLOG is not JSON"
+bad "an event without a key" "$TMP/nokey.txt" "nokey.txt: line 12: no string \"key\""
+bad "a time that is not a number" "$TMP/notime.txt" "notime.txt: line 12: \"time_ms\" is not a time"
+bad "a truncated gzipped log" "$TMP/cut.txt.gz" "cut.txt.gz"
+
+test_done

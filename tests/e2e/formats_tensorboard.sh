@@ -1,0 +1,102 @@
+#!/bin/bash
+# formats_tensorboard.sh — TensorBoard event files (testdata/tensorboard/
+# tb-sweep: a real data-parallel numpy training at 1, 2, 4 workers, 3
+# repeats, laid out as PyTorch's SummaryWriter does, hparams from
+# add_hparams' subfolder): runs like MLflow's, scalars and hparams
+# against a Python TFRecord/protobuf reader (tests/oracle/
+# tfevents_oracle.py); stats, report build and gate on the TensorBoard-
+# only sweep; bad inputs (bad CRCs, a truncated record, a record that is
+# no Event) give one line, exit 2 and leave the store unchanged.
+test_description='TensorBoard event files: runs, scalars, hparams against a python reader; stats, report, gate; bad inputs'
+. "$(dirname "$0")/../test-lib.sh"
+
+D="$DATA/tensorboard/tb-sweep"
+S="$TMP/t.db"
+ORACLE="$AMDAHL_ROOT/tests/oracle/tfevents_oracle.py"
+bad_file="" bad_needle=""
+SCALARS="SELECT printf('%s|%d|%d|%d|%.9g', d.s, count(*), min(step), max(step), sum(value))
+ FROM metric_point m JOIN dict d ON d.id=m.key_id GROUP BY d.s ORDER BY d.s"
+POINTS='"\n".join("%d|%.9g|%d" % (p["n"], p["median"], p["runs"]) for p in d["sweeps"][0]["strategies"][0]["points"])'
+
+test_expect_success 'setup: the sweep ingests (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$S" ingest "$D"
+'
+test_expect_success SQLITE3 'every event file is a tensorboard unit; nine runs named by their directory, sweep tb-sweep' '
+	test_eq "tensorboard|18" "$(q "$S" "SELECT kind, count(*) FROM source GROUP BY kind")" &&
+	test_eq "tb-sweep|9" "$(q "$S" "SELECT s.name, count(*) FROM run r JOIN sweep s ON s.id=r.sweep_id")" &&
+	test_eq dp-n2-r1 "$(q "$S" "SELECT name FROM run WHERE n=2 AND repeat=1")"
+'
+test_expect_success SQLITE3,PYTHON 'scalars: count, steps and sum per tag equal the python reader' '
+	test_eq "$(find "$D" -name "events.out.tfevents.*" | sort | xargs "$PY" "$ORACLE" scalars)" "$(q "$S" "$SCALARS")"
+'
+test_expect_success SQLITE3,PYTHON 'hparams of the add_hparams subfolder are the run'\''s params; strategy, n, repeat derived' '
+	test_eq "$("$PY" "$ORACLE" hparams "$D"/dp-n4-r2/*/events.out.tfevents.*)" "$(q "$S" "SELECT d.s || '"'"'='"'"' || p.value FROM param p JOIN dict d ON d.id=p.key_id JOIN run r ON r.id=p.run_id WHERE r.name='"'"'dp-n4-r2'"'"' ORDER BY d.s")" &&
+	test_eq "dp|4|2" "$(q "$S" "SELECT strategy, n, repeat FROM run WHERE name='"'"'dp-n4-r2'"'"'")"
+'
+test_expect_success SQLITE3 'wall times: the run spans its first to last event, metric times in ms' '
+	test_eq 9 "$(q "$S" "SELECT count(*) FROM run WHERE start_ms > 1600000000000 AND end_ms >= start_ms")" &&
+	test_eq 0 "$(q "$S" "SELECT count(*) FROM metric_point m JOIN run r ON r.id=m.run_id WHERE m.ts_ms < r.start_ms OR m.ts_ms > r.end_ms")"
+'
+test_expect_success PYTHON 'stats on the TensorBoard-only sweep: medians per n equal the python reader'\''s' '
+	"$AMDAHL" --store "$S" stats --json >"$TMP/s.json" &&
+	test_eq "$("$PY" "$ORACLE" medians epoch_time_s "$D")" "$(json_get "$TMP/s.json" "$POINTS")"
+'
+test_expect_success PDFTOTEXT 'report build on the TensorBoard-only sweep' '
+	test_status 0 "$AMDAHL" --store "$S" report build -o "$TMP/rep" &&
+	pdftotext "$TMP/rep/report.pdf" - >"$TMP/rep.txt" &&
+	test_contains "tb-sweep" "$(cat "$TMP/rep.txt")" &&
+	test_eq "3 3" "$(json_get "$TMP/rep/report.json" "\"%d %d\" % (len(d[\"strategies\"][0][\"points\"]), min(p[\"runs\"] for p in d[\"strategies\"][0][\"points\"]))")"
+'
+test_expect_success 'gate of the sweep against itself: 3 runs against 3 is insufficient data (exit 3)' '
+	test_status 3 "$AMDAHL" --store "$S" gate --baseline tb-sweep --candidate tb-sweep --json &&
+	test_contains "\"metric\"" "$OUT"
+'
+test_expect_success 'the same files again add nothing' '
+	"$AMDAHL" --store "$S" ingest "$D" >"$TMP/again.txt" &&
+	test_contains "0 added, 0 replaced, 18 unchanged" "$(cat "$TMP/again.txt")"
+'
+
+bad() {
+	bad_file=$2 bad_needle=$3
+	test_expect_success SQLITE3 "$1: exit 2, one error line naming the record, store unchanged" '
+		test_bad_ingest "$S" "$bad_file" "${bad_needle/@/$(cat "$TMP/second")}"
+	'
+}
+test_expect_success PYTHON 'setup: an event file broken five ways' '
+	f=$(find "$D/dp-n1-r0" -maxdepth 1 -name "events.out.tfevents.*") &&
+	"$PY" - "$f" "$TMP" <<-\EOF
+	import struct, sys
+	raw = bytearray(open(sys.argv[1], "rb").read())
+	tmp = sys.argv[2]
+	(n0,) = struct.unpack_from("<Q", raw, 0)
+	second = 16 + n0                      # the second record starts here
+	open(tmp + "/second", "w").write(str(second))
+	def put(name, b):
+	    open(tmp + "/" + name, "wb").write(bytes(b))
+	b = bytearray(raw); b[second + 12 + 3] ^= 0xFF; put("datacrc.tfevents", b)
+	b = bytearray(raw); b[second] ^= 0x01; put("lencrc.tfevents", b)
+	put("cut.tfevents", raw[:second + 20])
+	# a record whose CRCs are right but whose data is no Event protobuf
+	POLY = 0x82F63B78
+	def crc(d):
+	    c = 0xFFFFFFFF
+	    for x in d:
+	        c ^= x
+	        for _ in range(8):
+	            c = (c >> 1) ^ POLY if c & 1 else c >> 1
+	    c ^= 0xFFFFFFFF
+	    return (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+	junk = b"\x0f\xff\xff"
+	n = struct.pack("<Q", len(junk))
+	put("junk.tfevents", raw[:second] + n + struct.pack("<I", crc(n)) + junk + struct.pack("<I", crc(junk)))
+	big = struct.pack("<Q", 1 << 40)
+	put("huge.tfevents", raw[:second] + big + struct.pack("<I", crc(big)))
+	EOF
+'
+bad "a data CRC that does not match" "$TMP/datacrc.tfevents" "datacrc.tfevents: record 2 (byte @): data CRC mismatch"
+bad "a length CRC that does not match" "$TMP/lencrc.tfevents" "lencrc.tfevents: record 2 (byte @): length CRC mismatch"
+bad "a truncated record" "$TMP/cut.tfevents" "cut.tfevents: record 2 (byte @): the data ends early"
+bad "a record that is not an Event" "$TMP/junk.tfevents" "junk.tfevents: record 2 (byte @): not an Event protobuf"
+bad "a record claiming a terabyte" "$TMP/huge.tfevents" "huge.tfevents: record 2 (byte @): 1099511627776 bytes, over the limit"
+
+test_done
