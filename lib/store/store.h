@@ -17,7 +17,7 @@ enum amd_store_mode { AMD_STORE_READ, AMD_STORE_WRITE };
 /* An open store (opaque outside lib/store). */
 struct amd_store;
 
-#define AMD_SCHEMA_VERSION 1
+#define AMD_SCHEMA_VERSION 2
 
 /* Opens (creating and migrating, in WRITE mode) the store at path. A
  * READ open of a missing file fails with a message that says so. */

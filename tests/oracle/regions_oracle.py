@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""regions_oracle.py — independent readings of what `amdahl regions FILE
+--json -n 0` must say, one subcommand per profiler; each prints "ok" or
+the differences.
+
+  regions_oracle.py trace TRACE REGIONS_JSON
+      the trace's ops and collectives as tests/oracle/trace_oracle.py
+      reads them (its own JSON parsing), kinds from Kineto categories
+  regions_oracle.py opavg CSV REGIONS_JSON
+      itwinai's torch_profiling_averages.csv by Python's csv (CUDA µs)
+  regions_oracle.py pyspy FORMAT FILE REGIONS_JSON
+      py-spy functions (self: leaf samples, total: once per stack) as
+      tests/oracle/pyspy_oracle.py reads the file, in ns of thread time
+"""
+import collections, csv, json, os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KINDS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "memcpy": "memcpy",
+         "gpu_memset": "memset", "memset": "memset", "cuda_runtime": "cuda_api",
+         "cuda_driver": "cuda_api", "runtime": "cuda_api", "driver": "cuda_api",
+         "user_annotation": "nvtx", "gpu_user_annotation": "nvtx",
+         "python_function": "function"}
+
+
+def rows(path):
+    got = {}
+    for r in json.load(open(path))["regions"]:
+        key = (r["source"], r["kind"], r["name"], r.get("file"), r.get("line"), r["rank"])
+        if key in got:
+            raise SystemExit(f"duplicate row {key}")
+        got[key] = r
+    return got
+
+
+def compare(want, got, fields):
+    bad = []
+    for k, w in want.items():
+        g = got.get(k)
+        if g is None:
+            bad.append(f"missing {k}")
+            continue
+        for f in fields:
+            if g[f] != w[f]:
+                bad.append(f"{k}: {f} {g[f]} != {w[f]}")
+    for k in set(got) - set(want):
+        bad.append(f"unexpected {k}")
+    return "ok" if not bad else "\n".join(bad[:10] + [f"({len(bad)} differences)"])
+
+
+def trace(path, got_path):
+    out = subprocess.run([sys.executable, os.path.join(HERE, "trace_oracle.py"), path],
+                         check=True, capture_output=True, text=True).stdout
+    want = collections.defaultdict(lambda: {"calls": 0, "self_ns": 0, "total_ns": 0,
+                                            "bytes": None})
+    rank = None
+    for line in out.splitlines():
+        if line.startswith("trace "):
+            rank = int(line.split()[1])
+            rank = None if rank < 0 else rank
+        elif line.startswith("op "):
+            name, cat, nums = line[3:].split("\t")
+            count, total, self_ = (int(x) for x in nums.split()[:3])
+            w = want[("torch", KINDS.get(cat, "op"), name, None, None, rank)]
+            w["calls"] += count
+            w["self_ns"] += self_
+            w["total_ns"] += total
+        elif line.startswith("coll "):
+            f = line.split()
+            name, dur, nbytes = " ".join(f[1:-5]), int(f[-3]), int(f[-2])
+            w = want[("torch", "collective", name, None, None, rank)]
+            w["calls"] += 1
+            w["self_ns"] += dur
+            w["total_ns"] += dur
+            if nbytes >= 0:  # -1: not known
+                w["bytes"] = (w["bytes"] or 0) + nbytes
+    got = rows(got_path)
+    got = {k: v for k, v in got.items() if k[0] == "torch"}
+    return compare(want, got, ["calls", "self_ns", "total_ns", "bytes"])
+
+
+def pyspy(fmt, path, got_path):
+    src = open(os.path.join(HERE, "pyspy_oracle.py")).read().rsplit("\nmain()", 1)[0]
+    ns = {}
+    exec(compile(src, "pyspy_oracle.py", "exec"), ns)
+    reader = ns["READERS"][fmt]
+    stacks = reader(path, 0) if fmt == "speedscope" else reader(path, ns["DEFAULT_RATE"])
+    self_s, total_s = collections.Counter(), collections.Counter()
+    for _, _, frames, _, sec in stacks:
+        self_s[(frames[-1][0], frames[-1][1])] += sec
+        for fn in {(f[0], f[1]) for f in frames}:
+            total_s[fn] += sec
+    want = {("py-spy", "function", n, f, None, None):
+            {"self_ns": round(self_s[(n, f)] * 1e9), "total_ns": round(total_s[(n, f)] * 1e9),
+             "calls": None, "bytes": None} for (n, f) in total_s}
+    got = rows(got_path)
+    bad = []
+    for k, g in got.items():  # sums of float seconds: within a nanosecond
+        w = want.get(k)
+        if w and abs(g["self_ns"] - w["self_ns"]) <= 1 and abs(g["total_ns"] - w["total_ns"]) <= 1:
+            g["self_ns"], g["total_ns"] = w["self_ns"], w["total_ns"]
+    return compare(want, got, ["calls", "self_ns", "total_ns", "bytes"]) if not bad else bad
+
+
+def opavg(path, got_path):
+    from decimal import Decimal, ROUND_HALF_UP
+    def ns(us):
+        return int((Decimal(us) * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    want = collections.defaultdict(lambda: {"calls": 0, "self_ns": 0, "total_ns": 0,
+                                            "bytes": None})
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            rank = int(r["global_rank"]) if r.get("global_rank", "") != "" else None
+            w = want[("torch-averages", "op", r["name"], None, None, rank)]
+            w["calls"] += int(r["calls"])
+            w["self_ns"] += ns(r["self_cuda_time_total"])
+            w["total_ns"] += ns(r["cuda_time_total"])
+    return compare(want, rows(got_path), ["calls", "self_ns", "total_ns", "bytes"])
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "trace":
+        print(trace(sys.argv[2], sys.argv[3]))
+    elif cmd == "opavg":
+        print(opavg(sys.argv[2], sys.argv[3]))
+    elif cmd == "pyspy":
+        print(pyspy(sys.argv[2], sys.argv[3], sys.argv[4]))
+    else:
+        raise SystemExit(f"unknown subcommand {cmd}")
+
+
+if __name__ == "__main__":
+    main()
