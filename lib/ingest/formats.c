@@ -19,6 +19,7 @@ extern const struct amd_format amd_fmt_pyspy_chrometrace;
 extern const struct amd_format amd_fmt_pyspy_dump;
 extern const struct amd_format amd_fmt_pyspy_dump_json;
 extern const struct amd_format amd_fmt_torch_trace;
+extern const struct amd_format amd_fmt_cprofile;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -33,6 +34,7 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_pyspy_dump,
 	&amd_fmt_pyspy_dump_json,
 	&amd_fmt_torch_trace,
+	&amd_fmt_cprofile,
 	NULL,
 };
 

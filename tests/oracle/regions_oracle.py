@@ -6,6 +6,12 @@ the differences.
   regions_oracle.py trace TRACE REGIONS_JSON
       the trace's ops and collectives as tests/oracle/trace_oracle.py
       reads them (its own JSON parsing), kinds from Kineto categories
+  regions_oracle.py cprofile DUMP REGIONS_JSON
+      every function as Python's pstats module reads the dump
+  regions_oracle.py cprofile-print DUMP REGIONS_JSON
+      the lines `python3 -m pstats DUMP` prints (sort tottime, stats)
+  regions_oracle.py cprofile-callers DUMP STORE SOURCE_PATH
+      the caller edges in the store (sqlite3) against pstats' callers
   regions_oracle.py opavg CSV REGIONS_JSON
       itwinai's torch_profiling_averages.csv by Python's csv (CUDA µs)
   regions_oracle.py pyspy FORMAT FILE REGIONS_JSON
@@ -117,10 +123,89 @@ def opavg(path, got_path):
     return compare(want, rows(got_path), ["calls", "self_ns", "total_ns", "bytes"])
 
 
+def ns(seconds):
+    """seconds (a double) to ns as C's llround(seconds * 1e9) does."""
+    from decimal import Decimal, ROUND_HALF_UP
+    return int(Decimal(seconds * 1e9).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def pstats_key(func):
+    file, line, name = func
+    if (file, line) == ("~", 0):
+        return ("cprofile", "function", name, None, None, None)
+    return ("cprofile", "function", name, file, line or None, None)
+
+
+def cprofile(path, got_path):
+    """Python's pstats reads the dump: calls, primitive calls, tottime
+    and cumtime of every function, exactly (ns of the same doubles)."""
+    import pstats
+    want = {}
+    for func, (cc, nc, tt, ct, _) in pstats.Stats(path).stats.items():
+        want[pstats_key(func)] = {"calls": nc, "prim_calls": cc, "self_ns": ns(tt),
+                                  "total_ns": ns(ct), "bytes": None, "rank": None}
+    return compare(want, rows(got_path), ["calls", "prim_calls", "self_ns", "total_ns",
+                                          "bytes", "rank"])
+
+
+def cprofile_print(path, got_path):
+    """`python3 -m pstats FILE` (sort tottime, stats) prints the same
+    lines as amdahl's numbers printed the way pstats prints them."""
+    out = subprocess.run([sys.executable, "-m", "pstats", path], input="sort tottime\nstats\nquit\n",
+                         check=True, capture_output=True, text=True).stdout
+    body = out.split("filename:lineno(function)\n", 1)[1]
+    want = collections.Counter(l for l in body.split("\n") if l.strip() and "% " not in l
+                               and not l.startswith(path))
+    got = collections.Counter()
+    f8 = lambda x: "%8.3f" % x
+    for r in json.load(open(got_path))["regions"]:
+        nc, cc, tt, ct = r["calls"], r["prim_calls"], r["self_ns"] / 1e9, r["total_ns"] / 1e9
+        c = str(nc) + ("/" + str(cc) if nc != cc else "")
+        name = r["name"]
+        if r["file"] is None:
+            where = "{%s}" % name[1:-1] if name.startswith("<") and name.endswith(">") else name
+        else:
+            where = "%s:%d(%s)" % (r["file"], r["line"] or 0, name)
+        got[" ".join([c.rjust(9), f8(tt), " " * 8 if nc == 0 else f8(tt / nc), f8(ct),
+                      " " * 8 if cc == 0 else f8(ct / cc), where])] += 1
+    if want == got:
+        return "ok"
+    return "\n".join(["pstats only: " + l for l in list((want - got).elements())[:5]] +
+                     ["amdahl only: " + l for l in list((got - want).elements())[:5]])
+
+
+def cprofile_callers(path, store, source_path):
+    """The caller edges in the store (sqlite3) against pstats' callers."""
+    import pstats, sqlite3
+    want = {}
+    for func, (_, _, _, _, callers) in pstats.Stats(path).stats.items():
+        for caller, (nc, cc, tt, ct) in callers.items():
+            want[(pstats_key(caller)[2:5], pstats_key(func)[2:5])] = (nc, cc, ns(tt), ns(ct))
+    db = sqlite3.connect(store)
+    fn = ("SELECT r.key, n.s, f.s, r.line FROM region r JOIN dict n ON n.id=r.name_id"
+          " LEFT JOIN dict f ON f.id=r.file_id WHERE r.source_id=?")
+    sid = db.execute("SELECT id FROM source WHERE path=?", (source_path,)).fetchone()[0]
+    keys = {k: (n, f, l) for k, n, f, l in db.execute(fn, (sid,))}
+    got = {(keys[a], keys[b]): (nc, cc, tt, ct) for a, b, nc, cc, tt, ct in db.execute(
+        "SELECT caller_key, callee_key, calls, prim_calls, self_ns, total_ns FROM region_call"
+        " WHERE source_id=?", (sid,))}
+    if got == want:
+        return "ok"
+    diff = [k for k in set(got) | set(want) if got.get(k) != want.get(k)]
+    return "\n".join(f"{k}: {got.get(k)} != {want.get(k)}" for k in diff[:5]) + \
+        f"\n({len(diff)} edges differ of {len(want)})"
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "trace":
         print(trace(sys.argv[2], sys.argv[3]))
+    elif cmd == "cprofile":
+        print(cprofile(sys.argv[2], sys.argv[3]))
+    elif cmd == "cprofile-print":
+        print(cprofile_print(sys.argv[2], sys.argv[3]))
+    elif cmd == "cprofile-callers":
+        print(cprofile_callers(sys.argv[2], sys.argv[3], sys.argv[4]))
     elif cmd == "opavg":
         print(opavg(sys.argv[2], sys.argv[3]))
     elif cmd == "pyspy":
