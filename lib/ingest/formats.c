@@ -20,6 +20,7 @@ extern const struct amd_format amd_fmt_pyspy_dump;
 extern const struct amd_format amd_fmt_pyspy_dump_json;
 extern const struct amd_format amd_fmt_torch_trace;
 extern const struct amd_format amd_fmt_cprofile;
+extern const struct amd_format amd_fmt_keyavg;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -35,6 +36,7 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_pyspy_dump_json,
 	&amd_fmt_torch_trace,
 	&amd_fmt_cprofile,
+	&amd_fmt_keyavg,
 	NULL,
 };
 

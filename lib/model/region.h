@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 /* The kinds a region may have (stored as text; these are the names). */
-#define AMD_REGION_OP "op"                 /* a framework operator */
+#define AMD_REGION_OP "op"                 /* a framework operator (host time) */
+#define AMD_REGION_OP_DEVICE "op_device"   /* an operator's device time: the
+					      kernels it launched (key_averages) */
 #define AMD_REGION_KERNEL "kernel"         /* a GPU kernel */
 #define AMD_REGION_MEMCPY "memcpy"         /* a device memory copy */
 #define AMD_REGION_MEMSET "memset"         /* a device memory set */

@@ -177,7 +177,7 @@ int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 			return -1;
 	if (derive_ops(ss, NULL, AMD_REGION_OP, err) < 0 ||
 	    derive(ss, collectives_sql, "torch", AMD_REGION_COLLECTIVE, err) < 0 ||
-	    derive(ss, op_averages_sql, "torch-averages", AMD_REGION_OP, err) < 0 ||
+	    derive(ss, op_averages_sql, "torch-averages", AMD_REGION_OP_DEVICE, err) < 0 ||
 	    derive(ss, pyspy_sql, "py-spy", AMD_REGION_FUNCTION, err) < 0)
 		return -1;
 	return 0;

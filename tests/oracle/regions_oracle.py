@@ -12,6 +12,8 @@ the differences.
       the lines `python3 -m pstats DUMP` prints (sort tottime, stats)
   regions_oracle.py cprofile-callers DUMP STORE SOURCE_PATH
       the caller edges in the store (sqlite3) against pstats' callers
+  regions_oracle.py keyavg TABLE REGIONS_JSON
+      a torch key_averages().table() text, read by the rule's spans
   regions_oracle.py opavg CSV REGIONS_JSON
       itwinai's torch_profiling_averages.csv by Python's csv (CUDA µs)
   regions_oracle.py pyspy FORMAT FILE REGIONS_JSON
@@ -116,7 +118,7 @@ def opavg(path, got_path):
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             rank = int(r["global_rank"]) if r.get("global_rank", "") != "" else None
-            w = want[("torch-averages", "op", r["name"], None, None, rank)]
+            w = want[("torch-averages", "op_device", r["name"], None, None, rank)]
             w["calls"] += int(r["calls"])
             w["self_ns"] += ns(r["self_cuda_time_total"])
             w["total_ns"] += ns(r["cuda_time_total"])
@@ -196,6 +198,47 @@ def cprofile_callers(path, store, source_path):
         f"\n({len(diff)} edges differ of {len(want)})"
 
 
+def keyavg(path, got_path):
+    """The key_averages table read another way: data cells by the spans of
+    the dash rule (torch pads every data cell to its column), the header
+    by its two-blank gaps; units as torch formats them."""
+    import re
+    from decimal import Decimal, ROUND_HALF_UP
+    lines = open(path).read().split("\n")
+    r0 = next(i for i, l in enumerate(lines) if re.fullmatch(r"-[- ]*", l.rstrip()))
+    spans = [m.span() for m in re.finditer(r"-+", lines[r0])]
+    head = re.split(r"  +", lines[r0 + 1].strip())
+    col = {h: i for i, h in enumerate(head)}
+    scale = {"us": 10**3, "ms": 10**6, "s": 10**9, "b": 1, "Kb": 1024, "Mb": 1024**2,
+             "Gb": 1024**3}
+    def num(text):
+        m = re.fullmatch(r"(-?[0-9.]+) ?([A-Za-z]+)", text)
+        return int((Decimal(m.group(1)) * scale[m.group(2)]).quantize(Decimal(1), ROUND_HALF_UP))
+    want = collections.defaultdict(lambda: {"calls": 0, "self_ns": 0, "total_ns": 0,
+                                            "bytes": None})
+    for l in lines[r0 + 3:]:
+        if re.fullmatch(r"-[- ]*", l.rstrip()):
+            break
+        cells = [l[a:b].strip() for a, b in spans]
+        cells[-1] = l[spans[-1][0]:].strip()
+        get = lambda h: cells[col[h]] if h in col else None
+        for kind, self_h, total_h, mem_h in (("op", "Self CPU", "CPU total", "CPU Mem"),
+                                             ("op_device", "Self CUDA", "CUDA total", "CUDA Mem")):
+            if get(self_h) is None:
+                continue
+            self_ns, total_ns = num(get(self_h)), num(get(total_h))
+            if kind == "op_device" and not (self_ns or total_ns):
+                continue
+            w = want[("torch-averages", kind, cells[0], None, None, None)]
+            w["calls"] += int(get("# of Calls"))
+            w["self_ns"] += self_ns
+            w["total_ns"] += total_ns
+            # a negative size (memory freed) is not kept: "not measured"
+            if get(mem_h) is not None and num(get(mem_h)) >= 0:
+                w["bytes"] = (w["bytes"] or 0) + num(get(mem_h))
+    return compare(want, rows(got_path), ["calls", "self_ns", "total_ns", "bytes"])
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "trace":
@@ -206,6 +249,8 @@ def main():
         print(cprofile_print(sys.argv[2], sys.argv[3]))
     elif cmd == "cprofile-callers":
         print(cprofile_callers(sys.argv[2], sys.argv[3], sys.argv[4]))
+    elif cmd == "keyavg":
+        print(keyavg(sys.argv[2], sys.argv[3]))
     elif cmd == "opavg":
         print(opavg(sys.argv[2], sys.argv[3]))
     elif cmd == "pyspy":
