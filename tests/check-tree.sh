@@ -33,7 +33,7 @@ libsrc=$(find lib report -name '*.[ch]' | sort)
 # that opens them read-only (lib/ingest/foreign_db.c).
 check "sqlite3_ only in lib/store/ and the readers of foreign SQLite files" \
 	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
-	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*.c$')"
+	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
 
 check "lib/ and report/ never print to the terminal or exit" \
 	"$(grep -nE '(^|[^>._[:alnum:]])(printf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(|\b(stdout|stderr)\b' $libsrc |

@@ -21,6 +21,7 @@ extern const struct amd_format amd_fmt_pyspy_dump_json;
 extern const struct amd_format amd_fmt_torch_trace;
 extern const struct amd_format amd_fmt_cprofile;
 extern const struct amd_format amd_fmt_keyavg;
+extern const struct amd_format amd_fmt_nsys;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -37,6 +38,7 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_torch_trace,
 	&amd_fmt_cprofile,
 	&amd_fmt_keyavg,
+	&amd_fmt_nsys,
 	NULL,
 };
 

@@ -21,6 +21,11 @@
 #define AMD_REGION_FUNCTION "function"     /* a Python function */
 #define AMD_REGION_NVTX "nvtx"             /* an NVTX or user annotation range */
 #define AMD_REGION_API "cuda_api"          /* a CUDA runtime or driver call */
+#define AMD_REGION_PHASE "phase"           /* a device's time in one phase
+					      (phase.h); overlap has total
+					      time only, not being self time */
+#define AMD_REGION_DEVICE "device"         /* a GPU by name: self = busy,
+					      total = the profiled window */
 
 /* One region of one rank. Numbers the source lacks are -1. */
 struct amd_region_rec {

@@ -14,6 +14,8 @@ the differences.
       the caller edges in the store (sqlite3) against pstats' callers
   regions_oracle.py keyavg TABLE REGIONS_JSON
       a torch key_averages().table() text, read by the rule's spans
+  regions_oracle.py nsys EXPORT REGIONS_JSON
+      an Nsight Systems SQLite export read with Python's sqlite3
   regions_oracle.py opavg CSV REGIONS_JSON
       itwinai's torch_profiling_averages.csv by Python's csv (CUDA µs)
   regions_oracle.py pyspy FORMAT FILE REGIONS_JSON
@@ -30,10 +32,12 @@ KINDS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "memcpy": "memcpy",
          "python_function": "function"}
 
 
-def rows(path):
+def rows(path, device=False):
     got = {}
     for r in json.load(open(path))["regions"]:
         key = (r["source"], r["kind"], r["name"], r.get("file"), r.get("line"), r["rank"])
+        if device:
+            key += (r["device"],)
         if key in got:
             raise SystemExit(f"duplicate row {key}")
         got[key] = r
@@ -239,6 +243,122 @@ def keyavg(path, got_path):
     return compare(want, rows(got_path), ["calls", "self_ns", "total_ns", "bytes"])
 
 
+def nsys(path, got_path):
+    """An Nsight Systems export read with Python's sqlite3: per device and
+    name the kernels, per device and copy kind the copies, per device the
+    sets, per name the CUDA API calls; NVTX self time by looking, for
+    every push/pop range, for the innermost range of its thread that
+    holds it; each device's phases by interval-set algebra over its
+    kernels and memory operations."""
+    import sqlite3
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    cols = lambda t: {r[1] for r in db.execute(f"PRAGMA table_info('{t}')")}
+    s = dict(db.execute("SELECT id, value FROM StringIds"))
+    want = {}
+    def add(kind, name, dev, calls, self_ns, total_ns, nbytes):
+        want[("nsys", kind, name, None, None, None, dev)] = {
+            "calls": calls, "self_ns": self_ns, "total_ns": total_ns, "bytes": nbytes}
+    K, MC, MS = ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                 "CUPTI_ACTIVITY_KIND_MEMSET")
+    dev_iv = collections.defaultdict(lambda: {"compute": [], "comm": [], "memory": []})
+    times = []
+    if K in tables:
+        ncol = "demangledName" if "demangledName" in cols(K) else "shortName"
+        agg = collections.defaultdict(lambda: [0, 0])
+        for d, a, b, nid in db.execute(f'SELECT deviceId, start, "end", {ncol} FROM {K}'):
+            agg[(d, s[nid])][0] += 1
+            agg[(d, s[nid])][1] += b - a
+            dev_iv[d]["comm" if s[nid].lower().startswith("nccl") else "compute"].append((a, b))
+            times += [a, b]
+        for (d, name), (c, t) in agg.items():
+            add("kernel", name, d, c, t, t, None)
+    labels = ["Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array", "Array-to-Host",
+              "Array-to-Array", "Array-to-Device", "Device-to-Array", "Device-to-Device",
+              "Host-to-Host", "Peer-to-Peer", "Unified Host-to-Device",
+              "Unified Device-to-Host", "Unified Device-to-Device"]
+    for tab, kind in ((MC, "memcpy"), (MS, "memset")):
+        if tab not in tables:
+            continue
+        agg = collections.defaultdict(lambda: [0, 0, 0])
+        q = "copyKind" if kind == "memcpy" else "0"
+        for d, a, b, nb, ck in db.execute(f'SELECT deviceId, start, "end", bytes, {q} FROM {tab}'):
+            name = f"[CUDA memcpy {labels[ck]}]" if kind == "memcpy" else "[CUDA memset]"
+            r = agg[(d, name)]
+            r[0] += 1; r[1] += b - a; r[2] += nb
+            dev_iv[d]["memory"].append((a, b))
+            times += [a, b]
+        for (d, name), (c, t, nb) in agg.items():
+            add(kind, name, d, c, t, t, nb)
+    if "CUPTI_ACTIVITY_KIND_RUNTIME" in tables:
+        agg = collections.defaultdict(lambda: [0, 0])
+        for a, b, nid in db.execute('SELECT start, "end", nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME'):
+            agg[s[nid]][0] += 1; agg[s[nid]][1] += b - a
+            times += [a, b]
+        for name, (c, t) in agg.items():
+            add("cuda_api", name, None, c, t, t, None)
+    if "NVTX_EVENTS" in tables:
+        tid_col = "textId" if "textId" in cols("NVTX_EVENTS") else "NULL"
+        rows_ = [(t, a, b, txt if txt is not None else s.get(tid, "(unnamed)") if tid is not None
+                  else "(unnamed)", et) for t, a, b, txt, tid, et in db.execute(
+            f'SELECT globalTid, start, "end", text, {tid_col}, eventType FROM NVTX_EVENTS'
+            ' WHERE "end" IS NOT NULL AND eventType IN (59, 60)')]
+        times += [x for r in rows_ for x in r[1:3]]
+        agg = collections.defaultdict(lambda: [0, 0, 0])
+        pp = [r for r in rows_ if r[4] == 59]
+        children = collections.Counter()
+        for i, (t, a, b, name, _) in enumerate(pp):
+            holders = [j for j, (t2, a2, b2, _, _) in enumerate(pp)
+                       if j != i and t2 == t and a2 <= a and b2 >= b and (a2, -b2, j) < (a, -b, i)]
+            if holders:
+                p = max(holders, key=lambda j: (pp[j][1], -pp[j][2], j))
+                children[p] += min(b, pp[p][2]) - a
+        for i, (t, a, b, name, et) in enumerate(pp):
+            r = agg[name]; r[0] += 1; r[1] += max(b - a - children[i], 0); r[2] += b - a
+        for (t, a, b, name, et) in rows_:
+            if et == 60:
+                r = agg[name]; r[0] += 1; r[1] += b - a; r[2] += b - a
+        for name, (c, se, to) in agg.items():
+            add("nvtx", name, None, c, se, to, None)
+    def union(iv):
+        out = []
+        for a, b in sorted(iv):
+            if out and a <= out[-1][1]:
+                out[-1][1] = max(out[-1][1], b)
+            else:
+                out.append([a, b])
+        return out
+    def length(iv):
+        return sum(b - a for a, b in iv)
+    def inter(x, y):
+        out, i, j = [], 0, 0
+        while i < len(x) and j < len(y):
+            a, b = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
+            if a < b:
+                out.append([a, b])
+            if x[i][1] < y[j][1]:
+                i += 1
+            else:
+                j += 1
+        return out
+    window = max(times) - min(times) if times else 0
+    gpu = dict(db.execute("SELECT id, name FROM TARGET_INFO_GPU")) if "TARGET_INFO_GPU" in tables else {}
+    for d, iv in dev_iv.items():
+        comp, comm, mem = union(iv["compute"]), union(iv["comm"]), union(iv["memory"])
+        compute = length(comp)
+        overlap = length(inter(comp, comm))
+        communication = length(union(comp + comm)) - compute
+        memory = length(union(comp + comm + mem)) - compute - communication
+        idle = max(window - compute - communication - memory, 0)
+        for name, v in (("compute", compute), ("communication", communication),
+                        ("memory", memory), ("idle", idle)):
+            add("phase", name, d, None, v, v, None)
+        add("phase", "overlap", d, None, None, overlap, None)
+        add("device", gpu.get(d, f"GPU {d}"), d, None, compute + communication + memory,
+            window, None)
+    return compare(want, rows(got_path, device=True), ["calls", "self_ns", "total_ns", "bytes"])
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "trace":
@@ -251,6 +371,8 @@ def main():
         print(cprofile_callers(sys.argv[2], sys.argv[3], sys.argv[4]))
     elif cmd == "keyavg":
         print(keyavg(sys.argv[2], sys.argv[3]))
+    elif cmd == "nsys":
+        print(nsys(sys.argv[2], sys.argv[3]))
     elif cmd == "opavg":
         print(opavg(sys.argv[2], sys.argv[3]))
     elif cmd == "pyspy":
