@@ -1,12 +1,17 @@
 /* charts_regions.c — the stacked share chart of a sweep's top regions
- * per configuration (charts_regions.h); the numbers are amd_region_mix's. */
+ * per configuration, and per run the Nsight Systems phase split next to
+ * the trace's (charts_regions.h); the numbers are amd_region_mix's and
+ * amd_phase_pairs'. */
 #include "charts_regions.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "phase_pairs.h"
 #include "region_mix.h"
+#include "regions.h"
 
 #define REGIONS_SHOWN 7 /* named regions; the rest is "other" */
 #define LEGEND_CHARS 26 /* longer names are cut (with "…") to keep two legend columns */
@@ -64,6 +69,67 @@ static int mix_note(struct report_charts *rc, const struct amd_region_mix *m,
 				 m->profiler, m->kind, m->names[0], 100 * lo, 100 * hi, m->ngroups);
 }
 
+static const int pair_colors[AMD_PAIR_PHASES] = {0, 3, 1, 4, CHART_GREY};
+
+static struct chart *pairs_chart(const struct amd_phase_pair *p, size_t n)
+{
+	struct chart *c = chart_new(CHART_BARS, "Nsight Systems and trace phases", "run",
+				    "share of the profiled window (%)");
+	size_t ng = 0;
+	for (size_t i = 0; i < n; i++) {
+		char sup[128];
+		snprintf(sup, sizeof sup, "%s n=%d #%d", p[i].strategy ? p[i].strategy : "?", p[i].n,
+			 p[i].repeat);
+		if (!isnan(p[i].trace[0])) {
+			chart_group(c, "trace", sup);
+			ng++;
+		}
+		chart_group(c, "nsys", sup);
+		ng++;
+	}
+	double *v = calloc(ng + 1, sizeof *v);
+	if (!v)
+		chart_fail(c);
+	for (int k = 0; v && k < AMD_PAIR_PHASES; k++) {
+		size_t g = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!isnan(p[i].trace[0]))
+				v[g++] = 100 * p[i].trace[k];
+			v[g++] = 100 * p[i].nsys[k];
+		}
+		chart_bars(c, amd_phase_names[amd_pair_phases[k]], pair_colors[k], 0, v, NULL, NULL);
+	}
+	free(v);
+	chart_stacked(c, 1);
+	chart_yrange(c, 0, NAN, 1); /* CPU traces' thread time may pass 100% */
+	chart_subtitle(c, "Nsight: all GPUs of the export; trace: all ranks' windows");
+	return c;
+}
+
+/* Per run with an Nsight Systems export: its phases next to its traces'. */
+static int report_pairs_chart(struct report_charts *rc, struct amd_store *st,
+			      const struct amd_sweep_stats *s, struct amd_err *err)
+{
+	struct amd_region_sel sel;
+	struct amd_phase_pair *p;
+	size_t n;
+	if (amd_region_resolve(st, s->sweep, &sel, err) < 0 ||
+	    amd_phase_pairs(st, sel.sweep_id, &p, &n, err) < 0)
+		return -1;
+	int r = 0; /* no export: no chart, and no line among the data gaps, as
+		      Nsight Systems is an extra most sweeps do without */
+	if (n)
+		r = report_chart_add(
+			rc, err, "nsys_phases", pairs_chart(p, n), "Nsight Systems and trace phases",
+			"Per run with an Nsight Systems export, its GPUs' time split into compute, "
+			"communication (NCCL kernels), memory copies and sets and idle time over the "
+			"export's window, the same rule as for the PyTorch profiler traces, whose split "
+			"stands next to it when the run has traces (a CPU-only trace splits thread time, "
+			"which can add up past 100%% of its window).");
+	amd_phase_pairs_free(p, n);
+	return r;
+}
+
 int report_region_chart(struct report_charts *rc, struct amd_store *st,
 			const struct amd_sweep_stats *s, struct amd_err *err)
 {
@@ -85,5 +151,5 @@ int report_region_chart(struct report_charts *rc, struct amd_store *st,
 			"rest as other; `amdahl regions %s` lists them all.", m.profiler, m.kind,
 			s->sweep);
 	amd_region_mix_free(&m);
-	return r;
+	return r < 0 ? -1 : report_pairs_chart(rc, st, s, err);
 }

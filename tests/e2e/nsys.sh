@@ -74,6 +74,19 @@ test_expect_success PYTHON 'the GPUs by name: busy time and the window' '
 	test_eq "NVIDIA H100 80GB HBM3 0 400 1000 NVIDIA H100 80GB HBM3 1 200 1000" \
 		"$(json_get "$TMP/r.json" "\" \".join(\"%s %s %s %s\" % (r[\"name\"], r[\"device\"], r[\"self_ns\"], r[\"total_ns\"]) for r in sorted(d[\"regions\"], key=lambda r: r[\"device\"]))")"
 '
+# the same export linked to a run with traces: the report draws both splits
+test_expect_success SQLITE3,PYTHON 'the report: the export'"'"'s phases next to the run'"'"'s trace phases' '
+	R=352060eb92854d39b18812809e22c265 # ddp n=2, repeat 0: two rank traces
+	test_status 0 "$AMDAHL" --store "$TMP/p.db" ingest -q "$DATA/cpu-strong-scaling/mlruns"
+	test_status 0 "$AMDAHL" --store "$TMP/p.db" ingest --run "$R" "$X"
+	test_status 0 "$AMDAHL" --store "$TMP/p.db" report build -o "$TMP/rep"
+	"$PY" "$AMDAHL_ROOT/tests/lib/svg_stacked_columns.py" "$TMP/rep/charts/nsys_phases.svg" >"$TMP/cols"
+	# the trace column: its phases over their sum, from the store; then the
+	# export by hand (two GPUs, window 1000 each): 300, 200, 100, 1400 of 2000
+	want=$(q "$TMP/p.db" "SELECT group_concat(printf('\''%.3f'\'', f), '\'' '\'') FROM (SELECT 1.0 * sum(p.ns) / (SELECT sum(p2.ns) FROM trace_phase p2 JOIN trace t2 ON t2.id = p2.trace_id JOIN run r2 ON r2.id = t2.run_id JOIN dict d2 ON d2.id = p2.phase_id WHERE r2.ext_id = '\''$R'\'' AND d2.s <> '\''overlap'\'') AS f FROM trace_phase p JOIN trace t ON t.id = p.trace_id JOIN run r ON r.id = t.run_id JOIN dict d ON d.id = p.phase_id WHERE r.ext_id = '\''$R'\'' AND d.s IN ('\''compute'\'', '\''communication'\'', '\''memory'\'', '\''other'\'', '\''idle'\'') GROUP BY d.s HAVING sum(p.ns) > 0 ORDER BY CASE d.s WHEN '\''compute'\'' THEN 0 WHEN '\''communication'\'' THEN 1 WHEN '\''memory'\'' THEN 2 WHEN '\''other'\'' THEN 3 ELSE 4 END)")
+	test_eq "$want
+0.150 0.100 0.050 0.700" "$(cat "$TMP/cols")"
+'
 test_expect_success SQLITE3 'a foreign SQLite file: not taken for an export; forced, said so' '
 	before=$(store_digest "$S")
 	sqlite3 "$TMP/other.sqlite" "CREATE TABLE notes(id INTEGER, body TEXT); INSERT INTO notes VALUES(1, '\''x'\'')"
