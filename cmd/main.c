@@ -27,6 +27,8 @@ static const struct cmd commands[] = {
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
+	{"regions", cmd_regions, NEEDS_STORE_READ,
+	 "where the time went, every profiler: top regions of a run, file or sweep"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

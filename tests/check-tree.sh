@@ -1,8 +1,9 @@
 #!/bin/bash
 # check-tree.sh — the rules of the source tree that the compiler does not
 # check (`make check-tree`, part of `make test`; docs/design.md, "Rules"):
-#   - SQL (sqlite3_ calls) only in lib/store/, and in the reader of
-#     MLflow's own database;
+#   - SQL (sqlite3_ calls) only in lib/store/, and in the readers of
+#     other tools' SQLite files (MLflow's mlflow.db, Nsight Systems
+#     exports, and lib/ingest/foreign_db.c that opens them);
 #   - lib/ and report/ never print to the terminal or exit;
 #   - no source file over 800 lines;
 #   - every source file opens with a comment saying what it owns;
@@ -27,8 +28,12 @@ check() { # DESC OFFENDERS
 src=$(find lib report cmd -name '*.[ch]' | sort)
 libsrc=$(find lib report -name '*.[ch]' | sort)
 
-check "sqlite3_ only in lib/store/ and the mlflow.db reader" \
-	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$')"
+# Readers of someone else's SQLite file must use SQL on it: mlflow.db,
+# Nsight Systems exports (lib/ingest/profile/nsys*.c), and the helper
+# that opens them read-only (lib/ingest/foreign_db.c).
+check "sqlite3_ only in lib/store/ and the readers of foreign SQLite files" \
+	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
+	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
 
 check "lib/ and report/ never print to the terminal or exit" \
 	"$(grep -nE '(^|[^>._[:alnum:]])(printf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(|\b(stdout|stderr)\b' $libsrc |

@@ -22,6 +22,9 @@ extern const struct amd_format amd_fmt_torch_trace;
 extern const struct amd_format amd_fmt_pyspy_svg;
 extern const struct amd_format amd_fmt_mlperf_log;
 extern const struct amd_format amd_fmt_tensorboard;
+extern const struct amd_format amd_fmt_cprofile;
+extern const struct amd_format amd_fmt_keyavg;
+extern const struct amd_format amd_fmt_nsys;
 
 const struct amd_format *const amd_formats[] = {
 	&amd_fmt_mlflow_run,
@@ -39,6 +42,9 @@ const struct amd_format *const amd_formats[] = {
 	&amd_fmt_pyspy_svg,
 	&amd_fmt_mlperf_log,
 	&amd_fmt_tensorboard,
+	&amd_fmt_cprofile,
+	&amd_fmt_keyavg,
+	&amd_fmt_nsys,
 	NULL,
 };
 

@@ -48,6 +48,10 @@ struct amd_format {
 	const char *walk_into;
 };
 
+/* Links the facts that follow to the run the input names (--run or a
+ * path under a run's artifacts), or to no run (input_link.c). */
+int amd_input_link(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err);
+
 extern const struct amd_format *const amd_formats[];
 const struct amd_format *amd_format_by_name(const char *name);
 /* Best format for a file (or directory) in *out, NULL when none claims

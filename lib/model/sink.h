@@ -20,6 +20,7 @@
 #include "config.h"
 #include "err.h"
 #include "records.h"
+#include "region.h"
 #include "run.h"
 
 struct amd_sink {
@@ -47,6 +48,12 @@ struct amd_sink {
 			  struct amd_err *err);
 	int (*stack)(struct amd_sink *s, const struct amd_stack_rec *r,
 		     struct amd_err *err);
+	/* A profiler's region (region.h) and a caller edge between two
+	 * regions of the unit (reported after both regions). */
+	int (*region)(struct amd_sink *s, const struct amd_region_rec *r,
+		      struct amd_err *err);
+	int (*region_call)(struct amd_sink *s, const struct amd_region_call *c,
+			   struct amd_err *err);
 };
 
 /* Where a source (a file or run directory, by path and sha256) stands

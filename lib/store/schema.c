@@ -87,9 +87,29 @@ static const char v_trace_memory[] =
 	" allocated INTEGER, reserved INTEGER);\n"
 	"CREATE INDEX trace_memory_sample_trace ON trace_memory_sample(trace_id);\n";
 
+/* Regions (issue 14): every profiler's "where the time went" in
+ * one shape (lib/model/region.h): per source, run and rank a named place
+ * of a kind, measured by a profiler; key/parent_key are the unit's own
+ * ids (caller edges in region_call refer to them); NULL numbers: the
+ * source lacks them. */
+static const char v_regions[] =
+	"CREATE TABLE region(id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL,"
+	" run_id INTEGER, rank INTEGER, device INTEGER, kind_id INTEGER NOT NULL,"
+	" profiler_id INTEGER NOT NULL, name_id INTEGER NOT NULL, file_id INTEGER,"
+	" line INTEGER, key INTEGER, parent_key INTEGER, calls INTEGER, prim_calls INTEGER,"
+	" self_ns INTEGER, total_ns INTEGER, bytes INTEGER);\n"
+	"CREATE INDEX region_source ON region(source_id, key);\n"
+	"CREATE INDEX region_run ON region(run_id);\n"
+	"CREATE INDEX region_name ON region(name_id);\n"
+	"CREATE TABLE region_call(source_id INTEGER NOT NULL, caller_key INTEGER NOT NULL,"
+	" callee_key INTEGER NOT NULL, calls INTEGER, prim_calls INTEGER, self_ns INTEGER,"
+	" total_ns INTEGER);\n"
+	"CREATE INDEX region_call_source ON region_call(source_id, callee_key);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
+	v_regions,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -3,7 +3,8 @@
  * holds no lock), re-checks the source there (another process may have
  * ingested it meanwhile) and replaces an older version of the same
  * path; this file writes sources, runs, params, tags, metrics and links,
- * writer_profile.c what profilers leave, and at the end run_columns.c
+ * writer_profile.c what profilers leave, writer_regions.c regions (and,
+ * at the end, the regions of those profiler facts); then run_columns.c
  * derives each touched run's strategy, n, nodes, rank and repeat. */
 #include "writer.h"
 #include "writer_sink.h"
@@ -17,6 +18,7 @@
 #include "buf.h"
 #include "run_columns.h"
 #include "writer_profile.h"
+#include "writer_regions.h"
 
 /* ---- helpers the parts of the writer share (writer_sink.h) ---- */
 
@@ -122,6 +124,8 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM stack_sample WHERE source_id=?1",
 		"DELETE FROM stack_node WHERE source_id=?1",
 		"DELETE FROM gpu_sample WHERE source_id=?1",
+		"DELETE FROM region WHERE source_id=?1",
+		"DELETE FROM region_call WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",
 	};
 	for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++) {
@@ -289,7 +293,10 @@ static void finalize_cached(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_tag);
 	sqlite3_finalize(ss->ins_gpu);
 	sqlite3_finalize(ss->ins_op_avg);
+	sqlite3_finalize(ss->ins_region);
+	sqlite3_finalize(ss->ins_region_call);
 	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
+	ss->ins_region = ss->ins_region_call = NULL;
 }
 
 /* A param or tag (what: "a param", "a tag") of the current run. */
@@ -466,6 +473,8 @@ struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path
 		.op_average = writer_op_average,
 		.gpu_sample = writer_gpu_sample,
 		.stack = writer_stack,
+		.region = writer_region,
+		.region_call = writer_region_call,
 	};
 	return ss;
 }
@@ -479,6 +488,10 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 			  struct amd_err *err)
 {
 	if (writer_begin(ss, err) < 0) {
+		amd_store_sink_abort(ss);
+		return -1;
+	}
+	if (!ss->skip && writer_regions_derive(ss, err) < 0) {
 		amd_store_sink_abort(ss);
 		return -1;
 	}

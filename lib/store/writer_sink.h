@@ -1,7 +1,8 @@
 /* writer_sink.h — the state of one unit's sink (writer.h) and the
  * helpers its parts share: writer.c (the transaction, sources, runs,
  * params, tags, metrics, links) and writer_profile.c (traces, operator
- * averages, GPU samples, py-spy stacks). Included only by those two. */
+ * averages, GPU samples, py-spy stacks) and writer_regions.c (regions).
+ * Included only by those three. */
 #ifndef AMD_WRITER_SINK_H
 #define AMD_WRITER_SINK_H
 
@@ -31,6 +32,7 @@ struct amd_store_sink {
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
+	sqlite3_stmt *ins_region, *ins_region_call;
 	/* the last metric keys and their dict ids (a unit's keys come
 	 * together, or interleaved as TensorBoard's tags are): */
 	char *metric_key[WRITER_METRIC_KEYS];

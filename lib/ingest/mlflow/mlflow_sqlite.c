@@ -13,43 +13,17 @@
 #include <string.h>
 
 #include "csv.h" /* amd_err_one_line */
+#include "foreign_db.h"
 #include "ingest.h"
 #include "run.h"
 
-static const char magic[16] = "SQLite format 3";
-
-/* 1 when db has the table, 0 when not, -1 when sqlite_master cannot be
- * read (a damaged or truncated database). */
-static int has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
-			       -1, &q, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
-static sqlite3 *open_ro(const char *path)
-{
-	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		sqlite3_close(db);
-		return NULL;
-	}
-	sqlite3_busy_timeout(db, 5000);
-	return db;
-}
-
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
-	if (n < 100 || memcmp(head, magic, 16) != 0)
+	if (!amd_foreign_is_sqlite(head, n))
 		return 0;
-	sqlite3 *db = open_ro(path);
-	int runs = db ? has_table(db, "runs") : -1;
-	int metrics = db ? has_table(db, "metrics") : -1;
+	sqlite3 *db = amd_foreign_open(path);
+	int runs = db ? amd_foreign_has_table(db, "runs") : -1;
+	int metrics = db ? amd_foreign_has_table(db, "metrics") : -1;
 	sqlite3_close(db);
 	if (runs < 0 || metrics < 0)
 		return 20; /* damaged: claimed weakly, so that parse says what is wrong */
@@ -67,15 +41,9 @@ static int select_list(sqlite3 *db, const char *path, const char *table,
 	for (size_t i = 0; i < ncols; i++) {
 		int required = cols[i][0] == '!';
 		const char *name = cols[i] + required;
-		sqlite3_stmt *q;
-		char sql[160];
-		snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name=?1",
-			 table);
-		if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+		int found = amd_foreign_has_column(db, table, name);
+		if (found < 0)
 			return amd_fail(err, "%s: %s", path, sqlite3_errmsg(db));
-		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-		int found = sqlite3_step(q) == SQLITE_ROW;
-		sqlite3_finalize(q);
 		if (!found && required)
 			return amd_fail(err, "%s: table %s has no column %s (not an MLflow database?)",
 					path, table, name);
@@ -126,7 +94,7 @@ static int prepare_all(struct db_ctx *c, struct amd_err *err)
 {
 	static const char *const tables[] = {"runs", "metrics", "experiments", "params", "tags"};
 	for (size_t i = 0; i < 5; i++) {
-		int has = has_table(c->db, tables[i]);
+		int has = amd_foreign_has_table(c->db, tables[i]);
 		if (has < 0)
 			return amd_fail(err, "%s: byte 0: not a readable SQLite database: %s", c->path,
 					sqlite3_errmsg(c->db));
@@ -265,7 +233,7 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	struct db_ctx c = {.path = in->path, .sink = sink};
-	c.db = open_ro(in->path);
+	c.db = amd_foreign_open(in->path);
 	if (!c.db)
 		return amd_fail(err, "%s: cannot open as a read-only SQLite database", in->path);
 	sqlite3_stmt *runs = NULL;

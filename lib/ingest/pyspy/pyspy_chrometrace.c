@@ -370,7 +370,7 @@ static int stream(const char *path, struct replay *r)
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	struct replay r = {.acc = amd_pyspy_acc_new(), .path = in->path, .err = err};
-	int rc = r.acc ? amd_pyspy_link(in, sink, err) : amd_fail(err, "%s: out of memory",
+	int rc = r.acc ? amd_input_link(in, sink, err) : amd_fail(err, "%s: out of memory",
 								  in->path);
 	if (rc == 0)
 		rc = stream(in->path, &r);

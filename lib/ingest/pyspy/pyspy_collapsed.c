@@ -77,7 +77,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	}
 	struct amd_pyspy_acc *acc = amd_pyspy_acc_new();
 	struct amd_pyspy_stack st = {0};
-	int rc = acc ? amd_pyspy_link(in, sink, err) : amd_fail(err, "%s: out of memory", in->path);
+	int rc = acc ? amd_input_link(in, sink, err) : amd_fail(err, "%s: out of memory", in->path);
 	long lineno = 0;
 	for (char *p = b.data; rc == 0 && p && *p;) {
 		char *nl = strchr(p, '\n');

@@ -138,7 +138,7 @@ static int parse_text(const struct amd_input *in, struct amd_sink *sink, struct 
 	}
 	struct amd_pyspy_acc *acc = amd_pyspy_acc_new();
 	struct amd_pyspy_stack st = {0};
-	int rc = acc ? amd_pyspy_link(in, sink, err) : amd_fail(err, "out of memory");
+	int rc = acc ? amd_input_link(in, sink, err) : amd_fail(err, "out of memory");
 	int in_thread = 0;
 	long lineno = 0;
 	for (char *p = b.data; rc == 0 && p && *p;) {
@@ -270,7 +270,7 @@ static int parse_json(const struct amd_input *in, struct amd_sink *sink, struct 
 	else if (!acc)
 		rc = amd_fail(err, "%s: out of memory", in->path);
 	else
-		rc = amd_pyspy_link(in, sink, err);
+		rc = amd_input_link(in, sink, err);
 	size_t ti = 0;
 	const cJSON *t;
 	if (rc == 0)

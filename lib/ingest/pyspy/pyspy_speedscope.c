@@ -224,7 +224,7 @@ static int parse_doc(const cJSON *root, const struct amd_input *in, struct amd_s
 		rc = amd_fail(err, "%s: weights of %g s mean a sampling rate above %g Hz; give"
 			      " --rate", in->path, mw, AMD_PYSPY_MAX_RATE);
 	if (rc == 0)
-		rc = amd_pyspy_link(in, sink, err);
+		rc = amd_input_link(in, sink, err);
 	size_t pi = 0;
 	const cJSON *p;
 	cJSON_ArrayForEach(p, profiles) {

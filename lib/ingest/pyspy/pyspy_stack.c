@@ -455,10 +455,3 @@ double amd_pyspy_rate(const struct amd_input *in, double file_rate)
 		return file_rate;
 	return AMD_PYSPY_DEFAULT_RATE;
 }
-
-int amd_pyspy_link(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
-{
-	if (!sink->link)
-		return 0;
-	return sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err);
-}

@@ -73,8 +73,4 @@ void amd_pyspy_acc_free(struct amd_pyspy_acc *a);
  * nothing), else py-spy's default. */
 double amd_pyspy_rate(const struct amd_input *in, double file_rate);
 
-/* Links the facts that follow to the run the input names (--run or a
- * path under a run's artifacts), or to no run. */
-int amd_pyspy_link(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err);
-
 #endif

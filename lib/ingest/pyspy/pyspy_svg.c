@@ -321,7 +321,7 @@ static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 	if (rc < 0)
 		rc = amd_fail(err, "%s: %s", in->path, r->why);
 	if (rc == 0)
-		rc = amd_pyspy_link(in, sink, err);
+		rc = amd_input_link(in, sink, err);
 	rc = amd_pyspy_acc_finish(acc, rc, "no stack with samples", amd_pyspy_rate(in, 0), sink,
 				  in->path, err);
 	amd_pyspy_acc_free(acc);

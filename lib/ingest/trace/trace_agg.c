@@ -28,6 +28,7 @@
 #include "trace_time.h"
 #include "trace_memory.h"
 #include "buf.h"
+#include "gpu_sweep.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,7 +41,6 @@
 
 enum { OPF_ATEN = 1, OPF_COMM = 2, OPF_DEVICE = 4, OPF_STEP = 8, OPF_TRACE = 16,
        OPF_ITWINAI = 32, OPF_GPU_ANNOT = 64, OPF_RUNTIME = 128 };
-enum { GPU_COMPUTE = 0, GPU_COMM = 1, GPU_MEMORY = 2 };
 
 struct op {
 	uint32_t name, cat;
@@ -91,10 +91,7 @@ struct amd_trace_agg {
 	struct track *tracks;
 	size_t n_tracks, cap_tracks;
 	struct window gpu;
-	struct {
-		int started;
-		int64_t t, cov[3], sum[3], overlap;
-	} sweep;
+	struct amd_gpu_sweep sweep;
 	int64_t cpu_aten, cpu_comm;
 	int overflow; /* a time out of range, or a sum past int64 */
 	int64_t events, win_start, win_end;
@@ -387,58 +384,18 @@ static int take_in_order(struct amd_trace_agg *a, struct track *t, const struct 
 	return note_innermost(a, t, e->start, e->op + 1);
 }
 
-/* ---- GPU phase sweep over intervals taken in start order ---- */
+/* ---- GPU phase sweep over intervals taken in start order (gpu_sweep.h) ---- */
 
-static void sweep_account(struct amd_trace_agg *a, int64_t from, int64_t to)
-{
-	while (from < to) {
-		int64_t next = to;
-		unsigned act = 0;
-		for (int c = 0; c < 3; c++)
-			if (a->sweep.cov[c] > from) {
-				act |= 1u << c;
-				if (a->sweep.cov[c] < next)
-					next = a->sweep.cov[c];
-			}
-		int64_t len = next - from;
-		if (act & (1u << GPU_COMPUTE)) {
-			a->sweep.sum[GPU_COMPUTE] += len;
-			if (act & (1u << GPU_COMM))
-				a->sweep.overlap += len;
-		} else if (act & (1u << GPU_COMM))
-			a->sweep.sum[GPU_COMM] += len;
-		else if (act & (1u << GPU_MEMORY))
-			a->sweep.sum[GPU_MEMORY] += len;
-		from = next;
-	}
-}
-
-static int gpu_class(const struct amd_trace_agg *a, const struct op *o)
+static enum amd_gpu_class gpu_class(const struct amd_trace_agg *a, const struct op *o)
 {
 	const char *name = a->names.s[o->name];
-	if (strncasecmp(name, "nccl", 4) == 0)
-		return GPU_COMM;
-	if (cat_is(o->cat ? a->names.s[o->cat] : NULL, memory_cats) ||
-	    has_prefix(name, "Memcpy") || has_prefix(name, "Memset"))
-		return GPU_MEMORY;
-	return GPU_COMPUTE;
+	return amd_gpu_class_of(name, cat_is(o->cat ? a->names.s[o->cat] : NULL, memory_cats) ||
+				      has_prefix(name, "Memcpy") || has_prefix(name, "Memset"));
 }
 
 static void sweep_take(struct amd_trace_agg *a, const struct hev *e)
 {
-	if (!a->sweep.started) {
-		a->sweep.started = 1;
-		a->sweep.t = e->start;
-		for (int c = 0; c < 3; c++)
-			a->sweep.cov[c] = INT64_MIN;
-	}
-	if (e->start > a->sweep.t) {
-		sweep_account(a, a->sweep.t, e->start);
-		a->sweep.t = e->start;
-	}
-	int c = gpu_class(a, &a->ops[e->op]);
-	if (e->end > a->sweep.cov[c])
-		a->sweep.cov[c] = e->end;
+	amd_gpu_sweep_take(&a->sweep, e->start, e->end, gpu_class(a, &a->ops[e->op]));
 }
 
 /* ---- events in ---- */
@@ -610,14 +567,7 @@ static int flush(struct amd_trace_agg *a)
 		struct hev g = window_pop(&a->gpu);
 		sweep_take(a, &g);
 	}
-	if (a->sweep.started) {
-		int64_t last = a->sweep.t;
-		for (int c = 0; c < 3; c++)
-			if (a->sweep.cov[c] > last)
-				last = a->sweep.cov[c];
-		sweep_account(a, a->sweep.t, last);
-		a->sweep.t = last;
-	}
+	amd_gpu_sweep_end(&a->sweep);
 	return 0;
 }
 
@@ -642,13 +592,7 @@ static void phases(struct amd_trace_agg *a, int64_t window, int64_t *ph)
 {
 	memset(ph, 0, AMD_PHASE_COUNT * sizeof *ph);
 	if (a->has_gpu) {
-		ph[AMD_PHASE_COMPUTE] = a->sweep.sum[GPU_COMPUTE];
-		ph[AMD_PHASE_COMM] = a->sweep.sum[GPU_COMM];
-		ph[AMD_PHASE_MEMORY] = a->sweep.sum[GPU_MEMORY];
-		ph[AMD_PHASE_OVERLAP] = a->sweep.overlap;
-		int64_t busy = add_ns(a, add_ns(a, ph[AMD_PHASE_COMPUTE], ph[AMD_PHASE_COMM]),
-				      ph[AMD_PHASE_MEMORY]);
-		ph[AMD_PHASE_IDLE] = window > busy ? window - busy : 0;
+		amd_gpu_sweep_phases(&a->sweep, window, ph);
 	} else {
 		ph[AMD_PHASE_COMPUTE] = a->cpu_aten;
 		ph[AMD_PHASE_COMM] = a->cpu_comm;

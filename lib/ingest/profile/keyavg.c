@@ -1,0 +1,280 @@
+/* keyavg.c — torch.profiler `key_averages().table()` text (what oumi's
+ * profiler saves as prof_*_cpu_time_total.txt, and what people paste
+ * from print(prof.key_averages().table(...))): a fixed-width table
+ * between lines of dashes, cells parted by two or more blanks and named by
+ * the header ("Name", "Self CPU", "CPU total", "Self CUDA", "CUDA total",
+ * "CPU Mem", "CUDA Mem", "# of Calls"; others ignored), times in
+ * us/ms/s and memory in b/Kb/Mb/Gb (1024) as torch formats them. Each
+ * row is an operator region (CPU self and total, CPU memory) and, when
+ * the table has CUDA columns and the row CUDA time, an op_device region
+ * (CUDA self and total, CUDA memory). Profiler "torch-averages". A
+ * negative size (an operator that freed more than it allocated) is kept
+ * as "not measured": a region's bytes are what it allocated. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest.h"
+#include "buf.h"
+#include "file.h"
+#include "num.h"
+
+#define KEYAVG_MAX ((size_t)256 << 20)
+#define MAX_COLS 32
+
+enum col { C_NAME, C_SELF_CPU, C_CPU_TOTAL, C_SELF_CUDA, C_CUDA_TOTAL, C_CPU_MEM, C_CUDA_MEM,
+	   C_CALLS, C_COUNT };
+static const char *const col_names[C_COUNT] = {
+	"Name", "Self CPU", "CPU total", "Self CUDA", "CUDA total", "CPU Mem", "CUDA Mem",
+	"# of Calls",
+};
+
+struct table {
+	size_t n;          /* columns */
+	int col[C_COUNT];  /* index of each known column, -1 */
+};
+
+/* A rule: dashes in runs separated by two spaces ("----  ----  "). */
+static int is_rule(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n < 4 || s[0] != '-')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '-' && s[i] != ' ')
+			return 0;
+	return 1;
+}
+
+static size_t line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return (size_t)((nl ? nl : end) - p);
+}
+
+static char *next_line(char *p, const char *end, size_t *len)
+{
+	*len = line_len(p, end);
+	return p + *len + (p + *len < end);
+}
+
+static int detect(const char *path, const unsigned char *head, size_t n)
+{
+	const char *p = (const char *)head, *end = p + n;
+	for (int i = 0; i < 8 && p < end; i++) {
+		const char *line = p;
+		size_t len = line_len(p, end);
+		p += len + (p + len < end);
+		if (!is_rule(line, len) || p >= end)
+			continue;
+		const char *h = p;
+		len = line_len(p, end);
+		char hdr[2048];
+		snprintf(hdr, sizeof hdr, "%.*s", (int)(len < sizeof hdr ? len : sizeof hdr - 1), h);
+		return strstr(hdr, "Name") && strstr(hdr, "# of Calls") &&
+		       (strstr(hdr, "Self CPU") || strstr(hdr, "Self CUDA")) ? 90 : 0;
+	}
+	return 0;
+}
+
+/* Splits line (modified in place) into at most max fields separated by
+ * two or more blanks, from the right: the last max-1 fields are the
+ * numbers, whatever is left (single blanks kept) the first. Returns the
+ * count. torch pads every cell to its column and joins them with two
+ * blanks; a header longer than its column shifts the ones after it, so
+ * columns are found by these gaps, not by position. */
+static size_t split(char *line, size_t len, char **field, size_t max)
+{
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\r'))
+		len--;
+	line[len] = '\0';
+	size_t k = 0, end = len;
+	while (end > 0 && k + 1 < max) {
+		size_t i = end;
+		while (i > 0 && !(line[i - 1] == ' ' && i > 1 && line[i - 2] == ' '))
+			i--;
+		if (i == 0)
+			break;
+		field[max - 1 - k++] = line + i;
+		size_t gap = i;
+		while (gap > 0 && line[gap - 1] == ' ')
+			gap--;
+		line[gap] = '\0';
+		end = gap;
+	}
+	char *first = line;
+	while (*first == ' ')
+		first++;
+	if (*first || k == 0) /* leading padding alone is no field */
+		field[max - 1 - k++] = first;
+	memmove(field, field + (max - k), k * sizeof *field);
+	return k;
+}
+
+static int header(struct table *t, const char *path, char *line, size_t len,
+		  struct amd_err *err)
+{
+	char *h[MAX_COLS];
+	t->n = split(line, len, h, MAX_COLS);
+	for (int c = 0; c < C_COUNT; c++)
+		t->col[c] = -1;
+	for (size_t k = 0; k < t->n; k++)
+		for (int c = 0; c < C_COUNT; c++)
+			if (strcmp(h[k], col_names[c]) == 0)
+				t->col[c] = (int)k;
+	if (t->col[C_NAME] != 0 || t->col[C_CALLS] < 0 ||
+	    (t->col[C_SELF_CPU] < 0 && t->col[C_SELF_CUDA] < 0))
+		return amd_fail(err, "%s: a key_averages header without Name first, # of Calls"
+				" and Self CPU or Self CUDA", path);
+	return 0;
+}
+
+/* "12.345ms" → ns, "8.10 Mb" → bytes: the number, then a unit of units. */
+static int with_unit(const char *s, const char *const *units, const double *scale,
+		     int64_t *out)
+{
+	size_t n = strlen(s), u = n;
+	while (u > 0 && ((s[u - 1] >= 'a' && s[u - 1] <= 'z') || (s[u - 1] >= 'A' && s[u - 1] <= 'Z')))
+		u--;
+	char num[64];
+	if (u == 0 || u >= sizeof num)
+		return -1;
+	memcpy(num, s, u);
+	num[u] = '\0';
+	double v;
+	if (amd_parse_double(num, &v) < 0 || !amd_num_ok(v))
+		return -1;
+	for (int i = 0; units[i]; i++)
+		if (strcmp(s + u, units[i]) == 0) {
+			*out = llround(v * scale[i]);
+			return 0;
+		}
+	return -1;
+}
+
+static const char *const time_units[] = {"us", "ms", "s", NULL};
+static const double time_scale[] = {1e3, 1e6, 1e9};
+static const char *const mem_units[] = {"b", "Kb", "Mb", "Gb", NULL};
+static const double mem_scale[] = {1, 1024, 1048576, 1073741824};
+
+struct row_ctx {
+	const char *path;
+	long line_no;
+	const struct table *t;
+	char **field;
+};
+
+/* Column c of the row: -1 into *out when the table lacks it. */
+static int value(const struct row_ctx *r, enum col c, int mem, int64_t *out,
+		 struct amd_err *err)
+{
+	*out = -1;
+	if (r->t->col[c] < 0)
+		return 0;
+	const char *s = r->field[r->t->col[c]];
+	int rc = mem ? with_unit(s, mem_units, mem_scale, out)
+		     : with_unit(s, time_units, time_scale, out);
+	if (rc < 0)
+		return amd_fail(err, "%s: line %ld: %s '%s' is not %s", r->path, r->line_no,
+				col_names[c], s, mem ? "a size in b, Kb, Mb or Gb"
+				: "a time in us, ms or s");
+	return 0;
+}
+
+static int emit(struct amd_sink *sink, struct amd_region_rec *rec, struct amd_err *err)
+{
+	return sink->region ? sink->region(sink, rec, err) : 0;
+}
+
+static int row(const struct row_ctx *r, struct amd_sink *sink, struct amd_err *err)
+{
+	const char *name = r->field[0], *calls_s = r->field[r->t->col[C_CALLS]];
+	int64_t calls;
+	if (!*name)
+		return amd_fail(err, "%s: line %ld: a row without a name", r->path, r->line_no);
+	if (amd_parse_int64(calls_s, &calls) < 0 || calls < 0)
+		return amd_fail(err, "%s: line %ld: # of Calls '%s' is not a count", r->path,
+				r->line_no, calls_s);
+	struct amd_region_rec cpu = {.name = name, .kind = AMD_REGION_OP,
+				     .profiler = "torch-averages", .rank = -1, .device = -1,
+				     .calls = calls, .prim_calls = calls};
+	struct amd_region_rec dev = cpu;
+	dev.kind = AMD_REGION_OP_DEVICE;
+	if (value(r, C_SELF_CPU, 0, &cpu.self_ns, err) < 0 ||
+	    value(r, C_CPU_TOTAL, 0, &cpu.total_ns, err) < 0 ||
+	    value(r, C_CPU_MEM, 1, &cpu.bytes, err) < 0 ||
+	    value(r, C_SELF_CUDA, 0, &dev.self_ns, err) < 0 ||
+	    value(r, C_CUDA_TOTAL, 0, &dev.total_ns, err) < 0 ||
+	    value(r, C_CUDA_MEM, 1, &dev.bytes, err) < 0)
+		return -1;
+	if (r->t->col[C_SELF_CPU] >= 0 && emit(sink, &cpu, err) < 0)
+		return -1;
+	if (dev.self_ns > 0 || dev.total_ns > 0)
+		return emit(sink, &dev, err);
+	return 0;
+}
+
+/* The table: rule, header, rule, rows up to the closing rule. */
+static int read_table(const struct amd_input *in, char *p, const char *end,
+		      struct amd_sink *sink, struct amd_err *err)
+{
+	struct table t;
+	size_t len;
+	long no = 0;
+	char *line, *field[MAX_COLS];
+	do {
+		if (p >= end)
+			return amd_fail(err, "%s: no key_averages table", in->path);
+		line = p;
+		p = next_line(p, end, &len);
+		no++;
+	} while (!is_rule(line, len));
+	line = p;
+	p = next_line(p, end, &len);
+	if (header(&t, in->path, line, len, err) < 0)
+		return -1;
+	line = p;
+	p = next_line(p, end, &len);
+	no += 2;
+	if (!is_rule(line, len))
+		return amd_fail(err, "%s: line %ld: no rule under the header", in->path, no);
+	if (amd_input_link(in, sink, err) < 0)
+		return -1;
+	for (;;) {
+		if (p >= end)
+			return amd_fail(err, "%s: line %ld: truncated: no closing rule", in->path, no);
+		line = p;
+		p = next_line(p, end, &len);
+		no++;
+		if (is_rule(line, len))
+			return 0;
+		if (split(line, len, field, t.n) != t.n)
+			return amd_fail(err, "%s: line %ld: fewer cells than the header's %zu columns",
+					in->path, no, t.n);
+		struct row_ctx r = {in->path, no, &t, field};
+		if (row(&r, sink, err) < 0)
+			return -1;
+	}
+}
+
+static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	struct amd_buf buf = {0};
+	if (amd_read_file(in->path, KEYAVG_MAX, &buf, err) < 0)
+		return -1;
+	if (memchr(buf.data, '\0', buf.len)) {
+		amd_buf_free(&buf);
+		return amd_fail(err, "%s: a NUL byte: not a text table", in->path);
+	}
+	int rc = read_table(in, buf.data, buf.data + buf.len, sink, err);
+	amd_buf_free(&buf);
+	return rc;
+}
+
+const struct amd_format amd_fmt_keyavg = {
+	.name = "torch-key-averages",
+	.detect = detect,
+	.parse = parse,
+};

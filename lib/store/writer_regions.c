@@ -1,0 +1,184 @@
+/* writer_regions.c — the unit writer's regions (writer_regions.h): a
+ * parser's regions and caller edges as rows of region and region_call,
+ * and, when the unit ends, the regions of what the older readers report
+ * in their own tables — trace ops (kind from the Kineto category),
+ * collectives, operator averages and py-spy functions (self: samples
+ * where the function is the leaf; total: samples whose stack holds it,
+ * once per stack) — so one query reads every profiler. */
+#include "writer_regions.h"
+#include "writer_sink.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void bind_opt(sqlite3_stmt *q, int i, int64_t v)
+{
+	if (v >= 0)
+		sqlite3_bind_int64(q, i, v);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	int64_t nid = amd_store_intern(ss->st, r->name, err);
+	int64_t kid = nid < 0 ? -1 : amd_store_intern(ss->st, r->kind, err);
+	int64_t pid = kid < 0 ? -1 : amd_store_intern(ss->st, r->profiler, err);
+	int64_t fid = pid < 0 ? -1 : r->file ? amd_store_intern(ss->st, r->file, err) : 0;
+	if (fid < 0)
+		return -1;
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_region,
+		"INSERT INTO region(source_id, run_id, rank, device, kind_id, profiler_id,"
+		" name_id, file_id, line, key, parent_key, calls, prim_calls, self_ns, total_ns,"
+		" bytes) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)", err);
+	if (!q)
+		return -1;
+	sqlite3_clear_bindings(q);
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	writer_bind_run(ss, q, 2);
+	bind_opt(q, 3, r->rank);
+	bind_opt(q, 4, r->device);
+	sqlite3_bind_int64(q, 5, kid);
+	sqlite3_bind_int64(q, 6, pid);
+	sqlite3_bind_int64(q, 7, nid);
+	writer_bind_int(q, 8, fid);
+	writer_bind_int(q, 9, r->line);
+	writer_bind_int(q, 10, r->key);
+	writer_bind_int(q, 11, r->parent_key);
+	bind_opt(q, 12, r->calls);
+	bind_opt(q, 13, r->prim_calls);
+	bind_opt(q, 14, r->self_ns);
+	bind_opt(q, 15, r->total_ns);
+	bind_opt(q, 16, r->bytes);
+	return writer_exec(ss, q, err);
+}
+
+int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
+		       struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	if (c->caller_key <= 0 || c->callee_key <= 0)
+		return amd_fail(err, "%s: a caller edge without its regions", ss->path);
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_region_call,
+		"INSERT INTO region_call(source_id, caller_key, callee_key, calls, prim_calls,"
+		" self_ns, total_ns) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	sqlite3_bind_int64(q, 2, c->caller_key);
+	sqlite3_bind_int64(q, 3, c->callee_key);
+	bind_opt(q, 4, c->calls);
+	bind_opt(q, 5, c->prim_calls);
+	bind_opt(q, 6, c->self_ns);
+	bind_opt(q, 7, c->total_ns);
+	return writer_exec(ss, q, err);
+}
+
+/* Kineto categories and the region kind each stands for; any other
+ * category is an operator. */
+static const struct {
+	const char *cat, *kind;
+} cat_kinds[] = {
+	{"kernel", AMD_REGION_KERNEL},        {"gpu_memcpy", AMD_REGION_MEMCPY},
+	{"memcpy", AMD_REGION_MEMCPY},        {"gpu_memset", AMD_REGION_MEMSET},
+	{"memset", AMD_REGION_MEMSET},        {"cuda_runtime", AMD_REGION_API},
+	{"cuda_driver", AMD_REGION_API},      {"runtime", AMD_REGION_API},
+	{"driver", AMD_REGION_API},           {"user_annotation", AMD_REGION_NVTX},
+	{"gpu_user_annotation", AMD_REGION_NVTX}, {"python_function", AMD_REGION_FUNCTION},
+};
+#define N_CAT_KINDS (sizeof cat_kinds / sizeof cat_kinds[0])
+
+/* One INSERT … SELECT over this source's rows: ?1 the source; ?2 the
+ * profiler; ?3 the region kind (op or the family's own). */
+static int derive(struct amd_store_sink *ss, const char *sql, const char *profiler,
+		  const char *kind, struct amd_err *err)
+{
+	int64_t pid = amd_store_intern(ss->st, profiler, err);
+	int64_t kid = pid < 0 ? -1 : amd_store_intern(ss->st, kind, err);
+	if (kid < 0)
+		return -1;
+	sqlite3_stmt *q = amd_store_prepare(ss->st, sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	sqlite3_bind_int64(q, 2, pid);
+	sqlite3_bind_int64(q, 3, kid);
+	int rc = writer_exec(ss, q, err);
+	sqlite3_finalize(q);
+	return rc;
+}
+
+/* Trace ops whose category is cat become regions of kind; cat NULL:
+ * the ops of every category not in cat_kinds, as operators. */
+static int derive_ops(struct amd_store_sink *ss, const char *cat, const char *kind,
+		      struct amd_err *err)
+{
+	static const char head[] =
+		"INSERT INTO region(source_id, run_id, rank, kind_id, profiler_id, name_id,"
+		" calls, prim_calls, self_ns, total_ns)"
+		" SELECT t.source_id, t.run_id, t.rank, ?3, ?2, o.name_id, o.count, o.count,"
+		" o.self_ns, o.total_ns FROM trace_op o JOIN trace t ON t.id=o.trace_id"
+		" LEFT JOIN dict c ON c.id=o.cat_id WHERE t.source_id=?1 AND ";
+	char sql[1024], list[512] = "";
+	if (cat) {
+		snprintf(sql, sizeof sql, "%sc.s='%s'", head, cat);
+	} else {
+		size_t len = 0;
+		for (size_t i = 0; i < N_CAT_KINDS; i++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'",
+						i ? "," : "", cat_kinds[i].cat);
+		snprintf(sql, sizeof sql, "%s(c.s IS NULL OR c.s NOT IN (%s))", head, list);
+	}
+	return derive(ss, sql, "torch", kind, err);
+}
+
+static const char collectives_sql[] =
+	"INSERT INTO region(source_id, run_id, rank, kind_id, profiler_id, name_id, calls,"
+	" prim_calls, self_ns, total_ns, bytes)"
+	" SELECT t.source_id, t.run_id, t.rank, ?3, ?2, c.name_id, count(*), count(*),"
+	" sum(c.dur_ns), sum(c.dur_ns), sum(CASE WHEN c.bytes >= 0 THEN c.bytes END)"
+	" FROM trace_collective c"
+	" JOIN trace t ON t.id=c.trace_id WHERE t.source_id=?1 GROUP BY t.id, c.name_id";
+
+/* itwinai's key_averages CSV: CUDA times in µs. */
+static const char op_averages_sql[] =
+	"INSERT INTO region(source_id, run_id, rank, kind_id, profiler_id, name_id, calls,"
+	" prim_calls, self_ns, total_ns)"
+	" SELECT source_id, run_id, rank, ?3, ?2, name_id, calls, calls,"
+	" CAST(round(self_cuda_us * 1000) AS INTEGER), CAST(round(cuda_total_us * 1000) AS INTEGER)"
+	" FROM op_average WHERE source_id=?1";
+
+/* py-spy: every sample row's path from leaf to root; a function (name
+ * and file, lines added up) counts once per stack for total time. */
+static const char pyspy_sql[] =
+	"INSERT INTO region(source_id, run_id, kind_id, profiler_id, name_id, file_id,"
+	" self_ns, total_ns)"
+	" WITH RECURSIVE up(sample, node, leaf) AS ("
+	"  SELECT s.rowid, s.leaf_id, 1 FROM stack_sample s WHERE s.source_id=?1"
+	"  UNION ALL SELECT up.sample, n.parent_id, 0 FROM up JOIN stack_node n ON n.id=up.node"
+	"  WHERE n.parent_id IS NOT NULL),"
+	" fn(sample, name_id, file_id, leaf) AS ("
+	"  SELECT up.sample, f.name_id, f.file_id, max(up.leaf) FROM up"
+	"  JOIN stack_node n ON n.id=up.node JOIN frame f ON f.id=n.frame_id"
+	"  GROUP BY up.sample, f.name_id, f.file_id)"
+	" SELECT ?1, s.run_id, ?3, ?2, fn.name_id, nullif(fn.file_id, 0),"
+	" CAST(round(sum(fn.leaf * s.seconds) * 1e9) AS INTEGER),"
+	" CAST(round(sum(s.seconds) * 1e9) AS INTEGER)"
+	" FROM fn JOIN stack_sample s ON s.rowid=fn.sample"
+	" GROUP BY s.run_id, fn.name_id, fn.file_id";
+
+int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
+{
+	for (size_t i = 0; i < N_CAT_KINDS; i++)
+		if (derive_ops(ss, cat_kinds[i].cat, cat_kinds[i].kind, err) < 0)
+			return -1;
+	if (derive_ops(ss, NULL, AMD_REGION_OP, err) < 0 ||
+	    derive(ss, collectives_sql, "torch", AMD_REGION_COLLECTIVE, err) < 0 ||
+	    derive(ss, op_averages_sql, "torch-averages", AMD_REGION_OP_DEVICE, err) < 0 ||
+	    derive(ss, pyspy_sql, "py-spy", AMD_REGION_FUNCTION, err) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""region_shares_on_chart.py CHART.svg REGIONS.json — the report's "Where
+the time goes" chart read back from its SVG rectangles against the shares
+computed here from `amdahl regions SWEEP -n 0 --json`: the profiler and
+kind with the most self time (phases and devices aside), per configuration
+(strategy, then n) each region's self time over the configuration's, the
+seven largest by summed share and the rest as other, stacked bottom up.
+Every segment's height over its column's must equal its share within
+0.2 percentage points. Prints "N columns ok" or the differences."""
+import collections, json, re, sys
+
+svg = open(sys.argv[1]).read()
+rows = json.load(open(sys.argv[2]))["regions"]
+rect = re.compile(r'fill:rgb\(([^)]*)\);fill-opacity:1;" d="M ([0-9.]+) ([0-9.]+) L ([0-9.]+) '
+                  r'([0-9.]+) L ([0-9.]+) ([0-9.]+) L ([0-9.]+) ([0-9.]+) Z')
+rects = []
+for m in rect.finditer(svg):
+    x0, y0, x1, _, _, y1 = (float(m.group(i)) for i in range(2, 8))
+    if m.group(1) != "100%,100%,100%" and x1 > x0 and y1 > y0:
+        rects.append((round(x0, 1), round(x1, 1), y0, y1))
+base = max(r[3] for r in rects)
+cols = collections.defaultdict(list)
+for x0, x1, y0, y1 in rects:
+    cols[(x0, x1)].append((y0, y1))
+columns = [sorted(v, key=lambda s: -s[1]) for k, v in sorted(cols.items())
+           if any(abs(y1 - base) < 0.01 for _, y1 in v) and len(v) >= 2]
+
+pair = collections.Counter()
+for r in rows:
+    if r["kind"] not in ("phase", "device") and r["self_ns"]:
+        pair[(r["source"], r["kind"])] += r["self_ns"]
+src, kind = pair.most_common(1)[0][0]
+sel = [r for r in rows if (r["source"], r["kind"]) == (src, kind)]
+configs = sorted({(r["strategy"], r["n"]) for r in sel}, key=lambda c: (c[0] or "", c[1]))
+total = collections.Counter()
+for r in sel:
+    total[(r["strategy"], r["n"])] += r["self_ns"] or 0
+share = collections.defaultdict(float)
+for r in sel:
+    share[(r["strategy"], r["n"], r["name"])] += (r["self_ns"] or 0) / total[(r["strategy"], r["n"])]
+score = collections.Counter()
+for (s, n, name), v in share.items():
+    score[name] += v
+top = [name for name, _ in sorted(score.items(), key=lambda kv: -kv[1])[:7]]
+bad = []
+if len(columns) != len(configs):
+    bad.append(f"{len(columns)} columns, {len(configs)} configurations")
+for col, (s, n) in zip(columns, configs):
+    want = [share[(s, n, name)] for name in top]
+    want.append(max(1 - sum(want), 0))
+    h = [y1 - y0 for y0, y1 in col]
+    # segments of zero height are not drawn: compare the non-zero ones in order
+    want_nz = [w for w in want if w > 1e-4]
+    got = [x / sum(h) for x in h]
+    got_nz = [g for g in got if g > 1e-4]
+    if len(got_nz) != len(want_nz) or any(abs(a - b) > 0.002 for a, b in zip(got_nz, want_nz)):
+        bad.append(f"{s} n={n}: {[round(g, 3) for g in got_nz]} != {[round(w, 3) for w in want_nz]}")
+print(f"{len(columns)} columns ok" if not bad else "; ".join(bad[:4]))
