@@ -1,0 +1,592 @@
+/* region_fit.c — the hypothesis search, least squares, cross-validation,
+ * parsimony rule and bootstrap of one region's scaling model
+ * (region_fit.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "region_fit.h"
+#include "stats.h"
+
+static const double EXP_I[] = { -1, -0.5, 0, 0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.75, 1,
+				1.25, 4.0 / 3, 1.5, 2, 3 };
+#define N_I (sizeof EXP_I / sizeof EXP_I[0])
+#define N_J 3
+#define N_HYP (N_I * N_J)       /* index h = i * N_J + j; h = 0 * N_J + ... */
+#define MIN_N_ONE 3             /* distinct n for a one-term model */
+#define MIN_N_TWO 6             /* distinct n for a two-term model */
+
+/* Scratch space for fits over subsets of the m observations. */
+struct work {
+	size_t m;
+	double *x[AMD_RFIT_MAX_TERMS], *ys, *n_sub;
+	const double *wt;      /* the observations' weights */
+	double *ws_sub;        /* the weights of a subset */
+	gsl_matrix *X;
+	gsl_vector *yv, *c;
+	gsl_matrix *cov;
+	gsl_multifit_linear_workspace *ws;
+};
+
+double amd_rfit_basis(double n, double i, int j)
+{
+	double v = i == 0 ? 1 : pow(n, i);
+	double l = log2(n);
+	for (int k = 0; k < j; k++)
+		v *= l;
+	return v;
+}
+
+static int hyp_zero(size_t h)
+{
+	return EXP_I[h / N_J] == 0 && h % N_J == 0;
+}
+
+static void work_free(struct work *w)
+{
+	for (int k = 0; k < AMD_RFIT_MAX_TERMS; k++)
+		free(w->x[k]);
+	free(w->ys);
+	free(w->n_sub);
+	free(w->ws_sub);
+	if (w->X)
+		gsl_matrix_free(w->X);
+	if (w->yv)
+		gsl_vector_free(w->yv);
+	if (w->c)
+		gsl_vector_free(w->c);
+	if (w->cov)
+		gsl_matrix_free(w->cov);
+	if (w->ws)
+		gsl_multifit_linear_free(w->ws);
+}
+
+static int work_init(struct work *w, size_t m, int two)
+{
+	memset(w, 0, sizeof *w);
+	w->m = m;
+	int ok = 1;
+	for (int k = 0; k < AMD_RFIT_MAX_TERMS; k++)
+		ok &= (w->x[k] = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->ys = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->n_sub = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->ws_sub = malloc(m * sizeof(double))) != NULL;
+	if (ok && two) {
+		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		w->c = gsl_vector_alloc(1 + AMD_RFIT_MAX_TERMS);
+		w->cov = gsl_matrix_alloc(1 + AMD_RFIT_MAX_TERMS, 1 + AMD_RFIT_MAX_TERMS);
+		gsl_set_error_handler(old);
+		ok = w->c && w->cov;
+	}
+	if (!ok)
+		work_free(w);
+	return ok ? 0 : -1;
+}
+
+/* Least squares of y (k observations) on 1 + nt columns w->x[0..nt-1];
+ * coefficients in c[0..nt], residual sum of squares returned (NAN when
+ * the design is degenerate; -2 when out of memory). */
+static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
+{
+	const double *wt = w->ws_sub;
+	if (nt == 0) {
+		double s = 0, sw = 0, r = 0;
+		for (size_t a = 0; a < k; a++) {
+			s += wt[a] * y[a];
+			sw += wt[a];
+		}
+		c[0] = s / sw;
+		for (size_t a = 0; a < k; a++)
+			r += wt[a] * (y[a] - c[0]) * (y[a] - c[0]);
+		return r;
+	}
+	if (nt == 1) {
+		double c00, c01, c11, rss;
+		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		int rc = gsl_fit_wlinear(w->x[0], 1, wt, 1, y, 1, k, &c[0], &c[1], &c00, &c01, &c11, &rss);
+		gsl_set_error_handler(old);
+		return rc || !isfinite(c[0]) || !isfinite(c[1]) ? NAN : rss;
+	}
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_matrix *X = gsl_matrix_alloc(k, 3);
+	gsl_vector *yv = gsl_vector_alloc(k);
+	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(k, 3);
+	double rss = -2;
+	if (X && yv && ws) {
+		for (size_t a = 0; a < k; a++) { /* rows scaled by sqrt(weight) */
+			double sw = sqrt(wt[a]);
+			gsl_matrix_set(X, a, 0, sw);
+			gsl_matrix_set(X, a, 1, sw * w->x[0][a]);
+			gsl_matrix_set(X, a, 2, sw * w->x[1][a]);
+			gsl_vector_set(yv, a, sw * y[a]);
+		}
+		size_t rank;
+		int rc = gsl_multifit_linear_tsvd(X, yv, 1e-12, w->c, w->cov, &rss, &rank, ws);
+		for (int t = 0; t < 3; t++)
+			c[t] = gsl_vector_get(w->c, t);
+		if (rc || rank < 3 || !isfinite(c[1]) || !isfinite(c[2]))
+			rss = NAN;
+	}
+	if (X)
+		gsl_matrix_free(X);
+	if (yv)
+		gsl_vector_free(yv);
+	if (ws)
+		gsl_multifit_linear_free(ws);
+	gsl_set_error_handler(old);
+	return rss;
+}
+
+struct hyp {
+	int nt;
+	double i[AMD_RFIT_MAX_TERMS];
+	int j[AMD_RFIT_MAX_TERMS];
+};
+
+static struct hyp hyp_of(size_t h1, long h2)
+{
+	struct hyp h = { 1, { EXP_I[h1 / N_J], 0 }, { (int)(h1 % N_J), 0 } };
+	if (h2 >= 0) {
+		h.nt = 2;
+		h.i[1] = EXP_I[h2 / N_J];
+		h.j[1] = (int)(h2 % N_J);
+	}
+	return h;
+}
+
+static double hyp_eval(const struct hyp *h, const double *c, double n)
+{
+	double v = c[0];
+	for (int t = 0; t < h->nt; t++)
+		v += c[t + 1] * amd_rfit_basis(n, h->i[t], h->j[t]);
+	return v;
+}
+
+/* Fits h to the observations whose n differs from skip (skip 0: all);
+ * RSS returned as lsq does. */
+static double fit_subset(struct work *w, const struct hyp *h, const double *n,
+			 const double *y, size_t m, double skip, double *c)
+{
+	size_t k = 0;
+	for (size_t a = 0; a < m; a++) {
+		if (n[a] == skip)
+			continue;
+		for (int t = 0; t < h->nt; t++)
+			w->x[t][k] = amd_rfit_basis(n[a], h->i[t], h->j[t]);
+		w->ws_sub[k] = w->wt[a];
+		w->ys[k++] = y[a];
+	}
+	return lsq(w, w->ys, k, h->nt, c);
+}
+
+static double smape(double y, double p)
+{
+	double d = fabs(y) + fabs(p);
+	return d > 0 ? 2 * fabs(y - p) / d : 0;
+}
+
+/* Leave-one-n-out SMAPE of h (INFINITY when some fit is degenerate;
+ * NAN when out of memory). */
+static double loo_cv(struct work *w, const struct hyp *h, const double *n, const double *y,
+		     size_t m, const double *un, size_t nu)
+{
+	double s = 0, c[1 + AMD_RFIT_MAX_TERMS];
+	for (size_t u = 0; u < nu; u++) {
+		double rss = fit_subset(w, h, n, y, m, un[u], c);
+		if (rss == -2)
+			return NAN;
+		if (isnan(rss))
+			return INFINITY;
+		for (size_t a = 0; a < m; a++)
+			if (n[a] == un[u])
+				s += smape(y[a], hyp_eval(h, c, n[a]));
+	}
+	return s / (double)m;
+}
+
+/* p of the F test of the bigger model (rss1, p1 parameters) against the
+ * smaller (rss0, p0), over m observations. */
+static double f_test(double rss0, int p0, double rss1, int p1, size_t m)
+{
+	if ((double)m - p1 < 1 || !(rss0 > 0))
+		return 1;
+	if (rss1 <= rss0 * 1e-15)
+		return 0;
+	double F = ((rss0 - rss1) / (p1 - p0)) / (rss1 / ((double)m - p1));
+	return F <= 0 ? 1 : gsl_cdf_fdist_Q(F, p1 - p0, (double)m - p1);
+}
+
+struct cand {
+	struct hyp h;
+	double cv, rss, c[1 + AMD_RFIT_MAX_TERMS];
+};
+
+/* Scores h into *cd; -1 when out of memory. */
+static int score(struct work *w, struct hyp h, const double *n, const double *y, size_t m,
+		 const double *un, size_t nu, struct cand *cd)
+{
+	cd->h = h;
+	cd->cv = loo_cv(w, &h, n, y, m, un, nu);
+	cd->rss = fit_subset(w, &h, n, y, m, 0, cd->c);
+	if (isnan(cd->cv) || cd->rss == -2)
+		return -1;
+	if (isnan(cd->rss))
+		cd->cv = INFINITY;
+	return 0;
+}
+
+/* The candidates of lowest RSS, in increasing RSS. */
+struct pool {
+	struct cand c[AMD_RFIT_PLAUSIBLE];
+	int k;
+};
+
+static void pool_add(struct pool *p, const struct cand *cd)
+{
+	if (!isfinite(cd->cv) || (p->k == AMD_RFIT_PLAUSIBLE && cd->rss >= p->c[p->k - 1].rss))
+		return;
+	int at = p->k < AMD_RFIT_PLAUSIBLE ? p->k++ : p->k - 1;
+	while (at > 0 && p->c[at - 1].rss > cd->rss) {
+		p->c[at] = p->c[at - 1];
+		at--;
+	}
+	p->c[at] = *cd;
+}
+
+/* The best one-term (h2 < 0 loop) or two-term candidate into *best;
+ * every scored candidate offered to pool (may be NULL). */
+static int search(struct work *w, int nt, const double *n, const double *y, size_t m,
+		  const double *un, size_t nu, struct cand *best, struct pool *pool)
+{
+	best->cv = INFINITY;
+	for (size_t h1 = 0; h1 < N_HYP; h1++) {
+		if (hyp_zero(h1))
+			continue;
+		for (long h2 = nt == 2 ? (long)h1 + 1 : -1; h2 < (nt == 2 ? (long)N_HYP : 0); h2++) {
+			if (h2 >= 0 && (hyp_zero((size_t)h2) || EXP_I[h1 / N_J] == EXP_I[h2 / N_J]))
+				continue;
+			struct cand cd;
+			if (score(w, hyp_of(h1, h2), n, y, m, un, nu, &cd) < 0)
+				return -1;
+			if (cd.cv < best->cv)
+				*best = cd;
+			if (pool)
+				pool_add(pool, &cd);
+		}
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The distinct values of n, sorted, into un; their count. */
+static size_t distinct(const double *n, size_t m, double *un)
+{
+	memcpy(un, n, m * sizeof *un);
+	qsort(un, m, sizeof *un, cmp_double);
+	size_t k = 0;
+	for (size_t a = 0; a < m; a++)
+		if (k == 0 || un[a] != un[k - 1])
+			un[k++] = un[a];
+	return k;
+}
+
+/* The models as plausible as the chosen one out (same number of
+ * terms, RSS within the F bound rss·(1 + F(1-alpha; 1, m-p)/(m-p))),
+ * the chosen one first, into plaus; their count. */
+static int plausible(const struct cand *out, const struct pool *pool, size_t m, double alpha,
+		     struct cand *plaus)
+{
+	int p = 1 + out->h.nt, k = 1;
+	plaus[0] = *out;
+	if (out->h.nt == 0 || (double)m <= p)
+		return 1;
+	double dfd = (double)m - p, bound = out->rss * (1 + gsl_cdf_fdist_Qinv(alpha, 1, dfd) / dfd);
+	for (int a = 0; a < pool->k; a++) {
+		const struct cand *c = &pool->c[a];
+		int same = c->h.nt == out->h.nt && c->h.i[0] == out->h.i[0] && c->h.j[0] == out->h.j[0]
+			&& c->h.i[1] == out->h.i[1] && c->h.j[1] == out->h.j[1];
+		if (!same && c->rss <= bound && k < AMD_RFIT_PLAUSIBLE)
+			plaus[k++] = *c;
+	}
+	return k;
+}
+
+/* Chooses the model by the CV score and the parsimony rule; the models
+ * as plausible into plaus, their count in *np. */
+static int choose(struct work *w, const double *n, const double *y, size_t m,
+		  const double *un, size_t nu, double alpha, struct cand *out,
+		  struct cand *plaus, int *np)
+{
+	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
+	*np = 1;
+	if (score(w, h0, n, y, m, un, nu, out) < 0)
+		return -1;
+	plaus[0] = *out;
+	if (nu < MIN_N_ONE)
+		return 0;
+	struct cand one, two;
+	struct pool p1 = { .k = 0 }, p2 = { .k = 0 };
+	if (search(w, 1, n, y, m, un, nu, &one, &p1) < 0)
+		return -1;
+	if (!(one.cv < out->cv) || f_test(out->rss, 1, one.rss, 2, m) >= alpha)
+		return 0;
+	*out = one;
+	*np = plausible(out, &p1, m, alpha, plaus);
+	if (nu < MIN_N_TWO)
+		return 0;
+	if (search(w, 2, n, y, m, un, nu, &two, &p2) < 0)
+		return -1;
+	if (two.cv < one.cv && f_test(one.rss, 2, two.rss, 3, m) < alpha) {
+		*out = two;
+		*np = plausible(out, &p2, m, alpha, plaus);
+	}
+	return 0;
+}
+
+/* Relative residuals of the chosen fit, scaled for the parameters
+ * fitted (sqrt(m / (m - p))); their root mean square returned. */
+static double rel_residuals(const struct cand *cd, const double *n, const double *y,
+			    size_t m, double *e)
+{
+	int p = 1 + cd->h.nt;
+	double scale = m > (size_t)p ? sqrt((double)m / ((double)m - p)) : 1, ss = 0;
+	for (size_t a = 0; a < m; a++) {
+		double f = hyp_eval(&cd->h, cd->c, n[a]);
+		e[a] = fabs(f) > 1e-300 ? (y[a] - f) / f * scale : 0;
+		ss += e[a] * e[a];
+	}
+	return sqrt(ss / (double)m);
+}
+
+/* For each observation a, the first index (gs) and count (gc) of its
+ * n's observations in ord (the observations sorted by n). */
+static void groups(const double *n, size_t m, size_t *ord, size_t *gs, size_t *gc)
+{
+	for (size_t a = 0; a < m; a++)
+		ord[a] = a;
+	for (size_t a = 1; a < m; a++) /* insertion sort: m is small */
+		for (size_t b = a; b > 0 && n[ord[b - 1]] > n[ord[b]]; b--) {
+			size_t t = ord[b];
+			ord[b] = ord[b - 1];
+			ord[b - 1] = t;
+		}
+	for (size_t s = 0; s < m;) {
+		size_t e = s;
+		while (e < m && n[ord[e]] == n[ord[s]])
+			e++;
+		for (size_t k = s; k < e; k++) {
+			gs[ord[k]] = s;
+			gc[ord[k]] = e - s;
+		}
+		s = e;
+	}
+}
+
+/* One resample of the observations into ys: repeats drawn within each
+ * n, or fitted values times resampled relative residuals. */
+static void resample(gsl_rng *r, const struct cand *cd, const double *n, const double *y,
+		     size_t m, const double *e, const size_t *g, int residual, double *ys)
+{
+	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
+	for (size_t a = 0; a < m; a++)
+		ys[a] = residual ? hyp_eval(&cd->h, cd->c, n[a]) * (1 + e[gsl_rng_uniform_int(r, m)])
+			: y[ord[gs[a] + gsl_rng_uniform_int(r, gc[a])]];
+}
+
+/* Percentile interval of the finite values of v (sorted in place). */
+static void percentiles(double *v, size_t B, double level, double *lo, double *hi)
+{
+	size_t k = 0;
+	for (size_t b = 0; b < B; b++)
+		if (isfinite(v[b]))
+			v[k++] = v[b];
+	*lo = *hi = NAN;
+	if (k < 2 || k < B / 2)
+		return;
+	gsl_sort(v, 1, k);
+	*lo = gsl_stats_quantile_from_sorted_data(v, 1, k, (1 - level) / 2);
+	*hi = gsl_stats_quantile_from_sorted_data(v, 1, k, (1 + level) / 2);
+}
+
+#define STRIDE (1 + AMD_RFIT_MAX_TERMS)
+
+static int bootstrap(struct work *w, const struct cand *cd, const double *n, const double *y,
+		     size_t m, const struct amd_rfit_opts *o, struct amd_rfit *f)
+{
+	int B = o->resamples;
+	double *e = malloc(m * sizeof *e), *ys = malloc(m * sizeof *ys), *col = malloc((size_t)B * sizeof *col);
+	size_t *g = malloc(3 * m * sizeof *g);
+	f->draws = malloc((size_t)B * STRIDE * sizeof *f->draws);
+	f->noise = malloc((size_t)B * sizeof *f->noise);
+	gsl_rng *r = e && ys && col && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
+	if (!r) {
+		free(e), free(ys), free(col), free(g);
+		return -1;
+	}
+	groups(n, m, g, g + m, g + 2 * m);
+	f->rel_noise = rel_residuals(cd, n, y, m, e);
+	f->B = B;
+	for (int b = 0; b < B; b++) {
+		resample(r, cd, n, y, m, e, g, f->residual_boot, ys);
+		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
+		struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] } };
+		double c[STRIDE] = { 0 };
+		double rss = fit_subset(w, &h, n, ys, m, 0, c);
+		for (int t = 0; t < STRIDE; t++)
+			f->draws[(size_t)b * STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
+		f->noise[b] = e[gsl_rng_uniform_int(r, m)];
+	}
+	for (int t = 0; t <= cd->h.nt; t++) {
+		size_t k = 0;
+		for (int b = 0; b < B; b += f->nplausible)
+			col[k++] = f->draws[(size_t)b * STRIDE + t];
+		double *lo = t ? &f->term[t - 1].lo : &f->c0_lo, *hi = t ? &f->term[t - 1].hi : &f->c0_hi;
+		percentiles(col, k, o->level, lo, hi);
+	}
+	gsl_rng_free(r);
+	free(e), free(ys), free(col), free(g);
+	return 0;
+}
+
+/* Weights for relative (multiplicative) noise: 1 / m_n², m_n the mean
+ * of the observations at n, floored at 1% of the largest |m_n| so that
+ * a region absent at some n (time 0) does not pin the fit. */
+static void relative_weights(const double *n, const double *y, size_t m, double *wt)
+{
+	double top = 0;
+	for (size_t a = 0; a < m; a++) {
+		double s = 0;
+		size_t c = 0;
+		for (size_t b = 0; b < m; b++)
+			if (n[b] == n[a]) {
+				s += y[b];
+				c++;
+			}
+		wt[a] = fabs(s / (double)c);
+		top = fmax(top, wt[a]);
+	}
+	for (size_t a = 0; a < m; a++) {
+		double d = fmax(wt[a], top * 1e-2);
+		wt[a] = d > 0 ? 1 / (d * d) : 1;
+	}
+}
+
+int amd_rfit_search(const double *n, const double *y, size_t m,
+		    const struct amd_rfit_opts *o, struct amd_rfit *f)
+{
+	memset(f, 0, sizeof *f);
+	f->p_trend = 1;
+	f->nobs = (int)m;
+	if (m == 0) {
+		f->c0 = f->c0_lo = f->c0_hi = f->cv = f->cv_const = NAN;
+		return 0;
+	}
+	double *un = malloc(m * sizeof *un);
+	struct work w;
+	if (!un || work_init(&w, m, 1) < 0) {
+		free(un);
+		return -1;
+	}
+	size_t nu = distinct(n, m, un);
+	double *wt = malloc(m * sizeof *wt);
+	if (!wt) {
+		work_free(&w);
+		free(un);
+		return -1;
+	}
+	relative_weights(n, y, m, wt);
+	w.wt = wt;
+	f->distinct_n = (int)nu;
+	struct cand cd, c0, plaus[AMD_RFIT_PLAUSIBLE];
+	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
+	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible);
+	for (int k = 0; rc == 0 && k < f->nplausible; k++)
+		f->plausible[k] = (struct amd_rmodel){ plaus[k].h.nt, { plaus[k].h.i[0], plaus[k].h.i[1] },
+			{ plaus[k].h.j[0], plaus[k].h.j[1] } };
+	if (rc == 0)
+		rc = score(&w, h0, n, y, m, un, nu, &c0);
+	if (rc == 0) {
+		f->nterms = cd.h.nt;
+		f->c0 = cd.c[0];
+		for (int t = 0; t < cd.h.nt; t++)
+			f->term[t] = (struct amd_rterm){ cd.h.i[t], cd.h.j[t], cd.c[t + 1], NAN, NAN };
+		f->cv = cd.cv;
+		f->cv_const = c0.cv;
+		f->p_trend = cd.h.nt ? f_test(c0.rss, 1, cd.rss, 1 + cd.h.nt, m) : 1;
+		for (size_t u = 0; u < nu && !f->residual_boot; u++) {
+			size_t cnt = 0;
+			for (size_t a = 0; a < m; a++)
+				cnt += n[a] == un[u];
+			f->residual_boot = cnt < 2;
+		}
+		rc = bootstrap(&w, &cd, n, y, m, o, f);
+	}
+	work_free(&w);
+	free(un);
+	free(wt);
+	if (rc < 0)
+		amd_rfit_free(f);
+	return rc;
+}
+
+void amd_rfit_free(struct amd_rfit *f)
+{
+	free(f->draws);
+	free(f->noise);
+	f->draws = f->noise = NULL;
+	f->B = 0;
+}
+
+double amd_rfit_value(const struct amd_rfit *f, double n)
+{
+	double v = f->c0;
+	for (int t = 0; t < f->nterms; t++)
+		v += f->term[t].coef * amd_rfit_basis(n, f->term[t].i, f->term[t].j);
+	return v;
+}
+
+double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy)
+{
+	const double *c = f->draws + (size_t)b * STRIDE;
+	const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
+	double v = c[0];
+	for (int t = 0; t < md->nt; t++)
+		v += c[t + 1] * amd_rfit_basis(n, md->i[t], md->j[t]);
+	return noisy ? v * (1 + f->noise[b]) : v;
+}
+
+int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
+		      double *hi)
+{
+	*lo = *hi = NAN;
+	if (f->B == 0)
+		return 0;
+	double *v = malloc((size_t)f->B * sizeof *v);
+	if (!v)
+		return -1;
+	for (int b = 0; b < f->B; b++)
+		v[b] = amd_rfit_draw(f, b, n, 1);
+	percentiles(v, (size_t)f->B, level, lo, hi);
+	free(v);
+	return 0;
+}
+
+const char *amd_rfit_growth(const struct amd_rfit *f, double n)
+{
+	if (f->nterms == 0)
+		return "constant";
+	double h = n * 1e-3, d = amd_rfit_value(f, n + h) - amd_rfit_value(f, n - h);
+	return d > 0 ? "grows" : d < 0 ? "shrinks" : "constant";
+}
