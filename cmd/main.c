@@ -26,6 +26,8 @@ static const struct cmd commands[] = {
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
+	{"scaling", cmd_scaling, NEEDS_STORE_READ,
+	 "why it stops scaling: a model per region, extrapolation, what to measure next"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -2,12 +2,14 @@
  * parsimony rule and bootstrap of one region's scaling model
  * (region_fit.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -260,26 +262,34 @@ static void pool_add(struct pool *p, const struct cand *cd)
 	p->c[at] = *cd;
 }
 
-/* The best one-term (h2 < 0 loop) or two-term candidate into *best;
- * every scored candidate offered to pool (may be NULL). */
-static int search(struct work *w, int nt, const double *n, const double *y, size_t m,
-		  const double *un, size_t nu, struct cand *best, struct pool *pool)
+/* The candidate of lowest CV score among those that pass the F test
+ * against base (p < alpha) into *best (cv INFINITY: none): one-term
+ * models when base is the constant, else two-term models that add a
+ * term to base's. Every scored candidate is offered to pool. */
+static int search(struct work *w, const struct cand *base, const double *n, const double *y,
+		  size_t m, const double *un, size_t nu, double alpha, struct cand *best,
+		  struct pool *pool)
 {
 	best->cv = INFINITY;
-	for (size_t h1 = 0; h1 < N_HYP; h1++) {
-		if (hyp_zero(h1))
+	for (size_t h = 0; h < N_HYP; h++) {
+		if (hyp_zero(h))
 			continue;
-		for (long h2 = nt == 2 ? (long)h1 + 1 : -1; h2 < (nt == 2 ? (long)N_HYP : 0); h2++) {
-			if (h2 >= 0 && (hyp_zero((size_t)h2) || EXP_I[h1 / N_J] == EXP_I[h2 / N_J]))
+		struct hyp hy = hyp_of(h, -1);
+		if (base->h.nt == 1) {
+			if (EXP_I[h / N_J] == base->h.i[0])
 				continue;
-			struct cand cd;
-			if (score(w, hyp_of(h1, h2), n, y, m, un, nu, &cd) < 0)
-				return -1;
-			if (cd.cv < best->cv)
-				*best = cd;
-			if (pool)
-				pool_add(pool, &cd);
+			hy = base->h;
+			hy.nt = 2;
+			hy.i[1] = EXP_I[h / N_J];
+			hy.j[1] = (int)(h % N_J);
 		}
+		struct cand cd;
+		if (score(w, hy, n, y, m, un, nu, &cd) < 0)
+			return -1;
+		if (pool)
+			pool_add(pool, &cd);
+		if (cd.cv < best->cv && f_test(base->rss, 1 + base->h.nt, cd.rss, 1 + hy.nt, m) < alpha)
+			*best = cd;
 	}
 	return 0;
 }
@@ -338,17 +348,17 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 		return 0;
 	struct cand one, two;
 	struct pool p1 = { .k = 0 }, p2 = { .k = 0 };
-	if (search(w, 1, n, y, m, un, nu, &one, &p1) < 0)
+	if (search(w, out, n, y, m, un, nu, alpha, &one, &p1) < 0)
 		return -1;
-	if (!(one.cv < out->cv) || f_test(out->rss, 1, one.rss, 2, m) >= alpha)
+	if (!(one.cv < out->cv))
 		return 0;
 	*out = one;
 	*np = plausible(out, &p1, m, alpha, plaus);
 	if (nu < MIN_N_TWO)
 		return 0;
-	if (search(w, 2, n, y, m, un, nu, &two, &p2) < 0)
+	if (search(w, &one, n, y, m, un, nu, alpha, &two, &p2) < 0)
 		return -1;
-	if (two.cv < one.cv && f_test(one.rss, 2, two.rss, 3, m) < alpha) {
+	if (two.cv < one.cv) {
 		*out = two;
 		*np = plausible(out, &p2, m, alpha, plaus);
 	}
@@ -589,4 +599,86 @@ const char *amd_rfit_growth(const struct amd_rfit *f, double n)
 		return "constant";
 	double h = n * 1e-3, d = amd_rfit_value(f, n + h) - amd_rfit_value(f, n - h);
 	return d > 0 ? "grows" : d < 0 ? "shrinks" : "constant";
+}
+
+/* x of the chosen model at n: 1, then its terms' bases. */
+static int design_row(const struct amd_rfit *f, double n, double *x)
+{
+	x[0] = 1;
+	for (int t = 0; t < f->nterms; t++)
+		x[t + 1] = amd_rfit_basis(n, f->term[t].i, f->term[t].j);
+	return 1 + f->nterms;
+}
+
+double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double *y, size_t m,
+			 double at, double n_add, int k_add)
+{
+	int p = 1 + f->nterms;
+	double *wt = malloc(m * sizeof *wt), A[9] = { 0 }, x[3], ss = 0, top = 0;
+	if (!wt || m <= (size_t)p) {
+		free(wt);
+		return NAN;
+	}
+	relative_weights(n, y, m, wt);
+	for (size_t a = 0; a < m; a++) {
+		design_row(f, n[a], x);
+		double r = y[a] - amd_rfit_value(f, n[a]);
+		ss += wt[a] * r * r;
+		top = fmax(top, 1 / sqrt(wt[a]));
+		for (int u = 0; u < p; u++)
+			for (int v = 0; v < p; v++)
+				A[u * p + v] += wt[a] * x[u] * x[v];
+	}
+	free(wt);
+	if (k_add > 0) {
+		double d = fmax(fabs(amd_rfit_value(f, n_add)), top * 1e-2);
+		design_row(f, n_add, x);
+		for (int u = 0; u < p; u++)
+			for (int v = 0; v < p; v++)
+				A[u * p + v] += k_add * x[u] * x[v] / (d * d);
+	}
+	double sol[3];
+	design_row(f, at, x);
+	gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)p, (size_t)p);
+	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)p), sv = gsl_vector_view_array(sol, (size_t)p);
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	int rc = gsl_linalg_cholesky_decomp1(&Av.matrix);
+	if (rc == 0)
+		rc = gsl_linalg_cholesky_solve(&Av.matrix, &xv.vector, &sv.vector);
+	gsl_set_error_handler(old);
+	if (rc)
+		return NAN;
+	double q = 0;
+	for (int u = 0; u < p; u++)
+		q += x[u] * sol[u];
+	return ss / ((double)m - p) * q;
+}
+
+/* The exponent i as text: "-1/2", "4/3", "2". */
+static const char *exponent_text(double i, char *b, size_t n)
+{
+	static const struct { double v; const char *s; } frac[] = {
+		{ -0.5, "-1/2" }, { 0.25, "1/4" }, { 1.0 / 3, "1/3" }, { 0.5, "1/2" },
+		{ 2.0 / 3, "2/3" }, { 0.75, "3/4" }, { 1.25, "5/4" }, { 4.0 / 3, "4/3" },
+		{ 1.5, "3/2" } };
+	for (size_t k = 0; k < sizeof frac / sizeof frac[0]; k++)
+		if (fabs(frac[k].v - i) < 1e-12)
+			return frac[k].s;
+	snprintf(b, n, "%g", i);
+	return b;
+}
+
+void amd_rfit_model_text(const struct amd_rfit *f, char *buf, size_t n)
+{
+	int w = snprintf(buf, n, "%.3g", f->c0);
+	for (int t = 0; t < f->nterms && w >= 0 && (size_t)w < n; t++) {
+		const struct amd_rterm *r = &f->term[t];
+		char e[32], pw[48] = "", lg[24] = "";
+		if (r->i != 0)
+			snprintf(pw, sizeof pw, r->i == 1 ? "·n" : "·n^(%s)", exponent_text(r->i, e, sizeof e));
+		if (r->j)
+			snprintf(lg, sizeof lg, r->j == 1 ? "·log2(n)" : "·log2(n)^%d", r->j);
+		w += snprintf(buf + w, n - (size_t)w, " %s %.3g%s%s", r->coef < 0 ? "-" : "+",
+			      fabs(r->coef), pw, lg);
+	}
 }

@@ -3,13 +3,17 @@
  * {-1, -1/2, 0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 2, 3} and j
  * from {0, 1, 2}, or the constant t = c0.
  *
- * Search: every hypothesis is fitted by least squares (GSL) on all
- * observations; the criterion is leave-one-n-out cross-validation (all
+ * Search: every hypothesis is fitted by weighted least squares (GSL) on
+ * all observations, weights 1/m_n² (m_n the mean at the observation's
+ * n, floored at 1% of the largest), as the noise of times is relative;
+ * the criterion is leave-one-n-out cross-validation (all
  * observations at one n left out, predicted from the others) scored by
  * SMAPE, 2|y - p| / (|y| + |p|), averaged over observations. Parsimony:
- * a term is kept only when its model has the lower CV score AND an F
- * test against the model without it gives p < 0.05 — noise never buys
- * a term. One-term models need 3 distinct n, two-term models 6.
+ * only models whose term passes an F test (weighted RSS) against the
+ * model without it (p < 0.05) compete, and the best of them is kept
+ * only when its CV score is lower than that model's — noise never buys
+ * a term. One-term models need 3 distinct n; a second term (added to
+ * the chosen first one) needs 6.
  *
  * Uncertainty: bootstrap with a fixed seed (mt19937). With at least two
  * observations at every n the observations (repeats) are resampled
@@ -77,6 +81,15 @@ double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy);
 /* The prediction interval at n at level (percentiles of the noisy draws). */
 int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
 		      double *hi);
+/* The variance of the model's value at `at` (the fit's weighted
+ * residual variance times x'(X'WX)^-1 x) for the observations it was
+ * fitted to, with k_add more observations at n_add (k_add 0: none):
+ * how much a measurement at n_add would narrow the interval at `at`.
+ * NAN when it cannot be computed (no residual degrees of freedom). */
+double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double *y, size_t m,
+			 double at, double n_add, int k_add);
+/* The model as text, "0.012 + 0.0031·n^(1/2)·log2(n)" (seconds). */
+void amd_rfit_model_text(const struct amd_rfit *f, char *buf, size_t n);
 /* n^i · log2(n)^j. */
 double amd_rfit_basis(double n, double i, int j);
 /* "shrinks", "constant" or "grows": the sign of the model's slope at n. */
