@@ -194,23 +194,28 @@ static double smape(double y, double p)
 	return d > 0 ? 2 * fabs(y - p) / d : 0;
 }
 
-/* Leave-one-n-out SMAPE of h (INFINITY when some fit is degenerate;
- * NAN when out of memory). */
+/* Leave-one-n-out SMAPE of h: each n's observations predicted from the
+ * others, the mean SMAPE per n averaged over the n (INFINITY when some
+ * fit is degenerate; NAN when out of memory). */
 static double loo_cv(struct work *w, const struct hyp *h, const double *n, const double *y,
 		     size_t m, const double *un, size_t nu)
 {
 	double s = 0, c[1 + AMD_RFIT_MAX_TERMS];
 	for (size_t u = 0; u < nu; u++) {
-		double rss = fit_subset(w, h, n, y, m, un[u], c);
+		double rss = fit_subset(w, h, n, y, m, un[u], c), g = 0;
+		size_t k = 0;
 		if (rss == -2)
 			return NAN;
 		if (isnan(rss))
 			return INFINITY;
 		for (size_t a = 0; a < m; a++)
-			if (n[a] == un[u])
-				s += smape(y[a], hyp_eval(h, c, n[a]));
+			if (n[a] == un[u]) {
+				g += smape(y[a], hyp_eval(h, c, n[a]));
+				k++;
+			}
+		s += g / (double)k;
 	}
-	return s / (double)m;
+	return s / (double)nu;
 }
 
 /* p of the F test of the bigger model (rss1, p1 parameters) against the
@@ -470,9 +475,10 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	return 0;
 }
 
-/* Weights for relative (multiplicative) noise: 1 / m_n², m_n the mean
- * of the observations at n, floored at 1% of the largest |m_n| so that
- * a region absent at some n (time 0) does not pin the fit. */
+/* Weights for relative (multiplicative) noise, each n counting as
+ * much as any other: 1 / (m_n² k_n), m_n the mean of the k_n
+ * observations at n, floored at 1% of the largest |m_n| so that a
+ * region absent at some n (time 0) does not pin the fit. */
 static void relative_weights(const double *n, const double *y, size_t m, double *wt)
 {
 	double top = 0;
@@ -488,8 +494,10 @@ static void relative_weights(const double *n, const double *y, size_t m, double 
 		top = fmax(top, wt[a]);
 	}
 	for (size_t a = 0; a < m; a++) {
-		double d = fmax(wt[a], top * 1e-2);
-		wt[a] = d > 0 ? 1 / (d * d) : 1;
+		double d = fmax(wt[a], top * 1e-2), k = 0;
+		for (size_t b = 0; b < m; b++)
+			k += n[b] == n[a];
+		wt[a] = d > 0 ? 1 / (d * d * k) : 1 / k;
 	}
 }
 

@@ -8,7 +8,7 @@
  * n, floored at 1% of the largest), as the noise of times is relative;
  * the criterion is leave-one-n-out cross-validation (all
  * observations at one n left out, predicted from the others) scored by
- * SMAPE, 2|y - p| / (|y| + |p|), averaged over observations. Parsimony:
+ * SMAPE, 2|y - p| / (|y| + |p|), averaged within each n, then over n. Parsimony:
  * only models whose term passes an F test (weighted RSS) against the
  * model without it (p < 0.05) compete, and the best of them is kept
  * only when its CV score is lower than that model's — noise never buys

@@ -10,10 +10,10 @@
 #include "region_times.h"
 #include "runs.h"
 
-/* One run's cell of a strategy: (n, repeat) and its traces. */
+/* One observation of a strategy: a trace (one rank of one run). */
 struct cell {
 	int n, repeat;
-	size_t traces;
+	long long trace_id;
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -58,8 +58,8 @@ void amd_scaling_free(struct amd_scaling *s)
 	free(s);
 }
 
-/* The cells (runs) of rows[0..m) — one strategy, ordered by n, repeat,
- * trace — with their trace counts. */
+/* The cells (traces) of rows[0..m) — one strategy, ordered by n,
+ * repeat, trace. */
 static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **out,
 		    size_t *nc)
 {
@@ -68,25 +68,30 @@ static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **
 	*nc = 0;
 	for (size_t a = 0; a < m; a++) {
 		const struct amd_region_time *r = &rows[a];
-		struct cell *last = *nc ? &(*out)[*nc - 1] : NULL;
-		if (!last || last->n != r->n || last->repeat != r->repeat) {
-			if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
-				return -1;
-			(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, 0 };
-			last = &(*out)[*nc - 1];
-		}
-		if (a == 0 || rows[a - 1].trace_id != r->trace_id || last->traces == 0)
-			last->traces++;
+		if (a > 0 && rows[a - 1].trace_id == r->trace_id)
+			continue;
+		if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
+			return -1;
+		(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->trace_id };
 	}
 	return 0;
 }
 
-static size_t cell_index(const struct cell *c, size_t nc, int n, int repeat)
+static int cell_before(const struct cell *c, const struct amd_region_time *r)
+{
+	if (c->n != r->n)
+		return c->n < r->n;
+	if (c->repeat != r->repeat)
+		return c->repeat < r->repeat;
+	return c->trace_id < r->trace_id;
+}
+
+static size_t cell_index(const struct cell *c, size_t nc, const struct amd_region_time *r)
 {
 	size_t lo = 0, hi = nc;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (c[mid].n < n || (c[mid].n == n && c[mid].repeat < repeat))
+		if (cell_before(&c[mid], r))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -95,7 +100,7 @@ static size_t cell_index(const struct cell *c, size_t nc, int n, int repeat)
 }
 
 /* Fits one region whose rows are grp[0..k) into r; obs gets its
- * observations (one per cell). */
+ * observations (one per trace, 0 where the trace lacks the region). */
 static int fit_region(struct amd_region_time **grp, size_t k, const struct cell *c,
 		      size_t nc, const struct amd_scaling_opts *o, struct amd_region_model *r,
 		      struct amd_region_obs *obs)
@@ -109,11 +114,9 @@ static int fit_region(struct amd_region_time **grp, size_t k, const struct cell 
 	if (!obs->n || !obs->y || !r->name || !r->kind)
 		return -1;
 	for (size_t a = 0; a < k; a++)
-		obs->y[cell_index(c, nc, grp[a]->n, grp[a]->repeat)] += grp[a]->seconds;
-	for (size_t a = 0; a < nc; a++) {
+		obs->y[cell_index(c, nc, grp[a])] += grp[a]->seconds;
+	for (size_t a = 0; a < nc; a++)
 		obs->n[a] = c[a].n;
-		obs->y[a] /= (double)c[a].traces;
-	}
 	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05 };
 	return amd_rfit_search(obs->n, obs->y, nc, &fo, &r->fit);
 }
@@ -128,23 +131,27 @@ static void obs_free(struct amd_region_obs *v, size_t n)
 }
 
 /* The measured n of the cells, distinct and increasing, and the most
- * repeats at one n. */
+ * repeats (runs) at one n. */
 static int measured_n(struct amd_scaling_strategy *s, const struct cell *c, size_t nc)
 {
 	s->ns = malloc(nc * sizeof *s->ns);
 	if (!s->ns)
 		return -1;
-	int run = 0;
+	int runs = 0;
 	for (size_t a = 0; a < nc; a++) {
-		if (s->nn && s->ns[s->nn - 1] == c[a].n) {
-			run++;
-		} else {
+		int new_n = !s->nn || s->ns[s->nn - 1] != c[a].n;
+		if (new_n) {
 			s->ns[s->nn++] = c[a].n;
-			run = 1;
+			runs = 0;
 		}
-		if (run > s->repeats)
-			s->repeats = run;
+		if (new_n || c[a - 1].repeat != c[a].repeat)
+			runs++;
+		if (runs > s->repeats)
+			s->repeats = runs;
 	}
+	if (s->repeats < 2)
+		strcat(s->note, "one run per n: intervals from the spread across ranks, which leaves"
+		       " out run-to-run noise. ");
 	return 0;
 }
 

@@ -6,9 +6,10 @@
  *
  * Input: amd_store_region_times (region_times.h), one table of (region,
  * kind, strategy, n, repeat, rank, seconds per step). A region's
- * observation at (n, repeat) is its mean per-rank time (self time for
- * operators) over the traces of that run (a trace without the region
- * counts 0). Strong scaling: per-rank time per step. The regions' times
+ * observations are its per-rank times (self time for operators), one
+ * per trace — every rank of every run at each n (a trace without the
+ * region counts 0); the bootstrap resamples them within each n. Strong
+ * scaling: per-rank time per step. The regions' times
  * overlap across threads (a gloo collective on its own thread runs
  * beside compute) and the overlap changes with n, so their sum is not
  * the step: shares are of that sum (which the step is made of), and

@@ -7,13 +7,14 @@ files (read by trace_oracle.py):
   per trace: operators by self time (less the 'Trace' category, the
   ProfilerStep#N annotations and operators also recorded as collectives),
   collectives by summed duration, each over the trace's profiled steps;
-  a region's observation at (n, repeat) is its mean over that run's
-  traces (0 where a trace lacks it); runs FINISHED (or without status).
+  a region has one observation per trace (0 where the trace lacks it);
+  runs FINISHED (or without status).
 
   model: t(n) = c0 + c1 n^i log2(n)^j, weighted least squares with weights
-  1/m_n^2 (m_n the mean at n, floored at 1% of the largest), chosen by
-  leave-one-n-out SMAPE among the models whose term passes an F test
-  (p < 0.05) against the constant; kept when its CV beats the constant's.
+  1/(m_n^2 k_n) (m_n the mean of the k_n observations at n, floored at 1%
+  of the largest), chosen by leave-one-n-out SMAPE (mean per n, averaged
+  over n) among the models whose term passes an F test (p < 0.05)
+  against the constant; kept when its CV beats the constant's.
 
 usage: region_model_oracle.py MLFLOW_ROOT
 prints JSON: {"STRATEGY": {"KIND\\tNAME": {"i", "j", "c0", "coef"} }}
@@ -70,32 +71,21 @@ def trace_regions(path):
 
 
 def observations(root):
-    """{strategy: {region: [(n, y)]}} over the runs' cells."""
-    cells = defaultdict(list)  # (strategy, n, repeat) -> [trace regions]
-    for dirpath, dirnames, files in os.walk(root):
+    """{strategy: {region: [(n, y)]}}, one observation per trace."""
+    traces = defaultdict(list)  # strategy -> [(n, regions of one trace)]
+    for dirpath, dirnames, files in sorted(os.walk(root)):
         if "meta.yaml" not in files or not os.path.isdir(os.path.join(dirpath, "params")):
             continue
         tdir = os.path.join(dirpath, "artifacts", "traces")
         if not os.path.isdir(tdir) or not status_ok(dirpath):
             continue
-        key = (read_param(dirpath, "strategy"), int(read_param(dirpath, "world_size")),
-               int(read_param(dirpath, "repeat")))
+        strategy, n = read_param(dirpath, "strategy"), int(read_param(dirpath, "world_size"))
         for t in sorted(os.listdir(tdir)):
-            cells[key].append(trace_regions(os.path.join(tdir, t)))
-    obs = defaultdict(lambda: defaultdict(list))
-    for (strategy, n, rep), traces in sorted(cells.items()):
-        names = set().union(*traces)
-        for r in names:
-            obs[strategy][r].append((n, sum(t.get(r, 0.0) for t in traces) / len(traces)))
-    for strategy in obs:  # every region has a value at every cell
-        allcells = sorted({(n, rep) for (s, n, rep) in cells if s == strategy})
-        for r, v in obs[strategy].items():
-            if len(v) < len(allcells):
-                have = {}
-                for (s, n, rep), traces in cells.items():
-                    if s == strategy:
-                        have[(n, rep)] = sum(t.get(r, 0.0) for t in traces) / len(traces)
-                obs[strategy][r] = [(n, have[(n, rep)]) for (n, rep) in allcells]
+            traces[strategy].append((n, trace_regions(os.path.join(tdir, t))))
+    obs = {}
+    for strategy, ts in traces.items():
+        names = set().union(*(r for _, r in ts))
+        obs[strategy] = {r: [(n, reg.get(r, 0.0)) for n, reg in ts] for r in names}
     return obs
 
 
@@ -105,9 +95,10 @@ def basis(n, i, j):
 
 def weights(n, y):
     means = {u: np.mean(y[n == u]) for u in np.unique(n)}
+    k = np.array([np.sum(n == u) for u in n], dtype=float)
     m = np.array([abs(means[u]) for u in n])
     d = np.maximum(m, m.max() * 1e-2)
-    return np.where(d > 0, 1 / np.where(d > 0, d, 1) ** 2, 1.0)
+    return np.where(d > 0, 1 / (np.where(d > 0, d, 1) ** 2 * k), 1 / k)
 
 
 def fit(n, y, w, terms):
@@ -133,8 +124,8 @@ def loo(n, y, w, terms):
             return np.inf
         p = predict(c, terms, n[~keep])
         d = np.abs(y[~keep]) + np.abs(p)
-        s += float(np.sum(np.where(d > 0, 2 * np.abs(y[~keep] - p) / np.where(d > 0, d, 1), 0)))
-    return s / len(n)
+        s += float(np.mean(np.where(d > 0, 2 * np.abs(y[~keep] - p) / np.where(d > 0, d, 1), 0)))
+    return s / len(np.unique(n))
 
 
 def f_test(rss0, p0, rss1, p1, m):
