@@ -160,6 +160,31 @@ def choose(n, y):
     return best  # two-term models need 6 distinct n: none in the bundled sweeps
 
 
+def close(a, b):
+    return (a is None and b is None) or (
+        a is not None and b is not None and abs(a - b) <= 1e-9 * abs(b) + 1e-15)
+
+
+def check(oracle, path):
+    doc = json.load(open(path))
+    bad, seen = [], set()
+    for r in doc["regions"]:
+        key = (r["strategy"], f"{r['kind']}\t{r['name']}")
+        seen.add(key)
+        want = oracle.get(key[0], {}).get(key[1])
+        if want is None:
+            bad.append(f"not in the oracle: {key}")
+            continue
+        t = r["terms"][0] if r["terms"] else {"i": None, "j": None, "coef": None}
+        same = (t["i"] is None) == (want["i"] is None) and (
+            t["i"] is None or (abs(t["i"] - want["i"]) < 1e-12 and t["j"] == want["j"]))
+        if not (same and close(r["c0"], want["c0"]) and close(t["coef"], want["coef"])):
+            bad.append(f"{key}: amdahl {t['i']} {t['j']} {r['c0']} {t['coef']}, oracle {want}")
+    bad += [f"not in amdahl: {(s, k)}" for s in oracle for k in oracle[s] if (s, k) not in seen]
+    print("\n".join(bad) if bad else f"checked {len(seen)} regions")
+    return 1 if bad else 0
+
+
 def main():
     obs = observations(sys.argv[1])
     out = {}
@@ -172,6 +197,8 @@ def main():
             out[strategy][f"{kind}\t{name}"] = {
                 "i": terms[0][0] if terms else None, "j": terms[0][1] if terms else None,
                 "c0": float(c[0]), "coef": float(c[1]) if terms else None}
+    if len(sys.argv) == 4 and sys.argv[2] == "--check":
+        sys.exit(check(out, sys.argv[3]))
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
 
 
