@@ -11,7 +11,6 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "region_fit.h"
@@ -30,6 +29,7 @@ struct work {
 	size_t m;
 	double *x[AMD_RFIT_MAX_TERMS], *ys, *n_sub;
 	const double *wt;      /* the observations' weights */
+	double *cols;          /* N_HYP × m: every hypothesis' basis at the observations */
 	double *ws_sub;        /* the weights of a subset */
 	gsl_matrix *X;
 	gsl_vector *yv, *c;
@@ -58,6 +58,7 @@ static void work_free(struct work *w)
 	free(w->ys);
 	free(w->n_sub);
 	free(w->ws_sub);
+	free(w->cols);
 	if (w->X)
 		gsl_matrix_free(w->X);
 	if (w->yv)
@@ -80,6 +81,7 @@ static int work_init(struct work *w, size_t m, int two)
 	ok &= (w->ys = malloc(m * sizeof(double))) != NULL;
 	ok &= (w->n_sub = malloc(m * sizeof(double))) != NULL;
 	ok &= (w->ws_sub = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->cols = malloc(N_HYP * m * sizeof(double))) != NULL;
 	if (ok && two) {
 		gsl_error_handler_t *old = gsl_set_error_handler_off();
 		w->c = gsl_vector_alloc(1 + AMD_RFIT_MAX_TERMS);
@@ -171,17 +173,36 @@ static double hyp_eval(const struct hyp *h, const double *c, double n)
 	return v;
 }
 
+/* The cached basis of term (i, j) at the m observations. */
+static const double *column(const struct work *w, double i, int j)
+{
+	size_t k = 0;
+	while (k + 1 < N_I && EXP_I[k] != i)
+		k++;
+	return w->cols + (k * N_J + (size_t)j) * w->m;
+}
+
+static void fill_columns(struct work *w, const double *n)
+{
+	for (size_t h = 0; h < N_HYP; h++)
+		for (size_t a = 0; a < w->m; a++)
+			w->cols[h * w->m + a] = amd_rfit_basis(n[a], EXP_I[h / N_J], (int)(h % N_J));
+}
+
 /* Fits h to the observations whose n differs from skip (skip 0: all);
  * RSS returned as lsq does. */
 static double fit_subset(struct work *w, const struct hyp *h, const double *n,
 			 const double *y, size_t m, double skip, double *c)
 {
+	const double *col[AMD_RFIT_MAX_TERMS];
+	for (int t = 0; t < h->nt; t++)
+		col[t] = column(w, h->i[t], h->j[t]);
 	size_t k = 0;
 	for (size_t a = 0; a < m; a++) {
 		if (n[a] == skip)
 			continue;
 		for (int t = 0; t < h->nt; t++)
-			w->x[t][k] = amd_rfit_basis(n[a], h->i[t], h->j[t]);
+			w->x[t][k] = col[t][a];
 		w->ws_sub[k] = w->wt[a];
 		w->ys[k++] = y[a];
 	}
@@ -409,19 +430,35 @@ static void groups(const double *n, size_t m, size_t *ord, size_t *gs, size_t *g
 	}
 }
 
+/* A uniform index below k (one draw of the generator). */
+static size_t draw_index(gsl_rng *r, size_t k)
+{
+	size_t i = (size_t)(gsl_rng_uniform(r) * (double)k);
+	return i < k ? i : k - 1;
+}
+
 /* One resample of the observations into ys: repeats drawn within each
- * n, or fitted values times resampled relative residuals. */
-static void resample(gsl_rng *r, const struct cand *cd, const double *n, const double *y,
-		     size_t m, const double *e, const size_t *g, int residual, double *ys)
+ * n, or the fitted values fit[] times resampled relative residuals. */
+static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, const double *e,
+		     const size_t *g, int residual, double *ys)
 {
 	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
 	for (size_t a = 0; a < m; a++)
-		ys[a] = residual ? hyp_eval(&cd->h, cd->c, n[a]) * (1 + e[gsl_rng_uniform_int(r, m)])
-			: y[ord[gs[a] + gsl_rng_uniform_int(r, gc[a])]];
+		ys[a] = residual ? fit[a] * (1 + e[draw_index(r, m)])
+			: y[ord[gs[a] + draw_index(r, gc[a])]];
 }
 
-/* Percentile interval of the finite values of v (sorted in place). */
-static void percentiles(double *v, size_t B, double level, double *lo, double *hi)
+/* Quantile p of v[0..k) as gsl_stats_quantile_from_sorted_data
+ * defines it, by selection (v is reordered). */
+static double quantile_select(double *v, size_t k, double p)
+{
+	double pos = p * (double)(k - 1), f = pos - floor(pos);
+	size_t i = (size_t)floor(pos);
+	double a = gsl_stats_select(v, 1, k, i);
+	return f > 0 && i + 1 < k ? a + f * (gsl_stats_select(v, 1, k, i + 1) - a) : a;
+}
+
+void amd_percentile_interval(double *v, size_t B, double level, double *lo, double *hi)
 {
 	size_t k = 0;
 	for (size_t b = 0; b < B; b++)
@@ -430,9 +467,43 @@ static void percentiles(double *v, size_t B, double level, double *lo, double *h
 	*lo = *hi = NAN;
 	if (k < 2 || k < B / 2)
 		return;
-	gsl_sort(v, 1, k);
-	*lo = gsl_stats_quantile_from_sorted_data(v, 1, k, (1 - level) / 2);
-	*hi = gsl_stats_quantile_from_sorted_data(v, 1, k, (1 + level) / 2);
+	*lo = quantile_select(v, k, (1 - level) / 2);
+	*hi = quantile_select(v, k, (1 + level) / 2);
+}
+
+/* A one-term model's weighted least squares with the design fixed and
+ * only y resampled: the centred sums of x are computed once, each
+ * refit is then one pass over y (the same solution gsl_fit_wlinear
+ * gives, which fits the model first). */
+struct refit1 {
+	const double *x, *w;
+	double xm, sw, sxx;
+};
+
+static void refit1_init(struct refit1 *r, const double *x, const double *w, size_t m)
+{
+	r->x = x;
+	r->w = w;
+	r->sw = r->xm = r->sxx = 0;
+	for (size_t a = 0; a < m; a++) {
+		r->sw += w[a];
+		r->xm += w[a] * x[a];
+	}
+	r->xm /= r->sw;
+	for (size_t a = 0; a < m; a++)
+		r->sxx += w[a] * (x[a] - r->xm) * (x[a] - r->xm);
+}
+
+static void refit1(const struct refit1 *r, const double *y, size_t m, double *c)
+{
+	double ym = 0, sxy = 0;
+	for (size_t a = 0; a < m; a++) {
+		ym += r->w[a] * y[a];
+		sxy += r->w[a] * (r->x[a] - r->xm) * y[a];
+	}
+	ym /= r->sw;
+	c[1] = r->sxx > 0 ? sxy / r->sxx : NAN;
+	c[0] = ym - c[1] * r->xm;
 }
 
 #define STRIDE (1 + AMD_RFIT_MAX_TERMS)
@@ -441,37 +512,57 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 		     size_t m, const struct amd_rfit_opts *o, struct amd_rfit *f)
 {
 	int B = o->resamples;
+	f->c0_lo = f->c0_hi = NAN;
+	if (B <= 0) { /* no intervals asked for */
+		double *e = malloc(m * sizeof *e);
+		if (!e)
+			return -1;
+		f->rel_noise = rel_residuals(cd, n, y, m, e);
+		free(e);
+		return 0;
+	}
 	double *e = malloc(m * sizeof *e), *ys = malloc(m * sizeof *ys), *col = malloc((size_t)B * sizeof *col);
+	double *fit = malloc(m * sizeof *fit);
 	size_t *g = malloc(3 * m * sizeof *g);
 	f->draws = malloc((size_t)B * STRIDE * sizeof *f->draws);
 	f->noise = malloc((size_t)B * sizeof *f->noise);
-	gsl_rng *r = e && ys && col && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
+	gsl_rng *r = e && ys && col && fit && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
 	if (!r) {
-		free(e), free(ys), free(col), free(g);
+		free(e), free(ys), free(col), free(fit), free(g);
 		return -1;
 	}
+	for (size_t a = 0; a < m; a++)
+		fit[a] = hyp_eval(&cd->h, cd->c, n[a]);
 	groups(n, m, g, g + m, g + 2 * m);
 	f->rel_noise = rel_residuals(cd, n, y, m, e);
 	f->B = B;
+	struct refit1 fast[AMD_RFIT_PLAUSIBLE];
+	for (int k = 0; k < f->nplausible; k++)
+		if (f->plausible[k].nt == 1)
+			refit1_init(&fast[k], column(w, f->plausible[k].i[0], f->plausible[k].j[0]), w->wt, m);
 	for (int b = 0; b < B; b++) {
-		resample(r, cd, n, y, m, e, g, f->residual_boot, ys);
+		resample(r, fit, y, m, e, g, f->residual_boot, ys);
 		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
-		struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] } };
-		double c[STRIDE] = { 0 };
-		double rss = fit_subset(w, &h, n, ys, m, 0, c);
+		double c[STRIDE] = { 0 }, rss = 0;
+		if (md->nt == 1) {
+			refit1(&fast[b % f->nplausible], ys, m, c);
+		} else {
+			struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] } };
+			rss = fit_subset(w, &h, n, ys, m, 0, c);
+		}
 		for (int t = 0; t < STRIDE; t++)
 			f->draws[(size_t)b * STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
-		f->noise[b] = e[gsl_rng_uniform_int(r, m)];
+		f->noise[b] = e[draw_index(r, m)];
 	}
 	for (int t = 0; t <= cd->h.nt; t++) {
 		size_t k = 0;
 		for (int b = 0; b < B; b += f->nplausible)
 			col[k++] = f->draws[(size_t)b * STRIDE + t];
 		double *lo = t ? &f->term[t - 1].lo : &f->c0_lo, *hi = t ? &f->term[t - 1].hi : &f->c0_hi;
-		percentiles(col, k, o->level, lo, hi);
+		amd_percentile_interval(col, k, o->level, lo, hi);
 	}
 	gsl_rng_free(r);
-	free(e), free(ys), free(col), free(g);
+	free(e), free(ys), free(col), free(fit), free(g);
 	return 0;
 }
 
@@ -526,6 +617,7 @@ int amd_rfit_search(const double *n, const double *y, size_t m,
 	}
 	relative_weights(n, y, m, wt);
 	w.wt = wt;
+	fill_columns(&w, n);
 	f->distinct_n = (int)nu;
 	struct cand cd, c0, plaus[AMD_RFIT_PLAUSIBLE];
 	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
@@ -596,7 +688,7 @@ int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *
 		return -1;
 	for (int b = 0; b < f->B; b++)
 		v[b] = amd_rfit_draw(f, b, n, 1);
-	percentiles(v, (size_t)f->B, level, lo, hi);
+	amd_percentile_interval(v, (size_t)f->B, level, lo, hi);
 	free(v);
 	return 0;
 }

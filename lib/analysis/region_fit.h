@@ -34,7 +34,7 @@
 #define AMD_RFIT_CRITERION "leave-one-n-out SMAPE"
 
 struct amd_rfit_opts {
-	int resamples;         /* bootstrap resamples (default 1000) */
+	int resamples;         /* bootstrap resamples (1000 in amdahl scaling; 0: no intervals) */
 	unsigned long seed;    /* default 20260101 */
 	double level;          /* interval level (default 0.95) */
 	double alpha;          /* F-test level of the parsimony rule (default 0.05) */
@@ -90,6 +90,10 @@ double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double
 			 double at, double n_add, int k_add);
 /* The model as text, "0.012 + 0.0031·n^(1/2)·log2(n)" (seconds). */
 void amd_rfit_model_text(const struct amd_rfit *f, char *buf, size_t n);
+/* The percentile interval at level of the finite values of v[0..B)
+ * (reordered; quantiles as gsl_stats_quantile_from_sorted_data); NAN
+ * when fewer than half of them are finite. */
+void amd_percentile_interval(double *v, size_t B, double level, double *lo, double *hi);
 /* n^i · log2(n)^j. */
 double amd_rfit_basis(double n, double i, int j);
 /* "shrinks", "constant" or "grows": the sign of the model's slope at n. */

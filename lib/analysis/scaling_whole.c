@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "scaling.h"
 #include "analysis.h"
@@ -95,21 +94,6 @@ static int region_preds(struct amd_region_model *r, const struct amd_region_obs 
 	return 0;
 }
 
-/* Percentile interval of v[0..B) (reordered). */
-static void interval(double *v, size_t B, double level, double *lo, double *hi)
-{
-	size_t k = 0;
-	for (size_t b = 0; b < B; b++)
-		if (isfinite(v[b]))
-			v[k++] = v[b];
-	*lo = *hi = NAN;
-	if (k < 2 || k < B / 2)
-		return;
-	gsl_sort(v, 1, k);
-	*lo = gsl_stats_quantile_from_sorted_data(v, 1, k, (1 - level) / 2);
-	*hi = gsl_stats_quantile_from_sorted_data(v, 1, k, (1 + level) / 2);
-}
-
 /* Sums of the regions' models (the step): S0[a] at ns[a], S[b·k + a]
  * for draw b. */
 static void region_sums(const struct amd_scaling_strategy *s, const double *ns, size_t k,
@@ -141,7 +125,7 @@ static void region_shares(struct amd_region_model *r, const struct amd_scaling_s
 		p->value = clamp0(amd_rfit_value(&r->fit, at[q])) / S0[a];
 		for (int b = 0; b < B; b++)
 			tmp[b] = clamp0(amd_rfit_draw(&r->fit, b, at[q], 0)) / S[(size_t)b * k + a];
-		interval(tmp, (size_t)B, level, &p->lo, &p->hi);
+		amd_percentile_interval(tmp, (size_t)B, level, &p->lo, &p->hi);
 	}
 }
 
@@ -220,7 +204,7 @@ static void whole_at(struct amd_scaling_strategy *s, const struct amd_strategy_s
 	*st = (struct amd_scaling_pred){ n, S0[a] * ov, NAN, NAN };
 	for (int b = 0; b < B; b++)
 		tmp[b] = S[(size_t)b * k + a] * ov * (1 + (b < sf->B ? sf->noise[b] : 0));
-	interval(tmp, (size_t)B, level, &st->lo, &st->hi);
+	amd_percentile_interval(tmp, (size_t)B, level, &st->lo, &st->hi);
 	*ep = (struct amd_scaling_pred){ n, st->value * per_step, st->lo * per_step, st->hi * per_step };
 	double base = ss ? ss->base_value * ss->base_n : NAN;
 	*ef = (struct amd_scaling_pred){ n, base / (n * ep->value), base / (n * ep->hi),
