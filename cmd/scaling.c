@@ -138,7 +138,11 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 	if (amd_scaling(ctx->store, &o, &s, &err) < 0)
 		return cmd_error("scaling", "%s", err.msg);
 	int rc = EXIT_OK;
-	if (json) {
+	if (s->nstrategies == 0)
+		rc = cmd_error("scaling", "%s: sweep %s has no profiler traces of counted runs%s%s",
+			       ctx->store_path, s->sweep, o.strategy ? " of strategy " : "",
+			       o.strategy ? o.strategy : "");
+	else if (json) {
 		rc = cmd_print_json("scaling", amd_scaling_json(s));
 	} else {
 		printf("sweep %s: a scaling model per region (%s)\n", s->sweep, s->criterion);

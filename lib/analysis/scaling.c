@@ -31,6 +31,7 @@ static void model_free(struct amd_region_model *r)
 	free(r->name);
 	free(r->kind);
 	free(r->pred);
+	free(r->measured);
 	amd_rfit_free(&r->fit);
 }
 
@@ -302,9 +303,6 @@ static int build(struct amd_store *st, const struct amd_scaling_opts *o, struct 
 		}
 		a = b;
 	}
-	if (s->nstrategies == 0)
-		return amd_fail(err, "%s: sweep %s has no profiler traces%s%s", amd_store_path(st),
-				s->sweep, o->strategy ? " of strategy " : "", o->strategy ? o->strategy : "");
 	return 0;
 }
 

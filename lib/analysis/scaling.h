@@ -51,6 +51,7 @@ struct amd_region_model {
 	char *name, *kind;
 	struct amd_rfit fit;
 	const char *growth;        /* "shrinks", "constant", "grows" */
+	double *measured;          /* mean seconds per step at each measured n (ns) */
 	double measured_max_n;     /* mean seconds per step at the largest n */
 	double share_max_n;        /* of the regions' sum at the largest n */
 	struct amd_scaling_pred share[3]; /* at 2×, 4× the largest n and the target */
@@ -103,6 +104,9 @@ struct amd_scaling {
 	struct amd_scaling_strategy *strategies;
 };
 
+/* The models of the sweep's strategies (none when no counted run of
+ * the sweep has profiler traces); -1 on a store error, an unknown or
+ * ambiguous sweep, or out of memory. */
 int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 		struct amd_scaling **out, struct amd_err *err);
 void amd_scaling_free(struct amd_scaling *s);

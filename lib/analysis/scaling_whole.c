@@ -66,12 +66,15 @@ static double overlap(const struct amd_scaling_strategy *s, double n)
 	return s->overlap[s->nn - 1];
 }
 
-/* The region's predictions at ns and its measured mean at the largest n. */
+/* The region's predictions at ns, its measured mean at each measured n
+ * and its growth. */
 static int region_preds(struct amd_region_model *r, const struct amd_region_obs *ob,
-			const double *ns, size_t k, double top, double level)
+			const struct amd_scaling_strategy *s, const double *ns, size_t k,
+			double level)
 {
 	r->pred = malloc(k * sizeof *r->pred);
-	if (!r->pred)
+	r->measured = malloc(s->nn * sizeof *r->measured);
+	if (!r->pred || !r->measured)
 		return -1;
 	r->npred = k;
 	for (size_t a = 0; a < k; a++) {
@@ -82,15 +85,18 @@ static int region_preds(struct amd_region_model *r, const struct amd_region_obs 
 			return -1;
 		p->lo = clamp0(p->lo);
 	}
-	double s = 0;
-	size_t c = 0;
-	for (size_t a = 0; a < ob->m; a++)
-		if (ob->n[a] == top) {
-			s += ob->y[a];
-			c++;
-		}
-	r->measured_max_n = c ? s / (double)c : NAN;
-	r->growth = amd_rfit_growth(&r->fit, top);
+	for (size_t q = 0; q < s->nn; q++) {
+		double sum = 0;
+		size_t c = 0;
+		for (size_t a = 0; a < ob->m; a++)
+			if (ob->n[a] == s->ns[q]) {
+				sum += ob->y[a];
+				c++;
+			}
+		r->measured[q] = c ? sum / (double)c : NAN;
+	}
+	r->measured_max_n = r->measured[s->nn - 1];
+	r->growth = amd_rfit_growth(&r->fit, s->ns[s->nn - 1]);
 	return 0;
 }
 
@@ -325,9 +331,9 @@ int amd_scaling_whole(struct amd_scaling_strategy *s, const struct amd_region_ob
 		B = s->regions[r].fit.B < B ? s->regions[r].fit.B : B;
 	int rc = ns ? 0 : -1;
 	for (size_t r = 0; rc == 0 && r < s->nregions; r++)
-		rc = region_preds(&s->regions[r], &obs[r], ns, k, top, o->level);
+		rc = region_preds(&s->regions[r], &obs[r], s, ns, k, o->level);
 	if (rc == 0)
-		rc = region_preds(&s->step, step_obs, ns, k, top, o->level);
+		rc = region_preds(&s->step, step_obs, s, ns, k, o->level);
 	if (rc == 0)
 		rc = whole_all(s, ss, ns, k, B, o);
 	if (rc == 0)

@@ -73,7 +73,7 @@ test_expect_success 'bad usage: exit 2 and one line, the store unchanged' '
 	test_status 2 "$AMDAHL" --store "$DB" scaling --target x &&
 	test_contains "amdahl scaling: --target" "$ERR" &&
 	test_status 2 "$AMDAHL" --store "$DB" scaling --strategy nosuch &&
-	test_contains "no profiler traces of strategy nosuch" "$ERR" &&
+	test_contains "has no profiler traces of counted runs of strategy nosuch" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
 	test_status 2 "$AMDAHL" --store "$DB" scaling --sweep nosuch &&
 	test_eq "$before" "$(store_digest "$DB")"
