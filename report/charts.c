@@ -1,8 +1,8 @@
 /* charts.c — the list of the report's charts (see charts.h) and the
  * order they are built in: the metric over the axis (charts_scaling.c),
  * resources (charts_resource.c), traces (charts_trace.c), run-to-run
- * variation, the step-time breakdown (charts_step.c) and py-spy
- * (charts_pyspy.c). */
+ * variation, the step-time breakdown (charts_step.c), py-spy
+ * (charts_pyspy.c) and what limits scaling (charts_limits.c). */
 #include "charts.h"
 
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "charts_limits.h"
 #include "charts_pyspy.h"
 #include "charts_resource.h"
 #include "charts_scaling.h"
@@ -117,7 +118,7 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 {
 	memset(out, 0, sizeof *out);
 	if (stats_charts(out, s, err) < 0 || report_step_chart(out, st, s, err) < 0 ||
-	    report_pyspy_charts(out, st, s, err) < 0) {
+	    report_pyspy_charts(out, st, s, err) < 0 || report_limits_charts(out, st, s, err) < 0) {
 		report_charts_free(out);
 		return -1;
 	}

@@ -117,40 +117,89 @@ static int put(char *buf, size_t n, size_t *w, const char *fmt, ...)
 	return 0;
 }
 
-int amd_scaling_findings(const struct amd_scaling_strategy *s, size_t top, char *buf, size_t n)
+int amd_scaling_region_finding(const struct amd_scaling_strategy *s, size_t i, char *buf,
+				size_t n)
+{
+	const struct amd_region_model *r = &s->regions[i];
+	const struct amd_scaling_pred *p = &r->share[2];
+	char sh[48];
+	size_t w = 0;
+	buf[0] = '\0';
+	if (!isfinite(r->share_max_n))
+		return 0;
+	int rc = put(buf, n, &w, "At n = %g, %s (%s, %s) is predicted to take %s of the step, %s %.0f%%"
+		     " at n = %g", p->n, r->name, r->kind, r->growth, share_cell(sh, sizeof sh, p),
+		     p->value >= r->share_max_n ? "up from" : "down from", 100 * r->share_max_n,
+		     s->ns[s->nn - 1]);
+	if (rc == 0 && isfinite(r->crossover_n))
+		rc = put(buf, n, &w, "; it overtakes the work that shrinks at n ≈ %.3g", r->crossover_n);
+	return rc == 0 ? put(buf, n, &w, ".") : -1;
+}
+
+int amd_scaling_whole_finding(const struct amd_scaling_strategy *s, char *buf, size_t n)
 {
 	size_t w = 0;
-	double mx = s->ns[s->nn - 1];
 	buf[0] = '\0';
-	size_t k = top && top < s->nregions ? top : s->nregions;
-	int rc = 0;
-	for (size_t i = 0; i < k && rc == 0; i++) {
-		const struct amd_region_model *r = &s->regions[i];
-		const struct amd_scaling_pred *p = &r->share[2];
-		char sh[48];
-		if (!isfinite(r->share_max_n))
+	for (size_t i = 0; i < s->nwhole; i++) {
+		const struct amd_scaling_whole *h = &s->whole[i];
+		if (h->n <= s->ns[s->nn - 1])
 			continue;
-		rc = put(buf, n, &w, "At n = %g, %s (%s, %s) is predicted to take %s of the step, %s %.0f%% at n = %g",
-			 p->n, r->name, r->kind, r->growth, share_cell(sh, sizeof sh, p),
-			 p->value >= r->share_max_n ? "up from" : "down from", 100 * r->share_max_n, mx);
-		if (rc == 0 && isfinite(r->crossover_n))
-			rc = put(buf, n, &w, "; it overtakes the work that shrinks at n ≈ %.3g", r->crossover_n);
-		if (rc == 0)
-			rc = put(buf, n, &w, ".\n");
+		if (h->disagree)
+			return put(buf, n, &w, "At n = %g the region models give an epoch time of %.3g s [%.3g,"
+				   " %.3g]; the Amdahl fit says %.3g s and the USL fit %.3g s: the models"
+				   " disagree.", h->n, h->epoch.value, h->epoch.lo, h->epoch.hi,
+				   h->amdahl_epoch, h->usl_epoch);
+		return put(buf, n, &w, "At n = %g the region models give an epoch time of %.3g s [%.3g,"
+			   " %.3g], in line with the Amdahl and USL fits.", h->n, h->epoch.value,
+			   h->epoch.lo, h->epoch.hi);
 	}
-	for (size_t i = 0; i < s->nwhole && rc == 0; i++)
-		if (s->whole[i].disagree && s->whole[i].n > mx)
-			rc = put(buf, n, &w, "At n = %g the Amdahl (%.3g s) or USL (%.3g s) fit disagrees with"
-				 " the region models' epoch time %.3g s [%.3g, %.3g].\n", s->whole[i].n,
-				 s->whole[i].amdahl_epoch, s->whole[i].usl_epoch, s->whole[i].epoch.value,
-				 s->whole[i].epoch.lo, s->whole[i].epoch.hi);
-	if (rc == 0 && s->nadvice && isfinite(s->advice[0].narrowing))
-		rc = put(buf, n, &w, "Measure n = %g next (%d repeats): the interval of the time at n = %g"
-			 " narrows to %.0f%% of its width.\n", s->advice[0].n, s->advice[0].repeats,
-			 s->target, 100 * s->advice[0].narrowing);
+	return 0;
+}
+
+int amd_scaling_advice_finding(const struct amd_scaling_strategy *s, char *buf, size_t n)
+{
+	size_t w = 0;
+	int rc = 0;
+	buf[0] = '\0';
+	if (s->nadvice && isfinite(s->advice[0].narrowing))
+		rc = put(buf, n, &w, "Measure n = %g next (%d repeat%s): the interval of the time at n = %g"
+			 " narrows to %.0f%% of its width. ", s->advice[0].n, s->advice[0].repeats,
+			 s->advice[0].repeats == 1 ? "" : "s", s->target, 100 * s->advice[0].narrowing);
 	if (rc == 0 && s->repeats_needed > 0)
 		rc = put(buf, n, &w, "The run-to-run noise (CV %.1f%%) asks for %d repeats per n for a"
-			 " mean within ±5%% at 95%%.\n", 100 * (isfinite(s->noise_cv) ? s->noise_cv
-							      : s->step.fit.rel_noise), s->repeats_needed);
+			 " mean within ±5%% at 95%%.", 100 * (isfinite(s->noise_cv) ? s->noise_cv
+							   : s->step.fit.rel_noise), s->repeats_needed);
 	return rc;
+}
+
+int amd_scaling_findings(const struct amd_scaling_strategy *s, size_t top, char *buf, size_t n)
+{
+	size_t w = 0, k = top && top < s->nregions ? top : s->nregions;
+	char line[1024];
+	buf[0] = '\0';
+	for (size_t i = 0; i < k; i++)
+		if (amd_scaling_region_finding(s, i, line, sizeof line) < 0
+		    || (*line && put(buf, n, &w, "%s\n", line) < 0))
+			return -1;
+	if (amd_scaling_whole_finding(s, line, sizeof line) < 0 || (*line && put(buf, n, &w, "%s\n", line) < 0))
+		return -1;
+	if (amd_scaling_advice_finding(s, line, sizeof line) < 0 || (*line && put(buf, n, &w, "%s\n", line) < 0))
+		return -1;
+	return 0;
+}
+
+int amd_scaling_curve(const struct amd_region_model *r, double from, double to, double level,
+		      double *x, double *y, double *lo, double *hi, size_t m)
+{
+	for (size_t k = 0; k < m; k++) {
+		x[k] = from * pow(to / from, m > 1 ? (double)k / (double)(m - 1) : 0);
+		y[k] = amd_rfit_value(&r->fit, x[k]);
+		if (amd_rfit_interval(&r->fit, x[k], level, &lo[k], &hi[k]) < 0)
+			return -1;
+		if (!(y[k] > 0))
+			y[k] = lo[k] = hi[k] = NAN;
+		else if (!(lo[k] > 0))
+			lo[k] = y[k] * 1e-3;
+	}
+	return 0;
 }
