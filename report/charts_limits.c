@@ -80,8 +80,8 @@ static struct chart *limits_chart(const struct amd_scaling_strategy *s, double l
 	return c;
 }
 
-/* Strategy s's chart with its findings in the caption; its top
- * region's sentence is also a finding of the report. */
+/* Strategy s's chart with its findings in the caption (the page's
+ * sentences; the report's first page keeps its own findings). */
 static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_strategy *s,
 			    double level, struct amd_err *err)
 {
@@ -91,8 +91,6 @@ static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_s
 	    || amd_scaling_whole_finding(s, whole, sizeof whole) < 0
 	    || amd_scaling_advice_finding(s, advice, sizeof advice) < 0)
 		return amd_fail(err, "What limits scaling (%s): findings too long", s->strategy);
-	if (*top && report_chart_note(rc, err, "%s: %s", *s->strategy ? s->strategy : "all", top) < 0)
-		return -1;
 	return report_chart_add(
 		rc, err, name, limits_chart(s, level), "What limits scaling",
 		"Points: measured per-rank time per step; dashed: the model chosen per region (leave-one-n-out"

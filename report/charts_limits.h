@@ -2,7 +2,7 @@
  * strategy, the top regions of the profiler traces (lib/analysis/
  * scaling.h) — measured per-rank time per step at each n, the fitted
  * model and its 95% prediction band on log–log axes, extrapolated to
- * the target n — and the findings in sentences (as notes). */
+ * the target n — with the findings in sentences in its caption. */
 #ifndef AMD_REPORT_CHARTS_LIMITS_H
 #define AMD_REPORT_CHARTS_LIMITS_H
 

@@ -78,4 +78,18 @@ test_expect_success 'bad usage: exit 2 and one line, the store unchanged' '
 	test_status 2 "$AMDAHL" --store "$DB" scaling --sweep nosuch &&
 	test_eq "$before" "$(store_digest "$DB")"
 '
+test_expect_success PYTHON 'report build: a "What limits scaling" chart per strategy whose caption gives the top region and its predicted share as scaling --json does' '
+	test_status 0 "$AMDAHL" --store "$DB" report build -o "$TMP/rep" &&
+	for s in ddp fsdp; do
+		test_path_exists "$TMP/rep/charts/limits_$s.png" || return 1
+		cap=$(json_get "$TMP/rep/report.json" "[c[\"caption\"] for c in d[\"charts\"] if c[\"name\"] == \"limits_$s\"][0]")
+		want=$(json_get "$J" "[\"%s (%s, %s) is predicted to take %.0f%% [%.0f, %.0f]\" % (r[\"name\"], r[\"kind\"], r[\"growth\"], 100*r[\"share\"][2][\"value\"], 100*r[\"share\"][2][\"lo\"], 100*r[\"share\"][2][\"hi\"]) for r in d[\"regions\"] if r[\"strategy\"] == \"$s\"][0]")
+		test_contains "$want" "$cap" || return 1
+	done
+'
+test_expect_success PDFTOTEXT 'the PDF has the page for both strategies' '
+	text=$(pdftotext "$TMP/rep/report.pdf" - | tr -s " \n" " ") &&
+	test_contains "What limits scaling: ddp" "$text" &&
+	test_contains "What limits scaling: fsdp" "$text"
+'
 test_done
