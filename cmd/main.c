@@ -28,6 +28,7 @@ static const struct cmd commands[] = {
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
 	{"scaling", cmd_scaling, NEEDS_STORE_READ,
 	 "why it stops scaling: a model per region, extrapolation, what to measure next"},
+	{"diff", cmd_diff, NEEDS_STORE_READ, "the regions of two sweeps or configurations side by side"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
