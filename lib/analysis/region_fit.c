@@ -288,35 +288,60 @@ static void pool_add(struct pool *p, const struct cand *cd)
 	p->c[at] = *cd;
 }
 
-/* The candidate of lowest CV score among those that pass the F test
- * against base (p < alpha) into *best (cv INFINITY: none): one-term
- * models when base is the constant, else two-term models that add a
- * term to base's. Every scored candidate is offered to pool. */
+/* The one-term candidate of lowest CV score among those that pass the F
+ * test against the constant base at alpha / 41 — Bonferroni, so that
+ * trying 41 hypotheses does not let noise through — into *best (cv
+ * INFINITY: none). Every scored candidate is offered to pool, its RSS
+ * kept in rss1[h]. */
 static int search(struct work *w, const struct cand *base, const double *n, const double *y,
 		  size_t m, const double *un, size_t nu, double alpha, struct cand *best,
-		  struct pool *pool)
+		  struct pool *pool, double *rss1)
 {
+	double level = alpha / (double)(N_HYP - 1);
 	best->cv = INFINITY;
 	for (size_t h = 0; h < N_HYP; h++) {
 		if (hyp_zero(h))
 			continue;
-		struct hyp hy = hyp_of(h, -1);
-		if (base->h.nt == 1) {
-			if (EXP_I[h / N_J] == base->h.i[0])
-				continue;
-			hy = base->h;
-			hy.nt = 2;
-			hy.i[1] = EXP_I[h / N_J];
-			hy.j[1] = (int)(h % N_J);
-		}
 		struct cand cd;
-		if (score(w, hy, n, y, m, un, nu, &cd) < 0)
+		if (score(w, hyp_of(h, -1), n, y, m, un, nu, &cd) < 0)
 			return -1;
+		rss1[h] = cd.rss;
 		if (pool)
 			pool_add(pool, &cd);
-		if (cd.cv < best->cv && f_test(base->rss, 1 + base->h.nt, cd.rss, 1 + hy.nt, m) < alpha)
+		if (cd.cv < best->cv && f_test(base->rss, 1, cd.rss, 2, m) < level)
 			*best = cd;
 	}
+	return 0;
+}
+
+/* Two-term candidates: every pair of terms of different exponents of
+ * n. A pair competes when each of its terms passes the partial F test
+ * against the pair without it (rss1[] holds the one-term models' RSS)
+ * at alpha / (number of pairs); the lowest CV score among them into
+ * *best (cv INFINITY: none). */
+static int search_two(struct work *w, const double *rss1, const double *n, const double *y,
+		      size_t m, const double *un, size_t nu, double alpha, struct cand *best,
+		      struct pool *pool)
+{
+	size_t npairs = 0;
+	for (size_t h1 = 0; h1 < N_HYP; h1++)
+		for (size_t h2 = h1 + 1; h2 < N_HYP; h2++)
+			npairs += !hyp_zero(h1) && !hyp_zero(h2) && EXP_I[h1 / N_J] != EXP_I[h2 / N_J];
+	double level = alpha / (double)npairs;
+	best->cv = INFINITY;
+	for (size_t h1 = 0; h1 < N_HYP; h1++)
+		for (size_t h2 = h1 + 1; h2 < N_HYP; h2++) {
+			if (hyp_zero(h1) || hyp_zero(h2) || EXP_I[h1 / N_J] == EXP_I[h2 / N_J])
+				continue;
+			struct cand cd;
+			if (score(w, hyp_of(h1, (long)h2), n, y, m, un, nu, &cd) < 0)
+				return -1;
+			if (pool)
+				pool_add(pool, &cd);
+			if (cd.cv < best->cv && f_test(rss1[h1], 2, cd.rss, 3, m) < level
+			    && f_test(rss1[h2], 2, cd.rss, 3, m) < level)
+				*best = cd;
+		}
 	return 0;
 }
 
@@ -374,7 +399,8 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 		return 0;
 	struct cand one, two;
 	struct pool p1 = { .k = 0 }, p2 = { .k = 0 };
-	if (search(w, out, n, y, m, un, nu, alpha, &one, &p1) < 0)
+	double rss1[N_HYP];
+	if (search(w, out, n, y, m, un, nu, alpha, &one, &p1, rss1) < 0)
 		return -1;
 	if (!(one.cv < out->cv))
 		return 0;
@@ -382,7 +408,7 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 	*np = plausible(out, &p1, m, alpha, plaus);
 	if (nu < MIN_N_TWO)
 		return 0;
-	if (search(w, &one, n, y, m, un, nu, alpha, &two, &p2) < 0)
+	if (search_two(w, rss1, n, y, m, un, nu, alpha, &two, &p2) < 0)
 		return -1;
 	if (two.cv < one.cv) {
 		*out = two;
@@ -506,8 +532,6 @@ static void refit1(const struct refit1 *r, const double *y, size_t m, double *c)
 	c[0] = ym - c[1] * r->xm;
 }
 
-#define STRIDE (1 + AMD_RFIT_MAX_TERMS)
-
 static int bootstrap(struct work *w, const struct cand *cd, const double *n, const double *y,
 		     size_t m, const struct amd_rfit_opts *o, struct amd_rfit *f)
 {
@@ -524,7 +548,7 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	double *e = malloc(m * sizeof *e), *ys = malloc(m * sizeof *ys), *col = malloc((size_t)B * sizeof *col);
 	double *fit = malloc(m * sizeof *fit);
 	size_t *g = malloc(3 * m * sizeof *g);
-	f->draws = malloc((size_t)B * STRIDE * sizeof *f->draws);
+	f->draws = malloc((size_t)B * AMD_RFIT_STRIDE * sizeof *f->draws);
 	f->noise = malloc((size_t)B * sizeof *f->noise);
 	gsl_rng *r = e && ys && col && fit && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
 	if (!r) {
@@ -543,21 +567,21 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	for (int b = 0; b < B; b++) {
 		resample(r, fit, y, m, e, g, f->residual_boot, ys);
 		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
-		double c[STRIDE] = { 0 }, rss = 0;
+		double c[AMD_RFIT_STRIDE] = { 0 }, rss = 0;
 		if (md->nt == 1) {
 			refit1(&fast[b % f->nplausible], ys, m, c);
 		} else {
 			struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] } };
 			rss = fit_subset(w, &h, n, ys, m, 0, c);
 		}
-		for (int t = 0; t < STRIDE; t++)
-			f->draws[(size_t)b * STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
+		for (int t = 0; t < AMD_RFIT_STRIDE; t++)
+			f->draws[(size_t)b * AMD_RFIT_STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
 		f->noise[b] = e[draw_index(r, m)];
 	}
 	for (int t = 0; t <= cd->h.nt; t++) {
 		size_t k = 0;
 		for (int b = 0; b < B; b += f->nplausible)
-			col[k++] = f->draws[(size_t)b * STRIDE + t];
+			col[k++] = f->draws[(size_t)b * AMD_RFIT_STRIDE + t];
 		double *lo = t ? &f->term[t - 1].lo : &f->c0_lo, *hi = t ? &f->term[t - 1].hi : &f->c0_hi;
 		amd_percentile_interval(col, k, o->level, lo, hi);
 	}
@@ -659,48 +683,6 @@ void amd_rfit_free(struct amd_rfit *f)
 	f->B = 0;
 }
 
-double amd_rfit_value(const struct amd_rfit *f, double n)
-{
-	double v = f->c0;
-	for (int t = 0; t < f->nterms; t++)
-		v += f->term[t].coef * amd_rfit_basis(n, f->term[t].i, f->term[t].j);
-	return v;
-}
-
-double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy)
-{
-	const double *c = f->draws + (size_t)b * STRIDE;
-	const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
-	double v = c[0];
-	for (int t = 0; t < md->nt; t++)
-		v += c[t + 1] * amd_rfit_basis(n, md->i[t], md->j[t]);
-	return noisy ? v * (1 + f->noise[b]) : v;
-}
-
-int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
-		      double *hi)
-{
-	*lo = *hi = NAN;
-	if (f->B == 0)
-		return 0;
-	double *v = malloc((size_t)f->B * sizeof *v);
-	if (!v)
-		return -1;
-	for (int b = 0; b < f->B; b++)
-		v[b] = amd_rfit_draw(f, b, n, 1);
-	amd_percentile_interval(v, (size_t)f->B, level, lo, hi);
-	free(v);
-	return 0;
-}
-
-const char *amd_rfit_growth(const struct amd_rfit *f, double n)
-{
-	if (f->nterms == 0)
-		return "constant";
-	double h = n * 1e-3, d = amd_rfit_value(f, n + h) - amd_rfit_value(f, n - h);
-	return d > 0 ? "grows" : d < 0 ? "shrinks" : "constant";
-}
-
 /* x of the chosen model at n: 1, then its terms' bases. */
 static int design_row(const struct amd_rfit *f, double n, double *x)
 {
@@ -752,33 +734,4 @@ double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double
 	for (int u = 0; u < p; u++)
 		q += x[u] * sol[u];
 	return ss / ((double)m - p) * q;
-}
-
-/* The exponent i as text: "-1/2", "4/3", "2". */
-static const char *exponent_text(double i, char *b, size_t n)
-{
-	static const struct { double v; const char *s; } frac[] = {
-		{ -0.5, "-1/2" }, { 0.25, "1/4" }, { 1.0 / 3, "1/3" }, { 0.5, "1/2" },
-		{ 2.0 / 3, "2/3" }, { 0.75, "3/4" }, { 1.25, "5/4" }, { 4.0 / 3, "4/3" },
-		{ 1.5, "3/2" } };
-	for (size_t k = 0; k < sizeof frac / sizeof frac[0]; k++)
-		if (fabs(frac[k].v - i) < 1e-12)
-			return frac[k].s;
-	snprintf(b, n, "%g", i);
-	return b;
-}
-
-void amd_rfit_model_text(const struct amd_rfit *f, char *buf, size_t n)
-{
-	int w = snprintf(buf, n, "%.3g", f->c0);
-	for (int t = 0; t < f->nterms && w >= 0 && (size_t)w < n; t++) {
-		const struct amd_rterm *r = &f->term[t];
-		char e[32], pw[48] = "", lg[24] = "";
-		if (r->i != 0)
-			snprintf(pw, sizeof pw, r->i == 1 ? "·n" : "·n^(%s)", exponent_text(r->i, e, sizeof e));
-		if (r->j)
-			snprintf(lg, sizeof lg, r->j == 1 ? "·log2(n)" : "·log2(n)^%d", r->j);
-		w += snprintf(buf + w, n - (size_t)w, " %s %.3g%s%s", r->coef < 0 ? "-" : "+",
-			      fabs(r->coef), pw, lg);
-	}
 }

@@ -10,10 +10,13 @@
  * observations at one n left out, predicted from the others) scored by
  * SMAPE, 2|y - p| / (|y| + |p|), averaged within each n, then over n. Parsimony:
  * only models whose term passes an F test (weighted RSS) against the
- * model without it (p < 0.05) compete, and the best of them is kept
+ * constant at p < 0.05 / 41 (Bonferroni over the hypotheses) compete,
+ * and the best of them is kept
  * only when its CV score is lower than that model's — noise never buys
- * a term. One-term models need 3 distinct n; a second term (added to
- * the chosen first one) needs 6.
+ * a term. One-term models need 3 distinct n. Two-term models need 6:
+ * every pair of terms with different exponents of n, each term passing
+ * its partial F test at 0.05 / (number of pairs), the best kept when its
+ * CV beats the one-term model's.
  *
  * Uncertainty: bootstrap with a fixed seed (mt19937). With at least two
  * observations at every n the observations (repeats) are resampled
@@ -31,6 +34,7 @@
 
 #define AMD_RFIT_MAX_TERMS 2
 #define AMD_RFIT_PLAUSIBLE 8    /* models the prediction intervals mix */
+#define AMD_RFIT_STRIDE (1 + AMD_RFIT_MAX_TERMS) /* doubles per bootstrap draw */
 #define AMD_RFIT_CRITERION "leave-one-n-out SMAPE"
 
 struct amd_rfit_opts {
@@ -62,7 +66,7 @@ struct amd_rfit {
 		int j[AMD_RFIT_MAX_TERMS];
 	} plausible[AMD_RFIT_PLAUSIBLE];
 	int B;                 /* resamples kept */
-	double *draws;         /* B × (1 + AMD_RFIT_MAX_TERMS) refitted coefficients;
+	double *draws;         /* B × AMD_RFIT_STRIDE refitted coefficients;
 				  draw b is of model plausible[b % nplausible] */
 	double *noise;         /* B relative residual draws */
 };

@@ -13,8 +13,9 @@ files (read by trace_oracle.py):
   model: t(n) = c0 + c1 n^i log2(n)^j, weighted least squares with weights
   1/(m_n^2 k_n) (m_n the mean of the k_n observations at n, floored at 1%
   of the largest), chosen by leave-one-n-out SMAPE (mean per n, averaged
-  over n) among the models whose term passes an F test (p < 0.05)
-  against the constant; kept when its CV beats the constant's.
+  over n) among the models whose term passes an F test (p < 0.05/41,
+  Bonferroni over the 41 one-term hypotheses) against the constant; kept
+  when its CV beats the constant's.
 
 usage: region_model_oracle.py MLFLOW_ROOT
 prints JSON: {"STRATEGY": {"KIND\\tNAME": {"i", "j", "c0", "coef"} }}
@@ -153,7 +154,7 @@ def choose(n, y):
             cv = loo(n, y, w, [(i, j)])
             if c is None or not np.isfinite(rss):
                 continue
-            if (one is None or cv < one[2]) and f_test(rss0, 1, rss, 2, len(n)) < 0.05:
+            if (one is None or cv < one[2]) and f_test(rss0, 1, rss, 2, len(n)) < 0.05 / 41:
                 one = ([(i, j)], c, cv)
     if one is not None and one[2] < cv0:
         best = one

@@ -116,10 +116,72 @@ static void test_ground_truth(void **state)
 	gsl_rng_free(r);
 }
 
+/* Two terms need 6 distinct n: t = 1 + 4/n + 0.05 n at n = 1 … 128 (8 n,
+ * 5 repeats, 1% noise) keeps both, the exact exponents, coefficients
+ * within 5%; the same data at 5 n keeps one term. */
+static void test_two_terms(void **state)
+{
+	(void)state;
+	double n[40], y[40];
+	gsl_rng *r = amd_rng_new(3);
+	assert_non_null(r);
+	for (int k = 0; k < 40; k++) {
+		n[k] = 1 << (k / 5);
+		y[k] = (1 + 4 / n[k] + 0.05 * n[k]) * (1 + 0.01 * gsl_ran_gaussian(r, 1));
+	}
+	gsl_rng_free(r);
+	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05 };
+	struct amd_rfit f;
+	assert_int_equal(amd_rfit_search(n, y, 40, &o, &f), 0);
+	assert_int_equal(f.distinct_n, 8);
+	assert_int_equal(f.nterms, 2);
+	double c_inv = NAN, c_lin = NAN;
+	for (int t = 0; t < 2; t++) {
+		assert_int_equal(f.term[t].j, 0);
+		if (f.term[t].i == -1)
+			c_inv = f.term[t].coef;
+		if (f.term[t].i == 1)
+			c_lin = f.term[t].coef;
+	}
+	assert_true(fabs(c_inv - 4) < 0.2 && fabs(c_lin - 0.05) < 0.0025 && fabs(f.c0 - 1) < 0.05);
+	amd_rfit_free(&f);
+	assert_int_equal(amd_rfit_search(n + 15, y + 15, 25, &o, &f), 0); /* n = 8 … 128 */
+	assert_int_equal(f.distinct_n, 5);
+	assert_true(f.nterms <= 1);
+	amd_rfit_free(&f);
+}
+
+/* No trend: a constant with noise stays constant (no terms), its
+ * interval holds the mean; too few n (2) give the constant. */
+static void test_constant(void **state)
+{
+	(void)state;
+	double n[25], y[25], two_n[] = { 2, 2, 4, 4 }, two_y[] = { 1, 1.1, 2, 2.1 };
+	gsl_rng *r = amd_rng_new(5);
+	assert_non_null(r);
+	for (int k = 0; k < 25; k++) {
+		n[k] = 2 << (k / 5);
+		y[k] = 3 * (1 + 0.02 * gsl_ran_gaussian(r, 1));
+	}
+	gsl_rng_free(r);
+	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05 };
+	struct amd_rfit f;
+	assert_int_equal(amd_rfit_search(n, y, 25, &o, &f), 0);
+	assert_int_equal(f.nterms, 0);
+	assert_string_equal(amd_rfit_growth(&f, 32), "constant");
+	assert_true(f.c0_lo < 3 && f.c0_hi > 3 && f.c0_hi - f.c0_lo < 0.1);
+	amd_rfit_free(&f);
+	assert_int_equal(amd_rfit_search(two_n, two_y, 4, &o, &f), 0);
+	assert_int_equal(f.nterms, 0);
+	amd_rfit_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ground_truth),
+		cmocka_unit_test(test_two_terms),
+		cmocka_unit_test(test_constant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
