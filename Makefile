@@ -148,7 +148,7 @@ test-san:
 test-corpus: deps $(O)/amdahl
 	@tests/corpus.sh $(O)
 
-bench: deps $(O)/amdahl $(O)/bench/trace_parse $(O)/bench/tfevents_parse
+bench: deps $(O)/amdahl $(O)/bench/trace_parse $(O)/bench/tfevents_parse $(O)/bench/region_search
 	@bench/run.sh $(O)
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a

@@ -61,5 +61,7 @@ int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx);
 
 #endif

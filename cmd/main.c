@@ -29,6 +29,9 @@ static const struct cmd commands[] = {
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
 	{"regions", cmd_regions, NEEDS_STORE_READ,
 	 "where the time went, every profiler: top regions of a run, file or sweep"},
+	{"scaling", cmd_scaling, NEEDS_STORE_READ,
+	 "why it stops scaling: a model per region, extrapolation, what to measure next"},
+	{"diff", cmd_diff, NEEDS_STORE_READ, "the regions of two sweeps or configurations side by side"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

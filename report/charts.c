@@ -2,8 +2,8 @@
  * order they are built in: the metric over the axis (charts_scaling.c),
  * resources (charts_resource.c), traces (charts_trace.c), run-to-run
  * variation, memory per GPU (charts_memory.c), the step-time breakdown
- * (charts_step.c), where the time goes by region (charts_regions.c) and
- * py-spy (charts_pyspy.c). */
+ * (charts_step.c), where the time goes by region (charts_regions.c),
+ * py-spy (charts_pyspy.c) and what limits scaling (charts_limits.c). */
 #include "charts.h"
 
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "charts_memory.h"
+#include "charts_limits.h"
 #include "charts_pyspy.h"
 #include "charts_regions.h"
 #include "charts_resource.h"
@@ -121,7 +122,7 @@ int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
 	memset(out, 0, sizeof *out);
 	if (stats_charts(out, s, err) < 0 || report_memory_charts(out, st, s, err) < 0 ||
 	    report_step_chart(out, st, s, err) < 0 || report_region_chart(out, st, s, err) < 0 ||
-	    report_pyspy_charts(out, st, s, err) < 0) {
+	    report_pyspy_charts(out, st, s, err) < 0 || report_limits_charts(out, st, s, err) < 0) {
 		report_charts_free(out);
 		return -1;
 	}

@@ -1,0 +1,737 @@
+/* region_fit.c — the hypothesis search, least squares, cross-validation,
+ * parsimony rule and bootstrap of one region's scaling model
+ * (region_fit.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "region_fit.h"
+#include "stats.h"
+
+static const double EXP_I[] = { -1, -0.5, 0, 0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.75, 1,
+				1.25, 4.0 / 3, 1.5, 2, 3 };
+#define N_I (sizeof EXP_I / sizeof EXP_I[0])
+#define N_J 3
+#define N_HYP (N_I * N_J)       /* index h = i * N_J + j; h = 0 * N_J + ... */
+#define MIN_N_ONE 3             /* distinct n for a one-term model */
+#define MIN_N_TWO 6             /* distinct n for a two-term model */
+
+/* Scratch space for fits over subsets of the m observations. */
+struct work {
+	size_t m;
+	double *x[AMD_RFIT_MAX_TERMS], *ys, *n_sub;
+	const double *wt;      /* the observations' weights */
+	double *cols;          /* N_HYP × m: every hypothesis' basis at the observations */
+	double *ws_sub;        /* the weights of a subset */
+	gsl_matrix *X;
+	gsl_vector *yv, *c;
+	gsl_matrix *cov;
+	gsl_multifit_linear_workspace *ws;
+};
+
+double amd_rfit_basis(double n, double i, int j)
+{
+	double v = i == 0 ? 1 : pow(n, i);
+	double l = log2(n);
+	for (int k = 0; k < j; k++)
+		v *= l;
+	return v;
+}
+
+static int hyp_zero(size_t h)
+{
+	return EXP_I[h / N_J] == 0 && h % N_J == 0;
+}
+
+static void work_free(struct work *w)
+{
+	for (int k = 0; k < AMD_RFIT_MAX_TERMS; k++)
+		free(w->x[k]);
+	free(w->ys);
+	free(w->n_sub);
+	free(w->ws_sub);
+	free(w->cols);
+	if (w->X)
+		gsl_matrix_free(w->X);
+	if (w->yv)
+		gsl_vector_free(w->yv);
+	if (w->c)
+		gsl_vector_free(w->c);
+	if (w->cov)
+		gsl_matrix_free(w->cov);
+	if (w->ws)
+		gsl_multifit_linear_free(w->ws);
+}
+
+static int work_init(struct work *w, size_t m, int two)
+{
+	memset(w, 0, sizeof *w);
+	w->m = m;
+	int ok = 1;
+	for (int k = 0; k < AMD_RFIT_MAX_TERMS; k++)
+		ok &= (w->x[k] = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->ys = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->n_sub = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->ws_sub = malloc(m * sizeof(double))) != NULL;
+	ok &= (w->cols = malloc(N_HYP * m * sizeof(double))) != NULL;
+	if (ok && two) {
+		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		w->c = gsl_vector_alloc(1 + AMD_RFIT_MAX_TERMS);
+		w->cov = gsl_matrix_alloc(1 + AMD_RFIT_MAX_TERMS, 1 + AMD_RFIT_MAX_TERMS);
+		gsl_set_error_handler(old);
+		ok = w->c && w->cov;
+	}
+	if (!ok)
+		work_free(w);
+	return ok ? 0 : -1;
+}
+
+/* Least squares of y (k observations) on 1 + nt columns w->x[0..nt-1];
+ * coefficients in c[0..nt], residual sum of squares returned (NAN when
+ * the design is degenerate; -2 when out of memory). */
+static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
+{
+	const double *wt = w->ws_sub;
+	if (nt == 0) {
+		double s = 0, sw = 0, r = 0;
+		for (size_t a = 0; a < k; a++) {
+			s += wt[a] * y[a];
+			sw += wt[a];
+		}
+		c[0] = s / sw;
+		for (size_t a = 0; a < k; a++)
+			r += wt[a] * (y[a] - c[0]) * (y[a] - c[0]);
+		return r;
+	}
+	if (nt == 1) {
+		double c00, c01, c11, rss;
+		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		int rc = gsl_fit_wlinear(w->x[0], 1, wt, 1, y, 1, k, &c[0], &c[1], &c00, &c01, &c11, &rss);
+		gsl_set_error_handler(old);
+		return rc || !isfinite(c[0]) || !isfinite(c[1]) ? NAN : rss;
+	}
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_matrix *X = gsl_matrix_alloc(k, 3);
+	gsl_vector *yv = gsl_vector_alloc(k);
+	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(k, 3);
+	double rss = -2;
+	if (X && yv && ws) {
+		for (size_t a = 0; a < k; a++) { /* rows scaled by sqrt(weight) */
+			double sw = sqrt(wt[a]);
+			gsl_matrix_set(X, a, 0, sw);
+			gsl_matrix_set(X, a, 1, sw * w->x[0][a]);
+			gsl_matrix_set(X, a, 2, sw * w->x[1][a]);
+			gsl_vector_set(yv, a, sw * y[a]);
+		}
+		size_t rank;
+		int rc = gsl_multifit_linear_tsvd(X, yv, 1e-12, w->c, w->cov, &rss, &rank, ws);
+		for (int t = 0; t < 3; t++)
+			c[t] = gsl_vector_get(w->c, t);
+		if (rc || rank < 3 || !isfinite(c[1]) || !isfinite(c[2]))
+			rss = NAN;
+	}
+	if (X)
+		gsl_matrix_free(X);
+	if (yv)
+		gsl_vector_free(yv);
+	if (ws)
+		gsl_multifit_linear_free(ws);
+	gsl_set_error_handler(old);
+	return rss;
+}
+
+struct hyp {
+	int nt;
+	double i[AMD_RFIT_MAX_TERMS];
+	int j[AMD_RFIT_MAX_TERMS];
+};
+
+static struct hyp hyp_of(size_t h1, long h2)
+{
+	struct hyp h = { 1, { EXP_I[h1 / N_J], 0 }, { (int)(h1 % N_J), 0 } };
+	if (h2 >= 0) {
+		h.nt = 2;
+		h.i[1] = EXP_I[h2 / N_J];
+		h.j[1] = (int)(h2 % N_J);
+	}
+	return h;
+}
+
+static double hyp_eval(const struct hyp *h, const double *c, double n)
+{
+	double v = c[0];
+	for (int t = 0; t < h->nt; t++)
+		v += c[t + 1] * amd_rfit_basis(n, h->i[t], h->j[t]);
+	return v;
+}
+
+/* The cached basis of term (i, j) at the m observations. */
+static const double *column(const struct work *w, double i, int j)
+{
+	size_t k = 0;
+	while (k + 1 < N_I && EXP_I[k] != i)
+		k++;
+	return w->cols + (k * N_J + (size_t)j) * w->m;
+}
+
+static void fill_columns(struct work *w, const double *n)
+{
+	for (size_t h = 0; h < N_HYP; h++)
+		for (size_t a = 0; a < w->m; a++)
+			w->cols[h * w->m + a] = amd_rfit_basis(n[a], EXP_I[h / N_J], (int)(h % N_J));
+}
+
+/* Fits h to the observations whose n differs from skip (skip 0: all);
+ * RSS returned as lsq does. */
+static double fit_subset(struct work *w, const struct hyp *h, const double *n,
+			 const double *y, size_t m, double skip, double *c)
+{
+	const double *col[AMD_RFIT_MAX_TERMS];
+	for (int t = 0; t < h->nt; t++)
+		col[t] = column(w, h->i[t], h->j[t]);
+	size_t k = 0;
+	for (size_t a = 0; a < m; a++) {
+		if (n[a] == skip)
+			continue;
+		for (int t = 0; t < h->nt; t++)
+			w->x[t][k] = col[t][a];
+		w->ws_sub[k] = w->wt[a];
+		w->ys[k++] = y[a];
+	}
+	return lsq(w, w->ys, k, h->nt, c);
+}
+
+static double smape(double y, double p)
+{
+	double d = fabs(y) + fabs(p);
+	return d > 0 ? 2 * fabs(y - p) / d : 0;
+}
+
+/* Leave-one-n-out SMAPE of h: each n's observations predicted from the
+ * others, the mean SMAPE per n averaged over the n (INFINITY when some
+ * fit is degenerate; NAN when out of memory). */
+static double loo_cv(struct work *w, const struct hyp *h, const double *n, const double *y,
+		     size_t m, const double *un, size_t nu)
+{
+	double s = 0, c[1 + AMD_RFIT_MAX_TERMS];
+	for (size_t u = 0; u < nu; u++) {
+		double rss = fit_subset(w, h, n, y, m, un[u], c), g = 0;
+		size_t k = 0;
+		if (rss == -2)
+			return NAN;
+		if (isnan(rss))
+			return INFINITY;
+		for (size_t a = 0; a < m; a++)
+			if (n[a] == un[u]) {
+				g += smape(y[a], hyp_eval(h, c, n[a]));
+				k++;
+			}
+		s += g / (double)k;
+	}
+	return s / (double)nu;
+}
+
+/* p of the F test of the bigger model (rss1, p1 parameters) against the
+ * smaller (rss0, p0), over m observations. */
+static double f_test(double rss0, int p0, double rss1, int p1, size_t m)
+{
+	if ((double)m - p1 < 1 || !(rss0 > 0))
+		return 1;
+	if (rss1 <= rss0 * 1e-15)
+		return 0;
+	double F = ((rss0 - rss1) / (p1 - p0)) / (rss1 / ((double)m - p1));
+	return F <= 0 ? 1 : gsl_cdf_fdist_Q(F, p1 - p0, (double)m - p1);
+}
+
+struct cand {
+	struct hyp h;
+	double cv, rss, c[1 + AMD_RFIT_MAX_TERMS];
+};
+
+/* Scores h into *cd; -1 when out of memory. */
+static int score(struct work *w, struct hyp h, const double *n, const double *y, size_t m,
+		 const double *un, size_t nu, struct cand *cd)
+{
+	cd->h = h;
+	cd->cv = loo_cv(w, &h, n, y, m, un, nu);
+	cd->rss = fit_subset(w, &h, n, y, m, 0, cd->c);
+	if (isnan(cd->cv) || cd->rss == -2)
+		return -1;
+	if (isnan(cd->rss))
+		cd->cv = INFINITY;
+	return 0;
+}
+
+/* The candidates of lowest RSS, in increasing RSS. */
+struct pool {
+	struct cand c[AMD_RFIT_PLAUSIBLE];
+	int k;
+};
+
+static void pool_add(struct pool *p, const struct cand *cd)
+{
+	if (!isfinite(cd->cv) || (p->k == AMD_RFIT_PLAUSIBLE && cd->rss >= p->c[p->k - 1].rss))
+		return;
+	int at = p->k < AMD_RFIT_PLAUSIBLE ? p->k++ : p->k - 1;
+	while (at > 0 && p->c[at - 1].rss > cd->rss) {
+		p->c[at] = p->c[at - 1];
+		at--;
+	}
+	p->c[at] = *cd;
+}
+
+/* The one-term candidate of lowest CV score among those that pass the F
+ * test against the constant base at alpha / 41 — Bonferroni, so that
+ * trying 41 hypotheses does not let noise through — into *best (cv
+ * INFINITY: none). Every scored candidate is offered to pool, its RSS
+ * kept in rss1[h]. */
+static int search(struct work *w, const struct cand *base, const double *n, const double *y,
+		  size_t m, const double *un, size_t nu, double alpha, struct cand *best,
+		  struct pool *pool, double *rss1)
+{
+	double level = alpha / (double)(N_HYP - 1);
+	best->cv = INFINITY;
+	for (size_t h = 0; h < N_HYP; h++) {
+		if (hyp_zero(h))
+			continue;
+		struct cand cd;
+		if (score(w, hyp_of(h, -1), n, y, m, un, nu, &cd) < 0)
+			return -1;
+		rss1[h] = cd.rss;
+		if (pool)
+			pool_add(pool, &cd);
+		if (cd.cv < best->cv && f_test(base->rss, 1, cd.rss, 2, m) < level)
+			*best = cd;
+	}
+	return 0;
+}
+
+/* Two-term candidates: every pair of terms of different exponents of
+ * n. A pair competes when each of its terms passes the partial F test
+ * against the pair without it (rss1[] holds the one-term models' RSS)
+ * at alpha / (number of pairs); the lowest CV score among them into
+ * *best (cv INFINITY: none). */
+static int search_two(struct work *w, const double *rss1, const double *n, const double *y,
+		      size_t m, const double *un, size_t nu, double alpha, struct cand *best,
+		      struct pool *pool)
+{
+	size_t npairs = 0;
+	for (size_t h1 = 0; h1 < N_HYP; h1++)
+		for (size_t h2 = h1 + 1; h2 < N_HYP; h2++)
+			npairs += !hyp_zero(h1) && !hyp_zero(h2) && EXP_I[h1 / N_J] != EXP_I[h2 / N_J];
+	double level = alpha / (double)npairs;
+	best->cv = INFINITY;
+	for (size_t h1 = 0; h1 < N_HYP; h1++)
+		for (size_t h2 = h1 + 1; h2 < N_HYP; h2++) {
+			if (hyp_zero(h1) || hyp_zero(h2) || EXP_I[h1 / N_J] == EXP_I[h2 / N_J])
+				continue;
+			struct cand cd;
+			if (score(w, hyp_of(h1, (long)h2), n, y, m, un, nu, &cd) < 0)
+				return -1;
+			if (pool)
+				pool_add(pool, &cd);
+			if (cd.cv < best->cv && f_test(rss1[h1], 2, cd.rss, 3, m) < level
+			    && f_test(rss1[h2], 2, cd.rss, 3, m) < level)
+				*best = cd;
+		}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The distinct values of n, sorted, into un; their count. */
+static size_t distinct(const double *n, size_t m, double *un)
+{
+	memcpy(un, n, m * sizeof *un);
+	qsort(un, m, sizeof *un, cmp_double);
+	size_t k = 0;
+	for (size_t a = 0; a < m; a++)
+		if (k == 0 || un[a] != un[k - 1])
+			un[k++] = un[a];
+	return k;
+}
+
+/* The models as plausible as the chosen one out (same number of
+ * terms, RSS within the F bound rss·(1 + F(1-alpha; 1, m-p)/(m-p))),
+ * the chosen one first, into plaus; their count. */
+static int plausible(const struct cand *out, const struct pool *pool, size_t m, double alpha,
+		     struct cand *plaus)
+{
+	int p = 1 + out->h.nt, k = 1;
+	plaus[0] = *out;
+	if (out->h.nt == 0 || (double)m <= p)
+		return 1;
+	double dfd = (double)m - p, bound = out->rss * (1 + gsl_cdf_fdist_Qinv(alpha, 1, dfd) / dfd);
+	for (int a = 0; a < pool->k; a++) {
+		const struct cand *c = &pool->c[a];
+		int same = c->h.nt == out->h.nt && c->h.i[0] == out->h.i[0] && c->h.j[0] == out->h.j[0]
+			&& c->h.i[1] == out->h.i[1] && c->h.j[1] == out->h.j[1];
+		if (!same && c->rss <= bound && k < AMD_RFIT_PLAUSIBLE)
+			plaus[k++] = *c;
+	}
+	return k;
+}
+
+/* Chooses the model by the CV score and the parsimony rule; the models
+ * as plausible into plaus, their count in *np. */
+static int choose(struct work *w, const double *n, const double *y, size_t m,
+		  const double *un, size_t nu, double alpha, struct cand *out,
+		  struct cand *plaus, int *np)
+{
+	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
+	*np = 1;
+	if (score(w, h0, n, y, m, un, nu, out) < 0)
+		return -1;
+	plaus[0] = *out;
+	if (nu < MIN_N_ONE)
+		return 0;
+	struct cand one, two;
+	struct pool p1 = { .k = 0 }, p2 = { .k = 0 };
+	double rss1[N_HYP];
+	if (search(w, out, n, y, m, un, nu, alpha, &one, &p1, rss1) < 0)
+		return -1;
+	if (!(one.cv < out->cv))
+		return 0;
+	*out = one;
+	*np = plausible(out, &p1, m, alpha, plaus);
+	if (nu < MIN_N_TWO)
+		return 0;
+	if (search_two(w, rss1, n, y, m, un, nu, alpha, &two, &p2) < 0)
+		return -1;
+	if (two.cv < one.cv) {
+		*out = two;
+		*np = plausible(out, &p2, m, alpha, plaus);
+	}
+	return 0;
+}
+
+/* Relative residuals of the chosen fit, scaled for the parameters
+ * fitted (sqrt(m / (m - p))); their root mean square returned. */
+static double rel_residuals(const struct cand *cd, const double *n, const double *y,
+			    size_t m, double *e)
+{
+	int p = 1 + cd->h.nt;
+	double scale = m > (size_t)p ? sqrt((double)m / ((double)m - p)) : 1, ss = 0;
+	for (size_t a = 0; a < m; a++) {
+		double f = hyp_eval(&cd->h, cd->c, n[a]);
+		e[a] = fabs(f) > 1e-300 ? (y[a] - f) / f * scale : 0;
+		ss += e[a] * e[a];
+	}
+	return sqrt(ss / (double)m);
+}
+
+/* For each observation a, the first index (gs) and count (gc) of its
+ * n's observations in ord (the observations sorted by n). */
+static void groups(const double *n, size_t m, size_t *ord, size_t *gs, size_t *gc)
+{
+	for (size_t a = 0; a < m; a++)
+		ord[a] = a;
+	for (size_t a = 1; a < m; a++) /* insertion sort: m is small */
+		for (size_t b = a; b > 0 && n[ord[b - 1]] > n[ord[b]]; b--) {
+			size_t t = ord[b];
+			ord[b] = ord[b - 1];
+			ord[b - 1] = t;
+		}
+	for (size_t s = 0; s < m;) {
+		size_t e = s;
+		while (e < m && n[ord[e]] == n[ord[s]])
+			e++;
+		for (size_t k = s; k < e; k++) {
+			gs[ord[k]] = s;
+			gc[ord[k]] = e - s;
+		}
+		s = e;
+	}
+}
+
+/* A uniform index below k (one draw of the generator). */
+static size_t draw_index(gsl_rng *r, size_t k)
+{
+	size_t i = (size_t)(gsl_rng_uniform(r) * (double)k);
+	return i < k ? i : k - 1;
+}
+
+/* One resample of the observations into ys: repeats drawn within each
+ * n, or the fitted values fit[] times resampled relative residuals. */
+static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, const double *e,
+		     const size_t *g, int residual, double *ys)
+{
+	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
+	for (size_t a = 0; a < m; a++)
+		ys[a] = residual ? fit[a] * (1 + e[draw_index(r, m)])
+			: y[ord[gs[a] + draw_index(r, gc[a])]];
+}
+
+/* Quantile p of v[0..k) as gsl_stats_quantile_from_sorted_data
+ * defines it, by selection (v is reordered). */
+static double quantile_select(double *v, size_t k, double p)
+{
+	double pos = p * (double)(k - 1), f = pos - floor(pos);
+	size_t i = (size_t)floor(pos);
+	double a = gsl_stats_select(v, 1, k, i);
+	return f > 0 && i + 1 < k ? a + f * (gsl_stats_select(v, 1, k, i + 1) - a) : a;
+}
+
+void amd_percentile_interval(double *v, size_t B, double level, double *lo, double *hi)
+{
+	size_t k = 0;
+	for (size_t b = 0; b < B; b++)
+		if (isfinite(v[b]))
+			v[k++] = v[b];
+	*lo = *hi = NAN;
+	if (k < 2 || k < B / 2)
+		return;
+	*lo = quantile_select(v, k, (1 - level) / 2);
+	*hi = quantile_select(v, k, (1 + level) / 2);
+}
+
+/* A one-term model's weighted least squares with the design fixed and
+ * only y resampled: the centred sums of x are computed once, each
+ * refit is then one pass over y (the same solution gsl_fit_wlinear
+ * gives, which fits the model first). */
+struct refit1 {
+	const double *x, *w;
+	double xm, sw, sxx;
+};
+
+static void refit1_init(struct refit1 *r, const double *x, const double *w, size_t m)
+{
+	r->x = x;
+	r->w = w;
+	r->sw = r->xm = r->sxx = 0;
+	for (size_t a = 0; a < m; a++) {
+		r->sw += w[a];
+		r->xm += w[a] * x[a];
+	}
+	r->xm /= r->sw;
+	for (size_t a = 0; a < m; a++)
+		r->sxx += w[a] * (x[a] - r->xm) * (x[a] - r->xm);
+}
+
+static void refit1(const struct refit1 *r, const double *y, size_t m, double *c)
+{
+	double ym = 0, sxy = 0;
+	for (size_t a = 0; a < m; a++) {
+		ym += r->w[a] * y[a];
+		sxy += r->w[a] * (r->x[a] - r->xm) * y[a];
+	}
+	ym /= r->sw;
+	c[1] = r->sxx > 0 ? sxy / r->sxx : NAN;
+	c[0] = ym - c[1] * r->xm;
+}
+
+static int bootstrap(struct work *w, const struct cand *cd, const double *n, const double *y,
+		     size_t m, const struct amd_rfit_opts *o, struct amd_rfit *f)
+{
+	int B = o->resamples;
+	f->c0_lo = f->c0_hi = NAN;
+	if (B <= 0) { /* no intervals asked for */
+		double *e = malloc(m * sizeof *e);
+		if (!e)
+			return -1;
+		f->rel_noise = rel_residuals(cd, n, y, m, e);
+		free(e);
+		return 0;
+	}
+	double *e = malloc(m * sizeof *e), *ys = malloc(m * sizeof *ys), *col = malloc((size_t)B * sizeof *col);
+	double *fit = malloc(m * sizeof *fit);
+	size_t *g = malloc(3 * m * sizeof *g);
+	f->draws = malloc((size_t)B * AMD_RFIT_STRIDE * sizeof *f->draws);
+	f->noise = malloc((size_t)B * sizeof *f->noise);
+	gsl_rng *r = e && ys && col && fit && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
+	if (!r) {
+		free(e), free(ys), free(col), free(fit), free(g);
+		return -1;
+	}
+	for (size_t a = 0; a < m; a++)
+		fit[a] = hyp_eval(&cd->h, cd->c, n[a]);
+	groups(n, m, g, g + m, g + 2 * m);
+	f->rel_noise = rel_residuals(cd, n, y, m, e);
+	f->B = B;
+	struct refit1 fast[AMD_RFIT_PLAUSIBLE];
+	for (int k = 0; k < f->nplausible; k++)
+		if (f->plausible[k].nt == 1)
+			refit1_init(&fast[k], column(w, f->plausible[k].i[0], f->plausible[k].j[0]), w->wt, m);
+	for (int b = 0; b < B; b++) {
+		resample(r, fit, y, m, e, g, f->residual_boot, ys);
+		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
+		double c[AMD_RFIT_STRIDE] = { 0 }, rss = 0;
+		if (md->nt == 1) {
+			refit1(&fast[b % f->nplausible], ys, m, c);
+		} else {
+			struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] } };
+			rss = fit_subset(w, &h, n, ys, m, 0, c);
+		}
+		for (int t = 0; t < AMD_RFIT_STRIDE; t++)
+			f->draws[(size_t)b * AMD_RFIT_STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
+		f->noise[b] = e[draw_index(r, m)];
+	}
+	for (int t = 0; t <= cd->h.nt; t++) {
+		size_t k = 0;
+		for (int b = 0; b < B; b += f->nplausible)
+			col[k++] = f->draws[(size_t)b * AMD_RFIT_STRIDE + t];
+		double *lo = t ? &f->term[t - 1].lo : &f->c0_lo, *hi = t ? &f->term[t - 1].hi : &f->c0_hi;
+		amd_percentile_interval(col, k, o->level, lo, hi);
+	}
+	gsl_rng_free(r);
+	free(e), free(ys), free(col), free(fit), free(g);
+	return 0;
+}
+
+/* Weights for relative (multiplicative) noise, each n counting as
+ * much as any other: 1 / (m_n² k_n), m_n the mean of the k_n
+ * observations at n, floored at 1% of the largest |m_n| so that a
+ * region absent at some n (time 0) does not pin the fit. */
+static void relative_weights(const double *n, const double *y, size_t m, double *wt)
+{
+	double top = 0;
+	for (size_t a = 0; a < m; a++) {
+		double s = 0;
+		size_t c = 0;
+		for (size_t b = 0; b < m; b++)
+			if (n[b] == n[a]) {
+				s += y[b];
+				c++;
+			}
+		wt[a] = fabs(s / (double)c);
+		top = fmax(top, wt[a]);
+	}
+	for (size_t a = 0; a < m; a++) {
+		double d = fmax(wt[a], top * 1e-2), k = 0;
+		for (size_t b = 0; b < m; b++)
+			k += n[b] == n[a];
+		wt[a] = d > 0 ? 1 / (d * d * k) : 1 / k;
+	}
+}
+
+int amd_rfit_search(const double *n, const double *y, size_t m,
+		    const struct amd_rfit_opts *o, struct amd_rfit *f)
+{
+	memset(f, 0, sizeof *f);
+	f->p_trend = 1;
+	f->nobs = (int)m;
+	if (m == 0) {
+		f->c0 = f->c0_lo = f->c0_hi = f->cv = f->cv_const = NAN;
+		return 0;
+	}
+	double *un = malloc(m * sizeof *un);
+	struct work w;
+	if (!un || work_init(&w, m, 1) < 0) {
+		free(un);
+		return -1;
+	}
+	size_t nu = distinct(n, m, un);
+	double *wt = malloc(m * sizeof *wt);
+	if (!wt) {
+		work_free(&w);
+		free(un);
+		return -1;
+	}
+	relative_weights(n, y, m, wt);
+	w.wt = wt;
+	fill_columns(&w, n);
+	f->distinct_n = (int)nu;
+	struct cand cd, c0, plaus[AMD_RFIT_PLAUSIBLE];
+	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
+	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible);
+	for (int k = 0; rc == 0 && k < f->nplausible; k++)
+		f->plausible[k] = (struct amd_rmodel){ plaus[k].h.nt, { plaus[k].h.i[0], plaus[k].h.i[1] },
+			{ plaus[k].h.j[0], plaus[k].h.j[1] } };
+	if (rc == 0)
+		rc = score(&w, h0, n, y, m, un, nu, &c0);
+	if (rc == 0) {
+		f->nterms = cd.h.nt;
+		f->c0 = cd.c[0];
+		for (int t = 0; t < cd.h.nt; t++)
+			f->term[t] = (struct amd_rterm){ cd.h.i[t], cd.h.j[t], cd.c[t + 1], NAN, NAN };
+		f->cv = cd.cv;
+		f->cv_const = c0.cv;
+		f->p_trend = cd.h.nt ? f_test(c0.rss, 1, cd.rss, 1 + cd.h.nt, m) : 1;
+		for (size_t u = 0; u < nu && !f->residual_boot; u++) {
+			size_t cnt = 0;
+			for (size_t a = 0; a < m; a++)
+				cnt += n[a] == un[u];
+			f->residual_boot = cnt < 2;
+		}
+		rc = bootstrap(&w, &cd, n, y, m, o, f);
+	}
+	work_free(&w);
+	free(un);
+	free(wt);
+	if (rc < 0)
+		amd_rfit_free(f);
+	return rc;
+}
+
+void amd_rfit_free(struct amd_rfit *f)
+{
+	free(f->draws);
+	free(f->noise);
+	f->draws = f->noise = NULL;
+	f->B = 0;
+}
+
+/* x of the chosen model at n: 1, then its terms' bases. */
+static int design_row(const struct amd_rfit *f, double n, double *x)
+{
+	x[0] = 1;
+	for (int t = 0; t < f->nterms; t++)
+		x[t + 1] = amd_rfit_basis(n, f->term[t].i, f->term[t].j);
+	return 1 + f->nterms;
+}
+
+double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double *y, size_t m,
+			 double at, double n_add, int k_add)
+{
+	int p = 1 + f->nterms;
+	double *wt = malloc(m * sizeof *wt), A[9] = { 0 }, x[3], ss = 0, top = 0;
+	if (!wt || m <= (size_t)p) {
+		free(wt);
+		return NAN;
+	}
+	relative_weights(n, y, m, wt);
+	for (size_t a = 0; a < m; a++) {
+		design_row(f, n[a], x);
+		double r = y[a] - amd_rfit_value(f, n[a]);
+		ss += wt[a] * r * r;
+		top = fmax(top, 1 / sqrt(wt[a]));
+		for (int u = 0; u < p; u++)
+			for (int v = 0; v < p; v++)
+				A[u * p + v] += wt[a] * x[u] * x[v];
+	}
+	free(wt);
+	if (k_add > 0) {
+		double d = fmax(fabs(amd_rfit_value(f, n_add)), top * 1e-2);
+		design_row(f, n_add, x);
+		for (int u = 0; u < p; u++)
+			for (int v = 0; v < p; v++)
+				A[u * p + v] += k_add * x[u] * x[v] / (d * d);
+	}
+	double sol[3];
+	design_row(f, at, x);
+	gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)p, (size_t)p);
+	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)p), sv = gsl_vector_view_array(sol, (size_t)p);
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	int rc = gsl_linalg_cholesky_decomp1(&Av.matrix);
+	if (rc == 0)
+		rc = gsl_linalg_cholesky_solve(&Av.matrix, &xv.vector, &sv.vector);
+	gsl_set_error_handler(old);
+	if (rc)
+		return NAN;
+	double q = 0;
+	for (int u = 0; u < p; u++)
+		q += x[u] * sol[u];
+	return ss / ((double)m - p) * q;
+}

@@ -1,0 +1,334 @@
+/* scaling.c — the regions of a sweep's strategies from the store's
+ * region times, each fitted (region_fit.h), then the whole and the
+ * advice (scaling_whole.c), then ranked (scaling.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaling.h"
+#include "buf.h"
+#include "region_times.h"
+#include "runs.h"
+
+/* One observation of a strategy: a trace (one rank of one run). */
+struct cell {
+	int n, repeat;
+	long long trace_id;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct amd_region_time *x = *(const struct amd_region_time *const *)a;
+	const struct amd_region_time *y = *(const struct amd_region_time *const *)b;
+	int c = strcmp(x->kind, y->kind);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c;
+}
+
+static void model_free(struct amd_region_model *r)
+{
+	free(r->name);
+	free(r->kind);
+	free(r->pred);
+	free(r->measured);
+	amd_rfit_free(&r->fit);
+}
+
+static void strategy_free(struct amd_scaling_strategy *s)
+{
+	free(s->strategy);
+	free(s->ns);
+	model_free(&s->step);
+	free(s->overlap);
+	for (size_t i = 0; i < s->nregions; i++)
+		model_free(&s->regions[i]);
+	free(s->regions);
+	free(s->whole);
+	free(s->advice);
+}
+
+void amd_scaling_free(struct amd_scaling *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nstrategies; i++)
+		strategy_free(&s->strategies[i]);
+	free(s->strategies);
+	free(s->sweep);
+	free(s);
+}
+
+/* The cells (traces) of rows[0..m) — one strategy, ordered by n,
+ * repeat, trace. */
+static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **out,
+		    size_t *nc)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*nc = 0;
+	for (size_t a = 0; a < m; a++) {
+		const struct amd_region_time *r = &rows[a];
+		if (a > 0 && rows[a - 1].trace_id == r->trace_id)
+			continue;
+		if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
+			return -1;
+		(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->trace_id };
+	}
+	return 0;
+}
+
+static int cell_before(const struct cell *c, const struct amd_region_time *r)
+{
+	if (c->n != r->n)
+		return c->n < r->n;
+	if (c->repeat != r->repeat)
+		return c->repeat < r->repeat;
+	return c->trace_id < r->trace_id;
+}
+
+static size_t cell_index(const struct cell *c, size_t nc, const struct amd_region_time *r)
+{
+	size_t lo = 0, hi = nc;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (cell_before(&c[mid], r))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Fits one region whose rows are grp[0..k) into r; obs gets its
+ * observations (one per trace, 0 where the trace lacks the region). */
+static int fit_region(struct amd_region_time **grp, size_t k, const struct cell *c,
+		      size_t nc, const struct amd_scaling_opts *o, struct amd_region_model *r,
+		      struct amd_region_obs *obs)
+{
+	memset(r, 0, sizeof *r);
+	obs->n = calloc(nc, sizeof *obs->n);
+	obs->y = calloc(nc, sizeof *obs->y);
+	obs->m = nc;
+	r->name = strdup(grp[0]->name);
+	r->kind = strdup(grp[0]->kind);
+	if (!obs->n || !obs->y || !r->name || !r->kind)
+		return -1;
+	for (size_t a = 0; a < k; a++)
+		obs->y[cell_index(c, nc, grp[a])] += grp[a]->seconds;
+	for (size_t a = 0; a < nc; a++)
+		obs->n[a] = c[a].n;
+	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05 };
+	return amd_rfit_search(obs->n, obs->y, nc, &fo, &r->fit);
+}
+
+static void obs_free(struct amd_region_obs *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].n);
+		free(v[i].y);
+	}
+	free(v);
+}
+
+/* The measured n of the cells, distinct and increasing, and the most
+ * repeats (runs) at one n. */
+static int measured_n(struct amd_scaling_strategy *s, const struct cell *c, size_t nc)
+{
+	s->ns = malloc(nc * sizeof *s->ns);
+	if (!s->ns)
+		return -1;
+	int runs = 0;
+	for (size_t a = 0; a < nc; a++) {
+		int new_n = !s->nn || s->ns[s->nn - 1] != c[a].n;
+		if (new_n) {
+			s->ns[s->nn++] = c[a].n;
+			runs = 0;
+		}
+		if (new_n || c[a - 1].repeat != c[a].repeat)
+			runs++;
+		if (runs > s->repeats)
+			s->repeats = runs;
+	}
+	if (s->repeats < 2)
+		strcat(s->note, "one run per n: intervals from the spread across ranks, which leaves"
+		       " out run-to-run noise. ");
+	return 0;
+}
+
+/* The overlap factor at each measured n: the mean over its traces of
+ * step / (sum of the regions' times) — below 1 when regions run side by
+ * side on several threads. rows[0..m) are one strategy's, a trace's
+ * rows together; traces without a step count 1. */
+static int overlap_at_n(const struct amd_region_time *rows, size_t m,
+			struct amd_scaling_strategy *s)
+{
+	s->overlap = calloc(s->nn, sizeof *s->overlap);
+	size_t *cnt = calloc(s->nn, sizeof *cnt);
+	int rc = s->overlap && cnt ? 0 : -1;
+	for (size_t a = 0; rc == 0 && a < m;) {
+		size_t b = a, k = 0;
+		double sum = 0, step = 0;
+		for (; b < m && rows[b].trace_id == rows[a].trace_id; b++) {
+			if (strcmp(rows[b].kind, "step") == 0)
+				step += rows[b].seconds;
+			else
+				sum += rows[b].seconds;
+		}
+		while (s->ns[k] != rows[a].n)
+			k++;
+		s->overlap[k] += step > 0 && sum > 0 ? step / sum : 1;
+		cnt[k]++;
+		a = b;
+	}
+	for (size_t k = 0; rc == 0 && k < s->nn; k++)
+		s->overlap[k] /= (double)cnt[k];
+	free(cnt);
+	return rc;
+}
+
+/* Fits every region of one strategy's rows (rows[0..m), sorted by n,
+ * repeat, trace) and the step. */
+static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store *st,
+			const char *sweep, const struct amd_scaling_opts *o,
+			struct amd_scaling_strategy *s, struct amd_err *err)
+{
+	struct cell *c = NULL;
+	size_t nc = 0, cap_r = 0, cap_o = 0, ng = 0;
+	struct amd_region_time **ix = malloc(m * sizeof *ix);
+	struct amd_region_obs *obs = NULL, step_obs = { 0 };
+	int rc = ix && cells_of(rows, m, &c, &nc) == 0 && measured_n(s, c, nc) == 0
+		&& overlap_at_n(rows, m, s) == 0 ? 0 : -1;
+	for (size_t a = 0; rc == 0 && a < m; a++)
+		ix[a] = &rows[a];
+	if (rc == 0)
+		qsort(ix, m, sizeof *ix, cmp_row);
+	for (size_t a = 0; rc == 0 && a < m;) {
+		size_t b = a;
+		while (b < m && cmp_row(&ix[a], &ix[b]) == 0)
+			b++;
+		int is_step = strcmp(ix[a]->kind, "step") == 0;
+		struct amd_region_model *r = &s->step;
+		struct amd_region_obs *ob = &step_obs;
+		if (!is_step) {
+			rc = amd_grow(&s->regions, s->nregions, &cap_r, sizeof *s->regions, 64);
+			if (rc == 0)
+				rc = amd_grow(&obs, ng, &cap_o, sizeof *obs, 64);
+			if (rc < 0)
+				break;
+			r = &s->regions[s->nregions++];
+			ob = &obs[ng++];
+			memset(ob, 0, sizeof *ob);
+		}
+		rc = fit_region(ix + a, b - a, c, nc, o, r, ob);
+		a = b;
+	}
+	if (rc < 0)
+		amd_fail(err, "scaling: out of memory");
+	else
+		rc = amd_scaling_whole(s, obs, &step_obs, st, sweep, o, err);
+	obs_free(obs, ng);
+	free(step_obs.n);
+	free(step_obs.y);
+	free(ix);
+	free(c);
+	return rc;
+}
+
+static int cmp_share(const void *a, const void *b)
+{
+	const struct amd_region_model *x = a, *y = b;
+	double p = isnan(x->share_max_n) ? -1 : x->share_max_n;
+	double q = isnan(y->share_max_n) ? -1 : y->share_max_n;
+	if (p != q)
+		return p < q ? 1 : -1;
+	int c = strcmp(x->kind, y->kind);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Ranks the regions and keeps those of kind (NULL: all). */
+static void rank_regions(struct amd_scaling_strategy *s, const char *kind)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->nregions; i++) {
+		if (kind && strcmp(s->regions[i].kind, kind) != 0) {
+			model_free(&s->regions[i]);
+			continue;
+		}
+		s->regions[k++] = s->regions[i];
+	}
+	s->nregions = k;
+	qsort(s->regions, k, sizeof *s->regions, cmp_share);
+}
+
+/* The sweep to read: o->sweep, else the only one. */
+static int which_sweep(struct amd_store *st, const char *want, char **out, struct amd_err *err)
+{
+	if (want)
+		return (*out = strdup(want)) ? 0 : amd_fail(err, "scaling: out of memory");
+	struct amd_sweep_view *v;
+	size_t n;
+	if (amd_sweeps_list(st, &v, &n, err) < 0)
+		return -1;
+	int rc = 0;
+	if (n == 1)
+		rc = (*out = strdup(v[0].name)) ? 0 : amd_fail(err, "scaling: out of memory");
+	else if (n == 0)
+		rc = amd_fail(err, "%s: no sweeps in the store", amd_store_path(st));
+	else
+		rc = amd_fail(err, "%s: %zu sweeps (%s, %s%s): say which with --sweep",
+			      amd_store_path(st), n, v[0].name, v[1].name, n > 2 ? ", ..." : "");
+	amd_sweeps_free(v, n);
+	return rc;
+}
+
+static int build(struct amd_store *st, const struct amd_scaling_opts *o, struct amd_scaling *s,
+		 struct amd_region_time *rows, size_t m, struct amd_err *err)
+{
+	size_t cap = 0;
+	for (size_t a = 0; a < m;) {
+		size_t b = a;
+		while (b < m && strcmp(rows[b].strategy, rows[a].strategy) == 0)
+			b++;
+		if (!o->strategy || strcmp(o->strategy, rows[a].strategy) == 0) {
+			if (amd_grow(&s->strategies, s->nstrategies, &cap, sizeof *s->strategies, 4) < 0)
+				return amd_fail(err, "scaling: out of memory");
+			struct amd_scaling_strategy *ss = &s->strategies[s->nstrategies++];
+			memset(ss, 0, sizeof *ss);
+			if (!(ss->strategy = strdup(rows[a].strategy)))
+				return amd_fail(err, "scaling: out of memory");
+			if (fit_strategy(rows + a, b - a, st, s->sweep, o, ss, err) < 0)
+				return -1;
+			rank_regions(ss, o->kind);
+		}
+		a = b;
+	}
+	return 0;
+}
+
+int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
+		struct amd_scaling **out, struct amd_err *err)
+{
+	struct amd_scaling *s = calloc(1, sizeof *s);
+	*out = NULL;
+	if (!s)
+		return amd_fail(err, "scaling: out of memory");
+	s->criterion = AMD_RFIT_CRITERION;
+	s->resamples = o->resamples;
+	s->seed = o->seed;
+	s->level = o->level;
+	struct amd_region_time *rows = NULL;
+	size_t m = 0;
+	int rc = which_sweep(st, o->sweep, &s->sweep, err);
+	if (rc == 0)
+		rc = amd_store_region_times(st, s->sweep, &rows, &m, err);
+	if (rc == 0)
+		rc = build(st, o, s, rows, m, err);
+	amd_region_times_free(rows, m);
+	if (rc < 0) {
+		amd_scaling_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}

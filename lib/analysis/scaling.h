@@ -1,0 +1,125 @@
+/* scaling.h — why a sweep stops scaling: a scaling model for every
+ * region (region_fit.h) of every strategy, ranked by its share of the
+ * step, the n where a growing region overtakes the work that shrinks,
+ * the whole extrapolated to untested n from the sum of the region
+ * models (next to the Amdahl and USL fits), and which n to measure next.
+ *
+ * Input: amd_store_region_times (region_times.h), one table of (region,
+ * kind, strategy, n, repeat, rank, seconds per step). A region's
+ * observations are its per-rank times (self time for operators), one
+ * per trace — every rank of every run at each n (a trace without the
+ * region counts 0); the bootstrap resamples them within each n. Strong
+ * scaling: per-rank time per step. The regions' times
+ * overlap across threads (a gloo collective on its own thread runs
+ * beside compute) and the overlap changes with n, so their sum is not
+ * the step: shares are of that sum (which the step is made of), and
+ * the whole step time at n is the sum of the region models (each
+ * clamped at 0) times the overlap factor step / sum measured at n
+ * (interpolated in log n between measured n, held at its value at the
+ * largest n beyond it — stated as an assumption). Its prediction
+ * interval comes from the regions' bootstrap draws, times the step
+ * model's relative residuals; the epoch time is that step time times
+ * the epoch/step ratio measured at the largest n.
+ * Work split: scaling.c (regions,
+ * ranking), scaling_whole.c (the whole, the advice), scaling_json.c. */
+#ifndef AMD_SCALING_H
+#define AMD_SCALING_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "region_fit.h"
+#include "store.h"
+
+struct amd_scaling_opts {
+	const char *sweep;     /* NULL: the only sweep (or every sweep's traces) */
+	const char *strategy;  /* NULL: all */
+	const char *kind;      /* NULL: all kinds (the step is never ranked) */
+	double target;         /* n to extrapolate to; 0: 4 × the largest n */
+	const double *next;    /* candidate n to measure next; NULL: powers of two */
+	size_t nnext;
+	int resamples;         /* default 1000 */
+	unsigned long seed;    /* default 20260101 */
+	double level;          /* default 0.95 */
+};
+
+struct amd_scaling_pred {
+	double n, value, lo, hi;
+};
+
+struct amd_region_model {
+	char *name, *kind;
+	struct amd_rfit fit;
+	const char *growth;        /* "shrinks", "constant", "grows" */
+	double *measured;          /* mean seconds per step at each measured n (ns) */
+	double measured_max_n;     /* mean seconds per step at the largest n */
+	double share_max_n;        /* of the regions' sum at the largest n */
+	struct amd_scaling_pred share[3]; /* at 2×, 4× the largest n and the target */
+	double crossover_n;        /* where it overtakes the shrinking work; NAN: never */
+	size_t npred;
+	struct amd_scaling_pred *pred; /* seconds per step at the measured n, 2×, 4×, target */
+};
+
+struct amd_scaling_whole {
+	double n;
+	struct amd_scaling_pred step, epoch, efficiency; /* from the region models */
+	double amdahl_epoch, usl_epoch;                  /* NAN without a fit */
+	int disagree;              /* Amdahl or USL outside the region models' interval */
+};
+
+struct amd_scaling_advice {
+	double n;                  /* candidate to measure */
+	int repeats;               /* repeats measured there in the estimate */
+	double narrowing;          /* interval width at the target after / before */
+};
+
+struct amd_scaling_strategy {
+	char *strategy;
+	size_t nn;
+	double *ns;                /* measured n, increasing */
+	int repeats;               /* most repeats at one n */
+	double target;
+	struct amd_region_model step;  /* the step itself */
+	double *overlap;           /* step / sum of the regions, per measured n */
+	double busy_max_n;         /* sum of the regions' times at the largest n */
+	size_t nregions;
+	struct amd_region_model *regions; /* ranked, largest share first */
+	size_t nwhole;
+	struct amd_scaling_whole *whole;  /* at the measured n, 2×, 4×, target */
+	double epoch_max_n;        /* median epoch time at the largest n, NAN if none */
+	size_t nadvice;
+	struct amd_scaling_advice *advice; /* best first */
+	double noise_cv;           /* run-to-run CV of the epoch time (median over n) */
+	int repeats_needed;        /* for ±5% at 95% with that noise */
+	char note[256];
+};
+
+struct amd_scaling {
+	char *sweep;
+	const char *criterion;
+	int resamples;
+	unsigned long seed;
+	double level;
+	size_t nstrategies;
+	struct amd_scaling_strategy *strategies;
+};
+
+/* The models of the sweep's strategies (none when no counted run of
+ * the sweep has profiler traces); -1 on a store error, an unknown or
+ * ambiguous sweep, or out of memory. */
+int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
+		struct amd_scaling **out, struct amd_err *err);
+void amd_scaling_free(struct amd_scaling *s);
+
+/* scaling_whole.c: the whole and the advice of one strategy, after its
+ * regions are fitted; obs are the regions' observations (same order as
+ * s->regions), step_obs the step's. */
+struct amd_region_obs {
+	double *n, *y;
+	size_t m;
+};
+int amd_scaling_whole(struct amd_scaling_strategy *s, const struct amd_region_obs *obs,
+		      const struct amd_region_obs *step_obs, struct amd_store *st, const char *sweep, const struct amd_scaling_opts *o,
+		      struct amd_err *err);
+
+#endif

@@ -1,0 +1,19 @@
+/* scaling_json.h — the scaling model of a sweep (scaling.h) as JSON, the
+ * shape `amdahl scaling --json` prints: {"sweep", "criterion", …,
+ * "regions": [{"name", "kind", "strategy", "terms": [{"i", "j", "coef",
+ * "lo", "hi"}], "c0", "criterion", "growth", "share_at_max_n",
+ * "predictions": [{"n", "value", "lo", "hi"}], …}] (every strategy's,
+ * ranked within each), "strategies": [{"strategy", "n", "target",
+ * "step": [the step's model], "whole": […], "advice": […]}]} — the
+ * constant model has no terms; seconds per step; NaN as null. */
+#ifndef AMD_SCALING_JSON_H
+#define AMD_SCALING_JSON_H
+
+#include <cjson/cJSON.h>
+
+#include "scaling.h"
+
+/* The whole tree; NULL out of memory. */
+cJSON *amd_scaling_json(const struct amd_scaling *s);
+
+#endif

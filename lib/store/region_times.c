@@ -1,0 +1,104 @@
+/* region_times.c — SQL behind amd_store_region_times (region_times.h):
+ * every trace of the sweep's counted runs, its operators (self time,
+ * less the profiler's own step and window events and the operators
+ * that are also recorded as collectives), collectives and steps, each
+ * divided by the trace's number of profiled steps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "region_times.h"
+#include "sqlite_int.h"
+#include "buf.h"
+#include "run.h"
+
+/* Each trace with its logical run (a child worker's parent) and steps. */
+#define TRACES \
+	"WITH tr AS (SELECT t.id AS tid, coalesce(t.rank, -1) AS rank," \
+	"  coalesce(l.strategy, r.strategy, '') AS strategy," \
+	"  coalesce(l.n, r.n, 0) AS n, coalesce(l.repeat, r.repeat, 0) AS rep," \
+	"  coalesce(l.status, r.status, 0) AS status," \
+	"  max(1, (SELECT count(*) FROM trace_step s WHERE s.trace_id = t.id)) AS steps" \
+	"  FROM trace t JOIN run r ON r.id = t.run_id" \
+	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id" \
+	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)" \
+	"  WHERE ?1 IS NULL OR w.name = ?1) "
+
+static const char sql[] = TRACES
+	"SELECT d.s, coalesce(c.s, 'op'), tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
+	"  o.self_ns * 1e-9 / tr.steps, tr.status"
+	" FROM trace_op o JOIN tr ON tr.tid = o.trace_id JOIN dict d ON d.id = o.name_id"
+	" LEFT JOIN dict c ON c.id = o.cat_id"
+	" WHERE coalesce(c.s, '') <> 'Trace' AND d.s NOT GLOB 'ProfilerStep#*'"
+	"  AND NOT EXISTS (SELECT 1 FROM trace_collective k"
+	"   WHERE k.trace_id = o.trace_id AND k.name_id = o.name_id)"
+	" UNION ALL"
+	" SELECT d.s, 'collective', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
+	"  sum(k.dur_ns) * 1e-9 / tr.steps, tr.status"
+	" FROM trace_collective k JOIN tr ON tr.tid = k.trace_id JOIN dict d ON d.id = k.name_id"
+	" GROUP BY k.trace_id, k.name_id"
+	" UNION ALL"
+	" SELECT '" AMD_REGION_STEP "', 'step', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
+	"  sum(s.dur_ns) * 1e-9 / tr.steps, tr.status"
+	" FROM trace_step s JOIN tr ON tr.tid = s.trace_id GROUP BY s.trace_id"
+	" ORDER BY 3, 4, 5, 7";
+
+void amd_region_times_free(struct amd_region_time *v, size_t n)
+{
+	for (size_t i = 0; i < n && v; i++) {
+		free(v[i].name);
+		free(v[i].kind);
+		free(v[i].strategy);
+	}
+	free(v);
+}
+
+/* Fills r from the current row; -1 when out of memory. */
+static int read_row(sqlite3_stmt *q, struct amd_region_time *r)
+{
+	memset(r, 0, sizeof *r);
+	if (amd_store_col_text(q, 0, &r->name) < 0 || amd_store_col_text(q, 1, &r->kind) < 0
+	    || amd_store_col_text(q, 2, &r->strategy) < 0)
+		return -1;
+	r->n = sqlite3_column_int(q, 3);
+	r->repeat = sqlite3_column_int(q, 4);
+	r->rank = sqlite3_column_int(q, 5);
+	r->trace_id = sqlite3_column_int64(q, 6);
+	r->seconds = sqlite3_column_double(q, 7);
+	return r->name && r->kind && r->strategy ? 0 : -1;
+}
+
+int amd_store_region_times(struct amd_store *st, const char *sweep,
+			   struct amd_region_time **out, size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
+	if (!q)
+		return -1;
+	if (sweep)
+		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (!amd_status_ok(sqlite3_column_int(q, 8)))
+			continue;
+		if (amd_grow(out, *n, &cap, sizeof **out, 256) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		struct amd_region_time *r = &(*out)[*n];
+		int bad = read_row(q, r);
+		(*n)++;
+		if (bad < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	if (amd_store_rows_done(st, q, rc, err) < 0) {
+		amd_region_times_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,126 @@
+/* charts_limits.c — "What limits scaling" (charts_limits.h): the numbers
+ * are amd_scaling's and amd_scaling_curve's; this file only draws them
+ * and passes the findings on. */
+#include "charts_limits.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fit_curves.h"
+#include "scaling.h"
+#include "scaling_table.h"
+
+/* The value range the chart shows (ms): from half the smallest measured
+ * time of the shown regions to twice the largest measured or predicted
+ * at the target — the bands' far tails and a model's dive towards 0
+ * where a region is absent (a collective at n = 1) are cut there. */
+static void y_range(const struct amd_scaling_strategy *s, size_t top, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < top; i++) {
+		const struct amd_region_model *r = &s->regions[i];
+		for (size_t q = 0; q < s->nn; q++)
+			if (r->measured[q] > 0) {
+				*lo = fmin(*lo, r->measured[q] * 1e3);
+				*hi = fmax(*hi, r->measured[q] * 1e3);
+			}
+		*hi = fmax(*hi, amd_rfit_value(&r->fit, s->target) * 1e3);
+	}
+	*lo /= 2;
+	*hi *= 2;
+}
+
+/* Region r in colour i: its fitted curve with the band, its measured
+ * means as points (both in ms), cut to lo..hi. */
+static void region_series(struct chart *c, const struct amd_scaling_strategy *s,
+			  const struct amd_region_model *r, int i, double level, double ylo,
+			  double yhi)
+{
+	double x[AMD_CURVE_POINTS], y[AMD_CURVE_POINTS], lo[AMD_CURVE_POINTS], hi[AMD_CURVE_POINTS];
+	if (amd_scaling_curve(r, s->ns[0], s->target, level, x, y, lo, hi, AMD_CURVE_POINTS) < 0) {
+		chart_fail(c);
+		return;
+	}
+	for (size_t k = 0; k < AMD_CURVE_POINTS; k++) {
+		y[k] *= 1e3;
+		lo[k] = fmax(lo[k] * 1e3, ylo);
+		hi[k] = fmin(hi[k] * 1e3, yhi);
+		if (!(y[k] >= ylo && y[k] <= yhi))
+			y[k] = lo[k] = hi[k] = NAN;
+	}
+	char name[64];
+	snprintf(name, sizeof name, "%.40s%s (%s)", r->name, strlen(r->name) > 40 ? "…" : "", r->growth);
+	chart_series(c, name, i, CS_LINE | CS_DASHED | CS_BAND, MARK_CIRCLE, AMD_CURVE_POINTS, x, y,
+		     lo, hi);
+	double my[64];
+	size_t k = s->nn < 64 ? s->nn : 64;
+	for (size_t q = 0; q < k; q++)
+		my[q] = r->measured[q] > 0 ? r->measured[q] * 1e3 : NAN;
+	chart_series(c, NULL, i, CS_POINTS, MARK_CIRCLE, k, s->ns, my, NULL, NULL);
+}
+
+static struct chart *limits_chart(const struct amd_scaling_strategy *s, double level)
+{
+	char title[160];
+	snprintf(title, sizeof title, "What limits scaling: %s", *s->strategy ? s->strategy : "(no strategy)");
+	struct chart *c = chart_new(CHART_XY, title, "n (world size)", "time per step per rank (ms)");
+	chart_xscale(c, CHART_LOG2);
+	chart_yscale(c, CHART_LOG2);
+	size_t top = s->nregions < REPORT_LIMITS_TOP ? s->nregions : REPORT_LIMITS_TOP;
+	double ylo, yhi;
+	y_range(s, top, &ylo, &yhi);
+	if (ylo < yhi)
+		chart_yrange(c, ylo, yhi, 0);
+	for (size_t i = 0; i < top; i++)
+		region_series(c, s, &s->regions[i], (int)i, level, ylo, yhi);
+	chart_subtitle(c, "top %zu regions at n = %g: measured (points), model and %.0f%% prediction"
+		       " band to n = %g", top, s->ns[s->nn - 1], level * 100, s->target);
+	return c;
+}
+
+/* Strategy s's chart with its findings in the caption (the page's
+ * sentences; the report's first page keeps its own findings). */
+static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_strategy *s,
+			    double level, struct amd_err *err)
+{
+	char name[96], top[512], whole[512], advice[512];
+	snprintf(name, sizeof name, "limits_%s", *s->strategy ? s->strategy : "all");
+	if (amd_scaling_region_finding(s, 0, top, sizeof top) < 0
+	    || amd_scaling_whole_finding(s, whole, sizeof whole) < 0
+	    || amd_scaling_advice_finding(s, advice, sizeof advice) < 0)
+		return amd_fail(err, "What limits scaling (%s): findings too long", s->strategy);
+	return report_chart_add(
+		rc, err, name, limits_chart(s, level), "What limits scaling",
+		"Points: measured per-rank time per step; dashed: the model chosen per region (leave-one-n-out"
+		" CV, F test per term), bands: %.0f%% prediction intervals. %s %s %s", level * 100, top,
+		whole, advice);
+}
+
+int report_limits_charts(struct report_charts *rc, struct amd_store *st,
+			 const struct amd_sweep_stats *s, struct amd_err *err)
+{
+	if (!s->scaling || !s->has_traces)
+		return report_chart_missing(rc, err, "What limits scaling: %s.",
+					    !s->scaling ? "the sweep's axis is not the world size n"
+							: "the runs have no profiler traces");
+	struct amd_scaling_opts o = { .sweep = s->sweep, .resamples = 1000, .seed = s->seed,
+				      .level = s->level };
+	struct amd_scaling *sc;
+	if (amd_scaling(st, &o, &sc, err) < 0)
+		return -1;
+	int rc_ = sc->nstrategies ? 0
+		: report_chart_missing(rc, err, "What limits scaling: no counted run has a profiler trace.");
+	for (size_t i = 0; rc_ == 0 && i < sc->nstrategies; i++) {
+		const struct amd_scaling_strategy *ss = &sc->strategies[i];
+		if (ss->nn < 3 || ss->nregions == 0) {
+			rc_ = report_chart_missing(rc, err, "What limits scaling (%s): %zu measured n; a"
+						   " trend needs 3.", ss->strategy, ss->nn);
+			continue;
+		}
+		rc_ = limits_chart_add(rc, ss, s->level, err);
+	}
+	amd_scaling_free(sc);
+	return rc_;
+}

@@ -1,0 +1,65 @@
+#!/bin/bash
+# diff.sh — `amdahl diff A B` on the bundled CPU sweep: DDP against FSDP
+# at n = 8 (per-region medians against an independent reading of the
+# raw traces, tests/oracle/region_model_oracle.py; FSDP's own regions
+# new), A/A (every ratio 1), JSON shape and bad usage.
+test_description='amdahl diff: regions of two configurations side by side'
+. "$(dirname "$0")/../test-lib.sh"
+DB="$TMP/a.db"
+CPU="$DATA/cpu-strong-scaling/mlruns"
+J="$TMP/diff.json"
+
+test_expect_success 'setup: ingest the CPU sweep; diff DDP and FSDP at n = 8 (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$DB" ingest -q "$CPU" &&
+	test_status 0 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:ddp:8 cpu-strong-scaling:fsdp:8 --json &&
+	cp "$TMP/out" "$J"
+'
+test_expect_success NUMPY,SCIPY 'per region, both medians equal the oracle'"'"'s from the raw traces (1e-9)' '
+	"$PY" - "$CPU" "$J" >"$TMP/check" <<-\PYEOF &&
+	import json, sys
+	import numpy as np
+	sys.path.insert(0, "'"$AMDAHL_ROOT"'/tests/oracle")
+	import region_model_oracle as R
+	obs = R.observations(sys.argv[1])
+	d = json.load(open(sys.argv[2]))
+	bad = 0
+	for r in d["regions"]:
+	    for side, strat in (("a_s", "ddp"), ("b_s", "fsdp")):
+	        v = [y for n, y in obs[strat].get((r["kind"], r["name"]), []) if n == 8]
+	        want = float(np.median(v)) if v else 0.0
+	        if abs(r[side] - want) > 1e-9 * abs(want) + 1e-15:
+	            bad += 1
+	            print("differs:", r["name"], side, r[side], want)
+	print("bad", bad, "of", len(d["regions"]))
+	PYEOF
+	test_contains "bad 0 of" "$(cat "$TMP/check")"
+'
+test_expect_success PYTHON 'FSDP'"'"'s own regions are new; gloo:all_reduce is on both sides with a ratio and an interval' '
+	test_eq new "$(json_get "$J" "[r[\"status\"] for r in d[\"regions\"] if r[\"name\"] == \"FSDP::all_gather (6)\"][0]")" &&
+	test_eq new "$(json_get "$J" "[r[\"status\"] for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_gather\"][0]")" &&
+	test_eq "both True" "$(json_get "$J" "[\"%s %s\" % (r[\"status\"], r[\"lo\"] <= r[\"ratio\"] <= r[\"hi\"]) for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" &&
+	test_near "$(json_get "$J" "[r[\"b_s\"] / r[\"a_s\"] for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" \
+		"$(json_get "$J" "[r[\"ratio\"] for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" 1e-12
+'
+test_expect_success PYTHON 'one run per side: no Mann-Whitney p (it needs repeats)' '
+	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] if r[\"p\"] is not None)")"
+'
+test_expect_success PYTHON 'A/A: every ratio is 1, nothing new or vanished' '
+	test_status 0 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:fsdp cpu-strong-scaling:fsdp:8 --json &&
+	test_eq "0 0" "$(printf "%s" "$OUT" | json_get - "\"%d %d\" % (sum(1 for r in d[\"regions\"] if r[\"status\"] != \"both\"), sum(1 for r in d[\"regions\"] if r[\"ratio\"] is not None and r[\"ratio\"] != 1))")"
+'
+test_expect_success 'the table names both sides and orders rows by the size of the change' '
+	test_status 0 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:ddp:8 cpu-strong-scaling:fsdp:8 -n 2 &&
+	test_contains "A = cpu-strong-scaling:ddp n=8 (runs: 1, traces: 8), B = cpu-strong-scaling:fsdp n=8" "$OUT" &&
+	test_contains "gloo:all_gather" "$(printf "%s\n" "$OUT" | sed -n 4p)"
+'
+test_expect_success 'bad usage: exit 2 and one line' '
+	test_status 2 "$AMDAHL" --store "$DB" diff cpu-strong-scaling &&
+	test_contains "two sides wanted" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:ddp:x cpu-strong-scaling &&
+	test_contains "not SWEEP[:STRATEGY[:N]]: cpu-strong-scaling:ddp:x" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:ddp:3 cpu-strong-scaling &&
+	test_contains "has no profiler traces at n = 3" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+'
+test_done

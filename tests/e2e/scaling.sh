@@ -1,0 +1,95 @@
+#!/bin/bash
+# scaling.sh — `amdahl scaling` on the bundled CPU sweep (traces of every
+# rank of repeat 0): the issue's checks (gloo collectives first for both
+# strategies at n = 8 and not shrinking, convolutions shrinking, FSDP's
+# extrapolated epoch time longer at n = 16 than at n = 8), the model
+# search against an independent numpy oracle (tests/oracle/
+# region_model_oracle.py, from the raw trace files), the JSON shape,
+# determinism and bad usage.
+test_description='amdahl scaling: region models, ranking, extrapolation, oracle'
+. "$(dirname "$0")/../test-lib.sh"
+DB="$TMP/a.db"
+CPU="$DATA/cpu-strong-scaling/mlruns"
+J="$TMP/scaling.json"
+
+test_expect_success 'setup: ingest the CPU sweep and model it (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$DB" ingest -q "$CPU" &&
+	test_status 0 "$AMDAHL" --store "$DB" scaling --json &&
+	cp "$TMP/out" "$J"
+'
+test_expect_success PYTHON 'both strategies are modelled at n = 1, 2, 4, 8' '
+	test_eq "ddp fsdp" "$(json_get "$J" "\" \".join(s[\"strategy\"] for s in d[\"strategies\"])")" &&
+	test_eq "[1, 2, 4, 8] [1, 2, 4, 8]" "$(json_get "$J" "\" \".join(str(s[\"n\"]) for s in d[\"strategies\"])")"
+'
+test_expect_success PYTHON 'the top region of each strategy at n = 8 is a gloo collective, and it does not shrink' '
+	for s in ddp fsdp; do
+		top=$(json_get "$J" "[r for r in d[\"regions\"] if r[\"strategy\"] == \"$s\"][0]")
+		test_contains "gloo:" "$top" && test_contains "collective" "$top" || return 1
+	done &&
+	test_eq "" "$(json_get "$J" "\" \".join(r[\"name\"] for r in d[\"regions\"] if r[\"name\"].startswith(\"gloo:\") and r[\"growth\"] == \"shrinks\")")"
+'
+test_expect_success PYTHON 'the convolution operators (1% of the step or more at n = 8) shrink with n' '
+	conv=$(json_get "$J" "\" \".join(r[\"strategy\"] + \":\" + r[\"growth\"] for r in d[\"regions\"] if \"convolution\" in r[\"name\"] and r[\"share_at_max_n\"] >= 0.01)") &&
+	test_eq "ddp:shrinks ddp:shrinks fsdp:shrinks fsdp:shrinks" "$(echo $conv | tr " " "\n" | sort | tr "\n" " " | sed "s/ $//")"
+'
+test_expect_success PYTHON 'FSDP: the extrapolated epoch time at n = 16 is longer than at n = 8' '
+	e8=$(json_get "$J" "[w for s in d[\"strategies\"] if s[\"strategy\"] == \"fsdp\" for w in s[\"whole\"] if w[\"n\"] == 8][0][\"epoch_s\"][\"value\"]") &&
+	e16=$(json_get "$J" "[w for s in d[\"strategies\"] if s[\"strategy\"] == \"fsdp\" for w in s[\"whole\"] if w[\"n\"] == 16][0][\"epoch_s\"][\"value\"]") &&
+	test_true "epoch(16) $e16 > epoch(8) $e8" awk -v a="$e16" -v b="$e8" "BEGIN{exit !(a > b)}"
+'
+test_expect_success NUMPY,SCIPY 'every region: the same model and coefficients (1e-9) as the numpy oracle from the raw traces' '
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/oracle/region_model_oracle.py" "$CPU" --check "$J" &&
+	test_eq "checked $(json_get "$J" "len(d[\"regions\"])") regions" "$OUT"
+'
+test_expect_success PYTHON 'shares at n = 8 are of the regions sum: they add up to 1 per strategy' '
+	for s in ddp fsdp; do
+		test_near 1 "$(json_get "$J" "sum(r[\"share_at_max_n\"] for r in d[\"regions\"] if r[\"strategy\"] == \"$s\")")" 1e-9 || return 1
+	done
+'
+test_expect_success PYTHON 'JSON shape: a constant model has no terms; every model names its criterion; predictions carry intervals' '
+	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] if r[\"growth\"] == \"constant\" and r[\"terms\"])")" &&
+	test_eq "leave-one-n-out SMAPE" "$(json_get "$J" "sorted({r[\"criterion\"] for r in d[\"regions\"]})[0]")" &&
+	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] for p in r[\"predictions\"] if p[\"lo\"] is None or p[\"hi\"] is None)")" &&
+	test_eq "1 2 4 8 16 32" "$(json_get "$J" "\" \".join(\"%g\" % p[\"n\"] for p in d[\"regions\"][0][\"predictions\"])")"
+'
+test_expect_success 'the same seed gives the same models and intervals' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --json &&
+	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
+'
+test_expect_success 'the table: ranked regions, the whole, the findings in sentences' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --strategy fsdp --target 16 -n 3 &&
+	test_contains "strategy fsdp: n = 1, 2, 4, 8; target n = 16" "$OUT" &&
+	test_contains "At n = 16, gloo:" "$OUT" &&
+	test_contains "of the step, " "$OUT" &&
+	test_not_contains "strategy ddp" "$OUT"
+'
+test_expect_success PYTHON '--kind keeps one kind of region; --next ranks the candidates given' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --kind collective --next 12,16 --json &&
+	test_eq "collective" "$(printf "%s" "$OUT" | json_get - "\" \".join(sorted({r[\"kind\"] for r in d[\"regions\"]}))")" &&
+	test_eq "12 16" "$(printf "%s" "$OUT" | json_get - "\" \".join(sorted(\"%g\" % a[\"n\"] for a in d[\"strategies\"][0][\"advice\"]))")"
+'
+test_expect_success 'bad usage: exit 2 and one line, the store unchanged' '
+	before=$(store_digest "$DB") &&
+	test_status 2 "$AMDAHL" --store "$DB" scaling --target x &&
+	test_contains "amdahl scaling: --target" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$DB" scaling --strategy nosuch &&
+	test_contains "has no profiler traces of counted runs of strategy nosuch" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_status 2 "$AMDAHL" --store "$DB" scaling --sweep nosuch &&
+	test_eq "$before" "$(store_digest "$DB")"
+'
+test_expect_success PYTHON 'report build: a "What limits scaling" chart per strategy whose caption gives the top region and its predicted share as scaling --json does' '
+	test_status 0 "$AMDAHL" --store "$DB" report build -o "$TMP/rep" &&
+	for s in ddp fsdp; do
+		test_path_exists "$TMP/rep/charts/limits_$s.png" || return 1
+		cap=$(json_get "$TMP/rep/report.json" "[c[\"caption\"] for c in d[\"charts\"] if c[\"name\"] == \"limits_$s\"][0]")
+		want=$(json_get "$J" "[\"%s (%s, %s) is predicted to take %.0f%% [%.0f, %.0f]\" % (r[\"name\"], r[\"kind\"], r[\"growth\"], 100*r[\"share\"][2][\"value\"], 100*r[\"share\"][2][\"lo\"], 100*r[\"share\"][2][\"hi\"]) for r in d[\"regions\"] if r[\"strategy\"] == \"$s\"][0]")
+		test_contains "$want" "$cap" || return 1
+	done
+'
+test_expect_success PDFTOTEXT 'the PDF has the page for both strategies' '
+	text=$(pdftotext "$TMP/rep/report.pdf" - | tr -s " \n" " ") &&
+	test_contains "What limits scaling: ddp" "$text" &&
+	test_contains "What limits scaling: fsdp" "$text"
+'
+test_done
