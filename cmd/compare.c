@@ -11,9 +11,32 @@
 #include "compare_json.h"
 #include "compare_table.h"
 #include "num.h"
+#include "selector.h"
+
+/* A selector stands whole (its dates may hold colons); its strategy=X
+ * term, if any, is the side's strategy, so strategy=ddp against
+ * strategy=fsdp compares them by n as SWEEP:ddp against SWEEP:fsdp does. */
+static int selector_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
+{
+	struct amd_err err = {{0}};
+	struct amd_selector *sel;
+	if (amd_selector_parse(spec, &sel, &err) < 0)
+		return cmd_error(cmd, "%s", err.msg);
+	const char *strat = amd_selector_eq(sel, "strategy");
+	free(*sweep);
+	free(*strategy);
+	*sweep = strdup(spec);
+	*strategy = strat ? strdup(strat) : NULL;
+	amd_selector_free(sel);
+	if (!*sweep || (strat && !*strategy))
+		return cmd_error(cmd, "out of memory");
+	return 0;
+}
 
 int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
 {
+	if (amd_selector_is(spec))
+		return selector_spec(cmd, spec, sweep, strategy);
 	const char *colon = strrchr(spec, ':');
 	if (!*spec || colon == spec || (colon && !colon[1]))
 		return cmd_error(cmd, "'%s' is not SWEEP or SWEEP:STRATEGY", spec);

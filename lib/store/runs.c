@@ -80,14 +80,18 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 	return 0;
 }
 
+void amd_run_view_release(struct amd_run_view *v)
+{
+	free(v->sweep);
+	free(v->ext_id);
+	free(v->name);
+	free(v->strategy);
+}
+
 void amd_runs_free(struct amd_run_view *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].sweep);
-		free(v[i].ext_id);
-		free(v[i].name);
-		free(v[i].strategy);
-	}
+	for (size_t i = 0; i < n; i++)
+		amd_run_view_release(&v[i]);
 	free(v);
 }
 
