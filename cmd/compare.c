@@ -170,10 +170,10 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 
 int compare_print_table(const struct amd_comparison *c, FILE *out)
 {
-	fprintf(out, "baseline %s%s%s, candidate %s%s%s; metric %s; ratio = candidate/baseline\n\n",
-		c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
-		c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
-		c->metric);
+	char base[512], cand[512];
+	fprintf(out, "baseline %s, candidate %s; metric %s; ratio = candidate/baseline\n\n",
+		amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base),
+		amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand), c->metric);
 	if (print_section(c, 1, out) < 0 || print_section(c, 0, out) < 0)
 		return -1;
 	print_notes(c, out);

@@ -135,12 +135,12 @@ static int write_markdown(FILE *f, const struct amd_comparison *c,
 			  const struct amd_gate_verdict *v)
 {
 	fprintf(f, "### amdahl gate: %s\n\n", v->word);
-	fprintf(f, "Candidate `%s%s%s` against baseline `%s%s%s` (metric `%s`; ratio = "
+	char cand[512], base[512];
+	fprintf(f, "Candidate `%s` against baseline `%s` (metric `%s`; ratio = "
 		   "candidate/baseline): %zu gated rows, %zu regressions, %zu improvements, "
 		   "%zu insufficient data, %zu missing.\n\n",
-		c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
-		c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
-		c->metric, c->ngated, c->regressions, c->improvements, c->insufficient,
+		amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand),
+		amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base), c->metric, c->ngated, c->regressions, c->improvements, c->insufficient,
 		c->missing);
 	struct amd_table *t = amd_cmp_table_text(c, AMD_CMP_ALL);
 	int rc = table_markdown(t, f);

@@ -89,10 +89,10 @@ static void insufficient(struct text *t, const struct amd_comparison *c)
 static void sentence(const struct amd_comparison *c, int require_all, struct amd_gate_verdict *v)
 {
 	struct text t = {v->sentence, sizeof v->sentence, 0};
-	put(&t, "gate: %s: %s%s%s against baseline %s%s%s, %zu gated rows: ", v->word,
-	    c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
-	    c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
-	    c->ngated);
+	char cand[512], base[512];
+	put(&t, "gate: %s: %s against baseline %s, %zu gated rows: ", v->word,
+	    amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand),
+	    amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base), c->ngated);
 	if (v->result == AMD_GATE_REGRESSION)
 		failures(&t, c, require_all);
 	else if (v->result == AMD_GATE_INSUFFICIENT)

@@ -84,16 +84,25 @@ int amd_select_groups(struct amd_store *st, const char *text, const char *by,
 	*n = *skipped = 0;
 	if (text && !*text)
 		text = NULL;
+	char *named = NULL; /* a sweep's name stands for sweep=NAME */
+	if (text && !amd_selector_is(text)) {
+		if (asprintf(&named, "sweep=%s", text) < 0)
+			return amd_fail(err, "out of memory");
+		text = named;
+	}
 	/* BY~* is the term "has a value for BY": parsing it checks the key */
 	struct amd_selector *has = NULL;
 	char spec[512];
-	if (snprintf(spec, sizeof spec, "%s~*", by) >= (int)sizeof spec)
-		return amd_fail(err, "--by '%s': too long", by);
-	if (amd_selector_parse(spec, &has, err) < 0)
+	int rc = snprintf(spec, sizeof spec, "%s~*", by) >= (int)sizeof spec
+		? amd_fail(err, "--by: a key of %zu bytes is too long", strlen(by))
+		: amd_selector_parse(spec, &has, err) < 0 ? amd_fail_prefix(err, "--by '%s'", by) : 0;
+	if (rc < 0) {
+		free(named);
 		return -1;
+	}
 	struct amd_run_view *v = NULL;
 	size_t nv = 0, cap = 0;
-	int rc = base_runs(st, text, &v, &nv, err);
+	rc = base_runs(st, text, &v, &nv, err);
 	for (size_t i = 0; rc == 0 && i < nv; i++) {
 		char *val = NULL;
 		rc = amd_sel_value(st, &has->terms[0], &v[i], &val, err);
@@ -115,6 +124,7 @@ int amd_select_groups(struct amd_store *st, const char *text, const char *by,
 	}
 	amd_runs_free(v, nv);
 	amd_selector_free(has);
+	free(named);
 	return rc;
 }
 
