@@ -54,6 +54,7 @@ int table_markdown(const struct amd_table *t, FILE *out);
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_history(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);

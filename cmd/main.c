@@ -26,6 +26,8 @@ static const struct cmd commands[] = {
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
+	{"history", cmd_history, NEEDS_STORE_READ | NEEDS_CONFIG,
+	 "a metric over groups of runs (commits) in order, with its change points"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

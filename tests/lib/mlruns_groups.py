@@ -17,10 +17,11 @@ per group so the groups follow each other in time.
 FACTOR (throughput divided by it): a known slowdown.
 
 --noise SEED multiplies each copied run's epoch_time_s by a factor drawn
-(Python's random, seeded) from the bundled sweep's own run-to-run spread:
-each FINISHED source run's median epoch time over the median of its
-configuration's runs (same run_name) — real relative noise, so groups of
-copies differ as real repeats do. Without --noise the copies are exact.
+(Python's random, seeded) from the picked runs' own run-to-run spread:
+each finished run's median epoch time (epoch 0 left out) over the median
+of its configuration's runs (same run_name) — real relative noise of that
+configuration, so groups of copies differ as real repeats do. Without
+--noise the copies are exact.
 """
 import argparse
 import fnmatch
@@ -70,10 +71,10 @@ def run_value(d):
     return statistics.median(kept)
 
 
-def noise_pool(src):
-    """Each finished run's value over its configuration's median."""
+def noise_pool(src, glob):
+    """Each finished picked run's value over its configuration's median."""
     by_name = {}
-    for _, d, meta in source_runs(src, '*'):
+    for _, d, meta in source_runs(src, glob):
         if os.path.isfile(os.path.join(d, 'metrics', 'epoch_time_s')):
             by_name.setdefault(meta['run_name'], []).append(run_value(d))
     pool = []
@@ -138,7 +139,7 @@ def main():
     if not runs:
         raise SystemExit('no finished run matches %s in %s' % (a.runs, a.src))
     rng = random.Random(a.noise) if a.noise is not None else None
-    pool = noise_pool(a.src) if rng else None
+    pool = noise_pool(a.src, a.runs) if rng else None
     exp = os.path.join(a.dest, a.exp_id)
     os.makedirs(exp)
     with open(os.path.join(exp, 'meta.yaml'), 'w') as f:
