@@ -9,7 +9,9 @@
 
 #include "compare_cmd.h"
 #include "compare_json.h"
+#include "compare_bench.h"
 #include "compare_table.h"
+#include "detectable.h"
 #include "num.h"
 #include "selector.h"
 
@@ -60,7 +62,9 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"only", required_argument, NULL, 'O'},
 		{"n", required_argument, NULL, 'N'},
 		{"require-all", no_argument, NULL, 'R'},
+		{"fallback", required_argument, NULL, 'F'},
 		{"json", no_argument, NULL, 'J'},
+		{"format", required_argument, NULL, 'T'},
 		{"junit", required_argument, NULL, 'U'},
 		{"markdown", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
@@ -91,7 +95,19 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 			a->only_n_set = 1;
 			break;
 		case 'R': a->require_all = 1; break;
+		case 'F':
+			if (strcmp(optarg, "ci") != 0)
+				return cmd_error(a->name, "--fallback: '%s' is not a fallback (ci)",
+						 optarg);
+			a->fallback_ci = 1;
+			break;
 		case 'J': a->json = 1; break;
+		case 'T':
+			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv"))
+				return cmd_error(a->name, "--format: '%s' is not table, benchstat or csv",
+						 optarg);
+			a->format = optarg;
+			break;
 		case 'U':
 		case 'D':
 			if (!gate)
@@ -177,11 +193,45 @@ int compare_print_table(const struct amd_comparison *c, FILE *out)
 	if (print_section(c, 1, out) < 0 || print_section(c, 0, out) < 0)
 		return -1;
 	print_notes(c, out);
+	struct amd_buf noise = {0};
+	if (amd_cmp_noise_text(c, "  ", &noise) < 0) {
+		amd_buf_free(&noise);
+		return -1;
+	}
+	if (noise.len)
+		fprintf(out, "\nnoise:\n%s", noise.data);
+	amd_buf_free(&noise);
 	fprintf(out,
 		"\n%zu gated rows (%zu in the Holm family): %zu regressions, %zu improvements, "
 		"%zu insufficient data, %zu missing\n",
 		c->ngated, c->family, c->regressions, c->improvements, c->insufficient, c->missing);
 	return 0;
+}
+
+static int print_bench(const struct amd_comparison *c, FILE *out)
+{
+	struct amd_table *t = amd_cmp_table_bench(c);
+	int rc = table_print(t, out);
+	for (size_t i = 0; rc == 0 && i < t->nnotes; i++)
+		fprintf(out, "%s%s\n", i ? "" : "\n", t->notes[i]);
+	amd_table_free(t);
+	struct amd_buf noise = {0};
+	if (rc == 0 && (rc = amd_cmp_noise_text(c, "", &noise)) == 0 && noise.len)
+		fprintf(out, "%s", noise.data);
+	amd_buf_free(&noise);
+	return rc;
+}
+
+int compare_print_format(const struct amd_comparison *c, const struct compare_args *a, FILE *out)
+{
+	if (!a->format || strcmp(a->format, "table") == 0)
+		return compare_print_table(c, out);
+	if (strcmp(a->format, "benchstat") == 0)
+		return print_bench(c, out);
+	struct amd_table *t = amd_cmp_table_csv(c);
+	int rc = table_csv(t, out);
+	amd_table_free(t);
+	return rc;
 }
 
 cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a,
@@ -222,7 +272,7 @@ int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 		rc = compare_run(ctx, &a, &c);
 		if (rc == 0 && a.json)
 			rc = compare_print_json(compare_json(c, &a, ctx->store_path), a.name);
-		else if (rc == 0 && compare_print_table(c, stdout) < 0)
+		else if (rc == 0 && compare_print_format(c, &a, stdout) < 0)
 			rc = cmd_error(a.name, "out of memory");
 		amd_comparison_free(c);
 	}

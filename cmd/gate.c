@@ -11,6 +11,7 @@
 
 #include "compare_cmd.h"
 #include "compare_table.h"
+#include "detectable.h"
 #include "num.h"
 #include "verdict.h"
 
@@ -129,9 +130,35 @@ static int write_junit(const char *path, const struct amd_comparison *c,
 	return 0;
 }
 
-/* The Markdown summary: the verdict, the counts, every row (gated first)
- * and the gated rows' distinct notes. -1 when out of memory. */
-static int write_markdown(FILE *f, const struct amd_comparison *c,
+/* The rows that decided the verdict, one bullet each (at most 8): the
+ * failing rows, else the insufficient ones. */
+static void deciding_rows(FILE *f, const struct amd_comparison *c, const struct amd_gate_opts *go,
+			  const struct amd_gate_verdict *v)
+{
+	size_t shown = 0, total = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct amd_cmp_row *r = &c->rows[i];
+		int decides = v->result == AMD_GATE_REGRESSION ? amd_gate_row_fails(r, go)
+			      : r->gated && r->verdict == AMD_INSUFFICIENT;
+		if (!decides)
+			continue;
+		total++;
+		if (shown == 8)
+			continue;
+		char msg[1024];
+		row_sentence(r, msg, sizeof msg);
+		fprintf(f, "%s- %s\n", shown++ ? "" : "Decided by:\n\n", msg);
+	}
+	if (total > shown)
+		fprintf(f, "- and %zu more (the table below)\n", total - shown);
+	if (shown)
+		fputc('\n', f);
+}
+
+/* The Markdown summary: the verdict and the rows that decided it, the
+ * counts, what the noise let it see, every row (gated first) and the
+ * gated rows' distinct notes. -1 when out of memory. */
+static int write_markdown(FILE *f, const struct amd_comparison *c, const struct amd_gate_opts *go,
 			  const struct amd_gate_verdict *v)
 {
 	fprintf(f, "### amdahl gate: %s\n\n", v->word);
@@ -142,8 +169,14 @@ static int write_markdown(FILE *f, const struct amd_comparison *c,
 		amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand),
 		amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base), c->metric, c->ngated, c->regressions, c->improvements, c->insufficient,
 		c->missing);
-	struct amd_table *t = amd_cmp_table_text(c, AMD_CMP_ALL);
-	int rc = table_markdown(t, f);
+	deciding_rows(f, c, go, v);
+	struct amd_buf noise = {0};
+	int rc = amd_cmp_noise_text(c, "- ", &noise);
+	if (rc == 0 && noise.len)
+		fprintf(f, "%s\n", noise.data);
+	amd_buf_free(&noise);
+	struct amd_table *t = rc == 0 ? amd_cmp_table_text(c, AMD_CMP_ALL) : NULL;
+	rc = rc == 0 ? table_markdown(t, f) : -1;
 	amd_table_free(t);
 	size_t i = 0;
 	int first = 1;
@@ -154,12 +187,12 @@ static int write_markdown(FILE *f, const struct amd_comparison *c,
 }
 
 static int markdown_to(const char *path, const char *mode, const struct amd_comparison *c,
-		       const struct amd_gate_verdict *v)
+		       const struct amd_gate_opts *go, const struct amd_gate_verdict *v)
 {
 	FILE *f = fopen(path, mode);
 	if (!f)
 		return cmd_error("gate", "%s: %s", path, strerror(errno));
-	int oom = write_markdown(f, c, v) < 0;
+	int oom = write_markdown(f, c, go, v) < 0;
 	if (fclose(f) != 0)
 		return cmd_error("gate", "%s: %s", path, strerror(errno));
 	return oom ? cmd_error("gate", "%s: out of memory", path) : 0;
@@ -168,13 +201,13 @@ static int markdown_to(const char *path, const char *mode, const struct amd_comp
 static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		   const struct amd_comparison *c, const struct amd_gate_verdict *v)
 {
-	struct amd_gate_opts go = {.require_all = a->require_all};
+	struct amd_gate_opts go = {.require_all = a->require_all, .fallback_ci = a->fallback_ci};
 	if (a->junit && write_junit(a->junit, c, &go))
 		return EXIT_USAGE;
-	if (a->markdown && markdown_to(a->markdown, "w", c, v))
+	if (a->markdown && markdown_to(a->markdown, "w", c, &go, v))
 		return EXIT_USAGE;
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && markdown_to(summary, "a", c, v))
+	if (summary && *summary && markdown_to(summary, "a", c, &go, v))
 		return EXIT_USAGE;
 	if (a->json) {
 		cJSON *j = compare_json(c, a, ctx->store_path);
@@ -185,9 +218,10 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		}
 		return compare_print_json(j, "gate");
 	}
-	if (compare_print_table(c, stdout) < 0)
+	if (compare_print_format(c, a, stdout) < 0)
 		return cmd_error("gate", "out of memory");
-	printf("gate: %s\n", v->word);
+	if (!a->format || strcmp(a->format, "csv") != 0)
+		printf("gate: %s\n", v->word);
 	return 0;
 }
 
@@ -199,7 +233,7 @@ int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
 	if (rc == 0)
 		rc = compare_run(ctx, &a, &c);
 	if (rc == 0) {
-		struct amd_gate_opts go = {.require_all = a.require_all};
+		struct amd_gate_opts go = {.require_all = a.require_all, .fallback_ci = a.fallback_ci};
 		struct amd_gate_verdict v;
 		amd_gate_verdict(c, &go, &v);
 		rc = outputs(&a, ctx, c, &v);
