@@ -140,7 +140,7 @@ static void csv_row(struct amd_table *t, const struct amd_cmp_row *r)
 		num(det, sizeof det, r->detectable);
 	const char *row[] = {r->metric, r->strategy, r->cand_strategy, n, r->gated ? "1" : "0",
 			     amd_direction_name(r->dir), nb, mb, nc, mc, ratio, lo, hi, p, ph,
-			     amd_verdict_name(r->verdict), det,
+			     amd_row_verdict(r), det,
 			     r->likely > 0 ? "regression" : r->likely < 0 ? "improvement" : ""};
 	amd_table_add(t, row);
 }
