@@ -65,6 +65,8 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"fallback", required_argument, NULL, 'F'},
 		{"json", no_argument, NULL, 'J'},
 		{"format", required_argument, NULL, 'T'},
+		{"by", required_argument, NULL, 'Y'},
+		{"sweep", required_argument, NULL, 'W'},
 		{"junit", required_argument, NULL, 'U'},
 		{"markdown", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
@@ -74,8 +76,16 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
+			a->base_value = optarg;
 			if (compare_split_spec(a->name, optarg, &a->base_sweep, &a->base_strategy))
 				return EXIT_USAGE;
+			break;
+		case 'Y':
+		case 'W':
+			if (gate)
+				return cmd_error(a->name, "--by and --sweep belong to 'amdahl compare'"
+						 " (gate: --baseline and --candidate selectors)");
+			*(c == 'Y' ? &a->by : &a->select) = optarg;
 			break;
 		case 'C':
 			if (compare_split_spec(a->name, optarg, &a->cand_sweep, &a->cand_strategy))
@@ -121,7 +131,16 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	}
 	if (optind < argc)
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
-	if (!a->base_sweep || !a->cand_sweep)
+	if (a->by && a->cand_sweep)
+		return cmd_error(a->name, "with --by every other group is a candidate; --baseline "
+				 "names the baseline group (default the first)");
+	if (a->by && a->format && strcmp(a->format, "csv") == 0)
+		return cmd_error(a->name, "--by prints one table per group: --format table or "
+				 "benchstat, or --json");
+	if (!a->by && a->select)
+		return cmd_error(a->name, "--sweep goes with --by; otherwise put the selection in "
+				 "--baseline and --candidate");
+	if (!a->by && (!a->base_sweep || !a->cand_sweep))
 		return cmd_error(a->name, "--baseline and --candidate are required; see --help");
 	return 0;
 }
@@ -255,19 +274,27 @@ int compare_print_json(cJSON *j, const char *cmd)
 
 static void help(void)
 {
-	printf("usage: amdahl compare --baseline SWEEP[:STRATEGY] --candidate SWEEP[:STRATEGY]\n"
+	printf("usage: amdahl compare --baseline SWEEP[:STRATEGY]|SELECTOR\n"
+	       "                      --candidate SWEEP[:STRATEGY]|SELECTOR\n"
 	       "                      [--baseline-store FILE] [options]\n"
+	       "       amdahl compare --by KEY [--sweep S|SELECTOR] [--baseline VALUE] [options]\n"
 	       "\n"
 	       "Compares a candidate sweep with a baseline and prints what changed.\n"
 	       "Exits 0 whatever the verdicts ('amdahl gate' fails on regressions).\n\n"
-	       COMPARE_HELP_METHOD "\noptions:\n" COMPARE_HELP_OPTIONS);
+	       "With --by KEY (param.NAME, tag.NAME, ...), the runs (--sweep) split\n"
+	       "into groups by KEY's value, in order of their first run, and every\n"
+	       "group is compared with the baseline group (--baseline VALUE, default\n"
+	       "the first); --json prints {\"by\", \"baseline\", \"comparisons\": [...]}.\n\n"
+	       COMPARE_HELP_METHOD "\noptions:\n" COMPARE_HELP_OPTIONS "\n" AMD_SELECTOR_HELP);
 }
 
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_args a = {.name = "compare"};
 	int rc = compare_parse(argc, argv, &a, help);
-	if (rc == 0) {
+	if (rc == 0 && a.by)
+		rc = compare_by(ctx, &a);
+	else if (rc == 0) {
 		struct amd_comparison *c = NULL;
 		rc = compare_run(ctx, &a, &c);
 		if (rc == 0 && a.json)

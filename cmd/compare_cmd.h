@@ -26,6 +26,8 @@ struct compare_args {
 	int require_all, json;
 	int fallback_ci;               /* gate: likely regressions fail */
 	const char *format;            /* NULL/"table", "benchstat", "csv" */
+	const char *by, *select;       /* compare --by KEY [--sweep SEL] */
+	const char *base_value;        /* with --by: the baseline group's value */
 	const char *junit, *markdown;  /* gate only */
 };
 
@@ -36,6 +38,10 @@ int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **s
  * 0, EXIT_OK + 100 after --help, or EXIT_USAGE. */
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
 void compare_args_free(struct compare_args *a);
+
+/* compare --by: every group against the first or the named one
+ * (compare_by.c). */
+int compare_by(struct cmd_ctx *ctx, struct compare_args *a);
 
 /* Opens the baseline store when asked and runs the comparison. */
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);

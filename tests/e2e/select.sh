@@ -92,6 +92,17 @@ test_expect_success PYTHON 'runs: numbers compare as numbers, dates pick the lat
 	test_eq 12 "$(json_get "$TMP/until.json" "len(d[\"runs\"])")"
 '
 
+test_expect_success PYTHON 'compare --by param.arm: the candidate arm against the first, ratios 1.10' '
+	test_status 0 "$AMDAHL" --store "$TMP/ab.db" compare --by param.arm --json
+	echo "$OUT" >"$TMP/cmpby.json"
+	test_eq "param.arm baseline candidate" "$(json_get "$TMP/cmpby.json" "\"%s %s %s\" % (d[\"by\"], d[\"baseline\"], \" \".join(c[\"group\"] for c in d[\"comparisons\"]))")"
+	test_eq "[1.1]" "$(json_get "$TMP/cmpby.json" "sorted(set(round(r[\"ratio\"], 9) for r in d[\"comparisons\"][0][\"rows\"] if r[\"metric\"] == \"epoch_time_s\"))")"
+	test_status 0 "$AMDAHL" --store "$TMP/ab.db" compare --by param.arm --baseline candidate --sweep n=8
+	test_contains "== param.arm=baseline against param.arm=candidate ==" "$OUT"
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" compare --by param.arm --baseline nope
+	test_contains "no group param.arm=nope (groups: baseline, candidate)" "$ERR"
+'
+
 # ---- errors: one line naming the closest, exit 2, nothing written ----
 test_expect_success 'an unknown key names the closest key' '
 	before=$(store_digest "$TMP/ab.db")
