@@ -67,6 +67,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"format", required_argument, NULL, 'T'},
 		{"by", required_argument, NULL, 'Y'},
 		{"sweep", required_argument, NULL, 'W'},
+		{"history", required_argument, NULL, 'H'},
 		{"junit", required_argument, NULL, 'U'},
 		{"markdown", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
@@ -82,12 +83,20 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 			break;
 		case 'Y':
 		case 'W':
-			if (gate)
-				return cmd_error(a->name, "--by and --sweep belong to 'amdahl compare'"
-						 " (gate: --baseline and --candidate selectors)");
 			*(c == 'Y' ? &a->by : &a->select) = optarg;
 			break;
+		case 'H': {
+			double v;
+			if (!gate)
+				return cmd_error(a->name, "--history belongs to 'amdahl gate'");
+			if (amd_parse_double(optarg, &v) < 0 || !(v >= 1 && v <= 100000) || v != floor(v))
+				return cmd_error(a->name, "--history wants a number of groups, not '%s'",
+						 optarg);
+			a->history = (long)v;
+			break;
+		}
 		case 'C':
+			a->cand_value = optarg;
 			if (compare_split_spec(a->name, optarg, &a->cand_sweep, &a->cand_strategy))
 				return EXIT_USAGE;
 			break;
@@ -131,6 +140,10 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	}
 	if (optind < argc)
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
+	if (gate && a->by && !a->history)
+		return cmd_error(a->name, "gate --by needs --history N");
+	if (gate && a->history)
+		return a->by ? 0 : cmd_error(a->name, "--history N needs --by KEY (the groups)");
 	if (a->by && a->cand_sweep)
 		return cmd_error(a->name, "with --by every other group is a candidate; --baseline "
 				 "names the baseline group (default the first)");

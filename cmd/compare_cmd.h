@@ -28,6 +28,8 @@ struct compare_args {
 	const char *format;            /* NULL/"table", "benchstat", "csv" */
 	const char *by, *select;       /* compare --by KEY [--sweep SEL] */
 	const char *base_value;        /* with --by: the baseline group's value */
+	const char *cand_value;        /* gate --history: the candidate group's value */
+	long history;                  /* gate --history N (0: off) */
 	const char *junit, *markdown;  /* gate only */
 };
 
@@ -42,6 +44,10 @@ void compare_args_free(struct compare_args *a);
 /* compare --by: every group against the first or the named one
  * (compare_by.c). */
 int compare_by(struct cmd_ctx *ctx, struct compare_args *a);
+
+/* gate --history N (gate_history.c): the candidate group against the N
+ * groups before it; returns the exit code. */
+int gate_history(struct cmd_ctx *ctx, const struct compare_args *a);
 
 /* Opens the baseline store when asked and runs the comparison. */
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);

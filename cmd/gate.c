@@ -29,7 +29,22 @@ static void help(void)
 	       "\noptions:\n" COMPARE_HELP_OPTIONS
 	       "  --junit FILE   write a JUnit XML report (one test case per metric and\n"
 	       "                 configuration; insufficient data as skipped)\n"
-	       "  --markdown FILE  write the Markdown summary\n");
+	       "  --markdown FILE  write the Markdown summary\n"
+	       "\n"
+	       "usage: amdahl gate --history N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
+	       "                   [--metric M] [--json]\n"
+	       "\n"
+	       "Against a history: the runs (--sweep) split into groups by KEY\n"
+	       "(tag.git_commit, ...) in order of their first run (see 'amdahl history');\n"
+	       "the candidate group (--candidate VALUE, default the last) fails the gate\n"
+	       "when it is a change point against the N groups before it: its E-Divisive\n"
+	       "divergence from them ranks among the most extreme of the N+1 groups on\n"
+	       "the bad side (one-sided exact permutation p = rank / (N+1) <= alpha)\n"
+	       "and its median is worse than the median of their medians by more than\n"
+	       "the threshold. A step that one noisy pairwise gate cannot see against\n"
+	       "one baseline shows against many. Fewer than 1/alpha\n"
+	       "groups in all cannot reach alpha: exit 3. alpha and threshold: gate.alpha\n"
+	       "and gate.threshold in amdahl.yaml (default 0.05 each).\n");
 }
 
 /* One sentence with the numbers of a row. */
@@ -230,6 +245,11 @@ int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
 	struct compare_args a = {.name = "gate"};
 	int rc = compare_parse(argc, argv, &a, help);
 	struct amd_comparison *c = NULL;
+	if (rc == 0 && a.history) {
+		rc = gate_history(ctx, &a);
+		compare_args_free(&a);
+		return rc;
+	}
 	if (rc == 0)
 		rc = compare_run(ctx, &a, &c);
 	if (rc == 0) {
