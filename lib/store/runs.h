@@ -59,5 +59,8 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
  * out of memory. */
 int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
 		       struct amd_err *err);
+/* The same for a tag. */
+int amd_run_tag_find(struct amd_store *st, int64_t run, const char *key, char **out,
+		     struct amd_err *err);
 
 #endif

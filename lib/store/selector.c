@@ -200,26 +200,6 @@ const char *amd_selector_eq(const struct amd_selector *s, const char *key)
 	return NULL;
 }
 
-/* A tag of a logical run (own, else first child's), as amd_run_param_find. */
-static int run_tag_find(struct amd_store *st, int64_t run, const char *key, char **out,
-			struct amd_err *err)
-{
-	*out = NULL;
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT t.value FROM tag t JOIN run r ON r.id = t.run_id"
-		" JOIN dict d ON d.id = t.key_id WHERE d.s = ?2 AND (r.id = ?1 OR"
-		" r.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
-		" ORDER BY r.id = ?1 DESC, r.rank LIMIT 1", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, run);
-	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
-	return amd_store_rows_done(st, q, rc, err);
-}
-
 static int dup_text(const char *s, char **out, struct amd_err *err)
 {
 	*out = NULL;
@@ -250,7 +230,7 @@ int amd_sel_value(struct amd_store *st, const struct amd_sel_term *t,
 	case AMD_SEL_SINCE:
 	case AMD_SEL_UNTIL: return dup_num(r->start_ms, r->start_ms != 0, out, err);
 	case AMD_SEL_PARAM: return amd_run_param_find(st, r->id, t->name, out, err);
-	case AMD_SEL_TAG: return run_tag_find(st, r->id, t->name, out, err);
+	case AMD_SEL_TAG: return amd_run_tag_find(st, r->id, t->name, out, err);
 	}
 	*out = NULL;
 	return 0;
