@@ -49,11 +49,14 @@ int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * (out of memory while it was built): the caller reports it. */
 int table_print(const struct amd_table *t, FILE *out);
 int table_markdown(const struct amd_table *t, FILE *out);
+/* RFC 4180 CSV (CRLF line ends, fields quoted when needed). */
+int table_csv(const struct amd_table *t, FILE *out);
 
 /* Each command's entry point. */
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_history(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);

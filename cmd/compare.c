@@ -9,11 +9,36 @@
 
 #include "compare_cmd.h"
 #include "compare_json.h"
+#include "compare_bench.h"
 #include "compare_table.h"
+#include "detectable.h"
 #include "num.h"
+#include "selector.h"
+
+/* A selector stands whole (its dates may hold colons); its strategy=X
+ * term, if any, is the side's strategy, so strategy=ddp against
+ * strategy=fsdp compares them by n as SWEEP:ddp against SWEEP:fsdp does. */
+static int selector_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
+{
+	struct amd_err err = {{0}};
+	struct amd_selector *sel;
+	if (amd_selector_parse(spec, &sel, &err) < 0)
+		return cmd_error(cmd, "%s", err.msg);
+	const char *strat = amd_selector_eq(sel, "strategy");
+	free(*sweep);
+	free(*strategy);
+	*sweep = strdup(spec);
+	*strategy = strat ? strdup(strat) : NULL;
+	amd_selector_free(sel);
+	if (!*sweep || (strat && !*strategy))
+		return cmd_error(cmd, "out of memory");
+	return 0;
+}
 
 int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **strategy)
 {
+	if (amd_selector_is(spec))
+		return selector_spec(cmd, spec, sweep, strategy);
 	const char *colon = strrchr(spec, ':');
 	if (!*spec || colon == spec || (colon && !colon[1]))
 		return cmd_error(cmd, "'%s' is not SWEEP or SWEEP:STRATEGY", spec);
@@ -37,7 +62,12 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"only", required_argument, NULL, 'O'},
 		{"n", required_argument, NULL, 'N'},
 		{"require-all", no_argument, NULL, 'R'},
+		{"fallback", required_argument, NULL, 'F'},
 		{"json", no_argument, NULL, 'J'},
+		{"format", required_argument, NULL, 'T'},
+		{"by", required_argument, NULL, 'Y'},
+		{"sweep", required_argument, NULL, 'W'},
+		{"history", required_argument, NULL, 'H'},
 		{"junit", required_argument, NULL, 'U'},
 		{"markdown", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
@@ -47,10 +77,26 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
+			a->base_value = optarg;
 			if (compare_split_spec(a->name, optarg, &a->base_sweep, &a->base_strategy))
 				return EXIT_USAGE;
 			break;
+		case 'Y':
+		case 'W':
+			*(c == 'Y' ? &a->by : &a->select) = optarg;
+			break;
+		case 'H': {
+			double v;
+			if (!gate)
+				return cmd_error(a->name, "--history belongs to 'amdahl gate'");
+			if (amd_parse_double(optarg, &v) < 0 || !(v >= 1 && v <= 100000) || v != floor(v))
+				return cmd_error(a->name, "--history wants a number of groups, not '%s'",
+						 optarg);
+			a->history = (long)v;
+			break;
+		}
 		case 'C':
+			a->cand_value = optarg;
 			if (compare_split_spec(a->name, optarg, &a->cand_sweep, &a->cand_strategy))
 				return EXIT_USAGE;
 			break;
@@ -68,7 +114,19 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 			a->only_n_set = 1;
 			break;
 		case 'R': a->require_all = 1; break;
+		case 'F':
+			if (strcmp(optarg, "ci") != 0)
+				return cmd_error(a->name, "--fallback: '%s' is not a fallback (ci)",
+						 optarg);
+			a->fallback_ci = 1;
+			break;
 		case 'J': a->json = 1; break;
+		case 'T':
+			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv"))
+				return cmd_error(a->name, "--format: '%s' is not table, benchstat or csv",
+						 optarg);
+			a->format = optarg;
+			break;
 		case 'U':
 		case 'D':
 			if (!gate)
@@ -82,7 +140,20 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	}
 	if (optind < argc)
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
-	if (!a->base_sweep || !a->cand_sweep)
+	if (gate && a->by && !a->history)
+		return cmd_error(a->name, "gate --by needs --history N");
+	if (gate && a->history)
+		return a->by ? 0 : cmd_error(a->name, "--history N needs --by KEY (the groups)");
+	if (a->by && a->cand_sweep)
+		return cmd_error(a->name, "with --by every other group is a candidate; --baseline "
+				 "names the baseline group (default the first)");
+	if (a->by && a->format && strcmp(a->format, "csv") == 0)
+		return cmd_error(a->name, "--by prints one table per group: --format table or "
+				 "benchstat, or --json");
+	if (!a->by && a->select)
+		return cmd_error(a->name, "--sweep goes with --by; otherwise put the selection in "
+				 "--baseline and --candidate");
+	if (!a->by && (!a->base_sweep || !a->cand_sweep))
 		return cmd_error(a->name, "--baseline and --candidate are required; see --help");
 	return 0;
 }
@@ -147,18 +218,52 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 
 int compare_print_table(const struct amd_comparison *c, FILE *out)
 {
-	fprintf(out, "baseline %s%s%s, candidate %s%s%s; metric %s; ratio = candidate/baseline\n\n",
-		c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
-		c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
-		c->metric);
+	char base[512], cand[512];
+	fprintf(out, "baseline %s, candidate %s; metric %s; ratio = candidate/baseline\n\n",
+		amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base),
+		amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand), c->metric);
 	if (print_section(c, 1, out) < 0 || print_section(c, 0, out) < 0)
 		return -1;
 	print_notes(c, out);
+	struct amd_buf noise = {0};
+	if (amd_cmp_noise_text(c, "  ", &noise) < 0) {
+		amd_buf_free(&noise);
+		return -1;
+	}
+	if (noise.len)
+		fprintf(out, "\nnoise:\n%s", noise.data);
+	amd_buf_free(&noise);
 	fprintf(out,
 		"\n%zu gated rows (%zu in the Holm family): %zu regressions, %zu improvements, "
 		"%zu insufficient data, %zu missing\n",
 		c->ngated, c->family, c->regressions, c->improvements, c->insufficient, c->missing);
 	return 0;
+}
+
+static int print_bench(const struct amd_comparison *c, FILE *out)
+{
+	struct amd_table *t = amd_cmp_table_bench(c);
+	int rc = table_print(t, out);
+	for (size_t i = 0; rc == 0 && i < t->nnotes; i++)
+		fprintf(out, "%s%s\n", i ? "" : "\n", t->notes[i]);
+	amd_table_free(t);
+	struct amd_buf noise = {0};
+	if (rc == 0 && (rc = amd_cmp_noise_text(c, "", &noise)) == 0 && noise.len)
+		fprintf(out, "%s", noise.data);
+	amd_buf_free(&noise);
+	return rc;
+}
+
+int compare_print_format(const struct amd_comparison *c, const struct compare_args *a, FILE *out)
+{
+	if (!a->format || strcmp(a->format, "table") == 0)
+		return compare_print_table(c, out);
+	if (strcmp(a->format, "benchstat") == 0)
+		return print_bench(c, out);
+	struct amd_table *t = amd_cmp_table_csv(c);
+	int rc = table_csv(t, out);
+	amd_table_free(t);
+	return rc;
 }
 
 cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a,
@@ -176,24 +281,32 @@ int compare_print_json(cJSON *j, const char *cmd)
 
 static void help(void)
 {
-	printf("usage: amdahl compare --baseline SWEEP[:STRATEGY] --candidate SWEEP[:STRATEGY]\n"
+	printf("usage: amdahl compare --baseline SWEEP[:STRATEGY]|SELECTOR\n"
+	       "                      --candidate SWEEP[:STRATEGY]|SELECTOR\n"
 	       "                      [--baseline-store FILE] [options]\n"
+	       "       amdahl compare --by KEY [--sweep S|SELECTOR] [--baseline VALUE] [options]\n"
 	       "\n"
 	       "Compares a candidate sweep with a baseline and prints what changed.\n"
 	       "Exits 0 whatever the verdicts ('amdahl gate' fails on regressions).\n\n"
-	       COMPARE_HELP_METHOD "\noptions:\n" COMPARE_HELP_OPTIONS);
+	       "With --by KEY (param.NAME, tag.NAME, ...), the runs (--sweep) split\n"
+	       "into groups by KEY's value, in order of their first run, and every\n"
+	       "group is compared with the baseline group (--baseline VALUE, default\n"
+	       "the first); --json prints {\"by\", \"baseline\", \"comparisons\": [...]}.\n\n"
+	       COMPARE_HELP_METHOD "\noptions:\n" COMPARE_HELP_OPTIONS "\n" AMD_SELECTOR_HELP);
 }
 
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_args a = {.name = "compare"};
 	int rc = compare_parse(argc, argv, &a, help);
-	if (rc == 0) {
+	if (rc == 0 && a.by)
+		rc = compare_by(ctx, &a);
+	else if (rc == 0) {
 		struct amd_comparison *c = NULL;
 		rc = compare_run(ctx, &a, &c);
 		if (rc == 0 && a.json)
 			rc = compare_print_json(compare_json(c, &a, ctx->store_path), a.name);
-		else if (rc == 0 && compare_print_table(c, stdout) < 0)
+		else if (rc == 0 && compare_print_format(c, &a, stdout) < 0)
 			rc = cmd_error(a.name, "out of memory");
 		amd_comparison_free(c);
 	}

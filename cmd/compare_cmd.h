@@ -24,6 +24,12 @@ struct compare_args {
 	int only_n_set;
 	double only_n;
 	int require_all, json;
+	int fallback_ci;               /* gate: likely regressions fail */
+	const char *format;            /* NULL/"table", "benchstat", "csv" */
+	const char *by, *select;       /* compare --by KEY [--sweep SEL] */
+	const char *base_value;        /* with --by: the baseline group's value */
+	const char *cand_value;        /* gate --history: the candidate group's value */
+	long history;                  /* gate --history N (0: off) */
 	const char *junit, *markdown;  /* gate only */
 };
 
@@ -35,12 +41,22 @@ int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **s
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
 void compare_args_free(struct compare_args *a);
 
+/* compare --by: every group against the first or the named one
+ * (compare_by.c). */
+int compare_by(struct cmd_ctx *ctx, struct compare_args *a);
+
+/* gate --history N (gate_history.c): the candidate group against the N
+ * groups before it; returns the exit code. */
+int gate_history(struct cmd_ctx *ctx, const struct compare_args *a);
+
 /* Opens the baseline store when asked and runs the comparison. */
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);
 
 /* The terminal table (gated rows, shown rows, notes, summary line); -1
  * when out of memory. */
 int compare_print_table(const struct amd_comparison *c, FILE *out);
+/* The table in a->format (table, benchstat, csv); -1 when out of memory. */
+int compare_print_format(const struct amd_comparison *c, const struct compare_args *a, FILE *out);
 /* The comparison's JSON (lib/compare/compare_json.h) with both stores and
  * the bootstrap settings; NULL when out of memory. */
 cJSON *compare_json(const struct amd_comparison *c, const struct compare_args *a,
@@ -59,7 +75,13 @@ int compare_print_json(cJSON *j, const char *cmd);
 	"  --only METRIC  judge only this metric (repeatable; others are shown)\n" \
 	"  --n N          compare only configurations with this n\n" \
 	"  --require-all  a configuration on one side only fails the gate\n" \
-	"  --json         print the comparison as JSON\n"
+	"  --fallback ci  a row too small for the test whose ratio interval lies\n" \
+	"                 wholly past the threshold (a likely regression) fails\n" \
+	"                 the gate (exit 1) instead of leaving it insufficient (3)\n" \
+	"  --json         print the comparison as JSON\n" \
+	"  --format F     table (default), benchstat (old ± spread, new ± spread,\n" \
+	"                 delta or ~, p and runs; a geomean row per metric) or csv\n" \
+	"                 (every row's numbers at full precision)\n"
 
 #define COMPARE_HELP_METHOD \
 	"Per metric and configuration (strategy, n): both medians and run counts,\n" \
@@ -73,7 +95,13 @@ int compare_print_json(cJSON *j, const char *cmd);
 	"adjusted p <= alpha (0.05) and a change past the threshold (5%%) in the\n" \
 	"bad direction. A row is 'insufficient data' when its sample sizes cannot\n" \
 	"reach alpha (smallest two-sided p = 2/C(m+n, m): 3 vs 3 gives 0.1),\n" \
-	"also after Holm across the gated rows (Tarone's rule).\n" \
+	"also after Holm across the gated rows (Tarone's rule). This is asv's\n" \
+	"rule: a change needs both p below alpha and a ratio past a factor\n" \
+	"(1 + threshold). Every output says the smallest change the runs could\n" \
+	"detect (80%% power, normal approximation on the runs' spread) and, for\n" \
+	"rows too small for the test, whether the ratio interval lies wholly past\n" \
+	"the threshold (a likely regression; asv's fallback), with the runs per\n" \
+	"side that would confirm it.\n" \
 	"\n" \
 	"amdahl.yaml:\n" \
 	"  gate:\n" \

@@ -11,6 +11,7 @@
 
 #include "compare_cmd.h"
 #include "compare_table.h"
+#include "detectable.h"
 #include "num.h"
 #include "outfile.h"
 #include "text_safe.h"
@@ -30,7 +31,22 @@ static void help(void)
 	       "\noptions:\n" COMPARE_HELP_OPTIONS
 	       "  --junit FILE   write a JUnit XML report (one test case per metric and\n"
 	       "                 configuration; insufficient data as skipped)\n"
-	       "  --markdown FILE  write the Markdown summary\n");
+	       "  --markdown FILE  write the Markdown summary\n"
+	       "\n"
+	       "usage: amdahl gate --history N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
+	       "                   [--metric M] [--json]\n"
+	       "\n"
+	       "Against a history: the runs (--sweep) split into groups by KEY\n"
+	       "(tag.git_commit, ...) in order of their first run (see 'amdahl history');\n"
+	       "the candidate group (--candidate VALUE, default the last) fails the gate\n"
+	       "when it is a change point against the N groups before it: its E-Divisive\n"
+	       "divergence from them ranks among the most extreme of the N+1 groups on\n"
+	       "the bad side (one-sided exact permutation p = rank / (N+1) <= alpha)\n"
+	       "and its median is worse than the median of their medians by more than\n"
+	       "the threshold. A step that one noisy pairwise gate cannot see against\n"
+	       "one baseline shows against many. Fewer than 1/alpha\n"
+	       "groups in all cannot reach alpha: exit 3. alpha and threshold: gate.alpha\n"
+	       "and gate.threshold in amdahl.yaml (default 0.05 each).\n");
 }
 
 /* One sentence with the numbers of a row. */
@@ -141,19 +157,50 @@ static int write_junit(const char *path, const struct amd_comparison *c,
 	return 0;
 }
 
-/* The Markdown summary: the verdict, the counts, every row (gated first)
- * and the gated rows' distinct notes. -1 when out of memory. */
-static int write_markdown(FILE *f, const struct amd_comparison *c,
+/* The rows that decided the verdict, one bullet each (at most 8), names
+ * escaped for Markdown: the failing rows, else the insufficient ones.
+ * -1 when out of memory. */
+static int deciding_rows(FILE *f, const struct amd_comparison *c, const struct amd_gate_opts *go,
+			 const struct amd_gate_verdict *v)
+{
+	size_t shown = 0, total = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct amd_cmp_row *r = &c->rows[i];
+		int decides = v->result == AMD_GATE_REGRESSION ? amd_gate_row_fails(r, go)
+			      : r->gated && r->verdict == AMD_INSUFFICIENT;
+		if (!decides)
+			continue;
+		total++;
+		if (shown == 8)
+			continue;
+		char msg[1024];
+		struct amd_buf md = {0};
+		row_sentence(r, msg, sizeof msg);
+		if (amd_md_escape(&md, msg) < 0)
+			return -1;
+		fprintf(f, "%s- %s\n", shown++ ? "" : "Decided by:\n\n", md.data);
+		amd_buf_free(&md);
+	}
+	if (total > shown)
+		fprintf(f, "- and %zu more (the table below)\n", total - shown);
+	if (shown)
+		fputc('\n', f);
+	return 0;
+}
+
+/* The Markdown summary: the verdict and the rows that decided it, the
+ * counts, what the noise let it see, every row (gated first) and the
+ * gated rows' distinct notes. -1 when out of memory. */
+static int write_markdown(FILE *f, const struct amd_comparison *c, const struct amd_gate_opts *go,
 			  const struct amd_gate_verdict *v)
 {
-	struct amd_buf cand = {0}, base = {0};
-	int rc = amd_buf_printf(&cand, "%s%s%s", c->cand_sweep, c->cand_strategy ? ":" : "",
-				c->cand_strategy ? c->cand_strategy : "") < 0 ||
-		 amd_buf_printf(&base, "%s%s%s", c->base_sweep, c->base_strategy ? ":" : "",
-				c->base_strategy ? c->base_strategy : "") < 0;
+	char cand[512], base[512];
 	struct amd_buf name[3] = {{0}};
-	rc = rc || amd_md_escape(&name[0], cand.data) < 0 || amd_md_escape(&name[1], base.data) < 0 ||
-	     amd_md_escape(&name[2], c->metric) < 0;
+	int rc = amd_md_escape(&name[0], amd_cmp_side(c->cand_sweep, c->cand_strategy, cand,
+							sizeof cand)) < 0 ||
+		 amd_md_escape(&name[1], amd_cmp_side(c->base_sweep, c->base_strategy, base,
+							sizeof base)) < 0 ||
+		 amd_md_escape(&name[2], c->metric) < 0;
 	if (!rc) {
 		fprintf(f, "### amdahl gate: %s\n\n", v->word);
 		fprintf(f, "Candidate **%s** against baseline **%s** (metric **%s**; ratio = "
@@ -162,14 +209,19 @@ static int write_markdown(FILE *f, const struct amd_comparison *c,
 			name[0].data, name[1].data, name[2].data, c->ngated, c->regressions,
 			c->improvements, c->insufficient, c->missing);
 	}
-	amd_buf_free(&cand);
-	amd_buf_free(&base);
 	for (int k = 0; k < 3; k++)
 		amd_buf_free(&name[k]);
 	if (rc)
 		return -1;
-	struct amd_table *t = amd_cmp_table_text(c, AMD_CMP_ALL);
-	rc = table_markdown(t, f);
+	if (deciding_rows(f, c, go, v) < 0)
+		return -1;
+	struct amd_buf noise = {0};
+	rc = amd_cmp_noise_text(c, "- ", &noise);
+	if (rc == 0 && noise.len)
+		fprintf(f, "%s\n", noise.data);
+	amd_buf_free(&noise);
+	struct amd_table *t = rc == 0 ? amd_cmp_table_text(c, AMD_CMP_ALL) : NULL;
+	rc = rc == 0 ? table_markdown(t, f) : -1;
 	amd_table_free(t);
 	size_t i = 0;
 	int first = 1;
@@ -186,13 +238,13 @@ static int write_markdown(FILE *f, const struct amd_comparison *c,
 
 /* The Markdown file the user named, written whole and renamed into place. */
 static int markdown_file(const char *path, const struct amd_comparison *c,
-			 const struct amd_gate_verdict *v)
+			 const struct amd_gate_opts *go, const struct amd_gate_verdict *v)
 {
 	struct amd_out o;
 	struct amd_err err = {{0}};
 	if (amd_out_open_path(&o, path, &err) < 0)
 		return cmd_error("gate", "%s", err.msg);
-	if (write_markdown(o.f, c, v) < 0) {
+	if (write_markdown(o.f, c, go, v) < 0) {
 		amd_out_discard(&o);
 		return cmd_error("gate", "%s: out of memory", path);
 	}
@@ -201,12 +253,12 @@ static int markdown_file(const char *path, const struct amd_comparison *c,
 
 /* GitHub's step summary, which other steps append to as well. */
 static int markdown_append(const char *path, const struct amd_comparison *c,
-			   const struct amd_gate_verdict *v)
+			   const struct amd_gate_opts *go, const struct amd_gate_verdict *v)
 {
 	FILE *f = fopen(path, "a");
 	if (!f)
 		return cmd_error("gate", "%s: %s", path, strerror(errno));
-	int oom = write_markdown(f, c, v) < 0;
+	int oom = write_markdown(f, c, go, v) < 0;
 	if (fclose(f) != 0)
 		return cmd_error("gate", "%s: %s", path, strerror(errno));
 	return oom ? cmd_error("gate", "%s: out of memory", path) : 0;
@@ -215,13 +267,13 @@ static int markdown_append(const char *path, const struct amd_comparison *c,
 static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		   const struct amd_comparison *c, const struct amd_gate_verdict *v)
 {
-	struct amd_gate_opts go = {.require_all = a->require_all};
+	struct amd_gate_opts go = {.require_all = a->require_all, .fallback_ci = a->fallback_ci};
 	if (a->junit && write_junit(a->junit, c, &go))
 		return EXIT_USAGE;
-	if (a->markdown && markdown_file(a->markdown, c, v))
+	if (a->markdown && markdown_file(a->markdown, c, &go, v))
 		return EXIT_USAGE;
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && markdown_append(summary, c, v))
+	if (summary && *summary && markdown_append(summary, c, &go, v))
 		return EXIT_USAGE;
 	if (a->json) {
 		cJSON *j = compare_json(c, a, ctx->store_path);
@@ -232,9 +284,10 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		}
 		return compare_print_json(j, "gate");
 	}
-	if (compare_print_table(c, stdout) < 0)
+	if (compare_print_format(c, a, stdout) < 0)
 		return cmd_error("gate", "out of memory");
-	printf("gate: %s\n", v->word);
+	if (!a->format || strcmp(a->format, "csv") != 0)
+		printf("gate: %s\n", v->word);
 	return 0;
 }
 
@@ -243,10 +296,15 @@ int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
 	struct compare_args a = {.name = "gate"};
 	int rc = compare_parse(argc, argv, &a, help);
 	struct amd_comparison *c = NULL;
+	if (rc == 0 && a.history) {
+		rc = gate_history(ctx, &a);
+		compare_args_free(&a);
+		return rc;
+	}
 	if (rc == 0)
 		rc = compare_run(ctx, &a, &c);
 	if (rc == 0) {
-		struct amd_gate_opts go = {.require_all = a.require_all};
+		struct amd_gate_opts go = {.require_all = a.require_all, .fallback_ci = a.fallback_ci};
 		struct amd_gate_verdict v;
 		amd_gate_verdict(c, &go, &v);
 		rc = outputs(&a, ctx, c, &v);

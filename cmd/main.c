@@ -32,6 +32,8 @@ static const struct cmd commands[] = {
 	{"scaling", cmd_scaling, NEEDS_STORE_READ,
 	 "why it stops scaling: a model per region, extrapolation, what to measure next"},
 	{"diff", cmd_diff, NEEDS_STORE_READ, "the regions of two sweeps or configurations side by side"},
+	{"history", cmd_history, NEEDS_STORE_READ | NEEDS_CONFIG,
+	 "a metric over groups of runs (commits) in order, with its change points"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -8,14 +8,16 @@
 
 #include "cmd.h"
 #include "runs.h"
+#include "selector.h"
 
 static void help(void)
 {
-	printf("usage: amdahl runs [--sweep NAME] [--json]\n"
+	printf("usage: amdahl runs [--sweep NAME|SELECTOR] [--json]\n"
 	       "\n"
 	       "Lists each sweep and its runs (launches): strategy, n (world size),\n"
 	       "repeat, status, child worker runs folded in, metrics and traces.\n"
-	       "Runs that did not finish are listed and left out of statistics.\n");
+	       "Runs that did not finish are listed and left out of statistics.\n"
+	       "\n" AMD_SELECTOR_HELP);
 }
 
 static cJSON *run_json(const struct amd_run_view *r)
@@ -115,7 +117,10 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_run_view *runs;
 	struct amd_sweep_view *sw;
 	size_t n, nsw;
-	if (amd_runs_list(ctx->store, sweep, &runs, &n, &err) < 0)
+	int listed = sweep && amd_selector_is(sweep)
+		? amd_select_runs(ctx->store, sweep, &runs, &n, &err)
+		: amd_runs_list(ctx->store, sweep, &runs, &n, &err);
+	if (listed < 0)
 		return cmd_error("runs", "%s", err.msg);
 	if (amd_sweeps_list(ctx->store, &sw, &nsw, &err) < 0) {
 		amd_runs_free(runs, n);

@@ -16,11 +16,13 @@
 #include "cmd.h"
 #include "num.h"
 #include "runs.h"
+#include "selector.h"
 #include "stats_table.h"
 
 static void help(void)
 {
-	printf("usage: amdahl stats [--sweep S] [--metric M] [--axis P] [--keep-first]\n"
+	printf("usage: amdahl stats [--sweep S|SELECTOR] [--by KEY] [--metric M] [--axis P]\n"
+	       "                    [--keep-first]\n"
 	       "                    [--keep-profiled] [--mad-k K] [--resamples B] [--seed N]\n"
 	       "                    [--json]\n"
 	       "\n"
@@ -31,7 +33,10 @@ static void help(void)
 	       "utilisation where logged. Each run's value is the median of its epochs\n"
 	       "without epoch 0 (warm-up) and epochs overlapping a profiler window.\n"
 	       "\n"
-	       "  --sweep S        one sweep (default: every sweep in the store)\n"
+	       "  --sweep S        one sweep or the runs a SELECTOR picks (default: every\n"
+	       "                   sweep in the store)\n"
+	       "  --by KEY         one block per value of KEY (param.NAME, tag.NAME,\n"
+	       "                   strategy, ...) among the runs: variants, commits\n"
 	       "  --metric M       the per-epoch metric (default epoch_time_s)\n"
 	       "  --axis P         scale over param P instead of the world size, e.g.\n"
 	       "                   global_batch_size: throughput and energy per sample\n"
@@ -40,7 +45,9 @@ static void help(void)
 	       "  --mad-k K        flag epochs with modified z-score above K (default 3.5)\n"
 	       "  --resamples B    bootstrap resamples (default 4000, at least 2000)\n"
 	       "  --seed N         bootstrap seed (default 20260101)\n"
-	       "  --json           every value and interval as JSON\n");
+	       "  --json           every value and interval as JSON (with --by, each\n"
+	       "                   sweep object also has \"by\" and \"group\")\n"
+	       "\n" AMD_SELECTOR_HELP);
 }
 
 /* ---- terminal ---- */
@@ -161,7 +168,7 @@ static int print_sweep(const struct amd_sweep_stats *s)
 
 /* ---- entry ---- */
 
-static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
+static int parse(int argc, char **argv, struct amd_analysis_opts *o, const char **by, int *json)
 {
 	static const struct option opts[] = {
 		{"sweep", required_argument, NULL, 'S'},
@@ -172,6 +179,7 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
 		{"mad-k", required_argument, NULL, 'k'},
 		{"resamples", required_argument, NULL, 'B'},
 		{"seed", required_argument, NULL, 's'},
+		{"by", required_argument, NULL, 'y'},
 		{"json", no_argument, NULL, 'J'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -199,6 +207,7 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, int *json)
 				return cmd_error("stats", "--seed wants a number, not '%s'", optarg);
 			o->seed = (unsigned long)v;
 			break;
+		case 'y': *by = optarg; break;
 		case 'J': *json = 1; break;
 		case 'h': help(); return -1;
 		default: return EXIT_USAGE;
@@ -214,6 +223,35 @@ static void names_free(char **names, size_t n)
 	for (size_t i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+/* With --by: the selector of each group, in *names, and its value in
+ * *values (both NULL-free arrays of n). */
+static int group_names(struct cmd_ctx *ctx, const char *want, const char *by, char ***names,
+		       char ***values, size_t *n)
+{
+	struct amd_err err = {{0}};
+	struct amd_run_group *g;
+	size_t ng, skipped;
+	*names = *values = NULL;
+	*n = 0;
+	if (amd_select_groups(ctx->store, want, by, &g, &ng, &skipped, &err) < 0)
+		return cmd_error("stats", "%s", err.msg);
+	*names = calloc(ng, sizeof **names);
+	*values = calloc(ng, sizeof **values);
+	for (size_t i = 0; *names && *values && i < ng; i++, (*n)++) {
+		(*names)[i] = g[i].selector;
+		(*values)[i] = g[i].value;
+		g[i].selector = g[i].value = NULL;
+	}
+	amd_run_groups_free(g, ng);
+	if (*names && *values)
+		return 0;
+	names_free(*names, *n);
+	names_free(*values, *n);
+	*names = *values = NULL;
+	*n = 0;
+	return cmd_error("stats", "out of memory");
 }
 
 /* Names of the sweeps to show: the one asked for, else every sweep. */
@@ -250,46 +288,72 @@ static int sweep_names(struct cmd_ctx *ctx, const char *want, char ***names, siz
 	return cmd_error("stats", "out of memory");
 }
 
-int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
+/* The sweep's JSON, with its group when grouped; added to arr. */
+static int add_json(cJSON *arr, const struct amd_sweep_stats *s, const char *by,
+		    const char *group)
 {
-	struct amd_analysis_opts o = {0};
-	int json = 0, rc = parse(argc, argv, &o, &json);
-	if (rc)
-		return rc < 0 ? EXIT_OK : rc;
-	char **names;
-	size_t n;
-	if ((rc = sweep_names(ctx, o.sweep, &names, &n)) != 0)
-		return rc;
-	if (n == 0 && !json)
-		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
+	cJSON *j = amd_sweep_stats_json(s);
+	if (j && by && (!cJSON_AddStringToObject(j, "by", by) ||
+			!cJSON_AddStringToObject(j, "group", group))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	if (!cJSON_AddItemToArray(arr, j)) {
+		cJSON_Delete(j);
+		return cmd_error("stats", "out of memory");
+	}
+	return 0;
+}
+
+static int show_all(struct cmd_ctx *ctx, struct amd_analysis_opts *o, char **names,
+		    char **values, size_t n, const char *by, int json)
+{
 	cJSON *root = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(root, "sweeps");
+	int rc = arr ? 0 : cmd_error("stats", "out of memory");
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		struct amd_err err = {{0}};
 		struct amd_sweep_stats *s;
-		o.sweep = names[i];
-		if (amd_analyse(ctx->store, &o, &s, &err) < 0) {
+		o->sweep = names[i];
+		if (amd_analyse(ctx->store, o, &s, &err) < 0) {
 			rc = cmd_error("stats", "%s", err.msg);
 			break;
 		}
-		if (json) {
-			cJSON *j = amd_sweep_stats_json(s);
-			if (!cJSON_AddItemToArray(arr, j)) {
-				cJSON_Delete(j);
-				rc = cmd_error("stats", "out of memory");
-			}
-		} else {
+		if (json)
+			rc = add_json(arr, s, by, values ? values[i] : NULL);
+		else {
 			printf("%s", i ? "\n\n" : "");
+			if (by)
+				printf("group %s=%s\n", by, values[i]);
 			if (print_sweep(s) < 0)
 				rc = cmd_error("stats", "out of memory");
 		}
 		amd_sweep_stats_free(s);
 	}
-	if (json && rc == 0) {
+	if (json && rc == 0)
 		rc = cmd_print_json("stats", root);
-		root = NULL;
-	}
-	cJSON_Delete(root);
+	else
+		cJSON_Delete(root);
+	return rc;
+}
+
+int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct amd_analysis_opts o = {0};
+	const char *by = NULL;
+	int json = 0, rc = parse(argc, argv, &o, &by, &json);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	char **names, **values = NULL;
+	size_t n;
+	rc = by ? group_names(ctx, o.sweep, by, &names, &values, &n)
+		: sweep_names(ctx, o.sweep, &names, &n);
+	if (rc != 0)
+		return rc;
+	if (n == 0 && !json)
+		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
+	rc = show_all(ctx, &o, names, values, n, by, json);
 	names_free(names, n);
+	names_free(values, values ? n : 0);
 	return rc;
 }

@@ -105,3 +105,38 @@ int table_markdown(const struct amd_table *t, FILE *out)
 	}
 	return rc;
 }
+
+/* One RFC 4180 field: quoted when it holds a comma, quote or newline. */
+static void csv_cell(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int table_csv(const struct amd_table *t, FILE *out)
+{
+	if (!amd_table_ok(t))
+		return -1;
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs(c ? "," : "", out);
+		csv_cell(out, t->head[c]);
+	}
+	fputs("\r\n", out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			fputs(c ? "," : "", out);
+			csv_cell(out, amd_table_cell(t, r, c));
+		}
+		fputs("\r\n", out);
+	}
+	return 0;
+}

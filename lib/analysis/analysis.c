@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "run_facts.h"
 #include "runs.h"
+#include "selector.h"
 
 static int metric_higher_is_better(const char *m)
 {
@@ -31,7 +32,8 @@ static int sweep_names(const struct amd_sweep_view *sw, size_t n, struct amd_buf
 	return 0;
 }
 
-/* The sweep named want, or the only one when want is NULL. */
+/* The sweep named want, or the only one when want is NULL; 1 (and *out
+ * NULL) when want names no sweep but is a selector (selector.h). */
 static int pick_sweep(struct amd_store *st, const char *want, char **out,
 		      struct amd_err *err)
 {
@@ -48,6 +50,8 @@ static int pick_sweep(struct amd_store *st, const char *want, char **out,
 	int rc = 0;
 	if (found)
 		rc = (*out = strdup(found)) ? 0 : amd_fail(err, "out of memory");
+	else if (want && amd_selector_is(want))
+		rc = 1;
 	else if (n == 0)
 		rc = amd_fail(err, "%s: no sweeps in the store; 'amdahl ingest PATH' loads some",
 			      amd_store_path(st));
@@ -179,14 +183,11 @@ static int sweep_setup(struct amd_sweep_stats *sw, const struct analysis_opts *o
 	return sw->metric && sw->axis ? 0 : -1;
 }
 
-/* Every run of sw's sweep, evaluated, into the statistics. */
+/* The runs rv[0..n), evaluated, into the statistics. */
 static int analyse_sweep(struct amd_store *st, struct amd_sweep_stats *sw,
-			 const struct analysis_opts *o, struct amd_err *err)
+			 struct amd_run_view *rv, size_t n, const struct analysis_opts *o,
+			 struct amd_err *err)
 {
-	struct amd_run_view *rv = NULL;
-	size_t n = 0;
-	if (amd_runs_list(st, sw->sweep, &rv, &n, err) < 0)
-		return -1;
 	struct analysis_run *w = calloc(n ? n : 1, sizeof *w);
 	int rc = w ? 0 : amd_fail(err, "out of memory");
 	size_t ready = 0;
@@ -198,8 +199,30 @@ static int analyse_sweep(struct amd_store *st, struct amd_sweep_stats *sw,
 	for (size_t i = 0; w && i < ready; i++)
 		analysis_run_release(&w[i]);
 	free(w);
-	amd_runs_free(rv, n);
 	return rc;
+}
+
+/* The sweep's name (or the selector's text) in *label, its runs, and in
+ * *axis_sweep the one sweep they belong to (NULL when several). */
+static int pick_runs(struct amd_store *st, const char *want, char **label, const char **axis_sweep,
+		     struct amd_run_view **rv, size_t *n, struct amd_err *err)
+{
+	*rv = NULL;
+	*n = 0;
+	int rc = pick_sweep(st, want, label, err);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		*axis_sweep = *label;
+		return amd_runs_list(st, *label, rv, n, err);
+	}
+	if (amd_select_runs(st, want, rv, n, err) < 0)
+		return -1;
+	*axis_sweep = (*rv)[0].sweep;
+	for (size_t i = 1; i < *n && *axis_sweep; i++)
+		if (!(*rv)[i].sweep || strcmp((*rv)[i].sweep, *axis_sweep) != 0)
+			*axis_sweep = NULL;
+	return (*label = strdup(want)) ? 0 : amd_fail(err, "out of memory");
 }
 
 int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *in,
@@ -209,27 +232,27 @@ int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *in,
 	struct amd_analysis_opts none = {0};
 	struct analysis_opts o;
 	resolve_opts(in ? in : &none, &o);
-	char *sweep, *axis = NULL;
-	if (pick_sweep(st, in ? in->sweep : NULL, &sweep, err) < 0)
-		return -1;
-	if (!o.axis && amd_store_sweep_axis(st, sweep, &axis, err) < 0) {
-		free(sweep);
-		return -1;
-	}
+	char *sweep = NULL, *axis = NULL;
+	const char *axis_sweep = NULL;
+	struct amd_run_view *rv = NULL;
+	size_t nrv = 0;
+	struct amd_sweep_stats *sw = NULL;
+	int rc = pick_runs(st, in ? in->sweep : NULL, &sweep, &axis_sweep, &rv, &nrv, err);
+	if (rc == 0 && !o.axis && axis_sweep)
+		rc = amd_store_sweep_axis(st, axis_sweep, &axis, err);
 	if (!o.axis)
 		o.axis = axis;
-	struct amd_sweep_stats *sw = calloc(1, sizeof *sw);
-	int rc = -1;
-	if (!sw)
-		amd_fail(err, "out of memory");
-	else {
+	if (rc == 0 && !(sw = calloc(1, sizeof *sw)))
+		rc = amd_fail(err, "out of memory");
+	if (rc == 0) {
 		sw->sweep = sweep;
 		sweep = NULL;
 		rc = sweep_setup(sw, &o) < 0 ? amd_fail(err, "out of memory")
-					     : analyse_sweep(st, sw, &o, err);
+					     : analyse_sweep(st, sw, rv, nrv, &o, err);
 	}
 	free(sweep);
 	free(axis);
+	amd_runs_free(rv, nrv);
 	if (rc < 0)
 		amd_sweep_stats_free(sw);
 	else

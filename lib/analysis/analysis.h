@@ -21,7 +21,9 @@
 #include "store.h"
 
 struct amd_analysis_opts {
-	const char *sweep;   /* NULL: the only sweep, or error naming them */
+	const char *sweep;   /* NULL: the only sweep, or error naming them; a name
+	                      * that is no sweep but a selector (selector.h,
+	                      * "param.variant=B,n>=4") analyses the runs it picks */
 	const char *metric;  /* default "epoch_time_s" */
 	const char *axis;    /* NULL: world size n; else a numeric param name */
 	int keep_first;      /* 1: keep epoch 0 (default 0: drop warm-up) */

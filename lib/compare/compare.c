@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "compare.h"
+#include "detectable.h"
 #include "num.h"
 #include "stats.h"
 
@@ -512,6 +513,7 @@ static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
 	if (rc < 0)
 		return amd_fail(err, "compare: out of memory");
 	count_verdicts(c);
+	amd_cmp_noise(c);
 	return 0;
 }
 

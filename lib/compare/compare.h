@@ -54,6 +54,9 @@ struct amd_cmp_row {
 	enum amd_verdict verdict;
 	int runs_needed;         /* per side, when insufficient */
 	char note[240];          /* why insufficient / missing, in a sentence */
+	double detectable;       /* smallest detectable relative change (detectable.h) */
+	int likely;              /* insufficient, interval wholly past the threshold:
+				  * 1 likely regression, -1 likely improvement */
 };
 
 struct amd_comparison {
@@ -68,6 +71,7 @@ struct amd_comparison {
 	unsigned long seed;
 	double level;
 	size_t regressions, improvements, insufficient, missing;
+	size_t likely_regressions; /* gated insufficient rows (detectable.h) */
 };
 
 struct amd_compare_opts {

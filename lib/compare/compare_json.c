@@ -3,6 +3,8 @@
  * that could not be completed is an error, never a shorter document. */
 #include "compare_json.h"
 
+#include <math.h>
+
 #include "analysis_json.h"
 
 static cJSON *side_json(const double *v, size_t n, double median)
@@ -52,6 +54,22 @@ static int add_test(cJSON *o, const struct amd_cmp_row *r)
 	       cJSON_AddBoolToObject(o, "ties", r->mwu.ties) ? 0 : -1;
 }
 
+/* detectable_change (null: none with these run counts, or unknown) and
+ * likely: "regression" / "improvement" for rows too small for the test. */
+static int add_noise(cJSON *o, const struct amd_cmp_row *r)
+{
+	if (!amd_json_num(o, "detectable_change", isinf(r->detectable) ? NAN : r->detectable))
+		return -1;
+	if (isinf(r->detectable) &&
+	    !cJSON_AddStringToObject(o, "detectable_note", "no change: the run counts cannot reach"
+				     " the level"))
+		return -1;
+	if (r->likely && !cJSON_AddStringToObject(o, "likely", r->likely > 0 ? "regression"
+						  : "improvement"))
+		return -1;
+	return 0;
+}
+
 static int add_verdict(cJSON *o, const struct amd_cmp_row *r)
 {
 	if (!cJSON_AddNumberToObject(o, "p_min", r->p_min) || !amd_json_num(o, "p_adjusted", r->p_adj) ||
@@ -60,7 +78,9 @@ static int add_verdict(cJSON *o, const struct amd_cmp_row *r)
 	if (r->verdict == AMD_INSUFFICIENT &&
 	    !cJSON_AddNumberToObject(o, "runs_needed_per_side", r->runs_needed))
 		return -1;
-	return !r->note[0] || cJSON_AddStringToObject(o, "note", r->note) ? 0 : -1;
+	if (r->note[0] && !cJSON_AddStringToObject(o, "note", r->note))
+		return -1;
+	return add_noise(o, r);
 }
 
 cJSON *amd_compare_row_json(const struct amd_cmp_row *r)
@@ -129,7 +149,9 @@ int amd_comparison_json_rows(cJSON *o, const struct amd_comparison *c)
 	       cJSON_AddNumberToObject(s, "regressions", (double)c->regressions) &&
 	       cJSON_AddNumberToObject(s, "improvements", (double)c->improvements) &&
 	       cJSON_AddNumberToObject(s, "insufficient", (double)c->insufficient) &&
-	       cJSON_AddNumberToObject(s, "missing", (double)c->missing) ? 0 : -1;
+	       cJSON_AddNumberToObject(s, "missing", (double)c->missing) &&
+	       cJSON_AddNumberToObject(s, "likely_regressions", (double)c->likely_regressions)
+	       ? 0 : -1;
 }
 
 cJSON *amd_comparison_json(const struct amd_comparison *c, const struct amd_cmp_json_opts *w)

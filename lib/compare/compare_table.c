@@ -1,11 +1,21 @@
 /* compare_table.c — the text of a comparison's rows and its tables; see
  * compare_table.h. */
 #include "compare_table.h"
+#include "selector.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "num.h"
+
+const char *amd_cmp_side(const char *sweep, const char *strategy, char *buf, size_t n)
+{
+	if (strategy && !amd_selector_is(sweep))
+		snprintf(buf, n, "%s:%s", sweep, strategy);
+	else
+		snprintf(buf, n, "%s", sweep);
+	return buf;
+}
 
 void amd_cmp_strategy(const struct amd_cmp_row *r, char *buf, size_t n)
 {

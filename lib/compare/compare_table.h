@@ -12,6 +12,9 @@
 
 /* "ddp", or "ddp→fsdp" when the sides' strategies differ. */
 void amd_cmp_strategy(const struct amd_cmp_row *r, char *buf, size_t n);
+/* One side of a comparison as named: "SWEEP:STRATEGY", "SWEEP", or a
+ * selector as written (its strategy is one of its terms); returns buf. */
+const char *amd_cmp_side(const char *sweep, const char *strategy, char *buf, size_t n);
 /* "ddp n=8" or "ddp→fsdp n=8". */
 void amd_cmp_config(const struct amd_cmp_row *r, char *buf, size_t n);
 /* "1.118 [1.050, 1.200]", "1.118 (no CI)", or none without a ratio. */

@@ -9,9 +9,10 @@
 
 int amd_gate_row_fails(const struct amd_cmp_row *r, const struct amd_gate_opts *o)
 {
-	int require_all = o && o->require_all;
+	int require_all = o && o->require_all, fallback = o && o->fallback_ci;
 	return r->gated && (r->verdict == AMD_REGRESSION ||
-			    (require_all && r->verdict == AMD_MISSING));
+			    (require_all && r->verdict == AMD_MISSING) ||
+			    (fallback && r->likely == 1));
 }
 
 /* Text appended into a fixed buffer; once full, the rest is dropped. */
@@ -86,17 +87,28 @@ static void insufficient(struct text *t, const struct amd_comparison *c)
 	put(t, ".");
 }
 
+/* The count of likely regressions (the rows are in the noise notes). */
+static void likely(struct text *t, const struct amd_comparison *c, const char *what)
+{
+	put(t, " %zu likely regression%s: interval wholly past the threshold, too few runs to"
+	    " confirm (%s).", c->likely_regressions, plural(c->likely_regressions), what);
+}
+
 static void sentence(const struct amd_comparison *c, int require_all, struct amd_gate_verdict *v)
 {
 	struct text t = {v->sentence, sizeof v->sentence, 0};
-	put(&t, "gate: %s: %s%s%s against baseline %s%s%s, %zu gated rows: ", v->word,
-	    c->cand_sweep, c->cand_strategy ? ":" : "", c->cand_strategy ? c->cand_strategy : "",
-	    c->base_sweep, c->base_strategy ? ":" : "", c->base_strategy ? c->base_strategy : "",
-	    c->ngated);
-	if (v->result == AMD_GATE_REGRESSION)
+	char cand[512], base[512];
+	put(&t, "gate: %s: %s against baseline %s, %zu gated rows: ", v->word,
+	    amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand),
+	    amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base), c->ngated);
+	if (v->result == AMD_GATE_REGRESSION && c->regressions + (require_all ? c->missing : 0))
 		failures(&t, c, require_all);
+	else if (v->result == AMD_GATE_REGRESSION)
+		likely(&t, c, "failing with --fallback ci");
 	else if (v->result == AMD_GATE_INSUFFICIENT)
 		insufficient(&t, c);
+	if (v->result == AMD_GATE_INSUFFICIENT && c->likely_regressions)
+		likely(&t, c, "exit 3 unless --fallback ci");
 	else
 		put(&t, "no regression; %zu improvement%s, %zu without a significant change "
 			"past the threshold.",
@@ -108,7 +120,9 @@ void amd_gate_verdict(const struct amd_comparison *c, const struct amd_gate_opts
 		      struct amd_gate_verdict *v)
 {
 	int require_all = o && o->require_all;
-	v->failing = c->regressions + (require_all ? c->missing : 0);
+	v->failing = 0;
+	for (size_t i = 0; i < c->nrows; i++)
+		v->failing += amd_gate_row_fails(&c->rows[i], o) != 0;
 	if (v->failing) {
 		v->result = AMD_GATE_REGRESSION;
 		v->exit_code = AMD_GATE_EXIT_REGRESSION;

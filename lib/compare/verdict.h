@@ -8,6 +8,9 @@
  * side only; otherwise it is insufficient (exit 3) when a gated row
  * cannot reach alpha with its run counts; otherwise it passes (exit 0).
  * A configuration on one side only fails nothing without require_all.
+ * With fallback_ci (asv's fallback), a gated row too small for the test
+ * whose ratio interval lies wholly past the threshold in the bad
+ * direction (a likely regression) fails the gate too.
  * Two sweeps that share no configuration are not compared at all
  * (amd_compare fails). */
 #ifndef AMD_VERDICT_H
@@ -24,6 +27,7 @@ enum { AMD_GATE_EXIT_PASS = 0, AMD_GATE_EXIT_REGRESSION = 1, AMD_GATE_EXIT_INSUF
 
 struct amd_gate_opts {
 	int require_all; /* a gated configuration on one side only fails the gate */
+	int fallback_ci; /* a likely regression (detectable.h) fails the gate */
 };
 
 struct amd_gate_verdict {
@@ -35,8 +39,9 @@ struct amd_gate_verdict {
 	char sentence[2048]; /* "gate: FAIL: rc against baseline v1, 11 gated rows: ..." */
 };
 
-/* 1 when row r fails the gate: a gated regression, or with require_all a
- * gated row on one side only. o may be NULL (no options). */
+/* 1 when row r fails the gate: a gated regression, with require_all a
+ * gated row on one side only, with fallback_ci a gated likely regression.
+ * o may be NULL (no options). */
 int amd_gate_row_fails(const struct amd_cmp_row *r, const struct amd_gate_opts *o);
 
 /* The verdict on c under o (NULL: no options), with its sentence. */

@@ -1,5 +1,5 @@
 /* runs.c — SQL behind the run model (runs.h): logical runs with
- * children folded in, sweeps, metric points and params. */
+ * children folded in, sweeps, metric points, params and tags. */
 #include "runs.h"
 #include "sqlite_int.h"
 
@@ -80,14 +80,18 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 	return 0;
 }
 
+void amd_run_view_release(struct amd_run_view *v)
+{
+	free(v->sweep);
+	free(v->ext_id);
+	free(v->name);
+	free(v->strategy);
+}
+
 void amd_runs_free(struct amd_run_view *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].sweep);
-		free(v[i].ext_id);
-		free(v[i].name);
-		free(v[i].strategy);
-	}
+	for (size_t i = 0; i < n; i++)
+		amd_run_view_release(&v[i]);
 	free(v);
 }
 
@@ -175,15 +179,13 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 	return 0;
 }
 
-int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
-		       struct amd_err *err)
+/* The value of a logical run's param or tag (own, else first child's):
+ * sql reads table `param` or `tag`. */
+static int run_value_find(struct amd_store *st, const char *sql, int64_t run, const char *key,
+			  char **out, struct amd_err *err)
 {
 	*out = NULL;
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT p.value FROM param p JOIN run r ON r.id = p.run_id"
-		" JOIN dict d ON d.id = p.key_id WHERE d.s = ?2 AND (r.id = ?1 OR"
-		" r.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
-		" ORDER BY r.id = ?1 DESC, r.rank LIMIT 1", err);
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);
@@ -192,4 +194,22 @@ int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char 
 	if (rc == SQLITE_ROW)
 		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
 	return amd_store_rows_done(st, q, rc, err);
+}
+
+#define RUN_VALUE_SQL(table) \
+	"SELECT x.value FROM " table " x JOIN run r ON r.id = x.run_id" \
+	" JOIN dict d ON d.id = x.key_id WHERE d.s = ?2 AND (r.id = ?1 OR" \
+	" r.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))" \
+	" ORDER BY r.id = ?1 DESC, r.rank LIMIT 1"
+
+int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
+		       struct amd_err *err)
+{
+	return run_value_find(st, RUN_VALUE_SQL("param"), run, key, out, err);
+}
+
+int amd_run_tag_find(struct amd_store *st, int64_t run, const char *key, char **out,
+		     struct amd_err *err)
+{
+	return run_value_find(st, RUN_VALUE_SQL("tag"), run, key, out, err);
 }

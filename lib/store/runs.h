@@ -36,6 +36,8 @@ struct amd_sweep_view {
 int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view **out,
 		  size_t *n, struct amd_err *err);
 void amd_runs_free(struct amd_run_view *v, size_t n);
+/* Frees the strings of one run view (amd_runs_free does it for all). */
+void amd_run_view_release(struct amd_run_view *v);
 
 int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n,
 		    struct amd_err *err);
@@ -57,5 +59,8 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
  * out of memory. */
 int amd_run_param_find(struct amd_store *st, int64_t run, const char *key, char **out,
 		       struct amd_err *err);
+/* The same for a tag. */
+int amd_run_tag_find(struct amd_store *st, int64_t run, const char *key, char **out,
+		     struct amd_err *err);
 
 #endif

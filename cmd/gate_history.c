@@ -1,0 +1,72 @@
+/* gate_history.c — `amdahl gate --history N --by KEY`: the candidate
+ * group against the N groups before it (lib/compare/history_gate.h),
+ * printed as a sentence or --json; the exit code is the verdict's. */
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "compare_cmd.h"
+#include "history_gate.h"
+
+static int candidate_index(const struct compare_args *a, const struct amd_history *h, size_t *out)
+{
+	*out = h->ngroups - 1;
+	if (!a->cand_value)
+		return 0;
+	for (size_t i = 0; i < h->ngroups; i++)
+		if (strcmp(h->groups[i].label, a->cand_value) == 0) {
+			*out = i;
+			return 0;
+		}
+	return cmd_error(a->name, "--candidate: no group %s=%s among the %zu groups (first %s, "
+			 "last %s)", a->by, a->cand_value, h->ngroups, h->groups[0].label,
+			 h->groups[h->ngroups - 1].label);
+}
+
+static int print_json(const struct amd_history *h, const struct amd_history_verdict *v)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "result", v->word);
+	cJSON_AddNumberToObject(o, "exit", v->exit_code);
+	cJSON_AddStringToObject(o, "metric", h->metric);
+	cJSON_AddStringToObject(o, "by", h->by);
+	cJSON_AddStringToObject(o, "candidate", h->groups[v->cand].label);
+	cJSON_AddNumberToObject(o, "candidate_median", v->cand_median);
+	cJSON *hist = cJSON_AddArrayToObject(o, "history");
+	for (size_t i = v->first; i < v->cand; i++)
+		cJSON_AddItemToArray(hist, cJSON_CreateString(h->groups[i].label));
+	cJSON_AddNumberToObject(o, "history_median", v->base_median);
+	cJSON_AddNumberToObject(o, "ratio", v->ratio);
+	cJSON_AddNumberToObject(o, "divergence", v->q);
+	cJSON_AddNumberToObject(o, "p", v->p);
+	cJSON_AddNumberToObject(o, "p_min", v->p_min);
+	cJSON_AddNumberToObject(o, "alpha", v->alpha);
+	cJSON_AddNumberToObject(o, "threshold", v->threshold);
+	cJSON_AddStringToObject(o, "sentence", v->sentence);
+	return cmd_print_json("gate", o);
+}
+
+int gate_history(struct cmd_ctx *ctx, const struct compare_args *a)
+{
+	struct amd_history_opts o = {.select = a->select, .by = a->by, .metric = a->metric};
+	struct amd_err err = {{0}};
+	struct amd_history *h;
+	if (amd_history(ctx->store, &o, &h, &err) < 0)
+		return cmd_error("gate", "%s", err.msg);
+	double alpha = amd_config_num(&ctx->config, "gate.alpha", 0.05);
+	double threshold = amd_config_num(&ctx->config, "gate.threshold", 0.05);
+	size_t cand;
+	struct amd_history_verdict v;
+	int rc = candidate_index(a, h, &cand);
+	if (rc == 0 && amd_history_gate(h, cand, (size_t)a->history, alpha, threshold, &v, &err) < 0)
+		rc = cmd_error("gate", "%s", err.msg);
+	if (rc == 0 && a->json)
+		rc = print_json(h, &v);
+	else if (rc == 0)
+		printf("%s\n", v.sentence);
+	if (rc == 0)
+		rc = v.exit_code;
+	amd_history_free(h);
+	return rc;
+}

@@ -1,0 +1,42 @@
+/* detectable.h — what a comparison's noise let it see: per row the
+ * smallest change its run counts and spread could have detected, and the
+ * rows too small for the test whose interval still lies wholly past the
+ * threshold (asv's fallback: likely regressions, with the runs per side
+ * that would confirm them). Filled by amd_compare_stats after the
+ * verdicts; the gate fails on likely regressions only with --fallback ci
+ * (verdict.h). */
+#ifndef AMD_DETECTABLE_H
+#define AMD_DETECTABLE_H
+
+#include "buf.h"
+#include "compare.h"
+
+/* Power the smallest detectable change is computed for. */
+#define AMD_DETECT_POWER 0.8
+
+/* Fills every row's detectable and likely, and c->likely_regressions.
+ *
+ * detectable: the smallest relative change of the median the row's test
+ * would find with 80% power at its level (alpha / the Holm family size for
+ * gated rows — Holm's first step — else alpha), by the normal
+ * approximation (z_{1-a/2} + z_{0.8}) · sqrt(sb²/nb + sc²/nc) / baseline
+ * median from the runs' sample standard deviations; INFINITY when the run
+ * counts cannot reach that level at all (no change is detectable), NAN
+ * when a side has fewer than 2 runs or no median.
+ *
+ * likely: 1 for an insufficient row whose ratio interval lies wholly past
+ * the threshold in the bad direction, -1 in the good one, else 0. */
+void amd_cmp_noise(struct amd_comparison *c);
+
+/* The gated rows' range of detectable changes (finite ones) and how many
+ * rows can detect none; lo/hi NAN when none is finite. */
+void amd_cmp_detectable_range(const struct amd_comparison *c, double *lo, double *hi,
+			      size_t *none);
+
+/* What the noise let the comparison see, as lines each starting with
+ * prefix ("" for the terminal, "- " for Markdown): the range of
+ * detectable changes over the gated rows, and each likely regression with
+ * the runs per side that would confirm it. -1 out of memory. */
+int amd_cmp_noise_text(const struct amd_comparison *c, const char *prefix, struct amd_buf *b);
+
+#endif

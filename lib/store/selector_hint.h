@@ -1,0 +1,21 @@
+/* selector_hint.h — private to lib/store: the closest names for a
+ * selector's error messages (selector_hint.c) and the param and tag
+ * names a store holds (selector.c). */
+#ifndef AMD_SELECTOR_HINT_H
+#define AMD_SELECTOR_HINT_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "store.h"
+
+/* ", closest: 'a', 'b'" — the candidates nearest to word by edit
+ * distance (at most three, only those within a third of its length plus
+ * two) — into buf, or "" when none is near. */
+void sel_closest(const char *word, const char *const *cand, size_t n, char *buf, size_t size);
+
+/* The distinct param (tags 0) or tag (tags 1) names in the store, sorted. */
+int sel_store_keys(struct amd_store *st, int tags, char ***out, size_t *n, struct amd_err *err);
+void sel_strings_free(char **v, size_t n);
+
+#endif

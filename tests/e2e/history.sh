@@ -1,0 +1,134 @@
+# history.sh — `amdahl history` on histories of 24 groups (commits, tag
+# git_commit) made from the bundled CPU sweep's real ddp n=8 runs by
+# tests/lib/mlruns_groups.py: 3 runs a group, each a copy of a real run
+# whose epoch times are multiplied by a factor drawn (seeded) from that
+# configuration's own real run-to-run spread. In "nightly" every epoch
+# time from commit c12 on is ×1.20 (a known slowdown); "aa" has none.
+# The change point must be found at c12 and nowhere else, none in the A/A
+# history, and every number must equal tests/oracle/history_oracle.py's.
+test_description='history: group medians in order, change points, JSON, PNG, errors'
+. "$(dirname "$0")/../test-lib.sh"
+
+GROUPS_PY="$AMDAHL_ROOT/tests/lib/mlruns_groups.py"
+ORACLE="$AMDAHL_ROOT/tests/oracle/history_oracle.py"
+CPU=$DATA/cpu-strong-scaling/mlruns/4
+LABELS=$(seq -f 'c%02g' 0 23 | paste -sd,)
+
+test_expect_success SCIPY 'setup: a history with a slowdown from c12 and an A/A history, one store' '
+	slow=$(for i in $(seq 12 23); do printf -- "--slow c%02d=1.20 " $i; done) &&
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 6 --name nightly --runs ddp-n8 \
+		--key tag.git_commit --labels "$LABELS" $slow --noise 1 &&
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 7 --name aa --runs ddp-n8 \
+		--key tag.git_commit --labels "$LABELS" --noise 2 &&
+	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns" &&
+	"$PY" "$ORACLE" "$TMP/mlruns/6" tag.git_commit 12 >"$TMP/oracle.json" &&
+	"$PY" "$ORACLE" "$TMP/mlruns/7" tag.git_commit >"$TMP/oracle-aa.json" &&
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 8 --name tail --runs ddp-n8 \
+		--key tag.git_commit --labels "$LABELS" --slow c23=1.25 --noise 5 &&
+	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns"
+'
+
+test_expect_success SCIPY 'the slowdown is one change point, at c12' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep nightly --json
+	echo "$OUT" >"$TMP/h.json"
+	test_eq "[\"c12\"]" "$(json_get "$TMP/h.json" "jdump([c[\"group\"] for c in d[\"change_points\"]])")"
+	test_eq worse "$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"direction\"]")"
+	test_true "permutation p <= alpha" [ "$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"p_permutation\"] <= d[\"method\"][\"alpha\"]")" = True ]
+'
+
+test_expect_success SCIPY 'groups in order with their medians, as the oracle computes them' '
+	test_eq "$(json_get "$TMP/oracle.json" "jdump([[g[0], g[1]] for g in d[\"groups\"]])")" \
+		"$(json_get "$TMP/h.json" "jdump([[g[\"group\"], g[\"runs\"]] for g in d[\"groups\"]])")"
+	test_eq 0 "$(json_get "$TMP/h.json" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"groups\"]], json.load(open(\"$TMP/oracle.json\"))[\"groups\"]))")"
+'
+
+test_expect_success SCIPY 'the change point: medians before and after, ratio and p as the oracle' '
+	for f in before after; do
+		test_near "$(json_get "$TMP/oracle.json" "d[\"$f\"]")" \
+			"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"$f\"][\"median\"]")" 1e-9
+	done
+	test_near "$(json_get "$TMP/oracle.json" "d[\"ratio\"]")" \
+		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"ratio\"]")" 1e-9
+	test_near "$(json_get "$TMP/oracle.json" "d[\"p\"]")" \
+		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"p\"]")" 1e-9
+	test_eq "36 36 c00 c11 c12 c23" "$(json_get "$TMP/h.json" "(lambda c: \"%d %d %s %s %s %s\" % (c[\"before\"][\"runs\"], c[\"after\"][\"runs\"], c[\"before\"][\"first_group\"], c[\"before\"][\"last_group\"], c[\"after\"][\"first_group\"], c[\"after\"][\"last_group\"]))(d[\"change_points\"][0])")"
+'
+
+test_expect_success SCIPY 'the A/A history has no change point' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep aa --json
+	echo "$OUT" >"$TMP/aa.json"
+	test_eq "24 []" "$(json_get "$TMP/aa.json" "\"%d %s\" % (len(d[\"groups\"]), jdump(d[\"change_points\"]))")"
+	test_eq 0 "$(json_get "$TMP/aa.json" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"groups\"]], json.load(open(\"$TMP/oracle-aa.json\"))[\"groups\"]))")"
+'
+
+test_expect_success SCIPY '--order by a numeric tag gives the order of start here' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep nightly \
+		--order tag.commit_time --json
+	echo "$OUT" >"$TMP/ordered.json"
+	test_eq "$(json_get "$TMP/h.json" "jdump([g[\"group\"] for g in d[\"groups\"]])")" \
+		"$(json_get "$TMP/ordered.json" "jdump([g[\"group\"] for g in d[\"groups\"]])")"
+	test_eq tag.commit_time "$(json_get "$TMP/ordered.json" "d[\"order\"]")"
+'
+
+test_expect_success SCIPY 'the table marks the change and says the method' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep nightly
+	test_contains "c12       3" "$OUT"
+	test_contains "<- change" "$OUT"
+	test_contains "1 change point (E-Divisive means, permutation test: 999 shuffles, alpha 0.05" "$OUT"
+	test_contains "at c12 (worse)" "$OUT"
+'
+
+test_expect_success SCIPY,PIL '--png writes the chart' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep nightly --png "$TMP/h.png"
+	# 640 x 360 points at 150 dpi, rounded up to whole pixels
+	test_eq "$("$PY" -c "import math; print(math.ceil(640 * 150 / 72), math.ceil(360 * 150 / 72))")" \
+		"$("$PY" -c "from PIL import Image; print(*Image.open(\"$TMP/h.png\").size)")"
+'
+
+# ---- gate --history N: the candidate group against the N before it ----
+test_expect_success SCIPY 'gate --history 20: the last commit, 25% slower, fails; p and ratio as the oracle' '
+	test_status 1 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --json
+	echo "$OUT" >"$TMP/g.json"
+	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 23 20 >"$TMP/odd.json"
+	test_near "$(json_get "$TMP/odd.json" "d[\"p\"]")" "$(json_get "$TMP/g.json" "d[\"p\"]")" 1e-12
+	test_near "$(json_get "$TMP/odd.json" "d[\"ratio\"]")" "$(json_get "$TMP/g.json" "d[\"ratio\"]")" 1e-12
+	test_eq "FAIL c23 20 c03" "$(json_get "$TMP/g.json" "\"%s %s %d %s\" % (d[\"result\"], d[\"candidate\"], len(d[\"history\"]), d[\"history\"][0])")"
+'
+test_expect_success SCIPY 'gate --history 20: a commit before the slowdown passes; p as the oracle' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c22 --json
+	echo "$OUT" >"$TMP/g22.json"
+	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 22 20 >"$TMP/odd22.json"
+	test_near "$(json_get "$TMP/odd22.json" "d[\"p\"]")" "$(json_get "$TMP/g22.json" "d[\"p\"]")" 1e-12
+	test_eq PASS "$(json_get "$TMP/g22.json" "d[\"result\"]")"
+'
+test_expect_success 'gate --history 10 cannot reach alpha: exit 3, says how many groups would' '
+	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --history 10 --by tag.git_commit --sweep tail
+	test_contains "11 groups cannot reach alpha 0.05 (smallest p 0.0909): 19 groups of history would" "$OUT"
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --sweep tail
+	test_contains "--history N needs --by KEY" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c99
+	test_contains "no group tag.git_commit=c99" "$ERR"
+'
+
+# ---- errors ----
+test_expect_success 'history without --by is a usage error' '
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" history
+	test_contains "--by KEY is required" "$ERR"
+'
+test_expect_success 'a group holding several configurations says how to narrow' '
+	"$AMDAHL" --store "$TMP/cpu.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" history --by param.repeat
+	test_contains "holds 8 configurations" "$ERR"
+	test_contains "--sweep '"'"'strategy=ddp,n=1'"'"'" "$ERR"
+'
+test_expect_success 'a group key no run has names the closest' '
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_comit --sweep nightly
+	test_contains "closest: '"'"'git_commit'"'"'" "$ERR"
+'
+test_expect_success 'bad options are usage errors' '
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --alpha 2
+	test_contains "--alpha" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --permutations 5
+'
+
+test_done

@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""gate_noise.py — checks a compare/gate --json document's noise fields
+independently (numpy/scipy, no amdahl code) and, given the same
+comparison as --format csv, that the CSV carries the JSON's numbers.
+
+  gate_noise.py JSON [CSV]
+
+Prints "ok - …" / "not ok - …" lines:
+- detectable_change of every row with both sides >= 2 runs equals
+  (z(1 - a/2) + z(0.8)) * sqrt(sd_b²/n_b + sd_c²/n_c) / median_b with a =
+  alpha / Holm family size for gated rows (alpha for the others), sd with
+  ddof=1, z = scipy.stats.norm.ppf; null (with a note) when the smallest
+  attainable p 2/C(m+n, m) exceeds a.
+- likely is "regression" exactly for the insufficient rows whose interval
+  lies wholly past the threshold in the bad direction ("improvement" in the
+  good one), and summary.likely_regressions counts the gated ones.
+"""
+import csv
+import json
+import math
+import sys
+
+import numpy as np
+from scipy.stats import norm
+
+
+def expected_detectable(r, family):
+    b, c = r["baseline"], r["candidate"]
+    if b["runs"] < 2 or c["runs"] < 2 or not b.get("median"):
+        return None
+    a = r["alpha"] / family if r["gated"] and family > 1 else r["alpha"]
+    m, n = b["runs"], c["runs"]
+    if 2 / math.comb(m + n, m) > a:
+        return "none"
+    sb, sc = np.std(b["values"], ddof=1), np.std(c["values"], ddof=1)
+    z = norm.ppf(1 - a / 2) + norm.ppf(0.8)
+    return z * math.sqrt(sb * sb / m + sc * sc / n) / abs(b["median"])
+
+
+def expected_likely(r):
+    if r["verdict"] != "insufficient data" or not r.get("ci"):
+        return None
+    up, down = 1 + r["threshold"], 1 - r["threshold"]
+    above, below = r["ci"]["lo"] > up, r["ci"]["hi"] < down
+    if r["direction"] == "lower":
+        return "regression" if above else "improvement" if below else None
+    return "regression" if below else "improvement" if above else None
+
+
+def say(ok, what, detail=""):
+    print(("ok - " if ok else "not ok - ") + what)
+    if not ok and detail:
+        print("# " + detail)
+
+
+def main():
+    d = json.load(open(sys.argv[1]))
+    family = d["summary"]["holm_family"]
+    for r in d["rows"]:
+        name = "%s %s n=%g" % (r["metric"], r["strategy"], r["n"])
+        want = expected_detectable(r, family)
+        got = r.get("detectable_change")
+        if want == "none":
+            say(got is None and "detectable_note" in r, name + ": no detectable change", repr(got))
+        elif want is not None:
+            say(got is not None and abs(got - want) <= 1e-9 * max(1, abs(want)),
+                name + ": detectable change %.6g" % want, "amdahl: %r" % got)
+        say(r.get("likely") == expected_likely(r), name + ": likely %s" % expected_likely(r),
+            "amdahl: %r" % r.get("likely"))
+    n_likely = sum(1 for r in d["rows"] if r["gated"] and expected_likely(r) == "regression")
+    say(d["summary"]["likely_regressions"] == n_likely, "summary: %d likely regressions" % n_likely)
+    if len(sys.argv) > 2:
+        rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+        say(len(rows) == len(d["rows"]), "csv: %d rows" % len(d["rows"]), "csv has %d" % len(rows))
+        for r, c in zip(d["rows"], rows):
+            near = lambda a, b: abs(float(a) - b) <= 1e-12 * max(1, abs(b))
+            same = (c["metric"] == r["metric"] and float(c["n"]) == r["n"] and
+                    near(c["ratio"], r["ratio"]) and c["verdict"] == r["verdict"] and
+                    near(c["baseline_median"], r["baseline"]["median"]) and
+                    (c["p"] == "" if "p" not in r else near(c["p"], r["p"])))
+            say(same, "csv row %s %s n=%s has the JSON's numbers" % (c["metric"], c["strategy"],
+                                                                    c["n"]), repr(c))
+
+
+if __name__ == "__main__":
+    main()

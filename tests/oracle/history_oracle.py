@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""history_oracle.py — an independent computation of `amdahl history`'s
+numbers from an MLflow file store (no amdahl code): runs grouped by a tag
+or param, each run's value the median of its epoch_time_s without epoch 0,
+per group the median of its runs; for a change at group index K, the
+medians of the runs before and after it, their ratio, and SciPy's
+two-sided Mann–Whitney p (after against before).
+
+usage: history_oracle.py EXPERIMENT_DIR tag.NAME|param.NAME [K]
+       history_oracle.py EXPERIMENT_DIR KEY --odd CAND N
+prints JSON: {"groups": [[label, runs, median], ...] in order of start,
+              "before": m, "after": m, "ratio": r, "p": p}   (the last with K)
+With --odd: the gate against a history — group CAND against the N groups
+before it: "ratio" (its median over the median of their medians) and "p",
+the share of the N+1 groups whose divergence from the others (E-Divisive's
+Q with itself alone on one side, from its definition, negative for a group
+below the others' mean: epoch time, lower is better) is at least the
+candidate's.
+"""
+import json
+import os
+import statistics
+import sys
+
+from scipy.stats import mannwhitneyu
+
+
+def read(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+def main():
+    exp, key = sys.argv[1], sys.argv[2]
+    kind, name = key.split('.', 1)
+    groups = {}
+    for rid in os.listdir(exp):
+        d = os.path.join(exp, rid)
+        if not os.path.isdir(d):
+            continue
+        meta = dict(l.split(': ', 1) for l in read(os.path.join(d, 'meta.yaml')).splitlines()
+                    if ': ' in l)
+        if meta.get('status') != '3':
+            continue
+        label = read(os.path.join(d, 'params' if kind == 'param' else 'tags', name))
+        rows = [l.split() for l in read(os.path.join(d, 'metrics', 'epoch_time_s')).splitlines()]
+        vals = [float(v) for _, v, step in rows if int(step) > 0]
+        g = groups.setdefault(label, {'start': int(meta['start_time']), 'values': []})
+        g['start'] = min(g['start'], int(meta['start_time']))
+        g['values'].append(statistics.median(vals))
+    order = sorted(groups, key=lambda k: groups[k]['start'])
+    out = {'groups': [[k, len(groups[k]['values']), statistics.median(groups[k]['values'])]
+                      for k in order]}
+    if len(sys.argv) > 5 and sys.argv[3] == '--odd':
+        cand, n = int(sys.argv[4]), int(sys.argv[5])
+        meds = [statistics.median(groups[g]['values']) for g in order][cand - n:cand + 1]
+
+        def q(j):
+            others = [x for i, x in enumerate(meds) if i != j]
+            m = len(others)
+            cross = sum(abs(x - meds[j]) for x in others)
+            within = sum(abs(a - b) for i, a in enumerate(others) for b in others[i + 1:])
+            sign = 1 if meds[j] > sum(others) / m else -1   # lower is better
+            return sign * m / (m + 1) * (2 * cross / m - within / (m * (m - 1) / 2))
+        qc = q(n)
+        out['p'] = sum(1 for j in range(n + 1) if q(j) >= qc - 1e-12 * abs(qc)) / (n + 1)
+        out['ratio'] = meds[n] / statistics.median(meds[:n])
+    elif len(sys.argv) > 3:
+        k = int(sys.argv[3])
+        before = [v for g in order[:k] for v in groups[g]['values']]
+        after = [v for g in order[k:] for v in groups[g]['values']]
+        out['before'] = statistics.median(before)
+        out['after'] = statistics.median(after)
+        out['ratio'] = out['after'] / out['before']
+        out['p'] = float(mannwhitneyu(after, before, alternative='two-sided').pvalue)
+    print(json.dumps(out))
+
+
+if __name__ == '__main__':
+    main()
