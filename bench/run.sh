@@ -1,12 +1,13 @@
 #!/bin/bash
 # run.sh BUILD_DIR — every benchmark (`make bench`): trace ingest speed
-# and memory, `report build` time, `amdahl mail` with a large attachment.
+# and memory, metric points (ingest rate, `stats` on an input and its
+# double), `report build` time, `amdahl mail` with a large attachment.
 # Figures are printed, never asserted: targets are stated next to them.
 set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in trace report mail; do
+for b in trace metrics report mail; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

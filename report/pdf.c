@@ -177,14 +177,18 @@ static const char *cell(const struct amd_table *t, size_t r, size_t c)
 	return r == 0 ? t->head[c] : amd_table_cell(t, r - 1, c);
 }
 
-/* Shortens s in the middle ("abc…xyz") to fit maxw; writes into buf. */
+/* Shortens s in the middle ("abc…xyz") to fit maxw; writes into buf (n
+ * bytes, at least 16). The tries start at what buf can hold, so a cell of
+ * megabytes (a run's list of 100 k flagged epochs) costs what one of n
+ * bytes costs. */
 static void ellipsize(cairo_t *cr, const char *s, double maxw, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", s);
 	size_t len = strlen(s);
 	if (chart_text_width(cr, buf) <= maxw || len < 8)
 		return;
-	for (size_t keep = len - 1; keep > 6; keep--) {
+	size_t top = len - 1 < n - 4 ? len - 1 : n - 4; /* "…" is 3 bytes, then NUL */
+	for (size_t keep = top; keep > 6; keep--) {
 		size_t head = keep / 3, tail = keep - head;
 		snprintf(buf, n, "%.*s…%s", (int)head, s, s + len - tail);
 		if (chart_text_width(cr, buf) <= maxw)
