@@ -9,13 +9,13 @@
 PREFIX  ?= /usr/local
 O       ?= build
 CC      ?= cc
-PKGS    := sqlite3 libcjson yajl cairo fontconfig gsl yaml-0.1 zlib libcurl libcrypto
+PKGS    := sqlite3 libcjson yajl cairo fontconfig gsl yaml-0.1 zlib libcurl libcrypto libisal
 VERSION := 0.1.0
 
 # Debian packages the project needs; `make deps` installs only the missing ones.
 DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev \
              libcairo2-dev libgsl-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev \
-             libssl-dev libcmocka-dev fonts-dejavu-core libfontconfig-dev
+             libssl-dev libcmocka-dev fonts-dejavu-core libfontconfig-dev libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy \
              python3-aiosmtpd python3-pil libxml2-utils gzip time openssl
 DEB_FUZZ  := clang libclang-rt-14-dev
