@@ -15,22 +15,7 @@ COMPARE="$AMDAHL_ROOT/tests/oracle/compare_stats.py"
 CPU_RUN=35b98d95cb2449f9a3df172d0213ebd2 # ddp-n2 repeat 2
 GPU_RUN=14746194f0a94575af0b5fafe38e95f6 # logs gpu_energy_J, power, util
 
-# compare_oracle AMDAHL_JSON ORACLE_JSON — one assertion per check of
-# compare_stats.py (its "#" lines, the differences, shown on failure).
-compare_oracle() {
-	local line n=0
-	"$PY" "$COMPARE" "$1" "$2" >"$TMP/compare.out"
-	while IFS= read -r line; do
-		case "$line" in
-		"ok - "* | "not ok - "*)
-			n=$((n + 1))
-			test_eq "ok - ${line#*ok - }" "$line"
-			;;
-		"#"*) echo "$line" >&2 ;;
-		esac
-	done <"$TMP/compare.out"
-	test_true "compare_stats.py made checks ($n)" [ "$n" -gt 0 ]
-}
+. "$AMDAHL_ROOT/tests/oracle/compare_oracle.sh" # compare_oracle
 
 test_expect_success 'setup: cpu-strong-scaling with one run of 300000 epochs' '
 	"$PY" "$GEN" "$DATA/cpu-strong-scaling/mlruns/4" "$TMP/cpu" 300000 $CPU_RUN &&

@@ -97,16 +97,23 @@ static char *write_tmp(const char *name, const void *p, size_t n)
 	return path;
 }
 
+/* gunzip_read_all through ISA-L, or through the zlib fallback. */
+static struct bytes read_with(const char *path, size_t cap, int fallback, int *code)
+{
+	if (fallback)
+		setenv("AMDAHL_GUNZIP", "zlib", 1);
+	struct bytes got = gunzip_read_all(path, cap, code);
+	unsetenv("AMDAHL_GUNZIP");
+	return got;
+}
+
 /* The same bytes and code from ISA-L (reads of cap) and from the zlib
  * fallback. */
 static void assert_both(const char *path, const struct bytes *want, size_t cap, int want_code)
 {
 	for (int fallback = 0; fallback < 2; fallback++) {
-		if (fallback)
-			setenv("AMDAHL_GUNZIP", "zlib", 1);
 		int code;
-		struct bytes got = gunzip_read_all(path, cap, &code);
-		unsetenv("AMDAHL_GUNZIP");
+		struct bytes got = read_with(path, cap, fallback, &code);
 		assert_int_equal(code, want_code);
 		assert_int_equal(got.n, want->n);
 		assert_memory_equal(got.p, want->p, want->n);
@@ -159,11 +166,8 @@ static void truncated_is_buf_error(void **state)
 	struct bytes gz = file_bytes(REAL_TRACE), all = zlib_read_all(REAL_TRACE);
 	char *path = write_tmp("cut.json.gz", gz.p, gz.n / 2);
 	for (int fallback = 0; fallback < 2; fallback++) {
-		if (fallback)
-			setenv("AMDAHL_GUNZIP", "zlib", 1);
 		int code;
-		struct bytes got = gunzip_read_all(path, 1u << 20, &code);
-		unsetenv("AMDAHL_GUNZIP");
+		struct bytes got = read_with(path, 1u << 20, fallback, &code);
 		assert_int_equal(code, Z_BUF_ERROR);
 		assert_true(got.n > 0 && got.n < all.n); /* a prefix of the data */
 		assert_memory_equal(got.p, all.p, got.n);
@@ -180,11 +184,8 @@ static void wrong_crc_is_data_error(void **state)
 	gz.p[gz.n - 8] ^= 0x55; /* the trailer's CRC-32 */
 	char *path = write_tmp("crc.json.gz", gz.p, gz.n);
 	for (int fallback = 0; fallback < 2; fallback++) {
-		if (fallback)
-			setenv("AMDAHL_GUNZIP", "zlib", 1);
 		int code;
-		struct bytes got = gunzip_read_all(path, 1u << 20, &code);
-		unsetenv("AMDAHL_GUNZIP");
+		struct bytes got = read_with(path, 1u << 20, fallback, &code);
 		assert_int_equal(code, Z_DATA_ERROR);
 		free(got.p);
 	}
