@@ -1,6 +1,7 @@
 #!/bin/bash
 # run.sh BUILD_DIR — every benchmark (`make bench`): trace and TensorBoard ingest speed
-# and memory, `report build` time, `amdahl mail` with a large attachment,
+# and memory, metric points (ingest rate, `stats` on an input and its
+# double), `report build` time, `amdahl mail` with a large attachment,
 # the region readers (cProfile, Nsight Systems) on large inputs, the region
 # model search of `amdahl scaling`.
 # Figures are printed, never asserted: targets are stated next to them.
@@ -8,7 +9,7 @@ set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in trace tfevents report mail profiles scaling; do
+for b in trace tfevents metrics report mail profiles scaling; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

@@ -4,7 +4,8 @@
 # H100 trace with shifted timestamps, written to /tmp), as .json and
 # .json.gz: the reader alone (bench/trace_parse) and a full `amdahl
 # ingest`, in MB/s of JSON, events/s and peak RSS, next to `zcat` and
-# Python's json.load on the same file. Targets: >= 300 MB/s of raw JSON
+# Python's json.load on the same file; .json.gz also with zlib's inflate
+# (AMDAHL_GUNZIP=zlib) next to ISA-L's, the default. Targets: >= 300 MB/s of raw JSON
 # on one core; .json.gz within 1.3x of zcat; peak RSS < 100 MB.
 set -eu
 build=${1:-build}
@@ -53,6 +54,8 @@ for base in "$work"/real*.pt.trace.json "$work/big.pt.trace.json"; do
     read -r cpu wall rss <<<"$(measure "$root/$build/amdahl" --store "$work/s.db" ingest "$f")"
     row "" "$kind" "amdahl ingest (all)" "$cpu" "$wall" "$bytes" "$events" "$rss"
     if [ "$kind" = json.gz ]; then
+      read -r cpu wall rss <<<"$(AMDAHL_GUNZIP=zlib measure "$parse" "$f")"
+      row "" "$kind" "reader, zlib inflate" "$cpu" "$wall" "$bytes" "$events" "$rss"
       read -r cpu wall rss <<<"$(measure sh -c "zcat '$f' >/dev/null")"
       row "" "$kind" "zcat >/dev/null" "$cpu" "$wall" "$bytes" "" "$rss"
     else

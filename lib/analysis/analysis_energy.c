@@ -7,14 +7,15 @@
 #include <stdlib.h>
 
 #include "gpu_energy.h"
+#include "metric_points.h"
 #include "num.h"
 
+/* Is step kept? pts[0..n) (one rank, sorted by step) with keep[]; the
+ * first point logged at the step decides. */
 static int is_kept_step(const struct amd_point *pts, size_t n, const int *keep, int64_t step)
 {
-	for (size_t i = 0; i < n; i++)
-		if (pts[i].step == step)
-			return keep[i];
-	return 0;
+	size_t i = amd_points_find_step(pts, n, step);
+	return i < n ? keep[i] : 0;
 }
 
 /* Mean of the values of p (all ranks). */

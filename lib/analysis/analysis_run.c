@@ -11,19 +11,11 @@
 
 #include "analysis_energy.h"
 #include "buf.h"
+#include "metric_points.h"
 #include "num.h"
 #include "run_facts.h"
 
 /* ---- which epochs count ---- */
-
-/* Points of the lowest rank in p (p sorted by rank then step). */
-static size_t lowest_rank(const struct amd_point *p, size_t n)
-{
-	size_t k = 0;
-	while (k < n && p[k].rank == p[0].rank)
-		k++;
-	return k;
-}
 
 /* Does epoch i of pts (span from the previous point, or start_ms, to its
  * own timestamp) overlap a known profiler window? */
@@ -139,13 +131,12 @@ static int flag_outliers(struct analysis_run *w, const struct amd_point *pts, si
 
 /* ---- samples and seconds ---- */
 
-/* Value of key at the given step for the lowest rank, NAN if absent. */
+/* Value at the given step of the points p[0..n) of one rank, sorted by
+ * step (the earliest logged when a step repeats), NAN if absent. */
 static double at_step(const struct amd_point *p, size_t n, int64_t step)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i].rank == p[0].rank && p[i].step == step)
-			return p[i].value;
-	return NAN;
+	size_t i = amd_points_find_step(p, n, step);
+	return i < n ? p[i].value : NAN;
 }
 
 /* Samples per epoch from global_batch_size × steps_per_epoch, NAN when
@@ -178,6 +169,8 @@ static int run_throughput(struct amd_store *st, struct analysis_run *w,
 	int rc = amd_run_metric(st, w->rv->id, "throughput_samples_per_s", &tp, &ntp, err) < 0 ||
 		 amd_run_metric(st, w->rv->id, "epoch_time_s", &ep, &nep, err) < 0 ||
 		 batch_samples(st, w->rv->id, &b, err) < 0 ? -1 : 0;
+	ntp = rc == 0 ? amd_points_lowest_rank(tp, ntp) : 0;
+	nep = rc == 0 ? amd_points_lowest_rank(ep, nep) : 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (!keep[i])
 			continue;
@@ -280,7 +273,7 @@ static int run_epochs(struct amd_store *st, struct analysis_run *w,
 	if (amd_run_metric(st, w->rv->id, o->metric, &pts, &np, err) < 0 ||
 	    amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0)
 		goto out;
-	np = np ? lowest_rank(pts, np) : 0;
+	np = amd_points_lowest_rank(pts, np);
 	keep = calloc(np + 1, sizeof *keep);
 	int got = keep ? run_value(w, pts, np, tr, ntr, o, keep) : -1;
 	if (got != 0) {

@@ -1,22 +1,23 @@
-/* chunks.c — a file's bytes (gunzipped when gzipped) in chunks,
- * inflated by a second thread while the caller parses the previous
- * chunk: on two cores a .json.gz then costs about what zcat costs. */
+/* chunks.c — a file's bytes (gunzipped when gzipped, gunzip.h) in
+ * chunks, inflated by a second thread while the caller parses the
+ * previous chunk: on two cores a .json.gz then costs about what zcat
+ * costs. */
 #include "chunks.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "file.h"
+#include "gunzip.h"
 
 
 #define NBUF 4
 #define CHUNK (1u << 20)
 
 struct amd_chunk_reader {
-	gzFile g;
+	struct amd_gunzip *g;
 	pthread_t th;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -42,18 +43,16 @@ static void *inflater(void *arg)
 		pthread_mutex_unlock(&r->mu);
 		if (stop)
 			break;
-		int n = gzread(r->g, r->buf[slot], CHUNK);
+		long n = amd_gunzip_read(r->g, r->buf[slot], CHUNK);
 		pthread_mutex_lock(&r->mu);
 		if (n > 0) {
-			r->len[slot] = n;
+			r->len[slot] = (int)n;
 			r->count++;
 			slot = (slot + 1) % NBUF;
 		} else {
-			const char *m = gzerror(r->g, &r->gz_code);
-			strncpy(r->gz_msg, m ? m : "", sizeof r->gz_msg - 1);
-			if (r->gz_code == Z_ERRNO)
-				strncpy(r->gz_msg, strerror(errno), sizeof r->gz_msg - 1);
-			r->raw_offset = gzoffset(r->g);
+			const char *m;
+			r->gz_code = amd_gunzip_status(r->g, &m, &r->raw_offset);
+			strncpy(r->gz_msg, m, sizeof r->gz_msg - 1);
 			r->done = 1;
 		}
 		pthread_cond_broadcast(&r->cv);
@@ -78,13 +77,11 @@ int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_
 		amd_chunks_close(r);
 		return -1;
 	}
-	r->g = gzdopen(fd, "rb");
-	if (!r->g) {
+	if (amd_gunzip_open(fd, &r->g) < 0) {
 		int e = errno ? errno : ENOMEM;
 		amd_chunks_close(r);
 		return amd_fail(err, "%s: %s", path, strerror(e));
 	}
-	gzbuffer(r->g, 1u << 17);
 	for (int i = 0; i < NBUF; i++)
 		if (!(r->buf[i] = malloc(CHUNK))) {
 			amd_chunks_close(r);
@@ -149,7 +146,6 @@ void amd_chunks_close(struct amd_chunk_reader *r)
 	pthread_cond_destroy(&r->cv);
 	for (int i = 0; i < NBUF; i++)
 		free(r->buf[i]);
-	if (r->g)
-		gzclose(r->g);
+	amd_gunzip_close(r->g);
 	free(r);
 }

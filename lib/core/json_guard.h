@@ -1,10 +1,11 @@
 /* json_guard.h — a bound on the length of one JSON token for streaming
  * readers. yajl keeps a string or number that spans input chunks in a
  * buffer that grows without limit, so a trace claiming a 10 GB string
- * would take 10 GB. The guard scans each chunk before yajl sees it (with
- * memchr for quotes, so it costs little) and reports the byte where the
- * distance between two unescaped quotes passes the limit: no real trace
- * has a string, or a stretch without any string, that long. */
+ * would take 10 GB. The guard sees each chunk before yajl does and reports
+ * the byte where the distance between two unescaped quotes passes the
+ * limit: no real trace has a string, or a stretch without any string,
+ * that long. It reads a chunk whole only when the chunk could pass the
+ * limit; otherwise only back from its end to its last quote. */
 #ifndef AMD_JSON_GUARD_H
 #define AMD_JSON_GUARD_H
 
@@ -16,8 +17,7 @@
 struct amd_json_guard {
 	uint64_t limit;
 	uint64_t run;       /* bytes since the last unescaped quote */
-	int in_string;
-	size_t backslashes; /* trailing backslashes of the last chunk, in a string */
+	size_t backslashes; /* trailing backslashes of the last chunk */
 };
 
 void amd_json_guard_init(struct amd_json_guard *g, uint64_t limit);

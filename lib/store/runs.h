@@ -50,7 +50,8 @@ struct amd_point {
 };
 
 /* Points of metric key for logical run id (its own and its children's),
- * ordered by rank then step. */
+ * ordered by rank, step, then time: metric_points.h's binary search
+ * relies on that order (a second backend keeps it). */
 int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 		   struct amd_point **out, size_t *n, struct amd_err *err);
 

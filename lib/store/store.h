@@ -17,8 +17,6 @@ enum amd_store_mode { AMD_STORE_READ, AMD_STORE_WRITE };
 /* An open store (opaque outside lib/store). */
 struct amd_store;
 
-#define AMD_SCHEMA_VERSION 2
-
 /* Opens (creating and migrating, in WRITE mode) the store at path. A
  * READ open of a missing file fails with a message that says so. */
 int amd_store_open(const char *path, enum amd_store_mode mode,

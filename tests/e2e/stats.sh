@@ -8,23 +8,7 @@ test_description='amdahl stats against the numpy/scipy oracle on the bundled swe
 ORACLE="$AMDAHL_ROOT/tests/oracle/stats_oracle.py"
 COMPARE="$AMDAHL_ROOT/tests/oracle/compare_stats.py"
 
-# compare_oracle AMDAHL_JSON ORACLE_JSON — every check compare_stats.py
-# makes ("ok - …" / "not ok - …" lines) is one assertion here; its "#"
-# lines (the differences) are shown under a failing one.
-compare_oracle() {
-	local line n=0
-	"$PY" "$COMPARE" "$1" "$2" >"$TMP/compare.out"
-	while IFS= read -r line; do
-		case "$line" in
-		"ok - "* | "not ok - "*)
-			n=$((n + 1))
-			test_eq "ok - ${line#*ok - }" "$line"
-			;;
-		"#"*) echo "$line" >&2 ;;
-		esac
-	done <"$TMP/compare.out"
-	test_true "compare_stats.py made checks ($n)" [ "$n" -gt 0 ]
-}
+. "$AMDAHL_ROOT/tests/oracle/compare_oracle.sh" # compare_oracle
 
 # ingest_with_windows DB DIR — ingest DIR; when no trace parser recorded
 # the profiler windows of DIR's trace files, record them (start/end in

@@ -1,6 +1,7 @@
 /* test_json_guard.c — the token-length bound for streamed JSON: strings,
  * escaped quotes and backslashes across chunk boundaries, stretches with
- * no string at all. */
+ * no string at all, and random texts in random chunkings against the rule
+ * read byte by byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +68,44 @@ static void a_long_number_fails(void **state)
 	assert_int_equal(feed(doc, 4, 64), -1);
 }
 
+/* The guard's rule read off the whole text at once, byte by byte: the
+ * offset where the bytes since the last unescaped quote pass limit, or -1. */
+static long reference(const char *s, uint64_t limit)
+{
+	uint64_t run = 0;
+	size_t backslashes = 0;
+	for (size_t i = 0; s[i]; i++) {
+		if (s[i] == '"' && backslashes % 2 == 0) {
+			run = 0;
+		} else if (++run > limit) {
+			return (long)i;
+		}
+		backslashes = s[i] == '\\' ? backslashes + 1 : 0;
+	}
+	return -1;
+}
+
+/* Texts of quotes, backslashes and letters in every chunking agree with
+ * the byte-by-byte reading: chunks that cannot reach the limit are read
+ * back from their end only, the others whole. */
+static void any_chunking_agrees_with_the_byte_by_byte_rule(void **state)
+{
+	(void)state;
+	unsigned seed = 12345;
+	char text[200];
+	for (int t = 0; t < 3000; t++) {
+		size_t n = 1 + (seed = seed * 1103515245u + 12345u) % (sizeof text - 1);
+		for (size_t i = 0; i < n; i++) {
+			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+			text[i] = r % 8 == 0 ? '"' : r % 8 == 1 ? '\\' : 'a';
+		}
+		text[n] = '\0';
+		uint64_t limit = 1 + (seed >> 20) % 40;
+		size_t k = 1 + (seed >> 8) % 64;
+		assert_int_equal(feed(text, k, limit), reference(text, limit));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -74,6 +113,7 @@ int main(void)
 		cmocka_unit_test(long_string_fails_at_the_limit),
 		cmocka_unit_test(escaped_quotes_do_not_end_a_string),
 		cmocka_unit_test(a_long_number_fails),
+		cmocka_unit_test(any_chunking_agrees_with_the_byte_by_byte_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

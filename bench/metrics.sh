@@ -1,0 +1,65 @@
+#!/bin/bash
+# metrics.sh BUILD_DIR — metric points: ingest speed and `stats` growth.
+# From a real run of the bundled CPU sweep lengthened to N and 2N epochs
+# (bench/gen_long_run.py: its own values and time gaps repeated):
+#   - `amdahl ingest` of the MLflow file store in points/s, next to
+#     `sqlite3 .import` of the same points as CSV into a table without
+#     indexes (the issue's reference; target: at most half its time);
+#   - `amdahl stats` and `report build` on N and on 2N points: the time
+#     ratio must stay at most 2.2 (nothing quadratic). Each is the best of
+#     3 runs (the machine is shared). Exit 1 when a ratio passes 2.2.
+set -eu
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
+command -v sqlite3 >/dev/null || { echo "bench: sqlite3 missing; make deps"; exit 2; }
+work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+n=${BENCH_POINTS:-200000}
+exp=testdata/cpu-strong-scaling/mlruns/4
+run=35b98d95cb2449f9a3df172d0213ebd2
+
+# best CMD... -> "wall_s max_rss_kb": the fastest of 3 runs
+best() {
+  local w=999999 r=0
+  for _ in 1 2 3; do
+    /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 2; }
+    read -r tw tr <"$work/t"
+    if awk -v a="$tw" -v b="$w" 'BEGIN{exit !(a < b)}'; then w=$tw; r=$tr; fi
+  done
+  echo "$w $r"
+}
+
+for k in 1 2; do
+  /usr/bin/python3 bench/gen_long_run.py "$exp" "$work/m$k" $((n * k)) "$run"
+  # the same points as CSV (run, key, step, ts, value) for sqlite3 .import
+  for f in "$work/m$k"/*/"$run"/metrics/*; do
+    awk -v key="$(basename "$f")" '{print "r," key "," $3 "," $1 "," $2}' "$f"
+  done >"$work/p$k.csv"
+done
+
+printf '\n%-34s %9s %8s %12s %8s\n' "what" "points" "wall s" "points/s" "RSS MB"
+points=$(wc -l <"$work/p2.csv")
+rm -f "$work/s2.db"*
+read -r w r <<<"$(best sh -c "rm -f '$work/i.db'* && '$build/amdahl' --store '$work/i.db' ingest '$work/m2'")"
+printf '%-34s %9d %8.2f %12.0f %8.1f\n' "amdahl ingest (MLflow files)" "$points" "$w" \
+  "$(awk -v p="$points" -v w="$w" 'BEGIN{print p / (w > 0 ? w : 0.001)}')" "$(awk -v r="$r" 'BEGIN{print r / 1024}')"
+ing=$w
+read -r w r <<<"$(best sh -c "rm -f '$work/ref.db' && sqlite3 '$work/ref.db' 'CREATE TABLE p(run, key, step, ts, value)' '.mode csv' '.import $work/p2.csv p'")"
+printf '%-34s %9d %8.2f %12.0f %8.1f\n' "sqlite3 .import CSV, no index" "$points" "$w" \
+  "$(awk -v p="$points" -v w="$w" 'BEGIN{print p / (w > 0 ? w : 0.001)}')" "$(awk -v r="$r" 'BEGIN{print r / 1024}')"
+echo "ingest / .import: $(awk -v a="$ing" -v b="$w" 'BEGIN{printf "%.2f", a / (b > 0 ? b : 0.001)}')x (target: at most 0.5x)"
+
+rc=0
+printf '\n%-20s %10s %10s %10s %10s %7s\n' "command" "N points" "wall s" "2N points" "wall s" "ratio"
+for k in 1 2; do "$build/amdahl" --store "$work/s$k.db" ingest "$work/m$k" >/dev/null; done
+for cmd in stats "report build -o $work/rep"; do
+  read -r w1 _ <<<"$(best sh -c "'$build/amdahl' --store '$work/s1.db' $cmd")"
+  read -r w2 _ <<<"$(best sh -c "'$build/amdahl' --store '$work/s2.db' $cmd")"
+  ratio=$(awk -v a="$w1" -v b="$w2" 'BEGIN{printf "%.2f", b / (a > 0 ? a : 0.01)}')
+  verdict=ok
+  awk -v r="$ratio" 'BEGIN{exit !(r > 2.2)}' && { verdict="FAIL (> 2.2: grows faster than linear)"; rc=1; }
+  printf '%-20s %10d %10.2f %10d %10.2f %7s %s\n' "${cmd%% -o*}" $((3 * n)) "$w1" $((6 * n)) "$w2" "$ratio" "$verdict"
+done
+exit $rc
