@@ -68,8 +68,10 @@ const char *amd_json_guard_what(const struct amd_json_guard *g, const unsigned c
 {
 	if (g->in_string)
 		return "a JSON string";
-	size_t from = at > 1024 ? at - 1024 : 0;
-	if (at > from && strspn((const char *)p + from, " \t\r\n") >= at - from)
+	size_t from = at > 1024 ? at - 1024 : 0, k = from; /* the chunk has no NUL end */
+	while (k < at && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
+		k++;
+	if (at > from && k == at)
 		return "whitespace (no JSON value)";
 	return "a JSON number or a stretch without strings";
 }
