@@ -327,10 +327,9 @@ int amd_parse_value_unit(const char *s, double *out, char *unit, size_t unit_siz
 	double v = strtod(s, &end);
 	if (end == s || (errno == ERANGE && isinf(v)))
 		return -1; /* overflow (underflow reads as ~0) */
-	const char *u = end;
-	while (is_blank(*u))
+	const char *u = end, *stop = s + n;
+	while (u < stop && is_blank(*u))
 		u++;
-	const char *stop = s + n;
 	for (const char *q = u; q < stop; q++)
 		if (!isalpha((unsigned char)*q) && *q != '%' && *q != '/')
 			return -1;
