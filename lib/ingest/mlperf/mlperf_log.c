@@ -207,6 +207,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_mlperf_log = {
 	.name = "mlperf-log",
+	.variants = "MLPerf training logs (:::MLLOG lines, result_N.txt, launcher logs with rank prefixes)",
 	.is_dir = 0,
 	.detect = detect,
 	.parse = parse,

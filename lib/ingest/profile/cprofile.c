@@ -222,6 +222,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_cprofile = {
 	.name = "cprofile",
+	.variants = "cProfile/pstats dumps (python -m cProfile -o, .prof, .pstats), marshal versions 0-4",
 	.detect = detect,
 	.parse = parse,
 };

@@ -275,6 +275,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_keyavg = {
 	.name = "torch-key-averages",
+	.variants = "torch key_averages().table() text (oumi prof_*_cpu_time_total.txt), us/ms/s and Kb/Mb/Gb",
 	.detect = detect,
 	.parse = parse,
 };

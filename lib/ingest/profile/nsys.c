@@ -228,6 +228,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_nsys = {
 	.name = "nsys-sqlite",
+	.variants = "Nsight Systems SQLite export (nsys export --type sqlite, nsys stats), kernels, copies, CUDA API, NVTX",
 	.detect = detect,
 	.parse = parse,
 };

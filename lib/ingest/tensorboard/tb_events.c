@@ -183,6 +183,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_tensorboard = {
 	.name = "tensorboard",
+	.variants = "TensorBoard event files (events.out.tfevents.*: PyTorch SummaryWriter, Lightning, Keras, tf.summary), simple_value and tensor scalars, hparams",
 	.is_dir = 0,
 	.detect = detect,
 	.parse = parse,
