@@ -141,9 +141,10 @@ static int aggregate(struct nsys *n, const char *kind, const char *sql, struct a
 			      : sqlite3_column_int64(q, 4);
 		int64_t dur = sqlite3_column_int64(q, 3);
 		if (sqlite3_column_int64(q, 5) < 0) {
+			amd_fail(err, "%s: a %s row of '%s' ends before it starts", n->path, kind,
+				 text ? text : "?"); /* text lives until finalize */
 			sqlite3_finalize(q);
-			return amd_fail(err, "%s: a %s row of '%s' ends before it starts", n->path,
-					kind, text ? text : "?");
+			return -1;
 		}
 		if (nsys_region(n, kind, text && *text ? text : "(unnamed)", device,
 				sqlite3_column_int64(q, 2), dur, dur, bytes, err) < 0) {
