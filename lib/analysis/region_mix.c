@@ -9,9 +9,12 @@
 #include "buf.h"
 #include "regions.h"
 
+/* Steps and the profiler's own span contain the others; phases and
+ * devices are another split of the same time. */
 static int drawn_kind(const char *kind)
 {
-	return strcmp(kind, "phase") != 0 && strcmp(kind, "device") != 0;
+	return strcmp(kind, "phase") != 0 && strcmp(kind, "device") != 0 &&
+	       strcmp(kind, "step") != 0;
 }
 
 static int same(const char *a, const char *b)

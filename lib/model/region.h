@@ -20,6 +20,8 @@
 #define AMD_REGION_COLLECTIVE "collective" /* a communication collective */
 #define AMD_REGION_FUNCTION "function"     /* a Python function */
 #define AMD_REGION_NVTX "nvtx"             /* an NVTX or user annotation range */
+#define AMD_REGION_STEP "step"             /* a training step or the profiled span
+					      (ProfilerStep#N, the profiler's own range) */
 #define AMD_REGION_API "cuda_api"          /* a CUDA runtime or driver call */
 #define AMD_REGION_PHASE "phase"           /* a device's time in one phase
 					      (phase.h); overlap has total

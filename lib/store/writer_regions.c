@@ -88,6 +88,7 @@ static const struct {
 	{"cuda_driver", AMD_REGION_API},      {"runtime", AMD_REGION_API},
 	{"driver", AMD_REGION_API},           {"user_annotation", AMD_REGION_NVTX},
 	{"gpu_user_annotation", AMD_REGION_NVTX}, {"python_function", AMD_REGION_FUNCTION},
+	{"Trace", AMD_REGION_STEP}, /* "PyTorch Profiler (0)": the profiler's own span */
 };
 #define N_CAT_KINDS (sizeof cat_kinds / sizeof cat_kinds[0])
 
@@ -135,6 +136,12 @@ static int derive_ops(struct amd_store_sink *ss, const char *cat, const char *ki
 	return derive(ss, sql, "torch", kind, err);
 }
 
+/* The profiler's step annotations (ProfilerStep#N, written as user
+ * annotations) are steps, not ranges of the user's code. */
+static const char steps_sql[] =
+	"UPDATE region SET kind_id=?3 WHERE source_id=?1 AND profiler_id=?2"
+	" AND name_id IN (SELECT id FROM dict WHERE s GLOB 'ProfilerStep#[0-9]*')";
+
 static const char collectives_sql[] =
 	"INSERT INTO region(source_id, run_id, rank, kind_id, profiler_id, name_id, calls,"
 	" prim_calls, self_ns, total_ns, bytes)"
@@ -176,6 +183,7 @@ int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 		if (derive_ops(ss, cat_kinds[i].cat, cat_kinds[i].kind, err) < 0)
 			return -1;
 	if (derive_ops(ss, NULL, AMD_REGION_OP, err) < 0 ||
+	    derive(ss, steps_sql, "torch", AMD_REGION_STEP, err) < 0 ||
 	    derive(ss, collectives_sql, "torch", AMD_REGION_COLLECTIVE, err) < 0 ||
 	    derive(ss, op_averages_sql, "torch-averages", AMD_REGION_OP_DEVICE, err) < 0 ||
 	    derive(ss, pyspy_sql, "py-spy", AMD_REGION_FUNCTION, err) < 0)

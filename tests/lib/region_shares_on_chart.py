@@ -2,7 +2,7 @@
 """region_shares_on_chart.py CHART.svg REGIONS.json — the report's "Where
 the time goes" chart read back from its SVG rectangles against the shares
 computed here from `amdahl regions SWEEP -n 0 --json`: the profiler and
-kind with the most self time (phases and devices aside), per configuration
+kind with the most self time (steps, phases and devices aside), per configuration
 (strategy, then n) each region's self time over the configuration's, the
 seven largest by summed share and the rest as other, stacked bottom up.
 Every segment's height over its column's must equal its share within
@@ -27,7 +27,7 @@ columns = [sorted(v, key=lambda s: -s[1]) for k, v in sorted(cols.items())
 
 pair = collections.Counter()
 for r in rows:
-    if r["kind"] not in ("phase", "device") and r["self_ns"]:
+    if r["kind"] not in ("phase", "device", "step") and r["self_ns"]:
         pair[(r["source"], r["kind"])] += r["self_ns"]
 src, kind = pair.most_common(1)[0][0]
 sel = [r for r in rows if (r["source"], r["kind"]) == (src, kind)]

@@ -22,14 +22,22 @@ the differences.
       py-spy functions (self: leaf samples, total: once per stack) as
       tests/oracle/pyspy_oracle.py reads the file, in ns of thread time
 """
-import collections, csv, json, os, subprocess, sys
+import collections, csv, json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KINDS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "memcpy": "memcpy",
          "gpu_memset": "memset", "memset": "memset", "cuda_runtime": "cuda_api",
          "cuda_driver": "cuda_api", "runtime": "cuda_api", "driver": "cuda_api",
          "user_annotation": "nvtx", "gpu_user_annotation": "nvtx",
-         "python_function": "function"}
+         "python_function": "function", "Trace": "step"}
+
+
+def kind_of(cat, name):
+    """The region kind of a trace op: the profiler's step annotations and
+    its own span are steps, whatever their category."""
+    if re.match(r"ProfilerStep#[0-9]", name):
+        return "step"
+    return KINDS.get(cat, "op")
 
 
 def rows(path, device=False):
@@ -72,7 +80,7 @@ def trace(path, got_path):
         elif line.startswith("op "):
             name, cat, nums = line[3:].split("\t")
             count, total, self_ = (int(x) for x in nums.split()[:3])
-            w = want[("torch", KINDS.get(cat, "op"), name, None, None, rank)]
+            w = want[("torch", kind_of(cat, name), name, None, None, rank)]
             w["calls"] += count
             w["self_ns"] += self_
             w["total_ns"] += total
