@@ -16,7 +16,7 @@ VERSION := 0.1.0
 DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev \
              libcairo2-dev libgsl-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev \
              libssl-dev libcmocka-dev fonts-dejavu-core libfontconfig-dev
-DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy \
+DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil libxml2-utils gzip time openssl
 DEB_FUZZ  := clang libclang-rt-14-dev
 

@@ -18,6 +18,7 @@ struct amd_ch {
 	CURL *curl;
 	char *name;     /* the URL as given */
 	char *base;     /* http[s]://host:port/ */
+	char *base_user; /* http[s]://user@host:port/: libcurl reads ~/.netrc for user */
 	char *database;
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
@@ -77,6 +78,16 @@ static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
 		amd_fail(err, "%s: out of memory", url);
 		goto out;
 	}
+	char *enc = user && *user ? curl_easy_escape(NULL, user, 0) : NULL;
+	if (enc && asprintf(&ch->base_user, "%s://%s@%s:%s/", tls ? "https" : "http", enc, host,
+			    port ? port : (tls ? "8443" : "8123")) < 0)
+		ch->base_user = NULL;
+	int no_user_url = enc && !ch->base_user;
+	curl_free(enc);
+	if (no_user_url || (user && *user && !enc)) {
+		amd_fail(err, "%s: out of memory", url);
+		goto out;
+	}
 	ch->database = strdup(db);
 	ch->user = user && *user ? strdup(user) : NULL;
 	if (!ch->database || (user && *user && !ch->user)) {
@@ -128,6 +139,7 @@ void amd_ch_close(struct amd_ch *ch)
 		curl_easy_cleanup(ch->curl);
 	free(ch->name);
 	free(ch->base);
+	free(ch->base_user);
 	free(ch->database);
 	free(ch->user);
 	if (ch->password)
@@ -156,7 +168,10 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud)
 static char *request_url(struct amd_ch *ch, const char *sql, int with_body, int in_db)
 {
 	struct amd_buf u = {0};
-	int bad = amd_buf_printf(&u, "%s?", ch->base) < 0;
+	/* with a password the login goes in options; without, in the URL,
+	 * where libcurl looks it up in ~/.netrc */
+	const char *base = ch->password || !ch->base_user ? ch->base : ch->base_user;
+	int bad = amd_buf_printf(&u, "%s?", base) < 0;
 	if (in_db)
 		bad |= amd_buf_printf(&u, "database=%s&", ch->database) < 0;
 	if (with_body) {
@@ -188,10 +203,11 @@ static int server_fail(struct amd_ch *ch, long code, const struct amd_buf *resp,
 static void set_auth(struct amd_ch *ch)
 {
 	curl_easy_setopt(ch->curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-	if (ch->user)
-		curl_easy_setopt(ch->curl, CURLOPT_USERNAME, ch->user);
-	if (ch->password)
+	if (ch->password) {
+		if (ch->user)
+			curl_easy_setopt(ch->curl, CURLOPT_USERNAME, ch->user);
 		curl_easy_setopt(ch->curl, CURLOPT_PASSWORD, ch->password);
+	}
 }
 
 int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
