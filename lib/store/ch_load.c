@@ -85,9 +85,12 @@ static cJSON *fetch(struct amd_ch *ch, const char *sql, const cJSON **data,
 	return doc;
 }
 
-/* The id maps a load needs: attempts and runs. */
+/* The id maps a load needs: attempts, and the renumbered identities of
+ * runs, sweeps, dict strings and frames (ch_tables.h, 'r' 'w' 'd' 'f'). */
+#define RENUMBERED "rwdf"
+static const char *const renumbered_table[] = {"run", "sweep", "dict", "frame"};
 struct maps {
-	struct attempts src, run;
+	struct attempts src, ids[4];
 };
 
 static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t row_src,
@@ -96,8 +99,9 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
 	const struct attempts *a = &m->src;
 	if (!v || cJSON_IsNull(v))
 		return sqlite3_bind_null(q, i);
-	if (kind == 'r') {
-		int64_t o = ordinal(&m->run, json_int(v));
+	const char *r = strchr(RENUMBERED, kind);
+	if (r && kind) {
+		int64_t o = ordinal(&m->ids[r - RENUMBERED], json_int(v));
 		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
 	}
 	if (kind == 's') {
@@ -242,57 +246,61 @@ static int cmp_first(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Numbers the committed runs in the order they first appear (commit
- * order, then the order their unit wrote them): a SQLite store's ids. */
-static int load_run_ids(struct amd_ch *ch, struct attempts *runs, struct amd_err *err)
+/* Numbers the committed ids of table in the order they first appear
+ * (commit order, then the order their unit wrote them): a SQLite
+ * store's ids. */
+static int load_ids(struct amd_ch *ch, const char *table, struct attempts *ids,
+		    struct amd_err *err)
 {
 	char sql[1400];
-	snprintf(sql, sizeof sql, "SELECT id FROM run ANY LEFT JOIN (SELECT id AS src,"
+	snprintf(sql, sizeof sql, "SELECT id FROM %s ANY LEFT JOIN (SELECT id AS src,"
 		 " committed_ns FROM source) USING (src) WHERE src IN (%s)"
-		 " ORDER BY committed_ns, src, rn FORMAT JSONCompact", amd_ch_committed_sql);
+		 " ORDER BY committed_ns, src, rn FORMAT JSONCompact", table, amd_ch_committed_sql);
 	const cJSON *data, *row;
 	cJSON *doc = fetch(ch, sql, &data, err);
 	if (!doc)
 		return -1;
 	size_t n = (size_t)cJSON_GetArraySize(data), kept = 0;
-	runs->p = calloc(n ? n : 1, sizeof *runs->p);
-	if (!runs->p) {
+	ids->p = calloc(n ? n : 1, sizeof *ids->p);
+	if (!ids->p) {
 		cJSON_Delete(doc);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
 	cJSON_ArrayForEach(row, data) {
-		struct attempt *r = &runs->p[runs->n];
+		struct attempt *r = &ids->p[ids->n];
 		r->id = json_int(cJSON_GetArrayItem(row, 0));
-		r->ord = (int64_t)runs->n++;
+		r->ord = (int64_t)ids->n++;
 	}
 	cJSON_Delete(doc);
 	/* keep each id's first appearance, then number them in that order */
-	qsort(runs->p, runs->n, sizeof *runs->p, cmp_attempt);
-	for (size_t i = 0; i < runs->n; i++)
-		if (i == 0 || runs->p[i].id != runs->p[kept - 1].id)
-			runs->p[kept++] = runs->p[i];
-		else if (runs->p[i].ord < runs->p[kept - 1].ord)
-			runs->p[kept - 1].ord = runs->p[i].ord;
-	runs->n = kept;
-	qsort(runs->p, runs->n, sizeof *runs->p, cmp_first);
-	for (size_t i = 0; i < runs->n; i++)
-		runs->p[i].ord = (int64_t)i + 1;
-	qsort(runs->p, runs->n, sizeof *runs->p, cmp_attempt);
+	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
+	for (size_t i = 0; i < ids->n; i++)
+		if (i == 0 || ids->p[i].id != ids->p[kept - 1].id)
+			ids->p[kept++] = ids->p[i];
+		else if (ids->p[i].ord < ids->p[kept - 1].ord)
+			ids->p[kept - 1].ord = ids->p[i].ord;
+	ids->n = kept;
+	qsort(ids->p, ids->n, sizeof *ids->p, cmp_first);
+	for (size_t i = 0; i < ids->n; i++)
+		ids->p[i].ord = (int64_t)i + 1;
+	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
 	return 0;
 }
 
 static int load_all(struct amd_ch *ch, struct amd_store *st, struct amd_err *err)
 {
-	struct maps m = {{0}, {0}};
+	struct maps m;
+	memset(&m, 0, sizeof m);
 	if (amd_store_begin(st, err) < 0)
 		return -1;
 	int rc = load_sources(ch, st, &m.src, err);
-	if (rc == 0)
-		rc = load_run_ids(ch, &m.run, err);
+	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
+		rc = load_ids(ch, renumbered_table[i], &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
 		rc = load_table(ch, st, &amd_ch_tables[i], &m, err);
 	free(m.src.p);
-	free(m.run.p);
+	for (size_t i = 0; i < strlen(RENUMBERED); i++)
+		free(m.ids[i].p);
 	if (rc < 0) {
 		amd_store_rollback(st);
 		return -1;

@@ -12,8 +12,10 @@
 /* How the loader maps a column (one letter per column of cols):
  * 'p' plain; 's' a source id (the attempt, mapped to the source's row
  * in the loaded store); 'c' an id local to its source (a trace, a stack
- * node), made unique by the row's source; 'r' a run id, renumbered in the
- * order the runs first appear, as a SQLite store numbers them. */
+ * node), made unique by the row's source; 'r' a run, 'w' a sweep, 'd' a
+ * dict string, 'f' a frame: ids ClickHouse computes from the thing's
+ * identity, renumbered in the order the things first appear, as a
+ * SQLite store numbers them. */
 struct ch_table {
 	int since;            /* the backend's schema version that adds it */
 	const char *name;

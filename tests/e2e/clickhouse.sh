@@ -48,6 +48,23 @@ test_expect_success CLICKHOUSE 'runs, stats and gate --json are byte-identical t
 	same_json all gate --baseline gpu-batch-sweep --candidate gpu-batch-sweep
 '
 
+test_expect_success CLICKHOUSE 'trace show, pyspy top and trie --json are byte-identical to SQLite' '
+	same_json all trace show ddp-n8 &&
+	same_json all pyspy top "$DATA/pyspy/calendarbot.dump.json" -n 0 &&
+	same_json all pyspy trie "$DATA/pyspy/calendarbot.dump.json" &&
+	same_json all pyspy top "$DATA/pyspy/perf-collapsed.txt" -n 0
+'
+
+test_expect_success CLICKHOUSE 'report build writes the same report.json and PDF text' '
+	"$AMDAHL" --store "$(url all)" report build --sweep gpu-batch-sweep -o "$TMP/rch" &&
+	"$AMDAHL" --store "$TMP/all.db" report build --sweep gpu-batch-sweep -o "$TMP/rsq" &&
+	test_true "report.json is the same" cmp -s "$TMP/rsq/report.json" "$TMP/rch/report.json" &&
+	if test_have_prereq PDFTOTEXT; then
+		pdftotext "$TMP/rch/report.pdf" "$TMP/rch.txt" && pdftotext "$TMP/rsq/report.pdf" "$TMP/rsq.txt" &&
+		test_true "the PDF says the same" cmp -s "$TMP/rsq.txt" "$TMP/rch.txt"
+	fi
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&
