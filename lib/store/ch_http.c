@@ -16,6 +16,7 @@
 
 struct amd_ch {
 	CURL *curl;
+	struct curl_slist *headers; /* "Expect:" off: the server answers no 100-continue */
 	char *name;     /* the URL as given */
 	char *base;     /* http[s]://host:port/ */
 	char *base_user; /* http[s]://user@host:port/: libcurl reads ~/.netrc for user */
@@ -123,7 +124,8 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: out of memory", url);
 	}
-	if (!(ch->curl = curl_easy_init())) {
+	if (!(ch->curl = curl_easy_init()) ||
+	    !(ch->headers = curl_slist_append(NULL, "Expect:"))) {
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: cannot start libcurl", url);
 	}
@@ -137,6 +139,7 @@ void amd_ch_close(struct amd_ch *ch)
 		return;
 	if (ch->curl)
 		curl_easy_cleanup(ch->curl);
+	curl_slist_free_all(ch->headers);
 	free(ch->name);
 	free(ch->base);
 	free(ch->base_user);
@@ -226,6 +229,7 @@ int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body
 	curl_easy_setopt(ch->curl, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(ch->curl, CURLOPT_WRITEDATA, &resp);
 	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
 	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, 10L);
 	set_auth(ch);
 	CURLcode rc = curl_easy_perform(ch->curl);
