@@ -23,6 +23,7 @@ struct amd_ch {
 	char *database;
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
+	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
 };
 
 int amd_ch_is_url(const char *location)
@@ -177,6 +178,8 @@ static char *request_url(struct amd_ch *ch, const char *sql, int with_body, int 
 	int bad = amd_buf_printf(&u, "%s?", base) < 0;
 	if (in_db)
 		bad |= amd_buf_printf(&u, "database=%s&", ch->database) < 0;
+	if (ch->user_query)
+		bad |= amd_buf_printf(&u, "readonly=1&default_format=TSVWithNames&") < 0;
 	if (with_body) {
 		char *q = curl_easy_escape(ch->curl, sql, 0);
 		bad |= !q || amd_buf_printf(&u, "query=%s", q) < 0;
@@ -252,6 +255,15 @@ int amd_ch_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
 		 struct amd_err *err)
 {
 	return amd_ch_run(ch, sql, NULL, 0, 1, out, err);
+}
+
+int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
+		      struct amd_err *err)
+{
+	ch->user_query = 1;
+	int rc = amd_ch_run(ch, sql, NULL, 0, 1, out, err);
+	ch->user_query = 0;
+	return rc;
 }
 
 int64_t amd_ch_string_id(const char *s, size_t n)

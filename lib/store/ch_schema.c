@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ch_load.h"
 #include "ch_tables.h"
 
 int amd_ch_schema_target(void)
@@ -58,7 +59,16 @@ static int create_base(struct amd_ch *ch, struct amd_err *err)
 	    amd_ch_query(ch, "CREATE TABLE IF NOT EXISTS schema_version (version Int32,"
 			 " applied_at DateTime) ENGINE = MergeTree ORDER BY version", NULL, err) < 0)
 		return -1;
-	return amd_ch_query(ch, source, NULL, err);
+	if (amd_ch_query(ch, source, NULL, err) < 0)
+		return -1;
+	/* for `amdahl sql`: the attempts readers see (WHERE src IN committed) */
+	struct amd_buf view = {0};
+	int rc = amd_buf_printf(&view, "CREATE VIEW IF NOT EXISTS committed AS %s",
+				amd_ch_committed_sql) < 0
+		? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+		: amd_ch_query(ch, view.data, NULL, err);
+	amd_buf_free(&view);
+	return rc;
 }
 
 int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err)

@@ -61,8 +61,7 @@ int64_t amd_ch_new_attempt(void)
 	return r ? (int64_t)r : 1;
 }
 
-/* Appends s escaped for TabSeparated. */
-static int tsv_text(struct amd_buf *b, const char *s)
+int amd_ch_tsv_text(struct amd_buf *b, const char *s)
 {
 	for (; *s; s++) {
 		const char *e = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n"
@@ -85,26 +84,26 @@ int amd_ch_quote(struct amd_buf *b, const char *s)
 	return amd_buf_append(b, "'", 1);
 }
 
+int amd_ch_tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i)
+{
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_NULL: return amd_buf_append(b, "\\N", 2);
+	case SQLITE_INTEGER: return amd_buf_printf(b, "%lld", (long long)sqlite3_column_int64(q, i));
+	case SQLITE_FLOAT: return amd_buf_printf(b, "%.17g", sqlite3_column_double(q, i));
+	default: {
+		const char *s = (const char *)sqlite3_column_text(q, i);
+		return s ? amd_ch_tsv_text(b, s) : -1;
+	}
+	}
+}
+
 /* Appends the current row of q, then its number rn, as one TabSeparated line. */
 static int tsv_row(struct amd_buf *b, sqlite3_stmt *q, int64_t rn)
 {
 	int n = sqlite3_column_count(q);
-	for (int i = 0; i < n; i++) {
-		int rc = i ? amd_buf_append(b, "\t", 1) : 0;
-		switch (sqlite3_column_type(q, i)) {
-		case SQLITE_NULL: rc |= amd_buf_append(b, "\\N", 2); break;
-		case SQLITE_INTEGER:
-			rc |= amd_buf_printf(b, "%lld", (long long)sqlite3_column_int64(q, i));
-			break;
-		case SQLITE_FLOAT: rc |= amd_buf_printf(b, "%.17g", sqlite3_column_double(q, i)); break;
-		default: {
-			const char *s = (const char *)sqlite3_column_text(q, i);
-			rc |= !s || tsv_text(b, s) < 0 ? -1 : 0;
-		}
-		}
-		if (rc < 0)
+	for (int i = 0; i < n; i++)
+		if ((i && amd_buf_append(b, "\t", 1) < 0) || amd_ch_tsv_cell(b, q, i) < 0)
 			return -1;
-	}
 	return amd_buf_printf(b, "\t%lld\n", (long long)rn);
 }
 
@@ -154,8 +153,8 @@ static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct amd_buf b = {0};
 	int bad = amd_buf_printf(&b, "%lld\t", (long long)attempt) < 0 ||
-		  tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
-		  tsv_text(&b, src->kind) < 0 ||
+		  amd_ch_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
+		  amd_ch_tsv_text(&b, src->kind) < 0 ||
 		  amd_buf_printf(&b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
 				 src->sha256, (long long)ts.tv_sec,
 				 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0;

@@ -35,6 +35,11 @@ const char *amd_ch_database(const struct amd_ch *ch);
 int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 	       int in_db, struct amd_buf *out, struct amd_err *err);
 
+/* Runs a user's sql read-only (the server's readonly=1), its answer as
+ * TSVWithNames unless the query names a FORMAT, appended to out. */
+int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
+		      struct amd_err *err);
+
 /* Runs sql (no body, in the database) and appends its result to out. */
 int amd_ch_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
 		 struct amd_err *err);
