@@ -26,6 +26,7 @@ static const struct cmd commands[] = {
 	{"gate", cmd_gate, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "fail CI on a significant regression against a baseline sweep"},
 	{"mail", cmd_mail, NEEDS_CONFIG, "email a report: findings in the body, the PDF attached"},
+	{"push", cmd_push, NEEDS_NOTHING, "copy the local store into a shared ClickHouse store"},
 	{"sql", cmd_sql, NEEDS_NOTHING, "read-only SQL on the store (SQLite or ClickHouse)"},
 };
 

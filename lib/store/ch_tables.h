@@ -19,6 +19,9 @@
 struct ch_table {
 	int since;            /* the backend's schema version that adds it */
 	const char *name;
+	/* push (ch_push.c): the rows of local source $S, a WHERE clause over
+	 * main.NAME; NULL for run, whose view ch_push.c writes itself */
+	const char *of_source;
 	const char *columns;  /* ClickHouse column definitions, without src */
 	const char *order_by;
 	const char *cols;     /* column names, shared with the SQLite table */

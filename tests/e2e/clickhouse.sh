@@ -65,6 +65,41 @@ test_expect_success CLICKHOUSE 'report build writes the same report.json and PDF
 	fi
 '
 
+test_expect_success CLICKHOUSE 'sql: the same count on both backends; writes refused' '
+	n_sq=$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) AS n FROM metric_point" | tail -1) &&
+	n_ch=$("$AMDAHL" --store "$(url all)" sql "SELECT count() AS n FROM metric_point WHERE src IN committed" | tail -1) &&
+	test_true "SQLite counted points" [ "$n_sq" -gt 1000 ] &&
+	test_eq "$n_sq" "$n_ch" &&
+	test_eq "n" "$("$AMDAHL" --store "$(url all)" sql "SELECT 1 AS n" | head -1)" &&
+	test_status 2 "$AMDAHL" --store "$TMP/all.db" sql "DELETE FROM metric_point" &&
+	test_contains "only read-only SQL" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$(url all)" sql "DROP TABLE metric_point" &&
+	test_contains "readonly" "$ERR" &&
+	test_eq "$n_sq" "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point" | tail -1)"
+'
+
+test_expect_success CLICKHOUSE 'push copies a local store: the same output, and again adds nothing' '
+	"$AMDAHL" --store "$TMP/all.db" push --to "$(url pushed)" >"$TMP/p1" &&
+	test_contains "136 pushed, 0 replaced, 0 unchanged" "$(cat "$TMP/p1")" &&
+	cp "$TMP/all.db" "$TMP/pushed.db" &&
+	same_json pushed runs && same_json pushed stats &&
+	same_json pushed pyspy trie "$DATA/pyspy/calendarbot.dump.json" &&
+	"$AMDAHL" --store "$TMP/all.db" push --to "$(url pushed)" >"$TMP/p2" &&
+	test_contains "0 pushed, 0 replaced, 136 unchanged" "$(cat "$TMP/p2")" &&
+	same_json pushed stats
+'
+
+test_expect_success CLICKHOUSE 'push --sweep copies only that sweep; bad targets are usage errors' '
+	"$AMDAHL" --store "$TMP/all.db" push --to "$(url one)" --sweep cpu-strong-scaling >"$TMP/p3" &&
+	test_contains "59 pushed" "$(cat "$TMP/p3")" &&
+	"$AMDAHL" --store "$(url one)" runs --json >"$TMP/one.json" &&
+	test_eq "cpu-strong-scaling" "$(json_get "$TMP/one.json" "\",\".join(sorted(set(r[\"sweep\"] for r in d[\"runs\"])))")" &&
+	test_status 2 "$AMDAHL" --store "$TMP/all.db" push --to "$(url one)" --sweep nope &&
+	test_contains "no sweep named" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/all.db" push --to "$TMP/x.db" &&
+	test_contains "push goes to a ClickHouse store" "$ERR"
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&
