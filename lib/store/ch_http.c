@@ -62,8 +62,10 @@ static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
 		goto out;
 	}
 	if (curl_url_get(u, CURLUPART_PASSWORD, &pass, 0) == CURLUE_OK) {
-		amd_fail(err, "%s: a password in the store URL is refused; set"
-			 " AMDAHL_CLICKHOUSE_PASSWORD or use ~/.netrc", url);
+		/* the URL is not repeated: it holds the password */
+		amd_fail(err, "%s%s: a password in the store URL is refused; set"
+			 " AMDAHL_CLICKHOUSE_PASSWORD or use ~/.netrc",
+			 tls ? SCHEME_HTTPS : SCHEME_HTTP, host);
 		goto out;
 	}
 	curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE);

@@ -1,10 +1,12 @@
 /* ch_load.c — reading a ClickHouse store (ch_load.h). The committed
- * sources are read first, in commit order, and numbered 1, 2, … as a
- * SQLite store numbers them; then each table of ch_tables.c, only rows
+ * sources are read first and numbered 1, 2, … in path order (the order
+ * a SQLite store numbers a walk's files, and one that does not depend on
+ * which host committed first); runs, sweeps, strings and frames are
+ * numbered in the order they first appear; then each table of ch_tables.c, only rows
  * of committed attempts, as JSONCompact (parsed by cJSON), into the
  * same table of an in-memory SQLite store. Rows several sources write
  * (a run, a sweep, a param) keep the one SQLite would keep: the run's
- * own source's, the latest. Event-level tables stay on the server. */
+ * own source's, the latest. */
 #include "ch_load.h"
 #include "sqlite_int.h"
 
@@ -36,8 +38,7 @@ static const char *prefer(const char *table)
 	return "";
 }
 
-/* attempt id -> the source's number in the loaded store (its place in
- * commit order), sorted by attempt id */
+/* attempt id -> its number in the loaded store, sorted by attempt id */
 struct attempt {
 	int64_t id, ord;
 };
@@ -120,8 +121,8 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
 static int load_sql(struct amd_buf *b, const struct ch_table *t)
 {
 	return amd_buf_printf(b, "SELECT %s, src FROM %s ANY LEFT JOIN (SELECT id AS src,"
-			      " committed_ns FROM source) USING (src) WHERE src IN (%s)"
-			      " ORDER BY %s committed_ns, src, rn FORMAT JSONCompact", t->cols,
+			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
+			      " ORDER BY %s src_path, src, rn FORMAT JSONCompact", t->cols,
 			      t->name, amd_ch_committed_sql, prefer(t->name));
 }
 
@@ -193,13 +194,13 @@ static int cmp_attempt(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The committed sources, numbered in commit order. */
+/* The committed sources, numbered in path order. */
 static int load_sources(struct amd_ch *ch, struct amd_store *st, struct attempts *a,
 			struct amd_err *err)
 {
 	char sql[1200];
 	snprintf(sql, sizeof sql, "SELECT id, path, kind, size, sha256, ingested_at FROM source"
-		 " WHERE id IN (%s) ORDER BY committed_ns, id FORMAT JSONCompact",
+		 " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact",
 		 amd_ch_committed_sql);
 	const cJSON *data, *row;
 	cJSON *doc = fetch(ch, sql, &data, err);
@@ -247,15 +248,15 @@ static int cmp_first(const void *x, const void *y)
 }
 
 /* Numbers the committed ids of table in the order they first appear
- * (commit order, then the order their unit wrote them): a SQLite
- * store's ids. */
+ * (sources by path, then the order their unit wrote them): the ids of a
+ * SQLite store that ingested the same files, walked in path order. */
 static int load_ids(struct amd_ch *ch, const char *table, struct attempts *ids,
 		    struct amd_err *err)
 {
 	char sql[1400];
 	snprintf(sql, sizeof sql, "SELECT id FROM %s ANY LEFT JOIN (SELECT id AS src,"
-		 " committed_ns FROM source) USING (src) WHERE src IN (%s)"
-		 " ORDER BY committed_ns, src, rn FORMAT JSONCompact", table, amd_ch_committed_sql);
+		 " path AS src_path FROM source) USING (src) WHERE src IN (%s)"
+		 " ORDER BY src_path, src, rn FORMAT JSONCompact", table, amd_ch_committed_sql);
 	const cJSON *data, *row;
 	cJSON *doc = fetch(ch, sql, &data, err);
 	if (!doc)

@@ -164,4 +164,35 @@ test_expect_success CLICKHOUSE 'ingests killed at random points leave nothing vi
 	same_json kill runs && same_json kill stats
 '
 
+# ingest_part I — process I's overlapping share of the bundled sweeps.
+SWEEPS=(cpu-strong-scaling dataloader-workers gpu-batch-sweep itwinai-layout pyspy)
+ingest_part() {
+	"$AMDAHL" --store "$(url many)" ingest -q -j 1 "$DATA/${SWEEPS[$(($1 % 5))]}" \
+		"$DATA/${SWEEPS[$((($1 + 2) % 5))]}" >/dev/null 2>&1
+}
+
+test_expect_success CLICKHOUSE '8 processes at once, 20 killed at random points and rerun: every source once' '
+	"$AMDAHL" --store "$(url many)" sql "SELECT 1" >/dev/null 2>&1
+	kills=0
+	while [ $kills -lt 20 ]; do
+		pids=()
+		for i in 0 1 2 3 4 5 6 7; do ingest_part $i & pids+=($!); done
+		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
+		for k in 1 2 3 4; do
+			kill -9 "${pids[$((RANDOM % 8))]}" 2>/dev/null && kills=$((kills + 1))
+		done
+		wait
+	done
+	pids=()
+	for i in 0 1 2 3 4 5 6 7; do ingest_part $i & pids+=($!); done
+	for p in "${pids[@]}"; do wait "$p" || return 1; done
+	test_eq "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM source" | tail -1)" \
+		"$("$AMDAHL" --store "$(url many)" sql "SELECT count() FROM source WHERE id IN committed" | tail -1)" &&
+	test_eq "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point" | tail -1)" \
+		"$("$AMDAHL" --store "$(url many)" sql "SELECT count() FROM metric_point WHERE src IN committed" | tail -1)" &&
+	"$AMDAHL" --store "$(url many)" stats --json >"$TMP/many.json" &&
+	"$AMDAHL" --store "$TMP/all.db" stats --json >"$TMP/all.json" &&
+	test_true "stats after the storm are the clean SQLite store'"'"'s" cmp -s "$TMP/all.json" "$TMP/many.json"
+'
+
 test_done
