@@ -32,13 +32,22 @@ static long query_long(struct amd_ch *ch, const char *sql, int in_db, struct amd
 	return v;
 }
 
+/* Runs a CREATE … IF NOT EXISTS: another host creating the same object
+ * at the same moment can make the server say it already exists. */
+static int create(struct amd_ch *ch, const char *sql, int in_db, struct amd_err *err)
+{
+	if (amd_ch_run(ch, sql, NULL, 0, in_db, NULL, err) == 0)
+		return 0;
+	return strstr(err->msg, "already exists") ? 0 : -1;
+}
+
 static int create_table(struct amd_ch *ch, const struct ch_table *t, struct amd_err *err)
 {
 	char *sql = NULL;
 	if (asprintf(&sql, "CREATE TABLE IF NOT EXISTS %s (%s, src Int64, rn Int64)"
 		     " ENGINE = MergeTree ORDER BY %s", t->name, t->columns, t->order_by) < 0)
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	int rc = amd_ch_query(ch, sql, NULL, err);
+	int rc = create(ch, sql, 1, err);
 	free(sql);
 	return rc;
 }
@@ -55,18 +64,17 @@ static int create_base(struct amd_ch *ch, struct amd_err *err)
 		 " path String, kind %s, size Int64, sha256 String, ingested_at Int64,"
 		 " committed_ns Int64) ENGINE = MergeTree ORDER BY (path, id)",
 		 major >= 19 ? "LowCardinality(String)" : "String");
-	if (amd_ch_run(ch, db, NULL, 0, 0, NULL, err) < 0 ||
-	    amd_ch_query(ch, "CREATE TABLE IF NOT EXISTS schema_version (version Int32,"
-			 " applied_at DateTime) ENGINE = MergeTree ORDER BY version", NULL, err) < 0)
-		return -1;
-	if (amd_ch_query(ch, source, NULL, err) < 0)
+	if (create(ch, db, 0, err) < 0 ||
+	    create(ch, "CREATE TABLE IF NOT EXISTS schema_version (version Int32,"
+		   " applied_at DateTime) ENGINE = MergeTree ORDER BY version", 1, err) < 0 ||
+	    create(ch, source, 1, err) < 0)
 		return -1;
 	/* for `amdahl sql`: the attempts readers see (WHERE src IN committed) */
 	struct amd_buf view = {0};
 	int rc = amd_buf_printf(&view, "CREATE VIEW IF NOT EXISTS committed AS %s",
 				amd_ch_committed_sql) < 0
 		? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-		: amd_ch_query(ch, view.data, NULL, err);
+		: create(ch, view.data, 1, err);
 	amd_buf_free(&view);
 	return rc;
 }
