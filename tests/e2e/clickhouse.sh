@@ -2,9 +2,11 @@
 # (Debian's, started privately by tests/lib/clickhouse.sh on 127.0.0.1
 # with its own data directory and ports): the store URL and password
 # rules, the bundled sweeps ingested into ClickHouse and into SQLite with
-# byte-identical runs/stats/gate --json, re-ingest adding nothing, a
-# changed file replacing its rows, uncommitted and killed ingests staying
-# invisible. Skipped (with the reason) where no server can be run.
+# byte-identical runs/stats/gate/compare/trace/pyspy --json and report,
+# `sql` and `push`, re-ingest adding nothing, a changed file replacing its
+# rows, uncommitted and killed ingests staying invisible, and 8 processes
+# ingesting at once with 20 of them killed. Skipped (with the reason)
+# where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -42,10 +44,11 @@ test_expect_success CLICKHOUSE 'setup: ingest every bundled sweep into ClickHous
 	done
 '
 
-test_expect_success CLICKHOUSE 'runs, stats and gate --json are byte-identical to SQLite' '
+test_expect_success CLICKHOUSE 'runs, stats, gate and compare --json are byte-identical to SQLite' '
 	same_json all runs &&
 	same_json all stats &&
-	same_json all gate --baseline gpu-batch-sweep --candidate gpu-batch-sweep
+	same_json all gate --baseline gpu-batch-sweep --candidate gpu-batch-sweep &&
+	same_json all compare --baseline gpu-batch-sweep --candidate gpu-batch-sweep
 '
 
 test_expect_success CLICKHOUSE 'trace show, pyspy top and trie --json are byte-identical to SQLite' '
