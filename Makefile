@@ -19,7 +19,7 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
              libssl-dev libcmocka-dev fonts-dejavu-core libfontconfig-dev libglib2.0-dev \
              libexpat1-dev
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
-DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy \
+DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil libxml2-utils gzip time openssl
 DEB_FUZZ  := clang libclang-rt-14-dev
 

@@ -34,6 +34,8 @@ static const struct cmd commands[] = {
 	{"diff", cmd_diff, NEEDS_STORE_READ, "the regions of two sweeps or configurations side by side"},
 	{"history", cmd_history, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "a metric over groups of runs (commits) in order, with its change points"},
+	{"push", cmd_push, NEEDS_NOTHING, "copy the local store into a shared ClickHouse store"},
+	{"sql", cmd_sql, NEEDS_NOTHING, "read-only SQL on the store (SQLite or ClickHouse)"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ch_load.h"
+#include "clickhouse.h"
 #include "schema.h"
 
 #define BUSY_TIMEOUT_MS 60000
@@ -149,6 +151,9 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
+	if (amd_ch_is_url(path)) /* the ClickHouse backend: ch_load.c */
+		return mode == AMD_STORE_READ ? amd_ch_store_open(path, out, err)
+			: amd_fail(err, "%s: a ClickHouse store is written by ingest only", path);
 	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
 		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"
 				" (or name one with --store)", path);

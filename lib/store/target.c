@@ -3,6 +3,9 @@
  * sink in its own transaction) per unit. */
 #include "writer.h"
 
+#include "ch_target.h"
+#include "clickhouse.h"
+
 static int target_prepare(void *ctx, struct amd_err *err)
 {
 	struct amd_store *st = NULL;
@@ -58,6 +61,8 @@ static void target_rollback(struct amd_unit_writer *w)
 
 struct amd_ingest_target amd_store_target(const char *path)
 {
+	if (amd_ch_is_url(path))
+		return amd_ch_target(path);
 	return (struct amd_ingest_target){
 		.ctx = (void *)path,
 		.prepare = target_prepare,

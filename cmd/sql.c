@@ -1,0 +1,39 @@
+/* sql.c — `amdahl sql QUERY`: a user's read-only SQL on the store, either
+ * backend (lib/store/user_sql.h), printed as the backend answers it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "cmd.h"
+#include "user_sql.h"
+
+static void help(void)
+{
+	printf("usage: amdahl sql QUERY\n"
+	       "\n"
+	       "Runs QUERY, read-only, on the store and prints the answer as\n"
+	       "tab-separated lines after a header of column names. On SQLite the\n"
+	       "tables are those of docs/design.md, \"The store\"; on ClickHouse\n"
+	       "every table also holds rows of ingests not (yet) committed: keep to\n"
+	       "visible ones with WHERE src IN committed (see README.md, \"ClickHouse\").\n"
+	       "Statements that would change the store are refused.\n");
+}
+
+int cmd_sql(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		help();
+		return EXIT_OK;
+	}
+	if (argc != 2)
+		return cmd_error("sql", "expected one QUERY (quote it); see 'amdahl sql --help'");
+	struct amd_buf out = {0};
+	struct amd_err err = {{0}};
+	if (amd_store_sql(ctx->store_path, argv[1], &out, &err) < 0) {
+		amd_buf_free(&out);
+		return cmd_error("sql", "%s", err.msg);
+	}
+	int bad = out.len && fwrite(out.data, 1, out.len, stdout) != out.len;
+	amd_buf_free(&out);
+	return bad || fflush(stdout) != 0 ? cmd_error("sql", "cannot write the answer") : EXIT_OK;
+}

@@ -1,0 +1,282 @@
+/* ch_http.c — the ClickHouse connection (clickhouse.h): the store URL,
+ * the password, and SQL over the HTTP interface with libcurl. */
+#include "clickhouse.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "hash.h"
+
+#define SCHEME_HTTP "clickhouse://"
+#define SCHEME_HTTPS "clickhouse+https://"
+
+struct amd_ch {
+	CURL *curl;
+	struct curl_slist *headers; /* "Expect:" off: the server answers no 100-continue */
+	char *name;     /* the URL as given */
+	char *base;     /* http[s]://host:port/ */
+	char *base_user; /* http[s]://user@host:port/: libcurl reads ~/.netrc for user */
+	char *database;
+	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
+	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
+	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
+};
+
+int amd_ch_is_url(const char *location)
+{
+	return location && (strncmp(location, SCHEME_HTTP, strlen(SCHEME_HTTP)) == 0 ||
+			    strncmp(location, SCHEME_HTTPS, strlen(SCHEME_HTTPS)) == 0);
+}
+
+static int valid_database(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* Fills ch->base, user and database from url through libcurl's parser. */
+static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
+{
+	int tls = strncmp(url, SCHEME_HTTPS, strlen(SCHEME_HTTPS)) == 0;
+	const char *rest = url + strlen(tls ? SCHEME_HTTPS : SCHEME_HTTP);
+	char *http = NULL, *host = NULL, *port = NULL, *user = NULL, *pass = NULL, *path = NULL;
+	int ret = -1;
+	CURLU *u = curl_url();
+	if (!u || asprintf(&http, "%s://%s", tls ? "https" : "http", rest) < 0) {
+		http = NULL;
+		amd_fail(err, "%s: out of memory", url);
+		goto out;
+	}
+	if (curl_url_set(u, CURLUPART_URL, http, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		amd_fail(err, "%s: not a store URL; expected clickhouse://[user@]host:port/database",
+			 url);
+		goto out;
+	}
+	if (curl_url_get(u, CURLUPART_PASSWORD, &pass, 0) == CURLUE_OK) {
+		/* the URL is not repeated: it holds the password */
+		amd_fail(err, "%s%s: a password in the store URL is refused; set"
+			 " AMDAHL_CLICKHOUSE_PASSWORD or use ~/.netrc",
+			 tls ? SCHEME_HTTPS : SCHEME_HTTP, host);
+		goto out;
+	}
+	curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE);
+	curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	const char *db = path && path[0] == '/' ? path + 1 : "";
+	if (!valid_database(db)) {
+		amd_fail(err, "%s: the URL must end in /DATABASE (letters, digits, _)", url);
+		goto out;
+	}
+	if (asprintf(&ch->base, "%s://%s:%s/", tls ? "https" : "http", host,
+		     port ? port : (tls ? "8443" : "8123")) < 0) {
+		ch->base = NULL;
+		amd_fail(err, "%s: out of memory", url);
+		goto out;
+	}
+	char *enc = user && *user ? curl_easy_escape(NULL, user, 0) : NULL;
+	if (enc && asprintf(&ch->base_user, "%s://%s@%s:%s/", tls ? "https" : "http", enc, host,
+			    port ? port : (tls ? "8443" : "8123")) < 0)
+		ch->base_user = NULL;
+	int no_user_url = enc && !ch->base_user;
+	curl_free(enc);
+	if (no_user_url || (user && *user && !enc)) {
+		amd_fail(err, "%s: out of memory", url);
+		goto out;
+	}
+	ch->database = strdup(db);
+	ch->user = user && *user ? strdup(user) : NULL;
+	if (!ch->database || (user && *user && !ch->user)) {
+		amd_fail(err, "%s: out of memory", url);
+		goto out;
+	}
+	ret = 0;
+out:
+	curl_free(host);
+	curl_free(port);
+	curl_free(user);
+	curl_free(pass);
+	curl_free(path);
+	curl_url_cleanup(u);
+	free(http);
+	return ret;
+}
+
+int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
+{
+	*out = NULL;
+	struct amd_ch *ch = calloc(1, sizeof *ch);
+	if (!ch || !(ch->name = strdup(url))) {
+		free(ch);
+		return amd_fail(err, "%s: out of memory", url);
+	}
+	if (parse_url(ch, url, err) < 0) {
+		amd_ch_close(ch);
+		return -1;
+	}
+	const char *pw = getenv("AMDAHL_CLICKHOUSE_PASSWORD");
+	if (pw && *pw && !(ch->password = strdup(pw))) {
+		amd_ch_close(ch);
+		return amd_fail(err, "%s: out of memory", url);
+	}
+	if (!(ch->curl = curl_easy_init()) ||
+	    !(ch->headers = curl_slist_append(NULL, "Expect:"))) {
+		amd_ch_close(ch);
+		return amd_fail(err, "%s: cannot start libcurl", url);
+	}
+	*out = ch;
+	return 0;
+}
+
+void amd_ch_close(struct amd_ch *ch)
+{
+	if (!ch)
+		return;
+	if (ch->curl)
+		curl_easy_cleanup(ch->curl);
+	curl_slist_free_all(ch->headers);
+	free(ch->name);
+	free(ch->base);
+	free(ch->base_user);
+	free(ch->database);
+	free(ch->user);
+	if (ch->password)
+		memset(ch->password, 0, strlen(ch->password));
+	free(ch->password);
+	free(ch);
+}
+
+const char *amd_ch_name(const struct amd_ch *ch)
+{
+	return ch->name;
+}
+
+const char *amd_ch_database(const struct amd_ch *ch)
+{
+	return ch->database;
+}
+
+static size_t on_data(char *p, size_t size, size_t n, void *ud)
+{
+	struct amd_buf *b = ud;
+	return amd_buf_append(b, p, size * n) < 0 ? 0 : size * n;
+}
+
+/* The request URL: base, ?database=, and the query when a body carries data. */
+static char *request_url(struct amd_ch *ch, const char *sql, int with_body, int in_db)
+{
+	struct amd_buf u = {0};
+	/* with a password the login goes in options; without, in the URL,
+	 * where libcurl looks it up in ~/.netrc */
+	const char *base = ch->password || !ch->base_user ? ch->base : ch->base_user;
+	int bad = amd_buf_printf(&u, "%s?", base) < 0;
+	if (in_db)
+		bad |= amd_buf_printf(&u, "database=%s&", ch->database) < 0;
+	if (ch->user_query)
+		bad |= amd_buf_printf(&u, "readonly=1&default_format=TSVWithNames&") < 0;
+	if (with_body) {
+		char *q = curl_easy_escape(ch->curl, sql, 0);
+		bad |= !q || amd_buf_printf(&u, "query=%s", q) < 0;
+		curl_free(q);
+	}
+	if (bad || amd_buf_append(&u, "", 1) < 0) {
+		amd_buf_free(&u);
+		return NULL;
+	}
+	return u.data;
+}
+
+/* The server's error: its first line, without the trailing e.what(). */
+static int server_fail(struct amd_ch *ch, long code, const struct amd_buf *resp,
+		       struct amd_err *err)
+{
+	const char *msg = resp->len ? resp->data : "";
+	int len = (int)strcspn(msg, "\n");
+	const char *what = strstr(msg, ", e.what()");
+	if (what && what - msg < len)
+		len = (int)(what - msg);
+	if (len > 600)
+		len = 600;
+	return amd_fail(err, "%s: server said (HTTP %ld): %.*s", ch->name, code, len, msg);
+}
+
+static void set_auth(struct amd_ch *ch)
+{
+	curl_easy_setopt(ch->curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	if (ch->password) {
+		if (ch->user)
+			curl_easy_setopt(ch->curl, CURLOPT_USERNAME, ch->user);
+		curl_easy_setopt(ch->curl, CURLOPT_PASSWORD, ch->password);
+	}
+}
+
+int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+	       int in_db, struct amd_buf *out, struct amd_err *err)
+{
+	char *url = request_url(ch, sql, body != NULL, in_db);
+	if (!url)
+		return amd_fail(err, "%s: out of memory", ch->name);
+	struct amd_buf resp = {0};
+	curl_easy_reset(ch->curl);
+	curl_easy_setopt(ch->curl, CURLOPT_URL, url);
+	curl_easy_setopt(ch->curl, CURLOPT_POST, 1L);
+	curl_easy_setopt(ch->curl, CURLOPT_POSTFIELDS, body ? body : sql);
+	curl_easy_setopt(ch->curl, CURLOPT_POSTFIELDSIZE_LARGE,
+			 (curl_off_t)(body ? body_len : strlen(sql)));
+	curl_easy_setopt(ch->curl, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(ch->curl, CURLOPT_WRITEDATA, &resp);
+	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
+	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, 10L);
+	set_auth(ch);
+	CURLcode rc = curl_easy_perform(ch->curl);
+	free(url);
+	long code = 0;
+	curl_easy_getinfo(ch->curl, CURLINFO_RESPONSE_CODE, &code);
+	int ret = 0;
+	if (rc != CURLE_OK)
+		ret = amd_fail(err, "%s: %s", ch->name, rc == CURLE_WRITE_ERROR
+			       ? "out of memory reading the answer" : curl_easy_strerror(rc));
+	else if (code != 200)
+		ret = server_fail(ch, code, &resp, err);
+	else if (out && amd_buf_append(out, resp.data ? resp.data : "", resp.len) < 0)
+		ret = amd_fail(err, "%s: out of memory", ch->name);
+	amd_buf_free(&resp);
+	return ret;
+}
+
+int amd_ch_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
+		 struct amd_err *err)
+{
+	return amd_ch_run(ch, sql, NULL, 0, 1, out, err);
+}
+
+int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
+		      struct amd_err *err)
+{
+	ch->user_query = 1;
+	int rc = amd_ch_run(ch, sql, NULL, 0, 1, out, err);
+	ch->user_query = 0;
+	return rc;
+}
+
+int64_t amd_ch_string_id(const char *s, size_t n)
+{
+	char hex[65];
+	struct amd_sha *h = amd_sha_new();
+	if (!h)
+		return -1;
+	amd_sha_update(h, s, n);
+	amd_sha_final(h, hex);
+	hex[15] = '\0';
+	int64_t id = (int64_t)strtoull(hex, NULL, 16);
+	return id ? id : 1;
+}

@@ -1,0 +1,338 @@
+/* ch_load.c — reading a ClickHouse store (ch_load.h). The committed
+ * sources are read first and numbered 1, 2, … in path order (the order
+ * a SQLite store numbers a walk's files, and one that does not depend on
+ * which host committed first); runs, sweeps, strings and frames are
+ * numbered in the order they first appear; then each table of ch_tables.c, only rows
+ * of committed attempts, as JSONCompact (parsed by cJSON), into the
+ * same table of an in-memory SQLite store. Rows several sources write
+ * (a run, a sweep, a param) keep the one SQLite would keep: the run's
+ * own source's, the latest. */
+#include "ch_load.h"
+#include "sqlite_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ch_schema.h"
+#include "ch_tables.h"
+#include "clickhouse.h"
+
+const char amd_ch_committed_sql[] =
+	"SELECT argMin(aid, (ats, aid)) FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
+	" argMax(sha256, (committed_ns, id)) AS asha, max(committed_ns) AS ats"
+	" FROM source GROUP BY path) GROUP BY asha";
+
+/* Which row wins where several sources write one (INSERT OR IGNORE
+ * keeps the first), before commit and insertion order. */
+static const char *prefer(const char *table)
+{
+	if (strcmp(table, "run") == 0)
+		return "isNull(source_id), committed_ns DESC,";
+	if (strcmp(table, "sweep") == 0)
+		return "isNull(ext_id),";
+	if (strcmp(table, "param") == 0 || strcmp(table, "tag") == 0)
+		return "committed_ns DESC,";
+	return "";
+}
+
+/* attempt id -> its number in the loaded store, sorted by attempt id */
+struct attempt {
+	int64_t id, ord;
+};
+struct attempts {
+	struct attempt *p;
+	size_t n;
+};
+
+static int64_t ordinal(const struct attempts *a, int64_t attempt)
+{
+	for (size_t lo = 0, hi = a->n; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		if (a->p[mid].id == attempt)
+			return a->p[mid].ord;
+		if (a->p[mid].id < attempt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int64_t json_int(const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return strtoll(v->valuestring, NULL, 10);
+	return (int64_t)v->valuedouble;
+}
+
+/* Runs sql and parses its JSONCompact answer into *data (the rows). */
+static cJSON *fetch(struct amd_ch *ch, const char *sql, const cJSON **data,
+		    struct amd_err *err)
+{
+	struct amd_buf out = {0};
+	if (amd_ch_query(ch, sql, &out, err) < 0)
+		return NULL;
+	cJSON *doc = out.len ? cJSON_ParseWithLength(out.data, out.len) : NULL;
+	amd_buf_free(&out);
+	*data = doc ? cJSON_GetObjectItemCaseSensitive(doc, "data") : NULL;
+	if (!cJSON_IsArray(*data)) {
+		cJSON_Delete(doc);
+		amd_fail(err, "%s: the server's answer is not JSONCompact rows", amd_ch_name(ch));
+		return NULL;
+	}
+	return doc;
+}
+
+/* The id maps a load needs: attempts, and the renumbered identities of
+ * runs, sweeps, dict strings and frames (ch_tables.h, 'r' 'w' 'd' 'f'). */
+#define RENUMBERED "rwdf"
+static const char *const renumbered_table[] = {"run", "sweep", "dict", "frame"};
+struct maps {
+	struct attempts src, ids[4];
+};
+
+static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t row_src,
+		      const struct maps *m)
+{
+	const struct attempts *a = &m->src;
+	if (!v || cJSON_IsNull(v))
+		return sqlite3_bind_null(q, i);
+	const char *r = strchr(RENUMBERED, kind);
+	if (r && kind) {
+		int64_t o = ordinal(&m->ids[r - RENUMBERED], json_int(v));
+		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
+	}
+	if (kind == 's') {
+		int64_t o = ordinal(a, json_int(v));
+		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
+	}
+	if (kind == 'c')
+		return sqlite3_bind_int64(q, i, ordinal(a, row_src) << 32 | json_int(v));
+	if (cJSON_IsNumber(v))
+		return sqlite3_bind_double(q, i, v->valuedouble);
+	return sqlite3_bind_text(q, i, v->valuestring, -1, SQLITE_STATIC);
+}
+
+/* The load SELECT of t: its columns and src, committed rows only, in
+ * the order a SQLite store would hold them. */
+static int load_sql(struct amd_buf *b, const struct ch_table *t)
+{
+	return amd_buf_printf(b, "SELECT %s, src FROM %s ANY LEFT JOIN (SELECT id AS src,"
+			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
+			      " ORDER BY %s src_path, src, rn FORMAT JSONCompact", t->cols,
+			      t->name, amd_ch_committed_sql, prefer(t->name));
+}
+
+/* Types that arrive as JSON strings but are integers (Int64, UInt64). */
+static int is_int_col(const cJSON *meta, int i)
+{
+	const cJSON *m = cJSON_GetArrayItem(meta, i);
+	const cJSON *ty = m ? cJSON_GetObjectItemCaseSensitive(m, "type") : NULL;
+	return cJSON_IsString(ty) && strstr(ty->valuestring, "Int") != NULL;
+}
+
+static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJSON *doc,
+		       const cJSON *data, const struct maps *a, struct amd_err *err)
+{
+	int ncols = (int)strlen(t->kinds);
+	char sql[800];
+	int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s(%s) VALUES(", t->name, t->cols);
+	for (int i = 0; i < ncols && len < (int)sizeof sql - 4; i++)
+		len += snprintf(sql + len, sizeof sql - (size_t)len, i ? ",?" : "?");
+	snprintf(sql + len, sizeof sql - (size_t)len, ")");
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
+	if (!q)
+		return -1;
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "meta");
+	const cJSON *row;
+	int rc = SQLITE_DONE;
+	cJSON_ArrayForEach(row, data) {
+		if (cJSON_GetArraySize(row) != ncols + 1) {
+			sqlite3_finalize(q);
+			return amd_fail(err, "%s: table %s: a row of %d columns, expected %d",
+					st->path, t->name, cJSON_GetArraySize(row), ncols + 1);
+		}
+		int64_t src = json_int(cJSON_GetArrayItem(row, ncols));
+		sqlite3_reset(q);
+		for (int i = 0; i < ncols; i++) {
+			const cJSON *v = cJSON_GetArrayItem(row, i);
+			if (t->kinds[i] == 'p' && cJSON_IsString(v) && is_int_col(meta, i))
+				sqlite3_bind_int64(q, i + 1, json_int(v));
+			else
+				bind_value(q, i + 1, v, t->kinds[i], src, a);
+		}
+		if ((rc = sqlite3_step(q)) != SQLITE_DONE)
+			break;
+	}
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_table *t,
+		      const struct maps *a, struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	if (load_sql(&sql, t) < 0 || amd_buf_append(&sql, "", 1) < 0) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", st->path);
+	}
+	const cJSON *data;
+	cJSON *doc = fetch(ch, sql.data, &data, err);
+	amd_buf_free(&sql);
+	if (!doc)
+		return -1;
+	int rc = insert_rows(st, t, doc, data, a, err);
+	cJSON_Delete(doc);
+	return rc;
+}
+
+static int cmp_attempt(const void *x, const void *y)
+{
+	int64_t a = ((const struct attempt *)x)->id, b = ((const struct attempt *)y)->id;
+	return (a > b) - (a < b);
+}
+
+/* The committed sources, numbered in path order. */
+static int load_sources(struct amd_ch *ch, struct amd_store *st, struct attempts *a,
+			struct amd_err *err)
+{
+	char sql[1200];
+	snprintf(sql, sizeof sql, "SELECT id, path, kind, size, sha256, ingested_at FROM source"
+		 " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact",
+		 amd_ch_committed_sql);
+	const cJSON *data, *row;
+	cJSON *doc = fetch(ch, sql, &data, err);
+	if (!doc)
+		return -1;
+	size_t n = (size_t)cJSON_GetArraySize(data);
+	a->p = calloc(n ? n : 1, sizeof *a->p);
+	sqlite3_stmt *q = a->p ? amd_store_prepare(st, "INSERT INTO source(id, path, kind,"
+				 " size, sha256, ingested_at) VALUES(?1,?2,?3,?4,?5,?6)", err) : NULL;
+	int rc = SQLITE_DONE;
+	if (q)
+		cJSON_ArrayForEach(row, data) {
+			const cJSON *path = cJSON_GetArrayItem(row, 1), *kind = cJSON_GetArrayItem(row, 2),
+				    *sha = cJSON_GetArrayItem(row, 4);
+			if (cJSON_GetArraySize(row) != 6 || !cJSON_IsString(path) ||
+			    !cJSON_IsString(kind) || !cJSON_IsString(sha)) {
+				rc = SQLITE_MISMATCH;
+				break;
+			}
+			struct attempt *at = &a->p[a->n++];
+			at->id = json_int(cJSON_GetArrayItem(row, 0));
+			at->ord = (int64_t)a->n;
+			sqlite3_reset(q);
+			sqlite3_bind_int64(q, 1, at->ord);
+			sqlite3_bind_text(q, 2, path->valuestring, -1, SQLITE_STATIC);
+			sqlite3_bind_text(q, 3, kind->valuestring, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(q, 4, json_int(cJSON_GetArrayItem(row, 3)));
+			sqlite3_bind_text(q, 5, sha->valuestring, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(q, 6, json_int(cJSON_GetArrayItem(row, 5)));
+			if ((rc = sqlite3_step(q)) != SQLITE_DONE)
+				break;
+		}
+	int ret = !a->p ? amd_fail(err, "%s: out of memory", st->path)
+		: !q ? -1 : amd_store_rows_done(st, q, rc, err);
+	cJSON_Delete(doc);
+	if (ret == 0)
+		qsort(a->p, a->n, sizeof *a->p, cmp_attempt);
+	return ret;
+}
+
+static int cmp_first(const void *x, const void *y)
+{
+	int64_t a = ((const struct attempt *)x)->ord, b = ((const struct attempt *)y)->ord;
+	return (a > b) - (a < b);
+}
+
+/* Numbers the committed ids of table in the order they first appear
+ * (sources by path, then the order their unit wrote them): the ids of a
+ * SQLite store that ingested the same files, walked in path order. */
+static int load_ids(struct amd_ch *ch, const char *table, struct attempts *ids,
+		    struct amd_err *err)
+{
+	char sql[1400];
+	snprintf(sql, sizeof sql, "SELECT id FROM %s ANY LEFT JOIN (SELECT id AS src,"
+		 " path AS src_path FROM source) USING (src) WHERE src IN (%s)"
+		 " ORDER BY src_path, src, rn FORMAT JSONCompact", table, amd_ch_committed_sql);
+	const cJSON *data, *row;
+	cJSON *doc = fetch(ch, sql, &data, err);
+	if (!doc)
+		return -1;
+	size_t n = (size_t)cJSON_GetArraySize(data), kept = 0;
+	ids->p = calloc(n ? n : 1, sizeof *ids->p);
+	if (!ids->p) {
+		cJSON_Delete(doc);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
+	cJSON_ArrayForEach(row, data) {
+		struct attempt *r = &ids->p[ids->n];
+		r->id = json_int(cJSON_GetArrayItem(row, 0));
+		r->ord = (int64_t)ids->n++;
+	}
+	cJSON_Delete(doc);
+	/* keep each id's first appearance, then number them in that order */
+	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
+	for (size_t i = 0; i < ids->n; i++)
+		if (i == 0 || ids->p[i].id != ids->p[kept - 1].id)
+			ids->p[kept++] = ids->p[i];
+		else if (ids->p[i].ord < ids->p[kept - 1].ord)
+			ids->p[kept - 1].ord = ids->p[i].ord;
+	ids->n = kept;
+	qsort(ids->p, ids->n, sizeof *ids->p, cmp_first);
+	for (size_t i = 0; i < ids->n; i++)
+		ids->p[i].ord = (int64_t)i + 1;
+	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
+	return 0;
+}
+
+static int load_all(struct amd_ch *ch, struct amd_store *st, struct amd_err *err)
+{
+	struct maps m;
+	memset(&m, 0, sizeof m);
+	if (amd_store_begin(st, err) < 0)
+		return -1;
+	int rc = load_sources(ch, st, &m.src, err);
+	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
+		rc = load_ids(ch, renumbered_table[i], &m.ids[i], err);
+	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
+		rc = load_table(ch, st, &amd_ch_tables[i], &m, err);
+	free(m.src.p);
+	for (size_t i = 0; i < strlen(RENUMBERED); i++)
+		free(m.ids[i].p);
+	if (rc < 0) {
+		amd_store_rollback(st);
+		return -1;
+	}
+	return amd_store_commit(st, err);
+}
+
+int amd_ch_store_open(const char *url, struct amd_store **out, struct amd_err *err)
+{
+	*out = NULL;
+	struct amd_ch *ch = NULL;
+	struct amd_store *st = NULL;
+	if (amd_ch_open(url, &ch, err) < 0)
+		return -1;
+	int rc = amd_ch_check_version(ch, err);
+	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
+		char *name = strdup(url);
+		if (!name)
+			rc = amd_fail(err, "%s: out of memory", url);
+		else {
+			free(st->path);
+			st->path = name;
+			rc = load_all(ch, st, err);
+			st->mode = AMD_STORE_READ;
+		}
+	}
+	amd_ch_close(ch);
+	if (rc < 0) {
+		amd_store_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}

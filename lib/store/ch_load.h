@@ -1,0 +1,15 @@
+/* ch_load.h — opening a ClickHouse store for reading: its committed rows
+ * loaded into an in-memory SQLite store, so every query of lib/store
+ * answers the same on both backends. */
+#ifndef AMD_CH_LOAD_H
+#define AMD_CH_LOAD_H
+
+#include "store.h"
+
+int amd_ch_store_open(const char *url, struct amd_store **out, struct amd_err *err);
+
+/* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
+ * its latest commit, and of paths holding the same bytes the first. */
+extern const char amd_ch_committed_sql[];
+
+#endif

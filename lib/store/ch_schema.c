@@ -1,0 +1,127 @@
+/* ch_schema.c — the ClickHouse store's schema (ch_schema.h). Tables are
+ * MergeTree, sorted by the keys readers filter on; strings with a global
+ * identity are ids computed on the client (ch_tables.c), so the only
+ * free-text columns left are a source's path and kind; kind is
+ * LowCardinality where the server has it as a stable type (19.x on). */
+#include "ch_schema.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch_load.h"
+#include "ch_tables.h"
+
+int amd_ch_schema_target(void)
+{
+	int v = 1;
+	for (size_t i = 0; i < amd_ch_table_count; i++)
+		if (amd_ch_tables[i].since > v)
+			v = amd_ch_tables[i].since;
+	return v;
+}
+
+/* The first integer of the server's answer to sql, or -1 (err set). */
+static long query_long(struct amd_ch *ch, const char *sql, int in_db, struct amd_err *err)
+{
+	struct amd_buf out = {0};
+	if (amd_ch_run(ch, sql, NULL, 0, in_db, &out, err) < 0)
+		return -1;
+	long v = out.len ? strtol(out.data, NULL, 10) : 0;
+	amd_buf_free(&out);
+	return v;
+}
+
+/* Runs a CREATE … IF NOT EXISTS: another host creating the same object
+ * at the same moment can make the server say it already exists. */
+static int create(struct amd_ch *ch, const char *sql, int in_db, struct amd_err *err)
+{
+	if (amd_ch_run(ch, sql, NULL, 0, in_db, NULL, err) == 0)
+		return 0;
+	return strstr(err->msg, "already exists") ? 0 : -1;
+}
+
+static int create_table(struct amd_ch *ch, const struct ch_table *t, struct amd_err *err)
+{
+	char *sql = NULL;
+	if (asprintf(&sql, "CREATE TABLE IF NOT EXISTS %s (%s, src Int64, rn Int64)"
+		     " ENGINE = MergeTree ORDER BY %s", t->name, t->columns, t->order_by) < 0)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	int rc = create(ch, sql, 1, err);
+	free(sql);
+	return rc;
+}
+
+static int create_base(struct amd_ch *ch, struct amd_err *err)
+{
+	long major = query_long(ch, "SELECT toUInt32(splitByChar('.', version())[1])", 0, err);
+	if (major < 0)
+		return -1;
+	char db[300], source[600];
+	snprintf(db, sizeof db, "CREATE DATABASE IF NOT EXISTS %s", amd_ch_database(ch));
+	/* one row per committed ingest attempt, written after all its rows */
+	snprintf(source, sizeof source, "CREATE TABLE IF NOT EXISTS source (id Int64,"
+		 " path String, kind %s, size Int64, sha256 String, ingested_at Int64,"
+		 " committed_ns Int64) ENGINE = MergeTree ORDER BY (path, id)",
+		 major >= 19 ? "LowCardinality(String)" : "String");
+	if (create(ch, db, 0, err) < 0 ||
+	    create(ch, "CREATE TABLE IF NOT EXISTS schema_version (version Int32,"
+		   " applied_at DateTime) ENGINE = MergeTree ORDER BY version", 1, err) < 0 ||
+	    create(ch, source, 1, err) < 0)
+		return -1;
+	/* for `amdahl sql`: the attempts readers see (WHERE src IN committed) */
+	struct amd_buf view = {0};
+	int rc = amd_buf_printf(&view, "CREATE VIEW IF NOT EXISTS committed AS %s",
+				amd_ch_committed_sql) < 0
+		? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+		: create(ch, view.data, 1, err);
+	amd_buf_free(&view);
+	return rc;
+}
+
+int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err)
+{
+	if (create_base(ch, err) < 0)
+		return -1;
+	long have = query_long(ch, "SELECT max(version) FROM schema_version", 1, err);
+	if (have < 0)
+		return -1;
+	int target = amd_ch_schema_target();
+	if (have > target)
+		return amd_fail(err, "%s: store has schema version %ld, this amdahl knows up"
+				" to %d; use a newer amdahl", amd_ch_name(ch), have, target);
+	for (int v = (int)have + 1; v <= target; v++) {
+		for (size_t i = 0; i < amd_ch_table_count; i++)
+			if (amd_ch_tables[i].since == v && create_table(ch, &amd_ch_tables[i], err) < 0)
+				return -1;
+		char bump[128];
+		snprintf(bump, sizeof bump, "INSERT INTO schema_version VALUES (%d, now())", v);
+		if (amd_ch_query(ch, bump, NULL, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err)
+{
+	char sql[300];
+	snprintf(sql, sizeof sql, "SELECT count() FROM system.tables WHERE database = '%s'"
+		 " AND name = 'schema_version'", amd_ch_database(ch));
+	long exists = query_long(ch, sql, 0, err);
+	if (exists < 0)
+		return -1;
+	if (exists == 0)
+		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first",
+				amd_ch_name(ch));
+	long v = query_long(ch, "SELECT max(version) FROM schema_version", 1, err);
+	if (v < 0)
+		return -1;
+	int target = amd_ch_schema_target();
+	if (v > target)
+		return amd_fail(err, "%s: store has schema version %ld, this amdahl knows up to %d",
+				amd_ch_name(ch), v, target);
+	if (v < target)
+		return amd_fail(err, "%s: store has schema version %ld; run any 'amdahl ingest'"
+				" on it to migrate to %d", amd_ch_name(ch), v, target);
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* ch_schema.h — creating and migrating a ClickHouse store: the database,
+ * schema_version (as in SQLite), the source (commit) table and the fact
+ * tables of ch_tables.h, version by version. */
+#ifndef AMD_CH_SCHEMA_H
+#define AMD_CH_SCHEMA_H
+
+#include "clickhouse.h"
+
+/* The backend's schema version this amdahl writes. */
+int amd_ch_schema_target(void);
+
+/* Creates what is missing (idempotent; safe from many hosts at once). */
+int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err);
+
+/* Checks a store for reading: it exists and has this amdahl's version. */
+int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err);
+
+#endif

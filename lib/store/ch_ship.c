@@ -1,0 +1,178 @@
+/* ch_ship.c — a staged unit to ClickHouse (ch_ship.h): each table of
+ * ch_tables.c read out of the staging store by its export SELECT and
+ * sent as TabSeparated in batches (one INSERT per table and batch, no
+ * per-row round trips); the source row goes last, so a killed ingest
+ * leaves rows no reader sees. */
+#include "ch_ship.h"
+#include "sqlite_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ch_tables.h"
+
+#define BATCH_BYTES (8u << 20)
+
+static void chid_fn(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+		sqlite3_result_null(c);
+		return;
+	}
+	const unsigned char *s = sqlite3_value_text(argv[0]);
+	if (!s) {
+		sqlite3_result_error_nomem(c);
+		return;
+	}
+	int64_t id = amd_ch_string_id((const char *)s, (size_t)sqlite3_value_bytes(argv[0]));
+	if (id < 0)
+		sqlite3_result_error_nomem(c);
+	else
+		sqlite3_result_int64(c, id);
+}
+
+int amd_ch_staging_setup(struct amd_store *staging, struct amd_err *err)
+{
+	if (sqlite3_create_function(staging->db, "chid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				    NULL, chid_fn, NULL, NULL) != SQLITE_OK)
+		return amd_fail(err, "%s: %s", staging->path, sqlite3_errmsg(staging->db));
+	/* a frame's identity is its name, file and line, on every host */
+	return amd_store_exec(staging, "CREATE TEMP VIEW chframe AS SELECT f.id AS local,"
+			      " chid(n.s || char(31) || COALESCE(fl.s, '') || char(31) ||"
+			      " COALESCE(f.line, '')) AS gid FROM frame f"
+			      " JOIN dict n ON n.id = f.name_id LEFT JOIN dict fl ON fl.id = f.file_id",
+			      err);
+}
+
+int64_t amd_ch_new_attempt(void)
+{
+	uint64_t r = 0;
+	if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
+	}
+	r &= INT64_MAX;
+	return r ? (int64_t)r : 1;
+}
+
+int amd_ch_tsv_text(struct amd_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		const char *e = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n"
+			: *s == '\r' ? "\\r" : NULL;
+		if (e ? amd_buf_append(b, e, 2) < 0 : amd_buf_append(b, s, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int amd_ch_quote(struct amd_buf *b, const char *s)
+{
+	if (amd_buf_append(b, "'", 1) < 0)
+		return -1;
+	for (; *s; s++)
+		if ((*s == '\\' || *s == '\'') && amd_buf_append(b, "\\", 1) < 0)
+			return -1;
+		else if (amd_buf_append(b, s, 1) < 0)
+			return -1;
+	return amd_buf_append(b, "'", 1);
+}
+
+int amd_ch_tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i)
+{
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_NULL: return amd_buf_append(b, "\\N", 2);
+	case SQLITE_INTEGER: return amd_buf_printf(b, "%lld", (long long)sqlite3_column_int64(q, i));
+	case SQLITE_FLOAT: return amd_buf_printf(b, "%.17g", sqlite3_column_double(q, i));
+	default: {
+		const char *s = (const char *)sqlite3_column_text(q, i);
+		return s ? amd_ch_tsv_text(b, s) : -1;
+	}
+	}
+}
+
+/* Appends the current row of q, then its number rn, as one TabSeparated line. */
+static int tsv_row(struct amd_buf *b, sqlite3_stmt *q, int64_t rn)
+{
+	int n = sqlite3_column_count(q);
+	for (int i = 0; i < n; i++)
+		if ((i && amd_buf_append(b, "\t", 1) < 0) || amd_ch_tsv_cell(b, q, i) < 0)
+			return -1;
+	return amd_buf_printf(b, "\t%lld\n", (long long)rn);
+}
+
+static int send_batch(struct amd_ch *ch, const struct ch_table *t, struct amd_buf *b,
+		      struct amd_err *err)
+{
+	if (!b->len)
+		return 0;
+	char sql[600];
+	snprintf(sql, sizeof sql, "INSERT INTO %s (%s,src,rn) FORMAT TabSeparated", t->name, t->cols);
+	int rc = amd_ch_run(ch, sql, b->data, b->len, 1, NULL, err);
+	b->len = 0;
+	return rc;
+}
+
+static int ship_table(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
+		      const struct ch_table *t, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(staging, t->export_sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, attempt);
+	struct amd_buf b = {0};
+	int rc, ret = 0;
+	int64_t rn = 0;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (tsv_row(&b, q, rn++) < 0) {
+			ret = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+			break;
+		}
+		if (b.len >= BATCH_BYTES && (ret = send_batch(ch, t, &b, err)) < 0)
+			break;
+	}
+	if (ret == 0 && rc != SQLITE_DONE)
+		ret = amd_store_step_fail(staging, rc, err);
+	sqlite3_finalize(q);
+	if (ret == 0)
+		ret = send_batch(ch, t, &b, err);
+	amd_buf_free(&b);
+	return ret;
+}
+
+static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source *src,
+		      struct amd_err *err)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct amd_buf b = {0};
+	int bad = amd_buf_printf(&b, "%lld\t", (long long)attempt) < 0 ||
+		  amd_ch_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
+		  amd_ch_tsv_text(&b, src->kind) < 0 ||
+		  amd_buf_printf(&b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
+				 src->sha256, (long long)ts.tv_sec,
+				 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0;
+	int rc = bad ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+		     : amd_ch_run(ch, "INSERT INTO source (id, path, kind, size, sha256,"
+				  " ingested_at, committed_ns) FORMAT TabSeparated",
+				  b.data, b.len, 1, NULL, err);
+	amd_buf_free(&b);
+	return rc;
+}
+
+int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
+		const struct ch_source *src, struct amd_err *err)
+{
+	for (size_t i = 0; i < amd_ch_table_count; i++)
+		if (ship_table(ch, staging, attempt, &amd_ch_tables[i], err) < 0)
+			return amd_fail_prefix(err, "%s", src->path);
+	if (commit_row(ch, attempt, src, err) < 0)
+		return amd_fail_prefix(err, "%s", src->path);
+	return 0;
+}

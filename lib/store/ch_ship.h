@@ -1,0 +1,39 @@
+/* ch_ship.h — writing one unit, staged in an in-memory SQLite store by
+ * the SQLite writer, to ClickHouse: every table's rows, then the commit
+ * row that makes them visible. */
+#ifndef AMD_CH_SHIP_H
+#define AMD_CH_SHIP_H
+
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "clickhouse.h"
+#include "store.h"
+
+struct ch_source {
+	const char *path, *kind, *sha256;
+	uint64_t size;
+};
+
+/* Prepares staging (an open in-memory store) for export: the chid()
+ * function and the frame-id view. */
+int amd_ch_staging_setup(struct amd_store *staging, struct amd_err *err);
+
+/* A fresh random attempt id (> 0). */
+int64_t amd_ch_new_attempt(void);
+
+/* Ships staging's rows under attempt, then the source row (the commit). */
+int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
+		const struct ch_source *src, struct amd_err *err);
+
+/* Appends s escaped for TabSeparated (\\ \t \n \r). */
+int amd_ch_tsv_text(struct amd_buf *b, const char *s);
+
+/* Appends column i of q's current row as a TabSeparated cell (NULL as \\N). */
+int amd_ch_tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i);
+
+/* Appends s to b as a ClickHouse string literal ('…' with \ and ' escaped). */
+int amd_ch_quote(struct amd_buf *b, const char *s);
+
+#endif

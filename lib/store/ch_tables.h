@@ -1,0 +1,35 @@
+/* ch_tables.h — the store's tables as the ClickHouse backend keeps them:
+ * for each, its ClickHouse columns and sort key, the SELECT that takes a
+ * unit's rows out of the SQLite staging store with ClickHouse's ids, and
+ * how the loader maps its id columns back. ch_schema.c creates them,
+ * ch_ship.c writes them, ch_load.c reads them. A table added to the
+ * SQLite schema is ported by one row here (docs/design.md). */
+#ifndef AMD_CH_TABLES_H
+#define AMD_CH_TABLES_H
+
+#include <stddef.h>
+
+/* How the loader maps a column (one letter per column of cols):
+ * 'p' plain; 's' a source id (the attempt, mapped to the source's row
+ * in the loaded store); 'c' an id local to its source (a trace, a stack
+ * node), made unique by the row's source; 'r' a run, 'w' a sweep, 'd' a
+ * dict string, 'f' a frame: ids ClickHouse computes from the thing's
+ * identity, renumbered in the order the things first appear, as a
+ * SQLite store numbers them. */
+struct ch_table {
+	int since;            /* the backend's schema version that adds it */
+	const char *name;
+	/* push (ch_push.c): the rows of local source $S, a WHERE clause over
+	 * main.NAME; NULL for run, whose view ch_push.c writes itself */
+	const char *of_source;
+	const char *columns;  /* ClickHouse column definitions, without src */
+	const char *order_by;
+	const char *cols;     /* column names, shared with the SQLite table */
+	const char *kinds;    /* one letter per column of cols */
+	const char *export_sql; /* staging SELECT of cols then src; ?1 = the attempt */
+};
+
+extern const struct ch_table amd_ch_tables[];
+extern const size_t amd_ch_table_count;
+
+#endif

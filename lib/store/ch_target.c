@@ -1,0 +1,190 @@
+/* ch_target.c — the ClickHouse ingest target (ch_target.h). A unit is
+ * parsed into the SQLite writer over a private in-memory store (so every
+ * rule of the writer holds unchanged), and on finish, if the store has
+ * not meanwhile committed the same bytes, shipped with a fresh attempt
+ * id and its commit row. Nothing is visible before the commit row;
+ * readers pick one committed attempt per path (ch_load.c). */
+#include "ch_target.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch_schema.h"
+#include "ch_ship.h"
+#include "clickhouse.h"
+#include "writer.h"
+
+struct ch_unit {
+	struct amd_ch *ch;
+	struct amd_store *staging;
+	struct amd_store_sink *ss;
+	char *path, *kind, *sha;
+	uint64_t size;
+};
+
+/* The committed version of each path that is path or holds sha. */
+#define STATE_SQL "SELECT path, argMax(sha256, (committed_ns, id)) FROM source" \
+	" WHERE path = %s OR path IN (SELECT path FROM source WHERE sha256 = %s)" \
+	" GROUP BY path FORMAT TabSeparated"
+
+int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
+			struct amd_err *err)
+{
+	struct amd_buf qp = {0}, qs = {0}, sql = {0}, out = {0};
+	int state = -1;
+	if (amd_ch_quote(&qp, path) < 0 || amd_ch_quote(&qs, sha) < 0 ||
+	    amd_buf_append(&qp, "", 1) < 0 || amd_buf_append(&qs, "", 1) < 0 ||
+	    amd_buf_printf(&sql, STATE_SQL, qp.data, qs.data) < 0) {
+		amd_fail(err, "%s: out of memory", path);
+		goto out;
+	}
+	if (amd_ch_query(ch, sql.data, &out, err) < 0 || amd_buf_append(&out, "", 1) < 0)
+		goto out;
+	/* paths are stored as given and compared byte for byte; a path
+	 * with a tab or newline is escaped in TSV and never equals one here */
+	state = AMD_SOURCE_NEW;
+	size_t plen = strlen(path);
+	for (char *line = out.data; line && *line; ) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		char *tab = strchr(line, '\t');
+		if (tab) {
+			int same_path = (size_t)(tab - line) == plen && memcmp(line, path, plen) == 0;
+			int same_sha = strcmp(tab + 1, sha) == 0;
+			if (same_path) {
+				state = same_sha ? AMD_SOURCE_SAME : AMD_SOURCE_CHANGED;
+				break;
+			}
+			if (same_sha)
+				state = AMD_SOURCE_DUPLICATE;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+out:
+	amd_buf_free(&qp);
+	amd_buf_free(&qs);
+	amd_buf_free(&sql);
+	amd_buf_free(&out);
+	return state;
+}
+
+static int target_prepare(void *ctx, struct amd_err *err)
+{
+	struct amd_ch *ch = NULL;
+	if (amd_ch_open(ctx, &ch, err) < 0)
+		return -1;
+	int rc = amd_ch_migrate(ch, err);
+	amd_ch_close(ch);
+	return rc;
+}
+
+static void *target_connect(void *ctx, struct amd_err *err)
+{
+	struct amd_ch *ch = NULL;
+	return amd_ch_open(ctx, &ch, err) < 0 ? NULL : ch;
+}
+
+static void target_disconnect(void *conn)
+{
+	amd_ch_close(conn);
+}
+
+static int target_state(void *conn, const char *path, const char *sha, struct amd_err *err)
+{
+	return amd_ch_source_state(conn, path, sha, err);
+}
+
+static void unit_free(struct ch_unit *u)
+{
+	if (!u)
+		return;
+	amd_store_sink_free(u->ss);
+	amd_store_close(u->staging);
+	free(u->path);
+	free(u->kind);
+	free(u->sha);
+	free(u);
+}
+
+static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_info *info,
+					    struct amd_err *err)
+{
+	struct ch_unit *u = calloc(1, sizeof *u);
+	if (!u) {
+		amd_fail(err, "%s: out of memory", info->path);
+		return NULL;
+	}
+	u->ch = conn;
+	u->size = info->size;
+	u->path = strdup(info->path);
+	u->kind = strdup(info->kind);
+	u->sha = strdup(info->sha256);
+	if (!u->path || !u->kind || !u->sha) {
+		amd_fail(err, "%s: out of memory", info->path);
+		goto fail;
+	}
+	if (amd_store_open(":memory:", AMD_STORE_WRITE, &u->staging, err) < 0 ||
+	    amd_ch_staging_setup(u->staging, err) < 0) {
+		amd_fail_prefix(err, "%s: staging", info->path);
+		goto fail;
+	}
+	u->ss = amd_store_sink_new(u->staging, info->path, info->kind, info->sha256, info->size,
+				   info->sweep_override, info->config);
+	if (!u->ss) {
+		amd_fail(err, "%s: out of memory", info->path);
+		goto fail;
+	}
+	return (struct amd_unit_writer *)u;
+fail:
+	unit_free(u);
+	return NULL;
+}
+
+static struct amd_sink *target_sink(struct amd_unit_writer *w)
+{
+	return amd_store_sink_iface(((struct ch_unit *)w)->ss);
+}
+
+static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state,
+			 struct amd_err *err)
+{
+	struct ch_unit *u = (struct ch_unit *)w;
+	enum amd_source_state staged;
+	struct amd_store_sink *ss = u->ss;
+	u->ss = NULL; /* finish frees it, on success and failure */
+	int rc = amd_store_sink_finish(ss, &staged, err);
+	if (rc == 0) {
+		/* another process may have committed these bytes meanwhile */
+		int now = amd_ch_source_state(u->ch, u->path, u->sha, err);
+		rc = now < 0 ? -1 : 0;
+		if (rc == 0)
+			*state = (enum amd_source_state)now;
+		if (now == AMD_SOURCE_NEW || now == AMD_SOURCE_CHANGED) {
+			struct ch_source src = {u->path, u->kind, u->sha, u->size};
+			rc = amd_ch_ship(u->ch, u->staging, amd_ch_new_attempt(), &src, err);
+		}
+	}
+	unit_free(u);
+	return rc;
+}
+
+static void target_rollback(struct amd_unit_writer *w)
+{
+	unit_free((struct ch_unit *)w);
+}
+
+struct amd_ingest_target amd_ch_target(const char *url)
+{
+	return (struct amd_ingest_target){
+		.ctx = (void *)url,
+		.prepare = target_prepare,
+		.connect = target_connect,
+		.disconnect = target_disconnect,
+		.state = target_state,
+		.begin = target_begin,
+		.sink = target_sink,
+		.finish = target_finish,
+		.rollback = target_rollback,
+	};
+}

@@ -1,0 +1,52 @@
+/* clickhouse.h — the ClickHouse backend's connection: a store URL
+ * (clickhouse://[user@]host:port/database, clickhouse+https://… for TLS)
+ * parsed with libcurl's URL API, the password from
+ * $AMDAHL_CLICKHOUSE_PASSWORD or ~/.netrc (never the URL), and one SQL
+ * statement at a time over the HTTP interface with libcurl. Included
+ * only inside lib/store; docs/design.md, "The ClickHouse backend". */
+#ifndef AMD_CLICKHOUSE_H
+#define AMD_CLICKHOUSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "err.h"
+
+struct amd_ch;
+
+/* 1 when location names a ClickHouse store (a clickhouse:// or
+ * clickhouse+https:// URL), else 0. */
+int amd_ch_is_url(const char *location);
+
+/* Parses url and prepares a connection (nothing is sent yet). */
+int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err);
+void amd_ch_close(struct amd_ch *ch);
+
+/* The URL as given (for messages) and the database name. */
+const char *amd_ch_name(const struct amd_ch *ch);
+const char *amd_ch_database(const struct amd_ch *ch);
+
+/* Runs sql. With body (body_len bytes), sql goes in the URL and body is
+ * the data an INSERT … FORMAT reads; otherwise sql is the POST body.
+ * in_db: 0 to run outside the database (CREATE DATABASE). The response
+ * is appended to out when out is not NULL. A server error fills err with
+ * the server's first line. */
+int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+	       int in_db, struct amd_buf *out, struct amd_err *err);
+
+/* Runs a user's sql read-only (the server's readonly=1), its answer as
+ * TSVWithNames unless the query names a FORMAT, appended to out. */
+int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
+		      struct amd_err *err);
+
+/* Runs sql (no body, in the database) and appends its result to out. */
+int amd_ch_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
+		 struct amd_err *err);
+
+/* The id ClickHouse keeps for a string that has a global identity (a
+ * dict string, a run's ext_id, a sweep name): the first 60 bits of its
+ * SHA-256, so every host computes it without asking the server. > 0. */
+int64_t amd_ch_string_id(const char *s, size_t n);
+
+#endif

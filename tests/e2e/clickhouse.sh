@@ -1,0 +1,203 @@
+# clickhouse.sh — the ClickHouse backend against a real clickhouse-server
+# (Debian's, started privately by tests/lib/clickhouse.sh on 127.0.0.1
+# with its own data directory and ports): the store URL and password
+# rules, the bundled sweeps ingested into ClickHouse and into SQLite with
+# byte-identical runs/stats/gate/compare/trace/pyspy --json and report,
+# `sql` and `push`, re-ingest adding nothing, a changed file replacing its
+# rows, uncommitted and killed ingests staying invisible, and 8 processes
+# ingesting at once with 20 of them killed. Skipped (with the reason)
+# where no server can be run.
+test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
+. "$(dirname "$0")/../test-lib.sh"
+
+CH_SCRIPT="$AMDAHL_ROOT/tests/lib/clickhouse.sh"
+test_lazy_prereq CLICKHOUSE '"$CH_SCRIPT" have'
+CHDIR="$TMP/server"
+trap '"$CH_SCRIPT" stop "$CHDIR" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+export AMDAHL_CLICKHOUSE_PASSWORD=amdahl-test-pw
+# ch SQL — runs SQL on the test server as the amdahl user.
+ch() { curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary "$1" "http://127.0.0.1:$(cat "$CHDIR/port")/"; }
+url() { echo "clickhouse://amdahl@127.0.0.1:$(cat "$CHDIR/port")/$1"; }
+# same_json DB CMD… — CMD's --json against ClickHouse database DB and
+# against $TMP/DB.db byte for byte (and the same exit status); where the
+# output names its store (gate's "store"), that name is the one difference.
+same_json() {
+	db=$1; shift
+	"$AMDAHL" --store "$(url "$db")" "$@" --json | sed "s|$(url "$db")|STORE|g" >"$TMP/ch.out"
+	s1=${PIPESTATUS[0]}
+	"$AMDAHL" --store "$TMP/$db.db" "$@" --json | sed "s|$TMP/$db.db|STORE|g" >"$TMP/sq.out"
+	s2=${PIPESTATUS[0]}
+	test_eq "$s2" "$s1" && test_true "SQLite answered" [ -s "$TMP/sq.out" ] &&
+	test_true "$* --json is byte-identical" cmp -s "$TMP/sq.out" "$TMP/ch.out"
+}
+
+if test_have_prereq CLICKHOUSE; then
+	mkdir -p "$CHDIR" && "$CH_SCRIPT" start "$CHDIR" >/dev/null || echo "# clickhouse-server did not start" >&2
+else
+	echo "# skipping: no clickhouse-server here (Debian package clickhouse-server)" >&2
+fi
+
+test_expect_success CLICKHOUSE 'setup: ingest every bundled sweep into ClickHouse and into SQLite' '
+	for d in cpu-strong-scaling dataloader-workers gpu-batch-sweep itwinai-layout pyspy; do
+		"$AMDAHL" --store "$(url all)" ingest -q "$DATA/$d" &&
+		"$AMDAHL" --store "$TMP/all.db" ingest -q "$DATA/$d" || return 1
+	done
+'
+
+test_expect_success CLICKHOUSE 'runs, stats, gate and compare --json are byte-identical to SQLite' '
+	same_json all runs &&
+	same_json all stats &&
+	same_json all gate --baseline gpu-batch-sweep --candidate gpu-batch-sweep &&
+	same_json all compare --baseline gpu-batch-sweep --candidate gpu-batch-sweep
+'
+
+test_expect_success CLICKHOUSE 'trace show, pyspy top and trie --json are byte-identical to SQLite' '
+	same_json all trace show ddp-n8 &&
+	same_json all pyspy top "$DATA/pyspy/calendarbot.dump.json" -n 0 &&
+	same_json all pyspy trie "$DATA/pyspy/calendarbot.dump.json" &&
+	same_json all pyspy top "$DATA/pyspy/perf-collapsed.txt" -n 0
+'
+
+test_expect_success CLICKHOUSE 'report build writes the same report.json and PDF text' '
+	"$AMDAHL" --store "$(url all)" report build --sweep gpu-batch-sweep -o "$TMP/rch" &&
+	"$AMDAHL" --store "$TMP/all.db" report build --sweep gpu-batch-sweep -o "$TMP/rsq" &&
+	{ cmp -s "$TMP/rsq/report.json" "$TMP/rch/report.json" ||
+	  diff "$TMP/rsq/report.json" "$TMP/rch/report.json" | head -20 >&2; } &&
+	test_true "report.json is the same" cmp -s "$TMP/rsq/report.json" "$TMP/rch/report.json" &&
+	if test_have_prereq PDFTOTEXT; then
+		pdftotext "$TMP/rch/report.pdf" "$TMP/rch.txt" && pdftotext "$TMP/rsq/report.pdf" "$TMP/rsq.txt" &&
+		test_true "the PDF says the same" cmp -s "$TMP/rsq.txt" "$TMP/rch.txt"
+	fi
+'
+
+test_expect_success CLICKHOUSE 'sql: the same count on both backends; writes refused' '
+	n_sq=$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) AS n FROM metric_point" | tail -1) &&
+	n_ch=$("$AMDAHL" --store "$(url all)" sql "SELECT count() AS n FROM metric_point WHERE src IN committed" | tail -1) &&
+	test_true "SQLite counted points" [ "$n_sq" -gt 1000 ] &&
+	test_eq "$n_sq" "$n_ch" &&
+	test_eq "n" "$("$AMDAHL" --store "$(url all)" sql "SELECT 1 AS n" | head -1)" &&
+	test_status 2 "$AMDAHL" --store "$TMP/all.db" sql "DELETE FROM metric_point" &&
+	test_contains "only read-only SQL" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$(url all)" sql "DROP TABLE metric_point" &&
+	test_contains "readonly" "$ERR" &&
+	test_eq "$n_sq" "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point" | tail -1)"
+'
+
+test_expect_success CLICKHOUSE 'push copies a local store: the same output, and again adds nothing' '
+	"$AMDAHL" --store "$TMP/all.db" push --to "$(url pushed)" >"$TMP/p1" &&
+	test_contains "136 pushed, 0 replaced, 0 unchanged" "$(cat "$TMP/p1")" &&
+	cp "$TMP/all.db" "$TMP/pushed.db" &&
+	same_json pushed runs && same_json pushed stats &&
+	same_json pushed pyspy trie "$DATA/pyspy/calendarbot.dump.json" &&
+	"$AMDAHL" --store "$TMP/all.db" push --to "$(url pushed)" >"$TMP/p2" &&
+	test_contains "0 pushed, 0 replaced, 136 unchanged" "$(cat "$TMP/p2")" &&
+	same_json pushed stats
+'
+
+test_expect_success CLICKHOUSE 'push --sweep copies only that sweep; bad targets are usage errors' '
+	"$AMDAHL" --store "$TMP/all.db" push --to "$(url one)" --sweep cpu-strong-scaling >"$TMP/p3" &&
+	test_contains "59 pushed" "$(cat "$TMP/p3")" &&
+	"$AMDAHL" --store "$(url one)" runs --json >"$TMP/one.json" &&
+	test_eq "cpu-strong-scaling" "$(json_get "$TMP/one.json" "\",\".join(sorted(set(r[\"sweep\"] for r in d[\"runs\"])))")" &&
+	test_status 2 "$AMDAHL" --store "$TMP/all.db" push --to "$(url one)" --sweep nope &&
+	test_contains "no sweep named" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/all.db" push --to "$TMP/x.db" &&
+	test_contains "push goes to a ClickHouse store" "$ERR"
+'
+
+test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
+	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
+	test_contains "password in the store URL is refused" "$ERR" &&
+	AMDAHL_CLICKHOUSE_PASSWORD=wrong test_status 2 "$AMDAHL" --store "$(url all)" runs &&
+	test_contains "Wrong password for user amdahl" "$ERR" &&
+	test_eq 1 "$(wc -l <"$TMP/err")" &&
+	test_status 2 "$AMDAHL" --store "clickhouse://127.0.0.1:1/x-y" runs &&
+	test_contains "/DATABASE" "$ERR"
+'
+
+test_expect_success CLICKHOUSE 'the password comes from ~/.netrc when the variable is unset' '
+	mkdir -p "$TMP/home" &&
+	printf "machine 127.0.0.1 login amdahl password amdahl-test-pw\n" >"$TMP/home/.netrc" &&
+	chmod 600 "$TMP/home/.netrc" &&
+	env -u AMDAHL_CLICKHOUSE_PASSWORD HOME="$TMP/home" "$AMDAHL" --store "$(url all)" runs --json >"$TMP/netrc.json" &&
+	"$AMDAHL" --store "$TMP/all.db" runs --json >"$TMP/sq.json" &&
+	test_true "netrc login gives the same runs" cmp -s "$TMP/sq.json" "$TMP/netrc.json"
+'
+
+test_expect_success CLICKHOUSE 'a missing store says so' '
+	test_status 2 "$AMDAHL" --store "$(url nothing_here)" stats &&
+	test_contains "no store here" "$ERR"
+'
+
+test_expect_success CLICKHOUSE 're-ingesting the same bytes adds nothing' '
+	before=$(ch "SELECT count() FROM all.metric_point") &&
+	"$AMDAHL" --store "$(url all)" ingest "$DATA/cpu-strong-scaling" >"$TMP/re.out" 2>&1 &&
+	test_contains "0 added, 0 replaced, 59 unchanged" "$(cat "$TMP/re.out")" &&
+	test_eq "$before" "$(ch "SELECT count() FROM all.metric_point")" &&
+	same_json all stats
+'
+
+test_expect_success CLICKHOUSE 'a changed file replaces its earlier rows, as in SQLite' '
+	cp -r "$DATA/cpu-strong-scaling" "$TMP/cpu" &&
+	"$AMDAHL" --store "$(url chg)" ingest -q "$TMP/cpu" &&
+	"$AMDAHL" --store "$TMP/chg.db" ingest -q "$TMP/cpu" &&
+	m=$(ls -d "$TMP"/cpu/mlruns/*/*/metrics | head -1) &&
+	f=$(ls "$m" | head -1) &&
+	awk "{ \$2 = \$2 * 2; print }" "$m/$f" >"$m/$f.new" && mv "$m/$f.new" "$m/$f" &&
+	"$AMDAHL" --store "$(url chg)" ingest "$TMP/cpu" >"$TMP/chg.out" 2>&1 &&
+	test_contains "1 replaced" "$(cat "$TMP/chg.out")" &&
+	"$AMDAHL" --store "$TMP/chg.db" ingest -q "$TMP/cpu" &&
+	same_json chg runs && same_json chg stats
+'
+
+test_expect_success CLICKHOUSE 'rows without their commit row are invisible' '
+	ch "INSERT INTO all.metric_point (run_id, key_id, step, ts_ms, value, source_id, src, rn)
+	    SELECT run_id, key_id, step + 1000000, ts_ms, value * 1000, source_id, 42, 0 FROM all.metric_point" &&
+	test_true "uncommitted rows are there" [ "$(ch "SELECT count() FROM all.metric_point WHERE src = 42")" -gt 0 ] &&
+	same_json all stats
+'
+
+test_expect_success CLICKHOUSE 'ingests killed at random points leave nothing visible; a rerun completes' '
+	for i in 1 2 3; do
+		"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/gpu-batch-sweep" >/dev/null 2>&1 &
+		pid=$!
+		sleep "0.$((RANDOM % 9 + 1))"
+		kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+	done
+	"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/gpu-batch-sweep" &&
+	"$AMDAHL" --store "$TMP/kill.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	same_json kill runs && same_json kill stats
+'
+
+# ingest_part I — process I's overlapping share of the bundled sweeps.
+SWEEPS=(cpu-strong-scaling dataloader-workers gpu-batch-sweep itwinai-layout pyspy)
+ingest_part() {
+	"$AMDAHL" --store "$(url many)" ingest -q -j 1 "$DATA/${SWEEPS[$(($1 % 5))]}" \
+		"$DATA/${SWEEPS[$((($1 + 2) % 5))]}" >/dev/null 2>&1
+}
+
+test_expect_success CLICKHOUSE '8 processes at once, 20 killed at random points and rerun: every source once' '
+	"$AMDAHL" --store "$(url many)" sql "SELECT 1" >/dev/null 2>&1
+	kills=0
+	while [ $kills -lt 20 ]; do
+		pids=()
+		for i in 0 1 2 3 4 5 6 7; do ingest_part $i & pids+=($!); done
+		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
+		for k in 1 2 3 4; do
+			kill -9 "${pids[$((RANDOM % 8))]}" 2>/dev/null && kills=$((kills + 1))
+		done
+		wait
+	done
+	pids=()
+	for i in 0 1 2 3 4 5 6 7; do ingest_part $i & pids+=($!); done
+	for p in "${pids[@]}"; do wait "$p" || return 1; done
+	test_eq "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM source" | tail -1)" \
+		"$("$AMDAHL" --store "$(url many)" sql "SELECT count() FROM source WHERE id IN committed" | tail -1)" &&
+	test_eq "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point" | tail -1)" \
+		"$("$AMDAHL" --store "$(url many)" sql "SELECT count() FROM metric_point WHERE src IN committed" | tail -1)" &&
+	"$AMDAHL" --store "$(url many)" stats --json >"$TMP/many.json" &&
+	"$AMDAHL" --store "$TMP/all.db" stats --json >"$TMP/all.json" &&
+	test_true "stats after the storm are the clean SQLite store'"'"'s" cmp -s "$TMP/all.json" "$TMP/many.json"
+'
+
+test_done

@@ -1,0 +1,98 @@
+#!/bin/sh
+# tests/lib/clickhouse.sh — a private clickhouse-server for the tests: its
+# own data directory, config, ports on 127.0.0.1 and a user 'amdahl' with
+# a password (so the password path is exercised); started, waited for,
+# and stopped by its pid. Nothing of the system's server is touched.
+#
+#   tests/lib/clickhouse.sh start DIR   prints the HTTP port; DIR/pid, DIR/port
+#   tests/lib/clickhouse.sh stop DIR    stops the server started in DIR
+#   tests/lib/clickhouse.sh have        exit 0 when a server can be run here
+set -eu
+
+SERVER=${CLICKHOUSE_SERVER:-/usr/sbin/clickhouse-server}
+PASSWORD=amdahl-test-pw
+
+free_port() {
+	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+write_config() {
+	dir=$1 http=$2 tcp=$3
+	mkdir -p "$dir/data/tmp" "$dir/data/user_files" "$dir/log"
+	cat >"$dir/config.xml" <<XML
+<?xml version="1.0"?>
+<yandex>
+  <logger><level>warning</level><log>$dir/log/server.log</log>
+    <errorlog>$dir/log/server.err.log</errorlog><size>10M</size><count>1</count></logger>
+  <http_port>$http</http_port>
+  <tcp_port>$tcp</tcp_port>
+  <listen_host>127.0.0.1</listen_host>
+  <path>$dir/data/</path>
+  <tmp_path>$dir/data/tmp/</tmp_path>
+  <user_files_path>$dir/data/user_files/</user_files_path>
+  <format_schema_path>$dir/data/format_schemas/</format_schema_path>
+  <users_config>$dir/users.xml</users_config>
+  <default_profile>default</default_profile>
+  <default_database>default</default_database>
+  <mark_cache_size>268435456</mark_cache_size>
+  <uncompressed_cache_size>268435456</uncompressed_cache_size>
+  <max_concurrent_queries>200</max_concurrent_queries>
+  <mlock_executable>false</mlock_executable>
+</yandex>
+XML
+	cat >"$dir/users.xml" <<XML
+<?xml version="1.0"?>
+<yandex>
+  <profiles>
+    <default><max_memory_usage>4000000000</max_memory_usage></default>
+    <readonly><readonly>1</readonly></readonly>
+  </profiles>
+  <users>
+    <default><password></password><networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile><quota>default</quota></default>
+    <amdahl><password>$PASSWORD</password><networks><ip>127.0.0.1</ip></networks>
+      <profile>default</profile><quota>default</quota></amdahl>
+  </users>
+  <quotas><default><interval><duration>3600</duration><queries>0</queries>
+    <errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows>
+    <execution_time>0</execution_time></interval></default></quotas>
+</yandex>
+XML
+}
+
+case ${1:-} in
+have)
+	[ -x "$SERVER" ] ;;
+start)
+	dir=$(cd "$2" && pwd)
+	http=$(free_port) tcp=$(free_port)
+	write_config "$dir" "$http" "$tcp"
+	"$SERVER" --config-file="$dir/config.xml" >"$dir/log/stdout" 2>&1 &
+	echo $! >"$dir/pid"
+	echo "$http" >"$dir/port"
+	i=0
+	until [ "$(curl -s "http://127.0.0.1:$http/ping" 2>/dev/null)" = "Ok." ]; do
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
+			echo "clickhouse-server did not start; see $dir/log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	echo "$http" ;;
+stop)
+	dir=$2
+	[ -f "$dir/pid" ] || exit 0
+	pid=$(cat "$dir/pid")
+	kill "$pid" 2>/dev/null || true
+	i=0
+	while kill -0 "$pid" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 300 ] && { kill -9 "$pid" 2>/dev/null || true; break; }
+		sleep 0.1
+	done
+	rm -f "$dir/pid" ;;
+*)
+	echo "usage: $0 start DIR | stop DIR | have" >&2
+	exit 2 ;;
+esac
