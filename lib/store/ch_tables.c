@@ -103,6 +103,37 @@ const struct ch_table amd_ch_tables[] = {
 	 "mem_used_mib,temp_c", "srppppppp",
 	 "SELECT ?1, " RUN("g.run_id") ", g.gpu, g.ts_ms, g.util_pct, g.mem_util_pct,"
 	 " g.power_w, g.mem_used_mib, g.temp_c, ?1 FROM gpu_sample g ORDER BY g.rowid"},
+	{2, "region", "source_id = $S",
+	 "id Int64, source_id Int64, run_id " I64N ", rank " I64N ", device " I64N
+	 ", kind_id Int64, profiler_id Int64, name_id Int64, file_id " I64N ", line " I64N
+	 ", key " I64N ", parent_key " I64N ", calls " I64N ", prim_calls " I64N
+	 ", self_ns " I64N ", total_ns " I64N ", bytes " I64N, "(src, id)",
+	 "id,source_id,run_id,rank,device,kind_id,profiler_id,name_id,file_id,line,key,"
+	 "parent_key,calls,prim_calls,self_ns,total_ns,bytes", "csrppddddpppppppp",
+	 "SELECT g.id, ?1, " RUN("g.run_id") ", g.rank, g.device, " KEY("g.kind_id") ", "
+	 KEY("g.profiler_id") ", " KEY("g.name_id") ", " KEY("g.file_id") ", g.line, g.key,"
+	 " g.parent_key, g.calls, g.prim_calls, g.self_ns, g.total_ns, g.bytes, ?1"
+	 " FROM region g ORDER BY g.id"},
+	{2, "region_call", "source_id = $S",
+	 "source_id Int64, caller_key Int64, callee_key Int64, calls " I64N ", prim_calls " I64N
+	 ", self_ns " I64N ", total_ns " I64N, "src",
+	 "source_id,caller_key,callee_key,calls,prim_calls,self_ns,total_ns", "spppppp",
+	 "SELECT ?1, c.caller_key, c.callee_key, c.calls, c.prim_calls, c.self_ns, c.total_ns, ?1"
+	 " FROM region_call c ORDER BY c.rowid"},
+	{2, "trace_memory", "trace_id IN (SELECT id FROM main.trace WHERE source_id = $S)",
+	 "trace_id Int64, device_type Int64, device_id Int64, from_totals Int64, peak_allocated "
+	 I64N ", peak_reserved " I64N ", events Int64", "(src, trace_id)",
+	 "trace_id,device_type,device_id,from_totals,peak_allocated,peak_reserved,events",
+	 "cpppppp",
+	 "SELECT m.trace_id, m.device_type, m.device_id, m.from_totals, m.peak_allocated,"
+	 " m.peak_reserved, m.events, ?1 FROM trace_memory m"
+	 " ORDER BY m.trace_id, m.device_type, m.device_id"},
+	{2, "trace_memory_sample", "trace_id IN (SELECT id FROM main.trace WHERE source_id = $S)",
+	 "trace_id Int64, device_type Int64, device_id Int64, ts_ns Int64, allocated " I64N
+	 ", reserved " I64N, "(src, trace_id)",
+	 "trace_id,device_type,device_id,ts_ns,allocated,reserved", "cppppp",
+	 "SELECT s.trace_id, s.device_type, s.device_id, s.ts_ns, s.allocated, s.reserved, ?1"
+	 " FROM trace_memory_sample s ORDER BY s.rowid"},
 };
 
 const size_t amd_ch_table_count = sizeof amd_ch_tables / sizeof amd_ch_tables[0];
