@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "history.h"
 #include "num.h"
+#include "report.h"
 #include "selector.h"
 
 static void help(void)
@@ -263,6 +264,7 @@ static int write_png(const struct amd_history *h, const char *path)
 		 : chart_write_png(c, path, 640, 360, 150, &err) < 0
 		 ? cmd_error("history", "%s", err.msg) : EXIT_OK;
 	chart_free(c);
+	report_release_fonts();
 	return rc;
 }
 
