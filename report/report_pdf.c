@@ -1,6 +1,6 @@
 /* report_pdf.c — the PDF report's pages: findings and data gaps first,
- * then the charts with captions, the tables of every configuration and
- * fit, and an appendix of runs, excluded epochs, left-out runs and
+ * then the charts with captions, the method and the tables of every
+ * configuration and fit, and an appendix of runs, excluded epochs, left-out runs and
  * sources with their sha256. The tables are built here as table models
  * (lib/core/table.h) and drawn by report/pdf.c. */
 #include "report_pdf.h"
@@ -66,13 +66,6 @@ static void first_page(struct pdf *d, struct report_ctx *c)
 		pdf_paragraph(d, "None: every chart of this report could be drawn.", 10, 0.1);
 	for (size_t i = 0; i < c->gaps.n; i++)
 		pdf_bullet(d, c->gaps.v[i], 9.5);
-	pdf_heading(d, "Method", 1);
-	pdf_paragraph(d, s->rules, 8.5, 0.25);
-	pdf_paragraph(d, "Speedup S(n) = T(b)/T(n) with b the smallest n of each strategy; "
-			 "efficiency E(n) = S(n)·b/n; Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n). "
-			 "Throughput aggregates as total samples over total time. Energy is per GPU "
-			 "and per run, never summed over repeats.",
-		      8.5, 0.25);
 }
 
 static void charts_pages(struct pdf *d, struct report_ctx *c)
@@ -188,10 +181,25 @@ static void resource_table(struct pdf *d, const struct amd_sweep_stats *s)
 	draw(d, t, TFONT);
 }
 
+/* How the numbers were made: the exclusion rules and the formulas. It
+ * opens the tables, so that the first page holds findings and data gaps
+ * only, whatever their number. */
+static void method_section(struct pdf *d, const struct amd_sweep_stats *s)
+{
+	pdf_heading(d, "Method", 1);
+	pdf_paragraph(d, s->rules, 8.5, 0.25);
+	pdf_paragraph(d, "Speedup S(n) = T(b)/T(n) with b the smallest n of each strategy; "
+			 "efficiency E(n) = S(n)·b/n; Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n). "
+			 "Throughput aggregates as total samples over total time. Energy is per GPU "
+			 "and per run, never summed over repeats.",
+		      8.5, 0.25);
+}
+
 static void tables_pages(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
 	pdf_need(d, 200);
+	method_section(d, s);
 	pdf_heading(d, "Configurations", 1);
 	pdf_paragraph(d, "Per configuration: the median of its runs' values with a 95% bootstrap "
 			 "interval, spread (sd, coefficient of variation, min, max)"
