@@ -7,23 +7,13 @@ kind with the most self time (steps, phases and devices aside), per configuratio
 seven largest by summed share and the rest as other, stacked bottom up.
 Every segment's height over its column's must equal its share within
 0.2 percentage points. Prints "N columns ok" or the differences."""
-import collections, json, re, sys
+import collections, json, os, sys
 
-svg = open(sys.argv[1]).read()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from svg_stacked_columns import columns as stacked_columns
+
 rows = json.load(open(sys.argv[2]))["regions"]
-rect = re.compile(r'fill:rgb\(([^)]*)\);fill-opacity:1;" d="M ([0-9.]+) ([0-9.]+) L ([0-9.]+) '
-                  r'([0-9.]+) L ([0-9.]+) ([0-9.]+) L ([0-9.]+) ([0-9.]+) Z')
-rects = []
-for m in rect.finditer(svg):
-    x0, y0, x1, _, _, y1 = (float(m.group(i)) for i in range(2, 8))
-    if m.group(1) != "100%,100%,100%" and x1 > x0 and y1 > y0:
-        rects.append((round(x0, 1), round(x1, 1), y0, y1))
-base = max(r[3] for r in rects)
-cols = collections.defaultdict(list)
-for x0, x1, y0, y1 in rects:
-    cols[(x0, x1)].append((y0, y1))
-columns = [sorted(v, key=lambda s: -s[1]) for k, v in sorted(cols.items())
-           if any(abs(y1 - base) < 0.01 for _, y1 in v) and len(v) >= 2]
+columns = stacked_columns(sys.argv[1], min_segments=2)
 
 pair = collections.Counter()
 for r in rows:
@@ -48,7 +38,7 @@ if len(columns) != len(configs):
 for col, (s, n) in zip(columns, configs):
     want = [share[(s, n, name)] for name in top]
     want.append(max(1 - sum(want), 0))
-    h = [y1 - y0 for y0, y1 in col]
+    h = col
     # segments of zero height are not drawn: compare the non-zero ones in order
     want_nz = [w for w in want if w > 1e-4]
     got = [x / sum(h) for x in h]
