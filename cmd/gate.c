@@ -216,9 +216,19 @@ static int write_markdown(FILE *f, const struct amd_comparison *c, const struct 
 	if (deciding_rows(f, c, go, v) < 0)
 		return -1;
 	struct amd_buf noise = {0};
-	rc = amd_cmp_noise_text(c, "- ", &noise);
-	if (rc == 0 && noise.len)
-		fprintf(f, "%s\n", noise.data);
+	rc = amd_cmp_noise_text(c, "", &noise);
+	if (rc == 0 && noise.len) {
+		for (char *line = noise.data, *nl; rc == 0 && *line; line = nl ? nl + 1 : "") {
+			struct amd_buf md = {0};
+			if ((nl = strchr(line, '\n')))
+				*nl = '\0';
+			rc = amd_md_escape(&md, line);
+			if (rc == 0)
+				fprintf(f, "- %s\n", md.data);
+			amd_buf_free(&md);
+		}
+		fputc('\n', f);
+	}
 	amd_buf_free(&noise);
 	struct amd_table *t = rc == 0 ? amd_cmp_table_text(c, AMD_CMP_ALL) : NULL;
 	rc = rc == 0 ? table_markdown(t, f) : -1;

@@ -4,6 +4,7 @@
 #include "charts_limits.h"
 
 #include <math.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,11 +83,27 @@ static struct chart *limits_chart(const struct amd_scaling_strategy *s, double l
 
 /* Strategy s's chart with its findings in the caption (the page's
  * sentences; the report's first page keeps its own findings). */
+/* The chart's file name: limits_STRATEGY when the strategy is a plain
+ * name, else limits_K (its place among the strategies), so a name with
+ * '/', markup or bytes of another encoding never becomes a path. */
+static void limits_file_name(char *name, size_t size, const char *strategy, size_t k)
+{
+	int plain = *strategy && strlen(strategy) <= 48;
+	for (const char *p = strategy; plain && *p; p++)
+		plain = isalnum((unsigned char)*p) || *p == '-' || *p == '_' || *p == '.';
+	if (plain && strcmp(strategy, ".") != 0 && strcmp(strategy, "..") != 0)
+		snprintf(name, size, "limits_%s", strategy);
+	else if (!*strategy)
+		snprintf(name, size, "limits_all");
+	else
+		snprintf(name, size, "limits_%zu", k + 1);
+}
+
 static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_strategy *s,
-			    double level, struct amd_err *err)
+			    size_t k, double level, struct amd_err *err)
 {
 	char name[96], top[512], whole[512], advice[512];
-	snprintf(name, sizeof name, "limits_%s", *s->strategy ? s->strategy : "all");
+	limits_file_name(name, sizeof name, s->strategy, k);
 	if (amd_scaling_region_finding(s, 0, top, sizeof top) < 0
 	    || amd_scaling_whole_finding(s, whole, sizeof whole) < 0
 	    || amd_scaling_advice_finding(s, advice, sizeof advice) < 0)
@@ -119,7 +136,7 @@ int report_limits_charts(struct report_charts *rc, struct amd_store *st,
 						   " trend needs 3.", ss->strategy, ss->nn);
 			continue;
 		}
-		rc_ = limits_chart_add(rc, ss, s->level, err);
+		rc_ = limits_chart_add(rc, ss, i, s->level, err);
 	}
 	amd_scaling_free(sc);
 	return rc_;

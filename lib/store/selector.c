@@ -25,9 +25,25 @@ static const char *const plain_keys[] = {
 };
 #define NPLAIN_KEYS (sizeof plain_keys / sizeof plain_keys[0])
 
+/* A selector's first term starts with a key — letters, digits, '_', '-'
+ * and '.' (param.NAME) — then an operator; SWEEP:STRATEGY whose strategy
+ * holds '<' or '=' is not one (the ':' is no key character). */
 int amd_selector_is(const char *text)
 {
-	return text && strpbrk(text, "=<>~") != NULL;
+	const char *op = text ? strpbrk(text, "=<>~!") : NULL;
+	if (!op)
+		return 0;
+	while (*text == ' ')
+		text++;
+	const char *end = op;
+	while (end > text && end[-1] == ' ')
+		end--;
+	if (end == text)
+		return 0;
+	for (const char *p = text; p < end; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.')
+			return 0;
+	return *op != '!' || op[1] == '=';
 }
 
 /* "YYYY-MM-DD[THH:MM[:SS]][Z]" (also a blank for T) in UTC, to ms. */
