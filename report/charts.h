@@ -14,12 +14,14 @@
 #include "chart.h"
 #include "err.h"
 #include "store.h"
+#include "table.h"
 
 struct report_chart {
 	char *name;    /* file stem: charts/<name>.png */
 	char *title;
 	char *caption; /* what the chart shows and how to read it */
 	struct chart *chart;
+	struct amd_table *table; /* drawn under the chart in the PDF, or NULL */
 };
 
 struct report_charts {

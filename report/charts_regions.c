@@ -1,7 +1,8 @@
 /* charts_regions.c — the stacked share chart of a sweep's top regions
- * per configuration, and per run the Nsight Systems phase split next to
- * the trace's (charts_regions.h); the numbers are amd_region_mix's and
- * amd_phase_pairs'. */
+ * per configuration with the table of its top 5 regions per
+ * configuration under it, and per run the Nsight Systems phase split
+ * next to the trace's (charts_regions.h); the numbers are
+ * amd_region_mix's, amd_regions_top's and amd_phase_pairs'. */
 #include "charts_regions.h"
 
 #include <math.h>
@@ -11,9 +12,11 @@
 
 #include "phase_pairs.h"
 #include "region_mix.h"
+#include "region_table.h"
 #include "regions.h"
 
 #define REGIONS_SHOWN 7 /* named regions; the rest is "other" */
+#define REGIONS_LISTED 5 /* rows per configuration in the table under the chart */
 #define LEGEND_CHARS 26 /* longer names are cut (with "…") to keep two legend columns */
 
 static struct chart *mix_chart(const struct amd_region_mix *m)
@@ -130,6 +133,30 @@ static int report_pairs_chart(struct report_charts *rc, struct amd_store *st,
 	return r;
 }
 
+/* The table under the chart: per configuration the top regions of the
+ * chart's profiler and kind, as `amdahl regions SWEEP` lists them. */
+static int mix_table(struct report_chart *ch, struct amd_store *st, const char *sweep,
+		     const struct amd_region_mix *m, struct amd_err *err)
+{
+	struct amd_region_sel sel;
+	struct amd_region_filter f = {.kind = m->kind, .profiler = m->profiler,
+				      .limit = REGIONS_LISTED};
+	struct amd_region_list l;
+	if (amd_region_resolve(st, sweep, &sel, err) < 0 ||
+	    amd_regions_top(st, &sel, &f, &l, err) < 0)
+		return -1;
+	ch->table = amd_region_table(&l, 1);
+	amd_region_list_free(&l);
+	amd_table_note(ch->table, "The top %d %s regions of kind %s per configuration (mean per "
+				  "run of the sum over ranks): `amdahl regions %s --source %s --kind "
+				  "%s -n %d`; -n 0 lists all.",
+		       REGIONS_LISTED, m->profiler, m->kind, sweep, m->profiler, m->kind,
+		       REGIONS_LISTED);
+	if (!ch->table || ch->table->failed)
+		return amd_fail(err, "region table: out of memory");
+	return 0;
+}
+
 int report_region_chart(struct report_charts *rc, struct amd_store *st,
 			const struct amd_sweep_stats *s, struct amd_err *err)
 {
@@ -150,6 +177,8 @@ int report_region_chart(struct report_charts *rc, struct amd_store *st,
 			"(%s, kind %s: the profiler and kind with the most time in this sweep), the "
 			"rest as other; `amdahl regions %s` lists them all.", m.profiler, m.kind,
 			s->sweep);
+	if (r == 0 && m.ngroups)
+		r = mix_table(&rc->v[rc->n - 1], st, s->sweep, &m, err);
 	amd_region_mix_free(&m);
 	return r < 0 ? -1 : report_pairs_chart(rc, st, s, err);
 }

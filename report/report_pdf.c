@@ -75,8 +75,13 @@ static void charts_pages(struct pdf *d, struct report_ctx *c)
 	pdf_new_page(d);
 	pdf_heading(d, "Charts", 1);
 	double w = d->w - 2 * d->margin;
-	for (size_t i = 0; i < c->charts.n; i++)
+	for (size_t i = 0; i < c->charts.n; i++) {
 		pdf_chart(d, c->charts.v[i].chart, w, REPORT_CHART_H, c->charts.v[i].caption);
+		if (c->charts.v[i].table) {
+			pdf_table_draw(d, c->charts.v[i].table, TFONT);
+			pdf_space(d, 10);
+		}
+	}
 }
 
 static void config_table(struct pdf *d, const struct amd_sweep_stats *s)

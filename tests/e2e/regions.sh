@@ -94,6 +94,12 @@ test_expect_success PYTHON 'the report: "Where the time goes" stacks the shares 
 	want=$("$PY" "$AMDAHL_ROOT/tests/lib/region_mix_expect.py" "$TMP/r.json")
 	test_contains "$want" "$(tr "\n" " " <"$TMP/rep/summary.md")"
 '
+test_expect_success PYTHON,PDFTOTEXT 'the report: the "Where the time goes" table holds the top 5 regions of each configuration' '
+	pdftotext -layout "$TMP/rep/report.pdf" "$TMP/rep.txt"
+	regions cpu-strong-scaling -n 0
+	test_eq "40 rows ok" "$("$PY" "$AMDAHL_ROOT/tests/lib/region_table_in_pdf.py" "$TMP/rep.txt" "$TMP/r.json")"
+	test_contains "regions cpu-strong-scaling --source torch --kind nvtx -n 5" "$(tr "\n" " " <"$TMP/rep.txt")"
+'
 test_expect_success 'a name that is nothing in the store: exit 2, one line' '
 	test_status 2 "$AMDAHL" --store "$S" regions no-such-thing
 	test_contains "no-such-thing: no run" "$ERR"

@@ -6,7 +6,7 @@
  * demangledName, else shortName), memory copies per device and copy kind
  * and memory sets per device (with bytes), CUDA API calls per name
  * (CUPTI_ACTIVITY_KIND_RUNTIME); NVTX ranges and each device's phase
- * split in nsys_timeline.c. Read through a read-only connection
+ * split in nsys_timeline.c; one rank per process (nsys_procs.c). Read through a read-only connection
  * (foreign_db.h); rows whose end comes before their start are refused. */
 #include "nsys_read.h"
 
@@ -178,26 +178,45 @@ static int window(struct nsys *n, const char *tab, const char *where, struct amd
 
 static int regions(struct nsys *n, struct amd_err *err)
 {
-	char sql[512];
+	char sql[640], cond[64];
 	if (n->has_kernel) {
 		snprintf(sql, sizeof sql, "SELECT k.deviceId, s.value, count(*), sum(k.\"end\" -"
 			 " k.start), NULL, min(k.\"end\" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
-			 " JOIN StringIds s ON s.id = k.%s GROUP BY k.deviceId, k.%s",
-			 n->kernel_name, n->kernel_name);
+			 " JOIN StringIds s ON s.id = k.%s WHERE %s GROUP BY k.deviceId, k.%s",
+			 n->kernel_name, nsys_proc_cond(n, "k.globalPid", cond, sizeof cond),
+			 n->kernel_name);
 		if (aggregate(n, AMD_REGION_KERNEL, sql, err) < 0)
 			return -1;
 	}
-	if ((n->has_memcpy && aggregate(n, AMD_REGION_MEMCPY,
-		"SELECT deviceId, copyKind, count(*), sum(\"end\" - start), sum(bytes),"
-		" min(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY deviceId, copyKind",
-		err) < 0) ||
-	    (n->has_memset && aggregate(n, AMD_REGION_MEMSET,
-		"SELECT deviceId, '[CUDA memset]', count(*), sum(\"end\" - start), sum(bytes),"
-		" min(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMSET GROUP BY deviceId", err) < 0) ||
-	    (n->has_runtime && aggregate(n, AMD_REGION_API,
-		"SELECT NULL, s.value, count(*), sum(r.\"end\" - r.start), NULL,"
-		" min(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r"
-		" JOIN StringIds s ON s.id = r.nameId GROUP BY r.nameId", err) < 0))
+	if (n->has_memcpy) {
+		snprintf(sql, sizeof sql, "SELECT deviceId, copyKind, count(*), sum(\"end\" - start),"
+			 " sum(bytes), min(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE %s"
+			 " GROUP BY deviceId, copyKind", nsys_proc_cond(n, "globalPid", cond, sizeof cond));
+		if (aggregate(n, AMD_REGION_MEMCPY, sql, err) < 0)
+			return -1;
+	}
+	if (n->has_memset) {
+		snprintf(sql, sizeof sql, "SELECT deviceId, '[CUDA memset]', count(*), sum(\"end\" -"
+			 " start), sum(bytes), min(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMSET"
+			 " WHERE %s GROUP BY deviceId", nsys_proc_cond(n, "globalPid", cond, sizeof cond));
+		if (aggregate(n, AMD_REGION_MEMSET, sql, err) < 0)
+			return -1;
+	}
+	if (n->has_runtime) {
+		snprintf(sql, sizeof sql, "SELECT NULL, s.value, count(*), sum(r.\"end\" - r.start),"
+			 " NULL, min(r.\"end\" - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r"
+			 " JOIN StringIds s ON s.id = r.nameId WHERE %s GROUP BY r.nameId",
+			 nsys_proc_cond(n, "r.globalTid", cond, sizeof cond));
+		if (aggregate(n, AMD_REGION_API, sql, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The regions, NVTX ranges and phases of the process n->proc. */
+int nsys_read_process(struct nsys *n, struct amd_err *err)
+{
+	if (regions(n, err) < 0 || (n->has_nvtx && nsys_nvtx(n, err) < 0) || nsys_phases(n, err) < 0)
 		return -1;
 	return 0;
 }
@@ -211,15 +230,14 @@ static int read_export(struct nsys *n, const struct amd_input *in, struct amd_er
 	    (n->has_runtime && window(n, "CUPTI_ACTIVITY_KIND_RUNTIME", "", err) < 0) ||
 	    (n->has_nvtx && window(n, "NVTX_EVENTS", "WHERE \"end\" IS NOT NULL", err) < 0))
 		return -1;
-	if (amd_input_link(in, n->sink, err) < 0 || regions(n, err) < 0 ||
-	    (n->has_nvtx && nsys_nvtx(n, err) < 0) || nsys_phases(n, err) < 0)
+	if (amd_input_link(in, n->sink, err) < 0)
 		return -1;
-	return 0;
+	return nsys_each_process(n, err);
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct nsys n = {.path = in->path, .sink = sink, .rank = in->rank_hint};
+	struct nsys n = {.path = in->path, .sink = sink, .rank = in->rank_hint, .proc = -1};
 	if (!(n.db = amd_foreign_open(in->path)))
 		return amd_fail(err, "%s: byte 0: cannot open as an SQLite database", in->path);
 	int rc = read_export(&n, in, err);

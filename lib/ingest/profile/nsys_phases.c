@@ -57,20 +57,23 @@ static int emit_device(struct nsys *n, int device, struct amd_gpu_sweep *s,
 static int device_rows_sql(const struct nsys *n, struct amd_buf *sql)
 {
 	const char *sep = "";
+	char kc[64], c[64];
+	nsys_proc_cond(n, "k.globalPid", kc, sizeof kc);
+	nsys_proc_cond(n, "globalPid", c, sizeof c);
 	if (n->has_kernel) {
 		amd_buf_printf(sql, "SELECT k.deviceId, k.start, k.\"end\", 0, s.value"
 			       " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s"
-			       " ON s.id = k.%s", n->kernel_name);
+			       " ON s.id = k.%s WHERE %s", n->kernel_name, kc);
 		sep = " UNION ALL ";
 	}
 	if (n->has_memcpy) {
 		amd_buf_printf(sql, "%sSELECT deviceId, start, \"end\", 1, NULL"
-			       " FROM CUPTI_ACTIVITY_KIND_MEMCPY", sep);
+			       " FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE %s", sep, c);
 		sep = " UNION ALL ";
 	}
 	if (n->has_memset)
 		amd_buf_printf(sql, "%sSELECT deviceId, start, \"end\", 1, NULL"
-			       " FROM CUPTI_ACTIVITY_KIND_MEMSET", sep);
+			       " FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE %s", sep, c);
 	return amd_buf_printf(sql, " ORDER BY 1, 2");
 }
 

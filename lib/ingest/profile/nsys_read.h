@@ -1,7 +1,8 @@
 /* nsys_read.h — what the two halves of the Nsight Systems reader share:
  * nsys.c (detection, the export's tables, the regions of kernels, memory
  * operations and CUDA API calls), nsys_timeline.c (NVTX ranges with
- * their self time) and nsys_phases.c (each device's phase split). */
+ * their self time) and nsys_phases.c (each device's phase split); each
+ * reads the process n->proc (nsys_procs.c: one rank per process). */
 #ifndef AMD_NSYS_READ_H
 #define AMD_NSYS_READ_H
 
@@ -19,7 +20,13 @@ struct nsys {
 	int has_window;
 	const char *kernel_name; /* the kernel table's name column */
 	int has_kernel, has_memcpy, has_memset, has_runtime, has_nvtx, has_gpu;
+	int64_t proc;           /* the process read (globalPid >> 24), -1: all */
 };
+
+/* The SQL condition keeping the rows of the process read from a table
+ * whose column col is a globalPid or globalTid, written into buf: "1"
+ * when reading all. */
+const char *nsys_proc_cond(const struct nsys *n, const char *col, char *buf, size_t len);
 
 /* Fails naming the export and SQLite's message. */
 int nsys_sql_fail(const struct nsys *n, struct amd_err *err);
@@ -39,5 +46,13 @@ int nsys_nvtx(struct nsys *n, struct amd_err *err);
 /* Each device's phases (regions of kind phase) and the device itself
  * (kind device, named by TARGET_INFO_GPU: busy and window time). */
 int nsys_phases(struct nsys *n, struct amd_err *err);
+
+/* Regions, NVTX ranges and phases of the process n->proc at rank n->rank. */
+int nsys_read_process(struct nsys *n, struct amd_err *err);
+
+/* Each process with activity in the export at its own rank (nsys_procs.c):
+ * in PID order from --rank (0 without it) when there are several and every
+ * activity table names its process; else all of them at --rank. */
+int nsys_each_process(struct nsys *n, struct amd_err *err);
 
 #endif

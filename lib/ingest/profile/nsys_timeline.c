@@ -76,7 +76,7 @@ static int push_range(struct nvtx_ctx *c, int64_t start, int64_t end, const char
 
 static const char nvtx_rows[] =
 	"SELECT n.globalTid, n.start, n.\"end\", coalesce(n.text, %s, '(unnamed)'), n.eventType"
-	" FROM NVTX_EVENTS n %s WHERE n.\"end\" IS NOT NULL AND n.eventType IN (59, 60)"
+	" FROM NVTX_EVENTS n %s WHERE n.\"end\" IS NOT NULL AND n.eventType IN (59, 60) AND %s"
 	" ORDER BY n.eventType, n.globalTid, n.start, n.\"end\" DESC";
 
 static int nvtx_walk(struct nvtx_ctx *c, sqlite3_stmt *q, struct amd_err *err)
@@ -132,11 +132,12 @@ int nsys_nvtx(struct nsys *n, struct amd_err *err)
 	int text_id = amd_foreign_has_column(n->db, "NVTX_EVENTS", "textId");
 	if (text_id < 0)
 		return nsys_sql_fail(n, err);
-	char sql[512];
+	char sql[640], cond[64];
 	snprintf(sql, sizeof sql, nvtx_rows, text_id ? "s.value" : "NULL",
-		 text_id ? "LEFT JOIN StringIds s ON s.id = n.textId" : "");
-	if (sqlite3_exec(n->db, "CREATE TEMP TABLE amd_nvtx(name TEXT, self INTEGER,"
-			 " total INTEGER)", NULL, NULL, NULL) != SQLITE_OK)
+		 text_id ? "LEFT JOIN StringIds s ON s.id = n.textId" : "",
+		 nsys_proc_cond(n, "n.globalTid", cond, sizeof cond));
+	if (sqlite3_exec(n->db, "CREATE TEMP TABLE IF NOT EXISTS amd_nvtx(name TEXT, self INTEGER,"
+			 " total INTEGER); DELETE FROM temp.amd_nvtx", NULL, NULL, NULL) != SQLITE_OK)
 		return nsys_sql_fail(n, err);
 	struct nvtx_ctx c = {.n = n};
 	sqlite3_stmt *q = nsys_prepare(n, sql, err);
