@@ -24,6 +24,11 @@ struct amd_run_rec {
 	const char *parent_ext_id; /* mlflow.parentRunId, or NULL */
 	int status;                /* enum amd_run_status */
 	int64_t start_ms, end_ms;  /* 0 when unknown */
+	/* 1: start_ms..end_ms is this unit's part of a run several units
+	 * make (a TensorBoard run directory's event files, which writers only
+	 * append to): the store widens the run's span to cover every part
+	 * (min of starts, max of ends) instead of replacing it */
+	int span_part;
 };
 
 const char *amd_status_name(int status);

@@ -258,8 +258,11 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 		" end_ms, source_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(ext_id) DO UPDATE SET"
 		" sweep_id=excluded.sweep_id, name=COALESCE(excluded.name, name),"
 		" parent_ext_id=COALESCE(excluded.parent_ext_id, parent_ext_id),"
-		" status=excluded.status, start_ms=COALESCE(excluded.start_ms, start_ms),"
-		" end_ms=COALESCE(excluded.end_ms, end_ms), source_id=excluded.source_id"
+		" status=excluded.status, start_ms=CASE WHEN ?9 THEN min(COALESCE(excluded.start_ms,"
+		" start_ms), COALESCE(start_ms, excluded.start_ms)) ELSE COALESCE(excluded.start_ms,"
+		" start_ms) END, end_ms=CASE WHEN ?9 THEN max(COALESCE(excluded.end_ms, end_ms),"
+		" COALESCE(end_ms, excluded.end_ms)) ELSE COALESCE(excluded.end_ms, end_ms) END,"
+		" source_id=excluded.source_id"
 		" RETURNING id", err);
 	if (!q)
 		return -1;
@@ -271,6 +274,7 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 	writer_bind_int(q, 6, r->start_ms);
 	writer_bind_int(q, 7, r->end_ms);
 	sqlite3_bind_int64(q, 8, ss->source_id);
+	sqlite3_bind_int(q, 9, r->span_part != 0);
 	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
 	sqlite3_finalize(q);
 	if (id < 0)

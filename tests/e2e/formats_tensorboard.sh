@@ -5,7 +5,7 @@
 # add_hparams' subfolder): runs like MLflow's, scalars and hparams
 # against a Python TFRecord/protobuf reader (tests/oracle/
 # tfevents_oracle.py); stats, report build and gate on the TensorBoard-
-# only sweep; bad inputs (bad CRCs, a truncated record, a record that is
+# only sweep; a run's span over its files in any order; bad inputs (bad CRCs, a truncated record, a record that is
 # no Event) give one line, exit 2 and leave the store unchanged.
 test_description='TensorBoard event files: runs, scalars, hparams against a python reader; stats, report, gate; bad inputs'
 . "$(dirname "$0")/../test-lib.sh"
@@ -50,6 +50,18 @@ test_expect_success PDFTOTEXT 'report build on the TensorBoard-only sweep' '
 test_expect_success 'gate of the sweep against itself: 3 runs against 3 is insufficient data (exit 3)' '
 	test_status 3 "$AMDAHL" --store "$S" gate --baseline tb-sweep --candidate tb-sweep --json &&
 	test_contains "\"metric\"" "$OUT"
+'
+test_expect_success SQLITE3,PYTHON 'a run of two event files spans all of them (min of starts, max of ends) ingested in either order' '
+	R="$D/dp-n2-r0" && main=$(ls "$R"/events.out.tfevents.*) && sub=$(ls "$R"/*/events.out.tfevents.*) &&
+	want=$("$PY" "$ORACLE" span "$main" "$sub") &&
+	test_true "the files span different times" [ "$("$PY" "$ORACLE" span "$main")" != "$want" ] &&
+	test_true "the files span different times" [ "$("$PY" "$ORACLE" span "$sub")" != "$want" ] &&
+	SPAN="SELECT start_ms || '"'"'|'"'"' || end_ms FROM run WHERE name='"'"'dp-n2-r0'"'"'" &&
+	"$AMDAHL" --store "$TMP/ab.db" ingest "$main" >/dev/null && "$AMDAHL" --store "$TMP/ab.db" ingest "$sub" >/dev/null &&
+	"$AMDAHL" --store "$TMP/ba.db" ingest "$sub" >/dev/null && "$AMDAHL" --store "$TMP/ba.db" ingest "$main" >/dev/null &&
+	test_eq "$want" "$(q "$TMP/ab.db" "$SPAN")" &&
+	test_eq "$want" "$(q "$TMP/ba.db" "$SPAN")" &&
+	test_eq "$want" "$(q "$S" "$SPAN")"
 '
 test_expect_success 'the same files again add nothing' '
 	"$AMDAHL" --store "$S" ingest "$D" >"$TMP/again.txt" &&

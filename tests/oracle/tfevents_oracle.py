@@ -12,7 +12,10 @@ TensorFlow's field numbers.
   medians   TAG ROOT: for each run directory under ROOT (a folder with an
             event file, its hparams in a subfolder's), the median of TAG
             over steps > 0 (step 0 is the warm-up); then per world_size
-            the median of its runs: "N|MEDIAN|RUNS" ("%.9g"), by N"""
+            the median of its runs: "N|MEDIAN|RUNS" ("%.9g"), by N
+  span      "START_MS|END_MS": the least and greatest wall time of any
+            event of the files, in ms rounded half away from zero"""
+import math
 import os
 import statistics
 import struct
@@ -206,6 +209,13 @@ elif what == "hparams":
         out.update(hparams_of(p))
     for k in sorted(out):
         print("%s=%s" % (k, out[k]))
+elif what == "span":
+    walls = []
+    for p in paths:
+        for rec in records(p):
+            walls += [struct.unpack("<d", v)[0] for f, w, v in fields(rec) if f == 1 and w == 1]
+    ms = [math.floor(x * 1000 + 0.5) for x in walls if math.isfinite(x)]
+    print("%d|%d" % (min(ms), max(ms)))
 elif what == "medians":
     tag, root = paths
     per_n = {}

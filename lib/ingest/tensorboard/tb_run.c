@@ -11,7 +11,8 @@
  * the directory that lists it), its name the directory's
  * name and its sweep the name of the directory above (--sweep replaces
  * it); no status (TensorBoard records none, so the run counts); start
- * and end from the first and last wall times. */
+ * and end from the first and last wall times, which the store widens
+ * over the run's files (min of starts, max of ends, in any order). */
 #include "tb_run.h"
 
 #include <stdio.h>
@@ -133,6 +134,7 @@ static int report(struct tb_run *r, struct amd_sink *sink, struct amd_err *err)
 		.status = AMD_STATUS_UNKNOWN,
 		.start_ms = ms(r->first),
 		.end_ms = ms(r->last),
+		.span_part = 1, /* the directory's other files hold the rest */
 	};
 	r->reported = 1;
 	return sink->run ? sink->run(sink, &rec, err) : 0;
