@@ -13,6 +13,7 @@
 
 #include "analysis.h"
 #include "analysis_json.h"
+#include "memory_json.h"
 #include "cmd.h"
 #include "num.h"
 #include "runs.h"
@@ -46,7 +47,10 @@ static void help(void)
 	       "  --resamples B    bootstrap resamples (default 4000, at least 2000)\n"
 	       "  --seed N         bootstrap seed (default 20260101)\n"
 	       "  --json           every value and interval as JSON (with --by, each\n"
-	       "                   sweep object also has \"by\" and \"group\")\n"
+	       "                   sweep object also has \"by\" and \"group\"); \"memory\"\n"
+	       "                   holds peak memory per GPU per configuration (bytes:\n"
+	       "                   median, interval, least, most) from profile_memory\n"
+	       "                   traces or a logged max_memory_allocated metric\n"
 	       "\n" AMD_SELECTOR_HELP);
 }
 
@@ -288,15 +292,37 @@ static int sweep_names(struct cmd_ctx *ctx, const char *want, char ***names, siz
 	return cmd_error("stats", "out of memory");
 }
 
-/* The sweep's JSON, with its group when grouped; added to arr. */
-static int add_json(cJSON *arr, const struct amd_sweep_stats *s, const char *by,
-		    const char *group)
+/* Memory per GPU per configuration under "memory" of j; 0, or the exit
+ * status with the error printed. */
+static int add_memory(struct amd_store *st, cJSON *j, const struct amd_sweep_stats *s)
+{
+	struct amd_err err = {{0}};
+	struct amd_memory_stats m;
+	if (amd_memory_stats(st, s, &m, &err) < 0)
+		return cmd_error("stats", "%s", err.msg);
+	cJSON *mj = amd_memory_json(&m);
+	amd_memory_stats_free(&m);
+	if (mj && cJSON_AddItemToObject(j, "memory", mj))
+		return 0;
+	cJSON_Delete(mj);
+	return cmd_error("stats", "out of memory");
+}
+
+/* The sweep's JSON, with its memory figures and its group when grouped;
+ * added to arr. */
+static int add_json(struct amd_store *st, cJSON *arr, const struct amd_sweep_stats *s,
+		    const char *by, const char *group)
 {
 	cJSON *j = amd_sweep_stats_json(s);
 	if (j && by && (!cJSON_AddStringToObject(j, "by", by) ||
 			!cJSON_AddStringToObject(j, "group", group))) {
 		cJSON_Delete(j);
 		j = NULL;
+	}
+	int rc = j ? add_memory(st, j, s) : 0;
+	if (rc) {
+		cJSON_Delete(j);
+		return rc;
 	}
 	if (!cJSON_AddItemToArray(arr, j)) {
 		cJSON_Delete(j);
@@ -320,7 +346,7 @@ static int show_all(struct cmd_ctx *ctx, struct amd_analysis_opts *o, char **nam
 			break;
 		}
 		if (json)
-			rc = add_json(arr, s, by, values ? values[i] : NULL);
+			rc = add_json(ctx->store, arr, s, by, values ? values[i] : NULL);
 		else {
 			printf("%s", i ? "\n\n" : "");
 			if (by)

@@ -1,5 +1,7 @@
 /* trace.c — `amdahl trace show RUN`: a run's profiler traces per rank:
- * window, phase split, ProfilerStep durations and top ops by self time. */
+ * window, phase split, ProfilerStep durations, top ops by self time and,
+ * for traces recorded with profile_memory=True, the peak memory per
+ * device. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -10,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "run_facts.h"
 #include "traces.h"
 
 static void help(void)
@@ -28,6 +31,9 @@ static void help(void)
 	       "aten:: ops and collectives (record_param_comms, gloo:/nccl:), other the\n"
 	       "rest of the window. The computation fraction is itwinai's: self device\n"
 	       "time (CPU-only: self CPU time) of aten/at/c10/autograd ops over all ops.\n"
+	       "Traces recorded with profile_memory=True also show the peak memory per\n"
+	       "device: allocated and reserved (Total Allocated/Reserved; 2021-format\n"
+	       "traces have allocation sizes only, summed from the trace's start).\n"
 	       "\n"
 	       "options:\n"
 	       "  --rank R   this rank only\n"
@@ -48,6 +54,33 @@ static void add_int(cJSON *o, const char *k, int64_t v)
 	char b[32];
 	snprintf(b, sizeof b, "%" PRId64, v);
 	cJSON_AddRawToObject(o, k, b); /* exact: ns since the epoch exceed 2^53 */
+}
+
+/* Kineto's Device Type as a word. */
+static const char *device_type_name(int t)
+{
+	return t == 0 ? "cpu" : t == 1 ? "cuda" : "other";
+}
+
+/* The trace's rows of the run's memory rows m[0..n). */
+static cJSON *memory_json(int64_t trace_id, const struct amd_mem_row *m, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].trace_id != trace_id)
+			continue;
+		cJSON *d = cJSON_CreateObject();
+		cJSON_AddStringToObject(d, "device_type", device_type_name(m[i].device_type));
+		cJSON_AddNumberToObject(d, "device_id", m[i].device_id);
+		add_int(d, "peak_allocated", m[i].peak_allocated);
+		if (m[i].peak_reserved >= 0)
+			add_int(d, "peak_reserved", m[i].peak_reserved);
+		else
+			cJSON_AddNullToObject(d, "peak_reserved");
+		cJSON_AddBoolToObject(d, "from_totals", m[i].from_totals);
+		cJSON_AddItemToArray(a, d);
+	}
+	return a;
 }
 
 static cJSON *trace_json(const struct amd_trace_view *v, const struct amd_trace_step *st,
@@ -103,6 +136,44 @@ static cJSON *trace_json(const struct amd_trace_view *v, const struct amd_trace_
 		cJSON_AddItemToArray(oa, x);
 	}
 	return o;
+}
+
+/* Bytes as B/KiB/MiB/GiB text. */
+static const char *bytes_text(char *buf, size_t size, int64_t b)
+{
+	static const char *const unit[] = {"KiB", "MiB", "GiB"};
+	double x = (double)b;
+	int u = -1;
+	while (u < 2 && x >= 1024) {
+		x /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, size, "%" PRId64 " B", b);
+	else
+		snprintf(buf, size, "%.2f %s", x, unit[u]);
+	return buf;
+}
+
+/* One line per device of the trace's rows of m[0..n). */
+static void print_memory(int64_t trace_id, const struct amd_mem_row *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].trace_id != trace_id)
+			continue;
+		char a[32], r[48] = "";
+		if (m[i].peak_reserved >= 0) {
+			char b[32];
+			snprintf(r, sizeof r, ", reserved %s", bytes_text(b, sizeof b,
+									   m[i].peak_reserved));
+		}
+		char dev[32];
+		snprintf(dev, sizeof dev, m[i].device_id >= 0 ? "%s:%d" : "%s",
+			 device_type_name(m[i].device_type), m[i].device_id);
+		printf("peak memory %s: allocated %s%s%s\n", dev,
+		       bytes_text(a, sizeof a, m[i].peak_allocated), r,
+		       m[i].from_totals ? "" : " (sum of allocation sizes from the trace's start)");
+	}
 }
 
 static int print_phases(const struct amd_trace_view *v)
@@ -191,6 +262,13 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 		return cmd_error("trace", "%s", err.msg);
 	if (run_id == 0)
 		return cmd_error("trace", "no run named or with id '%s' in %s", run, ctx->store_path);
+	struct amd_mem_row *mem = NULL;
+	size_t nmem = 0;
+	if (amd_store_run_memory(ctx->store, run_id, &mem, &nmem, &err) < 0) {
+		free(label);
+		amd_trace_views_free(v, n);
+		return cmd_error("trace", "%s", err.msg);
+	}
 	cJSON *root = json ? cJSON_CreateObject() : NULL, *arr = NULL;
 	if (json) {
 		cJSON_AddStringToObject(root, "run", label ? label : run);
@@ -208,10 +286,14 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 		if (amd_trace_steps(ctx->store, v[i].id, &st, &ns, &err) < 0 ||
 		    amd_trace_top_ops(ctx->store, v[i].id, top, &ops, &no, &err) < 0)
 			rc = cmd_error("trace", "%s", err.msg);
-		else if (json)
-			cJSON_AddItemToArray(arr, trace_json(&v[i], st, ns, ops, no));
-		else if (print_trace(&v[i], st, ns, ops, no) < 0)
+		else if (json) {
+			cJSON *t = trace_json(&v[i], st, ns, ops, no);
+			cJSON_AddItemToObject(t, "memory", memory_json(v[i].id, mem, nmem));
+			cJSON_AddItemToArray(arr, t);
+		} else if (print_trace(&v[i], st, ns, ops, no) < 0)
 			rc = cmd_error("trace", "out of memory");
+		else
+			print_memory(v[i].id, mem, nmem);
 		free(st);
 		amd_trace_op_views_free(ops, no);
 	}
@@ -220,6 +302,7 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 	else
 		cJSON_Delete(root);
 	free(label);
+	free(mem);
 	amd_trace_views_free(v, n);
 	return rc;
 }

@@ -32,7 +32,7 @@ int analysis_cmp_runs(const void *a, const void *b)
 	return x->v.run_id < y->v.run_id ? -1 : x->v.run_id > y->v.run_id;
 }
 
-static void set_ci(struct amd_ci *dst, const struct amd_interval *src, size_t nruns)
+void analysis_set_ci(struct amd_ci *dst, const struct amd_interval *src, size_t nruns)
 {
 	dst->lo = src->lo;
 	dst->hi = src->hi;
@@ -108,8 +108,8 @@ static int point_values(struct amd_point_stats *ps, struct analysis_run **w, siz
 	free(x);
 	if (ci.oom || ct.oom)
 		return -1;
-	set_ci(&ps->ci, &ci, n);
-	set_ci(&ps->ci_mean_t, &ct, n);
+	analysis_set_ci(&ps->ci, &ci, n);
+	analysis_set_ci(&ps->ci_mean_t, &ct, n);
 	return 0;
 }
 
@@ -173,7 +173,7 @@ static int speedup_ci(struct amd_strategy_stats *s, struct amd_point_stats *p,
 	if (ci.oom)
 		return -1;
 	size_t m = p->nruns < b->nruns ? p->nruns : b->nruns;
-	set_ci(&p->ci_speedup, &ci, m);
+	analysis_set_ci(&p->ci_speedup, &ci, m);
 	p->ci_efficiency = p->ci_speedup;
 	p->ci_efficiency.lo *= s->base_n / p->n;
 	p->ci_efficiency.hi *= s->base_n / p->n;
@@ -242,7 +242,7 @@ static int amdahl(struct amd_strategy_stats *s, const struct analysis_opts *o, i
 			fewest = g[i].len < fewest ? g[i].len : fewest;
 		amd_amdahl_serial_ci(g, m, &o->boot, &ci);
 		rc = ci.oom ? -1 : 0;
-		set_ci(&f->ci_serial, &ci, fewest);
+		analysis_set_ci(&f->ci_serial, &ci, fewest);
 	} else if (rc == 0 && a.oom)
 		rc = -1;
 	else if (rc == 0)

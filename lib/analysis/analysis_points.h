@@ -9,6 +9,11 @@
 #include <stddef.h>
 
 #include "analysis_run.h"
+#include "stats.h"
+
+/* The interval src of nruns values as a reported amd_ci (why says
+ * "n=2: no CI" and the like when it was refused). */
+void analysis_set_ci(struct amd_ci *dst, const struct amd_interval *src, size_t nruns);
 
 /* Orders included runs by strategy, n, repeat, run id (for qsort over
  * struct analysis_run *). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_points.h"
 #include "buf.h"
 #include "run_facts.h"
 #include "runs.h"
@@ -95,11 +96,24 @@ static int run_peak(struct amd_store *st, struct amd_memory_stats *ms, int64_t r
 	return 0;
 }
 
+/* The bootstrap interval of the median of x[0..n), as stats gives the
+ * other figures' (refused below 3 values, saying why). */
+static int median_ci(const double *x, size_t n, const struct amd_boot *boot,
+		     struct amd_ci *ci, struct amd_err *err)
+{
+	struct amd_interval iv;
+	amd_boot_median_ci(x, n, boot, &iv);
+	if (iv.oom)
+		return amd_fail(err, "out of memory");
+	analysis_set_ci(ci, &iv, n);
+	return 0;
+}
+
 /* The figures of one configuration; the first traced run's device row
  * goes to *tl (NULL: the timeline is chosen already). */
 static int point(struct amd_store *st, struct amd_memory_stats *ms,
-		 const struct amd_point_stats *p, struct amd_memory_point *out,
-		 struct amd_mem_row *tl, struct amd_err *err)
+		 const struct amd_point_stats *p, const struct amd_boot *boot,
+		 struct amd_memory_point *out, struct amd_mem_row *tl, struct amd_err *err)
 {
 	double *a = malloc((p->nruns ? p->nruns : 1) * sizeof *a);
 	double *rv = malloc((p->nruns ? p->nruns : 1) * sizeof *rv);
@@ -120,18 +134,17 @@ static int point(struct amd_store *st, struct amd_memory_stats *ms,
 		}
 	}
 	*out = (struct amd_memory_point){.strategy = p->strategy, .n = p->n, .nruns = na,
-		.allocated = NAN, .lo = NAN, .hi = NAN, .reserved = NAN};
-	if (rc == 0 && na) {
+		.nreserved = nr, .allocated = NAN, .lo = NAN, .hi = NAN, .reserved = NAN};
+	if (rc == 0) {
 		out->allocated = amd_median(a, na);
-		out->lo = out->hi = a[0];
-		for (size_t i = 1; i < na; i++) {
-			out->lo = fmin(out->lo, a[i]);
-			out->hi = fmax(out->hi, a[i]);
-		}
-		ms->any = 1;
-	}
-	if (rc == 0 && nr)
+		out->lo = amd_min(a, na);
+		out->hi = amd_max(a, na);
 		out->reserved = amd_median(rv, nr);
+		ms->any |= na > 0;
+		rc = median_ci(a, na, boot, &out->ci, err);
+	}
+	if (rc == 0)
+		rc = median_ci(rv, nr, boot, &out->reserved_ci, err);
 	free(a);
 	free(rv);
 	return rc;
@@ -150,10 +163,11 @@ int amd_memory_stats(struct amd_store *st, const struct amd_sweep_stats *s,
 	if (total && amd_grow_to(&out->v, total, &cap, sizeof *out->v, total) < 0)
 		return amd_fail(err, "out of memory");
 	struct amd_mem_row tl = {0};
+	const struct amd_boot boot = {s->resamples, s->seed, s->level};
 	for (size_t i = 0; i < s->nstrategies; i++) {
 		/* the largest axis value first: the timeline's run */
 		for (size_t j = s->strategies[i].npoints; j-- > 0;) {
-			if (point(st, out, &s->strategies[i].points[j], &out->v[out->n + j],
+			if (point(st, out, &s->strategies[i].points[j], &boot, &out->v[out->n + j],
 				  tl.trace_id ? NULL : &tl, err) < 0) {
 				amd_memory_stats_free(out);
 				return -1;

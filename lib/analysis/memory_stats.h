@@ -20,7 +20,10 @@ struct amd_memory_point {
 	/* over those runs, of each run's largest per-device peak (bytes;
 	 * NAN when none): the median, least and most */
 	double allocated, lo, hi;
+	struct amd_ci ci;     /* percentile-bootstrap interval of that median */
+	size_t nreserved;     /* runs with a peak reserved figure */
 	double reserved;      /* median of the runs' peak reserved, NAN if unknown */
+	struct amd_ci reserved_ci;
 };
 
 struct amd_memory_stats {

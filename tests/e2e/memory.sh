@@ -3,7 +3,8 @@
 # without profile_memory traces): the bundled CPU sweep with a
 # max_memory_allocated_mb metric added to its runs, the peak chart drawn
 # without a timeline (and the report saying why), and a sweep without any
-# memory figure saying so in its data gaps.
+# memory figure saying so in its data gaps; `stats --json`'s memory per
+# configuration against python.
 test_description='memory per GPU from max_memory_allocated metrics; the report says what is missing'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -46,8 +47,32 @@ test_expect_success PYTHON 'the medians the caption gives equal python'\''s from
 	{ [ -f "$TMP/rep/report.json" ] || "$AMDAHL" --store "$S" report build -o "$TMP/rep" >/dev/null; } &&
 	test_contains "$(cat "$TMP/want.txt")" "$(json_get "$TMP/rep/report.json" "[c[\"caption\"] for c in d[\"charts\"] if c[\"name\"] == \"memory_peak\"][0]")"
 '
-test_expect_success 'a sweep without memory figures: the report says so' '
+test_expect_success PYTHON 'stats --json: per configuration the median, least and most peak equal python'"'"'s, with the interval' '
+	"$PY" - "$TMP/mlruns" >"$TMP/want.txt" <<-\EOF &&
+	import glob, os, statistics, sys
+	per_n = {}
+	for r in glob.glob(os.path.join(sys.argv[1], "*", "*", "")):
+	    f = os.path.join(r, "metrics", "max_memory_allocated_mb")
+	    if not os.path.exists(f) or open(os.path.join(r, "meta.yaml")).read().find("status: 3") < 0:
+	        continue
+	    peak = max(float(l.split()[1]) for l in open(f)) * 2**20
+	    per_n.setdefault(int(open(os.path.join(r, "params", "world_size")).read()), []).append(peak)
+	for n in sorted(per_n):
+	    v = per_n[n]
+	    print("%d|%d|%.0f|%.0f|%.0f" % (n, len(v), statistics.median(v), min(v), max(v)))
+	EOF
+	"$AMDAHL" --store "$S" stats --json >"$TMP/stats.json" &&
+	test_eq "$(cat "$TMP/want.txt")" "$(json_get "$TMP/stats.json" "\"\\n\".join(\"%d|%d|%.0f|%.0f|%.0f\" % (p[\"n\"], a[\"runs\"], a[\"median\"], a[\"min\"], a[\"max\"]) for p in sweep()[\"memory\"][\"points\"] if p[\"strategy\"] == \"ddp\" for a in [p[\"peak_allocated\"]])")" &&
+	test_eq "True|True" "$(json_get "$TMP/stats.json" "\"%s|%s\" % (sweep()[\"memory\"][\"from_metric\"], \"timeline\" not in sweep()[\"memory\"])")" &&
+	test_eq "" "$(json_get "$TMP/stats.json" "\" \".join(\"%g\" % p[\"n\"] for p in sweep()[\"memory\"][\"points\"] for a in [p[\"peak_allocated\"]] if a[\"runs\"] >= 3 and not (a[\"ci\"][\"valid\"] and a[\"min\"] <= a[\"ci\"][\"lo\"] <= a[\"median\"] <= a[\"ci\"][\"hi\"] <= a[\"max\"]))")" &&
+	test_true "some configuration has 3 runs" [ "$(json_get "$TMP/stats.json" "sum(p[\"peak_allocated\"][\"runs\"] >= 3 for p in sweep()[\"memory\"][\"points\"])")" -ge 1 ]
+'
+test_expect_success 'stats --json: a sweep without memory figures has null medians and says why there is no interval' '
 	"$AMDAHL" --store "$TMP/plain.db" ingest "$DATA/cpu-strong-scaling/mlruns" >/dev/null &&
+	"$AMDAHL" --store "$TMP/plain.db" stats --json >"$TMP/plain.json" &&
+	test_eq "False|None|n=0: no CI" "$(json_get "$TMP/plain.json" "(lambda m: \"%s|%s|%s\" % (m[\"any\"], m[\"points\"][0][\"peak_allocated\"][\"median\"], m[\"points\"][0][\"peak_allocated\"][\"ci\"][\"why\"]))(sweep()[\"memory\"])")"
+'
+test_expect_success 'a sweep without memory figures: the report says so' '
 	test_status 0 "$AMDAHL" --store "$TMP/plain.db" report build -o "$TMP/plain" &&
 	test_eq "Memory per GPU: no trace recorded with profile_memory=True and no max_memory_allocated metric for these runs." "$(json_get "$TMP/plain/report.json" "$GAPS")"
 '
