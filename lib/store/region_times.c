@@ -1,8 +1,15 @@
 /* region_times.c — SQL behind amd_store_region_times (region_times.h):
- * every trace of the sweep's counted runs, its operators (self time,
- * less the profiler's own step and window events and the operators
- * that are also recorded as collectives), collectives and steps, each
- * divided by the trace's number of profiled steps. */
+ * the regions (issue 14's table `region`) of every trace of the sweep's
+ * counted runs, each divided by the trace's number of profiled steps.
+ * Normalisation rule: a region is per profiled step of its own source
+ * file, so only regions whose source is a profiler trace with steps
+ * (Kineto: operators, annotations, kernels, collectives, ...) are read;
+ * regions of sources without a step count (cProfile, Nsight Systems,
+ * py-spy, key_averages) are left out — their "per run" numbers would not
+ * add up with per-step ones. Left out too: regions of kind step (the
+ * profiler's span, ProfilerStep#N; the step is its own row from
+ * trace_step) and operators also recorded as collectives of the same
+ * trace (the collective's summed duration stands for them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +21,7 @@
 /* Each trace with its logical run (a child worker's parent) and steps. */
 #define TRACES \
 	"WITH tr AS (SELECT t.id AS tid, coalesce(t.rank, -1) AS rank," \
+	"  t.source_id AS src, t.rank AS trank," \
 	"  coalesce(l.strategy, r.strategy, '') AS strategy," \
 	"  coalesce(l.n, r.n, 0) AS n, coalesce(l.repeat, r.repeat, 0) AS rep," \
 	"  coalesce(l.status, r.status, 0) AS status," \
@@ -24,18 +32,20 @@
 	"  WHERE ?1 IS NULL OR w.name = ?1) "
 
 static const char sql[] = TRACES
-	"SELECT d.s, coalesce(c.s, 'op'), tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  o.self_ns * 1e-9 / tr.steps, tr.status"
-	" FROM trace_op o JOIN tr ON tr.tid = o.trace_id JOIN dict d ON d.id = o.name_id"
-	" LEFT JOIN dict c ON c.id = o.cat_id"
-	" WHERE coalesce(c.s, '') <> 'Trace' AND d.s NOT GLOB 'ProfilerStep#*'"
-	"  AND NOT EXISTS (SELECT 1 FROM trace_collective k"
-	"   WHERE k.trace_id = o.trace_id AND k.name_id = o.name_id)"
+	"SELECT d.s, k.s, tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
+	"  g.self_ns * 1e-9 / tr.steps, tr.status"
+	" FROM region g JOIN tr ON tr.src = g.source_id AND g.rank IS tr.trank"
+	" JOIN dict d ON d.id = g.name_id JOIN dict k ON k.id = g.kind_id"
+	" WHERE k.s NOT IN ('step', 'collective') AND g.self_ns IS NOT NULL"
+	"  AND NOT EXISTS (SELECT 1 FROM region c JOIN dict ck ON ck.id = c.kind_id"
+	"   WHERE c.name_id = g.name_id AND c.source_id = g.source_id AND c.rank IS g.rank"
+	"   AND ck.s = 'collective')"
 	" UNION ALL"
 	" SELECT d.s, 'collective', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  sum(k.dur_ns) * 1e-9 / tr.steps, tr.status"
-	" FROM trace_collective k JOIN tr ON tr.tid = k.trace_id JOIN dict d ON d.id = k.name_id"
-	" GROUP BY k.trace_id, k.name_id"
+	"  sum(g.self_ns) * 1e-9 / tr.steps, tr.status"
+	" FROM region g JOIN tr ON tr.src = g.source_id AND g.rank IS tr.trank"
+	" JOIN dict d ON d.id = g.name_id JOIN dict k ON k.id = g.kind_id"
+	" WHERE k.s = 'collective' AND g.self_ns IS NOT NULL GROUP BY tr.tid, g.name_id"
 	" UNION ALL"
 	" SELECT '" AMD_REGION_STEP "', 'step', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
 	"  sum(s.dur_ns) * 1e-9 / tr.steps, tr.status"

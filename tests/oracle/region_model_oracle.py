@@ -6,6 +6,9 @@ files (read by trace_oracle.py):
 
   per trace: operators by self time (less the 'Trace' category, the
   ProfilerStep#N annotations and operators also recorded as collectives),
+  each under the region kind its Kineto category stands for (KINDS, as
+  issue 14's region model names them: cpu_op is "op", user_annotation
+  "nvtx", ...),
   collectives by summed duration, each over the trace's profiled steps;
   a region has one observation per trace (0 where the trace lacks it);
   runs FINISHED (or without status).
@@ -31,6 +34,12 @@ import numpy as np
 from scipy.stats import f as fdist
 
 EXP_I = [-1, -0.5, 0, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1, 1.25, 4 / 3, 1.5, 2, 3]
+# Kineto category -> region kind (docs/design.md, "Regions"); others "op".
+KINDS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "memcpy": "memcpy",
+         "gpu_memset": "memset", "memset": "memset", "cuda_runtime": "cuda_api",
+         "cuda_driver": "cuda_api", "runtime": "cuda_api", "driver": "cuda_api",
+         "user_annotation": "nvtx", "gpu_user_annotation": "nvtx",
+         "python_function": "function"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -65,7 +74,7 @@ def trace_regions(path):
     for name, cat, self_ns in ops:
         if cat == "Trace" or name.startswith("ProfilerStep#") or name in colls:
             continue
-        reg[(cat or "op", name)] += self_ns * 1e-9 / steps
+        reg[(KINDS.get(cat, "op"), name)] += self_ns * 1e-9 / steps
     for name, dur in colls.items():
         reg[("collective", name)] += dur * 1e-9 / steps
     return reg
