@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "selector.h"
 #include "num.h"
 #include "scaling.h"
 #include "scaling_json.h"
@@ -35,17 +36,17 @@ static void help(void)
 	       "next to the Amdahl and USL fits, and says which n to measure next.\n"
 	       "\n"
 	       "options:\n"
-	       "  --sweep S       the sweep (default: the only one)\n"
+	       "  --sweep S       the sweep, or a SELECTOR of runs (default: the only sweep)\n"
 	       "  --strategy X    this strategy only\n"
-	       "  --kind K        regions of this kind (cpu_op, user_annotation, kernel,\n"
-	       "                  collective, ...)\n"
+	       "  --kind K        regions of this kind (op, nvtx, kernel, collective, ...)\n"
 	       "  --target N      extrapolate to n = N (default 4x the largest n)\n"
 	       "  --next LIST     candidates to measure next (default powers of two up to\n"
 	       "                  the target)\n"
 	       "  -n TOP          regions shown (default 10, 0: all)\n"
 	       "  --resamples B   bootstrap resamples (default 1000)\n"
 	       "  --seed S        bootstrap seed (default 20260101)\n"
-	       "  --json          the models as JSON (every region)\n");
+	       "  --json          the models as JSON (every region)\n"
+	       "\n%s", AMD_SELECTOR_HELP);
 }
 
 static int parse_next(const char *arg, double *v, size_t *n)

@@ -23,10 +23,12 @@ struct amd_region_time {
 	char *name, *kind, *strategy; /* strategy "" when unknown */
 	int n, repeat, rank;          /* rank -1 when unknown */
 	long long trace_id;           /* the trace the row comes from */
+	long long run_id;             /* its logical run (a worker's parent) */
 	double seconds;               /* per profiled step on this rank */
 };
 
-/* Rows of sweep (NULL: every sweep), ordered by strategy, n, repeat,
+/* Rows of sweep (NULL: every sweep; a selector, amd_selector_is: the
+ * runs it picks, selector.h), ordered by strategy, n, repeat, run,
  * trace. A region a trace lacks has no row there (callers read it as
  * zero time for that trace). */
 int amd_store_region_times(struct amd_store *st, const char *sweep,

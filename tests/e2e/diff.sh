@@ -62,4 +62,16 @@ test_expect_success 'bad usage: exit 2 and one line' '
 	test_contains "has no profiler traces at n = 3" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
 '
+test_expect_success PYTHON 'sides may be selectors: strategy=ddp,n=8 against strategy=fsdp (its largest n) gives the same regions as the SWEEP:STRATEGY:N form' '
+	test_status 0 "$AMDAHL" --store "$DB" diff "strategy=ddp,n=8" "sweep=cpu-strong-scaling,strategy=fsdp" --json &&
+	printf "%s" "$OUT" >"$TMP/sel.json" &&
+	test_eq "$(json_get "$J" "json.dumps(d[\"regions\"], sort_keys=True)")" \
+		"$(json_get "$TMP/sel.json" "json.dumps(d[\"regions\"], sort_keys=True)")" &&
+	test_eq "strategy=ddp,n=8 n=8" "$(json_get "$TMP/sel.json" "d[\"a\"]")" &&
+	before=$(store_digest "$DB") &&
+	test_status 2 "$AMDAHL" --store "$DB" diff "strategy=ddp" "param.nosuch=1" &&
+	test_contains "param.nosuch" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_eq "$before" "$(store_digest "$DB")"
+'
 test_done

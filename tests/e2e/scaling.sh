@@ -64,6 +64,20 @@ test_expect_success SQLITE3 'regions of sources without a step count (cProfile, 
 	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" scaling --json &&
 	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
 '
+test_expect_success PYTHON '--sweep takes a selector: strategy=fsdp gives the same FSDP models; n<=4 models n = 1, 2, 4 only' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --sweep "sweep=cpu-strong-scaling,strategy=fsdp" --json &&
+	printf "%s" "$OUT" >"$TMP/sel.json" &&
+	test_eq "fsdp" "$(json_get "$TMP/sel.json" "\" \".join(s[\"strategy\"] for s in d[\"strategies\"])")" &&
+	test_eq "$(json_get "$J" "json.dumps([r for r in d[\"regions\"] if r[\"strategy\"] == \"fsdp\"], sort_keys=True)")" \
+		"$(json_get "$TMP/sel.json" "json.dumps(d[\"regions\"], sort_keys=True)")" &&
+	test_status 0 "$AMDAHL" --store "$DB" scaling --sweep "n<=4" --json &&
+	test_eq "[1, 2, 4] [1, 2, 4]" "$(printf "%s" "$OUT" | json_get - "\" \".join(str(s[\"n\"]) for s in d[\"strategies\"])")"
+'
+test_expect_success 'a selector that picks no run: exit 2, one line naming the term' '
+	test_status 2 "$AMDAHL" --store "$DB" scaling --sweep "strategy=nosuch" &&
+	test_contains "strategy=nosuch" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+'
 test_expect_success 'the table: ranked regions, the whole, the findings in sentences' '
 	test_status 0 "$AMDAHL" --store "$DB" scaling --strategy fsdp --target 16 -n 3 &&
 	test_contains "strategy fsdp: n = 1, 2, 4, 8; target n = 16" "$OUT" &&
