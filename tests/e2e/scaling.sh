@@ -78,6 +78,28 @@ test_expect_success 'a selector that picks no run: exit 2, one line naming the t
 	test_contains "strategy=nosuch" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
 '
+test_expect_success PYTHON 'weak scaling: --axis global_batch_size on the H100 batch sweep models each precision over the batch sizes 8..64, per-rank time, stated, no efficiency' '
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" ingest -q "$DATA/gpu-batch-sweep/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis global_batch_size --json &&
+	printf "%s" "$OUT" >"$TMP/weak.json" &&
+	test_eq "bf16:[8, 16, 32, 64] fp32:[8, 16, 32, 64]" "$(json_get "$TMP/weak.json" "\" \".join(s[\"strategy\"] + \":\" + str(s[\"n\"]) for s in d[\"strategies\"])")" &&
+	test_eq "global_batch_size" "$(json_get "$TMP/weak.json" "d[\"axis\"]")" &&
+	test_contains "weak: per-rank time" "$(json_get "$TMP/weak.json" "d[\"scaling\"]")" &&
+	test_eq 0 "$(json_get "$TMP/weak.json" "sum(1 for s in d[\"strategies\"] for w in s[\"whole\"] if w[\"efficiency\"][\"value\"] is not None)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis global_batch_size -n 2 &&
+	test_contains "weak scaling: per-rank time per step against global_batch_size" "$OUT"
+'
+test_expect_success NUMPY,SCIPY 'weak scaling: the same model and coefficients (1e-9) as the numpy oracle with the batch size as the axis' '
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/oracle/region_model_oracle.py" "$DATA/gpu-batch-sweep/mlruns" --axis global_batch_size --check "$TMP/weak.json" &&
+	test_eq "checked $(json_get "$TMP/weak.json" "len(d[\"regions\"])") regions" "$OUT"
+'
+test_expect_success 'weak scaling: an axis param the runs lack is one line naming it, exit 2, the store unchanged' '
+	before=$(store_digest "$TMP/gpu.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis nosuch &&
+	test_contains "param nosuch is not a whole number" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_eq "$before" "$(store_digest "$TMP/gpu.db")"
+'
 test_expect_success 'the table: ranked regions, the whole, the findings in sentences' '
 	test_status 0 "$AMDAHL" --store "$DB" scaling --strategy fsdp --target 16 -n 3 &&
 	test_contains "strategy fsdp: n = 1, 2, 4, 8; target n = 16" "$OUT" &&

@@ -20,7 +20,7 @@ files (read by trace_oracle.py):
   Bonferroni over the 41 one-term hypotheses) against the constant; kept
   when its CV beats the constant's.
 
-usage: region_model_oracle.py MLFLOW_ROOT
+usage: region_model_oracle.py MLFLOW_ROOT [--axis PARAM] [--check JSON]
 prints JSON: {"STRATEGY": {"KIND\\tNAME": {"i", "j", "c0", "coef"} }}
 (i, j, coef null for the constant model)
 """
@@ -80,8 +80,9 @@ def trace_regions(path):
     return reg
 
 
-def observations(root):
-    """{strategy: {region: [(n, y)]}}, one observation per trace."""
+def observations(root, axis="world_size"):
+    """{strategy: {region: [(n, y)]}}, one observation per trace; n is the
+    run's param axis (world_size, or a size param for weak scaling)."""
     traces = defaultdict(list)  # strategy -> [(n, regions of one trace)]
     for dirpath, dirnames, files in sorted(os.walk(root)):
         if "meta.yaml" not in files or not os.path.isdir(os.path.join(dirpath, "params")):
@@ -89,7 +90,7 @@ def observations(root):
         tdir = os.path.join(dirpath, "artifacts", "traces")
         if not os.path.isdir(tdir) or not status_ok(dirpath):
             continue
-        strategy, n = read_param(dirpath, "strategy"), int(read_param(dirpath, "world_size"))
+        strategy, n = read_param(dirpath, "strategy"), int(read_param(dirpath, axis))
         for t in sorted(os.listdir(tdir)):
             traces[strategy].append((n, trace_regions(os.path.join(tdir, t))))
     obs = {}
@@ -196,7 +197,9 @@ def check(oracle, path):
 
 
 def main():
-    obs = observations(sys.argv[1])
+    args = sys.argv[2:]
+    opt = dict(zip(args[::2], args[1::2]))
+    obs = observations(sys.argv[1], opt.get("--axis", "world_size"))
     out = {}
     for strategy, regions in obs.items():
         out[strategy] = {}
@@ -207,8 +210,8 @@ def main():
             out[strategy][f"{kind}\t{name}"] = {
                 "i": terms[0][0] if terms else None, "j": terms[0][1] if terms else None,
                 "c0": float(c[0]), "coef": float(c[1]) if terms else None}
-    if len(sys.argv) == 4 and sys.argv[2] == "--check":
-        sys.exit(check(out, sys.argv[3]))
+    if "--check" in opt:
+        sys.exit(check(out, opt["--check"]))
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
 
 
