@@ -14,14 +14,15 @@
 #include "cmd.h"
 #include "num.h"
 #include "region_diff.h"
+#include "selector.h"
 
 static void help(void)
 {
 	printf("usage: amdahl diff A B [-n TOP] [--json]\n"
 	       "\n"
 	       "Compares the regions of the profiler traces (operators by self time,\n"
-	       "collectives) of two sides, each SWEEP[:STRATEGY[:N]] (no N: the side's\n"
-	       "largest n): per region the per-rank time per step on each side (median\n"
+	       "collectives) of two sides, each SWEEP[:STRATEGY[:N]] or a SELECTOR (no N:\n"
+	       "the side's largest n): per region the per-rank time per step on each side (median\n"
 	       "over its traces), the ratio B/A with a 95%% bootstrap interval (ranks\n"
 	       "and runs resampled), the Mann-Whitney U p over the runs (per-run means)\n"
 	       "where both sides have 2 or more runs, Holm-corrected over the regions,\n"
@@ -30,13 +31,17 @@ static void help(void)
 	       "\n"
 	       "options:\n"
 	       "  -n TOP   rows shown (default 20, 0: all)\n"
-	       "  --json   every row as JSON (seconds)\n");
+	       "  --json   every row as JSON (seconds)\n"
+	       "\n%s", AMD_SELECTOR_HELP);
 }
 
-/* "SWEEP[:STRATEGY[:N]]" into w, pointing into buf. */
+/* "SWEEP[:STRATEGY[:N]]" or a selector (the runs it picks, at their
+ * largest n unless it says n=) into w, pointing into buf. */
 static int parse_side(char *buf, struct amd_rdiff_side *w)
 {
 	*w = (struct amd_rdiff_side){ buf, NULL, 0 };
+	if (amd_selector_is(buf))
+		return 0;
 	char *c = strchr(buf, ':');
 	if (!c)
 		return *buf ? 0 : -1;

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "selector.h"
 #include "num.h"
 #include "scaling.h"
 #include "scaling_json.h"
@@ -20,7 +21,7 @@
 
 static void help(void)
 {
-	printf("usage: amdahl scaling [--sweep S] [--strategy X] [--kind K] [--target N]\n"
+	printf("usage: amdahl scaling [--sweep S] [--strategy X] [--kind K] [--axis P] [--target N]\n"
 	       "                      [--next N,N,...] [-n TOP] [--resamples B] [--seed S] [--json]\n"
 	       "\n"
 	       "Fits a scaling model to every region of the sweep's profiler traces\n"
@@ -35,17 +36,19 @@ static void help(void)
 	       "next to the Amdahl and USL fits, and says which n to measure next.\n"
 	       "\n"
 	       "options:\n"
-	       "  --sweep S       the sweep (default: the only one)\n"
+	       "  --sweep S       the sweep, or a SELECTOR of runs (default: the only sweep)\n"
 	       "  --strategy X    this strategy only\n"
-	       "  --kind K        regions of this kind (cpu_op, user_annotation, kernel,\n"
-	       "                  collective, ...)\n"
+	       "  --kind K        regions of this kind (op, nvtx, kernel, collective, ...)\n"
+	       "  --axis PARAM    weak scaling: model against a size param (e.g.\n"
+	       "                  global_batch_size), per-rank time per step\n"
 	       "  --target N      extrapolate to n = N (default 4x the largest n)\n"
 	       "  --next LIST     candidates to measure next (default powers of two up to\n"
 	       "                  the target)\n"
 	       "  -n TOP          regions shown (default 10, 0: all)\n"
 	       "  --resamples B   bootstrap resamples (default 1000)\n"
 	       "  --seed S        bootstrap seed (default 20260101)\n"
-	       "  --json          the models as JSON (every region)\n");
+	       "  --json          the models as JSON (every region)\n"
+	       "\n%s", AMD_SELECTOR_HELP);
 }
 
 static int parse_next(const char *arg, double *v, size_t *n)
@@ -92,7 +95,8 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 		{"kind", required_argument, 0, 'k'},  {"target", required_argument, 0, 't'},
 		{"next", required_argument, 0, 'N'},  {"resamples", required_argument, 0, 'B'},
 		{"seed", required_argument, 0, 'S'},  {"json", no_argument, 0, 'j'},
-		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+		{"axis", required_argument, 0, 'a'},  {"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0}};
 	struct amd_scaling_opts o = { .resamples = 1000, .seed = 20260101UL, .level = 0.95 };
 	double next[MAX_NEXT], v;
 	int json = 0, c;
@@ -103,6 +107,7 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 		case 's': o.sweep = optarg; break;
 		case 'x': o.strategy = optarg; break;
 		case 'k': o.kind = optarg; break;
+		case 'a': o.axis = optarg; break;
 		case 't':
 			if (amd_parse_double(optarg, &o.target) < 0 || !(o.target >= 1))
 				return cmd_error("scaling", "--target: not an n >= 1: %s", optarg);
@@ -146,6 +151,9 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 		rc = cmd_print_json("scaling", amd_scaling_json(s));
 	} else {
 		printf("sweep %s: a scaling model per region (%s)\n", s->sweep, s->criterion);
+		if (s->axis)
+			printf("weak scaling: per-rank time per step against %s (\"n\" below is its"
+			       " value)\n", s->axis);
 		for (size_t i = 0; i < s->nstrategies && rc == EXIT_OK; i++)
 			if (print_strategy(&s->strategies[i], (size_t)top) < 0)
 				rc = cmd_error("scaling", "out of memory");

@@ -8,6 +8,7 @@
 #include "scaling.h"
 #include "buf.h"
 #include "region_times.h"
+#include "scaling_axis.h"
 #include "runs.h"
 
 /* One observation of a strategy: a trace (one rank of one run). */
@@ -322,6 +323,9 @@ int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 	int rc = which_sweep(st, o->sweep, &s->sweep, err);
 	if (rc == 0)
 		rc = amd_store_region_times(st, s->sweep, &rows, &m, err);
+	s->axis = o->axis;
+	if (rc == 0 && o->axis)
+		rc = amd_scaling_axis_rows(st, s->sweep, o->axis, rows, m, err);
 	if (rc == 0)
 		rc = build(st, o, s, rows, m, err);
 	amd_region_times_free(rows, m);

@@ -35,6 +35,8 @@ struct amd_scaling_opts {
 	const char *sweep;     /* NULL: the only sweep (or every sweep's traces) */
 	const char *strategy;  /* NULL: all */
 	const char *kind;      /* NULL: all kinds (the step is never ranked) */
+	const char *axis;      /* NULL: world size n; else a size param (weak
+				  scaling, scaling_axis.h): "n" is its value */
 	double target;         /* n to extrapolate to; 0: 4 × the largest n */
 	const double *next;    /* candidate n to measure next; NULL: powers of two */
 	size_t nnext;
@@ -96,6 +98,7 @@ struct amd_scaling_strategy {
 
 struct amd_scaling {
 	char *sweep;
+	const char *axis;      /* the opts' axis (NULL: n) */
 	const char *criterion;
 	int resamples;
 	unsigned long seed;

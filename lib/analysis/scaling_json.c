@@ -153,6 +153,10 @@ cJSON *amd_scaling_json(const struct amd_scaling *s)
 	int ok = doc && cJSON_AddStringToObject(doc, "sweep", s->sweep)
 		&& cJSON_AddStringToObject(doc, "criterion", s->criterion)
 		&& cJSON_AddStringToObject(doc, "time", "seconds per profiled step, mean per rank")
+		&& cJSON_AddStringToObject(doc, "axis", s->axis ? s->axis : "n")
+		&& cJSON_AddStringToObject(doc, "scaling", s->axis ? "weak: per-rank time against the"
+					   " size param (the \"n\" of regions and strategies is its value)"
+					   : "strong: per-rank time against the world size n")
 		&& nums(doc, k, (double[]){ s->resamples, (double)s->seed, s->level }, 3) == 0
 		&& flat_regions(doc, s) == 0
 		&& (st = cJSON_AddArrayToObject(doc, "strategies"));

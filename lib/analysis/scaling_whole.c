@@ -316,7 +316,8 @@ int amd_scaling_whole(struct amd_scaling_strategy *s, const struct amd_region_ob
 {
 	double top = s->ns[s->nn - 1];
 	s->target = o->target > 0 ? o->target : 4 * top;
-	struct amd_analysis_opts ao = { .sweep = sweep, .seed = o->seed, .level = o->level };
+	struct amd_analysis_opts ao = { .sweep = sweep, .axis = o->axis, .seed = o->seed,
+					.level = o->level };
 	struct amd_sweep_stats *sw = NULL;
 	if (amd_analyse(st, &ao, &sw, err) < 0)
 		return -1;
@@ -336,6 +337,8 @@ int amd_scaling_whole(struct amd_scaling_strategy *s, const struct amd_region_ob
 		rc = region_preds(&s->step, step_obs, s, ns, k, o->level);
 	if (rc == 0)
 		rc = whole_all(s, ss, ns, k, B, o);
+	for (size_t w = 0; rc == 0 && o->axis && w < s->nwhole; w++) /* n's efficiency */
+		s->whole[w].efficiency = (struct amd_scaling_pred){ s->whole[w].n, NAN, NAN, NAN };
 	if (rc == 0)
 		rc = crossovers(s);
 	if (rc == 0)

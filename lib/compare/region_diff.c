@@ -77,8 +77,7 @@ static int side_load(struct amd_store *st, const struct amd_rdiff_side *w, struc
 		const struct amd_region_time *prev = NULL;
 		for (size_t j = i; j-- > 0 && !prev;)
 			prev = &all[j];
-		int new_run = !prev || prev->repeat != all[i].repeat
-			|| strcmp(prev->strategy, all[i].strategy) != 0;
+		int new_run = !prev || prev->run_id != all[i].run_id;
 		s->nruns += new_run;
 		s->trace[s->ntraces] = all[i].trace_id;
 		s->trace_run[s->ntraces++] = (int)s->nruns - 1;

@@ -1,8 +1,15 @@
 /* region_times.c — SQL behind amd_store_region_times (region_times.h):
- * every trace of the sweep's counted runs, its operators (self time,
- * less the profiler's own step and window events and the operators
- * that are also recorded as collectives), collectives and steps, each
- * divided by the trace's number of profiled steps. */
+ * the regions (issue 14's table `region`) of every trace of the sweep's
+ * counted runs, each divided by the trace's number of profiled steps.
+ * Normalisation rule: a region is per profiled step of its own source
+ * file, so only regions whose source is a profiler trace with steps
+ * (Kineto: operators, annotations, kernels, collectives, ...) are read;
+ * regions of sources without a step count (cProfile, Nsight Systems,
+ * py-spy, key_averages) are left out — their "per run" numbers would not
+ * add up with per-step ones. Left out too: regions of kind step (the
+ * profiler's span, ProfilerStep#N; the step is its own row from
+ * trace_step) and operators also recorded as collectives of the same
+ * trace (the collective's summed duration stands for them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,10 +17,12 @@
 #include "sqlite_int.h"
 #include "buf.h"
 #include "run.h"
+#include "selector.h"
 
 /* Each trace with its logical run (a child worker's parent) and steps. */
 #define TRACES \
 	"WITH tr AS (SELECT t.id AS tid, coalesce(t.rank, -1) AS rank," \
+	"  t.source_id AS src, t.rank AS trank, coalesce(l.id, r.id) AS rid," \
 	"  coalesce(l.strategy, r.strategy, '') AS strategy," \
 	"  coalesce(l.n, r.n, 0) AS n, coalesce(l.repeat, r.repeat, 0) AS rep," \
 	"  coalesce(l.status, r.status, 0) AS status," \
@@ -24,23 +33,25 @@
 	"  WHERE ?1 IS NULL OR w.name = ?1) "
 
 static const char sql[] = TRACES
-	"SELECT d.s, coalesce(c.s, 'op'), tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  o.self_ns * 1e-9 / tr.steps, tr.status"
-	" FROM trace_op o JOIN tr ON tr.tid = o.trace_id JOIN dict d ON d.id = o.name_id"
-	" LEFT JOIN dict c ON c.id = o.cat_id"
-	" WHERE coalesce(c.s, '') <> 'Trace' AND d.s NOT GLOB 'ProfilerStep#*'"
-	"  AND NOT EXISTS (SELECT 1 FROM trace_collective k"
-	"   WHERE k.trace_id = o.trace_id AND k.name_id = o.name_id)"
+	"SELECT d.s, k.s, tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
+	"  g.self_ns * 1e-9 / tr.steps, tr.status, tr.rid"
+	" FROM region g JOIN tr ON tr.src = g.source_id AND g.rank IS tr.trank"
+	" JOIN dict d ON d.id = g.name_id JOIN dict k ON k.id = g.kind_id"
+	" WHERE k.s NOT IN ('step', 'collective') AND g.self_ns IS NOT NULL"
+	"  AND NOT EXISTS (SELECT 1 FROM region c JOIN dict ck ON ck.id = c.kind_id"
+	"   WHERE c.name_id = g.name_id AND c.source_id = g.source_id AND c.rank IS g.rank"
+	"   AND ck.s = 'collective')"
 	" UNION ALL"
 	" SELECT d.s, 'collective', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  sum(k.dur_ns) * 1e-9 / tr.steps, tr.status"
-	" FROM trace_collective k JOIN tr ON tr.tid = k.trace_id JOIN dict d ON d.id = k.name_id"
-	" GROUP BY k.trace_id, k.name_id"
+	"  sum(g.self_ns) * 1e-9 / tr.steps, tr.status, tr.rid"
+	" FROM region g JOIN tr ON tr.src = g.source_id AND g.rank IS tr.trank"
+	" JOIN dict d ON d.id = g.name_id JOIN dict k ON k.id = g.kind_id"
+	" WHERE k.s = 'collective' AND g.self_ns IS NOT NULL GROUP BY tr.tid, g.name_id"
 	" UNION ALL"
 	" SELECT '" AMD_REGION_STEP "', 'step', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  sum(s.dur_ns) * 1e-9 / tr.steps, tr.status"
+	"  sum(s.dur_ns) * 1e-9 / tr.steps, tr.status, tr.rid"
 	" FROM trace_step s JOIN tr ON tr.tid = s.trace_id GROUP BY s.trace_id"
-	" ORDER BY 3, 4, 5, 7";
+	" ORDER BY 3, 4, 5, 10, 7";
 
 void amd_region_times_free(struct amd_region_time *v, size_t n)
 {
@@ -64,7 +75,40 @@ static int read_row(sqlite3_stmt *q, struct amd_region_time *r)
 	r->rank = sqlite3_column_int(q, 5);
 	r->trace_id = sqlite3_column_int64(q, 6);
 	r->seconds = sqlite3_column_double(q, 7);
+	r->run_id = sqlite3_column_int64(q, 9);
 	return r->name && r->kind && r->strategy ? 0 : -1;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The ids of the logical runs selector text picks, sorted, in *ids. */
+static int selected_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,
+			struct amd_err *err)
+{
+	struct amd_run_view *v;
+	if (amd_select_runs(st, text, &v, n, err) < 0)
+		return -1;
+	*ids = malloc((*n ? *n : 1) * sizeof **ids);
+	for (size_t i = 0; *ids && i < *n; i++)
+		(*ids)[i] = v[i].id;
+	amd_runs_free(v, *n);
+	if (!*ids)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	qsort(*ids, *n, sizeof **ids, cmp_id);
+	return 0;
+}
+
+/* 1 when the row of q is wanted: a counted run, and one of ids (NULL:
+ * any run). */
+static int row_wanted(sqlite3_stmt *q, const int64_t *ids, size_t nids)
+{
+	int64_t rid = sqlite3_column_int64(q, 9);
+	return amd_status_ok(sqlite3_column_int(q, 8))
+		&& (!ids || bsearch(&rid, ids, nids, sizeof *ids, cmp_id));
 }
 
 int amd_store_region_times(struct amd_store *st, const char *sweep,
@@ -72,15 +116,22 @@ int amd_store_region_times(struct amd_store *st, const char *sweep,
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
-	if (!q)
+	int64_t *ids = NULL;
+	size_t nids = 0;
+	int by_selector = sweep && amd_selector_is(sweep);
+	if (by_selector && selected_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
-	if (sweep)
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
+	if (!q) {
+		free(ids);
+		return -1;
+	}
+	if (sweep && !by_selector)
 		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (!amd_status_ok(sqlite3_column_int(q, 8)))
+		if (!row_wanted(q, ids, nids))
 			continue;
 		if (amd_grow(out, *n, &cap, sizeof **out, 256) < 0) {
 			rc = SQLITE_NOMEM;
@@ -94,6 +145,7 @@ int amd_store_region_times(struct amd_store *st, const char *sweep,
 			break;
 		}
 	}
+	free(ids);
 	if (amd_store_rows_done(st, q, rc, err) < 0) {
 		amd_region_times_free(*out, *n);
 		*out = NULL;

@@ -62,4 +62,58 @@ test_expect_success 'bad usage: exit 2 and one line' '
 	test_contains "has no profiler traces at n = 3" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
 '
+test_expect_success PYTHON 'sides may be selectors: strategy=ddp,n=8 against strategy=fsdp (its largest n) gives the same regions as the SWEEP:STRATEGY:N form' '
+	test_status 0 "$AMDAHL" --store "$DB" diff "strategy=ddp,n=8" "sweep=cpu-strong-scaling,strategy=fsdp" --json &&
+	printf "%s" "$OUT" >"$TMP/sel.json" &&
+	test_eq "$(json_get "$J" "json.dumps(d[\"regions\"], sort_keys=True)")" \
+		"$(json_get "$TMP/sel.json" "json.dumps(d[\"regions\"], sort_keys=True)")" &&
+	test_eq "strategy=ddp,n=8 n=8" "$(json_get "$TMP/sel.json" "d[\"a\"]")" &&
+	before=$(store_digest "$DB") &&
+	test_status 2 "$AMDAHL" --store "$DB" diff "strategy=ddp" "param.nosuch=1" &&
+	test_contains "param.nosuch" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_eq "$before" "$(store_digest "$DB")"
+'
+test_expect_success NUMPY,SCIPY 'Mann-Whitney end to end: repeats 1 and 2 of DDP n = 2 and 4 traced (repeat 0'"'"'s traces with every time scaled, tests/lib/traced_repeats.py): 3 runs a side, each region'"'"'s p equals scipy'"'"'s exact test on the per-run means from the files (1e-9)' '
+	mkdir -p "$TMP/mwu" && cp -r "$CPU" "$TMP/mwu/" &&
+	"$PY" "$AMDAHL_ROOT/tests/lib/traced_repeats.py" "$TMP/mwu/mlruns" ddp 2 1=1.07 2=0.96 &&
+	"$PY" "$AMDAHL_ROOT/tests/lib/traced_repeats.py" "$TMP/mwu/mlruns" ddp 4 1=1.1 2=0.93 &&
+	test_status 0 "$AMDAHL" --store "$TMP/mwu.db" ingest -q "$TMP/mwu/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/mwu.db" diff cpu-strong-scaling:ddp:2 cpu-strong-scaling:ddp:4 --json &&
+	printf "%s" "$OUT" >"$TMP/mwu.json" &&
+	test_eq "3 3 6 12" "$(json_get "$TMP/mwu.json" "\"%d %d %d %d\" % (d[\"runs_a\"], d[\"runs_b\"], d[\"traces_a\"], d[\"traces_b\"])")" &&
+	"$PY" - "$TMP/mwu/mlruns" "$TMP/mwu.json" >"$TMP/check" <<-\PYEOF &&
+	import json, os, sys
+	import numpy as np
+	from scipy.stats import mannwhitneyu
+	sys.path.insert(0, "'"$AMDAHL_ROOT"'/tests/oracle")
+	import region_model_oracle as R
+	runs = {2: [], 4: []}
+	for exp in sorted(os.listdir(sys.argv[1])):
+	    for r in sorted(os.listdir(os.path.join(sys.argv[1], exp))):
+	        d = os.path.join(sys.argv[1], exp, r)
+	        t = os.path.join(d, "artifacts", "traces")
+	        if R.read_param(d, "strategy") == "ddp" and os.path.isdir(t) and R.status_ok(d):
+	            n = int(R.read_param(d, "world_size"))
+	            if n in runs:
+	                runs[n].append([R.trace_regions(os.path.join(t, f)) for f in sorted(os.listdir(t))])
+	doc = json.load(open(sys.argv[2]))
+	bad = checked = 0
+	for r in doc["regions"]:
+	    if r["status"] != "both":
+	        continue
+	    k = (r["kind"], r["name"])
+	    a, b = ([float(np.mean([tr.get(k, 0.0) for tr in run])) for run in runs[n]] for n in (2, 4))
+	    if len(set(a + b)) < len(a + b):
+	        continue  # ties: the exact distribution does not apply
+	    want = mannwhitneyu(a, b, alternative="two-sided", method="exact").pvalue
+	    checked += 1
+	    if abs(r["p"] - want) > 1e-9:
+	        bad += 1
+	        print("differs:", r["name"], r["p"], want)
+	print("runs", len(runs[2]), len(runs[4]), "bad", bad, "checked", checked)
+	PYEOF
+	test_contains "runs 3 3 bad 0 checked" "$(cat "$TMP/check")" &&
+	test_true "most regions checked: $(cat "$TMP/check")" test "$(sed -n "s/.*checked //p" "$TMP/check" | tail -1)" -ge 40
+'
 test_done

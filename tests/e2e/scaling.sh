@@ -56,6 +56,50 @@ test_expect_success 'the same seed gives the same models and intervals' '
 	test_status 0 "$AMDAHL" --store "$DB" scaling --json &&
 	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
 '
+test_expect_success SQLITE3 'regions of sources without a step count (cProfile, py-spy) linked to a run are left out: the models stay the same' '
+	cp "$DB" "$TMP/nostep.db" &&
+	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" ingest -q --run 352060eb92854d39b18812809e22c265 "$AMDAHL_ROOT/testdata/profiles/work.prof" &&
+	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" ingest -q --run 352060eb92854d39b18812809e22c265 "$AMDAHL_ROOT/testdata/pyspy/train-raw.txt" &&
+	test_eq "cprofile py-spy" "$(sqlite3 "$TMP/nostep.db" "SELECT group_concat(s, \" \") FROM (SELECT DISTINCT p.s FROM region g JOIN dict p ON p.id = g.profiler_id JOIN run r ON r.id = g.run_id WHERE r.ext_id = \"352060eb92854d39b18812809e22c265\" AND p.s <> \"torch\" ORDER BY 1)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" scaling --json &&
+	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
+'
+test_expect_success PYTHON '--sweep takes a selector: strategy=fsdp gives the same FSDP models; n<=4 models n = 1, 2, 4 only' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --sweep "sweep=cpu-strong-scaling,strategy=fsdp" --json &&
+	printf "%s" "$OUT" >"$TMP/sel.json" &&
+	test_eq "fsdp" "$(json_get "$TMP/sel.json" "\" \".join(s[\"strategy\"] for s in d[\"strategies\"])")" &&
+	test_eq "$(json_get "$J" "json.dumps([r for r in d[\"regions\"] if r[\"strategy\"] == \"fsdp\"], sort_keys=True)")" \
+		"$(json_get "$TMP/sel.json" "json.dumps(d[\"regions\"], sort_keys=True)")" &&
+	test_status 0 "$AMDAHL" --store "$DB" scaling --sweep "n<=4" --json &&
+	test_eq "[1, 2, 4] [1, 2, 4]" "$(printf "%s" "$OUT" | json_get - "\" \".join(str(s[\"n\"]) for s in d[\"strategies\"])")"
+'
+test_expect_success 'a selector that picks no run: exit 2, one line naming the term' '
+	test_status 2 "$AMDAHL" --store "$DB" scaling --sweep "strategy=nosuch" &&
+	test_contains "strategy=nosuch" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+'
+test_expect_success PYTHON 'weak scaling: --axis global_batch_size on the H100 batch sweep models each precision over the batch sizes 8..64, per-rank time, stated, no efficiency' '
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" ingest -q "$DATA/gpu-batch-sweep/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis global_batch_size --json &&
+	printf "%s" "$OUT" >"$TMP/weak.json" &&
+	test_eq "bf16:[8, 16, 32, 64] fp32:[8, 16, 32, 64]" "$(json_get "$TMP/weak.json" "\" \".join(s[\"strategy\"] + \":\" + str(s[\"n\"]) for s in d[\"strategies\"])")" &&
+	test_eq "global_batch_size" "$(json_get "$TMP/weak.json" "d[\"axis\"]")" &&
+	test_contains "weak: per-rank time" "$(json_get "$TMP/weak.json" "d[\"scaling\"]")" &&
+	test_eq 0 "$(json_get "$TMP/weak.json" "sum(1 for s in d[\"strategies\"] for w in s[\"whole\"] if w[\"efficiency\"][\"value\"] is not None)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis global_batch_size -n 2 &&
+	test_contains "weak scaling: per-rank time per step against global_batch_size" "$OUT"
+'
+test_expect_success NUMPY,SCIPY 'weak scaling: the same model and coefficients (1e-9) as the numpy oracle with the batch size as the axis' '
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/oracle/region_model_oracle.py" "$DATA/gpu-batch-sweep/mlruns" --axis global_batch_size --check "$TMP/weak.json" &&
+	test_eq "checked $(json_get "$TMP/weak.json" "len(d[\"regions\"])") regions" "$OUT"
+'
+test_expect_success 'weak scaling: an axis param the runs lack is one line naming it, exit 2, the store unchanged' '
+	before=$(store_digest "$TMP/gpu.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis nosuch &&
+	test_contains "param nosuch is not a whole number" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_eq "$before" "$(store_digest "$TMP/gpu.db")"
+'
 test_expect_success 'the table: ranked regions, the whole, the findings in sentences' '
 	test_status 0 "$AMDAHL" --store "$DB" scaling --strategy fsdp --target 16 -n 3 &&
 	test_contains "strategy fsdp: n = 1, 2, 4, 8; target n = 16" "$OUT" &&

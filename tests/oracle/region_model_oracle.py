@@ -6,6 +6,9 @@ files (read by trace_oracle.py):
 
   per trace: operators by self time (less the 'Trace' category, the
   ProfilerStep#N annotations and operators also recorded as collectives),
+  each under the region kind its Kineto category stands for (KINDS, as
+  issue 14's region model names them: cpu_op is "op", user_annotation
+  "nvtx", ...),
   collectives by summed duration, each over the trace's profiled steps;
   a region has one observation per trace (0 where the trace lacks it);
   runs FINISHED (or without status).
@@ -17,7 +20,7 @@ files (read by trace_oracle.py):
   Bonferroni over the 41 one-term hypotheses) against the constant; kept
   when its CV beats the constant's.
 
-usage: region_model_oracle.py MLFLOW_ROOT
+usage: region_model_oracle.py MLFLOW_ROOT [--axis PARAM] [--check JSON]
 prints JSON: {"STRATEGY": {"KIND\\tNAME": {"i", "j", "c0", "coef"} }}
 (i, j, coef null for the constant model)
 """
@@ -31,6 +34,12 @@ import numpy as np
 from scipy.stats import f as fdist
 
 EXP_I = [-1, -0.5, 0, 0.25, 1 / 3, 0.5, 2 / 3, 0.75, 1, 1.25, 4 / 3, 1.5, 2, 3]
+# Kineto category -> region kind (docs/design.md, "Regions"); others "op".
+KINDS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "memcpy": "memcpy",
+         "gpu_memset": "memset", "memset": "memset", "cuda_runtime": "cuda_api",
+         "cuda_driver": "cuda_api", "runtime": "cuda_api", "driver": "cuda_api",
+         "user_annotation": "nvtx", "gpu_user_annotation": "nvtx",
+         "python_function": "function"}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -65,14 +74,15 @@ def trace_regions(path):
     for name, cat, self_ns in ops:
         if cat == "Trace" or name.startswith("ProfilerStep#") or name in colls:
             continue
-        reg[(cat or "op", name)] += self_ns * 1e-9 / steps
+        reg[(KINDS.get(cat, "op"), name)] += self_ns * 1e-9 / steps
     for name, dur in colls.items():
         reg[("collective", name)] += dur * 1e-9 / steps
     return reg
 
 
-def observations(root):
-    """{strategy: {region: [(n, y)]}}, one observation per trace."""
+def observations(root, axis="world_size"):
+    """{strategy: {region: [(n, y)]}}, one observation per trace; n is the
+    run's param axis (world_size, or a size param for weak scaling)."""
     traces = defaultdict(list)  # strategy -> [(n, regions of one trace)]
     for dirpath, dirnames, files in sorted(os.walk(root)):
         if "meta.yaml" not in files or not os.path.isdir(os.path.join(dirpath, "params")):
@@ -80,7 +90,7 @@ def observations(root):
         tdir = os.path.join(dirpath, "artifacts", "traces")
         if not os.path.isdir(tdir) or not status_ok(dirpath):
             continue
-        strategy, n = read_param(dirpath, "strategy"), int(read_param(dirpath, "world_size"))
+        strategy, n = read_param(dirpath, "strategy"), int(read_param(dirpath, axis))
         for t in sorted(os.listdir(tdir)):
             traces[strategy].append((n, trace_regions(os.path.join(tdir, t))))
     obs = {}
@@ -187,7 +197,9 @@ def check(oracle, path):
 
 
 def main():
-    obs = observations(sys.argv[1])
+    args = sys.argv[2:]
+    opt = dict(zip(args[::2], args[1::2]))
+    obs = observations(sys.argv[1], opt.get("--axis", "world_size"))
     out = {}
     for strategy, regions in obs.items():
         out[strategy] = {}
@@ -198,8 +210,8 @@ def main():
             out[strategy][f"{kind}\t{name}"] = {
                 "i": terms[0][0] if terms else None, "j": terms[0][1] if terms else None,
                 "c0": float(c[0]), "coef": float(c[1]) if terms else None}
-    if len(sys.argv) == 4 and sys.argv[2] == "--check":
-        sys.exit(check(out, sys.argv[3]))
+    if "--check" in opt:
+        sys.exit(check(out, opt["--check"]))
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
 
 

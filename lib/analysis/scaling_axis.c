@@ -1,0 +1,85 @@
+/* scaling_axis.c — the region rows of a weak-scaling sweep on a size
+ * parameter's value (scaling_axis.h). */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scaling_axis.h"
+#include "analysis_run.h"
+#include "runs.h"
+#include "selector.h"
+
+struct run_x {
+	int64_t id;
+	int x;
+};
+
+static int cmp_run_x(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_x *)a)->id, y = ((const struct run_x *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct amd_region_time *x = a, *y = b;
+	int c = strcmp(x->strategy, y->strategy);
+	if (c)
+		return c;
+	long long k[4][2] = { { x->n, y->n }, { x->repeat, y->repeat },
+			      { x->run_id, y->run_id }, { x->trace_id, y->trace_id } };
+	for (int i = 0; i < 4; i++)
+		if (k[i][0] != k[i][1])
+			return k[i][0] < k[i][1] ? -1 : 1;
+	return 0;
+}
+
+/* The axis value of every run of sweep, sorted by run id, in *out. */
+static int runs_on_axis(struct amd_store *st, const char *sweep, const char *axis,
+			struct run_x **out, size_t *n, struct amd_err *err)
+{
+	struct amd_run_view *v;
+	int rc = sweep && amd_selector_is(sweep) ? amd_select_runs(st, sweep, &v, n, err)
+						 : amd_runs_list(st, sweep, &v, n, err);
+	if (rc < 0)
+		return -1;
+	*out = malloc((*n ? *n : 1) * sizeof **out);
+	if (!*out)
+		rc = amd_fail(err, "scaling: out of memory");
+	for (size_t i = 0; rc == 0 && i < *n; i++) {
+		double x = NAN;
+		rc = amd_run_axis_value(st, &v[i], axis, &x, err);
+		(*out)[i] = (struct run_x){ v[i].id, isfinite(x) && x == floor(x) && x >= 1
+						     && x <= (1 << 24) ? (int)x : 0 };
+	}
+	amd_runs_free(v, *n);
+	if (rc == 0)
+		qsort(*out, *n, sizeof **out, cmp_run_x);
+	return rc;
+}
+
+int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *axis,
+			  struct amd_region_time *rows, size_t m, struct amd_err *err)
+{
+	struct run_x *rx = NULL;
+	size_t n = 0;
+	if (runs_on_axis(st, sweep, axis, &rx, &n, err) < 0) {
+		free(rx);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < m; i++) {
+		struct run_x key = { rows[i].run_id, 0 };
+		const struct run_x *f = bsearch(&key, rx, n, sizeof *rx, cmp_run_x);
+		if (!f || f->x == 0)
+			rc = amd_fail(err, "%s: run %lld: param %s is not a whole number in 1..2^24",
+				      amd_store_path(st), rows[i].run_id, axis);
+		else
+			rows[i].n = f->x;
+	}
+	free(rx);
+	if (rc == 0)
+		qsort(rows, m, sizeof *rows, cmp_row);
+	return rc;
+}
