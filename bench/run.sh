@@ -3,13 +3,14 @@
 # and memory, metric points (ingest rate, `stats` on an input and its
 # double), `report build` time, `amdahl mail` with a large attachment,
 # the region readers (cProfile, Nsight Systems) on large inputs, the region
-# model search of `amdahl scaling`.
+# model search of `amdahl scaling`, the SQLite and ClickHouse backends side
+# by side (ingest, stats, report build).
 # Figures are printed, never asserted: targets are stated next to them.
 set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in trace tfevents metrics report mail profiles scaling; do
+for b in trace tfevents metrics report mail profiles scaling clickhouse; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

@@ -34,6 +34,8 @@ static void help(void)
 	       "                 a timestamp column (times then count from 0)\n"
 	       "  --query LIST   the --query-gpu list of an nvidia-smi log written with\n"
 	       "                 --format=csv,noheader\n"
+	       "  --events       also keep every GPU kernel, memcpy, memset and collective\n"
+	       "                 of each PyTorch trace (table trace_event, for amdahl sql)\n"
 	       "  --format NAME  read files as NAME instead of detecting\n"
 	       "  --formats      list the formats amdahl reads\n"
 	       "  -j N           ingest N files at once (default 1)\n"
@@ -136,6 +138,7 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 		{"format", required_argument, NULL, 'f'}, {"formats", no_argument, NULL, 'F'},
 		{"json", no_argument, NULL, 'J'},        {"quiet", no_argument, NULL, 'q'},
 		{"interval", required_argument, NULL, 'I'}, {"query", required_argument, NULL, 'Q'},
+		{"events", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},        {0},
 	};
 	int c;
@@ -163,6 +166,7 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 			if (option_int(optarg, 1, 256, &o->jobs) < 0)
 				return cmd_error("ingest", "-j %s: give 1 to 256", optarg);
 			break;
+		case 'E': o->events = 1; break;
 		case 'J': *json = 1; break;
 		case 'q': *quiet = 1; break;
 		case 'h': help(); return EXIT_OK;

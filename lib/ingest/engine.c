@@ -54,7 +54,10 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		.gpu_query = o->gpu_query,
 		.config = o->config,
 	};
-	if (u->fmt->parse(&in, t->sink(w), err) < 0) {
+	struct amd_sink sink = *t->sink(w); /* without --events: no event rows */
+	if (!o->events)
+		sink.trace_event = NULL;
+	if (u->fmt->parse(&in, &sink, err) < 0) {
 		t->rollback(w);
 		return -1;
 	}

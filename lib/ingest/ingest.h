@@ -79,6 +79,7 @@ struct amd_ingest_opts {
 	double sample_interval; /* --interval */
 	const char *gpu_query;  /* --query */
 	int jobs;            /* -j */
+	int events;          /* --events: traces' device events too (sink trace_event) */
 	const char *format;  /* --format: force a format by name */
 	const struct amd_config *config;
 	/* called after each unit (from any worker; serialised by the engine) */

@@ -42,6 +42,22 @@ struct amd_trace_summary {
 	size_t n_memory;
 };
 
+/* One device event of a trace, for `ingest --events`: a GPU kernel,
+ * memcpy or memset, or a collective (an nccl* kernel, or a host-side
+ * collective call). seq numbers the trace's events of the same name in
+ * start order (the n-th all-reduce kernel of every rank has the same
+ * seq); bytes -1 when unknown. Times in ns with the trace's base added,
+ * as the summary's. */
+enum amd_trace_event_kind {
+	AMD_EVENT_KERNEL, AMD_EVENT_MEMCPY, AMD_EVENT_MEMSET, AMD_EVENT_COLLECTIVE,
+};
+struct amd_trace_event_rec {
+	enum amd_trace_event_kind kind;
+	const char *name;
+	int64_t stream; /* -1 when the track names none */
+	int64_t seq, start_ns, dur_ns, bytes;
+};
+
 /* One sample of a device's memory timeline (bytes; -1 when unknown). */
 struct amd_mem_sample {
 	int64_t ts_ns, allocated, reserved;

@@ -48,6 +48,11 @@ struct amd_sink {
 			  struct amd_err *err);
 	int (*stack)(struct amd_sink *s, const struct amd_stack_rec *r,
 		     struct amd_err *err);
+	/* After trace: one device event of that trace (ingest --events). The
+	 * engine sets it NULL when events are not wanted; a parser then keeps
+	 * none. */
+	int (*trace_event)(struct amd_sink *s, const struct amd_trace_event_rec *e,
+			   struct amd_err *err);
 	/* A profiler's region (region.h) and a caller edge between two
 	 * regions of the unit (reported after both regions). */
 	int (*region)(struct amd_sink *s, const struct amd_region_rec *r,

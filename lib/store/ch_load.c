@@ -298,7 +298,8 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, struct amd_err *err
 	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
 		rc = load_ids(ch, renumbered_table[i], &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
-		rc = load_table(ch, st, &amd_ch_tables[i], &m, err);
+		if (amd_ch_table_loaded(&amd_ch_tables[i]))
+			rc = load_table(ch, st, &amd_ch_tables[i], &m, err);
 	free(m.src.p);
 	for (size_t i = 0; i < strlen(RENUMBERED); i++)
 		free(m.ids[i].p);

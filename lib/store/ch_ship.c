@@ -2,7 +2,8 @@
  * ch_tables.c read out of the staging store by its export SELECT and
  * sent as TabSeparated in batches (one INSERT per table and batch, no
  * per-row round trips); the source row goes last, so a killed ingest
- * leaves rows no reader sees. */
+ * leaves rows no reader sees. Then the attempts of the same path it
+ * replaces are deleted with ALTER TABLE … DELETE mutations. */
 #include "ch_ship.h"
 #include "sqlite_int.h"
 
@@ -147,10 +148,8 @@ static int ship_table(struct amd_ch *ch, struct amd_store *staging, int64_t atte
 }
 
 static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source *src,
-		      struct amd_err *err)
+		      const struct timespec ts, struct amd_err *err)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
 	struct amd_buf b = {0};
 	int bad = amd_buf_printf(&b, "%lld\t", (long long)attempt) < 0 ||
 		  amd_ch_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
@@ -166,13 +165,64 @@ static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source
 	return rc;
 }
 
+/* The attempts of path committed before attempt (at ns): readers take
+ * the latest commit of a path, so none of them is seen any more. "" when
+ * there are none; NULL with err set. */
+static char *replaced_attempts(struct amd_ch *ch, const char *path, int64_t attempt,
+			       long long ns, struct amd_err *err)
+{
+	struct amd_buf sql = {0}, out = {0};
+	int bad = amd_buf_printf(&sql, "SELECT arrayStringConcat(groupArray(toString(id)), ',')"
+				 " FROM source WHERE path = ") < 0 || amd_ch_quote(&sql, path) < 0 ||
+		  amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
+				 " id < %lld)) FORMAT TabSeparated", ns, ns, (long long)attempt) < 0 ||
+		  amd_buf_append(&sql, "", 1) < 0;
+	int rc = bad ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+		     : amd_ch_run(ch, sql.data, NULL, 0, 1, &out, err);
+	amd_buf_free(&sql);
+	if (rc == 0 && amd_buf_append(&out, "", 1) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	if (rc < 0) {
+		amd_buf_free(&out);
+		return NULL;
+	}
+	out.data[strcspn(out.data, "\n")] = '\0';
+	return out.data;
+}
+
+/* Deletes the rows of the attempts in ids (a comma list) with one
+ * ALTER TABLE … DELETE mutation per table, the source rows last: an
+ * interrupted clean-up leaves rows no reader sees, as before it. */
+static int delete_attempts(struct amd_ch *ch, const char *ids, struct amd_err *err)
+{
+	for (size_t i = 0; i <= amd_ch_table_count; i++) {
+		const char *table = i < amd_ch_table_count ? amd_ch_tables[i].name : "source";
+		struct amd_buf sql = {0};
+		int rc = amd_buf_printf(&sql, "ALTER TABLE %s DELETE WHERE %s IN (%s)", table,
+					i < amd_ch_table_count ? "src" : "id", ids) < 0
+				 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+				 : amd_ch_run(ch, sql.data, NULL, 0, 1, NULL, err);
+		amd_buf_free(&sql);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 		const struct ch_source *src, struct amd_err *err)
 {
 	for (size_t i = 0; i < amd_ch_table_count; i++)
 		if (ship_table(ch, staging, attempt, &amd_ch_tables[i], err) < 0)
 			return amd_fail_prefix(err, "%s", src->path);
-	if (commit_row(ch, attempt, src, err) < 0)
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (commit_row(ch, attempt, src, ts, err) < 0)
 		return amd_fail_prefix(err, "%s", src->path);
-	return 0;
+	char *ids = replaced_attempts(ch, src->path, attempt,
+				      (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
+	free(ids);
+	return rc < 0 ? amd_fail_prefix(err, "%s: committed; removing the attempts it replaces",
+					 src->path) : 0;
 }

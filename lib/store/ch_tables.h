@@ -32,4 +32,9 @@ struct ch_table {
 extern const struct ch_table amd_ch_tables[];
 extern const size_t amd_ch_table_count;
 
+/* 0 for a table left on the server, never loaded into the read store
+ * (the event-level rows of ingest --events, which only `amdahl sql`
+ * reads), else 1. */
+int amd_ch_table_loaded(const struct ch_table *t);
+
 #endif

@@ -106,10 +106,24 @@ static const char v_regions[] =
 	" total_ns INTEGER);\n"
 	"CREATE INDEX region_call_source ON region_call(source_id, callee_key);\n";
 
+/* Events (issue 17, ingest --events): every GPU kernel, memcpy, memset
+ * and collective of a trace, one row each; kind is 'kernel', 'memcpy',
+ * 'memset' or 'collective'; seq numbers the trace's events of the same
+ * name in start order; stream and bytes NULL when unknown. Only `amdahl sql`
+ * reads it. */
+static const char v_trace_event[] =
+	"CREATE TABLE trace_event(trace_id INTEGER NOT NULL, source_id INTEGER NOT NULL,"
+	" run_id INTEGER, rank INTEGER, stream INTEGER, kind TEXT NOT NULL,"
+	" name_id INTEGER NOT NULL, seq INTEGER NOT NULL, start_ns INTEGER NOT NULL,"
+	" dur_ns INTEGER NOT NULL, bytes INTEGER);\n"
+	"CREATE INDEX trace_event_trace ON trace_event(trace_id, kind, seq);\n"
+	"CREATE INDEX trace_event_source ON trace_event(source_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
 	v_regions,
+	v_trace_event,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -119,6 +119,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM trace_collective WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_memory WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_memory_sample WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
+		"DELETE FROM trace_event WHERE source_id=?1",
 		"DELETE FROM trace WHERE source_id=?1",
 		"DELETE FROM op_average WHERE source_id=?1",
 		"DELETE FROM stack_sample WHERE source_id=?1",
@@ -301,6 +302,9 @@ static void finalize_cached(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_region_call);
 	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
 	ss->ins_region = ss->ins_region_call = NULL;
+	sqlite3_finalize(ss->ins_event);
+	sqlite3_finalize(ss->sel_name);
+	ss->ins_event = ss->sel_name = NULL;
 }
 
 /* A param or tag (what: "a param", "a tag") of the current run. */
@@ -474,6 +478,7 @@ struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path
 		.metric = sink_metric,
 		.link = sink_link,
 		.trace = writer_trace,
+		.trace_event = writer_trace_event,
 		.op_average = writer_op_average,
 		.gpu_sample = writer_gpu_sample,
 		.stack = writer_stack,

@@ -143,6 +143,8 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 	if (rc != SQLITE_DONE)
 		return writer_sql_fail(ss, err);
 	int64_t id = sqlite3_last_insert_rowid(ss->st->db);
+	ss->trace_id = id;
+	ss->trace_rank = t->rank;
 	return trace_rows(ss, id, t, err) < 0 ? -1 : writer_trace_memory(ss, id, t, err);
 }
 

@@ -15,6 +15,9 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank, double sel
 		      double cuda_total_us, int64_t calls, struct amd_err *err);
 int writer_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g, struct amd_err *err);
 int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err);
+/* ingest --events: one event of the last trace written (writer_events.c). */
+int writer_trace_event(struct amd_sink *s, const struct amd_trace_event_rec *e,
+		       struct amd_err *err);
 
 /* Frees the remembered stack path (at the end of the unit). */
 void writer_forget_stack(struct amd_store_sink *ss);

@@ -33,6 +33,11 @@ struct amd_store_sink {
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
 	sqlite3_stmt *ins_region, *ins_region_call;
+	/* the last trace written, which trace_event rows belong to
+	 * (writer_events.c), with its rank (-1 unknown) and a statement */
+	int64_t trace_id;
+	int trace_rank;
+	sqlite3_stmt *ins_event, *sel_name;
 	/* the last metric keys and their dict ids (a unit's keys come
 	 * together, or interleaved as TensorBoard's tags are): */
 	char *metric_key[WRITER_METRIC_KEYS];

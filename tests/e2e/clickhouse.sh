@@ -4,7 +4,8 @@
 # rules, the bundled sweeps ingested into ClickHouse and into SQLite with
 # byte-identical runs/stats/gate/compare/trace/pyspy --json and report,
 # `sql` and `push`, re-ingest adding nothing, a changed file replacing its
-# rows, uncommitted and killed ingests staying invisible, and 8 processes
+# rows (the replaced attempt's rows deleted on the server), uncommitted
+# and killed ingests staying invisible, and 8 processes
 # ingesting at once with 20 of them killed. Skipped (with the reason)
 # where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
@@ -147,13 +148,22 @@ test_expect_success CLICKHOUSE 'a changed file replaces its earlier rows, as in 
 	cp -r "$DATA/cpu-strong-scaling" "$TMP/cpu" &&
 	"$AMDAHL" --store "$(url chg)" ingest -q "$TMP/cpu" &&
 	"$AMDAHL" --store "$TMP/chg.db" ingest -q "$TMP/cpu" &&
+	points=$(ch "SELECT count() FROM chg.metric_point") && sources=$(ch "SELECT count() FROM chg.source") &&
 	m=$(ls -d "$TMP"/cpu/mlruns/*/*/metrics | head -1) &&
 	f=$(ls "$m" | head -1) &&
 	awk "{ \$2 = \$2 * 2; print }" "$m/$f" >"$m/$f.new" && mv "$m/$f.new" "$m/$f" &&
 	"$AMDAHL" --store "$(url chg)" ingest "$TMP/cpu" >"$TMP/chg.out" 2>&1 &&
 	test_contains "1 replaced" "$(cat "$TMP/chg.out")" &&
 	"$AMDAHL" --store "$TMP/chg.db" ingest -q "$TMP/cpu" &&
-	same_json chg runs && same_json chg stats
+	same_json chg runs && same_json chg stats &&
+	for i in $(seq 1 30); do
+		[ "$(ch "SELECT count() FROM chg.metric_point")" = "$points" ] && break
+		sleep 1
+	done &&
+	test_eq "$points" "$(ch "SELECT count() FROM chg.metric_point")" &&
+	test_eq "$sources" "$(ch "SELECT count() FROM chg.source")" &&
+	test_eq 0 "$(ch "SELECT count() FROM chg.metric_point WHERE src NOT IN (SELECT id FROM chg.source)")" &&
+	same_json chg stats
 '
 
 test_expect_success CLICKHOUSE 'rows without their commit row are invisible' '

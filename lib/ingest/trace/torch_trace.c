@@ -20,6 +20,7 @@
 #include "chunks.h"
 #include "trace_time.h"
 #include "trace_agg.h"
+#include "trace_events.h"
 #include "trace_kineto.h"
 #include "file.h"
 #include "num.h"
@@ -33,7 +34,7 @@ enum key {
 	/* root */ K_TRACE_EVENTS, K_DIST, K_DEVPROPS, K_BASE,
 	/* event */ K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
 	/* args */ K_IN_NELEMS, K_OUT_NELEMS, K_MSG_SIZE, K_GROUP, K_DTYPE, K_COLL_NAME,
-	/* [memory] args */ K_MEM_BYTES, K_MEM_ALLOC, K_MEM_RESERVED, K_MEM_DEVTYPE, K_MEM_DEVID,
+	/* [memory] args */ K_COPY_BYTES, K_MEM_BYTES, K_MEM_ALLOC, K_MEM_RESERVED, K_MEM_DEVTYPE, K_MEM_DEVID,
 	/* distributedInfo */ K_RANK, K_WORLD, K_BACKEND,
 	/* deviceProperties[0] */ K_DEVNAME,
 };
@@ -64,6 +65,7 @@ struct reader {
 	int rank, world;
 	char backend[64], device[256];
 	struct amd_trace_agg *agg;
+	struct amd_trace_evbuf *events; /* ingest --events, else NULL */
 	uint64_t offset; /* uncompressed bytes before the current chunk */
 };
 
@@ -120,7 +122,8 @@ static enum key key_of(enum container c, const unsigned char *k, size_t len)
 		}
 	case C_ARGS: /* events carry many args: compare only on a length match */
 		switch (len) {
-		case 5: return KEY_IS("dtype") ? K_DTYPE : KEY_IS("Bytes") ? K_MEM_BYTES : K_NONE;
+		case 5: return KEY_IS("dtype") ? K_DTYPE : KEY_IS("Bytes") ? K_MEM_BYTES
+			     : KEY_IS("bytes") ? K_COPY_BYTES : K_NONE;
 		case 8: return KEY_IS("Msg Size") ? K_MSG_SIZE : K_NONE;
 		case 9: return KEY_IS("Device Id") ? K_MEM_DEVID : K_NONE;
 		case 10: return KEY_IS("Group size") ? K_GROUP : K_NONE;
@@ -206,6 +209,7 @@ static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 	case K_GROUP: if (!is_string && int_text(s, n, &v) == 0 && v >= 0 && v < 1 << 30)
 			e->group_size = (int)v;
 		return 1;
+	case K_COPY_BYTES: if (!is_string && int_text(s, n, &v) == 0 && v >= 0) e->copy_bytes = v; return 1;
 	case K_MEM_BYTES: if (!is_string && int_text(s, n, &v) == 0) e->mem_bytes = v; return 1;
 	case K_MEM_ALLOC: if (!is_string && int_text(s, n, &v) == 0) e->mem_allocated = v; return 1;
 	case K_MEM_RESERVED: if (!is_string && int_text(s, n, &v) == 0) e->mem_reserved = v; return 1;
@@ -259,7 +263,7 @@ static int on_null(void *ctx)
 static void event_reset(struct reader *r)
 {
 	memset(&r->ev, 0, sizeof r->ev);
-	r->ev.in_nelems = r->ev.out_nelems = r->ev.msg_bytes = -1;
+	r->ev.in_nelems = r->ev.out_nelems = r->ev.msg_bytes = r->ev.copy_bytes = -1;
 	r->ev.group_size = -1;
 	r->ev.mem_bytes = r->ev.mem_allocated = r->ev.mem_reserved = INT64_MIN;
 	r->ev.mem_device_type = r->ev.mem_device_id = -2;
@@ -453,14 +457,20 @@ static void reader_free(struct reader *r)
 	free(r->dtype.s);
 	free(r->coll.s);
 	amd_trace_agg_free(r->agg);
+	amd_trace_evbuf_free(r->events);
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	struct reader r = {.path = in->path, .err = err, .rank = -1, .world = -1};
 	r.agg = amd_trace_agg_new();
-	if (!r.agg)
+	r.events = sink->trace_event ? amd_trace_evbuf_new() : NULL;
+	if (!r.agg || (sink->trace_event && !r.events)) {
+		reader_free(&r);
 		return amd_fail(err, "%s: out of memory", in->path);
+	}
+	if (r.events)
+		amd_trace_agg_keep_events(r.agg, r.events);
 	int rc = read_stream(&r);
 	struct amd_trace_summary s;
 	if (rc == 0 && amd_trace_agg_finish(r.agg, r.base_ns, &s) < 0)
@@ -484,6 +494,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
 			rc = -1;
 		else if (sink->trace && sink->trace(sink, &s, err) < 0)
+			rc = -1;
+		else if (r.events && amd_trace_evbuf_emit(r.events, r.base_ns, sink, in->path, err) < 0)
 			rc = -1;
 	}
 	reader_free(&r);

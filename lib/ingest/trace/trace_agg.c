@@ -23,6 +23,7 @@
  *   each thread, communication = top-level collectives (record_param_comms,
  *   gloo:*, nccl:*), other = window minus both (not below zero). */
 #include "trace_agg.h"
+#include "trace_events.h"
 #include "trace_innermost.h"
 #include "trace_strtab.h"
 #include "trace_time.h"
@@ -108,6 +109,7 @@ struct amd_trace_agg {
 	size_t keycap, last_cap, last_len;
 	long last_track;
 	struct amd_trace_memory *memory; /* [memory] events (trace_memory.c) */
+	struct amd_trace_evbuf *evbuf;   /* ingest --events (trace_events.c), or NULL */
 };
 
 static int has_prefix(const char *s, const char *p)
@@ -483,6 +485,28 @@ static int note_step(struct amd_trace_agg *a, const struct amd_trace_event *e, c
 	return 0;
 }
 
+/* ingest --events: a device event or a collective goes to the buffer. */
+static int keep_event(struct amd_trace_agg *a, const struct amd_trace_event *e,
+		      const struct op *o, int collective)
+{
+	int device = (o->flags & OPF_DEVICE) != 0;
+	if (!collective && !device)
+		return 0;
+	enum amd_trace_event_kind kind = AMD_EVENT_COLLECTIVE;
+	if (!collective)
+		kind = gpu_class(a, o) != AMD_GPU_MEMORY ? AMD_EVENT_KERNEL
+		     : has_prefix(a->names.s[o->name], "Memset") ||
+				       (o->cat && strstr(a->names.s[o->cat], "memset"))
+			     ? AMD_EVENT_MEMSET : AMD_EVENT_MEMCPY;
+	int64_t bytes = collective ? a->colls[a->n_colls - 1].bytes : e->copy_bytes;
+	return amd_trace_evbuf_add(a->evbuf, e, kind, bytes, device);
+}
+
+void amd_trace_agg_keep_events(struct amd_trace_agg *a, struct amd_trace_evbuf *b)
+{
+	a->evbuf = b;
+}
+
 static int release_one(struct amd_trace_agg *a, struct track *t)
 {
 	struct hev e = window_pop(&t->pending);
@@ -546,9 +570,10 @@ int amd_trace_agg_event(struct amd_trace_agg *a, const struct amd_trace_event *e
 	}
 	struct amd_trace_event ev = *e;
 	ev.dur = dur;
+	size_t colls = a->n_colls;
 	if (note_step(a, &ev, o) < 0 || note_collective(a, &ev, o) < 0)
 		return -1;
-	return 0;
+	return a->evbuf ? keep_event(a, &ev, o, a->n_colls > colls) : 0;
 }
 
 /* ---- summary out ---- */

@@ -26,6 +26,7 @@ struct amd_trace_event {
 	/* [memory] instant events (trace_memory.c): INT64_MIN and -2 when absent */
 	int64_t mem_bytes, mem_allocated, mem_reserved;
 	int mem_device_type, mem_device_id;
+	int64_t copy_bytes; /* a memcpy's "bytes", -1 when absent */
 };
 
 struct amd_trace_agg;
@@ -42,6 +43,11 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns,
  * of times past int64 nanoseconds (every sum is checked), 0 when it was
  * memory. */
 int amd_trace_agg_overflowed(const struct amd_trace_agg *a);
+
+/* ingest --events: from now on every device event and collective is also
+ * kept in b (trace_events.h; not owned). */
+struct amd_trace_evbuf;
+void amd_trace_agg_keep_events(struct amd_trace_agg *a, struct amd_trace_evbuf *b);
 
 /* itwinai's name rule for "computation": .*(?:aten|\sat|c10|autograd):: */
 int amd_trace_is_itwinai_compute(const char *name);

@@ -1,0 +1,51 @@
+#!/bin/bash
+# clickhouse.sh — the two backends side by side, measured in one run: the
+# bundled sweeps (testdata: cpu-strong-scaling, dataloader-workers,
+# gpu-batch-sweep, itwinai-layout, pyspy) ingested into a SQLite store and
+# into a private clickhouse-server (tests/lib/clickhouse.sh: own directory
+# and ports, started and stopped by its pid), then `stats` and
+# `report build --sweep gpu-batch-sweep` on both. Prints wall seconds,
+# CPU seconds of amdahl and its peak RSS per step; SQLite is the
+# reference. Skipped with a message where no server can be run.
+# Usage: bench/clickhouse.sh [BUILD_DIR]
+set -eu
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/$build/amdahl"
+ch_script="$root/tests/lib/clickhouse.sh"
+export AMDAHL_TEMPLATES="$root/templates" AMDAHL_CLICKHOUSE_PASSWORD=amdahl-test-pw
+if ! "$ch_script" have >/dev/null 2>&1; then
+  echo "clickhouse: skipped (no clickhouse-server here; Debian package clickhouse-server)"
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap '"$ch_script" stop "$tmp/server" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/server"
+port=$("$ch_script" start "$tmp/server")
+sweeps=()
+for d in cpu-strong-scaling dataloader-workers gpu-batch-sweep itwinai-layout pyspy; do
+  sweeps+=("$root/testdata/$d")
+done
+
+# measure LABEL STORE CMD… — one line: wall s, amdahl's CPU s, peak RSS.
+measure() {
+  local label=$1 store=$2; shift 2
+  local s e line
+  s=$(date +%s.%N)
+  line=$( { /usr/bin/time -f '%U %S %M' "$bin" --store "$store" "$@" >/dev/null; } 2>&1 | tail -1)
+  e=$(date +%s.%N)
+  awk -v l="$label" -v s="$s" -v e="$e" -v t="$line" 'BEGIN { split(t, f, " ");
+    printf "  %-44s %7.2f s wall, %6.2f s CPU, peak RSS %6d KB\n", l, e - s, f[1] + f[2], f[3] }'
+}
+
+sq="$tmp/all.db" ch="clickhouse://amdahl@127.0.0.1:$port/bench"
+echo "clickhouse: $(ls -d "${sweeps[@]}" | wc -l) bundled sweeps, SQLite (reference) next to clickhouse-server $(curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary 'SELECT version()' "http://127.0.0.1:$port/")"
+measure "ingest, SQLite" "$sq" ingest -q "${sweeps[@]}"
+measure "ingest, ClickHouse" "$ch" ingest -q "${sweeps[@]}"
+measure "stats, SQLite" "$sq" stats
+measure "stats, ClickHouse (loads the committed rows)" "$ch" stats
+measure "report build gpu-batch-sweep, SQLite" "$sq" report build --sweep gpu-batch-sweep -o "$tmp/r1"
+measure "report build gpu-batch-sweep, ClickHouse" "$ch" report build --sweep gpu-batch-sweep -o "$tmp/r2"
+disk=$(curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary \
+  "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'bench' AND active" "http://127.0.0.1:$port/")
+echo "  disk: SQLite file $(stat -c %s "$sq") bytes, ClickHouse parts $disk bytes"
