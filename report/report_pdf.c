@@ -196,8 +196,9 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 	char intro[256];
 	snprintf(intro, sizeof intro, "Per configuration: %s with a 95%% bootstrap interval, "
 		 "spread (sd, coefficient of variation, min, max) and aggregated throughput.",
-		 s->aggregate == AMD_AGG_MLPERF ? amd_aggregate_rule(s->aggregate)
-						: "the median of its runs' values");
+		 s->aggregate == AMD_AGG_MLPERF
+			 ? "the MLPerf mean of its runs' values (without the fastest and the slowest)"
+			 : "the median of its runs' values");
 	pdf_paragraph(d, intro, 8.5, 0.3);
 	if (npoints(s))
 		config_table(d, s);

@@ -107,7 +107,10 @@ test_expect_success NUMPY,SCIPY 'report build --aggregate mlperf: report.json an
 test_expect_success PDFTOTEXT 'report build --aggregate mlperf: the PDF names the rule and the column' '
 	pdftotext -layout "$TMP/rep/report.pdf" "$TMP/rep.txt" &&
 	grep -q "MLPerf mean" "$TMP/rep.txt" &&
-	grep -q "Per configuration: MLPerf" "$TMP/rep.txt"
+	grep -q "Per configuration: MLPerf" "$TMP/rep.txt" &&
+	grep -q "Per configuration: the MLPerf mean of its runs" "$TMP/rep.txt" &&
+	grep -q "MLPerf mean of 6 runs per point" "$TMP/rep.txt" &&
+	! grep -q "the bar is the median" "$TMP/rep.txt"
 '
 
 test_expect_success 'a value that is no aggregate is refused, naming the choices' '
