@@ -69,6 +69,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"sweep", required_argument, NULL, 'W'},
 		{"history", required_argument, NULL, 'H'},
 		{"junit", required_argument, NULL, 'U'},
+		{"aggregate", required_argument, NULL, 'G'},
 		{"markdown", required_argument, NULL, 'D'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -121,6 +122,11 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 			a->fallback_ci = 1;
 			break;
 		case 'J': a->json = 1; break;
+		case 'G':
+			if (amd_aggregate_parse(optarg, &a->aggregate) < 0)
+				return cmd_error(a->name, "--aggregate: '%s' is not median or mlperf",
+						 optarg);
+			break;
 		case 'T':
 			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv"))
 				return cmd_error(a->name, "--format: '%s' is not table, benchstat or csv",
@@ -142,6 +148,9 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
 	if (gate && a->by && !a->history)
 		return cmd_error(a->name, "gate --by needs --history N");
+	if (gate && a->history && a->aggregate != AMD_AGG_MEDIAN)
+		return cmd_error(a->name, "--history compares group medians; --aggregate applies "
+				 "to --baseline/--candidate comparisons");
 	if (gate && a->history)
 		return a->by ? 0 : cmd_error(a->name, "--history N needs --by KEY (the groups)");
 	if (a->by && a->cand_sweep)
@@ -184,6 +193,7 @@ int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_co
 	o.only_metrics = a->nonly ? a->only : NULL;
 	o.only_n_set = a->only_n_set;
 	o.only_n = a->only_n;
+	o.aggregate = a->aggregate;
 	int rc = amd_compare(bst, ctx->store, &o, out, &err);
 	if (bst != ctx->store)
 		amd_store_close(bst);
@@ -219,9 +229,12 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 int compare_print_table(const struct amd_comparison *c, FILE *out)
 {
 	char base[512], cand[512];
-	fprintf(out, "baseline %s, candidate %s; metric %s; ratio = candidate/baseline\n\n",
+	fprintf(out, "baseline %s, candidate %s; metric %s; ratio = candidate/baseline\n",
 		amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base),
 		amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand), c->metric);
+	if (c->aggregate == AMD_AGG_MLPERF) /* the default (median) is said in --help */
+		fprintf(out, "per configuration: %s\n", amd_aggregate_rule(c->aggregate));
+	fputc('\n', out);
 	if (print_section(c, 1, out) < 0 || print_section(c, 0, out) < 0)
 		return -1;
 	print_notes(c, out);

@@ -30,6 +30,7 @@ struct compare_args {
 	const char *base_value;        /* with --by: the baseline group's value */
 	const char *cand_value;        /* gate --history: the candidate group's value */
 	long history;                  /* gate --history N (0: off) */
+	enum amd_aggregate aggregate;  /* --aggregate median|mlperf */
 	const char *junit, *markdown;  /* gate only */
 };
 
@@ -78,6 +79,10 @@ int compare_print_json(cJSON *j, const char *cmd);
 	"  --fallback ci  a row too small for the test whose ratio interval lies\n" \
 	"                 wholly past the threshold (a likely regression) fails\n" \
 	"                 the gate (exit 1) instead of leaving it insufficient (3)\n" \
+	"  --aggregate A  a configuration's runs to one value: median (default) or\n" \
+	"                 mlperf (MLPerf's rule: drop the fastest and the slowest\n" \
+	"                 run, the mean of the rest; below 3 runs the mean); the\n" \
+	"                 ratio, its interval and the gate then use it\n" \
 	"  --json         print the comparison as JSON\n" \
 	"  --format F     table (default), benchstat (old ± spread, new ± spread,\n" \
 	"                 delta or ~, p and runs; a geomean row per metric) or csv\n" \

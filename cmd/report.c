@@ -33,6 +33,10 @@ static void help(void)
 	       "  --metric M       the per-epoch metric (default epoch_time_s)\n"
 	       "  --keep-first     keep epoch 0 (warm-up)\n"
 	       "  --keep-profiled  keep epochs overlapping a profiler trace window\n"
+	       "  --aggregate A    a configuration's runs to one value: median (default)\n"
+	       "                   or mlperf (MLPerf's rule: drop the fastest and the\n"
+	       "                   slowest run, the mean of the rest); stated in the\n"
+	       "                   method paragraph, the tables and report.json\n"
 	       "  -o, --output DIR the output directory (created when missing)\n"
 	       "  --json           print what was written as JSON\n"
 	       "\n"
@@ -73,6 +77,7 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		{"baseline", required_argument, NULL, 'B'},
 		{"candidate", required_argument, NULL, 'C'},
 		{"baseline-store", required_argument, NULL, 'T'},
+		{"aggregate", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -97,6 +102,11 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 				return EXIT_USAGE;
 			break;
 		case 'T': a->base_store = optarg; break;
+		case 'G':
+			if (amd_aggregate_parse(optarg, &o->analysis.aggregate) < 0)
+				return cmd_error("report build",
+						 "--aggregate: '%s' is not median or mlperf", optarg);
+			break;
 		case 'h': help(); return -1;
 		default: return EXIT_USAGE;
 		}
@@ -159,6 +169,7 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		co.cand_sweep = a.cand_sweep;
 		co.cand_strategy = a.cand_strategy;
 		co.cfg = &ctx->config;
+		co.aggregate = o.analysis.aggregate;
 		o.compare = &co;
 		if (a.base_store &&
 		    amd_store_open(a.base_store, AMD_STORE_READ, &o.base_store, &err) < 0) {

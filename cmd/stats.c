@@ -25,7 +25,7 @@ static void help(void)
 	printf("usage: amdahl stats [--sweep S|SELECTOR] [--by KEY] [--metric M] [--axis P]\n"
 	       "                    [--keep-first]\n"
 	       "                    [--keep-profiled] [--mad-k K] [--resamples B] [--seed N]\n"
-	       "                    [--json]\n"
+	       "                    [--aggregate median|mlperf] [--json]\n"
 	       "\n"
 	       "Statistics across repeated runs, per strategy and n (world size):\n"
 	       "runs, median with a 95%% bootstrap CI, CV, speedup and efficiency against\n"
@@ -46,6 +46,11 @@ static void help(void)
 	       "  --mad-k K        flag epochs with modified z-score above K (default 3.5)\n"
 	       "  --resamples B    bootstrap resamples (default 4000, at least 2000)\n"
 	       "  --seed N         bootstrap seed (default 20260101)\n"
+	       "  --aggregate A    a configuration's runs to one value: median (default)\n"
+	       "                   or mlperf (MLPerf's rule: drop the fastest and the\n"
+	       "                   slowest run, the mean of the rest; below 3 runs the\n"
+	       "                   mean); speedup, fits and intervals follow. JSON keeps\n"
+	       "                   the key \"median\", options.aggregate says which\n"
 	       "  --json           every value and interval as JSON (with --by, each\n"
 	       "                   sweep object also has \"by\" and \"group\"); \"memory\"\n"
 	       "                   holds peak memory per GPU per configuration (bytes:\n"
@@ -95,7 +100,7 @@ static void print_fits(const struct amd_strategy_stats *st, int higher)
 		printf("  USL fit refused: %s\n", u->why);
 }
 
-static void print_slower(const struct amd_strategy_stats *st, int higher)
+static void print_slower(const struct amd_strategy_stats *st, int higher, const char *agg)
 {
 	for (size_t i = 1; i < st->npoints; i++) {
 		const struct amd_point_stats *p = &st->points[i], *q = &st->points[i - 1];
@@ -103,8 +108,8 @@ static void print_slower(const struct amd_strategy_stats *st, int higher)
 			printf("  note: n=%g is slower than n=%g (speedup %.2f)\n", p->n, st->base_n,
 			       p->speedup);
 		else if (i > 1 && (higher ? p->median < q->median : p->median > q->median))
-			printf("  note: n=%g is slower than n=%g (median %.4g vs %.4g)\n", p->n, q->n,
-			       p->median, q->median);
+			printf("  note: n=%g is slower than n=%g (%s %.4g vs %.4g)\n", p->n, q->n,
+			       agg, p->median, q->median);
 	}
 }
 
@@ -123,7 +128,8 @@ static int print_strategy(const struct amd_sweep_stats *s, const struct amd_stra
 	amd_table_free(t);
 	if (rc == 0 && s->scaling) {
 		print_fits(st, s->higher_is_better);
-		print_slower(st, s->higher_is_better);
+		print_slower(st, s->higher_is_better,
+			     amd_aggregate_label(s->aggregate));
 		char cap[256];
 		snprintf(cap, sizeof cap, "energy and utilisation per GPU (gpu_energy_J per epoch;"
 			 " else power × probing interval per run, mean power × epoch time per"
@@ -183,6 +189,7 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, const char 
 		{"mad-k", required_argument, NULL, 'k'},
 		{"resamples", required_argument, NULL, 'B'},
 		{"seed", required_argument, NULL, 's'},
+		{"aggregate", required_argument, NULL, 'g'},
 		{"by", required_argument, NULL, 'y'},
 		{"json", no_argument, NULL, 'J'},
 		{"help", no_argument, NULL, 'h'},
@@ -210,6 +217,11 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, const char 
 			if (amd_parse_int64(optarg, &v) < 0 || v < 0)
 				return cmd_error("stats", "--seed wants a number, not '%s'", optarg);
 			o->seed = (unsigned long)v;
+			break;
+		case 'g':
+			if (amd_aggregate_parse(optarg, &o->aggregate) < 0)
+				return cmd_error("stats", "--aggregate: '%s' is not median or mlperf",
+						 optarg);
 			break;
 		case 'y': *by = optarg; break;
 		case 'J': *json = 1; break;

@@ -21,13 +21,14 @@ static int epoch_time(struct report_charts *rc, const struct amd_sweep_stats *s,
 	struct chart *c = plot_xy(s, "Epoch time", metric);
 	chart_yrange(c, NAN, NAN, 1);
 	plot_strategy_lines(c, s, AMD_PV_MEDIAN, 1, 1, CS_ERRBARS);
-	chart_subtitle(c, "median of %s runs per point; %s", rpp, ci);
+	const char *agg = amd_aggregate_label(s->aggregate);
+	chart_subtitle(c, "%s of %s runs per point; %s", agg, rpp, ci);
 	return report_chart_add(
 		rc, err, "epoch_time", c, "Epoch time",
-		"Median %s per configuration; each run's value is the median of its kept epochs (the "
-		"rules are under Method). Error bars: 95%% bootstrap interval of the median; points "
+		"%s %s per configuration; each run's value is the median of its kept epochs (the "
+		"rules are under Method). Error bars: 95%% bootstrap interval of the %s; points "
 		"with fewer than 3 runs have none.",
-		metric);
+		s->aggregate == AMD_AGG_MLPERF ? "MLPerf mean" : "Median", metric, agg);
 }
 
 static void ideal_lines(struct chart *c, const struct amd_sweep_stats *s, double nmax)
@@ -264,9 +265,10 @@ int report_variance_chart(struct report_charts *rc, const struct amd_sweep_stats
 	chart_yrange(c, NAN, NAN, 0);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		variance_points(c, s, i);
-	chart_subtitle(c, "each dot is one run (%s per point); the bar is the median", rpp);
+	const char *agg = amd_aggregate_label(s->aggregate);
+	chart_subtitle(c, "each dot is one run (%s per point); the bar is the %s", rpp, agg);
 	return report_chart_add(
 		rc, err, "variance", c, "Run-to-run variation",
 		"Every run's value, so that a configuration's spread and any outlying repeat can be "
-		"seen; the table gives sd, coefficient of variation and min/median/max per point.");
+		"seen; the table gives sd, coefficient of variation and min/%s/max per point.", agg);
 }

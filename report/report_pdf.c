@@ -206,10 +206,13 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 	pdf_need(d, 200);
 	method_section(d, s);
 	pdf_heading(d, "Configurations", 1);
-	pdf_paragraph(d, "Per configuration: the median of its runs' values with a 95% bootstrap "
-			 "interval, spread (sd, coefficient of variation, min, max)"
-			 " and aggregated throughput.",
-		      8.5, 0.3);
+	char intro[256];
+	snprintf(intro, sizeof intro, "Per configuration: %s with a 95%% bootstrap interval, "
+		 "spread (sd, coefficient of variation, min, max) and aggregated throughput.",
+		 s->aggregate == AMD_AGG_MLPERF
+			 ? "the MLPerf mean of its runs' values (without the fastest and the slowest)"
+			 : "the median of its runs' values");
+	pdf_paragraph(d, intro, 8.5, 0.3);
 	if (npoints(s))
 		config_table(d, s);
 	else

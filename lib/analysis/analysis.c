@@ -78,6 +78,7 @@ static void resolve_opts(const struct amd_analysis_opts *in, struct analysis_opt
 	o->boot.resamples = in->resamples >= 2000 ? in->resamples : in->resamples ? 2000 : 4000;
 	o->boot.seed = in->seed ? in->seed : 20260101UL;
 	o->boot.level = in->level > 0 && in->level < 1 ? in->level : 0.95;
+	o->boot.aggregate = in->aggregate;
 }
 
 static void write_rules(struct amd_sweep_stats *sw, const struct analysis_opts *o)
@@ -93,12 +94,18 @@ static void write_rules(struct amd_sweep_stats *sw, const struct analysis_opts *
 			 " trace window");
 	else
 		snprintf(ex, sizeof ex, "keeping every epoch");
+	char agg[128] = ""; /* the default (median) says nothing: the text as before */
+	if (o->boot.aggregate != AMD_AGG_MEDIAN)
+		snprintf(agg, sizeof agg, " Per configuration: %s.",
+			 amd_aggregate_rule(o->boot.aggregate));
 	snprintf(sw->rules, sizeof sw->rules,
 		 "Per run: median %s of its epochs, %s; epochs with modified z-score"
-		 " 0.6745|x-median|/MAD > %g are flagged, not dropped. %g%% CIs: percentile"
+		 " 0.6745|x-median|/MAD > %g are flagged, not dropped.%s"
+		 " %g%% CIs: percentile"
 		 " bootstrap, %d resamples, mt19937 seed %lu (speedup: both samples resampled;"
 		 " Amdahl serial fraction: runs resampled per n, refitted); fewer than 3 runs: no CI.",
-		 o->metric, ex, o->mad_k, o->boot.level * 100, o->boot.resamples, o->boot.seed);
+		 o->metric, ex, o->mad_k, agg,
+		 o->boot.level * 100, o->boot.resamples, o->boot.seed);
 }
 
 static void sweep_flags(struct amd_sweep_stats *sw, struct analysis_run *w, size_t n)
@@ -176,6 +183,7 @@ static int sweep_setup(struct amd_sweep_stats *sw, const struct analysis_opts *o
 	sw->resamples = o->boot.resamples;
 	sw->seed = o->boot.seed;
 	sw->level = o->boot.level;
+	sw->aggregate = o->boot.aggregate;
 	sw->mad_k = o->mad_k;
 	sw->keep_first = o->keep_first;
 	sw->keep_profiled = o->keep_profiled;

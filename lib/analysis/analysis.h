@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aggregate.h"
 #include "err.h"
 #include "phase.h"
 #include "run.h"
@@ -32,6 +33,8 @@ struct amd_analysis_opts {
 	int resamples;       /* bootstrap resamples (default 4000, at least 2000) */
 	unsigned long seed;  /* bootstrap seed (default 20260101) */
 	double level;        /* interval level (default 0.95) */
+	enum amd_aggregate aggregate; /* a configuration's runs to one value:
+	                      * median (default) or MLPerf's rule (aggregate.h) */
 };
 
 struct amd_ci {
@@ -68,8 +71,10 @@ struct amd_point_stats {
 	size_t nruns;
 	struct amd_run_value *runs;
 	size_t nexcluded_runs;    /* runs of this point left out (failed, …) */
-	double median, mean, sd, cv, min, max;
-	struct amd_ci ci;         /* of the median */
+	double median;            /* the runs' aggregate: their median, or under
+	                           * --aggregate mlperf MLPerf's trimmed mean */
+	double mean, sd, cv, min, max;
+	struct amd_ci ci;         /* of the aggregate in median */
 	double speedup, efficiency, karp_flatt;
 	struct amd_ci ci_speedup, ci_efficiency;
 	double throughput;        /* aggregated: total samples / total time */
@@ -103,7 +108,7 @@ struct amd_strategy_stats {
 
 struct amd_sweep_stats {
 	char *sweep, *metric, *axis;
-	char rules[512];           /* the exclusion rules in a sentence */
+	char rules[640];           /* the exclusion rules in a sentence */
 	size_t nstrategies;
 	struct amd_strategy_stats *strategies;
 	size_t nruns_total, nruns_excluded;
@@ -119,6 +124,7 @@ struct amd_sweep_stats {
 	unsigned long seed;
 	double level, mad_k;
 	int keep_first, keep_profiled;
+	enum amd_aggregate aggregate; /* how median was computed */
 };
 
 int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *o,

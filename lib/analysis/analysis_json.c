@@ -193,6 +193,8 @@ cJSON *amd_sweep_stats_json(const struct amd_sweep_stats *s)
 	put(&b, cJSON_AddNumberToObject(op, "seed", (double)s->seed));
 	put(&b, cJSON_AddNumberToObject(op, "level", s->level));
 	put(&b, cJSON_AddNumberToObject(op, "mad_k", s->mad_k));
+	/* a point's "median" holds this aggregate of its runs */
+	put(&b, cJSON_AddStringToObject(op, "aggregate", amd_aggregate_name(s->aggregate)));
 	put(&b, cJSON_AddBoolToObject(op, "keep_first", s->keep_first));
 	put(&b, cJSON_AddBoolToObject(op, "keep_profiled", s->keep_profiled));
 	put(&b, cJSON_AddStringToObject(op, "ci_method", "percentile bootstrap (gsl mt19937)"));

@@ -96,14 +96,14 @@ static int point_values(struct amd_point_stats *ps, struct analysis_run **w, siz
 		free(x);
 		return -1;
 	}
-	ps->median = amd_median(x, n);
+	ps->median = amd_aggregate(x, n, o->boot.aggregate);
 	ps->mean = amd_mean(x, n);
 	ps->sd = amd_sd(x, n);
 	ps->cv = amd_cv(x, n);
 	ps->min = amd_min(x, n);
 	ps->max = amd_max(x, n);
 	struct amd_interval ci, ct;
-	amd_boot_median_ci(x, n, &o->boot, &ci);
+	amd_boot_median_ci(x, n, &o->boot, &ci); /* of the aggregate */
 	amd_t_mean_ci(x, n, o->boot.level, &ct);
 	free(x);
 	if (ci.oom || ct.oom)

@@ -268,13 +268,15 @@ static int resamples(const struct amd_boot *b)
 	return b->resamples < MIN_RESAMPLES ? MIN_RESAMPLES : b->resamples;
 }
 
-/* Median of a resample (with replacement) of the m values v; tmp holds m. */
-static double resampled_median(const gsl_rng *r, const double *v, size_t m, double *tmp)
+/* The aggregate (median unless b says otherwise) of a resample (with
+ * replacement) of the m values v; tmp holds m. */
+static double resampled_stat(const gsl_rng *r, const double *v, size_t m, double *tmp,
+			     const struct amd_boot *b)
 {
 	for (size_t i = 0; i < m; i++)
 		tmp[i] = v[gsl_rng_uniform_int(r, m)];
 	gsl_sort(tmp, 1, m);
-	return gsl_stats_median_from_sorted_data(tmp, 1, m);
+	return amd_aggregate_sorted(tmp, m, b->aggregate);
 }
 
 /* Fills ci with the percentile interval of the B statistics in s. */
@@ -310,7 +312,7 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 	int rc = -1;
 	if (r) {
 		for (size_t i = 0; i < B; i++)
-			s[i] = resampled_median(r, v, m, tmp);
+			s[i] = resampled_stat(r, v, m, tmp, b);
 		rc = percentile_ci(s, B, b->level, ci);
 	} else
 		refuse_oom(ci, m);
@@ -338,8 +340,8 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 	int rc = -1;
 	if (r) {
 		for (size_t i = 0; i < B; i++) {
-			double a = resampled_median(r, vn, mn, tmp);
-			double d = resampled_median(r, vd, md, tmp);
+			double a = resampled_stat(r, vn, mn, tmp, b);
+			double d = resampled_stat(r, vd, md, tmp, b);
 			s[i] = d != 0 ? a / d : NAN;
 		}
 		rc = percentile_ci(s, B, b->level, ci);
@@ -434,7 +436,7 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 		for (size_t i = 0; i < B && !oom; i++) {
 			for (size_t j = 0; j < m; j++) {
 				ns[j] = g[j].n;
-				ts[j] = resampled_median(r, g[j].x, g[j].len, tmp);
+				ts[j] = resampled_stat(r, g[j].x, g[j].len, tmp, b);
 			}
 			struct amd_amdahl f;
 			s[i] = amd_amdahl_fit(ns, ts, m, &f) == 0 ? f.serial : NAN;

@@ -16,6 +16,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "aggregate.h"
+
 /* Location and spread over the finite values of x (NaN skipped). */
 size_t amd_finite_count(const double *x, size_t n);
 double amd_median(const double *x, size_t n);
@@ -42,20 +44,22 @@ struct amd_interval {
 };
 
 /* Bootstrap settings: resamples (>= 2000 enforced), seed for gsl_rng
- * mt19937, level (e.g. 0.95). */
+ * mt19937, level (e.g. 0.95), and the statistic each resample is reduced
+ * to (aggregate.h; zero: the median). */
 struct amd_boot {
 	int resamples;
 	unsigned long seed;
 	double level;
+	enum amd_aggregate aggregate;
 };
 
-/* Percentile-bootstrap CI of the median: resample x with replacement,
- * take the median, report the (1-level)/2 and (1+level)/2 quantiles of
+/* Percentile-bootstrap CI of the median (or of b->aggregate): resample x
+ * with replacement, take the median, report the (1-level)/2 and (1+level)/2 quantiles of
  * the resampled medians. Refused below 3 finite values ("n=2: no CI"). */
 int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 		       struct amd_interval *ci);
 
-/* Percentile-bootstrap CI of median(num)/median(den), resampling the two
+/* Percentile-bootstrap CI of median(num)/median(den) (or b->aggregate's), resampling the two
  * samples independently. Refused when either has fewer than 3 values. */
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci);
@@ -82,7 +86,8 @@ struct amd_group {
 	size_t len;
 };
 /* CI of the Amdahl serial fraction by bootstrap over runs: resample the
- * runs of each n with replacement, refit on the resampled medians.
+ * runs of each n with replacement, refit on the resampled medians (or
+ * b->aggregate).
  * Refused when any group has fewer than 3 runs. */
 int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_boot *b,
 			 struct amd_interval *ci);

@@ -52,10 +52,10 @@ static void axis_row(struct amd_table *t, const struct amd_point_stats *p)
 struct amd_table *amd_stats_table(const struct amd_sweep_stats *s,
 				  const struct amd_strategy_stats *st)
 {
-	static const char *const hs[] = {"n", "runs", "median", "95% CI", "CV",
-					 "speedup [95% CI]", "efficiency", "Karp–Flatt",
-					 "samples/s"};
-	const char *ha[] = {s->axis, "runs", "median", "95% CI", "CV",
+	const char *agg = amd_aggregate_label(s->aggregate);
+	const char *hs[] = {"n", "runs", agg, "95% CI", "CV", "speedup [95% CI]",
+			    "efficiency", "Karp–Flatt", "samples/s"};
+	const char *ha[] = {s->axis, "runs", agg, "95% CI", "CV",
 			    "samples/s", "J/sample", "power W", "util %"};
 	struct amd_table *t = amd_table_new(9, s->scaling ? hs : ha);
 	if (!t)

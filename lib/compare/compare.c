@@ -237,12 +237,12 @@ static int fill_row(struct amd_cmp_row *r, const char *metric, const struct metr
 /* Medians, ratio with its interval and the test of a row with both sides. */
 static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struct amd_err *err)
 {
-	r->med_base = amd_median(r->base, r->nb);
-	r->med_cand = amd_median(r->cand, r->nc);
+	r->med_base = amd_aggregate(r->base, r->nb, c->aggregate);
+	r->med_cand = amd_aggregate(r->cand, r->nc, c->aggregate);
 	if (!amd_num_ok(r->med_base) || !amd_num_ok(r->med_cand)) /* the values are finite */
 		return amd_fail(err, "compare: out of memory");
-	if (amd_median_ratio(r->base, r->nb, r->cand, r->nc, c->resamples, c->seed, c->level,
-			     &r->ratio, &r->ci, err) < 0)
+	if (amd_aggregate_ratio(r->base, r->nb, r->cand, r->nc, c->aggregate, c->resamples,
+				c->seed, c->level, &r->ratio, &r->ci, err) < 0)
 		return -1;
 	return amd_mann_whitney(r->cand, r->nc, r->base, r->nb, &r->mwu, err);
 }
@@ -544,6 +544,7 @@ int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep
 	c->resamples = o->resamples >= 2000 ? o->resamples : 4000;
 	c->seed = o->seed ? o->seed : 20260101UL;
 	c->level = o->level > 0 && o->level < 1 ? o->level : 0.95;
+	c->aggregate = o->aggregate;
 	struct builder bd = {c, 0, o};
 	struct sides sd = {base, cand, base_extra, cand_extra, nextra};
 	if (add_all_pairs(&bd, &sd, err) < 0 || assign_verdicts(c, err) < 0) {
@@ -599,6 +600,7 @@ static int analyse(struct amd_store *st, const char *sweep, const char *metric,
 	a.resamples = o->resamples >= 2000 ? o->resamples : 4000;
 	a.seed = o->seed ? o->seed : 20260101UL;
 	a.level = o->level > 0 && o->level < 1 ? o->level : 0.95;
+	a.aggregate = o->aggregate;
 	return amd_analyse(st, &a, out, err);
 }
 

@@ -70,6 +70,7 @@ struct amd_comparison {
 	int resamples;
 	unsigned long seed;
 	double level;
+	enum amd_aggregate aggregate; /* med_base/med_cand: median or MLPerf's mean */
 	size_t regressions, improvements, insufficient, missing;
 	size_t likely_regressions; /* gated insufficient rows (detectable.h) */
 };
@@ -84,6 +85,7 @@ struct amd_compare_opts {
 	int resamples;           /* default 4000 */
 	unsigned long seed;      /* default 20260101 */
 	double level;            /* default 0.95 */
+	enum amd_aggregate aggregate; /* sides reduced by (default: median) */
 	const char *const *only_metrics; /* NULL-terminated: gate only these */
 	int only_n_set;
 	double only_n;           /* compare only configurations with this n */

@@ -18,7 +18,8 @@ static void with_spread(const struct amd_comparison *c, const double *v, size_t 
 		snprintf(buf, size, "-");
 		return;
 	}
-	struct amd_boot b = {.resamples = c->resamples, .seed = c->seed, .level = c->level};
+	struct amd_boot b = {.resamples = c->resamples, .seed = c->seed, .level = c->level,
+			     .aggregate = c->aggregate};
 	struct amd_interval ci = {0};
 	if (n >= 3 && amd_boot_median_ci(v, n, &b, &ci) == 0 && ci.valid && med != 0)
 		snprintf(buf, size, "%.4g ± %.0f%%", med,
@@ -104,10 +105,12 @@ struct amd_table *amd_cmp_table_bench(const struct amd_comparison *c)
 	geomean_rows(t, c);
 	char base[512], cand[512];
 	amd_table_note(t, "old = baseline %s, new = candidate %s; ± is the half-width of the "
-		       "median's %g%% bootstrap interval (∞: fewer than 3 runs)",
+		       "%s's %g%% bootstrap interval (∞: fewer than 3 runs)",
 		       amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base),
 		       amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand),
-		       c->level * 100);
+		       amd_aggregate_label(c->aggregate), c->level * 100);
+	if (c->aggregate == AMD_AGG_MLPERF)
+		amd_table_note(t, "old and new: %s", amd_aggregate_rule(c->aggregate));
 	amd_table_note(t, "a delta is shown when p <= alpha and the change passes the threshold "
 		       "(asv's rule), else ~ (\"likely\": too few runs for the test, but the "
 		       "ratio's interval lies wholly past the threshold); p is Holm-adjusted "
@@ -120,7 +123,8 @@ static void num(char *buf, size_t n, double v)
 	amd_cell_or(buf, n, "%.17g", v, "");
 }
 
-static void csv_row(struct amd_table *t, const struct amd_cmp_row *r)
+/* One row; the *_median columns hold agg's value (the "aggregate" column). */
+static void csv_row(struct amd_table *t, const struct amd_cmp_row *r, enum amd_aggregate agg)
 {
 	char n[32], nb[24], nc[24], mb[32], mc[32], ratio[32], lo[32], hi[32], p[32], ph[32],
 		det[32];
@@ -141,7 +145,8 @@ static void csv_row(struct amd_table *t, const struct amd_cmp_row *r)
 	const char *row[] = {r->metric, r->strategy, r->cand_strategy, n, r->gated ? "1" : "0",
 			     amd_direction_name(r->dir), nb, mb, nc, mc, ratio, lo, hi, p, ph,
 			     amd_row_verdict(r), det,
-			     r->likely > 0 ? "regression" : r->likely < 0 ? "improvement" : ""};
+			     r->likely > 0 ? "regression" : r->likely < 0 ? "improvement" : "",
+			     amd_aggregate_name(agg)};
 	amd_table_add(t, row);
 }
 
@@ -150,9 +155,10 @@ struct amd_table *amd_cmp_table_csv(const struct amd_comparison *c)
 	static const char *const h[] = {
 		"metric", "strategy", "candidate_strategy", "n", "gated", "direction",
 		"baseline_runs", "baseline_median", "candidate_runs", "candidate_median", "ratio",
-		"ci_lo", "ci_hi", "p", "p_holm", "verdict", "detectable_change", "likely"};
+		"ci_lo", "ci_hi", "p", "p_holm", "verdict", "detectable_change", "likely",
+		"aggregate"};
 	struct amd_table *t = amd_table_new(sizeof h / sizeof h[0], h);
 	for (size_t i = 0; t && i < c->nrows; i++)
-		csv_row(t, &c->rows[i]);
+		csv_row(t, &c->rows[i], c->aggregate);
 	return t;
 }

@@ -128,7 +128,8 @@ int amd_comparison_json_head(cJSON *o, const struct amd_comparison *c,
 		return 0;
 	return cJSON_AddNumberToObject(o, "resamples", c->resamples) &&
 	       cJSON_AddNumberToObject(o, "seed", (double)c->seed) &&
-	       cJSON_AddNumberToObject(o, "level", c->level) ? 0 : -1;
+	       cJSON_AddNumberToObject(o, "level", c->level) &&
+	       cJSON_AddStringToObject(o, "aggregate", amd_aggregate_name(c->aggregate)) ? 0 : -1;
 }
 
 int amd_comparison_json_rows(cJSON *o, const struct amd_comparison *c)

@@ -189,40 +189,48 @@ int amd_holm(const double *p, size_t n, double *adj)
 	return 0;
 }
 
-/* The median of v (amd_median: NaN skipped); NAN from values that are
- * there means out of memory. */
-static int median_of(const double *v, size_t n, double *out, struct amd_err *err)
+/* The aggregate of v (amd_aggregate: NaN skipped); NAN from values that
+ * are there means out of memory. */
+static int aggregate_of(const double *v, size_t n, enum amd_aggregate agg, double *out,
+			struct amd_err *err)
 {
-	*out = amd_median(v, n);
+	*out = amd_aggregate(v, n, agg);
 	if (amd_num_ok(*out) || amd_finite_count(v, n) == 0)
 		return 0;
-	return amd_fail(err, "ratio of medians: out of memory");
+	return amd_fail(err, "ratio of %ss: out of memory", amd_aggregate_name(agg));
 }
 
-/* The median of n values drawn from v with replacement (into tmp). */
-static int resampled_median(gsl_rng *r, const double *v, size_t n, double *tmp, double *out,
-			    struct amd_err *err)
+/* The aggregate of n values drawn from v with replacement (into tmp). */
+static int resampled_aggregate(gsl_rng *r, const double *v, size_t n, enum amd_aggregate agg,
+			       double *tmp, double *out, struct amd_err *err)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = v[gsl_rng_uniform_int(r, n)];
-	return median_of(tmp, n, out, err);
+	return aggregate_of(tmp, n, agg, out, err);
 }
 
-/* Percentile interval of the ratio of resampled medians. */
-static int boot_ratio(const double *base, size_t nb, const double *cand, size_t nc,
-		      int resamples, unsigned long seed, double level, double *tmp,
-		      double *ratios, struct amd_ci *ci, struct amd_err *err)
+/* The two sides of a ratio and the statistic each is reduced to. */
+struct ratio_sides {
+	const double *base, *cand;
+	size_t nb, nc;
+	enum amd_aggregate agg;
+};
+
+/* Percentile interval of the ratio of resampled aggregates. */
+static int boot_ratio(const struct ratio_sides *sd, int resamples, unsigned long seed,
+		      double level, double *tmp, double *ratios, struct amd_ci *ci,
+		      struct amd_err *err)
 {
 	gsl_rng *r = amd_rng_new(seed);
 	if (!r)
-		return amd_fail(err, "ratio of medians: out of memory");
+		return amd_fail(err, "ratio of %ss: out of memory", amd_aggregate_name(sd->agg));
 	size_t k = 0;
 	int rc = 0;
 	for (int i = 0; i < resamples && rc == 0; i++) {
 		double b, c;
-		rc = resampled_median(r, base, nb, tmp, &b, err);
+		rc = resampled_aggregate(r, sd->base, sd->nb, sd->agg, tmp, &b, err);
 		if (rc == 0)
-			rc = resampled_median(r, cand, nc, tmp, &c, err);
+			rc = resampled_aggregate(r, sd->cand, sd->nc, sd->agg, tmp, &c, err);
 		if (rc == 0 && b != 0)
 			ratios[k++] = c / b;
 	}
@@ -241,9 +249,9 @@ static int boot_ratio(const double *base, size_t nb, const double *cand, size_t 
 	return 0;
 }
 
-int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
-		     int resamples, unsigned long seed, double level,
-		     double *ratio, struct amd_ci *ci, struct amd_err *err)
+int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_t nc,
+			enum amd_aggregate agg, int resamples, unsigned long seed, double level,
+			double *ratio, struct amd_ci *ci, struct amd_err *err)
 {
 	*ci = (struct amd_ci){NAN, NAN, 0, NULL};
 	*ratio = NAN;
@@ -257,22 +265,32 @@ int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t n
 	if (!tmp || !ratios) {
 		free(tmp);
 		free(ratios);
-		return amd_fail(err, "ratio of medians: out of memory");
+		return amd_fail(err, "ratio of %ss: out of memory", amd_aggregate_name(agg));
 	}
+	struct ratio_sides sd = {base, cand, nb, nc, agg};
 	double mb, mc;
-	int rc = median_of(base, nb, &mb, err);
+	int rc = aggregate_of(base, nb, agg, &mb, err);
 	if (rc == 0)
-		rc = median_of(cand, nc, &mc, err);
+		rc = aggregate_of(cand, nc, agg, &mc, err);
 	if (rc == 0) {
 		*ratio = mb != 0 ? mc / mb : NAN;
 		if (nb < 3 || nc < 3)
 			ci->why = "fewer than 3 runs on a side: no interval";
 		else if (mb == 0)
-			ci->why = "the baseline median is 0: no ratio";
+			ci->why = agg == AMD_AGG_MLPERF ? "the baseline's MLPerf mean is 0: no ratio"
+							: "the baseline median is 0: no ratio";
 		else
-			rc = boot_ratio(base, nb, cand, nc, resamples, seed, level, tmp, ratios, ci, err);
+			rc = boot_ratio(&sd, resamples, seed, level, tmp, ratios, ci, err);
 	}
 	free(tmp);
 	free(ratios);
 	return rc;
+}
+
+int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
+		     int resamples, unsigned long seed, double level,
+		     double *ratio, struct amd_ci *ci, struct amd_err *err)
+{
+	return amd_aggregate_ratio(base, nb, cand, nc, AMD_AGG_MEDIAN, resamples, seed, level,
+				   ratio, ci, err);
 }

@@ -7,7 +7,13 @@ configuration statistics, bootstrap CIs (numpy's own generator), speedup,
 efficiency, Karp–Flatt, Amdahl (numpy.polyfit on 1/n) and USL
 (scipy.optimize.curve_fit), throughput and energy.
 
+A configuration's runs reduce to one value by the median, or with
+--aggregate mlperf by MLPerf's rule (sort, drop the first and the last,
+the mean of the rest; below 3 runs the mean) — in the point value, the
+bootstrap intervals, speedup and the fits alike.
+
 usage: stats_oracle.py MLFLOW_ROOT [--axis PARAM] [--no-windows] [--metric M]
+                       [--aggregate median|mlperf]
 prints JSON: {"sweeps": {name: {...}}}
 """
 import argparse
@@ -32,6 +38,19 @@ B = 4000
 SEED = 12345
 LEVEL = 0.95
 MAD_K = 3.5
+AGGREGATE = "median"
+
+
+def agg(x, axis=None):
+    """The configuration statistic of x (axis None) or of each row of a
+    2-D x (axis 1): np.median, or MLPerf's trimmed mean."""
+    x = np.asarray(x, dtype=float)
+    if AGGREGATE == "median":
+        return np.median(x, axis=axis)
+    v = np.sort(x.ravel() if axis is None else x, axis=-1)
+    if v.shape[-1] >= 3:
+        v = v[..., 1:-1]
+    return np.mean(v, axis=-1)
 
 
 def read_meta(path):
@@ -276,7 +295,7 @@ def boot_median_ci(x, rng):
     if len(x) < 3:
         return None
     idx = rng.integers(0, len(x), size=(B, len(x)))
-    meds = np.median(x[idx], axis=1)
+    meds = agg(x[idx], axis=1)
     return [float(np.quantile(meds, (1 - LEVEL) / 2)), float(np.quantile(meds, (1 + LEVEL) / 2))]
 
 
@@ -291,8 +310,8 @@ def boot_ratio_ci(num, den, rng):
     num, den = np.asarray(num), np.asarray(den)
     if len(num) < 3 or len(den) < 3:
         return None
-    a = np.median(num[rng.integers(0, len(num), size=(B, len(num)))], axis=1)
-    b = np.median(den[rng.integers(0, len(den), size=(B, len(den)))], axis=1)
+    a = agg(num[rng.integers(0, len(num), size=(B, len(num)))], axis=1)
+    b = agg(den[rng.integers(0, len(den), size=(B, len(den)))], axis=1)
     r = a / b
     return [float(np.quantile(r, (1 - LEVEL) / 2)), float(np.quantile(r, (1 + LEVEL) / 2))]
 
@@ -311,7 +330,7 @@ def amdahl_serial_ci(groups, rng):
         return None
     ns = [g[0] for g in groups]
     sers = []
-    meds = [np.median(np.asarray(g[1])[rng.integers(0, len(g[1]), size=(B, len(g[1])))], axis=1)
+    meds = [agg(np.asarray(g[1])[rng.integers(0, len(g[1]), size=(B, len(g[1])))], axis=1)
             for g in groups]
     for i in range(B):
         sers.append(amdahl(ns, [m[i] for m in meds])["serial_fraction"])
@@ -375,7 +394,7 @@ def mean_of(rs, key):
 
 def point(n, rs, rng):
     x = np.asarray([r["value"] for r in rs])
-    return dict(n=n, runs=len(rs), median=float(np.median(x)), mean=float(np.mean(x)),
+    return dict(n=n, runs=len(rs), median=float(agg(x)), mean=float(np.mean(x)),
                 sd=float(np.std(x, ddof=1)) if len(x) > 1 else None,
                 cv=float(np.std(x, ddof=1) / np.mean(x)) if len(x) > 1 else None,
                 min=float(x.min()), max=float(x.max()), ci=boot_median_ci(x, rng),
@@ -441,6 +460,7 @@ def main():
     ap.add_argument("--axis")
     ap.add_argument("--metric", default="epoch_time_s")
     ap.add_argument("--no-windows", action="store_true")
+    ap.add_argument("--aggregate", choices=["median", "mlperf"], default="median")
     ap.add_argument("--windows-sql", action="store_true",
                     help="print SQL that records each trace file's window in the store's"
                          " trace table (what the trace parser records)")
@@ -448,6 +468,8 @@ def main():
                     help="print SQL that records each torch_profiling_averages.csv row in the"
                          " store's op_average table (what the itwinai CSV parser records)")
     a = ap.parse_args()
+    global AGGREGATE
+    AGGREGATE = a.aggregate
     if a.ops_sql:
         for runs in load_runs(a.root).values():
             for r in runs.values():

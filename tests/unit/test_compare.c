@@ -388,7 +388,7 @@ static void test_comparison_json(void **state)
 	cJSON *j = amd_comparison_json(c, &w);
 	assert_non_null(j);
 	const char *keys[] = {"baseline", "candidate", "metric", "resamples", "seed", "level",
-			      "rows", "summary"};
+			      "aggregate", "rows", "summary"};
 	const cJSON *k = j->child;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++, k = k->next)
 		assert_string_equal(k->string, keys[i]);

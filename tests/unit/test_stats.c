@@ -20,7 +20,7 @@
 
 #define NV(a) (sizeof(a) / sizeof(a)[0])
 
-static const struct amd_boot boot = {4000, 20260101UL, 0.95};
+static const struct amd_boot boot = {4000, 20260101UL, 0.95, AMD_AGG_MEDIAN};
 
 static void test_location(void **state)
 {

@@ -1,0 +1,124 @@
+#!/bin/bash
+# aggregate.sh — `--aggregate mlperf` (MLPerf's rule: drop the fastest and
+# the slowest run of a configuration, the mean of the rest) on stats,
+# compare, gate and report build, against tests/oracle/stats_oracle.py
+# --aggregate mlperf (numpy). The bundled CPU sweep has 3 runs per
+# configuration, where the rule gives the median; so the store holds that
+# sweep's 24 finished runs twice (tests/lib/mlruns_groups.py, the copies
+# scaled by factors drawn from each configuration's own run-to-run
+# spread): 6 runs per configuration, where the rule and the median differ.
+test_description='--aggregate median|mlperf against the numpy oracle'
+. "$(dirname "$0")/../test-lib.sh"
+
+GROUPS_PY="$AMDAHL_ROOT/tests/lib/mlruns_groups.py"
+ORACLE="$AMDAHL_ROOT/tests/oracle/stats_oracle.py"
+COMPARE="$AMDAHL_ROOT/tests/oracle/compare_stats.py"
+CPU=$DATA/cpu-strong-scaling/mlruns/4
+DB="$TMP/pooled.db"
+
+# oracle_med FILE STRATEGY N — the oracle's point value at (strategy, n).
+oracle_med() {
+	json_get "$1" "next(p[\"median\"] for p in d[\"sweeps\"][\"pooled\"][\"strategies\"][\"$2\"][\"points\"] if p[\"n\"] == $3)"
+}
+
+test_expect_success NUMPY,SCIPY 'setup: the CPU sweep twice in one experiment, 6 runs per configuration' '
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/ml" --exp-id 5 --name pooled --runs "*" --key param.copy \
+		--labels a,b --noise 7 &&
+	"$AMDAHL" --store "$DB" ingest -q "$TMP/ml" &&
+	"$PY" "$ORACLE" "$TMP/ml" --aggregate mlperf >"$TMP/o-mlperf.json" &&
+	"$PY" "$ORACLE" "$TMP/ml" >"$TMP/o-median.json"
+'
+
+test_expect_success NUMPY,SCIPY 'the rule and the median differ on this store (else the tests below prove nothing)' '
+	diff=$("$PY" -c "
+import json
+a = json.load(open(\"$TMP/o-mlperf.json\"))[\"sweeps\"][\"pooled\"][\"strategies\"]
+b = json.load(open(\"$TMP/o-median.json\"))[\"sweeps\"][\"pooled\"][\"strategies\"]
+print(sum(abs(p[\"median\"] - q[\"median\"]) > 1e-6 * q[\"median\"] for s in a
+          for p, q in zip(a[s][\"points\"], b[s][\"points\"])))")
+	test_eq 8 "$diff"
+'
+
+test_expect_success NUMPY,SCIPY 'stats --aggregate mlperf equals the oracle: values, intervals, speedup, fits' '
+	test_status 0 "$AMDAHL" --store "$DB" stats --aggregate mlperf --json
+	echo "$OUT" >"$TMP/mlperf.json"
+	test_eq mlperf "$(json_get "$TMP/mlperf.json" "sweep()[\"options\"][\"aggregate\"]")"
+	test_contains "Per configuration: MLPerf" "$(json_get "$TMP/mlperf.json" "sweep()[\"rules\"]")"
+	"$PY" "$COMPARE" "$TMP/mlperf.json" "$TMP/o-mlperf.json" >"$TMP/cmp" ; rc=$?
+	test_eq 0 "$rc" || cat "$TMP/cmp"
+	test_eq 0 "$(grep -c "^not ok" "$TMP/cmp")"
+'
+
+test_expect_success NUMPY,SCIPY 'the mlperf values do not pass for the median oracle, the default ones do' '
+	"$PY" "$COMPARE" "$TMP/mlperf.json" "$TMP/o-median.json" >"$TMP/cmp"
+	test_eq yes "$(grep -q "^not ok" "$TMP/cmp" && echo yes)"
+	test_status 0 "$AMDAHL" --store "$DB" stats --json
+	echo "$OUT" >"$TMP/median.json"
+	test_eq median "$(json_get "$TMP/median.json" "sweep()[\"options\"][\"aggregate\"]")"
+	# intervals left out here: with the median of 6 runs the two generators
+	# put fsdp n=8 speedup bounds 15% apart in width (seen; the default
+	# path, as on main); stats.sh checks them on the bundled sweep
+	"$PY" "$COMPARE" "$TMP/median.json" "$TMP/o-median.json" >"$TMP/cmp"
+	test_eq 0 "$(grep "^not ok" "$TMP/cmp" | grep -vc "bootstrap CIs")"
+'
+
+test_expect_success NUMPY,SCIPY 'stats table: the column and the rules say MLPerf' '
+	test_status 0 "$AMDAHL" --store "$DB" stats --aggregate mlperf
+	test_contains "runs  MLPerf mean  95% CI" "$OUT"
+	test_contains "Per configuration: MLPerf'"'"'s rule: the mean of the runs without the fastest and the slowest." "$OUT"
+'
+
+test_expect_success NUMPY,SCIPY 'compare --aggregate mlperf: each ratio is the oracle fsdp value over ddp' '
+	test_status 0 "$AMDAHL" --store "$DB" compare --aggregate mlperf --baseline strategy=ddp \
+		--candidate strategy=fsdp --json
+	echo "$OUT" >"$TMP/cmp.json"
+	test_eq mlperf "$(json_get "$TMP/cmp.json" "d[\"aggregate\"]")"
+	for n in 1 2 4 8; do
+		b=$(oracle_med "$TMP/o-mlperf.json" ddp $n) c=$(oracle_med "$TMP/o-mlperf.json" fsdp $n)
+		test_near "$b" "$(json_get "$TMP/cmp.json" "row(\"epoch_time_s\", n=$n)[\"baseline\"][\"median\"]")" 1e-9
+		test_near "$("$PY" -c "print($c / $b)")" \
+			"$(json_get "$TMP/cmp.json" "row(\"epoch_time_s\", n=$n)[\"ratio\"]")" 1e-9
+	done
+'
+
+test_expect_success NUMPY,SCIPY 'gate --aggregate mlperf states the rule in the table, benchstat and CSV' '
+	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
+		--candidate strategy=fsdp
+	test_contains "per configuration: MLPerf'"'"'s rule" "$OUT"
+	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
+		--candidate strategy=fsdp --format benchstat
+	test_contains "half-width of the MLPerf mean'"'"'s 95% bootstrap interval" "$OUT"
+	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
+		--candidate strategy=fsdp --format csv
+	echo "$OUT" >"$TMP/gate.csv"
+	test_eq mlperf "$("$PY" -c "import csv; print(\",\".join(sorted(set(r[\"aggregate\"] for r in csv.DictReader(open(\"$TMP/gate.csv\"))))))")"
+	test_near "$(oracle_med "$TMP/o-mlperf.json" fsdp 8)" \
+		"$("$PY" -c "import csv; print(next(r[\"candidate_median\"] for r in csv.DictReader(open(\"$TMP/gate.csv\")) if r[\"metric\"] == \"epoch_time_s\" and r[\"n\"] == \"8\"))")" 1e-9
+'
+
+test_expect_success NUMPY,SCIPY 'report build --aggregate mlperf: report.json and the PDF say so' '
+	test_status 0 "$AMDAHL" --store "$DB" report build --aggregate mlperf -o "$TMP/rep" \
+		--baseline strategy=ddp --candidate strategy=fsdp
+	test_eq mlperf "$(json_get "$TMP/rep/report.json" "d[\"options\"][\"aggregate\"]")"
+	test_near "$(oracle_med "$TMP/o-mlperf.json" ddp 8)" \
+		"$(json_get "$TMP/rep/report.json" "next(p[\"median\"] for s in d[\"strategies\"] if s[\"strategy\"] == \"ddp\" for p in s[\"points\"] if p[\"n\"] == 8)")" 1e-9
+'
+
+test_expect_success PDFTOTEXT 'report build --aggregate mlperf: the PDF names the rule and the column' '
+	pdftotext -layout "$TMP/rep/report.pdf" "$TMP/rep.txt" &&
+	grep -q "MLPerf mean" "$TMP/rep.txt" &&
+	grep -q "Per configuration: MLPerf" "$TMP/rep.txt" &&
+	grep -q "Per configuration: the MLPerf mean of its runs" "$TMP/rep.txt" &&
+	grep -q "MLPerf mean of 6 runs per point" "$TMP/rep.txt" &&
+	! grep -q "the bar is the median" "$TMP/rep.txt"
+'
+
+test_expect_success 'a value that is no aggregate is refused, naming the choices' '
+	test_status 2 "$AMDAHL" --store "$DB" stats --aggregate mean
+	test_contains "--aggregate: '"'"'mean'"'"' is not median or mlperf" "$ERR"
+	test_status 2 "$AMDAHL" --store "$DB" gate --aggregate trimmed --baseline strategy=ddp \
+		--candidate strategy=fsdp
+	test_contains "is not median or mlperf" "$ERR"
+'
+
+test_done
