@@ -138,9 +138,12 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 		       const cJSON *data, const struct maps *a, struct amd_err *err)
 {
 	int ncols = (int)strlen(t->kinds);
+	/* SQLite's metric_point keys repeated steps apart by seq: the row's order */
+	int seq = strcmp(t->name, "metric_point") == 0;
 	char sql[800];
-	int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s(%s) VALUES(", t->name, t->cols);
-	for (int i = 0; i < ncols && len < (int)sizeof sql - 4; i++)
+	int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s(%s%s) VALUES(", t->name,
+			   t->cols, seq ? ",seq" : "");
+	for (int i = 0; i < ncols + seq && len < (int)sizeof sql - 4; i++)
 		len += snprintf(sql + len, sizeof sql - (size_t)len, i ? ",?" : "?");
 	snprintf(sql + len, sizeof sql - (size_t)len, ")");
 	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
@@ -149,6 +152,7 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "meta");
 	const cJSON *row;
 	int rc = SQLITE_DONE;
+	int64_t nrow = 0;
 	cJSON_ArrayForEach(row, data) {
 		if (cJSON_GetArraySize(row) != ncols + 1) {
 			sqlite3_finalize(q);
@@ -164,6 +168,8 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 			else
 				bind_value(q, i + 1, v, t->kinds[i], src, a);
 		}
+		if (seq)
+			sqlite3_bind_int64(q, ncols + 1, nrow++);
 		if ((rc = sqlite3_step(q)) != SQLITE_DONE)
 			break;
 	}
@@ -185,6 +191,9 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 		return -1;
 	int rc = insert_rows(st, t, doc, data, a, err);
 	cJSON_Delete(doc);
+	if (rc == 0 && strcmp(t->name, "metric_point") == 0)
+		rc = amd_store_exec(st, "INSERT INTO metric_series SELECT DISTINCT source_id,"
+				    " run_id, key_id FROM metric_point", err);
 	return rc;
 }
 

@@ -24,7 +24,7 @@
 	" CASE WHEN source_id = $S THEN source_id END AS source_id FROM main.run" \
 	" WHERE source_id = $S OR id IN (SELECT run_id FROM main.param WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.tag WHERE source_id = $S" \
-	" UNION SELECT run_id FROM main.metric_point WHERE source_id = $S" \
+	" UNION SELECT run_id FROM main.metric_series WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.trace WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.op_average WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.stack_sample WHERE source_id = $S" \

@@ -41,12 +41,14 @@ const struct ch_table amd_ch_tables[] = {
 	 "run_id Int64, key_id Int64, value " STRN ", source_id Int64",
 	 "(run_id, key_id)", "run_id,key_id,value,source_id", "rdps",
 	 "SELECT " RUN("t.run_id") ", " KEY("t.key_id") ", t.value, ?1, ?1 FROM tag t"},
-	{1, "metric_point", "source_id = $S",
+	{1, "metric_point", "source_id = $S AND (run_id, key_id) IN"
+	 " (SELECT run_id, key_id FROM main.metric_series WHERE source_id = $S)",
 	 "run_id Int64, key_id Int64, step Int64, ts_ms " I64N ", value " F64N
 	 ", source_id Int64", "(run_id, key_id, step)",
 	 "run_id,key_id,step,ts_ms,value,source_id", "rdppps",
 	 "SELECT chid(r.ext_id), chid(d.s), m.step, m.ts_ms, m.value, ?1, ?1"
-	 " FROM metric_point m JOIN run r ON r.id = m.run_id JOIN dict d ON d.id = m.key_id ORDER BY m.rowid"},
+	 " FROM metric_point m JOIN run r ON r.id = m.run_id JOIN dict d ON d.id = m.key_id"
+	 " ORDER BY m.run_id, m.key_id, m.step, m.source_id, m.seq"},
 	{1, "trace", "source_id = $S",
 	 "id Int64, run_id " I64N ", source_id Int64, rank " I64N ", world_size " I64N
 	 ", backend " STRN ", device " STRN ", start_ns " I64N ", end_ns " I64N ", events " I64N

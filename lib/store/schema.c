@@ -118,12 +118,31 @@ static const char v_trace_event[] =
 	" dur_ns INTEGER NOT NULL, bytes INTEGER);\n"
 	"CREATE INDEX trace_event_trace ON trace_event(trace_id, kind, seq);\n"
 	"CREATE INDEX trace_event_source ON trace_event(source_id);\n";
+/* Metric points clustered (issue 19, round two): one B-tree per point
+ * instead of a rowid table plus two indexes. The key is (run, metric,
+ * step) first, as every reader asks; source and seq (the point's order
+ * in its source's unit: the old rowid for converted stores) make
+ * repeated steps distinct. metric_series lists each source's (run,
+ * metric) pairs, so replacing a source deletes its points through the
+ * key instead of a source index. */
+static const char v_metric_clustered[] =
+	"CREATE TABLE metric_point_c(run_id INTEGER NOT NULL, key_id INTEGER NOT NULL,"
+	" step INTEGER NOT NULL, ts_ms INTEGER, value REAL, source_id INTEGER NOT NULL,"
+	" seq INTEGER NOT NULL, PRIMARY KEY(run_id, key_id, step, source_id, seq)) WITHOUT ROWID;\n"
+	"INSERT INTO metric_point_c SELECT run_id, key_id, step, ts_ms, value, source_id, rowid"
+	" FROM metric_point;\n"
+	"CREATE TABLE metric_series(source_id INTEGER NOT NULL, run_id INTEGER NOT NULL,"
+	" key_id INTEGER NOT NULL, PRIMARY KEY(source_id, run_id, key_id)) WITHOUT ROWID;\n"
+	"INSERT INTO metric_series SELECT DISTINCT source_id, run_id, key_id FROM metric_point;\n"
+	"DROP TABLE metric_point;\n"
+	"ALTER TABLE metric_point_c RENAME TO metric_point;\n";
 
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
 	v_regions,
 	v_trace_event,
+	v_metric_clustered,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

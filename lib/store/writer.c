@@ -110,7 +110,10 @@ int amd_store_source_state(struct amd_store *st, const char *path, const char *s
 static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_err *err)
 {
 	static const char *const sql[] = {
-		"DELETE FROM metric_point WHERE source_id=?1",
+		/* through the clustered key: metric_point has no source index */
+		"DELETE FROM metric_point WHERE source_id=?1 AND (run_id, key_id) IN"
+		" (SELECT run_id, key_id FROM metric_series WHERE source_id=?1)",
+		"DELETE FROM metric_series WHERE source_id=?1",
 		"DELETE FROM param WHERE source_id=?1",
 		"DELETE FROM tag WHERE source_id=?1",
 		"DELETE FROM trace_phase WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
@@ -294,6 +297,7 @@ static int need_run(struct amd_store_sink *ss, const char *what, struct amd_err 
 static void finalize_cached(struct amd_store_sink *ss)
 {
 	sqlite3_finalize(ss->ins_metric);
+	sqlite3_finalize(ss->ins_series);
 	sqlite3_finalize(ss->ins_param);
 	sqlite3_finalize(ss->ins_tag);
 	sqlite3_finalize(ss->ins_gpu);
@@ -301,7 +305,7 @@ static void finalize_cached(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_region);
 	sqlite3_finalize(ss->ins_region_call);
 	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
-	ss->ins_region = ss->ins_region_call = NULL;
+	ss->ins_region = ss->ins_region_call = ss->ins_series = NULL;
 	sqlite3_finalize(ss->ins_event);
 	sqlite3_finalize(ss->sel_name);
 	ss->ins_event = ss->sel_name = NULL;
@@ -347,12 +351,12 @@ static int sink_tag(struct amd_sink *s, const char *key, const char *value,
 	return key_value(s, "a tag", 1, key, value, err);
 }
 
-/* key's dict id, from the cache of the unit's last keys when there. */
-static int64_t metric_key_id(struct amd_store_sink *ss, const char *key, struct amd_err *err)
+/* key's slot in the cache of the unit's last keys (interned on a miss). */
+static int metric_key_slot(struct amd_store_sink *ss, const char *key, struct amd_err *err)
 {
 	for (unsigned i = 0; i < WRITER_METRIC_KEYS && ss->metric_key[i]; i++)
 		if (strcmp(ss->metric_key[i], key) == 0)
-			return ss->metric_key_id[i];
+			return (int)i;
 	int64_t kid = amd_store_intern(ss->st, key, err);
 	if (kid < 0)
 		return -1;
@@ -361,7 +365,27 @@ static int64_t metric_key_id(struct amd_store_sink *ss, const char *key, struct 
 	if (!(ss->metric_key[slot] = strdup(key)))
 		return amd_fail(err, "%s: out of memory", ss->path);
 	ss->metric_key_id[slot] = kid;
-	return kid;
+	ss->metric_series_run[slot] = 0;
+	return (int)slot;
+}
+
+/* Lists (source, run, key) in metric_series once per cached key and run:
+ * replacing the source deletes its points through that list. */
+static int note_series(struct amd_store_sink *ss, unsigned slot, struct amd_err *err)
+{
+	if (ss->metric_series_run[slot] == ss->run_id)
+		return 0;
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_series,
+		"INSERT OR IGNORE INTO metric_series(source_id, run_id, key_id) VALUES(?1,?2,?3)", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	sqlite3_bind_int64(q, 2, ss->run_id);
+	sqlite3_bind_int64(q, 3, ss->metric_key_id[slot]);
+	if (writer_exec(ss, q, err) < 0)
+		return -1;
+	ss->metric_series_run[slot] = ss->run_id;
+	return 0;
 }
 
 static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_t ts_ms,
@@ -371,17 +395,17 @@ static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_
 	WRITER_ENTER(ss, err);
 	if (need_run(ss, "a metric", err) < 0)
 		return -1;
-	int64_t kid = metric_key_id(ss, key, err);
-	if (kid < 0)
+	int slot = metric_key_slot(ss, key, err);
+	if (slot < 0 || note_series(ss, (unsigned)slot, err) < 0)
 		return -1;
 	sqlite3_stmt *q = writer_cached(ss, &ss->ins_metric,
-		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id)"
-		" VALUES(?1,?2,?3,?4,?5,?6)", err);
+		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id, seq)"
+		" VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
 	if (!q)
 		return -1;
 	sqlite3_reset(q);
 	sqlite3_bind_int64(q, 1, ss->run_id);
-	sqlite3_bind_int64(q, 2, kid);
+	sqlite3_bind_int64(q, 2, ss->metric_key_id[slot]);
 	sqlite3_bind_int64(q, 3, step);
 	sqlite3_bind_int64(q, 4, ts_ms);
 	if (isnan(value))
@@ -389,6 +413,7 @@ static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_
 	else
 		sqlite3_bind_double(q, 5, value);
 	sqlite3_bind_int64(q, 6, ss->source_id);
+	sqlite3_bind_int64(q, 7, ss->metric_seq++);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		return writer_sql_fail(ss, err);
 	return 0;

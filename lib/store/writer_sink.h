@@ -30,7 +30,7 @@ struct amd_store_sink {
 	int64_t run_id; /* current run, 0 = none */
 	int64_t *touched;
 	size_t n_touched, cap_touched;
-	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
+	sqlite3_stmt *ins_metric, *ins_series, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
 	sqlite3_stmt *ins_region, *ins_region_call;
 	/* the last trace written, which trace_event rows belong to
@@ -43,6 +43,8 @@ struct amd_store_sink {
 	char *metric_key[WRITER_METRIC_KEYS];
 	int64_t metric_key_id[WRITER_METRIC_KEYS];
 	unsigned metric_key_next; /* the slot replaced next */
+	int64_t metric_series_run[WRITER_METRIC_KEYS]; /* listed in metric_series */
+	int64_t metric_seq; /* the next point's seq (its order in the unit) */
 	struct prev_frame *prev; /* the last stack's path: stacks sharing a */
 	size_t n_prev, cap_prev; /* prefix with it reuse its trie nodes */
 };
