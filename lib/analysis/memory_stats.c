@@ -163,7 +163,7 @@ int amd_memory_stats(struct amd_store *st, const struct amd_sweep_stats *s,
 	if (total && amd_grow_to(&out->v, total, &cap, sizeof *out->v, total) < 0)
 		return amd_fail(err, "out of memory");
 	struct amd_mem_row tl = {0};
-	const struct amd_boot boot = {s->resamples, s->seed, s->level};
+	const struct amd_boot boot = {s->resamples, s->seed, s->level, AMD_AGG_MEDIAN}; /* peaks: median */
 	for (size_t i = 0; i < s->nstrategies; i++) {
 		/* the largest axis value first: the timeline's run */
 		for (size_t j = s->strategies[i].npoints; j-- > 0;) {
