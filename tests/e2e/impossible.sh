@@ -77,4 +77,16 @@ test_expect_success NUMPY,SCIPY 'the run value near 1e308 is finite and the exac
 	test_contains "e+308" "$GOT"
 	test_eq "$WANT" "$GOT"
 '
+
+EN="$TMP/energy"
+test_expect_success 'setup: ddp-n2 with a gpu_energy_J counter of 100, 40 and -500 J (epochs 0..2)' '
+	copy_with_run ddp-n2 "$EN" &&
+	awk "{ print \$1, (\$3 == 0 ? 100 : \$3 == 1 ? 40 : -500), \$3 }" "$ET" >"$RUN/metrics/gpu_energy_J" &&
+	test_status 0 "$AMDAHL" --store "$TMP/energy.db" ingest "$EN"
+'
+test_expect_success 'the negative energy is left out of the run energy (100 + 40 J)' '
+	test_status 0 "$AMDAHL" --store "$TMP/energy.db" stats --json
+	ID=$(basename "$RUN")
+	test_near 140 "$(json_get "$TMP/out" "[r for s in d[\"sweeps\"] for st in s[\"strategies\"] for p in st[\"points\"] for r in p[\"run_values\"] if r[\"id\"] == \"$ID\"][0][\"energy_run_j\"]")" 1e-9
+'
 test_done
