@@ -25,7 +25,7 @@ double amd_aggregate_sorted(const double *v, size_t m, enum amd_aggregate a)
 		return NAN;
 	if (a == AMD_AGG_MLPERF)
 		return amd_mlperf_mean_sorted(v, m);
-	return gsl_stats_median_from_sorted_data(v, 1, m);
+	return amd_median_sorted(v, m);
 }
 
 /* Out of memory for the sorted copy: the smallest and largest finite

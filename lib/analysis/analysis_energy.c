@@ -18,13 +18,20 @@ static int is_kept_step(const struct amd_point *pts, size_t n, const int *keep, 
 	return i < n ? keep[i] : 0;
 }
 
+/* Energy, power and utilisation are never negative nor infinite: such a
+ * sample is impossible and left out of the sums. */
+static int possible(double v)
+{
+	return isfinite(v) && v >= 0;
+}
+
 /* Mean of the values of p (all ranks). */
 static double mean_points(const struct amd_point *p, size_t n)
 {
 	double s = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(p[i].value)) {
+		if (possible(p[i].value)) {
 			s += p[i].value;
 			k++;
 		}
@@ -38,7 +45,7 @@ static void energy_counter(struct amd_run_value *v, const struct amd_point *e, s
 	double all = 0, kept = 0;
 	size_t nk = 0;
 	for (size_t i = 0; i < ne; i++) {
-		if (!isfinite(e[i].value))
+		if (!possible(e[i].value))
 			continue;
 		all += e[i].value;
 		if (is_kept_step(pts, n, keep, e[i].step)) {
@@ -59,7 +66,7 @@ static void energy_integrated(struct amd_run_value *v, const struct amd_point *p
 {
 	double all = 0;
 	for (size_t i = 0; i < np; i++)
-		if (isfinite(p[i].value))
+		if (possible(p[i].value))
 			all += p[i].value * interval;
 	v->energy_run_j = all;
 	v->energy_kept_j = NAN;

@@ -65,6 +65,15 @@ static int note(struct amd_buf *b, int64_t step, const char *why)
 	return amd_buf_printf(b, "%sepoch %lld (%s)", b->len ? ", " : "", (long long)step, why);
 }
 
+/* Appends "epoch STEP (impossible METRIC: VALUE)": a time or a rate that
+ * is negative, zero or infinite, which no speedup can be taken of. */
+static int note_impossible(struct amd_buf *b, int64_t step, const char *metric, double v)
+{
+	char why[160];
+	snprintf(why, sizeof why, "impossible %s: %.6g", metric, v);
+	return note(b, step, why);
+}
+
 /* The list in b as a string ("" when empty) in *out; -1 out of memory. */
 static int list_text(struct amd_buf *b, int failed, char **out)
 {
@@ -92,8 +101,10 @@ static int choose_epochs(struct analysis_run *w, const struct amd_point *pts, si
 			rc = note(&ex, pts[i].step, "warm-up");
 		else if (prof[i] && !o->keep_profiled)
 			rc = note(&ex, pts[i].step, "profiled");
-		else if (!isfinite(pts[i].value))
+		else if (isnan(pts[i].value))
 			rc = note(&ex, pts[i].step, "NaN");
+		else if (!(isfinite(pts[i].value) && pts[i].value > 0))
+			rc = note_impossible(&ex, pts[i].step, o->metric, pts[i].value);
 		else {
 			keep[i] = 1;
 			w->vals[w->nvals++] = pts[i].value;
@@ -157,6 +168,30 @@ static int batch_samples(struct amd_store *st, int64_t run, double *b, struct am
 	return rc;
 }
 
+/* Notes a kept epoch whose epoch time or throughput is impossible (left
+ * out of the run's samples and seconds). */
+static int impossible_pair(struct amd_buf *b, int64_t step, double t, double rate, int has_rate)
+{
+	if (!(isfinite(t) && t > 0))
+		return note_impossible(b, step, "epoch_time_s", t);
+	return has_rate ? note_impossible(b, step, "throughput_samples_per_s", rate) : 0;
+}
+
+/* Appends the notes in b to the run's list of left-out epochs. */
+static int append_notes(char **list, struct amd_buf *b)
+{
+	struct amd_buf all = {0};
+	int rc = b->len == 0 ? 0
+		 : amd_buf_printf(&all, "%s%s%s", *list && **list ? *list : "",
+				  *list && **list ? ", " : "", b->data);
+	amd_buf_free(b);
+	if (rc < 0 || !all.data)
+		return rc;
+	free(*list);
+	*list = all.data;
+	return 0;
+}
+
 /* Samples and seconds of the kept epochs: samples from the logged
  * throughput × epoch time, else global_batch_size × steps_per_epoch. */
 static int run_throughput(struct amd_store *st, struct analysis_run *w,
@@ -164,6 +199,7 @@ static int run_throughput(struct amd_store *st, struct analysis_run *w,
 			  struct amd_err *err)
 {
 	struct amd_point *tp = NULL, *ep = NULL;
+	struct amd_buf left_out = {0};
 	size_t ntp = 0, nep = 0;
 	double b, samples = 0, secs = 0;
 	int rc = amd_run_metric(st, w->rv->id, "throughput_samples_per_s", &tp, &ntp, err) < 0 ||
@@ -175,12 +211,15 @@ static int run_throughput(struct amd_store *st, struct analysis_run *w,
 		if (!keep[i])
 			continue;
 		double t = at_step(ep, nep, pts[i].step);
-		double per = ntp ? at_step(tp, ntp, pts[i].step) * t : b;
-		if (isfinite(t) && isfinite(per)) {
+		double rate = ntp ? at_step(tp, ntp, pts[i].step) : 1;
+		double per = ntp ? rate * t : b;
+		if (isfinite(t) && isfinite(per) && t > 0 && rate > 0 && per > 0) {
 			samples += per;
 			secs += t;
-		}
+		} else if (!isnan(t) && !isnan(rate) && (t <= 0 || rate <= 0 || isinf(t) || isinf(rate)))
+			rc = impossible_pair(&left_out, pts[i].step, t, rate, ntp > 0);
 	}
+	rc = rc < 0 ? -1 : append_notes(&w->v.excluded, &left_out);
 	w->v.samples = secs > 0 ? samples : NAN;
 	w->v.time_s = secs > 0 ? secs : NAN;
 	w->v.throughput = secs > 0 ? samples / secs : NAN;

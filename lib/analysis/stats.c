@@ -91,12 +91,28 @@ static double quantile_by_counting(const double *x, size_t n, size_t m, double p
 	       delta * kth_finite(x, n, lhs + 1, dev, c);
 }
 
-/* GSL's median of the m sorted finite values, from kth_finite. */
+/* The midpoint of a <= b without overflow near DBL_MAX (GSL's (a + b) / 2
+ * turns two values near 1e308 into inf): a + (b - a) / 2 when both have
+ * one sign, else the sum, which cannot overflow then. */
+static double midpoint(double a, double b)
+{
+	if ((a >= 0) == (b >= 0))
+		return a + (b - a) / 2.0;
+	return (a + b) / 2.0;
+}
+
+/* The median of the m sorted finite values, from kth_finite. */
 static double median_by_counting(const double *x, size_t n, size_t m, int dev, double c)
 {
 	size_t lhs = (m - 1) / 2, rhs = m / 2;
 	double a = kth_finite(x, n, lhs, dev, c);
-	return lhs == rhs ? a : (a + kth_finite(x, n, rhs, dev, c)) / 2.0;
+	return lhs == rhs ? a : midpoint(a, kth_finite(x, n, rhs, dev, c));
+}
+
+double amd_median_sorted(const double *v, size_t m)
+{
+	size_t lhs = (m - 1) / 2, rhs = m / 2;
+	return lhs == rhs ? v[lhs] : midpoint(v[lhs], v[rhs]);
 }
 
 /* Mean and sample sd of the finite values in x's order (GSL's formulas). */
@@ -154,7 +170,7 @@ double amd_median(const double *x, size_t n)
 	double *v = finite_sorted(x, n, &m);
 	if (!v)
 		return m ? median_by_counting(x, n, m, 0, 0) : NAN;
-	double r = gsl_stats_median_from_sorted_data(v, 1, m);
+	double r = amd_median_sorted(v, m);
 	free(v);
 	return r;
 }

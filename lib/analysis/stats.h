@@ -46,6 +46,10 @@ struct amd_interval {
 /* Bootstrap settings: resamples (>= 2000 enforced), seed for gsl_rng
  * mt19937, level (e.g. 0.95), and the statistic each resample is reduced
  * to (aggregate.h; zero: the median). */
+/* The median of v[0..m) sorted (m > 0); the midpoint of the two middle
+ * values never overflows (1e308 and 1e308 give 1e308, not inf). */
+double amd_median_sorted(const double *v, size_t m);
+
 struct amd_boot {
 	int resamples;
 	unsigned long seed;

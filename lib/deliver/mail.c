@@ -320,8 +320,26 @@ static int build(CURL *h, const struct amd_mail_msg *m, struct built *b, struct 
  * AUTH data never is) and that reply. */
 struct dialogue {
 	char cmd[256], failed_cmd[256], failed_reply[256];
-	int saw_reply;
+	int saw_reply, connected;
+	const char *stage; /* the dialogue's step waiting for the server */
+	const char *stalled_at; /* stage when the time ran out */
+	struct timespec deadline; /* the whole send, QUIT included */
+	int has_deadline, past_deadline;
 };
+
+/* The step of the dialogue a command sent opens, named as the error says
+ * it; NULL for lines that open none (AUTH data, message bytes). */
+static const char *stage_of(const char *line, size_t n)
+{
+	static const struct { const char *cmd, *stage; } steps[] = {
+		{"EHLO ", "EHLO"}, {"HELO ", "EHLO"}, {"STARTTLS", "STARTTLS"},
+		{"AUTH ", "AUTH"}, {"MAIL ", "MAIL/RCPT"}, {"RCPT ", "MAIL/RCPT"},
+		{"DATA", "DATA"}, {"QUIT", "QUIT"}};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+		if (n >= strlen(steps[i].cmd) && strncmp(line, steps[i].cmd, strlen(steps[i].cmd)) == 0)
+			return steps[i].stage;
+	return NULL;
+}
 
 static void copy_line(char *dst, size_t cap, const char *src, size_t n)
 {
@@ -337,7 +355,15 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t n, void *arg
 {
 	struct dialogue *d = arg;
 	static const char *const kept[] = {"MAIL ", "RCPT ", "DATA", "EHLO ", "HELO ", "STARTTLS"};
-	if (type == CURLINFO_HEADER_OUT) {
+	if (type == CURLINFO_TEXT && !d->stalled_at &&
+	    (memmem(data, n, "timeout", 7) || memmem(data, n, "timed out", 9)))
+		d->stalled_at = d->stage ? d->stage : "connect";
+	if (type == CURLINFO_TEXT && n >= 10 && strncmp(data, "Connected ", 10) == 0) {
+		d->connected = 1;
+		d->stage = "the greeting";
+	} else if (type == CURLINFO_HEADER_OUT) {
+		const char *stage = stage_of(data, n);
+		d->stage = stage ? stage : d->stage;
 		d->cmd[0] = '\0';
 		for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
 			if (n >= strlen(kept[i]) && strncmp(data, kept[i], strlen(kept[i])) == 0)
@@ -350,6 +376,49 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t n, void *arg
 		}
 	}
 	return 0;
+}
+
+/* libcurl's progress callback, called about once a second also while it
+ * waits for a reply, the QUIT when the connection closes included (which
+ * CURLOPT_TIMEOUT does not bound: curl waits up to 120 s for that reply).
+ * Past the deadline it aborts; a connection never reused
+ * (CURLOPT_FORBID_REUSE) is closed inside curl_easy_perform, so the
+ * deadline bounds the whole send. */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	struct dialogue *d = arg;
+	struct timespec now;
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	if (!d->has_deadline || clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+		return 0;
+	if (now.tv_sec > d->deadline.tv_sec ||
+	    (now.tv_sec == d->deadline.tv_sec && now.tv_nsec >= d->deadline.tv_nsec))
+		d->past_deadline = 1;
+	if (d->past_deadline && !d->stalled_at)
+		d->stalled_at = d->stage ? d->stage : "connect";
+	return d->past_deadline;
+}
+
+static void set_deadline(CURL *h, struct dialogue *d, long timeout_s)
+{
+	if (timeout_s <= 0 || clock_gettime(CLOCK_MONOTONIC, &d->deadline) != 0)
+		return;
+	d->deadline.tv_sec += timeout_s;
+	d->has_deadline = 1;
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, timeout_s);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, timeout_s < 30 ? timeout_s : 30L);
+	curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, d);
+}
+
+/* "the server was reached but did not answer the DATA step" or "no
+ * connection": what a send that ran out of time was waiting for. */
+static int timed_out(CURLcode rc, const struct dialogue *d)
+{
+	return rc == CURLE_OPERATION_TIMEDOUT || (rc == CURLE_ABORTED_BY_CALLBACK && d->past_deadline);
 }
 
 static const char *what_failed(CURLcode rc, const struct dialogue *d)
@@ -384,8 +453,18 @@ static int send_error(CURLcode rc, const char *errbuf, const struct dialogue *d,
 {
 	char *url = amd_mail_url_scrub(smtp->url);
 	struct amd_buf b = {0};
-	int ok = url && amd_buf_printf(&b, "%s: %s: %s", url, what_failed(rc, d),
-				       *errbuf ? errbuf : curl_easy_strerror(rc)) == 0;
+	int ok;
+	if (timed_out(rc, d) && d->connected)
+		ok = url && amd_buf_printf(&b, "%s: the server was reached but stopped answering at "
+					   "%s: no reply within the %ld s timeout", url,
+					   d->stalled_at ? d->stalled_at : "the greeting",
+					   smtp->timeout_s) == 0;
+	else if (timed_out(rc, d))
+		ok = url && amd_buf_printf(&b, "%s: cannot reach the server: no connection within "
+					   "the %ld s timeout (connect)", url, smtp->timeout_s) == 0;
+	else
+		ok = url && amd_buf_printf(&b, "%s: %s: %s", url, what_failed(rc, d),
+					   *errbuf ? errbuf : curl_easy_strerror(rc)) == 0;
 	if (ok && d->failed_reply[0])
 		ok = amd_buf_printf(&b, " (%s%s%s)", d->failed_cmd, d->failed_cmd[0] ? " -> " : "",
 				    d->failed_reply) == 0;
@@ -422,7 +501,7 @@ int amd_mail_send(const struct amd_mail_msg *m, const struct amd_smtp *smtp,
 		curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
 		curl_easy_setopt(h, CURLOPT_DEBUGDATA, &d);
 		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 30L);
-		curl_easy_setopt(h, CURLOPT_TIMEOUT, smtp->timeout_s);
+		set_deadline(h, &d, smtp->timeout_s);
 		if (smtp->ssl_reqd)
 			curl_easy_setopt(h, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 		if (smtp->cacert)

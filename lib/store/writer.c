@@ -248,13 +248,36 @@ static int touch(struct amd_store_sink *ss, int64_t run, struct amd_err *err)
 	return 0;
 }
 
+/* Drops sweep old when the run moved out of it left it empty: a
+ * placeholder run (a trace linked to a run not ingested yet, in a sweep
+ * the trace could not name: "default") moves to its own sweep when its
+ * unit comes, and the placeholder's sweep must not stay behind empty. */
+static int drop_emptied_sweep(struct amd_store_sink *ss, int64_t old, int64_t now,
+			      struct amd_err *err)
+{
+	if (old <= 0 || old == now)
+		return 0;
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"DELETE FROM sweep WHERE id=?1 AND NOT EXISTS(SELECT 1 FROM run WHERE sweep_id=?1)",
+		err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, old);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
+}
+
 static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_err *err)
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
 	if (!r->ext_id || !*r->ext_id)
 		return amd_fail(err, "%s: a run without an id", ss->path);
-	int64_t sw = sweep_id(ss, r->sweep, r->sweep_ext_id, err);
+	int64_t old_sweep = lookup_id(ss->st, "SELECT sweep_id FROM run WHERE ext_id=?1", r->ext_id);
+	int64_t sw = old_sweep < 0 ? -1 : sweep_id(ss, r->sweep, r->sweep_ext_id, err);
+	if (old_sweep < 0)
+		return writer_sql_fail(ss, err);
 	if (sw < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_prepare(ss->st,
@@ -284,6 +307,8 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 	if (id < 0)
 		return writer_sql_fail(ss, err);
 	ss->run_id = id;
+	if (drop_emptied_sweep(ss, old_sweep, sw, err) < 0)
+		return -1;
 	return touch(ss, id, err);
 }
 

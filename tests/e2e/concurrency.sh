@@ -99,4 +99,27 @@ test_expect_success SQLITE3 'again onto a full store: store unchanged' '
 	test_eq "$before" "$(store_digest "$TMP/diff.db")"
 '
 
+# ---- no empty sweep left behind (issue 20 item 13): a trace linked to a
+# run not ingested yet makes a placeholder run in sweep "default"; when
+# the run's own directory comes (later, or from the other process or
+# worker) the run moves to its sweep and "default", now empty, goes.
+CPU="$DATA/cpu-strong-scaling/mlruns"
+empty_sweeps() { q "$1" "SELECT group_concat(name) FROM sweep WHERE NOT EXISTS(SELECT 1 FROM run WHERE sweep_id=sweep.id)"; }
+test_expect_success SQLITE3 'a trace ingested before its run: the placeholder sweep "default" goes when the run comes' '
+	T=$(find "$CPU" -name "*.pt.trace.json.gz" | sort | head -1)
+	test_status 0 "$AMDAHL" --store "$TMP/order.db" ingest "$T"
+	test_eq "default|1" "$(q "$TMP/order.db" "SELECT name, (SELECT count(*) FROM run WHERE sweep_id=sweep.id) FROM sweep")"
+	test_status 0 "$AMDAHL" --store "$TMP/order.db" ingest "$CPU"
+	test_eq "" "$(empty_sweeps "$TMP/order.db")"
+	test_eq "cpu-strong-scaling" "$(q "$TMP/order.db" "SELECT group_concat(name) FROM sweep")"
+'
+test_expect_success SQLITE3 'two concurrent ingest -j 2 of the bundled sweep into a new store, 4 times: no empty sweep' '
+	for i in 1 2 3 4; do
+		both "dflt$i" "$TMP/dflt$i.db" -j 2 "$CPU" -- -j 2 "$CPU"
+		test_eq "0 0" "$(cat "$TMP/dflt$i.rc")"
+		test_eq "" "$(empty_sweeps "$TMP/dflt$i.db")"
+		test_eq "cpu-strong-scaling" "$(q "$TMP/dflt$i.db" "SELECT group_concat(name) FROM sweep")"
+	done
+'
+
 test_done

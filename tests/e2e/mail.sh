@@ -233,6 +233,41 @@ test_expect_success AIOSMTPD 'a dropped connection: exit 1, one line saying so' 
 	test_contains "connection" "$ERR"
 	one_line "$ERR"
 '
+# ---- a server that hangs: the whole send (connect, dialogue, QUIT) ends
+# within mail.timeout, here 5 s (+ 3 s slack; before the fix a stall at
+# DATA took 125 s: libcurl waited 120 s more for the QUIT reply), and the
+# error names the step the server stopped answering and that it was
+# reached.
+test_expect_success 'setup: an amdahl.yaml with mail.timeout 5' '
+	printf "mail:\n  timeout: 5\n" >"$TMP/timeout.yaml"
+'
+# stalled_mail PORT — mail with the 5 s timeout under `timeout 60`; the
+# seconds it took in $TOOK
+stalled_mail() {
+	local t0
+	t0=$(date +%s.%N)
+	test_status 1 timeout 60 "$AMDAHL" --config "$TMP/timeout.yaml" mail \
+		--to alice@example.org --smtp "smtp://127.0.0.1:$1" "$REPORT"
+	TOOK=$(awk -v a="$t0" -v b="$(date +%s.%N)" "BEGIN{printf \"%.1f\", b-a}")
+}
+within_timeout() { test_true "mail took $TOOK s, want <= 8" awk -v t="$TOOK" "BEGIN{exit !(t <= 8)}"; }
+for stall in greeting rcpt data; do
+	case $stall in
+	greeting) STAGE="the greeting" ;;
+	rcpt) STAGE="MAIL/RCPT" ;;
+	data) STAGE="DATA" ;;
+	esac
+	test_expect_success AIOSMTPD "setup: a server that stops answering at $stall" "
+		start_server \"\$TMP/stall-$stall\" --stall-at $stall
+	"
+	test_expect_success AIOSMTPD "a server hung at $stall: exit 1 within the timeout, naming $STAGE" "
+		stalled_mail \"\$(port_of \"\$TMP/stall-$stall\")\"
+		within_timeout
+		test_contains 'the server was reached but stopped answering at $STAGE' \"\$ERR\"
+		test_contains '5 s timeout' \"\$ERR\"
+		one_line \"\$ERR\"
+	"
+done
 S6="$TMP/s6" P6=
 test_expect_success AIOSMTPD 'setup: a server with a SIZE limit of 20000 bytes' '
 	start_server "$S6" --size-limit 20000

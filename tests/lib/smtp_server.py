@@ -6,6 +6,7 @@ saved as OUTDIR/N.eml (the DATA bytes as received) with OUTDIR/N.json
 
   smtp_server.py OUTDIR PORTFILE [--refuse-rcpt ADDR] [--refuse-from ADDR]
                  [--auth-user USER] [--drop-at-data] [--size-limit BYTES]
+                 [--stall-at greeting|rcpt|data]
                  [--starttls CERT KEY | --smtps CERT KEY]
 
 With --auth-user, AUTH (PLAIN or LOGIN, without TLS: loopback only) is
@@ -14,8 +15,15 @@ neither TLS option is given). --starttls requires STARTTLS before
 anything else; --smtps speaks TLS from the first byte. The chosen port is
 written to PORTFILE once the server accepts connections; it runs until
 SIGTERM.
+
+--stall-at makes the server go silent for an hour (a hung server, not a
+closed one): 'greeting' accepts TCP connections and never says 220 (a
+plain listening socket, no SMTP at all); 'rcpt' never answers RCPT TO;
+'data' reads the whole message after DATA and never answers the final
+'.', nor the QUIT that follows (aiosmtpd answers commands in order).
 """
 import argparse
+import asyncio
 import json
 import os
 import signal
@@ -28,8 +36,9 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 
 class Saver:
-    def __init__(self, outdir, refuse_rcpt, refuse_from, drop_at_data):
+    def __init__(self, outdir, refuse_rcpt, refuse_from, drop_at_data, stall_at=None):
         self.outdir = outdir
+        self.stall_at = stall_at
         self.refuse_rcpt = set(refuse_rcpt)
         self.refuse_from = set(refuse_from)
         self.drop_at_data = drop_at_data
@@ -43,12 +52,16 @@ class Saver:
         return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.stall_at == "rcpt":
+            await asyncio.sleep(3600)
         if address in self.refuse_rcpt:
             return "550 5.1.1 <%s>: no such user" % address
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.stall_at == "data":
+            await asyncio.sleep(3600)
         if self.drop_at_data:
             server.transport.close()
             return "421 4.3.0 closing"
@@ -84,6 +97,24 @@ def free_port():
         return s.getsockname()[1]
 
 
+def write_port(portfile, port):
+    with open(portfile + ".tmp", "w") as f:
+        f.write("%d\n" % port)
+    os.rename(portfile + ".tmp", portfile)
+
+
+def silent_listener(portfile):
+    """Accepts connections and never says a word, until SIGTERM."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(8)
+    write_port(portfile, s.getsockname()[1])
+    kept = []
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    while True:
+        kept.append(s.accept()[0])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("outdir")
@@ -92,11 +123,15 @@ def main():
     ap.add_argument("--refuse-from", action="append", default=[])
     ap.add_argument("--auth-user")
     ap.add_argument("--drop-at-data", action="store_true")
+    ap.add_argument("--stall-at", choices=["greeting", "rcpt", "data"])
     ap.add_argument("--size-limit", type=int, help="bytes (SIZE extension); default 32 MiB")
     ap.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
     ap.add_argument("--smtps", nargs=2, metavar=("CERT", "KEY"))
     a = ap.parse_args()
-    handler = Saver(a.outdir, a.refuse_rcpt, a.refuse_from, a.drop_at_data)
+    if a.stall_at == "greeting":
+        silent_listener(a.portfile)
+        return
+    handler = Saver(a.outdir, a.refuse_rcpt, a.refuse_from, a.drop_at_data, a.stall_at)
     kw = {}
     tls = a.starttls or a.smtps
     if a.auth_user:
@@ -114,12 +149,12 @@ def main():
     port = free_port()
     ctl = Controller(handler, hostname="127.0.0.1", port=port, ready_timeout=30, **kw)
     ctl.start()
-    with open(a.portfile + ".tmp", "w") as f:
-        f.write("%d\n" % port)
-    os.rename(a.portfile + ".tmp", a.portfile)
+    write_port(a.portfile, port)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     done.wait()
+    if a.stall_at:  # a handler is asleep: stop() would wait for it
+        os._exit(0)
     ctl.stop()
 
 

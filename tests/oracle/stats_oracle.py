@@ -21,6 +21,8 @@ import csv
 import gzip
 import json
 import math
+import statistics
+from fractions import Fraction
 import os
 import re
 import sys
@@ -210,12 +212,20 @@ def epochs(run, metric, windows):
             excluded.append((step, "warm-up"))
         elif prof:
             excluded.append((step, "profiled"))
-        elif not math.isfinite(v):
+        elif math.isnan(v):
             excluded.append((step, "NaN"))
+        elif not (math.isfinite(v) and v > 0):  # no speedup of a time or rate <= 0
+            excluded.append((step, "impossible"))
         else:
             kept.append(v)
             kept_steps.append(step)
     return pts, kept, kept_steps, excluded
+
+
+def exact_median(x):
+    """The median in exact rational arithmetic, rounded once: never
+    overflows where numpy's (a + b) / 2 does (values near 1e308)."""
+    return float(statistics.median(Fraction(v) for v in x))
 
 
 def mad_flags(x):
@@ -258,7 +268,7 @@ def run_value(run, metric, windows):
              excluded=excluded, kept_steps=steps)
     if not kept:
         return r
-    r["value"] = float(np.median(kept))
+    r["value"] = exact_median(kept)
     r["flagged"] = [steps[i] for i in mad_flags(kept)]
     # throughput: samples = throughput x epoch time, over the kept epochs
     thr = {p[1]: p[3] for p in points(run, "throughput_samples_per_s")}
