@@ -34,6 +34,8 @@ static const struct cmd commands[] = {
 	{"diff", cmd_diff, NEEDS_STORE_READ, "the regions of two sweeps or configurations side by side"},
 	{"history", cmd_history, NEEDS_STORE_READ | NEEDS_CONFIG,
 	 "a metric over groups of runs (commits) in order, with its change points"},
+	{"link", cmd_link, NEEDS_STORE_WRITE | NEEDS_CONFIG,
+	 "link an ingested trace, py-spy file or GPU log to a run"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
