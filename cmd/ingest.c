@@ -231,6 +231,30 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 	return -1;
 }
 
+/* `--run NAME` without --sweep must name a run the store holds: a typo
+ * would otherwise create a placeholder run (issue 20 item 12). */
+static int check_run(const char *store_path, const struct amd_ingest_opts *o,
+		     struct amd_err *err)
+{
+	if (!o->run || o->sweep)
+		return 0;
+	char near[512] = "";
+	int64_t id = 0;
+	if (access(store_path, F_OK) == 0) {
+		struct amd_store *st = NULL;
+		if (amd_store_open(store_path, AMD_STORE_READ, &st, err) < 0)
+			return -1;
+		id = amd_store_run_find(st, o->run, NULL, near, sizeof near, err);
+		amd_store_close(st);
+	}
+	if (id > 0)
+		return 0;
+	if (id == 0)
+		amd_fail(err, "--run %s: no run of that name or id in %s%s; '--sweep S --run %s'"
+			 " creates it in sweep S", o->run, store_path, near, o->run);
+	return -1;
+}
+
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
@@ -242,6 +266,10 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_unit_list units = {0};
 	if (amd_walk((const char *const *)argv + optind, (size_t)(argc - optind), &o, &units,
 		     &err) < 0) {
+		amd_unit_list_free(&units);
+		return cmd_error("ingest", "%s", err.msg);
+	}
+	if (check_run(ctx->store_path, &o, &err) < 0) {
 		amd_unit_list_free(&units);
 		return cmd_error("ingest", "%s", err.msg);
 	}

@@ -77,7 +77,7 @@ int cmd_link(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_store *st = NULL;
 	if (amd_store_open(ctx->store_path, AMD_STORE_WRITE, &st, &err) < 0)
 		return cmd_error("link", "%s", err.msg);
-	int rc = amd_store_link_source(st, &ctx->config, path, argv[optind + 1], sweep, &err);
+	int rc = amd_store_link_source(st, &ctx->config, path, argv[optind + 1], sweep, 0, &err);
 	amd_store_close(st);
 	if (rc < 0)
 		return cmd_error("link", "%s", err.msg);

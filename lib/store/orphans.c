@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "run_columns.h"
+#include "selector_hint.h"
 
 /* The tables whose rows a source owns and a run may own (run_id NULL:
  * none). A GPU sample inside a run's start..end belongs to that run by
@@ -103,6 +104,49 @@ static int64_t run_named(struct amd_store *st, const char *run, const char *swee
 		" ORDER BY run.start_ms DESC, run.ext_id DESC LIMIT 1", run, sweep, err);
 }
 
+/* The distinct run names, sorted. */
+static int run_names(struct amd_store *st, char ***out, size_t *n, struct amd_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT DISTINCT name FROM run WHERE name IS NOT NULL ORDER BY name", err);
+	if (!q)
+		return -1;
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0 ||
+		    amd_store_col_text(q, 0, &(*out)[*n]) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	if (amd_store_rows_done(st, q, rc, err) == 0)
+		return 0;
+	sel_strings_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	return -1;
+}
+
+int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sweep,
+			   char *closest, size_t size, struct amd_err *err)
+{
+	closest[0] = '\0';
+	int64_t id = run_named(st, run, sweep, err);
+	if (id != 0)
+		return id;
+	char **names;
+	size_t n;
+	if (run_names(st, &names, &n, err) < 0)
+		return -1;
+	sel_closest(run, (const char *const *)names, n, closest, size);
+	sel_strings_free(names, n);
+	return 0;
+}
+
 /* Counts (what 0) or moves (what 1) the rows of source src in every
  * run table that are not run's; *rows gets the count. */
 static int move_rows(struct amd_store *st, int64_t src, int64_t run, int what, int64_t *rows,
@@ -133,16 +177,52 @@ static int move_rows(struct amd_store *st, int64_t src, int64_t run, int what, i
 	return 0;
 }
 
+/* Runs sql (no rows) with texts a, b, c bound (NULL: SQL NULL). */
+static int exec_texts(struct amd_store *st, const char *sql, const char *a, const char *b,
+		      const char *c, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
+	if (!q)
+		return -1;
+	const char *v[] = {a, b, c};
+	for (int i = 0; i < 3 && i < sqlite3_bind_parameter_count(q); i++)
+		if (v[i])
+			sqlite3_bind_text(q, i + 1, v[i], -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+}
+
+/* A placeholder run NAME in sweep (owned by no source, id
+ * "name:SWEEP/NAME" as the unit writer makes them, writer.c), which an
+ * MLflow run ingested later under that id fills in. */
+static int64_t placeholder_run(struct amd_store *st, const char *name, const char *sweep,
+			       struct amd_err *err)
+{
+	if (exec_texts(st, "INSERT INTO sweep(name) VALUES(?1) ON CONFLICT(name) DO NOTHING",
+		       sweep, NULL, NULL, err) < 0)
+		return -1;
+	char ext[512];
+	snprintf(ext, sizeof ext, "name:%s/%s", sweep, name);
+	if (exec_texts(st, "INSERT INTO run(sweep_id, ext_id, name, status)"
+		       " SELECT id, ?2, ?3, 0 FROM sweep WHERE name = ?1", sweep, ext, name, err) < 0)
+		return -1;
+	return first_id(st, "SELECT id FROM run WHERE ext_id = ?1", ext, NULL, err);
+}
+
 static int link_in_tx(struct amd_store *st, const struct amd_config *cfg, const char *path,
-		      const char *run, const char *sweep, struct amd_err *err)
+		      const char *run, const char *sweep, int create, struct amd_err *err)
 {
 	int64_t src = first_id(st, "SELECT id FROM source WHERE path = ?1", path, NULL, err);
 	if (src == 0)
 		return amd_fail(err, "%s: not in the store %s; ingest it first", path, st->path);
-	int64_t rid = src < 0 ? -1 : run_named(st, run, sweep, err);
+	char near[512];
+	int64_t rid = src < 0 ? -1 : amd_store_run_find(st, run, sweep, near, sizeof near, err);
+	if (rid == 0 && create && sweep)
+		rid = placeholder_run(st, run, sweep, err);
 	if (rid == 0)
-		return amd_fail(err, "%s: no run '%s'%s%s in the store; 'amdahl runs' lists them",
-				path, run, sweep ? " in sweep " : "", sweep ? sweep : "");
+		return amd_fail(err, "%s: no run '%s'%s%s in the store%s", path, run,
+				sweep ? " in sweep " : "", sweep ? sweep : "", near);
 	int64_t rows, moved;
 	if (rid < 0 || move_rows(st, src, rid, 0, &rows, err) < 0)
 		return -1;
@@ -158,12 +238,12 @@ static int link_in_tx(struct amd_store *st, const struct amd_config *cfg, const 
 }
 
 int amd_store_link_source(struct amd_store *st, const struct amd_config *cfg,
-			  const char *path, const char *run, const char *sweep,
+			  const char *path, const char *run, const char *sweep, int create,
 			  struct amd_err *err)
 {
 	if (amd_store_begin(st, err) < 0)
 		return -1;
-	int rc = link_in_tx(st, cfg, path, run, sweep, err);
+	int rc = link_in_tx(st, cfg, path, run, sweep, create, err);
 	if (rc < 0 || rc == AMD_LINK_NOTHING || rc == AMD_LINK_ALREADY) {
 		amd_store_rollback(st);
 		return rc;

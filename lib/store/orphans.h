@@ -2,7 +2,8 @@
  * profiles and GPU logs whose facts no run owns (a GPU log counts as
  * linked when one of its samples falls inside a run's start..end, which
  * is how energy finds it), and linking such a source to a run after it
- * was ingested, without reading the file again. */
+ * was ingested, without reading the file again; finding the run a
+ * `--run NAME` means, with the closest names when there is none. */
 #ifndef AMD_ORPHANS_H
 #define AMD_ORPHANS_H
 
@@ -29,14 +30,22 @@ enum amd_link_result {
 	AMD_LINK_NOTHING,  /* the source has no facts a run can own (an MLflow run) */
 };
 
-/* Links every run-less fact of source path (trace, operator averages,
- * py-spy samples, GPU samples, regions) to the run named run (its id,
- * or its name, in sweep when sweep is not NULL) in one transaction, and
- * derives the run's columns again. Fails when path was never ingested,
- * when no run or more than one run answers to run. Returns enum
- * amd_link_result, or -1. */
+/* The run `--run run` names (its id, or the newest run of that name,
+ * in sweep when not NULL): its row id; 0 when there is none, and then
+ * closest gets "; closest: 'a', 'b'" (the run names nearest by edit
+ * distance) or ""; -1 on an error. */
+int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sweep,
+			   char *closest, size_t size, struct amd_err *err);
+
+/* Links every fact of source path a run may own (trace, operator
+ * averages, py-spy samples, GPU samples, regions) to the run named run
+ * (amd_store_run_find) in one transaction, and derives the run's
+ * columns again. When no run answers and create is set with a sweep, a
+ * placeholder run of that name is made in sweep (as `ingest --sweep S
+ * --run NAME` does for a new file). Fails when path was never
+ * ingested, or no run answers. Returns enum amd_link_result, or -1. */
 int amd_store_link_source(struct amd_store *st, const struct amd_config *cfg,
-			  const char *path, const char *run, const char *sweep,
+			  const char *path, const char *run, const char *sweep, int create,
 			  struct amd_err *err);
 
 #endif

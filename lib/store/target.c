@@ -60,7 +60,7 @@ static void target_rollback(struct amd_unit_writer *w)
 static int target_link(void *conn, const char *path, const char *run, const char *sweep,
 		       const struct amd_config *cfg, struct amd_err *err)
 {
-	int rc = amd_store_link_source(conn, cfg, path, run, sweep, err);
+	int rc = amd_store_link_source(conn, cfg, path, run, sweep, 1, err);
 	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
 }
 
