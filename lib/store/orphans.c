@@ -104,33 +104,6 @@ static int64_t run_named(struct amd_store *st, const char *run, const char *swee
 		" ORDER BY run.start_ms DESC, run.ext_id DESC LIMIT 1", run, sweep, err);
 }
 
-/* The distinct run names, sorted. */
-static int run_names(struct amd_store *st, char ***out, size_t *n, struct amd_err *err)
-{
-	*out = NULL;
-	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT DISTINCT name FROM run WHERE name IS NOT NULL ORDER BY name", err);
-	if (!q)
-		return -1;
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0 ||
-		    amd_store_col_text(q, 0, &(*out)[*n]) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		(*n)++;
-	}
-	if (amd_store_rows_done(st, q, rc, err) == 0)
-		return 0;
-	sel_strings_free(*out, *n);
-	*out = NULL;
-	*n = 0;
-	return -1;
-}
-
 int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sweep,
 			   char *closest, size_t size, struct amd_err *err)
 {
@@ -140,7 +113,8 @@ int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sw
 		return id;
 	char **names;
 	size_t n;
-	if (run_names(st, &names, &n, err) < 0)
+	if (sel_store_strings(st, "SELECT DISTINCT name FROM run WHERE name IS NOT NULL"
+			      " ORDER BY name", &names, &n, err) < 0)
 		return -1;
 	sel_closest(run, (const char *const *)names, n, closest, size);
 	sel_strings_free(names, n);
