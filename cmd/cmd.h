@@ -68,5 +68,8 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_link(int argc, char **argv, struct cmd_ctx *ctx);
+/* `runs --orphans` (link.c): the inputs no run owns. */
+int cmd_runs_orphans(struct cmd_ctx *ctx, int json);
 
 #endif

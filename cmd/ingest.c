@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "ingest.h"
+#include "orphans.h"
 #include "writer.h"
 #include "file.h"
 #include "num.h"
@@ -49,6 +50,7 @@ static const char *result_name(enum amd_unit_result r)
 	case AMD_UNIT_ADDED: return "added";
 	case AMD_UNIT_REPLACED: return "replaced";
 	case AMD_UNIT_UNCHANGED: return "unchanged";
+	case AMD_UNIT_LINKED: return "linked";
 	default: return "failed";
 	}
 }
@@ -77,7 +79,49 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 	fflush(stderr);
 }
 
-static int print_json(const struct amd_unit_list *units)
+/* Units of this ingest that no run owns (orphans.h); orphaned[i] set for
+ * units->v[i]. Returns their number, or -1 (err says why). */
+static int find_orphans(const char *store_path, const struct amd_unit_list *units,
+			char *orphaned, struct amd_err *err)
+{
+	struct amd_store *st = NULL;
+	struct amd_orphan *v = NULL;
+	size_t n = 0;
+	if (amd_store_open(store_path, AMD_STORE_READ, &st, err) < 0)
+		return -1;
+	int rc = amd_store_orphans(st, &v, &n, err);
+	amd_store_close(st);
+	if (rc < 0)
+		return -1;
+	int found = 0;
+	for (size_t i = 0; i < units->n; i++)
+		for (size_t j = 0; j < n && units->v[i].result != AMD_UNIT_FAILED; j++)
+			if (strcmp(units->v[i].path, v[j].path) == 0) {
+				orphaned[i] = 1;
+				found++;
+				break;
+			}
+	amd_orphans_free(v, n);
+	return found;
+}
+
+#define ORPHAN_LINES 10
+
+/* One warning per orphaned unit (the first ORPHAN_LINES of them). */
+static void warn_orphans(const struct amd_unit_list *units, const char *orphaned, int n)
+{
+	int shown = 0;
+	for (size_t i = 0; i < units->n && shown < ORPHAN_LINES; i++)
+		if (orphaned[i] && ++shown)
+			cmd_error("ingest", "warning: %s: linked to no run; link it with"
+				  " 'amdahl link FILE RUN' or ingest it with --run RUN",
+				  units->v[i].path);
+	if (n > shown)
+		cmd_error("ingest", "warning: %d more files linked to no run;"
+			  " 'amdahl runs --orphans' lists them all", n - shown);
+}
+
+static int print_json(const struct amd_unit_list *units, const char *orphaned)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(root, "units");
@@ -89,6 +133,8 @@ static int print_json(const struct amd_unit_list *units)
 		cJSON_AddStringToObject(o, "result", result_name(u->result));
 		if (u->result == AMD_UNIT_FAILED)
 			cJSON_AddStringToObject(o, "error", u->error);
+		else
+			cJSON_AddBoolToObject(o, "linked_to_run", !orphaned[i]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	cJSON_AddNumberToObject(root, "skipped", (double)units->skipped);
@@ -101,6 +147,17 @@ static void list_formats(void)
 		printf("%-20s %s%s\n", amd_formats[i]->name,
 		       amd_formats[i]->variants ? amd_formats[i]->variants : "",
 		       amd_formats[i]->is_dir ? " (directory)" : "");
+}
+
+static void print_summary(const size_t *count, int norphans, size_t skipped)
+{
+	printf("%zu added, %zu replaced, %zu unchanged, %zu failed", count[AMD_UNIT_ADDED],
+	       count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED], count[AMD_UNIT_FAILED]);
+	if (count[AMD_UNIT_LINKED])
+		printf(", %zu linked to a run", count[AMD_UNIT_LINKED]);
+	if (norphans)
+		printf("; %d linked to no run", norphans);
+	printf("; %zu other files skipped\n", skipped);
 }
 
 /* A store this command created and never wrote to is removed again, so
@@ -178,6 +235,30 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 	return -1;
 }
 
+/* `--run NAME` without --sweep must name a run the store holds: a typo
+ * would otherwise create a placeholder run (issue 20 item 12). */
+static int check_run(const char *store_path, const struct amd_ingest_opts *o,
+		     struct amd_err *err)
+{
+	if (!o->run || o->sweep)
+		return 0;
+	char near[512] = "";
+	int64_t id = 0;
+	if (access(store_path, F_OK) == 0) {
+		struct amd_store *st = NULL;
+		if (amd_store_open(store_path, AMD_STORE_READ, &st, err) < 0)
+			return -1;
+		id = amd_store_run_find(st, o->run, NULL, near, sizeof near, err);
+		amd_store_close(st);
+	}
+	if (id > 0)
+		return 0;
+	if (id == 0)
+		amd_fail(err, "--run %s: no run of that name or id in %s%s; '--sweep S --run %s'"
+			 " creates it in sweep S", o->run, store_path, near, o->run);
+	return -1;
+}
+
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
@@ -192,6 +273,10 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_unit_list_free(&units);
 		return cmd_error("ingest", "%s", err.msg);
 	}
+	if (check_run(ctx->store_path, &o, &err) < 0) {
+		amd_unit_list_free(&units);
+		return cmd_error("ingest", "%s", err.msg);
+	}
 	struct progress p = {.on = ctx->tty_err && !json};
 	o.progress = progress;
 	o.progress_ctx = &p;
@@ -203,19 +288,26 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		drop_if_new_and_empty(ctx->store_path, existed, 0);
 		return cmd_error("ingest", "%s", err.msg);
 	}
-	size_t count[4] = {0};
+	size_t count[5] = {0};
 	for (size_t i = 0; i < units.n; i++)
 		count[units.v[i].result]++;
-	drop_if_new_and_empty(ctx->store_path, existed,
-			      count[AMD_UNIT_ADDED] + count[AMD_UNIT_REPLACED] +
-				      count[AMD_UNIT_UNCHANGED]);
+	size_t held = units.n - count[AMD_UNIT_FAILED];
+	drop_if_new_and_empty(ctx->store_path, existed, held);
+	char *orphaned = calloc(units.n + 1, 1);
+	int norphans = !orphaned ? amd_fail(&err, "out of memory")
+		     : held ? find_orphans(ctx->store_path, &units, orphaned, &err) : 0;
+	if (norphans < 0) {
+		free(orphaned);
+		amd_unit_list_free(&units);
+		return cmd_error("ingest", "%s", err.msg);
+	}
+	warn_orphans(&units, orphaned, norphans);
 	rc = EXIT_OK;
 	if (json)
-		rc = print_json(&units);
+		rc = print_json(&units, orphaned);
 	else if (!quiet)
-		printf("%zu added, %zu replaced, %zu unchanged, %zu failed; %zu other files skipped\n",
-		       count[AMD_UNIT_ADDED], count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED],
-		       count[AMD_UNIT_FAILED], units.skipped);
+		print_summary(count, norphans, units.skipped);
+	free(orphaned);
 	amd_unit_list_free(&units);
 	return failed ? EXIT_USAGE : rc;
 }

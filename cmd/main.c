@@ -36,6 +36,8 @@ static const struct cmd commands[] = {
 	 "a metric over groups of runs (commits) in order, with its change points"},
 	{"push", cmd_push, NEEDS_NOTHING, "copy the local store into a shared ClickHouse store"},
 	{"sql", cmd_sql, NEEDS_NOTHING, "read-only SQL on the store (SQLite or ClickHouse)"},
+	{"link", cmd_link, NEEDS_STORE_WRITE | NEEDS_CONFIG,
+	 "link an ingested trace, py-spy file or GPU log to a run"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -12,11 +12,13 @@
 
 static void help(void)
 {
-	printf("usage: amdahl runs [--sweep NAME|SELECTOR] [--json]\n"
+	printf("usage: amdahl runs [--sweep NAME|SELECTOR] [--orphans] [--json]\n"
 	       "\n"
 	       "Lists each sweep and its runs (launches): strategy, n (world size),\n"
 	       "repeat, status, child worker runs folded in, metrics and traces.\n"
 	       "Runs that did not finish are listed and left out of statistics.\n"
+	       "--orphans lists the traces, py-spy files, profiles and GPU logs\n"
+	       "linked to no run instead ('amdahl link FILE RUN' links one).\n"
 	       "\n" AMD_SELECTOR_HELP);
 }
 
@@ -98,21 +100,25 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	static const struct option opts[] = {
 		{"sweep", required_argument, NULL, 'S'},
 		{"json", no_argument, NULL, 'J'},
+		{"orphans", no_argument, NULL, 'O'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	const char *sweep = NULL;
-	int json = 0, c;
+	int json = 0, orphans = 0, c;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': sweep = optarg; break;
 		case 'J': json = 1; break;
+		case 'O': orphans = 1; break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return cmd_error("runs", "unexpected argument '%s'", argv[optind]);
+	if (orphans)
+		return cmd_runs_orphans(ctx, json);
 	struct amd_err err = {{0}};
 	struct amd_run_view *runs;
 	struct amd_sweep_view *sw;

@@ -30,6 +30,15 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		return -1;
 	if (state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
 		u->result = AMD_UNIT_UNCHANGED;
+		if (state == AMD_SOURCE_SAME && o->run && t->link) {
+			int linked = t->link(conn, u->path, o->run, o->sweep, o->config, err);
+			if (linked < 0) {
+				u->result = AMD_UNIT_FAILED;
+				return -1;
+			}
+			if (linked)
+				u->result = AMD_UNIT_LINKED;
+		}
 		return 0;
 	}
 	struct amd_unit_info info = {

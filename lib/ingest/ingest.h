@@ -59,8 +59,9 @@ const struct amd_format *amd_format_by_name(const char *name);
 int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 	       struct amd_err *err);
 
+/* LINKED: held already, now linked to the run --run names. */
 enum amd_unit_result { AMD_UNIT_ADDED, AMD_UNIT_REPLACED, AMD_UNIT_UNCHANGED,
-		       AMD_UNIT_FAILED };
+		       AMD_UNIT_FAILED, AMD_UNIT_LINKED };
 
 struct amd_unit {
 	char *path;

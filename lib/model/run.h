@@ -14,6 +14,7 @@ enum amd_run_status {
 	AMD_STATUS_FINISHED = 3,
 	AMD_STATUS_FAILED = 4,
 	AMD_STATUS_KILLED = 5,
+	AMD_STATUS_OTHER = 6, /* the source gave a status MLflow does not define */
 };
 
 struct amd_run_rec {
@@ -35,8 +36,15 @@ const char *amd_status_name(int status);
 /* The status an MLflow name ("FINISHED", …) stands for; AMD_STATUS_UNKNOWN
  * (0) for NULL or any other text. */
 int amd_status_parse(const char *name);
+/* A status as a source wrote it: NULL or "" is UNKNOWN (it did not
+ * say), a name of MLflow's (amd_status_parse) that status, any other
+ * text OTHER. */
+int amd_status_of_text(const char *text);
+/* The same for MLflow's numbers (the file store's meta.yaml). */
+int amd_status_of_number(const char *text);
 /* FINISHED runs (and runs whose source gives no status) count in
- * statistics; FAILED, KILLED, RUNNING and SCHEDULED ones are shown with
+ * statistics; FAILED, KILLED, RUNNING, SCHEDULED and OTHER ones (a
+ * status amdahl does not know is not taken for finished) are shown with
  * a note and left out. */
 int amd_status_ok(int status);
 

@@ -100,6 +100,11 @@ struct amd_ingest_target {
 		      struct amd_err *err);
 	/* Rolls back whatever the unit wrote and frees w. */
 	void (*rollback)(struct amd_unit_writer *w);
+	/* `--run` on a unit already held (SAME): links its run-less facts
+	 * to that run without reading it again; 1 when it linked, 0 when
+	 * nothing changed, -1. NULL: the target cannot. */
+	int (*link)(void *conn, const char *path, const char *run, const char *sweep,
+		    const struct amd_config *cfg, struct amd_err *err);
 };
 
 #endif

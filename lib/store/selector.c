@@ -341,11 +341,18 @@ int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view 
 
 int sel_store_keys(struct amd_store *st, int tags, char ***out, size_t *n, struct amd_err *err)
 {
+	return sel_store_strings(st, tags
+		? "SELECT DISTINCT d.s FROM tag x JOIN dict d ON d.id = x.key_id ORDER BY 1"
+		: "SELECT DISTINCT d.s FROM param x JOIN dict d ON d.id = x.key_id ORDER BY 1",
+		out, n, err);
+}
+
+int sel_store_strings(struct amd_store *st, const char *sql, char ***out, size_t *n,
+		      struct amd_err *err)
+{
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st, tags
-		? "SELECT DISTINCT d.s FROM tag x JOIN dict d ON d.id = x.key_id ORDER BY 1"
-		: "SELECT DISTINCT d.s FROM param x JOIN dict d ON d.id = x.key_id ORDER BY 1", err);
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
 	if (!q)
 		return -1;
 	size_t cap = 0;

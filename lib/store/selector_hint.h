@@ -16,6 +16,9 @@ void sel_closest(const char *word, const char *const *cand, size_t n, char *buf,
 
 /* The distinct param (tags 0) or tag (tags 1) names in the store, sorted. */
 int sel_store_keys(struct amd_store *st, int tags, char ***out, size_t *n, struct amd_err *err);
+/* The texts a one-column query yields (NULLs skipped by the query). */
+int sel_store_strings(struct amd_store *st, const char *sql, char ***out, size_t *n,
+		      struct amd_err *err);
 void sel_strings_free(char **v, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* target.c — the SQLite store as an ingest target (model/sink.h): one
  * connection per worker, the source-state check, and one writer (a store
  * sink in its own transaction) per unit. */
+#include "orphans.h"
 #include "writer.h"
 
 #include "ch_target.h"
@@ -59,6 +60,13 @@ static void target_rollback(struct amd_unit_writer *w)
 	amd_store_sink_abort((struct amd_store_sink *)w);
 }
 
+static int target_link(void *conn, const char *path, const char *run, const char *sweep,
+		       const struct amd_config *cfg, struct amd_err *err)
+{
+	int rc = amd_store_link_source(conn, cfg, path, run, sweep, 1, err);
+	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
+}
+
 struct amd_ingest_target amd_store_target(const char *path)
 {
 	if (amd_ch_is_url(path))
@@ -73,5 +81,6 @@ struct amd_ingest_target amd_store_target(const char *path)
 		.sink = target_sink,
 		.finish = target_finish,
 		.rollback = target_rollback,
+		.link = target_link,
 	};
 }

@@ -47,7 +47,7 @@ test_expect_success SHARED 'setup: ingest the public py-spy samples (exit 0)' '
 	ingest_out=$OUT
 '
 test_expect_success SHARED 'five files added' '
-	test_eq "5 added, 0 replaced, 0 unchanged, 0 failed; 0 other files skipped" "$ingest_out"
+	test_eq "5 added, 0 replaced, 0 unchanged, 0 failed; 5 linked to no run; 0 other files skipped" "$ingest_out"
 '
 for svg in aspp-numerical-integration.py-spy.svg pyexastolog-old.py-spy.svg; do
 	test_expect_success SHARED,SQLITE3,PYTHON "$svg: a py-spy SVG, samples = total_samples, top self and total = oracle" '

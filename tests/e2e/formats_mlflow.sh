@@ -45,7 +45,7 @@ test_expect_success PYTHON 'setup: every form ingests (exit 0): sqlite backend, 
 	test_status 0 "$AMDAHL" --store "$TMP/csv.db" ingest --sweep cpu-strong-scaling "$F/runs.csv"
 	test_status 0 "$AMDAHL" --store "$TMP/js.db" ingest --sweep cpu-strong-scaling "$F/search.json"
 	test_status 0 "$AMDAHL" --store "$TMP/pt.db" ingest "$F/points.csv"
-	test_status 0 "$AMDAHL" --store "$TMP/h.db" ingest --run "$hrun" "$hist"
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" ingest --sweep cpu-strong-scaling --run "$hrun" "$hist"
 '
 test_expect_success SQLITE3 'file store has the sweep'\''s 29 runs' '
 	test_eq 29 "$(q "$TMP/fs.db" "SELECT count(*) FROM run")"
@@ -98,7 +98,7 @@ test_expect_success SQLITE3 'get-history: linked to the run named by --run' '
 	test_eq "$hrun" "$(q "$TMP/h.db" "SELECT name FROM run")"
 '
 test_expect_success 'setup: get-history for a run already in the store (exit 0)' '
-	test_status 0 "$AMDAHL" --store "$TMP/db.db" ingest --run "$hrun" "$hist"
+	test_status 0 "$AMDAHL" --store "$TMP/db.db" ingest --sweep cpu-strong-scaling --run "$hrun" "$hist"
 '
 test_expect_success SQLITE3 'get-history: points join that run'\''s own' '
 	test_eq "$(history_count "$TMP/fs.db" "$hrun" "*2")" "$(history_count "$TMP/db.db" "$hrun")"
@@ -126,7 +126,7 @@ test_expect_success SQLITE3 'FAILED status read from text' '
 '
 test_expect_success 'setup: get-history with NaN and Infinity strings ingests (exit 0)' '
 	printf "%s" "$H2_JSON" >"$TMP/h2.json" &&
-	test_status 0 "$AMDAHL" --store "$TMP/h2.store" ingest --run x "$TMP/h2.json"
+	test_status 0 "$AMDAHL" --store "$TMP/h2.store" ingest --sweep h2 --run x "$TMP/h2.json"
 '
 test_expect_success SQLITE3 'NaN string stored as NULL, Infinity as Inf, int64 strings read' '
 	test_eq "3|1795347936041||4|1795347936042|Inf" "$(q "$TMP/h2.store" "$H2_POINTS")"

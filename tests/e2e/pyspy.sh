@@ -37,7 +37,7 @@ test_expect_success 'setup: ingest the other py-spy files (exit 0)' '
 	INGESTED=$OUT
 '
 test_expect_success '6 more py-spy files; the raw one is not read twice' '
-	test_eq "6 added, 0 replaced, 1 unchanged, 0 failed; 2 other files skipped" "$INGESTED"
+	test_eq "6 added, 0 replaced, 1 unchanged, 0 failed; 6 linked to no run; 2 other files skipped" "$INGESTED"
 '
 test_expect_success SQLITE3 'formats detected: raw and perf collapsed, chrometrace, dump --json' '
 	test_eq pyspy-collapsed "$(kind train-raw.txt)"

@@ -209,7 +209,7 @@ test_expect_success PYTHON,SQLITE3 'range-profiler and MTIA traces: not shown as
 # "0.000 ms" beside a share
 test_expect_success 'a sub-microsecond trace: trace show prints ms to the nanosecond' '
 	printf "%s" "{\"schemaVersion\": 1, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, \"tid\": 1, \"ts\": 100.0, \"dur\": 0.4}, {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mul\", \"pid\": 1, \"tid\": 1, \"ts\": 100.5, \"dur\": 0.1}]}" >"$TMP/sub.pt.trace.json" &&
-	"$AMDAHL" --store "$TMP/sub.db" ingest --run sub "$TMP/sub.pt.trace.json" >/dev/null &&
+	"$AMDAHL" --store "$TMP/sub.db" ingest --sweep sub --run sub "$TMP/sub.pt.trace.json" >/dev/null &&
 	test_status 0 "$AMDAHL" --store "$TMP/sub.db" trace show sub &&
 	test_contains "window 0.000600 ms" "$OUT" &&
 	test_contains "compute        0.000500      83.3%" "$OUT" &&

@@ -128,7 +128,7 @@ static int runs_row(struct amd_csv *c, const char *const *hdr, size_t nh, const 
 		.name = *cell(c, name_col) ? cell(c, name_col) : NULL,
 		.sweep_ext_id = *cell(c, col[1]) ? cell(c, col[1]) : NULL,
 		.parent_ext_id = *cell(c, parent_col) ? cell(c, parent_col) : NULL,
-		.status = amd_status_parse(cell(c, col[2])),
+		.status = amd_status_of_text(cell(c, col[2])),
 		.start_ms = start,
 		.end_ms = end,
 	};

@@ -251,7 +251,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		.name = name,
 		.sweep = exp ? map_str(exp, "name") : NULL,
 		.sweep_ext_id = map_str(meta, "experiment_id"),
-		.status = (int)map_int(meta, "status"),
+		.status = amd_status_of_number(map_str(meta, "status")),
 		.start_ms = map_int(meta, "start_time"),
 		.end_ms = map_int(meta, "end_time"),
 	};

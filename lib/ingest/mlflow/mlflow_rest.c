@@ -172,7 +172,7 @@ static int one_run(const struct rest *r, const cJSON *run, int i, struct amd_err
 						  : tag_of(tags, "mlflow.runName"),
 		.sweep_ext_id = get_str(info, "experiment_id"),
 		.parent_ext_id = tag_of(tags, "mlflow.parentRunId"),
-		.status = amd_status_parse(get_str(info, "status")),
+		.status = amd_status_of_text(get_str(info, "status")),
 	};
 	if (!rec.ext_id)
 		return bad(r, where, "no \"run_id\" in \"info\"", err);

@@ -215,7 +215,7 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 		.sweep = sweep,
 		.sweep_ext_id = text(runs, 5),
 		.parent_ext_id = tag_value(c, id, "mlflow.parentRunId", parent, sizeof parent),
-		.status = amd_status_parse(text(runs, 2)),
+		.status = amd_status_of_text(text(runs, 2)),
 		.start_ms = sqlite3_column_int64(runs, 3),
 		.end_ms = sqlite3_column_int64(runs, 4),
 	};
