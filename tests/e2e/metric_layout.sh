@@ -23,7 +23,7 @@ others_count() { q "$1" "SELECT count(*) FROM metric_point m JOIN run r ON r.id 
 points_digest() { q "$1" "$ALL_POINTS" | sha256sum | cut -c1-64; }
 
 # old_layout STORE: rewrites STORE's points in the layout before this
-# change (schema version 3: rowid table, metric_point_run and
+# change (schema version 4: rowid table, metric_point_run and
 # metric_point_source indexes, no metric_series)
 old_layout() {
 	sqlite3 "$1" "BEGIN;
@@ -34,7 +34,7 @@ old_layout() {
 	ALTER TABLE mp_old RENAME TO metric_point;
 	CREATE INDEX metric_point_run ON metric_point(run_id, key_id, step);
 	CREATE INDEX metric_point_source ON metric_point(source_id);
-	DELETE FROM schema_version WHERE version > 3;
+	DELETE FROM schema_version WHERE version > 4;
 	COMMIT;"
 }
 
@@ -55,7 +55,7 @@ test_expect_success SQLITE3 'metric_series is exactly the distinct (source, run,
 	test_eq "$(q "$S" "$SERIES_FROM_POINTS")" "$(q "$S" "$SERIES")" &&
 	test_eq "$(find "$cpu" -path "*/metrics/*" -type f | wc -l)" "$(q "$S" "SELECT count(*) FROM metric_series")"
 '
-test_expect_success SQLITE3 'setup: the same store in the old layout (schema version 3)' '
+test_expect_success SQLITE3 'setup: the same store in the old layout (schema version 4)' '
 	cp "$S" "$O" &&
 	old_layout "$O" &&
 	test_eq 2 "$(q "$O" "SELECT count(*) FROM sqlite_master WHERE type = '"'index'"' AND tbl_name = '"'metric_point'"'")"
