@@ -111,8 +111,8 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 {
 	static const char *const sql[] = {
 		/* through the clustered key: metric_point has no source index */
-		"DELETE FROM metric_point WHERE source_id=?1 AND (run_id, key_id) IN"
-		" (SELECT run_id, key_id FROM metric_series WHERE source_id=?1)",
+		("DELETE FROM metric_point WHERE source_id=?1 AND (run_id, key_id) IN"
+		 " (SELECT run_id, key_id FROM metric_series WHERE source_id=?1)"),
 		"DELETE FROM metric_series WHERE source_id=?1",
 		"DELETE FROM param WHERE source_id=?1",
 		"DELETE FROM tag WHERE source_id=?1",
