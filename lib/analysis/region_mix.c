@@ -22,29 +22,37 @@ static int same(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* The (profiler, kind) row with the most self time over the sweep. */
+/* The (profiler, kind) row with the most self time over the sweep:
+ * one pass, summing into the pairs met so far. Kinds (region.h) and
+ * profilers are fixed small sets, so PAIRS holds every pair there is. */
+#define PAIRS 256
 static const struct amd_region_row *dominant(const struct amd_region_list *l)
 {
-	const struct amd_region_row *best = NULL;
-	int64_t best_ns = -1;
+	const struct amd_region_row *pair[PAIRS];
+	int64_t sum[PAIRS];
+	size_t npairs = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct amd_region_row *r = &l->v[i];
 		if (!drawn_kind(r->kind) || r->self_ns < 0)
 			continue;
-		int64_t sum = 0;
-		for (size_t j = 0; j < l->n; j++)
-			if (same(l->v[j].profiler, r->profiler) && same(l->v[j].kind, r->kind) &&
-			    l->v[j].self_ns > 0)
-				sum += l->v[j].self_ns;
-		if (sum > best_ns) {
-			best_ns = sum;
-			best = r;
+		size_t k = 0;
+		while (k < npairs && !(same(pair[k]->profiler, r->profiler) &&
+				       same(pair[k]->kind, r->kind)))
+			k++;
+		if (k == npairs) {
+			if (npairs == PAIRS)
+				continue;
+			pair[npairs] = r;
+			sum[npairs++] = 0;
 		}
-		while (i + 1 < l->n && same(l->v[i + 1].profiler, r->profiler) &&
-		       same(l->v[i + 1].kind, r->kind))
-			i++; /* rows of one pair mostly come together */
+		if (r->self_ns > 0)
+			sum[k] += r->self_ns;
 	}
-	return best;
+	size_t best = 0;
+	for (size_t k = 1; k < npairs; k++)
+		if (sum[k] > sum[best])
+			best = k;
+	return npairs ? pair[best] : NULL;
 }
 
 static long group_of(const struct amd_region_mix *m, const struct amd_region_row *r)
