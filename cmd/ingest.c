@@ -51,6 +51,7 @@ static const char *result_name(enum amd_unit_result r)
 	case AMD_UNIT_REPLACED: return "replaced";
 	case AMD_UNIT_UNCHANGED: return "unchanged";
 	case AMD_UNIT_LINKED: return "linked";
+	case AMD_UNIT_SKIPPED: return "skipped";
 	default: return "failed";
 	}
 }
@@ -121,6 +122,19 @@ static void warn_orphans(const struct amd_unit_list *units, const char *orphaned
 			  " 'amdahl runs --orphans' lists them all", n - shown);
 }
 
+/* One note per unit that held nothing to add (the first ORPHAN_LINES). */
+static void note_nothing(const struct amd_unit_list *units, size_t n)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < units->n && shown < ORPHAN_LINES; i++)
+		if (units->v[i].result == AMD_UNIT_SKIPPED && ++shown)
+			cmd_error("ingest", "note: %s: nothing to add: %s", units->v[i].path,
+				  units->v[i].error);
+	if (n > shown)
+		cmd_error("ingest", "note: %zu more units with nothing to add ('--json' lists them)",
+			  n - shown);
+}
+
 static int print_json(const struct amd_unit_list *units, const char *orphaned)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -133,6 +147,8 @@ static int print_json(const struct amd_unit_list *units, const char *orphaned)
 		cJSON_AddStringToObject(o, "result", result_name(u->result));
 		if (u->result == AMD_UNIT_FAILED)
 			cJSON_AddStringToObject(o, "error", u->error);
+		else if (u->result == AMD_UNIT_SKIPPED)
+			cJSON_AddStringToObject(o, "nothing_to_add", u->error);
 		else
 			cJSON_AddBoolToObject(o, "linked_to_run", !orphaned[i]);
 		cJSON_AddItemToArray(arr, o);
@@ -155,6 +171,8 @@ static void print_summary(const size_t *count, int norphans, size_t skipped)
 	       count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED], count[AMD_UNIT_FAILED]);
 	if (count[AMD_UNIT_LINKED])
 		printf(", %zu linked to a run", count[AMD_UNIT_LINKED]);
+	if (count[AMD_UNIT_SKIPPED])
+		printf(", %zu with nothing to add", count[AMD_UNIT_SKIPPED]);
 	if (norphans)
 		printf("; %d linked to no run", norphans);
 	printf("; %zu other files skipped\n", skipped);
@@ -288,10 +306,10 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		drop_if_new_and_empty(ctx->store_path, existed, 0);
 		return cmd_error("ingest", "%s", err.msg);
 	}
-	size_t count[5] = {0};
+	size_t count[AMD_UNIT_SKIPPED + 1] = {0};
 	for (size_t i = 0; i < units.n; i++)
 		count[units.v[i].result]++;
-	size_t held = units.n - count[AMD_UNIT_FAILED];
+	size_t held = units.n - count[AMD_UNIT_FAILED] - count[AMD_UNIT_SKIPPED];
 	drop_if_new_and_empty(ctx->store_path, existed, held);
 	char *orphaned = calloc(units.n + 1, 1);
 	int norphans = !orphaned ? amd_fail(&err, "out of memory")
@@ -302,6 +320,8 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("ingest", "%s", err.msg);
 	}
 	warn_orphans(&units, orphaned, norphans);
+	if (!json)
+		note_nothing(&units, count[AMD_UNIT_SKIPPED]);
 	rc = EXIT_OK;
 	if (json)
 		rc = print_json(&units, orphaned);

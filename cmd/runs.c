@@ -29,6 +29,15 @@ static cJSON *run_json(const struct amd_run_view *r)
 	cJSON_AddStringToObject(o, "sweep", r->sweep ? r->sweep : "");
 	if (r->name)
 		cJSON_AddStringToObject(o, "name", r->name);
+	else {
+		/* how repeats of a run without a name were counted */
+		cJSON_AddStringToObject(o, "grouped_by", r->grouping == AMD_RUN_GROUPED
+					? "entry point, source and params" : "nothing (a group of its own)");
+		if (r->entry_point)
+			cJSON_AddStringToObject(o, "entry_point", r->entry_point);
+		if (r->source)
+			cJSON_AddStringToObject(o, "source", r->source);
+	}
 	if (r->strategy)
 		cJSON_AddStringToObject(o, "strategy", r->strategy);
 	if (r->n)
@@ -37,7 +46,10 @@ static cJSON *run_json(const struct amd_run_view *r)
 		cJSON_AddNumberToObject(o, "nodes", r->nodes);
 	cJSON_AddNumberToObject(o, "repeat", r->repeat);
 	cJSON_AddStringToObject(o, "status", amd_status_name(r->status));
-	cJSON_AddBoolToObject(o, "in_statistics", amd_status_ok(r->status));
+	const char *why = amd_run_left_out(r);
+	cJSON_AddBoolToObject(o, "in_statistics", why == NULL);
+	if (why)
+		cJSON_AddStringToObject(o, "left_out", why);
 	cJSON_AddNumberToObject(o, "children", r->children);
 	cJSON_AddNumberToObject(o, "metrics", r->metrics);
 	cJSON_AddNumberToObject(o, "traces", r->traces);
@@ -48,22 +60,51 @@ static cJSON *run_json(const struct amd_run_view *r)
 	return o;
 }
 
+/* A sweep's runs by what `runs` says of them. */
+struct run_counts {
+	int shown, counted, failed, no_n, grouped, ungrouped;
+};
+
+static void count_run(struct run_counts *k, const struct amd_run_view *r)
+{
+	const char *why = amd_run_left_out(r);
+	k->shown++;
+	k->counted += why == NULL;
+	k->failed += r->status == AMD_STATUS_FAILED || r->status == AMD_STATUS_KILLED;
+	k->no_n += why && amd_status_ok(r->status);
+	k->grouped += r->grouping == AMD_RUN_GROUPED;
+	k->ungrouped += r->grouping == AMD_RUN_UNGROUPED;
+}
+
+/* What the table cannot say: how runs without a name were grouped. */
+static void print_notes(const struct run_counts *k)
+{
+	if (k->grouped)
+		printf("note: %d run%s without a name, shown as (SOURCE:ENTRY): runs of the same"
+		       " entry point, source and params are repeats of each other\n", k->grouped,
+		       k->grouped == 1 ? "" : "s");
+	if (k->ungrouped)
+		printf("note: %d run%s without a name, entry point, source or params: not"
+		       " grouped, each is its own repeat 0\n", k->ungrouped,
+		       k->ungrouped == 1 ? "" : "s");
+}
+
 static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		       const struct amd_run_view *runs, size_t n)
 {
 	for (size_t s = 0; s < nsw; s++) {
-		int shown = 0, counted = 0, failed = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!runs[i].sweep || strcmp(runs[i].sweep, sw[s].name) != 0)
-				continue;
-			shown++;
-			counted += amd_status_ok(runs[i].status);
-			failed += runs[i].status == AMD_STATUS_FAILED || runs[i].status == AMD_STATUS_KILLED;
-		}
-		if (!shown)
+		struct run_counts k = {0};
+		for (size_t i = 0; i < n; i++)
+			if (runs[i].sweep && strcmp(runs[i].sweep, sw[s].name) == 0)
+				count_run(&k, &runs[i]);
+		if (!k.shown)
 			continue;
-		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished\n",
-		       s ? "\n" : "", sw[s].name, shown, counted, failed, shown - counted - failed);
+		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished",
+		       s ? "\n" : "", sw[s].name, k.shown, k.counted, k.failed,
+		       k.shown - k.counted - k.failed - k.no_n);
+		if (k.no_n)
+			printf(", %d without a world size", k.no_n);
+		printf("\n");
 		static const char *const h[] = {"run", "strategy", "n", "repeat", "status",
 						"workers", "metrics", "traces", "id"};
 		struct amd_table *t = amd_table_new(9, h);
@@ -82,7 +123,9 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 			snprintf(kids, sizeof kids, "%d", r->children);
 			snprintf(met, sizeof met, "%d", r->metrics);
 			snprintf(tr, sizeof tr, "%d", r->traces);
-			const char *row[] = {r->name ? r->name : "", r->strategy ? r->strategy : "?",
+			char label[160];
+			const char *row[] = {amd_run_label(r, label, sizeof label),
+					     r->strategy ? r->strategy : "?",
 					     r->n ? nb : "?", rep, amd_status_name(r->status),
 					     r->children ? kids : "", met, tr, r->ext_id};
 			amd_table_add(t, row);
@@ -91,6 +134,7 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		amd_table_free(t);
 		if (rc < 0)
 			return cmd_error("runs", "out of memory");
+		print_notes(&k);
 	}
 	return EXIT_OK;
 }

@@ -144,6 +144,19 @@ static int print_strategy(const struct amd_sweep_stats *s, const struct amd_stra
 	return rc;
 }
 
+/* A run as the notes under the tables name it: its name (else its id),
+ * then its strategy, repeat and id, each only when there is one. */
+static void run_ident(const struct amd_run_value *v, char *buf, size_t len)
+{
+	int named = v->name && *v->name;
+	int at = snprintf(buf, len, "%s (", named ? v->name : v->ext_id);
+	if (v->strategy && *v->strategy && at > 0 && (size_t)at < len)
+		at += snprintf(buf + at, len - (size_t)at, "%s, ", v->strategy);
+	if (at > 0 && (size_t)at < len)
+		snprintf(buf + at, len - (size_t)at, named ? "repeat %d, %s)" : "repeat %d)",
+			 v->repeat, v->ext_id);
+}
+
 /* -1 when out of memory. */
 static int print_sweep(const struct amd_sweep_stats *s)
 {
@@ -159,8 +172,10 @@ static int print_sweep(const struct amd_sweep_stats *s)
 		for (size_t p = 0; p < s->strategies[i].npoints; p++)
 			for (size_t r = 0; r < s->strategies[i].points[p].nruns; r++) {
 				const struct amd_run_value *v = &s->strategies[i].points[p].runs[r];
+				char who[512];
 				if (*v->flagged)
-					printf("flagged: %s repeat %d: %s\n", v->name, v->repeat, v->flagged);
+					printf("flagged: %s: %s\n", (run_ident(v, who, sizeof who), who),
+					       v->flagged);
 			}
 	if (s->nstrategies == 0)
 		printf("no run has a usable %s; --metric names another per-epoch metric\n",
@@ -169,10 +184,11 @@ static int print_sweep(const struct amd_sweep_stats *s)
 		printf("no profiler traces linked: no phase shares\n");
 	if (!s->has_energy)
 		printf("no energy logged (gpu_energy_J or gpu_power_W)\n");
-	for (size_t i = 0; i < s->nexcluded; i++)
-		printf("left out: %s (%s, repeat %d, %s): %s\n", s->excluded[i].name,
-		       s->excluded[i].strategy, s->excluded[i].repeat, s->excluded[i].ext_id,
-		       s->excluded[i].excluded);
+	for (size_t i = 0; i < s->nexcluded; i++) {
+		char who[512];
+		run_ident(&s->excluded[i], who, sizeof who);
+		printf("left out: %s: %s\n", who, s->excluded[i].excluded);
+	}
 	return 0;
 }
 

@@ -382,11 +382,15 @@ int analysis_run_evaluate(struct amd_store *st, struct analysis_run *w,
 {
 	if (amd_run_axis_value(st, w->rv, o->axis, &w->v.n, err) < 0)
 		return -1;
+	/* on the world-size axis, the rule `runs` shows (runs.h) */
+	const char *why = o->axis ? (amd_status_ok(w->rv->status) ? NULL
+				     : amd_status_name(w->rv->status))
+				  : amd_run_left_out(w->rv);
 	int rc = 0;
-	if (!amd_status_ok(w->rv->status))
-		rc = exclude(w, "%s", amd_status_name(w->rv->status));
+	if (why)
+		rc = exclude(w, "%s", why);
 	else if (isnan(w->v.n))
-		rc = exclude(w, "no axis value (%s unknown)", o->axis ? o->axis : "world size");
+		rc = exclude(w, "no axis value (%s unknown)", o->axis);
 	else
 		return run_epochs(st, w, o, err);
 	return rc < 0 ? amd_fail(err, "out of memory") : 0;

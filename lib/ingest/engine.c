@@ -17,6 +17,19 @@ static int hash_unit(const struct amd_unit *u, char hex[65], uint64_t *size,
 	return amd_sha256_file(u->path, hex, size, err);
 }
 
+/* A unit that holds nothing for the target: skipped, with why; an older
+ * version of its path (a run deleted since it was ingested) is dropped. */
+static int nothing_to_add(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
+			  int state, struct amd_err *err)
+{
+	snprintf(u->error, sizeof u->error, "%s", err->msg);
+	err->msg[0] = '\0';
+	if (state == AMD_SOURCE_CHANGED && t->forget && t->forget(conn, u->path, err) < 0)
+		return -1;
+	u->result = AMD_UNIT_SKIPPED;
+	return 0;
+}
+
 int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 		   const struct amd_ingest_opts *o, struct amd_err *err)
 {
@@ -66,9 +79,10 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 	struct amd_sink sink = *t->sink(w); /* without --events: no event rows */
 	if (!o->events)
 		sink.trace_event = NULL;
-	if (u->fmt->parse(&in, &sink, err) < 0) {
+	int parsed = u->fmt->parse(&in, &sink, err);
+	if (parsed != 0) {
 		t->rollback(w);
-		return -1;
+		return parsed == AMD_PARSE_NOTHING ? nothing_to_add(t, conn, u, state, err) : -1;
 	}
 	enum amd_source_state final;
 	if (t->finish(w, &final, err) < 0)

@@ -30,6 +30,12 @@ struct amd_input {
 	const struct amd_config *config;
 };
 
+/* What parse returns when its unit holds nothing for the store (a
+ * deleted run, a database whose runs are all deleted): err then says why
+ * in a few words, without the path; the engine writes nothing, drops what
+ * an older version of the path left, and reports the unit skipped. */
+#define AMD_PARSE_NOTHING 1
+
 struct amd_format {
 	const char *name;
 	const char *variants; /* what it reads, for ingest --formats (or NULL) */
@@ -46,6 +52,10 @@ struct amd_format {
 	/* Directory units: the subdirectory the walker still descends into
 	 * (an MLflow run's "artifacts"), or NULL. */
 	const char *walk_into;
+	/* Directory units: 1 when the walker must not descend into
+	 * walk_into (a deleted MLflow run's artifacts belong to no run), or
+	 * NULL. */
+	int (*walk_skip)(const char *path);
 };
 
 /* Links the facts that follow to the run the input names (--run or a
@@ -59,9 +69,10 @@ const struct amd_format *amd_format_by_name(const char *name);
 int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 	       struct amd_err *err);
 
-/* LINKED: held already, now linked to the run --run names. */
+/* LINKED: held already, now linked to the run --run names. SKIPPED:
+ * it holds nothing for the store (AMD_PARSE_NOTHING; error says why). */
 enum amd_unit_result { AMD_UNIT_ADDED, AMD_UNIT_REPLACED, AMD_UNIT_UNCHANGED,
-		       AMD_UNIT_FAILED, AMD_UNIT_LINKED };
+		       AMD_UNIT_FAILED, AMD_UNIT_LINKED, AMD_UNIT_SKIPPED };
 
 struct amd_unit {
 	char *path;
@@ -69,7 +80,7 @@ struct amd_unit {
 	char *run_ext_hint;
 	char *run_name_hint;
 	enum amd_unit_result result;
-	char error[1024];
+	char error[1024]; /* FAILED: the error; SKIPPED: why */
 };
 
 struct amd_ingest_opts {

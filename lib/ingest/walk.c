@@ -116,7 +116,7 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 			return walk_dir(path, o, out, depth + 1, chain, err);
 		if (add_unit(out, path, f) < 0)
 			return amd_fail(err, "out of memory");
-		if (!f->walk_into)
+		if (!f->walk_into || (f->walk_skip && f->walk_skip(path)))
 			return 0;
 		char *sub = amd_path_join(path, f->walk_into);
 		if (!sub)

@@ -105,6 +105,10 @@ struct amd_ingest_target {
 	 * nothing changed, -1. NULL: the target cannot. */
 	int (*link)(void *conn, const char *path, const char *run, const char *sweep,
 		    const struct amd_config *cfg, struct amd_err *err);
+	/* A held path that now holds nothing (a run deleted since): drops
+	 * its facts, its source and the runs only it made; -1 on an error.
+	 * NULL: the target keeps them. */
+	int (*forget)(void *conn, const char *path, struct amd_err *err);
 };
 
 #endif

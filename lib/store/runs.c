@@ -15,21 +15,42 @@
 #define TOP_LEVEL "(r.parent_ext_id IS NULL OR NOT EXISTS" \
 	" (SELECT 1 FROM run p WHERE p.ext_id = r.parent_ext_id))"
 
+/* A tag's value of the run t. */
+#define TAG_OF_T(key) "(SELECT g.value FROM tag g JOIN dict d ON d.id = g.key_id" \
+	" WHERE g.run_id = t.id AND d.s = '" key "' LIMIT 1)"
+
+/* Runs without a name (MLflow 1.x Projects runs: `name: ''`, no
+ * mlflow.runName) are repeats of each other only when they share entry
+ * point, source and every param; with none of the three a run is a
+ * group of its own (its id). The key a run's repeats are counted in: */
+#define GROUP_KEY \
+	"CASE WHEN t.name IS NOT NULL THEN 'n' || t.name" \
+	" WHEN u.entry IS NULL AND u.src IS NULL AND u.params IS NULL THEN 'u' || t.ext_id" \
+	" ELSE 'g' || COALESCE(u.entry, '') || char(31) || COALESCE(u.src, '') || char(31)" \
+	"  || COALESCE(u.params, '') END"
+
 static const char runs_sql[] =
 	"WITH top AS (SELECT r.* FROM run r WHERE " TOP_LEVEL "),"
 	" kids AS (SELECT p.id AS pid, count(c.id) AS nkids, max(c.n) AS n,"
 	"   min(c.strategy) AS strategy, max(c.nodes) AS nodes"
-	"   FROM top p JOIN run c ON c.parent_ext_id = p.ext_id GROUP BY p.id)"
+	"   FROM top p JOIN run c ON c.parent_ext_id = p.ext_id GROUP BY p.id),"
+	" unnamed AS (SELECT t.id AS rid, " TAG_OF_T("mlflow.project.entryPoint") " AS entry,"
+	"   " TAG_OF_T("mlflow.source.name") " AS src,"
+	"   (SELECT group_concat(kv, char(30)) FROM (SELECT d.s || '=' || p.value AS kv"
+	"     FROM param p JOIN dict d ON d.id = p.key_id WHERE p.run_id = t.id ORDER BY d.s))"
+	"     AS params FROM top t WHERE t.name IS NULL)"
 	" SELECT t.id, s.name, t.ext_id, t.name, COALESCE(t.strategy, k.strategy),"
 	"  COALESCE(t.n, k.n), COALESCE(t.nodes, k.nodes),"
-	"  COALESCE(t.repeat, ROW_NUMBER() OVER (PARTITION BY t.sweep_id, t.name"
+	"  COALESCE(t.repeat, ROW_NUMBER() OVER (PARTITION BY t.sweep_id, " GROUP_KEY
 	"    ORDER BY t.start_ms, t.ext_id) - 1),"
 	"  t.status, t.start_ms, t.end_ms, COALESCE(k.nkids, 0),"
 	"  (SELECT count(DISTINCT m.key_id) FROM metric_point m WHERE m.run_id = t.id"
 	"    OR m.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id)),"
 	"  (SELECT count(*) FROM trace tr WHERE tr.run_id = t.id"
 	"    OR tr.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id))"
+	"  , u.entry, u.src, u.params IS NOT NULL"
 	" FROM top t LEFT JOIN sweep s ON s.id = t.sweep_id LEFT JOIN kids k ON k.pid = t.id"
+	" LEFT JOIN unnamed u ON u.rid = t.id"
 	" WHERE ?1 IS NULL OR s.name = ?1"
 	" ORDER BY s.name, 5, 6, 8, t.start_ms, t.ext_id"; /* ext_id: equal stores list runs alike */
 
@@ -56,7 +77,9 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 		if (amd_store_col_text(q, 1, &r->sweep) < 0 ||
 		    amd_store_col_text(q, 2, &r->ext_id) < 0 ||
 		    amd_store_col_text(q, 3, &r->name) < 0 ||
-		    amd_store_col_text(q, 4, &r->strategy) < 0) {
+		    amd_store_col_text(q, 4, &r->strategy) < 0 ||
+		    amd_store_col_text(q, 14, &r->entry_point) < 0 ||
+		    amd_store_col_text(q, 15, &r->source) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -69,6 +92,9 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 		r->children = sqlite3_column_int(q, 11);
 		r->metrics = sqlite3_column_int(q, 12);
 		r->traces = sqlite3_column_int(q, 13);
+		if (!r->name)
+			r->grouping = r->entry_point || r->source || sqlite3_column_int(q, 16)
+				? AMD_RUN_GROUPED : AMD_RUN_UNGROUPED;
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE) {
@@ -80,12 +106,39 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 	return 0;
 }
 
+const char *amd_run_label(const struct amd_run_view *r, char *buf, size_t len)
+{
+	if (r->name) {
+		snprintf(buf, len, "%s", r->name);
+		return buf;
+	}
+	const char *src = r->source, *slash = src ? strrchr(src, '/') : NULL;
+	if (slash && slash[1])
+		src = slash + 1;
+	if (src && r->entry_point)
+		snprintf(buf, len, "(%s:%s)", src, r->entry_point);
+	else if (src || r->entry_point)
+		snprintf(buf, len, "(%s)", src ? src : r->entry_point);
+	else
+		snprintf(buf, len, "(no name)");
+	return buf;
+}
+
+const char *amd_run_left_out(const struct amd_run_view *r)
+{
+	if (!amd_status_ok(r->status))
+		return amd_status_name(r->status);
+	return r->n > 0 ? NULL : "no axis value (world size unknown)";
+}
+
 void amd_run_view_release(struct amd_run_view *v)
 {
 	free(v->sweep);
 	free(v->ext_id);
 	free(v->name);
 	free(v->strategy);
+	free(v->entry_point);
+	free(v->source);
 }
 
 void amd_runs_free(struct amd_run_view *v, size_t n)

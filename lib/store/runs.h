@@ -15,9 +15,18 @@
 #include "run.h"
 #include "store.h"
 
+/* How a run's repeats were counted: among runs of its name; for a run
+ * without a name (MLflow 1.x Projects runs), among runs of the same
+ * entry point, source and params; or not at all (none of the three). */
+enum amd_run_grouping { AMD_RUN_NAMED, AMD_RUN_GROUPED, AMD_RUN_UNGROUPED };
+
 struct amd_run_view {
 	int64_t id;
 	char *sweep, *ext_id, *name, *strategy;
+	/* a run without a name: its tags mlflow.project.entryPoint and
+	 * mlflow.source.name (NULL when absent, and for named runs) */
+	char *entry_point, *source;
+	int grouping; /* enum amd_run_grouping */
 	int n, nodes, repeat, status; /* n/nodes 0 when unknown */
 	int64_t start_ms, end_ms;
 	int children;        /* child worker runs folded in */
@@ -38,6 +47,17 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 void amd_runs_free(struct amd_run_view *v, size_t n);
 /* Frees the strings of one run view (amd_runs_free does it for all). */
 void amd_run_view_release(struct amd_run_view *v);
+
+/* What names r to a reader, in buf: its name; for a run without one,
+ * "(SOURCE:ENTRY)" as MLflow's UI shows a project run (SOURCE the last
+ * part of mlflow.source.name), "(SOURCE)" or "(ENTRY)", else "(no name)". */
+const char *amd_run_label(const struct amd_run_view *r, char *buf, size_t len);
+
+/* The one rule `runs` and `stats` share for a run on the world-size
+ * axis: NULL when it counts in statistics, else why not — its status
+ * when amd_status_ok refuses it, else "no axis value (world size
+ * unknown)" when no param gives its world size. */
+const char *amd_run_left_out(const struct amd_run_view *r);
 
 int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n,
 		    struct amd_err *err);

@@ -67,6 +67,11 @@ static int target_link(void *conn, const char *path, const char *run, const char
 	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
 }
 
+static int target_forget(void *conn, const char *path, struct amd_err *err)
+{
+	return amd_store_forget_source(conn, path, err);
+}
+
 struct amd_ingest_target amd_store_target(const char *path)
 {
 	if (amd_ch_is_url(path))
@@ -82,5 +87,6 @@ struct amd_ingest_target amd_store_target(const char *path)
 		.finish = target_finish,
 		.rollback = target_rollback,
 		.link = target_link,
+		.forget = target_forget,
 	};
 }

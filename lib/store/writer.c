@@ -174,6 +174,62 @@ static int drop_old_source(struct amd_store_sink *ss, struct amd_err *err)
 	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
 }
 
+/* The runs source old made that nothing of another source refers to
+ * (its params, tags and metrics go with the source); their sweeps when
+ * they leave them empty. */
+static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err *err)
+{
+	static const char *const sql[] = {
+		"CREATE TEMP TABLE IF NOT EXISTS forget_sweep(id INTEGER)",
+		"DELETE FROM forget_sweep",
+		"INSERT INTO forget_sweep SELECT DISTINCT sweep_id FROM run WHERE source_id=?1",
+		"DELETE FROM run WHERE source_id=?1"
+		" AND NOT EXISTS (SELECT 1 FROM run c WHERE c.parent_ext_id = run.ext_id)"
+		" AND NOT EXISTS (SELECT 1 FROM trace WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM op_average WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM gpu_sample WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM stack_sample WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM region WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM metric_series WHERE run_id = run.id"
+		"  AND source_id != ?1)"
+		" AND NOT EXISTS (SELECT 1 FROM param WHERE run_id = run.id AND source_id != ?1)",
+		"DELETE FROM sweep WHERE id IN (SELECT id FROM forget_sweep)"
+		" AND NOT EXISTS (SELECT 1 FROM run WHERE sweep_id = sweep.id)",
+	};
+	for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++) {
+		sqlite3_stmt *q = amd_store_prepare(ss->st, sql[i], err);
+		if (!q)
+			return -1;
+		if (sqlite3_bind_parameter_count(q))
+			sqlite3_bind_int64(q, 1, old);
+		int rc = sqlite3_step(q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE)
+			return writer_sql_fail(ss, err);
+	}
+	return 0;
+}
+
+int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_err *err)
+{
+	struct amd_store_sink *ss = amd_store_sink_new(st, path, "", "", 0, NULL, NULL);
+	if (!ss)
+		return amd_fail(err, "%s: out of memory", path);
+	int rc = amd_store_begin(st, err) < 0 ? amd_fail_prefix(err, "%s", path) : 0;
+	ss->begun = rc == 0;
+	int64_t old = rc == 0 ? lookup_id(st, "SELECT id FROM source WHERE path=?1", path) : 0;
+	if (old < 0)
+		rc = writer_sql_fail(ss, err);
+	else if (old > 0 && (drop_own_runs(ss, old, err) < 0 || drop_old_source(ss, err) < 0))
+		rc = -1;
+	if (rc == 0 && amd_store_commit(st, err) < 0)
+		rc = amd_fail_prefix(err, "%s", path);
+	else if (rc == 0)
+		ss->begun = 0;
+	amd_store_sink_free(ss); /* rolls back what is still open */
+	return rc;
+}
+
 /* Starts the unit's transaction at its first fact and records its
  * source row; 1 when another process ingested the unit meanwhile. */
 int writer_begin(struct amd_store_sink *ss, struct amd_err *err)

@@ -19,6 +19,11 @@ struct amd_ingest_target amd_store_target(const char *path);
 int amd_store_source_state(struct amd_store *st, const char *path, const char *sha,
 			   char *other, size_t other_len, struct amd_err *err);
 
+/* Drops what path left in the store (a run deleted since it was
+ * ingested): its facts, its source row, the runs only it made and the
+ * sweeps they leave empty, in one transaction. */
+int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_err *err);
+
 struct amd_store_sink;
 
 struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path,

@@ -1,7 +1,7 @@
 /* mlflow_fs.c — one run directory of an MLflow file store
  * (mlruns/<exp>/<run>/{meta.yaml,metrics,params,tags}): its meta.yaml
  * (run_name in MLflow 2.x/3.x, name in 1.x), the experiment's name from
- * ../meta.yaml, metric files (3-field lines, or 2-field legacy lines at
+ * ../meta.yaml (`Default` named after the tree: mlflow_sweep.h), metric files (3-field lines, or 2-field legacy lines at
  * step 0; keys with '/' are subfolders), params and tags (bare values). */
 #include <stdio.h>
 #include <dirent.h>
@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "file.h"
 #include "hash.h"
+#include "mlflow_sweep.h"
 #include "num.h"
 
 /* Limits on what a run directory may hold (errors name the file and
@@ -138,6 +139,25 @@ static int load_yaml(const char *path, struct amd_node **root, struct amd_err *e
 	return rc;
 }
 
+/* 1 when meta.yaml says the run is deleted (MLflow's trash). */
+static int is_deleted(const struct amd_node *meta)
+{
+	const char *lifecycle = map_str(meta, "lifecycle_stage");
+	return lifecycle && strcmp(lifecycle, "deleted") == 0;
+}
+
+/* A deleted run's artifacts are not walked: they belong to no run. */
+static int walk_skip(const char *path)
+{
+	struct amd_node *meta = NULL;
+	struct amd_err err = {{0}};
+	char *meta_path = amd_path_join(path, "meta.yaml");
+	int skip = meta_path && load_yaml(meta_path, &meta, &err) == 0 && is_deleted(meta);
+	amd_yaml_free(meta);
+	free(meta_path);
+	return skip;
+}
+
 struct run_ctx {
 	struct amd_sink *sink;
 };
@@ -246,19 +266,31 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	const char *name = map_str(meta, "run_name");
 	if (!name)
 		name = map_str(meta, "name"); /* MLflow 1.x */
+	char *store = parent_dir(expdir), holder[256];
+	if (!store) {
+		ret = amd_fail(err, "%s: out of memory", in->path);
+		goto out;
+	}
 	struct amd_run_rec r = {
 		.ext_id = id,
 		.name = name,
-		.sweep = exp ? map_str(exp, "name") : NULL,
+		.sweep = amd_mlflow_sweep_name(exp ? map_str(exp, "name") : NULL, store, holder,
+					       sizeof holder),
 		.sweep_ext_id = map_str(meta, "experiment_id"),
 		.status = amd_status_of_number(map_str(meta, "status")),
 		.start_ms = map_int(meta, "start_time"),
 		.end_ms = map_int(meta, "end_time"),
 	};
-	const char *lifecycle = map_str(meta, "lifecycle_stage");
-	if (lifecycle && strcmp(lifecycle, "deleted") == 0)
-		goto out; /* deleted runs are in the trash, not the sweep */
-	if (sink->run && (ret = sink->run(sink, &r, err)) < 0)
+	if (is_deleted(meta)) {
+		/* deleted runs are in the trash, not the sweep: nothing to add */
+		free(store);
+		amd_fail(err, "a deleted run (lifecycle_stage: deleted): its artifacts are not read either");
+		ret = AMD_PARSE_NOTHING;
+		goto out;
+	}
+	ret = sink->run ? sink->run(sink, &r, err) : 0;
+	free(store);
+	if (ret < 0)
 		goto out;
 	struct run_ctx rc = {sink};
 	static const struct {
@@ -290,4 +322,5 @@ const struct amd_format amd_fmt_mlflow_run = {
 	.parse = parse,
 	.hash = hash,
 	.walk_into = "artifacts",
+	.walk_skip = walk_skip,
 };

@@ -4,7 +4,9 @@
  * columns, so columns are selected by name after PRAGMA table_info and
  * optional ones that are missing read as NULL. Metrics logged as NaN are
  * stored by MLflow as is_nan=1 (value 0): they become NAN here. Runs in
- * lifecycle_stage 'deleted' are skipped, as in the file store.
+ * lifecycle_stage 'deleted' are skipped, as in the file store; a database
+ * with no other runs holds nothing to add (AMD_PARSE_NOTHING). `Default`
+ * is named after the folder holding the database (mlflow_sweep.h).
  * (This is SQL on a foreign database; amdahl's own SQL is in lib/store*.c.) */
 #include <math.h>
 #include <sqlite3.h>
@@ -15,6 +17,7 @@
 #include "csv.h" /* amd_err_one_line */
 #include "foreign_db.h"
 #include "ingest.h"
+#include "mlflow_sweep.h"
 #include "run.h"
 
 static int detect(const char *path, const unsigned char *head, size_t n)
@@ -204,7 +207,7 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 		return 0;
 	}
 	c->runs++;
-	char parent[256], tag_name[512];
+	char parent[256], tag_name[512], holder[256];
 	char *sweep;
 	if (experiment_name(c, runs, &sweep) < 0)
 		return amd_fail(err, "%s: out of memory", c->path);
@@ -212,7 +215,7 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 		.ext_id = id,
 		.name = text(runs, 1) ? text(runs, 1)
 				      : tag_value(c, id, "mlflow.runName", tag_name, sizeof tag_name),
-		.sweep = sweep,
+		.sweep = amd_mlflow_sweep_name(sweep, c->path, holder, sizeof holder),
 		.sweep_ext_id = text(runs, 5),
 		.parent_ext_id = tag_value(c, id, "mlflow.parentRunId", parent, sizeof parent),
 		.status = amd_status_of_text(text(runs, 2)),
@@ -246,16 +249,17 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		ret = one_run(&c, runs, err);
 	if (ret == 0 && rc != SQLITE_DONE)
 		ret = amd_fail(err, "%s: reading runs: %s", in->path, sqlite3_errmsg(c.db));
-	if (ret == 0 && c.runs == 0) /* MLflow makes an empty mlflow.db on its first start */
-		ret = amd_fail(err, "%s: no runs in this MLflow database (%d deleted): nothing to add",
-			       in->path, c.deleted);
+	if (ret == 0 && c.runs == 0) { /* MLflow makes an empty mlflow.db on its first start */
+		amd_fail(err, "no runs in this MLflow database (%d deleted)", c.deleted);
+		ret = AMD_PARSE_NOTHING;
+	}
 	sqlite3_finalize(runs);
 	sqlite3_finalize(c.exp);
 	sqlite3_finalize(c.param);
 	sqlite3_finalize(c.tag);
 	sqlite3_finalize(c.metric);
 	sqlite3_close(c.db);
-	return ret < 0 ? amd_err_one_line(err) : 0;
+	return ret < 0 ? amd_err_one_line(err) : ret;
 }
 
 const struct amd_format amd_fmt_mlflow_sqlite = {
