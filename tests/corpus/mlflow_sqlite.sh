@@ -64,15 +64,18 @@ test_expect_success SHARED,SQLITE3 'mlflow.db opened read-only: its bytes unchan
 '
 
 # an mlflow.db as MLflow leaves it before any run (its runs deleted from
-# the real dump): refused with "no runs", not reported as added
-test_expect_success SHARED,SQLITE3 'an mlflow.db without runs: exit 2, one line saying so, store unchanged' '
+# the real dump): nothing to add, said in a note, not reported as added
+# (the same as a deleted file-store run, issue 13 item 9)
+test_expect_success SHARED,SQLITE3 'an mlflow.db without runs: nothing to add, a note saying so, store unchanged' '
 	mkdir -p "$TMP/empty" &&
 	sqlite3 "$TMP/empty/mlflow.db" <"$DUMP" &&
-	sqlite3 "$TMP/empty/mlflow.db" "DELETE FROM metrics; DELETE FROM latest_metrics; DELETE FROM params; DELETE FROM tags; DELETE FROM runs" &&
+	deleted=$(q "$TMP/empty/mlflow.db" "SELECT count(*) FROM runs") &&
+	sqlite3 "$TMP/empty/mlflow.db" "UPDATE runs SET lifecycle_stage='\''deleted'\''" &&
 	before_store=$(store_digest "$S") &&
-	test_status 2 "$AMDAHL" --store "$S" ingest "$TMP/empty/mlflow.db"
-	test_contains "$TMP/empty/mlflow.db: no runs in this MLflow database" "$ERR"
-	test_contains "0 added" "$OUT"
+	test_status 0 "$AMDAHL" --store "$S" ingest "$TMP/empty/mlflow.db" &&
+	test_contains "note: $TMP/empty/mlflow.db: nothing to add: no runs in this MLflow database ($deleted deleted)" "$ERR" &&
+	test_contains "0 added" "$OUT" &&
+	test_contains ", 1 with nothing to add" "$OUT" &&
 	test_eq "$before_store" "$(store_digest "$S")"
 '
 
