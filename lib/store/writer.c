@@ -106,6 +106,24 @@ int amd_store_source_state(struct amd_store *st, const char *path, const char *s
 	return state;
 }
 
+/* Runs each of the n statements sql, with ?1 (where it has one) = id. */
+static int exec_each(struct amd_store_sink *ss, const char *const *sql, size_t n, int64_t id,
+		     struct amd_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_stmt *q = amd_store_prepare(ss->st, sql[i], err);
+		if (!q)
+			return -1;
+		if (sqlite3_bind_parameter_count(q))
+			sqlite3_bind_int64(q, 1, id);
+		int rc = sqlite3_step(q);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_DONE)
+			return writer_sql_fail(ss, err);
+	}
+	return 0;
+}
+
 /* Deletes every fact that came from source id (before replacing it). */
 static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_err *err)
 {
@@ -132,17 +150,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM region_call WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",
 	};
-	for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++) {
-		sqlite3_stmt *q = amd_store_prepare(ss->st, sql[i], err);
-		if (!q)
-			return -1;
-		sqlite3_bind_int64(q, 1, id);
-		int rc = sqlite3_step(q);
-		sqlite3_finalize(q);
-		if (rc != SQLITE_DONE)
-			return writer_sql_fail(ss, err);
-	}
-	return 0;
+	return exec_each(ss, sql, sizeof sql / sizeof sql[0], id, err);
 }
 
 /* The id sql (one text parameter) yields, 0 when none, -1 on an error
@@ -196,18 +204,7 @@ static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err 
 		"DELETE FROM sweep WHERE id IN (SELECT id FROM forget_sweep)"
 		" AND NOT EXISTS (SELECT 1 FROM run WHERE sweep_id = sweep.id)",
 	};
-	for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++) {
-		sqlite3_stmt *q = amd_store_prepare(ss->st, sql[i], err);
-		if (!q)
-			return -1;
-		if (sqlite3_bind_parameter_count(q))
-			sqlite3_bind_int64(q, 1, old);
-		int rc = sqlite3_step(q);
-		sqlite3_finalize(q);
-		if (rc != SQLITE_DONE)
-			return writer_sql_fail(ss, err);
-	}
-	return 0;
+	return exec_each(ss, sql, sizeof sql / sizeof sql[0], old, err);
 }
 
 int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_err *err)

@@ -142,4 +142,9 @@ test_expect_success SQLITE3 'a run deleted after it was ingested: its run, param
 	test_eq 0 "$(q "$TMP/e.db" "SELECT count(*) FROM source WHERE path = '\''$gone'\''")" &&
 	test_eq "$(( $(ls -d "$P"/0/*/ | wc -l) - 1 ))" "$(q "$TMP/e.db" "SELECT count(*) FROM run")"
 '
+test_expect_success 'ingest --formats names the 1.x unnamed runs and the nothing-to-add cases' '
+	test_status 0 "$AMDAHL" ingest --formats &&
+	test_contains "1.x Projects runs without a name (grouped by entry point, source, params); a deleted run: nothing to add" "$OUT" &&
+	test_contains "one without runs: nothing to add" "$OUT"
+'
 test_done

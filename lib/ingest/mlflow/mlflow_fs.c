@@ -316,7 +316,9 @@ out:
 
 const struct amd_format amd_fmt_mlflow_run = {
 	.name = "mlflow-run",
-	.variants = "an MLflow file-store run directory (mlruns/, mllogs/mlflow/), MLflow 1.x-3.x meta.yaml",
+	.variants = "an MLflow file-store run directory (mlruns/, mllogs/mlflow/), MLflow 1.x-3.x"
+		    " meta.yaml, 1.x Projects runs without a name (grouped by entry point, source,"
+		    " params); a deleted run: nothing to add",
 	.is_dir = 1,
 	.detect = detect,
 	.parse = parse,

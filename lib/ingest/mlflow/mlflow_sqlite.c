@@ -264,7 +264,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 
 const struct amd_format amd_fmt_mlflow_sqlite = {
 	.name = "mlflow-sqlite",
-	.variants = "an MLflow SQLite backend (mlflow.db), read-only",
+	.variants = "an MLflow SQLite backend (mlflow.db), read-only; one without runs: nothing to add",
 	.detect = detect,
 	.parse = parse,
 };
