@@ -32,6 +32,18 @@ same_json() {
 	test_true "$* --json is byte-identical" cmp -s "$TMP/sq.out" "$TMP/ch.out"
 }
 
+# same_err DB CMD… — CMD fails on both backends with the same message
+# (store names aside) and the same exit status.
+same_err() {
+	db=$1; shift
+	"$AMDAHL" --store "$(url "$db")" "$@" 2>&1 >/dev/null | sed "s|$(url "$db")|STORE|g" >"$TMP/ch.err"
+	s1=${PIPESTATUS[0]}
+	"$AMDAHL" --store "$TMP/$db.db" "$@" 2>&1 >/dev/null | sed "s|$TMP/$db.db|STORE|g" >"$TMP/sq.err"
+	s2=${PIPESTATUS[0]}
+	test_eq "$s2" "$s1" && test_true "SQLite failed" [ "$s2" -ne 0 ] &&
+	test_true "$* says the same" cmp -s "$TMP/sq.err" "$TMP/ch.err"
+}
+
 if test_have_prereq CLICKHOUSE; then
 	mkdir -p "$CHDIR" && "$CH_SCRIPT" start "$CHDIR" >/dev/null || echo "# clickhouse-server did not start" >&2
 else
@@ -72,11 +84,11 @@ test_expect_success CLICKHOUSE 'commands naming a sweep, run or file read a part
 	same_json all regions ddp-n8 &&
 	same_json all diff gpu-batch-sweep cpu-strong-scaling &&
 	same_json all scaling --sweep gpu-batch-sweep &&
-	same_json all stats --sweep nope &&
-	same_json all stats --sweep ddp-n8 &&
-	same_json all stats --sweep "sweep=gpu-batch-sweep,n>=2" &&
-	same_json all stats --sweep "sweep=gpu-batch-sweep,param.nope=1" &&
-	same_json all stats --by param.nope --sweep gpu-batch-sweep
+	same_err all stats --sweep nope &&
+	same_err all stats --sweep ddp-n8 &&
+	same_err all stats --sweep "sweep=gpu-batch-sweep,n>=2" &&
+	same_err all stats --sweep "sweep=gpu-batch-sweep,param.nope=1" &&
+	same_err all stats --by param.nope --sweep gpu-batch-sweep
 '
 
 test_expect_success CLICKHOUSE 'report build writes the same report.json and PDF text' '
