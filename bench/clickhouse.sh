@@ -49,3 +49,37 @@ measure "report build gpu-batch-sweep, ClickHouse" "$ch" report build --sweep gp
 disk=$(curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary \
   "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'bench' AND active" "http://127.0.0.1:$port/")
 echo "  disk: SQLite file $(stat -c %s "$sq") bytes, ClickHouse parts $disk bytes"
+
+# One sweep read from a store holding only it, and from one holding 20
+# sweeps more (copies of dataloader-workers under other names): a read
+# that names its sweep loads only that sweep's sources, so its time and
+# what the server sends back (result rows and bytes of its queries in
+# system.query_log) should not grow; `stats` of every sweep is the
+# reference that does.
+logged() { curl -sS --data-binary "$1" "http://127.0.0.1:$port/"; }
+log_total() {
+  logged "SYSTEM FLUSH LOGS"
+  logged "SELECT sum(result_rows), sum(result_bytes) FROM system.query_log WHERE user = 'amdahl' AND type = 2"
+}
+# measure_moved LABEL STORE CMD… — measure's line, then rows and MB sent back.
+measure_moved() {
+  local a b
+  a=$(log_total)
+  measure "$@" | tr -d '\n'
+  b=$(log_total)
+  awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
+    printf ", %8d rows, %6.2f MB sent\n", y[1] - x[1], (y[2] - x[2]) / 1e6 }'
+}
+one="clickhouse://amdahl@127.0.0.1:$port/bench_one"
+"$bin" --store "$one" ingest -q "$root/testdata/gpu-batch-sweep"
+mkdir -p "$tmp/copies"
+for k in $(seq 1 20); do
+  "$root/tests/lib/copy_sweep.sh" "$root/testdata/dataloader-workers" "$tmp/copies/dw$k" "$k"
+done
+"$bin" --store "$ch" ingest -q "$tmp"/copies/dw*
+"$bin" --store "$sq" ingest -q "$tmp"/copies/dw*
+echo "  stats --sweep gpu-batch-sweep, store of 1 sweep and of 25 (5 bundled + 20 copies):"
+measure "stats --sweep, SQLite, 25 sweeps" "$sq" stats --sweep gpu-batch-sweep
+measure_moved "stats --sweep, ClickHouse, 1 sweep" "$one" stats --sweep gpu-batch-sweep
+measure_moved "stats --sweep, ClickHouse, 25 sweeps" "$ch" stats --sweep gpu-batch-sweep
+measure_moved "stats (every sweep), ClickHouse, 25 sweeps" "$ch" stats

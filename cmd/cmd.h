@@ -15,6 +15,8 @@ enum cmd_needs {
 	NEEDS_STORE_READ = 1,  /* the store must exist; opened read-only */
 	NEEDS_STORE_WRITE = 2, /* the command opens the store itself for writing */
 	NEEDS_CONFIG = 4,      /* amdahl.yaml loaded (when present) */
+	NEEDS_STORE_NAMED = 8, /* read, opened by the command once its arguments say
+				* what it reads (cmd_open_store) */
 };
 
 /* Exit codes shared by every command. */
@@ -51,6 +53,14 @@ int table_print(const struct amd_table *t, FILE *out);
 int table_markdown(const struct amd_table *t, FILE *out);
 /* RFC 4180 CSV (CRLF line ends, fields quoted when needed). */
 int table_csv(const struct amd_table *t, FILE *out);
+
+/* Opens the store at path read-only into *out for what a command reads:
+ * nsel selections (sweep names, SWEEP:STRATEGY sides, selectors, runs,
+ * files); a ClickHouse store then loads only their rows, and all of it
+ * when a selection is NULL (everything) or can pick any run
+ * (open_store.c). 0, or the exit code with the message printed. */
+int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
+		   struct amd_store **out);
 
 /* Each command's entry point. */
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);

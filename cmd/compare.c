@@ -175,13 +175,22 @@ void compare_args_free(struct compare_args *a)
 	free(a->cand_strategy);
 }
 
+int compare_open(struct cmd_ctx *ctx, const struct compare_args *a)
+{
+	int groups = a->by || a->history; /* --by, --history: one selection */
+	const char *reads[] = {groups ? a->select : a->cand_sweep, a->base_sweep};
+	size_t n = groups || a->base_store ? 1 : 2;
+	return cmd_open_named(ctx->store_path, a->name, reads, n, &ctx->store);
+}
+
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out)
 {
 	struct amd_err err = {{0}};
 	struct amd_store *bst = ctx->store;
-	if (a->base_store &&
-	    amd_store_open(a->base_store, AMD_STORE_READ, &bst, &err) < 0)
-		return cmd_error(a->name, "%s", err.msg);
+	const char *base = a->base_sweep;
+	int opened = a->base_store ? cmd_open_named(a->base_store, a->name, &base, 1, &bst) : 0;
+	if (opened != 0)
+		return opened;
 	struct amd_compare_opts o = {0};
 	o.base_sweep = a->base_sweep;
 	o.base_strategy = a->base_strategy;
@@ -312,6 +321,8 @@ int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_args a = {.name = "compare"};
 	int rc = compare_parse(argc, argv, &a, help);
+	if (rc == 0)
+		rc = compare_open(ctx, &a);
 	if (rc == 0 && a.by)
 		rc = compare_by(ctx, &a);
 	else if (rc == 0) {

@@ -50,6 +50,10 @@ int compare_by(struct cmd_ctx *ctx, struct compare_args *a);
  * groups before it; returns the exit code. */
 int gate_history(struct cmd_ctx *ctx, const struct compare_args *a);
 
+/* Opens ctx->store for what a reads: the two sides (the candidate only
+ * with --baseline-store), or the one selection of --by and --history. */
+int compare_open(struct cmd_ctx *ctx, const struct compare_args *a);
+
 /* Opens the baseline store when asked and runs the comparison. */
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);
 

@@ -153,6 +153,9 @@ int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx)
 	int bad_a = parse_side(ba, &a) < 0, bad_b = parse_side(bb, &b) < 0;
 	if (bad_a || bad_b)
 		return cmd_error("diff", "not SWEEP[:STRATEGY[:N]]: %s", argv[optind + (bad_a ? 0 : 1)]);
+	const char *sides[] = {argv[optind], argv[optind + 1]};
+	if ((c = cmd_open_named(ctx->store_path, "diff", sides, 2, &ctx->store)) != 0)
+		return c;
 	struct amd_rdiff *d;
 	struct amd_err err;
 	if (amd_region_diff(ctx->store, &a, &b, 4000, 20260101UL, 0.95, &d, &err) < 0)

@@ -305,6 +305,8 @@ int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_args a = {.name = "gate"};
 	int rc = compare_parse(argc, argv, &a, help);
+	if (rc == 0)
+		rc = compare_open(ctx, &a);
 	struct amd_comparison *c = NULL;
 	if (rc == 0 && a.history) {
 		rc = gate_history(ctx, &a);

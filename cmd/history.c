@@ -274,6 +274,8 @@ int cmd_history(int argc, char **argv, struct cmd_ctx *ctx)
 	int rc = parse(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = cmd_open_named(ctx->store_path, "history", &a.o.select, 1, &ctx->store)) != 0)
+		return rc;
 	struct amd_err err = {{0}};
 	struct amd_history *h;
 	if (amd_history(ctx->store, &a.o, &h, &err) < 0)

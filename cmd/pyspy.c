@@ -239,6 +239,9 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 		default: return EXIT_USAGE;
 		}
 	}
+	const char *run = optind + 1 == argc ? argv[optind] : NULL;
+	if ((c = cmd_open_named(ctx->store_path, "pyspy top", &run, 1, &ctx->store)) != 0)
+		return c;
 	if (optind + 1 != argc)
 		return no_run("pyspy top", ctx);
 	if (o.library && total)
@@ -312,6 +315,9 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 		default: return EXIT_USAGE;
 		}
 	}
+	const char *run = optind + 1 == argc ? argv[optind] : NULL;
+	if ((c = cmd_open_named(ctx->store_path, "pyspy trie", &run, 1, &ctx->store)) != 0)
+		return c;
 	if (optind + 1 != argc)
 		return no_run("pyspy trie", ctx);
 	struct amd_err err = {{0}};

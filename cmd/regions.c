@@ -215,6 +215,10 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 		help(stderr);
 		return EXIT_USAGE;
 	}
+	const char *what = argv[optind];
+	int rc = cmd_open_named(ctx->store_path, "regions", &what, 1, &ctx->store);
+	if (rc != 0)
+		return rc;
 	struct amd_err err = {{0}};
 	struct amd_region_sel sel;
 	struct amd_region_list l;
@@ -224,7 +228,7 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 		return across(&sel, region, &f, json, ctx);
 	if (amd_regions_top(ctx->store, &sel, &f, &l, &err) < 0)
 		return cmd_error("regions", "%s", err.msg);
-	int rc = json ? print_json(&sel, &l) : print_table(&sel, &l);
+	rc = json ? print_json(&sel, &l) : print_table(&sel, &l);
 	amd_region_list_free(&l);
 	return rc;
 }

@@ -161,6 +161,17 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		cmp_args_free(&a);
 		return rc < 0 ? EXIT_OK : rc;
 	}
+	/* what the report reads: its sweep (NULL: all) and the compared sides */
+	const char *reads[3] = {o.analysis.sweep};
+	size_t nreads = 1;
+	if (a.base_sweep && !a.base_store)
+		reads[nreads++] = a.base_sweep;
+	if (a.cand_sweep)
+		reads[nreads++] = a.cand_sweep;
+	if ((rc = cmd_open_named(ctx->store_path, "report build", reads, nreads, &ctx->store))) {
+		cmp_args_free(&a);
+		return rc;
+	}
 	struct amd_err err = {{0}};
 	struct amd_compare_opts co = {0};
 	if (a.base_sweep) {
@@ -171,10 +182,11 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		co.cfg = &ctx->config;
 		co.aggregate = o.analysis.aggregate;
 		o.compare = &co;
-		if (a.base_store &&
-		    amd_store_open(a.base_store, AMD_STORE_READ, &o.base_store, &err) < 0) {
+		const char *base = a.base_sweep;
+		if (a.base_store && (rc = cmd_open_named(a.base_store, "report build", &base, 1,
+							 &o.base_store))) {
 			cmp_args_free(&a);
-			return cmd_error("report build", "%s", err.msg);
+			return rc;
 		}
 	}
 	struct report_result res;

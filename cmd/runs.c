@@ -161,6 +161,9 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (optind < argc)
 		return cmd_error("runs", "unexpected argument '%s'", argv[optind]);
+	const char *reads = orphans ? NULL : sweep; /* orphans: every source */
+	if ((c = cmd_open_named(ctx->store_path, "runs", &reads, 1, &ctx->store)) != 0)
+		return c;
 	if (orphans)
 		return cmd_runs_orphans(ctx, json);
 	struct amd_err err = {{0}};

@@ -138,6 +138,8 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (optind < argc)
 		return cmd_error("scaling", "unexpected argument: %s", argv[optind]);
+	if ((c = cmd_open_named(ctx->store_path, "scaling", &o.sweep, 1, &ctx->store)) != 0)
+		return c;
 	struct amd_scaling *s;
 	struct amd_err err;
 	if (amd_scaling(ctx->store, &o, &s, &err) < 0)

@@ -398,6 +398,8 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, rc = parse(argc, argv, &o, &by, &json);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if ((rc = cmd_open_named(ctx->store_path, "stats", &o.sweep, 1, &ctx->store)) != 0)
+		return rc;
 	char **names, **values = NULL;
 	size_t n;
 	rc = by ? group_names(ctx, o.sweep, by, &names, &values, &n)

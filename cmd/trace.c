@@ -339,5 +339,8 @@ int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("trace", "usage: amdahl trace show RUN [--rank R] [-n N] [--json]");
 	if (optind + 2 != argc)
 		return cmd_error("trace", "trace show wants one RUN (a run name or id)");
+	const char *run = argv[optind + 1];
+	if ((c = cmd_open_named(ctx->store_path, "trace", &run, 1, &ctx->store)) != 0)
+		return c;
 	return show(ctx, argv[optind + 1], rank, top == 0 ? -1 : top, json);
 }

@@ -34,8 +34,8 @@ static int sweep_names(const struct amd_sweep_view *sw, size_t n, struct amd_buf
 
 /* The sweep named want, or the only one when want is NULL; 1 (and *out
  * NULL) when want names no sweep but is a selector (selector.h). */
-static int pick_sweep(struct amd_store *st, const char *want, char **out,
-		      struct amd_err *err)
+static int pick_sweep_in(struct amd_store *st, const char *want, char **out,
+			 struct amd_err *err)
 {
 	struct amd_sweep_view *sw;
 	size_t n;
@@ -65,6 +65,25 @@ static int pick_sweep(struct amd_store *st, const char *want, char **out,
 			      names.data);
 	amd_buf_free(&names);
 	amd_sweeps_free(sw, n);
+	return rc;
+}
+
+/* pick_sweep_in; on a part of a store (store.h) that lacks the sweep,
+ * the error lists the whole store's sweeps, as on SQLite. */
+static int pick_sweep(struct amd_store *st, const char *want, char **out,
+		      struct amd_err *err)
+{
+	struct amd_store *whole;
+	int rc = pick_sweep_in(st, want, out, err);
+	if (rc >= 0 || amd_store_whole(st, &whole, err) < 0 || whole == st)
+		return rc;
+	rc = pick_sweep_in(whole, want, out, err);
+	amd_store_close(whole);
+	if (rc == 0) {
+		free(*out);
+		*out = NULL;
+		return amd_fail(err, "%s: sweep '%s' is not in the part read", amd_store_path(st), want);
+	}
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "ch_schema.h"
+#include "ch_scope.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
 
@@ -116,14 +117,14 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
 	return sqlite3_bind_text(q, i, v->valuestring, -1, SQLITE_STATIC);
 }
 
-/* The load SELECT of t: its columns and src, committed rows only, in
- * the order a SQLite store would hold them. */
-static int load_sql(struct amd_buf *b, const struct ch_table *t)
+/* The load SELECT of t: its columns and src, the rows of the attempts
+ * in (in), in the order a SQLite store would hold them. */
+static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in)
 {
 	return amd_buf_printf(b, "SELECT %s, src FROM %s ANY LEFT JOIN (SELECT id AS src,"
 			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
 			      " ORDER BY %s src_path, src, rn FORMAT JSONCompact", t->cols,
-			      t->name, amd_ch_committed_sql, prefer(t->name));
+			      t->name, in, prefer(t->name));
 }
 
 /* Types that arrive as JSON strings but are integers (Int64, UInt64). */
@@ -177,10 +178,10 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 }
 
 static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_table *t,
-		      const struct maps *a, struct amd_err *err)
+		      const char *in, const struct maps *a, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	if (load_sql(&sql, t) < 0 || amd_buf_append(&sql, "", 1) < 0) {
+	if (load_sql(&sql, t, in) < 0 || amd_buf_append(&sql, "", 1) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", st->path);
 	}
@@ -203,16 +204,19 @@ static int cmp_attempt(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The committed sources, numbered in path order. */
-static int load_sources(struct amd_ch *ch, struct amd_store *st, struct attempts *a,
-			struct amd_err *err)
+/* The sources of the attempts in (in), numbered in path order. */
+static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
+			struct attempts *a, struct amd_err *err)
 {
-	char sql[1200];
-	snprintf(sql, sizeof sql, "SELECT id, path, kind, size, sha256, ingested_at FROM source"
-		 " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact",
-		 amd_ch_committed_sql);
+	struct amd_buf sql = {0};
+	if (amd_buf_printf(&sql, "SELECT id, path, kind, size, sha256, ingested_at FROM source"
+			   " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact", in) < 0) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", st->path);
+	}
 	const cJSON *data, *row;
-	cJSON *doc = fetch(ch, sql, &data, err);
+	cJSON *doc = fetch(ch, sql.data, &data, err);
+	amd_buf_free(&sql);
 	if (!doc)
 		return -1;
 	size_t n = (size_t)cJSON_GetArraySize(data);
@@ -250,27 +254,29 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, struct attempts
 	return ret;
 }
 
-static int cmp_first(const void *x, const void *y)
+/* Numbers the ids of table that rows of the attempts in (in) hold, in
+ * the order they first appear in the whole committed store (sources by
+ * path, then the order their unit wrote them): the ids' order in a
+ * SQLite store that ingested the same files, walked in path order, and
+ * so the same order whether a read loads all or a part. */
+static int load_ids(struct amd_ch *ch, const char *table, const char *in,
+		    struct attempts *ids, struct amd_err *err)
 {
-	int64_t a = ((const struct attempt *)x)->ord, b = ((const struct attempt *)y)->ord;
-	return (a > b) - (a < b);
-}
-
-/* Numbers the committed ids of table in the order they first appear
- * (sources by path, then the order their unit wrote them): the ids of a
- * SQLite store that ingested the same files, walked in path order. */
-static int load_ids(struct amd_ch *ch, const char *table, struct attempts *ids,
-		    struct amd_err *err)
-{
-	char sql[1400];
-	snprintf(sql, sizeof sql, "SELECT id FROM %s ANY LEFT JOIN (SELECT id AS src,"
-		 " path AS src_path FROM source) USING (src) WHERE src IN (%s)"
-		 " ORDER BY src_path, src, rn FORMAT JSONCompact", table, amd_ch_committed_sql);
+	struct amd_buf sql = {0};
+	if (amd_buf_printf(&sql, "SELECT id FROM (SELECT id, src_path, src, rn FROM %s ANY LEFT JOIN"
+			   " (SELECT id AS src, path AS src_path FROM source) USING (src) WHERE src IN"
+			   " (%s) ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE id IN (SELECT id"
+			   " FROM %s WHERE src IN (%s)) ORDER BY src_path, src, rn FORMAT JSONCompact",
+			   table, amd_ch_committed_sql, table, in) < 0) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
 	const cJSON *data, *row;
-	cJSON *doc = fetch(ch, sql, &data, err);
+	cJSON *doc = fetch(ch, sql.data, &data, err);
+	amd_buf_free(&sql);
 	if (!doc)
 		return -1;
-	size_t n = (size_t)cJSON_GetArraySize(data), kept = 0;
+	size_t n = (size_t)cJSON_GetArraySize(data);
 	ids->p = calloc(n ? n : 1, sizeof *ids->p);
 	if (!ids->p) {
 		cJSON_Delete(doc);
@@ -279,36 +285,60 @@ static int load_ids(struct amd_ch *ch, const char *table, struct attempts *ids,
 	cJSON_ArrayForEach(row, data) {
 		struct attempt *r = &ids->p[ids->n];
 		r->id = json_int(cJSON_GetArrayItem(row, 0));
-		r->ord = (int64_t)ids->n++;
+		r->ord = (int64_t)++ids->n;
 	}
 	cJSON_Delete(doc);
-	/* keep each id's first appearance, then number them in that order */
-	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
-	for (size_t i = 0; i < ids->n; i++)
-		if (i == 0 || ids->p[i].id != ids->p[kept - 1].id)
-			ids->p[kept++] = ids->p[i];
-		else if (ids->p[i].ord < ids->p[kept - 1].ord)
-			ids->p[kept - 1].ord = ids->p[i].ord;
-	ids->n = kept;
-	qsort(ids->p, ids->n, sizeof *ids->p, cmp_first);
-	for (size_t i = 0; i < ids->n; i++)
-		ids->p[i].ord = (int64_t)i + 1;
 	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
 	return 0;
 }
 
-static int load_all(struct amd_ch *ch, struct amd_store *st, struct amd_err *err)
+/* Drops the loaded sweeps some run row placed runs in that now hold
+ * none: a placeholder run's sweep ("default", for a trace that names
+ * no sweep), which the SQLite writer deletes when the run's own unit
+ * moves the run out of it. */
+static int drop_emptied_sweeps(struct amd_ch *ch, struct amd_store *st, const char *in,
+			       const struct maps *m, struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	if (amd_buf_printf(&sql, "SELECT DISTINCT sweep_id FROM run WHERE src IN (%s) AND"
+			   " isNotNull(sweep_id) FORMAT JSONCompact", in) < 0) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", st->path);
+	}
+	const cJSON *data, *row;
+	cJSON *doc = fetch(ch, sql.data, &data, err);
+	amd_buf_free(&sql);
+	sqlite3_stmt *q = doc ? amd_store_prepare(st, "DELETE FROM sweep WHERE id = ?1 AND"
+				" NOT EXISTS(SELECT 1 FROM run WHERE sweep_id = ?1)", err) : NULL;
+	int rc = SQLITE_DONE;
+	if (q)
+		cJSON_ArrayForEach(row, data) {
+			sqlite3_reset(q);
+			bind_value(q, 1, cJSON_GetArrayItem(row, 0), 'w', 0, m);
+			if ((rc = sqlite3_step(q)) != SQLITE_DONE)
+				break;
+		}
+	cJSON_Delete(doc);
+	return q ? amd_store_rows_done(st, q, rc, err) : -1;
+}
+
+/* Loads the rows of the attempts in (in): the committed ones, or the
+ * part a read needs (ch_scope.h). */
+static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
+		    struct amd_err *err)
 {
 	struct maps m;
 	memset(&m, 0, sizeof m);
 	if (amd_store_begin(st, err) < 0)
 		return -1;
-	int rc = load_sources(ch, st, &m.src, err);
+	int rc = load_sources(ch, st, in, &m.src, err);
 	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
-		rc = load_ids(ch, renumbered_table[i], &m.ids[i], err);
+		rc = load_ids(ch, renumbered_table[i], in, &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
 		if (amd_ch_table_loaded(&amd_ch_tables[i]))
-			rc = load_table(ch, st, &amd_ch_tables[i], &m, err);
+			rc = load_table(ch, st, &amd_ch_tables[i], in, &m, err);
+	if (rc == 0)
+		rc = drop_emptied_sweeps(ch, st, in, &m, err);
 	free(m.src.p);
 	for (size_t i = 0; i < strlen(RENUMBERED); i++)
 		free(m.ids[i].p);
@@ -319,14 +349,18 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, struct amd_err *err
 	return amd_store_commit(st, err);
 }
 
-int amd_ch_store_open(const char *url, struct amd_store **out, struct amd_err *err)
+int amd_ch_store_open(const char *url, const char *const *names, size_t n,
+		      struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
 	struct amd_ch *ch = NULL;
 	struct amd_store *st = NULL;
+	char *part = NULL;
 	if (amd_ch_open(url, &ch, err) < 0)
 		return -1;
 	int rc = amd_ch_check_version(ch, err);
+	if (rc == 0 && n > 0)
+		rc = amd_ch_scope_sources(ch, names, n, &part, err);
 	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
 		char *name = strdup(url);
 		if (!name)
@@ -334,11 +368,13 @@ int amd_ch_store_open(const char *url, struct amd_store **out, struct amd_err *e
 		else {
 			free(st->path);
 			st->path = name;
-			rc = load_all(ch, st, err);
+			st->part = part && *part;
+			rc = load_all(ch, st, st->part ? part : amd_ch_committed_sql, err);
 			st->mode = AMD_STORE_READ;
 		}
 	}
 	amd_ch_close(ch);
+	free(part);
 	if (rc < 0) {
 		amd_store_close(st);
 		return -1;

@@ -4,9 +4,13 @@
 #ifndef AMD_CH_LOAD_H
 #define AMD_CH_LOAD_H
 
+#include <stddef.h>
+
 #include "store.h"
 
-int amd_ch_store_open(const char *url, struct amd_store **out, struct amd_err *err);
+/* names (n of them; 0: everything): what the read needs (ch_scope.h). */
+int amd_ch_store_open(const char *url, const char *const *names, size_t n,
+		      struct amd_store **out, struct amd_err *err);
 
 /* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
  * its latest commit, and of paths holding the same bytes the first. */

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ch_scope.h"
 #include "ch_tables.h"
 
 #define BATCH_BYTES (8u << 20)
@@ -171,23 +172,17 @@ static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source
 static char *replaced_attempts(struct amd_ch *ch, const char *path, int64_t attempt,
 			       long long ns, struct amd_err *err)
 {
-	struct amd_buf sql = {0}, out = {0};
-	int bad = amd_buf_printf(&sql, "SELECT arrayStringConcat(groupArray(toString(id)), ',')"
-				 " FROM source WHERE path = ") < 0 || amd_ch_quote(&sql, path) < 0 ||
+	struct amd_buf sql = {0};
+	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM source WHERE path = ") < 0 ||
+		  amd_ch_quote(&sql, path) < 0 ||
 		  amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
-				 " id < %lld)) FORMAT TabSeparated", ns, ns, (long long)attempt) < 0 ||
+				 " id < %lld))", ns, ns, (long long)attempt) < 0 ||
 		  amd_buf_append(&sql, "", 1) < 0;
-	int rc = bad ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-		     : amd_ch_run(ch, sql.data, NULL, 0, 1, &out, err);
+	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
+	if (bad)
+		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	amd_buf_free(&sql);
-	if (rc == 0 && amd_buf_append(&out, "", 1) < 0)
-		rc = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	if (rc < 0) {
-		amd_buf_free(&out);
-		return NULL;
-	}
-	out.data[strcspn(out.data, "\n")] = '\0';
-	return out.data;
+	return ids;
 }
 
 /* Deletes the rows of the attempts in ids (a comma list) with one

@@ -305,8 +305,29 @@ static size_t compact(struct amd_run_view *v, size_t n, const int *keep)
 	return kept;
 }
 
+static int select_in(struct amd_store *st, const char *text, struct amd_run_view **out,
+		     size_t *n, struct amd_err *err);
+
+/* On a part of a store, a selector that picks nothing is explained by
+ * the whole store (its runs, keys and values), as SQLite's would be. */
 int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view **out,
 		    size_t *n, struct amd_err *err)
+{
+	struct amd_store *whole;
+	int rc = select_in(st, text, out, n, err);
+	if (rc == 0 || !st->part || amd_store_whole(st, &whole, err) < 0)
+		return rc;
+	rc = select_in(whole, text, out, n, err);
+	amd_runs_free(*out, *n);
+	*out = NULL;
+	*n = 0;
+	amd_store_close(whole);
+	return rc < 0 ? -1 : amd_fail(err, "%s: selector '%s' picks runs the part read lacks",
+				      amd_store_path(st), text);
+}
+
+static int select_in(struct amd_store *st, const char *text, struct amd_run_view **out,
+		     size_t *n, struct amd_err *err)
 {
 	*out = NULL;
 	*n = 0;

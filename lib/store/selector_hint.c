@@ -126,7 +126,13 @@ static int explain_no_key(struct amd_store *st, const struct amd_sel_term *t,
 	char **keys;
 	size_t nk;
 	int tags = t->key == AMD_SEL_TAG;
-	if (sel_store_keys(st, tags, &keys, &nk, err) < 0)
+	struct amd_store *whole; /* every key of the store, also from a part of it */
+	if (amd_store_whole(st, &whole, err) < 0)
+		return -1;
+	int got = sel_store_keys(whole, tags, &keys, &nk, err);
+	if (whole != st)
+		amd_store_close(whole);
+	if (got < 0)
 		return -1;
 	char near[512];
 	sel_closest(t->name, (const char *const *)keys, nk, near, sizeof near);

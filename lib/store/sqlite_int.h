@@ -13,6 +13,7 @@ struct amd_store {
 	char *path;
 	enum amd_store_mode mode;
 	int in_tx;
+	int part; /* a part of a ClickHouse store (amd_store_open_read) */
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

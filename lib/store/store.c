@@ -147,12 +147,26 @@ static void configure_sqlite(void)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+int amd_store_open_read(const char *path, const char *const *names, size_t n,
+			struct amd_store **out, struct amd_err *err)
+{
+	if (amd_ch_is_url(path))
+		return amd_ch_store_open(path, names, n, out, err);
+	return amd_store_open(path, AMD_STORE_READ, out, err);
+}
+
+int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err)
+{
+	*whole = st;
+	return st->part ? amd_ch_store_open(st->path, NULL, 0, whole, err) : 0;
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
 	if (amd_ch_is_url(path)) /* the ClickHouse backend: ch_load.c */
-		return mode == AMD_STORE_READ ? amd_ch_store_open(path, out, err)
+		return mode == AMD_STORE_READ ? amd_ch_store_open(path, NULL, 0, out, err)
 			: amd_fail(err, "%s: a ClickHouse store is written by ingest only", path);
 	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
 		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"

@@ -8,6 +8,7 @@
 #ifndef AMD_STORE_H
 #define AMD_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -22,6 +23,19 @@ struct amd_store;
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err);
 void amd_store_close(struct amd_store *st);
+
+/* Opens path to read what a command names (n names: sweeps, runs by id
+ * or name, source files). A SQLite store is read in place, whole; a
+ * ClickHouse store loads only the rows of those runs' sources (all of
+ * it when n is 0 or the names match nothing), so a one-sweep read does
+ * not grow with the other sweeps the store holds. */
+int amd_store_open_read(const char *path, const char *const *names, size_t n,
+			struct amd_store **out, struct amd_err *err);
+
+/* The whole store st is a part of, for what a part cannot answer alone
+ * (an error's list of every sweep or key): *whole is st itself when st
+ * is whole, else the store opened whole (the caller closes it). */
+int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err);
 
 /* BEGIN IMMEDIATE (waits for other writers up to the busy timeout). */
 int amd_store_begin(struct amd_store *st, struct amd_err *err);

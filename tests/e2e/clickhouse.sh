@@ -32,6 +32,18 @@ same_json() {
 	test_true "$* --json is byte-identical" cmp -s "$TMP/sq.out" "$TMP/ch.out"
 }
 
+# same_err DB CMD… — CMD fails on both backends with the same message
+# (store names aside) and the same exit status.
+same_err() {
+	db=$1; shift
+	"$AMDAHL" --store "$(url "$db")" "$@" 2>&1 >/dev/null | sed "s|$(url "$db")|STORE|g" >"$TMP/ch.err"
+	s1=${PIPESTATUS[0]}
+	"$AMDAHL" --store "$TMP/$db.db" "$@" 2>&1 >/dev/null | sed "s|$TMP/$db.db|STORE|g" >"$TMP/sq.err"
+	s2=${PIPESTATUS[0]}
+	test_eq "$s2" "$s1" && test_true "SQLite failed" [ "$s2" -ne 0 ] &&
+	test_true "$* says the same" cmp -s "$TMP/sq.err" "$TMP/ch.err"
+}
+
 if test_have_prereq CLICKHOUSE; then
 	mkdir -p "$CHDIR" && "$CH_SCRIPT" start "$CHDIR" >/dev/null || echo "# clickhouse-server did not start" >&2
 else
@@ -61,6 +73,22 @@ test_expect_success CLICKHOUSE 'trace show, pyspy top and trie --json are byte-i
 	same_json all pyspy top "$DATA/pyspy/calendarbot.dump.json" -n 0 &&
 	same_json all pyspy trie "$DATA/pyspy/calendarbot.dump.json" &&
 	same_json all pyspy top "$DATA/pyspy/perf-collapsed.txt" -n 0
+'
+
+test_expect_success CLICKHOUSE 'commands naming a sweep, run or file read a part of the store: the same output' '
+	same_json all stats --sweep dataloader-workers &&
+	same_json all stats --sweep "sweep=gpu-batch-sweep,n>=1" &&
+	same_json all stats --by n --sweep gpu-batch-sweep &&
+	same_json all runs --sweep mnist-scaling &&
+	same_json all regions gpu-batch-sweep &&
+	same_json all regions ddp-n8 &&
+	same_json all diff gpu-batch-sweep cpu-strong-scaling &&
+	same_json all scaling --sweep gpu-batch-sweep &&
+	same_err all stats --sweep nope &&
+	same_err all stats --sweep ddp-n8 &&
+	same_err all stats --sweep "sweep=gpu-batch-sweep,n>=2" &&
+	same_err all stats --sweep "sweep=gpu-batch-sweep,param.nope=1" &&
+	same_err all stats --by param.nope --sweep gpu-batch-sweep
 '
 
 test_expect_success CLICKHOUSE 'report build writes the same report.json and PDF text' '
@@ -214,6 +242,45 @@ test_expect_success CLICKHOUSE '8 processes at once, 20 killed at random points 
 	"$AMDAHL" --store "$(url many)" stats --json >"$TMP/many.json" &&
 	"$AMDAHL" --store "$TMP/all.db" stats --json >"$TMP/all.json" &&
 	test_true "stats after the storm are the clean SQLite store'"'"'s" cmp -s "$TMP/all.json" "$TMP/many.json"
+'
+
+# logged SQL — SQL as the default user (whose queries are not counted);
+# log_total — the result rows and bytes the amdahl user's queries got;
+# moved CMD… — what CMD got from the server: rows and bytes of its
+# queries' results (result_rows, result_bytes of system.query_log).
+logged() {
+	curl -sS --data-binary "$1" "http://127.0.0.1:$(cat "$CHDIR/port")/"
+}
+log_total() {
+	logged "SYSTEM FLUSH LOGS" &&
+	logged "SELECT sum(result_rows), sum(result_bytes) FROM system.query_log WHERE user = 'amdahl' AND type = 2"
+}
+moved() {
+	a=$(log_total) && "$AMDAHL" --store "$(url all)" "$@" --json >/dev/null && b=$(log_total) &&
+	awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, "\t"); split(b, y, "\t"); print y[1] - x[1], y[2] - x[2] }'
+}
+
+test_expect_success CLICKHOUSE 'stats of one sweep transfers the same rows and bytes with 3 more sweeps in the store' '
+	one=$(moved stats --sweep dataloader-workers) && whole=$(moved stats) &&
+	"$AMDAHL" --store "$(url all)" stats --sweep dataloader-workers --json >"$TMP/before.json" &&
+	for k in 1 2 3; do
+		d="$TMP/copies/dw$k" && mkdir -p "$TMP/copies" &&
+		"$AMDAHL_ROOT/tests/lib/copy_sweep.sh" "$DATA/dataloader-workers" "$d" $k &&
+		"$AMDAHL" --store "$(url all)" ingest -q "$d" &&
+		"$AMDAHL" --store "$TMP/all.db" ingest -q "$d" || return 1
+	done &&
+	"$AMDAHL" --store "$(url all)" runs --json >"$TMP/copies.json" &&
+	test_eq 24 "$(json_get "$TMP/copies.json" "len([r for r in d[\"runs\"] if r[\"sweep\"].startswith(\"dataloader-workers\")])")" &&
+	one3=$(moved stats --sweep dataloader-workers) && whole3=$(moved stats) &&
+	echo "# stats --sweep: $one -> $one3 (rows bytes); stats of all: $whole -> $whole3" >&2 &&
+	test_true "rows and bytes of one sweep read" [ "${one% *}" -gt 0 ] &&
+	test_eq "$one" "$one3" &&
+	test_true "reading every sweep moves more rows with the copies" [ "${whole3% *}" -gt "${whole% *}" ] &&
+	same_json all stats --sweep dataloader-workers &&
+	same_json all stats --sweep dataloader-workers-copy2 &&
+	same_json all stats &&
+	"$AMDAHL" --store "$(url all)" stats --sweep dataloader-workers --json >"$TMP/after.json" &&
+	test_true "the sweep'"'"'s stats did not change" cmp -s "$TMP/before.json" "$TMP/after.json"
 '
 
 test_done

@@ -3,6 +3,8 @@
 # own data directory, config, ports on 127.0.0.1 and a user 'amdahl' with
 # a password (so the password path is exercised); started, waited for,
 # and stopped by its pid. Nothing of the system's server is touched.
+# Queries are logged in system.query_log (what a read transfers is
+# measured there: tests/e2e/clickhouse.sh, bench/clickhouse.sh).
 #
 #   tests/lib/clickhouse.sh start DIR   prints the HTTP port; DIR/pid, DIR/port
 #   tests/lib/clickhouse.sh stop DIR    stops the server started in DIR
@@ -38,13 +40,15 @@ write_config() {
   <uncompressed_cache_size>268435456</uncompressed_cache_size>
   <max_concurrent_queries>200</max_concurrent_queries>
   <mlock_executable>false</mlock_executable>
+  <query_log><database>system</database><table>query_log</table>
+    <flush_interval_milliseconds>500</flush_interval_milliseconds></query_log>
 </yandex>
 XML
 	cat >"$dir/users.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
   <profiles>
-    <default><max_memory_usage>4000000000</max_memory_usage></default>
+    <default><max_memory_usage>4000000000</max_memory_usage><log_queries>1</log_queries></default>
     <readonly><readonly>1</readonly></readonly>
   </profiles>
   <users>

@@ -1,0 +1,78 @@
+/* open_store.c — opening the store for a command that names what it
+ * reads (NEEDS_STORE_NAMED): the sweeps, runs or files its arguments
+ * name, so a ClickHouse store loads only their rows (store.h,
+ * amd_store_open_read). A selection that can pick runs of any sweep
+ * (NULL, or a selector without a sweep=NAME term) opens it all. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "selector.h"
+
+/* The names a command's selections lead to, and what holds them. */
+struct reads {
+	const char **names;
+	size_t n;
+	struct amd_selector **parsed; /* one per selection */
+	char **owned;                 /* two per selection */
+};
+
+/* Adds what sel (selection i) names: a selector's sweep=NAME; else the
+ * text, the part before its first colon (SWEEP:STRATEGY[:N]) and the
+ * file it is, resolved (a source's stored path). 0 when sel can pick
+ * any run, 1 when it named something, -1 when out of memory. */
+static int add_names(struct reads *r, size_t i, const char *sel)
+{
+	if (!sel)
+		return 0;
+	if (amd_selector_is(sel)) {
+		struct amd_err err = {{0}};
+		const char *sweep = NULL;
+		if (amd_selector_parse(sel, &r->parsed[i], &err) == 0)
+			sweep = amd_selector_eq(r->parsed[i], "sweep");
+		if (sweep)
+			r->names[r->n++] = sweep;
+		return sweep != NULL;
+	}
+	r->names[r->n++] = sel;
+	const char *colon = strchr(sel, ':');
+	if (colon && !(r->owned[2 * i] = strndup(sel, (size_t)(colon - sel))))
+		return -1;
+	if (colon)
+		r->names[r->n++] = r->owned[2 * i];
+	if ((r->owned[2 * i + 1] = realpath(sel, NULL)) != NULL)
+		r->names[r->n++] = r->owned[2 * i + 1];
+	return 1;
+}
+
+static void reads_free(struct reads *r, size_t nsel)
+{
+	for (size_t i = 0; r->parsed && r->owned && i < nsel; i++) {
+		amd_selector_free(r->parsed[i]);
+		free(r->owned[2 * i]);
+		free(r->owned[2 * i + 1]);
+	}
+	free(r->names);
+	free(r->parsed);
+	free(r->owned);
+}
+
+int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
+		   struct amd_store **out)
+{
+	struct reads r = {calloc(3 * nsel + 1, sizeof *r.names), 0,
+			  calloc(nsel + 1, sizeof *r.parsed), calloc(2 * nsel + 1, sizeof *r.owned)};
+	int all = nsel == 0, named = 1;
+	for (size_t i = 0; r.names && r.parsed && r.owned && named > 0 && i < nsel; i++)
+		named = add_names(&r, i, sel[i]);
+	all |= named == 0;
+	int rc = 0;
+	struct amd_err err = {{0}};
+	if (!r.names || !r.parsed || !r.owned || named < 0)
+		rc = cmd_error(cmd, "out of memory");
+	else if (amd_store_open_read(path, r.names, all ? 0 : r.n, out, &err) < 0)
+		rc = cmd_error(cmd, "%s", err.msg);
+	reads_free(&r, nsel);
+	return rc;
+}

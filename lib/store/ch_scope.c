@@ -1,0 +1,131 @@
+/* ch_scope.c — resolving what one read of a ClickHouse store needs
+ * (ch_scope.h), in two queries answered on the server: the runs named
+ * (a sweep's runs, runs by id or name, the runs a named source file's
+ * rows refer to) with their parents and children, then every committed
+ * attempt that wrote a row of those runs, plus the named files' own.
+ * Loading whole attempts keeps every row a query of those runs reads,
+ * in the order the full store holds it. */
+#include "ch_scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ch_load.h"
+#include "ch_ship.h"
+#include "ch_tables.h"
+
+char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err)
+{
+	struct amd_buf sql = {0}, out = {0};
+	int rc = amd_buf_printf(&sql, "SELECT arrayStringConcat(groupArray(toString(x)), ',')"
+				" FROM (%s) FORMAT TabSeparated", select) < 0 ||
+			 amd_buf_append(&sql, "", 1) < 0
+		 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+		 : amd_ch_query(ch, sql.data, &out, err);
+	amd_buf_free(&sql);
+	if (rc == 0 && amd_buf_append(&out, "", 1) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	if (rc < 0) {
+		amd_buf_free(&out);
+		return NULL;
+	}
+	out.data[strcspn(out.data, "\n")] = '\0';
+	return out.data;
+}
+
+/* Appends SELECT x FROM (… UNION ALL …) over every loaded table with a
+ * run column (ch_tables.h kind 'r'): with want_runs the runs that the
+ * rows of the attempts in (in) refer to, else the attempts of the rows
+ * that refer to the runs in (in). */
+static int run_rows(struct amd_buf *b, int want_runs, const char *in)
+{
+	int bad = amd_buf_printf(b, "SELECT x FROM (") < 0;
+	const char *sep = "";
+	for (size_t i = 0; i < amd_ch_table_count; i++) {
+		const struct ch_table *t = &amd_ch_tables[i];
+		const char *r = strchr(t->kinds, 'r'), *col = t->cols;
+		if (!r || !amd_ch_table_loaded(t))
+			continue;
+		for (long k = r - t->kinds; k > 0; k--)
+			col = strchr(col, ',') + 1;
+		int len = (int)strcspn(col, ",");
+		bad |= (want_runs ? amd_buf_printf(b, "%sSELECT ifNull(%.*s, 0) AS x FROM %s"
+						   " WHERE src IN (%s)", sep, len, col, t->name, in)
+				  : amd_buf_printf(b, "%sSELECT src AS x FROM %s WHERE %.*s IN (%s)",
+						   sep, t->name, len, col, in)) < 0;
+		sep = " UNION ALL ";
+	}
+	return bad || amd_buf_printf(b, ")") < 0 ? -1 : 0;
+}
+
+/* names as a list of string literals (lits) and of the ids ClickHouse
+ * gives a sweep or a run of that name (chids) */
+static int name_lists(const char *const *names, size_t n, struct amd_buf *lits,
+		      struct amd_buf *chids)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((i && amd_buf_append(lits, ",", 1) < 0) || amd_ch_quote(lits, names[i]) < 0 ||
+		    amd_buf_printf(chids, "%s%lld", i ? "," : "",
+				   (long long)amd_ch_string_id(names[i], strlen(names[i]))) < 0)
+			return -1;
+	return amd_buf_append(lits, "", 1) < 0 || amd_buf_append(chids, "", 1) < 0 ? -1 : 0;
+}
+
+/* The SELECT (column x) of the runs names picks, with their parent and
+ * child runs: a sweep's runs, a run by id or name, and the runs the
+ * rows of a named source file refer to. */
+static int runs_sql(struct amd_buf *b, const char *lits, const char *chids)
+{
+	const char *c = amd_ch_committed_sql;
+	struct amd_buf base = {0};
+	int bad = amd_buf_printf(&base, "SELECT x FROM (SELECT id AS x FROM run WHERE src IN (%s) AND (sweep_id IN"
+				 " (%s) OR id IN (%s) OR name IN (%s)) UNION ALL ", c, chids,
+				 chids, lits) < 0;
+	struct amd_buf files = {0};
+	bad |= amd_buf_printf(&files, "SELECT id FROM source WHERE path IN (%s) AND id IN (%s)",
+			      lits, c) < 0 || amd_buf_append(&files, "", 1) < 0;
+	bad |= bad || run_rows(&base, 1, files.data) < 0 || amd_buf_append(&base, ")", 2) < 0;
+	bad |= bad || amd_buf_printf(b, "SELECT id AS x FROM run WHERE src IN (%s) AND (id IN (%s)"
+				     " OR ifNull(parent_ext_id, '') IN (SELECT ext_id FROM run WHERE"
+				     " id IN (%s)) OR ext_id IN (SELECT ifNull(parent_ext_id, '')"
+				     " FROM run WHERE id IN (%s))) GROUP BY id", c, base.data,
+				     base.data, base.data) < 0;
+	amd_buf_free(&base);
+	amd_buf_free(&files);
+	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
+}
+
+/* The SELECT (column x) of the committed attempts holding a row of the
+ * runs in runs (a comma list) or a named sweep (a sweep with no runs
+ * yet), or being a named file. */
+static int sources_sql(struct amd_buf *b, const char *runs, const char *lits, const char *chids)
+{
+	const char *c = amd_ch_committed_sql;
+	int bad = amd_buf_printf(b, "SELECT x FROM (") < 0 || run_rows(b, 0, *runs ? runs : "0") < 0;
+	bad = bad || amd_buf_printf(b, " UNION ALL SELECT src AS x FROM sweep WHERE id IN (%s)"
+				    " UNION ALL SELECT id AS x FROM source WHERE path IN (%s))"
+				    " WHERE x IN (%s) GROUP BY x", chids, lits, c) < 0;
+	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
+}
+
+int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, char **ids,
+			 struct amd_err *err)
+{
+	struct amd_buf lits = {0}, chids = {0}, sql = {0};
+	char *runs = NULL;
+	*ids = NULL;
+	int bad = name_lists(names, n, &lits, &chids) < 0 || runs_sql(&sql, lits.data, chids.data) < 0;
+	if (!bad && (runs = amd_ch_id_list(ch, sql.data, err)) != NULL) {
+		sql.len = 0;
+		bad = sources_sql(&sql, runs, lits.data, chids.data) < 0;
+		if (!bad)
+			*ids = amd_ch_id_list(ch, sql.data, err);
+	}
+	free(runs);
+	amd_buf_free(&lits);
+	amd_buf_free(&chids);
+	amd_buf_free(&sql);
+	if (bad)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	return *ids ? 0 : -1;
+}
