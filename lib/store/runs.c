@@ -213,7 +213,8 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 		free(v);
 		return -1;
 	}
-	qsort(v, len, sizeof *v, by_rank_step_time);
+	if (len) /* qsort wants a non-NULL array */
+		qsort(v, len, sizeof *v, by_rank_step_time);
 	/* the points in place, over the ordered array (each lands at or
 	 * before where it was read: memmove) */
 	struct amd_point *p = (struct amd_point *)v;
