@@ -7,7 +7,10 @@
 #     tests/fixtures/mlflow_forms.py from the same runs): MB/s, points/s,
 #     peak RSS and CPU s, next to `sqlite3 .import` of the same points as
 #     CSV into a table without indexes (the issue's reference; target: at
-#     most half its time) and the ratio;
+#     most half its time) and the ratios (wall, and CPU: the machine is
+#     shared); with OLD_AMDAHL=BINARY (e.g. a build of main) the same
+#     ingests by that binary are rows of the same table, measured in the
+#     same run (the packed series layout against the one before);
 #   - `amdahl stats` and `report build` on N and on 2N points: the time
 #     ratio must stay at most 2.2 (nothing quadratic). Each is the best of
 #     3 runs (the machine is shared). Exit 1 when a ratio passes 2.2.
@@ -47,24 +50,31 @@ done
 
 points=$(wc -l <"$work/p2.csv")
 read -r rw rr rc_ <<<"$(best sh -c "rm -f '$work/ref.db' && sqlite3 '$work/ref.db' 'CREATE TABLE p(run, key, step, ts, value)' '.mode csv' '.import $work/p2.csv p'")"
-# row NAME INPUT WALL RSS CPU: MB/s, points/s, peak RSS, ratio to .import
+# row NAME INPUT WALL RSS CPU: MB/s, points/s (wall and CPU), peak RSS,
+# ratios to .import (wall, CPU)
 row() {
   local mb
   mb=$(du -sbL "$2" | awk '{print $1 / 1e6}')
-  printf '%-30s %8.1f %9d %7.2f %6.2f %8.1f %11.0f %7.1f %6.2fx\n' "$1" "$mb" "$points" "$3" "$5" \
-    "$(awk -v m="$mb" -v w="$3" 'BEGIN{print m / (w > 0 ? w : 0.001)}')" \
+  printf '%-34s %7.1f %8d %6.2f %6.2f %7.1f %10.0f %10.0f %6.1f %6.2fx %6.2fx\n' "$1" "$mb" "$points" \
+    "$3" "$5" "$(awk -v m="$mb" -v w="$3" 'BEGIN{print m / (w > 0 ? w : 0.001)}')" \
     "$(awk -v p="$points" -v w="$3" 'BEGIN{print p / (w > 0 ? w : 0.001)}')" \
-    "$(awk -v r="$4" 'BEGIN{print r / 1024}')" "$(awk -v a="$3" -v b="$rw" 'BEGIN{print a / (b > 0 ? b : 0.001)}')"
+    "$(awk -v p="$points" -v c="$5" 'BEGIN{print p / (c > 0 ? c : 0.001)}')" \
+    "$(awk -v r="$4" 'BEGIN{print r / 1024}')" "$(awk -v a="$3" -v b="$rw" 'BEGIN{print a / (b > 0 ? b : 0.001)}')" \
+    "$(awk -v a="$5" -v b="$rc_" 'BEGIN{print a / (b > 0 ? b : 0.001)}')"
 }
-printf '\n%-30s %8s %9s %7s %6s %8s %11s %7s %7s\n' "reader (metric points)" "MB" "points" "wall s" "CPU s" \
-  "MB/s" "points/s" "RSS MB" "/ref"
+printf '\n%-34s %7s %8s %6s %6s %7s %10s %10s %6s %7s %7s\n' "reader (metric points)" "MB" "points" \
+  "wall s" "CPU s" "MB/s" "points/s" "pts/CPU-s" "RSS MB" "/ref" "/refCPU"
 row "sqlite3 .import CSV, no index" "$work/p2.csv" "$rw" "$rr" "$rc_"
-for form in "MLflow file store:$work/m2" "MLflow mlflow.db:$work/forms/mlflow.db" \
+for form in "MLflow file store (the run):$work/m2/4/$run" "MLflow mlflow.db:$work/forms/mlflow.db" \
             "MLflow points CSV:$work/forms/points.csv"; do
-  read -r w r c <<<"$(best sh -c "rm -f '$work/i.db'* && '$build/amdahl' --store '$work/i.db' ingest '${form#*:}'")"
-  row "amdahl ingest ${form%%:*}" "${form#*:}" "$w" "$r" "$c"
+  for bin in ${OLD_AMDAHL:+"$OLD_AMDAHL"} "$build/amdahl"; do
+    name="amdahl ingest ${form%%:*}"
+    [ "$bin" = "$build/amdahl" ] || name="(old) $name"
+    read -r w r c <<<"$(best sh -c "rm -f '$work/i.db'* && '$bin' --store '$work/i.db' ingest '${form#*:}'")"
+    row "$name" "${form#*:}" "$w" "$r" "$c"
+  done
 done
-echo "/ref: wall time over sqlite3 .import's of the same points (target: at most 0.5x)"
+echo "/ref, /refCPU: wall and CPU time over sqlite3 .import's of the same points (target: at most 0.5x)"
 
 rc=0
 printf '\n%-20s %10s %10s %10s %10s %7s\n' "command" "N points" "wall s" "2N points" "wall s" "ratio"

@@ -41,7 +41,7 @@ read -r cpu wall rss <<<"$(measure "$parse" "$big")"
 row "amdahl reader (no store)" "$cpu" "$wall" "$rss"
 read -r cpu wall rss <<<"$(measure "$root/$build/amdahl" --store "$work/s.db" ingest "$big")"
 row "amdahl ingest (all)" "$cpu" "$wall" "$rss"
-points=$(sqlite3 "$work/s.db" "SELECT count(*) FROM metric_point" 2>/dev/null || echo "?")
+points=$(sqlite3 "$work/s.db" "SELECT sum(n) FROM metric_series" 2>/dev/null || echo "?")
 read -r cpu wall rss <<<"$(measure cat "$big")"
 row "cat >/dev/null" "$cpu" "$wall" "$rss"
 read -r cpu wall rss <<<"$(measure sha256sum "$big")"

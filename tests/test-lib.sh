@@ -136,7 +136,10 @@ test_path_is_missing() { [ ! -e "$1" ] && [ ! -L "$1" ] && return 0; _test_say "
 # for the helpers it offers (sweep(), strategy(), point(), …).
 json_get() { "$PY" "$AMDAHL_ROOT/tests/lib/json_query.py" "$@"; }
 # q STORE SQL — the rows of an SQL query on a SQLite store.
-q() { sqlite3 "$1" "$2"; }
+# (metric points are packed in metric_series: the extension built next to
+# amdahl shows them as the table metric_point, as `amdahl sql` does)
+AMDAHL_SQLEXT="${AMDAHL_SQLEXT:-$(dirname "$AMDAHL")/amdahl_metric.so}"
+q() { sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$1" "$2"; }
 # store_digest STORE — the store's logical content ("absent" without one),
 # for "the store is unchanged" checks.
 store_digest() { if [ -f "$1" ]; then sqlite3 "$1" .dump | sha256sum | cut -c1-64; else echo absent; fi; }

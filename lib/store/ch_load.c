@@ -20,6 +20,7 @@
 #include "ch_scope.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
+#include "metric_rows.h"
 
 const char amd_ch_committed_sql[] =
 	"SELECT argMin(aid, (ats, aid)) FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
@@ -190,11 +191,13 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	amd_buf_free(&sql);
 	if (!doc)
 		return -1;
-	int rc = insert_rows(st, t, doc, data, a, err);
+	int points = strcmp(t->name, "metric_point") == 0; /* rows packed into series */
+	int rc = points ? amd_metric_rows_open(st, err) : 0;
+	if (rc == 0)
+		rc = insert_rows(st, t, doc, data, a, err);
 	cJSON_Delete(doc);
-	if (rc == 0 && strcmp(t->name, "metric_point") == 0)
-		rc = amd_store_exec(st, "INSERT INTO metric_series SELECT DISTINCT source_id,"
-				    " run_id, key_id FROM metric_point", err);
+	if (rc == 0 && points)
+		rc = amd_metric_rows_pack(st, err);
 	return rc;
 }
 

@@ -43,13 +43,31 @@ static int subst(struct amd_buf *b, const char *text, long long id)
 	return 0;
 }
 
+/* Drops the temporary view name when there is one (a plain DROP VIEW IF
+ * EXISTS would find the virtual table metric_point and be refused). */
+static int drop_temp_view(struct amd_store *st, const char *name, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT 1 FROM temp.sqlite_master"
+					    " WHERE type = 'view' AND name = ?1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+	if (amd_store_rows_done(st, q, found ? SQLITE_DONE : rc, err) < 0)
+		return -1;
+	char sql[128];
+	snprintf(sql, sizeof sql, "DROP VIEW temp.%s", name);
+	return found ? amd_store_exec(st, sql, err) : 0;
+}
+
 static int source_views(struct amd_store *st, long long id, struct amd_err *err)
 {
 	for (size_t i = 0; i < amd_ch_table_count; i++) {
 		const struct ch_table *t = &amd_ch_tables[i];
+		if (drop_temp_view(st, t->name, err) < 0)
+			return -1;
 		struct amd_buf sql = {0};
-		int bad = amd_buf_printf(&sql, "DROP VIEW IF EXISTS temp.%s; CREATE TEMP VIEW %s AS ",
-					 t->name, t->name) < 0;
+		int bad = amd_buf_printf(&sql, "CREATE TEMP VIEW %s AS ", t->name) < 0;
 		if (!t->of_source)
 			bad |= subst(&sql, RUN_VIEW, id) < 0;
 		else {

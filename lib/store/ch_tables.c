@@ -41,8 +41,7 @@ const struct ch_table amd_ch_tables[] = {
 	 "run_id Int64, key_id Int64, value " STRN ", source_id Int64",
 	 "(run_id, key_id)", "run_id,key_id,value,source_id", "rdps",
 	 "SELECT " RUN("t.run_id") ", " KEY("t.key_id") ", t.value, ?1, ?1 FROM tag t"},
-	{1, "metric_point", "source_id = $S AND (run_id, key_id) IN"
-	 " (SELECT run_id, key_id FROM main.metric_series WHERE source_id = $S)",
+	{1, "metric_point", "source_id = $S", /* the virtual table over metric_series */
 	 "run_id Int64, key_id Int64, step Int64, ts_ms " I64N ", value " F64N
 	 ", source_id Int64", "(run_id, key_id, step)",
 	 "run_id,key_id,step,ts_ms,value,source_id", "rdppps",

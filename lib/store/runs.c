@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "metric_sql.h"
 
 
 /* A logical run: parent absent or not in the store. */
@@ -44,7 +45,7 @@ static const char runs_sql[] =
 	"  COALESCE(t.repeat, ROW_NUMBER() OVER (PARTITION BY t.sweep_id, " GROUP_KEY
 	"    ORDER BY t.start_ms, t.ext_id) - 1),"
 	"  t.status, t.start_ms, t.end_ms, COALESCE(k.nkids, 0),"
-	"  (SELECT count(DISTINCT m.key_id) FROM metric_point m WHERE m.run_id = t.id"
+	"  (SELECT count(DISTINCT m.key_id) FROM metric_series m WHERE m.run_id = t.id"
 	"    OR m.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id)),"
 	"  (SELECT count(*) FROM trace tr WHERE tr.run_id = t.id"
 	"    OR tr.run_id IN (SELECT c.id FROM run c WHERE c.parent_ext_id = t.ext_id))"
@@ -193,42 +194,89 @@ void amd_sweeps_free(struct amd_sweep_view *v, size_t n)
 	free(v);
 }
 
+/* A point and its place in the order the chunks were read, which
+ * breaks ties of rank, step and time (repeated steps keep their order). */
+struct ordered_point {
+	struct amd_point p;
+	size_t ord;
+};
+
+static int by_rank_step_time(const void *x, const void *y)
+{
+	const struct ordered_point *a = x, *b = y;
+	if (a->p.rank != b->p.rank)
+		return (a->p.rank > b->p.rank) - (a->p.rank < b->p.rank);
+	if (a->p.step != b->p.step)
+		return (a->p.step > b->p.step) - (a->p.step < b->p.step);
+	if (a->p.ts_ms != b->p.ts_ms)
+		return (a->p.ts_ms > b->p.ts_ms) - (a->p.ts_ms < b->p.ts_ms);
+	return (a->ord > b->ord) - (a->ord < b->ord);
+}
+
+/* Appends the points of the chunk row q is on (rank in column 3). */
+static int append_chunk(struct amd_store *st, sqlite3_stmt *q, struct ordered_point **v,
+			size_t *n, size_t *cap, struct amd_err *err)
+{
+	char what[300];
+	snprintf(what, sizeof what, "%s: metric_series run %lld key %lld source %lld chunk %lld",
+		 st->path, (long long)sqlite3_column_int64(q, 3),
+		 (long long)sqlite3_column_int64(q, 4), (long long)sqlite3_column_int64(q, 5),
+		 (long long)sqlite3_column_int64(q, 6));
+	struct amd_metric_cols c;
+	if (amd_metric_row_unpack(q, 0, 1, what, &c, err) < 0)
+		return -1;
+	int rank = sqlite3_column_int(q, 2);
+	if (amd_grow_to(v, *n + c.n, cap, sizeof **v, 64) < 0) {
+		amd_metric_cols_free(&c);
+		return amd_fail(err, "%s: out of memory", st->path);
+	}
+	for (size_t i = 0; i < c.n; i++, (*n)++)
+		(*v)[*n] = (struct ordered_point){
+			{c.step[i], c.ts_ms[i], c.value[i], rank}, *n};
+	amd_metric_cols_free(&c);
+	return 0;
+}
+
 int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 		   struct amd_point **out, size_t *n, struct amd_err *err)
 {
 	*out = NULL;
 	*n = 0;
 	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT m.step, m.ts_ms, m.value, COALESCE(r.rank, 0)"
-		" FROM metric_point m JOIN run r ON r.id = m.run_id"
+		"SELECT m.points, m.n, COALESCE(r.rank, 0), m.run_id, m.key_id, m.source_id,"
+		" m.chunk FROM metric_series m JOIN run r ON r.id = m.run_id"
 		" JOIN dict d ON d.id = m.key_id"
 		" WHERE d.s = ?2 AND (r.id = ?1 OR r.parent_ext_id ="
 		"   (SELECT ext_id FROM run WHERE id = ?1))"
-		" ORDER BY 4, m.step, m.ts_ms", err);
+		" ORDER BY m.run_id, m.source_id, m.chunk", err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);
 	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-	size_t cap = 0;
+	struct ordered_point *v = NULL;
+	size_t cap = 0, len = 0;
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (append_chunk(st, q, &v, &len, &cap, err) < 0) {
+			sqlite3_finalize(q);
+			free(v);
+			return -1;
 		}
-		struct amd_point *p = &(*out)[(*n)++];
-		p->step = sqlite3_column_int64(q, 0);
-		p->ts_ms = sqlite3_column_int64(q, 1);
-		p->value = sqlite3_column_type(q, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 2);
-		p->rank = sqlite3_column_int(q, 3);
+	if (amd_store_rows_done(st, q, rc, err) < 0) {
+		free(v);
+		return -1;
 	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return amd_store_step_fail(st, rc, err);
-	}
+	if (len) /* qsort wants a non-NULL array */
+		qsort(v, len, sizeof *v, by_rank_step_time);
+	/* the points in place, over the ordered array (each lands at or
+	 * before where it was read: memmove) */
+	struct amd_point *p = (struct amd_point *)v;
+	for (size_t i = 0; i < len; i++)
+		memmove(&p[i], &v[i].p, sizeof p[i]);
+	*out = len ? p : NULL;
+	if (!len)
+		free(v);
+	*n = len;
 	return 0;
 }
 

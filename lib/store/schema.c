@@ -7,6 +7,8 @@
  * came from, so replacing or dropping a source is one DELETE per table. */
 #include "schema.h"
 
+#include "metric_sql.h"
+
 static const char v1[] =
 	"CREATE TABLE dict(id INTEGER PRIMARY KEY, s TEXT NOT NULL UNIQUE);\n"
 	/* one row per ingested unit: a file, or an MLflow run directory */
@@ -137,12 +139,28 @@ static const char v_metric_clustered[] =
 	"DROP TABLE metric_point;\n"
 	"ALTER TABLE metric_point_c RENAME TO metric_point;\n";
 
+/* Metric series packed (issue 19, round three): each (source, run,
+ * metric) series is one row, or a chunk row per AMD_METRIC_CHUNK points,
+ * holding its steps, times and values as little-endian arrays in one
+ * blob (metric_pack.h); the virtual table metric_point (metric_sql.h)
+ * shows them row by row. The old points are packed in their seq order. */
+static const char v_metric_packed[] =
+	"DROP TABLE metric_series;\n"
+	"CREATE TABLE metric_series(source_id INTEGER NOT NULL, run_id INTEGER NOT NULL,"
+	" key_id INTEGER NOT NULL, chunk INTEGER NOT NULL, n INTEGER NOT NULL,"
+	" points BLOB NOT NULL);\n"
+	"CREATE UNIQUE INDEX metric_series_key ON metric_series(run_id, key_id, source_id, chunk);\n"
+	"CREATE INDEX metric_series_source ON metric_series(source_id);\n"
+	AMD_METRIC_PACK_SQL("metric_point")
+	"DROP TABLE metric_point;\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
 	v_regions,
 	v_trace_event,
 	v_metric_clustered,
+	v_metric_packed,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

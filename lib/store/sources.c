@@ -28,7 +28,7 @@ static const char sources_sql[] =
 	"  UNION SELECT source_id FROM gpu_sample WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM op_average WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM stack_sample WHERE run_id IN runs"
-	"  UNION SELECT source_id FROM metric_point WHERE run_id IN runs)"
+	"  UNION SELECT source_id FROM metric_series WHERE run_id IN runs)"
 	" SELECT path, kind, size, sha256 FROM source WHERE id IN ids ORDER BY path";
 
 int amd_store_sweep_sources(struct amd_store *st, const char *sweep,
@@ -77,7 +77,7 @@ void amd_source_rows_free(struct amd_source_row *v, size_t n)
 }
 
 static const char keys_sql[] =
-	"SELECT DISTINCT d.s FROM metric_point m JOIN dict d ON d.id = m.key_id"
+	"SELECT DISTINCT d.s FROM metric_series m JOIN dict d ON d.id = m.key_id"
 	" WHERE m.run_id IN " SWEEP_RUNS " AND substr(d.s, 1, length(?2)) = ?2 ORDER BY d.s";
 
 int amd_store_sweep_metric_keys(struct amd_store *st, const char *sweep, const char *prefix,

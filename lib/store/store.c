@@ -11,6 +11,7 @@
 
 #include "ch_load.h"
 #include "clickhouse.h"
+#include "metric_sql.h"
 #include "schema.h"
 
 #define BUSY_TIMEOUT_MS 60000
@@ -189,6 +190,11 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	if (amd_metric_sql_register(st->db) != SQLITE_OK) {
+		amd_fail(err, "%s: %s", path, sqlite3_errmsg(st->db));
+		amd_store_close(st);
+		return -1;
+	}
 	if (mode == AMD_STORE_READ && read_only_probe(st, err) < 0) {
 		amd_store_close(st);
 		return -1;

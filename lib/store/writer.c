@@ -2,9 +2,10 @@
  * transaction starts lazily at the first fact (so a long trace parse
  * holds no lock), re-checks the source there (another process may have
  * ingested it meanwhile) and replaces an older version of the same
- * path; this file writes sources, runs, params, tags, metrics and links,
- * writer_profile.c what profilers leave, writer_regions.c regions (and,
- * at the end, the regions of those profiler facts); then run_columns.c
+ * path; this file writes sources, runs, params, tags and links,
+ * writer_metrics.c metric series, writer_profile.c what profilers
+ * leave, writer_regions.c regions (and, at the end, the regions of
+ * those profiler facts); then run_columns.c
  * derives each touched run's strategy, n, nodes, rank and repeat. */
 #include "writer.h"
 #include "writer_sink.h"
@@ -128,9 +129,6 @@ static int exec_each(struct amd_store_sink *ss, const char *const *sql, size_t n
 static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_err *err)
 {
 	static const char *const sql[] = {
-		/* through the clustered key: metric_point has no source index */
-		("DELETE FROM metric_point WHERE source_id=?1 AND (run_id, key_id) IN"
-		 " (SELECT run_id, key_id FROM metric_series WHERE source_id=?1)"),
 		"DELETE FROM metric_series WHERE source_id=?1",
 		"DELETE FROM param WHERE source_id=?1",
 		"DELETE FROM tag WHERE source_id=?1",
@@ -375,7 +373,6 @@ static int need_run(struct amd_store_sink *ss, const char *what, struct amd_err 
 static void finalize_cached(struct amd_store_sink *ss)
 {
 	sqlite3_finalize(ss->ins_metric);
-	sqlite3_finalize(ss->ins_series);
 	sqlite3_finalize(ss->ins_param);
 	sqlite3_finalize(ss->ins_tag);
 	sqlite3_finalize(ss->ins_gpu);
@@ -383,7 +380,7 @@ static void finalize_cached(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_region);
 	sqlite3_finalize(ss->ins_region_call);
 	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
-	ss->ins_region = ss->ins_region_call = ss->ins_series = NULL;
+	ss->ins_region = ss->ins_region_call = NULL;
 	sqlite3_finalize(ss->ins_event);
 	sqlite3_finalize(ss->sel_name);
 	ss->ins_event = ss->sel_name = NULL;
@@ -427,74 +424,6 @@ static int sink_tag(struct amd_sink *s, const char *key, const char *value,
 		    struct amd_err *err)
 {
 	return key_value(s, "a tag", 1, key, value, err);
-}
-
-/* key's slot in the cache of the unit's last keys (interned on a miss). */
-static int metric_key_slot(struct amd_store_sink *ss, const char *key, struct amd_err *err)
-{
-	for (unsigned i = 0; i < WRITER_METRIC_KEYS && ss->metric_key[i]; i++)
-		if (strcmp(ss->metric_key[i], key) == 0)
-			return (int)i;
-	int64_t kid = amd_store_intern(ss->st, key, err);
-	if (kid < 0)
-		return -1;
-	unsigned slot = ss->metric_key_next++ % WRITER_METRIC_KEYS;
-	free(ss->metric_key[slot]);
-	if (!(ss->metric_key[slot] = strdup(key)))
-		return amd_fail(err, "%s: out of memory", ss->path);
-	ss->metric_key_id[slot] = kid;
-	ss->metric_series_run[slot] = 0;
-	return (int)slot;
-}
-
-/* Lists (source, run, key) in metric_series once per cached key and run:
- * replacing the source deletes its points through that list. */
-static int note_series(struct amd_store_sink *ss, unsigned slot, struct amd_err *err)
-{
-	if (ss->metric_series_run[slot] == ss->run_id)
-		return 0;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_series,
-		"INSERT OR IGNORE INTO metric_series(source_id, run_id, key_id) VALUES(?1,?2,?3)", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, ss->source_id);
-	sqlite3_bind_int64(q, 2, ss->run_id);
-	sqlite3_bind_int64(q, 3, ss->metric_key_id[slot]);
-	if (writer_exec(ss, q, err) < 0)
-		return -1;
-	ss->metric_series_run[slot] = ss->run_id;
-	return 0;
-}
-
-static int sink_metric(struct amd_sink *s, const char *key, int64_t step, int64_t ts_ms,
-		       double value, struct amd_err *err)
-{
-	struct amd_store_sink *ss = s->ctx;
-	WRITER_ENTER(ss, err);
-	if (need_run(ss, "a metric", err) < 0)
-		return -1;
-	int slot = metric_key_slot(ss, key, err);
-	if (slot < 0 || note_series(ss, (unsigned)slot, err) < 0)
-		return -1;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_metric,
-		"INSERT INTO metric_point(run_id, key_id, step, ts_ms, value, source_id, seq)"
-		" VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
-	if (!q)
-		return -1;
-	sqlite3_reset(q);
-	sqlite3_bind_int64(q, 1, ss->run_id);
-	sqlite3_bind_int64(q, 2, ss->metric_key_id[slot]);
-	sqlite3_bind_int64(q, 3, step);
-	sqlite3_bind_int64(q, 4, ts_ms);
-	if (isnan(value))
-		sqlite3_bind_null(q, 5); /* SQLite has no NaN: NULL is "logged as NaN" */
-	else
-		sqlite3_bind_double(q, 5, value);
-	sqlite3_bind_int64(q, 6, ss->source_id);
-	sqlite3_bind_int64(q, 7, ss->metric_seq++);
-	if (sqlite3_step(q) != SQLITE_DONE)
-		return writer_sql_fail(ss, err);
-	return 0;
 }
 
 static int sink_link(struct amd_sink *s, const char *ext_id, const char *name,
@@ -578,7 +507,7 @@ struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path
 		.run = sink_run,
 		.param = sink_param,
 		.tag = sink_tag,
-		.metric = sink_metric,
+		.metric = writer_metric,
 		.link = sink_link,
 		.trace = writer_trace,
 		.trace_event = writer_trace_event,
@@ -603,7 +532,7 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 		amd_store_sink_abort(ss);
 		return -1;
 	}
-	if (!ss->skip && writer_regions_derive(ss, err) < 0) {
+	if (!ss->skip && (writer_metrics_flush(ss, err) < 0 || writer_regions_derive(ss, err) < 0)) {
 		amd_store_sink_abort(ss);
 		return -1;
 	}
@@ -643,8 +572,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->sha);
 	free(ss->sweep_override);
 	free(ss->touched);
-	for (unsigned i = 0; i < WRITER_METRIC_KEYS; i++)
-		free(ss->metric_key[i]);
+	writer_metrics_free(ss);
 	writer_forget_stack(ss);
 	free(ss);
 }

@@ -1,11 +1,12 @@
 /* writer_sink.h — the state of one unit's sink (writer.h) and the
  * helpers its parts share: writer.c (the transaction, sources, runs,
  * params, tags, metrics, links) and writer_profile.c (traces, operator
- * averages, GPU samples, py-spy stacks) and writer_regions.c (regions).
- * Included only by those three. */
+ * averages, GPU samples, py-spy stacks), writer_regions.c (regions)
+ * and writer_metrics.c (metric series). Included only by those four. */
 #ifndef AMD_WRITER_SINK_H
 #define AMD_WRITER_SINK_H
 
+#include "metric_pack.h"
 #include "sqlite_int.h"
 #include "writer.h"
 
@@ -30,7 +31,7 @@ struct amd_store_sink {
 	int64_t run_id; /* current run, 0 = none */
 	int64_t *touched;
 	size_t n_touched, cap_touched;
-	sqlite3_stmt *ins_metric, *ins_series, *ins_param, *ins_tag;
+	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
 	sqlite3_stmt *ins_region, *ins_region_call;
 	/* the last trace written, which trace_event rows belong to
@@ -43,8 +44,14 @@ struct amd_store_sink {
 	char *metric_key[WRITER_METRIC_KEYS];
 	int64_t metric_key_id[WRITER_METRIC_KEYS];
 	unsigned metric_key_next; /* the slot replaced next */
-	int64_t metric_series_run[WRITER_METRIC_KEYS]; /* listed in metric_series */
-	int64_t metric_seq; /* the next point's seq (its order in the unit) */
+	/* each key's points of one run not written yet (writer_metrics.c):
+	 * at most AMD_METRIC_CHUNK, packed into a metric_series row */
+	struct writer_series {
+		int64_t run;
+		struct amd_metric_cols c;
+	} metric_buf[WRITER_METRIC_KEYS];
+	unsigned char *metric_blob; /* AMD_METRIC_CHUNK points packed */
+	int64_t metric_chunk; /* the next chunk row's number in the unit */
 	struct prev_frame *prev; /* the last stack's path: stacks sharing a */
 	size_t n_prev, cap_prev; /* prefix with it reuse its trie nodes */
 };
@@ -60,6 +67,13 @@ int writer_begin(struct amd_store_sink *ss, struct amd_err *err);
 		if (entered_ != 0)                               \
 			return entered_ < 0 ? -1 : 0;            \
 	} while (0)
+
+/* writer_metrics.c: the sink's metric callback; writing every buffered
+ * series (at the end of the unit); freeing the buffers. */
+int writer_metric(struct amd_sink *s, const char *key, int64_t step, int64_t ts_ms,
+		  double value, struct amd_err *err);
+int writer_metrics_flush(struct amd_store_sink *ss, struct amd_err *err);
+void writer_metrics_free(struct amd_store_sink *ss);
 
 /* The SQLite error of the last statement, after the unit's path. */
 int writer_sql_fail(struct amd_store_sink *ss, struct amd_err *err);

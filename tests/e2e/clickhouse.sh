@@ -111,7 +111,7 @@ test_expect_success CLICKHOUSE 'sql: the same count on both backends; writes ref
 	test_eq "$n_sq" "$n_ch" &&
 	test_eq "n" "$("$AMDAHL" --store "$(url all)" sql "SELECT 1 AS n" | head -1)" &&
 	test_status 2 "$AMDAHL" --store "$TMP/all.db" sql "DELETE FROM metric_point" &&
-	test_contains "only read-only SQL" "$ERR" &&
+	test_contains "table metric_point may not be modified" "$ERR" &&
 	test_status 2 "$AMDAHL" --store "$(url all)" sql "DROP TABLE metric_point" &&
 	test_contains "readonly" "$ERR" &&
 	test_eq "$n_sq" "$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point" | tail -1)"

@@ -52,7 +52,7 @@ whole_store() {
 		return 0
 	fi
 	test_status 0 "$AMDAHL" --store "$s" runs
-	bad=$(sqlite3 "$s" "ATTACH '$exp' AS x;
+	bad=$(sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$s" "ATTACH '$exp' AS x;
     SELECT 'unknown source ' || path FROM source WHERE kind='mlflow-run' AND path NOT IN (SELECT path FROM x.exp);
     SELECT 'trace source without its trace ' || path FROM source s WHERE kind='torch-trace'
       AND (SELECT count(*) FROM trace t WHERE t.source_id=s.id) <> 1;

@@ -52,6 +52,12 @@ seeds_layout() {
   cp tests/fuzz/seeds/layout/* "$1/"
 }
 
+# Seeds of fuzz_metric_blob: packed metric series blobs (a real series of
+# testdata/cpu-strong-scaling, NaN/inf/repeated steps, empty, truncated).
+seeds_metric_blob() {
+  cp tests/fuzz/seeds/metric_blob/* "$1/"
+}
+
 # run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
 run_target() {
   local name=$1 bin=$2; shift 2

@@ -1,0 +1,18 @@
+/* metric_rows.c — point rows into packed series (metric_rows.h). */
+#include "metric_rows.h"
+#include "sqlite_int.h"
+
+#include "metric_sql.h"
+
+int amd_metric_rows_open(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, "CREATE TEMP TABLE metric_point(run_id INTEGER NOT NULL,"
+			      " key_id INTEGER NOT NULL, step INTEGER NOT NULL, ts_ms INTEGER,"
+			      " value REAL, source_id INTEGER NOT NULL, seq INTEGER NOT NULL)", err);
+}
+
+int amd_metric_rows_pack(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, AMD_METRIC_PACK_SQL("temp.metric_point")
+			      "DROP TABLE temp.metric_point;", err);
+}

@@ -1,0 +1,18 @@
+/* metric_rows.h — metric points arriving row by row (the ClickHouse
+ * load) into the packed series of metric_series: a temporary table
+ * `metric_point` (it hides the virtual table of that name) takes the
+ * rows, then they are packed through amd_metric_pack (metric_sql.h). */
+#ifndef AMD_METRIC_ROWS_H
+#define AMD_METRIC_ROWS_H
+
+#include "store.h"
+
+/* Creates temp.metric_point(run_id, key_id, step, ts_ms, value,
+ * source_id, seq) for INSERTs. */
+int amd_metric_rows_open(struct amd_store *st, struct amd_err *err);
+
+/* Packs its rows into metric_series (seq orders a series' points) and
+ * drops it. */
+int amd_metric_rows_pack(struct amd_store *st, struct amd_err *err);
+
+#endif

@@ -1,0 +1,338 @@
+/* metric_sql.c — the metric_point virtual table and the amd_metric_pack
+ * aggregate (metric_sql.h). Compiled into the library, and again with
+ * AMD_SQLITE_EXT for the `sqlite3` shell's loadable extension
+ * (metric_ext.c), where SQLite's API comes through sqlite3ext.h. */
+#ifdef AMD_SQLITE_EXT
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#endif
+#include "metric_sql.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int amd_metric_row_unpack(sqlite3_stmt *q, int col, int col_n, const char *what,
+			  struct amd_metric_cols *c, struct amd_err *err)
+{
+	const void *blob = sqlite3_column_blob(q, col);
+	size_t len = (size_t)sqlite3_column_bytes(q, col);
+	if (len && !blob)
+		return amd_fail(err, "%s: out of memory", what);
+	if (amd_metric_unpack(blob, len, what, c, err) < 0)
+		return -1;
+	if ((int64_t)c->n != sqlite3_column_int64(q, col_n)) {
+		amd_metric_cols_free(c);
+		return amd_fail(err, "%s: n says %lld points, the blob holds %zu", what,
+				(long long)sqlite3_column_int64(q, col_n), (size_t)len / 24);
+	}
+	return 0;
+}
+
+/* ---- amd_metric_pack(seq, step, ts_ms, value) ---- */
+
+struct pack_acc {
+	struct amd_metric_cols c;
+	int64_t *seq;
+	size_t cap;
+	int oom;
+};
+
+static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct pack_acc *a = sqlite3_aggregate_context(ctx, sizeof *a);
+	if (!a || a->oom)
+		return;
+	if (a->c.n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		int64_t *seq = realloc(a->seq, cap * sizeof *seq);
+		a->seq = seq ? seq : a->seq;
+		int64_t *step = realloc(a->c.step, cap * sizeof *step);
+		a->c.step = step ? step : a->c.step;
+		int64_t *ts = realloc(a->c.ts_ms, cap * sizeof *ts);
+		a->c.ts_ms = ts ? ts : a->c.ts_ms;
+		double *v = realloc(a->c.value, cap * sizeof *v);
+		a->c.value = v ? v : a->c.value;
+		if (!seq || !step || !ts || !v) {
+			a->oom = 1;
+			return;
+		}
+		a->cap = cap;
+	}
+	size_t i = a->c.n++;
+	a->seq[i] = sqlite3_value_int64(argv[0]);
+	a->c.step[i] = sqlite3_value_int64(argv[1]);
+	a->c.ts_ms[i] = sqlite3_value_int64(argv[2]); /* NULL: 0 */
+	a->c.value[i] = sqlite3_value_type(argv[3]) == SQLITE_NULL ? NAN
+				: sqlite3_value_double(argv[3]);
+}
+
+struct seq_ix {
+	int64_t seq;
+	size_t i;
+};
+
+static int by_seq(const void *x, const void *y)
+{
+	const struct seq_ix *a = x, *b = y;
+	if (a->seq != b->seq)
+		return (a->seq > b->seq) - (a->seq < b->seq);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Puts a's points in seq order (rows may come in any order); -1 when
+ * out of memory. */
+static int pack_order(struct pack_acc *a)
+{
+	size_t n = a->c.n;
+	struct seq_ix *ix = malloc(n * sizeof *ix);
+	int64_t *s = malloc(n * sizeof *s), *t = malloc(n * sizeof *t);
+	double *v = malloc(n * sizeof *v);
+	int ok = ix && s && t && v;
+	if (ok) {
+		for (size_t i = 0; i < n; i++)
+			ix[i] = (struct seq_ix){a->seq[i], i};
+		qsort(ix, n, sizeof *ix, by_seq);
+		for (size_t i = 0; i < n; i++) {
+			s[i] = a->c.step[ix[i].i];
+			t[i] = a->c.ts_ms[ix[i].i];
+			v[i] = a->c.value[ix[i].i];
+		}
+		memcpy(a->c.step, s, n * sizeof *s);
+		memcpy(a->c.ts_ms, t, n * sizeof *t);
+		memcpy(a->c.value, v, n * sizeof *v);
+	}
+	free(ix);
+	free(s);
+	free(t);
+	free(v);
+	return ok ? 0 : -1;
+}
+
+static void pack_final(sqlite3_context *ctx)
+{
+	struct pack_acc *a = sqlite3_aggregate_context(ctx, 0);
+	if (!a) {
+		sqlite3_result_zeroblob(ctx, 0);
+		return;
+	}
+	unsigned char *out = NULL;
+	if (!a->oom && pack_order(a) == 0 &&
+	    (out = sqlite3_malloc64((sqlite3_uint64)a->c.n * AMD_METRIC_POINT_BYTES + 1))) {
+		amd_metric_pack(&a->c, out);
+		sqlite3_result_blob64(ctx, out, (sqlite3_uint64)a->c.n * AMD_METRIC_POINT_BYTES,
+				      sqlite3_free);
+	} else
+		sqlite3_result_error_nomem(ctx);
+	free(a->seq);
+	amd_metric_cols_free(&a->c);
+}
+
+/* ---- the metric_point virtual table ---- */
+
+enum { COL_RUN, COL_KEY, COL_STEP, COL_TS, COL_VALUE, COL_SOURCE, COL_SEQ };
+
+struct mp_vtab {
+	sqlite3_vtab base;
+	sqlite3 *db;
+};
+
+struct mp_cursor {
+	sqlite3_vtab_cursor base;
+	sqlite3_stmt *q;
+	struct amd_metric_cols c;
+	size_t i;
+	int64_t run, key, source, seq, rowid;
+	int eof;
+};
+
+static int mp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+		      sqlite3_vtab **out, char **msg)
+{
+	int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(run_id INTEGER, key_id INTEGER,"
+				      " step INTEGER, ts_ms INTEGER, value REAL, source_id INTEGER,"
+				      " seq INTEGER)");
+	if (rc != SQLITE_OK)
+		return rc;
+	struct mp_vtab *v = sqlite3_malloc(sizeof *v);
+	if (!v)
+		return SQLITE_NOMEM;
+	memset(v, 0, sizeof *v);
+	v->db = db;
+	*out = &v->base;
+	return SQLITE_OK;
+}
+
+static int mp_disconnect(sqlite3_vtab *v)
+{
+	sqlite3_free(v);
+	return SQLITE_OK;
+}
+
+/* idxNum bit 1, 2, 4: equality on run_id, key_id, source_id (the
+ * arguments in that order). */
+static int mp_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
+{
+	static const int cols[] = {COL_RUN, COL_KEY, COL_SOURCE};
+	int bits = 0, argv = 0;
+	double cost = 1e7;
+	for (int b = 0; b < 3; b++)
+		for (int i = 0; i < info->nConstraint; i++) {
+			const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+			if (!k->usable || k->op != SQLITE_INDEX_CONSTRAINT_EQ || k->iColumn != cols[b])
+				continue;
+			bits |= 1 << b;
+			info->aConstraintUsage[i].argvIndex = ++argv;
+			info->aConstraintUsage[i].omit = 1;
+			cost /= 100;
+			break;
+		}
+	info->idxNum = bits;
+	info->estimatedCost = cost;
+	return SQLITE_OK;
+}
+
+static int mp_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
+{
+	struct mp_cursor *c = sqlite3_malloc(sizeof *c);
+	if (!c)
+		return SQLITE_NOMEM;
+	memset(c, 0, sizeof *c);
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int mp_close(sqlite3_vtab_cursor *cur)
+{
+	struct mp_cursor *c = (struct mp_cursor *)cur;
+	sqlite3_finalize(c->q);
+	amd_metric_cols_free(&c->c);
+	sqlite3_free(c);
+	return SQLITE_OK;
+}
+
+/* Reads chunk rows until one with points; sets eof after the last. */
+static int mp_load(struct mp_cursor *c)
+{
+	amd_metric_cols_free(&c->c);
+	c->i = 0;
+	while (c->c.n == 0) {
+		int rc = sqlite3_step(c->q);
+		if (rc == SQLITE_DONE) {
+			c->eof = 1;
+			return SQLITE_OK;
+		}
+		if (rc != SQLITE_ROW)
+			return rc;
+		int64_t run = sqlite3_column_int64(c->q, 0), key = sqlite3_column_int64(c->q, 1);
+		int64_t src = sqlite3_column_int64(c->q, 2);
+		if (run != c->run || key != c->key || src != c->source)
+			c->seq = 0;
+		c->run = run, c->key = key, c->source = src;
+		char what[200];
+		struct amd_err err = {0};
+		/* (SQLite's message: the caller names the store) */
+		snprintf(what, sizeof what, "metric_series run %lld key %lld source %lld chunk %lld",
+			 (long long)run, (long long)key, (long long)src,
+			 (long long)sqlite3_column_int64(c->q, 3));
+		if (amd_metric_row_unpack(c->q, 5, 4, what, &c->c, &err) < 0) {
+			struct mp_vtab *v = (struct mp_vtab *)c->base.pVtab;
+			sqlite3_free(v->base.zErrMsg);
+			v->base.zErrMsg = sqlite3_mprintf("%s", err.msg);
+			return SQLITE_CORRUPT;
+		}
+	}
+	return SQLITE_OK;
+}
+
+static int mp_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int argc,
+		     sqlite3_value **argv)
+{
+	struct mp_cursor *c = (struct mp_cursor *)cur;
+	struct mp_vtab *v = (struct mp_vtab *)cur->pVtab;
+	char sql[300];
+	snprintf(sql, sizeof sql, "SELECT run_id, key_id, source_id, chunk, n, points"
+		 " FROM main.metric_series WHERE 1%s%s%s ORDER BY run_id, key_id, source_id, chunk",
+		 idx & 1 ? " AND run_id = ?" : "", idx & 2 ? " AND key_id = ?" : "",
+		 idx & 4 ? " AND source_id = ?" : "");
+	sqlite3_finalize(c->q);
+	c->q = NULL;
+	int rc = sqlite3_prepare_v2(v->db, sql, -1, &c->q, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	for (int i = 0; i < argc; i++)
+		sqlite3_bind_value(c->q, i + 1, argv[i]);
+	c->eof = 0;
+	c->run = c->key = c->source = -1;
+	c->seq = c->rowid = 0;
+	c->c.n = 0;
+	return mp_load(c);
+}
+
+static int mp_next(sqlite3_vtab_cursor *cur)
+{
+	struct mp_cursor *c = (struct mp_cursor *)cur;
+	c->seq++;
+	c->rowid++;
+	if (++c->i < c->c.n)
+		return SQLITE_OK;
+	c->c.n = 0;
+	return mp_load(c);
+}
+
+static int mp_eof(sqlite3_vtab_cursor *cur)
+{
+	return ((struct mp_cursor *)cur)->eof;
+}
+
+static int mp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+	struct mp_cursor *c = (struct mp_cursor *)cur;
+	double v;
+	switch (col) {
+	case COL_RUN: sqlite3_result_int64(ctx, c->run); break;
+	case COL_KEY: sqlite3_result_int64(ctx, c->key); break;
+	case COL_STEP: sqlite3_result_int64(ctx, c->c.step[c->i]); break;
+	case COL_TS: sqlite3_result_int64(ctx, c->c.ts_ms[c->i]); break;
+	case COL_VALUE:
+		v = c->c.value[c->i];
+		if (isnan(v))
+			sqlite3_result_null(ctx); /* SQLite has no NaN */
+		else
+			sqlite3_result_double(ctx, v);
+		break;
+	case COL_SOURCE: sqlite3_result_int64(ctx, c->source); break;
+	default: sqlite3_result_int64(ctx, c->seq); break;
+	}
+	return SQLITE_OK;
+}
+
+static int mp_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
+{
+	*out = ((struct mp_cursor *)cur)->rowid;
+	return SQLITE_OK;
+}
+
+static sqlite3_module mp_module = {
+	.iVersion = 0,
+	.xConnect = mp_connect,
+	.xBestIndex = mp_best_index,
+	.xDisconnect = mp_disconnect,
+	.xOpen = mp_open,
+	.xClose = mp_close,
+	.xFilter = mp_filter,
+	.xNext = mp_next,
+	.xEof = mp_eof,
+	.xColumn = mp_column,
+	.xRowid = mp_rowid,
+};
+
+int amd_metric_sql_register(sqlite3 *db)
+{
+	int rc = sqlite3_create_module(db, "metric_point", &mp_module, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "amd_metric_pack", 4, SQLITE_UTF8, NULL, NULL,
+					     pack_step, pack_final);
+	return rc;
+}
