@@ -13,6 +13,8 @@ struct amd_store {
 	char *path;
 	enum amd_store_mode mode;
 	int in_tx;
+	/* amd_store_intern's look-up and insert, prepared once per connection */
+	sqlite3_stmt *dict_find, *dict_add;
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */
