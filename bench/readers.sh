@@ -13,13 +13,7 @@
 # FAIL per reader, exit 1 on a FAIL. Sizes: BENCH_SCALE (1) multiplies
 # every S. The three MLflow point forms come from bench/metrics.sh,
 # called at the end.
-set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
-work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
 scale=${BENCH_SCALE:-1}
 repeat=${BENCH_REPEAT:-3}

@@ -5,13 +5,7 @@
 # testdata/cpu-strong-scaling, ingested with `ingest -j 2` into a fresh
 # store (CPU% of the ingest: 200% is both cores busy), then `stats` and
 # `report build` on that store, each printed against the issue's < 5 s.
-set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
-work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
 export AMDAHL_TEMPLATES="$root/templates"
 runs=${BENCH_SWEEP_RUNS:-100}
