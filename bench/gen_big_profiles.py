@@ -51,5 +51,6 @@ def nsys(src, dst, mb):
     db.close()
 
 
-kind, src, dst, mb = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-{"cprofile": cprofile, "nsys": nsys}[kind](src, dst, mb)
+if __name__ == "__main__":
+    kind, src, dst, mb = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+    {"cprofile": cprofile, "nsys": nsys}[kind](src, dst, mb)

@@ -1,5 +1,7 @@
 #!/bin/bash
-# run.sh BUILD_DIR — every benchmark (`make bench`): trace and TensorBoard ingest speed
+# run.sh BUILD_DIR — every benchmark (`make bench`): every reader in one table
+# with its reference and the doubling check (readers.sh, which also runs
+# metrics.sh), trace and TensorBoard ingest speed
 # and memory, metric points (ingest rate, `stats` on an input and its
 # double), `report build` time, `amdahl mail` with a large attachment,
 # the region readers (cProfile, Nsight Systems) on large inputs, the region
@@ -10,7 +12,7 @@ set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in trace tfevents metrics report mail profiles scaling clickhouse; do
+for b in readers trace tfevents report mail profiles scaling sweep clickhouse clickhouse_scale; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

@@ -8,13 +8,7 @@
 # sha256sum over the same bytes, and Python walking the same TFRecord
 # framing without CRCs or decoding. Target: >= 50 MB/s per CPU second,
 # peak RSS < 100 MB whatever the file's size.
-set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
-work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/common.sh"
 src=../shared/data/public/tfevents/mmvae-summarywriter.events.out.tfevents.1708473985.g001.3759122.0
 [ -f "$src" ] || src=$(find testdata/tensorboard -name 'events.out.tfevents.*' | sort | head -1)
 big="$work/run/events.out.tfevents.big"

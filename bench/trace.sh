@@ -7,13 +7,7 @@
 # Python's json.load on the same file; .json.gz also with zlib's inflate
 # (AMDAHL_GUNZIP=zlib) next to ISA-L's, the default. Targets: >= 300 MB/s of raw JSON
 # on one core; .json.gz within 1.3x of zcat; peak RSS < 100 MB.
-set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (Debian package 'time'); make deps"; exit 2; }
-work=$(mktemp -d /tmp/amdahl-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/common.sh"
 parse="$build/bench/trace_parse" # built by `make bench`
 make -s O="$build" "$parse" || exit 2
 

@@ -14,6 +14,8 @@ struct amd_store {
 	enum amd_store_mode mode;
 	int in_tx;
 	int part; /* a part of a ClickHouse store (amd_store_open_read) */
+	/* amd_store_intern's look-up and insert, prepared once per connection */
+	sqlite3_stmt *dict_find, *dict_add;
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

@@ -236,6 +236,8 @@ void amd_store_close(struct amd_store *st)
 		return;
 	if (st->in_tx)
 		amd_store_rollback(st);
+	sqlite3_finalize(st->dict_find);
+	sqlite3_finalize(st->dict_add);
 	sqlite3_close_v2(st->db);
 	free(st->path);
 	free(st);
@@ -265,21 +267,39 @@ void amd_store_rollback(struct amd_store *st)
 	st->in_tx = 0;
 }
 
+/* The id of s in dict, 0 when absent, -1 on an error. */
+static int64_t dict_lookup(struct amd_store *st, const char *s)
+{
+	if (!st->dict_find &&
+	    sqlite3_prepare_v2(st->db, "SELECT id FROM dict WHERE s=?1", -1, &st->dict_find,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st->dict_find, 1, s, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st->dict_find);
+	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st->dict_find, 0)
+				      : rc == SQLITE_DONE ? 0 : -1;
+	sqlite3_reset(st->dict_find);
+	return id;
+}
+
 int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
 {
-	sqlite3 *db = st->db;
-	sqlite3_stmt *q;
-	int64_t id = -1;
-	if (sqlite3_prepare_v2(db, "INSERT INTO dict(s) VALUES(?1) ON CONFLICT(s)"
+	int64_t id = dict_lookup(st, s);
+	if (id > 0)
+		return id;
+	if (id == 0 && !st->dict_add &&
+	    sqlite3_prepare_v2(st->db, "INSERT INTO dict(s) VALUES(?1) ON CONFLICT(s)"
 			       " DO UPDATE SET s=excluded.s RETURNING id",
-			       -1, &q, NULL) != SQLITE_OK)
-		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(db));
-	sqlite3_bind_text(q, 1, s, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		id = sqlite3_column_int64(q, 0);
-	else
-		amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(db));
-	sqlite3_finalize(q);
+			       -1, &st->dict_add, NULL) != SQLITE_OK)
+		id = -1;
+	if (id == 0) {
+		sqlite3_bind_text(st->dict_add, 1, s, -1, SQLITE_STATIC);
+		id = sqlite3_step(st->dict_add) == SQLITE_ROW ? sqlite3_column_int64(st->dict_add, 0)
+							       : -1;
+		sqlite3_reset(st->dict_add);
+	}
+	if (id < 0)
+		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return id;
 }
 

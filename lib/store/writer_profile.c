@@ -203,7 +203,7 @@ static int64_t frame_id(struct amd_store_sink *ss, const struct amd_stack_frame 
 	int64_t fid = f->file ? amd_store_intern(ss->st, f->file, err) : 0;
 	if (nid < 0 || fid < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_frame,
 		"INSERT INTO frame(name_id, file_id, line) VALUES(?1,?2,?3)"
 		" ON CONFLICT(name_id, file_id, line) DO UPDATE SET line=excluded.line"
 		" RETURNING id", err);
@@ -213,7 +213,7 @@ static int64_t frame_id(struct amd_store_sink *ss, const struct amd_stack_frame 
 	sqlite3_bind_int64(q, 2, fid);
 	sqlite3_bind_int(q, 3, f->line);
 	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-	sqlite3_finalize(q);
+	sqlite3_reset(q);
 	return id < 0 ? writer_sql_fail(ss, err) : id;
 }
 
@@ -221,7 +221,7 @@ static int64_t frame_id(struct amd_store_sink *ss, const struct amd_stack_frame 
 static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t frame,
 			  struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = writer_cached(ss, &ss->sel_node,
 		"SELECT id FROM stack_node WHERE source_id=?1 AND parent_id IS ?2 AND frame_id=?3",
 		err);
 	if (!q)
@@ -229,23 +229,25 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 	sqlite3_bind_int64(q, 1, ss->source_id);
 	if (parent)
 		sqlite3_bind_int64(q, 2, parent);
+	else
+		sqlite3_bind_null(q, 2);
 	sqlite3_bind_int64(q, 3, frame);
 	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-	sqlite3_finalize(q);
+	sqlite3_reset(q);
 	if (id)
 		return id;
-	q = amd_store_prepare(ss->st,
+	q = writer_cached(ss, &ss->ins_node,
 		"INSERT INTO stack_node(parent_id, frame_id, source_id) VALUES(?1,?2,?3)", err);
 	if (!q)
 		return -1;
 	if (parent)
 		sqlite3_bind_int64(q, 1, parent);
+	else
+		sqlite3_bind_null(q, 1);
 	sqlite3_bind_int64(q, 2, frame);
 	sqlite3_bind_int64(q, 3, ss->source_id);
-	int rc = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return writer_sql_fail(ss, err);
+	if (writer_exec(ss, q, err) < 0)
+		return -1;
 	return sqlite3_last_insert_rowid(ss->st->db);
 }
 
@@ -308,7 +310,7 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	int64_t tid = r->thread ? amd_store_intern(ss->st, r->thread, err) : 0;
 	if (pid < 0 || tid < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_sample,
 		"INSERT INTO stack_sample(source_id, run_id, leaf_id, process_id, thread_id,"
 		" samples, seconds) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
 	if (!q)
@@ -320,7 +322,5 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	writer_bind_int(q, 5, tid);
 	sqlite3_bind_int64(q, 6, r->samples);
 	sqlite3_bind_double(q, 7, r->seconds);
-	int rc = writer_exec(ss, q, err);
-	sqlite3_finalize(q);
-	return rc;
+	return writer_exec(ss, q, err);
 }

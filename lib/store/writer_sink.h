@@ -34,6 +34,8 @@ struct amd_store_sink {
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
 	sqlite3_stmt *ins_region, *ins_region_call;
+	/* py-spy stacks (writer_profile.c): one of each per frame or stack */
+	sqlite3_stmt *ins_frame, *sel_node, *ins_node, *ins_sample;
 	/* the last trace written, which trace_event rows belong to
 	 * (writer_events.c), with its rank (-1 unknown) and a statement */
 	int64_t trace_id;
