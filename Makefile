@@ -78,7 +78,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-corpus bench fuzz fuzz-build install clean check-tree
+.PHONY: all deps deps-fuzz run test test-plain test-san test-corpus bench fuzz fuzz-build install clean check-tree docs-img
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -189,6 +189,10 @@ install: $(O)/amdahl
 
 check-tree:
 	@tests/check-tree.sh
+
+# The README's history chart, remade from the bundled data (issue 18).
+docs-img: $(O)/amdahl
+	AMDAHL=$(O)/amdahl docs/img/history-nightly.sh
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -156,9 +156,6 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	if (a->by && a->cand_sweep)
 		return cmd_error(a->name, "with --by every other group is a candidate; --baseline "
 				 "names the baseline group (default the first)");
-	if (a->by && a->format && strcmp(a->format, "csv") == 0)
-		return cmd_error(a->name, "--by prints one table per group: --format table or "
-				 "benchstat, or --json");
 	if (!a->by && a->select)
 		return cmd_error(a->name, "--sweep goes with --by; otherwise put the selection in "
 				 "--baseline and --candidate");
@@ -313,7 +310,9 @@ static void help(void)
 	       "With --by KEY (param.NAME, tag.NAME, ...), the runs (--sweep) split\n"
 	       "into groups by KEY's value, in order of their first run, and every\n"
 	       "group is compared with the baseline group (--baseline VALUE, default\n"
-	       "the first); --json prints {\"by\", \"baseline\", \"comparisons\": [...]}.\n\n"
+	       "the first); --json prints {\"by\", \"baseline\", \"comparisons\": [...]},\n"
+	       "--format csv one CSV (one header) whose rows lead with baseline_group\n"
+	       "and group.\n\n"
 	       COMPARE_HELP_METHOD "\noptions:\n" COMPARE_HELP_OPTIONS "\n" AMD_SELECTOR_HELP);
 }
 

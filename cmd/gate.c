@@ -30,7 +30,10 @@ static void help(void)
 	       "when that is set.\n\n" COMPARE_HELP_METHOD
 	       "\noptions:\n" COMPARE_HELP_OPTIONS
 	       "  --junit FILE   write a JUnit XML report (one test case per metric and\n"
-	       "                 configuration; insufficient data as skipped)\n"
+	       "                 configuration; insufficient data as skipped; each with\n"
+	       "                 the smallest change its runs could detect: property\n"
+	       "                 detectable_change, a fraction, none or unknown, and a\n"
+	       "                 sentence in system-out)\n"
 	       "  --markdown FILE  write the Markdown summary\n"
 	       "\n"
 	       "usage: amdahl gate --history N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
@@ -94,34 +97,48 @@ static void xml_text(FILE *f, const char *text)
 	free(valid);
 }
 
+/* The row's smallest detectable change as a property: a fraction of the
+ * baseline median, "none" or "unknown" (the sentence goes in system-out). */
+static void junit_detectable(FILE *f, const struct amd_cmp_row *r)
+{
+	char v[64];
+	fprintf(f, "\n      <properties><property name=\"detectable_change\" value=\"%s\"/>"
+		"</properties>", amd_cmp_detectable_value(r, v, sizeof v));
+}
+
 static void junit_case(FILE *f, const struct amd_cmp_row *r, const struct amd_gate_opts *go)
 {
-	char name[300], msg[1024];
+	char name[300], msg[1024], det[300];
 	amd_cmp_config(r, name, sizeof name);
 	row_sentence(r, msg, sizeof msg);
+	amd_cmp_detectable_sentence(r, det, sizeof det);
 	fputs("    <testcase classname=\"amdahl.gate.", f);
 	xml_text(f, r->metric);
 	fputs("\" name=\"", f);
 	xml_text(f, name);
 	fputs("\">", f);
+	junit_detectable(f, r);
+	int passed = 0;
 	if (amd_gate_row_fails(r, go)) {
 		fprintf(f, "\n      <failure type=\"%s\" message=\"", amd_row_verdict(r));
 		xml_text(f, msg);
 		fputs("\">", f);
 		xml_text(f, msg);
-		fputs("</failure>\n    ", f);
+		fputs("</failure>", f);
 	} else if (r->verdict == AMD_INSUFFICIENT || r->verdict == AMD_MISSING || !r->gated) {
 		fputs("\n      <skipped message=\"", f);
 		if (!r->gated)
 			xml_text(f, "not gated: ");
 		xml_text(f, msg);
-		fputs("\"/>\n    ", f);
+		fputs("\"/>", f);
 	} else {
-		fputs("\n      <system-out>", f);
-		xml_text(f, msg);
-		fputs("</system-out>\n    ", f);
+		passed = 1;
 	}
-	fputs("</testcase>\n", f);
+	fputs("\n      <system-out>", f);
+	if (passed) /* a failure or skip says msg already */
+		xml_text(f, msg), xml_text(f, "\n");
+	xml_text(f, det);
+	fputs("</system-out>\n    </testcase>\n", f);
 }
 
 static int write_junit(const char *path, const struct amd_comparison *c,

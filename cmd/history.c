@@ -14,6 +14,7 @@
 #include "charts_history.h"
 #include "cmd.h"
 #include "history.h"
+#include "history_text.h"
 #include "num.h"
 #include "report.h"
 #include "selector.h"
@@ -123,136 +124,27 @@ static int parse(int argc, char **argv, struct history_args *a)
 	return 0;
 }
 
-/* ---- JSON ---- */
-
-static cJSON *ci_json(const struct amd_ci *ci)
-{
-	if (!ci->valid)
-		return cJSON_CreateNull();
-	double v[2] = {ci->lo, ci->hi};
-	return cJSON_CreateDoubleArray(v, 2);
-}
-
-static cJSON *group_json(const struct amd_history_group *g)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "group", g->label);
-	cJSON_AddStringToObject(o, "selector", g->selector);
-	cJSON_AddStringToObject(o, "configuration", g->config);
-	if (g->order)
-		cJSON_AddStringToObject(o, "order", g->order);
-	cJSON_AddNumberToObject(o, "runs", (double)g->nruns);
-	cJSON_AddNumberToObject(o, "median", g->median);
-	cJSON_AddItemToObject(o, "ci", ci_json(&g->ci));
-	cJSON_AddItemToObject(o, "values", cJSON_CreateDoubleArray(g->values, (int)g->nruns));
-	return o;
-}
-
-static cJSON *side_json(const struct amd_history *h, size_t from, size_t to, size_t runs,
-			double median)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "first_group", h->groups[from].label);
-	cJSON_AddStringToObject(o, "last_group", h->groups[to - 1].label);
-	cJSON_AddNumberToObject(o, "groups", (double)(to - from));
-	cJSON_AddNumberToObject(o, "runs", (double)runs);
-	cJSON_AddNumberToObject(o, "median", median);
-	return o;
-}
-
-static const char *change_word(const struct amd_history *h, const struct amd_history_change *c)
-{
-	int up = c->ratio > 1;
-	return up == !h->higher_is_better ? "worse" : "better";
-}
-
-static cJSON *change_json(const struct amd_history *h, const struct amd_history_change *c)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "group", h->groups[c->group].label);
-	cJSON_AddNumberToObject(o, "index", (double)c->group);
-	cJSON_AddItemToObject(o, "before", side_json(h, c->from, c->group, c->nbefore, c->before));
-	cJSON_AddItemToObject(o, "after", side_json(h, c->group, c->to, c->nafter, c->after));
-	cJSON_AddNumberToObject(o, "ratio", c->ratio);
-	cJSON_AddItemToObject(o, "ci", ci_json(&c->ci));
-	cJSON_AddNumberToObject(o, "p", c->mwu.p);
-	cJSON_AddNumberToObject(o, "p_permutation", c->p_perm);
-	cJSON_AddNumberToObject(o, "divergence", c->q);
-	cJSON_AddStringToObject(o, "direction", change_word(h, c));
-	return o;
-}
-
 static int print_json(const struct amd_history *h)
 {
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "metric", h->metric);
-	cJSON_AddStringToObject(root, "by", h->by);
-	cJSON_AddStringToObject(root, "order", h->order);
-	cJSON *m = cJSON_AddObjectToObject(root, "method");
-	cJSON_AddStringToObject(m, "name", "e-divisive means, permutation test");
-	cJSON_AddNumberToObject(m, "alpha", h->cp.alpha);
-	cJSON_AddNumberToObject(m, "permutations", h->cp.permutations);
-	cJSON_AddNumberToObject(m, "min_size", (double)h->cp.min_size);
-	cJSON_AddNumberToObject(m, "seed", (double)h->cp.seed);
-	cJSON_AddNumberToObject(root, "runs_without_key", (double)h->skipped);
-	cJSON *g = cJSON_AddArrayToObject(root, "groups");
-	for (size_t i = 0; i < h->ngroups; i++)
-		cJSON_AddItemToArray(g, group_json(&h->groups[i]));
-	cJSON *c = cJSON_AddArrayToObject(root, "change_points");
-	for (size_t i = 0; i < h->nchanges; i++)
-		cJSON_AddItemToArray(c, change_json(h, &h->changes[i]));
+	cJSON *root = amd_history_json(h);
+	if (!root)
+		return cmd_error("history", "out of memory");
 	return cmd_print_json("history", root);
-}
-
-/* ---- terminal ---- */
-
-static int is_change(const struct amd_history *h, size_t g)
-{
-	for (size_t i = 0; i < h->nchanges; i++)
-		if (h->changes[i].group == g)
-			return 1;
-	return 0;
 }
 
 static int print_table(const struct amd_history *h)
 {
 	printf("history of %s by %s (in order of %s): %zu groups, %s\n\n", h->metric, h->by,
 	       h->order, h->ngroups, h->groups[0].config);
-	static const char *const hd[] = {"group", "runs", "median", "95% CI", "change"};
-	struct amd_table *t = amd_table_new(5, hd);
-	if (!t)
-		return cmd_error("history", "out of memory");
-	amd_table_right(t, 1);
-	amd_table_right(t, 2);
-	for (size_t g = 0; g < h->ngroups; g++) {
-		const struct amd_history_group *hg = &h->groups[g];
-		char runs[24], med[32], ci[64];
-		snprintf(runs, sizeof runs, "%zu", hg->nruns);
-		snprintf(med, sizeof med, "%.4g", hg->median);
-		if (hg->ci.valid)
-			snprintf(ci, sizeof ci, "[%.4g, %.4g]", hg->ci.lo, hg->ci.hi);
-		else
-			snprintf(ci, sizeof ci, "%s", hg->ci.why ? hg->ci.why : "-");
-		const char *row[] = {hg->label, runs, med, ci, is_change(h, g) ? "<- change" : ""};
-		amd_table_add(t, row);
-	}
-	int rc = table_print(t, stdout);
+	struct amd_table *t = amd_history_table(h);
+	int rc = t ? table_print(t, stdout) : -1;
 	amd_table_free(t);
 	if (rc < 0)
 		return cmd_error("history", "out of memory");
-	printf("\n%zu change point%s (E-Divisive means, permutation test: %d shuffles, alpha %g,"
-	       " at least %zu groups a side)%s\n", h->nchanges, h->nchanges == 1 ? "" : "s",
-	       h->cp.permutations, h->cp.alpha, h->cp.min_size, h->nchanges ? ":" : "");
-	for (size_t i = 0; i < h->nchanges; i++) {
-		const struct amd_history_change *c = &h->changes[i];
-		printf("  at %s (%s): median %.4g (%zu runs, %s..%s) -> %.4g (%zu runs, %s..%s), "
-		       "ratio %.3f", h->groups[c->group].label, change_word(h, c), c->before,
-		       c->nbefore, h->groups[c->from].label, h->groups[c->group - 1].label, c->after,
-		       c->nafter, h->groups[c->group].label, h->groups[c->to - 1].label, c->ratio);
-		if (c->ci.valid)
-			printf(" [%.3f, %.3f]", c->ci.lo, c->ci.hi);
-		printf(", Mann-Whitney p %.3g, permutation p %.3g\n", c->mwu.p, c->p_perm);
-	}
+	char line[1024];
+	printf("\n%s%s\n", amd_history_method_text(h, line, sizeof line), h->nchanges ? ":" : "");
+	for (size_t i = 0; i < h->nchanges; i++)
+		printf("  %s\n", amd_history_change_text(h, &h->changes[i], line, sizeof line));
 	return EXIT_OK;
 }
 

@@ -13,17 +13,19 @@
 #include "num.h"
 #include "region_table.h"
 #include "regions.h"
+#include "selector.h"
 
 static void help(FILE *out)
 {
-	fprintf(out, "usage: amdahl regions RUN|SWEEP|FILE [--kind K] [--source S] [-n N] [--json]\n"
+	fprintf(out, "usage: amdahl regions RUN|SWEEP|SELECTOR|FILE [--kind K] [--source S] [-n N] [--json]\n"
 	       "       amdahl regions SWEEP --region NAME [--kind K] [--source S] [--json]\n"
 	       "\n"
 	       "Regions are the named places profilers measure — operators, kernels,\n"
 	       "collectives, Python functions, NVTX ranges, CUDA API calls, memory copies —\n"
 	       "from every profiler amdahl reads. RUN is a run's id or name (its child\n"
 	       "workers included), SWEEP a sweep's name (rows per configuration: the mean\n"
-	       "per run of the sum over ranks), FILE an ingested file's path.\n"
+	       "per run of the sum over ranks), SELECTOR runs chosen as below (rows per\n"
+	       "configuration, as a sweep's), FILE an ingested file's path.\n"
 	       "Rows are ordered by self time; share is of the self time of every region\n"
 	       "of the same profiler, kind and rank (sweep: configuration).\n"
 	       "  --kind K     op, kernel, memcpy, memset, collective, function, nvtx, cuda_api\n"
@@ -32,7 +34,8 @@ static void help(FILE *out)
 	       "               0: all)\n"
 	       "  --region NAME  (SWEEP) the region NAME in every run and rank of the sweep,\n"
 	       "               with each run's strategy, n and repeat\n"
-	       "  --json       {\"regions\": [{name, kind, source, rank, calls, self_ns, ...}]}\n");
+	       "  --json       {\"regions\": [{name, kind, source, rank, calls, self_ns, ...}]}\n"
+	       "\n" AMD_SELECTOR_HELP);
 }
 
 static void add_opt(cJSON *o, const char *key, int64_t v)
@@ -80,12 +83,12 @@ static int print_json(const struct amd_region_sel *sel, const struct amd_region_
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "selection", sel->label);
-	cJSON_AddStringToObject(root, "of", sel->sweep_id > 0 ? "sweep" :
+	cJSON_AddStringToObject(root, "of", sel->runs ? "selection" : sel->sweep_id > 0 ? "sweep" :
 				sel->source_id > 0 ? "file" : "run");
 	cJSON_AddNumberToObject(root, "rows", (double)l->n_all);
 	cJSON *arr = cJSON_AddArrayToObject(root, "regions");
 	for (size_t i = 0; i < l->n; i++)
-		cJSON_AddItemToArray(arr, row_json(&l->v[i], sel->sweep_id > 0));
+		cJSON_AddItemToArray(arr, row_json(&l->v[i], amd_region_sel_per_config(sel)));
 	return cmd_print_json("regions", root);
 }
 
@@ -95,9 +98,9 @@ static int print_table(const struct amd_region_sel *sel, const struct amd_region
 		printf("no regions for %s\n", sel->label);
 		return EXIT_OK;
 	}
-	printf("regions of %s %s\n", sel->sweep_id > 0 ? "sweep" : sel->source_id > 0 ?
-	       "file" : "run", sel->label);
-	struct amd_table *t = amd_region_table(l, sel->sweep_id > 0);
+	printf("regions of %s %s\n", sel->runs ? "selection" : sel->sweep_id > 0 ? "sweep" :
+	       sel->source_id > 0 ? "file" : "run", sel->label);
+	struct amd_table *t = amd_region_table(l, amd_region_sel_per_config(sel));
 	int rc = table_print(t, stdout);
 	amd_table_free(t);
 	if (rc < 0)
@@ -222,13 +225,18 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_err err = {{0}};
 	struct amd_region_sel sel;
 	struct amd_region_list l;
-	if (amd_region_resolve(ctx->store, argv[optind], &sel, &err) < 0)
+	if (amd_region_resolve_select(ctx->store, argv[optind], &sel, &err) < 0) {
+		amd_region_sel_free(&sel);
 		return cmd_error("regions", "%s", err.msg);
+	}
 	if (region)
-		return across(&sel, region, &f, json, ctx);
-	if (amd_regions_top(ctx->store, &sel, &f, &l, &err) < 0)
-		return cmd_error("regions", "%s", err.msg);
-	rc = json ? print_json(&sel, &l) : print_table(&sel, &l);
-	amd_region_list_free(&l);
+		rc = across(&sel, region, &f, json, ctx);
+	else if (amd_regions_top(ctx->store, &sel, &f, &l, &err) < 0)
+		rc = cmd_error("regions", "%s", err.msg);
+	else {
+		rc = json ? print_json(&sel, &l) : print_table(&sel, &l);
+		amd_region_list_free(&l);
+	}
+	amd_region_sel_free(&sel);
 	return rc;
 }

@@ -16,6 +16,8 @@ static void help(void)
 	printf("usage: amdahl report build [--sweep S] [--axis P] [--metric M] [--keep-first]\n"
 	       "                           [--keep-profiled] [-o DIR] [--json]\n"
 	       "                           [--baseline A [--candidate B] [--baseline-store FILE]]\n"
+	       "                           [--history METRIC --by KEY [--order KEY|start]\n"
+	       "                            [--history-sweep S|SELECTOR]]\n"
 	       "\n"
 	       "Writes the report of a sweep into DIR (default ./report):\n"
 	       "  report.pdf     findings in sentences, charts with captions, tables of every\n"
@@ -48,12 +50,25 @@ static void help(void)
 	       "                   \"pass|regression|insufficient\", \"rows\": [...]})\n"
 	       "  --candidate SWEEP[:STRATEGY]  default: the reported sweep\n"
 	       "  --baseline-store FILE  read the baseline from this store (read-only)\n"
-	       "Thresholds and alpha come from amdahl.yaml (gate.*), as for 'amdahl gate'.\n");
+	       "Thresholds and alpha come from amdahl.yaml (gate.*), as for 'amdahl gate'.\n"
+	       "\n"
+	       "History (as 'amdahl history' does it):\n"
+	       "  --history METRIC adds a history page: METRIC per group of runs sharing a\n"
+	       "                   value of --by KEY, in order, with the change points\n"
+	       "                   (E-Divisive means) marked on the chart (charts/history.png),\n"
+	       "                   the change in sentences among the findings (first group\n"
+	       "                   after it, medians before/after, ratio with interval, p),\n"
+	       "                   a table of the groups, and report.json's \"history\"\n"
+	       "  --by KEY         the group key (tag.git_commit, param.NAME, ...)\n"
+	       "  --order KEY|start the groups' order (default start: earliest run)\n"
+	       "  --history-sweep S  the history's runs, a sweep or selector (default: the\n"
+	       "                   reported sweep's); each group must hold one configuration\n");
 }
 
 struct cmp_args {
 	char *base_sweep, *base_strategy, *cand_sweep, *cand_strategy;
 	const char *base_store;
+	struct amd_history_opts history; /* used when history.metric is set */
 };
 
 static void cmp_args_free(struct cmp_args *a)
@@ -78,6 +93,10 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		{"candidate", required_argument, NULL, 'C'},
 		{"baseline-store", required_argument, NULL, 'T'},
 		{"aggregate", required_argument, NULL, 'G'},
+		{"history", required_argument, NULL, 'H'},
+		{"by", required_argument, NULL, 'b'},
+		{"order", required_argument, NULL, 'O'},
+		{"history-sweep", required_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -107,12 +126,20 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 				return cmd_error("report build",
 						 "--aggregate: '%s' is not median or mlperf", optarg);
 			break;
+		case 'H': a->history.metric = optarg; break;
+		case 'b': a->history.by = optarg; break;
+		case 'O': a->history.order = optarg; break;
+		case 'W': a->history.select = optarg; break;
 		case 'h': help(); return -1;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return cmd_error("report build", "unexpected argument '%s'", argv[optind]);
+	if (!a->history.metric != !a->history.by)
+		return cmd_error("report build", "--history METRIC and --by KEY go together");
+	if (!a->history.metric && (a->history.order || a->history.select))
+		return cmd_error("report build", "--order and --history-sweep need --history");
 	if (!a->base_sweep && (a->cand_sweep || a->base_store))
 		return cmd_error("report build", "--candidate and --baseline-store need --baseline");
 	return 0;
@@ -189,6 +216,8 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 			return rc;
 		}
 	}
+	if (a.history.metric)
+		o.history = &a.history;
 	struct report_result res;
 	rc = report_build(ctx->store, &o, &res, &err);
 	report_release_fonts();

@@ -2,6 +2,7 @@
  * charts, write them as PNG (150 dpi) and SVG, then the PDF, the
  * summaries and report.json into the output directory. */
 #include "comparison.h"
+#include "history_page.h"
 #include "report_pdf.h"
 #include "report_summary.h"
 
@@ -45,19 +46,20 @@ static int make_dir(const char *path, struct amd_err *err)
 
 /* Charts a previous build into the same directory may have left: they
  * go, so that charts/ holds this report's charts only. */
-static int remove_stale(const char *dir, const struct report_charts *rc,
-			const struct report_chart *cmp, struct amd_err *err)
+static int remove_stale(const char *dir, const struct report_ctx *c, struct amd_err *err)
 {
 	static const char *const known[] = {
 		"epoch_time", "speedup", "efficiency", "throughput", "energy_epoch",
 		"energy_solution", "energy_sample", "gpu_util", "compute_vs_other",
 		"phase_split", "comm_share", "variance", "step_breakdown", "pyspy_top",
-		"pyspy_top_2", "pyspy_icicle", "pyspy_icicle_2", "comparison"};
+		"pyspy_top_2", "pyspy_icicle", "pyspy_icicle_2", "comparison", "history"};
+	const struct report_charts *rc = &c->charts;
 	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
 		int current = 0;
 		for (size_t i = 0; i < rc->n; i++)
 			current |= strcmp(rc->v[i].name, known[k]) == 0;
-		current |= cmp->name && strcmp(cmp->name, known[k]) == 0;
+		current |= c->cmp_chart.name && strcmp(c->cmp_chart.name, known[k]) == 0;
+		current |= c->hist_chart.name && strcmp(c->hist_chart.name, known[k]) == 0;
 		if (current)
 			continue;
 		static const char *const ext[] = {".png", ".svg"};
@@ -92,11 +94,13 @@ static int write_charts(struct report_ctx *c, struct amd_err *err)
 	const char *dir = c->o->outdir;
 	int rc = amd_out_mkdir(dir, "charts", err);
 	if (rc == 0)
-		rc = remove_stale(dir, &c->charts, &c->cmp_chart, err);
+		rc = remove_stale(dir, c, err);
 	for (size_t i = 0; rc == 0 && i < c->charts.n; i++)
 		rc = write_chart(dir, c->charts.v[i].name, c->charts.v[i].chart, REPORT_CHART_H, err);
 	if (rc == 0 && c->cmp_chart.chart)
 		rc = write_chart(dir, "comparison", c->cmp_chart.chart, c->cmp_chart_h, err);
+	if (rc == 0 && c->hist_chart.chart)
+		rc = write_chart(dir, "history", c->hist_chart.chart, REPORT_CHART_H, err);
 	return rc;
 }
 
@@ -113,11 +117,12 @@ static void ctx_free(struct report_ctx *c)
 	free(c->cmp_chart.name);
 	free(c->cmp_chart.title);
 	free(c->cmp_chart.caption);
+	report_history_free(c);
 }
 
 /* The findings (with the charts' notes) and the data gaps (with the
  * charts that could not be drawn); the comparison puts its gate
- * sentence first. */
+ * sentence first, the history's sentences follow it. */
 static int sentences(struct report_ctx *c, struct amd_err *err)
 {
 	report_findings(c->s, &c->findings);
@@ -125,7 +130,7 @@ static int sentences(struct report_ctx *c, struct amd_err *err)
 		report_text_add(&c->findings, "%s", c->charts.notes[i]);
 	if (c->findings.failed)
 		return amd_fail(err, "findings: out of memory");
-	if (report_comparison(c, err) < 0)
+	if (report_comparison(c, err) < 0 || report_history(c, err) < 0)
 		return -1;
 	report_gaps(c->s, &c->gaps);
 	for (size_t i = 0; i < c->charts.nmissing; i++)

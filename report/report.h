@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "compare.h"
 #include "err.h"
+#include "history.h"
 #include "store.h"
 
 struct report_opts {
@@ -19,6 +20,9 @@ struct report_opts {
 	 * means the reported sweep, axis and metric default to the analysis'. */
 	const struct amd_compare_opts *compare;
 	struct amd_store *base_store; /* the baseline's store; NULL: st */
+	/* A history page (NULL: none); its select NULL means the reported
+	 * sweep's runs, its metric NULL the analysis' metric. */
+	const struct amd_history_opts *history;
 };
 
 struct report_result {

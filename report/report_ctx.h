@@ -2,12 +2,13 @@
  * statistics, its charts, the findings and data gaps, its sources, and
  * the comparison with a baseline; with the labels and number formats
  * every part prints (labels.h, numfmt.h). The parts: report.c (the
- * build), report_pdf.c, report_summary.c, comparison.c. */
+ * build), report_pdf.c, report_summary.c, comparison.c, history_page.c. */
 #ifndef AMD_REPORT_CTX_H
 #define AMD_REPORT_CTX_H
 
 #include "charts.h"
 #include "findings.h"
+#include "history.h"
 #include "labels.h"
 #include "numfmt.h"
 #include "report.h"
@@ -28,6 +29,9 @@ struct report_ctx {
 	struct amd_gate_verdict gate; /* the gate's verdict on cmp */
 	struct report_chart cmp_chart; /* the ratio chart (chart NULL: none) */
 	double cmp_chart_h;
+	struct amd_history *hist; /* with --history, else NULL */
+	struct report_chart hist_chart; /* its chart (chart NULL: none) */
+	struct report_text hist_text;   /* its sentences: one per change, or none */
 };
 
 #endif

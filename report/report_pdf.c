@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "comparison.h"
+#include "history_page.h"
 #include "num.h"
 #include "pdf.h"
 #include "run.h"
@@ -343,6 +344,7 @@ int report_write_pdf(struct report_ctx *c, const char *name, int *pages, struct 
 		return -1;
 	first_page(&d, c);
 	report_comparison_page(&d, c);
+	report_history_page(&d, c);
 	charts_pages(&d, c);
 	tables_pages(&d, c);
 	appendix(&d, c);

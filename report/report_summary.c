@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "comparison.h"
+#include "history_page.h"
 #include "analysis_json.h"
 #include "run.h"
 #include "text_safe.h"
@@ -80,6 +81,7 @@ static struct tpl *model(struct report_ctx *c)
 	texts(t, "findings", &c->findings, &failed);
 	texts(t, "gaps", &c->gaps, &failed);
 	report_comparison_model(t, c);
+	report_history_model(t, c);
 	if (c->gaps.n)
 		tpl_set(t, "has_gaps", "1");
 	for (size_t i = 0; i < c->charts.n; i++) {
@@ -157,6 +159,8 @@ static cJSON *report_json(struct report_ctx *c)
 	cJSON_AddItemToObject(o, "gaps", strings_json(&c->gaps));
 	if (c->cmp)
 		cJSON_AddItemToObject(o, "gate", report_gate_json(c));
+	if (c->hist)
+		cJSON_AddItemToObject(o, "history", report_history_json(c));
 	cJSON *charts = cJSON_AddArrayToObject(o, "charts");
 	for (size_t i = 0; i < c->charts.n; i++) {
 		cJSON *ch = cJSON_CreateObject();

@@ -3,6 +3,7 @@
 #include "detectable.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include <gsl/gsl_cdf.h>
 
@@ -104,4 +105,29 @@ int amd_cmp_noise_text(const struct amd_comparison *c, const char *prefix, struc
 	if (rc == 0 && (!isnan(lo) || none))
 		rc = amd_buf_printf(b, "\n");
 	return rc < 0 ? -1 : likely_lines(c, prefix, b);
+}
+
+const char *amd_cmp_detectable_value(const struct amd_cmp_row *r, char *buf, size_t n)
+{
+	if (isinf(r->detectable))
+		snprintf(buf, n, "none");
+	else if (isnan(r->detectable))
+		snprintf(buf, n, "unknown");
+	else
+		snprintf(buf, n, "%.10g", r->detectable);
+	return buf;
+}
+
+const char *amd_cmp_detectable_sentence(const struct amd_cmp_row *r, char *buf, size_t n)
+{
+	if (isinf(r->detectable))
+		snprintf(buf, n, "smallest change these runs could detect: none (%zu vs %zu runs "
+			 "cannot reach the test's level)", r->nc, r->nb);
+	else if (isnan(r->detectable))
+		snprintf(buf, n, "smallest change these runs could detect: unknown (a side has "
+			 "fewer than 2 runs or no median)");
+	else
+		snprintf(buf, n, "smallest change these runs could detect (80%% power at the test's "
+			 "level, from the runs' spread): %.1f%%", r->detectable * 100);
+	return buf;
 }

@@ -39,4 +39,12 @@ void amd_cmp_detectable_range(const struct amd_comparison *c, double *lo, double
  * the runs per side that would confirm it. -1 out of memory. */
 int amd_cmp_noise_text(const struct amd_comparison *c, const char *prefix, struct amd_buf *b);
 
+/* One row's detectable change as a value: "%.10g" (a fraction of the
+ * baseline median), "none" or "unknown" (JUnit's property); returns buf. */
+const char *amd_cmp_detectable_value(const struct amd_cmp_row *r, char *buf, size_t n);
+/* The same as a sentence: "smallest change these runs could detect (80%
+ * power at the test's level, from the runs' spread): 12.3%", or none /
+ * unknown with the reason; returns buf. */
+const char *amd_cmp_detectable_sentence(const struct amd_cmp_row *r, char *buf, size_t n);
+
 #endif

@@ -1,7 +1,8 @@
 /* regions.c — the SQL behind regions.h: naming a run, file or sweep;
  * the top regions of a selection (grouped per rank in a run or file,
  * per configuration in a sweep, with each region's share of its
- * profiler's and kind's self time); one region across a sweep's runs.
+ * profiler's and kind's self time; a selector's runs as a sweep's); one
+ * region across a sweep's runs.
  * A run's child workers (itwinai) count as the run. */
 #include "regions.h"
 #include "sqlite_int.h"
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "selector.h"
 
 /* ---- resolving WHAT ---- */
 
@@ -57,11 +59,58 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 			" the store", what);
 }
 
+/* The logical run ids selector text picks as a JSON array in *json. */
+static int selected_json(struct amd_store *st, const char *text, char **json,
+			 struct amd_err *err)
+{
+	struct amd_run_view *v;
+	size_t n;
+	if (amd_select_runs(st, text, &v, &n, err) < 0)
+		return -1;
+	struct amd_buf b = {0};
+	int rc = amd_buf_printf(&b, "[");
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = amd_buf_printf(&b, "%s%lld", i ? "," : "", (long long)v[i].id);
+	if (rc == 0)
+		rc = amd_buf_printf(&b, "]");
+	amd_runs_free(v, n);
+	if (rc < 0) {
+		amd_buf_free(&b);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	*json = b.data;
+	return 0;
+}
+
+int amd_region_resolve_select(struct amd_store *st, const char *what,
+			      struct amd_region_sel *sel, struct amd_err *err)
+{
+	if (!amd_selector_is(what) ||
+	    first_id(st, "SELECT id FROM sweep WHERE name=?1", what, err) != 0)
+		return amd_region_resolve(st, what, sel, err);
+	memset(sel, 0, sizeof *sel);
+	snprintf(sel->label, sizeof sel->label, "%s", what);
+	return selected_json(st, what, &sel->runs, err);
+}
+
+void amd_region_sel_free(struct amd_region_sel *sel)
+{
+	free(sel->runs);
+	sel->runs = NULL;
+}
+
+int amd_region_sel_per_config(const struct amd_region_sel *sel)
+{
+	return sel->sweep_id > 0 || sel->runs;
+}
+
 /* ---- the top regions ---- */
 
 /* The selection's condition on region g (joined with its run ru). */
 static const char *sel_where(const struct amd_region_sel *sel)
 {
+	if (sel->runs)
+		return "coalesce(pa.id, ru.id) IN (SELECT value FROM json_each(?1))";
 	if (sel->sweep_id > 0)
 		return "ru.sweep_id=?1";
 	if (sel->source_id > 0)
@@ -164,7 +213,7 @@ static sqlite3_stmt *top_query(struct amd_store *st, const struct amd_region_sel
 			       const struct amd_region_filter *f, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	if (amd_buf_printf(&sql, sel->sweep_id > 0 ? top_sweep_sql : top_run_sql,
+	if (amd_buf_printf(&sql, amd_region_sel_per_config(sel) ? top_sweep_sql : top_run_sql,
 			   sel_where(sel), top_select) < 0) {
 		amd_fail(err, "%s: out of memory", amd_store_path(st));
 		return NULL;
@@ -173,7 +222,10 @@ static sqlite3_stmt *top_query(struct amd_store *st, const struct amd_region_sel
 	amd_buf_free(&sql);
 	if (!q)
 		return NULL;
-	sqlite3_bind_int64(q, 1, sel_id(sel));
+	if (sel->runs)
+		sqlite3_bind_text(q, 1, sel->runs, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(q, 1, sel_id(sel));
 	if (f->kind)
 		sqlite3_bind_text(q, 2, f->kind, -1, SQLITE_STATIC);
 	if (f->profiler)

@@ -27,7 +27,8 @@
 
 /* What the user named: one run, one ingested file, or a sweep. */
 struct amd_region_sel {
-	int64_t run_id, source_id, sweep_id; /* exactly one > 0 */
+	int64_t run_id, source_id, sweep_id; /* exactly one > 0, or none with runs */
+	char *runs; /* a selector's logical run ids as a JSON array, else NULL */
 	char label[512];
 };
 
@@ -36,6 +37,16 @@ struct amd_region_sel {
  * of that name that has regions). Fails naming WHAT when nothing matches. */
 int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region_sel *sel,
 		       struct amd_err *err);
+
+/* The same, and WHAT may also be a selector (selector.h, e.g.
+ * 'strategy=ddp,n>=4'): its logical runs, whose rows are per configuration
+ * as a sweep's. Fails as amd_select_runs does when it picks nothing.
+ * Free with amd_region_sel_free. */
+int amd_region_resolve_select(struct amd_store *st, const char *what,
+			      struct amd_region_sel *sel, struct amd_err *err);
+void amd_region_sel_free(struct amd_region_sel *sel);
+/* 1 when sel's rows are per configuration: a sweep or a selector. */
+int amd_region_sel_per_config(const struct amd_region_sel *sel);
 
 struct amd_region_filter {
 	const char *kind;     /* NULL: every kind */

@@ -14,7 +14,7 @@ NOISE="$AMDAHL_ROOT/tests/oracle/gate_noise.py"
 CPU=$DATA/cpu-strong-scaling/mlruns
 GATE_FSDP="gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp"
 
-# oracle_checks JSON [CSV] — each "ok -"/"not ok -" line of gate_noise.py
+# oracle_checks JSON [CSV] [--junit XML] — each "ok -"/"not ok -" line of gate_noise.py
 # is one assertion.
 oracle_checks() {
 	local line n=0
@@ -65,6 +65,16 @@ test_expect_success SCIPY '6 vs 6 runs: detectable changes as scipy computes the
 		--format csv >"$TMP/six.csv"
 	oracle_checks "$TMP/six.json" "$TMP/six.csv"
 	test_true "epoch time has a finite detectable change" [ "$(json_get "$TMP/six.json" "row(\"epoch_time_s\", n=8)[\"detectable_change\"] > 0")" = True ]
+'
+
+test_expect_success SCIPY 'JUnit: every testcase carries its smallest detectable change (property and system-out), as scipy computes it' '
+	"$AMDAHL" --store "$TMP/six.db" gate --baseline param.arm=baseline --candidate param.arm=candidate \
+		--junit "$TMP/six.xml" >/dev/null &&
+	oracle_checks "$TMP/six.json" --junit "$TMP/six.xml"
+	test_true "a finite value among them" grep -Eq "detectable_change\" value=\"0\.[0-9]+\"" "$TMP/six.xml"
+	{ "$AMDAHL" --store "$TMP/cpu.db" $GATE_FSDP --junit "$TMP/none.xml" >/dev/null; test $? = 3; } &&
+	oracle_checks "$TMP/f.json" --junit "$TMP/none.xml"
+	test_contains "could detect: none (3 vs 3 runs cannot reach" "$(cat "$TMP/none.xml")"
 '
 
 test_expect_success PYTHON 'benchstat: one line per gated row, ~ unless the verdict changed, geomean rows' '

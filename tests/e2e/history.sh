@@ -8,6 +8,7 @@
 # history, and every number must equal tests/oracle/history_oracle.py's.
 test_description='history: group medians in order, change points, JSON, PNG, errors'
 . "$(dirname "$0")/../test-lib.sh"
+. "$AMDAHL_ROOT/tests/lib/histories.sh"
 
 GROUPS_PY="$AMDAHL_ROOT/tests/lib/mlruns_groups.py"
 ORACLE="$AMDAHL_ROOT/tests/oracle/history_oracle.py"
@@ -15,11 +16,7 @@ CPU=$DATA/cpu-strong-scaling/mlruns/4
 LABELS=$(seq -f 'c%02g' 0 23 | paste -sd,)
 
 test_expect_success SCIPY 'setup: a history with a slowdown from c12 and an A/A history, one store' '
-	slow=$(for i in $(seq 12 23); do printf -- "--slow c%02d=1.20 " $i; done) &&
-	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 6 --name nightly --runs ddp-n8 \
-		--key tag.git_commit --labels "$LABELS" $slow --noise 1 &&
-	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 7 --name aa --runs ddp-n8 \
-		--key tag.git_commit --labels "$LABELS" --noise 2 &&
+	history_mlruns "$AMDAHL_ROOT" "$TMP/mlruns" &&
 	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns" &&
 	"$PY" "$ORACLE" "$TMP/mlruns/6" tag.git_commit 12 >"$TMP/oracle.json" &&
 	"$PY" "$ORACLE" "$TMP/mlruns/7" tag.git_commit >"$TMP/oracle-aa.json" &&

@@ -6,7 +6,7 @@
 # (tests/oracle/stats_oracle.py) on an experiment holding that arm alone,
 # gate compares the arms (ratio 1.10 by construction), --by splits them,
 # and keys or values no run has are errors naming the closest ones.
-test_description='selectors (--sweep/--baseline/--candidate KEY=VALUE,...) and stats --by'
+test_description='selectors (--sweep/--baseline/--candidate KEY=VALUE,..., regions SELECTOR) and stats --by'
 . "$(dirname "$0")/../test-lib.sh"
 
 GROUPS_PY="$AMDAHL_ROOT/tests/lib/mlruns_groups.py"
@@ -101,6 +101,51 @@ test_expect_success PYTHON 'compare --by param.arm: the candidate arm against th
 	test_contains "== param.arm=baseline against param.arm=candidate ==" "$OUT"
 	test_status 2 "$AMDAHL" --store "$TMP/ab.db" compare --by param.arm --baseline nope
 	test_contains "no group param.arm=nope (groups: baseline, candidate)" "$ERR"
+'
+
+test_expect_success PYTHON 'compare --by --format csv: one header, each row led by its groups, the JSON'"'"'s numbers' '
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/three" --exp-id 9 --name three --runs "ddp-n*" --key param.arm \
+		--labels a,b,c --slow b=1.10 --slow c=1.30 &&
+	"$AMDAHL" --store "$TMP/three.db" ingest -q "$TMP/three" &&
+	test_status 0 "$AMDAHL" --store "$TMP/three.db" compare --by param.arm --format csv
+	echo "$OUT" >"$TMP/by.csv"
+	"$AMDAHL" --store "$TMP/three.db" compare --by param.arm --json >"$TMP/by.json"
+	test_eq 1 "$(grep -c "^baseline_group,group,metric," "$TMP/by.csv")"
+	test_eq "$(json_get "$TMP/by.json" "sum(len(c[\"rows\"]) for c in d[\"comparisons\"])")" \
+		"$("$PY" -c "import csv, sys; print(len(list(csv.DictReader(open(sys.argv[1])))))" "$TMP/by.csv")"
+	test_eq "ok" "$("$PY" - "$TMP/by.json" "$TMP/by.csv" <<-\EOF
+		import csv, json, sys
+		d = json.load(open(sys.argv[1]))
+		rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+		want = [(d["baseline"], c["group"], r) for c in d["comparisons"] for r in c["rows"]]
+		bad = [c for (b, g, r), c in zip(want, rows)
+		       if (c["baseline_group"], c["group"], c["metric"], float(c["n"]), c["verdict"]) !=
+		          (b, g, r["metric"], r["n"], r["verdict"])
+		       or abs(float(c["ratio"]) - r["ratio"]) > 1e-12 * r["ratio"]
+		       or abs(float(c["baseline_median"]) - r["baseline"]["median"]) > 1e-12 * r["baseline"]["median"]]
+		print("ok" if len(want) == len(rows) and not bad else bad)
+	EOF
+	)"
+	test_eq "b 1.1 c 1.3" "$("$PY" -c "
+import csv, sys
+r = [x for x in csv.DictReader(open(sys.argv[1])) if x[\"metric\"] == \"epoch_time_s\"]
+print(\" \".join(\"%s %s\" % (g, \" \".join(sorted(set(str(round(float(x[\"ratio\"]), 9)) for x in r if x[\"group\"] == g)))) for g in (\"b\", \"c\")))" "$TMP/by.csv")"
+'
+
+test_expect_success PYTHON 'regions SELECTOR: the rows of the sweep'"'"'s configurations it picks, the same numbers' '
+	"$AMDAHL" --store "$TMP/cpu.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+	"$AMDAHL" --store "$TMP/cpu.db" regions cpu-strong-scaling -n 0 --json >"$TMP/reg-sweep.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" regions "strategy=ddp,n>=4" -n 0 --json
+	echo "$OUT" >"$TMP/reg-sel.json"
+	test_eq selection "$(json_get "$TMP/reg-sel.json" "d[\"of\"]")"
+	want=$(json_get "$TMP/reg-sweep.json" "jdump([r for r in d[\"regions\"] if r[\"strategy\"] == \"ddp\" and r[\"n\"] >= 4])")
+	test_true "the sweep has such rows" [ "$(json_get "$TMP/reg-sweep.json" "len([r for r in d[\"regions\"] if r[\"strategy\"] == \"ddp\" and r[\"n\"] >= 4]) > 10")" = True ]
+	test_eq "$want" "$(json_get "$TMP/reg-sel.json" "jdump(d[\"regions\"])")"
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" regions "strategy=fsdp,n=2" -n 2
+	test_contains "regions of selection strategy=fsdp,n=2" "$OUT"
+	test_eq 2 "$(echo "$OUT" | grep -c "^fsdp  *2 ")"
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" regions "strategy=dpp"
+	test_contains "closest: '"'"'ddp'"'"'" "$ERR"
 '
 
 # ---- errors: one line naming the closest, exit 2, nothing written ----

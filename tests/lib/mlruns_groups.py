@@ -9,7 +9,8 @@ tests (tests/e2e/select.sh, tests/e2e/history.sh).
 
 Every group (label) gets K runs (default: as many as GLOB picks), copies of
 the source runs whose run_name matches GLOB (meta.yaml, params, tags,
-metrics; not artifacts, so no traces), with new run ids, the label as a
+metrics; not artifacts, so no traces), with new run ids (the same on
+every build: uuid5 of experiment, label and copy), the label as a
 param or tag KEY, a tag commit_time, and start/metric times moved one hour
 per group so the groups follow each other in time.
 
@@ -84,8 +85,11 @@ def noise_pool(src, glob):
     return pool
 
 
-def copy_run(d, meta, dest, exp_id, key, label, shift_ms, factor):
-    rid = uuid.uuid4().hex
+def copy_run(d, meta, dest, exp_id, key, label, j, shift_ms, factor):
+    # The id follows from the experiment, the label and the copy's place,
+    # so every build of a store holds the same ids in the same order (a
+    # random id changed the runs' order, and with it the bootstrap draws).
+    rid = uuid.uuid5(uuid.NAMESPACE_URL, 'amdahl-test/%s/%s/%d' % (exp_id, label, j)).hex
     out = os.path.join(dest, rid)
     for sub in ('metrics', 'params', 'tags'):
         os.makedirs(os.path.join(out, sub))
@@ -151,7 +155,7 @@ def main():
         for j in range(per):
             rid, d, meta = runs[j % len(runs)]
             factor = slow.get(label, 1.0) * (rng.choice(pool) if rng else 1.0)
-            copy_run(d, meta, exp, a.exp_id, a.key, label, g * HOUR_MS, factor)
+            copy_run(d, meta, exp, a.exp_id, a.key, label, j, g * HOUR_MS, factor)
 
 
 if __name__ == '__main__':

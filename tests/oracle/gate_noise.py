@@ -3,7 +3,7 @@
 independently (numpy/scipy, no amdahl code) and, given the same
 comparison as --format csv, that the CSV carries the JSON's numbers.
 
-  gate_noise.py JSON [CSV]
+  gate_noise.py JSON [CSV] [--junit XML]
 
 Prints "ok - …" / "not ok - …" lines:
 - detectable_change of every row with both sides >= 2 runs equals
@@ -11,6 +11,10 @@ Prints "ok - …" / "not ok - …" lines:
   alpha / Holm family size for gated rows (alpha for the others), sd with
   ddof=1, z = scipy.stats.norm.ppf; null (with a note) when the smallest
   attainable p 2/C(m+n, m) exceeds a.
+- with --junit, the gate's JUnit file of the same comparison: one testcase
+  per row in order, each with a property detectable_change equal to the
+  expected value ("none", "unknown" or the fraction) and a system-out
+  stating it as a percentage.
 - likely is "regression" exactly for the insufficient rows whose interval
   lies wholly past the threshold in the bad direction ("improvement" in the
   good one), and summary.likely_regressions counts the gated ones.
@@ -19,6 +23,7 @@ import csv
 import json
 import math
 import sys
+import xml.etree.ElementTree as ET
 
 import numpy as np
 from scipy.stats import norm
@@ -53,7 +58,32 @@ def say(ok, what, detail=""):
         print("# " + detail)
 
 
+def check_junit(d, family, path):
+    cases = ET.parse(path).getroot().findall("./testsuite/testcase")
+    say(len(cases) == len(d["rows"]), "junit: %d testcases" % len(d["rows"]), str(len(cases)))
+    for r, tc in zip(d["rows"], cases):
+        name = "%s %s n=%g" % (r["metric"], r["strategy"], r["n"])
+        want = expected_detectable(r, family)
+        prop = tc.find("./properties/property[@name='detectable_change']")
+        got = prop.get("value") if prop is not None else None
+        out = tc.findtext("system-out") or ""
+        if want in ("none", None):
+            word = "none" if want == "none" else "unknown"
+            ok = got == word and ("could detect: " + word) in out
+        else:
+            ok = (got not in (None, "none", "unknown") and
+                  abs(float(got) - want) <= 1e-9 * max(1, want) and
+                  ("%.1f%%" % (100 * want)) in out)
+        say(ok and tc.get("classname") == "amdahl.gate." + r["metric"],
+            "junit %s: detectable_change %s" % (name, want), "%r %r" % (got, out))
+
+
 def main():
+    junit = None
+    if "--junit" in sys.argv:
+        i = sys.argv.index("--junit")
+        junit = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
     d = json.load(open(sys.argv[1]))
     family = d["summary"]["holm_family"]
     for r in d["rows"]:
@@ -69,6 +99,8 @@ def main():
             "amdahl: %r" % r.get("likely"))
     n_likely = sum(1 for r in d["rows"] if r["gated"] and expected_likely(r) == "regression")
     say(d["summary"]["likely_regressions"] == n_likely, "summary: %d likely regressions" % n_likely)
+    if junit:
+        check_junit(d, family, junit)
     if len(sys.argv) > 2:
         rows = list(csv.DictReader(open(sys.argv[2], newline="")))
         say(len(rows) == len(d["rows"]), "csv: %d rows" % len(d["rows"]), "csv has %d" % len(rows))

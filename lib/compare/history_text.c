@@ -1,0 +1,176 @@
+/* history_text.c — a history's table, change lines and JSON
+ * (history_text.h). */
+#include "history_text.h"
+
+#include <stdio.h>
+
+const char *amd_history_direction(const struct amd_history *h,
+				  const struct amd_history_change *c)
+{
+	int up = c->ratio > 1;
+	return up == !h->higher_is_better ? "worse" : "better";
+}
+
+const char *amd_history_change_text(const struct amd_history *h,
+				    const struct amd_history_change *c, char *buf, size_t n)
+{
+	char ci[64] = "";
+	if (c->ci.valid)
+		snprintf(ci, sizeof ci, " [%.3f, %.3f]", c->ci.lo, c->ci.hi);
+	snprintf(buf, n, "at %s (%s): median %.4g (%zu runs, %s..%s) -> %.4g (%zu runs, %s..%s), "
+		 "ratio %.3f%s, Mann-Whitney p %.3g, permutation p %.3g",
+		 h->groups[c->group].label, amd_history_direction(h, c), c->before, c->nbefore,
+		 h->groups[c->from].label, h->groups[c->group - 1].label, c->after, c->nafter,
+		 h->groups[c->group].label, h->groups[c->to - 1].label, c->ratio, ci, c->mwu.p,
+		 c->p_perm);
+	return buf;
+}
+
+const char *amd_history_method_text(const struct amd_history *h, char *buf, size_t n)
+{
+	snprintf(buf, n, "%zu change point%s (E-Divisive means, permutation test: %d shuffles, "
+		 "alpha %g, at least %zu groups a side)", h->nchanges, h->nchanges == 1 ? "" : "s",
+		 h->cp.permutations, h->cp.alpha, h->cp.min_size);
+	return buf;
+}
+
+int amd_history_is_change(const struct amd_history *h, size_t g)
+{
+	for (size_t i = 0; i < h->nchanges; i++)
+		if (h->changes[i].group == g)
+			return 1;
+	return 0;
+}
+
+struct amd_table *amd_history_table(const struct amd_history *h)
+{
+	static const char *const hd[] = {"group", "runs", "median", "95% CI", "change"};
+	struct amd_table *t = amd_table_new(5, hd);
+	amd_table_right(t, 1);
+	amd_table_right(t, 2);
+	for (size_t g = 0; t && g < h->ngroups; g++) {
+		const struct amd_history_group *hg = &h->groups[g];
+		char runs[24], med[32], ci[64];
+		snprintf(runs, sizeof runs, "%zu", hg->nruns);
+		snprintf(med, sizeof med, "%.4g", hg->median);
+		if (hg->ci.valid)
+			snprintf(ci, sizeof ci, "[%.4g, %.4g]", hg->ci.lo, hg->ci.hi);
+		else
+			snprintf(ci, sizeof ci, "%s", hg->ci.why ? hg->ci.why : "-");
+		const char *row[] = {hg->label, runs, med, ci,
+				     amd_history_is_change(h, g) ? "<- change" : ""};
+		amd_table_add(t, row);
+	}
+	if (amd_table_ok(t))
+		return t;
+	amd_table_free(t);
+	return NULL;
+}
+
+/* ---- JSON ---- */
+
+static cJSON *ci_json(const struct amd_ci *ci)
+{
+	if (!ci->valid)
+		return cJSON_CreateNull();
+	double v[2] = {ci->lo, ci->hi};
+	return cJSON_CreateDoubleArray(v, 2);
+}
+
+/* Adds item to o under key; 0 (and item freed) when either is missing. */
+static int put(cJSON *o, const char *key, cJSON *item)
+{
+	if (o && item && cJSON_AddItemToObject(o, key, item))
+		return 1;
+	cJSON_Delete(item);
+	return 0;
+}
+
+static cJSON *group_json(const struct amd_history_group *g)
+{
+	cJSON *o = cJSON_CreateObject();
+	int ok = cJSON_AddStringToObject(o, "group", g->label) &&
+		 cJSON_AddStringToObject(o, "selector", g->selector) &&
+		 cJSON_AddStringToObject(o, "configuration", g->config) &&
+		 (!g->order || cJSON_AddStringToObject(o, "order", g->order)) &&
+		 cJSON_AddNumberToObject(o, "runs", (double)g->nruns) &&
+		 cJSON_AddNumberToObject(o, "median", g->median) && put(o, "ci", ci_json(&g->ci)) &&
+		 put(o, "values", cJSON_CreateDoubleArray(g->values, (int)g->nruns));
+	if (ok)
+		return o;
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static cJSON *side_json(const struct amd_history *h, size_t from, size_t to, size_t runs,
+			double median)
+{
+	cJSON *o = cJSON_CreateObject();
+	int ok = cJSON_AddStringToObject(o, "first_group", h->groups[from].label) &&
+		 cJSON_AddStringToObject(o, "last_group", h->groups[to - 1].label) &&
+		 cJSON_AddNumberToObject(o, "groups", (double)(to - from)) &&
+		 cJSON_AddNumberToObject(o, "runs", (double)runs) &&
+		 cJSON_AddNumberToObject(o, "median", median);
+	if (ok)
+		return o;
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static cJSON *change_json(const struct amd_history *h, const struct amd_history_change *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	int ok = cJSON_AddStringToObject(o, "group", h->groups[c->group].label) &&
+		 cJSON_AddNumberToObject(o, "index", (double)c->group) &&
+		 put(o, "before", side_json(h, c->from, c->group, c->nbefore, c->before)) &&
+		 put(o, "after", side_json(h, c->group, c->to, c->nafter, c->after)) &&
+		 cJSON_AddNumberToObject(o, "ratio", c->ratio) && put(o, "ci", ci_json(&c->ci)) &&
+		 cJSON_AddNumberToObject(o, "p", c->mwu.p) &&
+		 cJSON_AddNumberToObject(o, "p_permutation", c->p_perm) &&
+		 cJSON_AddNumberToObject(o, "divergence", c->q) &&
+		 cJSON_AddStringToObject(o, "direction", amd_history_direction(h, c));
+	if (ok)
+		return o;
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static cJSON *method_json(const struct amd_history *h)
+{
+	cJSON *m = cJSON_CreateObject();
+	int ok = cJSON_AddStringToObject(m, "name", "e-divisive means, permutation test") &&
+		 cJSON_AddNumberToObject(m, "alpha", h->cp.alpha) &&
+		 cJSON_AddNumberToObject(m, "permutations", h->cp.permutations) &&
+		 cJSON_AddNumberToObject(m, "min_size", (double)h->cp.min_size) &&
+		 cJSON_AddNumberToObject(m, "seed", (double)h->cp.seed);
+	if (ok)
+		return m;
+	cJSON_Delete(m);
+	return NULL;
+}
+
+cJSON *amd_history_json(const struct amd_history *h)
+{
+	cJSON *root = cJSON_CreateObject();
+	int ok = cJSON_AddStringToObject(root, "metric", h->metric) &&
+		 cJSON_AddStringToObject(root, "by", h->by) &&
+		 cJSON_AddStringToObject(root, "order", h->order) &&
+		 put(root, "method", method_json(h)) &&
+		 cJSON_AddNumberToObject(root, "runs_without_key", (double)h->skipped);
+	cJSON *g = ok ? cJSON_AddArrayToObject(root, "groups") : NULL;
+	for (size_t i = 0; g && i < h->ngroups; i++) {
+		cJSON *item = group_json(&h->groups[i]);
+		if (!item || !cJSON_AddItemToArray(g, item))
+			g = NULL, cJSON_Delete(item);
+	}
+	cJSON *c = g ? cJSON_AddArrayToObject(root, "change_points") : NULL;
+	for (size_t i = 0; c && i < h->nchanges; i++) {
+		cJSON *item = change_json(h, &h->changes[i]);
+		if (!item || !cJSON_AddItemToArray(c, item))
+			c = NULL, cJSON_Delete(item);
+	}
+	if (c)
+		return root;
+	cJSON_Delete(root);
+	return NULL;
+}
