@@ -111,10 +111,10 @@ test_expect_success PYTHON 'amdahl.yaml block sequence nested 500000 deep: exit 
 		--store "$S" --config "$TMP/deepblock.yaml" ingest "$DATA/cpu-strong-scaling/mlruns"
 '
 
-# the streaming reader stops at 64 MiB instead of buffering the string whole
+# the streaming reader stops at 1 MiB instead of buffering the string whole
 test_expect_success PYTHON 'a trace with a 400 MB string: exit 2, one error line naming the byte and limit, bounded RSS' '
 	"$PY" -c "$BIGSTR" "$TMP/bigstr.pt.trace.json.gz" &&
-	bounded "bigstr.pt.trace.json.gz: byte 67108938: a JSON string longer than 64 MiB" \
+	bounded "bigstr.pt.trace.json.gz: byte 1048650: a JSON string longer than 1 MiB" \
 		--store "$S" ingest "$TMP/bigstr.pt.trace.json.gz"
 '
 
