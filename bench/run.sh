@@ -4,13 +4,13 @@
 # double), `report build` time, `amdahl mail` with a large attachment,
 # the region readers (cProfile, Nsight Systems) on large inputs, the region
 # model search of `amdahl scaling`, the SQLite and ClickHouse backends side
-# by side (ingest, stats, report build).
+# by side (ingest, stats, report build), peak memory for absurd names.
 # Figures are printed, never asserted: targets are stated next to them.
 set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in trace tfevents metrics report mail profiles scaling clickhouse; do
+for b in trace tfevents metrics report mail profiles scaling clickhouse names; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo
