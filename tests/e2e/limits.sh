@@ -18,20 +18,6 @@ fi
 S=$TMP/s.db
 run="" mf="" pf="" bsize=""
 
-# bounded NEEDLE ARGS...: amdahl ARGS, run by tests/lib/bounded_run.py with
-# a 120 s timeout and 1 GiB of address space (plain builds), exits 2 with
-# one error line containing NEEDLE, its peak RSS under MAX_RSS_MB
-bounded() {
-	local needle=$1 rc rss secs
-	shift
-	read -r rc rss secs <<<"$("$PY" "$AMDAHL_ROOT/tests/lib/bounded_run.py" "$asan" "$TMP/bounded.err" "$AMDAHL" "$@")"
-	ERR=$(cat "$TMP/bounded.err")
-	echo "peak RSS ${rss} MB, ${secs} s"
-	test_eq 2 "$rc"
-	test_eq 1 "$(error_lines)"
-	test_contains "$needle" "$ERR"
-	test_true "peak RSS ${rss} MB < $MAX_RSS_MB MB" [ "${rss:-99999}" -lt "$MAX_RSS_MB" ]
-}
 # bomb.py OUT: 1 GiB of zeros, gzipped (about 1 MB), made here rather than committed
 BOMB='import sys, zlib
 c = zlib.compressobj(9, zlib.DEFLATED, 31)

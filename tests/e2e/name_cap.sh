@@ -20,19 +20,6 @@ MAX_RSS_MB=60
 ldd "$AMDAHL" 2>/dev/null | grep -q libasan && MAX_RSS_MB=400 asan=1 || asan=0
 S="$TMP/s.db"
 
-# bounded NEEDLE ARGS...: amdahl ARGS exits 2 with one error line holding
-# NEEDLE, its peak RSS under MAX_RSS_MB (tests/lib/bounded_run.py)
-bounded() {
-	local needle=$1 rc rss secs
-	shift
-	read -r rc rss secs <<<"$("$PY" "$AMDAHL_ROOT/tests/lib/bounded_run.py" "$asan" "$TMP/bounded.err" "$AMDAHL" "$@")"
-	ERR=$(cat "$TMP/bounded.err")
-	echo "peak RSS ${rss} MB, ${secs} s"
-	test_eq 2 "$rc" &&
-	test_eq 1 "$(error_lines)" &&
-	test_contains "$needle" "$ERR" &&
-	test_true "peak RSS ${rss} MB < $MAX_RSS_MB MB" [ "${rss:-99999}" -lt "$MAX_RSS_MB" ]
-}
 
 test_expect_success PYTHON 'the cap itself: 4096 bytes stay, 4097 become prefix + … + hash (python oracle)' '
 	short=$("$PY" "$NC" cap "$(printf "%4096s" | tr " " q)") &&
