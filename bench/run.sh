@@ -6,13 +6,13 @@
 # double), `report build` time, `amdahl mail` with a large attachment,
 # the region readers (cProfile, Nsight Systems) on large inputs, the region
 # model search of `amdahl scaling`, the SQLite and ClickHouse backends side
-# by side (ingest, stats, report build).
+# by side (ingest, stats, report build), peak memory for absurd names.
 # Figures are printed, never asserted: targets are stated next to them.
 set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in readers trace tfevents report mail profiles scaling sweep clickhouse clickhouse_scale; do
+for b in readers trace tfevents report mail profiles scaling sweep clickhouse clickhouse_scale names; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

@@ -1,10 +1,8 @@
 /* aggregate.c — the median or MLPerf's trimmed mean of a configuration's
  * runs (see aggregate.h). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "aggregate.h"
@@ -28,37 +26,40 @@ double amd_aggregate_sorted(const double *v, size_t m, enum amd_aggregate a)
 	return amd_median_sorted(v, m);
 }
 
-/* Out of memory for the sorted copy: the smallest and largest finite
- * values are found in place and subtracted from the sum. */
-static double mlperf_unsorted(const double *x, size_t n, size_t m)
+/* MLPerf's mean without a sorted copy: the first smallest and the first
+ * largest finite value are left out (none below 3 values) and the rest
+ * averaged as a running mean, mean += (x - mean) / k, which never
+ * overflows where the sum would (runs near DBL_MAX), as the median's
+ * midpoint rule. GSL's mean (amd_mlperf_mean_sorted) is a running mean
+ * too. */
+double amd_mlperf_mean(const double *x, size_t n)
 {
-	if (m < 3)
-		return amd_mean(x, n);
-	double sum = 0, lo = INFINITY, hi = -INFINITY;
+	size_t m = 0, lo = n, hi = n;
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(x[i]))
 			continue;
-		sum += x[i];
-		lo = x[i] < lo ? x[i] : lo;
-		hi = x[i] > hi ? x[i] : hi;
+		m++;
+		lo = lo == n || x[i] < x[lo] ? i : lo;
+		hi = hi == n || x[i] > x[hi] ? i : hi;
 	}
-	return (sum - lo - hi) / (double)(m - 2);
-}
-
-double amd_mlperf_mean(const double *x, size_t n)
-{
-	size_t m = amd_finite_count(x, n);
-	double *v = m ? malloc(m * sizeof *v) : NULL;
-	if (!v)
-		return m ? mlperf_unsorted(x, n, m) : NAN;
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(x[i]))
-			v[k++] = x[i];
-	gsl_sort(v, 1, m);
-	double r = amd_mlperf_mean_sorted(v, m);
-	free(v);
-	return r;
+	if (m == 0)
+		return NAN;
+	if (m < 3)
+		lo = hi = n;
+	else if (lo == hi)
+		hi = n; /* all equal: only one index is known; drop the next below */
+	double mean = 0;
+	size_t k = 0, skip_hi = m >= 3 && hi == n; /* every value equal: drop one more */
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || i == lo || i == hi)
+			continue;
+		if (skip_hi) {
+			skip_hi = 0;
+			continue;
+		}
+		mean += (x[i] - mean) / (double)++k;
+	}
+	return mean;
 }
 
 double amd_aggregate(const double *x, size_t n, enum amd_aggregate a)

@@ -24,8 +24,8 @@ static const char *const repeat_keys[] = {"repeat", "repetition", "rep", "seed_r
 struct column {
 	const char *setting;       /* amdahl.yaml's list of param names */
 	const char *const *dflt;   /* the list when amdahl.yaml names none */
-	size_t len;                /* text kept (longer values are cut) */
-	char text[256];
+	size_t len;                /* text kept (longer numbers are cut) */
+	char text[AMD_NAME_MAX + 1]; /* a strategy capped by amd_name_cap */
 	int found;
 };
 
@@ -62,8 +62,9 @@ static int first_param(struct amd_store *st, const struct amd_config *cfg, int64
 		sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(q);
 		if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) {
+			char capped[AMD_NAME_MAX + 1];
 			const char *v = (const char *)sqlite3_column_text(q, 0);
-			if (!v) {
+			if (!v || !(v = amd_name_cap(v, capped))) {
 				rc = SQLITE_NOMEM;
 				break;
 			}
@@ -97,7 +98,7 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 			   const char *unit, struct amd_err *err)
 {
 	struct column col[] = {
-		{"run.strategy_params", strategy_keys, 256, "", 0},
+		{"run.strategy_params", strategy_keys, AMD_NAME_MAX + 1, "", 0},
 		{"run.n_params", n_keys, 64, "", 0},
 		{"run.nodes_params", nodes_keys, 64, "", 0},
 		{"run.rank_params", rank_keys, 64, "", 0},
@@ -109,8 +110,8 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 	sqlite3_stmt *q = amd_store_prepare(st,
 		"UPDATE run SET strategy=COALESCE(?2, strategy), n=COALESCE(?3, n),"
 		" nodes=COALESCE(?4, nodes), rank=COALESCE(?5, rank), repeat=COALESCE(?6, repeat),"
-		" name=COALESCE(name, (SELECT value FROM tag JOIN dict ON dict.id=tag.key_id"
-		"   WHERE run_id=?1 AND dict.s='mlflow.runName')),"
+		" name=COALESCE(name, name_cap((SELECT value FROM tag JOIN dict ON dict.id=tag.key_id"
+		"   WHERE run_id=?1 AND dict.s='mlflow.runName'))),"
 		" parent_ext_id=COALESCE(parent_ext_id, (SELECT value FROM tag JOIN dict"
 		"   ON dict.id=tag.key_id WHERE run_id=?1 AND dict.s='mlflow.parentRunId'))"
 		" WHERE id=?1", err);

@@ -162,6 +162,22 @@ int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_e
 	return st->part ? amd_ch_store_open(st->path, NULL, 0, whole, err) : 0;
 }
 
+/* SQL's name_cap(s): amd_name_cap for a name a statement copies from a
+ * value (a run's name from its mlflow.runName tag); NULL stays NULL. */
+static void sql_name_cap(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	char out[AMD_NAME_MAX + 1];
+	const char *name = s ? amd_name_cap(s, out) : NULL;
+	if (!s)
+		sqlite3_result_null(c);
+	else if (!name)
+		sqlite3_result_error_nomem(c);
+	else
+		sqlite3_result_text(c, name, -1, SQLITE_TRANSIENT);
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
@@ -200,6 +216,13 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		return -1;
 	}
 	if (mode == AMD_STORE_WRITE) {
+		if (sqlite3_create_function(st->db, "name_cap", 1,
+					    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_name_cap,
+					    NULL, NULL) != SQLITE_OK) {
+			amd_fail(err, "%s: %s", path, sqlite3_errmsg(st->db));
+			amd_store_close(st);
+			return -1;
+		}
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    migrate(st, err) < 0) {
@@ -282,8 +305,20 @@ static int64_t dict_lookup(struct amd_store *st, const char *s)
 	return id;
 }
 
+const char *amd_store_name(struct amd_store *st, const char *s, char out[AMD_NAME_MAX + 1],
+			   struct amd_err *err)
+{
+	const char *name = amd_name_cap(s, out);
+	if (!name)
+		amd_fail(err, "%s: out of memory", st->path);
+	return name;
+}
+
 int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
 {
+	char capped[AMD_NAME_MAX + 1];
+	if (!(s = amd_store_name(st, s, capped, err)))
+		return -1;
 	int64_t id = dict_lookup(st, s);
 	if (id > 0)
 		return id;

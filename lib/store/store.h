@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "name_cap.h"
 
 enum amd_store_mode { AMD_STORE_READ, AMD_STORE_WRITE };
 
@@ -42,8 +43,15 @@ int amd_store_begin(struct amd_store *st, struct amd_err *err);
 int amd_store_commit(struct amd_store *st, struct amd_err *err);
 void amd_store_rollback(struct amd_store *st);
 
-/* Id of s in the string dictionary, adding it when new (inside a
- * transaction). Returns the id (> 0) or -1. */
+/* The form a name is stored and looked up in: s, or past AMD_NAME_MAX
+ * bytes its prefix, "…" and a short hash written into out (name_cap.h).
+ * NULL with err filled when out of memory. Every name the store writes
+ * or matches goes through this (amd_store_intern does). */
+const char *amd_store_name(struct amd_store *st, const char *s, char out[AMD_NAME_MAX + 1],
+			   struct amd_err *err);
+
+/* Id of s (capped by amd_store_name) in the string dictionary, adding it
+ * when new (inside a transaction). Returns the id (> 0) or -1. */
 int64_t amd_store_intern(struct amd_store *st, const char *s,
 			 struct amd_err *err);
 

@@ -271,6 +271,9 @@ static int64_t sweep_id(struct amd_store_sink *ss, const char *name, const char 
 		name = ss->sweep_override;
 	if (!name || !*name)
 		name = "default";
+	char capped[AMD_NAME_MAX + 1];
+	if (!(name = amd_store_name(ss->st, name, capped, err)))
+		return -1;
 	sqlite3_stmt *q = amd_store_prepare(ss->st,
 		"INSERT INTO sweep(name, ext_id) VALUES(?1, ?2) ON CONFLICT(name)"
 		" DO UPDATE SET ext_id=COALESCE(sweep.ext_id, excluded.ext_id) RETURNING id",
@@ -331,6 +334,10 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 		return writer_sql_fail(ss, err);
 	if (sw < 0)
 		return -1;
+	char capped[AMD_NAME_MAX + 1];
+	const char *name = r->name ? amd_store_name(ss->st, r->name, capped, err) : NULL;
+	if (r->name && !name)
+		return -1;
 	sqlite3_stmt *q = amd_store_prepare(ss->st,
 		"INSERT INTO run(sweep_id, ext_id, name, parent_ext_id, status, start_ms,"
 		" end_ms, source_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(ext_id) DO UPDATE SET"
@@ -346,7 +353,7 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 		return -1;
 	sqlite3_bind_int64(q, 1, sw);
 	sqlite3_bind_text(q, 2, r->ext_id, -1, SQLITE_STATIC);
-	writer_bind_text(q, 3, r->name);
+	writer_bind_text(q, 3, name);
 	writer_bind_text(q, 4, r->parent_ext_id);
 	sqlite3_bind_int(q, 5, r->status);
 	writer_bind_int(q, 6, r->start_ms);
@@ -444,14 +451,19 @@ static int sink_link(struct amd_sink *s, const char *ext_id, const char *name,
 		id = lookup_id(ss->st, "SELECT id FROM run WHERE ext_id=?1", ext_id);
 	if (id == 0 && name) {
 		/* by name: the newest run of that name (in the sweep when named) */
+		char cn[AMD_NAME_MAX + 1], cs[AMD_NAME_MAX + 1];
+		const char *sw = ss->sweep_override ? ss->sweep_override : sweep;
+		const char *n = amd_store_name(ss->st, name, cn, err);
+		if (!n || (sw && !(sw = amd_store_name(ss->st, sw, cs, err))))
+			return -1;
 		sqlite3_stmt *q = amd_store_prepare(ss->st,
 			"SELECT run.id FROM run LEFT JOIN sweep ON sweep.id=run.sweep_id"
 			" WHERE (run.name=?1 OR run.ext_id=?1) AND (?2 IS NULL OR sweep.name=?2)"
 			" ORDER BY run.start_ms DESC LIMIT 1", err);
 		if (!q)
 			return -1;
-		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-		writer_bind_text(q, 2, ss->sweep_override ? ss->sweep_override : sweep);
+		sqlite3_bind_text(q, 1, n, -1, SQLITE_STATIC);
+		writer_bind_text(q, 2, sw);
 		int rc = sqlite3_step(q);
 		id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : rc == SQLITE_DONE ? 0 : -1;
 		sqlite3_finalize(q);

@@ -14,6 +14,9 @@ static const char *const kind_names[] = {
  * name already, so a look-up finds it; interned otherwise. */
 static int64_t name_id(struct amd_store_sink *ss, const char *name, struct amd_err *err)
 {
+	char capped[AMD_NAME_MAX + 1];
+	if (!(name = amd_store_name(ss->st, name, capped, err)))
+		return -1;
 	sqlite3_stmt *q = writer_cached(ss, &ss->sel_name, "SELECT id FROM dict WHERE s=?1", err);
 	if (!q)
 		return -1;

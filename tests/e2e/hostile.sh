@@ -249,7 +249,7 @@ test_expect_success PYTHON,SQLITE3 'an mlflow.db param stored as a BLOB with a N
 test_expect_success SQLITE3 'a gzipped trace of 70 MiB of whitespace: refused as whitespace, not as a long string' '
 	{ printf "{\"schemaVersion\": 1, \"traceEvents\": ["; head -c 73400320 /dev/zero | tr "\0" " "; } |
 		gzip -1 >"$TMP/blank.pt.trace.json.gz" &&
-	refused_trace blank.pt.trace.json.gz "whitespace (no JSON value) longer than 64 MiB" &&
+	refused_trace blank.pt.trace.json.gz "whitespace (no JSON value) longer than 1 MiB" &&
 	test_not_contains "JSON string" "$ERR"
 '
 

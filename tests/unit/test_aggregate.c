@@ -36,6 +36,28 @@ static void test_mlperf_mean(void **state)
 	assert_double_equal(amd_aggregate(ties, 5, AMD_AGG_MEDIAN), amd_median(ties, 5), 0);
 }
 
+/* Runs near the largest double (issue 20 item 11's sibling: the
+ * median's midpoint rule, for the mean): 1.1 and 1.7 are dropped, the
+ * mean of 1.3, 1.5, 1.6 (·1e308) is 1.4666…e308, where their sum is inf;
+ * worked out by hand, as the bootstrap's bounds on the same runs. */
+static void test_mlperf_mean_near_dbl_max(void **state)
+{
+	(void)state;
+	double big[] = {1.7e308, 1.5e308, 1.1e308, 1.3e308, 1.6e308};
+	double want = 1.3e308 / 3 + 1.5e308 / 3 + 1.6e308 / 3;
+	assert_double_equal(amd_mlperf_mean(big, 5), want, 1e293);
+	assert_double_equal(amd_aggregate(big, 5, AMD_AGG_MLPERF), want, 1e293);
+	double sorted[] = {1.1e308, 1.3e308, 1.5e308, 1.6e308, 1.7e308};
+	assert_double_equal(amd_mlperf_mean_sorted(sorted, 5), want, 1e293);
+	double two[] = {1.7e308, 1.5e308};
+	assert_double_equal(amd_mlperf_mean(two, 2), 1.6e308, 1e293);
+	struct amd_boot b = {2000, 20260101UL, 0.95, AMD_AGG_MLPERF};
+	struct amd_interval ci;
+	assert_int_equal(amd_boot_median_ci(big, 5, &b, &ci), 0);
+	assert_true(ci.valid && isfinite(ci.lo) && isfinite(ci.hi));
+	assert_true(ci.lo >= 1.1e308 && ci.hi <= 1.7e308 && ci.lo <= ci.hi);
+}
+
 static void test_bootstrap_follows_the_aggregate(void **state)
 {
 	(void)state;
@@ -95,6 +117,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mlperf_mean),
+		cmocka_unit_test(test_mlperf_mean_near_dbl_max),
 		cmocka_unit_test(test_bootstrap_follows_the_aggregate),
 		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_parse),

@@ -124,10 +124,11 @@ static int push_frame(struct replay *r, struct thread_state *t, const struct eve
 		.file = e->filename && *e->filename ? strdup(e->filename) : NULL,
 		.line = e->line > 0 && e->line < 1e9 ? (int)e->line : 0,
 	};
-	if (!f.name || amd_pyspy_push(&t->st, &f) < 0) {
+	const char *why = f.name ? amd_pyspy_push_why(&t->st, &f) : "out of memory";
+	if (why) {
 		free((char *)f.name);
 		free((char *)f.file);
-		return fail(r, "%s", "out of memory");
+		return fail(r, "%s", why);
 	}
 	return 0;
 }

@@ -17,7 +17,11 @@
 #include "buf.h"
 #include "file.h"
 
-#define DUMP_MAX ((size_t)64 << 20)
+/* A dump is one stack per thread: the public one is 2 KB as text, 10 KB
+ * as --json. 2 MiB bounds what a dump may take in memory (cJSON's tree
+ * of a --json dump is about 9 times its text); a bigger file is
+ * refused before it is parsed. */
+#define DUMP_MAX ((size_t)2 << 20)
 
 static int detect_text(const char *path, const unsigned char *head, size_t n)
 {
@@ -110,7 +114,8 @@ static int text_line(char *p, long lineno, struct amd_pyspy_stack *st,
 					lineno);
 		if (amd_pyspy_parse_frame(p + 4, &f, &why) < 0)
 			return amd_fail(err, "%s: line %ld: %s", path, lineno, why);
-		return amd_pyspy_push(st, &f) < 0 ? amd_fail(err, "%s: out of memory", path) : 0;
+		why = amd_pyspy_push_why(st, &f);
+		return why ? amd_fail(err, "%s: line %ld: %s", path, lineno, why) : 0;
 	}
 	if (add_thread(acc, st, path, err) < 0)
 		return -1;
@@ -239,8 +244,9 @@ static int json_trace(const cJSON *t, size_t ti, struct amd_pyspy_acc *acc, cons
 			.file = cJSON_IsString(file) && *file->valuestring ? file->valuestring : NULL,
 			.line = cJSON_IsNumber(line) && line->valuedouble > 0 ? (int)line->valuedouble : 0,
 		};
-		if (amd_pyspy_push(&st, &fr) < 0) {
-			rc = amd_fail(err, "%s: out of memory", path);
+		const char *why = amd_pyspy_push_why(&st, &fr);
+		if (why) {
+			rc = amd_fail(err, "%s: [%zu].frames[%zu]: %s", path, ti, fi, why);
 			break;
 		}
 		fi++;

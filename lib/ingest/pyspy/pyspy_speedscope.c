@@ -155,8 +155,9 @@ static int one_sample(const cJSON *sample, const struct frame_tab *t,
 		if (!cJSON_IsNumber(ix) || ix->valuedouble < 0 || ix->valuedouble >= (double)t->n ||
 		    ix->valuedouble != floor(ix->valuedouble))
 			return amd_fail(err, "%s: %s: frame index out of shared.frames", path, where);
-		if (amd_pyspy_push(st, &t->v[(size_t)ix->valuedouble]) < 0)
-			return amd_fail(err, "%s: out of memory", path);
+		const char *why = amd_pyspy_push_why(st, &t->v[(size_t)ix->valuedouble]);
+		if (why)
+			return amd_fail(err, "%s: %s: %s", path, where, why);
 	}
 	if (st->depth == 0 && amd_pyspy_push(st, &idle_frame) < 0)
 		return amd_fail(err, "%s: out of memory", path);

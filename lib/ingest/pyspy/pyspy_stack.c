@@ -137,6 +137,14 @@ int amd_pyspy_push(struct amd_pyspy_stack *st, const struct amd_stack_frame *f)
 	return 0;
 }
 
+const char *amd_pyspy_push_why(struct amd_pyspy_stack *st, const struct amd_stack_frame *f)
+{
+	if (st->depth >= AMD_PYSPY_MAX_DEPTH)
+		return "a stack deeper than 4096 frames (the limit; Python's default recursion"
+		       " limit is 1000)";
+	return amd_pyspy_push(st, f) < 0 ? "out of memory" : NULL;
+}
+
 void amd_pyspy_stack_free(struct amd_pyspy_stack *st)
 {
 	free(st->frames);
@@ -196,10 +204,8 @@ int amd_pyspy_parse_collapsed(char *line, struct amd_pyspy_stack *st, int64_t *c
 			at_root = 0;
 			if (amd_pyspy_parse_frame(p, &f, why) < 0)
 				return -1;
-			if (amd_pyspy_push(st, &f) < 0) {
-				*why = "out of memory";
+			if ((*why = amd_pyspy_push_why(st, &f)) != NULL)
 				return -1;
-			}
 		}
 		p = seg_end + 1;
 	}

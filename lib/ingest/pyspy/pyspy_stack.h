@@ -46,7 +46,15 @@ int amd_pyspy_thread_frame(char *s);
 int amd_pyspy_parse_collapsed(char *line, struct amd_pyspy_stack *st, int64_t *count,
 			      const char **why);
 
+/* The deepest stack read: Python's default recursion limit is 1000
+ * frames, and a stack of 100 k frames (an absurd dump) would otherwise
+ * be held, merged and stored whole. */
+#define AMD_PYSPY_MAX_DEPTH 4096
+
 int amd_pyspy_push(struct amd_pyspy_stack *st, const struct amd_stack_frame *f);
+/* amd_pyspy_push for a frame read from a file: NULL when pushed, else
+ * why not ("out of memory", or a stack deeper than AMD_PYSPY_MAX_DEPTH). */
+const char *amd_pyspy_push_why(struct amd_pyspy_stack *st, const struct amd_stack_frame *f);
 void amd_pyspy_stack_free(struct amd_pyspy_stack *st);
 
 /* Merges identical stacks (same frames, process and thread): samples and
