@@ -199,8 +199,8 @@ static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err 
 		" AND NOT EXISTS (SELECT 1 FROM metric_series WHERE run_id = run.id"
 		"  AND source_id != ?1)"
 		" AND NOT EXISTS (SELECT 1 FROM param WHERE run_id = run.id AND source_id != ?1)",
-		"DELETE FROM sweep WHERE id IN (SELECT id FROM forget_sweep)"
-		" AND NOT EXISTS (SELECT 1 FROM run WHERE sweep_id = sweep.id)",
+		("DELETE FROM sweep WHERE id IN (SELECT id FROM forget_sweep)"
+		 " AND NOT EXISTS (SELECT 1 FROM run WHERE sweep_id = sweep.id)"),
 	};
 	return exec_each(ss, sql, sizeof sql / sizeof sql[0], old, err);
 }
