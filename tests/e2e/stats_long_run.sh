@@ -47,4 +47,15 @@ test_expect_success NUMPY,SCIPY 'energy of the kept epochs, throughput and value
 	compare_oracle "$TMP/gpu.json" "$TMP/gpu.oracle.json"
 '
 
+# Issue 20 item 5: the per-epoch look-up was a scan per step, so stats was
+# quadratic in a run's points (300 k: 21.5 s; 1 M: minutes). Not a timing
+# test: the bound is 120 s, far above what a linear pass takes even under
+# ASan, and far below what the quadratic code needed for 1 M epochs.
+test_expect_success 'stats on a run of 1000000 epochs ends within a 120 s bound (the scan per step needed minutes)' '
+	"$PY" "$GEN" "$DATA/cpu-strong-scaling/mlruns/4" "$TMP/cpu1m" 1000000 $CPU_RUN &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu1m.db" ingest -q "$TMP/cpu1m" &&
+	test_status 0 timeout 120 "$AMDAHL" --store "$TMP/cpu1m.db" stats --json &&
+	test_eq "999999 1000000" "$(json_get "$TMP/out" "(lambda r: \"%d %d\" % (r[\"epochs_kept\"], r[\"epochs_total\"]))([r for s in d[\"sweeps\"] for st in s[\"strategies\"] for p in st[\"points\"] for r in p[\"run_values\"] if r[\"id\"] == \"$CPU_RUN\"][0])")"
+'
+
 test_done
