@@ -146,7 +146,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-san
 
-test-plain: $(O)/amdahl $(UNIT_BIN)
+test-plain: $(O)/amdahl $(O)/amdahl_metric.so $(UNIT_BIN)
 	@tests/run.sh $(O)
 
 test-san:
@@ -155,10 +155,10 @@ test-san:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  tests/run.sh build-san
 
-test-corpus: deps $(O)/amdahl
+test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 	@tests/corpus.sh $(O)
 
-bench: deps $(O)/amdahl $(O)/bench/trace_parse $(O)/bench/tfevents_parse $(O)/bench/region_search
+bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/tfevents_parse $(O)/bench/region_search
 	@bench/run.sh $(O)
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a
