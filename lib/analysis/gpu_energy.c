@@ -4,12 +4,14 @@
  * (gpu_samples.h). */
 #include "gpu_energy.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "gpu_samples.h"
+#include "runs.h"
 
 struct acc {
 	struct amd_gpu_stats s;
@@ -154,6 +156,55 @@ static int figures_of(const struct amd_gpu_sample *v, size_t n, struct amd_gpu_r
 	return 0;
 }
 
+/* The GPU indexes a CUDA_VISIBLE_DEVICES value names ("0,2", spaces
+ * and newlines allowed) into dev[0..AMD_GPU_MAX_DEVICES); their count, 0 when the
+ * value names none or is not such a list (GPU UUIDs, MIG names): then
+ * every GPU's samples count. */
+static size_t device_list(const char *v, int *dev)
+{
+	size_t k = 0;
+	while (*v) {
+		char *end;
+		while (isspace((unsigned char)*v))
+			v++;
+		long d = strtol(v, &end, 10);
+		if (end == v || d < 0 || d > 65535 || k == AMD_GPU_MAX_DEVICES)
+			return 0;
+		dev[k++] = (int)d;
+		for (v = end; isspace((unsigned char)*v); v++)
+			;
+		if (*v == ',')
+			v++;
+		else if (*v)
+			return 0;
+	}
+	return k;
+}
+
+/* Keeps the samples of v[0..*n) whose GPU the run names in its
+ * CUDA_VISIBLE_DEVICES param, if it names any. */
+static int keep_run_devices(struct amd_store *st, int64_t run, struct amd_gpu_sample *v,
+			    size_t *n, struct amd_err *err)
+{
+	char *val;
+	int dev[AMD_GPU_MAX_DEVICES];
+	if (amd_run_param_find(st, run, AMD_GPU_DEVICES_PARAM, &val, err) < 0)
+		return -1;
+	size_t nd = val ? device_list(val, dev) : 0;
+	free(val);
+	if (nd == 0)
+		return 0;
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++)
+		for (size_t d = 0; d < nd; d++)
+			if (v[i].gpu == dev[d]) {
+				v[k++] = v[i];
+				break;
+			}
+	*n = k;
+	return 0;
+}
+
 int amd_gpu_run_figures(struct amd_store *st, int64_t run, int64_t t0_ms, int64_t t1_ms,
 			struct amd_gpu_run_figures *out, struct amd_err *err)
 {
@@ -168,6 +219,10 @@ int amd_gpu_run_figures(struct amd_store *st, int64_t run, int64_t t0_ms, int64_
 		free(v);
 		if (amd_gpu_samples_window(st, t0_ms, t1_ms, &v, &n, err) < 0)
 			return -1;
+		if (keep_run_devices(st, run, v, &n, err) < 0) {
+			free(v);
+			return -1;
+		}
 	}
 	int rc = figures_of(v, n, out, err);
 	free(v);

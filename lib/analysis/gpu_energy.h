@@ -55,8 +55,13 @@ struct amd_gpu_run_figures {
 	double util_pct;   /* mean over GPUs and samples of utilization.gpu */
 };
 
+#define AMD_GPU_DEVICES_PARAM "CUDA_VISIBLE_DEVICES"
+#define AMD_GPU_MAX_DEVICES 64
+
 /* The figures of run from the samples linked to it, else (when none
- * are, and t0_ms < t1_ms) from every sample in t0_ms..t1_ms. */
+ * are, and t0_ms < t1_ms) from every sample in t0_ms..t1_ms — only its
+ * own GPUs' when the run logs a CUDA_VISIBLE_DEVICES param listing GPU
+ * indexes (runs sharing a host at once each take their devices). */
 int amd_gpu_run_figures(struct amd_store *st, int64_t run, int64_t t0_ms, int64_t t1_ms,
 			struct amd_gpu_run_figures *out, struct amd_err *err);
 

@@ -43,4 +43,18 @@ test_expect_success PYTHON 'a sweep whose runs logged their GPU metrics keeps th
 	"$AMDAHL" --store "$TMP/l.db" stats --json >"$TMP/l.json" &&
 	test_eq 0 "$(json_get "$TMP/l.json" "d[\"sweeps\"][0][\"runs_gpu_from_nvidia_smi\"]")"
 '
+test_expect_success PYTHON 'two GPUs in the log, runs naming theirs in CUDA_VISIBLE_DEVICES: each run takes its own GPU (oracle), others both' '
+	cp -r "$SW" "$TMP/two" && rm -f "$TMP/two/nvidia-smi.csv" &&
+	awk -F", " -v OFS=", " "NR == 1 { print; next } { print; \$2 = 1; \$6 = sprintf(\"%.2f W\", \$6 * 0.5 + 10); \$4 = \"7 %\"; print }" \
+		"$SW/nvidia-smi.csv" >"$TMP/two/nvidia-smi.csv" &&
+	test_eq 2 "$(cut -d, -f2 "$TMP/two/nvidia-smi.csv" | sed 1d | sort -u | wc -l)" &&
+	i=0 && for d in "$TMP"/two/mlruns/*/*/params; do
+		case $((i % 3)) in 0) printf 1 >"$d/CUDA_VISIBLE_DEVICES" ;; 1) printf "0, 1" >"$d/CUDA_VISIBLE_DEVICES" ;; esac
+		i=$((i + 1))
+	done &&
+	test_status 0 "$AMDAHL" --store "$TMP/two.db" ingest -q "$TMP/two" &&
+	test_status 0 "$AMDAHL" --store "$TMP/two.db" stats --json &&
+	test_eq "$("$PY" "$ORACLE" "$TMP/two/mlruns" "$TMP/two/nvidia-smi.csv")" "$(json_get "$TMP/out" "$RUN_FIGURES")" &&
+	test_true "the GPU-1-only runs differ from the all-GPU figures" test "$("$PY" "$ORACLE" "$TMP/two/mlruns" "$TMP/two/nvidia-smi.csv")" != "$("$PY" "$ORACLE" "$SW/mlruns" "$TMP/two/nvidia-smi.csv")"
+'
 test_done

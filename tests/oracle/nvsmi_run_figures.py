@@ -5,7 +5,8 @@ meta.yaml reading, no amdahl code): for each run directory under MLRUNS
 (start_time..end_time of its meta.yaml, in ms, both ends included) the
 samples of LOG in that window (times read as UTC); energy = per GPU the
 trapezoid sum of power over time (J), summed over GPUs; power and
-utilisation = means over all the window's samples. Prints
+utilisation = means over all the window's samples. A run whose
+params/CUDA_VISIBLE_DEVICES lists GPU indexes takes only those GPUs'. Prints
 "RUN_ID ENERGY_J POWER_W UTIL_PCT" per run (%.6f), by run id."""
 import collections
 import csv
@@ -32,6 +33,11 @@ for meta in sorted(glob.glob(os.path.join(mlruns, "*", "*", "meta.yaml"))):
         continue
     t0, t1 = int(kv["start_time"]), int(kv["end_time"])
     win = [s for s in samples if t0 <= s[1] <= t1]
+    dev_file = os.path.join(os.path.dirname(meta), "params", "CUDA_VISIBLE_DEVICES")
+    if os.path.exists(dev_file):
+        devs = "".join(open(dev_file).read().split()).split(",")
+        if all(d.isdigit() for d in devs):
+            win = [s for s in win if s[0] in {int(d) for d in devs}]
     if not win:
         continue
     per_gpu = collections.defaultdict(list)
