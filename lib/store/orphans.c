@@ -69,36 +69,15 @@ int amd_store_orphans(struct amd_store *st, struct amd_orphan **out, size_t *n,
 	return -1;
 }
 
-/* The first integer sql yields with text a (and b, may be NULL) bound;
- * 0 when no row, -1 on an error (err set). */
-static int64_t first_id(struct amd_store *st, const char *sql, const char *a, const char *b,
-			struct amd_err *err)
-{
-	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
-	if (!q)
-		return -1;
-	sqlite3_bind_text(q, 1, a, -1, SQLITE_STATIC);
-	if (b)
-		sqlite3_bind_text(q, 2, b, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, 2);
-	int rc = sqlite3_step(q);
-	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		id = amd_store_step_fail(st, rc, err);
-	sqlite3_finalize(q);
-	return id;
-}
-
 /* The run named run: its id, else the newest run of that name (in
  * sweep when given), as `ingest --run` links; 0 when none. */
 static int64_t run_named(struct amd_store *st, const char *run, const char *sweep,
 			 struct amd_err *err)
 {
-	int64_t id = first_id(st, "SELECT id FROM run WHERE ext_id = ?1", run, NULL, err);
+	int64_t id = amd_store_first_id(st, "SELECT id FROM run WHERE ext_id = ?1", run, NULL, err);
 	if (id != 0)
 		return id;
-	return first_id(st,
+	return amd_store_first_id(st,
 		"SELECT run.id FROM run LEFT JOIN sweep ON sweep.id = run.sweep_id"
 		" WHERE run.name = ?1 AND (?2 IS NULL OR sweep.name = ?2)"
 		" ORDER BY run.start_ms DESC, run.ext_id DESC LIMIT 1", run, sweep, err);
@@ -181,13 +160,13 @@ static int64_t placeholder_run(struct amd_store *st, const char *name, const cha
 	if (exec_texts(st, "INSERT INTO run(sweep_id, ext_id, name, status)"
 		       " SELECT id, ?2, ?3, 0 FROM sweep WHERE name = ?1", sweep, ext, name, err) < 0)
 		return -1;
-	return first_id(st, "SELECT id FROM run WHERE ext_id = ?1", ext, NULL, err);
+	return amd_store_first_id(st, "SELECT id FROM run WHERE ext_id = ?1", ext, NULL, err);
 }
 
 static int link_in_tx(struct amd_store *st, const struct amd_config *cfg, const char *path,
 		      const char *run, const char *sweep, int create, struct amd_err *err)
 {
-	int64_t src = first_id(st, "SELECT id FROM source WHERE path = ?1", path, NULL, err);
+	int64_t src = amd_store_first_id(st, "SELECT id FROM source WHERE path = ?1", path, NULL, err);
 	if (src == 0)
 		return amd_fail(err, "%s: not in the store %s; ingest it first", path, st->path);
 	char near[512];

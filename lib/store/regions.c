@@ -18,22 +18,6 @@
 
 /* ---- resolving WHAT ---- */
 
-/* The first id sql yields for text, 0 when none, -1 on an error. */
-static int64_t first_id(struct amd_store *st, const char *sql, const char *text,
-			struct amd_err *err)
-{
-	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
-	if (!q)
-		return -1;
-	sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(q);
-	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		id = amd_store_step_fail(st, rc, err);
-	sqlite3_finalize(q);
-	return id;
-}
-
 static const char run_by_name[] =
 	"SELECT id FROM run WHERE name=?1 ORDER BY"
 	" EXISTS(SELECT 1 FROM region g WHERE g.run_id=run.id OR g.run_id IN"
@@ -46,11 +30,15 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 	snprintf(sel->label, sizeof sel->label, "%s", what);
 	char real[PATH_MAX];
 	const char *path = realpath(what, real) ? real : what;
-	if ((sel->run_id = first_id(st, "SELECT id FROM run WHERE ext_id=?1", what, err)) ||
-	    (sel->sweep_id = first_id(st, "SELECT id FROM sweep WHERE name=?1", what, err)) ||
-	    (sel->source_id = first_id(st, "SELECT id FROM source WHERE path=?1", what, err)) ||
-	    (sel->source_id = first_id(st, "SELECT id FROM source WHERE path=?1", path, err)) ||
-	    (sel->run_id = first_id(st, run_by_name, what, err))) {
+	if ((sel->run_id = amd_store_first_id(st, "SELECT id FROM run WHERE ext_id=?1",
+					      what, NULL, err)) ||
+	    (sel->sweep_id = amd_store_first_id(st, "SELECT id FROM sweep WHERE name=?1",
+						what, NULL, err)) ||
+	    (sel->source_id = amd_store_first_id(st, "SELECT id FROM source WHERE path=?1",
+						 what, NULL, err)) ||
+	    (sel->source_id = amd_store_first_id(st, "SELECT id FROM source WHERE path=?1",
+						 path, NULL, err)) ||
+	    (sel->run_id = amd_store_first_id(st, run_by_name, what, NULL, err))) {
 		if (sel->run_id < 0 || sel->sweep_id < 0 || sel->source_id < 0)
 			return -1;
 		return 0;
@@ -86,7 +74,7 @@ int amd_region_resolve_select(struct amd_store *st, const char *what,
 			      struct amd_region_sel *sel, struct amd_err *err)
 {
 	if (!amd_selector_is(what) ||
-	    first_id(st, "SELECT id FROM sweep WHERE name=?1", what, err) != 0)
+	    amd_store_first_id(st, "SELECT id FROM sweep WHERE name=?1", what, NULL, err) != 0)
 		return amd_region_resolve(st, what, sel, err);
 	memset(sel, 0, sizeof *sel);
 	snprintf(sel->label, sizeof sel->label, "%s", what);

@@ -34,6 +34,12 @@ int amd_store_col_text(sqlite3_stmt *q, int i, char **out);
  * own allocation fails), else SQLite's message; returns -1. */
 int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
 
+/* The first integer sql yields with text a bound to ?1 and, when sql
+ * has a second parameter, b (NULL: SQL NULL) to ?2; 0 when no row, -1
+ * on an error (err set). */
+int64_t amd_store_first_id(struct amd_store *st, const char *sql, const char *a, const char *b,
+			   struct amd_err *err);
+
 /* Finalizes q after its last sqlite3_step returned rc: 0 when the rows
  * ended (SQLITE_DONE), else -1 with amd_store_step_fail's message. */
 int amd_store_rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err);

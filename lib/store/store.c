@@ -55,6 +55,27 @@ int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err)
 	return amd_fail(err, "%s: %s", st->path, known ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
 }
 
+int64_t amd_store_first_id(struct amd_store *st, const char *sql, const char *a, const char *b,
+			   struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_text(q, 1, a, -1, SQLITE_STATIC);
+	if (sqlite3_bind_parameter_count(q) >= 2) {
+		if (b)
+			sqlite3_bind_text(q, 2, b, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(q, 2);
+	}
+	int rc = sqlite3_step(q);
+	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		id = amd_store_step_fail(st, rc, err);
+	sqlite3_finalize(q);
+	return id;
+}
+
 int amd_store_rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err)
 {
 	sqlite3_finalize(q);
