@@ -28,39 +28,12 @@ test_expect_success PDFTOTEXT 'report: the peak memory chart from the metric, no
 	test_contains "or a logged max_memory_allocated metric" "$(cat "$TMP/rep.txt")"
 '
 test_expect_success PYTHON 'the medians the caption gives equal python'\''s from the metric files' '
-	"$PY" - "$TMP/mlruns" >"$TMP/want.txt" <<-\EOF &&
-	import glob, os, statistics, sys
-	per_n = {}
-	for r in glob.glob(os.path.join(sys.argv[1], "*", "*", "")):
-	    f = os.path.join(r, "metrics", "max_memory_allocated_mb")
-	    if not os.path.exists(f) or open(os.path.join(r, "meta.yaml")).read().find("status: 3") < 0:
-	        continue
-	    peak = max(float(l.split()[1]) for l in open(f)) * 2**20
-	    per_n.setdefault(int(open(os.path.join(r, "params", "world_size")).read()), []).append(peak)
-	out = []
-	for n in sorted(per_n):
-	    v = statistics.median(per_n[n])
-	    x, u = (v / 2**30, "GiB") if v >= 2**30 else (v / 2**20, "MiB")
-	    out.append("%.3g %s at %d" % (x, u, n))
-	print("Medians: ddp: " + ", ".join(out) + ".")
-	EOF
+	"$PY" "$AMDAHL_ROOT/tests/oracle/memory_peaks.py" "$TMP/mlruns" caption >"$TMP/want.txt" &&
 	{ [ -f "$TMP/rep/report.json" ] || "$AMDAHL" --store "$S" report build -o "$TMP/rep" >/dev/null; } &&
 	test_contains "$(cat "$TMP/want.txt")" "$(json_get "$TMP/rep/report.json" "[c[\"caption\"] for c in d[\"charts\"] if c[\"name\"] == \"memory_peak\"][0]")"
 '
 test_expect_success PYTHON 'stats --json: per configuration the median, least and most peak equal python'"'"'s, with the interval' '
-	"$PY" - "$TMP/mlruns" >"$TMP/want.txt" <<-\EOF &&
-	import glob, os, statistics, sys
-	per_n = {}
-	for r in glob.glob(os.path.join(sys.argv[1], "*", "*", "")):
-	    f = os.path.join(r, "metrics", "max_memory_allocated_mb")
-	    if not os.path.exists(f) or open(os.path.join(r, "meta.yaml")).read().find("status: 3") < 0:
-	        continue
-	    peak = max(float(l.split()[1]) for l in open(f)) * 2**20
-	    per_n.setdefault(int(open(os.path.join(r, "params", "world_size")).read()), []).append(peak)
-	for n in sorted(per_n):
-	    v = per_n[n]
-	    print("%d|%d|%.0f|%.0f|%.0f" % (n, len(v), statistics.median(v), min(v), max(v)))
-	EOF
+	"$PY" "$AMDAHL_ROOT/tests/oracle/memory_peaks.py" "$TMP/mlruns" stats >"$TMP/want.txt" &&
 	"$AMDAHL" --store "$S" stats --json >"$TMP/stats.json" &&
 	test_eq "$(cat "$TMP/want.txt")" "$(json_get "$TMP/stats.json" "\"\\n\".join(\"%d|%d|%.0f|%.0f|%.0f\" % (p[\"n\"], a[\"runs\"], a[\"median\"], a[\"min\"], a[\"max\"]) for p in sweep()[\"memory\"][\"points\"] if p[\"strategy\"] == \"ddp\" for a in [p[\"peak_allocated\"]])")" &&
 	test_eq "True|True" "$(json_get "$TMP/stats.json" "\"%s|%s\" % (sweep()[\"memory\"][\"from_metric\"], \"timeline\" not in sweep()[\"memory\"])")" &&
