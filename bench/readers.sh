@@ -11,7 +11,8 @@
 # quadratic": the best of BENCH_REPEAT (3) CPU times on 2S over the best
 # on S, scaled to exactly twice the bytes, must stay at most 2.2: PASS or
 # FAIL per reader, exit 1 on a FAIL. Sizes: BENCH_SCALE (1) multiplies
-# every S. The three MLflow point forms come from bench/metrics.sh,
+# every S; BENCH_READERS (an extended regex) keeps only the readers whose
+# name matches it. The three MLflow point forms come from bench/metrics.sh,
 # called at the end.
 . "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
@@ -102,6 +103,7 @@ rc=0
 declare -A made
 for r in "${readers[@]}"; do
   IFS='|' read -r name kind file mb rlabel refcmd <<<"$r"
+  [[ -z "${BENCH_READERS:-}" || $name =~ ${BENCH_READERS} ]] || continue
   mb=$(awk -v m="$mb" -v s="$scale" 'BEGIN{print m * s}')
   if [ -z "${made[$kind]:-}" ]; then
     rm -rf "$work/1" "$work/2"
@@ -131,7 +133,8 @@ done
 echo "MB/s and per s: per CPU second of amdahl (user+sys); MB of JSON for .gz inputs. ratio: amdahl's CPU"
 echo "over the reference's on the same file. 2x: CPU on 2S over CPU on S, scaled to twice the bytes"
 echo "(PASS at most 2.2). Load at end $(load)."
-echo
-echo "== metric points: bench/metrics.sh"
-[ -n "${BENCH_NO_METRICS:-}" ] || bash bench/metrics.sh "$build" || rc=1
+if [ -z "${BENCH_NO_METRICS:-}" ]; then
+  printf '\n== metric points: bench/metrics.sh\n'
+  bash bench/metrics.sh "$build" || rc=1
+fi
 exit $rc
