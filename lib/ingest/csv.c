@@ -110,17 +110,45 @@ static inline void take(struct amd_csv *c)
 	c->offset++;
 }
 
-/* Appends ch to the record's text; -1 when the record grows past
- * AMD_CSV_RECORD_MAX, -2 out of memory. */
+/* Room for k more bytes of the record's text after len (and its NUL);
+ * -1 when the record grows past AMD_CSV_RECORD_MAX, -2 out of memory. */
+static int reserve(struct amd_csv *c, size_t len, size_t k)
+{
+	if (len + k + 1 <= c->text_cap)
+		return 0;
+	if (len + k + 1 > AMD_CSV_RECORD_MAX)
+		return -1;
+	return amd_grow_to(&c->text, len + k + 1, &c->text_cap, 1, 256) < 0 ? -2 : 0;
+}
+
+/* Appends ch to the record's text; reserve's failures. */
 static int put_char(struct amd_csv *c, size_t *len, char ch)
 {
-	if (*len + 1 >= c->text_cap) {
-		if ((c->text_cap ? 2 * c->text_cap : 256) > AMD_CSV_RECORD_MAX)
-			return -1;
-		if (amd_grow_to(&c->text, *len + 2, &c->text_cap, 1, 256) < 0)
-			return -2;
+	int rc = reserve(c, *len, 1);
+	if (rc == 0)
+		c->text[(*len)++] = ch;
+	return rc;
+}
+
+/* Takes an unquoted field's bytes up to ',', a line end, a NUL or the
+ * end of the input: each stretch of the window copied at once. */
+static int plain_run(struct amd_csv *c, size_t *len)
+{
+	while (c->p < c->end || refill(c) > 0) {
+		const char *s = c->p, *e = s;
+		while (e < c->end && *e != ',' && *e != '\n' && *e != '\r' && *e != '\0')
+			e++;
+		size_t k = (size_t)(e - s);
+		int rc = reserve(c, *len, k);
+		if (rc < 0)
+			return rc;
+		memcpy(c->text + *len, s, k);
+		*len += k;
+		c->p = e;
+		c->offset += k;
+		if (e < c->end)
+			break;
 	}
-	c->text[(*len)++] = ch;
 	return 0;
 }
 
@@ -188,13 +216,10 @@ static int read_field(struct amd_csv *c, size_t *len, struct amd_err *err)
 			return -1;
 	} else {
 		size_t start = *len;
-		while ((ch = peek(c)) >= 0 && ch != ',' && ch != '\n' && ch != '\r') {
-			if (ch == '\0')
-				return amd_fail(err, "%s: line %d: a NUL byte", c->path, c->next_line);
-			take(c);
-			if ((rc = put_char(c, len, (char)ch)) < 0)
-				return too_long(c, rc, err);
-		}
+		if ((rc = plain_run(c, len)) < 0)
+			return too_long(c, rc, err);
+		if (peek(c) == '\0')
+			return amd_fail(err, "%s: line %d: a NUL byte", c->path, c->next_line);
 		if (c->trim)
 			while (*len > start && is_blank(c->text[*len - 1]))
 				(*len)--;
@@ -313,7 +338,7 @@ int amd_parse_value_unit(const char *s, double *out, char *unit, size_t unit_siz
 		n--;
 	if (n == 0)
 		return -1;
-	if (is_missing(s, n)) {
+	if ((*s == '[' || *s == 'N') && is_missing(s, n)) {
 		*out = NAN;
 		return 0;
 	}

@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include "intern_cache.h"
 #include "store.h"
 
 struct amd_store {
@@ -16,6 +17,7 @@ struct amd_store {
 	int part; /* a part of a ClickHouse store (amd_store_open_read) */
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
+	struct amd_intern_cache names; /* in front of them (intern_cache.h) */
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

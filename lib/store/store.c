@@ -123,6 +123,15 @@ fail:
 	return -1;
 }
 
+/* A writer's page cache: 32 MiB instead of SQLite's 2 MB. A unit whose
+ * names are all new (itwinai's op averages) inserts them into dict's
+ * UNIQUE index in no order; once that index outgrew 2 MB, SQLite spilled
+ * dirty pages to the WAL in the middle of the transaction and wrote the
+ * same pages again and again (an 8 MB CSV: 163 k pwrite calls, 16 MB:
+ * 521 k), so twice the input took 2.4 times the CPU. The cache grows only
+ * as pages are touched. */
+#define INGEST_CACHE_PRAGMA "PRAGMA cache_size=-32768"
+
 /* Switches a store to WAL. SQLite does not call the busy handler for a
  * journal-mode change, so two ingests creating the same new store at once
  * could see "database is locked" here: retry within the busy timeout. */
@@ -246,6 +255,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		}
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
+		    amd_store_exec(st, INGEST_CACHE_PRAGMA, err) < 0 ||
 		    migrate(st, err) < 0) {
 			amd_store_close(st);
 			return -1;
@@ -282,6 +292,7 @@ void amd_store_close(struct amd_store *st)
 		amd_store_rollback(st);
 	sqlite3_finalize(st->dict_find);
 	sqlite3_finalize(st->dict_add);
+	amd_intern_cache_clear(&st->names);
 	sqlite3_close_v2(st->db);
 	free(st->path);
 	free(st);
@@ -302,6 +313,7 @@ int amd_store_commit(struct amd_store *st, struct amd_err *err)
 		return -1;
 	}
 	st->in_tx = 0;
+	amd_intern_cache_clear(&st->names);
 	return 0;
 }
 
@@ -309,6 +321,7 @@ void amd_store_rollback(struct amd_store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
+	amd_intern_cache_clear(&st->names);
 }
 
 /* The id of s in dict, 0 when absent, -1 on an error. */
@@ -340,9 +353,14 @@ int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *er
 	char capped[AMD_NAME_MAX + 1];
 	if (!(s = amd_store_name(st, s, capped, err)))
 		return -1;
+	int64_t *known = amd_intern_cache_slot(&st->names, s);
+	if (!known)
+		return amd_fail(err, "%s: out of memory", st->path);
+	if (*known > 0)
+		return *known;
 	int64_t id = dict_lookup(st, s);
 	if (id > 0)
-		return id;
+		return *known = id;
 	if (id == 0 && !st->dict_add &&
 	    sqlite3_prepare_v2(st->db, "INSERT INTO dict(s) VALUES(?1) ON CONFLICT(s)"
 			       " DO UPDATE SET s=excluded.s RETURNING id",
@@ -356,7 +374,7 @@ int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *er
 	}
 	if (id < 0)
 		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
-	return id;
+	return *known = id;
 }
 
 int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err)

@@ -34,15 +34,57 @@ static int name_is(const char *field, const char *name)
 	return strncmp(field, name, n) == 0 && (field[n] == '\0' || field[n] == ' ');
 }
 
+/* The last date read and its midnight in seconds: a log's samples come
+ * day by day, so timegm runs once a day, not once a row. */
+struct day_cache {
+	int year, mon, mday;
+	int64_t midnight;
+};
+
+/* The value of n digits at s, or -1 when one is not a digit. */
+static int digits(const char *s, int n)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* nvidia-smi's own layout, "YYYY/MM/DD HH:MM:SS": the fields into tm and
+ * 19 (the bytes read), else 0 (read it with sscanf). */
+static int fixed_ts(const char *s, struct tm *tm, char *d1, char *d2)
+{
+	int f[6], at[6] = {0, 5, 8, 11, 14, 17}, len[6] = {4, 2, 2, 2, 2, 2};
+	for (int i = 0; i < 6; i++)
+		if ((f[i] = digits(s + at[i], len[i])) < 0)
+			return 0;
+	if (s[10] != ' ' || s[13] != ':' || s[16] != ':')
+		return 0;
+	*d1 = s[4];
+	*d2 = s[7];
+	tm->tm_year = f[0];
+	tm->tm_mon = f[1];
+	tm->tm_mday = f[2];
+	tm->tm_hour = f[3];
+	tm->tm_min = f[4];
+	tm->tm_sec = f[5];
+	return 19;
+}
+
 /* "2026/11/22 11:39:49.177" (also with '-' between date parts). */
-static int parse_ts(const char *s, int64_t *out)
+static int parse_ts(const char *s, struct day_cache *day, int64_t *out)
 {
 	struct tm tm = {0};
 	char d1, d2;
-	int consumed = 0;
-	if (sscanf(s, "%4d%c%2d%c%2d %2d:%2d:%2d%n", &tm.tm_year, &d1, &tm.tm_mon, &d2,
-		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 8 ||
-	    d1 != d2 || (d1 != '/' && d1 != '-'))
+	int consumed = fixed_ts(s, &tm, &d1, &d2);
+	if (!consumed &&
+	    sscanf(s, "%4d%c%2d%c%2d %2d:%2d:%2d%n", &tm.tm_year, &d1, &tm.tm_mon, &d2,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 8)
+		return -1;
+	if (d1 != d2 || (d1 != '/' && d1 != '-'))
 		return -1;
 	int64_t ms;
 	const char *p = amd_parse_frac_ms(s + consumed, &ms);
@@ -50,9 +92,16 @@ static int parse_ts(const char *s, int64_t *out)
 		p++;
 	if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31)
 		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*out = (int64_t)timegm(&tm) * 1000 + ms;
+	if (tm.tm_year != day->year || tm.tm_mon != day->mon || tm.tm_mday != day->mday) {
+		struct tm d = {.tm_year = tm.tm_year - 1900, .tm_mon = tm.tm_mon - 1,
+			       .tm_mday = tm.tm_mday};
+		day->midnight = (int64_t)timegm(&d);
+		day->year = tm.tm_year;
+		day->mon = tm.tm_mon;
+		day->mday = tm.tm_mday;
+	}
+	int64_t sec = day->midnight + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+	*out = sec * 1000 + ms;
 	return 0;
 }
 
@@ -65,7 +114,8 @@ static int headless_sample(char *line)
 	if (!comma)
 		return 0;
 	*comma = '\0';
-	int ts = parse_ts(line, &ms) == 0;
+	struct day_cache day = {0};
+	int ts = parse_ts(line, &day, &ms) == 0;
 	*comma = ',';
 	return ts && (strstr(comma, " W,") || strstr(comma, " MiB") || strstr(comma, " %"));
 }
@@ -113,6 +163,7 @@ struct gpu_ids {
 	double interval_ms;
 	int64_t k;
 	unsigned char seen[MAX_GPUS];
+	struct day_cache day; /* of the timestamps */
 };
 
 static int gpu_number(struct gpu_ids *ids, const char *id)
@@ -181,7 +232,7 @@ static int row(const struct amd_csv *c, const int *col, char *const *hdr, struct
 	       struct amd_sink *sink, struct amd_err *err)
 {
 	struct amd_gpu_sample g = {0};
-	if (col[C_TS] >= 0 && parse_ts(c->field[col[C_TS]], &g.ts_ms) < 0)
+	if (col[C_TS] >= 0 && parse_ts(c->field[col[C_TS]], &ids->day, &g.ts_ms) < 0)
 		return amd_fail(err, "%s: line %d: column 'timestamp': '%s' is not a time",
 				c->path, c->line, c->field[col[C_TS]]);
 	int64_t idx = 0;
@@ -256,7 +307,7 @@ static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *
 	if (rc == 0)
 		find_cols(hdr, width, col);
 	int64_t ms;
-	if (rc == 0 && !in->gpu_query && width && parse_ts(hdr[0], &ms) == 0)
+	if (rc == 0 && !in->gpu_query && width && parse_ts(hdr[0], &(struct day_cache){0}, &ms) == 0)
 		rc = amd_fail(err, "%s: line 1: a sample, not a header (a log written with"
 			      " --format=csv,noheader): give its --query-gpu list with --query",
 			      c->path);
