@@ -72,7 +72,13 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 	char chunk[1 << 16];
 	int n, rc = 0;
 	out->len = 0;
-	if (amd_buf_append(out, "", 0) < 0)
+	/* a plain file's size known: its buffer made once, not doubled and
+	 * copied as it fills */
+	struct stat st;
+	size_t want = !gz && stat(path, &st) == 0 && st.st_size > 0 &&
+		      (uint64_t)st.st_size < max_bytes ? (size_t)st.st_size + 1 : 1;
+	if (amd_grow_to(&out->data, want, &out->cap, 1, want) < 0 ||
+	    amd_buf_append(out, "", 0) < 0)
 		rc = amd_fail(err, "%s: out of memory", path);
 	while (rc == 0 && (n = gzread(g, chunk, sizeof chunk)) > 0) {
 		if (out->len + (size_t)n > max_bytes)

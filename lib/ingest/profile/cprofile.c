@@ -46,6 +46,8 @@ static int bad(const struct reader *r, const struct amd_mv *v, const char *what,
 
 static int str_cmp(const struct amd_mv *a, const struct amd_mv *b)
 {
+	if (a == b) /* one string object, referred to again (marshal's refs) */
+		return 0;
 	size_t n = a->u.s.len < b->u.s.len ? a->u.s.len : b->u.s.len;
 	int c = memcmp(a->u.s.p, b->u.s.p, n);
 	return c ? c : (a->u.s.len > b->u.s.len) - (a->u.s.len < b->u.s.len);
