@@ -242,6 +242,46 @@ static void streamed_gzip(void **state)
 	streamed_file(1);
 }
 
+/* Unquoted fields of every length from 0 to 3000 bytes, copied a window
+ * stretch at a time: each crosses the 256 KB window somewhere, and comes
+ * back whole; a NUL inside one is refused with its line. */
+static void streamed_long_plain_fields(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/amdahl-test-csv-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	const int rows = 3001;
+	for (int i = 0; i < rows; i++) {
+		for (int k = 0; k < i; k++)
+			fputc('a' + (i + k) % 26, f);
+		fprintf(f, ",%d\n", i);
+	}
+	fwrite("x\0y,1\n", 1, 6, f); /* a NUL byte on line rows + 1 */
+	fclose(f);
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_csv_open(&c, path, 0, &err), 0);
+	for (int i = 0; i < rows; i++) {
+		char num[32];
+		assert_int_equal(amd_csv_next(&c, &err), 1);
+		assert_int_equal(c.n, 2);
+		assert_int_equal(strlen(c.field[0]), (size_t)i);
+		for (int k = 0; k < i; k++)
+			assert_int_equal(c.field[0][k], 'a' + (i + k) % 26);
+		snprintf(num, sizeof num, "%d", i);
+		assert_string_equal(c.field[1], num);
+	}
+	assert_int_equal(amd_csv_next(&c, &err), -1);
+	char want[64];
+	snprintf(want, sizeof want, "line %d: a NUL byte", rows + 1);
+	assert_non_null(strstr(err.msg, want));
+	amd_csv_free(&c);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +296,7 @@ int main(void)
 		cmocka_unit_test(error_kept_on_one_line),
 		cmocka_unit_test(streamed_plain),
 		cmocka_unit_test(streamed_gzip),
+		cmocka_unit_test(streamed_long_plain_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

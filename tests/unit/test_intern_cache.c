@@ -1,0 +1,118 @@
+/* test_intern_cache.c — amd_store_intern with its in-memory cache
+ * (lib/store/intern_cache.c): a name seen again in a transaction keeps
+ * its id; after a rollback the ids that transaction made are gone from
+ * dict, so the cache must not hand them out again (SQLite gives the next
+ * new name the same rowid); after a commit the names are still found. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+
+static char dir[] = "/tmp/amdahl-test-intern-XXXXXX";
+static char path[64];
+
+static void assert_text(struct amd_store *st, int64_t id, const char *want)
+{
+	struct amd_err err = {{0}};
+	char *s = NULL;
+	assert_int_equal(amd_store_text(st, id, &s, &err), 0);
+	assert_non_null(s);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+static void ids_survive_commit_not_rollback(void **state)
+{
+	(void)state;
+	struct amd_store *st;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(path, AMD_STORE_WRITE, &st, &err), 0);
+
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	int64_t kept = amd_store_intern(st, "kept", &err);
+	assert_true(kept > 0);
+	assert_int_equal(amd_store_intern(st, "kept", &err), kept);
+	assert_int_equal(amd_store_commit(st, &err), 0);
+
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	int64_t lost = amd_store_intern(st, "rolled back", &err);
+	assert_true(lost > kept);
+	assert_int_equal(amd_store_intern(st, "rolled back", &err), lost);
+	amd_store_rollback(st);
+
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	int64_t other = amd_store_intern(st, "another", &err); /* takes the freed rowid */
+	assert_int_equal(other, lost);
+	int64_t again = amd_store_intern(st, "rolled back", &err);
+	assert_true(again > 0);
+	assert_true(again != other);
+	assert_int_equal(amd_store_intern(st, "kept", &err), kept);
+	assert_int_equal(amd_store_commit(st, &err), 0);
+
+	assert_text(st, kept, "kept");
+	assert_text(st, other, "another");
+	assert_text(st, again, "rolled back");
+	amd_store_close(st);
+}
+
+/* Many names, each asked for twice in one transaction: the same id both
+ * times, and dict holds exactly that name under it. */
+static void many_names(void **state)
+{
+	(void)state;
+	struct amd_store *st;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(path, AMD_STORE_WRITE, &st, &err), 0);
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	enum { N = 5000 };
+	static int64_t id[N];
+	char name[32];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < N; i++) {
+			snprintf(name, sizeof name, "op#%d", i);
+			int64_t got = amd_store_intern(st, name, &err);
+			assert_true(got > 0);
+			if (pass)
+				assert_int_equal(got, id[i]);
+			id[i] = got;
+		}
+	assert_int_equal(amd_store_commit(st, &err), 0);
+	for (int i = 0; i < N; i += 499) {
+		snprintf(name, sizeof name, "op#%d", i);
+		assert_text(st, id[i], name);
+	}
+	amd_store_close(st);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof path, "%s/s.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ids_survive_commit_not_rollback),
+		cmocka_unit_test(many_names),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
