@@ -48,6 +48,8 @@ struct amd_pyspy_acc {
 	struct acc_node *nodes;
 	size_t n_nodes, cap_nodes;
 	struct amd_hmap frame_ix, ctx_ix, node_ix;
+	uint32_t *path; /* the last stack's nodes: a stack sharing a prefix */
+	size_t n_path, cap_path; /* with it takes them without hashing */
 	size_t adds;
 	int overflow; /* a sum left int64 */
 };
@@ -194,16 +196,35 @@ static uint32_t root_of(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *s
 	return c.root;
 }
 
+/* Frame f is the interned frame i. */
+static int same_frame(const struct amd_pyspy_acc *a, uint32_t i, const struct amd_stack_frame *f)
+{
+	const struct acc_frame *g = &a->frames[i];
+	return g->line == f->line && same_text(a, g->name, f->name) &&
+	       same_text(a, g->file, f->file);
+}
+
 /* The node where st ends; NULL when out of memory. */
 static struct acc_node *leaf_of(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
 {
-	uint32_t node = root_of(a, st);
-	for (size_t i = 0; i < st->depth && node != NONE; i++) {
-		uint32_t f = frame_of(a, &st->frames[i]);
-		node = f == NONE ? NONE : node_of(a, node, f);
-	}
-	if (node == NONE)
+	uint32_t root = root_of(a, st), node = root;
+	size_t i = 0;
+	if (root != NONE && a->n_path && a->path[0] == root) /* path[k]: depth k's node */
+		for (; i < st->depth && i + 1 < a->n_path &&
+		       same_frame(a, a->nodes[a->path[i + 1]].frame, &st->frames[i]); i++)
+			node = a->path[i + 1];
+	a->n_path = 0;
+	if (root == NONE ||
+	    amd_grow_to(&a->path, st->depth + 1, &a->cap_path, sizeof *a->path, 64) < 0)
 		return NULL;
+	a->path[0] = root;
+	for (; i < st->depth; i++) {
+		uint32_t f = frame_of(a, &st->frames[i]);
+		if (f == NONE || (node = node_of(a, node, f)) == NONE)
+			return NULL;
+		a->path[i + 1] = node;
+	}
+	a->n_path = st->depth + 1;
 	a->adds++;
 	a->nodes[node].has = 1;
 	return &a->nodes[node];
@@ -464,6 +485,7 @@ void amd_pyspy_acc_free(struct amd_pyspy_acc *a)
 	free(a->frames);
 	free(a->ctx);
 	free(a->nodes);
+	free(a->path);
 	amd_hmap_free(&a->frame_ix);
 	amd_hmap_free(&a->ctx_ix);
 	amd_hmap_free(&a->node_ix);
