@@ -14,8 +14,10 @@ into /tmp; never committed. Kinds and their sources:
   collapsed     ../shared's perf collapsed stacks, leaf frames renamed
   speedscope    ../shared's py-spy 0.4.2 speedscope file, frames copied
   chrometrace   testdata/pyspy/train.chrometrace.json, ts shifted
-  dump          ../shared's py-spy dump text, threads repeated
-  dump-json     testdata/pyspy/calendarbot.dump.json, threads repeated
+  dump          ../shared's py-spy dump text, threads repeated, as a
+                directory of dumps of at most DUMP_MB (py-spy dump prints one
+                process's threads; amdahl refuses a dump above 2 MiB)
+  dump-json     testdata/pyspy/calendarbot.dump.json, the same way
   svg           ../shared's py-spy flame graph SVG, frames shifted along x
   nvsmi         testdata/gpu-batch-sweep/nvidia-smi.csv, times shifted
   itwinai       testdata's itwinai torch_profiling_averages.csv, ops renamed
@@ -102,24 +104,41 @@ def chrometrace(src, out, mb):
     return len(rest) * n
 
 
+DUMP_MB = 1.0
+
+
+def dump_files(out, n, per, write):
+    """n copies in files of at most per copies each, in the directory out."""
+    os.makedirs(out, exist_ok=True)
+    for i, k0 in enumerate(range(0, n, per)):
+        with open(os.path.join(out, f"dump-{i:04d}"), "w") as f:
+            write(f, range(k0, min(n, k0 + per)))
+
+
 def dump_text(src, out, mb):
     text = open(src).read()
     head, first, rest = re.split(r"(?m)^(Thread \d+)", text, maxsplit=1)
     block = first + rest
     tid = int(first.split()[1])
     n = copies_of(len(block), mb)
-    with open(out, "w") as f:
+
+    def write(f, ks):
         f.write(head)
-        for k in range(n):
+        for k in ks:
             f.write(block.replace(first, f"Thread {tid + k}", 1).rstrip("\n") + "\n\n")
+    dump_files(out, n, max(1, int(DUMP_MB * 1e6 - len(head)) // (len(block) + 2)), write)
     return n * block.count("\n    "), "frames"
 
 
 def dump_json(src, out, mb):
     threads = json.load(open(src))
+    one = len(json.dumps(threads, indent=2))
     n = copies_of(len(json.dumps(threads)), mb)
-    json.dump([dict(t, thread_id=t["thread_id"] + k * 1000, os_thread_id=t["os_thread_id"] + k * 1000)
-               for k in range(n) for t in threads], open(out, "w"), indent=2)
+
+    def write(f, ks):
+        json.dump([dict(t, thread_id=t["thread_id"] + k * 1000, os_thread_id=t["os_thread_id"] + k * 1000)
+                   for k in ks for t in threads], f, indent=2)
+    dump_files(out, n, max(1, int(DUMP_MB * 1e6) // one), write)
     return n * sum(len(t["frames"]) for t in threads), "frames"
 
 

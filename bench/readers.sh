@@ -40,8 +40,8 @@ readers=(
   "collapsed stacks|collapsed|perf.collapsed.txt|8|python3 Counter of lines|$ref lines"
   "py-spy speedscope|speedscope|p.speedscope.json|8|python3 json.load|$ref json"
   "py-spy chrometrace|chrometrace|p.chrometrace.json|25|python3 json.load|$ref json"
-  "py-spy dump|dump|dump.txt|25|python3 frame lines|$ref frames"
-  "py-spy dump --json|dump-json|dump.json|8|python3 json.load|$ref json"
+  "py-spy dump|dump|dumps|25|python3 frame lines|$ref frames"
+  "py-spy dump --json|dump-json|dumps-json|8|python3 json.load|$ref json"
   "py-spy SVG|svg|p.py-spy.svg|8|python3 ElementTree|$ref xml"
   "nvidia-smi CSV|nvsmi|nvidia-smi.csv|25|python3 csv.reader|$ref csv"
   "itwinai CSV|itwinai|torch_profiling_averages.csv|8|python3 csv.reader|$ref csv"
@@ -92,7 +92,7 @@ make_input() {
   local f="$2/${3%.gz}" out
   out=$($py bench/gen_readers.py "$1" "$f" "$4")
   [ "${3%.gz}" != "$3" ] && gzip -6 -f -k "$f"
-  echo "$(stat -c %s "$f") $out"
+  echo "$(find "$f" -type f -printf '%s\n' | awk '{s += $1} END {print s}') $out" # a directory: its files' bytes
 }
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -120,6 +120,11 @@ for r in "${readers[@]}"; do
   fi
   read -r c1 _ _ <<<"$(best "$work/1/$file" "$kind")"
   read -r c2 w2 rss <<<"$(best "$work/2/$file" "$kind")"
+  if [ -z "$c1" ] || [ -z "$c2" ]; then # ingest failed (its error is above)
+    printf '%-26s FAILED: amdahl ingest did not read the input\n' "$name"
+    rc=1
+    continue
+  fi
   read -r rc_ _ _ <<<"$(reference "$refcmd" "$work/2/$file")"
   awk -v name="$name" -v b1="$b1" -v b2="$b2" -v n="$n2" -v u="$u2" -v c1="$c1" -v c2="$c2" \
       -v w="$w2" -v rss="$rss" -v rl="$rlabel" -v rc="$rc_" 'BEGIN {

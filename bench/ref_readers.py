@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""ref_readers.py KIND FILE — the reference readers bench/readers.sh times
+"""ref_readers.py KIND FILE|DIR — the reference readers bench/readers.sh times
 next to `amdahl ingest` on the same file: what a user's Python would do
 to read it, with the standard library only.
 
@@ -16,6 +16,7 @@ to read it, with the standard library only.
 import collections
 import csv
 import json
+import os
 import pstats
 import re
 import struct
@@ -49,4 +50,8 @@ READERS = {
 }
 
 if __name__ == "__main__":
-    READERS[sys.argv[1]](sys.argv[2])
+    # a directory (py-spy dumps: one file per dump): every file in it
+    paths = sorted(os.path.join(sys.argv[2], x) for x in os.listdir(sys.argv[2])) \
+        if os.path.isdir(sys.argv[2]) else [sys.argv[2]]
+    for p in paths:
+        READERS[sys.argv[1]](p)

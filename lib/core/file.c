@@ -69,23 +69,28 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 	gzFile g = open_gz(path, &gz, err);
 	if (!g)
 		return -1;
-	char chunk[1 << 16];
-	int n, rc = 0;
+	const size_t step = (size_t)1 << 20; /* read straight into the buffer: one copy */
+	int n = 0, rc = 0;
 	out->len = 0;
-	/* a plain file's size known: its buffer made once, not doubled and
-	 * copied as it fills */
+	/* a plain file's size known: its buffer made once, not regrown as it fills */
 	struct stat st;
-	size_t want = !gz && stat(path, &st) == 0 && st.st_size > 0 &&
-		      (uint64_t)st.st_size < max_bytes ? (size_t)st.st_size + 1 : 1;
-	if (amd_grow_to(&out->data, want, &out->cap, 1, want) < 0 ||
-	    amd_buf_append(out, "", 0) < 0)
+	if (!gz && stat(path, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < max_bytes &&
+	    amd_grow_to(&out->data, (size_t)st.st_size + step + 1, &out->cap, 1,
+			(size_t)st.st_size + step + 1) < 0)
 		rc = amd_fail(err, "%s: out of memory", path);
-	while (rc == 0 && (n = gzread(g, chunk, sizeof chunk)) > 0) {
+	while (rc == 0) {
+		if (amd_grow_to(&out->data, out->len + step + 1, &out->cap, 1, step + 1) < 0) {
+			rc = amd_fail(err, "%s: out of memory", path);
+			break;
+		}
+		out->data[out->len] = '\0';
+		if ((n = gzread(g, out->data + out->len, (unsigned)step)) <= 0)
+			break;
 		if (out->len + (size_t)n > max_bytes)
 			rc = amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
 				      max_bytes, gz ? " once decompressed" : "");
-		else if (amd_buf_append(out, chunk, (size_t)n) < 0)
-			rc = amd_fail(err, "%s: out of memory", path);
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
 	}
 	if (rc == 0)
 		rc = gz_check(g, path, n, gz, err);

@@ -2,10 +2,11 @@
  * parser's regions and caller edges as rows of region and region_call,
  * and, when the unit ends, the regions of what the older readers report
  * in their own tables — trace ops (kind from the Kineto category),
- * collectives, operator averages and py-spy functions (self: samples
- * where the function is the leaf; total: samples whose stack holds it,
- * once per stack) — so one query reads every profiler. */
+ * collectives, operator averages, and py-spy functions (summed in
+ * memory as the stacks are written: writer_stack.c) — so one query
+ * reads every profiler. */
 #include "writer_regions.h"
+#include "writer_profile.h"
 #include "writer_sink.h"
 
 #include <stdio.h>
@@ -158,25 +159,6 @@ static const char op_averages_sql[] =
 	" CAST(round(self_cuda_us * 1000) AS INTEGER), CAST(round(cuda_total_us * 1000) AS INTEGER)"
 	" FROM op_average WHERE source_id=?1";
 
-/* py-spy: every sample row's path from leaf to root; a function (name
- * and file, lines added up) counts once per stack for total time. */
-static const char pyspy_sql[] =
-	"INSERT INTO region(source_id, run_id, kind_id, profiler_id, name_id, file_id,"
-	" self_ns, total_ns)"
-	" WITH RECURSIVE up(sample, node, leaf) AS ("
-	"  SELECT s.rowid, s.leaf_id, 1 FROM stack_sample s WHERE s.source_id=?1"
-	"  UNION ALL SELECT up.sample, n.parent_id, 0 FROM up JOIN stack_node n ON n.id=up.node"
-	"  WHERE n.parent_id IS NOT NULL),"
-	" fn(sample, name_id, file_id, leaf) AS ("
-	"  SELECT up.sample, f.name_id, f.file_id, max(up.leaf) FROM up"
-	"  JOIN stack_node n ON n.id=up.node JOIN frame f ON f.id=n.frame_id"
-	"  GROUP BY up.sample, f.name_id, f.file_id)"
-	" SELECT ?1, s.run_id, ?3, ?2, fn.name_id, nullif(fn.file_id, 0),"
-	" CAST(round(sum(fn.leaf * s.seconds) * 1e9) AS INTEGER),"
-	" CAST(round(sum(s.seconds) * 1e9) AS INTEGER)"
-	" FROM fn JOIN stack_sample s ON s.rowid=fn.sample"
-	" GROUP BY s.run_id, fn.name_id, fn.file_id";
-
 int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 {
 	for (size_t i = 0; i < N_CAT_KINDS; i++)
@@ -186,7 +168,7 @@ int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 	    derive(ss, steps_sql, "torch", AMD_REGION_STEP, err) < 0 ||
 	    derive(ss, collectives_sql, "torch", AMD_REGION_COLLECTIVE, err) < 0 ||
 	    derive(ss, op_averages_sql, "torch-averages", AMD_REGION_OP_DEVICE, err) < 0 ||
-	    derive(ss, pyspy_sql, "py-spy", AMD_REGION_FUNCTION, err) < 0)
+	    writer_stack_regions(ss, "py-spy", AMD_REGION_FUNCTION, err) < 0)
 		return -1;
 	return 0;
 }

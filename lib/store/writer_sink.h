@@ -1,21 +1,15 @@
 /* writer_sink.h — the state of one unit's sink (writer.h) and the
  * helpers its parts share: writer.c (the transaction, sources, runs,
  * params, tags, metrics, links) and writer_profile.c (traces, operator
- * averages, GPU samples, py-spy stacks), writer_regions.c (regions)
- * and writer_metrics.c (metric series). Included only by those four. */
+ * averages, GPU samples), writer_stack.c (py-spy stacks),
+ * writer_regions.c (regions) and writer_metrics.c (metric series).
+ * Included only by those five. */
 #ifndef AMD_WRITER_SINK_H
 #define AMD_WRITER_SINK_H
 
 #include "metric_pack.h"
 #include "sqlite_int.h"
 #include "writer.h"
-
-/* A frame of the last stack written, at its trie node. */
-struct prev_frame {
-	char *name, *file;
-	int line;
-	int64_t node;
-};
 
 #define WRITER_METRIC_KEYS 16
 
@@ -34,8 +28,10 @@ struct amd_store_sink {
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
 	sqlite3_stmt *ins_region, *ins_region_call;
-	/* py-spy stacks (writer_profile.c): one of each per frame or stack */
-	sqlite3_stmt *ins_frame, *sel_node, *ins_node, *ins_sample;
+	/* py-spy stacks (writer_stack.c): statements for new frames, new
+	 * trie nodes and stacks; the unit's frames and nodes in memory */
+	sqlite3_stmt *ins_frame, *ins_node, *ins_sample;
+	struct writer_stacks *stacks;
 	/* the last trace written, which trace_event rows belong to
 	 * (writer_events.c), with its rank (-1 unknown) and a statement */
 	int64_t trace_id;
@@ -54,8 +50,6 @@ struct amd_store_sink {
 	} metric_buf[WRITER_METRIC_KEYS];
 	unsigned char *metric_blob; /* AMD_METRIC_CHUNK points packed */
 	int64_t metric_chunk; /* the next chunk row's number in the unit */
-	struct prev_frame *prev; /* the last stack's path: stacks sharing a */
-	size_t n_prev, cap_prev; /* prefix with it reuse its trie nodes */
 };
 
 /* Starts the unit's transaction at its first fact; 1 when the unit is

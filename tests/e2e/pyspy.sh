@@ -273,6 +273,15 @@ test_expect_success SQLITE3 'an empty frame fails the file at line 3 (exit 2, st
 	test_contains "bad-empty.txt: line 3: an empty frame" "$ERR"
 	unchanged
 '
+test_expect_success SQLITE3 'a NUL byte in line 5 fails the file there (exit 2, store unchanged), not a silent end' '
+	before=$(store_digest "$S")
+	{ sed -n 1,4p "$SPY/train-raw.txt"; printf "main (t.py:1);st\\000ep (t.py:2) 3\\n"
+	  sed -n "6,\$p" "$SPY/train-raw.txt"; } >"$TMP/bad-nul.txt"
+	test_eq 1 "$(tr -cd "\\000" <"$TMP/bad-nul.txt" | wc -c)"
+	test_status 2 "$AMDAHL" --store "$S" ingest --format pyspy-collapsed "$TMP/bad-nul.txt"
+	test_contains "bad-nul.txt: line 5: a NUL byte" "$ERR"
+	unchanged
+'
 test_expect_success SQLITE3 'chrometrace: an E that closes nothing open fails, naming the event (exit 2, store unchanged)' '
 	before=$(store_digest "$S")
 	"$PY" "$BAD" unclosed-end "$SPY/train.chrometrace.json" "$TMP/bad.chrometrace.json"

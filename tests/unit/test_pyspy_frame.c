@@ -200,6 +200,65 @@ static void accumulator_time_weighted(void **state)
 	amd_pyspy_acc_free(a);
 }
 
+/* The stacks the sink got, each as "thread|frame;frame;…=samples". */
+struct listing {
+	char lines[16][128];
+	int n;
+};
+
+static int list_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct listing *l = s->ctx;
+	if (l->n == 16)
+		return -1;
+	char *o = l->lines[l->n++];
+	size_t k = (size_t)snprintf(o, 128, "%s|", r->thread ? r->thread : "-");
+	for (size_t i = 0; i < r->depth; i++)
+		k += (size_t)snprintf(o + k, 128 - k, "%s%s:%d", i ? ";" : "", r->frames[i].name,
+				      r->frames[i].line);
+	snprintf(o + k, 128 - k, "=%lld", (long long)r->samples);
+	return 0;
+}
+
+/* Stacks added in no order, sharing prefixes across threads, one of
+ * them a prefix of others, lines 9 and 10 (key order compares line
+ * numbers as text): the sink gets each distinct stack once, samples
+ * added, sorted by the key (thread, then frames name, file, line) — the
+ * order written out by hand here. */
+static void accumulator_key_order(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct listing got = {0};
+	struct amd_sink sink = {.ctx = &got, .stack = list_stack};
+	struct amd_err err = {{0}};
+	struct amd_stack_frame m = {.name = "main", .line = 1}, b9 = {.name = "b", .line = 9},
+			       b10 = {.name = "b", .line = 10}, ab = {.name = "ab", .line = 1};
+	struct {
+		const char *thread;
+		struct amd_stack_frame f[2];
+		size_t depth;
+		int64_t n;
+	} in[] = {
+		{"t2", {m, b9}, 2, 1}, {"t1", {m, b9}, 2, 2}, {"t1", {m}, 1, 4},
+		{"t1", {m, b10}, 2, 8}, {"t1", {m, ab}, 2, 16}, {"t2", {m, b9}, 2, 32},
+		{NULL, {b9}, 1, 64},   {"t1", {m, b9}, 2, 128},
+	};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct amd_pyspy_stack st = {.frames = in[i].f, .depth = in[i].depth,
+					     .thread = in[i].thread};
+		assert_int_equal(amd_pyspy_acc_add(a, &st, in[i].n, -1), 0);
+	}
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	static const char *const want[] = {
+		"-|b:9=64",	  "t1|main:1=4",	"t1|main:1;ab:1=16",
+		"t1|main:1;b:10=8", "t1|main:1;b:9=130", "t2|main:1;b:9=33",
+	};
+	assert_int_equal(got.n, 6);
+	for (int i = 0; i < 6; i++)
+		assert_string_equal(got.lines[i], want[i]);
+	amd_pyspy_acc_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +273,7 @@ int main(void)
 		cmocka_unit_test(collapsed_errors),
 		cmocka_unit_test(accumulator_merges_identical_stacks),
 		cmocka_unit_test(accumulator_time_weighted),
+		cmocka_unit_test(accumulator_key_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

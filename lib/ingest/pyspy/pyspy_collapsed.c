@@ -9,10 +9,12 @@
 
 #include "ingest.h"
 #include "pyspy_stack.h"
-#include "buf.h"
 #include "file.h"
 
 #define COLLAPSED_MAX ((size_t)1 << 30)
+/* A line of AMD_PYSPY_MAX_DEPTH frames of 4 KiB each is far longer than
+ * any real stack; read line by line, memory stays near one line. */
+#define COLLAPSED_LINE_MAX ((size_t)16 << 20)
 
 /* A line of the form "… COUNT" whose stack holds a ';'. */
 static int looks_collapsed(const char *s, size_t n, int *has_semi)
@@ -70,36 +72,34 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, COLLAPSED_MAX, &b, err) < 0) {
-		amd_buf_free(&b);
+	struct amd_lines *l = amd_lines_open(in->path, COLLAPSED_LINE_MAX, COLLAPSED_MAX, err);
+	if (!l)
 		return -1;
-	}
 	struct amd_pyspy_acc *acc = amd_pyspy_acc_new();
 	struct amd_pyspy_stack st = {0};
 	int rc = acc ? amd_input_link(in, sink, err) : amd_fail(err, "%s: out of memory", in->path);
-	long lineno = 0;
-	for (char *p = b.data; rc == 0 && p && *p;) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		lineno++;
+	char *p;
+	size_t len;
+	int got;
+	while (rc == 0 && (got = amd_lines_next(l, &p, &len, err)) != 0) {
 		int64_t count;
 		const char *why = NULL;
-		if (strspn(p, " \t\r") == strlen(p)) {
-			/* blank line */
-		} else if (amd_pyspy_parse_collapsed(p, &st, &count, &why) < 0) {
-			rc = amd_fail(err, "%s: line %ld: %s", in->path, lineno, why);
-		} else if (amd_pyspy_acc_add(acc, &st, count, -1) < 0) {
+		if (got < 0)
+			rc = -1;
+		else if (strlen(p) != len)
+			rc = amd_fail(err, "%s: line %ld: a NUL byte", in->path, amd_lines_number(l));
+		else if (strspn(p, " \t\r") == len)
+			continue; /* blank line */
+		else if (amd_pyspy_parse_collapsed(p, &st, &count, &why) < 0)
+			rc = amd_fail(err, "%s: line %ld: %s", in->path, amd_lines_number(l), why);
+		else if (amd_pyspy_acc_add(acc, &st, count, -1) < 0)
 			rc = amd_fail(err, "%s: out of memory", in->path);
-		}
-		p = nl ? nl + 1 : NULL;
 	}
 	rc = amd_pyspy_acc_finish(acc, rc, "no stacks", amd_pyspy_rate(in, 0), sink,
 				  in->path, err);
 	amd_pyspy_stack_free(&st);
 	amd_pyspy_acc_free(acc);
-	amd_buf_free(&b);
+	amd_lines_close(l);
 	return rc;
 }
 

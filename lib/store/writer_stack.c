@@ -1,0 +1,390 @@
+/* writer_stack.c — the unit writer's py-spy stacks (writer_profile.h):
+ * each stack a path in the source's trie of stack_node rows, its samples
+ * one stack_sample row on the leaf. The unit's strings, frames and trie
+ * nodes are kept in memory (hash indexes), so SQLite sees only rows to
+ * add: a dict string or frame the unit meets the first time (looked up,
+ * then inserted when new to the store), a node (always new: a source's
+ * nodes are all written by its unit) and the sample row, each through a
+ * statement prepared once. A stack sharing a prefix with the previous
+ * one (the accumulator sends them in key order) reuses its nodes
+ * without a lookup. */
+#include "writer_profile.h"
+#include "writer_sink.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "hmap.h"
+
+struct wstring {
+	size_t text; /* offset in text */
+	int64_t id;  /* dict id */
+};
+
+struct wframe {
+	int64_t name, file; /* dict ids, file 0 when none */
+	int line;
+	int64_t id;
+};
+
+struct wnode {
+	int64_t parent, frame, id;
+};
+
+/* A frame of the last stack written, at its trie node, with its
+ * function's place in funcs. */
+struct wprev {
+	size_t name, file; /* offsets in text; file SIZE_MAX when none */
+	int line;
+	int64_t node;
+	uint32_t func;
+};
+
+/* A function (name and file, lines added up) of a run: its region's
+ * self and total seconds; stamp: the last stack that counted it. */
+struct wfunc {
+	int64_t run, name, file;
+	double self, total;
+	uint64_t stamp;
+};
+
+struct writer_stacks {
+	struct amd_buf text;
+	struct wstring *strings;
+	size_t n_strings, cap_strings;
+	struct wframe *frames;
+	size_t n_frames, cap_frames;
+	struct wnode *nodes;
+	size_t n_nodes, cap_nodes;
+	struct wfunc *funcs;
+	size_t n_funcs, cap_funcs;
+	struct amd_hmap string_ix, frame_ix, node_ix, func_ix;
+	struct wprev *prev;
+	size_t n_prev, cap_prev;
+	int64_t prev_run;   /* the run the remembered path's functions are of */
+	uint64_t n_stacks;
+};
+
+struct string_probe {
+	const struct writer_stacks *w;
+	const char *s;
+};
+
+static int string_eq(const void *ctx, uint32_t i)
+{
+	const struct string_probe *p = ctx;
+	return strcmp(p->w->text.data + p->w->strings[i].text, p->s) == 0;
+}
+
+/* The dict id of s, with the offset of the unit's copy of it in *off. */
+static int64_t string_id(struct amd_store_sink *ss, const char *s, size_t *off,
+			 struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	size_t n = strlen(s);
+	uint64_t h64 = amd_hash_bytes(AMD_HASH_SEED, s, n);
+	uint32_t h = (uint32_t)(h64 ^ (h64 >> 32));
+	struct string_probe probe = {w, s};
+	int64_t i = amd_hmap_find(&w->string_ix, h, string_eq, &probe);
+	if (i >= 0) {
+		*off = w->strings[i].text;
+		return w->strings[i].id;
+	}
+	int64_t id = amd_store_intern(ss->st, s, err);
+	if (id < 0)
+		return -1;
+	*off = w->text.len;
+	if (w->n_strings >= UINT32_MAX || amd_buf_append(&w->text, s, n + 1) < 0 ||
+	    amd_grow(&w->strings, w->n_strings, &w->cap_strings, sizeof *w->strings, 256) < 0 ||
+	    amd_hmap_put(&w->string_ix, h, (uint32_t)w->n_strings) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	w->strings[w->n_strings++] = (struct wstring){*off, id};
+	return id;
+}
+
+struct frame_probe {
+	const struct writer_stacks *w;
+	struct wframe key;
+};
+
+static int frame_eq(const void *ctx, uint32_t i)
+{
+	const struct frame_probe *p = ctx;
+	const struct wframe *f = &p->w->frames[i];
+	return f->name == p->key.name && f->file == p->key.file && f->line == p->key.line;
+}
+
+/* The frame row of (name, file, line): from memory, else looked up or
+ * added in the store. */
+static int64_t frame_id(struct amd_store_sink *ss, int64_t name, int64_t file, int line,
+			struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	uint32_t h = amd_hash_u64((uint64_t)name * 0x9e3779b97f4a7c15ULL ^ (uint64_t)file << 20 ^
+				  (uint32_t)line);
+	struct frame_probe probe = {w, {name, file, line, 0}};
+	int64_t i = amd_hmap_find(&w->frame_ix, h, frame_eq, &probe);
+	if (i >= 0)
+		return w->frames[i].id;
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_frame,
+		"INSERT INTO frame(name_id, file_id, line) VALUES(?1,?2,?3)"
+		" ON CONFLICT(name_id, file_id, line) DO UPDATE SET line=excluded.line"
+		" RETURNING id", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, name);
+	sqlite3_bind_int64(q, 2, file);
+	sqlite3_bind_int(q, 3, line);
+	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+	sqlite3_reset(q);
+	if (id < 0)
+		return writer_sql_fail(ss, err);
+	if (w->n_frames >= UINT32_MAX ||
+	    amd_grow(&w->frames, w->n_frames, &w->cap_frames, sizeof *w->frames, 256) < 0 ||
+	    amd_hmap_put(&w->frame_ix, h, (uint32_t)w->n_frames) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	probe.key.id = id;
+	w->frames[w->n_frames++] = probe.key;
+	return id;
+}
+
+struct node_probe {
+	const struct writer_stacks *w;
+	int64_t parent, frame;
+};
+
+static int node_eq(const void *ctx, uint32_t i)
+{
+	const struct node_probe *p = ctx;
+	return p->w->nodes[i].parent == p->parent && p->w->nodes[i].frame == p->frame;
+}
+
+/* The trie node under parent (0: a root) for frame, added when new. */
+static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t frame,
+			  struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	uint32_t h = amd_hash_u64((uint64_t)parent * 0x9e3779b97f4a7c15ULL ^ (uint64_t)frame);
+	struct node_probe probe = {w, parent, frame};
+	int64_t i = amd_hmap_find(&w->node_ix, h, node_eq, &probe);
+	if (i >= 0)
+		return w->nodes[i].id;
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_node,
+		"INSERT INTO stack_node(parent_id, frame_id, source_id) VALUES(?1,?2,?3)", err);
+	if (!q)
+		return -1;
+	if (parent)
+		sqlite3_bind_int64(q, 1, parent);
+	else
+		sqlite3_bind_null(q, 1);
+	sqlite3_bind_int64(q, 2, frame);
+	sqlite3_bind_int64(q, 3, ss->source_id);
+	if (writer_exec(ss, q, err) < 0)
+		return -1;
+	int64_t id = sqlite3_last_insert_rowid(ss->st->db);
+	if (w->n_nodes >= UINT32_MAX ||
+	    amd_grow(&w->nodes, w->n_nodes, &w->cap_nodes, sizeof *w->nodes, 256) < 0 ||
+	    amd_hmap_put(&w->node_ix, h, (uint32_t)w->n_nodes) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	w->nodes[w->n_nodes++] = (struct wnode){parent, frame, id};
+	return id;
+}
+
+struct func_probe {
+	const struct writer_stacks *w;
+	int64_t run, name, file;
+};
+
+static int func_eq(const void *ctx, uint32_t i)
+{
+	const struct func_probe *p = ctx;
+	const struct wfunc *f = &p->w->funcs[i];
+	return f->name == p->name && f->file == p->file && f->run == p->run;
+}
+
+/* The place in funcs of (run, name, file), added when new; -1 when out
+ * of memory. */
+static int64_t func_of(struct writer_stacks *w, int64_t run, int64_t name, int64_t file)
+{
+	uint32_t h = amd_hash_u64(((uint64_t)name * 0x9e3779b97f4a7c15ULL ^ (uint64_t)file) +
+				  (uint64_t)run * 0xc2b2ae3d27d4eb4fULL);
+	struct func_probe probe = {w, run, name, file};
+	int64_t i = amd_hmap_find(&w->func_ix, h, func_eq, &probe);
+	if (i >= 0)
+		return i;
+	if (w->n_funcs >= UINT32_MAX ||
+	    amd_grow(&w->funcs, w->n_funcs, &w->cap_funcs, sizeof *w->funcs, 256) < 0 ||
+	    amd_hmap_put(&w->func_ix, h, (uint32_t)w->n_funcs) < 0)
+		return -1;
+	w->funcs[w->n_funcs] = (struct wfunc){.run = run, .name = name, .file = file};
+	return (int64_t)w->n_funcs++;
+}
+
+static int same_frame(const struct writer_stacks *w, const struct wprev *p,
+		      const struct amd_stack_frame *f)
+{
+	if (p->line != f->line || strcmp(w->text.data + p->name, f->name) != 0)
+		return 0;
+	if (p->file == SIZE_MAX || !f->file)
+		return p->file == SIZE_MAX && !f->file;
+	return strcmp(w->text.data + p->file, f->file) == 0;
+}
+
+/* Frame f of a stack, under parent: its trie node, remembered as the
+ * path's next frame. */
+static int64_t path_frame(struct amd_store_sink *ss, int64_t parent,
+			  const struct amd_stack_frame *f, struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	struct wprev p = {.file = SIZE_MAX, .line = f->line};
+	int64_t name = string_id(ss, f->name, &p.name, err);
+	int64_t file = f->file ? string_id(ss, f->file, &p.file, err) : 0;
+	if (name < 0 || file < 0)
+		return -1;
+	int64_t frame = frame_id(ss, name, file, f->line, err);
+	if (frame < 0 || (p.node = stack_node(ss, parent, frame, err)) < 0)
+		return -1;
+	int64_t func = func_of(w, ss->run_id, name, file);
+	if (func < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	p.func = (uint32_t)func;
+	if (amd_grow(&w->prev, w->n_prev, &w->cap_prev, sizeof *w->prev, 64) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	w->prev[w->n_prev++] = p;
+	return p.node;
+}
+
+void writer_forget_stack(struct amd_store_sink *ss)
+{
+	struct writer_stacks *w = ss->stacks;
+	if (!w)
+		return;
+	amd_buf_free(&w->text);
+	free(w->strings);
+	free(w->frames);
+	free(w->nodes);
+	free(w->prev);
+	free(w->funcs);
+	amd_hmap_free(&w->func_ix);
+	amd_hmap_free(&w->string_ix);
+	amd_hmap_free(&w->frame_ix);
+	amd_hmap_free(&w->node_ix);
+	free(w);
+	ss->stacks = NULL;
+}
+
+/* A stack of seconds written (its path in w->prev): self time for its
+ * leaf's function, total time once for every function in it. */
+static void count_functions(struct writer_stacks *w, double seconds)
+{
+	uint64_t stamp = ++w->n_stacks;
+	for (size_t i = 0; i < w->n_prev; i++) {
+		struct wfunc *f = &w->funcs[w->prev[i].func];
+		if (f->stamp != stamp) {
+			f->stamp = stamp;
+			f->total += seconds;
+		}
+	}
+	w->funcs[w->prev[w->n_prev - 1].func].self += seconds;
+}
+
+/* The process or thread label's dict id (0 when none). */
+static int64_t label_id(struct amd_store_sink *ss, const char *s, struct amd_err *err)
+{
+	size_t off;
+	return s ? string_id(ss, s, &off, err) : 0;
+}
+
+int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct amd_store_sink *ss = s->ctx;
+	WRITER_ENTER(ss, err);
+	if (r->depth == 0)
+		return amd_fail(err, "%s: an empty stack", ss->path);
+	if (!ss->stacks && !(ss->stacks = calloc(1, sizeof *ss->stacks)))
+		return amd_fail(err, "%s: out of memory", ss->path);
+	struct writer_stacks *w = ss->stacks;
+	if (w->prev_run != ss->run_id) /* the path's functions are another run's */
+		w->n_prev = 0;
+	w->prev_run = ss->run_id;
+	int64_t node = 0;
+	size_t i = 0;
+	for (; i < r->depth && i < w->n_prev && same_frame(w, &w->prev[i], &r->frames[i]); i++)
+		node = w->prev[i].node;
+	w->n_prev = i;
+	for (; i < r->depth; i++)
+		if ((node = path_frame(ss, node, &r->frames[i], err)) < 0)
+			return -1;
+	int64_t pid = label_id(ss, r->process, err);
+	int64_t tid = pid < 0 ? -1 : label_id(ss, r->thread, err);
+	if (pid < 0 || tid < 0)
+		return -1;
+	sqlite3_stmt *q = writer_cached(ss, &ss->ins_sample,
+		"INSERT INTO stack_sample(source_id, run_id, leaf_id, process_id, thread_id,"
+		" samples, seconds) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	writer_bind_run(ss, q, 2);
+	sqlite3_bind_int64(q, 3, node);
+	writer_bind_int(q, 4, pid);
+	writer_bind_int(q, 5, tid);
+	sqlite3_bind_int64(q, 6, r->samples);
+	sqlite3_bind_double(q, 7, r->seconds);
+	if (writer_exec(ss, q, err) < 0)
+		return -1;
+	count_functions(w, r->seconds);
+	return 0;
+}
+
+static int cmp_func(const void *x, const void *y)
+{
+	const struct wfunc *a = x, *b = y;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	return a->file < b->file ? -1 : a->file > b->file;
+}
+
+/* SQLite's CAST(round(x) AS INTEGER) of x seconds in ns. */
+static int64_t sql_round_ns(double s)
+{
+	double r = s * 1e9;
+	return r < 0 ? -(int64_t)(-r + 0.5) : (int64_t)(r + 0.5);
+}
+
+int writer_stack_regions(struct amd_store_sink *ss, const char *profiler, const char *kind,
+			 struct amd_err *err)
+{
+	int64_t pid = amd_store_intern(ss->st, profiler, err);
+	int64_t kid = pid < 0 ? -1 : amd_store_intern(ss->st, kind, err);
+	if (kid < 0)
+		return -1;
+	struct writer_stacks *w = ss->stacks;
+	if (!w || w->n_funcs == 0)
+		return 0;
+	qsort(w->funcs, w->n_funcs, sizeof *w->funcs, cmp_func);
+	amd_hmap_free(&w->func_ix); /* the places moved */
+	w->n_prev = 0;
+	sqlite3_stmt *q = amd_store_prepare(ss->st,
+		"INSERT INTO region(source_id, run_id, kind_id, profiler_id, name_id, file_id,"
+		" self_ns, total_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", err);
+	int rc = q ? 0 : -1;
+	for (size_t i = 0; i < w->n_funcs && rc == 0; i++) {
+		const struct wfunc *f = &w->funcs[i];
+		sqlite3_bind_int64(q, 1, ss->source_id);
+		writer_bind_int(q, 2, f->run);
+		sqlite3_bind_int64(q, 3, kid);
+		sqlite3_bind_int64(q, 4, pid);
+		sqlite3_bind_int64(q, 5, f->name);
+		writer_bind_int(q, 6, f->file);
+		sqlite3_bind_int64(q, 7, sql_round_ns(f->self));
+		sqlite3_bind_int64(q, 8, sql_round_ns(f->total));
+		rc = writer_exec(ss, q, err);
+	}
+	sqlite3_finalize(q);
+	w->n_funcs = 0;
+	return rc;
+}
