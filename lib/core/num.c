@@ -90,9 +90,9 @@ int amd_parse_int64(const char *s, int64_t *out)
 	const char *d = s + (*s == '-' || *s == '+');
 	int64_t acc = 0;
 	int n = 0;
-	for (; n <= 18 && d[n] >= '0' && d[n] <= '9'; n++)
+	for (; n < 18 && d[n] >= '0' && d[n] <= '9'; n++)
 		acc = acc * 10 + (d[n] - '0');
-	if (n > 0 && n <= 18 && !*skip_blank(d + n)) {
+	if (n > 0 && !*skip_blank(d + n)) { /* a 19th digit is not blank */
 		*out = *s == '-' ? -acc : acc;
 		return 0;
 	}
