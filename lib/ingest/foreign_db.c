@@ -14,7 +14,10 @@ int amd_foreign_is_sqlite(const unsigned char *head, size_t n)
 sqlite3 *amd_foreign_open(const char *path)
 {
 	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	/* one thread uses the connection: no mutexes (they were ~10% of
+	 * reading a 245 MB mlflow.db) */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
 		sqlite3_close(db);
 		return NULL;
 	}

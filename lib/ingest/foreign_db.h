@@ -11,7 +11,8 @@
 /* The 16 bytes every SQLite database starts with. */
 int amd_foreign_is_sqlite(const unsigned char *head, size_t n);
 
-/* A read-only connection (busy timeout 5 s), NULL when it cannot open. */
+/* A read-only connection (busy timeout 5 s) for one thread (no mutexes),
+ * NULL when it cannot open. */
 sqlite3 *amd_foreign_open(const char *path);
 
 /* 1 when db has the table, 0 when not, -1 when sqlite_master cannot be

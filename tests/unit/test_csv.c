@@ -148,6 +148,34 @@ static void errors_name_file_and_line(void **state)
 	amd_csv_free(&c);
 }
 
+/* The record limit holds for unquoted fields copied in stretches as it
+ * did byte by byte: the text grows by doubling to AMD_CSV_RECORD_MAX, so
+ * a record of max - 2 bytes is read whole and one of max bytes refused. */
+static void record_limit(void **state)
+{
+	(void)state;
+	size_t max = AMD_CSV_RECORD_MAX;
+	char *s = malloc(max + 2);
+	assert_non_null(s);
+	memset(s, 'x', max + 1);
+	s[max + 1] = '\n';
+	struct amd_csv c;
+	struct amd_err err = {{0}};
+	s[max - 2] = '\n'; /* "x" * (max - 2), then the rest on line 2 */
+	amd_csv_init(&c, "big.csv", s, max + 2, 0);
+	assert_int_equal(next(&c, &err), 1);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(strlen(c.field[0]), max - 2);
+	amd_csv_free(&c);
+	s[max - 2] = 'x';
+	amd_csv_init(&c, "big.csv", s, max + 2, 0);
+	assert_int_equal(next(&c, &err), -1);
+	assert_string_equal(err.msg, "big.csv: line 1: a record longer than 67108864 bytes"
+				     " (or out of memory)");
+	amd_csv_free(&c);
+	free(s);
+}
+
 static void unit_numbers(void **state)
 {
 	(void)state;
@@ -291,6 +319,7 @@ int main(void)
 		cmocka_unit_test(newlines_in_quotes_and_crlf),
 		cmocka_unit_test(trimmed_fields),
 		cmocka_unit_test(errors_name_file_and_line),
+		cmocka_unit_test(record_limit),
 		cmocka_unit_test(unit_numbers),
 		cmocka_unit_test(unit_numbers_rejected),
 		cmocka_unit_test(error_kept_on_one_line),

@@ -111,7 +111,7 @@ static int prepare_all(struct db_ctx *c, struct amd_err *err)
 	    !(c->param = prepare(c->db, c->path, "params", kv_cols, 2, by_run, err)) ||
 	    !(c->tag = prepare(c->db, c->path, "tags", kv_cols, 2, by_run, err)) ||
 	    !(c->metric = prepare(c->db, c->path, "metrics", metric_cols, 5,
-				  "WHERE run_uuid=?1 ORDER BY \"key\", step, timestamp", err)))
+				  "WHERE run_uuid=?1", err)))
 		return -1;
 	return 0;
 }
