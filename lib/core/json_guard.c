@@ -2,8 +2,9 @@
  * cannot reach the limit (the run carried in plus its length stays under
  * it) is not scanned: only its tail is read back to its last unescaped
  * quote, so the bound costs a few bytes per chunk and not a second pass
- * over every byte. Only a chunk that could pass the limit is scanned
- * from its start. */
+ * over every byte. A chunk no longer than the limit is read only up to
+ * its first unescaped quote (a stretch inside it is shorter than the
+ * limit); only a longer chunk is scanned from its start. */
 #include "json_guard.h"
 
 #include <string.h>
@@ -56,10 +57,33 @@ static void carry(struct amd_json_guard *g, const unsigned char *p, size_t n)
 	g->backslashes = backslashes_before(g, p, n);
 }
 
+/* Index of the first unescaped quote of p[0..n), or n when none. */
+static size_t first_quote(const struct amd_json_guard *g, const unsigned char *p, size_t n)
+{
+	const unsigned char *q;
+	for (size_t i = 0; i < n && (q = memchr(p + i, '"', n - i)) != NULL;) {
+		size_t j = (size_t)(q - p);
+		if (!escaped(g, p, j))
+			return j;
+		i = j + 1;
+	}
+	return n;
+}
+
 int amd_json_guard_scan(struct amd_json_guard *g, const unsigned char *p, size_t n,
 			size_t *at)
 {
 	if (g->run + n <= g->limit) {
+		carry(g, p, n);
+		return 0;
+	}
+	if (n <= g->limit) { /* a stretch inside the chunk is shorter than the chunk:
+			      * only the one carried in, up to the first quote, can pass */
+		size_t j = first_quote(g, p, n);
+		if (g->run + j > g->limit) {
+			*at = (size_t)(g->limit - g->run);
+			return -1;
+		}
 		carry(g, p, n);
 		return 0;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_overlap.h"
 #include "hash.h"
 #include "ingest.h"
 
@@ -30,41 +31,8 @@ static int nothing_to_add(const struct amd_ingest_target *t, void *conn, struct 
 	return 0;
 }
 
-int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
-		   const struct amd_ingest_opts *o, struct amd_err *err)
+static struct amd_input input_of(const struct amd_unit *u, const struct amd_ingest_opts *o)
 {
-	char sha[65];
-	uint64_t size = 0;
-	u->result = AMD_UNIT_FAILED;
-	if (hash_unit(u, sha, &size, err) < 0)
-		return -1;
-	int state = t->state(conn, u->path, sha, err);
-	if (state < 0)
-		return -1;
-	if (state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
-		u->result = AMD_UNIT_UNCHANGED;
-		if (state == AMD_SOURCE_SAME && o->run && t->link) {
-			int linked = t->link(conn, u->path, o->run, o->sweep, o->config, err);
-			if (linked < 0) {
-				u->result = AMD_UNIT_FAILED;
-				return -1;
-			}
-			if (linked)
-				u->result = AMD_UNIT_LINKED;
-		}
-		return 0;
-	}
-	struct amd_unit_info info = {
-		.path = u->path,
-		.kind = u->fmt->name,
-		.sha256 = sha,
-		.size = size,
-		.sweep_override = o->sweep,
-		.config = o->config,
-	};
-	struct amd_unit_writer *w = t->begin(conn, &info, err);
-	if (!w)
-		return -1;
 	struct amd_input in = {
 		.path = u->path,
 		.run_ext_hint = o->run ? NULL : u->run_ext_hint,
@@ -76,10 +44,59 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		.gpu_query = o->gpu_query,
 		.config = o->config,
 	};
+	return in;
+}
+
+/* An unchanged unit: at most linked to --run. */
+static int unchanged(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
+		     const struct amd_ingest_opts *o, int state, struct amd_err *err)
+{
+	u->result = AMD_UNIT_UNCHANGED;
+	if (state == AMD_SOURCE_SAME && o->run && t->link) {
+		int linked = t->link(conn, u->path, o->run, o->sweep, o->config, err);
+		if (linked < 0) {
+			u->result = AMD_UNIT_FAILED;
+			return -1;
+		}
+		if (linked)
+			u->result = AMD_UNIT_LINKED;
+	}
+	return 0;
+}
+
+/* A format that reads in two steps starts reading on a second thread
+ * while the file is hashed (engine_overlap.h); it is cancelled when the
+ * target holds the file already. */
+int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
+		   const struct amd_ingest_opts *o, struct amd_err *err)
+{
+	char sha[65];
+	uint64_t size = 0;
+	u->result = AMD_UNIT_FAILED;
+	struct amd_input in = input_of(u, o);
+	struct amd_overlap *early = amd_overlap_start(u->fmt, &in, o->events);
+	int state = hash_unit(u, sha, &size, err) < 0 ? -1 : t->state(conn, u->path, sha, err);
+	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
+		amd_overlap_cancel(early);
+		return state < 0 ? -1 : unchanged(t, conn, u, o, state, err);
+	}
+	struct amd_unit_info info = {
+		.path = u->path,
+		.kind = u->fmt->name,
+		.sha256 = sha,
+		.size = size,
+		.sweep_override = o->sweep,
+		.config = o->config,
+	};
+	struct amd_unit_writer *w = t->begin(conn, &info, err);
+	if (!w) {
+		amd_overlap_cancel(early);
+		return -1;
+	}
 	struct amd_sink sink = *t->sink(w); /* without --events: no event rows */
 	if (!o->events)
 		sink.trace_event = NULL;
-	int parsed = u->fmt->parse(&in, &sink, err);
+	int parsed = early ? amd_overlap_finish(early, &sink, err) : u->fmt->parse(&in, &sink, err);
 	if (parsed != 0) {
 		t->rollback(w);
 		return parsed == AMD_PARSE_NOTHING ? nothing_to_add(t, conn, u, state, err) : -1;

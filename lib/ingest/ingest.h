@@ -7,6 +7,7 @@
 #ifndef AMD_INGEST_H
 #define AMD_INGEST_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,17 @@ struct amd_format {
 	 * walk_into (a deleted MLflow run's artifacts belong to no run), or
 	 * NULL. */
 	int (*walk_skip)(const char *path);
+	/* Files, optional: parse in two steps, so that the engine reads the
+	 * file on a second thread while it hashes it (engine_overlap.c).
+	 * read() reads the whole file into *state without touching a sink,
+	 * giving up (-1) soon after *cancel turns nonzero; events: keep the
+	 * events for sink->trace_event (ingest --events). emit() hands the
+	 * state to the sink; drop() frees it. parse is read + emit + drop. */
+	int (*read)(const struct amd_input *in, int events, atomic_int *cancel,
+		    void **state, struct amd_err *err);
+	int (*emit)(void *state, const struct amd_input *in, struct amd_sink *sink,
+		    struct amd_err *err);
+	void (*drop)(void *state);
 };
 
 /* Links the facts that follow to the run the input names (--run or a

@@ -87,7 +87,8 @@ static long reference(const char *s, uint64_t limit)
 
 /* Texts of quotes, backslashes and letters in every chunking agree with
  * the byte-by-byte reading: chunks that cannot reach the limit are read
- * back from their end only, the others whole. */
+ * back from their end only, chunks no longer than the limit up to their
+ * first quote, the others whole (limits 1-40 against chunks of 1-64). */
 static void any_chunking_agrees_with_the_byte_by_byte_rule(void **state)
 {
 	(void)state;

@@ -67,6 +67,8 @@ struct reader {
 	struct amd_trace_agg *agg;
 	struct amd_trace_evbuf *events; /* ingest --events, else NULL */
 	uint64_t offset; /* uncompressed bytes before the current chunk */
+	atomic_int *cancel; /* the engine no longer wants the file, or NULL */
+	struct amd_trace_summary summary; /* after the read */
 };
 
 static int set_field(struct reader *r, struct field *f, const void *s, size_t n)
@@ -393,6 +395,11 @@ static int read_stream(struct reader *r)
 	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
 	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
+		if (r->cancel && atomic_load_explicit(r->cancel, memory_order_relaxed)) {
+			rc = amd_fail(r->err, "%s: byte %llu: reading cancelled", r->path,
+				      (unsigned long long)r->offset);
+			goto out;
+		}
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
 			rc = amd_fail(r->err, "%s: byte %llu: %s longer than %u MiB", r->path,
 				      (unsigned long long)(r->offset + at),
@@ -458,47 +465,82 @@ static void reader_free(struct reader *r)
 	free(r->coll.s);
 	amd_trace_agg_free(r->agg);
 	amd_trace_evbuf_free(r->events);
+	free(r);
+}
+
+static void drop(void *state)
+{
+	reader_free(state);
+}
+
+/* The whole file through yajl and the aggregator into a reader holding
+ * the summary; the sink is not touched (engine_overlap.h). */
+static int read_trace(const struct amd_input *in, int events, atomic_int *cancel,
+		      void **state, struct amd_err *err)
+{
+	struct reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return amd_fail(err, "%s: out of memory", in->path);
+	*r = (struct reader){.path = in->path, .err = err, .rank = -1, .world = -1,
+			     .cancel = cancel};
+	r->agg = amd_trace_agg_new();
+	r->events = events ? amd_trace_evbuf_new() : NULL;
+	if (!r->agg || (events && !r->events)) {
+		reader_free(r);
+		return amd_fail(err, "%s: out of memory", in->path);
+	}
+	if (r->events)
+		amd_trace_agg_keep_events(r->agg, r->events);
+	int rc = read_stream(r);
+	if (rc == 0 && amd_trace_agg_finish(r->agg, r->base_ns, &r->summary) < 0)
+		rc = amd_trace_agg_overflowed(r->agg)
+			     ? amd_fail(err, "%s: byte %llu (end of traceEvents): the events' "
+					     "durations add up past int64 nanoseconds",
+					in->path, (unsigned long long)r->offset)
+			     : amd_fail(err, "%s: out of memory", in->path);
+	if (rc < 0) {
+		reader_free(r);
+		return -1;
+	}
+	r->err = NULL; /* the caller's, valid only during this call */
+	*state = r;
+	return 0;
+}
+
+/* The summary (and with --events the device events) to the sink. */
+static int emit(void *state, const struct amd_input *in, struct amd_sink *sink,
+		struct amd_err *err)
+{
+	struct reader *r = state;
+	struct amd_trace_summary *s = &r->summary;
+	s->rank = r->rank >= 0 ? r->rank : rank_from_name(in->path);
+	if (s->rank < 0)
+		s->rank = in->rank_hint;
+	s->world_size = r->world;
+	s->backend = r->backend[0] ? r->backend : NULL;
+	/* deviceProperties lists the machine's GPUs even when training ran
+	 * on CPU cores: name the device only when the trace used it (kernels,
+	 * or runtime calls and profiler ranges without kernels: CUPTI's
+	 * range profiler, MTIA) */
+	s->device = !s->has_gpu && !r->accel ? "cpu" : r->device[0] ? r->device : NULL;
+	if (sink->link &&
+	    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
+		return -1;
+	if (sink->trace && sink->trace(sink, s, err) < 0)
+		return -1;
+	if (r->events && sink->trace_event &&
+	    amd_trace_evbuf_emit(r->events, r->base_ns, sink, in->path, err) < 0)
+		return -1;
+	return 0;
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct reader r = {.path = in->path, .err = err, .rank = -1, .world = -1};
-	r.agg = amd_trace_agg_new();
-	r.events = sink->trace_event ? amd_trace_evbuf_new() : NULL;
-	if (!r.agg || (sink->trace_event && !r.events)) {
-		reader_free(&r);
-		return amd_fail(err, "%s: out of memory", in->path);
-	}
-	if (r.events)
-		amd_trace_agg_keep_events(r.agg, r.events);
-	int rc = read_stream(&r);
-	struct amd_trace_summary s;
-	if (rc == 0 && amd_trace_agg_finish(r.agg, r.base_ns, &s) < 0)
-		rc = amd_trace_agg_overflowed(r.agg)
-			     ? amd_fail(err, "%s: byte %llu (end of traceEvents): the events' "
-					     "durations add up past int64 nanoseconds",
-					in->path, (unsigned long long)r.offset)
-			     : amd_fail(err, "%s: out of memory", in->path);
-	if (rc == 0) {
-		s.rank = r.rank >= 0 ? r.rank : rank_from_name(in->path);
-		if (s.rank < 0)
-			s.rank = in->rank_hint;
-		s.world_size = r.world;
-		s.backend = r.backend[0] ? r.backend : NULL;
-		/* deviceProperties lists the machine's GPUs even when training ran
-		 * on CPU cores: name the device only when the trace used it (kernels,
-		 * or runtime calls and profiler ranges without kernels: CUPTI's
-		 * range profiler, MTIA) */
-		s.device = !s.has_gpu && !r.accel ? "cpu" : r.device[0] ? r.device : NULL;
-		if (sink->link &&
-		    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
-			rc = -1;
-		else if (sink->trace && sink->trace(sink, &s, err) < 0)
-			rc = -1;
-		else if (r.events && amd_trace_evbuf_emit(r.events, r.base_ns, sink, in->path, err) < 0)
-			rc = -1;
-	}
-	reader_free(&r);
+	void *state;
+	if (read_trace(in, sink->trace_event != NULL, NULL, &state, err) < 0)
+		return -1;
+	int rc = emit(state, in, sink, err);
+	drop(state);
 	return rc;
 }
 
@@ -549,4 +591,7 @@ const struct amd_format amd_fmt_torch_trace = {
 	.variants = "PyTorch profiler (Kineto) traces, torch 1.8-2.x, .json[.gz]; wrapped with other top-level keys first (metadata); other Chrome traces (TensorFlow, JAX, perfetto) refused",
 	.detect = detect,
 	.parse = parse,
+	.read = read_trace,
+	.emit = emit,
+	.drop = drop,
 };

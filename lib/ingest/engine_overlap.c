@@ -1,0 +1,76 @@
+/* engine_overlap.c — the second thread of engine_overlap.h: it runs a
+ * format's read step while the engine hashes the same file and asks the
+ * target whether it holds it already; the engine then cancels the read
+ * (unchanged file) or waits for it and lets the format emit.
+ * AMDAHL_OVERLAP=0 in the environment turns it off (one thread). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_overlap.h"
+
+struct amd_overlap {
+	const struct amd_format *fmt;
+	struct amd_input in;
+	int events;
+	atomic_int cancel;
+	pthread_t thread;
+	void *state; /* the format's, after a read that succeeded */
+	int rc;
+	struct amd_err err;
+};
+
+static void *run_read(void *arg)
+{
+	struct amd_overlap *o = arg;
+	o->rc = o->fmt->read(&o->in, o->events, &o->cancel, &o->state, &o->err);
+	return NULL;
+}
+
+struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct amd_input *in,
+				      int events)
+{
+	const char *env = getenv("AMDAHL_OVERLAP"); /* "0": one thread, as before */
+	if (!f->read || !f->emit || !f->drop || f->is_dir || (env && strcmp(env, "0") == 0))
+		return NULL;
+	struct amd_overlap *o = calloc(1, sizeof *o);
+	if (!o)
+		return NULL;
+	o->fmt = f;
+	o->in = *in;
+	o->events = events;
+	atomic_init(&o->cancel, 0);
+	if (pthread_create(&o->thread, NULL, run_read, o) != 0) {
+		free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static void overlap_free(struct amd_overlap *o)
+{
+	if (o->state)
+		o->fmt->drop(o->state);
+	free(o);
+}
+
+void amd_overlap_cancel(struct amd_overlap *o)
+{
+	if (!o)
+		return;
+	atomic_store(&o->cancel, 1);
+	pthread_join(o->thread, NULL);
+	overlap_free(o);
+}
+
+int amd_overlap_finish(struct amd_overlap *o, struct amd_sink *sink, struct amd_err *err)
+{
+	pthread_join(o->thread, NULL);
+	int rc = o->rc;
+	if (rc != 0)
+		*err = o->err;
+	else
+		rc = o->fmt->emit(o->state, &o->in, sink, err);
+	overlap_free(o);
+	return rc;
+}
