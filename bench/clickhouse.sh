@@ -8,20 +8,8 @@
 # CPU seconds of amdahl and its peak RSS per step; SQLite is the
 # reference. Skipped with a message where no server can be run.
 # Usage: bench/clickhouse.sh [BUILD_DIR]
-set -eu
-build=${1:-build}
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin="$root/$build/amdahl"
-ch_script="$root/tests/lib/clickhouse.sh"
-export AMDAHL_TEMPLATES="$root/templates" AMDAHL_CLICKHOUSE_PASSWORD=amdahl-test-pw
-if ! "$ch_script" have >/dev/null 2>&1; then
-  echo "clickhouse: skipped (no clickhouse-server here; Debian package clickhouse-server)"
-  exit 0
-fi
-tmp=$(mktemp -d)
-trap '"$ch_script" stop "$tmp/server" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/server"
-port=$("$ch_script" start "$tmp/server")
+. "$(dirname "$0")/common.sh"
+. "$root/bench/ch_server.sh"
 sweeps=()
 for d in cpu-strong-scaling dataloader-workers gpu-batch-sweep itwinai-layout pyspy; do
   sweeps+=("$root/testdata/$d")
@@ -38,16 +26,15 @@ measure() {
     printf "  %-44s %7.2f s wall, %6.2f s CPU, peak RSS %6d KB\n", l, e - s, f[1] + f[2], f[3] }'
 }
 
-sq="$tmp/all.db" ch="clickhouse://amdahl@127.0.0.1:$port/bench"
-echo "clickhouse: $(ls -d "${sweeps[@]}" | wc -l) bundled sweeps, SQLite (reference) next to clickhouse-server $(curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary 'SELECT version()' "http://127.0.0.1:$port/")"
+sq="$work/all.db" chb="$ch/bench"
+echo "clickhouse: $(ls -d "${sweeps[@]}" | wc -l) bundled sweeps, SQLite (reference) next to clickhouse-server $(q 'SELECT version()')"
 measure "ingest, SQLite" "$sq" ingest -q "${sweeps[@]}"
-measure "ingest, ClickHouse" "$ch" ingest -q "${sweeps[@]}"
+measure "ingest, ClickHouse" "$chb" ingest -q "${sweeps[@]}"
 measure "stats, SQLite" "$sq" stats
-measure "stats, ClickHouse (loads the committed rows)" "$ch" stats
-measure "report build gpu-batch-sweep, SQLite" "$sq" report build --sweep gpu-batch-sweep -o "$tmp/r1"
-measure "report build gpu-batch-sweep, ClickHouse" "$ch" report build --sweep gpu-batch-sweep -o "$tmp/r2"
-disk=$(curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary \
-  "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'bench' AND active" "http://127.0.0.1:$port/")
+measure "stats, ClickHouse (loads the committed rows)" "$chb" stats
+measure "report build gpu-batch-sweep, SQLite" "$sq" report build --sweep gpu-batch-sweep -o "$work/r1"
+measure "report build gpu-batch-sweep, ClickHouse" "$chb" report build --sweep gpu-batch-sweep -o "$work/r2"
+disk=$(q "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'bench' AND active")
 echo "  disk: SQLite file $(stat -c %s "$sq") bytes, ClickHouse parts $disk bytes"
 
 # One sweep read from a store holding only it, and from one holding 20
@@ -70,16 +57,16 @@ measure_moved() {
   awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
     printf ", %8d rows, %6.2f MB sent\n", y[1] - x[1], (y[2] - x[2]) / 1e6 }'
 }
-one="clickhouse://amdahl@127.0.0.1:$port/bench_one"
+one="$ch/bench_one"
 "$bin" --store "$one" ingest -q "$root/testdata/gpu-batch-sweep"
-mkdir -p "$tmp/copies"
+mkdir -p "$work/copies"
 for k in $(seq 1 20); do
-  "$root/tests/lib/copy_sweep.sh" "$root/testdata/dataloader-workers" "$tmp/copies/dw$k" "$k"
+  "$root/tests/lib/copy_sweep.sh" "$root/testdata/dataloader-workers" "$work/copies/dw$k" "$k"
 done
-"$bin" --store "$ch" ingest -q "$tmp"/copies/dw*
-"$bin" --store "$sq" ingest -q "$tmp"/copies/dw*
+"$bin" --store "$chb" ingest -q "$work"/copies/dw*
+"$bin" --store "$sq" ingest -q "$work"/copies/dw*
 echo "  stats --sweep gpu-batch-sweep, store of 1 sweep and of 25 (5 bundled + 20 copies):"
 measure "stats --sweep, SQLite, 25 sweeps" "$sq" stats --sweep gpu-batch-sweep
 measure_moved "stats --sweep, ClickHouse, 1 sweep" "$one" stats --sweep gpu-batch-sweep
-measure_moved "stats --sweep, ClickHouse, 25 sweeps" "$ch" stats --sweep gpu-batch-sweep
-measure_moved "stats (every sweep), ClickHouse, 25 sweeps" "$ch" stats
+measure_moved "stats --sweep, ClickHouse, 25 sweeps" "$chb" stats --sweep gpu-batch-sweep
+measure_moved "stats (every sweep), ClickHouse, 25 sweeps" "$chb" stats

@@ -89,7 +89,8 @@ static int find_orphans(const char *store_path, const struct amd_unit_list *unit
 	struct amd_store *st = NULL;
 	struct amd_orphan *v = NULL;
 	size_t n = 0;
-	if (amd_store_open(store_path, AMD_STORE_READ, &st, err) < 0)
+	if (amd_store_open_tables(store_path, amd_orphan_tables, amd_orphan_table_count, &st,
+				  err) < 0)
 		return -1;
 	int rc = amd_store_orphans(st, &v, &n, err);
 	amd_store_close(st);

@@ -325,10 +325,19 @@ static int drop_emptied_sweeps(struct amd_ch *ch, struct amd_store *st, const ch
 	return q ? amd_store_rows_done(st, q, rc, err) : -1;
 }
 
+/* Whether table is one of tables (n of them; NULL: every table). */
+static int wanted(const char *table, const char *const *tables, size_t n)
+{
+	for (size_t i = 0; tables && i < n; i++)
+		if (strcmp(tables[i], table) == 0)
+			return 1;
+	return !tables;
+}
+
 /* Loads the rows of the attempts in (in): the committed ones, or the
- * part a read needs (ch_scope.h). */
+ * part a read needs (ch_scope.h); of the tables named (NULL: all). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
-		    struct amd_err *err)
+		    const char *const *tables, size_t ntables, struct amd_err *err)
 {
 	struct maps m;
 	memset(&m, 0, sizeof m);
@@ -338,7 +347,8 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
 		rc = load_ids(ch, renumbered_table[i], in, &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
-		if (amd_ch_table_loaded(&amd_ch_tables[i]))
+		if (amd_ch_table_loaded(&amd_ch_tables[i]) &&
+		    wanted(amd_ch_tables[i].name, tables, ntables))
 			rc = load_table(ch, st, &amd_ch_tables[i], in, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
@@ -354,6 +364,13 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 
 int amd_ch_store_open(const char *url, const char *const *names, size_t n,
 		      struct amd_store **out, struct amd_err *err)
+{
+	return amd_ch_store_open_tables(url, names, n, NULL, 0, out, err);
+}
+
+int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n,
+			     const char *const *tables, size_t ntables,
+			     struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
 	struct amd_ch *ch = NULL;
@@ -372,7 +389,8 @@ int amd_ch_store_open(const char *url, const char *const *names, size_t n,
 			free(st->path);
 			st->path = name;
 			st->part = part && *part;
-			rc = load_all(ch, st, st->part ? part : amd_ch_committed_sql, err);
+			rc = load_all(ch, st, st->part ? part : amd_ch_committed_sql, tables, ntables,
+				      err);
 			st->mode = AMD_STORE_READ;
 		}
 	}

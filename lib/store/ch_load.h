@@ -12,6 +12,12 @@
 int amd_ch_store_open(const char *url, const char *const *names, size_t n,
 		      struct amd_store **out, struct amd_err *err);
 
+/* The same, loading only the tables named (ntables of them; NULL: all;
+ * source rows are always loaded): for one query that reads a few. */
+int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n,
+			     const char *const *tables, size_t ntables,
+			     struct amd_store **out, struct amd_err *err);
+
 /* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
  * its latest commit, and of paths holding the same bytes the first. */
 extern const char amd_ch_committed_sql[];

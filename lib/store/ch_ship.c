@@ -1,6 +1,6 @@
 /* ch_ship.c — a staged unit to ClickHouse (ch_ship.h): each table of
  * ch_tables.c read out of the staging store by its export SELECT and
- * sent as TabSeparated in batches (one INSERT per table and batch, no
+ * sent as RowBinary in batches (one INSERT per table and batch, no
  * per-row round trips); the source row goes last, so a killed ingest
  * leaves rows no reader sees. Then the attempts of the same path it
  * replaces are deleted with ALTER TABLE … DELETE mutations. */
@@ -14,10 +14,49 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "ch_rowbinary.h"
 #include "ch_scope.h"
 #include "ch_tables.h"
 
 #define BATCH_BYTES (8u << 20)
+
+/* chid() of the last strings seen, by slot: an export SELECT asks it of
+ * the same run and key on every one of a series' rows, and each is a
+ * SHA-256. */
+#define CHID_SLOTS 256
+struct chid_cache {
+	struct chid_slot {
+		char *s;
+		size_t n;
+		int64_t id;
+	} slot[CHID_SLOTS];
+};
+
+static void chid_cache_free(void *p)
+{
+	struct chid_cache *c = p;
+	for (size_t i = 0; i < CHID_SLOTS; i++)
+		free(c->slot[i].s);
+	free(c);
+}
+
+static int64_t chid_cached(struct chid_cache *c, const char *s, size_t n)
+{
+	struct chid_slot *e = &c->slot[crc32(0, (const Bytef *)s, (uInt)n) % CHID_SLOTS];
+	if (e->s && e->n == n && memcmp(e->s, s, n) == 0)
+		return e->id;
+	int64_t id = amd_ch_string_id(s, n);
+	char *copy = id < 0 ? NULL : malloc(n + 1);
+	if (copy) {
+		memcpy(copy, s, n);
+		copy[n] = '\0';
+		free(e->s);
+		*e = (struct chid_slot){copy, n, id};
+	}
+	return id;
+}
 
 static void chid_fn(sqlite3_context *c, int argc, sqlite3_value **argv)
 {
@@ -31,7 +70,8 @@ static void chid_fn(sqlite3_context *c, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(c);
 		return;
 	}
-	int64_t id = amd_ch_string_id((const char *)s, (size_t)sqlite3_value_bytes(argv[0]));
+	int64_t id = chid_cached(sqlite3_user_data(c), (const char *)s,
+				 (size_t)sqlite3_value_bytes(argv[0]));
 	if (id < 0)
 		sqlite3_result_error_nomem(c);
 	else
@@ -40,8 +80,12 @@ static void chid_fn(sqlite3_context *c, int argc, sqlite3_value **argv)
 
 int amd_ch_staging_setup(struct amd_store *staging, struct amd_err *err)
 {
-	if (sqlite3_create_function(staging->db, "chid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-				    NULL, chid_fn, NULL, NULL) != SQLITE_OK)
+	struct chid_cache *cache = calloc(1, sizeof *cache);
+	if (!cache)
+		return amd_fail(err, "%s: out of memory", staging->path);
+	/* SQLite frees the cache with the function, also when this fails */
+	if (sqlite3_create_function_v2(staging->db, "chid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       cache, chid_fn, NULL, NULL, chid_cache_free) != SQLITE_OK)
 		return amd_fail(err, "%s: %s", staging->path, sqlite3_errmsg(staging->db));
 	/* a frame's identity is its name, file and line, on every host */
 	return amd_store_exec(staging, "CREATE TEMP VIEW chframe AS SELECT f.id AS local,"
@@ -99,31 +143,36 @@ int amd_ch_tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i)
 	}
 }
 
-/* Appends the current row of q, then its number rn, as one TabSeparated line. */
-static int tsv_row(struct amd_buf *b, sqlite3_stmt *q, int64_t rn)
-{
-	int n = sqlite3_column_count(q);
-	for (int i = 0; i < n; i++)
-		if ((i && amd_buf_append(b, "\t", 1) < 0) || amd_ch_tsv_cell(b, q, i) < 0)
-			return -1;
-	return amd_buf_printf(b, "\t%lld\n", (long long)rn);
-}
-
 static int send_batch(struct amd_ch *ch, const struct ch_table *t, struct amd_buf *b,
 		      struct amd_err *err)
 {
 	if (!b->len)
 		return 0;
 	char sql[600];
-	snprintf(sql, sizeof sql, "INSERT INTO %s (%s,src,rn) FORMAT TabSeparated", t->name, t->cols);
+	snprintf(sql, sizeof sql, "INSERT INTO %s (%s,src,rn) FORMAT RowBinary", t->name, t->cols);
 	int rc = amd_ch_run(ch, sql, b->data, b->len, 1, NULL, err);
 	b->len = 0;
 	return rc;
 }
 
+/* The RowBinary types of t's export columns: its columns, then src. */
+static int export_types(const struct ch_table *t, char *types, size_t cap)
+{
+	int n = amd_ch_rowbinary_types(t->columns, types, cap - 1);
+	if (n < 0)
+		return -1;
+	types[n] = 'i';
+	types[n + 1] = '\0';
+	return 0;
+}
+
 static int ship_table(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 		      const struct ch_table *t, struct amd_err *err)
 {
+	char types[64];
+	if (export_types(t, types, sizeof types) < 0)
+		return amd_fail(err, "%s: table %s: a column type RowBinary is not written for",
+				amd_ch_name(ch), t->name);
 	sqlite3_stmt *q = amd_store_prepare(staging, t->export_sql, err);
 	if (!q)
 		return -1;
@@ -132,8 +181,11 @@ static int ship_table(struct amd_ch *ch, struct amd_store *staging, int64_t atte
 	int rc, ret = 0;
 	int64_t rn = 0;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (tsv_row(&b, q, rn++) < 0) {
-			ret = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+		int put = amd_ch_rowbinary_row(&b, q, types, rn++);
+		if (put < 0) {
+			ret = put == -1 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+					: amd_fail(err, "%s: table %s: row %lld: NULL in column %d",
+						   amd_ch_name(ch), t->name, (long long)rn, -put - 1);
 			break;
 		}
 		if (b.len >= BATCH_BYTES && (ret = send_batch(ch, t, &b, err)) < 0)

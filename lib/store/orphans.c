@@ -18,6 +18,11 @@ static const char *const run_tables[] = {"trace", "op_average", "stack_sample",
 					 "gpu_sample", "region"};
 #define N_RUN_TABLES (sizeof run_tables / sizeof run_tables[0])
 
+/* every table orphans_sql reads, but source */
+const char *const amd_orphan_tables[] = {"trace", "op_average", "stack_sample",
+					 "gpu_sample", "region", "run"};
+const size_t amd_orphan_table_count = sizeof amd_orphan_tables / sizeof amd_orphan_tables[0];
+
 static const char orphans_sql[] =
 	"SELECT s.path, s.kind FROM source s WHERE"
 	" (EXISTS (SELECT 1 FROM trace t WHERE t.source_id = s.id AND t.run_id IS NULL)"

@@ -24,6 +24,10 @@ int amd_store_orphans(struct amd_store *st, struct amd_orphan **out, size_t *n,
 		      struct amd_err *err);
 void amd_orphans_free(struct amd_orphan *v, size_t n);
 
+/* The tables amd_store_orphans reads (for amd_store_open_tables). */
+extern const char *const amd_orphan_tables[];
+extern const size_t amd_orphan_table_count;
+
 enum amd_link_result {
 	AMD_LINK_DONE,     /* the source's facts now belong to the run */
 	AMD_LINK_ALREADY,  /* they already did */

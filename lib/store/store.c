@@ -186,6 +186,14 @@ int amd_store_open_read(const char *path, const char *const *names, size_t n,
 	return amd_store_open(path, AMD_STORE_READ, out, err);
 }
 
+int amd_store_open_tables(const char *path, const char *const *tables, size_t n,
+			  struct amd_store **out, struct amd_err *err)
+{
+	if (amd_ch_is_url(path))
+		return amd_ch_store_open_tables(path, NULL, 0, tables, n, out, err);
+	return amd_store_open(path, AMD_STORE_READ, out, err);
+}
+
 int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err)
 {
 	*whole = st;

@@ -33,6 +33,13 @@ void amd_store_close(struct amd_store *st);
 int amd_store_open_read(const char *path, const char *const *names, size_t n,
 			struct amd_store **out, struct amd_err *err);
 
+/* Opens path to read for queries of only these tables (n of them, and
+ * source): a SQLite store in place; a ClickHouse store loads those
+ * tables' committed rows and no other (amd_orphan_tables: the check an
+ * ingest ends with need not load every metric point). */
+int amd_store_open_tables(const char *path, const char *const *tables, size_t n,
+			  struct amd_store **out, struct amd_err *err);
+
 /* The whole store st is a part of, for what a part cannot answer alone
  * (an error's list of every sweep or key): *whole is st itself when st
  * is whole, else the store opened whole (the caller closes it). */

@@ -1,16 +1,21 @@
 /* test_clickhouse.c — the ClickHouse backend's pieces that need no
  * server (lib/store/clickhouse.h, ch_ship.h, ch_tables.h): store URLs and
  * what is refused in them, ids computed on the client against sha256sum,
- * TSV and SQL-literal escaping, and the table list's own consistency. */
+ * TSV and SQL-literal escaping, the table list's own consistency, and
+ * RowBinary rows (ch_rowbinary.h) against bytes written out by hand from
+ * the format's definition. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include <stdlib.h>
 #include <string.h>
 
+#include "ch_rowbinary.h"
 #include "ch_ship.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
@@ -76,6 +81,56 @@ static void tables(void **state)
 	}
 }
 
+static void rowbinary_types(void **state)
+{
+	(void)state;
+	char types[64];
+	assert_int_equal(amd_ch_rowbinary_types("a Int64, b Nullable(Float64), c String,"
+						 " d Nullable(String), e Float64, f Nullable(Int64)",
+						 types, sizeof types), 6);
+	assert_string_equal(types, "iFsSfI");
+	assert_int_equal(amd_ch_rowbinary_types("a UInt8", types, sizeof types), -1);
+	assert_int_equal(amd_ch_rowbinary_types("a Nullable(Int64", types, sizeof types), -1);
+	assert_int_equal(amd_ch_rowbinary_types("a Int64, b Int64", types, 2), -1);
+	/* every table ships: each of its column types has a binary form */
+	for (size_t i = 0; i < amd_ch_table_count; i++)
+		assert_int_equal(amd_ch_rowbinary_types(amd_ch_tables[i].columns, types, sizeof types),
+				 (int)strlen(amd_ch_tables[i].kinds));
+}
+
+static void rowbinary_row(void **state)
+{
+	(void)state;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT -2, NULL, 1.5, 'ab', 42, 7, NULL, printf('%.200c', 'x')",
+					    -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	struct amd_buf b = {0};
+	assert_int_equal(amd_ch_rowbinary_row(&b, q, "iIFsSfIs", 258), 0);
+	static const unsigned char head[] = {
+		0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* Int64 -2 */
+		0x01,                                           /* Nullable: NULL */
+		0x00, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f,             /* Nullable(Float64) 1.5 */
+		0x02, 'a', 'b',                                 /* String "ab" */
+		0x00, 0x02, '4', '2',                           /* Nullable(String) of 42 */
+		0, 0, 0, 0, 0, 0, 0x1c, 0x40,                   /* Float64 of 7 */
+		0x01,                                           /* Nullable: NULL */
+		0xc8, 0x01,                                     /* a 200-byte string's length */
+	};
+	assert_int_equal(b.len, sizeof head + 200 + 8);
+	assert_memory_equal(b.data, head, sizeof head);
+	assert_int_equal(b.data[sizeof head + 199], 'x');
+	static const unsigned char extra[] = {0x02, 0x01, 0, 0, 0, 0, 0, 0}; /* Int64 258 */
+	assert_memory_equal(b.data + sizeof head + 200, extra, sizeof extra);
+	/* a NULL in a column that is not Nullable: refused, naming the column */
+	assert_int_equal(amd_ch_rowbinary_row(&b, q, "ii", 0), -2 - 1);
+	amd_buf_free(&b);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -83,6 +138,8 @@ int main(void)
 		cmocka_unit_test(string_ids),
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(tables),
+		cmocka_unit_test(rowbinary_types),
+		cmocka_unit_test(rowbinary_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,102 @@
+/* ch_rowbinary.c — the RowBinary encoding of staged rows (ch_rowbinary.h):
+ * Int64 and Float64 as 8 little-endian bytes, String as its LEB128
+ * length and bytes, Nullable as a 0/1 byte before the value. */
+#include "ch_rowbinary.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int amd_ch_rowbinary_types(const char *columns, char *types, size_t cap)
+{
+	size_t n = 0;
+	for (const char *p = columns; *p;) {
+		const char *sp = strchr(p, ' ');
+		if (!sp || n + 1 >= cap)
+			return -1;
+		const char *ty = sp + 1;
+		size_t len = strcspn(ty, ",");
+		int nullable = strncmp(ty, "Nullable(", 9) == 0;
+		const char *base = nullable ? ty + 9 : ty;
+		size_t blen = nullable ? len - 10 : len;
+		char c = blen == 5 && strncmp(base, "Int64", 5) == 0 ? 'i'
+		       : blen == 7 && strncmp(base, "Float64", 7) == 0 ? 'f'
+		       : blen == 6 && strncmp(base, "String", 6) == 0 ? 's' : 0;
+		if (!c || (nullable && (len < 10 || ty[len - 1] != ')')))
+			return -1;
+		types[n++] = nullable ? (char)(c - 'a' + 'A') : c;
+		p = ty + len;
+		p += strspn(p, ", ");
+	}
+	types[n] = '\0';
+	return (int)n;
+}
+
+static int put_u64(struct amd_buf *b, uint64_t v)
+{
+	unsigned char le[8];
+	for (int i = 0; i < 8; i++)
+		le[i] = (unsigned char)(v >> (8 * i));
+	return amd_buf_append(b, le, 8);
+}
+
+static int put_string(struct amd_buf *b, const char *s, size_t n)
+{
+	unsigned char len[10];
+	size_t k = 0;
+	uint64_t v = n;
+	do {
+		len[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return amd_buf_append(b, len, k) < 0 ? -1 : amd_buf_append(b, s, n);
+}
+
+/* A string column's text: numbers as the TabSeparated path wrote them. */
+static int put_text(struct amd_buf *b, sqlite3_stmt *q, int i)
+{
+	char num[32];
+	int type = sqlite3_column_type(q, i);
+	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+		int n = type == SQLITE_INTEGER
+			? snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(q, i))
+			: snprintf(num, sizeof num, "%.17g", sqlite3_column_double(q, i));
+		return put_string(b, num, (size_t)n);
+	}
+	const char *s = (const char *)sqlite3_column_text(q, i);
+	return s ? put_string(b, s, (size_t)sqlite3_column_bytes(q, i)) : -1;
+}
+
+static int put_value(struct amd_buf *b, sqlite3_stmt *q, int i, char type)
+{
+	if (type == 'i')
+		return put_u64(b, (uint64_t)sqlite3_column_int64(q, i));
+	if (type == 'f') {
+		double d = sqlite3_column_double(q, i);
+		uint64_t bits;
+		memcpy(&bits, &d, sizeof bits);
+		return put_u64(b, bits);
+	}
+	return put_text(b, q, i);
+}
+
+int amd_ch_rowbinary_row(struct amd_buf *b, sqlite3_stmt *q, const char *types,
+			 int64_t extra)
+{
+	for (int i = 0; types[i]; i++) {
+		int null = sqlite3_column_type(q, i) == SQLITE_NULL;
+		char t = types[i];
+		if (t >= 'A' && t <= 'Z') {
+			unsigned char flag = (unsigned char)null;
+			if (amd_buf_append(b, &flag, 1) < 0)
+				return -1;
+			if (null)
+				continue;
+			t = (char)(t - 'A' + 'a');
+		} else if (null) {
+			return -2 - i;
+		}
+		if (put_value(b, q, i, t) < 0)
+			return -1;
+	}
+	return put_u64(b, (uint64_t)extra);
+}
