@@ -105,7 +105,7 @@ test_expect_success NUMPY "a run's value is the median of all its epochs when ev
 
 # a run with traces whose window is unknown: its last epoch counts as profiled
 test_expect_success SQLITE3 'traces without a window: the last epoch is taken as profiled, and the rule is named' '
-	cp "$DB" "$TMP/fallback.db" &&
+	store_copy "$DB" "$TMP/fallback.db" &&
 	sqlite3 "$TMP/fallback.db" "INSERT INTO trace(run_id, source_id) SELECT id, 0 FROM run WHERE ext_id='\''4702227e39104ce1aabab82ead44325c'\''" &&
 	"$AMDAHL" --store "$TMP/fallback.db" stats --json >"$TMP/fallback.json"
 	test_eq "epoch 0 (warm-up), epoch 2 (profiled) | run has traces, window unknown: last epoch" \
@@ -117,7 +117,7 @@ test_expect_success SQLITE3 'traces without a window: the last epoch is taken as
 # 25%; collective #1 ends 2 ms apart on ranks 0 and 3
 R0=0f632a7e14d34cde900d24a3703565cb
 test_expect_success SQLITE3 'setup: phases and collectives for ddp-n4 repeat 0; no traces for fsdp' '
-	cp "$DB" "$TMP/phase.db" &&
+	store_copy "$DB" "$TMP/phase.db" &&
 	sqlite3 "$TMP/phase.db" "
 DELETE FROM trace_phase WHERE trace_id IN (SELECT t.id FROM trace t JOIN run r ON r.id = t.run_id WHERE r.ext_id = '\''$R0'\'');
 DELETE FROM trace_collective WHERE trace_id IN (SELECT t.id FROM trace t JOIN run r ON r.id = t.run_id WHERE r.ext_id = '\''$R0'\'');
