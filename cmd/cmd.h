@@ -72,6 +72,7 @@ int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_push(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_pull(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_sql(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);

@@ -35,6 +35,7 @@ static const struct cmd commands[] = {
 	{"history", cmd_history, NEEDS_STORE_NAMED | NEEDS_CONFIG,
 	 "a metric over groups of runs (commits) in order, with its change points"},
 	{"push", cmd_push, NEEDS_NOTHING, "copy the local store into a shared ClickHouse store"},
+	{"pull", cmd_pull, NEEDS_NOTHING, "copy a shared ClickHouse store (or a sweep) into a SQLite file"},
 	{"sql", cmd_sql, NEEDS_NOTHING, "read-only SQL on the store (SQLite or ClickHouse)"},
 	{"link", cmd_link, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "link an ingested trace, py-spy file or GPU log to a run"},

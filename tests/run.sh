@@ -3,14 +3,24 @@
 # in tests/e2e against BUILD/amdahl; prints one closing line
 # "N passed, N failed" and exits non-zero when anything failed.
 # Usage: tests/run.sh BUILD_DIR [PATTERN]
+# With AMDAHL_TEST_BACKEND=clickhouse the e2e scripts run with every store
+# on one private clickhouse-server started here (tests/test-lib.sh, "the
+# backend"); the unit tests, which use no store server, are not rerun.
 set -u
 build=${1:-build}
 pattern=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tests/lib/runner.sh"
 runner_setup
+if [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ]; then
+  chdir=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-ch.XXXXXX")
+  AMDAHL_CH_PORT=$("$root/tests/lib/clickhouse.sh" start "$chdir") || exit 1
+  export AMDAHL_CH_PORT
+  trap '"$root/tests/lib/clickhouse.sh" stop "$chdir"; rm -rf "$chdir"' EXIT
+fi
 for t in "$root/$build"/tests/test_*; do
   [ -x "$t" ] || continue
+  [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ] && break
   case "$(basename "$t")" in *.d|*.o) continue;; esac
   [ -n "$pattern" ] && [[ "$(basename "$t")" != *$pattern* ]] && continue
   out=$(cd "$root" && "$t" 2>&1); rc=$?

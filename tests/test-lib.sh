@@ -26,7 +26,9 @@
 #   -v           show every case's output, not only a failing one's
 #   -i           stop at the first failing case
 #   -x           trace the bodies (set -x)
-# Environment: AMDAHL (the binary; default build/amdahl), AMDAHL_ROOT.
+# Environment: AMDAHL (the binary; default build/amdahl), AMDAHL_ROOT,
+# AMDAHL_TEST_BACKEND=clickhouse (every store on a private ClickHouse
+# server; see "the backend" below and README "Testing").
 #
 # Prerequisites: test_expect_success PREREQ[,PREREQ…] 'title' 'body' skips
 # the case with "ok N # skip" when a prerequisite is missing. Lazy ones
@@ -46,7 +48,13 @@ DATA="$AMDAHL_ROOT/testdata"
 PUBLIC="${PUBLIC:-$AMDAHL_ROOT/../shared/data/public}"
 PY=/usr/bin/python3
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# test_cleanup — what ends a script: its ClickHouse databases and server
+# (below), then $TMP. A script setting its own EXIT trap calls it.
+test_cleanup() {
+	[ "${AMDAHL_TEST_BACKEND:-}" = clickhouse ] && _test_ch_cleanup
+	rm -rf "$TMP"
+}
+trap test_cleanup EXIT
 
 test_count=0
 test_failures=0
@@ -139,10 +147,71 @@ json_get() { "$PY" "$AMDAHL_ROOT/tests/lib/json_query.py" "$@"; }
 # (metric points are packed in metric_series: the extension built next to
 # amdahl shows them as the table metric_point, as `amdahl sql` does)
 AMDAHL_SQLEXT="${AMDAHL_SQLEXT:-$(dirname "$AMDAHL")/amdahl_metric.so}"
-q() { sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$1" "$2"; }
+q() { sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$(_test_store_file "$1")" "$2"; }
 # store_digest STORE — the store's logical content ("absent" without one),
 # for "the store is unchanged" checks.
-store_digest() { if [ -f "$1" ]; then sqlite3 "$1" .dump | sha256sum | cut -c1-64; else echo absent; fi; }
+store_digest() {
+	local f
+	f=$(_test_store_file "$1") || { echo "unreadable store $1"; return 0; }
+	if [ -f "$f" ]; then sqlite3 "$f" .dump | sha256sum | cut -c1-64; else echo absent; fi
+}
+# store_copy FROM TO — TO becomes a copy of store FROM (cp of the file;
+# on ClickHouse, FROM pulled into a file and pushed into TO's database).
+store_copy() {
+	if [ "$AMDAHL_TEST_BACKEND" != clickhouse ]; then cp "$1" "$2"; return; fi
+	local f to
+	f=$(_test_store_file "$1") && [ -f "$f" ] || return 1
+	to=$(ch_store_url "$2")
+	printf '%s\n' "${to##*/}" >>"$AMDAHL_CH_DBLIST"
+	mv "$f" "$TMP/.copy.db" && "$AMDAHL_CH_REAL" --store "$TMP/.copy.db" push --to "$to" >/dev/null
+}
+
+# ---- the backend: AMDAHL_TEST_BACKEND=sqlite (default) or clickhouse ----
+# On ClickHouse, $AMDAHL is tests/lib/ch_amdahl.sh: every store path a
+# case names is its own database on one private server (the one
+# tests/run.sh started, else one started for this script), and q and
+# store_digest read a copy `amdahl pull` makes of it. A script that tests
+# both backends itself (clickhouse.sh) sets test_native_backend=1 first.
+: "${AMDAHL_TEST_BACKEND:=sqlite}"
+[ -n "${test_native_backend:-}" ] && AMDAHL_TEST_BACKEND=sqlite
+export AMDAHL_TEST_BACKEND
+_test_store_file() {
+	[ "$AMDAHL_TEST_BACKEND" = clickhouse ] || { printf '%s
+' "$1"; return 0; }
+	local url db out=$TMP/.pulled.db
+	url=$(ch_store_url "$1")
+	db=${url##*/}
+	rm -f "$out"
+	if [ "$(ch_server_query "SELECT count() FROM system.tables WHERE database = '$db'")" != 0 ]; then
+		"$AMDAHL_CH_REAL" pull --from "$url" --to "$out" >/dev/null || return 1
+	fi
+	printf '%s
+' "$out"
+}
+_test_ch_cleanup() {
+	local db
+	if [ -f "$AMDAHL_CH_DBLIST" ]; then
+		for db in $(sort -u "$AMDAHL_CH_DBLIST"); do
+			ch_server_query "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1
+		done
+	fi
+	[ -n "${_test_ch_own:-}" ] && "$AMDAHL_ROOT/tests/lib/clickhouse.sh" stop "$_test_ch_own" >/dev/null 2>&1
+	return 0
+}
+if [ "$AMDAHL_TEST_BACKEND" = clickhouse ]; then
+	. "$AMDAHL_ROOT/tests/lib/ch_backend.sh"
+	export AMDAHL_CLICKHOUSE_PASSWORD=amdahl-test-pw AMDAHL_CH_REAL="${AMDAHL_CH_REAL:-$AMDAHL}"
+	export AMDAHL_CH_DBLIST="$TMP/.ch-databases"
+	if [ -z "${AMDAHL_CH_PORT:-}" ]; then
+		_test_ch_own="$TMP/.ch-server"
+		mkdir -p "$_test_ch_own"
+		AMDAHL_CH_PORT=$("$AMDAHL_ROOT/tests/lib/clickhouse.sh" start "$_test_ch_own") || {
+			echo "test-lib.sh: no ClickHouse server for AMDAHL_TEST_BACKEND=clickhouse" >&2
+			exit 1
+		}
+	fi
+	export AMDAHL_CH_PORT AMDAHL="$AMDAHL_ROOT/tests/lib/ch_amdahl.sh"
+fi
 
 # ---- prerequisites ----
 
@@ -165,6 +234,9 @@ test_lazy_prereq XMLLINT 'command -v xmllint'
 test_lazy_prereq OPENSSL 'command -v openssl'
 test_lazy_prereq GNU_TIME '[ -x /usr/bin/time ]'
 test_lazy_prereq SHARED '[ -d "$PUBLIC" ]'
+# SQLITE_STORE: the case is about the SQLite store file itself (its
+# bytes, permissions, locks, WAL, migrations); not run on ClickHouse.
+test_lazy_prereq SQLITE_STORE '[ "$AMDAHL_TEST_BACKEND" != clickhouse ]'
 
 # test_have_prereq A[,B…] — 0 when every one is there.
 test_have_prereq() {

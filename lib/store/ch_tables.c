@@ -19,7 +19,10 @@ const struct ch_table amd_ch_tables[] = {
 	{1, "dict", "1",
 	 "id Int64, s String", "id", "id,s", "dp",
 	 "SELECT chid(s), s, ?1 FROM dict ORDER BY id"},
-	{1, "sweep", "1",
+	/* pushed with a source: the sweeps of its runs (the view run of
+	 * ch_push.c), and sweeps without runs, as an ingest writes them */
+	{1, "sweep", "id IN (SELECT sweep_id FROM run) OR id NOT IN"
+		     " (SELECT sweep_id FROM main.run WHERE sweep_id IS NOT NULL)",
 	 "id Int64, name String, ext_id " STRN ", axis " STRN, "name",
 	 "id,name,ext_id,axis", "wppp",
 	 "SELECT chid(name), name, ext_id, axis, ?1 FROM sweep ORDER BY id"},

@@ -9,6 +9,7 @@
 # ingesting at once with 20 of them killed. Skipped (with the reason)
 # where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
+test_native_backend=1 # compares the two backends itself, in either mode
 . "$(dirname "$0")/../test-lib.sh"
 
 CH_SCRIPT="$AMDAHL_ROOT/tests/lib/clickhouse.sh"

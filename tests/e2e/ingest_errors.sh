@@ -137,13 +137,13 @@ test_expect_success SQLITE3 'mixed: no points of the bad run' '
 '
 
 # a --store that is not a store: an error naming it, and the file untouched
-test_expect_success 'a store that is not SQLite: exit 2, named, left as it was' '
+test_expect_success SQLITE_STORE 'a store that is not SQLite: exit 2, named, left as it was (a file at the store path)' '
 	printf "my notes\n" >"$TMP/notes.db" &&
 	test_status 2 "$AMDAHL" --store "$TMP/notes.db" ingest "$DATA/dataloader-workers/mlruns"
 	test_contains "$TMP/notes.db: file is not a database" "$ERR"
 	test_eq "my notes" "$(cat "$TMP/notes.db")"
 '
-test_expect_success 'a store in a missing directory: exit 2, named' '
+test_expect_success SQLITE_STORE 'a store in a missing directory: exit 2, named (a file path)' '
 	test_status 2 "$AMDAHL" --store "$TMP/nodir/s.db" ingest "$DATA/dataloader-workers/mlruns"
 	test_contains "$TMP/nodir/s.db" "$ERR"
 '

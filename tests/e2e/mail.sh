@@ -12,7 +12,7 @@ test_description='amdahl mail: a real report to a real SMTP server'
 . "$(dirname "$0")/../test-lib.sh"
 LIB="$AMDAHL_ROOT/tests/lib"
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; test_cleanup' EXIT
 
 # start_server DIR [options] — starts smtp_server.py saving into DIR and
 # waits until it accepts connections (its port is then in DIR.port).

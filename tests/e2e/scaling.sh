@@ -57,10 +57,10 @@ test_expect_success 'the same seed gives the same models and intervals' '
 	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
 '
 test_expect_success SQLITE3 'regions of sources without a step count (cProfile, py-spy) linked to a run are left out: the models stay the same' '
-	cp "$DB" "$TMP/nostep.db" &&
+	store_copy "$DB" "$TMP/nostep.db" &&
 	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" ingest -q --run 352060eb92854d39b18812809e22c265 "$AMDAHL_ROOT/testdata/profiles/work.prof" &&
 	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" ingest -q --run 352060eb92854d39b18812809e22c265 "$AMDAHL_ROOT/testdata/pyspy/train-raw.txt" &&
-	test_eq "cprofile py-spy" "$(sqlite3 "$TMP/nostep.db" "SELECT group_concat(s, \" \") FROM (SELECT DISTINCT p.s FROM region g JOIN dict p ON p.id = g.profiler_id JOIN run r ON r.id = g.run_id WHERE r.ext_id = \"352060eb92854d39b18812809e22c265\" AND p.s <> \"torch\" ORDER BY 1)")" &&
+	test_eq "cprofile py-spy" "$(q "$TMP/nostep.db" "SELECT group_concat(s, \" \") FROM (SELECT DISTINCT p.s FROM region g JOIN dict p ON p.id = g.profiler_id JOIN run r ON r.id = g.run_id WHERE r.ext_id = \"352060eb92854d39b18812809e22c265\" AND p.s <> \"torch\" ORDER BY 1)")" &&
 	test_status 0 "$AMDAHL" --store "$TMP/nostep.db" scaling --json &&
 	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
 '

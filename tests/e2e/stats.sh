@@ -104,7 +104,8 @@ test_expect_success NUMPY "a run's value is the median of all its epochs when ev
 '
 
 # a run with traces whose window is unknown: its last epoch counts as profiled
-test_expect_success SQLITE3 'traces without a window: the last epoch is taken as profiled, and the rule is named' '
+# the next five cases read rows written into a copy of the store file with sqlite3
+test_expect_success SQLITE3,SQLITE_STORE 'traces without a window: the last epoch is taken as profiled, and the rule is named' '
 	cp "$DB" "$TMP/fallback.db" &&
 	sqlite3 "$TMP/fallback.db" "INSERT INTO trace(run_id, source_id) SELECT id, 0 FROM run WHERE ext_id='\''4702227e39104ce1aabab82ead44325c'\''" &&
 	"$AMDAHL" --store "$TMP/fallback.db" stats --json >"$TMP/fallback.json"
@@ -116,7 +117,7 @@ test_expect_success SQLITE3 'traces without a window: the last epoch is taken as
 # ranks (ddp-n4 repeat 0) — compute 50% of each window, communication
 # 25%; collective #1 ends 2 ms apart on ranks 0 and 3
 R0=0f632a7e14d34cde900d24a3703565cb
-test_expect_success SQLITE3 'setup: phases and collectives for ddp-n4 repeat 0; no traces for fsdp' '
+test_expect_success SQLITE3,SQLITE_STORE 'setup: phases and collectives for ddp-n4 repeat 0; no traces for fsdp' '
 	cp "$DB" "$TMP/phase.db" &&
 	sqlite3 "$TMP/phase.db" "
 DELETE FROM trace_phase WHERE trace_id IN (SELECT t.id FROM trace t JOIN run r ON r.id = t.run_id WHERE r.ext_id = '\''$R0'\'');
@@ -132,15 +133,15 @@ INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns)
   WHERE r.id = t.run_id AND r.ext_id = '\''$R0'\'' AND d.s = '\''allreduce'\'' AND t.rank IN (0, 3);" &&
 	"$AMDAHL" --store "$TMP/phase.db" stats --json >"$TMP/phase.json"
 '
-test_expect_success SQLITE3 'phase shares: compute and communication of the window, comm share, straggler spread' '
+test_expect_success SQLITE3,SQLITE_STORE 'phase shares: compute and communication of the window, comm share, straggler spread' '
 	test_eq "0.5 0.25 0.333333 2" \
 		"$(json_get "$TMP/phase.json" "(lambda p: \"%.6g %.6g %.6g %.6g\" % (p[\"phase_share\"][\"compute\"], p[\"phase_share\"][\"communication\"], p[\"comm_share\"], p[\"straggler_ns\"] / 1e6))(point(\"ddp\", 4))")"
 '
-test_expect_success SQLITE3 "no traces (fsdp's removed): no phase shares, and no profiled epoch either" '
+test_expect_success SQLITE3,SQLITE_STORE "no traces (fsdp's removed): no phase shares, and no profiled epoch either" '
 	test_eq "False | None | epoch 0 (warm-up)" \
 		"$(json_get "$TMP/phase.json" "(lambda p: \" | \".join(str(v) for v in (p[\"has_trace\"], p[\"phase_share\"][\"compute\"], p[\"run_values\"][0][\"excluded\"])))(point(\"fsdp\", 4))")"
 '
-test_expect_success SQLITE3 'the profile table appears with traces' '
+test_expect_success SQLITE3,SQLITE_STORE 'the profile table appears with traces' '
 	test_status 0 "$AMDAHL" --store "$TMP/phase.db" stats
 	test_contains "comp fraction as itwinai: counts overlap twice" "$OUT"
 '

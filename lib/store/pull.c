@@ -1,0 +1,87 @@
+/* pull.c — `amdahl pull` (pull.h): the ClickHouse store loaded into an
+ * in-memory SQLite store by the reading path (ch_load.c, scoped by
+ * ch_scope.c), and that database's image written whole as the output
+ * file (outfile.h), so the copy answers every command as the ClickHouse
+ * store does. */
+#include "pull.h"
+#include "sqlite_int.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clickhouse.h"
+#include "outfile.h"
+
+/* A store file whose write-ahead log is not empty is in use (or was left
+ * by a crash): replacing the file under it would mix the two. */
+static int check_target(const char *to, struct amd_err *err)
+{
+	char wal[4096];
+	struct stat sb;
+	if (snprintf(wal, sizeof wal, "%s-wal", to) >= (int)sizeof wal)
+		return amd_fail(err, "%s: path too long", to);
+	if (lstat(wal, &sb) == 0 && (!S_ISREG(sb.st_mode) || sb.st_size > 0))
+		return amd_fail(err, "%s: its write-ahead log %s is not empty: a process has the "
+				     "store open; not replaced", to, wal);
+	return 0;
+}
+
+static int write_image(struct amd_store *st, const char *to, struct amd_err *err)
+{
+	sqlite3_int64 size = 0;
+	unsigned char *img = sqlite3_serialize(st->db, "main", &size, 0);
+	if (!img)
+		return amd_fail(err, "%s: out of memory", st->path);
+	struct amd_out o;
+	int rc = amd_out_open_path(&o, to, err);
+	if (rc == 0) {
+		if (fwrite(img, 1, (size_t)size, o.f) != (size_t)size) {
+			rc = amd_fail(err, "%s: cannot write", to);
+			amd_out_discard(&o);
+		} else {
+			rc = amd_out_commit(&o, err);
+		}
+	}
+	sqlite3_free(img);
+	return rc;
+}
+
+int amd_store_pull(const char *url, const char *sweep, const char *to, size_t *nsources,
+		   struct amd_err *err)
+{
+	*nsources = 0;
+	if (!amd_ch_is_url(url))
+		return amd_fail(err, "%s: pull reads a ClickHouse store (clickhouse://…); a SQLite "
+				     "store is copied with cp", url);
+	if (check_target(to, err) < 0)
+		return -1;
+	const char *names[] = {sweep};
+	struct amd_store *st;
+	if (amd_store_open_read(url, names, sweep ? 1 : 0, &st, err) < 0)
+		return -1;
+	int rc = 0;
+	if (sweep) {
+		int64_t id = amd_store_first_id(st, "SELECT id FROM sweep WHERE name = ?1", sweep,
+						NULL, err);
+		if (id == 0)
+			amd_fail(err, "%s: no sweep named %s", url, sweep);
+		rc = id > 0 ? 0 : -1;
+	}
+	int64_t n = rc == 0 ? amd_store_first_id(st, "SELECT count(*) FROM source",
+						 NULL, NULL, err) : 0;
+	if (n < 0)
+		rc = -1;
+	/* the copy's schema dates from its newest source, not from the
+	 * second it was pulled: pulling an unchanged store again gives the
+	 * same bytes */
+	if (rc == 0)
+		rc = amd_store_exec(st, "UPDATE schema_version SET applied_at ="
+				    " (SELECT ifnull(max(ingested_at), 0) FROM source)", err);
+	if (rc == 0)
+		rc = write_image(st, to, err);
+	if (rc == 0)
+		*nsources = (size_t)n;
+	amd_store_close(st);
+	return rc;
+}
