@@ -81,7 +81,8 @@ int amd_trace_evbuf_emit(struct amd_trace_evbuf *b, int64_t base_ns, struct amd_
 {
 	if (!sink->trace_event)
 		return 0;
-	qsort(b->v, b->n, sizeof *b->v, by_start);
+	if (b->n > 1) /* qsort's pointer must not be null, even for no elements */
+		qsort(b->v, b->n, sizeof *b->v, by_start);
 	int64_t *next = calloc((size_t)b->names.n + 1, sizeof *next); /* per name */
 	if (!next)
 		return amd_fail(err, "%s: out of memory", path);
