@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -181,10 +182,14 @@ static void print_summary(const size_t *count, int norphans, size_t skipped)
 }
 
 /* A store this command created and never wrote to is removed again, so
- * a failed first ingest leaves no file behind. */
-static void drop_if_new_and_empty(const char *path, int existed, size_t committed)
+ * a failed first ingest leaves no file behind (on ClickHouse, no tables
+ * made since the command started; a failure to drop them is not one of
+ * the ingest's: the error stays the ingest's own). */
+static void drop_if_new_and_empty(const char *path, int existed, size_t committed,
+				  int64_t since)
 {
-	if (existed || committed)
+	struct amd_err err = {{0}};
+	if (committed || amd_store_drop_if_new(path, since, &err) < 0 || existed)
 		return;
 	static const char *const suffix[] = {"", "-wal", "-shm"};
 	for (int i = 0; i < 3; i++) {
@@ -313,18 +318,19 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	o.progress = progress;
 	o.progress_ctx = &p;
 	int existed = access(ctx->store_path, F_OK) == 0;
+	int64_t since = (int64_t)time(NULL);
 	struct amd_ingest_target target = amd_store_target(ctx->store_path);
 	int failed = amd_ingest_units(&target, &units, &o, &err);
 	if (failed < 0) {
 		amd_unit_list_free(&units);
-		drop_if_new_and_empty(ctx->store_path, existed, 0);
+		drop_if_new_and_empty(ctx->store_path, existed, 0, since);
 		return cmd_error("ingest", "%s", err.msg);
 	}
 	size_t count[AMD_UNIT_SKIPPED + 1] = {0};
 	for (size_t i = 0; i < units.n; i++)
 		count[units.v[i].result]++;
 	size_t held = units.n - count[AMD_UNIT_FAILED] - count[AMD_UNIT_SKIPPED];
-	drop_if_new_and_empty(ctx->store_path, existed, held);
+	drop_if_new_and_empty(ctx->store_path, existed, held, since);
 	char *orphaned = calloc(units.n + 1, 1);
 	int norphans = !orphaned ? amd_fail(&err, "out of memory")
 		     : held ? find_orphans(ctx->store_path, &units, orphaned, &err) : 0;

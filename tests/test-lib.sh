@@ -166,6 +166,12 @@ store_copy() {
 	mv "$f" "$TMP/.copy.db" && "$AMDAHL_CH_REAL" --store "$TMP/.copy.db" push --to "$to" >/dev/null
 }
 
+# store_name STORE — STORE as amdahl's messages name it: the path, or on
+# ClickHouse the URL of the database standing for it.
+store_name() {
+	if [ "$AMDAHL_TEST_BACKEND" = clickhouse ]; then ch_store_url "$1"; else printf '%s\n' "$1"; fi
+}
+
 # ---- the backend: AMDAHL_TEST_BACKEND=sqlite (default) or clickhouse ----
 # On ClickHouse, $AMDAHL is tests/lib/ch_amdahl.sh: every store path a
 # case names is its own database on one private server (the one

@@ -118,13 +118,38 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
 	return sqlite3_bind_text(q, i, v->valuestring, -1, SQLITE_STATIC);
 }
 
-/* The load SELECT of t: its columns and src, the rows of the attempts
- * in (in), in the order a SQLite store would hold them. */
+/* 1 when column name (n bytes) of t is a Float64 (or Nullable) on the
+ * server. Such columns are loaded as text (toString, read back with
+ * strtod): JSON has no infinities, so the server would send inf and -inf
+ * as null, and a read-only user may not set the setting that quotes
+ * them (output_format_json_quote_denormals). */
+static int float_col(const struct ch_table *t, const char *name, size_t n)
+{
+	for (const char *c = t->columns; (c = strstr(c, name)) != NULL; c += n) {
+		const char *type = c + n;
+		if ((c == t->columns || c[-1] == ' ') && *type == ' ')
+			return strncmp(type + 1, "Float64", 7) == 0 ||
+			       strncmp(type + 1, "Nullable(Float64)", 17) == 0;
+	}
+	return 0;
+}
+
+/* The load SELECT of t: its columns (floats as text) and src, the rows
+ * of the attempts in (in), in the order a SQLite store would hold them. */
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in)
 {
-	return amd_buf_printf(b, "SELECT %s, src FROM %s ANY LEFT JOIN (SELECT id AS src,"
+	int bad = amd_buf_printf(b, "SELECT ") < 0;
+	for (const char *c = t->cols; !bad && *c;) {
+		size_t n = strcspn(c, ",");
+		bad = amd_buf_printf(b, float_col(t, c, n) ? "toString(%.*s), " : "%.*s, ",
+				     (int)n, c) < 0;
+		c += n + (c[n] == ',');
+	}
+	if (bad)
+		return -1;
+	return amd_buf_printf(b, "src FROM %s ANY LEFT JOIN (SELECT id AS src,"
 			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
-			      " ORDER BY %s src_path, src, rn FORMAT JSONCompact", t->cols,
+			      " ORDER BY %s src_path, src, rn FORMAT JSONCompact",
 			      t->name, in, prefer(t->name));
 }
 
@@ -140,6 +165,15 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 		       const cJSON *data, const struct maps *a, struct amd_err *err)
 {
 	int ncols = (int)strlen(t->kinds);
+	char floats[64] = {0}; /* the columns load_sql selected as text */
+	const char *c = t->cols;
+	for (int i = 0; i < ncols && i < 64 && *c; i++) {
+		size_t n = strcspn(c, ",");
+		floats[i] = (char)float_col(t, c, n);
+		c += n + (c[n] == ',');
+	}
+	if (ncols > 64)
+		return amd_fail(err, "%s: table %s: more than 64 columns", st->path, t->name);
 	/* SQLite's metric_point keys repeated steps apart by seq: the row's order */
 	int seq = strcmp(t->name, "metric_point") == 0;
 	char sql[800];
@@ -165,7 +199,10 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 		sqlite3_reset(q);
 		for (int i = 0; i < ncols; i++) {
 			const cJSON *v = cJSON_GetArrayItem(row, i);
-			if (t->kinds[i] == 'p' && cJSON_IsString(v) && is_int_col(meta, i))
+			int plain_str = t->kinds[i] == 'p' && cJSON_IsString(v);
+			if (plain_str && floats[i])
+				sqlite3_bind_double(q, i + 1, strtod(v->valuestring, NULL));
+			else if (plain_str && is_int_col(meta, i))
 				sqlite3_bind_int64(q, i + 1, json_int(v));
 			else
 				bind_value(q, i + 1, v, t->kinds[i], src, a);

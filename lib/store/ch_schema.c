@@ -125,3 +125,47 @@ int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err)
 				" on it to migrate to %d", amd_ch_name(ch), v, target);
 	return 0;
 }
+
+/* 1 when the store at ch is new and empty: a schema made at or after
+ * since and no committed source; 0 when not (or no store); -1. */
+static int new_and_empty(struct amd_ch *ch, int64_t since, struct amd_err *err)
+{
+	char sql[300];
+	snprintf(sql, sizeof sql, "SELECT count() FROM system.tables WHERE database = '%s'"
+		 " AND name IN ('schema_version', 'source')", amd_ch_database(ch));
+	long tables = query_long(ch, sql, 0, err);
+	if (tables < 2)
+		return tables < 0 ? -1 : 0;
+	snprintf(sql, sizeof sql, "SELECT count() FROM schema_version WHERE applied_at"
+		 " < toDateTime(%lld)", (long long)since);
+	long older = query_long(ch, sql, 1, err);
+	long held = older ? older : query_long(ch, "SELECT count() FROM source", 1, err);
+	if (older < 0 || held < 0)
+		return -1;
+	return older == 0 && held == 0;
+}
+
+int amd_ch_drop_if_new(const char *url, int64_t since, struct amd_err *err)
+{
+	struct amd_ch *ch = NULL;
+	if (amd_ch_open(url, &ch, err) < 0)
+		return -1;
+	int rc = new_and_empty(ch, since, err);
+	if (rc != 1) {
+		amd_ch_close(ch);
+		return rc;
+	}
+	/* the view first, schema_version last: a store is one until then */
+	char sql[200];
+	rc = amd_ch_query(ch, "DROP TABLE IF EXISTS committed", NULL, err);
+	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++) {
+		snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS %s", amd_ch_tables[i].name);
+		rc = amd_ch_query(ch, sql, NULL, err);
+	}
+	if (rc == 0)
+		rc = amd_ch_query(ch, "DROP TABLE IF EXISTS source", NULL, err);
+	if (rc == 0)
+		rc = amd_ch_query(ch, "DROP TABLE IF EXISTS schema_version", NULL, err);
+	amd_ch_close(ch);
+	return rc < 0 ? -1 : 0;
+}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ch_load.h"
+#include "ch_schema.h"
 #include "clickhouse.h"
 #include "metric_sql.h"
 #include "schema.h"
@@ -406,4 +407,9 @@ int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err 
 const char *amd_store_path(const struct amd_store *st)
 {
 	return st->path;
+}
+
+int amd_store_drop_if_new(const char *path, int64_t since, struct amd_err *err)
+{
+	return amd_ch_is_url(path) ? amd_ch_drop_if_new(path, since, err) : 0;
 }

@@ -71,4 +71,11 @@ int amd_store_schema_version(struct amd_store *st);
 /* The path the store was opened at (for messages). */
 const char *amd_store_path(const struct amd_store *st);
 
+/* After an ingest that committed nothing: a ClickHouse store whose
+ * schema was made at or after since (unix seconds: by that ingest) and
+ * holds no source loses its tables, as cmd/ingest.c removes a new SQLite
+ * file, so a failed first ingest leaves no store. 0 (also for a path,
+ * which is left alone), or -1 with err. */
+int amd_store_drop_if_new(const char *path, int64_t since, struct amd_err *err);
+
 #endif

@@ -2,8 +2,10 @@
 # ch_amdahl.sh — what $AMDAHL is when the e2e suite runs on ClickHouse
 # (tests/test-lib.sh, AMDAHL_TEST_BACKEND=clickhouse): runs the real
 # binary ($AMDAHL_CH_REAL) with only its store arguments rewritten — each
-# `--store PATH`, `--baseline-store PATH` and $AMDAHL_STORE naming a file
-# becomes that path's own ClickHouse database (ch_backend.sh). Output,
+# `--store PATH` (`-s PATH`), `--baseline-store PATH` and, when no store
+# is named, the store the binary would default to ($AMDAHL_STORE, else
+# ./amdahl.db) becomes that path's own ClickHouse database (ch_backend.sh),
+# so no command of the suite reaches a SQLite file in this mode. Output,
 # exit status and every other argument are the binary's own. The
 # databases made are listed in $AMDAHL_CH_DBLIST, dropped when the
 # script ends.
@@ -17,15 +19,18 @@ map() {
 }
 
 args=()
+named=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--store | --baseline-store)
+	--store | -s | --baseline-store)
 		if [ $# -ge 2 ]; then
+			[ "$1" = --baseline-store ] || named=1
 			args+=("$1" "$(map "$2")")
 			shift 2
 			continue
 		fi ;;
 	--store=* | --baseline-store=*)
+		[ "${1%%=*}" = --store ] && named=1
 		args+=("${1%%=*}=$(map "${1#*=}")")
 		shift
 		continue ;;
@@ -34,5 +39,10 @@ while [ $# -gt 0 ]; do
 	args+=("$1")
 	shift
 done
-[ -n "${AMDAHL_STORE:-}" ] && AMDAHL_STORE=$(map "$AMDAHL_STORE") && export AMDAHL_STORE
+# The default store: $AMDAHL_STORE if set and not empty, else ./amdahl.db
+# (cmd/main.c); mapped only when the command names no store of its own.
+if [ -z "$named" ]; then
+	AMDAHL_STORE=$(map "${AMDAHL_STORE:-amdahl.db}")
+	export AMDAHL_STORE
+fi
 exec "$AMDAHL_CH_REAL" "${args[@]}"

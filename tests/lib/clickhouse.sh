@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/lib/clickhouse.sh — a private clickhouse-server for the tests: its
 # own data directory, config, ports on 127.0.0.1 and a user 'amdahl' with
-# a password (so the password path is exercised); started, waited for,
+# a password (so the password path is exercised), and 'reader' with the
+# same password and the readonly profile; started, waited for,
 # and stopped by its pid. Nothing of the system's server is touched.
 # Queries are logged in system.query_log (what a read transfers is
 # measured there: tests/e2e/clickhouse.sh, bench/clickhouse.sh).
@@ -56,6 +57,8 @@ XML
       <profile>default</profile><quota>default</quota></default>
     <amdahl><password>$PASSWORD</password><networks><ip>127.0.0.1</ip></networks>
       <profile>default</profile><quota>default</quota></amdahl>
+    <reader><password>$PASSWORD</password><networks><ip>127.0.0.1</ip></networks>
+      <profile>readonly</profile><quota>default</quota></reader>
   </users>
   <quotas><default><interval><duration>3600</duration><queries>0</queries>
     <errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows>
