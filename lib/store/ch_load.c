@@ -125,9 +125,9 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
  * them (output_format_json_quote_denormals). */
 static int float_col(const struct ch_table *t, const char *name, size_t n)
 {
-	for (const char *c = t->columns; (c = strstr(c, name)) != NULL; c += n) {
+	for (const char *c = t->columns; *c; c++) {
 		const char *type = c + n;
-		if ((c == t->columns || c[-1] == ' ') && *type == ' ')
+		if ((c == t->columns || c[-1] == ' ') && strncmp(c, name, n) == 0 && *type == ' ')
 			return strncmp(type + 1, "Float64", 7) == 0 ||
 			       strncmp(type + 1, "Nullable(Float64)", 17) == 0;
 	}
