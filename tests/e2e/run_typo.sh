@@ -19,7 +19,7 @@ test_expect_success 'setup: the GPU sweep ingested, a trace from the CPU sweep c
 test_expect_success '--run naming no run: refused with the closest names and the hint, store unchanged' '
 	before=$(store_digest "$S") &&
 	test_status 2 "$AMDAHL" --store "$S" ingest --run bf16-b9 "$TR" &&
-	test_contains "--run bf16-b9: no run of that name or id in $S; closest: '\''bf16-b8'\''" "$ERR" &&
+	test_contains "--run bf16-b9: no run of that name or id in $(store_name "$S"); closest: '\''bf16-b8'\''" "$ERR" &&
 	test_contains "'\''--sweep S --run bf16-b9'\'' creates it in sweep S" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
 	test_eq "$before" "$(store_digest "$S")"
