@@ -165,6 +165,21 @@ test_expect_success CLICKHOUSE 'a missing store says so' '
 	test_contains "no store here" "$ERR"
 '
 
+# a read-only store: what hostile.sh checks of a SQLite file in a
+# read-only directory (SQLITE_STORE there), for a user of the readonly
+# profile (tests/lib/clickhouse.sh), which may set no setting either
+test_expect_success CLICKHOUSE 'a read-only user reads the same; its ingest is refused, the store unchanged' '
+	ro="clickhouse://reader@127.0.0.1:$(cat "$CHDIR/port")/all" &&
+	"$AMDAHL" --store "$(url all)" stats --json >"$TMP/rw.json" &&
+	"$AMDAHL" --store "$ro" stats --json >"$TMP/ro.json" &&
+	test_true "stats --json as reader is byte-identical" cmp -s "$TMP/rw.json" "$TMP/ro.json" &&
+	before=$(ch "SELECT count(), sum(cityHash64(path, id)) FROM all.source") &&
+	test_status 2 "$AMDAHL" --store "$ro" ingest -q "$DATA/dataloader-workers" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_contains "$ro" "$ERR" &&
+	test_eq "$before" "$(ch "SELECT count(), sum(cityHash64(path, id)) FROM all.source")"
+'
+
 test_expect_success CLICKHOUSE 're-ingesting the same bytes adds nothing' '
 	before=$(ch "SELECT count() FROM all.metric_point") &&
 	"$AMDAHL" --store "$(url all)" ingest "$DATA/cpu-strong-scaling" >"$TMP/re.out" 2>&1 &&
