@@ -57,7 +57,9 @@ file_digest() { sha256sum "$1" | cut -c1-64; }
 test_expect_success PYTHON 'setup: an mlflow.db from the CPU sweep' '
 	"$PY" "$AMDAHL_ROOT/tests/fixtures/mlflow_forms.py" "$DATA/cpu-strong-scaling/mlruns" "$TMP/forms" >/dev/null
 '
-test_expect_success PYTHON '--store mlflow.db ingest is refused and leaves the file byte for byte' '
+# cases 5-7 and 9-12 are about the file at the store path (another
+# program's SQLite file, permissions, a pending -wal): SQLITE_STORE
+test_expect_success PYTHON,SQLITE_STORE '--store mlflow.db ingest is refused and leaves the file byte for byte' '
 	before=$(file_digest "$TMP/forms/mlflow.db") &&
 	test_status 2 "$AMDAHL" --store "$TMP/forms/mlflow.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
 	test_contains "an MLflow tracking database, not an amdahl store" "$ERR" &&
@@ -65,7 +67,7 @@ test_expect_success PYTHON '--store mlflow.db ingest is refused and leaves the f
 	test_eq "$before" "$(file_digest "$TMP/forms/mlflow.db")" &&
 	test_path_is_missing "$TMP/forms/mlflow.db-wal"
 '
-test_expect_success SQLITE3 'another SQLite database is refused unchanged; an empty file becomes a store' '
+test_expect_success SQLITE3,SQLITE_STORE 'another SQLite database is refused unchanged; an empty file becomes a store' '
 	sqlite3 "$TMP/other.db" "CREATE TABLE t(x); INSERT INTO t VALUES(1)" &&
 	before=$(file_digest "$TMP/other.db") &&
 	test_status 2 "$AMDAHL" --store "$TMP/other.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
@@ -74,25 +76,25 @@ test_expect_success SQLITE3 'another SQLite database is refused unchanged; an em
 	: >"$TMP/empty.db" &&
 	test_status 0 "$AMDAHL" --store "$TMP/empty.db" ingest -q "$DATA/cpu-strong-scaling/mlruns"
 '
-test_expect_success PYTHON 'reading mlflow.db as a store says what it is' '
+test_expect_success PYTHON,SQLITE_STORE 'reading mlflow.db as a store says what it is' '
 	test_status 2 "$AMDAHL" --store "$TMP/forms/mlflow.db" runs &&
 	test_contains "an MLflow tracking database" "$ERR"
 '
 
 # ---- 6. a store in a read-only directory is read ----
-test_expect_success 'setup: a copy of the store in a directory only root may write' '
+test_expect_success SQLITE_STORE 'setup: a copy of the store in a directory only root may write' '
 	mkdir "$TMP/ro" && cp "$TMP/cpu.db" "$TMP/ro/cpu.db" &&
 	"$AMDAHL" --store "$TMP/cpu.db" stats --json >"$TMP/stats-rw.json" &&
 	chmod 555 "$TMP/ro" && chmod 444 "$TMP/ro/cpu.db"
 '
-test_expect_success USERNS 'runs and stats read a store in a read-only directory (as another user)' '
+test_expect_success USERNS,SQLITE_STORE 'runs and stats read a store in a read-only directory (as another user)' '
 	unshare -U "$AMDAHL" --store "$TMP/ro/cpu.db" stats --json >"$TMP/stats-ro.json" &&
 	test_eq "$(cat "$TMP/stats-rw.json")" "$(cat "$TMP/stats-ro.json")" &&
 	unshare -U "$AMDAHL" --store "$TMP/ro/cpu.db" runs >"$TMP/runs-ro" &&
 	test_contains "29 runs" "$(cat "$TMP/runs-ro")" &&
 	test_eq "cpu.db" "$(ls "$TMP/ro")"
 '
-test_expect_success USERNS 'gate --baseline-store and report build read a read-only store' '
+test_expect_success USERNS,SQLITE_STORE 'gate --baseline-store and report build read a read-only store' '
 	unshare -U "$AMDAHL" --store "$TMP/ro/cpu.db" gate --baseline-store "$TMP/ro/cpu.db" \
 		--baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --json >"$TMP/gate-ro.json"
 	test_true "gate exits 0, 1 or 3, not 2" test $? != 2 &&
@@ -101,7 +103,7 @@ test_expect_success USERNS 'gate --baseline-store and report build read a read-o
 	test_status 0 unshare -U "$AMDAHL" --store "$TMP/ro/cpu.db" report build -o "$TMP/rep-ro" &&
 	test_true "report.pdf written" test -s "$TMP/rep-ro/report.pdf"
 '
-test_expect_success USERNS 'a pending write-ahead log in a read-only directory is named, not "not a store"' '
+test_expect_success USERNS,SQLITE_STORE 'a pending write-ahead log in a read-only directory is named, not "not a store"' '
 	chmod 755 "$TMP/ro" && printf "x%.0s" $(seq 1 100) >"$TMP/ro/cpu.db-wal" && chmod 555 "$TMP/ro" &&
 	test_status 2 unshare -U "$AMDAHL" --store "$TMP/ro/cpu.db" runs &&
 	test_contains "write-ahead log" "$ERR" &&
