@@ -202,6 +202,17 @@ static int top_key(struct stream *s, const unsigned char *k, size_t n)
 	return 1;
 }
 
+/* The value of the top-level key just read is not an array: an error
+ * for "runs" and "metrics", nothing for the keys skipped. */
+static int top_not_array(struct stream *s)
+{
+	if (s->top == TOP_RUNS)
+		return go_on(s, amd_rest_fail(s->r, "\"runs\"", "not an array"));
+	if (s->top == TOP_HISTORY)
+		return go_on(s, amd_rest_fail(s->r, "history", "\"metrics\" is not an array"));
+	return 1;
+}
+
 /* A value that is not a container: type and number or string. */
 static int scalar(struct stream *s, struct amd_rest_jval v, const unsigned char *str, size_t n)
 {
@@ -215,11 +226,7 @@ static int scalar(struct stream *s, struct amd_rest_jval v, const unsigned char 
 		return 1;
 	case AT_TOP_VALUE:
 		s->at = AT_TOP_KEY;
-		if (s->top == TOP_RUNS)
-			return go_on(s, amd_rest_fail(s->r, "\"runs\"", "not an array"));
-		if (s->top == TOP_HISTORY)
-			return go_on(s, amd_rest_fail(s->r, "history", "\"metrics\" is not an array"));
-		return 1;
+		return top_not_array(s);
 	case AT_RUNS:
 	case AT_BUILD:
 		return build_add(s, v.type == AMD_RJ_NUM   ? cJSON_CreateNumber(v.num)
@@ -287,11 +294,7 @@ static int open_container(struct stream *s, int is_map)
 			return 1;
 		}
 		s->skip = 1;
-		if (s->top == TOP_RUNS)
-			return go_on(s, amd_rest_fail(s->r, "\"runs\"", "not an array"));
-		if (s->top == TOP_HISTORY)
-			return go_on(s, amd_rest_fail(s->r, "history", "\"metrics\" is not an array"));
-		return 1;
+		return top_not_array(s);
 	case AT_RUNS:
 	case AT_BUILD:
 		return build_open(s, is_map ? cJSON_CreateObject() : cJSON_CreateArray());
