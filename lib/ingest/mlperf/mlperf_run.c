@@ -32,19 +32,29 @@
 #include "num.h"
 
 struct mlperf_ev {
-	char *key;
-	struct amd_mlperf_event e;
-	char *status;
-	int has_num;
-	double num;
-	char *text; /* the value as text (numbers too), NULL when none */
+	uint32_t key;    /* id in log->names */
+	uint8_t kind;    /* AMD_MLPERF_* */
+	uint8_t valued;  /* a point with a scalar value (text) */
+	uint8_t has_num; /* ... that is a finite number: num */
+	int64_t time_ms, progress;
+	double samples, num;
+};
+
+/* Per key: where its events are (event index + 1; 0 = none). */
+struct mlperf_key {
+	size_t first_point; /* the first point with a value */
+	size_t first_start, first_end, last_end;
+	size_t nums;        /* points with a finite number */
+	char *text;         /* the first point's value as text */
+	char *last_status;  /* metadata status of the last end event */
 };
 
 struct mlperf_kv {
 	char *key, *text;
 };
 
-/* The text of a scalar JSON value in out (NULL when it has none). */
+/* The text of a scalar JSON value in out (NULL when it has none: the
+ * event's "valued" says the same). */
 static const char *scalar_text(const cJSON *v, char *out, size_t n)
 {
 	if (cJSON_IsString(v))
@@ -58,27 +68,71 @@ static const char *scalar_text(const cJSON *v, char *out, size_t n)
 	return NULL;
 }
 
+/* The id of name (> 0), with room for it in keys; 0 out of memory. */
+static uint32_t key_id(struct amd_mlperf_log *log, const char *name, size_t n)
+{
+	uint32_t id = amd_strtab_intern(&log->names, name, n);
+	if (id == 0 || id < log->capkeys)
+		return id;
+	size_t old = log->capkeys;
+	if (amd_grow_to(&log->keys, (size_t)id + 1, &log->capkeys, sizeof *log->keys, 64) < 0)
+		return 0;
+	memset(log->keys + old, 0, (log->capkeys - old) * sizeof *log->keys);
+	return id;
+}
+
+/* What event i (just stored, its value v) tells about its key; the
+ * value's text is made only for the key's first point. */
+static int note_key(struct mlperf_key *k, const struct mlperf_ev *ev, size_t i,
+		    const cJSON *v, const char *status)
+{
+	if (ev->kind == AMD_MLPERF_START && !k->first_start)
+		k->first_start = i + 1;
+	if (ev->kind == AMD_MLPERF_END) {
+		k->first_end = k->first_end ? k->first_end : i + 1;
+		k->last_end = i + 1;
+		free(k->last_status);
+		k->last_status = status ? strdup(status) : NULL;
+		if (status && !k->last_status)
+			return -1;
+	}
+	if (ev->kind != AMD_MLPERF_POINT || !ev->valued)
+		return 0;
+	k->nums += ev->has_num;
+	if (k->first_point)
+		return 0;
+	k->first_point = i + 1;
+	char num[64];
+	return (k->text = strdup(scalar_text(v, num, sizeof num))) ? 0 : -1;
+}
+
 int amd_mlperf_add(struct amd_mlperf_log *log, const char *key, const char *member,
 		   const struct amd_mlperf_event *e, const cJSON *value, const char *where,
 		   struct amd_err *err)
 {
-	if (amd_grow(&log->ev, log->nev, &log->cap, sizeof *log->ev, 64) < 0)
+	log->name.len = 0;
+	uint32_t id = 0;
+	if (amd_buf_append(&log->name, key, strlen(key)) == 0 &&
+	    (!member || (amd_buf_append(&log->name, "/", 1) == 0 &&
+			 amd_buf_append(&log->name, member, strlen(member)) == 0)))
+		id = key_id(log, log->name.data, log->name.len);
+	if (id == 0 || amd_grow(&log->ev, log->nev, &log->cap, sizeof *log->ev, 64) < 0)
 		return amd_fail(err, "%s: out of memory", where);
+	int has_num = cJSON_IsNumber(value) && isfinite(value->valuedouble);
 	struct mlperf_ev *ev = &log->ev[log->nev];
-	char num[64];
-	const char *text = scalar_text(value, num, sizeof num);
-	*ev = (struct mlperf_ev){.e = *e};
-	ev->e.status = NULL;
-	struct amd_buf k = {0};
-	int bad = member ? amd_buf_printf(&k, "%s/%s", key, member) : amd_buf_printf(&k, "%s", key);
-	ev->key = k.data;
-	ev->status = e->status ? strdup(e->status) : NULL;
-	ev->text = text ? strdup(text) : NULL;
-	ev->has_num = cJSON_IsNumber(value) && isfinite(value->valuedouble);
+	*ev = (struct mlperf_ev){
+		.key = id,
+		.kind = (uint8_t)e->kind,
+		.valued = has_num || cJSON_IsString(value) || cJSON_IsBool(value), /* scalar_text */
+		.has_num = (uint8_t)has_num,
+		.time_ms = e->time_ms,
+		.progress = e->progress,
+		.samples = e->samples,
+	};
 	ev->num = ev->has_num ? value->valuedouble : NAN;
-	log->nev++; /* freed with the log even when a copy failed */
-	if (bad < 0 || (e->status && !ev->status) || (text && !ev->text))
+	if (note_key(&log->keys[id], ev, log->nev, value, e->status) < 0)
 		return amd_fail(err, "%s: out of memory", where);
+	log->nev++;
 	return 0;
 }
 
@@ -99,30 +153,43 @@ int amd_mlperf_system(struct amd_mlperf_log *log, const char *key, const cJSON *
 
 void amd_mlperf_free(struct amd_mlperf_log *log)
 {
-	for (size_t i = 0; i < log->nev; i++) {
-		free(log->ev[i].key);
-		free(log->ev[i].status);
-		free(log->ev[i].text);
+	for (size_t i = 0; i < log->capkeys; i++) {
+		free(log->keys[i].text);
+		free(log->keys[i].last_status);
 	}
 	for (size_t i = 0; i < log->nsys; i++) {
 		free(log->sys[i].key);
 		free(log->sys[i].text);
 	}
 	free(log->ev);
+	free(log->keys);
 	free(log->sys);
+	amd_strtab_free(&log->names);
+	amd_buf_free(&log->name);
 	*log = (struct amd_mlperf_log){0};
 }
 
 /* ---- reading the events ---- */
 
-/* The first point event of key with a value, or NULL. */
-static const struct mlperf_ev *point(const struct amd_mlperf_log *log, const char *key)
+/* The key named name; NULL when no event has it. Only the few names
+ * the run is made of are looked up, once each. */
+static const struct mlperf_key *key_of(const struct amd_mlperf_log *log, const char *name,
+				       uint32_t *id)
 {
-	for (size_t i = 0; i < log->nev; i++)
-		if (log->ev[i].e.kind == AMD_MLPERF_POINT && log->ev[i].text &&
-		    strcmp(log->ev[i].key, key) == 0)
-			return &log->ev[i];
+	for (uint32_t i = 1; i < log->names.n; i++)
+		if (strcmp(log->names.s[i], name) == 0) {
+			if (id)
+				*id = i;
+			return &log->keys[i];
+		}
 	return NULL;
+}
+
+/* The first point event of key with a value: its text, or NULL. */
+static const char *point(const struct amd_mlperf_log *log, const char *key)
+{
+	const struct mlperf_key *k = key_of(log, key, NULL);
+	return k && k->first_point ? k->text : NULL;
 }
 
 /* The system description's field, else the log's point event of the
@@ -132,64 +199,40 @@ static const char *system_text(const struct amd_mlperf_log *log, const char *key
 	for (size_t i = 0; i < log->nsys; i++)
 		if (strcmp(log->sys[i].key, key) == 0)
 			return log->sys[i].text;
-	const struct mlperf_ev *e = point(log, key);
-	return e ? e->text : NULL;
+	return point(log, key);
 }
 
-/* The first (last when last is set) event of kind and key. */
-static const struct mlperf_ev *find(const struct amd_mlperf_log *log, int kind,
-				    const char *key, int last)
+/* The event at index + 1 (0: none), or NULL. */
+static const struct mlperf_ev *event_at(const struct amd_mlperf_log *log, size_t at1)
 {
-	const struct mlperf_ev *f = NULL;
-	for (size_t i = 0; i < log->nev && (last || !f); i++)
-		if (log->ev[i].e.kind == kind && strcmp(log->ev[i].key, key) == 0)
-			f = &log->ev[i];
-	return f;
+	return at1 ? &log->ev[at1 - 1] : NULL;
 }
 
 /* ---- which events are params and which metrics ---- */
 
 enum { ROLE_NONE, ROLE_PARAM, ROLE_METRIC };
 
-/* Point events with a value, by key, then in the log's order (qsort_r:
- * ingest workers sort at the same time). */
-static int by_key(const void *a, const void *b, void *ctx)
-{
-	const struct amd_mlperf_log *log = ctx;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int c = strcmp(log->ev[i].key, log->ev[j].key);
-	return c ? c : (i > j) - (i < j);
-}
-
-static int valued_point(const struct mlperf_ev *ev)
-{
-	return ev->e.kind == AMD_MLPERF_POINT && ev->text;
-}
-
 /* role[i] for every event (see the top of the file): a key's events
  * are metrics when it is logged more than once with numbers, is
  * eval_accuracy or a member of an object value; else its first event
- * is a param. Sorting keeps this O(n log n) on any log. */
-static void roles(const struct amd_mlperf_log *log, size_t *idx, char *role)
+ * with a value is a param. */
+static void roles(const struct amd_mlperf_log *log, char *metric_key, char *role)
 {
-	size_t n = 0;
-	memset(role, ROLE_NONE, log->nev);
-	for (size_t i = 0; i < log->nev; i++)
-		if (valued_point(&log->ev[i]))
-			idx[n++] = i;
-	qsort_r(idx, n, sizeof *idx, by_key, (void *)log);
-	for (size_t a = 0, b; a < n; a = b) {
-		const char *key = log->ev[idx[a]].key;
-		size_t nums = 0;
-		for (b = a; b < n && strcmp(log->ev[idx[b]].key, key) == 0; b++)
-			nums += log->ev[idx[b]].has_num;
-		int metric = nums > 1 || (nums == 1 && (strchr(key, '/') ||
-						       strcmp(key, "eval_accuracy") == 0));
-		for (size_t k = a; k < b; k++)
-			if (metric)
-				role[idx[k]] = log->ev[idx[k]].has_num ? ROLE_METRIC : ROLE_NONE;
-		if (!metric)
-			role[idx[a]] = ROLE_PARAM;
+	for (uint32_t id = 1; id < log->names.n; id++) {
+		const struct mlperf_key *k = &log->keys[id];
+		const char *name = log->names.s[id];
+		metric_key[id] = k->nums > 1 || (k->nums == 1 && (strchr(name, '/') ||
+								  strcmp(name, "eval_accuracy") == 0));
+	}
+	for (size_t i = 0; i < log->nev; i++) {
+		const struct mlperf_ev *ev = &log->ev[i];
+		role[i] = ROLE_NONE;
+		if (ev->kind != AMD_MLPERF_POINT || !ev->valued)
+			continue;
+		if (metric_key[ev->key])
+			role[i] = ev->has_num ? ROLE_METRIC : ROLE_NONE;
+		else if (log->keys[ev->key].first_point == i + 1)
+			role[i] = ROLE_PARAM;
 	}
 }
 
@@ -200,6 +243,8 @@ struct emit {
 	struct amd_sink *sink;
 	struct amd_err *err;
 	const char *role; /* per event: ROLE_* */
+	const struct mlperf_ev *start, *stop; /* first run_start, last run_stop */
+	const char *stop_status;
 };
 
 static int param(struct emit *m, const char *key, const char *value)
@@ -216,35 +261,34 @@ static int metric(struct emit *m, const char *key, int64_t step, int64_t ts, dou
 static int run_record(struct emit *m, const char *nodes, const char *accel)
 {
 	const struct amd_mlperf_log *log = m->log;
-	const struct mlperf_ev *b = point(log, "submission_benchmark");
-	const struct mlperf_ev *pl = point(log, "submission_platform");
-	const struct mlperf_ev *seed = point(log, "seed");
-	const struct mlperf_ev *start = find(log, AMD_MLPERF_START, "run_start", 0);
-	const struct mlperf_ev *stop = find(log, AMD_MLPERF_END, "run_stop", 1);
-	const char *bench = b ? b->text : "mlperf";
+	const char *b = point(log, "submission_benchmark");
+	const char *pl = point(log, "submission_platform");
+	const char *seed = point(log, "seed");
+	const struct mlperf_ev *start = m->start, *stop = m->stop;
+	const char *bench = b ? b : "mlperf";
 	char name[512], sweep[300], id[700];
 	if (nodes && accel)
 		snprintf(name, sizeof name, "%.200s-%.60sx%.60s", bench, nodes, accel);
 	else if (pl)
-		snprintf(name, sizeof name, "%.200s-%.200s", bench, pl->text);
+		snprintf(name, sizeof name, "%.200s-%.200s", bench, pl);
 	else
 		snprintf(name, sizeof name, "%.200s", bench);
 	snprintf(sweep, sizeof sweep, "mlperf-%.200s", bench);
-	int64_t t0 = start ? start->e.time_ms : log->ev[0].e.time_ms;
+	int64_t t0 = start ? start->time_ms : log->ev[0].time_ms;
 	snprintf(id, sizeof id, "mlperf:%s:%lld:%.60s", name, (long long)t0,
-		 seed ? seed->text : "");
-	if (start && stop && stop->e.time_ms < start->e.time_ms)
+		 seed ? seed : "");
+	if (start && stop && stop->time_ms < start->time_ms)
 		return amd_fail(m->err, "%s: run_stop (time_ms %lld) precedes run_start (%lld)",
-				log->path, (long long)stop->e.time_ms, (long long)start->e.time_ms);
+				log->path, (long long)stop->time_ms, (long long)start->time_ms);
 	struct amd_run_rec r = {
 		.ext_id = id,
 		.name = name,
 		.sweep = sweep,
 		.status = !stop ? AMD_STATUS_RUNNING
-			  : !stop->status || strcmp(stop->status, "success") == 0
+			  : !m->stop_status || strcmp(m->stop_status, "success") == 0
 			  ? AMD_STATUS_FINISHED : AMD_STATUS_FAILED,
-		.start_ms = start ? start->e.time_ms : 0,
-		.end_ms = stop ? stop->e.time_ms : 0,
+		.start_ms = start ? start->time_ms : 0,
+		.end_ms = stop ? stop->time_ms : 0,
 	};
 	return m->sink->run ? m->sink->run(m->sink, &r, m->err) : 0;
 }
@@ -255,7 +299,7 @@ static int params(struct emit *m, const char *nodes, const char *accel)
 	int rc = 0;
 	for (size_t i = 0; i < log->nev && rc == 0; i++)
 		if (m->role[i] == ROLE_PARAM)
-			rc = param(m, log->ev[i].key, log->ev[i].text);
+			rc = param(m, log->names.s[log->ev[i].key], log->keys[log->ev[i].key].text);
 	static const char *const sys[] = {"system_name", "accelerator_model_name", "submitter",
 					   "framework"};
 	for (size_t i = 0; i < sizeof sys / sizeof sys[0] && rc == 0; i++)
@@ -280,19 +324,22 @@ static int blocks(struct emit *m, const char *start_key, const char *stop_key, i
 {
 	const struct amd_mlperf_log *log = m->log;
 	const struct mlperf_ev *open = NULL;
+	uint32_t start_id = 0, stop_id = 0; /* 0: no event has the key */
+	key_of(log, start_key, &start_id);
+	key_of(log, stop_key, &stop_id);
 	int rc = 0;
 	*count = 0;
 	for (size_t i = 0; i < log->nev && rc == 0; i++) {
 		const struct mlperf_ev *ev = &log->ev[i];
-		if (ev->e.kind == AMD_MLPERF_START && strcmp(ev->key, start_key) == 0)
+		if (ev->kind == AMD_MLPERF_START && ev->key == start_id)
 			open = ev;
-		if (ev->e.kind != AMD_MLPERF_END || strcmp(ev->key, stop_key) != 0 || !open)
+		if (ev->kind != AMD_MLPERF_END || ev->key != stop_id || !open)
 			continue;
-		double secs = (double)(ev->e.time_ms - open->e.time_ms) / 1000.0;
-		double samples = ev->e.samples - open->e.samples;
-		rc = metric(m, "epoch_time_s", *count, ev->e.time_ms, secs);
+		double secs = (double)(ev->time_ms - open->time_ms) / 1000.0;
+		double samples = ev->samples - open->samples;
+		rc = metric(m, "epoch_time_s", *count, ev->time_ms, secs);
 		if (rc == 0 && secs > 0 && isfinite(samples) && samples > 0)
-			rc = metric(m, "throughput_samples_per_s", *count, ev->e.time_ms,
+			rc = metric(m, "throughput_samples_per_s", *count, ev->time_ms,
 				    samples / secs);
 		++*count;
 		open = NULL;
@@ -307,22 +354,21 @@ static int metrics(struct emit *m)
 	int rc = 0;
 	for (size_t i = 0; i < log->nev && rc == 0; i++) {
 		const struct mlperf_ev *ev = &log->ev[i];
-		if (ev->e.progress > progress)
-			progress = ev->e.progress;
+		if (ev->progress > progress)
+			progress = ev->progress;
 		if (m->role[i] == ROLE_METRIC)
-			rc = metric(m, ev->key, ev->e.progress >= 0 ? ev->e.progress : progress,
-				    ev->e.time_ms, ev->num);
+			rc = metric(m, log->names.s[ev->key],
+				    ev->progress >= 0 ? ev->progress : progress, ev->time_ms, ev->num);
 	}
+	const struct mlperf_key *block_stop = key_of(log, "block_stop", NULL);
 	if (rc == 0)
-		rc = find(log, AMD_MLPERF_END, "block_stop", 0)
+		rc = block_stop && block_stop->first_end
 			? blocks(m, "block_start", "block_stop", &nblocks)
 			: blocks(m, "epoch_start", "epoch_stop", &nblocks);
-	const struct mlperf_ev *start = find(log, AMD_MLPERF_START, "run_start", 0);
-	const struct mlperf_ev *stop = find(log, AMD_MLPERF_END, "run_stop", 1);
-	if (rc == 0 && start && stop) {
+	if (rc == 0 && m->start && m->stop) {
 		int64_t step = progress > nblocks ? progress : nblocks;
-		rc = metric(m, "time_to_train_s", step > 0 ? step : 1, stop->e.time_ms,
-			    (double)(stop->e.time_ms - start->e.time_ms) / 1000.0);
+		rc = metric(m, "time_to_train_s", step > 0 ? step : 1, m->stop->time_ms,
+			    (double)(m->stop->time_ms - m->start->time_ms) / 1000.0);
 	}
 	return rc;
 }
@@ -332,16 +378,26 @@ int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
 {
 	if (log->nev == 0)
 		return amd_fail(err, "%s: no :::MLLOG line", log->path);
-	size_t *idx = malloc(log->nev * sizeof *idx);
+	char *metric_key = malloc(log->names.n);
 	char *role = malloc(log->nev);
-	if (!idx || !role) {
-		free(idx);
+	if (!metric_key || !role) {
+		free(metric_key);
 		free(role);
 		return amd_fail(err, "%s: out of memory", log->path);
 	}
-	roles(log, idx, role);
-	free(idx);
-	struct emit m = {log, sink, err, role};
+	roles(log, metric_key, role);
+	free(metric_key);
+	const struct mlperf_key *start = key_of(log, "run_start", NULL);
+	const struct mlperf_key *stop = key_of(log, "run_stop", NULL);
+	struct emit m = {
+		.log = log,
+		.sink = sink,
+		.err = err,
+		.role = role,
+		.start = start ? event_at(log, start->first_start) : NULL,
+		.stop = stop ? event_at(log, stop->last_end) : NULL,
+		.stop_status = stop && stop->last_end ? stop->last_status : NULL,
+	};
 	const char *nodes = system_text(log, "number_of_nodes");
 	const char *accel = system_text(log, "accelerators_per_node");
 	int rc = run_record(&m, nodes, accel) < 0 || params(&m, nodes, accel) < 0 ? -1

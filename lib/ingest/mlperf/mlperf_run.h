@@ -8,8 +8,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "buf.h"
+
 #include "err.h"
 #include "sink.h"
+#include "trace_strtab.h"
 
 enum { AMD_MLPERF_POINT, AMD_MLPERF_START, AMD_MLPERF_END };
 
@@ -22,14 +25,22 @@ struct amd_mlperf_event {
 	const char *status; /* metadata status (run_stop), or NULL */
 };
 
-struct mlperf_ev;      /* one stored event (mlperf_run.c) */
+struct mlperf_ev;      /* one event, without texts (mlperf_run.c) */
+struct mlperf_key;     /* what the events of one key say (mlperf_run.c) */
 struct mlperf_kv;
 
+/* Events are kept small (a key id, times, numbers) while the file is
+ * read, since a key's role (param or metric) is known only at its end;
+ * each distinct key is stored once (keys) with its first text. */
 struct amd_mlperf_log {
 	const char *path;
 	struct mlperf_ev *ev;
 	size_t nev, cap;
-	struct mlperf_kv *sys; /* the :::SYSJSON fields kept */
+	struct amd_strtab names; /* key id -> "KEY" or "KEY/MEMBER" */
+	struct mlperf_key *keys; /* by key id */
+	size_t capkeys;
+	struct amd_buf name;     /* scratch: KEY/MEMBER */
+	struct mlperf_kv *sys;   /* the :::SYSJSON fields kept */
 	size_t nsys, capsys;
 };
 

@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "ingest.h"
+#include "pb_arena.h"
 #include "tb_event.pb-c.h"
 #include "tb_run.h"
 #include "tfrecord.h"
@@ -95,6 +96,7 @@ struct reader {
 	struct tags tags;
 	uint64_t record, offset; /* the record being read */
 	char where[600];
+	struct amd_pb_arena arena; /* the record's Event, dropped whole */
 };
 
 /* "PATH: record N (byte OFF)" for an error (made only when failing). */
@@ -146,15 +148,17 @@ static int value(struct reader *r, const Amdtb__Event *e, const Amdtb__Summary__
 
 static int event(struct reader *r, const unsigned char *data, size_t len, struct amd_err *err)
 {
-	Amdtb__Event *e = amdtb__event__unpack(NULL, len, data);
-	if (!e)
+	Amdtb__Event *e = amdtb__event__unpack(&r->arena.pb, len, data);
+	if (!e) {
+		amd_pb_arena_reset(&r->arena);
 		return amd_fail(err, "%s: not an Event protobuf", at(r));
+	}
 	int rc = isfinite(e->wall_time) ? tb_run_seen(r->run, e->wall_time)
 		 : amd_fail(err, "%s: wall_time is not a number", at(r));
 	if (rc == 0 && e->what_case == AMDTB__EVENT__WHAT_SUMMARY)
 		for (size_t i = 0; i < e->summary->n_value && rc == 0; i++)
 			rc = value(r, e, e->summary->value[i], err);
-	amdtb__event__free_unpacked(e, NULL);
+	amd_pb_arena_reset(&r->arena); /* e and all it holds */
 	return rc;
 }
 
@@ -164,6 +168,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (!f)
 		return -1;
 	struct reader r = {.in = in, .sink = sink};
+	amd_pb_arena_init(&r.arena);
 	int rc = (r.run = tb_run_new(in->path, err)) ? 0 : -1, got = 0;
 	const unsigned char *data;
 	size_t len;
@@ -178,6 +183,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	amd_tfrecord_close(f);
 	tb_run_free(r.run);
 	tags_free(&r.tags);
+	amd_pb_arena_free(&r.arena);
 	return rc < 0 || got < 0 ? -1 : 0;
 }
 
