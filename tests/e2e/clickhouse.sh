@@ -141,6 +141,30 @@ test_expect_success CLICKHOUSE 'push --sweep copies only that sweep; bad targets
 	test_contains "push goes to a ClickHouse store" "$ERR"
 '
 
+# ingest --run RUN FILE into a store that holds RUN: FILE's facts go to
+# that run (the ClickHouse target copies it from the server into the
+# unit's staging store, ch_seed.c), not to a placeholder run
+test_expect_success CLICKHOUSE 'ingest --run links a file to a run the store holds, by id and by name: the same output as SQLite' '
+	spy=3679a94ec2214cbe8d71215b864c78ea &&
+	for st in "$(url linked)" "$TMP/linked.db"; do
+		"$AMDAHL" --store "$st" ingest -q "$DATA/itwinai-layout" &&
+		"$AMDAHL" --store "$st" runs --json >"$TMP/runs-before.json" &&
+		"$AMDAHL" --store "$st" ingest -q --run $spy "$DATA/pyspy/train-raw.txt" &&
+		"$AMDAHL" --store "$st" ingest -q --run ddp-1x2-scaling-2gpu "$DATA/profiles/work.prof" &&
+		"$AMDAHL" --store "$st" runs --json >"$TMP/runs-after.json" &&
+		test_true "no run added" cmp -s "$TMP/runs-before.json" "$TMP/runs-after.json" || return 1
+	done &&
+	same_json linked pyspy top $spy -n 0 &&
+	"$AMDAHL" --store "$(url linked)" pyspy top "$DATA/pyspy/train-raw.txt" -n 0 --json >"$TMP/file.json" &&
+	test_true "the file has samples" [ "$(json_get "$TMP/file.json" "d[\"samples\"]")" -gt 0 ] &&
+	test_eq "$(json_get "$TMP/file.json" "d[\"samples\"]")" "$(json_get "$TMP/ch.out" "d[\"samples\"]")" &&
+	same_json linked regions ddp-1x2-scaling-2gpu --source cprofile -n 0 &&
+	test_contains "\"source\":	\"cprofile\"" "$(cat "$TMP/ch.out")" &&
+	same_json linked stats &&
+	same_json linked runs &&
+	same_err linked ingest --run no-such-run "$DATA/pyspy/train-raw.txt"
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&
