@@ -267,11 +267,15 @@ static int check_run(const char *store_path, const struct amd_ingest_opts *o,
 {
 	if (!o->run || o->sweep)
 		return 0;
+	static const char *const run_tables[] = {"run", "sweep"};
 	char near[512] = "";
 	int64_t id = 0;
-	if (access(store_path, F_OK) == 0) {
+	int held = amd_store_exists(store_path, err);
+	if (held < 0)
+		return -1;
+	if (held) {
 		struct amd_store *st = NULL;
-		if (amd_store_open(store_path, AMD_STORE_READ, &st, err) < 0)
+		if (amd_store_open_tables(store_path, run_tables, 2, &st, err) < 0)
 			return -1;
 		id = amd_store_run_find(st, o->run, NULL, near, sizeof near, err);
 		amd_store_close(st);

@@ -74,11 +74,8 @@ int cmd_link(int argc, char **argv, struct cmd_ctx *ctx)
 	char real[PATH_MAX];
 	const char *path = realpath(argv[optind], real) ? real : argv[optind];
 	struct amd_err err = {{0}};
-	struct amd_store *st = NULL;
-	if (amd_store_open(ctx->store_path, AMD_STORE_WRITE, &st, &err) < 0)
-		return cmd_error("link", "%s", err.msg);
-	int rc = amd_store_link_source(st, &ctx->config, path, argv[optind + 1], sweep, 0, &err);
-	amd_store_close(st);
+	int rc = amd_store_link_at(ctx->store_path, &ctx->config, path, argv[optind + 1], sweep,
+				   &err);
 	if (rc < 0)
 		return cmd_error("link", "%s", err.msg);
 	if (rc == AMD_LINK_NOTHING)

@@ -102,12 +102,29 @@ int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err)
 	return 0;
 }
 
-int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err)
+/* 1 when the database holds a store (its schema_version table), 0, -1. */
+static int has_store(struct amd_ch *ch, struct amd_err *err)
 {
 	char sql[300];
 	snprintf(sql, sizeof sql, "SELECT count() FROM system.tables WHERE database = '%s'"
 		 " AND name = 'schema_version'", amd_ch_database(ch));
 	long exists = query_long(ch, sql, 0, err);
+	return exists < 0 ? -1 : exists > 0;
+}
+
+int amd_ch_store_exists(const char *url, struct amd_err *err)
+{
+	struct amd_ch *ch = NULL;
+	if (amd_ch_open(url, &ch, err) < 0)
+		return -1;
+	int rc = has_store(ch, err);
+	amd_ch_close(ch);
+	return rc;
+}
+
+int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err)
+{
+	int exists = has_store(ch, err);
 	if (exists < 0)
 		return -1;
 	if (exists == 0)

@@ -12,6 +12,9 @@ int amd_ch_schema_target(void);
 /* Creates what is missing (idempotent; safe from many hosts at once). */
 int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err);
 
+/* 1 when the database at url holds a store, 0 when not, -1. */
+int amd_ch_store_exists(const char *url, struct amd_err *err);
+
 /* Checks a store for reading: it exists and has this amdahl's version. */
 int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err);
 

@@ -266,10 +266,16 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (commit_row(ch, attempt, src, ts, err) < 0)
 		return amd_fail_prefix(err, "%s", src->path);
-	char *ids = replaced_attempts(ch, src->path, attempt,
-				      (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+	return amd_ch_drop_replaced(ch, src->path, attempt,
+				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+}
+
+int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,
+			 struct amd_err *err)
+{
+	char *ids = replaced_attempts(ch, path, attempt, ns, err);
 	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
 	free(ids);
 	return rc < 0 ? amd_fail_prefix(err, "%s: committed; removing the attempts it replaces",
-					 src->path) : 0;
+					 path) : 0;
 }

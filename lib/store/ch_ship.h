@@ -27,6 +27,11 @@ int64_t amd_ch_new_attempt(void);
 int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 		const struct ch_source *src, struct amd_err *err);
 
+/* After attempt of path committed at ns: deletes the rows of the
+ * attempts of path it replaces (committed before it). */
+int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,
+			 struct amd_err *err);
+
 /* Appends s escaped for TabSeparated (\\ \t \n \r). */
 int amd_ch_tsv_text(struct amd_buf *b, const char *s);
 

@@ -3,15 +3,20 @@
  * rule of the writer holds unchanged), and on finish, if the store has
  * not meanwhile committed the same bytes, shipped with a fresh attempt
  * id and its commit row. Nothing is visible before the commit row;
- * readers pick one committed attempt per path (ch_load.c). */
+ * readers pick one committed attempt per path (ch_load.c). A run the
+ * unit links to and the staging store lacks is copied from the server
+ * first (ch_seed.c), so its facts join that run, not a placeholder. */
 #include "ch_target.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "ch_relink.h"
 #include "ch_schema.h"
+#include "ch_seed.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
+#include "orphans.h"
 #include "writer.h"
 
 struct ch_unit {
@@ -135,6 +140,8 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 		amd_fail(err, "%s: out of memory", info->path);
 		goto fail;
 	}
+	/* a run the unit links to is looked up on the server (ch_seed.c) */
+	amd_store_sink_seed_runs(u->ss, amd_ch_seed_run, u->ch);
 	return (struct amd_unit_writer *)u;
 fail:
 	unit_free(u);
@@ -174,6 +181,14 @@ static void target_rollback(struct amd_unit_writer *w)
 	unit_free((struct ch_unit *)w);
 }
 
+static int target_link(void *conn, const char *path, const char *run, const char *sweep,
+		       const struct amd_config *cfg, struct amd_err *err)
+{
+	(void)cfg; /* no params move: the run's derived columns stay */
+	int rc = amd_ch_relink(conn, path, run, sweep, err);
+	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
+}
+
 struct amd_ingest_target amd_ch_target(const char *url)
 {
 	return (struct amd_ingest_target){
@@ -186,5 +201,6 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.sink = target_sink,
 		.finish = target_finish,
 		.rollback = target_rollback,
+		.link = target_link,
 	};
 }

@@ -8,15 +8,18 @@
 #include <string.h>
 
 #include "buf.h"
+#include "ch_relink.h"
+#include "clickhouse.h"
 #include "run_columns.h"
 #include "selector_hint.h"
 
 /* The tables whose rows a source owns and a run may own (run_id NULL:
  * none). A GPU sample inside a run's start..end belongs to that run by
  * time (gpu_energy.c), so a GPU log is orphaned only when none does. */
-static const char *const run_tables[] = {"trace", "op_average", "stack_sample",
-					 "gpu_sample", "region"};
-#define N_RUN_TABLES (sizeof run_tables / sizeof run_tables[0])
+const char *const amd_run_fact_tables[] = {"trace", "op_average", "stack_sample",
+					   "gpu_sample", "region"};
+const size_t amd_run_fact_table_count =
+	sizeof amd_run_fact_tables / sizeof amd_run_fact_tables[0];
 
 /* every table orphans_sql reads, but source */
 const char *const amd_orphan_tables[] = {"trace", "op_average", "stack_sample",
@@ -111,12 +114,12 @@ static int move_rows(struct amd_store *st, int64_t src, int64_t run, int what, i
 		     struct amd_err *err)
 {
 	*rows = 0;
-	for (size_t i = 0; i < N_RUN_TABLES; i++) {
+	for (size_t i = 0; i < amd_run_fact_table_count; i++) {
 		char sql[160];
 		snprintf(sql, sizeof sql,
 			 what ? "UPDATE %s SET run_id = ?2 WHERE source_id = ?1"
 				" AND run_id IS NOT ?2"
-			      : "SELECT count(*) FROM %s WHERE source_id = ?1", run_tables[i]);
+			      : "SELECT count(*) FROM %s WHERE source_id = ?1", amd_run_fact_tables[i]);
 		sqlite3_stmt *q = amd_store_prepare(st, sql, err);
 		if (!q)
 			return -1;
@@ -207,4 +210,23 @@ int amd_store_link_source(struct amd_store *st, const struct amd_config *cfg,
 		return rc;
 	}
 	return amd_store_commit(st, err) < 0 ? -1 : rc;
+}
+
+int amd_store_link_at(const char *store_path, const struct amd_config *cfg,
+		      const char *path, const char *run, const char *sweep, struct amd_err *err)
+{
+	if (amd_ch_is_url(store_path)) {
+		struct amd_ch *ch = NULL;
+		if (amd_ch_open(store_path, &ch, err) < 0)
+			return -1;
+		int rc = amd_ch_relink(ch, path, run, sweep, err);
+		amd_ch_close(ch);
+		return rc;
+	}
+	struct amd_store *st = NULL;
+	if (amd_store_open(store_path, AMD_STORE_WRITE, &st, err) < 0)
+		return -1;
+	int rc = amd_store_link_source(st, cfg, path, run, sweep, 0, err);
+	amd_store_close(st);
+	return rc;
 }

@@ -28,6 +28,10 @@ void amd_orphans_free(struct amd_orphan *v, size_t n);
 extern const char *const amd_orphan_tables[];
 extern const size_t amd_orphan_table_count;
 
+/* The tables whose rows a source owns and a run may own (run_id). */
+extern const char *const amd_run_fact_tables[];
+extern const size_t amd_run_fact_table_count;
+
 enum amd_link_result {
 	AMD_LINK_DONE,     /* the source's facts now belong to the run */
 	AMD_LINK_ALREADY,  /* they already did */
@@ -51,5 +55,10 @@ int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sw
 int amd_store_link_source(struct amd_store *st, const struct amd_config *cfg,
 			  const char *path, const char *run, const char *sweep, int create,
 			  struct amd_err *err);
+
+/* The same on the store at store_path (`amdahl link`): a SQLite file
+ * opened to write, or a ClickHouse store (ch_relink.h; create unused). */
+int amd_store_link_at(const char *store_path, const struct amd_config *cfg,
+		      const char *path, const char *run, const char *sweep, struct amd_err *err);
 
 #endif

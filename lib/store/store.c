@@ -195,6 +195,13 @@ int amd_store_open_tables(const char *path, const char *const *tables, size_t n,
 	return amd_store_open(path, AMD_STORE_READ, out, err);
 }
 
+int amd_store_exists(const char *path, struct amd_err *err)
+{
+	if (amd_ch_is_url(path))
+		return amd_ch_store_exists(path, err);
+	return access(path, F_OK) == 0;
+}
+
 int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err)
 {
 	*whole = st;

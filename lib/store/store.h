@@ -40,6 +40,10 @@ int amd_store_open_read(const char *path, const char *const *names, size_t n,
 int amd_store_open_tables(const char *path, const char *const *tables, size_t n,
 			  struct amd_store **out, struct amd_err *err);
 
+/* 1 when path holds a store (a SQLite file is there; a ClickHouse
+ * database has the store's tables), 0 when not, -1 on an error. */
+int amd_store_exists(const char *path, struct amd_err *err);
+
 /* The whole store st is a part of, for what a part cannot answer alone
  * (an error's list of every sweep or key): *whole is st itself when st
  * is whole, else the store opened whole (the caller closes it). */

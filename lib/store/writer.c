@@ -437,6 +437,41 @@ static int sink_tag(struct amd_sink *s, const char *key, const char *value,
 	return key_value(s, "a tag", 1, key, value, err);
 }
 
+int64_t amd_store_sink_find_run(struct amd_store *st, const char *ext_id, const char *name,
+				const char *sweep, struct amd_err *err)
+{
+	int64_t id = 0;
+	if (ext_id)
+		id = lookup_id(st, "SELECT id FROM run WHERE ext_id=?1", ext_id);
+	if (id == 0 && name) {
+		/* by name: the newest run of that name (in the sweep when named) */
+		char cn[AMD_NAME_MAX + 1], cs[AMD_NAME_MAX + 1];
+		const char *n = amd_store_name(st, name, cn, err);
+		if (!n || (sweep && !(sweep = amd_store_name(st, sweep, cs, err))))
+			return -1;
+		sqlite3_stmt *q = amd_store_prepare(st,
+			"SELECT run.id FROM run LEFT JOIN sweep ON sweep.id=run.sweep_id"
+			" WHERE (run.name=?1 OR run.ext_id=?1) AND (?2 IS NULL OR sweep.name=?2)"
+			" ORDER BY run.start_ms DESC LIMIT 1", err);
+		if (!q)
+			return -1;
+		sqlite3_bind_text(q, 1, n, -1, SQLITE_STATIC);
+		writer_bind_text(q, 2, sweep);
+		int rc = sqlite3_step(q);
+		id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : rc == SQLITE_DONE ? 0 : -1;
+		sqlite3_finalize(q);
+	}
+	if (id < 0)
+		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	return id;
+}
+
+void amd_store_sink_seed_runs(struct amd_store_sink *ss, amd_seed_run_fn *fn, void *ctx)
+{
+	ss->seed_run = fn;
+	ss->seed_ctx = ctx;
+}
+
 static int sink_link(struct amd_sink *s, const char *ext_id, const char *name,
 		     const char *sweep, struct amd_err *err)
 {
@@ -445,30 +480,16 @@ static int sink_link(struct amd_sink *s, const char *ext_id, const char *name,
 	ss->run_id = 0;
 	if (!ext_id && !name)
 		return 0;
-	int64_t id = 0;
-	if (ext_id)
-		id = lookup_id(ss->st, "SELECT id FROM run WHERE ext_id=?1", ext_id);
-	if (id == 0 && name) {
-		/* by name: the newest run of that name (in the sweep when named) */
-		char cn[AMD_NAME_MAX + 1], cs[AMD_NAME_MAX + 1];
-		const char *sw = ss->sweep_override ? ss->sweep_override : sweep;
-		const char *n = amd_store_name(ss->st, name, cn, err);
-		if (!n || (sw && !(sw = amd_store_name(ss->st, sw, cs, err))))
+	const char *sw = ss->sweep_override ? ss->sweep_override : sweep;
+	int64_t id = amd_store_sink_find_run(ss->st, ext_id, name, sw, err);
+	if (id == 0 && ss->seed_run) {
+		/* the run may be held where this store is only staging */
+		if (ss->seed_run(ss->seed_ctx, ss->st, ext_id, name, sw, err) < 0)
 			return -1;
-		sqlite3_stmt *q = amd_store_prepare(ss->st,
-			"SELECT run.id FROM run LEFT JOIN sweep ON sweep.id=run.sweep_id"
-			" WHERE (run.name=?1 OR run.ext_id=?1) AND (?2 IS NULL OR sweep.name=?2)"
-			" ORDER BY run.start_ms DESC LIMIT 1", err);
-		if (!q)
-			return -1;
-		sqlite3_bind_text(q, 1, n, -1, SQLITE_STATIC);
-		writer_bind_text(q, 2, sw);
-		int rc = sqlite3_step(q);
-		id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : rc == SQLITE_DONE ? 0 : -1;
-		sqlite3_finalize(q);
+		id = amd_store_sink_find_run(ss->st, ext_id, name, sw, err);
 	}
 	if (id < 0)
-		return writer_sql_fail(ss, err);
+		return -1;
 	if (id == 0) {
 		/* not ingested yet: a placeholder the run's own unit fills in */
 		char synth[512];

@@ -36,6 +36,17 @@ struct amd_sink *amd_store_sink_iface(struct amd_store_sink *ss);
  * process got there first, in which case nothing was written). */
 int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *state,
 			  struct amd_err *err);
+/* The run a link names, as the sink finds it in st: by ext_id, else the
+ * newest run named name (or with that id) in sweep when not NULL; 0
+ * when none, -1 on an error. */
+int64_t amd_store_sink_find_run(struct amd_store *st, const char *ext_id, const char *name,
+				const char *sweep, struct amd_err *err);
+/* Called when a link names a run st does not hold, before a placeholder
+ * is made: copies into st the run the real store holds, if it does (the
+ * ClickHouse target's staging store, ch_seed.c); 0 or -1. */
+typedef int amd_seed_run_fn(void *ctx, struct amd_store *st, const char *ext_id,
+			    const char *name, const char *sweep, struct amd_err *err);
+void amd_store_sink_seed_runs(struct amd_store_sink *ss, amd_seed_run_fn *fn, void *ctx);
 /* Rolls back whatever the unit wrote and frees the sink. */
 void amd_store_sink_abort(struct amd_store_sink *ss);
 void amd_store_sink_free(struct amd_store_sink *ss);

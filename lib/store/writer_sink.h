@@ -23,6 +23,8 @@ struct amd_store_sink {
 	enum amd_source_state state;
 	int64_t source_id;
 	int64_t run_id; /* current run, 0 = none */
+	amd_seed_run_fn *seed_run; /* a run not held here (writer.h), or NULL */
+	void *seed_ctx;
 	int64_t *touched;
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;

@@ -141,6 +141,60 @@ test_expect_success CLICKHOUSE 'push --sweep copies only that sweep; bad targets
 	test_contains "push goes to a ClickHouse store" "$ERR"
 '
 
+# ingest --run RUN FILE into a store that holds RUN: FILE's facts go to
+# that run (the ClickHouse target copies it from the server into the
+# unit's staging store, ch_seed.c), not to a placeholder run
+test_expect_success CLICKHOUSE 'ingest --run links a file to a run the store holds, by id and by name: the same output as SQLite' '
+	spy=3679a94ec2214cbe8d71215b864c78ea &&
+	for st in "$(url linked)" "$TMP/linked.db"; do
+		"$AMDAHL" --store "$st" ingest -q "$DATA/itwinai-layout" &&
+		"$AMDAHL" --store "$st" runs --json >"$TMP/runs-before.json" &&
+		"$AMDAHL" --store "$st" ingest -q --run $spy "$DATA/pyspy/train-raw.txt" &&
+		"$AMDAHL" --store "$st" ingest -q --run ddp-1x2-scaling-2gpu "$DATA/profiles/work.prof" &&
+		"$AMDAHL" --store "$st" runs --json >"$TMP/runs-after.json" &&
+		test_true "no run added" cmp -s "$TMP/runs-before.json" "$TMP/runs-after.json" || return 1
+	done &&
+	same_json linked pyspy top $spy -n 0 &&
+	"$AMDAHL" --store "$(url linked)" pyspy top "$DATA/pyspy/train-raw.txt" -n 0 --json >"$TMP/file.json" &&
+	test_true "the file has samples" [ "$(json_get "$TMP/file.json" "d[\"samples\"]")" -gt 0 ] &&
+	test_eq "$(json_get "$TMP/file.json" "d[\"samples\"]")" "$(json_get "$TMP/ch.out" "d[\"samples\"]")" &&
+	same_json linked regions ddp-1x2-scaling-2gpu --source cprofile -n 0 &&
+	test_contains "\"source\":	\"cprofile\"" "$(cat "$TMP/ch.out")" &&
+	same_json linked stats &&
+	same_json linked runs &&
+	same_err linked ingest --run no-such-run "$DATA/pyspy/train-raw.txt"
+'
+
+# a file the store already holds, linked afterwards (by name: the newest
+# run of that name): its rows copied on the server into a new attempt
+# with the run set (ch_relink.c)
+test_expect_success CLICKHOUSE 'ingest --run and link on a held file link it as on SQLite, once' '
+	perf=$DATA/pyspy/perf-collapsed.txt chrome=$DATA/pyspy/train.chrometrace.json &&
+	for st in "$(url linked)" "$TMP/linked.db"; do
+		o=$TMP/$(basename "$st") &&
+		"$AMDAHL" --store "$st" ingest -q "$perf" "$chrome" 2>/dev/null &&
+		"$AMDAHL" --store "$st" ingest --run ddp-1x4-scaling-4gpu "$perf" >"$o.1" &&
+		"$AMDAHL" --store "$st" ingest --run ddp-1x4-scaling-4gpu "$perf" >"$o.2" &&
+		"$AMDAHL" --store "$st" link "$chrome" ddp-1x4-scaling-4gpu >"$o.3" &&
+		"$AMDAHL" --store "$st" link "$chrome" ddp-1x4-scaling-4gpu >>"$o.3" || return 1
+	done &&
+	test_contains "1 linked to a run" "$(cat "$TMP/linked.db.1")" &&
+	test_contains "1 unchanged" "$(cat "$TMP/linked.db.2")" &&
+	test_contains "already linked to run" "$(cat "$TMP/linked.db.3")" &&
+	for k in 1 2 3; do
+		test_true "the same summary ($k)" cmp -s "$TMP/linked.db.$k" "$TMP/linked.$k" || return 1
+	done &&
+	same_json linked runs --orphans &&
+	"$AMDAHL" --store "$TMP/linked.db" runs --json >"$TMP/runs.json" &&
+	id=$(json_get "$TMP/runs.json" "[r[\"id\"] for r in sorted(d[\"runs\"], key=lambda r: r[\"start_ms\"]) if r[\"name\"] == \"ddp-1x4-scaling-4gpu\"][-1]") &&
+	same_json linked pyspy top "$id" -n 0 &&
+	n=$(json_get "$TMP/ch.out" "d[\"samples\"]") &&
+	"$AMDAHL" --store "$(url linked)" pyspy top "$perf" -n 0 --json >"$TMP/perf.json" &&
+	"$AMDAHL" --store "$(url linked)" pyspy top "$chrome" -n 0 --json >"$TMP/chrome.json" &&
+	test_eq $(( $(json_get "$TMP/perf.json" "d[\"samples\"]") + $(json_get "$TMP/chrome.json" "d[\"samples\"]") )) "$n" &&
+	same_json linked stats
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&

@@ -242,15 +242,20 @@ test_expect_success SQLITE3 '12 cut points through a real trace: exit 2 with the
 
 # the engine reads a trace on a second thread while it hashes the file
 # (engine_overlap.c); AMDAHL_OVERLAP=0 reads it after the hash, on one
-# thread: both stores hold the same rows (ingest and migration times aside)
+# thread: both stores hold the same rows (ingest and migration times aside;
+# they are zeroed in a copy of each store: on ClickHouse, the copy pull
+# makes, which leaves out trace_event, counted on the server instead)
 test_expect_success SQLITE3 'the trace read while the file is hashed stores what the one-thread path stores (--events, every testdata trace)' '
 	AMDAHL_OVERLAP=0 "$AMDAHL" --store "$TMP/one.db" ingest --events "$CPU" "$GPU" >/dev/null 2>&1 &&
 	"$AMDAHL" --store "$TMP/two.db" ingest --events "$CPU" "$GPU" >/dev/null 2>&1 &&
-	test_true "events stored" test "$(q "$TMP/two.db" "SELECT count(*) FROM trace_event")" -gt 1000 &&
+	test_true "events stored" test "$("$AMDAHL" --store "$TMP/two.db" sql "SELECT count(*) FROM trace_event" | tail -1)" -gt 1000 &&
+	test_eq "$("$AMDAHL" --store "$TMP/one.db" sql "SELECT count(*) FROM trace_event")" \
+		"$("$AMDAHL" --store "$TMP/two.db" sql "SELECT count(*) FROM trace_event")" &&
 	for d in one two; do
-		sqlite3 "$TMP/$d.db" "UPDATE source SET ingested_at = 0; UPDATE schema_version SET applied_at = 0" || return 1
+		cp "$(_test_store_file "$TMP/$d.db")" "$TMP/$d.copy" &&
+		sqlite3 "$TMP/$d.copy" "UPDATE source SET ingested_at = 0; UPDATE schema_version SET applied_at = 0" || return 1
 	done &&
-	test_eq "$(store_digest "$TMP/one.db")" "$(store_digest "$TMP/two.db")" &&
+	test_eq "$(sqlite3 "$TMP/one.copy" .dump | sha256sum)" "$(sqlite3 "$TMP/two.copy" .dump | sha256sum)" &&
 	"$AMDAHL" --store "$TMP/two.db" ingest --events "$GPU" >"$TMP/again" 2>&1 &&
 	test_contains "0 added, 0 replaced, 32 unchanged, 0 failed" "$(cat "$TMP/again")"
 '

@@ -1,10 +1,11 @@
 # trace_dump.sh — sourced helper (not a test): prints one stored trace the
-# way tests/oracle/trace_oracle.py prints a trace file.
+# way tests/oracle/trace_oracle.py prints a trace file. Read with test-lib's
+# q, so on both backends.
 # dump_trace STORE SOURCE_PATH
 dump_trace() {
   local db=$1 src=${2//\'/\'\'}
   local t="(SELECT t.id FROM trace t JOIN source s ON s.id=t.source_id WHERE s.path='$src')"
-  sqlite3 "$db" "
+  q "$db" "
     SELECT printf('trace %d %d %d %d %d %d', coalesce(rank,-1), coalesce(world_size,-1), events,
                   start_ns, end_ns, has_gpu) FROM trace WHERE id=$t;
     SELECT printf('phase %s %d', d.s, p.ns) FROM trace_phase p JOIN dict d ON d.id=p.phase_id
