@@ -14,6 +14,10 @@ testdata/cpu-strong-scaling (run 05cf3491…, ddp-n8):
     ({"bench_copy": "<run>/<rank>", ...), so that every file's bytes and
     sha256 differ without recompressing 0.6 MB per file.
 
+GEN_SWEEP_FIRST (environment, default 0) numbers the runs from there, so
+that calls with different RANKS fill one store's sweep at several n
+(tests/e2e/scaling_runs.sh).
+
 With METRICS and STEPS (bench/clickhouse_scale.sh's points): no traces,
 but METRICS metric files per run of STEPS points each, the real run's
 three metrics (their values and time gaps repeated in order) under
@@ -97,7 +101,8 @@ def main():
     open(f"{exp}/meta.yaml", "w").write(open(os.path.dirname(SRC) + "/meta.yaml").read())
     temps = [] if points else templates(ranks)
     total = 0
-    for i in range(runs):
+    first = int(os.environ.get("GEN_SWEEP_FIRST", "0"))
+    for i in range(first, first + runs):
         rid, files = run_files(i, ranks, end - start + 60000)
         if points:  # the same series, times as written, in every run
             files = {k: v for k, v in files.items() if "/metrics/" not in k}

@@ -15,6 +15,7 @@
 #include "num.h"
 #include "pdf.h"
 #include "run.h"
+#include "scaling.h"
 #include "table.h"
 
 #define TFONT 7.0
@@ -199,6 +200,13 @@ static void method_section(struct pdf *d, const struct amd_sweep_stats *s)
 			 "Throughput aggregates as total samples over total time. Energy is per GPU "
 			 "and per run, never summed over repeats.",
 		      8.5, 0.25);
+	if (s->has_traces)
+		pdf_paragraph(d, "Region models (What limits scaling): one observation per rank trace, "
+				 "the bootstrap resampling them within each n; when some n has more than "
+				 AMD_SCALING_RANK_OBS_TEXT " rank traces and every n two runs or more, one "
+				 "observation per run (the mean over its ranks), the runs resampled — the "
+				 "ranks of one run share its noise, the run is the repeat.",
+			      8.5, 0.25);
 }
 
 static void tables_pages(struct pdf *d, struct report_ctx *c)

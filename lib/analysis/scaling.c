@@ -2,6 +2,8 @@
  * region times, each fitted (region_fit.h), then the whole and the
  * advice (scaling_whole.c), then ranked (scaling.h). */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +13,16 @@
 #include "scaling_axis.h"
 #include "runs.h"
 
-/* One observation of a strategy: a trace (one rank of one run). */
+/* One trace of a strategy (one rank of one run). */
 struct cell {
 	int n, repeat;
-	long long trace_id;
+	long long run_id, trace_id;
+};
+
+/* The observations of a strategy's regions: its traces, or its runs
+ * (of[a] the run of cell a, runs numbered in cell order; n of them). */
+struct units {
+	size_t *of, n;
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -74,7 +82,7 @@ static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **
 			continue;
 		if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
 			return -1;
-		(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->trace_id };
+		(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->run_id, r->trace_id };
 	}
 	return 0;
 }
@@ -85,6 +93,8 @@ static int cell_before(const struct cell *c, const struct amd_region_time *r)
 		return c->n < r->n;
 	if (c->repeat != r->repeat)
 		return c->repeat < r->repeat;
+	if (c->run_id != r->run_id) /* the rows' order (region_times.c) */
+		return c->run_id < r->run_id;
 	return c->trace_id < r->trace_id;
 }
 
@@ -101,26 +111,89 @@ static size_t cell_index(const struct cell *c, size_t nc, const struct amd_regio
 	return lo;
 }
 
+/* Whether a strategy's observations are its runs: some n has more than
+ * AMD_SCALING_RANK_OBS rank traces and every n at least two runs — the
+ * ranks of one run share its noise, so the run (the mean over its
+ * ranks) is the repeat the bootstrap resamples. Then u->of[a] is cell
+ * a's run and u->n their count; else u->of stays NULL. */
+static int run_units(const struct cell *c, size_t nc, struct units *u)
+{
+	size_t most = 0, fewest_runs = SIZE_MAX;
+	u->of = NULL;
+	u->n = 0;
+	for (size_t a = 0; a < nc;) {
+		size_t b = a, runs = 0;
+		for (; b < nc && c[b].n == c[a].n; b++)
+			runs += b == a || c[b].run_id != c[b - 1].run_id;
+		most = b - a > most ? b - a : most;
+		fewest_runs = runs < fewest_runs ? runs : fewest_runs;
+		a = b;
+	}
+	if (most <= AMD_SCALING_RANK_OBS || fewest_runs < 2)
+		return 0;
+	if (!(u->of = malloc(nc * sizeof *u->of)))
+		return -1;
+	for (size_t a = 0; a < nc; a++) {
+		u->n += a == 0 || c[a].run_id != c[a - 1].run_id || c[a].n != c[a - 1].n;
+		u->of[a] = u->n - 1;
+	}
+	return 0;
+}
+
+/* obs from the cells' values yc: one per cell, or per run the mean of
+ * its cells. */
+static int observe(const struct cell *c, size_t nc, const struct units *u, double *yc,
+		   struct amd_region_obs *obs)
+{
+	if (!u->of) {
+		obs->y = yc;
+		obs->m = nc;
+		for (size_t a = 0; a < nc; a++)
+			obs->n[a] = c[a].n;
+		return 0;
+	}
+	obs->y = calloc(u->n, sizeof *obs->y);
+	size_t *k = calloc(u->n, sizeof *k);
+	if (!obs->y || !k) {
+		free(k);
+		free(yc);
+		return -1;
+	}
+	for (size_t a = 0; a < nc; a++) {
+		obs->y[u->of[a]] += yc[a];
+		obs->n[u->of[a]] = c[a].n;
+		k[u->of[a]]++;
+	}
+	for (size_t r = 0; r < u->n; r++)
+		obs->y[r] /= (double)k[r];
+	obs->m = u->n;
+	free(k);
+	free(yc);
+	return 0;
+}
+
 /* Fits one region whose rows are grp[0..k) into r; obs gets its
- * observations (one per trace, 0 where the trace lacks the region). */
+ * observations (one per trace, 0 where the trace lacks the region; or
+ * one per run, the mean of its traces'). */
 static int fit_region(struct amd_region_time **grp, size_t k, const struct cell *c,
-		      size_t nc, const struct amd_scaling_opts *o, struct amd_region_model *r,
-		      struct amd_region_obs *obs)
+		      size_t nc, const struct units *u, const struct amd_scaling_opts *o,
+		      struct amd_region_model *r, struct amd_region_obs *obs)
 {
 	memset(r, 0, sizeof *r);
+	double *yc = calloc(nc, sizeof *yc);
 	obs->n = calloc(nc, sizeof *obs->n);
-	obs->y = calloc(nc, sizeof *obs->y);
-	obs->m = nc;
 	r->name = strdup(grp[0]->name);
 	r->kind = strdup(grp[0]->kind);
-	if (!obs->n || !obs->y || !r->name || !r->kind)
+	if (!yc || !obs->n || !r->name || !r->kind) {
+		free(yc);
 		return -1;
+	}
 	for (size_t a = 0; a < k; a++)
-		obs->y[cell_index(c, nc, grp[a])] += grp[a]->seconds;
-	for (size_t a = 0; a < nc; a++)
-		obs->n[a] = c[a].n;
+		yc[cell_index(c, nc, grp[a])] += grp[a]->seconds;
+	if (observe(c, nc, u, yc, obs) < 0)
+		return -1;
 	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05 };
-	return amd_rfit_search(obs->n, obs->y, nc, &fo, &r->fit);
+	return amd_rfit_search(obs->n, obs->y, obs->m, &fo, &r->fit);
 }
 
 static void obs_free(struct amd_region_obs *v, size_t n)
@@ -189,7 +262,7 @@ static int overlap_at_n(const struct amd_region_time *rows, size_t m,
 }
 
 /* Fits every region of one strategy's rows (rows[0..m), sorted by n,
- * repeat, trace) and the step. */
+ * repeat, run, trace) and the step. */
 static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store *st,
 			const char *sweep, const struct amd_scaling_opts *o,
 			struct amd_scaling_strategy *s, struct amd_err *err)
@@ -198,8 +271,15 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	size_t nc = 0, cap_r = 0, cap_o = 0, ng = 0;
 	struct amd_region_time **ix = malloc(m * sizeof *ix);
 	struct amd_region_obs *obs = NULL, step_obs = { 0 };
+	struct units u = { NULL, 0 };
 	int rc = ix && cells_of(rows, m, &c, &nc) == 0 && measured_n(s, c, nc) == 0
-		&& overlap_at_n(rows, m, s) == 0 ? 0 : -1;
+		&& overlap_at_n(rows, m, s) == 0 && run_units(c, nc, &u) == 0 ? 0 : -1;
+	s->per_run = u.of != NULL;
+	size_t at = strlen(s->note);
+	if (s->per_run)
+		snprintf(s->note + at, sizeof s->note - at, "more than " AMD_SCALING_RANK_OBS_TEXT
+			 " rank traces at one n: one observation per run (the mean over its ranks),"
+			 " the runs resampled. ");
 	for (size_t a = 0; rc == 0 && a < m; a++)
 		ix[a] = &rows[a];
 	if (rc == 0)
@@ -221,7 +301,7 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 			ob = &obs[ng++];
 			memset(ob, 0, sizeof *ob);
 		}
-		rc = fit_region(ix + a, b - a, c, nc, o, r, ob);
+		rc = fit_region(ix + a, b - a, c, nc, &u, o, r, ob);
 		a = b;
 	}
 	if (rc < 0)
@@ -233,6 +313,7 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	free(step_obs.y);
 	free(ix);
 	free(c);
+	free(u.of);
 	return rc;
 }
 

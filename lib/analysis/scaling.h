@@ -8,7 +8,9 @@
  * kind, strategy, n, repeat, rank, seconds per step). A region's
  * observations are its per-rank times (self time for operators), one
  * per trace — every rank of every run at each n (a trace without the
- * region counts 0); the bootstrap resamples them within each n. Strong
+ * region counts 0); the bootstrap resamples them within each n. A big
+ * sweep (AMD_SCALING_RANK_OBS below) has one observation per run
+ * instead, the mean over its ranks, so the runs are resampled. Strong
  * scaling: per-rank time per step. The regions' times
  * overlap across threads (a gloo collective on its own thread runs
  * beside compute) and the overlap changes with n, so their sum is not
@@ -30,6 +32,13 @@
 #include "err.h"
 #include "region_fit.h"
 #include "store.h"
+
+/* More rank traces than this at one n, and two runs or more at every n:
+ * a region's observations are its runs (the mean over their ranks), not
+ * its traces — the ranks of one run share its noise, the run is the
+ * repeat the fits' bootstrap resamples. */
+#define AMD_SCALING_RANK_OBS 16
+#define AMD_SCALING_RANK_OBS_TEXT "16" /* the same, for sentences */
 
 struct amd_scaling_opts {
 	const char *sweep;     /* NULL: the only sweep (or every sweep's traces) */
@@ -80,6 +89,9 @@ struct amd_scaling_strategy {
 	size_t nn;
 	double *ns;                /* measured n, increasing */
 	int repeats;               /* most repeats at one n */
+	int per_run;               /* 1: a region's observations are its runs' means over their
+				      ranks (more than AMD_SCALING_RANK_OBS traces at some n, two
+				      runs or more at every n); 0: one per trace */
 	double target;
 	struct amd_region_model step;  /* the step itself */
 	double *overlap;           /* step / sum of the regions, per measured n */

@@ -53,7 +53,7 @@ static int terms(cJSON *o, const struct amd_rfit *f)
 }
 
 static int region(cJSON *arr, const struct amd_region_model *r, const char *strategy,
-		  const char *criterion)
+		  const char *criterion, int per_run)
 {
 	static const char *const k[] = { "c0", "c0_lo", "c0_hi", "cv", "cv_constant", "p_trend",
 					 "relative_noise", "measured_at_max_n", "share_at_max_n",
@@ -66,6 +66,7 @@ static int region(cJSON *arr, const struct amd_region_model *r, const char *stra
 	    || !cJSON_AddStringToObject(o, "criterion", criterion)
 	    || !cJSON_AddStringToObject(o, "growth", r->growth ? r->growth : "constant")
 	    || !cJSON_AddStringToObject(o, "interval", f->residual_boot ? "residual bootstrap (one run at some n)"
+					: per_run ? "bootstrap over the runs at each n (each the mean over its ranks)"
 					: "bootstrap over the repeats at each n")
 	    || !cJSON_AddNumberToObject(o, "distinct_n", f->distinct_n)
 	    || !cJSON_AddNumberToObject(o, "plausible_models", f->nplausible)
@@ -119,7 +120,7 @@ static int strategy(cJSON *arr, const struct amd_scaling_strategy *s, const char
 		}
 	}
 	cJSON *step = cJSON_AddArrayToObject(o, "step");
-	if (!step || (s->step.name && region(step, &s->step, s->strategy, criterion) < 0))
+	if (!step || (s->step.name && region(step, &s->step, s->strategy, criterion, s->per_run) < 0))
 		return -1;
 	if (!(ws = cJSON_AddArrayToObject(o, "whole")))
 		return -1;
@@ -141,7 +142,7 @@ static int flat_regions(cJSON *doc, const struct amd_scaling *s)
 	for (size_t i = 0; rs && i < s->nstrategies; i++)
 		for (size_t r = 0; r < s->strategies[i].nregions; r++)
 			if (region(rs, &s->strategies[i].regions[r], s->strategies[i].strategy,
-				   s->criterion) < 0)
+				   s->criterion, s->strategies[i].per_run) < 0)
 				return -1;
 	return rs ? 0 : -1;
 }

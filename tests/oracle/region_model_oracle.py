@@ -11,6 +11,8 @@ files (read by trace_oracle.py):
   "nvtx", ...),
   collectives by summed duration, each over the trace's profiled steps;
   a region has one observation per trace (0 where the trace lacks it);
+  but when some n has more than RANK_OBS (16) traces and every n at
+  least two runs, one observation per run: the mean of its traces';
   runs FINISHED (or without status).
 
   model: t(n) = c0 + c1 n^i log2(n)^j, weighted least squares with weights
@@ -41,6 +43,7 @@ KINDS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "memcpy": "memcpy",
          "user_annotation": "nvtx", "gpu_user_annotation": "nvtx",
          "python_function": "function"}
 HERE = os.path.dirname(os.path.abspath(__file__))
+RANK_OBS = 16  # README "amdahl scaling": more traces than this at one n: one observation per run
 
 
 def read_param(run, key):
@@ -80,10 +83,21 @@ def trace_regions(path):
     return reg
 
 
+def per_run(ts):
+    """True when the observations are runs (some n with more than
+    RANK_OBS traces, every n with two runs or more)."""
+    traces, runs = defaultdict(int), defaultdict(set)
+    for n, run, _ in ts:
+        traces[n] += 1
+        runs[n].add(run)
+    return max(traces.values()) > RANK_OBS and min(len(r) for r in runs.values()) >= 2
+
+
 def observations(root, axis="world_size"):
-    """{strategy: {region: [(n, y)]}}, one observation per trace; n is the
-    run's param axis (world_size, or a size param for weak scaling)."""
-    traces = defaultdict(list)  # strategy -> [(n, regions of one trace)]
+    """{strategy: {region: [(n, y)]}}, one observation per trace (or per
+    run, the mean over its traces); n is the run's param axis
+    (world_size, or a size param for weak scaling)."""
+    traces = defaultdict(list)  # strategy -> [(n, run, regions of one trace)]
     for dirpath, dirnames, files in sorted(os.walk(root)):
         if "meta.yaml" not in files or not os.path.isdir(os.path.join(dirpath, "params")):
             continue
@@ -92,11 +106,18 @@ def observations(root, axis="world_size"):
             continue
         strategy, n = read_param(dirpath, "strategy"), int(read_param(dirpath, axis))
         for t in sorted(os.listdir(tdir)):
-            traces[strategy].append((n, trace_regions(os.path.join(tdir, t))))
+            traces[strategy].append((n, dirpath, trace_regions(os.path.join(tdir, t))))
     obs = {}
     for strategy, ts in traces.items():
-        names = set().union(*(r for _, r in ts))
-        obs[strategy] = {r: [(n, reg.get(r, 0.0)) for n, reg in ts] for r in names}
+        names = set().union(*(r for _, _, r in ts))
+        if per_run(ts):
+            runs = defaultdict(list)
+            for n, run, reg in ts:
+                runs[(n, run)].append(reg)
+            obs[strategy] = {r: [(n, float(np.mean([reg.get(r, 0.0) for reg in regs])))
+                                 for (n, _), regs in runs.items()] for r in names}
+        else:
+            obs[strategy] = {r: [(n, reg.get(r, 0.0)) for n, _, reg in ts] for r in names}
     return obs
 
 
@@ -151,10 +172,10 @@ def f_test(rss0, p0, rss1, p1, m):
 def choose(n, y):
     w = weights(n, y)
     c0, rss0 = fit(n, y, w, [])
+    if len(np.unique(n)) < 3:
+        return [], c0, np.nan
     cv0 = loo(n, y, w, [])
     best = ([], c0, cv0)
-    if len(np.unique(n)) < 3:
-        return best
     one = None
     for i in EXP_I:
         for j in range(3):

@@ -1,0 +1,55 @@
+#!/bin/bash
+# scaling_runs.sh — the observation unit of `amdahl scaling` (and of the
+# report's "What limits scaling") on sweeps generated from the real n=8
+# DDP traces of testdata/cpu-strong-scaling by bench/gen_sweep.py (every
+# run a copy of the real one, rank k's trace real rank k % 8's with its
+# timestamps shifted), two runs at each of n = 2, 4, 9: more than 16 rank
+# traces at one n and two runs at every n make one observation per run,
+# the mean over its ranks — the models (3 distinct n: the search, its F
+# tests over 6 observations, not 30) checked against the numpy oracle
+# (tests/oracle/region_model_oracle.py, which applies the same rule to
+# the raw trace files); the runs are copies, so the intervals from
+# resampling runs have no width. 16 traces (2 runs × 8 ranks) stay one
+# observation per trace, their intervals from the ranks' spread.
+test_description='amdahl scaling: one observation per run in a big sweep'
+. "$(dirname "$0")/../test-lib.sh"
+
+test_expect_success PYTHON 'setup: 2 runs x 2, 4 and 9 ranks in one sweep, 2 runs x 8 ranks in another, ingested, modelled' '
+	(cd "$AMDAHL_ROOT" && "$PY" bench/gen_sweep.py "$TMP/big" 2 2 >/dev/null &&
+		GEN_SWEEP_FIRST=2 "$PY" bench/gen_sweep.py "$TMP/big" 2 4 >/dev/null &&
+		GEN_SWEEP_FIRST=4 "$PY" bench/gen_sweep.py "$TMP/big" 2 9 >/dev/null &&
+		"$PY" bench/gen_sweep.py "$TMP/small" 2 8 >/dev/null) &&
+	test_status 0 "$AMDAHL" --store "$TMP/big.db" ingest -q "$TMP/big/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/big.db" scaling --json &&
+	cp "$TMP/out" "$TMP/big.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/small.db" ingest -q "$TMP/small/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/small.db" scaling --json &&
+	cp "$TMP/out" "$TMP/small.json"
+'
+test_expect_success PYTHON '18 rank traces at n = 9: the note and every region say the runs are resampled' '
+	test_contains "more than 16 rank traces at one n: one observation per run" \
+		"$(json_get "$TMP/big.json" "d[\"strategies\"][0][\"note\"]")" &&
+	test_eq "bootstrap over the runs at each n (each the mean over its ranks)" \
+		"$(json_get "$TMP/big.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")"
+'
+test_expect_success NUMPY,SCIPY 'every region: the same model and coefficients (1e-9) as the numpy oracle over the runs'\'' means' '
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/oracle/region_model_oracle.py" "$TMP/big/mlruns" --check "$TMP/big.json" &&
+	test_eq "checked $(json_get "$TMP/big.json" "len(d[\"regions\"])") regions" "$OUT"
+'
+test_expect_success PYTHON 'the two runs are copies: every c0 interval has no width (resampling runs)' '
+	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if abs(r[\"c0_hi\"] - r[\"c0_lo\"]) > 1e-12 * abs(r[\"c0\"]))")"
+'
+test_expect_success PYTHON '16 rank traces: one observation per trace, the ranks'\'' spread gives the all-reduce interval a width' '
+	test_eq "" "$(json_get "$TMP/small.json" "d[\"strategies\"][0][\"note\"]")" &&
+	test_eq "bootstrap over the repeats at each n" \
+		"$(json_get "$TMP/small.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")" &&
+	test_eq 1 "$(json_get "$TMP/small.json" "sum(1 for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\" and r[\"c0_hi\"] - r[\"c0_lo\"] > 1e-6 * r[\"c0\"])")"
+'
+test_expect_success PDFTOTEXT 'report build: the limits chart'\''s caption and the Method text state the rule' '
+	test_status 0 "$AMDAHL" --store "$TMP/big.db" report build -o "$TMP/r" &&
+	pdftotext "$TMP/r/report.pdf" "$TMP/r.txt" &&
+	txt=$(tr -s " \n" " " <"$TMP/r.txt") &&
+	test_contains "Fitted to one observation per run (the mean over its ranks; more than 16 rank traces at one n), so the intervals resample runs" "$txt" &&
+	test_contains "when some n has more than 16 rank traces and every n two runs or more, one observation per run" "$txt"
+'
+test_done
