@@ -88,10 +88,13 @@ static int scan_exact(struct amd_json_guard *g, const unsigned char *p, size_t n
 				escape = 0;
 			else if (c == '\\')
 				escape = 1;
-			else if (c == '"')
+			else if (c == '"') {
 				in_string = 0, run = 0;
+				continue;
+			}
 		} else if (c == '"') {
 			in_string = 1, run = 0;
+			continue;
 		} else if (c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}' ||
 			   c == ' ' || c == '\n' || c == '\r' || c == '\t') {
 			run = 0;
