@@ -1,39 +1,41 @@
 /* json_stream.c — the streaming JSON readers' loop of json_stream.h:
- * zlib reads the file (gunzipping it when gzipped), the guard bounds one
- * token's length, yajl calls the reader's callbacks. */
-#include <unistd.h>
+ * the chunk reader (chunks.h: gunzipped on a second thread when
+ * gzipped), the token guard, then yajl calls the reader's callbacks. */
 #include <zlib.h>
 
 #include "json_stream.h"
 #include "json_guard.h"
-#include "file.h"
+#include "chunks.h"
 
-static gzFile open_stream(const char *path, struct amd_err *err)
+/* After the data ended: 0 when it ended cleanly, else the error. */
+static int gz_failure(struct amd_chunk_reader *cr, const char *path, long long at,
+		      struct amd_err *err)
 {
-	int fd = amd_open_regular(path, err);
-	if (fd < 0)
-		return NULL;
-	gzFile g = gzdopen(fd, "rb");
-	if (!g) {
-		close(fd);
-		amd_fail(err, "%s: cannot open", path);
-	}
-	return g;
+	const char *m;
+	long long raw;
+	int code = amd_chunks_status(cr, &m, &raw);
+	if (code == Z_OK || code == Z_STREAM_END)
+		return 0;
+	if (code == Z_ERRNO)
+		return amd_fail(err, "%s: byte %lld: %s", path, at, m);
+	return amd_fail(err, "%s: byte %lld of the unzipped data (%lld of the file): %s",
+			path, at, raw, code == Z_BUF_ERROR ? "truncated gzip stream" : m);
 }
 
-/* Feeds g to h; 0, or -1 with err filled (a guard or read failure),
- * *status what yajl said last and *offset the byte it stopped at. */
-static int feed(gzFile g, yajl_handle h, const char *path, int options,
+/* Feeds the chunks to h; 0, or -1 with err filled (a guard or read
+ * failure), *status what yajl said last and *offset the byte it stopped
+ * at. */
+static int feed(struct amd_chunk_reader *cr, yajl_handle h, const char *path, int options,
 		yajl_status *status, long long *offset, struct amd_err *err)
 {
-	unsigned char chunk[1 << 16];
 	struct amd_json_guard guard;
 	if (options & AMD_JSON_EXACT_GUARD)
 		amd_json_guard_init_exact(&guard, AMD_JSON_TOKEN_MAX);
 	else
 		amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
-	int n;
-	while (*status == yajl_status_ok && (n = gzread(g, chunk, sizeof chunk)) > 0) {
+	const unsigned char *chunk;
+	long n;
+	while (*status == yajl_status_ok && (n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0)
 			return amd_fail(err, "%s: byte %lld: %s longer than %u MiB", path,
@@ -44,20 +46,18 @@ static int feed(gzFile g, yajl_handle h, const char *path, int options,
 		*offset += *status == yajl_status_ok ? n
 						     : (long long)yajl_get_bytes_consumed(h);
 	}
-	if (*status == yajl_status_ok && n < 0)
-		return amd_fail(err, "%s: byte %lld: cannot read (corrupt gzip?)", path, *offset);
-	return 0;
+	return *status == yajl_status_ok ? gz_failure(cr, path, *offset, err) : 0;
 }
 
 int amd_json_stream(const char *path, const yajl_callbacks *cb, void *ctx,
 		    const int *failed, int options, struct amd_err *err)
 {
-	gzFile g = open_stream(path, err);
-	if (!g)
+	struct amd_chunk_reader *cr;
+	if (amd_chunks_open(path, &cr, err) < 0)
 		return -1;
 	yajl_handle h = yajl_alloc(cb, NULL, ctx);
 	if (!h) {
-		gzclose(g);
+		amd_chunks_close(cr);
 		return amd_fail(err, "%s: out of memory", path);
 	}
 	if (options & AMD_JSON_TRAILING)
@@ -66,7 +66,7 @@ int amd_json_stream(const char *path, const yajl_callbacks *cb, void *ctx,
 		yajl_config(h, yajl_dont_validate_strings, 1);
 	yajl_status s = yajl_status_ok;
 	long long offset = 0;
-	int rc = feed(g, h, path, options, &s, &offset, err);
+	int rc = feed(cr, h, path, options, &s, &offset, err);
 	if (rc == 0 && s == yajl_status_ok)
 		s = yajl_complete_parse(h);
 	if (rc == 0 && s != yajl_status_ok && !*failed)
@@ -74,6 +74,6 @@ int amd_json_stream(const char *path, const yajl_callbacks *cb, void *ctx,
 	if (*failed)
 		rc = -1;
 	yajl_free(h);
-	gzclose(g);
+	amd_chunks_close(cr);
 	return rc;
 }

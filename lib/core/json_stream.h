@@ -1,5 +1,5 @@
 /* json_stream.h — feeding a (possibly gzipped) file through yajl in
- * 64 KiB chunks, with the token guard of json_guard.h: the streaming
+ * chunks (chunks.h), with the token guard of json_guard.h: the streaming
  * JSON readers' one loop. Errors name the file and the byte. */
 #ifndef AMD_JSON_STREAM_H
 #define AMD_JSON_STREAM_H
