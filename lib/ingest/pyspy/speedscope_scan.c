@@ -205,10 +205,17 @@ static int new_entry(struct scan *s, enum where w)
 static int frame_value(struct scan *s, enum kind k, const unsigned char *p, size_t len)
 {
 	struct amd_stack_frame *f = &s->d->frames[s->d->n_frames - 1];
-	if (k == V_STRING && s->key == K_NAME)
-		return set_text(s, (char **)&f->name, p, len);
-	if (k == V_STRING && s->key == K_FILE && len > 0 && p[0]) /* "" is no file */
-		return set_text(s, (char **)&f->file, p, len);
+	char *t = NULL;
+	if (k == V_STRING && s->key == K_NAME) {
+		int ok = set_text(s, &t, p, len);
+		f->name = t;
+		return ok;
+	}
+	if (k == V_STRING && s->key == K_FILE && len > 0 && p[0]) { /* "" is no file */
+		int ok = set_text(s, &t, p, len);
+		f->file = t;
+		return ok;
+	}
 	if (k == V_NUMBER && s->key == K_LINE) {
 		double v = number(p, len);
 		f->line = v > 0 && v < 1e9 ? (int)v : 0;
