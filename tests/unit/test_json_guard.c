@@ -98,6 +98,17 @@ static long reference(const char *s, uint64_t limit)
 	return -1;
 }
 
+/* A random text of 1 to size - 1 bytes drawn from alphabet. */
+static void random_text(unsigned *seed, char *text, size_t size, const char *alphabet)
+{
+	size_t n = 1 + (*seed = *seed * 1103515245u + 12345u) % (size - 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned r = (*seed = *seed * 1103515245u + 12345u) >> 16;
+		text[i] = alphabet[r % strlen(alphabet)];
+	}
+	text[n] = '\0';
+}
+
 /* Texts of quotes, backslashes and letters in every chunking agree with
  * the byte-by-byte reading: chunks that cannot reach the limit are read
  * back from their end only, chunks no longer than the limit up to their
@@ -108,12 +119,7 @@ static void any_chunking_agrees_with_the_byte_by_byte_rule(void **state)
 	unsigned seed = 12345;
 	char text[200];
 	for (int t = 0; t < 3000; t++) {
-		size_t n = 1 + (seed = seed * 1103515245u + 12345u) % (sizeof text - 1);
-		for (size_t i = 0; i < n; i++) {
-			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
-			text[i] = r % 8 == 0 ? '"' : r % 8 == 1 ? '\\' : 'a';
-		}
-		text[n] = '\0';
+		random_text(&seed, text, sizeof text, "\"\\aaaaaa");
 		uint64_t limit = 1 + (seed >> 20) % 40;
 		size_t k = 1 + (seed >> 8) % 64;
 		assert_int_equal(feed(text, k, limit), reference(text, limit));
@@ -172,12 +178,7 @@ static void exact_guard_any_chunking_agrees(void **state)
 	unsigned seed = 777;
 	char text[200];
 	for (int t = 0; t < 3000; t++) {
-		size_t n = 1 + (seed = seed * 1103515245u + 12345u) % (sizeof text - 1);
-		for (size_t i = 0; i < n; i++) {
-			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
-			text[i] = "\"\\a1,[ a1a1"[r % 12];
-		}
-		text[n] = '\0';
+		random_text(&seed, text, sizeof text, "\"\\a1,[ a1a1a");
 		uint64_t limit = 1 + (seed >> 20) % 20;
 		size_t k = 1 + (seed >> 8) % 64;
 		assert_int_equal(feed_exact(text, k, limit), reference_exact(text, limit));
