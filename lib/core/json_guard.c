@@ -70,9 +70,52 @@ static size_t first_quote(const struct amd_json_guard *g, const unsigned char *p
 	return n;
 }
 
+void amd_json_guard_init_exact(struct amd_json_guard *g, uint64_t limit)
+{
+	amd_json_guard_init(g, limit);
+	g->exact = 1;
+}
+
+/* The exact guard: the length of the token each byte is in. */
+static int scan_exact(struct amd_json_guard *g, const unsigned char *p, size_t n, size_t *at)
+{
+	uint64_t run = g->run;
+	int in_string = g->in_string, escape = g->escape;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+		if (in_string) {
+			if (escape)
+				escape = 0;
+			else if (c == '\\')
+				escape = 1;
+			else if (c == '"') {
+				in_string = 0, run = 0;
+				continue;
+			}
+		} else if (c == '"') {
+			in_string = 1, run = 0;
+			continue;
+		} else if (c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}' ||
+			   c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+			run = 0;
+			continue;
+		}
+		if (++run > g->limit) {
+			*at = i;
+			return -1;
+		}
+	}
+	g->run = run;
+	g->in_string = in_string;
+	g->escape = escape;
+	return 0;
+}
+
 int amd_json_guard_scan(struct amd_json_guard *g, const unsigned char *p, size_t n,
 			size_t *at)
 {
+	if (g->exact)
+		return scan_exact(g, p, n, at);
 	if (g->run + n <= g->limit) {
 		carry(g, p, n);
 		return 0;

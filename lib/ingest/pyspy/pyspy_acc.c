@@ -204,8 +204,8 @@ static int same_frame(const struct amd_pyspy_acc *a, uint32_t i, const struct am
 	       same_text(a, g->file, f->file);
 }
 
-/* The node where st ends; NULL when out of memory. */
-static struct acc_node *leaf_of(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
+/* The node where st ends; NONE when out of memory. */
+static uint32_t node_at(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
 {
 	uint32_t root = root_of(a, st), node = root;
 	size_t i = 0;
@@ -216,26 +216,41 @@ static struct acc_node *leaf_of(struct amd_pyspy_acc *a, const struct amd_pyspy_
 	a->n_path = 0;
 	if (root == NONE ||
 	    amd_grow_to(&a->path, st->depth + 1, &a->cap_path, sizeof *a->path, 64) < 0)
-		return NULL;
+		return NONE;
 	a->path[0] = root;
 	for (; i < st->depth; i++) {
 		uint32_t f = frame_of(a, &st->frames[i]);
 		if (f == NONE || (node = node_of(a, node, f)) == NONE)
-			return NULL;
+			return NONE;
 		a->path[i + 1] = node;
 	}
 	a->n_path = st->depth + 1;
+	return node;
+}
+
+/* The node where st ends, counted as added to; NULL when out of memory. */
+static struct acc_node *leaf_of(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
+{
+	uint32_t node = node_at(a, st);
+	if (node == NONE)
+		return NULL;
 	a->adds++;
 	a->nodes[node].has = 1;
 	return &a->nodes[node];
 }
 
-int amd_pyspy_acc_add(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
-		      int64_t samples, double seconds)
+int64_t amd_pyspy_acc_place(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
 {
-	struct acc_node *e = leaf_of(a, st);
-	if (!e)
-		return -1;
+	uint32_t node = node_at(a, st);
+	return node == NONE ? -1 : (int64_t)node;
+}
+
+int amd_pyspy_acc_add_at(struct amd_pyspy_acc *a, int64_t place, int64_t samples,
+			 double seconds)
+{
+	struct acc_node *e = &a->nodes[place];
+	a->adds++;
+	e->has = 1;
 	if (seconds < 0) {
 		a->overflow |= __builtin_add_overflow(e->counted, samples, &e->counted);
 	} else {
@@ -244,6 +259,13 @@ int amd_pyspy_acc_add(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
 		e->timed_seconds += seconds;
 	}
 	return 0;
+}
+
+int amd_pyspy_acc_add(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
+		      int64_t samples, double seconds)
+{
+	int64_t place = amd_pyspy_acc_place(a, st);
+	return place < 0 ? -1 : amd_pyspy_acc_add_at(a, place, samples, seconds);
 }
 
 int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,

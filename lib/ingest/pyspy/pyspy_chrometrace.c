@@ -12,11 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <yajl/yajl_parse.h>
-
-#include "json_guard.h"
-#include <unistd.h>
-#include <zlib.h>
+#include "json_stream.h"
 
 #include "ingest.h"
 #include "pyspy_stack.h"
@@ -323,58 +319,13 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = on_end_array,
 };
 
-/* Streams the (possibly gzipped) file through yajl into r. */
-static int stream(const char *path, struct replay *r)
-{
-	int fd = amd_open_regular(path, r->err);
-	if (fd < 0)
-		return -1;
-	gzFile g = gzdopen(fd, "rb");
-	if (!g) {
-		close(fd);
-		return amd_fail(r->err, "%s: cannot open", path);
-	}
-	yajl_handle h = yajl_alloc(&callbacks, NULL, r);
-	unsigned char chunk[1 << 16];
-	long long offset = 0;
-	int n, rc = 0;
-	yajl_status s = yajl_status_ok;
-	struct amd_json_guard guard;
-	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
-	while (s == yajl_status_ok && (n = gzread(g, chunk, sizeof chunk)) > 0) {
-		size_t at;
-		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0) {
-			rc = amd_fail(r->err, "%s: byte %lld: %s longer than %u MiB", path,
-				      offset + (long long)at, amd_json_guard_what(&guard, chunk, at),
-				      AMD_JSON_TOKEN_MAX >> 20);
-			break;
-		}
-		s = yajl_parse(h, chunk, (size_t)n);
-		if (s != yajl_status_ok)
-			offset += (long long)yajl_get_bytes_consumed(h);
-		else
-			offset += n;
-	}
-	if (s == yajl_status_ok && n < 0)
-		rc = amd_fail(r->err, "%s: byte %lld: cannot read (corrupt gzip?)", path, offset);
-	if (rc == 0 && s == yajl_status_ok)
-		s = yajl_complete_parse(h);
-	if (rc == 0 && s != yajl_status_ok && !r->failed)
-		rc = amd_fail(r->err, "%s: byte %lld: invalid JSON", path, offset);
-	if (r->failed)
-		rc = -1;
-	yajl_free(h);
-	gzclose(g);
-	return rc;
-}
-
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	struct replay r = {.acc = amd_pyspy_acc_new(), .path = in->path, .err = err};
 	int rc = r.acc ? amd_input_link(in, sink, err) : amd_fail(err, "%s: out of memory",
 								  in->path);
 	if (rc == 0)
-		rc = stream(in->path, &r);
+		rc = amd_json_stream(in->path, &callbacks, &r, &r.failed, 0, err);
 	if (rc == 0 && !r.top_seen)
 		rc = amd_fail(err, "%s: expected a JSON array of trace events", in->path);
 	rc = amd_pyspy_acc_finish(r.acc, rc, "no time spent in any stack", amd_pyspy_rate(in, 0), sink,

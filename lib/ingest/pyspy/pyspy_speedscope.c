@@ -8,20 +8,19 @@
  * samples, seconds = samples / rate (--rate, else 100 Hz). A sample with
  * an empty stack (py-spy writes one for a thread sampled outside any
  * Python frame) is a sample of nothing: it counts in the thread's time
- * as the one frame "<idle>". cJSON: these files are small, and capped. */
+ * as the one frame "<idle>". The file is streamed (speedscope_scan.c:
+ * keys in any order, memory following the distinct stacks plus 12 bytes
+ * a sample), then replayed here: checks, rate, stacks to the
+ * accumulator. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "ingest.h"
 #include "pyspy_stack.h"
+#include "speedscope_doc.h"
 #include "buf.h"
-#include "file.h"
-
-#define SPEEDSCOPE_MAX ((size_t)256 << 20)
 
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
@@ -33,39 +32,6 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	if (n == 0 || *s != '{')
 		return 0;
 	return strstr(s, "speedscope.app/file-format-schema") ? 95 : 0;
-}
-
-struct frame_tab {
-	struct amd_stack_frame *v;
-	size_t n;
-};
-
-static int read_frames(const cJSON *root, struct frame_tab *t, const char *path,
-		       struct amd_err *err)
-{
-	const cJSON *frames = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(root, "shared"), "frames");
-	if (!cJSON_IsArray(frames))
-		return amd_fail(err, "%s: no shared.frames array", path);
-	t->n = (size_t)cJSON_GetArraySize(frames);
-	t->v = calloc(t->n ? t->n : 1, sizeof *t->v);
-	if (!t->v)
-		return amd_fail(err, "%s: out of memory", path);
-	size_t i = 0;
-	const cJSON *f;
-	cJSON_ArrayForEach(f, frames) {
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(f, "name");
-		const cJSON *file = cJSON_GetObjectItemCaseSensitive(f, "file");
-		const cJSON *line = cJSON_GetObjectItemCaseSensitive(f, "line");
-		if (!cJSON_IsString(name))
-			return amd_fail(err, "%s: shared.frames[%zu]: no name", path, i);
-		t->v[i].name = name->valuestring;
-		t->v[i].file = cJSON_IsString(file) && *file->valuestring ? file->valuestring : NULL;
-		t->v[i].line = cJSON_IsNumber(line) && line->valuedouble > 0 &&
-				       line->valuedouble < 1e9 ? (int)line->valuedouble : 0;
-		i++;
-	}
-	return 0;
 }
 
 /* Seconds per unit of weight; 0 for "none"; -1 for a unit that is not
@@ -119,23 +85,24 @@ static void name_labels(const char *name, char *proc, size_t plen, char *thr, si
 	*thread = thr;
 }
 
-/* The smallest positive weight over all sampled profiles (py-spy's
- * 1/rate), in seconds; 0 when none. */
-static double min_weight(const cJSON *profiles, double *unit_out)
+static int is_sampled(const struct ss_profile *p)
+{
+	return p->type && strcmp(p->type, "sampled") == 0;
+}
+
+/* The smallest positive weight over all sampled profiles in a time unit
+ * (py-spy's 1/rate), in seconds; 0 when none. */
+static double min_weight(const struct ss_doc *d)
 {
 	double m = 0;
-	const cJSON *p;
-	cJSON_ArrayForEach(p, profiles) {
-		const cJSON *type = cJSON_GetObjectItemCaseSensitive(p, "type");
-		const cJSON *unit = cJSON_GetObjectItemCaseSensitive(p, "unit");
-		double u = unit_seconds(cJSON_IsString(unit) ? unit->valuestring : NULL);
-		if (!cJSON_IsString(type) || strcmp(type->valuestring, "sampled") != 0 || u <= 0)
+	for (size_t i = 0; i < d->n_profiles; i++) {
+		const struct ss_profile *p = &d->profiles[i];
+		double u = unit_seconds(p->unit);
+		if (!is_sampled(p) || u <= 0)
 			continue;
-		const cJSON *w;
-		cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(p, "weights"))
-			if (cJSON_IsNumber(w) && w->valuedouble > 0 && (m == 0 || w->valuedouble * u < m))
-				m = w->valuedouble * u;
-		*unit_out = u;
+		for (size_t k = 0; k < p->n_weights; k++)
+			if (p->weights[k] > 0 && (m == 0 || p->weights[k] * u < m))
+				m = p->weights[k] * u;
 	}
 	return m;
 }
@@ -143,121 +110,157 @@ static double min_weight(const cJSON *profiles, double *unit_out)
 /* What an empty sample is stored as. */
 static const struct amd_stack_frame idle_frame = {.name = "<idle>"};
 
-static int one_sample(const cJSON *sample, const struct frame_tab *t,
-		      struct amd_pyspy_stack *st, const char *where, const char *path,
-		      struct amd_err *err)
+/* The replay of the samples: each trie leaf is read and checked once
+ * per profile, then its place in the accumulator is kept (place, with
+ * the profile it was found for in stamp) and later samples of the same
+ * stack add to it directly, in the same order, so the sums are the
+ * same. */
+struct replay {
+	const struct ss_doc *d;
+	uint32_t *ix; /* a sample's frame indices, leaf first */
+	size_t cap_ix;
+	int64_t *place;
+	uint32_t *stamp; /* profile index + 1 whose place it is; 0: none */
+	const char *path;
+	struct amd_err *err;
+};
+
+static int sample_fail(struct replay *r, size_t pi, size_t i, const char *why)
+{
+	return amd_fail(r->err, "%s: profiles[%zu].samples[%zu]: %s", r->path, pi, i, why);
+}
+
+/* The sample ending at leaf into st, root first. */
+static int one_sample(struct replay *r, uint32_t leaf, struct amd_pyspy_stack *st,
+		      size_t pi, size_t i)
 {
 	st->depth = 0;
-	if (!cJSON_IsArray(sample))
-		return amd_fail(err, "%s: %s: not an array of frame indices", path, where);
-	const cJSON *ix;
-	cJSON_ArrayForEach(ix, sample) {
-		if (!cJSON_IsNumber(ix) || ix->valuedouble < 0 || ix->valuedouble >= (double)t->n ||
-		    ix->valuedouble != floor(ix->valuedouble))
-			return amd_fail(err, "%s: %s: frame index out of shared.frames", path, where);
-		const char *why = amd_pyspy_push_why(st, &t->v[(size_t)ix->valuedouble]);
+	if (leaf == SS_NOT_ARRAY)
+		return sample_fail(r, pi, i, "not an array of frame indices");
+	size_t n = 0;
+	for (uint32_t v = leaf; v != 0; v = r->d->nodes[v].parent) {
+		if (amd_grow(&r->ix, n, &r->cap_ix, sizeof *r->ix, 64) < 0)
+			return amd_fail(r->err, "%s: out of memory", r->path);
+		r->ix[n++] = r->d->nodes[v].frame;
+	}
+	while (n--) {
+		if (r->ix[n] >= r->d->n_frames)
+			return sample_fail(r, pi, i, "frame index out of shared.frames");
+		const char *why = amd_pyspy_push_why(st, &r->d->frames[r->ix[n]]);
 		if (why)
-			return amd_fail(err, "%s: %s: %s", path, where, why);
+			return sample_fail(r, pi, i, why);
 	}
 	if (st->depth == 0 && amd_pyspy_push(st, &idle_frame) < 0)
-		return amd_fail(err, "%s: out of memory", path);
+		return amd_fail(r->err, "%s: out of memory", r->path);
 	return 0;
 }
 
-static int one_profile(const cJSON *p, size_t pi, const struct frame_tab *t, double rate,
-		       struct amd_pyspy_acc *acc, const char *path, struct amd_err *err)
+/* The accumulator's place of sample i of profile pi; -1 with err. */
+static int64_t place_of(struct replay *r, struct amd_pyspy_stack *st, struct amd_pyspy_acc *acc,
+			size_t pi, size_t i)
 {
-	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(p, "unit");
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(p, "samples");
-	const cJSON *weights = cJSON_GetObjectItemCaseSensitive(p, "weights");
-	double u = unit_seconds(cJSON_IsString(unit) ? unit->valuestring : NULL);
+	uint32_t leaf = r->d->profiles[pi].samples[i];
+	if (leaf != SS_NOT_ARRAY && r->stamp[leaf] == pi + 1)
+		return r->place[leaf];
+	if (one_sample(r, leaf, st, pi, i) < 0)
+		return -1;
+	int64_t place = amd_pyspy_acc_place(acc, st);
+	if (place < 0)
+		return amd_fail(r->err, "%s: out of memory", r->path);
+	r->stamp[leaf] = (uint32_t)(pi + 1);
+	r->place[leaf] = place;
+	return place;
+}
+
+static int one_profile(struct replay *r, size_t pi, double rate, struct amd_pyspy_acc *acc)
+{
+	const struct ss_profile *p = &r->d->profiles[pi];
+	const char *path = r->path;
+	double u = unit_seconds(p->unit);
 	if (u < 0)
-		return amd_fail(err, "%s: profiles[%zu]: unit '%s' is not time", path, pi,
-				unit->valuestring);
-	if (!cJSON_IsArray(samples) || !cJSON_IsArray(weights) ||
-	    cJSON_GetArraySize(samples) != cJSON_GetArraySize(weights))
-		return amd_fail(err, "%s: profiles[%zu]: samples and weights must be arrays of"
-				" the same length", path, pi);
+		return amd_fail(r->err, "%s: profiles[%zu]: unit '%s' is not time", path, pi,
+				p->unit);
+	if (!p->samples_array || !p->weights_array || p->n_samples != p->n_weights)
+		return amd_fail(r->err, "%s: profiles[%zu]: samples and weights must be arrays"
+				" of the same length", path, pi);
 	char proc[256], thr[1024];
 	struct amd_pyspy_stack st = {0};
-	name_labels(cJSON_IsString(name) ? name->valuestring : "", proc, sizeof proc, thr,
-		    sizeof thr, &st.process, &st.thread);
-	const cJSON *s = samples->child, *w = weights->child;
+	name_labels(p->name ? p->name : "", proc, sizeof proc, thr, sizeof thr, &st.process,
+		    &st.thread);
 	int rc = 0;
-	for (size_t i = 0; s && w && rc == 0; i++, s = s->next, w = w->next) {
-		char where[64];
-		snprintf(where, sizeof where, "profiles[%zu].samples[%zu]", pi, i);
-		if (!cJSON_IsNumber(w) || w->valuedouble < 0 || !isfinite(w->valuedouble) ||
-		    w->valuedouble * (u ? u : 1.0 / rate) > AMD_PYSPY_MAX_SECONDS) {
-			rc = amd_fail(err, "%s: profiles[%zu].weights[%zu]: not a weight", path, pi, i);
+	for (size_t i = 0; i < p->n_samples; i++) {
+		double w = p->weights[i];
+		if (!(w >= 0) || !isfinite(w) || w * (u ? u : 1.0 / rate) > AMD_PYSPY_MAX_SECONDS) {
+			rc = amd_fail(r->err, "%s: profiles[%zu].weights[%zu]: not a weight", path,
+				      pi, i);
 			break;
 		}
-		if ((rc = one_sample(s, t, &st, where, path, err)) < 0)
+		int64_t place = place_of(r, &st, acc, pi, i);
+		if (place < 0) {
+			rc = -1;
 			break;
+		}
 		if (u == 0)
-			rc = amd_pyspy_acc_add(acc, &st, llround(w->valuedouble), -1);
+			amd_pyspy_acc_add_at(acc, place, llround(w), -1);
 		else
-			rc = amd_pyspy_acc_add(acc, &st, llround(w->valuedouble * u * rate),
-					       w->valuedouble * u);
-		if (rc < 0)
-			amd_fail(err, "%s: out of memory", path);
+			amd_pyspy_acc_add_at(acc, place, llround(w * u * rate), w * u);
 	}
 	amd_pyspy_stack_free(&st);
 	return rc;
 }
 
-static int parse_doc(const cJSON *root, const struct amd_input *in, struct amd_sink *sink,
-		     struct amd_err *err)
+/* The checks in the order the reader always made them: $schema,
+ * profiles, shared.frames, the rate; then the sampled profiles. */
+static int check_doc(const struct ss_doc *d, const char *path, struct amd_err *err)
 {
-	const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "$schema");
-	if (!cJSON_IsString(schema) || !strstr(schema->valuestring, "speedscope"))
-		return amd_fail(err, "%s: not a speedscope file (no speedscope $schema)", in->path);
-	const cJSON *profiles = cJSON_GetObjectItemCaseSensitive(root, "profiles");
-	if (!cJSON_IsArray(profiles))
-		return amd_fail(err, "%s: no profiles array", in->path);
-	struct frame_tab t = {0};
+	if (!d->schema || !strstr(d->schema, "speedscope"))
+		return amd_fail(err, "%s: not a speedscope file (no speedscope $schema)", path);
+	if (!d->profiles_array)
+		return amd_fail(err, "%s: no profiles array", path);
+	if (!d->frames_array)
+		return amd_fail(err, "%s: no shared.frames array", path);
+	for (size_t i = 0; i < d->n_frames; i++)
+		if (!d->frames[i].name)
+			return amd_fail(err, "%s: shared.frames[%zu]: no name", path, i);
+	return 0;
+}
+
+static int replay_doc(const struct ss_doc *d, const struct amd_input *in,
+		      struct amd_sink *sink, struct amd_err *err)
+{
+	if (check_doc(d, in->path, err) < 0)
+		return -1;
+	struct replay r = {.d = d, .path = in->path, .err = err};
 	struct amd_pyspy_acc *acc = amd_pyspy_acc_new();
-	int rc = acc ? read_frames(root, &t, in->path, err) : amd_fail(err, "out of memory");
-	double unit = 0, mw = rc == 0 ? min_weight(profiles, &unit) : 0;
+	r.place = malloc(d->n_nodes * sizeof *r.place);
+	r.stamp = calloc(d->n_nodes, sizeof *r.stamp);
+	int rc = acc && r.place && r.stamp ? 0 : amd_fail(err, "%s: out of memory", in->path);
+	double mw = min_weight(d);
 	double rate = amd_pyspy_rate(in, mw > 0 ? 1.0 / mw : 0);
 	if (rc == 0 && rate > AMD_PYSPY_MAX_RATE)
 		rc = amd_fail(err, "%s: weights of %g s mean a sampling rate above %g Hz; give"
 			      " --rate", in->path, mw, AMD_PYSPY_MAX_RATE);
 	if (rc == 0)
 		rc = amd_input_link(in, sink, err);
-	size_t pi = 0;
-	const cJSON *p;
-	cJSON_ArrayForEach(p, profiles) {
-		const cJSON *type = cJSON_GetObjectItemCaseSensitive(p, "type");
-		if (rc == 0 && cJSON_IsString(type) && strcmp(type->valuestring, "sampled") == 0)
-			rc = one_profile(p, pi, &t, rate, acc, in->path, err);
-		pi++;
-	}
+	for (size_t pi = 0; pi < d->n_profiles && rc == 0; pi++)
+		if (is_sampled(&d->profiles[pi]))
+			rc = one_profile(&r, pi, rate, acc);
 	rc = amd_pyspy_acc_finish(acc, rc, "no sampled profile with samples", rate, sink,
 				  in->path, err);
 	amd_pyspy_acc_free(acc);
-	free(t.v);
+	free(r.ix);
+	free(r.place);
+	free(r.stamp);
 	return rc;
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, SPEEDSCOPE_MAX, &b, err) < 0) {
-		amd_buf_free(&b);
-		return -1;
-	}
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(b.data, b.len, &end, 0);
-	int rc;
-	if (!root)
-		rc = amd_fail(err, "%s: byte %ld: invalid JSON", in->path,
-			      end ? (long)(end - b.data) : 0L);
-	else
-		rc = parse_doc(root, in, sink, err);
-	cJSON_Delete(root);
-	amd_buf_free(&b);
+	struct ss_doc d = {0};
+	int rc = ss_doc_scan(in->path, &d, err);
+	if (rc == 0)
+		rc = replay_doc(&d, in, sink, err);
+	ss_doc_free(&d);
 	return rc;
 }
 

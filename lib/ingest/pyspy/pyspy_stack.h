@@ -64,6 +64,12 @@ struct amd_pyspy_acc;
 struct amd_pyspy_acc *amd_pyspy_acc_new(void);
 int amd_pyspy_acc_add(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
 		      int64_t samples, double seconds);
+/* The place of a stack in the accumulator (-1: out of memory), to add
+ * to it again without reading its frames: amd_pyspy_acc_add is
+ * amd_pyspy_acc_add_at(a, amd_pyspy_acc_place(a, st), …). */
+int64_t amd_pyspy_acc_place(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st);
+int amd_pyspy_acc_add_at(struct amd_pyspy_acc *a, int64_t place, int64_t samples,
+			 double seconds);
 /* Adds a stack whose samples are derived at flush from seconds × rate
  * (time-weighted formats); the unit is 1 µs. */
 int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
