@@ -59,8 +59,8 @@ struct amd_sink {
 		      struct amd_err *err);
 	int (*region_call)(struct amd_sink *s, const struct amd_region_call *c,
 			   struct amd_err *err);
-	/* Optional, before the facts that name them: n distinct names (op,
-	 * function, file names) the unit will report. The store adds the new
+	/* Optional, before the facts that name them: n names (op, function,
+	 * file names; repeats allowed) the unit will report. The store adds the new
 	 * ones to its dictionary at once in byte order, so that its name
 	 * index fills in order rather than at random (writer_names.c). */
 	int (*names)(struct amd_sink *s, const char *const *names, size_t n,
