@@ -59,6 +59,12 @@ struct amd_sink {
 		      struct amd_err *err);
 	int (*region_call)(struct amd_sink *s, const struct amd_region_call *c,
 			   struct amd_err *err);
+	/* Optional, before the facts that name them: n names (op, function,
+	 * file names; repeats allowed) the unit will report. The store adds the new
+	 * ones to its dictionary at once in byte order, so that its name
+	 * index fills in order rather than at random (writer_names.c). */
+	int (*names)(struct amd_sink *s, const char *const *names, size_t n,
+		     struct amd_err *err);
 };
 
 /* Where a source (a file or run directory, by path and sha256) stands

@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "run_columns.h"
 #include "writer_profile.h"
+#include "writer_names.h"
 #include "writer_regions.h"
 
 /* ---- helpers the parts of the writer share (writer_sink.h) ---- */
@@ -553,6 +554,7 @@ struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path
 		.stack = writer_stack,
 		.region = writer_region,
 		.region_call = writer_region_call,
+		.names = writer_names,
 	};
 	return ss;
 }

@@ -106,4 +106,23 @@ test_expect_success SQLITE3 'a kernel table without deviceId; a kernel ending be
 	test_contains "back.sqlite: a kernel row of '\''ncclDevKernel_AllReduce_Sum_f32'\'' ends before it starts" "$ERR"
 	unchanged
 '
+# CUDA API calls summed per name (cudaLaunchKernel 20 + 30 ns, cudaMemcpyAsync
+# 5 + 2 ns); a call whose nameId has no string is dropped, as a join drops
+# it. Two push/pop ranges with the same start and end: the first in table
+# order holds the second (as the oracle's rule), so outer's self time is 0.
+test_expect_success SQLITE3,PYTHON 'CUDA API calls per name; NVTX ranges tied on start and end nest in table order' '
+	make_export "$TMP/api.sqlite" "
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL,
+  globalTid INTEGER, nameId INTEGER NOT NULL);
+INSERT INTO StringIds VALUES(7,'\''cudaMemcpyAsync'\''),(8,'\''cudaLaunchKernel'\'');
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(10,30,1,8),(40,45,1,7),(50,80,1,8),(60,62,1,7),
+  (70,75,1,99);
+INSERT INTO NVTX_EVENTS VALUES(2000,2100,59,'\''outer'\'',1,NULL),(2000,2100,59,'\''inner'\'',1,NULL);"
+	test_status 0 "$AMDAHL" --store "$TMP/api.db" ingest "$TMP/api.sqlite" &&
+	"$AMDAHL" --store "$TMP/api.db" regions "$TMP/api.sqlite" -n 0 --json >"$TMP/r.json" &&
+	test_eq "cudaLaunchKernel 2 50 50 cudaMemcpyAsync 2 7 7" \
+		"$(json_get "$TMP/r.json" "\" \".join(\"%s %s %s %s\" % (r[\"name\"], r[\"calls\"], r[\"self_ns\"], r[\"total_ns\"]) for r in sorted(d[\"regions\"], key=lambda r: r[\"name\"]) if r[\"kind\"] == \"cuda_api\")")" &&
+	test_eq "inner 1 100 100 outer 1 0 100" \
+		"$(json_get "$TMP/r.json" "\" \".join(\"%s %s %s %s\" % (r[\"name\"], r[\"calls\"], r[\"self_ns\"], r[\"total_ns\"]) for r in sorted(d[\"regions\"], key=lambda r: r[\"name\"]) if r[\"name\"] in (\"inner\", \"outer\"))")"
+'
 test_done

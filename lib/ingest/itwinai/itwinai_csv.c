@@ -4,15 +4,18 @@
  * cuda_time_total_str,calls,strategy,num_gpus,global_rank; times in µs;
  * op names are quoted when they hold commas). It lives under an MLflow
  * run's artifacts, so the walker's run hint says which run it belongs to
- * (--run otherwise). */
+ * (--run otherwise). The rows are read whole before any is reported, so
+ * that the store gets the op names at once (sink names). */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "csv.h"
 #include "ingest.h"
 #include "num.h"
+#include "trace_strtab.h"
 
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
@@ -56,27 +59,64 @@ static int find_cols(const struct amd_csv *c, struct cols *k, struct amd_err *er
 	return 0;
 }
 
-static int row(const struct amd_csv *c, const struct cols *k, int rank_hint,
-	       struct amd_sink *sink, struct amd_err *err)
-{
+/* One op's row, kept until the file is read: its name is an id in the
+ * reader's string table. */
+struct op_row {
+	uint32_t name;
+	int rank;
 	double self, total;
-	int64_t calls, rank = rank_hint;
+	int64_t calls;
+};
+
+struct rows {
+	struct amd_strtab names;
+	struct op_row *v;
+	size_t n, cap;
+};
+
+static int row(const struct amd_csv *c, const struct cols *k, int rank_hint, struct rows *rs,
+	       struct amd_err *err)
+{
+	struct op_row r = {.rank = rank_hint};
+	int64_t rank = rank_hint;
 	const char *f;
-	if (amd_parse_double((f = c->field[k->self]), &self) < 0 ||
-	    amd_parse_double((f = c->field[k->total]), &total) < 0)
+	if (amd_parse_double((f = c->field[k->self]), &r.self) < 0 ||
+	    amd_parse_double((f = c->field[k->total]), &r.total) < 0)
 		return amd_fail(err, "%s: line %d: time '%s' is not a number", c->path, c->line, f);
-	if (parse_count(c->field[k->calls], &calls) < 0)
+	if (parse_count(c->field[k->calls], &r.calls) < 0)
 		return amd_fail(err, "%s: line %d: column 'calls': '%s' is not an integer", c->path,
 				c->line, c->field[k->calls]);
 	if (k->rank >= 0 && (amd_parse_int64(c->field[k->rank], &rank) < 0 || rank < -1 ||
 			     rank > 1 << 24))
 		return amd_fail(err, "%s: line %d: column 'global_rank': '%s' is not a rank",
 				c->path, c->line, c->field[k->rank]);
-	if (!c->field[k->name][0])
+	const char *name = c->field[k->name];
+	if (!name[0])
 		return amd_fail(err, "%s: line %d: an op without a name", c->path, c->line);
-	return sink->op_average ? sink->op_average(sink, c->field[k->name], (int)rank, self,
-						   total, calls, err)
-				: 0;
+	r.rank = (int)rank;
+	if (!(r.name = amd_strtab_intern(&rs->names, name, strlen(name))) ||
+	    amd_grow(&rs->v, rs->n, &rs->cap, sizeof *rs->v, 1024) < 0)
+		return amd_fail(err, "%s: line %d: out of memory", c->path, c->line);
+	rs->v[rs->n++] = r;
+	return 0;
+}
+
+/* Every row read first, so that the sink gets the op names at once (it
+ * stores them sorted), then the rows in file order. */
+static int emit(const struct rows *rs, struct amd_sink *sink, struct amd_err *err)
+{
+	if (!sink->op_average)
+		return 0;
+	if (sink->names && rs->names.n > 1 &&
+	    sink->names(sink, (const char *const *)rs->names.s + 1, rs->names.n - 1, err) < 0)
+		return -1;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct op_row *r = &rs->v[i];
+		if (sink->op_average(sink, rs->names.s[r->name], r->rank, r->self, r->total,
+				     r->calls, err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
@@ -85,6 +125,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (amd_csv_open(&c, in->path, 0, err) < 0)
 		return -1;
 	struct cols k;
+	struct rows rs = {0};
 	int rc = amd_csv_next(&c, err);
 	if (rc == 0)
 		rc = amd_fail(err, "%s: line 1: an empty file (no CSV header)", in->path);
@@ -98,9 +139,13 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 			rc = amd_fail(err, "%s: line %d: %zu fields, the header has %zu (truncated file?)",
 				      in->path, c.line, c.n, width);
 		else
-			rc = row(&c, &k, in->rank_hint, sink, err);
+			rc = row(&c, &k, in->rank_hint, &rs, err);
 	}
+	if (rc >= 0)
+		rc = emit(&rs, sink, err);
 	amd_csv_free(&c);
+	amd_strtab_free(&rs.names);
+	free(rs.v);
 	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 

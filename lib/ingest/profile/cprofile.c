@@ -15,6 +15,7 @@
 #include "marshal.h"
 #include "buf.h"
 #include "file.h"
+#include "hmap.h"
 
 #define CPROFILE_MAX ((size_t)2 << 30)
 
@@ -32,8 +33,9 @@ struct fn {
 
 struct reader {
 	const char *path;
-	struct fn *fns, *sorted;
+	struct fn *fns;
 	size_t n;
+	struct amd_hmap index; /* fns by key, for caller look-ups */
 	struct amd_buf name, file;
 	struct amd_sink *sink;
 };
@@ -44,22 +46,39 @@ static int bad(const struct reader *r, const struct amd_mv *v, const char *what,
 	return amd_fail(err, "%s: byte %zu: %s", r->path, v->offset, what);
 }
 
-static int str_cmp(const struct amd_mv *a, const struct amd_mv *b)
+static int str_eq(const struct amd_mv *a, const struct amd_mv *b)
 {
-	if (a == b) /* one string object, referred to again (marshal's refs) */
-		return 0;
-	size_t n = a->u.s.len < b->u.s.len ? a->u.s.len : b->u.s.len;
-	int c = memcmp(a->u.s.p, b->u.s.p, n);
-	return c ? c : (a->u.s.len > b->u.s.len) - (a->u.s.len < b->u.s.len);
+	return a == b || /* one string object, referred to again (marshal's refs) */
+	       (a->u.s.len == b->u.s.len && memcmp(a->u.s.p, b->u.s.p, a->u.s.len) == 0);
 }
 
-static int fn_cmp(const void *pa, const void *pb)
+/* Keys are found by hash: with a sorted array and bsearch, comparing
+ * (file, line, name) keys that share long file prefixes was a sixth of
+ * the reader's time. */
+static uint32_t fn_hash(const struct fn *f)
 {
-	const struct fn *a = pa, *b = pb;
-	int c = str_cmp(a->file, b->file);
-	if (!c)
-		c = (a->line > b->line) - (a->line < b->line);
-	return c ? c : str_cmp(a->name, b->name);
+	uint64_t h = amd_hash_bytes(AMD_HASH_SEED, f->file->u.s.p, f->file->u.s.len);
+	h = amd_hash_bytes(h, &f->line, sizeof f->line);
+	return amd_hash_u64(amd_hash_bytes(h, f->name->u.s.p, f->name->u.s.len));
+}
+
+struct probe {
+	const struct reader *r;
+	const struct fn *want;
+};
+
+static int fn_eq(const void *ctx, uint32_t idx)
+{
+	const struct probe *p = ctx;
+	const struct fn *a = p->want, *b = &p->r->fns[idx];
+	return a->line == b->line && str_eq(a->name, b->name) && str_eq(a->file, b->file);
+}
+
+static const struct fn *find_fn(const struct reader *r, const struct fn *want, uint32_t h)
+{
+	struct probe p = {r, want};
+	int64_t i = amd_hmap_find(&r->index, h, fn_eq, &p);
+	return i < 0 ? NULL : &r->fns[i];
 }
 
 /* A (file, line, func) key tuple into f. */
@@ -142,7 +161,7 @@ static int emit_callers(struct reader *r, const struct fn *callee, const struct 
 		struct fn want;
 		if (key_of(r, callers->u.seq.v[i], &want, err) < 0)
 			return -1;
-		const struct fn *caller = bsearch(&want, r->sorted, r->n, sizeof *r->sorted, fn_cmp);
+		const struct fn *caller = find_fn(r, &want, fn_hash(&want));
 		if (!caller)
 			return bad(r, callers->u.seq.v[i], "a caller that has no entry of its own",
 				   err);
@@ -163,25 +182,26 @@ static int emit_callers(struct reader *r, const struct fn *callee, const struct 
 	return 0;
 }
 
-/* Every key into fns (dict order) and sorted (for caller look-ups). */
+/* Every key into fns (dict order) and the index (for caller look-ups). */
 static int index_keys(struct reader *r, const struct amd_mv *root, struct amd_err *err)
 {
 	r->n = root->u.seq.n / 2;
+	if (r->n >= UINT32_MAX)
+		return bad(r, root, "more functions than this reader holds", err);
 	r->fns = calloc(r->n ? r->n : 1, sizeof *r->fns);
-	r->sorted = calloc(r->n ? r->n : 1, sizeof *r->sorted);
-	if (!r->fns || !r->sorted)
+	if (!r->fns)
 		return amd_fail(err, "%s: out of memory", r->path);
 	for (size_t i = 0; i < r->n; i++) {
-		if (key_of(r, root->u.seq.v[2 * i], &r->fns[i], err) < 0)
+		struct fn *f = &r->fns[i];
+		if (key_of(r, root->u.seq.v[2 * i], f, err) < 0)
 			return -1;
-		r->fns[i].key = (int64_t)i + 1;
+		f->key = (int64_t)i + 1;
+		uint32_t h = fn_hash(f);
+		if (find_fn(r, f, h))
+			return bad(r, root->u.seq.v[2 * i], "a function listed twice", err);
+		if (amd_hmap_put(&r->index, h, (uint32_t)i) < 0)
+			return amd_fail(err, "%s: out of memory", r->path);
 	}
-	memcpy(r->sorted, r->fns, r->n * sizeof *r->fns);
-	qsort(r->sorted, r->n, sizeof *r->sorted, fn_cmp);
-	for (size_t i = 1; i < r->n; i++)
-		if (fn_cmp(&r->sorted[i - 1], &r->sorted[i]) == 0)
-			return bad(r, root->u.seq.v[2 * (size_t)(r->sorted[i].key - 1)],
-				   "a function listed twice", err);
 	return 0;
 }
 
@@ -214,7 +234,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (m)
 		rc = read_stats(&r, in, root, err);
 	free(r.fns);
-	free(r.sorted);
+	amd_hmap_free(&r.index);
 	amd_buf_free(&r.name);
 	amd_buf_free(&r.file);
 	amd_marshal_free(m);

@@ -202,18 +202,7 @@ static int regions(struct nsys *n, struct amd_err *err)
 		if (aggregate(n, AMD_REGION_MEMSET, sql, err) < 0)
 			return -1;
 	}
-	if (n->has_runtime) {
-		/* summed per name first, then named: one StringIds look-up per
-		 * name, not per call */
-		snprintf(sql, sizeof sql, "SELECT NULL, s.value, r.c, r.d, NULL, r.m FROM"
-			 " (SELECT nameId, count(*) AS c, sum(\"end\" - start) AS d,"
-			 " min(\"end\" - start) AS m FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE %s"
-			 " GROUP BY nameId) r JOIN StringIds s ON s.id = r.nameId ORDER BY r.nameId",
-			 nsys_proc_cond(n, "globalTid", cond, sizeof cond));
-		if (aggregate(n, AMD_REGION_API, sql, err) < 0)
-			return -1;
-	}
-	return 0;
+	return n->has_runtime ? nsys_api_calls(n, err) : 0; /* nsys_api.c */
 }
 
 /* The regions, NVTX ranges and phases of the process n->proc. */

@@ -1,6 +1,6 @@
 /* nsys_read.h — what the two halves of the Nsight Systems reader share:
  * nsys.c (detection, the export's tables, the regions of kernels, memory
- * operations and CUDA API calls), nsys_timeline.c (NVTX ranges with
+ * operations), nsys_api.c (CUDA API calls), nsys_timeline.c (NVTX ranges with
  * their self time) and nsys_phases.c (each device's phase split); each
  * reads the process n->proc (nsys_procs.c: one rank per process). */
 #ifndef AMD_NSYS_READ_H
@@ -38,6 +38,9 @@ sqlite3_stmt *nsys_prepare(const struct nsys *n, const char *sql, struct amd_err
 int nsys_region(const struct nsys *n, const char *kind, const char *name, int device,
 		int64_t calls, int64_t self_ns, int64_t total_ns, int64_t bytes,
 		struct amd_err *err);
+
+/* CUDA API calls summed per name (nsys_api.c). */
+int nsys_api_calls(struct nsys *n, struct amd_err *err);
 
 /* NVTX push/pop and start/end ranges: self time (push/pop: minus the
  * direct children on the same thread) and total, per name. */

@@ -4,7 +4,8 @@
  * children's (clipped to it); start/end ranges (60) may cross threads and
  * have self = total; each finished range is added to its name's count,
  * self and total, kept in memory by name (a string table: no allocation
- * per range), and reported in name order. (Each device's phases:
+ * per range), and reported in name order. The ranges are sorted in
+ * memory, not by SQLite. (Each device's phases:
  * nsys_phases.c.) */
 #include "nsys_read.h"
 
@@ -14,6 +15,7 @@
 
 #include "buf.h"
 #include "foreign_db.h"
+#include "hmap.h"
 #include "region.h"
 #include "trace_strtab.h"
 
@@ -97,39 +99,140 @@ static int push_range(struct nvtx_ctx *c, int64_t start, int64_t end, uint32_t n
 	return 0;
 }
 
+/* The ranges are read in table order and sorted here (by event type,
+ * thread, start, end descending, then table order): SQLite's sorter,
+ * carrying each row's name text, spilled to temporary files and was a
+ * third of the reader's time. Names are interned per textId. */
 static const char nvtx_rows[] =
-	"SELECT n.globalTid, n.start, n.\"end\", coalesce(n.text, %s, '(unnamed)'), n.eventType"
-	" FROM NVTX_EVENTS n %s WHERE n.\"end\" IS NOT NULL AND n.eventType IN (59, 60) AND %s"
-	" ORDER BY n.eventType, n.globalTid, n.start, n.\"end\" DESC";
+	"SELECT n.globalTid, n.start, n.\"end\", n.text, %s, n.eventType"
+	" FROM NVTX_EVENTS n WHERE n.\"end\" IS NOT NULL AND n.eventType IN (59, 60) AND %s";
 
-static int nvtx_walk(struct nvtx_ctx *c, sqlite3_stmt *q, struct amd_err *err)
+struct nvtx_row {
+	int64_t tid, start, end;
+	uint32_t name, seq; /* seq: the row's place in table order */
+	int type;
+};
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct nvtx_row *a = pa, *b = pb;
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+struct nvtx_rows {
+	struct nvtx_row *v;
+	size_t n, cap;
+	struct amd_hmap by_text_id; /* text ids seen: index into text_ids */
+	struct {
+		int64_t id;
+		uint32_t name;
+	} *text_ids;
+	size_t n_ids, cap_ids;
+	sqlite3_stmt *string_q;
+};
+
+static int text_id_eq(const void *ctx, uint32_t idx)
+{
+	const struct nvtx_rows *r = ((const void *const *)ctx)[0];
+	return r->text_ids[idx].id == *(const int64_t *)((const void *const *)ctx)[1];
+}
+
+/* The name of StringIds row id ('(unnamed)' when none), interned once per id. */
+static uint32_t text_id_name(struct nvtx_ctx *c, struct nvtx_rows *r, int64_t id,
+			     struct amd_err *err)
+{
+	uint32_t h = amd_hash_u64((uint64_t)id);
+	const void *ctx[2] = {r, &id};
+	int64_t at = amd_hmap_find(&r->by_text_id, h, text_id_eq, ctx);
+	if (at >= 0)
+		return r->text_ids[at].name;
+	if (!r->string_q && !(r->string_q = nsys_prepare(c->n,
+				"SELECT value FROM StringIds WHERE id = ?1", err)))
+		return 0;
+	sqlite3_bind_int64(r->string_q, 1, id);
+	int rc = sqlite3_step(r->string_q);
+	const char *s = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(r->string_q, 0) : NULL;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_reset(r->string_q);
+		nsys_sql_fail(c->n, err);
+		return 0;
+	}
+	uint32_t name = name_index(c, s ? s : "(unnamed)");
+	sqlite3_reset(r->string_q);
+	if (!name || amd_grow(&r->text_ids, r->n_ids, &r->cap_ids, sizeof *r->text_ids, 64) < 0 ||
+	    amd_hmap_put(&r->by_text_id, h, (uint32_t)r->n_ids) < 0) {
+		amd_fail(err, "%s: out of memory", c->n->path);
+		return 0;
+	}
+	r->text_ids[r->n_ids].id = id;
+	r->text_ids[r->n_ids++].name = name;
+	return name;
+}
+
+/* A row's name: its own text, else its textId's string, else '(unnamed)'. */
+static uint32_t row_name(struct nvtx_ctx *c, struct nvtx_rows *r, sqlite3_stmt *q,
+			 struct amd_err *err)
+{
+	if (sqlite3_column_type(q, 3) != SQLITE_NULL) {
+		const char *s = (const char *)sqlite3_column_text(q, 3);
+		uint32_t name = s ? name_index(c, s) : 0;
+		if (!name)
+			amd_fail(err, "%s: out of memory", c->n->path);
+		return name;
+	}
+	if (sqlite3_column_type(q, 4) != SQLITE_NULL)
+		return text_id_name(c, r, sqlite3_column_int64(q, 4), err);
+	uint32_t name = name_index(c, "(unnamed)");
+	if (!name)
+		amd_fail(err, "%s: out of memory", c->n->path);
+	return name;
+}
+
+static int nvtx_read(struct nvtx_ctx *c, struct nvtx_rows *r, sqlite3_stmt *q,
+		     struct amd_err *err)
 {
 	int rc;
-	int64_t tid = 0;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t t = sqlite3_column_int64(q, 0), start = sqlite3_column_int64(q, 1);
-		int64_t end = sqlite3_column_int64(q, 2);
-		const char *name = (const char *)sqlite3_column_text(q, 3);
-		if (!name)
-			return amd_fail(err, "%s: out of memory", c->n->path);
-		if (end < start)
-			return amd_fail(err, "%s: an NVTX range '%s' ends before it starts",
-					c->n->path, name);
-		if ((t != tid && pop_until(c, INT64_MAX, err) < 0))
+		struct nvtx_row w = {.tid = sqlite3_column_int64(q, 0),
+				     .start = sqlite3_column_int64(q, 1),
+				     .end = sqlite3_column_int64(q, 2),
+				     .type = sqlite3_column_int(q, 5)};
+		if (!(w.name = row_name(c, r, q, err)))
 			return -1;
-		tid = t;
-		uint32_t k = name_index(c, name);
-		if (k == 0)
+		if (w.end < w.start)
+			return amd_fail(err, "%s: an NVTX range '%s' ends before it starts",
+					c->n->path, c->names.s[w.name]);
+		if (r->n >= UINT32_MAX || amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 1024) < 0)
 			return amd_fail(err, "%s: out of memory", c->n->path);
-		if (sqlite3_column_int(q, 4) == NVTX_START_END) {
-			if (finish_range(c, k, end - start, end - start, err) < 0)
+		w.seq = (uint32_t)r->n;
+		r->v[r->n++] = w;
+	}
+	return rc == SQLITE_DONE ? 0 : nsys_sql_fail(c->n, err);
+}
+
+static int nvtx_walk(struct nvtx_ctx *c, const struct nvtx_rows *r, struct amd_err *err)
+{
+	int64_t tid = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct nvtx_row *w = &r->v[i];
+		if ((w->tid != tid && pop_until(c, INT64_MAX, err) < 0))
+			return -1;
+		tid = w->tid;
+		if (w->type == NVTX_START_END) {
+			if (finish_range(c, w->name, w->end - w->start, w->end - w->start, err) < 0)
 				return -1;
-		} else if (push_range(c, start, end, k, err) < 0) {
+		} else if (push_range(c, w->start, w->end, w->name, err) < 0) {
 			return -1;
 		}
 	}
-	if (rc != SQLITE_DONE)
-		return nsys_sql_fail(c->n, err);
 	return pop_until(c, INT64_MAX, err);
 }
 
@@ -170,15 +273,23 @@ int nsys_nvtx(struct nsys *n, struct amd_err *err)
 	if (text_id < 0)
 		return nsys_sql_fail(n, err);
 	char sql[640], cond[64];
-	snprintf(sql, sizeof sql, nvtx_rows, text_id ? "s.value" : "NULL",
-		 text_id ? "LEFT JOIN StringIds s ON s.id = n.textId" : "",
+	snprintf(sql, sizeof sql, nvtx_rows, text_id ? "n.textId" : "NULL",
 		 nsys_proc_cond(n, "n.globalTid", cond, sizeof cond));
 	struct nvtx_ctx c = {.n = n};
+	struct nvtx_rows r = {0};
 	sqlite3_stmt *q = nsys_prepare(n, sql, err);
-	int rc = q ? nvtx_walk(&c, q, err) : -1;
+	int rc = q ? nvtx_read(&c, &r, q, err) : -1;
 	sqlite3_finalize(q);
+	sqlite3_finalize(r.string_q);
+	if (rc == 0 && r.n > 0)
+		qsort(r.v, r.n, sizeof *r.v, row_cmp);
+	if (rc == 0)
+		rc = nvtx_walk(&c, &r, err);
 	if (rc == 0)
 		rc = nvtx_emit(&c, err);
+	free(r.v);
+	free(r.text_ids);
+	amd_hmap_free(&r.by_text_id);
 	free(c.stack);
 	free(c.sum);
 	amd_strtab_free(&c.names);
