@@ -166,6 +166,10 @@ store_copy() {
 	mv "$f" "$TMP/.copy.db" && "$AMDAHL_CH_REAL" --store "$TMP/.copy.db" push --to "$to" >/dev/null
 }
 
+# store_file STORE — a SQLite file with STORE's content, for oracles that
+# open the store themselves (the store itself, or on ClickHouse a pulled copy).
+store_file() { _test_store_file "$1"; }
+
 # store_name STORE — STORE as amdahl's messages name it: the path, or on
 # ClickHouse the URL of the database standing for it.
 store_name() {

@@ -20,7 +20,7 @@ exact() {
 	"$AMDAHL" --store "$st" regions "$1" -n 0 --json >"$TMP/r.json"
 	test_eq ok "$(oracle cprofile "$1" "$TMP/r.json")"
 	test_eq ok "$(oracle cprofile-print "$1" "$TMP/r.json")"
-	test_eq ok "$(oracle cprofile-callers "$1" "$st" "$1")"
+	test_eq ok "$(oracle cprofile-callers "$1" "$(store_file "$st")" "$1")"
 }
 
 test_expect_success PYTHON 'setup: profile a workload with cProfile, write the dumps' '
