@@ -49,14 +49,14 @@ INSERT INTO NVTX_EVENTS VALUES(0,1000,59,'\''train_step'\'',$P0+1,NULL),(50,450,
 	test_status 0 "$AMDAHL" --store "$S" ingest --rank 4 "$X"
 '
 test_expect_success SQLITE3,PYTHON 'kernels per rank equal sqlite3 grouped by process' '
-	test_eq "$(q "$X" "SELECT $RANK, s.value, count(*), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName GROUP BY 1, 2" | tr "|" " " | sort)" "$(regions kernel)"
+	test_eq "$(sqlite3 "$X" "SELECT $RANK, s.value, count(*), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName GROUP BY 1, 2" | tr "|" " " | sort)" "$(regions kernel)"
 '
 test_expect_success SQLITE3,PYTHON 'CUDA API calls and memory copies per rank equal sqlite3' '
-	test_eq "$(q "$X" "SELECT $TRANK, s.value, count(*), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId GROUP BY 1, 2" | tr "|" " " | sort)" "$(regions cuda_api)"
-	test_eq "$(q "$X" "SELECT $RANK, '\''[CUDA memcpy Host-to-Device]'\'', count(*), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1" | tr "|" " ")" "$(regions memcpy)"
+	test_eq "$(sqlite3 "$X" "SELECT $TRANK, s.value, count(*), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId GROUP BY 1, 2" | tr "|" " " | sort)" "$(regions cuda_api)"
+	test_eq "$(sqlite3 "$X" "SELECT $RANK, '\''[CUDA memcpy Host-to-Device]'\'', count(*), sum(\"end\" - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1" | tr "|" " ")" "$(regions memcpy)"
 '
 test_expect_success SQLITE3,PYTHON 'NVTX ranges per rank: totals equal sqlite3, self within the process' '
-	test_eq "$(q "$X" "SELECT $TRANK, text, count(*) FROM NVTX_EVENTS GROUP BY 1, 2" | tr "|" " " | sort)" \
+	test_eq "$(sqlite3 "$X" "SELECT $TRANK, text, count(*) FROM NVTX_EVENTS GROUP BY 1, 2" | tr "|" " " | sort)" \
 		"$(regions nvtx | cut -d" " -f1-3)"
 	# rank 4: train_step 1000 holds forward 400; rank 5: train_step alone
 	test_eq "4 forward 1 400
