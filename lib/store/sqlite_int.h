@@ -35,6 +35,10 @@ int amd_store_col_text(sqlite3_stmt *q, int i, char **out);
  * "out of memory" for SQLITE_NOMEM (also what callers set when their
  * own allocation fails), else SQLite's message; returns -1. */
 int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
+/* *s capped into capped (amd_store_name), then its slot in the store's
+ * intern cache (an id > 0 once known); NULL with err filled. */
+int64_t *amd_store_intern_slot(struct amd_store *st, const char **s,
+			       char capped[AMD_NAME_MAX + 1], struct amd_err *err);
 
 /* The first integer sql yields with text a bound to ?1 and, when sql
  * has a second parameter, b (NULL: SQL NULL) to ?2; 0 when no row, -1

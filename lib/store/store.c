@@ -364,14 +364,23 @@ const char *amd_store_name(struct amd_store *st, const char *s, char out[AMD_NAM
 	return name;
 }
 
+int64_t *amd_store_intern_slot(struct amd_store *st, const char **s,
+			       char capped[AMD_NAME_MAX + 1], struct amd_err *err)
+{
+	if (!(*s = amd_store_name(st, *s, capped, err)))
+		return NULL;
+	int64_t *known = amd_intern_cache_slot(&st->names, *s);
+	if (!known)
+		amd_fail(err, "%s: out of memory", st->path);
+	return known;
+}
+
 int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
 {
 	char capped[AMD_NAME_MAX + 1];
-	if (!(s = amd_store_name(st, s, capped, err)))
-		return -1;
-	int64_t *known = amd_intern_cache_slot(&st->names, s);
+	int64_t *known = amd_store_intern_slot(st, &s, capped, err);
 	if (!known)
-		return amd_fail(err, "%s: out of memory", st->path);
+		return -1;
 	if (*known > 0)
 		return *known;
 	int64_t id = dict_lookup(st, s);

@@ -18,11 +18,9 @@ static int add_name(struct amd_store *st, sqlite3_stmt *add, const char *s,
 		    struct amd_err *err)
 {
 	char capped[AMD_NAME_MAX + 1];
-	if (!(s = amd_store_name(st, s, capped, err)))
-		return -1;
-	int64_t *known = amd_intern_cache_slot(&st->names, s);
+	int64_t *known = amd_store_intern_slot(st, &s, capped, err);
 	if (!known)
-		return amd_fail(err, "%s: out of memory", st->path);
+		return -1;
 	if (*known > 0)
 		return 0;
 	sqlite3_bind_text(add, 1, s, -1, SQLITE_STATIC);
