@@ -1,0 +1,159 @@
+/* rec_queue.c — the producer/consumer chunk queue of rec_queue.h: one
+ * mutex and one condition variable; the producer fills a chunk of its
+ * own and publishes it whole, the consumer reads a chunk of its own, so
+ * the lock is taken once a chunk, not once a record. */
+#include "rec_queue.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct chunk {
+	struct chunk *next;
+	size_t n;
+	_Alignas(max_align_t) unsigned char data[];
+};
+
+struct amd_rq {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t rec, per, max, nchunks;
+	struct chunk *head, *tail; /* published, oldest first */
+	struct chunk *spare;       /* given back by the consumer */
+	struct chunk *fill;        /* the producer's */
+	struct chunk *cur;         /* the consumer's */
+	size_t pos;
+	int ended, stopped;
+};
+
+struct amd_rq *amd_rq_new(size_t rec, size_t per, size_t max)
+{
+	struct amd_rq *q = calloc(1, sizeof *q);
+	if (!q)
+		return NULL;
+	q->rec = (rec + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
+	q->per = per ? per : 1;
+	q->max = max;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, NULL);
+	return q;
+}
+
+/* Under the lock: a chunk for the producer (a spare, or a new one while
+ * fewer than max exist), waiting for the consumer otherwise. */
+static struct chunk *take_chunk(struct amd_rq *q)
+{
+	while (!q->stopped && !q->spare && q->max && q->nchunks >= q->max)
+		pthread_cond_wait(&q->cv, &q->mu);
+	if (q->stopped)
+		return NULL;
+	struct chunk *c = q->spare;
+	if (c)
+		q->spare = c->next;
+	else if ((c = malloc(sizeof *c + q->rec * q->per)))
+		q->nchunks++;
+	if (c) {
+		c->next = NULL;
+		c->n = 0;
+	}
+	return c;
+}
+
+/* Under the lock: the producer's chunk to the consumer. */
+static void publish(struct amd_rq *q)
+{
+	struct chunk *c = q->fill;
+	q->fill = NULL;
+	if (!c)
+		return;
+	if (q->tail)
+		q->tail->next = c;
+	else
+		q->head = c;
+	q->tail = c;
+	pthread_cond_broadcast(&q->cv);
+}
+
+void *amd_rq_put(struct amd_rq *q)
+{
+	if (!q->fill || q->fill->n == q->per) {
+		pthread_mutex_lock(&q->mu);
+		if (q->fill)
+			publish(q);
+		q->fill = take_chunk(q);
+		pthread_mutex_unlock(&q->mu);
+		if (!q->fill)
+			return NULL;
+	}
+	return q->fill->data + q->rec * q->fill->n++;
+}
+
+int amd_rq_stopped(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	int s = q->stopped;
+	pthread_mutex_unlock(&q->mu);
+	return s;
+}
+
+void amd_rq_end(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	if (q->fill && q->fill->n)
+		publish(q);
+	q->ended = 1;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+}
+
+const void *amd_rq_get(struct amd_rq *q)
+{
+	if (q->cur && q->pos < q->cur->n)
+		return q->cur->data + q->rec * q->pos++;
+	pthread_mutex_lock(&q->mu);
+	if (q->cur) { /* given back: the producer may be waiting for it */
+		q->cur->next = q->spare;
+		q->spare = q->cur;
+		q->cur = NULL;
+		pthread_cond_broadcast(&q->cv);
+	}
+	while (!q->head && !q->ended)
+		pthread_cond_wait(&q->cv, &q->mu);
+	if ((q->cur = q->head)) {
+		q->head = q->cur->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->pos = 0;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return q->cur && q->cur->n ? q->cur->data + q->rec * q->pos++ : NULL;
+}
+
+void amd_rq_stop(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->stopped = 1;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+}
+
+static void free_list(struct chunk *c)
+{
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+void amd_rq_free(struct amd_rq *q)
+{
+	if (!q)
+		return;
+	free_list(q->head);
+	free_list(q->spare);
+	free(q->fill);
+	free(q->cur);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	free(q);
+}

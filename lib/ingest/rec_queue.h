@@ -1,0 +1,30 @@
+/* rec_queue.h — fixed-size records handed from one producer thread to
+ * one consumer in chunks: at most max chunks exist at once (the producer
+ * waits for the consumer to give one back), and a chunk the consumer is
+ * done with is reused, so a stream of millions of records lives in a
+ * few MB. Used by readers that read on a second thread while the engine
+ * hashes and the sink writes (mlflow_sqlite.c). */
+#ifndef AMD_REC_QUEUE_H
+#define AMD_REC_QUEUE_H
+
+#include <stddef.h>
+
+struct amd_rq;
+/* rec bytes a record, per records a chunk, at most max chunks (0: no
+ * limit); NULL when out of memory. */
+struct amd_rq *amd_rq_new(size_t rec, size_t per, size_t max);
+/* Producer: room for the next record; NULL when the consumer stopped
+ * the queue or out of memory (amd_rq_stopped tells which). */
+void *amd_rq_put(struct amd_rq *q);
+int amd_rq_stopped(struct amd_rq *q);
+/* Producer: no more records (what was put is handed over). */
+void amd_rq_end(struct amd_rq *q);
+/* Consumer: the next record, valid until the following call; NULL once
+ * the producer ended and every record was taken. */
+const void *amd_rq_get(struct amd_rq *q);
+/* Consumer: takes no more; a waiting producer's put returns NULL. */
+void amd_rq_stop(struct amd_rq *q);
+/* After both sides are done with it. NULL is allowed. */
+void amd_rq_free(struct amd_rq *q);
+
+#endif
