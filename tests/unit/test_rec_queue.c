@@ -1,0 +1,119 @@
+/* test_rec_queue.c — the producer/consumer record queue (lib/ingest/
+ * rec_queue.h): records arrive in order and whole across threads, the
+ * producer never runs more than max chunks ahead, stopping releases a
+ * producer waiting for room, and an unbounded queue works on one thread. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "rec_queue.h"
+
+#define PER 100
+#define MAX 3
+#define N 200000
+
+struct rec {
+	uint64_t i, twice;
+};
+
+struct producer {
+	struct amd_rq *q;
+	uint64_t limit; /* records to put (UINT64_MAX: until refused) */
+	atomic_ulong made;
+	int refused, stopped;
+};
+
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+	for (uint64_t i = 0; i < p->limit; i++) {
+		struct rec *r = amd_rq_put(p->q);
+		if (!r) {
+			p->refused = 1;
+			p->stopped = amd_rq_stopped(p->q);
+			break;
+		}
+		r->i = i;
+		r->twice = 2 * i;
+		atomic_fetch_add(&p->made, 1);
+	}
+	amd_rq_end(p->q);
+	return NULL;
+}
+
+static void in_order_within_the_bound(void **state)
+{
+	(void)state;
+	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = N};
+	assert_non_null(p.q);
+	atomic_init(&p.made, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	uint64_t got = 0;
+	const struct rec *r;
+	while ((r = amd_rq_get(p.q))) {
+		assert_int_equal(r->i, got);
+		assert_int_equal(r->twice, 2 * got);
+		got++;
+		/* what was put and not yet taken fits in MAX chunks */
+		assert_true(atomic_load(&p.made) - got <= (uint64_t)PER * MAX);
+	}
+	pthread_join(t, NULL);
+	assert_int_equal(got, N);
+	assert_int_equal(p.refused, 0);
+	assert_null(amd_rq_get(p.q));
+	amd_rq_free(p.q);
+}
+
+static void stop_releases_a_waiting_producer(void **state)
+{
+	(void)state;
+	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = UINT64_MAX};
+	assert_non_null(p.q);
+	atomic_init(&p.made, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	for (uint64_t i = 0; i < 5; i++) {
+		const struct rec *r = amd_rq_get(p.q);
+		assert_non_null(r);
+		assert_int_equal(r->i, i);
+	}
+	amd_rq_stop(p.q);
+	pthread_join(t, NULL); /* would hang if the producer kept waiting */
+	assert_int_equal(p.refused, 1);
+	assert_int_equal(p.stopped, 1);
+	assert_true(atomic_load(&p.made) <= (uint64_t)PER * MAX);
+	amd_rq_free(p.q);
+}
+
+static void unbounded_on_one_thread(void **state)
+{
+	(void)state;
+	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, 0), .limit = 10 * PER + 7};
+	assert_non_null(p.q);
+	atomic_init(&p.made, 0);
+	produce(&p);
+	assert_int_equal(p.refused, 0);
+	uint64_t got = 0;
+	const struct rec *r;
+	while ((r = amd_rq_get(p.q)))
+		assert_int_equal(r->i, got++);
+	assert_int_equal(got, 10 * PER + 7);
+	amd_rq_free(p.q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(in_order_within_the_bound),
+		cmocka_unit_test(stop_releases_a_waiting_producer),
+		cmocka_unit_test(unbounded_on_one_thread),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
