@@ -2,18 +2,22 @@
  * format's read step while the engine hashes the same file and asks the
  * target whether it holds it already; the engine then cancels the read
  * (unchanged file) or waits for it and lets the format emit.
- * AMDAHL_OVERLAP=0 in the environment turns it off (one thread). */
+ * A queued format (ingest.h) instead parses on queued_sink.h's thread,
+ * and the engine drains the queue into the sink as it fills.
+ * AMDAHL_OVERLAP=0 in the environment turns both off (one thread). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_overlap.h"
+#include "queued_sink.h"
 
 struct amd_overlap {
 	const struct amd_format *fmt;
 	struct amd_input in;
 	int events;
 	atomic_int cancel;
+	int queued; /* f->queued: the state is queued_sink.h's, no thread here */
 	pthread_t thread;
 	void *state; /* the format's, after a read that succeeded */
 	int rc;
@@ -31,7 +35,9 @@ struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct a
 				      int events)
 {
 	const char *env = getenv("AMDAHL_OVERLAP"); /* "0": one thread, as before */
-	if (!f->read || !f->emit || !f->drop || f->is_dir || (env && strcmp(env, "0") == 0))
+	if (!f->queued && (!f->read || !f->emit || !f->drop || f->is_dir))
+		return NULL;
+	if (env && strcmp(env, "0") == 0)
 		return NULL;
 	struct amd_overlap *o = calloc(1, sizeof *o);
 	if (!o)
@@ -40,6 +46,13 @@ struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct a
 	o->in = *in;
 	o->events = events;
 	atomic_init(&o->cancel, 0);
+	if (f->queued) {
+		o->queued = 1;
+		if (amd_queued_read(f->parse, &o->in, &o->state, &o->err) == 0)
+			return o;
+		free(o);
+		return NULL;
+	}
 	if (pthread_create(&o->thread, NULL, run_read, o) != 0) {
 		free(o);
 		return NULL;
@@ -49,7 +62,9 @@ struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct a
 
 static void overlap_free(struct amd_overlap *o)
 {
-	if (o->state)
+	if (o->queued)
+		amd_queued_drop(o->state);
+	else if (o->state)
 		o->fmt->drop(o->state);
 	free(o);
 }
@@ -59,12 +74,18 @@ void amd_overlap_cancel(struct amd_overlap *o)
 	if (!o)
 		return;
 	atomic_store(&o->cancel, 1);
-	pthread_join(o->thread, NULL);
+	if (!o->queued)
+		pthread_join(o->thread, NULL);
 	overlap_free(o);
 }
 
 int amd_overlap_finish(struct amd_overlap *o, struct amd_sink *sink, struct amd_err *err)
 {
+	if (o->queued) {
+		int rc = amd_queued_emit(o->state, &o->in, sink, err);
+		overlap_free(o);
+		return rc;
+	}
 	pthread_join(o->thread, NULL);
 	int rc = o->rc;
 	if (rc != 0)

@@ -68,6 +68,12 @@ struct amd_format {
 	int (*emit)(void *state, const struct amd_input *in, struct amd_sink *sink,
 		    struct amd_err *err);
 	void (*drop)(void *state);
+	/* Optional, instead of read/emit/drop: 1 runs parse itself on a
+	 * thread of its own into a queue that the sink drains as it fills
+	 * (queued_sink.h), overlapping the hash, then the writing. Only for
+	 * a parse that calls no sink callback but run, param, tag, metric
+	 * and link. Files or directories. */
+	int queued;
 };
 
 /* Links the facts that follow to the run the input names (--run or a
