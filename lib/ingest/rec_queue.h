@@ -2,8 +2,8 @@
  * one consumer in chunks: at most max chunks exist at once (the producer
  * waits for the consumer to give one back), and a chunk the consumer is
  * done with is reused, so a stream of millions of records lives in a
- * few MB. Used by readers that read on a second thread while the engine
- * hashes and the sink writes (mlflow_sqlite.c). */
+ * few MB. Used by queued_sink.c: a format's parse on a second thread
+ * while the engine hashes and the sink writes. */
 #ifndef AMD_REC_QUEUE_H
 #define AMD_REC_QUEUE_H
 
