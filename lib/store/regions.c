@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "regions_sweep.h"
 #include "run_sources.h"
 #include "selector.h"
 
@@ -166,7 +167,7 @@ static int top_row(sqlite3_stmt *q, struct amd_region_row *r)
 	return 0;
 }
 
-static void row_free(struct amd_region_row *r)
+void amd_region_row_free(struct amd_region_row *r)
 {
 	free(r->name);
 	free(r->kind);
@@ -205,6 +206,8 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 		    struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
+	if (sel->sweep_id > 0 && !sel->runs) /* in memory: regions_sweep.c */
+		return amd_regions_sweep_top(st, sel->sweep_id, f, out, err);
 	sqlite3_stmt *q = top_query(st, sel, f, err);
 	if (!q)
 		return -1;
@@ -231,7 +234,7 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 void amd_region_list_free(struct amd_region_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		row_free(&l->v[i]);
+		amd_region_row_free(&l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }
