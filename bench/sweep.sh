@@ -10,7 +10,8 @@
 # instead (read only: nothing generated or ingested; a report written
 # under the bench's temporary folder). BENCH_SWEEP_REF=BINARY runs the
 # same three with that binary too (say main's build), as the reference
-# measured in the same run.
+# measured in the same run. BENCH_SWEEP_SWEEP=NAME: the sweep to read
+# (a store with several).
 . "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
 export AMDAHL_TEMPLATES="$root/templates"
@@ -36,10 +37,12 @@ if [ -z "${BENCH_SWEEP_STORE:-}" ]; then
 else
   echo "store $store (read only); load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
+sw=()
+[ -n "${BENCH_SWEEP_SWEEP:-}" ] && sw=(--sweep "$BENCH_SWEEP_SWEEP")
 reads() { # BINARY SUFFIX
-  step "$1" "stats$2" "(target < 5 s)" stats
-  step "$1" "scaling --json$2" "" scaling --json
-  step "$1" "report build$2" "(target < 5 s)" report build -o "$work/report"
+  step "$1" "stats$2" "(target < 5 s)" stats "${sw[@]}"
+  step "$1" "scaling --json$2" "" scaling --json "${sw[@]}"
+  step "$1" "report build$2" "(target < 5 s)" report build "${sw[@]}" -o "$work/report"
 }
 reads "$bin" ""
 [ -n "${BENCH_SWEEP_REF:-}" ] && reads "$BENCH_SWEEP_REF" " (reference: $(basename "$(dirname "$(dirname "$BENCH_SWEEP_REF")")"))"
