@@ -3,25 +3,47 @@
 # size is 1000) MLflow runs × BENCH_SWEEP_RANKS (64) rank traces each,
 # made by bench/gen_sweep.py from the real n=8 run of
 # testdata/cpu-strong-scaling, ingested with `ingest -j 2` into a fresh
-# store (CPU% of the ingest: 200% is both cores busy), then `stats` and
-# `report build` on that store, each printed against the issue's < 5 s.
+# store (CPU% of the ingest: 200% is both cores busy), then `stats`,
+# `scaling --json` and `report build` on that store (CPU-s, wall, RSS and
+# the report's pages), each printed against the issue's < 5 s.
+# BENCH_SWEEP_STORE=FILE measures those three on an existing store
+# instead (read only: nothing generated or ingested; a report written
+# under the bench's temporary folder). BENCH_SWEEP_REF=BINARY runs the
+# same three with that binary too (say main's build), as the reference
+# measured in the same run. BENCH_SWEEP_SWEEP=NAME: the sweep to read
+# (a store with several).
 . "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
 export AMDAHL_TEMPLATES="$root/templates"
 runs=${BENCH_SWEEP_RUNS:-100}
 ranks=${BENCH_SWEEP_RANKS:-64}
-bytes=$(/usr/bin/python3 bench/gen_sweep.py "$work/sweep" "$runs" "$ranks")
-traces=$(find "$work/sweep" -name '*.pt.trace.json.gz' | wc -l)
-echo "sweep: $runs runs × $ranks rank traces ($traces traces, $((bytes / 1000000)) MB on disk); load $(cut -d' ' -f1-3 /proc/loadavg)"
-step() { # LABEL TARGET CMD...
-  local label=$1 target=$2; shift 2
-  /usr/bin/time -f '%e %U %S %P %M' -o "$work/t" "$bin" --store "$work/s.db" "$@" >/dev/null 2>"$work/err" ||
+store=${BENCH_SWEEP_STORE:-$work/s.db}
+step() { # BINARY LABEL TARGET CMD...
+  local exe=$1 label=$2 target=$3; shift 3
+  /usr/bin/time -f '%e %U %S %P %M' -o "$work/t" "$exe" --store "$store" "$@" >"$work/out" 2>"$work/err" ||
     { cat "$work/err"; exit 2; }
   read -r w u s p m <"$work/t"
-  printf '  %-32s %8.2f s wall %8.2f s CPU %6s CPU  %6.0f MB RSS  %s\n' "$label" "$w" \
-    "$(awk -v u="$u" -v s="$s" 'BEGIN{print u + s}')" "$p" "$(awk -v m="$m" 'BEGIN{print m / 1024}')" "$target"
+  local pages
+  pages=$(sed -n 's/.*report\.pdf (\([0-9]*\) pages).*/, \1 pages/p' "$work/out")
+  printf '  %-32s %8.2f s wall %8.2f s CPU %6s CPU  %6.0f MB RSS%s  %s\n' "$label" "$w" \
+    "$(awk -v u="$u" -v s="$s" 'BEGIN{print u + s}')" "$p" "$(awk -v m="$m" 'BEGIN{print m / 1024}')" \
+    "$pages" "$target"
 }
-step "ingest -j 2" "" ingest -q -j 2 "$work/sweep/mlruns"
-step "stats" "(target < 5 s)" stats
-step "report build" "(target < 5 s)" report build -o "$work/report"
-echo "  store $(($(stat -c %s "$work/s.db") / 1000000)) MB; CPU of 200% = both cores busy"
+if [ -z "${BENCH_SWEEP_STORE:-}" ]; then
+  bytes=$(/usr/bin/python3 bench/gen_sweep.py "$work/sweep" "$runs" "$ranks")
+  traces=$(find "$work/sweep" -name '*.pt.trace.json.gz' | wc -l)
+  echo "sweep: $runs runs × $ranks rank traces ($traces traces, $((bytes / 1000000)) MB on disk); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  step "$bin" "ingest -j 2" "" ingest -q -j 2 "$work/sweep/mlruns"
+else
+  echo "store $store (read only); load $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+sw=()
+[ -n "${BENCH_SWEEP_SWEEP:-}" ] && sw=(--sweep "$BENCH_SWEEP_SWEEP")
+reads() { # BINARY SUFFIX
+  step "$1" "stats$2" "(target < 5 s)" stats "${sw[@]}"
+  step "$1" "scaling --json$2" "" scaling --json "${sw[@]}"
+  step "$1" "report build$2" "(target < 5 s)" report build "${sw[@]}" -o "$work/report"
+}
+reads "$bin" ""
+[ -n "${BENCH_SWEEP_REF:-}" ] && reads "$BENCH_SWEEP_REF" " (reference: $(basename "$(dirname "$(dirname "$BENCH_SWEEP_REF")")"))"
+echo "  store $(($(stat -c %s "$store") / 1000000)) MB; load $(cut -d' ' -f1-3 /proc/loadavg); CPU of 200% = both cores busy"

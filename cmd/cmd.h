@@ -82,5 +82,6 @@ int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_link(int argc, char **argv, struct cmd_ctx *ctx);
 /* `runs --orphans` (link.c): the inputs no run owns. */
 int cmd_runs_orphans(struct cmd_ctx *ctx, int json);
+int cmd_runs_sources(struct cmd_ctx *ctx, const char *sweep, int json);
 
 #endif

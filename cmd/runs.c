@@ -12,13 +12,16 @@
 
 static void help(void)
 {
-	printf("usage: amdahl runs [--sweep NAME|SELECTOR] [--orphans] [--json]\n"
+	printf("usage: amdahl runs [--sweep NAME|SELECTOR] [--orphans | --sources] [--json]\n"
 	       "\n"
 	       "Lists each sweep and its runs (launches): strategy, n (world size),\n"
 	       "repeat, status, child worker runs folded in, metrics and traces.\n"
 	       "Runs that did not finish are listed and left out of statistics.\n"
 	       "--orphans lists the traces, py-spy files, profiles and GPU logs\n"
 	       "linked to no run instead ('amdahl link FILE RUN' links one).\n"
+	       "--sources lists every source file of the runs instead: run, name, kind,\n"
+	       "bytes, sha256 and path (a worker's files under its parent run); without\n"
+	       "--sweep, every run's, then the files linked to no run.\n"
 	       "\n" AMD_SELECTOR_HELP);
 }
 
@@ -145,27 +148,33 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 		{"sweep", required_argument, NULL, 'S'},
 		{"json", no_argument, NULL, 'J'},
 		{"orphans", no_argument, NULL, 'O'},
+		{"sources", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	const char *sweep = NULL;
-	int json = 0, orphans = 0, c;
+	int json = 0, orphans = 0, sources = 0, c;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': sweep = optarg; break;
 		case 'J': json = 1; break;
 		case 'O': orphans = 1; break;
+		case 'F': sources = 1; break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return cmd_error("runs", "unexpected argument '%s'", argv[optind]);
+	if (orphans && sources)
+		return cmd_error("runs", "--orphans and --sources: give one");
 	const char *reads = orphans ? NULL : sweep; /* orphans: every source */
 	if ((c = cmd_open_named(ctx->store_path, "runs", &reads, 1, &ctx->store)) != 0)
 		return c;
 	if (orphans)
 		return cmd_runs_orphans(ctx, json);
+	if (sources)
+		return cmd_runs_sources(ctx, sweep, json);
 	struct amd_err err = {{0}};
 	struct amd_run_view *runs;
 	struct amd_sweep_view *sw;

@@ -110,6 +110,8 @@ static void ctx_free(struct report_ctx *c)
 	report_text_free(&c->findings);
 	report_text_free(&c->gaps);
 	amd_source_rows_free(c->src, c->nsrc);
+	amd_run_sources_free(c->run_src, c->nrun_src);
+	free(c->run_files);
 	amd_sweep_stats_free(c->s);
 	if (c->cmp)
 		amd_comparison_free(c->cmp);
@@ -147,6 +149,11 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 	if (report_charts_build(c->st, c->s, &c->charts, err) < 0)
 		return -1;
 	if (amd_store_sweep_sources(c->st, c->s->sweep, &c->src, &c->nsrc, err) < 0)
+		return -1;
+	if (c->nsrc > AMD_SOURCES_PER_FILE_MAX
+	    && (amd_store_run_sources(c->st, c->s->sweep, &c->run_src, &c->nrun_src, err) < 0
+		|| amd_run_files_sum(c->run_src, c->nrun_src, &c->run_files, &c->nrun_files,
+				     err) < 0))
 		return -1;
 	if (sentences(c, err) < 0)
 		return -1;

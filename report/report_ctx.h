@@ -14,6 +14,7 @@
 #include "report.h"
 #include "sentences.h"
 #include "sources.h"
+#include "run_sources.h"
 #include "verdict.h"
 
 struct report_ctx {
@@ -24,6 +25,12 @@ struct report_ctx {
 	struct report_text findings, gaps; /* gaps: left-out data and missing charts */
 	struct amd_source_row *src;
 	size_t nsrc;
+	/* more than AMD_SOURCES_PER_FILE_MAX sources: their rows per run and
+	 * each run's sum (Appendix C), else NULL */
+	struct amd_run_source *run_src;
+	size_t nrun_src;
+	struct amd_run_files *run_files;
+	size_t nrun_files;
 	char generated[64]; /* UTC time of the build */
 	struct amd_comparison *cmp; /* with --baseline, else NULL */
 	struct amd_gate_verdict gate; /* the gate's verdict on cmp */

@@ -317,6 +317,36 @@ static void sources_table(struct pdf *d, struct report_ctx *c)
 	draw(d, t, 6.2);
 }
 
+/* More than AMD_SOURCES_PER_FILE_MAX sources: one row per run. */
+static void run_sources_table(struct pdf *d, struct report_ctx *c)
+{
+	char buf[1200];
+	snprintf(buf, sizeof buf, "This sweep's runs read %zu source files, more than %d, so the"
+		 " table lists one row per run: its files (a worker's count as its parent run's;"
+		 " a file of several runs counts in each), their bytes and kinds, and a SHA-256"
+		 " over the files' SHA-256 digests: the hex digests in path order, each followed"
+		 " by a newline (as sha256sum reads such a list). 'amdahl runs --sources --sweep"
+		 " %s' lists every file with its path, bytes and SHA-256.", c->nsrc,
+		 AMD_SOURCES_PER_FILE_MAX, c->s->sweep);
+	pdf_paragraph(d, buf, 8, 0.3);
+	const char *h[] = {"run", "n", "repeat", "files", "bytes", "kinds",
+			   "sha256 of the files' sha256"};
+	struct amd_table *t = table(7, h, 1, 5, 5);
+	for (size_t i = 0; i < c->nrun_files; i++) {
+		const struct amd_run_files *f = &c->run_files[i];
+		const struct amd_run_source *r = f->first;
+		char n[16], rep[16], files[32], bytes[32];
+		snprintf(n, sizeof n, "%d", r->n);
+		snprintf(rep, sizeof rep, "%d", r->repeat);
+		snprintf(files, sizeof files, "%zu", f->files);
+		snprintf(bytes, sizeof bytes, "%lld", (long long)f->bytes);
+		const char *row[] = {r->name ? r->name : r->run ? r->run : "", n, rep, files, bytes,
+				     f->kinds, f->digest};
+		amd_table_add(t, row);
+	}
+	draw(d, t, 6.2);
+}
+
 static void appendix(struct pdf *d, struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
@@ -338,6 +368,8 @@ static void appendix(struct pdf *d, struct report_ctx *c)
 	pdf_heading(d, "Appendix C: sources", 1);
 	if (c->nsrc == 0)
 		pdf_paragraph(d, "No source files are recorded for this sweep.", 9, 0.2);
+	else if (c->run_files)
+		run_sources_table(d, c);
 	else
 		sources_table(d, c);
 }

@@ -29,8 +29,9 @@ static int cmp_row(const void *a, const void *b)
 {
 	const struct amd_region_time *x = *(const struct amd_region_time *const *)a;
 	const struct amd_region_time *y = *(const struct amd_region_time *const *)b;
-	int c = strcmp(x->kind, y->kind);
-	if (!c)
+	/* the store's rows share one copy of each string */
+	int c = x->kind == y->kind ? 0 : strcmp(x->kind, y->kind);
+	if (!c && x->name != y->name)
 		c = strcmp(x->name, y->name);
 	return c;
 }
@@ -409,7 +410,7 @@ int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 		rc = amd_scaling_axis_rows(st, s->sweep, o->axis, rows, m, err);
 	if (rc == 0)
 		rc = build(st, o, s, rows, m, err);
-	amd_region_times_free(rows, m);
+	amd_region_times_free(rows);
 	if (rc < 0) {
 		amd_scaling_free(s);
 		return -1;

@@ -22,7 +22,7 @@ struct side {
 
 static void side_free(struct side *s)
 {
-	amd_region_times_free(s->rows, s->nrows);
+	amd_region_times_free(s->rows);
 	free(s->trace);
 	free(s->trace_run);
 }
@@ -60,11 +60,8 @@ static int side_load(struct amd_store *st, const struct amd_rdiff_side *w, struc
 			s->n = all[i].n;
 	size_t k = 0, ct = 0, cr = 0;
 	for (size_t i = 0; i < m; i++) {
-		if (!wanted(&all[i], w, s->n)) {
-			free(all[i].name), free(all[i].kind), free(all[i].strategy);
-			continue;
-		}
-		all[k++] = all[i];
+		if (wanted(&all[i], w, s->n))
+			all[k++] = all[i];
 	}
 	s->rows = all;
 	s->nrows = k;

@@ -1,6 +1,6 @@
-/* region_times.c — SQL behind amd_store_region_times (region_times.h):
- * the regions (issue 14's table `region`) of every trace of the sweep's
- * counted runs, each divided by the trace's number of profiled steps.
+/* region_times.c — amd_store_region_times (region_times.h): the regions
+ * (issue 14's table `region`) of every trace of the sweep's counted runs,
+ * each divided by the trace's number of profiled steps.
  * Normalisation rule: a region is per profiled step of its own source
  * file, so only regions whose source is a profiler trace with steps
  * (Kineto: operators, annotations, kernels, collectives, ...) are read;
@@ -9,83 +9,40 @@
  * add up with per-step ones. Left out too: regions of kind step (the
  * profiler's span, ProfilerStep#N; the step is its own row from
  * trace_step) and operators also recorded as collectives of the same
- * trace (the collective's summed duration stands for them). */
+ * trace (the collective's summed duration stands for them; a trace's
+ * collectives of one name are one row, their sum).
+ * How: the traces (a few per run) come from SQL; the region rows (about
+ * 77 a trace, millions in a big sweep) from one plain scan of the table,
+ * joined to their trace and ordered in C (region_join.c) — SQLite's
+ * joins, sorter and GROUP BY over every row cost 8x as much. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "region_times.h"
+#include "region_join.h"
 #include "sqlite_int.h"
 #include "buf.h"
 #include "run.h"
 #include "selector.h"
 
-/* Each trace with its logical run (a child worker's parent) and steps. */
-#define TRACES \
-	"WITH tr AS (SELECT t.id AS tid, coalesce(t.rank, -1) AS rank," \
-	"  t.source_id AS src, t.rank AS trank, coalesce(l.id, r.id) AS rid," \
-	"  coalesce(l.strategy, r.strategy, '') AS strategy," \
-	"  coalesce(l.n, r.n, 0) AS n, coalesce(l.repeat, r.repeat, 0) AS rep," \
-	"  coalesce(l.status, r.status, 0) AS status," \
-	"  max(1, (SELECT count(*) FROM trace_step s WHERE s.trace_id = t.id)) AS steps" \
-	"  FROM trace t JOIN run r ON r.id = t.run_id" \
-	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id" \
-	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)" \
-	"  WHERE ?1 IS NULL OR w.name = ?1) "
+/* Each trace with its logical run (a child worker's parent), its steps
+ * and their summed duration. */
+static const char traces_sql[] =
+	"SELECT t.id, coalesce(t.rank, -1), t.source_id, t.rank IS NULL,"
+	"  coalesce(l.id, r.id), coalesce(l.strategy, r.strategy, ''),"
+	"  coalesce(l.n, r.n, 0), coalesce(l.repeat, r.repeat, 0), coalesce(l.status, r.status, 0),"
+	"  (SELECT count(*) FROM trace_step s WHERE s.trace_id = t.id),"
+	"  (SELECT sum(s.dur_ns) FROM trace_step s WHERE s.trace_id = t.id)"
+	"  FROM trace t JOIN run r ON r.id = t.run_id"
+	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id"
+	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)"
+	"  WHERE ?1 IS NULL OR w.name = ?1";
 
-/* The collectives' (source, name, rank), read once: the NOT EXISTS below
- * finds a region's through an automatic index on them. (Through the name
- * index, each region probed every source's rows of its name: quadratic in
- * the sweep's traces; through region_source, each of a trace's regions
- * read all of its regions: 1.84 CPU-s of 1,920 traces, 0.45 this way.) */
-#define COLLECTIVES \
-	", coll AS MATERIALIZED (SELECT DISTINCT c.source_id AS src, c.name_id, c.rank" \
-	"  FROM region c JOIN dict ck ON ck.id = c.kind_id WHERE ck.s = 'collective') "
-
-static const char sql[] = TRACES COLLECTIVES
-	"SELECT d.s, k.s, tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  g.self_ns * 1e-9 / tr.steps, tr.status, tr.rid"
-	" FROM region g JOIN tr ON tr.src = g.source_id AND g.rank IS tr.trank"
-	" JOIN dict d ON d.id = g.name_id JOIN dict k ON k.id = g.kind_id"
-	" WHERE k.s NOT IN ('step', 'collective') AND g.self_ns IS NOT NULL"
-	"  AND NOT EXISTS (SELECT 1 FROM coll c"
-	"   WHERE c.src = g.source_id AND c.name_id = g.name_id AND c.rank IS g.rank)"
-	" UNION ALL"
-	" SELECT d.s, 'collective', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  sum(g.self_ns) * 1e-9 / tr.steps, tr.status, tr.rid"
-	" FROM region g JOIN tr ON tr.src = g.source_id AND g.rank IS tr.trank"
-	" JOIN dict d ON d.id = g.name_id JOIN dict k ON k.id = g.kind_id"
-	" WHERE k.s = 'collective' AND g.self_ns IS NOT NULL GROUP BY tr.tid, g.name_id"
-	" UNION ALL"
-	" SELECT '" AMD_REGION_STEP "', 'step', tr.strategy, tr.n, tr.rep, tr.rank, tr.tid,"
-	"  sum(s.dur_ns) * 1e-9 / tr.steps, tr.status, tr.rid"
-	" FROM trace_step s JOIN tr ON tr.tid = s.trace_id GROUP BY s.trace_id"
-	" ORDER BY 3, 4, 5, 10, 7";
-
-void amd_region_times_free(struct amd_region_time *v, size_t n)
-{
-	for (size_t i = 0; i < n && v; i++) {
-		free(v[i].name);
-		free(v[i].kind);
-		free(v[i].strategy);
-	}
-	free(v);
-}
-
-/* Fills r from the current row; -1 when out of memory. */
-static int read_row(sqlite3_stmt *q, struct amd_region_time *r)
-{
-	memset(r, 0, sizeof *r);
-	if (amd_store_col_text(q, 0, &r->name) < 0 || amd_store_col_text(q, 1, &r->kind) < 0
-	    || amd_store_col_text(q, 2, &r->strategy) < 0)
-		return -1;
-	r->n = sqlite3_column_int(q, 3);
-	r->repeat = sqlite3_column_int(q, 4);
-	r->rank = sqlite3_column_int(q, 5);
-	r->trace_id = sqlite3_column_int64(q, 6);
-	r->seconds = sqlite3_column_double(q, 7);
-	r->run_id = sqlite3_column_int64(q, 9);
-	return r->name && r->kind && r->strategy ? 0 : -1;
-}
+/* Every region row that may count: with a time, or a collective (whose
+ * name hides the same trace's operators of that name even without one). */
+static const char regions_sql[] =
+	"SELECT source_id, rank, name_id, kind_id, self_ns FROM region"
+	" WHERE kind_id IS NOT ?1 AND (self_ns IS NOT NULL OR kind_id IS ?2)";
 
 static int cmp_id(const void *a, const void *b)
 {
@@ -106,17 +63,125 @@ static int selected_ids(struct amd_store *st, const char *text, int64_t **ids, s
 	amd_runs_free(v, *n);
 	if (!*ids)
 		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	qsort(*ids, *n, sizeof **ids, cmp_id);
+	if (*n > 1)
+		qsort(*ids, *n, sizeof **ids, cmp_id);
 	return 0;
 }
 
-/* 1 when the row of q is wanted: a counted run, and one of ids (NULL:
+/* 1 when trace row q is wanted: a counted run, and one of ids (NULL:
  * any run). */
-static int row_wanted(sqlite3_stmt *q, const int64_t *ids, size_t nids)
+static int trace_wanted(sqlite3_stmt *q, const int64_t *ids, size_t nids)
 {
-	int64_t rid = sqlite3_column_int64(q, 9);
+	int64_t rid = sqlite3_column_int64(q, 4);
 	return amd_status_ok(sqlite3_column_int(q, 8))
-		&& (!ids || bsearch(&rid, ids, nids, sizeof *ids, cmp_id));
+		&& (!ids || (nids && bsearch(&rid, ids, nids, sizeof *ids, cmp_id)));
+}
+
+static int read_trace(sqlite3_stmt *q, struct rj_trace *t)
+{
+	memset(t, 0, sizeof *t);
+	t->tid = sqlite3_column_int64(q, 0);
+	t->rank = sqlite3_column_int(q, 1);
+	t->src = sqlite3_column_int64(q, 2);
+	t->null_rank = sqlite3_column_int(q, 3);
+	t->rid = sqlite3_column_int64(q, 4);
+	t->n = sqlite3_column_int(q, 6);
+	t->rep = sqlite3_column_int(q, 7);
+	t->nsteps = sqlite3_column_int64(q, 9);
+	t->step_ns = sqlite3_column_int64(q, 10); /* NULL (no duration): 0 */
+	return amd_store_col_text(q, 5, &t->strategy) < 0 || !t->strategy ? -1 : 0;
+}
+
+/* The sweep's wanted traces into j. */
+static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
+		       struct amd_err *err)
+{
+	int64_t *ids = NULL;
+	size_t nids = 0, cap = 0;
+	int by_selector = sweep && amd_selector_is(sweep);
+	if (by_selector && selected_ids(st, sweep, &ids, &nids, err) < 0)
+		return -1;
+	sqlite3_stmt *q = amd_store_prepare(st, traces_sql, err);
+	if (!q) {
+		free(ids);
+		return -1;
+	}
+	if (sweep && !by_selector)
+		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (!trace_wanted(q, ids, nids))
+			continue;
+		if (amd_grow(&j->tr, j->ntr, &cap, sizeof *j->tr, 64) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		if (read_trace(q, &j->tr[j->ntr++]) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	free(ids);
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+/* The dict id of kind name s (0: none). */
+static int64_t kind_id(struct amd_store *st, const char *s, struct amd_err *err)
+{
+	return amd_store_first_id(st, "SELECT id FROM dict WHERE s = ?1", s, NULL, err);
+}
+
+/* Every region row of j's traces into j. */
+static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
+{
+	int64_t step = kind_id(st, "step", err), coll = kind_id(st, "collective", err);
+	if (step < 0 || coll < 0)
+		return -1;
+	j->coll_kind = coll;
+	sqlite3_stmt *q = amd_store_prepare(st, regions_sql, err);
+	if (!q)
+		return -1;
+	if (step)
+		sqlite3_bind_int64(q, 1, step);
+	if (coll)
+		sqlite3_bind_int64(q, 2, coll);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct rj_row r = {
+			.name_id = sqlite3_column_int64(q, 2),
+			.kind_id = sqlite3_column_int64(q, 3),
+			.self_ns = sqlite3_column_int64(q, 4),
+			.has_self = sqlite3_column_type(q, 4) != SQLITE_NULL,
+		};
+		int null_rank = sqlite3_column_type(q, 1) == SQLITE_NULL;
+		if (rj_add(j, sqlite3_column_int64(q, 0), null_rank, sqlite3_column_int(q, 1), &r) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+/* The dict strings of j's names and kinds. */
+static int load_names(struct amd_store *st, struct rj *j, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT s FROM dict WHERE id = ?1", err);
+	if (!q)
+		return -1;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < j->nnames && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, j->names[i].id);
+		rc = sqlite3_step(q);
+		if (rc == SQLITE_ROW)
+			rc = amd_store_col_text(q, 0, &j->names[i].s) < 0 || !j->names[i].s
+				? SQLITE_NOMEM : SQLITE_DONE;
+		else if (rc == SQLITE_DONE)
+			j->names[i].s = strdup("");
+		if (rc == SQLITE_DONE && !j->names[i].s)
+			rc = SQLITE_NOMEM;
+	}
+	return amd_store_rows_done(st, q, rc, err);
 }
 
 int amd_store_region_times(struct amd_store *st, const char *sweep,
@@ -124,41 +189,17 @@ int amd_store_region_times(struct amd_store *st, const char *sweep,
 {
 	*out = NULL;
 	*n = 0;
-	int64_t *ids = NULL;
-	size_t nids = 0;
-	int by_selector = sweep && amd_selector_is(sweep);
-	if (by_selector && selected_ids(st, sweep, &ids, &nids, err) < 0)
-		return -1;
-	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
-	if (!q) {
-		free(ids);
-		return -1;
-	}
-	if (sweep && !by_selector)
-		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (!row_wanted(q, ids, nids))
-			continue;
-		if (amd_grow(out, *n, &cap, sizeof **out, 256) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		struct amd_region_time *r = &(*out)[*n];
-		int bad = read_row(q, r);
-		(*n)++;
-		if (bad < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	free(ids);
-	if (amd_store_rows_done(st, q, rc, err) < 0) {
-		amd_region_times_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	return 0;
+	struct rj j;
+	rj_init(&j);
+	int rc = load_traces(st, sweep, &j, err);
+	if (rc == 0 && rj_index(&j) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
+	if (rc == 0)
+		rc = load_regions(st, &j, err);
+	if (rc == 0)
+		rc = load_names(st, &j, err);
+	if (rc == 0 && rj_emit(&j, out, n) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
+	rj_free(&j);
+	return rc;
 }

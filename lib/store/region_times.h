@@ -20,7 +20,9 @@
 #define AMD_REGION_STEP "(step)"
 
 struct amd_region_time {
-	char *name, *kind, *strategy; /* strategy "" when unknown */
+	/* strategy "" when unknown; the strings live in the rows' own
+	 * allocation (amd_region_times_free frees them all) */
+	const char *name, *kind, *strategy;
 	int n, repeat, rank;          /* rank -1 when unknown */
 	long long trace_id;           /* the trace the row comes from */
 	long long run_id;             /* its logical run (a worker's parent) */
@@ -33,6 +35,6 @@ struct amd_region_time {
  * zero time for that trace). */
 int amd_store_region_times(struct amd_store *st, const char *sweep,
 			   struct amd_region_time **out, size_t *n, struct amd_err *err);
-void amd_region_times_free(struct amd_region_time *v, size_t n);
+void amd_region_times_free(struct amd_region_time *v);
 
 #endif

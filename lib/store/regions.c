@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "regions_sweep.h"
+#include "run_sources.h"
 #include "selector.h"
 
 /* ---- resolving WHAT ---- */
@@ -47,29 +49,6 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 			" the store", what);
 }
 
-/* The logical run ids selector text picks as a JSON array in *json. */
-static int selected_json(struct amd_store *st, const char *text, char **json,
-			 struct amd_err *err)
-{
-	struct amd_run_view *v;
-	size_t n;
-	if (amd_select_runs(st, text, &v, &n, err) < 0)
-		return -1;
-	struct amd_buf b = {0};
-	int rc = amd_buf_printf(&b, "[");
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = amd_buf_printf(&b, "%s%lld", i ? "," : "", (long long)v[i].id);
-	if (rc == 0)
-		rc = amd_buf_printf(&b, "]");
-	amd_runs_free(v, n);
-	if (rc < 0) {
-		amd_buf_free(&b);
-		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	}
-	*json = b.data;
-	return 0;
-}
-
 int amd_region_resolve_select(struct amd_store *st, const char *what,
 			      struct amd_region_sel *sel, struct amd_err *err)
 {
@@ -78,7 +57,7 @@ int amd_region_resolve_select(struct amd_store *st, const char *what,
 		return amd_region_resolve(st, what, sel, err);
 	memset(sel, 0, sizeof *sel);
 	snprintf(sel->label, sizeof sel->label, "%s", what);
-	return selected_json(st, what, &sel->runs, err);
+	return amd_selected_runs_json(st, what, &sel->runs, err);
 }
 
 void amd_region_sel_free(struct amd_region_sel *sel)
@@ -188,7 +167,7 @@ static int top_row(sqlite3_stmt *q, struct amd_region_row *r)
 	return 0;
 }
 
-static void row_free(struct amd_region_row *r)
+void amd_region_row_free(struct amd_region_row *r)
 {
 	free(r->name);
 	free(r->kind);
@@ -227,6 +206,8 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 		    struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
+	if (sel->sweep_id > 0 && !sel->runs) /* in memory: regions_sweep.c */
+		return amd_regions_sweep_top(st, sel->sweep_id, f, out, err);
 	sqlite3_stmt *q = top_query(st, sel, f, err);
 	if (!q)
 		return -1;
@@ -253,7 +234,7 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 void amd_region_list_free(struct amd_region_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		row_free(&l->v[i]);
+		amd_region_row_free(&l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }
