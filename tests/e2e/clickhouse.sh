@@ -195,6 +195,37 @@ test_expect_success CLICKHOUSE 'ingest --run and link on a held file link it as 
 	same_json linked stats
 '
 
+# --sweep S --run NEW on a held file: the run made as a placeholder in
+# the copied attempt (ch_relink.c), as SQLite makes it; the file's path
+# sorts before the sweep's (/tmp < /work), so ClickHouse numbers the new
+# run first where SQLite numbers it last: outputs must not show that
+test_expect_success CLICKHOUSE 'ingest --sweep S --run NEW on a held file makes run NEW as on SQLite' '
+	cp "$DATA/pyspy/perf-collapsed.txt" "$TMP/a-perf.txt" &&
+	for st in "$(url placed)" "$TMP/placed.db"; do
+		o=$TMP/$(basename "$st") &&
+		"$AMDAHL" --store "$st" ingest -q "$DATA/itwinai-layout" &&
+		"$AMDAHL" --store "$st" ingest -q "$TMP/a-perf.txt" 2>/dev/null &&
+		"$AMDAHL" --store "$st" ingest --sweep mnist-scaling --run fresh "$TMP/a-perf.txt" >"$o.1" &&
+		"$AMDAHL" --store "$st" ingest --sweep lab --run other "$TMP/a-perf.txt" >"$o.2" &&
+		"$AMDAHL" --store "$st" ingest --sweep lab --run other "$TMP/a-perf.txt" >"$o.3" || return 1
+	done &&
+	test_contains "1 linked to a run" "$(cat "$TMP/placed.db.1")" &&
+	test_contains "1 linked to a run" "$(cat "$TMP/placed.db.2")" &&
+	test_contains "1 unchanged" "$(cat "$TMP/placed.db.3")" &&
+	for k in 1 2 3; do
+		test_true "the same summary ($k)" cmp -s "$TMP/placed.db.$k" "$TMP/placed.$k" || return 1
+	done &&
+	same_json placed runs &&
+	test_contains "\"id\":	\"name:lab/other\"" "$(cat "$TMP/ch.out")" &&
+	test_contains "\"id\":	\"name:mnist-scaling/fresh\"" "$(cat "$TMP/ch.out")" &&
+	same_json placed runs --orphans &&
+	same_json placed stats &&
+	same_json placed pyspy top other -n 0 &&
+	"$AMDAHL" --store "$TMP/placed.db" pyspy top "$TMP/a-perf.txt" -n 0 --json >"$TMP/file.json" &&
+	test_true "the file has samples" [ "$(json_get "$TMP/file.json" "d[\"samples\"]")" -gt 0 ] &&
+	test_eq "$(json_get "$TMP/file.json" "d[\"samples\"]")" "$(json_get "$TMP/ch.out" "d[\"samples\"]")"
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&
