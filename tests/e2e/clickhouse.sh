@@ -226,6 +226,26 @@ test_expect_success CLICKHOUSE 'ingest --sweep S --run NEW on a held file makes 
 	test_eq "$(json_get "$TMP/file.json" "d[\"samples\"]")" "$(json_get "$TMP/ch.out" "d[\"samples\"]")"
 '
 
+# the two files of one TensorBoard run (the event file, add_hparams'
+# subfolder) ingested by two processes at once: each stages without the
+# other's part; the reader fills the kept run row's derived columns from
+# the other (ch_load.c RUN_FILL). The span may be one file's: not checked.
+test_expect_success CLICKHOUSE,SQLITE3 'two processes ingesting the two files of one run at once: one run, its params and derived columns' '
+	R=$DATA/tensorboard/tb-sweep/dp-n2-r0 && main=$(ls "$R"/events.out.tfevents.*) &&
+	sub=$(ls "$R"/*/events.out.tfevents.*) &&
+	"$AMDAHL" --store "$TMP/tb1.db" ingest -q "$main" "$sub" &&
+	RUN="SELECT r.name, r.strategy, r.n, r.repeat, count(p.key_id) FROM run r LEFT JOIN param p ON p.run_id = r.id GROUP BY r.id" &&
+	want=$(sqlite3 "$TMP/tb1.db" "$RUN") &&
+	test_contains "dp-n2-r0|dp|2|0|" "$want" &&
+	for i in 1 2 3 4; do
+		"$AMDAHL" --store "$(url tbcc$i)" ingest -q "$main" & p1=$!
+		"$AMDAHL" --store "$(url tbcc$i)" ingest -q "$sub" & p2=$!
+		wait $p1 && wait $p2 &&
+		"$AMDAHL" pull --from "$(url tbcc$i)" --to "$TMP/tbcc$i.db" >/dev/null &&
+		test_eq "$want" "$(sqlite3 "$TMP/tbcc$i.db" "$RUN")" || return 1
+	done
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&
