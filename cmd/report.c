@@ -188,13 +188,16 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		cmp_args_free(&a);
 		return rc < 0 ? EXIT_OK : rc;
 	}
-	/* what the report reads: its sweep (NULL: all) and the compared sides */
-	const char *reads[3] = {o.analysis.sweep};
+	/* what the report reads: its sweep (NULL: all), the compared sides
+	 * and the history's runs (default: the reported sweep's) */
+	const char *reads[4] = {o.analysis.sweep};
 	size_t nreads = 1;
 	if (a.base_sweep && !a.base_store)
 		reads[nreads++] = a.base_sweep;
 	if (a.cand_sweep)
 		reads[nreads++] = a.cand_sweep;
+	if (a.history.metric && a.history.select)
+		reads[nreads++] = a.history.select;
 	if ((rc = cmd_open_named(ctx->store_path, "report build", reads, nreads, &ctx->store))) {
 		cmp_args_free(&a);
 		return rc;

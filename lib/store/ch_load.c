@@ -25,7 +25,7 @@
 const char amd_ch_committed_sql[] =
 	"SELECT argMin(aid, (ats, aid)) FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
 	" argMax(sha256, (committed_ns, id)) AS asha, max(committed_ns) AS ats"
-	" FROM source GROUP BY path) GROUP BY asha";
+	" FROM source GROUP BY path) WHERE asha != '' GROUP BY asha";
 
 /* Which row wins where several sources write one (INSERT OR IGNORE
  * keeps the first), before commit and insertion order. */
@@ -63,7 +63,7 @@ static int64_t ordinal(const struct attempts *a, int64_t attempt)
 	return 0;
 }
 
-static int64_t json_int(const cJSON *v)
+int64_t amd_ch_json_int(const cJSON *v)
 {
 	if (cJSON_IsString(v))
 		return strtoll(v->valuestring, NULL, 10);
@@ -104,15 +104,15 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
 		return sqlite3_bind_null(q, i);
 	const char *r = strchr(RENUMBERED, kind);
 	if (r && kind) {
-		int64_t o = ordinal(&m->ids[r - RENUMBERED], json_int(v));
+		int64_t o = ordinal(&m->ids[r - RENUMBERED], amd_ch_json_int(v));
 		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
 	}
 	if (kind == 's') {
-		int64_t o = ordinal(a, json_int(v));
+		int64_t o = ordinal(a, amd_ch_json_int(v));
 		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
 	}
 	if (kind == 'c')
-		return sqlite3_bind_int64(q, i, ordinal(a, row_src) << 32 | json_int(v));
+		return sqlite3_bind_int64(q, i, ordinal(a, row_src) << 32 | amd_ch_json_int(v));
 	if (cJSON_IsNumber(v))
 		return sqlite3_bind_double(q, i, v->valuedouble);
 	return sqlite3_bind_text(q, i, v->valuestring, -1, SQLITE_STATIC);
@@ -135,8 +135,11 @@ static int float_col(const struct ch_table *t, const char *name, size_t n)
 }
 
 /* The load SELECT of t: its columns (floats as text) and src, the rows
- * of the attempts in (in), in the order a SQLite store would hold them. */
-static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in)
+ * of the attempts in (in), in the order a SQLite store would hold them;
+ * with cond (an SQL condition, or NULL) only the first row meeting it:
+ * the one a load keeps. */
+static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
+		    const char *cond)
 {
 	int bad = amd_buf_printf(b, "SELECT ") < 0;
 	for (const char *c = t->cols; !bad && *c;) {
@@ -149,8 +152,9 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in)
 		return -1;
 	return amd_buf_printf(b, "src FROM %s ANY LEFT JOIN (SELECT id AS src,"
 			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
-			      " ORDER BY %s src_path, src, rn FORMAT JSONCompact",
-			      t->name, in, prefer(t->name));
+			      "%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
+			      t->name, in, cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
+			      prefer(t->name), cond ? " LIMIT 1" : "");
 }
 
 /* Types that arrive as JSON strings but are integers (Int64, UInt64). */
@@ -160,6 +164,16 @@ static int is_int_col(const cJSON *meta, int i)
 	const cJSON *ty = m ? cJSON_GetObjectItemCaseSensitive(m, "type") : NULL;
 	return cJSON_IsString(ty) && strstr(ty->valuestring, "Int") != NULL;
 }
+
+/* A run's kept row (the first, prefer) takes what it lacks of the
+ * columns a SQLite run row only ever gains (the writer COALESCEs them)
+ * from the run's other rows: units of one run that staged at once (two
+ * processes) each shipped a row without the other's part. */
+#define RUN_FILL " ON CONFLICT(id) DO UPDATE SET name = COALESCE(name, excluded.name)," \
+	" parent_ext_id = COALESCE(parent_ext_id, excluded.parent_ext_id)," \
+	" strategy = COALESCE(strategy, excluded.strategy), n = COALESCE(n, excluded.n)," \
+	" nodes = COALESCE(nodes, excluded.nodes), rank = COALESCE(rank, excluded.rank)," \
+	" repeat = COALESCE(repeat, excluded.repeat)"
 
 static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJSON *doc,
 		       const cJSON *data, const struct maps *a, struct amd_err *err)
@@ -176,12 +190,13 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 		return amd_fail(err, "%s: table %s: more than 64 columns", st->path, t->name);
 	/* SQLite's metric_point keys repeated steps apart by seq: the row's order */
 	int seq = strcmp(t->name, "metric_point") == 0;
-	char sql[800];
+	char sql[1200];
 	int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s(%s%s) VALUES(", t->name,
 			   t->cols, seq ? ",seq" : "");
 	for (int i = 0; i < ncols + seq && len < (int)sizeof sql - 4; i++)
 		len += snprintf(sql + len, sizeof sql - (size_t)len, i ? ",?" : "?");
-	snprintf(sql + len, sizeof sql - (size_t)len, ")");
+	snprintf(sql + len, sizeof sql - (size_t)len, ")%s",
+		 strcmp(t->name, "run") == 0 ? RUN_FILL : "");
 	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
 	if (!q)
 		return -1;
@@ -195,7 +210,7 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 			return amd_fail(err, "%s: table %s: a row of %d columns, expected %d",
 					st->path, t->name, cJSON_GetArraySize(row), ncols + 1);
 		}
-		int64_t src = json_int(cJSON_GetArrayItem(row, ncols));
+		int64_t src = amd_ch_json_int(cJSON_GetArrayItem(row, ncols));
 		sqlite3_reset(q);
 		for (int i = 0; i < ncols; i++) {
 			const cJSON *v = cJSON_GetArrayItem(row, i);
@@ -203,7 +218,7 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 			if (plain_str && floats[i])
 				sqlite3_bind_double(q, i + 1, strtod(v->valuestring, NULL));
 			else if (plain_str && is_int_col(meta, i))
-				sqlite3_bind_int64(q, i + 1, json_int(v));
+				sqlite3_bind_int64(q, i + 1, amd_ch_json_int(v));
 			else
 				bind_value(q, i + 1, v, t->kinds[i], src, a);
 		}
@@ -219,7 +234,7 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 		      const char *in, const struct maps *a, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	if (load_sql(&sql, t, in) < 0 || amd_buf_append(&sql, "", 1) < 0) {
+	if (load_sql(&sql, t, in, NULL) < 0 || amd_buf_append(&sql, "", 1) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", st->path);
 	}
@@ -236,6 +251,27 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	if (rc == 0 && points)
 		rc = amd_metric_rows_pack(st, err);
 	return rc;
+}
+
+cJSON *amd_ch_kept_row(struct amd_ch *ch, const char *table, const char *cond,
+			const cJSON **row, struct amd_err *err)
+{
+	const struct ch_table *t = NULL;
+	for (size_t i = 0; !t && i < amd_ch_table_count; i++)
+		if (strcmp(amd_ch_tables[i].name, table) == 0)
+			t = &amd_ch_tables[i];
+	struct amd_buf sql = {0};
+	if (!t || load_sql(&sql, t, amd_ch_committed_sql, cond) < 0 ||
+	    amd_buf_append(&sql, "", 1) < 0) {
+		amd_buf_free(&sql);
+		amd_fail(err, "%s: %s", amd_ch_name(ch), t ? "out of memory" : "no such table");
+		return NULL;
+	}
+	const cJSON *data;
+	cJSON *doc = fetch(ch, sql.data, &data, err);
+	amd_buf_free(&sql);
+	*row = doc ? cJSON_GetArrayItem(data, 0) : NULL;
+	return doc;
 }
 
 static int cmp_attempt(const void *x, const void *y)
@@ -274,15 +310,15 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 				break;
 			}
 			struct attempt *at = &a->p[a->n++];
-			at->id = json_int(cJSON_GetArrayItem(row, 0));
+			at->id = amd_ch_json_int(cJSON_GetArrayItem(row, 0));
 			at->ord = (int64_t)a->n;
 			sqlite3_reset(q);
 			sqlite3_bind_int64(q, 1, at->ord);
 			sqlite3_bind_text(q, 2, path->valuestring, -1, SQLITE_STATIC);
 			sqlite3_bind_text(q, 3, kind->valuestring, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(q, 4, json_int(cJSON_GetArrayItem(row, 3)));
+			sqlite3_bind_int64(q, 4, amd_ch_json_int(cJSON_GetArrayItem(row, 3)));
 			sqlite3_bind_text(q, 5, sha->valuestring, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(q, 6, json_int(cJSON_GetArrayItem(row, 5)));
+			sqlite3_bind_int64(q, 6, amd_ch_json_int(cJSON_GetArrayItem(row, 5)));
 			if ((rc = sqlite3_step(q)) != SQLITE_DONE)
 				break;
 		}
@@ -324,7 +360,7 @@ static int load_ids(struct amd_ch *ch, const char *table, const char *in,
 	}
 	cJSON_ArrayForEach(row, data) {
 		struct attempt *r = &ids->p[ids->n];
-		r->id = json_int(cJSON_GetArrayItem(row, 0));
+		r->id = amd_ch_json_int(cJSON_GetArrayItem(row, 0));
 		r->ord = (int64_t)++ids->n;
 	}
 	cJSON_Delete(doc);

@@ -5,6 +5,7 @@
 #define AMD_CH_LOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store.h"
 
@@ -19,7 +20,19 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 			     struct amd_store **out, struct amd_err *err);
 
 /* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
- * its latest commit, and of paths holding the same bytes the first. */
+ * its latest commit, and of paths holding the same bytes the first; a
+ * path whose latest commit is a forgotten one (ch_ship.h) has none. */
 extern const char amd_ch_committed_sql[];
+
+struct amd_ch;
+struct cJSON;
+/* The committed row of table meeting cond (ClickHouse SQL) that a load
+ * keeps (the run's own source's, the latest, ...): the server's answer
+ * (JSONCompact, names in "meta"; the caller cJSON_Deletes it), *row the
+ * row or NULL when none; NULL with err filled on an error. */
+struct cJSON *amd_ch_kept_row(struct amd_ch *ch, const char *table, const char *cond,
+			      const struct cJSON **row, struct amd_err *err);
+/* An integer of the server's JSON (Int64 arrives as a string). */
+int64_t amd_ch_json_int(const struct cJSON *v);
 
 #endif

@@ -6,7 +6,9 @@
  * the run's ClickHouse id as the SQLite link sets it; then the copy's
  * source row is written (the commit, with the same path, bytes and
  * ingest time) and the old attempt deleted as a replaced one
- * (ch_ship.c). Until the commit row lands readers see the old attempt. */
+ * (ch_ship.c). Until the commit row lands readers see the old attempt.
+ * `--sweep S --run NEW` with no run NEW in S writes a placeholder run
+ * (and sweep S) into the copy, as the SQLite link makes one. */
 #include "ch_relink.h"
 #include "sqlite_int.h"
 
@@ -131,10 +133,41 @@ static int copy_sql(struct amd_buf *b, const struct ch_table *t, int64_t from, i
 				     t->name, (long long)from) < 0 ? -1 : 0;
 }
 
+/* A run `--sweep S --run NEW` makes when the store has no NEW in S: a
+ * placeholder as the SQLite link makes it (orphans.c): id "name:S/NEW",
+ * owned by no source, in sweep S (made when the store has none). */
+struct placeholder {
+	const char *name, *sweep;
+	char ext[512];
+};
+
+/* The two INSERTs writing ph into attempt to, after its copied rows
+ * (rn: the SQLite link makes them last). */
+static int placeholder_sql(struct amd_buf *b, const struct placeholder *ph, int64_t to)
+{
+	long long sw = (long long)amd_ch_string_id(ph->sweep, strlen(ph->sweep));
+	long long run = (long long)amd_ch_string_id(ph->ext, strlen(ph->ext));
+	int bad = amd_buf_printf(b, "INSERT INTO sweep (id,name,ext_id,axis,src,rn) SELECT"
+				 " toInt64(%lld), ", sw) < 0 || amd_ch_quote(b, ph->sweep) < 0 ||
+		  amd_buf_printf(b, ", NULL, NULL, toInt64(%lld), toInt64(%lld) FROM system.one"
+				 " WHERE (SELECT count() FROM sweep WHERE id = %lld AND src IN (%s)) = 0",
+				 (long long)to, 1LL << 40, sw, amd_ch_committed_sql) < 0 ||
+		  amd_buf_append(b, "", 1) < 0;
+	size_t second = b->len;
+	bad = bad || amd_buf_printf(b, "INSERT INTO run (id,sweep_id,ext_id,name,status,source_id,"
+				    "src,rn) VALUES (%lld, %lld, ", run, sw) < 0 ||
+	      amd_ch_quote(b, ph->ext) < 0 || amd_buf_append(b, ", ", 2) < 0 ||
+	      amd_ch_quote(b, ph->name) < 0 ||
+	      amd_buf_printf(b, ", 0, NULL, %lld, %lld)", (long long)to, 1LL << 40) < 0 ||
+	      amd_buf_append(b, "", 1) < 0;
+	return bad ? -1 : (int)second;
+}
+
 /* The attempt from copied into to with its rows of the run tables
- * moved to run, committed, and from deleted. */
+ * moved to run (with the placeholder ph when not NULL), committed, and
+ * from deleted. */
 static int copy_attempt(struct amd_ch *ch, const char *path, int64_t from, int64_t to,
-			int64_t run, struct amd_err *err)
+			int64_t run, const struct placeholder *ph, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
 	int rc = 0;
@@ -144,6 +177,13 @@ static int copy_attempt(struct amd_ch *ch, const char *path, int64_t from, int64
 			     amd_buf_append(&sql, "", 1) < 0
 			     ? amd_fail(err, "%s: out of memory", path)
 			     : amd_ch_query(ch, sql.data, NULL, err);
+	}
+	if (rc == 0 && ph) {
+		sql.len = 0;
+		int second = placeholder_sql(&sql, ph, to);
+		rc = second < 0 ? amd_fail(err, "%s: out of memory", path)
+			: amd_ch_query(ch, sql.data, NULL, err) < 0 ? -1
+			: amd_ch_query(ch, sql.data + second, NULL, err);
 	}
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -163,12 +203,15 @@ static int copy_attempt(struct amd_ch *ch, const char *path, int64_t from, int64
 }
 
 int amd_ch_relink(struct amd_ch *ch, const char *path, const char *run, const char *sweep,
-		  struct amd_err *err)
+		  int create, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
+	/* the path's latest commit, unless it was forgotten (ch_ship.h) */
 	int64_t attempt = amd_buf_printf(&sql, "SELECT argMax(id, (committed_ns, id)) AS x"
 					 " FROM source WHERE path = ") < 0 ||
-				  amd_ch_quote(&sql, path) < 0 || amd_buf_append(&sql, "", 1) < 0
+				  amd_ch_quote(&sql, path) < 0 ||
+				  amd_buf_printf(&sql, " HAVING argMax(sha256, (committed_ns, id))"
+						 " != ''") < 0 || amd_buf_append(&sql, "", 1) < 0
 				  ? amd_fail(err, "%s: out of memory", path)
 				  : query_number(ch, sql.data, err);
 	amd_buf_free(&sql);
@@ -176,6 +219,13 @@ int amd_ch_relink(struct amd_ch *ch, const char *path, const char *run, const ch
 		return amd_fail(err, "%s: not in the store %s; ingest it first", path,
 				amd_ch_name(ch));
 	int64_t rid = attempt < 0 ? -1 : run_chid(ch, path, run, sweep, err);
+	struct placeholder ph = {run, sweep, ""}, *make = NULL;
+	if (rid == 0 && create && sweep) {
+		snprintf(ph.ext, sizeof ph.ext, "name:%s/%s", sweep, run);
+		rid = amd_ch_string_id(ph.ext, strlen(ph.ext));
+		make = &ph;
+		err->msg[0] = '\0'; /* run_chid's "no run": made here instead */
+	}
 	int64_t rows, moved;
 	if (rid <= 0 || count_rows(ch, attempt, rid, &rows, &moved, err) < 0)
 		return -1;
@@ -183,6 +233,6 @@ int amd_ch_relink(struct amd_ch *ch, const char *path, const char *run, const ch
 		return AMD_LINK_NOTHING;
 	if (moved == 0)
 		return AMD_LINK_ALREADY;
-	return copy_attempt(ch, path, attempt, amd_ch_new_attempt(), rid, err) < 0 ? -1
-											: AMD_LINK_DONE;
+	return copy_attempt(ch, path, attempt, amd_ch_new_attempt(), rid, make, err) < 0
+		       ? -1 : AMD_LINK_DONE;
 }

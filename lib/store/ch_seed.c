@@ -1,25 +1,70 @@
-/* ch_seed.c — the run a unit links to, from the ClickHouse store into
- * the unit's staging store (ch_seed.h). A trace or py-spy file that
- * names a run (`ingest --run RUN`, a path's run hint) the staging store
- * does not hold: the committed runs and sweeps are read as every reader
- * loads them (ch_load.c), the run the SQLite writer would link is found
- * there by the writer's own lookup (amd_store_sink_find_run), and copied
- * with its sweep's row, owned by no source. The unit's facts then carry
- * that run's ClickHouse id (chid of its ext_id); the copy ships with the
- * unit like a placeholder run, and readers keep the run's own source's
- * row (ch_load.c, prefer). */
+/* ch_seed.c — a run the ClickHouse store holds, into a unit's staging
+ * store (ch_seed.h), so the unit's facts and its report of the run merge
+ * with it as they would in a store that holds it. A run a unit reports
+ * (several units report one TensorBoard run: its span, params and
+ * derived columns add up) is fetched by its ext_id: the row a reader
+ * keeps (ch_load.c, amd_ch_kept_row) and its sweep's. A trace or py-spy
+ * file that names a run (`ingest --run RUN`, a path's run hint) by name:
+ * the committed runs and sweeps are read as every reader loads them and
+ * the run the SQLite writer would link is found there by the writer's
+ * own lookup (amd_store_sink_find_run). Either copy is owned by no
+ * source; the unit's facts then carry that run's ClickHouse id (chid of
+ * its ext_id), the copy ships with the unit like a placeholder run, and
+ * readers keep the latest owned row (ch_load.c, prefer). */
 #include "ch_seed.h"
 #include "sqlite_int.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
 #include "ch_load.h"
+#include "ch_ship.h"
 #include "clickhouse.h"
 #include "writer.h"
 
-#define RUN_COLS "ext_id, name, parent_ext_id, strategy, n, nodes, rank, repeat, status," \
-	" start_ms, end_ms"
+/* The values a copy writes, in this order: the sweep's, then the run's. */
+#define NVALUES 14
+static const char *const value_names[NVALUES] = {"name", "ext_id", "axis", "ext_id", "name",
+	"parent_ext_id", "strategy", "n", "nodes", "rank", "repeat", "status", "start_ms",
+	"end_ms"};
+#define FIRST_INT 7 /* n and what follows are integers */
 
-/* Copies run id of held, and its sweep, into staging (not replacing
- * what staging holds under the same names). */
+/* Binds value v (an index of value_names) as parameter i of q. */
+typedef void bind_fn(void *ctx, sqlite3_stmt *q, int i, int v);
+
+/* Writes the sweep (unless staging has one of that name) and the run
+ * (unless staging has it), owned by no source. */
+static int put_run(struct amd_store *staging, bind_fn *bind, void *ctx, struct amd_err *err)
+{
+	sqlite3_stmt *sw = amd_store_prepare(staging, "INSERT INTO sweep(name, ext_id, axis)"
+		" SELECT ?1, ?2, ?3 WHERE ?1 IS NOT NULL ON CONFLICT(name) DO NOTHING", err);
+	sqlite3_stmt *run = sw ? amd_store_prepare(staging, "INSERT INTO run(sweep_id, ext_id,"
+		" name, parent_ext_id, strategy, n, nodes, rank, repeat, status, start_ms, end_ms,"
+		" source_id) VALUES((SELECT id FROM sweep WHERE name = ?1), ?4, ?5, ?6, ?7, ?8, ?9,"
+		" ?10, ?11, ?12, ?13, ?14, NULL) ON CONFLICT(ext_id) DO NOTHING", err) : NULL;
+	for (int i = 0; run && i < NVALUES; i++) {
+		if (i < 3)
+			bind(ctx, sw, i + 1, i);
+		bind(ctx, run, i + 1, i);
+	}
+	int rc = SQLITE_DONE, ret = -1;
+	if (run && (rc = sqlite3_step(sw)) == SQLITE_DONE)
+		rc = sqlite3_step(run);
+	if (run)
+		ret = rc == SQLITE_DONE ? 0 : amd_store_step_fail(staging, rc, err);
+	sqlite3_finalize(run);
+	sqlite3_finalize(sw);
+	return ret;
+}
+
+static void bind_column(void *sel, sqlite3_stmt *q, int i, int v)
+{
+	sqlite3_bind_value(q, i, sqlite3_column_value(sel, v));
+}
+
+/* Copies run id of held, and its sweep, into staging. */
 static int copy_run(struct amd_store *held, int64_t id, struct amd_store *staging,
 		    struct amd_err *err)
 {
@@ -31,34 +76,79 @@ static int copy_run(struct amd_store *held, int64_t id, struct amd_store *stagin
 		return -1;
 	sqlite3_bind_int64(sel, 1, id);
 	int rc = sqlite3_step(sel);
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(sel);
-		return amd_store_step_fail(held, rc, err);
-	}
-	sqlite3_stmt *sw = amd_store_prepare(staging, "INSERT INTO sweep(name, ext_id, axis)"
-		" SELECT ?1, ?2, ?3 WHERE ?1 IS NOT NULL ON CONFLICT(name) DO NOTHING", err);
-	sqlite3_stmt *run = sw ? amd_store_prepare(staging, "INSERT INTO run(sweep_id, " RUN_COLS
-		", source_id) VALUES((SELECT id FROM sweep WHERE name = ?1), ?4, ?5, ?6, ?7, ?8, ?9,"
-		" ?10, ?11, ?12, ?13, ?14, NULL) ON CONFLICT(ext_id) DO NOTHING", err) : NULL;
-	for (int i = 0; run && i < sqlite3_column_count(sel); i++) {
-		if (i < 3)
-			sqlite3_bind_value(sw, i + 1, sqlite3_column_value(sel, i));
-		sqlite3_bind_value(run, i + 1, sqlite3_column_value(sel, i));
-	}
-	int ret = -1;
-	if (run && (rc = sqlite3_step(sw)) == SQLITE_DONE)
-		rc = sqlite3_step(run);
-	if (run)
-		ret = rc == SQLITE_DONE ? 0 : amd_store_step_fail(staging, rc, err);
-	sqlite3_finalize(run);
-	sqlite3_finalize(sw);
+	int ret = rc == SQLITE_ROW ? put_run(staging, bind_column, sel, err)
+				   : amd_store_step_fail(held, rc, err);
 	sqlite3_finalize(sel);
 	return ret;
+}
+
+/* Item name of a JSONCompact row, by the answer's "meta" names. */
+static const cJSON *item(const cJSON *doc, const cJSON *row, const char *name)
+{
+	const cJSON *m;
+	int i = 0;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(doc, "meta")) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "name");
+		if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+			return cJSON_GetArrayItem(row, i);
+		i++;
+	}
+	return NULL;
+}
+
+static void bind_json(void *values, sqlite3_stmt *q, int i, int v)
+{
+	const cJSON *x = ((const cJSON **)values)[v];
+	if (!x || cJSON_IsNull(x))
+		sqlite3_bind_null(q, i);
+	else if (v >= FIRST_INT)
+		sqlite3_bind_int64(q, i, amd_ch_json_int(x));
+	else if (cJSON_IsString(x))
+		sqlite3_bind_text(q, i, x->valuestring, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+/* The run of ext_id the store holds into staging: 1 when copied, 0
+ * when the store holds none. */
+static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const char *ext_id,
+			  struct amd_err *err)
+{
+	struct amd_buf cond = {0};
+	if (amd_buf_printf(&cond, "ext_id = ") < 0 || amd_ch_quote(&cond, ext_id) < 0 ||
+	    amd_buf_append(&cond, "", 1) < 0) {
+		amd_buf_free(&cond);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
+	const cJSON *run = NULL, *sweep = NULL;
+	cJSON *rdoc = amd_ch_kept_row(ch, "run", cond.data, &run, err), *sdoc = NULL;
+	const cJSON *sweep_id = rdoc && run ? item(rdoc, run, "sweep_id") : NULL;
+	int rc = rdoc ? 0 : -1;
+	if (sweep_id && !cJSON_IsNull(sweep_id)) {
+		cond.len = 0;
+		rc = amd_buf_printf(&cond, "id = %lld", (long long)amd_ch_json_int(sweep_id)) < 0
+			     ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+			     : (sdoc = amd_ch_kept_row(ch, "sweep", cond.data, &sweep, err)) ? 0 : -1;
+	}
+	if (rc == 0 && run) {
+		const cJSON *values[NVALUES];
+		for (int i = 0; i < NVALUES; i++)
+			values[i] = i < 3 ? (sweep ? item(sdoc, sweep, value_names[i]) : NULL)
+					  : item(rdoc, run, value_names[i]);
+		rc = put_run(staging, bind_json, values, err) < 0 ? -1 : 1;
+	}
+	cJSON_Delete(sdoc);
+	cJSON_Delete(rdoc);
+	amd_buf_free(&cond);
+	return rc;
 }
 
 int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 		    const char *name, const char *sweep, struct amd_err *err)
 {
+	int by_id = ext_id ? seed_by_ext_id(ctx, staging, ext_id, err) : 0;
+	if (by_id != 0 || !name)
+		return by_id < 0 ? -1 : 0;
 	static const char *const tables[] = {"run", "sweep"};
 	struct amd_store *held = NULL;
 	if (amd_ch_store_open_tables(amd_ch_name(ctx), NULL, 0, tables, 2, &held, err) < 0)

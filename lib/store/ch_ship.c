@@ -3,7 +3,8 @@
  * sent as RowBinary in batches (one INSERT per table and batch, no
  * per-row round trips); the source row goes last, so a killed ingest
  * leaves rows no reader sees. Then the attempts of the same path it
- * replaces are deleted with ALTER TABLE … DELETE mutations. */
+ * replaces are deleted with ALTER TABLE … DELETE mutations. A forgotten
+ * path gets an empty commit (sha256 "") that hides its earlier ones. */
 #include "ch_ship.h"
 #include "sqlite_int.h"
 
@@ -267,6 +268,18 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 	if (commit_row(ch, attempt, src, ts, err) < 0)
 		return amd_fail_prefix(err, "%s", src->path);
 	return amd_ch_drop_replaced(ch, src->path, attempt,
+				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+}
+
+int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
+{
+	int64_t attempt = amd_ch_new_attempt();
+	struct ch_source forgotten = {path, "", "", 0};
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (commit_row(ch, attempt, &forgotten, ts, err) < 0)
+		return amd_fail_prefix(err, "%s: forgetting it", path);
+	return amd_ch_drop_replaced(ch, path, attempt,
 				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
 }
 

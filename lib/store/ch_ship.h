@@ -32,6 +32,12 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,
 			 struct amd_err *err);
 
+/* Forgets path (a held file that now holds nothing, a run deleted since
+ * it was ingested): commits an empty attempt of path, sha256 "" (no
+ * rows: readers take the latest commit of a path and skip it, ch_load.h
+ * amd_ch_committed_sql), then deletes the attempts it replaces. */
+int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err);
+
 /* Appends s escaped for TabSeparated (\\ \t \n \r). */
 int amd_ch_tsv_text(struct amd_buf *b, const char *s);
 

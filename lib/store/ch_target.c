@@ -58,7 +58,9 @@ int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
 			int same_path = (size_t)(tab - line) == plen && memcmp(line, path, plen) == 0;
 			int same_sha = strcmp(tab + 1, sha) == 0;
 			if (same_path) {
-				state = same_sha ? AMD_SOURCE_SAME : AMD_SOURCE_CHANGED;
+				/* a forgotten path (sha256 "", ch_ship.h) is new again */
+				state = same_sha ? AMD_SOURCE_SAME
+					: tab[1] ? AMD_SOURCE_CHANGED : AMD_SOURCE_NEW;
 				break;
 			}
 			if (same_sha)
@@ -185,8 +187,13 @@ static int target_link(void *conn, const char *path, const char *run, const char
 		       const struct amd_config *cfg, struct amd_err *err)
 {
 	(void)cfg; /* no params move: the run's derived columns stay */
-	int rc = amd_ch_relink(conn, path, run, sweep, err);
+	int rc = amd_ch_relink(conn, path, run, sweep, 1, err);
 	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
+}
+
+static int target_forget(void *conn, const char *path, struct amd_err *err)
+{
+	return amd_ch_forget(conn, path, err);
 }
 
 struct amd_ingest_target amd_ch_target(const char *url)
@@ -202,5 +209,6 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.finish = target_finish,
 		.rollback = target_rollback,
 		.link = target_link,
+		.forget = target_forget,
 	};
 }

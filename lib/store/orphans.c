@@ -219,7 +219,7 @@ int amd_store_link_at(const char *store_path, const struct amd_config *cfg,
 		struct amd_ch *ch = NULL;
 		if (amd_ch_open(store_path, &ch, err) < 0)
 			return -1;
-		int rc = amd_ch_relink(ch, path, run, sweep, err);
+		int rc = amd_ch_relink(ch, path, run, sweep, 0, err);
 		amd_ch_close(ch);
 		return rc;
 	}

@@ -323,12 +323,27 @@ static int drop_emptied_sweep(struct amd_store_sink *ss, int64_t old, int64_t no
 	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
 }
 
+/* A run the real store may hold and this (staging) store does not yet
+ * is copied in first (the seed hook), so the unit's report of it merges
+ * with what other units wrote, as it merges in a store that holds it. */
+static int seed_held_run(struct amd_store_sink *ss, const char *ext_id, struct amd_err *err)
+{
+	if (!ss->seed_run)
+		return 0;
+	int64_t here = lookup_id(ss->st, "SELECT id FROM run WHERE ext_id=?1", ext_id);
+	if (here < 0)
+		return writer_sql_fail(ss, err);
+	return here ? 0 : ss->seed_run(ss->seed_ctx, ss->st, ext_id, NULL, NULL, err);
+}
+
 static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_err *err)
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
 	if (!r->ext_id || !*r->ext_id)
 		return amd_fail(err, "%s: a run without an id", ss->path);
+	if (seed_held_run(ss, r->ext_id, err) < 0)
+		return -1;
 	int64_t old_sweep = lookup_id(ss->st, "SELECT sweep_id FROM run WHERE ext_id=?1", r->ext_id);
 	int64_t sw = old_sweep < 0 ? -1 : sweep_id(ss, r->sweep, r->sweep_ext_id, err);
 	if (old_sweep < 0)

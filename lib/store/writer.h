@@ -42,8 +42,10 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 int64_t amd_store_sink_find_run(struct amd_store *st, const char *ext_id, const char *name,
 				const char *sweep, struct amd_err *err);
 /* Called when a link names a run st does not hold, before a placeholder
- * is made: copies into st the run the real store holds, if it does (the
- * ClickHouse target's staging store, ch_seed.c); 0 or -1. */
+ * is made, and when a unit reports a run st does not hold yet (ext_id
+ * only, name and sweep NULL), before writing it: copies into st the run
+ * the real store holds, if it does (the ClickHouse target's staging
+ * store, ch_seed.c), so the unit merges with it; 0 or -1. */
 typedef int amd_seed_run_fn(void *ctx, struct amd_store *st, const char *ext_id,
 			    const char *name, const char *sweep, struct amd_err *err);
 void amd_store_sink_seed_runs(struct amd_store_sink *ss, amd_seed_run_fn *fn, void *ctx);

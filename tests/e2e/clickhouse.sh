@@ -195,6 +195,57 @@ test_expect_success CLICKHOUSE 'ingest --run and link on a held file link it as 
 	same_json linked stats
 '
 
+# --sweep S --run NEW on a held file: the run made as a placeholder in
+# the copied attempt (ch_relink.c), as SQLite makes it; the file's path
+# sorts before the sweep's (/tmp < /work), so ClickHouse numbers the new
+# run first where SQLite numbers it last: outputs must not show that
+test_expect_success CLICKHOUSE 'ingest --sweep S --run NEW on a held file makes run NEW as on SQLite' '
+	cp "$DATA/pyspy/perf-collapsed.txt" "$TMP/a-perf.txt" &&
+	for st in "$(url placed)" "$TMP/placed.db"; do
+		o=$TMP/$(basename "$st") &&
+		"$AMDAHL" --store "$st" ingest -q "$DATA/itwinai-layout" &&
+		"$AMDAHL" --store "$st" ingest -q "$TMP/a-perf.txt" 2>/dev/null &&
+		"$AMDAHL" --store "$st" ingest --sweep mnist-scaling --run fresh "$TMP/a-perf.txt" >"$o.1" &&
+		"$AMDAHL" --store "$st" ingest --sweep lab --run other "$TMP/a-perf.txt" >"$o.2" &&
+		"$AMDAHL" --store "$st" ingest --sweep lab --run other "$TMP/a-perf.txt" >"$o.3" || return 1
+	done &&
+	test_contains "1 linked to a run" "$(cat "$TMP/placed.db.1")" &&
+	test_contains "1 linked to a run" "$(cat "$TMP/placed.db.2")" &&
+	test_contains "1 unchanged" "$(cat "$TMP/placed.db.3")" &&
+	for k in 1 2 3; do
+		test_true "the same summary ($k)" cmp -s "$TMP/placed.db.$k" "$TMP/placed.$k" || return 1
+	done &&
+	same_json placed runs &&
+	test_contains "\"id\":	\"name:lab/other\"" "$(cat "$TMP/ch.out")" &&
+	test_contains "\"id\":	\"name:mnist-scaling/fresh\"" "$(cat "$TMP/ch.out")" &&
+	same_json placed runs --orphans &&
+	same_json placed stats &&
+	same_json placed pyspy top other -n 0 &&
+	"$AMDAHL" --store "$TMP/placed.db" pyspy top "$TMP/a-perf.txt" -n 0 --json >"$TMP/file.json" &&
+	test_true "the file has samples" [ "$(json_get "$TMP/file.json" "d[\"samples\"]")" -gt 0 ] &&
+	test_eq "$(json_get "$TMP/file.json" "d[\"samples\"]")" "$(json_get "$TMP/ch.out" "d[\"samples\"]")"
+'
+
+# the two files of one TensorBoard run (the event file, add_hparams'
+# subfolder) ingested by two processes at once: each stages without the
+# other's part; the reader fills the kept run row's derived columns from
+# the other (ch_load.c RUN_FILL). The span may be one file's: not checked.
+test_expect_success CLICKHOUSE,SQLITE3 'two processes ingesting the two files of one run at once: one run, its params and derived columns' '
+	R=$DATA/tensorboard/tb-sweep/dp-n2-r0 && main=$(ls "$R"/events.out.tfevents.*) &&
+	sub=$(ls "$R"/*/events.out.tfevents.*) &&
+	"$AMDAHL" --store "$TMP/tb1.db" ingest -q "$main" "$sub" &&
+	RUN="SELECT r.name, r.strategy, r.n, r.repeat, count(p.key_id) FROM run r LEFT JOIN param p ON p.run_id = r.id GROUP BY r.id" &&
+	want=$(sqlite3 "$TMP/tb1.db" "$RUN") &&
+	test_contains "dp-n2-r0|dp|2|0|" "$want" &&
+	for i in 1 2 3 4; do
+		"$AMDAHL" --store "$(url tbcc$i)" ingest -q "$main" & p1=$!
+		"$AMDAHL" --store "$(url tbcc$i)" ingest -q "$sub" & p2=$!
+		wait $p1 && wait $p2 &&
+		"$AMDAHL" pull --from "$(url tbcc$i)" --to "$TMP/tbcc$i.db" >/dev/null &&
+		test_eq "$want" "$(sqlite3 "$TMP/tbcc$i.db" "$RUN")" || return 1
+	done
+'
+
 test_expect_success CLICKHOUSE 'a password in the URL is refused, a wrong one is the server'"'"'s error' '
 	test_status 2 "$AMDAHL" --store "clickhouse://amdahl:pw@127.0.0.1:$(cat "$CHDIR/port")/all" runs &&
 	test_contains "password in the store URL is refused" "$ERR" &&
