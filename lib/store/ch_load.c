@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include <openssl/crypto.h>
 
 #include "ch_schema.h"
 #include "ch_scope.h"
@@ -118,34 +119,41 @@ static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t
 	return sqlite3_bind_text(q, i, v->valuestring, -1, SQLITE_STATIC);
 }
 
-/* 1 when column name (n bytes) of t is a Float64 (or Nullable) on the
- * server. Such columns are loaded as text (toString, read back with
- * strtod): JSON has no infinities, so the server would send inf and -inf
- * as null, and a read-only user may not set the setting that quotes
- * them (output_format_json_quote_denormals). */
-static int float_col(const struct ch_table *t, const char *name, size_t n)
+/* How column name (n bytes) of t is loaded: 'f' a Float64 (or Nullable)
+ * as text (toString, read back with strtod): JSON has no infinities, so
+ * the server would send inf and -inf as null, and a read-only user may
+ * not set the setting that quotes them (output_format_json_quote_denormals);
+ * 's' a String (or Nullable) as hex (decoded with OpenSSL): the server's
+ * JSON writes a run of bytes that are not UTF-8 as one U+FFFD, and a
+ * name must come back byte for byte as SQLite keeps it; 0 as it is. */
+static char col_load(const struct ch_table *t, const char *name, size_t n)
 {
 	for (const char *c = t->columns; *c; c++) {
 		const char *type = c + n;
-		if ((c == t->columns || c[-1] == ' ') && strncmp(c, name, n) == 0 && *type == ' ')
-			return strncmp(type + 1, "Float64", 7) == 0 ||
-			       strncmp(type + 1, "Nullable(Float64)", 17) == 0;
+		if ((c == t->columns || c[-1] == ' ') && strncmp(c, name, n) == 0 && *type == ' ') {
+			type++;
+			if (strncmp(type, "Nullable(", 9) == 0)
+				type += 9;
+			return strncmp(type, "Float64", 7) == 0 ? 'f'
+			       : strncmp(type, "String", 6) == 0 ? 's' : 0;
+		}
 	}
 	return 0;
 }
 
-/* The load SELECT of t: its columns (floats as text) and src, the rows
- * of the attempts in (in), in the order a SQLite store would hold them;
- * with cond (an SQL condition, or NULL) only the first row meeting it:
- * the one a load keeps. */
+/* The load SELECT of t: its columns (floats as text, strings as hex) and
+ * src, the rows of the attempts in (in), in the order a SQLite store
+ * would hold them; with cond (an SQL condition, or NULL) only the first
+ * row meeting it: the one a load keeps. */
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 		    const char *cond)
 {
 	int bad = amd_buf_printf(b, "SELECT ") < 0;
 	for (const char *c = t->cols; !bad && *c;) {
 		size_t n = strcspn(c, ",");
-		bad = amd_buf_printf(b, float_col(t, c, n) ? "toString(%.*s), " : "%.*s, ",
-				     (int)n, c) < 0;
+		char how = col_load(t, c, n);
+		bad = amd_buf_printf(b, how == 'f' ? "toString(%.*s), " : how == 's' ? "hex(%.*s), "
+				     : "%.*s, ", (int)n, c) < 0;
 		c += n + (c[n] == ',');
 	}
 	if (bad)
@@ -155,6 +163,20 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 			      "%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
 			      t->name, in, cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
 			      prefer(t->name), cond ? " LIMIT 1" : "");
+}
+
+/* Binds the bytes the hex text of a String column stands for. */
+int amd_ch_bind_hex(sqlite3_stmt *q, int i, const char *hex)
+{
+	if (!*hex)
+		return sqlite3_bind_text(q, i, "", 0, SQLITE_STATIC);
+	long len = 0;
+	unsigned char *bytes = OPENSSL_hexstr2buf(hex, &len);
+	if (!bytes)
+		return SQLITE_NOMEM;
+	int rc = sqlite3_bind_text(q, i, (const char *)bytes, (int)len, SQLITE_TRANSIENT);
+	OPENSSL_free(bytes);
+	return rc;
 }
 
 /* Types that arrive as JSON strings but are integers (Int64, UInt64). */
@@ -179,11 +201,11 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 		       const cJSON *data, const struct maps *a, struct amd_err *err)
 {
 	int ncols = (int)strlen(t->kinds);
-	char floats[64] = {0}; /* the columns load_sql selected as text */
+	char how[64] = {0}; /* how load_sql selected each column (col_load) */
 	const char *c = t->cols;
 	for (int i = 0; i < ncols && i < 64 && *c; i++) {
 		size_t n = strcspn(c, ",");
-		floats[i] = (char)float_col(t, c, n);
+		how[i] = col_load(t, c, n);
 		c += n + (c[n] == ',');
 	}
 	if (ncols > 64)
@@ -215,13 +237,20 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 		for (int i = 0; i < ncols; i++) {
 			const cJSON *v = cJSON_GetArrayItem(row, i);
 			int plain_str = t->kinds[i] == 'p' && cJSON_IsString(v);
-			if (plain_str && floats[i])
+			if (plain_str && how[i] == 'f')
 				sqlite3_bind_double(q, i + 1, strtod(v->valuestring, NULL));
+			else if (plain_str && how[i] == 's')
+				rc = amd_ch_bind_hex(q, i + 1, v->valuestring);
 			else if (plain_str && is_int_col(meta, i))
 				sqlite3_bind_int64(q, i + 1, amd_ch_json_int(v));
 			else
 				bind_value(q, i + 1, v, t->kinds[i], src, a);
+			if (rc != SQLITE_DONE && rc != SQLITE_OK)
+				break;
+			rc = SQLITE_DONE;
 		}
+		if (rc != SQLITE_DONE)
+			break;
 		if (seq)
 			sqlite3_bind_int64(q, ncols + 1, nrow++);
 		if ((rc = sqlite3_step(q)) != SQLITE_DONE)
@@ -285,7 +314,7 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 			struct attempts *a, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	if (amd_buf_printf(&sql, "SELECT id, path, kind, size, sha256, ingested_at FROM source"
+	if (amd_buf_printf(&sql, "SELECT id, hex(path), kind, size, sha256, ingested_at FROM source"
 			   " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact", in) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", st->path);
@@ -314,7 +343,8 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 			at->ord = (int64_t)a->n;
 			sqlite3_reset(q);
 			sqlite3_bind_int64(q, 1, at->ord);
-			sqlite3_bind_text(q, 2, path->valuestring, -1, SQLITE_STATIC);
+			if ((rc = amd_ch_bind_hex(q, 2, path->valuestring)) != SQLITE_OK)
+				break;
 			sqlite3_bind_text(q, 3, kind->valuestring, -1, SQLITE_STATIC);
 			sqlite3_bind_int64(q, 4, amd_ch_json_int(cJSON_GetArrayItem(row, 3)));
 			sqlite3_bind_text(q, 5, sha->valuestring, -1, SQLITE_STATIC);

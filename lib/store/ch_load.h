@@ -29,9 +29,14 @@ struct cJSON;
 /* The committed row of table meeting cond (ClickHouse SQL) that a load
  * keeps (the run's own source's, the latest, ...): the server's answer
  * (JSONCompact, names in "meta"; the caller cJSON_Deletes it), *row the
- * row or NULL when none; NULL with err filled on an error. */
+ * row or NULL when none; NULL with err filled on an error. String
+ * columns arrive as hex, named "hex(NAME)" in "meta" (amd_ch_bind_hex). */
 struct cJSON *amd_ch_kept_row(struct amd_ch *ch, const char *table, const char *cond,
 			      const struct cJSON **row, struct amd_err *err);
+/* Binds as parameter i of q the bytes the hex text of a String column
+ * stands for (a SQLite result code). */
+struct sqlite3_stmt;
+int amd_ch_bind_hex(struct sqlite3_stmt *q, int i, const char *hex);
 /* An integer of the server's JSON (Int64 arrives as a string). */
 int64_t amd_ch_json_int(const struct cJSON *v);
 

@@ -82,27 +82,41 @@ static int copy_run(struct amd_store *held, int64_t id, struct amd_store *stagin
 	return ret;
 }
 
-/* Item name of a JSONCompact row, by the answer's "meta" names. */
-static const cJSON *item(const cJSON *doc, const cJSON *row, const char *name)
+/* Item name of a JSONCompact row, by the answer's "meta" names: the
+ * column itself or, for a String, its hex ("hex(NAME)": *hex set). */
+static const cJSON *item(const cJSON *doc, const cJSON *row, const char *name, char *hex)
 {
 	const cJSON *m;
 	int i = 0;
+	size_t len = strlen(name);
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(doc, "meta")) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "name");
-		if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+		const char *s = cJSON_IsString(n) ? n->valuestring : "";
+		*hex = strncmp(s, "hex(", 4) == 0 && strncmp(s + 4, name, len) == 0 &&
+		       strcmp(s + 4 + len, ")") == 0;
+		if (*hex || strcmp(s, name) == 0)
 			return cJSON_GetArrayItem(row, i);
 		i++;
 	}
 	return NULL;
 }
 
+/* The values a copy writes from the server's answers, and which are hex. */
+struct json_values {
+	const cJSON *v[NVALUES];
+	char hex[NVALUES];
+};
+
 static void bind_json(void *values, sqlite3_stmt *q, int i, int v)
 {
-	const cJSON *x = ((const cJSON **)values)[v];
+	const struct json_values *j = values;
+	const cJSON *x = j->v[v];
 	if (!x || cJSON_IsNull(x))
 		sqlite3_bind_null(q, i);
 	else if (v >= FIRST_INT)
 		sqlite3_bind_int64(q, i, amd_ch_json_int(x));
+	else if (cJSON_IsString(x) && j->hex[v])
+		amd_ch_bind_hex(q, i, x->valuestring);
 	else if (cJSON_IsString(x))
 		sqlite3_bind_text(q, i, x->valuestring, -1, SQLITE_STATIC);
 	else
@@ -122,7 +136,8 @@ static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const ch
 	}
 	const cJSON *run = NULL, *sweep = NULL;
 	cJSON *rdoc = amd_ch_kept_row(ch, "run", cond.data, &run, err), *sdoc = NULL;
-	const cJSON *sweep_id = rdoc && run ? item(rdoc, run, "sweep_id") : NULL;
+	char hex;
+	const cJSON *sweep_id = rdoc && run ? item(rdoc, run, "sweep_id", &hex) : NULL;
 	int rc = rdoc ? 0 : -1;
 	if (sweep_id && !cJSON_IsNull(sweep_id)) {
 		cond.len = 0;
@@ -131,11 +146,12 @@ static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const ch
 			     : (sdoc = amd_ch_kept_row(ch, "sweep", cond.data, &sweep, err)) ? 0 : -1;
 	}
 	if (rc == 0 && run) {
-		const cJSON *values[NVALUES];
+		struct json_values values = {0};
 		for (int i = 0; i < NVALUES; i++)
-			values[i] = i < 3 ? (sweep ? item(sdoc, sweep, value_names[i]) : NULL)
-					  : item(rdoc, run, value_names[i]);
-		rc = put_run(staging, bind_json, values, err) < 0 ? -1 : 1;
+			values.v[i] = i < 3 ? (sweep ? item(sdoc, sweep, value_names[i], &values.hex[i])
+						     : NULL)
+					    : item(rdoc, run, value_names[i], &values.hex[i]);
+		rc = put_run(staging, bind_json, &values, err) < 0 ? -1 : 1;
 	}
 	cJSON_Delete(sdoc);
 	cJSON_Delete(rdoc);

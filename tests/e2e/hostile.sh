@@ -229,11 +229,23 @@ test_expect_success 'the gate Markdown escapes a markup strategy in its sentence
 	test_not_contains "<script>" "$md" &&
 	test_not_contains "|\`x\`" "$md"
 '
-test_expect_success 'an error line shows a path'\''s terminal escape sequence escaped, on one line' '
+# the store path named in the line is the SQLite file's (on ClickHouse
+# the store is named by its URL); the next case is the same property for
+# an input path, on both backends
+test_expect_success SQLITE_STORE 'an error line shows a path'\''s terminal escape sequence escaped, on one line' '
 	test_status 2 "$AMDAHL" --store "$TMP/$(printf "red\033[31mline\nbreak")/s.db" runs &&
 	test_contains "red\\x1B[31mline" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
 	test_true "no ESC byte in the error" test "$(printf "%s" "$ERR" | tr -d "\033")" = "$ERR"
+'
+test_expect_success 'a bad input file: its path'\''s terminal escape sequence escaped, on one line, no store made' '
+	d="$TMP/$(printf "red\033[31mline\nbreak")" &&
+	mkdir -p "$d" && printf "{\"x\":\n" >"$d/t.pt.trace.json" &&
+	test_status 2 "$AMDAHL" --store "$TMP/esc.db" ingest "$d/t.pt.trace.json" &&
+	test_contains "red\\x1B[31mline break/t.pt.trace.json: byte 6: truncated JSON" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_true "no ESC byte in the error" test "$(printf "%s" "$ERR" | tr -d "\033")" = "$ERR" &&
+	test_eq absent "$(store_digest "$TMP/esc.db")"
 '
 
 # ---- 9. silent truncation: a BLOB param with a NUL byte ----

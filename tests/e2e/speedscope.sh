@@ -52,7 +52,7 @@ test_expect_success SQLITE3,PYTHON 'gzipped: same stacks' '
 	same_as_py_spy gz
 '
 test_expect_success SQLITE3,PYTHON 'setup: a store holding the original' '
-	cp "$TMP/orig.db" "$S"
+	store_copy "$TMP/orig.db" "$S"
 '
 test_expect_success SQLITE3,PYTHON 'a sample that is not an array: its place, exit 2, store unchanged' '
 	test_bad_ingest "$S" "$TMP/bad-sample/p.speedscope.json" \
