@@ -62,7 +62,7 @@ test_expect_success PYTHON 'no --sweep: the runs'\'' files, then a trace linked 
 test_expect_success 'bad use: an unknown sweep and --orphans with --sources fail with one line, the store unchanged' '
 	before=$(store_digest "$TMP/big.db") &&
 	test_status 2 "$AMDAHL" --store "$TMP/big.db" runs --sources --sweep nosuch &&
-	test_eq "amdahl runs: no source files for '\''nosuch'\'' in $TMP/big.db" "$ERR" &&
+	test_eq "amdahl runs: no source files for '\''nosuch'\'' in $(store_name "$TMP/big.db")" "$ERR" &&
 	test_status 2 "$AMDAHL" --store "$TMP/big.db" runs --sources --orphans &&
 	test_eq "amdahl runs: --orphans and --sources: give one" "$ERR" &&
 	test_eq "$before" "$(store_digest "$TMP/big.db")"
