@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "ch_relink.h"
 #include "ch_schema.h"
 #include "ch_seed.h"
@@ -28,7 +30,7 @@ struct ch_unit {
 };
 
 /* The committed version of each path that is path or holds sha. */
-#define STATE_SQL "SELECT path, argMax(sha256, (committed_ns, id)) FROM source" \
+#define STATE_SQL "SELECT hex(path), argMax(sha256, (committed_ns, id)) FROM source" \
 	" WHERE path = %s OR path IN (SELECT path FROM source WHERE sha256 = %s)" \
 	" GROUP BY path FORMAT TabSeparated"
 
@@ -45,8 +47,8 @@ int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
 	}
 	if (amd_ch_query(ch, sql.data, &out, err) < 0 || amd_buf_append(&out, "", 1) < 0)
 		goto out;
-	/* paths are stored as given and compared byte for byte; a path
-	 * with a tab or newline is escaped in TSV and never equals one here */
+	/* paths are stored as given and compared byte for byte: they come
+	 * back as hex, since TSV would escape a tab, newline or backslash */
 	state = AMD_SOURCE_NEW;
 	size_t plen = strlen(path);
 	for (char *line = out.data; line && *line; ) {
@@ -55,7 +57,17 @@ int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
 			*nl = '\0';
 		char *tab = strchr(line, '\t');
 		if (tab) {
-			int same_path = (size_t)(tab - line) == plen && memcmp(line, path, plen) == 0;
+			*tab = '\0';
+			long len = 0;
+			unsigned char *got = *line ? OPENSSL_hexstr2buf(line, &len) : NULL;
+			if (*line && !got) {
+				state = -1;
+				amd_fail(err, "%s: %s: a path that is not hex in the server's answer",
+					 path, amd_ch_name(ch));
+				goto out;
+			}
+			int same_path = (size_t)len == plen && (!len || memcmp(got, path, plen) == 0);
+			OPENSSL_free(got);
 			int same_sha = strcmp(tab + 1, sha) == 0;
 			if (same_path) {
 				/* a forgotten path (sha256 "", ch_ship.h) is new again */

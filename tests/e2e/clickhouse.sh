@@ -423,4 +423,17 @@ test_expect_success CLICKHOUSE,SQLITE3 'a strategy and a path that are not UTF-8
 		"$(sqlite3 "$TMP/bad8-pulled.db" "SELECT hex(path) FROM source ORDER BY path LIMIT 1")"
 '
 
+test_expect_success CLICKHOUSE 'a path with a tab, a newline and a backslash is known on its second ingest' '
+	d="$TMP/$(printf "tab\there\\\\back\nline")" && rm -rf "$d" && cp -r "$DATA/cpu-strong-scaling/mlruns" "$d" &&
+	"$AMDAHL" --store "$(url esc)" ingest -q "$d" && "$AMDAHL" --store "$TMP/esc.db" ingest -q "$d" &&
+	"$AMDAHL" --store "$(url esc)" ingest "$d" >"$TMP/esc.out" 2>&1 &&
+	test_contains "0 added, 0 replaced, 59 unchanged" "$(cat "$TMP/esc.out")" &&
+	printf "1795347873199 901.5 3\n" >>"$d/4/35b98d95cb2449f9a3df172d0213ebd2/metrics/throughput_samples_per_s" &&
+	"$AMDAHL" --store "$(url esc)" ingest "$d" >"$TMP/esc.ch" 2>&1 &&
+	"$AMDAHL" --store "$TMP/esc.db" ingest "$d" >"$TMP/esc.sq" 2>&1 &&
+	test_contains "0 added, 1 replaced, 58 unchanged" "$(cat "$TMP/esc.sq")" &&
+	test_eq "$(grep -o "[0-9]* added.*" "$TMP/esc.sq")" "$(grep -o "[0-9]* added.*" "$TMP/esc.ch")" &&
+	same_json esc runs && same_json esc stats
+'
+
 test_done
