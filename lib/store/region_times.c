@@ -128,7 +128,7 @@ static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
 /* The dict id of kind name s (0: none). */
 static int64_t kind_id(struct amd_store *st, const char *s, struct amd_err *err)
 {
-	return amd_store_first_id(st, "SELECT id FROM dict WHERE s = ?1", s, NULL, err);
+	return amd_store_dict_id(st, s, err);
 }
 
 /* Every region row of j's traces into j. */

@@ -439,7 +439,7 @@ static int64_t filter_id(struct amd_store *st, const char *text, struct amd_err 
 {
 	if (!text)
 		return 0;
-	int64_t id = amd_store_first_id(st, "SELECT id FROM dict WHERE s = ?1", text, NULL, err);
+	int64_t id = amd_store_dict_id(st, text, err);
 	return id == 0 ? -2 : id;
 }
 

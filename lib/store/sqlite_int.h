@@ -40,6 +40,11 @@ int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
 int64_t *amd_store_intern_slot(struct amd_store *st, const char **s,
 			       char capped[AMD_NAME_MAX + 1], struct amd_err *err);
 
+/* The id of text s in the string dictionary as given (not capped, never
+ * added), through the store's one cached lookup: 0 when absent, -1 on an
+ * error (err set). */
+int64_t amd_store_dict_id(struct amd_store *st, const char *s, struct amd_err *err);
+
 /* The first integer sql yields with text a bound to ?1 and, when sql
  * has a second parameter, b (NULL: SQL NULL) to ?2; 0 when no row, -1
  * on an error (err set). */

@@ -355,6 +355,12 @@ static int64_t dict_lookup(struct amd_store *st, const char *s)
 	return id;
 }
 
+int64_t amd_store_dict_id(struct amd_store *st, const char *s, struct amd_err *err)
+{
+	int64_t id = dict_lookup(st, s);
+	return id < 0 ? amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db)) : id;
+}
+
 const char *amd_store_name(struct amd_store *st, const char *s, char out[AMD_NAME_MAX + 1],
 			   struct amd_err *err)
 {
