@@ -33,6 +33,14 @@ same_json() {
 	test_true "$* --json is byte-identical" cmp -s "$TMP/sq.out" "$TMP/ch.out"
 }
 
+# The summaries ingest printed into $TMP/NAME.K on ClickHouse and
+# $TMP/NAME.db.K on SQLite (K = 1 2 3) are the same.
+same_summaries() {
+	for k in 1 2 3; do
+		test_true "the same summary ($k)" cmp -s "$TMP/$1.db.$k" "$TMP/$1.$k" || return 1
+	done
+}
+
 # same_err DB CMD… — CMD fails on both backends with the same message
 # (store names aside) and the same exit status.
 same_err() {
@@ -181,9 +189,7 @@ test_expect_success CLICKHOUSE 'ingest --run and link on a held file link it as 
 	test_contains "1 linked to a run" "$(cat "$TMP/linked.db.1")" &&
 	test_contains "1 unchanged" "$(cat "$TMP/linked.db.2")" &&
 	test_contains "already linked to run" "$(cat "$TMP/linked.db.3")" &&
-	for k in 1 2 3; do
-		test_true "the same summary ($k)" cmp -s "$TMP/linked.db.$k" "$TMP/linked.$k" || return 1
-	done &&
+	same_summaries linked &&
 	same_json linked runs --orphans &&
 	"$AMDAHL" --store "$TMP/linked.db" runs --json >"$TMP/runs.json" &&
 	id=$(json_get "$TMP/runs.json" "[r[\"id\"] for r in sorted(d[\"runs\"], key=lambda r: r[\"start_ms\"]) if r[\"name\"] == \"ddp-1x4-scaling-4gpu\"][-1]") &&
@@ -212,9 +218,7 @@ test_expect_success CLICKHOUSE 'ingest --sweep S --run NEW on a held file makes 
 	test_contains "1 linked to a run" "$(cat "$TMP/placed.db.1")" &&
 	test_contains "1 linked to a run" "$(cat "$TMP/placed.db.2")" &&
 	test_contains "1 unchanged" "$(cat "$TMP/placed.db.3")" &&
-	for k in 1 2 3; do
-		test_true "the same summary ($k)" cmp -s "$TMP/placed.db.$k" "$TMP/placed.$k" || return 1
-	done &&
+	same_summaries placed &&
 	same_json placed runs &&
 	test_contains "\"id\":	\"name:lab/other\"" "$(cat "$TMP/ch.out")" &&
 	test_contains "\"id\":	\"name:mnist-scaling/fresh\"" "$(cat "$TMP/ch.out")" &&
