@@ -1,11 +1,17 @@
 /* rec_queue.c — the producer/consumer chunk queue of rec_queue.h: one
  * mutex and one condition variable; the producer fills a chunk of its
  * own and publishes it whole, the consumer reads a chunk of its own, so
- * the lock is taken once a chunk, not once a record. */
+ * the lock is taken once a chunk, not once a record. A bounded queue's
+ * chunks are cut from one region in huge pages (huge_map.h), touched as
+ * they are first used: 16 MB of chunks in 4 KB pages were 4,000 page
+ * faults, a sixth of the parsing thread's CPU on a 1.2 M-point mlflow.db. */
 #include "rec_queue.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+
+#include "huge_map.h"
 
 struct chunk {
 	struct chunk *next;
@@ -17,6 +23,8 @@ struct amd_rq {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	size_t rec, per, max, nchunks;
+	unsigned char *region; /* max chunks of chunk_bytes, or NULL: malloc */
+	size_t region_len, chunk_bytes;
 	struct chunk *head, *tail; /* published, oldest first */
 	struct chunk *spare;       /* given back by the consumer */
 	struct chunk *fill;        /* the producer's */
@@ -33,9 +41,24 @@ struct amd_rq *amd_rq_new(size_t rec, size_t per, size_t max)
 	q->rec = (rec + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t);
 	q->per = per ? per : 1;
 	q->max = max;
+	q->chunk_bytes = sizeof(struct chunk) + q->rec * q->per;
+	q->chunk_bytes = (q->chunk_bytes + 63) / 64 * 64;
+	if (q->max && q->chunk_bytes <= SIZE_MAX / 2 / q->max) {
+		q->region_len = (q->chunk_bytes * q->max + AMD_HUGE_PAGE - 1) / AMD_HUGE_PAGE *
+				AMD_HUGE_PAGE;
+		q->region = amd_huge_alloc(q->region_len); /* NULL: chunks from malloc */
+	}
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);
 	return q;
+}
+
+/* The next new chunk: the region's next one, or malloc's. */
+static struct chunk *new_chunk(struct amd_rq *q)
+{
+	if (q->region)
+		return (struct chunk *)(q->region + q->chunk_bytes * q->nchunks);
+	return malloc(q->chunk_bytes);
 }
 
 /* Under the lock: a chunk for the producer (a spare, or a new one while
@@ -49,7 +72,7 @@ static struct chunk *take_chunk(struct amd_rq *q)
 	struct chunk *c = q->spare;
 	if (c)
 		q->spare = c->next;
-	else if ((c = malloc(sizeof *c + q->rec * q->per)))
+	else if ((c = new_chunk(q)))
 		q->nchunks++;
 	if (c) {
 		c->next = NULL;
@@ -136,9 +159,9 @@ void amd_rq_stop(struct amd_rq *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
-static void free_list(struct chunk *c)
+static void free_list(struct amd_rq *q, struct chunk *c)
 {
-	while (c) {
+	while (c && !q->region) {
 		struct chunk *next = c->next;
 		free(c);
 		c = next;
@@ -149,10 +172,13 @@ void amd_rq_free(struct amd_rq *q)
 {
 	if (!q)
 		return;
-	free_list(q->head);
-	free_list(q->spare);
-	free(q->fill);
-	free(q->cur);
+	free_list(q, q->head);
+	free_list(q, q->spare);
+	if (!q->region) {
+		free(q->fill);
+		free(q->cur);
+	}
+	amd_huge_free(q->region, q->region_len);
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->cv);
 	free(q);

@@ -2,8 +2,8 @@
  * string dictionary. See store.h. */
 #include "store.h"
 #include "sqlite_int.h"
+#include "sqlite_setup.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,16 +169,6 @@ static int read_only_probe(struct amd_store *st, struct amd_err *err)
 	return amd_store_check_foreign(st, err);
 }
 
-/* SQLite's process-wide settings, before its first use: no allocation
- * statistics, whose mutex every sqlite3_malloc took (7% of an ingest of
- * metric points; amdahl never reads those statistics). Refused, harmlessly,
- * when SQLite is already initialised. */
-static pthread_once_t sqlite_configured = PTHREAD_ONCE_INIT;
-static void configure_sqlite(void)
-{
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-}
-
 int amd_store_open_read(const char *path, const char *const *names, size_t n,
 			struct amd_store **out, struct amd_err *err)
 {
@@ -242,7 +232,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		return amd_fail(err, "%s: out of memory", path);
 	}
 	st->mode = mode;
-	pthread_once(&sqlite_configured, configure_sqlite);
+	amd_sqlite_setup(AMD_SQLITE_ANY); /* before SQLite's first use: sqlite_setup.h */
 	int flags = mode == AMD_STORE_READ ? SQLITE_OPEN_READONLY
 					   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {

@@ -1,0 +1,20 @@
+/* sqlite_setup.h — SQLite's process-wide settings, in one place that both
+ * the store (lib/store/) and the readers of other tools' SQLite files
+ * (lib/ingest/foreign_db.c) reach before they open a database: SQLite
+ * takes them only before its first use, so whichever opens a database
+ * first applies them. */
+#ifndef AMD_SQLITE_SETUP_H
+#define AMD_SQLITE_SETUP_H
+
+enum amd_sqlite_use {
+	AMD_SQLITE_ANY,    /* a reader, or whoever comes first */
+	AMD_SQLITE_INGEST, /* a process that writes a store file: its page cache
+			    * in memory of its own (sqlite_setup.c) */
+};
+
+/* Applies the settings once per process; later calls do nothing. The
+ * first call decides `use`: the ingest command makes it before anything
+ * opens SQLite, on the one thread that runs then. */
+void amd_sqlite_setup(enum amd_sqlite_use use);
+
+#endif
