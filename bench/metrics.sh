@@ -10,7 +10,8 @@
 #     most half its time) and the ratios (wall, and CPU: the machine is
 #     shared); with OLD_AMDAHL=BINARY (e.g. a build of main) the same
 #     ingests by that binary are rows of the same table, measured in the
-#     same run (the packed series layout against the one before);
+#     same run (the packed series layout against the one before); CPU%
+#     is CPU s over wall s (over 100: both cores busy);
 #   - `amdahl stats` and `report build` on N and on 2N points: the time
 #     ratio must stay at most 2.2 (nothing quadratic). Each is the best of
 #     3 runs (the machine is shared). Exit 1 when a ratio passes 2.2.
@@ -55,15 +56,16 @@ read -r rw rr rc_ <<<"$(best sh -c "rm -f '$work/ref.db' && sqlite3 '$work/ref.d
 row() {
   local mb
   mb=$(du -sbL "$2" | awk '{print $1 / 1e6}')
-  printf '%-34s %7.1f %8d %6.2f %6.2f %7.1f %10.0f %10.0f %6.1f %6.2fx %6.2fx\n' "$1" "$mb" "$points" \
-    "$3" "$5" "$(awk -v m="$mb" -v w="$3" 'BEGIN{print m / (w > 0 ? w : 0.001)}')" \
+  printf '%-34s %7.1f %8d %6.2f %6.2f %5.0f%% %7.1f %10.0f %10.0f %6.1f %6.2fx %6.2fx\n' "$1" "$mb" "$points" \
+    "$3" "$5" "$(awk -v c="$5" -v w="$3" 'BEGIN{print 100 * c / (w > 0 ? w : 0.001)}')" \
+    "$(awk -v m="$mb" -v w="$3" 'BEGIN{print m / (w > 0 ? w : 0.001)}')" \
     "$(awk -v p="$points" -v w="$3" 'BEGIN{print p / (w > 0 ? w : 0.001)}')" \
     "$(awk -v p="$points" -v c="$5" 'BEGIN{print p / (c > 0 ? c : 0.001)}')" \
     "$(awk -v r="$4" 'BEGIN{print r / 1024}')" "$(awk -v a="$3" -v b="$rw" 'BEGIN{print a / (b > 0 ? b : 0.001)}')" \
     "$(awk -v a="$5" -v b="$rc_" 'BEGIN{print a / (b > 0 ? b : 0.001)}')"
 }
-printf '\n%-34s %7s %8s %6s %6s %7s %10s %10s %6s %7s %7s\n' "reader (metric points)" "MB" "points" \
-  "wall s" "CPU s" "MB/s" "points/s" "pts/CPU-s" "RSS MB" "/ref" "/refCPU"
+printf '\n%-34s %7s %8s %6s %6s %6s %7s %10s %10s %6s %7s %7s\n' "reader (metric points)" "MB" "points" \
+  "wall s" "CPU s" "CPU%" "MB/s" "points/s" "pts/CPU-s" "RSS MB" "/ref" "/refCPU"
 row "sqlite3 .import CSV, no index" "$work/p2.csv" "$rw" "$rr" "$rc_"
 for form in "MLflow file store (the run):$work/m2/4/$run" "MLflow mlflow.db:$work/forms/mlflow.db" \
             "MLflow points CSV:$work/forms/points.csv"; do

@@ -45,6 +45,7 @@ struct queued {
 	struct amd_strtab str;
 	struct held_run *runs;
 	struct held_link *links;
+	const char *last_key; /* the last key interned: points come in runs of one key */
 	pthread_t thread;
 	int threaded;
 	int rc; /* the parse's result, with err, once the queue ended */
@@ -68,8 +69,14 @@ static int put(struct queued *qs, enum rec_kind kind, const char *key, struct re
 		return amd_fail(err, "%s: %s", qs->in.path,
 				amd_rq_stopped(qs->q) ? "parse stopped" : "out of memory");
 	(*r)->kind = kind;
+	if (key && qs->last_key && strcmp(key, qs->last_key) == 0) {
+		(*r)->key = qs->last_key;
+		return 0;
+	}
 	if (intern(qs, key, &(*r)->key) < 0)
 		return amd_fail(err, "%s: out of memory", qs->in.path);
+	if (key)
+		qs->last_key = (*r)->key;
 	return 0;
 }
 
