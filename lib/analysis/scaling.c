@@ -9,6 +9,7 @@
 
 #include "scaling.h"
 #include "buf.h"
+#include "huge.h"
 #include "region_times.h"
 #include "scaling_axis.h"
 #include "scaling_group.h"
@@ -262,6 +263,8 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	size_t nc = 0, cap_r = 0, cap_o = 0, ng = 0;
 	struct amd_region_time **ix = malloc(m * sizeof *ix);
 	size_t *cell_of = malloc(m * sizeof *cell_of);
+	amd_huge_hint(ix, m * sizeof *ix);
+	amd_huge_hint(cell_of, m * sizeof *cell_of);
 	struct amd_region_obs *obs = NULL, step_obs = { 0 };
 	struct units u = { NULL, 0 };
 	int rc = ix && cell_of && cells_of(rows, m, &c, &nc, cell_of) == 0 && measured_n(s, c, nc) == 0

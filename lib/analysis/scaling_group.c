@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "hmap.h"
+#include "huge.h"
 
 struct pair {
 	const char *kind, *name;
@@ -92,6 +93,7 @@ static int place(struct amd_region_time **ix, size_t m, const uint32_t *of,
 		free(tmp);
 		return -1;
 	}
+	amd_huge_hint(tmp, m * sizeof *tmp);
 	for (size_t a = 0; a < m; a++)
 		at[g->v[of[a]].rank + 1]++;
 	for (size_t r = 1; r <= g->n; r++)
