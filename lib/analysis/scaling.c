@@ -14,6 +14,7 @@
 #include "scaling_axis.h"
 #include "scaling_group.h"
 #include "runs.h"
+#include "store_read.h"
 
 /* One trace of a strategy (one rank of one run). */
 struct cell {
@@ -385,8 +386,8 @@ static int build(struct amd_store *st, const struct amd_scaling_opts *o, struct 
 	return 0;
 }
 
-int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
-		struct amd_scaling **out, struct amd_err *err)
+static int scaling(struct amd_store *st, const struct amd_scaling_opts *o,
+		   struct amd_scaling **out, struct amd_err *err)
 {
 	struct amd_scaling *s = calloc(1, sizeof *s);
 	*out = NULL;
@@ -413,4 +414,16 @@ int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 	}
 	*out = s;
 	return 0;
+}
+
+/* One read snapshot for all of it (store_read.h). */
+int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
+		struct amd_scaling **out, struct amd_err *err)
+{
+	*out = NULL;
+	if (amd_store_read_begin(st, err) < 0)
+		return -1;
+	int rc = scaling(st, o, out, err);
+	amd_store_read_end(st);
+	return rc;
 }
