@@ -2,7 +2,8 @@
  * per configuration with the table of its top 5 regions per
  * configuration under it, and per run the Nsight Systems phase split
  * next to the trace's (charts_regions.h); the numbers are
- * amd_region_mix's, amd_regions_top's and amd_phase_pairs'. */
+ * amd_region_mix's (the table narrows its region list: region_pick.h, no
+ * second scan) and amd_phase_pairs'. */
 #include "charts_regions.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 
 #include "phase_pairs.h"
 #include "region_mix.h"
+#include "region_pick.h"
 #include "region_table.h"
 #include "regions.h"
 
@@ -138,13 +140,11 @@ static int report_pairs_chart(struct report_charts *rc, struct amd_store *st,
 static int mix_table(struct report_chart *ch, struct amd_store *st, const char *sweep,
 		     const struct amd_region_mix *m, struct amd_err *err)
 {
-	struct amd_region_sel sel;
 	struct amd_region_filter f = {.kind = m->kind, .profiler = m->profiler,
 				      .limit = REGIONS_LISTED};
 	struct amd_region_list l;
-	if (amd_region_resolve(st, sweep, &sel, err) < 0 ||
-	    amd_regions_top(st, &sel, &f, &l, err) < 0)
-		return -1;
+	if (amd_region_list_pick(&m->all, &f, &l) < 0)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	ch->table = amd_region_table(&l, 1);
 	amd_region_list_free(&l);
 	amd_table_note(ch->table, "The top %d %s regions of kind %s per configuration (mean per "

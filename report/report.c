@@ -16,6 +16,7 @@
 
 #include "file.h"
 #include "outfile.h"
+#include "store_read.h"
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
@@ -170,8 +171,12 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 	struct report_ctx c = {.st = st, .o = o};
 	memset(res, 0, sizeof *res);
 	int rc = make_dir(o->outdir, err);
-	if (rc == 0)
+	if (rc == 0 && amd_store_read_begin(st, err) == 0) { /* one snapshot: store_read.h */
 		rc = prepare(&c, err);
+		amd_store_read_end(st);
+	} else if (rc == 0) {
+		rc = -1;
+	}
 	if (rc == 0)
 		rc = write_charts(&c, err);
 	if (rc == 0)

@@ -15,6 +15,7 @@
 #include "run_facts.h"
 #include "runs.h"
 #include "selector.h"
+#include "store_read.h"
 
 static int metric_higher_is_better(const char *m)
 {
@@ -252,8 +253,8 @@ static int pick_runs(struct amd_store *st, const char *want, char **label, const
 	return (*label = strdup(want)) ? 0 : amd_fail(err, "out of memory");
 }
 
-int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *in,
-		struct amd_sweep_stats **out, struct amd_err *err)
+static int analyse(struct amd_store *st, const struct amd_analysis_opts *in,
+		   struct amd_sweep_stats **out, struct amd_err *err)
 {
 	*out = NULL;
 	struct amd_analysis_opts none = {0};
@@ -310,4 +311,17 @@ void amd_sweep_stats_free(struct amd_sweep_stats *s)
 	free(s->metric);
 	free(s->axis);
 	free(s);
+}
+
+/* The whole analysis reads one snapshot (store_read.h: one lock, not one
+ * per query). */
+int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *in,
+		struct amd_sweep_stats **out, struct amd_err *err)
+{
+	*out = NULL;
+	if (amd_store_read_begin(st, err) < 0)
+		return -1;
+	int rc = analyse(st, in, out, err);
+	amd_store_read_end(st);
+	return rc;
 }

@@ -181,7 +181,7 @@ int amd_region_mix(struct amd_store *st, const char *sweep, size_t top,
 	if (amd_regions_top(st, &sel, &f, &l, err) < 0)
 		return -1;
 	int rc = build(out, &l, top);
-	amd_region_list_free(&l);
+	out->all = l;
 	if (rc < 0) {
 		amd_region_mix_free(out);
 		return amd_fail(err, "%s: out of memory", amd_store_path(st));
@@ -201,5 +201,6 @@ void amd_region_mix_free(struct amd_region_mix *m)
 	free(m->share);
 	free(m->profiler);
 	free(m->kind);
+	amd_region_list_free(&m->all);
 	memset(m, 0, sizeof *m);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "regions.h"
 #include "store.h"
 
 struct amd_region_mix {
@@ -19,6 +20,8 @@ struct amd_region_mix {
 	size_t nnames;          /* the top regions, then "other" last */
 	char **names;
 	double *share;          /* ngroups × nnames, fractions of the group's self time */
+	struct amd_region_list all; /* the sweep's regions it comes from (amd_regions_top, no
+				       filter): narrow with amd_region_list_pick, no second scan */
 };
 
 /* The mix of sweep (by name) with up to top regions by mean share. */

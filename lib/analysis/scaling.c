@@ -9,9 +9,12 @@
 
 #include "scaling.h"
 #include "buf.h"
+#include "huge.h"
 #include "region_times.h"
 #include "scaling_axis.h"
+#include "scaling_group.h"
 #include "runs.h"
+#include "store_read.h"
 
 /* One trace of a strategy (one rank of one run). */
 struct cell {
@@ -70,46 +73,24 @@ void amd_scaling_free(struct amd_scaling *s)
 }
 
 /* The cells (traces) of rows[0..m) — one strategy, ordered by n,
- * repeat, trace. */
+ * repeat, run, trace, so a trace's rows are together: row a is of cell
+ * cell_of[a]. */
 static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **out,
-		    size_t *nc)
+		    size_t *nc, size_t *cell_of)
 {
 	size_t cap = 0;
 	*out = NULL;
 	*nc = 0;
 	for (size_t a = 0; a < m; a++) {
 		const struct amd_region_time *r = &rows[a];
-		if (a > 0 && rows[a - 1].trace_id == r->trace_id)
-			continue;
-		if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
-			return -1;
-		(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->run_id, r->trace_id };
+		if (a == 0 || rows[a - 1].trace_id != r->trace_id) {
+			if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
+				return -1;
+			(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->run_id, r->trace_id };
+		}
+		cell_of[a] = *nc - 1;
 	}
 	return 0;
-}
-
-static int cell_before(const struct cell *c, const struct amd_region_time *r)
-{
-	if (c->n != r->n)
-		return c->n < r->n;
-	if (c->repeat != r->repeat)
-		return c->repeat < r->repeat;
-	if (c->run_id != r->run_id) /* the rows' order (region_times.c) */
-		return c->run_id < r->run_id;
-	return c->trace_id < r->trace_id;
-}
-
-static size_t cell_index(const struct cell *c, size_t nc, const struct amd_region_time *r)
-{
-	size_t lo = 0, hi = nc;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (cell_before(&c[mid], r))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* Whether a strategy's observations are its runs: some n has more than
@@ -173,13 +154,24 @@ static int observe(const struct cell *c, size_t nc, const struct units *u, doubl
 	return 0;
 }
 
+/* The strategy's cells and where its rows fall in them (row rows + a
+ * is of cell cell_of[a]). */
+struct cells {
+	const struct cell *c;
+	size_t nc;
+	const struct amd_region_time *rows;
+	const size_t *cell_of;
+};
+
 /* Fits one region whose rows are grp[0..k) into r; obs gets its
  * observations (one per trace, 0 where the trace lacks the region; or
  * one per run, the mean of its traces'). */
-static int fit_region(struct amd_region_time **grp, size_t k, const struct cell *c,
-		      size_t nc, const struct units *u, const struct amd_scaling_opts *o,
+static int fit_region(struct amd_region_time **grp, size_t k, const struct cells *cs,
+		      const struct units *u, const struct amd_scaling_opts *o,
 		      struct amd_region_model *r, struct amd_region_obs *obs)
 {
+	const struct cell *c = cs->c;
+	size_t nc = cs->nc;
 	memset(r, 0, sizeof *r);
 	double *yc = calloc(nc, sizeof *yc);
 	obs->n = calloc(nc, sizeof *obs->n);
@@ -190,7 +182,7 @@ static int fit_region(struct amd_region_time **grp, size_t k, const struct cell 
 		return -1;
 	}
 	for (size_t a = 0; a < k; a++)
-		yc[cell_index(c, nc, grp[a])] += grp[a]->seconds;
+		yc[cs->cell_of[grp[a] - cs->rows]] += grp[a]->seconds;
 	if (observe(c, nc, u, yc, obs) < 0)
 		return -1;
 	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05 };
@@ -271,9 +263,12 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	struct cell *c = NULL;
 	size_t nc = 0, cap_r = 0, cap_o = 0, ng = 0;
 	struct amd_region_time **ix = malloc(m * sizeof *ix);
+	size_t *cell_of = malloc(m * sizeof *cell_of);
+	amd_huge_hint(ix, m * sizeof *ix);
+	amd_huge_hint(cell_of, m * sizeof *cell_of);
 	struct amd_region_obs *obs = NULL, step_obs = { 0 };
 	struct units u = { NULL, 0 };
-	int rc = ix && cells_of(rows, m, &c, &nc) == 0 && measured_n(s, c, nc) == 0
+	int rc = ix && cell_of && cells_of(rows, m, &c, &nc, cell_of) == 0 && measured_n(s, c, nc) == 0
 		&& overlap_at_n(rows, m, s) == 0 && run_units(c, nc, &u) == 0 ? 0 : -1;
 	s->per_run = u.of != NULL;
 	size_t at = strlen(s->note);
@@ -284,7 +279,8 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	for (size_t a = 0; rc == 0 && a < m; a++)
 		ix[a] = &rows[a];
 	if (rc == 0)
-		qsort(ix, m, sizeof *ix, cmp_row);
+		rc = amd_scaling_group_rows(ix, m);
+	struct cells cs = { c, nc, rows, cell_of };
 	for (size_t a = 0; rc == 0 && a < m;) {
 		size_t b = a;
 		while (b < m && cmp_row(&ix[a], &ix[b]) == 0)
@@ -302,7 +298,7 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 			ob = &obs[ng++];
 			memset(ob, 0, sizeof *ob);
 		}
-		rc = fit_region(ix + a, b - a, c, nc, &u, o, r, ob);
+		rc = fit_region(ix + a, b - a, &cs, &u, o, r, ob);
 		a = b;
 	}
 	if (rc < 0)
@@ -313,6 +309,7 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	free(step_obs.n);
 	free(step_obs.y);
 	free(ix);
+	free(cell_of);
 	free(c);
 	free(u.of);
 	return rc;
@@ -389,8 +386,8 @@ static int build(struct amd_store *st, const struct amd_scaling_opts *o, struct 
 	return 0;
 }
 
-int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
-		struct amd_scaling **out, struct amd_err *err)
+static int scaling(struct amd_store *st, const struct amd_scaling_opts *o,
+		   struct amd_scaling **out, struct amd_err *err)
 {
 	struct amd_scaling *s = calloc(1, sizeof *s);
 	*out = NULL;
@@ -417,4 +414,16 @@ int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 	}
 	*out = s;
 	return 0;
+}
+
+/* One read snapshot for all of it (store_read.h). */
+int amd_scaling(struct amd_store *st, const struct amd_scaling_opts *o,
+		struct amd_scaling **out, struct amd_err *err)
+{
+	*out = NULL;
+	if (amd_store_read_begin(st, err) < 0)
+		return -1;
+	int rc = scaling(st, o, out, err);
+	amd_store_read_end(st);
+	return rc;
 }

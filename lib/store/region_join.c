@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "huge.h"
 
 void rj_init(struct rj *j)
 {
@@ -132,6 +133,14 @@ static int64_t intern(struct rj *j, int64_t id)
 	return (int64_t)j->nnames++;
 }
 
+int rj_reserve(struct rj *j, size_t rows)
+{
+	if (rows && amd_grow_to(&j->rows, rows, &j->cap, sizeof *j->rows, 4096) < 0)
+		return -1;
+	amd_huge_hint(j->rows, j->cap * sizeof *j->rows);
+	return 0;
+}
+
 int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_row *r)
 {
 	size_t lo, hi;
@@ -142,8 +151,11 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_r
 	if (name < 0 || kind < 0)
 		return -1;
 	for (size_t i = lo; i < hi; i++) {
+		size_t cap = j->cap;
 		if (amd_grow(&j->rows, j->nrows, &j->cap, sizeof *j->rows, 4096) < 0)
 			return -1;
+		if (j->cap != cap) /* millions of rows in a big sweep: huge pages */
+			amd_huge_hint(j->rows, j->cap * sizeof *j->rows);
 		struct rj_row *o = &j->rows[j->nrows++];
 		*o = *r;
 		o->name = (uint32_t)name;
@@ -300,8 +312,10 @@ static int emit(const struct rj *j, const struct rj_row *const *coll, size_t nc,
 	struct pool p = { NULL, calloc(j->nnames + 1, sizeof *p.name),
 			  calloc(j->ntr + 1, sizeof *p.strategy), NULL, NULL, NULL };
 	size_t rows = total * sizeof **out;
-	*out = p.name && p.strategy ? malloc(rows + pool_bytes(j)) : NULL;
+	size_t bytes = rows + pool_bytes(j);
+	*out = p.name && p.strategy ? malloc(bytes) : NULL;
 	if (*out) {
+		amd_huge_hint(*out, bytes);
 		p.at = (char *)*out + rows;
 		pool_fill(j, &p);
 		emit_rows(j, coll, nc, at, *out, &p);

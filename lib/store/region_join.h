@@ -52,6 +52,9 @@ void rj_init(struct rj *j);
 void rj_free(struct rj *j);
 /* After the traces are in: their lookup and output order. */
 int rj_index(struct rj *j);
+/* Room for rows region rows (a bound: fewer is fine, more grow); their
+ * memory asked for as huge pages. -1 out of memory. */
+int rj_reserve(struct rj *j, size_t rows);
 /* One region row of (source src, rank) — every trace of that key gets
  * it; its name and kind ids join names[] (s NULL) when new. */
 int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_row *r);

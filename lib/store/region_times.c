@@ -131,11 +131,25 @@ static int64_t kind_id(struct amd_store *st, const char *s, struct amd_err *err)
 	return amd_store_dict_id(st, s, err);
 }
 
+/* Room in j for as many rows as the table holds (count(*): SQLite
+ * counts over its smallest index, a few ms a million rows; not max(rowid),
+ * which a store loaded from ClickHouse leaves far above the count), so
+ * they are not copied while they grow; pages untouched cost no memory. */
+static int reserve_rows(struct amd_store *st, struct rj *j, struct amd_err *err)
+{
+	int64_t most = amd_store_first_id(st, "SELECT count(*) FROM region", NULL, NULL, err);
+	if (most < 0)
+		return -1;
+	if (rj_reserve(j, (size_t)most) < 0)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	return 0;
+}
+
 /* Every region row of j's traces into j. */
 static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
 	int64_t step = kind_id(st, "step", err), coll = kind_id(st, "collective", err);
-	if (step < 0 || coll < 0)
+	if (step < 0 || coll < 0 || reserve_rows(st, j, err) < 0)
 		return -1;
 	j->coll_kind = coll;
 	sqlite3_stmt *q = amd_store_prepare(st, regions_sql, err);
