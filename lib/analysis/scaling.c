@@ -9,7 +9,7 @@
 
 #include "scaling.h"
 #include "buf.h"
-#include "huge.h"
+#include "huge_map.h"
 #include "region_times.h"
 #include "scaling_axis.h"
 #include "scaling_group.h"

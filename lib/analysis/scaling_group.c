@@ -13,7 +13,7 @@
 
 #include "buf.h"
 #include "hmap.h"
-#include "huge.h"
+#include "huge_map.h"
 
 struct pair {
 	const char *kind, *name;

@@ -1,4 +1,5 @@
-/* huge_map.c — regions in transparent huge pages (huge_map.h). */
+/* huge_map.c — memory in transparent huge pages (huge_map.h): regions
+ * mapped for them, and the hint for a malloc'd array. */
 #include "huge_map.h"
 
 #include <stdint.h>
@@ -41,4 +42,14 @@ void amd_huge_free(void *p, size_t len)
 {
 	if (p)
 		munmap(p, len);
+}
+
+void amd_huge_hint(void *p, size_t bytes)
+{
+	if (!p || bytes < 2 * AMD_HUGE_PAGE)
+		return;
+	uintptr_t a = ((uintptr_t)p + AMD_HUGE_PAGE - 1) & ~(uintptr_t)(AMD_HUGE_PAGE - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(AMD_HUGE_PAGE - 1);
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* a hint: failure changes nothing */
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "huge.h"
+#include "huge_map.h"
 
 void rj_init(struct rj *j)
 {
