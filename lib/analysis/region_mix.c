@@ -17,11 +17,6 @@ static int drawn_kind(const char *kind)
 	       strcmp(kind, "step") != 0;
 }
 
-static int same(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /* The (profiler, kind) row with the most self time over the sweep:
  * one pass, summing into the pairs met so far. Kinds (region.h) and
  * profilers are fixed small sets, so PAIRS holds every pair there is. */
@@ -36,8 +31,8 @@ static const struct amd_region_row *dominant(const struct amd_region_list *l)
 		if (!drawn_kind(r->kind) || r->self_ns < 0)
 			continue;
 		size_t k = 0;
-		while (k < npairs && !(same(pair[k]->profiler, r->profiler) &&
-				       same(pair[k]->kind, r->kind)))
+		while (k < npairs && !(amd_region_same_text(pair[k]->profiler, r->profiler) &&
+				       amd_region_same_text(pair[k]->kind, r->kind)))
 			k++;
 		if (k == npairs) {
 			if (npairs == PAIRS)
@@ -58,7 +53,7 @@ static const struct amd_region_row *dominant(const struct amd_region_list *l)
 static long group_of(const struct amd_region_mix *m, const struct amd_region_row *r)
 {
 	for (size_t g = 0; g < m->ngroups; g++)
-		if (same(m->strategy[g], r->strategy) && m->n[g] == r->n)
+		if (amd_region_same_text(m->strategy[g], r->strategy) && m->n[g] == r->n)
 			return (long)g;
 	return -1;
 }
@@ -155,7 +150,7 @@ static int build(struct amd_region_mix *m, const struct amd_region_list *l, size
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < l->n; i++) {
 		const struct amd_region_row *r = &l->v[i];
-		if (!same(r->profiler, m->profiler) || !same(r->kind, m->kind))
+		if (!amd_region_same_text(r->profiler, m->profiler) || !amd_region_same_text(r->kind, m->kind))
 			continue;
 		rows[nrows++] = r;
 		if (group_of(m, r) < 0)

@@ -10,21 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 static int wanted(const struct amd_region_row *r, const struct amd_region_filter *f)
 {
-	return (!f->kind || same_text(r->kind, f->kind))
-		&& (!f->profiler || same_text(r->profiler, f->profiler));
+	return (!f->kind || amd_region_same_text(r->kind, f->kind))
+		&& (!f->profiler || amd_region_same_text(r->profiler, f->profiler));
 }
 
 /* 1 when r starts a new configuration after prev. */
 static int new_conf(const struct amd_region_row *prev, const struct amd_region_row *r)
 {
-	return !prev || prev->n != r->n || !same_text(prev->strategy, r->strategy);
+	return !prev || prev->n != r->n || !amd_region_same_text(prev->strategy, r->strategy);
 }
 
 static int dup_text(char **out, const char *s)

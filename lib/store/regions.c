@@ -167,6 +167,11 @@ static int top_row(sqlite3_stmt *q, struct amd_region_row *r)
 	return 0;
 }
 
+int amd_region_same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 void amd_region_row_free(struct amd_region_row *r)
 {
 	free(r->name);

@@ -81,6 +81,9 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 		    const struct amd_region_filter *f, struct amd_region_list *out,
 		    struct amd_err *err);
 void amd_region_list_free(struct amd_region_list *l);
+/* 1 when two of a row's texts are equal, NULL equal only to NULL (a
+ * region's file, a run's strategy may be NULL). */
+int amd_region_same_text(const char *a, const char *b);
 
 /* One region in one run and rank of a sweep. */
 struct amd_region_point {

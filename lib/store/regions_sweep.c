@@ -72,16 +72,11 @@ static void sw_free(struct sw *s)
 	amd_hmap_free(&s->pix);
 }
 
-static int same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /* The configuration index of (strategy, n), added when new. */
 static int conf_of(struct sw *s, const char *strategy, int n)
 {
 	for (size_t i = 0; i < s->nconfs; i++)
-		if (s->confs[i].n == n && same_text(s->confs[i].strategy, strategy))
+		if (s->confs[i].n == n && amd_region_same_text(s->confs[i].strategy, strategy))
 			return (int)i;
 	if (amd_grow(&s->confs, s->nconfs, &s->cap_confs, sizeof *s->confs, 8) < 0)
 		return -1;
