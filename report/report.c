@@ -171,11 +171,11 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 	struct report_ctx c = {.st = st, .o = o};
 	memset(res, 0, sizeof *res);
 	int rc = make_dir(o->outdir, err);
-	if (rc == 0 && amd_store_read_begin(st, err) == 0) { /* one snapshot: store_read.h */
+	if (rc == 0)
+		rc = amd_store_read_begin(st, err); /* one snapshot: store_read.h */
+	if (rc == 0) {
 		rc = prepare(&c, err);
 		amd_store_read_end(st);
-	} else if (rc == 0) {
-		rc = -1;
 	}
 	if (rc == 0)
 		rc = write_charts(&c, err);

@@ -125,12 +125,6 @@ static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-/* The dict id of kind name s (0: none). */
-static int64_t kind_id(struct amd_store *st, const char *s, struct amd_err *err)
-{
-	return amd_store_dict_id(st, s, err);
-}
-
 /* Room in j for as many rows as the table holds (count(*): SQLite
  * counts over its smallest index, a few ms a million rows; not max(rowid),
  * which a store loaded from ClickHouse leaves far above the count), so
@@ -148,7 +142,8 @@ static int reserve_rows(struct amd_store *st, struct rj *j, struct amd_err *err)
 /* Every region row of j's traces into j. */
 static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
-	int64_t step = kind_id(st, "step", err), coll = kind_id(st, "collective", err);
+	int64_t step = amd_store_dict_id(st, "step", err); /* 0: no such kind */
+	int64_t coll = amd_store_dict_id(st, "collective", err);
 	if (step < 0 || coll < 0 || reserve_rows(st, j, err) < 0)
 		return -1;
 	j->coll_kind = coll;
