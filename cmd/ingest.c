@@ -304,8 +304,8 @@ static void keep_freed_blocks(void)
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	keep_freed_blocks();
-	if (!amd_ch_is_url(ctx->store_path)) /* before a file is detected as SQLite */
-		amd_sqlite_setup(AMD_SQLITE_INGEST);
+	/* before an input file is detected as SQLite (foreign_db.c) */
+	amd_sqlite_setup(amd_ch_is_url(ctx->store_path) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);
 	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
 	int json = 0, quiet = 0;
 	int rc = parse_options(argc, argv, &o, &json, &quiet);

@@ -30,12 +30,10 @@ libsrc=$(find lib report -name '*.[ch]' | sort)
 
 # Readers of someone else's SQLite file must use SQL on it: mlflow.db,
 # Nsight Systems exports (lib/ingest/profile/nsys*.c), and the helper
-# that opens them read-only (lib/ingest/foreign_db.c); and SQLite's
-# process-wide settings (lib/core/sqlite_setup.c), which that helper and
-# lib/store/ both apply before SQLite's first use, so they live below both.
+# that opens them read-only (lib/ingest/foreign_db.c).
 check "sqlite3_ only in lib/store/ and the readers of foreign SQLite files" \
 	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
-	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/core/sqlite_setup\.[ch]$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
+	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
 
 check "lib/ and report/ never print to the terminal or exit" \
 	"$(grep -nE '(^|[^>._[:alnum:]])(printf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(|\b(stdout|stderr)\b' $libsrc |

@@ -1,7 +1,6 @@
 /* foreign_db.c — read-only access to another tool's SQLite file
  * (foreign_db.h). */
 #include "foreign_db.h"
-#include "sqlite_setup.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +14,6 @@ int amd_foreign_is_sqlite(const unsigned char *head, size_t n)
 sqlite3 *amd_foreign_open(const char *path)
 {
 	sqlite3 *db = NULL;
-	amd_sqlite_setup(AMD_SQLITE_ANY); /* before SQLite's first use: sqlite_setup.h */
 	/* one thread uses the connection: no mutexes (they were ~10% of
 	 * reading a 245 MB mlflow.db) */
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=

@@ -1,8 +1,9 @@
-/* sqlite_setup.h — SQLite's process-wide settings, in one place that both
- * the store (lib/store/) and the readers of other tools' SQLite files
- * (lib/ingest/foreign_db.c) reach before they open a database: SQLite
- * takes them only before its first use, so whichever opens a database
- * first applies them. */
+/* sqlite_setup.h — SQLite's process-wide settings. SQLite takes them
+ * only before its first use, so a process applies them at set-up, before
+ * anything opens a database: the ingest command does (cmd/ingest.c), before
+ * a reader of another tool's SQLite file (lib/ingest/foreign_db.c, which
+ * cannot see the store) opens one; amd_store_open applies them too, for
+ * every other command and library user. */
 #ifndef AMD_SQLITE_SETUP_H
 #define AMD_SQLITE_SETUP_H
 
