@@ -16,11 +16,6 @@
 #include "runs.h"
 #include "store_read.h"
 
-/* One trace of a strategy (one rank of one run). */
-struct cell {
-	int n, repeat;
-	long long run_id, trace_id;
-};
 
 /* The observations of a strategy's regions: its traces, or its runs
  * (of[a] the run of cell a, runs numbered in cell order; n of them). */
@@ -72,25 +67,19 @@ void amd_scaling_free(struct amd_scaling *s)
 	free(s);
 }
 
-/* The cells (traces) of rows[0..m) — one strategy, ordered by n,
- * repeat, run, trace, so a trace's rows are together: row a is of cell
- * cell_of[a]. */
-static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **out,
-		    size_t *nc, size_t *cell_of)
+/* Where rows[0..m) fall in the cells c[0..nc) (traces) — one strategy,
+ * both ordered by n, repeat, run, trace, so a trace's rows are together
+ * (a run's, when its rows are per run: they name its first trace): row a
+ * is of cell cell_of[a]. */
+static void cells_of(const struct amd_region_time *rows, size_t m, const struct amd_region_trace *c,
+		     size_t nc, size_t *cell_of)
 {
-	size_t cap = 0;
-	*out = NULL;
-	*nc = 0;
+	size_t k = 0;
 	for (size_t a = 0; a < m; a++) {
-		const struct amd_region_time *r = &rows[a];
-		if (a == 0 || rows[a - 1].trace_id != r->trace_id) {
-			if (amd_grow(out, *nc, &cap, sizeof **out, 16) < 0)
-				return -1;
-			(*out)[(*nc)++] = (struct cell){ r->n, r->repeat, r->run_id, r->trace_id };
-		}
-		cell_of[a] = *nc - 1;
+		while (k + 1 < nc && c[k].trace_id != rows[a].trace_id)
+			k++;
+		cell_of[a] = k;
 	}
-	return 0;
 }
 
 /* Whether a strategy's observations are its runs: some n has more than
@@ -98,20 +87,11 @@ static int cells_of(const struct amd_region_time *rows, size_t m, struct cell **
  * ranks of one run share its noise, so the run (the mean over its
  * ranks) is the repeat the bootstrap resamples. Then u->of[a] is cell
  * a's run and u->n their count; else u->of stays NULL. */
-static int run_units(const struct cell *c, size_t nc, struct units *u)
+static int run_units(const struct amd_region_trace *c, size_t nc, struct units *u)
 {
-	size_t most = 0, fewest_runs = SIZE_MAX;
 	u->of = NULL;
 	u->n = 0;
-	for (size_t a = 0; a < nc;) {
-		size_t b = a, runs = 0;
-		for (; b < nc && c[b].n == c[a].n; b++)
-			runs += b == a || c[b].run_id != c[b - 1].run_id;
-		most = b - a > most ? b - a : most;
-		fewest_runs = runs < fewest_runs ? runs : fewest_runs;
-		a = b;
-	}
-	if (most <= AMD_SCALING_RANK_OBS || fewest_runs < 2)
+	if (!amd_region_runs_rule(c, nc, AMD_SCALING_RANK_OBS))
 		return 0;
 	if (!(u->of = malloc(nc * sizeof *u->of)))
 		return -1;
@@ -124,7 +104,7 @@ static int run_units(const struct cell *c, size_t nc, struct units *u)
 
 /* obs from the cells' values yc: one per cell, or per run the mean of
  * its cells. */
-static int observe(const struct cell *c, size_t nc, const struct units *u, double *yc,
+static int observe(const struct amd_region_trace *c, size_t nc, const struct units *u, double *yc,
 		   struct amd_region_obs *obs)
 {
 	if (!u->of) {
@@ -157,7 +137,7 @@ static int observe(const struct cell *c, size_t nc, const struct units *u, doubl
 /* The strategy's cells and where its rows fall in them (row rows + a
  * is of cell cell_of[a]). */
 struct cells {
-	const struct cell *c;
+	const struct amd_region_trace *c;
 	size_t nc;
 	const struct amd_region_time *rows;
 	const size_t *cell_of;
@@ -170,7 +150,7 @@ static int fit_region(struct amd_region_time **grp, size_t k, const struct cells
 		      const struct units *u, const struct amd_scaling_opts *o,
 		      struct amd_region_model *r, struct amd_region_obs *obs)
 {
-	const struct cell *c = cs->c;
+	const struct amd_region_trace *c = cs->c;
 	size_t nc = cs->nc;
 	memset(r, 0, sizeof *r);
 	double *yc = calloc(nc, sizeof *yc);
@@ -200,7 +180,7 @@ static void obs_free(struct amd_region_obs *v, size_t n)
 
 /* The measured n of the cells, distinct and increasing, and the most
  * repeats (runs) at one n. */
-static int measured_n(struct amd_scaling_strategy *s, const struct cell *c, size_t nc)
+static int measured_n(struct amd_scaling_strategy *s, const struct amd_region_trace *c, size_t nc)
 {
 	s->ns = malloc(nc * sizeof *s->ns);
 	if (!s->ns)
@@ -225,28 +205,19 @@ static int measured_n(struct amd_scaling_strategy *s, const struct cell *c, size
 
 /* The overlap factor at each measured n: the mean over its traces of
  * step / (sum of the regions' times) — below 1 when regions run side by
- * side on several threads. rows[0..m) are one strategy's, a trace's
- * rows together; traces without a step count 1. */
-static int overlap_at_n(const struct amd_region_time *rows, size_t m,
-			struct amd_scaling_strategy *s)
+ * side on several threads (each trace's, amd_region_trace). c[0..nc):
+ * one strategy's traces; traces without a step count 1. */
+static int overlap_at_n(const struct amd_region_trace *c, size_t nc, struct amd_scaling_strategy *s)
 {
 	s->overlap = calloc(s->nn, sizeof *s->overlap);
 	size_t *cnt = calloc(s->nn, sizeof *cnt);
 	int rc = s->overlap && cnt ? 0 : -1;
-	for (size_t a = 0; rc == 0 && a < m;) {
-		size_t b = a, k = 0;
-		double sum = 0, step = 0;
-		for (; b < m && rows[b].trace_id == rows[a].trace_id; b++) {
-			if (strcmp(rows[b].kind, "step") == 0)
-				step += rows[b].seconds;
-			else
-				sum += rows[b].seconds;
-		}
-		while (s->ns[k] != rows[a].n)
+	for (size_t a = 0; rc == 0 && a < nc; a++) {
+		size_t k = 0;
+		while (s->ns[k] != c[a].n)
 			k++;
-		s->overlap[k] += step > 0 && sum > 0 ? step / sum : 1;
+		s->overlap[k] += c[a].overlap;
 		cnt[k]++;
-		a = b;
 	}
 	for (size_t k = 0; rc == 0 && k < s->nn; k++)
 		s->overlap[k] /= (double)cnt[k];
@@ -255,21 +226,22 @@ static int overlap_at_n(const struct amd_region_time *rows, size_t m,
 }
 
 /* Fits every region of one strategy's rows (rows[0..m), sorted by n,
- * repeat, run, trace) and the step. */
-static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store *st,
-			const char *sweep, const struct amd_scaling_opts *o,
+ * repeat, run, trace; c[0..nc) its traces) and the step. */
+static int fit_strategy(struct amd_region_time *rows, size_t m, const struct amd_region_trace *c, size_t nc,
+			struct amd_store *st, const char *sweep, const struct amd_scaling_opts *o,
 			struct amd_scaling_strategy *s, struct amd_err *err)
 {
-	struct cell *c = NULL;
-	size_t nc = 0, cap_r = 0, cap_o = 0, ng = 0;
+	size_t cap_r = 0, cap_o = 0, ng = 0;
 	struct amd_region_time **ix = malloc(m * sizeof *ix);
 	size_t *cell_of = malloc(m * sizeof *cell_of);
 	amd_huge_hint(ix, m * sizeof *ix);
 	amd_huge_hint(cell_of, m * sizeof *cell_of);
 	struct amd_region_obs *obs = NULL, step_obs = { 0 };
 	struct units u = { NULL, 0 };
-	int rc = ix && cell_of && cells_of(rows, m, &c, &nc, cell_of) == 0 && measured_n(s, c, nc) == 0
-		&& overlap_at_n(rows, m, s) == 0 && run_units(c, nc, &u) == 0 ? 0 : -1;
+	if (ix && cell_of)
+		cells_of(rows, m, c, nc, cell_of);
+	int rc = ix && cell_of && measured_n(s, c, nc) == 0 && overlap_at_n(c, nc, s) == 0
+		&& run_units(c, nc, &u) == 0 ? 0 : -1;
 	s->per_run = u.of != NULL;
 	size_t at = strlen(s->note);
 	if (s->per_run)
@@ -310,7 +282,6 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, struct amd_store
 	free(step_obs.y);
 	free(ix);
 	free(cell_of);
-	free(c);
 	free(u.of);
 	return rc;
 }
@@ -363,13 +334,16 @@ static int which_sweep(struct amd_store *st, const char *want, char **out, struc
 }
 
 static int build(struct amd_store *st, const struct amd_scaling_opts *o, struct amd_scaling *s,
-		 struct amd_region_time *rows, size_t m, struct amd_err *err)
+		 const struct amd_region_set *set, struct amd_err *err)
 {
-	size_t cap = 0;
-	for (size_t a = 0; a < m;) {
+	struct amd_region_time *rows = set->rows;
+	size_t cap = 0, m = set->nrows, ta = 0, tb;
+	for (size_t a = 0; a < m; ta = tb) {
 		size_t b = a;
 		while (b < m && strcmp(rows[b].strategy, rows[a].strategy) == 0)
 			b++;
+		for (tb = ta; tb < set->ntraces && strcmp(set->traces[tb].strategy, rows[a].strategy) == 0;)
+			tb++;
 		if (!o->strategy || strcmp(o->strategy, rows[a].strategy) == 0) {
 			if (amd_grow(&s->strategies, s->nstrategies, &cap, sizeof *s->strategies, 4) < 0)
 				return amd_fail(err, "scaling: out of memory");
@@ -377,7 +351,8 @@ static int build(struct amd_store *st, const struct amd_scaling_opts *o, struct 
 			memset(ss, 0, sizeof *ss);
 			if (!(ss->strategy = strdup(rows[a].strategy)))
 				return amd_fail(err, "scaling: out of memory");
-			if (fit_strategy(rows + a, b - a, st, s->sweep, o, ss, err) < 0)
+			if (fit_strategy(rows + a, b - a, set->traces + ta, tb - ta, st, s->sweep, o, ss,
+					 err) < 0)
 				return -1;
 			rank_regions(ss, o->kind);
 		}
@@ -397,17 +372,17 @@ static int scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 	s->resamples = o->resamples;
 	s->seed = o->seed;
 	s->level = o->level;
-	struct amd_region_time *rows = NULL;
-	size_t m = 0;
+	struct amd_region_set set = { 0 };
 	int rc = which_sweep(st, o->sweep, &s->sweep, err);
+	/* on a size axis the runs' n change: rows per trace, placed again */
 	if (rc == 0)
-		rc = amd_store_region_times(st, s->sweep, &rows, &m, err);
+		rc = amd_store_region_set(st, s->sweep, o->axis ? 0 : AMD_SCALING_RANK_OBS, &set, err);
 	s->axis = o->axis;
 	if (rc == 0 && o->axis)
-		rc = amd_scaling_axis_rows(st, s->sweep, o->axis, rows, m, err);
+		rc = amd_scaling_axis_rows(st, s->sweep, o->axis, &set, err);
 	if (rc == 0)
-		rc = build(st, o, s, rows, m, err);
-	amd_region_times_free(rows);
+		rc = build(st, o, s, &set, err);
+	amd_region_set_free(&set);
 	if (rc < 0) {
 		amd_scaling_free(s);
 		return -1;

@@ -35,6 +35,20 @@ static int cmp_row(const void *a, const void *b)
 	return 0;
 }
 
+static int cmp_trace(const void *a, const void *b)
+{
+	const struct amd_region_trace *x = a, *y = b;
+	int c = strcmp(x->strategy, y->strategy);
+	if (c)
+		return c;
+	long long k[4][2] = { { x->n, y->n }, { x->repeat, y->repeat },
+			      { x->run_id, y->run_id }, { x->trace_id, y->trace_id } };
+	for (int i = 0; i < 4; i++)
+		if (k[i][0] != k[i][1])
+			return k[i][0] < k[i][1] ? -1 : 1;
+	return 0;
+}
+
 /* The axis value of every run of sweep, sorted by run id, in *out. */
 static int runs_on_axis(struct amd_store *st, const char *sweep, const char *axis,
 			struct run_x **out, size_t *n, struct amd_err *err)
@@ -59,9 +73,19 @@ static int runs_on_axis(struct amd_store *st, const char *sweep, const char *axi
 	return rc;
 }
 
-int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *axis,
-			  struct amd_region_time *rows, size_t m, struct amd_err *err)
+/* Run run_id's value in rx[0..n) (0 when it has none). */
+static int axis_of(const struct run_x *rx, size_t n, long long run_id)
 {
+	struct run_x key = { run_id, 0 };
+	const struct run_x *f = bsearch(&key, rx, n, sizeof *rx, cmp_run_x);
+	return f ? f->x : 0;
+}
+
+int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *axis,
+			  struct amd_region_set *set, struct amd_err *err)
+{
+	struct amd_region_time *rows = set->rows;
+	size_t m = set->nrows;
 	struct run_x *rx = NULL;
 	size_t n = 0;
 	if (runs_on_axis(st, sweep, axis, &rx, &n, err) < 0) {
@@ -70,16 +94,17 @@ int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *a
 	}
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < m; i++) {
-		struct run_x key = { rows[i].run_id, 0 };
-		const struct run_x *f = bsearch(&key, rx, n, sizeof *rx, cmp_run_x);
-		if (!f || f->x == 0)
+		rows[i].n = axis_of(rx, n, rows[i].run_id);
+		if (rows[i].n == 0)
 			rc = amd_fail(err, "%s: run %lld: param %s is not a whole number in 1..2^24",
 				      amd_store_path(st), rows[i].run_id, axis);
-		else
-			rows[i].n = f->x;
 	}
+	for (size_t i = 0; rc == 0 && i < set->ntraces; i++)
+		set->traces[i].n = axis_of(rx, n, set->traces[i].run_id); /* a row's run: not 0 */
 	free(rx);
-	if (rc == 0)
+	if (rc == 0 && m > 1)
 		qsort(rows, m, sizeof *rows, cmp_row);
+	if (rc == 0 && set->ntraces > 1)
+		qsort(set->traces, set->ntraces, sizeof *set->traces, cmp_trace);
 	return rc;
 }

@@ -14,11 +14,11 @@
 #include "region_times.h"
 #include "store.h"
 
-/* Sets every row's n to its run's value of param axis and sorts the rows
- * by strategy, axis value, repeat, run and trace. sweep: a sweep name or
+/* Sets every row's and trace's n to its run's value of param axis and
+ * sorts both by strategy, axis value, repeat, run and trace. sweep: a sweep name or
  * a selector (NULL: every run). Fails naming the run when its value is
  * missing or not a whole number in 1..2^24. */
 int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *axis,
-			  struct amd_region_time *rows, size_t m, struct amd_err *err);
+			  struct amd_region_set *set, struct amd_err *err);
 
 #endif

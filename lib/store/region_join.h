@@ -25,7 +25,16 @@ struct rj_row {
 	int64_t name_id, kind_id, self_ns;
 	int has_self;
 	uint32_t name, kind;         /* indices into names */
+	uint32_t group;              /* its region: index into groups */
 	size_t trace;                /* index into the traces */
+};
+
+/* A region as the scaling model groups them: a kind and a name. Kind
+ * RJ_KIND_COLL is a trace's summed collectives of one name, RJ_KIND_STEP
+ * its step; else kind - RJ_KIND_DICT is an index into names. */
+enum { RJ_KIND_COLL, RJ_KIND_STEP, RJ_KIND_DICT };
+struct rj_group {
+	uint32_t kind, name;
 };
 
 struct rj_name {
@@ -46,6 +55,9 @@ struct rj {
 	size_t nnames, cap_names;
 	struct amd_hmap names_ix;    /* names by id */
 	int64_t coll_kind;           /* the dict id of kind "collective" (0: none) */
+	struct rj_group *groups;     /* every region, as met */
+	size_t ngroups, cap_groups;
+	struct amd_hmap groups_ix;
 };
 
 void rj_init(struct rj *j);
@@ -58,8 +70,17 @@ int rj_reserve(struct rj *j, size_t rows);
 /* One region row of (source src, rank) — every trace of that key gets
  * it; its name and kind ids join names[] (s NULL) when new. */
 int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_row *r);
+/* The index of region (kind, name) in groups, added when new; -1 out
+ * of memory. */
+int64_t rj_group(struct rj *j, uint32_t kind, uint32_t name);
+/* 1 when row r is an operator row of a collective's kind. */
+int rj_is_coll(const struct rj *j, const struct rj_row *r);
+/* A trace's collectives of one name: by trace, then name (qsort order
+ * of an array of row pointers). */
+int rj_cmp_coll(const void *a, const void *b);
 /* After names[].s are filled (the dict's strings of names[].id): the
- * rows of region_times.h in *out, one allocation with their strings. */
-int rj_emit(struct rj *j, struct amd_region_time **out, size_t *n);
+ * rows and traces of region_times.h (amd_store_region_set) in *s, the
+ * rows one allocation with their strings (region_walk.c). */
+int rj_emit(struct rj *j, size_t per_run_above, struct amd_region_set *s);
 
 #endif

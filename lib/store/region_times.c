@@ -193,11 +193,10 @@ static int load_names(struct amd_store *st, struct rj *j, struct amd_err *err)
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-int amd_store_region_times(struct amd_store *st, const char *sweep,
-			   struct amd_region_time **out, size_t *n, struct amd_err *err)
+int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run_above,
+			 struct amd_region_set *out, struct amd_err *err)
 {
-	*out = NULL;
-	*n = 0;
+	memset(out, 0, sizeof *out);
 	struct rj j;
 	rj_init(&j);
 	int rc = load_traces(st, sweep, &j, err);
@@ -207,8 +206,19 @@ int amd_store_region_times(struct amd_store *st, const char *sweep,
 		rc = load_regions(st, &j, err);
 	if (rc == 0)
 		rc = load_names(st, &j, err);
-	if (rc == 0 && rj_emit(&j, out, n) < 0)
+	if (rc == 0 && rj_emit(&j, per_run_above, out) < 0)
 		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 	rj_free(&j);
+	return rc;
+}
+
+int amd_store_region_times(struct amd_store *st, const char *sweep,
+			   struct amd_region_time **out, size_t *n, struct amd_err *err)
+{
+	struct amd_region_set s;
+	int rc = amd_store_region_set(st, sweep, 0, &s, err);
+	free(s.traces);
+	*out = s.rows;
+	*n = s.nrows;
 	return rc;
 }

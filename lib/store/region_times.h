@@ -37,4 +37,40 @@ int amd_store_region_times(struct amd_store *st, const char *sweep,
 			   struct amd_region_time **out, size_t *n, struct amd_err *err);
 void amd_region_times_free(struct amd_region_time *v);
 
+/* A trace that has rows, with its overlap factor: its step's seconds
+ * over the sum of its other rows' (added in the rows' order), 1 when
+ * either is 0. */
+struct amd_region_trace {
+	const char *strategy;         /* the rows' copy */
+	int n, repeat;
+	long long run_id, trace_id;
+	double overlap;
+};
+
+/* The rows of amd_store_region_times and their traces, both in that
+ * order. rows is one allocation with the strings (traces point there
+ * too). */
+struct amd_region_set {
+	struct amd_region_time *rows;
+	size_t nrows;
+	struct amd_region_trace *traces;
+	size_t ntraces;
+};
+
+/* 1 when a strategy's observations are its runs: some n has more than
+ * above traces and every n at least two runs. t[0..n): one strategy's
+ * traces in order (strategy, n, repeat, run, trace). */
+int amd_region_runs_rule(const struct amd_region_trace *t, size_t n, size_t above);
+
+/* amd_store_region_times with the traces. per_run_above > 0: each
+ * strategy whose traces meet amd_region_runs_rule(per_run_above) has one
+ * row per run and region instead of one per trace and region: seconds
+ * the sum over the run's traces, in order, of each trace's seconds (the
+ * additions, in the order, a caller summing the per-trace rows makes),
+ * trace_id the run's first trace, rank -1 — millions of rows fewer in
+ * a big sweep. */
+int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run_above,
+			 struct amd_region_set *out, struct amd_err *err);
+void amd_region_set_free(struct amd_region_set *s);
+
 #endif
