@@ -24,6 +24,8 @@ void rj_free(struct rj *j)
 		free(j->names[i].s);
 	free(j->names);
 	amd_hmap_free(&j->names_ix);
+	free(j->pairs);
+	amd_hmap_free(&j->pairs_ix);
 	free(j->groups);
 	amd_hmap_free(&j->groups_ix);
 }
@@ -66,6 +68,8 @@ static int cmp_order(const void *a, const void *b)
 
 int rj_index(struct rj *j)
 {
+	if (j->ntr > UINT32_MAX)
+		return -1;
 	size_t *ord = malloc((j->ntr ? j->ntr : 1) * sizeof *ord);
 	j->by_key = malloc((j->ntr ? j->ntr : 1) * sizeof *j->by_key);
 	if (!ord || !j->by_key) {
@@ -165,29 +169,64 @@ int rj_reserve(struct rj *j, size_t rows)
 	return 0;
 }
 
-int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_row *r)
+static int same_pair(const void *ctx, uint32_t idx)
+{
+	const struct rj_pair *const *key = ctx;
+	const struct rj_pair *p = &key[0][idx];
+	return p->name_id == key[1]->name_id && p->kind_id == key[1]->kind_id;
+}
+
+/* The index in pairs of r's (name, kind), added when new; -1 out of
+ * memory. */
+static int64_t pair_of(struct rj *j, const struct rj_in *r)
+{
+	const struct rj_pair *l = j->npairs ? &j->pairs[j->last_pair] : NULL;
+	if (l && l->name_id == r->name_id && l->kind_id == r->kind_id)
+		return (int64_t)j->last_pair;
+	struct rj_pair want = { r->name_id, r->kind_id, 0, 0, 0 };
+	const struct rj_pair *key[2] = { j->pairs, &want };
+	uint32_t h = amd_hash_u64((uint64_t)r->name_id * 0x9e3779b97f4a7c15ULL ^ (uint64_t)r->kind_id);
+	int64_t at = amd_hmap_find(&j->pairs_ix, h, same_pair, key);
+	if (at < 0) {
+		int64_t name = intern(j, r->name_id), kind = intern(j, r->kind_id), group = 0;
+		if (name >= 0 && kind >= 0 && !(j->coll_kind && r->kind_id == j->coll_kind))
+			group = rj_group(j, RJ_KIND_DICT + (uint32_t)kind, (uint32_t)name);
+		if (name < 0 || kind < 0 || group < 0
+		    || amd_grow(&j->pairs, j->npairs, &j->cap_pairs, sizeof *j->pairs, 64) < 0
+		    || amd_hmap_put(&j->pairs_ix, h, (uint32_t)j->npairs) < 0)
+			return -1;
+		want.name = (uint32_t)name;
+		want.kind = (uint32_t)kind;
+		want.group = (uint32_t)group;
+		j->pairs[j->npairs] = want;
+		at = (int64_t)j->npairs++;
+	}
+	j->last_pair = (size_t)at;
+	return at;
+}
+
+int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_in *r)
 {
 	size_t lo, hi;
 	find(j, src, null_rank, rank, &lo, &hi);
 	if (lo == hi)
 		return 0;
-	int64_t name = intern(j, r->name_id), kind = intern(j, r->kind_id), group = 0;
-	if (name >= 0 && kind >= 0 && !rj_is_coll(j, r))
-		group = rj_group(j, RJ_KIND_DICT + (uint32_t)kind, (uint32_t)name);
-	if (name < 0 || kind < 0 || group < 0)
+	int64_t at = pair_of(j, r);
+	if (at < 0)
 		return -1;
+	const struct rj_pair *p = &j->pairs[at];
 	for (size_t i = lo; i < hi; i++) {
 		size_t cap = j->cap;
 		if (amd_grow(&j->rows, j->nrows, &j->cap, sizeof *j->rows, 4096) < 0)
 			return -1;
 		if (j->cap != cap) /* millions of rows in a big sweep: huge pages */
 			amd_huge_hint(j->rows, j->cap * sizeof *j->rows);
-		struct rj_row *o = &j->rows[j->nrows++];
-		*o = *r;
-		o->name = (uint32_t)name;
-		o->kind = (uint32_t)kind;
-		o->group = (uint32_t)group;
-		o->trace = j->by_key[i];
+		j->rows[j->nrows++] = (struct rj_row){
+			.self_ns = r->self_ns, .name_id = r->name_id,
+			.name = p->name, .kind = p->kind, .group = p->group,
+			.trace = (uint32_t)j->by_key[i], .has_self = (uint8_t)(r->has_self != 0),
+			.coll = j->coll_kind && r->kind_id == j->coll_kind,
+		};
 	}
 	return 0;
 }
@@ -200,9 +239,4 @@ int rj_cmp_coll(const void *a, const void *b)
 	CMP(x->trace, y->trace);
 	CMP(x->name_id, y->name_id);
 	return 0;
-}
-
-int rj_is_coll(const struct rj *j, const struct rj_row *r)
-{
-	return j->coll_kind && r->kind_id == j->coll_kind;
 }

@@ -21,12 +21,26 @@ struct rj_trace {
 	size_t order;                /* its place in the output */
 };
 
-struct rj_row {
+/* A region row as read. */
+struct rj_in {
 	int64_t name_id, kind_id, self_ns;
 	int has_self;
+};
+
+/* A region row joined to one trace (millions: kept small). */
+struct rj_row {
+	int64_t self_ns, name_id;
 	uint32_t name, kind;         /* indices into names */
 	uint32_t group;              /* its region: index into groups */
-	size_t trace;                /* index into the traces */
+	uint32_t trace;              /* index into the traces */
+	uint8_t has_self, coll;      /* coll: of kind "collective" */
+	uint8_t counts;              /* rj_emit's: an operator row that counts */
+};
+
+/* A (name, kind) pair of dict ids as met: its names and region. */
+struct rj_pair {
+	int64_t name_id, kind_id;
+	uint32_t name, kind, group;
 };
 
 /* A region as the scaling model groups them: a kind and a name. Kind
@@ -55,6 +69,9 @@ struct rj {
 	size_t nnames, cap_names;
 	struct amd_hmap names_ix;    /* names by id */
 	int64_t coll_kind;           /* the dict id of kind "collective" (0: none) */
+	struct rj_pair *pairs;       /* every (name, kind) of the rows */
+	size_t npairs, cap_pairs, last_pair;
+	struct amd_hmap pairs_ix;
 	struct rj_group *groups;     /* every region, as met */
 	size_t ngroups, cap_groups;
 	struct amd_hmap groups_ix;
@@ -69,12 +86,10 @@ int rj_index(struct rj *j);
 int rj_reserve(struct rj *j, size_t rows);
 /* One region row of (source src, rank) — every trace of that key gets
  * it; its name and kind ids join names[] (s NULL) when new. */
-int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_row *r);
+int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_in *r);
 /* The index of region (kind, name) in groups, added when new; -1 out
  * of memory. */
 int64_t rj_group(struct rj *j, uint32_t kind, uint32_t name);
-/* 1 when row r is an operator row of a collective's kind. */
-int rj_is_coll(const struct rj *j, const struct rj_row *r);
 /* A trace's collectives of one name: by trace, then name (qsort order
  * of an array of row pointers). */
 int rj_cmp_coll(const void *a, const void *b);

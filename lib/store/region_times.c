@@ -156,7 +156,7 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 		sqlite3_bind_int64(q, 2, coll);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct rj_row r = {
+		struct rj_in r = {
 			.name_id = sqlite3_column_int64(q, 2),
 			.kind_id = sqlite3_column_int64(q, 3),
 			.self_ns = sqlite3_column_int64(q, 4),

@@ -80,7 +80,7 @@ static int hidden(const struct rj_row *r, const struct rj_row *const *coll, size
 /* 1 when row r is an operator row that counts (not a collective, not hidden). */
 static int counts(const struct walk *w, const struct rj_row *r)
 {
-	return r->has_self && !rj_is_coll(w->j, r) && !hidden(r, w->coll, w->nc);
+	return r->has_self && !r->coll && !hidden(r, w->coll, w->nc);
 }
 
 /* The collective rows sorted by (trace, name), each with its group, and
@@ -90,14 +90,14 @@ static int collectives(struct walk *w)
 	struct rj *j = w->j;
 	size_t k = 0;
 	for (size_t i = 0; i < j->nrows; i++)
-		k += rj_is_coll(j, &j->rows[i]);
+		k += j->rows[i].coll;
 	w->coll = malloc((k ? k : 1) * sizeof *w->coll);
 	w->coll_at = calloc(j->ntr + 1, sizeof *w->coll_at);
 	if (!w->coll || !w->coll_at)
 		return -1;
 	for (size_t i = 0; i < j->nrows; i++) {
 		struct rj_row *r = &j->rows[i];
-		if (!rj_is_coll(j, r))
+		if (!r->coll)
 			continue;
 		int64_t g = rj_group(j, RJ_KIND_COLL, r->name);
 		if (g < 0)
@@ -116,16 +116,17 @@ static int collectives(struct walk *w)
 /* The operator rows that count, by their trace's order (scan order within). */
 static int operators(struct walk *w)
 {
-	const struct rj *j = w->j;
+	struct rj *j = w->j;
 	w->ops_at = calloc(j->ntr + 1, sizeof *w->ops_at);
 	if (!w->ops_at || j->nrows > UINT32_MAX)
 		return -1;
 	size_t k = 0;
-	for (size_t i = 0; i < j->nrows; i++)
-		if (counts(w, &j->rows[i])) {
-			w->ops_at[j->tr[j->rows[i].trace].order + 1]++;
-			k++;
-		}
+	for (size_t i = 0; i < j->nrows; i++) {
+		struct rj_row *r = &j->rows[i];
+		r->counts = (uint8_t)counts(w, r);
+		w->ops_at[j->tr[r->trace].order + 1] += r->counts;
+		k += r->counts;
+	}
 	w->ops = malloc((k ? k : 1) * sizeof *w->ops);
 	size_t *at = malloc((j->ntr + 1) * sizeof *at);
 	if (!w->ops || !at) {
@@ -137,7 +138,7 @@ static int operators(struct walk *w)
 		w->ops_at[o + 1] += w->ops_at[o];
 	memcpy(at, w->ops_at, (j->ntr + 1) * sizeof *at);
 	for (size_t i = 0; i < j->nrows; i++)
-		if (counts(w, &j->rows[i]))
+		if (j->rows[i].counts)
 			w->ops[at[j->tr[j->rows[i].trace].order]++] = (uint32_t)i;
 	free(at);
 	return 0;

@@ -7,6 +7,7 @@
 #include "run_facts.h"
 #include "sqlite_int.h"
 #include "buf.h"
+#include "stmt_cache.h"
 
 /* Rows of the logical run ?1: its own and its child workers'. */
 #define OF_RUN(col) "(" col " = ?1 OR " col " IN (SELECT c.id FROM run c" \
@@ -46,7 +47,7 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT t.id, COALESCE(t.rank, 0), COALESCE(t.start_ns, 0), COALESCE(t.end_ns, 0),"
 		" t.comp_fraction FROM trace t WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, t.id",
 		err);
@@ -69,10 +70,7 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 		t->comp_fraction = sqlite3_column_type(q, 4) == SQLITE_NULL
 			? NAN : sqlite3_column_double(q, 4);
 	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE || trace_phases(st, *out, *n, err) < 0) {
-		if (rc != SQLITE_DONE)
-			amd_store_step_fail(st, rc, err);
+	if (amd_store_cached_done(st, q, rc, err) < 0 || trace_phases(st, *out, *n, err) < 0) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
@@ -85,7 +83,7 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 			      double *total, struct amd_err *err)
 {
 	*comp = *total = NAN;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT sum(CASE WHEN instr(d.s, 'aten::') OR instr(d.s, 'c10::')"
 		"   OR instr(d.s, 'autograd::')"
 		"   OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*')"
@@ -101,15 +99,16 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 		*comp = sqlite3_column_double(q, 0);
 		*total = sqlite3_column_double(q, 1);
 	}
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
+	int r = rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
+	amd_store_cached_drop(q);
+	return r;
 }
 
 int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 			    struct amd_err *err)
 {
 	*out = NAN;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT avg(spread), count(*) FROM (SELECT max(c.start_ns + c.dur_ns)"
 		"  - min(c.start_ns + c.dur_ns) AS spread"
 		"  FROM trace_collective c JOIN trace t ON t.id = c.trace_id"
@@ -121,8 +120,9 @@ int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 1) > 0)
 		*out = sqlite3_column_double(q, 0);
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
+	int r = rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
+	amd_store_cached_drop(q);
+	return r;
 }
 
 /* Steps q to its end, one element of elem bytes per row filled by fill,

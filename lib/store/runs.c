@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "metric_sql.h"
+#include "stmt_cache.h"
 
 
 /* A logical run: parent absent or not in the store. */
@@ -242,7 +243,7 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT m.points, m.n, COALESCE(r.rank, 0), m.run_id, m.key_id, m.source_id,"
 		" m.chunk FROM metric_series m JOIN run r ON r.id = m.run_id"
 		" JOIN dict d ON d.id = m.key_id"
@@ -258,11 +259,11 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		if (append_chunk(st, q, &v, &len, &cap, err) < 0) {
-			sqlite3_finalize(q);
+			amd_store_cached_drop(q);
 			free(v);
 			return -1;
 		}
-	if (amd_store_rows_done(st, q, rc, err) < 0) {
+	if (amd_store_cached_done(st, q, rc, err) < 0) {
 		free(v);
 		return -1;
 	}
@@ -286,7 +287,7 @@ static int run_value_find(struct amd_store *st, const char *sql, int64_t run, co
 			  char **out, struct amd_err *err)
 {
 	*out = NULL;
-	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
+	sqlite3_stmt *q = amd_store_cached(st, sql, err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);
@@ -294,7 +295,7 @@ static int run_value_find(struct amd_store *st, const char *sql, int64_t run, co
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW)
 		rc = amd_store_col_text(q, 0, out) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_cached_done(st, q, rc, err);
 }
 
 #define RUN_VALUE_SQL(table) \

@@ -18,6 +18,8 @@ struct amd_store {
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */
+	struct amd_stmt_slot *cached;  /* statements kept (stmt_cache.h) */
+	size_t ncached, cap_cached;
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

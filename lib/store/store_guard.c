@@ -5,6 +5,7 @@
  * read (SQLite's immutable mode when no write-ahead log is pending). */
 #include "sqlite_int.h"
 #include "metric_sql.h"
+#include "stmt_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,7 @@ int amd_store_read_only_fallback(struct amd_store *st, int probe_rc, struct amd_
 	char *uri = immutable_uri(st->path);
 	if (!uri)
 		return amd_fail(err, "%s: out of memory", st->path);
+	amd_store_cache_free(st); /* statements of the closed handle */
 	sqlite3_close_v2(st->db);
 	st->db = NULL;
 	int rc = sqlite3_open_v2(uri, &st->db,
