@@ -125,7 +125,7 @@ int report_limits_charts(struct report_charts *rc, struct amd_store *st,
 					    !s->scaling ? "the sweep's axis is not the world size n"
 							: "the runs have no profiler traces");
 	struct amd_scaling_opts o = { .sweep = s->sweep, .resamples = 1000, .seed = s->seed,
-				      .level = s->level };
+				      .level = s->level, .analysis = s };
 	struct amd_scaling *sc;
 	if (amd_scaling(st, &o, &sc, err) < 0)
 		return -1;

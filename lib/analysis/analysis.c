@@ -101,6 +101,18 @@ static void resolve_opts(const struct amd_analysis_opts *in, struct analysis_opt
 	o->boot.aggregate = in->aggregate;
 }
 
+int amd_analysis_is(const struct amd_sweep_stats *s, const struct amd_analysis_opts *o)
+{
+	struct analysis_opts r;
+	resolve_opts(o, &r);
+	return s && o->sweep && s->sweep && strcmp(s->sweep, o->sweep) == 0
+		&& strcmp(s->metric, r.metric) == 0 && s->scaling == (r.axis == NULL)
+		&& strcmp(s->axis, r.axis ? r.axis : "n") == 0 && s->keep_first == r.keep_first
+		&& s->keep_profiled == r.keep_profiled && s->mad_k == r.mad_k
+		&& s->resamples == r.boot.resamples && s->seed == r.boot.seed
+		&& s->level == r.boot.level && s->aggregate == r.boot.aggregate;
+}
+
 static void write_rules(struct amd_sweep_stats *sw, const struct analysis_opts *o)
 {
 	char ex[200] = "";

@@ -130,5 +130,8 @@ struct amd_sweep_stats {
 int amd_analyse(struct amd_store *st, const struct amd_analysis_opts *o,
 		struct amd_sweep_stats **out, struct amd_err *err);
 void amd_sweep_stats_free(struct amd_sweep_stats *s);
+/* 1 when s is what amd_analyse gives with options o on the same store
+ * snapshot: the same sweep and the same options once defaulted. */
+int amd_analysis_is(const struct amd_sweep_stats *s, const struct amd_analysis_opts *o);
 
 #endif

@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "analysis.h"
 #include "region_fit.h"
 #include "store.h"
 
@@ -52,6 +53,9 @@ struct amd_scaling_opts {
 	int resamples;         /* default 1000 */
 	unsigned long seed;    /* default 20260101 */
 	double level;          /* default 0.95 */
+	/* the sweep's statistics when the caller has them (a report): used
+	 * when they are what scaling reads (amd_analysis_is), else computed */
+	const struct amd_sweep_stats *analysis;
 };
 
 struct amd_scaling_pred {

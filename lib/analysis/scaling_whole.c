@@ -318,10 +318,13 @@ int amd_scaling_whole(struct amd_scaling_strategy *s, const struct amd_region_ob
 	s->target = o->target > 0 ? o->target : 4 * top;
 	struct amd_analysis_opts ao = { .sweep = sweep, .axis = o->axis, .seed = o->seed,
 					.level = o->level };
-	struct amd_sweep_stats *sw = NULL;
-	if (amd_analyse(st, &ao, &sw, err) < 0)
+	struct amd_sweep_stats *sw = NULL; /* computed here, else o->analysis */
+	const struct amd_sweep_stats *have = o->analysis;
+	if (!amd_analysis_is(have, &ao) && amd_analyse(st, &ao, &sw, err) < 0)
 		return -1;
-	const struct amd_strategy_stats *ss = find_strategy(sw, s->strategy);
+	if (sw)
+		have = sw;
+	const struct amd_strategy_stats *ss = find_strategy(have, s->strategy);
 	epoch_facts(ss, top, &s->epoch_max_n, &s->noise_cv);
 	if (!isfinite(s->epoch_max_n))
 		strcat(s->note, "no epoch time at the largest n: step times only. ");
