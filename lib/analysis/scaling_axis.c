@@ -21,32 +21,30 @@ static int cmp_run_x(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* By strategy, then n, repeat, run and trace (k: those four). */
+static int cmp_place(const char *s1, const long long *k1, const char *s2, const long long *k2)
+{
+	int c = strcmp(s1, s2);
+	for (int i = 0; !c && i < 4; i++)
+		if (k1[i] != k2[i])
+			c = k1[i] < k2[i] ? -1 : 1;
+	return c;
+}
+
 static int cmp_row(const void *a, const void *b)
 {
 	const struct amd_region_time *x = a, *y = b;
-	int c = strcmp(x->strategy, y->strategy);
-	if (c)
-		return c;
-	long long k[4][2] = { { x->n, y->n }, { x->repeat, y->repeat },
-			      { x->run_id, y->run_id }, { x->trace_id, y->trace_id } };
-	for (int i = 0; i < 4; i++)
-		if (k[i][0] != k[i][1])
-			return k[i][0] < k[i][1] ? -1 : 1;
-	return 0;
+	long long p[4] = { x->n, x->repeat, x->run_id, x->trace_id };
+	long long q[4] = { y->n, y->repeat, y->run_id, y->trace_id };
+	return cmp_place(x->strategy, p, y->strategy, q);
 }
 
 static int cmp_trace(const void *a, const void *b)
 {
 	const struct amd_region_trace *x = a, *y = b;
-	int c = strcmp(x->strategy, y->strategy);
-	if (c)
-		return c;
-	long long k[4][2] = { { x->n, y->n }, { x->repeat, y->repeat },
-			      { x->run_id, y->run_id }, { x->trace_id, y->trace_id } };
-	for (int i = 0; i < 4; i++)
-		if (k[i][0] != k[i][1])
-			return k[i][0] < k[i][1] ? -1 : 1;
-	return 0;
+	long long p[4] = { x->n, x->repeat, x->run_id, x->trace_id };
+	long long q[4] = { y->n, y->repeat, y->run_id, y->trace_id };
+	return cmp_place(x->strategy, p, y->strategy, q);
 }
 
 /* The axis value of every run of sweep, sorted by run id, in *out. */
