@@ -66,16 +66,20 @@ test_expect_success SQLITE3 'with AMDAHL_OVERLAP=0 (one call to parse) the store
 # interleave; each run spans 200,000 rowids, so its series straddles
 # the middle), steps repeating (n % 997), values unique: each series
 # must arrive in MLflow's logged (rowid) order, which the store keeps
-# (a series is stored as it arrives).
+# among points of equal step (SQLite lists a series as it arrived,
+# ClickHouse by step: compared stably sorted by step).
 DUP_N=200000
 dup_sql() {
 	echo "WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n+1 FROM i WHERE n<$DUP_N-1)
 	INSERT INTO metrics(key, value, timestamp, run_uuid, step, is_nan)
 	SELECT 'dup', n, 1700000000000+n, CASE n % 2 WHEN 0 THEN '$first' ELSE '$last' END, n % 997, 0 FROM i"
 }
-# run $1's 'dup' points in the store's order, and in MLflow's
-dup_store() { q "$2" "SELECT m.step, m.value FROM metric_point m JOIN run r ON r.id=m.run_id JOIN dict d ON d.id=m.key_id WHERE d.s='dup' AND r.ext_id='$1'"; }
-dup_mlflow() { sqlite3 "$2" "SELECT step, value FROM metrics WHERE key='dup' AND run_uuid='$1' ORDER BY rowid"; }
+# run $1's 'dup' points in the store's order, and in MLflow's, by step
+dup_store() {
+	q "$2" "SELECT m.step, m.value FROM metric_point m JOIN run r ON r.id=m.run_id JOIN dict d ON d.id=m.key_id WHERE d.s='dup' AND r.ext_id='$1'" |
+		sort -s -t'|' -k1,1n
+}
+dup_mlflow() { sqlite3 "$2" "SELECT step, value FROM metrics WHERE key='dup' AND run_uuid='$1' ORDER BY step, rowid"; }
 test_expect_success SQLITE3 'a long run read in two halves: every series in logged order, steps repeating' '
 	cp "$F/mlflow.db" "$TMP/dup.db" &&
 	sqlite3 "$TMP/dup.db" "$(dup_sql)" &&
