@@ -106,4 +106,17 @@ for end in min max; do
 		test_contains "of run $first: value '\''slow'\'' is not a number" "$ERR"
 	'
 done
+# rowids at both ends of int64 (SQLite allows any): the run's span does
+# not fit int64 — halves cut without overflow (UBSan), every point read
+test_expect_success SQLITE3 'a run with rowids at both ends of int64: every point' '
+	cp "$F/mlflow.db" "$TMP/edge.db" &&
+	sqlite3 "$TMP/edge.db" "INSERT INTO metrics(rowid, key, value, timestamp, run_uuid, step, is_nan)
+		VALUES (-9223372036854775808, '\''edge'\'', 1.5, 1700000000000, '\''$first'\'', 0, 0),
+		       (9223372036854775807, '\''edge'\'', 2.5, 1700000000001, '\''$first'\'', 1, 0)" &&
+	test_status 0 "$AMDAHL" --store "$TMP/edge_s.db" ingest "$TMP/edge.db" &&
+	test_eq "0|1.5
+1|2.5" "$(q "$TMP/edge_s.db" "SELECT m.step, m.value FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='\''edge'\'' ORDER BY 1")" &&
+	test_eq "$(sqlite3 "$TMP/edge.db" "SELECT count(*) FROM metrics m JOIN runs r USING (run_uuid) WHERE r.lifecycle_stage<>'\''deleted'\''")" \
+		"$(q "$TMP/edge_s.db" "SELECT count(*) FROM metric_point")"
+'
 test_done

@@ -203,16 +203,19 @@ static int end_rowid(sqlite3_stmt *q, const char *run, sqlite3_int64 *v)
 
 int amd_mlpoints_run(struct amd_mlpoints *p, const char *run, struct amd_err *err)
 {
-	sqlite3_int64 lo, hi;
+	sqlite3_int64 lo, hi, mid = 0;
 	struct half *h = NULL;
-	if (p->can_split && end_rowid(p->lo, run, &lo) && end_rowid(p->hi, run, &hi) &&
-	    hi - lo >= SPLIT_SPAN)
-		h = half_start(p, run, lo + (hi - lo) / 2 + 1);
+	if (p->can_split && end_rowid(p->lo, run, &lo) && end_rowid(p->hi, run, &hi)) {
+		/* unsigned: rowids may be anywhere in int64 (no overflow) */
+		sqlite3_uint64 span = (sqlite3_uint64)hi - (sqlite3_uint64)lo;
+		if (span >= SPLIT_SPAN) /* then lo < mid <= hi */
+			h = half_start(p, run, mid = lo + (sqlite3_int64)(span / 2) + 1);
+	}
 	sqlite3_stmt *q = h ? p->below : p->all;
 	sqlite3_reset(q);
 	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
 	if (h)
-		sqlite3_bind_int64(q, 2, lo + (hi - lo) / 2 + 1);
+		sqlite3_bind_int64(q, 2, mid);
 	int ret = stream(p, q, run, err);
 	if (ret == 0 && h)
 		ret = half_drain(p, h, err);
