@@ -13,8 +13,9 @@
  * not in WAL mode (the first connection's shared lock, held through the
  * parse, keeps writers from committing; the second takes its own before
  * its thread starts, without waiting) and with an index on run_uuid (the
- * halves' bounds are two index seeks). When the second connection
- * cannot start, this thread reads the whole run. */
+ * halves' bounds are two index seeks), and no column hiding the rowid.
+ * When the second connection cannot start, this thread reads the whole
+ * run. */
 #include "mlflow_sqlite_points.h"
 
 #include <math.h>
@@ -232,12 +233,17 @@ static int splittable(sqlite3 *db)
 	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
 		ok = strcmp((const char *)sqlite3_column_text(q, 0), "wal") != 0;
 	sqlite3_finalize(q);
+	/* an index led by run_uuid, and no column named rowid (it would hide
+	 * the rowid: halves by its values, rows where it is NULL in neither) */
 	if (!ok || sqlite3_prepare_v2(db,
-				      "SELECT 1 FROM pragma_index_list('metrics') l,"
-				      " pragma_index_info(l.name) i WHERE i.seqno=0 AND i.name='run_uuid'",
+				      "SELECT (SELECT count(*) FROM pragma_index_list('metrics') l,"
+				      " pragma_index_info(l.name) i WHERE i.seqno=0 AND i.name='run_uuid'),"
+				      " (SELECT count(*) FROM pragma_table_info('metrics')"
+				      " WHERE lower(name)='rowid')",
 				      -1, &q, NULL) != SQLITE_OK)
 		return 0;
-	ok = sqlite3_step(q) == SQLITE_ROW;
+	ok = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0 &&
+	     sqlite3_column_int(q, 1) == 0;
 	sqlite3_finalize(q);
 	return ok;
 }
