@@ -233,11 +233,13 @@ static int splittable(sqlite3 *db)
 	    sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
 		ok = strcmp((const char *)sqlite3_column_text(q, 0), "wal") != 0;
 	sqlite3_finalize(q);
-	/* an index led by run_uuid, and no column named rowid (it would hide
-	 * the rowid: halves by its values, rows where it is NULL in neither) */
+	/* a whole (not partial) index led by run_uuid, and no column named
+	 * rowid (it would hide the rowid: halves by its values, rows where
+	 * it is NULL in neither) */
 	if (!ok || sqlite3_prepare_v2(db,
 				      "SELECT (SELECT count(*) FROM pragma_index_list('metrics') l,"
-				      " pragma_index_info(l.name) i WHERE i.seqno=0 AND i.name='run_uuid'),"
+				      " pragma_index_info(l.name) i WHERE l.partial=0 AND i.seqno=0"
+				      " AND i.name='run_uuid'),"
 				      " (SELECT count(*) FROM pragma_table_info('metrics')"
 				      " WHERE lower(name)='rowid')",
 				      -1, &q, NULL) != SQLITE_OK)
