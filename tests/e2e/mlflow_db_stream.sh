@@ -59,4 +59,74 @@ test_expect_success SQLITE3 'with AMDAHL_OVERLAP=0 (one call to parse) the store
 	AMDAHL_OVERLAP=0 test_status 0 "$AMDAHL" --store "$TMP/one.db" ingest "$TMP/big.db" &&
 	test_eq "$(q "$TMP/s.db" "$ALL" | sha256sum)" "$(q "$TMP/one.db" "$ALL" | sha256sum)"
 '
+# A long run is read on two connections (lib/ingest/mlflow/
+# mlflow_sqlite_points.c: rows from its middle rowid on a thread of its
+# own, handed over after the first half). 'dup', in the small database:
+# 200,000 rows alternating between the first and the last run (rowids
+# interleave; each run spans 200,000 rowids, so its series straddles
+# the middle), steps repeating (n % 997), values unique: each series
+# must arrive in MLflow's logged (rowid) order, which the store keeps
+# among points of equal step (SQLite lists a series as it arrived,
+# ClickHouse by step: compared stably sorted by step).
+DUP_N=200000
+dup_sql() {
+	echo "WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n+1 FROM i WHERE n<$DUP_N-1)
+	INSERT INTO metrics(key, value, timestamp, run_uuid, step, is_nan)
+	SELECT 'dup', n, 1700000000000+n, CASE n % 2 WHEN 0 THEN '$first' ELSE '$last' END, n % 997, 0 FROM i"
+}
+# run $1's 'dup' points in the store's order, and in MLflow's, by step
+dup_store() {
+	q "$2" "SELECT m.step, m.value FROM metric_point m JOIN run r ON r.id=m.run_id JOIN dict d ON d.id=m.key_id WHERE d.s='dup' AND r.ext_id='$1'" |
+		sort -s -t'|' -k1,1n
+}
+dup_mlflow() { sqlite3 "$2" "SELECT step, value FROM metrics WHERE key='dup' AND run_uuid='$1' ORDER BY step, rowid"; }
+test_expect_success SQLITE3 'a long run read in two halves: every series in logged order, steps repeating' '
+	cp "$F/mlflow.db" "$TMP/dup.db" &&
+	sqlite3 "$TMP/dup.db" "$(dup_sql)" &&
+	test_status 0 "$AMDAHL" --store "$TMP/dup_s.db" ingest "$TMP/dup.db" &&
+	test_eq "$(dup_mlflow "$first" "$TMP/dup.db" | sha256sum)" "$(dup_store "$first" "$TMP/dup_s.db" | sha256sum)" &&
+	test_eq "$(dup_mlflow "$last" "$TMP/dup.db" | sha256sum)" "$(dup_store "$last" "$TMP/dup_s.db" | sha256sum)" &&
+	test_eq $((DUP_N / 2)) "$(dup_store "$first" "$TMP/dup_s.db" | wc -l)" &&
+	test_eq "$(sqlite3 "$TMP/dup.db" "$DB_SUMS")" "$(q "$TMP/dup_s.db" "$ST_SUMS")"
+'
+test_expect_success SQLITE3 'the same database in WAL mode (read in one piece): the same points' '
+	cp "$TMP/dup.db" "$TMP/wal.db" &&
+	test_eq wal "$(sqlite3 "$TMP/wal.db" "PRAGMA journal_mode=WAL")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/wal_s.db" ingest "$TMP/wal.db" &&
+	test_eq "$(q "$TMP/dup_s.db" "$ALL" | sha256sum)" "$(q "$TMP/wal_s.db" "$ALL" | sha256sum)" &&
+	test_eq "$(dup_store "$first" "$TMP/dup_s.db" | sha256sum)" "$(dup_store "$first" "$TMP/wal_s.db" | sha256sum)"
+'
+# a text value at the first run's first and at its last rowid: in the
+# half read here (the other thread is stopped) and in the other half
+for end in min max; do
+	test_expect_success SQLITE3 "a text value at the long run's $end rowid: one line, store unchanged" '
+		cp "$TMP/big.db" "$TMP/bad_$end.db" &&
+		sqlite3 "$TMP/bad_$end.db" "UPDATE metrics SET value='\''slow'\'' WHERE rowid=(SELECT $end(rowid) FROM metrics WHERE run_uuid='\''$first'\'')" &&
+		test_bad_ingest "$TMP/s.db" "$TMP/bad_$end.db" "bad_$end.db: metric" &&
+		test_contains "of run $first: value '\''slow'\'' is not a number" "$ERR"
+	'
+done
+# rowids at both ends of int64 (SQLite allows any): the run's span does
+# not fit int64 — halves cut without overflow (UBSan), every point read
+test_expect_success SQLITE3 'a run with rowids at both ends of int64: every point' '
+	cp "$F/mlflow.db" "$TMP/edge.db" &&
+	sqlite3 "$TMP/edge.db" "INSERT INTO metrics(rowid, key, value, timestamp, run_uuid, step, is_nan)
+		VALUES (-9223372036854775808, '\''edge'\'', 1.5, 1700000000000, '\''$first'\'', 0, 0),
+		       (9223372036854775807, '\''edge'\'', 2.5, 1700000000001, '\''$first'\'', 1, 0)" &&
+	test_status 0 "$AMDAHL" --store "$TMP/edge_s.db" ingest "$TMP/edge.db" &&
+	test_eq "0|1.5
+1|2.5" "$(q "$TMP/edge_s.db" "SELECT m.step, m.value FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='\''edge'\'' ORDER BY 1")" &&
+	test_eq "$(sqlite3 "$TMP/edge.db" "SELECT count(*) FROM metrics m JOIN runs r USING (run_uuid) WHERE r.lifecycle_stage<>'\''deleted'\''")" \
+		"$(q "$TMP/edge_s.db" "SELECT count(*) FROM metric_point")"
+'
+# a column named rowid hides the rowid (here NULL in two rows of three):
+# halves cut by its values would lose rows, so such a table is read whole
+test_expect_success SQLITE3 'metrics with a column named rowid: every point' '
+	cp "$TMP/dup.db" "$TMP/rowid.db" &&
+	sqlite3 "$TMP/rowid.db" "ALTER TABLE metrics ADD COLUMN rowid INTEGER;
+		UPDATE metrics SET rowid = -_rowid_ WHERE _rowid_ % 3 = 0" &&
+	test_status 0 "$AMDAHL" --store "$TMP/rowid_s.db" ingest "$TMP/rowid.db" &&
+	test_eq "$(q "$TMP/dup_s.db" "$ALL" | sha256sum)" "$(q "$TMP/rowid_s.db" "$ALL" | sha256sum)" &&
+	test_eq "$(dup_store "$first" "$TMP/dup_s.db" | sha256sum)" "$(dup_store "$first" "$TMP/rowid_s.db" | sha256sum)"
+'
 test_done
