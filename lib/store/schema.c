@@ -154,6 +154,16 @@ static const char v_metric_packed[] =
 	AMD_METRIC_PACK_SQL("metric_point")
 	"DROP TABLE metric_point;\n";
 
+/* Sources' traces and operator averages found by source (issue 19,
+ * round eight): deriving a unit's regions (writer_regions.c) and
+ * replacing or forgetting a source select them by source_id, which
+ * scanned the whole table once per statement, per unit — quadratic in
+ * a sweep's traces, all under the write lock. IF NOT EXISTS: a store
+ * rebuilt at an older version by a test may hold them already. */
+static const char v_source_lookup[] =
+	"CREATE INDEX IF NOT EXISTS trace_source ON trace(source_id);\n"
+	"CREATE INDEX IF NOT EXISTS op_average_source ON op_average(source_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -161,6 +171,7 @@ const char *const amd_migrations[] = {
 	v_trace_event,
 	v_metric_clustered,
 	v_metric_packed,
+	v_source_lookup,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

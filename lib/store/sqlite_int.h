@@ -8,6 +8,7 @@
 
 #include "intern_cache.h"
 #include "store.h"
+#include "write_gate.h"
 
 struct amd_store {
 	sqlite3 *db;
@@ -18,6 +19,7 @@ struct amd_store {
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */
+	struct amd_write_gate gate; /* ingest workers' turns (write_gate.h) */
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

@@ -306,8 +306,11 @@ void amd_store_close(struct amd_store *st)
 
 int amd_store_begin(struct amd_store *st, struct amd_err *err)
 {
-	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+	amd_write_gate_enter(st);
+	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0) {
+		amd_write_gate_leave(st);
 		return -1;
+	}
 	st->in_tx = 1;
 	return 0;
 }
@@ -319,6 +322,7 @@ int amd_store_commit(struct amd_store *st, struct amd_err *err)
 		return -1;
 	}
 	st->in_tx = 0;
+	amd_write_gate_leave(st);
 	amd_intern_cache_clear(&st->names);
 	return 0;
 }
@@ -327,6 +331,7 @@ void amd_store_rollback(struct amd_store *st)
 {
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	st->in_tx = 0;
+	amd_write_gate_leave(st);
 	amd_intern_cache_clear(&st->names);
 }
 

@@ -1,7 +1,9 @@
 /* target.c — the SQLite store as an ingest target (model/sink.h): one
  * connection per worker, the source-state check, and one writer (a store
- * sink in its own transaction) per unit. */
+ * sink in its own transaction) per unit; the workers take turns at the
+ * write lock in-process (write_gate.h). */
 #include "orphans.h"
+#include "sqlite_int.h"
 #include "writer.h"
 
 #include "ch_target.h"
@@ -16,11 +18,25 @@ static int target_prepare(void *ctx, struct amd_err *err)
 	return 0;
 }
 
+/* The workers' turns at the write lock (write_gate.h): one per process,
+ * as an ingest writes one store at a time; a connection waits for it
+ * only while holding no other (each worker has one). */
+static pthread_mutex_t write_gate = PTHREAD_MUTEX_INITIALIZER;
+
+/* A worker's connection: the gate, and SQLite's temporary files in
+ * memory — a derive's statement journal (an INSERT … SELECT of a unit's
+ * regions: the pages it changes, a few hundred KB) was written to and
+ * read back from /var/tmp once per statement. */
 static void *target_connect(void *ctx, struct amd_err *err)
 {
 	struct amd_store *st = NULL;
 	if (amd_store_open(ctx, AMD_STORE_WRITE, &st, err) < 0)
 		return NULL;
+	if (amd_store_exec(st, "PRAGMA temp_store=MEMORY", err) < 0) {
+		amd_store_close(st);
+		return NULL;
+	}
+	amd_write_gate_attach(st, &write_gate);
 	return st;
 }
 
