@@ -13,7 +13,7 @@
 # measured in the same run. BENCH_SWEEP_SWEEP=NAME: the sweep to read
 # (a store with several). The ingest row: with BENCH_SWEEP_REF, that
 # binary's `ingest -j 2` of the same sweep into a store of its own is
-# printed below it; BENCH_SWEEP_JOBS="1 4" adds rows for those -j too
+# printed below it, and its reads are of that store; BENCH_SWEEP_JOBS="1 4" adds rows for those -j too
 # (each into a store of its own, deleted after).
 . "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
@@ -40,7 +40,6 @@ if [ -z "${BENCH_SWEEP_STORE:-}" ]; then
   if [ -n "${BENCH_SWEEP_REF:-}" ]; then
     into=$work/ref.db step "$BENCH_SWEEP_REF" "ingest -j 2 (reference: $(basename "$BENCH_SWEEP_REF"))" "" \
       ingest -q -j 2 "$work/sweep/mlruns"
-    rm -f "$work/ref.db"*
   fi
   for j in ${BENCH_SWEEP_JOBS:-}; do
     into=$work/j$j.db step "$bin" "ingest -j $j" "" ingest -q -j "$j" "$work/sweep/mlruns"
@@ -57,5 +56,7 @@ reads() { # BINARY SUFFIX
   step "$1" "report build$2" "(target < 5 s)" report build "${sw[@]}" -o "$work/report"
 }
 reads "$bin" ""
-[ -n "${BENCH_SWEEP_REF:-}" ] && reads "$BENCH_SWEEP_REF" " (reference: $(basename "$(dirname "$(dirname "$BENCH_SWEEP_REF")")"))"
+# the reference reads the store it ingested (a newer schema is not its)
+[ -n "${BENCH_SWEEP_REF:-}" ] && [ -z "${BENCH_SWEEP_STORE:-}" ] && store=$work/ref.db
+[ -n "${BENCH_SWEEP_REF:-}" ] && reads "$BENCH_SWEEP_REF" " (reference: $(basename "$BENCH_SWEEP_REF"))"
 echo "  store $(($(stat -c %s "$store") / 1000000)) MB; load $(cut -d' ' -f1-3 /proc/loadavg); CPU of 200% = both cores busy"

@@ -19,7 +19,9 @@ struct amd_store {
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */
-	struct amd_write_gate gate; /* ingest workers' turns (write_gate.h) */
+	/* the ingest workers' shared connection: write transactions take
+	 * turns at it (write_gate.h); NULL for every other connection */
+	struct amd_write_gate *gate;
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

@@ -1,32 +1,33 @@
-/* write_gate.h — the ingest workers of one process take turns at the
- * store's one write lock in-process: a worker waiting for another's
- * write transaction blocks on a mutex and wakes the moment it commits,
- * instead of polling in SQLite's busy handler, which sleeps up to
- * 100 ms a try. Other processes still wait through the busy timeout.
- * The write-ahead log is checkpointed after the lock is given back (not
- * inside COMMIT while the others wait). Used by target.c's connections;
- * a store without a gate behaves as before. */
+/* write_gate.h — the ingest workers of one process share one connection
+ * to a store file and take turns at it. SQLite has one write lock per
+ * store: a worker with a connection of its own that found it taken
+ * polled in SQLite's busy handler (sleeps of up to 100 ms), and every
+ * transaction after another connection's commit began with an empty
+ * page cache (SQLite drops a connection's cache when the file changed
+ * under it) and read back the pages it writes. Here a worker waits on a
+ * mutex and wakes the moment the other commits, on a cache that stays
+ * warm. Other processes still wait through the busy timeout. The
+ * write-ahead log is checkpointed after the turn, on a connection of
+ * its own, while the next worker writes. Used by target.c only. */
 #ifndef AMD_WRITE_GATE_H
 #define AMD_WRITE_GATE_H
 
-#include <pthread.h>
+#include "err.h"
 
 struct amd_store;
+struct amd_write_gate;
 
-struct amd_write_gate {
-	pthread_mutex_t *lock; /* NULL: no gate (SQLite's own locking only) */
-	int held;
-	int wal_frames; /* the log's frames after the last commit */
-	int checkpoint_at; /* its size at a checkpoint that left some */
-};
-
-/* st's write transactions take lock, shared by the process's workers on
- * the same store; st's log is checkpointed by amd_write_gate_leave. */
-void amd_write_gate_attach(struct amd_store *st, pthread_mutex_t *lock);
-/* Before BEGIN IMMEDIATE (amd_store_begin); nothing without a gate. */
-void amd_write_gate_enter(struct amd_store *st);
-/* After COMMIT or ROLLBACK: gives the lock back, then checkpoints when
- * the log has grown past SQLite's automatic point. Idempotent. */
-void amd_write_gate_leave(struct amd_store *st);
+/* The gate of store file path, opened (created and migrated) at its
+ * first holder; NULL with err. One per path in the process. */
+struct amd_write_gate *amd_write_gate_open(const char *path, struct amd_err *err);
+/* The holder is done; the last closes the connections. */
+void amd_write_gate_close(struct amd_write_gate *g);
+/* The shared connection: used only between enter and leave. */
+struct amd_store *amd_write_gate_store(struct amd_write_gate *g);
+/* A turn: nests within one thread (amd_store_begin takes one too). */
+void amd_write_gate_enter(struct amd_write_gate *g);
+/* Ends the turn begun by the matching enter; after the outermost, a
+ * checkpoint when the log has grown past GATE_CHECKPOINT_FRAMES. */
+void amd_write_gate_leave(struct amd_write_gate *g);
 
 #endif

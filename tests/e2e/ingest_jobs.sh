@@ -4,8 +4,9 @@
 # the store's write lock in-process (lib/store/write_gate.h) and read each
 # unit before taking it (lib/ingest/engine_overlap.h). -j 2 and -j 4 store
 # exactly what -j 1 stores; a bad trace among them fails alone and leaves
-# nothing of itself; the round-eight migration indexes trace and
-# op_average by source and an older store gets it at its next ingest.
+# nothing of itself; the round-eight migration indexes source by sha256
+# and trace and op_average by source, and an older store gets it at its
+# next ingest.
 test_description='ingest -j N: the same store as -j 1, failures alone, the source-index migration'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -51,17 +52,21 @@ test_expect_success PYTHON,SQLITE3 'a truncated trace among -j 2 workers fails a
 	test_eq ok "$(q "$TMP/bad.db" "PRAGMA integrity_check")"
 '
 
+new_indexes="SELECT name FROM sqlite_master WHERE name IN ('source_sha256', 'trace_source',
+	'op_average_source') ORDER BY name"
+# lib/store/writer.c's amd_store_source_state
+source_state="SELECT path, sha256 FROM source WHERE path = 'a' OR sha256 = 'b' ORDER BY path = 'a' DESC LIMIT 1"
 test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store from before the source-index migration gets it at its next ingest' '
 	cp "$TMP/j1.db" "$TMP/old.db" &&
 	last=$(q "$TMP/old.db" "SELECT max(version) FROM schema_version") &&
-	q "$TMP/old.db" "DROP INDEX trace_source; DROP INDEX op_average_source;
+	q "$TMP/old.db" "DROP INDEX source_sha256; DROP INDEX trace_source; DROP INDEX op_average_source;
 		DELETE FROM schema_version WHERE version = $last" &&
 	test_contains "SCAN t" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
 	"$AMDAHL" --store "$TMP/old.db" ingest -q "$DATA/cpu-strong-scaling" &&
 	test_eq "$last" "$(q "$TMP/old.db" "SELECT max(version) FROM schema_version")" &&
-	test_eq "op_average_source trace_source" "$(q "$TMP/old.db" "SELECT name FROM sqlite_master
-		WHERE name IN (\"trace_source\", \"op_average_source\") ORDER BY name" | tr "\n" " " | sed "s/ $//")" &&
-	test_contains "INDEX trace_source (source_id=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")"
+	test_eq "op_average_source source_sha256 trace_source" "$(q "$TMP/old.db" "$new_indexes" | tr "\n" " " | sed "s/ $//")" &&
+	test_contains "INDEX trace_source (source_id=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
+	test_contains "INDEX source_sha256 (sha256=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN $source_state")"
 '
 
 test_done
