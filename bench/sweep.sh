@@ -11,7 +11,10 @@
 # under the bench's temporary folder). BENCH_SWEEP_REF=BINARY runs the
 # same three with that binary too (say main's build), as the reference
 # measured in the same run. BENCH_SWEEP_SWEEP=NAME: the sweep to read
-# (a store with several).
+# (a store with several). The ingest row: with BENCH_SWEEP_REF, that
+# binary's `ingest -j 2` of the same sweep into a store of its own is
+# printed below it, and its reads are of that store; BENCH_SWEEP_JOBS="1 4" adds rows for those -j too
+# (each into a store of its own, deleted after).
 . "$(dirname "$0")/common.sh"
 bin="$root/$build/amdahl"
 export AMDAHL_TEMPLATES="$root/templates"
@@ -20,7 +23,7 @@ ranks=${BENCH_SWEEP_RANKS:-64}
 store=${BENCH_SWEEP_STORE:-$work/s.db}
 step() { # BINARY LABEL TARGET CMD...
   local exe=$1 label=$2 target=$3; shift 3
-  /usr/bin/time -f '%e %U %S %P %M' -o "$work/t" "$exe" --store "$store" "$@" >"$work/out" 2>"$work/err" ||
+  /usr/bin/time -f '%e %U %S %P %M' -o "$work/t" "$exe" --store "${into:-$store}" "$@" >"$work/out" 2>"$work/err" ||
     { cat "$work/err"; exit 2; }
   read -r w u s p m <"$work/t"
   local pages
@@ -34,6 +37,14 @@ if [ -z "${BENCH_SWEEP_STORE:-}" ]; then
   traces=$(find "$work/sweep" -name '*.pt.trace.json.gz' | wc -l)
   echo "sweep: $runs runs × $ranks rank traces ($traces traces, $((bytes / 1000000)) MB on disk); load $(cut -d' ' -f1-3 /proc/loadavg)"
   step "$bin" "ingest -j 2" "" ingest -q -j 2 "$work/sweep/mlruns"
+  if [ -n "${BENCH_SWEEP_REF:-}" ]; then
+    into=$work/ref.db step "$BENCH_SWEEP_REF" "ingest -j 2 (reference: $(basename "$BENCH_SWEEP_REF"))" "" \
+      ingest -q -j 2 "$work/sweep/mlruns"
+  fi
+  for j in ${BENCH_SWEEP_JOBS:-}; do
+    into=$work/j$j.db step "$bin" "ingest -j $j" "" ingest -q -j "$j" "$work/sweep/mlruns"
+    rm -f "$work/j$j.db"*
+  done
 else
   echo "store $store (read only); load $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
@@ -45,5 +56,7 @@ reads() { # BINARY SUFFIX
   step "$1" "report build$2" "(target < 5 s)" report build "${sw[@]}" -o "$work/report"
 }
 reads "$bin" ""
-[ -n "${BENCH_SWEEP_REF:-}" ] && reads "$BENCH_SWEEP_REF" " (reference: $(basename "$(dirname "$(dirname "$BENCH_SWEEP_REF")")"))"
+# the reference reads the store it ingested (a newer schema is not its)
+[ -n "${BENCH_SWEEP_REF:-}" ] && [ -z "${BENCH_SWEEP_STORE:-}" ] && store=$work/ref.db
+[ -n "${BENCH_SWEEP_REF:-}" ] && reads "$BENCH_SWEEP_REF" " (reference: $(basename "$BENCH_SWEEP_REF"))"
 echo "  store $(($(stat -c %s "$store") / 1000000)) MB; load $(cut -d' ' -f1-3 /proc/loadavg); CPU of 200% = both cores busy"

@@ -66,7 +66,9 @@ static int unchanged(const struct amd_ingest_target *t, void *conn, struct amd_u
 
 /* A format that reads in two steps starts reading on a second thread
  * while the file is hashed (engine_overlap.h); it is cancelled when the
- * target holds the file already. */
+ * target holds the file already, and otherwise done (or far ahead, for a
+ * queued format) before the unit's writer begins, so that the store's
+ * write lock is held for writing only. */
 int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 		   const struct amd_ingest_opts *o, struct amd_err *err)
 {
@@ -88,6 +90,8 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		.sweep_override = o->sweep,
 		.config = o->config,
 	};
+	/* read (or, with other workers, queued) before the store is taken */
+	amd_overlap_wait(early, o->jobs > 1);
 	struct amd_unit_writer *w = t->begin(conn, &info, err);
 	if (!w) {
 		amd_overlap_cancel(early);

@@ -19,6 +19,7 @@ struct amd_overlap {
 	atomic_int cancel;
 	int queued; /* f->queued: the state is queued_sink.h's, no thread here */
 	pthread_t thread;
+	int joined;
 	void *state; /* the format's, after a read that succeeded */
 	int rc;
 	struct amd_err err;
@@ -74,9 +75,22 @@ void amd_overlap_cancel(struct amd_overlap *o)
 	if (!o)
 		return;
 	atomic_store(&o->cancel, 1);
-	if (!o->queued)
+	if (!o->queued && !o->joined)
 		pthread_join(o->thread, NULL);
 	overlap_free(o);
+}
+
+void amd_overlap_wait(struct amd_overlap *o, int whole_queue)
+{
+	if (!o)
+		return;
+	if (o->queued) {
+		if (whole_queue)
+			amd_queued_wait(o->state);
+	} else if (!o->joined) {
+		pthread_join(o->thread, NULL);
+		o->joined = 1;
+	}
 }
 
 int amd_overlap_finish(struct amd_overlap *o, struct amd_sink *sink, struct amd_err *err)
@@ -86,7 +100,7 @@ int amd_overlap_finish(struct amd_overlap *o, struct amd_sink *sink, struct amd_
 		overlap_free(o);
 		return rc;
 	}
-	pthread_join(o->thread, NULL);
+	amd_overlap_wait(o, 0);
 	int rc = o->rc;
 	if (rc != 0)
 		*err = o->err;

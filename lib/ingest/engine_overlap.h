@@ -16,6 +16,11 @@ struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct a
 /* The unit is not ingested after all (unchanged, or an error): stops
  * the read soon and frees everything. NULL is allowed. */
 void amd_overlap_cancel(struct amd_overlap *o);
+/* Before the target takes its write lock: waits for the read to end;
+ * for a queued format, when whole_queue, until its parse ended or
+ * filled the bounded queue (else emit drains it as it fills: with one
+ * worker nobody waits for the lock, and draining early is faster). */
+void amd_overlap_wait(struct amd_overlap *o, int whole_queue);
 /* Waits for the read, hands its result to sink, frees everything; the
  * read's error (bad input) or the sink's, -1 with err set. */
 int amd_overlap_finish(struct amd_overlap *o, struct amd_sink *sink, struct amd_err *err);

@@ -233,6 +233,11 @@ static int replay(const struct rec *r, struct amd_sink *sink, struct amd_err *er
 	return 0;
 }
 
+void amd_queued_wait(void *state)
+{
+	amd_rq_wait_full(((struct queued *)state)->q);
+}
+
 int amd_queued_emit(void *state, const struct amd_input *in, struct amd_sink *sink,
 		    struct amd_err *err)
 {

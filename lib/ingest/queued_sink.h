@@ -21,6 +21,9 @@ int amd_queued_read(amd_parse_fn parse, const struct amd_input *in, void **state
  * (0, AMD_PARSE_NOTHING or -1 with err), or the sink's -1. */
 int amd_queued_emit(void *state, const struct amd_input *in, struct amd_sink *sink,
 		    struct amd_err *err);
+/* Waits until the parse ended or filled the queue (amd_rq_wait_full):
+ * the parse is then done or far ahead before emit takes the store. */
+void amd_queued_wait(void *state);
 /* Stops the parse (when it still runs) and frees everything. */
 void amd_queued_drop(void *state);
 

@@ -151,6 +151,15 @@ const void *amd_rq_get(struct amd_rq *q)
 	return q->cur && q->cur->n ? q->cur->data + q->rec * q->pos++ : NULL;
 }
 
+void amd_rq_wait_full(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	while (!q->ended && !q->stopped &&
+	       !(q->max && q->nchunks >= q->max && !q->spare && !q->fill))
+		pthread_cond_wait(&q->cv, &q->mu);
+	pthread_mutex_unlock(&q->mu);
+}
+
 void amd_rq_stop(struct amd_rq *q)
 {
 	pthread_mutex_lock(&q->mu);

@@ -22,6 +22,10 @@ void amd_rq_end(struct amd_rq *q);
 /* Consumer: the next record, valid until the following call; NULL once
  * the producer ended and every record was taken. */
 const void *amd_rq_get(struct amd_rq *q);
+/* Consumer: waits until the producer ended, or every chunk of a bounded
+ * queue is handed over and the producer waits for one back (the queue
+ * is full), or the queue was stopped. */
+void amd_rq_wait_full(struct amd_rq *q);
 /* Consumer: takes no more; a waiting producer's put returns NULL. */
 void amd_rq_stop(struct amd_rq *q);
 /* After both sides are done with it. NULL is allowed. */

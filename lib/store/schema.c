@@ -154,6 +154,18 @@ static const char v_metric_packed[] =
 	AMD_METRIC_PACK_SQL("metric_point")
 	"DROP TABLE metric_point;\n";
 
+/* Look-ups by source (issue 19, round eight), each a scan of a whole
+ * table per unit — quadratic in a sweep's files, and under the write
+ * lock: a unit's state (writer.c, amd_store_source_state: its path or
+ * the same sha256 under another path) twice per unit; deriving a unit's
+ * regions (writer_regions.c) and replacing or forgetting a source,
+ * which select its traces and operator averages by source_id. IF NOT
+ * EXISTS: a store rebuilt at an older version by a test may hold them. */
+static const char v_source_lookup[] =
+	"CREATE INDEX IF NOT EXISTS source_sha256 ON source(sha256);\n"
+	"CREATE INDEX IF NOT EXISTS trace_source ON trace(source_id);\n"
+	"CREATE INDEX IF NOT EXISTS op_average_source ON op_average(source_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -161,6 +173,7 @@ const char *const amd_migrations[] = {
 	v_trace_event,
 	v_metric_clustered,
 	v_metric_packed,
+	v_source_lookup,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -8,6 +8,7 @@
 
 #include "intern_cache.h"
 #include "store.h"
+#include "write_gate.h"
 
 struct amd_store {
 	sqlite3 *db;
@@ -20,6 +21,9 @@ struct amd_store {
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */
 	struct amd_stmt_slot *cached;  /* statements kept (stmt_cache.h) */
 	size_t ncached, cap_cached;
+	/* the ingest workers' shared connection: write transactions take
+	 * turns at it (write_gate.h); NULL for every other connection */
+	struct amd_write_gate *gate;
 };
 
 /* Runs one SQL statement with no result rows; err names the statement. */

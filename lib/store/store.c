@@ -308,8 +308,13 @@ void amd_store_close(struct amd_store *st)
 
 int amd_store_begin(struct amd_store *st, struct amd_err *err)
 {
-	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+	if (st->gate)
+		amd_write_gate_enter(st->gate);
+	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0) {
+		if (st->gate)
+			amd_write_gate_leave(st->gate);
 		return -1;
+	}
 	st->in_tx = 1;
 	return 0;
 }
@@ -322,14 +327,24 @@ int amd_store_commit(struct amd_store *st, struct amd_err *err)
 	}
 	st->in_tx = 0;
 	amd_intern_cache_clear(&st->names);
+	if (st->gate) /* last: st is the next worker's from here */
+		amd_write_gate_leave(st->gate);
 	return 0;
 }
 
+/* Only a transaction amd_store_begin opened: a second call (a failed
+ * COMMIT rolls back, then its sink again) must not end the transaction
+ * another worker has opened since on a shared connection (write_gate.h). */
 void amd_store_rollback(struct amd_store *st)
 {
+	if (!st->in_tx)
+		return;
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	int turn = st->gate != NULL;
 	st->in_tx = 0;
 	amd_intern_cache_clear(&st->names);
+	if (turn)
+		amd_write_gate_leave(st->gate);
 }
 
 /* The id of s in dict, 0 when absent, -1 on an error. */

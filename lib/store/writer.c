@@ -218,10 +218,11 @@ int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_e
 		rc = writer_sql_fail(ss, err);
 	else if (old > 0 && (drop_own_runs(ss, old, err) < 0 || drop_old_source(ss, err) < 0))
 		rc = -1;
-	if (rc == 0 && amd_store_commit(st, err) < 0)
-		rc = amd_fail_prefix(err, "%s", path);
-	else if (rc == 0)
-		ss->begun = 0;
+	if (rc == 0) {
+		ss->begun = 0; /* committed, or rolled back by the failed commit */
+		if (amd_store_commit(st, err) < 0)
+			rc = amd_fail_prefix(err, "%s", path);
+	}
 	amd_store_sink_free(ss); /* rolls back what is still open */
 	return rc;
 }
@@ -598,12 +599,12 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 				return -1;
 			}
 	finalize_cached(ss);
+	ss->begun = 0; /* committed, or rolled back by the failed commit */
 	if (amd_store_commit(ss->st, err) < 0) {
 		amd_fail_prefix(err, "%s", ss->path);
 		amd_store_sink_free(ss);
 		return -1;
 	}
-	ss->begun = 0;
 	*state = ss->state;
 	amd_store_sink_free(ss);
 	return 0;

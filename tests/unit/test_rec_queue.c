@@ -1,7 +1,8 @@
 /* test_rec_queue.c — the producer/consumer record queue (lib/ingest/
  * rec_queue.h): records arrive in order and whole across threads, the
  * producer never runs more than max chunks ahead, stopping releases a
- * producer waiting for room, and an unbounded queue works on one thread. */
+ * producer waiting for room, an unbounded queue works on one thread, and
+ * amd_rq_wait_full returns once the queue is full or the producer ended. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,12 +109,57 @@ static void unbounded_on_one_thread(void **state)
 	amd_rq_free(p.q);
 }
 
+/* The consumer waits without taking: it returns when MAX chunks are
+ * handed over and the producer waits for room — every record it can put
+ * is put, none is taken. */
+static void wait_full_returns_when_the_producer_waits(void **state)
+{
+	(void)state;
+	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = UINT64_MAX};
+	assert_non_null(p.q);
+	atomic_init(&p.made, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	amd_rq_wait_full(p.q);
+	assert_int_equal(atomic_load(&p.made), (uint64_t)PER * MAX);
+	for (uint64_t i = 0; i < (uint64_t)PER * MAX; i++) {
+		const struct rec *r = amd_rq_get(p.q);
+		assert_non_null(r);
+		assert_int_equal(r->i, i);
+	}
+	amd_rq_stop(p.q);
+	pthread_join(t, NULL);
+	amd_rq_free(p.q);
+}
+
+/* Fewer records than a chunk: it returns when the producer ended, with
+ * all of them there. */
+static void wait_full_returns_at_the_end(void **state)
+{
+	(void)state;
+	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = PER / 2};
+	assert_non_null(p.q);
+	atomic_init(&p.made, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	amd_rq_wait_full(p.q);
+	assert_int_equal(atomic_load(&p.made), PER / 2);
+	uint64_t got = 0;
+	while (amd_rq_get(p.q))
+		got++;
+	assert_int_equal(got, PER / 2);
+	pthread_join(t, NULL);
+	amd_rq_free(p.q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(in_order_within_the_bound),
 		cmocka_unit_test(stop_releases_a_waiting_producer),
 		cmocka_unit_test(unbounded_on_one_thread),
+		cmocka_unit_test(wait_full_returns_when_the_producer_waits),
+		cmocka_unit_test(wait_full_returns_at_the_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

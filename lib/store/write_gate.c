@@ -1,0 +1,144 @@
+/* write_gate.c — the shared connection of write_gate.h: one gate per
+ * store path (a list under one mutex), a recursive mutex for the turns,
+ * and a second connection that checkpoints the log outside them. */
+#include "write_gate.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlite_int.h"
+
+/* The log's frames (4 KB pages) past which a turn's end checkpoints:
+ * four times SQLite's automatic point (two fsyncs each). */
+#define GATE_CHECKPOINT_FRAMES 4000
+
+struct amd_write_gate {
+	struct amd_write_gate *next;
+	char *path;
+	int holders;
+	pthread_mutex_t turn; /* recursive */
+	int depth;            /* the turn's nesting, under turn */
+	struct amd_store *st; /* the workers' connection */
+	pthread_mutex_t checkpointing;
+	struct amd_store *ckpt; /* checkpoints only, under checkpointing */
+	int wal_frames;         /* the log's size after the last commit */
+	int checkpoint_at;      /* its size at a checkpoint that left some */
+};
+
+static pthread_mutex_t gates_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct amd_write_gate *gates;
+
+/* The log's size after each commit; SQLite's automatic checkpoint
+ * inside COMMIT is replaced by amd_write_gate_leave's. */
+static int note_frames(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)db;
+	(void)name;
+	((struct amd_write_gate *)arg)->wal_frames = frames;
+	return SQLITE_OK;
+}
+
+static void gate_free(struct amd_write_gate *g)
+{
+	amd_store_close(g->st);
+	amd_store_close(g->ckpt);
+	pthread_mutex_destroy(&g->turn);
+	pthread_mutex_destroy(&g->checkpointing);
+	free(g->path);
+	free(g);
+}
+
+/* A new gate with both connections open, or NULL with err. */
+static struct amd_write_gate *gate_new(const char *path, struct amd_err *err)
+{
+	struct amd_write_gate *g = calloc(1, sizeof *g);
+	if (!g || !(g->path = strdup(path))) {
+		free(g);
+		amd_fail(err, "%s: out of memory", path);
+		return NULL;
+	}
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&g->turn, &a);
+	pthread_mutexattr_destroy(&a);
+	pthread_mutex_init(&g->checkpointing, NULL);
+	if (amd_store_open(path, AMD_STORE_WRITE, &g->st, err) < 0 ||
+	    amd_store_open(path, AMD_STORE_WRITE, &g->ckpt, err) < 0 ||
+	    amd_store_exec(g->st, "PRAGMA temp_store=MEMORY", err) < 0) {
+		gate_free(g);
+		return NULL;
+	}
+	sqlite3_wal_hook(g->st->db, note_frames, g);
+	sqlite3_wal_autocheckpoint(g->ckpt->db, 0);
+	g->st->gate = g;
+	return g;
+}
+
+struct amd_write_gate *amd_write_gate_open(const char *path, struct amd_err *err)
+{
+	pthread_mutex_lock(&gates_lock);
+	struct amd_write_gate *g = gates;
+	while (g && strcmp(g->path, path) != 0)
+		g = g->next;
+	if (!g && (g = gate_new(path, err))) {
+		g->next = gates;
+		gates = g;
+	}
+	if (g)
+		g->holders++;
+	pthread_mutex_unlock(&gates_lock);
+	return g;
+}
+
+void amd_write_gate_close(struct amd_write_gate *g)
+{
+	pthread_mutex_lock(&gates_lock);
+	int last = --g->holders == 0;
+	if (last) {
+		struct amd_write_gate **p = &gates;
+		while (*p != g)
+			p = &(*p)->next;
+		*p = g->next;
+	}
+	pthread_mutex_unlock(&gates_lock);
+	if (last)
+		gate_free(g);
+}
+
+struct amd_store *amd_write_gate_store(struct amd_write_gate *g)
+{
+	return g->st;
+}
+
+void amd_write_gate_enter(struct amd_write_gate *g)
+{
+	pthread_mutex_lock(&g->turn);
+	g->depth++;
+}
+
+/* PASSIVE: never waits. While the next turn writes it may copy only
+ * part of the log, which then cannot restart from its beginning: the
+ * next try waits until the log has grown as much again. */
+static void checkpoint(struct amd_write_gate *g, int frames)
+{
+	if (frames < g->checkpoint_at + GATE_CHECKPOINT_FRAMES ||
+	    pthread_mutex_trylock(&g->checkpointing) != 0)
+		return;
+	int log = 0, done = 0;
+	sqlite3_wal_checkpoint_v2(g->ckpt->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+	g->checkpoint_at = log > 0 && done < log ? log : 0;
+	pthread_mutex_unlock(&g->checkpointing);
+}
+
+void amd_write_gate_leave(struct amd_write_gate *g)
+{
+	int outermost = --g->depth == 0;
+	int frames = g->wal_frames;
+	if (outermost)
+		g->wal_frames = 0;
+	pthread_mutex_unlock(&g->turn);
+	if (outermost && frames > 0)
+		checkpoint(g, frames);
+}

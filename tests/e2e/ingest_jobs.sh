@@ -1,0 +1,72 @@
+#!/bin/bash
+# ingest_jobs.sh — `ingest -j N` on a small generated sweep (3 runs × 8
+# rank traces, bench/gen_sweep.py): workers of one process take turns at
+# the store's write lock in-process (lib/store/write_gate.h) and read each
+# unit before taking it (lib/ingest/engine_overlap.h). -j 2 and -j 4 store
+# exactly what -j 1 stores; a bad trace among them fails alone and leaves
+# nothing of itself; the round-eight migration indexes source by sha256
+# and trace and op_average by source, and an older store gets it at its
+# next ingest.
+test_description='ingest -j N: the same store as -j 1, failures alone, the source-index migration'
+. "$(dirname "$0")/../test-lib.sh"
+
+sw=$TMP/sw
+# facts STORE: every run's sources, traces and region totals, by name
+# (ids differ with the order units are written in)
+facts() {
+	q "$1" "SELECT r.ext_id, (SELECT count(*) FROM trace t WHERE t.run_id = r.id),
+		(SELECT count(*) || ' ' || sum(g.self_ns) || ' ' || sum(g.calls) FROM region g WHERE g.run_id = r.id),
+		(SELECT group_concat(k.s || '=' || p.value, ',') FROM (SELECT * FROM param ORDER BY key_id) p
+		 JOIN dict k ON k.id = p.key_id WHERE p.run_id = r.id)
+		FROM run r ORDER BY r.ext_id"
+}
+
+test_expect_success PYTHON 'setup: a sweep of 3 runs × 8 rank traces' '
+	(cd "$AMDAHL_ROOT" && /usr/bin/python3 bench/gen_sweep.py "$sw" 3 8 >/dev/null) &&
+	test_eq 24 "$(find "$sw" -name "*.pt.trace.json.gz" | wc -l)"
+'
+
+test_expect_success PYTHON,SQLITE3 '-j 1, -j 2 and -j 4 store the same runs, traces, regions and params' '
+	for j in 1 2 4; do
+		"$AMDAHL" --store "$TMP/j$j.db" ingest -q -j $j "$sw/mlruns" || return 1
+	done &&
+	test_eq 27 "$(q "$TMP/j2.db" "SELECT count(*) FROM source")" &&  # 3 run directories, 24 traces
+	test_eq 24 "$(q "$TMP/j2.db" "SELECT count(*) FROM trace WHERE run_id IS NOT NULL")" &&
+	one=$(facts "$TMP/j1.db") &&
+	test_eq 3 "$(printf "%s\n" "$one" | grep -c "|8|")" &&  # every run holds its 8 traces
+	test_eq "$one" "$(facts "$TMP/j2.db")" &&
+	test_eq "$one" "$(facts "$TMP/j4.db")" &&
+	"$AMDAHL" --store "$TMP/j1.db" stats --json >"$TMP/s1.json" &&
+	"$AMDAHL" --store "$TMP/j4.db" stats --json >"$TMP/s4.json" &&
+	test_eq "$(cat "$TMP/s1.json")" "$(cat "$TMP/s4.json")"
+'
+
+test_expect_success PYTHON,SQLITE3 'a truncated trace among -j 2 workers fails alone and leaves nothing of itself' '
+	bad=$(find "$sw" -name "rank3.*.pt.trace.json.gz" | sort | head -1) &&
+	head -c 20000 "$bad" >"$TMP/cut" && cp "$TMP/cut" "$bad" &&
+	test_status 2 "$AMDAHL" --store "$TMP/bad.db" ingest -q -j 2 "$sw/mlruns" &&
+	test_contains "$bad" "$ERR" &&
+	test_eq 26 "$(q "$TMP/bad.db" "SELECT count(*) FROM source")" &&
+	test_eq 0 "$(q "$TMP/bad.db" "SELECT count(*) FROM source WHERE path = '"'"'$bad'"'"'")" &&
+	test_eq 23 "$(q "$TMP/bad.db" "SELECT count(DISTINCT source_id) FROM region")" &&
+	test_eq ok "$(q "$TMP/bad.db" "PRAGMA integrity_check")"
+'
+
+new_indexes="SELECT name FROM sqlite_master WHERE name IN ('source_sha256', 'trace_source',
+	'op_average_source') ORDER BY name"
+# lib/store/writer.c's amd_store_source_state
+source_state="SELECT path, sha256 FROM source WHERE path = 'a' OR sha256 = 'b' ORDER BY path = 'a' DESC LIMIT 1"
+test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store from before the source-index migration gets it at its next ingest' '
+	cp "$TMP/j1.db" "$TMP/old.db" &&
+	last=$(q "$TMP/old.db" "SELECT max(version) FROM schema_version") &&
+	q "$TMP/old.db" "DROP INDEX source_sha256; DROP INDEX trace_source; DROP INDEX op_average_source;
+		DELETE FROM schema_version WHERE version = $last" &&
+	test_contains "SCAN t" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
+	"$AMDAHL" --store "$TMP/old.db" ingest -q "$DATA/cpu-strong-scaling" &&
+	test_eq "$last" "$(q "$TMP/old.db" "SELECT max(version) FROM schema_version")" &&
+	test_eq "op_average_source source_sha256 trace_source" "$(q "$TMP/old.db" "$new_indexes" | tr "\n" " " | sed "s/ $//")" &&
+	test_contains "INDEX trace_source (source_id=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
+	test_contains "INDEX source_sha256 (sha256=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN $source_state")"
+'
+
+test_done
