@@ -17,7 +17,6 @@
 #include "csv.h" /* amd_err_one_line */
 #include "foreign_db.h"
 #include "ingest.h"
-#include "mlflow_sqlite_points.h"
 #include "mlflow_sweep.h"
 #include "run.h"
 
@@ -58,26 +57,14 @@ static int select_list(sqlite3 *db, const char *path, const char *table,
 	return 0;
 }
 
-/* "SELECT <cols> FROM table" into sql (cap bytes); -1 with err. */
-static int select_sql(sqlite3 *db, const char *path, const char *table,
-		      const char *const *cols, size_t ncols, char *sql, size_t cap,
-		      struct amd_err *err)
-{
-	char list[512];
-	if (select_list(db, path, table, cols, ncols, list, sizeof list, err) < 0)
-		return -1;
-	snprintf(sql, cap, "SELECT %s FROM \"%s\"", list, table);
-	return 0;
-}
-
 static sqlite3_stmt *prepare(sqlite3 *db, const char *path, const char *table,
 			     const char *const *cols, size_t ncols, const char *tail,
 			     struct amd_err *err)
 {
-	char head[600], sql[1024];
-	if (select_sql(db, path, table, cols, ncols, head, sizeof head, err) < 0)
+	char list[512], sql[1024];
+	if (select_list(db, path, table, cols, ncols, list, sizeof list, err) < 0)
 		return NULL;
-	snprintf(sql, sizeof sql, "%s %s", head, tail);
+	snprintf(sql, sizeof sql, "SELECT %s FROM \"%s\" %s", list, table, tail);
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
 		amd_fail(err, "%s: %s", path, sqlite3_errmsg(db));
@@ -96,8 +83,7 @@ struct db_ctx {
 	sqlite3 *db;
 	const char *path;
 	struct amd_sink *sink;
-	sqlite3_stmt *exp, *param, *tag, *parent, *run_name;
-	struct amd_mlpoints points;
+	sqlite3_stmt *exp, *param, *tag, *metric, *parent, *run_name;
 	int runs, deleted; /* runs read, runs skipped as deleted */
 };
 
@@ -123,13 +109,11 @@ static int prepare_all(struct db_ctx *c, struct amd_err *err)
 	if (!(c->exp = prepare(c->db, c->path, "experiments", exp_cols, 2,
 			       "WHERE experiment_id=?1", err)) ||
 	    !(c->param = prepare(c->db, c->path, "params", kv_cols, 2, by_run, err)) ||
-	    !(c->tag = prepare(c->db, c->path, "tags", kv_cols, 2, by_run, err)))
+	    !(c->tag = prepare(c->db, c->path, "tags", kv_cols, 2, by_run, err)) ||
+	    !(c->metric = prepare(c->db, c->path, "metrics", metric_cols, 5,
+				  "WHERE run_uuid=?1", err)))
 		return -1;
-	c->points = (struct amd_mlpoints){.db = c->db, .path = c->path, .sink = c->sink};
-	if (select_sql(c->db, c->path, "metrics", metric_cols, 5, c->points.select,
-		       sizeof c->points.select, err) < 0)
-		return -1;
-	return amd_mlpoints_prepare(&c->points, err);
+	return 0;
 }
 
 static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is_tag,
@@ -155,6 +139,30 @@ static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is
 	if (rc != SQLITE_DONE)
 		return amd_fail(err, "%s: reading %s: %s", c->path, is_tag ? "tags" : "params",
 				sqlite3_errmsg(c->db));
+	return 0;
+}
+
+static int metrics(struct db_ctx *c, const char *run, struct amd_err *err)
+{
+	sqlite3_stmt *q = c->metric;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0);
+		if (!k)
+			continue;
+		if (sqlite3_column_type(q, 1) == SQLITE_TEXT)
+			return amd_fail(err, "%s: metric %s of run %s: value '%s' is not a number",
+					c->path, k, run, sqlite3_column_text(q, 1));
+		double v = sqlite3_column_int(q, 4) ? NAN : sqlite3_column_double(q, 1);
+		if (c->sink->metric &&
+		    c->sink->metric(c->sink, k, sqlite3_column_int64(q, 3),
+				    sqlite3_column_int64(q, 2), v, err) < 0)
+			return -1;
+	}
+	if (rc != SQLITE_DONE)
+		return amd_fail(err, "%s: reading metrics: %s", c->path, sqlite3_errmsg(c->db));
 	return 0;
 }
 
@@ -221,7 +229,7 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 	if (ret == 0)
 		ret = key_values(c, c->tag, id, 1, err);
 	if (ret == 0)
-		ret = amd_mlpoints_run(&c->points, id, err);
+		ret = metrics(c, id, err);
 	return ret;
 }
 
@@ -249,7 +257,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	sqlite3_finalize(c.exp);
 	sqlite3_finalize(c.param);
 	sqlite3_finalize(c.tag);
-	amd_mlpoints_free(&c.points);
+	sqlite3_finalize(c.metric);
 	sqlite3_close(c.db);
 	return ret < 0 ? amd_err_one_line(err) : ret;
 }
