@@ -48,14 +48,22 @@ static void *produce(void *arg)
 	return NULL;
 }
 
+/* p->q bounded to MAX chunks, filled by produce() on a thread of its own */
+static pthread_t start_producer(struct producer *p)
+{
+	p->q = amd_rq_new(sizeof(struct rec), PER, MAX);
+	assert_non_null(p->q);
+	atomic_init(&p->made, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, produce, p), 0);
+	return t;
+}
+
 static void in_order_within_the_bound(void **state)
 {
 	(void)state;
-	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = N};
-	assert_non_null(p.q);
-	atomic_init(&p.made, 0);
-	pthread_t t;
-	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	struct producer p = {.limit = N};
+	pthread_t t = start_producer(&p);
 	uint64_t got = 0;
 	const struct rec *r;
 	while ((r = amd_rq_get(p.q))) {
@@ -75,11 +83,8 @@ static void in_order_within_the_bound(void **state)
 static void stop_releases_a_waiting_producer(void **state)
 {
 	(void)state;
-	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = UINT64_MAX};
-	assert_non_null(p.q);
-	atomic_init(&p.made, 0);
-	pthread_t t;
-	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	struct producer p = {.limit = UINT64_MAX};
+	pthread_t t = start_producer(&p);
 	for (uint64_t i = 0; i < 5; i++) {
 		const struct rec *r = amd_rq_get(p.q);
 		assert_non_null(r);
@@ -115,11 +120,8 @@ static void unbounded_on_one_thread(void **state)
 static void wait_full_returns_when_the_producer_waits(void **state)
 {
 	(void)state;
-	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = UINT64_MAX};
-	assert_non_null(p.q);
-	atomic_init(&p.made, 0);
-	pthread_t t;
-	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	struct producer p = {.limit = UINT64_MAX};
+	pthread_t t = start_producer(&p);
 	amd_rq_wait_full(p.q);
 	assert_int_equal(atomic_load(&p.made), (uint64_t)PER * MAX);
 	for (uint64_t i = 0; i < (uint64_t)PER * MAX; i++) {
@@ -137,11 +139,8 @@ static void wait_full_returns_when_the_producer_waits(void **state)
 static void wait_full_returns_at_the_end(void **state)
 {
 	(void)state;
-	struct producer p = {.q = amd_rq_new(sizeof(struct rec), PER, MAX), .limit = PER / 2};
-	assert_non_null(p.q);
-	atomic_init(&p.made, 0);
-	pthread_t t;
-	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	struct producer p = {.limit = PER / 2};
+	pthread_t t = start_producer(&p);
 	amd_rq_wait_full(p.q);
 	assert_int_equal(atomic_load(&p.made), PER / 2);
 	uint64_t got = 0;
