@@ -16,7 +16,6 @@
 #include "runs.h"
 #include "store_read.h"
 
-
 /* The observations of a strategy's regions: its traces, or its runs
  * (of[a] the run of cell a, runs numbered in cell order; n of them). */
 struct units {

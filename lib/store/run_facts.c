@@ -99,9 +99,7 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 		*comp = sqlite3_column_double(q, 0);
 		*total = sqlite3_column_double(q, 1);
 	}
-	int r = rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
-	amd_store_cached_drop(q);
-	return r;
+	return amd_store_cached_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err);
 }
 
 int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
@@ -120,9 +118,7 @@ int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 1) > 0)
 		*out = sqlite3_column_double(q, 0);
-	int r = rc == SQLITE_ROW ? 0 : amd_store_step_fail(st, rc, err);
-	amd_store_cached_drop(q);
-	return r;
+	return amd_store_cached_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err);
 }
 
 /* Steps q to its end, one element of elem bytes per row filled by fill,

@@ -340,10 +340,9 @@ void amd_store_rollback(struct amd_store *st)
 	if (!st->in_tx)
 		return;
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	int turn = st->gate != NULL;
 	st->in_tx = 0;
 	amd_intern_cache_clear(&st->names);
-	if (turn)
+	if (st->gate) /* last: st is the next worker's from here */
 		amd_write_gate_leave(st->gate);
 }
 

@@ -123,12 +123,13 @@ void amd_write_gate_enter(struct amd_write_gate *g)
  * next try waits until the log has grown as much again. */
 static void checkpoint(struct amd_write_gate *g, int frames)
 {
-	if (frames < g->checkpoint_at + GATE_CHECKPOINT_FRAMES ||
-	    pthread_mutex_trylock(&g->checkpointing) != 0)
-		return;
-	int log = 0, done = 0;
-	sqlite3_wal_checkpoint_v2(g->ckpt->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
-	g->checkpoint_at = log > 0 && done < log ? log : 0;
+	if (pthread_mutex_trylock(&g->checkpointing) != 0)
+		return; /* another worker's checkpoint runs */
+	if (frames >= g->checkpoint_at + GATE_CHECKPOINT_FRAMES) { /* read under the lock */
+		int log = 0, done = 0;
+		sqlite3_wal_checkpoint_v2(g->ckpt->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+		g->checkpoint_at = log > 0 && done < log ? log : 0;
+	}
 	pthread_mutex_unlock(&g->checkpointing);
 }
 
