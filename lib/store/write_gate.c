@@ -12,6 +12,13 @@
 /* The log's frames (4 KB pages) past which a turn's end checkpoints:
  * four times SQLite's automatic point (two fsyncs each). */
 #define GATE_CHECKPOINT_FRAMES 4000
+/* The log's frames past which the checkpoint runs inside the turn: the
+ * ones outside it race the next turn's writes, never copy the whole log,
+ * so it never restarts from its beginning and grows for the whole
+ * ingest (5.3 GB on 1,000 x 64 traces). Inside the turn nobody writes:
+ * the checkpoint copies what the last ones left and the next turn's
+ * first write restarts the log. */
+#define GATE_RESTART_FRAMES (4 * GATE_CHECKPOINT_FRAMES)
 
 struct amd_write_gate {
 	struct amd_write_gate *next;
@@ -133,13 +140,25 @@ static void checkpoint(struct amd_write_gate *g, int frames)
 	pthread_mutex_unlock(&g->checkpointing);
 }
 
+/* Under the turn: waits for a checkpoint running outside it. */
+static void checkpoint_whole(struct amd_write_gate *g)
+{
+	pthread_mutex_lock(&g->checkpointing);
+	sqlite3_wal_checkpoint_v2(g->ckpt->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	g->checkpoint_at = 0;
+	pthread_mutex_unlock(&g->checkpointing);
+}
+
 void amd_write_gate_leave(struct amd_write_gate *g)
 {
 	int outermost = --g->depth == 0;
 	int frames = g->wal_frames;
+	int whole = outermost && frames >= GATE_RESTART_FRAMES;
 	if (outermost)
 		g->wal_frames = 0;
+	if (whole)
+		checkpoint_whole(g);
 	pthread_mutex_unlock(&g->turn);
-	if (outermost && frames > 0)
+	if (outermost && frames > 0 && !whole)
 		checkpoint(g, frames);
 }

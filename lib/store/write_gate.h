@@ -8,7 +8,8 @@
  * mutex and wakes the moment the other commits, on a cache that stays
  * warm. Other processes still wait through the busy timeout. The
  * write-ahead log is checkpointed after the turn, on a connection of
- * its own, while the next worker writes. Used by target.c only. */
+ * its own, while the next worker writes, and inside a turn when it has
+ * grown large, so that it restarts. Used by target.c only. */
 #ifndef AMD_WRITE_GATE_H
 #define AMD_WRITE_GATE_H
 
@@ -27,7 +28,8 @@ struct amd_store *amd_write_gate_store(struct amd_write_gate *g);
 /* A turn: nests within one thread (amd_store_begin takes one too). */
 void amd_write_gate_enter(struct amd_write_gate *g);
 /* Ends the turn begun by the matching enter; after the outermost, a
- * checkpoint when the log has grown past GATE_CHECKPOINT_FRAMES. */
+ * checkpoint when the log has grown past GATE_CHECKPOINT_FRAMES (inside
+ * the turn past GATE_RESTART_FRAMES). */
 void amd_write_gate_leave(struct amd_write_gate *g);
 
 #endif
