@@ -27,14 +27,21 @@ int amd_open_regular(const char *path, struct amd_err *err)
 	return fd;
 }
 
+#define READ_BUFFER (1u << 17)
+/* A head (detection: AMD_HEAD_BYTES): with READ_BUFFER zlib inflated
+ * 256 KB of every gzipped file to detect its format, all of a small
+ * trace, before its reader began. */
+#define HEAD_BUFFER 4096u
+
 static int fd_is_gzip(int fd)
 {
 	unsigned char m[2];
 	return pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
 }
 
-/* gzdopen on a regular file; the gzFile owns fd. */
-static gzFile open_gz(const char *path, int *gz, struct amd_err *err)
+/* gzdopen on a regular file, reading bufsize bytes at a time (zlib
+ * inflates twice that per refill); the gzFile owns fd. */
+static gzFile open_gz(const char *path, int *gz, unsigned bufsize, struct amd_err *err)
 {
 	int fd = amd_open_regular(path, err);
 	if (fd < 0)
@@ -46,7 +53,7 @@ static gzFile open_gz(const char *path, int *gz, struct amd_err *err)
 		amd_fail(err, "%s: cannot open", path);
 		return NULL;
 	}
-	gzbuffer(g, 1 << 17);
+	gzbuffer(g, bufsize);
 	return g;
 }
 
@@ -66,7 +73,7 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err)
 {
 	int gz = 0;
-	gzFile g = open_gz(path, &gz, err);
+	gzFile g = open_gz(path, &gz, READ_BUFFER, err);
 	if (!g)
 		return -1;
 	const size_t step = (size_t)1 << 20; /* read straight into the buffer: one copy */
@@ -124,7 +131,7 @@ struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max
 	l->cap = max_line + 1; /* room for the longest line and its newline */
 	l->max_line = max_line;
 	l->max_bytes = max_bytes;
-	if (!(l->g = open_gz(path, &l->gz, err))) {
+	if (!(l->g = open_gz(path, &l->gz, READ_BUFFER, err))) {
 		amd_lines_close(l);
 		return NULL;
 	}
@@ -201,7 +208,7 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 		   struct amd_err *err)
 {
 	int gz = 0;
-	gzFile g = open_gz(path, &gz, err);
+	gzFile g = open_gz(path, &gz, HEAD_BUFFER, err);
 	if (!g)
 		return -1;
 	int got = gzread(g, head, (unsigned)n);
