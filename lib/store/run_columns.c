@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "num.h"
+#include "stmt_cache.h"
 
 /* Params that name a run's scaling facts, first match wins; amdahl.yaml
  * can replace each list (run.n_params, run.strategy_params, …). */
@@ -48,7 +49,7 @@ static int first_param(struct amd_store *st, const struct amd_config *cfg, int64
 {
 	const struct amd_node *list = amd_config_get(cfg, c->setting);
 	const struct amd_node *n = amd_node_first(list);
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT value FROM param JOIN dict ON dict.id=param.key_id"
 		" WHERE run_id=?1 AND dict.s=?2", err);
 	if (!q)
@@ -73,7 +74,7 @@ static int first_param(struct amd_store *st, const struct amd_config *cfg, int64
 		} else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			break;
 	}
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return amd_fail(err, "%s: store: %s", unit, sqlite3_errstr(rc));
 	return 0;
@@ -107,7 +108,7 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 	for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
 		if (first_param(st, cfg, run, &col[i], unit, err) < 0)
 			return -1;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"UPDATE run SET strategy=COALESCE(?2, strategy), n=COALESCE(?3, n),"
 		" nodes=COALESCE(?4, nodes), rank=COALESCE(?5, rank), repeat=COALESCE(?6, repeat),"
 		" name=COALESCE(name, name_cap((SELECT value FROM tag JOIN dict ON dict.id=tag.key_id"
@@ -123,7 +124,7 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 	for (int i = 1; i < 5; i++)
 		bind_int_text(q, i + 2, &col[i]);
 	int rc = sqlite3_step(q);
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	if (rc != SQLITE_DONE)
 		return amd_fail(err, "%s: store: %s", unit, sqlite3_errmsg(st->db));
 	return 0;

@@ -31,6 +31,8 @@ sqlite3_stmt *amd_store_cached(struct amd_store *st, const char *sql, struct amd
 
 void amd_store_cached_drop(sqlite3_stmt *q)
 {
+	if (!q)
+		return;
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
 }

@@ -18,7 +18,8 @@ sqlite3_stmt *amd_store_cached(struct amd_store *st, const char *sql, struct amd
 /* Gives q back (reset); as amd_store_rows_done: 0 when rc is
  * SQLITE_DONE, else -1 with err filled. */
 int amd_store_cached_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err);
-/* Gives q back after the caller's own failure (its err already filled). */
+/* Gives q back after the caller's own failure (its err already filled);
+ * q may be NULL. */
 void amd_store_cached_drop(sqlite3_stmt *q);
 /* Every cached statement of st finalized (amd_store_close). */
 void amd_store_cache_free(struct amd_store *st);

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "run_columns.h"
+#include "stmt_cache.h"
 #include "writer_profile.h"
 #include "writer_names.h"
 #include "writer_regions.h"
@@ -81,7 +82,7 @@ void writer_bind_double(sqlite3_stmt *q, int i, double v)
 int amd_store_source_state(struct amd_store *st, const char *path, const char *sha,
 			   char *other, size_t other_len, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT path, sha256 FROM source WHERE path=?1 OR sha256=?2"
 		" ORDER BY path=?1 DESC LIMIT 1", err);
 	if (!q)
@@ -104,7 +105,7 @@ int amd_store_source_state(struct amd_store *st, const char *path, const char *s
 				snprintf(other, other_len, "%s", p);
 		}
 	}
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return state;
 }
 
@@ -152,17 +153,18 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 	return exec_each(ss, sql, sizeof sql / sizeof sql[0], id, err);
 }
 
-/* The id sql (one text parameter) yields, 0 when none, -1 on an error
- * (sqlite3_errmsg tells it). */
+/* The id sql (a literal, one text parameter) yields, 0 when none, -1 on
+ * an error (sqlite3_errmsg tells it). */
 static int64_t lookup_id(struct amd_store *st, const char *sql, const char *text)
 {
-	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+	struct amd_err ignored;
+	sqlite3_stmt *q = amd_store_cached(st, sql, &ignored);
+	if (!q)
 		return -1;
 	sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(q);
 	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : rc == SQLITE_DONE ? 0 : -1;
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return id;
 }
 
@@ -246,7 +248,7 @@ int writer_begin(struct amd_store_sink *ss, struct amd_err *err)
 	}
 	if (state == AMD_SOURCE_CHANGED && drop_old_source(ss, err) < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO source(path, kind, size, sha256, ingested_at) VALUES(?1,?2,?3,?4,?5)",
 		err);
 	if (!q)
@@ -257,7 +259,7 @@ int writer_begin(struct amd_store_sink *ss, struct amd_err *err)
 	sqlite3_bind_text(q, 4, ss->sha, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q, 5, (sqlite3_int64)time(NULL));
 	int rc = sqlite3_step(q);
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	if (rc != SQLITE_DONE)
 		return writer_sql_fail(ss, err);
 	ss->source_id = sqlite3_last_insert_rowid(ss->st->db);
@@ -276,7 +278,7 @@ static int64_t sweep_id(struct amd_store_sink *ss, const char *name, const char 
 	char capped[AMD_NAME_MAX + 1];
 	if (!(name = amd_store_name(ss->st, name, capped, err)))
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO sweep(name, ext_id) VALUES(?1, ?2) ON CONFLICT(name)"
 		" DO UPDATE SET ext_id=COALESCE(sweep.ext_id, excluded.ext_id) RETURNING id",
 		err);
@@ -286,7 +288,7 @@ static int64_t sweep_id(struct amd_store_sink *ss, const char *name, const char 
 	if (ext)
 		sqlite3_bind_text(q, 2, ext, -1, SQLITE_STATIC);
 	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	if (id < 0)
 		return writer_sql_fail(ss, err);
 	return id;
@@ -355,7 +357,7 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 	const char *name = r->name ? amd_store_name(ss->st, r->name, capped, err) : NULL;
 	if (r->name && !name)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO run(sweep_id, ext_id, name, parent_ext_id, status, start_ms,"
 		" end_ms, source_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(ext_id) DO UPDATE SET"
 		" sweep_id=excluded.sweep_id, name=COALESCE(excluded.name, name),"
@@ -378,7 +380,7 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 	sqlite3_bind_int64(q, 8, ss->source_id);
 	sqlite3_bind_int(q, 9, r->span_part != 0);
 	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	if (id < 0)
 		return writer_sql_fail(ss, err);
 	ss->run_id = id;

@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "buf.h"
+#include "stmt_cache.h"
 
 static int trace_phases(struct amd_store_sink *ss, int64_t tid,
 			const struct amd_trace_summary *t, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO trace_phase(trace_id, phase_id, ns) VALUES(?1,?2,?3)", err);
 	int rc = q ? 0 : -1;
 	for (int p = 0; p < AMD_PHASE_COUNT && rc == 0; p++) {
@@ -27,14 +28,14 @@ static int trace_phases(struct amd_store_sink *ss, int64_t tid,
 		sqlite3_bind_int64(q, 3, t->phase_ns[p]);
 		rc = writer_exec(ss, q, err);
 	}
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return rc;
 }
 
 static int trace_ops(struct amd_store_sink *ss, int64_t tid, const struct amd_trace_summary *t,
 		     struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO trace_op(trace_id, name_id, cat_id, count, total_ns, self_ns,"
 		" min_ns, max_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", err);
 	int rc = q ? 0 : -1;
@@ -56,14 +57,14 @@ static int trace_ops(struct amd_store_sink *ss, int64_t tid, const struct amd_tr
 		sqlite3_bind_int64(q, 8, o->max_ns);
 		rc = writer_exec(ss, q, err);
 	}
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return rc;
 }
 
 static int trace_steps(struct amd_store_sink *ss, int64_t tid,
 		       const struct amd_trace_summary *t, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO trace_step(trace_id, step, start_ns, dur_ns) VALUES(?1,?2,?3,?4)", err);
 	int rc = q ? 0 : -1;
 	for (size_t i = 0; i < t->n_steps && rc == 0; i++) {
@@ -73,14 +74,14 @@ static int trace_steps(struct amd_store_sink *ss, int64_t tid,
 		sqlite3_bind_int64(q, 4, t->steps[i].dur_ns);
 		rc = writer_exec(ss, q, err);
 	}
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return rc;
 }
 
 static int trace_colls(struct amd_store_sink *ss, int64_t tid,
 		       const struct amd_trace_summary *t, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns, bytes,"
 		" group_size) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
 	int rc = q ? 0 : -1;
@@ -100,7 +101,7 @@ static int trace_colls(struct amd_store_sink *ss, int64_t tid,
 		sqlite3_bind_int(q, 7, c->group_size);
 		rc = writer_exec(ss, q, err);
 	}
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return rc;
 }
 
@@ -118,7 +119,7 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
+	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO trace(run_id, source_id, rank, world_size, backend, device,"
 		" start_ns, end_ns, events, has_gpu, comp_fraction)"
 		" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", err);
@@ -138,7 +139,7 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 	sqlite3_bind_int(q, 10, t->has_gpu);
 	writer_bind_double(q, 11, t->comp_fraction);
 	int rc = sqlite3_step(q);
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	if (rc != SQLITE_DONE)
 		return writer_sql_fail(ss, err);
 	int64_t id = sqlite3_last_insert_rowid(ss->st->db);

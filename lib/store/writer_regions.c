@@ -9,8 +9,11 @@
 #include "writer_profile.h"
 #include "writer_sink.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "stmt_cache.h"
 
 static void bind_opt(sqlite3_stmt *q, int i, int64_t v)
 {
@@ -94,7 +97,9 @@ static const struct {
 #define N_CAT_KINDS (sizeof cat_kinds / sizeof cat_kinds[0])
 
 /* One INSERT … SELECT over this source's rows: ?1 the source; ?2 the
- * profiler; ?3 the region kind (op or the family's own). */
+ * profiler; ?3 the region kind (op or the family's own). sql is a static
+ * text: its statement is prepared once per connection (stmt_cache.h),
+ * not once per unit. */
 static int derive(struct amd_store_sink *ss, const char *sql, const char *profiler,
 		  const char *kind, struct amd_err *err)
 {
@@ -102,21 +107,23 @@ static int derive(struct amd_store_sink *ss, const char *sql, const char *profil
 	int64_t kid = pid < 0 ? -1 : amd_store_intern(ss->st, kind, err);
 	if (kid < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(ss->st, sql, err);
+	sqlite3_stmt *q = amd_store_cached(ss->st, sql, err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, ss->source_id);
 	sqlite3_bind_int64(q, 2, pid);
 	sqlite3_bind_int64(q, 3, kid);
 	int rc = writer_exec(ss, q, err);
-	sqlite3_finalize(q);
+	amd_store_cached_drop(q);
 	return rc;
 }
 
-/* Trace ops whose category is cat become regions of kind; cat NULL:
- * the ops of every category not in cat_kinds, as operators. */
-static int derive_ops(struct amd_store_sink *ss, const char *cat, const char *kind,
-		      struct amd_err *err)
+/* The ops' statements, one per category of cat_kinds and a last for
+ * every other category, written once per process. */
+static char ops_sql[N_CAT_KINDS + 1][1024];
+static pthread_once_t ops_sql_once = PTHREAD_ONCE_INIT;
+
+static void write_ops_sql(void)
 {
 	static const char head[] =
 		"INSERT INTO region(source_id, run_id, rank, kind_id, profiler_id, name_id,"
@@ -124,17 +131,24 @@ static int derive_ops(struct amd_store_sink *ss, const char *cat, const char *ki
 		" SELECT t.source_id, t.run_id, t.rank, ?3, ?2, o.name_id, o.count, o.count,"
 		" o.self_ns, o.total_ns FROM trace_op o JOIN trace t ON t.id=o.trace_id"
 		" LEFT JOIN dict c ON c.id=o.cat_id WHERE t.source_id=?1 AND ";
-	char sql[1024], list[512] = "";
-	if (cat) {
-		snprintf(sql, sizeof sql, "%sc.s='%s'", head, cat);
-	} else {
-		size_t len = 0;
-		for (size_t i = 0; i < N_CAT_KINDS; i++)
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'",
-						i ? "," : "", cat_kinds[i].cat);
-		snprintf(sql, sizeof sql, "%s(c.s IS NULL OR c.s NOT IN (%s))", head, list);
+	char list[512] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < N_CAT_KINDS; i++) {
+		snprintf(ops_sql[i], sizeof ops_sql[i], "%sc.s='%s'", head, cat_kinds[i].cat);
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", i ? "," : "",
+					cat_kinds[i].cat);
 	}
-	return derive(ss, sql, "torch", kind, err);
+	snprintf(ops_sql[N_CAT_KINDS], sizeof ops_sql[N_CAT_KINDS],
+		 "%s(c.s IS NULL OR c.s NOT IN (%s))", head, list);
+}
+
+/* Trace ops of cat_kinds[i]'s category become regions of its kind;
+ * i == N_CAT_KINDS: the ops of every other category, as operators. */
+static int derive_ops(struct amd_store_sink *ss, size_t i, struct amd_err *err)
+{
+	pthread_once(&ops_sql_once, write_ops_sql);
+	return derive(ss, ops_sql[i], "torch", i < N_CAT_KINDS ? cat_kinds[i].kind : AMD_REGION_OP,
+		      err);
 }
 
 /* The profiler's step annotations (ProfilerStep#N, written as user
@@ -161,11 +175,10 @@ static const char op_averages_sql[] =
 
 int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 {
-	for (size_t i = 0; i < N_CAT_KINDS; i++)
-		if (derive_ops(ss, cat_kinds[i].cat, cat_kinds[i].kind, err) < 0)
+	for (size_t i = 0; i <= N_CAT_KINDS; i++)
+		if (derive_ops(ss, i, err) < 0)
 			return -1;
-	if (derive_ops(ss, NULL, AMD_REGION_OP, err) < 0 ||
-	    derive(ss, steps_sql, "torch", AMD_REGION_STEP, err) < 0 ||
+	if (derive(ss, steps_sql, "torch", AMD_REGION_STEP, err) < 0 ||
 	    derive(ss, collectives_sql, "torch", AMD_REGION_COLLECTIVE, err) < 0 ||
 	    derive(ss, op_averages_sql, "torch-averages", AMD_REGION_OP_DEVICE, err) < 0 ||
 	    writer_stack_regions(ss, "py-spy", AMD_REGION_FUNCTION, err) < 0)
