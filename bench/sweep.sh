@@ -5,7 +5,8 @@
 # testdata/cpu-strong-scaling, ingested with `ingest -j 2` into a fresh
 # store (CPU% of the ingest: 200% is both cores busy), then `stats`,
 # `scaling --json` and `report build` on that store (CPU-s, wall, RSS and
-# the report's pages), each printed against the issue's < 5 s.
+# the report's pages), each printed against the issue's < 5 s; an
+# ingest row also prints the largest size its write-ahead log reached.
 # BENCH_SWEEP_STORE=FILE measures those three on an existing store
 # instead (read only: nothing generated or ingested; a report written
 # under the bench's temporary folder). BENCH_SWEEP_REF=BINARY runs the
@@ -21,13 +22,29 @@ export AMDAHL_TEMPLATES="$root/templates"
 runs=${BENCH_SWEEP_RUNS:-100}
 ranks=${BENCH_SWEEP_RANKS:-64}
 store=${BENCH_SWEEP_STORE:-$work/s.db}
+# wal_max DB PID: the largest size DB's write-ahead log reached while PID
+# ran (sampled every 0.2 s), in MB, into $work/wal
+wal_max() {
+  local max=0 s
+  while kill -0 "$2" 2>/dev/null; do
+    s=$(stat -c %s "$1-wal" 2>/dev/null || echo 0)
+    [ "$s" -gt "$max" ] && max=$s
+    sleep 0.2
+  done
+  echo $((max / 1000000)) >"$work/wal"
+}
 step() { # BINARY LABEL TARGET CMD...
   local exe=$1 label=$2 target=$3; shift 3
-  /usr/bin/time -f '%e %U %S %P %M' -o "$work/t" "$exe" --store "${into:-$store}" "$@" >"$work/out" 2>"$work/err" ||
-    { cat "$work/err"; exit 2; }
+  /usr/bin/time -f '%e %U %S %P %M' -o "$work/t" "$exe" --store "${into:-$store}" "$@" >"$work/out" 2>"$work/err" &
+  local pid=$! rc=0
+  rm -f "$work/wal"
+  [ "$1" = ingest ] && wal_max "${into:-$store}" "$pid"
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$work/err"; exit 2; }
   read -r w u s p m <"$work/t"
   local pages
   pages=$(sed -n 's/.*report\.pdf (\([0-9]*\) pages).*/, \1 pages/p' "$work/out")
+  [ -s "$work/wal" ] && pages=", log at most $(cat "$work/wal") MB"
   printf '  %-32s %8.2f s wall %8.2f s CPU %6s CPU  %6.0f MB RSS%s  %s\n' "$label" "$w" \
     "$(awk -v u="$u" -v s="$s" 'BEGIN{print u + s}')" "$p" "$(awk -v m="$m" 'BEGIN{print m / 1024}')" \
     "$pages" "$target"
