@@ -38,15 +38,20 @@ struct tags {
 	char **name;
 	int *scalar;
 	size_t n, cap, cap2;
+	size_t next; /* where the search starts: after the tag found last */
 };
 
 /* 1 scalar, 0 not, -1 out of memory: the tag's verdict, set by its
- * first value's metadata (no plugin named: judged by the value). */
+ * first value's metadata (no plugin named: judged by the value). The
+ * search starts after the last tag found: writers log their tags in the
+ * same order at every step, so it is mostly one comparison. */
 static int tag_is_scalar(struct tags *t, const Amdtb__Summary__Value *v)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->name[i], v->tag) == 0)
+	for (size_t k = 0, i = t->next; k < t->n; k++, i = i + 1 < t->n ? i + 1 : 0)
+		if (strcmp(t->name[i], v->tag) == 0) {
+			t->next = i + 1 < t->n ? i + 1 : 0;
 			return t->scalar[i];
+		}
 	const char *plugin = v->metadata && v->metadata->plugin_data
 		? v->metadata->plugin_data->plugin_name : "";
 	int scalar = !*plugin || strcmp(plugin, "scalars") == 0;
