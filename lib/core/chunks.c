@@ -8,9 +8,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "file.h"
 #include "gunzip.h"
+#include "huge_map.h"
 
 
 #define NBUF 4
@@ -22,6 +24,7 @@ struct amd_chunk_reader {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned char *buf[NBUF];
+	unsigned char *region; /* buf[] cut from it (a big file), or malloc'd */
 	int len[NBUF];
 	int head, count;     /* filled chunks: head .. head+count */
 	int held;            /* the caller holds buf[head] */
@@ -63,6 +66,25 @@ static void *inflater(void *arg)
 	return NULL;
 }
 
+/* The chunk buffers: for a file that fills them all, one region in huge
+ * pages (2 faults for the 4 MiB instead of 1,024 of 4 KB, about 10 ms of
+ * CPU on the VMs measured: 3% of a 24 MB speedscope ingest);
+ * else malloc, whose heap reuses them from one small file to the next. */
+static int alloc_buffers(struct amd_chunk_reader *r, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)NBUF * CHUNK &&
+	    (r->region = amd_huge_alloc((size_t)NBUF * CHUNK))) {
+		for (int i = 0; i < NBUF; i++)
+			r->buf[i] = r->region + (size_t)i * CHUNK;
+		return 0;
+	}
+	for (int i = 0; i < NBUF; i++)
+		if (!(r->buf[i] = malloc(CHUNK)))
+			return -1;
+	return 0;
+}
+
 int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_err *err)
 {
 	struct amd_chunk_reader *r = calloc(1, sizeof *r);
@@ -82,11 +104,10 @@ int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_
 		amd_chunks_close(r);
 		return amd_fail(err, "%s: %s", path, strerror(e));
 	}
-	for (int i = 0; i < NBUF; i++)
-		if (!(r->buf[i] = malloc(CHUNK))) {
-			amd_chunks_close(r);
-			return amd_fail(err, "%s: out of memory", path);
-		}
+	if (alloc_buffers(r, fd) < 0) {
+		amd_chunks_close(r);
+		return amd_fail(err, "%s: out of memory", path);
+	}
 	if (pthread_create(&r->th, NULL, inflater, r) != 0) {
 		amd_chunks_close(r);
 		return amd_fail(err, "%s: cannot start a reader thread", path);
@@ -144,8 +165,11 @@ void amd_chunks_close(struct amd_chunk_reader *r)
 	join(r);
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);
-	for (int i = 0; i < NBUF; i++)
-		free(r->buf[i]);
+	if (r->region)
+		amd_huge_free(r->region, (size_t)NBUF * CHUNK);
+	else
+		for (int i = 0; i < NBUF; i++)
+			free(r->buf[i]);
 	amd_gunzip_close(r->g);
 	free(r);
 }

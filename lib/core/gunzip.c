@@ -25,12 +25,13 @@ struct amd_gunzip {
 	char msg[128];
 };
 
-/* Reads more of the file after the in_len bytes kept; -1 on a read error. */
-static int refill(struct amd_gunzip *g)
+/* Reads up to cap bytes of the file at p: their count (0 at the end of
+ * the file), or -1 on a read error. */
+static ssize_t read_some(struct amd_gunzip *g, unsigned char *p, size_t cap)
 {
 	ssize_t n;
 	do
-		n = read(g->fd, g->in + g->in_len, INBUF - g->in_len);
+		n = read(g->fd, p, cap);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		g->code = Z_ERRNO;
@@ -38,8 +39,17 @@ static int refill(struct amd_gunzip *g)
 		return -1;
 	}
 	g->eof = n == 0;
-	g->in_len += (size_t)n;
 	g->file_pos += n;
+	return n;
+}
+
+/* Reads more of the file after the in_len bytes kept; -1 on a read error. */
+static int refill(struct amd_gunzip *g)
+{
+	ssize_t n = read_some(g, g->in + g->in_len, INBUF - g->in_len);
+	if (n < 0)
+		return -1;
+	g->in_len += (size_t)n;
 	return 0;
 }
 
@@ -127,21 +137,21 @@ static long isal_read(struct amd_gunzip *g, unsigned char *buf, size_t cap)
 	return (long)(cap - g->st->avail_out);
 }
 
+/* The bytes kept from telling gzip from plain, then the file read
+ * straight into buf (no copy through in). */
 static long plain_read(struct amd_gunzip *g, unsigned char *buf, size_t cap)
 {
-	size_t got = 0;
+	size_t got = g->in_len < cap ? g->in_len : cap;
+	memcpy(buf, g->in, got);
+	memmove(g->in, g->in + got, g->in_len - got);
+	g->in_len -= got;
 	while (got < cap && !g->ended) {
-		if (g->in_len == 0) {
-			if (g->eof || refill(g) < 0 || g->in_len == 0) {
-				g->ended = 1;
-				break;
-			}
+		ssize_t n = g->eof ? 0 : read_some(g, buf + got, cap - got);
+		if (n <= 0) {
+			g->ended = 1;
+			break;
 		}
-		size_t k = g->in_len < cap - got ? g->in_len : cap - got;
-		memcpy(buf + got, g->in, k);
-		memmove(g->in, g->in + k, g->in_len - k);
-		g->in_len -= k;
-		got += k;
+		got += (size_t)n;
 	}
 	return (long)got;
 }

@@ -111,11 +111,93 @@ static int scan_exact(struct amd_json_guard *g, const unsigned char *p, size_t n
 	return 0;
 }
 
+/* Bytes that end a token outside a string (scan_exact's separators). */
+static int separator(unsigned char c)
+{
+	return c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}' || c == ' ' ||
+	       c == '\n' || c == '\r' || c == '\t';
+}
+
+/* Index of the quote that closes the string whose bytes start at
+ * p[from] (esc: p[from] is escaped), or n when it does not close. */
+static size_t string_end(const unsigned char *p, size_t from, size_t n, int esc)
+{
+	const unsigned char *q;
+	for (size_t i = from; i < n && (q = memchr(p + i, '"', n - i)) != NULL;) {
+		size_t j = (size_t)(q - p), k = j;
+		while (k > from && p[k - 1] == '\\')
+			k--;
+		if ((j - k + (k == from && esc)) % 2 == 0)
+			return j;
+		i = j + 1;
+	}
+	return n;
+}
+
+/* Whether the byte after p[from..n) of an open string is escaped. */
+static int escape_at_end(const unsigned char *p, size_t from, size_t n, int esc)
+{
+	size_t k = n;
+	while (k > from && p[k - 1] == '\\')
+		k--;
+	return (n - k + (k == from && esc)) % 2 == 1;
+}
+
+/* The exact guard on a chunk no longer than the limit, by its quotes
+ * (memchr) instead of byte by byte: only the token carried in can pass
+ * the limit (one that starts in the chunk is shorter than the chunk).
+ * 0 with the state at the chunk's end, as scan_exact leaves it; 1 when
+ * the carried token passes the limit (g untouched: scan_exact finds the
+ * byte). */
+static int scan_by_quotes(struct amd_json_guard *g, const unsigned char *p, size_t n)
+{
+	size_t i;
+	if (g->in_string) {
+		i = string_end(p, 0, n, g->escape);
+		if (g->run + i > g->limit)
+			return 1;
+		if (i == n) {
+			g->run += n;
+			g->escape = escape_at_end(p, 0, n, g->escape);
+			return 0;
+		}
+		i++; /* past the closing quote */
+	} else {
+		for (i = 0; i < n && !separator(p[i]) && p[i] != '"'; i++)
+			;
+		if (g->run + i > g->limit)
+			return 1;
+		if (i == n) {
+			g->run += n;
+			return 0;
+		}
+	}
+	const unsigned char *q;
+	while (i < n && (q = memchr(p + i, '"', n - i)) != NULL) {
+		size_t open = (size_t)(q - p), end = string_end(p, open + 1, n, 0);
+		if (end == n) {
+			g->in_string = 1;
+			g->run = n - open - 1;
+			g->escape = escape_at_end(p, open + 1, n, 0);
+			return 0;
+		}
+		i = end + 1;
+	}
+	size_t k = n; /* outside a string: the run is the last token's */
+	while (k > i && !separator(p[k - 1]))
+		k--;
+	g->in_string = 0;
+	g->escape = 0;
+	g->run = n - k;
+	return 0;
+}
+
 int amd_json_guard_scan(struct amd_json_guard *g, const unsigned char *p, size_t n,
 			size_t *at)
 {
 	if (g->exact)
-		return scan_exact(g, p, n, at);
+		return n <= g->limit && scan_by_quotes(g, p, n) == 0 ? 0
+								      : scan_exact(g, p, n, at);
 	if (g->run + n <= g->limit) {
 		carry(g, p, n);
 		return 0;

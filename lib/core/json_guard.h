@@ -32,7 +32,11 @@ void amd_json_guard_init(struct amd_json_guard *g, uint64_t limit);
 /* A guard that reads every byte and follows strings, so it bounds each
  * token (string, number, literal) itself: for documents with long
  * stretches of numbers and no string (speedscope's samples arrays),
- * which the quote-distance bound would refuse. About 1 ns a byte. */
+ * which the quote-distance bound would refuse. A chunk no longer than
+ * the limit is read by its quotes (memchr): only the token carried into
+ * it can pass the limit, and the state at its end is found from its last
+ * string and its last separator; a longer chunk, or one whose carried
+ * token passes, byte by byte (about 1 ns a byte). */
 void amd_json_guard_init_exact(struct amd_json_guard *g, uint64_t limit);
 /* 0 when the chunk is within the limit; -1 with *at = the offset in the
  * chunk where the current token passed it. */

@@ -185,6 +185,22 @@ static void exact_guard_any_chunking_agrees(void **state)
 	}
 }
 
+/* Chunks no longer than the limit are read by their quotes, not byte by
+ * byte: every chunk size up to the limit, with separators, blanks,
+ * escapes and numbers, agrees with the rule read off the whole text. */
+static void exact_guard_short_chunks_agree(void **state)
+{
+	(void)state;
+	unsigned seed = 4242;
+	char text[300];
+	for (int t = 0; t < 20000; t++) {
+		random_text(&seed, text, sizeof text, "\"\\\\a1,[ a1a1a\"{}:]11");
+		uint64_t limit = 1 + (seed >> 20) % 40;
+		size_t k = 1 + (seed >> 8) % limit;
+		assert_int_equal(feed_exact(text, k, limit), reference_exact(text, limit));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +211,7 @@ int main(void)
 		cmocka_unit_test(any_chunking_agrees_with_the_byte_by_byte_rule),
 		cmocka_unit_test(exact_guard_bounds_each_token),
 		cmocka_unit_test(exact_guard_any_chunking_agrees),
+		cmocka_unit_test(exact_guard_short_chunks_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

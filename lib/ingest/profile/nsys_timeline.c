@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "foreign_db.h"
 #include "hmap.h"
+#include "huge_map.h"
 #include "region.h"
 #include "trace_strtab.h"
 
@@ -210,8 +211,11 @@ static int nvtx_read(struct nvtx_ctx *c, struct nvtx_rows *r, sqlite3_stmt *q,
 		if (w.end < w.start)
 			return amd_fail(err, "%s: an NVTX range '%s' ends before it starts",
 					c->n->path, c->names.s[w.name]);
+		size_t cap = r->cap;
 		if (r->n >= UINT32_MAX || amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 1024) < 0)
 			return amd_fail(err, "%s: out of memory", c->n->path);
+		if (r->cap != cap) /* tens of MB: faulted in 2 MB pages, not 4 KB */
+			amd_huge_hint(r->v, r->cap * sizeof *r->v);
 		w.seq = (uint32_t)r->n;
 		r->v[r->n++] = w;
 	}

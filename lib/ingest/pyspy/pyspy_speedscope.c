@@ -100,9 +100,9 @@ static double min_weight(const struct ss_doc *d)
 		double u = unit_seconds(p->unit);
 		if (!is_sampled(p) || u <= 0)
 			continue;
-		for (size_t k = 0; k < p->n_weights; k++)
-			if (p->weights[k] > 0 && (m == 0 || p->weights[k] * u < m))
-				m = p->weights[k] * u;
+		for (size_t k = 0; k < p->n_runs; k++)
+			if (p->runs[k].w > 0 && (m == 0 || p->runs[k].w * u < m))
+				m = p->runs[k].w * u;
 	}
 	return m;
 }
@@ -188,8 +188,12 @@ static int one_profile(struct replay *r, size_t pi, double rate, struct amd_pysp
 	name_labels(p->name ? p->name : "", proc, sizeof proc, thr, sizeof thr, &st.process,
 		    &st.thread);
 	int rc = 0;
+	size_t run = 0, left = p->n_runs ? p->runs[0].n : 0; /* weights left in run */
 	for (size_t i = 0; i < p->n_samples; i++) {
-		double w = p->weights[i];
+		if (left == 0)
+			left = p->runs[++run].n;
+		left--;
+		double w = p->runs[run].w;
 		if (!(w >= 0) || !isfinite(w) || w * (u ? u : 1.0 / rate) > AMD_PYSPY_MAX_SECONDS) {
 			rc = amd_fail(r->err, "%s: profiles[%zu].weights[%zu]: not a weight", path,
 				      pi, i);

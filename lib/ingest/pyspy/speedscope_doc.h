@@ -27,13 +27,21 @@ struct ss_node {
 	uint32_t parent, frame;
 };
 
+/* n weights in a row with the same bits (py-spy writes 1/rate for
+ * every sample: one run instead of 8 bytes a sample). */
+struct ss_weight_run {
+	double w;                    /* NaN: not a number */
+	size_t n;
+};
+
 struct ss_profile {
 	char *type, *unit, *name;    /* NULL when absent or not a string */
 	int samples_array, weights_array;
 	uint32_t *samples;           /* leaf nodes, or SS_NOT_ARRAY */
 	size_t n_samples, cap_samples;
-	double *weights;             /* NaN: not a number */
-	size_t n_weights, cap_weights;
+	struct ss_weight_run *runs;  /* the weights in order */
+	size_t n_runs, cap_runs;
+	size_t n_weights;            /* the runs' n summed */
 	unsigned seen;               /* keys met (first value counts) */
 };
 

@@ -171,9 +171,14 @@ static double weight(struct scan *s, const unsigned char *p, size_t len)
 static int add_weight(struct scan *s, double w)
 {
 	struct ss_profile *p = profile(s);
-	if (amd_grow(&p->weights, p->n_weights, &p->cap_weights, sizeof *p->weights, 256) < 0)
-		return oom(s);
-	p->weights[p->n_weights++] = w;
+	if (p->n_runs && memcmp(&p->runs[p->n_runs - 1].w, &w, sizeof w) == 0) {
+		p->runs[p->n_runs - 1].n++;
+	} else {
+		if (amd_grow(&p->runs, p->n_runs, &p->cap_runs, sizeof *p->runs, 16) < 0)
+			return oom(s);
+		p->runs[p->n_runs++] = (struct ss_weight_run){w, 1};
+	}
+	p->n_weights++;
 	return 1;
 }
 
@@ -461,7 +466,7 @@ void ss_doc_free(struct ss_doc *d)
 		free(p->unit);
 		free(p->name);
 		free(p->samples);
-		free(p->weights);
+		free(p->runs);
 	}
 	free(d->profiles);
 	free(d->nodes);

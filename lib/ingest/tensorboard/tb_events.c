@@ -12,7 +12,9 @@
  * unit that reports the run of its directory, so every file of a run —
  * Keras' train/ and validation/ writers, a restarted writer — feeds the
  * same run. Scalars are metrics exactly like MLflow's: the tag, the
- * event's step, its wall time in ms and the value. */
+ * event's step, its wall time in ms and the value. The usual Event
+ * (scalars with simple_value) is read by tb_fast.c, any other by
+ * protobuf-c. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "ingest.h"
 #include "pb_arena.h"
 #include "tb_event.pb-c.h"
+#include "tb_fast.h"
 #include "tb_run.h"
 #include "tfrecord.h"
 
@@ -38,15 +41,20 @@ struct tags {
 	char **name;
 	int *scalar;
 	size_t n, cap, cap2;
+	size_t next; /* where the search starts: after the tag found last */
 };
 
 /* 1 scalar, 0 not, -1 out of memory: the tag's verdict, set by its
- * first value's metadata (no plugin named: judged by the value). */
+ * first value's metadata (no plugin named: judged by the value). The
+ * search starts after the last tag found: writers log their tags in the
+ * same order at every step, so it is mostly one comparison. */
 static int tag_is_scalar(struct tags *t, const Amdtb__Summary__Value *v)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->name[i], v->tag) == 0)
+	for (size_t k = 0, i = t->next; k < t->n; k++, i = i + 1 < t->n ? i + 1 : 0)
+		if (strcmp(t->name[i], v->tag) == 0) {
+			t->next = i + 1 < t->n ? i + 1 : 0;
 			return t->scalar[i];
+		}
 	const char *plugin = v->metadata && v->metadata->plugin_data
 		? v->metadata->plugin_data->plugin_name : "";
 	int scalar = !*plugin || strcmp(plugin, "scalars") == 0;
@@ -97,6 +105,7 @@ struct reader {
 	uint64_t record, offset; /* the record being read */
 	char where[600];
 	struct amd_pb_arena arena; /* the record's Event, dropped whole */
+	struct tb_fast fast;       /* or the Event read without protobuf-c */
 };
 
 /* "PATH: record N (byte OFF)" for an error (made only when failing). */
@@ -148,7 +157,8 @@ static int value(struct reader *r, const Amdtb__Event *e, const Amdtb__Summary__
 
 static int event(struct reader *r, const unsigned char *data, size_t len, struct amd_err *err)
 {
-	Amdtb__Event *e = amdtb__event__unpack(&r->arena.pb, len, data);
+	Amdtb__Event *e = tb_fast_event(data, len, &r->fast)
+		? &r->fast.e : amdtb__event__unpack(&r->arena.pb, len, data);
 	if (!e) {
 		amd_pb_arena_reset(&r->arena);
 		return amd_fail(err, "%s: not an Event protobuf", at(r));

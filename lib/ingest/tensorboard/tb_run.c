@@ -145,12 +145,16 @@ int tb_run_scalar(struct tb_run *r, struct amd_sink *sink, const char *tag, int6
 {
 	if (!r->reported && report(r, sink, err) < 0)
 		return -1;
-	r->key.len = 0;
-	if ((r->prefix ? amd_buf_printf(&r->key, "%s/%s", r->prefix, tag)
-		       : amd_buf_printf(&r->key, "%s", tag)) < 0)
-		return amd_fail(err, "%s: out of memory", r->id);
-	return sink->metric ? sink->metric(sink, r->key.data, step, ms(wall_time), value, err)
-			    : 0;
+	const char *key = tag; /* the sink copies it */
+	if (r->prefix) {
+		r->key.len = 0;
+		if (amd_buf_append(&r->key, r->prefix, strlen(r->prefix)) < 0 ||
+		    amd_buf_append(&r->key, "/", 1) < 0 ||
+		    amd_buf_append(&r->key, tag, strlen(tag)) < 0)
+			return amd_fail(err, "%s: out of memory", r->id);
+		key = r->key.data;
+	}
+	return sink->metric ? sink->metric(sink, key, step, ms(wall_time), value, err) : 0;
 }
 
 int tb_run_hparam(struct tb_run *r, struct amd_sink *sink, const char *key,
