@@ -12,9 +12,7 @@
  * unit that reports the run of its directory, so every file of a run —
  * Keras' train/ and validation/ writers, a restarted writer — feeds the
  * same run. Scalars are metrics exactly like MLflow's: the tag, the
- * event's step, its wall time in ms and the value. The usual Event
- * (scalars with simple_value) is read by tb_fast.c, any other by
- * protobuf-c. */
+ * event's step, its wall time in ms and the value. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +22,6 @@
 #include "ingest.h"
 #include "pb_arena.h"
 #include "tb_event.pb-c.h"
-#include "tb_fast.h"
 #include "tb_run.h"
 #include "tfrecord.h"
 
@@ -105,7 +102,6 @@ struct reader {
 	uint64_t record, offset; /* the record being read */
 	char where[600];
 	struct amd_pb_arena arena; /* the record's Event, dropped whole */
-	struct tb_fast fast;       /* or the Event read without protobuf-c */
 };
 
 /* "PATH: record N (byte OFF)" for an error (made only when failing). */
@@ -157,8 +153,7 @@ static int value(struct reader *r, const Amdtb__Event *e, const Amdtb__Summary__
 
 static int event(struct reader *r, const unsigned char *data, size_t len, struct amd_err *err)
 {
-	Amdtb__Event *e = tb_fast_event(data, len, &r->fast)
-		? &r->fast.e : amdtb__event__unpack(&r->arena.pb, len, data);
+	Amdtb__Event *e = amdtb__event__unpack(&r->arena.pb, len, data);
 	if (!e) {
 		amd_pb_arena_reset(&r->arena);
 		return amd_fail(err, "%s: not an Event protobuf", at(r));
