@@ -227,18 +227,11 @@ static int read_export(struct nsys *n, const struct amd_input *in, struct amd_er
 	return nsys_each_process(n, err);
 }
 
-#define NSYS_MMAP_BYTES "1073741824" /* 1 GiB of address space; SQLite caps it */
-
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	struct nsys n = {.path = in->path, .sink = sink, .rank = in->rank_hint, .proc = -1};
 	if (!(n.db = amd_foreign_open(in->path)))
 		return amd_fail(err, "%s: byte 0: cannot open as an SQLite database", in->path);
-	/* the export's pages read through a mapping: the window, aggregate,
-	 * phase and NVTX queries scan the big tables about three times, and
-	 * each 4 KB page read by pread was a syscall and a copy (77 k preads
-	 * for a 100 MB export). A failure leaves pread, as before. */
-	sqlite3_exec(n.db, "PRAGMA mmap_size=" NSYS_MMAP_BYTES, NULL, NULL, NULL);
 	int rc = read_export(&n, in, err);
 	sqlite3_close(n.db);
 	return rc;
