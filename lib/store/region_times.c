@@ -156,14 +156,16 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 		sqlite3_bind_int64(q, 2, coll);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		/* a NULL reads as 0: the type asked only of a 0 (fewer calls a row) */
 		struct rj_in r = {
 			.name_id = sqlite3_column_int64(q, 2),
 			.kind_id = sqlite3_column_int64(q, 3),
 			.self_ns = sqlite3_column_int64(q, 4),
-			.has_self = sqlite3_column_type(q, 4) != SQLITE_NULL,
 		};
-		int null_rank = sqlite3_column_type(q, 1) == SQLITE_NULL;
-		if (rj_add(j, sqlite3_column_int64(q, 0), null_rank, sqlite3_column_int(q, 1), &r) < 0) {
+		r.has_self = r.self_ns != 0 || sqlite3_column_type(q, 4) != SQLITE_NULL;
+		int rank = sqlite3_column_int(q, 1);
+		int null_rank = rank == 0 && sqlite3_column_type(q, 1) == SQLITE_NULL;
+		if (rj_add(j, sqlite3_column_int64(q, 0), null_rank, rank, &r) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
