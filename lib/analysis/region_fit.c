@@ -83,10 +83,10 @@ static int work_init(struct work *w, size_t m, int two)
 	ok &= (w->ws_sub = malloc(m * sizeof(double))) != NULL;
 	ok &= (w->cols = malloc(N_HYP * m * sizeof(double))) != NULL;
 	if (ok && two) {
-		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		gsl_error_handler_t *old = amd_gsl_off();
 		w->c = gsl_vector_alloc(1 + AMD_RFIT_MAX_TERMS);
 		w->cov = gsl_matrix_alloc(1 + AMD_RFIT_MAX_TERMS, 1 + AMD_RFIT_MAX_TERMS);
-		gsl_set_error_handler(old);
+		amd_gsl_back(old);
 		ok = w->c && w->cov;
 	}
 	if (!ok)
@@ -113,12 +113,12 @@ static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
 	}
 	if (nt == 1) {
 		double c00, c01, c11, rss;
-		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		gsl_error_handler_t *old = amd_gsl_off();
 		int rc = gsl_fit_wlinear(w->x[0], 1, wt, 1, y, 1, k, &c[0], &c[1], &c00, &c01, &c11, &rss);
-		gsl_set_error_handler(old);
+		amd_gsl_back(old);
 		return rc || !isfinite(c[0]) || !isfinite(c[1]) ? NAN : rss;
 	}
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_error_handler_t *old = amd_gsl_off();
 	gsl_matrix *X = gsl_matrix_alloc(k, 3);
 	gsl_vector *yv = gsl_vector_alloc(k);
 	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(k, 3);
@@ -144,7 +144,7 @@ static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
 		gsl_vector_free(yv);
 	if (ws)
 		gsl_multifit_linear_free(ws);
-	gsl_set_error_handler(old);
+	amd_gsl_back(old);
 	return rss;
 }
 
@@ -741,11 +741,11 @@ double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double
 	design_row(f, at, x);
 	gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)p, (size_t)p);
 	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)p), sv = gsl_vector_view_array(sol, (size_t)p);
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_error_handler_t *old = amd_gsl_off();
 	int rc = gsl_linalg_cholesky_decomp1(&Av.matrix);
 	if (rc == 0)
 		rc = gsl_linalg_cholesky_solve(&Av.matrix, &xv.vector, &sv.vector);
-	gsl_set_error_handler(old);
+	amd_gsl_back(old);
 	if (rc)
 		return NAN;
 	double q = 0;

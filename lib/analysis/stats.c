@@ -269,11 +269,29 @@ static int refuse_oom(struct amd_interval *ci, size_t n)
 	return -1;
 }
 
+static _Thread_local int gsl_held; /* amd_gsl_thread_quiet's mark */
+
+void amd_gsl_thread_quiet(int on)
+{
+	gsl_held = on;
+}
+
+gsl_error_handler_t *amd_gsl_off(void)
+{
+	return gsl_held ? NULL : gsl_set_error_handler_off();
+}
+
+void amd_gsl_back(gsl_error_handler_t *old)
+{
+	if (!gsl_held)
+		gsl_set_error_handler(old);
+}
+
 gsl_rng *amd_rng_new(unsigned long seed)
 {
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_error_handler_t *old = amd_gsl_off();
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_set_error_handler(old);
+	amd_gsl_back(old);
 	if (r)
 		gsl_rng_set(r, seed);
 	return r;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_rng.h>
 
 #include "aggregate.h"
@@ -117,5 +118,14 @@ double amd_karp_flatt(double s, double p);
  * GSL's error handler off while it allocates: its default aborts). Every
  * bootstrap of amdahl draws from one of these. */
 gsl_rng *amd_rng_new(unsigned long seed);
+
+/* GSL's error handler is one global. Code that may run on several
+ * threads at once (the region fits, scaling.c) turns it off and back
+ * through these: on a thread marked by amd_gsl_thread_quiet(1) — whose
+ * caller turned the handler off for the threads' whole run — they
+ * leave it alone. */
+gsl_error_handler_t *amd_gsl_off(void);
+void amd_gsl_back(gsl_error_handler_t *old);
+void amd_gsl_thread_quiet(int on);
 
 #endif
