@@ -8,6 +8,7 @@
  * every row). Ties in self and total time are ranked by kind, name,
  * profiler, file and line. */
 #include "regions_sweep.h"
+#include "region_join.h"
 #include "sqlite_int.h"
 
 #include <math.h>
@@ -21,6 +22,13 @@ static const char runs_sql[] =
 	"SELECT ru.id, coalesce(pa.id, ru.id), coalesce(ru.strategy, pa.strategy),"
 	" coalesce(ru.n, pa.n, -1) FROM run ru LEFT JOIN run pa ON pa.ext_id = ru.parent_ext_id"
 	" WHERE ru.sweep_id = ?1 ORDER BY ru.id";
+
+/* The same rows and columns and, after them, what region_times.c's
+ * scan reads (source, rank), of every row: one scan for both
+ * (store_read.h's amd_store_read_share_regions). */
+static const char shared_sql[] =
+	"SELECT run_id, profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,"
+	" self_ns, total_ns, bytes, source_id, rank FROM region";
 
 static const char rows_sql[] =
 	"SELECT run_id, profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,"
@@ -258,6 +266,60 @@ static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t p
 	return amd_store_rows_done(st, q, rc, err);
 }
 
+/* The current row of shared_sql into s (when it has a run) and into
+ * the region times' stash k; -1 out of memory. */
+static int shared_row(struct sw *s, sqlite3_stmt *q, struct rj_stash *k)
+{
+	int64_t run = sqlite3_column_int64(q, 0);
+	if (run != 0 || sqlite3_column_type(q, 0) != SQLITE_NULL) {
+		const struct sw_run *r = run_of(s, run);
+		if (r && add_row(s, q, r) < 0)
+			return -1;
+	}
+	int has_self;
+	int64_t self = opt(q, 8, &has_self);
+	int rank = sqlite3_column_int(q, 12);
+	int null_rank = rank == 0 && sqlite3_column_type(q, 12) == SQLITE_NULL;
+	return rj_stash_row(k, sqlite3_column_int64(q, 11), null_rank, rank,
+			    sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 2), self, has_self);
+}
+
+/* load_rows with no filter, the region times of the sweep read in the
+ * same scan and kept (region_join.h's rj_stash). */
+static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id,
+			    struct amd_err *err)
+{
+	char *name = NULL;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT name FROM sweep WHERE id = ?1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, sweep_id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && amd_store_col_text(q, 0, &name) < 0)
+		rc = SQLITE_NOMEM;
+	if (amd_store_rows_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err) < 0)
+		return -1;
+	struct rj_stash *k = NULL;
+	rc = name ? rj_stash_begin(st, name, &k, err) : 0;
+	free(name);
+	if (rc < 0 || !k)
+		return rc < 0 ? -1 : -2; /* -2: no stash for it, read alone */
+	if (!(q = amd_store_prepare(st, shared_sql, err))) {
+		rj_stash_free(k);
+		return -1;
+	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (shared_row(s, q, k) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	if (amd_store_rows_done(st, q, rc, err) < 0) {
+		rj_stash_free(k);
+		return -1;
+	}
+	return rj_stash_end(st, k, err);
+}
+
 /* A group's strings and numbers as a region row (strings from dict). */
 static int to_row(struct amd_store *st, sqlite3_stmt *d, const struct sw *s,
 		  const struct sw_group *g, struct amd_region_row *r)
@@ -468,7 +530,11 @@ int amd_regions_sweep_top(struct amd_store *st, int64_t sweep_id,
 	int rc = 0;
 	if (kind != -2 && prof != -2) {
 		rc = load_runs(st, sweep_id, &s, err);
-		if (rc == 0)
+		if (rc == 0 && st->share_regions && !st->region_stash && !kind && !prof)
+			rc = load_rows_shared(st, &s, sweep_id, err);
+		else if (rc == 0)
+			rc = -2;
+		if (rc == -2)
 			rc = load_rows(st, &s, kind, prof, err);
 		if (rc == 0)
 			rc = make_list(st, &s, f->limit, out, err);
