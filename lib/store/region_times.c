@@ -20,6 +20,7 @@
 
 #include "region_times.h"
 #include "region_join.h"
+#include "region_scan.h"
 #include "sqlite_int.h"
 #include "buf.h"
 #include "run.h"
@@ -151,6 +152,20 @@ static int regions_prep(struct amd_store *st, struct rj *j, int64_t *step, int64
 	return 0;
 }
 
+/* regions_sql's rows (rs_scan's batches) into j. */
+static int add_regions(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct rj *j = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_row *x = &w[i];
+		struct rj_in r = { x->v[2], x->v[3], x->v[4], !(x->null & 1u << 4) };
+		/* the rank as sqlite3_column_int gives it */
+		if (rj_add(j, x->v[0], (x->null >> 1) & 1, (int)x->v[1], &r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Every region row of j's traces into j. */
 static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
@@ -164,23 +179,7 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 		sqlite3_bind_int64(q, 1, step);
 	if (coll)
 		sqlite3_bind_int64(q, 2, coll);
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		/* a NULL reads as 0: the type asked only of a 0 (fewer calls a row) */
-		struct rj_in r = {
-			.name_id = sqlite3_column_int64(q, 2),
-			.kind_id = sqlite3_column_int64(q, 3),
-			.self_ns = sqlite3_column_int64(q, 4),
-		};
-		r.has_self = r.self_ns != 0 || sqlite3_column_type(q, 4) != SQLITE_NULL;
-		int rank = sqlite3_column_int(q, 1);
-		int null_rank = rank == 0 && sqlite3_column_type(q, 1) == SQLITE_NULL;
-		if (rj_add(j, sqlite3_column_int64(q, 0), null_rank, rank, &r) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_rows_done(st, q, rs_scan(q, 5, add_regions, j), err);
 }
 
 /* The dict strings of j's names and kinds. */

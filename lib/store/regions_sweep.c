@@ -9,6 +9,7 @@
  * profiler, file and line. */
 #include "regions_sweep.h"
 #include "region_join.h"
+#include "region_scan.h"
 #include "sqlite_int.h"
 
 #include <math.h>
@@ -211,38 +212,36 @@ static int count_run(struct sw *s, size_t gi, int64_t logical)
 	return 0;
 }
 
-/* Column i as an integer, *has 0 when NULL: its type asked only of a 0
- * (a NULL reads as 0), which halves the calls into SQLite per row. */
-static int64_t opt(sqlite3_stmt *q, int i, int *has)
+/* Adds row w (rows_sql's columns; a region of run r) to its group. */
+static int add_row(struct sw *s, const struct rs_row *w, const struct sw_run *r)
 {
-	int64_t v = sqlite3_column_int64(q, i);
-	*has = v != 0 || sqlite3_column_type(q, i) != SQLITE_NULL;
-	return v;
-}
-
-/* Adds the current row of q (a region of run r) to its group. */
-static int add_row(struct sw *s, sqlite3_stmt *q, const struct sw_run *r)
-{
-	int has;
 	struct sw_group key = { .conf = r->conf };
-	key.profiler = sqlite3_column_int64(q, 1);
-	key.kind = sqlite3_column_int64(q, 2);
-	key.name = sqlite3_column_int64(q, 3);
-	key.file = opt(q, 4, &has);
-	key.file = has ? key.file : INT64_MIN;
-	key.line = opt(q, 5, &has);
-	key.line = has ? key.line : INT64_MIN;
+	key.profiler = w->v[1];
+	key.kind = w->v[2];
+	key.name = w->v[3];
+	key.file = w->null & 1u << 4 ? INT64_MIN : w->v[4];
+	key.line = w->null & 1u << 5 ? INT64_MIN : w->v[5];
 	struct sw_group *g = group_of(s, &key);
 	if (!g)
 		return -1;
-	for (int k = 0; k < 5; k++) {
-		int64_t v = opt(q, 6 + k, &has);
-		if (has) {
-			g->sum[k] += v;
+	for (int k = 0; k < 5; k++)
+		if (!(w->null & 1u << (6 + k))) {
+			g->sum[k] += w->v[6 + k];
 			g->has[k] = 1;
 		}
-	}
 	return count_run(s, (size_t)(g - s->g), r->logical);
+}
+
+/* rows_sql's rows (rs_scan's batches) into their groups. */
+static int add_rows(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct sw *s = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct sw_run *r = run_of(s, w[i].v[0]);
+		if (r && add_row(s, &w[i], r) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t profiler,
@@ -255,33 +254,31 @@ static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t p
 		sqlite3_bind_int64(q, 1, kind);
 	if (profiler)
 		sqlite3_bind_int64(q, 2, profiler);
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const struct sw_run *r = run_of(s, sqlite3_column_int64(q, 0));
-		if (r && add_row(s, q, r) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_rows_done(st, q, rs_scan(q, 11, add_rows, s), err);
 }
 
-/* The current row of shared_sql into s (when it has a run) and into
- * the region times' stash k; -1 out of memory. */
-static int shared_row(struct sw *s, sqlite3_stmt *q, struct rj_stash *k)
+/* The groups and the region times' stash of a shared scan. */
+struct shared {
+	struct sw *s;
+	struct rj_stash *k;
+};
+
+/* shared_sql's rows into their groups (those with a run) and into the
+ * region times' stash. */
+static int shared_rows(void *ctx, const struct rs_row *w, size_t n)
 {
-	int64_t run = sqlite3_column_int64(q, 0);
-	if (run != 0 || sqlite3_column_type(q, 0) != SQLITE_NULL) {
-		const struct sw_run *r = run_of(s, run);
-		if (r && add_row(s, q, r) < 0)
+	struct shared *h = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_row *x = &w[i];
+		const struct sw_run *r = x->null & 1u ? NULL : run_of(h->s, x->v[0]);
+		if (r && add_row(h->s, x, r) < 0)
+			return -1;
+		/* the rank as sqlite3_column_int gives it */
+		if (rj_stash_row(h->k, x->v[11], (x->null >> 12) & 1, (int)x->v[12], x->v[3],
+				 x->v[2], x->v[8], !(x->null & 1u << 8)) < 0)
 			return -1;
 	}
-	int has_self;
-	int64_t self = opt(q, 8, &has_self);
-	int rank = sqlite3_column_int(q, 12);
-	int null_rank = rank == 0 && sqlite3_column_type(q, 12) == SQLITE_NULL;
-	return rj_stash_row(k, sqlite3_column_int64(q, 11), null_rank, rank,
-			    sqlite3_column_int64(q, 3), sqlite3_column_int64(q, 2), self, has_self);
+	return 0;
 }
 
 /* load_rows with no filter, the region times of the sweep read in the
@@ -308,12 +305,8 @@ static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id
 		rj_stash_free(k);
 		return -1;
 	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (shared_row(s, q, k) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	if (amd_store_rows_done(st, q, rc, err) < 0) {
+	struct shared h = { s, k };
+	if (amd_store_rows_done(st, q, rs_scan(q, 13, shared_rows, &h), err) < 0) {
 		rj_stash_free(k);
 		return -1;
 	}
