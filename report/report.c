@@ -147,6 +147,8 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 {
 	if (amd_analyse(c->st, &c->o->analysis, &c->s, err) < 0)
 		return -1;
+	if (c->s->scaling && c->s->has_traces) /* both the region chart and the limits read them */
+		amd_store_read_share_regions(c->st);
 	if (report_charts_build(c->st, c->s, &c->charts, err) < 0)
 		return -1;
 	if (amd_store_sweep_sources(c->st, c->s->sweep, &c->src, &c->nsrc, err) < 0)

@@ -83,10 +83,10 @@ static int work_init(struct work *w, size_t m, int two)
 	ok &= (w->ws_sub = malloc(m * sizeof(double))) != NULL;
 	ok &= (w->cols = malloc(N_HYP * m * sizeof(double))) != NULL;
 	if (ok && two) {
-		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		gsl_error_handler_t *old = amd_gsl_off();
 		w->c = gsl_vector_alloc(1 + AMD_RFIT_MAX_TERMS);
 		w->cov = gsl_matrix_alloc(1 + AMD_RFIT_MAX_TERMS, 1 + AMD_RFIT_MAX_TERMS);
-		gsl_set_error_handler(old);
+		amd_gsl_back(old);
 		ok = w->c && w->cov;
 	}
 	if (!ok)
@@ -113,12 +113,12 @@ static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
 	}
 	if (nt == 1) {
 		double c00, c01, c11, rss;
-		gsl_error_handler_t *old = gsl_set_error_handler_off();
+		gsl_error_handler_t *old = amd_gsl_off();
 		int rc = gsl_fit_wlinear(w->x[0], 1, wt, 1, y, 1, k, &c[0], &c[1], &c00, &c01, &c11, &rss);
-		gsl_set_error_handler(old);
+		amd_gsl_back(old);
 		return rc || !isfinite(c[0]) || !isfinite(c[1]) ? NAN : rss;
 	}
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_error_handler_t *old = amd_gsl_off();
 	gsl_matrix *X = gsl_matrix_alloc(k, 3);
 	gsl_vector *yv = gsl_vector_alloc(k);
 	gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(k, 3);
@@ -144,7 +144,7 @@ static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
 		gsl_vector_free(yv);
 	if (ws)
 		gsl_multifit_linear_free(ws);
-	gsl_set_error_handler(old);
+	amd_gsl_back(old);
 	return rss;
 }
 
@@ -465,15 +465,15 @@ static void groups(const double *n, size_t m, size_t *ord, size_t *gs, size_t *g
 }
 
 /* A uniform index below k (one draw of the generator). */
-static size_t draw_index(gsl_rng *r, size_t k)
+static size_t draw_index(struct amd_uniform *r, size_t k)
 {
-	size_t i = (size_t)(gsl_rng_uniform(r) * (double)k);
+	size_t i = (size_t)(amd_uniform(r) * (double)k);
 	return i < k ? i : k - 1;
 }
 
 /* One resample of the observations into ys: repeats drawn within each
  * n, or the fitted values fit[] times resampled relative residuals. */
-static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, const double *e,
+static void resample(struct amd_uniform *r, const double *fit, const double *y, size_t m, const double *e,
 		     const size_t *g, int residual, double *ys)
 {
 	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
@@ -572,8 +572,10 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	for (int k = 0; k < f->nplausible; k++)
 		if (f->plausible[k].nt == 1)
 			refit1_init(&fast[k], column(w, f->plausible[k].i[0], f->plausible[k].j[0]), w->wt, m);
+	struct amd_uniform u;
+	amd_uniform_init(&u, r);
 	for (int b = 0; b < B; b++) {
-		resample(r, fit, y, m, e, g, f->residual_boot, ys);
+		resample(&u, fit, y, m, e, g, f->residual_boot, ys);
 		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
 		double c[AMD_RFIT_STRIDE] = { 0 }, rss = 0;
 		if (md->nt == 1) {
@@ -584,7 +586,7 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 		}
 		for (int t = 0; t < AMD_RFIT_STRIDE; t++)
 			f->draws[(size_t)b * AMD_RFIT_STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
-		f->noise[b] = e[draw_index(r, m)];
+		f->noise[b] = e[draw_index(&u, m)];
 	}
 	for (int t = 0; t <= cd->h.nt; t++) {
 		size_t k = 0;
@@ -741,11 +743,11 @@ double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double
 	design_row(f, at, x);
 	gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)p, (size_t)p);
 	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)p), sv = gsl_vector_view_array(sol, (size_t)p);
-	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	gsl_error_handler_t *old = amd_gsl_off();
 	int rc = gsl_linalg_cholesky_decomp1(&Av.matrix);
 	if (rc == 0)
 		rc = gsl_linalg_cholesky_solve(&Av.matrix, &xv.vector, &sv.vector);
-	gsl_set_error_handler(old);
+	amd_gsl_back(old);
 	if (rc)
 		return NAN;
 	double q = 0;

@@ -2,6 +2,8 @@
  * region times, each fitted (region_fit.h), then the whole and the
  * advice (scaling_whole.c), then ranked (scaling.h). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "region_times.h"
 #include "scaling_axis.h"
 #include "scaling_group.h"
+#include "stats.h"
 #include "runs.h"
 #include "store_read.h"
 
@@ -224,18 +227,103 @@ static int overlap_at_n(const struct amd_region_trace *c, size_t nc, struct amd_
 	return rc;
 }
 
+/* One region's fit: its rows grp[0..k) into *r, its observations *ob. */
+struct fit_job {
+	struct amd_region_time **grp;
+	size_t k;
+	struct amd_region_model *r;
+	struct amd_region_obs *ob;
+	int rc;
+};
+
+/* The fits of one strategy, taken in turn by FIT_THREADS threads: each
+ * writes only its own region (its own generator: amd_rfit_search), so
+ * the results do not depend on which thread fitted what. */
+#define FIT_THREADS 2
+struct fit_pool {
+	struct fit_job *jobs;
+	size_t n;
+	atomic_size_t next;
+	const struct cells *cs;
+	const struct units *u;
+	const struct amd_scaling_opts *o;
+};
+
+static void *fit_worker(void *arg)
+{
+	struct fit_pool *p = arg;
+	amd_gsl_thread_quiet(1);
+	for (size_t i; (i = atomic_fetch_add(&p->next, 1)) < p->n;)
+		p->jobs[i].rc = fit_region(p->jobs[i].grp, p->jobs[i].k, p->cs, p->u, p->o,
+					   p->jobs[i].r, p->jobs[i].ob);
+	amd_gsl_thread_quiet(0);
+	return NULL;
+}
+
+/* Every job of p fitted, on up to `threads` threads (this one among
+ * them; fewer when a thread cannot start); -1 when one ran out of memory. */
+static int fit_all(struct fit_pool *p, size_t threads)
+{
+	pthread_t th[FIT_THREADS];
+	size_t started = 0;
+	gsl_error_handler_t *old = gsl_set_error_handler_off(); /* for every thread's run */
+	atomic_init(&p->next, 0);
+	while (started + 1 < threads && started + 1 < p->n
+	       && pthread_create(&th[started], NULL, fit_worker, p) == 0)
+		started++;
+	fit_worker(p);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	gsl_set_error_handler(old);
+	int rc = 0;
+	for (size_t i = 0; i < p->n; i++)
+		rc |= p->jobs[i].rc;
+	return rc < 0 ? -1 : 0;
+}
+
+/* The regions of ix[0..m) (grouped by kind and name) as jobs in *jobs,
+ * their count in *nj; s->regions and *obs (ng of them) hold a slot for
+ * each region but the step, which fits into s->step and *step_obs.
+ * *nstep: how many groups are of kind step (one: a strategy's step). */
+static int plan_fits(struct amd_region_time **ix, size_t m, struct amd_scaling_strategy *s,
+		     struct amd_region_obs **obs, size_t *ng, struct amd_region_obs *step_obs,
+		     struct fit_job **jobs, size_t *nj, size_t *nstep)
+{
+	size_t groups = 0;
+	for (size_t a = 0, b; a < m; a = b)
+		for (b = a, groups++; b < m && cmp_row(&ix[a], &ix[b]) == 0;)
+			b++;
+	*jobs = calloc(groups + 1, sizeof **jobs);
+	s->regions = calloc(groups + 1, sizeof *s->regions);
+	*obs = calloc(groups + 1, sizeof **obs);
+	if (!*jobs || !s->regions || !*obs)
+		return -1;
+	*nj = *ng = *nstep = 0;
+	for (size_t a = 0, b; a < m; a = b) {
+		for (b = a; b < m && cmp_row(&ix[a], &ix[b]) == 0;)
+			b++;
+		int is_step = strcmp(ix[a]->kind, "step") == 0;
+		*nstep += is_step;
+		(*jobs)[(*nj)++] = (struct fit_job){ ix + a, b - a,
+			is_step ? &s->step : &s->regions[s->nregions++],
+			is_step ? step_obs : &(*obs)[(*ng)++], 0 };
+	}
+	return 0;
+}
+
 /* Fits every region of one strategy's rows (rows[0..m), sorted by n,
  * repeat, run, trace; c[0..nc) its traces) and the step. */
 static int fit_strategy(struct amd_region_time *rows, size_t m, const struct amd_region_trace *c, size_t nc,
 			struct amd_store *st, const char *sweep, const struct amd_scaling_opts *o,
 			struct amd_scaling_strategy *s, struct amd_err *err)
 {
-	size_t cap_r = 0, cap_o = 0, ng = 0;
+	size_t ng = 0, nj = 0, nstep = 0;
 	struct amd_region_time **ix = malloc(m * sizeof *ix);
 	size_t *cell_of = malloc(m * sizeof *cell_of);
 	amd_huge_hint(ix, m * sizeof *ix);
 	amd_huge_hint(cell_of, m * sizeof *cell_of);
 	struct amd_region_obs *obs = NULL, step_obs = { 0 };
+	struct fit_job *jobs = NULL;
 	struct units u = { NULL, 0 };
 	if (ix && cell_of)
 		cells_of(rows, m, c, nc, cell_of);
@@ -251,32 +339,18 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, const struct amd
 		ix[a] = &rows[a];
 	if (rc == 0)
 		rc = amd_scaling_group_rows(ix, m);
+	if (rc == 0)
+		rc = plan_fits(ix, m, s, &obs, &ng, &step_obs, &jobs, &nj, &nstep);
 	struct cells cs = { c, nc, rows, cell_of };
-	for (size_t a = 0; rc == 0 && a < m;) {
-		size_t b = a;
-		while (b < m && cmp_row(&ix[a], &ix[b]) == 0)
-			b++;
-		int is_step = strcmp(ix[a]->kind, "step") == 0;
-		struct amd_region_model *r = &s->step;
-		struct amd_region_obs *ob = &step_obs;
-		if (!is_step) {
-			rc = amd_grow(&s->regions, s->nregions, &cap_r, sizeof *s->regions, 64);
-			if (rc == 0)
-				rc = amd_grow(&obs, ng, &cap_o, sizeof *obs, 64);
-			if (rc < 0)
-				break;
-			r = &s->regions[s->nregions++];
-			ob = &obs[ng++];
-			memset(ob, 0, sizeof *ob);
-		}
-		rc = fit_region(ix + a, b - a, &cs, &u, o, r, ob);
-		a = b;
-	}
+	struct fit_pool pool = { .jobs = jobs, .n = nj, .cs = &cs, .u = &u, .o = o };
+	if (rc == 0) /* two steps would share one model: then one thread, in order */
+		rc = fit_all(&pool, nstep > 1 ? 1 : FIT_THREADS);
 	if (rc < 0)
 		amd_fail(err, "scaling: out of memory");
 	else
 		rc = amd_scaling_whole(s, obs, &step_obs, st, sweep, o, err);
 	obs_free(obs, ng);
+	free(jobs);
 	free(step_obs.n);
 	free(step_obs.y);
 	free(ix);

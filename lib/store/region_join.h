@@ -98,4 +98,27 @@ int rj_cmp_coll(const void *a, const void *b);
  * rows one allocation with their strings (region_walk.c). */
 int rj_emit(struct rj *j, size_t per_run_above, struct amd_region_set *s);
 
+/* A region scan shared with a sweep's region list (regions_sweep.c,
+ * store_read.h; these four are region_times.c's): the rows of sweep `sweep`'s traces joined while that
+ * scan reads them, kept on the store (region_stash) until
+ * amd_store_region_set of the same sweep takes them. */
+struct rj_stash {
+	struct rj j;
+	int64_t step, coll; /* the dict ids of kinds step and collective (0: none) */
+	char *sweep;
+};
+/* A stash for sweep (its traces loaded) in *out, NULL when the sweep's
+ * region times would not be read as one sweep's (a selector); -1 failed
+ * (err set). */
+int rj_stash_begin(struct amd_store *st, const char *sweep, struct rj_stash **out,
+		   struct amd_err *err);
+/* One row of the table as region_times.c's scan would give it (kept
+ * only when that scan's WHERE would keep it); -1 out of memory. */
+int rj_stash_row(struct rj_stash *s, int64_t src, int null_rank, int rank, int64_t name_id,
+		 int64_t kind_id, int64_t self_ns, int has_self);
+/* After the scan: the names read, the stash kept on st (freed when it
+ * fails, err set). */
+int rj_stash_end(struct amd_store *st, struct rj_stash *s, struct amd_err *err);
+void rj_stash_free(struct rj_stash *s);
+
 #endif

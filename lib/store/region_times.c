@@ -20,6 +20,7 @@
 
 #include "region_times.h"
 #include "region_join.h"
+#include "region_scan.h"
 #include "sqlite_int.h"
 #include "buf.h"
 #include "run.h"
@@ -139,14 +140,38 @@ static int reserve_rows(struct amd_store *st, struct rj *j, struct amd_err *err)
 	return 0;
 }
 
+/* The dict ids of kinds step and collective, room for the rows. */
+static int regions_prep(struct amd_store *st, struct rj *j, int64_t *step, int64_t *coll,
+			struct amd_err *err)
+{
+	*step = amd_store_dict_id(st, "step", err); /* 0: no such kind */
+	*coll = amd_store_dict_id(st, "collective", err);
+	if (*step < 0 || *coll < 0 || reserve_rows(st, j, err) < 0)
+		return -1;
+	j->coll_kind = *coll;
+	return 0;
+}
+
+/* regions_sql's rows (rs_scan's batches) into j. */
+static int add_regions(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct rj *j = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_row *x = &w[i];
+		struct rj_in r = { x->v[2], x->v[3], x->v[4], !(x->null & 1u << 4) };
+		/* the rank as sqlite3_column_int gives it */
+		if (rj_add(j, x->v[0], (x->null >> 1) & 1, (int)x->v[1], &r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Every region row of j's traces into j. */
 static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
-	int64_t step = amd_store_dict_id(st, "step", err); /* 0: no such kind */
-	int64_t coll = amd_store_dict_id(st, "collective", err);
-	if (step < 0 || coll < 0 || reserve_rows(st, j, err) < 0)
+	int64_t step, coll;
+	if (regions_prep(st, j, &step, &coll, err) < 0)
 		return -1;
-	j->coll_kind = coll;
 	sqlite3_stmt *q = amd_store_prepare(st, regions_sql, err);
 	if (!q)
 		return -1;
@@ -154,21 +179,7 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 		sqlite3_bind_int64(q, 1, step);
 	if (coll)
 		sqlite3_bind_int64(q, 2, coll);
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct rj_in r = {
-			.name_id = sqlite3_column_int64(q, 2),
-			.kind_id = sqlite3_column_int64(q, 3),
-			.self_ns = sqlite3_column_int64(q, 4),
-			.has_self = sqlite3_column_type(q, 4) != SQLITE_NULL,
-		};
-		int null_rank = sqlite3_column_type(q, 1) == SQLITE_NULL;
-		if (rj_add(j, sqlite3_column_int64(q, 0), null_rank, sqlite3_column_int(q, 1), &r) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_rows_done(st, q, rs_scan(q, 5, add_regions, j), err);
 }
 
 /* The dict strings of j's names and kinds. */
@@ -193,10 +204,27 @@ static int load_names(struct amd_store *st, struct rj *j, struct amd_err *err)
 	return amd_store_rows_done(st, q, rc, err);
 }
 
+/* The stash of a shared scan (rj_stash_begin) when it is of sweep. */
+static struct rj_stash *take_stash(struct amd_store *st, const char *sweep)
+{
+	struct rj_stash *s = st->region_stash;
+	if (!s || !sweep || strcmp(s->sweep, sweep) != 0)
+		return NULL;
+	st->region_stash = NULL;
+	return s;
+}
+
 int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run_above,
 			 struct amd_region_set *out, struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
+	struct rj_stash *kept = take_stash(st, sweep);
+	if (kept) { /* read by a sweep's region list in this snapshot */
+		int rc = rj_emit(&kept->j, per_run_above, out) < 0
+			? amd_fail(err, "%s: out of memory", amd_store_path(st)) : 0;
+		rj_stash_free(kept);
+		return rc;
+	}
 	struct rj j;
 	rj_init(&j);
 	int rc = load_traces(st, sweep, &j, err);
@@ -210,6 +238,67 @@ int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run
 		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 	rj_free(&j);
 	return rc;
+}
+
+void rj_stash_free(struct rj_stash *s)
+{
+	if (!s)
+		return;
+	rj_free(&s->j);
+	free(s->sweep);
+	free(s);
+}
+
+void amd_store_drop_region_stash(struct amd_store *st)
+{
+	rj_stash_free(st->region_stash);
+	st->region_stash = NULL;
+}
+
+int rj_stash_begin(struct amd_store *st, const char *sweep, struct rj_stash **out,
+		   struct amd_err *err)
+{
+	*out = NULL;
+	if (amd_selector_is(sweep))
+		return 0;
+	struct rj_stash *s = calloc(1, sizeof *s);
+	if (!s || !(s->sweep = strdup(sweep))) {
+		free(s);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	rj_init(&s->j);
+	int rc = load_traces(st, sweep, &s->j, err);
+	if (rc == 0 && rj_index(&s->j) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
+	if (rc == 0)
+		rc = regions_prep(st, &s->j, &s->step, &s->coll, err);
+	if (rc < 0) {
+		rj_stash_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+int rj_stash_row(struct rj_stash *s, int64_t src, int null_rank, int rank, int64_t name_id,
+		 int64_t kind_id, int64_t self_ns, int has_self)
+{
+	/* regions_sql's WHERE: kind_id IS NOT step AND (self_ns IS NOT NULL OR kind_id IS coll) */
+	if ((s->step && kind_id == s->step) || !(has_self || (s->coll && kind_id == s->coll)))
+		return 0;
+	struct rj_in r = { name_id, kind_id, self_ns, has_self };
+	return rj_add(&s->j, src, null_rank, rank, &r);
+}
+
+int rj_stash_end(struct amd_store *st, struct rj_stash *s, struct amd_err *err)
+{
+	if (load_names(st, &s->j, err) < 0) {
+		rj_stash_free(s);
+		return -1;
+	}
+	amd_store_drop_region_stash(st);
+	st->region_stash = s;
+	return 0;
 }
 
 int amd_store_region_times(struct amd_store *st, const char *sweep,

@@ -4,7 +4,8 @@
  * traces of amd_store_region_set (region_times.h); where a strategy's
  * observations are its runs (amd_region_runs_rule), a run's traces are
  * summed into one row per region as they are walked, so the millions of
- * per-trace rows of a big sweep are never made. */
+ * per-trace rows of a big sweep are never made. The output is sized
+ * first by counting (count_rows: regions marked, nothing summed). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ struct walk {
 	size_t nt, nr;
 	uint32_t step_group;
 	struct pool p;
-	struct amd_region_time *out; /* NULL: nout counts */
+	struct amd_region_time *out; /* count_rows' rows */
 	size_t nout;
 	struct amd_region_trace *traces;
 	size_t ntraces;
@@ -70,17 +71,19 @@ static void pool_fill(const struct rj *j, struct pool *p)
 	p->step_name = put(p, AMD_REGION_STEP);
 }
 
-/* 1 when an operator row r is hidden by its trace's collective of that name. */
-static int hidden(const struct rj_row *r, const struct rj_row *const *coll, size_t nc)
+/* 1 when an operator row r is hidden by its trace's collective of that
+ * name (searched among its trace's collectives only). */
+static int hidden(const struct walk *w, const struct rj_row *r)
 {
 	const struct rj_row *key = r;
-	return nc && bsearch(&key, coll, nc, sizeof *coll, rj_cmp_coll) != NULL;
+	size_t a = w->coll_at[r->trace], n = w->coll_at[r->trace + 1] - a;
+	return n && bsearch(&key, w->coll + a, n, sizeof *w->coll, rj_cmp_coll) != NULL;
 }
 
 /* 1 when row r is an operator row that counts (not a collective, not hidden). */
 static int counts(const struct walk *w, const struct rj_row *r)
 {
-	return r->has_self && !r->coll && !hidden(r, w->coll, w->nc);
+	return r->has_self && !r->coll && !hidden(w, r);
 }
 
 /* The collective rows sorted by (trace, name), each with its group, and
@@ -207,8 +210,6 @@ static int cells(struct walk *w, size_t per_run_above)
 static void emit_row(struct walk *w, size_t ti, uint32_t g, double seconds, int rank)
 {
 	size_t k = w->nout++;
-	if (!w->out)
-		return;
 	const struct rj_trace *t = &w->j->tr[ti];
 	const struct rj_group *gr = &w->j->groups[g];
 	const struct pool *p = &w->p;
@@ -299,7 +300,45 @@ static int new_unit(const struct walk *w, size_t k)
 	return a->run_id != b->run_id || a->n != b->n;
 }
 
-/* Every trace walked: rows counted (w->out NULL) or written. */
+/* Marks group g in the current run; 1 when it is new there. */
+static int mark(struct walk *w, uint32_t g)
+{
+	if (w->rmark[g] == w->rstamp)
+		return 0;
+	w->rmark[g] = w->rstamp;
+	return 1;
+}
+
+/* The rows walk_all writes, counted without summing: a trace's own rows
+ * (trace_rows), or, for traces summed per run, the distinct regions of
+ * each run. */
+static size_t count_rows(struct walk *w)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < w->ntraces; k++) {
+		size_t ti = w->cell_ti[k], o = w->j->tr[ti].order;
+		if (!w->per_run[k]) {
+			n += trace_rows(w, ti, o);
+			continue;
+		}
+		if (!k || !w->per_run[k - 1] || new_unit(w, k))
+			w->rstamp++;
+		for (size_t i = w->ops_at[o]; i < w->ops_at[o + 1]; i++)
+			n += mark(w, w->j->rows[w->ops[i]].group);
+		int64_t sum;
+		int any;
+		for (size_t a = w->coll_at[ti], b; a < w->coll_at[ti + 1]; a = b) {
+			b = coll_group(w, a, &sum, &any);
+			n += any && mark(w, w->coll[a]->group);
+		}
+		if (w->j->tr[ti].nsteps > 0)
+			n += mark(w, w->step_group);
+	}
+	w->rstamp++;
+	return n;
+}
+
+/* Every trace walked, its rows written. */
 static void walk_all(struct walk *w)
 {
 	size_t first = 0; /* the current run's first trace */
@@ -387,7 +426,7 @@ int rj_emit(struct rj *j, size_t per_run_above, struct amd_region_set *s)
 	int rc = collectives(&w) == 0 && operators(&w) == 0 && cells(&w, per_run_above) == 0
 		&& scratch(&w) == 0 ? 0 : -1;
 	if (rc == 0) {
-		walk_all(&w); /* counts the rows */
+		w.nout = count_rows(&w);
 		rc = emit(&w, s);
 	}
 	if (rc < 0)

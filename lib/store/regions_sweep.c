@@ -8,6 +8,8 @@
  * every row). Ties in self and total time are ranked by kind, name,
  * profiler, file and line. */
 #include "regions_sweep.h"
+#include "region_join.h"
+#include "region_scan.h"
 #include "sqlite_int.h"
 
 #include <math.h>
@@ -21,6 +23,13 @@ static const char runs_sql[] =
 	"SELECT ru.id, coalesce(pa.id, ru.id), coalesce(ru.strategy, pa.strategy),"
 	" coalesce(ru.n, pa.n, -1) FROM run ru LEFT JOIN run pa ON pa.ext_id = ru.parent_ext_id"
 	" WHERE ru.sweep_id = ?1 ORDER BY ru.id";
+
+/* The same rows and columns and, after them, what region_times.c's
+ * scan reads (source, rank), of every row: one scan for both
+ * (store_read.h's amd_store_read_share_regions). */
+static const char shared_sql[] =
+	"SELECT run_id, profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,"
+	" self_ns, total_ns, bytes, source_id, rank FROM region";
 
 static const char rows_sql[] =
 	"SELECT run_id, profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,"
@@ -50,6 +59,7 @@ struct sw_group {
 struct sw {
 	struct sw_run *runs;
 	size_t nruns;
+	const struct sw_run *last; /* run_of's last answer */
 	struct sw_conf *confs;
 	size_t nconfs, cap_confs;
 	struct sw_group *g;
@@ -107,8 +117,10 @@ static int load_runs(struct amd_store *st, int64_t sweep_id, struct sw *s, struc
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-static const struct sw_run *run_of(const struct sw *s, int64_t id)
+static const struct sw_run *run_of(struct sw *s, int64_t id)
 {
+	if (s->last && s->last->id == id) /* a run's rows come together */
+		return s->last;
 	size_t a = 0, b = s->nruns;
 	while (a < b) {
 		size_t m = (a + b) / 2;
@@ -117,7 +129,9 @@ static const struct sw_run *run_of(const struct sw *s, int64_t id)
 		else
 			b = m;
 	}
-	return a < s->nruns && s->runs[a].id == id ? &s->runs[a] : NULL;
+	if (a < s->nruns && s->runs[a].id == id)
+		return s->last = &s->runs[a];
+	return NULL;
 }
 
 /* The key's fields folded by multiply-xor, mixed to 32 bits (hashing its
@@ -198,35 +212,36 @@ static int count_run(struct sw *s, size_t gi, int64_t logical)
 	return 0;
 }
 
-static int64_t opt(sqlite3_stmt *q, int i, int *has)
+/* Adds row w (rows_sql's columns; a region of run r) to its group. */
+static int add_row(struct sw *s, const struct rs_row *w, const struct sw_run *r)
 {
-	*has = sqlite3_column_type(q, i) != SQLITE_NULL;
-	return *has ? sqlite3_column_int64(q, i) : 0;
-}
-
-/* Adds the current row of q (a region of run r) to its group. */
-static int add_row(struct sw *s, sqlite3_stmt *q, const struct sw_run *r)
-{
-	int has;
 	struct sw_group key = { .conf = r->conf };
-	key.profiler = sqlite3_column_int64(q, 1);
-	key.kind = sqlite3_column_int64(q, 2);
-	key.name = sqlite3_column_int64(q, 3);
-	key.file = opt(q, 4, &has);
-	key.file = has ? key.file : INT64_MIN;
-	key.line = opt(q, 5, &has);
-	key.line = has ? key.line : INT64_MIN;
+	key.profiler = w->v[1];
+	key.kind = w->v[2];
+	key.name = w->v[3];
+	key.file = w->null & 1u << 4 ? INT64_MIN : w->v[4];
+	key.line = w->null & 1u << 5 ? INT64_MIN : w->v[5];
 	struct sw_group *g = group_of(s, &key);
 	if (!g)
 		return -1;
-	for (int k = 0; k < 5; k++) {
-		int64_t v = opt(q, 6 + k, &has);
-		if (has) {
-			g->sum[k] += v;
+	for (int k = 0; k < 5; k++)
+		if (!(w->null & 1u << (6 + k))) {
+			g->sum[k] += w->v[6 + k];
 			g->has[k] = 1;
 		}
-	}
 	return count_run(s, (size_t)(g - s->g), r->logical);
+}
+
+/* rows_sql's rows (rs_scan's batches) into their groups. */
+static int add_rows(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct sw *s = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct sw_run *r = run_of(s, w[i].v[0]);
+		if (r && add_row(s, &w[i], r) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t profiler,
@@ -239,15 +254,63 @@ static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t p
 		sqlite3_bind_int64(q, 1, kind);
 	if (profiler)
 		sqlite3_bind_int64(q, 2, profiler);
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const struct sw_run *r = run_of(s, sqlite3_column_int64(q, 0));
-		if (r && add_row(s, q, r) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
+	return amd_store_rows_done(st, q, rs_scan(q, 11, add_rows, s), err);
+}
+
+/* The groups and the region times' stash of a shared scan. */
+struct shared {
+	struct sw *s;
+	struct rj_stash *k;
+};
+
+/* shared_sql's rows into their groups (those with a run) and into the
+ * region times' stash. */
+static int shared_rows(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct shared *h = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_row *x = &w[i];
+		const struct sw_run *r = x->null & 1u ? NULL : run_of(h->s, x->v[0]);
+		if (r && add_row(h->s, x, r) < 0)
+			return -1;
+		/* the rank as sqlite3_column_int gives it */
+		if (rj_stash_row(h->k, x->v[11], (x->null >> 12) & 1, (int)x->v[12], x->v[3],
+				 x->v[2], x->v[8], !(x->null & 1u << 8)) < 0)
+			return -1;
 	}
-	return amd_store_rows_done(st, q, rc, err);
+	return 0;
+}
+
+/* load_rows with no filter, the region times of the sweep read in the
+ * same scan and kept (region_join.h's rj_stash). */
+static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id,
+			    struct amd_err *err)
+{
+	char *name = NULL;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT name FROM sweep WHERE id = ?1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, sweep_id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && amd_store_col_text(q, 0, &name) < 0)
+		rc = SQLITE_NOMEM;
+	if (amd_store_rows_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err) < 0)
+		return -1;
+	struct rj_stash *k = NULL;
+	rc = name ? rj_stash_begin(st, name, &k, err) : 0;
+	free(name);
+	if (rc < 0 || !k)
+		return rc < 0 ? -1 : -2; /* -2: no stash for it, read alone */
+	if (!(q = amd_store_prepare(st, shared_sql, err))) {
+		rj_stash_free(k);
+		return -1;
+	}
+	struct shared h = { s, k };
+	if (amd_store_rows_done(st, q, rs_scan(q, 13, shared_rows, &h), err) < 0) {
+		rj_stash_free(k);
+		return -1;
+	}
+	return rj_stash_end(st, k, err);
 }
 
 /* A group's strings and numbers as a region row (strings from dict). */
@@ -460,7 +523,11 @@ int amd_regions_sweep_top(struct amd_store *st, int64_t sweep_id,
 	int rc = 0;
 	if (kind != -2 && prof != -2) {
 		rc = load_runs(st, sweep_id, &s, err);
-		if (rc == 0)
+		if (rc == 0 && st->share_regions && !st->region_stash && !kind && !prof)
+			rc = load_rows_shared(st, &s, sweep_id, err);
+		else if (rc == 0)
+			rc = -2;
+		if (rc == -2)
 			rc = load_rows(st, &s, kind, prof, err);
 		if (rc == 0)
 			rc = make_list(st, &s, f->limit, out, err);

@@ -1,0 +1,36 @@
+/* region_scan.h — a plain scan of the region table split over two
+ * threads: this one steps SQLite and copies each row's integer columns,
+ * one consumer thread gets them in batches, in the scan's order, and
+ * does the rest (summing, joining). The consumer sees the rows in the
+ * same order as a single-threaded loop, so its results are the same;
+ * when its thread cannot start, it runs here, batch by batch. */
+#ifndef AMD_REGION_SCAN_H
+#define AMD_REGION_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#define RS_COLS 13
+
+/* One row: column i's integer in v[i] (0 when NULL), bit i of null set
+ * when it is NULL. */
+struct rs_row {
+	int64_t v[RS_COLS];
+	uint32_t null;
+};
+
+/* Called with each batch of rows, in order; -1 stops the scan (out of
+ * memory). */
+typedef int (*rs_consume)(void *ctx, const struct rs_row *rows, size_t n);
+
+/* The current row of q, columns 0..ncols-1 (ncols <= RS_COLS), into *r. */
+void rs_read(sqlite3_stmt *q, int ncols, struct rs_row *r);
+
+/* Steps q to its end, every row's first ncols columns to fn; the last
+ * sqlite3_step's code returned (SQLITE_DONE when every row was read),
+ * SQLITE_NOMEM when fn failed. */
+int rs_scan(sqlite3_stmt *q, int ncols, rs_consume fn, void *ctx);
+
+#endif
