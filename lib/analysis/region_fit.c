@@ -465,15 +465,15 @@ static void groups(const double *n, size_t m, size_t *ord, size_t *gs, size_t *g
 }
 
 /* A uniform index below k (one draw of the generator). */
-static size_t draw_index(struct amd_uniform *r, size_t k)
+static size_t draw_index(gsl_rng *r, size_t k)
 {
-	size_t i = (size_t)(amd_uniform(r) * (double)k);
+	size_t i = (size_t)(gsl_rng_uniform(r) * (double)k);
 	return i < k ? i : k - 1;
 }
 
 /* One resample of the observations into ys: repeats drawn within each
  * n, or the fitted values fit[] times resampled relative residuals. */
-static void resample(struct amd_uniform *r, const double *fit, const double *y, size_t m, const double *e,
+static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, const double *e,
 		     const size_t *g, int residual, double *ys)
 {
 	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
@@ -572,10 +572,8 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	for (int k = 0; k < f->nplausible; k++)
 		if (f->plausible[k].nt == 1)
 			refit1_init(&fast[k], column(w, f->plausible[k].i[0], f->plausible[k].j[0]), w->wt, m);
-	struct amd_uniform u;
-	amd_uniform_init(&u, r);
 	for (int b = 0; b < B; b++) {
-		resample(&u, fit, y, m, e, g, f->residual_boot, ys);
+		resample(r, fit, y, m, e, g, f->residual_boot, ys);
 		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
 		double c[AMD_RFIT_STRIDE] = { 0 }, rss = 0;
 		if (md->nt == 1) {
@@ -586,7 +584,7 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 		}
 		for (int t = 0; t < AMD_RFIT_STRIDE; t++)
 			f->draws[(size_t)b * AMD_RFIT_STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
-		f->noise[b] = e[draw_index(&u, m)];
+		f->noise[b] = e[draw_index(r, m)];
 	}
 	for (int t = 0; t <= cd->h.nt; t++) {
 		size_t k = 0;

@@ -269,24 +269,6 @@ static int refuse_oom(struct amd_interval *ci, size_t n)
 	return -1;
 }
 
-/* GSL's mt19937 state (gsl/rng/mt.c's mt_state_t). */
-struct mt_state {
-	unsigned long mt[624];
-	int mti;
-};
-
-void amd_uniform_init(struct amd_uniform *u, gsl_rng *r)
-{
-	u->r = r;
-	u->mt = NULL;
-	u->mti = NULL;
-	if (r->type == gsl_rng_mt19937 && r->type->size == sizeof(struct mt_state)) {
-		struct mt_state *s = r->state;
-		u->mt = s->mt;
-		u->mti = &s->mti;
-	}
-}
-
 static _Thread_local int gsl_held; /* amd_gsl_thread_quiet's mark */
 
 void amd_gsl_thread_quiet(int on)

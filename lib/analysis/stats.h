@@ -119,34 +119,6 @@ double amd_karp_flatt(double s, double p);
  * bootstrap of amdahl draws from one of these. */
 gsl_rng *amd_rng_new(unsigned long seed);
 
-/* gsl_rng_uniform(r)'s draws for a generator of amd_rng_new, without
- * a call through GSL's table per draw: GSL's mt19937 state (its mt.c:
- * 624 words, then the index of the next) is read in place and each word
- * tempered here as mt.c does; GSL refills the block (gsl_rng_get at the
- * end of one). Another generator or state size: gsl_rng_uniform. The
- * same numbers in the same order either way (test_stats.c checks). */
-struct amd_uniform {
-	gsl_rng *r;
-	unsigned long *mt; /* NULL: gsl_rng_uniform */
-	int *mti;
-};
-
-void amd_uniform_init(struct amd_uniform *u, gsl_rng *r);
-
-static inline double amd_uniform(struct amd_uniform *u)
-{
-	if (!u->mt)
-		return gsl_rng_uniform(u->r);
-	if (*u->mti >= 624)
-		return (double)gsl_rng_get(u->r) / 4294967296.0;
-	unsigned long k = u->mt[(*u->mti)++];
-	k ^= k >> 11;
-	k ^= (k << 7) & 0x9d2c5680UL;
-	k ^= (k << 15) & 0xefc60000UL;
-	k ^= k >> 18;
-	return (double)k / 4294967296.0;
-}
-
 /* GSL's error handler is one global. Code that may run on several
  * threads at once (the region fits, scaling.c) turns it off and back
  * through these: on a thread marked by amd_gsl_thread_quiet(1) — whose

@@ -1,7 +1,6 @@
 /* test_stats.c — analysis/stats on small vectors whose answers are known by
  * hand (or from the textbook formula), NaN handling, interval refusals
- * below 3 values and the USL refusal below 4 distinct n; amd_uniform's
- * draws against gsl_rng_uniform's. */
+ * below 3 values and the USL refusal below 4 distinct n. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -189,32 +188,6 @@ static void test_karp_flatt(void **state)
 	assert_true(isnan(amd_karp_flatt(NAN, 4)));
 }
 
-/* amd_uniform gives gsl_rng_uniform's numbers, in order, across many
- * refills of mt19937's block of 624 and for several seeds; the draws of
- * the two interleaved with gsl_rng_get on the same generator too. */
-static void test_uniform_is_gsl(void **state)
-{
-	(void)state;
-	unsigned long seeds[] = {20260101UL, 0, 1, 4357, 0xffffffffUL};
-	for (size_t k = 0; k < NV(seeds); k++) {
-		gsl_rng *a = amd_rng_new(seeds[k]), *b = amd_rng_new(seeds[k]);
-		assert_non_null(a);
-		assert_non_null(b);
-		struct amd_uniform u;
-		amd_uniform_init(&u, a);
-		assert_non_null(u.mt); /* the fast path is the one tested */
-		for (long i = 0; i < 1000000; i++) {
-			double x = amd_uniform(&u), y = gsl_rng_uniform(b);
-			if (x != y)
-				fail_msg("seed %lu, draw %ld: %.17g, gsl %.17g", seeds[k], i, x, y);
-			if (i % 1000 == 999)
-				assert_true(gsl_rng_get(a) == gsl_rng_get(b));
-		}
-		gsl_rng_free(a);
-		gsl_rng_free(b);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,7 +202,6 @@ int main(void)
 		cmocka_unit_test(test_usl),
 		cmocka_unit_test(test_usl_refused_with_3_n),
 		cmocka_unit_test(test_karp_flatt),
-		cmocka_unit_test(test_uniform_is_gsl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
