@@ -630,6 +630,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->touched);
 	writer_metrics_free(ss);
 	writer_gpus_free(ss);
+	writer_names_free(ss);
 	writer_forget_stack(ss);
 	free(ss);
 }

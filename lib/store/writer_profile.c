@@ -4,6 +4,7 @@
  * writer_stack.c). */
 #include "writer_profile.h"
 #include "writer_memory.h"
+#include "writer_names.h"
 #include "writer_sink.h"
 
 #include <stdlib.h>
@@ -154,8 +155,8 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank,
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
-	int64_t nid = amd_store_intern(ss->st, name, err);
-	if (nid < 0)
+	int64_t nid = writer_name_id(ss, name);
+	if (nid <= 0 && (nid = amd_store_intern(ss->st, name, err)) < 0)
 		return -1;
 	sqlite3_stmt *q = writer_cached(ss, &ss->ins_op_avg,
 		"INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"

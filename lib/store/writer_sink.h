@@ -30,6 +30,7 @@ struct amd_store_sink {
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
 	struct writer_gpus *gpus; /* nvidia-smi samples not written yet (writer_gpu.c) */
+	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	sqlite3_stmt *ins_region, *ins_region_call;
 	/* py-spy stacks (writer_stack.c): statements for new frames, new
 	 * trie nodes and stacks; the unit's frames and nodes in memory */
