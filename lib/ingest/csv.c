@@ -131,13 +131,16 @@ static int put_char(struct amd_csv *c, size_t *len, char ch)
 	return rc;
 }
 
+/* The bytes that end an unquoted field. */
+static const unsigned char field_end[256] = {[','] = 1, ['\n'] = 1, ['\r'] = 1, ['\0'] = 1};
+
 /* Takes an unquoted field's bytes up to ',', a line end, a NUL or the
  * end of the input: each stretch of the window copied at once. */
 static int plain_run(struct amd_csv *c, size_t *len)
 {
 	while (c->p < c->end || refill(c) > 0) {
 		const char *s = c->p, *e = s;
-		while (e < c->end && *e != ',' && *e != '\n' && *e != '\r' && *e != '\0')
+		while (e < c->end && !field_end[(unsigned char)*e])
 			e++;
 		size_t k = (size_t)(e - s);
 		int rc = reserve(c, *len, k);
@@ -157,7 +160,8 @@ static int plain_run(struct amd_csv *c, size_t *len)
  * turned into pointers once the record is complete. */
 static int add_field(struct amd_csv *c, size_t start)
 {
-	if (amd_grow(&c->field, c->n, &c->field_cap, sizeof *c->field, 16) < 0)
+	if (c->n == c->field_cap &&
+	    amd_grow(&c->field, c->n, &c->field_cap, sizeof *c->field, 16) < 0)
 		return -1;
 	c->field[c->n++] = (char *)(uintptr_t)start;
 	return 0;

@@ -3,6 +3,20 @@
 
 #include <string.h>
 
+/* Little-endian words: a plain copy on a little-endian host. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+#else
 static void put_u64(unsigned char *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++)
@@ -16,6 +30,7 @@ static uint64_t get_u64(const unsigned char *p)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
 }
+#endif
 
 static void put_f64(unsigned char *p, double d)
 {
