@@ -23,6 +23,8 @@ ROWS6="SELECT printf('%d|%d|%s|%s|%s|%s|%s', gpu, ts_ms, iif(util_pct IS NULL, '
  iif(mem_used_mib IS NULL, '', printf('%.6f', mem_used_mib)), iif(temp_c IS NULL, '', printf('%.6f', temp_c))) FROM gpu_sample"
 # the oracle's lines (repr values, None) at 6 decimals, sorted
 six() { awk -F'|' '{ printf "%s|%s", $1, $2; for (i = 3; i <= 7; i++) printf "|%s", ($i == "None" ? "" : sprintf("%.6f", $i)); print "" }' | sort; }
+# the chunk rows of a store without their source and run ids
+CHUNKS="SELECT gpu, chunk, n, t0_ms, t1_ms, hex(samples) FROM gpu_series"
 # the chunk rows of a store byte for byte
 series_rows() { q "$1" "SELECT source_id, run_id, gpu, chunk, n, t0_ms, t1_ms, hex(samples) FROM gpu_series ORDER BY 1, 3, 4" | sha256sum; }
 
@@ -70,6 +72,26 @@ test_expect_success PYTHON,SQLITE3 'a log ingested without a run, linked after t
 	test_eq 0 "$(q "$S" "SELECT count(run_id) FROM gpu_sample WHERE source_id = (SELECT id FROM source WHERE path LIKE '"'%two-gpus.csv'"')")" &&
 	test_status 0 "$AMDAHL" --store "$S" link "$BIG" bf16-b16 &&
 	test_eq 10000 "$(q "$S" "SELECT count(*) FROM gpu_sample g JOIN run r ON r.id = g.run_id WHERE r.name = '"'bf16-b16'"'")"
+'
+# a private clickhouse-server for the push and pull below (as pull.sh)
+CH_SCRIPT="$AMDAHL_ROOT/tests/lib/clickhouse.sh"
+test_lazy_prereq CLICKHOUSE '[ -n "${AMDAHL_CH_PORT:-}" ] || "$CH_SCRIPT" have'
+export AMDAHL_CLICKHOUSE_PASSWORD=amdahl-test-pw
+if [ -z "${AMDAHL_CH_PORT:-}" ] && test_have_prereq CLICKHOUSE; then
+	mkdir -p "$TMP/server" && AMDAHL_CH_PORT=$("$CH_SCRIPT" start "$TMP/server") ||
+		echo "# clickhouse-server did not start" >&2
+	trap '"$CH_SCRIPT" stop "$TMP/server" >/dev/null 2>&1; test_cleanup' EXIT
+fi
+ch() { curl -sS -u "amdahl:$AMDAHL_CLICKHOUSE_PASSWORD" --data-binary "$1" "http://127.0.0.1:$AMDAHL_CH_PORT/"; }
+test_expect_success CLICKHOUSE,SQLITE3,SQLITE_STORE 'pushed to ClickHouse (a row per sample there) and pulled back: the same samples, packed again' '
+	db="clickhouse://amdahl@127.0.0.1:${AMDAHL_CH_PORT:-0}/gpu_layout_$$" &&
+	test_status 0 "$AMDAHL" --store "$S" push --to "$db" &&
+	test_eq "$(wc -l <"$TMP/want6.txt")" "$(ch "SELECT count() FROM gpu_layout_$$.gpu_sample")" &&
+	test_status 0 "$AMDAHL" pull --from "$db" --to "$TMP/pulled.db" &&
+	test_eq "$(sha256sum <"$TMP/want6.txt")" "$(q "$TMP/pulled.db" "$ROWS6" | sort | sha256sum)" &&
+	test_eq ok "$($ORACLE check "$TMP/pulled.db")" &&
+	test_eq "$(q "$S" "$CHUNKS" | sort | sha256sum)" "$(q "$TMP/pulled.db" "$CHUNKS" | sort | sha256sum)" &&
+	ch "DROP DATABASE IF EXISTS gpu_layout_$$"
 '
 
 # old7 STORE: rewrites STORE's samples in the layout of schema version 7
