@@ -62,7 +62,9 @@ struct amd_sink {
 	/* Optional, before the facts that name them: n names (op, function,
 	 * file names; repeats allowed) the unit will report. The store adds the new
 	 * ones to its dictionary at once in byte order, so that its name
-	 * index fills in order rather than at random (writer_names.c). */
+	 * index fills in order rather than at random (writer_names.c). The
+	 * strings stay valid and unchanged until the unit ends: a fact naming
+	 * one by the same pointer finds its id without hashing the text. */
 	int (*names)(struct amd_sink *s, const char *const *names, size_t n,
 		     struct amd_err *err);
 };

@@ -210,8 +210,9 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 	}
 	if (ncols > 64)
 		return amd_fail(err, "%s: table %s: more than 64 columns", st->path, t->name);
-	/* SQLite's metric_point keys repeated steps apart by seq: the row's order */
-	int seq = strcmp(t->name, "metric_point") == 0;
+	/* SQLite's metric_point keys repeated steps apart by seq, gpu_sample
+	 * packs its samples in seq order: the row's order */
+	int seq = strcmp(t->name, "metric_point") == 0 || strcmp(t->name, "gpu_sample") == 0;
 	char sql[1200];
 	int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s(%s%s) VALUES(", t->name,
 			   t->cols, seq ? ",seq" : "");
@@ -272,13 +273,16 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	amd_buf_free(&sql);
 	if (!doc)
 		return -1;
-	int points = strcmp(t->name, "metric_point") == 0; /* rows packed into series */
-	int rc = points ? amd_metric_rows_open(st, err) : 0;
+	/* rows packed into series */
+	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
+	int rc = points ? amd_metric_rows_open(st, err) : gpu ? amd_gpu_rows_open(st, err) : 0;
 	if (rc == 0)
 		rc = insert_rows(st, t, doc, data, a, err);
 	cJSON_Delete(doc);
 	if (rc == 0 && points)
 		rc = amd_metric_rows_pack(st, err);
+	if (rc == 0 && gpu)
+		rc = amd_gpu_rows_pack(st, err);
 	return rc;
 }
 

@@ -28,7 +28,7 @@
 	" UNION SELECT run_id FROM main.trace WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.op_average WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.stack_sample WHERE source_id = $S" \
-	" UNION SELECT run_id FROM main.gpu_sample WHERE source_id = $S)"
+	" UNION SELECT run_id FROM main.gpu_series WHERE source_id = $S)"
 
 /* Appends text with every $S replaced by id. */
 static int subst(struct amd_buf *b, const char *text, long long id)

@@ -1,7 +1,9 @@
-/* metric_rows.c — point rows into packed series (metric_rows.h). */
+/* metric_rows.c — point and GPU sample rows into packed series
+ * (metric_rows.h). */
 #include "metric_rows.h"
 #include "sqlite_int.h"
 
+#include "gpu_sql.h"
 #include "metric_sql.h"
 
 int amd_metric_rows_open(struct amd_store *st, struct amd_err *err)
@@ -15,4 +17,18 @@ int amd_metric_rows_pack(struct amd_store *st, struct amd_err *err)
 {
 	return amd_store_exec(st, AMD_METRIC_PACK_SQL("temp.metric_point")
 			      "DROP TABLE temp.metric_point;", err);
+}
+
+int amd_gpu_rows_open(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, "CREATE TEMP TABLE gpu_sample(source_id INTEGER NOT NULL,"
+			      " run_id INTEGER, gpu INTEGER NOT NULL, ts_ms INTEGER NOT NULL,"
+			      " util_pct REAL, mem_util_pct REAL, power_w REAL, mem_used_mib REAL,"
+			      " temp_c REAL, seq INTEGER NOT NULL)", err);
+}
+
+int amd_gpu_rows_pack(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, AMD_GPU_PACK_SQL("temp.gpu_sample")
+			      "DROP TABLE temp.gpu_sample;", err);
 }

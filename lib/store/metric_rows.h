@@ -1,5 +1,6 @@
-/* metric_rows.h — metric points arriving row by row (the ClickHouse
- * load) into the packed series of metric_series: a temporary table
+/* metric_rows.h — metric points and GPU samples arriving row by row
+ * (the ClickHouse load) into the packed series of metric_series (and of
+ * gpu_series): a temporary table
  * `metric_point` (it hides the virtual table of that name) takes the
  * rows, then they are packed through amd_metric_pack (metric_sql.h). */
 #ifndef AMD_METRIC_ROWS_H
@@ -14,5 +15,12 @@ int amd_metric_rows_open(struct amd_store *st, struct amd_err *err);
 /* Packs its rows into metric_series (seq orders a series' points) and
  * drops it. */
 int amd_metric_rows_pack(struct amd_store *st, struct amd_err *err);
+
+/* The same for GPU samples (gpu_sql.h): temp.gpu_sample(source_id,
+ * run_id, gpu, ts_ms, util_pct, mem_util_pct, power_w, mem_used_mib,
+ * temp_c, seq) hides the virtual table gpu_sample; its rows are packed
+ * into gpu_series chunk rows, seq ordering each series. */
+int amd_gpu_rows_open(struct amd_store *st, struct amd_err *err);
+int amd_gpu_rows_pack(struct amd_store *st, struct amd_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 SQLITE_EXTENSION_INIT3
 #endif
 #include "metric_sql.h"
+#include "gpu_sql.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -334,5 +335,5 @@ int amd_metric_sql_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "amd_metric_pack", 4, SQLITE_UTF8, NULL, NULL,
 					     pack_step, pack_final);
-	return rc;
+	return rc == SQLITE_OK ? amd_gpu_sql_register(db) : rc; /* the GPU samples too */
 }

@@ -32,10 +32,11 @@ static const char orphans_sql[] =
 	"  OR EXISTS (SELECT 1 FROM op_average o WHERE o.source_id = s.id AND o.run_id IS NULL)"
 	"  OR EXISTS (SELECT 1 FROM stack_sample k WHERE k.source_id = s.id AND k.run_id IS NULL)"
 	"  OR EXISTS (SELECT 1 FROM region g WHERE g.source_id = s.id AND g.run_id IS NULL)"
-	"  OR (EXISTS (SELECT 1 FROM gpu_sample g WHERE g.source_id = s.id)"
-	"   AND NOT EXISTS (SELECT 1 FROM gpu_sample g WHERE g.source_id = s.id"
+	"  OR (EXISTS (SELECT 1 FROM gpu_series g WHERE g.source_id = s.id)"
+	"   AND NOT EXISTS (SELECT 1 FROM gpu_series g WHERE g.source_id = s.id"
 	"    AND (g.run_id IS NOT NULL OR EXISTS (SELECT 1 FROM run r"
-	"     WHERE g.ts_ms BETWEEN r.start_ms AND r.end_ms)))))"
+	"     WHERE r.start_ms <= g.t1_ms AND r.end_ms >= g.t0_ms"
+	"      AND amd_gpu_any_in(g.samples, r.start_ms, r.end_ms))))))"
 	" ORDER BY s.path";
 
 void amd_orphans_free(struct amd_orphan *v, size_t n)
@@ -108,6 +109,20 @@ int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sw
 	return 0;
 }
 
+/* What move_rows runs on table t: GPU samples are moved as their chunk
+ * rows (gpu_series, gpu_pack.h), counted sample by sample. */
+static void move_sql(char *sql, size_t size, const char *t, int what)
+{
+	if (strcmp(t, "gpu_sample") == 0)
+		snprintf(sql, size, what ? "UPDATE gpu_series SET run_id = ?2 WHERE source_id = ?1"
+				     " AND run_id IS NOT ?2 RETURNING n"
+				   : "SELECT coalesce(sum(n), 0) FROM gpu_series WHERE source_id = ?1");
+	else
+		snprintf(sql, size, what ? "UPDATE %s SET run_id = ?2 WHERE source_id = ?1"
+				     " AND run_id IS NOT ?2"
+				   : "SELECT count(*) FROM %s WHERE source_id = ?1", t);
+}
+
 /* Counts (what 0) or moves (what 1) the rows of source src in every
  * run table that are not run's; *rows gets the count. */
 static int move_rows(struct amd_store *st, int64_t src, int64_t run, int what, int64_t *rows,
@@ -116,20 +131,21 @@ static int move_rows(struct amd_store *st, int64_t src, int64_t run, int what, i
 	*rows = 0;
 	for (size_t i = 0; i < amd_run_fact_table_count; i++) {
 		char sql[160];
-		snprintf(sql, sizeof sql,
-			 what ? "UPDATE %s SET run_id = ?2 WHERE source_id = ?1"
-				" AND run_id IS NOT ?2"
-			      : "SELECT count(*) FROM %s WHERE source_id = ?1", amd_run_fact_tables[i]);
+		move_sql(sql, sizeof sql, amd_run_fact_tables[i], what);
 		sqlite3_stmt *q = amd_store_prepare(st, sql, err);
 		if (!q)
 			return -1;
 		sqlite3_bind_int64(q, 1, src);
 		if (what)
 			sqlite3_bind_int64(q, 2, run);
-		int rc = sqlite3_step(q);
+		int rc = sqlite3_step(q), returning = rc == SQLITE_ROW && what;
+		while (rc == SQLITE_ROW && returning) { /* UPDATE … RETURNING n */
+			*rows += sqlite3_column_int64(q, 0);
+			rc = sqlite3_step(q);
+		}
 		if (rc == SQLITE_ROW)
 			*rows += sqlite3_column_int64(q, 0);
-		else if (rc == SQLITE_DONE)
+		else if (rc == SQLITE_DONE && !returning)
 			*rows += sqlite3_changes(st->db);
 		sqlite3_finalize(q);
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)

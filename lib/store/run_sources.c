@@ -26,7 +26,7 @@ static const char sql[] =
 	" links AS (SELECT source_id AS sid, id AS rid FROM run"
 	"  WHERE source_id IS NOT NULL AND id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM trace WHERE run_id IN (SELECT id FROM pick)"
-	"  UNION SELECT source_id, run_id FROM gpu_sample WHERE run_id IN (SELECT id FROM pick)"
+	"  UNION SELECT source_id, run_id FROM gpu_series WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM op_average WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM stack_sample WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM metric_series WHERE run_id IN (SELECT id FROM pick))"

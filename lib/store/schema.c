@@ -7,6 +7,7 @@
  * came from, so replacing or dropping a source is one DELETE per table. */
 #include "schema.h"
 
+#include "gpu_sql.h"
 #include "metric_sql.h"
 
 static const char v1[] =
@@ -166,6 +167,27 @@ static const char v_source_lookup[] =
 	"CREATE INDEX IF NOT EXISTS trace_source ON trace(source_id);\n"
 	"CREATE INDEX IF NOT EXISTS op_average_source ON op_average(source_id);\n";
 
+/* GPU samples packed (issue 19, round nine): each (source, run, GPU)
+ * series of nvidia-smi samples is one row, or a chunk row per
+ * AMD_GPU_CHUNK samples, holding its times and five values as
+ * little-endian arrays in one blob (gpu_pack.h), with the chunk's least
+ * and greatest time; the virtual table gpu_sample (gpu_sql.h) shows them
+ * row by row. The old rows are packed in their rowid (file) order.
+ * IF NOT EXISTS: a store rewound to an older version by a test holds
+ * gpu_series and no table gpu_sample (the empty one made here hides the
+ * virtual table until it is dropped). */
+static const char v_gpu_packed[] =
+	"CREATE TABLE IF NOT EXISTS gpu_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
+	" gpu INTEGER NOT NULL, ts_ms INTEGER NOT NULL, util_pct REAL,"
+	" mem_util_pct REAL, power_w REAL, mem_used_mib REAL, temp_c REAL);\n"
+	"CREATE TABLE IF NOT EXISTS gpu_series(source_id INTEGER NOT NULL, run_id INTEGER,"
+	" gpu INTEGER NOT NULL, chunk INTEGER NOT NULL, n INTEGER NOT NULL,"
+	" t0_ms INTEGER NOT NULL, t1_ms INTEGER NOT NULL, samples BLOB NOT NULL);\n"
+	"CREATE INDEX IF NOT EXISTS gpu_series_source ON gpu_series(source_id, gpu, chunk);\n"
+	"CREATE INDEX IF NOT EXISTS gpu_series_run ON gpu_series(run_id);\n"
+	AMD_GPU_PACK_SQL("(SELECT rowid AS seq, * FROM main.gpu_sample)")
+	"DROP TABLE gpu_sample;\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -174,6 +196,7 @@ const char *const amd_migrations[] = {
 	v_metric_clustered,
 	v_metric_packed,
 	v_source_lookup,
+	v_gpu_packed,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -25,7 +25,7 @@ static const char sources_sql[] =
 	"WITH runs AS " SWEEP_RUNS ","
 	" ids AS (SELECT source_id AS id FROM run WHERE id IN runs"
 	"  UNION SELECT source_id FROM trace WHERE run_id IN runs"
-	"  UNION SELECT source_id FROM gpu_sample WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM gpu_series WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM op_average WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM stack_sample WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM metric_series WHERE run_id IN runs)"

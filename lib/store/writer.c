@@ -145,7 +145,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM op_average WHERE source_id=?1",
 		"DELETE FROM stack_sample WHERE source_id=?1",
 		"DELETE FROM stack_node WHERE source_id=?1",
-		"DELETE FROM gpu_sample WHERE source_id=?1",
+		"DELETE FROM gpu_series WHERE source_id=?1",
 		"DELETE FROM region WHERE source_id=?1",
 		"DELETE FROM region_call WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",
@@ -196,7 +196,7 @@ static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err 
 		" AND NOT EXISTS (SELECT 1 FROM run c WHERE c.parent_ext_id = run.ext_id)"
 		" AND NOT EXISTS (SELECT 1 FROM trace WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM op_average WHERE run_id = run.id)"
-		" AND NOT EXISTS (SELECT 1 FROM gpu_sample WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM gpu_series WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM stack_sample WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM region WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM metric_series WHERE run_id = run.id"
@@ -589,7 +589,8 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 		amd_store_sink_abort(ss);
 		return -1;
 	}
-	if (!ss->skip && (writer_metrics_flush(ss, err) < 0 || writer_regions_derive(ss, err) < 0)) {
+	if (!ss->skip && (writer_metrics_flush(ss, err) < 0 || writer_gpus_flush(ss, err) < 0 ||
+			  writer_regions_derive(ss, err) < 0)) {
 		amd_store_sink_abort(ss);
 		return -1;
 	}
@@ -630,6 +631,8 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	free(ss->sweep_override);
 	free(ss->touched);
 	writer_metrics_free(ss);
+	writer_gpus_free(ss);
+	writer_names_free(ss);
 	writer_forget_stack(ss);
 	free(ss);
 }

@@ -1,8 +1,10 @@
 /* writer_profile.c — the unit writer's profiler facts (writer_profile.h):
  * a trace summary with its phases, ops, steps and collectives; operator
- * averages; nvidia-smi samples (py-spy stacks: writer_stack.c). */
+ * averages (nvidia-smi samples: writer_gpu.c; py-spy stacks:
+ * writer_stack.c). */
 #include "writer_profile.h"
 #include "writer_memory.h"
+#include "writer_names.h"
 #include "writer_sink.h"
 
 #include <stdlib.h>
@@ -154,8 +156,8 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank,
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
-	int64_t nid = amd_store_intern(ss->st, name, err);
-	if (nid < 0)
+	int64_t nid = writer_name_id(ss, name);
+	if (nid <= 0 && (nid = amd_store_intern(ss->st, name, err)) < 0)
 		return -1;
 	sqlite3_stmt *q = writer_cached(ss, &ss->ins_op_avg,
 		"INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"
@@ -171,27 +173,5 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank,
 	writer_bind_double(q, 5, self_cuda_us);
 	writer_bind_double(q, 6, cuda_total_us);
 	sqlite3_bind_int64(q, 7, calls);
-	return writer_exec(ss, q, err);
-}
-
-int writer_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g,
-			   struct amd_err *err)
-{
-	struct amd_store_sink *ss = s->ctx;
-	WRITER_ENTER(ss, err);
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_gpu,
-		"INSERT INTO gpu_sample(source_id, run_id, gpu, ts_ms, util_pct, mem_util_pct,"
-		" power_w, mem_used_mib, temp_c) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, ss->source_id);
-	writer_bind_run(ss, q, 2);
-	sqlite3_bind_int(q, 3, g->gpu);
-	sqlite3_bind_int64(q, 4, g->ts_ms);
-	writer_bind_double(q, 5, g->util_pct);
-	writer_bind_double(q, 6, g->mem_util_pct);
-	writer_bind_double(q, 7, g->power_w);
-	writer_bind_double(q, 8, g->mem_used_mib);
-	writer_bind_double(q, 9, g->temp_c);
 	return writer_exec(ss, q, err);
 }

@@ -1,9 +1,9 @@
 /* writer_sink.h — the state of one unit's sink (writer.h) and the
  * helpers its parts share: writer.c (the transaction, sources, runs,
  * params, tags, metrics, links) and writer_profile.c (traces, operator
- * averages, GPU samples), writer_stack.c (py-spy stacks),
+ * averages), writer_gpu.c (GPU samples), writer_stack.c (py-spy stacks),
  * writer_regions.c (regions) and writer_metrics.c (metric series).
- * Included only by those five. */
+ * Included only by those and writer_events.c, writer_names.c. */
 #ifndef AMD_WRITER_SINK_H
 #define AMD_WRITER_SINK_H
 
@@ -29,6 +29,8 @@ struct amd_store_sink {
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
 	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
+	struct writer_gpus *gpus; /* nvidia-smi samples not written yet (writer_gpu.c) */
+	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	sqlite3_stmt *ins_region, *ins_region_call;
 	/* py-spy stacks (writer_stack.c): statements for new frames, new
 	 * trie nodes and stacks; the unit's frames and nodes in memory */
@@ -72,6 +74,11 @@ int writer_metric(struct amd_sink *s, const char *key, int64_t step, int64_t ts_
 		  double value, struct amd_err *err);
 int writer_metrics_flush(struct amd_store_sink *ss, struct amd_err *err);
 void writer_metrics_free(struct amd_store_sink *ss);
+
+/* writer_gpu.c: writing every GPU's buffered samples (at the end of the
+ * unit); freeing the buffers. */
+int writer_gpus_flush(struct amd_store_sink *ss, struct amd_err *err);
+void writer_gpus_free(struct amd_store_sink *ss);
 
 /* The SQLite error of the last statement, after the unit's path. */
 int writer_sql_fail(struct amd_store_sink *ss, struct amd_err *err);

@@ -60,7 +60,7 @@ test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store from before the source-
 	cp "$TMP/j1.db" "$TMP/old.db" &&
 	last=$(q "$TMP/old.db" "SELECT max(version) FROM schema_version") &&
 	q "$TMP/old.db" "DROP INDEX source_sha256; DROP INDEX trace_source; DROP INDEX op_average_source;
-		DELETE FROM schema_version WHERE version = $last" &&
+		DELETE FROM schema_version WHERE version >= 7" &&
 	test_contains "SCAN t" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
 	"$AMDAHL" --store "$TMP/old.db" ingest -q "$DATA/cpu-strong-scaling" &&
 	test_eq "$last" "$(q "$TMP/old.db" "SELECT max(version) FROM schema_version")" &&

@@ -58,6 +58,13 @@ seeds_metric_blob() {
   cp tests/fuzz/seeds/metric_blob/* "$1/"
 }
 
+# Seeds of fuzz_gpu_blob: packed GPU sample blobs (testdata's
+# nvidia-smi log as one series, NaN/inf/-0 and extreme times, empty,
+# truncated).
+seeds_gpu_blob() {
+  cp tests/fuzz/seeds/gpu_blob/* "$1/"
+}
+
 # run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
 run_target() {
   local name=$1 bin=$2; shift 2
