@@ -17,18 +17,13 @@ static const char *skip_blank(const char *s)
 	return s;
 }
 
-/* Clinger's exact fast path: a decimal with at most 19 digits whose
- * integer w is at most 2^53 and whose power of ten |e| is at most 22 is
- * w * 10^e or w / 10^-e, both operands exact doubles, so the one IEEE
- * operation is correctly rounded: the same double as glibc's strtod. 1
- * with *out set; 0 when s is not of that shape (strtod decides then). */
-static int exact_decimal(const char *s, double *out)
+int amd_exact_decimal(const char *s, double *out, const char **end)
 {
 	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 #if FLT_EVAL_METHOD != 0
-	(void)s, (void)out, (void)pow10;
+	(void)s, (void)out, (void)end, (void)pow10;
 	return 0; /* wider intermediate precision: not exact */
 #else
 	int neg = *s == '-';
@@ -42,20 +37,22 @@ static int exact_decimal(const char *s, double *out)
 		for (s++; *s >= '0' && *s <= '9'; s++, any = 1, e--)
 			if (w || *s != '0')
 				w = w * 10 + (uint64_t)(*s - '0'), digits++;
-	if (!any || digits > 19)
+	if (!any || digits > 19 || *s == 'x' || *s == 'X')
 		return 0;
 	if (*s == 'e' || *s == 'E') {
 		int eneg = s[1] == '-', x = 0, xd = 0;
 		for (s += 1 + (s[1] == '-' || s[1] == '+'); *s >= '0' && *s <= '9'; s++, xd++)
-			x = x * 10 + (*s - '0');
+			if (xd < 4)
+				x = x * 10 + (*s - '0');
 		if (xd == 0 || xd > 3)
 			return 0;
 		e += eneg ? -x : x;
 	}
-	if (*skip_blank(s) || w > (UINT64_C(1) << 53) || e < -22 || e > 22)
+	if (w > (UINT64_C(1) << 53) || e < -22 || e > 22)
 		return 0;
 	double v = e < 0 ? (double)w / pow10[-e] : (double)w * pow10[e];
 	*out = neg ? -v : v;
+	*end = s;
 	return 1;
 #endif
 }
@@ -65,8 +62,12 @@ int amd_parse_double(const char *s, double *out)
 	s = skip_blank(s);
 	if (!*s)
 		return -1;
-	if (exact_decimal(s, out))
+	const char *after;
+	double exact;
+	if (amd_exact_decimal(s, &exact, &after) && !*skip_blank(after)) {
+		*out = exact;
 		return 0;
+	}
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);

@@ -5,7 +5,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <zlib.h>
 
 #include "file.h"
+#include "num.h"
 
 #define CSV_WINDOW (256 * 1024)
 
@@ -333,41 +333,6 @@ int amd_parse_unit_double(const char *s, double *out)
 	return amd_parse_value_unit(s, out, unit, sizeof unit);
 }
 
-/* Clinger's exact fast path (as num.c's exact_decimal) for a plain
- * decimal, digits with an optional fraction and no exponent, of at most
- * 19 digits whose integer w is at most 2^53 and with at most 22 decimals:
- * w / 10^d, both exact doubles, one correctly rounded division — the
- * double strtod gives. 1 with *out and *end (after the number) set; 0
- * when s is not of that shape (strtod reads it). */
-static int plain_decimal(const char *s, double *out, const char **end)
-{
-	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-#if FLT_EVAL_METHOD != 0
-	(void)s, (void)out, (void)end, (void)pow10;
-	return 0; /* wider intermediate precision: not exact */
-#else
-	int neg = *s == '-';
-	s += *s == '-' || *s == '+';
-	uint64_t w = 0;
-	int digits = 0, any = 0, e = 0;
-	for (; *s >= '0' && *s <= '9'; s++, any = 1)
-		if (w || *s != '0')
-			w = w * 10 + (uint64_t)(*s - '0'), digits++;
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++, any = 1, e++)
-			if (w || *s != '0')
-				w = w * 10 + (uint64_t)(*s - '0'), digits++;
-	if (!any || digits > 19 || *s == 'e' || *s == 'E' || w > (UINT64_C(1) << 53) || e > 22)
-		return 0;
-	double v = (double)w / pow10[e];
-	*out = neg ? -v : v;
-	*end = s;
-	return 1;
-#endif
-}
-
 int amd_parse_value_unit(const char *s, double *out, char *unit, size_t unit_size)
 {
 	unit[0] = '\0';
@@ -389,7 +354,7 @@ int amd_parse_value_unit(const char *s, double *out, char *unit, size_t unit_siz
 		return -1; /* nor hex */
 	const char *end;
 	double v;
-	if (!plain_decimal(s, &v, &end)) {
+	if (!amd_exact_decimal(s, &v, &end)) {
 		char *e;
 		errno = 0;
 		v = strtod(s, &e);
