@@ -84,6 +84,36 @@ static void value_units(void **state)
 	assert_int_equal(amd_parse_value_unit("x W", &v, unit, sizeof unit), -1);
 }
 
+/* Numbers before a unit read bit for bit as strtod reads them, on the
+ * fast path's edges: 1 to 19 digits, up to 22 decimals, exponents, signs
+ * and integers past 2^53 (strtod's own path). */
+static void value_units_as_strtod(void **state)
+{
+	(void)state;
+	srand(20261124);
+	char num[64], text[80], unit[8];
+	for (int i = 0; i < 200000; i++) {
+		int whole = rand() % 12, frac = rand() % 24;
+		size_t n = 0;
+		if (rand() % 4 == 0)
+			num[n++] = rand() % 2 ? '-' : '+';
+		for (int k = 0; k < whole; k++)
+			num[n++] = (char)('0' + rand() % 10);
+		if (frac || !whole)
+			num[n++] = '.';
+		for (int k = 0; k < frac || (!whole && k == 0); k++)
+			num[n++] = (char)('0' + rand() % 10);
+		if (rand() % 5 == 0)
+			n += (size_t)snprintf(num + n, sizeof num - n, "e%d", rand() % 61 - 30);
+		num[n] = '\0';
+		snprintf(text, sizeof text, "%s %s", num, rand() % 2 ? "W" : "MiB");
+		double got, want = strtod(num, NULL);
+		if (amd_parse_value_unit(text, &got, unit, sizeof unit) != 0 ||
+		    memcmp(&got, &want, sizeof got) != 0)
+			fail_msg("'%s': %.17g, strtod %.17g", text, got, want);
+	}
+}
+
 static void newlines_in_quotes_and_crlf(void **state)
 {
 	(void)state;
@@ -316,6 +346,7 @@ int main(void)
 		cmocka_unit_test(quoted_fields),
 		cmocka_unit_test(bom_skipped_once),
 		cmocka_unit_test(value_units),
+		cmocka_unit_test(value_units_as_strtod),
 		cmocka_unit_test(newlines_in_quotes_and_crlf),
 		cmocka_unit_test(trimmed_fields),
 		cmocka_unit_test(errors_name_file_and_line),
