@@ -3,34 +3,7 @@
 
 #include <string.h>
 
-/* Little-endian words: a plain copy on a little-endian host. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-#else
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-#endif
+#include "le64.h"
 
 static void put_f64(unsigned char *p, double d)
 {
@@ -38,12 +11,12 @@ static void put_f64(unsigned char *p, double d)
 	if (d == 0)
 		d = 0; /* -0.0 as +0 */
 	memcpy(&bits, &d, 8);
-	put_u64(p, bits);
+	amd_put_le64(p, bits);
 }
 
 static double get_f64(const unsigned char *p)
 {
-	uint64_t bits = get_u64(p);
+	uint64_t bits = amd_get_le64(p);
 	double d;
 	memcpy(&d, &bits, 8);
 	return d;
@@ -54,7 +27,7 @@ void amd_gpu_pack(const struct amd_gpu_sample *v, size_t n, unsigned char *out)
 	unsigned char *col = out + 8 * n;
 	for (size_t i = 0; i < n; i++) {
 		const struct amd_gpu_sample *g = &v[i];
-		put_u64(out + 8 * i, (uint64_t)g->ts_ms);
+		amd_put_le64(out + 8 * i, (uint64_t)g->ts_ms);
 		put_f64(col + 8 * i, g->util_pct);
 		put_f64(col + 8 * (n + i), g->mem_util_pct);
 		put_f64(col + 8 * (2 * n + i), g->power_w);
@@ -74,7 +47,7 @@ int amd_gpu_unpack(const void *blob, size_t len, int gpu, const char *what,
 	for (size_t i = 0; i < n; i++) {
 		struct amd_gpu_sample *g = &out[i];
 		g->gpu = gpu;
-		g->ts_ms = (int64_t)get_u64(p + 8 * i);
+		g->ts_ms = (int64_t)amd_get_le64(p + 8 * i);
 		g->util_pct = get_f64(col + 8 * i);
 		g->mem_util_pct = get_f64(col + 8 * (n + i));
 		g->power_w = get_f64(col + 8 * (2 * n + i));
@@ -86,5 +59,5 @@ int amd_gpu_unpack(const void *blob, size_t len, int gpu, const char *what,
 
 int64_t amd_gpu_blob_ts(const void *blob, size_t i)
 {
-	return (int64_t)get_u64((const unsigned char *)blob + 8 * i);
+	return (int64_t)amd_get_le64((const unsigned char *)blob + 8 * i);
 }

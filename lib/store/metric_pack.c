@@ -4,19 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
+#include "le64.h"
 
 void amd_metric_pack(const struct amd_metric_cols *c, unsigned char *out)
 {
@@ -24,9 +12,9 @@ void amd_metric_pack(const struct amd_metric_cols *c, unsigned char *out)
 	for (size_t i = 0; i < c->n; i++) {
 		uint64_t bits;
 		memcpy(&bits, &c->value[i], 8);
-		put_u64(out + 8 * i, (uint64_t)c->step[i]);
-		put_u64(ts + 8 * i, (uint64_t)c->ts_ms[i]);
-		put_u64(val + 8 * i, bits);
+		amd_put_le64(out + 8 * i, (uint64_t)c->step[i]);
+		amd_put_le64(ts + 8 * i, (uint64_t)c->ts_ms[i]);
+		amd_put_le64(val + 8 * i, bits);
 	}
 }
 
@@ -49,9 +37,9 @@ int amd_metric_unpack(const void *blob, size_t len, const char *what,
 	}
 	const unsigned char *p = blob, *ts = p + 8 * n, *val = p + 16 * n;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t bits = get_u64(val + 8 * i);
-		c->step[i] = (int64_t)get_u64(p + 8 * i);
-		c->ts_ms[i] = (int64_t)get_u64(ts + 8 * i);
+		uint64_t bits = amd_get_le64(val + 8 * i);
+		c->step[i] = (int64_t)amd_get_le64(p + 8 * i);
+		c->ts_ms[i] = (int64_t)amd_get_le64(ts + 8 * i);
 		memcpy(&c->value[i], &bits, 8);
 	}
 	c->n = n;
