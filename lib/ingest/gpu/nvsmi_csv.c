@@ -58,6 +58,8 @@ static int digits(const char *s, int n)
 static int fixed_ts(const char *s, struct tm *tm, char *d1, char *d2)
 {
 	int f[6], at[6] = {0, 5, 8, 11, 14, 17}, len[6] = {4, 2, 2, 2, 2, 2};
+	if (strnlen(s, 19) < 19)
+		return 0; /* shorter: the fields below would be read past its end */
 	for (int i = 0; i < 6; i++)
 		if ((f[i] = digits(s + at[i], len[i])) < 0)
 			return 0;
