@@ -14,71 +14,85 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The names callback's pointers and their dict ids: open addressing on
- * the pointer's value (the strings are not read again). */
+#include "hmap.h"
+
+/* The names callback's pointers and their dict ids, found by the
+ * pointer's value through an amd_hmap (the strings are not read again). */
 struct writer_name_ids {
 	const char **ptr;
 	int64_t *id;
-	size_t nslots; /* a power of two, at least twice the names */
+	size_t n, cap;
+	struct amd_hmap index;
 };
 
-static size_t ptr_slot(const struct writer_name_ids *m, const char *p)
+static uint32_t ptr_hash(const char *p)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
-	return (size_t)(h >> 32) & (m->nslots - 1);
+	return amd_hash_u64((uint64_t)(uintptr_t)p);
 }
 
-static void map_put(struct writer_name_ids *m, const char *p, int64_t id)
+struct ptr_key {
+	const struct writer_name_ids *m;
+	const char *p;
+};
+
+static int same_ptr(const void *ctx, uint32_t idx)
 {
-	size_t h = ptr_slot(m, p);
-	while (m->ptr[h] && m->ptr[h] != p)
-		h = (h + 1) & (m->nslots - 1);
-	m->ptr[h] = p;
-	m->id[h] = id;
+	const struct ptr_key *k = ctx;
+	return k->m->ptr[idx] == k->p;
+}
+
+/* p's index in m, else -1. */
+static int64_t find_at(const struct writer_name_ids *m, const char *p)
+{
+	struct ptr_key k = {m, p};
+	return amd_hmap_find(&m->index, ptr_hash(p), same_ptr, &k);
 }
 
 int64_t writer_name_id(const struct amd_store_sink *ss, const char *name)
 {
 	const struct writer_name_ids *m = ss->name_ids;
-	if (!m)
-		return 0;
-	for (size_t h = ptr_slot(m, name); m->ptr[h]; h = (h + 1) & (m->nslots - 1))
-		if (m->ptr[h] == name)
-			return m->id[h];
-	return 0;
+	int64_t at = m ? find_at(m, name) : -1;
+	return at < 0 ? 0 : m->id[at];
 }
 
 void writer_names_free(struct amd_store_sink *ss)
 {
-	if (ss->name_ids) {
-		free(ss->name_ids->ptr);
-		free(ss->name_ids->id);
-		free(ss->name_ids);
+	struct writer_name_ids *m = ss->name_ids;
+	if (m) {
+		free(m->ptr);
+		free(m->id);
+		amd_hmap_free(&m->index);
+		free(m);
 		ss->name_ids = NULL;
 	}
 }
 
-/* A table for n more names (the old one's entries kept); -1 out of memory. */
-static int map_make(struct amd_store_sink *ss, size_t n)
+/* Remembers p's id (replacing an earlier one); -1 out of memory. */
+static int map_put(struct amd_store_sink *ss, const char *p, int64_t id)
 {
-	struct writer_name_ids *old = ss->name_ids, *m = calloc(1, sizeof *m);
-	size_t have = 0;
-	for (size_t i = 0; old && i < old->nslots; i++)
-		have += old->ptr[i] != NULL;
-	for (m ? m->nslots = 1024 : 0; m && m->nslots < 2 * (have + n + 1);)
-		m->nslots *= 2;
-	if (!m || !(m->ptr = calloc(m->nslots, sizeof *m->ptr)) ||
-	    !(m->id = malloc(m->nslots * sizeof *m->id))) {
-		if (m)
-			free(m->ptr);
-		free(m);
+	struct writer_name_ids *m = ss->name_ids;
+	if (!m && !(m = ss->name_ids = calloc(1, sizeof *m)))
 		return -1;
+	int64_t at = find_at(m, p);
+	if (at >= 0) {
+		m->id[at] = id;
+		return 0;
 	}
-	for (size_t i = 0; old && i < old->nslots; i++)
-		if (old->ptr[i])
-			map_put(m, old->ptr[i], old->id[i]);
-	writer_names_free(ss);
-	ss->name_ids = m;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 1024;
+		const char **ptr = realloc(m->ptr, cap * sizeof *ptr);
+		if (ptr)
+			m->ptr = ptr;
+		int64_t *ids = ptr ? realloc(m->id, cap * sizeof *ids) : NULL;
+		if (!ids)
+			return -1;
+		m->id = ids;
+		m->cap = cap;
+	}
+	if (amd_hmap_put(&m->index, ptr_hash(p), (uint32_t)m->n) < 0)
+		return -1;
+	m->ptr[m->n] = p;
+	m->id[m->n++] = id;
 	return 0;
 }
 
@@ -125,14 +139,13 @@ int writer_names(struct amd_sink *s, const char *const *names, size_t n,
 	sqlite3_stmt *add = amd_store_prepare(ss->st, "INSERT OR IGNORE INTO dict(s) VALUES(?1)",
 					      err);
 	int rc = add ? 0 : -1;
-	if (rc == 0 && map_make(ss, n) < 0)
-		rc = amd_fail(err, "%s: out of memory", ss->path);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		int64_t id;
 		if (i && sorted[i] == sorted[i - 1])
 			continue;
-		if ((rc = add_name(ss->st, add, sorted[i], &id, err)) == 0)
-			map_put(ss->name_ids, sorted[i], id);
+		if ((rc = add_name(ss->st, add, sorted[i], &id, err)) == 0 &&
+		    map_put(ss, sorted[i], id) < 0)
+			rc = amd_fail(err, "%s: out of memory", ss->path);
 	}
 	sqlite3_finalize(add);
 	free(sorted);
