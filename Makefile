@@ -86,9 +86,9 @@ all: $(O)/amdahl $(O)/amdahl_metric.so
 # `.load build/amdahl_metric` gives it the metric_point table. Built without
 # the sanitizers (the shell is not an ASan program), whatever CFLAGS say.
 EXT_SRC := lib/store/metric_ext.c lib/store/metric_sql.c lib/store/metric_pack.c \
-	lib/store/gpu_sql.c lib/store/gpu_pack.c lib/core/err.c
+	lib/store/gpu_sql.c lib/store/gpu_pack.c lib/store/packed_vtab.c lib/core/err.c
 $(O)/amdahl_metric.so: $(EXT_SRC) lib/store/metric_sql.h lib/store/metric_pack.h \
-	lib/store/gpu_sql.h lib/store/gpu_pack.h lib/core/err.h
+	lib/store/gpu_sql.h lib/store/gpu_pack.h lib/store/packed_vtab.h lib/core/err.h
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -DAMD_SQLITE_EXT $(INC_STORE) \

@@ -7,6 +7,7 @@
 SQLITE_EXTENSION_INIT3
 #endif
 #include "gpu_sql.h"
+#include "packed_vtab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,11 +108,6 @@ static void any_in(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 enum { COL_SOURCE, COL_RUN, COL_GPU, COL_TS, COL_UTIL, COL_MEMUTIL, COL_POWER, COL_MEMUSED,
        COL_TEMP };
 
-struct gs_vtab {
-	sqlite3_vtab base;
-	sqlite3 *db;
-};
-
 struct gs_cursor {
 	sqlite3_vtab_cursor base;
 	sqlite3_stmt *q;
@@ -125,24 +121,9 @@ struct gs_cursor {
 static int gs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **msg)
 {
-	int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(source_id INTEGER, run_id INTEGER,"
-				      " gpu INTEGER, ts_ms INTEGER, util_pct REAL, mem_util_pct REAL,"
-				      " power_w REAL, mem_used_mib REAL, temp_c REAL)");
-	if (rc != SQLITE_OK)
-		return rc;
-	struct gs_vtab *v = sqlite3_malloc(sizeof *v);
-	if (!v)
-		return SQLITE_NOMEM;
-	memset(v, 0, sizeof *v);
-	v->db = db;
-	*out = &v->base;
-	return SQLITE_OK;
-}
-
-static int gs_disconnect(sqlite3_vtab *v)
-{
-	sqlite3_free(v);
-	return SQLITE_OK;
+	return amd_packed_vtab_connect(db, "CREATE TABLE x(source_id INTEGER, run_id INTEGER,"
+				       " gpu INTEGER, ts_ms INTEGER, util_pct REAL, mem_util_pct REAL,"
+				       " power_w REAL, mem_used_mib REAL, temp_c REAL)", out);
 }
 
 /* The constraints the scan uses, in argv order: equality on source_id,
@@ -185,12 +166,7 @@ static int gs_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 
 static int gs_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 {
-	struct gs_cursor *c = sqlite3_malloc(sizeof *c);
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof *c);
-	*out = &c->base;
-	return SQLITE_OK;
+	return amd_packed_cursor_open(sizeof(struct gs_cursor), out);
 }
 
 static int gs_close(sqlite3_vtab_cursor *cur)
@@ -201,14 +177,6 @@ static int gs_close(sqlite3_vtab_cursor *cur)
 	free(c->v);
 	sqlite3_free(c);
 	return SQLITE_OK;
-}
-
-static int gs_corrupt(struct gs_cursor *c, const char *msg)
-{
-	struct gs_vtab *v = (struct gs_vtab *)c->base.pVtab;
-	sqlite3_free(v->base.zErrMsg);
-	v->base.zErrMsg = sqlite3_mprintf("%s", msg);
-	return SQLITE_CORRUPT;
 }
 
 /* Reads chunk rows until one with samples; sets eof after the last. */
@@ -241,9 +209,9 @@ static int gs_load(struct gs_cursor *c)
 		snprintf(what, sizeof what, "gpu_series source %lld gpu %d chunk %lld",
 			 (long long)c->source, gpu, (long long)sqlite3_column_int64(c->q, 3));
 		if (amd_gpu_unpack(blob, len, gpu, what, c->v, &err) < 0)
-			return gs_corrupt(c, err.msg);
+			return amd_packed_vtab_corrupt(&c->base, err.msg);
 		if ((int64_t)n != sqlite3_column_int64(c->q, 4))
-			return gs_corrupt(c, "gpu_series: n is not the blob's count of samples");
+			return amd_packed_vtab_corrupt(&c->base, "gpu_series: n is not the blob's count of samples");
 		c->n = n;
 	}
 	return SQLITE_OK;
@@ -253,7 +221,7 @@ static int gs_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
 		     sqlite3_value **argv)
 {
 	struct gs_cursor *c = (struct gs_cursor *)cur;
-	struct gs_vtab *v = (struct gs_vtab *)cur->pVtab;
+	struct amd_packed_vtab *v = (struct amd_packed_vtab *)cur->pVtab;
 	char sql[400];
 	size_t len = (size_t)snprintf(sql, sizeof sql, "SELECT source_id, run_id, gpu, chunk, n,"
 				      " samples FROM main.gpu_series WHERE 1");
@@ -291,14 +259,6 @@ static int gs_eof(sqlite3_vtab_cursor *cur)
 	return ((struct gs_cursor *)cur)->eof;
 }
 
-static void result_value(sqlite3_context *ctx, double v)
-{
-	if (isnan(v))
-		sqlite3_result_null(ctx); /* SQLite has no NaN */
-	else
-		sqlite3_result_double(ctx, v);
-}
-
 static int gs_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct gs_cursor *c = (struct gs_cursor *)cur;
@@ -308,11 +268,11 @@ static int gs_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case COL_RUN: sqlite3_result_value(ctx, c->run); break;
 	case COL_GPU: sqlite3_result_int(ctx, g->gpu); break;
 	case COL_TS: sqlite3_result_int64(ctx, g->ts_ms); break;
-	case COL_UTIL: result_value(ctx, g->util_pct); break;
-	case COL_MEMUTIL: result_value(ctx, g->mem_util_pct); break;
-	case COL_POWER: result_value(ctx, g->power_w); break;
-	case COL_MEMUSED: result_value(ctx, g->mem_used_mib); break;
-	default: result_value(ctx, g->temp_c); break;
+	case COL_UTIL: amd_packed_result_double(ctx, g->util_pct); break;
+	case COL_MEMUTIL: amd_packed_result_double(ctx, g->mem_util_pct); break;
+	case COL_POWER: amd_packed_result_double(ctx, g->power_w); break;
+	case COL_MEMUSED: amd_packed_result_double(ctx, g->mem_used_mib); break;
+	default: amd_packed_result_double(ctx, g->temp_c); break;
 	}
 	return SQLITE_OK;
 }
@@ -327,7 +287,7 @@ static sqlite3_module gs_module = {
 	.iVersion = 0,
 	.xConnect = gs_connect,
 	.xBestIndex = gs_best_index,
-	.xDisconnect = gs_disconnect,
+	.xDisconnect = amd_packed_vtab_disconnect,
 	.xOpen = gs_open,
 	.xClose = gs_close,
 	.xFilter = gs_filter,

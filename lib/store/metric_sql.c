@@ -8,6 +8,7 @@ SQLITE_EXTENSION_INIT3
 #endif
 #include "metric_sql.h"
 #include "gpu_sql.h"
+#include "packed_vtab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -134,11 +135,6 @@ static void pack_final(sqlite3_context *ctx)
 
 enum { COL_RUN, COL_KEY, COL_STEP, COL_TS, COL_VALUE, COL_SOURCE, COL_SEQ };
 
-struct mp_vtab {
-	sqlite3_vtab base;
-	sqlite3 *db;
-};
-
 struct mp_cursor {
 	sqlite3_vtab_cursor base;
 	sqlite3_stmt *q;
@@ -151,24 +147,9 @@ struct mp_cursor {
 static int mp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		      sqlite3_vtab **out, char **msg)
 {
-	int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(run_id INTEGER, key_id INTEGER,"
-				      " step INTEGER, ts_ms INTEGER, value REAL, source_id INTEGER,"
-				      " seq INTEGER)");
-	if (rc != SQLITE_OK)
-		return rc;
-	struct mp_vtab *v = sqlite3_malloc(sizeof *v);
-	if (!v)
-		return SQLITE_NOMEM;
-	memset(v, 0, sizeof *v);
-	v->db = db;
-	*out = &v->base;
-	return SQLITE_OK;
-}
-
-static int mp_disconnect(sqlite3_vtab *v)
-{
-	sqlite3_free(v);
-	return SQLITE_OK;
+	return amd_packed_vtab_connect(db, "CREATE TABLE x(run_id INTEGER, key_id INTEGER,"
+				       " step INTEGER, ts_ms INTEGER, value REAL, source_id INTEGER,"
+				       " seq INTEGER)", out);
 }
 
 /* idxNum bit 1, 2, 4: equality on run_id, key_id, source_id (the
@@ -196,12 +177,7 @@ static int mp_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 
 static int mp_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 {
-	struct mp_cursor *c = sqlite3_malloc(sizeof *c);
-	if (!c)
-		return SQLITE_NOMEM;
-	memset(c, 0, sizeof *c);
-	*out = &c->base;
-	return SQLITE_OK;
+	return amd_packed_cursor_open(sizeof(struct mp_cursor), out);
 }
 
 static int mp_close(sqlite3_vtab_cursor *cur)
@@ -237,12 +213,8 @@ static int mp_load(struct mp_cursor *c)
 		snprintf(what, sizeof what, "metric_series run %lld key %lld source %lld chunk %lld",
 			 (long long)run, (long long)key, (long long)src,
 			 (long long)sqlite3_column_int64(c->q, 3));
-		if (amd_metric_row_unpack(c->q, 5, 4, what, &c->c, &err) < 0) {
-			struct mp_vtab *v = (struct mp_vtab *)c->base.pVtab;
-			sqlite3_free(v->base.zErrMsg);
-			v->base.zErrMsg = sqlite3_mprintf("%s", err.msg);
-			return SQLITE_CORRUPT;
-		}
+		if (amd_metric_row_unpack(c->q, 5, 4, what, &c->c, &err) < 0)
+			return amd_packed_vtab_corrupt(&c->base, err.msg);
 	}
 	return SQLITE_OK;
 }
@@ -251,7 +223,7 @@ static int mp_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int
 		     sqlite3_value **argv)
 {
 	struct mp_cursor *c = (struct mp_cursor *)cur;
-	struct mp_vtab *v = (struct mp_vtab *)cur->pVtab;
+	struct amd_packed_vtab *v = (struct amd_packed_vtab *)cur->pVtab;
 	char sql[300];
 	snprintf(sql, sizeof sql, "SELECT run_id, key_id, source_id, chunk, n, points"
 		 " FROM main.metric_series WHERE 1%s%s%s ORDER BY run_id, key_id, source_id, chunk",
@@ -290,19 +262,12 @@ static int mp_eof(sqlite3_vtab_cursor *cur)
 static int mp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct mp_cursor *c = (struct mp_cursor *)cur;
-	double v;
 	switch (col) {
 	case COL_RUN: sqlite3_result_int64(ctx, c->run); break;
 	case COL_KEY: sqlite3_result_int64(ctx, c->key); break;
 	case COL_STEP: sqlite3_result_int64(ctx, c->c.step[c->i]); break;
 	case COL_TS: sqlite3_result_int64(ctx, c->c.ts_ms[c->i]); break;
-	case COL_VALUE:
-		v = c->c.value[c->i];
-		if (isnan(v))
-			sqlite3_result_null(ctx); /* SQLite has no NaN */
-		else
-			sqlite3_result_double(ctx, v);
-		break;
+	case COL_VALUE: amd_packed_result_double(ctx, c->c.value[c->i]); break;
 	case COL_SOURCE: sqlite3_result_int64(ctx, c->source); break;
 	default: sqlite3_result_int64(ctx, c->seq); break;
 	}
@@ -319,7 +284,7 @@ static sqlite3_module mp_module = {
 	.iVersion = 0,
 	.xConnect = mp_connect,
 	.xBestIndex = mp_best_index,
-	.xDisconnect = mp_disconnect,
+	.xDisconnect = amd_packed_vtab_disconnect,
 	.xOpen = mp_open,
 	.xClose = mp_close,
 	.xFilter = mp_filter,
