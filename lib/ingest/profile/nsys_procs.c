@@ -44,7 +44,9 @@ static int has(const struct nsys *n, const struct proc_table *t)
 	return *(const int *)((const char *)n + t->has_offset);
 }
 
-/* The SQL of the distinct processes, in PID order; 0 with sql left
+/* The SQL of the distinct processes, in PID order (each table's own
+ * distinct ones, then those of all: a UNION put every row of every table
+ * into one temporary B-tree); 0 with sql left
  * empty when a present table does not name its processes or none has
  * activity; -1. */
 static int procs_sql(const struct nsys *n, struct amd_buf *sql, struct amd_err *err)
@@ -58,8 +60,8 @@ static int procs_sql(const struct nsys *n, struct amd_buf *sql, struct amd_err *
 			amd_buf_free(sql);
 			return c < 0 ? nsys_sql_fail(n, err) : 0;
 		}
-		if (amd_buf_printf(sql, "%s SELECT %s >> 24 AS p FROM %s WHERE %s IS NOT NULL",
-				   any ? " UNION" : "SELECT DISTINCT p FROM (", proc_tables[i].col,
+		if (amd_buf_printf(sql, "%s SELECT DISTINCT %s >> 24 AS p FROM %s WHERE %s IS NOT NULL",
+				   any ? " UNION ALL" : "SELECT DISTINCT p FROM (", proc_tables[i].col,
 				   proc_tables[i].table, proc_tables[i].col) < 0)
 			return amd_fail(err, "%s: out of memory", n->path);
 		any = 1;
