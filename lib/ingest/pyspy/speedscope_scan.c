@@ -1,8 +1,7 @@
 /* speedscope_scan.c — the streaming scan of speedscope_doc.h: yajl
  * callbacks that keep a speedscope file's frames, profiles, samples (as
  * trie leaves) and weights, whatever the order of the keys; every other
- * value is skipped without being kept. The callbacks are driven by the
- * plain-JSON fast path (json_fast.h) first, by yajl when that declines. */
+ * value is skipped without being kept. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +9,6 @@
 #include "speedscope_doc.h"
 #include "pyspy_stack.h"
 #include "json_stream.h"
-#include "json_fast.h"
 #include "buf.h"
 
 /* Where the scan is: the container each depth is in. */
@@ -436,10 +434,7 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = close_container,
 };
 
-/* One read of the file into d (zeroed): through json_fast.h when fast,
- * else through yajl; 0, -1 with err, or 1 (fast only: not plain JSON,
- * d to be freed and read again). */
-static int scan_once(const char *path, struct ss_doc *d, int fast, struct amd_err *err)
+int ss_doc_scan(const char *path, struct ss_doc *d, struct amd_err *err)
 {
 	struct scan s = {.d = d, .path = path, .err = err};
 	int rc = 0;
@@ -447,32 +442,15 @@ static int scan_once(const char *path, struct ss_doc *d, int fast, struct amd_er
 		rc = amd_fail(err, "%s: out of memory", path);
 	else
 		d->nodes[d->n_nodes++] = (struct ss_node){SS_BAD_INDEX, SS_BAD_INDEX};
-	if (rc == 0 && fast) {
-		enum amd_json_fast_rc f = amd_json_fast(path, &callbacks, &s);
-		rc = f == AMD_JSON_FAST_OK ? 0 : f == AMD_JSON_FAST_CANCELLED && s.failed ? -1 : 1;
-	} else if (rc == 0) {
-		/* cJSON read these files before: bytes after the document and
-		 * strings that are not UTF-8 are still accepted. The samples
-		 * arrays are megabytes of numbers without a string: the exact
-		 * guard. */
+	/* cJSON read these files before: bytes after the document and
+	 * strings that are not UTF-8 are still accepted. The samples arrays
+	 * are megabytes of numbers without a string: the exact guard. */
+	if (rc == 0)
 		rc = amd_json_stream(path, &callbacks, &s, &s.failed,
 				     AMD_JSON_TRAILING | AMD_JSON_RAW_UTF8 |
 				     AMD_JSON_EXACT_GUARD, err);
-	}
 	free(s.trail);
 	return rc;
-}
-
-/* The fast path first (json_fast.h: yajl's callbacks at several times
- * its speed on plain JSON); anything else is read again by yajl, so
- * that the store and every error are yajl's. */
-int ss_doc_scan(const char *path, struct ss_doc *d, struct amd_err *err)
-{
-	int rc = scan_once(path, d, 1, err);
-	if (rc != 1)
-		return rc;
-	ss_doc_free(d);
-	return scan_once(path, d, 0, err);
 }
 
 void ss_doc_free(struct ss_doc *d)
