@@ -232,9 +232,6 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	struct nsys n = {.path = in->path, .sink = sink, .rank = in->rank_hint, .proc = -1};
 	if (!(n.db = amd_foreign_open(in->path)))
 		return amd_fail(err, "%s: byte 0: cannot open as an SQLite database", in->path);
-	/* The export is scanned about three times: its pages read through a
-	 * mapping, not copied by pread each time (0.1 CPU-s of 1 on 100 MB). */
-	sqlite3_exec(n.db, "PRAGMA mmap_size = 2147418112", NULL, NULL, NULL);
 	int rc = read_export(&n, in, err);
 	sqlite3_close(n.db);
 	return rc;
