@@ -156,10 +156,33 @@ static int aggregate(struct nsys *n, const char *kind, const char *sql, struct a
 	return rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
 }
 
-static int window(struct nsys *n, const char *tab, const char *where, struct amd_err *err)
+/* The process range a window scan saw in pcol >> 24 (columns 2, 3). */
+static void window_procs(struct nsys *n, sqlite3_stmt *q)
 {
-	char sql[256];
-	snprintf(sql, sizeof sql, "SELECT min(start), max(\"end\") FROM %s %s", tab, where);
+	if (sqlite3_column_type(q, 2) == SQLITE_NULL)
+		return;
+	int64_t lo = sqlite3_column_int64(q, 2), hi = sqlite3_column_int64(q, 3);
+	if (!n->proc_any || lo < n->proc_lo)
+		n->proc_lo = lo;
+	if (!n->proc_any || hi > n->proc_hi)
+		n->proc_hi = hi;
+	n->proc_any = 1;
+}
+
+/* The profiled window from table tab (NVTX: rows with an end only) and,
+ * in the same scan, the range of its processes (pcol >> 24), so that an
+ * export of one process is not scanned again to list them. */
+static int window(struct nsys *n, const char *tab, const char *pcol, int nvtx,
+		  struct amd_err *err)
+{
+	char sql[384], p[64] = "NULL";
+	int has = amd_foreign_has_column(n->db, tab, pcol);
+	if (has > 0)
+		snprintf(p, sizeof p, "%s >> 24", pcol);
+	else
+		n->proc_unknown = 1;
+	snprintf(sql, sizeof sql, "SELECT min(%s), max(\"end\"), min(%s), max(%s) FROM %s",
+		 nvtx ? "CASE WHEN \"end\" IS NOT NULL THEN start END" : "start", p, p, tab);
 	sqlite3_stmt *q = nsys_prepare(n, sql, err);
 	if (!q)
 		return -1;
@@ -172,6 +195,8 @@ static int window(struct nsys *n, const char *tab, const char *where, struct amd
 			n->t1 = b;
 		n->has_window = 1;
 	}
+	if (rc == SQLITE_ROW)
+		window_procs(n, q);
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
 }
@@ -216,11 +241,11 @@ int nsys_read_process(struct nsys *n, struct amd_err *err)
 static int read_export(struct nsys *n, const struct amd_input *in, struct amd_err *err)
 {
 	if (find_tables(n, err) < 0 ||
-	    (n->has_kernel && window(n, "CUPTI_ACTIVITY_KIND_KERNEL", "", err) < 0) ||
-	    (n->has_memcpy && window(n, "CUPTI_ACTIVITY_KIND_MEMCPY", "", err) < 0) ||
-	    (n->has_memset && window(n, "CUPTI_ACTIVITY_KIND_MEMSET", "", err) < 0) ||
-	    (n->has_runtime && window(n, "CUPTI_ACTIVITY_KIND_RUNTIME", "", err) < 0) ||
-	    (n->has_nvtx && window(n, "NVTX_EVENTS", "WHERE \"end\" IS NOT NULL", err) < 0))
+	    (n->has_kernel && window(n, "CUPTI_ACTIVITY_KIND_KERNEL", "globalPid", 0, err) < 0) ||
+	    (n->has_memcpy && window(n, "CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid", 0, err) < 0) ||
+	    (n->has_memset && window(n, "CUPTI_ACTIVITY_KIND_MEMSET", "globalPid", 0, err) < 0) ||
+	    (n->has_runtime && window(n, "CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid", 0, err) < 0) ||
+	    (n->has_nvtx && window(n, "NVTX_EVENTS", "globalTid", 1, err) < 0))
 		return -1;
 	if (amd_input_link(in, n->sink, err) < 0)
 		return -1;

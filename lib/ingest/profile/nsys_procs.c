@@ -71,13 +71,24 @@ static int procs_sql(const struct nsys *n, struct amd_buf *sql, struct amd_err *
 	return 0;
 }
 
-/* The processes of the export into *out (*n_out of them). */
+/* The processes of the export into *out (*n_out of them): from the
+ * range the window scans saw (nsys.c) when that settles it, else from
+ * SQLite. */
 static int list_procs(struct nsys *n, int64_t **out, size_t *n_out, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
 	size_t cap = 0;
 	*out = NULL;
 	*n_out = 0;
+	if (!n->proc_unknown && (!n->proc_any || n->proc_lo == n->proc_hi)) {
+		/* the window scans saw one process or none: what the query
+		 * would list, without scanning the export again */
+		if (n->proc_any && !(*out = malloc(sizeof **out)))
+			return amd_fail(err, "%s: out of memory", n->path);
+		if (n->proc_any)
+			(*out)[(*n_out)++] = n->proc_lo;
+		return 0;
+	}
 	if (procs_sql(n, &sql, err) < 0) {
 		amd_buf_free(&sql);
 		return -1;
