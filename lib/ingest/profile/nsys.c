@@ -80,6 +80,22 @@ static int table(struct nsys *n, const char *name, const char *const *cols,
 	return has;
 }
 
+/* 1 when StringIds' only key is id INTEGER PRIMARY KEY (every export
+ * so far): an id names one row, so names can be joined after grouping;
+ * 0 when not, -1. */
+static int strings_by_id(struct nsys *n)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(n->db, "SELECT count(*), sum(name = 'id' AND upper(type) = 'INTEGER')"
+			       " FROM pragma_table_info('StringIds') WHERE pk > 0", -1, &q,
+			       NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(q), by_id = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
+					   sqlite3_column_int(q, 1) == 1;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? by_id : -1;
+}
+
 static int find_tables(struct nsys *n, struct amd_err *err)
 {
 	static const char *const strings[] = {"id", "value", NULL};
@@ -101,6 +117,8 @@ static int find_tables(struct nsys *n, struct amd_err *err)
 	    (n->has_nvtx = table(n, "NVTX_EVENTS", nvtx, err)) < 0 ||
 	    (n->has_gpu = table(n, "TARGET_INFO_GPU", gpu, err)) < 0)
 		return -1;
+	if ((n->strings_by_id = strings_by_id(n)) < 0)
+		return nsys_sql_fail(n, err);
 	if (!n->has_kernel)
 		return 0;
 	static const char *const names[] = {"demangledName", "shortName", NULL};
@@ -204,7 +222,18 @@ static int window(struct nsys *n, const char *tab, const char *pcol, int nvtx,
 static int regions(struct nsys *n, struct amd_err *err)
 {
 	char sql[640], cond[64];
-	if (n->has_kernel) {
+	if (n->has_kernel && n->strings_by_id) {
+		/* grouped first, named after: SQLite's sorter carried every
+		 * kernel's name and spilled to temporary files */
+		snprintf(sql, sizeof sql, "SELECT g.d, s.value, g.c, g.t, NULL, g.m FROM (SELECT"
+			 " k.deviceId AS d, k.%s AS i, count(*) AS c, sum(k.\"end\" - k.start) AS t,"
+			 " min(k.\"end\" - k.start) AS m FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE %s"
+			 " GROUP BY k.deviceId, k.%s) g JOIN StringIds s ON s.id = g.i"
+			 " ORDER BY g.d, g.i", n->kernel_name,
+			 nsys_proc_cond(n, "k.globalPid", cond, sizeof cond), n->kernel_name);
+		if (aggregate(n, AMD_REGION_KERNEL, sql, err) < 0)
+			return -1;
+	} else if (n->has_kernel) {
 		snprintf(sql, sizeof sql, "SELECT k.deviceId, s.value, count(*), sum(k.\"end\" -"
 			 " k.start), NULL, min(k.\"end\" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
 			 " JOIN StringIds s ON s.id = k.%s WHERE %s GROUP BY k.deviceId, k.%s",
