@@ -188,6 +188,18 @@ static const char v_gpu_packed[] =
 	AMD_GPU_PACK_SQL("(SELECT rowid AS seq, * FROM main.gpu_sample)")
 	"DROP TABLE gpu_sample;\n";
 
+/* Region indexes by run (issue 19, round ten): region_name(name_id)
+ * took a leaf in no order for every region a unit wrote (most of the
+ * ~100 WAL frames each trace's commit wrote, under the write turn of
+ * `ingest -j N`). One index (run_id, name_id) serves what both served:
+ * a run's regions, and one name across a sweep (regions.c's across_sql,
+ * by run); a unit's rows share its run, so its entries fall in one
+ * run's key range. */
+static const char v_region_run_name[] =
+	"DROP INDEX IF EXISTS region_name;\n"
+	"DROP INDEX IF EXISTS region_run;\n"
+	"CREATE INDEX region_run ON region(run_id, name_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -197,6 +209,7 @@ const char *const amd_migrations[] = {
 	v_metric_packed,
 	v_source_lookup,
 	v_gpu_packed,
+	v_region_run_name,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];
