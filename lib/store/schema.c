@@ -191,14 +191,15 @@ static const char v_gpu_packed[] =
 /* Region indexes by run (issue 19, round ten): region_name(name_id)
  * took a leaf in no order for every region a unit wrote (most of the
  * ~100 WAL frames each trace's commit wrote, under the write turn of
- * `ingest -j N`). One index (run_id, name_id) serves what both served:
- * a run's regions, and one name across a sweep (regions.c's across_sql,
- * by run); a unit's rows share its run, so its entries fall in one
- * run's key range. */
+ * `ingest -j N`), and so did region_run(run_id) once a run's rank
+ * traces were its own units. One index (run_id, source_id, name_id):
+ * a unit's entries are one run's and one source's, side by side; a
+ * run's regions are a range of it, and one name across a sweep
+ * (regions.c's across_sql) reads each run's range without the table. */
 static const char v_region_run_name[] =
 	"DROP INDEX IF EXISTS region_name;\n"
 	"DROP INDEX IF EXISTS region_run;\n"
-	"CREATE INDEX region_run ON region(run_id, name_id);\n";
+	"CREATE INDEX region_run ON region(run_id, source_id, name_id);\n";
 
 const char *const amd_migrations[] = {
 	v1,
