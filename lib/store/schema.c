@@ -188,6 +188,19 @@ static const char v_gpu_packed[] =
 	AMD_GPU_PACK_SQL("(SELECT rowid AS seq, * FROM main.gpu_sample)")
 	"DROP TABLE gpu_sample;\n";
 
+/* Region indexes by run (issue 19, round ten): region_name(name_id)
+ * took a leaf in no order for every region a unit wrote (most of the
+ * ~100 WAL frames each trace's commit wrote, under the write turn of
+ * `ingest -j N`), and so did region_run(run_id) once a run's rank
+ * traces were its own units. One index (run_id, source_id, name_id):
+ * a unit's entries are one run's and one source's, side by side; a
+ * run's regions are a range of it, and one name across a sweep
+ * (regions.c's across_sql) reads each run's range without the table. */
+static const char v_region_run_name[] =
+	"DROP INDEX IF EXISTS region_name;\n"
+	"DROP INDEX IF EXISTS region_run;\n"
+	"CREATE INDEX region_run ON region(run_id, source_id, name_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -197,6 +210,7 @@ const char *const amd_migrations[] = {
 	v_metric_packed,
 	v_source_lookup,
 	v_gpu_packed,
+	v_region_run_name,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];
