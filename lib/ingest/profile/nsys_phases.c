@@ -126,9 +126,6 @@ static int class_by_id(struct nsys *n, struct classes *k, int64_t id, struct amd
 	return (int)c;
 }
 
-static int rows_swept(struct nsys *n, sqlite3_stmt *q, struct classes *k,
-		      struct amd_err *err);
-
 /* A row's class: column 4 is the kernel's StringIds id or its name. */
 static int row_class(struct nsys *n, struct classes *k, sqlite3_stmt *q, struct amd_err *err)
 {
@@ -140,16 +137,6 @@ static int row_class(struct nsys *n, struct classes *k, sqlite3_stmt *q, struct 
 	if (!name)
 		return amd_fail(err, "%s: out of memory", n->path);
 	return (int)amd_gpu_class_of(name, 0);
-}
-
-static int sweep_rows(struct nsys *n, sqlite3_stmt *q, struct amd_err *err)
-{
-	struct classes k = {0};
-	int rc = rows_swept(n, q, &k, err);
-	sqlite3_finalize(k.name_q);
-	amd_hmap_free(&k.ix);
-	free(k.v);
-	return rc;
 }
 
 static int rows_swept(struct nsys *n, sqlite3_stmt *q, struct classes *k, struct amd_err *err)
@@ -173,6 +160,16 @@ static int rows_swept(struct nsys *n, sqlite3_stmt *q, struct classes *k, struct
 	if (rc != SQLITE_DONE)
 		return nsys_sql_fail(n, err);
 	return any ? emit_device(n, device, &s, err) : 0;
+}
+
+static int sweep_rows(struct nsys *n, sqlite3_stmt *q, struct amd_err *err)
+{
+	struct classes k = {0};
+	int rc = rows_swept(n, q, &k, err);
+	sqlite3_finalize(k.name_q);
+	amd_hmap_free(&k.ix);
+	free(k.v);
+	return rc;
 }
 
 int nsys_phases(struct nsys *n, struct amd_err *err)
