@@ -80,6 +80,22 @@ static int table(struct nsys *n, const char *name, const char *const *cols,
 	return has;
 }
 
+/* 1 when StringIds' only key is id INTEGER PRIMARY KEY (every export
+ * so far): an id names one row, so names can be joined after grouping;
+ * 0 when not, -1. */
+static int strings_by_id(struct nsys *n)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(n->db, "SELECT count(*), sum(name = 'id' AND upper(type) = 'INTEGER')"
+			       " FROM pragma_table_info('StringIds') WHERE pk > 0", -1, &q,
+			       NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(q), by_id = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
+					   sqlite3_column_int(q, 1) == 1;
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? by_id : -1;
+}
+
 static int find_tables(struct nsys *n, struct amd_err *err)
 {
 	static const char *const strings[] = {"id", "value", NULL};
@@ -101,6 +117,8 @@ static int find_tables(struct nsys *n, struct amd_err *err)
 	    (n->has_nvtx = table(n, "NVTX_EVENTS", nvtx, err)) < 0 ||
 	    (n->has_gpu = table(n, "TARGET_INFO_GPU", gpu, err)) < 0)
 		return -1;
+	if ((n->strings_by_id = strings_by_id(n)) < 0)
+		return nsys_sql_fail(n, err);
 	if (!n->has_kernel)
 		return 0;
 	static const char *const names[] = {"demangledName", "shortName", NULL};
@@ -156,10 +174,33 @@ static int aggregate(struct nsys *n, const char *kind, const char *sql, struct a
 	return rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
 }
 
-static int window(struct nsys *n, const char *tab, const char *where, struct amd_err *err)
+/* The process range a window scan saw in pcol >> 24 (columns 2, 3). */
+static void window_procs(struct nsys *n, sqlite3_stmt *q)
 {
-	char sql[256];
-	snprintf(sql, sizeof sql, "SELECT min(start), max(\"end\") FROM %s %s", tab, where);
+	if (sqlite3_column_type(q, 2) == SQLITE_NULL)
+		return;
+	int64_t lo = sqlite3_column_int64(q, 2), hi = sqlite3_column_int64(q, 3);
+	if (!n->proc_any || lo < n->proc_lo)
+		n->proc_lo = lo;
+	if (!n->proc_any || hi > n->proc_hi)
+		n->proc_hi = hi;
+	n->proc_any = 1;
+}
+
+/* The profiled window from table tab (NVTX: rows with an end only) and,
+ * in the same scan, the range of its processes (pcol >> 24), so that an
+ * export of one process is not scanned again to list them. */
+static int window(struct nsys *n, const char *tab, const char *pcol, int nvtx,
+		  struct amd_err *err)
+{
+	char sql[384], p[64] = "NULL";
+	int has = amd_foreign_has_column(n->db, tab, pcol);
+	if (has > 0)
+		snprintf(p, sizeof p, "%s >> 24", pcol);
+	else
+		n->proc_unknown = 1;
+	snprintf(sql, sizeof sql, "SELECT min(%s), max(\"end\"), min(%s), max(%s) FROM %s",
+		 nvtx ? "CASE WHEN \"end\" IS NOT NULL THEN start END" : "start", p, p, tab);
 	sqlite3_stmt *q = nsys_prepare(n, sql, err);
 	if (!q)
 		return -1;
@@ -172,6 +213,8 @@ static int window(struct nsys *n, const char *tab, const char *where, struct amd
 			n->t1 = b;
 		n->has_window = 1;
 	}
+	if (rc == SQLITE_ROW)
+		window_procs(n, q);
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
 }
@@ -179,7 +222,18 @@ static int window(struct nsys *n, const char *tab, const char *where, struct amd
 static int regions(struct nsys *n, struct amd_err *err)
 {
 	char sql[640], cond[64];
-	if (n->has_kernel) {
+	if (n->has_kernel && n->strings_by_id) {
+		/* grouped first, named after: SQLite's sorter carried every
+		 * kernel's name and spilled to temporary files */
+		snprintf(sql, sizeof sql, "SELECT g.d, s.value, g.c, g.t, NULL, g.m FROM (SELECT"
+			 " k.deviceId AS d, k.%s AS i, count(*) AS c, sum(k.\"end\" - k.start) AS t,"
+			 " min(k.\"end\" - k.start) AS m FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE %s"
+			 " GROUP BY k.deviceId, k.%s) g JOIN StringIds s ON s.id = g.i"
+			 " ORDER BY g.d, g.i", n->kernel_name,
+			 nsys_proc_cond(n, "k.globalPid", cond, sizeof cond), n->kernel_name);
+		if (aggregate(n, AMD_REGION_KERNEL, sql, err) < 0)
+			return -1;
+	} else if (n->has_kernel) {
 		snprintf(sql, sizeof sql, "SELECT k.deviceId, s.value, count(*), sum(k.\"end\" -"
 			 " k.start), NULL, min(k.\"end\" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
 			 " JOIN StringIds s ON s.id = k.%s WHERE %s GROUP BY k.deviceId, k.%s",
@@ -216,11 +270,11 @@ int nsys_read_process(struct nsys *n, struct amd_err *err)
 static int read_export(struct nsys *n, const struct amd_input *in, struct amd_err *err)
 {
 	if (find_tables(n, err) < 0 ||
-	    (n->has_kernel && window(n, "CUPTI_ACTIVITY_KIND_KERNEL", "", err) < 0) ||
-	    (n->has_memcpy && window(n, "CUPTI_ACTIVITY_KIND_MEMCPY", "", err) < 0) ||
-	    (n->has_memset && window(n, "CUPTI_ACTIVITY_KIND_MEMSET", "", err) < 0) ||
-	    (n->has_runtime && window(n, "CUPTI_ACTIVITY_KIND_RUNTIME", "", err) < 0) ||
-	    (n->has_nvtx && window(n, "NVTX_EVENTS", "WHERE \"end\" IS NOT NULL", err) < 0))
+	    (n->has_kernel && window(n, "CUPTI_ACTIVITY_KIND_KERNEL", "globalPid", 0, err) < 0) ||
+	    (n->has_memcpy && window(n, "CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid", 0, err) < 0) ||
+	    (n->has_memset && window(n, "CUPTI_ACTIVITY_KIND_MEMSET", "globalPid", 0, err) < 0) ||
+	    (n->has_runtime && window(n, "CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid", 0, err) < 0) ||
+	    (n->has_nvtx && window(n, "NVTX_EVENTS", "globalTid", 1, err) < 0))
 		return -1;
 	if (amd_input_link(in, n->sink, err) < 0)
 		return -1;

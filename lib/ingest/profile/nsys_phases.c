@@ -9,10 +9,12 @@
 #include "nsys_read.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "gpu_sweep.h"
+#include "hmap.h"
 #include "phase.h"
 #include "region.h"
 
@@ -61,9 +63,10 @@ static int device_rows_sql(const struct nsys *n, struct amd_buf *sql)
 	nsys_proc_cond(n, "k.globalPid", kc, sizeof kc);
 	nsys_proc_cond(n, "globalPid", c, sizeof c);
 	if (n->has_kernel) {
-		amd_buf_printf(sql, "SELECT k.deviceId, k.start, k.\"end\", 0, s.value"
+		amd_buf_printf(sql, "SELECT k.deviceId, k.start, k.\"end\", 0, %s"
 			       " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s"
-			       " ON s.id = k.%s WHERE %s", n->kernel_name, kc);
+			       " ON s.id = k.%s WHERE %s", n->strings_by_id ? "s.id" : "s.value",
+			       n->kernel_name, kc);
 		sep = " UNION ALL ";
 	}
 	if (n->has_memcpy) {
@@ -77,7 +80,66 @@ static int device_rows_sql(const struct nsys *n, struct amd_buf *sql)
 	return amd_buf_printf(sql, " ORDER BY 1, 2");
 }
 
-static int sweep_rows(struct nsys *n, sqlite3_stmt *q, struct amd_err *err)
+/* Kernel classes by StringIds id, each name read once: the rows carry
+ * the id, not the name (SQLite's sorter carried every kernel's name and
+ * spilled to temporary files). */
+struct classes {
+	struct amd_hmap ix;
+	struct {
+		int64_t id;
+		enum amd_gpu_class c;
+	} *v;
+	size_t n, cap;
+	sqlite3_stmt *name_q;
+};
+
+static int class_eq(const void *ctx, uint32_t i)
+{
+	const struct classes *k = ((const void *const *)ctx)[0];
+	return k->v[i].id == *(const int64_t *)((const void *const *)ctx)[1];
+}
+
+/* The class of the kernel named by StringIds row id; -1 with err. */
+static int class_by_id(struct nsys *n, struct classes *k, int64_t id, struct amd_err *err)
+{
+	uint32_t h = amd_hash_u64((uint64_t)id);
+	const void *ctx[2] = {k, &id};
+	int64_t at = amd_hmap_find(&k->ix, h, class_eq, ctx);
+	if (at >= 0)
+		return (int)k->v[at].c;
+	if (!k->name_q && !(k->name_q = nsys_prepare(n, "SELECT value FROM StringIds WHERE id = ?1",
+						      err)))
+		return -1;
+	sqlite3_bind_int64(k->name_q, 1, id);
+	int rc = sqlite3_step(k->name_q);
+	const char *name = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(k->name_q, 0)
+					    : NULL;
+	enum amd_gpu_class c = name ? amd_gpu_class_of(name, 0) : AMD_GPU_COMPUTE;
+	sqlite3_reset(k->name_q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return nsys_sql_fail(n, err);
+	if (!name || amd_grow(&k->v, k->n, &k->cap, sizeof *k->v, 64) < 0 ||
+	    amd_hmap_put(&k->ix, h, (uint32_t)k->n) < 0)
+		return amd_fail(err, "%s: out of memory", n->path);
+	k->v[k->n].id = id;
+	k->v[k->n++].c = c;
+	return (int)c;
+}
+
+/* A row's class: column 4 is the kernel's StringIds id or its name. */
+static int row_class(struct nsys *n, struct classes *k, sqlite3_stmt *q, struct amd_err *err)
+{
+	if (sqlite3_column_int(q, 3))
+		return AMD_GPU_MEMORY;
+	if (n->strings_by_id)
+		return class_by_id(n, k, sqlite3_column_int64(q, 4), err);
+	const char *name = (const char *)sqlite3_column_text(q, 4);
+	if (!name)
+		return amd_fail(err, "%s: out of memory", n->path);
+	return (int)amd_gpu_class_of(name, 0);
+}
+
+static int rows_swept(struct nsys *n, sqlite3_stmt *q, struct classes *k, struct amd_err *err)
 {
 	struct amd_gpu_sweep s;
 	int rc, device = 0, any = 0;
@@ -89,16 +151,25 @@ static int sweep_rows(struct nsys *n, sqlite3_stmt *q, struct amd_err *err)
 			memset(&s, 0, sizeof s);
 		device = d;
 		any = 1;
-		int is_memory = sqlite3_column_int(q, 3);
-		const char *name = (const char *)sqlite3_column_text(q, 4);
-		if (!is_memory && !name)
-			return amd_fail(err, "%s: out of memory", n->path);
+		int c = row_class(n, k, q, err);
+		if (c < 0)
+			return -1;
 		amd_gpu_sweep_take(&s, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
-				   amd_gpu_class_of(name, is_memory));
+				   (enum amd_gpu_class)c);
 	}
 	if (rc != SQLITE_DONE)
 		return nsys_sql_fail(n, err);
 	return any ? emit_device(n, device, &s, err) : 0;
+}
+
+static int sweep_rows(struct nsys *n, sqlite3_stmt *q, struct amd_err *err)
+{
+	struct classes k = {0};
+	int rc = rows_swept(n, q, &k, err);
+	sqlite3_finalize(k.name_q);
+	amd_hmap_free(&k.ix);
+	free(k.v);
+	return rc;
 }
 
 int nsys_phases(struct nsys *n, struct amd_err *err)

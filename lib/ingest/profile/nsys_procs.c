@@ -44,7 +44,9 @@ static int has(const struct nsys *n, const struct proc_table *t)
 	return *(const int *)((const char *)n + t->has_offset);
 }
 
-/* The SQL of the distinct processes, in PID order; 0 with sql left
+/* The SQL of the distinct processes, in PID order (each table's own
+ * distinct ones, then those of all: a UNION put every row of every table
+ * into one temporary B-tree); 0 with sql left
  * empty when a present table does not name its processes or none has
  * activity; -1. */
 static int procs_sql(const struct nsys *n, struct amd_buf *sql, struct amd_err *err)
@@ -58,8 +60,8 @@ static int procs_sql(const struct nsys *n, struct amd_buf *sql, struct amd_err *
 			amd_buf_free(sql);
 			return c < 0 ? nsys_sql_fail(n, err) : 0;
 		}
-		if (amd_buf_printf(sql, "%s SELECT %s >> 24 AS p FROM %s WHERE %s IS NOT NULL",
-				   any ? " UNION" : "SELECT DISTINCT p FROM (", proc_tables[i].col,
+		if (amd_buf_printf(sql, "%s SELECT DISTINCT %s >> 24 AS p FROM %s WHERE %s IS NOT NULL",
+				   any ? " UNION ALL" : "SELECT DISTINCT p FROM (", proc_tables[i].col,
 				   proc_tables[i].table, proc_tables[i].col) < 0)
 			return amd_fail(err, "%s: out of memory", n->path);
 		any = 1;
@@ -69,13 +71,24 @@ static int procs_sql(const struct nsys *n, struct amd_buf *sql, struct amd_err *
 	return 0;
 }
 
-/* The processes of the export into *out (*n_out of them). */
+/* The processes of the export into *out (*n_out of them): from the
+ * range the window scans saw (nsys.c) when that settles it, else from
+ * SQLite. */
 static int list_procs(struct nsys *n, int64_t **out, size_t *n_out, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
 	size_t cap = 0;
 	*out = NULL;
 	*n_out = 0;
+	if (!n->proc_unknown && (!n->proc_any || n->proc_lo == n->proc_hi)) {
+		/* the window scans saw one process or none: what the query
+		 * would list, without scanning the export again */
+		if (n->proc_any && !(*out = malloc(sizeof **out)))
+			return amd_fail(err, "%s: out of memory", n->path);
+		if (n->proc_any)
+			(*out)[(*n_out)++] = n->proc_lo;
+		return 0;
+	}
 	if (procs_sql(n, &sql, err) < 0) {
 		amd_buf_free(&sql);
 		return -1;

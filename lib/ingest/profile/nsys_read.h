@@ -20,7 +20,13 @@ struct nsys {
 	int has_window;
 	const char *kernel_name; /* the kernel table's name column */
 	int has_kernel, has_memcpy, has_memset, has_runtime, has_nvtx, has_gpu;
+	int strings_by_id;      /* StringIds.id is its INTEGER PRIMARY KEY: one row an id */
 	int64_t proc;           /* the process read (globalPid >> 24), -1: all */
+	/* the processes the window scans saw (globalPid or globalTid >> 24):
+	 * proc_lo..proc_hi when proc_any; proc_unknown when a present table
+	 * does not name them (nsys_procs.c then asks SQLite) */
+	int proc_any, proc_unknown;
+	int64_t proc_lo, proc_hi;
 };
 
 /* The SQL condition keeping the rows of the process read from a table

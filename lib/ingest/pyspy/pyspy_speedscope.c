@@ -157,9 +157,8 @@ static int one_sample(struct replay *r, uint32_t leaf, struct amd_pyspy_stack *s
 
 /* The accumulator's place of sample i of profile pi; -1 with err. */
 static int64_t place_of(struct replay *r, struct amd_pyspy_stack *st, struct amd_pyspy_acc *acc,
-			size_t pi, size_t i)
+			uint32_t leaf, size_t pi, size_t i)
 {
-	uint32_t leaf = r->d->profiles[pi].samples[i];
 	if (leaf != SS_NOT_ARRAY && r->stamp[leaf] == pi + 1)
 		return r->place[leaf];
 	if (one_sample(r, leaf, st, pi, i) < 0)
@@ -189,17 +188,21 @@ static int one_profile(struct replay *r, size_t pi, double rate, struct amd_pysp
 		    &st.thread);
 	int rc = 0;
 	size_t run = 0, left = p->n_runs ? p->runs[0].n : 0; /* weights left in run */
+	size_t srun = 0, sleft = p->n_sample_runs ? p->samples[0].n : 0; /* samples left */
 	for (size_t i = 0; i < p->n_samples; i++) {
 		if (left == 0)
 			left = p->runs[++run].n;
 		left--;
+		if (sleft == 0)
+			sleft = p->samples[++srun].n;
+		sleft--;
 		double w = p->runs[run].w;
 		if (!(w >= 0) || !isfinite(w) || w * (u ? u : 1.0 / rate) > AMD_PYSPY_MAX_SECONDS) {
 			rc = amd_fail(r->err, "%s: profiles[%zu].weights[%zu]: not a weight", path,
 				      pi, i);
 			break;
 		}
-		int64_t place = place_of(r, &st, acc, pi, i);
+		int64_t place = place_of(r, &st, acc, p->samples[srun].leaf, pi, i);
 		if (place < 0) {
 			rc = -1;
 			break;

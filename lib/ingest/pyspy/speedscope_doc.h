@@ -5,7 +5,8 @@
  * any order (py-spy writes profiles before shared.frames), so nothing is
  * checked while scanning: the replay checks, in the order the reader
  * always did. A repeated key counts once (its first value). Memory
- * follows the distinct stack paths plus 12 bytes per sample. */
+ * follows the distinct stack paths plus at most 8 bytes per sample
+ * (runs of equal samples and of equal weights). */
 #ifndef AMD_SPEEDSCOPE_DOC_H
 #define AMD_SPEEDSCOPE_DOC_H
 
@@ -34,11 +35,20 @@ struct ss_weight_run {
 	size_t n;
 };
 
+/* n samples in a row ending at the same trie leaf (py-spy writes an
+ * idle thread's stack again at every sample): 8 bytes a run instead of
+ * 4 a sample. */
+struct ss_sample_run {
+	uint32_t leaf;               /* a leaf node, or SS_NOT_ARRAY */
+	uint32_t n;
+};
+
 struct ss_profile {
 	char *type, *unit, *name;    /* NULL when absent or not a string */
 	int samples_array, weights_array;
-	uint32_t *samples;           /* leaf nodes, or SS_NOT_ARRAY */
-	size_t n_samples, cap_samples;
+	struct ss_sample_run *samples; /* the samples in order */
+	size_t n_sample_runs, cap_samples;
+	size_t n_samples;            /* the runs' n summed */
 	struct ss_weight_run *runs;  /* the weights in order */
 	size_t n_runs, cap_runs;
 	size_t n_weights;            /* the runs' n summed */

@@ -148,9 +148,16 @@ static struct ss_profile *profile(struct scan *s)
 static int add_sample(struct scan *s, uint32_t leaf)
 {
 	struct ss_profile *p = profile(s);
-	if (amd_grow(&p->samples, p->n_samples, &p->cap_samples, sizeof *p->samples, 256) < 0)
-		return oom(s);
-	p->samples[p->n_samples++] = leaf;
+	struct ss_sample_run *last = p->n_sample_runs ? &p->samples[p->n_sample_runs - 1] : NULL;
+	if (last && last->leaf == leaf && last->n < UINT32_MAX) {
+		last->n++;
+	} else {
+		if (amd_grow(&p->samples, p->n_sample_runs, &p->cap_samples, sizeof *p->samples,
+			     256) < 0)
+			return oom(s);
+		p->samples[p->n_sample_runs++] = (struct ss_sample_run){leaf, 1};
+	}
+	p->n_samples++;
 	return 1;
 }
 
