@@ -84,7 +84,7 @@ static int flush(struct scan *s)
 	return 0;
 }
 
-/* amd_region_scan(:rs, c0, c1, ...): the row's columns into the scan's
+/* amd_region_scan(RS_ARG, c0, c1, ...): the row's columns into the scan's
  * batch; NULL (count() counts none). Called by SQLite for every row of
  * the scan's one sqlite3_step, so the columns are read as values, not
  * through sqlite3_column_* — a third of the stepping thread's time. */
@@ -115,10 +115,10 @@ int rs_register(sqlite3 *db)
 				       NULL, scan_row, NULL, NULL);
 }
 
-/* Steps q (one aggregate row, then done) with scan s bound to :rs. */
+/* Steps q (one aggregate row, then done) with scan s bound to RS_ARG. */
 static int run(sqlite3_stmt *q, struct scan *s)
 {
-	int at = sqlite3_bind_parameter_index(q, ":rs");
+	int at = sqlite3_bind_parameter_index(q, RS_ARG);
 	if (!at || sqlite3_bind_pointer(q, at, s, "amd_region_scan", NULL) != SQLITE_OK)
 		return SQLITE_MISUSE;
 	int rc = sqlite3_step(q);

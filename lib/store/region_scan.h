@@ -27,8 +27,11 @@ struct rs_row {
 typedef int (*rs_consume)(void *ctx, const struct rs_row *rows, size_t n);
 
 /* Registers SQL function amd_region_scan on db (every store handle):
- * a scan's query is "SELECT count(amd_region_scan(:rs, c0, c1, ...))
- * FROM region ...", c0.. its ncols (<= RS_COLS) integer columns. */
+ * a scan's query is "SELECT count(amd_region_scan(" RS_ARG ", c0, c1,
+ * ...)) FROM region ...", c0.. its ncols (<= RS_COLS) integer columns;
+ * its own parameters ?1..?8 (RS_ARG, the scan, is bound by rs_scan: a
+ * numbered one, as a named one would take the number ?1 has). */
+#define RS_ARG "?9"
 int rs_register(sqlite3 *db);
 
 /* Steps q (a query of that form) to its end, every row's ncols columns
