@@ -13,7 +13,6 @@
 
 #include "comparison.h"
 #include "history_page.h"
-#include "sources_json.h"
 #include "analysis_json.h"
 #include "run.h"
 #include "text_safe.h"
@@ -183,7 +182,16 @@ static cJSON *report_json(struct report_ctx *c)
 		cJSON_AddStringToObject(r, "why", s->excluded[i].excluded ? s->excluded[i].excluded : "");
 		cJSON_AddItemToArray(ex, r);
 	}
-	return o; /* its last member, "sources", added as text (sources_json.h) */
+	cJSON *src = cJSON_AddArrayToObject(o, "sources");
+	for (size_t i = 0; i < c->nsrc; i++) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "path", c->src[i].path);
+		cJSON_AddStringToObject(r, "kind", c->src[i].kind);
+		cJSON_AddNumberToObject(r, "size", (double)c->src[i].size);
+		cJSON_AddStringToObject(r, "sha256", c->src[i].sha256);
+		cJSON_AddItemToArray(src, r);
+	}
+	return o;
 }
 
 int report_write_json(struct report_ctx *c, const char *name, struct amd_err *err)
@@ -191,13 +199,11 @@ int report_write_json(struct report_ctx *c, const char *name, struct amd_err *er
 	cJSON *o = report_json(c);
 	char *text = cJSON_Print(o);
 	cJSON_Delete(o);
-	struct amd_buf t = {0}, b = {0};
-	int ok = text && report_json_with_sources(&t, text, c->src, c->nsrc) == 0;
-	free(text);
-	int rc = ok && amd_utf8_valid(&b, t.data, t.len) == 0 && amd_buf_append(&b, "\n", 1) == 0
+	struct amd_buf b = {0};
+	int rc = text && amd_utf8_valid(&b, text, strlen(text)) == 0 && amd_buf_append(&b, "\n", 1) == 0
 			 ? amd_out_write_all(c->o->outdir, name, b.data, b.len, err)
 			 : amd_fail(err, "%s/%s: out of memory", c->o->outdir, name);
-	amd_buf_free(&t);
 	amd_buf_free(&b);
+	free(text);
 	return rc;
 }
