@@ -13,7 +13,6 @@
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "mt_draw.h"
 #include "region_fit.h"
 #include "stats.h"
 
@@ -466,15 +465,15 @@ static void groups(const double *n, size_t m, size_t *ord, size_t *gs, size_t *g
 }
 
 /* A uniform index below k (one draw of the generator). */
-static size_t draw_index(struct amd_mt *r, size_t k)
+static size_t draw_index(gsl_rng *r, size_t k)
 {
-	size_t i = (size_t)(amd_mt_uniform(r) * (double)k);
+	size_t i = (size_t)(gsl_rng_uniform(r) * (double)k);
 	return i < k ? i : k - 1;
 }
 
 /* One resample of the observations into ys: repeats drawn within each
  * n, or the fitted values fit[] times resampled relative residuals. */
-static void resample(struct amd_mt *r, const double *fit, const double *y, size_t m, const double *e,
+static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, const double *e,
 		     const size_t *g, int residual, double *ys)
 {
 	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
@@ -559,12 +558,11 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	size_t *g = malloc(3 * m * sizeof *g);
 	f->draws = malloc((size_t)B * AMD_RFIT_STRIDE * sizeof *f->draws);
 	f->noise = malloc((size_t)B * sizeof *f->noise);
-	if (!(e && ys && col && fit && g && f->draws && f->noise)) {
+	gsl_rng *r = e && ys && col && fit && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
+	if (!r) {
 		free(e), free(ys), free(col), free(fit), free(g);
 		return -1;
 	}
-	struct amd_mt rng, *r = &rng; /* gsl_rng_mt19937's draws (amd_rng_new), inline */
-	amd_mt_seed(r, o->seed);
 	for (size_t a = 0; a < m; a++)
 		fit[a] = hyp_eval(&cd->h, cd->c, n[a]);
 	groups(n, m, g, g + m, g + 2 * m);
@@ -595,6 +593,7 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 		double *lo = t ? &f->term[t - 1].lo : &f->c0_lo, *hi = t ? &f->term[t - 1].hi : &f->c0_hi;
 		amd_percentile_interval(col, k, o->level, lo, hi);
 	}
+	gsl_rng_free(r);
 	free(e), free(ys), free(col), free(fit), free(g);
 	return 0;
 }
