@@ -90,7 +90,9 @@ static int flush(struct scan *s)
  * through sqlite3_column_* — a third of the stepping thread's time. */
 static void scan_row(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
-	struct scan *s = sqlite3_value_pointer(argv[0], "amd_region_scan");
+	struct scan *s = sqlite3_get_auxdata(cx, 0); /* kept for the scan's rows */
+	if (!s && (s = sqlite3_value_pointer(argv[0], "amd_region_scan")) != NULL)
+		sqlite3_set_auxdata(cx, 0, s, NULL);
 	if (!s || argc - 1 != s->ncols) {
 		sqlite3_result_error(cx, "amd_region_scan: not a region scan", -1);
 		return;
