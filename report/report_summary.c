@@ -211,16 +211,21 @@ static cJSON *report_json(struct report_ctx *c)
 	return o;
 }
 
-int report_write_json(struct report_ctx *c, const char *name, struct amd_err *err)
+int report_json_text(struct report_ctx *c, struct amd_buf *out)
 {
 	cJSON *o = report_json(c);
 	char *text = cJSON_Print(o);
 	cJSON_Delete(o);
-	struct amd_buf b = {0};
-	int rc = text && amd_utf8_valid(&b, text, strlen(text)) == 0 && amd_buf_append(&b, "\n", 1) == 0
-			 ? amd_out_write_all(c->o->outdir, name, b.data, b.len, err)
-			 : amd_fail(err, "%s/%s: out of memory", c->o->outdir, name);
-	amd_buf_free(&b);
+	int rc = text && amd_utf8_valid(out, text, strlen(text)) == 0
+		&& amd_buf_append(out, "\n", 1) == 0 ? 0 : -1;
 	free(text);
 	return rc;
 }
+
+int report_write_json_text(struct report_ctx *c, const char *name, const struct amd_buf *text,
+			   struct amd_err *err)
+{
+	return text ? amd_out_write_all(c->o->outdir, name, text->data, text->len, err)
+		    : amd_fail(err, "%s/%s: out of memory", c->o->outdir, name);
+}
+
