@@ -3,10 +3,17 @@
 #ifndef AMD_REPORT_SUMMARY_H
 #define AMD_REPORT_SUMMARY_H
 
+#include "buf.h"
 #include "report_ctx.h"
 
 int report_write_summaries(struct report_ctx *c, struct amd_err *err);
-/* Writes report.json as name inside the output directory. */
-int report_write_json(struct report_ctx *c, const char *name, struct amd_err *err);
+/* report.json's text, its trailing newline included, into *out (empty
+ * on entry); -1 out of memory. Reads c only: it may run on a thread of
+ * its own while the charts, the PDF and the summaries are written. */
+int report_json_text(struct report_ctx *c, struct amd_buf *out);
+/* Writes text (report_json_text's; NULL: out of memory) as name inside
+ * the output directory. */
+int report_write_json_text(struct report_ctx *c, const char *name, const struct amd_buf *text,
+			   struct amd_err *err);
 
 #endif

@@ -68,7 +68,7 @@ static int cmp_order(const void *a, const void *b)
 
 int rj_index(struct rj *j)
 {
-	if (j->ntr > UINT32_MAX)
+	if (j->ntr >= (size_t)1 << 29) /* rj_row's trace */
 		return -1;
 	size_t *ord = malloc((j->ntr ? j->ntr : 1) * sizeof *ord);
 	j->by_key = malloc((j->ntr ? j->ntr : 1) * sizeof *j->by_key);
@@ -222,13 +222,19 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
 		if (j->cap != cap) /* millions of rows in a big sweep: huge pages */
 			amd_huge_hint(j->rows, j->cap * sizeof *j->rows);
 		j->rows[j->nrows++] = (struct rj_row){
-			.self_ns = r->self_ns, .name_id = r->name_id,
-			.name = p->name, .kind = p->kind, .group = p->group,
-			.trace = (uint32_t)j->by_key[i], .has_self = (uint8_t)(r->has_self != 0),
-			.coll = j->coll_kind && r->kind_id == j->coll_kind,
+			.self_ns = r->self_ns, .pair = (uint32_t)at,
+			.trace = (unsigned)j->by_key[i], .has_self = r->has_self != 0,
+			.coll = j->coll_kind && p->kind_id == j->coll_kind,
 		};
 	}
 	return 0;
+}
+
+static const struct rj_pair *coll_pairs; /* rj_cmp_coll's rows' pairs */
+
+void rj_coll_of(const struct rj *j)
+{
+	coll_pairs = j->pairs;
 }
 
 /* A trace's collectives of one name: by trace, then name. */
@@ -237,6 +243,6 @@ int rj_cmp_coll(const void *a, const void *b)
 	const struct rj_row *x = *(const struct rj_row *const *)a;
 	const struct rj_row *y = *(const struct rj_row *const *)b;
 	CMP(x->trace, y->trace);
-	CMP(x->name_id, y->name_id);
+	CMP(coll_pairs[x->pair].name_id, coll_pairs[y->pair].name_id);
 	return 0;
 }

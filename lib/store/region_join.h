@@ -27,17 +27,19 @@ struct rj_in {
 	int has_self;
 };
 
-/* A region row joined to one trace (millions: kept small). */
+/* A region row joined to one trace (millions: kept small, 16 bytes —
+ * the kernel zeroes every page of them; its name, kind and region are
+ * its pair's). */
 struct rj_row {
-	int64_t self_ns, name_id;
-	uint32_t name, kind;         /* indices into names */
-	uint32_t group;              /* its region: index into groups */
-	uint32_t trace;              /* index into the traces */
-	uint8_t has_self, coll;      /* coll: of kind "collective" */
-	uint8_t counts;              /* rj_emit's: an operator row that counts */
+	int64_t self_ns;
+	uint32_t pair;               /* index into pairs */
+	unsigned trace : 29;         /* index into the traces (rj_index: < 2^29) */
+	unsigned has_self : 1, coll : 1; /* coll: of kind "collective" */
+	unsigned counts : 1;         /* rj_emit's: an operator row that counts */
 };
 
-/* A (name, kind) pair of dict ids as met: its names and region. */
+/* A (name, kind) pair of dict ids as met: its names and region (a
+ * collective's: rj_emit's, of kind RJ_KIND_COLL). */
 struct rj_pair {
 	int64_t name_id, kind_id;
 	uint32_t name, kind, group;
@@ -90,8 +92,10 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
 /* The index of region (kind, name) in groups, added when new; -1 out
  * of memory. */
 int64_t rj_group(struct rj *j, uint32_t kind, uint32_t name);
-/* A trace's collectives of one name: by trace, then name (qsort order
- * of an array of row pointers). */
+/* A trace's collectives of one name: by trace, then name's dict id
+ * (qsort order of an array of row pointers, of the rows of j, set by
+ * rj_coll_of first: qsort has no context argument). */
+void rj_coll_of(const struct rj *j);
 int rj_cmp_coll(const void *a, const void *b);
 /* After names[].s are filled (the dict's strings of names[].id): the
  * rows and traces of region_times.h (amd_store_region_set) in *s, the

@@ -19,17 +19,6 @@ struct ring {
 	pthread_cond_t can_fill, can_take;
 };
 
-void rs_read(sqlite3_stmt *q, int ncols, struct rs_row *r)
-{
-	r->null = 0;
-	for (int i = 0; i < ncols; i++) {
-		r->v[i] = sqlite3_column_int64(q, i);
-		/* a NULL reads as 0: the type asked only of a 0 */
-		if (r->v[i] == 0 && sqlite3_column_type(q, i) == SQLITE_NULL)
-			r->null |= 1u << i;
-	}
-}
-
 static void *consumer(void *arg)
 {
 	struct ring *g = arg;
@@ -67,36 +56,81 @@ static int hand_over(struct ring *g, size_t n)
 	return failed ? -1 : 0;
 }
 
-/* rs_scan on this thread alone: one batch at a time. */
-static int scan_here(sqlite3_stmt *q, int ncols, rs_consume fn, void *ctx, struct rs_row *b)
+/* A scan under way: the batch being filled, handed over when full (to
+ * the consumer thread, or to fn here when there is none). */
+struct scan {
+	struct ring *g;      /* NULL: no consumer thread */
+	rs_consume fn;       /* without one: called here */
+	void *ctx;
+	struct rs_row *b;    /* the batch being filled */
+	size_t n;            /* its rows */
+	int ncols, failed;
+};
+
+/* The batch being filled, full or last (n rows), to its consumer and a
+ * free one in s->b; -1 when the consumer failed. */
+static int flush(struct scan *s)
 {
-	size_t n = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		rs_read(q, ncols, &b[n++]);
-		if (n == BATCH && fn(ctx, b, n) < 0)
-			return SQLITE_NOMEM;
-		n = n == BATCH ? 0 : n;
+	struct ring *g = s->g;
+	if (!g) {
+		int rc = s->fn(s->ctx, s->b, s->n);
+		s->n = 0;
+		return rc;
 	}
-	return n && fn(ctx, b, n) < 0 ? SQLITE_NOMEM : rc;
+	if (hand_over(g, s->n) < 0)
+		return -1;
+	s->n = 0;
+	s->b = g->buf + (g->head % NBUF) * BATCH; /* free: hand_over waited */
+	return 0;
 }
 
-static int scan_two(sqlite3_stmt *q, int ncols, struct ring *g)
+/* amd_region_scan(RS_ARG, c0, c1, ...): the row's columns into the scan's
+ * batch; NULL (count() counts none). Called by SQLite for every row of
+ * the scan's one sqlite3_step, so the columns are read as values, not
+ * through sqlite3_column_* — a third of the stepping thread's time. */
+static void scan_row(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
-	size_t n = 0;
-	int rc;
-	struct rs_row *b = g->buf;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		rs_read(q, ncols, &b[n++]);
-		if (n < BATCH)
-			continue;
-		if (hand_over(g, n) < 0)
-			return SQLITE_NOMEM;
-		n = 0;
-		b = g->buf + (g->head % NBUF) * BATCH; /* free: hand_over waited */
+	struct scan *s = sqlite3_get_auxdata(cx, 0); /* kept for the scan's rows */
+	if (!s && (s = sqlite3_value_pointer(argv[0], "amd_region_scan")) != NULL)
+		sqlite3_set_auxdata(cx, 0, s, NULL);
+	if (!s || argc - 1 != s->ncols) {
+		sqlite3_result_error(cx, "amd_region_scan: not a region scan", -1);
+		return;
 	}
-	if (n && hand_over(g, n) < 0)
-		return SQLITE_NOMEM;
+	struct rs_row *r = &s->b[s->n++];
+	r->null = 0;
+	for (int i = 0; i < s->ncols; i++) {
+		r->v[i] = sqlite3_value_int64(argv[i + 1]);
+		/* a NULL reads as 0: the type asked only of a 0 */
+		if (r->v[i] == 0 && sqlite3_value_type(argv[i + 1]) == SQLITE_NULL)
+			r->null |= 1u << i;
+	}
+	if (s->n == BATCH && flush(s) < 0) {
+		s->failed = 1;
+		sqlite3_result_error_nomem(cx);
+	}
+}
+
+int rs_register(sqlite3 *db)
+{
+	return sqlite3_create_function(db, "amd_region_scan", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+				       NULL, scan_row, NULL, NULL);
+}
+
+/* Steps q (one aggregate row, then done) with scan s bound to RS_ARG. */
+static int run(sqlite3_stmt *q, struct scan *s)
+{
+	int at = sqlite3_bind_parameter_index(q, RS_ARG);
+	if (!at || sqlite3_bind_pointer(q, at, s, "amd_region_scan", NULL) != SQLITE_OK)
+		return SQLITE_MISUSE;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		rc = sqlite3_step(q);
+	if (s->failed)
+		rc = SQLITE_NOMEM;
+	else if (rc == SQLITE_DONE && s->n && flush(s) < 0)
+		rc = SQLITE_NOMEM;
+	sqlite3_bind_null(q, at);
 	return rc;
 }
 
@@ -110,11 +144,13 @@ int rs_scan(sqlite3_stmt *q, int ncols, rs_consume fn, void *ctx)
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.can_fill, NULL);
 	pthread_cond_init(&g.can_take, NULL);
+	struct scan s = { .g = &g, .fn = fn, .ctx = ctx, .b = g.buf, .ncols = ncols };
 	int rc;
 	if (pthread_create(&th, NULL, consumer, &g) != 0) {
-		rc = scan_here(q, ncols, fn, ctx, g.buf);
+		s.g = NULL;
+		rc = run(q, &s);
 	} else {
-		rc = scan_two(q, ncols, &g);
+		rc = run(q, &s);
 		pthread_mutex_lock(&g.mu);
 		g.done = 1;
 		pthread_cond_signal(&g.can_take);

@@ -1,5 +1,6 @@
 /* region_scan.h — a plain scan of the region table split over two
- * threads: this one steps SQLite and copies each row's integer columns,
+ * threads: this one steps SQLite, which hands each row's integer columns
+ * to a function of ours (amd_region_scan) that copies them,
  * one consumer thread gets them in batches, in the scan's order, and
  * does the rest (summing, joining). The consumer sees the rows in the
  * same order as a single-threaded loop, so its results are the same;
@@ -25,12 +26,17 @@ struct rs_row {
  * memory). */
 typedef int (*rs_consume)(void *ctx, const struct rs_row *rows, size_t n);
 
-/* The current row of q, columns 0..ncols-1 (ncols <= RS_COLS), into *r. */
-void rs_read(sqlite3_stmt *q, int ncols, struct rs_row *r);
+/* Registers SQL function amd_region_scan on db (every store handle):
+ * a scan's query is "SELECT count(amd_region_scan(" RS_ARG ", c0, c1,
+ * ...)) FROM region ...", c0.. its ncols (<= RS_COLS) integer columns;
+ * its own parameters ?1..?8 (RS_ARG, the scan, is bound by rs_scan: a
+ * numbered one, as a named one would take the number ?1 has). */
+#define RS_ARG "?9"
+int rs_register(sqlite3 *db);
 
-/* Steps q to its end, every row's first ncols columns to fn; the last
- * sqlite3_step's code returned (SQLITE_DONE when every row was read),
- * SQLITE_NOMEM when fn failed. */
+/* Steps q (a query of that form) to its end, every row's ncols columns
+ * to fn in the scan's order; the last sqlite3_step's code returned
+ * (SQLITE_DONE when every row was read), SQLITE_NOMEM when fn failed. */
 int rs_scan(sqlite3_stmt *q, int ncols, rs_consume fn, void *ctx);
 
 #endif

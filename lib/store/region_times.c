@@ -42,7 +42,7 @@ static const char traces_sql[] =
 /* Every region row that may count: with a time, or a collective (whose
  * name hides the same trace's operators of that name even without one). */
 static const char regions_sql[] =
-	"SELECT source_id, rank, name_id, kind_id, self_ns FROM region"
+	"SELECT count(amd_region_scan(" RS_ARG ", source_id, rank, name_id, kind_id, self_ns)) FROM region"
 	" WHERE kind_id IS NOT ?1 AND (self_ns IS NOT NULL OR kind_id IS ?2)";
 
 static int cmp_id(const void *a, const void *b)

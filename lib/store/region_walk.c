@@ -98,17 +98,24 @@ static int collectives(struct walk *w)
 	w->coll_at = calloc(j->ntr + 1, sizeof *w->coll_at);
 	if (!w->coll || !w->coll_at)
 		return -1;
+	/* the collectives' regions in the order their first rows came (a
+	 * pair is made at its first row) */
+	for (size_t p = 0; p < j->npairs; p++) {
+		if (!(j->coll_kind && j->pairs[p].kind_id == j->coll_kind))
+			continue;
+		int64_t g = rj_group(j, RJ_KIND_COLL, j->pairs[p].name);
+		if (g < 0)
+			return -1;
+		j->pairs[p].group = (uint32_t)g;
+	}
 	for (size_t i = 0; i < j->nrows; i++) {
 		struct rj_row *r = &j->rows[i];
 		if (!r->coll)
 			continue;
-		int64_t g = rj_group(j, RJ_KIND_COLL, r->name);
-		if (g < 0)
-			return -1;
-		r->group = (uint32_t)g;
 		w->coll[w->nc++] = r;
 		w->coll_at[r->trace + 1]++;
 	}
+	rj_coll_of(j);
 	if (w->nc > 1)
 		qsort(w->coll, w->nc, sizeof *w->coll, rj_cmp_coll);
 	for (size_t t = 0; t < j->ntr; t++)
@@ -126,7 +133,7 @@ static int operators(struct walk *w)
 	size_t k = 0;
 	for (size_t i = 0; i < j->nrows; i++) {
 		struct rj_row *r = &j->rows[i];
-		r->counts = (uint8_t)counts(w, r);
+		r->counts = counts(w, r) != 0;
 		w->ops_at[j->tr[r->trace].order + 1] += r->counts;
 		k += r->counts;
 	}
@@ -248,14 +255,14 @@ static void walk_trace(struct walk *w, size_t k)
 	double v[2] = { 0, 0 }; /* the other rows' seconds, the step's */
 	for (size_t i = w->ops_at[o]; i < w->ops_at[o + 1]; i++) {
 		const struct rj_row *r = &w->j->rows[w->ops[i]];
-		value(w, k, ti, r->group, r->self_ns, v);
+		value(w, k, ti, w->j->pairs[r->pair].group, r->self_ns, v);
 	}
 	int64_t sum;
 	int any;
 	for (size_t a = w->coll_at[ti], b; a < w->coll_at[ti + 1]; a = b) {
 		b = coll_group(w, a, &sum, &any);
 		if (any)
-			value(w, k, ti, w->coll[a]->group, sum, v);
+			value(w, k, ti, w->j->pairs[w->coll[a]->pair].group, sum, v);
 	}
 	const struct rj_trace *t = &w->j->tr[ti];
 	if (t->nsteps > 0)
@@ -324,12 +331,12 @@ static size_t count_rows(struct walk *w)
 		if (!k || !w->per_run[k - 1] || new_unit(w, k))
 			w->rstamp++;
 		for (size_t i = w->ops_at[o]; i < w->ops_at[o + 1]; i++)
-			n += mark(w, w->j->rows[w->ops[i]].group);
+			n += mark(w, w->j->pairs[w->j->rows[w->ops[i]].pair].group);
 		int64_t sum;
 		int any;
 		for (size_t a = w->coll_at[ti], b; a < w->coll_at[ti + 1]; a = b) {
 			b = coll_group(w, a, &sum, &any);
-			n += any && mark(w, w->coll[a]->group);
+			n += any && mark(w, w->j->pairs[w->coll[a]->pair].group);
 		}
 		if (w->j->tr[ti].nsteps > 0)
 			n += mark(w, w->step_group);

@@ -28,12 +28,12 @@ static const char runs_sql[] =
  * scan reads (source, rank), of every row: one scan for both
  * (store_read.h's amd_store_read_share_regions). */
 static const char shared_sql[] =
-	"SELECT run_id, profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,"
-	" self_ns, total_ns, bytes, source_id, rank FROM region";
+	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
+	" calls, prim_calls, self_ns, total_ns, bytes, source_id, rank)) FROM region";
 
 static const char rows_sql[] =
-	"SELECT run_id, profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,"
-	" self_ns, total_ns, bytes FROM region WHERE run_id IS NOT NULL"
+	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
+	" calls, prim_calls, self_ns, total_ns, bytes)) FROM region WHERE run_id IS NOT NULL"
 	" AND (?1 IS NULL OR kind_id = ?1) AND (?2 IS NULL OR profiler_id = ?2)";
 
 struct sw_run {

@@ -13,6 +13,7 @@
 #include "ch_schema.h"
 #include "clickhouse.h"
 #include "metric_sql.h"
+#include "region_scan.h"
 #include "schema.h"
 #include "stmt_cache.h"
 
@@ -243,7 +244,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	if (amd_metric_sql_register(st->db) != SQLITE_OK) {
+	if (amd_metric_sql_register(st->db) != SQLITE_OK || rs_register(st->db) != SQLITE_OK) {
 		amd_fail(err, "%s: %s", path, sqlite3_errmsg(st->db));
 		amd_store_close(st);
 		return -1;

@@ -65,6 +65,12 @@ test_expect_success PYTHON 'a sweep: per configuration, the sum over ranks (one 
 	test_eq "[(\"ddp\", 1), (\"ddp\", 2), (\"ddp\", 4), (\"ddp\", 8), (\"fsdp\", 1), (\"fsdp\", 2), (\"fsdp\", 4), (\"fsdp\", 8)]" \
 		"$(json_get "$TMP/r.json" "sorted({(r[\"strategy\"], r[\"n\"]) for r in d[\"regions\"]})" | tr "\047" "\"")"
 '
+test_expect_success PYTHON 'a sweep: --kind and --source keep only their rows' '
+	regions cpu-strong-scaling -n 0 --kind collective --source torch
+	test_eq "collective torch" "$(json_get "$TMP/r.json" "\" \".join(sorted({r[\"kind\"] for r in d[\"regions\"]}) + sorted({r[\"source\"] for r in d[\"regions\"]}))")"
+	regions cpu-strong-scaling -n 0 --kind op
+	test_eq "op" "$(json_get "$TMP/r.json" "\" \".join(sorted({r[\"kind\"] for r in d[\"regions\"]}))")"
+'
 test_expect_success PYTHON 'a sweep of pooled launches: the mean per run' '
 	regions mnist-scaling -n 0 --source torch-averages
 	test_eq 2 "$(json_get "$TMP/r.json" "[r[\"runs\"] for r in d[\"regions\"] if r[\"name\"]==\"aten::mm\" and r[\"n\"]==1][0]")"
