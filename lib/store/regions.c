@@ -252,7 +252,7 @@ static const char across_sql[] =
 	" sum(g.self_ns), sum(g.total_ns), sum(g.bytes), k.s, p.s"
 	" FROM region g JOIN run ru ON ru.id=g.run_id LEFT JOIN run pa ON pa.ext_id=ru.parent_ext_id"
 	" JOIN dict k ON k.id=g.kind_id JOIN dict p ON p.id=g.profiler_id"
-	" WHERE ru.sweep_id=?1 AND g.name_id=(SELECT id FROM dict WHERE s=?2)"
+	" WHERE ru.sweep_id=?1 AND g.name_id=?2"
 	" AND (?3 IS NULL OR k.s=?3) AND (?4 IS NULL OR p.s=?4)"
 	" GROUP BY ru.id, coalesce(g.rank, ru.rank, -1), g.kind_id, g.profiler_id"
 	" ORDER BY 3, 4, 5, 6, ru.ext_id, 11, 12";
@@ -280,11 +280,16 @@ int amd_region_across(struct amd_store *st, int64_t sweep_id, const char *name,
 {
 	*out = NULL;
 	*n = 0;
+	/* a name the store has never seen (the report asks every sweep for
+	 * Nsight's phases) is in no region: not a search of every run */
+	int64_t name_id = amd_store_first_id(st, "SELECT id FROM dict WHERE s=?1", name, NULL, err);
+	if (name_id <= 0)
+		return name_id < 0 ? -1 : 0;
 	sqlite3_stmt *q = amd_store_prepare(st, across_sql, err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, sweep_id);
-	sqlite3_bind_text(q, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, name_id);
 	if (kind)
 		sqlite3_bind_text(q, 3, kind, -1, SQLITE_STATIC);
 	if (profiler)
