@@ -1,7 +1,8 @@
 /* chunks.c — a file's bytes (gunzipped when gzipped, gunzip.h) in
  * chunks, inflated by a second thread while the caller parses the
  * previous chunk: on two cores a .json.gz then costs about what zcat
- * costs. */
+ * costs. A file under 256 KiB (a sweep's rank traces) is read on the
+ * caller's thread instead, in the same chunks. */
 #include "chunks.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 
 #define NBUF 4
 #define CHUNK (1u << 20)
+#define SMALL_FILE (256 << 10) /* read on the caller's thread, one buffer */
 
 struct amd_chunk_reader {
 	struct amd_gunzip *g;
@@ -29,6 +31,7 @@ struct amd_chunk_reader {
 	int head, count;     /* filled chunks: head .. head+count */
 	int held;            /* the caller holds buf[head] */
 	int done, stop, joined;
+	int sync;            /* a small file: no thread, buf[0] only */
 	int gz_code;
 	char gz_msg[128];
 	long long raw_offset;
@@ -73,6 +76,10 @@ static void *inflater(void *arg)
 static int alloc_buffers(struct amd_chunk_reader *r, int fd)
 {
 	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_size < SMALL_FILE) {
+		r->sync = 1;
+		return (r->buf[0] = malloc(CHUNK)) ? 0 : -1;
+	}
 	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)NBUF * CHUNK &&
 	    (r->region = amd_huge_alloc((size_t)NBUF * CHUNK))) {
 		for (int i = 0; i < NBUF; i++)
@@ -108,6 +115,10 @@ int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_
 		amd_chunks_close(r);
 		return amd_fail(err, "%s: out of memory", path);
 	}
+	if (r->sync) { /* a thread costs more than it saves (clone, its stack) */
+		*out = r;
+		return 0;
+	}
 	if (pthread_create(&r->th, NULL, inflater, r) != 0) {
 		amd_chunks_close(r);
 		return amd_fail(err, "%s: cannot start a reader thread", path);
@@ -117,8 +128,28 @@ int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_
 	return 0;
 }
 
+/* amd_chunks_next of a small file: the same amd_gunzip_read calls, the
+ * same chunks, on the caller's thread. */
+static long next_sync(struct amd_chunk_reader *r, const unsigned char **data)
+{
+	if (r->done)
+		return 0;
+	long n = amd_gunzip_read(r->g, r->buf[0], CHUNK);
+	if (n > 0) {
+		*data = r->buf[0];
+		return n;
+	}
+	const char *m;
+	r->gz_code = amd_gunzip_status(r->g, &m, &r->raw_offset);
+	strncpy(r->gz_msg, m, sizeof r->gz_msg - 1);
+	r->done = 1;
+	return 0;
+}
+
 long amd_chunks_next(struct amd_chunk_reader *r, const unsigned char **data)
 {
+	if (r->sync)
+		return next_sync(r, data);
 	pthread_mutex_lock(&r->mu);
 	if (r->held) { /* hand the last chunk back to the inflater */
 		r->held = 0;

@@ -1,7 +1,8 @@
 /* torch_trace.c — PyTorch profiler (Kineto) Chrome traces, one file per
  * rank, .json or .json.gz. Streamed: chunks from core/chunks.c (zlib's
  * gzread, in a second thread) go into yajl's incremental parser; each
- * element of traceEvents is handed to the aggregator (trace_agg.c)
+ * element of traceEvents is handed to the aggregator (trace_agg.c, on a
+ * thread of its own: trace_pipe.c)
  * and forgotten. ts/dur are read from the number's text (integer µs, µs
  * with a nanosecond fraction) into int64 ns; baseTimeNanoseconds,
  * wherever it appears, is added at the end, so stored times are ns since
@@ -20,6 +21,7 @@
 #include "chunks.h"
 #include "trace_time.h"
 #include "trace_agg.h"
+#include "trace_pipe.h"
 #include "trace_events.h"
 #include "trace_kineto.h"
 #include "file.h"
@@ -65,6 +67,7 @@ struct reader {
 	int rank, world;
 	char backend[64], device[256];
 	struct amd_trace_agg *agg;
+	struct amd_trace_pipe *pipe; /* to agg, aggregated on a second thread */
 	struct amd_trace_evbuf *events; /* ingest --events, else NULL */
 	uint64_t offset; /* uncompressed bytes before the current chunk */
 	atomic_int *cancel; /* the engine no longer wants the file, or NULL */
@@ -302,7 +305,7 @@ static int on_end_map(void *ctx)
 						   r->ev.name_len);
 	if (c == C_EVENT && !r->accel)
 		r->accel = amd_trace_accelerator_cat(r->ev.cat, r->ev.cat_len);
-	if (c == C_EVENT && amd_trace_agg_event(r->agg, &r->ev) < 0)
+	if (c == C_EVENT && amd_trace_pipe_event(r->pipe, &r->ev) < 0)
 		return fail(r, "out of memory");
 	r->n_events += c == C_EVENT;
 	return 1;
@@ -463,6 +466,7 @@ static void reader_free(struct reader *r)
 	free(r->tid.s);
 	free(r->dtype.s);
 	free(r->coll.s);
+	amd_trace_pipe_free(r->pipe);
 	amd_trace_agg_free(r->agg);
 	amd_trace_evbuf_free(r->events);
 	free(r);
@@ -475,23 +479,35 @@ static void drop(void *state)
 
 /* The whole file through yajl and the aggregator into a reader holding
  * the summary; the sink is not touched (engine_overlap.h). */
-static int read_trace(const struct amd_input *in, int events, atomic_int *cancel,
-		      void **state, struct amd_err *err)
+static struct reader *reader_new(const struct amd_input *in, int events, atomic_int *cancel,
+				 struct amd_err *err)
 {
 	struct reader *r = calloc(1, sizeof *r);
 	if (!r)
-		return amd_fail(err, "%s: out of memory", in->path);
+		return NULL;
 	*r = (struct reader){.path = in->path, .err = err, .rank = -1, .world = -1,
 			     .cancel = cancel};
 	r->agg = amd_trace_agg_new();
+	r->pipe = r->agg ? amd_trace_pipe_new(r->agg) : NULL;
 	r->events = events ? amd_trace_evbuf_new() : NULL;
-	if (!r->agg || (events && !r->events)) {
+	if (!r->pipe || (events && !r->events)) {
 		reader_free(r);
-		return amd_fail(err, "%s: out of memory", in->path);
+		return NULL;
 	}
 	if (r->events)
 		amd_trace_agg_keep_events(r->agg, r->events);
+	return r;
+}
+
+static int read_trace(const struct amd_input *in, int events, atomic_int *cancel,
+		      void **state, struct amd_err *err)
+{
+	struct reader *r = reader_new(in, events, cancel, err);
+	if (!r)
+		return amd_fail(err, "%s: out of memory", in->path);
 	int rc = read_stream(r);
+	if (rc == 0 && amd_trace_pipe_finish(r->pipe) < 0)
+		rc = amd_fail(err, "%s: out of memory", in->path);
 	if (rc == 0 && amd_trace_agg_finish(r->agg, r->base_ns, &r->summary) < 0)
 		rc = amd_trace_agg_overflowed(r->agg)
 			     ? amd_fail(err, "%s: byte %llu (end of traceEvents): the events' "

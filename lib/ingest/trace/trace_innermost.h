@@ -10,14 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct amd_innermost_step {
-	int64_t t;   /* from this time on … */
-	uint32_t op; /* … op index + 1 is innermost; 0: none */
-};
+/* Steps are kept in blocks of AMD_INNERMOST_BLOCK (times and ops apart:
+ * 12 bytes a step); a block whose steps are all forgotten is reused, so
+ * memory follows the steps still needed, with no copying as they come. */
+#define AMD_INNERMOST_BLOCK 4096
+
+struct amd_innermost_block;
 
 struct amd_innermost {
-	struct amd_innermost_step *v;
-	size_t n, cap, from; /* v[from..n) are still needed */
+	struct amd_innermost_block **blocks; /* blocks[i] holds steps from (base + i) * BLOCK */
+	size_t n_blocks, cap_blocks, base;
+	struct amd_innermost_block *spare;   /* one forgotten block, for reuse */
+	size_t n, from;                      /* steps from..n-1 are still needed */
 };
 
 /* From time t on, op (index + 1, 0 for none) is innermost. A t before the
