@@ -174,17 +174,18 @@ static int aggregate(struct nsys *n, const char *kind, const char *sql, struct a
 	return rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
 }
 
-/* The process range a window scan saw in pcol >> 24 (columns 2, 3). */
-static void window_procs(struct nsys *n, sqlite3_stmt *q)
+/* [*lo, *hi] widened to hold columns a and b of q's row (a range with
+ * none yet when !*any); nothing when column a is NULL. */
+static void widen(sqlite3_stmt *q, int a, int b, int64_t *lo, int64_t *hi, int *any)
 {
-	if (sqlite3_column_type(q, 2) == SQLITE_NULL)
+	if (sqlite3_column_type(q, a) == SQLITE_NULL)
 		return;
-	int64_t lo = sqlite3_column_int64(q, 2), hi = sqlite3_column_int64(q, 3);
-	if (!n->proc_any || lo < n->proc_lo)
-		n->proc_lo = lo;
-	if (!n->proc_any || hi > n->proc_hi)
-		n->proc_hi = hi;
-	n->proc_any = 1;
+	int64_t x = sqlite3_column_int64(q, a), y = sqlite3_column_int64(q, b);
+	if (!*any || x < *lo)
+		*lo = x;
+	if (!*any || y > *hi)
+		*hi = y;
+	*any = 1;
 }
 
 /* The profiled window from table tab (NVTX: rows with an end only) and,
@@ -205,16 +206,10 @@ static int window(struct nsys *n, const char *tab, const char *pcol, int nvtx,
 	if (!q)
 		return -1;
 	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) {
-		int64_t a = sqlite3_column_int64(q, 0), b = sqlite3_column_int64(q, 1);
-		if (!n->has_window || a < n->t0)
-			n->t0 = a;
-		if (!n->has_window || b > n->t1)
-			n->t1 = b;
-		n->has_window = 1;
+	if (rc == SQLITE_ROW) {
+		widen(q, 0, 1, &n->t0, &n->t1, &n->has_window);
+		widen(q, 2, 3, &n->proc_lo, &n->proc_hi, &n->proc_any); /* processes */
 	}
-	if (rc == SQLITE_ROW)
-		window_procs(n, q);
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
 }
