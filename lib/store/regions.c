@@ -282,7 +282,7 @@ int amd_region_across(struct amd_store *st, int64_t sweep_id, const char *name,
 	*n = 0;
 	/* a name the store has never seen (the report asks every sweep for
 	 * Nsight's phases) is in no region: not a search of every run */
-	int64_t name_id = amd_store_first_id(st, "SELECT id FROM dict WHERE s=?1", name, NULL, err);
+	int64_t name_id = amd_store_dict_id(st, name, err);
 	if (name_id <= 0)
 		return name_id < 0 ? -1 : 0;
 	sqlite3_stmt *q = amd_store_prepare(st, across_sql, err);
