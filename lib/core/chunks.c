@@ -37,6 +37,16 @@ struct amd_chunk_reader {
 	long long raw_offset;
 };
 
+/* The stream ended (n <= 0 from amd_gunzip_read): its status kept for
+ * amd_chunks_status, nothing more to read. */
+static void note_end(struct amd_chunk_reader *r)
+{
+	const char *m;
+	r->gz_code = amd_gunzip_status(r->g, &m, &r->raw_offset);
+	strncpy(r->gz_msg, m, sizeof r->gz_msg - 1);
+	r->done = 1;
+}
+
 static void *inflater(void *arg)
 {
 	struct amd_chunk_reader *r = arg;
@@ -56,10 +66,7 @@ static void *inflater(void *arg)
 			r->count++;
 			slot = (slot + 1) % NBUF;
 		} else {
-			const char *m;
-			r->gz_code = amd_gunzip_status(r->g, &m, &r->raw_offset);
-			strncpy(r->gz_msg, m, sizeof r->gz_msg - 1);
-			r->done = 1;
+			note_end(r);
 		}
 		pthread_cond_broadcast(&r->cv);
 		pthread_mutex_unlock(&r->mu);
@@ -76,11 +83,12 @@ static void *inflater(void *arg)
 static int alloc_buffers(struct amd_chunk_reader *r, int fd)
 {
 	struct stat st;
-	if (fstat(fd, &st) == 0 && st.st_size < SMALL_FILE) {
+	off_t size = fstat(fd, &st) == 0 ? st.st_size : -1;
+	if (size >= 0 && size < SMALL_FILE) {
 		r->sync = 1;
 		return (r->buf[0] = malloc(CHUNK)) ? 0 : -1;
 	}
-	if (fstat(fd, &st) == 0 && st.st_size >= (off_t)NBUF * CHUNK &&
+	if (size >= (off_t)NBUF * CHUNK &&
 	    (r->region = amd_huge_alloc((size_t)NBUF * CHUNK))) {
 		for (int i = 0; i < NBUF; i++)
 			r->buf[i] = r->region + (size_t)i * CHUNK;
@@ -139,10 +147,7 @@ static long next_sync(struct amd_chunk_reader *r, const unsigned char **data)
 		*data = r->buf[0];
 		return n;
 	}
-	const char *m;
-	r->gz_code = amd_gunzip_status(r->g, &m, &r->raw_offset);
-	strncpy(r->gz_msg, m, sizeof r->gz_msg - 1);
-	r->done = 1;
+	note_end(r);
 	return 0;
 }
 
