@@ -32,13 +32,18 @@ static void *run_read(void *arg)
 	return NULL;
 }
 
+int amd_overlap_allowed(void)
+{
+	const char *env = getenv("AMDAHL_OVERLAP"); /* "0": one thread, as before */
+	return !(env && strcmp(env, "0") == 0);
+}
+
 struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct amd_input *in,
 				      int events)
 {
-	const char *env = getenv("AMDAHL_OVERLAP"); /* "0": one thread, as before */
 	if (!f->queued && (!f->read || !f->emit || !f->drop || f->is_dir))
 		return NULL;
-	if (env && strcmp(env, "0") == 0)
+	if (!amd_overlap_allowed())
 		return NULL;
 	struct amd_overlap *o = calloc(1, sizeof *o);
 	if (!o)

@@ -8,6 +8,10 @@
 #include "ingest.h"
 
 struct amd_overlap;
+/* 0 when AMDAHL_OVERLAP=0 in the environment asks for one thread: no
+ * read beside the hash, no parse on a queue's thread, no trace
+ * aggregated on a thread of its own (trace_pipe.h); else 1. */
+int amd_overlap_allowed(void);
 /* Starts f->read(in) on a thread; NULL when f has no read step or no
  * thread could start (the caller then parses on its own thread). in is
  * copied; the strings it points to must outlive the overlap. */

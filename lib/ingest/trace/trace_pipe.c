@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "engine_overlap.h"
 
 #define NSLOT 4
 #define NBATCH 512
@@ -139,9 +140,8 @@ struct amd_trace_pipe *amd_trace_pipe_new(struct amd_trace_agg *agg)
  * asks for one thread or it cannot start. */
 static void decide(struct amd_trace_pipe *p)
 {
-	const char *env = getenv("AMDAHL_OVERLAP");
 	p->mode = INLINE;
-	if (env && strcmp(env, "0") == 0)
+	if (!amd_overlap_allowed())
 		return;
 	if (!(p->slot[0] = calloc(1, sizeof *p->slot[0])))
 		return;
