@@ -42,12 +42,29 @@ int amd_foreign_has_table(sqlite3 *db, const char *name)
 	return exists(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", name);
 }
 
+/* The SQL of fmt (one %s: table, quoted as a string) into sql; -1 when
+ * table cannot be quoted so or the SQL does not fit. */
+static int table_sql(char *sql, size_t size, const char *fmt, const char *table)
+{
+	return strchr(table, '\'') || (size_t)snprintf(sql, size, fmt, table) >= size ? -1 : 0;
+}
+
 int amd_foreign_has_column(sqlite3 *db, const char *table, const char *column)
 {
 	char sql[256];
-	if (strchr(table, '\'') ||
-	    (size_t)snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name=?1",
-			     table) >= sizeof sql)
+	if (table_sql(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('%s') WHERE name=?1",
+		      table) < 0)
+		return -1;
+	return exists(db, sql, column);
+}
+
+int amd_foreign_is_integer_key(sqlite3 *db, const char *table, const char *column)
+{
+	char sql[320];
+	if (table_sql(sql, sizeof sql,
+		      "SELECT 1 FROM (SELECT count(*) AS n, sum(name = ?1 AND upper(type) = 'INTEGER')"
+		      " AS k FROM pragma_table_info('%s') WHERE pk > 0) WHERE n = 1 AND k = 1",
+		      table) < 0)
 		return -1;
 	return exists(db, sql, column);
 }

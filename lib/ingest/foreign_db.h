@@ -22,4 +22,8 @@ int amd_foreign_has_table(sqlite3 *db, const char *name);
 /* 1 when table has the column, 0 when not, -1 on a read error. */
 int amd_foreign_has_column(sqlite3 *db, const char *table, const char *column);
 
+/* 1 when column alone is table's primary key and declared INTEGER (so
+ * SQLite's rowid: one row a value), 0 when not, -1 on a read error. */
+int amd_foreign_is_integer_key(sqlite3 *db, const char *table, const char *column);
+
 #endif

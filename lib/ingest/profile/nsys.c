@@ -80,22 +80,6 @@ static int table(struct nsys *n, const char *name, const char *const *cols,
 	return has;
 }
 
-/* 1 when StringIds' only key is id INTEGER PRIMARY KEY (every export
- * so far): an id names one row, so names can be joined after grouping;
- * 0 when not, -1. */
-static int strings_by_id(struct nsys *n)
-{
-	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(n->db, "SELECT count(*), sum(name = 'id' AND upper(type) = 'INTEGER')"
-			       " FROM pragma_table_info('StringIds') WHERE pk > 0", -1, &q,
-			       NULL) != SQLITE_OK)
-		return -1;
-	int rc = sqlite3_step(q), by_id = rc == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 &&
-					   sqlite3_column_int(q, 1) == 1;
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? by_id : -1;
-}
-
 static int find_tables(struct nsys *n, struct amd_err *err)
 {
 	static const char *const strings[] = {"id", "value", NULL};
@@ -117,7 +101,9 @@ static int find_tables(struct nsys *n, struct amd_err *err)
 	    (n->has_nvtx = table(n, "NVTX_EVENTS", nvtx, err)) < 0 ||
 	    (n->has_gpu = table(n, "TARGET_INFO_GPU", gpu, err)) < 0)
 		return -1;
-	if ((n->strings_by_id = strings_by_id(n)) < 0)
+	/* an id names one row (every export so far): names can be joined
+	 * after grouping */
+	if ((n->strings_by_id = amd_foreign_is_integer_key(n->db, "StringIds", "id")) < 0)
 		return nsys_sql_fail(n, err);
 	if (!n->has_kernel)
 		return 0;
