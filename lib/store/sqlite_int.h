@@ -50,6 +50,11 @@ int amd_store_col_text(sqlite3_stmt *q, int i, char **out);
  * "out of memory" for SQLITE_NOMEM (also what callers set when their
  * own allocation fails), else SQLite's message; returns -1. */
 int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
+
+/* The SQL modules and functions every store handle has, reading or
+ * writing: the packed tables (metric_sql.h, gpu_sql.h) and the region
+ * scan (region_scan.h); an SQLite code. */
+int amd_store_sql_register(sqlite3 *db);
 /* *s capped into capped (amd_store_name), then its slot in the store's
  * intern cache (an id > 0 once known); NULL with err filled. */
 int64_t *amd_store_intern_slot(struct amd_store *st, const char **s,

@@ -216,6 +216,12 @@ static void sql_name_cap(sqlite3_context *c, int argc, sqlite3_value **argv)
 		sqlite3_result_text(c, name, -1, SQLITE_TRANSIENT);
 }
 
+int amd_store_sql_register(sqlite3 *db)
+{
+	int rc = amd_metric_sql_register(db);
+	return rc == SQLITE_OK ? rs_register(db) : rc;
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
@@ -244,7 +250,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	if (amd_metric_sql_register(st->db) != SQLITE_OK || rs_register(st->db) != SQLITE_OK) {
+	if (amd_store_sql_register(st->db) != SQLITE_OK) {
 		amd_fail(err, "%s: %s", path, sqlite3_errmsg(st->db));
 		amd_store_close(st);
 		return -1;

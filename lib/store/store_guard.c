@@ -4,8 +4,6 @@
  * described); and how a store on a read-only mount or directory is
  * read (SQLite's immutable mode when no write-ahead log is pending). */
 #include "sqlite_int.h"
-#include "metric_sql.h"
-#include "region_scan.h"
 #include "stmt_cache.h"
 
 #include <stdio.h>
@@ -107,7 +105,7 @@ int amd_store_read_only_fallback(struct amd_store *st, int probe_rc, struct amd_
 				st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, 60000);
-	if (amd_metric_sql_register(st->db) != SQLITE_OK || rs_register(st->db) != SQLITE_OK)
+	if (amd_store_sql_register(st->db) != SQLITE_OK)
 		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return 0;
 }
