@@ -230,7 +230,10 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
 	return 0;
 }
 
-static const struct rj_pair *coll_pairs; /* rj_cmp_coll's rows' pairs */
+/* rj_cmp_coll's rows' pairs: qsort and bsearch have no context
+ * argument; one per thread, so that two walks on two threads (a library
+ * caller's) do not meet here. */
+static _Thread_local const struct rj_pair *coll_pairs;
 
 void rj_coll_of(const struct rj *j)
 {

@@ -94,7 +94,7 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
 int64_t rj_group(struct rj *j, uint32_t kind, uint32_t name);
 /* A trace's collectives of one name: by trace, then name's dict id
  * (qsort order of an array of row pointers, of the rows of j, set by
- * rj_coll_of first: qsort has no context argument). */
+ * rj_coll_of first on the same thread: qsort has no context argument). */
 void rj_coll_of(const struct rj *j);
 int rj_cmp_coll(const void *a, const void *b);
 /* After names[].s are filled (the dict's strings of names[].id): the
