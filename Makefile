@@ -170,7 +170,7 @@ test-clickhouse: $(O)/amdahl $(O)/amdahl_metric.so
 test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 	@tests/corpus.sh $(O)
 
-bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/tfevents_parse $(O)/bench/region_search
+bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/yajl_floor $(O)/bench/tfevents_parse $(O)/bench/region_search
 	@bench/run.sh $(O)
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a

@@ -9,7 +9,8 @@
 # on one core; .json.gz within 1.3x of zcat; peak RSS < 100 MB.
 . "$(dirname "$0")/common.sh"
 parse="$build/bench/trace_parse" # built by `make bench`
-make -s O="$build" "$parse" || exit 2
+floor="$build/bench/yajl_floor"   # yajl alone: the tokenizer's floor
+make -s O="$build" "$parse" "$floor" || exit 2
 
 h100=$(ls -S testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
 inputs=("$h100")
@@ -53,6 +54,8 @@ for base in "$work"/real*.pt.trace.json "$work/big.pt.trace.json"; do
       read -r cpu wall rss <<<"$(measure sh -c "zcat '$f' >/dev/null")"
       row "" "$kind" "zcat >/dev/null" "$cpu" "$wall" "$bytes" "" "$rss"
     else
+      read -r cpu wall rss <<<"$(measure "$floor" "$f")"
+      row "" "$kind" "yajl alone (floor)" "$cpu" "$wall" "$bytes" "" "$rss"
       read -r cpu wall rss <<<"$(measure /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f")"
       row "" "$kind" "python3 json.load" "$cpu" "$wall" "$bytes" "" "$rss"
     fi
@@ -60,3 +63,5 @@ for base in "$work"/real*.pt.trace.json "$work/big.pt.trace.json"; do
   done
 done
 echo "MB/s and events/s per CPU second (user+sys); 'amdahl ingest (all)' adds sha256, detection and the SQLite write."
+echo "'yajl alone (floor)': yajl with no callbacks on the same bytes, on one thread, as the reader configures it;"
+echo "the reader's tokenizing runs on one thread, so its wall time cannot go below that row's."
