@@ -1,6 +1,7 @@
 /* engine.c — ingesting units: hash, skip what the target already holds,
  * parse through the target's sink, one transaction per unit; -j N runs N
- * workers, each with its own connection to the target (model/sink.h). */
+ * workers, each with its own connection to the target (model/sink.h),
+ * writing batches of units in one transaction where the target can. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,34 +65,56 @@ static int unchanged(const struct amd_ingest_target *t, void *conn, struct amd_u
 	return 0;
 }
 
+/* A unit hashed, checked and read, waiting for its write. */
+struct pending {
+	struct amd_unit *u;
+	struct amd_input in;
+	struct amd_overlap *early;
+	char sha[65];
+	uint64_t size;
+	int state;
+};
+
 /* A format that reads in two steps starts reading on a second thread
  * while the file is hashed (engine_overlap.h); it is cancelled when the
  * target holds the file already, and otherwise done (or far ahead, for a
  * queued format) before the unit's writer begins, so that the store's
- * write lock is held for writing only. */
-int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
-		   const struct amd_ingest_opts *o, struct amd_err *err)
+ * write lock is held for writing only. 1 when the unit waits for its
+ * write in *pu, 0 when it is done (u->result), -1 with err. */
+static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
+			const struct amd_ingest_opts *o, struct pending *pu, struct amd_err *err)
 {
-	char sha[65];
-	uint64_t size = 0;
 	u->result = AMD_UNIT_FAILED;
-	struct amd_input in = input_of(u, o);
-	struct amd_overlap *early = amd_overlap_start(u->fmt, &in, o->events);
-	int state = hash_unit(u, sha, &size, err) < 0 ? -1 : t->state(conn, u->path, sha, err);
+	pu->u = u;
+	pu->in = input_of(u, o);
+	pu->early = amd_overlap_start(u->fmt, &pu->in, o->events);
+	int state = hash_unit(u, pu->sha, &pu->size, err) < 0
+		? -1 : t->state(conn, u->path, pu->sha, err);
 	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
-		amd_overlap_cancel(early);
+		amd_overlap_cancel(pu->early);
 		return state < 0 ? -1 : unchanged(t, conn, u, o, state, err);
 	}
+	pu->state = state;
+	/* read (or, with other workers, queued) before the store is taken */
+	amd_overlap_wait(pu->early, o->jobs > 1);
+	return 1;
+}
+
+/* The unit's facts through one writer of the target (one transaction). */
+static int unit_write(const struct amd_ingest_target *t, void *conn, struct pending *pu,
+		      const struct amd_ingest_opts *o, struct amd_err *err)
+{
+	struct amd_unit *u = pu->u;
+	struct amd_overlap *early = pu->early;
+	pu->early = NULL;
 	struct amd_unit_info info = {
 		.path = u->path,
 		.kind = u->fmt->name,
-		.sha256 = sha,
-		.size = size,
+		.sha256 = pu->sha,
+		.size = pu->size,
 		.sweep_override = o->sweep,
 		.config = o->config,
 	};
-	/* read (or, with other workers, queued) before the store is taken */
-	amd_overlap_wait(early, o->jobs > 1);
 	struct amd_unit_writer *w = t->begin(conn, &info, err);
 	if (!w) {
 		amd_overlap_cancel(early);
@@ -100,10 +123,10 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 	struct amd_sink sink = *t->sink(w); /* without --events: no event rows */
 	if (!o->events)
 		sink.trace_event = NULL;
-	int parsed = early ? amd_overlap_finish(early, &sink, err) : u->fmt->parse(&in, &sink, err);
+	int parsed = early ? amd_overlap_finish(early, &sink, err) : u->fmt->parse(&pu->in, &sink, err);
 	if (parsed != 0) {
 		t->rollback(w);
-		return parsed == AMD_PARSE_NOTHING ? nothing_to_add(t, conn, u, state, err) : -1;
+		return parsed == AMD_PARSE_NOTHING ? nothing_to_add(t, conn, u, pu->state, err) : -1;
 	}
 	enum amd_source_state final;
 	if (t->finish(w, &final, err) < 0)
@@ -112,6 +135,14 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		  : final == AMD_SOURCE_NEW     ? AMD_UNIT_ADDED
 						: AMD_UNIT_UNCHANGED;
 	return 0;
+}
+
+int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
+		   const struct amd_ingest_opts *o, struct amd_err *err)
+{
+	struct pending pu;
+	int rc = unit_prepare(t, conn, u, o, &pu, err);
+	return rc <= 0 ? rc : unit_write(t, conn, &pu, o, err);
 }
 
 struct pool {
@@ -125,6 +156,108 @@ struct pool {
 	struct amd_err open_err;
 };
 
+/* With several workers a batch of units is written in one transaction
+ * (the target's batch_begin), each unit a savepoint in it: a unit's
+ * commit wrote ~100 log frames under the write turn, most of them pages
+ * its neighbours write again (their run's index leaves). A batch ends
+ * at BATCH_UNITS units, at BATCH_BYTES of input (their read results
+ * wait in memory), or at a queued unit (its queue waits for the write).
+ * Its units are reported when the batch's commit has ended. */
+#define BATCH_UNITS 16
+#define BATCH_BYTES ((uint64_t)64 << 20)
+
+/* The next unit to ingest, NULL when none is left. */
+static struct amd_unit *take(struct pool *p)
+{
+	pthread_mutex_lock(&p->lock);
+	struct amd_unit *u = p->next < p->units->n ? &p->units->v[p->next++] : NULL;
+	pthread_mutex_unlock(&p->lock);
+	return u;
+}
+
+static void failed(struct amd_unit *u, const char *msg)
+{
+	u->result = AMD_UNIT_FAILED;
+	snprintf(u->error, sizeof u->error, "%s", msg);
+}
+
+static void unit_done(struct pool *p, const struct amd_unit *u)
+{
+	pthread_mutex_lock(&p->lock);
+	p->done++;
+	if (u->result == AMD_UNIT_FAILED)
+		p->failed++;
+	if (p->o->progress)
+		p->o->progress(p->o->progress_ctx, p->done, p->units->n, u);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Writes b's n units in one transaction, then reports them; a failed
+ * commit fails every unit that had written. */
+static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
+{
+	const struct amd_ingest_target *t = p->target;
+	struct amd_err err = {{0}};
+	int open = t->batch_begin(conn, &err) == 0;
+	for (size_t i = 0; i < n; i++) {
+		struct amd_err e = {{0}};
+		if (!open) {
+			amd_overlap_cancel(b[i].early);
+			failed(b[i].u, err.msg);
+		} else if (unit_write(t, conn, &b[i], p->o, &e) < 0) {
+			failed(b[i].u, e.msg);
+		}
+	}
+	if (open && t->batch_end(conn, 1, &err) < 0)
+		for (size_t i = 0; i < n; i++) {
+			struct amd_unit *u = b[i].u;
+			if (u->result == AMD_UNIT_FAILED || u->result == AMD_UNIT_UNCHANGED)
+				continue;
+			u->result = AMD_UNIT_FAILED;
+			snprintf(u->error, sizeof u->error, "%s: %s", u->path, err.msg);
+		}
+	for (size_t i = 0; i < n; i++)
+		unit_done(p, b[i].u);
+}
+
+static void work_batched(struct pool *p, void *conn)
+{
+	struct pending b[BATCH_UNITS];
+	size_t n = 0;
+	uint64_t bytes = 0;
+	struct amd_unit *u;
+	do {
+		u = take(p);
+		if (u) {
+			struct amd_err err = {{0}};
+			int r = unit_prepare(p->target, conn, u, p->o, &b[n], &err);
+			if (r < 0)
+				failed(u, err.msg);
+			if (r <= 0)
+				unit_done(p, u);
+			else
+				bytes += b[n++].size;
+		}
+		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES ||
+			  b[n - 1].u->fmt->queued)) {
+			write_batch(p, conn, b, n);
+			n = 0;
+			bytes = 0;
+		}
+	} while (u);
+}
+
+static void work_one_by_one(struct pool *p, void *conn)
+{
+	struct amd_unit *u;
+	while ((u = take(p))) {
+		struct amd_err err = {{0}};
+		if (amd_ingest_one(p->target, conn, u, p->o, &err) < 0)
+			failed(u, err.msg);
+		unit_done(p, u);
+	}
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -137,26 +270,10 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		return NULL;
 	}
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		size_t i = p->next < p->units->n ? p->next++ : (size_t)-1;
-		pthread_mutex_unlock(&p->lock);
-		if (i == (size_t)-1)
-			break;
-		struct amd_unit *u = &p->units->v[i];
-		err.msg[0] = '\0';
-		if (amd_ingest_one(p->target, conn, u, p->o, &err) < 0) {
-			u->result = AMD_UNIT_FAILED;
-			snprintf(u->error, sizeof u->error, "%s", err.msg);
-		}
-		pthread_mutex_lock(&p->lock);
-		p->done++;
-		if (u->result == AMD_UNIT_FAILED)
-			p->failed++;
-		if (p->o->progress)
-			p->o->progress(p->o->progress_ctx, p->done, p->units->n, u);
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (p->o->jobs > 1 && p->target->batch_begin && p->target->batch_end)
+		work_batched(p, conn);
+	else
+		work_one_by_one(p, conn);
 	p->target->disconnect(conn);
 	return NULL;
 }

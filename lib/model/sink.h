@@ -117,6 +117,13 @@ struct amd_ingest_target {
 	 * its facts, its source and the runs only it made; -1 on an error.
 	 * NULL: the target keeps them. */
 	int (*forget)(void *conn, const char *path, struct amd_err *err);
+	/* Optional: several units' begin .. finish inside one transaction
+	 * (each unit's own is a savepoint: a failed unit rolls back alone);
+	 * batch_end commits (commit = 1) or rolls back the batch, -1 with
+	 * err when the commit failed and nothing of the batch was kept.
+	 * NULL: one transaction per unit. */
+	int (*batch_begin)(void *conn, struct amd_err *err);
+	int (*batch_end)(void *conn, int commit, struct amd_err *err);
 };
 
 #endif

@@ -15,6 +15,9 @@ struct amd_store {
 	char *path;
 	enum amd_store_mode mode;
 	int in_tx;
+	/* a batch (amd_store_batch_begin) is open: a unit's transaction is
+	 * a savepoint inside it, and only the batch's end commits */
+	int batch;
 	int part; /* a part of a ClickHouse store (amd_store_open_read) */
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;

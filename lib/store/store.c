@@ -314,11 +314,14 @@ void amd_store_close(struct amd_store *st)
 	free(st);
 }
 
+/* A unit's transaction: BEGIN IMMEDIATE, or inside a batch a savepoint.
+ * On the workers' shared connection the turn comes first: only its
+ * holder may read st->batch and st->in_tx. */
 int amd_store_begin(struct amd_store *st, struct amd_err *err)
 {
 	if (st->gate)
 		amd_write_gate_enter(st->gate);
-	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0) {
+	if (amd_store_exec(st, st->batch ? "SAVEPOINT amd_unit" : "BEGIN IMMEDIATE", err) < 0) {
 		if (st->gate)
 			amd_write_gate_leave(st->gate);
 		return -1;
@@ -329,12 +332,13 @@ int amd_store_begin(struct amd_store *st, struct amd_err *err)
 
 int amd_store_commit(struct amd_store *st, struct amd_err *err)
 {
-	if (amd_store_exec(st, "COMMIT", err) < 0) {
+	if (amd_store_exec(st, st->batch ? "RELEASE amd_unit" : "COMMIT", err) < 0) {
 		amd_store_rollback(st);
 		return -1;
 	}
 	st->in_tx = 0;
-	amd_intern_cache_clear(&st->names);
+	if (!st->batch) /* in a batch the unit's names stay: the batch holds them */
+		amd_intern_cache_clear(&st->names);
 	if (st->gate) /* last: st is the next worker's from here */
 		amd_write_gate_leave(st->gate);
 	return 0;
@@ -347,11 +351,40 @@ void amd_store_rollback(struct amd_store *st)
 {
 	if (!st->in_tx)
 		return;
-	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(st->db, st->batch ? "ROLLBACK TO amd_unit; RELEASE amd_unit" : "ROLLBACK",
+		     NULL, NULL, NULL);
 	st->in_tx = 0;
 	amd_intern_cache_clear(&st->names);
 	if (st->gate) /* last: st is the next worker's from here */
 		amd_write_gate_leave(st->gate);
+}
+
+int amd_store_batch_begin(struct amd_store *st, struct amd_err *err)
+{
+	if (st->gate) /* held until the batch ends */
+		amd_write_gate_enter(st->gate);
+	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0) {
+		if (st->gate)
+			amd_write_gate_leave(st->gate);
+		return -1;
+	}
+	st->batch = 1;
+	return 0;
+}
+
+int amd_store_batch_end(struct amd_store *st, int commit, struct amd_err *err)
+{
+	if (!st->batch)
+		return 0;
+	amd_store_rollback(st); /* a unit left open is not in the batch */
+	st->batch = 0;
+	int rc = commit ? amd_store_exec(st, "COMMIT", err) : 0;
+	if (!commit || rc < 0)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	amd_intern_cache_clear(&st->names);
+	if (st->gate)
+		amd_write_gate_leave(st->gate);
+	return rc;
 }
 
 /* The id of s in dict, 0 when absent, -1 on an error. */

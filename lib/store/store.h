@@ -49,10 +49,19 @@ int amd_store_exists(const char *path, struct amd_err *err);
  * is whole, else the store opened whole (the caller closes it). */
 int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err);
 
-/* BEGIN IMMEDIATE (waits for other writers up to the busy timeout). */
+/* BEGIN IMMEDIATE (waits for other writers up to the busy timeout).
+ * Inside a batch: a savepoint, which commit releases into the batch and
+ * rollback undoes alone. */
 int amd_store_begin(struct amd_store *st, struct amd_err *err);
 int amd_store_commit(struct amd_store *st, struct amd_err *err);
 void amd_store_rollback(struct amd_store *st);
+/* Several units' transactions as one (ingest -j N): the write turn and
+ * BEGIN IMMEDIATE for all of them, so pages the units share are written
+ * to the log once. amd_store_batch_end commits (commit = 1) or rolls
+ * back what the batch holds; -1 with err when the commit failed, and
+ * then nothing of the batch is in the store. */
+int amd_store_batch_begin(struct amd_store *st, struct amd_err *err);
+int amd_store_batch_end(struct amd_store *st, int commit, struct amd_err *err);
 
 /* The form a name is stored and looked up in: s, or past AMD_NAME_MAX
  * bytes its prefix, "…" and a short hash written into out (name_cap.h).

@@ -1,7 +1,10 @@
 /* target.c — the SQLite store as an ingest target (model/sink.h): the
  * workers' one connection, used in turns (write_gate.h), the
- * source-state check, and one writer (a store sink in its own
- * transaction) per unit. */
+ * source-state check on a worker's own read connection (outside the
+ * turns), one writer (a store sink in its own transaction) per unit,
+ * and batches of units in one transaction. */
+#include <stdlib.h>
+
 #include "orphans.h"
 #include "write_gate.h"
 #include "writer.h"
@@ -18,30 +21,66 @@ static int target_prepare(void *ctx, struct amd_err *err)
 	return 0;
 }
 
-/* Every worker's connection is the one of the store's write gate
- * (write_gate.h), used in turns. */
-static void *target_connect(void *ctx, struct amd_err *err)
-{
-	return amd_write_gate_open(ctx, err);
-}
+/* A worker's connection: the store's write gate (write_gate.h), shared
+ * and used in turns, and a read connection of its own for the source
+ * checks, which then wait for no turn; a unit's writer checks its
+ * source again inside its turn (writer.c). */
+struct target_conn {
+	struct amd_write_gate *gate;
+	struct amd_store *reader;
+};
 
 static void target_disconnect(void *conn)
 {
-	amd_write_gate_close(conn);
+	struct target_conn *c = conn;
+	if (!c)
+		return;
+	if (c->gate)
+		amd_write_gate_close(c->gate);
+	amd_store_close(c->reader);
+	free(c);
+}
+
+static void *target_connect(void *ctx, struct amd_err *err)
+{
+	struct target_conn *c = calloc(1, sizeof *c);
+	if (!c) {
+		amd_fail(err, "%s: out of memory", (const char *)ctx);
+		return NULL;
+	}
+	if (!(c->gate = amd_write_gate_open(ctx, err)) ||
+	    amd_store_open(ctx, AMD_STORE_READ, &c->reader, err) < 0) {
+		target_disconnect(c);
+		return NULL;
+	}
+	return c;
+}
+
+static struct amd_store *shared_store(void *conn)
+{
+	return amd_write_gate_store(((struct target_conn *)conn)->gate);
 }
 
 static int target_state(void *conn, const char *path, const char *sha, struct amd_err *err)
 {
-	amd_write_gate_enter(conn);
-	int rc = amd_store_source_state(amd_write_gate_store(conn), path, sha, NULL, 0, err);
-	amd_write_gate_leave(conn);
-	return rc;
+	return amd_store_source_state(((struct target_conn *)conn)->reader, path, sha, NULL, 0,
+				      err);
+}
+
+static int target_batch_begin(void *conn, struct amd_err *err)
+{
+	return amd_store_batch_begin(shared_store(conn), err);
+}
+
+static int target_batch_end(void *conn, int commit, struct amd_err *err)
+{
+	return amd_store_batch_end(shared_store(conn), commit, err);
 }
 
 static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_info *u,
 					    struct amd_err *err)
 {
-	struct amd_store_sink *ss = amd_store_sink_new(amd_write_gate_store(conn), u->path,
+	struct amd_store_sink *ss = amd_store_sink_new(shared_store(conn), u->path,
 						       u->kind, u->sha256, u->size,
 						       u->sweep_override, u->config);
 	if (!ss)
@@ -68,17 +107,19 @@ static void target_rollback(struct amd_unit_writer *w)
 static int target_link(void *conn, const char *path, const char *run, const char *sweep,
 		       const struct amd_config *cfg, struct amd_err *err)
 {
-	amd_write_gate_enter(conn);
-	int rc = amd_store_link_source(amd_write_gate_store(conn), cfg, path, run, sweep, 1, err);
-	amd_write_gate_leave(conn);
+	struct amd_write_gate *g = ((struct target_conn *)conn)->gate;
+	amd_write_gate_enter(g);
+	int rc = amd_store_link_source(amd_write_gate_store(g), cfg, path, run, sweep, 1, err);
+	amd_write_gate_leave(g);
 	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
 }
 
 static int target_forget(void *conn, const char *path, struct amd_err *err)
 {
-	amd_write_gate_enter(conn);
-	int rc = amd_store_forget_source(amd_write_gate_store(conn), path, err);
-	amd_write_gate_leave(conn);
+	struct amd_write_gate *g = ((struct target_conn *)conn)->gate;
+	amd_write_gate_enter(g);
+	int rc = amd_store_forget_source(amd_write_gate_store(g), path, err);
+	amd_write_gate_leave(g);
 	return rc;
 }
 
@@ -98,5 +139,7 @@ struct amd_ingest_target amd_store_target(const char *path)
 		.rollback = target_rollback,
 		.link = target_link,
 		.forget = target_forget,
+		.batch_begin = target_batch_begin,
+		.batch_end = target_batch_end,
 	};
 }

@@ -7,7 +7,9 @@
 # nothing of itself; the round-eight migration indexes source by sha256
 # and trace and op_average by source, and an older store gets it at its
 # next ingest; round ten's region index by (run, name) replaces
-# region_name and region_run in an older store.
+# region_name and region_run in an older store. Workers write batches of
+# units in one transaction (lib/ingest/engine.c): when a batch's commit
+# fails, each of its units is named as failed and none of it is stored.
 test_description='ingest -j N: the same store as -j 1, failures alone, the source- and region-index migrations'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -51,6 +53,29 @@ test_expect_success PYTHON,SQLITE3 'a truncated trace among -j 2 workers fails a
 	test_eq 0 "$(q "$TMP/bad.db" "SELECT count(*) FROM source WHERE path = '"'"'$bad'"'"'")" &&
 	test_eq 23 "$(q "$TMP/bad.db" "SELECT count(DISTINCT source_id) FROM region")" &&
 	test_eq ok "$(q "$TMP/bad.db" "PRAGMA integrity_check")"
+'
+
+# units: every unit of the sweep (run directories and their traces)
+units() {
+	find "$sw/mlruns" -mindepth 2 -maxdepth 2 -type d -name "[0-9a-f]*" | sort
+	find "$sw/mlruns" -name "*.pt.trace.json.gz" | sort
+}
+
+test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a full disk mid-ingest: every unit is stored whole or named as failed, never both' '
+	(cd "$AMDAHL_ROOT" && /usr/bin/python3 bench/gen_sweep.py "$TMP/full" 3 8 >/dev/null) &&
+	sw=$TMP/full && units | sort >"$TMP/units" &&
+	(trap "" XFSZ; ulimit -f 500; "$AMDAHL" --store "$TMP/full.db" ingest -q -j 2 "$sw/mlruns" 2>"$TMP/full.err"; echo $? >"$TMP/full.rc") &&
+	test_eq 2 "$(cat "$TMP/full.rc")" &&
+	test_eq ok "$(q "$TMP/full.db" "PRAGMA integrity_check")" &&
+	q "$TMP/full.db" "SELECT path FROM source" | sort >"$TMP/stored" &&
+	sed -n "s|^amdahl ingest: \(.*\): $TMP/full.db: .*|\1|p" "$TMP/full.err" | sort >"$TMP/failed" &&
+	test_eq "$(wc -l <"$TMP/full.err")" "$(wc -l <"$TMP/failed")" &&
+	test "$(wc -l <"$TMP/stored")" -gt 0 && test "$(wc -l <"$TMP/failed")" -gt 0 &&
+	test_eq "" "$(comm -12 "$TMP/stored" "$TMP/failed")" &&
+	test_eq "$(cat "$TMP/units")" "$(sort "$TMP/stored" "$TMP/failed")" &&
+	test_eq 0 "$(q "$TMP/full.db" "SELECT count(*) FROM source s WHERE s.kind = '"'"'torch-trace'"'"'
+		AND (SELECT count(*) FROM trace t WHERE t.source_id = s.id) <> 1")" &&
+	test_eq 0 "$(q "$TMP/full.db" "SELECT count(*) FROM region WHERE source_id NOT IN (SELECT id FROM source)")"
 '
 
 new_indexes="SELECT name FROM sqlite_master WHERE name IN ('source_sha256', 'trace_source',
