@@ -218,17 +218,18 @@ struct src {
 	struct amd_lines *l;
 	const char *path;
 	long no;
+	char empty[1]; /* the line "read" at the end */
 };
 
 /* The next line (1), or at the end an empty one (0); -1 on an error. */
 static int next(struct src *s, char **line, size_t *len, struct amd_err *err)
 {
-	static char empty[1];
 	int rc = amd_lines_next(s->l, line, len, err);
 	if (rc == 1 && memchr(*line, '\0', *len))
 		return amd_fail(err, "%s: a NUL byte: not a text table", s->path);
 	if (rc == 0) {
-		*line = empty;
+		*line = s->empty;
+		s->empty[0] = '\0';
 		*len = 0;
 	}
 	return rc;
@@ -282,7 +283,7 @@ static int read_table(const struct amd_input *in, struct src *s, struct amd_sink
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct src s = {amd_lines_open(in->path, KEYAVG_LINE_MAX, KEYAVG_MAX, err), in->path, 0};
+	struct src s = {amd_lines_open(in->path, KEYAVG_LINE_MAX, KEYAVG_MAX, err), in->path, 0, ""};
 	if (!s.l)
 		return -1;
 	char *line;
