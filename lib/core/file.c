@@ -1,6 +1,7 @@
 /* file.c — opening and reading input files (gunzipped when gzipped,
  * line by line in bounded memory) and path helpers; see file.h. */
 #include "file.h"
+#include "huge_map.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -81,10 +82,13 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 	out->len = 0;
 	/* a plain file's size known: its buffer made once, not regrown as it fills */
 	struct stat st;
-	if (!gz && stat(path, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < max_bytes &&
-	    amd_grow_to(&out->data, (size_t)st.st_size + step + 1, &out->cap, 1,
-			(size_t)st.st_size + step + 1) < 0)
-		rc = amd_fail(err, "%s: out of memory", path);
+	if (!gz && stat(path, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < max_bytes) {
+		if (amd_grow_to(&out->data, (size_t)st.st_size + step + 1, &out->cap, 1,
+				(size_t)st.st_size + step + 1) < 0)
+			rc = amd_fail(err, "%s: out of memory", path);
+		else /* a big file's buffer in 2 MB pages: one fault each, not 512 */
+			amd_huge_hint(out->data, out->cap);
+	}
 	while (rc == 0) {
 		if (amd_grow_to(&out->data, out->len + step + 1, &out->cap, 1, step + 1) < 0) {
 			rc = amd_fail(err, "%s: out of memory", path);

@@ -11,10 +11,22 @@
 
 #include "trace_strtab.h"
 
+#define AMD_INTERN_RECENT 8
+
 struct amd_intern_cache {
 	struct amd_strtab names; /* name -> index into ids */
 	int64_t *ids;            /* dict id per index; 0: not known yet */
 	size_t cap;
+	/* the last names asked for, by the caller's pointer: a writer's
+	 * constants (a region's kind and profiler, a file name on every
+	 * row) asked for again cost a pointer and a strcmp, not a hash */
+	struct {
+		const char *p;
+		uint32_t i;
+	} recent[AMD_INTERN_RECENT];
+	/* names dict did not hold, one after another (amd_store_intern
+	 * adds a name before looking it up once they run) */
+	unsigned fresh;
 };
 
 /* The dict id slot of name s (0 when its id is not known yet: look it

@@ -428,6 +428,43 @@ int64_t *amd_store_intern_slot(struct amd_store *st, const char **s,
 	return known;
 }
 
+/* s added to dict by INSERT OR IGNORE (a new name costs one probe of
+ * dict's index): its new id, 0 when dict held it already, -1 on an
+ * error. */
+static int64_t dict_insert(struct amd_store *st, const char *s)
+{
+	if (!st->dict_add &&
+	    sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO dict(s) VALUES(?1)", -1,
+			       &st->dict_add, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st->dict_add, 1, s, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st->dict_add);
+	sqlite3_reset(st->dict_add);
+	if (rc != SQLITE_DONE)
+		return -1;
+	return sqlite3_changes(st->db) == 1 ? sqlite3_last_insert_rowid(st->db) : 0;
+}
+
+/* After this many new names in a row, a name is added first and looked
+ * up only when dict held it (a reader's names are new, or all known). */
+#define FRESH_RUN 4
+
+/* s's id from dict, adding it when absent; -1 on an error. */
+static int64_t dict_id(struct amd_store *st, const char *s)
+{
+	unsigned *fresh = &st->names.fresh;
+	int64_t id = *fresh >= FRESH_RUN ? dict_insert(st, s) : 0;
+	if (id > 0)
+		return id;
+	if (id == 0 && (id = dict_lookup(st, s)) > 0) {
+		*fresh = 0;
+		return id;
+	}
+	if (id == 0 && (id = dict_insert(st, s)) > 0)
+		++*fresh;
+	return id > 0 ? id : -1;
+}
+
 int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
 {
 	char capped[AMD_NAME_MAX + 1];
@@ -436,20 +473,7 @@ int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *er
 		return -1;
 	if (*known > 0)
 		return *known;
-	int64_t id = dict_lookup(st, s);
-	if (id > 0)
-		return *known = id;
-	if (id == 0 && !st->dict_add &&
-	    sqlite3_prepare_v2(st->db, "INSERT INTO dict(s) VALUES(?1) ON CONFLICT(s)"
-			       " DO UPDATE SET s=excluded.s RETURNING id",
-			       -1, &st->dict_add, NULL) != SQLITE_OK)
-		id = -1;
-	if (id == 0) {
-		sqlite3_bind_text(st->dict_add, 1, s, -1, SQLITE_STATIC);
-		id = sqlite3_step(st->dict_add) == SQLITE_ROW ? sqlite3_column_int64(st->dict_add, 0)
-							       : -1;
-		sqlite3_reset(st->dict_add);
-	}
+	int64_t id = dict_id(st, s);
 	if (id < 0)
 		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return *known = id;

@@ -9,6 +9,7 @@
  * derives each touched run's strategy, n, nodes, rank and repeat. */
 #include "writer.h"
 #include "writer_sink.h"
+#include "writer_batch.h"
 
 #include <stdio.h>
 #include <math.h>
@@ -402,11 +403,7 @@ static void finalize_cached(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_param);
 	sqlite3_finalize(ss->ins_tag);
 	sqlite3_finalize(ss->ins_gpu);
-	sqlite3_finalize(ss->ins_op_avg);
-	sqlite3_finalize(ss->ins_region);
-	sqlite3_finalize(ss->ins_region_call);
-	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = ss->ins_op_avg = NULL;
-	ss->ins_region = ss->ins_region_call = NULL;
+	ss->ins_metric = ss->ins_param = ss->ins_tag = ss->ins_gpu = NULL;
 	sqlite3_finalize(ss->ins_event);
 	sqlite3_finalize(ss->sel_name);
 	ss->ins_event = ss->sel_name = NULL;
@@ -633,6 +630,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	writer_metrics_free(ss);
 	writer_gpus_free(ss);
 	writer_names_free(ss);
+	writer_batch_free(ss);
 	writer_forget_stack(ss);
 	free(ss);
 }

@@ -10,11 +10,14 @@
 #include "writer_names.h"
 #include "writer_sink.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hmap.h"
+#include "stmt_cache.h"
 
 /* The names callback's pointers and their dict ids, found by the
  * pointer's value through an amd_hmap (the strings are not read again). */
@@ -124,6 +127,89 @@ static int by_bytes(const void *pa, const void *pb)
 	return c ? c : (a > b) - (a < b);
 }
 
+/* Names added BATCH to one INSERT: one statement for BATCH new names,
+ * not one each (the statement's start, cursors and reset per name were
+ * half of adding it). */
+#define BATCH 64
+static char batch_sql[64 + 4 * BATCH];
+static pthread_once_t batch_once = PTHREAD_ONCE_INIT;
+
+static void write_batch_sql(void)
+{
+	size_t len = (size_t)snprintf(batch_sql, sizeof batch_sql,
+				      "INSERT OR IGNORE INTO dict(s) VALUES(?)");
+	for (int i = 1; i < BATCH; i++)
+		len += (size_t)snprintf(batch_sql + len, sizeof batch_sql - len, ",(?)");
+}
+
+/* BATCH names (none capped) added by one INSERT: when every one was new,
+ * their ids are consecutive, the last one's last_insert_rowid (checked
+ * on the first) into id[]; 1 then, 0 when some were in dict already (the
+ * caller adds them one by one), -1 on an error. */
+static int add_batch(struct amd_store *st, const char *const *s, int64_t *id,
+		     struct amd_err *err)
+{
+	pthread_once(&batch_once, write_batch_sql);
+	sqlite3_stmt *q = amd_store_cached(st, batch_sql, err);
+	if (!q)
+		return -1;
+	for (int i = 0; i < BATCH; i++)
+		sqlite3_bind_text(q, i + 1, s[i], -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	amd_store_cached_drop(q);
+	if (rc != SQLITE_DONE)
+		return amd_store_step_fail(st, rc, err);
+	if (sqlite3_changes(st->db) != BATCH)
+		return 0;
+	int64_t first = sqlite3_last_insert_rowid(st->db) - (BATCH - 1);
+	int64_t at = amd_store_dict_id(st, s[0], err);
+	if (at < 0)
+		return -1;
+	if (at != first)
+		return 0;
+	for (int i = 0; i < BATCH; i++)
+		id[i] = first + i;
+	return 1;
+}
+
+/* names[0..n) (distinct pointers) into dict and the pointer map, each
+ * whole batch of uncapped names by one INSERT. */
+static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *const *names,
+		   size_t n, struct amd_err *err)
+{
+	int64_t id[BATCH];
+	size_t i = 0;
+	while (i < n) {
+		size_t k = 0;
+		while (k < BATCH && i + k < n && strlen(names[i + k]) <= AMD_NAME_MAX)
+			k++;
+		int got = k == BATCH ? add_batch(ss->st, names + i, id, err) : 0;
+		if (got < 0)
+			return -1;
+		if (got == 0) { /* one name: capped, the file's last, or a batch's known ones */
+			k = k == BATCH ? BATCH : 1;
+			for (size_t j = 0; j < k; j++)
+				if (add_name(ss->st, add, names[i + j], &id[j], err) < 0)
+					return -1;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (map_put(ss, names[i + j], id[j]) < 0)
+				return amd_fail(err, "%s: out of memory", ss->path);
+		i += k;
+	}
+	return 0;
+}
+
+/* sorted[0..n) without a pointer given twice; the count left. */
+static size_t distinct(const char **sorted, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (m == 0 || sorted[i] != sorted[m - 1])
+			sorted[m++] = sorted[i];
+	return m;
+}
+
 int writer_names(struct amd_sink *s, const char *const *names, size_t n,
 		 struct amd_err *err)
 {
@@ -136,17 +222,10 @@ int writer_names(struct amd_sink *s, const char *const *names, size_t n,
 		return amd_fail(err, "%s: out of memory", ss->path);
 	memcpy(sorted, names, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, by_bytes);
+	n = distinct(sorted, n);
 	sqlite3_stmt *add = amd_store_prepare(ss->st, "INSERT OR IGNORE INTO dict(s) VALUES(?1)",
 					      err);
-	int rc = add ? 0 : -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		int64_t id;
-		if (i && sorted[i] == sorted[i - 1])
-			continue;
-		if ((rc = add_name(ss->st, add, sorted[i], &id, err)) == 0 &&
-		    map_put(ss, sorted[i], id) < 0)
-			rc = amd_fail(err, "%s: out of memory", ss->path);
-	}
+	int rc = add ? add_all(ss, add, sorted, n, err) : -1;
 	sqlite3_finalize(add);
 	free(sorted);
 	return rc;

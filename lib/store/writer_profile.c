@@ -3,6 +3,7 @@
  * averages (nvidia-smi samples: writer_gpu.c; py-spy stacks:
  * writer_stack.c). */
 #include "writer_profile.h"
+#include "writer_batch.h"
 #include "writer_memory.h"
 #include "writer_names.h"
 #include "writer_sink.h"
@@ -159,19 +160,9 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank,
 	int64_t nid = writer_name_id(ss, name);
 	if (nid <= 0 && (nid = amd_store_intern(ss->st, name, err)) < 0)
 		return -1;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_op_avg,
-		"INSERT INTO op_average(run_id, source_id, name_id, rank, self_cuda_us,"
-		" cuda_total_us, calls) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
-	if (!q)
-		return -1;
-	sqlite3_clear_bindings(q);
-	writer_bind_run(ss, q, 1);
-	sqlite3_bind_int64(q, 2, ss->source_id);
-	sqlite3_bind_int64(q, 3, nid);
-	if (rank >= 0)
-		sqlite3_bind_int(q, 4, rank);
-	writer_bind_double(q, 5, self_cuda_us);
-	writer_bind_double(q, 6, cuda_total_us);
-	sqlite3_bind_int64(q, 7, calls);
-	return writer_exec(ss, q, err);
+	const struct writer_val row[] = {
+		wv_run(ss),          wv_int(ss->source_id),   wv_int(nid),   wv_opt(rank),
+		wv_real(self_cuda_us), wv_real(cuda_total_us), wv_int(calls),
+	};
+	return writer_batch_add(ss, WT_OP_AVERAGE, row, err);
 }

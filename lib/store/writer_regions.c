@@ -6,6 +6,7 @@
  * memory as the stacks are written: writer_stack.c) — so one query
  * reads every profiler. */
 #include "writer_regions.h"
+#include "writer_batch.h"
 #include "writer_profile.h"
 #include "writer_sink.h"
 
@@ -14,14 +15,6 @@
 #include <string.h>
 
 #include "stmt_cache.h"
-
-static void bind_opt(sqlite3_stmt *q, int i, int64_t v)
-{
-	if (v >= 0)
-		sqlite3_bind_int64(q, i, v);
-	else
-		sqlite3_bind_null(q, i);
-}
 
 int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err)
 {
@@ -33,30 +26,15 @@ int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd
 	int64_t fid = pid < 0 ? -1 : r->file ? amd_store_intern(ss->st, r->file, err) : 0;
 	if (fid < 0)
 		return -1;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_region,
-		"INSERT INTO region(source_id, run_id, rank, device, kind_id, profiler_id,"
-		" name_id, file_id, line, key, parent_key, calls, prim_calls, self_ns, total_ns,"
-		" bytes) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)", err);
-	if (!q)
-		return -1;
-	sqlite3_clear_bindings(q);
-	sqlite3_bind_int64(q, 1, ss->source_id);
-	writer_bind_run(ss, q, 2);
-	bind_opt(q, 3, r->rank);
-	bind_opt(q, 4, r->device);
-	sqlite3_bind_int64(q, 5, kid);
-	sqlite3_bind_int64(q, 6, pid);
-	sqlite3_bind_int64(q, 7, nid);
-	writer_bind_int(q, 8, fid);
-	writer_bind_int(q, 9, r->line);
-	writer_bind_int(q, 10, r->key);
-	writer_bind_int(q, 11, r->parent_key);
-	bind_opt(q, 12, r->calls);
-	bind_opt(q, 13, r->prim_calls);
-	bind_opt(q, 14, r->self_ns);
-	bind_opt(q, 15, r->total_ns);
-	bind_opt(q, 16, r->bytes);
-	return writer_exec(ss, q, err);
+	const struct writer_val row[] = {
+		wv_int(ss->source_id), wv_run(ss),          wv_opt(r->rank),
+		wv_opt(r->device),     wv_int(kid),         wv_int(pid),
+		wv_int(nid),           wv_nonzero(fid),     wv_nonzero(r->line),
+		wv_nonzero(r->key),    wv_nonzero(r->parent_key), wv_opt(r->calls),
+		wv_opt(r->prim_calls), wv_opt(r->self_ns),  wv_opt(r->total_ns),
+		wv_opt(r->bytes),
+	};
+	return writer_batch_add(ss, WT_REGION, row, err);
 }
 
 int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
@@ -66,19 +44,12 @@ int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
 	WRITER_ENTER(ss, err);
 	if (c->caller_key <= 0 || c->callee_key <= 0)
 		return amd_fail(err, "%s: a caller edge without its regions", ss->path);
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_region_call,
-		"INSERT INTO region_call(source_id, caller_key, callee_key, calls, prim_calls,"
-		" self_ns, total_ns) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, ss->source_id);
-	sqlite3_bind_int64(q, 2, c->caller_key);
-	sqlite3_bind_int64(q, 3, c->callee_key);
-	bind_opt(q, 4, c->calls);
-	bind_opt(q, 5, c->prim_calls);
-	bind_opt(q, 6, c->self_ns);
-	bind_opt(q, 7, c->total_ns);
-	return writer_exec(ss, q, err);
+	const struct writer_val row[] = {
+		wv_int(ss->source_id), wv_int(c->caller_key), wv_int(c->callee_key),
+		wv_opt(c->calls),      wv_opt(c->prim_calls), wv_opt(c->self_ns),
+		wv_opt(c->total_ns),
+	};
+	return writer_batch_add(ss, WT_REGION_CALL, row, err);
 }
 
 /* Kineto categories and the region kind each stands for; any other
@@ -175,6 +146,8 @@ static const char op_averages_sql[] =
 
 int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 {
+	if (writer_batch_flush(ss, err) < 0) /* the held rows first: the SQL below reads them */
+		return -1;
 	for (size_t i = 0; i <= N_CAT_KINDS; i++)
 		if (derive_ops(ss, i, err) < 0)
 			return -1;

@@ -28,10 +28,10 @@ struct amd_store_sink {
 	int64_t *touched;
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;
-	sqlite3_stmt *ins_gpu, *ins_op_avg; /* cached: logs have many rows */
+	sqlite3_stmt *ins_gpu; /* cached: logs have many rows */
 	struct writer_gpus *gpus; /* nvidia-smi samples not written yet (writer_gpu.c) */
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
-	sqlite3_stmt *ins_region, *ins_region_call;
+	struct writer_batches *batches; /* rows not written yet (writer_batch.c) */
 	/* py-spy stacks (writer_stack.c): statements for new frames, new
 	 * trie nodes and stacks; the unit's frames and nodes in memory */
 	sqlite3_stmt *ins_frame, *ins_node, *ins_sample;

@@ -91,6 +91,47 @@ static void many_names(void **state)
 	amd_store_close(st);
 }
 
+/* After a run of new names (amd_store_intern then adds a name before it
+ * looks it up), a name an earlier transaction added keeps its id, and a
+ * new one is added once: dict's ids are those a look-up first gives. */
+static void known_after_new(void **state)
+{
+	(void)state;
+	struct amd_store *st;
+	struct amd_err err = {{0}};
+	enum { N = 10 };
+	int64_t old[N], fresh[N];
+	char name[32];
+	assert_int_equal(amd_store_open(path, AMD_STORE_WRITE, &st, &err), 0);
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "old#%d", i);
+		assert_true((old[i] = amd_store_intern(st, name, &err)) > 0);
+	}
+	assert_int_equal(amd_store_commit(st, &err), 0);
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	int64_t top = old[N - 1]; /* dict's last id */
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "new#%d", i);
+		assert_int_equal(fresh[i] = amd_store_intern(st, name, &err), top + 1 + i);
+	}
+	for (int i = 0; i < N; i++) { /* a fresh buffer each: not the cache's */
+		char again[32];
+		snprintf(again, sizeof again, "old#%d", i);
+		assert_int_equal(amd_store_intern(st, again, &err), old[i]);
+		snprintf(again, sizeof again, "new#%d", i);
+		assert_int_equal(amd_store_intern(st, again, &err), fresh[i]);
+	}
+	assert_int_equal(amd_store_commit(st, &err), 0);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "old#%d", i);
+		assert_text(st, old[i], name);
+		snprintf(name, sizeof name, "new#%d", i);
+		assert_text(st, fresh[i], name);
+	}
+	amd_store_close(st);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -113,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ids_survive_commit_not_rollback),
 		cmocka_unit_test(many_names),
+		cmocka_unit_test(known_after_new),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

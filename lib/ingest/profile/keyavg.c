@@ -21,6 +21,7 @@
 #include "num.h"
 
 #define KEYAVG_MAX ((size_t)256 << 20)
+#define KEYAVG_LINE_MAX ((size_t)1 << 20) /* and the read buffer */
 #define MAX_COLS 32
 
 enum col { C_NAME, C_SELF_CPU, C_CPU_TOTAL, C_SELF_CUDA, C_CUDA_TOTAL, C_CPU_MEM, C_CUDA_MEM,
@@ -52,12 +53,6 @@ static size_t line_len(const char *p, const char *end)
 {
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	return (size_t)((nl ? nl : end) - p);
-}
-
-static char *next_line(char *p, const char *end, size_t *len)
-{
-	*len = line_len(p, end);
-	return p + *len + (p + *len < end);
 }
 
 static int detect(const char *path, const unsigned char *head, size_t n)
@@ -216,44 +211,71 @@ static int row(const struct row_ctx *r, struct amd_sink *sink, struct amd_err *e
 	return 0;
 }
 
+/* The file's lines, read a block at a time into one buffer (not the
+ * whole file into fresh memory), each refused when it holds a NUL byte;
+ * no counts them as the table's reader consumes them. */
+struct src {
+	struct amd_lines *l;
+	const char *path;
+	long no;
+	char empty[1]; /* the line "read" at the end */
+};
+
+/* The next line (1), or at the end an empty one (0); -1 on an error. */
+static int next(struct src *s, char **line, size_t *len, struct amd_err *err)
+{
+	int rc = amd_lines_next(s->l, line, len, err);
+	if (rc == 1 && memchr(*line, '\0', *len))
+		return amd_fail(err, "%s: a NUL byte: not a text table", s->path);
+	if (rc == 0) {
+		*line = s->empty;
+		s->empty[0] = '\0';
+		*len = 0;
+	}
+	return rc;
+}
+
+/* Rule, header, rule; the header's columns into t. */
+static int read_head(struct src *s, struct table *t, struct amd_err *err)
+{
+	char *line;
+	size_t len;
+	int rc;
+	do {
+		if ((rc = next(s, &line, &len, err)) <= 0)
+			return rc < 0 ? -1 : amd_fail(err, "%s: no key_averages table", s->path);
+		s->no++;
+	} while (!is_rule(line, len));
+	if (next(s, &line, &len, err) < 0 || header(t, s->path, line, len, err) < 0 ||
+	    next(s, &line, &len, err) < 0)
+		return -1;
+	s->no += 2;
+	if (!is_rule(line, len))
+		return amd_fail(err, "%s: line %ld: no rule under the header", s->path, s->no);
+	return 0;
+}
+
 /* The table: rule, header, rule, rows up to the closing rule. */
-static int read_table(const struct amd_input *in, char *p, const char *end,
-		      struct amd_sink *sink, struct amd_err *err)
+static int read_table(const struct amd_input *in, struct src *s, struct amd_sink *sink,
+		      struct amd_err *err)
 {
 	struct table t;
-	size_t len;
-	long no = 0;
 	char *line, *field[MAX_COLS];
-	do {
-		if (p >= end)
-			return amd_fail(err, "%s: no key_averages table", in->path);
-		line = p;
-		p = next_line(p, end, &len);
-		no++;
-	} while (!is_rule(line, len));
-	line = p;
-	p = next_line(p, end, &len);
-	if (header(&t, in->path, line, len, err) < 0)
-		return -1;
-	line = p;
-	p = next_line(p, end, &len);
-	no += 2;
-	if (!is_rule(line, len))
-		return amd_fail(err, "%s: line %ld: no rule under the header", in->path, no);
-	if (amd_input_link(in, sink, err) < 0)
+	size_t len;
+	if (read_head(s, &t, err) < 0 || amd_input_link(in, sink, err) < 0)
 		return -1;
 	for (;;) {
-		if (p >= end)
-			return amd_fail(err, "%s: line %ld: truncated: no closing rule", in->path, no);
-		line = p;
-		p = next_line(p, end, &len);
-		no++;
+		int rc = next(s, &line, &len, err);
+		if (rc <= 0)
+			return rc < 0 ? -1 : amd_fail(err, "%s: line %ld: truncated: no closing rule",
+						     in->path, s->no);
+		s->no++;
 		if (is_rule(line, len))
 			return 0;
 		if (split(line, len, field, t.n) != t.n)
 			return amd_fail(err, "%s: line %ld: fewer cells than the header's %zu columns",
-					in->path, no, t.n);
-		struct row_ctx r = {in->path, no, &t, field};
+					in->path, s->no, t.n);
+		struct row_ctx r = {in->path, s->no, &t, field};
 		if (row(&r, sink, err) < 0)
 			return -1;
 	}
@@ -261,16 +283,16 @@ static int read_table(const struct amd_input *in, char *p, const char *end,
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf buf = {0};
-	if (amd_read_file(in->path, KEYAVG_MAX, &buf, err) < 0)
+	struct src s = {amd_lines_open(in->path, KEYAVG_LINE_MAX, KEYAVG_MAX, err), in->path, 0, ""};
+	if (!s.l)
 		return -1;
-	if (memchr(buf.data, '\0', buf.len)) {
-		amd_buf_free(&buf);
-		return amd_fail(err, "%s: a NUL byte: not a text table", in->path);
-	}
-	int rc = read_table(in, buf.data, buf.data + buf.len, sink, err);
-	amd_buf_free(&buf);
-	return rc;
+	char *line;
+	size_t len;
+	int rc = read_table(in, &s, sink, err);
+	while (rc == 0 && (rc = next(&s, &line, &len, err)) == 1) /* a NUL byte after the table */
+		rc = 0;
+	amd_lines_close(s.l);
+	return rc < 0 ? -1 : 0;
 }
 
 const struct amd_format amd_fmt_keyavg = {

@@ -1,5 +1,7 @@
 /* marshal.c — the marshal subset pstats dumps use (marshal.h). Values
- * live in an arena freed at once; references (the 0x80 flag reserves a
+ * live in an arena freed at once, in blocks of 2 MB pages (huge_map.h):
+ * a 40 MB dump's values are some 60 MB, in 4 KB pages 15,000 page
+ * faults, a quarter of the reader's CPU; references (the 0x80 flag reserves a
  * slot when an object starts, 'r' names it) resolve to finished objects
  * only; nesting is bounded so a crafted file cannot exhaust the stack. */
 #include "marshal.h"
@@ -9,14 +11,16 @@
 #include <string.h>
 
 #include "buf.h"
+#include "huge_map.h"
 
 #define MAX_DEPTH 64
-#define ARENA_BLOCK ((size_t)1 << 20)
+#define ARENA_BLOCK (2 * AMD_HUGE_PAGE)
 #define FLAG_REF 0x80
 
 struct block {
 	struct block *next;
 	size_t used, cap;
+	size_t mapped; /* bytes from amd_huge_alloc, 0: malloc'd */
 	max_align_t data[];
 };
 
@@ -31,17 +35,30 @@ struct amd_marshal {
 	size_t n_stack, cap_stack;
 };
 
+/* A block with room for size bytes: in huge pages, else from malloc. */
+static struct block *new_block(size_t size)
+{
+	size_t cap = size > ARENA_BLOCK - sizeof(struct block) ? size : ARENA_BLOCK - sizeof(struct block);
+	size_t mapped = (sizeof(struct block) + cap + AMD_HUGE_PAGE - 1) / AMD_HUGE_PAGE * AMD_HUGE_PAGE;
+	struct block *b = amd_huge_alloc(mapped);
+	if (!b) {
+		mapped = 0;
+		if (!(b = malloc(sizeof *b + cap)))
+			return NULL;
+	}
+	b->used = 0;
+	b->cap = cap;
+	b->mapped = mapped;
+	return b;
+}
+
 static void *arena(struct amd_marshal *m, size_t size)
 {
 	size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
 	struct block *b = m->blocks;
 	if (!b || b->cap - b->used < size) {
-		size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-		b = malloc(sizeof *b + cap);
-		if (!b)
+		if (!(b = new_block(size)))
 			return NULL;
-		b->used = 0;
-		b->cap = cap;
 		b->next = m->blocks;
 		m->blocks = b;
 	}
@@ -319,7 +336,10 @@ void amd_marshal_free(struct amd_marshal *m)
 	while (m->blocks) {
 		struct block *b = m->blocks;
 		m->blocks = b->next;
-		free(b);
+		if (b->mapped)
+			amd_huge_free(b, b->mapped);
+		else
+			free(b);
 	}
 	free(m->refs);
 	free(m->stack);
