@@ -237,7 +237,8 @@ static int indexed(struct db_ctx *c, const char *run, sqlite3_int64 from,
 }
 
 /* The table's rows from rowid lo to hi in order, the run's to the sink,
- * while most rows are the run's; *upto: the last rowid scanned. */
+ * while at most a quarter of them (and 64) are other runs'; *upto: the
+ * last rowid scanned (hi when the scan got there). */
 static int scanned(struct db_ctx *c, const char *run, sqlite3_int64 lo, sqlite3_int64 hi,
 		   sqlite3_int64 *upto, struct amd_err *err)
 {
@@ -247,16 +248,19 @@ static int scanned(struct db_ctx *c, const char *run, sqlite3_int64 lo, sqlite3_
 	sqlite3_bind_int64(q, 2, lo);
 	sqlite3_bind_int64(q, 3, hi);
 	size_t mine = 0, other = 0;
-	int rc = SQLITE_DONE;
-	while (other <= 64 + mine / 4 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		*upto = sqlite3_column_int64(q, 5);
-		if (sqlite3_column_int(q, 6) != 1)
-			other++;
-		else if (mine++, point(c, q, run, err) < 0)
-			return -1;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (sqlite3_column_int(q, 6) == 1) {
+			if (mine++, point(c, q, run, err) < 0)
+				return -1;
+		} else if (++other > 64 + mine / 4) {
+			*upto = sqlite3_column_int64(q, 5);
+			return 0;
+		}
 	}
-	if (other <= 64 + mine / 4 && rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE)
 		return amd_fail(err, "%s: reading metrics: %s", c->path, sqlite3_errmsg(c->db));
+	*upto = hi;
 	return 0;
 }
 
