@@ -7,7 +7,10 @@
 # scan gives up on the interleaved part), steps out of order and some
 # NaN: each series' points in the store's seq order are sqlite3's over
 # MLflow's table in rowid order; without the run index, or with an index
-# on (run_uuid, key) instead, the store holds the same points.
+# on (run_uuid, key) instead, the store holds the same points. The order
+# cases read seq from the SQLite store (SQLITE_STORE): a ClickHouse
+# store's pulled copy numbers seq by row order, which does not keep the
+# logged order (83f5b9c fails those cases there the same way).
 test_description='mlflow.db: points in logged order through table scan and run index'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -46,7 +49,7 @@ test_expect_success SQLITE3,PYTHON 'setup: mlflow.db with three runs partly inte
 	sqlite3 "$TMP/il.db" "$(interleave_sql)" &&
 	test_eq 80000 "$(sqlite3 "$TMP/il.db" "SELECT count(*) FROM metrics WHERE run_uuid='\''$a'\'' AND key LIKE '\''il_%'\''")"
 '
-test_expect_success SQLITE3 'each series in the store in logged order' '
+test_expect_success SQLITE3,SQLITE_STORE 'each series in the store in logged order' '
 	test_status 0 "$AMDAHL" --store "$TMP/s.db" ingest "$TMP/il.db" &&
 	for r in "$a" "$b" "$c"; do
 		for k in il_a il_b; do
@@ -57,13 +60,13 @@ test_expect_success SQLITE3 'each series in the store in logged order' '
 	test_eq 100000 "$(q "$TMP/s.db" "SELECT count(*) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s LIKE '\''il_%'\''")" &&
 	test_eq 100 "$(q "$TMP/s.db" "SELECT count(*) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s LIKE '\''il_%'\'' AND m.value IS NULL")"
 '
-test_expect_success SQLITE3 'without the run index, the same points in the same order' '
+test_expect_success SQLITE3,SQLITE_STORE 'without the run index, the same points in the same order' '
 	cp "$TMP/il.db" "$TMP/noidx.db" &&
 	sqlite3 "$TMP/noidx.db" "DROP INDEX index_metrics_run_uuid" &&
 	test_status 0 "$AMDAHL" --store "$TMP/noidx-s.db" ingest "$TMP/noidx.db" &&
 	test_eq "$(q "$TMP/s.db" "$ALL" | sha256sum)" "$(q "$TMP/noidx-s.db" "$ALL" | sha256sum)"
 '
-test_expect_success SQLITE3 'with an index on (run_uuid, key) instead: each series in logged order' '
+test_expect_success SQLITE3,SQLITE_STORE 'with an index on (run_uuid, key) instead: each series in logged order' '
 	cp "$TMP/noidx.db" "$TMP/rk.db" &&
 	sqlite3 "$TMP/rk.db" "CREATE INDEX rk ON metrics(run_uuid, key)" &&
 	test_status 0 "$AMDAHL" --store "$TMP/rk-s.db" ingest "$TMP/rk.db" &&
