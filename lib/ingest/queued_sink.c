@@ -1,5 +1,5 @@
 /* queued_sink.c — the queueing sink and its replay (queued_sink.h). A
- * record is 40 bytes; the queue holds at most 48 chunks of 8,192 (16 MB)
+ * record is 32 bytes; the queue holds at most 48 chunks of 8,192 (12 MB)
  * and its chunks are reused, so millions of points pass through a few MB
  * of memory that is already mapped. Strings are interned in the parsing
  * thread's table (trace_strtab.h), whose strings stay put until drop; a
@@ -13,7 +13,7 @@
 #include "rec_queue.h"
 #include "trace_strtab.h"
 
-enum rec_kind { REC_RUN, REC_PARAM, REC_TAG, REC_POINT, REC_LINK };
+enum rec_kind { REC_RUN, REC_PARAM, REC_TAG, REC_LINK }; /* a point: key != OTHER */
 
 struct held_run {
 	struct held_run *next; /* every run queued, for drop */
@@ -24,19 +24,28 @@ struct held_link {
 	const char *ext_id, *name, *sweep;
 };
 
+/* 32 bytes: a point's key and numbers; any other record has key OTHER and
+ * its kind, key and value in u.o (points are nearly all records). */
 struct rec {
-	enum rec_kind kind;
-	const char *key; /* param, tag or metric key */
+	const char *key; /* a point's metric key, or OTHER */
 	union {
-		const struct amd_run_rec *run;
-		const struct held_link *link;
-		const char *value;
 		struct {
 			int64_t step, ts;
 			double v;
 		} pt;
+		struct {
+			enum rec_kind kind;
+			const char *key; /* param or tag key */
+			union {
+				const struct amd_run_rec *run;
+				const struct held_link *link;
+				const char *value;
+			} u;
+		} o;
 	} u;
 };
+static const char OTHER[] = "";
+_Static_assert(sizeof(struct rec) == 32, "a record is 32 bytes (rec_queue rounds to 16)");
 
 struct queued {
 	amd_parse_fn parse;
@@ -62,21 +71,39 @@ static int intern(struct queued *qs, const char *s, const char **out)
 
 /* Room for the next record; -1 with err when emit stopped the queue or
  * out of memory. */
-static int put(struct queued *qs, enum rec_kind kind, const char *key, struct rec **r,
-	       struct amd_err *err)
+static int room(struct queued *qs, struct rec **r, struct amd_err *err)
 {
 	if (!(*r = amd_rq_put(qs->q)))
 		return amd_fail(err, "%s: %s", qs->in.path,
 				amd_rq_stopped(qs->q) ? "parse stopped" : "out of memory");
-	(*r)->kind = kind;
+	return 0;
+}
+
+/* key interned for a point: the last key again, mostly. */
+static int point_key(struct queued *qs, const char *key, const char **out,
+		     struct amd_err *err)
+{
 	if (key && qs->last_key && strcmp(key, qs->last_key) == 0) {
-		(*r)->key = qs->last_key;
+		*out = qs->last_key;
 		return 0;
 	}
-	if (intern(qs, key, &(*r)->key) < 0)
+	if (intern(qs, key, out) < 0)
 		return amd_fail(err, "%s: out of memory", qs->in.path);
 	if (key)
-		qs->last_key = (*r)->key;
+		qs->last_key = *out;
+	return 0;
+}
+
+/* Room for a record other than a point, of kind with key interned. */
+static int put(struct queued *qs, enum rec_kind kind, const char *key, struct rec **r,
+	       struct amd_err *err)
+{
+	if (room(qs, r, err) < 0)
+		return -1;
+	(*r)->key = OTHER;
+	(*r)->u.o.kind = kind;
+	if (intern(qs, key, &(*r)->u.o.key) < 0)
+		return amd_fail(err, "%s: out of memory", qs->in.path);
 	return 0;
 }
 
@@ -97,7 +124,7 @@ static int q_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_err
 		return amd_fail(err, "%s: out of memory", qs->in.path);
 	if (put(qs, REC_RUN, NULL, &rec, err) < 0)
 		return -1;
-	rec->u.run = &h->r;
+	rec->u.o.u.run = &h->r;
 	return 0;
 }
 
@@ -108,7 +135,7 @@ static int q_kv(struct amd_sink *s, enum rec_kind kind, const char *key, const c
 	struct rec *rec;
 	if (put(qs, kind, key, &rec, err) < 0)
 		return -1;
-	return intern(qs, value, &rec->u.value) < 0
+	return intern(qs, value, &rec->u.o.u.value) < 0
 		       ? amd_fail(err, "%s: out of memory", qs->in.path)
 		       : 0;
 }
@@ -127,7 +154,7 @@ static int q_metric(struct amd_sink *s, const char *key, int64_t step, int64_t t
 		    double value, struct amd_err *err)
 {
 	struct rec *rec;
-	if (put(s->ctx, REC_POINT, key, &rec, err) < 0)
+	if (room(s->ctx, &rec, err) < 0 || point_key(s->ctx, key, &rec->key, err) < 0)
 		return -1;
 	rec->u.pt.step = step;
 	rec->u.pt.ts = ts_ms;
@@ -150,7 +177,7 @@ static int q_link(struct amd_sink *s, const char *ext_id, const char *name, cons
 		return amd_fail(err, "%s: out of memory", qs->in.path);
 	if (put(qs, REC_LINK, NULL, &rec, err) < 0)
 		return -1;
-	rec->u.link = h;
+	rec->u.o.u.link = h;
 	return 0;
 }
 
@@ -214,20 +241,20 @@ int amd_queued_read(amd_parse_fn parse, const struct amd_input *in, void **state
 
 static int replay(const struct rec *r, struct amd_sink *sink, struct amd_err *err)
 {
-	switch (r->kind) {
-	case REC_RUN:
-		return sink->run ? sink->run(sink, r->u.run, err) : 0;
-	case REC_PARAM:
-		return sink->param ? sink->param(sink, r->key, r->u.value, err) : 0;
-	case REC_TAG:
-		return sink->tag ? sink->tag(sink, r->key, r->u.value, err) : 0;
-	case REC_POINT:
-		return sink->metric ? sink->metric(sink, r->key, r->u.pt.step, r->u.pt.ts,
-						   r->u.pt.v, err)
+	if (r->key != OTHER)
+		return sink->metric ? sink->metric(sink, r->key, r->u.pt.step, r->u.pt.ts, r->u.pt.v,
+						   err)
 				    : 0;
+	switch (r->u.o.kind) {
+	case REC_RUN:
+		return sink->run ? sink->run(sink, r->u.o.u.run, err) : 0;
+	case REC_PARAM:
+		return sink->param ? sink->param(sink, r->u.o.key, r->u.o.u.value, err) : 0;
+	case REC_TAG:
+		return sink->tag ? sink->tag(sink, r->u.o.key, r->u.o.u.value, err) : 0;
 	case REC_LINK:
-		return sink->link ? sink->link(sink, r->u.link->ext_id, r->u.link->name,
-					       r->u.link->sweep, err)
+		return sink->link ? sink->link(sink, r->u.o.u.link->ext_id, r->u.o.u.link->name,
+					       r->u.o.u.link->sweep, err)
 				  : 0;
 	}
 	return 0;

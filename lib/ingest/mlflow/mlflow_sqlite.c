@@ -9,6 +9,7 @@
  * is named after the folder holding the database (mlflow_sweep.h).
  * (This is SQL on a foreign database; amdahl's own SQL is in lib/store*.c.) */
 #include <math.h>
+#include <stdint.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,7 @@ struct db_ctx {
 	const char *path;
 	struct amd_sink *sink;
 	sqlite3_stmt *exp, *param, *tag, *metric, *parent, *run_name;
+	sqlite3_stmt *span, *scan; /* NULL: every point through the run index */
 	int runs, deleted; /* runs read, runs skipped as deleted */
 };
 
@@ -92,6 +94,60 @@ static const char *const kv_cols[] = {"!key", "value"};
 static const char *const metric_cols[] = {"!key", "!value", "timestamp", "step", "is_nan"};
 static const char *const run_cols[] = {"!run_uuid", "name", "status", "start_time",
 				       "end_time", "experiment_id", "lifecycle_stage"};
+
+/* 1 when metrics has an index on run_uuid alone (MLflow's
+ * index_metrics_run_uuid: it gives a run's points in rowid order), 0
+ * when not, -1 on a read error. */
+static int run_index_of(sqlite3 *db)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT 1 FROM pragma_index_list('metrics') l"
+			       " WHERE (SELECT group_concat(name) FROM pragma_index_info(l.name))"
+			       " = 'run_uuid'",
+			       -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The statements of a run's points in rowid order (see metrics()): the
+ * first and last rowid of the run (through the run index), and the
+ * table's rows between two rowids without an index, each with its rowid
+ * and whether it is the run's. None when "rowid" names a column of the
+ * table (then not the rowid) or the table has none (WITHOUT ROWID). */
+static int prepare_scan(struct db_ctx *c, struct amd_err *err)
+{
+	static const char *const scan_cols[] = {"!key", "!value", "timestamp", "step", "is_nan",
+						"!run_uuid"};
+	int named = amd_foreign_has_column(c->db, "metrics", "rowid");
+	int run_index = run_index_of(c->db);
+	if (named < 0 || run_index < 0)
+		return amd_fail(err, "%s: %s", c->path, sqlite3_errmsg(c->db));
+	if (named || !run_index ||
+	    sqlite3_prepare_v2(c->db,
+			       "SELECT (SELECT rowid FROM metrics WHERE run_uuid=?1 ORDER BY rowid"
+			       " LIMIT 1), (SELECT rowid FROM metrics WHERE run_uuid=?1"
+			       " ORDER BY rowid DESC LIMIT 1)",
+			       -1, &c->span, NULL) != SQLITE_OK) {
+		sqlite3_finalize(c->span);
+		c->span = NULL;
+		return 0;
+	}
+	char list[512], sql[1024];
+	if (select_list(c->db, c->path, "metrics", scan_cols, 6, list, sizeof list, err) < 0)
+		return -1;
+	/* the run test in the select list: run_uuid=?1 as the index compares */
+	char *last = strrchr(list, ',');
+	snprintf(sql, sizeof sql,
+		 "SELECT %.*s, rowid, %s=?1 FROM metrics NOT INDEXED"
+		 " WHERE rowid BETWEEN ?2 AND ?3 ORDER BY rowid",
+		 (int)(last - list), list, last + 2);
+	if (sqlite3_prepare_v2(c->db, sql, -1, &c->scan, NULL) != SQLITE_OK)
+		return amd_fail(err, "%s: %s", c->path, sqlite3_errmsg(c->db));
+	return 0;
+}
 
 static int prepare_all(struct db_ctx *c, struct amd_err *err)
 {
@@ -110,8 +166,11 @@ static int prepare_all(struct db_ctx *c, struct amd_err *err)
 			       "WHERE experiment_id=?1", err)) ||
 	    !(c->param = prepare(c->db, c->path, "params", kv_cols, 2, by_run, err)) ||
 	    !(c->tag = prepare(c->db, c->path, "tags", kv_cols, 2, by_run, err)) ||
+	    prepare_scan(c, err) < 0 ||
 	    !(c->metric = prepare(c->db, c->path, "metrics", metric_cols, 5,
-				  "WHERE run_uuid=?1", err)))
+				  c->span ? "WHERE run_uuid=?1 AND rowid>?2 ORDER BY rowid"
+					  : "WHERE run_uuid=?1",
+				  err)))
 		return -1;
 	return 0;
 }
@@ -142,28 +201,91 @@ static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is
 	return 0;
 }
 
-static int metrics(struct db_ctx *c, const char *run, struct amd_err *err)
+/* One point of the row q holds (columns key, value, timestamp, step,
+ * is_nan) to the sink. */
+static int point(struct db_ctx *c, sqlite3_stmt *q, const char *run, struct amd_err *err)
+{
+	const char *k = (const char *)sqlite3_column_text(q, 0);
+	if (!k)
+		return 0;
+	if (sqlite3_column_type(q, 1) == SQLITE_TEXT)
+		return amd_fail(err, "%s: metric %s of run %s: value '%s' is not a number", c->path,
+				k, run, sqlite3_column_text(q, 1));
+	double v = sqlite3_column_int(q, 4) ? NAN : sqlite3_column_double(q, 1);
+	return c->sink->metric ? c->sink->metric(c->sink, k, sqlite3_column_int64(q, 3),
+						 sqlite3_column_int64(q, 2), v, err)
+			       : 0;
+}
+
+/* The run's points through the run index from the row after rowid from
+ * (all of them, in the index's order, without the scan statements). */
+static int indexed(struct db_ctx *c, const char *run, sqlite3_int64 from,
+		   struct amd_err *err)
 {
 	sqlite3_stmt *q = c->metric;
 	sqlite3_reset(q);
 	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
+	if (c->span)
+		sqlite3_bind_int64(q, 2, from);
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *k = (const char *)sqlite3_column_text(q, 0);
-		if (!k)
-			continue;
-		if (sqlite3_column_type(q, 1) == SQLITE_TEXT)
-			return amd_fail(err, "%s: metric %s of run %s: value '%s' is not a number",
-					c->path, k, run, sqlite3_column_text(q, 1));
-		double v = sqlite3_column_int(q, 4) ? NAN : sqlite3_column_double(q, 1);
-		if (c->sink->metric &&
-		    c->sink->metric(c->sink, k, sqlite3_column_int64(q, 3),
-				    sqlite3_column_int64(q, 2), v, err) < 0)
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (point(c, q, run, err) < 0)
 			return -1;
-	}
 	if (rc != SQLITE_DONE)
 		return amd_fail(err, "%s: reading metrics: %s", c->path, sqlite3_errmsg(c->db));
 	return 0;
+}
+
+/* The table's rows from rowid lo to hi in order, the run's to the sink,
+ * while at most a quarter of them (and 64) are other runs'; *upto: the
+ * last rowid scanned (hi when the scan got there). */
+static int scanned(struct db_ctx *c, const char *run, sqlite3_int64 lo, sqlite3_int64 hi,
+		   sqlite3_int64 *upto, struct amd_err *err)
+{
+	sqlite3_stmt *q = c->scan;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, lo);
+	sqlite3_bind_int64(q, 3, hi);
+	size_t mine = 0, other = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (sqlite3_column_int(q, 6) == 1) {
+			if (mine++, point(c, q, run, err) < 0)
+				return -1;
+		} else if (++other > 64 + mine / 4) {
+			*upto = sqlite3_column_int64(q, 5);
+			return 0;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		return amd_fail(err, "%s: reading metrics: %s", c->path, sqlite3_errmsg(c->db));
+	*upto = hi;
+	return 0;
+}
+
+/* The run's points in rowid order, the order of the run index (MLflow's
+ * index_metrics_run_uuid). A run that holds most rows between its first
+ * and last is read as a table scan between them (no index entry and no
+ * seek a point: 0.22 s instead of 0.30 s for 1.2 M points); once more
+ * than a quarter of the rows scanned are other runs', the rest come
+ * through the index. */
+static int metrics(struct db_ctx *c, const char *run, struct amd_err *err)
+{
+	if (!c->span)
+		return indexed(c, run, INT64_MIN, err);
+	sqlite3_reset(c->span);
+	sqlite3_bind_text(c->span, 1, run, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(c->span) != SQLITE_ROW)
+		return amd_fail(err, "%s: reading metrics: %s", c->path, sqlite3_errmsg(c->db));
+	if (sqlite3_column_type(c->span, 0) == SQLITE_NULL)
+		return 0; /* no points */
+	sqlite3_int64 lo = sqlite3_column_int64(c->span, 0), hi = sqlite3_column_int64(c->span, 1);
+	sqlite3_reset(c->span);
+	sqlite3_int64 upto = lo - 1;
+	if (scanned(c, run, lo, hi, &upto, err) < 0)
+		return -1;
+	return upto < hi ? indexed(c, run, upto, err) : 0;
 }
 
 /* Value of tag key for run, copied into buf (empty when absent). */
@@ -239,6 +361,9 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	c.db = amd_foreign_open(in->path);
 	if (!c.db)
 		return amd_fail(err, "%s: cannot open as a read-only SQLite database", in->path);
+	/* every page is read once, in order: 64 pages of cache instead of
+	 * SQLite's 2 MB, each of them fresh memory (docs/design.md) */
+	sqlite3_exec(c.db, "PRAGMA cache_size=64", NULL, NULL, NULL);
 	sqlite3_stmt *runs = NULL;
 	int ret = prepare_all(&c, err);
 	if (ret == 0 && !(runs = prepare(c.db, in->path, "runs", run_cols, 7,
@@ -258,6 +383,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	sqlite3_finalize(c.param);
 	sqlite3_finalize(c.tag);
 	sqlite3_finalize(c.metric);
+	sqlite3_finalize(c.span);
+	sqlite3_finalize(c.scan);
 	sqlite3_close(c.db);
 	return ret < 0 ? amd_err_one_line(err) : ret;
 }
