@@ -407,10 +407,8 @@ static void finalize_cached(struct amd_store_sink *ss)
 	sqlite3_finalize(ss->ins_event);
 	sqlite3_finalize(ss->sel_name);
 	ss->ins_event = ss->sel_name = NULL;
-	sqlite3_finalize(ss->ins_frame);
-	sqlite3_finalize(ss->ins_node);
-	sqlite3_finalize(ss->ins_sample);
-	ss->ins_frame = ss->ins_node = ss->ins_sample = NULL;
+	sqlite3_finalize(ss->sel_frame);
+	ss->sel_frame = NULL;
 }
 
 /* A param or tag (what: "a param", "a tag") of the current run. */

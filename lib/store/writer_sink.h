@@ -32,9 +32,9 @@ struct amd_store_sink {
 	struct writer_gpus *gpus; /* nvidia-smi samples not written yet (writer_gpu.c) */
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	struct writer_batches *batches; /* rows not written yet (writer_batch.c) */
-	/* py-spy stacks (writer_stack.c): statements for new frames, new
-	 * trie nodes and stacks; the unit's frames and nodes in memory */
-	sqlite3_stmt *ins_frame, *ins_node, *ins_sample;
+	/* py-spy stacks (writer_stack.c): a frame's look-up; the unit's
+	 * frames and nodes in memory, its rows not written yet */
+	sqlite3_stmt *sel_frame;
 	struct writer_stacks *stacks;
 	/* the last trace written, which trace_event rows belong to
 	 * (writer_events.c), with its rank (-1 unknown) and a statement */

@@ -2,12 +2,17 @@
  * each stack a path in the source's trie of stack_node rows, its samples
  * one stack_sample row on the leaf. The unit's strings, frames and trie
  * nodes are kept in memory (hash indexes), so SQLite sees only rows to
- * add: a dict string or frame the unit meets the first time (looked up,
- * then inserted when new to the store), a node (always new: a source's
- * nodes are all written by its unit) and the sample row, each through a
- * statement prepared once. A stack sharing a prefix with the previous
- * one (the accumulator sends them in key order) reuses its nodes
- * without a lookup. */
+ * add: a dict string the unit meets the first time (amd_store_intern), a
+ * frame new to the unit (looked up in the store unless its name is newer
+ * than the unit's first stack: then no row can hold it yet), a node
+ * (always new: a source's nodes are all written by its unit) and the
+ * sample row. New frames and nodes take the ids SQLite would give them
+ * (one above the table's largest, counted from the first stack: the unit
+ * is the store's only writer), so their rows, the samples and the
+ * regions can wait in row batches (row_batch.h) and go many to a
+ * statement; they are all written before the unit's regions. A stack
+ * sharing a prefix with the previous one (the accumulator sends them in
+ * key order) reuses its nodes without a lookup. */
 #include "writer_profile.h"
 #include "writer_sink.h"
 
@@ -16,6 +21,7 @@
 
 #include "buf.h"
 #include "hmap.h"
+#include "row_batch.h"
 
 struct wstring {
 	size_t text; /* offset in text */
@@ -64,6 +70,9 @@ struct writer_stacks {
 	size_t n_prev, cap_prev;
 	int64_t prev_run;   /* the run the remembered path's functions are of */
 	uint64_t n_stacks;
+	int64_t dict_top;   /* dict's largest id at the first stack */
+	int64_t next_frame, next_node; /* the ids the next new rows take */
+	struct row_batch frame_rows, node_rows, sample_rows;
 };
 
 struct string_probe {
@@ -115,8 +124,28 @@ static int frame_eq(const void *ctx, uint32_t i)
 	return f->name == p->key.name && f->file == p->key.file && f->line == p->key.line;
 }
 
-/* The frame row of (name, file, line): from memory, else looked up or
- * added in the store. */
+/* The id of frame (name, file, line) in the store, 0 when it has none
+ * (a name newer than the unit's first stack has none yet). */
+static int64_t stored_frame(struct amd_store_sink *ss, int64_t name, int64_t file, int line,
+			    struct amd_err *err)
+{
+	if (name > ss->stacks->dict_top)
+		return 0;
+	sqlite3_stmt *q = writer_cached(ss, &ss->sel_frame,
+		"SELECT id FROM frame WHERE name_id=?1 AND file_id=?2 AND line=?3", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, name);
+	sqlite3_bind_int64(q, 2, file);
+	sqlite3_bind_int(q, 3, line);
+	int rc = sqlite3_step(q);
+	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : rc == SQLITE_DONE ? 0 : -1;
+	sqlite3_reset(q);
+	return id < 0 ? writer_sql_fail(ss, err) : id;
+}
+
+/* The frame row of (name, file, line): from memory, else looked up in
+ * the store or queued as a new row. */
 static int64_t frame_id(struct amd_store_sink *ss, int64_t name, int64_t file, int line,
 			struct amd_err *err)
 {
@@ -127,19 +156,15 @@ static int64_t frame_id(struct amd_store_sink *ss, int64_t name, int64_t file, i
 	int64_t i = amd_hmap_find(&w->frame_ix, h, frame_eq, &probe);
 	if (i >= 0)
 		return w->frames[i].id;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_frame,
-		"INSERT INTO frame(name_id, file_id, line) VALUES(?1,?2,?3)"
-		" ON CONFLICT(name_id, file_id, line) DO UPDATE SET line=excluded.line"
-		" RETURNING id", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, name);
-	sqlite3_bind_int64(q, 2, file);
-	sqlite3_bind_int(q, 3, line);
-	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
-	sqlite3_reset(q);
+	int64_t id = stored_frame(ss, name, file, line, err);
 	if (id < 0)
-		return writer_sql_fail(ss, err);
+		return -1;
+	if (id == 0) {
+		id = w->next_frame++;
+		struct row_cell row[] = {row_int(id), row_int(name), row_int(file), row_int(line)};
+		if (row_batch_add(ss->st, &w->frame_rows, row, err) < 0)
+			return -1;
+	}
 	if (w->n_frames >= UINT32_MAX ||
 	    amd_grow(&w->frames, w->n_frames, &w->cap_frames, sizeof *w->frames, 256) < 0 ||
 	    amd_hmap_put(&w->frame_ix, h, (uint32_t)w->n_frames) < 0)
@@ -170,19 +195,11 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 	int64_t i = amd_hmap_find(&w->node_ix, h, node_eq, &probe);
 	if (i >= 0)
 		return w->nodes[i].id;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_node,
-		"INSERT INTO stack_node(parent_id, frame_id, source_id) VALUES(?1,?2,?3)", err);
-	if (!q)
+	int64_t id = w->next_node++;
+	struct row_cell row[] = {row_int(id), row_int_or_null(parent), row_int(frame),
+				 row_int(ss->source_id)};
+	if (row_batch_add(ss->st, &w->node_rows, row, err) < 0)
 		return -1;
-	if (parent)
-		sqlite3_bind_int64(q, 1, parent);
-	else
-		sqlite3_bind_null(q, 1);
-	sqlite3_bind_int64(q, 2, frame);
-	sqlite3_bind_int64(q, 3, ss->source_id);
-	if (writer_exec(ss, q, err) < 0)
-		return -1;
-	int64_t id = sqlite3_last_insert_rowid(ss->st->db);
 	if (w->n_nodes >= UINT32_MAX ||
 	    amd_grow(&w->nodes, w->n_nodes, &w->cap_nodes, sizeof *w->nodes, 256) < 0 ||
 	    amd_hmap_put(&w->node_ix, h, (uint32_t)w->n_nodes) < 0)
@@ -270,6 +287,9 @@ void writer_forget_stack(struct amd_store_sink *ss)
 	amd_hmap_free(&w->string_ix);
 	amd_hmap_free(&w->frame_ix);
 	amd_hmap_free(&w->node_ix);
+	row_batch_free(&w->frame_rows);
+	row_batch_free(&w->node_rows);
+	row_batch_free(&w->sample_rows);
 	free(w);
 	ss->stacks = NULL;
 }
@@ -296,14 +316,64 @@ static int64_t label_id(struct amd_store_sink *ss, const char *s, struct amd_err
 	return s ? string_id(ss, s, &off, err) : 0;
 }
 
+/* The largest id in table (sql: its SELECT max(id)), 0 when empty. */
+static int64_t max_id(struct amd_store_sink *ss, const char *sql, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st, sql, err);
+	if (!q)
+		return -1;
+	int rc = sqlite3_step(q);
+	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
+	sqlite3_finalize(q);
+	if (id < 0 || id == INT64_MAX) /* SQLite would pick a random rowid */
+		return amd_fail(err, "%s: cannot number new py-spy rows", ss->path);
+	return id;
+}
+
+/* The unit's stacks in memory, at its first stack: dict's largest id and
+ * the ids of the first new frame and node (the unit holds the store's
+ * write transaction, so nobody else adds rows to them meanwhile). */
+static int start_stacks(struct amd_store_sink *ss, struct amd_err *err)
+{
+	struct writer_stacks *w = calloc(1, sizeof *w);
+	if (!w)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	ss->stacks = w;
+	w->frame_rows = (struct row_batch){.into = "frame(id, name_id, file_id, line)", .cols = 4};
+	w->node_rows = (struct row_batch){
+		.into = "stack_node(id, parent_id, frame_id, source_id)", .cols = 4};
+	w->sample_rows = (struct row_batch){
+		.into = "stack_sample(source_id, run_id, leaf_id, process_id, thread_id, samples,"
+			" seconds)",
+		.cols = 7};
+	if ((w->dict_top = max_id(ss, "SELECT COALESCE(max(id), 0) FROM dict", err)) < 0 ||
+	    (w->next_frame = max_id(ss, "SELECT COALESCE(max(id), 0) FROM frame", err)) < 0 ||
+	    (w->next_node = max_id(ss, "SELECT COALESCE(max(id), 0) FROM stack_node", err)) < 0)
+		return -1;
+	w->next_frame++;
+	w->next_node++;
+	return 0;
+}
+
+/* Writes the rows still queued: frames, nodes, samples. */
+static int flush_stacks(struct amd_store_sink *ss, struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	return row_batch_flush(ss->st, &w->frame_rows, err) < 0 ||
+			       row_batch_flush(ss->st, &w->node_rows, err) < 0 ||
+			       row_batch_flush(ss->st, &w->sample_rows, err) < 0
+		       ? -1
+		       : 0;
+}
+
 int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
 	if (r->depth == 0)
 		return amd_fail(err, "%s: an empty stack", ss->path);
-	if (!ss->stacks && !(ss->stacks = calloc(1, sizeof *ss->stacks)))
-		return amd_fail(err, "%s: out of memory", ss->path);
+	if (!ss->stacks && start_stacks(ss, err) < 0)
+		return -1;
 	struct writer_stacks *w = ss->stacks;
 	if (w->prev_run != ss->run_id) /* the path's functions are another run's */
 		w->n_prev = 0;
@@ -320,19 +390,11 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	int64_t tid = pid < 0 ? -1 : label_id(ss, r->thread, err);
 	if (pid < 0 || tid < 0)
 		return -1;
-	sqlite3_stmt *q = writer_cached(ss, &ss->ins_sample,
-		"INSERT INTO stack_sample(source_id, run_id, leaf_id, process_id, thread_id,"
-		" samples, seconds) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, ss->source_id);
-	writer_bind_run(ss, q, 2);
-	sqlite3_bind_int64(q, 3, node);
-	writer_bind_int(q, 4, pid);
-	writer_bind_int(q, 5, tid);
-	sqlite3_bind_int64(q, 6, r->samples);
-	sqlite3_bind_double(q, 7, r->seconds);
-	if (writer_exec(ss, q, err) < 0)
+	int64_t run = ss->run_id > 0 ? ss->run_id : 0;
+	struct row_cell row[] = {row_int(ss->source_id), row_int_or_null(run), row_int(node),
+				 row_int_or_null(pid), row_int_or_null(tid), row_int(r->samples),
+				 row_real(r->seconds)};
+	if (row_batch_add(ss->st, &w->sample_rows, row, err) < 0)
 		return -1;
 	count_functions(w, r->seconds);
 	return 0;
@@ -355,6 +417,16 @@ static int64_t sql_round_ns(double s)
 	return r < 0 ? -(int64_t)(-r + 0.5) : (int64_t)(r + 0.5);
 }
 
+/* The region row of function f. */
+static int region_row(struct amd_store_sink *ss, struct row_batch *b, const struct wfunc *f,
+		      int64_t kid, int64_t pid, struct amd_err *err)
+{
+	struct row_cell row[] = {row_int(ss->source_id), row_int_or_null(f->run), row_int(kid),
+				 row_int(pid), row_int(f->name), row_int_or_null(f->file),
+				 row_int(sql_round_ns(f->self)), row_int(sql_round_ns(f->total))};
+	return row_batch_add(ss->st, b, row, err);
+}
+
 int writer_stack_regions(struct amd_store_sink *ss, const char *profiler, const char *kind,
 			 struct amd_err *err)
 {
@@ -363,28 +435,23 @@ int writer_stack_regions(struct amd_store_sink *ss, const char *profiler, const 
 	if (kid < 0)
 		return -1;
 	struct writer_stacks *w = ss->stacks;
-	if (!w || w->n_funcs == 0)
+	if (!w)
 		return 0;
+	if (flush_stacks(ss, err) < 0)
+		return -1;
 	qsort(w->funcs, w->n_funcs, sizeof *w->funcs, cmp_func);
 	amd_hmap_free(&w->func_ix); /* the places moved */
 	w->n_prev = 0;
-	sqlite3_stmt *q = amd_store_prepare(ss->st,
-		"INSERT INTO region(source_id, run_id, kind_id, profiler_id, name_id, file_id,"
-		" self_ns, total_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", err);
-	int rc = q ? 0 : -1;
-	for (size_t i = 0; i < w->n_funcs && rc == 0; i++) {
-		const struct wfunc *f = &w->funcs[i];
-		sqlite3_bind_int64(q, 1, ss->source_id);
-		writer_bind_int(q, 2, f->run);
-		sqlite3_bind_int64(q, 3, kid);
-		sqlite3_bind_int64(q, 4, pid);
-		sqlite3_bind_int64(q, 5, f->name);
-		writer_bind_int(q, 6, f->file);
-		sqlite3_bind_int64(q, 7, sql_round_ns(f->self));
-		sqlite3_bind_int64(q, 8, sql_round_ns(f->total));
-		rc = writer_exec(ss, q, err);
-	}
-	sqlite3_finalize(q);
+	struct row_batch b = {
+		.into = "region(source_id, run_id, kind_id, profiler_id, name_id, file_id, self_ns,"
+			" total_ns)",
+		.cols = 8};
+	int rc = 0;
+	for (size_t i = 0; i < w->n_funcs && rc == 0; i++)
+		rc = region_row(ss, &b, &w->funcs[i], kid, pid, err);
+	if (rc == 0)
+		rc = row_batch_flush(ss->st, &b, err);
+	row_batch_free(&b);
 	w->n_funcs = 0;
 	return rc;
 }

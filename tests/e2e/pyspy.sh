@@ -182,6 +182,13 @@ test_expect_success SQLITE3 'a frame title without its sample count: refused, st
 	sed "0,/ ([0-9,]* samples, [0-9.]*%)<\/title>/s//<\/title>/" "$SVG" >"$TMP/nocount.svg" &&
 	svg_refused "$TMP/nocount.svg" "a frame title without"
 '
+test_expect_success SQLITE3 'a frame with no title, or an empty one: refused, store unchanged' '
+	sed "0,/<title>[^<]*([0-9,]* samples, [0-9.]*%)<\/title>/s///" "$SVG" >"$TMP/notitle.svg" &&
+	! cmp -s "$SVG" "$TMP/notitle.svg" &&
+	svg_refused "$TMP/notitle.svg" "notitle.svg: line 1: a frame without a title" &&
+	sed "0,/<title>[^<]*([0-9,]* samples, [0-9.]*%)<\/title>/s//<title><\/title>/" "$SVG" >"$TMP/empty.svg" &&
+	svg_refused "$TMP/empty.svg" "empty.svg: line 1: a frame without a title"
+'
 test_expect_success 'a py-spy dump is one snapshot: "1 sample per thread", its threads counted by python' '
 	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SPY/calendarbot.dump.json" -n 1 &&
 	test_eq "py-spy $SPY/calendarbot.dump.json: one snapshot (py-spy dump): 1 sample per thread, $(json_get "$SPY/calendarbot.dump.json" "len(d)") threads" \

@@ -95,7 +95,7 @@ static void on_start(void *ctx, const char *el, const char **a)
 	} else if (strcmp(el, "g") == 0) {
 		r->in_group = 1;
 		r->group_has_rect = 0;
-		amd_buf_free(&r->title);
+		r->title.len = 0; /* the buffer is kept for the next title */
 	} else if (strcmp(el, "title") == 0 && r->in_group) {
 		r->in_title = 1;
 	} else if (strcmp(el, "rect") == 0 && r->in_group && !r->group_has_rect) {
@@ -136,16 +136,15 @@ static void end_group(struct svg_reader *r)
 	r->in_group = 0;
 	if (!r->group_has_rect)
 		return; /* the background or the controls: not a frame */
-	if (!r->title.data || amd_buf_append(&r->title, "", 1) < 0)
-		return stop(r, "%s", r->title.data ? "out of memory" : "a frame without a title");
+	if (r->title.len == 0 || amd_buf_append(&r->title, "", 1) < 0)
+		return stop(r, "%s", r->title.len ? "out of memory" : "a frame without a title");
 	if (strip_count(r->title.data) < 0)
 		return stop(r, "a frame title without \"(N samples, P%%)\": %.120s", r->title.data);
-	if (amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 256) < 0)
+	if (amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 256) < 0 ||
+	    !(r->cur.text = strdup(r->title.data))) /* its own size, not the buffer's */
 		return stop(r, "%s", "out of memory");
-	r->cur.text = r->title.data;
 	r->cur.parent = -1;
 	r->v[r->n++] = r->cur;
-	r->title = (struct amd_buf){0};
 }
 
 static void on_end(void *ctx, const char *el)
