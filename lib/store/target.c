@@ -35,9 +35,12 @@ static void target_disconnect(void *conn)
 	struct target_conn *c = conn;
 	if (!c)
 		return;
+	/* The read connection first: the last connection to close
+	 * checkpoints the WAL into the store file, and a read-only one
+	 * cannot, which would leave every unit's pages in the -wal file. */
+	amd_store_close(c->reader);
 	if (c->gate)
 		amd_write_gate_close(c->gate);
-	amd_store_close(c->reader);
 	free(c);
 }
 
