@@ -1,82 +1,117 @@
-/* row_batch.c — the queued multi-row INSERTs of row_batch.h. */
+/* row_batch.c — the held rows and multi-row INSERTs of row_batch.h:
+ * each table's two statement texts, made once per process, and the
+ * batches written through the connection's statement cache. */
 #include "row_batch.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "stmt_cache.h"
 
-/* "INSERT INTO into VALUES(?,…),…" for n rows of cols values. */
-static sqlite3_stmt *prepare_rows(struct amd_store *st, const struct row_batch *b, size_t n,
-				  struct amd_err *err)
+static pthread_mutex_t sql_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* "INSERT INTO into VALUES" and rows tuples of cols "?" into out; 0, or
+ * -1 when out is too small. */
+static int write_values(char *out, size_t size, const char *into, int cols, int rows)
 {
-	struct amd_buf sql = {0};
-	int rc = amd_buf_printf(&sql, "INSERT INTO %s VALUES", b->into);
-	for (size_t r = 0; r < n && rc == 0; r++) {
-		rc = amd_buf_append(&sql, r ? ",(?" : "(?", r ? 3 : 2);
-		for (int c = 1; c < b->cols && rc == 0; c++)
-			rc = amd_buf_append(&sql, ",?", 2);
-		if (rc == 0)
-			rc = amd_buf_append(&sql, ")", 1);
-	}
-	sqlite3_stmt *q = NULL;
-	if (rc < 0)
-		amd_fail(err, "%s: out of memory", amd_store_path(st));
-	else
-		q = amd_store_prepare(st, sql.data, err);
-	amd_buf_free(&sql);
-	return q;
+	size_t len = (size_t)snprintf(out, size, "INSERT INTO %s VALUES", into);
+	for (int r = 0; r < rows && len < size; r++)
+		for (int c = 0; c < cols && len < size; c++)
+			len += (size_t)snprintf(out + len, size - len, "%s?%s",
+						c ? "," : r ? ",(" : "(", c == cols - 1 ? ")" : "");
+	return len < size ? 0 : -1;
 }
 
-/* Binds n rows from cells and runs q. */
-static int run_rows(struct amd_store *st, sqlite3_stmt *q, const struct row_cell *cells,
-		    size_t n, int cols, struct amd_err *err)
+/* Makes t's statement texts, once. */
+static int table_ready(struct row_table *t)
 {
-	for (size_t k = 0; k < n * (size_t)cols; k++) {
-		int i = (int)k + 1;
-		if (cells[k].type == ROW_INT)
-			sqlite3_bind_int64(q, i, cells[k].v.i);
-		else if (cells[k].type == ROW_REAL)
-			sqlite3_bind_double(q, i, cells[k].v.d);
-		else
-			sqlite3_bind_null(q, i);
+	if (atomic_load_explicit(&t->ready, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&sql_lock);
+	int rc = 0;
+	if (!atomic_load_explicit(&t->ready, memory_order_relaxed)) {
+		int rows = ROW_BATCH_PARAMS / t->cols;
+		t->rows = rows < ROW_BATCH_ROWS ? rows : ROW_BATCH_ROWS;
+		rc = write_values(t->one_sql, sizeof t->one_sql, t->into, t->cols, 1) < 0 ||
+				     write_values(t->many_sql, sizeof t->many_sql, t->into, t->cols,
+						  t->rows) < 0
+			     ? -1
+			     : 0;
+		if (rc == 0)
+			atomic_store_explicit(&t->ready, 1, memory_order_release);
 	}
+	pthread_mutex_unlock(&sql_lock);
+	return rc;
+}
+
+int row_table_rows(struct row_table *t)
+{
+	return table_ready(t) < 0 ? -1 : t->rows;
+}
+
+static void bind_cell(sqlite3_stmt *q, int i, const struct row_cell *c)
+{
+	if (c->type == ROW_INT)
+		sqlite3_bind_int64(q, i, c->v.i);
+	else if (c->type == ROW_REAL)
+		sqlite3_bind_double(q, i, c->v.d);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+static int store_fail(struct amd_store *st, const struct row_batch *b, struct amd_err *err)
+{
+	return amd_fail(err, "%s: store: %s", b->path ? b->path : amd_store_path(st),
+			sqlite3_errmsg(st->db));
+}
+
+/* rows rows from cells by sql (a statement of that many rows). */
+static int write_rows(struct amd_store *st, const struct row_batch *b, const char *sql,
+		      const struct row_cell *cells, int rows, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_cached(st, sql, err);
+	if (!q)
+		return -1;
+	for (int i = 0; i < rows * b->table->cols; i++)
+		bind_cell(q, i + 1, &cells[i]);
 	int rc = sqlite3_step(q);
-	sqlite3_reset(q);
-	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+	amd_store_cached_drop(q);
+	return rc == SQLITE_DONE ? 0 : store_fail(st, b, err);
 }
 
 int row_batch_add(struct amd_store *st, struct row_batch *b, const struct row_cell *row,
 		  struct amd_err *err)
 {
-	size_t cols = (size_t)b->cols;
-	if (!b->cells && !(b->cells = malloc(ROW_BATCH * cols * sizeof *b->cells)))
-		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	memcpy(b->cells + b->n * cols, row, cols * sizeof *row);
-	if (++b->n < ROW_BATCH)
+	struct row_table *t = b->table;
+	if (!b->cells) {
+		if (table_ready(t) < 0)
+			return amd_fail(err, "%s: store: the statement for %s is too long",
+					amd_store_path(st), t->into);
+		if (!(b->cells = malloc((size_t)t->rows * (size_t)t->cols * sizeof *b->cells)))
+			return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	memcpy(b->cells + (size_t)b->n * (size_t)t->cols, row, (size_t)t->cols * sizeof *row);
+	if (++b->n < t->rows)
 		return 0;
-	if (!b->full && !(b->full = prepare_rows(st, b, ROW_BATCH, err)))
-		return -1;
 	b->n = 0;
-	return run_rows(st, b->full, b->cells, ROW_BATCH, b->cols, err);
+	return write_rows(st, b, t->many_sql, b->cells, t->rows, err);
 }
 
 int row_batch_flush(struct amd_store *st, struct row_batch *b, struct amd_err *err)
 {
-	if (b->n == 0)
-		return 0;
-	sqlite3_stmt *q = prepare_rows(st, b, b->n, err);
-	int rc = q ? run_rows(st, q, b->cells, b->n, b->cols, err) : -1;
-	sqlite3_finalize(q);
+	int n = b->n, rc = 0;
 	b->n = 0;
+	for (int r = 0; r < n && rc == 0; r++)
+		rc = write_rows(st, b, b->table->one_sql,
+				b->cells + (size_t)r * (size_t)b->table->cols, 1, err);
 	return rc;
 }
 
 void row_batch_free(struct row_batch *b)
 {
 	free(b->cells);
-	sqlite3_finalize(b->full);
 	b->cells = NULL;
-	b->full = NULL;
 	b->n = 0;
 }

@@ -1,20 +1,28 @@
-/* row_batch.h — rows of one table queued in memory and written many to a
- * statement: `INSERT INTO t(cols) VALUES(?,…),(?,…),…` prepared once for
- * ROW_BATCH rows, the last few in one statement of their own. A row per
- * statement spent more on starting and ending the statement (its cursors,
- * its journal, the VDBE's halt) than on the row; the writer of py-spy
- * stacks (writer_stack.c) queues its frame, stack node, sample and region
- * rows here. The rows go in the order they were queued, so their rowids
- * are those that one INSERT per row would have given. */
+/* row_batch.h — a unit writer's rows of one table held in memory and
+ * written many to a statement: `INSERT INTO t(cols) VALUES(?,…),(?,…),…`
+ * for a full batch, one row per statement for the rest at the end. A row
+ * per statement spent more on starting and ending the statement (its
+ * cursors, its journal, the VDBE's halt) than on the row. The rows go in
+ * the order they were held, so their rowids are those one INSERT per row
+ * would have given. Users: py-spy stacks (writer_stack.c: frame, stack
+ * node, sample and function-region rows) and the rows readers report one
+ * by one (writer_regions.c, writer_profile.c: region, region_call,
+ * op_average). */
 #ifndef AMD_ROW_BATCH_H
 #define AMD_ROW_BATCH_H
 
+#include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sqlite_int.h"
 
-#define ROW_BATCH 128
+/* A full batch: at most this many rows, and at most this many
+ * parameters in its statement (SQLite's historic
+ * SQLITE_MAX_VARIABLE_NUMBER). */
+#define ROW_BATCH_ROWS 128
+#define ROW_BATCH_PARAMS 999
 
 /* One value: NULL, an integer or a real. */
 struct row_cell {
@@ -25,14 +33,30 @@ struct row_cell {
 	} v;
 };
 
-struct row_batch {
+/* A table rows are written to. Declare it static with ROW_TABLE: its
+ * statement texts are made on first use, once per process, and
+ * prepared once per connection (stmt_cache.h, keyed by their address). */
+struct row_table {
 	const char *into; /* "t(c1, c2, …)" */
 	int cols;
-	struct row_cell *cells; /* n rows of cols cells */
-	size_t n, cap;
-	sqlite3_stmt *full; /* for ROW_BATCH rows */
+	atomic_int ready;
+	int rows; /* in a full batch */
+	char one_sql[768], many_sql[3072];
+};
+#define ROW_TABLE(INTO, COLS) {.into = (INTO), .cols = (COLS)}
+
+/* The rows of one table held, not written yet. */
+struct row_batch {
+	struct row_table *table;
+	const char *path; /* the unit's input, for a failure's message */
+	struct row_cell *cells; /* n rows of table->cols cells */
+	int n;
 };
 
+static inline struct row_cell row_null(void)
+{
+	return (struct row_cell){.type = ROW_NULL};
+}
 static inline struct row_cell row_int(int64_t i)
 {
 	return (struct row_cell){.type = ROW_INT, .v.i = i};
@@ -40,19 +64,28 @@ static inline struct row_cell row_int(int64_t i)
 /* i, or NULL when i is 0. */
 static inline struct row_cell row_int_or_null(int64_t i)
 {
-	return i ? row_int(i) : (struct row_cell){.type = ROW_NULL};
+	return i ? row_int(i) : row_null();
 }
+/* i, or NULL when i is negative. */
+static inline struct row_cell row_int_opt(int64_t i)
+{
+	return i >= 0 ? row_int(i) : row_null();
+}
+/* d, or NULL when d is NaN. */
 static inline struct row_cell row_real(double d)
 {
-	return (struct row_cell){.type = ROW_REAL, .v.d = d};
+	return isnan(d) ? row_null() : (struct row_cell){.type = ROW_REAL, .v.d = d};
 }
 
-/* Queues one row (b->cols cells), writing the queue when it is full. */
+/* Holds one row (b->table->cols cells), writing the held rows when they
+ * fill a batch. -1 with err filled ("PATH: store: why") on failure. */
 int row_batch_add(struct amd_store *st, struct row_batch *b, const struct row_cell *row,
 		  struct amd_err *err);
-/* Writes the rows queued. */
+/* Writes the rows held. */
 int row_batch_flush(struct amd_store *st, struct row_batch *b, struct amd_err *err);
-/* Frees the queue and its statement (rows not written are dropped). */
+/* Drops the rows held and their memory; b can be held again. */
 void row_batch_free(struct row_batch *b);
+/* Rows in table t's full batch. */
+int row_table_rows(struct row_table *t);
 
 #endif

@@ -9,7 +9,6 @@
  * derives each touched run's strategy, n, nodes, rank and repeat. */
 #include "writer.h"
 #include "writer_sink.h"
-#include "writer_batch.h"
 
 #include <stdio.h>
 #include <math.h>
@@ -29,6 +28,28 @@
 int writer_sql_fail(struct amd_store_sink *ss, struct amd_err *err)
 {
 	return amd_fail(err, "%s: store: %s", ss->path, sqlite3_errmsg(ss->st->db));
+}
+
+int writer_hold(struct amd_store_sink *ss, struct row_batch *b, struct row_table *t,
+		const struct row_cell *row, struct amd_err *err)
+{
+	b->table = t;
+	b->path = ss->path;
+	return row_batch_add(ss->st, b, row, err);
+}
+
+int writer_held_flush(struct amd_store_sink *ss, struct amd_err *err)
+{
+	return row_batch_flush(ss->st, &ss->region_rows, err) < 0 ||
+			       row_batch_flush(ss->st, &ss->region_call_rows, err) < 0 ||
+			       row_batch_flush(ss->st, &ss->op_average_rows, err) < 0
+		       ? -1
+		       : 0;
+}
+
+struct row_cell writer_run_cell(const struct amd_store_sink *ss)
+{
+	return row_int_or_null(ss->run_id > 0 ? ss->run_id : 0);
 }
 
 sqlite3_stmt *writer_cached(struct amd_store_sink *ss, sqlite3_stmt **slot, const char *sql,
@@ -628,7 +649,9 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	writer_metrics_free(ss);
 	writer_gpus_free(ss);
 	writer_names_free(ss);
-	writer_batch_free(ss);
+	row_batch_free(&ss->region_rows);
+	row_batch_free(&ss->region_call_rows);
+	row_batch_free(&ss->op_average_rows);
 	writer_forget_stack(ss);
 	free(ss);
 }

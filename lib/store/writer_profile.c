@@ -3,7 +3,6 @@
  * averages (nvidia-smi samples: writer_gpu.c; py-spy stacks:
  * writer_stack.c). */
 #include "writer_profile.h"
-#include "writer_batch.h"
 #include "writer_memory.h"
 #include "writer_names.h"
 #include "writer_sink.h"
@@ -151,6 +150,9 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 	return trace_rows(ss, id, t, err) < 0 ? -1 : writer_trace_memory(ss, id, t, err);
 }
 
+static struct row_table op_average_table = ROW_TABLE(
+	"op_average(run_id, source_id, name_id, rank, self_cuda_us, cuda_total_us, calls)", 7);
+
 int writer_op_average(struct amd_sink *s, const char *name, int rank,
 			   double self_cuda_us, double cuda_total_us, int64_t calls,
 			   struct amd_err *err)
@@ -160,9 +162,9 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank,
 	int64_t nid = writer_name_id(ss, name);
 	if (nid <= 0 && (nid = amd_store_intern(ss->st, name, err)) < 0)
 		return -1;
-	const struct writer_val row[] = {
-		wv_run(ss),          wv_int(ss->source_id),   wv_int(nid),   wv_opt(rank),
-		wv_real(self_cuda_us), wv_real(cuda_total_us), wv_int(calls),
+	const struct row_cell row[] = {
+		writer_run_cell(ss),   row_int(ss->source_id),   row_int(nid),   row_int_opt(rank),
+		row_real(self_cuda_us), row_real(cuda_total_us), row_int(calls),
 	};
-	return writer_batch_add(ss, WT_OP_AVERAGE, row, err);
+	return writer_hold(ss, &ss->op_average_rows, &op_average_table, row, err);
 }

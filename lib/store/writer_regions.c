@@ -6,7 +6,6 @@
  * memory as the stacks are written: writer_stack.c) — so one query
  * reads every profiler. */
 #include "writer_regions.h"
-#include "writer_batch.h"
 #include "writer_profile.h"
 #include "writer_sink.h"
 
@@ -15,6 +14,12 @@
 #include <string.h>
 
 #include "stmt_cache.h"
+
+static struct row_table region_table = ROW_TABLE(
+	"region(source_id, run_id, rank, device, kind_id, profiler_id, name_id, file_id, line,"
+	" key, parent_key, calls, prim_calls, self_ns, total_ns, bytes)", 16);
+static struct row_table region_call_table = ROW_TABLE(
+	"region_call(source_id, caller_key, callee_key, calls, prim_calls, self_ns, total_ns)", 7);
 
 int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err)
 {
@@ -26,15 +31,15 @@ int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd
 	int64_t fid = pid < 0 ? -1 : r->file ? amd_store_intern(ss->st, r->file, err) : 0;
 	if (fid < 0)
 		return -1;
-	const struct writer_val row[] = {
-		wv_int(ss->source_id), wv_run(ss),          wv_opt(r->rank),
-		wv_opt(r->device),     wv_int(kid),         wv_int(pid),
-		wv_int(nid),           wv_nonzero(fid),     wv_nonzero(r->line),
-		wv_nonzero(r->key),    wv_nonzero(r->parent_key), wv_opt(r->calls),
-		wv_opt(r->prim_calls), wv_opt(r->self_ns),  wv_opt(r->total_ns),
-		wv_opt(r->bytes),
+	const struct row_cell row[] = {
+		row_int(ss->source_id),   writer_run_cell(ss),        row_int_opt(r->rank),
+		row_int_opt(r->device),   row_int(kid),               row_int(pid),
+		row_int(nid),             row_int_or_null(fid),       row_int_or_null(r->line),
+		row_int_or_null(r->key),  row_int_or_null(r->parent_key), row_int_opt(r->calls),
+		row_int_opt(r->prim_calls), row_int_opt(r->self_ns),  row_int_opt(r->total_ns),
+		row_int_opt(r->bytes),
 	};
-	return writer_batch_add(ss, WT_REGION, row, err);
+	return writer_hold(ss, &ss->region_rows, &region_table, row, err);
 }
 
 int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
@@ -44,12 +49,12 @@ int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
 	WRITER_ENTER(ss, err);
 	if (c->caller_key <= 0 || c->callee_key <= 0)
 		return amd_fail(err, "%s: a caller edge without its regions", ss->path);
-	const struct writer_val row[] = {
-		wv_int(ss->source_id), wv_int(c->caller_key), wv_int(c->callee_key),
-		wv_opt(c->calls),      wv_opt(c->prim_calls), wv_opt(c->self_ns),
-		wv_opt(c->total_ns),
+	const struct row_cell row[] = {
+		row_int(ss->source_id), row_int(c->caller_key), row_int(c->callee_key),
+		row_int_opt(c->calls),  row_int_opt(c->prim_calls), row_int_opt(c->self_ns),
+		row_int_opt(c->total_ns),
 	};
-	return writer_batch_add(ss, WT_REGION_CALL, row, err);
+	return writer_hold(ss, &ss->region_call_rows, &region_call_table, row, err);
 }
 
 /* Kineto categories and the region kind each stands for; any other
@@ -146,7 +151,7 @@ static const char op_averages_sql[] =
 
 int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err)
 {
-	if (writer_batch_flush(ss, err) < 0) /* the held rows first: the SQL below reads them */
+	if (writer_held_flush(ss, err) < 0) /* the held rows first: the SQL below reads them */
 		return -1;
 	for (size_t i = 0; i <= N_CAT_KINDS; i++)
 		if (derive_ops(ss, i, err) < 0)

@@ -8,6 +8,7 @@
 #define AMD_WRITER_SINK_H
 
 #include "metric_pack.h"
+#include "row_batch.h"
 #include "sqlite_int.h"
 #include "writer.h"
 
@@ -31,7 +32,9 @@ struct amd_store_sink {
 	sqlite3_stmt *ins_gpu; /* cached: logs have many rows */
 	struct writer_gpus *gpus; /* nvidia-smi samples not written yet (writer_gpu.c) */
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
-	struct writer_batches *batches; /* rows not written yet (writer_batch.c) */
+	/* rows readers report one by one, held and written many to an
+	 * INSERT (row_batch.h; writer_regions.c, writer_profile.c) */
+	struct row_batch region_rows, region_call_rows, op_average_rows;
 	/* py-spy stacks (writer_stack.c): a frame's look-up; the unit's
 	 * frames and nodes in memory, its rows not written yet */
 	sqlite3_stmt *sel_frame;
@@ -82,6 +85,13 @@ void writer_gpus_free(struct amd_store_sink *ss);
 
 /* The SQLite error of the last statement, after the unit's path. */
 int writer_sql_fail(struct amd_store_sink *ss, struct amd_err *err);
+/* Holds row of table t in b (one of the sink's held batches). */
+int writer_hold(struct amd_store_sink *ss, struct row_batch *b, struct row_table *t,
+		const struct row_cell *row, struct amd_err *err);
+/* Writes every held row (before SQL that reads their tables). */
+int writer_held_flush(struct amd_store_sink *ss, struct amd_err *err);
+/* The current run as a row cell: NULL without one. */
+struct row_cell writer_run_cell(const struct amd_store_sink *ss);
 
 /* The statement in *slot, prepared on first use and kept until the end. */
 sqlite3_stmt *writer_cached(struct amd_store_sink *ss, sqlite3_stmt **slot, const char *sql,

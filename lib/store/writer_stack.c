@@ -75,6 +75,15 @@ struct writer_stacks {
 	struct row_batch frame_rows, node_rows, sample_rows;
 };
 
+/* The tables the unit's stack rows go to (row_batch.h). */
+static struct row_table frame_table = ROW_TABLE("frame(id, name_id, file_id, line)", 4);
+static struct row_table node_table =
+	ROW_TABLE("stack_node(id, parent_id, frame_id, source_id)", 4);
+static struct row_table sample_table = ROW_TABLE(
+	"stack_sample(source_id, run_id, leaf_id, process_id, thread_id, samples, seconds)", 7);
+static struct row_table func_region_table = ROW_TABLE(
+	"region(source_id, run_id, kind_id, profiler_id, name_id, file_id, self_ns, total_ns)", 8);
+
 struct string_probe {
 	const struct writer_stacks *w;
 	const char *s;
@@ -339,13 +348,9 @@ static int start_stacks(struct amd_store_sink *ss, struct amd_err *err)
 	if (!w)
 		return amd_fail(err, "%s: out of memory", ss->path);
 	ss->stacks = w;
-	w->frame_rows = (struct row_batch){.into = "frame(id, name_id, file_id, line)", .cols = 4};
-	w->node_rows = (struct row_batch){
-		.into = "stack_node(id, parent_id, frame_id, source_id)", .cols = 4};
-	w->sample_rows = (struct row_batch){
-		.into = "stack_sample(source_id, run_id, leaf_id, process_id, thread_id, samples,"
-			" seconds)",
-		.cols = 7};
+	w->frame_rows = (struct row_batch){.table = &frame_table, .path = ss->path};
+	w->node_rows = (struct row_batch){.table = &node_table, .path = ss->path};
+	w->sample_rows = (struct row_batch){.table = &sample_table, .path = ss->path};
 	if ((w->dict_top = max_id(ss, "SELECT COALESCE(max(id), 0) FROM dict", err)) < 0 ||
 	    (w->next_frame = max_id(ss, "SELECT COALESCE(max(id), 0) FROM frame", err)) < 0 ||
 	    (w->next_node = max_id(ss, "SELECT COALESCE(max(id), 0) FROM stack_node", err)) < 0)
@@ -442,10 +447,7 @@ int writer_stack_regions(struct amd_store_sink *ss, const char *profiler, const 
 	qsort(w->funcs, w->n_funcs, sizeof *w->funcs, cmp_func);
 	amd_hmap_free(&w->func_ix); /* the places moved */
 	w->n_prev = 0;
-	struct row_batch b = {
-		.into = "region(source_id, run_id, kind_id, profiler_id, name_id, file_id, self_ns,"
-			" total_ns)",
-		.cols = 8};
+	struct row_batch b = {.table = &func_region_table, .path = ss->path};
 	int rc = 0;
 	for (size_t i = 0; i < w->n_funcs && rc == 0; i++)
 		rc = region_row(ss, &b, &w->funcs[i], kid, pid, err);
