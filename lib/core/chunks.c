@@ -108,25 +108,23 @@ static void region_give(unsigned char *p)
 	amd_huge_free(p, REGION_BYTES);
 }
 
-/* The chunk buffers of a threaded reader: one region in huge pages (2
- * faults for the 4 MiB instead of 1,024 of 4 KB: on the VMs measured a
- * 4 KB fault of fresh memory costs 25-50 us, so four malloc'd chunks
- * were about 30 ms of a 0.6 MB .json.gz's ingest, the size of zcat's
- * whole run), kept for the next reader; malloc when no region maps. */
+/* The chunk buffers: one region in huge pages (2 faults for the 4 MiB
+ * instead of 1,024 of 4 KB: on the VMs measured a 4 KB fault of fresh
+ * memory costs 25-50 us, so four malloc'd chunks were about 30 ms of a
+ * 0.6 MB .json.gz's ingest, the size of zcat's whole run; a small
+ * file's one chunk up to 256 faults), kept for the next reader; malloc
+ * when no region maps. */
 static int alloc_buffers(struct amd_chunk_reader *r, int fd)
 {
 	struct stat st;
 	off_t size = fstat(fd, &st) == 0 ? st.st_size : -1;
-	if (size >= 0 && size < SMALL_FILE) {
-		r->sync = 1;
-		return (r->buf[0] = malloc(CHUNK)) ? 0 : -1;
-	}
+	r->sync = size >= 0 && size < SMALL_FILE; /* one chunk of the region */
 	if ((r->region = region_take())) {
 		for (int i = 0; i < NBUF; i++)
 			r->buf[i] = r->region + (size_t)i * CHUNK;
 		return 0;
 	}
-	for (int i = 0; i < NBUF; i++)
+	for (int i = 0; i < (r->sync ? 1 : NBUF); i++)
 		if (!(r->buf[i] = malloc(CHUNK)))
 			return -1;
 	return 0;
