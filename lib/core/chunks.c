@@ -76,25 +76,55 @@ static void *inflater(void *arg)
 	return NULL;
 }
 
-/* The chunk buffers: for a file that fills them all, one region in huge
- * pages (2 faults for the 4 MiB instead of 1,024 of 4 KB, about 10 ms of
- * CPU on the VMs measured: 3% of a 24 MB speedscope ingest);
- * else malloc, whose heap reuses them from one small file to the next. */
+/* Regions of closed readers, kept for the next ones (a directory of
+ * traces, -j N workers): one per reader that may run at once. */
+#define SPARE_REGIONS 8
+#define REGION_BYTES ((size_t)NBUF * CHUNK)
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *spare[SPARE_REGIONS];
+
+static unsigned char *region_take(void)
+{
+	unsigned char *p = NULL;
+	pthread_mutex_lock(&spare_lock);
+	for (int i = 0; i < SPARE_REGIONS && !p; i++)
+		if (spare[i]) {
+			p = spare[i];
+			spare[i] = NULL;
+		}
+	pthread_mutex_unlock(&spare_lock);
+	return p ? p : amd_huge_alloc(REGION_BYTES);
+}
+
+static void region_give(unsigned char *p)
+{
+	pthread_mutex_lock(&spare_lock);
+	for (int i = 0; i < SPARE_REGIONS && p; i++)
+		if (!spare[i]) {
+			spare[i] = p;
+			p = NULL;
+		}
+	pthread_mutex_unlock(&spare_lock);
+	amd_huge_free(p, REGION_BYTES);
+}
+
+/* The chunk buffers: one region in huge pages (2 faults for the 4 MiB
+ * instead of 1,024 of 4 KB: on the VMs measured a 4 KB fault of fresh
+ * memory costs 25-50 us, so four malloc'd chunks were about 30 ms of a
+ * 0.6 MB .json.gz's ingest, the size of zcat's whole run; a small
+ * file's one chunk up to 256 faults), kept for the next reader; malloc
+ * when no region maps. */
 static int alloc_buffers(struct amd_chunk_reader *r, int fd)
 {
 	struct stat st;
 	off_t size = fstat(fd, &st) == 0 ? st.st_size : -1;
-	if (size >= 0 && size < SMALL_FILE) {
-		r->sync = 1;
-		return (r->buf[0] = malloc(CHUNK)) ? 0 : -1;
-	}
-	if (size >= (off_t)NBUF * CHUNK &&
-	    (r->region = amd_huge_alloc((size_t)NBUF * CHUNK))) {
+	r->sync = size >= 0 && size < SMALL_FILE; /* one chunk of the region */
+	if ((r->region = region_take())) {
 		for (int i = 0; i < NBUF; i++)
 			r->buf[i] = r->region + (size_t)i * CHUNK;
 		return 0;
 	}
-	for (int i = 0; i < NBUF; i++)
+	for (int i = 0; i < (r->sync ? 1 : NBUF); i++)
 		if (!(r->buf[i] = malloc(CHUNK)))
 			return -1;
 	return 0;
@@ -202,7 +232,7 @@ void amd_chunks_close(struct amd_chunk_reader *r)
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);
 	if (r->region)
-		amd_huge_free(r->region, (size_t)NBUF * CHUNK);
+		region_give(r->region);
 	else
 		for (int i = 0; i < NBUF; i++)
 			free(r->buf[i]);

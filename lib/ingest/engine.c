@@ -278,6 +278,28 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* jobs workers on threads of their own; one runs on the calling thread
+ * (no clone, no thread stack, and the allocations of the caller's heap,
+ * whose freed blocks it reuses). The number started, -1 out of memory. */
+static int run_workers(struct pool *p, int jobs)
+{
+	if (jobs == 1) {
+		worker(p);
+		return 1;
+	}
+	pthread_t *t = calloc((size_t)jobs, sizeof *t);
+	if (!t)
+		return -1;
+	int started = 0;
+	for (int i = 0; i < jobs; i++)
+		if (pthread_create(&t[i], NULL, worker, p) == 0)
+			started++;
+	for (int i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	return started;
+}
+
 int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_list *units,
 		     const struct amd_ingest_opts *o, struct amd_err *err)
 {
@@ -290,19 +312,12 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 	int jobs = o->jobs > 0 ? o->jobs : 1;
 	if ((size_t)jobs > units->n)
 		jobs = units->n ? (int)units->n : 1;
-	pthread_t *t = calloc((size_t)jobs, sizeof *t);
-	if (!t)
-		return amd_fail(err, "out of memory");
-	int started = 0;
-	for (int i = 0; i < jobs; i++)
-		if (pthread_create(&t[i], NULL, worker, &p) == 0)
-			started++;
-	for (int i = 0; i < started; i++)
-		pthread_join(t[i], NULL);
-	free(t);
+	int started = run_workers(&p, jobs);
 	pthread_mutex_destroy(&p.lock);
-	if (!started)
-		return amd_fail(err, "cannot start an ingest worker");
+	if (target->release)
+		target->release(target->ctx);
+	if (started <= 0)
+		return amd_fail(err, started < 0 ? "out of memory" : "cannot start an ingest worker");
 	if (p.open_failed && p.done < units->n) {
 		*err = p.open_err;
 		return -1;

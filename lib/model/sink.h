@@ -92,6 +92,9 @@ struct amd_ingest_target {
 	void *ctx;
 	/* Once, before any worker connects: create and migrate. */
 	int (*prepare)(void *ctx, struct amd_err *err);
+	/* Optional: once, after the last worker disconnected, when prepare
+	 * succeeded: ends what prepare kept open. */
+	void (*release)(void *ctx);
 	/* One connection per worker thread. */
 	void *(*connect)(void *ctx, struct amd_err *err);
 	void (*disconnect)(void *conn);

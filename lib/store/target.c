@@ -1,8 +1,9 @@
 /* target.c — the SQLite store as an ingest target (model/sink.h): the
- * workers' one connection, used in turns (write_gate.h), the
- * source-state check on a worker's own read connection (outside the
- * turns), one writer (a store sink in its own transaction) per unit,
- * and batches of units in one transaction. */
+ * workers' one connection, used in turns (write_gate.h) and opened once
+ * by prepare, the source-state check on it when no turn is taken, else
+ * on a worker's own read connection (outside the turns), one writer (a
+ * store sink in its own transaction) per unit, and batches of units in
+ * one transaction. */
 #include <stdlib.h>
 
 #include "orphans.h"
@@ -12,19 +13,24 @@
 #include "ch_target.h"
 #include "clickhouse.h"
 
+/* Creates and migrates the store on the workers' shared connection,
+ * which stays open for them until release (it was opened, migrated
+ * and closed here, and each worker opened it again: a one-file ingest
+ * read the schema four times and made the log twice). */
 static int target_prepare(void *ctx, struct amd_err *err)
 {
-	struct amd_store *st = NULL;
-	if (amd_store_open(ctx, AMD_STORE_WRITE, &st, err) < 0)
-		return -1;
-	amd_store_close(st);
-	return 0;
+	return amd_write_gate_pin(ctx, err);
+}
+
+static void target_release(void *ctx)
+{
+	amd_write_gate_unpin(ctx);
 }
 
 /* A worker's connection: the store's write gate (write_gate.h), shared
- * and used in turns, and a read connection of its own for the source
- * checks, which then wait for no turn; a unit's writer checks its
- * source again inside its turn (writer.c). */
+ * and used in turns, and a read connection of its own, opened when a
+ * source check finds the turn taken, so that checks wait for no turn;
+ * a unit's writer checks its source again inside its turn (writer.c). */
 struct target_conn {
 	struct amd_write_gate *gate;
 	struct amd_store *reader;
@@ -51,8 +57,7 @@ static void *target_connect(void *ctx, struct amd_err *err)
 		amd_fail(err, "%s: out of memory", (const char *)ctx);
 		return NULL;
 	}
-	if (!(c->gate = amd_write_gate_open(ctx, err)) ||
-	    amd_store_open(ctx, AMD_STORE_READ, &c->reader, err) < 0) {
+	if (!(c->gate = amd_write_gate_open(ctx, err))) {
 		target_disconnect(c);
 		return NULL;
 	}
@@ -64,10 +69,22 @@ static struct amd_store *shared_store(void *conn)
 	return amd_write_gate_store(((struct target_conn *)conn)->gate);
 }
 
+/* On the shared connection when no worker holds the turn (one worker:
+ * always), else on the worker's read connection. */
 static int target_state(void *conn, const char *path, const char *sha, struct amd_err *err)
 {
-	return amd_store_source_state(((struct target_conn *)conn)->reader, path, sha, NULL, 0,
-				      err);
+	struct target_conn *c = conn;
+	if (amd_write_gate_try_enter(c->gate)) {
+		int state = amd_store_source_state(amd_write_gate_store(c->gate), path, sha, NULL,
+						   0, err);
+		amd_write_gate_leave(c->gate);
+		return state;
+	}
+	if (!c->reader &&
+	    amd_store_open(amd_store_path(amd_write_gate_store(c->gate)), AMD_STORE_READ,
+			   &c->reader, err) < 0)
+		return -1;
+	return amd_store_source_state(c->reader, path, sha, NULL, 0, err);
 }
 
 static int target_batch_begin(void *conn, struct amd_err *err)
@@ -133,6 +150,7 @@ struct amd_ingest_target amd_store_target(const char *path)
 	return (struct amd_ingest_target){
 		.ctx = (void *)path,
 		.prepare = target_prepare,
+		.release = target_release,
 		.connect = target_connect,
 		.disconnect = target_disconnect,
 		.state = target_state,

@@ -1,6 +1,7 @@
 /* write_gate.c — the shared connection of write_gate.h: one gate per
  * store path (a list under one mutex), a recursive mutex for the turns,
- * and a second connection that checkpoints the log outside them. */
+ * and a second connection, opened at the first checkpoint, that
+ * checkpoints the log outside them. */
 #include "write_gate.h"
 
 #include <pthread.h>
@@ -28,7 +29,8 @@ struct amd_write_gate {
 	int depth;            /* the turn's nesting, under turn */
 	struct amd_store *st; /* the workers' connection */
 	pthread_mutex_t checkpointing;
-	struct amd_store *ckpt; /* checkpoints only, under checkpointing */
+	sqlite3 *ckpt;          /* checkpoints only, under checkpointing;
+				 * NULL until the first */
 	int wal_frames;         /* the log's size after the last commit */
 	int checkpoint_at;      /* its size at a checkpoint that left some */
 };
@@ -49,14 +51,18 @@ static int note_frames(void *arg, sqlite3 *db, const char *name, int frames)
 static void gate_free(struct amd_write_gate *g)
 {
 	amd_store_close(g->st);
-	amd_store_close(g->ckpt);
+	sqlite3_close_v2(g->ckpt);
 	pthread_mutex_destroy(&g->turn);
 	pthread_mutex_destroy(&g->checkpointing);
 	free(g->path);
 	free(g);
 }
 
-/* A new gate with both connections open, or NULL with err. */
+/* A new gate with its shared connection open, or NULL with err. The
+ * checkpoints' connection waits for the first checkpoint: an ingest of
+ * a few small files never needs it (its open read the schema, and its
+ * handle on the log synced the log and its directory once more when
+ * the last connection checkpointed at close). */
 static struct amd_write_gate *gate_new(const char *path, struct amd_err *err)
 {
 	struct amd_write_gate *g = calloc(1, sizeof *g);
@@ -72,13 +78,11 @@ static struct amd_write_gate *gate_new(const char *path, struct amd_err *err)
 	pthread_mutexattr_destroy(&a);
 	pthread_mutex_init(&g->checkpointing, NULL);
 	if (amd_store_open(path, AMD_STORE_WRITE, &g->st, err) < 0 ||
-	    amd_store_open(path, AMD_STORE_WRITE, &g->ckpt, err) < 0 ||
 	    amd_store_exec(g->st, "PRAGMA temp_store=MEMORY", err) < 0) {
 		gate_free(g);
 		return NULL;
 	}
 	sqlite3_wal_hook(g->st->db, note_frames, g);
-	sqlite3_wal_autocheckpoint(g->ckpt->db, 0);
 	g->st->gate = g;
 	return g;
 }
@@ -97,6 +101,22 @@ struct amd_write_gate *amd_write_gate_open(const char *path, struct amd_err *err
 		g->holders++;
 	pthread_mutex_unlock(&gates_lock);
 	return g;
+}
+
+int amd_write_gate_pin(const char *path, struct amd_err *err)
+{
+	return amd_write_gate_open(path, err) ? 0 : -1;
+}
+
+void amd_write_gate_unpin(const char *path)
+{
+	pthread_mutex_lock(&gates_lock);
+	struct amd_write_gate *g = gates;
+	while (g && strcmp(g->path, path) != 0)
+		g = g->next;
+	pthread_mutex_unlock(&gates_lock);
+	if (g)
+		amd_write_gate_close(g);
 }
 
 void amd_write_gate_close(struct amd_write_gate *g)
@@ -125,6 +145,34 @@ void amd_write_gate_enter(struct amd_write_gate *g)
 	g->depth++;
 }
 
+int amd_write_gate_try_enter(struct amd_write_gate *g)
+{
+	if (pthread_mutex_trylock(&g->turn) != 0)
+		return 0;
+	g->depth++;
+	return 1;
+}
+
+/* The checkpoints' connection, opened at the first checkpoint (under
+ * checkpointing) on the store the shared connection has opened and
+ * migrated: a plain connection, which takes no lock to open; 0, or -1
+ * when it cannot open: the log then waits for the next try, or for the
+ * shared connection's close. */
+static int ckpt_ready(struct amd_write_gate *g)
+{
+	if (g->ckpt)
+		return 0;
+	if (sqlite3_open_v2(g->path, &g->ckpt, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close_v2(g->ckpt);
+		g->ckpt = NULL;
+		return -1;
+	}
+	sqlite3_busy_timeout(g->ckpt, 60000);
+	sqlite3_wal_autocheckpoint(g->ckpt, 0);
+	return 0;
+}
+
 /* PASSIVE: never waits. While the next turn writes it may copy only
  * part of the log, which then cannot restart from its beginning: the
  * next try waits until the log has grown as much again. */
@@ -132,9 +180,10 @@ static void checkpoint(struct amd_write_gate *g, int frames)
 {
 	if (pthread_mutex_trylock(&g->checkpointing) != 0)
 		return; /* another worker's checkpoint runs */
-	if (frames >= g->checkpoint_at + GATE_CHECKPOINT_FRAMES) { /* read under the lock */
+	if (frames >= g->checkpoint_at + GATE_CHECKPOINT_FRAMES && /* read under the lock */
+	    ckpt_ready(g) == 0) {
 		int log = 0, done = 0;
-		sqlite3_wal_checkpoint_v2(g->ckpt->db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+		sqlite3_wal_checkpoint_v2(g->ckpt, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
 		g->checkpoint_at = log > 0 && done < log ? log : 0;
 	}
 	pthread_mutex_unlock(&g->checkpointing);
@@ -144,8 +193,11 @@ static void checkpoint(struct amd_write_gate *g, int frames)
 static void checkpoint_whole(struct amd_write_gate *g)
 {
 	pthread_mutex_lock(&g->checkpointing);
-	sqlite3_wal_checkpoint_v2(g->ckpt->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-	g->checkpoint_at = 0;
+	if (ckpt_ready(g) == 0) {
+		sqlite3_wal_checkpoint_v2(g->ckpt, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL,
+					  NULL);
+		g->checkpoint_at = 0;
+	}
 	pthread_mutex_unlock(&g->checkpointing);
 }
 

@@ -21,12 +21,20 @@ struct amd_write_gate;
 /* The gate of store file path, opened (created and migrated) at its
  * first holder; NULL with err. One per path in the process. */
 struct amd_write_gate *amd_write_gate_open(const char *path, struct amd_err *err);
+/* A hold on path's gate with no pointer kept (target.c's prepare, until
+ * every worker is done): the connection it opens stays for the
+ * workers, and the store is opened and migrated once. unpin drops it. */
+int amd_write_gate_pin(const char *path, struct amd_err *err);
+void amd_write_gate_unpin(const char *path);
 /* The holder is done; the last closes the connections. */
 void amd_write_gate_close(struct amd_write_gate *g);
 /* The shared connection: used only between enter and leave. */
 struct amd_store *amd_write_gate_store(struct amd_write_gate *g);
 /* A turn: nests within one thread (amd_store_begin takes one too). */
 void amd_write_gate_enter(struct amd_write_gate *g);
+/* A turn when nobody holds one, without waiting: 1 when taken (end it
+ * with leave), 0. */
+int amd_write_gate_try_enter(struct amd_write_gate *g);
 /* Ends the turn begun by the matching enter; after the outermost, a
  * checkpoint when the log has grown past GATE_CHECKPOINT_FRAMES (inside
  * the turn past GATE_RESTART_FRAMES). */
