@@ -1,16 +1,9 @@
 /* hash.c — SHA-256 of files and byte pieces (OpenSSL's libcrypto);
- * see hash.h. Through libcrypto's SHA256_Init/_Update/_Final, the same
- * digest code as EVP's (SHA extensions where the CPU has them), not
- * through EVP: OpenSSL 3 sets up its library context, default provider
- * and configuration file at the first EVP digest, 2.6-3.2 ms of every
- * ingest process (best of 20 on this VM; the SHA256_* calls' first use
- * 0.27 ms), a tenth of what zcat takes on a 0.6 MB trace. Those calls
- * are marked deprecated in OpenSSL 3, still part of its API. */
-#define OPENSSL_SUPPRESS_DEPRECATED
+ * see hash.h. */
 #include "hash.h"
 
 #include <errno.h>
-#include <openssl/sha.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +12,17 @@
 #include "file.h"
 
 struct amd_sha {
-	SHA256_CTX ctx;
+	EVP_MD_CTX *ctx;
 };
 
 struct amd_sha *amd_sha_new(void)
 {
 	struct amd_sha *s = calloc(1, sizeof *s);
-	if (s && SHA256_Init(&s->ctx) != 1) {
+	if (!s)
+		return NULL;
+	s->ctx = EVP_MD_CTX_new();
+	if (!s->ctx || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1) {
+		EVP_MD_CTX_free(s->ctx);
 		free(s);
 		return NULL;
 	}
@@ -34,7 +31,7 @@ struct amd_sha *amd_sha_new(void)
 
 int amd_sha_update(struct amd_sha *s, const void *p, size_t n)
 {
-	return SHA256_Update(&s->ctx, p, n) == 1 ? 0 : -1;
+	return EVP_DigestUpdate(s->ctx, p, n) == 1 ? 0 : -1;
 }
 
 int amd_sha_update_file(struct amd_sha *s, const char *path, uint64_t *size,
@@ -68,11 +65,13 @@ int amd_sha_update_file(struct amd_sha *s, const char *path, uint64_t *size,
 
 void amd_sha_final(struct amd_sha *s, char hex[65])
 {
-	unsigned char md[SHA256_DIGEST_LENGTH];
-	SHA256_Final(md, &s->ctx);
-	for (unsigned i = 0; i < SHA256_DIGEST_LENGTH; i++)
+	unsigned char md[32];
+	unsigned int len = 0;
+	EVP_DigestFinal_ex(s->ctx, md, &len);
+	for (unsigned i = 0; i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	hex[64] = '\0';
+	EVP_MD_CTX_free(s->ctx);
 	free(s);
 }
 
