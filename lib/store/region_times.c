@@ -42,7 +42,7 @@ static const char traces_sql[] =
 	"  FROM trace t JOIN run r ON r.id = t.run_id"
 	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id"
 	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)"
-	"  JOIN source f ON f.id = t.source_id"
+	"  LEFT JOIN source f ON f.id = t.source_id"
 	"  WHERE ?1 IS NULL OR w.name = ?1"
 	"  ORDER BY 6, 7, 8, coalesce(l.ext_id, r.ext_id), f.path, t.rank, t.id";
 

@@ -49,7 +49,7 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 	*n = 0;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT t.id, COALESCE(t.rank, 0), COALESCE(t.start_ns, 0), COALESCE(t.end_ns, 0),"
-		" t.comp_fraction FROM trace t JOIN source f ON f.id = t.source_id"
+		" t.comp_fraction FROM trace t LEFT JOIN source f ON f.id = t.source_id"
 		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, f.path, t.id",
 		err);
 	if (!q)
@@ -92,7 +92,7 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 		"   OR instr(d.s, 'autograd::')"
 		"   OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*'),"
 		" o.self_cuda_us FROM op_average o JOIN dict d ON d.id = o.name_id"
-		" JOIN source f ON f.id = o.source_id"
+		" LEFT JOIN source f ON f.id = o.source_id"
 		" WHERE " OF_RUN("o.run_id") " AND d.s NOT GLOB 'ProfilerStep*'"
 		" ORDER BY f.path, o.rowid", err);
 	if (!q)
@@ -177,7 +177,7 @@ int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row *
 		"SELECT m.trace_id, COALESCE(t.rank, -1), m.device_type, m.device_id, m.from_totals,"
 		" COALESCE(m.peak_allocated, -1), COALESCE(m.peak_reserved, -1)"
 		" FROM trace_memory m JOIN trace t ON t.id = m.trace_id"
-		" JOIN source f ON f.id = t.source_id"
+		" LEFT JOIN source f ON f.id = t.source_id"
 		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, m.device_type, m.device_id, f.path,"
 		" m.trace_id", err);
 	if (!q)
