@@ -23,6 +23,7 @@ void rj_free(struct rj *j)
 	for (size_t i = 0; i < j->nnames; i++)
 		free(j->names[i].s);
 	free(j->names);
+	free(j->name_rank);
 	amd_hmap_free(&j->names_ix);
 	free(j->pairs);
 	amd_hmap_free(&j->pairs_ix);
@@ -51,18 +52,19 @@ static int cmp_key(const void *a, const void *b)
 
 #define CMP(x, y) if ((x) != (y)) return (x) < (y) ? -1 : 1
 
-/* The rows' order: strategy, n, repeat, run, trace. */
+/* The rows' order: strategy, n, repeat, then the order the traces were
+ * added in (region_times.c reads them by run ext_id, file path and rank:
+ * not by row id, which depends on the order the files were ingested). */
 static int cmp_order(const void *a, const void *b)
 {
-	const struct rj_trace *x = &sort_j->tr[*(const size_t *)a];
-	const struct rj_trace *y = &sort_j->tr[*(const size_t *)b];
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	const struct rj_trace *x = &sort_j->tr[i], *y = &sort_j->tr[k];
 	int c = strcmp(x->strategy, y->strategy);
 	if (c)
 		return c;
 	CMP(x->n, y->n);
 	CMP(x->rep, y->rep);
-	CMP(x->rid, y->rid);
-	CMP(x->tid, y->tid);
+	CMP(i, k);
 	return 0;
 }
 
@@ -230,22 +232,48 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
 	return 0;
 }
 
-/* rj_cmp_coll's rows' pairs: qsort and bsearch have no context
- * argument; one per thread, so that two walks on two threads (a library
- * caller's) do not meet here. */
+/* rj_cmp_coll's rows' pairs and their names' places in byte order:
+ * qsort and bsearch have no context argument; one per thread, so that
+ * two walks on two threads (a library caller's) do not meet here. */
 static _Thread_local const struct rj_pair *coll_pairs;
+static _Thread_local const uint32_t *coll_rank;
+static _Thread_local const struct rj_name *rank_names;
 
-void rj_coll_of(const struct rj *j)
+static int cmp_name(const void *a, const void *b)
 {
-	coll_pairs = j->pairs;
+	const char *x = rank_names[*(const uint32_t *)a].s, *y = rank_names[*(const uint32_t *)b].s;
+	return strcmp(x ? x : "", y ? y : "");
 }
 
-/* A trace's collectives of one name: by trace, then name. */
+int rj_coll_of(struct rj *j)
+{
+	uint32_t *by = malloc((j->nnames ? j->nnames : 1) * sizeof *by);
+	free(j->name_rank);
+	j->name_rank = malloc((j->nnames ? j->nnames : 1) * sizeof *j->name_rank);
+	if (!by || !j->name_rank) {
+		free(by);
+		return -1;
+	}
+	for (size_t i = 0; i < j->nnames; i++)
+		by[i] = (uint32_t)i;
+	rank_names = j->names;
+	if (j->nnames > 1)
+		qsort(by, j->nnames, sizeof *by, cmp_name);
+	for (size_t i = 0; i < j->nnames; i++)
+		j->name_rank[by[i]] = (uint32_t)i;
+	free(by);
+	coll_pairs = j->pairs;
+	coll_rank = j->name_rank;
+	return 0;
+}
+
+/* A trace's collectives of one name: by trace, then name (its text: the
+ * dict's ids depend on the order the files were ingested in). */
 int rj_cmp_coll(const void *a, const void *b)
 {
 	const struct rj_row *x = *(const struct rj_row *const *)a;
 	const struct rj_row *y = *(const struct rj_row *const *)b;
 	CMP(x->trace, y->trace);
-	CMP(coll_pairs[x->pair].name_id, coll_pairs[y->pair].name_id);
+	CMP(coll_rank[coll_pairs[x->pair].name], coll_rank[coll_pairs[y->pair].name]);
 	return 0;
 }

@@ -70,6 +70,7 @@ struct rj {
 	struct rj_name *names;       /* every name and kind id, as met */
 	size_t nnames, cap_names;
 	struct amd_hmap names_ix;    /* names by id */
+	uint32_t *name_rank;         /* rj_coll_of's: names[i]'s place in byte order */
 	int64_t coll_kind;           /* the dict id of kind "collective" (0: none) */
 	struct rj_pair *pairs;       /* every (name, kind) of the rows */
 	size_t npairs, cap_pairs, last_pair;
@@ -92,10 +93,11 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
 /* The index of region (kind, name) in groups, added when new; -1 out
  * of memory. */
 int64_t rj_group(struct rj *j, uint32_t kind, uint32_t name);
-/* A trace's collectives of one name: by trace, then name's dict id
- * (qsort order of an array of row pointers, of the rows of j, set by
- * rj_coll_of first on the same thread: qsort has no context argument). */
-void rj_coll_of(const struct rj *j);
+/* A trace's collectives of one name: by trace, then name's text (qsort
+ * order of an array of row pointers, of the rows of j, set by rj_coll_of
+ * first on the same thread — after names[].s are filled: qsort has no
+ * context argument). rj_coll_of: -1 out of memory. */
+int rj_coll_of(struct rj *j);
 int rj_cmp_coll(const void *a, const void *b);
 /* After names[].s are filled (the dict's strings of names[].id): the
  * rows and traces of region_times.h (amd_store_region_set) in *s, the

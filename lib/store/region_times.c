@@ -27,7 +27,12 @@
 #include "selector.h"
 
 /* Each trace with its logical run (a child worker's parent), its steps
- * and their summed duration. */
+ * and their summed duration, in the rows' order (region_times.h): by
+ * strategy, n, repeat, then the logical run's ext_id and the trace's
+ * file path and rank — names, not row ids, so that stores holding the
+ * same files, ingested in any order or by any number of workers, sum
+ * and fit in the same order (t.id last: one file's traces of one rank,
+ * numbered as that file was read). */
 static const char traces_sql[] =
 	"SELECT t.id, coalesce(t.rank, -1), t.source_id, t.rank IS NULL,"
 	"  coalesce(l.id, r.id), coalesce(l.strategy, r.strategy, ''),"
@@ -37,7 +42,9 @@ static const char traces_sql[] =
 	"  FROM trace t JOIN run r ON r.id = t.run_id"
 	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id"
 	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)"
-	"  WHERE ?1 IS NULL OR w.name = ?1";
+	"  LEFT JOIN source f ON f.id = t.source_id"
+	"  WHERE ?1 IS NULL OR w.name = ?1"
+	"  ORDER BY 6, 7, 8, coalesce(l.ext_id, r.ext_id), f.path, t.rank, t.id";
 
 /* Every region row that may count: with a time, or a collective (whose
  * name hides the same trace's operators of that name even without one). */

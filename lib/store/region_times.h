@@ -30,8 +30,9 @@ struct amd_region_time {
 };
 
 /* Rows of sweep (NULL: every sweep; a selector, amd_selector_is: the
- * runs it picks, selector.h), ordered by strategy, n, repeat, run,
- * trace. A region a trace lacks has no row there (callers read it as
+ * runs it picks, selector.h), ordered by strategy, n, repeat, run (its
+ * ext_id), trace (its file's path, rank) — never by row ids, so that a
+ * store's order of ingest (ingest -j N) changes no sum, fit or output. A region a trace lacks has no row there (callers read it as
  * zero time for that trace). */
 int amd_store_region_times(struct amd_store *st, const char *sweep,
 			   struct amd_region_time **out, size_t *n, struct amd_err *err);

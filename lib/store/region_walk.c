@@ -115,7 +115,8 @@ static int collectives(struct walk *w)
 		w->coll[w->nc++] = r;
 		w->coll_at[r->trace + 1]++;
 	}
-	rj_coll_of(j);
+	if (rj_coll_of(j) < 0)
+		return -1;
 	if (w->nc > 1)
 		qsort(w->coll, w->nc, sizeof *w->coll, rj_cmp_coll);
 	for (size_t t = 0; t < j->ntr; t++)

@@ -91,6 +91,13 @@ static int64_t sel_id(const struct amd_region_sel *sel)
 								  : sel->run_id;
 }
 
+/* Ties in self and total time: by the profiler, kind, name and file
+ * texts and the line (regions_sweep.c's order) — not by dict ids, which
+ * depend on the order the files were ingested in. Read per grouped row. */
+#define TEXT_ORDER "(SELECT s FROM dict WHERE id = profiler_id)," \
+	" (SELECT s FROM dict WHERE id = kind_id), (SELECT s FROM dict WHERE id = name_id)," \
+	" (SELECT s FROM dict WHERE id = file_id), line"
+
 /* Regions of a run or file: summed per rank and device. */
 static const char top_run_sql[] =
 	"WITH r AS (SELECT g.profiler_id, g.kind_id, g.name_id, g.file_id, g.line,"
@@ -105,7 +112,8 @@ static const char top_run_sql[] =
 	" GROUP BY g.profiler_id, g.kind_id, g.name_id, g.file_id, g.line, g.rank, g.device),"
 	" s AS (SELECT *, CAST(self AS REAL) / sum(self) OVER"
 	" (PARTITION BY profiler_id, kind_id, rank) AS share,"
-	" row_number() OVER (ORDER BY self DESC NULLS LAST, total DESC NULLS LAST) AS pos,"
+	" row_number() OVER (ORDER BY self DESC NULLS LAST, total DESC NULLS LAST, " TEXT_ORDER
+	", rank, device) AS pos,"
 	" count(*) OVER () AS n_all FROM r)"
 	"%s ORDER BY pos";
 
@@ -129,7 +137,7 @@ static const char top_sweep_sql[] =
 	" s AS (SELECT *, CAST(self AS REAL) / sum(self) OVER"
 	" (PARTITION BY strategy, n, profiler_id, kind_id) AS share,"
 	" row_number() OVER (PARTITION BY strategy, n"
-	" ORDER BY self DESC NULLS LAST, total DESC NULLS LAST) AS pos,"
+	" ORDER BY self DESC NULLS LAST, total DESC NULLS LAST, " TEXT_ORDER ") AS pos,"
 	" count(*) OVER () AS n_all FROM r)"
 	"%s ORDER BY strategy, n, pos";
 

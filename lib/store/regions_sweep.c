@@ -5,8 +5,8 @@
  * plain scan of the table, summed in a hash table and ranked in C — the
  * same numbers as the SQL GROUP BY / window query regions.c keeps for
  * runs, files and selectors, at a fraction of its cost (no sorter over
- * every row). Ties in self and total time are ranked by kind, name,
- * profiler, file and line. */
+ * every row). Ties in self and total time are ranked by the profiler,
+ * kind, name and file texts and the line. */
 #include "regions_sweep.h"
 #include "region_join.h"
 #include "region_scan.h"
@@ -354,9 +354,10 @@ static int cmp_text(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* SQL's order: strategy, n, then self and total time descending
- * (unmeasured last), then as SQL's GROUP BY left them: by the profiler,
- * kind, name and file ids and the line (NULL first). */
+/* regions.c's SQL order: strategy, n, then self and total time
+ * descending (unmeasured last), then by the profiler, kind, name and
+ * file texts (not their dict ids, which depend on the order the files
+ * were ingested in) and the line (NULL first). */
 static const struct amd_region_row *ord_v;
 static const struct sw_group *ord_g;
 
@@ -371,12 +372,12 @@ static int cmp_rows(const void *pa, const void *pb)
 		return x->self_ns < y->self_ns ? 1 : -1;
 	if (x->total_ns != y->total_ns)
 		return x->total_ns < y->total_ns ? 1 : -1;
-	const struct sw_group *g = &ord_g[a], *h = &ord_g[b];
-	int64_t p[4] = { g->profiler, g->kind, g->name, g->file }, q[4] = { h->profiler, h->kind,
-									  h->name, h->file };
+	const char *p[4] = { x->profiler, x->kind, x->name, x->file },
+		   *q[4] = { y->profiler, y->kind, y->name, y->file };
 	for (int k = 0; k < 4; k++)
-		if (p[k] != q[k])
-			return p[k] < q[k] ? -1 : 1;
+		if ((c = cmp_text(p[k], q[k])) != 0)
+			return c;
+	const struct sw_group *g = &ord_g[a], *h = &ord_g[b];
 	return (g->line > h->line) - (g->line < h->line);
 }
 

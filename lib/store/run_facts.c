@@ -49,7 +49,8 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 	*n = 0;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT t.id, COALESCE(t.rank, 0), COALESCE(t.start_ns, 0), COALESCE(t.end_ns, 0),"
-		" t.comp_fraction FROM trace t WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, t.id",
+		" t.comp_fraction FROM trace t LEFT JOIN source f ON f.id = t.source_id"
+		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, f.path, t.id",
 		err);
 	if (!q)
 		return -1;
@@ -83,23 +84,37 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 			      double *total, struct amd_err *err)
 {
 	*comp = *total = NAN;
+	/* summed here, in the order of the files' paths and each file's rows,
+	 * not by SQL's sum() in row-id order: a store's ids follow the order
+	 * its files were ingested in (ingest -j N), the last digits must not */
 	sqlite3_stmt *q = amd_store_cached(st,
-		"SELECT sum(CASE WHEN instr(d.s, 'aten::') OR instr(d.s, 'c10::')"
+		"SELECT instr(d.s, 'aten::') OR instr(d.s, 'c10::')"
 		"   OR instr(d.s, 'autograd::')"
-		"   OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*')"
-		"  THEN o.self_cuda_us ELSE 0 END),"
-		" sum(o.self_cuda_us), count(*)"
-		" FROM op_average o JOIN dict d ON d.id = o.name_id"
-		" WHERE " OF_RUN("o.run_id") " AND d.s NOT GLOB 'ProfilerStep*'", err);
+		"   OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*'),"
+		" o.self_cuda_us FROM op_average o JOIN dict d ON d.id = o.name_id"
+		" LEFT JOIN source f ON f.id = o.source_id"
+		" WHERE " OF_RUN("o.run_id") " AND d.s NOT GLOB 'ProfilerStep*'"
+		" ORDER BY f.path, o.rowid", err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 2) > 0) {
-		*comp = sqlite3_column_double(q, 0);
-		*total = sqlite3_column_double(q, 1);
+	double c = 0, t = 0;
+	size_t rows = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		rows++;
+		if (sqlite3_column_type(q, 1) == SQLITE_NULL)
+			continue;
+		double us = sqlite3_column_double(q, 1);
+		if (sqlite3_column_int(q, 0))
+			c += us;
+		t += us;
 	}
-	return amd_store_cached_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err);
+	if (rows) {
+		*comp = c;
+		*total = t;
+	}
+	return amd_store_cached_done(st, q, rc, err);
 }
 
 int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
@@ -162,7 +177,9 @@ int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row *
 		"SELECT m.trace_id, COALESCE(t.rank, -1), m.device_type, m.device_id, m.from_totals,"
 		" COALESCE(m.peak_allocated, -1), COALESCE(m.peak_reserved, -1)"
 		" FROM trace_memory m JOIN trace t ON t.id = m.trace_id"
-		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, m.device_type, m.device_id", err);
+		" LEFT JOIN source f ON f.id = t.source_id"
+		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, m.device_type, m.device_id, f.path,"
+		" m.trace_id", err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);

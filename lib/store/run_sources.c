@@ -1,7 +1,8 @@
 /* run_sources.c — the SQL behind run_sources.h: the files each chosen
  * run's facts came from (its own run file or directory, traces, GPU
- * logs, op averages, py-spy files, metric files), the orphans after
- * them, and the per-run sum the report's Appendix C shows. */
+ * logs, op averages, py-spy files, metric files, the files of its
+ * params and tags), the orphans after them, and the per-run sum the
+ * report's Appendix C shows. */
 #include "run_sources.h"
 #include "sqlite_int.h"
 
@@ -16,7 +17,11 @@
 
 /* pick: the runs chosen (?1 a sweep's name, ?2 a JSON array of logical
  * run ids; both NULL: every run), each with its logical run (lid);
- * links: (source, run) of every fact table with a run. A logical run's
+ * links: (source, run) of every fact table with a run — params and
+ * tags too: a run's own file (run.source_id) is the first of its files
+ * ingested, which depends on the order of ingest (a TensorBoard run's
+ * hparams file and its events file), the files its facts came from do
+ * not. A logical run's
  * file comes once per child run that links it: as ext_id and path are
  * unique (every column follows from them) and lead the order, such
  * rows come together and add_row keeps the first — what DISTINCT did,
@@ -34,7 +39,9 @@ static const char sql[] =
 	"  UNION SELECT source_id, run_id FROM gpu_series WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM op_average WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM stack_sample WHERE run_id IN (SELECT id FROM pick)"
-	"  UNION SELECT source_id, run_id FROM metric_series WHERE run_id IN (SELECT id FROM pick))"
+	"  UNION SELECT source_id, run_id FROM metric_series WHERE run_id IN (SELECT id FROM pick)"
+	"  UNION SELECT source_id, run_id FROM param WHERE run_id IN (SELECT id FROM pick)"
+	"  UNION SELECT source_id, run_id FROM tag WHERE run_id IN (SELECT id FROM pick))"
 	" SELECT l.ext_id, l.name, coalesce(l.n, 0), l.repeat, s.path, s.kind, s.size,"
 	"  s.sha256, coalesce(l.strategy, '')"
 	" FROM links k JOIN pick p ON p.id = k.rid JOIN run l ON l.id = p.lid"

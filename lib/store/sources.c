@@ -21,6 +21,11 @@ static int dup_col(sqlite3_stmt *q, int i, char **out)
 	" UNION SELECT c.id FROM run c JOIN run p ON c.parent_ext_id = p.ext_id" \
 	" JOIN sweep s ON s.id = p.sweep_id WHERE s.name = ?1)"
 
+/* A sweep's files: its runs' own (run.source_id, the first of a run's
+ * files to be ingested: it depends on the order of ingest) and every
+ * file a fact of its runs came from, params and tags too — so that the
+ * list does not depend on that order (a TensorBoard run's hparams file
+ * and its events file). */
 static const char sources_sql[] =
 	"WITH runs AS " SWEEP_RUNS ","
 	" ids AS (SELECT source_id AS id FROM run WHERE id IN runs"
@@ -28,7 +33,9 @@ static const char sources_sql[] =
 	"  UNION SELECT source_id FROM gpu_series WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM op_average WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM stack_sample WHERE run_id IN runs"
-	"  UNION SELECT source_id FROM metric_series WHERE run_id IN runs)"
+	"  UNION SELECT source_id FROM metric_series WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM param WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM tag WHERE run_id IN runs)"
 	" SELECT path, kind, size, sha256 FROM source WHERE id IN ids ORDER BY path";
 
 int amd_store_sweep_sources(struct amd_store *st, const char *sweep,
