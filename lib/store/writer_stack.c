@@ -395,8 +395,7 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	int64_t tid = pid < 0 ? -1 : label_id(ss, r->thread, err);
 	if (pid < 0 || tid < 0)
 		return -1;
-	int64_t run = ss->run_id > 0 ? ss->run_id : 0;
-	struct row_cell row[] = {row_int(ss->source_id), row_int_or_null(run), row_int(node),
+	struct row_cell row[] = {row_int(ss->source_id), writer_run_cell(ss), row_int(node),
 				 row_int_or_null(pid), row_int_or_null(tid), row_int(r->samples),
 				 row_real(r->seconds)};
 	if (row_batch_add(ss->st, &w->sample_rows, row, err) < 0)
