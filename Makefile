@@ -4,6 +4,7 @@
 #   make test-corpus tests on the public samples in ../shared/data/public
 #   make bench       speed and memory figures
 #   make fuzz        libFuzzer targets, FUZZ_SECONDS each
+#   make compat      every output byte-identical to REF's (a commit; default pre-redesign)
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -20,7 +21,7 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
              libexpat1-dev
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
-             python3-aiosmtpd python3-pil libxml2-utils gzip time openssl
+             python3-aiosmtpd python3-pil libxml2-utils gzip time openssl faketime
 DEB_FUZZ  := clang libclang-rt-14-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -78,7 +79,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus bench fuzz fuzz-build install clean check-tree docs-img
+.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree docs-img
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -170,6 +171,14 @@ test-clickhouse: $(O)/amdahl $(O)/amdahl_metric.so
 test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 	@tests/corpus.sh $(O)
 
+# Every output of this build against the build of commit REF (built once
+# into build-compat/<sha>/; a CI clone without tags needs a hash): the
+# bundled sweeps and ../shared/data/public, byte for byte except the JSON
+# shapes (tests/compat/outputs.sh). REF may also be an amdahl binary.
+REF ?= pre-redesign
+compat: $(O)/amdahl
+	@tests/compat/outputs.sh $(REF) $(O)/amdahl
+
 bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/yajl_floor $(O)/bench/tfevents_parse $(O)/bench/region_search
 	@bench/run.sh $(O)
 
@@ -207,4 +216,4 @@ docs-img: $(O)/amdahl
 	AMDAHL=$(O)/amdahl docs/img/history-nightly.sh
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-compat
