@@ -116,6 +116,9 @@ t text "cpu/gate ddp fsdp" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candi
 f text "cpu/gate --junit file" gate.xml
 f text "cpu/gate --markdown file" gate.md
 t json "cpu/gate --json" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
+save gate-ddp-fsdp.json
+t text "cpu/gate GITHUB_STEP_SUMMARY" GITHUB_STEP_SUMMARY=step-summary.md -- "${S[@]}" gate --baseline "$CPU_SWEEP:fsdp" --candidate "$CPU_SWEEP:ddp" --n 2
+f text "cpu/gate GITHUB_STEP_SUMMARY file" step-summary.md
 t text "cpu/gate --format benchstat" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --format benchstat
 t text "cpu/gate --format csv" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --format csv
 t text "cpu/gate --fallback ci --require-all" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --fallback ci --require-all
@@ -130,10 +133,27 @@ t text "cpu/report draw" -- "${S[@]}" report draw
 t text "cpu/mail --dry-run" -- mail --to ci@example.org,lead@example.org --from amdahl@example.org --dry-run mail.eml rep-cpu-cmp
 f eml "cpu/mail message" mail.eml
 t eml "cpu/mail --dry-run - --subject" -- mail --to ci@example.org --from amdahl@example.org --subject "nightly scaling" --dry-run - rep-cpu
+t text "cpu/mail --dry-run --gate" -- mail --to ci@example.org --from amdahl@example.org --gate gate-ddp-fsdp.json --dry-run mail-gate.eml rep-cpu
+f eml "cpu/mail message with a gate verdict" mail-gate.eml
+mkdir -p "$W/ref/rep-cpu-gate" "$W/new/rep-cpu-gate"
+cp -r "$W/ref/rep-cpu/." "$W/ref/rep-cpu-gate/" 2>/dev/null && cp "$W/ref/gate-ddp-fsdp.json" "$W/ref/rep-cpu-gate/gate.json" 2>/dev/null
+cp -r "$W/new/rep-cpu/." "$W/new/rep-cpu-gate/" 2>/dev/null && cp "$W/new/gate-ddp-fsdp.json" "$W/new/rep-cpu-gate/gate.json" 2>/dev/null
+t eml "cpu/mail REPORT_DIR/gate.json" -- mail --to ci@example.org --from amdahl@example.org --dry-run - rep-cpu-gate
 t text "cpu/mail no recipient" -- mail rep-cpu
+t text "cpu/mail bad address" -- mail --to "alice at example.org" --dry-run - rep-cpu
+t text "cpu/mail no report" -- mail --to ci@example.org --dry-run - rep-nosuch
+t text "cpu/mail password in URL" -- mail --to ci@example.org --smtp "smtp://u:pw@127.0.0.1:1" rep-cpu
 t text "cpu/sql metric_point" -- "${S[@]}" sql "SELECT count(*), sum(value) FROM metric_point"
 t text "cpu/sql source" -- "${S[@]}" sql "SELECT kind, count(*), sum(size) FROM source GROUP BY kind ORDER BY kind"
 t text "cpu/sql read-only" -- "${S[@]}" sql "DELETE FROM metric_point"
+t text "cpu/push to a file" -- "${S[@]}" push --to x.db
+t text "cpu/pull from a file" -- pull --from cpu.db --to x.db
+t text "cpu/link no such file" -- "${S[@]}" link nosuch.json ddp-n8
+t text "cpu/runs selector" -- "${S[@]}" runs --sweep "strategy=ddp,n>=4"
+t json "cpu/runs selector --json" -- "${S[@]}" runs --sweep "until=2030-01-01,name~ddp-n*" --json
+t text "cpu/runs --sources --sweep" -- "${S[@]}" runs --sources --sweep "strategy=fsdp,n=8"
+t text "no store" -- --store nosuch.db runs
+t text "no store (stats)" -- --store nosuch.db stats
 
 # ---- the H100 sweep: batch-size axis, GPU logs, CUDA traces ----
 S=(--store gpu.db)
@@ -152,6 +172,50 @@ t text "gpu/gate fp32 bf16" -- "${S[@]}" gate --baseline gpu-batch-sweep:fp32 --
 t text "gpu/report build --axis" -- "${S[@]}" report build --axis global_batch_size -o rep-gpu-axis
 fdir "gpu/report --axis" rep-gpu-axis
 t text "gpu/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
+
+S=(--store dl.db)
+t text "dl/stats --metric profile" -- "${S[@]}" stats --metric profile/train/dl_main/time_data_ms
+t text "dl/compare --by param.num_workers" -- "${S[@]}" compare --by param.num_workers --metric profile/train/dl_main/time_batch_wait_ms
+S=(--store itwinai.db)
+t text "itwinai/regions --source torch-averages" -- "${S[@]}" regions mnist-scaling --source torch-averages -n 5
+t text "itwinai/regions run" -- "${S[@]}" regions ddp-1x1-scaling-1gpu -n 0
+t text "itwinai/stats --metric gpu_power_W" -- "${S[@]}" stats --metric gpu_power_W
+S=(--store mllog.db)
+t text "mllog/stats --metric time_to_train_s" -- "${S[@]}" stats --metric time_to_train_s
+t text "mllog/gate --aggregate mlperf" -- "${S[@]}" gate --baseline mlperf-tiny_mlp --candidate mlperf-tiny_mlp --metric time_to_train_s --aggregate mlperf
+
+# ---- nvidia-smi logs as written by other loops and flags ----
+tail -n +2 "$GPU/nvidia-smi.csv" | head -400 >"$W/in/nvsmi-noheader.csv"
+cut -d, -f2- "$GPU/nvidia-smi.csv" | head -400 >"$W/in/nvsmi-notime.csv"
+S=(--store nvsmi.db)
+t text "nvsmi/ingest cpu sweep" -- "${S[@]}" ingest -j 1 -q "$CPU"
+t text "nvsmi/ingest --query" -- "${S[@]}" ingest -j 1 --run ddp-n1 --format nvidia-smi-csv \
+	--query timestamp,index,name,utilization.gpu,utilization.memory,power.draw,memory.used,temperature.gpu "$W/in/nvsmi-noheader.csv"
+t text "nvsmi/ingest --interval" -- "${S[@]}" ingest -j 1 --run ddp-n2 --interval 0.2 "$W/in/nvsmi-notime.csv"
+t text "nvsmi/ingest no --query" -- "${S[@]}" ingest -j 1 --run ddp-n4 --format nvidia-smi-csv "$W/in/nvsmi-noheader.csv"
+t text "nvsmi/runs --sources" -- "${S[@]}" runs --sources --sweep "n<=2"
+t text "nvsmi/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
+t text "nvsmi/report build" -- "${S[@]}" report build -o rep-nvsmi
+fdir "nvsmi/report" rep-nvsmi
+
+# ---- inputs that must be refused whole: the message and the store kept ----
+mkdir -p "$W/in/bad"
+head -c 3000 "$(ls "$CPU"/*/"$FSDP8"/artifacts/traces/rank0.*)" >"$W/in/bad/cut.pt.trace.json.gz"
+zcat "$(ls "$CPU"/*/"$FSDP8"/artifacts/traces/rank1.*)" | head -c 20000 >"$W/in/bad/cut.pt.trace.json"
+printf '{"traceEvents": [{"ph": "X", "ts": "soon"}]}' >"$W/in/bad/wrong.pt.trace.json"
+: >"$W/in/bad/empty.json"
+printf 'main;work 3\nmain;work\n' >"$W/in/bad/nocount.txt"
+S=(--store bad.db)
+t text "bad/ingest a sweep" -- "${S[@]}" ingest -j 1 -q "$DATA/mllog"
+for b in cut.pt.trace.json.gz cut.pt.trace.json wrong.pt.trace.json empty.json nocount.txt; do
+	t text "bad/ingest $b" -- "${S[@]}" ingest -j 1 --run mlperf-tiny_mlp "$W/in/bad/$b"
+done
+t text "bad/ingest --format pyspy-collapsed" -- "${S[@]}" ingest -j 1 --format pyspy-collapsed "$W/in/bad/nocount.txt"
+t text "bad/ingest --format nosuch" -- "${S[@]}" ingest -j 1 --format nosuch "$W/in/bad/empty.json"
+t text "bad/ingest no path" -- "${S[@]}" ingest -j 1
+t text "bad/ingest no such path" -- "${S[@]}" ingest -j 1 "$W/in/nosuch"
+t text "bad/ingest --run no such run" -- "${S[@]}" ingest -j 1 --run nosuch "$DATA/pyspy/train-raw.txt"
+t text "bad/runs --sources (unchanged)" -- "${S[@]}" runs --sources
 
 # ---- kernels kept: ingest --events ----
 S=(--store events.db)
@@ -235,6 +299,9 @@ t text "hist/stats --by" -- "${S[@]}" stats --sweep nightly --by tag.git_commit
 t text "hist/compare --by --baseline" -- "${S[@]}" compare --by tag.git_commit --sweep nightly --baseline c11 --format csv
 t text "hist/report build --history" -- "${S[@]}" report build --sweep nightly --history epoch_time_s --by tag.git_commit -o rep-hist
 fdir "hist/report --history" rep-hist
+t text "hist/report build --history-sweep --order" -- "${S[@]}" report build --sweep nightly --history epoch_time_s --by tag.git_commit \
+	--order tag.git_commit --history-sweep aa -o rep-hist-aa
+fdir "hist/report --history-sweep --order" rep-hist-aa
 
 # ---- the public samples (../shared/data/public) ----
 if [ -n "$PUBLIC" ]; then
@@ -259,6 +326,9 @@ if [ -n "$PUBLIC" ]; then
 	[ -f "$W/in/mlflow3/mlflow.db" ] &&
 		t text "pub/ingest mlflow3 sqlite" -- "${S[@]}" ingest -j 1 "$W/in/mlflow3/mlflow.db"
 	t text "pub/ingest nvidia-smi" -- "${S[@]}" ingest -j 1 --run "$DDP8_R1" "$GPU/nvidia-smi.csv"
+	t text "pub/ingest --events dlrm" -- --store pub-events.db ingest -j 1 --events "$P/traces/param-dlrm-8ranks"
+	t text "pub/sql trace_event" -- --store pub-events.db sql \
+		"SELECT rank, kind, count(*), sum(dur_ns), sum(bytes) FROM trace_event GROUP BY rank, kind ORDER BY rank, kind"
 	t text "pub/runs" -- "${S[@]}" runs
 	t json "pub/runs --json" -- "${S[@]}" runs --json
 	t text "pub/runs --sources" -- "${S[@]}" runs --sources
@@ -285,9 +355,10 @@ if [ -n "$PUBLIC" ]; then
 	t json "pub/pyspy top --json" -- "${S[@]}" pyspy top "$P/pyspy/cs336-bpe.speedscope.json" --total --json
 	t text "pub/pyspy trie" -- "${S[@]}" pyspy trie "$P/pyspy/calendarbot.dump.txt"
 	t text "pub/pyspy top --library" -- "${S[@]}" pyspy top "$P/pyspy/pyexastolog-old.py-spy.svg" --library numpy
-	for sw in $(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" "${S[@]}" sql "SELECT name FROM sweep ORDER BY name" 2>/dev/null | tail -n +2); do
+	# every sweep the public samples made (mllog, tfevents, MLflow 3), as the reference names them
+	while IFS= read -r sw; do
 		t text "pub/stats --sweep $sw" -- "${S[@]}" stats --sweep "$sw"
-	done
+	done < <(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" "${S[@]}" sql "SELECT name FROM sweep ORDER BY name" 2>/dev/null | tail -n +2)
 	t text "pub/report build mllog" -- "${S[@]}" report build --sweep mlperf-llama2_70b_lora -o rep-pub-mllog
 	fdir "pub/report mllog" rep-pub-mllog
 	t text "pub/report build cpu with public traces" -- "${S[@]}" report build --sweep "$CPU_SWEEP" -o rep-pub-cpu

@@ -85,8 +85,9 @@ if [ $keep = 1 ]; then
 	echo "# work directory: $W"
 else
 	trap 'rm -rf "$W"' EXIT
+	trap 'exit 130' INT TERM
 fi
-mkdir -p "$W/ref" "$W/new" "$W/in" "$W/cmp"
+mkdir -p "$W/ref" "$W/new" "$W/in" "$W/cmp" "$W/home"
 DATA="$root/testdata"
 # The public samples: $AMDAHL_PUBLIC, else ../shared/data/public beside the
 # repository (CI) or beside the main checkout of this git worktree.
@@ -99,12 +100,14 @@ if [ -z "$PUBLIC" ]; then
 fi
 [ -n "$PUBLIC" ] && echo "# public samples: $PUBLIC" || echo "# no ../shared/data/public: the public samples are not compared"
 
-# The environment of every run: nothing from the caller's amdahl settings.
+# The environment of every run: nothing from the caller's amdahl settings;
+# then a case's own VAR=VALUE words (t), then the frozen clock.
 RUN_ENV=(env -u AMDAHL_STORE -u AMDAHL_TEMPLATES -u AMDAHL_SMTP_URL -u AMDAHL_SMTP_PASSWORD
 	-u AMDAHL_CLICKHOUSE_PASSWORD -u GITHUB_STEP_SUMMARY -u AMDAHL_OVERLAP -u AMDAHL_GUNZIP
-	-u NO_COLOR TZ=UTC LC_ALL=C)
+	-u NO_COLOR TZ=UTC LC_ALL=C HOME="$W/home")
+CLOCK=()
 if command -v faketime >/dev/null; then
-	RUN_ENV+=(FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f '2026-01-01 00:00:00')
+	CLOCK=(FAKETIME_DONT_FAKE_MONOTONIC=1 faketime -f '2026-01-01 00:00:00')
 else
 	echo "# faketime not installed: reports carry today's date (apt-get install faketime)"
 fi
@@ -154,9 +157,11 @@ cmp_as() {
 	text) diff_text "$a" "$b" "$out" ;;
 	json) "$PY" "$here/json_cmp.py" "$jkind" "$a" "$b" >"$out" 2>&1 ;;
 	pdf)
-		pdftotext -layout "$a" "$a.txt" 2>/dev/null
-		pdftotext -layout "$b" "$b.txt" 2>/dev/null
-		diff_text "$a.txt" "$b.txt" "$out" || return 1
+		if command -v pdftotext >/dev/null; then
+			pdftotext -layout "$a" "$a.txt" 2>/dev/null
+			pdftotext -layout "$b" "$b.txt" 2>/dev/null
+			diff_text "$a.txt" "$b.txt" "$out" || return 1
+		fi
 		cmp "$a" "$b" >"$out" 2>&1 ;;
 	eml)
 		"$PY" "$here/eml_text.py" "$a" >"$a.norm" 2>&1
@@ -170,31 +175,43 @@ cmp_as() {
 # later case reads) always run.
 selected() { [ -z "$pattern" ] || [[ "$1" == *"$pattern"* ]] || [[ "$1" == */ingest* ]]; }
 
-# run_both NAME ARGS... — runs `amdahl ARGS` in ref/ and in new/ (at once),
-# stdout, stderr and exit code into cmp/NAME.{ref,new}.{out,err,rc}.
+# run_both KEY ENV ARGS... — runs `amdahl ARGS` in ref/ and in new/ (at
+# once) with ENV (a count, then that many VAR=VALUE words), stdout, stderr
+# and exit code into cmp/KEY.{ref,new}.{out,err,rc}, the seconds taken
+# into cmp/KEY.time.
 run_both() {
-	local key=$1
-	shift
-	(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" "$@" >"$W/cmp/$key.ref.out" 2>"$W/cmp/$key.ref.err"
+	local key=$1 nenv=$2
+	shift 2
+	local envs=("${@:1:nenv}")
+	shift "$nenv"
+	local t0=$SECONDS
+	(cd "$W/ref" && "${RUN_ENV[@]}" "${envs[@]}" "${CLOCK[@]}" "$REF_BIN" "$@" \
+		>"$W/cmp/$key.ref.out" 2>"$W/cmp/$key.ref.err"
 	 echo $? >"$W/cmp/$key.ref.rc") &
-	(cd "$W/new" && "${RUN_ENV[@]}" "$NEW_BIN" "$@" >"$W/cmp/$key.new.out" 2>"$W/cmp/$key.new.err"
+	(cd "$W/new" && "${RUN_ENV[@]}" "${envs[@]}" "${CLOCK[@]}" "$NEW_BIN" "$@" \
+		>"$W/cmp/$key.new.out" 2>"$W/cmp/$key.new.err"
 	 echo $? >"$W/cmp/$key.new.rc")
 	wait
+	echo $((SECONDS - t0)) >"$W/cmp/$key.time"
 }
 
 ncase=0
-# t KIND NAME [--] ARGS... — one compared output: exit code, stderr (bytes)
-# and stdout as KIND (text or json). NAME also names the JSON kind: its
-# first word(s) up to the first option, e.g. "stats" or "trace show".
+# t KIND NAME [VAR=VALUE...] -- ARGS... — one compared output of `amdahl
+# ARGS` (run with those variables set): exit code, stderr (bytes) and
+# stdout as KIND (text, json, eml). The JSON kind is the command words of
+# ARGS (json_kind).
+last=
 t() {
-	local kind=$1 name=$2
+	local kind=$1 name=$2 envs=()
 	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
 	[ "${1:-}" = -- ] && shift
 	selected "$name" || return 0
 	ncase=$((ncase + 1))
 	local key="c$ncase" d="$W/cmp/c$ncase.diff" st=0
+	last=$key
 	printf '%s\t%s\n' "$key" "$name" >>"$W/cmp/names"
-	run_both "$key" "$@"
+	run_both "$key" "${#envs[@]}" "${envs[@]}" "$@"
 	local c="$W/cmp/$key"
 	: >"$d"
 	if ! cmp -s "$c.ref.rc" "$c.new.rc"; then
@@ -210,6 +227,14 @@ t() {
 		st=1
 	fi
 	report "$name" $st "$d"
+}
+
+# save PATH — the stdout of the last case, each side's own, kept as PATH in
+# its directory (e.g. `gate --json` output as a report's gate.json).
+save() {
+	[ -n "$last" ] || return 0
+	cp "$W/cmp/$last.ref.out" "$W/ref/$1"
+	cp "$W/cmp/$last.new.out" "$W/new/$1"
 }
 
 # f KIND NAME PATH [JSONKIND] — a file both sides wrote at PATH (relative to
