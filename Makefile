@@ -88,7 +88,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus bench fuzz fuzz-build install clean check-tree docs-img
+.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus bench fuzz fuzz-build install clean check-tree check-links docs-img
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -161,6 +161,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(O)/amdahl $(O)/amdahl_metric.so $(UNIT_BIN)
+	@tests/check-links.sh $(O)
 	@tests/run.sh $(O)
 
 test-san:
@@ -213,6 +214,10 @@ install: $(O)/amdahl
 
 check-tree:
 	@tests/check-tree.sh
+
+# No link-level cycle between folders (tests/check-links.sh; part of test-plain).
+check-links: $(O)/amdahl
+	@tests/check-links.sh $(O)
 
 # The README's history chart, remade from the bundled data (issue 18).
 docs-img: $(O)/amdahl

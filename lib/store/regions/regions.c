@@ -3,7 +3,16 @@
  * per configuration in a sweep, with each region's share of its
  * profiler's and kind's self time; a selector's runs as a sweep's); one
  * region across a sweep's runs.
- * A run's child workers (itwinai) count as the run. */
+ * A run's child workers (itwinai) count as the run.
+ *
+ * amd_regions_top of a sweep by name: per configuration (strategy, n) and region (profiler, kind, name, file,
+ * line), the mean per run of the sum over its ranks. The runs of the
+ * sweep come from SQL; the region rows (millions in a big sweep) from one
+ * plain scan of the table, summed in a hash table and ranked in C — the
+ * same numbers as the SQL GROUP BY / window query kept for runs,
+ * files and selectors, at a fraction of its cost (no sorter over
+ * every row). Ties in self and total time are ranked by the profiler,
+ * kind, name and file texts and the line. */
 #include "regions.h"
 #include "sqlite_int.h"
 
@@ -14,7 +23,10 @@
 #include <string.h>
 
 #include "buf.h"
-#include "regions_sweep.h"
+#include "hmap.h"
+#include "region_join.h"
+#include "region_rows.h"
+#include "region_scan.h"
 #include "run_sources.h"
 #include "selector.h"
 
@@ -92,7 +104,7 @@ static int64_t sel_id(const struct amd_region_sel *sel)
 }
 
 /* Ties in self and total time: by the profiler, kind, name and file
- * texts and the line (regions_sweep.c's order) — not by dict ids, which
+ * texts and the line (sweep_top's order) — not by dict ids, which
  * depend on the order the files were ingested in. Read per grouped row. */
 #define TEXT_ORDER "(SELECT s FROM dict WHERE id = profiler_id)," \
 	" (SELECT s FROM dict WHERE id = kind_id), (SELECT s FROM dict WHERE id = name_id)," \
@@ -214,13 +226,17 @@ static sqlite3_stmt *top_query(struct amd_store *st, const struct amd_region_sel
 	return q;
 }
 
+static int sweep_top(struct amd_store *st, int64_t sweep_id,
+		     const struct amd_region_filter *f, struct amd_region_list *out,
+		     struct amd_err *err);
+
 int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 		    const struct amd_region_filter *f, struct amd_region_list *out,
 		    struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
-	if (sel->sweep_id > 0 && !sel->runs) /* in memory: regions_sweep.c */
-		return amd_regions_sweep_top(st, sel->sweep_id, f, out, err);
+	if (sel->sweep_id > 0 && !sel->runs) /* in memory: sweep_top */
+		return sweep_top(st, sel->sweep_id, f, out, err);
 	sqlite3_stmt *q = top_query(st, sel, f, err);
 	if (!q)
 		return -1;
@@ -328,4 +344,524 @@ void amd_region_points_free(struct amd_region_point *p, size_t n)
 		free(p[i].profiler);
 	}
 	free(p);
+}
+
+/* amd_regions_top of a sweep by name, in memory (the paragraph above). */
+
+static const char runs_sql[] =
+	"SELECT ru.id, coalesce(pa.id, ru.id), coalesce(ru.strategy, pa.strategy),"
+	" coalesce(ru.n, pa.n, -1) FROM run ru LEFT JOIN run pa ON pa.ext_id = ru.parent_ext_id"
+	" WHERE ru.sweep_id = ?1 ORDER BY ru.id";
+
+/* The same rows and columns and, after them, what region_times.c's
+ * scan reads (source, rank), of every row: one scan for both
+ * (store_read.h's amd_store_read_share_regions). */
+static const char shared_sql[] =
+	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
+	" calls, prim_calls, self_ns, total_ns, bytes, source_id, rank)) FROM region";
+
+static const char rows_sql[] =
+	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
+	" calls, prim_calls, self_ns, total_ns, bytes)) FROM region WHERE run_id IS NOT NULL"
+	" AND (?1 IS NULL OR kind_id = ?1) AND (?2 IS NULL OR profiler_id = ?2)";
+
+struct sw_run {
+	int64_t id, logical;
+	int conf; /* index into confs */
+};
+
+struct sw_conf {
+	char *strategy; /* NULL: unknown */
+	int n;
+};
+
+/* One group: a configuration's region. */
+struct sw_group {
+	int conf;
+	int64_t profiler, kind, name, file, line; /* file, line: INT64_MIN for NULL */
+	int64_t sum[5];                           /* calls, prim, self, total, bytes */
+	int has[5];
+	int runs;
+	int64_t last_logical;
+};
+
+struct sw {
+	struct sw_run *runs;
+	size_t nruns;
+	const struct sw_run *last; /* run_of's last answer */
+	struct sw_conf *confs;
+	size_t nconfs, cap_confs;
+	struct sw_group *g;
+	size_t ng, cap_g;
+	struct amd_hmap gix;
+	int64_t *pairs; /* (group, logical) seen, 2 per pair */
+	size_t npairs, cap_pairs;
+	struct amd_hmap pix;
+};
+
+static void sw_free(struct sw *s)
+{
+	for (size_t i = 0; i < s->nconfs; i++)
+		free(s->confs[i].strategy);
+	free(s->confs);
+	free(s->runs);
+	free(s->g);
+	free(s->pairs);
+	amd_hmap_free(&s->gix);
+	amd_hmap_free(&s->pix);
+}
+
+/* The configuration index of (strategy, n), added when new. */
+static int conf_of(struct sw *s, const char *strategy, int n)
+{
+	for (size_t i = 0; i < s->nconfs; i++)
+		if (s->confs[i].n == n && amd_region_same_text(s->confs[i].strategy, strategy))
+			return (int)i;
+	if (amd_grow(&s->confs, s->nconfs, &s->cap_confs, sizeof *s->confs, 8) < 0)
+		return -1;
+	char *copy = strategy ? strdup(strategy) : NULL;
+	if (strategy && !copy)
+		return -1;
+	s->confs[s->nconfs] = (struct sw_conf){ copy, n };
+	return (int)s->nconfs++;
+}
+
+static int load_runs(struct amd_store *st, int64_t sweep_id, struct sw *s, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, runs_sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, sweep_id);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int conf = conf_of(s, (const char *)sqlite3_column_text(q, 2), sqlite3_column_int(q, 3));
+		if (conf < 0 || amd_grow(&s->runs, s->nruns, &cap, sizeof *s->runs, 64) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		s->runs[s->nruns++] = (struct sw_run){ sqlite3_column_int64(q, 0),
+						       sqlite3_column_int64(q, 1), conf };
+	}
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+static const struct sw_run *run_of(struct sw *s, int64_t id)
+{
+	if (s->last && s->last->id == id) /* a run's rows come together */
+		return s->last;
+	size_t a = 0, b = s->nruns;
+	while (a < b) {
+		size_t m = (a + b) / 2;
+		if (s->runs[m].id < id)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a < s->nruns && s->runs[a].id == id)
+		return s->last = &s->runs[a];
+	return NULL;
+}
+
+/* The key's fields folded by multiply-xor, mixed to 32 bits (hashing its
+ * 48 bytes one at a time was a sixth of the scan). */
+static uint32_t fold_hash(const int64_t *f, size_t n)
+{
+	uint64_t h = AMD_HASH_SEED;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint64_t)f[i]) * 0x9e3779b97f4a7c15ULL;
+	return amd_hash_u64(h);
+}
+
+static uint32_t group_hash(const struct sw_group *k)
+{
+	int64_t f[6] = { k->conf, k->profiler, k->kind, k->name, k->file, k->line };
+	return fold_hash(f, 6);
+}
+
+struct find_ctx {
+	const struct sw *s;
+	const struct sw_group *key;
+};
+
+static int same_group(const void *ctx, uint32_t idx)
+{
+	const struct find_ctx *c = ctx;
+	const struct sw_group *x = &c->s->g[idx], *y = c->key;
+	return x->conf == y->conf && x->profiler == y->profiler && x->kind == y->kind
+		&& x->name == y->name && x->file == y->file && x->line == y->line;
+}
+
+/* The group of key, added (zeroed sums) when new; NULL out of memory. */
+static struct sw_group *group_of(struct sw *s, const struct sw_group *key)
+{
+	uint32_t h = group_hash(key);
+	struct find_ctx c = { s, key };
+	int64_t at = amd_hmap_find(&s->gix, h, same_group, &c);
+	if (at >= 0)
+		return &s->g[at];
+	if (amd_grow(&s->g, s->ng, &s->cap_g, sizeof *s->g, 256) < 0
+	    || amd_hmap_put(&s->gix, h, (uint32_t)s->ng) < 0)
+		return NULL;
+	s->g[s->ng] = *key;
+	s->g[s->ng].last_logical = INT64_MIN;
+	return &s->g[s->ng++];
+}
+
+struct pair_ctx {
+	const int64_t *pairs;
+	int64_t g, logical;
+};
+
+static int same_pair(const void *ctx, uint32_t idx)
+{
+	const struct pair_ctx *c = ctx;
+	return c->pairs[2 * idx] == c->g && c->pairs[2 * idx + 1] == c->logical;
+}
+
+/* Counts run `logical` in group gi once; -1 out of memory. */
+static int count_run(struct sw *s, size_t gi, int64_t logical)
+{
+	struct sw_group *g = &s->g[gi];
+	if (g->last_logical == logical)
+		return 0;
+	g->last_logical = logical;
+	int64_t f[2] = { (int64_t)gi, logical };
+	uint32_t h = fold_hash(f, 2);
+	struct pair_ctx c = { s->pairs, (int64_t)gi, logical };
+	if (amd_hmap_find(&s->pix, h, same_pair, &c) >= 0)
+		return 0;
+	if (amd_grow(&s->pairs, 2 * s->npairs, &s->cap_pairs, sizeof *s->pairs, 512) < 0
+	    || amd_grow(&s->pairs, 2 * s->npairs + 1, &s->cap_pairs, sizeof *s->pairs, 512) < 0
+	    || amd_hmap_put(&s->pix, h, (uint32_t)s->npairs) < 0)
+		return -1;
+	s->pairs[2 * s->npairs] = (int64_t)gi;
+	s->pairs[2 * s->npairs++ + 1] = logical;
+	g->runs++;
+	return 0;
+}
+
+/* Adds row w (rows_sql's columns; a region of run r) to its group. */
+static int add_row(struct sw *s, const struct rs_row *w, const struct sw_run *r)
+{
+	struct sw_group key = { .conf = r->conf };
+	key.profiler = w->v[1];
+	key.kind = w->v[2];
+	key.name = w->v[3];
+	key.file = w->null & 1u << 4 ? INT64_MIN : w->v[4];
+	key.line = w->null & 1u << 5 ? INT64_MIN : w->v[5];
+	struct sw_group *g = group_of(s, &key);
+	if (!g)
+		return -1;
+	for (int k = 0; k < 5; k++)
+		if (!(w->null & 1u << (6 + k))) {
+			g->sum[k] += w->v[6 + k];
+			g->has[k] = 1;
+		}
+	return count_run(s, (size_t)(g - s->g), r->logical);
+}
+
+/* rows_sql's rows (rs_scan's batches) into their groups. */
+static int add_rows(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct sw *s = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct sw_run *r = run_of(s, w[i].v[0]);
+		if (r && add_row(s, &w[i], r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t profiler,
+		     struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, rows_sql, err);
+	if (!q)
+		return -1;
+	if (kind)
+		sqlite3_bind_int64(q, 1, kind);
+	if (profiler)
+		sqlite3_bind_int64(q, 2, profiler);
+	return amd_store_rows_done(st, q, rs_scan(q, 11, add_rows, s), err);
+}
+
+/* The groups and the region times' stash of a shared scan. */
+struct shared {
+	struct sw *s;
+	struct rj_stash *k;
+};
+
+/* shared_sql's rows into their groups (those with a run) and into the
+ * region times' stash. */
+static int shared_rows(void *ctx, const struct rs_row *w, size_t n)
+{
+	struct shared *h = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct rs_row *x = &w[i];
+		const struct sw_run *r = x->null & 1u ? NULL : run_of(h->s, x->v[0]);
+		if (r && add_row(h->s, x, r) < 0)
+			return -1;
+		/* the rank as sqlite3_column_int gives it */
+		if (rj_stash_row(h->k, x->v[11], (x->null >> 12) & 1, (int)x->v[12], x->v[3],
+				 x->v[2], x->v[8], !(x->null & 1u << 8)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* load_rows with no filter, the region times of the sweep read in the
+ * same scan and kept (region_join.h's rj_stash). */
+static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id,
+			    struct amd_err *err)
+{
+	char *name = NULL;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT name FROM sweep WHERE id = ?1", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, sweep_id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && amd_store_col_text(q, 0, &name) < 0)
+		rc = SQLITE_NOMEM;
+	if (amd_store_rows_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err) < 0)
+		return -1;
+	struct rj_stash *k = NULL;
+	rc = name ? rj_stash_begin(st, name, &k, err) : 0;
+	free(name);
+	if (rc < 0 || !k)
+		return rc < 0 ? -1 : -2; /* -2: no stash for it, read alone */
+	if (!(q = amd_store_prepare(st, shared_sql, err))) {
+		rj_stash_free(k);
+		return -1;
+	}
+	struct shared h = { s, k };
+	if (amd_store_rows_done(st, q, rs_scan(q, 13, shared_rows, &h), err) < 0) {
+		rj_stash_free(k);
+		return -1;
+	}
+	return rj_stash_end(st, k, err);
+}
+
+/* A group's strings and numbers as a region row (strings from dict). */
+static int to_row(struct amd_store *st, sqlite3_stmt *d, const struct sw *s,
+		  const struct sw_group *g, struct amd_region_row *r)
+{
+	memset(r, 0, sizeof *r);
+	int64_t ids[4] = { g->name, g->kind, g->profiler, g->file };
+	char **out[4] = { &r->name, &r->kind, &r->profiler, &r->file };
+	for (int k = 0; k < 4; k++) {
+		if (ids[k] == INT64_MIN)
+			continue;
+		sqlite3_reset(d);
+		sqlite3_bind_int64(d, 1, ids[k]);
+		int rc = sqlite3_step(d);
+		if (rc == SQLITE_ROW && amd_store_col_text(d, 0, out[k]) < 0)
+			return -1;
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return -1;
+	}
+	(void)st;
+	const struct sw_conf *c = &s->confs[g->conf];
+	if (c->strategy && !(r->strategy = strdup(c->strategy)))
+		return -1;
+	if (!r->name || !r->kind || !r->profiler)
+		return -1;
+	r->line = g->line == INT64_MIN ? 0 : (int)g->line;
+	r->rank = r->device = -1;
+	r->n = c->n;
+	r->runs = g->runs;
+	int64_t *v[5] = { &r->calls, &r->prim_calls, &r->self_ns, &r->total_ns, &r->bytes };
+	for (int k = 0; k < 5; k++)
+		*v[k] = g->has[k] && g->runs ? g->sum[k] / g->runs : -1;
+	return 0;
+}
+
+static int cmp_text(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL); /* NULL first, as SQL orders */
+	return strcmp(a, b);
+}
+
+/* regions.c's SQL order: strategy, n, then self and total time
+ * descending (unmeasured last), then by the profiler, kind, name and
+ * file texts (not their dict ids, which depend on the order the files
+ * were ingested in) and the line (NULL first). */
+static const struct amd_region_row *ord_v;
+static const struct sw_group *ord_g;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct amd_region_row *x = &ord_v[a], *y = &ord_v[b];
+	int c = cmp_text(x->strategy, y->strategy);
+	if (c || x->n != y->n)
+		return c ? c : (x->n > y->n) - (x->n < y->n);
+	if (x->self_ns != y->self_ns)
+		return x->self_ns < y->self_ns ? 1 : -1;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	const char *p[4] = { x->profiler, x->kind, x->name, x->file },
+		   *q[4] = { y->profiler, y->kind, y->name, y->file };
+	for (int k = 0; k < 4; k++)
+		if ((c = cmp_text(p[k], q[k])) != 0)
+			return c;
+	const struct sw_group *g = &ord_g[a], *h = &ord_g[b];
+	return (g->line > h->line) - (g->line < h->line);
+}
+
+/* Puts v[0..n) (row i from group g[i]) in SQL's order. */
+static int sort_rows(struct amd_region_row *v, const struct sw_group *g, size_t n)
+{
+	size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+	struct amd_region_row *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	if (!ix || !tmp) {
+		free(ix);
+		free(tmp);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	ord_v = v;
+	ord_g = g;
+	if (n > 1)
+		qsort(ix, n, sizeof *ix, cmp_rows);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[ix[i]];
+	memcpy(v, tmp, n * sizeof *v);
+	free(ix);
+	free(tmp);
+	return 0;
+}
+
+static const struct sw_group *part_g; /* qsort has no context argument */
+
+static int cmp_part(const void *a, const void *b)
+{
+	const struct sw_group *x = &part_g[*(const size_t *)a], *y = &part_g[*(const size_t *)b];
+	if (x->conf != y->conf)
+		return x->conf < y->conf ? -1 : 1;
+	if (x->profiler != y->profiler)
+		return x->profiler < y->profiler ? -1 : 1;
+	return (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+/* Each row's share of its configuration's (profiler, kind) self time. */
+static int shares(struct amd_region_row *v, const struct sw_group *g, size_t n)
+{
+	size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+	if (!ix)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		ix[i] = i;
+	part_g = g;
+	if (n > 1)
+		qsort(ix, n, sizeof *ix, cmp_part);
+	for (size_t a = 0, b; a < n; a = b) {
+		int64_t sum = 0;
+		int any = 0;
+		for (b = a; b < n && cmp_part(&ix[a], &ix[b]) == 0; b++)
+			if (v[ix[b]].self_ns >= 0) {
+				sum += v[ix[b]].self_ns;
+				any = 1;
+			}
+		for (size_t k = a; k < b; k++) {
+			struct amd_region_row *r = &v[ix[k]];
+			r->share = r->self_ns >= 0 && any && sum != 0
+				? (double)r->self_ns / (double)sum : NAN;
+		}
+	}
+	free(ix);
+	return 0;
+}
+
+/* Keeps the first limit rows of each configuration (0: all): row i is
+ * the pos[i]-th of its configuration. */
+static int keep_top(struct amd_region_list *l, size_t limit)
+{
+	size_t *pos = malloc((l->n ? l->n : 1) * sizeof *pos);
+	if (!pos)
+		return -1;
+	for (size_t i = 0; i < l->n; i++)
+		pos[i] = i && l->v[i].n == l->v[i - 1].n
+			&& cmp_text(l->v[i].strategy, l->v[i - 1].strategy) == 0 ? pos[i - 1] + 1 : 1;
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!limit || pos[i] <= limit)
+			l->v[k++] = l->v[i];
+		else
+			amd_region_row_free(&l->v[i]);
+	}
+	l->n = k;
+	free(pos);
+	return 0;
+}
+
+static int make_list(struct amd_store *st, const struct sw *s, size_t limit,
+		     struct amd_region_list *out, struct amd_err *err)
+{
+	out->v = calloc(s->ng + 1, sizeof *out->v);
+	if (!out->v)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	sqlite3_stmt *d = amd_store_prepare(st, "SELECT s FROM dict WHERE id = ?1", err);
+	if (!d) {
+		free(out->v);
+		out->v = NULL;
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < s->ng; i++) {
+		rc = to_row(st, d, s, &s->g[i], &out->v[i]);
+		out->n = i + 1;
+	}
+	sqlite3_finalize(d);
+	if (rc < 0) {
+		amd_region_list_free(out);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	if (shares(out->v, s->g, s->ng) < 0) {
+		amd_region_list_free(out);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	out->n_all = s->ng;
+	if (sort_rows(out->v, s->g, s->ng) < 0 || keep_top(out, limit) < 0) {
+		amd_region_list_free(out);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	return 0;
+}
+
+/* The dict id of a filter's text: 0 no filter, -2 a text the store lacks. */
+static int64_t filter_id(struct amd_store *st, const char *text, struct amd_err *err)
+{
+	if (!text)
+		return 0;
+	int64_t id = amd_store_dict_id(st, text, err);
+	return id == 0 ? -2 : id;
+}
+
+static int sweep_top(struct amd_store *st, int64_t sweep_id,
+		     const struct amd_region_filter *f, struct amd_region_list *out,
+		     struct amd_err *err)
+{
+	memset(out, 0, sizeof *out);
+	struct sw s;
+	memset(&s, 0, sizeof s);
+	int64_t kind = filter_id(st, f->kind, err), prof = filter_id(st, f->profiler, err);
+	if (kind == -1 || prof == -1)
+		return -1;
+	int rc = 0;
+	if (kind != -2 && prof != -2) {
+		rc = load_runs(st, sweep_id, &s, err);
+		if (rc == 0 && st->share_regions && !st->region_stash && !kind && !prof)
+			rc = load_rows_shared(st, &s, sweep_id, err);
+		else if (rc == 0)
+			rc = -2;
+		if (rc == -2)
+			rc = load_rows(st, &s, kind, prof, err);
+		if (rc == 0)
+			rc = make_list(st, &s, f->limit, out, err);
+	}
+	sw_free(&s);
+	return rc;
 }
