@@ -43,20 +43,30 @@ LDLIBS  := $(PKG_LIBS) -lm -pthread
 INC_CORE     := -Ilib/core
 INC_MODEL    := $(INC_CORE) -Ilib/model
 INC_INGEST   := $(INC_MODEL) -Ilib/ingest -I$(O)/gen
-INC_STORE    := $(INC_MODEL) -Ilib/store
+# The store's public face is one folder, lib/store/include/: the layers
+# above see only it. The store's own files also see its rooms, each a
+# folder of one job with its private headers (docs/design.md, "The store").
+# The ClickHouse backend's headers (clickhouse.h, ch_*.h, pull.h), still
+# beside the rooms in lib/store/ (issue 32 item 1 moves them).
+INC_CH       := -Ilib/store
+STORE_ROOMS  := db writer query regions packed
+INC_STORE    := $(INC_MODEL) -Ilib/store/include
+INC_STORE_IN := $(INC_STORE) $(addprefix -Ilib/store/,$(STORE_ROOMS)) $(INC_CH)
 INC_ANALYSIS := $(INC_STORE) -Ilib/analysis
 INC_COMPARE  := $(INC_ANALYSIS) -Ilib/compare
 INC_DELIVER  := $(INC_COMPARE) -Ilib/deliver
 INC_CHART    := $(INC_CORE) -Ireport/chart
 INC_REPORT   := $(INC_COMPARE) -Ireport/chart -Ireport
-INC_ALL      := $(INC_DELIVER) -Ilib/ingest -Ireport/chart -Ireport -Icmd
+INC_ALL      := $(INC_DELIVER) -Ilib/ingest -Ireport/chart -Ireport -Icmd $(INC_CH)
 # unit tests, fuzzers and benchmarks also reach a family's own headers
-INC_TEST     := $(INC_ALL) -I$(O)/gen $(addprefix -I,$(wildcard lib/ingest/*/))
+# and the store's rooms
+INC_TEST     := $(INC_ALL) -I$(O)/gen $(addprefix -I,$(wildcard lib/ingest/*/)) \
+                $(addprefix -Ilib/store/,$(STORE_ROOMS))
 
 $(O)/lib/core/%.o:     LAYER_INC := $(INC_CORE)
 $(O)/lib/model/%.o:    LAYER_INC := $(INC_MODEL)
 $(O)/lib/ingest/%.o:   LAYER_INC := $(INC_INGEST)
-$(O)/lib/store/%.o:    LAYER_INC := $(INC_STORE)
+$(O)/lib/store/%.o:    LAYER_INC := $(INC_STORE_IN)
 $(O)/lib/analysis/%.o: LAYER_INC := $(INC_ANALYSIS)
 $(O)/lib/compare/%.o:  LAYER_INC := $(INC_COMPARE)
 $(O)/lib/deliver/%.o:  LAYER_INC := $(INC_DELIVER)
@@ -79,20 +89,22 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree docs-img
+.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
-# The sqlite3 shell's view of the packed metric series (lib/store/metric_ext.c):
+# The sqlite3 shell's view of the packed series (lib/store/packed/metric_ext.c):
 # `.load build/amdahl_metric` gives it the metric_point table. Built without
 # the sanitizers (the shell is not an ASan program), whatever CFLAGS say.
-EXT_SRC := lib/store/metric_ext.c lib/store/metric_sql.c lib/store/metric_pack.c \
-	lib/store/gpu_sql.c lib/store/gpu_pack.c lib/store/packed_vtab.c lib/core/err.c
-$(O)/amdahl_metric.so: $(EXT_SRC) lib/store/metric_sql.h lib/store/metric_pack.h \
-	lib/store/gpu_sql.h lib/store/gpu_pack.h lib/store/packed_vtab.h lib/core/err.h
+# Only the packed room and lib/core: the extension has no store.
+PACKED  := lib/store/packed
+EXT_SRC := $(PACKED)/metric_ext.c $(PACKED)/metric_sql.c $(PACKED)/metric_pack.c \
+	$(PACKED)/gpu_sql.c $(PACKED)/gpu_pack.c $(PACKED)/packed_vtab.c lib/core/err.c
+$(O)/amdahl_metric.so: $(EXT_SRC) $(PACKED)/metric_sql.h $(PACKED)/metric_pack.h \
+	$(PACKED)/gpu_sql.h $(PACKED)/gpu_pack.h $(PACKED)/packed_vtab.h $(PACKED)/le64.h lib/core/err.h
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -DAMD_SQLITE_EXT $(INC_STORE) \
+	@$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -DAMD_SQLITE_EXT $(INC_MODEL) -I$(PACKED) \
 		-o $@ $(EXT_SRC) -lm
 
 $(O)/%.o: %.c
@@ -150,6 +162,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(O)/amdahl $(O)/amdahl_metric.so $(UNIT_BIN)
+	@tests/check-links.sh $(O)
 	@tests/run.sh $(O)
 
 test-san:
@@ -210,6 +223,10 @@ install: $(O)/amdahl
 
 check-tree:
 	@tests/check-tree.sh
+
+# No link-level cycle between folders (tests/check-links.sh; part of test-plain).
+check-links: $(O)/amdahl
+	@tests/check-links.sh $(O)
 
 # The README's history chart, remade from the bundled data (issue 18).
 docs-img: $(O)/amdahl

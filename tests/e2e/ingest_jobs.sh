@@ -1,7 +1,7 @@
 #!/bin/bash
 # ingest_jobs.sh — `ingest -j N` on a small generated sweep (3 runs × 8
 # rank traces, bench/gen_sweep.py): workers of one process take turns at
-# the store's write lock in-process (lib/store/write_gate.h) and read each
+# the store's write lock in-process (lib/store/writer/write_gate.h) and read each
 # unit before taking it (lib/ingest/engine_overlap.h). -j 2 and -j 4 store
 # exactly what -j 1 stores; a bad trace among them fails alone and leaves
 # nothing of itself; the round-eight migration indexes source by sha256
@@ -91,7 +91,7 @@ test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a full disk mid-ingest: every u
 
 new_indexes="SELECT name FROM sqlite_master WHERE name IN ('source_sha256', 'trace_source',
 	'op_average_source') ORDER BY name"
-# lib/store/writer.c's amd_store_source_state
+# lib/store/writer/writer.c's amd_store_source_state
 source_state="SELECT path, sha256 FROM source WHERE path = 'a' OR sha256 = 'b' ORDER BY path = 'a' DESC LIMIT 1"
 test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store from before the source-index migration gets it at its next ingest' '
 	cp "$TMP/j1.db" "$TMP/old.db" &&
@@ -108,7 +108,7 @@ test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store from before the source-
 
 region_indexes="SELECT m.name || ':' || group_concat(c.name, ',') FROM sqlite_master m,
 	pragma_index_info(m.name) c WHERE m.type = 'index' AND m.tbl_name = 'region' GROUP BY m.name ORDER BY m.name"
-# lib/store/regions.c's across_sql: one region name across a sweep, by run
+# lib/store/regions/regions.c's across_sql: one region name across a sweep, by run
 across="SELECT count(*) FROM region g JOIN run ru ON ru.id = g.run_id WHERE ru.sweep_id = 1 AND g.name_id = 7"
 test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store with region_name and region_run(run_id) gets one index (run_id, name_id) and the same regions' '
 	cp "$TMP/j1.db" "$TMP/old9.db" &&

@@ -3,7 +3,7 @@
 # points (real runs of the bundled sweeps lengthened by
 # bench/gen_long_run.py: their own values and time gaps repeated),
 # against the numpy/scipy oracle reading the same files. Before the step
-# look-ups became binary searches (lib/store/metric_points.c) a run of
+# look-ups became binary searches (lib/store/query/metric_points.c) a run of
 # 300 k points took about 20 s here and one of 1 M points did not finish;
 # the time itself is measured in `make bench` (bench/metrics.sh, an input
 # and its double), never here.

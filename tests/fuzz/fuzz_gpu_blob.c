@@ -1,4 +1,4 @@
-/* fuzz_gpu_blob.c — the packed GPU sample reader (lib/store/gpu_pack.h)
+/* fuzz_gpu_blob.c — the packed GPU sample reader (lib/store/packed/gpu_pack.h)
  * on any bytes: a store is a file a user may hand over, so a gpu_series
  * blob can hold anything. amd_gpu_unpack must refuse a length that is
  * not whole samples with one line, and what it accepts must pack back to

@@ -1,4 +1,4 @@
-/* fuzz_metric_blob.c — the packed metric series reader (lib/store/
+/* fuzz_metric_blob.c — the packed metric series reader (lib/store/packed/
  * metric_pack.h) on any bytes: a store is a file a user may hand over,
  * so a metric_series blob can hold anything. amd_metric_unpack must
  * refuse a length that is not whole points with one line, and what it

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """metric_series.py — an independent reader of amdahl's packed metric
-series (lib/store/metric_pack.h: each metric_series row's `points` blob
+series (lib/store/packed/metric_pack.h: each metric_series row's `points` blob
 holds n little-endian int64 steps, then n int64 times in ms, then n
 float64 values; n = length / 24), decoded here with numpy, and of an
 MLflow file store's metric files, for tests/e2e/metric_layout.sh.

@@ -1,5 +1,5 @@
 /* test_intern_cache.c — amd_store_intern with its in-memory cache
- * (lib/store/intern_cache.c): a name seen again in a transaction keeps
+ * (lib/store/db/intern_cache.c): a name seen again in a transaction keeps
  * its id; after a rollback the ids that transaction made are gone from
  * dict, so the cache must not hand them out again (SQLite gives the next
  * new name the same rowid); after a commit the names are still found. */

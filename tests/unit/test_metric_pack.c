@@ -1,4 +1,4 @@
-/* test_metric_pack.c — the packed metric series (lib/store/
+/* test_metric_pack.c — the packed metric series (lib/store/packed/
  * metric_pack.h): the blob's byte layout against values written out by
  * hand, the pack/unpack round trip (NaN, infinities, extreme integers),
  * an empty series, a truncated blob refused, and a long series through

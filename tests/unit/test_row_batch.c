@@ -1,5 +1,5 @@
 /* test_row_batch.c — the held rows and multi-row INSERTs of
- * lib/store/row_batch.c: for a narrow table (a full batch of
+ * lib/store/writer/row_batch.c: for a narrow table (a full batch of
  * ROW_BATCH_ROWS rows) and a wide one (a full batch bounded by
  * ROW_BATCH_PARAMS), and row counts around the batch size (none, one, a
  * batch less one, a batch, a batch and one, several batches and some),

@@ -314,16 +314,28 @@ void amd_store_close(struct amd_store *st)
 	free(st);
 }
 
+/* A turn at a shared connection (sqlite_int.h's amd_store_turns), when
+ * st is one. */
+static void turn_enter(struct amd_store *st)
+{
+	if (st->turns.enter)
+		st->turns.enter(st->turns.holder);
+}
+
+static void turn_leave(struct amd_store *st)
+{
+	if (st->turns.leave)
+		st->turns.leave(st->turns.holder);
+}
+
 /* A unit's transaction: BEGIN IMMEDIATE, or inside a batch a savepoint.
  * On the workers' shared connection the turn comes first: only its
  * holder may read st->batch and st->in_tx. */
 int amd_store_begin(struct amd_store *st, struct amd_err *err)
 {
-	if (st->gate)
-		amd_write_gate_enter(st->gate);
+	turn_enter(st);
 	if (amd_store_exec(st, st->batch ? "SAVEPOINT amd_unit" : "BEGIN IMMEDIATE", err) < 0) {
-		if (st->gate)
-			amd_write_gate_leave(st->gate);
+		turn_leave(st);
 		return -1;
 	}
 	st->in_tx = 1;
@@ -339,8 +351,7 @@ int amd_store_commit(struct amd_store *st, struct amd_err *err)
 	st->in_tx = 0;
 	if (!st->batch) /* in a batch the unit's names stay: the batch holds them */
 		amd_intern_cache_clear(&st->names);
-	if (st->gate) /* last: st is the next worker's from here */
-		amd_write_gate_leave(st->gate);
+	turn_leave(st); /* last: st is the next worker's from here */
 	return 0;
 }
 
@@ -355,17 +366,14 @@ void amd_store_rollback(struct amd_store *st)
 		     NULL, NULL, NULL);
 	st->in_tx = 0;
 	amd_intern_cache_clear(&st->names);
-	if (st->gate) /* last: st is the next worker's from here */
-		amd_write_gate_leave(st->gate);
+	turn_leave(st); /* last: st is the next worker's from here */
 }
 
 int amd_store_batch_begin(struct amd_store *st, struct amd_err *err)
 {
-	if (st->gate) /* held until the batch ends */
-		amd_write_gate_enter(st->gate);
+	turn_enter(st); /* held until the batch ends */
 	if (amd_store_exec(st, "BEGIN IMMEDIATE", err) < 0) {
-		if (st->gate)
-			amd_write_gate_leave(st->gate);
+		turn_leave(st);
 		return -1;
 	}
 	st->batch = 1;
@@ -382,8 +390,7 @@ int amd_store_batch_end(struct amd_store *st, int commit, struct amd_err *err)
 	if (!commit || rc < 0)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	amd_intern_cache_clear(&st->names);
-	if (st->gate)
-		amd_write_gate_leave(st->gate);
+	turn_leave(st);
 	return rc;
 }
 

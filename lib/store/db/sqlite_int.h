@@ -8,7 +8,16 @@
 
 #include "intern_cache.h"
 #include "store.h"
-#include "write_gate.h"
+
+/* Turns at a connection several threads share: the writer's write gate
+ * (writer/write_gate.h) sets them on the ingest workers' connection, and
+ * every write transaction takes one (amd_store_begin). enter is NULL on
+ * every other connection. The store calls them and knows no gate. */
+struct amd_store_turns {
+	void (*enter)(void *holder);
+	void (*leave)(void *holder);
+	void *holder;
+};
 
 struct amd_store {
 	sqlite3 *db;
@@ -25,8 +34,8 @@ struct amd_store {
 	struct amd_stmt_slot *cached;  /* statements kept (stmt_cache.h) */
 	size_t ncached, cap_cached;
 	/* the ingest workers' shared connection: write transactions take
-	 * turns at it (write_gate.h); NULL for every other connection */
-	struct amd_write_gate *gate;
+	 * turns at it (above); none on every other connection */
+	struct amd_store_turns turns;
 	/* one pass over `region` for a sweep's regions and region times in
 	 * one read snapshot (store_read.h's amd_store_read_share_regions):
 	 * the region times' half, kept until region_times.c takes it or the

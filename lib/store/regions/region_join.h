@@ -104,7 +104,7 @@ int rj_cmp_coll(const void *a, const void *b);
  * rows one allocation with their strings (region_walk.c). */
 int rj_emit(struct rj *j, size_t per_run_above, struct amd_region_set *s);
 
-/* A region scan shared with a sweep's region list (regions_sweep.c,
+/* A region scan shared with a sweep's region list (regions.c's sweep_top,
  * store_read.h; these four are region_times.c's): the rows of sweep `sweep`'s traces joined while that
  * scan reads them, kept on the store (region_stash) until
  * amd_store_region_set of the same sweep takes them. */

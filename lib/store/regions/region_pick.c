@@ -5,7 +5,7 @@
  * (configuration, profiler, kind), so the filtered rows keep their order
  * and shares: the same rows the filtered scan gives. */
 #include "region_pick.h"
-#include "regions_sweep.h"
+#include "region_rows.h"
 
 #include <stdlib.h>
 #include <string.h>

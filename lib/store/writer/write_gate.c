@@ -63,6 +63,17 @@ static void gate_free(struct amd_write_gate *g)
  * a few small files never needs it (its open read the schema, and its
  * handle on the log synced the log and its directory once more when
  * the last connection checkpointed at close). */
+/* The store's turns (sqlite_int.h's amd_store_turns) on the gate. */
+static void gate_enter(void *g)
+{
+	amd_write_gate_enter(g);
+}
+
+static void gate_leave(void *g)
+{
+	amd_write_gate_leave(g);
+}
+
 static struct amd_write_gate *gate_new(const char *path, struct amd_err *err)
 {
 	struct amd_write_gate *g = calloc(1, sizeof *g);
@@ -83,7 +94,7 @@ static struct amd_write_gate *gate_new(const char *path, struct amd_err *err)
 		return NULL;
 	}
 	sqlite3_wal_hook(g->st->db, note_frames, g);
-	g->st->gate = g;
+	g->st->turns = (struct amd_store_turns){ gate_enter, gate_leave, g };
 	return g;
 }
 
