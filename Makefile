@@ -37,18 +37,20 @@ LDLIBS  := $(PKG_LIBS) -lm -pthread
 # build error (docs/design.md, "Layers"):
 #   core < model < ingest            (parsers: never the store)
 #   core < model < store < analysis < compare < deliver
+#   store < remote                   (remote stores, loaded into / shipped from SQLite ones)
 #   report/chart < report            (the chart engine knows only core)
 #   cmd, tests: everything
 INC_CORE     := -Ilib/core
 INC_MODEL    := $(INC_CORE) -Ilib/model
 INC_INGEST   := $(INC_MODEL) -Ilib/ingest -I$(O)/gen
 INC_STORE    := $(INC_MODEL) -Ilib/store
+INC_REMOTE   := $(INC_STORE) -Ilib/remote
 INC_ANALYSIS := $(INC_STORE) -Ilib/analysis
 INC_COMPARE  := $(INC_ANALYSIS) -Ilib/compare
 INC_DELIVER  := $(INC_COMPARE) -Ilib/deliver
 INC_CHART    := $(INC_CORE) -Ireport/chart
 INC_REPORT   := $(INC_COMPARE) -Ireport/chart -Ireport
-INC_ALL      := $(INC_DELIVER) -Ilib/ingest -Ireport/chart -Ireport -Icmd
+INC_ALL      := $(INC_DELIVER) -Ilib/remote -Ilib/ingest -Ireport/chart -Ireport -Icmd
 # unit tests, fuzzers and benchmarks also reach a family's own headers
 INC_TEST     := $(INC_ALL) -I$(O)/gen $(addprefix -I,$(wildcard lib/ingest/*/))
 
@@ -56,6 +58,7 @@ $(O)/lib/core/%.o:     LAYER_INC := $(INC_CORE)
 $(O)/lib/model/%.o:    LAYER_INC := $(INC_MODEL)
 $(O)/lib/ingest/%.o:   LAYER_INC := $(INC_INGEST)
 $(O)/lib/store/%.o:    LAYER_INC := $(INC_STORE)
+$(O)/lib/remote/%.o:   LAYER_INC := $(INC_REMOTE)
 $(O)/lib/analysis/%.o: LAYER_INC := $(INC_ANALYSIS)
 $(O)/lib/compare/%.o:  LAYER_INC := $(INC_COMPARE)
 $(O)/lib/deliver/%.o:  LAYER_INC := $(INC_DELIVER)
