@@ -1,10 +1,10 @@
 #!/bin/bash
 # check-tree.sh — the rules of the source tree that the compiler does not
 # check (`make check-tree`, part of `make test`; docs/design.md, "Rules"):
-#   - SQL (sqlite3_ calls) only in lib/store/ and lib/remote/ (which
-#     moves rows between a remote server and SQLite stores), and in the readers of
-#     other tools' SQLite files (MLflow's mlflow.db, Nsight Systems
-#     exports, and lib/ingest/foreign_db.c that opens them);
+#   - SQL (sqlite3_ calls) only in lib/store/, in lib/remote/ (which
+#     moves rows between a remote server and SQLite stores), and in the
+#     readers of other tools' SQLite files (MLflow's mlflow.db, Nsight
+#     Systems exports, and lib/ingest/foreign_db.c that opens them);
 #   - lib/ and report/ never print to the terminal or exit;
 #   - no source file over 800 lines;
 #   - every source file opens with a comment saying what it owns;
