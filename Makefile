@@ -38,6 +38,7 @@ LDLIBS  := $(PKG_LIBS) -lm -pthread
 # build error (docs/design.md, "Layers"):
 #   core < model < ingest            (parsers: never the store)
 #   core < model < store < analysis < compare < deliver
+#   store < remote                   (remote stores, loaded into / shipped from SQLite ones)
 #   report/chart < report            (the chart engine knows only core)
 #   cmd, tests: everything
 INC_CORE     := -Ilib/core
@@ -46,18 +47,18 @@ INC_INGEST   := $(INC_MODEL) -Ilib/ingest -I$(O)/gen
 # The store's public face is one folder, lib/store/include/: the layers
 # above see only it. The store's own files also see its rooms, each a
 # folder of one job with its private headers (docs/design.md, "The store").
-# The ClickHouse backend's headers (clickhouse.h, ch_*.h, pull.h), still
-# beside the rooms in lib/store/ (issue 32 item 1 moves them).
-INC_CH       := -Ilib/store
 STORE_ROOMS  := db writer query regions packed
 INC_STORE    := $(INC_MODEL) -Ilib/store/include
-INC_STORE_IN := $(INC_STORE) $(addprefix -Ilib/store/,$(STORE_ROOMS)) $(INC_CH)
+INC_STORE_IN := $(INC_STORE) $(addprefix -Ilib/store/,$(STORE_ROOMS))
+# The remote backends ship from a staging SQLite store and read through an
+# in-memory one: they see the store's connection room as well.
+INC_REMOTE   := $(INC_STORE) -Ilib/store/db -Ilib/store/packed -Ilib/remote
 INC_ANALYSIS := $(INC_STORE) -Ilib/analysis
 INC_COMPARE  := $(INC_ANALYSIS) -Ilib/compare
 INC_DELIVER  := $(INC_COMPARE) -Ilib/deliver
 INC_CHART    := $(INC_CORE) -Ireport/chart
 INC_REPORT   := $(INC_COMPARE) -Ireport/chart -Ireport
-INC_ALL      := $(INC_DELIVER) -Ilib/ingest -Ireport/chart -Ireport -Icmd $(INC_CH)
+INC_ALL      := $(INC_DELIVER) -Ilib/remote -Ilib/ingest -Ireport/chart -Ireport -Icmd
 # unit tests, fuzzers and benchmarks also reach a family's own headers
 # and the store's rooms
 INC_TEST     := $(INC_ALL) -I$(O)/gen $(addprefix -I,$(wildcard lib/ingest/*/)) \
@@ -67,6 +68,7 @@ $(O)/lib/core/%.o:     LAYER_INC := $(INC_CORE)
 $(O)/lib/model/%.o:    LAYER_INC := $(INC_MODEL)
 $(O)/lib/ingest/%.o:   LAYER_INC := $(INC_INGEST)
 $(O)/lib/store/%.o:    LAYER_INC := $(INC_STORE_IN)
+$(O)/lib/remote/%.o:   LAYER_INC := $(INC_REMOTE)
 $(O)/lib/analysis/%.o: LAYER_INC := $(INC_ANALYSIS)
 $(O)/lib/compare/%.o:  LAYER_INC := $(INC_COMPARE)
 $(O)/lib/deliver/%.o:  LAYER_INC := $(INC_DELIVER)

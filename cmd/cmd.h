@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "remote.h"
 #include "store.h"
 #include "table.h"
 

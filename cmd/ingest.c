@@ -15,7 +15,6 @@
 #include "ingest.h"
 #include "orphans.h"
 #include "writer.h"
-#include "clickhouse.h"
 #include "sqlite_setup.h"
 #include "file.h"
 #include "num.h"
@@ -92,7 +91,7 @@ static int find_orphans(const char *store_path, const struct amd_unit_list *unit
 	struct amd_store *st = NULL;
 	struct amd_orphan *v = NULL;
 	size_t n = 0;
-	if (amd_store_open_tables(store_path, amd_orphan_tables, amd_orphan_table_count, &st,
+	if (amd_location_open_tables(store_path, amd_orphan_tables, amd_orphan_table_count, &st,
 				  err) < 0)
 		return -1;
 	int rc = amd_store_orphans(st, &v, &n, err);
@@ -191,7 +190,7 @@ static void drop_if_new_and_empty(const char *path, int existed, size_t committe
 				  int64_t since)
 {
 	struct amd_err err = {{0}};
-	if (committed || amd_store_drop_if_new(path, since, &err) < 0 || existed)
+	if (committed || amd_location_drop_if_new(path, since, &err) < 0 || existed)
 		return;
 	static const char *const suffix[] = {"", "-wal", "-shm"};
 	for (int i = 0; i < 3; i++) {
@@ -272,12 +271,12 @@ static int check_run(const char *store_path, const struct amd_ingest_opts *o,
 	static const char *const run_tables[] = {"run", "sweep"};
 	char near[512] = "";
 	int64_t id = 0;
-	int held = amd_store_exists(store_path, err);
+	int held = amd_location_exists(store_path, err);
 	if (held < 0)
 		return -1;
 	if (held) {
 		struct amd_store *st = NULL;
-		if (amd_store_open_tables(store_path, run_tables, 2, &st, err) < 0)
+		if (amd_location_open_tables(store_path, run_tables, 2, &st, err) < 0)
 			return -1;
 		id = amd_store_run_find(st, o->run, NULL, near, sizeof near, err);
 		amd_store_close(st);
@@ -305,7 +304,7 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	keep_freed_blocks();
 	/* before an input file is detected as SQLite (foreign_db.c) */
-	amd_sqlite_setup(amd_ch_is_url(ctx->store_path) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);
+	amd_sqlite_setup(amd_remote_find(ctx->store_path) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);
 	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
 	int json = 0, quiet = 0;
 	int rc = parse_options(argc, argv, &o, &json, &quiet);
@@ -327,7 +326,7 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	o.progress_ctx = &p;
 	int existed = access(ctx->store_path, F_OK) == 0;
 	int64_t since = (int64_t)time(NULL);
-	struct amd_ingest_target target = amd_store_target(ctx->store_path);
+	struct amd_ingest_target target = amd_location_target(ctx->store_path);
 	int failed = amd_ingest_units(&target, &units, &o, &err);
 	if (failed < 0) {
 		amd_unit_list_free(&units);

@@ -74,7 +74,7 @@ int cmd_link(int argc, char **argv, struct cmd_ctx *ctx)
 	char real[PATH_MAX];
 	const char *path = realpath(argv[optind], real) ? real : argv[optind];
 	struct amd_err err = {{0}};
-	int rc = amd_store_link_at(ctx->store_path, &ctx->config, path, argv[optind + 1], sweep,
+	int rc = amd_location_link(ctx->store_path, &ctx->config, path, argv[optind + 1], sweep,
 				   &err);
 	if (rc < 0)
 		return cmd_error("link", "%s", err.msg);

@@ -123,7 +123,7 @@ static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
 			return cmd_error(c->name, "%s", err.msg);
 	}
 	if (c->needs & NEEDS_STORE_READ &&
-	    amd_store_open(ctx->store_path, AMD_STORE_READ, &ctx->store, &err) < 0)
+	    amd_location_open_read(ctx->store_path, NULL, 0, &ctx->store, &err) < 0)
 		return cmd_error(c->name, "%s", err.msg);
 	return 0;
 }

@@ -71,7 +71,7 @@ int cmd_open_named(const char *path, const char *cmd, const char *const *sel, si
 	struct amd_err err = {{0}};
 	if (!r.names || !r.parsed || !r.owned || named < 0)
 		rc = cmd_error(cmd, "out of memory");
-	else if (amd_store_open_read(path, r.names, all ? 0 : r.n, out, &err) < 0)
+	else if (amd_location_open_read(path, r.names, all ? 0 : r.n, out, &err) < 0)
 		rc = cmd_error(cmd, "%s", err.msg);
 	reads_free(&r, nsel);
 	return rc;

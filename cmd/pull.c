@@ -1,12 +1,11 @@
 /* pull.c — `amdahl pull --to FILE [--from URL] [--sweep S]`: a shared
  * ClickHouse store (or one sweep of it) copied into a local SQLite store
- * file (lib/store/pull.h); the counterpart of push. */
+ * file (lib/remote/remote.h); the counterpart of push. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "pull.h"
 
 static void help(void)
 {
@@ -47,7 +46,7 @@ int cmd_pull(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("pull", "expected --to FILE; see 'amdahl pull --help'");
 	size_t n = 0;
 	struct amd_err err = {{0}};
-	if (amd_store_pull(from, sweep, to, &n, &err) < 0)
+	if (amd_remote_pull(from, sweep, to, &n, &err) < 0)
 		return cmd_error("pull", "%s", err.msg);
 	printf("%zu sources pulled into %s\n", n, to);
 	return EXIT_OK;

@@ -1,10 +1,9 @@
 /* push.c — `amdahl push --to URL [--sweep S]`: hands what the local
- * store holds over to a shared ClickHouse store (lib/store/ch_push.h). */
+ * store holds over to a shared ClickHouse store (lib/remote/remote.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ch_push.h"
 #include "cmd.h"
 
 static void help(void)
@@ -41,7 +40,7 @@ int cmd_push(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("push", "expected --to clickhouse://…; see 'amdahl push --help'");
 	struct amd_push_counts n;
 	struct amd_err err = {{0}};
-	if (amd_ch_push(ctx->store_path, to, sweep, &n, &err) < 0)
+	if (amd_remote_push(ctx->store_path, to, sweep, &n, &err) < 0)
 		return cmd_error("push", "%s", err.msg);
 	printf("%zu pushed, %zu replaced, %zu unchanged\n", n.pushed, n.replaced, n.unchanged);
 	return EXIT_OK;

@@ -5,7 +5,6 @@
 
 #include "buf.h"
 #include "cmd.h"
-#include "user_sql.h"
 
 static void help(void)
 {
@@ -29,7 +28,7 @@ int cmd_sql(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("sql", "expected one QUERY (quote it); see 'amdahl sql --help'");
 	struct amd_buf out = {0};
 	struct amd_err err = {{0}};
-	if (amd_store_sql(ctx->store_path, argv[1], &out, &err) < 0) {
+	if (amd_location_sql(ctx->store_path, argv[1], &out, &err) < 0) {
 		amd_buf_free(&out);
 		return cmd_error("sql", "%s", err.msg);
 	}

@@ -1,9 +1,10 @@
 #!/bin/bash
 # check-tree.sh — the rules of the source tree that the compiler does not
 # check (`make check-tree`, part of `make test`; docs/design.md, "Rules"):
-#   - SQL (sqlite3_ calls) only in lib/store/, and in the readers of
-#     other tools' SQLite files (MLflow's mlflow.db, Nsight Systems
-#     exports, and lib/ingest/foreign_db.c that opens them);
+#   - SQL (sqlite3_ calls) only in lib/store/, in lib/remote/ (which
+#     moves rows between a remote server and SQLite stores), and in the
+#     readers of other tools' SQLite files (MLflow's mlflow.db, Nsight
+#     Systems exports, and lib/ingest/foreign_db.c that opens them);
 #   - lib/ and report/ never print to the terminal or exit;
 #   - every source file opens with a comment saying what it owns;
 #   - header basenames and include guards are unique (headers are
@@ -29,9 +30,14 @@ libsrc=$(find lib report -name '*.[ch]' | sort)
 
 # Readers of someone else's SQLite file must use SQL on it: mlflow.db,
 # Nsight Systems exports (lib/ingest/profile/nsys*.c), and the helper
-# that opens them read-only (lib/ingest/foreign_db.c).
-check "sqlite3_ only in lib/store/ and the readers of foreign SQLite files" \
-	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
+# that opens them read-only (lib/ingest/foreign_db.c). A remote backend
+# (lib/remote/) moves rows between its server and SQLite stores: it
+# ships a unit's rows from the staging store the SQLite writer filled,
+# and loads a read's rows into the in-memory store the queries run on,
+# value by value through sqlite3 statements.
+check "sqlite3_ only in lib/store/, lib/remote/ and the readers of foreign SQLite files" \
+	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/remote/' |
+	   grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
 	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
 
 check "lib/ and report/ never print to the terminal or exit" \

@@ -1,5 +1,5 @@
 /* test_clickhouse.c — the ClickHouse backend's pieces that need no
- * server (lib/store/clickhouse.h, ch_ship.h, ch_tables.h): store URLs and
+ * server (lib/remote/clickhouse.h, ch_ship.h, ch_tables.h): store URLs and
  * what is refused in them, ids computed on the client against sha256sum,
  * TSV and SQL-literal escaping, the table list's own consistency, and
  * RowBinary rows (ch_rowbinary.h) against bytes written out by hand from
@@ -19,6 +19,7 @@
 #include "ch_ship.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
+#include "user_sql.h"
 
 static void urls(void **state)
 {
@@ -56,7 +57,7 @@ static void escaping(void **state)
 {
 	(void)state;
 	struct amd_buf b = {0};
-	assert_int_equal(amd_ch_tsv_text(&b, "a\tb\nc\\d\re"), 0);
+	assert_int_equal(amd_tsv_text(&b, "a\tb\nc\\d\re"), 0);
 	assert_string_equal(b.data, "a\\tb\\nc\\\\d\\re");
 	b.len = 0;
 	assert_int_equal(amd_ch_quote(&b, "it's a\\path"), 0);

@@ -27,7 +27,9 @@ struct amd_store {
 	/* a batch (amd_store_batch_begin) is open: a unit's transaction is
 	 * a savepoint inside it, and only the batch's end commits */
 	int batch;
-	int part; /* a part of a ClickHouse store (amd_store_open_read) */
+	/* set when the store is a part of the store at path: opens it whole
+	 * (amd_store_set_whole, amd_store_whole) */
+	amd_store_open_whole_fn open_whole;
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */

@@ -9,9 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ch_load.h"
-#include "ch_schema.h"
-#include "clickhouse.h"
 #include "metric_sql.h"
 #include "region_scan.h"
 #include "schema.h"
@@ -171,33 +168,15 @@ static int read_only_probe(struct amd_store *st, struct amd_err *err)
 	return amd_store_check_foreign(st, err);
 }
 
-int amd_store_open_read(const char *path, const char *const *names, size_t n,
-			struct amd_store **out, struct amd_err *err)
-{
-	if (amd_ch_is_url(path))
-		return amd_ch_store_open(path, names, n, out, err);
-	return amd_store_open(path, AMD_STORE_READ, out, err);
-}
-
-int amd_store_open_tables(const char *path, const char *const *tables, size_t n,
-			  struct amd_store **out, struct amd_err *err)
-{
-	if (amd_ch_is_url(path))
-		return amd_ch_store_open_tables(path, NULL, 0, tables, n, out, err);
-	return amd_store_open(path, AMD_STORE_READ, out, err);
-}
-
-int amd_store_exists(const char *path, struct amd_err *err)
-{
-	if (amd_ch_is_url(path))
-		return amd_ch_store_exists(path, err);
-	return access(path, F_OK) == 0;
-}
-
 int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err)
 {
 	*whole = st;
-	return st->part ? amd_ch_store_open(st->path, NULL, 0, whole, err) : 0;
+	return st->open_whole ? st->open_whole(st->path, whole, err) : 0;
+}
+
+void amd_store_set_whole(struct amd_store *st, amd_store_open_whole_fn open_whole)
+{
+	st->open_whole = open_whole;
 }
 
 /* SQL's name_cap(s): amd_name_cap for a name a statement copies from a
@@ -226,9 +205,6 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
-	if (amd_ch_is_url(path)) /* the ClickHouse backend: ch_load.c */
-		return mode == AMD_STORE_READ ? amd_ch_store_open(path, NULL, 0, out, err)
-			: amd_fail(err, "%s: a ClickHouse store is written by ingest only", path);
 	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
 		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"
 				" (or name one with --store)", path);
@@ -507,9 +483,4 @@ int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err 
 const char *amd_store_path(const struct amd_store *st)
 {
 	return st->path;
-}
-
-int amd_store_drop_if_new(const char *path, int64_t since, struct amd_err *err)
-{
-	return amd_ch_is_url(path) ? amd_ch_drop_if_new(path, since, err) : 0;
 }

@@ -24,7 +24,7 @@ int amd_store_orphans(struct amd_store *st, struct amd_orphan **out, size_t *n,
 		      struct amd_err *err);
 void amd_orphans_free(struct amd_orphan *v, size_t n);
 
-/* The tables amd_store_orphans reads (for amd_store_open_tables). */
+/* The tables amd_store_orphans reads (a read may load only these). */
 extern const char *const amd_orphan_tables[];
 extern const size_t amd_orphan_table_count;
 
@@ -56,8 +56,8 @@ int amd_store_link_source(struct amd_store *st, const struct amd_config *cfg,
 			  const char *path, const char *run, const char *sweep, int create,
 			  struct amd_err *err);
 
-/* The same on the store at store_path (`amdahl link`): a SQLite file
- * opened to write, or a ClickHouse store (ch_relink.h; create unused). */
+/* The same on the SQLite store at store_path, opened to write (`amdahl
+ * link`; a remote store: lib/remote's amd_location_link). */
 int amd_store_link_at(const char *store_path, const struct amd_config *cfg,
 		      const char *path, const char *run, const char *sweep, struct amd_err *err);
 

@@ -3,8 +3,9 @@
  * (runs.h, traces.h, run_facts.h, sources.h, gpu_samples.h,
  * pyspy_samples.h, writer.h) are the store interface; the SQLite backend
  * implements them in the .c files of lib/store, and all SQL of amdahl lives there
- * (sqlite_int.h is the backend's own). A second backend implements the
- * same headers. See docs/design.md, "The store". */
+ * (sqlite_int.h is the backend's own). A remote store (lib/remote/) is
+ * read through an in-memory store these same queries run on. See
+ * docs/design.md, "The store". */
 #ifndef AMD_STORE_H
 #define AMD_STORE_H
 
@@ -25,29 +26,17 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err);
 void amd_store_close(struct amd_store *st);
 
-/* Opens path to read what a command names (n names: sweeps, runs by id
- * or name, source files). A SQLite store is read in place, whole; a
- * ClickHouse store loads only the rows of those runs' sources (all of
- * it when n is 0 or the names match nothing), so a one-sweep read does
- * not grow with the other sweeps the store holds. */
-int amd_store_open_read(const char *path, const char *const *names, size_t n,
-			struct amd_store **out, struct amd_err *err);
-
-/* Opens path to read for queries of only these tables (n of them, and
- * source): a SQLite store in place; a ClickHouse store loads those
- * tables' committed rows and no other (amd_orphan_tables: the check an
- * ingest ends with need not load every metric point). */
-int amd_store_open_tables(const char *path, const char *const *tables, size_t n,
-			  struct amd_store **out, struct amd_err *err);
-
-/* 1 when path holds a store (a SQLite file is there; a ClickHouse
- * database has the store's tables), 0 when not, -1 on an error. */
-int amd_store_exists(const char *path, struct amd_err *err);
-
 /* The whole store st is a part of, for what a part cannot answer alone
  * (an error's list of every sweep or key): *whole is st itself when st
  * is whole, else the store opened whole (the caller closes it). */
 int amd_store_whole(struct amd_store *st, struct amd_store **whole, struct amd_err *err);
+
+/* Marks st as a part of the store at its path (a remote store's read
+ * loaded only in part, lib/remote): open_whole opens that store whole,
+ * for amd_store_whole. */
+typedef int (*amd_store_open_whole_fn)(const char *path, struct amd_store **out,
+				       struct amd_err *err);
+void amd_store_set_whole(struct amd_store *st, amd_store_open_whole_fn open_whole);
 
 /* BEGIN IMMEDIATE (waits for other writers up to the busy timeout).
  * Inside a batch: a savepoint, which commit releases into the batch and
@@ -83,12 +72,5 @@ int amd_store_schema_version(struct amd_store *st);
 
 /* The path the store was opened at (for messages). */
 const char *amd_store_path(const struct amd_store *st);
-
-/* After an ingest that committed nothing: a ClickHouse store whose
- * schema was made at or after since (unix seconds: by that ingest) and
- * holds no source loses its tables, as cmd/ingest.c removes a new SQLite
- * file, so a failed first ingest leaves no store. 0 (also for a path,
- * which is left alone), or -1 with err. */
-int amd_store_drop_if_new(const char *path, int64_t since, struct amd_err *err);
 
 #endif

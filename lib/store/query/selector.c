@@ -315,7 +315,7 @@ int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view 
 {
 	struct amd_store *whole;
 	int rc = select_in(st, text, out, n, err);
-	if (rc == 0 || !st->part || amd_store_whole(st, &whole, err) < 0)
+	if (rc == 0 || amd_store_whole(st, &whole, err) < 0 || whole == st)
 		return rc;
 	rc = select_in(whole, text, out, n, err);
 	amd_runs_free(*out, *n);

@@ -1,15 +1,36 @@
-/* user_sql.c — a user's read-only SQL (user_sql.h): on SQLite through a
- * read-only connection and sqlite3_stmt_readonly; on ClickHouse sent to
- * the server with readonly=1, where the event-level tables and every
- * ingest attempt are (the view `committed` lists the visible ones). */
+/* user_sql.c — a user's read-only SQL on a SQLite store (user_sql.h):
+ * through a read-only connection and sqlite3_stmt_readonly, the answer
+ * as TabSeparated text. */
 #include "user_sql.h"
 #include "sqlite_int.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ch_ship.h"
-#include "clickhouse.h"
+int amd_tsv_text(struct amd_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		const char *e = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n"
+			: *s == '\r' ? "\\r" : NULL;
+		if (e ? amd_buf_append(b, e, 2) < 0 : amd_buf_append(b, s, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Column i of q's current row as a TabSeparated cell (NULL as \N). */
+static int tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i)
+{
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_NULL: return amd_buf_append(b, "\\N", 2);
+	case SQLITE_INTEGER: return amd_buf_printf(b, "%lld", (long long)sqlite3_column_int64(q, i));
+	case SQLITE_FLOAT: return amd_buf_printf(b, "%.17g", sqlite3_column_double(q, i));
+	default: {
+		const char *s = (const char *)sqlite3_column_text(q, i);
+		return s ? amd_tsv_text(b, s) : -1;
+	}
+	}
+}
 
 static int sqlite_sql(struct amd_store *st, const char *sql, struct amd_buf *out,
 		      struct amd_err *err)
@@ -27,7 +48,7 @@ static int sqlite_sql(struct amd_store *st, const char *sql, struct amd_buf *out
 	bad |= n && amd_buf_append(out, "\n", 1) < 0;
 	while (!bad && (rc = sqlite3_step(q)) == SQLITE_ROW) {
 		for (int i = 0; i < n; i++)
-			bad |= (i && amd_buf_append(out, "\t", 1) < 0) || amd_ch_tsv_cell(out, q, i) < 0;
+			bad |= (i && amd_buf_append(out, "\t", 1) < 0) || tsv_cell(out, q, i) < 0;
 		bad |= amd_buf_append(out, "\n", 1) < 0;
 	}
 	if (bad)
@@ -38,14 +59,6 @@ static int sqlite_sql(struct amd_store *st, const char *sql, struct amd_buf *out
 int amd_store_sql(const char *location, const char *sql, struct amd_buf *out,
 		  struct amd_err *err)
 {
-	if (amd_ch_is_url(location)) {
-		struct amd_ch *ch = NULL;
-		if (amd_ch_open(location, &ch, err) < 0)
-			return -1;
-		int rc = amd_ch_user_query(ch, sql, out, err);
-		amd_ch_close(ch);
-		return rc;
-	}
 	struct amd_store *st = NULL;
 	if (amd_store_open(location, AMD_STORE_READ, &st, err) < 0)
 		return -1;

@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "buf.h"
-#include "ch_relink.h"
-#include "clickhouse.h"
 #include "run_columns.h"
 #include "selector_hint.h"
 
@@ -231,14 +229,6 @@ int amd_store_link_source(struct amd_store *st, const struct amd_config *cfg,
 int amd_store_link_at(const char *store_path, const struct amd_config *cfg,
 		      const char *path, const char *run, const char *sweep, struct amd_err *err)
 {
-	if (amd_ch_is_url(store_path)) {
-		struct amd_ch *ch = NULL;
-		if (amd_ch_open(store_path, &ch, err) < 0)
-			return -1;
-		int rc = amd_ch_relink(ch, path, run, sweep, 0, err);
-		amd_ch_close(ch);
-		return rc;
-	}
 	struct amd_store *st = NULL;
 	if (amd_store_open(store_path, AMD_STORE_WRITE, &st, err) < 0)
 		return -1;

@@ -10,9 +10,6 @@
 #include "write_gate.h"
 #include "writer.h"
 
-#include "ch_target.h"
-#include "clickhouse.h"
-
 /* Creates and migrates the store on the workers' shared connection,
  * which stays open for them until release (it was opened, migrated
  * and closed here, and each worker opened it again: a one-file ingest
@@ -145,8 +142,6 @@ static int target_forget(void *conn, const char *path, struct amd_err *err)
 
 struct amd_ingest_target amd_store_target(const char *path)
 {
-	if (amd_ch_is_url(path))
-		return amd_ch_target(path);
 	return (struct amd_ingest_target){
 		.ctx = (void *)path,
 		.prepare = target_prepare,

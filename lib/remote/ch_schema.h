@@ -18,7 +18,7 @@ int amd_ch_store_exists(const char *url, struct amd_err *err);
 /* Checks a store for reading: it exists and has this amdahl's version. */
 int amd_ch_check_version(struct amd_ch *ch, struct amd_err *err);
 
-/* What a failed first ingest leaves (store.h amd_store_drop_if_new):
+/* What a failed first ingest leaves (remote.h amd_location_drop_if_new):
  * drops the store's tables at url when no source is committed and its
  * schema was made at or after since (unix seconds, the server's clock).
  * The database itself stays (it may be one an administrator made). */

@@ -20,6 +20,7 @@
 #include "ch_rowbinary.h"
 #include "ch_scope.h"
 #include "ch_tables.h"
+#include "user_sql.h"
 
 #define BATCH_BYTES (8u << 20)
 
@@ -108,17 +109,6 @@ int64_t amd_ch_new_attempt(void)
 	return r ? (int64_t)r : 1;
 }
 
-int amd_ch_tsv_text(struct amd_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		const char *e = *s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n"
-			: *s == '\r' ? "\\r" : NULL;
-		if (e ? amd_buf_append(b, e, 2) < 0 : amd_buf_append(b, s, 1) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int amd_ch_quote(struct amd_buf *b, const char *s)
 {
 	if (amd_buf_append(b, "'", 1) < 0)
@@ -129,19 +119,6 @@ int amd_ch_quote(struct amd_buf *b, const char *s)
 		else if (amd_buf_append(b, s, 1) < 0)
 			return -1;
 	return amd_buf_append(b, "'", 1);
-}
-
-int amd_ch_tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i)
-{
-	switch (sqlite3_column_type(q, i)) {
-	case SQLITE_NULL: return amd_buf_append(b, "\\N", 2);
-	case SQLITE_INTEGER: return amd_buf_printf(b, "%lld", (long long)sqlite3_column_int64(q, i));
-	case SQLITE_FLOAT: return amd_buf_printf(b, "%.17g", sqlite3_column_double(q, i));
-	default: {
-		const char *s = (const char *)sqlite3_column_text(q, i);
-		return s ? amd_ch_tsv_text(b, s) : -1;
-	}
-	}
 }
 
 static int send_batch(struct amd_ch *ch, const struct ch_table *t, struct amd_buf *b,
@@ -206,8 +183,8 @@ static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source
 {
 	struct amd_buf b = {0};
 	int bad = amd_buf_printf(&b, "%lld\t", (long long)attempt) < 0 ||
-		  amd_ch_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
-		  amd_ch_tsv_text(&b, src->kind) < 0 ||
+		  amd_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
+		  amd_tsv_text(&b, src->kind) < 0 ||
 		  amd_buf_printf(&b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
 				 src->sha256, (long long)ts.tv_sec,
 				 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0;

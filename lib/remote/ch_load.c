@@ -475,6 +475,11 @@ int amd_ch_store_open(const char *url, const char *const *names, size_t n,
 	return amd_ch_store_open_tables(url, names, n, NULL, 0, out, err);
 }
 
+static int open_whole(const char *url, struct amd_store **out, struct amd_err *err)
+{
+	return amd_ch_store_open(url, NULL, 0, out, err);
+}
+
 int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n,
 			     const char *const *tables, size_t ntables,
 			     struct amd_store **out, struct amd_err *err)
@@ -495,8 +500,10 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 		else {
 			free(st->path);
 			st->path = name;
-			st->part = part && *part;
-			rc = load_all(ch, st, st->part ? part : amd_ch_committed_sql, tables, ntables,
+			int in_part = part && *part;
+			if (in_part) /* what a part cannot answer: the whole store */
+				amd_store_set_whole(st, open_whole);
+			rc = load_all(ch, st, in_part ? part : amd_ch_committed_sql, tables, ntables,
 				      err);
 			st->mode = AMD_STORE_READ;
 		}

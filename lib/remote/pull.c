@@ -1,16 +1,15 @@
-/* pull.c — `amdahl pull` (pull.h): the ClickHouse store loaded into an
- * in-memory SQLite store by the reading path (ch_load.c, scoped by
- * ch_scope.c), and that database's image written whole as the output
- * file (outfile.h), so the copy answers every command as the ClickHouse
- * store does. */
-#include "pull.h"
+/* pull.c — `amdahl pull` (remote.h's amd_remote_pull): the remote store
+ * loaded into an in-memory SQLite store by the backend's reading path
+ * (on ClickHouse ch_load.c, scoped by ch_scope.c), and that database's
+ * image written whole as the output file (outfile.h), so the copy
+ * answers every command as the remote store does. */
+#include "remote_ops.h"
 #include "sqlite_int.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clickhouse.h"
 #include "outfile.h"
 
 /* A store file whose write-ahead log is not empty is in use (or was left
@@ -47,18 +46,14 @@ static int write_image(struct amd_store *st, const char *to, struct amd_err *err
 	return rc;
 }
 
-int amd_store_pull(const char *url, const char *sweep, const char *to, size_t *nsources,
-		   struct amd_err *err)
+int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,
+			 const char *to, size_t *nsources, struct amd_err *err)
 {
-	*nsources = 0;
-	if (!amd_ch_is_url(url))
-		return amd_fail(err, "%s: pull reads a ClickHouse store (clickhouse://…); a SQLite "
-				     "store is copied with cp", url);
 	if (check_target(to, err) < 0)
 		return -1;
 	const char *names[] = {sweep};
 	struct amd_store *st;
-	if (amd_store_open_read(url, names, sweep ? 1 : 0, &st, err) < 0)
+	if (r->open_read(url, names, sweep ? 1 : 0, NULL, 0, &st, err) < 0)
 		return -1;
 	int rc = 0;
 	if (sweep) {

@@ -38,12 +38,6 @@ int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, l
  * amd_ch_committed_sql), then deletes the attempts it replaces. */
 int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err);
 
-/* Appends s escaped for TabSeparated (\\ \t \n \r). */
-int amd_ch_tsv_text(struct amd_buf *b, const char *s);
-
-/* Appends column i of q's current row as a TabSeparated cell (NULL as \\N). */
-int amd_ch_tsv_cell(struct amd_buf *b, sqlite3_stmt *q, int i);
-
 /* Appends s to b as a ClickHouse string literal ('…' with \ and ' escaped). */
 int amd_ch_quote(struct amd_buf *b, const char *s);
 

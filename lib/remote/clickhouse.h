@@ -3,7 +3,7 @@
  * parsed with libcurl's URL API, the password from
  * $AMDAHL_CLICKHOUSE_PASSWORD or ~/.netrc (never the URL), and one SQL
  * statement at a time over the HTTP interface with libcurl. Included
- * only inside lib/store; docs/design.md, "The ClickHouse backend". */
+ * only inside lib/remote; docs/design.md, "The ClickHouse backend". */
 #ifndef AMD_CLICKHOUSE_H
 #define AMD_CLICKHOUSE_H
 

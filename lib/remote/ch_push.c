@@ -157,11 +157,6 @@ int amd_ch_push(const char *local, const char *url, const char *sweep,
 		struct amd_push_counts *counts, struct amd_err *err)
 {
 	memset(counts, 0, sizeof *counts);
-	if (!amd_ch_is_url(url))
-		return amd_fail(err, "%s: push goes to a ClickHouse store"
-				" (clickhouse://[user@]host:port/database)", url);
-	if (amd_ch_is_url(local))
-		return amd_fail(err, "%s: push reads a local SQLite store (--store FILE)", local);
 	struct amd_store *st = NULL;
 	struct amd_ch *ch = NULL;
 	if (amd_store_open(local, AMD_STORE_READ, &st, err) < 0)
