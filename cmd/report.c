@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "cmd.h"
 #include "compare_cmd.h"
 #include "report.h"
@@ -165,8 +166,7 @@ static int print_result(const struct report_opts *o, const struct report_result 
 	cJSON_AddNumberToObject(j, "pages", r->pages);
 	cJSON_AddNumberToObject(j, "charts", (double)r->charts);
 	cJSON_AddNumberToObject(j, "charts_missing", (double)r->missing);
-	if (r->gate[0])
-		cJSON_AddStringToObject(j, "gate", r->gate);
+	amd_json_str(j, "gate", r->gate_json);
 	return cmd_print_json("report build", j);
 }
 

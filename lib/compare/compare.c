@@ -28,6 +28,17 @@ const char *amd_verdict_name(enum amd_verdict v)
 	}
 }
 
+const char *amd_verdict_json(enum amd_verdict v)
+{
+	switch (v) {
+	case AMD_IMPROVEMENT: return "improvement";
+	case AMD_REGRESSION: return "regression";
+	case AMD_INSUFFICIENT:
+	case AMD_MISSING: return "insufficient_data";
+	default: return "no_change";
+	}
+}
+
 const char *amd_row_verdict(const struct amd_cmp_row *r)
 {
 	if (!r->gated && r->verdict == AMD_REGRESSION)

@@ -22,7 +22,7 @@
 /* A row: metric, strategies, n, gated, direction, threshold, alpha, both
  * sides' runs, medians and values, ratio and CI, U, p, method, Holm p,
  * verdict, note. NULL when out of memory. */
-cJSON *amd_compare_row_json(const struct amd_cmp_row *r);
+cJSON *amd_compare_row_json(const struct amd_cmp_row *r, double level);
 
 struct amd_cmp_json_opts {
 	const char *base_store, *cand_store; /* "store" of each side; NULL: left out */

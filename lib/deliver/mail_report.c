@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "compare_json.h"
+#include "verdict.h"
 #include "file.h"
 #include "template.h" /* the one template engine */
 
@@ -92,7 +93,8 @@ int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd
 	if (!root)
 		return -1;
 	char *v;
-	int rc = copy(amd_comparison_json_result(root), &v);
+	/* shown as the gate prints it; a file older than schema_version 1 as it says */
+	int rc = copy(amd_gate_result_shown(amd_comparison_json_result(root), 1), &v);
 	cJSON_Delete(root);
 	if (rc < 0)
 		return amd_fail(err, "out of memory");
@@ -114,7 +116,7 @@ static int load_json(const char *path, struct amd_mail_report *r, struct amd_err
 	const cJSON *gate = cJSON_GetObjectItemCaseSensitive(root, "gate");
 	int rc = copy(sweep_name(root), &r->sweep);
 	if (rc == 0)
-		rc = copy(amd_comparison_json_result(gate), &r->gate);
+		rc = copy(amd_gate_result_shown(amd_comparison_json_result(gate), 0), &r->gate);
 	if (rc < 0) {
 		cJSON_Delete(root);
 		return amd_fail(err, "out of memory");
