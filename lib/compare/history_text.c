@@ -89,7 +89,7 @@ static cJSON *group_json(const struct amd_history_group *g, double level)
 		 amd_json_str(o, "order", g->order) &&
 		 cJSON_AddNumberToObject(o, "runs", (double)g->nruns) &&
 		 cJSON_AddNumberToObject(o, "median", g->median) &&
-		 amd_json_ci(o, "ci", &g->ci, level) == 0 &&
+		 amd_json_interval(o, "ci", g->ci.valid, g->ci.lo, g->ci.hi, level) &&
 		 put(o, "values", cJSON_CreateDoubleArray(g->values, (int)g->nruns));
 	if (ok)
 		return o;
@@ -120,7 +120,7 @@ static cJSON *change_json(const struct amd_history *h, const struct amd_history_
 		 put(o, "before", side_json(h, c->from, c->group, c->nbefore, c->before)) &&
 		 put(o, "after", side_json(h, c->group, c->to, c->nafter, c->after)) &&
 		 cJSON_AddNumberToObject(o, "ratio", c->ratio) &&
-		 amd_json_ci(o, "ci", &c->ci, h->level) == 0 &&
+		 amd_json_interval(o, "ci", c->ci.valid, c->ci.lo, c->ci.hi, h->level) &&
 		 cJSON_AddNumberToObject(o, "p", c->mwu.p) &&
 		 cJSON_AddNumberToObject(o, "p_permutation", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "divergence", c->q) &&
