@@ -42,8 +42,18 @@ def expected_detectable(r, family):
     return z * math.sqrt(sb * sb / m + sc * sc / n) / abs(b["median"])
 
 
+def shown(r):
+    """The verdict in the words the CSV and tables print (amd_row_verdict)."""
+    v = r["verdict"]
+    if not r["gated"] and v in ("regression", "improvement"):
+        return "worse" if v == "regression" else "better"
+    if v == "insufficient_data" and not (r["baseline"]["runs"] and r["candidate"]["runs"]):
+        return "missing"
+    return v.replace("_", " ")
+
+
 def expected_likely(r):
-    if r["verdict"] != "insufficient data" or not r.get("ci"):
+    if r["verdict"] != "insufficient_data" or not r["ci"]:
         return None
     up, down = 1 + r["threshold"], 1 - r["threshold"]
     above, below = r["ci"]["lo"] > up, r["ci"]["hi"] < down
@@ -91,7 +101,7 @@ def main():
         want = expected_detectable(r, family)
         got = r.get("detectable_change")
         if want == "none":
-            say(got is None and "detectable_note" in r, name + ": no detectable change", repr(got))
+            say(got is None and r["detectable_note"] is not None, name + ": no detectable change", repr(got))
         elif want is not None:
             say(got is not None and abs(got - want) <= 1e-9 * max(1, abs(want)),
                 name + ": detectable change %.6g" % want, "amdahl: %r" % got)
@@ -107,9 +117,9 @@ def main():
         for r, c in zip(d["rows"], rows):
             near = lambda a, b: abs(float(a) - b) <= 1e-12 * max(1, abs(b))
             same = (c["metric"] == r["metric"] and float(c["n"]) == r["n"] and
-                    near(c["ratio"], r["ratio"]) and c["verdict"] == r["verdict"] and
+                    near(c["ratio"], r["ratio"]) and c["verdict"] == shown(r) and
                     near(c["baseline_median"], r["baseline"]["median"]) and
-                    (c["p"] == "" if "p" not in r else near(c["p"], r["p"])))
+                    (c["p"] == "" if r["p"] is None else near(c["p"], r["p"])))
             say(same, "csv row %s %s n=%s has the JSON's numbers" % (c["metric"], c["strategy"],
                                                                     c["n"]), repr(c))
 
