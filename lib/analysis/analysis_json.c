@@ -9,6 +9,7 @@
 
 #include "num.h"
 #include "run.h"
+#include "statistic.h"
 
 cJSON *amd_json_num(cJSON *o, const char *k, double v)
 {
@@ -143,25 +144,15 @@ static cJSON *point_json(const struct amd_point_stats *p, double level)
 	num(&b, o, "n", p->n);
 	put(&b, cJSON_AddNumberToObject(o, "runs", (double)p->nruns));
 	put(&b, cJSON_AddNumberToObject(o, "excluded_runs", (double)p->nexcluded_runs));
-	num(&b, o, "median", p->median);
-	num(&b, o, "mean", p->mean);
-	num(&b, o, "sd", p->sd);
-	num(&b, o, "cv", p->cv);
-	num(&b, o, "min", p->min);
-	num(&b, o, "max", p->max);
-	ci(&b, o, "ci", &p->ci, level);
-	ci(&b, o, "mean_ci_t", &p->ci_mean_t, level);
-	num(&b, o, "speedup", p->speedup);
-	ci(&b, o, "speedup_ci", &p->ci_speedup, level);
-	num(&b, o, "efficiency", p->efficiency);
-	ci(&b, o, "efficiency_ci", &p->ci_efficiency, level);
-	num(&b, o, "karp_flatt", p->karp_flatt);
-	num(&b, o, "throughput", p->throughput);
-	num(&b, o, "energy_epoch_j", p->energy_epoch_j);
-	num(&b, o, "energy_solution_j", p->energy_solution_j);
-	num(&b, o, "energy_per_sample_j", p->energy_per_sample_j);
-	num(&b, o, "power_w", p->power_w);
-	num(&b, o, "util_pct", p->util_pct);
+	/* every point statistic of the registry, its interval beside it */
+	for (size_t i = 0; i < amd_nstatistics; i++) {
+		const struct amd_statistic *st = &amd_statistics[i];
+		if (!st->key || !st->point)
+			continue;
+		num(&b, o, st->key, st->point(p));
+		if (st->interval_key)
+			ci(&b, o, st->interval_key, st->point_ci(p), level);
+	}
 	put(&b, cJSON_AddBoolToObject(o, "has_trace", p->has_trace));
 	cJSON *ph = put(&b, cJSON_AddObjectToObject(o, "phase_share"));
 	for (int i = 0; i < AMD_PHASE_COUNT; i++)
