@@ -40,6 +40,13 @@ enum amd_gate_rule {
 	AMD_GATE_GATED,        /* a gated row */
 };
 
+/* How a table shows it: its heading and its cell. */
+struct amd_stat_column {
+	const char *label; /* the heading; NULL: no table shows it here */
+	const char *fmt;   /* printf format of the cell; NULL: amd_cell_sig */
+	int pct;           /* 1: the value is a fraction shown ×100 (amd_cell_pct) */
+};
+
 struct amd_statistic {
 	const char *key;          /* its key in a point's JSON; NULL: none (a run's only) */
 	const char *row;          /* its name as a comparison row; NULL: not compared;
@@ -60,6 +67,8 @@ struct amd_statistic {
 	/* one run's value, for comparisons (NAN when unknown); NULL: not compared */
 	double (*run)(const struct amd_strategy_stats *s, const struct amd_point_stats *p,
 		      const struct amd_run_value *r);
+	struct amd_stat_column term;   /* `amdahl stats`' tables (stats_table.c) */
+	struct amd_stat_column report; /* the report's tables (report/report_pdf.c) */
 };
 
 /* The registry, in the order comparisons list their rows and the JSON its
@@ -69,5 +78,15 @@ extern const size_t amd_nstatistics;
 
 /* The row with this JSON key, NULL when none. */
 const struct amd_statistic *amd_statistic_by_key(const char *key);
+/* The cell of column c for value v into b[n] ("–" when v is unknown); b. */
+const char *amd_statistic_cell(const struct amd_stat_column *c, double v, char *b, size_t n);
+/* The headings and cells of the statistics keys[0..k) at point p, for a
+ * table of the terminal (report 0) or of the report (report 1): heads[i]
+ * and cells[i] (each cell in b[i], 32 bytes). Every key is a registry
+ * row with a point value. */
+void amd_statistic_columns(const char *const *keys, size_t k, int report,
+			   const char **heads);
+void amd_statistic_cells(const char *const *keys, size_t k, int report,
+			 const struct amd_point_stats *p, char (*b)[32], const char **cells);
 
 #endif
