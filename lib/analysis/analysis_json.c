@@ -1,6 +1,8 @@
 /* analysis_json.c — the statistics of a sweep (analysis.h) as JSON
  * (cJSON): the one shape `amdahl stats --json` prints and report.json
- * builds on. Non-finite numbers are written as null. Every add is
+ * builds on, a point's statistics taken from the registry (statistic.h);
+ * and the helpers of the JSON contract every document keeps
+ * (analysis_json.h). Non-finite numbers are written as null. Every add is
  * checked: a tree that could not be built whole is not returned. */
 #include "analysis_json.h"
 
@@ -52,8 +54,10 @@ int amd_json_versioned(cJSON *doc)
 	cJSON *v = cJSON_CreateNumber(AMD_JSON_SCHEMA_VERSION);
 	if (!v)
 		return -1;
-	if (!cJSON_AddItemToObject(doc, "schema_version", v))
+	if (!cJSON_AddItemToObject(doc, "schema_version", v)) {
+		cJSON_Delete(v);
 		return -1;
+	}
 	/* moved to the front, so every document opens with its version */
 	cJSON_DetachItemViaPointer(doc, v);
 	return cJSON_InsertItemInArray(doc, 0, v) ? 0 : (cJSON_Delete(v), -1);
@@ -173,20 +177,20 @@ static cJSON *fit_json(const struct amd_fit *f, int amdahl, double level)
 	cJSON *o = put(&b, cJSON_CreateObject());
 	put(&b, cJSON_AddBoolToObject(o, "ok", f->ok));
 	put(&b, amd_json_str(o, "why", f->ok ? NULL : f->why));
-	double ok = f->ok ? 0 : NAN; /* NaN: null */
+	double unfit = f->ok ? 0 : NAN; /* added to each figure: null without a fit */
 	if (amdahl) {
-		num(&b, o, "a", f->a + ok);
-		num(&b, o, "b", f->b + ok);
-		num(&b, o, "serial_fraction", f->serial_fraction + ok);
+		num(&b, o, "a", f->a + unfit);
+		num(&b, o, "b", f->b + unfit);
+		num(&b, o, "serial_fraction", f->serial_fraction + unfit);
 		struct amd_ci none = {0};
 		none.why = "no fit";
 		ci(&b, o, "serial_fraction_ci", f->ok ? &f->ci_serial : &none, level);
-		num(&b, o, "r2", f->r2 + ok);
+		num(&b, o, "r2", f->r2 + unfit);
 	} else {
-		num(&b, o, "alpha", f->alpha + ok);
-		num(&b, o, "beta", f->beta + ok);
-		num(&b, o, "gamma", f->gamma + ok);
-		num(&b, o, "n_peak", f->n_peak + ok);
+		num(&b, o, "alpha", f->alpha + unfit);
+		num(&b, o, "beta", f->beta + unfit);
+		num(&b, o, "gamma", f->gamma + unfit);
+		num(&b, o, "n_peak", f->n_peak + unfit);
 	}
 	return done(&b, o);
 }
