@@ -2,23 +2,17 @@
 """compare_rows_in_text.py COMPARE.json TEXT — every row of `amdahl
 compare --json` with a ratio, as the report prints it ("R [LO, HI]" to 3
 decimals, or "R (no CI)") and its verdict, looked up in TEXT (whitespace
-runs read as one space; the JSON verdict in the words tables print: an
-ungated regression "worse", "no change", "insufficient data"). Prints "N MISSING": N the rows with a ratio,
+runs read as one space; the verdict in the words tables print,
+tests/lib/verdict_words.py). Prints "N MISSING": N the rows with a ratio,
 MISSING the Python list of strings not found ([] when all are there)."""
 import json
+import os
 import re
 import sys
 
 
-
-def shown(r):
-    """The verdict as a table shows it (lib/compare/compare.c amd_row_verdict)."""
-    v = r["verdict"]
-    if not r["gated"] and v in ("regression", "improvement"):
-        return "worse" if v == "regression" else "better"
-    if v == "insufficient_data" and not (r["baseline"]["runs"] and r["candidate"]["runs"]):
-        return "missing"
-    return v.replace("_", " ")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict_words import shown  # noqa: E402 (the words tables print)
 
 
 d = json.load(open(sys.argv[1]))

@@ -22,11 +22,15 @@ Prints "ok - …" / "not ok - …" lines:
 import csv
 import json
 import math
+import os
 import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
 from scipy.stats import norm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict_words import shown  # noqa: E402 (the words the CSV prints)
 
 
 def expected_detectable(r, family):
@@ -40,16 +44,6 @@ def expected_detectable(r, family):
     sb, sc = np.std(b["values"], ddof=1), np.std(c["values"], ddof=1)
     z = norm.ppf(1 - a / 2) + norm.ppf(0.8)
     return z * math.sqrt(sb * sb / m + sc * sc / n) / abs(b["median"])
-
-
-def shown(r):
-    """The verdict in the words the CSV and tables print (amd_row_verdict)."""
-    v = r["verdict"]
-    if not r["gated"] and v in ("regression", "improvement"):
-        return "worse" if v == "regression" else "better"
-    if v == "insufficient_data" and not (r["baseline"]["runs"] and r["candidate"]["runs"]):
-        return "missing"
-    return v.replace("_", " ")
 
 
 def expected_likely(r):
