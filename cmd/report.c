@@ -48,7 +48,7 @@ static void help(void)
 	       "                   candidate/baseline with its 95%% interval per row (chart\n"
 	       "                   charts/comparison.png), every row in a table, the gate\n"
 	       "                   verdict on page 1 and in report.json (\"gate\": {\"result\":\n"
-	       "                   \"pass|regression|insufficient\", \"rows\": [...]})\n"
+	       "                   \"pass|regression|insufficient_data\", \"rows\": [...]})\n"
 	       "  --candidate SWEEP[:STRATEGY]  default: the reported sweep\n"
 	       "  --baseline-store FILE  read the baseline from this store (read-only)\n"
 	       "Thresholds and alpha come from amdahl.yaml (gate.*), as for 'amdahl gate'.\n"
