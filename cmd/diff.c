@@ -16,6 +16,8 @@
 #include "region_diff.h"
 #include "selector.h"
 
+#define DIFF_LEVEL 0.95 /* the ratio interval's level */
+
 static void help(void)
 {
 	printf("usage: amdahl diff A B [-n TOP] [--json]\n"
@@ -84,8 +86,9 @@ static cJSON *diff_json(const struct amd_rdiff *d, const char *a, const char *b)
 		ok = cJSON_AddStringToObject(o, "name", r->name) && cJSON_AddStringToObject(o, "kind", r->kind)
 			&& cJSON_AddStringToObject(o, "status", r->side > 0 ? "new" : r->side < 0 ? "vanished" : "both")
 			&& amd_json_num(o, "a_s", r->a) && amd_json_num(o, "b_s", r->b)
-			&& amd_json_num(o, "ratio", r->ratio) && amd_json_num(o, "lo", r->ci.valid ? r->ci.lo : NAN)
-			&& amd_json_num(o, "hi", r->ci.valid ? r->ci.hi : NAN) && amd_json_num(o, "p", r->p)
+			&& amd_json_num(o, "ratio", r->ratio)
+			&& amd_json_interval(o, "ci", r->ci.valid, r->ci.lo, r->ci.hi, DIFF_LEVEL)
+			&& amd_json_num(o, "p", r->p)
 			&& amd_json_num(o, "p_holm", r->p_holm);
 	}
 	if (ok)
@@ -158,7 +161,7 @@ int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx)
 		return c;
 	struct amd_rdiff *d;
 	struct amd_err err;
-	if (amd_region_diff(ctx->store, &a, &b, 4000, 20260101UL, 0.95, &d, &err) < 0)
+	if (amd_region_diff(ctx->store, &a, &b, 4000, 20260101UL, DIFF_LEVEL, &d, &err) < 0)
 		return cmd_error("diff", "%s", err.msg);
 	char na[600], nb[600];
 	side_name(na, sizeof na, &a, d->n_a);

@@ -304,7 +304,7 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		return EXIT_USAGE;
 	if (a->json) {
 		cJSON *j = compare_json(c, a, ctx->store_path);
-		if (j && (!cJSON_AddStringToObject(j, "result", v->word) ||
+		if (j && (!cJSON_AddStringToObject(j, "result", amd_gate_result_json(v->result)) ||
 			  !cJSON_AddNumberToObject(j, "exit", v->exit_code))) {
 			cJSON_Delete(j);
 			j = NULL;

@@ -27,7 +27,7 @@ static int candidate_index(const struct compare_args *a, const struct amd_histor
 static int print_json(const struct amd_history *h, const struct amd_history_verdict *v)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "result", v->word);
+	cJSON_AddStringToObject(o, "result", amd_gate_result_json(v->result));
 	cJSON_AddNumberToObject(o, "exit", v->exit_code);
 	cJSON_AddStringToObject(o, "metric", h->metric);
 	cJSON_AddStringToObject(o, "by", h->by);

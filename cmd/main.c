@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "cmd.h"
 #include "text_safe.h"
 
@@ -85,7 +86,7 @@ int cmd_error(const char *cmd, const char *fmt, ...)
  * gets U+FFFD in their place, so every JSON reader loads the output. */
 int cmd_print_json(const char *cmd, cJSON *doc)
 {
-	char *raw = doc ? cJSON_Print(doc) : NULL;
+	char *raw = doc && amd_json_versioned(doc) == 0 ? cJSON_Print(doc) : NULL;
 	cJSON_Delete(doc);
 	char *s = raw ? amd_utf8_valid_dup(raw) : NULL;
 	free(raw);

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "cmd.h"
 #include "pyspy.h"
 #include "buf.h"
@@ -60,10 +61,8 @@ static char *location(const char *file, int line)
 static cJSON *fn_json(const struct amd_pyspy_fn *f, const struct amd_pyspy_top *t, int library)
 {
 	cJSON *o = cJSON_CreateObject();
-	if (f->process)
-		cJSON_AddStringToObject(o, "process", f->process);
-	if (f->thread)
-		cJSON_AddStringToObject(o, "thread", f->thread);
+	amd_json_str(o, "process", f->process);
+	amd_json_str(o, "thread", f->thread);
 	cJSON_AddStringToObject(o, "function", f->name);
 	if (f->file)
 		cJSON_AddStringToObject(o, "file", f->file);
@@ -79,8 +78,7 @@ static cJSON *fn_json(const struct amd_pyspy_fn *f, const struct amd_pyspy_top *
 	} else if (f->lib_name) {
 		cJSON *l = cJSON_AddObjectToObject(o, "library_frame");
 		cJSON_AddStringToObject(l, "function", f->lib_name);
-		if (f->lib_file)
-			cJSON_AddStringToObject(l, "file", f->lib_file);
+		amd_json_str(l, "file", f->lib_file);
 		cJSON_AddNumberToObject(l, "line", f->lib_line);
 	} else {
 		cJSON_AddNullToObject(o, "library_frame");
@@ -94,8 +92,7 @@ static int print_json(const char *label, const struct amd_pyspy_top *t,
 	cJSON *root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "selection", label);
 	cJSON_AddStringToObject(root, "order", o->order == AMD_PYSPY_TOTAL ? "total" : "self");
-	if (o->library)
-		cJSON_AddStringToObject(root, "library", o->library);
+	amd_json_str(root, "library", o->library);
 	cJSON_AddNumberToObject(root, "samples", (double)t->samples);
 	cJSON_AddNumberToObject(root, "seconds", t->seconds);
 	cJSON_AddNumberToObject(root, "threads", (double)t->threads);
@@ -287,8 +284,7 @@ static int print_trie(const struct amd_pyspy_trie *t, int json)
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "parent", (double)nd->parent);
 		cJSON_AddStringToObject(o, "name", nd->name ? nd->name : "");
-		if (nd->file)
-			cJSON_AddStringToObject(o, "file", nd->file);
+		amd_json_str(o, "file", nd->file);
 		cJSON_AddNumberToObject(o, "line", nd->line);
 		cJSON_AddNumberToObject(o, "total_samples", (double)nd->total_samples);
 		cJSON_AddNumberToObject(o, "self_samples", (double)nd->self_samples);

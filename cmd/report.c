@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "cmd.h"
 #include "compare_cmd.h"
 #include "report.h"
@@ -47,7 +48,7 @@ static void help(void)
 	       "                   candidate/baseline with its 95%% interval per row (chart\n"
 	       "                   charts/comparison.png), every row in a table, the gate\n"
 	       "                   verdict on page 1 and in report.json (\"gate\": {\"result\":\n"
-	       "                   \"pass|regression|insufficient\", \"rows\": [...]})\n"
+	       "                   \"pass|regression|insufficient_data\", \"rows\": [...]})\n"
 	       "  --candidate SWEEP[:STRATEGY]  default: the reported sweep\n"
 	       "  --baseline-store FILE  read the baseline from this store (read-only)\n"
 	       "Thresholds and alpha come from amdahl.yaml (gate.*), as for 'amdahl gate'.\n"
@@ -165,8 +166,7 @@ static int print_result(const struct report_opts *o, const struct report_result 
 	cJSON_AddNumberToObject(j, "pages", r->pages);
 	cJSON_AddNumberToObject(j, "charts", (double)r->charts);
 	cJSON_AddNumberToObject(j, "charts_missing", (double)r->missing);
-	if (r->gate[0])
-		cJSON_AddStringToObject(j, "gate", r->gate);
+	amd_json_str(j, "gate", r->gate_json);
 	return cmd_print_json("report build", j);
 }
 

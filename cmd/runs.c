@@ -1,11 +1,13 @@
 /* runs.c — `amdahl runs`: the sweeps in the store and their launches. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "cmd.h"
 #include "runs.h"
 #include "selector.h"
@@ -30,36 +32,25 @@ static cJSON *run_json(const struct amd_run_view *r)
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "id", r->ext_id);
 	cJSON_AddStringToObject(o, "sweep", r->sweep ? r->sweep : "");
-	if (r->name)
-		cJSON_AddStringToObject(o, "name", r->name);
-	else {
-		/* how repeats of a run without a name were counted */
-		cJSON_AddStringToObject(o, "grouped_by", r->grouping == AMD_RUN_GROUPED
-					? "entry point, source and params" : "nothing (a group of its own)");
-		if (r->entry_point)
-			cJSON_AddStringToObject(o, "entry_point", r->entry_point);
-		if (r->source)
-			cJSON_AddStringToObject(o, "source", r->source);
-	}
-	if (r->strategy)
-		cJSON_AddStringToObject(o, "strategy", r->strategy);
-	if (r->n)
-		cJSON_AddNumberToObject(o, "n", r->n);
-	if (r->nodes)
-		cJSON_AddNumberToObject(o, "nodes", r->nodes);
+	amd_json_str(o, "name", r->name);
+	/* how repeats of a run without a name were counted (null: it has one) */
+	amd_json_str(o, "grouped_by", r->name ? NULL : r->grouping == AMD_RUN_GROUPED
+		     ? "entry point, source and params" : "nothing (a group of its own)");
+	amd_json_str(o, "entry_point", r->name ? NULL : r->entry_point);
+	amd_json_str(o, "source", r->name ? NULL : r->source);
+	amd_json_str(o, "strategy", r->strategy);
+	amd_json_num(o, "n", r->n ? r->n : NAN);
+	amd_json_num(o, "nodes", r->nodes ? r->nodes : NAN);
 	cJSON_AddNumberToObject(o, "repeat", r->repeat);
 	cJSON_AddStringToObject(o, "status", amd_status_name(r->status));
 	const char *why = amd_run_left_out(r);
 	cJSON_AddBoolToObject(o, "in_statistics", why == NULL);
-	if (why)
-		cJSON_AddStringToObject(o, "left_out", why);
+	amd_json_str(o, "left_out", why);
 	cJSON_AddNumberToObject(o, "children", r->children);
 	cJSON_AddNumberToObject(o, "metrics", r->metrics);
 	cJSON_AddNumberToObject(o, "traces", r->traces);
-	if (r->start_ms)
-		cJSON_AddNumberToObject(o, "start_ms", (double)r->start_ms);
-	if (r->end_ms)
-		cJSON_AddNumberToObject(o, "end_ms", (double)r->end_ms);
+	amd_json_num(o, "start_ms", r->start_ms ? (double)r->start_ms : NAN);
+	amd_json_num(o, "end_ms", r->end_ms ? (double)r->end_ms : NAN);
 	return o;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "analysis_json.h"
 #include "cmd.h"
 #include "run_sources.h"
 
@@ -16,8 +17,7 @@ static cJSON *source_json(const struct amd_run_source *r)
 		cJSON_AddStringToObject(o, "run", r->run);
 	else
 		cJSON_AddNullToObject(o, "run");
-	if (r->name)
-		cJSON_AddStringToObject(o, "name", r->name);
+	amd_json_str(o, "name", r->name);
 	cJSON_AddStringToObject(o, "path", r->path);
 	cJSON_AddStringToObject(o, "kind", r->kind);
 	cJSON_AddNumberToObject(o, "bytes", (double)r->size);

@@ -342,8 +342,7 @@ static int add_json(struct amd_store *st, cJSON *arr, const struct amd_sweep_sta
 		    const char *by, const char *group)
 {
 	cJSON *j = amd_sweep_stats_json(s);
-	if (j && by && (!cJSON_AddStringToObject(j, "by", by) ||
-			!cJSON_AddStringToObject(j, "group", group))) {
+	if (j && (!amd_json_str(j, "by", by) || !amd_json_str(j, "group", by ? group : NULL))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_json.h"
 #include "compare_json.h"
 #include "compare_table.h"
 #include "num.h"
@@ -269,12 +270,12 @@ cJSON *report_gate_json(const struct report_ctx *c)
 	const struct amd_comparison *cmp = c->cmp;
 	struct amd_cmp_json_opts w = {0};
 	cJSON *o = cJSON_CreateObject();
-	int ok = o && cJSON_AddStringToObject(o, "result", c->gate.name) &&
+	int ok = o && cJSON_AddStringToObject(o, "result", amd_gate_result_json(c->gate.result)) &&
 		 cJSON_AddStringToObject(o, "sentence", c->gate.sentence) &&
 		 amd_comparison_json_head(o, cmp, &w) == 0;
-	if (ok && c->cmp_chart.chart)
-		ok = cJSON_AddStringToObject(o, "png", "charts/comparison.png") &&
-		     cJSON_AddStringToObject(o, "svg", "charts/comparison.svg");
+	int chart = c->cmp_chart.chart != NULL;
+	ok = ok && amd_json_str(o, "png", chart ? "charts/comparison.png" : NULL) &&
+	     amd_json_str(o, "svg", chart ? "charts/comparison.svg" : NULL);
 	if (!ok || amd_comparison_json_rows(o, cmp) < 0) {
 		cJSON_Delete(o);
 		return NULL;

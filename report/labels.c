@@ -46,7 +46,6 @@ void report_metric_label(const struct amd_sweep_stats *s, char *buf, size_t n)
 
 const char *report_median_header(const struct amd_sweep_stats *s)
 {
-	if (s->aggregate == AMD_AGG_MLPERF)
-		return amd_sweep_time_metric(s) ? "MLPerf mean (s)" : "MLPerf mean";
-	return amd_sweep_time_metric(s) ? "median (s)" : "median";
+	return amd_sweep_time_metric(s) ? amd_aggregate_label_s(s->aggregate)
+					 : amd_aggregate_label(s->aggregate);
 }

@@ -224,8 +224,10 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 		res->charts = c.charts.n;
 		res->missing = c.charts.nmissing;
 		snprintf(res->sweep, sizeof res->sweep, "%s", c.s->sweep);
-		if (c.cmp)
+		if (c.cmp) {
 			snprintf(res->gate, sizeof res->gate, "%s", c.gate.name);
+			res->gate_json = amd_gate_result_json(c.gate.result);
+		}
 	}
 	ctx_free(&c);
 	return rc;

@@ -30,6 +30,7 @@ struct report_result {
 	size_t charts, missing;
 	char sweep[256];
 	char gate[16]; /* "pass", "regression", "insufficient"; "" without a baseline */
+	const char *gate_json; /* the same in JSON (amd_gate_result_json); NULL without one */
 };
 
 int report_build(struct amd_store *st, const struct report_opts *o, struct report_result *res,

@@ -15,6 +15,7 @@
 #include "num.h"
 #include "pdf.h"
 #include "run.h"
+#include "statistic.h"
 #include "scaling.h"
 #include "table.h"
 
@@ -86,40 +87,45 @@ static void charts_pages(struct pdf *d, struct report_ctx *c)
 	}
 }
 
+/* The registry's statistics (lib/analysis/statistic.h) the report's
+ * tables show, with their headings and cells from it. */
+static const char *const spread_cols[] = {"sd", "cv", "min", "max"};
+static const char *const resource_cols[] = {"energy_epoch_j", "energy_solution_j",
+					    "energy_per_sample_j", "power_w", "util_pct"};
+
 static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
 	const char *ax = report_axis_name(s);
 	const char *med_h = report_median_header(s);
-	const char *scaling[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
-				 "max", "speedup", "95% CI", "efficiency", "samples/s"};
-	const char *other[] = {"strategy", ax, "runs", med_h, "95% CI", "sd", "CV", "min",
-			       "max", "samples/s"};
-	struct amd_table *t = s->scaling ? table(13, scaling, 1, 13, -1) : table(10, other, 1, 10, -1);
+	const char *h[13] = {"strategy", ax, "runs", med_h, "95% CI"};
+	static const char *const tail[] = {"speedup", "efficiency", "throughput"};
+	amd_statistic_columns(spread_cols, 4, 1, &h[5]);
+	if (s->scaling) { /* speedup, its interval, efficiency, throughput */
+		amd_statistic_columns(tail, 1, 1, &h[9]);
+		h[10] = "95% CI";
+		amd_statistic_columns(tail + 1, 2, 1, &h[11]);
+	} else
+		amd_statistic_columns(tail + 2, 1, 1, &h[9]);
+	size_t nc = s->scaling ? 13 : 10;
+	struct amd_table *t = table(nc, h, 1, nc, -1);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
-			char n[32], runs[16], med[32], ci[96], sd[32], cv[32], mn[32], mx[32], sp[32],
-				spci[96], eff[32], thr[32];
+			char n[32], runs[16], med[32], ci[96], spci[96], b[7][32];
+			const char *row[13] = {p->strategy, n, runs, med, ci};
 			snprintf(n, sizeof n, "%g", p->n);
 			snprintf(runs, sizeof runs, "%zu", p->nruns);
 			amd_cell_sig(med, sizeof med, p->median);
 			report_ci(&p->ci, 1, "", ci, sizeof ci);
-			amd_cell_sig(sd, sizeof sd, p->sd);
-			amd_cell_pct(cv, sizeof cv, "%.1f%%", p->cv);
-			amd_cell_sig(mn, sizeof mn, p->min);
-			amd_cell_sig(mx, sizeof mx, p->max);
-			amd_cell_sig(thr, sizeof thr, p->throughput);
-			amd_cell(sp, sizeof sp, "%.2f×", p->speedup);
-			report_ci(&p->ci_speedup, 1, "", spci, sizeof spci);
-			amd_cell_pct(eff, sizeof eff, "%.0f%%", p->efficiency);
+			amd_statistic_cells(spread_cols, 4, 1, p, b, &row[5]);
 			if (s->scaling) {
-				const char *row[] = {p->strategy, n, runs, med, ci, sd, cv, mn, mx,
-						     sp, spci, eff, thr};
-				amd_table_add(t, row);
-			} else {
-				const char *row[] = {p->strategy, n, runs, med, ci, sd, cv, mn, mx, thr};
-				amd_table_add(t, row);
-			}
+				amd_statistic_cells(tail, 1, 1, p, &b[4], &row[9]);
+				report_ci(&p->ci_speedup, 1, "", spci, sizeof spci);
+				row[10] = spci;
+				amd_statistic_cells(tail + 1, 2, 1, p, &b[5], &row[11]);
+			} else
+				amd_statistic_cells(tail + 2, 1, 1, p, &b[4], &row[9]);
+			amd_table_add(t, row);
 		}
 	draw(d, t, TFONT);
 }
@@ -164,25 +170,21 @@ static int has_resources(const struct amd_sweep_stats *s)
 
 static void resource_table(struct pdf *d, const struct amd_sweep_stats *s)
 {
-	const char *h[] = {"strategy", report_axis_name(s), "J/epoch/GPU", "J to solution",
-			   "J/sample", "power (W)", "util", "comp. fraction", "comm. share",
-			   "straggler (ms)"};
+	const char *h[] = {"strategy", report_axis_name(s), NULL, NULL, NULL, NULL, NULL,
+			   "comp. fraction", "comm. share", "straggler (ms)"};
+	amd_statistic_columns(resource_cols, 5, 1, &h[2]);
 	size_t ncols = s->has_traces ? 10 : 7; /* trace columns only with traces */
 	struct amd_table *t = table(ncols, h, 1, ncols, -1);
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
-			char n[32], ee[32], es[32], esa[32], pw[32], ut[32], cf[32], cs[32], sg[32];
+			char n[32], b[5][32], cf[32], cs[32], sg[32];
 			snprintf(n, sizeof n, "%g", p->n);
-			amd_cell_sig(ee, sizeof ee, p->energy_epoch_j);
-			amd_cell_sig(es, sizeof es, p->energy_solution_j);
-			amd_cell_sig(esa, sizeof esa, p->energy_per_sample_j);
-			amd_cell_sig(pw, sizeof pw, p->power_w);
-			amd_cell(ut, sizeof ut, "%.1f%%", p->util_pct);
 			amd_cell_pct(cf, sizeof cf, "%.1f%%", p->comp_fraction);
 			amd_cell_pct(cs, sizeof cs, "%.1f%%", p->has_trace ? p->comm_share : NAN);
 			amd_cell_sig(sg, sizeof sg, p->straggler_ns / 1e6);
-			const char *row[] = {p->strategy, n, ee, es, esa, pw, ut, cf, cs, sg};
+			const char *row[] = {p->strategy, n, NULL, NULL, NULL, NULL, NULL, cf, cs, sg};
+			amd_statistic_cells(resource_cols, 5, 1, p, b, &row[2]);
 			amd_table_add(t, row);
 		}
 	draw(d, t, TFONT);

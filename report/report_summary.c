@@ -153,8 +153,7 @@ static cJSON *strings_json(const struct report_text *t)
  * cJSON_AddStringToObject adds nothing then. */
 static void add_ref(cJSON *o, const char *key, const char *s)
 {
-	if (s)
-		cJSON_AddItemToObjectCS(o, key, cJSON_CreateStringReference(s));
+	cJSON_AddItemToObjectCS(o, key, s ? cJSON_CreateStringReference(s) : cJSON_CreateNull());
 }
 
 /* One source's object: 65,000 of them in a sweep of 1,000 runs × 64
@@ -175,15 +174,14 @@ static cJSON *report_json(struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
 	cJSON *o = stats_json(s);
+	amd_json_versioned(o);
 	cJSON_AddStringToObject(o, "generated", c->generated);
 	cJSON_AddNumberToObject(o, "runs", (double)(s->nruns_total - s->nruns_excluded));
 	cJSON_AddNumberToObject(o, "runs_left_out", (double)s->nruns_excluded);
 	cJSON_AddItemToObject(o, "findings", strings_json(&c->findings));
 	cJSON_AddItemToObject(o, "gaps", strings_json(&c->gaps));
-	if (c->cmp)
-		cJSON_AddItemToObject(o, "gate", report_gate_json(c));
-	if (c->hist)
-		cJSON_AddItemToObject(o, "history", report_history_json(c));
+	cJSON_AddItemToObject(o, "gate", c->cmp ? report_gate_json(c) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "history", c->hist ? report_history_json(c) : cJSON_CreateNull());
 	cJSON *charts = cJSON_AddArrayToObject(o, "charts");
 	for (size_t i = 0; i < c->charts.n; i++) {
 		cJSON *ch = cJSON_CreateObject();
@@ -214,7 +212,8 @@ static cJSON *report_json(struct report_ctx *c)
 int report_json_text(struct report_ctx *c, struct amd_buf *out)
 {
 	cJSON *o = report_json(c);
-	char *text = cJSON_Print(o);
+	/* NULL when a part of o could not be built: never a shorter document */
+	char *text = o ? cJSON_Print(o) : NULL;
 	cJSON_Delete(o);
 	int rc = text && amd_utf8_valid(out, text, strlen(text)) == 0
 		&& amd_buf_append(out, "\n", 1) == 0 ? 0 : -1;

@@ -17,14 +17,6 @@ double amd_mlperf_mean_sorted(const double *v, size_t m)
 	return gsl_stats_mean(v + 1, 1, m - 2);
 }
 
-double amd_aggregate_sorted(const double *v, size_t m, enum amd_aggregate a)
-{
-	if (m == 0)
-		return NAN;
-	if (a == AMD_AGG_MLPERF)
-		return amd_mlperf_mean_sorted(v, m);
-	return amd_median_sorted(v, m);
-}
 
 /* MLPerf's mean without a sorted copy: the first smallest and the first
  * largest finite value are left out (none below 3 values) and the rest
@@ -62,35 +54,65 @@ double amd_mlperf_mean(const double *x, size_t n)
 	return mean;
 }
 
+/* The --aggregate choices, one row each: the option's spelling, the
+ * heading (and with the unit of seconds), the rule in words, the value of
+ * unsorted and of sorted finite runs. A new choice is an enum value and a
+ * row here. */
+static const struct aggregate {
+	const char *name, *label, *label_s, *rule;
+	double (*of)(const double *x, size_t n);
+	double (*of_sorted)(const double *v, size_t m);
+} aggregates[] = {
+	[AMD_AGG_MEDIAN] = {"median", "median", "median (s)", "the median of the runs",
+			    amd_median, amd_median_sorted},
+	[AMD_AGG_MLPERF] = {"mlperf", "MLPerf mean", "MLPerf mean (s)",
+			    "MLPerf's rule: the mean of the runs without the fastest and the slowest",
+			    amd_mlperf_mean, amd_mlperf_mean_sorted},
+};
+#define NAGGREGATES (sizeof aggregates / sizeof aggregates[0])
+
+/* The row of a (the median's for a value out of range). */
+static const struct aggregate *row(enum amd_aggregate a)
+{
+	return (size_t)a < NAGGREGATES ? &aggregates[a] : &aggregates[AMD_AGG_MEDIAN];
+}
+
 double amd_aggregate(const double *x, size_t n, enum amd_aggregate a)
 {
-	return a == AMD_AGG_MLPERF ? amd_mlperf_mean(x, n) : amd_median(x, n);
+	return row(a)->of(x, n);
 }
 
 const char *amd_aggregate_name(enum amd_aggregate a)
 {
-	return a == AMD_AGG_MLPERF ? "mlperf" : "median";
+	return row(a)->name;
 }
 
 const char *amd_aggregate_label(enum amd_aggregate a)
 {
-	return a == AMD_AGG_MLPERF ? "MLPerf mean" : "median";
+	return row(a)->label;
+}
+
+const char *amd_aggregate_label_s(enum amd_aggregate a)
+{
+	return row(a)->label_s;
 }
 
 const char *amd_aggregate_rule(enum amd_aggregate a)
 {
-	return a == AMD_AGG_MLPERF
-		? "MLPerf's rule: the mean of the runs without the fastest and the slowest"
-		: "the median of the runs";
+	return row(a)->rule;
+}
+
+double amd_aggregate_sorted(const double *v, size_t m, enum amd_aggregate a)
+{
+	return m == 0 ? NAN : row(a)->of_sorted(v, m);
 }
 
 int amd_aggregate_parse(const char *s, enum amd_aggregate *a)
 {
-	if (s && strcmp(s, "median") == 0)
-		*a = AMD_AGG_MEDIAN;
-	else if (s && strcmp(s, "mlperf") == 0)
-		*a = AMD_AGG_MLPERF;
-	else
-		return -1;
-	return 0;
+	for (size_t i = 0; s && i < NAGGREGATES; i++)
+		if (strcmp(s, aggregates[i].name) == 0) {
+			*a = (enum amd_aggregate)i;
+			return 0;
+		}
+	return -1;
 }

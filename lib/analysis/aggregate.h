@@ -29,6 +29,8 @@ double amd_aggregate_sorted(const double *v, size_t m, enum amd_aggregate a);
 const char *amd_aggregate_name(enum amd_aggregate a);
 /* "median" / "MLPerf mean" — a column heading or a value's name. */
 const char *amd_aggregate_label(enum amd_aggregate a);
+/* "median (s)" / "MLPerf mean (s)" — the heading of a value in seconds. */
+const char *amd_aggregate_label_s(enum amd_aggregate a);
 /* The rule in words, for tables and the report. */
 const char *amd_aggregate_rule(enum amd_aggregate a);
 /* 0 and *a set for "median" or "mlperf", -1 for anything else. */

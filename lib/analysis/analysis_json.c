@@ -1,19 +1,66 @@
 /* analysis_json.c — the statistics of a sweep (analysis.h) as JSON
  * (cJSON): the one shape `amdahl stats --json` prints and report.json
- * builds on. Non-finite numbers are written as null. Every add is
+ * builds on, a point's statistics taken from the registry (statistic.h);
+ * and the helpers of the JSON contract every document keeps
+ * (analysis_json.h). Non-finite numbers are written as null. Every add is
  * checked: a tree that could not be built whole is not returned. */
 #include "analysis_json.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "num.h"
 #include "run.h"
+#include "statistic.h"
 
 cJSON *amd_json_num(cJSON *o, const char *k, double v)
 {
 	if (amd_num_ok(v))
 		return cJSON_AddNumberToObject(o, k, v);
 	return cJSON_AddNullToObject(o, k);
+}
+
+cJSON *amd_json_str(cJSON *o, const char *k, const char *s)
+{
+	return s ? cJSON_AddStringToObject(o, k, s) : cJSON_AddNullToObject(o, k);
+}
+
+cJSON *amd_json_interval(cJSON *o, const char *k, int valid, double lo, double hi, double level)
+{
+	if (!valid || !amd_num_ok(lo) || !amd_num_ok(hi))
+		return cJSON_AddNullToObject(o, k);
+	cJSON *ci = cJSON_CreateObject();
+	if (ci && cJSON_AddNumberToObject(ci, "lo", lo) && cJSON_AddNumberToObject(ci, "hi", hi) &&
+	    amd_json_num(ci, "level", level) && cJSON_AddItemToObject(o, k, ci))
+		return ci;
+	cJSON_Delete(ci);
+	return NULL;
+}
+
+int amd_json_ci(cJSON *o, const char *k, const struct amd_ci *ci, double level)
+{
+	char why[96];
+	snprintf(why, sizeof why, "%s_why", k);
+	int made = ci->valid && amd_num_ok(ci->lo) && amd_num_ok(ci->hi);
+	if (!amd_json_interval(o, k, made, ci->lo, ci->hi, level))
+		return -1;
+	return amd_json_str(o, why, made ? NULL : ci->why) ? 0 : -1;
+}
+
+int amd_json_versioned(cJSON *doc)
+{
+	if (!cJSON_IsObject(doc))
+		return -1;
+	cJSON *v = cJSON_CreateNumber(AMD_JSON_SCHEMA_VERSION);
+	if (!v)
+		return -1;
+	if (!cJSON_AddItemToObject(doc, "schema_version", v)) {
+		cJSON_Delete(v);
+		return -1;
+	}
+	/* moved to the front, so every document opens with its version */
+	cJSON_DetachItemViaPointer(doc, v);
+	return cJSON_InsertItemInArray(doc, 0, v) ? 0 : (cJSON_Delete(v), -1);
 }
 
 /* A tree being built: ok falls to 0 at the first add that fails (out of
@@ -55,17 +102,14 @@ static cJSON *done(struct jb *b, cJSON *o)
 	return NULL;
 }
 
-cJSON *amd_ci_json(const struct amd_ci *ci)
+/* An interval of the sweep's; one refused without a reason says "not computed". */
+static void ci(struct jb *b, cJSON *o, const char *k, const struct amd_ci *c, double level)
 {
-	struct jb b = {1};
-	cJSON *o = put(&b, cJSON_CreateObject());
-	put(&b, cJSON_AddBoolToObject(o, "valid", ci->valid));
-	if (ci->valid) {
-		num(&b, o, "lo", ci->lo);
-		num(&b, o, "hi", ci->hi);
-	} else
-		put(&b, cJSON_AddStringToObject(o, "why", ci->why ? ci->why : "not computed"));
-	return done(&b, o);
+	struct amd_ci x = *c;
+	if (!x.why)
+		x.why = "not computed";
+	if (amd_json_ci(o, k, &x, level) < 0)
+		b->ok = 0;
 }
 
 static cJSON *run_json(const struct amd_run_value *r)
@@ -97,32 +141,22 @@ static cJSON *run_json(const struct amd_run_value *r)
 	return done(&b, o);
 }
 
-static cJSON *point_json(const struct amd_point_stats *p)
+static cJSON *point_json(const struct amd_point_stats *p, double level)
 {
 	struct jb b = {1};
 	cJSON *o = put(&b, cJSON_CreateObject());
 	num(&b, o, "n", p->n);
 	put(&b, cJSON_AddNumberToObject(o, "runs", (double)p->nruns));
 	put(&b, cJSON_AddNumberToObject(o, "excluded_runs", (double)p->nexcluded_runs));
-	num(&b, o, "median", p->median);
-	num(&b, o, "mean", p->mean);
-	num(&b, o, "sd", p->sd);
-	num(&b, o, "cv", p->cv);
-	num(&b, o, "min", p->min);
-	num(&b, o, "max", p->max);
-	child(&b, o, "ci", amd_ci_json(&p->ci));
-	child(&b, o, "mean_ci_t", amd_ci_json(&p->ci_mean_t));
-	num(&b, o, "speedup", p->speedup);
-	child(&b, o, "speedup_ci", amd_ci_json(&p->ci_speedup));
-	num(&b, o, "efficiency", p->efficiency);
-	child(&b, o, "efficiency_ci", amd_ci_json(&p->ci_efficiency));
-	num(&b, o, "karp_flatt", p->karp_flatt);
-	num(&b, o, "throughput", p->throughput);
-	num(&b, o, "energy_epoch_j", p->energy_epoch_j);
-	num(&b, o, "energy_solution_j", p->energy_solution_j);
-	num(&b, o, "energy_per_sample_j", p->energy_per_sample_j);
-	num(&b, o, "power_w", p->power_w);
-	num(&b, o, "util_pct", p->util_pct);
+	/* every point statistic of the registry, its interval beside it */
+	for (size_t i = 0; i < amd_nstatistics; i++) {
+		const struct amd_statistic *st = &amd_statistics[i];
+		if (!st->key || !st->point)
+			continue;
+		num(&b, o, st->key, st->point(p));
+		if (st->interval_key)
+			ci(&b, o, st->interval_key, st->point_ci(p), level);
+	}
 	put(&b, cJSON_AddBoolToObject(o, "has_trace", p->has_trace));
 	cJSON *ph = put(&b, cJSON_AddObjectToObject(o, "phase_share"));
 	for (int i = 0; i < AMD_PHASE_COUNT; i++)
@@ -136,31 +170,32 @@ static cJSON *point_json(const struct amd_point_stats *p)
 	return done(&b, o);
 }
 
-static cJSON *fit_json(const struct amd_fit *f, int amdahl)
+/* Every key is there; a fit that failed has why and nulls. */
+static cJSON *fit_json(const struct amd_fit *f, int amdahl, double level)
 {
 	struct jb b = {1};
 	cJSON *o = put(&b, cJSON_CreateObject());
 	put(&b, cJSON_AddBoolToObject(o, "ok", f->ok));
-	if (!f->ok) {
-		put(&b, cJSON_AddStringToObject(o, "why", f->why));
-		return done(&b, o);
-	}
+	put(&b, amd_json_str(o, "why", f->ok ? NULL : f->why));
+	double unfit = f->ok ? 0 : NAN; /* added to each figure: null without a fit */
 	if (amdahl) {
-		num(&b, o, "a", f->a);
-		num(&b, o, "b", f->b);
-		num(&b, o, "serial_fraction", f->serial_fraction);
-		child(&b, o, "serial_fraction_ci", amd_ci_json(&f->ci_serial));
-		num(&b, o, "r2", f->r2);
+		num(&b, o, "a", f->a + unfit);
+		num(&b, o, "b", f->b + unfit);
+		num(&b, o, "serial_fraction", f->serial_fraction + unfit);
+		struct amd_ci none = {0};
+		none.why = "no fit";
+		ci(&b, o, "serial_fraction_ci", f->ok ? &f->ci_serial : &none, level);
+		num(&b, o, "r2", f->r2 + unfit);
 	} else {
-		num(&b, o, "alpha", f->alpha);
-		num(&b, o, "beta", f->beta);
-		num(&b, o, "gamma", f->gamma);
-		num(&b, o, "n_peak", f->n_peak);
+		num(&b, o, "alpha", f->alpha + unfit);
+		num(&b, o, "beta", f->beta + unfit);
+		num(&b, o, "gamma", f->gamma + unfit);
+		num(&b, o, "n_peak", f->n_peak + unfit);
 	}
 	return done(&b, o);
 }
 
-static cJSON *strategy_json(const struct amd_strategy_stats *st)
+static cJSON *strategy_json(const struct amd_strategy_stats *st, double level)
 {
 	struct jb b = {1};
 	cJSON *o = put(&b, cJSON_CreateObject());
@@ -170,9 +205,9 @@ static cJSON *strategy_json(const struct amd_strategy_stats *st)
 	num(&b, base, "value", st->base_value);
 	cJSON *pts = put(&b, cJSON_AddArrayToObject(o, "points"));
 	for (size_t p = 0; p < st->npoints; p++)
-		child(&b, pts, NULL, point_json(&st->points[p]));
-	child(&b, o, "amdahl", fit_json(&st->amdahl, 1));
-	child(&b, o, "usl", fit_json(&st->usl, 0));
+		child(&b, pts, NULL, point_json(&st->points[p], level));
+	child(&b, o, "amdahl", fit_json(&st->amdahl, 1, level));
+	child(&b, o, "usl", fit_json(&st->usl, 0, level));
 	return done(&b, o);
 }
 
@@ -185,8 +220,7 @@ cJSON *amd_sweep_stats_json(const struct amd_sweep_stats *s)
 	put(&b, cJSON_AddStringToObject(o, "axis", s->axis));
 	put(&b, cJSON_AddBoolToObject(o, "higher_is_better", s->higher_is_better));
 	put(&b, cJSON_AddBoolToObject(o, "scaling", s->scaling));
-	if (*s->note)
-		put(&b, cJSON_AddStringToObject(o, "note", s->note));
+	put(&b, amd_json_str(o, "note", *s->note ? s->note : NULL));
 	put(&b, cJSON_AddStringToObject(o, "rules", s->rules));
 	cJSON *op = put(&b, cJSON_AddObjectToObject(o, "options"));
 	put(&b, cJSON_AddNumberToObject(op, "resamples", s->resamples));
@@ -207,7 +241,7 @@ cJSON *amd_sweep_stats_json(const struct amd_sweep_stats *s)
 	put(&b, cJSON_AddNumberToObject(o, "runs_gpu_from_nvidia_smi", (double)s->nruns_nvsmi));
 	cJSON *arr = put(&b, cJSON_AddArrayToObject(o, "strategies"));
 	for (size_t i = 0; i < s->nstrategies; i++)
-		child(&b, arr, NULL, strategy_json(&s->strategies[i]));
+		child(&b, arr, NULL, strategy_json(&s->strategies[i], s->level));
 	cJSON *ex = put(&b, cJSON_AddArrayToObject(o, "excluded"));
 	for (size_t i = 0; i < s->nexcluded; i++)
 		child(&b, ex, NULL, run_json(&s->excluded[i]));

@@ -6,29 +6,30 @@
 #include "analysis_json.h"
 
 /* {"median", "ci", ...} of one figure; NULL out of memory. */
-static cJSON *figure_json(size_t runs, double median, const struct amd_ci *ci)
+static cJSON *figure_json(size_t runs, double median, const struct amd_ci *ci, double level)
 {
 	cJSON *o = cJSON_CreateObject();
+	struct amd_ci c = *ci;
+	if (!c.why)
+		c.why = "not computed";
 	int ok = o && cJSON_AddNumberToObject(o, "runs", (double)runs) &&
-		 amd_json_num(o, "median", median);
-	cJSON *c = ok ? amd_ci_json(ci) : NULL;
-	if (c && cJSON_AddItemToObject(o, "ci", c))
+		 amd_json_num(o, "median", median) && amd_json_ci(o, "ci", &c, level) == 0;
+	if (ok)
 		return o;
-	cJSON_Delete(c);
 	cJSON_Delete(o);
 	return NULL;
 }
 
-static cJSON *point_json(const struct amd_memory_point *p)
+static cJSON *point_json(const struct amd_memory_point *p, double level)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *a = figure_json(p->nruns, p->allocated, &p->ci);
+	cJSON *a = figure_json(p->nruns, p->allocated, &p->ci, level);
 	int ok = o && a && cJSON_AddStringToObject(o, "strategy", p->strategy) &&
 		 amd_json_num(o, "n", p->n) && cJSON_AddItemToObject(o, "peak_allocated", a);
 	if (!ok)
 		cJSON_Delete(a);
 	ok = ok && amd_json_num(a, "min", p->lo) && amd_json_num(a, "max", p->hi);
-	cJSON *r = ok ? figure_json(p->nreserved, p->reserved, &p->reserved_ci) : NULL;
+	cJSON *r = ok ? figure_json(p->nreserved, p->reserved, &p->reserved_ci, level) : NULL;
 	if (r && cJSON_AddItemToObject(o, "peak_reserved", r))
 		return o;
 	cJSON_Delete(r);
@@ -46,11 +47,13 @@ cJSON *amd_memory_json(const struct amd_memory_stats *m)
 		 cJSON_AddBoolToObject(o, "running_sum", m->running_sum) &&
 		 (pts = cJSON_AddArrayToObject(o, "points"));
 	for (size_t i = 0; i < m->n && ok; i++) {
-		cJSON *p = point_json(&m->v[i]);
+		cJSON *p = point_json(&m->v[i], m->level);
 		ok = p && cJSON_AddItemToArray(pts, p);
 		if (!ok)
 			cJSON_Delete(p);
 	}
+	if (ok && !m->ntl)
+		ok = cJSON_AddNullToObject(o, "timeline") != NULL;
 	if (ok && m->ntl) {
 		cJSON *t = cJSON_AddObjectToObject(o, "timeline");
 		ok = t && cJSON_AddStringToObject(t, "run", m->run) &&

@@ -155,6 +155,7 @@ int amd_memory_stats(struct amd_store *st, const struct amd_sweep_stats *s,
 {
 	memset(out, 0, sizeof *out);
 	out->rank = -1;
+	out->level = s->level;
 	size_t total = 0, cap = 0;
 	for (size_t i = 0; i < s->nstrategies; i++)
 		total += s->strategies[i].npoints;

@@ -33,6 +33,7 @@ struct amd_memory_stats {
 	int gpu;             /* 1: GPU devices (CUDA); 0: CPU memory only */
 	int from_metric;     /* some run's figure came from a logged metric */
 	int running_sum;     /* some trace had only Bytes (2021 format) */
+	double level;        /* the intervals' level (the sweep's) */
 	/* the timeline: the lowest rank's device of one run at the largest
 	 * axis value of the first strategy with traced memory */
 	char run[128];

@@ -24,38 +24,47 @@ static int item(cJSON *a, cJSON **o)
 	return -1;
 }
 
-static int pred(cJSON *arr, const struct amd_scaling_pred *p)
+/* k's interval {"lo", "hi", "level"} (null when not finite). */
+static int ci(cJSON *o, const char *k, double lo, double hi, double level)
 {
-	static const char *const k[] = { "n", "value", "lo", "hi" };
-	cJSON *o;
-	return item(arr, &o) < 0 ? -1 : nums(o, k, (double[]){ p->n, p->value, p->lo, p->hi }, 4);
+	return amd_json_interval(o, k, 1, lo, hi, level) ? 0 : -1;
 }
 
-static int preds(cJSON *o, const char *key, const struct amd_scaling_pred *p, size_t n)
+static int pred(cJSON *arr, const struct amd_scaling_pred *p, double level)
+{
+	static const char *const k[] = { "n", "value" };
+	cJSON *o;
+	return item(arr, &o) < 0 || nums(o, k, (double[]){ p->n, p->value }, 2) < 0 ? -1
+		: ci(o, "ci", p->lo, p->hi, level);
+}
+
+static int preds(cJSON *o, const char *key, const struct amd_scaling_pred *p, size_t n,
+		 double level)
 {
 	cJSON *a = cJSON_AddArrayToObject(o, key);
 	for (size_t i = 0; a && i < n; i++)
-		if (pred(a, &p[i]) < 0)
+		if (pred(a, &p[i], level) < 0)
 			return -1;
 	return a ? 0 : -1;
 }
 
-static int terms(cJSON *o, const struct amd_rfit *f)
+static int terms(cJSON *o, const struct amd_rfit *f, double level)
 {
-	static const char *const k[] = { "i", "j", "coef", "lo", "hi" };
+	static const char *const k[] = { "i", "j", "coef" };
 	cJSON *a = cJSON_AddArrayToObject(o, "terms"), *t;
 	for (int i = 0; a && i < f->nterms; i++) {
 		const struct amd_rterm *r = &f->term[i];
-		if (item(a, &t) < 0 || nums(t, k, (double[]){ r->i, r->j, r->coef, r->lo, r->hi }, 5) < 0)
+		if (item(a, &t) < 0 || nums(t, k, (double[]){ r->i, r->j, r->coef }, 3) < 0
+		    || ci(t, "coef_ci", r->lo, r->hi, level) < 0)
 			return -1;
 	}
 	return a ? 0 : -1;
 }
 
 static int region(cJSON *arr, const struct amd_region_model *r, const char *strategy,
-		  const char *criterion, int per_run)
+		  const char *criterion, int per_run, double level)
 {
-	static const char *const k[] = { "c0", "c0_lo", "c0_hi", "cv", "cv_constant", "p_trend",
+	static const char *const k[] = { "c0", "cv", "cv_constant", "p_trend",
 					 "relative_noise", "measured_at_max_n", "share_at_max_n",
 					 "crossover_n" };
 	const struct amd_rfit *f = &r->fit;
@@ -70,27 +79,28 @@ static int region(cJSON *arr, const struct amd_region_model *r, const char *stra
 					: "bootstrap over the repeats at each n")
 	    || !cJSON_AddNumberToObject(o, "distinct_n", f->distinct_n)
 	    || !cJSON_AddNumberToObject(o, "plausible_models", f->nplausible)
-	    || terms(o, f) < 0)
+	    || terms(o, f, level) < 0)
 		return -1;
-	double v[] = { f->c0, f->c0_lo, f->c0_hi, f->cv, f->cv_const, f->p_trend, f->rel_noise,
+	double v[] = { f->c0, f->cv, f->cv_const, f->p_trend, f->rel_noise,
 		       r->measured_max_n, r->share_max_n, r->crossover_n };
-	return nums(o, k, v, 10) < 0 || preds(o, "share", r->share, 3) < 0
-		|| preds(o, "predictions", r->pred, r->npred) < 0 ? -1 : 0;
+	return nums(o, k, v, 8) < 0 || ci(o, "c0_ci", f->c0_lo, f->c0_hi, level) < 0
+		|| preds(o, "share", r->share, 3, level) < 0
+		|| preds(o, "predictions", r->pred, r->npred, level) < 0 ? -1 : 0;
 }
 
-static int whole(cJSON *arr, const struct amd_scaling_whole *w)
+static int whole(cJSON *arr, const struct amd_scaling_whole *w, double level)
 {
 	cJSON *o;
 	static const char *const k[] = { "n", "amdahl_epoch_s", "usl_epoch_s" };
 	if (item(arr, &o) < 0 || nums(o, k, (double[]){ w->n, w->amdahl_epoch, w->usl_epoch }, 3) < 0
 	    || !cJSON_AddBoolToObject(o, "models_disagree", w->disagree))
 		return -1;
-	static const char *const p[] = { "value", "lo", "hi" };
 	const struct amd_scaling_pred *x[] = { &w->step, &w->epoch, &w->efficiency };
 	static const char *const names[] = { "step_s", "epoch_s", "efficiency" };
 	for (int i = 0; i < 3; i++) {
 		cJSON *c = cJSON_AddObjectToObject(o, names[i]);
-		if (!c || nums(c, p, (double[]){ x[i]->value, x[i]->lo, x[i]->hi }, 3) < 0)
+		if (!c || !amd_json_num(c, "value", x[i]->value)
+		    || ci(c, "ci", x[i]->lo, x[i]->hi, level) < 0)
 			return -1;
 	}
 	return 0;
@@ -103,7 +113,8 @@ static int advice(cJSON *arr, const struct amd_scaling_advice *a)
 	return item(arr, &o) < 0 ? -1 : nums(o, k, (double[]){ a->n, a->repeats, a->narrowing }, 3);
 }
 
-static int strategy(cJSON *arr, const struct amd_scaling_strategy *s, const char *criterion)
+static int strategy(cJSON *arr, const struct amd_scaling_strategy *s, const char *criterion,
+		    double level)
 {
 	cJSON *o, *ns, *ws, *as;
 	static const char *const k[] = { "target", "epoch_at_max_n_s", "noise_cv", "repeats_needed" };
@@ -120,12 +131,12 @@ static int strategy(cJSON *arr, const struct amd_scaling_strategy *s, const char
 		}
 	}
 	cJSON *step = cJSON_AddArrayToObject(o, "step");
-	if (!step || (s->step.name && region(step, &s->step, s->strategy, criterion, s->per_run) < 0))
+	if (!step || (s->step.name && region(step, &s->step, s->strategy, criterion, s->per_run, level) < 0))
 		return -1;
 	if (!(ws = cJSON_AddArrayToObject(o, "whole")))
 		return -1;
 	for (size_t i = 0; i < s->nwhole; i++)
-		if (whole(ws, &s->whole[i]) < 0)
+		if (whole(ws, &s->whole[i], level) < 0)
 			return -1;
 	if (!(as = cJSON_AddArrayToObject(o, "advice")))
 		return -1;
@@ -142,7 +153,7 @@ static int flat_regions(cJSON *doc, const struct amd_scaling *s)
 	for (size_t i = 0; rs && i < s->nstrategies; i++)
 		for (size_t r = 0; r < s->strategies[i].nregions; r++)
 			if (region(rs, &s->strategies[i].regions[r], s->strategies[i].strategy,
-				   s->criterion, s->strategies[i].per_run) < 0)
+				   s->criterion, s->strategies[i].per_run, s->level) < 0)
 				return -1;
 	return rs ? 0 : -1;
 }
@@ -162,7 +173,7 @@ cJSON *amd_scaling_json(const struct amd_scaling *s)
 		&& flat_regions(doc, s) == 0
 		&& (st = cJSON_AddArrayToObject(doc, "strategies"));
 	for (size_t i = 0; ok && i < s->nstrategies; i++)
-		ok = strategy(st, &s->strategies[i], s->criterion) == 0;
+		ok = strategy(st, &s->strategies[i], s->criterion, s->level) == 0;
 	if (ok)
 		return doc;
 	cJSON_Delete(doc);

@@ -1,11 +1,13 @@
 /* scaling_json.h — the scaling model of a sweep (scaling.h) as JSON, the
  * shape `amdahl scaling --json` prints: {"sweep", "criterion", …,
  * "regions": [{"name", "kind", "strategy", "terms": [{"i", "j", "coef",
- * "lo", "hi"}], "c0", "criterion", "growth", "share_at_max_n",
- * "predictions": [{"n", "value", "lo", "hi"}], …}] (every strategy's,
+ * "coef_ci"}], "c0", "c0_ci", "criterion", "growth", "share_at_max_n",
+ * "predictions": [{"n", "value", "ci"}], …}] (every strategy's,
  * ranked within each), "strategies": [{"strategy", "n", "target",
  * "step": [the step's model], "whole": […], "advice": […]}]} — the
- * constant model has no terms; seconds per step; NaN as null. */
+ * constant model has no terms; seconds per step; NaN as null; every
+ * interval {"lo", "hi", "level"} or null (the contract, analysis_json.h;
+ * docs/schema/scaling.schema.json). */
 #ifndef AMD_SCALING_JSON_H
 #define AMD_SCALING_JSON_H
 

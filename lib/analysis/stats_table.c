@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "num.h"
+#include "statistic.h"
 
 const char *amd_stats_ci_cell(char *b, size_t n, const struct amd_ci *ci, const char *f)
 {
@@ -17,35 +18,41 @@ const char *amd_stats_ci_cell(char *b, size_t n, const struct amd_ci *ci, const 
 	return b;
 }
 
+/* The registry's statistics (statistic.h) each table shows after its
+ * first columns: n, runs, the aggregate with its interval (and, scaling,
+ * the speedup with its interval). */
+static const char *const scaling_cols[] = {"cv", "efficiency", "karp_flatt", "throughput"};
+static const char *const axis_cols[] = {"cv", "throughput", "energy_per_sample_j", "power_w",
+					"util_pct"};
+static const char *const energy_cols[] = {"energy_epoch_j", "energy_solution_j",
+					  "energy_per_sample_j", "power_w", "util_pct"};
+#define NCOLS(a) (sizeof a / sizeof a[0])
+
 static void scaling_row(struct amd_table *t, const struct amd_point_stats *p)
 {
-	char n[32], runs[16], med[32], ci[64], cv[32], sp[32], spci[64], ef[32], kf[32];
-	char tp[32], sps[100];
+	char n[32], runs[16], med[32], ci[64], sp[32], spci[64], sps[100], b[4][32];
+	const char *c[4];
 	snprintf(runs, sizeof runs, "%zu", p->nruns);
 	snprintf(sps, sizeof sps, "%s %s", amd_cell(sp, sizeof sp, "%.2f", p->speedup),
 		 p->ci_speedup.valid ? amd_stats_ci_cell(spci, sizeof spci, &p->ci_speedup, "%.2f") : "");
+	amd_statistic_cells(scaling_cols, 4, 0, p, b, c);
 	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n), runs,
 			     amd_cell(med, sizeof med, "%.4g", p->median),
 			     amd_stats_ci_cell(ci, sizeof ci, &p->ci, "%.4g"),
-			     amd_cell_pct(cv, sizeof cv, "%.1f%%", p->cv), sps,
-			     amd_cell_pct(ef, sizeof ef, "%.0f%%", p->efficiency),
-			     amd_cell(kf, sizeof kf, "%.3f", p->karp_flatt),
-			     amd_cell(tp, sizeof tp, "%.1f", p->throughput)};
+			     c[0], sps, c[1], c[2], c[3]};
 	amd_table_add(t, row);
 }
 
 static void axis_row(struct amd_table *t, const struct amd_point_stats *p)
 {
-	char n[32], runs[16], med[32], ci[64], cv[32], tp[32], es[32], pw[32], ut[32];
+	char n[32], runs[16], med[32], ci[64], b[5][32];
+	const char *c[5];
 	snprintf(runs, sizeof runs, "%zu", p->nruns);
+	amd_statistic_cells(axis_cols, 5, 0, p, b, c);
 	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n), runs,
 			     amd_cell(med, sizeof med, "%.4g", p->median),
 			     amd_stats_ci_cell(ci, sizeof ci, &p->ci, "%.4g"),
-			     amd_cell_pct(cv, sizeof cv, "%.1f%%", p->cv),
-			     amd_cell(tp, sizeof tp, "%.1f", p->throughput),
-			     amd_cell(es, sizeof es, "%.4g", p->energy_per_sample_j),
-			     amd_cell(pw, sizeof pw, "%.1f", p->power_w),
-			     amd_cell(ut, sizeof ut, "%.1f", p->util_pct)};
+			     c[0], c[1], c[2], c[3], c[4]};
 	amd_table_add(t, row);
 }
 
@@ -53,10 +60,11 @@ struct amd_table *amd_stats_table(const struct amd_sweep_stats *s,
 				  const struct amd_strategy_stats *st)
 {
 	const char *agg = amd_aggregate_label(s->aggregate);
-	const char *hs[] = {"n", "runs", agg, "95% CI", "CV", "speedup [95% CI]",
-			    "efficiency", "Karp–Flatt", "samples/s"};
-	const char *ha[] = {s->axis, "runs", agg, "95% CI", "CV",
-			    "samples/s", "J/sample", "power W", "util %"};
+	const char *hs[9] = {"n", "runs", agg, "95% CI", NULL, "speedup [95% CI]"};
+	const char *ha[9] = {s->axis, "runs", agg, "95% CI"};
+	amd_statistic_columns(scaling_cols, 1, 0, &hs[4]);
+	amd_statistic_columns(scaling_cols + 1, 3, 0, &hs[6]);
+	amd_statistic_columns(axis_cols, NCOLS(axis_cols), 0, &ha[4]);
 	struct amd_table *t = amd_table_new(9, s->scaling ? hs : ha);
 	if (!t)
 		return NULL;
@@ -96,20 +104,16 @@ static int has_energy(const struct amd_point_stats *p)
 
 static void energy_row(struct amd_table *t, const struct amd_point_stats *p)
 {
-	char n[32], ee[32], es[32], eps[32], pw[32], ut[32];
-	const char *row[] = {amd_cell(n, sizeof n, "%g", p->n),
-			     amd_cell(ee, sizeof ee, "%.4g", p->energy_epoch_j),
-			     amd_cell(es, sizeof es, "%.0f", p->energy_solution_j),
-			     amd_cell(eps, sizeof eps, "%.4g", p->energy_per_sample_j),
-			     amd_cell(pw, sizeof pw, "%.1f", p->power_w),
-			     amd_cell(ut, sizeof ut, "%.1f", p->util_pct)};
+	char n[32], b[5][32];
+	const char *row[6] = {amd_cell(n, sizeof n, "%g", p->n)};
+	amd_statistic_cells(energy_cols, NCOLS(energy_cols), 0, p, b, &row[1]);
 	amd_table_add(t, row);
 }
 
 struct amd_table *amd_energy_table(const struct amd_strategy_stats *st)
 {
-	static const char *const h[] = {"n", "J/epoch/GPU", "J/run (all GPUs)", "J/sample",
-					"power W", "util %"};
+	const char *h[6] = {"n"};
+	amd_statistic_columns(energy_cols, NCOLS(energy_cols), 0, &h[1]);
 	return side_table(st, 6, h, energy_row, has_energy);
 }
 

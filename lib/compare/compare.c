@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "detectable.h"
 #include "num.h"
+#include "statistic.h"
 #include "stats.h"
 
 const char *amd_verdict_name(enum amd_verdict v)
@@ -25,6 +26,17 @@ const char *amd_verdict_name(enum amd_verdict v)
 	case AMD_INSUFFICIENT: return "insufficient data";
 	case AMD_MISSING: return "missing";
 	default: return "no change";
+	}
+}
+
+const char *amd_verdict_json(enum amd_verdict v)
+{
+	switch (v) {
+	case AMD_IMPROVEMENT: return "improvement";
+	case AMD_REGRESSION: return "regression";
+	case AMD_INSUFFICIENT:
+	case AMD_MISSING: return "insufficient_data";
+	default: return "no_change";
 	}
 }
 
@@ -50,26 +62,8 @@ struct metric_cfg {
 	int gated;
 };
 
-/* Built-in metrics beyond the time metric: name, direction, primary. */
-enum value_kind { V_TIME, V_THROUGHPUT, V_SPEEDUP, V_EFFICIENCY, V_ENERGY_EPOCH,
-		  V_ENERGY_RUN, V_POWER, V_UTIL, V_EXTRA };
-
-static const struct builtin {
-	enum value_kind kind;
-	const char *name;
-	enum amd_direction dir;
-	int primary;
-} builtins[] = {
-	{V_TIME, NULL, AMD_LOWER_IS_BETTER, 1}, /* name: the analysed metric */
-	{V_THROUGHPUT, "throughput", AMD_HIGHER_IS_BETTER, 1},
-	{V_SPEEDUP, "speedup", AMD_HIGHER_IS_BETTER, 1},
-	{V_EFFICIENCY, "efficiency", AMD_HIGHER_IS_BETTER, 0},
-	{V_ENERGY_EPOCH, "energy_epoch_j", AMD_LOWER_IS_BETTER, 0},
-	{V_ENERGY_RUN, "energy_run_j", AMD_LOWER_IS_BETTER, 0},
-	{V_POWER, "power_w", AMD_LOWER_IS_BETTER, 0},
-	{V_UTIL, "util_pct", AMD_HIGHER_IS_BETTER, 0},
-};
-#define NBUILTINS (sizeof builtins / sizeof builtins[0])
+/* The rows a comparison has are the compared statistics of the registry
+ * (lib/analysis/statistic.h), in its order, then the extra metrics. */
 
 static const struct amd_node *metric_node(const struct amd_config *cfg, const char *name)
 {
@@ -152,26 +146,9 @@ static const struct amd_point_stats *find_point(const struct amd_strategy_stats 
 	return NULL;
 }
 
-static double run_value(enum value_kind k, const struct amd_strategy_stats *s,
-			const struct amd_point_stats *p, const struct amd_run_value *r)
-{
-	switch (k) {
-	case V_TIME:
-	case V_EXTRA: return r->value;
-	case V_THROUGHPUT: return r->throughput;
-	case V_SPEEDUP: return s->base_value / r->value;
-	case V_EFFICIENCY: return s->base_value / r->value * s->base_n / p->n;
-	case V_ENERGY_EPOCH: return r->energy_epoch_j;
-	case V_ENERGY_RUN: return r->energy_run_j;
-	case V_POWER: return r->power_w;
-	case V_UTIL: return r->util_pct;
-	}
-	return NAN;
-}
-
-/* The usable values of kind k for the point (NULL point: none) into *out
- * (NULL when none); -1 when out of memory. */
-static int point_values(enum value_kind k, const struct amd_strategy_stats *s,
+/* The usable values of statistic st (its runs' values) for the point
+ * (NULL point: none) into *out (NULL when none); -1 when out of memory. */
+static int point_values(const struct amd_statistic *st, const struct amd_strategy_stats *s,
 			const struct amd_point_stats *p, double **out, size_t *n)
 {
 	*out = NULL;
@@ -182,7 +159,7 @@ static int point_values(enum value_kind k, const struct amd_strategy_stats *s,
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < p->nruns; i++) {
-		double x = run_value(k, s, p, &p->runs[i]);
+		double x = st->run(s, p, &p->runs[i]);
 		if (amd_num_ok(x))
 			v[(*n)++] = x;
 	}
@@ -247,16 +224,16 @@ static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struc
 	return amd_mann_whitney(r->cand, r->nc, r->base, r->nb, &r->mwu, err);
 }
 
-static int add_row(struct builder *bd, const char *metric, enum value_kind k,
+static int add_row(struct builder *bd, const char *metric, const struct amd_statistic *st,
 		   const struct metric_cfg *mc, const struct amd_strategy_stats *bs,
 		   const struct amd_strategy_stats *cs, double n, struct amd_err *err)
 {
 	size_t nb = 0, nc = 0;
 	double *bv = NULL, *cv = NULL;
 	const struct amd_point_stats *bp = find_point(bs, n), *cp = find_point(cs, n);
-	int rc = point_values(k, bs, bp, &bv, &nb);
+	int rc = point_values(st, bs, bp, &bv, &nb);
 	if (rc == 0)
-		rc = point_values(k, cs, cp, &cv, &nc);
+		rc = point_values(st, cs, cp, &cv, &nc);
 	if (rc < 0 || (nb == 0 && nc == 0)) { /* or the metric is on neither side here */
 		free(bv);
 		free(cv);
@@ -341,21 +318,25 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 		struct metric_cfg tc; /* speedup = T(b)/T(n) needs a time-like metric */
 		enum amd_direction tdir = time_direction(sd->base->metric);
 		rc = metric_settings(bd->o, sd->base->metric, tdir, 1, 1, &tc, err);
-		for (size_t b = 0; b < NBUILTINS && rc == 0; b++) {
-			const struct builtin *bi = &builtins[b];
-			const char *name = bi->name ? bi->name : sd->base->metric;
-			enum amd_direction dir = bi->kind == V_TIME ? tdir : bi->dir;
-			int scaling = bi->kind == V_SPEEDUP || bi->kind == V_EFFICIENCY;
-			if (scaling && (!scaling_applies(bs, cs, n) || tc.dir != AMD_LOWER_IS_BETTER))
+		for (size_t b = 0; b < amd_nstatistics && rc == 0; b++) {
+			const struct amd_statistic *st = &amd_statistics[b];
+			if (st->gate == AMD_GATE_NOT_COMPARED)
+				continue;
+			const char *name = *st->row ? st->row : sd->base->metric;
+			enum amd_direction dir = st->better == AMD_BETTER_AS_METRIC ? tdir
+				: st->better == AMD_BETTER_HIGHER ? AMD_HIGHER_IS_BETTER
+				: AMD_LOWER_IS_BETTER;
+			if (st->scaling && (!scaling_applies(bs, cs, n) || tc.dir != AMD_LOWER_IS_BETTER))
 				continue;
 			int several_n = bs && cs && bs->npoints > 1 && cs->npoints > 1;
 			struct metric_cfg mc;
 			/* speedup is judged on the world-size axis only (docs/design.md) */
-			int primary = bi->primary && (!scaling || (several_n && !bd->o->axis));
+			int primary = st->gate == AMD_GATE_GATED &&
+				      (!st->scaling || (several_n && !bd->o->axis));
 			rc = metric_settings(bd->o, name, dir, primary,
 					     1, &mc, err);
 			if (rc == 0)
-				rc = add_row(bd, name, bi->kind, &mc, bs, cs, n, err);
+				rc = add_row(bd, name, st, &mc, bs, cs, n, err);
 		}
 		for (size_t e = 0; e < sd->nextra && rc == 0; e++) {
 			const struct amd_strategy_stats *be =
@@ -366,7 +347,8 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 			rc = metric_settings(bd->o, sd->base_extra[e]->metric, AMD_LOWER_IS_BETTER, 0,
 					     0, &mc, err);
 			if (rc == 0 && (be || ce))
-				rc = add_row(bd, sd->base_extra[e]->metric, V_EXTRA, &mc, be, ce, n, err);
+				rc = add_row(bd, sd->base_extra[e]->metric, amd_statistic_by_key("median"),
+					     &mc, be, ce, n, err);
 		}
 	}
 	free(ns);
@@ -580,8 +562,9 @@ int amd_compare_builtin(const char *name, const char *time_metric)
 {
 	if (time_metric && strcmp(name, time_metric) == 0)
 		return 1;
-	for (size_t i = 0; i < NBUILTINS; i++)
-		if (builtins[i].name && strcmp(builtins[i].name, name) == 0)
+	for (size_t i = 0; i < amd_nstatistics; i++)
+		if (amd_statistics[i].row && *amd_statistics[i].row &&
+		    strcmp(amd_statistics[i].row, name) == 0)
 			return 1;
 	return 0;
 }

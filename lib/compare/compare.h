@@ -35,6 +35,11 @@ struct amd_cmp_row;
 /* The row's verdict as shown: rows that are not gated say "worse" or
  * "better" instead of regression or improvement (they fail nothing). */
 const char *amd_row_verdict(const struct amd_cmp_row *r);
+/* The verdict in JSON, one vocabulary for every output (analysis_json.h):
+ * "regression", "improvement", "no_change", "insufficient_data" (the
+ * sample sizes cannot reach alpha, or one side has no runs: missing).
+ * Whether the row is gated is its "gated" key, not its verdict. */
+const char *amd_verdict_json(enum amd_verdict v);
 const char *amd_direction_name(enum amd_direction d);
 
 struct amd_cmp_row {

@@ -32,23 +32,18 @@ static int add_item(cJSON *o, const char *key, cJSON *item)
 	return -1;
 }
 
-static int add_ci(cJSON *o, const struct amd_cmp_row *r)
+/* "ci" and "ci_why" (amd_json_ci), at the comparison's level. */
+static int add_ci(cJSON *o, const struct amd_cmp_row *r, double level)
 {
-	if (r->ci.valid) {
-		cJSON *ci = cJSON_AddObjectToObject(o, "ci");
-		return ci && cJSON_AddNumberToObject(ci, "lo", r->ci.lo) &&
-		       cJSON_AddNumberToObject(ci, "hi", r->ci.hi) ? 0 : -1;
-	}
-	if (!cJSON_AddNullToObject(o, "ci"))
-		return -1;
-	return !r->ci.why || cJSON_AddStringToObject(o, "ci_note", r->ci.why) ? 0 : -1;
+	return amd_json_ci(o, "ci", &r->ci, level);
 }
 
-/* U, p, method and ties: rows with both sides only. */
+/* U, p, method and ties: null on rows with one side only. */
 static int add_test(cJSON *o, const struct amd_cmp_row *r)
 {
 	if (r->verdict == AMD_MISSING)
-		return 0;
+		return cJSON_AddNullToObject(o, "u") && cJSON_AddNullToObject(o, "p") &&
+		       cJSON_AddNullToObject(o, "method") && cJSON_AddNullToObject(o, "ties") ? 0 : -1;
 	return cJSON_AddNumberToObject(o, "u", r->mwu.u) && cJSON_AddNumberToObject(o, "p", r->mwu.p) &&
 	       cJSON_AddStringToObject(o, "method", r->mwu.exact ? "exact" : "asymptotic") &&
 	       cJSON_AddBoolToObject(o, "ties", r->mwu.ties) ? 0 : -1;
@@ -60,30 +55,27 @@ static int add_noise(cJSON *o, const struct amd_cmp_row *r)
 {
 	if (!amd_json_num(o, "detectable_change", isinf(r->detectable) ? NAN : r->detectable))
 		return -1;
-	if (isinf(r->detectable) &&
-	    !cJSON_AddStringToObject(o, "detectable_note", "no change: the run counts cannot reach"
-				     " the level"))
+	if (!amd_json_str(o, "detectable_note", isinf(r->detectable) ? "no change: the run counts"
+			  " cannot reach the level" : NULL))
 		return -1;
-	if (r->likely && !cJSON_AddStringToObject(o, "likely", r->likely > 0 ? "regression"
-						  : "improvement"))
-		return -1;
-	return 0;
+	return amd_json_str(o, "likely", !r->likely ? NULL : r->likely > 0 ? "regression"
+			    : "improvement") ? 0 : -1;
 }
 
 static int add_verdict(cJSON *o, const struct amd_cmp_row *r)
 {
-	if (!cJSON_AddNumberToObject(o, "p_min", r->p_min) || !amd_json_num(o, "p_adjusted", r->p_adj) ||
-	    !cJSON_AddStringToObject(o, "verdict", amd_row_verdict(r)))
+	if (!cJSON_AddNumberToObject(o, "p_min", r->p_min) || !amd_json_num(o, "p_holm", r->p_adj) ||
+	    !cJSON_AddStringToObject(o, "verdict", amd_verdict_json(r->verdict)))
 		return -1;
-	if (r->verdict == AMD_INSUFFICIENT &&
-	    !cJSON_AddNumberToObject(o, "runs_needed_per_side", r->runs_needed))
+	if (!amd_json_num(o, "runs_needed_per_side", r->verdict == AMD_INSUFFICIENT
+			  ? r->runs_needed : NAN))
 		return -1;
-	if (r->note[0] && !cJSON_AddStringToObject(o, "note", r->note))
+	if (!amd_json_str(o, "note", r->note[0] ? r->note : NULL))
 		return -1;
 	return add_noise(o, r);
 }
 
-cJSON *amd_compare_row_json(const struct amd_cmp_row *r)
+cJSON *amd_compare_row_json(const struct amd_cmp_row *r, double level)
 {
 	cJSON *o = cJSON_CreateObject();
 	int ok = o && cJSON_AddStringToObject(o, "metric", r->metric) &&
@@ -95,7 +87,7 @@ cJSON *amd_compare_row_json(const struct amd_cmp_row *r)
 		 cJSON_AddNumberToObject(o, "alpha", r->alpha);
 	ok = ok && add_item(o, "baseline", side_json(r->base, r->nb, r->med_base)) == 0 &&
 	     add_item(o, "candidate", side_json(r->cand, r->nc, r->med_cand)) == 0 &&
-	     amd_json_num(o, "ratio", r->ratio) && add_ci(o, r) == 0 && add_test(o, r) == 0 &&
+	     amd_json_num(o, "ratio", r->ratio) && add_ci(o, r, level) == 0 && add_test(o, r) == 0 &&
 	     add_verdict(o, r) == 0;
 	if (!ok) {
 		cJSON_Delete(o);
@@ -108,8 +100,7 @@ static cJSON *sweep_json(const char *sweep, const char *strategy, const char *st
 {
 	cJSON *o = cJSON_CreateObject();
 	int ok = o && cJSON_AddStringToObject(o, "sweep", sweep) &&
-		 (!strategy || cJSON_AddStringToObject(o, "strategy", strategy)) &&
-		 (!store || cJSON_AddStringToObject(o, "store", store));
+		 amd_json_str(o, "strategy", strategy) && amd_json_str(o, "store", store);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
@@ -138,7 +129,7 @@ int amd_comparison_json_rows(cJSON *o, const struct amd_comparison *c)
 	if (!rows)
 		return -1;
 	for (size_t i = 0; i < c->nrows; i++) {
-		cJSON *r = amd_compare_row_json(&c->rows[i]);
+		cJSON *r = amd_compare_row_json(&c->rows[i], c->level);
 		if (!r || !cJSON_AddItemToArray(rows, r)) {
 			cJSON_Delete(r);
 			return -1;

@@ -178,6 +178,7 @@ static int setup(struct amd_history *h, const struct amd_history_opts *o,
 		 struct amd_run_group *g, size_t ng)
 {
 	h->cp = o->cp;
+	h->level = o->level > 0 ? o->level : 0.95;
 	h->cp.alpha = h->cp.alpha > 0 && h->cp.alpha < 1 ? h->cp.alpha : 0.05;
 	h->cp.permutations = h->cp.permutations > 0 ? h->cp.permutations : 999;
 	h->cp.seed = h->cp.seed ? h->cp.seed : 20260101UL;

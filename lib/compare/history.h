@@ -58,6 +58,7 @@ struct amd_history {
 	size_t nchanges;
 	struct amd_history_change *changes;
 	struct amd_cp_opts cp;  /* as applied */
+	double level;           /* the intervals' level, as applied */
 	size_t skipped;         /* selected runs without the group key */
 };
 

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "analysis_json.h"
+
 const char *amd_history_direction(const struct amd_history *h,
 				  const struct amd_history_change *c)
 {
@@ -69,14 +71,6 @@ struct amd_table *amd_history_table(const struct amd_history *h)
 
 /* ---- JSON ---- */
 
-static cJSON *ci_json(const struct amd_ci *ci)
-{
-	if (!ci->valid)
-		return cJSON_CreateNull();
-	double v[2] = {ci->lo, ci->hi};
-	return cJSON_CreateDoubleArray(v, 2);
-}
-
 /* Adds item to o under key; 0 (and item freed) when either is missing. */
 static int put(cJSON *o, const char *key, cJSON *item)
 {
@@ -86,15 +80,16 @@ static int put(cJSON *o, const char *key, cJSON *item)
 	return 0;
 }
 
-static cJSON *group_json(const struct amd_history_group *g)
+static cJSON *group_json(const struct amd_history_group *g, double level)
 {
 	cJSON *o = cJSON_CreateObject();
 	int ok = cJSON_AddStringToObject(o, "group", g->label) &&
 		 cJSON_AddStringToObject(o, "selector", g->selector) &&
 		 cJSON_AddStringToObject(o, "configuration", g->config) &&
-		 (!g->order || cJSON_AddStringToObject(o, "order", g->order)) &&
+		 amd_json_str(o, "order", g->order) &&
 		 cJSON_AddNumberToObject(o, "runs", (double)g->nruns) &&
-		 cJSON_AddNumberToObject(o, "median", g->median) && put(o, "ci", ci_json(&g->ci)) &&
+		 cJSON_AddNumberToObject(o, "median", g->median) &&
+		 amd_json_interval(o, "ci", g->ci.valid, g->ci.lo, g->ci.hi, level) &&
 		 put(o, "values", cJSON_CreateDoubleArray(g->values, (int)g->nruns));
 	if (ok)
 		return o;
@@ -124,7 +119,8 @@ static cJSON *change_json(const struct amd_history *h, const struct amd_history_
 		 cJSON_AddNumberToObject(o, "index", (double)c->group) &&
 		 put(o, "before", side_json(h, c->from, c->group, c->nbefore, c->before)) &&
 		 put(o, "after", side_json(h, c->group, c->to, c->nafter, c->after)) &&
-		 cJSON_AddNumberToObject(o, "ratio", c->ratio) && put(o, "ci", ci_json(&c->ci)) &&
+		 cJSON_AddNumberToObject(o, "ratio", c->ratio) &&
+		 amd_json_interval(o, "ci", c->ci.valid, c->ci.lo, c->ci.hi, h->level) &&
 		 cJSON_AddNumberToObject(o, "p", c->mwu.p) &&
 		 cJSON_AddNumberToObject(o, "p_permutation", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "divergence", c->q) &&
@@ -159,7 +155,7 @@ cJSON *amd_history_json(const struct amd_history *h)
 		 cJSON_AddNumberToObject(root, "runs_without_key", (double)h->skipped);
 	cJSON *g = ok ? cJSON_AddArrayToObject(root, "groups") : NULL;
 	for (size_t i = 0; g && i < h->ngroups; i++) {
-		cJSON *item = group_json(&h->groups[i]);
+		cJSON *item = group_json(&h->groups[i], h->level);
 		if (!item || !cJSON_AddItemToArray(g, item))
 			g = NULL, cJSON_Delete(item);
 	}

@@ -4,8 +4,19 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "compare_table.h"
+
+/* One row per result: its JSON word, the gate's word, report.json's old name. */
+static const struct {
+	const char *json, *word, *name;
+} results[] = {
+	[AMD_GATE_PASS] = {"pass", "PASS", "pass"},
+	[AMD_GATE_REGRESSION] = {"regression", "FAIL", "regression"},
+	[AMD_GATE_INSUFFICIENT] = {"insufficient_data", "INSUFFICIENT DATA", "insufficient"},
+};
+
 
 int amd_gate_row_fails(const struct amd_cmp_row *r, const struct amd_gate_opts *o)
 {
@@ -126,18 +137,31 @@ void amd_gate_verdict(const struct amd_comparison *c, const struct amd_gate_opts
 	if (v->failing) {
 		v->result = AMD_GATE_REGRESSION;
 		v->exit_code = AMD_GATE_EXIT_REGRESSION;
-		v->word = "FAIL";
-		v->name = "regression";
+		v->word = results[AMD_GATE_REGRESSION].word;
+		v->name = results[AMD_GATE_REGRESSION].name;
 	} else if (c->insufficient) {
 		v->result = AMD_GATE_INSUFFICIENT;
 		v->exit_code = AMD_GATE_EXIT_INSUFFICIENT;
-		v->word = "INSUFFICIENT DATA";
-		v->name = "insufficient";
+		v->word = results[AMD_GATE_INSUFFICIENT].word;
+		v->name = results[AMD_GATE_INSUFFICIENT].name;
 	} else {
 		v->result = AMD_GATE_PASS;
 		v->exit_code = AMD_GATE_EXIT_PASS;
-		v->word = "PASS";
-		v->name = "pass";
+		v->word = results[AMD_GATE_PASS].word;
+		v->name = results[AMD_GATE_PASS].name;
 	}
 	sentence(c, require_all, v);
+}
+
+const char *amd_gate_result_json(enum amd_gate_result r)
+{
+	return results[r].json;
+}
+
+const char *amd_gate_result_shown(const char *json, int terminal)
+{
+	for (size_t i = 0; json && i < sizeof results / sizeof *results; i++)
+		if (strcmp(json, results[i].json) == 0)
+			return terminal ? results[i].word : results[i].name;
+	return json;
 }

@@ -39,6 +39,18 @@ struct amd_gate_verdict {
 	char sentence[2048]; /* "gate: FAIL: rc against baseline v1, 11 gated rows: ..." */
 };
 
+/* The gate's result in JSON (the one verdict vocabulary, analysis_json.h):
+ * "pass", "regression", "insufficient_data". */
+const char *amd_gate_result_json(enum amd_gate_result r);
+/* What a verdict read back from a document of schema_version 1 or later
+ * is shown as: a JSON word of amd_gate_result_json as the gate prints it
+ * ("PASS", "FAIL", "INSUFFICIENT DATA"; terminal 1) or as report.json
+ * named it before schema_version 1 ("pass", "regression",
+ * "insufficient"; terminal 0); any other text as it is (the same
+ * pointer). A document without schema_version is shown as it says
+ * (lib/deliver/mail_report.c). */
+const char *amd_gate_result_shown(const char *json, int terminal);
+
 /* 1 when row r fails the gate: a gated regression, with require_all a
  * gated row on one side only, with fallback_ci a gated likely regression.
  * o may be NULL (no options). */

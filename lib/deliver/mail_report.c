@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "compare_json.h"
+#include "verdict.h"
 #include "file.h"
 #include "template.h" /* the one template engine */
 
@@ -86,13 +87,23 @@ static cJSON *parse_json(const char *path, struct amd_err *err)
 	return root;
 }
 
+/* The verdict v of document root as the mail shows it: a document of
+ * schema_version 1 or later says it in the JSON words, shown as the gate
+ * (terminal) or report.json (not terminal) said it before; an older one
+ * as it says. */
+static const char *shown(const cJSON *root, const char *v, int terminal)
+{
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+	return cJSON_IsNumber(version) ? amd_gate_result_shown(v, terminal) : v;
+}
+
 int amd_mail_report_gate(struct amd_mail_report *r, const char *path, struct amd_err *err)
 {
 	cJSON *root = parse_json(path, err);
 	if (!root)
 		return -1;
 	char *v;
-	int rc = copy(amd_comparison_json_result(root), &v);
+	int rc = copy(shown(root, amd_comparison_json_result(root), 1), &v);
 	cJSON_Delete(root);
 	if (rc < 0)
 		return amd_fail(err, "out of memory");
@@ -114,7 +125,7 @@ static int load_json(const char *path, struct amd_mail_report *r, struct amd_err
 	const cJSON *gate = cJSON_GetObjectItemCaseSensitive(root, "gate");
 	int rc = copy(sweep_name(root), &r->sweep);
 	if (rc == 0)
-		rc = copy(amd_comparison_json_result(gate), &r->gate);
+		rc = copy(shown(root, amd_comparison_json_result(gate), 0), &r->gate);
 	if (rc < 0) {
 		cJSON_Delete(root);
 		return amd_fail(err, "out of memory");

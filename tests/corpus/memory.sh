@@ -54,7 +54,7 @@ test_expect_success SHARED,PYTHON 'stats --json: peak memory per GPU at n=1 and 
 	FIG="(lambda p: \"%s|%s\" % (p[\"peak_allocated\"][\"median\"], p[\"peak_reserved\"][\"median\"] if p[\"peak_reserved\"][\"median\"] is not None else \"null\"))($(printf "$PT" %s))" &&
 	test_eq "$(cuda_peaks "$NEW")" "$(json_get "$TMP/stats.json" "$(printf "$FIG" 1)")" &&
 	test_eq "$(cuda_peaks "$OLD")" "$(json_get "$TMP/stats.json" "$(printf "$FIG" 2)")" &&
-	test_eq "GPU|1|n=1: no CI|True" "$(json_get "$TMP/stats.json" "(lambda m, p: \"%s|%s|%s|%s\" % (m[\"per\"], p[\"peak_allocated\"][\"runs\"], p[\"peak_allocated\"][\"ci\"][\"why\"], m[\"running_sum\"]))(sweep()[\"memory\"], $(printf "$PT" 2))")" &&
+	test_eq "GPU|1|n=1: no CI|True" "$(json_get "$TMP/stats.json" "(lambda m, p: \"%s|%s|%s|%s\" % (m[\"per\"], p[\"peak_allocated\"][\"runs\"], p[\"peak_allocated\"][\"ci_why\"], m[\"running_sum\"]))(sweep()[\"memory\"], $(printf "$PT" 2))")" &&
 	test_eq "ddp-n2|0|518" "$(json_get "$TMP/stats.json" "\"%s|%s|%s\" % tuple(sweep()[\"memory\"][\"timeline\"][k] for k in (\"run\", \"rank\", \"samples\"))")"
 '
 test_expect_success SHARED,PYTHON 'trace show --json: the peaks per device of each trace equal python json' '

@@ -37,7 +37,7 @@ test_expect_success NUMPY,SCIPY 'per region, both medians equal the oracle'"'"'s
 test_expect_success PYTHON 'FSDP'"'"'s own regions are new; gloo:all_reduce is on both sides with a ratio and an interval' '
 	test_eq new "$(json_get "$J" "[r[\"status\"] for r in d[\"regions\"] if r[\"name\"] == \"FSDP::all_gather (6)\"][0]")" &&
 	test_eq new "$(json_get "$J" "[r[\"status\"] for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_gather\"][0]")" &&
-	test_eq "both True" "$(json_get "$J" "[\"%s %s\" % (r[\"status\"], r[\"lo\"] <= r[\"ratio\"] <= r[\"hi\"]) for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" &&
+	test_eq "both True" "$(json_get "$J" "[\"%s %s\" % (r[\"status\"], r[\"ci\"][\"lo\"] <= r[\"ratio\"] <= r[\"ci\"][\"hi\"]) for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" &&
 	test_near "$(json_get "$J" "[r[\"b_s\"] / r[\"a_s\"] for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" \
 		"$(json_get "$J" "[r[\"ratio\"] for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\"][0]")" 1e-12
 '

@@ -78,7 +78,7 @@ test_expect_success PYTHON 'A/A on the same runs: every ratio is 1 and every p i
 	test_eq "True" "$(json_get "$TMP/aa1.json" "all(r[\"ratio\"]==1 and r[\"p\"]==1 for r in rows())")"
 '
 test_expect_success PYTHON 'A/A on the same runs: every gated row is insufficient' '
-	test_eq "True" "$(json_get "$TMP/aa1.json" "all(r[\"verdict\"]==\"insufficient data\" for r in rows() if r[\"gated\"])")"
+	test_eq "True" "$(json_get "$TMP/aa1.json" "all(r[\"verdict\"]==\"insufficient_data\" for r in rows() if r[\"gated\"])")"
 '
 test_expect_success PYTHON 'A/A: both strategies and four n per strategy matched' '
 	test_eq "ddp:1,2,4,8 fsdp:1,2,4,8" "$(json_get "$TMP/aa1.json" "\" \".join(s+\":\"+\",\".join(\"%g\"%n for n in sorted({r[\"n\"] for r in rows() if r[\"strategy\"]==s and r[\"metric\"]==\"epoch_time_s\"})) for s in (\"ddp\",\"fsdp\"))")"
@@ -157,7 +157,7 @@ test_expect_success PYTHON 'FSDP against DDP at n=8, epoch time, alpha 0.1: regr
 	test_status 1 "$AMDAHL" --store "$TMP/cpu.db" --config "$TMP/a10.yaml" gate --baseline cpu-strong-scaling:ddp \
 		--candidate cpu-strong-scaling:fsdp --n 8 --only epoch_time_s --json
 	cp "$TMP/out" "$TMP/one.json"
-	test_eq "regression 0.1" "$(row_get "$TMP/one.json" epoch_time_s 8 "\"%s %g\" % (r[\"verdict\"], r[\"p_adjusted\"])")"
+	test_eq "regression 0.1" "$(row_get "$TMP/one.json" epoch_time_s 8 "\"%s %g\" % (r[\"verdict\"], r[\"p_holm\"])")"
 '
 test_expect_success PYTHON 'DDP against FSDP at n=8 (swapped): improvement, exit 0' '
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" --config "$TMP/a10.yaml" gate --baseline cpu-strong-scaling:fsdp \
@@ -197,7 +197,7 @@ test_expect_success PYTHON 'b=64: bf16 has more throughput (ratio > 2)' '
 	test_eq "True" "$(row_get "$TMP/bs.json" throughput 64 "r[\"ratio\"]>2")"
 '
 test_expect_success PYTHON 'b=64: insufficient; 6 per side would do (5 vs 5 gives 0.0079 > 0.05/8)' '
-	test_eq "insufficient data 6" "$(row_get "$TMP/bs.json" epoch_time_s 64 "r[\"verdict\"]+\" \"+str(r[\"runs_needed_per_side\"])")"
+	test_eq "insufficient_data 6" "$(row_get "$TMP/bs.json" epoch_time_s 64 "r[\"verdict\"]+\" \"+str(r[\"runs_needed_per_side\"])")"
 '
 test_expect_success SCIPY 'batch axis: p-values equal SciPy'\''s (4 b x 6 metrics + speedup, efficiency at 3 b)' '
 	test_eq "30 ok" "$(scipy_check "$TMP/bs.json")"
@@ -215,10 +215,13 @@ test_expect_success PYTHON 'energy per epoch: 12 vs 12, gated, improvement, rati
 	test_eq "12 12 True improvement True" "$(row_get "$TMP/en.json" energy_epoch_j 1 "\"%d %d %s %s %s\" % (r[\"baseline\"][\"runs\"], r[\"candidate\"][\"runs\"], r[\"gated\"], r[\"verdict\"], r[\"ratio\"]<0.5)")"
 '
 test_expect_success PYTHON 'energy: Holm p below 0.05 across 3 gated rows' '
-	test_eq "3 True" "$(json_get "$TMP/en.json" "\"%d %s\" % (d[\"summary\"][\"gated\"], row(\"energy_epoch_j\")[\"p_adjusted\"]<0.05)")"
+	test_eq "3 True" "$(json_get "$TMP/en.json" "\"%d %s\" % (d[\"summary\"][\"gated\"], row(\"energy_epoch_j\")[\"p_holm\"]<0.05)")"
 '
-test_expect_success PYTHON 'energy per run is shown, not gated: "better", not "improvement"' '
-	test_eq "False better" "$(row_get "$TMP/en.json" energy_run_j 1 "\"%s %s\" % (r[\"gated\"], r[\"verdict\"])")"
+test_expect_success PYTHON 'energy per run is shown, not gated: an improvement in JSON, "better" in the table' '
+	test_eq "False improvement" "$(row_get "$TMP/en.json" energy_run_j 1 "\"%s %s\" % (r[\"gated\"], r[\"verdict\"])")" &&
+	"$AMDAHL" --store "$TMP/gpu.db" --config "$TMP/energy.yaml" compare --baseline gpu-batch-sweep:fp32 \
+		--candidate gpu-batch-sweep:bf16 >"$TMP/en.txt" &&
+	test_eq 1 "$(grep -c "^energy_run_j .* better$" "$TMP/en.txt")"
 '
 test_expect_success SCIPY 'energy gate: p-values equal SciPy'\''s (6 metrics)' '
 	test_eq "6 ok" "$(scipy_check "$TMP/en.json")"
@@ -244,7 +247,7 @@ test_expect_success XMLLINT 'JUnit: one failure, on energy per epoch' '
 test_expect_success XMLLINT,PYTHON 'JUnit: the failure carries the numbers (as in compare --json)' '
 	want=$("$AMDAHL" --store "$TMP/gpu.db" --config "$TMP/energy.yaml" compare --baseline gpu-batch-sweep:bf16 \
 		--candidate gpu-batch-sweep:fp32 --json |
-		json_get - "(lambda r: \"ratio %.3f [%.3f, %.3f]\" % (r[\"ratio\"], r[\"ci\"][\"lo\"], r[\"ci\"][\"hi\"]))(first(rows(), metric=\"energy_epoch_j\", verdict=\"regression\"))") &&
+		json_get - "(lambda r: \"ratio %.3f [%.3f, %.3f]\" % (r[\"ratio\"], r[\"ci\"][\"lo\"], r[\"ci\"][\"hi\"]))(first(rows(), metric=\"energy_epoch_j\", verdict=\"regression\", gated=True))") &&
 	test_contains "$want" "$(xmllint --xpath "string(//failure/@message)" "$TMP/gate.xml")"
 '
 test_expect_success XMLLINT 'JUnit: insufficient rows are skipped test cases with the reason, none fails' '
@@ -282,10 +285,10 @@ test_expect_success 'setup: n=8 only in the baseline: missing, not a failure (ex
 	cp "$TMP/out" "$TMP/no8.json"
 '
 test_expect_success PYTHON 'n=8 rows are missing, with the side named' '
-	test_eq "missing only in the baseline" "$(row_get "$TMP/no8.json" epoch_time_s 8 "r[\"verdict\"]+\" \"+r[\"note\"]")"
+	test_eq "insufficient_data only in the baseline" "$(row_get "$TMP/no8.json" epoch_time_s 8 "r[\"verdict\"]+\" \"+r[\"note\"]")"
 '
 test_expect_success PYTHON 'the candidate'\''s own speedups still compare at n=2 and 4' '
-	test_eq "[2, 4]" "$(json_get "$TMP/no8.json" "sorted({int(r[\"n\"]) for r in rows() if r[\"metric\"]==\"speedup\" and r[\"verdict\"]!=\"missing\"})")"
+	test_eq "[2, 4]" "$(json_get "$TMP/no8.json" "sorted({int(r[\"n\"]) for r in rows() if r[\"metric\"]==\"speedup\" and r[\"baseline\"][\"runs\"] and r[\"candidate\"][\"runs\"]})")"
 '
 test_expect_success 'with --require-all the missing configuration fails the gate' '
 	test_status 1 "$AMDAHL" --store "$TMP/no8.db" gate --baseline-store "$TMP/cpu.db" --baseline cpu-strong-scaling --candidate no8 --require-all

@@ -14,7 +14,7 @@ test_description='unnamed MLflow runs grouped, Default per tree, one world-size 
 P="$DATA/mlflow1-projects/mlruns"
 S=$TMP/p.db
 # runs --json as "ID REPEAT GROUPING" lines, sorted by id (the oracle's shape)
-RUN_GROUPS='"\n".join("%s %d %s" % (r["id"], r["repeat"], "named" if "name" in r else "grouped" if r["grouped_by"].startswith("entry") else "ungrouped") for r in sorted(d["runs"], key=lambda r: r["id"]))'
+RUN_GROUPS='"\n".join("%s %d %s" % (r["id"], r["repeat"], "named" if r["name"] is not None else "grouped" if r["grouped_by"].startswith("entry") else "ungrouped") for r in sorted(d["runs"], key=lambda r: r["id"]))'
 
 test_expect_success 'setup: the MLflow 1.x Projects store ingests, every run added' '
 	test_status 0 "$AMDAHL" --store "$S" ingest "$P" &&

@@ -89,14 +89,14 @@ test_expect_success SCIPY 'gate --history 20: the last commit, 25% slower, fails
 	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 23 20 >"$TMP/odd.json"
 	test_near "$(json_get "$TMP/odd.json" "d[\"p\"]")" "$(json_get "$TMP/g.json" "d[\"p\"]")" 1e-12
 	test_near "$(json_get "$TMP/odd.json" "d[\"ratio\"]")" "$(json_get "$TMP/g.json" "d[\"ratio\"]")" 1e-12
-	test_eq "FAIL c23 20 c03" "$(json_get "$TMP/g.json" "\"%s %s %d %s\" % (d[\"result\"], d[\"candidate\"], len(d[\"history\"]), d[\"history\"][0])")"
+	test_eq "regression c23 20 c03" "$(json_get "$TMP/g.json" "\"%s %s %d %s\" % (d[\"result\"], d[\"candidate\"], len(d[\"history\"]), d[\"history\"][0])")"
 '
 test_expect_success SCIPY 'gate --history 20: a commit before the slowdown passes; p as the oracle' '
 	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c22 --json
 	echo "$OUT" >"$TMP/g22.json"
 	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 22 20 >"$TMP/odd22.json"
 	test_near "$(json_get "$TMP/odd22.json" "d[\"p\"]")" "$(json_get "$TMP/g22.json" "d[\"p\"]")" 1e-12
-	test_eq PASS "$(json_get "$TMP/g22.json" "d[\"result\"]")"
+	test_eq pass "$(json_get "$TMP/g22.json" "d[\"result\"]")"
 '
 test_expect_success 'gate --history 10 cannot reach alpha: exit 3, says how many groups would' '
 	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --history 10 --by tag.git_commit --sweep tail

@@ -49,7 +49,7 @@ test_expect_success PYTHON 'shares at n = 8 are of the regions sum: they add up 
 test_expect_success PYTHON 'JSON shape: a constant model has no terms; every model names its criterion; predictions carry intervals' '
 	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] if r[\"growth\"] == \"constant\" and r[\"terms\"])")" &&
 	test_eq "leave-one-n-out SMAPE" "$(json_get "$J" "sorted({r[\"criterion\"] for r in d[\"regions\"]})[0]")" &&
-	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] for p in r[\"predictions\"] if p[\"lo\"] is None or p[\"hi\"] is None)")" &&
+	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] for p in r[\"predictions\"] if p[\"ci\"] is None)")" &&
 	test_eq "1 2 4 8 16 32" "$(json_get "$J" "\" \".join(\"%g\" % p[\"n\"] for p in d[\"regions\"][0][\"predictions\"])")"
 '
 test_expect_success 'the same seed gives the same models and intervals' '
@@ -127,7 +127,7 @@ test_expect_success PYTHON 'report build: a "What limits scaling" chart per stra
 	for s in ddp fsdp; do
 		test_path_exists "$TMP/rep/charts/limits_$s.png" || return 1
 		cap=$(json_get "$TMP/rep/report.json" "[c[\"caption\"] for c in d[\"charts\"] if c[\"name\"] == \"limits_$s\"][0]")
-		want=$(json_get "$J" "[\"%s (%s, %s) is predicted to take %.0f%% [%.0f, %.0f]\" % (r[\"name\"], r[\"kind\"], r[\"growth\"], 100*r[\"share\"][2][\"value\"], 100*r[\"share\"][2][\"lo\"], 100*r[\"share\"][2][\"hi\"]) for r in d[\"regions\"] if r[\"strategy\"] == \"$s\"][0]")
+		want=$(json_get "$J" "[\"%s (%s, %s) is predicted to take %.0f%% [%.0f, %.0f]\" % (r[\"name\"], r[\"kind\"], r[\"growth\"], 100*r[\"share\"][2][\"value\"], 100*r[\"share\"][2][\"ci\"][\"lo\"], 100*r[\"share\"][2][\"ci\"][\"hi\"]) for r in d[\"regions\"] if r[\"strategy\"] == \"$s\"][0]")
 		test_contains "$want" "$cap" || return 1
 	done
 '

@@ -37,13 +37,13 @@ test_expect_success NUMPY,SCIPY 'every region: the same model and coefficients (
 	test_eq "checked $(json_get "$TMP/big.json" "len(d[\"regions\"])") regions" "$OUT"
 '
 test_expect_success PYTHON 'the two runs are copies: every c0 interval has no width (resampling runs)' '
-	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if abs(r[\"c0_hi\"] - r[\"c0_lo\"]) > 1e-12 * abs(r[\"c0\"]))")"
+	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if abs(r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"]) > 1e-12 * abs(r[\"c0\"]))")"
 '
 test_expect_success PYTHON '16 rank traces: one observation per trace, the ranks'\'' spread gives the all-reduce interval a width' '
 	test_eq "" "$(json_get "$TMP/small.json" "d[\"strategies\"][0][\"note\"]")" &&
 	test_eq "bootstrap over the repeats at each n" \
 		"$(json_get "$TMP/small.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")" &&
-	test_eq 1 "$(json_get "$TMP/small.json" "sum(1 for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\" and r[\"c0_hi\"] - r[\"c0_lo\"] > 1e-6 * r[\"c0\"])")"
+	test_eq 1 "$(json_get "$TMP/small.json" "sum(1 for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\" and r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"] > 1e-6 * r[\"c0\"])")"
 '
 test_expect_success PDFTOTEXT 'report build: the limits chart'\''s caption and the Method text state the rule' '
 	test_status 0 "$AMDAHL" --store "$TMP/big.db" report build -o "$TMP/r" &&

@@ -113,14 +113,16 @@ test_expect_success PYTHON 'compare --by --format csv: one header, each row led 
 	test_eq 1 "$(grep -c "^baseline_group,group,metric," "$TMP/by.csv")"
 	test_eq "$(json_get "$TMP/by.json" "sum(len(c[\"rows\"]) for c in d[\"comparisons\"])")" \
 		"$("$PY" -c "import csv, sys; print(len(list(csv.DictReader(open(sys.argv[1])))))" "$TMP/by.csv")"
-	test_eq "ok" "$("$PY" - "$TMP/by.json" "$TMP/by.csv" <<-\EOF
+	test_eq "ok" "$("$PY" - "$TMP/by.json" "$TMP/by.csv" "$AMDAHL_ROOT/tests/lib" <<-\EOF
 		import csv, json, sys
+		sys.path.insert(0, sys.argv[3])
+		from verdict_words import shown
 		d = json.load(open(sys.argv[1]))
 		rows = list(csv.DictReader(open(sys.argv[2], newline="")))
 		want = [(d["baseline"], c["group"], r) for c in d["comparisons"] for r in c["rows"]]
 		bad = [c for (b, g, r), c in zip(want, rows)
 		       if (c["baseline_group"], c["group"], c["metric"], float(c["n"]), c["verdict"]) !=
-		          (b, g, r["metric"], r["n"], r["verdict"])
+		          (b, g, r["metric"], r["n"], shown(r))
 		       or abs(float(c["ratio"]) - r["ratio"]) > 1e-12 * r["ratio"]
 		       or abs(float(c["baseline_median"]) - r["baseline"]["median"]) > 1e-12 * r["baseline"]["median"]]
 		print("ok" if len(want) == len(rows) and not bad else bad)

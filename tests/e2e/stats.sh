@@ -166,7 +166,7 @@ test_expect_success 'itwinai: speedup below 1 at n=2 and n=4' '
 	test_eq yes "$(json_get "$TMP/it.json" "\"yes\" if point(\"torch-ddp\", 2)[\"speedup\"] < 1 and point(\"torch-ddp\", 4)[\"speedup\"] < 1 else \"no\"")"
 '
 test_expect_success 'itwinai: 2 runs per point give no CI, and say why' '
-	test_eq "n=2: no CI" "$(json_get "$TMP/it.json" "point(\"torch-ddp\", 2)[\"ci\"][\"why\"]")"
+	test_eq "n=2: no CI" "$(json_get "$TMP/it.json" "point(\"torch-ddp\", 2)[\"ci_why\"]")"
 '
 test_expect_success 'itwinai: energy from power x probing interval, per GPU and run' '
 	test_eq yes "$(json_get "$TMP/it.json" "\"yes\" if point(\"torch-ddp\", 4)[\"energy_solution_j\"] > 0 and sweep()[\"has_energy\"] else \"no\"")"

@@ -11,14 +11,15 @@ img = Image.open(sys.argv[1]).convert("RGB")
 W, H = img.size
 px = img.load()
 d = json.load(open(sys.argv[2]))
-rows = [r for r in d["rows"] if r["gated"] and r["verdict"] != "missing" and r["ratio"] is not None]
+rows = [r for r in d["rows"] if r["gated"] and r["baseline"]["runs"] and r["candidate"]["runs"]
+        and r["ratio"] is not None]
 order = []
 for r in rows:
     if r["metric"] not in order:
         order.append(r["metric"])
 rows.sort(key=lambda r: order.index(r["metric"]))  # stable: compare's order within a metric
 colour = {"regression": (0xD5, 0x5E, 0x00), "improvement": (0x00, 0x9E, 0x73),
-          "no change": (0x00, 0x72, 0xB2), "insufficient data": (115, 115, 115)}
+          "no_change": (0x00, 0x72, 0xB2), "insufficient_data": (115, 115, 115)}
 def near(p, c, t=12):
     return all(abs(p[i] - c[i]) <= t for i in range(3))
 # rectangles of each verdict colour: runs in consecutive pixel rows that

@@ -43,14 +43,15 @@ def values(obj, keys, ref, rel, where, problems):
             problems.append("%s %s: amdahl %r, oracle %r" % (where, k, a, b))
 
 
-def interval(ci, ref, where, problems):
-    """ci: amdahl's {"valid", "lo", "hi"|"why"}; ref: [lo, hi] or None."""
+def interval(ci, why, ref, where, problems):
+    """ci: amdahl's {"lo", "hi", "level"} or None (why: the reason then);
+    ref: [lo, hi] or None."""
     if ref is None:
-        if ci.get("valid"):
+        if ci is not None:
             problems.append("%s: amdahl gives a CI, the oracle has none" % where)
         return
-    if not ci.get("valid"):
-        problems.append("%s: no CI (%s), oracle %r" % (where, ci.get("why"), ref))
+    if ci is None:
+        problems.append("%s: no CI (%s), oracle %r" % (where, why, ref))
         return
     centre = (ref[0] + ref[1]) / 2
     w, rw = ci["hi"] - ci["lo"], ref[1] - ref[0]
@@ -83,17 +84,17 @@ def compare_point(name, p, o, scaling, c):
         problems.append("flagged epochs %r vs %r" % (flagged, o["flagged"]))
     t = p["mean_ci_t"]
     if o["mean_ci_t"] is None:
-        if t["valid"]:
+        if t is not None:
             problems.append("t CI given, oracle has none")
-    elif not t["valid"] or not close(t["lo"], o["mean_ci_t"][0], REL) or not close(t["hi"], o["mean_ci_t"][1], REL):
+    elif t is None or not close(t["lo"], o["mean_ci_t"][0], REL) or not close(t["hi"], o["mean_ci_t"][1], REL):
         problems.append("t CI of the mean %r vs %r" % (t, o["mean_ci_t"]))
     c.check("%s: deterministic values agree to %g" % (name, REL), problems)
     problems = []
-    interval(p["ci"], o["ci"], "median CI", problems)
+    interval(p["ci"], p["ci_why"], o["ci"], "median CI", problems)
     if scaling:
-        interval(p["speedup_ci"], o.get("speedup_ci"), "speedup CI", problems)
-    if o["runs"] < 3 and p["ci"].get("why") != "n=%d: no CI" % o["runs"]:
-        problems.append("CI why %r, wanted 'n=%d: no CI'" % (p["ci"].get("why"), o["runs"]))
+        interval(p["speedup_ci"], p["speedup_ci_why"], o.get("speedup_ci"), "speedup CI", problems)
+    if o["runs"] < 3 and p["ci_why"] != "n=%d: no CI" % o["runs"]:
+        problems.append("CI why %r, wanted 'n=%d: no CI'" % (p["ci_why"], o["runs"]))
     c.check("%s: bootstrap CIs cover the oracle's centre within 10%% width" % name, problems)
 
 
@@ -114,8 +115,8 @@ def compare_strategy(sweep, s, o, scaling, usl_rel, c):
     problems = []
     if "amdahl" in o:
         values(s["amdahl"], ["a", "b", "serial_fraction", "r2"], o["amdahl"], REL, "amdahl", problems)
-        interval(s["amdahl"].get("serial_fraction_ci", {}), o["amdahl"]["serial_fraction_ci"],
-                 "serial fraction CI", problems)
+        interval(s["amdahl"]["serial_fraction_ci"], s["amdahl"]["serial_fraction_ci_why"],
+                 o["amdahl"]["serial_fraction_ci"], "serial fraction CI", problems)
     c.check("%s: Amdahl fit (numpy.polyfit on 1/n)" % name, problems)
     problems = []
     if s["usl"]["ok"] != o["usl"]["ok"]:

@@ -22,11 +22,15 @@ Prints "ok - …" / "not ok - …" lines:
 import csv
 import json
 import math
+import os
 import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
 from scipy.stats import norm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from verdict_words import shown  # noqa: E402 (the words the CSV prints)
 
 
 def expected_detectable(r, family):
@@ -43,7 +47,7 @@ def expected_detectable(r, family):
 
 
 def expected_likely(r):
-    if r["verdict"] != "insufficient data" or not r.get("ci"):
+    if r["verdict"] != "insufficient_data" or not r["ci"]:
         return None
     up, down = 1 + r["threshold"], 1 - r["threshold"]
     above, below = r["ci"]["lo"] > up, r["ci"]["hi"] < down
@@ -91,7 +95,7 @@ def main():
         want = expected_detectable(r, family)
         got = r.get("detectable_change")
         if want == "none":
-            say(got is None and "detectable_note" in r, name + ": no detectable change", repr(got))
+            say(got is None and r["detectable_note"] is not None, name + ": no detectable change", repr(got))
         elif want is not None:
             say(got is not None and abs(got - want) <= 1e-9 * max(1, abs(want)),
                 name + ": detectable change %.6g" % want, "amdahl: %r" % got)
@@ -107,9 +111,9 @@ def main():
         for r, c in zip(d["rows"], rows):
             near = lambda a, b: abs(float(a) - b) <= 1e-12 * max(1, abs(b))
             same = (c["metric"] == r["metric"] and float(c["n"]) == r["n"] and
-                    near(c["ratio"], r["ratio"]) and c["verdict"] == r["verdict"] and
+                    near(c["ratio"], r["ratio"]) and c["verdict"] == shown(r) and
                     near(c["baseline_median"], r["baseline"]["median"]) and
-                    (c["p"] == "" if "p" not in r else near(c["p"], r["p"])))
+                    (c["p"] == "" if r["p"] is None else near(c["p"], r["p"])))
             say(same, "csv row %s %s n=%s has the JSON's numbers" % (c["metric"], c["strategy"],
                                                                     c["n"]), repr(c))
 

@@ -13,7 +13,7 @@ from scipy.stats import mannwhitneyu
 d = json.load(open(sys.argv[1]))
 worst, n = 0.0, 0
 for r in d["rows"]:
-    if "p" not in r:
+    if r["p"] is None:  # one side only
         continue
     x, y = r["candidate"]["values"], r["baseline"]["values"]
     s = mannwhitneyu(x, y, alternative="two-sided", method=r["method"], use_continuity=True)

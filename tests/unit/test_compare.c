@@ -325,6 +325,11 @@ static void test_gate_verdict(void **state)
 	assert_int_equal(v.exit_code, 3);
 	assert_string_equal(v.word, "INSUFFICIENT DATA");
 	assert_string_equal(v.name, "insufficient");
+	assert_string_equal(amd_gate_result_json(v.result), "insufficient_data");
+	assert_string_equal(amd_gate_result_shown("insufficient_data", 1), "INSUFFICIENT DATA");
+	assert_string_equal(amd_gate_result_shown("regression", 1), "FAIL");
+	assert_string_equal(amd_gate_result_shown("pass", 0), "pass");
+	assert_string_equal(amd_gate_result_shown("INSUFFICIENT DATA", 1), "INSUFFICIENT DATA");
 	assert_int_equal(v.failing, 0);
 	assert_non_null(strstr(v.sentence, "gate: INSUFFICIENT DATA: B against baseline A, "));
 	const struct amd_cmp_row *m = row(c, "epoch_time_s", 2);
@@ -394,7 +399,7 @@ static void test_comparison_json(void **state)
 		assert_string_equal(k->string, keys[i]);
 	assert_null(k);
 	const cJSON *b = cJSON_GetObjectItem(j, "baseline"), *cd = cJSON_GetObjectItem(j, "candidate");
-	assert_null(cJSON_GetObjectItem(b, "strategy"));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(b, "strategy"))); /* null, never left out */
 	assert_string_equal(cJSON_GetObjectItem(b, "store")->valuestring, "a.db");
 	assert_string_equal(cJSON_GetObjectItem(cd, "strategy")->valuestring, "s");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "rows")), (int)c->nrows);
@@ -407,7 +412,7 @@ static void test_comparison_json(void **state)
 	struct amd_cmp_json_opts none = {0};
 	assert_int_equal(amd_comparison_json_head(j, c, &none), 0);
 	assert_null(cJSON_GetObjectItem(j, "seed"));
-	assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "baseline"), "store"));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "baseline"), "store")));
 	cJSON_AddStringToObject(j, "result", "pass");
 	assert_null(amd_comparison_json_result(j)); /* not a comparison: no rows */
 	cJSON_Delete(j);

@@ -180,6 +180,23 @@ static void test_report_json(void **state)
 	assert_string_equal(r.gate, "insufficient");
 	amd_mail_report_free(&r);
 
+	/* schema_version 1 words are shown as the files before it said them:
+	 * gate.json as the gate prints it, report.json in its old names */
+	put("report.json", "{\"schema_version\": 1, \"sweep\": \"rc-6\", \"findings\": [],"
+			   " \"gate\": {\"result\": \"insufficient_data\", \"rows\": [], \"summary\": {}}}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_string_equal(r.gate, "insufficient");
+	amd_mail_report_free(&r);
+	put("gate.json", "{\"schema_version\": 1, \"rows\": [], \"result\": \"regression\", \"exit\": 1}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_string_equal(r.gate, "FAIL");
+	amd_mail_report_free(&r);
+	put("gate.json", "{\"schema_version\": 1, \"rows\": [], \"result\": \"insufficient_data\", \"exit\": 3}");
+	assert_int_equal(amd_mail_report_load(dir, &r, &err), 0);
+	assert_string_equal(r.gate, "INSUFFICIENT DATA");
+	amd_mail_report_free(&r);
+	unlink_in_dir("gate.json");
+
 	/* shapes no amdahl command writes carry no verdict: a plain string, an
 	 * object without the comparison's rows */
 	put("report.json", "{\"sweep\": \"rc-5\", \"findings\": [], \"gate\": \"pass\"}");

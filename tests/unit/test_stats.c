@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "statistic.h"
 #include "stats.h"
 
 /* cmocka 1.1 compares floats only: doubles to a tolerance, with values. */
@@ -188,6 +189,36 @@ static void test_karp_flatt(void **state)
 	assert_true(isnan(amd_karp_flatt(NAN, 4)));
 }
 
+/* The statistic registry is whole: keys and row names unique, an interval
+ * exactly where a rule makes one, a compared statistic readable per run,
+ * and a column's cell in its format. */
+static void test_statistic_registry(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < amd_nstatistics; i++) {
+		const struct amd_statistic *a = &amd_statistics[i];
+		assert_true(a->key || a->row);
+		assert_int_equal(a->interval != AMD_INTERVAL_NONE, a->interval_key != NULL);
+		assert_int_equal(a->interval_key != NULL, a->point_ci != NULL);
+		assert_int_equal(a->gate != AMD_GATE_NOT_COMPARED, a->run != NULL);
+		assert_int_equal(a->key != NULL, a->point != NULL);
+		assert_non_null(a->unit);
+		for (size_t j = 0; j < i; j++) {
+			const struct amd_statistic *b = &amd_statistics[j];
+			assert_false(a->key && b->key && strcmp(a->key, b->key) == 0);
+			assert_false(a->row && b->row && strcmp(a->row, b->row) == 0);
+		}
+		if (a->key)
+			assert_ptr_equal(amd_statistic_by_key(a->key), a);
+	}
+	assert_null(amd_statistic_by_key("no such statistic"));
+	/* a cell: "–" for an unknown value, the column's format otherwise */
+	char b[32];
+	const struct amd_statistic *cv = amd_statistic_by_key("cv");
+	assert_string_equal(amd_statistic_cell(&cv->term, 0.125, b, sizeof b), "12.5%");
+	assert_string_equal(amd_statistic_cell(&cv->term, NAN, b, sizeof b), "–");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_usl),
 		cmocka_unit_test(test_usl_refused_with_3_n),
 		cmocka_unit_test(test_karp_flatt),
+		cmocka_unit_test(test_statistic_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
