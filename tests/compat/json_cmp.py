@@ -6,8 +6,8 @@ KIND names the output: the command words ("runs", "stats", "scaling",
 "regions", "diff", "compare", "gate", "history", "trace show",
 "pyspy top", "pyspy trie", "report build", "ingest") or the name of a
 file a command wrote ("report.json", "gate.json"). When
-tests/compat/json_old_to_new.py exists, REF's text goes to its stdin as
-`json_old_to_new.py KIND` and its stdout (the reference's document in
+tests/compat/json_old_to_new.py exists, REF's text goes to its stdin
+(the converter tells the shapes apart by their keys) and its stdout (the reference's document in
 the new JSON contract) must equal NEW as parsed JSON: same keys, same
 values (numbers compared as Python compares them, 1 == 1.0). Without the
 converter the two files must be byte-identical. Exit 0 when equal, 1
@@ -69,7 +69,7 @@ def main():
         return 1
     if not ref_text.strip() and not new_text.strip():
         return 0  # no JSON on either side (an error: stderr and exit code say it)
-    conv = subprocess.run([sys.executable, CONVERTER, kind], input=ref_text,
+    conv = subprocess.run([sys.executable, CONVERTER], input=ref_text,
                           capture_output=True)
     if conv.returncode != 0:
         print("json_old_to_new.py %s failed (exit %d): %s" %
