@@ -1,8 +1,10 @@
 # cases.sh — what tests/compat/outputs.sh compares, sourced by it: the
 # ingests that make the stores (each itself a compared output) and every
-# read command on them. `t KIND NAME -- ARGS` runs `amdahl ARGS` on both
-# sides; `f KIND NAME PATH` and `fdir NAME DIR` compare files the previous
-# commands wrote. Ingests use -j 1: ids follow the ingest order.
+# read command on them. `t KIND NAME [VAR=VALUE...] -- ARGS` runs `amdahl
+# ARGS` on both sides; `save PATH` keeps each side's stdout of the last
+# case as a file; `f KIND NAME PATH` and `fdir NAME DIR` compare files the
+# commands wrote. `always=1 t ...`: a case whose files later cases read,
+# run whatever -p says. Ingests use -j 1: ids follow the ingest order.
 
 # run ids of the bundled CPU sweep (MLflow ids, fixed by testdata/)
 DDP1_R1=282d71b5f16744c69d76d15137741ccb
@@ -60,7 +62,7 @@ while IFS=: read -r st dir sweep; do
 	t json "$st/stats --aggregate mlperf --json" -- "${S[@]}" stats --sweep "$sweep" --aggregate mlperf --json
 	t text "$st/regions SWEEP" -- "${S[@]}" regions "$sweep"
 	t json "$st/regions SWEEP -n 0 --json" -- "${S[@]}" regions "$sweep" -n 0 --json
-	t text "$st/report build" -- "${S[@]}" report build --sweep "$sweep" -o "rep-$st"
+	always=1 t text "$st/report build" -- "${S[@]}" report build --sweep "$sweep" -o "rep-$st"
 	fdir "$st/report" "rep-$st"
 done <<<"$SWEEPS"
 
@@ -111,11 +113,13 @@ t json "cpu/compare --by param.repeat --json" -- "${S[@]}" compare --by param.re
 t text "cpu/compare --by --format csv" -- "${S[@]}" compare --by param.repeat --sweep strategy=fsdp --baseline 2 --format csv
 t text "cpu/compare --by strategy (nothing shared)" -- "${S[@]}" compare --by strategy
 t text "cpu/compare --aggregate mlperf --n 4" -- "${S[@]}" compare --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --aggregate mlperf --n 4
+t text "cpu/compare --markdown (gate only)" -- "${S[@]}" compare --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --markdown c.md
+t text "cpu/runs AMDAHL_STORE" AMDAHL_STORE=cpu.db -- runs --sweep "n=8"
 t text "cpu/compare missing side" -- "${S[@]}" compare --baseline "$CPU_SWEEP:ddp"
 t text "cpu/gate ddp fsdp" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --junit gate.xml --markdown gate.md
 f text "cpu/gate --junit file" gate.xml
 f text "cpu/gate --markdown file" gate.md
-t json "cpu/gate --json" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
+always=1 t json "cpu/gate --json" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
 save gate-ddp-fsdp.json
 t text "cpu/gate GITHUB_STEP_SUMMARY" GITHUB_STEP_SUMMARY=step-summary.md -- "${S[@]}" gate --baseline "$CPU_SWEEP:fsdp" --candidate "$CPU_SWEEP:ddp" --n 2
 f text "cpu/gate GITHUB_STEP_SUMMARY file" step-summary.md
@@ -124,7 +128,7 @@ t text "cpu/gate --format csv" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --c
 t text "cpu/gate --fallback ci --require-all" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --fallback ci --require-all
 t text "cpu/gate --only --metric" -- "${S[@]}" gate --baseline "$CPU_SWEEP:fsdp" --candidate "$CPU_SWEEP:ddp" --only throughput_samples_per_s --n 8
 t text "cpu/gate A/A" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:ddp"
-t text "cpu/report build --json" -- "${S[@]}" report build -o rep-cpu-cmp --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
+always=1 t json "cpu/report build --json" -- "${S[@]}" report build -o rep-cpu-cmp --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
 fdir "cpu/report with a comparison" rep-cpu-cmp
 t text "cpu/report build --keep-first --aggregate mlperf" -- "${S[@]}" report build -o rep-cpu-kf --keep-first --keep-profiled --aggregate mlperf
 fdir "cpu/report --keep-first --aggregate mlperf" rep-cpu-kf
@@ -169,7 +173,7 @@ t text "gpu/diff fp32 bf16" -- "${S[@]}" diff "strategy=fp32,param.global_batch_
 t text "gpu/compare fp32 bf16" -- "${S[@]}" compare --baseline gpu-batch-sweep:fp32 --candidate gpu-batch-sweep:bf16 --axis global_batch_size
 t text "gpu/compare --by param.repeat --format benchstat" -- "${S[@]}" compare --by param.repeat --axis global_batch_size --format benchstat
 t text "gpu/gate fp32 bf16" -- "${S[@]}" gate --baseline gpu-batch-sweep:fp32 --candidate gpu-batch-sweep:bf16 --axis global_batch_size
-t text "gpu/report build --axis" -- "${S[@]}" report build --axis global_batch_size -o rep-gpu-axis
+always=1 t text "gpu/report build --axis" -- "${S[@]}" report build --axis global_batch_size -o rep-gpu-axis
 fdir "gpu/report --axis" rep-gpu-axis
 t text "gpu/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
 
@@ -208,7 +212,7 @@ printf 'main;work 3\nmain;work\n' >"$W/in/bad/nocount.txt"
 S=(--store bad.db)
 t text "bad/ingest a sweep" -- "${S[@]}" ingest -j 1 -q "$DATA/mllog"
 for b in cut.pt.trace.json.gz cut.pt.trace.json wrong.pt.trace.json empty.json nocount.txt; do
-	t text "bad/ingest $b" -- "${S[@]}" ingest -j 1 --run mlperf-tiny_mlp "$W/in/bad/$b"
+	t text "bad/ingest $b" -- "${S[@]}" ingest -j 1 --run tiny_mlp-1x1 "$W/in/bad/$b"
 done
 t text "bad/ingest --format pyspy-collapsed" -- "${S[@]}" ingest -j 1 --format pyspy-collapsed "$W/in/bad/nocount.txt"
 t text "bad/ingest --format nosuch" -- "${S[@]}" ingest -j 1 --format nosuch "$W/in/bad/empty.json"
