@@ -199,8 +199,7 @@ t text "nvsmi/ingest --interval" -- "${S[@]}" ingest -j 1 --run ddp-n2 --interva
 t text "nvsmi/ingest no --query" -- "${S[@]}" ingest -j 1 --run ddp-n4 --format nvidia-smi-csv "$W/in/nvsmi-noheader.csv"
 t text "nvsmi/runs --sources" -- "${S[@]}" runs --sources --sweep "n<=2"
 t text "nvsmi/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
-t text "nvsmi/report build" -- "${S[@]}" report build -o rep-nvsmi
-fdir "nvsmi/report" rep-nvsmi
+t text "nvsmi/stats" -- "${S[@]}" stats --sweep "n<=4"
 
 # ---- inputs that must be refused whole: the message and the store kept ----
 mkdir -p "$W/in/bad"
