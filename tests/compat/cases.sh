@@ -175,6 +175,9 @@ t text "gpu/compare --by param.repeat --format benchstat" -- "${S[@]}" compare -
 t text "gpu/gate fp32 bf16" -- "${S[@]}" gate --baseline gpu-batch-sweep:fp32 --candidate gpu-batch-sweep:bf16 --axis global_batch_size
 always=1 t text "gpu/report build --axis" -- "${S[@]}" report build --axis global_batch_size -o rep-gpu-axis
 fdir "gpu/report --axis" rep-gpu-axis
+t text "gpu/regions --region kernel" -- "${S[@]}" regions gpu-batch-sweep --region "$(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" --store gpu.db regions bf16-b64 --kind kernel --json 2>/dev/null |
+	"$PY" -c 'import json, sys; print(json.load(sys.stdin)["regions"][0]["name"])' 2>/dev/null)"
+t text "gpu/scaling --axis selector" -- "${S[@]}" scaling --sweep "strategy=bf16" --axis global_batch_size --strategy bf16 --kind kernel
 t text "gpu/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
 
 S=(--store dl.db)
@@ -258,6 +261,8 @@ t text "all/compare sweep rerun" -- "${S[@]}" compare --baseline "$CPU_SWEEP" --
 t json "all/compare sweep rerun --json" -- "${S[@]}" compare --baseline "$CPU_SWEEP" --candidate rerun --json
 t text "all/gate sweep rerun" -- "${S[@]}" gate --baseline "$CPU_SWEEP" --candidate rerun --format benchstat
 t text "all/gate --baseline-store" -- --store all.db gate --baseline "$CPU_SWEEP:ddp" --candidate rerun:ddp --baseline-store cpu.db
+t text "all/compare --baseline-store" -- "${S[@]}" compare --baseline "$CPU_SWEEP:fsdp" --candidate rerun:fsdp --baseline-store cpu.db --format csv
+t text "all/pyspy top --self -n 3" -- "${S[@]}" pyspy top "$FSDP8" --self -n 3
 t text "all/diff across sweeps" -- "${S[@]}" diff "$CPU_SWEEP:ddp:1" "gpu-batch-sweep:bf16:1"
 t text "all/report build --sweep" -- "${S[@]}" report build --sweep "$CPU_SWEEP" -o rep-all --baseline rerun
 fdir "all/report vs rerun" rep-all
@@ -299,6 +304,8 @@ t text "hist/gate --history" -- "${S[@]}" gate --history 12 --by tag.git_commit 
 t json "hist/gate --history --json" -- "${S[@]}" gate --history 12 --by tag.git_commit --sweep nightly --json
 t text "hist/gate --history aa" -- "${S[@]}" gate --history 20 --by tag.git_commit --sweep aa --candidate c10
 t text "hist/stats --by" -- "${S[@]}" stats --sweep nightly --by tag.git_commit
+t json "hist/stats --by --json" -- "${S[@]}" stats --sweep aa --by tag.git_commit --json
+t text "hist/gate --history --metric" -- "${S[@]}" gate --history 10 --by tag.git_commit --sweep nightly --metric throughput_samples_per_s
 t text "hist/compare --by --baseline" -- "${S[@]}" compare --by tag.git_commit --sweep nightly --baseline c11 --format csv
 t text "hist/report build --history" -- "${S[@]}" report build --sweep nightly --history epoch_time_s --by tag.git_commit -o rep-hist
 fdir "hist/report --history" rep-hist
@@ -351,6 +358,7 @@ if [ -n "$PUBLIC" ]; then
 	done
 	t json "pub/regions nsys --json" -- "${S[@]}" regions "$P/nsys/fuser-report2-nsys2024.6.sqlite" -n 0 --json
 	t text "pub/regions nsys --kind" -- "${S[@]}" regions "$P/nsys/pipit-saxpy-mpi-rank0-nsys2022.2.sqlite" --kind kernel
+	t text "pub/regions nsys --source --kind cuda_api" -- "${S[@]}" regions "$P/nsys/fuser-report2-nsys2024.6.sqlite" --source nsys --kind cuda_api -n 5
 	t text "pub/regions nsys --kind nvtx" -- "${S[@]}" regions "$P/nsys/dlprof-cnn-nsys2022.1.sqlite" --kind nvtx -n 0
 	for p in "$P"/pyspy/*; do
 		t text "pub/pyspy top $(basename "$p")" -- "${S[@]}" pyspy top "$p" -n 0
@@ -362,7 +370,7 @@ if [ -n "$PUBLIC" ]; then
 	while IFS= read -r sw; do
 		t text "pub/stats --sweep $sw" -- "${S[@]}" stats --sweep "$sw"
 	done < <(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" "${S[@]}" sql "SELECT name FROM sweep ORDER BY name" 2>/dev/null | tail -n +2)
-	t text "pub/report build mllog" -- "${S[@]}" report build --sweep mlperf-llama2_70b_lora -o rep-pub-mllog
+	t text "pub/report build mllog" -- "${S[@]}" report build --sweep mlperf-llama2_70b_lora --metric time_to_train_s -o rep-pub-mllog
 	fdir "pub/report mllog" rep-pub-mllog
 	t text "pub/report build cpu with public traces" -- "${S[@]}" report build --sweep "$CPU_SWEEP" -o rep-pub-cpu
 	fdir "pub/report cpu with public traces" rep-pub-cpu
