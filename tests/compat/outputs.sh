@@ -10,10 +10,10 @@
 # tables, --help of every command. Exit codes and stderr are compared too.
 #
 # Non-JSON outputs must be byte-identical. A JSON output of the reference
-# goes through tests/compat/json_old_to_new.py KIND (when that file
-# exists; KIND names the output, see json_cmp.py) and must then equal the
-# new one as parsed JSON; without the converter JSON is compared byte for
-# byte too.
+# goes through tests/compat/json_old_to_new.py (stdin to stdout; when that
+# file exists, or the one $COMPAT_JSON_CONVERTER names; see json_cmp.py)
+# and must then equal the new one as parsed JSON; without the converter
+# JSON is compared byte for byte too.
 #
 # Usage: tests/compat/outputs.sh [-k] [-v] [-p PATTERN] REF [NEW]
 #   REF, NEW  an amdahl binary, or a git commit/tag: its tree (git archive)
