@@ -189,10 +189,11 @@ test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 # Every output of this build against the build of commit REF (built once
 # into build-compat/<sha>/; a CI clone without tags needs a hash): the
 # bundled sweeps and ../shared/data/public, byte for byte except the JSON
-# shapes (tests/compat/outputs.sh). REF may also be an amdahl binary.
+# shapes (tests/compat/outputs.sh). REF may also be an amdahl binary;
+# PATTERN=NAME compares the matching cases only.
 REF ?= pre-redesign
 compat: $(O)/amdahl
-	@tests/compat/outputs.sh $(REF) $(O)/amdahl
+	@tests/compat/outputs.sh $(if $(PATTERN),-p '$(PATTERN)') $(REF) $(O)/amdahl
 
 bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/yajl_floor $(O)/bench/tfevents_parse $(O)/bench/region_search
 	@bench/run.sh $(O)

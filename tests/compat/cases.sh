@@ -1,8 +1,10 @@
 # cases.sh — what tests/compat/outputs.sh compares, sourced by it: the
 # ingests that make the stores (each itself a compared output) and every
-# read command on them. `t KIND NAME -- ARGS` runs `amdahl ARGS` on both
-# sides; `f KIND NAME PATH` and `fdir NAME DIR` compare files the previous
-# commands wrote. Ingests use -j 1: ids follow the ingest order.
+# read command on them. `t KIND NAME [VAR=VALUE...] -- ARGS` runs `amdahl
+# ARGS` on both sides; `save PATH` keeps each side's stdout of the last
+# case as a file; `f KIND NAME PATH` and `fdir NAME DIR` compare files the
+# commands wrote. `always=1 t ...`: a case whose files later cases read,
+# run whatever -p says. Ingests use -j 1: ids follow the ingest order.
 
 # run ids of the bundled CPU sweep (MLflow ids, fixed by testdata/)
 DDP1_R1=282d71b5f16744c69d76d15137741ccb
@@ -60,7 +62,7 @@ while IFS=: read -r st dir sweep; do
 	t json "$st/stats --aggregate mlperf --json" -- "${S[@]}" stats --sweep "$sweep" --aggregate mlperf --json
 	t text "$st/regions SWEEP" -- "${S[@]}" regions "$sweep"
 	t json "$st/regions SWEEP -n 0 --json" -- "${S[@]}" regions "$sweep" -n 0 --json
-	t text "$st/report build" -- "${S[@]}" report build --sweep "$sweep" -o "rep-$st"
+	always=1 t text "$st/report build" -- "${S[@]}" report build --sweep "$sweep" -o "rep-$st"
 	fdir "$st/report" "rep-$st"
 done <<<"$SWEEPS"
 
@@ -111,11 +113,13 @@ t json "cpu/compare --by param.repeat --json" -- "${S[@]}" compare --by param.re
 t text "cpu/compare --by --format csv" -- "${S[@]}" compare --by param.repeat --sweep strategy=fsdp --baseline 2 --format csv
 t text "cpu/compare --by strategy (nothing shared)" -- "${S[@]}" compare --by strategy
 t text "cpu/compare --aggregate mlperf --n 4" -- "${S[@]}" compare --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --aggregate mlperf --n 4
+t text "cpu/compare --markdown (gate only)" -- "${S[@]}" compare --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --markdown c.md
+t text "cpu/runs AMDAHL_STORE" AMDAHL_STORE=cpu.db -- runs --sweep "n=8"
 t text "cpu/compare missing side" -- "${S[@]}" compare --baseline "$CPU_SWEEP:ddp"
 t text "cpu/gate ddp fsdp" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --junit gate.xml --markdown gate.md
 f text "cpu/gate --junit file" gate.xml
 f text "cpu/gate --markdown file" gate.md
-t json "cpu/gate --json" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
+always=1 t json "cpu/gate --json" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
 save gate-ddp-fsdp.json
 t text "cpu/gate GITHUB_STEP_SUMMARY" GITHUB_STEP_SUMMARY=step-summary.md -- "${S[@]}" gate --baseline "$CPU_SWEEP:fsdp" --candidate "$CPU_SWEEP:ddp" --n 2
 f text "cpu/gate GITHUB_STEP_SUMMARY file" step-summary.md
@@ -124,7 +128,7 @@ t text "cpu/gate --format csv" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --c
 t text "cpu/gate --fallback ci --require-all" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --fallback ci --require-all
 t text "cpu/gate --only --metric" -- "${S[@]}" gate --baseline "$CPU_SWEEP:fsdp" --candidate "$CPU_SWEEP:ddp" --only throughput_samples_per_s --n 8
 t text "cpu/gate A/A" -- "${S[@]}" gate --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:ddp"
-t text "cpu/report build --json" -- "${S[@]}" report build -o rep-cpu-cmp --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
+always=1 t json "cpu/report build --json" -- "${S[@]}" report build -o rep-cpu-cmp --baseline "$CPU_SWEEP:ddp" --candidate "$CPU_SWEEP:fsdp" --json
 fdir "cpu/report with a comparison" rep-cpu-cmp
 t text "cpu/report build --keep-first --aggregate mlperf" -- "${S[@]}" report build -o rep-cpu-kf --keep-first --keep-profiled --aggregate mlperf
 fdir "cpu/report --keep-first --aggregate mlperf" rep-cpu-kf
@@ -169,8 +173,11 @@ t text "gpu/diff fp32 bf16" -- "${S[@]}" diff "strategy=fp32,param.global_batch_
 t text "gpu/compare fp32 bf16" -- "${S[@]}" compare --baseline gpu-batch-sweep:fp32 --candidate gpu-batch-sweep:bf16 --axis global_batch_size
 t text "gpu/compare --by param.repeat --format benchstat" -- "${S[@]}" compare --by param.repeat --axis global_batch_size --format benchstat
 t text "gpu/gate fp32 bf16" -- "${S[@]}" gate --baseline gpu-batch-sweep:fp32 --candidate gpu-batch-sweep:bf16 --axis global_batch_size
-t text "gpu/report build --axis" -- "${S[@]}" report build --axis global_batch_size -o rep-gpu-axis
+always=1 t text "gpu/report build --axis" -- "${S[@]}" report build --axis global_batch_size -o rep-gpu-axis
 fdir "gpu/report --axis" rep-gpu-axis
+t text "gpu/regions --region kernel" -- "${S[@]}" regions gpu-batch-sweep --region "$(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" --store gpu.db regions bf16-b64 --kind kernel --json 2>/dev/null |
+	"$PY" -c 'import json, sys; print(json.load(sys.stdin)["regions"][0]["name"])' 2>/dev/null)"
+t text "gpu/scaling --axis selector" -- "${S[@]}" scaling --sweep "strategy=bf16" --axis global_batch_size --strategy bf16 --kind kernel
 t text "gpu/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
 
 S=(--store dl.db)
@@ -195,8 +202,7 @@ t text "nvsmi/ingest --interval" -- "${S[@]}" ingest -j 1 --run ddp-n2 --interva
 t text "nvsmi/ingest no --query" -- "${S[@]}" ingest -j 1 --run ddp-n4 --format nvidia-smi-csv "$W/in/nvsmi-noheader.csv"
 t text "nvsmi/runs --sources" -- "${S[@]}" runs --sources --sweep "n<=2"
 t text "nvsmi/sql gpu_sample" -- "${S[@]}" sql "SELECT count(*), sum(power_w) FROM gpu_sample"
-t text "nvsmi/report build" -- "${S[@]}" report build -o rep-nvsmi
-fdir "nvsmi/report" rep-nvsmi
+t text "nvsmi/stats" -- "${S[@]}" stats --sweep "n<=4"
 
 # ---- inputs that must be refused whole: the message and the store kept ----
 mkdir -p "$W/in/bad"
@@ -208,7 +214,7 @@ printf 'main;work 3\nmain;work\n' >"$W/in/bad/nocount.txt"
 S=(--store bad.db)
 t text "bad/ingest a sweep" -- "${S[@]}" ingest -j 1 -q "$DATA/mllog"
 for b in cut.pt.trace.json.gz cut.pt.trace.json wrong.pt.trace.json empty.json nocount.txt; do
-	t text "bad/ingest $b" -- "${S[@]}" ingest -j 1 --run mlperf-tiny_mlp "$W/in/bad/$b"
+	t text "bad/ingest $b" -- "${S[@]}" ingest -j 1 --run tiny_mlp-1x1 "$W/in/bad/$b"
 done
 t text "bad/ingest --format pyspy-collapsed" -- "${S[@]}" ingest -j 1 --format pyspy-collapsed "$W/in/bad/nocount.txt"
 t text "bad/ingest --format nosuch" -- "${S[@]}" ingest -j 1 --format nosuch "$W/in/bad/empty.json"
@@ -255,6 +261,8 @@ t text "all/compare sweep rerun" -- "${S[@]}" compare --baseline "$CPU_SWEEP" --
 t json "all/compare sweep rerun --json" -- "${S[@]}" compare --baseline "$CPU_SWEEP" --candidate rerun --json
 t text "all/gate sweep rerun" -- "${S[@]}" gate --baseline "$CPU_SWEEP" --candidate rerun --format benchstat
 t text "all/gate --baseline-store" -- --store all.db gate --baseline "$CPU_SWEEP:ddp" --candidate rerun:ddp --baseline-store cpu.db
+t text "all/compare --baseline-store" -- "${S[@]}" compare --baseline "$CPU_SWEEP:fsdp" --candidate rerun:fsdp --baseline-store cpu.db --format csv
+t text "all/pyspy top --self -n 3" -- "${S[@]}" pyspy top "$FSDP8" --self -n 3
 t text "all/diff across sweeps" -- "${S[@]}" diff "$CPU_SWEEP:ddp:1" "gpu-batch-sweep:bf16:1"
 t text "all/report build --sweep" -- "${S[@]}" report build --sweep "$CPU_SWEEP" -o rep-all --baseline rerun
 fdir "all/report vs rerun" rep-all
@@ -296,6 +304,8 @@ t text "hist/gate --history" -- "${S[@]}" gate --history 12 --by tag.git_commit 
 t json "hist/gate --history --json" -- "${S[@]}" gate --history 12 --by tag.git_commit --sweep nightly --json
 t text "hist/gate --history aa" -- "${S[@]}" gate --history 20 --by tag.git_commit --sweep aa --candidate c10
 t text "hist/stats --by" -- "${S[@]}" stats --sweep nightly --by tag.git_commit
+t json "hist/stats --by --json" -- "${S[@]}" stats --sweep aa --by tag.git_commit --json
+t text "hist/gate --history --metric" -- "${S[@]}" gate --history 10 --by tag.git_commit --sweep nightly --metric throughput_samples_per_s
 t text "hist/compare --by --baseline" -- "${S[@]}" compare --by tag.git_commit --sweep nightly --baseline c11 --format csv
 t text "hist/report build --history" -- "${S[@]}" report build --sweep nightly --history epoch_time_s --by tag.git_commit -o rep-hist
 fdir "hist/report --history" rep-hist
@@ -348,6 +358,7 @@ if [ -n "$PUBLIC" ]; then
 	done
 	t json "pub/regions nsys --json" -- "${S[@]}" regions "$P/nsys/fuser-report2-nsys2024.6.sqlite" -n 0 --json
 	t text "pub/regions nsys --kind" -- "${S[@]}" regions "$P/nsys/pipit-saxpy-mpi-rank0-nsys2022.2.sqlite" --kind kernel
+	t text "pub/regions nsys --source --kind cuda_api" -- "${S[@]}" regions "$P/nsys/fuser-report2-nsys2024.6.sqlite" --source nsys --kind cuda_api -n 5
 	t text "pub/regions nsys --kind nvtx" -- "${S[@]}" regions "$P/nsys/dlprof-cnn-nsys2022.1.sqlite" --kind nvtx -n 0
 	for p in "$P"/pyspy/*; do
 		t text "pub/pyspy top $(basename "$p")" -- "${S[@]}" pyspy top "$p" -n 0
@@ -359,7 +370,7 @@ if [ -n "$PUBLIC" ]; then
 	while IFS= read -r sw; do
 		t text "pub/stats --sweep $sw" -- "${S[@]}" stats --sweep "$sw"
 	done < <(cd "$W/ref" && "${RUN_ENV[@]}" "$REF_BIN" "${S[@]}" sql "SELECT name FROM sweep ORDER BY name" 2>/dev/null | tail -n +2)
-	t text "pub/report build mllog" -- "${S[@]}" report build --sweep mlperf-llama2_70b_lora -o rep-pub-mllog
+	t text "pub/report build mllog" -- "${S[@]}" report build --sweep mlperf-llama2_70b_lora --metric time_to_train_s -o rep-pub-mllog
 	fdir "pub/report mllog" rep-pub-mllog
 	t text "pub/report build cpu with public traces" -- "${S[@]}" report build --sweep "$CPU_SWEEP" -o rep-pub-cpu
 	fdir "pub/report cpu with public traces" rep-pub-cpu

@@ -2,12 +2,14 @@
 """eml_text.py — a message written by `amdahl mail --dry-run` in a normal
 form for tests/compat/outputs.sh: the headers but Message-ID (random by
 design), then each MIME part's headers with the boundary as BOUNDARY and
-its decoded content: text as text, anything else as its size and sha256.
+its decoded content (text as text, anything else as its size and sha256),
+readable first; then the raw message, byte for byte but the Message-ID
+and the boundaries, so that an encoding difference shows too.
 Usage: eml_text.py FILE."""
 import email
 import email.policy
 import hashlib
-
+import re
 import sys
 
 
@@ -45,6 +47,10 @@ def main():
             print(body.decode(part.get_content_charset() or "utf-8", "replace"))
         else:
             print("%d bytes, sha256 %s" % (len(body), hashlib.sha256(body).hexdigest()))
+    print("=== raw")
+    text = raw.decode("utf-8", "replace")
+    text = re.sub(r"(?im)^(Message-ID:).*$", r"\1 <random>", text)
+    sys.stdout.write(clean(text))
     return 0
 
 

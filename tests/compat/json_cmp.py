@@ -5,13 +5,15 @@ compared for tests/compat/outputs.sh. Usage: json_cmp.py KIND REF NEW.
 KIND names the output: the command words ("runs", "stats", "scaling",
 "regions", "diff", "compare", "gate", "history", "trace show",
 "pyspy top", "pyspy trie", "report build", "ingest") or the name of a
-file a command wrote ("report.json", "gate.json"). When
-tests/compat/json_old_to_new.py exists, REF's text goes to its stdin
-(the converter tells the shapes apart by their keys) and its stdout (the reference's document in
-the new JSON contract) must equal NEW as parsed JSON: same keys, same
-values (numbers compared as Python compares them, 1 == 1.0). Without the
-converter the two files must be byte-identical. Exit 0 when equal, 1
-with the first differences on stdout."""
+file a command wrote ("report.json"). When the converter exists
+(tests/compat/json_old_to_new.py, or the file $COMPAT_JSON_CONVERTER
+names), REF's text goes to its stdin (no argument; KIND in the
+environment as COMPAT_JSON_KIND, for a converter that wants it) and its
+stdout, the reference's document in the new JSON contract, must equal NEW
+as parsed JSON: same keys, same values (numbers compared as Python
+compares them, 1 == 1.0; true is not 1). Without a converter the two
+files must be byte-identical. Exit 0 when equal, 1 with the first
+differences on stdout."""
 import difflib
 import json
 import os
@@ -19,7 +21,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CONVERTER = os.path.join(HERE, "json_old_to_new.py")
+CONVERTER = os.environ.get("COMPAT_JSON_CONVERTER") or os.path.join(HERE, "json_old_to_new.py")
 
 
 def lines(doc):
@@ -69,16 +71,17 @@ def main():
         return 1
     if not ref_text.strip() and not new_text.strip():
         return 0  # no JSON on either side (an error: stderr and exit code say it)
-    conv = subprocess.run([sys.executable, CONVERTER], input=ref_text,
-                          capture_output=True)
+    conv = subprocess.run([sys.executable, CONVERTER], input=ref_text, capture_output=True,
+                          env=dict(os.environ, COMPAT_JSON_KIND=kind))
     if conv.returncode != 0:
-        print("json_old_to_new.py %s failed (exit %d): %s" %
-              (kind, conv.returncode, conv.stderr.decode("utf-8", "replace").strip()))
+        err = conv.stderr.decode("utf-8", "replace").strip().splitlines()
+        print("%s (%s) failed (exit %d): %s" % (os.path.basename(CONVERTER), kind,
+                                               conv.returncode, err[-1] if err else ""))
         return 1
     try:
         a = json.loads(conv.stdout)
     except ValueError as e:
-        print("json_old_to_new.py %s: not JSON: %s" % (kind, e))
+        print("%s (%s): not JSON: %s" % (os.path.basename(CONVERTER), kind, e))
         return 1
     try:
         b = json.loads(new_text)

@@ -10,10 +10,10 @@
 # tables, --help of every command. Exit codes and stderr are compared too.
 #
 # Non-JSON outputs must be byte-identical. A JSON output of the reference
-# goes through tests/compat/json_old_to_new.py KIND (when that file
-# exists; KIND names the output, see json_cmp.py) and must then equal the
-# new one as parsed JSON; without the converter JSON is compared byte for
-# byte too.
+# goes through tests/compat/json_old_to_new.py (stdin to stdout; when that
+# file exists, or the one $COMPAT_JSON_CONVERTER names; see json_cmp.py)
+# and must then equal the new one as parsed JSON; without the converter
+# JSON is compared byte for byte too.
 #
 # Usage: tests/compat/outputs.sh [-k] [-v] [-p PATTERN] REF [NEW]
 #   REF, NEW  an amdahl binary, or a git commit/tag: its tree (git archive)
@@ -63,14 +63,18 @@ binary_of() {
 		die "$spec: neither an executable nor a commit of this repository (a CI clone may lack tags: pass a commit hash)"
 	dir="$root/build-compat/$sha"
 	# the binary finds its templates at ../templates, i.e. in src/
+	# built in a directory of its own, renamed into place when whole: a
+	# second run at the same time, or one interrupted, never uses half a build
 	if [ ! -x "$dir/src/build/amdahl" ]; then
+		local tmp="$dir.tmp$$"
 		echo "# building $spec ($sha) in $dir" >&2
-		rm -rf "$dir" && mkdir -p "$dir/src" || die "cannot create $dir"
-		git -C "$root" archive "$sha" | tar -x -C "$dir/src" || die "git archive $sha failed"
-		if ! nice make -C "$dir/src" -j2 O=build all >"$dir/build.log" 2>&1; then
-			tail -20 "$dir/build.log" >&2
-			die "building $spec failed (log: $dir/build.log)"
+		rm -rf "$tmp" && mkdir -p "$tmp/src" || die "cannot create $tmp"
+		git -C "$root" archive "$sha" | tar -x -C "$tmp/src" || die "git archive $sha failed"
+		if ! nice make -C "$tmp/src" -j2 O=build all >"$tmp/build.log" 2>&1; then
+			tail -20 "$tmp/build.log" >&2
+			die "building $spec failed (log: $tmp/build.log)"
 		fi
+		rm -rf "$dir" && mv "$tmp" "$dir" || die "cannot move $tmp to $dir"
 	fi
 	echo "$dir/src/build/amdahl"
 }
@@ -149,9 +153,9 @@ diff_text() {
 cmp_as() {
 	local kind=$1 jkind=$2 a=$3 b=$4 out=$5
 	if [ ! -e "$a" ] || [ ! -e "$b" ]; then
+		# neither side writing it is a broken case, not an equal output
 		{ [ -e "$a" ] || echo "ref wrote no $(basename "$a")"; [ -e "$b" ] || echo "new wrote no $(basename "$b")"; } >"$out"
-		[ ! -e "$a" ] && [ ! -e "$b" ]
-		return
+		return 1
 	fi
 	case $kind in
 	text) diff_text "$a" "$b" "$out" ;;
@@ -172,8 +176,11 @@ cmp_as() {
 }
 
 # selected NAME — NAME matches -p PATTERN; the ingests (the stores every
-# later case reads) always run.
-selected() { [ -z "$pattern" ] || [[ "$1" == *"$pattern"* ]] || [[ "$1" == */ingest* ]]; }
+# later case reads) and the cases run as `always=1 t ...` (their files are
+# read by later cases) run whatever the pattern.
+selected() {
+	[ -z "$pattern" ] || [[ "$1" == *"$pattern"* ]] || [[ "$1" == */ingest* ]] || [ "${always:-0}" = 1 ]
+}
 
 # run_both KEY ENV ARGS... — runs `amdahl ARGS` in ref/ and in new/ (at
 # once) with ENV (a count, then that many VAR=VALUE words), stdout, stderr
