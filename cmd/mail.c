@@ -11,11 +11,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "mail.h"
-#include "mail_report.h"
-#include "buf.h"
-#include "file.h"
-#include "outfile.h"
 
 enum { EXIT_NOT_SENT = 1 }; /* the server did not take the message */
 

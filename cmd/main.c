@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "text_safe.h"
 
 static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
@@ -112,19 +111,20 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* Each flag of the command's row, set up (nothing after --help). */
 static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
 {
 	struct amd_err err = {{0}};
+	ctx->needs = c->needs;
 	if (help)
 		return 0;
+	if (c->needs & NEEDS_STORE_WRITE)
+		amd_store_prepare_write(ctx->store_path);
 	if (c->needs & NEEDS_CONFIG) {
 		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
 		if (amd_config_load(path, ctx->config_path != NULL, &ctx->config, &err) < 0)
 			return cmd_error(c->name, "%s", err.msg);
 	}
-	if (c->needs & NEEDS_STORE_READ &&
-	    amd_store_open(ctx->store_path, AMD_STORE_READ, &ctx->store, &err) < 0)
-		return cmd_error(c->name, "%s", err.msg);
 	return 0;
 }
 

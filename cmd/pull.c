@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "pull.h"
 
 static void help(void)
 {

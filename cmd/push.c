@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ch_push.h"
 #include "cmd.h"
 
 static void help(void)

@@ -10,9 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "pyspy.h"
-#include "buf.h"
-#include "num.h"
 
 static void help(FILE *out)
 {
@@ -240,7 +237,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	const char *run = optind + 1 == argc ? argv[optind] : NULL;
-	if ((c = cmd_open_named(ctx->store_path, "pyspy top", &run, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "pyspy top", &run, 1)) != 0)
 		return c;
 	if (optind + 1 != argc)
 		return no_run("pyspy top", ctx);
@@ -316,7 +313,7 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	const char *run = optind + 1 == argc ? argv[optind] : NULL;
-	if ((c = cmd_open_named(ctx->store_path, "pyspy trie", &run, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "pyspy trie", &run, 1)) != 0)
 		return c;
 	if (optind + 1 != argc)
 		return no_run("pyspy trie", ctx);

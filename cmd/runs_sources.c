@@ -7,7 +7,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "run_sources.h"
 
 static cJSON *source_json(const struct amd_run_source *r)
 {

@@ -3,9 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
 #include "cmd.h"
-#include "user_sql.h"
 
 static void help(void)
 {

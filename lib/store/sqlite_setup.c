@@ -1,4 +1,5 @@
-/* sqlite_setup.c — SQLite's process-wide settings (sqlite_setup.h):
+/* sqlite_setup.c — SQLite's process-wide settings (sqlite_setup.h), and
+ * store.h's amd_store_prepare_write, their writer's form for a location:
  *  - no allocation statistics: their mutex was taken by every
  *    sqlite3_malloc (7% of an ingest of metric points) and amdahl never
  *    reads them;
@@ -22,7 +23,9 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
+#include "clickhouse.h"
 #include "sqlite_pages.h"
+#include "store.h"
 
 #define REGION_BYTES ((size_t)64 << 20) /* store.c: PRAGMA cache_size=-32768, and more */
 #define PAGE_BYTES 4096 /* SQLite's default page size, the store's */
@@ -42,4 +45,9 @@ void amd_sqlite_setup(enum amd_sqlite_use use)
 	if (use == AMD_SQLITE_INGEST)
 		first_use = use; /* only before any thread: sqlite_setup.h */
 	pthread_once(&once, setup);
+}
+
+void amd_store_prepare_write(const char *location)
+{
+	amd_sqlite_setup(amd_ch_is_url(location) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);
 }

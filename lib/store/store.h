@@ -25,6 +25,12 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err);
 void amd_store_close(struct amd_store *st);
 
+/* Before a process writes the store at location (an ingest, a link),
+ * ahead of anything that opens SQLite: the process-wide SQLite settings
+ * of a writer of a store file (sqlite_setup.h; none beyond a reader's
+ * for a ClickHouse store). The front end's NEEDS_STORE_WRITE. */
+void amd_store_prepare_write(const char *location);
+
 /* Opens path to read what a command names (n names: sweeps, runs by id
  * or name, source files). A SQLite store is read in place, whole; a
  * ClickHouse store loads only the rows of those runs' sources (all of
