@@ -53,8 +53,8 @@ int gate_history(struct cmd_ctx *ctx, const struct compare_args *a)
 	struct amd_history *h;
 	if (amd_history(ctx->store, &o, &h, &err) < 0)
 		return cmd_error("gate", "%s", err.msg);
-	double alpha = amd_config_num(&ctx->config, "gate.alpha", 0.05);
-	double threshold = amd_config_num(&ctx->config, "gate.threshold", 0.05);
+	double alpha = amd_cfg_num_or(&ctx->config.gate.alpha, 0.05);
+	double threshold = amd_cfg_num_or(&ctx->config.gate.threshold, 0.05);
 	size_t cand;
 	struct amd_history_verdict v;
 	int rc = candidate_index(a, h, &cand);

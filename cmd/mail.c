@@ -75,21 +75,6 @@ static int split_addresses(char *list, const char ***out, size_t *n)
 	return 0;
 }
 
-/* mail.to from amdahl.yaml: a scalar list "a, b" or a sequence; -1 when
- * out of memory. */
-static int config_recipients(const struct amd_config *cfg, struct amd_buf *to)
-{
-	const struct amd_node *n = amd_config_get(cfg, "mail.to");
-	int rc = 0;
-	if (n && n->kind == AMD_NODE_SCALAR && n->value)
-		rc = amd_buf_printf(to, "%s", n->value);
-	for (const struct amd_node *c = n && n->kind == AMD_NODE_SEQ ? amd_node_first(n) : NULL;
-	     c && rc == 0; c = c->next)
-		if (c->value)
-			rc = amd_buf_printf(to, "%s%s", to->len ? "," : "", c->value);
-	return rc;
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
@@ -133,23 +118,23 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* -1 when out of memory. */
-static int apply_config(struct opts *o, const struct amd_config *cfg)
+/* What the command line left unsaid, from amdahl.yaml's mail settings;
+ * -1 when out of memory. */
+static int apply_config(struct opts *o, const struct amd_cfg_mail *cfg)
 {
 	const char *env = getenv("AMDAHL_SMTP_URL");
-	if (!o->to.len && config_recipients(cfg, &o->to) < 0)
+	if (!o->to.len && cfg->to && amd_buf_printf(&o->to, "%s", cfg->to) < 0)
 		return cmd_error("mail", "out of memory");
 	if (!o->from)
-		o->from = amd_config_str(cfg, "mail.from", NULL);
+		o->from = cfg->from;
 	if (!o->subject)
-		o->subject = amd_config_str(cfg, "mail.subject", NULL);
+		o->subject = cfg->subject;
 	if (!o->cacert)
-		o->cacert = amd_config_str(cfg, "mail.cacert", NULL);
+		o->cacert = cfg->cacert;
 	if (!o->smtp)
-		o->smtp = env && *env ? env : amd_config_str(cfg, "mail.smtp", "smtp://localhost");
-	o->timeout_s = (long)amd_config_num(cfg, "mail.timeout", 300);
-	const char *ssl = amd_config_str(cfg, "mail.ssl_reqd", "false");
-	if (strcmp(ssl, "true") == 0 || strcmp(ssl, "yes") == 0)
+		o->smtp = env && *env ? env : cfg->smtp ? cfg->smtp : "smtp://localhost";
+	o->timeout_s = (long)amd_cfg_num_or(&cfg->timeout, 300);
+	if (cfg->ssl_reqd)
 		o->ssl_reqd = 1;
 	return 0;
 }
@@ -250,7 +235,7 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_buf_free(&o.to);
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	}
-	if (apply_config(&o, &ctx->config) < 0) {
+	if (apply_config(&o, &ctx->config.mail) < 0) {
 		amd_buf_free(&o.to);
 		return EXIT_USAGE;
 	}
