@@ -1,8 +1,8 @@
 /* open_store.c — opening the store for a command that names what it
- * reads (NEEDS_STORE_NAMED; main.c closes it): the sweeps, runs or files its arguments
- * name, so a ClickHouse store loads only their rows (store.h,
- * amd_store_open_read). A selection that can pick runs of any sweep
- * (NULL, or a selector without a sweep=NAME term) opens it all. */
+ * reads (NEEDS_STORE_NAMED; main.c closes it): the sweeps, runs or
+ * files its arguments name, so a ClickHouse store loads only their rows
+ * (store.h, amd_store_open_read). A selection that can pick runs of any
+ * sweep (NULL, or a selector without a sweep=NAME term) opens it all. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
