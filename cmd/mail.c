@@ -75,6 +75,7 @@ static int split_addresses(char *list, const char ***out, size_t *n)
 	return 0;
 }
 
+/* The command line into o: CMD_RUN, or the exit code to stop with. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
@@ -93,10 +94,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg) < 0) {
-				cmd_error("mail", "out of memory");
-				return -1;
-			}
+			if (amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg) < 0)
+				return cmd_error("mail", "out of memory");
 			break;
 		case 'f': o->from = optarg; break;
 		case 's': o->subject = optarg; break;
@@ -105,17 +104,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'C': o->cacert = optarg; break;
 		case 'g': o->gate = optarg; break;
 		case 'n': o->dry_run = optarg; break;
-		case 'h': help(); return 1;
-		default: return -1;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
-		cmd_error("mail", optind < argc ? "give one REPORT_DIR" : "no REPORT_DIR given; "
-			  "'amdahl mail --help' shows usage");
-		return -1;
-	}
+	if (optind + 1 != argc)
+		return cmd_error("mail", optind < argc ? "give one REPORT_DIR"
+				 : "no REPORT_DIR given; 'amdahl mail --help' shows usage");
 	o->dir = argv[optind];
-	return 0;
+	return CMD_RUN;
 }
 
 /* What the command line left unsaid, from amdahl.yaml's mail settings;
@@ -231,9 +228,9 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 	struct opts o;
 	memset(&o, 0, sizeof o);
 	int rc = parse_args(argc, argv, &o);
-	if (rc != 0) {
+	if (rc != CMD_RUN) {
 		amd_buf_free(&o.to);
-		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+		return rc;
 	}
 	if (apply_config(&o, &ctx->config.mail) < 0) {
 		amd_buf_free(&o.to);
