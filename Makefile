@@ -59,6 +59,12 @@ INC_DELIVER  := $(INC_COMPARE) -Ilib/deliver
 INC_CHART    := $(INC_CORE) -Ireport/chart
 INC_REPORT   := $(INC_COMPARE) -Ireport/chart -Ireport
 INC_ALL      := $(INC_DELIVER) -Ilib/remote -Ilib/ingest -Ireport/chart -Ireport -Icmd
+# cmd/ sees the library through one face (docs/design.md, "The library
+# face"): include/amdahl.h and the headers it pulls in, linked into
+# $(O)/face/, its only library include path; an internal header is not
+# there, so a cmd/ file that includes one does not compile.
+INC_LIB      := $(INC_DELIVER) -Ilib/remote -Ilib/ingest -Ireport/chart -Ireport
+INC_CMD      := -I$(O)/face
 # unit tests, fuzzers and benchmarks also reach a family's own headers
 # and the store's rooms
 INC_TEST     := $(INC_ALL) -I$(O)/gen $(addprefix -I,$(wildcard lib/ingest/*/)) \
@@ -74,7 +80,7 @@ $(O)/lib/compare/%.o:  LAYER_INC := $(INC_COMPARE)
 $(O)/lib/deliver/%.o:  LAYER_INC := $(INC_DELIVER)
 $(O)/report/chart/%.o: LAYER_INC := $(INC_CHART)
 $(O)/report/%.o:       LAYER_INC := $(INC_REPORT)
-$(O)/cmd/%.o:          LAYER_INC := $(INC_ALL)
+$(O)/cmd/%.o:          LAYER_INC := $(INC_CMD)
 ALL_CFLAGS := $(BASE_CFLAGS) $(INC_TEST)
 
 LIB_SRC    := $(sort $(shell find lib report -name '*.c'))
@@ -87,6 +93,10 @@ PROTO_SRC  := $(wildcard lib/ingest/tensorboard/*.proto)
 PROTO_C    := $(patsubst %.proto,$(O)/gen/%.pb-c.c,$(notdir $(PROTO_SRC)))
 LIB_OBJ    += $(PROTO_C:.c=.o)
 CMD_OBJ    := $(CMD_SRC:%.c=$(O)/%.o)
+# the face: amdahl.h and every header it includes, found by the compiler
+FACE_SRC   := $(shell $(CC) -std=c11 -D_GNU_SOURCE $(PKG_CFLAGS) $(INC_LIB) -MM -MT face \
+		include/amdahl.h 2>/dev/null | tr ' \\' '\n\n' | grep '\.h$$' | grep -v '^/' | sort -u)
+FACE_H     := $(addprefix $(O)/face/,$(notdir $(FACE_SRC)))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -113,6 +123,14 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(BASE_CFLAGS) $(LAYER_INC) -c $< -o $@
+
+# a face header is a link to the library's own file (vpath finds it)
+vpath %.h $(sort $(dir $(FACE_SRC)))
+$(O)/face/%.h: %.h
+	@mkdir -p $(dir $@)
+	@ln -sf $(abspath $<) $@
+
+$(CMD_OBJ): | $(FACE_H)
 
 $(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/ingest/tensorboard/%.proto
 	@mkdir -p $(O)/gen

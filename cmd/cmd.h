@@ -5,28 +5,35 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "remote.h"
-#include "store.h"
-#include "table.h"
+#include "amdahl.h" /* the library's one face (include/amdahl.h) */
 
-/* What a command needs before it runs (git's RUN_SETUP, in spirit). */
+/* What a command needs set up before it runs (git's RUN_SETUP): main.c
+ * does each flag's setup and undoes it after the command. */
 enum cmd_needs {
 	NEEDS_NOTHING = 0,
-	NEEDS_STORE_READ = 1,  /* the store must exist; opened read-only */
-	NEEDS_STORE_WRITE = 2, /* the command opens the store itself for writing */
-	NEEDS_CONFIG = 4,      /* amdahl.yaml loaded (when present) */
-	NEEDS_STORE_NAMED = 8, /* read, opened by the command once its arguments say
-				* what it reads (cmd_open_store) */
+	NEEDS_CONFIG = 1,      /* amdahl.yaml read into ctx->config (when present) */
+	NEEDS_STORE_WRITE = 2, /* the process writes the store: its SQLite settings
+				* applied before anything opens SQLite
+				* (amd_location_prepare_write); the command opens the
+				* store for writing itself, a transaction per unit */
+	NEEDS_STORE_NAMED = 4, /* the command reads ctx->store: opened read-only by
+				* cmd_store_open once its arguments say what it
+				* reads, closed by main.c after it */
 };
 
 /* Exit codes shared by every command. */
 enum { EXIT_OK = 0, EXIT_FINDING = 1, EXIT_USAGE = 2, EXIT_INSUFFICIENT = 3 };
 
+/* An option parser's answer when the command goes on to run; any other
+ * answer is the exit code to stop with (EXIT_OK once --help is printed,
+ * EXIT_USAGE after a usage error). */
+enum { CMD_RUN = -1 };
+
 struct cmd_ctx {
 	const char *store_path;
-	struct amd_store *store; /* open when NEEDS_STORE_READ */
-	struct amd_config config;
+	unsigned needs;          /* the command's row's flags */
+	struct amd_store *store; /* NEEDS_STORE_NAMED, once cmd_store_open opened it */
+	struct amd_config config; /* NEEDS_CONFIG: amdahl.yaml, typed (config.h) */
 	const char *config_path;
 	int color;   /* stdout is a terminal and NO_COLOR is unset */
 	int tty_err; /* stderr is a terminal: progress bars allowed */
@@ -55,11 +62,15 @@ int table_markdown(const struct amd_table *t, FILE *out);
 /* RFC 4180 CSV (CRLF line ends, fields quoted when needed). */
 int table_csv(const struct amd_table *t, FILE *out);
 
-/* Opens the store at path read-only into *out for what a command reads:
- * nsel selections (sweep names, SWEEP:STRATEGY sides, selectors, runs,
- * files); a ClickHouse store then loads only their rows, and all of it
- * when a selection is NULL (everything) or can pick any run
- * (open_store.c). 0, or the exit code with the message printed. */
+/* Opens ctx->store, the store main.c was given, read-only for what a
+ * NEEDS_STORE_NAMED command reads: nsel selections (sweep names,
+ * SWEEP:STRATEGY sides, selectors, runs, files); a ClickHouse store then
+ * loads only their rows, and all of it when a selection is NULL
+ * (everything) or can pick any run (open_store.c). 0, or the exit code
+ * with the message printed. */
+int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel);
+/* The same for another store (--baseline-store) into *out, which the
+ * caller closes. */
 int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
 		   struct amd_store **out);
 

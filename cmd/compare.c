@@ -8,12 +8,6 @@
 #include <string.h>
 
 #include "compare_cmd.h"
-#include "compare_json.h"
-#include "compare_bench.h"
-#include "compare_table.h"
-#include "detectable.h"
-#include "num.h"
-#include "selector.h"
 
 /* A selector stands whole (its dates may hold colons); its strategy=X
  * term, if any, is the side's strategy, so strategy=ddp against
@@ -51,6 +45,15 @@ int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **s
 	return 0;
 }
 
+int compare_side(const char *cmd, const char *spec, const char **sweep, const char **strategy)
+{
+	char *sw = (char *)*sweep, *st = (char *)*strategy;
+	int rc = compare_split_spec(cmd, spec, &sw, &st);
+	*sweep = sw;
+	*strategy = st;
+	return rc;
+}
+
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void))
 {
 	static const struct option opts[] = {
@@ -79,7 +82,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		switch (c) {
 		case 'B':
 			a->base_value = optarg;
-			if (compare_split_spec(a->name, optarg, &a->base_sweep, &a->base_strategy))
+			if (compare_side(a->name, optarg, &a->o.base_sweep, &a->o.base_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'Y':
@@ -98,32 +101,33 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		}
 		case 'C':
 			a->cand_value = optarg;
-			if (compare_split_spec(a->name, optarg, &a->cand_sweep, &a->cand_strategy))
+			if (compare_side(a->name, optarg, &a->o.cand_sweep, &a->o.cand_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'S': a->base_store = optarg; break;
-		case 'A': a->axis = optarg; break;
-		case 'M': a->metric = optarg; break;
+		case 'A': a->o.axis = optarg; break;
+		case 'M': a->o.metric = optarg; break;
 		case 'O':
 			if (a->nonly == COMPARE_MAX_ONLY)
 				return cmd_error(a->name, "at most %d --only", COMPARE_MAX_ONLY);
 			a->only[a->nonly++] = optarg;
+			a->o.only_metrics = a->only;
 			break;
 		case 'N':
-			if (amd_parse_double(optarg, &a->only_n) < 0 || !amd_num_ok(a->only_n))
+			if (amd_parse_double(optarg, &a->o.only_n) < 0 || !amd_num_ok(a->o.only_n))
 				return cmd_error(a->name, "--n: '%s' is not a number", optarg);
-			a->only_n_set = 1;
+			a->o.only_n_set = 1;
 			break;
-		case 'R': a->require_all = 1; break;
+		case 'R': a->gate.require_all = 1; break;
 		case 'F':
 			if (strcmp(optarg, "ci") != 0)
 				return cmd_error(a->name, "--fallback: '%s' is not a fallback (ci)",
 						 optarg);
-			a->fallback_ci = 1;
+			a->gate.fallback_ci = 1;
 			break;
 		case 'J': a->json = 1; break;
 		case 'G':
-			if (amd_aggregate_parse(optarg, &a->aggregate) < 0)
+			if (amd_aggregate_parse(optarg, &a->o.aggregate) < 0)
 				return cmd_error(a->name, "--aggregate: '%s' is not median or mlperf",
 						 optarg);
 			break;
@@ -140,7 +144,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 						 c == 'U' ? "junit" : "markdown");
 			*(c == 'U' ? &a->junit : &a->markdown) = optarg;
 			break;
-		case 'h': help(); return EXIT_OK + 100;
+		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -148,59 +152,53 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
 	if (gate && a->by && !a->history)
 		return cmd_error(a->name, "gate --by needs --history N");
-	if (gate && a->history && a->aggregate != AMD_AGG_MEDIAN)
+	if (gate && a->history && a->o.aggregate != AMD_AGG_MEDIAN)
 		return cmd_error(a->name, "--history compares group medians; --aggregate applies "
 				 "to --baseline/--candidate comparisons");
 	if (gate && a->history)
-		return a->by ? 0 : cmd_error(a->name, "--history N needs --by KEY (the groups)");
-	if (a->by && a->cand_sweep)
+		return a->by ? CMD_RUN : cmd_error(a->name, "--history N needs --by KEY (the groups)");
+	if (a->by && a->o.cand_sweep)
 		return cmd_error(a->name, "with --by every other group is a candidate; --baseline "
 				 "names the baseline group (default the first)");
 	if (!a->by && a->select)
 		return cmd_error(a->name, "--sweep goes with --by; otherwise put the selection in "
 				 "--baseline and --candidate");
-	if (!a->by && (!a->base_sweep || !a->cand_sweep))
+	if (!a->by && (!a->o.base_sweep || !a->o.cand_sweep))
 		return cmd_error(a->name, "--baseline and --candidate are required; see --help");
-	return 0;
+	return CMD_RUN;
+}
+
+void compare_sides_free(struct amd_compare_opts *o)
+{
+	free((char *)o->base_sweep);
+	free((char *)o->base_strategy);
+	free((char *)o->cand_sweep);
+	free((char *)o->cand_strategy);
+	o->base_sweep = o->base_strategy = o->cand_sweep = o->cand_strategy = NULL;
 }
 
 void compare_args_free(struct compare_args *a)
 {
-	free(a->base_sweep);
-	free(a->base_strategy);
-	free(a->cand_sweep);
-	free(a->cand_strategy);
+	compare_sides_free(&a->o);
 }
 
 int compare_open(struct cmd_ctx *ctx, const struct compare_args *a)
 {
 	int groups = a->by || a->history; /* --by, --history: one selection */
-	const char *reads[] = {groups ? a->select : a->cand_sweep, a->base_sweep};
+	const char *reads[] = {groups ? a->select : a->o.cand_sweep, a->o.base_sweep};
 	size_t n = groups || a->base_store ? 1 : 2;
-	return cmd_open_named(ctx->store_path, a->name, reads, n, &ctx->store);
+	return cmd_store_open(ctx, a->name, reads, n);
 }
 
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out)
 {
 	struct amd_err err = {{0}};
 	struct amd_store *bst = ctx->store;
-	const char *base = a->base_sweep;
+	const char *base = a->o.base_sweep;
 	int opened = a->base_store ? cmd_open_named(a->base_store, a->name, &base, 1, &bst) : 0;
 	if (opened != 0)
 		return opened;
-	struct amd_compare_opts o = {0};
-	o.base_sweep = a->base_sweep;
-	o.base_strategy = a->base_strategy;
-	o.cand_sweep = a->cand_sweep;
-	o.cand_strategy = a->cand_strategy;
-	o.axis = a->axis;
-	o.metric = a->metric;
-	o.cfg = &ctx->config;
-	o.only_metrics = a->nonly ? a->only : NULL;
-	o.only_n_set = a->only_n_set;
-	o.only_n = a->only_n;
-	o.aggregate = a->aggregate;
-	int rc = amd_compare(bst, ctx->store, &o, out, &err);
+	int rc = amd_compare(bst, ctx->store, &a->o, out, &err);
 	if (bst != ctx->store)
 		amd_store_close(bst);
 	if (rc < 0)
@@ -316,23 +314,29 @@ static void help(void)
 	       COMPARE_HELP_METHOD "\noptions:\n" COMPARE_HELP_OPTIONS "\n" AMD_SELECTOR_HELP);
 }
 
+/* The comparison (or, with --by, one per group) printed as asked. */
+static int run(struct cmd_ctx *ctx, struct compare_args *a)
+{
+	int rc = compare_open(ctx, a);
+	if (rc == 0 && a->by)
+		return compare_by(ctx, a);
+	struct amd_comparison *c = NULL;
+	if (rc == 0)
+		rc = compare_run(ctx, a, &c);
+	if (rc == 0 && a->json)
+		rc = compare_print_json(compare_json(c, a, ctx->store_path), a->name);
+	else if (rc == 0 && compare_print_format(c, a, stdout) < 0)
+		rc = cmd_error(a->name, "out of memory");
+	amd_comparison_free(c);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct compare_args a = {.name = "compare"};
+	struct compare_args a = {.name = "compare", .o.cfg = &ctx->config};
 	int rc = compare_parse(argc, argv, &a, help);
-	if (rc == 0)
-		rc = compare_open(ctx, &a);
-	if (rc == 0 && a.by)
-		rc = compare_by(ctx, &a);
-	else if (rc == 0) {
-		struct amd_comparison *c = NULL;
-		rc = compare_run(ctx, &a, &c);
-		if (rc == 0 && a.json)
-			rc = compare_print_json(compare_json(c, &a, ctx->store_path), a.name);
-		else if (rc == 0 && compare_print_format(c, &a, stdout) < 0)
-			rc = cmd_error(a.name, "out of memory");
-		amd_comparison_free(c);
-	}
+	if (rc == CMD_RUN)
+		rc = run(ctx, &a);
 	compare_args_free(&a);
-	return rc == EXIT_OK + 100 ? EXIT_OK : rc;
+	return rc;
 }

@@ -7,9 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_bench.h"
 #include "compare_cmd.h"
-#include "selector.h"
 
 /* The index of the baseline group: the one named value, else 0. */
 static int base_index(const struct compare_args *a, const struct amd_run_group *g, size_t n,
@@ -73,14 +71,10 @@ static int add_csv(struct by_out *out, const struct amd_comparison *c, const cha
 static int one(struct cmd_ctx *ctx, struct compare_args *a, const struct amd_run_group *base,
 	       const struct amd_run_group *cand, struct by_out *out, int first)
 {
-	free(a->base_sweep);
-	free(a->cand_sweep);
-	free(a->base_strategy);
-	free(a->cand_strategy);
-	a->base_strategy = a->cand_strategy = NULL;
-	a->base_sweep = strdup(base->selector);
-	a->cand_sweep = strdup(cand->selector);
-	if (!a->base_sweep || !a->cand_sweep)
+	compare_sides_free(&a->o); /* the previous pair's */
+	a->o.base_sweep = strdup(base->selector);
+	a->o.cand_sweep = strdup(cand->selector);
+	if (!a->o.base_sweep || !a->o.cand_sweep)
 		return cmd_error(a->name, "out of memory");
 	struct amd_comparison *c = NULL;
 	int rc = compare_run(ctx, a, &c);

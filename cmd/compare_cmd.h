@@ -10,35 +10,40 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "compare.h"
 
 #define COMPARE_MAX_ONLY 16
 
+/* The command line of compare and gate, parsed once (compare_parse):
+ * what the comparison reads goes straight into o, the library's options
+ * (compare.h), and what the gate's verdict reads into gate (verdict.h);
+ * both go down as they are. The rest is the front end's own. */
 struct compare_args {
 	const char *name;              /* "compare" or "gate" */
-	char *base_sweep, *base_strategy, *cand_sweep, *cand_strategy;
-	const char *base_store;        /* NULL: the same store */
-	const char *axis, *metric;
-	const char *only[COMPARE_MAX_ONLY + 1];
+	struct amd_compare_opts o;     /* its sweep and strategy strings owned here */
+	struct amd_gate_opts gate;     /* --require-all, --fallback ci */
+	const char *only[COMPARE_MAX_ONLY + 1]; /* --only, o.only_metrics once given */
 	size_t nonly;
-	int only_n_set;
-	double only_n;
-	int require_all, json;
-	int fallback_ci;               /* gate: likely regressions fail */
+	const char *base_store;        /* NULL: the same store */
+	int json;
 	const char *format;            /* NULL/"table", "benchstat", "csv" */
 	const char *by, *select;       /* compare --by KEY [--sweep SEL] */
 	const char *base_value;        /* with --by: the baseline group's value */
 	const char *cand_value;        /* gate --history: the candidate group's value */
 	long history;                  /* gate --history N (0: off) */
-	enum amd_aggregate aggregate;  /* --aggregate median|mlperf */
 	const char *junit, *markdown;  /* gate only */
 };
 
 /* Splits SWEEP[:STRATEGY] (also `report build --baseline`'s) into fresh
  * copies, freeing the previous ones; EXIT_USAGE with the message printed. */
 int compare_split_spec(const char *cmd, const char *spec, char **sweep, char **strategy);
-/* Parses the shared options (and, for gate, --junit/--markdown); returns
- * 0, EXIT_OK + 100 after --help, or EXIT_USAGE. */
+/* The same into a side of the library's options (o->base_sweep and
+ * o->base_strategy, or the candidate's), whose strings the caller owns
+ * until compare_sides_free. */
+int compare_side(const char *cmd, const char *spec, const char **sweep, const char **strategy);
+void compare_sides_free(struct amd_compare_opts *o);
+/* Parses the shared options (and, for gate, --junit/--markdown) into a,
+ * whose o.cfg the caller set; returns CMD_RUN, or the exit code to stop
+ * with: EXIT_OK after --help, EXIT_USAGE with the message printed. */
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
 void compare_args_free(struct compare_args *a);
 
@@ -54,7 +59,7 @@ int gate_history(struct cmd_ctx *ctx, const struct compare_args *a);
  * with --baseline-store), or the one selection of --by and --history. */
 int compare_open(struct cmd_ctx *ctx, const struct compare_args *a);
 
-/* Opens the baseline store when asked and runs the comparison. */
+/* Opens the baseline store when asked and runs the comparison with a->o. */
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out);
 
 /* The terminal table (gated rows, shown rows, notes, summary line); -1

@@ -10,11 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "analysis_json.h"
 #include "cmd.h"
-#include "num.h"
-#include "region_diff.h"
-#include "selector.h"
 
 #define DIFF_LEVEL 0.95 /* the ratio interval's level */
 
@@ -157,7 +153,7 @@ int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx)
 	if (bad_a || bad_b)
 		return cmd_error("diff", "not SWEEP[:STRATEGY[:N]]: %s", argv[optind + (bad_a ? 0 : 1)]);
 	const char *sides[] = {argv[optind], argv[optind + 1]};
-	if ((c = cmd_open_named(ctx->store_path, "diff", sides, 2, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "diff", sides, 2)) != 0)
 		return c;
 	struct amd_rdiff *d;
 	struct amd_err err;

@@ -10,12 +10,6 @@
 #include <string.h>
 
 #include "compare_cmd.h"
-#include "compare_table.h"
-#include "detectable.h"
-#include "num.h"
-#include "outfile.h"
-#include "text_safe.h"
-#include "verdict.h"
 
 static void help(void)
 {
@@ -294,13 +288,13 @@ static int markdown_append(const char *path, const struct amd_comparison *c,
 static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		   const struct amd_comparison *c, const struct amd_gate_verdict *v)
 {
-	struct amd_gate_opts go = {.require_all = a->require_all, .fallback_ci = a->fallback_ci};
-	if (a->junit && write_junit(a->junit, c, &go))
+	const struct amd_gate_opts *go = &a->gate;
+	if (a->junit && write_junit(a->junit, c, go))
 		return EXIT_USAGE;
-	if (a->markdown && markdown_file(a->markdown, c, &go, v))
+	if (a->markdown && markdown_file(a->markdown, c, go, v))
 		return EXIT_USAGE;
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && markdown_append(summary, c, &go, v))
+	if (summary && *summary && markdown_append(summary, c, go, v))
 		return EXIT_USAGE;
 	if (a->json) {
 		cJSON *j = compare_json(c, a, ctx->store_path);
@@ -318,29 +312,28 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 	return 0;
 }
 
-int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
+/* The pairwise gate: the comparison, its verdict, the outputs. */
+static int run(struct cmd_ctx *ctx, const struct compare_args *a)
 {
-	struct compare_args a = {.name = "gate"};
-	int rc = compare_parse(argc, argv, &a, help);
-	if (rc == 0)
-		rc = compare_open(ctx, &a);
 	struct amd_comparison *c = NULL;
-	if (rc == 0 && a.history) {
-		rc = gate_history(ctx, &a);
-		compare_args_free(&a);
-		return rc;
-	}
-	if (rc == 0)
-		rc = compare_run(ctx, &a, &c);
+	int rc = compare_run(ctx, a, &c);
 	if (rc == 0) {
-		struct amd_gate_opts go = {.require_all = a.require_all, .fallback_ci = a.fallback_ci};
 		struct amd_gate_verdict v;
-		amd_gate_verdict(c, &go, &v);
-		rc = outputs(&a, ctx, c, &v);
+		amd_gate_verdict(c, &a->gate, &v);
+		rc = outputs(a, ctx, c, &v);
 		if (rc == 0)
 			rc = v.exit_code;
 	}
 	amd_comparison_free(c);
+	return rc;
+}
+
+int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct compare_args a = {.name = "gate", .o.cfg = &ctx->config};
+	int rc = compare_parse(argc, argv, &a, help);
+	if (rc == CMD_RUN && (rc = compare_open(ctx, &a)) == 0)
+		rc = a.history ? gate_history(ctx, &a) : run(ctx, &a);
 	compare_args_free(&a);
-	return rc == EXIT_OK + 100 ? EXIT_OK : rc;
+	return rc;
 }

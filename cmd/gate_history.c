@@ -7,7 +7,6 @@
 #include <cjson/cJSON.h>
 
 #include "compare_cmd.h"
-#include "history_gate.h"
 
 static int candidate_index(const struct compare_args *a, const struct amd_history *h, size_t *out)
 {
@@ -49,13 +48,13 @@ static int print_json(const struct amd_history *h, const struct amd_history_verd
 
 int gate_history(struct cmd_ctx *ctx, const struct compare_args *a)
 {
-	struct amd_history_opts o = {.select = a->select, .by = a->by, .metric = a->metric};
+	struct amd_history_opts o = {.select = a->select, .by = a->by, .metric = a->o.metric};
 	struct amd_err err = {{0}};
 	struct amd_history *h;
 	if (amd_history(ctx->store, &o, &h, &err) < 0)
 		return cmd_error("gate", "%s", err.msg);
-	double alpha = amd_config_num(&ctx->config, "gate.alpha", 0.05);
-	double threshold = amd_config_num(&ctx->config, "gate.threshold", 0.05);
+	double alpha = amd_cfg_num_or(&ctx->config.gate.alpha, 0.05);
+	double threshold = amd_cfg_num_or(&ctx->config.gate.threshold, 0.05);
 	size_t cand;
 	struct amd_history_verdict v;
 	int rc = candidate_index(a, h, &cand);

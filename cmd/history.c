@@ -11,13 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "charts_history.h"
 #include "cmd.h"
-#include "history.h"
-#include "history_text.h"
-#include "num.h"
-#include "report.h"
-#include "selector.h"
 
 static void help(void)
 {
@@ -166,7 +160,7 @@ int cmd_history(int argc, char **argv, struct cmd_ctx *ctx)
 	int rc = parse(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cmd_open_named(ctx->store_path, "history", &a.o.select, 1, &ctx->store)) != 0)
+	if ((rc = cmd_store_open(ctx, "history", &a.o.select, 1)) != 0)
 		return rc;
 	struct amd_err err = {{0}};
 	struct amd_history *h;

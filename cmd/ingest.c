@@ -11,14 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "analysis_json.h"
 #include "cmd.h"
-#include "ingest.h"
-#include "orphans.h"
-#include "writer.h"
-#include "sqlite_setup.h"
-#include "file.h"
-#include "num.h"
 
 static void help(void)
 {
@@ -150,11 +143,10 @@ static int print_json(const struct amd_unit_list *units, const char *orphaned)
 		cJSON_AddStringToObject(o, "path", u->path);
 		cJSON_AddStringToObject(o, "format", u->fmt->name);
 		cJSON_AddStringToObject(o, "result", result_name(u->result));
-		int failed = u->result == AMD_UNIT_FAILED, skipped = u->result == AMD_UNIT_SKIPPED;
-		amd_json_str(o, "error", failed ? u->error : NULL);
-		amd_json_str(o, "nothing_to_add", skipped ? u->error : NULL);
-		if (failed || skipped)
-			cJSON_AddNullToObject(o, "linked_to_run");
+		if (u->result == AMD_UNIT_FAILED)
+			cJSON_AddStringToObject(o, "error", u->error);
+		else if (u->result == AMD_UNIT_SKIPPED)
+			cJSON_AddStringToObject(o, "nothing_to_add", u->error);
 		else
 			cJSON_AddBoolToObject(o, "linked_to_run", !orphaned[i]);
 		cJSON_AddItemToArray(arr, o);
@@ -212,7 +204,7 @@ static int option_int(const char *text, int lo, int hi, int *out)
 	return 0;
 }
 
-/* Parses the options into o; returns -1 to go on, else the exit code
+/* Parses the options into o; returns CMD_RUN to go on, else the exit code
  * (--help, --formats, a usage error). */
 static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *json,
 			 int *quiet)
@@ -260,7 +252,7 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 	}
 	if (optind >= argc)
 		return cmd_error("ingest", "no PATH given; see 'amdahl ingest --help'");
-	return -1;
+	return CMD_RUN;
 }
 
 /* `--run NAME` without --sweep must name a run the store holds: a typo
@@ -304,13 +296,11 @@ static void keep_freed_blocks(void)
 
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	keep_freed_blocks();
-	/* before an input file is detected as SQLite (foreign_db.c) */
-	amd_sqlite_setup(amd_remote_find(ctx->store_path) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);
+	keep_freed_blocks(); /* SQLite's writer settings: main.c, NEEDS_STORE_WRITE */
 	struct amd_ingest_opts o = {.rank = -1, .jobs = 1, .config = &ctx->config};
 	int json = 0, quiet = 0;
 	int rc = parse_options(argc, argv, &o, &json, &quiet);
-	if (rc >= 0)
+	if (rc != CMD_RUN)
 		return rc;
 	struct amd_err err = {{0}};
 	struct amd_unit_list units = {0};

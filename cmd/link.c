@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "orphans.h"
 
 static void help(void)
 {

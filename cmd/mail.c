@@ -11,11 +11,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "mail.h"
-#include "mail_report.h"
-#include "buf.h"
-#include "file.h"
-#include "outfile.h"
 
 enum { EXIT_NOT_SENT = 1 }; /* the server did not take the message */
 
@@ -80,21 +75,7 @@ static int split_addresses(char *list, const char ***out, size_t *n)
 	return 0;
 }
 
-/* mail.to from amdahl.yaml: a scalar list "a, b" or a sequence; -1 when
- * out of memory. */
-static int config_recipients(const struct amd_config *cfg, struct amd_buf *to)
-{
-	const struct amd_node *n = amd_config_get(cfg, "mail.to");
-	int rc = 0;
-	if (n && n->kind == AMD_NODE_SCALAR && n->value)
-		rc = amd_buf_printf(to, "%s", n->value);
-	for (const struct amd_node *c = n && n->kind == AMD_NODE_SEQ ? amd_node_first(n) : NULL;
-	     c && rc == 0; c = c->next)
-		if (c->value)
-			rc = amd_buf_printf(to, "%s%s", to->len ? "," : "", c->value);
-	return rc;
-}
-
+/* The command line into o: CMD_RUN, or the exit code to stop with. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
@@ -113,10 +94,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg) < 0) {
-				cmd_error("mail", "out of memory");
-				return -1;
-			}
+			if (amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg) < 0)
+				return cmd_error("mail", "out of memory");
 			break;
 		case 'f': o->from = optarg; break;
 		case 's': o->subject = optarg; break;
@@ -125,36 +104,34 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'C': o->cacert = optarg; break;
 		case 'g': o->gate = optarg; break;
 		case 'n': o->dry_run = optarg; break;
-		case 'h': help(); return 1;
-		default: return -1;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
 		}
 	}
-	if (optind + 1 != argc) {
-		cmd_error("mail", optind < argc ? "give one REPORT_DIR" : "no REPORT_DIR given; "
-			  "'amdahl mail --help' shows usage");
-		return -1;
-	}
+	if (optind + 1 != argc)
+		return cmd_error("mail", optind < argc ? "give one REPORT_DIR"
+				 : "no REPORT_DIR given; 'amdahl mail --help' shows usage");
 	o->dir = argv[optind];
-	return 0;
+	return CMD_RUN;
 }
 
-/* -1 when out of memory. */
-static int apply_config(struct opts *o, const struct amd_config *cfg)
+/* What the command line left unsaid, from amdahl.yaml's mail settings;
+ * -1 when out of memory. */
+static int apply_config(struct opts *o, const struct amd_cfg_mail *cfg)
 {
 	const char *env = getenv("AMDAHL_SMTP_URL");
-	if (!o->to.len && config_recipients(cfg, &o->to) < 0)
+	if (!o->to.len && cfg->to && amd_buf_printf(&o->to, "%s", cfg->to) < 0)
 		return cmd_error("mail", "out of memory");
 	if (!o->from)
-		o->from = amd_config_str(cfg, "mail.from", NULL);
+		o->from = cfg->from;
 	if (!o->subject)
-		o->subject = amd_config_str(cfg, "mail.subject", NULL);
+		o->subject = cfg->subject;
 	if (!o->cacert)
-		o->cacert = amd_config_str(cfg, "mail.cacert", NULL);
+		o->cacert = cfg->cacert;
 	if (!o->smtp)
-		o->smtp = env && *env ? env : amd_config_str(cfg, "mail.smtp", "smtp://localhost");
-	o->timeout_s = (long)amd_config_num(cfg, "mail.timeout", 300);
-	const char *ssl = amd_config_str(cfg, "mail.ssl_reqd", "false");
-	if (strcmp(ssl, "true") == 0 || strcmp(ssl, "yes") == 0)
+		o->smtp = env && *env ? env : cfg->smtp ? cfg->smtp : "smtp://localhost";
+	o->timeout_s = (long)amd_cfg_num_or(&cfg->timeout, 300);
+	if (cfg->ssl_reqd)
 		o->ssl_reqd = 1;
 	return 0;
 }
@@ -251,11 +228,11 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 	struct opts o;
 	memset(&o, 0, sizeof o);
 	int rc = parse_args(argc, argv, &o);
-	if (rc != 0) {
+	if (rc != CMD_RUN) {
 		amd_buf_free(&o.to);
-		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+		return rc;
 	}
-	if (apply_config(&o, &ctx->config) < 0) {
+	if (apply_config(&o, &ctx->config.mail) < 0) {
 		amd_buf_free(&o.to);
 		return EXIT_USAGE;
 	}

@@ -9,9 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "analysis_json.h"
 #include "cmd.h"
-#include "text_safe.h"
 
 static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
@@ -86,7 +84,7 @@ int cmd_error(const char *cmd, const char *fmt, ...)
  * gets U+FFFD in their place, so every JSON reader loads the output. */
 int cmd_print_json(const char *cmd, cJSON *doc)
 {
-	char *raw = doc && amd_json_versioned(doc) == 0 ? cJSON_Print(doc) : NULL;
+	char *raw = doc ? cJSON_Print(doc) : NULL;
 	cJSON_Delete(doc);
 	char *s = raw ? amd_utf8_valid_dup(raw) : NULL;
 	free(raw);
@@ -113,19 +111,20 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* Each flag of the command's row, set up (nothing after --help). */
 static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
 {
 	struct amd_err err = {{0}};
+	ctx->needs = c->needs;
 	if (help)
 		return 0;
+	if (c->needs & NEEDS_STORE_WRITE)
+		amd_location_prepare_write(ctx->store_path);
 	if (c->needs & NEEDS_CONFIG) {
 		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
 		if (amd_config_load(path, ctx->config_path != NULL, &ctx->config, &err) < 0)
 			return cmd_error(c->name, "%s", err.msg);
 	}
-	if (c->needs & NEEDS_STORE_READ &&
-	    amd_location_open_read(ctx->store_path, NULL, 0, &ctx->store, &err) < 0)
-		return cmd_error(c->name, "%s", err.msg);
 	return 0;
 }
 

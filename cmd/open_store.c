@@ -1,14 +1,13 @@
 /* open_store.c — opening the store for a command that names what it
- * reads (NEEDS_STORE_NAMED): the sweeps, runs or files its arguments
- * name, so a ClickHouse store loads only their rows (store.h,
- * amd_store_open_read). A selection that can pick runs of any sweep
- * (NULL, or a selector without a sweep=NAME term) opens it all. */
+ * reads (NEEDS_STORE_NAMED; main.c closes it): the sweeps, runs or
+ * files its arguments name, so a ClickHouse store loads only their rows
+ * (remote.h, amd_location_open_read). A selection that can pick runs of any
+ * sweep (NULL, or a selector without a sweep=NAME term) opens it all. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "selector.h"
 
 /* The names a command's selections lead to, and what holds them. */
 struct reads {
@@ -75,4 +74,12 @@ int cmd_open_named(const char *path, const char *cmd, const char *const *sel, si
 		rc = cmd_error(cmd, "%s", err.msg);
 	reads_free(&r, nsel);
 	return rc;
+}
+
+int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel)
+{
+	if (!(ctx->needs & NEEDS_STORE_NAMED) || ctx->store)
+		return cmd_error(cmd, "the store is opened once, for a command whose row in the "
+				 "command table says NEEDS_STORE_NAMED");
+	return cmd_open_named(ctx->store_path, cmd, sel, nsel, &ctx->store);
 }

@@ -11,9 +11,6 @@
 
 #include "analysis_json.h"
 #include "cmd.h"
-#include "pyspy.h"
-#include "buf.h"
-#include "num.h"
 
 static void help(FILE *out)
 {
@@ -237,7 +234,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	const char *run = optind + 1 == argc ? argv[optind] : NULL;
-	if ((c = cmd_open_named(ctx->store_path, "pyspy top", &run, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "pyspy top", &run, 1)) != 0)
 		return c;
 	if (optind + 1 != argc)
 		return no_run("pyspy top", ctx);
@@ -312,7 +309,7 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	const char *run = optind + 1 == argc ? argv[optind] : NULL;
-	if ((c = cmd_open_named(ctx->store_path, "pyspy trie", &run, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "pyspy trie", &run, 1)) != 0)
 		return c;
 	if (optind + 1 != argc)
 		return no_run("pyspy trie", ctx);

@@ -10,10 +10,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "num.h"
-#include "region_table.h"
-#include "regions.h"
-#include "selector.h"
 
 static void help(FILE *out)
 {
@@ -219,7 +215,7 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	const char *what = argv[optind];
-	int rc = cmd_open_named(ctx->store_path, "regions", &what, 1, &ctx->store);
+	int rc = cmd_store_open(ctx, "regions", &what, 1);
 	if (rc != 0)
 		return rc;
 	struct amd_err err = {{0}};

@@ -10,7 +10,6 @@
 #include "analysis_json.h"
 #include "cmd.h"
 #include "compare_cmd.h"
-#include "report.h"
 
 static void help(void)
 {
@@ -66,19 +65,13 @@ static void help(void)
 	       "                   reported sweep's); each group must hold one configuration\n");
 }
 
+/* The comparison and the history a report may hold, as the library
+ * takes them. */
 struct cmp_args {
-	char *base_sweep, *base_strategy, *cand_sweep, *cand_strategy;
+	struct amd_compare_opts compare; /* used when compare.base_sweep is set */
 	const char *base_store;
 	struct amd_history_opts history; /* used when history.metric is set */
 };
-
-static void cmp_args_free(struct cmp_args *a)
-{
-	free(a->base_sweep);
-	free(a->base_strategy);
-	free(a->cand_sweep);
-	free(a->cand_strategy);
-}
 
 static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *a, int *json)
 {
@@ -112,13 +105,13 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		case 'o': o->outdir = optarg; break;
 		case 'J': *json = 1; break;
 		case 'B':
-			if (compare_split_spec("report build", optarg, &a->base_sweep,
-					       &a->base_strategy))
+			if (compare_side("report build", optarg, &a->compare.base_sweep,
+					 &a->compare.base_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'C':
-			if (compare_split_spec("report build", optarg, &a->cand_sweep,
-					       &a->cand_strategy))
+			if (compare_side("report build", optarg, &a->compare.cand_sweep,
+					 &a->compare.cand_strategy))
 				return EXIT_USAGE;
 			break;
 		case 'T': a->base_store = optarg; break;
@@ -126,12 +119,13 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 			if (amd_aggregate_parse(optarg, &o->analysis.aggregate) < 0)
 				return cmd_error("report build",
 						 "--aggregate: '%s' is not median or mlperf", optarg);
+			a->compare.aggregate = o->analysis.aggregate; /* both sides too */
 			break;
 		case 'H': a->history.metric = optarg; break;
 		case 'b': a->history.by = optarg; break;
 		case 'O': a->history.order = optarg; break;
 		case 'W': a->history.select = optarg; break;
-		case 'h': help(); return -1;
+		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
@@ -141,9 +135,9 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		return cmd_error("report build", "--history METRIC and --by KEY go together");
 	if (!a->history.metric && (a->history.order || a->history.select))
 		return cmd_error("report build", "--order and --history-sweep need --history");
-	if (!a->base_sweep && (a->cand_sweep || a->base_store))
+	if (!a->compare.base_sweep && (a->compare.cand_sweep || a->base_store))
 		return cmd_error("report build", "--candidate and --baseline-store need --baseline");
-	return 0;
+	return CMD_RUN;
 }
 
 static int print_result(const struct report_opts *o, const struct report_result *r, int json)
@@ -180,42 +174,35 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("report", "'%s' is not a report subcommand; try 'report build'",
 				 argv[1]);
 	struct report_opts o = {.outdir = "report", .version = AMDAHL_VERSION};
-	struct cmp_args a = {0};
+	struct cmp_args a = {.compare.cfg = &ctx->config};
 	int json = 0;
 	optind = 1;
 	int rc = parse(argc - 1, argv + 1, &o, &a, &json);
-	if (rc) {
-		cmp_args_free(&a);
-		return rc < 0 ? EXIT_OK : rc;
+	if (rc != CMD_RUN) {
+		compare_sides_free(&a.compare);
+		return rc;
 	}
 	/* what the report reads: its sweep (NULL: all), the compared sides
 	 * and the history's runs (default: the reported sweep's) */
 	const char *reads[4] = {o.analysis.sweep};
 	size_t nreads = 1;
-	if (a.base_sweep && !a.base_store)
-		reads[nreads++] = a.base_sweep;
-	if (a.cand_sweep)
-		reads[nreads++] = a.cand_sweep;
+	if (a.compare.base_sweep && !a.base_store)
+		reads[nreads++] = a.compare.base_sweep;
+	if (a.compare.cand_sweep)
+		reads[nreads++] = a.compare.cand_sweep;
 	if (a.history.metric && a.history.select)
 		reads[nreads++] = a.history.select;
-	if ((rc = cmd_open_named(ctx->store_path, "report build", reads, nreads, &ctx->store))) {
-		cmp_args_free(&a);
+	if ((rc = cmd_store_open(ctx, "report build", reads, nreads))) {
+		compare_sides_free(&a.compare);
 		return rc;
 	}
 	struct amd_err err = {{0}};
-	struct amd_compare_opts co = {0};
-	if (a.base_sweep) {
-		co.base_sweep = a.base_sweep;
-		co.base_strategy = a.base_strategy;
-		co.cand_sweep = a.cand_sweep;
-		co.cand_strategy = a.cand_strategy;
-		co.cfg = &ctx->config;
-		co.aggregate = o.analysis.aggregate;
-		o.compare = &co;
-		const char *base = a.base_sweep;
+	if (a.compare.base_sweep) {
+		o.compare = &a.compare;
+		const char *base = a.compare.base_sweep;
 		if (a.base_store && (rc = cmd_open_named(a.base_store, "report build", &base, 1,
 							 &o.base_store))) {
-			cmp_args_free(&a);
+			compare_sides_free(&a.compare);
 			return rc;
 		}
 	}
@@ -226,7 +213,7 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 	report_release_fonts();
 	if (o.base_store)
 		amd_store_close(o.base_store);
-	cmp_args_free(&a);
+	compare_sides_free(&a.compare);
 	if (rc < 0)
 		return cmd_error("report build", "%s", err.msg);
 	return print_result(&o, &res, json);

@@ -9,8 +9,6 @@
 
 #include "analysis_json.h"
 #include "cmd.h"
-#include "runs.h"
-#include "selector.h"
 
 static void help(void)
 {
@@ -160,7 +158,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	if (orphans && sources)
 		return cmd_error("runs", "--orphans and --sources: give one");
 	const char *reads = orphans ? NULL : sweep; /* orphans: every source */
-	if ((c = cmd_open_named(ctx->store_path, "runs", &reads, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "runs", &reads, 1)) != 0)
 		return c;
 	if (orphans)
 		return cmd_runs_orphans(ctx, json);

@@ -8,7 +8,6 @@
 
 #include "analysis_json.h"
 #include "cmd.h"
-#include "run_sources.h"
 
 static cJSON *source_json(const struct amd_run_source *r)
 {

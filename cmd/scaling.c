@@ -11,11 +11,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "selector.h"
-#include "num.h"
-#include "scaling.h"
-#include "scaling_json.h"
-#include "scaling_table.h"
 
 #define MAX_NEXT 32
 
@@ -138,7 +133,7 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (optind < argc)
 		return cmd_error("scaling", "unexpected argument: %s", argv[optind]);
-	if ((c = cmd_open_named(ctx->store_path, "scaling", &o.sweep, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "scaling", &o.sweep, 1)) != 0)
 		return c;
 	struct amd_scaling *s;
 	struct amd_err err;

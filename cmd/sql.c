@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
 #include "cmd.h"
 
 static void help(void)

@@ -11,14 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "analysis.h"
-#include "analysis_json.h"
-#include "memory_json.h"
 #include "cmd.h"
-#include "num.h"
-#include "runs.h"
-#include "selector.h"
-#include "stats_table.h"
 
 static void help(void)
 {
@@ -397,7 +390,7 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, rc = parse(argc, argv, &o, &by, &json);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cmd_open_named(ctx->store_path, "stats", &o.sweep, 1, &ctx->store)) != 0)
+	if ((rc = cmd_store_open(ctx, "stats", &o.sweep, 1)) != 0)
 		return rc;
 	char **names, **values = NULL;
 	size_t n;

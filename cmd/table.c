@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "text_safe.h"
 
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t width(const char *s)

@@ -12,8 +12,6 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
-#include "run_facts.h"
-#include "traces.h"
 
 static void help(void)
 {
@@ -340,7 +338,7 @@ int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx)
 	if (optind + 2 != argc)
 		return cmd_error("trace", "trace show wants one RUN (a run name or id)");
 	const char *run = argv[optind + 1];
-	if ((c = cmd_open_named(ctx->store_path, "trace", &run, 1, &ctx->store)) != 0)
+	if ((c = cmd_store_open(ctx, "trace", &run, 1)) != 0)
 		return c;
 	return show(ctx, argv[optind + 1], rank, top == 0 ? -1 : top, json);
 }

@@ -65,22 +65,23 @@ struct metric_cfg {
 /* The rows a comparison has are the compared statistics of the registry
  * (lib/analysis/statistic.h), in its order, then the extra metrics. */
 
-static const struct amd_node *metric_node(const struct amd_config *cfg, const char *name)
+/* Where the gate's settings came from, for their errors. */
+static const char *cfg_file(const struct amd_config *cfg)
 {
-	return amd_node_get(amd_config_get(cfg, "gate.metrics"), name);
+	return cfg && cfg->path ? cfg->path : "amdahl.yaml";
 }
 
-static int cfg_number(const struct amd_config *cfg, const struct amd_node *map,
+/* *v from setting n when it is there, which must be a number in [0, 1). */
+static int cfg_number(const struct amd_config *cfg, const struct amd_cfg_num *n,
 		      const char *where, const char *key, double *v, struct amd_err *err)
 {
-	const struct amd_node *n = amd_node_get(map, key);
-	if (!n)
+	if (!n || !n->set)
 		return 0;
-	if (n->kind != AMD_NODE_SCALAR || amd_parse_double(n->value, v) < 0 || !(*v >= 0) ||
-	    !(*v < 1))
-		return amd_fail(err, "%s: %s.%s: '%s' is not a number in [0, 1)",
-				cfg && cfg->path ? cfg->path : "amdahl.yaml", where, key,
-				n->kind == AMD_NODE_SCALAR ? n->value : "(not a value)");
+	if (n->ok)
+		*v = n->value;
+	if (!n->ok || !(*v >= 0) || !(*v < 1))
+		return amd_fail(err, "%s: %s.%s: '%s' is not a number in [0, 1)", cfg_file(cfg),
+				where, key, n->text ? n->text : "(not a value)");
 	return 0;
 }
 
@@ -89,35 +90,34 @@ static int metric_settings(const struct amd_compare_opts *o, const char *name,
 			   struct metric_cfg *mc, struct amd_err *err)
 {
 	const struct amd_config *cfg = o->cfg;
+	const struct amd_cfg_gate *g = cfg ? &cfg->gate : NULL;
 	mc->dir = dflt_dir;
 	mc->alpha = o->alpha > 0 ? o->alpha : 0.05;
 	mc->threshold = o->threshold > 0 ? o->threshold : 0.05;
-	if (cfg_number(cfg, amd_config_get(cfg, "gate"), "gate", "alpha", &mc->alpha, err) < 0 ||
-	    cfg_number(cfg, amd_config_get(cfg, "gate"), "gate", "threshold", &mc->threshold,
+	if (cfg_number(cfg, g ? &g->alpha : NULL, "gate", "alpha", &mc->alpha, err) < 0 ||
+	    cfg_number(cfg, g ? &g->threshold : NULL, "gate", "threshold", &mc->threshold,
 		       err) < 0)
 		return -1;
-	const struct amd_node *m = metric_node(cfg, name);
+	const struct amd_cfg_metric *m = amd_cfg_gate_metric(cfg, name);
 	char where[300];
 	snprintf(where, sizeof where, "gate.metrics.%s", name);
-	if (cfg_number(cfg, m, where, "alpha", &mc->alpha, err) < 0 ||
-	    cfg_number(cfg, m, where, "threshold", &mc->threshold, err) < 0)
+	if (cfg_number(cfg, m ? &m->alpha : NULL, where, "alpha", &mc->alpha, err) < 0 ||
+	    cfg_number(cfg, m ? &m->threshold : NULL, where, "threshold", &mc->threshold, err) < 0)
 		return -1;
 	if (mc->alpha <= 0)
-		return amd_fail(err, "%s: %s.alpha must be above 0",
-				cfg && cfg->path ? cfg->path : "amdahl.yaml", where);
-	const struct amd_node *d = amd_node_get(m, "direction");
-	if (d) {
-		if (d->kind == AMD_NODE_SCALAR && strcmp(d->value, "lower") == 0)
-			mc->dir = AMD_LOWER_IS_BETTER;
-		else if (d->kind == AMD_NODE_SCALAR && strcmp(d->value, "higher") == 0)
-			mc->dir = AMD_HIGHER_IS_BETTER;
-		else
-			return amd_fail(err, "%s: %s.direction: '%s' is neither lower nor higher",
-					cfg && cfg->path ? cfg->path : "amdahl.yaml", where,
-					d->kind == AMD_NODE_SCALAR ? d->value : "(not a value)");
-	} else if (!known)
-		return amd_fail(err, "%s: %s.direction: missing (lower or higher)",
-				cfg && cfg->path ? cfg->path : "amdahl.yaml", where);
+		return amd_fail(err, "%s: %s.alpha must be above 0", cfg_file(cfg), where);
+	enum amd_cfg_direction d = m ? m->direction : AMD_CFG_DIR_UNSET;
+	if (d == AMD_CFG_DIR_LOWER)
+		mc->dir = AMD_LOWER_IS_BETTER;
+	else if (d == AMD_CFG_DIR_HIGHER)
+		mc->dir = AMD_HIGHER_IS_BETTER;
+	else if (d == AMD_CFG_DIR_BAD)
+		return amd_fail(err, "%s: %s.direction: '%s' is neither lower nor higher",
+				cfg_file(cfg), where,
+				m->direction_text ? m->direction_text : "(not a value)");
+	else if (!known)
+		return amd_fail(err, "%s: %s.direction: missing (lower or higher)", cfg_file(cfg),
+				where);
 	if (o->only_metrics) {
 		mc->gated = 0;
 		for (const char *const *s = o->only_metrics; *s; s++)
@@ -598,10 +598,9 @@ static size_t extra_metrics(const struct amd_config *cfg, const char *time_metri
 			    const char **names, size_t max)
 {
 	size_t k = 0;
-	const struct amd_node *m = amd_config_get(cfg, "gate.metrics");
-	for (const struct amd_node *c = amd_node_first(m); c && k < max; c = c->next)
-		if (c->key && !amd_compare_builtin(c->key, time_metric))
-			names[k++] = c->key;
+	for (size_t i = 0; cfg && i < cfg->gate.nmetrics && k < max; i++)
+		if (!amd_compare_builtin(cfg->gate.metrics[i].name, time_metric))
+			names[k++] = cfg->gate.metrics[i].name;
 	return k;
 }
 

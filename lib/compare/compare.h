@@ -85,7 +85,7 @@ struct amd_compare_opts {
 	const char *cand_sweep, *cand_strategy;
 	const char *axis;       /* NULL: world size */
 	const char *metric;     /* time metric, default epoch_time_s */
-	const struct amd_config *cfg; /* gate.* settings; may be NULL */
+	const struct amd_config *cfg; /* amdahl.yaml, typed: its gate settings; may be NULL */
 	double alpha, threshold; /* defaults when cfg says nothing: 0.05, 0.05 */
 	int resamples;           /* default 4000 */
 	unsigned long seed;      /* default 20260101 */
@@ -97,7 +97,7 @@ struct amd_compare_opts {
 };
 
 /* Builds the rows from two analysed sweeps; strategies NULL match by name.
- * Reads gate.* settings from o->cfg. */
+ * Reads the gate's settings from o->cfg->gate. */
 int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep_stats *cand,
 		      const struct amd_sweep_stats *const *base_extra,
 		      const struct amd_sweep_stats *const *cand_extra, size_t nextra,

@@ -1,5 +1,6 @@
 /* config.c — amdahl.yaml through libyaml's event parser into struct
- * amd_node trees; see config.h. */
+ * amd_node trees, and from its tree into the typed configuration, struct
+ * amd_config; see config.h. */
 #include "config.h"
 
 #include <stdio.h>
@@ -181,6 +182,113 @@ void amd_yaml_free(struct amd_node *root)
 	node_free(root);
 }
 
+/* ---- the typed configuration ---- */
+
+static void num_from(const struct amd_node *n, struct amd_cfg_num *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!n)
+		return;
+	out->set = 1;
+	if (n->kind != AMD_NODE_SCALAR)
+		return;
+	out->text = n->value;
+	out->ok = amd_parse_double(n->value, &out->value) == 0;
+}
+
+double amd_cfg_num_or(const struct amd_cfg_num *n, double dflt)
+{
+	return n && n->ok ? n->value : dflt;
+}
+
+static void metric_from(const struct amd_node *entry, struct amd_cfg_metric *m)
+{
+	const struct amd_node *d = amd_node_get(entry, "direction");
+	m->name = entry->key;
+	num_from(amd_node_get(entry, "alpha"), &m->alpha);
+	num_from(amd_node_get(entry, "threshold"), &m->threshold);
+	m->direction_text = d && d->kind == AMD_NODE_SCALAR ? d->value : NULL;
+	m->direction = !d ? AMD_CFG_DIR_UNSET
+		     : m->direction_text && strcmp(d->value, "lower") == 0 ? AMD_CFG_DIR_LOWER
+		     : m->direction_text && strcmp(d->value, "higher") == 0 ? AMD_CFG_DIR_HIGHER
+		     : AMD_CFG_DIR_BAD;
+}
+
+/* gate.*: alpha, threshold and the named metrics (a map's entries). */
+static int gate_from(struct amd_config *cfg)
+{
+	struct amd_cfg_gate *g = &cfg->gate;
+	num_from(amd_config_get(cfg, "gate.alpha"), &g->alpha);
+	num_from(amd_config_get(cfg, "gate.threshold"), &g->threshold);
+	const struct amd_node *first = amd_node_first(amd_config_get(cfg, "gate.metrics"));
+	size_t n = 0;
+	for (const struct amd_node *c = first; c; c = c->next)
+		n += c->key != NULL;
+	if (n && !(g->metrics = calloc(n, sizeof *g->metrics)))
+		return -1;
+	for (const struct amd_node *c = first; c; c = c->next)
+		if (c->key)
+			metric_from(c, &g->metrics[g->nmetrics++]);
+	return 0;
+}
+
+/* mail.*: mail.to a scalar ("a, b") or a sequence of addresses. */
+static int mail_from(struct amd_config *cfg)
+{
+	struct amd_cfg_mail *m = &cfg->mail;
+	const struct amd_node *to = amd_config_get(cfg, "mail.to");
+	struct amd_buf b = {0};
+	int rc = 0;
+	if (to && to->kind == AMD_NODE_SCALAR && to->value)
+		rc = amd_buf_printf(&b, "%s", to->value);
+	for (const struct amd_node *c = to && to->kind == AMD_NODE_SEQ ? amd_node_first(to) : NULL;
+	     c && rc == 0; c = c->next)
+		if (c->value)
+			rc = amd_buf_printf(&b, "%s%s", b.len ? "," : "", c->value);
+	m->to = b.data;
+	m->from = amd_config_str(cfg, "mail.from", NULL);
+	m->subject = amd_config_str(cfg, "mail.subject", NULL);
+	m->cacert = amd_config_str(cfg, "mail.cacert", NULL);
+	m->smtp = amd_config_str(cfg, "mail.smtp", NULL);
+	num_from(amd_config_get(cfg, "mail.timeout"), &m->timeout);
+	const char *ssl = amd_config_str(cfg, "mail.ssl_reqd", "false");
+	m->ssl_reqd = strcmp(ssl, "true") == 0 || strcmp(ssl, "yes") == 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static int list_from(const struct amd_config *cfg, const char *dotted, struct amd_cfg_list *l)
+{
+	const struct amd_node *n = amd_config_get(cfg, dotted);
+	size_t k = 0;
+	l->set = n != NULL;
+	for (const struct amd_node *c = amd_node_first(n); c; c = c->next)
+		k++;
+	if (k && !(l->items = malloc(k * sizeof *l->items)))
+		return -1;
+	for (const struct amd_node *c = amd_node_first(n); c; c = c->next)
+		l->items[l->n++] = c->value ? c->value : "";
+	return 0;
+}
+
+/* run.*_params: the params that name a run's columns. */
+static int run_from(struct amd_config *cfg)
+{
+	struct amd_cfg_run *r = &cfg->run;
+	return list_from(cfg, "run.strategy_params", &r->strategy_params) < 0 ||
+	       list_from(cfg, "run.n_params", &r->n_params) < 0 ||
+	       list_from(cfg, "run.nodes_params", &r->nodes_params) < 0 ||
+	       list_from(cfg, "run.rank_params", &r->rank_params) < 0 ||
+	       list_from(cfg, "run.repeat_params", &r->repeat_params) < 0 ? -1 : 0;
+}
+
+const struct amd_cfg_metric *amd_cfg_gate_metric(const struct amd_config *cfg, const char *name)
+{
+	for (size_t i = 0; cfg && i < cfg->gate.nmetrics; i++)
+		if (strcmp(cfg->gate.metrics[i].name, name) == 0)
+			return &cfg->gate.metrics[i];
+	return NULL;
+}
+
 int amd_config_load(const char *path, int required, struct amd_config *cfg,
 		    struct amd_err *err)
 {
@@ -202,17 +310,30 @@ int amd_config_load(const char *path, int required, struct amd_config *cfg,
 		cfg->root = NULL;
 		return amd_fail(err, "%s: line 1: expected a map of settings", path);
 	}
-	if (!(cfg->path = strdup(path))) {
+	if (!(cfg->path = strdup(path)) || gate_from(cfg) < 0 || mail_from(cfg) < 0 ||
+	    run_from(cfg) < 0) {
 		amd_config_free(cfg);
 		return amd_fail(err, "%s: out of memory", path);
 	}
 	return 0;
 }
 
+static void list_free(struct amd_cfg_list *l)
+{
+	free(l->items);
+}
+
 void amd_config_free(struct amd_config *cfg)
 {
 	node_free(cfg->root);
 	free(cfg->path);
+	free(cfg->gate.metrics);
+	free(cfg->mail.to);
+	list_free(&cfg->run.strategy_params);
+	list_free(&cfg->run.n_params);
+	list_free(&cfg->run.nodes_params);
+	list_free(&cfg->run.rank_params);
+	list_free(&cfg->run.repeat_params);
 	memset(cfg, 0, sizeof *cfg);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "orphans.h"
+#include "sqlite_setup.h"
 #include "user_sql.h"
 #include "writer.h"
 
@@ -40,6 +41,11 @@ int amd_location_open_tables(const char *location, const char *const *tables, si
 	if (r)
 		return r->open_read(location, NULL, 0, tables, n, out, err);
 	return amd_store_open(location, AMD_STORE_READ, out, err);
+}
+
+void amd_location_prepare_write(const char *location)
+{
+	amd_sqlite_setup(amd_remote_find(location) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);
 }
 
 int amd_location_exists(const char *location, struct amd_err *err)

@@ -43,6 +43,13 @@ int amd_location_open_tables(const char *location, const char *const *tables, si
  * database has the store's tables), 0 when not, -1 on an error. */
 int amd_location_exists(const char *location, struct amd_err *err);
 
+/* Before a process writes the store at location (an ingest, a link),
+ * ahead of anything that opens SQLite: the process-wide SQLite settings
+ * of a writer of a store file (sqlite_setup.h); a remote store's process
+ * writes only a staging store, and takes a reader's. The front end's
+ * NEEDS_STORE_WRITE. */
+void amd_location_prepare_write(const char *location);
+
 /* The ingest target writing to location (model/sink.h); location must
  * outlive it. */
 struct amd_ingest_target amd_location_target(const char *location);

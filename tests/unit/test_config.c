@@ -1,6 +1,8 @@
-/* test_config.c — core/config: amdahl.yaml lookups by dotted path,
- * numbers, lists, defaults, and the errors for missing, broken,
- * non-map, too deep and aliased documents. */
+/* test_config.c — core/config: the typed configuration (every setting
+ * the code reads, as written: numbers that are and are not, directions,
+ * lists, mail addresses), amdahl.yaml lookups by dotted path, numbers,
+ * lists, defaults, and the errors for missing, broken, non-map, too deep
+ * and aliased documents. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +60,52 @@ static void lookups(void **state)
 	free(path);
 }
 
+static void typed(void **state)
+{
+	char *path = write_yaml("gate:\n  alpha: 0.01\n  threshold: lots\n"
+				"  metrics:\n"
+				"    gpu_energy_J: {direction: lower, threshold: 0.10}\n"
+				"    step_ms: {direction: sideways, alpha: [1]}\n"
+				"    loss: higher\n"
+				"mail:\n  to: [a@x.org, b@x.org]\n  from: ci@x.org\n"
+				"  timeout: 30\n  ssl_reqd: yes\n"
+				"run:\n  n_params: [gpus, {x: 1}]\n  rank_params: none\n"
+				"unknown: {kept: out}\n");
+	struct amd_config cfg;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_config_load(path, 1, &cfg, &err), 0);
+	const struct amd_cfg_gate *g = &cfg.gate;
+	assert_true(g->alpha.set && g->alpha.ok && g->alpha.value == 0.01);
+	assert_true(g->threshold.set && !g->threshold.ok); /* judged by its reader */
+	assert_string_equal(g->threshold.text, "lots");
+	assert_true(amd_cfg_num_or(&g->threshold, 0.05) == 0.05);
+	assert_int_equal(g->nmetrics, 3);
+	const struct amd_cfg_metric *m = amd_cfg_gate_metric(&cfg, "gpu_energy_J");
+	assert_ptr_equal(m, &g->metrics[0]);
+	assert_int_equal(m->direction, AMD_CFG_DIR_LOWER);
+	assert_true(m->threshold.ok && m->threshold.value == 0.10 && !m->alpha.set);
+	m = amd_cfg_gate_metric(&cfg, "step_ms");
+	assert_int_equal(m->direction, AMD_CFG_DIR_BAD);
+	assert_string_equal(m->direction_text, "sideways");
+	assert_true(m->alpha.set && !m->alpha.ok && !m->alpha.text); /* not a scalar */
+	m = amd_cfg_gate_metric(&cfg, "loss"); /* not a map: named, nothing set */
+	assert_int_equal(m->direction, AMD_CFG_DIR_UNSET);
+	assert_false(m->alpha.set || m->threshold.set);
+	assert_null(amd_cfg_gate_metric(&cfg, "throughput"));
+	assert_string_equal(cfg.mail.to, "a@x.org,b@x.org");
+	assert_string_equal(cfg.mail.from, "ci@x.org");
+	assert_null(cfg.mail.smtp);
+	assert_true(amd_cfg_num_or(&cfg.mail.timeout, 300) == 30);
+	assert_int_equal(cfg.mail.ssl_reqd, 1);
+	assert_true(cfg.run.n_params.set && cfg.run.n_params.n == 2);
+	assert_string_equal(cfg.run.n_params.items[0], "gpus");
+	assert_string_equal(cfg.run.n_params.items[1], ""); /* not a name */
+	assert_true(cfg.run.rank_params.set && cfg.run.rank_params.n == 0);
+	assert_false(cfg.run.strategy_params.set);
+	amd_config_free(&cfg);
+	free(path);
+}
+
 static void missing_file(void **state)
 {
 	struct amd_config cfg;
@@ -65,6 +113,8 @@ static void missing_file(void **state)
 	char *path = amd_path_join(dir, "none.yaml");
 	assert_int_equal(amd_config_load(path, 0, &cfg, &err), 0); /* optional */
 	assert_null(cfg.root);
+	assert_false(cfg.gate.alpha.set || cfg.mail.timeout.set || cfg.run.n_params.set);
+	assert_true(cfg.gate.nmetrics == 0 && !cfg.mail.to && !cfg.path);
 	assert_string_equal(amd_config_str(&cfg, "gate.threshold", "x"), "x");
 	assert_true(amd_config_num(NULL, "gate.threshold", 2) == 2);
 	assert_int_equal(amd_config_load(path, 1, &cfg, &err), -1); /* named: required */
@@ -117,6 +167,7 @@ int main(void)
 		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookups),
+		cmocka_unit_test(typed),
 		cmocka_unit_test(missing_file),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(empty_file),

@@ -1,6 +1,8 @@
 /* sqlite_setup.h — SQLite's process-wide settings. SQLite takes them
  * only before its first use, so a process applies them at set-up, before
- * anything opens a database: the ingest command does (cmd/ingest.c), before
+ * anything opens a database: a command that writes the store does
+ * (amd_location_prepare_write in lib/remote/remote.h, called by
+ * cmd/main.c), before
  * a reader of another tool's SQLite file (lib/ingest/foreign_db.c, which
  * cannot see the store) opens one; amd_store_open applies them too, for
  * every other command and library user. */

@@ -23,32 +23,25 @@ static const char *const repeat_keys[] = {"repeat", "repetition", "rep", "seed_r
 
 /* A derived column: the params that may hold it, its text when found. */
 struct column {
-	const char *setting;       /* amdahl.yaml's list of param names */
+	const struct amd_cfg_list *setting; /* amdahl.yaml's list of param names, if set */
 	const char *const *dflt;   /* the list when amdahl.yaml names none */
 	size_t len;                /* text kept (longer numbers are cut) */
 	char text[AMD_NAME_MAX + 1]; /* a strategy capped by amd_name_cap */
 	int found;
 };
 
-/* The next param name of c's list after *i (a config node or an index). */
-static const char *next_key(const struct amd_node *list, const struct amd_node **n,
-			    const struct column *c, size_t i)
+/* Param name i of c's list, NULL past its end. */
+static const char *key_at(const struct column *c, size_t i)
 {
-	if (!list)
-		return c->dflt[i];
-	if (!*n)
-		return NULL;
-	const char *key = (*n)->value ? (*n)->value : "";
-	*n = (*n)->next;
-	return key;
+	if (c->setting && c->setting->set)
+		return i < c->setting->n ? c->setting->items[i] : NULL;
+	return c->dflt[i];
 }
 
 /* First param of run whose key is in c's list, copied into c->text. */
-static int first_param(struct amd_store *st, const struct amd_config *cfg, int64_t run,
-		       struct column *c, const char *unit, struct amd_err *err)
+static int first_param(struct amd_store *st, int64_t run, struct column *c, const char *unit,
+		       struct amd_err *err)
 {
-	const struct amd_node *list = amd_config_get(cfg, c->setting);
-	const struct amd_node *n = amd_node_first(list);
 	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT value FROM param JOIN dict ON dict.id=param.key_id"
 		" WHERE run_id=?1 AND dict.s=?2", err);
@@ -57,7 +50,7 @@ static int first_param(struct amd_store *st, const struct amd_config *cfg, int64
 	int rc = SQLITE_DONE;
 	const char *key;
 	c->found = 0;
-	for (size_t i = 0; !c->found && (key = next_key(list, &n, c, i)) != NULL; i++) {
+	for (size_t i = 0; !c->found && (key = key_at(c, i)) != NULL; i++) {
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, run);
 		sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
@@ -98,15 +91,16 @@ static void bind_int_text(sqlite3_stmt *q, int i, const struct column *c)
 int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, int64_t run,
 			   const char *unit, struct amd_err *err)
 {
+	const struct amd_cfg_run *r = cfg ? &cfg->run : NULL;
 	struct column col[] = {
-		{"run.strategy_params", strategy_keys, AMD_NAME_MAX + 1, "", 0},
-		{"run.n_params", n_keys, 64, "", 0},
-		{"run.nodes_params", nodes_keys, 64, "", 0},
-		{"run.rank_params", rank_keys, 64, "", 0},
-		{"run.repeat_params", repeat_keys, 64, "", 0},
+		{r ? &r->strategy_params : NULL, strategy_keys, AMD_NAME_MAX + 1, "", 0},
+		{r ? &r->n_params : NULL, n_keys, 64, "", 0},
+		{r ? &r->nodes_params : NULL, nodes_keys, 64, "", 0},
+		{r ? &r->rank_params : NULL, rank_keys, 64, "", 0},
+		{r ? &r->repeat_params : NULL, repeat_keys, 64, "", 0},
 	};
 	for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
-		if (first_param(st, cfg, run, &col[i], unit, err) < 0)
+		if (first_param(st, run, &col[i], unit, err) < 0)
 			return -1;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"UPDATE run SET strategy=COALESCE(?2, strategy), n=COALESCE(?3, n),"
