@@ -5,6 +5,7 @@
 # case as a file; `f KIND NAME PATH` and `fdir NAME DIR` compare files the
 # commands wrote. `always=1 t ...`: a case whose files later cases read,
 # run whatever -p says. Ingests use -j 1: ids follow the ingest order.
+# shellcheck shell=bash
 
 # run ids of the bundled CPU sweep (MLflow ids, fixed by testdata/)
 DDP1_R1=282d71b5f16744c69d76d15137741ccb

@@ -47,7 +47,10 @@ while getopts "kvp:" o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 [-k] [-v] [-p PATTERN] REF [NEW]" >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	echo "usage: $0 [-k] [-v] [-p PATTERN] REF [NEW]" >&2
+	exit 2
+fi
 
 die() { echo "compat: $*" >&2; exit 2; }
 
@@ -68,13 +71,15 @@ binary_of() {
 	if [ ! -x "$dir/src/build/amdahl" ]; then
 		local tmp="$dir.tmp$$"
 		echo "# building $spec ($sha) in $dir" >&2
-		rm -rf "$tmp" && mkdir -p "$tmp/src" || die "cannot create $tmp"
+		rm -rf "$tmp"
+		mkdir -p "$tmp/src" || die "cannot create $tmp"
 		git -C "$root" archive "$sha" | tar -x -C "$tmp/src" || die "git archive $sha failed"
 		if ! nice make -C "$tmp/src" -j2 O=build all >"$tmp/build.log" 2>&1; then
 			tail -20 "$tmp/build.log" >&2
 			die "building $spec failed (log: $tmp/build.log)"
 		fi
-		rm -rf "$dir" && mv "$tmp" "$dir" || die "cannot move $tmp to $dir"
+		rm -rf "$dir"
+		mv "$tmp" "$dir" || die "cannot move $tmp to $dir"
 	fi
 	echo "$dir/src/build/amdahl"
 }
@@ -311,6 +316,7 @@ db = sqlite3.connect(sys.argv[2]); db.executescript(open(sys.argv[1]).read()); d
 		"$PUBLIC/mlflow/mlflow3-sqlite-dump.sql" "$W/in/mlflow3/mlflow.db"
 fi
 
+# shellcheck source=tests/compat/cases.sh
 . "$here/cases.sh"
 
 echo "$npass passed, $nfail failed"
