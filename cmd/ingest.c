@@ -143,10 +143,11 @@ static int print_json(const struct amd_unit_list *units, const char *orphaned)
 		cJSON_AddStringToObject(o, "path", u->path);
 		cJSON_AddStringToObject(o, "format", u->fmt->name);
 		cJSON_AddStringToObject(o, "result", result_name(u->result));
-		if (u->result == AMD_UNIT_FAILED)
-			cJSON_AddStringToObject(o, "error", u->error);
-		else if (u->result == AMD_UNIT_SKIPPED)
-			cJSON_AddStringToObject(o, "nothing_to_add", u->error);
+		int failed = u->result == AMD_UNIT_FAILED, skipped = u->result == AMD_UNIT_SKIPPED;
+		amd_json_str(o, "error", failed ? u->error : NULL);
+		amd_json_str(o, "nothing_to_add", skipped ? u->error : NULL);
+		if (failed || skipped)
+			cJSON_AddNullToObject(o, "linked_to_run");
 		else
 			cJSON_AddBoolToObject(o, "linked_to_run", !orphaned[i]);
 		cJSON_AddItemToArray(arr, o);

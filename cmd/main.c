@@ -84,7 +84,7 @@ int cmd_error(const char *cmd, const char *fmt, ...)
  * gets U+FFFD in their place, so every JSON reader loads the output. */
 int cmd_print_json(const char *cmd, cJSON *doc)
 {
-	char *raw = doc ? cJSON_Print(doc) : NULL;
+	char *raw = doc && amd_json_versioned(doc) == 0 ? cJSON_Print(doc) : NULL;
 	cJSON_Delete(doc);
 	char *s = raw ? amd_utf8_valid_dup(raw) : NULL;
 	free(raw);
