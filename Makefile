@@ -50,9 +50,20 @@ INC_INGEST   := $(INC_MODEL) -Ilib/ingest -I$(O)/gen
 STORE_ROOMS  := db writer query regions packed
 INC_STORE    := $(INC_MODEL) -Ilib/store/include
 INC_STORE_IN := $(INC_STORE) $(addprefix -Ilib/store/,$(STORE_ROOMS))
+# A room sees its own headers and those of the rooms it builds on:
+#   packed  (the extension: nothing of the store)
+#   db      < packed, regions/region_scan (the SQL every connection registers)
+#   query   < db, packed        regions < db
+#   writer  < db, packed, query (selector_hint.h, for orphans' closest names)
+room_inc      = $(INC_STORE) $(addprefix -Ilib/store/,$(1))
+INC_R_PACKED := $(call room_inc,packed)
+INC_R_DB     := $(call room_inc,db packed regions)
+INC_R_QUERY  := $(call room_inc,query db packed)
+INC_R_REGION := $(call room_inc,regions db)
+INC_R_WRITER := $(call room_inc,writer db packed query)
 # The remote backends ship from a staging SQLite store and read through an
-# in-memory one: they see the store's connection room as well.
-INC_REMOTE   := $(INC_STORE) -Ilib/store/db -Ilib/store/packed -Ilib/remote
+# in-memory one: they see the store's connection and packed rooms as well.
+INC_REMOTE   := $(INC_STORE) -Ilib/store/db -Ilib/store/packed -Ilib/store/writer -Ilib/remote
 INC_ANALYSIS := $(INC_STORE) -Ilib/analysis
 INC_COMPARE  := $(INC_ANALYSIS) -Ilib/compare
 INC_DELIVER  := $(INC_COMPARE) -Ilib/deliver
@@ -75,6 +86,11 @@ $(O)/lib/model/%.o:    LAYER_INC := $(INC_MODEL)
 $(O)/lib/ingest/%.o:   LAYER_INC := $(INC_INGEST)
 $(O)/lib/store/%.o:    LAYER_INC := $(INC_STORE_IN)
 $(O)/lib/remote/%.o:   LAYER_INC := $(INC_REMOTE)
+$(O)/lib/store/db/%.o:      LAYER_INC := $(INC_R_DB)
+$(O)/lib/store/writer/%.o:  LAYER_INC := $(INC_R_WRITER)
+$(O)/lib/store/query/%.o:   LAYER_INC := $(INC_R_QUERY)
+$(O)/lib/store/regions/%.o: LAYER_INC := $(INC_R_REGION)
+$(O)/lib/store/packed/%.o:  LAYER_INC := $(INC_R_PACKED)
 $(O)/lib/analysis/%.o: LAYER_INC := $(INC_ANALYSIS)
 $(O)/lib/compare/%.o:  LAYER_INC := $(INC_COMPARE)
 $(O)/lib/deliver/%.o:  LAYER_INC := $(INC_DELIVER)

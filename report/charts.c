@@ -118,12 +118,13 @@ static int stats_charts(struct report_charts *rc, const struct amd_sweep_stats *
 }
 
 int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
-			struct report_charts *out, struct amd_err *err)
+			struct amd_region_share *share, struct report_charts *out,
+			struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
 	if (stats_charts(out, s, err) < 0 || report_memory_charts(out, st, s, err) < 0 ||
-	    report_step_chart(out, st, s, err) < 0 || report_region_chart(out, st, s, err) < 0 ||
-	    report_pyspy_charts(out, st, s, err) < 0 || report_limits_charts(out, st, s, err) < 0) {
+	    report_step_chart(out, st, s, err) < 0 || report_region_chart(out, st, s, share, err) < 0 ||
+	    report_pyspy_charts(out, st, s, err) < 0 || report_limits_charts(out, st, s, share, err) < 0) {
 		report_charts_free(out);
 		return -1;
 	}

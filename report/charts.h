@@ -14,6 +14,8 @@
 #include "chart.h"
 #include "err.h"
 #include "store.h"
+
+struct amd_region_share; /* regions.h */
 #include "table.h"
 
 struct report_chart {
@@ -34,9 +36,12 @@ struct report_charts {
 };
 
 /* Every chart of sweep s; -1 with err on a store error or out of
- * memory (nothing is kept). */
+ * memory (nothing is kept). share: NULL, or one scan of the region table
+ * for the region chart and the limits charts after it (regions.h's
+ * amd_region_share), inside the caller's read snapshot. */
 int report_charts_build(struct amd_store *st, const struct amd_sweep_stats *s,
-			struct report_charts *out, struct amd_err *err);
+			struct amd_region_share *share, struct report_charts *out,
+			struct amd_err *err);
 void report_charts_free(struct report_charts *rc);
 
 /* For the builders. Adds chart c (taken over: freed on failure) with

@@ -118,14 +118,15 @@ static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_s
 }
 
 int report_limits_charts(struct report_charts *rc, struct amd_store *st,
-			 const struct amd_sweep_stats *s, struct amd_err *err)
+			 const struct amd_sweep_stats *s, struct amd_region_share *share,
+			 struct amd_err *err)
 {
 	if (!s->scaling || !s->has_traces)
 		return report_chart_missing(rc, err, "What limits scaling: %s.",
 					    !s->scaling ? "the sweep's axis is not the world size n"
 							: "the runs have no profiler traces");
 	struct amd_scaling_opts o = { .sweep = s->sweep, .resamples = 1000, .seed = s->seed,
-				      .level = s->level, .analysis = s };
+				      .level = s->level, .analysis = s, .share = share };
 	struct amd_scaling *sc;
 	if (amd_scaling(st, &o, &sc, err) < 0)
 		return -1;

@@ -13,6 +13,7 @@
 
 /* One chart per strategy and its findings, or why not. */
 int report_limits_charts(struct report_charts *rc, struct amd_store *st,
-			 const struct amd_sweep_stats *s, struct amd_err *err);
+			 const struct amd_sweep_stats *s, struct amd_region_share *share,
+			 struct amd_err *err);
 
 #endif

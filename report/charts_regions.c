@@ -158,10 +158,11 @@ static int mix_table(struct report_chart *ch, struct amd_store *st, const char *
 }
 
 int report_region_chart(struct report_charts *rc, struct amd_store *st,
-			const struct amd_sweep_stats *s, struct amd_err *err)
+			const struct amd_sweep_stats *s, struct amd_region_share *share,
+			struct amd_err *err)
 {
 	struct amd_region_mix m;
-	if (amd_region_mix(st, s->sweep, REGIONS_SHOWN, &m, err) < 0)
+	if (amd_region_mix(st, s->sweep, REGIONS_SHOWN, share, &m, err) < 0)
 		return -1;
 	int r;
 	if (!m.ngroups)

@@ -10,6 +10,7 @@
 /* The region share chart and a note on the largest region, then per run
  * the Nsight Systems phase split next to the trace's, or why not. */
 int report_region_chart(struct report_charts *rc, struct amd_store *st,
-			const struct amd_sweep_stats *s, struct amd_err *err);
+			const struct amd_sweep_stats *s, struct amd_region_share *share,
+			struct amd_err *err);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "file.h"
 #include "outfile.h"
+#include "regions.h"
 #include "store_read.h"
 
 #include <cairo.h>
@@ -148,9 +149,13 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 {
 	if (amd_analyse(c->st, &c->o->analysis, &c->s, err) < 0)
 		return -1;
-	if (c->s->scaling && c->s->has_traces) /* both the region chart and the limits read them */
-		amd_store_read_share_regions(c->st);
-	if (report_charts_build(c->st, c->s, &c->charts, err) < 0)
+	/* both the region chart and the limits read the region table: one scan */
+	struct amd_region_share *share = NULL;
+	if (c->s->scaling && c->s->has_traces && !(share = amd_region_share_new()))
+		return amd_fail(err, "%s: out of memory", amd_store_path(c->st));
+	int rc = report_charts_build(c->st, c->s, share, &c->charts, err);
+	amd_region_share_free(share);
+	if (rc < 0)
 		return -1;
 	if (amd_store_sweep_sources(c->st, c->s->sweep, &c->src, &c->nsrc, err) < 0)
 		return -1;

@@ -13,10 +13,11 @@
 # tests/link-cycles.allow: one tolerated knot a line, its files sorted and
 # separated by spaces, exactly as listed here; '#' starts a comment. A line
 # that matches no knot any more is reported as stale (not a failure).
-# Usage: tests/check-links.sh [BUILD_DIR]
+# Usage: tests/check-links.sh [BUILD_DIR]   (relative to the tree's root;
+# CHECK_LINKS_ROOT=DIR checks another tree, as tests/e2e/check_links.sh does)
 set -u
 build=${1:-build}
-cd "$(dirname "$0")/.." || exit 2
+cd "${CHECK_LINKS_ROOT:-$(dirname "$0")/..}" || exit 2
 # the objects of today's sources (not a stale one of a file since removed)
 objs=$(find lib report cmd -name '*.c' | sed 's/\.c$/.o/' | sort;
        cd "$build" 2>/dev/null && find gen -name '*.o' 2>/dev/null | sort)

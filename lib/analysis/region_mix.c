@@ -163,12 +163,13 @@ static int build(struct amd_region_mix *m, const struct amd_region_list *l, size
 }
 
 int amd_region_mix(struct amd_store *st, const char *sweep, size_t top,
-		   struct amd_region_mix *out, struct amd_err *err)
+		   struct amd_region_share *share, struct amd_region_mix *out,
+		   struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
 	struct amd_region_sel sel;
 	struct amd_region_list l;
-	struct amd_region_filter f = {.limit = 0};
+	struct amd_region_filter f = {.limit = 0, .share = share};
 	if (amd_region_resolve(st, sweep, &sel, err) < 0)
 		return -1;
 	if (sel.sweep_id <= 0)

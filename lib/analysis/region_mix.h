@@ -24,9 +24,12 @@ struct amd_region_mix {
 				       filter): narrow with amd_region_list_pick, no second scan */
 };
 
-/* The mix of sweep (by name) with up to top regions by mean share. */
+/* The mix of sweep (by name) with up to top regions by mean share.
+ * share: NULL, or a scan to share with the sweep's region times read
+ * next (regions.h's amd_region_share). */
 int amd_region_mix(struct amd_store *st, const char *sweep, size_t top,
-		   struct amd_region_mix *out, struct amd_err *err);
+		   struct amd_region_share *share, struct amd_region_mix *out,
+		   struct amd_err *err);
 void amd_region_mix_free(struct amd_region_mix *m);
 
 #endif

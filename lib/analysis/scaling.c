@@ -449,7 +449,8 @@ static int scaling(struct amd_store *st, const struct amd_scaling_opts *o,
 	int rc = which_sweep(st, o->sweep, &s->sweep, err);
 	/* on a size axis the runs' n change: rows per trace, placed again */
 	if (rc == 0)
-		rc = amd_store_region_set(st, s->sweep, o->axis ? 0 : AMD_SCALING_RANK_OBS, &set, err);
+		rc = amd_store_region_set(st, s->sweep, o->axis ? 0 : AMD_SCALING_RANK_OBS, o->share,
+					  &set, err);
 	s->axis = o->axis;
 	if (rc == 0 && o->axis)
 		rc = amd_scaling_axis_rows(st, s->sweep, o->axis, &set, err);

@@ -56,6 +56,9 @@ struct amd_scaling_opts {
 	/* the sweep's statistics when the caller has them (a report): used
 	 * when they are what scaling reads (amd_analysis_is), else computed */
 	const struct amd_sweep_stats *analysis;
+	/* NULL, or the scan a region list of the sweep already shared
+	 * (regions.h's amd_region_share) */
+	struct amd_region_share *share;
 };
 
 struct amd_scaling_pred {

@@ -38,16 +38,7 @@ struct amd_store {
 	/* the ingest workers' shared connection: write transactions take
 	 * turns at it (above); none on every other connection */
 	struct amd_store_turns turns;
-	/* one pass over `region` for a sweep's regions and region times in
-	 * one read snapshot (store_read.h's amd_store_read_share_regions):
-	 * the region times' half, kept until region_times.c takes it or the
-	 * snapshot ends (region_join.h's rj_stash) */
-	int share_regions;
-	struct rj_stash *region_stash;
 };
-
-/* Drops a kept region_stash (region_times.c). */
-void amd_store_drop_region_stash(struct amd_store *st);
 
 /* Runs one SQL statement with no result rows; err names the statement. */
 int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err);

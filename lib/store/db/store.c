@@ -282,7 +282,6 @@ void amd_store_close(struct amd_store *st)
 		amd_store_rollback(st);
 	sqlite3_finalize(st->dict_find);
 	sqlite3_finalize(st->dict_add);
-	amd_store_drop_region_stash(st);
 	amd_store_cache_free(st);
 	amd_intern_cache_clear(&st->names);
 	sqlite3_close_v2(st->db);

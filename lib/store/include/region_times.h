@@ -16,6 +16,8 @@
 #include "err.h"
 #include "store.h"
 
+struct amd_region_share; /* regions.h */
+
 /* The region name of a trace's whole step (kind "step"). */
 #define AMD_REGION_STEP "(step)"
 
@@ -69,9 +71,12 @@ int amd_region_runs_rule(const struct amd_region_trace *t, size_t n, size_t abov
  * the sum over the run's traces, in order, of each trace's seconds (the
  * additions, in the order, a caller summing the per-trace rows makes),
  * trace_id the run's first trace, rank -1 — millions of rows fewer in
- * a big sweep. */
+ * a big sweep.
+ * share: NULL, or regions.h's amd_region_share whose sweep list read
+ * these rows already. */
 int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run_above,
-			 struct amd_region_set *out, struct amd_err *err);
+			 struct amd_region_share *share, struct amd_region_set *out,
+			 struct amd_err *err);
 void amd_region_set_free(struct amd_region_set *s);
 
 #endif

@@ -48,10 +48,23 @@ void amd_region_sel_free(struct amd_region_sel *sel);
 /* 1 when sel's rows are per configuration: a sweep or a selector. */
 int amd_region_sel_per_config(const struct amd_region_sel *sel);
 
+/* One read of the region table for two questions about a sweep: its
+ * region list (amd_regions_top of a sweep by name, no kind or profiler
+ * filter) and its region times (region_times.h's amd_store_region_set).
+ * A caller that asks both, in that order and inside one read snapshot
+ * (store_read.h) — the report — makes one, hands it to both and frees it
+ * after: the list's scan keeps the times' half in it, and the region set
+ * of the same sweep takes it. The store keeps nothing between reads. */
+struct amd_region_share;
+/* NULL when out of memory. */
+struct amd_region_share *amd_region_share_new(void);
+void amd_region_share_free(struct amd_region_share *sh);
+
 struct amd_region_filter {
 	const char *kind;     /* NULL: every kind */
 	const char *profiler; /* NULL: every profiler */
 	size_t limit;         /* rows (per configuration for a sweep); 0: all */
+	struct amd_region_share *share; /* NULL, or the scan to share (above) */
 };
 
 /* A region of a run or file (per rank and device), or of a sweep's

@@ -14,11 +14,5 @@
 int amd_store_read_begin(struct amd_store *st, struct amd_err *err);
 /* Ends the innermost read_begin (nothing was written: it only lets go). */
 void amd_store_read_end(struct amd_store *st);
-/* Inside a read snapshot: the plain scans of the region table by a
- * sweep's region list (regions.h, amd_regions_top of a sweep, no filter)
- * and its region times (region_times.h) become one, the first reading
- * for both — for a caller that asks for both (report build); the other
- * half is kept until asked for or the outermost read_end. */
-void amd_store_read_share_regions(struct amd_store *st);
 
 #endif

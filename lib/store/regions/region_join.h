@@ -105,13 +105,20 @@ int rj_cmp_coll(const void *a, const void *b);
 int rj_emit(struct rj *j, size_t per_run_above, struct amd_region_set *s);
 
 /* A region scan shared with a sweep's region list (regions.c's sweep_top,
- * store_read.h; these four are region_times.c's): the rows of sweep `sweep`'s traces joined while that
- * scan reads them, kept on the store (region_stash) until
- * amd_store_region_set of the same sweep takes them. */
+ * regions.h's amd_region_share; these four are region_times.c's): the
+ * rows of sweep `sweep`'s traces joined while that scan reads them, kept
+ * in the caller's share until amd_store_region_set of the same sweep
+ * takes them. */
 struct rj_stash {
 	struct rj j;
 	int64_t step, coll; /* the dict ids of kinds step and collective (0: none) */
 	char *sweep;
+};
+
+/* regions.h's amd_region_share: the stash of its scan, NULL before the
+ * scan and after the region set took it. */
+struct amd_region_share {
+	struct rj_stash *stash;
 };
 /* A stash for sweep (its traces loaded) in *out, NULL when the sweep's
  * region times would not be read as one sweep's (a selector); -1 failed
@@ -122,9 +129,10 @@ int rj_stash_begin(struct amd_store *st, const char *sweep, struct rj_stash **ou
  * only when that scan's WHERE would keep it); -1 out of memory. */
 int rj_stash_row(struct rj_stash *s, int64_t src, int null_rank, int rank, int64_t name_id,
 		 int64_t kind_id, int64_t self_ns, int has_self);
-/* After the scan: the names read, the stash kept on st (freed when it
+/* After the scan: the names read, the stash kept in sh (freed when it
  * fails, err set). */
-int rj_stash_end(struct amd_store *st, struct rj_stash *s, struct amd_err *err);
+int rj_stash_end(struct amd_store *st, struct rj_stash *s, struct amd_region_share *sh,
+		 struct amd_err *err);
 void rj_stash_free(struct rj_stash *s);
 
 #endif

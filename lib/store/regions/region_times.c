@@ -212,20 +212,21 @@ static int load_names(struct amd_store *st, struct rj *j, struct amd_err *err)
 }
 
 /* The stash of a shared scan (rj_stash_begin) when it is of sweep. */
-static struct rj_stash *take_stash(struct amd_store *st, const char *sweep)
+static struct rj_stash *take_stash(struct amd_region_share *sh, const char *sweep)
 {
-	struct rj_stash *s = st->region_stash;
+	struct rj_stash *s = sh ? sh->stash : NULL;
 	if (!s || !sweep || strcmp(s->sweep, sweep) != 0)
 		return NULL;
-	st->region_stash = NULL;
+	sh->stash = NULL;
 	return s;
 }
 
 int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run_above,
-			 struct amd_region_set *out, struct amd_err *err)
+			 struct amd_region_share *share, struct amd_region_set *out,
+			 struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
-	struct rj_stash *kept = take_stash(st, sweep);
+	struct rj_stash *kept = take_stash(share, sweep);
 	if (kept) { /* read by a sweep's region list in this snapshot */
 		int rc = rj_emit(&kept->j, per_run_above, out) < 0
 			? amd_fail(err, "%s: out of memory", amd_store_path(st)) : 0;
@@ -256,10 +257,16 @@ void rj_stash_free(struct rj_stash *s)
 	free(s);
 }
 
-void amd_store_drop_region_stash(struct amd_store *st)
+struct amd_region_share *amd_region_share_new(void)
 {
-	rj_stash_free(st->region_stash);
-	st->region_stash = NULL;
+	return calloc(1, sizeof(struct amd_region_share));
+}
+
+void amd_region_share_free(struct amd_region_share *sh)
+{
+	if (sh)
+		rj_stash_free(sh->stash);
+	free(sh);
 }
 
 int rj_stash_begin(struct amd_store *st, const char *sweep, struct rj_stash **out,
@@ -297,14 +304,15 @@ int rj_stash_row(struct rj_stash *s, int64_t src, int null_rank, int rank, int64
 	return rj_add(&s->j, src, null_rank, rank, &r);
 }
 
-int rj_stash_end(struct amd_store *st, struct rj_stash *s, struct amd_err *err)
+int rj_stash_end(struct amd_store *st, struct rj_stash *s, struct amd_region_share *sh,
+		 struct amd_err *err)
 {
 	if (load_names(st, &s->j, err) < 0) {
 		rj_stash_free(s);
 		return -1;
 	}
-	amd_store_drop_region_stash(st);
-	st->region_stash = s;
+	rj_stash_free(sh->stash);
+	sh->stash = s;
 	return 0;
 }
 
@@ -312,7 +320,7 @@ int amd_store_region_times(struct amd_store *st, const char *sweep,
 			   struct amd_region_time **out, size_t *n, struct amd_err *err)
 {
 	struct amd_region_set s;
-	int rc = amd_store_region_set(st, sweep, 0, &s, err);
+	int rc = amd_store_region_set(st, sweep, 0, NULL, &s, err);
 	free(s.traces);
 	*out = s.rows;
 	*n = s.nrows;

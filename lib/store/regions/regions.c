@@ -355,7 +355,7 @@ static const char runs_sql[] =
 
 /* The same rows and columns and, after them, what region_times.c's
  * scan reads (source, rank), of every row: one scan for both
- * (store_read.h's amd_store_read_share_regions). */
+ * (regions.h's amd_region_share). */
 static const char shared_sql[] =
 	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
 	" calls, prim_calls, self_ns, total_ns, bytes, source_id, rank)) FROM region";
@@ -611,9 +611,9 @@ static int shared_rows(void *ctx, const struct rs_row *w, size_t n)
 }
 
 /* load_rows with no filter, the region times of the sweep read in the
- * same scan and kept (region_join.h's rj_stash). */
+ * same scan and kept in sh (region_join.h's rj_stash). */
 static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id,
-			    struct amd_err *err)
+			    struct amd_region_share *sh, struct amd_err *err)
 {
 	char *name = NULL;
 	sqlite3_stmt *q = amd_store_prepare(st, "SELECT name FROM sweep WHERE id = ?1", err);
@@ -639,7 +639,7 @@ static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id
 		rj_stash_free(k);
 		return -1;
 	}
-	return rj_stash_end(st, k, err);
+	return rj_stash_end(st, k, sh, err);
 }
 
 /* A group's strings and numbers as a region row (strings from dict). */
@@ -853,8 +853,8 @@ static int sweep_top(struct amd_store *st, int64_t sweep_id,
 	int rc = 0;
 	if (kind != -2 && prof != -2) {
 		rc = load_runs(st, sweep_id, &s, err);
-		if (rc == 0 && st->share_regions && !st->region_stash && !kind && !prof)
-			rc = load_rows_shared(st, &s, sweep_id, err);
+		if (rc == 0 && f->share && !f->share->stash && !kind && !prof)
+			rc = load_rows_shared(st, &s, sweep_id, f->share, err);
 		else if (rc == 0)
 			rc = -2;
 		if (rc == -2)

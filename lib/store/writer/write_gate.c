@@ -48,6 +48,17 @@ static int note_frames(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
+/* The store's turns (sqlite_int.h's amd_store_turns) on the gate. */
+static void gate_enter(void *g)
+{
+	amd_write_gate_enter(g);
+}
+
+static void gate_leave(void *g)
+{
+	amd_write_gate_leave(g);
+}
+
 static void gate_free(struct amd_write_gate *g)
 {
 	amd_store_close(g->st);
@@ -63,17 +74,6 @@ static void gate_free(struct amd_write_gate *g)
  * a few small files never needs it (its open read the schema, and its
  * handle on the log synced the log and its directory once more when
  * the last connection checkpointed at close). */
-/* The store's turns (sqlite_int.h's amd_store_turns) on the gate. */
-static void gate_enter(void *g)
-{
-	amd_write_gate_enter(g);
-}
-
-static void gate_leave(void *g)
-{
-	amd_write_gate_leave(g);
-}
-
 static struct amd_write_gate *gate_new(const char *path, struct amd_err *err)
 {
 	struct amd_write_gate *g = calloc(1, sizeof *g);
