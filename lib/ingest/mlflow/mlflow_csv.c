@@ -272,5 +272,4 @@ const struct amd_format amd_fmt_mlflow_csv = {
 	.variants = "MLflow CSV exports: mlflow experiments csv, itwinai download-mlflow-data",
 	.detect = detect,
 	.parse = parse,
-	.queued = 1, /* parsed on a thread while hashed, then while written */
 };

@@ -322,7 +322,6 @@ const struct amd_format amd_fmt_mlflow_run = {
 	.is_dir = 1,
 	.detect = detect,
 	.parse = parse,
-	.queued = 1, /* parsed on a thread while hashed, then while written */
 	.hash = hash,
 	.walk_into = "artifacts",
 	.walk_skip = walk_skip,
