@@ -10,7 +10,10 @@
 #     (line, byte or record N), and leave the store as it was;
 #   - it has a fuzz target: a line of tests/fuzz/formats.txt whose seeds
 #     exist, or a target of its own, tests/fuzz/fuzz_NAME.c;
-#   - it has a line of what it reads in the --formats listing.
+#   - it has a line of what it reads in the --formats listing;
+#   - the engine's parse on a thread of its own (every fact through the
+#     queue, lib/ingest/queued_sink.c) stores what the parse on one thread
+#     (AMDAHL_OVERLAP=0) stores.
 # Every fixture directory names a format of the table.
 test_description='every row of the formats table: detection, a truncated and a wrong input, fuzzing, the listing'
 . "$(dirname "$0")/../test-lib.sh"
@@ -55,6 +58,12 @@ refused() {
 		grep -qE '(line|byte|record) [0-9]+' "$TMP/err"
 	test_eq "$before" "$(store_digest "$S")"
 }
+# timeless STORE: STORE's dump with the times of ingest zeroed (a copy)
+timeless() {
+	cp "$(_test_store_file "$1")" "$1.copy" &&
+	sqlite3 "$1.copy" "UPDATE source SET ingested_at = 0; UPDATE schema_version SET applied_at = 0" &&
+	sqlite3 "$1.copy" .dump
+}
 # fuzzed NAME: NAME has a fuzz target with seeds
 fuzzed() {
 	local args seeds
@@ -82,6 +91,14 @@ for n in $FORMATS; do
 		cp -r "$FIX/'"$n"'/input" "$TMP/det/'"$n"'/input" &&
 		test_status 0 "$AMDAHL" --store "$TMP/det-'"$n"'.db" ingest "$TMP/det/'"$n"'/input" &&
 		test_eq "'"$n"'" "$(q "$TMP/det-'"$n"'.db" "SELECT group_concat(DISTINCT kind) FROM source")"
+	'
+	test_expect_success SQLITE3 "$n: parsed on a thread of its own, the store equals one thread's" '
+		AMDAHL_OVERLAP=0 "$AMDAHL" --store "$TMP/one-'"$n"'.db" ingest "$TMP/det/'"$n"'/input" \
+			>/dev/null 2>&1 &&
+		timeless "$TMP/one-'"$n"'.db" >"$TMP/one.dump" &&
+		timeless "$TMP/det-'"$n"'.db" >"$TMP/two.dump" &&
+		test_contains "INSERT INTO source VALUES" "$(cat "$TMP/two.dump")" &&
+		test_eq "$(cat "$TMP/one.dump")" "$(cat "$TMP/two.dump")"
 	'
 	test_expect_success SQLITE3 "$n: cut short, one error line with a position, store unchanged" '
 		mkdir -p "$TMP/cut" && cut_short "$FIX/'"$n"'/input" "$TMP/cut/'"$n"'" &&
