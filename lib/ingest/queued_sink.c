@@ -50,7 +50,11 @@ struct op_rec {
 };
 
 /* The records copied whole: a new field, above all a pointer, needs its
- * copy below (copy_region, copy_event, copy_stack). */
+ * copy below (q_run, copy_region, q_trace_event, q_stack; the GPU sample
+ * and the caller edge hold no pointer). */
+_Static_assert(sizeof(struct amd_run_rec) == 72, "struct amd_run_rec changed: see q_run");
+_Static_assert(sizeof(struct amd_gpu_sample) == 56 && sizeof(struct amd_region_call) == 48,
+	       "struct amd_gpu_sample or amd_region_call changed: see q_gpu_sample, q_region_call");
 _Static_assert(sizeof(struct amd_region_rec) == 104, "struct amd_region_rec changed: see copy_region");
 _Static_assert(sizeof(struct amd_trace_event_rec) == 56, "struct amd_trace_event_rec changed: see q_trace_event");
 _Static_assert(sizeof(struct amd_stack_rec) == 48 && sizeof(struct amd_stack_frame) == 24,
