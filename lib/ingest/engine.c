@@ -76,26 +76,25 @@ struct pending {
 	int running; /* its parse still runs, its queue full: write it soon */
 };
 
-/* The unit's parse starts on a second thread while the unit is hashed
- * (engine_overlap.h); it is stopped when the target holds the unit
- * already, and otherwise done, waiting for the sink, or far ahead before
- * the unit's writer begins, so that the store's write lock is held for
- * writing only. 1 when the unit waits for its write in *pu, 0 when it is
- * done (u->result), -1 with err. */
+/* The unit is hashed and the target asked about it; a unit it holds
+ * already is never parsed. Otherwise its parse starts on a second thread
+ * (engine_overlap.h) and is done, waiting for the sink, or far ahead
+ * before the unit's writer begins, so that the store's write lock is held
+ * for writing only. 1 when the unit waits for its write in *pu, 0 when it
+ * is done (u->result), -1 with err. */
 static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 			const struct amd_ingest_opts *o, struct pending *pu, struct amd_err *err)
 {
 	u->result = AMD_UNIT_FAILED;
 	pu->u = u;
 	pu->in = input_of(u, o);
-	pu->early = amd_overlap_start(u->fmt, &pu->in, o->events);
+	pu->early = NULL;
 	int state = hash_unit(u, pu->sha, &pu->size, err) < 0
 		? -1 : t->state(conn, u->path, pu->sha, err);
-	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
-		amd_overlap_cancel(pu->early);
+	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE)
 		return state < 0 ? -1 : unchanged(t, conn, u, o, state, err);
-	}
 	pu->state = state;
+	pu->early = amd_overlap_start(u->fmt, &pu->in, o->events);
 	/* parsed, or with other workers queued, before the store is taken */
 	pu->running = amd_overlap_wait(pu->early, o->jobs > 1);
 	return 1;

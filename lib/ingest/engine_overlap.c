@@ -1,6 +1,7 @@
 /* engine_overlap.c — where a unit's parse runs (engine_overlap.h): on a
- * thread of its own into queued_sink.h's queue, for every format; on the
- * engine's thread when AMDAHL_OVERLAP=0 or no thread starts. */
+ * thread of its own into queued_sink.h's queue, for every format, once
+ * the unit is known to be new or changed; on the engine's thread when
+ * AMDAHL_OVERLAP=0 or no thread starts. */
 #include <stdlib.h>
 #include <string.h>
 

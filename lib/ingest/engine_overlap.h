@@ -1,9 +1,12 @@
-/* engine_overlap.h — the engine's one decision on threads: every unit's
- * parse (whatever its format) starts on a thread of its own while the
- * engine hashes the unit and asks the target about it, its facts queued
- * for the unit's writer (queued_sink.h); an unchanged unit stops it. The
- * format table says nothing of threads. AMDAHL_OVERLAP=0 keeps one
- * thread: the engine then parses after the hash, into the sink itself. */
+/* engine_overlap.h — the engine's one decision on threads: once the
+ * hash shows the target lacks a unit, its parse (whatever its format)
+ * runs on a thread of its own, its facts queued for the unit's writer as
+ * they come (queued_sink.h), so parsing overlaps writing; a unit the
+ * target holds is never parsed. The format table says nothing of
+ * threads. AMDAHL_OVERLAP=0 keeps one thread: the engine then parses
+ * into the target's sink itself. (Until issue 32 a trace was read while
+ * hashed, and an unchanged one's read cancelled: a parse that reads all
+ * before its first fact would be read whole before it could stop.) */
 #ifndef AMD_ENGINE_OVERLAP_H
 #define AMD_ENGINE_OVERLAP_H
 
@@ -20,7 +23,7 @@ int amd_overlap_allowed(void);
  * events: the parse may report device events (ingest --events). */
 struct amd_overlap *amd_overlap_start(const struct amd_format *f, const struct amd_input *in,
 				      int events);
-/* The unit is not ingested after all (unchanged, or an error): stops
+/* The unit is not written after all (its batch could not begin): stops
  * the parse soon and frees everything. NULL is allowed. */
 void amd_overlap_cancel(struct amd_overlap *o);
 /* Before the target takes its write lock: waits until the parse ended

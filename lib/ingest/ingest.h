@@ -33,9 +33,9 @@ struct amd_input {
 	const char *gpu_query;     /* --query: a header-less GPU log's columns, or NULL */
 	const struct amd_config *config;
 	/* Set by the engine, or NULL: nonzero once the unit's facts are no
-	 * longer wanted (the target holds the file already). A parse that
-	 * reads long before it reports a fact may poll it and fail; one that
-	 * reports as it reads needs not: its next sink call then fails. */
+	 * longer wanted (its write could not begin). A parse that reads long
+	 * before it reports a fact may poll it and fail; one that reports as
+	 * it reads needs not: its next sink call then fails. */
 	atomic_int *stop;
 };
 

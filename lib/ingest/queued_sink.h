@@ -5,9 +5,8 @@
  * fills. Every other fact (a trace summary, a stack, a region, ...) is
  * handed over as a call: the parsing thread waits until emit has made
  * it on the real sink, so its records need no copy and stay the
- * parser's. Reading and parsing thus overlap the engine's hash of the
- * input first and the store's writing after, for every format; the
- * engine decides when (engine_overlap.h). */
+ * parser's. Reading and parsing thus overlap the store's writing, for
+ * every format; the engine decides when (engine_overlap.h). */
 #ifndef AMD_QUEUED_SINK_H
 #define AMD_QUEUED_SINK_H
 

@@ -5,7 +5,7 @@
  * few MB. A record may also be a call the producer waits on: it hands
  * over what it put and sleeps until the consumer acknowledges it
  * (amd_rq_call, amd_rq_ack). Used by queued_sink.c: every format's parse
- * on a second thread while the engine hashes and the sink writes. */
+ * on a second thread while the sink writes. */
 #ifndef AMD_REC_QUEUE_H
 #define AMD_REC_QUEUE_H
 
