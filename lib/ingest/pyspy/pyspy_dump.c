@@ -65,7 +65,7 @@ static int thread_header(char *s)
 		return -1;
 	char *name = close + 1;
 	id[idl] = '\0';
-	if (strncmp(name, ": \"", 3) == 0 && name[strlen(name) - 1] == '"') {
+	if (strncmp(name, ": \"", 3) == 0 && strlen(name) >= 4 && name[strlen(name) - 1] == '"') {
 		name += 3;
 		name[strlen(name) - 1] = '\0';
 		memmove(s, id, idl);
