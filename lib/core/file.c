@@ -121,6 +121,7 @@ struct amd_lines {
 	size_t max_line;
 	uint64_t max_bytes, total;
 	long line;
+	int unended; /* the line last returned had no newline: the file's end */
 };
 
 struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max_bytes,
@@ -175,6 +176,7 @@ int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err
 				break;
 			s[n] = '\0';
 			l->start += n + (nl ? 1 : 0);
+			l->unended = !nl;
 			*line = s;
 			*len = n;
 			return 1;
@@ -195,6 +197,11 @@ int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err
 long amd_lines_number(const struct amd_lines *l)
 {
 	return l->line;
+}
+
+int amd_lines_unended(const struct amd_lines *l)
+{
+	return l->unended;
 }
 
 void amd_lines_close(struct amd_lines *l)

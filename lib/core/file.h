@@ -30,6 +30,9 @@ struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max
  * its length; it may contain NUL bytes); 0: end of file; -1: error. */
 int amd_lines_next(struct amd_lines *l, char **line, size_t *len, struct amd_err *err);
 long amd_lines_number(const struct amd_lines *l); /* current line, from 1 */
+/* 1 when the line last returned ended the file without a newline (a
+ * file cut short, for a format whose writer ends every line). */
+int amd_lines_unended(const struct amd_lines *l);
 void amd_lines_close(struct amd_lines *l);
 
 /* Reads up to n bytes of the file's start, gunzipped when gzipped;

@@ -73,30 +73,30 @@ struct pending {
 	char sha[65];
 	uint64_t size;
 	int state;
+	int running; /* its parse still runs, its queue full: write it soon */
 };
 
-/* A format that reads in two steps starts reading on a second thread
- * while the file is hashed (engine_overlap.h); it is cancelled when the
- * target holds the file already, and otherwise done (or far ahead, for a
- * queued format) before the unit's writer begins, so that the store's
- * write lock is held for writing only. 1 when the unit waits for its
- * write in *pu, 0 when it is done (u->result), -1 with err. */
+/* The unit is hashed and the target asked about it; a unit it holds
+ * already is never parsed. Otherwise its parse starts on a second thread
+ * (engine_overlap.h) and is done, waiting for the sink, or far ahead
+ * before the unit's writer begins, so that the store's write lock is held
+ * for writing only. 1 when the unit waits for its write in *pu, 0 when it
+ * is done (u->result), -1 with err. */
 static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 			const struct amd_ingest_opts *o, struct pending *pu, struct amd_err *err)
 {
 	u->result = AMD_UNIT_FAILED;
 	pu->u = u;
 	pu->in = input_of(u, o);
-	pu->early = amd_overlap_start(u->fmt, &pu->in, o->events);
+	pu->early = NULL;
 	int state = hash_unit(u, pu->sha, &pu->size, err) < 0
 		? -1 : t->state(conn, u->path, pu->sha, err);
-	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
-		amd_overlap_cancel(pu->early);
+	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE)
 		return state < 0 ? -1 : unchanged(t, conn, u, o, state, err);
-	}
 	pu->state = state;
-	/* read (or, with other workers, queued) before the store is taken */
-	amd_overlap_wait(pu->early, o->jobs > 1);
+	pu->early = amd_overlap_start(u->fmt, &pu->in, o->events);
+	/* parsed, or with other workers queued, before the store is taken */
+	pu->running = amd_overlap_wait(pu->early, o->jobs > 1);
 	return 1;
 }
 
@@ -160,8 +160,8 @@ struct pool {
  * (the target's batch_begin), each unit a savepoint in it: a unit's
  * commit wrote ~100 log frames under the write turn, most of them pages
  * its neighbours write again (their run's index leaves). A batch ends
- * at BATCH_UNITS units, at BATCH_BYTES of input (their read results
- * wait in memory), or at a queued unit (its queue waits for the write).
+ * at BATCH_UNITS units, at BATCH_BYTES of input (their parses' facts
+ * wait in memory), or at a unit whose parse filled its queue and waits.
  * Its units are reported when the batch's commit has ended. */
 #define BATCH_UNITS 16
 #define BATCH_BYTES ((uint64_t)64 << 20)
@@ -239,7 +239,7 @@ static void work_batched(struct pool *p, void *conn)
 				bytes += b[n++].size;
 		}
 		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES ||
-			  b[n - 1].u->fmt->queued)) {
+			  b[n - 1].running)) {
 			write_batch(p, conn, b, n);
 			n = 0;
 			bytes = 0;

@@ -1,9 +1,12 @@
 /* ingest.h — turning paths into stored facts. The walker finds units
  * (a file, or an MLflow run directory), the format table detects each
- * unit's kind by content, the unit's parser feeds a sink, and the engine
- * makes each unit one transaction in an ingest target (model/sink.h).
- * Adding a format is one new file in a family folder of lib/ingest/ and
- * one row in formats.c (docs/design.md: "Add an input format"). */
+ * unit's kind by content, the unit's parser streams its facts into a
+ * sink, and the engine makes each unit one transaction in an ingest
+ * target (model/sink.h). Every format has one contract, parse(input,
+ * sink, err); the engine alone decides on which thread a parse runs
+ * (engine_overlap.h). Adding a format is its folder (or a file in a
+ * family folder) of lib/ingest/, one row in formats.c and one fixture in
+ * tests/fixtures/formats/ (docs/design.md: "Add an input format"). */
 #ifndef AMD_INGEST_H
 #define AMD_INGEST_H
 
@@ -29,6 +32,11 @@ struct amd_input {
 	double sample_interval;    /* --interval (s) for a GPU log without times, 0 */
 	const char *gpu_query;     /* --query: a header-less GPU log's columns, or NULL */
 	const struct amd_config *config;
+	/* Set by the engine, or NULL: nonzero once the unit's facts are no
+	 * longer wanted (its write could not begin). A parse that reads long
+	 * before it reports a fact may poll it and fail; one that reports as
+	 * it reads needs not: its next sink call then fails. */
+	atomic_int *stop;
 };
 
 /* What parse returns when its unit holds nothing for the store (a
@@ -45,6 +53,11 @@ struct amd_format {
 	 * For files, head holds the first bytes (gunzipped); for
 	 * directories head is NULL. */
 	int (*detect)(const char *path, const unsigned char *head, size_t n);
+	/* The one contract: streams the unit's facts into sink, in order;
+	 * 0, AMD_PARSE_NOTHING, or -1 with err one line naming the file and
+	 * the place. It may be called on any thread, with a sink whose
+	 * callbacks pass the facts on to another (queued_sink.h): a record
+	 * handed to a callback needs to stay valid only during the call. */
 	int (*parse)(const struct amd_input *in, struct amd_sink *sink,
 		     struct amd_err *err);
 	/* Directory units: hash every file that belongs to the unit. NULL
@@ -57,23 +70,6 @@ struct amd_format {
 	 * walk_into (a deleted MLflow run's artifacts belong to no run), or
 	 * NULL. */
 	int (*walk_skip)(const char *path);
-	/* Files, optional: parse in two steps, so that the engine reads the
-	 * file on a second thread while it hashes it (engine_overlap.c).
-	 * read() reads the whole file into *state without touching a sink,
-	 * giving up (-1) soon after *cancel turns nonzero; events: keep the
-	 * events for sink->trace_event (ingest --events). emit() hands the
-	 * state to the sink; drop() frees it. parse is read + emit + drop. */
-	int (*read)(const struct amd_input *in, int events, atomic_int *cancel,
-		    void **state, struct amd_err *err);
-	int (*emit)(void *state, const struct amd_input *in, struct amd_sink *sink,
-		    struct amd_err *err);
-	void (*drop)(void *state);
-	/* Optional, instead of read/emit/drop: 1 runs parse itself on a
-	 * thread of its own into a queue that the sink drains as it fills
-	 * (queued_sink.h), overlapping the hash, then the writing. Only for
-	 * a parse that calls no sink callback but run, param, tag, metric
-	 * and link. Files or directories. */
-	int queued;
 };
 
 /* Links the facts that follow to the run the input names (--run or a

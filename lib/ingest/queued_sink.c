@@ -3,7 +3,13 @@
  * and its chunks are reused, so millions of points pass through a few MB
  * of memory that is already mapped. Strings are interned in the parsing
  * thread's table (trace_strtab.h), whose strings stay put until drop; a
- * run's record is copied whole into memory of its own. */
+ * run's record is copied whole into memory of its own; a stack, region,
+ * operator average, GPU sample, caller edge or device event into the
+ * records after its header. A trace summary and a unit's names (once a
+ * unit) are a call record pointing at the arguments on the parsing
+ * thread's stack, which waits until the replay made the call
+ * (rec_queue.h's amd_rq_call); handing every fact over that way cost a
+ * context switch each: 5 s became 30 s on 330,000 collapsed stacks. */
 #include "queued_sink.h"
 
 #include <pthread.h>
@@ -13,7 +19,46 @@
 #include "rec_queue.h"
 #include "trace_strtab.h"
 
-enum rec_kind { REC_RUN, REC_PARAM, REC_TAG, REC_LINK }; /* a point: key != OTHER */
+/* a point: key != OTHER. REC_CALL: a fact handed over as a call; the
+ * kinds from REC_OP on are copied whole into the records after their
+ * header (u.o.more of them). */
+enum rec_kind { REC_RUN, REC_PARAM, REC_TAG, REC_LINK, REC_CALL, REC_OP, REC_GPU, REC_STACK,
+		REC_EVENT, REC_REGION, REC_REGION_CALL };
+
+/* A fact handed over as a call (once a unit, or a stack too deep for a
+ * chunk): the sink callback and its arguments, valid while the parsing
+ * thread waits for the replay. */
+enum call_kind { CALL_TRACE, CALL_STACK, CALL_NAMES };
+struct call {
+	enum call_kind kind;
+	union {
+		const struct amd_trace_summary *trace;
+		const struct amd_stack_rec *stack;
+		struct {
+			const char *const *v;
+			size_t n;
+		} names;
+	} a;
+};
+
+/* An operator average's arguments, copied. */
+struct op_rec {
+	const char *name;
+	int rank;
+	double self_us, total_us;
+	int64_t calls;
+};
+
+/* The records copied whole: a new field, above all a pointer, needs its
+ * copy below (q_run, copy_region, q_trace_event, q_stack; the GPU sample
+ * and the caller edge hold no pointer). */
+_Static_assert(sizeof(struct amd_run_rec) == 72, "struct amd_run_rec changed: see q_run");
+_Static_assert(sizeof(struct amd_gpu_sample) == 56 && sizeof(struct amd_region_call) == 48,
+	       "struct amd_gpu_sample or amd_region_call changed: see q_gpu_sample, q_region_call");
+_Static_assert(sizeof(struct amd_region_rec) == 104, "struct amd_region_rec changed: see copy_region");
+_Static_assert(sizeof(struct amd_trace_event_rec) == 56, "struct amd_trace_event_rec changed: see q_trace_event");
+_Static_assert(sizeof(struct amd_stack_rec) == 48 && sizeof(struct amd_stack_frame) == 24,
+	       "struct amd_stack_rec changed: see q_stack");
 
 struct held_run {
 	struct held_run *next; /* every run queued, for drop */
@@ -35,11 +80,13 @@ struct rec {
 		} pt;
 		struct {
 			enum rec_kind kind;
+			uint32_t more; /* records of the copied fact after this one */
 			const char *key; /* param or tag key */
 			union {
 				const struct amd_run_rec *run;
 				const struct held_link *link;
 				const char *value;
+				const struct call *call;
 			} u;
 		} o;
 	} u;
@@ -49,14 +96,16 @@ _Static_assert(sizeof(struct rec) == 32, "a record is 32 bytes (rec_queue rounds
 
 struct queued {
 	amd_parse_fn parse;
-	struct amd_input in;
+	struct amd_input in; /* in.stop: &stop */
+	atomic_int stop;
+	int events;
 	struct amd_rq *q;
 	struct amd_strtab str;
 	struct held_run *runs;
 	struct held_link *links;
 	const char *last_key; /* the last key interned: points come in runs of one key */
 	pthread_t thread;
-	int threaded;
+	int joined;
 	int rc; /* the parse's result, with err, once the queue ended */
 	struct amd_err err;
 };
@@ -102,6 +151,7 @@ static int put(struct queued *qs, enum rec_kind kind, const char *key, struct re
 		return -1;
 	(*r)->key = OTHER;
 	(*r)->u.o.kind = kind;
+	(*r)->u.o.more = 0;
 	if (intern(qs, key, &(*r)->u.o.key) < 0)
 		return amd_fail(err, "%s: out of memory", qs->in.path);
 	return 0;
@@ -181,25 +231,172 @@ static int q_link(struct amd_sink *s, const char *ext_id, const char *name, cons
 	return 0;
 }
 
+/* A fact handed to the replay as a call; the parse waits for it. */
+static int forward(struct amd_sink *s, const struct call *c, struct amd_err *err)
+{
+	struct queued *qs = s->ctx;
+	struct rec *rec;
+	if (put(qs, REC_CALL, NULL, &rec, err) < 0)
+		return -1;
+	rec->u.o.u.call = c;
+	if (amd_rq_call(qs->q) < 0)
+		return amd_fail(err, "%s: parse stopped", qs->in.path);
+	return 0;
+}
+
+/* Room for a fact of kind copied into bytes after its header record:
+ * *body, side by side with it in one chunk. 1 when the fact is too large
+ * for a chunk (hand it over as a call), -1 with err. */
+static int put_body(struct queued *qs, enum rec_kind kind, size_t bytes, void **body,
+		    struct amd_err *err)
+{
+	size_t more = (bytes + sizeof(struct rec) - 1) / sizeof(struct rec);
+	if (more >= 8192)
+		return 1;
+	struct rec *r = amd_rq_put_n(qs->q, 1 + more);
+	if (!r)
+		return amd_fail(err, "%s: %s", qs->in.path,
+				amd_rq_stopped(qs->q) ? "parse stopped" : "out of memory");
+	r->key = OTHER;
+	r->u.o.kind = kind;
+	r->u.o.more = (uint32_t)more;
+	*body = r + 1;
+	return 0;
+}
+
+static int oom(const struct queued *qs, struct amd_err *err)
+{
+	return amd_fail(err, "%s: out of memory", qs->in.path);
+}
+
+static int q_trace(struct amd_sink *s, const struct amd_trace_summary *t, struct amd_err *err)
+{
+	return forward(s, &(struct call){.kind = CALL_TRACE, .a.trace = t}, err);
+}
+
+/* The names interned here too, as every string of a copied fact is: a
+ * fact then names one by the same pointer (sink.h), and no pointer the
+ * writer holds is one the parse freed and the table reused. */
+static int q_names(struct amd_sink *s, const char *const *names, size_t n, struct amd_err *err)
+{
+	struct queued *qs = s->ctx;
+	const char **v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return oom(qs, err);
+	for (size_t i = 0; i < n; i++)
+		if (intern(qs, names[i], &v[i]) < 0) {
+			free(v);
+			return oom(qs, err);
+		}
+	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n}}, err);
+	free(v);
+	return rc;
+}
+
+static int q_op_average(struct amd_sink *s, const char *name, int rank, double self_us,
+			double total_us, int64_t calls, struct amd_err *err)
+{
+	struct queued *qs = s->ctx;
+	struct op_rec *o = NULL;
+	if (put_body(qs, REC_OP, sizeof *o, (void **)&o, err) != 0)
+		return -1;
+	*o = (struct op_rec){.rank = rank, .self_us = self_us, .total_us = total_us,
+			     .calls = calls};
+	return intern(qs, name, &o->name) < 0 ? oom(qs, err) : 0;
+}
+
+static int q_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g, struct amd_err *err)
+{
+	struct amd_gpu_sample *c = NULL;
+	if (put_body(s->ctx, REC_GPU, sizeof *c, (void **)&c, err) != 0)
+		return -1;
+	*c = *g;
+	return 0;
+}
+
+static int q_region_call(struct amd_sink *s, const struct amd_region_call *rc,
+			 struct amd_err *err)
+{
+	struct amd_region_call *c = NULL;
+	if (put_body(s->ctx, REC_REGION_CALL, sizeof *c, (void **)&c, err) != 0)
+		return -1;
+	*c = *rc;
+	return 0;
+}
+
+static int q_trace_event(struct amd_sink *s, const struct amd_trace_event_rec *e,
+			 struct amd_err *err)
+{
+	struct queued *qs = s->ctx;
+	struct amd_trace_event_rec *c = NULL;
+	if (put_body(qs, REC_EVENT, sizeof *c, (void **)&c, err) != 0)
+		return -1;
+	*c = *e;
+	return intern(qs, e->name, &c->name) < 0 ? oom(qs, err) : 0;
+}
+
+static int copy_region(struct queued *qs, const struct amd_region_rec *r,
+		       struct amd_region_rec *c)
+{
+	*c = *r;
+	return intern(qs, r->name, &c->name) < 0 || intern(qs, r->kind, &c->kind) < 0 ||
+			       intern(qs, r->profiler, &c->profiler) < 0 ||
+			       intern(qs, r->file, &c->file) < 0
+		       ? -1
+		       : 0;
+}
+
+static int q_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err)
+{
+	struct queued *qs = s->ctx;
+	struct amd_region_rec *c = NULL;
+	if (put_body(qs, REC_REGION, sizeof *c, (void **)&c, err) != 0)
+		return -1;
+	return copy_region(qs, r, c) < 0 ? oom(qs, err) : 0;
+}
+
+/* A stack and its frames side by side; a deeper one than a chunk holds
+ * is handed over as a call. */
+static int q_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct queued *qs = s->ctx;
+	struct amd_stack_rec *c = NULL;
+	size_t bytes = sizeof *c + r->depth * sizeof(struct amd_stack_frame);
+	int rc = r->depth < 8192 ? put_body(qs, REC_STACK, bytes, (void **)&c, err) : 1;
+	if (rc != 0)
+		return rc < 0 ? -1 : forward(s, &(struct call){.kind = CALL_STACK, .a.stack = r}, err);
+	struct amd_stack_frame *f = (struct amd_stack_frame *)(c + 1);
+	*c = *r;
+	c->frames = f;
+	if (intern(qs, r->process, &c->process) < 0 || intern(qs, r->thread, &c->thread) < 0)
+		return oom(qs, err);
+	for (size_t i = 0; i < r->depth; i++) {
+		f[i] = r->frames[i];
+		if (intern(qs, r->frames[i].name, &f[i].name) < 0 ||
+		    intern(qs, r->frames[i].file, &f[i].file) < 0)
+			return oom(qs, err);
+	}
+	return 0;
+}
+
 /* The parsing thread: the whole input into the queue, then the result. */
 static void *parse_all(void *arg)
 {
 	struct queued *qs = arg;
-	struct amd_sink sink = {.ctx = qs, .run = q_run, .param = q_param, .tag = q_tag,
-				.metric = q_metric, .link = q_link};
+	struct amd_sink sink = {
+		.ctx = qs, .run = q_run, .param = q_param, .tag = q_tag, .metric = q_metric,
+		.link = q_link, .trace = q_trace, .op_average = q_op_average,
+		.gpu_sample = q_gpu_sample, .stack = q_stack,
+		.trace_event = qs->events ? q_trace_event : NULL, .region = q_region,
+		.region_call = q_region_call, .names = q_names,
+	};
 	qs->rc = qs->parse(&qs->in, &sink, &qs->err);
 	amd_rq_end(qs->q);
 	return NULL;
 }
 
-void amd_queued_drop(void *state)
+static void queued_free(struct queued *qs)
 {
-	struct queued *qs = state;
-	if (!qs)
-		return;
-	amd_rq_stop(qs->q);
-	if (qs->threaded)
-		pthread_join(qs->thread, NULL);
 	amd_rq_free(qs->q);
 	amd_strtab_free(&qs->str);
 	while (qs->runs) {
@@ -215,28 +412,75 @@ void amd_queued_drop(void *state)
 	free(qs);
 }
 
-int amd_queued_read(amd_parse_fn parse, const struct amd_input *in, void **state,
-		    struct amd_err *err)
+void amd_queued_drop(void *state)
+{
+	struct queued *qs = state;
+	if (!qs)
+		return;
+	atomic_store(&qs->stop, 1);
+	amd_rq_stop(qs->q);
+	if (!qs->joined)
+		pthread_join(qs->thread, NULL);
+	queued_free(qs);
+}
+
+int amd_queued_start(amd_parse_fn parse, const struct amd_input *in, int events,
+		     void **state)
 {
 	struct queued *qs = calloc(1, sizeof *qs);
 	if (!qs || !(qs->q = amd_rq_new(sizeof(struct rec), 8192, 48))) {
 		free(qs);
-		return amd_fail(err, "%s: out of memory", in->path);
+		return -1;
 	}
 	qs->parse = parse;
 	qs->in = *in;
-	if (pthread_create(&qs->thread, NULL, parse_all, qs) == 0) {
-		qs->threaded = 1;
-	} else {
-		amd_rq_free(qs->q);
-		if (!(qs->q = amd_rq_new(sizeof(struct rec), 8192, 0))) {
-			free(qs);
-			return amd_fail(err, "%s: out of memory", in->path);
-		}
-		parse_all(qs);
+	atomic_init(&qs->stop, 0);
+	qs->in.stop = &qs->stop;
+	qs->events = events;
+	if (pthread_create(&qs->thread, NULL, parse_all, qs) != 0) {
+		queued_free(qs);
+		return -1;
 	}
 	*state = qs;
 	return 0;
+}
+
+/* A call record made on sink (a NULL callback ignores its fact). */
+static int call(const struct call *c, struct amd_sink *s, struct amd_err *err)
+{
+	switch (c->kind) {
+	case CALL_TRACE:
+		return s->trace ? s->trace(s, c->a.trace, err) : 0;
+	case CALL_STACK:
+		return s->stack ? s->stack(s, c->a.stack, err) : 0;
+	case CALL_NAMES:
+		return s->names ? s->names(s, c->a.names.v, c->a.names.n, err) : 0;
+	}
+	return 0;
+}
+
+/* A copied fact (body: the records after its header) made on sink. */
+static int copied(enum rec_kind kind, const void *body, struct amd_sink *s, struct amd_err *err)
+{
+	const struct op_rec *o = body;
+	switch (kind) {
+	case REC_OP:
+		return s->op_average ? s->op_average(s, o->name, o->rank, o->self_us, o->total_us,
+						     o->calls, err)
+				     : 0;
+	case REC_GPU:
+		return s->gpu_sample ? s->gpu_sample(s, body, err) : 0;
+	case REC_STACK:
+		return s->stack ? s->stack(s, body, err) : 0;
+	case REC_EVENT:
+		return s->trace_event ? s->trace_event(s, body, err) : 0;
+	case REC_REGION:
+		return s->region ? s->region(s, body, err) : 0;
+	case REC_REGION_CALL:
+		return s->region_call ? s->region_call(s, body, err) : 0;
+	default:
+		return 0;
+	}
 }
 
 static int replay(const struct rec *r, struct amd_sink *sink, struct amd_err *err)
@@ -256,26 +500,35 @@ static int replay(const struct rec *r, struct amd_sink *sink, struct amd_err *er
 		return sink->link ? sink->link(sink, r->u.o.u.link->ext_id, r->u.o.u.link->name,
 					       r->u.o.u.link->sweep, err)
 				  : 0;
+	case REC_CALL:
+		return call(r->u.o.u.call, sink, err);
+	default:
+		return copied(r->u.o.kind, r + 1, sink, err);
 	}
-	return 0;
 }
 
-void amd_queued_wait(void *state)
+int amd_queued_wait(void *state, int whole)
 {
-	amd_rq_wait_full(((struct queued *)state)->q);
+	struct amd_rq *q = ((struct queued *)state)->q;
+	return whole ? amd_rq_wait_full(q) : amd_rq_wait_ready(q);
 }
 
-int amd_queued_emit(void *state, const struct amd_input *in, struct amd_sink *sink,
-		    struct amd_err *err)
+int amd_queued_emit(void *state, struct amd_sink *sink, struct amd_err *err)
 {
-	(void)in;
 	struct queued *qs = state;
 	const struct rec *r;
-	while ((r = amd_rq_get(qs->q)))
+	while ((r = amd_rq_get(qs->q))) {
 		if (replay(r, sink, err) < 0) {
 			amd_rq_stop(qs->q);
 			return -1;
 		}
+		if (r->key == OTHER && r->u.o.kind == REC_CALL)
+			amd_rq_ack(qs->q);
+		else if (r->key == OTHER && r->u.o.more)
+			amd_rq_skip(qs->q, r->u.o.more);
+	}
+	pthread_join(qs->thread, NULL);
+	qs->joined = 1;
 	/* the queue ended: the thread set rc and err before it ended it */
 	if (qs->rc != 0)
 		*err = qs->err;

@@ -2,9 +2,12 @@
  * mutex and one condition variable; the producer fills a chunk of its
  * own and publishes it whole, the consumer reads a chunk of its own, so
  * the lock is taken once a chunk, not once a record. A bounded queue's
- * chunks are cut from one region in huge pages (huge_map.h), touched as
- * they are first used: 16 MB of chunks in 4 KB pages were 4,000 page
- * faults, a sixth of the parsing thread's CPU on a 1.2 M-point mlflow.db. */
+ * chunks past its first four are cut from one region in huge pages
+ * (huge_map.h), mapped when the fifth is needed and touched as they are
+ * first used: 16 MB of chunks in 4 KB pages were 4,000 page faults, a
+ * sixth of the parsing thread's CPU on a 1.2 M-point mlflow.db; the
+ * first four come from malloc, so that the queue of a small input (every
+ * unit has one) maps no huge page. */
 #include "rec_queue.h"
 
 #include <pthread.h>
@@ -12,6 +15,8 @@
 #include <stdlib.h>
 
 #include "huge_map.h"
+
+#define RQ_SMALL 4 /* chunks from malloc before the region is mapped */
 
 struct chunk {
 	struct chunk *next;
@@ -23,14 +28,16 @@ struct amd_rq {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	size_t rec, per, max, nchunks;
-	unsigned char *region; /* max chunks of chunk_bytes, or NULL: malloc */
+	unsigned char *region; /* chunks past RQ_SMALL, or NULL: malloc */
 	size_t region_len, chunk_bytes;
+	int no_region;         /* the region could not be mapped */
 	struct chunk *head, *tail; /* published, oldest first */
 	struct chunk *spare;       /* given back by the consumer */
 	struct chunk *fill;        /* the producer's */
 	struct chunk *cur;         /* the consumer's */
 	size_t pos;
 	int ended, stopped;
+	int calling, acked; /* amd_rq_call's producer waits until acked */
 };
 
 struct amd_rq *amd_rq_new(size_t rec, size_t per, size_t max)
@@ -43,22 +50,33 @@ struct amd_rq *amd_rq_new(size_t rec, size_t per, size_t max)
 	q->max = max;
 	q->chunk_bytes = sizeof(struct chunk) + q->rec * q->per;
 	q->chunk_bytes = (q->chunk_bytes + 63) / 64 * 64;
-	if (q->max && q->chunk_bytes <= SIZE_MAX / 2 / q->max) {
-		q->region_len = (q->chunk_bytes * q->max + AMD_HUGE_PAGE - 1) / AMD_HUGE_PAGE *
-				AMD_HUGE_PAGE;
-		q->region = amd_huge_alloc(q->region_len); /* NULL: chunks from malloc */
-	}
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);
 	return q;
 }
 
-/* The next new chunk: the region's next one, or malloc's. */
+/* The next new chunk: the first RQ_SMALL from malloc (a small input's
+ * queue maps no huge page: every unit of a sweep has a queue), then the
+ * region's, mapped when first needed (NULL there: malloc's). */
 static struct chunk *new_chunk(struct amd_rq *q)
 {
-	if (q->region)
-		return (struct chunk *)(q->region + q->chunk_bytes * q->nchunks);
+	if (q->nchunks >= RQ_SMALL && q->max && !q->region && !q->no_region &&
+	    q->chunk_bytes <= SIZE_MAX / 2 / q->max) {
+		q->region_len = (q->chunk_bytes * (q->max - RQ_SMALL) + AMD_HUGE_PAGE - 1) /
+				AMD_HUGE_PAGE * AMD_HUGE_PAGE;
+		q->region = amd_huge_alloc(q->region_len);
+		q->no_region = !q->region;
+	}
+	if (q->region && q->nchunks >= RQ_SMALL)
+		return (struct chunk *)(q->region + q->chunk_bytes * (q->nchunks - RQ_SMALL));
 	return malloc(q->chunk_bytes);
+}
+
+/* c is one of the region's (not malloc's). */
+static int in_region(const struct amd_rq *q, const struct chunk *c)
+{
+	const unsigned char *p = (const unsigned char *)c;
+	return q->region && p >= q->region && p < q->region + q->region_len;
 }
 
 /* Under the lock: a chunk for the producer (a spare, or a new one while
@@ -110,12 +128,59 @@ void *amd_rq_put(struct amd_rq *q)
 	return q->fill->data + q->rec * q->fill->n++;
 }
 
+void *amd_rq_put_n(struct amd_rq *q, size_t n)
+{
+	if (n == 0 || n > q->per)
+		return NULL;
+	if (!q->fill || q->fill->n + n > q->per) {
+		pthread_mutex_lock(&q->mu);
+		if (q->fill)
+			publish(q); /* a chunk's n says where its records end */
+		q->fill = take_chunk(q);
+		pthread_mutex_unlock(&q->mu);
+		if (!q->fill)
+			return NULL;
+	}
+	void *p = q->fill->data + q->rec * q->fill->n;
+	q->fill->n += n;
+	return p;
+}
+
+void amd_rq_skip(struct amd_rq *q, size_t n)
+{
+	q->pos += n;
+}
+
 int amd_rq_stopped(struct amd_rq *q)
 {
 	pthread_mutex_lock(&q->mu);
 	int s = q->stopped;
 	pthread_mutex_unlock(&q->mu);
 	return s;
+}
+
+int amd_rq_call(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	if (q->fill && q->fill->n)
+		publish(q);
+	q->calling = 1;
+	q->acked = 0;
+	pthread_cond_broadcast(&q->cv);
+	while (!q->acked && !q->stopped)
+		pthread_cond_wait(&q->cv, &q->mu);
+	int rc = q->acked ? 0 : -1;
+	q->calling = 0;
+	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
+void amd_rq_ack(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->acked = 1;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
 }
 
 void amd_rq_end(struct amd_rq *q)
@@ -151,13 +216,33 @@ const void *amd_rq_get(struct amd_rq *q)
 	return q->cur && q->cur->n ? q->cur->data + q->rec * q->pos++ : NULL;
 }
 
-void amd_rq_wait_full(struct amd_rq *q)
+/* Under the lock: every chunk of a bounded queue handed over, none back. */
+static int full(const struct amd_rq *q)
+{
+	return q->max && q->nchunks >= q->max && !q->spare && !q->fill;
+}
+
+/* Waits until the producer ended, waits in a call, or the queue is full
+ * (or, with any, holds a chunk handed over); 1 when the producer has
+ * neither ended nor waits in a call: it still produces, or waits for room. */
+static int wait_for(struct amd_rq *q, int any)
 {
 	pthread_mutex_lock(&q->mu);
-	while (!q->ended && !q->stopped &&
-	       !(q->max && q->nchunks >= q->max && !q->spare && !q->fill))
+	while (!q->ended && !q->stopped && !q->calling && !full(q) && !(any && q->head))
 		pthread_cond_wait(&q->cv, &q->mu);
+	int rc = !q->ended && !q->stopped && !q->calling;
 	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
+int amd_rq_wait_full(struct amd_rq *q)
+{
+	return wait_for(q, 0);
+}
+
+int amd_rq_wait_ready(struct amd_rq *q)
+{
+	return wait_for(q, 1);
 }
 
 void amd_rq_stop(struct amd_rq *q)
@@ -168,11 +253,17 @@ void amd_rq_stop(struct amd_rq *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
+static void free_chunk(struct amd_rq *q, struct chunk *c)
+{
+	if (c && !in_region(q, c))
+		free(c);
+}
+
 static void free_list(struct amd_rq *q, struct chunk *c)
 {
-	while (c && !q->region) {
+	while (c) {
 		struct chunk *next = c->next;
-		free(c);
+		free_chunk(q, c);
 		c = next;
 	}
 }
@@ -183,10 +274,8 @@ void amd_rq_free(struct amd_rq *q)
 		return;
 	free_list(q, q->head);
 	free_list(q, q->spare);
-	if (!q->region) {
-		free(q->fill);
-		free(q->cur);
-	}
+	free_chunk(q, q->fill);
+	free_chunk(q, q->cur);
 	amd_huge_free(q->region, q->region_len);
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->cv);

@@ -1,6 +1,6 @@
 # mlflow_db_stream.sh — mlflow.db is read on a thread of its own into a
 # bounded queue (48 chunks of 8,192 records) that the store drains
-# (amd_format.queued: lib/ingest/queued_sink.c, rec_queue.c). A database with more
+# (every format's parse: lib/ingest/queued_sink.c, rec_queue.c). A database with more
 # points than the queue holds: every point arrives (count and sums equal
 # sqlite3's over MLflow's own table); re-ingesting it unchanged stops a
 # reader waiting for room and leaves the store as it was; a bad value in

@@ -241,7 +241,7 @@ test_expect_success SQLITE3 '12 cut points through a real trace: exit 2 with the
 '
 
 # the engine reads a trace on a second thread while it hashes the file
-# (engine_overlap.c), and past 8,192 events aggregates it on a third
+# (engine_overlap.c, as every format's parse), and past 8,192 events aggregates it on a third
 # (trace_pipe.c: every H100 trace of gpu-batch-sweep is past it);
 # AMDAHL_OVERLAP=0 reads it after the hash and aggregates each event as it
 # is read, on one thread: both stores hold the same rows (ingest and migration times aside;

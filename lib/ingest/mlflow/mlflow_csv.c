@@ -101,6 +101,14 @@ static int check_width(const struct amd_csv *c, size_t want, struct amd_err *err
 			c->path, c->line, c->n, c->n == 1 ? "" : "s", want);
 }
 
+/* A table that ends after its header: a file cut short (an export of
+ * no run, or of no point, is not one amdahl reads). */
+static int no_rows(const struct amd_csv *c, struct amd_err *err)
+{
+	return amd_fail(err, "%s: line %d: a header and no rows (truncated file?)", c->path,
+			c->line + 1);
+}
+
 static const char *cell(const struct amd_csv *c, int i)
 {
 	return i >= 0 ? c->field[i] : "";
@@ -189,12 +197,15 @@ static int parse_runs_table(struct amd_csv *c, struct amd_sink *sink, struct amd
 	char **hdr = copy_header(c);
 	if (!hdr)
 		return amd_fail(err, "%s: out of memory", c->path);
-	int rc, ret = 0;
+	int rc, ret = 0, rows = 0;
 	while (ret == 0 && (rc = amd_csv_next(c, err)) == 1) {
 		ret = check_width(c, nh, err);
 		if (ret == 0)
 			ret = runs_row(c, (const char *const *)hdr, nh, col, sink, err);
+		rows++;
 	}
+	if (ret == 0 && rc == 0 && rows == 0)
+		ret = no_rows(c, err);
 	free_header(hdr, nh);
 	return ret < 0 || rc < 0 ? -1 : 0;
 }
@@ -238,12 +249,15 @@ static int parse_points(struct amd_csv *c, struct amd_sink *sink, struct amd_err
 			return -1;
 	size_t nh = c->n;
 	char *current = NULL;
-	int rc, ret = 0;
+	int rc, ret = 0, rows = 0;
 	while (ret == 0 && (rc = amd_csv_next(c, err)) == 1) {
 		ret = check_width(c, nh, err);
 		if (ret == 0)
 			ret = points_row(c, col, &current, sink, err);
+		rows++;
 	}
+	if (ret == 0 && rc == 0 && rows == 0)
+		ret = no_rows(c, err);
 	free(current);
 	return ret < 0 || rc < 0 ? -1 : 0;
 }
@@ -272,5 +286,4 @@ const struct amd_format amd_fmt_mlflow_csv = {
 	.variants = "MLflow CSV exports: mlflow experiments csv, itwinai download-mlflow-data",
 	.detect = detect,
 	.parse = parse,
-	.queued = 1, /* parsed on a thread while hashed, then while written */
 };

@@ -203,6 +203,11 @@ static int metric_file(void *ctx, const char *path, const char *key, struct amd_
 		else
 			ret = metric_line(ctx, path, key, amd_lines_number(l), s, err);
 	}
+	/* MLflow ends every point's line: a last one without its newline is
+	 * a file cut short, whose last value may have lost digits */
+	if (ret == 0 && got == 0 && amd_lines_unended(l))
+		ret = amd_fail(err, "%s: line %ld: the last line has no end (truncated file?)", path,
+			       amd_lines_number(l));
 	amd_lines_close(l);
 	return ret < 0 || got < 0 ? -1 : 0;
 }
@@ -322,7 +327,6 @@ const struct amd_format amd_fmt_mlflow_run = {
 	.is_dir = 1,
 	.detect = detect,
 	.parse = parse,
-	.queued = 1, /* parsed on a thread while hashed, then while written */
 	.hash = hash,
 	.walk_into = "artifacts",
 	.walk_skip = walk_skip,

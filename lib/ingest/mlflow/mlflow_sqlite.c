@@ -394,5 +394,4 @@ const struct amd_format amd_fmt_mlflow_sqlite = {
 	.variants = "an MLflow SQLite backend (mlflow.db), read-only; one without runs: nothing to add",
 	.detect = detect,
 	.parse = parse,
-	.queued = 1, /* parsed on a thread while hashed, then while written */
 };

@@ -226,7 +226,8 @@ static int next(struct src *s, char **line, size_t *len, struct amd_err *err)
 {
 	int rc = amd_lines_next(s->l, line, len, err);
 	if (rc == 1 && memchr(*line, '\0', *len))
-		return amd_fail(err, "%s: a NUL byte: not a text table", s->path);
+		return amd_fail(err, "%s: line %ld: a NUL byte: not a text table", s->path,
+				amd_lines_number(s->l));
 	if (rc == 0) {
 		*line = s->empty;
 		s->empty[0] = '\0';

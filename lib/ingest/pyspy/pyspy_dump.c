@@ -65,7 +65,7 @@ static int thread_header(char *s)
 		return -1;
 	char *name = close + 1;
 	id[idl] = '\0';
-	if (strncmp(name, ": \"", 3) == 0 && name[strlen(name) - 1] == '"') {
+	if (strncmp(name, ": \"", 3) == 0 && strlen(name) >= 4 && name[strlen(name) - 1] == '"') {
 		name += 3;
 		name[strlen(name) - 1] = '\0';
 		memmove(s, id, idl);
@@ -146,6 +146,7 @@ static int parse_text(const struct amd_input *in, struct amd_sink *sink, struct 
 	int rc = acc ? amd_input_link(in, sink, err) : amd_fail(err, "out of memory");
 	int in_thread = 0;
 	long lineno = 0;
+	int ended = b.len == 0 || b.data[b.len - 1] == '\n'; /* before the lines are cut */
 	for (char *p = b.data; rc == 0 && p && *p;) {
 		char *nl = strchr(p, '\n');
 		if (nl)
@@ -153,6 +154,11 @@ static int parse_text(const struct amd_input *in, struct amd_sink *sink, struct 
 		rc = text_line(p, ++lineno, &st, acc, &in_thread, in->path, err);
 		p = nl ? nl + 1 : NULL;
 	}
+	/* py-spy ends every line it prints: a last one without its newline
+	 * is a file cut short (its frame may have lost its file and line) */
+	if (rc == 0 && !ended)
+		rc = amd_fail(err, "%s: line %ld: the last line has no end (truncated file?)",
+			      in->path, lineno);
 	if (rc == 0)
 		rc = add_thread(acc, &st, in->path, err);
 	rc = amd_pyspy_acc_finish(acc, rc, "no thread with frames", amd_pyspy_rate(in, 0), sink,

@@ -478,7 +478,8 @@ static void drop(void *state)
 }
 
 /* The whole file through yajl and the aggregator into a reader holding
- * the summary; the sink is not touched (engine_overlap.h). */
+ * the summary; the sink is not touched until the file is read (the
+ * engine's stop flag, in->stop, is checked per chunk meanwhile). */
 static struct reader *reader_new(const struct amd_input *in, int events, atomic_int *cancel,
 				 struct amd_err *err)
 {
@@ -552,8 +553,8 @@ static int emit(void *state, const struct amd_input *in, struct amd_sink *sink,
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	void *state;
-	if (read_trace(in, sink->trace_event != NULL, NULL, &state, err) < 0)
+	void *state = NULL;
+	if (read_trace(in, sink->trace_event != NULL, in->stop, &state, err) < 0)
 		return -1;
 	int rc = emit(state, in, sink, err);
 	drop(state);
@@ -607,7 +608,4 @@ const struct amd_format amd_fmt_torch_trace = {
 	.variants = "PyTorch profiler (Kineto) traces, torch 1.8-2.x, .json[.gz]; wrapped with other top-level keys first (metadata); other Chrome traces (TensorFlow, JAX, perfetto) refused",
 	.detect = detect,
 	.parse = parse,
-	.read = read_trace,
-	.emit = emit,
-	.drop = drop,
 };
