@@ -19,6 +19,7 @@
 #include "ch_ship.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
+#include "remote_ops.h"
 #include "user_sql.h"
 
 static void urls(void **state)
@@ -30,6 +31,10 @@ static void urls(void **state)
 	assert_true(amd_ch_is_url("clickhouse+https://h:1/db"));
 	assert_false(amd_ch_is_url("amdahl.db"));
 	assert_false(amd_ch_is_url("clickhouse.db"));
+	/* the one decision above the store: remote.c's table claims the URL */
+	assert_ptr_equal(amd_remote_find("clickhouse://h:1/db"), &amd_clickhouse_ops);
+	assert_ptr_equal(amd_remote_find("clickhouse+https://h:1/db"), &amd_clickhouse_ops);
+	assert_null(amd_remote_find("clickhouse.db"));
 	assert_int_equal(amd_ch_open("clickhouse://me@ch1.example:9123/sweeps_2", &ch, &err), 0);
 	assert_string_equal(amd_ch_database(ch), "sweeps_2");
 	assert_string_equal(amd_ch_name(ch), "clickhouse://me@ch1.example:9123/sweeps_2");
