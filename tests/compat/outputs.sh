@@ -124,8 +124,28 @@ fi
 npass=0 nfail=0
 failed=()
 
+# The outputs a change between the two builds alters on purpose, each with
+# its reason (tests/compat/intended.txt: "NAME<TAB>why" a line; against
+# the tag pre-redesign). A listed output that differs is "ok # intended";
+# one that no longer differs is reported too, so the list stays true.
+intended_why() {
+	[ -f "$here/intended.txt" ] || return 1
+	awk -F'\t' -v n="$1" '$1 == n { print $2; found = 1 } END { exit !found }' "$here/intended.txt"
+}
+
 # report NAME STATUS [DETAIL-FILE]
 report() {
+	local why
+	if why=$(intended_why "$1"); then
+		if [ "$2" = 0 ]; then
+			echo "# $1: listed in intended.txt but identical now"
+		else
+			npass=$((npass + 1))
+			echo "ok - $1 # intended: $why"
+			[ $verbose = 1 ] && [ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/#   /' "$3"
+			return 0
+		fi
+	fi
 	if [ "$2" = 0 ]; then
 		npass=$((npass + 1))
 		echo "ok - $1"
