@@ -2,9 +2,12 @@
  * (docs/design.md, "Regions"): a region is a named place — an operator,
  * a CUDA kernel, a collective, a Python function, an NVTX range, a CUDA
  * API call, a memory copy — of one kind, reported by one profiler, with
- * per run and rank its calls, self and total time and bytes. Parsers
- * report regions through the sink (sink.h); the store derives regions of
- * trace ops, collectives, operator averages and py-spy stacks itself. */
+ * per run and rank its calls, self and total time and bytes. Every
+ * reader reports its own regions through the sink (sink.h) — the trace
+ * reader its ops by Kineto category and its collectives
+ * (lib/ingest/trace/trace_regions.c), the py-spy readers their functions
+ * (pyspy_funcs.c), itwinai and key_averages their operators, cProfile,
+ * Nsight and the rest theirs; the store derives none. */
 #ifndef AMD_MODEL_REGION_H
 #define AMD_MODEL_REGION_H
 

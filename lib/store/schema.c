@@ -159,7 +159,7 @@ static const char v_metric_packed[] =
  * table per unit — quadratic in a sweep's files, and under the write
  * lock: a unit's state (writer.c, amd_store_source_state: its path or
  * the same sha256 under another path) twice per unit; deriving a unit's
- * regions (writer_regions.c) and replacing or forgetting a source,
+ * regions (then writer_regions.c) and replacing or forgetting a source,
  * which select its traces and operator averages by source_id. IF NOT
  * EXISTS: a store rebuilt at an older version by a test may hold them. */
 static const char v_source_lookup[] =

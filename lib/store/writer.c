@@ -4,9 +4,9 @@
  * ingested it meanwhile) and replaces an older version of the same
  * path; this file writes sources, runs, params, tags and links,
  * writer_metrics.c metric series, writer_profile.c what profilers
- * leave, writer_regions.c regions (and, at the end, the regions of
- * those profiler facts); then run_columns.c
- * derives each touched run's strategy, n, nodes, rank and repeat. */
+ * leave, writer_regions.c the regions readers report; then
+ * run_columns.c derives each touched run's strategy, n, nodes, rank and
+ * repeat. */
 #include "writer.h"
 #include "writer_sink.h"
 
@@ -606,7 +606,7 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 		return -1;
 	}
 	if (!ss->skip && (writer_metrics_flush(ss, err) < 0 || writer_gpus_flush(ss, err) < 0 ||
-			  writer_regions_derive(ss, err) < 0)) {
+			  writer_held_flush(ss, err) < 0 || writer_stacks_flush(ss, err) < 0)) {
 		amd_store_sink_abort(ss);
 		return -1;
 	}
