@@ -32,6 +32,18 @@
 #define AMD_REGION_DEVICE "device"         /* a GPU by name: self = busy,
 					      total = the profiled window */
 
+/* What a trace says of a region beyond the common shape: its own word
+ * for the region's class (Kineto's event category; NULL when none), its
+ * shortest and longest call, and its place among the trace's ops (the
+ * order the trace first names them in, from 1), which orders equals in a
+ * listing. `trace show` lists a trace's regions that carry one as the
+ * trace's ops. */
+struct amd_region_detail {
+	const char *category;
+	int64_t min_ns, max_ns;
+	int64_t seq;
+};
+
 /* One region of one rank. Numbers the source lacks are -1. */
 struct amd_region_rec {
 	const char *name, *kind;
@@ -47,6 +59,7 @@ struct amd_region_rec {
 	int64_t calls, prim_calls; /* prim_calls: calls not made recursively */
 	int64_t self_ns, total_ns;
 	int64_t bytes;
+	const struct amd_region_detail *detail; /* NULL: none */
 };
 
 /* A caller edge (cProfile): how much of callee's time came through

@@ -1,9 +1,12 @@
 /* trace_regions.c — a Kineto trace's regions (trace_regions.h): the
  * table of Kineto's categories and the region kind each stands for, and
- * the region rows of a trace summary's ops and collectives. Ops are
- * reported category by category in the table's order (then every other
- * category's), collectives by name in byte order. */
+ * the region rows of a trace summary's ops (category by category in the
+ * table's order, each with its detail) and collectives (by name in byte
+ * order), and
+ * the categories whose ops a listing by self time leaves out
+ * (trace_ops.h). */
 #include "trace_regions.h"
+#include "trace_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,8 @@ static const struct {
 	{"Trace", AMD_REGION_STEP}, /* "PyTorch Profiler (0)": the profiler's own span */
 };
 #define N_CAT_KINDS (sizeof cat_kinds / sizeof cat_kinds[0])
+
+const char *const amd_trace_spanning_cats[] = {"Trace", "gpu_user_annotation", NULL};
 
 /* cat's place in cat_kinds, N_CAT_KINDS for any other (or none). */
 static size_t cat_place(const char *cat)
@@ -53,25 +58,30 @@ const char *amd_trace_region_kind(const char *cat, const char *name)
 
 static int region(struct amd_sink *sink, const struct amd_trace_summary *s, const char *name,
 		  const char *kind, int64_t calls, int64_t self_ns, int64_t total_ns,
-		  int64_t bytes, struct amd_err *err)
+		  int64_t bytes, const struct amd_region_detail *detail, struct amd_err *err)
 {
 	struct amd_region_rec r = {
 		.name = name, .kind = kind, .profiler = PROFILER, .rank = s->rank, .device = -1,
 		.calls = calls, .prim_calls = calls, .self_ns = self_ns, .total_ns = total_ns,
-		.bytes = bytes,
+		.bytes = bytes, .detail = detail,
 	};
 	return sink->region(sink, &r, err);
 }
 
+/* Every op, category by category in cat_kinds' order (then every other
+ * category's), each with its detail: category, shortest and longest
+ * call, and its place in the aggregator's order. The rows' order is the
+ * one the sums over a sweep's regions (lib/store/region_join.c) take. */
 static int emit_ops(const struct amd_trace_summary *s, struct amd_sink *sink,
 		    struct amd_err *err)
 {
 	for (size_t k = 0; k <= N_CAT_KINDS; k++)
 		for (size_t i = 0; i < s->n_ops; i++) {
 			const struct amd_trace_op *o = &s->ops[i];
+			struct amd_region_detail d = {o->cat, o->min_ns, o->max_ns, (int64_t)i + 1};
 			if (cat_place(o->cat) == k &&
 			    region(sink, s, o->name, amd_trace_region_kind(o->cat, o->name),
-				   o->count, o->self_ns, o->total_ns, -1, err) < 0)
+				   o->count, o->self_ns, o->total_ns, -1, &d, err) < 0)
 				return -1;
 		}
 	return 0;
@@ -114,7 +124,7 @@ static int emit_colls(const struct amd_trace_summary *s, struct amd_sink *sink,
 			rc = region(sink, s, v[i]->name,
 				    is_profiler_step(v[i]->name) ? AMD_REGION_STEP
 								 : AMD_REGION_COLLECTIVE,
-				    calls, ns, ns, bytes, err);
+				    calls, ns, ns, bytes, NULL, err);
 	}
 	free(v);
 	return rc;
