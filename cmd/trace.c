@@ -282,7 +282,8 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 		struct amd_trace_op_view *ops = NULL;
 		size_t ns = 0, no = 0;
 		if (amd_trace_steps(ctx->store, v[i].id, &st, &ns, &err) < 0 ||
-		    amd_trace_top_ops(ctx->store, v[i].id, top, &ops, &no, &err) < 0)
+		    amd_trace_top_ops(ctx->store, v[i].id, top, amd_trace_spanning_cats, &ops,
+				      &no, &err) < 0)
 			rc = cmd_error("trace", "%s", err.msg);
 		else if (json) {
 			cJSON *t = trace_json(&v[i], st, ns, ops, no);

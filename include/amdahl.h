@@ -21,6 +21,7 @@
 
 /* ingest: walking paths, the format table, the engine */
 #include "ingest.h"
+#include "trace_ops.h"
 
 /* the store: opening, the ingest target, run selection and the queries
  * the commands read */

@@ -55,7 +55,8 @@ struct op_rec {
 _Static_assert(sizeof(struct amd_run_rec) == 72, "struct amd_run_rec changed: see q_run");
 _Static_assert(sizeof(struct amd_gpu_sample) == 56 && sizeof(struct amd_region_call) == 48,
 	       "struct amd_gpu_sample or amd_region_call changed: see q_gpu_sample, q_region_call");
-_Static_assert(sizeof(struct amd_region_rec) == 104, "struct amd_region_rec changed: see copy_region");
+_Static_assert(sizeof(struct amd_region_rec) == 112 && sizeof(struct amd_region_detail) == 32,
+	       "struct amd_region_rec or amd_region_detail changed: see copy_region");
 _Static_assert(sizeof(struct amd_trace_event_rec) == 56, "struct amd_trace_event_rec changed: see q_trace_event");
 _Static_assert(sizeof(struct amd_stack_rec) == 48 && sizeof(struct amd_stack_frame) == 24,
 	       "struct amd_stack_rec changed: see q_stack");
@@ -335,10 +336,18 @@ static int q_trace_event(struct amd_sink *s, const struct amd_trace_event_rec *e
 	return intern(qs, e->name, &c->name) < 0 ? oom(qs, err) : 0;
 }
 
+/* c has room for a detail right after it when r has one (q_region). */
 static int copy_region(struct queued *qs, const struct amd_region_rec *r,
 		       struct amd_region_rec *c)
 {
 	*c = *r;
+	if (r->detail) {
+		struct amd_region_detail *d = (struct amd_region_detail *)(c + 1);
+		*d = *r->detail;
+		c->detail = d;
+		if (intern(qs, r->detail->category, &d->category) < 0)
+			return -1;
+	}
 	return intern(qs, r->name, &c->name) < 0 || intern(qs, r->kind, &c->kind) < 0 ||
 			       intern(qs, r->profiler, &c->profiler) < 0 ||
 			       intern(qs, r->file, &c->file) < 0
@@ -346,11 +355,13 @@ static int copy_region(struct queued *qs, const struct amd_region_rec *r,
 		       : 0;
 }
 
+/* A region and, when it has one, its detail side by side. */
 static int q_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err)
 {
 	struct queued *qs = s->ctx;
 	struct amd_region_rec *c = NULL;
-	if (put_body(qs, REC_REGION, sizeof *c, (void **)&c, err) != 0)
+	size_t bytes = sizeof *c + (r->detail ? sizeof *r->detail : 0);
+	if (put_body(qs, REC_REGION, bytes, (void **)&c, err) != 0)
 		return -1;
 	return copy_region(qs, r, c) < 0 ? oom(qs, err) : 0;
 }

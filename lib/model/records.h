@@ -32,7 +32,9 @@ struct amd_trace_summary {
 	int has_gpu;
 	double comp_fraction;         /* itwinai's computation fraction, NAN if none */
 	int64_t phase_ns[AMD_PHASE_COUNT];
-	const struct amd_trace_op *ops;
+	const struct amd_trace_op *ops; /* the aggregator's per-op totals; the
+					   trace reader reports each as a region
+					   (the store keeps them so, not here) */
 	size_t n_ops;
 	const struct amd_trace_step *steps;
 	size_t n_steps;

@@ -2,9 +2,12 @@
  * (docs/design.md, "Regions"): a region is a named place — an operator,
  * a CUDA kernel, a collective, a Python function, an NVTX range, a CUDA
  * API call, a memory copy — of one kind, reported by one profiler, with
- * per run and rank its calls, self and total time and bytes. Parsers
- * report regions through the sink (sink.h); the store derives regions of
- * trace ops, collectives, operator averages and py-spy stacks itself. */
+ * per run and rank its calls, self and total time and bytes. Every
+ * reader reports its own regions through the sink (sink.h) — the trace
+ * reader its ops by Kineto category and its collectives
+ * (lib/ingest/trace/trace_regions.c), the py-spy readers their functions
+ * (pyspy_funcs.c), itwinai and key_averages their operators, cProfile,
+ * Nsight and the rest theirs; the store derives none. */
 #ifndef AMD_MODEL_REGION_H
 #define AMD_MODEL_REGION_H
 
@@ -29,6 +32,18 @@
 #define AMD_REGION_DEVICE "device"         /* a GPU by name: self = busy,
 					      total = the profiled window */
 
+/* What a trace says of a region beyond the common shape: its own word
+ * for the region's class (Kineto's event category; NULL when none), its
+ * shortest and longest call, and its place among the trace's ops (the
+ * order the trace first names them in, from 1), which orders equals in a
+ * listing. `trace show` lists a trace's regions that carry one as the
+ * trace's ops. */
+struct amd_region_detail {
+	const char *category;
+	int64_t min_ns, max_ns;
+	int64_t seq;
+};
+
 /* One region of one rank. Numbers the source lacks are -1. */
 struct amd_region_rec {
 	const char *name, *kind;
@@ -44,6 +59,7 @@ struct amd_region_rec {
 	int64_t calls, prim_calls; /* prim_calls: calls not made recursively */
 	int64_t self_ns, total_ns;
 	int64_t bytes;
+	const struct amd_region_detail *detail; /* NULL: none */
 };
 
 /* A caller edge (cProfile): how much of callee's time came through

@@ -63,13 +63,6 @@ const struct ch_table amd_ch_tables[] = {
 	 "trace_id Int64, phase_id Int64, ns Int64", "(src, trace_id)",
 	 "trace_id,phase_id,ns", "cdp",
 	 "SELECT p.trace_id, " KEY("p.phase_id") ", p.ns, ?1 FROM trace_phase p"},
-	{1, "trace_op", "trace_id IN (SELECT id FROM main.trace WHERE source_id = $S)",
-	 "trace_id Int64, name_id Int64, cat_id " I64N ", count " I64N
-	 ", total_ns " I64N ", self_ns " I64N ", min_ns " I64N ", max_ns " I64N,
-	 "(src, trace_id)", "trace_id,name_id,cat_id,count,total_ns,self_ns,min_ns,max_ns",
-	 "cddppppp",
-	 "SELECT o.trace_id, " KEY("o.name_id") ", " KEY("o.cat_id") ", o.count, o.total_ns,"
-	 " o.self_ns, o.min_ns, o.max_ns, ?1 FROM trace_op o ORDER BY o.rowid"},
 	{1, "trace_step", "trace_id IN (SELECT id FROM main.trace WHERE source_id = $S)",
 	 "trace_id Int64, step Int64, start_ns " I64N ", dur_ns " I64N,
 	 "(src, trace_id, step)", "trace_id,step,start_ns,dur_ns", "cppp",
@@ -126,6 +119,13 @@ const struct ch_table amd_ch_tables[] = {
 	 "source_id,caller_key,callee_key,calls,prim_calls,self_ns,total_ns", "spppppp",
 	 "SELECT ?1, c.caller_key, c.callee_key, c.calls, c.prim_calls, c.self_ns, c.total_ns, ?1"
 	 " FROM region_call c ORDER BY c.rowid"},
+	/* a trace op's detail (schema 4: trace_op's rows are regions now;
+	 * the trace_op table an older server holds is read no more) */
+	{4, "region_detail", "region_id IN (SELECT id FROM main.region WHERE source_id = $S)",
+	 "region_id Int64, category_id " I64N ", min_ns " I64N ", max_ns " I64N ", seq " I64N,
+	 "(src, region_id)", "region_id,category_id,min_ns,max_ns,seq", "cdppp",
+	 "SELECT d.region_id, " KEY("d.category_id") ", d.min_ns, d.max_ns, d.seq, ?1"
+	 " FROM region_detail d ORDER BY d.region_id"},
 	{2, "trace_memory", "trace_id IN (SELECT id FROM main.trace WHERE source_id = $S)",
 	 "trace_id Int64, device_type Int64, device_id Int64, from_totals Int64, peak_allocated "
 	 I64N ", peak_reserved " I64N ", events Int64", "(src, trace_id)",

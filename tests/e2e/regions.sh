@@ -1,5 +1,5 @@
 #!/bin/bash
-# Regions end to end: the region rows the store derives from traces
+# Regions end to end: the region rows the readers report for traces
 # (ops by Kineto category, collectives), itwinai operator averages and
 # py-spy stacks, checked against the independent readings of the same
 # files (tests/oracle/regions_oracle.py); a run, a sweep per

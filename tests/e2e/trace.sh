@@ -53,7 +53,7 @@ test_expect_success SQLITE3 'every trace: window, phases, steps, ops (count/tota
 # self time leaves out every event nested in an op on its thread, runtime
 # calls included: the host ops' self times never add up to more than the
 # threads' busy time (thread_busy.py: the union of each thread's events)
-HOST_SELF="SELECT coalesce(sum(o.self_ns), 0) FROM trace_op o LEFT JOIN dict c ON c.id=o.cat_id JOIN trace t ON t.id=o.trace_id JOIN source s ON s.id=t.source_id WHERE lower(coalesce(c.s, '')) NOT IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'memcpy', 'memset', 'gpu_user_annotation', 'ac2g', 'trace') AND s.path="
+HOST_SELF="SELECT coalesce(sum(o.self_ns), 0) FROM region o JOIN region_detail d ON d.region_id=o.id LEFT JOIN dict c ON c.id=d.category_id JOIN trace t ON t.source_id=o.source_id AND t.rank IS o.rank JOIN source s ON s.id=t.source_id WHERE lower(coalesce(c.s, '')) NOT IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'memcpy', 'memset', 'gpu_user_annotation', 'ac2g', 'trace') AND s.path="
 test_expect_success SQLITE3,PYTHON 'every trace: host ops'\'' self times sum to at most the threads'\'' busy time' '
 	bad=0
 	for f in $(find "$CPU" "$GPU" -name "*.pt.trace.json.gz" | sort); do

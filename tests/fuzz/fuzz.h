@@ -51,7 +51,7 @@ static inline char *fuzz_write(const char *dir, const char *name, const void *p,
 }
 
 struct fuzz_counts {
-	size_t runs, params, tags, metrics, links, traces, ops, gpus, stacks;
+	size_t runs, params, tags, metrics, links, traces, ops, gpus, stacks, regions;
 };
 
 #define FUZZ_REQUIRE(c)                                                     \
@@ -126,6 +126,16 @@ static inline int count_stack(struct amd_sink *s, const struct amd_stack_rec *r,
 	return 0;
 }
 
+/* A region as every reader must report it: named, of a kind, by a
+ * profiler; a detail's category may be missing. */
+static inline int count_region(struct amd_sink *s, const struct amd_region_rec *r,
+			       struct amd_err *e)
+{
+	FUZZ_REQUIRE(r && r->name && r->kind && r->profiler);
+	((struct fuzz_counts *)s->ctx)->regions++;
+	return 0;
+}
+
 static inline struct amd_sink fuzz_counting_sink(struct fuzz_counts *c)
 {
 	memset(c, 0, sizeof *c);
@@ -133,6 +143,7 @@ static inline struct amd_sink fuzz_counting_sink(struct fuzz_counts *c)
 		.ctx = c, .run = count_run, .param = count_param, .tag = count_tag,
 		.metric = count_metric, .link = count_link, .trace = count_trace,
 		.op_average = count_op, .gpu_sample = count_gpu, .stack = count_stack,
+		.region = count_region,
 	};
 }
 

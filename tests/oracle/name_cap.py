@@ -125,13 +125,14 @@ def check(store, kinds):
     if "ops" in kinds:
         expected = [cap(LONG[k]) for k in sorted(set(TRACE_NAMES))]
         got = [r[0] for r in db.execute(
-            "SELECT DISTINCT d.s FROM trace_op o JOIN dict d ON d.id = o.name_id"
-            " WHERE length(d.s) > 1000")]
+            "SELECT DISTINCT d.s FROM region o JOIN region_detail x ON x.region_id = o.id"
+            " JOIN dict d ON d.id = o.name_id WHERE length(d.s) > 1000")]
         want("trace op names", got, expected)
         # B is in both traces under one dict entry; A and C once per trace
         per = dict(db.execute(
-            "SELECT d.s, count(DISTINCT o.trace_id) FROM trace_op o JOIN dict d"
-            " ON d.id = o.name_id WHERE length(d.s) > 1000 GROUP BY o.name_id"))
+            "SELECT d.s, count(DISTINCT o.source_id) FROM region o JOIN region_detail x"
+            " ON x.region_id = o.id JOIN dict d ON d.id = o.name_id WHERE length(d.s) > 1000"
+            " GROUP BY o.name_id"))
         traces = db.execute("SELECT count(*) FROM trace").fetchone()[0]
         if traces < 2 or any(v != traces for v in per.values()) or len(per) != 3:
             bad.append("names per trace: %s over %d traces" % (list(per.values()), traces))

@@ -1,6 +1,7 @@
 # trace_dump.sh — sourced helper (not a test): prints one stored trace the
-# way tests/oracle/trace_oracle.py prints a trace file. Read with test-lib's
-# q, so on both backends.
+# way tests/oracle/trace_oracle.py prints a trace file (its ops: the
+# trace's regions with a detail row). Read with test-lib's q, so on both
+# backends.
 # dump_trace STORE SOURCE_PATH
 dump_trace() {
   local db=$1 src=${2//\'/\'\'}
@@ -15,9 +16,11 @@ dump_trace() {
                 ELSE printf('fraction %.9f', comp_fraction) END FROM trace WHERE id=$t;
     SELECT printf('step %d %d %d', step, start_ns, dur_ns) FROM trace_step WHERE trace_id=$t ORDER BY step;
     SELECT 'op ' || n.s || char(9) || coalesce(c.s,'') || char(9) ||
-           printf('%d %d %d %d %d', o.count, o.total_ns, o.self_ns, o.min_ns, o.max_ns)
-      FROM trace_op o JOIN dict n ON n.id=o.name_id LEFT JOIN dict c ON c.id=o.cat_id
-      WHERE o.trace_id=$t ORDER BY n.s, coalesce(c.s,'');
+           printf('%d %d %d %d %d', g.calls, g.total_ns, g.self_ns, d.min_ns, d.max_ns)
+      FROM trace t JOIN region g ON g.source_id=t.source_id AND g.rank IS t.rank
+      JOIN region_detail d ON d.region_id=g.id JOIN dict n ON n.id=g.name_id
+      LEFT JOIN dict c ON c.id=d.category_id
+      WHERE t.id=$t ORDER BY n.s, coalesce(c.s,'');
     SELECT printf('coll %s %d %d %d %d %d', n.s, seq, start_ns, dur_ns, bytes, group_size)
       FROM trace_collective k JOIN dict n ON n.id=k.name_id WHERE k.trace_id=$t ORDER BY n.s, seq;"
 }

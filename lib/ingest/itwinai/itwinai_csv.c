@@ -5,7 +5,9 @@
  * op names are quoted when they hold commas). It lives under an MLflow
  * run's artifacts, so the walker's run hint says which run it belongs to
  * (--run otherwise). The rows are read whole before any is reported, so
- * that the store gets the op names at once (sink names). */
+ * that the store gets the op names at once (sink names). Each row is
+ * reported as an operator average and as a region of its device time
+ * (kind op_device, profiler torch-averages, ns). */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -101,19 +103,46 @@ static int row(const struct amd_csv *c, const struct cols *k, int rank_hint, str
 	return 0;
 }
 
+/* µs in ns as SQLite's CAST(round(us * 1000) AS INTEGER) makes them
+ * (half away from zero, clamped to int64); -1 for NaN or a negative. */
+static int64_t us_to_ns(double us)
+{
+	double ns = us * 1000;
+	if (isnan(ns) || ns < 0)
+		return -1;
+	if (ns >= 4503599627370496.0) /* 2^52: already a whole number */
+		return ns >= 9223372036854775807.0 ? INT64_MAX : (int64_t)ns;
+	return (int64_t)(ns + 0.5);
+}
+
+/* A row as a region: the op's device time (its kernels), per rank. */
+static int op_region(struct amd_sink *sink, const char *name, const struct op_row *r,
+		     struct amd_err *err)
+{
+	struct amd_region_rec rec = {
+		.name = name, .kind = AMD_REGION_OP_DEVICE, .profiler = "torch-averages",
+		.rank = r->rank, .device = -1, .calls = r->calls, .prim_calls = r->calls,
+		.self_ns = us_to_ns(r->self), .total_ns = us_to_ns(r->total), .bytes = -1,
+	};
+	return sink->region(sink, &rec, err);
+}
+
 /* Every row read first, so that the sink gets the op names at once (it
- * stores them sorted), then the rows in file order. */
+ * stores them sorted), then the rows in file order: each an operator
+ * average and a region. */
 static int emit(const struct rows *rs, struct amd_sink *sink, struct amd_err *err)
 {
-	if (!sink->op_average)
+	if (!sink->op_average && !sink->region)
 		return 0;
 	if (sink->names && rs->names.n > 1 &&
 	    sink->names(sink, (const char *const *)rs->names.s + 1, rs->names.n - 1, err) < 0)
 		return -1;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct op_row *r = &rs->v[i];
-		if (sink->op_average(sink, rs->names.s[r->name], r->rank, r->self, r->total,
-				     r->calls, err) < 0)
+		const char *name = rs->names.s[r->name];
+		if ((sink->op_average && sink->op_average(sink, name, r->rank, r->self, r->total,
+							  r->calls, err) < 0) ||
+		    (sink->region && op_region(sink, name, r, err) < 0))
 			return -1;
 	}
 	return 0;

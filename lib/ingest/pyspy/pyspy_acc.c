@@ -7,7 +7,8 @@
  * in the byte order of their frames' keys, which sends the merged stacks
  * to the sink in the order of their keys "process \x1d thread \x1d frame
  * \x1e frame …" (frame = name \x1f file \x1f line; the separator bytes
- * in texts read as '?'). */
+ * in texts read as '?'), then the regions of their functions
+ * (pyspy_funcs.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,6 +445,7 @@ struct emit {
 	struct amd_sink *sink;
 	const char *path;
 	struct amd_err *err;
+	struct amd_pyspy_funcs *funcs; /* the functions' regions (pyspy_funcs.c) */
 };
 
 /* Sends node's merged stack (st holds its frames). */
@@ -463,7 +465,11 @@ static int emit(const struct emit *x, const struct acc_node *e, struct amd_pyspy
 		.samples = e->counted + e->timed_samples + from_us,
 		.seconds = (double)e->counted / x->rate + e->timed_seconds + (double)e->us / 1e6,
 	};
-	return x->sink->stack ? x->sink->stack(x->sink, &r, x->err) : 0;
+	if (x->sink->stack && x->sink->stack(x->sink, &r, x->err) < 0)
+		return -1;
+	if (x->sink->region && amd_pyspy_funcs_count(x->funcs, &r) < 0)
+		return amd_fail(x->err, "%s: out of memory", x->path);
+	return 0;
 }
 
 struct at {
@@ -515,14 +521,18 @@ int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *s
 				AMD_PYSPY_MAX_RATE);
 	struct kids k = {0};
 	uint32_t *ctx_order = key_order(a, a->n_ctx, ctx_key);
-	int rc = ctx_order && children(a, &k) == 0 ? 0
-						   : amd_fail(err, "%s: out of memory", path);
-	struct emit x = {a, rate, sink, path, err};
+	struct emit x = {a, rate, sink, path, err, amd_pyspy_funcs_new()};
+	int rc = ctx_order && x.funcs && children(a, &k) == 0
+			 ? 0
+			 : amd_fail(err, "%s: out of memory", path);
 	struct amd_pyspy_stack st = {0};
 	struct at *stack = NULL;
 	size_t cap = 0;
 	for (size_t i = 0; i < a->n_ctx && rc == 0; i++)
 		rc = walk(&x, &k, &a->ctx[ctx_order[i]], &st, &stack, &cap);
+	if (rc == 0)
+		rc = amd_pyspy_funcs_emit(x.funcs, sink, err);
+	amd_pyspy_funcs_free(x.funcs);
 	free(stack);
 	amd_pyspy_stack_free(&st);
 	free(ctx_order);

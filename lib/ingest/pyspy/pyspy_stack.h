@@ -1,8 +1,9 @@
 /* pyspy_stack.h — what the py-spy parsers share: reading one frame's
  * text ("name (file:line)", "name (file)", bare), the root frames py-spy
  * adds with -s ("process PID:\"cmdline\"") and -t ("thread (TID): name"),
- * splitting a collapsed line "frame;frame;… COUNT", and an accumulator
- * that merges identical stacks before they go to the sink. */
+ * splitting a collapsed line "frame;frame;… COUNT", an accumulator
+ * that merges identical stacks before they go to the sink, and the
+ * regions of their functions. */
 #ifndef AMD_PYSPY_STACK_H
 #define AMD_PYSPY_STACK_H
 
@@ -82,6 +83,17 @@ size_t amd_pyspy_acc_count(const struct amd_pyspy_acc *a);
 int amd_pyspy_acc_finish(struct amd_pyspy_acc *a, int rc, const char *if_empty, double rate,
 			 struct amd_sink *sink, const char *path, struct amd_err *err);
 void amd_pyspy_acc_free(struct amd_pyspy_acc *a);
+
+/* The regions of a unit's Python functions (pyspy_funcs.c): each merged
+ * stack counted as it goes to the sink (self time for the leaf's
+ * function, total time once for every function in it), then one region
+ * per function (name and file; kind function, profiler py-spy).
+ * amd_pyspy_acc_flush does both; the texts must outlive the emit. */
+struct amd_pyspy_funcs;
+struct amd_pyspy_funcs *amd_pyspy_funcs_new(void);
+int amd_pyspy_funcs_count(struct amd_pyspy_funcs *f, const struct amd_stack_rec *r);
+int amd_pyspy_funcs_emit(struct amd_pyspy_funcs *f, struct amd_sink *sink, struct amd_err *err);
+void amd_pyspy_funcs_free(struct amd_pyspy_funcs *f);
 
 /* The sampling rate to use: --rate, else what the file says (0: says
  * nothing), else py-spy's default. */

@@ -24,6 +24,7 @@
 #include "trace_pipe.h"
 #include "trace_events.h"
 #include "trace_kineto.h"
+#include "trace_regions.h"
 #include "file.h"
 #include "num.h"
 
@@ -524,7 +525,8 @@ static int read_trace(const struct amd_input *in, int events, atomic_int *cancel
 	return 0;
 }
 
-/* The summary (and with --events the device events) to the sink. */
+/* The summary, its regions (trace_regions.h) and with --events the
+ * device events to the sink. */
 static int emit(void *state, const struct amd_input *in, struct amd_sink *sink,
 		struct amd_err *err)
 {
@@ -543,7 +545,8 @@ static int emit(void *state, const struct amd_input *in, struct amd_sink *sink,
 	if (sink->link &&
 	    sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err) < 0)
 		return -1;
-	if (sink->trace && sink->trace(sink, s, err) < 0)
+	if ((sink->trace && sink->trace(sink, s, err) < 0) ||
+	    amd_trace_emit_regions(s, sink, in->path, err) < 0)
 		return -1;
 	if (r->events && sink->trace_event &&
 	    amd_trace_evbuf_emit(r->events, r->base_ns, sink, in->path, err) < 0)

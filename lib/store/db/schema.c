@@ -159,7 +159,7 @@ static const char v_metric_packed[] =
  * table per unit — quadratic in a sweep's files, and under the write
  * lock: a unit's state (writer.c, amd_store_source_state: its path or
  * the same sha256 under another path) twice per unit; deriving a unit's
- * regions (writer_regions.c) and replacing or forgetting a source,
+ * regions (then writer_regions.c) and replacing or forgetting a source,
  * which select its traces and operator averages by source_id. IF NOT
  * EXISTS: a store rebuilt at an older version by a test may hold them. */
 static const char v_source_lookup[] =
@@ -203,6 +203,39 @@ static const char v_region_run_name[] =
 	"DROP INDEX IF EXISTS region_run;\n"
 	"CREATE INDEX region_run ON region(run_id, name_id);\n";
 
+/* Trace ops as regions (issue 32): a trace's ops were rows of trace_op
+ * and again, derived from them, rows of region; the trace reader now
+ * reports each op once, as a region with a detail row (the source's
+ * category of it, its shortest and longest call, its place among the
+ * trace's ops). Each trace op is paired with the region derived from it
+ * — same source, rank, name, calls, self and total time, the n-th of
+ * equals with the n-th — which gets the op's detail; then trace_op goes.
+ * IF NOT EXISTS: a store rewound to an older version by a test already
+ * holds region_detail and no trace_op. */
+static const char v_region_detail[] =
+	"CREATE TABLE IF NOT EXISTS region_detail(region_id INTEGER PRIMARY KEY,"
+	" category_id INTEGER, min_ns INTEGER, max_ns INTEGER, seq INTEGER);\n"
+	"CREATE TABLE IF NOT EXISTS trace_op(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL,"
+	" cat_id INTEGER, count INTEGER, total_ns INTEGER, self_ns INTEGER, min_ns INTEGER,"
+	" max_ns INTEGER);\n"
+	"INSERT INTO region_detail"
+	" WITH o AS (SELECT t.source_id AS src, t.rank, o.name_id AS name, o.count AS calls,"
+	"  o.self_ns AS self, o.total_ns AS total, o.cat_id AS cat, o.min_ns AS mn,"
+	"  o.max_ns AS mx, row_number() OVER (PARTITION BY o.trace_id ORDER BY o.rowid) AS seq,"
+	"  row_number() OVER (PARTITION BY t.source_id, t.rank, o.name_id, o.count, o.self_ns,"
+	"  o.total_ns ORDER BY o.rowid) AS k FROM trace_op o JOIN trace t ON t.id = o.trace_id),"
+	" g AS (SELECT g.id, g.source_id AS src, g.rank, g.name_id AS name, g.calls,"
+	"  g.self_ns AS self, g.total_ns AS total, row_number() OVER (PARTITION BY g.source_id,"
+	"  g.rank, g.name_id, g.calls, g.self_ns, g.total_ns ORDER BY g.id) AS k"
+	"  FROM region g WHERE g.source_id IN (SELECT source_id FROM trace) AND g.bytes IS NULL"
+	"  AND g.key IS NULL AND g.calls = g.prim_calls"
+	"  AND g.kind_id NOT IN (SELECT id FROM dict WHERE s = 'collective'))"
+	" SELECT g.id, o.cat, o.mn, o.mx, o.seq"
+	" FROM o JOIN g ON g.src = o.src AND g.rank IS o.rank AND g.name = o.name"
+	"  AND g.calls = o.calls AND g.self = o.self AND g.total = o.total AND g.k = o.k"
+	" ORDER BY g.id;\n"
+	"DROP TABLE trace_op;\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -213,6 +246,7 @@ const char *const amd_migrations[] = {
 	v_source_lookup,
 	v_gpu_packed,
 	v_region_run_name,
+	v_region_detail,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -36,9 +36,13 @@ void amd_trace_views_free(struct amd_trace_view *v, size_t n);
 
 int amd_trace_steps(struct amd_store *st, int64_t trace_id, struct amd_trace_step **out,
 		    size_t *n, struct amd_err *err);
-/* Top limit ops by self time (limit <= 0: all). */
+/* Top limit ops by self time (limit <= 0: all): the trace's regions
+ * that carry a detail, but those whose category is one of leave_out
+ * (NULL-terminated, or NULL; "" stands for none) — which categories is
+ * the reader's to say (trace_ops.h). */
 int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
-		      struct amd_trace_op_view **out, size_t *n, struct amd_err *err);
+		      const char *const *leave_out, struct amd_trace_op_view **out, size_t *n,
+		      struct amd_err *err);
 void amd_trace_op_views_free(struct amd_trace_op_view *v, size_t n);
 
 #endif

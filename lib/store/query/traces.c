@@ -1,5 +1,6 @@
 /* traces.c — SQL behind `amdahl trace show` (traces.h): a run's
- * stored trace summaries, their steps and top ops; and the one reader of
+ * stored trace summaries, their steps and top ops (the trace's regions
+ * with a detail); and the one reader of
  * a trace's phase totals, which run_facts.c uses too (sqlite_int.h). */
 #include "traces.h"
 #include "sqlite_int.h"
@@ -167,41 +168,61 @@ int amd_trace_steps(struct amd_store *st, int64_t trace_id, struct amd_trace_ste
 	return amd_store_step_fail(st, rc, err);
 }
 
-/* The profiler's own span and GPU-side copies of annotations (which hold
- * no nested events, so "self" would be their whole length) are left out. */
+/* The trace's ops: the regions of its source and rank that carry a
+ * detail (lib/model/region.h), largest self time first. */
+static const char top_ops_sql[] =
+	"SELECT n.s, c.s, g.calls, g.total_ns, g.self_ns, d.min_ns, d.max_ns"
+	" FROM trace t JOIN region g ON g.source_id = t.source_id AND g.rank IS t.rank"
+	" JOIN region_detail d ON d.region_id = g.id JOIN dict n ON n.id = g.name_id"
+	" LEFT JOIN dict c ON c.id = d.category_id"
+	" WHERE t.id = ?1 ORDER BY g.self_ns DESC, n.s, d.seq";
+
+/* cat (NULL: none, as "") is one of leave_out's. */
+static int left_out(const char *cat, const char *const *leave_out)
+{
+	for (; leave_out && *leave_out; leave_out++)
+		if (strcmp(cat ? cat : "", *leave_out) == 0)
+			return 1;
+	return 0;
+}
+
+/* The current row of q as an op view; -1 out of memory. */
+static int op_view(sqlite3_stmt *q, struct amd_trace_op_view *o)
+{
+	memset(o, 0, sizeof *o);
+	if (amd_store_col_text(q, 0, &o->name) < 0 || amd_store_col_text(q, 1, &o->cat) < 0)
+		return -1;
+	o->count = sqlite3_column_int64(q, 2);
+	o->total_ns = sqlite3_column_int64(q, 3);
+	o->self_ns = sqlite3_column_int64(q, 4);
+	o->min_ns = sqlite3_column_int64(q, 5);
+	o->max_ns = sqlite3_column_int64(q, 6);
+	return 0;
+}
+
 int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
-		      struct amd_trace_op_view **out, size_t *n, struct amd_err *err)
+		      const char *const *leave_out, struct amd_trace_op_view **out, size_t *n,
+		      struct amd_err *err)
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT n.s, c.s, o.count, o.total_ns, o.self_ns, o.min_ns, o.max_ns"
-		" FROM trace_op o JOIN dict n ON n.id=o.name_id LEFT JOIN dict c ON c.id=o.cat_id"
-		" WHERE o.trace_id=?1 AND coalesce(c.s,'') NOT IN ('Trace', 'gpu_user_annotation')"
-		" ORDER BY o.self_ns DESC, n.s LIMIT ?2", err);
+	sqlite3_stmt *q = amd_store_prepare(st, top_ops_sql, err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, trace_id);
-	sqlite3_bind_int(q, 2, limit > 0 ? limit : -1);
 	size_t cap = 0;
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0) {
+	while ((limit <= 0 || *n < (size_t)limit) && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (left_out((const char *)sqlite3_column_text(q, 1), leave_out))
+			continue;
+		if (amd_grow(out, *n, &cap, sizeof **out, 16) < 0 ||
+		    op_view(q, &(*out)[(*n)++]) < 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		struct amd_trace_op_view *o = &(*out)[(*n)++];
-		memset(o, 0, sizeof *o);
-		if (amd_store_col_text(q, 0, &o->name) < 0 || amd_store_col_text(q, 1, &o->cat) < 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		o->count = sqlite3_column_int64(q, 2);
-		o->total_ns = sqlite3_column_int64(q, 3);
-		o->self_ns = sqlite3_column_int64(q, 4);
-		o->min_ns = sqlite3_column_int64(q, 5);
-		o->max_ns = sqlite3_column_int64(q, 6);
 	}
+	if (limit > 0 && *n == (size_t)limit)
+		rc = SQLITE_DONE;
 	sqlite3_finalize(q);
 	if (rc == SQLITE_DONE)
 		return 0;

@@ -5,7 +5,7 @@
  * cursors, its journal, the VDBE's halt) than on the row. The rows go in
  * the order they were held, so their rowids are those one INSERT per row
  * would have given. Users: py-spy stacks (writer_stack.c: frame, stack
- * node, sample and function-region rows) and the rows readers report one
+ * node and sample rows) and the rows readers report one
  * by one (writer_regions.c, writer_profile.c: region, region_call,
  * op_average). */
 #ifndef AMD_ROW_BATCH_H

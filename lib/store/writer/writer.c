@@ -4,9 +4,9 @@
  * ingested it meanwhile) and replaces an older version of the same
  * path; this file writes sources, runs, params, tags and links,
  * writer_metrics.c metric series, writer_profile.c what profilers
- * leave, writer_regions.c regions (and, at the end, the regions of
- * those profiler facts); then run_columns.c
- * derives each touched run's strategy, n, nodes, rank and repeat. */
+ * leave, writer_regions.c the regions readers report; then
+ * run_columns.c derives each touched run's strategy, n, nodes, rank and
+ * repeat. */
 #include "writer.h"
 #include "writer_sink.h"
 
@@ -42,7 +42,8 @@ int writer_held_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	return row_batch_flush(ss->st, &ss->region_rows, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->region_call_rows, err) < 0 ||
-			       row_batch_flush(ss->st, &ss->op_average_rows, err) < 0
+			       row_batch_flush(ss->st, &ss->op_average_rows, err) < 0 ||
+			       row_batch_flush(ss->st, &ss->region_detail_rows, err) < 0
 		       ? -1
 		       : 0;
 }
@@ -157,7 +158,6 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM param WHERE source_id=?1",
 		"DELETE FROM tag WHERE source_id=?1",
 		"DELETE FROM trace_phase WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
-		"DELETE FROM trace_op WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_step WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_collective WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_memory WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
@@ -168,6 +168,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM stack_sample WHERE source_id=?1",
 		"DELETE FROM stack_node WHERE source_id=?1",
 		"DELETE FROM gpu_series WHERE source_id=?1",
+		"DELETE FROM region_detail WHERE region_id IN (SELECT id FROM region WHERE source_id=?1)",
 		"DELETE FROM region WHERE source_id=?1",
 		"DELETE FROM region_call WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",
@@ -606,7 +607,7 @@ int amd_store_sink_finish(struct amd_store_sink *ss, enum amd_source_state *stat
 		return -1;
 	}
 	if (!ss->skip && (writer_metrics_flush(ss, err) < 0 || writer_gpus_flush(ss, err) < 0 ||
-			  writer_regions_derive(ss, err) < 0)) {
+			  writer_held_flush(ss, err) < 0 || writer_stacks_flush(ss, err) < 0)) {
 		amd_store_sink_abort(ss);
 		return -1;
 	}
@@ -652,6 +653,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	row_batch_free(&ss->region_rows);
 	row_batch_free(&ss->region_call_rows);
 	row_batch_free(&ss->op_average_rows);
+	row_batch_free(&ss->region_detail_rows);
 	writer_forget_stack(ss);
 	free(ss);
 }

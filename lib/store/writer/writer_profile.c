@@ -1,6 +1,6 @@
 /* writer_profile.c — the unit writer's profiler facts (writer_profile.h):
- * a trace summary with its phases, ops, steps and collectives; operator
- * averages (nvidia-smi samples: writer_gpu.c; py-spy stacks:
+ * a trace summary with its phases, steps and collectives (its ops are
+ * the trace reader's regions: writer_regions.c); operator averages (nvidia-smi samples: writer_gpu.c; py-spy stacks:
  * writer_stack.c). */
 #include "writer_profile.h"
 #include "writer_memory.h"
@@ -28,35 +28,6 @@ static int trace_phases(struct amd_store_sink *ss, int64_t tid,
 		sqlite3_bind_int64(q, 1, tid);
 		sqlite3_bind_int64(q, 2, pid);
 		sqlite3_bind_int64(q, 3, t->phase_ns[p]);
-		rc = writer_exec(ss, q, err);
-	}
-	amd_store_cached_drop(q);
-	return rc;
-}
-
-static int trace_ops(struct amd_store_sink *ss, int64_t tid, const struct amd_trace_summary *t,
-		     struct amd_err *err)
-{
-	sqlite3_stmt *q = amd_store_cached(ss->st,
-		"INSERT INTO trace_op(trace_id, name_id, cat_id, count, total_ns, self_ns,"
-		" min_ns, max_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", err);
-	int rc = q ? 0 : -1;
-	for (size_t i = 0; i < t->n_ops && rc == 0; i++) {
-		const struct amd_trace_op *o = &t->ops[i];
-		int64_t nid = amd_store_intern(ss->st, o->name, err);
-		int64_t cid = o->cat ? amd_store_intern(ss->st, o->cat, err) : 0;
-		if (nid < 0 || cid < 0) {
-			rc = -1;
-			break;
-		}
-		sqlite3_bind_int64(q, 1, tid);
-		sqlite3_bind_int64(q, 2, nid);
-		writer_bind_int(q, 3, cid);
-		sqlite3_bind_int64(q, 4, o->count);
-		sqlite3_bind_int64(q, 5, o->total_ns);
-		sqlite3_bind_int64(q, 6, o->self_ns);
-		sqlite3_bind_int64(q, 7, o->min_ns);
-		sqlite3_bind_int64(q, 8, o->max_ns);
 		rc = writer_exec(ss, q, err);
 	}
 	amd_store_cached_drop(q);
@@ -110,8 +81,8 @@ static int trace_colls(struct amd_store_sink *ss, int64_t tid,
 static int trace_rows(struct amd_store_sink *ss, int64_t tid, const struct amd_trace_summary *t,
 		      struct amd_err *err)
 {
-	if (trace_phases(ss, tid, t, err) < 0 || trace_ops(ss, tid, t, err) < 0 ||
-	    trace_steps(ss, tid, t, err) < 0 || trace_colls(ss, tid, t, err) < 0)
+	if (trace_phases(ss, tid, t, err) < 0 || trace_steps(ss, tid, t, err) < 0 ||
+	    trace_colls(ss, tid, t, err) < 0)
 		return -1;
 	return 0;
 }

@@ -21,10 +21,7 @@ int writer_trace_event(struct amd_sink *s, const struct amd_trace_event_rec *e,
 
 /* Frees the unit's stacks in memory (at the end of the unit). */
 void writer_forget_stack(struct amd_store_sink *ss);
-/* The regions of the unit's py-spy functions (interning profiler and
- * kind first, stacks or not): self seconds where the function (name and
- * file) is the leaf, total seconds of the stacks holding it, per run. */
-int writer_stack_regions(struct amd_store_sink *ss, const char *profiler, const char *kind,
-			 struct amd_err *err);
+/* Writes the unit's stack rows still held: frames, nodes, samples. */
+int writer_stacks_flush(struct amd_store_sink *ss, struct amd_err *err);
 
 #endif

@@ -1,8 +1,6 @@
 /* writer_regions.h — the unit writer's regions (lib/model/region.h):
- * the sink callbacks that write a parser's regions and caller edges, and
- * the regions the store derives at the end of a unit from the richer
- * tables it already wrote (trace ops and collectives, operator averages,
- * py-spy stacks). Part of the unit writer (writer.h, writer_sink.h). */
+ * the sink callbacks that write a reader's regions and caller edges.
+ * Part of the unit writer (writer.h, writer_sink.h). */
 #ifndef AMD_WRITER_REGIONS_H
 #define AMD_WRITER_REGIONS_H
 
@@ -13,9 +11,5 @@ struct amd_store_sink;
 int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err);
 int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
 		       struct amd_err *err);
-
-/* Writes the regions of the unit's trace ops, collectives, operator
- * averages and py-spy stacks (once, before the unit commits). */
-int writer_regions_derive(struct amd_store_sink *ss, struct amd_err *err);
 
 #endif

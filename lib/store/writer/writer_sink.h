@@ -34,7 +34,8 @@ struct amd_store_sink {
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	/* rows readers report one by one, held and written many to an
 	 * INSERT (row_batch.h; writer_regions.c, writer_profile.c) */
-	struct row_batch region_rows, region_call_rows, op_average_rows;
+	struct row_batch region_rows, region_call_rows, op_average_rows, region_detail_rows;
+	int64_t next_region; /* the id the unit's next region takes, 0 before its first */
 	/* py-spy stacks (writer_stack.c): a frame's look-up; the unit's
 	 * frames and nodes in memory, its rows not written yet */
 	sqlite3_stmt *sel_frame;

@@ -8,11 +8,12 @@
  * (always new: a source's nodes are all written by its unit) and the
  * sample row. New frames and nodes take the ids SQLite would give them
  * (one above the table's largest, counted from the first stack: the unit
- * is the store's only writer), so their rows, the samples and the
- * regions can wait in row batches (row_batch.h) and go many to a
- * statement; they are all written before the unit's regions. A stack
- * sharing a prefix with the previous one (the accumulator sends them in
- * key order) reuses its nodes without a lookup. */
+ * is the store's only writer), so their rows and the samples can wait
+ * in row batches (row_batch.h) and go many to a statement; they are all
+ * written before the unit commits. A stack sharing a prefix with the
+ * previous one (the accumulator sends them in key order) reuses its
+ * nodes without a lookup. (The functions' regions are the reader's:
+ * lib/ingest/pyspy/pyspy_funcs.c.) */
 #include "writer_profile.h"
 #include "writer_sink.h"
 
@@ -38,21 +39,11 @@ struct wnode {
 	int64_t parent, frame, id;
 };
 
-/* A frame of the last stack written, at its trie node, with its
- * function's place in funcs. */
+/* A frame of the last stack written, at its trie node. */
 struct wprev {
 	size_t name, file; /* offsets in text; file SIZE_MAX when none */
 	int line;
 	int64_t node;
-	uint32_t func;
-};
-
-/* A function (name and file, lines added up) of a run: its region's
- * self and total seconds; stamp: the last stack that counted it. */
-struct wfunc {
-	int64_t run, name, file;
-	double self, total;
-	uint64_t stamp;
 };
 
 struct writer_stacks {
@@ -63,13 +54,9 @@ struct writer_stacks {
 	size_t n_frames, cap_frames;
 	struct wnode *nodes;
 	size_t n_nodes, cap_nodes;
-	struct wfunc *funcs;
-	size_t n_funcs, cap_funcs;
-	struct amd_hmap string_ix, frame_ix, node_ix, func_ix;
+	struct amd_hmap string_ix, frame_ix, node_ix;
 	struct wprev *prev;
 	size_t n_prev, cap_prev;
-	int64_t prev_run;   /* the run the remembered path's functions are of */
-	uint64_t n_stacks;
 	int64_t dict_top;   /* dict's largest id at the first stack */
 	int64_t next_frame, next_node; /* the ids the next new rows take */
 	struct row_batch frame_rows, node_rows, sample_rows;
@@ -81,8 +68,6 @@ static struct row_table node_table =
 	ROW_TABLE("stack_node(id, parent_id, frame_id, source_id)", 4);
 static struct row_table sample_table = ROW_TABLE(
 	"stack_sample(source_id, run_id, leaf_id, process_id, thread_id, samples, seconds)", 7);
-static struct row_table func_region_table = ROW_TABLE(
-	"region(source_id, run_id, kind_id, profiler_id, name_id, file_id, self_ns, total_ns)", 8);
 
 struct string_probe {
 	const struct writer_stacks *w;
@@ -217,36 +202,6 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 	return id;
 }
 
-struct func_probe {
-	const struct writer_stacks *w;
-	int64_t run, name, file;
-};
-
-static int func_eq(const void *ctx, uint32_t i)
-{
-	const struct func_probe *p = ctx;
-	const struct wfunc *f = &p->w->funcs[i];
-	return f->name == p->name && f->file == p->file && f->run == p->run;
-}
-
-/* The place in funcs of (run, name, file), added when new; -1 when out
- * of memory. */
-static int64_t func_of(struct writer_stacks *w, int64_t run, int64_t name, int64_t file)
-{
-	uint32_t h = amd_hash_u64(((uint64_t)name * 0x9e3779b97f4a7c15ULL ^ (uint64_t)file) +
-				  (uint64_t)run * 0xc2b2ae3d27d4eb4fULL);
-	struct func_probe probe = {w, run, name, file};
-	int64_t i = amd_hmap_find(&w->func_ix, h, func_eq, &probe);
-	if (i >= 0)
-		return i;
-	if (w->n_funcs >= UINT32_MAX ||
-	    amd_grow(&w->funcs, w->n_funcs, &w->cap_funcs, sizeof *w->funcs, 256) < 0 ||
-	    amd_hmap_put(&w->func_ix, h, (uint32_t)w->n_funcs) < 0)
-		return -1;
-	w->funcs[w->n_funcs] = (struct wfunc){.run = run, .name = name, .file = file};
-	return (int64_t)w->n_funcs++;
-}
-
 static int same_frame(const struct writer_stacks *w, const struct wprev *p,
 		      const struct amd_stack_frame *f)
 {
@@ -271,10 +226,6 @@ static int64_t path_frame(struct amd_store_sink *ss, int64_t parent,
 	int64_t frame = frame_id(ss, name, file, f->line, err);
 	if (frame < 0 || (p.node = stack_node(ss, parent, frame, err)) < 0)
 		return -1;
-	int64_t func = func_of(w, ss->run_id, name, file);
-	if (func < 0)
-		return amd_fail(err, "%s: out of memory", ss->path);
-	p.func = (uint32_t)func;
 	if (amd_grow(&w->prev, w->n_prev, &w->cap_prev, sizeof *w->prev, 64) < 0)
 		return amd_fail(err, "%s: out of memory", ss->path);
 	w->prev[w->n_prev++] = p;
@@ -291,8 +242,6 @@ void writer_forget_stack(struct amd_store_sink *ss)
 	free(w->frames);
 	free(w->nodes);
 	free(w->prev);
-	free(w->funcs);
-	amd_hmap_free(&w->func_ix);
 	amd_hmap_free(&w->string_ix);
 	amd_hmap_free(&w->frame_ix);
 	amd_hmap_free(&w->node_ix);
@@ -301,21 +250,6 @@ void writer_forget_stack(struct amd_store_sink *ss)
 	row_batch_free(&w->sample_rows);
 	free(w);
 	ss->stacks = NULL;
-}
-
-/* A stack of seconds written (its path in w->prev): self time for its
- * leaf's function, total time once for every function in it. */
-static void count_functions(struct writer_stacks *w, double seconds)
-{
-	uint64_t stamp = ++w->n_stacks;
-	for (size_t i = 0; i < w->n_prev; i++) {
-		struct wfunc *f = &w->funcs[w->prev[i].func];
-		if (f->stamp != stamp) {
-			f->stamp = stamp;
-			f->total += seconds;
-		}
-	}
-	w->funcs[w->prev[w->n_prev - 1].func].self += seconds;
 }
 
 /* The process or thread label's dict id (0 when none). */
@@ -360,10 +294,11 @@ static int start_stacks(struct amd_store_sink *ss, struct amd_err *err)
 	return 0;
 }
 
-/* Writes the rows still queued: frames, nodes, samples. */
-static int flush_stacks(struct amd_store_sink *ss, struct amd_err *err)
+int writer_stacks_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	struct writer_stacks *w = ss->stacks;
+	if (!w)
+		return 0;
 	return row_batch_flush(ss->st, &w->frame_rows, err) < 0 ||
 			       row_batch_flush(ss->st, &w->node_rows, err) < 0 ||
 			       row_batch_flush(ss->st, &w->sample_rows, err) < 0
@@ -380,9 +315,6 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	if (!ss->stacks && start_stacks(ss, err) < 0)
 		return -1;
 	struct writer_stacks *w = ss->stacks;
-	if (w->prev_run != ss->run_id) /* the path's functions are another run's */
-		w->n_prev = 0;
-	w->prev_run = ss->run_id;
 	int64_t node = 0;
 	size_t i = 0;
 	for (; i < r->depth && i < w->n_prev && same_frame(w, &w->prev[i], &r->frames[i]); i++)
@@ -398,61 +330,5 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	struct row_cell row[] = {row_int(ss->source_id), writer_run_cell(ss), row_int(node),
 				 row_int_or_null(pid), row_int_or_null(tid), row_int(r->samples),
 				 row_real(r->seconds)};
-	if (row_batch_add(ss->st, &w->sample_rows, row, err) < 0)
-		return -1;
-	count_functions(w, r->seconds);
-	return 0;
-}
-
-static int cmp_func(const void *x, const void *y)
-{
-	const struct wfunc *a = x, *b = y;
-	if (a->run != b->run)
-		return a->run < b->run ? -1 : 1;
-	if (a->name != b->name)
-		return a->name < b->name ? -1 : 1;
-	return a->file < b->file ? -1 : a->file > b->file;
-}
-
-/* SQLite's CAST(round(x) AS INTEGER) of x seconds in ns. */
-static int64_t sql_round_ns(double s)
-{
-	double r = s * 1e9;
-	return r < 0 ? -(int64_t)(-r + 0.5) : (int64_t)(r + 0.5);
-}
-
-/* The region row of function f. */
-static int region_row(struct amd_store_sink *ss, struct row_batch *b, const struct wfunc *f,
-		      int64_t kid, int64_t pid, struct amd_err *err)
-{
-	struct row_cell row[] = {row_int(ss->source_id), row_int_or_null(f->run), row_int(kid),
-				 row_int(pid), row_int(f->name), row_int_or_null(f->file),
-				 row_int(sql_round_ns(f->self)), row_int(sql_round_ns(f->total))};
-	return row_batch_add(ss->st, b, row, err);
-}
-
-int writer_stack_regions(struct amd_store_sink *ss, const char *profiler, const char *kind,
-			 struct amd_err *err)
-{
-	int64_t pid = amd_store_intern(ss->st, profiler, err);
-	int64_t kid = pid < 0 ? -1 : amd_store_intern(ss->st, kind, err);
-	if (kid < 0)
-		return -1;
-	struct writer_stacks *w = ss->stacks;
-	if (!w)
-		return 0;
-	if (flush_stacks(ss, err) < 0)
-		return -1;
-	qsort(w->funcs, w->n_funcs, sizeof *w->funcs, cmp_func);
-	amd_hmap_free(&w->func_ix); /* the places moved */
-	w->n_prev = 0;
-	struct row_batch b = {.table = &func_region_table, .path = ss->path};
-	int rc = 0;
-	for (size_t i = 0; i < w->n_funcs && rc == 0; i++)
-		rc = region_row(ss, &b, &w->funcs[i], kid, pid, err);
-	if (rc == 0)
-		rc = row_batch_flush(ss->st, &b, err);
-	row_batch_free(&b);
-	w->n_funcs = 0;
-	return rc;
+	return row_batch_add(ss->st, &w->sample_rows, row, err);
 }
