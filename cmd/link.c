@@ -1,7 +1,8 @@
 /* link.c — inputs linked to no run: `amdahl link FILE RUN` links an
  * ingested trace, py-spy file, profile or GPU log to a run without
  * reading it again, and `amdahl runs --orphans` lists what no run owns
- * (lib/store/orphans.h). */
+ * (lib/store/include/orphans.h; a remote store's through
+ * lib/remote/remote.h's amd_location_link). */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* runs_sources.c — `amdahl runs --sources`: every source file of the
  * chosen runs (run, path, kind, bytes, sha256), the orphans after them
- * when no sweep is named (lib/store/run_sources.h). */
+ * when no sweep is named (lib/store/include/run_sources.h). */
 #include <stdio.h>
 #include <stdlib.h>
 

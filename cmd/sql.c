@@ -1,5 +1,7 @@
 /* sql.c — `amdahl sql QUERY`: a user's read-only SQL on the store, either
- * backend (lib/store/user_sql.h), printed as the backend answers it. */
+ * backend (lib/remote/remote.h's amd_location_sql: SQLite's
+ * lib/store/include/user_sql.h or a remote backend's own), printed as
+ * the backend answers it. */
 #include <stdio.h>
 #include <string.h>
 

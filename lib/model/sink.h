@@ -3,7 +3,7 @@
  * struct amd_sink is what every input parser feeds. A parser never
  * touches the store: it reports runs, params, metrics, trace summaries,
  * stacks and GPU samples to a sink. The store's writer (lib/store/
- * writer.c) writes them inside the unit's transaction; tests and fuzzers
+ * writer/writer.c) writes them inside the unit's transaction; tests and fuzzers
  * use counting sinks. A NULL callback means "ignore this kind of fact".
  *
  * struct amd_ingest_target is where the ingest engine sends units: it
