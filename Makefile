@@ -4,7 +4,7 @@
 #   make test-corpus tests on the public samples in ../shared/data/public
 #   make bench       speed and memory figures
 #   make fuzz        libFuzzer targets, FUZZ_SECONDS each
-#   make compat      every output byte-identical to REF's (a commit; default pre-redesign)
+#   make compat      every output byte-identical to REF's (a commit; default 2bb353c, the tree before the redesign)
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -225,7 +225,7 @@ test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 # bundled sweeps and ../shared/data/public, byte for byte except the JSON
 # shapes (tests/compat/outputs.sh). REF may also be an amdahl binary;
 # PATTERN=NAME compares the matching cases only.
-REF ?= pre-redesign
+REF ?= 2bb353c
 compat: $(O)/amdahl
 	@tests/compat/outputs.sh $(if $(PATTERN),-p '$(PATTERN)') $(REF) $(O)/amdahl
 

@@ -126,7 +126,7 @@ failed=()
 
 # The outputs a change between the two builds alters on purpose, each with
 # its reason (tests/compat/intended.txt: "NAME<TAB>why" a line; against
-# the tag pre-redesign). A listed output that differs is "ok # intended";
+# 2bb353c, the tree before issue 32). A listed output that differs is "ok # intended";
 # one that no longer differs is reported too, so the list stays true.
 intended_why() {
 	[ -f "$here/intended.txt" ] || return 1
