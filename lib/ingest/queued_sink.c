@@ -44,7 +44,7 @@ struct call {
 /* An operator average's arguments, copied. */
 struct op_rec {
 	const char *name;
-	int rank;
+	int role, rank;
 	double self_us, total_us;
 	int64_t calls;
 };
@@ -294,15 +294,15 @@ static int q_names(struct amd_sink *s, const char *const *names, size_t n, struc
 	return rc;
 }
 
-static int q_op_average(struct amd_sink *s, const char *name, int rank, double self_us,
-			double total_us, int64_t calls, struct amd_err *err)
+static int q_op_average(struct amd_sink *s, const char *name, int role, int rank,
+			double self_us, double total_us, int64_t calls, struct amd_err *err)
 {
 	struct queued *qs = s->ctx;
 	struct op_rec *o = NULL;
 	if (put_body(qs, REC_OP, sizeof *o, (void **)&o, err) != 0)
 		return -1;
-	*o = (struct op_rec){.rank = rank, .self_us = self_us, .total_us = total_us,
-			     .calls = calls};
+	*o = (struct op_rec){.role = role, .rank = rank, .self_us = self_us,
+			     .total_us = total_us, .calls = calls};
 	return intern(qs, name, &o->name) < 0 ? oom(qs, err) : 0;
 }
 
@@ -476,7 +476,7 @@ static int copied(enum rec_kind kind, const void *body, struct amd_sink *s, stru
 	const struct op_rec *o = body;
 	switch (kind) {
 	case REC_OP:
-		return s->op_average ? s->op_average(s, o->name, o->rank, o->self_us, o->total_us,
+		return s->op_average ? s->op_average(s, o->name, o->role, o->rank, o->self_us, o->total_us,
 						     o->calls, err)
 				     : 0;
 	case REC_GPU:

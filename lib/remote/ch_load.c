@@ -22,6 +22,7 @@
 #include "ch_tables.h"
 #include "clickhouse.h"
 #include "metric_rows.h"
+#include "schema.h"
 
 const char amd_ch_committed_sql[] =
 	"SELECT argMin(aid, (ats, aid)) FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
@@ -459,6 +460,9 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 			rc = load_table(ch, st, &amd_ch_tables[i], in, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
+	/* rows shipped before the server's schema 5 have no op role */
+	if (rc == 0)
+		rc = amd_store_op_roles_of_older_rows(st, err);
 	free(m.src.p);
 	for (size_t i = 0; i < strlen(RENUMBERED); i++)
 		free(m.ids[i].p);
