@@ -52,7 +52,7 @@ struct op_rec {
 /* The records copied whole: a new field, above all a pointer, needs its
  * copy below (q_run, copy_region, q_trace_event, q_stack; the GPU sample
  * and the caller edge hold no pointer). */
-_Static_assert(sizeof(struct amd_run_rec) == 72, "struct amd_run_rec changed: see q_run");
+_Static_assert(sizeof(struct amd_run_rec) == 88, "struct amd_run_rec changed: see q_run");
 _Static_assert(sizeof(struct amd_gpu_sample) == 56 && sizeof(struct amd_region_call) == 48,
 	       "struct amd_gpu_sample or amd_region_call changed: see q_gpu_sample, q_region_call");
 _Static_assert(sizeof(struct amd_region_rec) == 112 && sizeof(struct amd_region_detail) == 32,
@@ -171,7 +171,9 @@ static int q_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_err
 	if (intern(qs, r->ext_id, &h->r.ext_id) < 0 || intern(qs, r->name, &h->r.name) < 0 ||
 	    intern(qs, r->sweep, &h->r.sweep) < 0 ||
 	    intern(qs, r->sweep_ext_id, &h->r.sweep_ext_id) < 0 ||
-	    intern(qs, r->parent_ext_id, &h->r.parent_ext_id) < 0)
+	    intern(qs, r->parent_ext_id, &h->r.parent_ext_id) < 0 ||
+	    intern(qs, r->entry_point, &h->r.entry_point) < 0 ||
+	    intern(qs, r->program, &h->r.program) < 0)
 		return amd_fail(err, "%s: out of memory", qs->in.path);
 	if (put(qs, REC_RUN, NULL, &rec, err) < 0)
 		return -1;

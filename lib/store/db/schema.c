@@ -257,6 +257,26 @@ int amd_store_op_roles_of_older_rows(struct amd_store *st, struct amd_err *err)
 	return amd_store_exec(st, OP_ROLES_OF_OLDER_ROWS_SQL, err);
 }
 
+/* Converts run rows written before the MLflow readers reported what
+ * launched a run (a store of schema 11 or older; a ClickHouse store's
+ * runs shipped before its version 6, loaded without them): the entry
+ * point and program from the tags MLflow keeps them in, as the grouping
+ * of unnamed runs once read them (mlflow_tags.c reads them now). Under
+ * the same exception as OP_ROLES_OF_OLDER_ROWS_SQL; runs that have them
+ * are left as they are. */
+#define RUN_LAUNCH_TAG(key) "(SELECT g.value FROM tag g JOIN dict d ON d.id = g.key_id" \
+	" WHERE g.run_id = run.id AND d.s = '" key "' LIMIT 1)"
+#define RUN_LAUNCH_OF_OLDER_ROWS_SQL \
+	"UPDATE run SET entry_point = " RUN_LAUNCH_TAG("mlflow.project.entryPoint") \
+	" WHERE entry_point IS NULL;\n" \
+	"UPDATE run SET program = " RUN_LAUNCH_TAG("mlflow.source.name") \
+	" WHERE program IS NULL;\n"
+
+int amd_store_run_launch_of_older_rows(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, RUN_LAUNCH_OF_OLDER_ROWS_SQL, err);
+}
+
 /* Operator roles (issue 32): the reader that reports an operator
  * average says what it is (op_average.role, enum amd_op_role in
  * lib/model/sink.h); the store no longer tells PyTorch's op names apart. */
@@ -275,6 +295,27 @@ static const char v_op_role[] =
 	"CREATE INDEX op_average_source ON op_average(source_id);\n"
 	OP_ROLES_OF_OLDER_ROWS_SQL;
 
+/* What launched a run (issue 32): the MLflow readers report a run's
+ * entry point and program (amd_run_rec), stored in run columns; the
+ * grouping of unnamed runs reads them, not MLflow's tags. The table is
+ * copied, not ALTERed (a store rewound to an older version by a test
+ * already has the columns), ids kept. */
+static const char v_run_launch[] =
+	"CREATE TABLE run_launched(id INTEGER PRIMARY KEY, sweep_id INTEGER REFERENCES sweep(id),"
+	" ext_id TEXT NOT NULL UNIQUE, name TEXT, parent_ext_id TEXT,"
+	" strategy TEXT, n INTEGER, nodes INTEGER, rank INTEGER, repeat INTEGER,"
+	" status INTEGER, start_ms INTEGER, end_ms INTEGER,"
+	" source_id INTEGER REFERENCES source(id), entry_point TEXT, program TEXT);\n"
+	"INSERT INTO run_launched(id, sweep_id, ext_id, name, parent_ext_id, strategy, n, nodes,"
+	" rank, repeat, status, start_ms, end_ms, source_id) SELECT id, sweep_id, ext_id, name,"
+	" parent_ext_id, strategy, n, nodes, rank, repeat, status, start_ms, end_ms, source_id"
+	" FROM run ORDER BY id;\n"
+	"DROP TABLE run;\n"
+	"ALTER TABLE run_launched RENAME TO run;\n"
+	"CREATE INDEX run_sweep ON run(sweep_id);\n"
+	"CREATE INDEX run_parent ON run(parent_ext_id);\n"
+	RUN_LAUNCH_OF_OLDER_ROWS_SQL;
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -287,6 +328,7 @@ const char *const amd_migrations[] = {
 	v_region_run_name,
 	v_region_detail,
 	v_op_role,
+	v_run_launch,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -14,4 +14,10 @@ struct amd_err;
  * gives them (schema.c). 0, or -1 with err set. */
 int amd_store_op_roles_of_older_rows(struct amd_store *st, struct amd_err *err);
 
+/* Gives runs without an entry point or program (written before the
+ * MLflow readers reported them: an old store's, through migration 12, or
+ * a ClickHouse store's older runs, by the loader) those of their tags
+ * (schema.c). 0, or -1 with err set. */
+int amd_store_run_launch_of_older_rows(struct amd_store *st, struct amd_err *err);
+
 #endif
