@@ -77,6 +77,36 @@ for n in sorted(graph):
 EOF
 )"
 
+# The importer decides what data means, the store only stores it: no SQL
+# in lib/store/ names a source format or its words — no C string there
+# holds a SQL literal ('…') with a format's word, nor a key only a format
+# gives (mlflow.*, aten::, ProfilerStep, …) however the SQL is built. The
+# one exception is the migrations that convert rows written before the
+# readers reported those facts (the macros *_OF_OLDER_ROWS_SQL of
+# lib/store/db/schema.c and the tag look-up they use, skipped whole).
+# KNOWN, not yet moved (listed so that nothing new joins it): the
+# py-spy snapshot count's source kinds (lib/store/query/pyspy_samples.c).
+format_words='mlflow|aten::|c10::|autograd::|[^a-z]at::|kineto|ProfilerStep|cprofile|nsys|py-?spy|tensorboard|itwinai|mlperf|nvidia|torch'
+format_keys='mlflow\.|aten::|c10::|autograd::|kineto|ProfilerStep'
+sql_format_words() {
+	for f in $(find lib/store -name '*.[ch]' | sort); do
+		awk -v f="$f" '
+		f == "lib/store/db/schema.c" && /^#define [A-Z_]*(_OF_OLDER_ROWS_SQL|RUN_LAUNCH_TAG\()/ { skip = 1 }
+		skip { if ($0 !~ /\\$/) skip = 0; next }
+		/^#include/ || /^[[:space:]]*(\/?\*|\/\/)/ { next }
+		/"/ {
+			line = $0
+			while (match(line, /"([^"\\]|\\.)*"/)) {
+				print f ":" NR ": " substr(line, RSTART, RLENGTH)
+				line = substr(line, RSTART + RLENGTH)
+			}
+		}' "$f"
+	done | grep -iE ":[0-9]+: .*('[^']*($format_words)[^']*'|$format_keys)" |
+		grep -vE "^lib/store/query/pyspy_samples\.c:"
+}
+check "no SQL in lib/store/ names a source format (but the one migration)" \
+	"$(sql_format_words)"
+
 check "no reference to a design document outside the repository" \
 	"$(grep -n 'DESIGN §\|DESIGN\.md' $src tests/*.sh tests/*/*.sh 2>/dev/null | grep -v '^tests/check-tree.sh')"
 

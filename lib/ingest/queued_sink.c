@@ -44,7 +44,7 @@ struct call {
 /* An operator average's arguments, copied. */
 struct op_rec {
 	const char *name;
-	int rank;
+	int role, rank;
 	double self_us, total_us;
 	int64_t calls;
 };
@@ -52,7 +52,7 @@ struct op_rec {
 /* The records copied whole: a new field, above all a pointer, needs its
  * copy below (q_run, copy_region, q_trace_event, q_stack; the GPU sample
  * and the caller edge hold no pointer). */
-_Static_assert(sizeof(struct amd_run_rec) == 72, "struct amd_run_rec changed: see q_run");
+_Static_assert(sizeof(struct amd_run_rec) == 88, "struct amd_run_rec changed: see q_run");
 _Static_assert(sizeof(struct amd_gpu_sample) == 56 && sizeof(struct amd_region_call) == 48,
 	       "struct amd_gpu_sample or amd_region_call changed: see q_gpu_sample, q_region_call");
 _Static_assert(sizeof(struct amd_region_rec) == 112 && sizeof(struct amd_region_detail) == 32,
@@ -171,7 +171,9 @@ static int q_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_err
 	if (intern(qs, r->ext_id, &h->r.ext_id) < 0 || intern(qs, r->name, &h->r.name) < 0 ||
 	    intern(qs, r->sweep, &h->r.sweep) < 0 ||
 	    intern(qs, r->sweep_ext_id, &h->r.sweep_ext_id) < 0 ||
-	    intern(qs, r->parent_ext_id, &h->r.parent_ext_id) < 0)
+	    intern(qs, r->parent_ext_id, &h->r.parent_ext_id) < 0 ||
+	    intern(qs, r->entry_point, &h->r.entry_point) < 0 ||
+	    intern(qs, r->program, &h->r.program) < 0)
 		return amd_fail(err, "%s: out of memory", qs->in.path);
 	if (put(qs, REC_RUN, NULL, &rec, err) < 0)
 		return -1;
@@ -294,15 +296,15 @@ static int q_names(struct amd_sink *s, const char *const *names, size_t n, struc
 	return rc;
 }
 
-static int q_op_average(struct amd_sink *s, const char *name, int rank, double self_us,
-			double total_us, int64_t calls, struct amd_err *err)
+static int q_op_average(struct amd_sink *s, const char *name, int role, int rank,
+			double self_us, double total_us, int64_t calls, struct amd_err *err)
 {
 	struct queued *qs = s->ctx;
 	struct op_rec *o = NULL;
 	if (put_body(qs, REC_OP, sizeof *o, (void **)&o, err) != 0)
 		return -1;
-	*o = (struct op_rec){.rank = rank, .self_us = self_us, .total_us = total_us,
-			     .calls = calls};
+	*o = (struct op_rec){.role = role, .rank = rank, .self_us = self_us,
+			     .total_us = total_us, .calls = calls};
 	return intern(qs, name, &o->name) < 0 ? oom(qs, err) : 0;
 }
 
@@ -476,7 +478,7 @@ static int copied(enum rec_kind kind, const void *body, struct amd_sink *s, stru
 	const struct op_rec *o = body;
 	switch (kind) {
 	case REC_OP:
-		return s->op_average ? s->op_average(s, o->name, o->rank, o->self_us, o->total_us,
+		return s->op_average ? s->op_average(s, o->name, o->role, o->rank, o->self_us, o->total_us,
 						     o->calls, err)
 				     : 0;
 	case REC_GPU:

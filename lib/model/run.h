@@ -23,6 +23,11 @@ struct amd_run_rec {
 	const char *sweep;         /* experiment name, NULL if unknown */
 	const char *sweep_ext_id;  /* experiment id */
 	const char *parent_ext_id; /* mlflow.parentRunId, or NULL */
+	/* what launched the run, as its source says (NULL if unknown): the
+	 * entry point of a project and the program or source file; runs
+	 * without a name are grouped by them (runs.h) */
+	const char *entry_point;
+	const char *program;
 	int status;                /* enum amd_run_status */
 	int64_t start_ms, end_ms;  /* 0 when unknown */
 	/* 1: start_ms..end_ms is this unit's part of a run several units

@@ -23,6 +23,15 @@
 #include "region.h"
 #include "run.h"
 
+/* What an operator average is, as the reader that reports it decides
+ * (stored in op_average.role; the computation fraction sums the
+ * compute ops' share of all ops but the enclosing ones). */
+enum amd_op_role {
+	AMD_OP_OTHER = 0,     /* an op that is not the framework's computation */
+	AMD_OP_COMPUTE = 1,   /* the framework's computation (a tensor kernel op) */
+	AMD_OP_ENCLOSING = 2, /* a range enclosing other ops (a profiler step): in no sum */
+};
+
 struct amd_sink {
 	void *ctx;
 	/* Starts (or updates) a run; param/tag/metric calls that follow
@@ -41,7 +50,8 @@ struct amd_sink {
 		    const char *sweep, struct amd_err *err);
 	int (*trace)(struct amd_sink *s, const struct amd_trace_summary *t,
 		     struct amd_err *err);
-	int (*op_average)(struct amd_sink *s, const char *name, int rank,
+	/* role: what the reader says the op is (enum amd_op_role) */
+	int (*op_average)(struct amd_sink *s, const char *name, int role, int rank,
 			  double self_cuda_us, double cuda_total_us, int64_t calls,
 			  struct amd_err *err);
 	int (*gpu_sample)(struct amd_sink *s, const struct amd_gpu_sample *g,

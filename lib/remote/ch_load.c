@@ -22,6 +22,7 @@
 #include "ch_tables.h"
 #include "clickhouse.h"
 #include "metric_rows.h"
+#include "schema.h"
 
 const char amd_ch_committed_sql[] =
 	"SELECT argMin(aid, (ats, aid)) FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
@@ -195,7 +196,9 @@ static int is_int_col(const cJSON *meta, int i)
 	" parent_ext_id = COALESCE(parent_ext_id, excluded.parent_ext_id)," \
 	" strategy = COALESCE(strategy, excluded.strategy), n = COALESCE(n, excluded.n)," \
 	" nodes = COALESCE(nodes, excluded.nodes), rank = COALESCE(rank, excluded.rank)," \
-	" repeat = COALESCE(repeat, excluded.repeat)"
+	" repeat = COALESCE(repeat, excluded.repeat)," \
+	" entry_point = COALESCE(entry_point, excluded.entry_point)," \
+	" program = COALESCE(program, excluded.program)"
 
 static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJSON *doc,
 		       const cJSON *data, const struct maps *a, struct amd_err *err)
@@ -459,6 +462,12 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 			rc = load_table(ch, st, &amd_ch_tables[i], in, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
+	/* rows shipped before the server's schema 5 have no op role, runs
+	 * before its schema 6 no entry point or program */
+	if (rc == 0)
+		rc = amd_store_op_roles_of_older_rows(st, err);
+	if (rc == 0)
+		rc = amd_store_run_launch_of_older_rows(st, err);
 	free(m.src.p);
 	for (size_t i = 0; i < strlen(RENUMBERED); i++)
 		free(m.ids[i].p);

@@ -20,7 +20,7 @@
 
 /* The runs a source owns (source_id shown only for those) or its facts name. */
 #define RUN_VIEW "SELECT id, sweep_id, ext_id, name, parent_ext_id, strategy, n, nodes," \
-	" rank, repeat, status, start_ms, end_ms," \
+	" rank, repeat, status, start_ms, end_ms, entry_point, program," \
 	" CASE WHEN source_id = $S THEN source_id END AS source_id FROM main.run" \
 	" WHERE source_id = $S OR id IN (SELECT run_id FROM main.param WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.tag WHERE source_id = $S" \

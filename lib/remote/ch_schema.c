@@ -18,6 +18,9 @@ int amd_ch_schema_target(void)
 	for (size_t i = 0; i < amd_ch_table_count; i++)
 		if (amd_ch_tables[i].since > v)
 			v = amd_ch_tables[i].since;
+	for (size_t i = 0; i < amd_ch_added_column_count; i++)
+		if (amd_ch_added_columns[i].since > v)
+			v = amd_ch_added_columns[i].since;
 	return v;
 }
 
@@ -50,6 +53,25 @@ static int create_table(struct amd_ch *ch, const struct ch_table *t, struct amd_
 	int rc = create(ch, sql, 1, err);
 	free(sql);
 	return rc;
+}
+
+/* Adds column c to its table unless the table has it (made with it,
+ * or by another host migrating at the same moment: older servers know
+ * no ADD COLUMN IF NOT EXISTS). */
+static int add_column(struct amd_ch *ch, const struct ch_added_column *c, struct amd_err *err)
+{
+	char has[400];
+	snprintf(has, sizeof has, "SELECT count() FROM system.columns WHERE database = '%s'"
+		 " AND table = '%s' AND name = '%s'", amd_ch_database(ch), c->table, c->name);
+	long n = query_long(ch, has, 0, err);
+	if (n != 0)
+		return n < 0 ? -1 : 0;
+	char *sql = NULL;
+	if (asprintf(&sql, "ALTER TABLE %s ADD COLUMN %s %s", c->table, c->name, c->type) < 0)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	int rc = amd_ch_run(ch, sql, NULL, 0, 1, NULL, err);
+	free(sql);
+	return rc == 0 || strstr(err->msg, "already exists") ? 0 : -1;
 }
 
 static int create_base(struct amd_ch *ch, struct amd_err *err)
@@ -93,6 +115,10 @@ int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err)
 	for (int v = (int)have + 1; v <= target; v++) {
 		for (size_t i = 0; i < amd_ch_table_count; i++)
 			if (amd_ch_tables[i].since == v && create_table(ch, &amd_ch_tables[i], err) < 0)
+				return -1;
+		for (size_t i = 0; i < amd_ch_added_column_count; i++)
+			if (amd_ch_added_columns[i].since == v &&
+			    add_column(ch, &amd_ch_added_columns[i], err) < 0)
 				return -1;
 		char bump[128];
 		snprintf(bump, sizeof bump, "INSERT INTO schema_version VALUES (%d, now())", v);

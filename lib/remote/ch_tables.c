@@ -29,13 +29,14 @@ const struct ch_table amd_ch_tables[] = {
 	{1, "run", NULL,
 	 "id Int64, sweep_id " I64N ", ext_id String, name " STRN ", parent_ext_id " STRN
 	 ", strategy " STRN ", n " I64N ", nodes " I64N ", rank " I64N ", repeat " I64N
-	 ", status " I64N ", start_ms " I64N ", end_ms " I64N ", source_id " I64N, "ext_id",
+	 ", status " I64N ", start_ms " I64N ", end_ms " I64N ", source_id " I64N
+	 ", entry_point " STRN ", program " STRN, "ext_id",
 	 "id,sweep_id,ext_id,name,parent_ext_id,strategy,n,nodes,rank,repeat,status,start_ms,"
-	 "end_ms,source_id", "rwppppppppppps",
+	 "end_ms,source_id,entry_point,program", "rwpppppppppppspp",
 	 "SELECT chid(r.ext_id), (SELECT chid(name) FROM sweep WHERE id = r.sweep_id), r.ext_id,"
 	 " r.name, r.parent_ext_id, r.strategy, r.n, r.nodes, r.rank, r.repeat, r.status,"
-	 " r.start_ms, r.end_ms, CASE WHEN r.source_id IS NULL THEN NULL ELSE ?1 END, ?1"
-	 " FROM run r ORDER BY r.id"},
+	 " r.start_ms, r.end_ms, CASE WHEN r.source_id IS NULL THEN NULL ELSE ?1 END,"
+	 " r.entry_point, r.program, ?1 FROM run r ORDER BY r.id"},
 	{1, "param", "source_id = $S",
 	 "run_id Int64, key_id Int64, value " STRN ", source_id Int64",
 	 "(run_id, key_id)", "run_id,key_id,value,source_id", "rdps",
@@ -73,12 +74,13 @@ const struct ch_table amd_ch_tables[] = {
 	 "trace_id,name_id,seq,start_ns,dur_ns,bytes,group_size", "cdppppp",
 	 "SELECT c.trace_id, " KEY("c.name_id") ", c.seq, c.start_ns, c.dur_ns, c.bytes,"
 	 " c.group_size, ?1 FROM trace_collective c ORDER BY c.rowid"},
+	/* role: since schema 5 (amd_ch_added_columns) */
 	{1, "op_average", "source_id = $S",
 	 "run_id " I64N ", source_id Int64, name_id Int64, rank " I64N
-	 ", self_cuda_us " F64N ", cuda_total_us " F64N ", calls " I64N, "src",
-	 "run_id,source_id,name_id,rank,self_cuda_us,cuda_total_us,calls", "rsdpppp",
+	 ", self_cuda_us " F64N ", cuda_total_us " F64N ", calls " I64N ", role " I64N, "src",
+	 "run_id,source_id,name_id,rank,self_cuda_us,cuda_total_us,calls,role", "rsdppppp",
 	 "SELECT " RUN("a.run_id") ", ?1, " KEY("a.name_id") ", a.rank, a.self_cuda_us,"
-	 " a.cuda_total_us, a.calls, ?1 FROM op_average a ORDER BY a.rowid"},
+	 " a.cuda_total_us, a.calls, a.role, ?1 FROM op_average a ORDER BY a.rowid"},
 	{1, "frame", "id IN (SELECT frame_id FROM main.stack_node WHERE source_id = $S)",
 	 "id Int64, name_id Int64, file_id " I64N ", line " I64N, "id",
 	 "id,name_id,file_id,line", "fddp",
@@ -155,6 +157,19 @@ const struct ch_table amd_ch_tables[] = {
 };
 
 const size_t amd_ch_table_count = sizeof amd_ch_tables / sizeof amd_ch_tables[0];
+
+const struct ch_added_column amd_ch_added_columns[] = {
+	/* an op's role, as the reader gives it (schema 5); an older row's
+	 * is NULL, given by the loader (amd_store_op_roles_of_older_rows) */
+	{5, "op_average", "role", I64N},
+	/* what launched a run (schema 6); an older row's are NULL, taken
+	 * from its tags by the loader (amd_store_run_launch_of_older_rows) */
+	{6, "run", "entry_point", STRN},
+	{6, "run", "program", STRN},
+};
+
+const size_t amd_ch_added_column_count =
+	sizeof amd_ch_added_columns / sizeof amd_ch_added_columns[0];
 
 int amd_ch_table_loaded(const struct ch_table *t)
 {

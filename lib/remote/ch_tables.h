@@ -32,6 +32,19 @@ struct ch_table {
 extern const struct ch_table amd_ch_tables[];
 extern const size_t amd_ch_table_count;
 
+/* A column added to a table after the version that made it: a new
+ * table has it (its row above lists it), an older server's table gets
+ * it by ALTER when the server migrates to since. */
+struct ch_added_column {
+	int since;
+	const char *table;
+	const char *name;
+	const char *type; /* its ClickHouse type */
+};
+
+extern const struct ch_added_column amd_ch_added_columns[];
+extern const size_t amd_ch_added_column_count;
+
 /* 0 for a table left on the server, never loaded into the read store
  * (the event-level rows of ingest --events, which only `amdahl sql`
  * reads), else 1. */

@@ -104,8 +104,8 @@ static inline int count_trace(struct amd_sink *s, const struct amd_trace_summary
 	((struct fuzz_counts *)s->ctx)->traces++;
 	return 0;
 }
-static inline int count_op(struct amd_sink *s, const char *name, int rank, double self_us,
-		    double total_us, int64_t calls, struct amd_err *e)
+static inline int count_op(struct amd_sink *s, const char *name, int role, int rank,
+			   double self_us, double total_us, int64_t calls, struct amd_err *e)
 {
 	FUZZ_REQUIRE(name);
 	((struct fuzz_counts *)s->ctx)->ops++;

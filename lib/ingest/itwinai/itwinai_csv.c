@@ -7,7 +7,9 @@
  * (--run otherwise). The rows are read whole before any is reported, so
  * that the store gets the op names at once (sink names). Each row is
  * reported as an operator average and as a region of its device time
- * (kind op_device, profiler torch-averages, ns). */
+ * (kind op_device, profiler torch-averages, ns). The reader says what
+ * each op is (op_role): PyTorch's compute ops, the profiler's step
+ * ranges that enclose them, the rest. */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -116,6 +118,22 @@ static int64_t us_to_ns(double us)
 }
 
 /* A row as a region: the op's device time (its kernels), per rank. */
+/* What PyTorch op name is (enum amd_op_role): a profiler step
+ * (ProfilerStep#N) encloses the ops of its step; the compute ops are
+ * ATen's, c10's and autograd's, and names holding " at::" (a space or
+ * another ASCII white space before it: a C++ signature). */
+static int op_role(const char *name)
+{
+	if (strncmp(name, "ProfilerStep", 12) == 0)
+		return AMD_OP_ENCLOSING;
+	if (strstr(name, "aten::") || strstr(name, "c10::") || strstr(name, "autograd::"))
+		return AMD_OP_COMPUTE;
+	for (const char *at = strstr(name, "at::"); at; at = strstr(at + 1, "at::"))
+		if (at > name && strchr(" \t\n\v\f\r", at[-1]))
+			return AMD_OP_COMPUTE;
+	return AMD_OP_OTHER;
+}
+
 static int op_region(struct amd_sink *sink, const char *name, const struct op_row *r,
 		     struct amd_err *err)
 {
@@ -140,8 +158,8 @@ static int emit(const struct rows *rs, struct amd_sink *sink, struct amd_err *er
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct op_row *r = &rs->v[i];
 		const char *name = rs->names.s[r->name];
-		if ((sink->op_average && sink->op_average(sink, name, r->rank, r->self, r->total,
-							  r->calls, err) < 0) ||
+		if ((sink->op_average && sink->op_average(sink, name, op_role(name), r->rank,
+							  r->self, r->total, r->calls, err) < 0) ||
 		    (sink->region && op_region(sink, name, r, err) < 0))
 			return -1;
 	}

@@ -21,6 +21,7 @@
 
 #include "csv.h"
 #include "ingest.h"
+#include "mlflow_tags.h"
 #include "run.h"
 #include "num.h"
 
@@ -122,24 +123,24 @@ static int runs_row(struct amd_csv *c, const char *const *hdr, size_t nh, const 
 	if (parse_time_ms(cell(c, col[3]), &start) < 0 || parse_time_ms(cell(c, col[4]), &end) < 0)
 		return amd_fail(err, "%s: line %d: start_time/end_time '%s'/'%s' is not a time",
 				c->path, c->line, cell(c, col[3]), cell(c, col[4]));
-	int name_col = -1, parent_col = -1;
-	for (size_t i = 0; i < nh; i++) {
-		if (strcmp(hdr[i], "tags.mlflow.runName") == 0)
-			name_col = (int)i;
-		else if (strcmp(hdr[i], "tags.mlflow.parentRunId") == 0)
-			parent_col = (int)i;
-	}
+	/* a run fact's tag (mlflow_tags.h): the last column of that name,
+	 * when not empty (an empty cell is a tag not logged) */
+	const char *facts[AMD_MLFLOW_FACTS] = {0};
+	for (size_t i = 0; i < nh; i++)
+		for (int f = 0; f < AMD_MLFLOW_FACTS; f++)
+			if (strncmp(hdr[i], "tags.", 5) == 0 &&
+			    strcmp(hdr[i] + 5, amd_mlflow_tag_key[f]) == 0)
+				facts[f] = *c->field[i] ? c->field[i] : NULL;
 	if (!*cell(c, col[0]))
 		return amd_fail(err, "%s: line %d: an empty run_id", c->path, c->line);
 	struct amd_run_rec r = {
 		.ext_id = cell(c, col[0]),
-		.name = *cell(c, name_col) ? cell(c, name_col) : NULL,
 		.sweep_ext_id = *cell(c, col[1]) ? cell(c, col[1]) : NULL,
-		.parent_ext_id = *cell(c, parent_col) ? cell(c, parent_col) : NULL,
 		.status = amd_status_of_text(cell(c, col[2])),
 		.start_ms = start,
 		.end_ms = end,
 	};
+	amd_mlflow_run_facts(&r, facts);
 	if (sink->run && sink->run(sink, &r, err) < 0)
 		return -1;
 	for (size_t i = 0; i < nh; i++) {

@@ -16,6 +16,7 @@
 #include "file.h"
 #include "hash.h"
 #include "mlflow_sweep.h"
+#include "mlflow_tags.h"
 #include "num.h"
 
 /* Limits on what a run directory may hold (errors name the file and
@@ -243,6 +244,28 @@ static int tag_file(void *ctx, const char *path, const char *key, struct amd_err
 	return value_file(ctx, path, key, 1, err);
 }
 
+/* The run facts MLflow keeps in tags (mlflow_tags.h), read from
+ * tags/<key> ahead of the run record, each value as tag_file reports it
+ * (the caller frees facts[f]). A file that cannot be read is left to
+ * the tags pass, which says what is wrong with it. */
+static void tag_facts(const char *run_dir, struct amd_run_rec *r, char *facts[AMD_MLFLOW_FACTS])
+{
+	for (int f = 0; f < AMD_MLFLOW_FACTS; f++) {
+		struct amd_buf b = {0};
+		struct amd_err ignored = {{0}};
+		char *tags = amd_path_join(run_dir, "tags");
+		char *path = tags ? amd_path_join(tags, amd_mlflow_tag_key[f]) : NULL;
+		facts[f] = NULL;
+		if (path && amd_is_file(path) && amd_read_file(path, VALUE_MAX, &b, &ignored) == 0 && b.data &&
+		    !memchr(b.data, '\0', b.len))
+			facts[f] = strdup(b.data);
+		amd_buf_free(&b);
+		free(path);
+		free(tags);
+	}
+	amd_mlflow_run_facts(r, (const char *const *)facts);
+}
+
 static char *parent_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -293,8 +316,12 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		ret = AMD_PARSE_NOTHING;
 		goto out;
 	}
+	char *facts[AMD_MLFLOW_FACTS];
+	tag_facts(in->path, &r, facts);
 	ret = sink->run ? sink->run(sink, &r, err) : 0;
 	free(store);
+	for (int f = 0; f < AMD_MLFLOW_FACTS; f++)
+		free(facts[f]);
 	if (ret < 0)
 		goto out;
 	struct run_ctx rc = {sink};

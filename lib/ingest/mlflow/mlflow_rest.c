@@ -26,6 +26,7 @@
 #include "file.h"
 #include "ingest.h"
 #include "json_guard.h"
+#include "mlflow_tags.h"
 #include "num.h"
 #include "run.h"
 
@@ -211,16 +212,21 @@ static int key_values(const struct amd_rest *r, const cJSON *arr, int is_tag, co
 	return 0;
 }
 
+/* Value of tag key as key_values reports it (the last entry with that
+ * key wins, as in the store; a value that is not a string is ""), NULL
+ * when the run has no such tag. */
 static const char *tag_of(const cJSON *tags, const char *key)
 {
+	const char *out = NULL;
 	const cJSON *kv;
 	cJSON_ArrayForEach(kv, tags)
 	{
 		const char *k = get_str(kv, "key");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(kv, "value");
 		if (k && strcmp(k, key) == 0)
-			return get_str(kv, "value");
+			out = cJSON_IsString(v) ? v->valuestring : "";
 	}
-	return NULL;
+	return out;
 }
 
 static int amd_rest_run(const struct amd_rest *r, const cJSON *run, long i)
@@ -237,12 +243,14 @@ static int amd_rest_run(const struct amd_rest *r, const cJSON *run, long i)
 	const cJSON *tags = data ? cJSON_GetObjectItemCaseSensitive(data, "tags") : NULL;
 	struct amd_run_rec rec = {
 		.ext_id = get_str(info, "run_id") ? get_str(info, "run_id") : get_str(info, "run_uuid"),
-		.name = get_str(info, "run_name") ? get_str(info, "run_name")
-						  : tag_of(tags, "mlflow.runName"),
+		.name = get_str(info, "run_name"),
 		.sweep_ext_id = get_str(info, "experiment_id"),
-		.parent_ext_id = tag_of(tags, "mlflow.parentRunId"),
 		.status = amd_status_of_text(get_str(info, "status")),
 	};
+	const char *facts[AMD_MLFLOW_FACTS];
+	for (int f = 0; f < AMD_MLFLOW_FACTS; f++)
+		facts[f] = tag_of(tags, amd_mlflow_tag_key[f]);
+	amd_mlflow_run_facts(&rec, facts);
 	if (!rec.ext_id)
 		return amd_rest_fail(r, where, "no \"run_id\" in \"info\"");
 	if (get_int64(info, "start_time", &rec.start_ms) < 0 ||

@@ -19,6 +19,7 @@
 #include "foreign_db.h"
 #include "ingest.h"
 #include "mlflow_sweep.h"
+#include "mlflow_tags.h"
 #include "run.h"
 
 static int detect(const char *path, const unsigned char *head, size_t n)
@@ -288,21 +289,39 @@ static int metrics(struct db_ctx *c, const char *run, struct amd_err *err)
 	return upto < hi ? indexed(c, run, upto, err) : 0;
 }
 
-/* Value of tag key for run, copied into buf (empty when absent). */
-static const char *tag_value(struct db_ctx *c, const char *run, const char *key, char *buf,
-			     size_t cap)
+/* Value of tag key for run as key_values reports it (NULL text is ""),
+ * a copy in *out; *out is NULL when the run has no such tag. -1 on a
+ * database error or out of memory. */
+static int tag_value(struct db_ctx *c, const char *run, const char *key, char **out)
 {
-	buf[0] = '\0';
+	*out = NULL;
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(c->db, "SELECT value FROM tags WHERE run_uuid=?1 AND \"key\"=?2",
 			       -1, &q, NULL) != SQLITE_OK)
-		return NULL;
+		return -1;
 	sqlite3_bind_text(q, 1, run, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		snprintf(buf, cap, "%s", (const char *)sqlite3_column_text(q, 0));
+	int rc = sqlite3_step(q), ret = 0;
+	if (rc == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(q, 0);
+		if (!(*out = strdup(v ? v : "")))
+			ret = -1;
+	} else if (rc != SQLITE_DONE)
+		ret = -1;
 	sqlite3_finalize(q);
-	return buf[0] ? buf : NULL;
+	return ret;
+}
+
+/* The run facts MLflow keeps in run's tags into r (mlflow_tags.h); the
+ * copies in facts, for the caller to free. */
+static int tag_facts(struct db_ctx *c, const char *run, struct amd_run_rec *r,
+		     char *facts[AMD_MLFLOW_FACTS], struct amd_err *err)
+{
+	for (int f = 0; f < AMD_MLFLOW_FACTS; f++)
+		if (tag_value(c, run, amd_mlflow_tag_key[f], &facts[f]) < 0)
+			return amd_fail(err, "%s: reading tags: %s", c->path, sqlite3_errmsg(c->db));
+	amd_mlflow_run_facts(r, (const char *const *)facts);
+	return 0;
 }
 
 /* The run's experiment name in *name (NULL when it has none); -1 out
@@ -329,23 +348,25 @@ static int one_run(struct db_ctx *c, sqlite3_stmt *runs, struct amd_err *err)
 		return 0;
 	}
 	c->runs++;
-	char parent[256], tag_name[512], holder[256];
+	char holder[256], *facts[AMD_MLFLOW_FACTS] = {0};
 	char *sweep;
 	if (experiment_name(c, runs, &sweep) < 0)
 		return amd_fail(err, "%s: out of memory", c->path);
 	struct amd_run_rec r = {
 		.ext_id = id,
-		.name = text(runs, 1) ? text(runs, 1)
-				      : tag_value(c, id, "mlflow.runName", tag_name, sizeof tag_name),
+		.name = text(runs, 1),
 		.sweep = amd_mlflow_sweep_name(sweep, c->path, holder, sizeof holder),
 		.sweep_ext_id = text(runs, 5),
-		.parent_ext_id = tag_value(c, id, "mlflow.parentRunId", parent, sizeof parent),
 		.status = amd_status_of_text(text(runs, 2)),
 		.start_ms = sqlite3_column_int64(runs, 3),
 		.end_ms = sqlite3_column_int64(runs, 4),
 	};
-	int ret = c->sink->run ? c->sink->run(c->sink, &r, err) : 0;
+	int ret = tag_facts(c, id, &r, facts, err);
+	if (ret == 0 && c->sink->run)
+		ret = c->sink->run(c->sink, &r, err);
 	free(sweep);
+	for (int f = 0; f < AMD_MLFLOW_FACTS; f++)
+		free(facts[f]);
 	if (ret == 0)
 		ret = key_values(c, c->param, id, 0, err);
 	if (ret == 0)

@@ -6,6 +6,7 @@
  * small integer keys and numbers; every fact row carries the source it
  * came from, so replacing or dropping a source is one DELETE per table. */
 #include "schema.h"
+#include "sqlite_int.h"
 
 #include "gpu_sql.h"
 #include "metric_sql.h"
@@ -236,6 +237,85 @@ static const char v_region_detail[] =
 	" ORDER BY g.id;\n"
 	"DROP TABLE trace_op;\n";
 
+/* Converts op_average rows written before the readers classified their
+ * ops (a store of schema 10 or older; a ClickHouse store's rows shipped
+ * before its version 5, loaded with no role): the role the itwinai
+ * reader now gives each op (itwinai_csv.c, op_role), from PyTorch's op
+ * names, as the computation fraction's query once told them apart.
+ * The one SQL in lib/store that names a source format's words
+ * (tests/check-tree.sh allows it alone); rows with a role are left as
+ * they are. */
+#define OP_ROLES_OF_OLDER_ROWS_SQL \
+	"UPDATE op_average SET role = COALESCE((SELECT CASE" \
+	" WHEN d.s GLOB 'ProfilerStep*' THEN 2" \
+	" WHEN instr(d.s, 'aten::') OR instr(d.s, 'c10::') OR instr(d.s, 'autograd::')" \
+	"  OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*') THEN 1 ELSE 0 END" \
+	" FROM dict d WHERE d.id = op_average.name_id), 0) WHERE role IS NULL;\n"
+
+int amd_store_op_roles_of_older_rows(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, OP_ROLES_OF_OLDER_ROWS_SQL, err);
+}
+
+/* Converts run rows written before the MLflow readers reported what
+ * launched a run (a store of schema 11 or older; a ClickHouse store's
+ * runs shipped before its version 6, loaded without them): the entry
+ * point and program from the tags MLflow keeps them in, as the grouping
+ * of unnamed runs once read them (mlflow_tags.c reads them now). Under
+ * the same exception as OP_ROLES_OF_OLDER_ROWS_SQL; runs that have them
+ * are left as they are. */
+#define RUN_LAUNCH_TAG(key) "(SELECT g.value FROM tag g JOIN dict d ON d.id = g.key_id" \
+	" WHERE g.run_id = run.id AND d.s = '" key "' LIMIT 1)"
+#define RUN_LAUNCH_OF_OLDER_ROWS_SQL \
+	"UPDATE run SET entry_point = " RUN_LAUNCH_TAG("mlflow.project.entryPoint") \
+	" WHERE entry_point IS NULL;\n" \
+	"UPDATE run SET program = " RUN_LAUNCH_TAG("mlflow.source.name") \
+	" WHERE program IS NULL;\n"
+
+int amd_store_run_launch_of_older_rows(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, RUN_LAUNCH_OF_OLDER_ROWS_SQL, err);
+}
+
+/* Operator roles (issue 32): the reader that reports an operator
+ * average says what it is (op_average.role, enum amd_op_role in
+ * lib/model/sink.h); the store no longer tells PyTorch's op names apart. */
+static const char v_op_role[] =
+	"CREATE TABLE op_average_roled(run_id INTEGER, source_id INTEGER NOT NULL,"
+	" name_id INTEGER NOT NULL, rank INTEGER, self_cuda_us REAL, cuda_total_us REAL,"
+	" calls INTEGER, role INTEGER);\n"
+	/* the table copied, not ALTERed: a store rewound to an older version
+	 * by a test already has the column; rowids kept (the row order) */
+	"INSERT INTO op_average_roled(rowid, run_id, source_id, name_id, rank, self_cuda_us,"
+	" cuda_total_us, calls) SELECT rowid, run_id, source_id, name_id, rank, self_cuda_us,"
+	" cuda_total_us, calls FROM op_average ORDER BY rowid;\n"
+	"DROP TABLE op_average;\n"
+	"ALTER TABLE op_average_roled RENAME TO op_average;\n"
+	"CREATE INDEX op_average_run ON op_average(run_id);\n"
+	"CREATE INDEX op_average_source ON op_average(source_id);\n"
+	OP_ROLES_OF_OLDER_ROWS_SQL;
+
+/* What launched a run (issue 32): the MLflow readers report a run's
+ * entry point and program (amd_run_rec), stored in run columns; the
+ * grouping of unnamed runs reads them, not MLflow's tags. The table is
+ * copied, not ALTERed (a store rewound to an older version by a test
+ * already has the columns), ids kept. */
+static const char v_run_launch[] =
+	"CREATE TABLE run_launched(id INTEGER PRIMARY KEY, sweep_id INTEGER REFERENCES sweep(id),"
+	" ext_id TEXT NOT NULL UNIQUE, name TEXT, parent_ext_id TEXT,"
+	" strategy TEXT, n INTEGER, nodes INTEGER, rank INTEGER, repeat INTEGER,"
+	" status INTEGER, start_ms INTEGER, end_ms INTEGER,"
+	" source_id INTEGER REFERENCES source(id), entry_point TEXT, program TEXT);\n"
+	"INSERT INTO run_launched(id, sweep_id, ext_id, name, parent_ext_id, strategy, n, nodes,"
+	" rank, repeat, status, start_ms, end_ms, source_id) SELECT id, sweep_id, ext_id, name,"
+	" parent_ext_id, strategy, n, nodes, rank, repeat, status, start_ms, end_ms, source_id"
+	" FROM run ORDER BY id;\n"
+	"DROP TABLE run;\n"
+	"ALTER TABLE run_launched RENAME TO run;\n"
+	"CREATE INDEX run_sweep ON run(sweep_id);\n"
+	"CREATE INDEX run_parent ON run(parent_ext_id);\n"
+	RUN_LAUNCH_OF_OLDER_ROWS_SQL;
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -247,6 +327,8 @@ const char *const amd_migrations[] = {
 	v_gpu_packed,
 	v_region_run_name,
 	v_region_detail,
+	v_op_role,
+	v_run_launch,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -179,22 +179,6 @@ void amd_store_set_whole(struct amd_store *st, amd_store_open_whole_fn open_whol
 	st->open_whole = open_whole;
 }
 
-/* SQL's name_cap(s): amd_name_cap for a name a statement copies from a
- * value (a run's name from its mlflow.runName tag); NULL stays NULL. */
-static void sql_name_cap(sqlite3_context *c, int argc, sqlite3_value **argv)
-{
-	(void)argc;
-	const char *s = (const char *)sqlite3_value_text(argv[0]);
-	char out[AMD_NAME_MAX + 1];
-	const char *name = s ? amd_name_cap(s, out) : NULL;
-	if (!s)
-		sqlite3_result_null(c);
-	else if (!name)
-		sqlite3_result_error_nomem(c);
-	else
-		sqlite3_result_text(c, name, -1, SQLITE_TRANSIENT);
-}
-
 int amd_store_sql_register(sqlite3 *db)
 {
 	int rc = amd_metric_sql_register(db);
@@ -236,13 +220,6 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		return -1;
 	}
 	if (mode == AMD_STORE_WRITE) {
-		if (sqlite3_create_function(st->db, "name_cap", 1,
-					    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_name_cap,
-					    NULL, NULL) != SQLITE_OK) {
-			amd_fail(err, "%s: %s", path, sqlite3_errmsg(st->db));
-			amd_store_close(st);
-			return -1;
-		}
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    amd_store_exec(st, INGEST_CACHE_PRAGMA, err) < 0 ||

@@ -33,9 +33,9 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 			 size_t *n, struct amd_err *err);
 
 /* itwinai's computation fraction from op_average rows of the run (all
- * ranks): *comp = sum of self_cuda_us over names matching
- * .*(?:aten|\sat|c10|autograd)::, *total = the sum over all rows except
- * ProfilerStep*. Both NAN without rows. */
+ * ranks): *comp = sum of self_cuda_us over the ops the reader called
+ * compute ops (AMD_OP_COMPUTE), *total = the sum over all rows except
+ * the enclosing ones (AMD_OP_ENCLOSING). Both NAN without rows. */
 int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 			      double *total, struct amd_err *err);
 

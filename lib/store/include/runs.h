@@ -23,8 +23,9 @@ enum amd_run_grouping { AMD_RUN_NAMED, AMD_RUN_GROUPED, AMD_RUN_UNGROUPED };
 struct amd_run_view {
 	int64_t id;
 	char *sweep, *ext_id, *name, *strategy;
-	/* a run without a name: its tags mlflow.project.entryPoint and
-	 * mlflow.source.name (NULL when absent, and for named runs) */
+	/* a run without a name: its entry point and program as its reader
+	 * reported them (MLflow's tags mlflow.project.entryPoint and
+	 * mlflow.source.name; NULL when absent, and for named runs) */
 	char *entry_point, *source;
 	int grouping; /* enum amd_run_grouping */
 	int n, nodes, repeat, status; /* n/nodes 0 when unknown */

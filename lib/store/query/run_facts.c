@@ -7,6 +7,7 @@
 #include "run_facts.h"
 #include "sqlite_int.h"
 #include "buf.h"
+#include "sink.h" /* enum amd_op_role */
 #include "stmt_cache.h"
 
 /* Rows of the logical run ?1: its own and its child workers'. */
@@ -87,17 +88,18 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 	/* summed here, in the order of the files' paths and each file's rows,
 	 * not by SQL's sum() in row-id order: a store's ids follow the order
 	 * its files were ingested in (ingest -j N), the last digits must not */
+	/* the role is the reader's (enum amd_op_role): compute ops over all
+	 * ops but the enclosing ones */
 	sqlite3_stmt *q = amd_store_cached(st,
-		"SELECT instr(d.s, 'aten::') OR instr(d.s, 'c10::')"
-		"   OR instr(d.s, 'autograd::')"
-		"   OR d.s GLOB ('*[ ' || char(9, 10, 11, 12, 13) || ']at::*'),"
-		" o.self_cuda_us FROM op_average o JOIN dict d ON d.id = o.name_id"
+		"SELECT o.role = ?2, o.self_cuda_us FROM op_average o"
 		" LEFT JOIN source f ON f.id = o.source_id"
-		" WHERE " OF_RUN("o.run_id") " AND d.s NOT GLOB 'ProfilerStep*'"
+		" WHERE " OF_RUN("o.run_id") " AND o.role <> ?3"
 		" ORDER BY f.path, o.rowid", err);
 	if (!q)
 		return -1;
 	sqlite3_bind_int64(q, 1, run);
+	sqlite3_bind_int(q, 2, AMD_OP_COMPUTE);
+	sqlite3_bind_int(q, 3, AMD_OP_ENCLOSING);
 	double c = 0, t = 0;
 	size_t rows = 0;
 	int rc;

@@ -17,13 +17,10 @@
 #define TOP_LEVEL "(r.parent_ext_id IS NULL OR NOT EXISTS" \
 	" (SELECT 1 FROM run p WHERE p.ext_id = r.parent_ext_id))"
 
-/* A tag's value of the run t. */
-#define TAG_OF_T(key) "(SELECT g.value FROM tag g JOIN dict d ON d.id = g.key_id" \
-	" WHERE g.run_id = t.id AND d.s = '" key "' LIMIT 1)"
-
 /* Runs without a name (MLflow 1.x Projects runs: `name: ''`, no
  * mlflow.runName) are repeats of each other only when they share entry
- * point, source and every param; with none of the three a run is a
+ * point, program (the run's entry_point and program, as its reader
+ * reported them) and every param; with none of the three a run is a
  * group of its own (its id). The key a run's repeats are counted in: */
 #define GROUP_KEY \
 	"CASE WHEN t.name IS NOT NULL THEN 'n' || t.name" \
@@ -36,8 +33,7 @@ static const char runs_sql[] =
 	" kids AS (SELECT p.id AS pid, count(c.id) AS nkids, max(c.n) AS n,"
 	"   min(c.strategy) AS strategy, max(c.nodes) AS nodes"
 	"   FROM top p JOIN run c ON c.parent_ext_id = p.ext_id GROUP BY p.id),"
-	" unnamed AS (SELECT t.id AS rid, " TAG_OF_T("mlflow.project.entryPoint") " AS entry,"
-	"   " TAG_OF_T("mlflow.source.name") " AS src,"
+	" unnamed AS (SELECT t.id AS rid, t.entry_point AS entry, t.program AS src,"
 	"   (SELECT group_concat(kv, char(30)) FROM (SELECT d.s || '=' || p.value AS kv"
 	"     FROM param p JOIN dict d ON d.id = p.key_id WHERE p.run_id = t.id ORDER BY d.s))"
 	"     AS params FROM top t WHERE t.name IS NULL)"

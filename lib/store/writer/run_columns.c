@@ -1,6 +1,5 @@
 /* run_columns.c — deriving a run's strategy, n, nodes, rank and repeat
- * from its params, and its name and parent from MLflow's tags; see
- * run_columns.h. */
+ * from its params; see run_columns.h. */
 #include "run_columns.h"
 #include "sqlite_int.h"
 
@@ -86,8 +85,8 @@ static void bind_int_text(sqlite3_stmt *q, int i, const struct column *c)
 		sqlite3_bind_null(q, i);
 }
 
-/* Fills strategy, n, nodes, rank, repeat (and the run name from the
- * mlflow.runName tag, the parent from mlflow.parentRunId). */
+/* Fills strategy, n, nodes, rank, repeat. (A run's name and parent are
+ * the reader's facts: the MLflow readers take them from MLflow's tags.) */
 int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, int64_t run,
 			   const char *unit, struct amd_err *err)
 {
@@ -104,11 +103,7 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 			return -1;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"UPDATE run SET strategy=COALESCE(?2, strategy), n=COALESCE(?3, n),"
-		" nodes=COALESCE(?4, nodes), rank=COALESCE(?5, rank), repeat=COALESCE(?6, repeat),"
-		" name=COALESCE(name, name_cap((SELECT value FROM tag JOIN dict ON dict.id=tag.key_id"
-		"   WHERE run_id=?1 AND dict.s='mlflow.runName'))),"
-		" parent_ext_id=COALESCE(parent_ext_id, (SELECT value FROM tag JOIN dict"
-		"   ON dict.id=tag.key_id WHERE run_id=?1 AND dict.s='mlflow.parentRunId'))"
+		" nodes=COALESCE(?4, nodes), rank=COALESCE(?5, rank), repeat=COALESCE(?6, repeat)"
 		" WHERE id=?1", err);
 	if (!q)
 		return -1;

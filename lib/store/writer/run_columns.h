@@ -1,9 +1,8 @@
 /* run_columns.h — a run's scaling facts as columns of the run row:
  * strategy, n (world size), nodes, rank and repeat, taken from its
  * params (the first of a list of known names; amdahl.yaml can name
- * others under run.strategy_params, run.n_params, …), and its name and
- * parent from MLflow's tags when not set. The unit writer derives them
- * for every run a unit touched, before it commits. */
+ * others under run.strategy_params, run.n_params, …). The unit writer
+ * derives them for every run a unit touched, before it commits. */
 #ifndef AMD_RUN_COLUMNS_H
 #define AMD_RUN_COLUMNS_H
 

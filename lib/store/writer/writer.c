@@ -382,9 +382,12 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 		return -1;
 	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO run(sweep_id, ext_id, name, parent_ext_id, status, start_ms,"
-		" end_ms, source_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8) ON CONFLICT(ext_id) DO UPDATE SET"
+		" end_ms, source_id, entry_point, program) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?10,?11)"
+		" ON CONFLICT(ext_id) DO UPDATE SET"
 		" sweep_id=excluded.sweep_id, name=COALESCE(excluded.name, name),"
 		" parent_ext_id=COALESCE(excluded.parent_ext_id, parent_ext_id),"
+		" entry_point=COALESCE(excluded.entry_point, entry_point),"
+		" program=COALESCE(excluded.program, program),"
 		" status=excluded.status, start_ms=CASE WHEN ?9 THEN min(COALESCE(excluded.start_ms,"
 		" start_ms), COALESCE(start_ms, excluded.start_ms)) ELSE COALESCE(excluded.start_ms,"
 		" start_ms) END, end_ms=CASE WHEN ?9 THEN max(COALESCE(excluded.end_ms, end_ms),"
@@ -402,6 +405,8 @@ static int sink_run(struct amd_sink *s, const struct amd_run_rec *r, struct amd_
 	writer_bind_int(q, 7, r->end_ms);
 	sqlite3_bind_int64(q, 8, ss->source_id);
 	sqlite3_bind_int(q, 9, r->span_part != 0);
+	writer_bind_text(q, 10, r->entry_point);
+	writer_bind_text(q, 11, r->program);
 	int64_t id = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : -1;
 	amd_store_cached_drop(q);
 	if (id < 0)

@@ -122,9 +122,10 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 }
 
 static struct row_table op_average_table = ROW_TABLE(
-	"op_average(run_id, source_id, name_id, rank, self_cuda_us, cuda_total_us, calls)", 7);
+	"op_average(run_id, source_id, name_id, rank, self_cuda_us, cuda_total_us, calls, role)",
+	8);
 
-int writer_op_average(struct amd_sink *s, const char *name, int rank,
+int writer_op_average(struct amd_sink *s, const char *name, int role, int rank,
 			   double self_cuda_us, double cuda_total_us, int64_t calls,
 			   struct amd_err *err)
 {
@@ -135,7 +136,7 @@ int writer_op_average(struct amd_sink *s, const char *name, int rank,
 		return -1;
 	const struct row_cell row[] = {
 		writer_run_cell(ss),   row_int(ss->source_id),   row_int(nid),   row_int_opt(rank),
-		row_real(self_cuda_us), row_real(cuda_total_us), row_int(calls),
+		row_real(self_cuda_us), row_real(cuda_total_us), row_int(calls), row_int(role),
 	};
 	return writer_hold(ss, &ss->op_average_rows, &op_average_table, row, err);
 }

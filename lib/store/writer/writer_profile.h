@@ -11,8 +11,9 @@
 struct amd_store_sink;
 
 int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t, struct amd_err *err);
-int writer_op_average(struct amd_sink *s, const char *name, int rank, double self_cuda_us,
-		      double cuda_total_us, int64_t calls, struct amd_err *err);
+int writer_op_average(struct amd_sink *s, const char *name, int role, int rank,
+		      double self_cuda_us, double cuda_total_us, int64_t calls,
+		      struct amd_err *err);
 int writer_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g, struct amd_err *err);
 int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err);
 /* ingest --events: one event of the last trace written (writer_events.c). */
