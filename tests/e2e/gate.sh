@@ -89,15 +89,7 @@ test_expect_success SCIPY 'A/A same runs: p-values equal SciPy'\''s (2 strategie
 
 # ---- A/A 2: the H100 sweep's repeats split in two halves (repeats 0+1 vs 2) ----
 test_expect_success 'setup: split the H100 runs by repeat (0+1 vs 2) and ingest the halves' '
-	(
-		for half in a b; do
-			mkdir -p "$TMP/$half/mlruns/1" && cp "$GPU/1/meta.yaml" "$TMP/$half/mlruns/1/" || exit 1
-		done &&
-		for d in "$GPU"/1/*/; do
-			[ -f "$d/params/repeat" ] || continue
-			if [ "$(cat "$d/params/repeat")" = 2 ]; then cp -r "$d" "$TMP/b/mlruns/1/"; else cp -r "$d" "$TMP/a/mlruns/1/"; fi || exit 1
-		done
-	) &&
+	"$AMDAHL_ROOT/tests/lib/split_halves.sh" "$GPU" "$TMP" &&
 	"$AMDAHL" --store "$TMP/halves.db" ingest -q --sweep half-a "$TMP/a/mlruns" &&
 	"$AMDAHL" --store "$TMP/halves.db" ingest -q --sweep half-b "$TMP/b/mlruns"
 '

@@ -34,15 +34,7 @@ test_expect_success 'setup: the stores' '
 	"$AMDAHL" --store "$TMP/all.db" ingest -q "$CPU" "$GPU" "$DATA/itwinai-layout" 2>/dev/null &&
 	"$AMDAHL" --store "$TMP/all.db" ingest -q --run $PRUN "$DATA/pyspy/train-raw.txt" &&
 	"$AMDAHL" --store "$TMP/all.db" ingest -q "$DATA/pyspy" 2>/dev/null &&
-	(
-		for half in a b; do
-			mkdir -p "$TMP/$half/mlruns/1" && cp "$GPU/1/meta.yaml" "$TMP/$half/mlruns/1/" || exit 1
-		done &&
-		for d in "$GPU"/1/*/; do
-			[ -f "$d/params/repeat" ] || continue
-			if [ "$(cat "$d/params/repeat")" = 2 ]; then cp -r "$d" "$TMP/b/mlruns/1/"; else cp -r "$d" "$TMP/a/mlruns/1/"; fi || exit 1
-		done
-	) &&
+	"$AMDAHL_ROOT/tests/lib/split_halves.sh" "$GPU" "$TMP" &&
 	"$AMDAHL" --store "$TMP/halves.db" ingest -q --sweep half-a "$TMP/a/mlruns" &&
 	"$AMDAHL" --store "$TMP/halves.db" ingest -q --sweep half-b "$TMP/b/mlruns" &&
 	printf "gate:\n  alpha: 0.1\n" >"$TMP/a10.yaml"
