@@ -42,8 +42,14 @@ top_is_oracle() {
 
 # the whole folder: speedscope, dump, perf collapsed and two flame graph
 # SVGs of py-spy record -o profile.svg
+# The five samples this script is about, named: the folder holds more
+# (flame graphs of a py-spy started by its full path, issue 36) that
+# amdahl does not yet read.
+FIVE="$P/aspp-numerical-integration.py-spy.svg $P/calendarbot.dump.txt
+$P/cs336-bpe.speedscope.json $P/flamegraph-perf-collapsed-pid.txt
+$P/pyexastolog-old.py-spy.svg"
 test_expect_success SHARED 'setup: ingest the public py-spy samples (exit 0)' '
-	test_status 0 "$AMDAHL" --store "$S" ingest "$P"
+	test_status 0 "$AMDAHL" --store "$S" ingest $FIVE
 	ingest_out=$OUT
 '
 test_expect_success SHARED 'five files added' '
