@@ -238,7 +238,8 @@ static int read_dict(struct amd_marshal *m, int depth, struct amd_mv *v, struct 
 	v->u.seq.v = arena(m, (v->u.seq.n ? v->u.seq.n : 1) * sizeof *v->u.seq.v);
 	if (!v->u.seq.v)
 		return amd_fail(err, "%s: out of memory", m->path);
-	memcpy(v->u.seq.v, m->stack + base, v->u.seq.n * sizeof *v->u.seq.v);
+	if (v->u.seq.n)
+		memcpy(v->u.seq.v, m->stack + base, v->u.seq.n * sizeof *v->u.seq.v);
 	m->n_stack = base;
 	return 0;
 }

@@ -201,8 +201,10 @@ static void json_labels(const cJSON *t, char *proc, size_t plen, char *thr, size
 	char id[64] = "";
 	if (cJSON_IsNumber(os))
 		snprintf(id, sizeof id, "%.0f", os->valuedouble);
-	else if (cJSON_IsNumber(tid))
+	else if (cJSON_IsNumber(tid) && tid->valuedouble >= 0 && tid->valuedouble < 0x1p64)
 		snprintf(id, sizeof id, "%#llX", (unsigned long long)tid->valuedouble);
+	else if (cJSON_IsNumber(tid))
+		snprintf(id, sizeof id, "%.0f", tid->valuedouble);
 	if (cJSON_IsString(name) && *name->valuestring)
 		snprintf(thr, tlen, "%s %s", id, name->valuestring);
 	else
