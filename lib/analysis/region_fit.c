@@ -25,12 +25,14 @@ static const double EXP_I[] = { -1, -0.5, 0, 0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.75, 
 #define N_HYP (N_I * N_J)       /* index h = i * N_J + j; h = 0 * N_J + ... */
 #define MIN_N_ONE 3             /* distinct n for a one-term model */
 #define MIN_N_TWO 6             /* distinct n for a two-term model */
+#define POS_STEPS 16            /* points per doubling of n where a model must be > 0 */
 
 /* Scratch space for fits over subsets of the m observations. */
 struct work {
 	size_t m;
 	double *x[AMD_RFIT_MAX_TERMS], *ys, *n_sub;
 	const double *wt;      /* the observations' weights */
+	double pos_lo, pos_hi; /* the range of n where a model must stay above 0 */
 	double *cols;          /* N_HYP × m: every hypothesis' basis at the observations */
 	double *ws_sub;        /* the weights of a subset */
 	gsl_matrix *X;
@@ -150,15 +152,32 @@ static double lsq(struct work *w, const double *y, size_t k, int nt, double *c)
 	return rss;
 }
 
+/* Weighted least squares of w->ys on w->x[0] alone, c0 fixed at 0
+ * (the constrained one-term model); RSS returned (NAN: degenerate). */
+static double lsq_origin(struct work *w, size_t k, double *c)
+{
+	double sxy = 0, sxx = 0, r = 0;
+	for (size_t a = 0; a < k; a++) {
+		sxy += w->ws_sub[a] * w->x[0][a] * w->ys[a];
+		sxx += w->ws_sub[a] * w->x[0][a] * w->x[0][a];
+	}
+	c[0] = 0;
+	c[1] = sxx > 0 ? sxy / sxx : NAN;
+	for (size_t a = 0; a < k; a++)
+		r += w->ws_sub[a] * (w->ys[a] - c[1] * w->x[0][a]) * (w->ys[a] - c[1] * w->x[0][a]);
+	return isfinite(c[1]) ? r : NAN;
+}
+
 struct hyp {
 	int nt;
 	double i[AMD_RFIT_MAX_TERMS];
 	int j[AMD_RFIT_MAX_TERMS];
+	int origin;            /* 1: c0 fixed at 0 (a one-term model constrained) */
 };
 
 static struct hyp hyp_of(size_t h1, long h2)
 {
-	struct hyp h = { 1, { EXP_I[h1 / N_J], 0 }, { (int)(h1 % N_J), 0 } };
+	struct hyp h = { 1, { EXP_I[h1 / N_J], 0 }, { (int)(h1 % N_J), 0 }, 0 };
 	if (h2 >= 0) {
 		h.nt = 2;
 		h.i[1] = EXP_I[h2 / N_J];
@@ -208,7 +227,7 @@ static double fit_subset(struct work *w, const struct hyp *h, const double *n,
 		w->ws_sub[k] = w->wt[a];
 		w->ys[k++] = y[a];
 	}
-	return lsq(w, w->ys, k, h->nt, c);
+	return h->origin ? lsq_origin(w, k, c) : lsq(w, w->ys, k, h->nt, c);
 }
 
 static double smape(double y, double p)
@@ -258,7 +277,24 @@ struct cand {
 	double cv, rss, c[1 + AMD_RFIT_MAX_TERMS];
 };
 
-/* Scores h into *cd; -1 when out of memory. */
+/* 1 when h with coefficients c stays above 0 from lo to hi (at
+ * POS_STEPS points per doubling of n, and at hi). */
+static int positive(const struct hyp *h, const double *c, double lo, double hi)
+{
+	for (double q = 0;; q++) {
+		double n = lo * exp2(q / POS_STEPS);
+		if (n >= hi)
+			return hyp_eval(h, c, hi) > 0;
+		if (!(hyp_eval(h, c, n) > 0))
+			return 0;
+	}
+}
+
+/* Scores h into *cd (cv INFINITY: it can not compete — degenerate, or
+ * a model with terms that reaches 0 in the range it is used for). A
+ * one-term model that reaches 0 is fitted again with c0 fixed at 0
+ * (the least-squares fit under c0 >= 0 when the constraint binds), in
+ * its cross-validation too; -1 when out of memory. */
 static int score(struct work *w, struct hyp h, const double *n, const double *y, size_t m,
 		 const double *un, size_t nu, struct cand *cd)
 {
@@ -267,7 +303,11 @@ static int score(struct work *w, struct hyp h, const double *n, const double *y,
 	cd->rss = fit_subset(w, &h, n, y, m, 0, cd->c);
 	if (isnan(cd->cv) || cd->rss == -2)
 		return -1;
-	if (isnan(cd->rss))
+	if (!isnan(cd->rss) && h.nt == 1 && !h.origin && !positive(&h, cd->c, w->pos_lo, w->pos_hi)) {
+		h.origin = 1; /* constrained: c0 = 0 */
+		return score(w, h, n, y, m, un, nu, cd);
+	}
+	if (isnan(cd->rss) || (h.nt > 0 && !positive(&h, cd->c, w->pos_lo, w->pos_hi)))
 		cd->cv = INFINITY;
 	return 0;
 }
@@ -378,7 +418,8 @@ static int plausible(const struct cand *out, const struct pool *pool, size_t m, 
 	double dfd = (double)m - p, bound = out->rss * (1 + gsl_cdf_fdist_Qinv(alpha, 1, dfd) / dfd);
 	for (int a = 0; a < pool->k; a++) {
 		const struct cand *c = &pool->c[a];
-		int same = c->h.nt == out->h.nt && c->h.i[0] == out->h.i[0] && c->h.j[0] == out->h.j[0]
+		int same = c->h.nt == out->h.nt && c->h.origin == out->h.origin
+			&& c->h.i[0] == out->h.i[0] && c->h.j[0] == out->h.j[0]
 			&& c->h.i[1] == out->h.i[1] && c->h.j[1] == out->h.j[1];
 		if (!same && c->rss <= bound && k < AMD_RFIT_PLAUSIBLE)
 			plaus[k++] = *c;
@@ -392,7 +433,7 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 		  const double *un, size_t nu, double alpha, struct cand *out,
 		  struct cand *plaus, int *np)
 {
-	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
+	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 }, 0 };
 	*np = 1;
 	if (score(w, h0, n, y, m, un, nu, out) < 0)
 		return -1;
@@ -572,16 +613,16 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	f->B = B;
 	struct refit1 fast[AMD_RFIT_PLAUSIBLE];
 	for (int k = 0; k < f->nplausible; k++)
-		if (f->plausible[k].nt == 1)
+		if (f->plausible[k].nt == 1 && !f->plausible[k].origin)
 			refit1_init(&fast[k], column(w, f->plausible[k].i[0], f->plausible[k].j[0]), w->wt, m);
 	for (int b = 0; b < B; b++) {
 		resample(r, fit, y, m, e, g, f->residual_boot, ys);
 		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
 		double c[AMD_RFIT_STRIDE] = { 0 }, rss = 0;
-		if (md->nt == 1) {
+		if (md->nt == 1 && !md->origin) {
 			refit1(&fast[b % f->nplausible], ys, m, c);
 		} else {
-			struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] } };
+			struct hyp h = { md->nt, { md->i[0], md->i[1] }, { md->j[0], md->j[1] }, md->origin };
 			rss = fit_subset(w, &h, n, ys, m, 0, c);
 		}
 		for (int t = 0; t < AMD_RFIT_STRIDE; t++)
@@ -658,18 +699,21 @@ int amd_rfit_search(const double *n, const double *y, size_t m,
 		return -1;
 	}
 	w.wt = wt;
+	w.pos_lo = un[0];
+	w.pos_hi = fmax(4 * un[nu - 1], o->upto);
 	fill_columns(&w, n);
 	f->distinct_n = (int)nu;
 	struct cand cd, c0, plaus[AMD_RFIT_PLAUSIBLE];
-	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 } };
+	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 }, 0 };
 	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible);
 	for (int k = 0; rc == 0 && k < f->nplausible; k++)
 		f->plausible[k] = (struct amd_rmodel){ plaus[k].h.nt, { plaus[k].h.i[0], plaus[k].h.i[1] },
-			{ plaus[k].h.j[0], plaus[k].h.j[1] } };
+			{ plaus[k].h.j[0], plaus[k].h.j[1] }, plaus[k].h.origin };
 	if (rc == 0)
 		rc = score(&w, h0, n, y, m, un, nu, &c0);
 	if (rc == 0) {
 		f->nterms = cd.h.nt;
+		f->origin = cd.h.origin;
 		f->c0 = cd.c[0];
 		for (int t = 0; t < cd.h.nt; t++)
 			f->term[t] = (struct amd_rterm){ cd.h.i[t], cd.h.j[t], cd.c[t + 1], NAN, NAN };
@@ -703,16 +747,18 @@ void amd_rfit_free(struct amd_rfit *f)
 /* x of the chosen model at n: 1, then its terms' bases. */
 static int design_row(const struct amd_rfit *f, double n, double *x)
 {
-	x[0] = 1;
+	int k = 0;
+	if (!f->origin)
+		x[k++] = 1;
 	for (int t = 0; t < f->nterms; t++)
-		x[t + 1] = amd_rfit_basis(n, f->term[t].i, f->term[t].j);
-	return 1 + f->nterms;
+		x[k++] = amd_rfit_basis(n, f->term[t].i, f->term[t].j);
+	return k;
 }
 
 double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double *y, size_t m,
 			 double at, double n_add, int k_add)
 {
-	int p = 1 + f->nterms;
+	int p = (f->origin ? 0 : 1) + f->nterms;
 	double *wt = malloc(m * sizeof *wt), A[9] = { 0 }, x[3], ss = 0, top = 0;
 	if (!wt || m <= (size_t)p) {
 		free(wt);
@@ -784,8 +830,10 @@ int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *
 	double *v = malloc((size_t)f->B * sizeof *v);
 	if (!v)
 		return -1;
-	for (int b = 0; b < f->B; b++)
-		v[b] = amd_rfit_draw(f, b, n, 1);
+	for (int b = 0; b < f->B; b++) {
+		double d = amd_rfit_draw(f, b, n, 1);
+		v[b] = d < 0 ? 0 : d;
+	}
 	amd_percentile_interval(v, (size_t)f->B, level, lo, hi);
 	free(v);
 	return 0;

@@ -13,7 +13,14 @@
  * constant at p < 0.05 / 41 (Bonferroni over the hypotheses) compete,
  * and the best of them is kept
  * only when its CV score is lower than that model's — noise never buys
- * a term. One-term models need 3 distinct n. Two-term models need 6:
+ * a term. A time model must stay above 0 over the range it is used
+ * for (the smallest measured n up to amd_rfit_opts.upto, checked at 16
+ * points per doubling of n and at upto): a one-term candidate that
+ * reaches 0 there is fitted again under c0 >= 0 (the constraint binds:
+ * c0 = 0, a fit through the origin, in its cross-validation and
+ * bootstrap too); a candidate that still reaches 0 — and any two-term
+ * one that does — is rejected and the next best competes (the
+ * constant, c0 > 0, always can). One-term models need 3 distinct n. Two-term models need 6:
  * every pair of terms with different exponents of n, each term passing
  * its partial F test at 0.05 / (number of pairs), the best kept when its
  * CV beats the one-term model's.
@@ -42,6 +49,9 @@ struct amd_rfit_opts {
 	unsigned long seed;    /* default 20260101 */
 	double level;          /* interval level (default 0.95) */
 	double alpha;          /* F-test level of the parsimony rule (default 0.05) */
+	double upto;           /* the largest n the model is used for: it must stay
+				  above 0 from the smallest measured n up to the larger
+				  of upto and 4× the largest measured n */
 };
 
 struct amd_rterm {
@@ -54,6 +64,7 @@ struct amd_rfit {
 	int nterms;            /* 0: the constant model */
 	struct amd_rterm term[AMD_RFIT_MAX_TERMS];
 	double c0, c0_lo, c0_hi;
+	int origin;            /* 1: c0 fixed at 0 (the fit under c0 >= 0) */
 	double cv, cv_const;   /* CV score of the chosen and the constant model */
 	double p_trend;        /* F-test p of the chosen terms (1 for constant) */
 	double rel_noise;      /* sd of the relative residuals */
@@ -64,6 +75,7 @@ struct amd_rfit {
 		int nt;
 		double i[AMD_RFIT_MAX_TERMS];
 		int j[AMD_RFIT_MAX_TERMS];
+		int origin;    /* 1: c0 fixed at 0 */
 	} plausible[AMD_RFIT_PLAUSIBLE];
 	int B;                 /* resamples kept */
 	double *draws;         /* B × AMD_RFIT_STRIDE refitted coefficients;
@@ -82,7 +94,8 @@ void amd_rfit_free(struct amd_rfit *f);
 double amd_rfit_value(const struct amd_rfit *f, double n);
 /* Resample b's value at n, with its noise draw when noisy. */
 double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy);
-/* The prediction interval at n at level (percentiles of the noisy draws). */
+/* The prediction interval at n at level (percentiles of the noisy
+ * draws, each clamped at 0: a time is never negative, and lo <= hi). */
 int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
 		      double *hi);
 /* The variance of the model's value at `at` (the fit's weighted

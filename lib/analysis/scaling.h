@@ -14,14 +14,16 @@
  * scaling: per-rank time per step. The regions' times
  * overlap across threads (a gloo collective on its own thread runs
  * beside compute) and the overlap changes with n, so their sum is not
- * the step: shares are of that sum (which the step is made of), and
- * the whole step time at n is the sum of the region models (each
- * clamped at 0) times the overlap factor step / sum measured at n
- * (interpolated in log n between measured n, held at its value at the
- * largest n beyond it — stated as an assumption). Its prediction
- * interval comes from the regions' bootstrap draws, times the step
- * model's relative residuals; the epoch time is that step time times
- * the epoch/step ratio measured at the largest n.
+ * the step: shares are of that sum (which the step is made of). The
+ * whole at a measured n is measured: the step time the profiler
+ * measured and the epoch time and efficiency `stats` prints (so the
+ * efficiency is exactly 1 at the base n). At an n not measured it is
+ * predicted: the step and epoch time measured at the largest measured
+ * n below it, times the ratio of the sum of the region models (each
+ * clamped at 0) at n to that sum there — the overlap and the epoch/step
+ * ratio held at their value at that n, stated as an assumption. Its
+ * prediction interval comes from the same ratio draw by draw of the
+ * regions' bootstrap, times the step model's relative residuals.
  * Work split: scaling.c (regions,
  * ranking), scaling_whole.c (the whole, the advice), scaling_json.c. */
 #ifndef AMD_SCALING_H
@@ -80,8 +82,9 @@ struct amd_region_model {
 
 struct amd_scaling_whole {
 	double n;
-	struct amd_scaling_pred step, epoch, efficiency; /* from the region models */
+	struct amd_scaling_pred step, epoch, efficiency; /* measured, or predicted */
 	double amdahl_epoch, usl_epoch;                  /* NAN without a fit */
+	int measured;              /* 1: a measured n (measured values), 0: predicted */
 	int disagree;              /* Amdahl or USL outside the region models' interval */
 };
 

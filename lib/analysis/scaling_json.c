@@ -93,7 +93,8 @@ static int whole(cJSON *arr, const struct amd_scaling_whole *w, double level)
 	cJSON *o;
 	static const char *const k[] = { "n", "amdahl_epoch_s", "usl_epoch_s" };
 	if (item(arr, &o) < 0 || nums(o, k, (double[]){ w->n, w->amdahl_epoch, w->usl_epoch }, 3) < 0
-	    || !cJSON_AddBoolToObject(o, "models_disagree", w->disagree))
+	    || !cJSON_AddBoolToObject(o, "models_disagree", w->disagree)
+	    || !cJSON_AddStringToObject(o, "source", w->measured ? "measured" : "predicted"))
 		return -1;
 	const struct amd_scaling_pred *x[] = { &w->step, &w->epoch, &w->efficiency };
 	static const char *const names[] = { "step_s", "epoch_s", "efficiency" };

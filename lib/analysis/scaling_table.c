@@ -77,9 +77,7 @@ struct amd_table *amd_scaling_whole_table(const struct amd_scaling_strategy *s)
 	int any = 0;
 	for (size_t i = 0; i < s->nwhole; i++) {
 		const struct amd_scaling_whole *w = &s->whole[i];
-		int measured = 0;
-		for (size_t a = 0; a < s->nn; a++)
-			measured |= s->ns[a] == w->n;
+		int measured = w->measured;
 		char n[16], st[64], ep[64], ef[64], am[32], us[32];
 		snprintf(n, sizeof n, "%g", w->n);
 		struct amd_scaling_pred eff = { w->n, w->efficiency.value * 100,
@@ -93,9 +91,10 @@ struct amd_table *amd_scaling_whole_table(const struct amd_scaling_strategy *s)
 		amd_table_add(t, row);
 		any |= w->disagree && !measured;
 	}
-	amd_table_note(t, "from the region models: the step (epoch) time at n=%g scaled by the sum"
-		       " of the region models; efficiency %% with [95%% prediction intervals]",
-		       s->ns[s->nn - 1]);
+	amd_table_note(t, "measured rows: the profiled step time (mean over the traces), the epoch"
+		       " time and efficiency %% `amdahl stats` prints [its intervals]; predicted rows:"
+		       " the times measured at the largest measured n below, scaled by the sum of the"
+		       " region models [95%% prediction intervals]");
 	if (any)
 		amd_table_note(t, "* the Amdahl or USL fit falls outside the region models' interval");
 	return t;

@@ -1,7 +1,8 @@
 /* scaling_whole.c — after a strategy's regions are fitted (scaling.c):
  * their predictions, shares and crossover n, the whole (step, epoch,
- * efficiency) extrapolated from the sum of the region models next to
- * the Amdahl and USL fits, and which n to measure next (scaling.h). */
+ * efficiency: measured at the measured n, predicted elsewhere from the
+ * measured values scaled by the sum of the region models) next to the
+ * Amdahl and USL fits, and which n to measure next (scaling.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,20 +51,6 @@ static size_t index_of(const double *v, size_t k, double x)
 static double clamp0(double v)
 {
 	return v > 0 ? v : isnan(v) ? v : 0;
-}
-
-/* The overlap factor at n: measured, interpolated in log n, held
- * beyond the measured n. */
-static double overlap(const struct amd_scaling_strategy *s, double n)
-{
-	if (n <= s->ns[0])
-		return s->overlap[0];
-	for (size_t k = 1; k < s->nn; k++)
-		if (n <= s->ns[k]) {
-			double t = log(n / s->ns[k - 1]) / log(s->ns[k] / s->ns[k - 1]);
-			return s->overlap[k - 1] + t * (s->overlap[k] - s->overlap[k - 1]);
-		}
-	return s->overlap[s->nn - 1];
 }
 
 /* The region's predictions at ns, its measured mean at each measured n
@@ -197,27 +184,94 @@ static void epoch_facts(const struct amd_strategy_stats *ss, double n, double *m
 		*cv = amd_median(v, k);
 }
 
-/* One whole prediction at ns[a] from the region sums. */
-static void whole_at(struct amd_scaling_strategy *s, const struct amd_strategy_stats *ss,
-		     struct amd_scaling_whole *w, const double *ns, size_t k, size_t a,
-		     const double *S0, const double *S, int B, double level, double *tmp)
+/* stats' point at n (NULL: none). */
+static const struct amd_point_stats *stats_point(const struct amd_strategy_stats *ss, double n)
 {
-	double n = ns[a], per_step = s->epoch_max_n / s->step.measured_max_n;
+	for (size_t p = 0; ss && p < ss->npoints; p++)
+		if (ss->points[p].n == n)
+			return &ss->points[p];
+	return NULL;
+}
+
+/* A measured row: the step time the profiler measured (mean over the
+ * traces) and the epoch time and efficiency `stats` prints, with its
+ * intervals. */
+static void whole_measured(const struct amd_scaling_strategy *s,
+			   const struct amd_strategy_stats *ss, struct amd_scaling_whole *w,
+			   size_t q)
+{
+	double n = s->ns[q];
+	const struct amd_point_stats *p = stats_point(ss, n);
+	w->measured = 1;
+	w->step = (struct amd_scaling_pred){ n, s->step.measured ? s->step.measured[q] : NAN, NAN, NAN };
+	w->epoch = w->efficiency = (struct amd_scaling_pred){ n, NAN, NAN, NAN };
+	if (p) {
+		w->epoch = (struct amd_scaling_pred){ n, p->median, p->ci.lo, p->ci.hi };
+		w->efficiency = (struct amd_scaling_pred){ n, p->efficiency, p->ci_efficiency.lo,
+			p->ci_efficiency.hi };
+		if (!p->ci.valid)
+			w->epoch.lo = w->epoch.hi = NAN;
+		if (!p->ci_efficiency.valid)
+			w->efficiency.lo = w->efficiency.hi = NAN;
+	}
+}
+
+/* The measured n a prediction at n is anchored to: the largest measured
+ * n below it (the smallest when n is below every measured n). */
+static size_t anchor_of(const struct amd_scaling_strategy *s, double n)
+{
+	size_t q = 0;
+	for (size_t a = 0; a < s->nn; a++)
+		if (s->ns[a] <= n)
+			q = a;
+	return q;
+}
+
+/* A predicted row at ns[a]: the step and epoch time measured at the
+ * anchor n scaled by the ratio of the sum of the region models (draw by
+ * draw for the interval, with the step model's relative noise), the
+ * efficiency against `stats`' base. */
+static void whole_predicted(struct amd_scaling_strategy *s, const struct amd_strategy_stats *ss,
+			    struct amd_scaling_whole *w, const double *ns, size_t k, size_t a,
+			    const double *S0, const double *S, int B, double level, double *tmp)
+{
+	double n = ns[a];
+	size_t q = anchor_of(s, n), at = index_of(ns, k, s->ns[q]);
+	const struct amd_point_stats *p = stats_point(ss, s->ns[q]);
+	double step_q = s->step.measured ? s->step.measured[q] : NAN;
+	double per_step = p ? p->median / step_q : NAN;
 	struct amd_scaling_pred *st = &w->step, *ep = &w->epoch, *ef = &w->efficiency;
 	const struct amd_rfit *sf = &s->step.fit;
-	w->n = n;
-	double ov = overlap(s, n);
-	*st = (struct amd_scaling_pred){ n, S0[a] * ov, NAN, NAN };
+	*st = (struct amd_scaling_pred){ n, step_q * S0[a] / S0[at], NAN, NAN };
 	for (int b = 0; b < B; b++)
-		tmp[b] = S[(size_t)b * k + a] * ov * (1 + (b < sf->B ? sf->noise[b] : 0));
+		tmp[b] = step_q * S[(size_t)b * k + a] / S[(size_t)b * k + at]
+			* (1 + (b < sf->B ? sf->noise[b] : 0));
 	amd_percentile_interval(tmp, (size_t)B, level, &st->lo, &st->hi);
+	st->lo = clamp0(st->lo);
 	*ep = (struct amd_scaling_pred){ n, st->value * per_step, st->lo * per_step, st->hi * per_step };
 	double base = ss ? ss->base_value * ss->base_n : NAN;
 	*ef = (struct amd_scaling_pred){ n, base / (n * ep->value), base / (n * ep->hi),
 		base / (n * ep->lo) };
+}
+
+/* One row of the whole at ns[a]: measured at a measured n, else
+ * predicted; the Amdahl and USL fits beside it. */
+static void whole_at(struct amd_scaling_strategy *s, const struct amd_strategy_stats *ss,
+		     struct amd_scaling_whole *w, const double *ns, size_t k, size_t a,
+		     const double *S0, const double *S, int B, double level, double *tmp)
+{
+	double n = ns[a];
+	w->n = n;
+	size_t q = anchor_of(s, n);
+	if (s->ns[q] == n)
+		whole_measured(s, ss, w, q);
+	else
+		whole_predicted(s, ss, w, ns, k, a, S0, S, B, level, tmp);
+	const struct amd_scaling_pred *ep = &w->epoch;
 	fit_epochs(ss, n, &w->amdahl_epoch, &w->usl_epoch);
-	w->disagree = (isfinite(w->amdahl_epoch) && (w->amdahl_epoch < ep->lo || w->amdahl_epoch > ep->hi))
-		|| (isfinite(w->usl_epoch) && (w->usl_epoch < ep->lo || w->usl_epoch > ep->hi));
+	w->disagree = !w->measured
+		&& ((isfinite(w->amdahl_epoch) && (w->amdahl_epoch < ep->lo || w->amdahl_epoch > ep->hi))
+		    || (isfinite(w->usl_epoch) && (w->usl_epoch < ep->lo || w->usl_epoch > ep->hi)));
 }
 
 static int cmp_advice(const void *a, const void *b)

@@ -37,6 +37,25 @@ test_expect_success PYTHON 'FSDP: the extrapolated epoch time at n = 16 is longe
 	e16=$(json_get "$J" "[w for s in d[\"strategies\"] if s[\"strategy\"] == \"fsdp\" for w in s[\"whole\"] if w[\"n\"] == 16][0][\"epoch_s\"][\"value\"]") &&
 	test_true "epoch(16) $e16 > epoch(8) $e8" awk -v a="$e16" -v b="$e8" "BEGIN{exit !(a > b)}"
 '
+test_expect_success NUMPY 'whole: measured rows are the epoch times and efficiencies stats prints (efficiency exactly 1 at the base n), other rows are predictions' '
+	test_status 0 "$AMDAHL" --store "$DB" stats --json &&
+	cp "$TMP/out" "$TMP/stats.json" &&
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/lib/scaling_truth.py" "$J" "$TMP/stats.json" &&
+	test_eq "ok 12 rows 210 models" "$OUT" &&
+	test_eq "1 1" "$(json_get "$J" "\" \".join(\"%r\" % w[\"efficiency\"][\"value\"] for s in d[\"strategies\"] for w in s[\"whole\"] if w[\"n\"] == 1)")"
+'
+test_expect_success NUMPY 'no region model reaches 0 up to the target n (default 32, and --target 128)' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --json --target 128 &&
+	cp "$TMP/out" "$TMP/t128.json" &&
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/lib/scaling_truth.py" "$TMP/t128.json" "$TMP/stats.json" &&
+	test_eq "ok 14 rows 210 models" "$OUT"
+'
+test_expect_success 'the human table: measured rows print the stats numbers (ddp efficiency 100, 99.8, 101, 64.7), predicted rows say so' '
+	test_status 0 "$AMDAHL" --store "$DB" scaling --strategy ddp &&
+	printf "%s\n" "$OUT" | sed -E "s/^ +//; s/  +/|/g" >"$TMP/whole.txt" &&
+	test_eq "100 99.8 101 64.7" "$(awk -F"|" "\$2 == \"measured\" {sub(/ .*/, \"\", \$5); printf \"%s%s\", s, \$5; s = \" \"}" "$TMP/whole.txt")" &&
+	test_eq "16 32" "$(awk -F"|" "\$2 ~ /^predicted/ {printf \"%s%s\", s, \$1; s = \" \"}" "$TMP/whole.txt")"
+'
 test_expect_success NUMPY,SCIPY 'every region: the same model and coefficients (1e-9) as the numpy oracle from the raw traces' '
 	test_status 0 "$PY" "$AMDAHL_ROOT/tests/oracle/region_model_oracle.py" "$CPU" --check "$J" &&
 	test_eq "checked $(json_get "$J" "len(d[\"regions\"])") regions" "$OUT"

@@ -20,7 +20,10 @@ files (read by trace_oracle.py):
   of the largest), chosen by leave-one-n-out SMAPE (mean per n, averaged
   over n) among the models whose term passes an F test (p < 0.05/41,
   Bonferroni over the 41 one-term hypotheses) against the constant; kept
-  when its CV beats the constant's.
+  when its CV beats the constant's; a model that reaches 0 anywhere from
+  the smallest n to 4x the largest (at 16 points per doubling of n, and
+  there) is fitted again with c0 = 0 (through the origin, its
+  leave-one-n-out too), and rejected if it still does.
 
 usage: region_model_oracle.py MLFLOW_ROOT [--axis PARAM] [--check JSON]
 prints JSON: {"STRATEGY": {"KIND\\tNAME": {"i", "j", "c0", "coef"} }}
@@ -133,7 +136,14 @@ def weights(n, y):
     return np.where(d > 0, 1 / (np.where(d > 0, d, 1) ** 2 * k), 1 / k)
 
 
-def fit(n, y, w, terms):
+def fit(n, y, w, terms, origin=False):
+    if origin:  # c0 fixed at 0: weighted least squares through the origin
+        x = basis(n, *terms[0])
+        sxx = float(np.sum(w * x * x))
+        if not sxx > 0:
+            return None, np.nan
+        c1 = float(np.sum(w * x * y)) / sxx
+        return np.array([0.0, c1]), float(np.sum(w * (y - c1 * x) ** 2))
     X = np.column_stack([np.ones_like(n)] + [basis(n, i, j) for i, j in terms])
     sw = np.sqrt(w)
     A = X * sw[:, None]
@@ -147,11 +157,11 @@ def predict(c, terms, n):
     return c[0] + sum(c[k + 1] * basis(n, i, j) for k, (i, j) in enumerate(terms))
 
 
-def loo(n, y, w, terms):
+def loo(n, y, w, terms, origin=False):
     s = 0.0
     for u in np.unique(n):
         keep = n != u
-        c, rss = fit(n[keep], y[keep], w[keep], terms)
+        c, rss = fit(n[keep], y[keep], w[keep], terms, origin)
         if c is None or not np.isfinite(rss):
             return np.inf
         p = predict(c, terms, n[~keep])
@@ -169,8 +179,21 @@ def f_test(rss0, p0, rss1, p1, m):
     return 1.0 if F <= 0 else float(fdist.sf(F, p1 - p0, m - p1))
 
 
-def choose(n, y):
+def positive(c, terms, lo, hi):
+    """The model stays above 0 from lo to hi: 16 points per doubling, and hi."""
+    q = 0
+    while True:
+        x = lo * 2.0 ** (q / 16)
+        if x >= hi:
+            return predict(c, terms, hi) > 0
+        if not predict(c, terms, x) > 0:
+            return False
+        q += 1
+
+
+def choose(n, y, target=0.0):
     w = weights(n, y)
+    lo, hi = n.min(), max(4 * n.max(), target)
     c0, rss0 = fit(n, y, w, [])
     if len(np.unique(n)) < 3:
         return [], c0, np.nan
@@ -183,7 +206,10 @@ def choose(n, y):
                 continue
             c, rss = fit(n, y, w, [(i, j)])
             cv = loo(n, y, w, [(i, j)])
-            if c is None or not np.isfinite(rss):
+            if c is not None and np.isfinite(rss) and not positive(c, [(i, j)], lo, hi):
+                c, rss = fit(n, y, w, [(i, j)], True)  # refitted under c0 >= 0
+                cv = loo(n, y, w, [(i, j)], True)
+            if c is None or not np.isfinite(rss) or not positive(c, [(i, j)], lo, hi):
                 continue
             if (one is None or cv < one[2]) and f_test(rss0, 1, rss, 2, len(n)) < 0.05 / 41:
                 one = ([(i, j)], c, cv)

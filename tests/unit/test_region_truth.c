@@ -63,7 +63,7 @@ static void one_sweep(gsl_rng *r, const struct form *f, double sd, unsigned long
 		n[k] = NS[k / REPS];
 		y[k] = truth(f, n[k]) * (1 + sd * gsl_ran_gaussian(r, 1));
 	}
-	struct amd_rfit_opts o = { 1000, seed, 0.95, 0.05 };
+	struct amd_rfit_opts o = { 1000, seed, 0.95, 0.05, 0 };
 	struct amd_rfit fit;
 	assert_int_equal(amd_rfit_search(n, y, NPTS * REPS, &o, &fit), 0);
 	*right = f->constant ? fit.nterms == 0
@@ -130,7 +130,7 @@ static void test_two_terms(void **state)
 		y[k] = (1 + 4 / n[k] + 0.05 * n[k]) * (1 + 0.01 * gsl_ran_gaussian(r, 1));
 	}
 	gsl_rng_free(r);
-	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05 };
+	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 40, &o, &f), 0);
 	assert_int_equal(f.distinct_n, 8);
@@ -164,7 +164,7 @@ static void test_constant(void **state)
 		y[k] = 3 * (1 + 0.02 * gsl_ran_gaussian(r, 1));
 	}
 	gsl_rng_free(r);
-	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05 };
+	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 25, &o, &f), 0);
 	assert_int_equal(f.nterms, 0);
