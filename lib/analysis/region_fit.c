@@ -514,15 +514,20 @@ static size_t draw_index(gsl_rng *r, size_t k)
 	return i < k ? i : k - 1;
 }
 
-/* One resample of the observations into ys: repeats drawn within each
- * n, or the fitted values fit[] times resampled relative residuals. */
-static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, const double *e,
-		     const size_t *g, int residual, double *ys)
+/* One resample of the observations into ys: a wild bootstrap — each
+ * fitted value plus its own residual times a Rademacher sign v[a]
+ * (drawn into v when fresh, else v negated: the antithetic partner of
+ * an earlier draw). Each observation keeps its own residual, so the
+ * resamples carry the fit's weights and the noise's size at each n;
+ * the refits of a linear least squares are then symmetric about the
+ * fit, and a percentile interval holds its estimate. */
+static void resample(gsl_rng *r, const double *fit, const double *y, size_t m, int fresh,
+		     double *v, double *ys)
 {
-	const size_t *ord = g, *gs = g + m, *gc = g + 2 * m;
-	for (size_t a = 0; a < m; a++)
-		ys[a] = residual ? fit[a] * (1 + e[draw_index(r, m)])
-			: y[ord[gs[a] + draw_index(r, gc[a])]];
+	for (size_t a = 0; a < m; a++) {
+		v[a] = fresh ? (gsl_rng_uniform(r) < 0.5 ? -1 : 1) : -v[a];
+		ys[a] = fit[a] + v[a] * (y[a] - fit[a]);
+	}
 }
 
 /* Quantile p of v[0..k) as gsl_stats_quantile_from_sorted_data
@@ -598,12 +603,13 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	}
 	double *e = malloc(m * sizeof *e), *ys = malloc(m * sizeof *ys), *col = malloc((size_t)B * sizeof *col);
 	double *fit = malloc(m * sizeof *fit);
+	double *sign = malloc((size_t)f->nplausible * m * sizeof *sign);
 	size_t *g = malloc(3 * m * sizeof *g);
 	f->draws = malloc((size_t)B * AMD_RFIT_STRIDE * sizeof *f->draws);
 	f->noise = malloc((size_t)B * sizeof *f->noise);
-	gsl_rng *r = e && ys && col && fit && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
+	gsl_rng *r = e && ys && col && fit && sign && g && f->draws && f->noise ? amd_rng_new(o->seed) : NULL;
 	if (!r) {
-		free(e), free(ys), free(col), free(fit), free(g);
+		free(e), free(ys), free(col), free(fit), free(g), free(sign);
 		return -1;
 	}
 	for (size_t a = 0; a < m; a++)
@@ -615,8 +621,13 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 	for (int k = 0; k < f->nplausible; k++)
 		if (f->plausible[k].nt == 1 && !f->plausible[k].origin)
 			refit1_init(&fast[k], column(w, f->plausible[k].i[0], f->plausible[k].j[0]), w->wt, m);
+	double emean = 0;
+	for (size_t a = 0; a < m; a++)
+		emean += e[a] / (double)m;
 	for (int b = 0; b < B; b++) {
-		resample(r, fit, y, m, e, g, f->residual_boot, ys);
+		/* blocks of nplausible draws, each odd block the even one's partner */
+		int fresh = (b / f->nplausible) % 2 == 0, k = b % f->nplausible;
+		resample(r, fit, y, m, fresh, sign + (size_t)k * m, ys);
 		const struct amd_rmodel *md = &f->plausible[b % f->nplausible];
 		double c[AMD_RFIT_STRIDE] = { 0 }, rss = 0;
 		if (md->nt == 1 && !md->origin) {
@@ -627,7 +638,8 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 		}
 		for (int t = 0; t < AMD_RFIT_STRIDE; t++)
 			f->draws[(size_t)b * AMD_RFIT_STRIDE + t] = isnan(rss) || rss == -2 ? NAN : c[t];
-		f->noise[b] = e[draw_index(r, m)];
+		/* a new measurement's relative noise: a centred residual, antithetic too */
+		f->noise[b] = fresh ? e[draw_index(r, m)] - emean : -f->noise[b - f->nplausible];
 	}
 	for (int t = 0; t <= cd->h.nt; t++) {
 		size_t k = 0;
@@ -637,7 +649,7 @@ static int bootstrap(struct work *w, const struct cand *cd, const double *n, con
 		amd_percentile_interval(col, k, o->level, lo, hi);
 	}
 	gsl_rng_free(r);
-	free(e), free(ys), free(col), free(fit), free(g);
+	free(e), free(ys), free(col), free(fit), free(g), free(sign);
 	return 0;
 }
 
@@ -835,6 +847,18 @@ int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *
 		v[b] = d < 0 ? 0 : d;
 	}
 	amd_percentile_interval(v, (size_t)f->B, level, lo, hi);
+	/* joined with the chosen model's own draws' interval: the models as
+	 * plausible can all lie on one side of the chosen one */
+	int np = f->nplausible > 0 ? f->nplausible : 1;
+	size_t k = 0;
+	double clo, chi;
+	for (int b = 0; b < f->B; b += np) {
+		double d = amd_rfit_draw(f, b, n, 1);
+		v[k++] = d < 0 ? 0 : d;
+	}
+	amd_percentile_interval(v, k, level, &clo, &chi);
+	*lo = fmin(*lo, clo);
+	*hi = fmax(*hi, chi);
 	free(v);
 	return 0;
 }

@@ -74,9 +74,9 @@ static int region(cJSON *arr, const struct amd_region_model *r, const char *stra
 	    || !cJSON_AddStringToObject(o, "strategy", strategy)
 	    || !cJSON_AddStringToObject(o, "criterion", criterion)
 	    || !cJSON_AddStringToObject(o, "growth", r->growth ? r->growth : "constant")
-	    || !cJSON_AddStringToObject(o, "interval", f->residual_boot ? "residual bootstrap (one run at some n)"
-					: per_run ? "bootstrap over the runs at each n (each the mean over its ranks)"
-					: "bootstrap over the repeats at each n")
+	    || !cJSON_AddStringToObject(o, "interval", f->residual_boot ? "wild bootstrap of the residuals (one run at some n)"
+					: per_run ? "wild bootstrap of the residuals of the runs at each n (each the mean over its ranks)"
+					: "wild bootstrap of the residuals of the repeats at each n")
 	    || !cJSON_AddNumberToObject(o, "distinct_n", f->distinct_n)
 	    || !cJSON_AddNumberToObject(o, "plausible_models", f->nplausible)
 	    || terms(o, f, level) < 0)

@@ -104,7 +104,9 @@ static void region_sums(const struct amd_scaling_strategy *s, const double *ns, 
 	}
 }
 
-/* Shares of region r of the step at 2×, 4× the largest n and the target. */
+/* Shares of region r of the step at 2×, 4× the largest n and the target:
+ * the interval of the draws of all the plausible models joined with
+ * that of the chosen model's draws. */
 static void region_shares(struct amd_region_model *r, const struct amd_scaling_strategy *s,
 			  const double *ns, size_t k, const double *S0, const double *S, int B,
 			  double level, double *tmp)
@@ -119,6 +121,16 @@ static void region_shares(struct amd_region_model *r, const struct amd_scaling_s
 		for (int b = 0; b < B; b++)
 			tmp[b] = clamp0(amd_rfit_draw(&r->fit, b, at[q], 0)) / S[(size_t)b * k + a];
 		amd_percentile_interval(tmp, (size_t)B, level, &p->lo, &p->hi);
+		/* with the chosen model's own draws' interval: the models as
+		 * plausible can all lie on one side of the chosen one */
+		int np = r->fit.nplausible > 0 ? r->fit.nplausible : 1;
+		size_t c = 0;
+		double lo, hi;
+		for (int b = 0; b < B; b += np)
+			tmp[c++] = clamp0(amd_rfit_draw(&r->fit, b, at[q], 0)) / S[(size_t)b * k + a];
+		amd_percentile_interval(tmp, c, level, &lo, &hi);
+		p->lo = fmin(p->lo, lo);
+		p->hi = fmax(p->hi, hi);
 	}
 }
 

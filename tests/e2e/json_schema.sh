@@ -133,6 +133,12 @@ test_expect_success JSONSCHEMA 'every document opens with "schema_version": 1' '
 	test_eq "" "$(cat "$TMP/unversioned")"
 '
 
+test_expect_success NUMPY 'every --json output and report.json: no inverted interval, no value outside its own interval (issue 33)' '
+	"$PY" "$AMDAHL_ROOT/tests/lib/interval_walk.py" "$TMP"/*.json "$TMP"/rep*/report.json >"$TMP/walk" ;
+	cat "$TMP/walk" >&2 &&
+	test_contains "ok " "$(head -1 "$TMP/walk")"
+'
+
 # The schemas are strict: each of the old shapes fails.
 # broken NAME FILE PYTHON — FILE changed by PYTHON (d is the document),
 # validated against NAME; the first line of what is wrong

@@ -8,8 +8,8 @@
 # the mean over its ranks — the models (3 distinct n: the search, its F
 # tests over 6 observations, not 30) checked against the numpy oracle
 # (tests/oracle/region_model_oracle.py, which applies the same rule to
-# the raw trace files); the runs are copies, so the intervals from
-# resampling runs have no width. 16 traces (2 runs × 8 ranks) stay one
+# the raw trace files); the runs are copies, so the intervals (a wild
+# bootstrap of the residuals) hold only the misfit across n. 16 traces (2 runs × 8 ranks) stay one
 # observation per trace, their intervals from the ranks' spread.
 test_description='amdahl scaling: one observation per run in a big sweep'
 . "$(dirname "$0")/../test-lib.sh"
@@ -29,19 +29,20 @@ test_expect_success PYTHON 'setup: 2 runs x 2, 4 and 9 ranks in one sweep, 2 run
 test_expect_success PYTHON '18 rank traces at n = 9: the note and every region say the runs are resampled' '
 	test_contains "more than 16 rank traces at one n: one observation per run" \
 		"$(json_get "$TMP/big.json" "d[\"strategies\"][0][\"note\"]")" &&
-	test_eq "bootstrap over the runs at each n (each the mean over its ranks)" \
+	test_eq "wild bootstrap of the residuals of the runs at each n (each the mean over its ranks)" \
 		"$(json_get "$TMP/big.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")"
 '
 test_expect_success NUMPY,SCIPY 'every region: the same model and coefficients (1e-9) as the numpy oracle over the runs'\'' means' '
 	test_status 0 "$PY" "$AMDAHL_ROOT/tests/oracle/region_model_oracle.py" "$TMP/big/mlruns" --check "$TMP/big.json" &&
 	test_eq "checked $(json_get "$TMP/big.json" "len(d[\"regions\"])") regions" "$OUT"
 '
-test_expect_success PYTHON 'the two runs are copies: every c0 interval has no width (resampling runs)' '
-	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if abs(r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"]) > 1e-12 * abs(r[\"c0\"]))")"
+test_expect_success PYTHON 'the two runs are copies: the wild bootstrap resamples only the misfit across n (issue 33), so a region the model fits exactly has no width and every c0 lies within its interval' '
+	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if not r[\"c0_ci\"][\"lo\"] <= r[\"c0\"] <= r[\"c0_ci\"][\"hi\"])")" &&
+	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if r[\"relative_noise\"] < 1e-12 and abs(r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"]) > 1e-12 * abs(r[\"c0\"]))")"
 '
 test_expect_success PYTHON '16 rank traces: one observation per trace, the ranks'\'' spread gives the all-reduce interval a width' '
 	test_eq "" "$(json_get "$TMP/small.json" "d[\"strategies\"][0][\"note\"]")" &&
-	test_eq "bootstrap over the repeats at each n" \
+	test_eq "wild bootstrap of the residuals of the repeats at each n" \
 		"$(json_get "$TMP/small.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")" &&
 	test_eq 1 "$(json_get "$TMP/small.json" "sum(1 for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\" and r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"] > 1e-6 * r[\"c0\"])")"
 '
