@@ -68,6 +68,55 @@ test_expect_success SQLITE3 'a log cut between lines (no run_stop) is an unfinis
 	test_eq "1|0" "$(q "$TMP/u.db" "SELECT status, count(end_ms) FROM run")"
 '
 
+# issue 36: a launcher log of many ranks (NVIDIA's: every rank logs
+# init_start, the launcher's cache_clear has no prefix, a later rank's
+# run_stop), run_stop logged as INTERVAL_START (Graphcore's v1.0 logs),
+# and the world size from submission_platform or the results folder's
+# system JSON when the log has no :::SYSJSON
+tag() { q "$1" "SELECT t.value FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='$2'"; }
+pparam() { q "$1" "SELECT p.value FROM param p JOIN dict d ON d.id=p.key_id WHERE d.s='$2'"; }
+test_expect_success 'setup: a launcher log of ranks 0-3 (cache_clear unprefixed, rank 3 logs first, rank 1 aborts)' '
+	{
+		echo ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1795414645000, \"event_type\": \"POINT_IN_TIME\", \"key\": \"cache_clear\", \"value\": true, \"metadata\": {\"file\": \"<string>\", \"lineno\": 3}}" &&
+		for r in 3 1 2; do sed -n "3s/^0: /$r: /p" "$D/result_0.txt"; done &&
+		cat "$D/result_0.txt" &&
+		sed -n "34{s/^0: /1: /;s/\"success\"/\"aborted\"/;p}" "$D/result_0.txt"
+	} >"$TMP/launcher.log" &&
+	test_status 0 "$AMDAHL" --store "$TMP/r.db" ingest "$TMP/launcher.log"
+'
+test_expect_success SQLITE3,PYTHON 'many ranks: the run is rank 0'\''s (name, status, time to train = python), ranks counted, rank 1 disagrees' '
+	test_eq "tiny_mlp-1x1|3" "$(q "$TMP/r.db" "SELECT name, status FROM run")" &&
+	test_eq "$("$PY" "$ORACLE" run "$TMP/launcher.log")" \
+		"success|$(q "$TMP/r.db" "SELECT printf('"'"'%.3f'"'"', value) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='"'"'time_to_train_s'"'"'")|4" &&
+	test_eq "$("$PY" "$ORACLE" evals "$TMP/launcher.log")" "$(q "$TMP/r.db" "$EVALS")" &&
+	test_eq "0|4" "$(tag "$TMP/r.db" mlperf.run_rank)|$(tag "$TMP/r.db" mlperf.ranks)" &&
+	test_eq "rank 1: run_stop status '"'"'aborted'"'"'; rank 0: '"'"'success'"'"'" "$(tag "$TMP/r.db" mlperf.ranks_disagree)"
+'
+test_expect_success SQLITE3,PYTHON 'run_stop logged as INTERVAL_START (Graphcore): FINISHED, time to train = python' '
+	sed "34s/\"INTERVAL_END\"/\"INTERVAL_START\"/" "$D/result_0.txt" >"$TMP/gc.txt" &&
+	! cmp -s "$D/result_0.txt" "$TMP/gc.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gc.db" ingest "$TMP/gc.txt" &&
+	test_eq "3" "$(q "$TMP/gc.db" "SELECT status FROM run")" &&
+	test_eq "$("$PY" "$ORACLE" run "$TMP/gc.txt")" \
+		"success|$(q "$TMP/gc.db" "SELECT printf('"'"'%.3f'"'"', value) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='"'"'time_to_train_s'"'"'")|1"
+'
+test_expect_success SQLITE3 'no :::SYSJSON: world size from submission_platform "2xXE9680x8" (2 nodes x 8); "1xMI300X" gives nodes only' '
+	grep -v SYSJSON "$D/result_0.txt" | sed "s/\"value\": \"1xcpu\"/\"value\": \"2xXE9680x8\"/" >"$TMP/plat.txt" &&
+	grep -v SYSJSON "$D/result_0.txt" | sed "s/\"value\": \"1xcpu\"/\"value\": \"1xMI300X\"/" >"$TMP/mi.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/p.db" ingest "$TMP/plat.txt" &&
+	test_eq "2|8|16|16" "$(pparam "$TMP/p.db" num_nodes)|$(pparam "$TMP/p.db" accelerators_per_node)|$(pparam "$TMP/p.db" world_size)|$(q "$TMP/p.db" "SELECT n FROM run")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/mi.db" ingest "$TMP/mi.txt" &&
+	test_eq "1||" "$(pparam "$TMP/mi.db" num_nodes)|$(pparam "$TMP/mi.db" accelerators_per_node)|$(pparam "$TMP/mi.db" world_size)"
+'
+test_expect_success SQLITE3,PYTHON 'no :::SYSJSON in results/SYSTEM/BENCH/result_0.txt: world size from systems/SYSTEM.json (python reads the same)' '
+	mkdir -p "$TMP/sub/results/MI300X_x4/tiny_mlp" "$TMP/sub/systems" &&
+	cp "$TMP/mi.txt" "$TMP/sub/results/MI300X_x4/tiny_mlp/result_0.txt" &&
+	echo "{\"submitter\": \"amdahl\", \"system_name\": \"MI300X_x4\", \"number_of_nodes\": \"1\", \"accelerators_per_node\": \"4\", \"accelerator_model_name\": \"AMD MI300X\"}" >"$TMP/sub/systems/MI300X_x4.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/f.db" ingest "$TMP/sub/results" &&
+	test_eq "$("$PY" "$ORACLE" ttt "$TMP/sub/results/MI300X_x4/tiny_mlp/result_0.txt")" "$(q "$TMP/f.db" "$TTT")" &&
+	test_eq "AMD MI300X" "$(pparam "$TMP/f.db" accelerator_model_name)"
+'
+
 # bad inputs: one error line naming the file and line, exit 2, store unchanged
 bad() {
 	bad_file=$2 bad_needle=$3

@@ -10,7 +10,15 @@
  *            global_batch_size, seed, opt_*, …), and from the system
  *            description num_nodes, accelerators_per_node, world_size
  *            (their product), system_name, accelerator_model_name,
- *            submitter, framework.
+ *            submitter, framework; the system description is the
+ *            :::SYSJSON line, else the results folder's system JSON
+ *            (mlperf_log.c), else submission_platform "NxSYSTEM" (N nodes,
+ *            as NVIDIA's and Lambda's launchers write it; accelerators per
+ *            node only when SYSTEM says "…x8…", as in "2xXE9680x8").
+ *   tags     for a log of many ranks: mlperf.run_rank (whose events make
+ *            the run), mlperf.ranks (how many logged) and, when another
+ *            rank's run_stop status differs from the run's,
+ *            mlperf.ranks_disagree naming both.
  *   metrics  numeric keys logged more than once, eval_accuracy and the
  *            members of object values (tracked_stats/throughput), at the
  *            step of their samples_count, epoch_num or step (else the
@@ -23,6 +31,7 @@
  *            metric, logged once at the end as an MLflow user would. */
 #include "mlperf_run.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -151,6 +160,31 @@ int amd_mlperf_system(struct amd_mlperf_log *log, const char *key, const cJSON *
 	return kv->key && kv->text ? 0 : amd_fail(err, "%s: out of memory", where);
 }
 
+int amd_mlperf_other_rank(struct amd_mlperf_log *log, long rank, const char *status,
+			  const char *where, struct amd_err *err)
+{
+	if (rank < AMD_MLPERF_MAX_RANK) {
+		size_t old = log->capranks;
+		if ((size_t)rank >= old) {
+			if (amd_grow_to(&log->ranks, (size_t)rank + 1, &log->capranks, 1, 64) < 0)
+				return amd_fail(err, "%s: out of memory", where);
+			memset(log->ranks + old, 0, log->capranks - old);
+		}
+		log->nranks += !log->ranks[rank];
+		log->ranks[rank] = 1;
+	}
+	if (!status)
+		return 0;
+	if (amd_grow(&log->stops, log->nstops, &log->capstops, sizeof *log->stops, 8) < 0)
+		return amd_fail(err, "%s: out of memory", where);
+	char r[32];
+	snprintf(r, sizeof r, "%ld", rank);
+	struct mlperf_kv *kv = &log->stops[log->nstops++];
+	kv->key = strdup(r);
+	kv->text = strdup(status);
+	return kv->key && kv->text ? 0 : amd_fail(err, "%s: out of memory", where);
+}
+
 void amd_mlperf_free(struct amd_mlperf_log *log)
 {
 	for (size_t i = 0; i < log->capkeys; i++) {
@@ -161,6 +195,12 @@ void amd_mlperf_free(struct amd_mlperf_log *log)
 		free(log->sys[i].key);
 		free(log->sys[i].text);
 	}
+	for (size_t i = 0; i < log->nstops; i++) {
+		free(log->stops[i].key);
+		free(log->stops[i].text);
+	}
+	free(log->ranks);
+	free(log->stops);
 	free(log->ev);
 	free(log->keys);
 	free(log->sys);
@@ -293,6 +333,32 @@ static int run_record(struct emit *m, const char *nodes, const char *accel)
 	return m->sink->run ? m->sink->run(m->sink, &r, m->err) : 0;
 }
 
+/* "NxSYSTEM": nodes N into nodes[]; accelerators per node into accel[]
+ * when SYSTEM holds "x<digits>" after a letter or digit and before a
+ * non-digit ("XE9680x8", "XE9680x8H100-SXM-80GB"); "" when unknown. */
+static void platform_system(const char *pl, char nodes[24], char accel[24])
+{
+	nodes[0] = accel[0] = '\0';
+	if (!pl)
+		return;
+	char *end;
+	long n = strtol(pl, &end, 10);
+	if (end == pl || *end != 'x' || n <= 0 || n > 1000000 || pl[0] == '-' || pl[0] == '+')
+		return;
+	snprintf(nodes, 24, "%ld", n);
+	for (const char *p = end + 1; *p; p++) {
+		if (*p != 'x' || p == end + 1 || !isalnum((unsigned char)p[-1]) ||
+		    !isdigit((unsigned char)p[1]))
+			continue;
+		char *e2;
+		long g = strtol(p + 1, &e2, 10);
+		if (g > 0 && g <= 1000000 && !isdigit((unsigned char)*e2)) {
+			snprintf(accel, 24, "%ld", g);
+			return;
+		}
+	}
+}
+
 static int params(struct emit *m, const char *nodes, const char *accel)
 {
 	const struct amd_mlperf_log *log = m->log;
@@ -373,6 +439,35 @@ static int metrics(struct emit *m)
 	return rc;
 }
 
+static int tag(struct emit *m, const char *key, const char *value)
+{
+	return m->sink->tag ? m->sink->tag(m->sink, key, value, m->err) : 0;
+}
+
+/* Which rank the run is, how many logged, and the first other rank whose
+ * run_stop status differs from the run's. */
+static int rank_tags(struct emit *m)
+{
+	const struct amd_mlperf_log *log = m->log;
+	if (log->nranks == 0)
+		return 0;
+	char v[64];
+	snprintf(v, sizeof v, "%ld", log->rank);
+	int rc = tag(m, "mlperf.run_rank", v);
+	snprintf(v, sizeof v, "%zu", log->nranks + 1);
+	if (rc == 0)
+		rc = tag(m, "mlperf.ranks", v);
+	const char *mine = !m->stop ? "(no run_stop)" : m->stop_status ? m->stop_status : "";
+	for (size_t i = 0; i < log->nstops && rc == 0; i++)
+		if (strcmp(log->stops[i].text, mine) != 0) {
+			char why[512];
+			snprintf(why, sizeof why, "rank %s: run_stop status '%.120s'; rank %ld: '%.120s'",
+				 log->stops[i].key, log->stops[i].text, log->rank, mine);
+			return tag(m, "mlperf.ranks_disagree", why);
+		}
+	return rc;
+}
+
 int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
 		    struct amd_err *err)
 {
@@ -400,8 +495,12 @@ int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
 	};
 	const char *nodes = system_text(log, "number_of_nodes");
 	const char *accel = system_text(log, "accelerators_per_node");
-	int rc = run_record(&m, nodes, accel) < 0 || params(&m, nodes, accel) < 0 ? -1
-		 : metrics(&m);
+	char pn[24], pa[24];
+	platform_system(point(log, "submission_platform"), pn, pa);
+	int rc = run_record(&m, nodes, accel) < 0 ||
+		 params(&m, nodes ? nodes : pn[0] ? pn : NULL,
+			accel ? accel : !nodes && pa[0] ? pa : NULL) < 0 ||
+		 rank_tags(&m) < 0 ? -1 : metrics(&m);
 	free(role);
 	return rc;
 }
