@@ -92,6 +92,25 @@ test_expect_success SQLITE3,PYTHON 'many ranks: the run is rank 0'\''s (name, st
 	test_eq "0|4" "$(tag "$TMP/r.db" mlperf.run_rank)|$(tag "$TMP/r.db" mlperf.ranks)" &&
 	test_eq "rank 1: run_stop status '"'"'aborted'"'"'; rank 0: '"'"'success'"'"'" "$(tag "$TMP/r.db" mlperf.ranks_disagree)"
 '
+test_expect_success SQLITE3 'many ranks, no :::SYSJSON: ranks 0-3 all logged on "1xcpu" (1 node) give world size 4 (4 per node); ranks 0, 1, 3 give none' '
+	grep -v SYSJSON "$TMP/launcher.log" >"$TMP/nosys.log" &&
+	test_status 0 "$AMDAHL" --store "$TMP/ns.db" ingest "$TMP/nosys.log" &&
+	test_eq "1|4|4|4" "$(pparam "$TMP/ns.db" num_nodes)|$(pparam "$TMP/ns.db" accelerators_per_node)|$(pparam "$TMP/ns.db" world_size)|$(q "$TMP/ns.db" "SELECT n FROM run")" &&
+	grep -v "^2: " "$TMP/nosys.log" >"$TMP/gap.log" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gap.db" ingest "$TMP/gap.log" &&
+	test_eq "1||" "$(pparam "$TMP/gap.db" num_nodes)|$(pparam "$TMP/gap.db" accelerators_per_node)|$(pparam "$TMP/gap.db" world_size)"
+'
+test_expect_success SQLITE3,PYTHON 'fractional epoch_num (DLRM: 0.05, 0.10, ...): each eval at epoch_num x train_samples, as python computes' '
+	sed "s/\"samples_count\": \([0-9]*\), \"file\"/\"epoch_num\": EPOCH\1, \"file\"/" "$D/result_0.txt" |
+		"$PY" -c "import re, sys; print(re.sub(r\"EPOCH([0-9]+)\", lambda m: str(int(m.group(1)) / 40960), sys.stdin.read()), end=\"\")" |
+		sed "5a0: :::MLLOG {\"namespace\": \"\", \"time_ms\": 1795414646152, \"event_type\": \"POINT_IN_TIME\", \"key\": \"train_samples\", \"value\": 4195197692, \"metadata\": {\"file\": \"record.py\", \"lineno\": 0}}" >"$TMP/dlrm.txt" &&
+	grep -q "\"epoch_num\": 0.05," "$TMP/dlrm.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/dl.db" ingest "$TMP/dlrm.txt" &&
+	want=$("$PY" -c "import json, sys; ev = [json.loads(l.split(\":::MLLOG \", 1)[1]) for l in open(sys.argv[1]) if \":::MLLOG \" in l]; ts = [e[\"value\"] for e in ev if e[\"key\"] == \"train_samples\"][0]; print(\"\\n\".join(\"%d|%.6f\" % (round(e[\"metadata\"][\"epoch_num\"] * ts), e[\"value\"]) for e in ev if e[\"key\"] == \"eval_accuracy\"))" "$TMP/dlrm.txt") &&
+	test_eq "$want" "$(q "$TMP/dl.db" "SELECT printf('"'"'%d|%.6f'"'"', step, value) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='"'"'eval_accuracy'"'"' ORDER BY step")" &&
+	test_eq 4 "$(q "$TMP/dl.db" "SELECT count(DISTINCT step) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='"'"'eval_accuracy'"'"'")" &&
+	test_eq "samples: epoch_num x train_samples" "$(tag "$TMP/dl.db" mlperf.step)"
+'
 test_expect_success SQLITE3,PYTHON 'run_stop logged as INTERVAL_START (Graphcore): FINISHED, time to train = python' '
 	sed "34s/\"INTERVAL_END\"/\"INTERVAL_START\"/" "$D/result_0.txt" >"$TMP/gc.txt" &&
 	! cmp -s "$D/result_0.txt" "$TMP/gc.txt" &&

@@ -97,18 +97,22 @@ static int event_kind(const cJSON *type, const char *key)
 	return AMD_MLPERF_POINT;
 }
 
-/* The event's progress: samples_count, else epoch_num, else step. */
+/* The event's progress: samples_count, else epoch_num (its fraction
+ * kept in e->epoch), else step. */
 static void event_progress(const cJSON *meta, struct amd_mlperf_event *e)
 {
 	static const char *const keys[] = {"samples_count", "epoch_num", "step"};
 	e->progress = -1;
-	e->samples = NAN;
+	e->samples = e->epoch = NAN;
 	for (size_t i = 0; i < 3; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, keys[i]);
 		if (cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble >= 0 &&
-		    v->valuedouble < 9e18) {
-			if (e->progress < 0)
+		    v->valuedouble < 9e15) {
+			if (e->progress < 0) {
 				e->progress = (int64_t)v->valuedouble;
+				if (i == 1) /* DLRM's epoch_num 0.05, 0.10, …: kept whole */
+					e->epoch = v->valuedouble;
+			}
 			if (i == 0)
 				e->samples = v->valuedouble;
 		}

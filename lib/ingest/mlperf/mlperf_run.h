@@ -21,6 +21,7 @@ struct amd_mlperf_event {
 	int kind;          /* AMD_MLPERF_POINT, _START, _END */
 	int64_t time_ms;
 	int64_t progress;  /* metadata samples_count, epoch_num or step; -1 */
+	double epoch;      /* metadata epoch_num when progress is it, else NAN */
 	double samples;    /* metadata samples_count, NAN when absent */
 	const char *status; /* metadata status (run_stop), or NULL */
 };
@@ -45,6 +46,8 @@ struct amd_mlperf_log {
 	long rank;               /* the rank whose events are the run's, -1 none */
 	unsigned char *ranks;    /* other ranks seen (by rank, < AMD_MLPERF_MAX_RANK) */
 	size_t capranks, nranks; /* nranks: distinct other ranks */
+	long max_rank;           /* the highest other rank seen, -1 none */
+	int fractional;          /* some progress is a fractional epoch_num */
 	struct mlperf_kv *stops; /* other ranks' run_stop: "rank", status */
 	size_t nstops, capstops;
 };
