@@ -139,9 +139,12 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	if (!f) {
 		if (named && derr.msg[0])
 			return amd_fail(err, "%s", derr.msg);
-		if (named)
-			return amd_fail(err, "%s: not a format amdahl reads"
-					" (see 'amdahl ingest --formats')", path);
+		if (named) {
+			char looks[200];
+			amd_detect_describe(path, looks, sizeof looks);
+			return amd_fail(err, "%s: not a format amdahl reads (it looks like %s;"
+					" see 'amdahl ingest --formats')", path, looks);
+		}
 		out->skipped++;
 		return 0;
 	}

@@ -136,6 +136,19 @@ test_expect_success SQLITE3,PYTHON 'no :::SYSJSON in results/SYSTEM/BENCH/result
 	test_eq "AMD MI300X" "$(pparam "$TMP/f.db" accelerator_model_name)"
 '
 
+test_expect_success SQLITE3,PYTHON 'first :::MLLOG line at line 1,946 (after a launcher'"'"'s output): detected as mlperf-log, time to train = python' '
+	{ for i in $(seq 1945); do echo "+ echo '"'"'Beginning trial $i of 10: export NCCL_SOCKET_IFNAME=ib0 DGXNGPU=8'"'"'"; done; grep ":::MLLOG" "$D/result_0.txt"; } >"$TMP/late.txt" &&
+	test_eq 1946 "$(grep -n -m1 ":::MLLOG" "$TMP/late.txt" | cut -d: -f1)" &&
+	test_status 0 "$AMDAHL" --store "$TMP/late.db" ingest "$TMP/late.txt" &&
+	test_eq mlperf-log "$(q "$TMP/late.db" "SELECT kind FROM source")" &&
+	test_eq "$("$PY" "$ORACLE" run "$TMP/late.txt" | cut -d"|" -f1-2)" "success|$(q "$TMP/late.db" "SELECT printf('"'"'%.3f'"'"', value) FROM metric_point m JOIN dict d ON d.id=m.key_id WHERE d.s='"'"'time_to_train_s'"'"'")"
+'
+test_expect_success 'first :::MLLOG line past 4 MB: refused, saying what the file looks like' '
+	{ yes "+ echo launcher output line of about fifty bytes ......" | head -c 4300000; grep ":::MLLOG" "$D/result_0.txt"; } >"$TMP/later.txt" &&
+	test_status 2 "$AMDAHL" --store "$TMP/later.db" ingest "$TMP/later.txt" &&
+	test_contains "later.txt: not a format amdahl reads (it looks like text whose first line is '"'"'+ echo launcher output line of about fifty bytes ......'"'"'; see" "$ERR"
+'
+
 # bad inputs: one error line naming the file and line, exit 2, store unchanged
 bad() {
 	bad_file=$2 bad_needle=$3

@@ -78,6 +78,31 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	return score;
 }
 
+#define DEEP_BYTES (4u << 20) /* the prefix detect_deep reads */
+
+/* A text file no format claims by its head: a :::MLLOG object at a
+ * line's start anywhere in its first 4 MB (a result_N.txt whose first
+ * :::MLLOG line follows thousands of lines of a launcher's output). */
+static int detect_deep(const char *path, const unsigned char *head, size_t n)
+{
+	if (n == 0 || memchr(head, '\0', n))
+		return 0; /* binary: not a log */
+	struct amd_err e;
+	struct amd_lines *l = amd_lines_open(path, 1u << 20, DEEP_BYTES, &e);
+	if (!l)
+		return 0;
+	char *s;
+	size_t len;
+	long rank;
+	int score = 0;
+	while (!score && amd_lines_next(l, &s, &len, &e) == 1) {
+		const char *js = tagged(s, ":::MLLOG ", &rank);
+		score = js && *js == '{' ? 90 : 0;
+	}
+	amd_lines_close(l);
+	return score;
+}
+
 /* "KEY_start"/"KEY_stop" when the log names no event_type (v1.0). */
 static int event_kind(const cJSON *type, const char *key)
 {
@@ -301,4 +326,5 @@ const struct amd_format amd_fmt_mlperf_log = {
 	.is_dir = 0,
 	.detect = detect,
 	.parse = parse,
+	.detect_deep = detect_deep,
 };
