@@ -122,11 +122,8 @@ void amd_detect_describe(const char *path, char *out, size_t cap)
 				  head[i] == '\r'))
 		i++;
 	first_line(head + i, (size_t)n - i, line, sizeof line);
-	if (n >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)))
-		snprintf(out, cap, "UTF-16 text (a byte-order mark): save it as UTF-8");
-	else if (memchr(head, '\0', (size_t)n))
-		snprintf(out, cap, "binary data (NUL bytes; UTF-16 text without a byte-order mark"
-			 " is saved as UTF-8 first)");
+	if (memchr(head, '\0', (size_t)n)) /* UTF-16 text is read as UTF-8 already */
+		snprintf(out, cap, "binary data (NUL bytes)");
 	else if (i < (size_t)n && (head[i] == '{' || head[i] == '['))
 		snprintf(out, cap, "JSON, beginning '%s'", line);
 	else if (i < (size_t)n && head[i] == '<')

@@ -89,8 +89,8 @@ const struct amd_format *amd_format_by_name(const char *name);
 int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 	       struct amd_err *err);
 /* What a file no format claims looks like, in a few words for an error
- * ("an empty file", "binary data", "JSON whose first key is \"x\"",
- * "text whose first line is '…'"), in out. */
+ * ("an empty file", "binary data", "JSON, beginning '…'", "text whose
+ * first line is '…'"), in out. */
 void amd_detect_describe(const char *path, char *out, size_t cap);
 
 /* LINKED: held already, now linked to the run --run names. SKIPPED:

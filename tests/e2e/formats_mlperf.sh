@@ -149,6 +149,12 @@ test_expect_success 'first :::MLLOG line past 4 MB: refused, saying what the fil
 	test_contains "later.txt: not a format amdahl reads (it looks like text whose first line is '"'"'+ echo launcher output line of about fifty bytes ......'"'"'; see" "$ERR"
 '
 
+test_expect_success SQLITE3,PYTHON 'a log saved as UTF-16 LE with a BOM: read as the UTF-8 log, time to train = python' '
+	"$PY" -c "import sys; open(sys.argv[2], \"w\", encoding=\"utf-16\").write(open(sys.argv[1]).read())" "$D/result_0.txt" "$TMP/u16.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/u16.db" ingest "$TMP/u16.txt" &&
+	test_eq "$("$PY" "$ORACLE" ttt "$D/result_0.txt")" "$(q "$TMP/u16.db" "$TTT")"
+'
+
 # bad inputs: one error line naming the file and line, exit 2, store unchanged
 bad() {
 	bad_file=$2 bad_needle=$3
