@@ -152,4 +152,14 @@ test_expect_success SQLITE3 'cut 4 bytes into the 2nd record'"'"'s data: the fir
 	test_contains "cut.tfevents: record 2 (byte $(cat "$TMP/second")) is cut short" "$(q "$TMP/cut.db" "SELECT t.value FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='"'"'tensorboard.incomplete'"'"'")"
 '
 
+test_expect_success SQLITE3 'an empty file, and one cut inside its first record: exit 2, nothing added' '
+	: >"$TMP/empty.tfevents" &&
+	head -c 9 "$TMP/cut.tfevents" >"$TMP/first.tfevents" &&
+	test_status 2 "$AMDAHL" --store "$TMP/e.db" ingest --format tensorboard "$TMP/empty.tfevents" &&
+	test_contains "empty.tfevents: byte 0: an empty file (no record)" "$ERR" &&
+	test_contains "0 added" "$OUT" &&
+	test_status 2 "$AMDAHL" --store "$TMP/e.db" ingest --format tensorboard "$TMP/first.tfevents" &&
+	test_contains "first.tfevents: record 1 (byte 0) is cut short: no complete record" "$ERR"
+'
+
 test_done

@@ -203,6 +203,11 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		r.offset = off;
 		rc = event(&r, data, len, err);
 	}
+	uint64_t cut;
+	if (rc == 0 && got == 0 && amd_tfrecord_count(f) == 0)
+		rc = amd_tfrecord_torn(f, &cut)
+			? amd_fail(err, "%s: record 1 (byte 0) is cut short: no complete record", in->path)
+			: amd_fail(err, "%s: byte 0: an empty file (no record)", in->path);
 	if (rc == 0 && got == 0)
 		rc = tb_run_finish(r.run, sink, err);
 	if (rc == 0 && got == 0)
