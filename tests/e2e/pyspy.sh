@@ -207,6 +207,14 @@ test_expect_success SQLITE3 'SVG whose root holds 7 samples of its own: read, th
 	test_eq 7 "$(idle_samples rootself.svg)" &&
 	check svg "$TMP/rootself.svg" "$TMP/rootself.svg" --total
 '
+test_expect_success SQLITE3,PYTHON 'collapsed stacks one frame deep (no ;): detected as pyspy-collapsed, top = oracle' '
+	awk "{n=\$NF; \$NF=\"\"; sub(/ \$/, \"\"); k=split(\$0, a, \";\"); print a[k], n}" "$SPY/train-raw.txt" >"$TMP/oneframe.txt" &&
+	test_eq 0 "$(grep -c ";" "$TMP/oneframe.txt")" &&
+	test_status 0 "$AMDAHL" --store "$S" ingest "$TMP/oneframe.txt" &&
+	test_eq pyspy-collapsed "$(kind oneframe.txt)" &&
+	test_eq "$("$PY" -c "import sys; print(sum(int(l.rsplit(None, 1)[1]) for l in open(sys.argv[1])))" "$TMP/oneframe.txt")" "$(all_samples oneframe.txt)" &&
+	check collapsed "$TMP/oneframe.txt" "$TMP/oneframe.txt" --total
+'
 test_expect_success 'a py-spy dump is one snapshot: "1 sample per thread", its threads counted by python' '
 	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SPY/calendarbot.dump.json" -n 1 &&
 	test_eq "py-spy $SPY/calendarbot.dump.json: one snapshot (py-spy dump): 1 sample per thread, $(json_get "$SPY/calendarbot.dump.json" "len(d)") threads" \
