@@ -76,6 +76,9 @@ struct amd_format {
 	 * launcher's output): reads a bounded prefix of the file; a
 	 * confidence like detect's. */
 	int (*detect_deep)(const char *path, const unsigned char *head, size_t n);
+	/* 1: each unit is a run of its own (an MLPerf log, a TensorBoard
+	 * file): --run, which names the run of profiler files, is refused */
+	int is_run;
 };
 
 /* Links the facts that follow to the run the input names (--run or a

@@ -148,6 +148,9 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 		out->skipped++;
 		return 0;
 	}
+	if (o->run && f->is_run)
+		return amd_fail(err, "%s: --run names the run of profiler files; this %s file is"
+				" a run of its own: ingest it without --run", path, f->name);
 	if (add_unit(out, path, f) < 0)
 		return amd_fail(err, "out of memory");
 	struct amd_unit *u = &out->v[out->n - 1];

@@ -155,6 +155,13 @@ test_expect_success SQLITE3,PYTHON 'a log saved as UTF-16 LE with a BOM: read as
 	test_eq "$("$PY" "$ORACLE" ttt "$D/result_0.txt")" "$(q "$TMP/u16.db" "$TTT")"
 '
 
+test_expect_success SQLITE3 '--run with an MLPerf log (a run of its own): refused, exit 2, store unchanged' '
+	before=$(store_digest "$TMP/m.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/m.db" ingest --run tiny_mlp-1x1 "$D/result_0.txt" &&
+	test_contains "result_0.txt: --run names the run of profiler files; this mlperf-log file is a run of its own" "$ERR" &&
+	test_eq "$before" "$(store_digest "$TMP/m.db")"
+'
+
 # bad inputs: one error line naming the file and line, exit 2, store unchanged
 bad() {
 	bad_file=$2 bad_needle=$3

@@ -152,6 +152,12 @@ test_expect_success SQLITE3 'cut 4 bytes into the 2nd record'"'"'s data: the fir
 	test_contains "cut.tfevents: record 2 (byte $(cat "$TMP/second")) is cut short" "$(q "$TMP/cut.db" "SELECT t.value FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='"'"'tensorboard.incomplete'"'"'")"
 '
 
+test_expect_success SQLITE3 '--run with a TensorBoard file (a run of its own): refused, exit 2, store unchanged' '
+	before=$(store_digest "$S") &&
+	test_status 2 "$AMDAHL" --store "$S" ingest --run dp-n2-r0 "$D/dp-n2-r0" &&
+	test_contains "--run names the run of profiler files; this tensorboard file is a run of its own" "$ERR" &&
+	test_eq "$before" "$(store_digest "$S")"
+'
 test_expect_success SQLITE3 'an empty file, and one cut inside its first record: exit 2, nothing added' '
 	: >"$TMP/empty.tfevents" &&
 	head -c 9 "$TMP/cut.tfevents" >"$TMP/first.tfevents" &&

@@ -327,4 +327,5 @@ const struct amd_format amd_fmt_mlperf_log = {
 	.detect = detect,
 	.parse = parse,
 	.detect_deep = detect_deep,
+	.is_run = 1,
 };

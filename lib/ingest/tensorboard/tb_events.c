@@ -225,4 +225,5 @@ const struct amd_format amd_fmt_tensorboard = {
 	.is_dir = 0,
 	.detect = detect,
 	.parse = parse,
+	.is_run = 1,
 };
