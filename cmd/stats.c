@@ -170,7 +170,16 @@ static int print_sweep(const struct amd_sweep_stats *s)
 					printf("flagged: %s: %s\n", (run_ident(v, who, sizeof who), who),
 					       v->flagged);
 			}
-	if (s->nstrategies == 0)
+	int no_world = 0;
+	for (size_t i = 0; i < s->nexcluded; i++)
+		no_world |= s->excluded[i].excluded &&
+			    strstr(s->excluded[i].excluded, "world size unknown") != NULL;
+	if (s->nstrategies == 0 && no_world)
+		printf("no run has a usable %s: runs without a world size are left out (below);"
+		       " give one as the run's world_size param (an MLPerf log: :::SYSJSON, or"
+		       " the results folder's systems/SYSTEM.json with number_of_nodes and"
+		       " accelerators_per_node)\n", s->metric);
+	else if (s->nstrategies == 0)
 		printf("no run has a usable %s; --metric names another per-epoch metric\n",
 		       s->metric);
 	if (!s->has_traces)

@@ -54,12 +54,6 @@ static void add_int(cJSON *o, const char *k, int64_t v)
 	cJSON_AddRawToObject(o, k, b); /* exact: ns since the epoch exceed 2^53 */
 }
 
-/* Kineto's Device Type as a word. */
-static const char *device_type_name(int t)
-{
-	return t == 0 ? "cpu" : t == 1 ? "cuda" : "other";
-}
-
 /* The trace's rows of the run's memory rows m[0..n). */
 static cJSON *memory_json(int64_t trace_id, const struct amd_mem_row *m, size_t n)
 {
@@ -68,7 +62,7 @@ static cJSON *memory_json(int64_t trace_id, const struct amd_mem_row *m, size_t 
 		if (m[i].trace_id != trace_id)
 			continue;
 		cJSON *d = cJSON_CreateObject();
-		cJSON_AddStringToObject(d, "device_type", device_type_name(m[i].device_type));
+		cJSON_AddStringToObject(d, "device_type", amd_device_type_name(m[i].device_type));
 		cJSON_AddNumberToObject(d, "device_id", m[i].device_id);
 		add_int(d, "peak_allocated", m[i].peak_allocated);
 		if (m[i].peak_reserved >= 0)
@@ -167,7 +161,7 @@ static void print_memory(int64_t trace_id, const struct amd_mem_row *m, size_t n
 		}
 		char dev[32];
 		snprintf(dev, sizeof dev, m[i].device_id >= 0 ? "%s:%d" : "%s",
-			 device_type_name(m[i].device_type), m[i].device_id);
+			 amd_device_type_name(m[i].device_type), m[i].device_id);
 		printf("peak memory %s: allocated %s%s%s\n", dev,
 		       bytes_text(a, sizeof a, m[i].peak_allocated), r,
 		       m[i].from_totals ? "" : " (sum of allocation sizes from the trace's start)");

@@ -1,6 +1,7 @@
 /* memory_stats.c — memory per GPU over a sweep (see memory_stats.h).
- * A run's figure is the largest peak allocated over its traces' CUDA
- * devices (its CPU memory when no trace of the sweep has a GPU), else
+ * A run's figure is the largest peak allocated over its traces'
+ * accelerator devices (CUDA, HIP on ROCm, XPU, …: model/device.h; its
+ * CPU memory when no trace of the sweep has one), else
  * the largest value of the first max_memory_allocated metric it logged
  * (names below; the unit from the suffix, bytes without one). */
 #include "memory_stats.h"
@@ -16,7 +17,6 @@
 #include "runs.h"
 #include "stats.h"
 
-#define CUDA 1 /* Kineto's Device Type of a CUDA GPU */
 
 static const struct {
 	const char *key;
@@ -45,7 +45,8 @@ static int metric_peak(struct amd_store *st, int64_t run, double *out, struct am
 	return 0;
 }
 
-/* Does any traced run of the sweep have a CUDA device? */
+/* Does any traced run of the sweep have an accelerator's memory (CUDA,
+ * HIP on ROCm, XPU, …: device.h)? */
 static int sweep_has_gpu(struct amd_store *st, const struct amd_sweep_stats *s, int *gpu,
 			 struct amd_err *err)
 {
@@ -59,7 +60,7 @@ static int sweep_has_gpu(struct amd_store *st, const struct amd_sweep_stats *s, 
 							 &m, &n, err) < 0)
 					return -1;
 				for (size_t k = 0; k < n; k++)
-					*gpu |= m[k].device_type == CUDA;
+					*gpu |= amd_device_is_accelerator(m[k].device_type);
 				free(m);
 			}
 	return 0;
@@ -77,7 +78,7 @@ static int run_peak(struct amd_store *st, struct amd_memory_stats *ms, int64_t r
 	if (amd_store_run_memory(st, run, &m, &n, err) < 0)
 		return -1;
 	for (size_t k = 0; k < n; k++) {
-		if ((m[k].device_type == CUDA) != ms->gpu)
+		if (amd_device_is_accelerator(m[k].device_type) != ms->gpu)
 			continue;
 		if (!row->trace_id)
 			*row = m[k];

@@ -1,6 +1,7 @@
 /* file.c — opening and reading input files (gunzipped when gzipped,
  * line by line in bounded memory) and path helpers; see file.h. */
 #include "file.h"
+#include "text16.h"
 #include "huge_map.h"
 
 #include <dirent.h>
@@ -79,6 +80,7 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		return -1;
 	const size_t step = (size_t)1 << 20; /* read straight into the buffer: one copy */
 	int n = 0, rc = 0;
+	struct amd_textread t = {0};
 	out->len = 0;
 	/* a plain file's size known: its buffer made once, not regrown as it fills */
 	struct stat st;
@@ -95,7 +97,8 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 			break;
 		}
 		out->data[out->len] = '\0';
-		if ((n = gzread(g, out->data + out->len, (unsigned)step)) <= 0)
+		if ((n = amd_text_gzread(g, &t, (unsigned char *)out->data + out->len,
+					 (unsigned)step, path, err)) <= 0)
 			break;
 		if (out->len + (size_t)n > max_bytes)
 			rc = amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
@@ -104,7 +107,8 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		out->data[out->len] = '\0';
 	}
 	if (rc == 0)
-		rc = gz_check(g, path, n, gz, err);
+		rc = n == -2 ? -1 : gz_check(g, path, n, gz, err);
+	amd_textread_free(&t);
 	if (gzclose(g) != Z_OK && gz && rc == 0)
 		rc = amd_fail(err, "%s: truncated gzip data", path);
 	if (rc < 0)
@@ -122,6 +126,7 @@ struct amd_lines {
 	uint64_t max_bytes, total;
 	long line;
 	int unended; /* the line last returned had no newline: the file's end */
+	struct amd_textread text; /* UTF-16 read as UTF-8 */
 };
 
 struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max_bytes,
@@ -150,10 +155,11 @@ static int lines_fill(struct amd_lines *l, struct amd_err *err)
 		l->end -= l->start;
 		l->start = 0;
 	}
-	int n = gzread(l->g, l->buf + l->end, (unsigned)(l->cap - l->end));
+	int n = amd_text_gzread(l->g, &l->text, (unsigned char *)l->buf + l->end,
+				(unsigned)(l->cap - l->end), l->path, err);
 	if (n <= 0) {
 		l->eof = 1;
-		return gz_check(l->g, l->path, n, l->gz, err);
+		return n == -2 ? -1 : gz_check(l->g, l->path, n, l->gz, err);
 	}
 	l->total += (uint64_t)n;
 	if (l->total > l->max_bytes)
@@ -210,6 +216,7 @@ void amd_lines_close(struct amd_lines *l)
 		return;
 	if (l->g)
 		gzclose(l->g);
+	amd_textread_free(&l->text);
 	free(l->path);
 	free(l->buf);
 	free(l);
@@ -222,8 +229,12 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 	gzFile g = open_gz(path, &gz, HEAD_BUFFER, err);
 	if (!g)
 		return -1;
-	int got = gzread(g, head, (unsigned)n);
+	struct amd_textread t = {0};
+	int got = n >= 4 ? amd_text_gzread(g, &t, head, (unsigned)n, path, err) : gzread(g, head, (unsigned)n);
+	amd_textread_free(&t);
 	gzclose(g);
+	if (got == -2)
+		return -1;
 	if (got < 0)
 		return amd_fail(err, "%s: cannot read", path);
 	return got;

@@ -2,6 +2,7 @@
  * the number-with-unit parser; see csv.h. Files are streamed through zlib's gzread (plain or gzipped)
  * in a window of CSV_WINDOW bytes, so memory does not grow with the file. */
 #include "csv.h"
+#include "text16.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,8 +41,10 @@ int amd_csv_open(struct amd_csv *c, const char *path, int trim, struct amd_err *
 		close(fd);
 		return amd_fail(err, "%s: %s", path, errno ? strerror(errno) : "cannot open");
 	}
-	if (!(c->window = malloc(CSV_WINDOW))) {
+	if (!(c->window = malloc(CSV_WINDOW)) || !(c->text16 = calloc(1, sizeof *c->text16))) {
 		gzclose(c->gz);
+		free(c->window);
+		c->window = NULL;
 		c->gz = NULL;
 		return amd_fail(err, "%s: out of memory", path);
 	}
@@ -55,6 +58,10 @@ void amd_csv_free(struct amd_csv *c)
 	free(c->field);
 	free(c->text);
 	free(c->window);
+	if (c->text16)
+		amd_textread_free(c->text16);
+	free(c->text16);
+	c->text16 = NULL;
 	if (c->gz)
 		gzclose(c->gz);
 	c->field = NULL;
@@ -70,7 +77,12 @@ static int refill(struct amd_csv *c)
 {
 	if (!c->gz || c->at_eof || c->io_error[0])
 		return c->io_error[0] ? -1 : 0;
-	int n = gzread(c->gz, c->window, CSV_WINDOW);
+	int n = amd_text_gzread(c->gz, c->text16, (unsigned char *)c->window, CSV_WINDOW, c->path,
+				&c->text16_err);
+	if (n == -2) {
+		snprintf(c->io_error, sizeof c->io_error, "%s", c->text16_err.msg);
+		return -1;
+	}
 	if (n < 0) {
 		int code;
 		const char *msg = gzerror(c->gz, &code);

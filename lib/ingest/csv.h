@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "text16.h"
 
 #define AMD_CSV_RECORD_MAX (64 << 20) /* one record's text, at most */
 
@@ -19,6 +20,8 @@ struct amd_csv {
 	const char *p, *end;  /* the unread rest of the buffer / window */
 	void *gz;             /* gzFile when streaming a file, else NULL */
 	char *window;         /* the streamed file's current piece */
+	struct amd_textread *text16; /* UTF-16 read as UTF-8 (core/text16.h) */
+	struct amd_err text16_err;
 	int at_eof;
 	uint64_t offset;      /* bytes taken so far (uncompressed) */
 	char io_error[512];   /* a read error, reported by amd_csv_next */

@@ -86,5 +86,48 @@ int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 			best_score = score;
 		}
 	}
+	for (size_t i = 0; !is_dir && best_score < 50 && amd_formats[i]; i++) {
+		const struct amd_format *f = amd_formats[i];
+		int score = f->detect_deep ? f->detect_deep(path, head + bom, (size_t)n - bom) : 0;
+		if (score > best_score) {
+			*out = f;
+			best_score = score;
+		}
+	}
 	return 0;
+}
+
+/* The text of head[0..n) up to its first line's end, printable ASCII
+ * only, at most 60 bytes. */
+static void first_line(const unsigned char *head, size_t n, char *out, size_t cap)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && head[i] != '\n' && head[i] != '\r' && k + 4 < cap && k < 60; i++)
+		out[k++] = head[i] >= 0x20 && head[i] < 0x7f ? (char)head[i] : '?';
+	out[k] = '\0';
+}
+
+void amd_detect_describe(const char *path, char *out, size_t cap)
+{
+	unsigned char head[AMD_HEAD_BYTES + 1];
+	struct amd_err e;
+	long n = amd_read_head(path, head, AMD_HEAD_BYTES, &e);
+	size_t i = 0;
+	char line[80];
+	if (n <= 0) {
+		snprintf(out, cap, "%s", n == 0 ? "an empty file" : "a file that cannot be read");
+		return;
+	}
+	while (i < (size_t)n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' ||
+				  head[i] == '\r'))
+		i++;
+	first_line(head + i, (size_t)n - i, line, sizeof line);
+	if (memchr(head, '\0', (size_t)n)) /* UTF-16 text is read as UTF-8 already */
+		snprintf(out, cap, "binary data (NUL bytes)");
+	else if (i < (size_t)n && (head[i] == '{' || head[i] == '['))
+		snprintf(out, cap, "JSON, beginning '%s'", line);
+	else if (i < (size_t)n && head[i] == '<')
+		snprintf(out, cap, "XML, beginning '%s'", line);
+	else
+		snprintf(out, cap, "text whose first line is '%s'", line);
 }

@@ -70,6 +70,15 @@ struct amd_format {
 	 * walk_into (a deleted MLflow run's artifacts belong to no run), or
 	 * NULL. */
 	int (*walk_skip)(const char *path);
+	/* Files, or NULL: asked only when no format claims the head (every
+	 * detect below 50), for a format whose mark may come late (an
+	 * MLPerf result whose first :::MLLOG line follows kilobytes of a
+	 * launcher's output): reads a bounded prefix of the file; a
+	 * confidence like detect's. */
+	int (*detect_deep)(const char *path, const unsigned char *head, size_t n);
+	/* 1: each unit is a run of its own (an MLPerf log, a TensorBoard
+	 * file): --run, which names the run of profiler files, is refused */
+	int is_run;
 };
 
 /* Links the facts that follow to the run the input names (--run or a
@@ -82,6 +91,10 @@ const struct amd_format *amd_format_by_name(const char *name);
  * it; -1 when the file's head cannot be read, -2 out of memory. */
 int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 	       struct amd_err *err);
+/* What a file no format claims looks like, in a few words for an error
+ * ("an empty file", "binary data", "JSON, beginning '…'", "text whose
+ * first line is '…'"), in out. */
+void amd_detect_describe(const char *path, char *out, size_t cap);
 
 /* LINKED: held already, now linked to the run --run names. SKIPPED:
  * it holds nothing for the store (AMD_PARSE_NOTHING; error says why). */

@@ -139,12 +139,18 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	if (!f) {
 		if (named && derr.msg[0])
 			return amd_fail(err, "%s", derr.msg);
-		if (named)
-			return amd_fail(err, "%s: not a format amdahl reads"
-					" (see 'amdahl ingest --formats')", path);
+		if (named) {
+			char looks[200];
+			amd_detect_describe(path, looks, sizeof looks);
+			return amd_fail(err, "%s: not a format amdahl reads (it looks like %s;"
+					" see 'amdahl ingest --formats')", path, looks);
+		}
 		out->skipped++;
 		return 0;
 	}
+	if (o->run && f->is_run)
+		return amd_fail(err, "%s: --run names the run of profiler files; this %s file is"
+				" a run of its own: ingest it without --run", path, f->name);
 	if (add_unit(out, path, f) < 0)
 		return amd_fail(err, "out of memory");
 	struct amd_unit *u = &out->v[out->n - 1];

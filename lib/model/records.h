@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device.h"
 #include "phase.h"
 
 struct amd_trace_op {

@@ -40,22 +40,18 @@ top_is_oracle() {
 	test_eq ok "$("$PY" "$ORACLE" check "$fmt" "$file" "$TMP/o.json" "$@" 2>&1)"
 }
 
-# the whole folder: speedscope, dump, perf collapsed and two flame graph
-# SVGs of py-spy record -o profile.svg
-# The five samples this script is about, named: the folder holds more
-# (flame graphs of a py-spy started by its full path, issue 36) that
-# amdahl does not yet read.
-FIVE="$P/aspp-numerical-integration.py-spy.svg $P/calendarbot.dump.txt
-$P/cs336-bpe.speedscope.json $P/flamegraph-perf-collapsed-pid.txt
-$P/pyexastolog-old.py-spy.svg"
-test_expect_success SHARED 'setup: ingest the public py-spy samples (exit 0)' '
-	test_status 0 "$AMDAHL" --store "$S" ingest $FIVE
+# the whole folder: speedscope, dump, perf collapsed and four flame graph
+# SVGs of py-spy record -o profile.svg (one of a py-spy started by its
+# full path, one recorded with --rate 10: issue 36)
+test_expect_success SHARED 'setup: ingest the public py-spy samples, the whole folder (exit 0)' '
+	test_status 0 "$AMDAHL" --store "$S" ingest "$P"
 	ingest_out=$OUT
 '
-test_expect_success SHARED 'five files added' '
-	test_eq "5 added, 0 replaced, 0 unchanged, 0 failed; 5 linked to no run; 0 other files skipped" "$ingest_out"
+test_expect_success SHARED 'every file of the folder added' '
+	n=$(ls "$P" | wc -l) &&
+	test_eq "$n added, 0 replaced, 0 unchanged, 0 failed; $n linked to no run; 0 other files skipped" "$ingest_out"
 '
-for svg in aspp-numerical-integration.py-spy.svg pyexastolog-old.py-spy.svg; do
+for svg in $(cd "$P" && ls *.svg); do
 	test_expect_success SHARED,SQLITE3,PYTHON "$svg: a py-spy SVG, samples = total_samples, top self and total = oracle" '
 		test_eq pyspy-svg "$(kind '$svg')" &&
 		test_eq "$(grep -o "total_samples=\"[0-9]*\"" "$P/'$svg'" | tr -dc 0-9)" "$(total '$svg')" &&
@@ -63,6 +59,14 @@ for svg in aspp-numerical-integration.py-spy.svg pyexastolog-old.py-spy.svg; do
 		top_is_oracle svg "$P/'$svg'" --total
 	'
 done
+test_expect_success SHARED,SQLITE3,PYTHON 'bomberman: recorded with --rate 10 (its title): seconds = samples / 10 Hz, as python reads the title' '
+	want=$("$PY" -c "import re, sys; t = open(sys.argv[1]).read(); r = float(re.search(r\"<text id=\\\"title\\\"[^>]*>py-spy record --rate ([0-9.]+) \", t).group(1)); n = int(re.search(r\"total_samples=\\\"([0-9]+)\\\"\", t).group(1)); print(\"%d|%.6f\" % (n, n / r))" "$P/bomberman-pyspy.svg") &&
+	test_eq "$want" "$(total bomberman-pyspy.svg)|$(seconds bomberman-pyspy.svg)"
+'
+test_expect_success SHARED,SQLITE3 'profiling-test: py-spy started by its full path, every sample read' '
+	test_contains "/bin/py-spy record " "$(grep -o "<text id=\"title\"[^<]*" "$P/profiling-test.py-spy.svg")" &&
+	test_eq 10687 "$(total profiling-test.py-spy.svg)"
+'
 test_expect_success SHARED,SQLITE3 'each file detected by its content: speedscope, dump text, perf collapsed' '
 	test_eq pyspy-speedscope "$(kind cs336-bpe.speedscope.json)"
 	test_eq pyspy-dump "$(kind calendarbot.dump.txt)"

@@ -31,6 +31,23 @@ test_expect_success SQLITE3,PYTHON 'per-GPU sample counts (python csv)' '
 test_expect_success SQLITE3,PYTHON 'column sums and time range (read as UTC) equal python'\''s' '
 	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/g.db" "$STORE_SUMS")"
 '
+# issue 36: the log redirected by Windows PowerShell (`nvidia-smi ... >
+# log.csv`: UTF-16 LE with a byte-order mark, CRLF), and UTF-16 BE
+# without a mark, read as the UTF-8 log (python csv's sums of it)
+test_expect_success SQLITE3,PYTHON 'UTF-16 LE with BOM (PowerShell) and BE without: detected, sums equal python'\''s of the UTF-8 log' '
+	"$PY" -c "import sys; t = open(sys.argv[1], encoding=\"utf-8\").read(); open(sys.argv[2], \"w\", encoding=\"utf-16-le\", newline=\"\\r\\n\").write(\"\\ufeff\" + t); open(sys.argv[3], \"wb\").write(t.encode(\"utf-16-be\"))" "$LOG" "$TMP/ps.csv" "$TMP/be.csv" &&
+	test_eq "fffe" "$(head -c 2 "$TMP/ps.csv" | od -An -tx1 | tr -d " \n")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/u16.db" ingest "$TMP/ps.csv" &&
+	test_status 0 "$AMDAHL" --store "$TMP/u16be.db" ingest "$TMP/be.csv" &&
+	test_eq "nvidia-smi-csv" "$(q "$TMP/u16.db" "SELECT kind FROM source")" &&
+	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/u16.db" "$STORE_SUMS")" &&
+	test_eq "$("$PY" "$NVSMI" sums "$LOG")" "$(q "$TMP/u16be.db" "$STORE_SUMS")"
+'
+test_expect_success SQLITE3,PYTHON 'UTF-16 with an unpaired surrogate: exit 2 naming the byte, store unchanged' '
+	"$PY" -c "import sys; b = open(sys.argv[1], \"rb\").read(); open(sys.argv[2], \"wb\").write(b[:600] + b\"\\x00\\xdc\" + b[600:])" "$TMP/ps.csv" "$TMP/bad16.csv" &&
+	test_status 2 "$AMDAHL" --store "$TMP/bad16.db" ingest --format nvidia-smi-csv "$TMP/bad16.csv" &&
+	test_contains "bad16.csv: byte 600: not UTF-16" "$ERR"
+'
 test_expect_success SQLITE3 'no run given: samples of no run' '
 	test_eq 0 "$(q "$TMP/g.db" "SELECT count(run_id) FROM gpu_sample")"
 '

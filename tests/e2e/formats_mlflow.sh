@@ -179,4 +179,15 @@ bad "get-history without --run" "$hist" "give --run"
 bad "mlflow.db without metrics.value" "$TMP/nokey.db" "table metrics has no column value"
 bad "truncated mlflow.db" "$TMP/cut.db" "cut.db: byte 0: not a readable SQLite database"
 
+# issue 36: ISO 8601 zone offsets without a colon (+0530, strftime's %z) or
+# of hours alone (-07) are times, as python's datetime reads them
+test_expect_success SQLITE3,PYTHON 'experiments csv with zones +0530 and -07: run start and end = python datetime' '
+	sed "2s/\(2026-11-22 11:44:15.196000\)+00:00/\1+0530/; 2s/\(2026-11-22 11:44:34.120000\)+00:00/\1-07/" \
+		"$AMDAHL_ROOT/tests/fixtures/formats/mlflow-csv/input" >"$TMP/zones.csv" &&
+	test_contains "+0530" "$(sed -n 2p "$TMP/zones.csv")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/zones.db" ingest --format mlflow-csv "$TMP/zones.csv" &&
+	want=$("$PY" -c "import csv, sys, datetime as dt; r = list(csv.DictReader(open(sys.argv[1])))[0]; f = lambda s: round(dt.datetime.strptime(s + (\"00\" if len(s.rsplit(\"-\", 1)[1]) == 2 and s[-3] in \"+-\" else \"\"), \"%Y-%m-%d %H:%M:%S.%f%z\").timestamp() * 1000); print(\"%d|%d\" % (f(r[\"start_time\"]), f(r[\"end_time\"])))" "$TMP/zones.csv") &&
+	test_eq "$want" "$(q "$TMP/zones.db" "SELECT start_ms, end_ms FROM run WHERE ext_id LIKE '"'"'35b98d95%'"'"'")"
+'
+
 test_done

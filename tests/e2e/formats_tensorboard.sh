@@ -5,8 +5,10 @@
 # add_hparams' subfolder): runs like MLflow's, scalars and hparams
 # against a Python TFRecord/protobuf reader (tests/oracle/
 # tfevents_oracle.py); stats, report build and gate on the TensorBoard-
-# only sweep; a run's span over its files in any order; bad inputs (bad CRCs, a truncated record, a record that is
-# no Event) give one line, exit 2 and leave the store unchanged.
+# only sweep; a run's span over its files in any order; bad inputs (bad CRCs, a record that is
+# no Event) give one line, exit 2 and leave the store unchanged; a file
+# cut inside its last record (a killed or running job) keeps its complete
+# records and says where it was cut (tag tensorboard.incomplete).
 test_description='TensorBoard event files: runs, scalars, hparams against a python reader; stats, report, gate; bad inputs'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -107,8 +109,63 @@ test_expect_success PYTHON 'setup: an event file broken five ways' '
 '
 bad "a data CRC that does not match" "$TMP/datacrc.tfevents" "datacrc.tfevents: record 2 (byte @): data CRC mismatch"
 bad "a length CRC that does not match" "$TMP/lencrc.tfevents" "lencrc.tfevents: record 2 (byte @): length CRC mismatch"
-bad "a truncated record" "$TMP/cut.tfevents" "cut.tfevents: record 2 (byte @): the data ends early"
 bad "a record that is not an Event" "$TMP/junk.tfevents" "junk.tfevents: record 2 (byte @): not an Event protobuf"
 bad "a record claiming a terabyte" "$TMP/huge.tfevents" "huge.tfevents: record 2 (byte @): 1099511627776 bytes, over the limit"
+
+# issue 36: a torn last record (the job killed mid-write) keeps every
+# complete record; the grown file, ingested again, replaces it
+test_expect_success PYTHON 'setup: a real event file cut 7 bytes into its last record, and cut after its 2nd record header' '
+	f=$(find "$D/dp-n2-r0" -maxdepth 1 -name "events.out.tfevents.*") &&
+	mkdir -p "$TMP/torn/dp-n2-r0" "$TMP/whole/dp-n2-r0" &&
+	"$PY" - "$f" "$TMP" <<-\EOF
+	import struct, sys
+	raw = open(sys.argv[1], "rb").read()
+	starts, at = [], 0
+	while at < len(raw):                  # the records, by their lengths
+	    starts.append(at)
+	    (n,) = struct.unpack_from("<Q", raw, at)
+	    at += 16 + n
+	last = starts[-1]
+	name = sys.argv[1].rsplit("/", 1)[1]
+	open(sys.argv[2] + "/torn/dp-n2-r0/" + name, "wb").write(raw[:last + 7])
+	open(sys.argv[2] + "/whole/dp-n2-r0/" + name, "wb").write(raw[:last])
+	open(sys.argv[2] + "/torn_at", "w").write("%d %d\n" % (len(starts), last))
+	open(sys.argv[2] + "/cut.tfevents", "wb").write(raw[:starts[1] + 20])
+	EOF
+'
+test_expect_success SQLITE3,PYTHON 'torn last record: ingested (exit 0), scalars = python on the complete records, tag names record and byte' '
+	test_status 0 "$AMDAHL" --store "$TMP/torn.db" ingest "$TMP/torn" &&
+	test_eq "$("$PY" "$ORACLE" scalars "$TMP"/whole/dp-n2-r0/events.out.tfevents.*)" "$(q "$TMP/torn.db" "$SCALARS")" &&
+	read -r nrec last <"$TMP/torn_at" &&
+	test_eq "$(basename "$TMP"/torn/dp-n2-r0/events.out.tfevents.*): record $nrec (byte $last) is cut short; the $((nrec - 1)) complete records before it were read" \
+		"$(q "$TMP/torn.db" "SELECT t.value FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='"'"'tensorboard.incomplete'"'"'")"
+'
+test_expect_success SQLITE3,PYTHON 'the grown file ingested again replaces it: all scalars, no incomplete tag' '
+	cp "$(find "$D/dp-n2-r0" -maxdepth 1 -name "events.out.tfevents.*")" "$TMP/torn/dp-n2-r0/" &&
+	"$AMDAHL" --store "$TMP/torn.db" ingest "$TMP/torn" >"$TMP/grown.txt" &&
+	test_contains "0 added, 1 replaced" "$(cat "$TMP/grown.txt")" &&
+	test_eq "$("$PY" "$ORACLE" scalars "$D"/dp-n2-r0/events.out.tfevents.*)" "$(q "$TMP/torn.db" "$SCALARS")" &&
+	test_eq 0 "$(q "$TMP/torn.db" "SELECT count(*) FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='"'"'tensorboard.incomplete'"'"'")"
+'
+test_expect_success SQLITE3 'cut 4 bytes into the 2nd record'"'"'s data: the first record kept, exit 0' '
+	test_status 0 "$AMDAHL" --store "$TMP/cut.db" ingest "$TMP/cut.tfevents" &&
+	test_contains "cut.tfevents: record 2 (byte $(cat "$TMP/second")) is cut short" "$(q "$TMP/cut.db" "SELECT t.value FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='"'"'tensorboard.incomplete'"'"'")"
+'
+
+test_expect_success SQLITE3 '--run with a TensorBoard file (a run of its own): refused, exit 2, store unchanged' '
+	before=$(store_digest "$S") &&
+	test_status 2 "$AMDAHL" --store "$S" ingest --run dp-n2-r0 "$D/dp-n2-r0" &&
+	test_contains "--run names the run of profiler files; this tensorboard file is a run of its own" "$ERR" &&
+	test_eq "$before" "$(store_digest "$S")"
+'
+test_expect_success SQLITE3 'an empty file, and one cut inside its first record: exit 2, nothing added' '
+	: >"$TMP/empty.tfevents" &&
+	head -c 9 "$TMP/cut.tfevents" >"$TMP/first.tfevents" &&
+	test_status 2 "$AMDAHL" --store "$TMP/e.db" ingest --format tensorboard "$TMP/empty.tfevents" &&
+	test_contains "empty.tfevents: byte 0: an empty file (no record)" "$ERR" &&
+	test_contains "0 added" "$OUT" &&
+	test_status 2 "$AMDAHL" --store "$TMP/e.db" ingest --format tensorboard "$TMP/first.tfevents" &&
+	test_contains "first.tfevents: record 1 (byte 0) is cut short: no complete record" "$ERR"
+'
 
 test_done

@@ -189,6 +189,32 @@ test_expect_success SQLITE3 'a frame with no title, or an empty one: refused, st
 	sed "0,/<title>[^<]*([0-9,]* samples, [0-9.]*%)<\/title>/s//<title><\/title>/" "$SVG" >"$TMP/empty.svg" &&
 	svg_refused "$TMP/empty.svg" "empty.svg: line 1: a frame without a title"
 '
+# issue 36: py-spy started by its full path, with --rate in its command
+# line (the title), and a root frame holding samples of its own
+test_expect_success SQLITE3 'SVG titled by py-spy'\''s full path with --rate 10: read, seconds = samples / 10 Hz' '
+	sed "s|>py-spy record -s -t |>/opt/venv/bin/py-spy record --rate 10 -s -t |; s|-- torchrun train.py<|-- torchrun train.py -r 3<|" "$SVG" >"$TMP/fullpath.svg" &&
+	! cmp -s "$SVG" "$TMP/fullpath.svg" &&
+	test_status 0 "$AMDAHL" --store "$S" ingest "$TMP/fullpath.svg" &&
+	test_eq pyspy-svg "$(kind fullpath.svg)" &&
+	test_eq "10181|1018.100000" "$(q "$S" "SELECT sum(samples), printf('"'"'%.6f'"'"', sum(seconds)) FROM stack_sample $(of_file fullpath.svg)")" &&
+	check svg "$TMP/fullpath.svg" "$TMP/fullpath.svg" --per-thread --total
+'
+test_expect_success SQLITE3 'SVG whose root holds 7 samples of its own: read, the 7 as <idle>, total = total_samples' '
+	sed "s|<title>all (10,181 samples, 100.00%)</title>\(<rect [^>]*\)fg:w=\"10181\"|<title>all (10,188 samples, 100.00%)</title>\1fg:w=\"10188\"|; s|total_samples=\"10181\"|total_samples=\"10188\"|" "$SVG" >"$TMP/rootself.svg" &&
+	! cmp -s "$SVG" "$TMP/rootself.svg" &&
+	test_status 0 "$AMDAHL" --store "$S" ingest "$TMP/rootself.svg" &&
+	test_eq 10188 "$(all_samples rootself.svg)" &&
+	test_eq 7 "$(idle_samples rootself.svg)" &&
+	check svg "$TMP/rootself.svg" "$TMP/rootself.svg" --total
+'
+test_expect_success SQLITE3,PYTHON 'collapsed stacks one frame deep (no ;): detected as pyspy-collapsed, top = oracle' '
+	awk "{n=\$NF; \$NF=\"\"; sub(/ \$/, \"\"); k=split(\$0, a, \";\"); print a[k], n}" "$SPY/train-raw.txt" >"$TMP/oneframe.txt" &&
+	test_eq 0 "$(grep -c ";" "$TMP/oneframe.txt")" &&
+	test_status 0 "$AMDAHL" --store "$S" ingest "$TMP/oneframe.txt" &&
+	test_eq pyspy-collapsed "$(kind oneframe.txt)" &&
+	test_eq "$("$PY" -c "import sys; print(sum(int(l.rsplit(None, 1)[1]) for l in open(sys.argv[1])))" "$TMP/oneframe.txt")" "$(all_samples oneframe.txt)" &&
+	check collapsed "$TMP/oneframe.txt" "$TMP/oneframe.txt" --total
+'
 test_expect_success 'a py-spy dump is one snapshot: "1 sample per thread", its threads counted by python' '
 	test_status 0 "$AMDAHL" --store "$S" pyspy top "$SPY/calendarbot.dump.json" -n 1 &&
 	test_eq "py-spy $SPY/calendarbot.dump.json: one snapshot (py-spy dump): 1 sample per thread, $(json_get "$SPY/calendarbot.dump.json" "len(d)") threads" \

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """mllog_oracle.py WHAT LOG... — MLPerf :::MLLOG logs read with Python's
 json (not amdahl's reader), the way MLCommons' result checker reads them:
-lines holding ':::MLLOG ' after an optional 'N: ' rank prefix (the first
-rank's only), system fields from the ':::SYSJSON ' line.
+lines holding ':::MLLOG ' after an optional 'N: ' rank prefix (the lines
+with no prefix and those of the lowest rank present), system fields from
+the ':::SYSJSON ' line, else from the results folder's
+systems/SYSTEM.json (results/SYSTEM/BENCHMARK/result_N.txt).
   ttt       per log "WORLD_SIZE|TIME_TO_TRAIN_S" (run_stop - run_start in
             seconds, 3 decimals; world size = number_of_nodes x
             accelerators_per_node), one a line, by world size
@@ -10,8 +12,12 @@ rank's only), system fields from the ':::SYSJSON ' line.
             block_stop interval (6 decimals; '' when samples_count is
             missing), all logs in order
   evals     the sum and count of eval_accuracy values over the logs
-            ("%.9f %d")"""
+            ("%.9f %d")
+  run       per log "STATUS|TIME_TO_TRAIN_S|RANKS": run_stop's status
+            (any event_type: Graphcore logs it as INTERVAL_START), '' and
+            '' without a run_stop; RANKS = distinct rank prefixes"""
 import json
+import os
 import re
 import sys
 
@@ -19,18 +25,20 @@ PREFIX = re.compile(r"^ *(?:(\d+): )?:::(MLLOG|SYSJSON) (.*)$")
 
 
 def read(path):
-    events, system, rank = [], {}, None
-    for line in open(path, errors="replace"):
-        m = PREFIX.match(line.rstrip("\n"))
-        if not m:
-            continue
+    lines = [m for m in (PREFIX.match(l.rstrip("\n")) for l in open(path, errors="replace")) if m]
+    ranks = {int(m.group(1)) for m in lines if m.group(2) == "MLLOG" and m.group(1) is not None}
+    keep = str(min(ranks)) if ranks else None
+    events, system = [], {}
+    for m in lines:
         if m.group(2) == "SYSJSON":
             system = system or json.loads(m.group(3))
-            continue
-        if rank is None:
-            rank = m.group(1)
-        if m.group(1) == rank:
+        elif m.group(1) is None or m.group(1) == keep:
             events.append(json.loads(m.group(3)))
+    parts = os.path.abspath(path).split(os.sep)
+    if not system and len(parts) > 4 and parts[-4] == "results":
+        sysfile = os.sep.join(parts[:-4] + ["systems", parts[-3] + ".json"])
+        if os.path.exists(sysfile):
+            system = json.load(open(sysfile))
     return events, system
 
 
@@ -67,5 +75,17 @@ elif what == "blocks":
 elif what == "evals":
     vals = [e["value"] for p in paths for e in read(p)[0] if e["key"] == "eval_accuracy"]
     print("%.9f %d" % (sum(vals), len(vals)))
+elif what == "run":
+    for p in paths:
+        ev, _ = read(p)
+        ranks = {m.group(1) for m in (PREFIX.match(l) for l in open(p, errors="replace"))
+                 if m and m.group(2) == "MLLOG" and m.group(1) is not None}
+        stops = [e for e in ev if e["key"] == "run_stop"]
+        starts = [e for e in ev if e["key"] == "run_start"]
+        if stops and starts:
+            st = (stops[-1].get("metadata") or {}).get("status", "success")
+            print("%s|%.3f|%d" % (st, (stops[-1]["time_ms"] - starts[0]["time_ms"]) / 1000, len(ranks)))
+        else:
+            print("||%d" % len(ranks))
 else:
     sys.exit("mllog_oracle.py: unknown WHAT " + what)

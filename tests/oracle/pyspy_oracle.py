@@ -151,6 +151,26 @@ def svg(path, rate):
         if stack and stack[0] == "all":
             stack = stack[1:]
         counts[tuple(stack)] += 1
+    # the rate: the caller's, else the title's `--rate N`/`-r N` (py-spy's
+    # options, before "--" or the profiled program), else 100 Hz
+    if not rate:
+        title = next((e for e in root.iter(ns + "text") if e.get("id") == "title"), None)
+        words = (title.text or "").split()[1:] if title is not None else []
+        valued = {"-p", "--pid", "-o", "--output", "-f", "--format", "-d", "--duration", "-r", "--rate"}
+        i = 0
+        while i < len(words) and words[i] != "--" and (words[i].startswith("-") or words[i] == "record"):
+            w = words[i]
+            if w in valued and i + 1 < len(words):
+                if w in ("-r", "--rate"):
+                    rate = float(words[i + 1])
+                i += 2
+                continue
+            if w.startswith("--rate="):
+                rate = float(w[7:])
+            elif re.fullmatch(r"-r[0-9.]+", w):
+                rate = float(w[2:])
+            i += 1
+        rate = rate or DEFAULT_RATE
     out = []
     for stack, n in counts.items():
         process = thread = None
@@ -162,7 +182,8 @@ def svg(path, rate):
                 thread = m.group(1) + (" " + m.group(2) if m.group(2) else "")
             else:
                 frames.append(frame(text))
-        out.append((process, thread, frames, n, n / rate))
+        # samples of the root alone: py-spy saw no Python frame
+        out.append((process, thread, frames or [("<idle>", None, 0)], n, n / rate))
     return out
 
 
@@ -235,7 +256,7 @@ def main():
     library = opt("--library")
     total, per_thread = flag("--total"), flag("--per-thread")
     cmd, fmt, path = args[0], args[1], args[2]
-    stacks = READERS[fmt](path, rate) if fmt == "speedscope" else READERS[fmt](path, rate or DEFAULT_RATE)
+    stacks = READERS[fmt](path, rate) if fmt in ("speedscope", "svg") else READERS[fmt](path, rate or DEFAULT_RATE)
     if cmd == "total":
         print(sum(s[3] for s in stacks), "%.6f" % sum(s[4] for s in stacks))
         return

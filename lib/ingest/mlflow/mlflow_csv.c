@@ -13,6 +13,7 @@
  *    ingested).
  * Columns are found by name in any order; a missing one is an error on
  * line 1 naming it. */
+#include <ctype.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -58,7 +59,8 @@ static int column(const struct amd_csv *c, const char *name, struct amd_err *err
 	return i;
 }
 
-/* Epoch ms from "1795347736731" or a datetime "YYYY-MM-DD HH:MM:SS[.f][+HH:MM|Z]". */
+/* Epoch ms from "1795347736731" or a datetime "YYYY-MM-DD HH:MM:SS[.f]"
+ * (or T for the blank) with an optional zone: Z, +HH:MM, +HHMM or +HH. */
 static int parse_time_ms(const char *s, int64_t *out)
 {
 	if (!*s) {
@@ -77,12 +79,26 @@ static int parse_time_ms(const char *s, int64_t *out)
 	int64_t ms;
 	const char *p = amd_parse_frac_ms(s + consumed, &ms);
 	int off_min = 0;
-	if (*p == '+' || *p == '-') {
-		int hh, mm;
-		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2)
+	if (*p == '+' || *p == '-') { /* ISO 8601: +HH:MM, +HHMM or +HH */
+		const char *d = p + 1;
+		int hh = 0, mm = 0, nd = 0;
+		while (isdigit((unsigned char)d[nd]) && nd < 2)
+			hh = hh * 10 + (d[nd++] - '0');
+		if (nd != 2 || hh > 23)
+			return -1;
+		d += 2;
+		if (*d == ':')
+			d++;
+		if (isdigit((unsigned char)d[0]) && isdigit((unsigned char)d[1])) {
+			mm = (d[0] - '0') * 10 + (d[1] - '0');
+			d += 2;
+		} else if (d[-1] == ':') {
+			return -1;
+		}
+		if (mm > 59)
 			return -1;
 		off_min = (*p == '-' ? -1 : 1) * (hh * 60 + mm);
-		p += 6;
+		p = d;
 	} else if (*p == 'Z') {
 		p++;
 	}

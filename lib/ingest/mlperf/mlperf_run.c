@@ -10,7 +10,17 @@
  *            global_batch_size, seed, opt_*, …), and from the system
  *            description num_nodes, accelerators_per_node, world_size
  *            (their product), system_name, accelerator_model_name,
- *            submitter, framework.
+ *            submitter, framework; the system description is the
+ *            :::SYSJSON line, else the results folder's system JSON
+ *            (mlperf_log.c), else submission_platform "NxSYSTEM" (N nodes,
+ *            as NVIDIA's and Lambda's launchers write it; accelerators per
+ *            node only when SYSTEM says "…x8…", as in "2xXE9680x8"),
+ *            else, in a launcher log where every rank 0..R-1 logs, the
+ *            world size R (accelerators per node R / nodes).
+ *   tags     for a log of many ranks: mlperf.run_rank (whose events make
+ *            the run), mlperf.ranks (how many logged) and, when another
+ *            rank's run_stop status differs from the run's,
+ *            mlperf.ranks_disagree naming both.
  *   metrics  numeric keys logged more than once, eval_accuracy and the
  *            members of object values (tracked_stats/throughput), at the
  *            step of their samples_count, epoch_num or step (else the
@@ -23,6 +33,7 @@
  *            metric, logged once at the end as an MLflow user would. */
 #include "mlperf_run.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +49,7 @@ struct mlperf_ev {
 	uint8_t has_num; /* ... that is a finite number: num */
 	int64_t time_ms, progress;
 	double samples, num;
+	double epoch;    /* progress as a (fractional) epoch_num, else NAN */
 };
 
 /* Per key: where its events are (event index + 1; 0 = none). */
@@ -128,7 +140,9 @@ int amd_mlperf_add(struct amd_mlperf_log *log, const char *key, const char *memb
 		.time_ms = e->time_ms,
 		.progress = e->progress,
 		.samples = e->samples,
+		.epoch = e->epoch,
 	};
+	log->fractional |= isfinite(e->epoch) && e->epoch != floor(e->epoch);
 	ev->num = ev->has_num ? value->valuedouble : NAN;
 	if (note_key(&log->keys[id], ev, log->nev, value, e->status) < 0)
 		return amd_fail(err, "%s: out of memory", where);
@@ -151,6 +165,33 @@ int amd_mlperf_system(struct amd_mlperf_log *log, const char *key, const cJSON *
 	return kv->key && kv->text ? 0 : amd_fail(err, "%s: out of memory", where);
 }
 
+int amd_mlperf_other_rank(struct amd_mlperf_log *log, long rank, const char *status,
+			  const char *where, struct amd_err *err)
+{
+	if (log->nranks == 0 || rank > log->max_rank)
+		log->max_rank = rank;
+	if (rank < AMD_MLPERF_MAX_RANK) {
+		size_t old = log->capranks;
+		if ((size_t)rank >= old) {
+			if (amd_grow_to(&log->ranks, (size_t)rank + 1, &log->capranks, 1, 64) < 0)
+				return amd_fail(err, "%s: out of memory", where);
+			memset(log->ranks + old, 0, log->capranks - old);
+		}
+		log->nranks += !log->ranks[rank];
+		log->ranks[rank] = 1;
+	}
+	if (!status)
+		return 0;
+	if (amd_grow(&log->stops, log->nstops, &log->capstops, sizeof *log->stops, 8) < 0)
+		return amd_fail(err, "%s: out of memory", where);
+	char r[32];
+	snprintf(r, sizeof r, "%ld", rank);
+	struct mlperf_kv *kv = &log->stops[log->nstops++];
+	kv->key = strdup(r);
+	kv->text = strdup(status);
+	return kv->key && kv->text ? 0 : amd_fail(err, "%s: out of memory", where);
+}
+
 void amd_mlperf_free(struct amd_mlperf_log *log)
 {
 	for (size_t i = 0; i < log->capkeys; i++) {
@@ -161,6 +202,12 @@ void amd_mlperf_free(struct amd_mlperf_log *log)
 		free(log->sys[i].key);
 		free(log->sys[i].text);
 	}
+	for (size_t i = 0; i < log->nstops; i++) {
+		free(log->stops[i].key);
+		free(log->stops[i].text);
+	}
+	free(log->ranks);
+	free(log->stops);
 	free(log->ev);
 	free(log->keys);
 	free(log->sys);
@@ -245,7 +292,18 @@ struct emit {
 	const char *role; /* per event: ROLE_* */
 	const struct mlperf_ev *start, *stop; /* first run_start, last run_stop */
 	const char *stop_status;
+	double epoch_scale; /* steps per epoch_num when epochs are fractional, else 0 */
+	const char *step_unit; /* what epoch_scale is */
 };
+
+/* An event's step: its progress, or in a log with fractional epochs
+ * its epoch_num x epoch_scale (train_samples, else 1000), rounded. */
+static int64_t ev_step(const struct emit *m, const struct mlperf_ev *ev)
+{
+	if (m->epoch_scale > 0 && isfinite(ev->epoch))
+		return (int64_t)llround(ev->epoch * m->epoch_scale);
+	return ev->progress;
+}
 
 static int param(struct emit *m, const char *key, const char *value)
 {
@@ -293,7 +351,41 @@ static int run_record(struct emit *m, const char *nodes, const char *accel)
 	return m->sink->run ? m->sink->run(m->sink, &r, m->err) : 0;
 }
 
-static int params(struct emit *m, const char *nodes, const char *accel)
+/* "NxSYSTEM": nodes N into nodes[]; accelerators per node into accel[]
+ * when SYSTEM holds "x<digits>" after a letter or digit and before a
+ * non-digit ("XE9680x8", "XE9680x8H100-SXM-80GB"); "" when unknown. */
+static void platform_system(const char *pl, char nodes[24], char accel[24])
+{
+	nodes[0] = accel[0] = '\0';
+	if (!pl)
+		return;
+	char *end;
+	long n = strtol(pl, &end, 10);
+	if (end == pl || *end != 'x' || n <= 0 || n > 1000000 || pl[0] == '-' || pl[0] == '+')
+		return;
+	snprintf(nodes, 24, "%ld", n);
+	for (const char *p = end + 1; *p; p++) {
+		if (*p != 'x' || p == end + 1 || !isalnum((unsigned char)p[-1]) ||
+		    !isdigit((unsigned char)p[1]))
+			continue;
+		char *e2;
+		long g = strtol(p + 1, &e2, 10);
+		if (g > 0 && g <= 1000000 && !isdigit((unsigned char)*e2)) {
+			snprintf(accel, 24, "%ld", g);
+			return;
+		}
+	}
+}
+
+/* The world size a launcher log's ranks give: R when ranks 0..R-1 all
+ * logged (R > 1), else 0. */
+static long ranks_world(const struct amd_mlperf_log *log)
+{
+	long r = (long)log->nranks + 1;
+	return log->rank == 0 && log->nranks > 0 && log->max_rank == r - 1 ? r : 0;
+}
+
+static int params(struct emit *m, const char *nodes, const char *accel, long ranks)
 {
 	const struct amd_mlperf_log *log = m->log;
 	int rc = 0;
@@ -313,6 +405,9 @@ static int params(struct emit *m, const char *nodes, const char *accel)
 	long long g = accel ? strtoll(accel, &end2, 10) : 0;
 	if (rc == 0 && a > 0 && g > 0 && !*end1 && !*end2 && a < 1000000000 && g < 1000000000) {
 		snprintf(ws, sizeof ws, "%lld", a * g);
+		rc = param(m, "world_size", ws);
+	} else if (rc == 0 && ranks > 0 && !accel) {
+		snprintf(ws, sizeof ws, "%ld", ranks);
 		rc = param(m, "world_size", ws);
 	}
 	return rc;
@@ -354,11 +449,12 @@ static int metrics(struct emit *m)
 	int rc = 0;
 	for (size_t i = 0; i < log->nev && rc == 0; i++) {
 		const struct mlperf_ev *ev = &log->ev[i];
-		if (ev->progress > progress)
-			progress = ev->progress;
+		int64_t step = ev_step(m, ev);
+		if (step > progress)
+			progress = step;
 		if (m->role[i] == ROLE_METRIC)
-			rc = metric(m, log->names.s[ev->key],
-				    ev->progress >= 0 ? ev->progress : progress, ev->time_ms, ev->num);
+			rc = metric(m, log->names.s[ev->key], step >= 0 ? step : progress, ev->time_ms,
+				    ev->num);
 	}
 	const struct mlperf_key *block_stop = key_of(log, "block_stop", NULL);
 	if (rc == 0)
@@ -371,6 +467,43 @@ static int metrics(struct emit *m)
 			    (double)(m->stop->time_ms - m->start->time_ms) / 1000.0);
 	}
 	return rc;
+}
+
+static int tag(struct emit *m, const char *key, const char *value)
+{
+	return m->sink->tag ? m->sink->tag(m->sink, key, value, m->err) : 0;
+}
+
+/* Which rank the run is, how many logged, and the first other rank whose
+ * run_stop status differs from the run's. */
+static int rank_tags(struct emit *m)
+{
+	const struct amd_mlperf_log *log = m->log;
+	if (log->nranks == 0)
+		return 0;
+	char v[64];
+	snprintf(v, sizeof v, "%ld", log->rank);
+	int rc = tag(m, "mlperf.run_rank", v);
+	snprintf(v, sizeof v, "%zu", log->nranks + 1);
+	if (rc == 0)
+		rc = tag(m, "mlperf.ranks", v);
+	const char *mine = !m->stop ? "(no run_stop)" : m->stop_status ? m->stop_status : "";
+	for (size_t i = 0; i < log->nstops && rc == 0; i++)
+		if (strcmp(log->stops[i].text, mine) != 0) {
+			char why[512];
+			snprintf(why, sizeof why, "rank %s: run_stop status '%.120s'; rank %ld: '%.120s'",
+				 log->stops[i].key, log->stops[i].text, log->rank, mine);
+			return tag(m, "mlperf.ranks_disagree", why);
+		}
+	return rc;
+}
+
+/* What a step is in a log with fractional epochs. */
+static int step_tag(struct emit *m)
+{
+	if (m->epoch_scale <= 0)
+		return 0;
+	return tag(m, "mlperf.step", m->step_unit);
 }
 
 int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
@@ -398,10 +531,25 @@ int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
 		.stop = stop ? event_at(log, stop->last_end) : NULL,
 		.stop_status = stop && stop->last_end ? stop->last_status : NULL,
 	};
+	const char *ts = point(log, "train_samples");
+	double train = ts ? strtod(ts, NULL) : 0;
+	if (log->fractional) {
+		int samples = isfinite(train) && train >= 1 && train < 1e15;
+		m.epoch_scale = samples ? train : 1000;
+		m.step_unit = samples ? "samples: epoch_num x train_samples"
+				      : "milli-epochs: epoch_num x 1000";
+	}
 	const char *nodes = system_text(log, "number_of_nodes");
 	const char *accel = system_text(log, "accelerators_per_node");
-	int rc = run_record(&m, nodes, accel) < 0 || params(&m, nodes, accel) < 0 ? -1
-		 : metrics(&m);
+	char pn[24], pa[24];
+	long ranks = nodes || accel ? 0 : ranks_world(log);
+	platform_system(point(log, "submission_platform"), pn, pa);
+	if (!nodes && !accel && !pa[0] && ranks && pn[0] && ranks % atol(pn) == 0)
+		snprintf(pa, sizeof pa, "%ld", ranks / atol(pn)); /* the ranks per node */
+	int rc = run_record(&m, nodes, accel) < 0 ||
+		 params(&m, nodes ? nodes : pn[0] ? pn : NULL,
+			accel ? accel : !nodes && pa[0] ? pa : NULL, ranks) < 0 ||
+		 rank_tags(&m) < 0 || step_tag(&m) < 0 ? -1 : metrics(&m);
 	free(role);
 	return rc;
 }

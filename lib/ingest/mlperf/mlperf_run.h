@@ -21,6 +21,7 @@ struct amd_mlperf_event {
 	int kind;          /* AMD_MLPERF_POINT, _START, _END */
 	int64_t time_ms;
 	int64_t progress;  /* metadata samples_count, epoch_num or step; -1 */
+	double epoch;      /* metadata epoch_num when progress is it, else NAN */
 	double samples;    /* metadata samples_count, NAN when absent */
 	const char *status; /* metadata status (run_stop), or NULL */
 };
@@ -42,7 +43,16 @@ struct amd_mlperf_log {
 	struct amd_buf name;     /* scratch: KEY/MEMBER */
 	struct mlperf_kv *sys;   /* the :::SYSJSON fields kept */
 	size_t nsys, capsys;
+	long rank;               /* the rank whose events are the run's, -1 none */
+	unsigned char *ranks;    /* other ranks seen (by rank, < AMD_MLPERF_MAX_RANK) */
+	size_t capranks, nranks; /* nranks: distinct other ranks */
+	long max_rank;           /* the highest other rank seen, -1 none */
+	int fractional;          /* some progress is a fractional epoch_num */
+	struct mlperf_kv *stops; /* other ranks' run_stop: "rank", status */
+	size_t nstops, capstops;
 };
+
+#define AMD_MLPERF_MAX_RANK (1L << 20)
 
 /* Adds an event: key (KEY/MEMBER when member is not NULL), what e says
  * and its value (a number, string or bool is kept; NULL, arrays and
@@ -53,6 +63,10 @@ int amd_mlperf_add(struct amd_mlperf_log *log, const char *key, const char *memb
 /* Keeps a :::SYSJSON field (a string or a number). */
 int amd_mlperf_system(struct amd_mlperf_log *log, const char *key, const cJSON *value,
 		      const char *where, struct amd_err *err);
+/* Notes an event of a rank other than the run's: status is its
+ * run_stop's metadata status ("" without one), NULL for other keys. */
+int amd_mlperf_other_rank(struct amd_mlperf_log *log, long rank, const char *status,
+			  const char *where, struct amd_err *err);
 /* Reports the log's run, params and metrics to sink. */
 int amd_mlperf_emit(const struct amd_mlperf_log *log, struct amd_sink *sink,
 		    struct amd_err *err);

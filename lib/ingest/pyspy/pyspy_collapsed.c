@@ -1,6 +1,7 @@
 /* pyspy_collapsed.c — collapsed stacks: `py-spy record -f raw` and the
  * perf/FlameGraph collapsed format, one "frame;frame;… COUNT" per line,
- * root first. py-spy's -s and -t root frames become the stack's process
+ * root first (a profile whose stacks are one frame deep has no ';': it is
+ * detected when every line's frame is py-spy's "name (file:line)"). py-spy's -s and -t root frames become the stack's process
  * and thread; counts / sampling rate = thread-seconds (--rate, else
  * py-spy's default 100 Hz: the format does not record its rate). */
 #include <stdio.h>
@@ -16,8 +17,10 @@
  * any real stack; read line by line, memory stays near one line. */
 #define COLLAPSED_LINE_MAX ((size_t)16 << 20)
 
-/* A line of the form "… COUNT" whose stack holds a ';'. */
-static int looks_collapsed(const char *s, size_t n, int *has_semi)
+/* A line of the form "… COUNT"; *has_semi set when its stack holds a
+ * ';', *py_leaf cleared when its last frame is not py-spy's
+ * "name (file:line)". */
+static int looks_collapsed(const char *s, size_t n, int *has_semi, int *py_leaf)
 {
 	while (n && (s[n - 1] == '\r' || s[n - 1] == ' '))
 		n--;
@@ -28,6 +31,9 @@ static int looks_collapsed(const char *s, size_t n, int *has_semi)
 		return 0;
 	if (memchr(s, ';', d))
 		*has_semi = 1;
+	const char *open = memmem(s, d - 1, " (", 2);
+	if (s[d - 2] != ')' || !open || !memchr(open, ':', (size_t)(s + d - 2 - open)))
+		*py_leaf = 0;
 	return memchr(s, '\t', n) == NULL;
 }
 
@@ -53,7 +59,7 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 		return 0;
 	if (n == AMD_HEAD_BYTES && !memchr(s, '\n', n))
 		return looks_pyspy_prefix(s, n) ? 55 : 0;
-	int lines = 0, semi = 0;
+	int lines = 0, semi = 0, py = 1;
 	size_t i = 0;
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
@@ -61,13 +67,15 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 			break; /* a line cut by the head's end */
 		size_t len = nl ? (size_t)(nl - (s + i)) : n - i;
 		if (len > 0) {
-			if (!looks_collapsed(s + i, len, &semi))
+			if (!looks_collapsed(s + i, len, &semi, &py))
 				return 0;
 			lines++;
 		}
 		i += len + 1;
 	}
-	return lines > 0 && semi ? 60 : 0;
+	/* stacks one frame deep ("main (train.py:12) 40"): every line a
+	 * py-spy frame and its count */
+	return lines > 0 && semi ? 60 : lines > 0 && py ? 55 : 0;
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)

@@ -7,9 +7,15 @@
  * parent is the frame on the row before whose span holds it; its self
  * samples are its width minus its children's, and each frame with self
  * samples is one stack (py-spy's -s/-t root frames become the stack's
- * process and thread). Samples / --rate (else py-spy's 100 Hz) are the
- * seconds. The title line names the tool: a flame graph SVG not titled
- * "py-spy …" is another tool's and is refused. Read with expat. */
+ * process and thread); the root's own samples (a width larger than its
+ * children's: samples py-spy took of no Python frame) are the one frame
+ * "<idle>", as the speedscope reader counts them. Samples / the rate are
+ * the seconds: --rate, else the `--rate N`/`-r N` of the command line in
+ * the title, else py-spy's 100 Hz. The title line names the tool: a flame
+ * graph SVG whose title's program is not py-spy (run by any path:
+ * "py-spy …", "/…/bin/py-spy …", "py-spy.exe …") is another tool's and is
+ * refused. Read with expat. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,8 +241,11 @@ static int read_frames(struct svg_reader *r, struct frame_info *fi)
 	return 0;
 }
 
+static const struct amd_stack_frame idle_frame = {.name = "<idle>"};
+
 /* Each frame with self samples (width minus its children's) is a stack:
- * its ancestors up to, not including, the "all" root. */
+ * its ancestors up to, not including, the "all" root; the root's own
+ * samples are the stack "<idle>". */
 static int add_stacks(struct svg_reader *r, const struct frame_info *fi, long root,
 		      struct amd_pyspy_acc *acc, int64_t *sum)
 {
@@ -245,7 +254,7 @@ static int add_stacks(struct svg_reader *r, const struct frame_info *fi, long ro
 	int rc = chain ? 0 : -1;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		int64_t self = r->v[i].w - r->v[i].child_w;
-		if ((long)i == root || self <= 0)
+		if (self <= 0)
 			continue;
 		size_t depth = 0;
 		for (long k = (long)i; k >= 0 && k != root; k = r->v[k].parent)
@@ -261,6 +270,8 @@ static int add_stacks(struct svg_reader *r, const struct frame_info *fi, long ro
 			else
 				rc = amd_pyspy_push(&st, &f->f);
 		}
+		if (rc == 0 && (long)i == root)
+			rc = amd_pyspy_push(&st, &idle_frame);
 		*sum += self;
 		if (rc == 0 && st.depth)
 			rc = amd_pyspy_acc_add(acc, &st, self, -1);
@@ -292,12 +303,94 @@ static int is_inverted(const struct svg_reader *r)
 	return r->v[root].y == top;
 }
 
+/* Whether the title's first word, the program, is py-spy by any path
+ * ("py-spy", "/…/bin/py-spy", "C:\…\py-spy.exe"). */
+static int titled_pyspy(const char *cap)
+{
+	size_t n = strcspn(cap, " \t");
+	size_t b = n;
+	while (b > 0 && cap[b - 1] != '/' && cap[b - 1] != '\\')
+		b--;
+	const char *prog = cap + b;
+	size_t len = n - b;
+	return (len == 6 && strncmp(prog, "py-spy", 6) == 0) ||
+	       (len == 10 && strncmp(prog, "py-spy.exe", 10) == 0);
+}
+
+/* The next word of *p (spaces skipped) in w[0..*n); 0 at the end. */
+static int next_word(const char **p, const char **w, size_t *n)
+{
+	while (**p == ' ' || **p == '\t')
+		++*p;
+	*w = *p;
+	*n = strcspn(*p, " \t");
+	*p += *n;
+	return *n > 0;
+}
+
+static int word_is(const char *w, size_t n, const char *s)
+{
+	return n == strlen(s) && strncmp(w, s, n) == 0;
+}
+
+/* py-spy record's options that take a value as the next word. */
+static int takes_value(const char *w, size_t n)
+{
+	static const char *const opts[] = {"-p", "--pid", "-o", "--output", "-f", "--format",
+					   "-d", "--duration", "-r", "--rate"};
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+		if (word_is(w, n, opts[i]))
+			return 1;
+	return 0;
+}
+
+/* A rate's text (up to n bytes): > 0, else 0. */
+static double rate_value(const char *v, size_t n)
+{
+	char buf[32], *end;
+	if (n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	double r = strtod(buf, &end);
+	return *end == '\0' && isfinite(r) && r > 0 && r <= 1e6 ? r : 0;
+}
+
+/* The sampling rate of the title's command line (`--rate N`,
+ * `--rate=N`, `-r N`, `-rN`): py-spy's options come before "--" or the
+ * profiled program (the first word that is no option nor an option's
+ * value), whose own arguments are not py-spy's; 0 when none is given. */
+static double title_rate(const char *cap)
+{
+	const char *p = cap, *w;
+	size_t n;
+	double rate = 0;
+	next_word(&p, &w, &n); /* the program, py-spy */
+	while (next_word(&p, &w, &n) && !word_is(w, n, "--")) {
+		if (w[0] != '-' && !word_is(w, n, "record"))
+			break;
+		if (takes_value(w, n)) {
+			const char *opt = w;
+			size_t on = n;
+			if (!next_word(&p, &w, &n))
+				break;
+			if (word_is(opt, on, "-r") || word_is(opt, on, "--rate"))
+				rate = rate_value(w, n);
+		} else if (n > 7 && strncmp(w, "--rate=", 7) == 0) {
+			rate = rate_value(w + 7, n - 7);
+		} else if (n > 2 && strncmp(w, "-r", 2) == 0 && isdigit((unsigned char)w[2])) {
+			rate = rate_value(w + 2, n - 2);
+		}
+	}
+	return rate;
+}
+
 /* The frames read: checks, links and sends them; -1 with why. */
 static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 			    struct amd_sink *sink, struct amd_err *err)
 {
 	const char *cap = r->caption.data ? r->caption.data : "";
-	if (strncmp(cap, "py-spy", 6) != 0)
+	if (!titled_pyspy(cap))
 		return amd_fail(err, "%s: a flame graph SVG from another tool (titled '%.80s'),"
 				" not py-spy's", in->path, cap);
 	if (r->n == 0)
@@ -321,7 +414,7 @@ static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 		rc = amd_fail(err, "%s: %s", in->path, r->why);
 	if (rc == 0)
 		rc = amd_input_link(in, sink, err);
-	rc = amd_pyspy_acc_finish(acc, rc, "no stack with samples", amd_pyspy_rate(in, 0), sink,
+	rc = amd_pyspy_acc_finish(acc, rc, "no stack with samples", amd_pyspy_rate(in, title_rate(cap)), sink,
 				  in->path, err);
 	amd_pyspy_acc_free(acc);
 	free(fi);

@@ -12,13 +12,15 @@
  * unit that reports the run of its directory, so every file of a run —
  * Keras' train/ and validation/ writers, a restarted writer — feeds the
  * same run. Scalars are metrics exactly like MLflow's: the tag, the
- * event's step, its wall time in ms and the value. */
+ * event's step, its wall time in ms and the value. A file cut inside its
+ * last record keeps its complete records (tag tensorboard.incomplete). */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "file.h"
 #include "ingest.h"
 #include "pb_arena.h"
 #include "tb_event.pb-c.h"
@@ -167,6 +169,24 @@ static int event(struct reader *r, const unsigned char *data, size_t len, struct
 	return rc;
 }
 
+/* A file that ends inside its last record (the job killed, or still
+ * writing): its complete records are kept, and the run's tag
+ * tensorboard.incomplete says which file was cut where (a later ingest
+ * of the grown file replaces this one, tag included). */
+static int torn_tag(const struct amd_tfrecord *f, const char *path, struct amd_sink *sink,
+		    struct amd_err *err)
+{
+	uint64_t off;
+	if (!amd_tfrecord_torn(f, &off) || !sink->tag)
+		return 0;
+	char v[1200];
+	snprintf(v, sizeof v, "%.900s: record %llu (byte %llu) is cut short; the %llu complete"
+		 " records before it were read", amd_basename(path),
+		 (unsigned long long)amd_tfrecord_count(f) + 1, (unsigned long long)off,
+		 (unsigned long long)amd_tfrecord_count(f));
+	return sink->tag(sink, "tensorboard.incomplete", v, err);
+}
+
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	struct amd_tfrecord *f = amd_tfrecord_open(in->path, err);
@@ -183,8 +203,15 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		r.offset = off;
 		rc = event(&r, data, len, err);
 	}
+	uint64_t cut;
+	if (rc == 0 && got == 0 && amd_tfrecord_count(f) == 0)
+		rc = amd_tfrecord_torn(f, &cut)
+			? amd_fail(err, "%s: record 1 (byte 0) is cut short: no complete record", in->path)
+			: amd_fail(err, "%s: byte 0: an empty file (no record)", in->path);
 	if (rc == 0 && got == 0)
 		rc = tb_run_finish(r.run, sink, err);
+	if (rc == 0 && got == 0)
+		rc = torn_tag(f, in->path, sink, err);
 	amd_tfrecord_close(f);
 	tb_run_free(r.run);
 	tags_free(&r.tags);
@@ -198,4 +225,5 @@ const struct amd_format amd_fmt_tensorboard = {
 	.is_dir = 0,
 	.detect = detect,
 	.parse = parse,
+	.is_run = 1,
 };

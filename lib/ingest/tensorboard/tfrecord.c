@@ -22,6 +22,7 @@ struct amd_tfrecord {
 	unsigned char *buf;
 	size_t cap;
 	uint64_t offset, count;
+	int torn; /* the file ended inside the record at offset */
 };
 
 uint32_t amd_tfrecord_masked_crc(const unsigned char *p, size_t n)
@@ -77,8 +78,8 @@ struct amd_tfrecord *amd_tfrecord_open(const char *path, struct amd_err *err)
 	return r;
 }
 
-/* Reads exactly n bytes at p: 1 done, 0 end of file before any byte,
- * -1 an error or an early end (err names it). */
+/* Reads exactly n bytes at p: 1 done, 0 end of file before any byte of
+ * a header, or inside a record (r->torn set), -1 an error (err names it). */
 static int read_exact(struct amd_tfrecord *r, unsigned char *p, size_t n, const char *what,
 		      struct amd_err *err)
 {
@@ -93,18 +94,16 @@ static int read_exact(struct amd_tfrecord *r, unsigned char *p, size_t n, const 
 					(unsigned long long)(r->offset + got), m);
 		}
 		if (k == 0) {
-			if (got == 0 && strcmp(what, "header") == 0)
-				return 0;
-			return amd_fail(err, "%s: record %llu (byte %llu): the %s ends early",
-					r->path, (unsigned long long)r->count + 1,
-					(unsigned long long)r->offset, what);
+			r->torn = got > 0 || strcmp(what, "header") != 0;
+			return 0;
 		}
 		got += (size_t)k;
 	}
 	return 1;
 }
 
-/* The record's data into r->buf, growing it as the bytes arrive. */
+/* The record's data into r->buf, growing it as the bytes arrive: 1, 0
+ * when the file ends inside it (torn), -1 on an error. */
 static int read_data(struct amd_tfrecord *r, uint64_t len, struct amd_err *err)
 {
 	uint64_t got = 0;
@@ -112,11 +111,12 @@ static int read_data(struct amd_tfrecord *r, uint64_t len, struct amd_err *err)
 		size_t part = len - got > CHUNK ? CHUNK : (size_t)(len - got);
 		if (amd_grow_to(&r->buf, (size_t)(got + part + 1), &r->cap, 1, 4096) < 0)
 			return amd_fail(err, "%s: out of memory", r->path);
-		if (part && read_exact(r, r->buf + got, part, "data", err) < 1)
-			return -1;
+		int rc = part ? read_exact(r, r->buf + got, part, "data", err) : 1;
+		if (rc < 1)
+			return rc;
 		got += part;
 	}
-	return 0;
+	return 1;
 }
 
 int amd_tfrecord_next(struct amd_tfrecord *r, const unsigned char **data, size_t *len,
@@ -135,8 +135,8 @@ int amd_tfrecord_next(struct amd_tfrecord *r, const unsigned char **data, size_t
 	if (n > AMD_TFRECORD_MAX)
 		return amd_fail(err, "%s: record %llu (byte %llu): %llu bytes, over the limit of %u",
 				r->path, rec, at, (unsigned long long)n, AMD_TFRECORD_MAX);
-	if (read_data(r, n, err) < 0 || read_exact(r, c, 4, "data CRC", err) < 1)
-		return -1;
+	if ((rc = read_data(r, n, err)) < 1 || (rc = read_exact(r, c, 4, "data CRC", err)) < 1)
+		return rc;
 	if (amd_tfrecord_masked_crc(r->buf, (size_t)n) != le32(c))
 		return amd_fail(err, "%s: record %llu (byte %llu): data CRC mismatch", r->path,
 				rec, at);
@@ -146,6 +146,12 @@ int amd_tfrecord_next(struct amd_tfrecord *r, const unsigned char **data, size_t
 	r->offset += 16 + n;
 	r->count++;
 	return 1;
+}
+
+int amd_tfrecord_torn(const struct amd_tfrecord *r, uint64_t *offset)
+{
+	*offset = r->offset;
+	return r->torn;
 }
 
 uint64_t amd_tfrecord_count(const struct amd_tfrecord *r)
