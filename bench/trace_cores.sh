@@ -38,13 +38,12 @@ median() {
   awk -v n="$1" -v f="$2" '$1 == n {print $f}' "$work/runs" | sort -g |
     awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
 }
-ingest() { "$amdahl" --store "$work/s.db" ingest -q "$@"; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); CPUs this process may use: $(nproc)"
 : >"$work/runs"
 for r in $(seq "$reps"); do
   for f in big.pt.trace.json big.pt.trace.json.gz small.pt.trace.json.gz; do
-    one "$f:all-cores" ingest "$work/$f"
+    one "$f:all-cores" "$amdahl" --store "$work/s.db" ingest -q "$work/$f"
     one "$f:one-thread" env AMDAHL_TRACE_WORKERS=1 "$amdahl" --store "$work/s.db" ingest -q "$work/$f"
     one "$f:one-core" taskset -c 0 "$amdahl" --store "$work/s.db" ingest -q "$work/$f"
     case $f in

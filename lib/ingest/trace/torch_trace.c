@@ -515,11 +515,13 @@ struct split_run {
 	int any_blank, failed;
 };
 
-/* A parsed piece's events into the aggregator's pipe, in file order. */
+/* A parsed piece's events into the aggregator, in file order, on this
+ * thread (the pipe has carried nothing yet: the array's content comes
+ * before any event it could hold). */
 static void take(struct split_run *s, struct amd_trace_piece *pc)
 {
 	struct reader *r = s->r;
-	if (pc->failed || s->failed || amd_trace_evlist_replay(&pc->events, r->pipe) < 0)
+	if (pc->failed || s->failed || amd_trace_evlist_replay(&pc->events, r->agg) < 0)
 		s->failed = 1;
 	r->n_events += pc->n_events;
 	r->kineto |= pc->kineto;

@@ -71,7 +71,7 @@ int amd_trace_evlist_put(struct amd_trace_evlist *l, const struct amd_trace_even
 	return 0;
 }
 
-int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_pipe *p)
+int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_agg *agg)
 {
 	size_t at = 0;
 	int rc = 0;
@@ -85,7 +85,7 @@ int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_pipe *p
 				at += *len + 1;
 			}
 		}
-		rc = amd_trace_pipe_event(p, e);
+		rc = amd_trace_agg_event(agg, e);
 	}
 	l->n = l->used = 0;
 	return rc;

@@ -2,14 +2,15 @@
  * (cut at event boundaries by trace_split.h) parsed by worker threads,
  * each into a list of its own events, the lists handed back in file
  * order, so the aggregator sees the events in the order one thread would
- * have given them (the merge is the concatenation of the lists). */
+ * have given them (the merge is the concatenation of the lists). The
+ * reader's thread aggregates them itself: its pipe (trace_pipe.h) then
+ * only carries what follows the array, after every piece. */
 #ifndef AMD_TRACE_PAR_H
 #define AMD_TRACE_PAR_H
 
 #include <stdint.h>
 
 #include "trace_agg.h"
-#include "trace_pipe.h"
 
 /* Events with their strings copied into one text buffer. */
 struct amd_trace_evlist {
@@ -20,8 +21,9 @@ struct amd_trace_evlist {
 };
 /* Appends e (strings copied); -1 when out of memory. */
 int amd_trace_evlist_put(struct amd_trace_evlist *l, const struct amd_trace_event *e);
-/* Hands every event of l to p, in order; l is then empty. -1 as the pipe. */
-int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_pipe *p);
+/* Hands every event of l to agg, in order; l is then empty. -1 when out
+ * of memory. */
+int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_agg *agg);
 void amd_trace_evlist_free(struct amd_trace_evlist *l);
 
 /* A piece of traceEvents' content and what its parse found. */
