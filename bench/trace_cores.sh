@@ -39,6 +39,27 @@ median() {
     awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
 }
 
+# threads NAME ENV... — one ingest of the raw trace, its threads' time on
+# a CPU and waiting for one (/proc/PID/task/*/schedstat, read until the
+# process ends): "NAME: threads T, on-CPU s (longest thread, all), waiting
+# for a CPU s (all)". The longest thread's on-CPU time is the wall time
+# two free cores would need for the parse (the hash runs before it).
+threads() {
+  local name=$1 pid t; shift
+  rm -f "$work/s.db"*
+  env "$@" "$amdahl" --store "$work/s.db" ingest -q "$work/big.pt.trace.json" 2>/dev/null & pid=$!
+  declare -A last=()
+  while kill -0 "$pid" 2>/dev/null; do
+    for t in /proc/"$pid"/task/*; do last[${t##*/}]=$(cat "$t/schedstat" 2>/dev/null) || true; done
+    sleep 0.2
+  done
+  wait "$pid" || true
+  for t in "${!last[@]}"; do echo "${last[$t]}"; done | awk -v n="$name" '
+    NF == 3 { k++; run += $1; wait += $2; if ($1 > max) max = $1 }
+    END { printf "%-28s threads %d, on a CPU %.2f s longest thread, %.2f s all; waiting for a CPU %.2f s\n",
+          n ":", k, max / 1e9, run / 1e9, wait / 1e9 }'
+}
+
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); CPUs this process may use: $(nproc)"
 : >"$work/runs"
 for r in $(seq "$reps"); do
@@ -72,5 +93,9 @@ for f in big.pt.trace.json big.pt.trace.json.gz small.pt.trace.json.gz; do
   awk -v a="$all" -v c="$core" -v z="$z" -v r="$ref" 'BEGIN{
     printf "%24s one-core / all-cores %.2fx (target >= 1.7); all-cores / %s %.2fx\n", "", c / a, r, a / z }'
 done
+echo
+echo "where the threads' time goes on the raw trace (one run each, this run):"
+threads all-cores AMDAHL_TRACE_WORKERS="$(nproc)"
+threads one-thread AMDAHL_TRACE_WORKERS=1
 echo "targets: the raw trace >= 450 MB/s wall on 2 cores, <= 0.75x zcat of its gzip; a .json.gz <= 1.0x zcat;"
 echo ">= 1.7x faster on 2 cores than on 1; RSS < 64 MB per worker. CPU s is user+sys of all threads."

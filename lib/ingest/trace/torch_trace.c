@@ -455,11 +455,11 @@ out:
 
 /* ---- traceEvents on every core (trace_split.h, trace_par.h) ---- */
 
-#define PIECE_BYTES ((size_t)1 << 20)
+#define PIECE_BYTES ((size_t)2 << 20)
 enum { PAR_OK = 0, PAR_SERIAL = 1 };
 
 /* Bytes of traceEvents' content per piece: AMDAHL_TRACE_PIECE (tests cut
- * small traces into many pieces) or 1 MiB. */
+ * small traces into many pieces) or 2 MiB. */
 static size_t piece_bytes(void)
 {
 	const char *env = getenv("AMDAHL_TRACE_PIECE");

@@ -2,7 +2,8 @@
  * pool holds NSLOT pieces per worker; each piece is free, being filled
  * by the reader, queued, parsed, or done; a queued piece carries a
  * sequence number, workers take the lowest and the reader takes pieces
- * back in sequence order. One mutex and one condition for all. */
+ * back in sequence order; while the oldest is not parsed yet the reader
+ * parses queued pieces itself. One mutex and one condition for all. */
 #include "trace_par.h"
 
 #include <pthread.h>
@@ -13,7 +14,7 @@
 
 #include "buf.h"
 
-#define SLOTS_PER_WORKER 2
+#define SLOTS_PER_WORKER 3
 #define MAX_WORKERS 16
 #define NFIELD 6
 
@@ -138,6 +139,24 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* With the lock held, while the reader waits for the oldest piece: it
+ * parses the next queued one itself, if any (on a loaded machine a
+ * worker may wait long for a core; the reader never sleeps while there
+ * is work). 1 when it parsed one. */
+static int help(struct amd_trace_par *p)
+{
+	struct slot *s = next_queued(p);
+	if (!s)
+		return 0;
+	s->state = PARSING;
+	pthread_mutex_unlock(&p->mu);
+	p->fn(p->ctx, &s->pc);
+	pthread_mutex_lock(&p->mu);
+	s->state = DONE;
+	pthread_cond_broadcast(&p->cv);
+	return 1;
+}
+
 struct amd_trace_par *amd_trace_par_new(int nworkers, amd_trace_piece_fn fn, void *ctx)
 {
 	struct amd_trace_par *p = calloc(1, sizeof *p);
@@ -205,7 +224,8 @@ struct amd_trace_piece *amd_trace_par_oldest(struct amd_trace_par *p)
 			if (p->slot[i].state >= QUEUED && p->slot[i].seq == p->next_back)
 				s = &p->slot[i];
 		while (s->state != DONE)
-			pthread_cond_wait(&p->cv, &p->mu);
+			if (!help(p))
+				pthread_cond_wait(&p->cv, &p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return s ? &s->pc : NULL;
