@@ -101,6 +101,8 @@ void amd_trace_evlist_free(struct amd_trace_evlist *l)
 
 int amd_trace_piece_append(struct amd_trace_piece *pc, const unsigned char *p, size_t n)
 {
+	if (n == 0) /* nothing, and buf may still be NULL */
+		return 0;
 	if (amd_grow_to((char **)&pc->buf, pc->len + n, &pc->cap, 1, 1 << 20) < 0)
 		return -1;
 	memcpy(pc->buf + pc->len, p, n);
