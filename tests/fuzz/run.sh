@@ -65,6 +65,14 @@ seeds_gpu_blob() {
   cp tests/fuzz/seeds/gpu_blob/* "$1/"
 }
 
+# Seeds of fuzz_split: traceEvents' content (the head of a real trace's
+# array; strings holding brackets, commas and escaped quotes; an empty
+# element; a blank first piece; an array that ends with the document's
+# rest after it).
+seeds_split() {
+  cp tests/fuzz/seeds/split/* "$1/"
+}
+
 # run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
 run_target() {
   local name=$1 bin=$2; shift 2

@@ -3,7 +3,12 @@
  * gzread, in a second thread) go into yajl's incremental parser; each
  * element of traceEvents is handed to the aggregator (trace_agg.c, on a
  * thread of its own: trace_pipe.c)
- * and forgotten. ts/dur are read from the number's text (integer µs, µs
+ * and forgotten. With more than one CPU, traceEvents' content is cut at
+ * event boundaries (trace_split.h) and its pieces parsed on every core
+ * (trace_par.h), their events handed to the aggregator in file order;
+ * the rest of the document is parsed here. Any refusal on that path
+ * reads the file again on one thread, so errors say what they always
+ * said. ts/dur are read from the number's text (integer µs, µs
  * with a nanosecond fraction) into int64 ns; baseTimeNanoseconds,
  * wherever it appears, is added at the end, so stored times are ns since
  * the Unix epoch for PyTorch 2.x traces. */
@@ -22,6 +27,9 @@
 #include "trace_time.h"
 #include "trace_agg.h"
 #include "trace_pipe.h"
+#include "trace_par.h"
+#include "trace_split.h"
+#include "engine_overlap.h"
 #include "trace_events.h"
 #include "trace_kineto.h"
 #include "trace_regions.h"
@@ -71,6 +79,9 @@ struct reader {
 	struct amd_trace_pipe *pipe; /* to agg, aggregated on a second thread */
 	struct amd_trace_evbuf *events; /* ingest --events, else NULL */
 	uint64_t offset; /* uncompressed bytes before the current chunk */
+	struct amd_trace_piece *out; /* a worker's: events go here, not to pipe */
+	int split;     /* stop at traceEvents' '[' (its content is cut in pieces) */
+	int at_events; /* stopped there */
 	atomic_int *cancel; /* the engine no longer wants the file, or NULL */
 	struct amd_trace_summary summary; /* after the read */
 };
@@ -306,7 +317,8 @@ static int on_end_map(void *ctx)
 						   r->ev.name_len);
 	if (c == C_EVENT && !r->accel)
 		r->accel = amd_trace_accelerator_cat(r->ev.cat, r->ev.cat_len);
-	if (c == C_EVENT && amd_trace_pipe_event(r->pipe, &r->ev) < 0)
+	if (c == C_EVENT && (r->out ? amd_trace_evlist_put(&r->out->events, &r->ev)
+				    : amd_trace_pipe_event(r->pipe, &r->ev)) < 0)
 		return fail(r, "out of memory");
 	r->n_events += c == C_EVENT;
 	return 1;
@@ -321,6 +333,11 @@ static int on_start_array(void *ctx)
 	if (c == C_ROOT && r->key == K_TRACE_EVENTS) {
 		next = C_EVENTS;
 		r->seen_events = 1;
+		if (r->split) { /* the content goes to the workers: stop here */
+			r->at_events = 1;
+			push(r, next);
+			return 0;
+		}
 	} else if (c == C_ROOT && r->key == K_DEVPROPS)
 		next = C_DEVPROPS;
 	return push(r, next);
@@ -436,6 +453,255 @@ out:
 	return rc;
 }
 
+/* ---- traceEvents on every core (trace_split.h, trace_par.h) ---- */
+
+#define PIECE_BYTES ((size_t)2 << 20)
+enum { PAR_OK = 0, PAR_SERIAL = 1 };
+
+/* Bytes of traceEvents' content per piece: AMDAHL_TRACE_PIECE (tests cut
+ * small traces into many pieces) or 2 MiB. */
+static size_t piece_bytes(void)
+{
+	const char *env = getenv("AMDAHL_TRACE_PIECE");
+	long long v = env && *env ? strtoll(env, NULL, 10) : 0;
+	return v > 0 ? (size_t)v : PIECE_BYTES;
+}
+
+static void fields_free(struct reader *r)
+{
+	free(r->name.s);
+	free(r->cat.s);
+	free(r->pid.s);
+	free(r->tid.s);
+	free(r->dtype.s);
+	free(r->coll.s);
+}
+
+/* A worker's parse of one piece: the piece in [ ] under the root's
+ * traceEvents key, by the callbacks above, its events into the piece. */
+static void parse_piece(void *ctx, struct amd_trace_piece *pc)
+{
+	struct reader *w = calloc(1, sizeof *w);
+	yajl_handle h = w ? yajl_alloc(&callbacks, NULL, w) : NULL;
+	pc->blank = amd_json_split_blank(pc->buf, pc->len);
+	pc->failed = 1;
+	if (h) {
+		*w = (struct reader){.path = ctx, .rank = -1, .world = -1, .out = pc,
+				     .depth = 1, .key = K_TRACE_EVENTS};
+		w->stack[0] = C_ROOT;
+		yajl_config(h, yajl_dont_validate_strings, 1);
+		pc->failed = yajl_parse(h, (const unsigned char *)"[", 1) != yajl_status_ok ||
+			     yajl_parse(h, pc->buf, pc->len) != yajl_status_ok ||
+			     yajl_parse(h, (const unsigned char *)"]", 1) != yajl_status_ok ||
+			     yajl_complete_parse(h) != yajl_status_ok || w->failed;
+		pc->n_events = w->n_events;
+		pc->kineto = w->kineto;
+		pc->accel = w->accel;
+		fields_free(w);
+	}
+	if (h)
+		yajl_free(h);
+	free(w);
+}
+
+struct split_run {
+	struct reader *r;
+	struct amd_trace_par *par;
+	struct amd_trace_piece *cur; /* being filled */
+	struct amd_json_split scan;
+	size_t piece_bytes;
+	uint64_t queued; /* pieces handed to the workers */
+	int phase;       /* 0 the document's head, 1 traceEvents' content, 2 the rest */
+	int any_blank, failed;
+};
+
+/* A parsed piece's events into the aggregator, in file order, on this
+ * thread (the pipe has carried nothing yet: the array's content comes
+ * before any event it could hold). */
+static void take(struct split_run *s, struct amd_trace_piece *pc)
+{
+	struct reader *r = s->r;
+	if (pc->failed || s->failed || amd_trace_evlist_replay(&pc->events, r->agg) < 0)
+		s->failed = 1;
+	r->n_events += pc->n_events;
+	r->kineto |= pc->kineto;
+	r->accel |= pc->accel;
+	s->any_blank |= pc->blank;
+	pc->events.n = pc->events.used = 0;
+}
+
+/* Takes the oldest queued piece; 0 when none was queued. */
+static int take_oldest(struct split_run *s)
+{
+	struct amd_trace_piece *pc = amd_trace_par_oldest(s->par);
+	if (!pc)
+		return 0;
+	take(s, pc);
+	amd_trace_par_release(s->par, pc);
+	return 1;
+}
+
+/* A free piece, taking the oldest back while none is free. */
+static struct amd_trace_piece *free_piece(struct split_run *s)
+{
+	struct amd_trace_piece *pc;
+	while (!(pc = amd_trace_par_piece(s->par)))
+		if (!take_oldest(s))
+			return NULL;
+	return pc;
+}
+
+/* Content bytes p[0..n) into the current piece; once the piece holds
+ * piece_bytes it is cut at this buffer's last comma and queued. Returns
+ * where the array ended in p (n when it goes on). */
+static size_t split_feed(struct split_run *s, const unsigned char *p, size_t n)
+{
+	size_t comma, stop = amd_json_split_scan(&s->scan, p, n, &comma);
+	if (amd_trace_piece_append(s->cur, p, stop) < 0) {
+		s->failed = 1;
+		return stop;
+	}
+	if (comma == AMD_SPLIT_NONE || s->cur->len < s->piece_bytes)
+		return stop;
+	size_t at = s->cur->len - stop + comma;
+	struct amd_trace_piece *next = free_piece(s);
+	if (!next || amd_trace_piece_append(next, s->cur->buf + at + 1, s->cur->len - at - 1) < 0 ||
+	    (s->cur->len = at, amd_trace_par_submit(s->par, s->cur)) < 0) {
+		s->failed = 1;
+		return stop;
+	}
+	s->cur = next;
+	s->queued++;
+	return stop;
+}
+
+/* The array ended: the last piece parsed (here, when it is the only one)
+ * and every piece taken back. -1 when a piece was refused, or a piece is
+ * blank among several (trace_split.h). */
+static int split_end(struct split_run *s)
+{
+	if (s->queued == 0) { /* a small trace: no thread started */
+		parse_piece((void *)s->r->path, s->cur);
+		take(s, s->cur);
+	} else if (amd_trace_par_submit(s->par, s->cur) < 0) {
+		s->failed = 1;
+	} else {
+		s->queued++;
+		while (take_oldest(s))
+			;
+	}
+	amd_trace_par_release(s->par, s->cur);
+	s->cur = NULL;
+	return s->failed || (s->queued > 1 && s->any_blank) ? -1 : 0;
+}
+
+/* A second yajl handle, inside traceEvents as the first one stopped:
+ * the document's rest is parsed from the array's closing bracket on. */
+static int resume(struct split_run *s, yajl_handle *h)
+{
+	struct reader *r = s->r;
+	static const char head[] = "{\"traceEvents\":[";
+	yajl_free(*h);
+	*h = yajl_alloc(&callbacks, NULL, r);
+	if (!*h)
+		return -1;
+	yajl_config(*h, yajl_dont_validate_strings, 1);
+	r->split = 0;
+	r->depth = 0;
+	r->key = K_NONE;
+	return yajl_parse(*h, (const unsigned char *)head, sizeof head - 1) == yajl_status_ok ? 0 : -1;
+}
+
+/* One chunk through the phases: the document's head by yajl up to
+ * traceEvents' '[', the content into pieces, the rest by a second
+ * handle. -1 when anything was refused. */
+static int split_step(struct split_run *s, yajl_handle *h, const unsigned char *p, size_t n)
+{
+	struct reader *r = s->r;
+	if (s->phase == 0) {
+		if (yajl_parse(*h, p, n) == yajl_status_ok)
+			return 0;
+		if (!r->at_events || r->failed)
+			return -1;
+		size_t used = yajl_get_bytes_consumed(*h);
+		p += used;
+		n -= used;
+		s->phase = 1;
+	}
+	if (s->phase == 1) {
+		size_t stop = split_feed(s, p, n);
+		if (s->failed)
+			return -1;
+		if (stop == n)
+			return 0;
+		if (split_end(s) < 0 || resume(s, h) < 0)
+			return -1;
+		p += stop;
+		n -= stop;
+		s->phase = 2;
+	}
+	return yajl_parse(*h, p, n) == yajl_status_ok ? 0 : -1;
+}
+
+/* After the data ended: 1 when the document is whole and a trace. */
+static int split_whole(struct split_run *s, yajl_handle h, struct amd_chunk_reader *cr)
+{
+	const char *m;
+	long long raw;
+	int code = amd_chunks_status(cr, &m, &raw);
+	return (code == Z_OK || code == Z_STREAM_END) && s->r->offset > 0 && s->phase == 2 &&
+	       yajl_complete_parse(h) == yajl_status_ok && s->r->seen_events;
+}
+
+/* The whole file with traceEvents' content parsed on `workers` threads
+ * into r->agg. PAR_SERIAL when anything was refused (the caller reads
+ * the file again on one thread, for the error one thread gives); -1 when
+ * the file cannot be opened, reading was cancelled, or the trace is not
+ * Kineto's. */
+static int read_parallel(struct reader *r, int workers)
+{
+	struct amd_chunk_reader *cr;
+	if (amd_chunks_open(r->path, &cr, r->err) < 0)
+		return -1;
+	struct split_run s = {.r = r, .piece_bytes = piece_bytes()};
+	s.par = amd_trace_par_new(workers, parse_piece, (void *)r->path);
+	s.cur = s.par ? amd_trace_par_piece(s.par) : NULL;
+	yajl_handle h = yajl_alloc(&callbacks, NULL, r);
+	int rc = PAR_SERIAL;
+	if (!s.cur || !h)
+		goto out;
+	yajl_config(h, yajl_dont_validate_strings, 1);
+	r->split = 1;
+	struct amd_json_guard guard;
+	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
+	const unsigned char *chunk;
+	long n;
+	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
+		size_t at;
+		if (r->cancel && atomic_load_explicit(r->cancel, memory_order_relaxed)) {
+			rc = amd_fail(r->err, "%s: byte %llu: reading cancelled", r->path,
+				      (unsigned long long)r->offset);
+			goto out;
+		}
+		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0 ||
+		    split_step(&s, &h, chunk, (size_t)n) < 0)
+			goto out;
+		r->offset += (uint64_t)n;
+	}
+	if (!split_whole(&s, h, cr))
+		goto out;
+	rc = r->kineto ? PAR_OK
+		       : amd_fail(r->err, "%s: a Chrome trace from another profiler (TensorFlow, JAX,"
+				  " perfetto, Chrome?): no key or event category of PyTorch's"
+				  " profiler (Kineto)", r->path);
+out:
+	if (h)
+		yajl_free(h);
+	amd_trace_par_free(s.par);
+	amd_chunks_close(cr);
+	return rc;
+}
+
 /* Rank from a file name: rank3., _rank3, rank_3, worker_3., worker3_ … */
 static int rank_from_name(const char *path)
 {
@@ -507,7 +773,15 @@ static int read_trace(const struct amd_input *in, int events, atomic_int *cancel
 	struct reader *r = reader_new(in, events, cancel, err);
 	if (!r)
 		return amd_fail(err, "%s: out of memory", in->path);
-	int rc = read_stream(r);
+	int workers = amd_overlap_allowed() ? amd_trace_par_workers() : 1;
+	int rc = workers > 1 ? read_parallel(r, workers) : PAR_SERIAL;
+	if (rc == PAR_SERIAL && workers > 1) { /* again, on one thread */
+		reader_free(r);
+		if (!(r = reader_new(in, events, cancel, err)))
+			return amd_fail(err, "%s: out of memory", in->path);
+	}
+	if (rc == PAR_SERIAL)
+		rc = read_stream(r);
 	if (rc == 0 && amd_trace_pipe_finish(r->pipe) < 0)
 		rc = amd_fail(err, "%s: out of memory", in->path);
 	if (rc == 0 && amd_trace_agg_finish(r->agg, r->base_ns, &r->summary) < 0)

@@ -1,0 +1,65 @@
+/* trace_par.h — traceEvents on every core: pieces of the array's content
+ * (cut at event boundaries by trace_split.h) parsed by worker threads,
+ * each into a list of its own events, the lists handed back in file
+ * order, so the aggregator sees the events in the order one thread would
+ * have given them (the merge is the concatenation of the lists). The
+ * reader's thread aggregates them itself: its pipe (trace_pipe.h) then
+ * only carries what follows the array, after every piece. */
+#ifndef AMD_TRACE_PAR_H
+#define AMD_TRACE_PAR_H
+
+#include <stdint.h>
+
+#include "trace_agg.h"
+
+/* Events with their strings copied into one text buffer. */
+struct amd_trace_evlist {
+	struct amd_trace_event *ev;
+	size_t n, cap;
+	char *text;
+	size_t used, text_cap;
+};
+/* Appends e (strings copied); -1 when out of memory. */
+int amd_trace_evlist_put(struct amd_trace_evlist *l, const struct amd_trace_event *e);
+/* Hands every event of l to agg, in order; l is then empty. -1 when out
+ * of memory. */
+int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_agg *agg);
+void amd_trace_evlist_free(struct amd_trace_evlist *l);
+
+/* A piece of traceEvents' content and what its parse found. */
+struct amd_trace_piece {
+	unsigned char *buf;
+	size_t len, cap;
+	struct amd_trace_evlist events;
+	uint64_t n_events;
+	int kineto, accel; /* as torch_trace.c's reader flags */
+	int blank;         /* the piece is white space only (trace_split.h) */
+	int failed;        /* yajl or the reader refused it */
+};
+/* Appends p[0..n) to the piece's bytes; -1 when out of memory. */
+int amd_trace_piece_append(struct amd_trace_piece *pc, const unsigned char *p, size_t n);
+
+typedef void (*amd_trace_piece_fn)(void *ctx, struct amd_trace_piece *pc);
+
+struct amd_trace_par;
+/* A pool of nworkers threads (started at the first submit) running fn on
+ * each piece; NULL when out of memory. */
+struct amd_trace_par *amd_trace_par_new(int nworkers, amd_trace_piece_fn fn, void *ctx);
+/* An empty piece to fill, or NULL when all are in flight (take the
+ * oldest, then ask again). */
+struct amd_trace_piece *amd_trace_par_piece(struct amd_trace_par *p);
+/* Queues a filled piece for a worker; -1 when no worker could start. */
+int amd_trace_par_submit(struct amd_trace_par *p, struct amd_trace_piece *pc);
+/* The oldest piece queued, once parsed; NULL when none is queued. */
+struct amd_trace_piece *amd_trace_par_oldest(struct amd_trace_par *p);
+/* Gives a piece (its events taken) back to the pool. */
+void amd_trace_par_release(struct amd_trace_par *p, struct amd_trace_piece *pc);
+/* Stops the workers and frees everything. NULL is allowed. */
+void amd_trace_par_free(struct amd_trace_par *p);
+
+/* Threads for one trace: AMDAHL_TRACE_WORKERS when set, else the CPUs
+ * this process may run on (sched_getaffinity, so taskset counts), at
+ * most 16; 1 means parse on the reader's thread alone. */
+int amd_trace_par_workers(void);
+
+#endif
