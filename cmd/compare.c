@@ -74,6 +74,9 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"junit", required_argument, NULL, 'U'},
 		{"aggregate", required_argument, NULL, 'G'},
 		{"markdown", required_argument, NULL, 'D'},
+		{"on-insufficient", required_argument, NULL, 'I'},
+		{"step-summary", no_argument, NULL, 'P'},
+		{"json-file", required_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -132,9 +135,10 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 						 optarg);
 			break;
 		case 'T':
-			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv"))
-				return cmd_error(a->name, "--format: '%s' is not table, benchstat or csv",
-						 optarg);
+			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv") &&
+			    !(gate && strcmp(optarg, "pr-comment") == 0))
+				return cmd_error(a->name, "--format: '%s' is not table, benchstat%s or csv",
+						 optarg, gate ? ", pr-comment" : "");
 			a->format = optarg;
 			break;
 		case 'U':
@@ -143,6 +147,22 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 				return cmd_error(a->name, "--%s belongs to 'amdahl gate'",
 						 c == 'U' ? "junit" : "markdown");
 			*(c == 'U' ? &a->junit : &a->markdown) = optarg;
+			break;
+		case 'I':
+		case 'P':
+		case 'j':
+			if (!gate)
+				return cmd_error(a->name, "--%s belongs to 'amdahl gate'",
+						 c == 'I' ? "on-insufficient" : c == 'P' ? "step-summary" : "json-file");
+			if (c == 'j')
+				a->json_file = optarg;
+			else if (c == 'P')
+				a->step_summary = 1;
+			else if (gate_insufficient_mode(optarg) < 0)
+				return cmd_error(a->name, "--on-insufficient: '%s' is not fail, warn or pass",
+						 optarg);
+			else
+				a->on_insufficient = optarg;
 			break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;

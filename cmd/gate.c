@@ -3,7 +3,8 @@
  * input error) come from lib/compare/verdict.h; this file writes it: the
  * table or --json, the JUnit file (one test case per metric ×
  * configuration) and the Markdown summary (also appended to
- * $GITHUB_STEP_SUMMARY when set). */
+ * $GITHUB_STEP_SUMMARY with --step-summary); --on-insufficient turns
+ * insufficient data (exit 3) into a warning or a pass. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,9 @@ static void help(void)
 	       "Exit codes: 0 pass, 1 regression (or, with --require-all, a missing\n"
 	       "configuration), 2 usage or input error, 3 insufficient data (some gated\n"
 	       "row cannot reach alpha with its run counts; the table says how many runs\n"
-	       "per side would). The Markdown summary is appended to $GITHUB_STEP_SUMMARY\n"
-	       "when that is set.\n\n" COMPARE_HELP_METHOD
+	       "per side would; --on-insufficient changes that exit). --junit, --markdown\n"
+	       "and --json are written by one call; the Markdown summary is appended to\n"
+	       "$GITHUB_STEP_SUMMARY with --step-summary.\n\n" COMPARE_HELP_METHOD
 	       "\noptions:\n" COMPARE_HELP_OPTIONS
 	       "  --junit FILE   write a JUnit XML report (one test case per metric and\n"
 	       "                 configuration; insufficient data as skipped; each with\n"
@@ -29,6 +31,15 @@ static void help(void)
 	       "                 detectable_change, a fraction, none or unknown, and a\n"
 	       "                 sentence in system-out)\n"
 	       "  --markdown FILE  write the Markdown summary\n"
+	       "  --step-summary append the Markdown summary to $GITHUB_STEP_SUMMARY\n"
+	       "  --json-file FILE  write the --json document to FILE (the table still prints)\n"
+	       "  --format pr-comment  print the Markdown summary (verdict, deciding rows,\n"
+	       "                 detectable change, table) as a pull-request comment body\n"
+	       "  --on-insufficient fail|warn|pass  when no gated row can be decided for\n"
+	       "                 want of runs: exit 3 (fail, the default), a warning and\n"
+	       "                 exit 0 (warn), or exit 0 (pass); gate.on_insufficient in\n"
+	       "                 amdahl.yaml sets the default. Three runs a side can never\n"
+	       "                 reach p < 0.05: such a job chooses warn\n"
 	       "\n"
 	       "usage: amdahl gate --history N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
 	       "                   [--metric M] [--json]\n"
@@ -285,6 +296,42 @@ static int markdown_append(const char *path, const struct amd_comparison *c,
 	return oom ? cmd_error("gate", "%s: out of memory", path) : 0;
 }
 
+/* The --json document: the comparison, the result and the exit code;
+ * NULL when out of memory. */
+static cJSON *gate_json(const struct compare_args *a, struct cmd_ctx *ctx,
+			const struct amd_comparison *c, const struct amd_gate_verdict *v)
+{
+	cJSON *j = compare_json(c, a, ctx->store_path);
+	if (j && (!cJSON_AddStringToObject(j, "result", amd_gate_result_json(v->result)) ||
+		  !cJSON_AddNumberToObject(j, "exit", v->exit_code))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* --json-file FILE: the --json document, written whole and renamed into place. */
+static int json_file(const struct compare_args *a, struct cmd_ctx *ctx,
+		     const struct amd_comparison *c, const struct amd_gate_verdict *v)
+{
+	cJSON *j = gate_json(a, ctx, c, v);
+	char *raw = j && amd_json_versioned(j) == 0 ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	char *text = raw ? amd_utf8_valid_dup(raw) : NULL; /* as cmd_print_json */
+	free(raw);
+	struct amd_out o;
+	struct amd_err err = {{0}};
+	if (!text)
+		return cmd_error("gate", "%s: out of memory", a->json_file);
+	if (amd_out_open_path(&o, a->json_file, &err) < 0) {
+		free(text);
+		return cmd_error("gate", "%s", err.msg);
+	}
+	fprintf(o.f, "%s\n", text);
+	free(text);
+	return amd_out_commit(&o, &err) < 0 ? cmd_error("gate", "%s", err.msg) : 0;
+}
+
 static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		   const struct amd_comparison *c, const struct amd_gate_verdict *v)
 {
@@ -293,18 +340,17 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		return EXIT_USAGE;
 	if (a->markdown && markdown_file(a->markdown, c, go, v))
 		return EXIT_USAGE;
-	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && markdown_append(summary, c, go, v))
+	const char *summary = a->step_summary ? getenv("GITHUB_STEP_SUMMARY") : NULL;
+	if (a->step_summary && !(summary && *summary))
+		return cmd_error("gate", "--step-summary: GITHUB_STEP_SUMMARY is not set");
+	if (summary && markdown_append(summary, c, go, v))
 		return EXIT_USAGE;
-	if (a->json) {
-		cJSON *j = compare_json(c, a, ctx->store_path);
-		if (j && (!cJSON_AddStringToObject(j, "result", amd_gate_result_json(v->result)) ||
-			  !cJSON_AddNumberToObject(j, "exit", v->exit_code))) {
-			cJSON_Delete(j);
-			j = NULL;
-		}
-		return compare_print_json(j, "gate");
-	}
+	if (a->json_file && json_file(a, ctx, c, v))
+		return EXIT_USAGE;
+	if (a->json)
+		return compare_print_json(gate_json(a, ctx, c, v), "gate");
+	if (a->format && strcmp(a->format, "pr-comment") == 0)
+		return write_markdown(stdout, c, go, v) < 0 ? cmd_error("gate", "out of memory") : 0;
 	if (compare_print_format(c, a, stdout) < 0)
 		return cmd_error("gate", "out of memory");
 	if (!a->format || strcmp(a->format, "csv") != 0)
@@ -312,14 +358,54 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 	return 0;
 }
 
+int gate_insufficient_mode(const char *mode)
+{
+	static const char *const names[] = {"fail", "warn", "pass"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(mode, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* --on-insufficient, else gate.on_insufficient in amdahl.yaml, else fail;
+ * -1 with the message printed when the file's value is none of them. */
+static int insufficient_mode(const struct compare_args *a, const struct cmd_ctx *ctx)
+{
+	const char *mode = a->on_insufficient ? a->on_insufficient
+			   : ctx->config.gate.on_insufficient ? ctx->config.gate.on_insufficient
+							       : "fail";
+	int m = gate_insufficient_mode(mode);
+	if (m < 0)
+		cmd_error("gate", "%s: gate.on_insufficient: '%s' is not fail, warn or pass",
+			  ctx->config.path, mode);
+	return m;
+}
+
+/* Insufficient data under warn or pass: the exit is 0 (the outputs say
+ * so, and the verdict stays insufficient_data). */
+static void apply_insufficient(struct amd_gate_verdict *v, int mode)
+{
+	if (v->exit_code != EXIT_INSUFFICIENT || mode == GATE_INSUFFICIENT_FAIL)
+		return;
+	v->exit_code = EXIT_OK;
+	if (mode == GATE_INSUFFICIENT_WARN)
+		fprintf(stderr, "amdahl gate: warning: insufficient data to decide; passing "
+				"(--on-insufficient=warn). More runs per side, or --baseline-last N "
+				"with --by, let the gate decide.\n");
+}
+
 /* The pairwise gate: the comparison, its verdict, the outputs. */
 static int run(struct cmd_ctx *ctx, const struct compare_args *a)
 {
 	struct amd_comparison *c = NULL;
+	int mode = insufficient_mode(a, ctx);
+	if (mode < 0)
+		return EXIT_USAGE;
 	int rc = compare_run(ctx, a, &c);
 	if (rc == 0) {
 		struct amd_gate_verdict v;
 		amd_gate_verdict(c, &a->gate, &v);
+		apply_insufficient(&v, mode);
 		rc = outputs(a, ctx, c, &v);
 		if (rc == 0)
 			rc = v.exit_code;

@@ -36,6 +36,7 @@
 #include "orphans.h"
 #include "user_sql.h"
 #include "remote.h"
+#include "sweep_keys.h"
 
 /* analysis */
 #include "analysis.h"

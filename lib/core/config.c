@@ -220,6 +220,7 @@ static int gate_from(struct amd_config *cfg)
 	struct amd_cfg_gate *g = &cfg->gate;
 	num_from(amd_config_get(cfg, "gate.alpha"), &g->alpha);
 	num_from(amd_config_get(cfg, "gate.threshold"), &g->threshold);
+	g->on_insufficient = amd_config_str(cfg, "gate.on_insufficient", NULL);
 	const struct amd_node *first = amd_node_first(amd_config_get(cfg, "gate.metrics"));
 	size_t n = 0;
 	for (const struct amd_node *c = first; c; c = c->next)

@@ -66,6 +66,7 @@ struct amd_config {
 		struct amd_cfg_num alpha, threshold; /* gate.alpha, gate.threshold */
 		struct amd_cfg_metric *metrics;      /* gate.metrics, in the file's order */
 		size_t nmetrics;
+		const char *on_insufficient; /* gate.on_insufficient: fail, warn or pass (cmd judges) */
 	} gate;
 	struct amd_cfg_mail {
 		char *to; /* mail.to: a scalar as written, a sequence's items joined by "," */

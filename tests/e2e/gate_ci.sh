@@ -1,0 +1,106 @@
+# gate_ci.sh — the gate in CI at real repeat counts, on the bundled CPU
+# sweep (3 runs per configuration): identical data 3 vs 3 is insufficient
+# (exit 3) and --on-insufficient / gate.on_insufficient turn that into a
+# warning or a pass; one call writes the JUnit, the Markdown and the JSON
+# files; --format pr-comment prints the comment body; and action.yml's
+# steps, run as GitHub runs them (inputs substituted, GITHUB_ACTION_PATH,
+# GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), give the files and the exit code.
+test_description='gate in CI: --on-insufficient, every output in one call, pr-comment, action.yml'
+. "$(dirname "$0")/../test-lib.sh"
+
+CPU=$DATA/cpu-strong-scaling/mlruns
+SAME="gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:ddp"
+FSDP="gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp"
+
+test_expect_success 'setup: the CPU sweep' '
+	"$AMDAHL" --store "$TMP/cpu.db" ingest -q "$CPU"
+'
+test_expect_success 'identical data, 3 runs a side: insufficient data, exit 3 by default' '
+	test_status 3 "$AMDAHL" --store "$TMP/cpu.db" $SAME
+	test_contains "INSUFFICIENT" "$OUT"
+'
+test_expect_success '--on-insufficient=warn: exit 0 with a warning that says why' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=warn
+	test_contains "warning: insufficient data to decide" "$ERR"
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=pass
+	test_eq "" "$ERR"
+	test_status 3 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=fail
+'
+test_expect_success '--on-insufficient does not hide a regression (--fallback ci, exit 1)' '
+	test_status 1 "$AMDAHL" --store "$TMP/cpu.db" $FSDP --fallback ci --on-insufficient=pass
+'
+test_expect_success 'a wrong --on-insufficient value is an error naming the choices' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=ignore
+	test_contains "amdahl gate: --on-insufficient: '\''ignore'\'' is not fail, warn or pass" "$ERR"
+'
+test_expect_success 'gate.on_insufficient in amdahl.yaml; the option wins over it' '
+	printf "gate:\n  on_insufficient: warn\n" >"$TMP/warn.yaml" &&
+	test_status 0 "$AMDAHL" --config "$TMP/warn.yaml" --store "$TMP/cpu.db" $SAME
+	test_contains "warning: insufficient data" "$ERR"
+	test_status 3 "$AMDAHL" --config "$TMP/warn.yaml" --store "$TMP/cpu.db" $SAME --on-insufficient fail
+	printf "gate:\n  on_insufficient: maybe\n" >"$TMP/bad.yaml" &&
+	test_status 2 "$AMDAHL" --config "$TMP/bad.yaml" --store "$TMP/cpu.db" $SAME
+	test_contains "gate.on_insufficient: '\''maybe'\'' is not fail, warn or pass" "$ERR"
+'
+test_expect_success 'one call writes the JUnit, the Markdown and the JSON, and prints the table' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=warn \
+		--junit "$TMP/one.xml" --markdown "$TMP/one.md" --json-file "$TMP/one.json"
+	test_contains "gate: INSUFFICIENT" "$OUT"
+	test_eq insufficient_data "$(json_get "$TMP/one.json" "d[\"result\"]")"
+	test_eq 0 "$(json_get "$TMP/one.json" "d[\"exit\"]")"
+	test_contains "### amdahl gate: INSUFFICIENT DATA" "$(cat "$TMP/one.md")"
+	test_true "JUnit is XML with test cases" grep -q "<testcase" "$TMP/one.xml"
+	"$AMDAHL" --store "$TMP/cpu.db" $SAME --json >"$TMP/plain.json"
+	test_eq "$(json_get "$TMP/plain.json" "len(d[\"rows\"])")" "$(json_get "$TMP/one.json" "len(d[\"rows\"])")"
+'
+test_expect_success '--format pr-comment prints the Markdown body: verdict, table, detectable change' '
+	test_status 3 "$AMDAHL" --store "$TMP/cpu.db" $SAME --format pr-comment
+	test_eq "$(cat "$TMP/one.md")" "$OUT"
+	test_contains "| metric" "$OUT"
+	test_contains "detect" "$OUT"
+'
+
+# run_action KEY=VALUE... — action.yml's steps as GitHub runs a composite
+# action: each input from KEY=VALUE or its default, ${{ inputs.X }}
+# substituted into the step's env, run with bash from $TMP/job.
+run_action() {
+	"$PY" - "$AMDAHL_ROOT/action.yml" "$@" >"$TMP/steps.sh" <<-'PYEOF'
+	import re, shlex, sys, yaml
+	act = yaml.safe_load(open(sys.argv[1]))
+	given = dict(a.split("=", 1) for a in sys.argv[2:])
+	inputs = {k: given.get(k, str(v.get("default", ""))) for k, v in act["inputs"].items()}
+	missing = [k for k, v in act["inputs"].items() if v.get("required") and k not in given]
+	assert not missing, missing
+	assert act["runs"]["using"] == "composite"
+	sub = lambda s: re.sub(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", lambda m: inputs[m.group(1)], str(s))
+	for step in act["runs"]["steps"]:
+	    assert step["shell"] == "bash"
+	    env = " ".join(f"{k}={shlex.quote(sub(v))}" for k, v in step.get("env", {}).items())
+	    print(f"env {env} bash -c {shlex.quote(sub(step['run']))}")
+	PYEOF
+	rm -rf "$TMP/job" && mkdir -p "$TMP/job" && cp "$TMP/cpu.db" "$TMP/job/amdahl.db" &&
+	(cd "$TMP/job" && GITHUB_ACTION_PATH=$AMDAHL_ROOT GITHUB_OUTPUT=$TMP/job/gh-output \
+		GITHUB_STEP_SUMMARY=$TMP/job/step-summary.md bash "$TMP/steps.sh")
+}
+
+test_expect_success 'action.yml on identical 3 vs 3 data: green (warn), every file written' '
+	run_action amdahl="$AMDAHL" baseline=cpu-strong-scaling:ddp candidate=cpu-strong-scaling:ddp
+	test_eq 0 "$?"
+	test_true "JUnit written" grep -q "<testsuite" "$TMP/job/amdahl-gate.xml"
+	test_contains "### amdahl gate: INSUFFICIENT DATA" "$(cat "$TMP/job/amdahl-gate.md")"
+	test_eq "$(cat "$TMP/job/amdahl-gate.md")" "$(cat "$TMP/job/step-summary.md")"
+	test_eq insufficient_data "$(json_get "$TMP/job/amdahl-gate.json" "d[\"result\"]")"
+	test_eq "result=insufficient_data|exit-code=0" "$(paste -sd"|" "$TMP/job/gh-output")"
+'
+test_expect_success 'action.yml on a regression (--fallback ci): the step fails with exit 1' '
+	run_action amdahl="$AMDAHL" baseline=cpu-strong-scaling:ddp candidate=cpu-strong-scaling:fsdp args="--fallback ci"
+	test_eq 1 "$?"
+	test_true "JUnit counts failures" grep -q "failures=\"[1-9]" "$TMP/job/amdahl-gate.xml"
+	test_eq "exit-code=1" "$(sed -n 2p "$TMP/job/gh-output")"
+'
+test_expect_success 'action.yml with on-insufficient fail: exit 3 reaches the job' '
+	run_action amdahl="$AMDAHL" baseline=cpu-strong-scaling:ddp candidate=cpu-strong-scaling:ddp on-insufficient=fail
+	test_eq 3 "$?"
+'
+
+test_done

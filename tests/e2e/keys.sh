@@ -1,0 +1,80 @@
+# keys.sh — `amdahl keys` and the closest-name guardrails, on the bundled
+# CPU sweep: keys lists the metrics with their point counts and the params
+# and tags with their runs and distinct values (each checked against
+# sqlite3 on the store, through the metric_point extension); --json
+# validates against docs/schema/keys.schema.json; and a --metric or --axis
+# that no run has, a wrong command name or a wrong sweep is an error
+# (exit 2) naming the closest right name, with nothing written.
+test_description='amdahl keys; a wrong metric, param, command or sweep names the closest'
+. "$(dirname "$0")/../test-lib.sh"
+
+CPU=$DATA/cpu-strong-scaling/mlruns
+S=cpu-strong-scaling
+test_lazy_prereq JSONSCHEMA '/usr/bin/python3 -c "import jsonschema"'
+
+test_expect_success 'setup: the CPU sweep' '
+	"$AMDAHL" --store "$TMP/cpu.db" ingest -q "$CPU"
+'
+test_expect_success SQLITE3 'keys: metrics with their point counts, as sqlite3 counts them' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" keys $S
+	want=$(q "$TMP/cpu.db" "SELECT d.s, count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id GROUP BY d.s ORDER BY d.s" | tr "|" " ")
+	got=$(printf "%s\n" "$OUT" | sed -n "/^metrics/,/^params/p" | sed -n "s/^  \([^ ]*\) *\([0-9]*\)$/\1 \2/p")
+	test_eq "$want" "$got"
+	test_contains "epoch_time_s" "$got"
+'
+test_expect_success SQLITE3 'keys: params with their runs and distinct values, as sqlite3 counts them' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" keys
+	want=$(q "$TMP/cpu.db" "SELECT d.s, count(DISTINCT p.run_id), count(DISTINCT p.value) FROM param p JOIN dict d ON d.id = p.key_id GROUP BY d.s ORDER BY d.s" | tr "|" " ")
+	got=$(printf "%s\n" "$OUT" | sed -n "/^params/,/^tags/p" | sed -n "s/^  \([^ ]*\) *\([0-9]*\) runs, \([0-9]*\) values\{0,1\}:.*/\1 \2 \3/p")
+	test_eq "$want" "$got"
+	test_contains "world_size" "$OUT"
+	test_contains "4 values: 1, 2, 4, 8" "$OUT"
+'
+test_expect_success JSONSCHEMA 'keys --json validates against its schema' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" keys $S --json
+	printf "%s\n" "$OUT" >"$TMP/keys.json"
+	test_eq ok "$(/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/json_schema_check.py" "$AMDAHL_ROOT/docs/schema" keys "$TMP/keys.json" 2>&1)"
+	test_eq "1 2 4 8" "$(json_get "$TMP/keys.json" "\" \".join(next(p for p in d[\"params\"] if p[\"name\"] == \"world_size\")[\"values\"])")"
+'
+
+test_expect_success 'keys of a sweep the store does not have: exit 2, the sweeps listed' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" keys cpu-strong
+	test_contains "amdahl keys: no sweep '\''cpu-strong'\'' in the store; its sweeps: '\''$S'\''" "$ERR"
+'
+test_expect_success 'stats --metric that no run has: exit 2 naming the closest metric' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" stats --metric epoch_time
+	test_eq "amdahl stats: metric '\''epoch_time'\'' is in no run of sweep $S; closest: '\''epoch_time_s'\''; '\''amdahl keys'\'' lists them" "$ERR"
+	test_eq "" "$OUT"
+'
+test_expect_success 'stats --axis that no run has: exit 2 naming the closest param' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" stats --axis world_sise
+	test_contains "param '\''world_sise'\'' is in no run of sweep $S; closest: '\''world_size'\''" "$ERR"
+'
+test_expect_success 'report build --metric that no run has: exit 2, no report written' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" report build --metric epoch_time -o "$TMP/rep"
+	test_contains "closest: '\''epoch_time_s'\''" "$ERR"
+	test_path_is_missing "$TMP/rep/report.pdf"
+'
+test_expect_success 'gate and compare --metric that no run has: exit 2 naming the closest' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline $S:ddp --candidate $S:fsdp --metric epoch_time
+	test_contains "closest: '\''epoch_time_s'\''" "$ERR"
+	test_not_contains "share no configuration" "$ERR$OUT"
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" compare --baseline $S:ddp --candidate $S:fsdp --metric epoch_time
+	test_contains "closest: '\''epoch_time_s'\''" "$ERR"
+'
+test_expect_success 'a right --metric and --axis still work' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats --metric epoch_time_s &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats --axis num_gpus
+'
+test_expect_success 'a wrong command names the closest' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" statz
+	test_eq "amdahl: '\''statz'\'' is not a command; closest: '\''stats'\'', '\''gate'\''; see '\''amdahl --help'\''" "$ERR"
+	test_status 2 "$AMDAHL" help statz
+	test_contains "closest: '\''stats'\''" "$ERR"
+'
+test_expect_success 'amdahl help CMD without an installed page prints the command'\''s help' '
+	test_status 0 "$AMDAHL" help keys
+	test_contains "usage: amdahl keys" "$OUT"
+'
+
+test_done
