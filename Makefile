@@ -24,6 +24,7 @@ DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime
 DEB_FUZZ  := clang libclang-rt-14-dev
+DEB_PACKAGE := debhelper lintian man-db dpkg-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -300,6 +301,7 @@ install: $(O)/amdahl $(O)/amdahl_metric.so deb-parts
 # A Debian package built by Debian's tools (debian/: dpkg-buildpackage,
 # dpkg-shlibdeps computes Depends), into $(O)/deb/amdahl_VERSION_ARCH.deb.
 deb:
+	@.ci/deps.sh $(DEB_BUILD) $(DEB_PACKAGE)
 	@tests/lib/build_deb.sh $(O)/deb
 
 # The package built, inspected with dpkg-deb, installed into a scratch root
