@@ -155,6 +155,22 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* A key of amdahl.yaml that amdahl does not read: a warning naming the
+ * closest key known in its place (a typo such as gate.treshold). */
+static void warn_unknown_keys(const char *cmd, const struct amd_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nunknown; i++) {
+		const struct amd_cfg_unknown *u = &cfg->unknown[i];
+		char near[256];
+		amd_names_closest(u->key, u->known, u->nknown, near, sizeof near);
+		struct amd_buf line = {0};
+		if (amd_buf_printf(&line, "%s: unknown key '%s%s%s' (ignored)%s", cfg->path, u->parent,
+				   *u->parent ? "." : "", u->key, near) == 0)
+			fprintf(stderr, "amdahl %s: warning: %s\n", cmd, line.data);
+		amd_buf_free(&line);
+	}
+}
+
 /* Each flag of the command's row, set up (nothing after --help). */
 static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
 {
@@ -168,6 +184,7 @@ static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
 		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
 		if (amd_config_load(path, ctx->config_path != NULL, &ctx->config, &err) < 0)
 			return cmd_error(c->name, "%s", err.msg);
+		warn_unknown_keys(c->name, &ctx->config);
 	}
 	return 0;
 }

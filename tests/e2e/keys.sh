@@ -4,7 +4,9 @@
 # sqlite3 on the store, through the metric_point extension); --json
 # validates against docs/schema/keys.schema.json; and a --metric or --axis
 # that no run has, a wrong command name or a wrong sweep is an error
-# (exit 2) naming the closest right name, with nothing written.
+# (exit 2) naming the closest right name, with nothing written; a key of
+# amdahl.yaml that amdahl does not read is a warning naming the closest;
+# --store naming a directory says so.
 test_description='amdahl keys; a wrong metric, param, command or sweep names the closest'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -75,6 +77,23 @@ test_expect_success 'a wrong command names the closest' '
 test_expect_success 'amdahl help CMD without an installed page prints the command'\''s help' '
 	test_status 0 "$AMDAHL" help keys
 	test_contains "usage: amdahl keys" "$OUT"
+'
+test_expect_success 'amdahl.yaml: a key amdahl does not read is a warning naming the closest' '
+	printf "gate:\n  treshold: 0.1\n  metrics:\n    epoch_time_s: {direciton: lower}\nmial:\n  to: x\n" >"$TMP/typo.yaml" &&
+	test_status 0 "$AMDAHL" --config "$TMP/typo.yaml" --store "$TMP/cpu.db" stats
+	test_contains "amdahl stats: warning: $TMP/typo.yaml: unknown key '\''gate.treshold'\'' (ignored); closest: '\''threshold'\''" "$ERR"
+	test_contains "unknown key '\''gate.metrics.epoch_time_s.direciton'\'' (ignored); closest: '\''direction'\''" "$ERR"
+	test_contains "unknown key '\''mial'\'' (ignored); closest: '\''mail'\''" "$ERR"
+	printf "gate:\n  threshold: 0.1\n  on_insufficient: warn\nrun:\n  n_params: [world_size]\n" >"$TMP/ok.yaml" &&
+	test_status 0 "$AMDAHL" --config "$TMP/ok.yaml" --store "$TMP/cpu.db" stats
+	test_eq "" "$ERR"
+'
+test_expect_success '--store naming a directory says so (was: disk I/O error)' '
+	mkdir -p "$TMP/dir" &&
+	test_status 2 "$AMDAHL" --store "$TMP/dir" stats
+	test_eq "amdahl stats: $TMP/dir: is a directory; --store names the store'\''s file (e.g. $TMP/dir/amdahl.db)" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/dir" ingest -q "$CPU"
+	test_contains "is a directory" "$ERR"
 '
 
 test_done
