@@ -77,6 +77,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"on-insufficient", required_argument, NULL, 'I'},
 		{"step-summary", no_argument, NULL, 'P'},
 		{"json-file", required_argument, NULL, 'j'},
+		{"baseline-last", required_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -92,14 +93,16 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		case 'W':
 			*(c == 'Y' ? &a->by : &a->select) = optarg;
 			break;
-		case 'H': {
+		case 'H':
+		case 'l': {
 			double v;
+			const char *opt = c == 'H' ? "history" : "baseline-last";
 			if (!gate)
-				return cmd_error(a->name, "--history belongs to 'amdahl gate'");
+				return cmd_error(a->name, "--%s belongs to 'amdahl gate'", opt);
 			if (amd_parse_double(optarg, &v) < 0 || !(v >= 1 && v <= 100000) || v != floor(v))
-				return cmd_error(a->name, "--history wants a number of groups, not '%s'",
-						 optarg);
-			a->history = (long)v;
+				return cmd_error(a->name, "--%s wants a number of groups, not '%s'",
+						 opt, optarg);
+			*(c == 'H' ? &a->history : &a->baseline_last) = (long)v;
 			break;
 		}
 		case 'C':
@@ -170,8 +173,16 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 	}
 	if (optind < argc)
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
+	if (gate && a->baseline_last)
+		return a->history ? cmd_error(a->name, "--baseline-last and --history are two ways "
+					      "to judge against past groups; choose one")
+		       : !a->by ? cmd_error(a->name, "--baseline-last N needs --by KEY (the groups)")
+		       : a->base_value
+			 ? cmd_error(a->name, "--baseline-last pools the baseline from the groups; "
+				     "--baseline does not go with it")
+			 : CMD_RUN;
 	if (gate && a->by && !a->history)
-		return cmd_error(a->name, "gate --by needs --history N");
+		return cmd_error(a->name, "gate --by needs --history N or --baseline-last N");
 	if (gate && a->history && a->o.aggregate != AMD_AGG_MEDIAN)
 		return cmd_error(a->name, "--history compares group medians; --aggregate applies "
 				 "to --baseline/--candidate comparisons");

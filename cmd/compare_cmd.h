@@ -34,6 +34,8 @@ struct compare_args {
 	const char *on_insufficient;   /* gate --on-insufficient fail|warn|pass (NULL: amdahl.yaml's) */
 	int step_summary;              /* gate --step-summary: append to $GITHUB_STEP_SUMMARY */
 	const char *json_file;         /* gate --json-file FILE: the --json document, written there */
+	long baseline_last;            /* gate --baseline-last N (0: off): the N groups of --by
+					* before the candidate, pooled, are the baseline */
 };
 
 /* Splits SWEEP[:STRATEGY] (also `report build --baseline`'s) into fresh

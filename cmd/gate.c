@@ -33,6 +33,12 @@ static void help(void)
 	       "  --markdown FILE  write the Markdown summary\n"
 	       "  --step-summary append the Markdown summary to $GITHUB_STEP_SUMMARY\n"
 	       "  --json-file FILE  write the --json document to FILE (the table still prints)\n"
+	       "  --baseline-last N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
+	       "                 the runs (--sweep) split into groups by KEY (tag.git_commit,\n"
+	       "                 ...) in order of their first run; the candidate group (default\n"
+	       "                 the last) against the runs of the N groups before it, pooled\n"
+	       "                 into one baseline: a nightly job's three runs a commit give\n"
+	       "                 the test enough baseline runs to decide\n"
 	       "  --format pr-comment  print the Markdown summary (verdict, deciding rows,\n"
 	       "                 detectable change, table) as a pull-request comment body\n"
 	       "  --on-insufficient fail|warn|pass  when no gated row can be decided for\n"
@@ -414,12 +420,72 @@ static int run(struct cmd_ctx *ctx, const struct compare_args *a)
 	return rc;
 }
 
+/* The selection sel (NULL: every run) narrowed to the runs whose key is
+ * one of values[0..n): "SEL,KEY~@(v1|v2|...)", each value's glob
+ * characters escaped; NULL when out of memory. */
+static char *pooled_selector(const char *sel, const char *key, const struct amd_run_group *g,
+			     size_t n)
+{
+	struct amd_buf b = {0};
+	int has = sel && *sel, named = has && !amd_selector_is(sel); /* a sweep's name */
+	int rc = amd_buf_printf(&b, "%s%s%s%s~@(", named ? "sweep=" : "", has ? sel : "",
+				has ? "," : "", key);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rc = i ? amd_buf_printf(&b, "|") : 0;
+		for (const char *p = g[i].value; rc == 0 && *p; p++)
+			rc = amd_buf_printf(&b, "%s%c", strchr("*?[]\\|()@!+", *p) ? "\\" : "", *p);
+	}
+	if (rc == 0 && amd_buf_printf(&b, ")") == 0)
+		return b.data;
+	amd_buf_free(&b);
+	return NULL;
+}
+
+/* gate --baseline-last N --by KEY: the candidate group (--candidate
+ * VALUE, default the last) against the runs of the N groups before it,
+ * pooled into one baseline sample. */
+static int gate_pooled(struct cmd_ctx *ctx, struct compare_args *a)
+{
+	struct amd_err err = {{0}};
+	struct amd_run_group *g;
+	size_t n, skipped, k;
+	if (amd_select_groups(ctx->store, a->select, a->by, &g, &n, &skipped, &err) < 0)
+		return cmd_error("gate", "%s", err.msg);
+	for (k = a->cand_value ? 0 : n - 1; a->cand_value && k < n; k++)
+		if (strcmp(g[k].value, a->cand_value) == 0)
+			break;
+	int rc = 0;
+	if (k == n)
+		rc = cmd_error("gate", "--candidate: no group %s=%s", a->by, a->cand_value);
+	else if (k == 0)
+		rc = cmd_error("gate", "--baseline-last: no group of %s comes before %s=%s", a->by,
+			       a->by, g[k].value);
+	size_t first = k > (size_t)a->baseline_last ? k - (size_t)a->baseline_last : 0;
+	if (rc == 0) {
+		compare_sides_free(&a->o);
+		a->o.base_sweep = pooled_selector(a->select, a->by, &g[first], k - first);
+		a->o.cand_sweep = strdup(g[k].selector);
+		if (!a->o.base_sweep || !a->o.cand_sweep)
+			rc = cmd_error("gate", "out of memory");
+	}
+	if (rc == 0 && !a->json && !(a->format && strcmp(a->format, "pr-comment") == 0)) {
+		size_t runs = 0;
+		for (size_t i = first; i < k; i++)
+			runs += g[i].nruns;
+		printf("baseline: %zu runs of the %zu groups of %s before %s (%s .. %s), pooled\n\n",
+		       runs, k - first, a->by, g[k].value, g[first].value, g[k - 1].value);
+	}
+	amd_run_groups_free(g, n);
+	return rc ? rc : run(ctx, a);
+}
+
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_args a = {.name = "gate", .o.cfg = &ctx->config};
 	int rc = compare_parse(argc, argv, &a, help);
 	if (rc == CMD_RUN && (rc = compare_open(ctx, &a)) == 0)
-		rc = a.history ? gate_history(ctx, &a) : run(ctx, &a);
+		rc = a.history ? gate_history(ctx, &a) : a.baseline_last ? gate_pooled(ctx, &a)
+							  : run(ctx, &a);
 	compare_args_free(&a);
 	return rc;
 }

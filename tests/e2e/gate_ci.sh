@@ -4,7 +4,9 @@
 # warning or a pass; one call writes the JUnit, the Markdown and the JSON
 # files; --format pr-comment prints the comment body; and action.yml's
 # steps, run as GitHub runs them (inputs substituted, GITHUB_ACTION_PATH,
-# GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), give the files and the exit code.
+# GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), give the files and the exit code;
+# gate --baseline-last N pools the N groups before the candidate (on the
+# 24-commit history, a 20% step that 3 vs 3 cannot decide; p_min as scipy).
 test_description='gate in CI: --on-insufficient, every output in one call, pr-comment, action.yml'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -101,6 +103,40 @@ test_expect_success 'action.yml on a regression (--fallback ci): the step fails 
 test_expect_success 'action.yml with on-insufficient fail: exit 3 reaches the job' '
 	run_action amdahl="$AMDAHL" baseline=cpu-strong-scaling:ddp candidate=cpu-strong-scaling:ddp on-insufficient=fail
 	test_eq 3 "$?"
+'
+
+# ---- a baseline pooled from history: gate --baseline-last N --by KEY ----
+. "$AMDAHL_ROOT/tests/lib/histories.sh"
+HIST="gate --by tag.git_commit --baseline-last 4"
+test_expect_success PYTHON 'setup: 24 commits of 3 runs each, epoch time x1.20 from c12 on (nightly), none (aa)' '
+	history_mlruns "$AMDAHL_ROOT" "$TMP/hm" &&
+	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/hm"
+'
+test_expect_success PYTHON 'c12 against c11 alone, 3 vs 3: insufficient data' '
+	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --baseline "sweep=nightly,tag.git_commit=c11" \
+		--candidate "sweep=nightly,tag.git_commit=c12"
+'
+test_expect_success SCIPY '--baseline-last 4: c12 against c08..c11 pooled (12 runs) is a regression' '
+	test_status 1 "$AMDAHL" --store "$TMP/h.db" $HIST --sweep nightly --candidate c12
+	test_contains "baseline: 12 runs of the 4 groups of tag.git_commit before c12 (c08 .. c11), pooled" "$OUT"
+	test_contains "gate: FAIL" "$OUT"
+	"$AMDAHL" --store "$TMP/h.db" $HIST --sweep nightly --candidate c12 --json >"$TMP/pooled.json"
+	test_eq regression "$(json_get "$TMP/pooled.json" "row(\"epoch_time_s\", n=8)[\"verdict\"]")"
+	want=$("$PY" -c "from scipy.special import comb; print(2 / comb(15, 3))")
+	test_near "$want" "$(json_get "$TMP/pooled.json" "row(\"epoch_time_s\", n=8)[\"p_min\"]")" 1e-12
+'
+test_expect_success PYTHON '--baseline-last 4 on the unchanged history (aa, last commit): pass' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" $HIST --sweep aa
+	test_contains "(c19 .. c22), pooled" "$OUT"
+	test_contains "gate: PASS" "$OUT"
+'
+test_expect_success '--baseline-last needs --by, and not --history or --baseline' '
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --baseline-last 4 --sweep aa
+	test_contains "--baseline-last N needs --by KEY" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" $HIST --history 4
+	test_contains "choose one" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/h.db" $HIST --sweep aa --candidate c00
+	test_contains "no group of tag.git_commit comes before tag.git_commit=c00" "$ERR"
 '
 
 test_done
