@@ -6,7 +6,8 @@
 # that no run has, a wrong command name or a wrong sweep is an error
 # (exit 2) naming the closest right name, with nothing written; a key of
 # amdahl.yaml that amdahl does not read is a warning naming the closest;
-# --store naming a directory says so.
+# --store naming a directory says so; stats names a param that one
+# configuration's runs differ in (the batch-size sweep pooled at n = 1).
 test_description='amdahl keys; a wrong metric, param, command or sweep names the closest'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -94,6 +95,19 @@ test_expect_success '--store naming a directory says so (was: disk I/O error)' '
 	test_eq "amdahl stats: $TMP/dir: is a directory; --store names the store'\''s file (e.g. $TMP/dir/amdahl.db)" "$ERR"
 	test_status 2 "$AMDAHL" --store "$TMP/dir" ingest -q "$CPU"
 	test_contains "is a directory" "$ERR"
+'
+test_expect_success 'stats names the param a configuration pools (GPU batch-size sweep), and only there' '
+	"$AMDAHL" --store "$TMP/gpu.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	"$AMDAHL" --store "$TMP/tb.db" ingest -q "$DATA/tensorboard" &&
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" stats
+	test_eq 2 "$(printf "%s\n" "$OUT" | grep -c "^note: strategy .* n=1 pools 12 runs of 4 configurations that differ in param global_batch_size (")"
+	test_contains "split them with --by param.global_batch_size, or scale over them with --axis global_batch_size" "$OUT"
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" stats --by param.global_batch_size
+	test_not_contains "note: strategy" "$OUT"
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats
+	test_not_contains "note: strategy" "$OUT"
+	test_status 0 "$AMDAHL" --store "$TMP/tb.db" stats
+	test_not_contains "pools" "$OUT"
 '
 
 test_done
