@@ -23,8 +23,9 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime
+DEB_TEST  += man-db bsdextrautils python3-yaml
 DEB_FUZZ  := clang libclang-rt-14-dev
-DEB_PACKAGE := debhelper lintian man-db dpkg-dev
+DEB_PACKAGE := debhelper lintian dpkg-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
