@@ -130,6 +130,14 @@ test_expect_success PYTHON '--baseline-last 4 on the unchanged history (aa, last
 	test_contains "(c19 .. c22), pooled" "$OUT"
 	test_contains "gate: PASS" "$OUT"
 '
+test_expect_success SCIPY 'benchstat says which p it prints: Holm-adjusted in the family, raw outside it' '
+	test_status 3 "$AMDAHL" --store "$TMP/cpu.db" $FSDP --format benchstat
+	test_contains "(p=0.100 n=3+3)" "$OUT"
+	test_contains "a row too small to reach it (outside the Holm family) shows its raw p" "$OUT"
+	test_status 1 "$AMDAHL" --store "$TMP/h.db" $HIST --sweep nightly --candidate c12 --format benchstat
+	test_contains "(p=$(json_get "$TMP/pooled.json" "\"%.3f\" % row(\"epoch_time_s\", n=8)[\"p_holm\"]") n=12+3)" "$OUT"
+	test_not_contains "raw p" "$OUT"
+'
 test_expect_success '--baseline-last needs --by, and not --history or --baseline' '
 	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --baseline-last 4 --sweep aa
 	test_contains "--baseline-last N needs --by KEY" "$ERR"
