@@ -176,6 +176,13 @@ static int print_sweep(const struct amd_sweep_stats *s)
 		       s->metric);
 	if (!s->has_traces)
 		printf("no profiler traces linked: no phase shares\n");
+	static const int phases[] = {AMD_PHASE_COMPUTE, AMD_PHASE_COMM, AMD_PHASE_MEMORY,
+				     AMD_PHASE_OTHER, AMD_PHASE_IDLE};
+	double total = s->has_traces ? amd_sweep_phase_sum_max(s, phases, 5) : 0;
+	if (total > 1.02) /* as the report's "Time by phase" says it */
+		printf("phases overlap (work on concurrent threads, as in CPU traces): their shares "
+		       "add up to as much as %.0f%% of the trace window, so idle is not what the "
+		       "others leave\n", total * 100);
 	if (!s->has_energy)
 		printf("no energy logged (gpu_energy_J or gpu_power_W)\n");
 	for (size_t i = 0; i < s->nexcluded; i++) {

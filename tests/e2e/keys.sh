@@ -110,4 +110,13 @@ test_expect_success 'stats names the param a configuration pools (GPU batch-size
 	test_not_contains "pools" "$OUT"
 '
 
+test_expect_success 'stats says when phases overlap (CPU traces), with the largest sum as the JSON gives it' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats
+	"$AMDAHL" --store "$TMP/cpu.db" stats --json >"$TMP/cpu-stats.json"
+	want=$(json_get "$TMP/cpu-stats.json" "\"%.0f\" % max(100 * sum(p[\"phase_share\"][k] for k in (\"compute\", \"communication\", \"memory\", \"other\", \"idle\")) for st in d[\"sweeps\"][0][\"strategies\"] for p in st[\"points\"] if p.get(\"phase_share\"))")
+	test_contains "phases overlap (work on concurrent threads, as in CPU traces): their shares add up to as much as $want% of the trace window" "$OUT"
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" stats
+	test_not_contains "phases overlap" "$OUT"
+'
+
 test_done
