@@ -27,7 +27,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libsqlite3-0 libcairo2 libcjson1 libyajl2 libgsl27 libcurl4 libyaml-0-2 fonts-dejavu-core; do
 	check "Depends names $lib (dpkg-shlibdeps)" grep -q "$lib" <<<"$depends"
 done
-dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$tmp/files"
+dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/files"
 for f in /usr/bin/amdahl /usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
 	/usr/lib/$multi/libamdahl.a /usr/lib/$multi/libamdahl.so.0 /usr/lib/$multi/pkgconfig/amdahl.pc \
 	/usr/include/amdahl/amdahl.h /usr/share/man/man1/amdahl-gate.1.gz /usr/share/man/man5/amdahl.yaml.5.gz \
