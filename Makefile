@@ -5,7 +5,8 @@
 #   make bench       speed and memory figures
 #   make fuzz        libFuzzer targets, FUZZ_SECONDS each
 #   make compat      every output byte-identical to REF's (a commit; default 2bb353c, the tree before the redesign)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=]  binary, extension, templates, man pages, libamdahl + amdahl.pc
+#   make deb         a Debian package (debian/, dpkg-buildpackage)
 
 PREFIX  ?= /usr/local
 O       ?= build
@@ -22,7 +23,9 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime
+DEB_TEST  += man-db bsdextrautils python3-yaml
 DEB_FUZZ  := clang libclang-rt-14-dev
+DEB_PACKAGE := debhelper lintian dpkg-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -117,7 +120,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img
+.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -252,11 +255,61 @@ fuzz-build:
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/libamdahl.a
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/libamdahl.a $(LDLIBS)
 
-install: $(O)/amdahl
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/amdahl/templates
+# The C library for other programs (issue 39): libamdahl.so with a soname
+# (the objects are position-independent), the public headers of the
+# library face (include/amdahl.h and what it pulls in) and amdahl.pc.
+SOMAJOR := 0
+SONAME  := libamdahl.so.$(SOMAJOR)
+BASE_CFLAGS += -fPIC
+$(O)/libamdahl.so.$(VERSION): $(LIB_OBJ)
+	@echo "  LINK    $@"
+	@$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS)
+
+# One page per command (amdahl-CMD.1) made from the binary's own help
+# (docs/man/mkman.sh): the command table is the one source.
+$(O)/man/.stamp: $(O)/amdahl docs/man/mkman.sh docs/man/amdahl.yaml.5
+	@mkdir -p $(O)/man
+	@docs/man/mkman.sh $(O)/amdahl $(VERSION) $(O)/man
+	@touch $@
+man: $(O)/man/.stamp
+
+# make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  := $(PREFIX)/include/amdahl
+SHAREDIR := $(PREFIX)/share/amdahl
+deb-parts: $(O)/libamdahl.a $(O)/libamdahl.so.$(VERSION) $(O)/man/.stamp
+install: $(O)/amdahl $(O)/amdahl_metric.so deb-parts
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(SHAREDIR)/templates $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
+		$(DESTDIR)$(LIBDIR)/amdahl
 	install -m 755 $(O)/amdahl $(DESTDIR)$(PREFIX)/bin/amdahl
-	install -m 644 docs/amdahl.1 $(DESTDIR)$(PREFIX)/share/man/man1/amdahl.1
-	install -m 644 templates/* $(DESTDIR)$(PREFIX)/share/amdahl/templates/
+	install -m 644 docs/amdahl.1 $(O)/man/amdahl-*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(O)/man/amdahl.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 templates/* $(DESTDIR)$(SHAREDIR)/templates/
+	install -m 644 $(O)/amdahl_metric.so $(DESTDIR)$(LIBDIR)/amdahl/amdahl_metric.so
+	install -m 644 $(O)/libamdahl.a $(DESTDIR)$(LIBDIR)/libamdahl.a
+	install -m 644 $(O)/libamdahl.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libamdahl.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libamdahl.so
+	install -m 644 $(FACE_SRC) $(DESTDIR)$(INCDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
+		-e 's|@INCDIR@|$${prefix}/include/amdahl|; s|@VERSION@|$(VERSION)|' \
+		-e 's|@REQUIRES_PRIVATE@|$(filter-out libcjson cairo,$(PKGS))|' \
+		amdahl.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/amdahl.pc
+	install -d $(DESTDIR)$(PREFIX)/share/doc/amdahl
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/amdahl/
+
+# A Debian package built by Debian's tools (debian/: dpkg-buildpackage,
+# dpkg-shlibdeps computes Depends), into $(O)/deb/amdahl_VERSION_ARCH.deb.
+deb:
+	@.ci/deps.sh $(DEB_BUILD) $(DEB_PACKAGE)
+	@tests/lib/build_deb.sh $(O)/deb
+
+# The package built, inspected with dpkg-deb, installed into a scratch root
+# (dpkg --root) and run there on the bundled sweep (tests/deb.sh). Not in
+# `make test`: it builds the whole tree again (minutes on 2 cores).
+test-deb: deb
+	@tests/deb.sh $(O)/deb
 
 check-tree:
 	@tests/check-tree.sh

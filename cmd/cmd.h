@@ -35,7 +35,6 @@ struct cmd_ctx {
 	struct amd_store *store; /* NEEDS_STORE_NAMED, once cmd_store_open opened it */
 	struct amd_config config; /* NEEDS_CONFIG: amdahl.yaml, typed (config.h) */
 	const char *config_path;
-	int color;   /* stdout is a terminal and NO_COLOR is unset */
 	int tty_err; /* stderr is a terminal: progress bars allowed */
 };
 
@@ -77,6 +76,7 @@ int cmd_open_named(const char *path, const char *cmd, const char *const *sel, si
 /* Each command's entry point. */
 int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_keys(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_history(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);

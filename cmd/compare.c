@@ -74,6 +74,10 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{"junit", required_argument, NULL, 'U'},
 		{"aggregate", required_argument, NULL, 'G'},
 		{"markdown", required_argument, NULL, 'D'},
+		{"on-insufficient", required_argument, NULL, 'I'},
+		{"step-summary", no_argument, NULL, 'P'},
+		{"json-file", required_argument, NULL, 'j'},
+		{"baseline-last", required_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -89,14 +93,16 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		case 'W':
 			*(c == 'Y' ? &a->by : &a->select) = optarg;
 			break;
-		case 'H': {
+		case 'H':
+		case 'l': {
 			double v;
+			const char *opt = c == 'H' ? "history" : "baseline-last";
 			if (!gate)
-				return cmd_error(a->name, "--history belongs to 'amdahl gate'");
+				return cmd_error(a->name, "--%s belongs to 'amdahl gate'", opt);
 			if (amd_parse_double(optarg, &v) < 0 || !(v >= 1 && v <= 100000) || v != floor(v))
-				return cmd_error(a->name, "--history wants a number of groups, not '%s'",
-						 optarg);
-			a->history = (long)v;
+				return cmd_error(a->name, "--%s wants a number of groups, not '%s'",
+						 opt, optarg);
+			*(c == 'H' ? &a->history : &a->baseline_last) = (long)v;
 			break;
 		}
 		case 'C':
@@ -132,9 +138,10 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 						 optarg);
 			break;
 		case 'T':
-			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv"))
-				return cmd_error(a->name, "--format: '%s' is not table, benchstat or csv",
-						 optarg);
+			if (strcmp(optarg, "table") && strcmp(optarg, "benchstat") && strcmp(optarg, "csv") &&
+			    !(gate && strcmp(optarg, "pr-comment") == 0))
+				return cmd_error(a->name, "--format: '%s' is not table, benchstat%s or csv",
+						 optarg, gate ? ", pr-comment" : "");
 			a->format = optarg;
 			break;
 		case 'U':
@@ -144,14 +151,38 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 						 c == 'U' ? "junit" : "markdown");
 			*(c == 'U' ? &a->junit : &a->markdown) = optarg;
 			break;
+		case 'I':
+		case 'P':
+		case 'j':
+			if (!gate)
+				return cmd_error(a->name, "--%s belongs to 'amdahl gate'",
+						 c == 'I' ? "on-insufficient" : c == 'P' ? "step-summary" : "json-file");
+			if (c == 'j')
+				a->json_file = optarg;
+			else if (c == 'P')
+				a->step_summary = 1;
+			else if (gate_insufficient_mode(optarg) < 0)
+				return cmd_error(a->name, "--on-insufficient: '%s' is not fail, warn or pass",
+						 optarg);
+			else
+				a->on_insufficient = optarg;
+			break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return cmd_error(a->name, "unexpected argument '%s'", argv[optind]);
+	if (gate && a->baseline_last)
+		return a->history ? cmd_error(a->name, "--baseline-last and --history are two ways "
+					      "to judge against past groups; choose one")
+		       : !a->by ? cmd_error(a->name, "--baseline-last N needs --by KEY (the groups)")
+		       : a->base_value
+			 ? cmd_error(a->name, "--baseline-last pools the baseline from the groups; "
+				     "--baseline does not go with it")
+			 : CMD_RUN;
 	if (gate && a->by && !a->history)
-		return cmd_error(a->name, "gate --by needs --history N");
+		return cmd_error(a->name, "gate --by needs --history N or --baseline-last N");
 	if (gate && a->history && a->o.aggregate != AMD_AGG_MEDIAN)
 		return cmd_error(a->name, "--history compares group medians; --aggregate applies "
 				 "to --baseline/--candidate comparisons");

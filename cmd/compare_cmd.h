@@ -31,6 +31,11 @@ struct compare_args {
 	const char *cand_value;        /* gate --history: the candidate group's value */
 	long history;                  /* gate --history N (0: off) */
 	const char *junit, *markdown;  /* gate only */
+	const char *on_insufficient;   /* gate --on-insufficient fail|warn|pass (NULL: amdahl.yaml's) */
+	int step_summary;              /* gate --step-summary: append to $GITHUB_STEP_SUMMARY */
+	const char *json_file;         /* gate --json-file FILE: the --json document, written there */
+	long baseline_last;            /* gate --baseline-last N (0: off): the N groups of --by
+					* before the candidate, pooled, are the baseline */
 };
 
 /* Splits SWEEP[:STRATEGY] (also `report build --baseline`'s) into fresh
@@ -46,6 +51,12 @@ void compare_sides_free(struct amd_compare_opts *o);
  * with: EXIT_OK after --help, EXIT_USAGE with the message printed. */
 int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(void));
 void compare_args_free(struct compare_args *a);
+
+/* What gate does when the verdict is insufficient data (exit 3):
+ * fail (keeps exit 3), warn (a warning, exit 0), pass (exit 0). */
+enum gate_insufficient { GATE_INSUFFICIENT_FAIL, GATE_INSUFFICIENT_WARN, GATE_INSUFFICIENT_PASS };
+/* mode's value, or -1 when it is none of fail, warn, pass (gate.c). */
+int gate_insufficient_mode(const char *mode);
 
 /* compare --by: every group against the first or the named one
  * (compare_by.c). */

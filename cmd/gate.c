@@ -3,7 +3,8 @@
  * input error) come from lib/compare/verdict.h; this file writes it: the
  * table or --json, the JUnit file (one test case per metric ×
  * configuration) and the Markdown summary (also appended to
- * $GITHUB_STEP_SUMMARY when set). */
+ * $GITHUB_STEP_SUMMARY with --step-summary); --on-insufficient turns
+ * insufficient data (exit 3) into a warning or a pass. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +21,9 @@ static void help(void)
 	       "Exit codes: 0 pass, 1 regression (or, with --require-all, a missing\n"
 	       "configuration), 2 usage or input error, 3 insufficient data (some gated\n"
 	       "row cannot reach alpha with its run counts; the table says how many runs\n"
-	       "per side would). The Markdown summary is appended to $GITHUB_STEP_SUMMARY\n"
-	       "when that is set.\n\n" COMPARE_HELP_METHOD
+	       "per side would; --on-insufficient changes that exit). --junit, --markdown\n"
+	       "and --json are written by one call; the Markdown summary is appended to\n"
+	       "$GITHUB_STEP_SUMMARY with --step-summary.\n\n" COMPARE_HELP_METHOD
 	       "\noptions:\n" COMPARE_HELP_OPTIONS
 	       "  --junit FILE   write a JUnit XML report (one test case per metric and\n"
 	       "                 configuration; insufficient data as skipped; each with\n"
@@ -29,6 +31,21 @@ static void help(void)
 	       "                 detectable_change, a fraction, none or unknown, and a\n"
 	       "                 sentence in system-out)\n"
 	       "  --markdown FILE  write the Markdown summary\n"
+	       "  --step-summary append the Markdown summary to $GITHUB_STEP_SUMMARY\n"
+	       "  --json-file FILE  write the --json document to FILE (the table still prints)\n"
+	       "  --baseline-last N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
+	       "                 the runs (--sweep) split into groups by KEY (tag.git_commit,\n"
+	       "                 ...) in order of their first run; the candidate group (default\n"
+	       "                 the last) against the runs of the N groups before it, pooled\n"
+	       "                 into one baseline: a nightly job's three runs a commit give\n"
+	       "                 the test enough baseline runs to decide\n"
+	       "  --format pr-comment  print the Markdown summary (verdict, deciding rows,\n"
+	       "                 detectable change, table) as a pull-request comment body\n"
+	       "  --on-insufficient fail|warn|pass  when no gated row can be decided for\n"
+	       "                 want of runs: exit 3 (fail, the default), a warning and\n"
+	       "                 exit 0 (warn), or exit 0 (pass); gate.on_insufficient in\n"
+	       "                 amdahl.yaml sets the default. Three runs a side can never\n"
+	       "                 reach p < 0.05: such a job chooses warn\n"
 	       "\n"
 	       "usage: amdahl gate --history N --by KEY [--sweep S|SELECTOR] [--candidate VALUE]\n"
 	       "                   [--metric M] [--json]\n"
@@ -285,6 +302,42 @@ static int markdown_append(const char *path, const struct amd_comparison *c,
 	return oom ? cmd_error("gate", "%s: out of memory", path) : 0;
 }
 
+/* The --json document: the comparison, the result and the exit code;
+ * NULL when out of memory. */
+static cJSON *gate_json(const struct compare_args *a, struct cmd_ctx *ctx,
+			const struct amd_comparison *c, const struct amd_gate_verdict *v)
+{
+	cJSON *j = compare_json(c, a, ctx->store_path);
+	if (j && (!cJSON_AddStringToObject(j, "result", amd_gate_result_json(v->result)) ||
+		  !cJSON_AddNumberToObject(j, "exit", v->exit_code))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* --json-file FILE: the --json document, written whole and renamed into place. */
+static int json_file(const struct compare_args *a, struct cmd_ctx *ctx,
+		     const struct amd_comparison *c, const struct amd_gate_verdict *v)
+{
+	cJSON *j = gate_json(a, ctx, c, v);
+	char *raw = j && amd_json_versioned(j) == 0 ? cJSON_Print(j) : NULL;
+	cJSON_Delete(j);
+	char *text = raw ? amd_utf8_valid_dup(raw) : NULL; /* as cmd_print_json */
+	free(raw);
+	struct amd_out o;
+	struct amd_err err = {{0}};
+	if (!text)
+		return cmd_error("gate", "%s: out of memory", a->json_file);
+	if (amd_out_open_path(&o, a->json_file, &err) < 0) {
+		free(text);
+		return cmd_error("gate", "%s", err.msg);
+	}
+	fprintf(o.f, "%s\n", text);
+	free(text);
+	return amd_out_commit(&o, &err) < 0 ? cmd_error("gate", "%s", err.msg) : 0;
+}
+
 static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		   const struct amd_comparison *c, const struct amd_gate_verdict *v)
 {
@@ -293,18 +346,17 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		return EXIT_USAGE;
 	if (a->markdown && markdown_file(a->markdown, c, go, v))
 		return EXIT_USAGE;
-	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && markdown_append(summary, c, go, v))
+	const char *summary = a->step_summary ? getenv("GITHUB_STEP_SUMMARY") : NULL;
+	if (a->step_summary && !(summary && *summary))
+		return cmd_error("gate", "--step-summary: GITHUB_STEP_SUMMARY is not set");
+	if (summary && markdown_append(summary, c, go, v))
 		return EXIT_USAGE;
-	if (a->json) {
-		cJSON *j = compare_json(c, a, ctx->store_path);
-		if (j && (!cJSON_AddStringToObject(j, "result", amd_gate_result_json(v->result)) ||
-			  !cJSON_AddNumberToObject(j, "exit", v->exit_code))) {
-			cJSON_Delete(j);
-			j = NULL;
-		}
-		return compare_print_json(j, "gate");
-	}
+	if (a->json_file && json_file(a, ctx, c, v))
+		return EXIT_USAGE;
+	if (a->json)
+		return compare_print_json(gate_json(a, ctx, c, v), "gate");
+	if (a->format && strcmp(a->format, "pr-comment") == 0)
+		return write_markdown(stdout, c, go, v) < 0 ? cmd_error("gate", "out of memory") : 0;
 	if (compare_print_format(c, a, stdout) < 0)
 		return cmd_error("gate", "out of memory");
 	if (!a->format || strcmp(a->format, "csv") != 0)
@@ -312,14 +364,54 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 	return 0;
 }
 
+int gate_insufficient_mode(const char *mode)
+{
+	static const char *const names[] = {"fail", "warn", "pass"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(mode, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* --on-insufficient, else gate.on_insufficient in amdahl.yaml, else fail;
+ * -1 with the message printed when the file's value is none of them. */
+static int insufficient_mode(const struct compare_args *a, const struct cmd_ctx *ctx)
+{
+	const char *mode = a->on_insufficient ? a->on_insufficient
+			   : ctx->config.gate.on_insufficient ? ctx->config.gate.on_insufficient
+							       : "fail";
+	int m = gate_insufficient_mode(mode);
+	if (m < 0)
+		cmd_error("gate", "%s: gate.on_insufficient: '%s' is not fail, warn or pass",
+			  ctx->config.path, mode);
+	return m;
+}
+
+/* Insufficient data under warn or pass: the exit is 0 (the outputs say
+ * so, and the verdict stays insufficient_data). */
+static void apply_insufficient(struct amd_gate_verdict *v, int mode)
+{
+	if (v->exit_code != EXIT_INSUFFICIENT || mode == GATE_INSUFFICIENT_FAIL)
+		return;
+	v->exit_code = EXIT_OK;
+	if (mode == GATE_INSUFFICIENT_WARN)
+		fprintf(stderr, "amdahl gate: warning: insufficient data to decide; passing "
+				"(--on-insufficient=warn). More runs per side, or --baseline-last N "
+				"with --by, let the gate decide.\n");
+}
+
 /* The pairwise gate: the comparison, its verdict, the outputs. */
 static int run(struct cmd_ctx *ctx, const struct compare_args *a)
 {
 	struct amd_comparison *c = NULL;
+	int mode = insufficient_mode(a, ctx);
+	if (mode < 0)
+		return EXIT_USAGE;
 	int rc = compare_run(ctx, a, &c);
 	if (rc == 0) {
 		struct amd_gate_verdict v;
 		amd_gate_verdict(c, &a->gate, &v);
+		apply_insufficient(&v, mode);
 		rc = outputs(a, ctx, c, &v);
 		if (rc == 0)
 			rc = v.exit_code;
@@ -328,12 +420,72 @@ static int run(struct cmd_ctx *ctx, const struct compare_args *a)
 	return rc;
 }
 
+/* The selection sel (NULL: every run) narrowed to the runs whose key is
+ * one of values[0..n): "SEL,KEY~@(v1|v2|...)", each value's glob
+ * characters escaped; NULL when out of memory. */
+static char *pooled_selector(const char *sel, const char *key, const struct amd_run_group *g,
+			     size_t n)
+{
+	struct amd_buf b = {0};
+	int has = sel && *sel, named = has && !amd_selector_is(sel); /* a sweep's name */
+	int rc = amd_buf_printf(&b, "%s%s%s%s~@(", named ? "sweep=" : "", has ? sel : "",
+				has ? "," : "", key);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rc = i ? amd_buf_printf(&b, "|") : 0;
+		for (const char *p = g[i].value; rc == 0 && *p; p++)
+			rc = amd_buf_printf(&b, "%s%c", strchr("*?[]\\|()@!+", *p) ? "\\" : "", *p);
+	}
+	if (rc == 0 && amd_buf_printf(&b, ")") == 0)
+		return b.data;
+	amd_buf_free(&b);
+	return NULL;
+}
+
+/* gate --baseline-last N --by KEY: the candidate group (--candidate
+ * VALUE, default the last) against the runs of the N groups before it,
+ * pooled into one baseline sample. */
+static int gate_pooled(struct cmd_ctx *ctx, struct compare_args *a)
+{
+	struct amd_err err = {{0}};
+	struct amd_run_group *g;
+	size_t n, skipped, k;
+	if (amd_select_groups(ctx->store, a->select, a->by, &g, &n, &skipped, &err) < 0)
+		return cmd_error("gate", "%s", err.msg);
+	for (k = a->cand_value ? 0 : n - 1; a->cand_value && k < n; k++)
+		if (strcmp(g[k].value, a->cand_value) == 0)
+			break;
+	int rc = 0;
+	if (k == n)
+		rc = cmd_error("gate", "--candidate: no group %s=%s", a->by, a->cand_value);
+	else if (k == 0)
+		rc = cmd_error("gate", "--baseline-last: no group of %s comes before %s=%s", a->by,
+			       a->by, g[k].value);
+	size_t first = k > (size_t)a->baseline_last ? k - (size_t)a->baseline_last : 0;
+	if (rc == 0) {
+		compare_sides_free(&a->o);
+		a->o.base_sweep = pooled_selector(a->select, a->by, &g[first], k - first);
+		a->o.cand_sweep = strdup(g[k].selector);
+		if (!a->o.base_sweep || !a->o.cand_sweep)
+			rc = cmd_error("gate", "out of memory");
+	}
+	if (rc == 0 && !a->json && !(a->format && strcmp(a->format, "pr-comment") == 0)) {
+		size_t runs = 0;
+		for (size_t i = first; i < k; i++)
+			runs += g[i].nruns;
+		printf("baseline: %zu runs of the %zu groups of %s before %s (%s .. %s), pooled\n\n",
+		       runs, k - first, a->by, g[k].value, g[first].value, g[k - 1].value);
+	}
+	amd_run_groups_free(g, n);
+	return rc ? rc : run(ctx, a);
+}
+
 int cmd_gate(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_args a = {.name = "gate", .o.cfg = &ctx->config};
 	int rc = compare_parse(argc, argv, &a, help);
 	if (rc == CMD_RUN && (rc = compare_open(ctx, &a)) == 0)
-		rc = a.history ? gate_history(ctx, &a) : run(ctx, &a);
+		rc = a.history ? gate_history(ctx, &a) : a.baseline_last ? gate_pooled(ctx, &a)
+							  : run(ctx, &a);
 	compare_args_free(&a);
 	return rc;
 }

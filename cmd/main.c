@@ -1,6 +1,7 @@
 /* main.c — amdahl's entry: global options, the command table and what
  * each command needs set up before it runs. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ static const struct cmd commands[] = {
 	{"sql", cmd_sql, NEEDS_NOTHING, "read-only SQL on the store (SQLite or ClickHouse)"},
 	{"link", cmd_link, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "link an ingested trace, py-spy file or GPU log to a run"},
+	{"keys", cmd_keys, NEEDS_STORE_NAMED, "the metrics, params and tags of a sweep's runs"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -58,7 +60,8 @@ static void usage(FILE *out)
 		"  --store PATH   the store (default $AMDAHL_STORE, else ./amdahl.db)\n"
 		"  --config FILE  settings (default ./amdahl.yaml when present)\n"
 		"  --version      print the version\n"
-		"  -h, --help     this help; 'amdahl COMMAND --help' for a command\n");
+		"  -h, --help     this help; 'amdahl COMMAND --help' for a command,\n"
+		"                 'amdahl help COMMAND' for its manual page\n");
 }
 
 /* The message as one visible line: a path or name carrying terminal
@@ -103,12 +106,69 @@ static const struct cmd *find(const char *name)
 	return NULL;
 }
 
+/* A wrong command name: the error names the closest commands. */
+static int not_a_command(const char *name)
+{
+	const char *names[NCOMMANDS];
+	char near[256];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	amd_names_closest(name, names, NCOMMANDS, near, sizeof near);
+	return cmd_error(NULL, "'%s' is not a command%s; see 'amdahl --help'", name, near);
+}
+
+/* `amdahl help CMD`: the command's manual page installed beside the
+ * binary (PREFIX/share/man/man1/amdahl-CMD.1, through man), else its
+ * --help. */
+static int help_command(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	const struct cmd *c = find(argv[1]);
+	if (!c)
+		return not_a_command(argv[1]);
+	char exe[PATH_MAX], page[PATH_MAX + 64];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash) {
+		*slash = '\0';
+		snprintf(page, sizeof page, "%s/../share/man/man1/amdahl-%s.1", exe, c->name);
+		if (access(page, R_OK) == 0) {
+			fflush(stdout);
+			execlp("man", "man", "-l", page, (char *)NULL);
+		}
+	}
+	char *args[] = {argv[1], "--help", NULL};
+	optind = 0;
+	ctx->needs = c->needs;
+	return c->run(2, args, ctx);
+}
+
 static int wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
 			return 1;
 	return 0;
+}
+
+/* A key of amdahl.yaml that amdahl does not read: a warning naming the
+ * closest key known in its place (a typo such as gate.treshold). */
+static void warn_unknown_keys(const char *cmd, const struct amd_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nunknown; i++) {
+		const struct amd_cfg_unknown *u = &cfg->unknown[i];
+		char near[256];
+		amd_names_closest(u->key, u->known, u->nknown, near, sizeof near);
+		struct amd_buf line = {0};
+		if (amd_buf_printf(&line, "%s: unknown key '%s%s%s' (ignored)%s", cfg->path, u->parent,
+				   *u->parent ? "." : "", u->key, near) == 0)
+			fprintf(stderr, "amdahl %s: warning: %s\n", cmd, line.data);
+		amd_buf_free(&line);
+	}
 }
 
 /* Each flag of the command's row, set up (nothing after --help). */
@@ -124,6 +184,7 @@ static int setup(const struct cmd *c, struct cmd_ctx *ctx, int help)
 		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
 		if (amd_config_load(path, ctx->config_path != NULL, &ctx->config, &err) < 0)
 			return cmd_error(c->name, "%s", err.msg);
+		warn_unknown_keys(c->name, &ctx->config);
 	}
 	return 0;
 }
@@ -161,11 +222,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (strcmp(argv[optind], "help") == 0)
+		return help_command(argc - optind, argv + optind, &ctx);
 	const struct cmd *c = find(argv[optind]);
 	if (!c)
-		return cmd_error(NULL, "'%s' is not a command; see 'amdahl --help'", argv[optind]);
-	const char *nc = getenv("NO_COLOR");
-	ctx.color = isatty(STDOUT_FILENO) && !(nc && *nc);
+		return not_a_command(argv[optind]);
 	ctx.tty_err = isatty(STDERR_FILENO);
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;

@@ -164,6 +164,21 @@ static int print_result(const struct report_opts *o, const struct report_result 
 	return cmd_print_json("report build", j);
 }
 
+/* Both summary templates are where amd_template_find looks; else the
+ * error (EXIT_USAGE). */
+static int templates_present(void)
+{
+	static const char *const names[] = {"summary.md", "summary.html"};
+	for (int i = 0; i < 2; i++) {
+		char *path = NULL;
+		struct amd_err err = {{0}};
+		if (amd_template_find(names[i], &path, &err) < 0)
+			return cmd_error("report build", "%s", err.msg);
+		free(path);
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -179,6 +194,12 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 	optind = 1;
 	int rc = parse(argc - 1, argv + 1, &o, &a, &json);
 	if (rc != CMD_RUN) {
+		compare_sides_free(&a.compare);
+		return rc;
+	}
+	/* the templates first: a binary installed without them fails before
+	 * it writes anything */
+	if ((rc = templates_present())) {
 		compare_sides_free(&a.compare);
 		return rc;
 	}

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "stats_pooled.h"
 
 static void help(void)
 {
@@ -184,6 +185,13 @@ static int print_sweep(const struct amd_sweep_stats *s)
 		       s->metric);
 	if (!s->has_traces)
 		printf("no profiler traces linked: no phase shares\n");
+	static const int phases[] = {AMD_PHASE_COMPUTE, AMD_PHASE_COMM, AMD_PHASE_MEMORY,
+				     AMD_PHASE_OTHER, AMD_PHASE_IDLE};
+	double total = s->has_traces ? amd_sweep_phase_sum_max(s, phases, 5) : 0;
+	if (total > 1.02) /* as the report's "Time by phase" says it */
+		printf("phases overlap (work on concurrent threads, as in CPU traces): their shares "
+		       "add up to as much as %.0f%% of the trace window, so idle is not what the "
+		       "others leave\n", total * 100);
 	if (!s->has_energy)
 		printf("no energy logged (gpu_energy_J or gpu_power_W)\n");
 	for (size_t i = 0; i < s->nexcluded; i++) {
@@ -382,6 +390,10 @@ static int show_all(struct cmd_ctx *ctx, struct amd_analysis_opts *o, char **nam
 				printf("group %s=%s\n", by, values[i]);
 			if (print_sweep(s) < 0)
 				rc = cmd_error("stats", "out of memory");
+			/* on the world-size axis, a sweep's point that pools configurations */
+			if (rc == 0 && !by && !o->axis && !amd_selector_is(names[i]) &&
+			    stats_pooled_notes(ctx->store, names[i], stdout) < 0)
+				rc = cmd_error("stats", "%s: out of memory or a store error", names[i]);
 		}
 		amd_sweep_stats_free(s);
 	}

@@ -36,10 +36,12 @@
 #include "orphans.h"
 #include "user_sql.h"
 #include "remote.h"
+#include "sweep_keys.h"
 
 /* analysis */
 #include "analysis.h"
 #include "analysis_json.h"
+#include "sweep_facts.h"
 #include "stats_table.h"
 #include "memory_json.h"
 #include "scaling.h"

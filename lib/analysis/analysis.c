@@ -16,6 +16,7 @@
 #include "runs.h"
 #include "selector.h"
 #include "store_read.h"
+#include "sweep_keys.h"
 
 static int metric_higher_is_better(const char *m)
 {
@@ -278,6 +279,11 @@ static int analyse(struct amd_store *st, const struct amd_analysis_opts *in,
 	size_t nrv = 0;
 	struct amd_sweep_stats *sw = NULL;
 	int rc = pick_runs(st, in ? in->sweep : NULL, &sweep, &axis_sweep, &rv, &nrv, err);
+	/* a --metric or --axis no run has is an error naming the closest */
+	if (rc == 0 && in && in->metric && *in->metric)
+		rc = amd_keys_require(st, axis_sweep, AMD_KEY_METRIC, in->metric, err);
+	if (rc == 0 && o.axis)
+		rc = amd_keys_require(st, axis_sweep, AMD_KEY_PARAM, o.axis, err);
 	if (rc == 0 && !o.axis && axis_sweep)
 		rc = amd_store_sweep_axis(st, axis_sweep, &axis, err);
 	if (!o.axis)

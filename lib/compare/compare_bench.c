@@ -111,10 +111,16 @@ struct amd_table *amd_cmp_table_bench(const struct amd_comparison *c)
 		       amd_aggregate_label(c->aggregate), c->level * 100);
 	if (c->aggregate == AMD_AGG_MLPERF)
 		amd_table_note(t, "old and new: %s", amd_aggregate_rule(c->aggregate));
+	size_t raw = 0; /* rows printed with their raw p: outside the Holm family */
+	for (size_t i = 0; i < c->nrows; i++)
+		raw += c->rows[i].gated && c->rows[i].verdict != AMD_MISSING &&
+		       !amd_num_ok(c->rows[i].p_adj);
 	amd_table_note(t, "a delta is shown when p <= alpha and the change passes the threshold "
 		       "(asv's rule), else ~ (\"likely\": too few runs for the test, but the "
 		       "ratio's interval lies wholly past the threshold); p is Holm-adjusted "
-		       "across the gated rows");
+		       "across the gated rows%s",
+		       raw ? " that can reach alpha; a row too small to reach it (outside the Holm "
+			     "family) shows its raw p" : "");
 	return t;
 }
 

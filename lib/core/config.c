@@ -220,6 +220,7 @@ static int gate_from(struct amd_config *cfg)
 	struct amd_cfg_gate *g = &cfg->gate;
 	num_from(amd_config_get(cfg, "gate.alpha"), &g->alpha);
 	num_from(amd_config_get(cfg, "gate.threshold"), &g->threshold);
+	g->on_insufficient = amd_config_str(cfg, "gate.on_insufficient", NULL);
 	const struct amd_node *first = amd_node_first(amd_config_get(cfg, "gate.metrics"));
 	size_t n = 0;
 	for (const struct amd_node *c = first; c; c = c->next)
@@ -289,6 +290,8 @@ const struct amd_cfg_metric *amd_cfg_gate_metric(const struct amd_config *cfg, c
 	return NULL;
 }
 
+static int unknown_from(struct amd_config *cfg);
+
 int amd_config_load(const char *path, int required, struct amd_config *cfg,
 		    struct amd_err *err)
 {
@@ -311,9 +314,68 @@ int amd_config_load(const char *path, int required, struct amd_config *cfg,
 		return amd_fail(err, "%s: line 1: expected a map of settings", path);
 	}
 	if (!(cfg->path = strdup(path)) || gate_from(cfg) < 0 || mail_from(cfg) < 0 ||
-	    run_from(cfg) < 0) {
+	    run_from(cfg) < 0 || unknown_from(cfg) < 0) {
 		amd_config_free(cfg);
 		return amd_fail(err, "%s: out of memory", path);
+	}
+	return 0;
+}
+
+/* The keys amdahl reads, per place. */
+static const char *const top_keys[] = {"gate", "mail", "run"};
+static const char *const gate_keys[] = {"alpha", "threshold", "metrics", "on_insufficient"};
+static const char *const metric_keys[] = {"direction", "alpha", "threshold"};
+static const char *const mail_keys[] = {"to", "from", "subject", "cacert", "smtp", "timeout",
+					"ssl_reqd"};
+static const char *const run_keys[] = {"strategy_params", "n_params", "nodes_params",
+				       "rank_params", "repeat_params"};
+#define NKEYS(a) (sizeof a / sizeof a[0])
+
+static int known(const char *key, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Each key of map not among keys, as an unknown one under parent. */
+static int unknown_in(struct amd_config *cfg, const struct amd_node *map, const char *parent,
+		      const char *const *keys, size_t n, size_t *cap)
+{
+	for (const struct amd_node *c = map && map->kind == AMD_NODE_MAP ? map->child : NULL; c;
+	     c = c->next) {
+		if (!c->key || known(c->key, keys, n))
+			continue;
+		if (amd_grow(&cfg->unknown, cfg->nunknown, cap, sizeof *cfg->unknown, 4) < 0)
+			return -1;
+		struct amd_cfg_unknown *u = &cfg->unknown[cfg->nunknown];
+		if (!(u->parent = strdup(parent)))
+			return -1;
+		u->key = c->key;
+		u->known = keys;
+		u->nknown = n;
+		cfg->nunknown++;
+	}
+	return 0;
+}
+
+/* Every key the file has that amdahl does not read. */
+static int unknown_from(struct amd_config *cfg)
+{
+	size_t cap = 0;
+	if (unknown_in(cfg, cfg->root, "", top_keys, NKEYS(top_keys), &cap) < 0 ||
+	    unknown_in(cfg, amd_config_get(cfg, "gate"), "gate", gate_keys, NKEYS(gate_keys), &cap) < 0 ||
+	    unknown_in(cfg, amd_config_get(cfg, "mail"), "mail", mail_keys, NKEYS(mail_keys), &cap) < 0 ||
+	    unknown_in(cfg, amd_config_get(cfg, "run"), "run", run_keys, NKEYS(run_keys), &cap) < 0)
+		return -1;
+	for (size_t i = 0; i < cfg->gate.nmetrics; i++) {
+		char parent[300];
+		snprintf(parent, sizeof parent, "gate.metrics.%s", cfg->gate.metrics[i].name);
+		const struct amd_node *m = amd_node_get(amd_config_get(cfg, "gate.metrics"),
+							  cfg->gate.metrics[i].name);
+		if (unknown_in(cfg, m, parent, metric_keys, NKEYS(metric_keys), &cap) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -328,6 +390,9 @@ void amd_config_free(struct amd_config *cfg)
 	node_free(cfg->root);
 	free(cfg->path);
 	free(cfg->gate.metrics);
+	for (size_t i = 0; i < cfg->nunknown; i++)
+		free((char *)cfg->unknown[i].parent);
+	free(cfg->unknown);
 	free(cfg->mail.to);
 	list_free(&cfg->run.strategy_params);
 	list_free(&cfg->run.n_params);

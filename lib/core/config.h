@@ -5,7 +5,8 @@
  * name a run's columns. A setting is kept as written (a number that is
  * not one stays "set, not ok" with its text): the module that uses it
  * judges it and names the key in its error, so a command fails only on
- * the settings it reads. Unknown keys are ignored. The file goes through
+ * the settings it reads. Unknown keys are listed (cfg->unknown) for the
+ * front end to warn about, with the keys known in their place. The file goes through
  * libyaml into a small tree (struct amd_node), which MLflow's meta.yaml
  * reader uses too; the tree's dotted-path lookups below serve config.c
  * and the tests, the modules read the typed fields. */
@@ -60,12 +61,23 @@ struct amd_cfg_list {
 	size_t n;
 };
 
+/* A key the file has and amdahl does not read (a typo like
+ * gate.treshold): the caller warns, naming the closest of the keys
+ * known in its place. */
+struct amd_cfg_unknown {
+	const char *parent;            /* "gate", "gate.metrics.NAME", "" at the top */
+	const char *key;               /* the key as written */
+	const char *const *known;      /* the keys known in that place */
+	size_t nknown;
+};
+
 struct amd_config {
 	char *path; /* NULL: no file was read; every setting is absent */
 	struct amd_cfg_gate {
 		struct amd_cfg_num alpha, threshold; /* gate.alpha, gate.threshold */
 		struct amd_cfg_metric *metrics;      /* gate.metrics, in the file's order */
 		size_t nmetrics;
+		const char *on_insufficient; /* gate.on_insufficient: fail, warn or pass (cmd judges) */
 	} gate;
 	struct amd_cfg_mail {
 		char *to; /* mail.to: a scalar as written, a sequence's items joined by "," */
@@ -78,6 +90,8 @@ struct amd_config {
 			repeat_params;
 	} run;
 	struct amd_node *root; /* the tree the fields point into */
+	struct amd_cfg_unknown *unknown; /* keys amdahl does not read, in the file's order */
+	size_t nunknown;
 };
 
 /* The first gate.metrics entry called name, or NULL (cfg may be NULL). */

@@ -255,10 +255,17 @@ test_expect_success 'the Markdown bolds the regression' '
 '
 test_expect_success 'GITHUB_STEP_SUMMARY is appended to, not replaced' '
 	echo "earlier step" >"$TMP/summary.md" &&
-	GITHUB_STEP_SUMMARY="$TMP/summary.md" "$AMDAHL" --store "$TMP/halves.db" gate --baseline half-a --candidate half-b >/dev/null
-	GITHUB_STEP_SUMMARY="$TMP/summary.md" "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp >/dev/null
+	GITHUB_STEP_SUMMARY="$TMP/summary.md" "$AMDAHL" --store "$TMP/halves.db" gate --baseline half-a --candidate half-b --step-summary >/dev/null
+	GITHUB_STEP_SUMMARY="$TMP/summary.md" "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --step-summary >/dev/null
 	test_eq "earlier step|### amdahl gate: PASS|### amdahl gate: INSUFFICIENT DATA" \
 		"$(grep -E "^(earlier|###)" "$TMP/summary.md" | paste -sd"|")"
+'
+test_expect_success 'GITHUB_STEP_SUMMARY is left alone without --step-summary (gate --json > file)' '
+	echo "earlier step" >"$TMP/summary2.md" &&
+	GITHUB_STEP_SUMMARY="$TMP/summary2.md" "$AMDAHL" --store "$TMP/halves.db" gate --baseline half-a --candidate half-b --json >"$TMP/g.json"
+	test_eq "earlier step" "$(cat "$TMP/summary2.md")"
+	test_status 2 env -u GITHUB_STEP_SUMMARY "$AMDAHL" --store "$TMP/halves.db" gate --baseline half-a --candidate half-b --step-summary
+	test_contains "GITHUB_STEP_SUMMARY is not set" "$ERR"
 '
 
 # ---- a configuration on one side only: listed as missing; fails only with --require-all ----

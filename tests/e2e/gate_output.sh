@@ -101,7 +101,7 @@ test_expect_success 'Markdown leads with the verdict, the deciding rows, then th
 
 test_expect_success '--format rejects what it does not know' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" $GATE_FSDP --format xml
-	test_contains "not table, benchstat or csv" "$ERR"
+	test_contains "not table, benchstat, pr-comment or csv" "$ERR"
 '
 
 test_done

@@ -265,13 +265,17 @@ test_expect_success 'a relative path names the ingested file' '
 	(cd "$SPY" && "$AMDAHL" --store "$S" pyspy top train.chrometrace.json --json) >"$TMP/rel.json"
 	test_contains "\"samples\":	1202" "$(cat "$TMP/rel.json")"
 '
-test_expect_success 'a name shared by repeats is refused (exit 2), saying why' '
-	test_status 2 "$AMDAHL" --store "$S" pyspy top ddp-1x1-scaling-1gpu
-	test_contains "2 runs have this name" "$ERR"
+test_expect_success 'a name shared by repeats: the launch with py-spy samples, as trace show and regions pick (issue 39)' '
+	"$AMDAHL" --store "$S" pyspy top "$RUN" >"$TMP/by-id.txt" &&
+	test_status 0 "$AMDAHL" --store "$S" pyspy top ddp-1x1-scaling-1gpu
+	test_eq "$(sed 1d "$TMP/by-id.txt")" "$(printf "%s\n" "$OUT" | sed 1d)"
+	test_contains "samples" "$OUT"
 '
-test_expect_success 'an unknown RUN: exit 2, named in the error' '
+test_expect_success 'an unknown RUN: exit 2, named in the error with the closest run names' '
 	test_status 2 "$AMDAHL" --store "$S" pyspy top no-such-run
 	test_contains "no-such-run: no run" "$ERR"
+	test_status 2 "$AMDAHL" --store "$S" pyspy top ddp-1x1-scaling-1gpx
+	test_contains "closest: '\''ddp-1x1-scaling-1gpu'\''" "$ERR"
 '
 test_expect_success '--library with --total is a usage error (exit 2)' '
 	test_status 2 "$AMDAHL" --store "$S" pyspy top "$RUN" --library x --total

@@ -239,9 +239,10 @@ test_expect_success '--help exits 0 and lists --axis' '
 	test_status 0 "$AMDAHL" stats --help
 	test_contains "--axis P" "$OUT"
 '
-test_expect_success 'a metric nobody logged: exit 0, runs left out with the metric named' '
-	test_status 0 "$AMDAHL" --store "$DB2" stats --metric no_such_metric
-	test_contains "no no_such_metric logged" "$OUT"
+test_expect_success 'a metric nobody logged: exit 2 naming it, nothing printed (issue 39; was exit 0, every run left out)' '
+	test_status 2 "$AMDAHL" --store "$DB2" stats --metric no_such_metric
+	test_contains "metric '\''no_such_metric'\'' is in no run of" "$ERR"
+	test_eq "" "$OUT"
 '
 
 test_done

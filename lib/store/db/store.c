@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -189,6 +190,10 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return amd_fail(err, "%s: is a directory; --store names the store's file "
+				"(e.g. %s/amdahl.db)", path, path);
 	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
 		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"
 				" (or name one with --store)", path);

@@ -2,6 +2,7 @@
  * user names, the runs with samples, and the rows of a selection (stack
  * nodes, samples, frames) that lib/analysis/pyspy.c adds up. */
 #include "pyspy_samples.h"
+#include "selector_hint.h"
 #include "sqlite_int.h"
 
 #include <limits.h>
@@ -30,6 +31,20 @@ static int64_t one_id(struct amd_store *st, const char *sql, const char *text, i
 	return id;
 }
 
+/* A name that is no run's: the error names the closest run names. */
+static int no_run(struct amd_store *st, const char *what, struct amd_err *err)
+{
+	char **names = NULL, near[512] = "";
+	size_t n = 0;
+	struct amd_err ignored = {{0}};
+	if (sel_store_strings(st, "SELECT DISTINCT name FROM run WHERE name IS NOT NULL ORDER BY name",
+			      &names, &n, &ignored) == 0)
+		sel_closest(what, (const char *const *)names, n, near, sizeof near);
+	sel_strings_free(names, n);
+	return amd_fail(err, "%s: no run (name or id) or py-spy file of that path in the store%s",
+			what, near);
+}
+
 int amd_pyspy_resolve(struct amd_store *st, const char *what, struct amd_pyspy_sel *sel,
 		      struct amd_err *err)
 {
@@ -48,16 +63,14 @@ int amd_pyspy_resolve(struct amd_store *st, const char *what, struct amd_pyspy_s
 		}
 	}
 	int64_t id = one_id(st, "SELECT id FROM run WHERE ext_id=?1", what, &count);
-	if (id <= 0) {
-		id = one_id(st, "SELECT id FROM run WHERE name=?1 ORDER BY start_ms DESC", what,
-			    &count);
-		if (count > 1)
-			return amd_fail(err, "%s: %d runs have this name; name one by its id"
-					" ('amdahl runs' lists them)", what, count);
-	}
+	/* a name: the rule of trace show and regions, the newest launch of
+	 * that name with the data (py-spy samples), else the newest */
 	if (id <= 0)
-		return amd_fail(err, "%s: no run (name or id) or py-spy file of that path in the"
-				" store", what);
+		id = one_id(st, "SELECT id FROM run WHERE name=?1 ORDER BY"
+			    " id IN (SELECT run_id FROM stack_sample) DESC, start_ms DESC, id DESC",
+			    what, &count);
+	if (id <= 0)
+		return no_run(st, what, err);
 	sel->run_id = id;
 	snprintf(sel->label, sizeof sel->label, "%s", what);
 	return 0;

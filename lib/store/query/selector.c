@@ -259,7 +259,7 @@ int amd_sel_term_holds(const struct amd_sel_term *t, const char *value)
 	double v;
 	int num = amd_parse_double(value, &v) == 0 && amd_num_ok(v);
 	switch (t->op) {
-	case AMD_SEL_GLOB: return fnmatch(t->value, value, 0) == 0;
+	case AMD_SEL_GLOB: return fnmatch(t->value, value, FNM_EXTMATCH) == 0; /* @(a|b) too */
 	case AMD_SEL_EQ:
 	case AMD_SEL_NE: {
 		int eq = t->numeric && num && t->key != AMD_SEL_SINCE && t->key != AMD_SEL_UNTIL

@@ -1,0 +1,56 @@
+#!/bin/bash
+# deb.sh — `make test-deb`: the package `make deb` built into OUT, checked
+# with dpkg's own tools: its control (Depends computed by dpkg-shlibdeps
+# from the libraries the binary links), its files (binary, extension,
+# templates, a page per command, the library with its soname, headers,
+# amdahl.pc); then unpacked into a scratch root (dpkg-deb -x) and used
+# from another directory: ingest and report build on the bundled sweep,
+# and a C program built with the package's amdahl.pc reads the store.
+# Not part of `make test` (it builds the tree again: minutes on 2 cores).
+# Usage: tests/deb.sh OUT
+set -u
+out=$(cd "$1" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-deb.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { # DESC CMD...
+	local d=$1; shift
+	if "$@" >"$tmp/last" 2>&1; then echo "ok - $d"; pass=$((pass + 1))
+	else echo "not ok - $d"; sed 's/^/#   /' "$tmp/last" | head -10; fail=$((fail + 1)); fi
+}
+deb=$(ls "$out"/amdahl_*.deb 2>/dev/null | head -1)
+check "make deb built a .deb" test -f "$deb"
+[ -f "$deb" ] || { echo "0 passed, 1 failed"; exit 1; }
+multi=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libsqlite3-0 libcairo2 libcjson1 libyajl2 libgsl27 libcurl4 libyaml-0-2 fonts-dejavu-core; do
+	check "Depends names $lib (dpkg-shlibdeps)" grep -q "$lib" <<<"$depends"
+done
+dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/files"
+for f in /usr/bin/amdahl /usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
+	/usr/lib/$multi/libamdahl.a /usr/lib/$multi/libamdahl.so.0 /usr/lib/$multi/pkgconfig/amdahl.pc \
+	/usr/include/amdahl/amdahl.h /usr/share/man/man1/amdahl-gate.1.gz /usr/share/man/man5/amdahl.yaml.5.gz \
+	/usr/share/doc/amdahl/copyright; do
+	check "the package holds $f" grep -qxF "$f" "$tmp/files"
+done
+r=$tmp/root
+dpkg-deb -x "$deb" "$r"
+check "the library's soname is libamdahl.so.0" sh -c \
+	"readelf -d '$r/usr/lib/$multi/libamdahl.so.0' | grep -q 'SONAME.*\[libamdahl.so.0\]'"
+mkdir -p "$tmp/work" && cd "$tmp/work" || exit 1
+env -u AMDAHL_TEMPLATES "$r/usr/bin/amdahl" --store s.db ingest -q "$root/testdata/cpu-strong-scaling/mlruns" >/dev/null
+check "the packaged binary builds the report from another directory" \
+	env -u AMDAHL_TEMPLATES "$r/usr/bin/amdahl" --store s.db report build -o rep
+check "report.pdf written" test -s rep/report.pdf
+mkdir -p "$tmp/pc" && sed "s|^prefix=/usr\$|prefix=$r/usr|" "$r/usr/lib/$multi/pkgconfig/amdahl.pc" >"$tmp/pc/amdahl.pc"
+check "a C program builds with the package's amdahl.pc (its prefix moved to the scratch root)" \
+	env PKG_CONFIG_PATH="$tmp/pc" sh -c 'cc -std=c11 -Wall -Werror -o rs "$0" $(pkg-config --cflags --libs amdahl)' \
+	"$root/tests/fixtures/install/read_store.c"
+check "... and reads the store" sh -c "LD_LIBRARY_PATH='$r/usr/lib/$multi' ./rs s.db | grep -qx 'cpu-strong-scaling [0-9]*'"
+if [ -f "$out/lintian.txt" ]; then
+	echo "# lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings ($out/lintian.txt)"
+	check "lintian reports no error" sh -c "! grep -q '^E:' '$out/lintian.txt'"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
