@@ -38,6 +38,8 @@ static const struct cmd commands[] = {
 	{"sql", cmd_sql, NEEDS_NOTHING, "read-only SQL on the store (SQLite or ClickHouse)"},
 	{"link", cmd_link, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "link an ingested trace, py-spy file or GPU log to a run"},
+	{"explain", cmd_explain, NEEDS_STORE_NAMED,
+	 "where the efficiency went: communication, waiting, imbalance, growth, idle"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
