@@ -225,13 +225,16 @@ int expl_run_measure(const struct amd_coll_trace *t, size_t k, struct expl_run *
 		rc = match(t, k, acc, r);
 	for (size_t i = 0; rc == 0 && i < k; i++) {
 		split_rank(&t[i], &acc[i], r, &compute[i]);
-		sorted[i] = compute[i];
 		r->compute += compute[i];
 	}
+	for (size_t i = 0; rc == 0 && i < k; i++) {
+		size_t m = 0; /* the others' median: one late rank of two counts whole */
+		for (size_t j = 0; j < k; j++)
+			if (j != i)
+				sorted[m++] = compute[j];
+		r->imbalance += m ? fmax(0, compute[i] - median(sorted, m)) : 0;
+	}
 	if (rc == 0) {
-		double med = median(sorted, k);
-		for (size_t i = 0; i < k; i++)
-			r->imbalance += fmax(0, compute[i] - med);
 		r->compute -= r->imbalance;
 		r->step_s = r->R / (double)k;
 	}

@@ -1,0 +1,115 @@
+#!/bin/bash
+# explain.sh — `amdahl explain` (issue 34): the efficiency budget against
+# the seeded ground truth of tests/explain/gen_sweep.py (each share within
+# 20% of its true size, the straggler named in every straggler sweep and
+# no straggler named in balanced ones — a few seeds here, the many-seed
+# rates in `make eval-explain`), the binomial test's p values against
+# scipy, the bundled CPU sweep (shares add up to 1 - E, transfer + wait
+# equal the collective time summed by sqlite3 from trace_collective),
+# determinism, the text and bad usage.
+test_description='amdahl explain: efficiency budget, matched collectives, stragglers'
+. "$(dirname "$0")/../test-lib.sh"
+GEN="$AMDAHL_ROOT/tests/explain/gen_sweep.py"
+CHECK="$AMDAHL_ROOT/tests/explain/check_truth.py"
+CPU="$DATA/cpu-strong-scaling/mlruns"
+
+# explain_seed KIND SEED — generates, ingests and explains one sweep; $TMP/KIND-SEED.json
+explain_seed() {
+	local d="$TMP/$1-$2" strag=last
+	[ "$1" = balanced ] && strag=none
+	"$PY" "$GEN" "$d" --seed "$2" --straggler "$strag" &&
+	"$AMDAHL" --store "$d.db" ingest -q "$d/mlruns" &&
+	"$AMDAHL" --store "$d.db" explain --json >"$d.json"
+}
+
+test_expect_success PYTHON 'straggler sweeps (4 seeds): every share within 20% of the truth, the last rank named at every n' '
+	for s in 11 12 13 14; do
+		explain_seed straggler $s &&
+		test_status 0 "$PY" "$CHECK" "$TMP/straggler-$s/truth.json" "$TMP/straggler-$s.json" --expect-straggler &&
+		test_eq "named=1:- 2:1 4:3 8:7 ok" "$OUT" || return 1
+	done
+'
+test_expect_success PYTHON 'balanced sweeps (4 seeds): every share within 20% of the truth, no straggler named' '
+	for s in 21 22 23 24; do
+		explain_seed balanced $s &&
+		test_status 0 "$PY" "$CHECK" "$TMP/balanced-$s/truth.json" "$TMP/balanced-$s.json" &&
+		test_eq "named=1:- 2:- 4:- 8:- ok" "$OUT" || return 1
+	done
+'
+test_expect_success SCIPY 'p and p_holm of every rank: scipy binom.sf and Holm, to 1e-9' '
+	"$PY" - "$TMP/straggler-11.json" "$TMP/balanced-21.json" >"$TMP/p.out" <<-\PYEOF &&
+	import json, sys
+	from scipy.stats import binom
+	bad = 0
+	for path in sys.argv[1:]:
+	    for s in json.load(open(path))["strategies"]:
+	        for p in s["points"]:
+	            rk = p["ranks"]
+	            raw = [binom.sf(r["last"] - 1, r["instances"], 1 / p["n"]) if r["last"] else 1.0 for r in rk]
+	            order = sorted(range(len(rk)), key=lambda i: raw[i])
+	            run, holm = 0, [0] * len(rk)
+	            for k, i in enumerate(order):
+	                run = max(run, min(1, raw[i] * (len(rk) - k)))
+	                holm[i] = run
+	            for r, a, h in zip(rk, raw, holm):
+	                if abs(r["p"] - a) > 1e-9 * max(a, 1e-300) + 1e-300 or abs(r["p_holm"] - h) > 1e-9 * max(h, 1e-300) + 1e-300:
+	                    bad += 1
+	print("bad", bad)
+	PYEOF
+	test_eq "bad 0" "$(cat "$TMP/p.out")"
+'
+test_expect_success 'the bundled CPU sweep: ingest and explain (exit 0), both strategies at n = 1, 2, 4, 8' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" ingest -q "$CPU" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" explain --json &&
+	cp "$TMP/out" "$TMP/cpu.json" &&
+	test_eq "ddp:1,2,4,8 fsdp:1,2,4,8" "$(json_get "$TMP/cpu.json" "\" \".join(s[\"strategy\"] + \":\" + \",\".join(str(p[\"n\"]) for p in s[\"points\"]) for s in d[\"strategies\"])")"
+'
+test_expect_success PYTHON 'the bundled CPU sweep: the shares add up to 1 - E exactly (1e-12) at every point' '
+	test_eq 0 "$(json_get "$TMP/cpu.json" "sum(1 for s in d[\"strategies\"] for p in s[\"points\"] if abs(sum(c[\"share\"] for c in p[\"components\"]) - (1 - p[\"efficiency\"][\"traces\"])) > 1e-12)")"
+'
+test_expect_success PYTHON,SQLITE3 'the bundled CPU sweep: transfer + wait = the collective time of trace_collective inside the steps (sqlite3), per point' '
+	for s in ddp fsdp; do
+		for n in 2 4 8; do
+			want=$(q "$TMP/cpu.db" "SELECT sum(c.dur_ns * 1e-9 / (SELECT count(*) FROM trace_step x WHERE x.trace_id = t.id)) FROM trace_collective c JOIN trace t ON t.id = c.trace_id JOIN run r ON r.id = t.run_id WHERE r.strategy = \"$s\" AND r.n = $n AND c.start_ns >= (SELECT min(start_ns) FROM trace_step x WHERE x.trace_id = t.id) AND c.start_ns < (SELECT max(start_ns + dur_ns) FROM trace_step x WHERE x.trace_id = t.id)") &&
+			got=$(json_get "$TMP/cpu.json" "[p for s in d[\"strategies\"] if s[\"strategy\"] == \"$s\" for p in s[\"points\"] if p[\"n\"] == $n][0][\"collectives\"]") &&
+			test_near "$want" "$(printf "%s" "$got" | "$PY" -c "import ast,sys; c = ast.literal_eval(sys.stdin.read()); print(repr(c[\"transfer_s\"] + c[\"wait_s\"]))")" 1e-9 &&
+			test_near "$want" "$(printf "%s" "$got" | "$PY" -c "import ast,sys; print(repr(ast.literal_eval(sys.stdin.read())[\"measured_s\"]))")" 1e-9 || return 1
+		done
+	done
+'
+test_expect_success PYTHON 'the epoch-time efficiency beside the traces one is stats'\'' efficiency' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats --json &&
+	printf "%s" "$OUT" >"$TMP/stats.json" &&
+	test_near "$(json_get "$TMP/stats.json" "point(\"ddp\", 8)[\"efficiency\"]")" \
+		"$(json_get "$TMP/cpu.json" "[p for p in d[\"strategies\"][0][\"points\"] if p[\"n\"] == 8][0][\"efficiency\"][\"epoch\"]")" 1e-12
+'
+test_expect_success 'the same store gives the same JSON, byte for byte' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" explain --json &&
+	test_eq "$(sha256sum <"$TMP/cpu.json")" "$(sha256sum <"$TMP/out")"
+'
+test_expect_success 'text: a table per strategy and the sentences, naming the straggler and its collective' '
+	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" explain &&
+	test_contains "strategy ddp" "$OUT" &&
+	test_contains "E traces  E epoch  communication" "$OUT" &&
+	test_contains "compute_growth" "$OUT" &&
+	test_contains "At n = 8, " "$OUT" &&
+	test_contains "to waiting at collectives, for rank 7, which arrives last at 100% of 32 collectives" "$OUT" &&
+	test_contains "(most in allreduce)" "$OUT"
+'
+test_expect_success 'a selector and --strategy pick the runs: n<=4 explains n = 1, 2, 4' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" explain "sweep=cpu-strong-scaling,n<=4" --strategy fsdp &&
+	test_contains "strategy fsdp" "$OUT" &&
+	test_not_contains "strategy ddp" "$OUT" &&
+	test_contains "At n = 4," "$OUT" &&
+	test_not_contains "At n = 8," "$OUT"
+'
+test_expect_success 'bad usage: exit 2 with one line' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain --level 2 &&
+	test_contains "amdahl explain: --level" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain --strategy nosuch &&
+	test_contains "no run of strategy nosuch" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain nosuch-sweep a &&
+	test_contains "unexpected argument: a" "$ERR"
+'
+test_done
