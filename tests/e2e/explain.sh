@@ -77,6 +77,16 @@ test_expect_success PYTHON,SQLITE3 'the bundled CPU sweep: transfer + wait = the
 		done
 	done
 '
+test_expect_success SHARED,PYTHON,SQLITE3 'the public 8-rank NCCL traces (param-dlrm): 8 all-reduces matched on every rank, transfer + wait = the kernels'\'' time (sqlite3), clocks consistent' '
+	"$PY" "$AMDAHL_ROOT/tests/explain/wrap_traces.py" "$PUBLIC/traces/param-dlrm-8ranks" "$TMP/dlrm" --strategy dlrm &&
+	test_status 0 "$AMDAHL" --store "$TMP/dlrm.db" ingest -q "$TMP/dlrm/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/dlrm.db" explain --json &&
+	printf "%s" "$OUT" >"$TMP/dlrm.json" &&
+	test_eq "8 8 True" "$(json_get "$TMP/dlrm.json" "\"%d %d %s\" % (d[\"strategies\"][0][\"points\"][0][\"n\"], d[\"strategies\"][0][\"points\"][0][\"collectives\"][\"instances\"], d[\"strategies\"][0][\"points\"][0][\"clock\"][\"consistent\"])")" &&
+	want=$(q "$TMP/dlrm.db" "SELECT sum(c.dur_ns * 1e-9 / (SELECT count(*) FROM trace_step x WHERE x.trace_id = t.id)) FROM trace_collective c JOIN trace t ON t.id = c.trace_id WHERE c.start_ns >= (SELECT min(start_ns) FROM trace_step x WHERE x.trace_id = t.id) AND c.start_ns < (SELECT max(start_ns + dur_ns) FROM trace_step x WHERE x.trace_id = t.id)") &&
+	test_near "$want" "$(json_get "$TMP/dlrm.json" "(lambda c: c[\"transfer_s\"] + c[\"wait_s\"])(d[\"strategies\"][0][\"points\"][0][\"collectives\"])")" 1e-9 &&
+	test_eq "1.0" "$(json_get "$TMP/dlrm.json" "sum(r[\"last_share\"] for r in d[\"strategies\"][0][\"points\"][0][\"ranks\"])")"
+'
 test_expect_success PYTHON 'the epoch-time efficiency beside the traces one is stats'\'' efficiency' '
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats --json &&
 	printf "%s" "$OUT" >"$TMP/stats.json" &&
