@@ -17,7 +17,12 @@ imbalance = each rank's compute above the others' median (K*d on the
 straggler, plus what noise adds), compute growth = the rest of the
 compute above the base's, idle = sum of I_r above the base's.
 
-usage: gen_sweep.py OUT --seed S [--ns 1,2,4,8] [--repeats R]
+With --gpu the same timeline is written as a CUDA trace: the compute as
+GEMM kernels on stream 7, each all-reduce as an NCCL kernel on stream 20
+(which, as NCCL's does, starts on launch and waits inside for the last
+rank); the idle gap is time with no kernel.
+
+usage: gen_sweep.py OUT --seed S [--ns 1,2,4,8] [--repeats R] [--gpu]
                         [--straggler RANK|last|none] [--delay-ms D] [--steps N]
 """
 import argparse
@@ -50,7 +55,22 @@ def op(name, cat, tid, ts, dur, args=None):
             "ts": ts / 1000, "dur": dur / 1000, "args": args or {}}
 
 
-def run_traces(rng, n, steps, straggler, delay_ms):
+def compute_ev(gpu, ts, dur):
+    if gpu:  # a GEMM kernel on the compute stream
+        return op("sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32", "kernel", 7, ts, dur,
+                  {"device": 0, "stream": 7, "correlation": 1})
+    return op("aten::mm", "cpu_op", 101, ts, dur)
+
+
+def coll_ev(gpu, n, ts, dur):
+    if gpu:  # NCCL's kernel on its own stream: it waits inside for the last rank
+        return op("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+                  "kernel", 20, ts, dur, {"device": 0, "stream": 20, "correlation": 2})
+    return op("gloo:all_reduce", "user_annotation", 101, ts, dur,
+              {"Collective name": "allreduce", "Process Group Name": "0", "Group size": n})
+
+
+def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
     """One run: per rank its events (µs from a common 0) and the truth."""
     ev = [[] for _ in range(n)]
     truth = dict(transfer=0.0, wait=0.0, injected=0.0, idle=0.0, R=0.0)
@@ -71,16 +91,14 @@ def run_traces(rng, n, steps, straggler, delay_ms):
                     c += round(delay_ms * 1e6)
                     truth["injected"] += round(delay_ms * 1e6)
                 work[r] += c
-                ev[r].append(op("aten::mm", "cpu_op", 101, cur[r], c))
+                ev[r].append(compute_ev(gpu, cur[r], c))
                 arrive.append(cur[r] + c)
             last = max(arrive)
             end = last + round(transfer_ms(n) * 1e6)
             for r in range(n):
                 truth["wait"] += last - arrive[r]
                 truth["transfer"] += end - last
-                ev[r].append(op("gloo:all_reduce", "user_annotation", 101, arrive[r], end - arrive[r],
-                                {"Collective name": "allreduce", "Process Group Name": "0",
-                                 "Group size": n}))
+                ev[r].append(coll_ev(gpu, n, arrive[r], end - arrive[r]))
                 cur[r] = end
         t = max(cur) + 10000
         for r in range(n):
@@ -97,9 +115,9 @@ def run_traces(rng, n, steps, straggler, delay_ms):
     return ev, per_step
 
 
-def write_trace(path, rank, n, events, base_ns):
+def write_trace(path, rank, n, events, base_ns, gpu=False):
     doc = {"schemaVersion": 1,
-           "distributedInfo": {"backend": "gloo", "rank": rank, "world_size": n},
+           "distributedInfo": {"backend": "nccl" if gpu else "gloo", "rank": rank, "world_size": n},
            "baseTimeNanoseconds": base_ns, "displayTimeUnit": "ms",
            "traceEvents": sorted(events, key=lambda e: e["ts"])}
     with gzip.open(path, "wt") as f:
@@ -139,6 +157,8 @@ def main():
     ap.add_argument("--straggler", default="last")
     ap.add_argument("--delay-ms", type=float, default=2.5)
     ap.add_argument("--name", default="explain-truth")
+    ap.add_argument("--gpu", action="store_true",
+                    help="CUDA/NCCL-like traces: GEMM kernels and NCCL all-reduce kernels on streams")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     root = os.path.join(a.out, "mlruns")
@@ -154,13 +174,13 @@ def main():
         for rep in range(a.repeats):
             straggler = -1 if a.straggler == "none" or n == 1 else \
                 n - 1 if a.straggler == "last" else int(a.straggler) % n
-            ev, t = run_traces(rng, n, a.steps, straggler, a.delay_ms)
+            ev, t = run_traces(rng, n, a.steps, straggler, a.delay_ms, a.gpu)
             rid = "%08x%024x" % (a.seed & 0xffffffff, n * 1000 + rep)
             tdir = write_run(root, exp, rid, n, rep, "ddp", t["R"] / n, start_ms)
             base_ns = start_ms * 1000000 + rng.randrange(0, 10**6) * 1000 - 1000000
             for r in range(n):
                 write_trace(os.path.join(tdir, "rank%d.%d.pt.trace.json.gz" % (r, rep)), r, n,
-                            ev[r], base_ns)
+                            ev[r], base_ns, a.gpu)
             truth["runs"].append(dict(n=n, repeat=rep, straggler=straggler, **t))
             start_ms += 60000
     with open(os.path.join(a.out, "truth.json"), "w") as f:
