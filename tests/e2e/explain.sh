@@ -49,6 +49,19 @@ test_expect_success PYTHON 'CUDA/NCCL-like sweeps (NCCL kernels on their stream;
 		test_eq "named=1:- 2:- 4:- 8:- ok" "$OUT" || return 1
 	done
 '
+test_expect_success PYTHON 'a rank whose clock runs 5 ms ahead: the clocks are flagged, the bound is 5 ms less the transfer, the text warns' '
+	"$PY" "$GEN" "$TMP/skew" --seed 7 --straggler none --skew-ms 5 &&
+	test_status 0 "$AMDAHL" --store "$TMP/skew.db" ingest -q "$TMP/skew/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/skew.db" explain --json &&
+	printf "%s" "$OUT" >"$TMP/skew.json" &&
+	test_eq "1:True 2:False 4:False 8:False" "$(json_get "$TMP/skew.json" "\" \".join(\"%d:%s\" % (p[\"n\"], p[\"clock\"][\"consistent\"]) for p in d[\"strategies\"][0][\"points\"])")" &&
+	test_near 0.00195 "$(json_get "$TMP/skew.json" "d[\"strategies\"][0][\"points\"][3][\"clock\"][\"skew_bound_s\"]")" 1e-9 &&
+	test_near 0.00405 "$(json_get "$TMP/skew.json" "d[\"strategies\"][0][\"points\"][1][\"clock\"][\"skew_bound_s\"]")" 1e-9 &&
+	test_status 0 "$AMDAHL" --store "$TMP/skew.db" explain &&
+	test_contains "The ranks'\'' clocks disagree: a rank ended a collective 1.95 ms before another began it" "$OUT" &&
+	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" explain &&
+	test_not_contains "clocks disagree" "$OUT"
+'
 test_expect_success SCIPY 'p and p_holm of every rank: scipy binom.sf and Holm, to 1e-9' '
 	"$PY" - "$TMP/straggler-11.json" "$TMP/balanced-21.json" >"$TMP/p.out" <<-\PYEOF &&
 	import json, sys

@@ -157,6 +157,8 @@ def main():
     ap.add_argument("--straggler", default="last")
     ap.add_argument("--delay-ms", type=float, default=2.5)
     ap.add_argument("--name", default="explain-truth")
+    ap.add_argument("--skew-ms", type=float, default=0.0,
+                    help="the last rank's clock runs this far ahead (its baseTimeNanoseconds)")
     ap.add_argument("--gpu", action="store_true",
                     help="CUDA/NCCL-like traces: GEMM kernels and NCCL all-reduce kernels on streams")
     a = ap.parse_args()
@@ -179,8 +181,9 @@ def main():
             tdir = write_run(root, exp, rid, n, rep, "ddp", t["R"] / n, start_ms)
             base_ns = start_ms * 1000000 + rng.randrange(0, 10**6) * 1000 - 1000000
             for r in range(n):
+                skew = round(a.skew_ms * 1e6) if r == n - 1 and n > 1 else 0
                 write_trace(os.path.join(tdir, "rank%d.%d.pt.trace.json.gz" % (r, rep)), r, n,
-                            ev[r], base_ns, a.gpu)
+                            ev[r], base_ns + skew, a.gpu)
             truth["runs"].append(dict(n=n, repeat=rep, straggler=straggler, **t))
             start_ms += 60000
     with open(os.path.join(a.out, "truth.json"), "w") as f:
