@@ -46,6 +46,7 @@ static int print_text(const struct amd_explain *e)
 	if (e->runs_partial)
 		printf("left out: %zu run%s without every rank traced\n", e->runs_partial,
 		       e->runs_partial == 1 ? "" : "s");
+
 	for (size_t i = 0; i < e->nstrategies; i++) {
 		const struct amd_explain_strategy *s = &e->strategies[i];
 		printf("\nstrategy %s\n", *s->strategy ? s->strategy : "(none logged)");
@@ -55,6 +56,9 @@ static int print_text(const struct amd_explain *e)
 			return -1;
 		}
 		amd_table_free(t);
+		if (s->npoints == 1)
+			printf("runs at n = %d only: no budget to explain (its collectives and ranks are"
+			       " in --json)\n", s->base_n);
 		for (size_t j = 0; j < s->npoints; j++) {
 			char buf[2048];
 			if (s->points[j].n == s->base_n)

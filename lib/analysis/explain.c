@@ -247,6 +247,8 @@ static int build(struct amd_store *st, struct amd_explain *e, const struct expl_
 	for (size_t a = 0, b; a < nruns; a = b) {
 		for (b = a + 1; b < nruns && strcmp(runs[b].strategy, runs[a].strategy) == 0; b++)
 			;
+		if (runs[b - 1].n == runs[a].n)
+			e->single_n++; /* one n: no budget, but its collectives and ranks */
 		if (amd_grow(&e->strategies, e->nstrategies, &cap, sizeof *e->strategies, 4) < 0)
 			return -1;
 		struct amd_explain_strategy *s = &e->strategies[e->nstrategies++];

@@ -87,6 +87,9 @@ struct amd_explain {
 	struct amd_explain_strategy *strategies;
 	size_t nstrategies;
 	size_t runs_partial;         /* runs left out: not every rank traced */
+	size_t single_n;             /* strategies with runs at one n only: their
+				      * budget is against themselves (no scaling
+				      * to explain); their collectives and ranks hold */
 };
 
 int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct amd_explain **out,

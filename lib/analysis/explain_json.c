@@ -104,6 +104,7 @@ cJSON *amd_explain_json(const struct amd_explain *e)
 	J(amd_json_num(doc, "level", e->level));
 	J(amd_json_num(doc, "alpha", e->alpha));
 	J(cJSON_AddNumberToObject(doc, "runs_partial", (double)e->runs_partial));
+	J(cJSON_AddNumberToObject(doc, "strategies_one_n", (double)e->single_n));
 	cJSON *ss = cJSON_AddArrayToObject(doc, "strategies");
 	J(ss);
 	for (size_t i = 0; i < e->nstrategies; i++) {

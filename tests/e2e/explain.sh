@@ -119,6 +119,18 @@ test_expect_success PYTHON 'the epoch-time efficiency beside the traces one is s
 	test_near "$(json_get "$TMP/stats.json" "point(\"ddp\", 8)[\"efficiency\"]")" \
 		"$(json_get "$TMP/cpu.json" "[p for p in d[\"strategies\"][0][\"points\"] if p[\"n\"] == 8][0][\"efficiency\"][\"epoch\"]")" 1e-12
 '
+test_expect_success PDFTOTEXT,PYTHON 'report build: a page "Where the efficiency went" per strategy, and a finding naming the largest share at n = 8 (the JSON'\''s)' '
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/rep" &&
+	pdftotext "$TMP/rep/report.pdf" "$TMP/rep.txt" &&
+	test_eq 1 "$(grep -c "Where the efficiency went$" "$TMP/rep.txt")" &&
+	test_contains "Where the efficiency went: ddp" "$(cat "$TMP/rep.txt")" &&
+	test_contains "Where the efficiency went: fsdp" "$(cat "$TMP/rep.txt")" &&
+	for s in ddp fsdp; do
+		want=$(json_get "$TMP/cpu.json" "(lambda p: (lambda c: \"%s %.1f\" % ({\"communication\": \"data transfer\", \"sync_wait\": \"waiting at collectives\", \"imbalance\": \"imbalance\", \"compute_growth\": \"compute that does not shrink\", \"idle\": \"idle time\", \"other\": \"other\"}[c[\"name\"]], c[\"share\"] * 100))(max(p[\"components\"], key=lambda c: c[\"share\"])))([x for x in d[\"strategies\"] if x[\"strategy\"] == \"$s\"][0][\"points\"][-1])") &&
+		test_contains "Where the efficiency went ($s, n = 8, traced steps)" "$(tr "\n" " " <"$TMP/rep.txt")" &&
+		test_contains "the largest share to ${want% *} (${want##* } points)" "$(tr "\n" " " <"$TMP/rep.txt")" || return 1
+	done
+'
 test_expect_success 'the same store gives the same JSON, byte for byte' '
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" explain --json &&
 	test_eq "$(sha256sum <"$TMP/cpu.json")" "$(sha256sum <"$TMP/out")"
