@@ -97,23 +97,25 @@ static int measure_runs(const struct amd_coll_set *set, const char *strategy,
 	return 0;
 }
 
-static void holm(struct amd_explain_rank *r, size_t k, double alpha)
+/* Holm's step-down over the ranks' p values; -1 out of memory. */
+static int holm(struct amd_explain_rank *r, size_t k, double alpha)
 {
-	/* step-down over the p values in increasing order */
 	int *done = calloc(k, sizeof *done);
+	if (!done)
+		return -1;
 	double run_max = 0;
-	for (size_t step = 0; done && step < k; step++) {
+	for (size_t step = 0; step < k; step++) {
 		size_t best = k;
 		for (size_t i = 0; i < k; i++)
 			if (!done[i] && (best == k || r[i].p < r[best].p))
 				best = i;
 		done[best] = 1;
-		double adj = fmin(1, r[best].p * (double)(k - step));
-		run_max = fmax(run_max, adj);
+		run_max = fmax(run_max, fmin(1, r[best].p * (double)(k - step)));
 		r[best].p_holm = run_max;
 		r[best].straggler = run_max < alpha;
 	}
 	free(done);
+	return 0;
 }
 
 /* The ranks of point p from its runs g[0..m). */
@@ -145,9 +147,8 @@ static int rank_table(struct amd_explain_point *p, const struct expl_run *g, siz
 		r->p = r->last ? gsl_cdf_binomial_Q((unsigned)(r->last - 1), 1.0 / (double)k,
 						     (unsigned)r->instances) : 1;
 	}
-	holm(p->ranks, k, alpha);
 	free(x);
-	return 0;
+	return holm(p->ranks, k, alpha);
 }
 
 /* Point p from the runs g[0..m) of one n, against base amounts b and R0. */
