@@ -18,6 +18,7 @@
 #include "analysis.h"
 #include "buf.h"
 #include "runs.h"
+#include "selector.h"
 
 const char *const amd_explain_part_names[AMD_EXPLAIN_NPARTS] = {
 	"communication", "sync_wait", "imbalance", "compute_growth", "idle", "other",
@@ -54,22 +55,30 @@ static struct amd_explain_value mean_ci(const double *x, size_t n, double level)
 	return v;
 }
 
+/* The sweep to read: want (a selector as it is; a name that no sweep
+ * has fails naming the sweeps there are), else the only one. */
 static int which_sweep(struct amd_store *st, const char *want, char **out, struct amd_err *err)
 {
-	if (want)
-		return (*out = strdup(want)) ? 0 : amd_fail(err, "explain: out of memory");
 	struct amd_sweep_view *v;
-	size_t n;
+	size_t n, i = 0;
+	if (want && amd_selector_is(want))
+		return (*out = strdup(want)) ? 0 : amd_fail(err, "explain: out of memory");
 	if (amd_sweeps_list(st, &v, &n, err) < 0)
 		return -1;
+	while (want && i < n && strcmp(v[i].name, want) != 0)
+		i++;
 	int rc = 0;
-	if (n == 1)
-		rc = (*out = strdup(v[0].name)) ? 0 : amd_fail(err, "explain: out of memory");
-	else if (n == 0)
+	if (n == 0)
 		rc = amd_fail(err, "%s: no sweeps in the store", amd_store_path(st));
-	else
+	else if (want && i == n)
+		rc = amd_fail(err, "%s: no sweep named '%s' (sweeps: %s%s%s%s)", amd_store_path(st),
+			      want, v[0].name, n > 1 ? ", " : "", n > 1 ? v[1].name : "",
+			      n > 2 ? ", ..." : "");
+	else if (!want && n > 1)
 		rc = amd_fail(err, "%s: %zu sweeps (%s, %s%s): say which with --sweep",
 			      amd_store_path(st), n, v[0].name, v[1].name, n > 2 ? ", ..." : "");
+	else if (!(*out = strdup(want ? want : v[0].name)))
+		rc = amd_fail(err, "explain: out of memory");
 	amd_sweeps_free(v, n);
 	return rc;
 }
@@ -261,6 +270,24 @@ static int build(struct amd_store *st, struct amd_explain *e, const struct expl_
 	return 0;
 }
 
+/* A strategy no run of the sweep has fails as the selector does: naming
+ * the closest ones (selector.h). */
+static int check_strategy(struct amd_store *st, const char *sweep, const char *strategy,
+			  struct amd_err *err)
+{
+	if (!strategy)
+		return 0;
+	char sel[1200];
+	snprintf(sel, sizeof sel, amd_selector_is(sweep) ? "%s,strategy=%s" : "sweep=%s,strategy=%s",
+		 sweep, strategy);
+	struct amd_run_view *v;
+	size_t n;
+	if (amd_select_runs(st, sel, &v, &n, err) < 0)
+		return -1;
+	amd_runs_free(v, n);
+	return 0;
+}
+
 int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct amd_explain **out,
 		struct amd_err *err)
 {
@@ -272,7 +299,7 @@ int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct a
 	struct amd_coll_set set;
 	struct expl_run *runs = NULL;
 	size_t nruns = 0;
-	if (which_sweep(st, o->sweep, &e->sweep, err) < 0
+	if (which_sweep(st, o->sweep, &e->sweep, err) < 0 || check_strategy(st, e->sweep, o->strategy, err) < 0
 	    || amd_store_coll_set(st, e->sweep, &set, err) < 0) {
 		amd_explain_free(e);
 		return -1;

@@ -151,12 +151,14 @@ test_expect_success 'a selector and --strategy pick the runs: n<=4 explains n = 
 	test_contains "At n = 4," "$OUT" &&
 	test_not_contains "At n = 8," "$OUT"
 '
-test_expect_success 'bad usage: exit 2 with one line' '
+test_expect_success 'bad usage: exit 2 with one line; a wrong strategy names the closest' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain --level 2 &&
 	test_contains "amdahl explain: --level" "$ERR" &&
-	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain --strategy nosuch &&
-	test_contains "no run of strategy nosuch" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain --strategy dpp &&
+	test_contains "no run matches '\''strategy=dpp'\''; closest: '\''ddp'\''" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain cpu-strong-scalin &&
+	test_contains "no sweep named '\''cpu-strong-scalin'\'' (sweeps: cpu-strong-scaling)" "$ERR" &&
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" explain nosuch-sweep a &&
 	test_contains "unexpected argument: a" "$ERR"
 '
