@@ -120,7 +120,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img
+.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -321,6 +321,11 @@ check-links: $(O)/amdahl
 # The README's history chart, remade from the bundled data (issue 18).
 docs-img: $(O)/amdahl
 	AMDAHL=$(O)/amdahl docs/img/history-nightly.sh
+
+# The ground truth of `amdahl explain` over 100 seeds each (issue 34;
+# a few seeds run in tests/e2e/explain.sh).
+eval-explain: $(O)/amdahl
+	tests/explain/eval.sh $(O)
 
 clean:
 	rm -rf build build-san build-fuzz build-compat

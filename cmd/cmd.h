@@ -92,6 +92,7 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_link(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx);
 /* `runs --orphans` (link.c): the inputs no run owns. */
 int cmd_runs_orphans(struct cmd_ctx *ctx, int json);
 int cmd_runs_sources(struct cmd_ctx *ctx, const char *sweep, int json);

@@ -40,6 +40,8 @@ static const struct cmd commands[] = {
 	{"link", cmd_link, NEEDS_STORE_WRITE | NEEDS_CONFIG,
 	 "link an ingested trace, py-spy file or GPU log to a run"},
 	{"keys", cmd_keys, NEEDS_STORE_NAMED, "the metrics, params and tags of a sweep's runs"},
+	{"explain", cmd_explain, NEEDS_STORE_NAMED,
+	 "where the efficiency went: communication, waiting, imbalance, growth, idle"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

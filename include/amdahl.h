@@ -50,6 +50,8 @@
 #include "region_table.h"
 #include "region_diff.h"
 #include "pyspy.h"
+#include "explain.h"
+#include "explain_json.h"
 
 /* comparison, gate and histories */
 #include "compare.h"

@@ -3,6 +3,7 @@
  * summaries and report.json into the output directory. */
 #include "comparison.h"
 #include "history_page.h"
+#include "explain_page.h"
 #include "report_pdf.h"
 #include "report_summary.h"
 
@@ -123,6 +124,7 @@ static void ctx_free(struct report_ctx *c)
 	free(c->cmp_chart.title);
 	free(c->cmp_chart.caption);
 	report_history_free(c);
+	report_explain_free(c);
 }
 
 /* The findings (with the charts' notes) and the data gaps (with the
@@ -135,7 +137,8 @@ static int sentences(struct report_ctx *c, struct amd_err *err)
 		report_text_add(&c->findings, "%s", c->charts.notes[i]);
 	if (c->findings.failed)
 		return amd_fail(err, "findings: out of memory");
-	if (report_comparison(c, err) < 0 || report_history(c, err) < 0)
+	if (report_comparison(c, err) < 0 || report_history(c, err) < 0
+	    || report_explain(c, err) < 0)
 		return -1;
 	report_gaps(c->s, &c->gaps);
 	for (size_t i = 0; i < c->charts.nmissing; i++)

@@ -16,6 +16,7 @@
 #include "sources.h"
 #include "run_sources.h"
 #include "verdict.h"
+#include "explain.h"
 
 struct report_ctx {
 	struct amd_store *st;
@@ -39,6 +40,7 @@ struct report_ctx {
 	struct amd_history *hist; /* with --history, else NULL */
 	struct report_chart hist_chart; /* its chart (chart NULL: none) */
 	struct report_text hist_text;   /* its sentences: one per change, or none */
+	struct amd_explain *explain; /* where the efficiency went (explain_page.h), or NULL */
 };
 
 #endif

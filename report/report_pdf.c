@@ -12,6 +12,7 @@
 
 #include "comparison.h"
 #include "history_page.h"
+#include "explain_page.h"
 #include "num.h"
 #include "pdf.h"
 #include "run.h"
@@ -388,6 +389,7 @@ int report_write_pdf(struct report_ctx *c, const char *name, int *pages, struct 
 	report_comparison_page(&d, c);
 	report_history_page(&d, c);
 	charts_pages(&d, c);
+	report_explain_page(&d, c);
 	tables_pages(&d, c);
 	appendix(&d, c);
 	*pages = d.page;

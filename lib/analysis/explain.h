@@ -1,0 +1,105 @@
+/* explain.h — where the efficiency went (`amdahl explain`, issue 34):
+ * for each strategy and n of a sweep's profiler traces, the lost
+ * efficiency 1 − E(n) of the traced steps split into named shares of the
+ * total rank-time that add up to it exactly — data transfer at
+ * collectives, waiting for late ranks, imbalance, compute that does not
+ * shrink, idle time and the rest — with collectives matched across the
+ * ranks of a run (name and sequence number), the ranks that arrive last
+ * named by a binomial test, and intervals over repeats. The method is in
+ * docs/explain.md; the JSON in explain_json.h. */
+#ifndef AMD_EXPLAIN_H
+#define AMD_EXPLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "store.h"
+#include "table.h"
+
+struct amd_explain_opts {
+	const char *sweep;    /* a sweep or a selector; NULL: the only sweep */
+	const char *strategy; /* NULL: every strategy */
+	double level;         /* interval level (default 0.95) */
+	double alpha;         /* straggler test level after Holm (default 0.01) */
+};
+
+/* The shares, in the order they are printed and summed. */
+enum amd_explain_part {
+	AMD_EXPLAIN_COMM,      /* transfer: from the last arrival to the end */
+	AMD_EXPLAIN_WAIT,      /* waiting at collectives for the last rank */
+	AMD_EXPLAIN_IMBALANCE, /* compute of a rank above the run's median rank */
+	AMD_EXPLAIN_GROWTH,    /* the rest of the compute above the base's */
+	AMD_EXPLAIN_IDLE,      /* neither compute nor collective */
+	AMD_EXPLAIN_OTHER,     /* what the above leave (step time they do not cover) */
+	AMD_EXPLAIN_NPARTS
+};
+extern const char *const amd_explain_part_names[AMD_EXPLAIN_NPARTS];
+
+/* A mean over a configuration's runs with its t interval (valid with 2
+ * runs or more; else lo = hi = NAN). */
+struct amd_explain_value {
+	double value, lo, hi;
+	int has_ci;
+};
+
+/* One rank of a configuration, pooled over its runs. */
+struct amd_explain_rank {
+	int rank;
+	int64_t last, instances;     /* collectives it arrived last at / with one last */
+	struct amd_explain_value last_share;
+	double wait_caused_s;        /* others' wait at its late arrivals, rank-s per step */
+	double extra_work_s;         /* its gap before a collective it is last at, minus
+				      * the other ranks' median gap, mean (s) */
+	double p, p_holm;            /* P(last ≥ this often | every rank equally likely) */
+	int straggler;               /* p_holm < alpha */
+};
+
+struct amd_explain_point {
+	int n;
+	size_t runs;                 /* runs with every rank traced */
+	double step_s;               /* per-step wall time, mean over ranks and runs */
+	struct amd_explain_value efficiency; /* of the traced steps, against the base */
+	double epoch_efficiency;     /* stats' efficiency of the epoch time (NAN: none) */
+	struct amd_explain_value share[AMD_EXPLAIN_NPARTS]; /* fractions of rank-time */
+	double seconds[AMD_EXPLAIN_NPARTS]; /* rank-seconds per step over the base's */
+	double coll_s;               /* measured collective time, rank-s per step */
+	double overlap_s;            /* of it, credited as overlapped with compute */
+	double transfer_s, wait_s;   /* of it, transfer and wait (before the credit) */
+	int64_t instances;           /* collective instances matched on every rank */
+	char top_collective[128];    /* the collective with the most transfer */
+	double clock_skew_s;         /* largest "ended before the last rank began" */
+	int clock_ok;                /* 0: the traces' clocks disagree (see docs) */
+	struct amd_explain_rank *ranks; /* by rank */
+	size_t nranks;
+};
+
+struct amd_explain_strategy {
+	char *strategy;
+	int base_n;
+	struct amd_explain_point *points; /* by increasing n */
+	size_t npoints;
+};
+
+struct amd_explain {
+	char *sweep;
+	double level, alpha;
+	struct amd_explain_strategy *strategies;
+	size_t nstrategies;
+	size_t runs_partial;         /* runs left out: not every rank traced */
+	size_t single_n;             /* strategies with runs at one n only: their
+				      * budget is against themselves (no scaling
+				      * to explain); their collectives and ranks hold */
+};
+
+int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct amd_explain **out,
+		struct amd_err *err);
+void amd_explain_free(struct amd_explain *e);
+
+/* The budget of one strategy as a table: a row per n. NULL out of memory. */
+struct amd_table *amd_explain_table(const struct amd_explain_strategy *s);
+/* The point's budget in sentences into buf ("At n = 8, 35 of the 100
+ * points are lost: …"). */
+void amd_explain_sentences(const struct amd_explain_point *p, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,235 @@
+/* collectives.c — amd_store_coll_set (collectives.h): a sweep's traces
+ * with their window, phases, steps and collective calls, for the
+ * cross-rank matching of `amdahl explain`. Traces come in the order of
+ * names (strategy, n, repeat, the logical run's ext id, rank, file), never
+ * of row ids, so that the order of ingest changes no sum. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives.h"
+#include "sqlite_int.h"
+#include "buf.h"
+#include "run.h"
+#include "selector.h"
+
+static const char traces_sql[] =
+	"SELECT t.id, coalesce(l.id, r.id), coalesce(l.strategy, r.strategy, ''),"
+	"  coalesce(l.ext_id, r.ext_id), coalesce(l.n, r.n, 0), coalesce(l.repeat, r.repeat, 0),"
+	"  coalesce(t.rank, -1), coalesce(t.has_gpu, 0), coalesce(t.start_ns, 0),"
+	"  coalesce(t.end_ns, 0), coalesce(l.status, r.status, 0)"
+	"  FROM trace t JOIN run r ON r.id = t.run_id"
+	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id"
+	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)"
+	"  LEFT JOIN source f ON f.id = t.source_id"
+	"  WHERE ?1 IS NULL OR w.name = ?1"
+	"  ORDER BY 3, 5, 6, 4, t.rank, f.path, t.id";
+
+static const char steps_sql[] =
+	"SELECT count(*), coalesce(sum(dur_ns), 0), coalesce(min(start_ns), 0),"
+	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step WHERE trace_id = ?1";
+
+static const char calls_sql[] =
+	"SELECT c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0), coalesce(c.dur_ns, 0)"
+	" FROM trace_collective c WHERE c.trace_id = ?1 ORDER BY 3, 1, 2";
+
+static const char names_sql[] =
+	"SELECT d.id, d.s FROM dict d WHERE d.id IN (SELECT DISTINCT name_id FROM trace_collective)"
+	" ORDER BY d.id";
+
+struct name_map {
+	int64_t *ids;
+	char **s; /* borrowed from the set's strings */
+	size_t n;
+};
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Keeps a copy of text in the set; NULL when out of memory. */
+static const char *keep(struct amd_coll_set *s, size_t *cap, const char *text)
+{
+	if (amd_grow(&s->strings, s->nstrings, cap, sizeof *s->strings, 64) < 0)
+		return NULL;
+	char *c = strdup(text ? text : "");
+	if (c)
+		s->strings[s->nstrings++] = c;
+	return c;
+}
+
+static int selected_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,
+			struct amd_err *err)
+{
+	struct amd_run_view *v;
+	if (amd_select_runs(st, text, &v, n, err) < 0)
+		return -1;
+	*ids = malloc((*n ? *n : 1) * sizeof **ids);
+	for (size_t i = 0; *ids && i < *n; i++)
+		(*ids)[i] = v[i].id;
+	amd_runs_free(v, *n);
+	if (!*ids)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	qsort(*ids, *n, sizeof **ids, cmp_i64);
+	return 0;
+}
+
+static int read_names(struct amd_store *st, struct amd_coll_set *s, size_t *scap,
+		      struct name_map *m, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, names_sql, err);
+	if (!q)
+		return -1;
+	size_t cap = 0, cap2 = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *name;
+		if (amd_grow(&m->ids, m->n, &cap, sizeof *m->ids, 64) < 0
+		    || amd_grow(&m->s, m->n, &cap2, sizeof *m->s, 64) < 0
+		    || !(name = keep(s, scap, (const char *)sqlite3_column_text(q, 1)))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		m->ids[m->n] = sqlite3_column_int64(q, 0);
+		m->s[m->n++] = (char *)name;
+	}
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+static int read_traces(struct amd_store *st, const char *sweep, struct amd_coll_set *s,
+		       size_t *scap, struct amd_err *err)
+{
+	int64_t *ids = NULL;
+	size_t nids = 0, cap = 0;
+	int by_selector = sweep && amd_selector_is(sweep);
+	if (by_selector && selected_ids(st, sweep, &ids, &nids, err) < 0)
+		return -1;
+	sqlite3_stmt *q = amd_store_prepare(st, traces_sql, err);
+	if (!q) {
+		free(ids);
+		return -1;
+	}
+	if (sweep && !by_selector)
+		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t rid = sqlite3_column_int64(q, 1);
+		if (!amd_status_ok(sqlite3_column_int(q, 10))
+		    || (by_selector && !bsearch(&rid, ids, nids, sizeof *ids, cmp_i64)))
+			continue;
+		if (amd_grow(&s->traces, s->ntraces, &cap, sizeof *s->traces, 64) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		struct amd_coll_trace *t = &s->traces[s->ntraces++];
+		memset(t, 0, sizeof *t);
+		t->trace_id = sqlite3_column_int64(q, 0);
+		t->run_id = rid;
+		t->strategy = keep(s, scap, (const char *)sqlite3_column_text(q, 2));
+		t->run = keep(s, scap, (const char *)sqlite3_column_text(q, 3));
+		t->n = sqlite3_column_int(q, 4);
+		t->repeat = sqlite3_column_int(q, 5);
+		t->rank = sqlite3_column_int(q, 6);
+		t->has_gpu = sqlite3_column_int(q, 7);
+		t->start_ns = sqlite3_column_int64(q, 8);
+		t->end_ns = sqlite3_column_int64(q, 9);
+		if (!t->strategy || !t->run) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	free(ids);
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+static int read_steps(struct amd_store *st, struct amd_coll_set *s, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, steps_sql, err);
+	sqlite3_stmt *p = q ? amd_store_phases_stmt(st, err) : NULL;
+	if (!p) {
+		sqlite3_finalize(q);
+		return -1;
+	}
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++) {
+		struct amd_coll_trace *t = &s->traces[i];
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, t->trace_id);
+		if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			t->nsteps = sqlite3_column_int64(q, 0);
+			t->step_ns = sqlite3_column_int64(q, 1);
+			t->steps_from = sqlite3_column_int64(q, 2);
+			t->steps_to = sqlite3_column_int64(q, 3);
+			rc = SQLITE_DONE;
+		}
+		if (rc == SQLITE_DONE)
+			rc = amd_store_trace_phases(p, t->trace_id, t->phase_ns, NULL);
+	}
+	sqlite3_finalize(p);
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct name_map *m,
+		      struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, calls_sql, err);
+	if (!q)
+		return -1;
+	size_t cap = 0;
+	size_t *first = calloc(s->ntraces + 1, sizeof *first);
+	int rc = first ? SQLITE_DONE : SQLITE_NOMEM;
+	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++) {
+		first[i] = s->ncalls;
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			int64_t id = sqlite3_column_int64(q, 0);
+			const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, cmp_i64);
+			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			s->calls[s->ncalls++] = (struct amd_coll_call){
+				at ? m->s[at - m->ids] : "", sqlite3_column_int64(q, 1),
+				sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3)};
+		}
+	}
+	for (size_t i = 0; first && rc == SQLITE_DONE && i < s->ntraces; i++) {
+		size_t end = i + 1 < s->ntraces ? first[i + 1] : s->ncalls;
+		s->traces[i].calls = s->calls + first[i];
+		s->traces[i].ncalls = end - first[i];
+	}
+	free(first);
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_set *out,
+		       struct amd_err *err)
+{
+	memset(out, 0, sizeof *out);
+	struct name_map m = {0};
+	size_t scap = 0;
+	int rc = read_traces(st, sweep, out, &scap, err);
+	if (rc == 0)
+		rc = read_steps(st, out, err);
+	if (rc == 0)
+		rc = read_names(st, out, &scap, &m, err);
+	if (rc == 0)
+		rc = read_calls(st, out, &m, err);
+	free(m.ids);
+	free(m.s);
+	if (rc < 0)
+		amd_coll_set_free(out);
+	return rc;
+}
+
+void amd_coll_set_free(struct amd_coll_set *s)
+{
+	for (size_t i = 0; i < s->nstrings; i++)
+		free(s->strings[i]);
+	free(s->strings);
+	free(s->traces);
+	free(s->calls);
+	memset(s, 0, sizeof *s);
+}
