@@ -95,9 +95,9 @@ test_expect_success JSONSCHEMA 'scaling --json and diff --json' '
 test_expect_success JSONSCHEMA 'explain --json (issue 34), and the schema refuses a share that is not a number' '
 	out explain 0 --store "$TMP/cpu.db" explain --json &&
 	test_eq ok "$(valid explain "$TMP/explain.json")" &&
-	sed "s/\"share\":\([[:space:]]*\)0/\"share\":\1\"0\"/" "$TMP/explain.json" >"$TMP/explain-bad.json" &&
-	! cmp -s "$TMP/explain.json" "$TMP/explain-bad.json" &&
-	test_true "a string share is refused" test "$(valid explain "$TMP/explain-bad.json")" != ok
+	sed "s/\"share\":\([[:space:]]*\)0/\"share\":\1\"0\"/" "$TMP/explain.json" >"$TMP/explain.json.bad" &&
+	! cmp -s "$TMP/explain.json" "$TMP/explain.json.bad" &&
+	test_true "a string share is refused" test "$(valid explain "$TMP/explain.json.bad")" != ok
 '
 test_expect_success JSONSCHEMA 'compare --json: DDP vs FSDP, fp32 vs bf16, --aggregate mlperf, --by' '
 	out compare 0 --store "$TMP/cpu.db" compare --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --json &&
