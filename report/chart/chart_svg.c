@@ -197,6 +197,27 @@ static int put_values(struct amd_buf *b, const char *series, const char *xname, 
 	return rc;
 }
 
+/* The interval of series s at x: its own lo/hi, else those of a band of
+ * its colour at the same x (a chart draws a series' interval as either;
+ * a band of no width there, as speedup's at its base, is no interval). */
+static void interval_at(const struct chart *c, const struct xy_series *s, size_t j,
+			double *lo, double *hi)
+{
+	*lo = s->lo ? s->lo[j] : NAN;
+	*hi = s->hi ? s->hi[j] : NAN;
+	for (size_t b = 0; b < c->ns && !(isfinite(*lo) && isfinite(*hi)); b++) {
+		const struct xy_series *band = &c->s[b];
+		if (!(band->style & CS_BAND) || band->color != s->color || !band->lo || !band->hi)
+			continue;
+		for (size_t i = 0; i < band->n; i++)
+			if (band->x[i] == s->x[j] && band->lo[i] < band->hi[i]) { /* none: no width */
+				*lo = band->lo[i];
+				*hi = band->hi[i];
+				break;
+			}
+	}
+}
+
 /* A target per point of XY series k that has markers or error bars. */
 static int put_point_targets(struct chart *c, size_t k, struct amd_buf *b)
 {
@@ -207,10 +228,11 @@ static int put_point_targets(struct chart *c, size_t k, struct amd_buf *b)
 		if (!isfinite(s->y[j]))
 			continue;
 		double px = chart_map_x(c, s->x[j]) + chart_jitter(s, j), py = chart_map_y(c, s->y[j]);
+		double lo, hi;
+		interval_at(c, s, j, &lo, &hi);
 		if (amd_buf_printf(b, "<circle class=\"hit\" tabindex=\"0\" cx=\"%.2f\" cy=\"%.2f\" "
 				      "r=\"6\" data-s=\"%zu\" data-i=\"%zu\"", px, py, k, j) < 0 ||
-		    put_values(b, s->name, c->xlabel, s->x[j], NULL, s->y[j],
-			       s->lo ? s->lo[j] : NAN, s->hi ? s->hi[j] : NAN, "circle") < 0)
+		    put_values(b, s->name, c->xlabel, s->x[j], NULL, s->y[j], lo, hi, "circle") < 0)
 			return -1;
 	}
 	return 0;
