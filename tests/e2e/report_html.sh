@@ -93,6 +93,18 @@ test_expect_success BROWSER,PIL 'each chart screenshot at 1280 px is wide and no
 	)"
 '
 
+test_expect_success 'a strategy named with markup is text in the SVG, the tooltips and the tables, never markup' '
+	rm -rf "$TMP/markup" && cp -r "$CPU" "$TMP/markup" &&
+	for f in $(grep -rlx fsdp "$TMP/markup" --include=strategy); do
+		printf "%s" "<img src=y onerror=alert(1)>&" >"$f"; done &&
+	"$AMDAHL" --store "$TMP/m.db" ingest -q "$TMP/markup" &&
+	test_status 0 "$AMDAHL" --store "$TMP/m.db" report build -o "$TMP/hostile" &&
+	test_not_contains "<img src=y" "$(cat "$TMP/hostile/report.html")" &&
+	test_contains "&lt;img src=y onerror=alert(1)&gt;&amp;</text>" "$(cat "$TMP/hostile/report.html")" &&
+	test_contains "data-name=\"&lt;img src=y onerror=alert(1)&gt;&amp;\"" "$(cat "$TMP/hostile/report.html")" &&
+	test_contains "&lt;img src=y onerror=alert(1)&gt;&amp;</td>" "$(cat "$TMP/hostile/report.html")"
+'
+
 # ---- a report with a baseline comparison ----
 test_expect_success 'setup: report build --baseline ddp --candidate fsdp' '
 	test_status 0 "$AMDAHL" --store "$TMP/s.db" report build -o "$TMP/cmp" \
