@@ -17,6 +17,7 @@ struct xy_series {
 	enum chart_marker marker;
 	size_t n;
 	double *x, *y, *lo, *hi;
+	char **info; /* NULL, or n texts: what is behind each point (chart_point_info) */
 };
 
 struct bar_series {

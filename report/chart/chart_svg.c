@@ -4,7 +4,7 @@
  * page can hide), with every string as a real <text> element at the
  * place, size, colour and width Cairo measured instead of glyph
  * outlines, and over the data a transparent target per point or bar
- * (its values in data- attributes and a <title>) and per legend entry. */
+ * (its values and what is behind it in data- attributes and a <title>) and per legend entry. */
 #include "chart.h"
 
 #include <math.h>
@@ -164,7 +164,8 @@ static void shown(char *buf, size_t n, double v)
 /* data-name, data-x (or data-group), data-v, data-lo, data-hi and a
  * <title> saying the same, closing the target's element tag. */
 static int put_values(struct amd_buf *b, const char *series, const char *xname, double x,
-		      const char *group, double v, double lo, double hi, const char *tag)
+		      const char *group, double v, double lo, double hi, const char *info,
+		      const char *tag)
 {
 	char xs[40], vs[40], los[40], his[40], sv[40], slo[40], shi[40], sx[40];
 	num(xs, sizeof xs, x);
@@ -181,6 +182,9 @@ static int put_values(struct amd_buf *b, const char *series, const char *xname, 
 	if (rc == 0 && group && (rc = amd_buf_printf(b, " data-group=\"")) == 0 &&
 	    (rc = put_escaped(b, group)) == 0)
 		rc = amd_buf_printf(b, "\"");
+	if (rc == 0 && info && (rc = amd_buf_printf(b, " data-info=\"")) == 0 &&
+	    (rc = put_escaped(b, info)) == 0)
+		rc = amd_buf_printf(b, "\"");
 	if (rc == 0 && (rc = amd_buf_printf(b, " data-name=\"")) == 0 &&
 	    (rc = put_escaped(b, series ? series : "")) == 0)
 		rc = amd_buf_printf(b, "\"><title>");
@@ -192,6 +196,8 @@ static int put_values(struct amd_buf *b, const char *series, const char *xname, 
 		rc = amd_buf_printf(b, "\nvalue %s", sv);
 	if (rc == 0 && isfinite(lo) && isfinite(hi))
 		rc = amd_buf_printf(b, "\ninterval %s – %s", slo, shi);
+	if (rc == 0 && info && (rc = amd_buf_printf(b, "\n")) == 0)
+		rc = put_escaped(b, info);
 	if (rc == 0)
 		rc = amd_buf_printf(b, "</title></%s>\n", tag);
 	return rc;
@@ -232,7 +238,8 @@ static int put_point_targets(struct chart *c, size_t k, struct amd_buf *b)
 		interval_at(c, s, j, &lo, &hi);
 		if (amd_buf_printf(b, "<circle class=\"hit\" tabindex=\"0\" cx=\"%.2f\" cy=\"%.2f\" "
 				      "r=\"6\" data-s=\"%zu\" data-i=\"%zu\"", px, py, k, j) < 0 ||
-		    put_values(b, s->name, c->xlabel, s->x[j], NULL, s->y[j], lo, hi, "circle") < 0)
+		    put_values(b, s->name, c->xlabel, s->x[j], NULL, s->y[j], lo, hi,
+			       s->info ? s->info[j] : NULL, "circle") < 0)
 			return -1;
 	}
 	return 0;
@@ -253,7 +260,7 @@ static int put_bar_targets(struct chart *c, size_t k, struct amd_buf *b)
 				      "width=\"%.2f\" height=\"%.2f\" data-s=\"%zu\" data-i=\"%zu\"",
 				   r.x0, r.y0, fmax(r.x1 - r.x0, 2), fmax(r.y1 - r.y0, 2), k, g) < 0 ||
 		    put_values(b, s->name, NULL, NAN, group, s->v[g], s->lo ? s->lo[g] : NAN,
-			       s->hi ? s->hi[g] : NAN, "rect") < 0)
+			       s->hi ? s->hi[g] : NAN, NULL, "rect") < 0)
 			return -1;
 	}
 	return 0;

@@ -55,10 +55,10 @@ test_expect_success BROWSER,PYTHON 'every chart of report.json is on the page wi
 test_expect_success BROWSER,PYTHON 'the tooltip over each target hovered says its value and interval' '
 	check cpu tooltips
 '
-test_expect_success BROWSER,PYTHON 'epoch time: each point holds and shows report.json median and 95% CI' '
+test_expect_success BROWSER,PYTHON 'epoch time: each point holds and shows report.json median, 95% CI and runs' '
 	check cpu points epoch_time
 '
-test_expect_success BROWSER,PYTHON 'speedup: each point holds and shows report.json speedup and its CI' '
+test_expect_success BROWSER,PYTHON 'speedup: each point holds and shows report.json speedup, its CI and runs' '
 	check cpu points speedup
 '
 test_expect_success BROWSER,PYTHON 'a legend click hides its series and its targets; a second shows them' '

@@ -12,7 +12,8 @@ Checks:
   tooltips    every target hovered and under the mouse showed a tooltip saying its own
               value and interval (six significant digits)
   points CHART  each target of CHART (epoch_time, speedup) holds the
-              report.json value and interval of its strategy and n
+              report.json value, interval and runs (names, ids) of its
+              strategy and n, and its tooltip says them
   comparison  each target of the comparison chart holds a gated row's
               ratio and interval, and every charted row has one
   toggle      a legend click hides its series (and its targets), a second
@@ -114,6 +115,11 @@ def check_points(page, rep, chart):
         if not same((num(a["v"]), num(a["lo"]), num(a["hi"])), (p[field], lo, hi)):
             out.append("%s: %s n=%s holds %s [%s, %s], report.json %s [%s, %s]" %
                        (chart, a["name"], a["x"], a["v"], a["lo"], a["hi"], p[field], lo, hi))
+        runs = "runs: " + ", ".join("%s (%s)" % (r["name"] or "", (r["id"] or "")[:8]) for r in p["run_values"])
+        if a.get("info") != runs:
+            out.append("%s: %s n=%s says %r, report.json %r" % (chart, a["name"], a["x"], a.get("info"), runs))
+        if h["seen"]["under"] == a and h["seen"]["tip"] is not None and runs not in h["seen"]["tip"].split("\n"):
+            out.append("%s: tooltip %r without %r" % (chart, h["seen"]["tip"], runs))
         if h["seen"]["under"] == a and h["seen"]["tip"] is not None:
             if "value " + sig(p[field]) not in h["seen"]["tip"].split("\n"):
                 out.append("%s: tooltip %r, report.json %s" % (chart, h["seen"]["tip"], p[field]))
