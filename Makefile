@@ -24,6 +24,9 @@ DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime
 DEB_TEST  += man-db bsdextrautils python3-yaml
+# report.html's browser tests (tests/e2e/report_html.sh): chromium driven by
+# puppeteer-core, installed from tests/browser/package-lock.json by `make deps`
+DEB_TEST  += chromium nodejs npm
 DEB_FUZZ  := clang libclang-rt-14-dev
 DEB_PACKAGE := debhelper lintian dpkg-dev
 
@@ -180,6 +183,8 @@ $(O)/tests/%: tests/unit/%.c $(O)/libamdahl.a
 
 deps:
 	@.ci/deps.sh $(DEB_BUILD) $(DEB_TEST)
+	@[ -d tests/browser/node_modules/puppeteer-core ] || \
+	  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
 deps-fuzz:
 	@.ci/deps.sh $(DEB_FUZZ)
@@ -194,6 +199,7 @@ run: deps
 	$(O)/amdahl --store $(RUN_DIR)/amdahl.db stats
 	$(O)/amdahl --store $(RUN_DIR)/amdahl.db report build -o $(RUN_DIR)/report
 	@echo "report: $(RUN_DIR)/report/report.pdf"
+	@echo "page:   $(RUN_DIR)/report/report.html"
 
 test: deps
 	@tests/check-tree.sh

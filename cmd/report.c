@@ -26,6 +26,8 @@ static void help(void)
 	       "  charts/        every chart as PNG (150 dpi) and SVG\n"
 	       "  summary.md     findings, table and charts in Markdown (templates/summary.md)\n"
 	       "  summary.html   the same as a web page (templates/summary.html)\n"
+	       "  report.html    one self-contained interactive page: every chart as SVG\n"
+	       "                 with text, values on hover, legend toggles, sortable tables\n"
 	       "  report.json    the numbers behind it\n"
 	       "Charts the sweep has no data for are left out and listed under 'Data gaps'.\n"
 	       "\n"
@@ -144,7 +146,7 @@ static int print_result(const struct report_opts *o, const struct report_result 
 {
 	if (!json) {
 		printf("report of sweep %s: %s/report.pdf (%d pages), %zu charts in %s/charts, "
-		       "summary.md, summary.html, report.json",
+		       "summary.md, summary.html, report.html, report.json",
 		       r->sweep, o->outdir, r->pages, r->charts, o->outdir);
 		if (r->missing)
 			printf("; %zu chart%s left out for missing data (listed in the report)",

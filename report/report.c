@@ -1,9 +1,10 @@
 /* report.c — `report build` end to end: analyse the sweep, build the
  * charts, write them as PNG (150 dpi) and SVG, then the PDF, the
- * summaries and report.json into the output directory. */
+ * summaries, report.html and report.json into the output directory. */
 #include "comparison.h"
 #include "history_page.h"
 #include "explain_page.h"
+#include "report_html.h"
 #include "report_pdf.h"
 #include "report_summary.h"
 
@@ -204,6 +205,8 @@ static int write_outputs(struct report_ctx *c, struct report_result *res, struct
 		rc = report_write_pdf(c, "report.pdf", &res->pages, err);
 	if (rc == 0)
 		rc = report_write_summaries(c, err);
+	if (rc == 0)
+		rc = report_write_html(c, "report.html", err);
 	if (threaded)
 		pthread_join(th, NULL);
 	else if (rc == 0)

@@ -94,7 +94,7 @@ static const char *const spread_cols[] = {"sd", "cv", "min", "max"};
 static const char *const resource_cols[] = {"energy_epoch_j", "energy_solution_j",
 					    "energy_per_sample_j", "power_w", "util_pct"};
 
-static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
+struct amd_table *report_config_table(const struct amd_sweep_stats *s)
 {
 	const char *ax = report_axis_name(s);
 	const char *med_h = report_median_header(s);
@@ -128,7 +128,7 @@ static void config_table(struct pdf *d, const struct amd_sweep_stats *s)
 				amd_statistic_cells(tail + 2, 1, 1, p, &b[4], &row[9]);
 			amd_table_add(t, row);
 		}
-	draw(d, t, TFONT);
+	return t;
 }
 
 static void fits_table(struct pdf *d, const struct amd_sweep_stats *s)
@@ -226,7 +226,7 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 			 : "the median of its runs' values");
 	pdf_paragraph(d, intro, 8.5, 0.3);
 	if (npoints(s))
-		config_table(d, s);
+		draw(d, report_config_table(s), TFONT);
 	else
 		pdf_paragraph(d, "No configuration has a usable value of the metric; see the runs left "
 				 "out below.", 9, 0.2);
@@ -243,7 +243,7 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 	}
 }
 
-static void runs_table(struct pdf *d, const struct amd_sweep_stats *s)
+struct amd_table *report_runs_table(const struct amd_sweep_stats *s)
 {
 	const char *h[] = {"run", "strategy", report_axis_name(s), "rep.", "value", "epochs kept",
 			   "excluded epochs", "flagged"};
@@ -264,7 +264,7 @@ static void runs_table(struct pdf *d, const struct amd_sweep_stats *s)
 				amd_table_add(t, row);
 			}
 		}
-	draw(d, t, TFONT);
+	return t;
 }
 
 static void excluded_table(struct pdf *d, const struct amd_sweep_stats *s)
@@ -360,7 +360,7 @@ static void appendix(struct pdf *d, struct report_ctx *c)
 			 "in the median.",
 		      8.5, 0.3);
 	if (npoints(s))
-		runs_table(d, s);
+		draw(d, report_runs_table(s), TFONT);
 	else
 		pdf_paragraph(d, "None.", 9, 0.2);
 	pdf_heading(d, "Appendix B: runs left out", 1);

@@ -2,6 +2,8 @@
  * sweep_plot.h). */
 #include "sweep_plot.h"
 
+#include "buf.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,21 @@ enum chart_marker plot_marker(size_t i)
 	return m[i % 4];
 }
 
+/* Point p's runs, "runs: NAME (ID), …", as the point's hover text. */
+static int point_runs(struct chart *c, size_t k, const struct amd_point_stats *p)
+{
+	struct amd_buf b = {0};
+	int rc = amd_buf_printf(&b, "runs:");
+	for (size_t r = 0; rc == 0 && r < p->nruns; r++)
+		rc = amd_buf_printf(&b, "%s %s (%.8s)", r ? "," : "",
+				    p->runs[r].name ? p->runs[r].name : "",
+				    p->runs[r].ext_id ? p->runs[r].ext_id : "");
+	if (rc == 0)
+		rc = chart_point_info(c, k, b.data);
+	amd_buf_free(&b);
+	return rc < 0 ? chart_fail(c) : 0;
+}
+
 /* Strategy i's line (nothing when no point has a value); 1 when drawn,
  * -1 when out of memory. */
 static int strategy_line(struct chart *c, const struct amd_sweep_stats *s, size_t i,
@@ -38,8 +55,12 @@ static int strategy_line(struct chart *c, const struct amd_sweep_stats *s, size_
 	const struct amd_strategy_stats *st = &s->strategies[i];
 	size_t n = st->npoints, m = 0;
 	double *x = calloc(4 * (n + 1), sizeof *x);
-	if (!x)
+	size_t *from = calloc(n + 1, sizeof *from); /* kept point m is st->points[from[m]] */
+	if (!x || !from) {
+		free(x);
+		free(from);
 		return chart_fail(c);
+	}
 	double *y = x + n + 1, *lo = y + n + 1, *hi = lo + n + 1;
 	for (size_t k = 0; k < n; k++) {
 		const struct amd_point_stats *p = &st->points[k];
@@ -51,13 +72,17 @@ static int strategy_line(struct chart *c, const struct amd_sweep_stats *s, size_
 		y[m] = val;
 		lo[m] = iv && iv->valid ? iv->lo * scale : NAN;
 		hi[m] = iv && iv->valid ? iv->hi * scale : NAN;
-		m++;
+		from[m++] = k;
 	}
 	int drawn = m > 0;
 	if (m && chart_series(c, st->strategy, (int)i, style | CS_LINE | CS_POINTS, plot_marker(i),
 			      m, x, y, with_ci ? lo : NULL, with_ci ? hi : NULL) < 0)
 		drawn = -1;
+	for (size_t j = 0; drawn > 0 && j < m; j++)
+		if (point_runs(c, j, &st->points[from[j]]) < 0)
+			drawn = -1;
 	free(x);
+	free(from);
 	return drawn;
 }
 

@@ -137,26 +137,33 @@ static void draw_frame(struct chart *c, cairo_t *cr)
 	cairo_stroke(cr);
 }
 
-/* The data layers: grid, band, groups, series, bars, references, notes. */
+/* The data layers: grid, band, groups, series, bars, references, notes
+ * (those of the current layer: chart_model.h). */
 static void draw_data(struct chart *c, cairo_t *cr)
 {
-	if (c->kind == CHART_XY)
+	int base = chart_layer_base(c);
+	if (base && c->kind == CHART_XY)
 		chart_draw_x_axis(c, cr);
-	draw_band_span(c, cr);
-	draw_value_axis(c, cr);
-	if (c->kind != CHART_XY)
+	if (base) {
+		draw_band_span(c, cr);
+		draw_value_axis(c, cr);
+	}
+	if (base && c->kind != CHART_XY)
 		chart_draw_groups(c, cr);
 	cairo_save(cr);
 	for (size_t i = 0; i < c->ns; i++)
-		if (c->s[i].style & CS_BAND)
+		if (c->s[i].style & CS_BAND && chart_layer_series(c, i))
 			chart_draw_band(c, cr, &c->s[i]);
 	for (size_t i = 0; i < c->ns; i++)
-		chart_draw_series(c, cr, &c->s[i]);
+		if (chart_layer_series(c, i))
+			chart_draw_series(c, cr, &c->s[i]);
 	cairo_restore(cr);
 	if (c->kind != CHART_XY)
 		chart_draw_bars(c, cr);
-	draw_refs(c, cr);
-	draw_notes(c, cr);
+	if (base) {
+		draw_refs(c, cr);
+		draw_notes(c, cr);
+	}
 }
 
 /* Axes, layout and the legend's place, then every layer. */
@@ -170,6 +177,8 @@ static int draw_plot(struct chart *c, cairo_t *cr, double w, double h)
 	if (L.n && chart_place_legend(c, cr, &L, w, h) < 0)
 		return -1;
 	draw_data(c, cr);
+	if (!chart_layer_base(c))
+		return 0;
 	draw_frame(c, cr);
 	draw_titles(c, cr, w, h);
 	if (L.n)
@@ -182,9 +191,11 @@ int chart_draw(struct chart *c, cairo_t *cr, double w, double h)
 	if (chart_failed(c))
 		return -1;
 	cairo_save(cr);
-	cairo_rectangle(cr, 0, 0, w, h);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_fill(cr);
+	if (chart_layer_base(c)) { /* a series layer lies over the base */
+		cairo_rectangle(cr, 0, 0, w, h);
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_fill(cr);
+	}
 	int rc;
 	if (c->kind == CHART_ICICLE) {
 		rc = chart_draw_icicle(c, cr, w, h);

@@ -70,6 +70,9 @@ void chart_ysuffix(struct chart *c, const char *suffix);
 int chart_series(struct chart *c, const char *name, int color, unsigned style,
 		 enum chart_marker marker, size_t n, const double *x, const double *y,
 		 const double *lo, const double *hi);
+/* What lies behind point k of the series added last (e.g. its runs):
+ * not drawn; an HTML page shows it on hover (chart_svg_markup). */
+int chart_point_info(struct chart *c, size_t k, const char *text);
 /* A text label at a data position (e.g. "ideal" at the end of a line). */
 int chart_note(struct chart *c, double x, double y, const char *text);
 
@@ -137,6 +140,17 @@ int chart_out_png(struct chart *c, struct amd_out *o, double w, double h, double
 		  struct amd_err *err);
 int chart_out_svg(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err);
 int chart_out_pdf(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err);
+/* The chart as an <svg> element for an HTML page (chart_svg.c), w × h
+ * points, with id as its id and the prefix of every id inside: the
+ * same drawing in layers (class "base", then a <g class="series"
+ * data-s=K> per series), its strings as <text> elements, a transparent
+ * target per point or bar (class "hit": data-s, data-i, data-x or
+ * data-group, data-v, data-lo, data-hi, data-name, data-info (chart_point_info)
+ * and a <title>) and
+ * per legend entry (class "legend-hit", data-s). Appended to out; -1
+ * when out of memory (the chart is then failed). */
+struct amd_buf;
+int chart_svg_markup(struct chart *c, double w, double h, const char *id, struct amd_buf *out);
 /* Cairo's write callback into a FILE * (the closure). */
 cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigned int n);
 

@@ -181,8 +181,9 @@ void chart_draw_bars(struct chart *c, cairo_t *cr)
 {
 	for (size_t g = 0; g < c->ng; g++)
 		for (size_t i = 0; i < c->nb; i++)
-			draw_bar(c, cr, g, i);
-	if (c->stacked && c->value_fmt && c->kind == CHART_BARS)
+			if (chart_layer_series(c, i))
+				draw_bar(c, cr, g, i);
+	if (c->stacked && c->value_fmt && c->kind == CHART_BARS && chart_layer_base(c))
 		stack_totals(c, cr);
 }
 

@@ -296,6 +296,8 @@ void chart_draw_legend(struct chart *c, cairo_t *cr, const struct chart_legend *
 		double x = f->legend_x0 + 4 + colw * (double)(k / rows);
 		double y = f->legend_y0 + 4 + L->row * ((double)(k % rows) + 0.5);
 		legend_swatch(c, cr, i, x, y);
+		if (c->legend_at)
+			c->legend_at[i] = (struct rect){x - 2, y - L->row / 2, x + colw - 4, y + L->row / 2};
 		chart_font(cr, FS_LEGEND, 0);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		char fit[256];

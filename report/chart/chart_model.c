@@ -72,6 +72,9 @@ static void free_series(struct chart *c)
 		free(c->s[i].y);
 		free(c->s[i].lo);
 		free(c->s[i].hi);
+		for (size_t k = 0; c->s[i].info && k < c->s[i].n; k++)
+			free(c->s[i].info[k]);
+		free(c->s[i].info);
 	}
 	for (size_t i = 0; i < c->nb; i++) {
 		free(c->b[i].name);
@@ -189,6 +192,18 @@ int chart_series(struct chart *c, const char *name, int color, unsigned style,
 	    dup_arr(lo, n, &s->lo) < 0 || dup_arr(hi, n, &s->hi) < 0)
 		return chart_fail(c);
 	return 0;
+}
+
+int chart_point_info(struct chart *c, size_t k, const char *text)
+{
+	if (chart_failed(c) || c->ns == 0 || k >= c->s[c->ns - 1].n)
+		return -1;
+	struct xy_series *s = &c->s[c->ns - 1];
+	if (!s->info && !(s->info = calloc(s->n, sizeof *s->info)))
+		return chart_fail(c);
+	free(s->info[k]);
+	s->info[k] = NULL;
+	return dup_str(text, &s->info[k]) < 0 ? chart_fail(c) : 0;
 }
 
 int chart_note(struct chart *c, double x, double y, const char *text)

@@ -17,6 +17,7 @@ struct xy_series {
 	enum chart_marker marker;
 	size_t n;
 	double *x, *y, *lo, *hi;
+	char **info; /* NULL, or n texts: what is behind each point (chart_point_info) */
 };
 
 struct bar_series {
@@ -82,6 +83,26 @@ struct chart {
 	double vstep, xstep;
 	struct rect *obst; /* data shapes, for legend placement */
 	size_t nobst, cobst;
+	/* what chart_draw draws (chart_svg.c draws a chart in layers):
+	 * LAYER_ALL, LAYER_BASE (all but the series), or LAYER_SERIES(k) */
+	int layer;
+	struct rect *legend_at; /* NULL, or where each series' legend entry went */
 };
+
+#define LAYER_ALL 0
+#define LAYER_BASE 1
+#define LAYER_SERIES(k) (2 + (int)(k))
+
+/* 1 when the current layer draws what is not a series (axes, text, legend). */
+static inline int chart_layer_base(const struct chart *c)
+{
+	return c->layer == LAYER_ALL || c->layer == LAYER_BASE;
+}
+
+/* 1 when the current layer draws series k (XY series or bar series). */
+static inline int chart_layer_series(const struct chart *c, size_t k)
+{
+	return c->layer == LAYER_ALL || c->layer == LAYER_SERIES(k);
+}
 
 #endif

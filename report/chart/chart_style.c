@@ -64,11 +64,17 @@ double chart_text_width(cairo_t *cr, const char *s)
 	return e.x_advance;
 }
 
+/* The key under which chart_svg.c hangs its text recorder on a cairo_t. */
+const cairo_user_data_key_t chart_text_rec_key;
+
 void chart_show_text(cairo_t *cr, const char *s)
 {
 	char *copy;
 	const char *t = valid_text(s, &copy);
-	if (t)
+	struct chart_text_rec *rec = cairo_get_user_data(cr, &chart_text_rec_key);
+	if (t && rec)
+		rec->text(rec, cr, t); /* the SVG for HTML: real text, not glyph outlines */
+	else if (t)
 		cairo_show_text(cr, t);
 	free(copy);
 }

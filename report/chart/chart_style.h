@@ -16,6 +16,14 @@
 #define FS_LEGEND 8.5
 #define FS_VALUE 7.5
 
+/* Text drawn while a recorder hangs on the cairo_t (chart_svg.c): each
+ * string goes to rec->text at cr's current point, font and source
+ * instead of being drawn as glyphs. */
+struct chart_text_rec {
+	void (*text)(struct chart_text_rec *rec, cairo_t *cr, const char *s);
+};
+extern const cairo_user_data_key_t chart_text_rec_key;
+
 /* Palette colour i (CHART_GREY: grey) at alpha as cr's source. */
 void chart_set_color(cairo_t *cr, int i, double alpha);
 

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "buf.h"
 #include "chart.h"
 #include "report.h"
 
@@ -433,6 +434,46 @@ static void nice_ticks_are_1_2_5(void **state)
 /* A chart that ran out of memory (chart_fail, as a builder or a setter
  * marks it) takes nothing more, is not drawn and writes no file; the
  * functions accept the NULL a failed chart_new returns. */
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* The page's SVG: one group per series, every string a <text> (escaped,
+ * no glyph outlines), a target per point holding its exact value and
+ * its interval, a legend button per named series, ids prefixed. */
+static void svg_markup_has_text_layers_and_targets(void **state)
+{
+	(void)state;
+	struct chart *c = chart_new(CHART_XY, "Epoch <time>", "workers", "time (s)");
+	double x[] = {1, 2, 4}, y[] = {5.75, 2.9, 1.4}, lo[] = {5.5, 2.8, 1.3}, hi[] = {6, 3, 1.5};
+	assert_int_equal(chart_series(c, "a<b & c", 0, CS_LINE | CS_POINTS | CS_ERRBARS,
+				      MARK_CIRCLE, 3, x, y, lo, hi), 0);
+	assert_int_equal(chart_point_info(c, 1, "runs: r1 (abc)"), 0);
+	assert_int_equal(chart_series(c, "d", 1, CS_LINE | CS_POINTS, MARK_SQUARE, 3, x, x, NULL,
+				      NULL), 0);
+	struct amd_buf b = {0};
+	assert_int_equal(chart_svg_markup(c, 495, 290, "chart-t", &b), 0);
+	assert_int_equal(amd_buf_append(&b, "", 1), 0);
+	const char *s = b.data;
+	assert_int_equal(count(s, "<g class=\"series\""), 2);
+	assert_int_equal(count(s, "class=\"hit\""), 6);
+	assert_int_equal(count(s, "class=\"legend-hit\""), 2);
+	assert_non_null(strstr(s, ">Epoch &lt;time&gt;</text>"));
+	assert_non_null(strstr(s, ">a&lt;b &amp; c</text>"));
+	assert_non_null(strstr(s, ">workers</text>"));
+	assert_non_null(strstr(s, "data-v=\"2.8999999999999999\" data-lo=\"2.7999999999999998\" "
+				  "data-hi=\"3\" data-x=\"2\" data-info=\"runs: r1 (abc)\""));
+	assert_null(strstr(s, "glyph")); /* no text drawn as outlines */
+	assert_null(strstr(s, "id=\"surface")); /* Cairo's ids carry the chart's prefix */
+	assert_null(strstr(s, "a<b"));
+	amd_buf_free(&b);
+	chart_free(c);
+}
+
 static void failed_chart_is_neither_drawn_nor_written(void **state)
 {
 	(void)state;
@@ -490,6 +531,7 @@ int main(void)
 		cmocka_unit_test(icicle_widths_follow_the_values),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
 		cmocka_unit_test(failed_chart_is_neither_drawn_nor_written),
+		cmocka_unit_test(svg_markup_has_text_layers_and_targets),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	report_release_fonts(); /* font caches: a clean exit for LeakSanitizer */

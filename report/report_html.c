@@ -1,0 +1,154 @@
+/* report_html.c — report.html: one self-contained page (templates/report.html,
+ * its style and script inline, no file or address outside it) with the
+ * findings, every chart of the PDF as inline SVG from the same chart
+ * model (chart_svg_markup: real text, a target per point and bar, a
+ * legend that hides series) and the report's tables, sortable. */
+#include "report_html.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "compare_table.h"
+#include "report_pdf.h"
+#include "table.h"
+#include "template.h"
+
+/* A new item of list, or NULL (and *failed set) when out of memory. */
+static struct tpl *item(struct tpl *t, const char *list, int *failed)
+{
+	struct tpl *r = tpl_add(t, list);
+	*failed |= !r;
+	return r;
+}
+
+static void texts(struct tpl *t, const char *list, const struct report_text *x, int *failed)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		struct tpl *r = item(t, list, failed);
+		if (r)
+			tpl_set(r, "text", "%s", x->v[i]);
+	}
+}
+
+/* Table t (freed here) as an item of "tables" titled title. */
+static void table_item(struct tpl *m, const char *id, const char *title, struct amd_table *t,
+		       int *failed)
+{
+	if (!amd_table_ok(t)) {
+		*failed = 1;
+		amd_table_free(t);
+		return;
+	}
+	struct tpl *x = item(m, "tables", failed);
+	tpl_set(x, "id", "%s", id);
+	tpl_set(x, "title", "%s", title);
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct tpl *h = item(x, "head", failed);
+		tpl_set(h, "text", "%s", t->head[c]);
+		tpl_set(h, "align", "%s", t->right[c] ? "num" : "");
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		struct tpl *row = item(x, "rows", failed);
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct tpl *cell = item(row, "cells", failed);
+			tpl_set(cell, "text", "%s", amd_table_cell(t, r, c));
+			tpl_set(cell, "align", "%s", t->right[c] ? "num" : "");
+		}
+	}
+	amd_table_free(t);
+}
+
+/* Chart rc as an item of "charts", its SVG made h points high. */
+static void chart_item(struct tpl *m, const struct report_chart *rc, double h, int *failed)
+{
+	struct amd_buf svg = {0};
+	char id[160];
+	snprintf(id, sizeof id, "chart-%s", rc->name);
+	if (chart_svg_markup(rc->chart, REPORT_CHART_W, h, id, &svg) < 0 ||
+	    amd_buf_append(&svg, "", 1) < 0) {
+		*failed = 1;
+		amd_buf_free(&svg);
+		return;
+	}
+	struct tpl *x = item(m, "charts", failed);
+	tpl_set(x, "name", "%s", rc->name);
+	tpl_set(x, "title", "%s", rc->title);
+	tpl_set(x, "caption", "%s", rc->caption);
+	tpl_set(x, "svg", "%s", svg.data);
+	amd_buf_free(&svg);
+}
+
+static void charts(struct tpl *m, struct report_ctx *c, int *failed)
+{
+	if (c->cmp_chart.chart)
+		chart_item(m, &c->cmp_chart, c->cmp_chart_h, failed);
+	if (c->hist_chart.chart)
+		chart_item(m, &c->hist_chart, REPORT_CHART_H, failed);
+	for (size_t i = 0; i < c->charts.n; i++)
+		chart_item(m, &c->charts.v[i], REPORT_CHART_H, failed);
+}
+
+static void tables(struct tpl *m, struct report_ctx *c, int *failed)
+{
+	const struct amd_sweep_stats *s = c->s;
+	if (c->cmp) {
+		table_item(m, "table-gated", "Comparison with the baseline: gated rows",
+			   amd_cmp_table_report(c->cmp, 1), failed);
+		table_item(m, "table-other", "Comparison with the baseline: other rows",
+			   amd_cmp_table_report(c->cmp, 0), failed);
+	}
+	table_item(m, "table-configurations", "Configurations", report_config_table(s), failed);
+	for (size_t i = 0; i < c->charts.n; i++)
+		if (c->charts.v[i].table) {
+			char id[160];
+			snprintf(id, sizeof id, "table-%s", c->charts.v[i].name);
+			/* the chart keeps its table for the PDF: a copy's cells */
+			const struct amd_table *t = c->charts.v[i].table;
+			struct amd_table *copy = amd_table_new(t->ncols, (const char *const *)t->head);
+			for (size_t r = 0; copy && r < t->nrows; r++)
+				amd_table_add(copy, (const char *const *)&t->cells[r * t->ncols]);
+			for (size_t k = 0; copy && k < t->ncols; k++)
+				if (t->right[k])
+					amd_table_right(copy, k);
+			table_item(m, id, c->charts.v[i].title, copy, failed);
+		}
+	table_item(m, "table-runs", "Runs in the statistics", report_runs_table(s), failed);
+}
+
+/* The page's template model; NULL when out of memory or a chart failed. */
+static struct tpl *model(struct report_ctx *c)
+{
+	const struct amd_sweep_stats *s = c->s;
+	struct tpl *t = tpl_new();
+	int failed = !t;
+	tpl_set(t, "sweep", "%s", s->sweep);
+	tpl_set(t, "metric", "%s", s->metric);
+	tpl_set(t, "axis_label", "%s", report_axis_label(s));
+	tpl_set(t, "runs", "%zu", s->nruns_total - s->nruns_excluded);
+	tpl_set(t, "runs_left_out", "%zu", s->nruns_excluded);
+	tpl_set(t, "generated", "%s", c->generated);
+	tpl_set(t, "version", "%s", c->o->version);
+	tpl_set(t, "rules", "%s", s->rules);
+	texts(t, "findings", &c->findings, &failed);
+	texts(t, "gaps", &c->gaps, &failed);
+	if (c->gaps.n)
+		tpl_set(t, "has_gaps", "1");
+	charts(t, c, &failed);
+	tables(t, c, &failed);
+	if (failed) {
+		tpl_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int report_write_html(struct report_ctx *c, const char *name, struct amd_err *err)
+{
+	struct tpl *t = model(c);
+	if (!t)
+		return amd_fail(err, "%s: out of memory", name);
+	int rc = tpl_render_file("report.html", t, TPL_HTML, c->o->outdir, name, err);
+	tpl_free(t);
+	return rc;
+}

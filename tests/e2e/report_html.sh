@@ -1,0 +1,125 @@
+#!/bin/bash
+# report_html.sh — report.html, the report as one self-contained page,
+# opened in Debian's chromium (headless, by puppeteer-core:
+# tests/browser/report_page.mjs) on the bundled CPU sweep and on a report
+# with a baseline comparison (DDP against FSDP). What the browser saw is
+# checked against report.json by tests/lib/report_page_check.py: no
+# request leaves the file, no console error, every chart has real <text>
+# and targets, the tooltip over a point is report.json's value and
+# interval, a legend click hides its series, a heading click sorts its
+# column, the filter keeps the matching runs, and with JavaScript off
+# every chart and table is still there. Screenshots of each chart at
+# 1280 px are checked not blank (PIL).
+test_description='report.html in a real browser: offline, real text, tooltips from report.json, toggles, sorting'
+. "$(dirname "$0")/../test-lib.sh"
+
+test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
+	[ -d "$AMDAHL_ROOT/tests/browser/node_modules/puppeteer-core" ]'
+
+CPU=$DATA/cpu-strong-scaling/mlruns
+CHECK="$AMDAHL_ROOT/tests/lib/report_page_check.py"
+
+# page NAME — opens $TMP/NAME/report.html in chromium: $TMP/NAME.json, shots in $TMP/NAME-shots
+page() {
+	mkdir -p "$TMP/$1-shots" &&
+	node "$AMDAHL_ROOT/tests/browser/report_page.mjs" "$TMP/$1" "$TMP/$1-shots" >"$TMP/$1.json"
+}
+# check NAME CHECK [ARG] — report_page_check.py's verdict must be "ok"
+check() {
+	test_eq "ok" "$("$PY" "$CHECK" "$2" "$TMP/$1.json" "$TMP/$1/report.json" ${3:+"$3"})"
+}
+
+test_expect_success 'setup: ingest the CPU sweep and build its report' '
+	"$AMDAHL" --store "$TMP/s.db" ingest -q "$CPU" &&
+	test_status 0 "$AMDAHL" --store "$TMP/s.db" report build -o "$TMP/cpu"
+'
+test_expect_success 'report build names report.html among its outputs and writes it' '
+	test_contains "report.html" "$OUT" &&
+	test -s "$TMP/cpu/report.html"
+'
+test_expect_success 'report.html refers to nothing outside itself (no src, link, import or remote URL)' '
+	test_eq "" "$(grep -oiE "<(script|img|iframe)[^>]* src=|<link |@import|url\((https?:)?//|href=\"https?:" "$TMP/cpu/report.html")"
+'
+test_expect_success BROWSER,PYTHON 'setup: open report.html in chromium' '
+	page cpu
+'
+test_expect_success BROWSER,PYTHON 'no request leaves file:// (only the page itself), none failed' '
+	check cpu offline
+'
+test_expect_success BROWSER,PYTHON 'no console error, no uncaught exception' '
+	check cpu console
+'
+test_expect_success BROWSER,PYTHON 'every chart of report.json is on the page with <text> (its title) and targets' '
+	check cpu charts
+'
+test_expect_success BROWSER,PYTHON 'the tooltip over each target hovered says its value and interval' '
+	check cpu tooltips
+'
+test_expect_success BROWSER,PYTHON 'epoch time: each point holds and shows report.json median, 95% CI and runs' '
+	check cpu points epoch_time
+'
+test_expect_success BROWSER,PYTHON 'speedup: each point holds and shows report.json speedup, its CI and runs' '
+	check cpu points speedup
+'
+test_expect_success BROWSER,PYTHON 'a legend click hides its series and its targets; a second shows them' '
+	check cpu toggle
+'
+test_expect_success BROWSER,PYTHON 'every table column sorts ascending then descending' '
+	check cpu sort
+'
+test_expect_success BROWSER,PYTHON 'the runs table sorted by run holds report.json runs' '
+	check cpu runs_sorted
+'
+test_expect_success BROWSER,PYTHON 'the filter box keeps exactly the fsdp runs' '
+	check cpu filter fsdp
+'
+test_expect_success BROWSER,PYTHON 'with JavaScript off every chart (text, targets) and table is there' '
+	check cpu nojs
+'
+test_expect_success BROWSER,PIL 'each chart screenshot at 1280 px is wide and not blank' '
+	test_eq "ok" "$("$PY" - "$TMP"/cpu-shots/*.png <<-\EOF
+	import sys
+	from PIL import Image
+	bad = []
+	for p in sys.argv[1:]:
+	    im = Image.open(p).convert("RGB")
+	    px = list(im.getdata())
+	    ink = sum(1 for r, g, b in px if r + g + b < 600) / len(px)
+	    colours = len(set(px))
+	    if im.width < 600 or ink < 0.01 or colours < 20:
+	        bad.append("%s: %dx%d ink %.3f colours %d" % (p, im.width, im.height, ink, colours))
+	print("\n".join(bad) or "ok")
+	EOF
+	)"
+'
+
+test_expect_success 'a strategy named with markup is text in the SVG, the tooltips and the tables, never markup' '
+	rm -rf "$TMP/markup" && cp -r "$CPU" "$TMP/markup" &&
+	for f in $(grep -rlx fsdp "$TMP/markup" --include=strategy); do
+		printf "%s" "<img src=y onerror=alert(1)>&" >"$f"; done &&
+	"$AMDAHL" --store "$TMP/m.db" ingest -q "$TMP/markup" &&
+	test_status 0 "$AMDAHL" --store "$TMP/m.db" report build -o "$TMP/hostile" &&
+	test_not_contains "<img src=y" "$(cat "$TMP/hostile/report.html")" &&
+	test_contains "&lt;img src=y onerror=alert(1)&gt;&amp;</text>" "$(cat "$TMP/hostile/report.html")" &&
+	test_contains "data-name=\"&lt;img src=y onerror=alert(1)&gt;&amp;\"" "$(cat "$TMP/hostile/report.html")" &&
+	test_contains "&lt;img src=y onerror=alert(1)&gt;&amp;</td>" "$(cat "$TMP/hostile/report.html")"
+'
+
+# ---- a report with a baseline comparison ----
+test_expect_success 'setup: report build --baseline ddp --candidate fsdp' '
+	test_status 0 "$AMDAHL" --store "$TMP/s.db" report build -o "$TMP/cmp" \
+		--baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp
+'
+test_expect_success BROWSER,PYTHON 'setup: open the compared report in chromium' '
+	page cmp
+'
+test_expect_success BROWSER,PYTHON 'compared: offline, no console error, every chart there' '
+	check cmp offline && check cmp console && check cmp charts
+'
+test_expect_success BROWSER,PYTHON 'compared: each comparison bar holds a gated row ratio and CI from report.json' '
+	check cmp comparison
+'
+test_expect_success BROWSER,PYTHON 'compared: tooltips, toggles and sorting work' '
+	check cmp tooltips && check cmp toggle && check cmp sort
+'
+test_done
