@@ -175,5 +175,9 @@ int main(int argc, char **argv)
 		rc = c->run(sub_argc, sub_argv, &ctx);
 	}
 	cleanup(&ctx);
+	struct amd_err err = {{0}};
+	if ((c->needs & NEEDS_STORE_WRITE) && !wants_help(sub_argc, sub_argv) &&
+	    amd_location_settle(ctx.store_path, &err) < 0)
+		cmd_error(c->name, "warning: %s", err.msg);
 	return rc;
 }

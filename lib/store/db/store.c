@@ -15,6 +15,10 @@
 #include "stmt_cache.h"
 
 #define BUSY_TIMEOUT_MS 60000
+/* How long a writer's last checkpoint waits for a reader in the middle
+ * of a read (amd_store_settle): the ingest is done; the log is not lost,
+ * and the warning says how to finish. */
+#define SETTLE_WAIT_MS 5000
 
 int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err)
 {
@@ -264,6 +268,47 @@ void amd_store_close(struct amd_store *st)
 	sqlite3_close_v2(st->db);
 	free(st->path);
 	free(st);
+}
+
+/* The log's frames left uncopied by a checkpoint that could not finish. */
+static int settle_fail(const char *path, sqlite3 *db, int rc, int log, int done,
+		       struct amd_err *err)
+{
+	if (rc == SQLITE_OK)
+		return amd_fail(err, "%s: %d pages stay in %s-wal only (another process is "
+				     "reading the store); copy the store with its -wal file, or "
+				     "finish with `sqlite3 %s 'PRAGMA wal_checkpoint'` once that "
+				     "process has ended",
+				path, log - done, path, path);
+	return amd_fail(err, "%s: cannot copy the write-ahead log into the store (%s: another "
+			     "process is reading it); its pages stay in %s-wal only: copy the "
+			     "store with its -wal file, or finish with `sqlite3 %s 'PRAGMA "
+			     "wal_checkpoint'` once that process has ended",
+			path, sqlite3_errmsg(db), path, path);
+}
+
+int amd_store_settle(const char *path, struct amd_err *err)
+{
+	char *wal = sqlite3_mprintf("%s-wal", path);
+	int has_log = wal && access(wal, F_OK) == 0;
+	sqlite3_free(wal);
+	if (!has_log)
+		return 0;
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close_v2(db);
+		return 0; /* not writable here: the writer's own close was the only chance */
+	}
+	sqlite3_busy_timeout(db, SETTLE_WAIT_MS);
+	int log = 0, done = 0;
+	/* a first read: the connection learns the file is in WAL mode */
+	int rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
+	int out = rc == SQLITE_OK && done >= log ? 0 : settle_fail(path, db, rc, log, done, err);
+	sqlite3_close_v2(db); /* the last connection also removes the log */
+	return out;
 }
 
 /* A turn at a shared connection (sqlite_int.h's amd_store_turns), when
