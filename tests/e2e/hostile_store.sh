@@ -38,4 +38,37 @@ test_expect_success SQLITE3,SQLITE_STORE 'a reader in the middle of a read: the 
 	test_contains "sweep gpu-batch-sweep" "$OUT"
 '
 
+# ---- 2. pull --to replaces only a store, a new file or an empty one ----
+# The target is checked before the server is asked: no server is needed
+# (port 9 answers nothing), and a store the check lets through gets as
+# far as connecting.
+NOSERVER="clickhouse://amdahl@127.0.0.1:9/none"
+file_digest() { sha256sum "$1" | cut -c1-64; }
+test_expect_success PYTHON 'pull --to an MLflow tracking database is refused and leaves it byte for byte' '
+	"$PY" "$AMDAHL_ROOT/tests/fixtures/mlflow_forms.py" "$DATA/cpu-strong-scaling/mlruns" "$TMP/forms" >/dev/null &&
+	before=$(file_digest "$TMP/forms/mlflow.db") &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/forms/mlflow.db" &&
+	test_eq "amdahl pull: $TMP/forms/mlflow.db: an MLflow tracking database, not an amdahl store; not replaced (name a new file, an empty one or a store)" "$ERR" &&
+	test_eq "$before" "$(file_digest "$TMP/forms/mlflow.db")"
+'
+test_expect_success SQLITE3 'pull --to a text file or another SQLite database is refused; a store or an empty file is not' '
+	printf "notes\n" >"$TMP/notes.txt" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/notes.txt" &&
+	test_eq "amdahl pull: $TMP/notes.txt: not an SQLite file, so not an amdahl store; not replaced (name a new file, an empty one or a store)" "$ERR" &&
+	test_eq notes "$(cat "$TMP/notes.txt")" &&
+	sqlite3 "$TMP/other.db" "CREATE TABLE t(x); INSERT INTO t VALUES(1)" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/other.db" &&
+	test_contains "an SQLite database without amdahl" "$ERR" &&
+	test_eq 1 "$(sqlite3 "$TMP/other.db" "SELECT x FROM t")" &&
+	mkfifo "$TMP/pullfifo" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/pullfifo" &&
+	test_contains "not a regular file; not replaced" "$ERR" &&
+	: >"$TMP/empty.db" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/empty.db" &&
+	test_not_contains "not replaced" "$ERR" &&
+	"$AMDAHL" --store "$TMP/st.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/st.db" &&
+	test_not_contains "not replaced" "$ERR"
+'
+
 test_done
