@@ -44,14 +44,14 @@ test_expect_success SQLITE3,SQLITE_STORE 'a reader in the middle of a read: the 
 # far as connecting.
 NOSERVER="clickhouse://amdahl@127.0.0.1:9/none"
 file_digest() { sha256sum "$1" | cut -c1-64; }
-test_expect_success PYTHON 'pull --to an MLflow tracking database is refused and leaves it byte for byte' '
+test_expect_success PYTHON,SQLITE_STORE 'pull --to an MLflow tracking database is refused and leaves it byte for byte' '
 	"$PY" "$AMDAHL_ROOT/tests/fixtures/mlflow_forms.py" "$DATA/cpu-strong-scaling/mlruns" "$TMP/forms" >/dev/null &&
 	before=$(file_digest "$TMP/forms/mlflow.db") &&
 	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/forms/mlflow.db" &&
 	test_eq "amdahl pull: $TMP/forms/mlflow.db: an MLflow tracking database, not an amdahl store; not replaced (name a new file, an empty one or a store)" "$ERR" &&
 	test_eq "$before" "$(file_digest "$TMP/forms/mlflow.db")"
 '
-test_expect_success SQLITE3 'pull --to a text file or another SQLite database is refused; a store or an empty file is not' '
+test_expect_success SQLITE3,SQLITE_STORE 'pull --to a text file or another SQLite database is refused; a store or an empty file is not' '
 	printf "notes\n" >"$TMP/notes.txt" &&
 	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/notes.txt" &&
 	test_eq "amdahl pull: $TMP/notes.txt: not an SQLite file, so not an amdahl store; not replaced (name a new file, an empty one or a store)" "$ERR" &&
@@ -69,6 +69,16 @@ test_expect_success SQLITE3 'pull --to a text file or another SQLite database is
 	"$AMDAHL" --store "$TMP/st.db" ingest -q "$DATA/gpu-batch-sweep" &&
 	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/st.db" &&
 	test_not_contains "not replaced" "$ERR"
+'
+
+# ---- 6. a FIFO named as the store: refused at once, not waited on ----
+test_expect_success SQLITE_STORE '--store FIFO: every command says what it is instead of blocking' '
+	mkfifo "$TMP/storefifo" &&
+	for c in runs stats "ingest $DATA/gpu-batch-sweep"; do
+		test_status 2 timeout 10 "$AMDAHL" --store "$TMP/storefifo" $c &&
+		test_eq "amdahl ${c%% *}: $TMP/storefifo: a FIFO, not a store; a store is a regular file (name a new file, or a store)" "$ERR" || return 1
+	done &&
+	test_true "still a FIFO" test -p "$TMP/storefifo"
 '
 
 test_done

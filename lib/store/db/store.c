@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "metric_sql.h"
@@ -189,10 +190,29 @@ int amd_store_sql_register(sqlite3 *db)
 	return rc == SQLITE_OK ? rs_register(db) : rc;
 }
 
+/* What a file that is there but not a regular file is, for the message
+ * (opening a FIFO to read would wait for a writer forever). */
+static const char *not_regular(const char *path)
+{
+	struct stat sb;
+	if (strcmp(path, ":memory:") == 0 || stat(path, &sb) != 0 || S_ISREG(sb.st_mode))
+		return NULL;
+	return S_ISFIFO(sb.st_mode)  ? "a FIFO"
+	       : S_ISDIR(sb.st_mode) ? "a directory"
+	       : S_ISCHR(sb.st_mode) ? "a character device"
+	       : S_ISBLK(sb.st_mode) ? "a block device"
+	       : S_ISSOCK(sb.st_mode) ? "a socket"
+				     : "not a regular file";
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
+	const char *kind = not_regular(path);
+	if (kind)
+		return amd_fail(err, "%s: %s, not a store; a store is a regular file (name a new "
+				     "file, or a store)", path, kind);
 	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
 		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"
 				" (or name one with --store)", path);
