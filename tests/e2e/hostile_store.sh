@@ -7,31 +7,35 @@ test_description='hostile and careless use, round three: the store and its files
 . "$(dirname "$0")/../test-lib.sh"
 
 # ---- 1. a reader open during an ingest: the .db alone is the whole store ----
-# reader STORE SQL SECONDS — a read-only SQLite connection that keeps
-# STORE open for SECONDS after running SQL (as another amdahl process
-# reading would), in the background
-reader() {
-	(sleep "$3" | sqlite3 -readonly -cmd "$2" "$1" >/dev/null) &
+# reader_open STORE SQL — a read-only SQLite connection that keeps STORE
+# open after running SQL (as another amdahl process reading would), in
+# the background, until reader_close; its input is a FIFO held open on
+# descriptor 9.
+reader_open() {
+	rm -f "$TMP/reader.ctl" && mkfifo "$TMP/reader.ctl" &&
+	{ sqlite3 -readonly -cmd "$2" "$1" <"$TMP/reader.ctl" >/dev/null & } &&
+	exec 9>"$TMP/reader.ctl" &&
 	sleep 1
 }
+reader_close() { exec 9>&-; wait; }
 test_expect_success SQLITE3,SQLITE_STORE 'an ingest while another process keeps the store open leaves a whole .db' '
 	"$AMDAHL" --store "$TMP/wal.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
-	reader "$TMP/wal.db" "SELECT count(*) FROM sqlite_master" 4 &&
+	reader_open "$TMP/wal.db" "SELECT count(*) FROM sqlite_master" &&
 	test_status 0 "$AMDAHL" --store "$TMP/wal.db" ingest -q "$DATA/gpu-batch-sweep" &&
 	cp "$TMP/wal.db" "$TMP/wal-copy.db" &&
 	test_status 0 "$AMDAHL" --store "$TMP/wal-copy.db" runs &&
 	test_contains "sweep gpu-batch-sweep" "$OUT" &&
-	wait
+	reader_close
 '
 test_expect_success SQLITE3,SQLITE_STORE 'a reader in the middle of a read: the ingest says what stayed in -wal and how to finish' '
 	"$AMDAHL" --store "$TMP/wal2.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
-	reader "$TMP/wal2.db" "BEGIN; SELECT count(*) FROM sqlite_master;" 9 &&
+	reader_open "$TMP/wal2.db" "BEGIN; SELECT count(*) FROM sqlite_master;" &&
 	test_status 0 "$AMDAHL" --store "$TMP/wal2.db" ingest -q "$DATA/gpu-batch-sweep" &&
 	test_contains "amdahl ingest: warning: $TMP/wal2.db: " "$ERR" &&
 	test_contains "pages stay in $TMP/wal2.db-wal only" "$ERR" &&
 	test_contains "PRAGMA wal_checkpoint" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
-	wait &&
+	reader_close &&
 	sqlite3 "$TMP/wal2.db" "PRAGMA wal_checkpoint" >/dev/null &&
 	cp "$TMP/wal2.db" "$TMP/wal2-copy.db" &&
 	test_status 0 "$AMDAHL" --store "$TMP/wal2-copy.db" runs &&
@@ -79,6 +83,39 @@ test_expect_success SQLITE_STORE '--store FIFO: every command says what it is in
 		test_eq "amdahl ${c%% *}: $TMP/storefifo: a FIFO, not a store; a store is a regular file (name a new file, or a store)" "$ERR" || return 1
 	done &&
 	test_true "still a FIFO" test -p "$TMP/storefifo"
+'
+
+# ---- 19-20. the fuzz findings, as cases of the suite (not only replays) ----
+# A py-spy dump --json thread whose thread_id is past 2^64 (1.4e135) and
+# which has no os_thread_id: its label is the number, not a conversion
+# to unsigned long long (undefined; 0X8000000000000000 on x86-64).
+test_expect_success PYTHON 'py-spy dump --json: a thread_id of 1.4e135 is labelled with its number' '
+	"$PY" - "$DATA/pyspy/calendarbot.dump.json" "$TMP/bigtid.json" <<-\PYEOF &&
+	import json, sys
+	t = json.load(open(sys.argv[1]))[0]
+	t.pop("os_thread_id", None)
+	t["thread_id"] = 1.4e135
+	t["thread_name"] = "worker"
+	json.dump([t], open(sys.argv[2], "w"))
+	PYEOF
+	test_status 0 "$AMDAHL" --store "$TMP/tid.db" ingest -q "$TMP/bigtid.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/tid.db" pyspy top "$TMP/bigtid.json" --per-thread --json &&
+	printf "%s\n" "$OUT" >"$TMP/tid.out" &&
+	thread=$(json_get "$TMP/tid.out" "d[\"functions\"][0][\"thread\"]") &&
+	test_true "label starts with the number: $thread" expr "$thread" : "14000000000000000[0-9]* worker\$" &&
+	test_not_contains "0X8000000000000000" "$OUT"
+'
+# The 4 bytes fb fb 30 fb: a cProfile dict that is empty and cut short.
+# The marshal reader offset a null pointer for the empty dict, which the
+# suite's UBSan build stops at; every build must refuse it in one line.
+test_expect_success SQLITE_STORE 'cProfile: the 4 bytes fb fb 30 fb are refused in one line, the store unchanged' '
+	printf "\373\373\060\373" >"$TMP/four.prof" &&
+	"$AMDAHL" --store "$TMP/prof.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	before=$(store_digest "$TMP/prof.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/prof.db" ingest --format cprofile "$TMP/four.prof" &&
+	test_contains "amdahl ingest: $TMP/four.prof: byte 4: truncated: the file ends inside a value" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c "^amdahl ingest: /")" &&
+	test_eq "$before" "$(store_digest "$TMP/prof.db")"
 '
 
 test_done
