@@ -85,6 +85,17 @@ test_expect_success SQLITE_STORE '--store FIFO: every command says what it is in
 	test_true "still a FIFO" test -p "$TMP/storefifo"
 '
 
+# ---- 17. --config naming a device, a FIFO or a directory says what it is ----
+test_expect_success '--config /dev/zero or a directory: not "no such configuration file"' '
+	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config /dev/zero runs &&
+	test_eq "amdahl runs: /dev/zero: not a regular file (a device), so not a configuration file" "$ERR" &&
+	mkdir -p "$TMP/confdir" &&
+	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config "$TMP/confdir" runs &&
+	test_eq "amdahl runs: $TMP/confdir: not a regular file (a directory), so not a configuration file" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config "$TMP/absent.yaml" runs &&
+	test_eq "amdahl runs: $TMP/absent.yaml: no such configuration file" "$ERR"
+'
+
 # ---- 19-20. the fuzz findings, as cases of the suite (not only replays) ----
 # A py-spy dump --json thread whose thread_id is past 2^64 (1.4e135) and
 # which has no os_thread_id: its label is the number, not a conversion
