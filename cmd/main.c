@@ -2,6 +2,7 @@
  * each command needs set up before it runs. */
 #include <getopt.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,29 @@ static void cleanup(struct cmd_ctx *ctx)
 	amd_config_free(&ctx->config);
 }
 
+/* SIGINT, SIGTERM or SIGHUP: the temporary files of outputs being
+ * written go (outfile.h), then the signal does what it would have. */
+static void on_stop(int sig)
+{
+	amd_out_remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void remove_temporaries_on_stop(void)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction old;
+		/* a signal ignored by whoever started amdahl stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = {0};
@@ -169,6 +193,7 @@ int main(int argc, char **argv)
 	ctx.tty_err = isatty(STDERR_FILENO);
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;
+	remove_temporaries_on_stop();
 	int rc = setup(c, &ctx, wants_help(sub_argc, sub_argv));
 	if (rc == 0) {
 		optind = 0; /* each command runs its own getopt_long, options anywhere */

@@ -96,6 +96,30 @@ test_expect_success '--config /dev/zero or a directory: not "no such configurati
 	test_eq "amdahl runs: $TMP/absent.yaml: no such configuration file" "$ERR"
 '
 
+# ---- 18. report build stopped by SIGTERM or SIGINT: no temporaries left ----
+# stopped_build SIG DIR — a report build into DIR, sent SIG as soon as
+# its first file appears in DIR (the first is always a temporary one)
+stopped_build() {
+	"$AMDAHL" --store "$TMP/cpu.db" report build -o "$2" >/dev/null 2>&1 &
+	local pid=$! i=0
+	while [ $i -lt 600 ] && kill -0 $pid 2>/dev/null &&
+	      [ -z "$(find "$2" -type f 2>/dev/null | head -1)" ]; do
+		sleep 0.02; i=$((i + 1))
+	done
+	kill -"$1" $pid 2>/dev/null
+	wait $pid
+}
+test_expect_success 'report build stopped by SIGTERM or SIGINT while writing leaves no hidden temporary file' '
+	"$AMDAHL" --store "$TMP/cpu.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+	for i in 1 2 3 4 5 6; do
+		sig=TERM; [ $((i % 2)) = 0 ] && sig=INT
+		stopped_build $sig "$TMP/stopped$i"
+		test_eq "" "$(find "$TMP/stopped$i" -name ".*.tmp*")" || return 1
+	done &&
+	test_true "some trial was stopped while writing" \
+		test -n "$(find "$TMP"/stopped? -type f 2>/dev/null | head -1)"
+'
+
 # ---- 19-20. the fuzz findings, as cases of the suite (not only replays) ----
 # A py-spy dump --json thread whose thread_id is past 2^64 (1.4e135) and
 # which has no os_thread_id: its label is the number, not a conversion
