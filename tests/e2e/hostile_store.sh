@@ -85,6 +85,16 @@ test_expect_success SQLITE_STORE '--store FIFO: every command says what it is in
 	test_true "still a FIFO" test -p "$TMP/storefifo"
 '
 
+# ---- 14. runs --sweep S, S not the first sweep: no blank line before it ----
+# (SQLite printed one, ClickHouse, which loads only S, did not)
+test_expect_success 'runs --sweep of the second sweep starts with its sweep line, as on ClickHouse' '
+	"$AMDAHL" --store "$TMP/two.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" "$DATA/gpu-batch-sweep" &&
+	test_status 0 "$AMDAHL" --store "$TMP/two.db" runs --sweep gpu-batch-sweep &&
+	test_eq "sweep gpu-batch-sweep: 24 runs, 24 in statistics, 0 failed or killed, 0 unfinished" "$(head -1 "$TMP/out")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/two.db" runs &&
+	test_eq 1 "$(grep -c "^\$" "$TMP/out")"
+'
+
 # ---- 17. --config naming a device, a FIFO or a directory says what it is ----
 test_expect_success '--config /dev/zero or a directory: not "no such configuration file"' '
 	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config /dev/zero runs &&
