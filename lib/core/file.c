@@ -223,10 +223,21 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 	if (!g)
 		return -1;
 	int got = gzread(g, head, (unsigned)n);
+	if (got < 0) { /* zlib's reason (a wrong CRC32 or ISIZE: "incorrect data/length check") */
+		int zerr = 0;
+		const char *why = gzerror(g, &zerr);
+		const char *tail = why ? strstr(why, ">: ") : NULL; /* "<fd:3>: " */
+		why = tail ? tail + 3 : why;
+		if (why && strcmp(why, "incorrect data check") == 0)
+			why = "its CRC-32 does not match the data (a damaged file)";
+		else if (why && strcmp(why, "incorrect length check") == 0)
+			why = "its ISIZE does not match the data's length (a damaged or cut file)";
+		amd_fail(err, "%s: compressed byte %lld: cannot read%s: %s", path,
+			 (long long)gzoffset(g), gz ? " the gzip stream" : "",
+			 zerr == Z_ERRNO ? strerror(errno) : why && *why ? why : "damaged");
+	}
 	gzclose(g);
-	if (got < 0)
-		return amd_fail(err, "%s: cannot read", path);
-	return got;
+	return got < 0 ? -1 : got;
 }
 
 int amd_is_dir(const char *path)

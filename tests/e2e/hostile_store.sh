@@ -106,6 +106,22 @@ test_expect_success '--config /dev/zero or a directory: not "no such configurati
 	test_eq "amdahl runs: $TMP/absent.yaml: no such configuration file" "$ERR"
 '
 
+# ---- 17. a small gzip whose CRC-32 or ISIZE is wrong says which and where ----
+# (read whole by the format detection's first read: it said "cannot read")
+test_expect_success PYTHON 'a gzipped trace with a wrong CRC-32 or ISIZE: one line naming the check and the byte' '
+	"$AMDAHL" --store "$TMP/gz.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	before=$(store_digest "$TMP/gz.db") &&
+	printf "{\"traceEvents\": []}\n" | gzip -c >"$TMP/ok.pt.trace.json.gz" &&
+	"$PY" -c "import sys; b = bytearray(open(sys.argv[1], \"rb\").read()); n = len(b); b[-8] ^= 0xff; open(sys.argv[2], \"wb\").write(b); b[-8] ^= 0xff; b[-1] ^= 1; open(sys.argv[3], \"wb\").write(b); print(n)" \
+		"$TMP/ok.pt.trace.json.gz" "$TMP/crc.pt.trace.json.gz" "$TMP/isize.pt.trace.json.gz" >"$TMP/gzlen" &&
+	n=$(cat "$TMP/gzlen") &&
+	test_status 2 "$AMDAHL" --store "$TMP/gz.db" ingest "$TMP/crc.pt.trace.json.gz" &&
+	test_contains "amdahl ingest: $TMP/crc.pt.trace.json.gz: compressed byte $((n - 4)): cannot read the gzip stream: its CRC-32 does not match the data" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/gz.db" ingest "$TMP/isize.pt.trace.json.gz" &&
+	test_contains "amdahl ingest: $TMP/isize.pt.trace.json.gz: compressed byte $n: cannot read the gzip stream: its ISIZE does not match" "$ERR" &&
+	test_eq "$before" "$(store_digest "$TMP/gz.db")"
+'
+
 # ---- 18. report build stopped by SIGTERM or SIGINT: no temporaries left ----
 # stopped_build SIG DIR — a report build into DIR, sent SIG as soon as
 # its first file appears in DIR (the first is always a temporary one)
