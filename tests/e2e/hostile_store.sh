@@ -146,6 +146,14 @@ test_expect_success 'report build stopped by SIGTERM or SIGINT while writing lea
 		test -n "$(find "$TMP"/stopped? -type f 2>/dev/null | head -1)"
 '
 
+# ---- 18. scaling --next with more values than it takes names the limit ----
+test_expect_success 'scaling --next with 64 values names the limit of 32; a value below 1 is named as before' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --next "$(seq -s, 1 64)" &&
+	test_eq "amdahl scaling: --next: at most 32 values, 64 given" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --next 2,0 &&
+	test_eq "amdahl scaling: --next: not a list of n >= 1: 2,0" "$ERR"
+'
+
 # ---- 19-20. the fuzz findings, as cases of the suite (not only replays) ----
 # A py-spy dump --json thread whose thread_id is past 2^64 (1.4e135) and
 # which has no os_thread_id: its label is the number, not a conversion
