@@ -1,8 +1,10 @@
 #!/bin/bash
 # hostile_store.sh — round three of hostile and careless use (issue 40):
-# the store file a copy takes, pull --to over someone else's file, a
-# file's identity (its place and its content), a FIFO as a store, and
-# the fuzz findings replayed as cases of the suite.
+# the store file a copy takes while another process reads it, pull --to
+# over someone else's file, a FIFO as a store, runs --sweep's first line,
+# --config naming a device, a damaged small gzip, a report build stopped
+# by a signal, scaling --next's limit, and the two fuzz findings as cases
+# of the suite. Numbers in the section titles are the issue's items.
 test_description='hostile and careless use, round three: the store and its files'
 . "$(dirname "$0")/../test-lib.sh"
 
