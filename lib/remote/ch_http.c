@@ -146,9 +146,10 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 	ch->stall_s = env_seconds("AMDAHL_CLICKHOUSE_STALL", CH_STALL_DEFAULT);
 	ch->total_s = env_seconds("AMDAHL_CLICKHOUSE_TIMEOUT", CH_TOTAL_DEFAULT);
 	if (ch->stall_s < 0 || ch->total_s < 0) {
+		const char *which = ch->stall_s < 0 ? "STALL" : "TIMEOUT";
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: $AMDAHL_CLICKHOUSE_%s is not a number of seconds from 1 "
-				     "up", url, ch->stall_s < 0 ? "STALL" : "TIMEOUT");
+				     "up", url, which);
 	}
 	const char *pw = getenv("AMDAHL_CLICKHOUSE_PASSWORD");
 	if (pw && *pw && !(ch->password = strdup(pw))) {
