@@ -307,6 +307,17 @@ static int settle_fail(const char *path, sqlite3 *db, int rc, int log, int done,
 			path, sqlite3_errmsg(db), path, path);
 }
 
+/* 1 when another connection holds the store's write lock now (another
+ * ingest): it settles the log itself when it ends. */
+static int other_writer(sqlite3 *db)
+{
+	sqlite3_busy_timeout(db, 0);
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return (rc & 0xff) == SQLITE_BUSY;
+}
+
 int amd_store_settle(const char *path, struct amd_err *err)
 {
 	char *wal = sqlite3_mprintf("%s-wal", path);
@@ -320,13 +331,19 @@ int amd_store_settle(const char *path, struct amd_err *err)
 		sqlite3_close_v2(db);
 		return 0; /* not writable here: the writer's own close was the only chance */
 	}
-	sqlite3_busy_timeout(db, SETTLE_WAIT_MS);
 	int log = 0, done = 0;
 	/* a first read: the connection learns the file is in WAL mode */
 	int rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	if (rc == SQLITE_OK && other_writer(db)) {
+		sqlite3_close_v2(db);
+		return 0; /* its own end settles the log */
+	}
+	sqlite3_busy_timeout(db, SETTLE_WAIT_MS);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
-	int out = rc == SQLITE_OK && done >= log ? 0 : settle_fail(path, db, rc, log, done, err);
+	int out = rc == SQLITE_OK && done >= log ? 0
+		: (rc & 0xff) == SQLITE_BUSY && other_writer(db) ? 0
+		: settle_fail(path, db, rc, log, done, err);
 	sqlite3_close_v2(db); /* the last connection also removes the log */
 	return out;
 }
