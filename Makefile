@@ -4,6 +4,7 @@
 #   make test-corpus tests on the public samples in ../shared/data/public
 #   make bench       speed and memory figures
 #   make fuzz        libFuzzer targets, FUZZ_SECONDS each
+#   make fuzz-long   every target FUZZ_LONG_SECONDS (600) each, before a release
 #   make compat      every output byte-identical to REF's (a commit; default 2bb353c, the tree before the redesign)
 #   make install PREFIX=/usr/local [DESTDIR=]  binary, extension, templates, man pages, libamdahl + amdahl.pc
 #   make deb         a Debian package (debian/, dpkg-buildpackage)
@@ -123,7 +124,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img eval-explain
+.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -254,6 +255,13 @@ FUZZ_BIN   := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_
 fuzz: deps deps-fuzz
 	@$(MAKE) --no-print-directory fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh build-fuzz
+
+# Before a release: every target 10 minutes (about 4 hours for the 22);
+# FUZZ_ONLY=PATTERN runs only the targets whose names contain PATTERN.
+FUZZ_LONG_SECONDS ?= 600
+fuzz-long: deps deps-fuzz
+	@$(MAKE) --no-print-directory fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) tests/fuzz/run.sh build-fuzz
 
 fuzz-build:
 	@$(MAKE) --no-print-directory O=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS)" $(FUZZ_BIN)

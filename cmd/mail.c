@@ -117,7 +117,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 /* What the command line left unsaid, from amdahl.yaml's mail settings;
  * -1 when out of memory. */
-static int apply_config(struct opts *o, const struct amd_cfg_mail *cfg)
+/* mail.timeout as written: a number of seconds from 1 to a day. */
+static int timeout_from(const struct amd_cfg_num *t, const char *file, long *out)
+{
+	*out = (long)amd_cfg_num_or(t, 300);
+	if (t->set && (!t->ok || !(t->value >= 1 && t->value <= 86400)))
+		return cmd_error("mail", "%s: mail.timeout: '%s' is not a number of seconds from 1 "
+				 "to 86400", file ? file : "amdahl.yaml", t->text ? t->text : "");
+	return 0;
+}
+
+static int apply_config(struct opts *o, const struct amd_cfg_mail *cfg, const char *file)
 {
 	const char *env = getenv("AMDAHL_SMTP_URL");
 	if (!o->to.len && cfg->to && amd_buf_printf(&o->to, "%s", cfg->to) < 0)
@@ -130,7 +140,8 @@ static int apply_config(struct opts *o, const struct amd_cfg_mail *cfg)
 		o->cacert = cfg->cacert;
 	if (!o->smtp)
 		o->smtp = env && *env ? env : cfg->smtp ? cfg->smtp : "smtp://localhost";
-	o->timeout_s = (long)amd_cfg_num_or(&cfg->timeout, 300);
+	if (timeout_from(&cfg->timeout, file, &o->timeout_s) != 0)
+		return EXIT_USAGE;
 	if (cfg->ssl_reqd)
 		o->ssl_reqd = 1;
 	return 0;
@@ -232,7 +243,7 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_buf_free(&o.to);
 		return rc;
 	}
-	if (apply_config(&o, &ctx->config.mail) < 0) {
+	if (apply_config(&o, &ctx->config.mail, ctx->config.path) != 0) {
 		amd_buf_free(&o.to);
 		return EXIT_USAGE;
 	}

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,29 @@ static void cleanup(struct cmd_ctx *ctx)
 	amd_config_free(&ctx->config);
 }
 
+/* SIGINT, SIGTERM or SIGHUP: the temporary files of outputs being
+ * written go (outfile.h), then the signal does what it would have. */
+static void on_stop(int sig)
+{
+	amd_out_remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void remove_temporaries_on_stop(void)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction old;
+		/* a signal ignored by whoever started amdahl stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = {0};
@@ -232,11 +256,16 @@ int main(int argc, char **argv)
 	ctx.tty_err = isatty(STDERR_FILENO);
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;
+	remove_temporaries_on_stop();
 	int rc = setup(c, &ctx, wants_help(sub_argc, sub_argv));
 	if (rc == 0) {
 		optind = 0; /* each command runs its own getopt_long, options anywhere */
 		rc = c->run(sub_argc, sub_argv, &ctx);
 	}
 	cleanup(&ctx);
+	struct amd_err err = {{0}};
+	if ((c->needs & NEEDS_STORE_WRITE) && !wants_help(sub_argc, sub_argv) &&
+	    amd_location_settle(ctx.store_path, &err) < 0)
+		cmd_error(c->name, "warning: %s", err.msg);
 	return rc;
 }

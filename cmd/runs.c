@@ -84,6 +84,7 @@ static void print_notes(const struct run_counts *k)
 static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		       const struct amd_run_view *runs, size_t n)
 {
+	int printed = 0; /* a blank line between sweeps, none before the first shown */
 	for (size_t s = 0; s < nsw; s++) {
 		struct run_counts k = {0};
 		for (size_t i = 0; i < n; i++)
@@ -92,7 +93,7 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		if (!k.shown)
 			continue;
 		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished",
-		       s ? "\n" : "", sw[s].name, k.shown, k.counted, k.failed,
+		       printed++ ? "\n" : "", sw[s].name, k.shown, k.counted, k.failed,
 		       k.shown - k.counted - k.failed - k.no_n);
 		if (k.no_n)
 			printf(", %d without a world size", k.no_n);

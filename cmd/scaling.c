@@ -46,18 +46,26 @@ static void help(void)
 	       "\n%s", AMD_SELECTOR_HELP);
 }
 
+/* 0, -1 when a value is not an n >= 1, or the number of values when
+ * there are more than MAX_NEXT. */
 static int parse_next(const char *arg, double *v, size_t *n)
 {
-	char buf[512];
-	snprintf(buf, sizeof buf, "%s", arg);
+	char *buf = strdup(arg);
+	int rc = buf ? 0 : -1, count = 0;
 	*n = 0;
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	for (char *save = NULL, *tok = buf ? strtok_r(buf, ",", &save) : NULL; tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n == MAX_NEXT || amd_parse_double(tok, &v[*n]) < 0 || !(v[*n] >= 1))
-			return -1;
-		(*n)++;
+		double x;
+		if (amd_parse_double(tok, &x) < 0 || !(x >= 1))
+			rc = -1;
+		else if (*n < MAX_NEXT)
+			v[(*n)++] = x;
+		count++;
 	}
-	return *n ? 0 : -1;
+	free(buf);
+	if (rc == 0 && count > MAX_NEXT)
+		return count;
+	return rc == 0 && *n ? 0 : -1;
 }
 
 static int print_strategy(const struct amd_scaling_strategy *s, size_t top)
@@ -107,11 +115,16 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 			if (amd_parse_double(optarg, &o.target) < 0 || !(o.target >= 1))
 				return cmd_error("scaling", "--target: not an n >= 1: %s", optarg);
 			break;
-		case 'N':
-			if (parse_next(optarg, next, &o.nnext) < 0)
+		case 'N': {
+			int got = parse_next(optarg, next, &o.nnext);
+			if (got > 0)
+				return cmd_error("scaling", "--next: at most %d values, %d given",
+						 MAX_NEXT, got);
+			if (got < 0)
 				return cmd_error("scaling", "--next: not a list of n >= 1: %s", optarg);
 			o.next = next;
 			break;
+		}
 		case 'n':
 			if (amd_parse_int64(optarg, &top) < 0 || top < 0)
 				return cmd_error("scaling", "-n: not a count: %s", optarg);

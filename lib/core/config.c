@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "buf.h"
@@ -296,6 +297,11 @@ int amd_config_load(const char *path, int required, struct amd_config *cfg,
 		    struct amd_err *err)
 {
 	memset(cfg, 0, sizeof *cfg);
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && (required || !S_ISDIR(sb.st_mode)))
+		return amd_fail(err, "%s: not a regular file (%s), so not a configuration file", path,
+				S_ISDIR(sb.st_mode) ? "a directory" : S_ISCHR(sb.st_mode) ? "a device"
+				: S_ISFIFO(sb.st_mode) ? "a FIFO" : "not a file");
 	if (!amd_is_file(path)) {
 		if (required)
 			return amd_fail(err, "%s: no such configuration file", path);

@@ -222,6 +222,22 @@ void amd_lines_close(struct amd_lines *l)
 	free(l);
 }
 
+/* Fills err with zlib's reason a read of g failed (a wrong CRC-32 or
+ * ISIZE named as such) and the compressed byte it reached. */
+static void gz_read_fail(gzFile g, int gz, const char *path, struct amd_err *err)
+{
+	int zerr = 0;
+	const char *why = gzerror(g, &zerr);
+	const char *tail = why ? strstr(why, ">: ") : NULL; /* "<fd:3>: " */
+	why = tail ? tail + 3 : why;
+	if (why && strcmp(why, "incorrect data check") == 0)
+		why = "its CRC-32 does not match the data (a damaged file)";
+	else if (why && strcmp(why, "incorrect length check") == 0)
+		why = "its ISIZE does not match the data's length (a damaged or cut file)";
+	amd_fail(err, "%s: compressed byte %lld: cannot read%s: %s", path, (long long)gzoffset(g),
+		 gz ? " the gzip stream" : "", zerr == Z_ERRNO ? strerror(errno) : why && *why ? why : "damaged");
+}
+
 long amd_read_head(const char *path, unsigned char *head, size_t n,
 		   struct amd_err *err)
 {
@@ -232,12 +248,10 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 	struct amd_textread t = {0};
 	int got = n >= 4 ? amd_text_gzread(g, &t, head, (unsigned)n, path, err) : gzread(g, head, (unsigned)n);
 	amd_textread_free(&t);
+	if (got == -1)
+		gz_read_fail(g, gz, path, err);
 	gzclose(g);
-	if (got == -2)
-		return -1;
-	if (got < 0)
-		return amd_fail(err, "%s: cannot read", path);
-	return got;
+	return got < 0 ? -1 : got;
 }
 
 int amd_is_dir(const char *path)

@@ -12,6 +12,49 @@
 
 #include "file.h"
 
+/* The temporary files open now, for amd_out_remove_pending (a signal
+ * handler's): a slot is claimed by compare-and-swap of its state, filled,
+ * then published; the handler reads only published slots. */
+#define PENDING_SLOTS 64
+enum { SLOT_FREE, SLOT_FILLING, SLOT_PUBLISHED };
+static struct pending_tmp {
+	int state;
+	int dirfd;
+	char name[256];
+} pending[PENDING_SLOTS];
+
+/* The slot now naming o's temporary file, or -1 (all taken: the file is
+ * then not removed on a signal, as before). */
+static int pending_add(int dirfd, const char *name)
+{
+	if (strlen(name) >= sizeof pending[0].name)
+		return -1;
+	for (int i = 0; i < PENDING_SLOTS; i++) {
+		int free_state = SLOT_FREE;
+		if (!__atomic_compare_exchange_n(&pending[i].state, &free_state, SLOT_FILLING, 0,
+						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		pending[i].dirfd = dirfd;
+		strcpy(pending[i].name, name);
+		__atomic_store_n(&pending[i].state, SLOT_PUBLISHED, __ATOMIC_RELEASE);
+		return i;
+	}
+	return -1;
+}
+
+static void pending_drop(int slot)
+{
+	if (slot >= 0)
+		__atomic_store_n(&pending[slot].state, SLOT_FREE, __ATOMIC_RELEASE);
+}
+
+void amd_out_remove_pending(void)
+{
+	for (int i = 0; i < PENDING_SLOTS; i++)
+		if (__atomic_load_n(&pending[i].state, __ATOMIC_ACQUIRE) == SLOT_PUBLISHED)
+			unlinkat(pending[i].dirfd, pending[i].name, 0);
+}
+
 /* The directory holding the last component of rel, opened from dir
  * without following links in rel (made when make is set); *last points
  * at rel's last component. */
@@ -56,6 +99,7 @@ static int open_parent(const char *dir, const char *rel, int make, const char **
 
 static void out_free(struct amd_out *o)
 {
+	pending_drop(o->slot);
 	if (o->dirfd >= 0)
 		close(o->dirfd);
 	free(o->shown);
@@ -63,6 +107,7 @@ static void out_free(struct amd_out *o)
 	free(o->tmp);
 	memset(o, 0, sizeof *o);
 	o->dirfd = -1;
+	o->slot = -1;
 }
 
 /* Refuses a final name that is a link or a directory. */
@@ -96,6 +141,7 @@ static int create_tmp(struct amd_out *o, struct amd_err *err)
 			continue;
 		if (fd < 0)
 			return amd_fail(err, "%s: %s", o->shown, strerror(errno));
+		o->slot = pending_add(o->dirfd, o->tmp);
 		o->f = fdopen(fd, "wb");
 		if (!o->f) {
 			close(fd);
@@ -110,6 +156,7 @@ static int create_tmp(struct amd_out *o, struct amd_err *err)
 int amd_out_open(struct amd_out *o, const char *dir, const char *rel, struct amd_err *err)
 {
 	memset(o, 0, sizeof *o);
+	o->slot = -1;
 	const char *last = NULL;
 	o->dirfd = open_parent(dir, rel, 0, &last, err);
 	if (o->dirfd < 0)

@@ -17,7 +17,13 @@ struct amd_out {
 	char *shown; /* dir/rel, for messages */
 	char *name;  /* the final name inside dirfd */
 	char *tmp;   /* the temporary name inside dirfd */
+	int slot;    /* its entry among the pending temporaries, or -1 */
 };
+
+/* Removes every temporary file now open (unlinkat only: safe in a signal
+ * handler), so that a command stopped by SIGINT or SIGTERM leaves its
+ * output directory without hidden .NAME.tmpXXXXXXXX files. */
+void amd_out_remove_pending(void);
 
 /* Opens a temporary file for dir/rel. dir is taken as the user named it;
  * every component of rel (such as "charts/speedup.png") is opened

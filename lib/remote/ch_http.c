@@ -24,7 +24,28 @@ struct amd_ch {
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
+	long stall_s;   /* a request that moves no byte this long fails */
+	long total_s;   /* a request that lasts this long fails */
 };
+
+/* A stopped server (SIGSTOP) accepts the connection and never answers:
+ * every request has a low-speed and an overall limit, in seconds, from
+ * $AMDAHL_CLICKHOUSE_STALL (default 120: no byte moved for that long)
+ * and $AMDAHL_CLICKHOUSE_TIMEOUT (default 3600). */
+#define CH_STALL_DEFAULT 120L
+#define CH_TOTAL_DEFAULT 3600L
+
+/* $name as a whole number of seconds ≥ 1, else fallback; -1 when it is
+ * set but not one. */
+static long env_seconds(const char *name, long fallback)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return fallback;
+	char *end;
+	long n = strtol(v, &end, 10);
+	return *end || n < 1 || n > 86400L * 365 ? -1 : n;
+}
 
 int amd_ch_is_url(const char *location)
 {
@@ -122,6 +143,14 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 		amd_ch_close(ch);
 		return -1;
 	}
+	ch->stall_s = env_seconds("AMDAHL_CLICKHOUSE_STALL", CH_STALL_DEFAULT);
+	ch->total_s = env_seconds("AMDAHL_CLICKHOUSE_TIMEOUT", CH_TOTAL_DEFAULT);
+	if (ch->stall_s < 0 || ch->total_s < 0) {
+		const char *which = ch->stall_s < 0 ? "STALL" : "TIMEOUT";
+		amd_ch_close(ch);
+		return amd_fail(err, "%s: $AMDAHL_CLICKHOUSE_%s is not a number of seconds from 1 "
+				     "up", url, which);
+	}
 	const char *pw = getenv("AMDAHL_CLICKHOUSE_PASSWORD");
 	if (pw && *pw && !(ch->password = strdup(pw))) {
 		amd_ch_close(ch);
@@ -218,6 +247,43 @@ static void set_auth(struct amd_ch *ch)
 	}
 }
 
+/* What a request was doing when it failed, by what libcurl saw: the
+ * stage of a message about a server that stopped answering. */
+static const char *stage(struct amd_ch *ch)
+{
+	curl_off_t up = 0, down = 0;
+	double connected = 0;
+	curl_easy_getinfo(ch->curl, CURLINFO_CONNECT_TIME, &connected);
+	curl_easy_getinfo(ch->curl, CURLINFO_SIZE_UPLOAD_T, &up);
+	curl_easy_getinfo(ch->curl, CURLINFO_SIZE_DOWNLOAD_T, &down);
+	return connected <= 0 ? "connecting"
+	       : down > 0     ? "reading the answer"
+	       : up > 0       ? "waiting for the answer"
+			      : "sending the request";
+}
+
+/* err for a failed transfer: a timeout names the limit and the stage, and
+ * the statement's first words (what was asked). */
+static int transfer_fail(struct amd_ch *ch, CURLcode rc, const char *sql, struct amd_err *err)
+{
+	if (rc == CURLE_WRITE_ERROR)
+		return amd_fail(err, "%s: out of memory reading the answer", ch->name);
+	if (rc != CURLE_OPERATION_TIMEDOUT)
+		return amd_fail(err, "%s: %s", ch->name, curl_easy_strerror(rc));
+	double took = 0;
+	curl_easy_getinfo(ch->curl, CURLINFO_TOTAL_TIME, &took);
+	int words = (int)strcspn(sql, "\n(");
+	if (words > 40)
+		words = 40;
+	if (took + 0.5 >= (double)ch->total_s)
+		return amd_fail(err, "%s: the server did not finish within %ld s, %s to `%.*s…` "
+				     "($AMDAHL_CLICKHOUSE_TIMEOUT)",
+				ch->name, ch->total_s, stage(ch), words, sql);
+	return amd_fail(err, "%s: the server stopped answering: nothing for %ld s, %s to "
+			     "`%.*s…` ($AMDAHL_CLICKHOUSE_STALL sets the limit)",
+			ch->name, ch->stall_s, stage(ch), words, sql);
+}
+
 int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 	       int in_db, struct amd_buf *out, struct amd_err *err)
 {
@@ -236,6 +302,9 @@ int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body
 	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
 	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_TIME, ch->stall_s);
+	curl_easy_setopt(ch->curl, CURLOPT_TIMEOUT, ch->total_s);
 	set_auth(ch);
 	CURLcode rc = curl_easy_perform(ch->curl);
 	free(url);
@@ -243,8 +312,7 @@ int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body
 	curl_easy_getinfo(ch->curl, CURLINFO_RESPONSE_CODE, &code);
 	int ret = 0;
 	if (rc != CURLE_OK)
-		ret = amd_fail(err, "%s: %s", ch->name, rc == CURLE_WRITE_ERROR
-			       ? "out of memory reading the answer" : curl_easy_strerror(rc));
+		ret = transfer_fail(ch, rc, sql, err);
 	else if (code != 200)
 		ret = server_fail(ch, code, &resp, err);
 	else if (out && amd_buf_append(out, resp.data ? resp.data : "", resp.len) < 0)

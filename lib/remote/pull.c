@@ -2,7 +2,8 @@
  * loaded into an in-memory SQLite store by the backend's reading path
  * (on ClickHouse ch_load.c, scoped by ch_scope.c), and that database's
  * image written whole as the output file (outfile.h), so the copy
- * answers every command as the remote store does. */
+ * answers every command as the remote store does. Only a new or empty
+ * file or an amdahl store is replaced (store.h). */
 #include "remote_ops.h"
 #include "sqlite_int.h"
 
@@ -49,7 +50,7 @@ static int write_image(struct amd_store *st, const char *to, struct amd_err *err
 int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,
 			 const char *to, size_t *nsources, struct amd_err *err)
 {
-	if (check_target(to, err) < 0)
+	if (check_target(to, err) < 0 || amd_store_check_replace(to, err) < 0)
 		return -1;
 	const char *names[] = {sweep};
 	struct amd_store *st;

@@ -60,6 +60,11 @@ int amd_location_exists(const char *location, struct amd_err *err)
 	return r ? r->exists(location, err) : access(location, F_OK) == 0;
 }
 
+int amd_location_settle(const char *location, struct amd_err *err)
+{
+	return amd_remote_find(location) ? 0 : amd_store_settle(location, err);
+}
+
 struct amd_ingest_target amd_location_target(const char *location)
 {
 	const struct amd_remote_ops *r = amd_remote_find(location);

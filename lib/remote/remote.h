@@ -50,6 +50,11 @@ int amd_location_exists(const char *location, struct amd_err *err);
  * NEEDS_STORE_WRITE. */
 void amd_location_prepare_write(const char *location);
 
+/* After a process wrote the store at location: a SQLite file's log
+ * copied into it (store.h's amd_store_settle); nothing for a remote
+ * store. 0, or -1 with err saying what is left and how to finish. */
+int amd_location_settle(const char *location, struct amd_err *err);
+
 /* The ingest target writing to location (model/sink.h); location must
  * outlive it. */
 struct amd_ingest_target amd_location_target(const char *location);

@@ -268,6 +268,16 @@ for stall in greeting rcpt data; do
 		one_line \"\$ERR\"
 	"
 done
+# a timeout that is not a number of seconds from 1 up is named, before
+# any server is asked (it was taken as given: "within the -5 s timeout")
+test_expect_success 'mail.timeout -5, 0 or abc: one line naming the file and the setting, exit 2' '
+	for v in -5 0 abc; do
+		printf "mail:\n  timeout: %s\n" "$v" >"$TMP/badtimeout.yaml" &&
+		test_status 2 "$AMDAHL" --config "$TMP/badtimeout.yaml" mail \
+			--to alice@example.org --smtp "smtp://127.0.0.1:9" "$REPORT" &&
+		test_eq "amdahl mail: $TMP/badtimeout.yaml: mail.timeout: '\''$v'\'' is not a number of seconds from 1 to 86400" "$ERR" || return 1
+	done
+'
 S6="$TMP/s6" P6=
 test_expect_success AIOSMTPD 'setup: a server with a SIZE limit of 20000 bytes' '
 	start_server "$S6" --size-limit 20000

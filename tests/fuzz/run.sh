@@ -6,7 +6,9 @@
 # or a failing regression input.
 #   targets: BUILD/fuzz_<x> (seeds below), and fuzz_format once per line of
 #   tests/fuzz/formats.txt (AMD_FUZZ_FORMAT=<name>).
-# Usage: tests/fuzz/run.sh BUILD_DIR   (make fuzz)
+# FUZZ_ONLY=PATTERN runs (and replays) only the targets whose names
+# contain PATTERN (format-cprofile, mlflow_run, format-...).
+# Usage: tests/fuzz/run.sh BUILD_DIR   (make fuzz, make fuzz-long)
 set -u
 build=${1:-build-fuzz}
 secs=${FUZZ_SECONDS:-60}
@@ -76,6 +78,7 @@ seeds_split() {
 # run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
 run_target() {
   local name=$1 bin=$2; shift 2
+  [[ $name == *"${FUZZ_ONLY:-}"* ]] || return 0
   local corpus="$build/corpus/$name" seeds="$build/seeds/$name" log="$build/logs/$name.log"
   mkdir -p "$corpus" "$seeds"
   rm -f "$seeds"/*
@@ -103,6 +106,7 @@ run_target() {
 # replay NAME BINARY: every file in testdata/fuzz-regressions/NAME/ once.
 replay() {
   local name=$1 bin=$2 dir="$regress/$1"
+  [[ $name == *"${FUZZ_ONLY:-}"* ]] || return 0
   [ -d "$dir" ] || return 0
   local files=("$dir"/*)
   [ -e "${files[0]}" ] || return 0

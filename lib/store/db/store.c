@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "metric_sql.h"
@@ -16,6 +17,10 @@
 #include "stmt_cache.h"
 
 #define BUSY_TIMEOUT_MS 60000
+/* How long a writer's last checkpoint waits for a reader in the middle
+ * of a read (amd_store_settle): the ingest is done; the log is not lost,
+ * and the warning says how to finish. */
+#define SETTLE_WAIT_MS 5000
 
 int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err)
 {
@@ -186,6 +191,21 @@ int amd_store_sql_register(sqlite3 *db)
 	return rc == SQLITE_OK ? rs_register(db) : rc;
 }
 
+/* What a file that is there but not a regular file is, for the message
+ * (opening a FIFO to read would wait for a writer forever). */
+static const char *not_regular(const char *path)
+{
+	struct stat sb;
+	if (strcmp(path, ":memory:") == 0 || stat(path, &sb) != 0 || S_ISREG(sb.st_mode))
+		return NULL;
+	return S_ISFIFO(sb.st_mode)  ? "a FIFO"
+	       : S_ISDIR(sb.st_mode) ? "a directory"
+	       : S_ISCHR(sb.st_mode) ? "a character device"
+	       : S_ISBLK(sb.st_mode) ? "a block device"
+	       : S_ISSOCK(sb.st_mode) ? "a socket"
+				     : "not a regular file";
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
@@ -194,6 +214,10 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return amd_fail(err, "%s: is a directory; --store names the store's file "
 				"(e.g. %s/amdahl.db)", path, path);
+	const char *kind = not_regular(path);
+	if (kind)
+		return amd_fail(err, "%s: %s, not a store; a store is a regular file (name a new "
+				     "file, or a store)", path, kind);
 	if (mode == AMD_STORE_READ && access(path, F_OK) != 0)
 		return amd_fail(err, "%s: no store here; run 'amdahl ingest PATH' first"
 				" (or name one with --store)", path);
@@ -269,6 +293,64 @@ void amd_store_close(struct amd_store *st)
 	sqlite3_close_v2(st->db);
 	free(st->path);
 	free(st);
+}
+
+/* The log's frames left uncopied by a checkpoint that could not finish. */
+static int settle_fail(const char *path, sqlite3 *db, int rc, int log, int done,
+		       struct amd_err *err)
+{
+	if (rc == SQLITE_OK)
+		return amd_fail(err, "%s: %d pages stay in %s-wal only (another process is "
+				     "reading the store); copy the store with its -wal file, or "
+				     "finish with `sqlite3 %s 'PRAGMA wal_checkpoint'` once that "
+				     "process has ended",
+				path, log - done, path, path);
+	return amd_fail(err, "%s: cannot copy the write-ahead log into the store (%s: another "
+			     "process is reading it); its pages stay in %s-wal only: copy the "
+			     "store with its -wal file, or finish with `sqlite3 %s 'PRAGMA "
+			     "wal_checkpoint'` once that process has ended",
+			path, sqlite3_errmsg(db), path, path);
+}
+
+/* 1 when another connection holds the store's write lock now (another
+ * ingest): it settles the log itself when it ends. */
+static int other_writer(sqlite3 *db)
+{
+	sqlite3_busy_timeout(db, 0);
+	int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return (rc & 0xff) == SQLITE_BUSY;
+}
+
+int amd_store_settle(const char *path, struct amd_err *err)
+{
+	char *wal = sqlite3_mprintf("%s-wal", path);
+	int has_log = wal && access(wal, F_OK) == 0;
+	sqlite3_free(wal);
+	if (!has_log)
+		return 0;
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close_v2(db);
+		return 0; /* not writable here: the writer's own close was the only chance */
+	}
+	int log = 0, done = 0;
+	/* a first read: the connection learns the file is in WAL mode */
+	int rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+	if (rc == SQLITE_OK && other_writer(db)) {
+		sqlite3_close_v2(db);
+		return 0; /* its own end settles the log */
+	}
+	sqlite3_busy_timeout(db, SETTLE_WAIT_MS);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_FULL, &log, &done);
+	int out = rc == SQLITE_OK && done >= log ? 0
+		: (rc & 0xff) == SQLITE_BUSY && other_writer(db) ? 0
+		: settle_fail(path, db, rc, log, done, err);
+	sqlite3_close_v2(db); /* the last connection also removes the log */
+	return out;
 }
 
 /* A turn at a shared connection (sqlite_int.h's amd_store_turns), when

@@ -51,6 +51,42 @@ int amd_store_check_foreign(struct amd_store *st, struct amd_err *err)
 			st->path, n, n == 1 ? "" : "s");
 }
 
+/* Why the file at path, not an amdahl store, is not replaced; err. */
+static int refuse_replace(const char *path, sqlite3 *db, int rc, int mlflow, int n,
+			  struct amd_err *err)
+{
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		return amd_fail(err, "%s: not an SQLite file, so not an amdahl store; not replaced "
+				     "(name a new file, an empty one or a store)", path);
+	if (rc != SQLITE_OK)
+		return amd_fail(err, "%s: %s; not replaced", path, sqlite3_errmsg(db));
+	if (mlflow)
+		return amd_fail(err, "%s: an MLflow tracking database, not an amdahl store; "
+				     "not replaced (name a new file, an empty one or a store)", path);
+	return amd_fail(err, "%s: an SQLite database without amdahl's schema (%d table%s); not "
+			     "replaced (name a new file, an empty one or a store)",
+			path, n, n == 1 ? "" : "s");
+}
+
+int amd_store_check_replace(const char *path, struct amd_err *err)
+{
+	struct stat sb;
+	if (lstat(path, &sb) != 0)
+		return 0;
+	if (!S_ISREG(sb.st_mode))
+		return amd_fail(err, "%s: not a regular file; not replaced", path);
+	if (sb.st_size == 0)
+		return 0;
+	sqlite3 *db = NULL;
+	int n = 0, version = 0, mlflow = 0;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc == SQLITE_OK)
+		rc = tables(db, &n, &version, &mlflow);
+	int out = rc == SQLITE_OK && version ? 0 : refuse_replace(path, db, rc, mlflow, n, err);
+	sqlite3_close_v2(db);
+	return out;
+}
+
 /* path as an SQLite URI with immutable=1 (sqlite3_free it). */
 static char *immutable_uri(const char *path)
 {

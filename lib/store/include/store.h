@@ -26,6 +26,20 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err);
 void amd_store_close(struct amd_store *st);
 
+/* Before a store file is written whole over path (`amdahl pull --to`):
+ * 0 when path is missing, empty or an amdahl store; else -1 with err
+ * saying what the file is (an MLflow database, another SQLite file, a
+ * text file, not a regular file), which is then left as it was. */
+int amd_store_check_replace(const char *path, struct amd_err *err);
+
+/* After a process wrote the store file at path: copies the write-ahead
+ * log into the file (a FULL checkpoint, waiting a few seconds for a
+ * reader in the middle of a read), so that the file alone is the whole store even when
+ * another process kept it open and the writer's close could not
+ * checkpoint. 0 (also when path holds no store or no log), or -1 with
+ * err saying how many pages stayed in PATH-wal and how to finish. */
+int amd_store_settle(const char *path, struct amd_err *err);
+
 /* The whole store st is a part of, for what a part cannot answer alone
  * (an error's list of every sweep or key): *whole is st itself when st
  * is whole, else the store opened whole (the caller closes it). */

@@ -1,0 +1,192 @@
+#!/bin/bash
+# hostile_store.sh — round three of hostile and careless use (issue 40):
+# the store file a copy takes while another process reads it, pull --to
+# over someone else's file, a FIFO as a store, runs --sweep's first line,
+# --config naming a device, a damaged small gzip, a report build stopped
+# by a signal, scaling --next's limit, and the two fuzz findings as cases
+# of the suite. Numbers in the section titles are the issue's items.
+test_description='hostile and careless use, round three: the store and its files'
+. "$(dirname "$0")/../test-lib.sh"
+
+# ---- 1. a reader open during an ingest: the .db alone is the whole store ----
+# reader_open STORE SQL — a read-only SQLite connection that keeps STORE
+# open after running SQL (as another amdahl process reading would), in
+# the background, until reader_close; its input is a FIFO held open on
+# descriptor 9.
+reader_open() {
+	rm -f "$TMP/reader.ctl" && mkfifo "$TMP/reader.ctl" &&
+	{ sqlite3 -readonly -cmd "$2" "$1" <"$TMP/reader.ctl" >/dev/null & } &&
+	exec 9>"$TMP/reader.ctl" &&
+	sleep 1
+}
+reader_close() { exec 9>&-; wait; }
+test_expect_success SQLITE3,SQLITE_STORE 'an ingest while another process keeps the store open leaves a whole .db' '
+	"$AMDAHL" --store "$TMP/wal.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+	reader_open "$TMP/wal.db" "SELECT count(*) FROM sqlite_master" &&
+	test_status 0 "$AMDAHL" --store "$TMP/wal.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	cp "$TMP/wal.db" "$TMP/wal-copy.db" &&
+	test_status 0 "$AMDAHL" --store "$TMP/wal-copy.db" runs &&
+	test_contains "sweep gpu-batch-sweep" "$OUT" &&
+	reader_close
+'
+test_expect_success SQLITE3,SQLITE_STORE 'a reader in the middle of a read: the ingest says what stayed in -wal and how to finish' '
+	"$AMDAHL" --store "$TMP/wal2.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+	reader_open "$TMP/wal2.db" "BEGIN; SELECT count(*) FROM sqlite_master;" &&
+	test_status 0 "$AMDAHL" --store "$TMP/wal2.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	test_contains "amdahl ingest: warning: $TMP/wal2.db: " "$ERR" &&
+	test_contains "pages stay in $TMP/wal2.db-wal only" "$ERR" &&
+	test_contains "PRAGMA wal_checkpoint" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	reader_close &&
+	sqlite3 "$TMP/wal2.db" "PRAGMA wal_checkpoint" >/dev/null &&
+	cp "$TMP/wal2.db" "$TMP/wal2-copy.db" &&
+	test_status 0 "$AMDAHL" --store "$TMP/wal2-copy.db" runs &&
+	test_contains "sweep gpu-batch-sweep" "$OUT"
+'
+
+# ---- 2. pull --to replaces only a store, a new file or an empty one ----
+# The target is checked before the server is asked: no server is needed
+# (port 9 answers nothing), and a store the check lets through gets as
+# far as connecting.
+NOSERVER="clickhouse://amdahl@127.0.0.1:9/none"
+file_digest() { sha256sum "$1" | cut -c1-64; }
+test_expect_success PYTHON,SQLITE_STORE 'pull --to an MLflow tracking database is refused and leaves it byte for byte' '
+	"$PY" "$AMDAHL_ROOT/tests/fixtures/mlflow_forms.py" "$DATA/cpu-strong-scaling/mlruns" "$TMP/forms" >/dev/null &&
+	before=$(file_digest "$TMP/forms/mlflow.db") &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/forms/mlflow.db" &&
+	test_eq "amdahl pull: $TMP/forms/mlflow.db: an MLflow tracking database, not an amdahl store; not replaced (name a new file, an empty one or a store)" "$ERR" &&
+	test_eq "$before" "$(file_digest "$TMP/forms/mlflow.db")"
+'
+test_expect_success SQLITE3,SQLITE_STORE 'pull --to a text file or another SQLite database is refused; a store or an empty file is not' '
+	printf "notes\n" >"$TMP/notes.txt" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/notes.txt" &&
+	test_eq "amdahl pull: $TMP/notes.txt: not an SQLite file, so not an amdahl store; not replaced (name a new file, an empty one or a store)" "$ERR" &&
+	test_eq notes "$(cat "$TMP/notes.txt")" &&
+	sqlite3 "$TMP/other.db" "CREATE TABLE t(x); INSERT INTO t VALUES(1)" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/other.db" &&
+	test_contains "an SQLite database without amdahl" "$ERR" &&
+	test_eq 1 "$(sqlite3 "$TMP/other.db" "SELECT x FROM t")" &&
+	mkfifo "$TMP/pullfifo" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/pullfifo" &&
+	test_contains "not a regular file; not replaced" "$ERR" &&
+	: >"$TMP/empty.db" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/empty.db" &&
+	test_not_contains "not replaced" "$ERR" &&
+	"$AMDAHL" --store "$TMP/st.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	test_status 2 "$AMDAHL" pull --from "$NOSERVER" --to "$TMP/st.db" &&
+	test_not_contains "not replaced" "$ERR"
+'
+
+# ---- 6. a FIFO named as the store: refused at once, not waited on ----
+test_expect_success SQLITE_STORE '--store FIFO: every command says what it is instead of blocking' '
+	mkfifo "$TMP/storefifo" &&
+	for c in runs stats "ingest $DATA/gpu-batch-sweep"; do
+		test_status 2 timeout 10 "$AMDAHL" --store "$TMP/storefifo" $c &&
+		test_eq "amdahl ${c%% *}: $TMP/storefifo: a FIFO, not a store; a store is a regular file (name a new file, or a store)" "$ERR" || return 1
+	done &&
+	test_true "still a FIFO" test -p "$TMP/storefifo"
+'
+
+# ---- 14. runs --sweep S, S not the first sweep: no blank line before it ----
+# (SQLite printed one, ClickHouse, which loads only S, did not)
+test_expect_success 'runs --sweep of the second sweep starts with its sweep line, as on ClickHouse' '
+	"$AMDAHL" --store "$TMP/two.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" "$DATA/gpu-batch-sweep" &&
+	test_status 0 "$AMDAHL" --store "$TMP/two.db" runs --sweep gpu-batch-sweep &&
+	test_eq "sweep gpu-batch-sweep: 24 runs, 24 in statistics, 0 failed or killed, 0 unfinished" "$(head -1 "$TMP/out")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/two.db" runs &&
+	test_eq 1 "$(grep -c "^\$" "$TMP/out")"
+'
+
+# ---- 17. --config naming a device, a FIFO or a directory says what it is ----
+test_expect_success '--config /dev/zero or a directory: not "no such configuration file"' '
+	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config /dev/zero runs &&
+	test_eq "amdahl runs: /dev/zero: not a regular file (a device), so not a configuration file" "$ERR" &&
+	mkdir -p "$TMP/confdir" &&
+	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config "$TMP/confdir" runs &&
+	test_eq "amdahl runs: $TMP/confdir: not a regular file (a directory), so not a configuration file" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/none.db" --config "$TMP/absent.yaml" runs &&
+	test_eq "amdahl runs: $TMP/absent.yaml: no such configuration file" "$ERR"
+'
+
+# ---- 17. a small gzip whose CRC-32 or ISIZE is wrong says which and where ----
+# (read whole by the format detection's first read: it said "cannot read")
+test_expect_success PYTHON 'a gzipped trace with a wrong CRC-32 or ISIZE: one line naming the check and the byte' '
+	"$AMDAHL" --store "$TMP/gz.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	before=$(store_digest "$TMP/gz.db") &&
+	printf "{\"traceEvents\": []}\n" | gzip -c >"$TMP/ok.pt.trace.json.gz" &&
+	"$PY" -c "import sys; b = bytearray(open(sys.argv[1], \"rb\").read()); n = len(b); b[-8] ^= 0xff; open(sys.argv[2], \"wb\").write(b); b[-8] ^= 0xff; b[-1] ^= 1; open(sys.argv[3], \"wb\").write(b); print(n)" \
+		"$TMP/ok.pt.trace.json.gz" "$TMP/crc.pt.trace.json.gz" "$TMP/isize.pt.trace.json.gz" >"$TMP/gzlen" &&
+	n=$(cat "$TMP/gzlen") &&
+	test_status 2 "$AMDAHL" --store "$TMP/gz.db" ingest "$TMP/crc.pt.trace.json.gz" &&
+	test_contains "amdahl ingest: $TMP/crc.pt.trace.json.gz: compressed byte $((n - 4)): cannot read the gzip stream: its CRC-32 does not match the data" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/gz.db" ingest "$TMP/isize.pt.trace.json.gz" &&
+	test_contains "amdahl ingest: $TMP/isize.pt.trace.json.gz: compressed byte $n: cannot read the gzip stream: its ISIZE does not match" "$ERR" &&
+	test_eq "$before" "$(store_digest "$TMP/gz.db")"
+'
+
+# ---- 18. report build stopped by SIGTERM or SIGINT: no temporaries left ----
+# stopped_build SIG DIR — a report build into DIR, sent SIG as soon as
+# its first file appears in DIR (the first is always a temporary one)
+stopped_build() {
+	"$AMDAHL" --store "$TMP/cpu.db" report build -o "$2" >/dev/null 2>&1 &
+	local pid=$! i=0
+	while [ $i -lt 600 ] && kill -0 $pid 2>/dev/null &&
+	      [ -z "$(find "$2" -type f 2>/dev/null | head -1)" ]; do
+		sleep 0.02; i=$((i + 1))
+	done
+	kill -"$1" $pid 2>/dev/null
+	wait $pid
+}
+test_expect_success 'report build stopped by SIGTERM or SIGINT while writing leaves no hidden temporary file' '
+	"$AMDAHL" --store "$TMP/cpu.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+	for i in 1 2 3 4 5 6; do
+		sig=TERM; [ $((i % 2)) = 0 ] && sig=INT
+		stopped_build $sig "$TMP/stopped$i"
+		test_eq "" "$(find "$TMP/stopped$i" -name ".*.tmp*")" || return 1
+	done &&
+	test_true "some trial was stopped while writing" \
+		test -n "$(find "$TMP"/stopped? -type f 2>/dev/null | head -1)"
+'
+
+# ---- 18. scaling --next with more values than it takes names the limit ----
+test_expect_success 'scaling --next with 64 values names the limit of 32; a value below 1 is named as before' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --next "$(seq -s, 1 64)" &&
+	test_eq "amdahl scaling: --next: at most 32 values, 64 given" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --next 2,0 &&
+	test_eq "amdahl scaling: --next: not a list of n >= 1: 2,0" "$ERR"
+'
+
+# ---- 19-20. the fuzz findings, as cases of the suite (not only replays) ----
+# A py-spy dump --json thread whose thread_id is past 2^64 (1.4e135) and
+# which has no os_thread_id: its label is the number, not a conversion
+# to unsigned long long (undefined; 0X8000000000000000 on x86-64).
+test_expect_success PYTHON 'py-spy dump --json: a thread_id of 1.4e135 is labelled with its number' '
+	"$PY" - "$DATA/pyspy/calendarbot.dump.json" "$TMP/bigtid.json" <<-\PYEOF &&
+	import json, sys
+	t = json.load(open(sys.argv[1]))[0]
+	t.pop("os_thread_id", None)
+	t["thread_id"] = 1.4e135
+	t["thread_name"] = "worker"
+	json.dump([t], open(sys.argv[2], "w"))
+	PYEOF
+	test_status 0 "$AMDAHL" --store "$TMP/tid.db" ingest -q "$TMP/bigtid.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/tid.db" pyspy top "$TMP/bigtid.json" --per-thread --json &&
+	printf "%s\n" "$OUT" >"$TMP/tid.out" &&
+	thread=$(json_get "$TMP/tid.out" "d[\"functions\"][0][\"thread\"]") &&
+	test_true "label starts with the number: $thread" expr "$thread" : "14000000000000000[0-9]* worker\$" &&
+	test_not_contains "0X8000000000000000" "$OUT"
+'
+# The 4 bytes fb fb 30 fb: a cProfile dict that is empty and cut short.
+# The marshal reader offset a null pointer for the empty dict, which the
+# suite's UBSan build stops at; every build must refuse it in one line.
+test_expect_success SQLITE_STORE 'cProfile: the 4 bytes fb fb 30 fb are refused in one line, the store unchanged' '
+	printf "\373\373\060\373" >"$TMP/four.prof" &&
+	"$AMDAHL" --store "$TMP/prof.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	before=$(store_digest "$TMP/prof.db") &&
+	test_status 2 "$AMDAHL" --store "$TMP/prof.db" ingest --format cprofile "$TMP/four.prof" &&
+	test_contains "amdahl ingest: $TMP/four.prof: byte 4: truncated: the file ends inside a value" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c "^amdahl ingest: /")" &&
+	test_eq "$before" "$(store_digest "$TMP/prof.db")"
+'
+
+test_done
