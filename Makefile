@@ -21,7 +21,7 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
              libexpat1-dev
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
-             python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime
+             python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime zookeeper
 DEB_FUZZ  := clang libclang-rt-14-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

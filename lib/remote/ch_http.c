@@ -21,6 +21,7 @@ struct amd_ch {
 	char *base;     /* http[s]://host:port/ */
 	char *base_user; /* http[s]://user@host:port/: libcurl reads ~/.netrc for user */
 	char *database;
+	char *cluster;  /* ?cluster=NAME: the server's remote_servers entry, or NULL */
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
@@ -42,12 +43,31 @@ static int valid_database(const char *s)
 	return 1;
 }
 
+/* Fills ch->cluster from the URL's query: "cluster=NAME" (letters,
+ * digits, _ and -), nothing else. */
+static int parse_query(struct amd_ch *ch, const char *url, const char *query,
+		       struct amd_err *err)
+{
+	if (!query || !*query)
+		return 0;
+	const char *name = strncmp(query, "cluster=", 8) == 0 ? query + 8 : NULL;
+	for (const char *c = name; c && *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			name = NULL;
+	if (!name || !*name)
+		return amd_fail(err, "%s: the only query a store URL takes is ?cluster=NAME"
+				" (a cluster of the server's remote_servers)", url);
+	ch->cluster = strdup(name);
+	return ch->cluster ? 0 : amd_fail(err, "%s: out of memory", url);
+}
+
 /* Fills ch->base, user and database from url through libcurl's parser. */
 static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
 {
 	int tls = strncmp(url, SCHEME_HTTPS, strlen(SCHEME_HTTPS)) == 0;
 	const char *rest = url + strlen(tls ? SCHEME_HTTPS : SCHEME_HTTP);
 	char *http = NULL, *host = NULL, *port = NULL, *user = NULL, *pass = NULL, *path = NULL;
+	char *query = NULL;
 	int ret = -1;
 	CURLU *u = curl_url();
 	if (!u || asprintf(&http, "%s://%s", tls ? "https" : "http", rest) < 0) {
@@ -71,6 +91,9 @@ static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
 	curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE);
 	curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
 	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	if (parse_query(ch, url, query, err) < 0)
+		goto out;
 	const char *db = path && path[0] == '/' ? path + 1 : "";
 	if (!valid_database(db)) {
 		amd_fail(err, "%s: the URL must end in /DATABASE (letters, digits, _)", url);
@@ -105,6 +128,7 @@ out:
 	curl_free(user);
 	curl_free(pass);
 	curl_free(path);
+	curl_free(query);
 	curl_url_cleanup(u);
 	free(http);
 	return ret;
@@ -147,6 +171,7 @@ void amd_ch_close(struct amd_ch *ch)
 	free(ch->base);
 	free(ch->base_user);
 	free(ch->database);
+	free(ch->cluster);
 	free(ch->user);
 	if (ch->password)
 		memset(ch->password, 0, strlen(ch->password));
@@ -162,6 +187,11 @@ const char *amd_ch_name(const struct amd_ch *ch)
 const char *amd_ch_database(const struct amd_ch *ch)
 {
 	return ch->database;
+}
+
+const char *amd_ch_cluster(const struct amd_ch *ch)
+{
+	return ch->cluster;
 }
 
 static size_t on_data(char *p, size_t size, size_t n, void *ud)
@@ -180,6 +210,11 @@ static char *request_url(struct amd_ch *ch, const char *sql, int with_body, int 
 	int bad = amd_buf_printf(&u, "%s?", base) < 0;
 	if (in_db)
 		bad |= amd_buf_printf(&u, "database=%s&", ch->database) < 0;
+	/* on a cluster: a subquery over a Distributed table reads every
+	 * shard (GLOBAL), and an INSERT returns once the shard has the rows */
+	if (ch->cluster)
+		bad |= amd_buf_printf(&u, "distributed_product_mode=global&"
+				      "insert_distributed_sync=1&") < 0;
 	if (ch->user_query)
 		bad |= amd_buf_printf(&u, "readonly=1&default_format=TSVWithNames&") < 0;
 	if (with_body) {
