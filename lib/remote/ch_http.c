@@ -9,6 +9,7 @@
 
 #include <curl/curl.h>
 
+#include "ch_cluster.h"
 #include "hash.h"
 
 #define SCHEME_HTTP "clickhouse://"
@@ -210,11 +211,10 @@ static char *request_url(struct amd_ch *ch, const char *sql, int with_body, int 
 	int bad = amd_buf_printf(&u, "%s?", base) < 0;
 	if (in_db)
 		bad |= amd_buf_printf(&u, "database=%s&", ch->database) < 0;
-	/* on a cluster: a subquery over a Distributed table reads every
-	 * shard (GLOBAL), and an INSERT returns once the shard has the rows */
-	if (ch->cluster)
-		bad |= amd_buf_printf(&u, "distributed_product_mode=global&"
-				      "insert_distributed_sync=1&") < 0;
+	/* on a cluster an INSERT returns once its shard has the rows (a
+	 * setting only a writer sends: a read-only user may set none) */
+	if (ch->cluster && (with_body || strncmp(sql, "INSERT", 6) == 0))
+		bad |= amd_buf_printf(&u, "insert_distributed_sync=1&") < 0;
 	if (ch->user_query)
 		bad |= amd_buf_printf(&u, "readonly=1&default_format=TSVWithNames&") < 0;
 	if (with_body) {
@@ -240,6 +240,8 @@ static int server_fail(struct amd_ch *ch, long code, const struct amd_buf *resp,
 		len = (int)(what - msg);
 	if (len > 600)
 		len = 600;
+	if (amd_ch_cluster_fail(ch, msg, err) < 0)
+		return -1;
 	return amd_fail(err, "%s: server said (HTTP %ld): %.*s", ch->name, code, len, msg);
 }
 
@@ -253,8 +255,24 @@ static void set_auth(struct amd_ch *ch)
 	}
 }
 
+static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+		   int in_db, struct amd_buf *out, struct amd_err *err);
+
 int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 	       int in_db, struct amd_buf *out, struct amd_err *err)
+{
+	if (!ch->cluster || ch->user_query)
+		return run_sql(ch, sql, body, body_len, in_db, out, err);
+	char *global = amd_ch_cluster_sql(sql);
+	int rc = global ? run_sql(ch, global, body, body_len, in_db, out, err)
+			: amd_fail(err, "%s: out of memory", ch->name);
+	free(global);
+	return rc;
+}
+
+/* Sends sql (and body) and reads the answer (amd_ch_run). */
+static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+		   int in_db, struct amd_buf *out, struct amd_err *err)
 {
 	char *url = request_url(ch, sql, body != NULL, in_db);
 	if (!url)

@@ -181,8 +181,17 @@ static int create_base(struct amd_ch *ch, struct amd_err *err)
 	return rc;
 }
 
+/* 1 when the store at ch exists at this amdahl's version, 0, -1. */
+static int current(struct amd_ch *ch, struct amd_err *err);
+static int writable(struct amd_ch *ch, struct amd_err *err);
+
 int amd_ch_migrate(struct amd_ch *ch, struct amd_err *err)
 {
+	/* on a cluster, DDL ON CLUSTER waits for every node: a store that
+	 * is current is left alone, so an ingest goes on with a node down */
+	int up = amd_ch_cluster(ch) ? current(ch, err) : 0;
+	if (up != 0)
+		return up < 0 ? -1 : writable(ch, err);
 	if (create_base(ch, err) < 0)
 		return -1;
 	long have = query_long(ch, "SELECT max(version) FROM schema_version", 1, err);
@@ -216,6 +225,27 @@ static int has_store(struct amd_ch *ch, struct amd_err *err)
 		 " AND name = 'schema_version'", amd_ch_database(ch));
 	long exists = query_long(ch, sql, 0, err);
 	return exists < 0 ? -1 : exists > 0;
+}
+
+static int current(struct amd_ch *ch, struct amd_err *err)
+{
+	int exists = has_store(ch, err);
+	if (exists <= 0)
+		return exists;
+	long v = query_long(ch, "SELECT max(version) FROM schema_version", 1, err);
+	return v < 0 ? -1 : v == amd_ch_schema_target();
+}
+
+/* 0 when the user may write, else -1 with one line saying it is not
+ * (as the server's refusal of a CREATE says on one server). */
+static int writable(struct amd_ch *ch, struct amd_err *err)
+{
+	long ro = query_long(ch, "SELECT toUInt32(value) FROM system.settings WHERE"
+			     " name = 'readonly'", 0, err);
+	if (ro < 0)
+		return -1;
+	return ro ? amd_fail(err, "%s: this user is read-only on the server (readonly=%ld);"
+			     " ingest needs a user that may write", amd_ch_name(ch), ro) : 0;
 }
 
 int amd_ch_store_exists(const char *url, struct amd_err *err)
