@@ -117,7 +117,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img
+.PHONY: all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-build install clean check-tree check-links docs-img
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -195,6 +195,7 @@ run: deps
 test: deps
 	@tests/check-tree.sh
 	@$(MAKE) --no-print-directory test-plain
+	@$(MAKE) --no-print-directory test-cluster
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(O)/amdahl $(O)/amdahl_metric.so $(UNIT_BIN)
@@ -216,6 +217,12 @@ test-san:
 # pull.sh, in test-plain, cover every command on ClickHouse.
 test-clickhouse: $(O)/amdahl $(O)/amdahl_metric.so
 	@AMDAHL_TEST_BACKEND=clickhouse tests/run.sh $(O) $(PATTERN)
+
+# The cluster tier, once, on the plain build: ZooKeeper and 2 shards x 2
+# replicas of clickhouse-server on 127.0.0.1 (tests/lib/ch_cluster.sh),
+# every script in tests/cluster/ (docs/clickhouse-cluster.md).
+test-cluster: $(O)/amdahl
+	@rc=0; for s in tests/cluster/*.sh; do AMDAHL=$(O)/amdahl bash "$$s" || rc=1; done; exit $$rc
 
 test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 	@tests/corpus.sh $(O)

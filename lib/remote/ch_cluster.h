@@ -1,7 +1,8 @@
 /* ch_cluster.h — what a store on a ClickHouse cluster changes in the
  * SQL amdahl sends and in what a failure says (ch_http.c calls both):
  * subqueries and joins over Distributed tables read every shard, and a
- * read that cannot reach a shard names it. Included only by ch_http.c. */
+ * read that cannot reach a shard names it. Included by ch_http.c (and
+ * tests/unit/test_clickhouse.c). */
 #ifndef AMD_CH_CLUSTER_H
 #define AMD_CH_CLUSTER_H
 

@@ -14,6 +14,7 @@
 
 #define SCHEME_HTTP "clickhouse://"
 #define SCHEME_HTTPS "clickhouse+https://"
+#define AMD_CH_TIMEOUT_S 300L
 
 struct amd_ch {
 	CURL *curl;
@@ -26,6 +27,7 @@ struct amd_ch {
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
+	long timeout;   /* s without a byte from the server: $AMDAHL_CLICKHOUSE_TIMEOUT */
 };
 
 int amd_ch_is_url(const char *location)
@@ -135,6 +137,24 @@ out:
 	return ret;
 }
 
+/* ch->timeout from $AMDAHL_CLICKHOUSE_TIMEOUT (whole seconds, > 0), else
+ * AMD_CH_TIMEOUT_S: a server that sends nothing for that long (stopped,
+ * paused, cut off) ends the request with one line. */
+static int read_timeout(struct amd_ch *ch, struct amd_err *err)
+{
+	const char *v = getenv("AMDAHL_CLICKHOUSE_TIMEOUT");
+	ch->timeout = AMD_CH_TIMEOUT_S;
+	if (!v || !*v)
+		return 0;
+	char *end = NULL;
+	long s = strtol(v, &end, 10);
+	if (*end || s <= 0 || s > 86400)
+		return amd_fail(err, "AMDAHL_CLICKHOUSE_TIMEOUT=%s: expected whole seconds"
+				" from 1 to 86400", v);
+	ch->timeout = s;
+	return 0;
+}
+
 int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 {
 	*out = NULL;
@@ -151,6 +171,10 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 	if (pw && *pw && !(ch->password = strdup(pw))) {
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: out of memory", url);
+	}
+	if (read_timeout(ch, err) < 0) {
+		amd_ch_close(ch);
+		return -1;
 	}
 	if (!(ch->curl = curl_easy_init()) ||
 	    !(ch->headers = curl_slist_append(NULL, "Expect:"))) {
@@ -288,14 +312,20 @@ static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t 
 	curl_easy_setopt(ch->curl, CURLOPT_WRITEDATA, &resp);
 	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
-	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, ch->timeout < 10 ? ch->timeout : 10L);
+	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_TIME, ch->timeout);
 	set_auth(ch);
 	CURLcode rc = curl_easy_perform(ch->curl);
 	free(url);
 	long code = 0;
 	curl_easy_getinfo(ch->curl, CURLINFO_RESPONSE_CODE, &code);
 	int ret = 0;
-	if (rc != CURLE_OK)
+	if (rc == CURLE_OPERATION_TIMEDOUT)
+		ret = amd_fail(err, "%s: the server sent nothing for %ld s"
+			       " (AMDAHL_CLICKHOUSE_TIMEOUT); nothing uncommitted is visible",
+			       ch->name, ch->timeout);
+	else if (rc != CURLE_OK)
 		ret = amd_fail(err, "%s: %s", ch->name, rc == CURLE_WRITE_ERROR
 			       ? "out of memory reading the answer" : curl_easy_strerror(rc));
 	else if (code != 200)
