@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curl/curl.h>
 
@@ -269,6 +270,35 @@ static int server_fail(struct amd_ch *ch, long code, const struct amd_buf *resp,
 	return amd_fail(err, "%s: server said (HTTP %ld): %.*s", ch->name, code, len, msg);
 }
 
+/* What a request has moved, and since when nothing: libcurl's own
+ * low-speed check does not fire while it waits for the answer of a
+ * server that stopped after accepting the connection (7.88). */
+struct idle_watch {
+	curl_off_t moved;
+	struct timespec since;
+	long limit;  /* s */
+	int expired;
+};
+
+static int on_progress(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	(void)dltotal;
+	(void)ultotal;
+	struct idle_watch *w = ud;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (dlnow + ulnow != w->moved) {
+		w->moved = dlnow + ulnow;
+		w->since = now;
+		return 0;
+	}
+	long long ms = (now.tv_sec - w->since.tv_sec) * 1000LL +
+		       (now.tv_nsec - w->since.tv_nsec) / 1000000;
+	w->expired = ms >= w->limit * 1000LL;
+	return w->expired;
+}
+
 static void set_auth(struct amd_ch *ch)
 {
 	curl_easy_setopt(ch->curl, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
@@ -313,15 +343,18 @@ static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t 
 	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
 	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, ch->timeout < 10 ? ch->timeout : 10L);
-	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_TIME, ch->timeout);
+	struct idle_watch watch = {.moved = -1, .limit = ch->timeout};
+	clock_gettime(CLOCK_MONOTONIC, &watch.since);
+	curl_easy_setopt(ch->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(ch->curl, CURLOPT_XFERINFODATA, &watch);
+	curl_easy_setopt(ch->curl, CURLOPT_NOPROGRESS, 0L);
 	set_auth(ch);
 	CURLcode rc = curl_easy_perform(ch->curl);
 	free(url);
 	long code = 0;
 	curl_easy_getinfo(ch->curl, CURLINFO_RESPONSE_CODE, &code);
 	int ret = 0;
-	if (rc == CURLE_OPERATION_TIMEDOUT)
+	if (rc == CURLE_OPERATION_TIMEDOUT || (rc == CURLE_ABORTED_BY_CALLBACK && watch.expired))
 		ret = amd_fail(err, "%s: the server sent nothing for %ld s"
 			       " (AMDAHL_CLICKHOUSE_TIMEOUT); nothing uncommitted is visible",
 			       ch->name, ch->timeout);
