@@ -23,7 +23,7 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
              libexpat1-dev
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
-             python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime
+             python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime zookeeper
 DEB_TEST  += man-db bsdextrautils python3-yaml
 # report.html's browser tests (tests/e2e/report_html.sh): chromium driven by
 # puppeteer-core, installed from tests/browser/package-lock.json by `make deps`
@@ -124,7 +124,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
+.PHONY: man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -205,6 +205,7 @@ run: deps
 test: deps
 	@tests/check-tree.sh
 	@$(MAKE) --no-print-directory test-plain
+	@$(MAKE) --no-print-directory test-cluster
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(O)/amdahl $(O)/amdahl_metric.so $(UNIT_BIN)
@@ -226,6 +227,12 @@ test-san:
 # pull.sh, in test-plain, cover every command on ClickHouse.
 test-clickhouse: $(O)/amdahl $(O)/amdahl_metric.so
 	@AMDAHL_TEST_BACKEND=clickhouse tests/run.sh $(O) $(PATTERN)
+
+# The cluster tier, once, on the plain build: ZooKeeper and 2 shards x 2
+# replicas of clickhouse-server on 127.0.0.1 (tests/lib/ch_cluster.sh),
+# every script in tests/cluster/ (docs/clickhouse-cluster.md).
+test-cluster: $(O)/amdahl
+	@rc=0; for s in tests/cluster/*.sh; do AMDAHL=$(O)/amdahl bash "$$s" || rc=1; done; exit $$rc
 
 test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 	@tests/corpus.sh $(O)

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curl/curl.h>
 
+#include "ch_cluster.h"
 #include "hash.h"
 
 #define SCHEME_HTTP "clickhouse://"
@@ -21,6 +23,7 @@ struct amd_ch {
 	char *base;     /* http[s]://host:port/ */
 	char *base_user; /* http[s]://user@host:port/: libcurl reads ~/.netrc for user */
 	char *database;
+	char *cluster;  /* ?cluster=NAME: the server's remote_servers entry, or NULL */
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
@@ -63,12 +66,31 @@ static int valid_database(const char *s)
 	return 1;
 }
 
+/* Fills ch->cluster from the URL's query: "cluster=NAME" (letters,
+ * digits, _ and -), nothing else. */
+static int parse_query(struct amd_ch *ch, const char *url, const char *query,
+		       struct amd_err *err)
+{
+	if (!query || !*query)
+		return 0;
+	const char *name = strncmp(query, "cluster=", 8) == 0 ? query + 8 : NULL;
+	for (const char *c = name; c && *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			name = NULL;
+	if (!name || !*name)
+		return amd_fail(err, "%s: the only query a store URL takes is ?cluster=NAME"
+				" (a cluster of the server's remote_servers)", url);
+	ch->cluster = strdup(name);
+	return ch->cluster ? 0 : amd_fail(err, "%s: out of memory", url);
+}
+
 /* Fills ch->base, user and database from url through libcurl's parser. */
 static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
 {
 	int tls = strncmp(url, SCHEME_HTTPS, strlen(SCHEME_HTTPS)) == 0;
 	const char *rest = url + strlen(tls ? SCHEME_HTTPS : SCHEME_HTTP);
 	char *http = NULL, *host = NULL, *port = NULL, *user = NULL, *pass = NULL, *path = NULL;
+	char *query = NULL;
 	int ret = -1;
 	CURLU *u = curl_url();
 	if (!u || asprintf(&http, "%s://%s", tls ? "https" : "http", rest) < 0) {
@@ -92,6 +114,9 @@ static int parse_url(struct amd_ch *ch, const char *url, struct amd_err *err)
 	curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE);
 	curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
 	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	if (parse_query(ch, url, query, err) < 0)
+		goto out;
 	const char *db = path && path[0] == '/' ? path + 1 : "";
 	if (!valid_database(db)) {
 		amd_fail(err, "%s: the URL must end in /DATABASE (letters, digits, _)", url);
@@ -126,6 +151,7 @@ out:
 	curl_free(user);
 	curl_free(pass);
 	curl_free(path);
+	curl_free(query);
 	curl_url_cleanup(u);
 	free(http);
 	return ret;
@@ -176,6 +202,7 @@ void amd_ch_close(struct amd_ch *ch)
 	free(ch->base);
 	free(ch->base_user);
 	free(ch->database);
+	free(ch->cluster);
 	free(ch->user);
 	if (ch->password)
 		memset(ch->password, 0, strlen(ch->password));
@@ -191,6 +218,11 @@ const char *amd_ch_name(const struct amd_ch *ch)
 const char *amd_ch_database(const struct amd_ch *ch)
 {
 	return ch->database;
+}
+
+const char *amd_ch_cluster(const struct amd_ch *ch)
+{
+	return ch->cluster;
 }
 
 static size_t on_data(char *p, size_t size, size_t n, void *ud)
@@ -209,6 +241,10 @@ static char *request_url(struct amd_ch *ch, const char *sql, int with_body, int 
 	int bad = amd_buf_printf(&u, "%s?", base) < 0;
 	if (in_db)
 		bad |= amd_buf_printf(&u, "database=%s&", ch->database) < 0;
+	/* on a cluster an INSERT returns once its shard has the rows (a
+	 * setting only a writer sends: a read-only user may set none) */
+	if (ch->cluster && (with_body || strncmp(sql, "INSERT", 6) == 0))
+		bad |= amd_buf_printf(&u, "insert_distributed_sync=1&") < 0;
 	if (ch->user_query)
 		bad |= amd_buf_printf(&u, "readonly=1&default_format=TSVWithNames&") < 0;
 	if (with_body) {
@@ -234,6 +270,8 @@ static int server_fail(struct amd_ch *ch, long code, const struct amd_buf *resp,
 		len = (int)(what - msg);
 	if (len > 600)
 		len = 600;
+	if (amd_ch_cluster_fail(ch, msg, err) < 0)
+		return -1;
 	return amd_fail(err, "%s: server said (HTTP %ld): %.*s", ch->name, code, len, msg);
 }
 
@@ -283,9 +321,24 @@ static int transfer_fail(struct amd_ch *ch, CURLcode rc, const char *sql, struct
 			     "`%.*s…` ($AMDAHL_CLICKHOUSE_STALL sets the limit)",
 			ch->name, ch->stall_s, stage(ch), words, sql);
 }
+static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+		   int in_db, struct amd_buf *out, struct amd_err *err);
 
 int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 	       int in_db, struct amd_buf *out, struct amd_err *err)
+{
+	if (!ch->cluster || ch->user_query)
+		return run_sql(ch, sql, body, body_len, in_db, out, err);
+	char *global = amd_ch_cluster_sql(sql);
+	int rc = global ? run_sql(ch, global, body, body_len, in_db, out, err)
+			: amd_fail(err, "%s: out of memory", ch->name);
+	free(global);
+	return rc;
+}
+
+/* Sends sql (and body) and reads the answer (amd_ch_run). */
+static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+		   int in_db, struct amd_buf *out, struct amd_err *err)
 {
 	char *url = request_url(ch, sql, body != NULL, in_db);
 	if (!url)

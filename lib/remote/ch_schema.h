@@ -1,10 +1,17 @@
 /* ch_schema.h — creating and migrating a ClickHouse store: the database,
  * schema_version (as in SQLite), the source (commit) table and the fact
- * tables of ch_tables.h, version by version. */
+ * tables of ch_tables.h, version by version; on one server or, when the
+ * URL names a cluster, replicated and sharded across it. */
 #ifndef AMD_CH_SCHEMA_H
 #define AMD_CH_SCHEMA_H
 
 #include "clickhouse.h"
+
+/* ALTER TABLE table clause (ADD COLUMN …, DELETE WHERE …). On a
+ * cluster, on the local tables of every node (ON CLUSTER), and with
+ * both, then on the Distributed table too (a column both must have). */
+int amd_ch_alter(struct amd_ch *ch, const char *table, int both, const char *clause,
+		 struct amd_err *err);
 
 /* The backend's schema version this amdahl writes. */
 int amd_ch_schema_target(void);

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "ch_rowbinary.h"
+#include "ch_schema.h"
 #include "ch_scope.h"
 #include "ch_tables.h"
 #include "user_sql.h"
@@ -222,12 +223,12 @@ static int delete_attempts(struct amd_ch *ch, const char *ids, struct amd_err *e
 {
 	for (size_t i = 0; i <= amd_ch_table_count; i++) {
 		const char *table = i < amd_ch_table_count ? amd_ch_tables[i].name : "source";
-		struct amd_buf sql = {0};
-		int rc = amd_buf_printf(&sql, "ALTER TABLE %s DELETE WHERE %s IN (%s)", table,
+		struct amd_buf clause = {0};
+		int rc = amd_buf_printf(&clause, "DELETE WHERE %s IN (%s)",
 					i < amd_ch_table_count ? "src" : "id", ids) < 0
 				 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-				 : amd_ch_run(ch, sql.data, NULL, 0, 1, NULL, err);
-		amd_buf_free(&sql);
+				 : amd_ch_alter(ch, table, 0, clause.data, err);
+		amd_buf_free(&clause);
 		if (rc < 0)
 			return -1;
 	}

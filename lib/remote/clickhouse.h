@@ -1,5 +1,6 @@
 /* clickhouse.h — the ClickHouse backend's connection: a store URL
- * (clickhouse://[user@]host:port/database, clickhouse+https://… for TLS)
+ * (clickhouse://[user@]host:port/database[?cluster=NAME],
+ * clickhouse+https://… for TLS)
  * parsed with libcurl's URL API, the password from
  * $AMDAHL_CLICKHOUSE_PASSWORD or ~/.netrc (never the URL), and one SQL
  * statement at a time over the HTTP interface with libcurl. Included
@@ -26,6 +27,12 @@ void amd_ch_close(struct amd_ch *ch);
 /* The URL as given (for messages) and the database name. */
 const char *amd_ch_name(const struct amd_ch *ch);
 const char *amd_ch_database(const struct amd_ch *ch);
+
+/* The cluster the URL names (clickhouse://host:port/db?cluster=NAME):
+ * the store's tables are ReplicatedMergeTree tables NAME_local on every
+ * node and Distributed tables over them (ch_schema.c); NULL for a store
+ * on one server. */
+const char *amd_ch_cluster(const struct amd_ch *ch);
 
 /* Runs sql. With body (body_len bytes), sql goes in the URL and body is
  * the data an INSERT … FORMAT reads; otherwise sql is the POST body.

@@ -10,6 +10,8 @@
 #   tests/lib/clickhouse.sh start DIR   prints the HTTP port; DIR/pid, DIR/port
 #   tests/lib/clickhouse.sh stop DIR    stops the server started in DIR
 #   tests/lib/clickhouse.sh have        exit 0 when a server can be run here
+# A caller may fix the ports (DIR/ports: "HTTP TCP") and add settings in
+# DIR/config.d/ (the server merges them): tests/lib/ch_cluster.sh does.
 set -eu
 
 SERVER=${CLICKHOUSE_SERVER:-/usr/sbin/clickhouse-server}
@@ -72,7 +74,9 @@ have)
 	[ -x "$SERVER" ] ;;
 start)
 	dir=$(cd "$2" && pwd)
-	http=$(free_port) tcp=$(free_port)
+	# DIR/ports ("HTTP TCP"), when a caller chose them (tests/lib/ch_cluster.sh);
+	# DIR/config.d/*.xml is merged into the config by the server itself
+	if [ -f "$dir/ports" ]; then read -r http tcp <"$dir/ports"; else http=$(free_port) tcp=$(free_port); fi
 	write_config "$dir" "$http" "$tcp"
 	"$SERVER" --config-file="$dir/config.xml" >"$dir/log/stdout" 2>&1 &
 	echo $! >"$dir/pid"

@@ -3,7 +3,8 @@
  * what is refused in them, ids computed on the client against sha256sum,
  * TSV and SQL-literal escaping, the table list's own consistency, and
  * RowBinary rows (ch_rowbinary.h) against bytes written out by hand from
- * the format's definition. */
+ * the format's definition; a cluster's URL, its GLOBAL subqueries
+ * (ch_cluster.h) and the timeout's variable. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,12 +16,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ch_cluster.h"
 #include "ch_rowbinary.h"
 #include "ch_ship.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
 #include "remote_ops.h"
 #include "user_sql.h"
+
+static void cluster(void **state)
+{
+	(void)state;
+	struct amd_ch *ch = NULL;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_ch_open("clickhouse://me@h:1/sweeps?cluster=team-2x2", &ch, &err), 0);
+	assert_string_equal(amd_ch_database(ch), "sweeps");
+	assert_string_equal(amd_ch_cluster(ch), "team-2x2");
+	amd_ch_close(ch);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/sweeps", &ch, &err), 0);
+	assert_null(amd_ch_cluster(ch));
+	amd_ch_close(ch);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=a;b", &ch, &err), -1);
+	assert_non_null(strstr(err.msg, "?cluster=NAME"));
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=", &ch, &err), -1);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?readonly=0", &ch, &err), -1);
+	char *g = amd_ch_cluster_sql("SELECT x FROM t ANY LEFT JOIN (SELECT 1) USING (x) WHERE"
+				     " src IN (SELECT id FROM s) AND y NOT IN (SELECT 2) AND z IN (1,2)");
+	assert_string_equal(g, "SELECT x FROM t GLOBAL ANY LEFT JOIN (SELECT 1) USING (x) WHERE"
+			    " src GLOBAL IN (SELECT id FROM s) AND y GLOBAL NOT IN (SELECT 2)"
+			    " AND z IN (1,2)");
+	free(g);
+	setenv("AMDAHL_CLICKHOUSE_TIMEOUT", "0", 1);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db", &ch, &err), -1);
+	assert_non_null(strstr(err.msg, "$AMDAHL_CLICKHOUSE_TIMEOUT is not a number of seconds"));
+	setenv("AMDAHL_CLICKHOUSE_TIMEOUT", "30s", 1);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db", &ch, &err), -1);
+	setenv("AMDAHL_CLICKHOUSE_TIMEOUT", "30", 1);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db", &ch, &err), 0);
+	amd_ch_close(ch);
+	unsetenv("AMDAHL_CLICKHOUSE_TIMEOUT");
+}
 
 static void urls(void **state)
 {
@@ -141,6 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(urls),
+		cmocka_unit_test(cluster),
 		cmocka_unit_test(string_ids),
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(tables),

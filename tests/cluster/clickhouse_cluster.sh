@@ -1,0 +1,161 @@
+# clickhouse_cluster.sh — the ClickHouse backend on a real cluster: ZooKeeper
+# and four clickhouse-server processes as 2 shards × 2 replicas
+# (tests/lib/ch_cluster.sh, on 127.0.0.1 with private directories and
+# ports). A store URL naming the cluster (?cluster=amdahl2x2) makes
+# ReplicatedMergeTree tables on every node and Distributed tables over
+# them, one ingest attempt's rows on one shard; every command's --json
+# is byte-identical to a SQLite store's of the same sweeps, read through
+# either replica. Faults: a replica down during an ingest (the ingest
+# completes, nothing committed is lost, the replica catches up), a whole
+# shard down (reads fail in one line, never a partial answer; after a
+# restart everything is there), the client killed at random points of
+# an ingest (no half unit visible), and a read-only user. (The SIGSTOP
+# case is not here yet: its first version failed, see docs/clickhouse-cluster.md.) Skipped (with
+# the reason) where no cluster can be run. A bounded tier: ~1-2 minutes.
+test_description='the ClickHouse backend on a 2 × 2 cluster: identical output, faults'
+test_native_backend=1 # compares the two backends itself, in either mode
+. "$(dirname "$0")/../test-lib.sh"
+
+CL_SCRIPT="$AMDAHL_ROOT/tests/lib/ch_cluster.sh"
+test_lazy_prereq CLUSTER '"$CL_SCRIPT" have'
+CLDIR="$TMP/cluster"
+trap '"$CL_SCRIPT" stop "$CLDIR" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+export AMDAHL_CLICKHOUSE_PASSWORD=amdahl-test-pw
+port() { cat "$CLDIR/$1/port"; }
+# url DB [NODE] — the store URL of database DB on the cluster, through NODE
+url() { echo "clickhouse://amdahl@127.0.0.1:$(port "${2:-s1r1}")/$1?cluster=amdahl2x2"; }
+# on NODE SQL — SQL on one node as the default user (not logged as amdahl's)
+on() { curl -sS --data-binary "$2" "http://127.0.0.1:$(port "$1")/"; }
+
+# same_json DB NODE CMD… — CMD's --json on the cluster through NODE and on
+# $TMP/DB.db, byte for byte, the same exit status (store names aside).
+same_json() {
+	db=$1 node=$2; shift 2
+	"$AMDAHL" --store "$(url "$db" "$node")" "$@" --json | sed "s|$(url "$db" "$node")|STORE|g" >"$TMP/ch.out"
+	s1=${PIPESTATUS[0]}
+	"$AMDAHL" --store "$TMP/$db.db" "$@" --json | sed "s|$TMP/$db.db|STORE|g" >"$TMP/sq.out"
+	s2=${PIPESTATUS[0]}
+	test_eq "$s2" "$s1" && test_true "SQLite answered" [ -s "$TMP/sq.out" ] &&
+	{ cmp -s "$TMP/sq.out" "$TMP/ch.out" || diff "$TMP/sq.out" "$TMP/ch.out" | head -10 >&2; } &&
+	test_true "$* --json is byte-identical (through $node)" cmp -s "$TMP/sq.out" "$TMP/ch.out"
+}
+
+# sync DB — every replica has fetched what its shard holds
+sync() {
+	for n in s1r1 s1r2 s2r1 s2r2; do
+		for t in source metric_point run; do
+			on "$n" "SYSTEM SYNC REPLICA $1.${t}_local" || return 1
+		done
+	done
+}
+
+if test_have_prereq CLUSTER; then
+	mkdir -p "$CLDIR" && "$CL_SCRIPT" start "$CLDIR" >/dev/null || echo "# the cluster did not start" >&2
+else
+	echo "# skipping: no cluster here (Debian packages clickhouse-server, zookeeper)" >&2
+fi
+
+SWEEPS="dataloader-workers gpu-batch-sweep pyspy"
+
+test_expect_success CLUSTER 'setup: ingest bundled sweeps into the cluster and into SQLite' '
+	for d in $SWEEPS; do
+		"$AMDAHL" --store "$(url all)" ingest -q "$DATA/$d" &&
+		"$AMDAHL" --store "$TMP/all.db" ingest -q "$DATA/$d" || return 1
+	done
+'
+
+test_expect_success CLUSTER 'replicated local tables, Distributed tables; each attempt on one shard, on both its replicas' '
+	test_eq "ReplicatedMergeTree" "$(on s2r2 "SELECT engine FROM system.tables WHERE database = '"'"'all'"'"' AND name = '"'"'metric_point_local'"'"'")" &&
+	test_eq "Distributed" "$(on s2r2 "SELECT engine FROM system.tables WHERE database = '"'"'all'"'"' AND name = '"'"'metric_point'"'"'")" &&
+	sync all &&
+	for n in s1r1 s1r2 s2r1 s2r2; do
+		on $n "SELECT DISTINCT src FROM all.metric_point_local UNION ALL SELECT DISTINCT src FROM all.run_local UNION ALL SELECT id FROM all.source_local" | sort -u >"$TMP/src.$n" || return 1
+	done &&
+	test_true "shard 1 holds attempts" [ -s "$TMP/src.s1r1" ] &&
+	test_true "shard 2 holds attempts" [ -s "$TMP/src.s2r1" ] &&
+	test_true "the replicas of shard 1 hold the same attempts" cmp -s "$TMP/src.s1r1" "$TMP/src.s1r2" &&
+	test_true "the replicas of shard 2 hold the same attempts" cmp -s "$TMP/src.s2r1" "$TMP/src.s2r2" &&
+	test_eq "" "$(comm -12 "$TMP/src.s1r1" "$TMP/src.s2r1")" &&
+	n_sq=$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) AS n FROM metric_point" | tail -1) &&
+	n_ch=$(on s2r1 "SELECT count() FROM all.metric_point WHERE src IN (SELECT * FROM all.committed)" 2>&1) &&
+	test_true "SQLite counted points" [ "$n_sq" -gt 1000 ] &&
+	test_eq "$n_sq" "$n_ch"
+'
+
+test_expect_success CLUSTER 'every command reads the same through either replica of either shard' '
+	same_json all s1r1 runs &&
+	same_json all s1r1 stats &&
+	same_json all s2r2 stats --sweep dataloader-workers &&
+	same_json all s1r2 gate --baseline gpu-batch-sweep --candidate gpu-batch-sweep &&
+	same_json all s2r1 compare --baseline gpu-batch-sweep --candidate gpu-batch-sweep &&
+	same_json all s1r1 scaling --sweep gpu-batch-sweep &&
+	same_json all s2r2 regions gpu-batch-sweep &&
+	same_json all s1r1 pyspy top "$DATA/pyspy/calendarbot.dump.json" -n 0
+'
+
+test_expect_success CLUSTER 'report build on the cluster writes the same report.json' '
+	"$AMDAHL" --store "$(url all)" report build --sweep gpu-batch-sweep -o "$TMP/rch" &&
+	"$AMDAHL" --store "$TMP/all.db" report build --sweep gpu-batch-sweep -o "$TMP/rsq" &&
+	sed -E "s/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC/DATE/g" "$TMP/rch/report.json" >"$TMP/rch.json" &&
+	sed -E "s/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC/DATE/g" "$TMP/rsq/report.json" >"$TMP/rsq.json" &&
+	test_true "report.json is the same" cmp -s "$TMP/rsq.json" "$TMP/rch.json"
+'
+
+test_expect_success CLUSTER 're-ingesting the same bytes adds nothing; a read-only user reads the same and may not ingest' '
+	"$AMDAHL" --store "$(url all)" ingest "$DATA/dataloader-workers" >"$TMP/re.out" 2>&1 &&
+	test_contains "0 added, 0 replaced" "$(cat "$TMP/re.out")" &&
+	ro="clickhouse://reader@127.0.0.1:$(port s2r1)/all?cluster=amdahl2x2" &&
+	"$AMDAHL" --store "$(url all)" stats --json >"$TMP/rw.json" &&
+	"$AMDAHL" --store "$ro" stats --json >"$TMP/ro.json" &&
+	test_true "stats --json as reader is byte-identical" cmp -s "$TMP/rw.json" "$TMP/ro.json" &&
+	test_status 2 "$AMDAHL" --store "$ro" ingest -q "$DATA/itwinai-layout" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_contains "$ro" "$ERR"
+'
+
+test_expect_success CLUSTER 'a replica down during an ingest: it completes, reads go on, the replica catches up' '
+	"$CL_SCRIPT" node-stop "$CLDIR" s1r2 &&
+	"$CL_SCRIPT" node-stop "$CLDIR" s2r1 &&
+	"$AMDAHL" --store "$(url all)" ingest -q "$DATA/itwinai-layout"
+	"$AMDAHL" --store "$TMP/all.db" ingest -q "$DATA/itwinai-layout"
+	same_json all s1r1 runs
+	same_json all s2r2 stats
+	"$CL_SCRIPT" node-start "$CLDIR" s1r2 &&
+	"$CL_SCRIPT" node-start "$CLDIR" s2r1 &&
+	sync all &&
+	test_eq "$(on s1r1 "SELECT count() FROM all.metric_point_local")" "$(on s1r2 "SELECT count() FROM all.metric_point_local")" &&
+	test_eq "$(on s2r2 "SELECT count() FROM all.metric_point_local")" "$(on s2r1 "SELECT count() FROM all.metric_point_local")" &&
+	same_json all s1r2 stats
+'
+
+# (the assertions are not chained: the shard is started again whatever they found)
+test_expect_success CLUSTER 'a whole shard down: reads fail in one line naming it, never a partial answer; after a restart all is there' '
+	"$CL_SCRIPT" node-stop "$CLDIR" s2r1 && "$CL_SCRIPT" node-stop "$CLDIR" s2r2 &&
+	test_status 2 "$AMDAHL" --store "$(url all)" stats
+	test_eq "" "$OUT"
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
+	test_contains "shard 2 of cluster amdahl2x2 is unavailable (no replica answered: 127.0.0.1:" "$ERR"
+	test_status 2 "$AMDAHL" --store "$(url all)" runs --sweep gpu-batch-sweep
+	test_contains "shard 2 of cluster amdahl2x2 is unavailable" "$ERR"
+	"$CL_SCRIPT" node-start "$CLDIR" s2r1 && "$CL_SCRIPT" node-start "$CLDIR" s2r2 &&
+	same_json all s1r1 stats &&
+	same_json all s2r1 runs
+'
+
+test_expect_success CLUSTER 'a client killed at random points of an ingest leaves no half unit; a rerun completes' '
+	for i in 1 2 3 4 5 6; do
+		"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/gpu-batch-sweep" >/dev/null 2>&1 &
+		pid=$!
+		sleep 0.$((RANDOM % 9 + 1))
+		kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+		if "$AMDAHL" --store "$(url kill)" runs --json >"$TMP/k.json" 2>/dev/null; then
+			# what is visible is whole: every committed attempt has its rows
+			test_eq 0 "$(on s1r1 "SELECT count() FROM kill.source WHERE sha256 != '"'"''"'"' AND id NOT IN (SELECT src FROM kill.run)" 2>&1)" || return 1
+		fi
+	done &&
+	"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/gpu-batch-sweep" &&
+	"$AMDAHL" --store "$TMP/kill.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	same_json kill s2r1 runs && same_json kill s1r2 stats
+'
+
+test_done
