@@ -11,25 +11,10 @@
 #include "buf.h"
 #include "compare_table.h"
 #include "report_pdf.h"
+#include "report_summary.h"
 #include "table.h"
 #include "template.h"
 
-/* A new item of list, or NULL (and *failed set) when out of memory. */
-static struct tpl *item(struct tpl *t, const char *list, int *failed)
-{
-	struct tpl *r = tpl_add(t, list);
-	*failed |= !r;
-	return r;
-}
-
-static void texts(struct tpl *t, const char *list, const struct report_text *x, int *failed)
-{
-	for (size_t i = 0; i < x->n; i++) {
-		struct tpl *r = item(t, list, failed);
-		if (r)
-			tpl_set(r, "text", "%s", x->v[i]);
-	}
-}
 
 /* Table t (freed here) as an item of "tables" titled title. */
 static void table_item(struct tpl *m, const char *id, const char *title, struct amd_table *t,
@@ -40,18 +25,18 @@ static void table_item(struct tpl *m, const char *id, const char *title, struct 
 		amd_table_free(t);
 		return;
 	}
-	struct tpl *x = item(m, "tables", failed);
+	struct tpl *x = report_tpl_item(m, "tables", failed);
 	tpl_set(x, "id", "%s", id);
 	tpl_set(x, "title", "%s", title);
 	for (size_t c = 0; c < t->ncols; c++) {
-		struct tpl *h = item(x, "head", failed);
+		struct tpl *h = report_tpl_item(x, "head", failed);
 		tpl_set(h, "text", "%s", t->head[c]);
 		tpl_set(h, "align", "%s", t->right[c] ? "num" : "");
 	}
 	for (size_t r = 0; r < t->nrows; r++) {
-		struct tpl *row = item(x, "rows", failed);
+		struct tpl *row = report_tpl_item(x, "rows", failed);
 		for (size_t c = 0; c < t->ncols; c++) {
-			struct tpl *cell = item(row, "cells", failed);
+			struct tpl *cell = report_tpl_item(row, "cells", failed);
 			tpl_set(cell, "text", "%s", amd_table_cell(t, r, c));
 			tpl_set(cell, "align", "%s", t->right[c] ? "num" : "");
 		}
@@ -71,7 +56,7 @@ static void chart_item(struct tpl *m, const struct report_chart *rc, double h, i
 		amd_buf_free(&svg);
 		return;
 	}
-	struct tpl *x = item(m, "charts", failed);
+	struct tpl *x = report_tpl_item(m, "charts", failed);
 	tpl_set(x, "name", "%s", rc->name);
 	tpl_set(x, "title", "%s", rc->title);
 	tpl_set(x, "caption", "%s", rc->caption);
@@ -130,8 +115,8 @@ static struct tpl *model(struct report_ctx *c)
 	tpl_set(t, "generated", "%s", c->generated);
 	tpl_set(t, "version", "%s", c->o->version);
 	tpl_set(t, "rules", "%s", s->rules);
-	texts(t, "findings", &c->findings, &failed);
-	texts(t, "gaps", &c->gaps, &failed);
+	report_tpl_texts(t, "findings", &c->findings, &failed);
+	report_tpl_texts(t, "gaps", &c->gaps, &failed);
 	if (c->gaps.n)
 		tpl_set(t, "has_gaps", "1");
 	charts(t, c, &failed);

@@ -21,18 +21,17 @@
 #include "template.h"
 #include "file.h"
 
-/* A new item of list, or NULL (and *failed set) when out of memory. */
-static struct tpl *item(struct tpl *t, const char *list, int *failed)
+struct tpl *report_tpl_item(struct tpl *t, const char *list, int *failed)
 {
 	struct tpl *r = tpl_add(t, list);
 	*failed |= !r;
 	return r;
 }
 
-static void texts(struct tpl *t, const char *list, const struct report_text *x, int *failed)
+void report_tpl_texts(struct tpl *t, const char *list, const struct report_text *x, int *failed)
 {
 	for (size_t i = 0; i < x->n; i++) {
-		struct tpl *r = item(t, list, failed);
+		struct tpl *r = report_tpl_item(t, list, failed);
 		if (r)
 			tpl_set(r, "text", "%s", x->v[i]);
 	}
@@ -78,14 +77,14 @@ static struct tpl *model(struct report_ctx *c)
 	tpl_set(t, "rules", "%s", s->rules);
 	if (s->scaling)
 		tpl_set(t, "scaling", "1");
-	texts(t, "findings", &c->findings, &failed);
-	texts(t, "gaps", &c->gaps, &failed);
+	report_tpl_texts(t, "findings", &c->findings, &failed);
+	report_tpl_texts(t, "gaps", &c->gaps, &failed);
 	report_comparison_model(t, c);
 	report_history_model(t, c);
 	if (c->gaps.n)
 		tpl_set(t, "has_gaps", "1");
 	for (size_t i = 0; i < c->charts.n; i++) {
-		struct tpl *ch = item(t, "charts", &failed);
+		struct tpl *ch = report_tpl_item(t, "charts", &failed);
 		if (!ch)
 			break;
 		tpl_set(ch, "name", "%s", c->charts.v[i].name);
@@ -94,7 +93,7 @@ static struct tpl *model(struct report_ctx *c)
 	}
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
-			struct tpl *r = item(t, "rows", &failed);
+			struct tpl *r = report_tpl_item(t, "rows", &failed);
 			if (r)
 				point_row(r, &s->strategies[i].points[k]);
 			tpl_set(t, "has_rows", "1");

@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "report_ctx.h"
+#include "template.h"
 
 int report_write_summaries(struct report_ctx *c, struct amd_err *err);
 /* report.json's text, its trailing newline included, into *out (empty
@@ -15,5 +16,11 @@ int report_json_text(struct report_ctx *c, struct amd_buf *out);
  * the output directory. */
 int report_write_json_text(struct report_ctx *c, const char *name, const struct amd_buf *text,
 			   struct amd_err *err);
+
+/* A new item of a template's list, or NULL (and *failed set) when out of
+ * memory; report_tpl_texts adds an item {text} per line of x. Shared by
+ * the summaries and report.html. */
+struct tpl *report_tpl_item(struct tpl *t, const char *list, int *failed);
+void report_tpl_texts(struct tpl *t, const char *list, const struct report_text *x, int *failed);
 
 #endif

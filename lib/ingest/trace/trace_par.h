@@ -11,20 +11,7 @@
 #include <stdint.h>
 
 #include "trace_agg.h"
-
-/* Events with their strings copied into one text buffer. */
-struct amd_trace_evlist {
-	struct amd_trace_event *ev;
-	size_t n, cap;
-	char *text;
-	size_t used, text_cap;
-};
-/* Appends e (strings copied); -1 when out of memory. */
-int amd_trace_evlist_put(struct amd_trace_evlist *l, const struct amd_trace_event *e);
-/* Hands every event of l to agg, in order; l is then empty. -1 when out
- * of memory. */
-int amd_trace_evlist_replay(struct amd_trace_evlist *l, struct amd_trace_agg *agg);
-void amd_trace_evlist_free(struct amd_trace_evlist *l);
+#include "trace_evlist.h"
 
 /* A piece of traceEvents' content and what its parse found. */
 struct amd_trace_piece {

@@ -88,6 +88,13 @@ int amd_selector_match(struct amd_store *st, const struct amd_selector *s,
 int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view **out,
 		    size_t *n, struct amd_err *err);
 
+/* The ids of the logical runs selector text picks, sorted ascending, in
+ * *ids (the caller frees; a search with bsearch and amd_id_cmp). */
+int amd_select_run_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,
+		       struct amd_err *err);
+/* qsort/bsearch order of int64_t ids. */
+int amd_id_cmp(const void *a, const void *b);
+
 /* Fills err with why s picks none of runs[0..n) (the first term that
  * leaves none, and the closest values); returns -1. selector_hint.c. */
 int amd_selector_explain(struct amd_store *st, const struct amd_selector *s,

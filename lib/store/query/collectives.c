@@ -42,12 +42,6 @@ struct name_map {
 	size_t n;
 };
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Keeps a copy of text in the set; NULL when out of memory. */
 static const char *keep(struct amd_coll_set *s, size_t *cap, const char *text)
 {
@@ -57,22 +51,6 @@ static const char *keep(struct amd_coll_set *s, size_t *cap, const char *text)
 	if (c)
 		s->strings[s->nstrings++] = c;
 	return c;
-}
-
-static int selected_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,
-			struct amd_err *err)
-{
-	struct amd_run_view *v;
-	if (amd_select_runs(st, text, &v, n, err) < 0)
-		return -1;
-	*ids = malloc((*n ? *n : 1) * sizeof **ids);
-	for (size_t i = 0; *ids && i < *n; i++)
-		(*ids)[i] = v[i].id;
-	amd_runs_free(v, *n);
-	if (!*ids)
-		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	qsort(*ids, *n, sizeof **ids, cmp_i64);
-	return 0;
 }
 
 static int read_names(struct amd_store *st, struct amd_coll_set *s, size_t *scap,
@@ -103,7 +81,7 @@ static int read_traces(struct amd_store *st, const char *sweep, struct amd_coll_
 	int64_t *ids = NULL;
 	size_t nids = 0, cap = 0;
 	int by_selector = sweep && amd_selector_is(sweep);
-	if (by_selector && selected_ids(st, sweep, &ids, &nids, err) < 0)
+	if (by_selector && amd_select_run_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, traces_sql, err);
 	if (!q) {
@@ -116,7 +94,7 @@ static int read_traces(struct amd_store *st, const char *sweep, struct amd_coll_
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t rid = sqlite3_column_int64(q, 1);
 		if (!amd_status_ok(sqlite3_column_int(q, 10))
-		    || (by_selector && !bsearch(&rid, ids, nids, sizeof *ids, cmp_i64)))
+		    || (by_selector && !bsearch(&rid, ids, nids, sizeof *ids, amd_id_cmp)))
 			continue;
 		if (amd_grow(&s->traces, s->ntraces, &cap, sizeof *s->traces, 64) < 0) {
 			rc = SQLITE_NOMEM;
@@ -185,7 +163,7 @@ static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct
 		sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			int64_t id = sqlite3_column_int64(q, 0);
-			const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, cmp_i64);
+			const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
 			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0) {
 				rc = SQLITE_NOMEM;
 				break;

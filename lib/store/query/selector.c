@@ -308,6 +308,29 @@ static size_t compact(struct amd_run_view *v, size_t n, const int *keep)
 static int select_in(struct amd_store *st, const char *text, struct amd_run_view **out,
 		     size_t *n, struct amd_err *err);
 
+int amd_id_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+int amd_select_run_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,
+		       struct amd_err *err)
+{
+	struct amd_run_view *v;
+	*ids = NULL;
+	if (amd_select_runs(st, text, &v, n, err) < 0)
+		return -1;
+	*ids = malloc((*n ? *n : 1) * sizeof **ids);
+	for (size_t i = 0; *ids && i < *n; i++)
+		(*ids)[i] = v[i].id;
+	amd_runs_free(v, *n);
+	if (!*ids)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	qsort(*ids, *n, sizeof **ids, amd_id_cmp);
+	return 0;
+}
+
 /* On a part of a store, a selector that picks nothing is explained by
  * the whole store (its runs, keys and values), as SQLite's would be. */
 int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view **out,

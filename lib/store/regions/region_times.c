@@ -52,37 +52,13 @@ static const char regions_sql[] =
 	"SELECT count(amd_region_scan(" RS_ARG ", source_id, rank, name_id, kind_id, self_ns)) FROM region"
 	" WHERE kind_id IS NOT ?1 AND (self_ns IS NOT NULL OR kind_id IS ?2)";
 
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* The ids of the logical runs selector text picks, sorted, in *ids. */
-static int selected_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,
-			struct amd_err *err)
-{
-	struct amd_run_view *v;
-	if (amd_select_runs(st, text, &v, n, err) < 0)
-		return -1;
-	*ids = malloc((*n ? *n : 1) * sizeof **ids);
-	for (size_t i = 0; *ids && i < *n; i++)
-		(*ids)[i] = v[i].id;
-	amd_runs_free(v, *n);
-	if (!*ids)
-		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	if (*n > 1)
-		qsort(*ids, *n, sizeof **ids, cmp_id);
-	return 0;
-}
-
 /* 1 when trace row q is wanted: a counted run, and one of ids (NULL:
  * any run). */
 static int trace_wanted(sqlite3_stmt *q, const int64_t *ids, size_t nids)
 {
 	int64_t rid = sqlite3_column_int64(q, 4);
 	return amd_status_ok(sqlite3_column_int(q, 8))
-		&& (!ids || (nids && bsearch(&rid, ids, nids, sizeof *ids, cmp_id)));
+		&& (!ids || (nids && bsearch(&rid, ids, nids, sizeof *ids, amd_id_cmp)));
 }
 
 static int read_trace(sqlite3_stmt *q, struct rj_trace *t)
@@ -107,7 +83,7 @@ static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
 	int64_t *ids = NULL;
 	size_t nids = 0, cap = 0;
 	int by_selector = sweep && amd_selector_is(sweep);
-	if (by_selector && selected_ids(st, sweep, &ids, &nids, err) < 0)
+	if (by_selector && amd_select_run_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, traces_sql, err);
 	if (!q) {
