@@ -27,11 +27,17 @@ static void finding(const struct amd_explain_strategy *s, struct report_text *ou
 	for (int c = 1; c < AMD_EXPLAIN_NPARTS; c++)
 		if (p->share[c].value > p->share[best].value)
 			best = c;
+	double lost = (1 - p->efficiency.value) * 100;
+	const char *strategy = *s->strategy ? s->strategy : "no strategy";
+	if (lost < 0) {
+		report_text_add(out, "Where the efficiency went (%s, n = %d, traced steps): none is lost;"
+				" the traced steps scale %.1f points better than linear against n = %d.",
+				strategy, p->n, -lost, s->base_n);
+		return;
+	}
 	report_text_add(out, "Where the efficiency went (%s, n = %d, traced steps): %.1f of the 100 "
 			"points are lost against n = %d, the largest share to %s (%.1f points).",
-			*s->strategy ? s->strategy : "no strategy", p->n,
-			(1 - p->efficiency.value) * 100, s->base_n, words[best],
-			p->share[best].value * 100);
+			strategy, p->n, lost, s->base_n, words[best], p->share[best].value * 100);
 }
 
 int report_explain(struct report_ctx *c, struct amd_err *err)

@@ -82,8 +82,12 @@ static void straggler_clause(const struct amd_explain_point *p, char *b, size_t 
 void amd_explain_sentences(const struct amd_explain_point *p, char *buf, size_t n)
 {
 	char who[512];
-	size_t used = (size_t)snprintf(buf, n, "At n = %d, %.1f of the 100 points are lost:", p->n,
-				       (1 - p->efficiency.value) * 100);
+	double lost = (1 - p->efficiency.value) * 100;
+	size_t used = lost >= 0 ? (size_t)snprintf(buf, n, "At n = %d, %.1f of the 100 points are lost:",
+						   p->n, lost)
+				: (size_t)snprintf(buf, n, "At n = %d, the traced steps scale %.1f points"
+						   " better than linear (a negative share is a gain):",
+						   p->n, -lost);
 	straggler_clause(p, who, sizeof who);
 	for (int c = 0; c < AMD_EXPLAIN_NPARTS && used + 1 < n; c++) {
 		double v = p->share[c].value * 100;

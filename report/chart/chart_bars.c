@@ -34,9 +34,9 @@ int chart_bar_rect(const struct chart *c, size_t g, size_t i, struct rect *r)
 	if (!amd_num_ok(v))
 		return 0;
 	double base = c->has_base && !c->stacked ? c->bar_base : 0;
-	if (c->stacked)
+	if (c->stacked) /* diverging: a negative value stacks down from 0 */
 		for (size_t k = 0; k < i; k++)
-			if (amd_num_ok(c->b[k].v[g]))
+			if (amd_num_ok(c->b[k].v[g]) && (c->b[k].v[g] < 0) == (v < 0))
 				base += c->b[k].v[g];
 	double a, b;
 	bar_slot(c, g, i, &a, &b);
@@ -107,12 +107,13 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 static void stack_totals(struct chart *c, cairo_t *cr)
 {
 	for (size_t g = 0; g < c->ng; g++) {
-		double total = 0;
+		double total = 0, up = 0; /* the net total, over the positive stack's top */
 		int any = 0, hatched = 0;
 		for (size_t i = 0; i < c->nb; i++) {
 			hatched |= c->b[i].hatched;
 			if (!c->b[i].hatched && amd_num_ok(c->b[i].v[g])) {
 				total += c->b[i].v[g];
+				up += fmax(c->b[i].v[g], 0);
 				any = 1;
 			}
 		}
@@ -124,7 +125,7 @@ static void stack_totals(struct chart *c, cairo_t *cr)
 		snprintf(buf, sizeof buf, c->value_fmt, total);
 		chart_font(cr, FS_VALUE, 1);
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		chart_text(cr, (a + b) / 2, chart_map_v(c, total) - 2.5, buf, 0.5, 1);
+		chart_text(cr, (a + b) / 2, chart_map_v(c, fmax(up, total)) - 2.5, buf, 0.5, 1);
 	}
 }
 

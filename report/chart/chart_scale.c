@@ -79,7 +79,8 @@ static struct range xy_xrange(const struct chart *c)
 }
 
 /* The extent of the data along the value axis: XY values and their
- * intervals, or bars (stacked: their running sums). */
+ * intervals, or bars (stacked: their running sums, the positive values
+ * stacked up from 0 and the negative ones down). */
 static void data_range(const struct chart *c, struct range *r)
 {
 	if (c->kind == CHART_XY) {
@@ -96,13 +97,14 @@ static void data_range(const struct chart *c, struct range *r)
 		return;
 	}
 	for (size_t g = 0; g < c->ng; g++) {
-		double sum = 0;
+		double up = 0, down = 0; /* stacked: the positive and negative running sums */
 		for (size_t i = 0; i < c->nb; i++) {
 			double v = c->b[i].v[g];
 			if (!amd_num_ok(v))
 				continue;
-			sum += v;
-			widen(r, c->stacked ? sum : v);
+			double *sum = v < 0 ? &down : &up;
+			*sum += v;
+			widen(r, c->stacked ? *sum : v);
 			if (!c->stacked && c->b[i].hi)
 				widen(r, c->b[i].hi[g]);
 			if (!c->stacked && c->b[i].lo)
