@@ -76,9 +76,13 @@ test_expect_success 'the man page documents every environment variable the code 
 test_expect_success 'a C program builds against the installed amdahl.pc and reads the store' '
 	mkdir -p "$TMP/pc" && sed "s|^prefix=/usr/local\$|prefix=$P|" "$P/lib/pkgconfig/amdahl.pc" >"$TMP/pc/amdahl.pc" &&
 	flags=$(PKG_CONFIG_PATH="$TMP/pc" pkg-config --cflags --libs amdahl) &&
-	cc -std=c11 -Wall -Wextra -Werror -o "$TMP/read_store" "$AMDAHL_ROOT/tests/fixtures/install/read_store.c" $flags &&
+	san= &&
+	if nm -D "$P/lib/libamdahl.so.0" | grep -q " U __asan_init"; then
+		san="-fsanitize=address,undefined" # a library of the ASan build (make test-san)
+	fi &&
+	cc -std=c11 -Wall -Wextra -Werror $san -o "$TMP/read_store" "$AMDAHL_ROOT/tests/fixtures/install/read_store.c" $flags &&
 	readelf -d "$TMP/read_store" | grep -q "NEEDED.*\[libamdahl.so.0\]" &&
-	LD_LIBRARY_PATH="$P/lib" "$TMP/read_store" "$TMP/elsewhere/s.db" >"$TMP/sweeps.txt"
+	LD_LIBRARY_PATH="$P/lib" "$TMP/read_store" "$TMP/elsewhere/s.db" >"$TMP/sweeps.txt" &&
 	test_true "the program linked the shared library" ldd_ok
 	test_eq "cpu-strong-scaling $("$AMDAHL" --store "$TMP/elsewhere/s.db" runs --json | "$PY" -c "import json,sys; d=json.load(sys.stdin); print(len(d[\"runs\"]) if isinstance(d, dict) and \"runs\" in d else len(d))")" "$(cat "$TMP/sweeps.txt")"
 '
