@@ -26,8 +26,11 @@ DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clic
              python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime zookeeper
 DEB_TEST  += man-db bsdextrautils python3-yaml
 # report.html's browser tests (tests/e2e/report_html.sh): chromium driven by
-# puppeteer-core, installed from tests/browser/package-lock.json by `make deps`
-DEB_TEST  += chromium nodejs npm
+# puppeteer-core, installed from tests/browser/package-lock.json by `make
+# deps-browser` (with Debian's nodejs and npm when no npm is on the PATH:
+# a machine whose nodejs comes from elsewhere already has its own npm,
+# which Debian's npm package conflicts with)
+DEB_TEST  += chromium
 DEB_FUZZ  := clang libclang-rt-14-dev
 DEB_PACKAGE := debhelper lintian dpkg-dev
 
@@ -189,6 +192,7 @@ deps:
 # tests/browser/package-lock.json. `make run` does not need it; when the
 # npm registry cannot be reached the browser tests say so and skip.
 deps-browser: deps
+	@command -v npm >/dev/null || .ci/deps.sh nodejs npm || true
 	@[ -d tests/browser/node_modules/puppeteer-core ] || \
 	  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) || \
 	  echo "deps-browser: npm ci failed (is the npm registry reachable?); tests/e2e/report_html.sh will skip" >&2
