@@ -727,12 +727,7 @@ static int rank_from_name(const char *path)
 
 static void reader_free(struct reader *r)
 {
-	free(r->name.s);
-	free(r->cat.s);
-	free(r->pid.s);
-	free(r->tid.s);
-	free(r->dtype.s);
-	free(r->coll.s);
+	fields_free(r);
 	amd_trace_pipe_free(r->pipe);
 	amd_trace_agg_free(r->agg);
 	amd_trace_evbuf_free(r->events);
