@@ -127,7 +127,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: deps-browser man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
+.PHONY: FORCE deps-browser man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -145,7 +145,15 @@ $(O)/amdahl_metric.so: $(EXT_SRC) $(PACKED)/metric_sql.h $(PACKED)/metric_pack.h
 	@$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -DAMD_SQLITE_EXT $(INC_MODEL) -I$(PACKED) \
 		-o $@ $(EXT_SRC) -lm
 
-$(O)/%.o: %.c
+# Objects are rebuilt when the compile flags change (a build/ made before
+# every object was -fPIC, say, cannot link libamdahl.so): $(O)/.cflags
+# holds the flags the objects were built with.
+$(O)/.cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(BASE_CFLAGS)' | cmp -s - $@ || echo '$(BASE_CFLAGS)' >$@
+FORCE:
+
+$(O)/%.o: %.c $(O)/.cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(BASE_CFLAGS) $(LAYER_INC) -c $< -o $@
@@ -163,7 +171,7 @@ $(O)/gen/%.pb-c.c $(O)/gen/%.pb-c.h: lib/ingest/tensorboard/%.proto
 	@echo "  PROTOC  $<"
 	@protoc-c --c_out=$(O)/gen --proto_path=$(dir $<) $(notdir $<)
 
-$(O)/gen/%.o: $(O)/gen/%.c
+$(O)/gen/%.o: $(O)/gen/%.c $(O)/.cflags
 	@echo "  CC      $<"
 	@$(CC) $(BASE_CFLAGS) -Wno-missing-braces $(INC_INGEST) -c $< -o $@
 
