@@ -58,6 +58,18 @@ static struct slot *next_queued(struct amd_trace_par *p)
 	return best;
 }
 
+/* With the lock held: parses queued piece s without the lock, marks it
+ * done and wakes whoever waits for it (a worker's or the reader's turn). */
+static void parse_unlocked(struct amd_trace_par *p, struct slot *s)
+{
+	s->state = PARSING;
+	pthread_mutex_unlock(&p->mu);
+	p->fn(p->ctx, &s->pc);
+	pthread_mutex_lock(&p->mu);
+	s->state = DONE;
+	pthread_cond_broadcast(&p->cv);
+}
+
 static void *work(void *arg)
 {
 	struct amd_trace_par *p = arg;
@@ -68,12 +80,7 @@ static void *work(void *arg)
 			pthread_cond_wait(&p->cv, &p->mu);
 		if (p->stop)
 			break;
-		s->state = PARSING;
-		pthread_mutex_unlock(&p->mu);
-		p->fn(p->ctx, &s->pc);
-		pthread_mutex_lock(&p->mu);
-		s->state = DONE;
-		pthread_cond_broadcast(&p->cv);
+		parse_unlocked(p, s);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -88,12 +95,7 @@ static int help(struct amd_trace_par *p)
 	struct slot *s = next_queued(p);
 	if (!s)
 		return 0;
-	s->state = PARSING;
-	pthread_mutex_unlock(&p->mu);
-	p->fn(p->ctx, &s->pc);
-	pthread_mutex_lock(&p->mu);
-	s->state = DONE;
-	pthread_cond_broadcast(&p->cv);
+	parse_unlocked(p, s);
 	return 1;
 }
 
