@@ -339,16 +339,20 @@ install: $(O)/amdahl $(O)/amdahl_metric.so deb-parts
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/amdahl/
 
 # A Debian package built by Debian's tools (debian/: dpkg-buildpackage,
-# dpkg-shlibdeps computes Depends), into $(O)/deb/amdahl_VERSION_ARCH.deb.
+# dpkg-shlibdeps computes Depends), into $(O)/deb/: amdahl (the command),
+# libamdahl0 (the shared library), libamdahl-dev (headers, .a, amdahl.pc).
 deb:
 	@.ci/deps.sh $(DEB_BUILD) $(DEB_PACKAGE)
 	@tests/lib/build_deb.sh $(O)/deb
 
 # The package built, inspected with dpkg-deb, installed into a scratch root
-# (dpkg --root) and run there on the bundled sweep (tests/deb.sh). Not in
+# (dpkg --root) and run there on the bundled sweep (tests/deb.sh); with
+# DEB_CHROOT=DIR (a minimal Debian 12 made by debootstrap, as
+# ../shared/tools/fresh-debian.sh does) also installed there with apt-get
+# and used as a newcomer would. Not in
 # `make test`: it builds the whole tree again (minutes on 2 cores).
 test-deb: deb
-	@tests/deb.sh $(O)/deb
+	@tests/deb.sh $(O)/deb $(DEB_CHROOT)
 
 check-tree:
 	@tests/check-tree.sh

@@ -2,12 +2,17 @@
 # deb.sh — `make test-deb`: the package `make deb` built into OUT, checked
 # with dpkg's own tools: its control (Depends computed by dpkg-shlibdeps
 # from the libraries the binary links), its files (binary, extension,
-# templates, a page per command, the library with its soname, headers,
-# amdahl.pc); then unpacked into a scratch root (dpkg-deb -x) and used
+# templates, a page per command in amdahl; the library with its soname in
+# libamdahl0; headers, amdahl.pc and the -dev packages it needs in
+# libamdahl-dev); then unpacked into a scratch root (dpkg-deb -x) and used
 # from another directory: ingest and report build on the bundled sweep,
 # and a C program built with the package's amdahl.pc reads the store.
+# With CHROOT (a minimal Debian made by debootstrap, as
+# ../shared/tools/fresh-debian.sh makes one), the three packages are also
+# installed there with apt-get, which fetches their Depends, and used as a
+# newcomer would: a report built, a C program compiled with pkg-config.
 # Not part of `make test` (it builds the tree again: minutes on 2 cores).
-# Usage: tests/deb.sh OUT
+# Usage: tests/deb.sh OUT [CHROOT]
 set -u
 out=$(cd "$1" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,24 +25,43 @@ check() { # DESC CMD...
 	else echo "not ok - $d"; sed 's/^/#   /' "$tmp/last" | head -10; fail=$((fail + 1)); fi
 }
 deb=$(ls "$out"/amdahl_*.deb 2>/dev/null | head -1)
-check "make deb built a .deb" test -f "$deb"
-[ -f "$deb" ] || { echo "0 passed, 1 failed"; exit 1; }
+lib=$(ls "$out"/libamdahl0_*.deb 2>/dev/null | head -1)
+dev=$(ls "$out"/libamdahl-dev_*.deb 2>/dev/null | head -1)
+check "make deb built amdahl, libamdahl0 and libamdahl-dev" test -f "$deb" -a -f "$lib" -a -f "$dev"
+[ -f "$deb" ] && [ -f "$lib" ] && [ -f "$dev" ] || { echo "0 passed, 1 failed"; exit 1; }
 multi=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 depends=$(dpkg-deb -f "$deb" Depends)
-for lib in libsqlite3-0 libcairo2 libcjson1 libyajl2 libgsl27 libcurl4 libyaml-0-2 fonts-dejavu-core; do
-	check "Depends names $lib (dpkg-shlibdeps)" grep -q "$lib" <<<"$depends"
+for l in libsqlite3-0 libcairo2 libcjson1 libyajl2 libgsl27 libcurl4 libyaml-0-2 fonts-dejavu-core; do
+	check "amdahl's Depends names $l (dpkg-shlibdeps)" grep -q "$l" <<<"$depends"
 done
-dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/files"
-for f in /usr/bin/amdahl /usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
-	/usr/lib/$multi/libamdahl.a /usr/lib/$multi/libamdahl.so.0 /usr/lib/$multi/pkgconfig/amdahl.pc \
-	/usr/include/amdahl/amdahl.h /usr/share/man/man1/amdahl-gate.1.gz /usr/share/man/man5/amdahl.yaml.5.gz \
-	/usr/share/doc/amdahl/copyright; do
-	check "the package holds $f" grep -qxF "$f" "$tmp/files"
-done
+holds() { # PACKAGE FILE...: the package's file list has each FILE
+	local p=$1; shift
+	dpkg-deb -c "$p" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/files"
+	for f in "$@"; do grep -qxF "$f" "$tmp/files" || { echo "$f not in $p"; return 1; }; done
+}
+check "amdahl holds the command, extension, templates, pages and copyright" holds "$deb" /usr/bin/amdahl \
+	/usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
+	/usr/share/man/man1/amdahl-gate.1.gz /usr/share/man/man5/amdahl.yaml.5.gz /usr/share/doc/amdahl/copyright
+check "libamdahl0 holds the shared library under its soname" holds "$lib" /usr/lib/$multi/libamdahl.so.0
+check "libamdahl-dev holds headers, static library, the .so link and amdahl.pc" holds "$dev" \
+	/usr/include/amdahl/amdahl.h /usr/lib/$multi/libamdahl.a /usr/lib/$multi/libamdahl.so \
+	/usr/lib/$multi/pkgconfig/amdahl.pc
+check "the command stands alone: it links the library in, and does not depend on libamdahl0" \
+	bash -c "! grep -q libamdahl0 <<<'$depends'"
 r=$tmp/root
-dpkg-deb -x "$deb" "$r"
+for p in "$deb" "$lib" "$dev"; do dpkg-deb -x "$p" "$r"; done
 check "the library's soname is libamdahl.so.0" sh -c \
 	"readelf -d '$r/usr/lib/$multi/libamdahl.so.0' | grep -q 'SONAME.*\[libamdahl.so.0\]'"
+# pkg-config resolves Requires.private on every call, so every module amdahl.pc
+# names must come with libamdahl-dev: the package that holds its .pc on this
+# machine is in libamdahl-dev's Depends.
+devdeps=$(dpkg-deb -f "$dev" Depends)
+mods=$(sed -n 's/^Requires\(\.private\)\?: *//p' "$r/usr/lib/$multi/pkgconfig/amdahl.pc" | tr ' ,' '\n\n' | sed '/^$/d')
+for m in $mods; do
+	pkg=$(dpkg -S "$(pkg-config --path "$m")" 2>/dev/null | cut -d: -f1 | head -1)
+	check "libamdahl-dev's Depends names ${pkg:-?} (amdahl.pc requires $m)" bash -c \
+		"[ -n '$pkg' ] && tr ',|' '\n\n' <<<'$devdeps' | sed 's/ *(.*//; s/^ *//; s/ *$//' | grep -qx '$pkg'"
+done
 mkdir -p "$tmp/work" && cd "$tmp/work" || exit 1
 env -u AMDAHL_TEMPLATES "$r/usr/bin/amdahl" --store s.db ingest -q "$root/testdata/cpu-strong-scaling/mlruns" >/dev/null
 check "the packaged binary builds the report from another directory" \
@@ -48,6 +72,26 @@ check "a C program builds with the package's amdahl.pc (its prefix moved to the 
 	env PKG_CONFIG_PATH="$tmp/pc" sh -c 'cc -std=c11 -Wall -Werror -o rs "$0" $(pkg-config --cflags --libs amdahl)' \
 	"$root/tests/fixtures/install/read_store.c"
 check "... and reads the store" sh -c "LD_LIBRARY_PATH='$r/usr/lib/$multi' ./rs s.db | grep -qx 'cpu-strong-scaling [0-9]*'"
+chroot_dir=${2:-}
+if [ -n "$chroot_dir" ]; then
+	# A newcomer's install: apt-get install of the three files fetches their
+	# Depends from the chroot's own sources; then the README's first task.
+	inst=$chroot_dir/tmp/amdahl-deb
+	rm -rf "$inst" && mkdir -p "$inst/data"
+	cp "$deb" "$lib" "$dev" "$root/tests/fixtures/install/read_store.c" "$inst/"
+	cp -r "$root/testdata/cpu-strong-scaling/mlruns" "$inst/data/"
+	mountpoint -q "$chroot_dir/proc" || mount -t proc proc "$chroot_dir/proc"
+	in_chroot() { chroot "$chroot_dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root sh -c "cd /tmp/amdahl-deb && $1"; }
+	check "apt-get installs the three packages in $chroot_dir" in_chroot \
+		'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./amdahl_*.deb ./libamdahl0_*.deb ./libamdahl-dev_*.deb gcc libc6-dev >apt.log 2>&1 || { tail -5 apt.log; exit 1; }'
+	check "the installed command ingests the bundled sweep" in_chroot 'amdahl --store s.db ingest -q data/mlruns'
+	check "... and builds its report" in_chroot 'amdahl --store s.db report build -o rep && test -s rep/report.pdf && test -s rep/report.html'
+	check "man amdahl-gate finds the installed page" in_chroot 'test -f "$(man -w amdahl-gate 2>/dev/null || echo /usr/share/man/man1/amdahl-gate.1.gz)"'
+	check "a C program builds with pkg-config --cflags --libs amdahl" in_chroot \
+		'cc -std=c11 -Wall -Werror -o rs read_store.c $(pkg-config --cflags --libs amdahl)'
+	check "... and reads the store" in_chroot './rs s.db | grep -qx "cpu-strong-scaling [0-9]*"'
+	rm -rf "$inst"
+fi
 if [ -f "$out/lintian.txt" ]; then
 	echo "# lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings ($out/lintian.txt)"
 	check "lintian reports no error" sh -c "! grep -q '^E:' '$out/lintian.txt'"

@@ -2,8 +2,8 @@
 # build_deb.sh — `make deb`: the Debian package built by Debian's tools
 # from a copy of the tree's files (tracked and new, not ignored) in
 # OUT/src/amdahl-VERSION, so dpkg-buildpackage writes its output (one
-# folder up) into OUT and not beside the working tree. Prints the .deb's
-# path; lintian's findings, when lintian is installed, go to OUT/lintian.txt.
+# folder up) into OUT and not beside the working tree. Prints the paths
+# of the three packages (amdahl, libamdahl0, libamdahl-dev); lintian's findings, when lintian is installed, go to OUT/lintian.txt.
 # Usage: tests/lib/build_deb.sh OUT
 set -eu
 out=$1
@@ -16,9 +16,9 @@ out=$(cd "$out" && pwd); src=$out/src/amdahl-$version
 	tar -cf - -T -) | tar -xf - -C "$src"
 (cd "$src" && nice dpkg-buildpackage -b -us -uc -j2) >"$out/build.log" 2>&1 ||
 	{ tail -30 "$out/build.log" >&2; exit 1; }
-deb=$(ls "$out"/src/amdahl_"$version"_*.deb)
-mv "$deb" "$out/" && deb=$out/$(basename "$deb")
+mv "$out"/src/*_"$version"_*.deb "$out/"
+debs=$(ls "$out"/*_"$version"_*.deb)
 if command -v lintian >/dev/null; then
-	lintian --no-tag-display-limit "$deb" >"$out/lintian.txt" 2>&1 || true
+	lintian --no-tag-display-limit $debs >"$out/lintian.txt" 2>&1 || true
 fi
-echo "$deb"
+echo "$debs"
