@@ -24,11 +24,13 @@ check "make deb built a .deb" test -f "$deb"
 [ -f "$deb" ] || { echo "0 passed, 1 failed"; exit 1; }
 multi=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 depends=$(dpkg-deb -f "$deb" Depends)
+# libcurl4: named by debian/control (amdahl loads it with dlopen, where dpkg-shlibdeps
+# cannot see it); libcairo2: amdahl-report and libamdahl.so link it
 for lib in libsqlite3-0 libcairo2 libcjson1 libyajl2 libgsl27 libcurl4 libyaml-0-2 fonts-dejavu-core; do
 	check "Depends names $lib (dpkg-shlibdeps)" grep -q "$lib" <<<"$depends"
 done
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/files"
-for f in /usr/bin/amdahl /usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
+for f in /usr/bin/amdahl /usr/libexec/amdahl/amdahl-report /usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
 	/usr/lib/$multi/libamdahl.a /usr/lib/$multi/libamdahl.so.0 /usr/lib/$multi/pkgconfig/amdahl.pc \
 	/usr/include/amdahl/amdahl.h /usr/share/man/man1/amdahl-gate.1.gz /usr/share/man/man5/amdahl.yaml.5.gz \
 	/usr/share/doc/amdahl/copyright; do
