@@ -2,7 +2,9 @@
 # startup.sh BUILD_DIR — an ingest that starts fast (issue 38 item 3): the
 # whole `amdahl ingest` of the smallest H100 trace .json.gz of testdata
 # (~0.56 MB) beside `zcat` of the same file, BENCH_REPS (default 21) times
-# each, interleaved, medians of wall time (target: ingest <= 1.0x zcat);
+# each, interleaved, medians of wall time (target: ingest <= 1.0x zcat),
+# also on one thread (AMDAHL_TRACE_WORKERS=1: whether a trace this small
+# should be parsed in pieces at all, which a quiet machine can tell);
 # BENCH_REF=BINARY adds another amdahl (the tree before, say) to the same
 # rounds. Then the libraries each process maps: `ldd` of amdahl and of
 # amdahl-report, and what the dynamic loader initialised (LD_DEBUG=libs)
@@ -36,6 +38,7 @@ median() {
 for ((i = 0; i < reps; i++)); do
   timed zcat zcat "$in"
   timed ingest "$amdahl" --store "$work/s.db" ingest -q --format torch-trace "$in"
+  timed ingest1 env AMDAHL_TRACE_WORKERS=1 "$amdahl" --store "$work/s.db" ingest -q --format torch-trace "$in"
   [ -z "$ref" ] || timed ref "$ref" --store "$work/s.db" ingest -q --format torch-trace "$in"
   timed version "$amdahl" --version
   [ -z "$ref" ] || timed ref_version "$ref" --version
@@ -45,6 +48,7 @@ printf '%-44s %8s %10s\n' "median of $reps (wall)" seconds "x zcat"
 row() { printf '%-44s %8.4f %10.2f\n' "$1" "$2" "$(echo "$2 / $z" | bc -l)"; }
 row "zcat (the reference)" "$z"
 row "amdahl ingest (target <= 1.00x zcat)" "$(median ingest)"
+row "amdahl ingest, AMDAHL_TRACE_WORKERS=1" "$(median ingest1)"
 [ -z "$ref" ] || row "BENCH_REF ingest ($ref)" "$(median ref)"
 row "amdahl --version (start and exit)" "$(median version)"
 [ -z "$ref" ] || row "BENCH_REF --version" "$(median ref_version)"
