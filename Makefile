@@ -329,6 +329,7 @@ man: $(O)/man/.stamp
 
 # make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
 LIBDIR  ?= $(PREFIX)/lib
+# fixed: amdahl looks for amdahl-report in ../libexec/amdahl/ from itself
 LIBEXECDIR := $(PREFIX)/libexec/amdahl
 INCDIR  := $(PREFIX)/include/amdahl
 SHAREDIR := $(PREFIX)/share/amdahl
