@@ -35,13 +35,20 @@ DEB_FUZZ  := clang libclang-rt-14-dev
 DEB_PACKAGE := debhelper lintian dpkg-dev
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Linked into amdahl-report only (the commands that draw, cmd/main.c);
+# libcurl is linked into nothing: lib/core/curl_load.c loads it on first
+# use. amdahl itself, which every ingest and `stats` starts, maps neither
+# (issue 38; bench/startup.sh counts the libraries each process loads).
+PKGS_DRAW  := cairo fontconfig
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(PKGS_DRAW) libcurl,$(PKGS)) 2>/dev/null) -ldl
+PKG_LIBS_DRAW := $(shell pkg-config --libs $(PKGS_DRAW) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
                -DAMDAHL_VERSION=\"$(VERSION)\" -pthread -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lm -pthread
+LDLIBS_ALL := $(PKG_LIBS_DRAW) $(LDLIBS)
 
 # The layers, lowest first. Each compiles with its own include paths and
 # those of the layers below it, never above, so a wrong-way #include is a
@@ -129,7 +136,7 @@ SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 
 .PHONY: FORCE deps-browser man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
-all: $(O)/amdahl $(O)/amdahl_metric.so
+all: $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so
 
 # The sqlite3 shell's view of the packed series (lib/store/packed/metric_ext.c):
 # `.load build/amdahl_metric` gives it the metric_point table. Built without
@@ -182,14 +189,22 @@ $(O)/libamdahl.a: $(LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
+# amdahl without the commands that draw; amdahl-report, every command
+# (git-style: amdahl execs it for those, cmd/main.c run_helper).
+DRAW_CMD_OBJ := $(O)/cmd/report.o $(O)/cmd/history.o
 $(O)/amdahl: $(CMD_OBJ) $(O)/libamdahl.a
 	@echo "  LINK    $@"
-	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(O)/libamdahl.a $(LDLIBS)
+	@$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--as-needed -o $@ $(filter-out $(DRAW_CMD_OBJ),$(CMD_OBJ)) \
+		$(O)/libamdahl.a $(LDLIBS)
+
+$(O)/amdahl-report: $(CMD_OBJ) $(O)/libamdahl.a
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(O)/libamdahl.a $(LDLIBS_ALL)
 
 $(O)/tests/%: tests/unit/%.c $(O)/libamdahl.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS) -lcmocka
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS_ALL) -lcmocka
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
 
@@ -269,7 +284,7 @@ bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a
 	@mkdir -p $(dir $@)
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS)
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS_ALL)
 
 # libFuzzer targets: every tests/fuzz/fuzz_*.c, linked with the library
 # built by clang with coverage and ASan/UBSan in build-fuzz/.
@@ -292,7 +307,7 @@ fuzz-build:
 	@$(MAKE) --no-print-directory O=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS)" $(FUZZ_BIN)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build-fuzz/libamdahl.a
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/libamdahl.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/libamdahl.a $(LDLIBS_ALL)
 
 # The C library for other programs (issue 39): libamdahl.so with a soname
 # (the objects are position-independent), the public headers of the
@@ -302,11 +317,11 @@ SONAME  := libamdahl.so.$(SOMAJOR)
 BASE_CFLAGS += -fPIC
 $(O)/libamdahl.so.$(VERSION): $(LIB_OBJ)
 	@echo "  LINK    $@"
-	@$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS)
+	@$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS_ALL)
 
 # One page per command (amdahl-CMD.1) made from the binary's own help
 # (docs/man/mkman.sh): the command table is the one source.
-$(O)/man/.stamp: $(O)/amdahl docs/man/mkman.sh docs/man/amdahl.yaml.5
+$(O)/man/.stamp: $(O)/amdahl $(O)/amdahl-report docs/man/mkman.sh docs/man/amdahl.yaml.5
 	@mkdir -p $(O)/man
 	@docs/man/mkman.sh $(O)/amdahl $(VERSION) $(O)/man
 	@touch $@
@@ -314,14 +329,17 @@ man: $(O)/man/.stamp
 
 # make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
 LIBDIR  ?= $(PREFIX)/lib
+# fixed: amdahl looks for amdahl-report in ../libexec/amdahl/ from itself
+LIBEXECDIR := $(PREFIX)/libexec/amdahl
 INCDIR  := $(PREFIX)/include/amdahl
 SHAREDIR := $(PREFIX)/share/amdahl
 deb-parts: $(O)/libamdahl.a $(O)/libamdahl.so.$(VERSION) $(O)/man/.stamp
-install: $(O)/amdahl $(O)/amdahl_metric.so deb-parts
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+install: $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so deb-parts
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(SHAREDIR)/templates $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) \
 		$(DESTDIR)$(LIBDIR)/amdahl
 	install -m 755 $(O)/amdahl $(DESTDIR)$(PREFIX)/bin/amdahl
+	install -m 755 $(O)/amdahl-report $(DESTDIR)$(LIBEXECDIR)/amdahl-report
 	install -m 644 docs/amdahl.1 $(O)/man/amdahl-*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(O)/man/amdahl.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 templates/* $(DESTDIR)$(SHAREDIR)/templates/

@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_big_profiles  # noqa: E402
 import gen_big_trace  # noqa: E402
 
-PUB = "../shared/data/public"
+PUB = os.environ.get("PUBLIC", "../shared/data/public")  # as in tests/test-lib.sh
 
 
 def copies_of(unit_bytes, mb):

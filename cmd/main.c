@@ -1,5 +1,7 @@
 /* main.c — amdahl's entry: global options, the command table and what
- * each command needs set up before it runs. */
+ * each command needs set up before it runs, and the hand-over of the
+ * commands that draw to amdahl-report (git-style: see run_helper). */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -12,6 +14,15 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+
+/* The commands that draw (cairo, fontconfig: report/) are linked into
+ * amdahl-report only, so that amdahl itself, the binary every ingest and
+ * every `stats` starts, maps none of those libraries (issue 38). Their
+ * entry points are weak here: NULL in amdahl, which runs amdahl-report
+ * in its place with the same arguments (run_helper). */
+#pragma weak cmd_report
+#pragma weak cmd_history
+#define HELPER "amdahl-report"
 
 static const struct cmd commands[] = {
 	{"ingest", cmd_ingest, NEEDS_STORE_WRITE | NEEDS_CONFIG,
@@ -120,6 +131,31 @@ static int not_a_command(const char *name)
 	return cmd_error(NULL, "'%s' is not a command%s; see 'amdahl --help'", name, near);
 }
 
+/* A command this binary does not hold: exec amdahl-report with the
+ * same argv, found beside this binary (the build tree) or in
+ * ../libexec/amdahl/ (make install, the Debian package). Returns only
+ * when neither runs. */
+static int run_helper(const char *name, char **argv)
+{
+	char exe[PATH_MAX], path[2][PATH_MAX + 64];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path[0], sizeof path[0], "%s/" HELPER, exe);
+	snprintf(path[1], sizeof path[1], "%s/../libexec/amdahl/" HELPER, exe);
+	fflush(stdout);
+	for (int i = 0; i < 2; i++)
+		if (access(path[i], X_OK) == 0) {
+			argv[0] = path[i];
+			execv(path[i], argv);
+			return cmd_error(name, "%s: cannot run it: %s", path[i], strerror(errno));
+		}
+	return cmd_error(name, "needs %s, which is neither beside amdahl (%s/) nor in "
+			 "%s/../libexec/amdahl/", HELPER, exe, exe);
+}
+
 /* `amdahl help CMD`: the command's manual page installed beside the
  * binary (PREFIX/share/man/man1/amdahl-CMD.1, through man), else its
  * --help. */
@@ -145,6 +181,10 @@ static int help_command(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 	}
 	char *args[] = {argv[1], "--help", NULL};
+	if (!c->run) {
+		char *helper_args[] = {NULL, argv[1], "--help", NULL};
+		return run_helper(c->name, helper_args);
+	}
 	optind = 0;
 	ctx->needs = c->needs;
 	return c->run(2, args, ctx);
@@ -253,6 +293,8 @@ int main(int argc, char **argv)
 	const struct cmd *c = find(argv[optind]);
 	if (!c)
 		return not_a_command(argv[optind]);
+	if (!c->run)
+		return run_helper(c->name, argv);
 	ctx.tty_err = isatty(STDERR_FILENO);
 	int sub_argc = argc - optind;
 	char **sub_argv = argv + optind;

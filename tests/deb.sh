@@ -31,6 +31,8 @@ check "make deb built amdahl, libamdahl0 and libamdahl-dev" test -f "$deb" -a -f
 [ -f "$deb" ] && [ -f "$lib" ] && [ -f "$dev" ] || { echo "0 passed, 1 failed"; exit 1; }
 multi=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 depends=$(dpkg-deb -f "$deb" Depends)
+# libcurl4: named by debian/control (amdahl loads it with dlopen, where
+# dpkg-shlibdeps cannot see it); libcairo2: amdahl-report links it
 for l in libsqlite3-0 libcairo2 libcjson1 libyajl2 libgsl27 libcurl4 libyaml-0-2 fonts-dejavu-core; do
 	check "amdahl's Depends names $l (dpkg-shlibdeps)" grep -q "$l" <<<"$depends"
 done
@@ -39,7 +41,8 @@ holds() { # PACKAGE FILE...: the package's file list has each FILE
 	dpkg-deb -c "$p" | awk '{print $6}' | sed 's|^\./|/|' >"$tmp/files"
 	for f in "$@"; do grep -qxF "$f" "$tmp/files" || { echo "$f not in $p"; return 1; }; done
 }
-check "amdahl holds the command, extension, templates, pages and copyright" holds "$deb" /usr/bin/amdahl \
+check "amdahl holds the command, its drawing half, extension, templates, pages and copyright" holds "$deb" /usr/bin/amdahl \
+	/usr/libexec/amdahl/amdahl-report \
 	/usr/lib/$multi/amdahl/amdahl_metric.so /usr/share/amdahl/templates/summary.md \
 	/usr/share/man/man1/amdahl-gate.1.gz /usr/share/man/man5/amdahl.yaml.5.gz /usr/share/doc/amdahl/copyright
 check "libamdahl0 holds the shared library under its soname" holds "$lib" /usr/lib/$multi/libamdahl.so.0

@@ -331,8 +331,10 @@ const char *amd_basename(const char *path)
 }
 
 /* The places templates/<name> may be, most wanted first, into cand
- * (room for 4); their count, or -1 out of memory. */
-static int template_candidates(const char *name, char *cand[4])
+ * (room for 5); their count, or -1 out of memory. Beside the binary:
+ * PREFIX/bin/amdahl and PREFIX/libexec/amdahl/amdahl-report (the helper
+ * that draws, cmd/main.c) both find PREFIX/share/amdahl/templates. */
+static int template_candidates(const char *name, char *cand[5])
 {
 	const char *env = getenv("AMDAHL_TEMPLATES");
 	char exe[PATH_MAX];
@@ -344,8 +346,9 @@ static int template_candidates(const char *name, char *cand[4])
 	char *slash = strrchr(exe, '/');
 	if (slash) {
 		*slash = '\0';
-		const char *dirs[] = {"../share/amdahl/templates", "../templates"};
-		for (int i = 0; i < 2; i++) {
+		const char *dirs[] = {"../share/amdahl/templates", "../../share/amdahl/templates",
+				      "../templates"};
+		for (int i = 0; i < 3; i++) {
 			char *dir = amd_path_join(exe, dirs[i]);
 			oom |= !dir || !(cand[n++] = amd_path_join(dir, name));
 			free(dir);
@@ -361,7 +364,7 @@ static int template_candidates(const char *name, char *cand[4])
 
 int amd_template_find(const char *name, char **out, struct amd_err *err)
 {
-	char *cand[4] = {0};
+	char *cand[5] = {0};
 	int n = template_candidates(name, cand);
 	*out = NULL;
 	if (n < 0)

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
+#include "curl_load.h" /* libcurl, loaded on first use */
 #include <openssl/rand.h>
 
 #include "buf.h"
@@ -63,6 +63,8 @@ int amd_mail_check_address(const char *value, struct amd_err *err)
 
 char *amd_mail_url_scrub(const char *url)
 {
+	if (amd_curl_load(NULL) < 0)
+		return strdup("(the SMTP URL, unread: libcurl cannot be loaded)");
 	CURLU *u = curl_url();
 	char *out = NULL, *clean = NULL;
 	if (u && curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK &&
@@ -77,6 +79,9 @@ char *amd_mail_url_scrub(const char *url)
 /* Whether the URL parses, names a user and holds no password. */
 static int url_inspect(const char *url, int *has_user, struct amd_err *err)
 {
+	*has_user = 0;
+	if (amd_curl_load(err) < 0)
+		return -1;
 	CURLU *u = curl_url();
 	char *user = NULL, *pass = NULL, *scheme = NULL;
 	int rc = 0;
@@ -653,6 +658,8 @@ static int capture_run(CURL *h, struct capture *c, char *errbuf, struct amd_err 
 
 int amd_mail_write(const struct amd_mail_msg *m, FILE *out, struct amd_err *err)
 {
+	if (amd_curl_load(err) < 0)
+		return -1;
 	CURL *h = curl_easy_init();
 	struct built b = {0};
 	struct capture c = {.out = out};

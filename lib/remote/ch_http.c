@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <curl/curl.h>
+#include "curl_load.h" /* libcurl, loaded on first use */
 
 #include "ch_cluster.h"
 #include "hash.h"
@@ -160,6 +160,8 @@ out:
 int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 {
 	*out = NULL;
+	if (amd_curl_load(err) < 0)
+		return amd_fail_prefix(err, "%s", url);
 	struct amd_ch *ch = calloc(1, sizeof *ch);
 	if (!ch || !(ch->name = strdup(url))) {
 		free(ch);

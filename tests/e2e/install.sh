@@ -1,7 +1,8 @@
 # install.sh — `make install` into a DESTDIR, then the installed files used
 # as a user would from another directory, with AMDAHL_TEMPLATES unset: the
 # installed binary finds its templates and builds the report on the
-# bundled sweep; a binary copied without them fails before writing
+# bundled sweep (through the installed libexec/amdahl/amdahl-report,
+# which finds them too); a binary copied without them fails before writing
 # anything; the sqlite3 shell loads the installed extension; every command
 # of the table has its manual page (and amdahl.yaml(5)); a C program
 # builds against the installed library with `pkg-config --cflags --libs
@@ -20,7 +21,7 @@ test_expect_success 'setup: make install DESTDIR=… PREFIX=/usr/local' '
 		{ tail -20 "$TMP/install.log" >&2; false; }
 '
 test_expect_success 'the installed files are there' '
-	for f in bin/amdahl lib/amdahl/amdahl_metric.so share/amdahl/templates/summary.md \
+	for f in bin/amdahl libexec/amdahl/amdahl-report lib/amdahl/amdahl_metric.so share/amdahl/templates/summary.md \
 		share/amdahl/templates/mail.html lib/libamdahl.a lib/libamdahl.so lib/libamdahl.so.0 \
 		lib/pkgconfig/amdahl.pc include/amdahl/amdahl.h share/man/man1/amdahl.1 \
 		share/man/man5/amdahl.yaml.5 share/doc/amdahl/LICENSE; do
@@ -37,7 +38,8 @@ test_expect_success 'the installed binary, run from elsewhere, builds the report
 	test_path_exists "$TMP/elsewhere/rep/summary.html"
 '
 test_expect_success 'a binary without its templates fails before writing anything' '
-	mkdir -p "$TMP/lone/bin" "$TMP/lone/work" && cp "$P/bin/amdahl" "$TMP/lone/bin/" &&
+	mkdir -p "$TMP/lone/bin" "$TMP/lone/libexec/amdahl" "$TMP/lone/work" && cp "$P/bin/amdahl" "$TMP/lone/bin/" &&
+	cp "$P/libexec/amdahl/amdahl-report" "$TMP/lone/libexec/amdahl/" &&
 	cd "$TMP/lone/work" &&
 	test_status 2 "$TMP/lone/bin/amdahl" --store "$TMP/elsewhere/s.db" report build -o rep
 	cd "$AMDAHL_ROOT"
