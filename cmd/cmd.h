@@ -57,6 +57,13 @@ int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * terminal, and a Markdown pipe table. -1 when t is NULL or incomplete
  * (out of memory while it was built): the caller reports it. */
 int table_print(const struct amd_table *t, FILE *out);
+/* The same fitted to columns (0: as wide as its cells) by shortening its
+ * elastic column: its head and tail around "…"; --json keeps the whole names. */
+int table_print_fit(const struct amd_table *t, FILE *out, int columns);
+/* The width tables fit on stdout: COLUMNS when set (a number above 0),
+ * else the terminal's (TIOCGWINSZ; 80 if it says none), else — a pipe
+ * or a file — a fixed 100, so the lines do not depend on who ran it. */
+int cmd_columns(void);
 int table_markdown(const struct amd_table *t, FILE *out);
 /* RFC 4180 CSV (CRLF line ends, fields quoted when needed). */
 int table_csv(const struct amd_table *t, FILE *out);

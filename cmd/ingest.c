@@ -49,6 +49,7 @@ static const char *result_name(enum amd_unit_result r)
 	case AMD_UNIT_UNCHANGED: return "unchanged";
 	case AMD_UNIT_LINKED: return "linked";
 	case AMD_UNIT_SKIPPED: return "skipped";
+	case AMD_UNIT_REFUSED: return "refused";
 	default: return "failed";
 	}
 }
@@ -60,11 +61,16 @@ struct progress {
 static void progress(void *ctx, size_t done, size_t total, const struct amd_unit *u)
 {
 	struct progress *p = ctx;
-	if (u->result == AMD_UNIT_FAILED) {
-		if (p->on)
-			fputs("\r\033[K", stderr);
+	if (p->on && (u->result == AMD_UNIT_FAILED || u->result == AMD_UNIT_REFUSED ||
+		      u->warnings.n))
+		fputs("\r\033[K", stderr);
+	if (u->result == AMD_UNIT_FAILED)
 		cmd_error("ingest", "%s", u->error);
-	}
+	else if (u->result == AMD_UNIT_REFUSED)
+		cmd_error("ingest", "warning: %s; not read", u->error);
+	else /* the parse's own warnings: a unit written (or held) */
+		for (size_t i = 0; i < u->warnings.n; i++)
+			cmd_error("ingest", "warning: %s", u->warnings.v[i]);
 	if (!p->on)
 		return;
 	int width = 30, fill = total ? (int)(width * done / total) : width;
@@ -146,7 +152,11 @@ static int print_json(const struct amd_unit_list *units, const char *orphaned)
 		int failed = u->result == AMD_UNIT_FAILED, skipped = u->result == AMD_UNIT_SKIPPED;
 		amd_json_str(o, "error", failed ? u->error : NULL);
 		amd_json_str(o, "nothing_to_add", skipped ? u->error : NULL);
-		if (failed || skipped)
+		amd_json_str(o, "refused", u->result == AMD_UNIT_REFUSED ? u->error : NULL);
+		cJSON *warnings = cJSON_AddArrayToObject(o, "warnings");
+		for (size_t w = 0; w < u->warnings.n && u->result != AMD_UNIT_FAILED; w++)
+			cJSON_AddItemToArray(warnings, cJSON_CreateString(u->warnings.v[w]));
+		if (failed || skipped || u->result == AMD_UNIT_REFUSED)
 			cJSON_AddNullToObject(o, "linked_to_run");
 		else
 			cJSON_AddBoolToObject(o, "linked_to_run", !orphaned[i]);
@@ -172,6 +182,8 @@ static void print_summary(const size_t *count, int norphans, size_t skipped)
 		printf(", %zu linked to a run", count[AMD_UNIT_LINKED]);
 	if (count[AMD_UNIT_SKIPPED])
 		printf(", %zu with nothing to add", count[AMD_UNIT_SKIPPED]);
+	if (count[AMD_UNIT_REFUSED])
+		printf(", %zu refused", count[AMD_UNIT_REFUSED]);
 	if (norphans)
 		printf("; %d linked to no run", norphans);
 	printf("; %zu other files skipped\n", skipped);
@@ -326,10 +338,11 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		drop_if_new_and_empty(ctx->store_path, existed, 0, since);
 		return cmd_error("ingest", "%s", err.msg);
 	}
-	size_t count[AMD_UNIT_SKIPPED + 1] = {0};
+	size_t count[AMD_UNIT_REFUSED + 1] = {0};
 	for (size_t i = 0; i < units.n; i++)
 		count[units.v[i].result]++;
-	size_t held = units.n - count[AMD_UNIT_FAILED] - count[AMD_UNIT_SKIPPED];
+	size_t held = units.n - count[AMD_UNIT_FAILED] - count[AMD_UNIT_SKIPPED] -
+		      count[AMD_UNIT_REFUSED];
 	drop_if_new_and_empty(ctx->store_path, existed, held, since);
 	char *orphaned = calloc(units.n + 1, 1);
 	int norphans = !orphaned ? amd_fail(&err, "out of memory")

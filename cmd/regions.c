@@ -97,7 +97,7 @@ static int print_table(const struct amd_region_sel *sel, const struct amd_region
 	printf("regions of %s %s\n", sel->runs ? "selection" : sel->sweep_id > 0 ? "sweep" :
 	       sel->source_id > 0 ? "file" : "run", sel->label);
 	struct amd_table *t = amd_region_table(l, amd_region_sel_per_config(sel));
-	int rc = table_print(t, stdout);
+	int rc = table_print_fit(t, stdout, cmd_columns());
 	amd_table_free(t);
 	if (rc < 0)
 		return cmd_error("regions", "out of memory");

@@ -75,7 +75,7 @@ static int print_strategy(const struct amd_scaling_strategy *s, size_t top)
 		printf("%s%g", i ? ", " : "", s->ns[i]);
 	printf("; target n = %g\n", s->target);
 	struct amd_table *t = amd_scaling_region_table(s, top);
-	int rc = table_print(t, stdout);
+	int rc = table_print_fit(t, stdout, cmd_columns());
 	amd_table_free(t);
 	if (rc < 0)
 		return -1;

@@ -32,7 +32,21 @@ static int nothing_to_add(const struct amd_ingest_target *t, void *conn, struct 
 	return 0;
 }
 
-static struct amd_input input_of(const struct amd_unit *u, const struct amd_ingest_opts *o)
+/* A unit not of its format after all (AMD_PARSE_FOREIGN): a file the
+ * user named fails; one found by walking is refused, the ingest goes on
+ * (an older version of its path is dropped, as for nothing_to_add). */
+static int foreign(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
+		   int state, struct amd_err *err)
+{
+	if (u->named)
+		return -1;
+	if (nothing_to_add(t, conn, u, state, err) < 0)
+		return -1;
+	u->result = AMD_UNIT_REFUSED;
+	return 0;
+}
+
+static struct amd_input input_of(struct amd_unit *u, const struct amd_ingest_opts *o)
 {
 	struct amd_input in = {
 		.path = u->path,
@@ -44,6 +58,7 @@ static struct amd_input input_of(const struct amd_unit *u, const struct amd_inge
 		.sample_interval = o->sample_interval,
 		.gpu_query = o->gpu_query,
 		.config = o->config,
+		.warnings = &u->warnings,
 	};
 	return in;
 }
@@ -86,6 +101,7 @@ static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct am
 			const struct amd_ingest_opts *o, struct pending *pu, struct amd_err *err)
 {
 	u->result = AMD_UNIT_FAILED;
+	amd_warnings_free(&u->warnings);
 	pu->u = u;
 	pu->in = input_of(u, o);
 	pu->early = NULL;
@@ -126,7 +142,8 @@ static int unit_write(const struct amd_ingest_target *t, void *conn, struct pend
 	int parsed = early ? amd_overlap_finish(early, &sink, err) : u->fmt->parse(&pu->in, &sink, err);
 	if (parsed != 0) {
 		t->rollback(w);
-		return parsed == AMD_PARSE_NOTHING ? nothing_to_add(t, conn, u, pu->state, err) : -1;
+		return parsed == AMD_PARSE_NOTHING ? nothing_to_add(t, conn, u, pu->state, err)
+		     : parsed == AMD_PARSE_FOREIGN ? foreign(t, conn, u, pu->state, err) : -1;
 	}
 	enum amd_source_state final;
 	if (t->finish(w, &final, err) < 0)

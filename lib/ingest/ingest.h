@@ -20,6 +20,16 @@
 
 #define AMD_HEAD_BYTES 4096
 
+/* What a parse that succeeded has to say to the user (a TensorBoard
+ * file cut short), one line each, file first: the engine keeps them on
+ * the unit and `amdahl ingest` prints them as warnings once the unit is
+ * written (warnings.c). */
+struct amd_warnings {
+	char **v;
+	size_t n, cap;
+};
+void amd_warnings_free(struct amd_warnings *w);
+
 /* What a parser is given about its unit. Hints come from the path
  * (a trace under mlruns/<exp>/<run>/artifacts/) or from flags. */
 struct amd_input {
@@ -37,13 +47,28 @@ struct amd_input {
 	 * before it reports a fact may poll it and fail; one that reports as
 	 * it reads needs not: its next sink call then fails. */
 	atomic_int *stop;
+	/* Set by the engine, or NULL (warnings dropped): the unit's
+	 * warnings, added by amd_input_warn from the parse's thread. */
+	struct amd_warnings *warnings;
 };
+
+/* Adds one warning line (printf-style, file first) to in's unit; 0, or
+ * -1 out of memory (err says so). */
+int amd_input_warn(const struct amd_input *in, struct amd_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* What parse returns when its unit holds nothing for the store (a
  * deleted run, a database whose runs are all deleted): err then says why
  * in a few words, without the path; the engine writes nothing, drops what
  * an older version of the path left, and reports the unit skipped. */
 #define AMD_PARSE_NOTHING 1
+/* What parse returns when the file is not of its format after all,
+ * though detection took it for one (a TensorFlow or JAX profiler's
+ * Chrome trace read as a PyTorch trace): err says why, file first. The
+ * engine writes nothing. A file the user named fails; one found by
+ * walking a directory (a TensorFlow trace among an MLflow run's
+ * artifacts) is refused with a warning and the ingest goes on. */
+#define AMD_PARSE_FOREIGN 2
 
 struct amd_format {
 	const char *name;
@@ -97,9 +122,12 @@ int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 void amd_detect_describe(const char *path, char *out, size_t cap);
 
 /* LINKED: held already, now linked to the run --run names. SKIPPED:
- * it holds nothing for the store (AMD_PARSE_NOTHING; error says why). */
+ * it holds nothing for the store (AMD_PARSE_NOTHING; error says why).
+ * REFUSED: found by walking, not of its format after all
+ * (AMD_PARSE_FOREIGN; error says why); not a failure of the ingest. */
 enum amd_unit_result { AMD_UNIT_ADDED, AMD_UNIT_REPLACED, AMD_UNIT_UNCHANGED,
-		       AMD_UNIT_FAILED, AMD_UNIT_LINKED, AMD_UNIT_SKIPPED };
+		       AMD_UNIT_FAILED, AMD_UNIT_LINKED, AMD_UNIT_SKIPPED,
+		       AMD_UNIT_REFUSED };
 
 struct amd_unit {
 	char *path;
@@ -107,7 +135,9 @@ struct amd_unit {
 	char *run_ext_hint;
 	char *run_name_hint;
 	enum amd_unit_result result;
-	char error[1024]; /* FAILED: the error; SKIPPED: why */
+	char error[1024]; /* FAILED: the error; SKIPPED, REFUSED: why */
+	int named; /* named by the user, not found by walking a directory */
+	struct amd_warnings warnings; /* the parse's, when the unit was written */
 };
 
 struct amd_ingest_opts {

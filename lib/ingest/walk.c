@@ -154,6 +154,7 @@ static int walk_path(const char *path, int named, const struct amd_ingest_opts *
 	if (add_unit(out, path, f) < 0)
 		return amd_fail(err, "out of memory");
 	struct amd_unit *u = &out->v[out->n - 1];
+	u->named = named;
 	if (run_from_artifacts(path, &u->run_ext_hint) < 0 ||
 	    (!u->run_ext_hint && run_from_itwinai(path, &u->run_name_hint) < 0))
 		return amd_fail(err, "out of memory");
@@ -208,6 +209,7 @@ void amd_unit_list_free(struct amd_unit_list *l)
 		free(l->v[i].path);
 		free(l->v[i].run_ext_hint);
 		free(l->v[i].run_name_hint);
+		amd_warnings_free(&l->v[i].warnings);
 	}
 	free(l->v);
 	memset(l, 0, sizeof *l);

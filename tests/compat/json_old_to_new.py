@@ -174,8 +174,9 @@ def runs(d):
 
 def ingest(d):
     for u in d.get("units", []):
-        for k in ("error", "nothing_to_add", "linked_to_run"):
+        for k in ("error", "nothing_to_add", "linked_to_run", "refused"):
             u.setdefault(k, None)
+        u.setdefault("warnings", [])  # issue 36: a successful parse's warnings
 
 
 def pyspy(d):

@@ -140,6 +140,18 @@ test_expect_success SQLITE3,PYTHON 'torn last record: ingested (exit 0), scalars
 	test_eq "$(basename "$TMP"/torn/dp-n2-r0/events.out.tfevents.*): record $nrec (byte $last) is cut short; the $((nrec - 1)) complete records before it were read" \
 		"$(q "$TMP/torn.db" "SELECT t.value FROM tag t JOIN dict d ON d.id=t.key_id WHERE d.s='"'"'tensorboard.incomplete'"'"'")"
 '
+TORN_WARNING=""
+test_expect_success 'torn last record: one warning line on stderr naming the file, the record and its byte' '
+	read -r nrec last <"$TMP/torn_at" &&
+	f=$(ls "$TMP"/torn/dp-n2-r0/events.out.tfevents.*) &&
+	TORN_WARNING="$f: record $nrec (byte $last) is cut short; the $((nrec - 1)) complete records before it were read" &&
+	test_eq "amdahl ingest: warning: $TORN_WARNING" "$ERR"
+'
+test_expect_success PYTHON 'torn last record: ingest --json lists that warning on its unit, none on the others' '
+	"$AMDAHL" --store "$TMP/tornj.db" ingest --json "$TMP/torn" >"$TMP/torn.json" &&
+	test_eq "1" "$(json_get "$TMP/torn.json" "sum(len(u[\"warnings\"]) for u in d[\"units\"])")" &&
+	test_eq "$TORN_WARNING" "$(json_get "$TMP/torn.json" "[w for u in d[\"units\"] for w in u[\"warnings\"]][0]")"
+'
 test_expect_success SQLITE3,PYTHON 'the grown file ingested again replaces it: all scalars, no incomplete tag' '
 	cp "$(find "$D/dp-n2-r0" -maxdepth 1 -name "events.out.tfevents.*")" "$TMP/torn/dp-n2-r0/" &&
 	"$AMDAHL" --store "$TMP/torn.db" ingest "$TMP/torn" >"$TMP/grown.txt" &&

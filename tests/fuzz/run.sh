@@ -67,6 +67,12 @@ seeds_gpu_blob() {
   cp tests/fuzz/seeds/gpu_blob/* "$1/"
 }
 
+# Seeds of fuzz_isotime: ISO 8601 times as selectors and MLflow's CSV
+# export write them (a date, Z, +HH:MM, +HHMM, +HH, an out-of-range zone).
+seeds_isotime() {
+  cp tests/fuzz/seeds/isotime/* "$1/"
+}
+
 # Seeds of fuzz_split: traceEvents' content (the head of a real trace's
 # array; strings holding brackets, commas and escaped quotes; an empty
 # element; a blank first piece; an array that ends with the document's

@@ -22,6 +22,7 @@
 
 #include "csv.h"
 #include "ingest.h"
+#include "isotime.h"
 #include "mlflow_tags.h"
 #include "run.h"
 #include "num.h"
@@ -59,8 +60,9 @@ static int column(const struct amd_csv *c, const char *name, struct amd_err *err
 	return i;
 }
 
-/* Epoch ms from "1795347736731" or a datetime "YYYY-MM-DD HH:MM:SS[.f]"
- * (or T for the blank) with an optional zone: Z, +HH:MM, +HHMM or +HH. */
+/* Epoch ms from "1795347736731" or an ISO 8601 datetime
+ * "YYYY-MM-DD HH:MM:SS[.f]" (or T for the blank) with an optional zone:
+ * Z, +HH:MM, +HHMM or +HH (isotime.h, the selectors' reader too). */
 static int parse_time_ms(const char *s, int64_t *out)
 {
 	if (!*s) {
@@ -69,45 +71,7 @@ static int parse_time_ms(const char *s, int64_t *out)
 	}
 	if (amd_parse_int64(s, out) == 0)
 		return 0;
-	struct tm tm = {0};
-	char sep;
-	int consumed = 0;
-	if (sscanf(s, "%4d-%2d-%2d%c%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &sep,
-		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 7 ||
-	    (sep != ' ' && sep != 'T'))
-		return -1;
-	int64_t ms;
-	const char *p = amd_parse_frac_ms(s + consumed, &ms);
-	int off_min = 0;
-	if (*p == '+' || *p == '-') { /* ISO 8601: +HH:MM, +HHMM or +HH */
-		const char *d = p + 1;
-		int hh = 0, mm = 0, nd = 0;
-		while (isdigit((unsigned char)d[nd]) && nd < 2)
-			hh = hh * 10 + (d[nd++] - '0');
-		if (nd != 2 || hh > 23)
-			return -1;
-		d += 2;
-		if (*d == ':')
-			d++;
-		if (isdigit((unsigned char)d[0]) && isdigit((unsigned char)d[1])) {
-			mm = (d[0] - '0') * 10 + (d[1] - '0');
-			d += 2;
-		} else if (d[-1] == ':') {
-			return -1;
-		}
-		if (mm > 59)
-			return -1;
-		off_min = (*p == '-' ? -1 : 1) * (hh * 60 + mm);
-		p = d;
-	} else if (*p == 'Z') {
-		p++;
-	}
-	if (*p)
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*out = ((int64_t)timegm(&tm) - off_min * 60) * 1000 + ms;
-	return 0;
+	return amd_parse_iso_time_ms(s, out);
 }
 
 static int check_width(const struct amd_csv *c, size_t want, struct amd_err *err)

@@ -11,9 +11,11 @@
  * A run directory is a run (tb_run.c names it): each event file is one
  * unit that reports the run of its directory, so every file of a run —
  * Keras' train/ and validation/ writers, a restarted writer — feeds the
- * same run. Scalars are metrics exactly like MLflow's: the tag, the
+ * same run (a file in an MLflow run's artifacts joins that run instead:
+ * tb_run.c). Scalars are metrics exactly like MLflow's: the tag, the
  * event's step, its wall time in ms and the value. A file cut inside its
- * last record keeps its complete records (tag tensorboard.incomplete). */
+ * last record keeps its complete records (tag tensorboard.incomplete, and
+ * a warning of the unit: amd_input_warn). */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -170,20 +172,27 @@ static int event(struct reader *r, const unsigned char *data, size_t len, struct
 }
 
 /* A file that ends inside its last record (the job killed, or still
- * writing): its complete records are kept, and the run's tag
+ * writing): its complete records are kept, the run's tag
  * tensorboard.incomplete says which file was cut where (a later ingest
- * of the grown file replaces this one, tag included). */
-static int torn_tag(const struct amd_tfrecord *f, const char *path, struct amd_sink *sink,
-		    struct amd_err *err)
+ * of the grown file replaces this one, tag included), and the unit warns
+ * with the same words (ingest.h, amd_input_warn). */
+static int torn_tag(const struct amd_tfrecord *f, const struct amd_input *in,
+		    struct amd_sink *sink, struct amd_err *err)
 {
 	uint64_t off;
-	if (!amd_tfrecord_torn(f, &off) || !sink->tag)
+	if (!amd_tfrecord_torn(f, &off))
 		return 0;
-	char v[1200];
-	snprintf(v, sizeof v, "%.900s: record %llu (byte %llu) is cut short; the %llu complete"
-		 " records before it were read", amd_basename(path),
+	char what[300];
+	snprintf(what, sizeof what, "record %llu (byte %llu) is cut short; the %llu complete"
+		 " records before it were read",
 		 (unsigned long long)amd_tfrecord_count(f) + 1, (unsigned long long)off,
 		 (unsigned long long)amd_tfrecord_count(f));
+	if (amd_input_warn(in, err, "%s: %s", in->path, what) < 0)
+		return -1;
+	if (!sink->tag)
+		return 0;
+	char v[1200];
+	snprintf(v, sizeof v, "%.880s: %s", amd_basename(in->path), what);
 	return sink->tag(sink, "tensorboard.incomplete", v, err);
 }
 
@@ -194,7 +203,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		return -1;
 	struct reader r = {.in = in, .sink = sink};
 	amd_pb_arena_init(&r.arena);
-	int rc = (r.run = tb_run_new(in->path, err)) ? 0 : -1, got = 0;
+	int rc = (r.run = tb_run_new(in->path, in->run_ext_hint, in->sweep_hint, err)) ? 0 : -1, got = 0;
 	const unsigned char *data;
 	size_t len;
 	uint64_t off;
@@ -211,7 +220,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (rc == 0 && got == 0)
 		rc = tb_run_finish(r.run, sink, err);
 	if (rc == 0 && got == 0)
-		rc = torn_tag(f, in->path, sink, err);
+		rc = torn_tag(f, in, sink, err);
 	amd_tfrecord_close(f);
 	tb_run_free(r.run);
 	tags_free(&r.tags);

@@ -12,7 +12,13 @@
  * name and its sweep the name of the directory above (--sweep replaces
  * it); no status (TensorBoard records none, so the run counts); start
  * and end from the first and last wall times, which the store widens
- * over the run's files (min of starts, max of ends, in any order). */
+ * over the run's files (min of starts, max of ends, in any order).
+ * A file in an MLflow run's artifacts (mlruns/<exp>/<run>/artifacts/…,
+ * as mlflow.log_artifacts(logdir) or a TensorBoard logger under the run's
+ * artifact directory leaves it) joins that run instead: its scalars and
+ * hparams are facts of the MLflow run, linked by the run's id (sink
+ * link; a placeholder until the run's own unit comes), and neither its
+ * name, sweep, status nor span change. */
 #include "tb_run.h"
 
 #include <stdio.h>
@@ -27,6 +33,7 @@
 
 struct tb_run {
 	char *id, *name, *sweep, *prefix;
+	char *join, *join_sweep; /* the MLflow run the file joins, or NULL */
 	double first, last; /* wall times, NAN before any */
 	int reported;
 	struct amd_buf key;
@@ -71,11 +78,13 @@ static int up(char *dir)
 	return 1;
 }
 
-struct tb_run *tb_run_new(const char *path, struct amd_err *err)
+struct tb_run *tb_run_new(const char *path, const char *run_ext_id, const char *sweep,
+			  struct amd_err *err)
 {
 	struct tb_run *r = calloc(1, sizeof *r);
 	char *dir = strdup(path), *real = NULL;
-	if (!r || !dir)
+	if (!r || !dir || (run_ext_id && !(r->join = strdup(run_ext_id))) ||
+	    (run_ext_id && sweep && !(r->join_sweep = strdup(sweep))))
 		goto oom;
 	r->first = r->last = NAN;
 	if (!up(dir)) {
@@ -124,9 +133,15 @@ static int64_t ms(double secs)
 	return isfinite(secs) && fabs(secs) < 9e12 ? (int64_t)llround(secs * 1000.0) : 0;
 }
 
-/* The run, reported before its first fact and again at the end. */
+/* The run, reported before its first fact and again at the end; the
+ * MLflow run a file joins, linked once before its first fact. */
 static int report(struct tb_run *r, struct amd_sink *sink, struct amd_err *err)
 {
+	if (r->join) {
+		int first = !r->reported;
+		r->reported = 1;
+		return first && sink->link ? sink->link(sink, r->join, NULL, r->join_sweep, err) : 0;
+	}
 	struct amd_run_rec rec = {
 		.ext_id = r->id,
 		.name = r->name,
@@ -192,6 +207,8 @@ void tb_run_free(struct tb_run *r)
 	free(r->name);
 	free(r->sweep);
 	free(r->prefix);
+	free(r->join);
+	free(r->join_sweep);
 	amd_buf_free(&r->key);
 	free(r);
 }

@@ -11,8 +11,12 @@
 
 struct tb_run;
 
-/* The run of the event file at path (see tb_run.c for the naming). */
-struct tb_run *tb_run_new(const char *path, struct amd_err *err);
+/* The run of the event file at path (see tb_run.c for the naming); or,
+ * when run_ext_id is not NULL (the file lies in an MLflow run's
+ * artifacts), that run, which the file's facts join (sweep: --sweep, or
+ * NULL). */
+struct tb_run *tb_run_new(const char *path, const char *run_ext_id, const char *sweep,
+			  struct amd_err *err);
 /* An event's wall time (seconds), for the run's start and end. */
 int tb_run_seen(struct tb_run *r, double wall_time);
 /* A scalar: the metric tag (prefixed by the writer's folder) at step. */

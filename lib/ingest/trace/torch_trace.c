@@ -67,6 +67,7 @@ struct reader {
 	enum key key;
 	int seen_events, seen_devices;
 	int kineto; /* a root key or an event only Kineto writes was seen */
+	int foreign; /* read whole, and kineto never set: another profiler's */
 	int accel;  /* an event of an accelerator (even with no kernel) */
 	/* the event being read */
 	struct amd_trace_event ev;
@@ -398,6 +399,16 @@ static int gz_failure(struct reader *r, struct amd_chunk_reader *cr, uint64_t at
 }
 
 /* Streams the whole file through yajl into r->agg. */
+/* A whole Chrome trace without one mark of Kineto: not a PyTorch trace
+ * (AMD_PARSE_FOREIGN once read_trace has freed r). */
+static int foreign(struct reader *r)
+{
+	r->foreign = 1;
+	return amd_fail(r->err, "%s: a Chrome trace from another profiler (TensorFlow, JAX,"
+			" perfetto, Chrome?): no key or event category of PyTorch's"
+			" profiler (Kineto)", r->path);
+}
+
 static int read_stream(struct reader *r)
 {
 	struct amd_chunk_reader *cr;
@@ -443,9 +454,7 @@ static int read_stream(struct reader *r)
 		rc = amd_fail(r->err, "%s: byte %llu: no traceEvents array in the document",
 			      r->path, (unsigned long long)r->offset);
 	else if (!r->kineto)
-		rc = amd_fail(r->err, "%s: a Chrome trace from another profiler (TensorFlow, JAX,"
-			      " perfetto, Chrome?): no key or event category of PyTorch's"
-			      " profiler (Kineto)", r->path);
+		rc = foreign(r);
 out:
 	if (h)
 		yajl_free(h);
@@ -690,10 +699,7 @@ static int read_parallel(struct reader *r, int workers)
 	}
 	if (!split_whole(&s, h, cr))
 		goto out;
-	rc = r->kineto ? PAR_OK
-		       : amd_fail(r->err, "%s: a Chrome trace from another profiler (TensorFlow, JAX,"
-				  " perfetto, Chrome?): no key or event category of PyTorch's"
-				  " profiler (Kineto)", r->path);
+	rc = r->kineto ? PAR_OK : foreign(r);
 out:
 	if (h)
 		yajl_free(h);
@@ -786,8 +792,9 @@ static int read_trace(const struct amd_input *in, int events, atomic_int *cancel
 					in->path, (unsigned long long)r->offset)
 			     : amd_fail(err, "%s: out of memory", in->path);
 	if (rc < 0) {
+		int foreign = r->foreign;
 		reader_free(r);
-		return -1;
+		return foreign ? AMD_PARSE_FOREIGN : -1;
 	}
 	r->err = NULL; /* the caller's, valid only during this call */
 	*state = r;
@@ -826,8 +833,9 @@ static int emit(void *state, const struct amd_input *in, struct amd_sink *sink,
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
 	void *state = NULL;
-	if (read_trace(in, sink->trace_event != NULL, in->stop, &state, err) < 0)
-		return -1;
+	int read = read_trace(in, sink->trace_event != NULL, in->stop, &state, err);
+	if (read != 0)
+		return read;
 	int rc = emit(state, in, sink, err);
 	drop(state);
 	return rc;

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "isotime.h"
 #include "num.h"
 #include "selector_hint.h"
 
@@ -47,19 +48,14 @@ int amd_selector_is(const char *text)
 }
 
 /* "YYYY-MM-DD[THH:MM[:SS]][Z]" (also a blank for T) in UTC, to ms. */
+/* since/until: an ISO 8601 date or time, zone offsets allowed
+ * (isotime.h, the MLflow CSV reader's too), as epoch ms. */
 static int parse_date(const char *s, double *ms)
 {
-	struct tm tm = {0};
-	const char *e = strptime(s, "%Y-%m-%d", &tm);
-	if (e && (*e == 'T' || *e == ' ') && e[1]) {
-		const char *t = strptime(e + 1, "%H:%M:%S", &tm);
-		e = t ? t : strptime(e + 1, "%H:%M", &tm);
-	}
-	if (e && *e == 'Z')
-		e++;
-	if (!e || *e)
+	int64_t v;
+	if (amd_parse_iso_time_ms(s, &v) < 0)
 		return -1;
-	*ms = (double)timegm(&tm) * 1000.0;
+	*ms = (double)v;
 	return 0;
 }
 
@@ -114,7 +110,8 @@ static int check_value(struct amd_sel_term *t, const char *sel, struct amd_err *
 					"(since=2026-01-31 means started on or after)", sel, t->text);
 		if (parse_date(t->value, &t->num) < 0)
 			return amd_fail(err, "selector '%s': term '%s': '%s' is not a date "
-					"YYYY-MM-DD[THH:MM[:SS]] (UTC)", sel, t->text, t->value);
+					"YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM|+HHMM|+HH] (no zone: UTC)",
+					sel, t->text, t->value);
 		t->numeric = 1;
 		return 0;
 	}

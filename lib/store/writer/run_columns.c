@@ -1,5 +1,6 @@
 /* run_columns.c — deriving a run's strategy, n, nodes, rank and repeat
- * from its params; see run_columns.h. */
+ * from its params (n, without a param, from its traces' world size); see
+ * run_columns.h. */
 #include "run_columns.h"
 #include "sqlite_int.h"
 
@@ -85,6 +86,29 @@ static void bind_int_text(sqlite3_stmt *q, int i, const struct column *c)
 		sqlite3_bind_null(q, i);
 }
 
+/* A run with no world-size param: the world size its traces report
+ * (Kineto's distributedInfo.world_size; the largest when ranks disagree)
+ * in c, found or not. The params win when both exist: they are what the
+ * user logged for the run, a trace only what one profiled step saw. */
+static int trace_world_size(struct amd_store *st, int64_t run, struct column *c,
+			    const char *unit, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_cached(st,
+		"SELECT max(world_size) FROM trace WHERE run_id=?1 AND world_size > 0", err);
+	if (!q)
+		return amd_fail_prefix(err, "%s", unit);
+	sqlite3_bind_int64(q, 1, run);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) {
+		snprintf(c->text, c->len, "%lld", (long long)sqlite3_column_int64(q, 0));
+		c->found = 1;
+	}
+	amd_store_cached_drop(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return amd_fail(err, "%s: store: %s", unit, sqlite3_errstr(rc));
+	return 0;
+}
+
 /* Fills strategy, n, nodes, rank, repeat. (A run's name and parent are
  * the reader's facts: the MLflow readers take them from MLflow's tags.) */
 int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, int64_t run,
@@ -101,6 +125,8 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 	for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
 		if (first_param(st, run, &col[i], unit, err) < 0)
 			return -1;
+	if (!col[1].found && trace_world_size(st, run, &col[1], unit, err) < 0)
+		return -1;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"UPDATE run SET strategy=COALESCE(?2, strategy), n=COALESCE(?3, n),"
 		" nodes=COALESCE(?4, nodes), rank=COALESCE(?5, rank), repeat=COALESCE(?6, repeat)"
