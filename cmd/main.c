@@ -261,6 +261,10 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		optind = 0; /* each command runs its own getopt_long, options anywhere */
 		rc = c->run(sub_argc, sub_argv, &ctx);
+		if (rc == EXIT_USAGE && cmd_option_error()) {
+			cmd_error(c->name, "%s", cmd_option_error());
+			cmd_usage_lines(c, &ctx, stderr);
+		}
 	}
 	cleanup(&ctx);
 	struct amd_err err = {{0}};

@@ -144,7 +144,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	const char *sweep = NULL;
 	int json = 0, orphans = 0, sources = 0, c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': sweep = optarg; break;
 		case 'J': json = 1; break;

@@ -223,7 +223,7 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, const char 
 	};
 	int c;
 	int64_t v;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': o->sweep = optarg; break;
 		case 'm': o->metric = optarg; break;
