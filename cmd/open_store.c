@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 
@@ -84,7 +84,9 @@ int cmd_open_named(const char *path, const char *cmd, const char *const *sel, si
 static void refresh_run_columns(struct cmd_ctx *ctx, const char *cmd)
 {
 	struct amd_err err = {{0}};
-	if (amd_remote_find(ctx->store_path) || access(ctx->store_path, F_OK) != 0)
+	struct stat sb;
+	if (amd_remote_find(ctx->store_path) || stat(ctx->store_path, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode))
 		return;
 	struct amd_config own = {0};
 	const struct amd_config *cfg = &ctx->config;

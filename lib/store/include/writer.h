@@ -29,8 +29,9 @@ int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_e
  * When cfg's lists now give other values (the configuration changed
  * after the ingest), the SQLite store at path gets them re-derived from
  * the stored params, in one transaction: *changed runs. 0 (and
- * *changed 0) when every run already agrees; -1 when the store cannot be
- * read or written (read-only file). run_columns.c. */
+ * *changed 0) when every run already agrees or path is no store that
+ * opens (the command's own open says why); -1 when the store cannot be
+ * written (a read-only file) or a query fails. run_columns.c. */
 int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size_t *changed,
 			    struct amd_err *err);
 
