@@ -148,6 +148,8 @@ static void sweep_flags(struct amd_sweep_stats *sw, struct analysis_run *w, size
 			continue;
 		sw->has_energy |= isfinite(w[i].v.energy_run_j);
 		sw->has_traces |= w[i].has_trace;
+		sw->ntraces_gpu += w[i].ntraces_gpu;
+		sw->ntraces_cpu += w[i].ntraces_cpu;
 		sw->has_util |= isfinite(w[i].v.util_pct);
 		sw->nruns_nvsmi += w[i].v.gpu_from_nvsmi == 1;
 	}

@@ -115,6 +115,8 @@ struct amd_sweep_stats {
 	struct amd_run_value *excluded; /* failed / incomplete runs, with why in excluded */
 	size_t nexcluded;
 	int has_energy, has_traces, has_util;
+	size_t ntraces_gpu, ntraces_cpu; /* traces of its runs with device (GPU) activity,
+					  * and CPU-only: what the trace shares are of */
 	size_t nruns_nvsmi;        /* runs whose GPU figures come from nvidia-smi samples */
 	/* added by stats: */
 	int higher_is_better;      /* metric direction (throughput: 1; times: 0) */
