@@ -127,7 +127,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: FORCE deps-browser man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
+.PHONY: FORCE deps-browser man deb deb-parts test-deb test-deb-chroot all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl_metric.so
 
@@ -349,6 +349,13 @@ deb:
 # `make test`: it builds the whole tree again (minutes on 2 cores).
 test-deb: deb
 	@tests/deb.sh $(O)/deb
+
+# The package installed with apt-get into a fresh Debian 12 chroot that
+# ../shared/tools/fresh-debian.sh made (CHROOT=DIR), and used there
+# (tests/deb_chroot.sh; root).
+test-deb-chroot:
+	@test -n "$(CHROOT)" || { echo "make test-deb-chroot CHROOT=DIR (a chroot fresh-debian.sh made)"; exit 2; }
+	@tests/deb_chroot.sh $(CHROOT) $(wildcard $(O)/deb/amdahl_*.deb)
 
 check-tree:
 	@tests/check-tree.sh
