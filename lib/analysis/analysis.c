@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "analysis_points.h"
 #include "analysis_run.h"
+#include "pooled.h"
 #include "buf.h"
 #include "run_facts.h"
 #include "runs.h"
@@ -201,6 +202,8 @@ static int analyse_runs(struct amd_store *st, struct amd_sweep_stats *sw,
 		? amd_fail(err, "out of memory") : 0;
 	if (rc == 0)
 		sweep_flags(sw, w, n);
+	if (rc == 0)
+		rc = amd_sweep_mark_pooled(st, sw, err);
 	free(inc);
 	return rc;
 }

@@ -84,6 +84,11 @@ struct amd_point_stats {
 	double comm_share;        /* communication / (compute + communication) */
 	double straggler_ns;      /* mean spread of collective ends across ranks */
 	int has_trace;
+	/* a point that pools runs of several configurations (pooled.c): the
+	 * first param their run names differ in, its values, the names; ""
+	 * and 0 when it pools none. No finding is drawn from such a point. */
+	char pooled_param[64], pooled_values[160];
+	size_t pooled_names;
 	/* added by stats: */
 	struct amd_ci ci_mean_t;  /* t-based CI of the mean (mean ± t·sd/√runs) */
 };
