@@ -134,7 +134,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: FORCE deps-browser man deb deb-parts test-deb all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
+.PHONY: FORCE deps-browser man deb deb-parts test-deb test-deb-chroot all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so
 
@@ -364,13 +364,17 @@ deb:
 	@tests/lib/build_deb.sh $(O)/deb
 
 # The package built, inspected with dpkg-deb, installed into a scratch root
-# (dpkg --root) and run there on the bundled sweep (tests/deb.sh); with
-# DEB_CHROOT=DIR (a minimal Debian 12 made by debootstrap, as
-# ../shared/tools/fresh-debian.sh does) also installed there with apt-get
-# and used as a newcomer would. Not in
+# (dpkg --root) and run there on the bundled sweep (tests/deb.sh). Not in
 # `make test`: it builds the whole tree again (minutes on 2 cores).
 test-deb: deb
-	@tests/deb.sh $(O)/deb $(DEB_CHROOT)
+	@tests/deb.sh $(O)/deb
+
+# The package installed with apt-get into a fresh Debian 12 chroot that
+# ../shared/tools/fresh-debian.sh made (CHROOT=DIR), and used there
+# (tests/deb_chroot.sh; root).
+test-deb-chroot:
+	@test -n "$(CHROOT)" || { echo "make test-deb-chroot CHROOT=DIR (a chroot fresh-debian.sh made)"; exit 2; }
+	@tests/deb_chroot.sh $(CHROOT) $(O)/deb
 
 check-tree:
 	@tests/check-tree.sh

@@ -45,6 +45,19 @@ struct cmd {
 	const char *summary;
 };
 
+/* getopt_long for every command (options.c): the same answers, but a
+ * wrong option prints nothing and returns '?' after noting what was
+ * wrong, in words naming the closest option; the command returns
+ * EXIT_USAGE and main.c prints the note and the command's usage lines. */
+struct option;
+int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	       int *longindex);
+/* The note of the wrong option cmd_getopt met, or NULL. */
+const char *cmd_option_error(void);
+/* The usage lines of c's --help (its paragraphs that begin "usage:")
+ * and where the rest is, on out. */
+void cmd_usage_lines(const struct cmd *c, struct cmd_ctx *ctx, FILE *out);
+
 /* Prints doc as JSON on stdout and deletes it; EXIT_OK, or the error
  * (EXIT_USAGE) when doc is NULL or cannot be printed for want of memory. */
 struct cJSON;

@@ -82,7 +82,7 @@ int compare_parse(int argc, char **argv, struct compare_args *a, void (*help)(vo
 		{0},
 	};
 	int gate = strcmp(a->name, "gate") == 0, c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			a->base_value = optarg;

@@ -132,7 +132,7 @@ int cmd_diff(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, c;
 	int64_t top = 20;
 	optind = 0; /* full getopt reset: options may follow the sides */
-	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (amd_parse_int64(optarg, &top) < 0 || top < 0)

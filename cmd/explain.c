@@ -85,7 +85,7 @@ int cmd_explain(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_explain_opts o = {.level = 0.95, .alpha = 0.01};
 	int json = 0, c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.sweep = optarg; break;
 		case 'x': o.strategy = optarg; break;

@@ -79,7 +79,7 @@ static int parse(int argc, char **argv, struct history_args *a)
 	};
 	int c;
 	double v;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': a->o.by = optarg; break;
 		case 'S': a->o.select = optarg; break;

@@ -232,7 +232,7 @@ static int parse_options(int argc, char **argv, struct amd_ingest_opts *o, int *
 		{"help", no_argument, NULL, 'h'},        {0},
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "hj:q", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "hj:q", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': o->sweep = optarg; break;
 		case 'R': o->run = optarg; break;

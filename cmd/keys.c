@@ -114,11 +114,11 @@ int cmd_keys(int argc, char **argv, struct cmd_ctx *ctx)
 		{0},
 	};
 	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'h': help(); return EXIT_OK;
-		default: help(); return EXIT_USAGE;
+		default: return EXIT_USAGE;
 		}
 	}
 	if (argc - optind > 1)

@@ -61,7 +61,7 @@ int cmd_link(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	const char *sweep = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': sweep = optarg; break;
 		case 'h': help(); return EXIT_OK;

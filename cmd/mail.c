@@ -91,7 +91,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{0},
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (amd_buf_printf(&o->to, "%s%s", o->to.len ? "," : "", optarg) < 0)

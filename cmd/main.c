@@ -157,8 +157,8 @@ static int run_helper(const char *name, char **argv)
 }
 
 /* `amdahl help CMD`: the command's manual page installed beside the
- * binary (PREFIX/share/man/man1/amdahl-CMD.1, through man), else its
- * --help. */
+ * binary (PREFIX/share/man/man1/amdahl-CMD.1, or .1.gz as the Debian
+ * package has it, through man), else its --help. */
 static int help_command(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	if (argc < 2) {
@@ -172,9 +172,11 @@ static int help_command(int argc, char **argv, struct cmd_ctx *ctx)
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';
 	char *slash = strrchr(exe, '/');
-	if (slash) {
+	/* the page as make install leaves it, or compressed as a package does */
+	for (int gz = 0; slash && gz < 2; gz++) {
 		*slash = '\0';
-		snprintf(page, sizeof page, "%s/../share/man/man1/amdahl-%s.1", exe, c->name);
+		snprintf(page, sizeof page, "%s/../share/man/man1/amdahl-%s.1%s", exe, c->name,
+			 gz ? ".gz" : "");
 		if (access(page, R_OK) == 0) {
 			fflush(stdout);
 			execlp("man", "man", "-l", page, (char *)NULL);
@@ -303,6 +305,10 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		optind = 0; /* each command runs its own getopt_long, options anywhere */
 		rc = c->run(sub_argc, sub_argv, &ctx);
+		if (rc == EXIT_USAGE && cmd_option_error()) {
+			cmd_error(c->name, "%s", cmd_option_error());
+			cmd_usage_lines(c, &ctx, stderr);
+		}
 	}
 	cleanup(&ctx);
 	struct amd_err err = {{0}};

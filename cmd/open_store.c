@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 
@@ -76,10 +77,41 @@ int cmd_open_named(const char *path, const char *cmd, const char *const *sel, si
 	return rc;
 }
 
+/* The run columns (strategy, n, …) of a SQLite store, re-derived from
+ * the stored params when amdahl.yaml's run lists now give other values
+ * (a command whose row does not read amdahl.yaml reads it for this). A
+ * store that cannot be written keeps its columns, with a warning. */
+static void refresh_run_columns(struct cmd_ctx *ctx, const char *cmd)
+{
+	struct amd_err err = {{0}};
+	struct stat sb;
+	if (amd_remote_find(ctx->store_path) || stat(ctx->store_path, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode))
+		return;
+	struct amd_config own = {0};
+	const struct amd_config *cfg = &ctx->config;
+	if (!(ctx->needs & NEEDS_CONFIG)) {
+		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
+		if (amd_config_load(path, ctx->config_path != NULL, &own, &err) < 0)
+			return; /* the commands that read amdahl.yaml say what is wrong */
+		cfg = &own;
+	}
+	size_t changed = 0;
+	if (amd_run_columns_refresh(ctx->store_path, cfg, &changed, &err) < 0)
+		cmd_error(cmd, "warning: %s", err.msg);
+	else if (changed)
+		fprintf(stderr, "amdahl %s: note: the strategy, n, nodes, rank and repeat of %zu"
+			" run%s re-derived from the stored params under %s%s run lists\n", cmd,
+			changed, changed == 1 ? "" : "s", cfg->path ? cfg->path : "the default",
+			cfg->path ? "'s" : "");
+	amd_config_free(&own);
+}
+
 int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel)
 {
 	if (!(ctx->needs & NEEDS_STORE_NAMED) || ctx->store)
 		return cmd_error(cmd, "the store is opened once, for a command whose row in the "
 				 "command table says NEEDS_STORE_NAMED");
+	refresh_run_columns(ctx, cmd);
 	return cmd_open_named(ctx->store_path, cmd, sel, nsel, &ctx->store);
 }

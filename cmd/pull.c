@@ -33,13 +33,13 @@ int cmd_pull(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *to = NULL, *from = ctx->store_path, *sweep = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': to = optarg; break;
 		case 'f': from = optarg; break;
 		case 's': sweep = optarg; break;
 		case 'h': help(); return EXIT_OK;
-		default: return cmd_error("pull", "see 'amdahl pull --help'");
+		default: return EXIT_USAGE;
 		}
 	}
 	if (!to || !*to || optind != argc)

@@ -28,12 +28,12 @@ int cmd_push(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *to = NULL, *sweep = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': to = optarg; break;
 		case 's': sweep = optarg; break;
 		case 'h': help(); return EXIT_OK;
-		default: return cmd_error("push", "see 'amdahl push --help'");
+		default: return EXIT_USAGE;
 		}
 	}
 	if (!to || optind != argc)

@@ -217,7 +217,7 @@ static int top(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, c, total = 0;
 	int64_t n;
 	optind = 0; /* GNU: re-initialise, so options may follow RUN */
-	while ((c = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "hn:", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.order = AMD_PYSPY_SELF; break;
 		case 't': o.order = AMD_PYSPY_TOTAL; total = 1; break;
@@ -301,7 +301,7 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	int json = 0, c;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'h': help(stdout); return EXIT_OK;

@@ -195,7 +195,7 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, c;
 	int64_t n;
 	optind = 0; /* GNU: re-initialise, so options may follow RUN */
-	while ((c = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "hn:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': f.kind = optarg; break;
 		case 's': f.profiler = optarg; break;

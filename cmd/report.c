@@ -97,7 +97,7 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 		{0},
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': o->analysis.sweep = optarg; break;
 		case 'A': o->analysis.axis = optarg; break;

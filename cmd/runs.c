@@ -17,6 +17,8 @@ static void help(void)
 	       "Lists each sweep and its runs (launches): strategy, n (world size),\n"
 	       "repeat, status, child worker runs folded in, metrics and traces.\n"
 	       "Runs that did not finish are listed and left out of statistics.\n"
+	       "A SELECTOR whose values match no run lists none (exit 0) and says why on\n"
+	       "stderr; a key no run has is an error naming the closest.\n"
 	       "--orphans lists the traces, py-spy files, profiles and GPU logs\n"
 	       "linked to no run instead ('amdahl link FILE RUN' links one).\n"
 	       "--sources lists every source file of the runs instead: run, name, kind,\n"
@@ -132,6 +134,27 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 	return EXIT_OK;
 }
 
+/* A sweep name the store lacks: the error names the closest sweeps. */
+static int no_sweep(const char *sweep, const struct amd_sweep_view *sw, size_t nsw,
+		    const char *store)
+{
+	const char **names = calloc(nsw ? nsw : 1, sizeof *names);
+	char near[256] = "";
+	for (size_t i = 0; names && i < nsw; i++)
+		names[i] = sw[i].name;
+	if (names)
+		amd_names_closest(sweep, names, nsw, near, sizeof near);
+	struct amd_buf all = {0};
+	for (size_t i = 0; names && i < nsw && i < 12; i++)
+		amd_buf_printf(&all, "%s%s", i ? ", " : " (sweeps: ", names[i]);
+	amd_buf_printf(&all, "%s", nsw > 12 ? ", …)" : nsw ? ")" : "");
+	free(names);
+	int rc = cmd_error("runs", "no sweep named '%s' in %s%s%s", sweep, store, near,
+			   all.data ? all.data : "");
+	amd_buf_free(&all);
+	return rc;
+}
+
 int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -144,7 +167,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	const char *sweep = NULL;
 	int json = 0, orphans = 0, sources = 0, c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': sweep = optarg; break;
 		case 'J': json = 1; break;
@@ -165,12 +188,12 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_runs_orphans(ctx, json);
 	if (sources)
 		return cmd_runs_sources(ctx, sweep, json);
-	struct amd_err err = {{0}};
+	struct amd_err err = {{0}}, none = {{0}};
 	struct amd_run_view *runs;
 	struct amd_sweep_view *sw;
 	size_t n, nsw;
 	int listed = sweep && amd_selector_is(sweep)
-		? amd_select_runs(ctx->store, sweep, &runs, &n, &err)
+		? amd_select_runs_or_none(ctx->store, sweep, &runs, &n, &none, &err)
 		: amd_runs_list(ctx->store, sweep, &runs, &n, &err);
 	if (listed < 0)
 		return cmd_error("runs", "%s", err.msg);
@@ -179,15 +202,17 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 		return cmd_error("runs", "%s", err.msg);
 	}
 	int rc = EXIT_OK;
-	if (sweep && n == 0)
-		rc = cmd_error("runs", "no sweep named '%s' in %s", sweep, ctx->store_path);
+	if (none.msg[0]) /* a selector that picks nothing: an empty list, and why */
+		fprintf(stderr, "amdahl runs: note: %s\n", none.msg);
+	if (sweep && n == 0 && !none.msg[0])
+		rc = no_sweep(sweep, sw, nsw, ctx->store_path);
 	else if (json) {
 		cJSON *root = cJSON_CreateObject();
 		cJSON *arr = cJSON_AddArrayToObject(root, "runs");
 		for (size_t i = 0; i < n; i++)
 			cJSON_AddItemToArray(arr, run_json(&runs[i]));
 		rc = cmd_print_json("runs", root);
-	} else if (n == 0)
+	} else if (n == 0 && !none.msg[0])
 		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
 	else
 		rc = print_table(sw, nsw, runs, n);

@@ -105,7 +105,7 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, c;
 	int64_t top = 10, iv;
 	optind = 0; /* full getopt reset */
-	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o.sweep = optarg; break;
 		case 'x': o.strategy = optarg; break;

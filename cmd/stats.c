@@ -223,7 +223,7 @@ static int parse(int argc, char **argv, struct amd_analysis_opts *o, const char 
 	};
 	int c;
 	int64_t v;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': o->sweep = optarg; break;
 		case 'm': o->metric = optarg; break;
@@ -391,9 +391,8 @@ static int show_all(struct cmd_ctx *ctx, struct amd_analysis_opts *o, char **nam
 			if (print_sweep(s) < 0)
 				rc = cmd_error("stats", "out of memory");
 			/* on the world-size axis, a sweep's point that pools configurations */
-			if (rc == 0 && !by && !o->axis && !amd_selector_is(names[i]) &&
-			    stats_pooled_notes(ctx->store, names[i], stdout) < 0)
-				rc = cmd_error("stats", "%s: out of memory or a store error", names[i]);
+			if (rc == 0 && !by && !o->axis && !amd_selector_is(names[i]))
+				stats_pooled_notes(s, stdout);
 		}
 		amd_sweep_stats_free(s);
 	}

@@ -5,11 +5,10 @@
 
 #include <stdio.h>
 
-struct amd_store;
+struct amd_sweep_stats;
 
-/* One "note: ..." line on out per configuration (strategy, world size)
- * of sweep whose runs carry several run names that differ in a param
- * constant within each name; -1 on a store error or out of memory. */
-int stats_pooled_notes(struct amd_store *st, const char *sweep, FILE *out);
+/* One "note: ..." line on out per point of s that amd_analyse marked as
+ * pooling configurations (pooled_param). */
+void stats_pooled_notes(const struct amd_sweep_stats *s, FILE *out);
 
 #endif

@@ -311,7 +311,7 @@ int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx)
 	int rank = -1, top = 10, json = 0, c;
 	char *end;
 	optind = 0; /* full getopt reset: options may follow RUN */
-	while ((c = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "hn:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			rank = (int)strtol(optarg, &end, 10);

@@ -3,17 +3,44 @@
 #include "charts_trace.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "num.h"
 #include "sweep_plot.h"
 
+/* What the computation fraction is a share of, from what the sweep's
+ * traces hold: device time where a trace has GPU activity, self CPU time
+ * in a CPU-only trace (trace_agg.c); itwinai's op averages, without
+ * traces, hold self CUDA time. */
+static const char *fraction_time(const struct amd_sweep_stats *s)
+{
+	if (s->ntraces_gpu && s->ntraces_cpu)
+		return "GPU or CPU";
+	if (s->ntraces_cpu)
+		return "CPU";
+	return s->ntraces_gpu ? "GPU" : "CUDA";
+}
+
 static int compute_vs_other(struct report_charts *rc, const struct amd_sweep_stats *s,
 			    struct amd_err *err)
 {
 	size_t ng;
-	struct chart *c = plot_per_config(s, "Computation vs other", "share of profiled GPU time (%)",
-					  &ng);
+	const char *what = fraction_time(s);
+	char ylabel[64], text[640];
+	snprintf(ylabel, sizeof ylabel, "share of profiled %s time (%%)", what);
+	snprintf(text, sizeof text,
+		 "itwinai's computation fraction, for comparison with its plot: the self %s time "
+		 "of operators matching aten::, at::, c10:: or autograd:: over that of all "
+		 "operators except ProfilerStep*.%s Overlapping time is counted twice, so read it "
+		 "as a ratio of summed operator times, not of wall time.", what,
+		 s->ntraces_cpu && s->ntraces_gpu
+			 ? " Traces with GPU activity give device time; the CPU-only ones have none,"
+			   " and their self CPU time stands in for it."
+		 : s->ntraces_cpu ? " The traces hold no GPU activity (a CPU-only sweep): self CPU"
+				    " time stands in for itwinai's self CUDA time."
+				  : "");
+	struct chart *c = plot_per_config(s, "Computation vs other", ylabel, &ng);
 	double *v = calloc(2 * (ng + 1), sizeof *v), *other = NULL;
 	if (v)
 		other = v + ng + 1;
@@ -36,13 +63,8 @@ static int compute_vs_other(struct report_charts *rc, const struct amd_sweep_sta
 	chart_bars(c, "other", CHART_GREY, 1, other, NULL, NULL);
 	free(v);
 	chart_value_labels(c, "%.1f%%");
-	chart_subtitle(c, "itwinai's definition: aten/c10/autograd self CUDA time over all ops");
-	return report_chart_add(
-		rc, err, "compute_vs_other", c, "Computation vs other",
-		"itwinai's computation fraction, for comparison with its plot: the self CUDA time of "
-		"operators matching aten::, at::, c10:: or autograd:: over that of all operators except "
-		"ProfilerStep*. Overlapping time is counted twice, so read it as a ratio of summed "
-		"operator times, not of wall time.");
+	chart_subtitle(c, "itwinai's definition: aten/c10/autograd self %s time over all ops", what);
+	return report_chart_add(rc, err, "compute_vs_other", c, "Computation vs other", text);
 }
 
 static const int split_phases[] = {AMD_PHASE_COMPUTE, AMD_PHASE_COMM, AMD_PHASE_MEMORY,

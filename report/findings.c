@@ -244,6 +244,18 @@ void report_gaps(const struct amd_sweep_stats *s, struct report_text *out)
 		report_text_add(out, "%zu configuration%s with fewer than 3 runs, so no confidence "
 				     "interval: %s.",
 				few, few == 1 ? "" : "s", buf);
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_point_stats *p = &s->strategies[i].points[k];
+			if (p->pooled_param[0])
+				report_text_add(out, "%s at %s = %g pools %zu runs of %zu configurations "
+						     "that differ in param %s (%s): its numbers mix them, "
+						     "so no finding is drawn from it; split them with "
+						     "--by param.%s, or scale over them with --axis %s.",
+						p->strategy, report_axis_name(s), p->n, p->nruns,
+						p->pooled_names, p->pooled_param, p->pooled_values,
+						p->pooled_param, p->pooled_param);
+		}
 	size_t flagged = amd_flagged_runs(s);
 	if (flagged)
 		report_text_add(out, "%zu run%s with epochs flagged as outliers (kept in the medians; "

@@ -7,12 +7,9 @@
 # libamdahl-dev); then unpacked into a scratch root (dpkg-deb -x) and used
 # from another directory: ingest and report build on the bundled sweep,
 # and a C program built with the package's amdahl.pc reads the store.
-# With CHROOT (a minimal Debian made by debootstrap, as
-# ../shared/tools/fresh-debian.sh makes one), the three packages are also
-# installed there with apt-get, which fetches their Depends, and used as a
-# newcomer would: a report built, a C program compiled with pkg-config.
+# tests/deb_chroot.sh installs them with apt-get in a minimal Debian chroot.
 # Not part of `make test` (it builds the tree again: minutes on 2 cores).
-# Usage: tests/deb.sh OUT [CHROOT]
+# Usage: tests/deb.sh OUT
 set -u
 out=$(cd "$1" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,26 +72,6 @@ check "a C program builds with the package's amdahl.pc (its prefix moved to the 
 	env PKG_CONFIG_PATH="$tmp/pc" sh -c 'cc -std=c11 -Wall -Werror -o rs "$0" $(pkg-config --cflags --libs amdahl)' \
 	"$root/tests/fixtures/install/read_store.c"
 check "... and reads the store" sh -c "LD_LIBRARY_PATH='$r/usr/lib/$multi' ./rs s.db | grep -qx 'cpu-strong-scaling [0-9]*'"
-chroot_dir=${2:-}
-if [ -n "$chroot_dir" ]; then
-	# A newcomer's install: apt-get install of the three files fetches their
-	# Depends from the chroot's own sources; then the README's first task.
-	inst=$chroot_dir/tmp/amdahl-deb
-	rm -rf "$inst" && mkdir -p "$inst/data"
-	cp "$deb" "$lib" "$dev" "$root/tests/fixtures/install/read_store.c" "$inst/"
-	cp -r "$root/testdata/cpu-strong-scaling/mlruns" "$inst/data/"
-	mountpoint -q "$chroot_dir/proc" || mount -t proc proc "$chroot_dir/proc"
-	in_chroot() { chroot "$chroot_dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root sh -c "cd /tmp/amdahl-deb && $1"; }
-	check "apt-get installs the three packages in $chroot_dir" in_chroot \
-		'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./amdahl_*.deb ./libamdahl0_*.deb ./libamdahl-dev_*.deb gcc libc6-dev >apt.log 2>&1 || { tail -5 apt.log; exit 1; }'
-	check "the installed command ingests the bundled sweep" in_chroot 'amdahl --store s.db ingest -q data/mlruns'
-	check "... and builds its report" in_chroot 'amdahl --store s.db report build -o rep && test -s rep/report.pdf && test -s rep/report.html'
-	check "man amdahl-gate finds the installed page" in_chroot 'test -f "$(man -w amdahl-gate 2>/dev/null || echo /usr/share/man/man1/amdahl-gate.1.gz)"'
-	check "a C program builds with pkg-config --cflags --libs amdahl" in_chroot \
-		'cc -std=c11 -Wall -Werror -o rs read_store.c $(pkg-config --cflags --libs amdahl)'
-	check "... and reads the store" in_chroot './rs s.db | grep -qx "cpu-strong-scaling [0-9]*"'
-	rm -rf "$inst"
-fi
 if [ -f "$out/lintian.txt" ]; then
 	echo "# lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings ($out/lintian.txt)"
 	check "lintian reports no error" sh -c "! grep -q '^E:' '$out/lintian.txt'"

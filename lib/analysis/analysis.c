@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "analysis_points.h"
 #include "analysis_run.h"
+#include "pooled.h"
 #include "buf.h"
 #include "run_facts.h"
 #include "runs.h"
@@ -148,6 +149,8 @@ static void sweep_flags(struct amd_sweep_stats *sw, struct analysis_run *w, size
 			continue;
 		sw->has_energy |= isfinite(w[i].v.energy_run_j);
 		sw->has_traces |= w[i].has_trace;
+		sw->ntraces_gpu += w[i].ntraces_gpu;
+		sw->ntraces_cpu += w[i].ntraces_cpu;
 		sw->has_util |= isfinite(w[i].v.util_pct);
 		sw->nruns_nvsmi += w[i].v.gpu_from_nvsmi == 1;
 	}
@@ -199,6 +202,8 @@ static int analyse_runs(struct amd_store *st, struct amd_sweep_stats *sw,
 		? amd_fail(err, "out of memory") : 0;
 	if (rc == 0)
 		sweep_flags(sw, w, n);
+	if (rc == 0)
+		rc = amd_sweep_mark_pooled(st, sw, err);
 	free(inc);
 	return rc;
 }

@@ -84,6 +84,11 @@ struct amd_point_stats {
 	double comm_share;        /* communication / (compute + communication) */
 	double straggler_ns;      /* mean spread of collective ends across ranks */
 	int has_trace;
+	/* a point that pools runs of several configurations (pooled.c): the
+	 * first param their run names differ in, its values, the names; ""
+	 * and 0 when it pools none. No finding is drawn from such a point. */
+	char pooled_param[64], pooled_values[160];
+	size_t pooled_names;
 	/* added by stats: */
 	struct amd_ci ci_mean_t;  /* t-based CI of the mean (mean ± t·sd/√runs) */
 };
@@ -115,6 +120,8 @@ struct amd_sweep_stats {
 	struct amd_run_value *excluded; /* failed / incomplete runs, with why in excluded */
 	size_t nexcluded;
 	int has_energy, has_traces, has_util;
+	size_t ntraces_gpu, ntraces_cpu; /* traces of its runs with device (GPU) activity,
+					  * and CPU-only: what the trace shares are of */
 	size_t nruns_nvsmi;        /* runs whose GPU figures come from nvidia-smi samples */
 	/* added by stats: */
 	int higher_is_better;      /* metric direction (throughput: 1; times: 0) */

@@ -262,6 +262,9 @@ static void run_trace_shares(struct analysis_run *w, const struct amd_trace_row 
 	w->comm_share = kc ? w->comm_share / (double)kc : NAN;
 	w->comp_fraction = ncf ? cf / (double)ncf : NAN;
 	w->has_trace = ntr > 0;
+	w->ntraces_gpu = w->ntraces_cpu = 0;
+	for (size_t t = 0; t < ntr; t++)
+		*(tr[t].has_gpu ? &w->ntraces_gpu : &w->ntraces_cpu) += 1;
 }
 
 /* ---- the whole evaluation ---- */

@@ -31,6 +31,7 @@ struct analysis_run {
 	double share[AMD_PHASE_COUNT], comm_share, comp_fraction, straggler_ns;
 	double op_comp_us, op_total_us; /* itwinai's fraction, pooled per point */
 	int has_trace;
+	size_t ntraces_gpu, ntraces_cpu; /* its traces with device activity, and CPU-only */
 };
 
 /* Starts w for the run rv (which must outlive w); -1 out of memory. */

@@ -68,8 +68,8 @@ void amd_energy_extremes(const struct amd_sweep_stats *s, struct amd_point_pick 
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
-			if (!isfinite(p->energy_per_sample_j))
-				continue;
+			if (!isfinite(p->energy_per_sample_j) || p->pooled_param[0])
+				continue; /* no finding from a point pooling configurations */
 			if (!best->p || p->energy_per_sample_j < best->p->energy_per_sample_j)
 				*best = (struct amd_point_pick){p, s->strategies[i].strategy};
 			if (!worst->p || p->energy_per_sample_j > worst->p->energy_per_sample_j)
@@ -83,7 +83,8 @@ struct amd_point_pick amd_largest_spread(const struct amd_sweep_stats *s)
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
 			const struct amd_point_stats *p = &s->strategies[i].points[k];
-			if (p->nruns >= 2 && isfinite(p->cv) && (!worst.p || p->cv > worst.p->cv))
+			if (p->nruns >= 2 && isfinite(p->cv) && !p->pooled_param[0] &&
+			    (!worst.p || p->cv > worst.p->cv))
 				worst = (struct amd_point_pick){p, s->strategies[i].strategy};
 		}
 	return worst;

@@ -38,11 +38,11 @@ void amd_comm_span(const struct amd_strategy_stats *st, double min_share,
 		   const struct amd_point_stats **first, const struct amd_point_stats **last);
 
 /* The points of lowest and highest finite energy per sample over the
- * sweep (first of equals). */
+ * sweep (first of equals); a point pooling configurations is none. */
 void amd_energy_extremes(const struct amd_sweep_stats *s, struct amd_point_pick *best,
 			 struct amd_point_pick *worst);
 /* The point of 2 or more runs with the largest finite coefficient of
- * variation. */
+ * variation, not one pooling configurations. */
 struct amd_point_pick amd_largest_spread(const struct amd_sweep_stats *s);
 /* Runs in the statistics with epochs flagged as outliers. */
 size_t amd_flagged_runs(const struct amd_sweep_stats *s);

@@ -67,6 +67,12 @@ test_expect_success 'amdahl help gate opens the installed page' '
 	test_contains "AMDAHL-GATE(1)" "$OUT"
 	test_contains "on-insufficient" "$OUT"
 '
+test_expect_success 'amdahl help gate opens a page compressed as the Debian package has it (.1.gz)' '
+	cp -r "$P" "$TMP/gzprefix" &&
+	gzip -9n "$TMP/gzprefix/share/man/man1/amdahl-gate.1" &&
+	test_status 0 env MANPAGER=cat MANWIDTH=100 "$TMP/gzprefix/bin/amdahl" help gate &&
+	test_contains "AMDAHL-GATE(1)" "$OUT"
+'
 test_expect_success 'the man page documents every environment variable the code reads' '
 	vars=$(cd "$AMDAHL_ROOT" && grep -rhoE "getenv\(\"[A-Z_]+\"\)" cmd lib report | sed "s/getenv(\"\(.*\)\")/\1/" | sort -u)
 	page=$(man -l "$P/share/man/man1/amdahl.1" 2>/dev/null | col -b)

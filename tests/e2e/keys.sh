@@ -109,6 +109,17 @@ test_expect_success 'stats names the param a configuration pools (GPU batch-size
 	test_status 0 "$AMDAHL" --store "$TMP/tb.db" stats
 	test_not_contains "pools" "$OUT"
 '
+test_expect_success 'the report says so too and draws no finding from the pooled points (energy, spread)' '
+	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" report build -o "$TMP/gpurep" &&
+	md=$(cat "$TMP/gpurep/summary.md") &&
+	test_eq 2 "$(printf "%s\n" "$md" | grep -c "^- [a-z0-9]* at n = 1 pools 12 runs of 4 configurations that differ in param global_batch_size (8, 16, 32, 64): its numbers mix them, so no finding is drawn from it")" &&
+	test_not_contains "Energy per sample is lowest" "$md" &&
+	test_not_contains "Largest run-to-run spread: bf16 at n = 1" "$md" &&
+	test_not_contains "Largest run-to-run spread: fp32 at n = 1" "$md" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/cpurep" &&
+	test_not_contains "pools" "$(cat "$TMP/cpurep/summary.md")" &&
+	test_contains "Largest run-to-run spread" "$(cat "$TMP/cpurep/summary.md")"
+'
 
 test_expect_success 'stats says when phases overlap (CPU traces), with the largest sum as the JSON gives it' '
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats

@@ -167,8 +167,33 @@ test_expect_success 'a value that matches nothing names the closest values' '
 	test_contains "values: baseline, candidate" "$ERR"
 '
 test_expect_success 'a term that empties what the earlier ones left says so' '
-	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "strategy=ddp,n>8"
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" stats --sweep "strategy=ddp,n>8"
 	test_contains "of the 24 runs the terms before '"'"'n>8'"'"' leave, none matches" "$ERR"
+'
+# runs lists: a selector whose values match nothing is an empty list
+# (exit 0), its reason a note; a key no run has is still an error.
+test_expect_success 'runs: a selector that matches nothing is an empty list, exit 0, the reason noted' '
+	test_status 0 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "strategy=ddp,n>8"
+	test_eq "" "$OUT"
+	test_eq "amdahl runs: note: $TMP/ab.db: selector '"'"'strategy=ddp,n>8'"'"': of the 24 runs the terms before '"'"'n>8'"'"' leave, none matches '"'"'n>8'"'"' (values: 1, 2, 4, 8)" "$ERR"
+	test_status 0 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "param.arm=basline" --json
+	test_eq 0 "$(printf "%s\n" "$OUT" | json_get - "len(d[\"runs\"])")"
+	test_contains "closest: '"'"'baseline'"'"'" "$ERR"
+	test_status 0 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "strategy=ddp,param.arm=candidate,n>=2"
+	test_contains "sweep " "$OUT"
+'
+test_expect_success 'runs: a key no run has, or a malformed term, is still exit 2 naming the closest' '
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "strategy=ddp,param.amr=baseline"
+	test_contains "no run has a param '"'"'amr'"'"'; closest: '"'"'arm'"'"'" "$ERR"
+	test_eq "" "$OUT"
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "tag.git_comit=abc"
+	test_contains "no run has a tag" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "strategi=ddp"
+	test_contains "unknown key '"'"'strategi'"'"'; closest: '"'"'strategy'"'"'" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "n>eight"
+	test_contains "is not a number" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep cpu-strong
+	test_contains "no sweep named '"'"'cpu-strong'"'"' in $TMP/ab.db (sweeps: " "$ERR"
 '
 test_expect_success 'bad terms: not a number, not a date, no operator, empty term' '
 	test_status 2 "$AMDAHL" --store "$TMP/ab.db" stats --sweep "n>eight"

@@ -27,6 +27,7 @@ struct amd_trace_row {
 	int64_t phase_ns[AMD_PHASE_COUNT];
 	int has_phases;
 	double comp_fraction; /* NAN when the trace gave none */
+	int has_gpu;          /* the trace has device (GPU) activity */
 };
 
 int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,

@@ -88,6 +88,19 @@ int amd_selector_match(struct amd_store *st, const struct amd_selector *s,
 int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view **out,
 		    size_t *n, struct amd_err *err);
 
+/* The same for a listing (`runs --sweep SELECTOR`): a selector that
+ * picks nothing is 0 with *n = 0 and the reason, naming the closest
+ * values, in why (why->msg "" when runs were picked). A malformed term,
+ * a param or tag no run of the store has (naming the closest keys) or a
+ * store error is -1 with err. */
+int amd_select_runs_or_none(struct amd_store *st, const char *text, struct amd_run_view **out,
+			    size_t *n, struct amd_err *why, struct amd_err *err);
+
+/* -1 naming the first param or tag term of s whose key no run of the
+ * store has, with the closest keys (selector_hint.c); else 0. */
+int amd_selector_keys_exist(struct amd_store *st, const struct amd_selector *s,
+			    struct amd_err *err);
+
 /* The ids of the logical runs selector text picks, sorted ascending, in
  * *ids (the caller frees; a search with bsearch and amd_id_cmp). */
 int amd_select_run_ids(struct amd_store *st, const char *text, int64_t **ids, size_t *n,

@@ -24,6 +24,17 @@ int amd_store_source_state(struct amd_store *st, const char *path, const char *s
  * sweeps they leave empty, in one transaction. */
 int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_err *err);
 
+/* A run's strategy, n, nodes, rank and repeat columns are derived from
+ * its params at ingest under amdahl.yaml's run lists (run.n_params, …).
+ * When cfg's lists now give other values (the configuration changed
+ * after the ingest), the SQLite store at path gets them re-derived from
+ * the stored params, in one transaction: *changed runs. 0 (and
+ * *changed 0) when every run already agrees or path is no store that
+ * opens (the command's own open says why); -1 when the store cannot be
+ * written (a read-only file) or a query fails. run_columns.c. */
+int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size_t *changed,
+			    struct amd_err *err);
+
 struct amd_store_sink;
 
 struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path,

@@ -50,7 +50,7 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 	*n = 0;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT t.id, COALESCE(t.rank, 0), COALESCE(t.start_ns, 0), COALESCE(t.end_ns, 0),"
-		" t.comp_fraction FROM trace t LEFT JOIN source f ON f.id = t.source_id"
+		" t.comp_fraction, COALESCE(t.has_gpu, 0) FROM trace t LEFT JOIN source f ON f.id = t.source_id"
 		" WHERE " OF_RUN("t.run_id") " ORDER BY t.rank, f.path, t.id",
 		err);
 	if (!q)
@@ -71,6 +71,7 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
 		t->end_ns = sqlite3_column_int64(q, 3);
 		t->comp_fraction = sqlite3_column_type(q, 4) == SQLITE_NULL
 			? NAN : sqlite3_column_double(q, 4);
+		t->has_gpu = sqlite3_column_int(q, 5) != 0;
 	}
 	if (amd_store_cached_done(st, q, rc, err) < 0 || trace_phases(st, *out, *n, err) < 0) {
 		free(*out);

@@ -303,7 +303,7 @@ static size_t compact(struct amd_run_view *v, size_t n, const int *keep)
 }
 
 static int select_in(struct amd_store *st, const char *text, struct amd_run_view **out,
-		     size_t *n, struct amd_err *err);
+		     size_t *n, struct amd_err *why, struct amd_err *err);
 
 int amd_id_cmp(const void *a, const void *b)
 {
@@ -334,10 +334,10 @@ int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view 
 		    size_t *n, struct amd_err *err)
 {
 	struct amd_store *whole;
-	int rc = select_in(st, text, out, n, err);
+	int rc = select_in(st, text, out, n, NULL, err);
 	if (rc == 0 || amd_store_whole(st, &whole, err) < 0 || whole == st)
 		return rc;
-	rc = select_in(whole, text, out, n, err);
+	rc = select_in(whole, text, out, n, NULL, err);
 	amd_runs_free(*out, *n);
 	*out = NULL;
 	*n = 0;
@@ -346,8 +346,34 @@ int amd_select_runs(struct amd_store *st, const char *text, struct amd_run_view 
 				      amd_store_path(st), text);
 }
 
+int amd_select_runs_or_none(struct amd_store *st, const char *text, struct amd_run_view **out,
+			    size_t *n, struct amd_err *why, struct amd_err *err)
+{
+	why->msg[0] = '\0';
+	return select_in(st, text, out, n, why, err);
+}
+
+/* No run picked: an error saying why (why NULL); else 0 with the reason
+ * in why, unless a param or tag the terms name is in no run of the store
+ * (a wrong key, not a value that matches nothing): that stays an error. */
+static int picked_none(struct amd_store *st, const struct amd_selector *s,
+		       const struct amd_run_view *v, size_t all, struct amd_err *why,
+		       struct amd_err *err)
+{
+	if (why && amd_selector_keys_exist(st, s, err) < 0)
+		return -1;
+	struct amd_err *to = why ? why : err;
+	if (all)
+		amd_selector_explain(st, s, v, all, to);
+	else
+		amd_fail(to, "%s: selector '%s': no runs in the store", amd_store_path(st), s->text);
+	return why ? 0 : -1;
+}
+
+/* The runs of st that text picks; when none is picked, an error (why
+ * NULL) or 0 with the reason in why (the keys the terms name exist). */
 static int select_in(struct amd_store *st, const char *text, struct amd_run_view **out,
-		     size_t *n, struct amd_err *err)
+		     size_t *n, struct amd_err *why, struct amd_err *err)
 {
 	*out = NULL;
 	*n = 0;
@@ -358,16 +384,14 @@ static int select_in(struct amd_store *st, const char *text, struct amd_run_view
 	size_t all = 0, kept = 0;
 	int *keep = NULL;
 	int rc = amd_runs_list(st, NULL, &v, &all, err);
-	if (rc == 0 && all == 0)
-		rc = amd_fail(err, "%s: selector '%s': no runs in the store", amd_store_path(st), text);
-	else if (rc == 0 && !(keep = calloc(all, sizeof *keep)))
+	if (rc == 0 && all && !(keep = calloc(all, sizeof *keep)))
 		rc = amd_fail(err, "out of memory");
 	for (size_t i = 0; rc == 0 && i < all; i++) {
 		rc = amd_selector_match(st, s, &v[i], &keep[i], err);
 		kept += keep[i] != 0;
 	}
 	if (rc == 0 && kept == 0)
-		rc = amd_selector_explain(st, s, v, all, err);
+		rc = picked_none(st, s, v, all, why, err);
 	if (rc == 0) {
 		*n = compact(v, all, keep);
 		*out = v;

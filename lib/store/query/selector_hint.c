@@ -146,6 +146,39 @@ static int explain_no_key(struct amd_store *st, const struct amd_sel_term *t,
 	return rc < 0 ? amd_fail(err, "out of memory") : 0;
 }
 
+int amd_selector_keys_exist(struct amd_store *st, const struct amd_selector *s,
+			    struct amd_err *err)
+{
+	for (size_t ti = 0; ti < s->nterms; ti++) {
+		const struct amd_sel_term *t = &s->terms[ti];
+		if (t->key != AMD_SEL_PARAM && t->key != AMD_SEL_TAG)
+			continue;
+		char **keys;
+		size_t nk, found = 0;
+		struct amd_store *whole;
+		if (amd_store_whole(st, &whole, err) < 0)
+			return -1;
+		int got = sel_store_keys(whole, t->key == AMD_SEL_TAG, &keys, &nk, err);
+		if (whole != st)
+			amd_store_close(whole);
+		if (got < 0)
+			return -1;
+		for (size_t k = 0; k < nk && !found; k++)
+			found = strcmp(keys[k], t->name) == 0;
+		sel_strings_free(keys, nk);
+		if (found)
+			continue;
+		struct amd_buf b = {0};
+		int rc = amd_buf_printf(&b, "%s: selector '%s': no run", amd_store_path(st), s->text)
+			 < 0 ? amd_fail(err, "out of memory") : explain_no_key(st, t, &b, err);
+		if (rc == 0)
+			amd_fail(err, "%s", b.data);
+		amd_buf_free(&b);
+		return -1;
+	}
+	return 0;
+}
+
 static int explain_term(struct amd_store *st, const struct amd_selector *s, size_t ti,
 			const struct amd_run_view *runs, size_t n, const int *alive, size_t nalive,
 			struct amd_err *err)

@@ -1,12 +1,18 @@
 /* run_columns.c — deriving a run's strategy, n, nodes, rank and repeat
- * from its params (n, without a param, from its traces' world size); see
- * run_columns.h. */
+ * from its params (n, without a param, from its traces' world size; see
+ * run_columns.h), and deriving them again when the configuration's lists
+ * changed after the ingest (writer.h). */
 #include "run_columns.h"
+#include "writer.h"
 #include "sqlite_int.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "buf.h"
+#include "name_cap.h"
 #include "num.h"
 #include "stmt_cache.h"
 
@@ -109,23 +115,44 @@ static int trace_world_size(struct amd_store *st, int64_t run, struct column *c,
 	return 0;
 }
 
-/* Fills strategy, n, nodes, rank, repeat. (A run's name and parent are
- * the reader's facts: the MLflow readers take them from MLflow's tags.) */
-int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, int64_t run,
-			   const char *unit, struct amd_err *err)
+#define NCOLUMNS 5
+
+/* The five columns, nothing found yet, with cfg's lists: strategy, n,
+ * nodes, rank, repeat. */
+static void columns_init(const struct amd_config *cfg, struct column col[NCOLUMNS])
 {
 	const struct amd_cfg_run *r = cfg ? &cfg->run : NULL;
-	struct column col[] = {
+	const struct column c[NCOLUMNS] = {
 		{r ? &r->strategy_params : NULL, strategy_keys, AMD_NAME_MAX + 1, "", 0},
 		{r ? &r->n_params : NULL, n_keys, 64, "", 0},
 		{r ? &r->nodes_params : NULL, nodes_keys, 64, "", 0},
 		{r ? &r->rank_params : NULL, rank_keys, 64, "", 0},
 		{r ? &r->repeat_params : NULL, repeat_keys, 64, "", 0},
 	};
-	for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
+	memcpy(col, c, sizeof c);
+}
+
+/* The five columns of run as its params give them under cfg's lists (n,
+ * without a param, from its traces). */
+static int columns_of(struct amd_store *st, const struct amd_config *cfg, int64_t run,
+		      struct column col[NCOLUMNS], const char *unit, struct amd_err *err)
+{
+	columns_init(cfg, col);
+	for (size_t i = 0; i < NCOLUMNS; i++)
 		if (first_param(st, run, &col[i], unit, err) < 0)
 			return -1;
 	if (!col[1].found && trace_world_size(st, run, &col[1], unit, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* Fills strategy, n, nodes, rank, repeat. (A run's name and parent are
+ * the reader's facts: the MLflow readers take them from MLflow's tags.) */
+int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, int64_t run,
+			   const char *unit, struct amd_err *err)
+{
+	struct column col[NCOLUMNS];
+	if (columns_of(st, cfg, run, col, unit, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"UPDATE run SET strategy=COALESCE(?2, strategy), n=COALESCE(?3, n),"
@@ -143,4 +170,163 @@ int amd_run_columns_derive(struct amd_store *st, const struct amd_config *cfg, i
 	if (rc != SQLITE_DONE)
 		return amd_fail(err, "%s: store: %s", unit, sqlite3_errmsg(st->db));
 	return 0;
+}
+
+/* 1 when a column found under the lists differs from the stored value
+ * (q's columns 1..5: strategy, n, nodes, rank, repeat). A column its
+ * params do not give keeps what is stored, as amd_run_columns_derive
+ * keeps it. */
+static int differs(sqlite3_stmt *q, const struct column col[NCOLUMNS])
+{
+	if (col[0].found && (sqlite3_column_type(q, 1) == SQLITE_NULL ||
+			     strcmp(col[0].text, (const char *)sqlite3_column_text(q, 1)) != 0))
+		return 1;
+	for (int i = 1; i < NCOLUMNS; i++) {
+		int64_t v;
+		double d;
+		int whole = col[i].found && (amd_parse_int64(col[i].text, &v) == 0 ||
+					     (amd_parse_double(col[i].text, &d) == 0 &&
+					      d == floor(d) && fabs(d) < 1e15 && (v = (int64_t)d, 1)));
+		if (whole && (sqlite3_column_type(q, i + 1) == SQLITE_NULL ||
+			      sqlite3_column_int64(q, i + 1) != v))
+			return 1;
+	}
+	return 0;
+}
+
+/* Every param name of the five lists, flat: name k is item pos[k] of
+ * column col[k]'s list. */
+struct flat_keys {
+	const char *name[256];
+	int col[256];
+	size_t pos[256];
+	size_t n;
+};
+
+static void flatten(const struct column col[NCOLUMNS], struct flat_keys *f)
+{
+	const char *key;
+	f->n = 0;
+	for (int c = 0; c < NCOLUMNS; c++)
+		for (size_t i = 0; f->n < 256 && (key = key_at(&col[c], i)) != NULL; i++) {
+			f->name[f->n] = key;
+			f->col[f->n] = c;
+			f->pos[f->n++] = i;
+		}
+}
+
+/* The params of the lists, every run's, in run order (one query). */
+static sqlite3_stmt *list_params(struct amd_store *st, const struct flat_keys *f,
+				 struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	int rc = amd_buf_printf(&sql, "SELECT p.run_id, d.s, p.value FROM param p JOIN dict d"
+				" ON d.id = p.key_id WHERE p.value IS NOT NULL AND d.s IN (");
+	for (size_t k = 0; rc == 0 && k < f->n; k++)
+		rc = amd_buf_printf(&sql, "%s?", k ? "," : "");
+	if (rc == 0)
+		rc = amd_buf_printf(&sql, "%s) ORDER BY p.run_id", f->n ? "" : "NULL");
+	sqlite3_stmt *q = rc == 0 ? amd_store_prepare(st, sql.data, err) : NULL;
+	if (rc < 0)
+		amd_fail(err, "out of memory");
+	for (size_t k = 0; q && k < f->n; k++)
+		sqlite3_bind_text(q, (int)k + 1, f->name[k], -1, SQLITE_STATIC);
+	amd_buf_free(&sql);
+	return q;
+}
+
+/* The param row at p (if it is run's) sets the columns whose lists hold
+ * its name, when it comes earlier on the list than what set them. */
+static void take_param(sqlite3_stmt *p, const struct flat_keys *f, struct column col[NCOLUMNS],
+		       size_t best[NCOLUMNS])
+{
+	const char *key = (const char *)sqlite3_column_text(p, 1);
+	const char *v = (const char *)sqlite3_column_text(p, 2);
+	for (size_t k = 0; key && v && k < f->n; k++) {
+		int c = f->col[k];
+		char capped[AMD_NAME_MAX + 1];
+		const char *text;
+		if (strcmp(f->name[k], key) != 0 || (col[c].found && best[c] <= f->pos[k]) ||
+		    !(text = amd_name_cap(v, capped)))
+			continue;
+		snprintf(col[c].text, col[c].len, "%s", text);
+		col[c].found = 1;
+		best[c] = f->pos[k];
+	}
+}
+
+/* The ids of the runs whose columns differ from what their params give
+ * under cfg, into *ids (the caller frees): the runs and the params of
+ * the lists read once each, side by side in run order. */
+static int stale_runs(struct amd_store *st, const struct amd_config *cfg, int64_t **ids,
+		      size_t *n, struct amd_err *err)
+{
+	size_t cap = 0;
+	*ids = NULL;
+	*n = 0;
+	struct column empty[NCOLUMNS];
+	struct flat_keys f;
+	columns_init(cfg, empty);
+	flatten(empty, &f);
+	sqlite3_stmt *p = list_params(st, &f, err);
+	sqlite3_stmt *q = p ? amd_store_prepare(st, "SELECT id, strategy, n, nodes, rank, repeat"
+						" FROM run ORDER BY id", err) : NULL;
+	if (!q) {
+		sqlite3_finalize(p);
+		return -1;
+	}
+	int rc, prc = sqlite3_step(p);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(q, 0);
+		struct column col[NCOLUMNS];
+		size_t best[NCOLUMNS] = {0};
+		memcpy(col, empty, sizeof col);
+		for (; prc == SQLITE_ROW && sqlite3_column_int64(p, 0) <= id; prc = sqlite3_step(p))
+			if (sqlite3_column_int64(p, 0) == id)
+				take_param(p, &f, col, best);
+		if (!differs(q, col))
+			continue;
+		if (amd_grow(ids, *n, &cap, sizeof **ids, 16) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*ids)[(*n)++] = id;
+	}
+	sqlite3_finalize(p);
+	if (prc != SQLITE_ROW && prc != SQLITE_DONE && rc == SQLITE_DONE)
+		rc = prc;
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size_t *changed,
+			    struct amd_err *err)
+{
+	struct amd_store *st;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	*changed = 0;
+	struct amd_err not_read = {{0}};
+	if (amd_store_open(path, AMD_STORE_READ, &st, &not_read) < 0)
+		return 0; /* the command's own open says why */
+	int rc = stale_runs(st, cfg, &ids, &n, err);
+	amd_store_close(st);
+	if (rc < 0 || n == 0) {
+		free(ids);
+		return rc;
+	}
+	if (amd_store_open(path, AMD_STORE_WRITE, &st, err) < 0) {
+		free(ids);
+		return amd_fail_prefix(err, "%zu runs' columns differ from what their params give"
+				       " under amdahl.yaml's run lists; cannot write them", n);
+	}
+	rc = amd_store_begin(st, err);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = amd_run_columns_derive(st, cfg, ids[i], path, err);
+	rc = rc == 0 ? amd_store_commit(st, err) : (amd_store_rollback(st), -1);
+	amd_store_close(st);
+	free(ids);
+	if (rc == 0 && amd_store_settle(path, err) < 0)
+		return -1;
+	*changed = rc == 0 ? n : 0;
+	return rc;
 }
