@@ -163,8 +163,27 @@ void chart_color(int i, double rgb[3]);
 void chart_font(cairo_t *cr, double size, int bold);
 /* The width s takes in cr's current font. */
 double chart_text_width(cairo_t *cr, const char *s);
-/* cairo_show_text of s made valid UTF-8 (the one way text is drawn). */
+/* s made valid UTF-8 drawn through Pango (fonts chosen by fontconfig,
+ * falling back per character: the one way text is drawn), its baseline
+ * from the current point, which moves to its end. Widths and ascents
+ * come from one layout context for every output (no hinting, unrounded
+ * positions), so a string takes the same room in PNG, PDF and SVG. */
 void chart_show_text(cairo_t *cr, const char *s);
+
+/* The names shortened to fit while drawing on a cairo_t this list
+ * watches (chart_shortened_watch; NULL stops): full[i] was drawn as
+ * shown[i], each full name once — for a footnote under a PDF chart. */
+struct chart_shortened {
+	char **full, **shown;
+	size_t n;
+	int failed; /* out of memory: a name was not kept */
+};
+void chart_shortened_watch(cairo_t *cr, struct chart_shortened *w);
+void chart_shortened_free(struct chart_shortened *w);
+
+/* Pango's, Cairo's and fontconfig's caches freed (at exit, so that
+ * LeakSanitizer sees only real leaks); no text may be drawn after. */
+void chart_text_release(void);
 
 /* Nice 1-2-5 ticks covering [lo, hi]: returns the count written to t
  * (at most max), and the step. */
