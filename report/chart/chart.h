@@ -156,6 +156,11 @@ cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigne
 
 /* Okabe–Ito colour of palette index i (CHART_GREY: grey). */
 void chart_color(int i, double rgb[3]);
+/* WCAG 2 contrast ratio of two sRGB colours (1 to 21; AA text: 4.5). */
+double chart_contrast(const double a[3], const double b[3]);
+/* Text on a fill of palette colour i: white or black, whichever has the
+ * higher WCAG contrast against it (every palette colour reaches AA). */
+void chart_text_color_on(int i, double rgb[3]);
 /* The font every chart and the report use. */
 #define CHART_FONT "DejaVu Sans"
 

@@ -2,6 +2,7 @@
  * source; see chart_style.h (text is chart_text.c). */
 #include "chart_style.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "chart.h"
@@ -23,6 +24,30 @@ void chart_color(int i, double rgb[3])
 		return;
 	}
 	memcpy(rgb, palette[i % CHART_PALETTE_SIZE], sizeof palette[0]);
+}
+
+/* WCAG 2 relative luminance of an sRGB colour. */
+static double luminance(const double rgb[3])
+{
+	double l[3];
+	for (int k = 0; k < 3; k++)
+		l[k] = rgb[k] <= 0.03928 ? rgb[k] / 12.92 : pow((rgb[k] + 0.055) / 1.055, 2.4);
+	return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+
+double chart_contrast(const double a[3], const double b[3])
+{
+	double la = luminance(a), lb = luminance(b);
+	return (fmax(la, lb) + 0.05) / (fmin(la, lb) + 0.05);
+}
+
+void chart_text_color_on(int i, double rgb[3])
+{
+	static const double white[3] = {1, 1, 1}, black[3] = {0, 0, 0};
+	double bg[3];
+	chart_color(i, bg);
+	memcpy(rgb, chart_contrast(white, bg) >= chart_contrast(black, bg) ? white : black,
+	       sizeof white);
 }
 
 void chart_set_color(cairo_t *cr, int i, double alpha)

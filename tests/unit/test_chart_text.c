@@ -177,6 +177,19 @@ static void cjk_shortened_on_characters_and_told(void **state)
 	chart_shortened_free(&w);
 }
 
+/* Text drawn on any palette fill (or grey) meets WCAG AA (4.5:1). */
+static void text_on_fills_meets_wcag_aa(void **state)
+{
+	for (int i = -1; i < CHART_PALETTE_SIZE; i++) {
+		double bg[3], ink[3];
+		chart_color(i, bg);
+		chart_text_color_on(i, ink);
+		assert_true(chart_contrast(ink, bg) >= 4.5);
+	}
+	static const double white[3] = {1, 1, 1}, orange[3] = {0xE6 / 255.0, 0x9F / 255.0, 0};
+	assert_true(chart_contrast(white, orange) < 4.5); /* what white on orange gave */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +197,7 @@ int main(void)
 		cmocka_unit_test(cjk_is_drawn_with_a_cjk_font),
 		cmocka_unit_test(shortened_at_word_boundaries),
 		cmocka_unit_test(cjk_shortened_on_characters_and_told),
+		cmocka_unit_test(text_on_fills_meets_wcag_aa),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	chart_text_release();
