@@ -14,6 +14,8 @@ O       ?= build
 CC      ?= cc
 PKGS    := sqlite3 libcjson yajl cairo fontconfig gsl yaml-0.1 zlib libcurl libcrypto glib-2.0 expat
 PKGS    += libprotobuf-c libisal
+# text in the charts and the PDF: Pango (font fallback, CJK), issue 35
+PKGS    += pangocairo
 VERSION := 0.1.0
 
 # Debian packages the project needs; `make deps` installs only the missing ones.
@@ -22,6 +24,8 @@ DEB_BUILD := build-essential pkg-config libsqlite3-dev libcjson-dev libyajl-dev 
              libssl-dev libcmocka-dev fonts-dejavu-core libfontconfig-dev libglib2.0-dev \
              libexpat1-dev
 DEB_BUILD += libprotobuf-c-dev protobuf-c-compiler libisal-dev
+# Pango for text; a CJK font so Chinese/Japanese names are glyphs (report_cjk.sh)
+DEB_BUILD += libpango1.0-dev fonts-wqy-microhei
 DEB_TEST  := sqlite3 poppler-utils python3 python3-numpy python3-scipy curl clickhouse-server \
              python3-aiosmtpd python3-pil python3-jsonschema libxml2-utils gzip time openssl faketime zookeeper
 DEB_TEST  += man-db bsdextrautils python3-yaml
@@ -39,7 +43,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libcurl is linked into nothing: lib/core/curl_load.c loads it on first
 # use. amdahl itself, which every ingest and `stats` starts, maps neither
 # (issue 38; bench/startup.sh counts the libraries each process loads).
-PKGS_DRAW  := cairo fontconfig
+PKGS_DRAW  := cairo fontconfig pangocairo
 PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(PKGS_DRAW) libcurl,$(PKGS)) 2>/dev/null) -ldl
 PKG_LIBS_DRAW := $(shell pkg-config --libs $(PKGS_DRAW) 2>/dev/null)
 
@@ -351,7 +355,7 @@ install: $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so deb-parts
 	install -m 644 $(FACE_SRC) $(DESTDIR)$(INCDIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(patsubst $(PREFIX)%,$${prefix}%,$(LIBDIR))|' \
 		-e 's|@INCDIR@|$${prefix}/include/amdahl|; s|@VERSION@|$(VERSION)|' \
-		-e 's|@REQUIRES_PRIVATE@|$(filter-out libcjson cairo,$(PKGS))|' \
+		-e 's|@REQUIRES_PRIVATE@|$(filter-out libcjson cairo libcurl,$(PKGS))|' \
 		amdahl.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/amdahl.pc
 	install -d $(DESTDIR)$(PREFIX)/share/doc/amdahl
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/amdahl/

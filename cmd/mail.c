@@ -18,11 +18,12 @@ static void help(void)
 {
 	printf("usage: amdahl mail --to ADDR[,ADDR...] [--from ADDR] [--subject TEXT]\n"
 	       "                   [--smtp URL] [--ssl-reqd] [--cacert FILE] [--gate FILE]\n"
-	       "                   [--dry-run FILE] REPORT_DIR\n"
+	       "                   [--attach-html] [--dry-run FILE] REPORT_DIR\n"
 	       "\n"
-	       "Emails the report in REPORT_DIR (written by 'amdahl report build'): the\n"
-	       "findings and the gate verdict in a plain-text and an HTML body (from\n"
-	       "templates/mail.txt and mail.html), the PDF attached.\n"
+	       "Emails the report in REPORT_DIR (written by 'amdahl report build'): a\n"
+	       "preview of report.html — the findings and the gate verdict — in a\n"
+	       "plain-text and an HTML body (from templates/mail.txt and mail.html), the\n"
+	       "PDF attached.\n"
 	       "\n"
 	       "  --to ADDR[,ADDR...]  recipients (repeatable; else mail.to in amdahl.yaml)\n"
 	       "  --from ADDR          sender (else mail.from, else amdahl@HOSTNAME)\n"
@@ -34,6 +35,8 @@ static void help(void)
 	       "                       a lab's own CA (else mail.cacert, else the system's)\n"
 	       "  --gate FILE          the gate verdict from FILE ('amdahl gate --json' output;\n"
 	       "                       default REPORT_DIR/gate.json when present)\n"
+	       "  --attach-html        also attach report.html, the interactive report (one\n"
+	       "                       file that opens offline in a browser)\n"
 	       "  --dry-run FILE       write the complete message (.eml) to FILE ('-': stdout)\n"
 	       "                       instead of sending it\n"
 	       "\n"
@@ -49,7 +52,7 @@ static void help(void)
 struct opts {
 	struct amd_buf to;   /* comma-separated, as given */
 	const char *from, *subject, *smtp, *cacert, *gate, *dry_run, *dir;
-	int ssl_reqd;
+	int ssl_reqd, attach_html;
 	long timeout_s;
 };
 
@@ -87,6 +90,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"cacert", required_argument, NULL, 'C'},
 		{"gate", required_argument, NULL, 'g'},
 		{"dry-run", required_argument, NULL, 'n'},
+		{"attach-html", no_argument, NULL, 'H'},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -104,6 +108,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'C': o->cacert = optarg; break;
 		case 'g': o->gate = optarg; break;
 		case 'n': o->dry_run = optarg; break;
+		case 'H': o->attach_html = 1; break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
@@ -197,7 +202,8 @@ static int deliver(const struct amd_mail_msg *m, const struct opts *o)
 		return EXIT_NOT_SENT;
 	}
 	char *url = amd_mail_url_scrub(o->smtp); /* NULL: out of memory, the mail is sent */
-	printf("sent %s to %zu recipient%s via %s\n", amd_basename(m->pdf_path), m->nto,
+	printf("sent %s%s%s to %zu recipient%s via %s\n", amd_basename(m->pdf_path),
+	       m->html_path ? " and " : "", m->html_path ? amd_basename(m->html_path) : "", m->nto,
 	       m->nto == 1 ? "" : "s", url ? url : "the SMTP server");
 	free(url);
 	return EXIT_OK;
@@ -229,6 +235,11 @@ static int compose(struct opts *o, struct amd_mail_report *r, struct amd_mail_ms
 	m->from = o->from;
 	m->subject = o->subject;
 	m->pdf_path = r->pdf_path;
+	if (o->attach_html && !r->html_path)
+		return amd_fail(err, "%s: no report.html to attach; 'amdahl report build -o %s' "
+				     "writes one", o->dir, o->dir);
+	r->attach_html = o->attach_html;
+	m->html_path = o->attach_html ? r->html_path : NULL;
 	m->text = owned[2] = amd_mail_render("mail.txt", r, o->subject, err);
 	m->html = owned[3] = m->text ? amd_mail_render("mail.html", r, o->subject, err) : NULL;
 	return m->html ? 0 : -1;

@@ -1,7 +1,8 @@
 /* pyspy.c — `amdahl pyspy`: where Python time goes in a run's py-spy
  * samples. `top` ranks functions by self or total time (per thread, or
  * with a library's frame under each leaf); `trie` prints the merged call
- * trie the report's icicle chart draws. */
+ * trie the report's icicle chart draws; `export --format speedscope`
+ * writes that trie as speedscope's JSON file format. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ static void help(FILE *out)
 	fprintf(out, "usage: amdahl pyspy top RUN [--self|--total] [--library NAME] [-n N]\n"
 	       "                           [--per-thread] [--json]\n"
 	       "       amdahl pyspy trie RUN [--json]\n"
+	       "       amdahl pyspy export --format speedscope RUN > FILE.speedscope.json\n"
 	       "\n"
 	       "RUN is a run's name or id, or the path of an ingested py-spy file.\n"
 	       "\n"
@@ -35,7 +37,11 @@ static void help(FILE *out)
 	       "  --json           print the rows as JSON\n"
 	       "\n"
 	       "trie: the call trie of every stack merged by path from the root, a node\n"
-	       "per line indented by depth, with total and self samples.\n");
+	       "per line indented by depth, with total and self samples.\n"
+	       "\n"
+	       "export: the merged stacks in speedscope's file format (one sampled\n"
+	       "profile, weights in seconds), for https://www.speedscope.app or a local\n"
+	       "speedscope: open the file there.\n");
 }
 
 static double pct(int64_t part, int64_t whole)
@@ -324,6 +330,129 @@ static int trie(int argc, char **argv, struct cmd_ctx *ctx)
 	return rc;
 }
 
+/* ---- export: speedscope's file format ---- */
+
+/* The index of node i's frame (name, file, line) in frames, added when new. */
+static int frame_of(cJSON *frames, const struct amd_pyspy_trie *t, size_t i, int *first)
+{
+	const struct amd_pyspy_node *nd = &t->v[i];
+	int k = 0;
+	for (cJSON *f = frames->child; f; f = f->next, k++) {
+		const struct amd_pyspy_node *o = &t->v[first[k]];
+		if (strcmp(o->name ? o->name : "", nd->name ? nd->name : "") == 0 &&
+		    strcmp(o->file ? o->file : "", nd->file ? nd->file : "") == 0 && o->line == nd->line)
+			return k;
+	}
+	cJSON *f = cJSON_CreateObject();
+	cJSON_AddItemToArray(frames, f);
+	cJSON_AddStringToObject(f, "name", nd->name ? nd->name : "?");
+	if (nd->file)
+		cJSON_AddStringToObject(f, "file", nd->file);
+	if (nd->line > 0)
+		cJSON_AddNumberToObject(f, "line", nd->line);
+	first[k] = (int)i;
+	return k;
+}
+
+/* One sample per trie node with self time: its stack from the root (frame
+ * indices) and, as its weight, its self seconds (samples when the rate is
+ * unknown). The weights' sum into *end. */
+static void speedscope_samples(const struct amd_pyspy_trie *t, cJSON *frames, cJSON *samples,
+			       cJSON *weights, int *first, int *stack, double *end)
+{
+	int seconds = t->seconds > 0;
+	*end = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->v[i].self_samples <= 0)
+			continue;
+		int depth = 0;
+		for (int64_t k = (int64_t)i; k >= 0 && depth <= t->v[i].depth; k = t->v[k].parent)
+			stack[depth++] = frame_of(frames, t, (size_t)k, first);
+		cJSON *s = cJSON_CreateArray();
+		for (int d = depth - 1; d >= 0; d--)
+			cJSON_AddItemToArray(s, cJSON_CreateNumber(stack[d]));
+		cJSON_AddItemToArray(samples, s);
+		double w = seconds ? t->v[i].self_seconds : (double)t->v[i].self_samples;
+		cJSON_AddItemToArray(weights, cJSON_CreateNumber(w));
+		*end += w;
+	}
+}
+
+/* The trie as a speedscope file: one sampled profile, named name. */
+static cJSON *speedscope(const struct amd_pyspy_trie *t, const char *name, const char *version)
+{
+	int maxd = 0;
+	for (size_t i = 0; i < t->n; i++)
+		maxd = t->v[i].depth > maxd ? t->v[i].depth : maxd;
+	int *first = malloc((t->n + 1) * sizeof *first), *stack = malloc((size_t)(maxd + 2) * sizeof *stack);
+	cJSON *root = first && stack ? cJSON_CreateObject() : NULL;
+	if (root) {
+		cJSON_AddStringToObject(root, "$schema", "https://www.speedscope.app/file-format-schema.json");
+		cJSON *frames = cJSON_AddArrayToObject(cJSON_AddObjectToObject(root, "shared"), "frames");
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "profiles"), p);
+		cJSON_AddStringToObject(p, "type", "sampled");
+		cJSON_AddStringToObject(p, "name", name);
+		cJSON_AddStringToObject(p, "unit", t->seconds > 0 ? "seconds" : "none");
+		cJSON_AddNumberToObject(p, "startValue", 0);
+		cJSON *samples = cJSON_AddArrayToObject(p, "samples");
+		cJSON *weights = cJSON_AddArrayToObject(p, "weights");
+		double end;
+		speedscope_samples(t, frames, samples, weights, first, stack, &end);
+		cJSON_AddNumberToObject(p, "endValue", end);
+		cJSON_AddStringToObject(root, "name", name);
+		cJSON_AddNumberToObject(root, "activeProfileIndex", 0);
+		cJSON_AddStringToObject(root, "exporter", version);
+	}
+	free(first);
+	free(stack);
+	return root;
+}
+
+static int export_profile(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option opts[] = {
+		{"format", required_argument, NULL, 'F'},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	const char *format = NULL;
+	int c;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F': format = optarg; break;
+		case 'h': help(stdout); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (!format || strcmp(format, "speedscope") != 0)
+		return cmd_error("pyspy export", "--format %s: the format is speedscope",
+				 format ? format : "missing");
+	const char *run = optind + 1 == argc ? argv[optind] : NULL;
+	if ((c = cmd_store_open(ctx, "pyspy export", &run, 1)) != 0)
+		return c;
+	if (optind + 1 != argc)
+		return no_run("pyspy export", ctx);
+	struct amd_err err = {{0}};
+	struct amd_pyspy_sel sel;
+	struct amd_pyspy_trie t;
+	if (amd_pyspy_resolve(ctx->store, argv[optind], &sel, &err) < 0 ||
+	    amd_pyspy_trie_query(ctx->store, &sel, &t, &err) < 0)
+		return cmd_error("pyspy export", "%s", err.msg);
+	char exporter[64];
+	snprintf(exporter, sizeof exporter, "amdahl %s", AMDAHL_VERSION);
+	cJSON *doc = speedscope(&t, argv[optind], exporter);
+	char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;
+	cJSON_Delete(doc);
+	amd_pyspy_trie_free(&t);
+	if (!text)
+		return cmd_error("pyspy export", "out of memory");
+	int rc = puts(text) < 0 ? cmd_error("pyspy export", "cannot write the output") : EXIT_OK;
+	cJSON_free(text);
+	return rc;
+}
+
 int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -334,5 +463,7 @@ int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx)
 		return top(argc - 1, argv + 1, ctx);
 	if (strcmp(argv[1], "trie") == 0)
 		return trie(argc - 1, argv + 1, ctx);
-	return cmd_error("pyspy", "'%s' is not a pyspy command (top, trie)", argv[1]);
+	if (strcmp(argv[1], "export") == 0)
+		return export_profile(argc - 1, argv + 1, ctx);
+	return cmd_error("pyspy", "'%s' is not a pyspy command (top, trie, export)", argv[1]);
 }

@@ -19,7 +19,6 @@
 
 #define REGIONS_SHOWN 7 /* named regions; the rest is "other" */
 #define REGIONS_LISTED 5 /* rows per configuration in the table under the chart */
-#define LEGEND_CHARS 26 /* longer names are cut (with "…") to keep two legend columns */
 
 static struct chart *mix_chart(const struct amd_region_mix *m)
 {
@@ -37,12 +36,9 @@ static struct chart *mix_chart(const struct amd_region_mix *m)
 	for (size_t k = 0; v && k < m->nnames; k++) {
 		for (size_t g = 0; g < m->ngroups; g++)
 			v[g] = 100 * m->share[g * m->nnames + k];
-		char name[LEGEND_CHARS + 8];
-		if (strlen(m->names[k]) > LEGEND_CHARS)
-			snprintf(name, sizeof name, "%.*s…", LEGEND_CHARS - 1, m->names[k]);
-		else
-			snprintf(name, sizeof name, "%s", m->names[k]);
-		chart_bars(c, name, k + 1 == m->nnames ? CHART_GREY : (int)k, 0, v, NULL, NULL);
+		/* the full name: the legend shortens it where words meet, the
+		 * PDF gives it whole in a footnote and the page in a tooltip */
+		chart_bars(c, m->names[k], k + 1 == m->nnames ? CHART_GREY : (int)k, 0, v, NULL, NULL);
 	}
 	free(v);
 	chart_stacked(c, 1);

@@ -45,26 +45,33 @@ static struct chart *energy_bars(const struct amd_sweep_stats *s, const char *ti
 static int energy_epoch(struct report_charts *rc, const struct amd_sweep_stats *s,
 			const char *rpp, struct amd_err *err)
 {
+	char ci[96];
 	struct chart *c = energy_bars(s, "Energy per epoch", "energy per epoch, per GPU",
 				      AMD_PV_ENERGY_EPOCH);
-	chart_subtitle(c, "mean over %s runs per point, each GPU counted on its own", rpp);
+	plot_ci_note(s, AMD_PV_ENERGY_EPOCH, "bars", ci, sizeof ci);
+	chart_subtitle(c, "mean over %s runs per point, each GPU counted on its own; %s", rpp, ci);
 	return report_chart_add(
 		rc, err, "energy_epoch", c, "Energy per epoch",
 		"Energy of one epoch on one GPU: power integrated over the epoch (itwinai's power × "
-		"probing interval), per GPU and per run, never summed over repeats.");
+		"probing interval), per GPU and per run, never summed over repeats. Whiskers: the "
+		"95%% percentile-bootstrap interval of the mean over runs, made as the epoch "
+		"time's.");
 }
 
 static int energy_solution(struct report_charts *rc, const struct amd_sweep_stats *s,
 			   const char *rpp, struct amd_err *err)
 {
+	char ci[96];
 	struct chart *c = energy_bars(s, "Energy to solution", "energy to solution, all GPUs",
 				      AMD_PV_ENERGY_SOLUTION);
-	chart_subtitle(c, "one training run on all its GPUs; mean of %s runs per point%s", rpp,
-		       s->nruns_nvsmi ? "; runs that logged none: from nvidia-smi samples" : "");
+	plot_ci_note(s, AMD_PV_ENERGY_SOLUTION, "bars", ci, sizeof ci);
+	chart_subtitle(c, "one training run on all its GPUs; mean of %s runs per point; %s%s", rpp,
+		       ci, s->nruns_nvsmi ? "; runs that logged none: from nvidia-smi samples" : "");
 	return report_chart_add(
 		rc, err, "energy_solution", c, "Energy to solution",
 		"Energy of a whole training run summed over its GPUs, as a mean over the repeats "
-		"of each configuration: what the run costs, to compare with its speedup.");
+		"of each configuration: what the run costs, to compare with its speedup. Whiskers: "
+		"the 95%% percentile-bootstrap interval of that mean.");
 }
 
 static int energy_sample(struct report_charts *rc, const struct amd_sweep_stats *s,
@@ -77,11 +84,15 @@ static int energy_sample(struct report_charts *rc, const struct amd_sweep_stats 
 	snprintf(yl, sizeof yl, "energy per sample (%s)", unit);
 	struct chart *c = plot_xy(s, "Energy per sample", yl);
 	chart_yrange(c, NAN, NAN, 1);
-	plot_strategy_lines(c, s, AMD_PV_ENERGY_SAMPLE, k, 0, 0);
-	chart_subtitle(c, "energy of all GPUs over samples processed; %s runs per point", rpp);
+	char ci[96];
+	plot_strategy_lines(c, s, AMD_PV_ENERGY_SAMPLE, k, 1, CS_ERRBARS);
+	plot_ci_note(s, AMD_PV_ENERGY_SAMPLE, "bars", ci, sizeof ci);
+	chart_subtitle(c, "energy of all GPUs over samples processed; %s runs per point; %s", rpp,
+		       ci);
 	return report_chart_add(rc, err, "energy_sample", c, "Energy per sample",
 				"Energy per training sample: the figure to minimise when the budget "
-				"is energy, not time.");
+				"is energy, not time. Error bars: the 95%% percentile-bootstrap "
+				"interval of Σ energy / Σ samples, runs resampled whole.");
 }
 
 static int energy(struct report_charts *rc, const struct amd_sweep_stats *s, struct amd_err *err)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 #define A4_W 595.0
 #define A4_H 842.0
 #define BOTTOM 52.0
@@ -174,17 +176,39 @@ void pdf_bullet(struct pdf *d, const char *text, double size)
 	d->y += size * 0.35;
 }
 
+/* A footnote giving in full each name shortened to fit above, then
+ * forgets them. */
+static void shortened_note(struct pdf *d, struct chart_shortened *sh)
+{
+	chart_shortened_watch(d->cr, NULL);
+	struct amd_buf b = {0};
+	int rc = sh->failed ? -1 : amd_buf_printf(&b, "Shortened above, in full:");
+	for (size_t i = 0; rc == 0 && i < sh->n; i++)
+		rc = amd_buf_printf(&b, " \u201c%s\u201d is %s%s", sh->shown[i], sh->full[i],
+				    i + 1 < sh->n ? ";" : ".");
+	if (rc < 0)
+		d->failed = 1;
+	else if (sh->n)
+		pdf_paragraph(d, b.data, 7.5, 0.3);
+	amd_buf_free(&b);
+	chart_shortened_free(sh);
+}
+
 void pdf_chart(struct pdf *d, struct chart *c, double w, double h, const char *caption)
 {
+	struct chart_shortened sh = {0};
 	pdf_need(d, h + 44);
 	cairo_save(d->cr);
 	cairo_translate(d->cr, d->margin, d->y);
+	chart_shortened_watch(d->cr, &sh);
 	if (chart_draw(c, d->cr, w, h) < 0)
 		d->failed = 1;
+	chart_shortened_watch(d->cr, NULL);
 	cairo_restore(d->cr);
 	d->y += h;
 	if (caption && *caption)
 		pdf_paragraph(d, caption, 8.5, 0.25);
+	shortened_note(d, &sh);
 	d->y += 10;
 }
 
@@ -313,7 +337,9 @@ void pdf_table_draw(struct pdf *d, const struct amd_table *t, double font_size)
 	double size = font_size;
 	column_widths(d, t, &size, w);
 	double lead = font_size * 1.45; /* the leading of the size asked for */
+	struct chart_shortened sh = {0};
 	pdf_need(d, lead * 3);
+	chart_shortened_watch(d->cr, &sh);
 	draw_row(d, t, 0, w, size, lead);
 	for (size_t r = 1; r <= t->nrows; r++) {
 		if (d->y + lead > d->h - BOTTOM) {
@@ -324,8 +350,10 @@ void pdf_table_draw(struct pdf *d, const struct amd_table *t, double font_size)
 			band(d, t, w, lead);
 		draw_row(d, t, r, w, size, lead);
 	}
+	chart_shortened_watch(d->cr, NULL);
 	d->y += lead * 0.8;
 	free(w);
 	for (size_t i = 0; i < t->nnotes; i++)
 		pdf_paragraph(d, t->notes[i], 8, 0.3);
+	shortened_note(d, &sh);
 }

@@ -1,8 +1,10 @@
 /* pdf.h — a small page writer on a Cairo PDF surface: A4 pages with a
  * running footer, headings, wrapped paragraphs and bullets, charts with
  * captions, and the PDF renderer of tables (lib/core/table.h) that
- * continue across pages under a repeated header. Text is DejaVu Sans
- * (embedded by Cairo). */
+ * continue across pages under a repeated header; a name shortened to fit
+ * a chart or a table is given in full in a footnote under it. Text is
+ * DejaVu Sans through Pango, other scripts in fontconfig's fallback
+ * (CJK: WenQuanYi Micro Hei), the fonts embedded by Cairo. */
 #ifndef AMD_REPORT_PDF_H
 #define AMD_REPORT_PDF_H
 

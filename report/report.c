@@ -23,7 +23,6 @@
 #include "store_read.h"
 
 #include <cairo.h>
-#include <fontconfig/fontconfig.h>
 
 static int make_dir(const char *path, struct amd_err *err)
 {
@@ -246,6 +245,5 @@ int report_build(struct amd_store *st, const struct report_opts *o, struct repor
 
 void report_release_fonts(void)
 {
-	cairo_debug_reset_static_data();
-	FcFini();
+	chart_text_release();
 }

@@ -1,6 +1,8 @@
 /* report_summary.c — summary.md and summary.html rendered from
  * templates/ with the report's findings, gaps, charts and configuration
- * rows, and report.json with the same content as data. */
+ * rows (summary.html a short preview of report.html: findings, the
+ * verdict, one lead chart), and report.json with the same content as
+ * data. */
 #include "report_summary.h"
 
 #include <errno.h>
@@ -59,6 +61,23 @@ static void point_row(struct tpl *r, const struct amd_point_stats *p)
 }
 
 /* The template model of the summaries; NULL when out of memory. */
+/* summary.html's one chart ("lead": speedup when drawn, else the first)
+ * and how many more report.html holds ("more_charts"). */
+static void lead_chart(struct tpl *t, struct report_ctx *c, int *failed)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->charts.n; i++)
+		if (strcmp(c->charts.v[i].name, "speedup") == 0)
+			k = i;
+	tpl_set(t, "more_charts", "%zu", c->charts.n ? c->charts.n - 1 : 0);
+	struct tpl *ch = c->charts.n ? report_tpl_item(t, "lead", failed) : NULL;
+	if (!ch)
+		return;
+	tpl_set(ch, "name", "%s", c->charts.v[k].name);
+	tpl_set(ch, "title", "%s", c->charts.v[k].title);
+	tpl_set(ch, "caption", "%s", c->charts.v[k].caption);
+}
+
 static struct tpl *model(struct report_ctx *c)
 {
 	const struct amd_sweep_stats *s = c->s;
@@ -83,6 +102,7 @@ static struct tpl *model(struct report_ctx *c)
 	report_history_model(t, c);
 	if (c->gaps.n)
 		tpl_set(t, "has_gaps", "1");
+	lead_chart(t, c, &failed);
 	for (size_t i = 0; i < c->charts.n; i++) {
 		struct tpl *ch = report_tpl_item(t, "charts", &failed);
 		if (!ch)

@@ -112,15 +112,24 @@ void plot_ci_note(const struct amd_sweep_stats *s, enum amd_point_value v, const
 }
 
 /* Strategy st's bars over the axis values xs: v × scale, NAN where it
- * has no point. */
+ * has no point; lo and hi its interval (× scale) where v has a valid one,
+ * else NAN. */
 static void grouped_values(const struct amd_strategy_stats *st, const double *xs, size_t nx,
-			   enum amd_point_value v, double scale, double *vals)
+			   enum amd_point_value v, double scale, double *vals, double *lo,
+			   double *hi)
 {
 	for (size_t j = 0; j < nx; j++) {
-		vals[j] = NAN;
-		for (size_t k = 0; k < st->npoints; k++)
-			if (st->points[k].n == xs[j])
-				vals[j] = amd_point_value(&st->points[k], v) * scale;
+		vals[j] = lo[j] = hi[j] = NAN;
+		for (size_t k = 0; k < st->npoints; k++) {
+			if (st->points[k].n != xs[j])
+				continue;
+			vals[j] = amd_point_value(&st->points[k], v) * scale;
+			const struct amd_ci *ci = amd_point_ci(&st->points[k], v);
+			if (ci && ci->valid) {
+				lo[j] = ci->lo * scale;
+				hi[j] = ci->hi * scale;
+			}
+		}
 	}
 }
 
@@ -139,12 +148,12 @@ struct chart *plot_grouped(const struct amd_sweep_stats *s, const char *title,
 		snprintf(lab, sizeof lab, "%g", xs[j]);
 		chart_group(c, lab, NULL);
 	}
-	double *vals = calloc(nx + 1, sizeof *vals);
+	double *vals = calloc(3 * (nx + 1), sizeof *vals), *lo = vals + nx + 1, *hi = lo + nx + 1;
 	if (!vals)
 		chart_fail(c);
 	for (size_t i = 0; vals && i < s->nstrategies; i++) {
-		grouped_values(&s->strategies[i], xs, nx, v, scale, vals);
-		chart_bars(c, s->strategies[i].strategy, (int)i, 0, vals, NULL, NULL);
+		grouped_values(&s->strategies[i], xs, nx, v, scale, vals, lo, hi);
+		chart_bars(c, s->strategies[i].strategy, (int)i, 0, vals, lo, hi);
 	}
 	free(vals);
 	free(xs);

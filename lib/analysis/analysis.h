@@ -79,6 +79,9 @@ struct amd_point_stats {
 	struct amd_ci ci_speedup, ci_efficiency;
 	double throughput;        /* aggregated: total samples / total time */
 	double energy_epoch_j, energy_solution_j, energy_per_sample_j, power_w, util_pct;
+	/* percentile bootstrap over the runs, as ci: of the means (energy per
+	 * sample: of Σ energy_kept_j / Σ samples, runs resampled in pairs) */
+	struct amd_ci ci_energy_epoch, ci_energy_solution, ci_energy_sample, ci_power;
 	double phase_share[AMD_PHASE_COUNT]; /* of the trace window, mean over ranks */
 	double comp_fraction;     /* itwinai's computation fraction */
 	double comm_share;        /* communication / (compute + communication) */

@@ -137,13 +137,61 @@ static void point_means(struct amd_point_stats *ps, struct analysis_run **w, siz
 	ps->ci_speedup = ps->ci_efficiency = (struct amd_ci){NAN, NAN, 0, "no speedup"};
 }
 
+/* dst: the bootstrap CI of Σnum/Σden over the runs (den NULL: the mean
+ * of num), as the time's CI is made; none when value is unknown. -1 out
+ * of memory. */
+static int sum_ratio_ci(struct amd_ci *dst, double value, const double *num, const double *den,
+			size_t n, const struct analysis_opts *o)
+{
+	if (!isfinite(value)) {
+		*dst = (struct amd_ci){NAN, NAN, 0, "no value"};
+		return 0;
+	}
+	struct amd_interval iv;
+	amd_boot_sum_ratio_ci(num, den, n, &o->boot, &iv);
+	if (iv.oom)
+		return -1;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += isfinite(num[i]) && (!den || isfinite(den[i]));
+	analysis_set_ci(dst, &iv, m);
+	return 0;
+}
+
+/* The intervals of the energy and power means (energy per sample: of the
+ * ratio of sums, runs resampled in pairs); -1 out of memory. */
+static int point_energy_cis(struct amd_point_stats *ps, struct analysis_run **w, size_t n,
+			    const struct analysis_opts *o)
+{
+	double *x = malloc((n ? n : 1) * 5 * sizeof *x);
+	if (!x)
+		return -1;
+	double *epoch = x, *run = x + n, *power = x + 2 * n, *kept = x + 3 * n, *samples = x + 4 * n;
+	for (size_t i = 0; i < n; i++) {
+		epoch[i] = w[i]->v.energy_epoch_j;
+		run[i] = w[i]->v.energy_run_j;
+		power[i] = w[i]->v.power_w;
+		kept[i] = w[i]->v.energy_kept_j;
+		samples[i] = w[i]->v.samples;
+	}
+	int rc = sum_ratio_ci(&ps->ci_energy_epoch, ps->energy_epoch_j, epoch, NULL, n, o);
+	if (rc == 0)
+		rc = sum_ratio_ci(&ps->ci_energy_solution, ps->energy_solution_j, run, NULL, n, o);
+	if (rc == 0)
+		rc = sum_ratio_ci(&ps->ci_power, ps->power_w, power, NULL, n, o);
+	if (rc == 0)
+		rc = sum_ratio_ci(&ps->ci_energy_sample, ps->energy_per_sample_j, kept, samples, n, o);
+	free(x);
+	return rc;
+}
+
 static int point_stats(struct amd_point_stats *ps, struct analysis_run **w, size_t n,
 		       const struct analysis_opts *o)
 {
 	if (point_values(ps, w, n, o) < 0)
 		return -1;
 	point_means(ps, w, n);
-	return 0;
+	return point_energy_cis(ps, w, n, o);
 }
 
 /* ---- per strategy ---- */

@@ -35,6 +35,19 @@ static const struct amd_ci *ci_efficiency(const struct amd_point_stats *p)
 {
 	return &p->ci_efficiency;
 }
+static const struct amd_ci *ci_energy_epoch(const struct amd_point_stats *p)
+{
+	return &p->ci_energy_epoch;
+}
+static const struct amd_ci *ci_energy_solution(const struct amd_point_stats *p)
+{
+	return &p->ci_energy_solution;
+}
+static const struct amd_ci *ci_energy_sample(const struct amd_point_stats *p)
+{
+	return &p->ci_energy_sample;
+}
+static const struct amd_ci *ci_power(const struct amd_point_stats *p) { return &p->ci_power; }
 
 /* ---- one run's values, for comparisons ---- */
 
@@ -86,19 +99,21 @@ const struct amd_statistic amd_statistics[] = {
 	{"karp_flatt", NULL, "", LOWER, NONE, NULL, AMD_GATE_NOT_COMPARED, 0, p_karp_flatt, NULL,
 	 NULL,
 	 {"Karp–Flatt", "%.3f", 0}, {NULL, NULL, 0}},
-	{"energy_epoch_j", "energy_epoch_j", "J", LOWER, NONE, NULL, AMD_GATE_SHOWN, 0,
-	 p_energy_epoch, NULL, r_energy_epoch,
+	{"energy_epoch_j", "energy_epoch_j", "J", LOWER, AMD_INTERVAL_BOOT_MEAN,
+	 "energy_epoch_ci", AMD_GATE_SHOWN, 0, p_energy_epoch, ci_energy_epoch, r_energy_epoch,
 	 {"J/epoch/GPU", "%.4g", 0}, {"J/epoch/GPU", NULL, 0}},
 	{NULL, "energy_run_j", "J", LOWER, NONE, NULL, AMD_GATE_SHOWN, 0, NULL, NULL,
 	 r_energy_run,
 	 {NULL, NULL, 0}, {NULL, NULL, 0}},
-	{"energy_solution_j", NULL, "J", LOWER, NONE, NULL, AMD_GATE_NOT_COMPARED, 0,
-	 p_energy_solution, NULL, NULL,
+	{"energy_solution_j", NULL, "J", LOWER, AMD_INTERVAL_BOOT_MEAN, "energy_solution_ci",
+	 AMD_GATE_NOT_COMPARED, 0, p_energy_solution, ci_energy_solution, NULL,
 	 {"J/run (all GPUs)", "%.0f", 0}, {"J to solution", NULL, 0}},
-	{"energy_per_sample_j", NULL, "J/sample", LOWER, NONE, NULL, AMD_GATE_NOT_COMPARED, 0,
-	 p_energy_sample, NULL, NULL,
+	{"energy_per_sample_j", NULL, "J/sample", LOWER, AMD_INTERVAL_BOOT_MEAN,
+	 "energy_per_sample_ci", AMD_GATE_NOT_COMPARED, 0, p_energy_sample, ci_energy_sample,
+	 NULL,
 	 {"J/sample", "%.4g", 0}, {"J/sample", NULL, 0}},
-	{"power_w", "power_w", "W", LOWER, NONE, NULL, AMD_GATE_SHOWN, 0, p_power, NULL, r_power,
+	{"power_w", "power_w", "W", LOWER, AMD_INTERVAL_BOOT_MEAN, "power_ci", AMD_GATE_SHOWN, 0,
+	 p_power, ci_power, r_power,
 	 {"power W", "%.1f", 0}, {"power (W)", NULL, 0}},
 	{"util_pct", "util_pct", "%", HIGHER, NONE, NULL, AMD_GATE_SHOWN, 0, p_util, NULL, r_util,
 	 {"util %", "%.1f", 0}, {"util", "%.1f%%", 0}},

@@ -30,6 +30,7 @@ enum amd_interval_rule {
 	AMD_INTERVAL_T_MEAN,         /* mean ± t·sd/√runs */
 	AMD_INTERVAL_BOOT_RATIO,     /* bootstrap of the base point over this one (speedup) */
 	AMD_INTERVAL_BOOT_SCALED,    /* the speedup's bootstrap, scaled by base n / n */
+	AMD_INTERVAL_BOOT_MEAN,      /* percentile bootstrap of the runs' mean or ratio of sums */
 };
 
 /* What the gate does with it by default (amdahl.yaml's gate.metrics and

@@ -389,6 +389,59 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 	return rc;
 }
 
+/* The pairs (num[i], den[i] or 1) with both finite, into a and d; their count. */
+static size_t finite_pairs(const double *num, const double *den, size_t n, double *a, double *d)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		double y = den ? den[i] : 1;
+		if (isfinite(num[i]) && isfinite(y)) {
+			a[m] = num[i];
+			d[m++] = y;
+		}
+	}
+	return m;
+}
+
+/* Σ num / Σ den of a resample (with replacement) of the m pairs. */
+static double resampled_sum_ratio(const gsl_rng *r, const double *a, const double *d, size_t m)
+{
+	double sa = 0, sd = 0;
+	for (size_t i = 0; i < m; i++) {
+		size_t k = gsl_rng_uniform_int(r, m);
+		sa += a[k];
+		sd += d[k];
+	}
+	return sd > 0 ? sa / sd : NAN;
+}
+
+int amd_boot_sum_ratio_ci(const double *num, const double *den, size_t n,
+			  const struct amd_boot *b, struct amd_interval *ci)
+{
+	double *a = malloc((n ? n : 1) * sizeof *a), *d = malloc((n ? n : 1) * sizeof *d);
+	size_t m = a && d ? finite_pairs(num, den, n, a, d) : 0;
+	if (a && d && m < 3) {
+		free(a);
+		free(d);
+		return refuse(ci, "n=%zu: no CI", m);
+	}
+	size_t B = (size_t)resamples(b);
+	double *s = a && d ? malloc(B * sizeof *s) : NULL;
+	gsl_rng *r = s ? amd_rng_new(b->seed) : NULL;
+	int rc = -1;
+	if (r) {
+		for (size_t i = 0; i < B; i++)
+			s[i] = resampled_sum_ratio(r, a, d, m);
+		rc = percentile_ci(s, B, b->level, ci);
+	} else
+		refuse_oom(ci, m);
+	gsl_rng_free(r);
+	free(s);
+	free(a);
+	free(d);
+	return rc;
+}
+
 int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *ci)
 {
 	size_t m = amd_finite_count(x, n);

@@ -69,6 +69,13 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci);
 
+/* Percentile-bootstrap CI of Σnum/Σden over the pairs (num[i], den[i])
+ * with both finite, resampled together (den NULL: each 1, so the CI of
+ * the mean of num): energy and power, whose point value is such a mean or
+ * ratio of sums. Refused below 3 pairs ("n=2: no CI"). */
+int amd_boot_sum_ratio_ci(const double *num, const double *den, size_t n,
+			  const struct amd_boot *b, struct amd_interval *ci);
+
 /* t-based CI of the mean: mean ± t(1-(1-level)/2, n-1) sd/sqrt(n). */
 int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *ci);
 

@@ -28,6 +28,9 @@ const struct amd_ci *amd_point_ci(const struct amd_point_stats *p, enum amd_poin
 	case AMD_PV_MEDIAN: return &p->ci;
 	case AMD_PV_SPEEDUP: return &p->ci_speedup;
 	case AMD_PV_EFFICIENCY: return &p->ci_efficiency;
+	case AMD_PV_ENERGY_EPOCH: return &p->ci_energy_epoch;
+	case AMD_PV_ENERGY_SOLUTION: return &p->ci_energy_solution;
+	case AMD_PV_ENERGY_SAMPLE: return &p->ci_energy_sample;
 	default: return NULL;
 	}
 }
@@ -118,7 +121,7 @@ size_t amd_sweep_ci_count(const struct amd_sweep_stats *s, enum amd_point_value 
 			  size_t *total)
 {
 	size_t valid = 0;
-	int ratio = v != AMD_PV_MEDIAN;
+	int ratio = v == AMD_PV_SPEEDUP || v == AMD_PV_EFFICIENCY; /* none at the base */
 	*total = 0;
 	for (size_t i = 0; i < s->nstrategies; i++)
 		for (size_t k = 0; k < s->strategies[i].npoints; k++) {

@@ -248,6 +248,19 @@ static int add_text_part(curl_mime *alt, const char *body, const char *type)
 	return rc;
 }
 
+/* The file at path as an attachment of type, named by its base name,
+ * base64-encoded (libcurl reads it while sending). */
+static int attach_file(curl_mime *mime, const char *path, const char *type, struct amd_err *err)
+{
+	curl_mimepart *p = curl_mime_addpart(mime);
+	if (!p || curl_mime_filedata(p, path) != CURLE_OK)
+		return amd_fail(err, "%s: cannot be read for attaching", path);
+	if (curl_mime_filename(p, amd_basename(path)) != CURLE_OK ||
+	    curl_mime_type(p, type) != CURLE_OK || curl_mime_encoder(p, "base64") != CURLE_OK)
+		return amd_fail(err, "out of memory building the message");
+	return 0;
+}
+
 static int build_mime(CURL *h, const struct amd_mail_msg *m, struct built *b,
 		      struct amd_err *err)
 {
@@ -264,14 +277,10 @@ static int build_mime(CURL *h, const struct amd_mail_msg *m, struct built *b,
 		return amd_fail(err, "out of memory building the message");
 	}
 	curl_mime_type(body, "multipart/alternative");
-	curl_mimepart *pdf = curl_mime_addpart(b->mime);
-	if (!pdf || curl_mime_filedata(pdf, m->pdf_path) != CURLE_OK)
-		return amd_fail(err, "%s: cannot be read for attaching", m->pdf_path);
-	if (curl_mime_filename(pdf, amd_basename(m->pdf_path)) != CURLE_OK ||
-	    curl_mime_type(pdf, "application/pdf") != CURLE_OK ||
-	    curl_mime_encoder(pdf, "base64") != CURLE_OK)
-		return amd_fail(err, "out of memory building the message");
-	return 0;
+	if (attach_file(b->mime, m->pdf_path, "application/pdf", err) < 0)
+		return -1;
+	return m->html_path ? attach_file(b->mime, m->html_path, "text/html; charset=utf-8", err)
+			    : 0;
 }
 
 static int check_msg(const struct amd_mail_msg *m, struct amd_err *err)
@@ -287,6 +296,8 @@ static int check_msg(const struct amd_mail_msg *m, struct amd_err *err)
 		return -1;
 	if (!amd_is_file(m->pdf_path))
 		return amd_fail(err, "%s: not a readable file", m->pdf_path);
+	if (m->html_path && !amd_is_file(m->html_path))
+		return amd_fail(err, "%s: not a readable file", m->html_path);
 	return 0;
 }
 

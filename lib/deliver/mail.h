@@ -22,6 +22,7 @@ struct amd_mail_msg {
 	const char *subject;
 	const char *text, *html; /* the two alternative bodies */
 	const char *pdf_path;
+	const char *html_path; /* also attached (text/html, base64) when not NULL */
 };
 
 struct amd_smtp {

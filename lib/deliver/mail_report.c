@@ -33,6 +33,7 @@ void amd_mail_report_free(struct amd_mail_report *r)
 	free(r->sweep);
 	free(r->gate);
 	free(r->source);
+	free(r->html_path);
 	memset(r, 0, sizeof *r);
 }
 
@@ -255,6 +256,12 @@ int amd_mail_report_load(const char *dir, struct amd_mail_report *r, struct amd_
 		rc = load_summary(md, r, err);
 	if (rc == 0 && amd_is_file(gate)) /* the gate's own verdict, as --gate's default */
 		rc = amd_mail_report_gate(r, gate, err);
+	if (rc == 0 && !(r->html_path = amd_path_join(dir, "report.html")))
+		rc = amd_fail(err, "out of memory");
+	if (rc == 0 && !amd_is_file(r->html_path)) {
+		free(r->html_path);
+		r->html_path = NULL;
+	}
 	free(json);
 	free(md);
 	free(gate);
@@ -272,6 +279,10 @@ static struct tpl *fields(const struct amd_mail_report *r, const char *subject)
 		return NULL;
 	tpl_set(t, "subject", "%s", subject);
 	tpl_set(t, "pdf", "%s", amd_basename(r->pdf_path));
+	if (r->html_path)
+		tpl_set(t, "html", "%s", amd_basename(r->html_path));
+	if (r->html_path && r->attach_html)
+		tpl_set(t, "html_attached", "1");
 	if (r->sweep)
 		tpl_set(t, "sweep", "%s", r->sweep);
 	if (r->gate)

@@ -17,6 +17,8 @@ struct amd_mail_report {
 	char **findings;  /* one sentence each */
 	size_t nfindings, findings_cap;
 	char *source;     /* "report.json" or "summary.md": where they came from */
+	char *html_path;  /* DIR/report.html, NULL when there is none */
+	int attach_html;  /* the body says report.html is attached */
 };
 
 /* Reads DIR/report.json ("sweep", "findings": [..] and the verdict of

@@ -156,6 +156,11 @@ cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigne
 
 /* Okabe–Ito colour of palette index i (CHART_GREY: grey). */
 void chart_color(int i, double rgb[3]);
+/* WCAG 2 contrast ratio of two sRGB colours (1 to 21; AA text: 4.5). */
+double chart_contrast(const double a[3], const double b[3]);
+/* Text on a fill of palette colour i: white or black, whichever has the
+ * higher WCAG contrast against it (every palette colour reaches AA). */
+void chart_text_color_on(int i, double rgb[3]);
 /* The font every chart and the report use. */
 #define CHART_FONT "DejaVu Sans"
 
@@ -163,8 +168,27 @@ void chart_color(int i, double rgb[3]);
 void chart_font(cairo_t *cr, double size, int bold);
 /* The width s takes in cr's current font. */
 double chart_text_width(cairo_t *cr, const char *s);
-/* cairo_show_text of s made valid UTF-8 (the one way text is drawn). */
+/* s made valid UTF-8 drawn through Pango (fonts chosen by fontconfig,
+ * falling back per character: the one way text is drawn), its baseline
+ * from the current point, which moves to its end. Widths and ascents
+ * come from one layout context for every output (no hinting, unrounded
+ * positions), so a string takes the same room in PNG, PDF and SVG. */
 void chart_show_text(cairo_t *cr, const char *s);
+
+/* The names shortened to fit while drawing on a cairo_t this list
+ * watches (chart_shortened_watch; NULL stops): full[i] was drawn as
+ * shown[i], each full name once — for a footnote under a PDF chart. */
+struct chart_shortened {
+	char **full, **shown;
+	size_t n;
+	int failed; /* out of memory: a name was not kept */
+};
+void chart_shortened_watch(cairo_t *cr, struct chart_shortened *w);
+void chart_shortened_free(struct chart_shortened *w);
+
+/* Pango's, Cairo's and fontconfig's caches freed (at exit, so that
+ * LeakSanitizer sees only real leaks); no text may be drawn after. */
+void chart_text_release(void);
 
 /* Nice 1-2-5 ticks covering [lo, hi]: returns the count written to t
  * (at most max), and the step. */

@@ -92,7 +92,9 @@ static void bar_value_label(struct chart *c, cairo_t *cr, size_t g, size_t i,
 	}
 	int inside = c->stacked && r->y1 - r->y0 > FS_VALUE * 1.8 && r->x1 - r->x0 > tw + 2;
 	if (inside) {
-		cairo_set_source_rgb(cr, 1, 1, 1);
+		double ink[3];
+		chart_text_color_on(c->b[i].color, ink); /* WCAG AA against the bar */
+		cairo_set_source_rgb(cr, ink[0], ink[1], ink[2]);
 		chart_text(cr, (r->x0 + r->x1) / 2, (r->y0 + r->y1) / 2, buf, 0.5, 0.5);
 	} else if (!c->stacked) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);

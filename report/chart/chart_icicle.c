@@ -19,13 +19,9 @@ static void icicle_label(cairo_t *cr, const struct cell *cl, double x, double y,
 	cairo_save(cr);
 	cairo_rectangle(cr, x, y, w, rowh);
 	cairo_clip(cr);
-	double rgb[3];
-	chart_color(cl->color, rgb);
-	double lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
-	if (lum < 0.5)
-		cairo_set_source_rgb(cr, 1, 1, 1);
-	else
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	double ink[3];
+	chart_text_color_on(cl->color, ink); /* WCAG AA against the cell */
+	cairo_set_source_rgb(cr, ink[0], ink[1], ink[2]);
 	chart_text(cr, x + 2, y + rowh / 2, cl->label, 0, 0.5);
 	cairo_restore(cr);
 }

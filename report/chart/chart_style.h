@@ -1,7 +1,8 @@
 /* chart_style.h — the look every chart shares, private to the engine:
- * padding and font sizes, the palette as a Cairo source, and text drawn
- * at an anchor or shortened in the middle to fit. The public parts
- * (chart_color, chart_font, chart_text_width) are in chart.h. */
+ * padding and font sizes, the palette as a Cairo source (chart_style.c),
+ * and text drawn at an anchor or shortened in the middle to fit
+ * (chart_text.c, through Pango). The public parts (chart_color,
+ * chart_font, chart_text_width, chart_shortened_watch) are in chart.h. */
 #ifndef AMD_CHART_STYLE_H
 #define AMD_CHART_STYLE_H
 
@@ -31,8 +32,13 @@ void chart_set_color(cairo_t *cr, int i, double alpha);
  * top, .5 middle, 1 bottom of the font's cap height. */
 void chart_text(cairo_t *cr, double x, double y, const char *s, double ha, double va);
 
-/* s shortened in the middle ("head…tail", cut on UTF-8 character
- * boundaries) to fit room points. */
+/* The ascent of cr's current font (chart_font), as Pango measures it. */
+double chart_text_ascent(cairo_t *cr);
+
+/* s shortened in the middle ("head…tail") to fit room points, cut where
+ * a word ends or begins when that keeps at least half of each side, on a
+ * character (grapheme) boundary otherwise; a name shortened is told to
+ * the watcher hung on cr (chart_shortened_watch). */
 void chart_fit_label(cairo_t *cr, const char *s, double room, char *buf, size_t n);
 
 #endif

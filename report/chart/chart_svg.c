@@ -2,7 +2,7 @@
  * chart_svg_markup): the one chart_draw on Cairo's SVG surface, drawn
  * in layers (the base, then each series in a group of its own that a
  * page can hide), with every string as a real <text> element at the
- * place, size, colour and width Cairo measured instead of glyph
+ * place, size, colour and width Pango measured for every output instead of glyph
  * outlines, and over the data a transparent target per point or bar
  * (its values and what is behind it in data- attributes and a <title>) and per legend entry. */
 #include "chart.h"
@@ -51,8 +51,7 @@ static void record_text(struct chart_text_rec *r, cairo_t *cr, const char *s)
 	cairo_get_matrix(cr, &m);
 	cairo_get_font_matrix(cr, &fm);
 	double scale = hypot(m.xx, m.yx), angle = atan2(m.yx, m.xx) * 180 / M_PI;
-	cairo_text_extents_t e = {0};
-	cairo_text_extents(cr, s, &e);
+	double advance = chart_text_width(cr, s); /* Pango's, as in PNG and PDF */
 	cairo_pattern_get_rgba(cairo_get_source(cr), &red, &green, &blue, &alpha);
 	cairo_font_face_t *ff = cairo_get_font_face(cr);
 	int bold = cairo_font_face_get_type(ff) == CAIRO_FONT_TYPE_TOY &&
@@ -61,7 +60,7 @@ static void record_text(struct chart_text_rec *r, cairo_t *cr, const char *s)
 	int rc = amd_buf_printf(b, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" "
 				   "fill=\"#%02x%02x%02x\" textLength=\"%.2f\"%s",
 				x, y, fm.xx * scale, rgb255(red), rgb255(green), rgb255(blue),
-				e.x_advance * scale, bold ? " font-weight=\"bold\"" : "");
+				advance * scale, bold ? " font-weight=\"bold\"" : "");
 	if (rc == 0 && fabs(angle) > 0.01)
 		rc = amd_buf_printf(b, " transform=\"rotate(%.2f %.2f %.2f)\"", angle, x, y);
 	if (rc == 0)
@@ -71,7 +70,7 @@ static void record_text(struct chart_text_rec *r, cairo_t *cr, const char *s)
 	if (rc == 0)
 		rc = amd_buf_printf(b, "</text>\n");
 	t->failed |= rc < 0;
-	cairo_rel_move_to(cr, e.x_advance, e.y_advance); /* as cairo_show_text leaves it */
+	cairo_rel_move_to(cr, advance, 0); /* as chart_show_text leaves it */
 }
 
 /* Appends with every id and reference to one prefixed by pre, so that

@@ -37,6 +37,14 @@ test_expect_success 'report build names report.html among its outputs and writes
 	test_contains "report.html" "$OUT" &&
 	test -s "$TMP/cpu/report.html"
 '
+test_expect_success 'summary.html is a short preview: it links report.html and shows one chart, no table' '
+	html=$(cat "$TMP/cpu/summary.html") &&
+	test_contains "<a href=\"report.html\"><b>report.html</b></a>" "$html" &&
+	test_eq 1 "$(grep -c "<img " "$TMP/cpu/summary.html")" &&
+	test_contains "<img src=\"charts/speedup.svg\"" "$html" &&
+	test_not_contains "<table" "$html" &&
+	test_contains "$(($(json_get "$TMP/cpu/report.json" "len(d[\"charts\"])") - 1)) more charts" "$html"
+'
 test_expect_success 'report.html refers to nothing outside itself (no src, link, import or remote URL)' '
 	test_eq "" "$(grep -oiE "<(script|img|iframe)[^>]* src=|<link |@import|url\((https?:)?//|href=\"https?:" "$TMP/cpu/report.html")"
 '

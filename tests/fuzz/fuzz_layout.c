@@ -43,8 +43,7 @@ static void draw(struct amd_table *t, struct chart *c)
  * only what the layout code leaks. */
 static void release_fonts(void)
 {
-	cairo_debug_reset_static_data();
-	FcFini();
+	chart_text_release();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
