@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,28 @@ static const char *stage(struct amd_ch *ch)
 			      : "sending the request";
 }
 
+/* The server (base URL) a request of this process found stopped (no byte
+ * for the stall limit, or past the overall one): every later request to
+ * it fails at once, so an ingest of many units (several connections, one
+ * per worker) ends within one limit, not one per unit. */
+static pthread_mutex_t stopped_lock = PTHREAD_MUTEX_INITIALIZER;
+static char stopped_base[512];
+
+static void mark_stopped(const struct amd_ch *ch)
+{
+	pthread_mutex_lock(&stopped_lock);
+	snprintf(stopped_base, sizeof stopped_base, "%s", ch->base);
+	pthread_mutex_unlock(&stopped_lock);
+}
+
+static int found_stopped(const struct amd_ch *ch)
+{
+	pthread_mutex_lock(&stopped_lock);
+	int is = stopped_base[0] && strcmp(stopped_base, ch->base) == 0;
+	pthread_mutex_unlock(&stopped_lock);
+	return is;
+}
+
 /* err for a failed transfer: a timeout names the limit and the stage, and
  * the statement's first words (what was asked). */
 static int transfer_fail(struct amd_ch *ch, CURLcode rc, const char *sql, struct amd_err *err)
@@ -337,6 +360,7 @@ static int transfer_fail(struct amd_ch *ch, CURLcode rc, const char *sql, struct
 				curl_easy_strerror(rc), ch->cacert ? " (it did not verify it)" : "");
 	if (rc != CURLE_OPERATION_TIMEDOUT)
 		return amd_fail(err, "%s: %s", ch->name, curl_easy_strerror(rc));
+	mark_stopped(ch);
 	double took = 0;
 	curl_easy_getinfo(ch->curl, CURLINFO_TOTAL_TIME, &took);
 	int words = (int)strcspn(sql, "\n(");
@@ -369,6 +393,9 @@ int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body
 static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 		   int in_db, struct amd_buf *out, struct amd_err *err)
 {
+	if (found_stopped(ch))
+		return amd_fail(err, "%s: not sent: the server stopped answering an earlier request"
+				     " of this command", ch->name);
 	char *url = request_url(ch, sql, body != NULL, in_db);
 	if (!url)
 		return amd_fail(err, "%s: out of memory", ch->name);

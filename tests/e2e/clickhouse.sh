@@ -468,10 +468,13 @@ test_expect_success CLICKHOUSE 'stats loads only the metrics it reads: 20 x 64 s
 	test_true "the points of the keys read, and little else" [ "$rows" -lt $((m0 + 1000)) ]
 '
 
-# every metric key the statistics read is one analysis_keys.c lists
+# every metric key the statistics read is one analysis_keys.c lists: each
+# key any file of lib/analysis passes to amd_run_metric by name (a key
+# listed that stats does not read only loads a few more points; one
+# missing would make stats on ClickHouse differ from SQLite's)
 test_expect_success 'analysis_keys.c lists every key amd_analyse and memory_stats read' '
-	for k in $(grep -ho "amd_run_metric([^\"]*\"[^\"]*\"" "$AMDAHL_ROOT"/lib/analysis/analysis_run.c \
-			"$AMDAHL_ROOT"/lib/analysis/analysis_energy.c | sed "s/.*\"\(.*\)\"/\1/") \
+	for k in $(grep -ho "amd_run_metric([^\"]*\"[^\"]*\"" "$AMDAHL_ROOT"/lib/analysis/*.c |
+			sed "s/.*\"\(.*\)\"/\1/") \
 		$(sed -n "/metric_keys\[\] = {/,/^};/p" "$AMDAHL_ROOT/lib/analysis/memory_stats.c" | grep -o "\"[a-z_]*\"" | tr -d \"); do
 		grep -q "\"$k\"" "$AMDAHL_ROOT/lib/analysis/analysis_keys.c" || { echo "# $k is not in analysis_keys.c" >&2; return 1; }
 	done
@@ -498,6 +501,33 @@ test_expect_success CLICKHOUSE,OPENSSL 'clickhouse+https with a self-signed cert
 	test_eq 0 "$(ch "SELECT count() FROM system.tables WHERE database = '"'"'tls2'"'"'")" &&
 	test_status 2 env AMDAHL_CLICKHOUSE_CACERT="$TMP/nope.crt" "$AMDAHL" --store "$tls/tls" stats &&
 	test_contains "cannot read $TMP/nope.crt" "$ERR"
+'
+
+
+# The server paused (SIGSTOP) during an ingest of 20 units: the first
+# request to find it stopped fails after $AMDAHL_CLICKHOUSE_STALL (2 s),
+# and the units after it are not sent ("not sent: the server stopped
+# answering an earlier request"), so the command ends within a few
+# limits — before, each unit waited its own (20 × 2 s and more).
+test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units within a few stall limits' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen2" 20 8 5 &&
+	spid=$(cat "$CHDIR/pid") || return 1
+	( export AMDAHL_CLICKHOUSE_STALL=2; exec "$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" \
+		>"$TMP/p.out" 2>"$TMP/p.err" ) &
+	cpid=$!
+	sleep 0.3
+	kill -STOP "$spid"; t0=$(date +%s)
+	wait $cpid; rc=$?
+	took=$(($(date +%s) - t0))
+	kill -CONT "$spid"
+	echo "# paused server: exit $rc after $took s; $(grep -c . "$TMP/p.err") lines" >&2
+	test_eq 2 "$rc" &&
+	test_true "within a few 2 s limits, not one per unit" [ "$took" -le 12 ] &&
+	test_contains "stopped answering" "$(head -1 "$TMP/p.err")" &&
+	test_eq "$(grep -c . "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
+	"$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" &&
+	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$TMP/gen2" &&
+	same_json paused stats
 '
 
 
