@@ -510,18 +510,25 @@ test_expect_success CLICKHOUSE,OPENSSL 'clickhouse+https with a self-signed cert
 # answering an earlier request"), so the command ends within a few
 # limits — before, each unit waited its own (20 × 2 s and more).
 test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units within a few stall limits' '
-	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen2" 20 8 5 &&
-	spid=$(cat "$CHDIR/pid") || return 1
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen2" 40 8 5 &&
+	"$AMDAHL" --store "$(url paused)" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$DATA/dataloader-workers" &&
+	spid=$(cat "$CHDIR/pid") && n0=$(ch "SELECT count() FROM paused.source") || return 1
 	( export AMDAHL_CLICKHOUSE_STALL=2; exec "$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" \
 		>"$TMP/p.out" 2>"$TMP/p.err" ) &
 	cpid=$!
-	sleep 0.3
+	# paused once the first unit is committed: in the units, past the store check
+	for _ in $(seq 1 600); do
+		[ "$(ch "SELECT count() FROM paused.source")" -gt "$n0" ] && break
+		sleep 0.05
+	done
 	kill -STOP "$spid"; t0=$(date +%s)
 	wait $cpid; rc=$?
 	took=$(($(date +%s) - t0))
 	kill -CONT "$spid"
 	echo "# paused server: exit $rc after $took s; $(grep -c . "$TMP/p.err") lines" >&2
 	test_eq 2 "$rc" &&
+	test_true "units failed after the pause" [ "$(grep -c . "$TMP/p.err")" -ge 2 ] &&
 	test_true "within a few 2 s limits, not one per unit" [ "$took" -le 12 ] &&
 	test_contains "stopped answering" "$(head -1 "$TMP/p.err")" &&
 	test_eq "$(grep -c . "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
