@@ -88,6 +88,10 @@ int table_csv(const struct amd_table *t, FILE *out);
  * (everything) or can pick any run (open_store.c). 0, or the exit code
  * with the message printed. */
 int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel);
+/* The same, with of the metric points only those of the nkeys keys
+ * named (remote.h's amd_location_open_metrics): `stats`. */
+int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			   size_t nsel, const char *const *keys, size_t nkeys);
 /* The same for another store (--baseline-store) into *out, which the
  * caller closes. */
 int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,

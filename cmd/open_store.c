@@ -2,7 +2,8 @@
  * reads (NEEDS_STORE_NAMED; main.c closes it): the sweeps, runs or
  * files its arguments name, so a ClickHouse store loads only their rows
  * (remote.h, amd_location_open_read). A selection that can pick runs of any
- * sweep (NULL, or a selector without a sweep=NAME term) opens it all. */
+ * sweep (NULL, or a selector without a sweep=NAME term) opens it all;
+ * a command that knows the metrics it reads loads only their points. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +59,8 @@ static void reads_free(struct reads *r, size_t nsel)
 	free(r->owned);
 }
 
-int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
-		   struct amd_store **out)
+static int open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
+		      const char *const *keys, size_t nkeys, struct amd_store **out)
 {
 	struct reads r = {calloc(3 * nsel + 1, sizeof *r.names), 0,
 			  calloc(nsel + 1, sizeof *r.parsed), calloc(2 * nsel + 1, sizeof *r.owned)};
@@ -71,7 +72,7 @@ int cmd_open_named(const char *path, const char *cmd, const char *const *sel, si
 	struct amd_err err = {{0}};
 	if (!r.names || !r.parsed || !r.owned || named < 0)
 		rc = cmd_error(cmd, "out of memory");
-	else if (amd_location_open_read(path, r.names, all ? 0 : r.n, out, &err) < 0)
+	else if (amd_location_open_metrics(path, r.names, all ? 0 : r.n, keys, nkeys, out, &err) < 0)
 		rc = cmd_error(cmd, "%s", err.msg);
 	reads_free(&r, nsel);
 	return rc;
@@ -107,11 +108,23 @@ static void refresh_run_columns(struct cmd_ctx *ctx, const char *cmd)
 	amd_config_free(&own);
 }
 
-int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel)
+int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
+		   struct amd_store **out)
+{
+	return open_named(path, cmd, sel, nsel, NULL, 0, out);
+}
+
+int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			   size_t nsel, const char *const *keys, size_t nkeys)
 {
 	if (!(ctx->needs & NEEDS_STORE_NAMED) || ctx->store)
 		return cmd_error(cmd, "the store is opened once, for a command whose row in the "
 				 "command table says NEEDS_STORE_NAMED");
 	refresh_run_columns(ctx, cmd);
-	return cmd_open_named(ctx->store_path, cmd, sel, nsel, &ctx->store);
+	return open_named(ctx->store_path, cmd, sel, nsel, keys, nkeys, &ctx->store);
+}
+
+int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel)
+{
+	return cmd_store_open_metrics(ctx, cmd, sel, nsel, NULL, 0);
 }

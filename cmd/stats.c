@@ -410,7 +410,10 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, rc = parse(argc, argv, &o, &by, &json);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cmd_store_open(ctx, "stats", &o.sweep, 1)) != 0)
+	/* a remote store loads the points of the metrics stats reads only */
+	const char *keys[AMD_ANALYSIS_MAX_KEYS];
+	size_t nkeys = amd_analysis_metric_keys(&o, keys);
+	if ((rc = cmd_store_open_metrics(ctx, "stats", &o.sweep, 1, keys, nkeys)) != 0)
 		return rc;
 	char **names, **values = NULL;
 	size_t n;

@@ -41,6 +41,7 @@
 /* analysis */
 #include "analysis.h"
 #include "analysis_json.h"
+#include "analysis_keys.h"
 #include "sweep_facts.h"
 #include "stats_table.h"
 #include "memory_json.h"

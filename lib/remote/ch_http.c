@@ -3,6 +3,8 @@
 #include "clickhouse.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,8 @@ struct amd_ch {
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
 	long stall_s;   /* a request that moves no byte this long fails */
 	long total_s;   /* a request that lasts this long fails */
+	char *cacert;   /* $AMDAHL_CLICKHOUSE_CACERT: the CA (PEM) a clickhouse+https
+			 * server's certificate is verified with, or NULL: the system's */
 };
 
 /* A stopped server (SIGSTOP) accepts the connection and never answers:
@@ -157,6 +161,23 @@ out:
 	return ret;
 }
 
+/* ch->cacert from $AMDAHL_CLICKHOUSE_CACERT (a server's own CA, e.g. a
+ * self-signed certificate): a file that cannot be read is an error
+ * naming it, before any request. */
+static int set_cacert(struct amd_ch *ch, struct amd_err *err)
+{
+	const char *ca = getenv("AMDAHL_CLICKHOUSE_CACERT");
+	if (!ca || !*ca)
+		return 0;
+	FILE *f = fopen(ca, "r");
+	if (!f)
+		return amd_fail(err, "%s: $AMDAHL_CLICKHOUSE_CACERT: cannot read %s: %s", ch->name,
+				ca, strerror(errno));
+	fclose(f);
+	ch->cacert = strdup(ca);
+	return ch->cacert ? 0 : amd_fail(err, "%s: out of memory", ch->name);
+}
+
 int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 {
 	*out = NULL;
@@ -184,6 +205,10 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: out of memory", url);
 	}
+	if (set_cacert(ch, err) < 0) {
+		amd_ch_close(ch);
+		return -1;
+	}
 	if (!(ch->curl = curl_easy_init()) ||
 	    !(ch->headers = curl_slist_append(NULL, "Expect:"))) {
 		amd_ch_close(ch);
@@ -205,6 +230,7 @@ void amd_ch_close(struct amd_ch *ch)
 	free(ch->base_user);
 	free(ch->database);
 	free(ch->cluster);
+	free(ch->cacert);
 	free(ch->user);
 	if (ch->password)
 		memset(ch->password, 0, strlen(ch->password));
@@ -302,14 +328,41 @@ static const char *stage(struct amd_ch *ch)
 			      : "sending the request";
 }
 
+/* The server (base URL) a request of this process found stopped (no byte
+ * for the stall limit, or past the overall one): every later request to
+ * it fails at once, so an ingest of many units (several connections, one
+ * per worker) ends within one limit, not one per unit. */
+static pthread_mutex_t stopped_lock = PTHREAD_MUTEX_INITIALIZER;
+static char stopped_base[512];
+
+static void mark_stopped(const struct amd_ch *ch)
+{
+	pthread_mutex_lock(&stopped_lock);
+	snprintf(stopped_base, sizeof stopped_base, "%s", ch->base);
+	pthread_mutex_unlock(&stopped_lock);
+}
+
+static int found_stopped(const struct amd_ch *ch)
+{
+	pthread_mutex_lock(&stopped_lock);
+	int is = stopped_base[0] && strcmp(stopped_base, ch->base) == 0;
+	pthread_mutex_unlock(&stopped_lock);
+	return is;
+}
+
 /* err for a failed transfer: a timeout names the limit and the stage, and
  * the statement's first words (what was asked). */
 static int transfer_fail(struct amd_ch *ch, CURLcode rc, const char *sql, struct amd_err *err)
 {
 	if (rc == CURLE_WRITE_ERROR)
 		return amd_fail(err, "%s: out of memory reading the answer", ch->name);
+	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
+		return amd_fail(err, "%s: %s; $AMDAHL_CLICKHOUSE_CACERT names the CA (PEM) that"
+				     " signed the server's certificate%s", ch->name,
+				curl_easy_strerror(rc), ch->cacert ? " (it did not verify it)" : "");
 	if (rc != CURLE_OPERATION_TIMEDOUT)
 		return amd_fail(err, "%s: %s", ch->name, curl_easy_strerror(rc));
+	mark_stopped(ch);
 	double took = 0;
 	curl_easy_getinfo(ch->curl, CURLINFO_TOTAL_TIME, &took);
 	int words = (int)strcspn(sql, "\n(");
@@ -342,6 +395,9 @@ int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body
 static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 		   int in_db, struct amd_buf *out, struct amd_err *err)
 {
+	if (found_stopped(ch))
+		return amd_fail(err, "%s: not sent: the server stopped answering an earlier request"
+				     " of this command", ch->name);
 	char *url = request_url(ch, sql, body != NULL, in_db);
 	if (!url)
 		return amd_fail(err, "%s: out of memory", ch->name);
@@ -360,6 +416,8 @@ static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t 
 	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_TIME, ch->stall_s);
 	curl_easy_setopt(ch->curl, CURLOPT_TIMEOUT, ch->total_s);
+	if (ch->cacert)
+		curl_easy_setopt(ch->curl, CURLOPT_CAINFO, ch->cacert);
 	set_auth(ch);
 	CURLcode rc = curl_easy_perform(ch->curl);
 	free(url);

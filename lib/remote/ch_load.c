@@ -143,11 +143,12 @@ static char col_load(const struct ch_table *t, const char *name, size_t n)
 }
 
 /* The load SELECT of t: its columns (floats as text, strings as hex) and
- * src, the rows of the attempts in (in), in the order a SQLite store
- * would hold them; with cond (an SQL condition, or NULL) only the first
- * row meeting it: the one a load keeps. */
+ * src, the rows of the attempts in (in) meeting filter (an SQL
+ * condition, or NULL), in the order a SQLite store would hold them; with
+ * cond (an SQL condition, or NULL) only the first row meeting it: the
+ * one a load keeps. */
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
-		    const char *cond)
+		    const char *filter, const char *cond)
 {
 	int bad = amd_buf_printf(b, "SELECT ") < 0;
 	for (const char *c = t->cols; !bad && *c;) {
@@ -161,8 +162,9 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 		return -1;
 	return amd_buf_printf(b, "src FROM %s ANY LEFT JOIN (SELECT id AS src,"
 			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
-			      "%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
-			      t->name, in, cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
+			      "%s%s%s%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
+			      t->name, in, filter ? " AND (" : "", filter ? filter : "",
+			      filter ? ")" : "", cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
 			      prefer(t->name), cond ? " LIMIT 1" : "");
 }
 
@@ -263,11 +265,16 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 	return amd_store_rows_done(st, q, rc, err);
 }
 
+/* filter: an SQL condition on metric_point's rows (the keys a read
+ * wants), or NULL */
 static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_table *t,
-		      const char *in, const struct maps *a, struct amd_err *err)
+		      const char *in, const char *filter, const struct maps *a,
+		      struct amd_err *err)
 {
+	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
 	struct amd_buf sql = {0};
-	if (load_sql(&sql, t, in, NULL) < 0 || amd_buf_append(&sql, "", 1) < 0) {
+	if (load_sql(&sql, t, in, points ? filter : NULL, NULL) < 0 ||
+	    amd_buf_append(&sql, "", 1) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", st->path);
 	}
@@ -277,7 +284,6 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	if (!doc)
 		return -1;
 	/* rows packed into series */
-	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
 	int rc = points ? amd_metric_rows_open(st, err) : gpu ? amd_gpu_rows_open(st, err) : 0;
 	if (rc == 0)
 		rc = insert_rows(st, t, doc, data, a, err);
@@ -297,7 +303,7 @@ cJSON *amd_ch_kept_row(struct amd_ch *ch, const char *table, const char *cond,
 		if (strcmp(amd_ch_tables[i].name, table) == 0)
 			t = &amd_ch_tables[i];
 	struct amd_buf sql = {0};
-	if (!t || load_sql(&sql, t, amd_ch_committed_sql, cond) < 0 ||
+	if (!t || load_sql(&sql, t, amd_ch_committed_sql, NULL, cond) < 0 ||
 	    amd_buf_append(&sql, "", 1) < 0) {
 		amd_buf_free(&sql);
 		amd_fail(err, "%s: %s", amd_ch_name(ch), t ? "out of memory" : "no such table");
@@ -445,9 +451,11 @@ static int wanted(const char *table, const char *const *tables, size_t n)
 }
 
 /* Loads the rows of the attempts in (in): the committed ones, or the
- * part a read needs (ch_scope.h); of the tables named (NULL: all). */
+ * part a read needs (ch_scope.h); of the tables named (NULL: all); of
+ * metric points those meeting keys (an SQL condition, or NULL: all). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
-		    const char *const *tables, size_t ntables, struct amd_err *err)
+		    const char *const *tables, size_t ntables, const char *keys,
+		    struct amd_err *err)
 {
 	struct maps m;
 	memset(&m, 0, sizeof m);
@@ -459,7 +467,7 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
 		if (amd_ch_table_loaded(&amd_ch_tables[i]) &&
 		    wanted(amd_ch_tables[i].name, tables, ntables))
-			rc = load_table(ch, st, &amd_ch_tables[i], in, &m, err);
+			rc = load_table(ch, st, &amd_ch_tables[i], in, keys, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
 	/* rows shipped before the server's schema 5 have no op role, runs
@@ -481,7 +489,7 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 int amd_ch_store_open(const char *url, const char *const *names, size_t n,
 		      struct amd_store **out, struct amd_err *err)
 {
-	return amd_ch_store_open_tables(url, names, n, NULL, 0, out, err);
+	return amd_ch_store_open_tables(url, names, n, NULL, 0, NULL, 0, out, err);
 }
 
 static int open_whole(const char *url, struct amd_store **out, struct amd_err *err)
@@ -489,16 +497,42 @@ static int open_whole(const char *url, struct amd_store **out, struct amd_err *e
 	return amd_ch_store_open(url, NULL, 0, out, err);
 }
 
+/* The condition "key_id IN (…)" of the keys (their ids on the server:
+ * amd_ch_string_id) in *out; NULL when keys is NULL. */
+static int keys_cond(const char *const *keys, size_t nkeys, char **out, struct amd_err *err)
+{
+	*out = NULL;
+	if (!keys)
+		return 0;
+	struct amd_buf b = {0};
+	int rc = amd_buf_printf(&b, "key_id IN (");
+	for (size_t i = 0; rc == 0 && i < nkeys; i++)
+		rc = amd_buf_printf(&b, "%s%lld", i ? ", " : "",
+				    (long long)amd_ch_string_id(keys[i], strlen(keys[i])));
+	if (rc == 0)
+		rc = amd_buf_printf(&b, nkeys ? ")" : "NULL)");
+	if (rc < 0) {
+		amd_buf_free(&b);
+		return amd_fail(err, "out of memory");
+	}
+	*out = b.data;
+	return 0;
+}
+
 int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n,
-			     const char *const *tables, size_t ntables,
-			     struct amd_store **out, struct amd_err *err)
+			     const char *const *tables, size_t ntables, const char *const *keys,
+			     size_t nkeys, struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
 	struct amd_ch *ch = NULL;
 	struct amd_store *st = NULL;
-	char *part = NULL;
-	if (amd_ch_open(url, &ch, err) < 0)
+	char *part = NULL, *kcond = NULL;
+	if (keys_cond(keys, nkeys, &kcond, err) < 0)
 		return -1;
+	if (amd_ch_open(url, &ch, err) < 0) {
+		free(kcond);
+		return -1;
+	}
 	int rc = amd_ch_check_version(ch, err);
 	if (rc == 0 && n > 0)
 		rc = amd_ch_scope_sources(ch, names, n, &part, err);
@@ -510,15 +544,16 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 			free(st->path);
 			st->path = name;
 			int in_part = part && *part;
-			if (in_part) /* what a part cannot answer: the whole store */
+			if (in_part || kcond) /* what a part cannot answer: the whole store */
 				amd_store_set_whole(st, open_whole);
 			rc = load_all(ch, st, in_part ? part : amd_ch_committed_sql, tables, ntables,
-				      err);
+				      kcond, err);
 			st->mode = AMD_STORE_READ;
 		}
 	}
 	amd_ch_close(ch);
 	free(part);
+	free(kcond);
 	if (rc < 0) {
 		amd_store_close(st);
 		return -1;

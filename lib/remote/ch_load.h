@@ -14,10 +14,12 @@ int amd_ch_store_open(const char *url, const char *const *names, size_t n,
 		      struct amd_store **out, struct amd_err *err);
 
 /* The same, loading only the tables named (ntables of them; NULL: all;
- * source rows are always loaded): for one query that reads a few. */
+ * source rows are always loaded): for one query that reads a few; and
+ * of metric points only those of the keys named (nkeys; NULL: all), the
+ * server selecting them: such a part is marked so (amd_store_set_whole). */
 int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n,
-			     const char *const *tables, size_t ntables,
-			     struct amd_store **out, struct amd_err *err);
+			     const char *const *tables, size_t ntables, const char *const *keys,
+			     size_t nkeys, struct amd_store **out, struct amd_err *err);
 
 /* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
  * its latest commit, and of paths holding the same bytes the first; a

@@ -62,7 +62,7 @@ static int64_t run_chid(struct amd_ch *ch, const char *path, const char *run,
 {
 	static const char *const tables[] = {"run", "sweep"};
 	struct amd_store *held = NULL;
-	if (amd_ch_store_open_tables(amd_ch_name(ch), NULL, 0, tables, 2, &held, err) < 0)
+	if (amd_ch_store_open_tables(amd_ch_name(ch), NULL, 0, tables, 2, NULL, 0, &held, err) < 0)
 		return -1;
 	char near[512], *ext = NULL;
 	int64_t id = amd_store_run_find(held, run, sweep, near, sizeof near, err);

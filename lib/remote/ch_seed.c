@@ -167,7 +167,7 @@ int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 		return by_id < 0 ? -1 : 0;
 	static const char *const tables[] = {"run", "sweep"};
 	struct amd_store *held = NULL;
-	if (amd_ch_store_open_tables(amd_ch_name(ctx), NULL, 0, tables, 2, &held, err) < 0)
+	if (amd_ch_store_open_tables(amd_ch_name(ctx), NULL, 0, tables, 2, NULL, 0, &held, err) < 0)
 		return -1;
 	int64_t id = amd_store_sink_find_run(held, ext_id, name, sweep, err);
 	int rc = id < 0 ? -1 : id == 0 ? 0 : copy_run(held, id, staging, err);

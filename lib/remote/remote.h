@@ -32,6 +32,15 @@ const struct amd_remote_ops *amd_remote_find(const char *location);
 int amd_location_open_read(const char *location, const char *const *names, size_t n,
 			   struct amd_store **out, struct amd_err *err);
 
+/* amd_location_open_read, with of the metric points only those of the
+ * nkeys keys named: a remote store loads no other key's points (a
+ * `stats` of one metric of a sweep that logs ten moves a tenth of the
+ * rows); a SQLite file is read whole. Such a part answers what it lacks
+ * (a metric no run has, and its closest names) from the whole store. */
+int amd_location_open_metrics(const char *location, const char *const *names, size_t n,
+			      const char *const *keys, size_t nkeys, struct amd_store **out,
+			      struct amd_err *err);
+
 /* Opens location to read for queries of only these tables (n of them,
  * and source): a SQLite store in place; a remote store loads those
  * tables' committed rows and no other (amd_orphan_tables: the check an

@@ -9,9 +9,10 @@
 # completes, nothing committed is lost, the replica catches up), a whole
 # shard down (reads fail in one line, never a partial answer; after a
 # restart everything is there), the client killed at random points of
-# an ingest (no half unit visible), and a read-only user. (The SIGSTOP
-# case is not here yet: its first version failed, see docs/clickhouse-cluster.md.) Skipped (with
-# the reason) where no cluster can be run. A bounded tier: ~1-2 minutes.
+# an ingest 20 times (no half unit visible), the node the client talks
+# to paused (SIGSTOP: the client stops within its limit, in one line),
+# and a read-only user. Skipped (with the reason) where no cluster can be
+# run. A bounded tier: a few minutes.
 test_description='the ClickHouse backend on a 2 × 2 cluster: identical output, faults'
 test_native_backend=1 # compares the two backends itself, in either mode
 . "$(dirname "$0")/../test-lib.sh"
@@ -142,20 +143,76 @@ test_expect_success CLUSTER 'a whole shard down: reads fail in one line naming i
 	same_json all s2r1 runs
 '
 
-test_expect_success CLUSTER 'a client killed at random points of an ingest leaves no half unit; a rerun completes' '
-	for i in 1 2 3 4 5 6; do
+# per_source DB — "path points" of every committed attempt, from each
+# shard's local tables (an attempt's rows live on one shard); kill.db's
+# lines are the reference: a committed unit is whole or not there.
+# per_source DB FILE; fails (FILE holding the server's error) while the
+# tables are not all there.
+per_source() {
+	: >"$2.tmp"
+	for n in s1r1 s2r1; do
+		on "$n" "SELECT path, cnt FROM (SELECT id AS src, path FROM $1.source_local WHERE sha256 != '') ANY LEFT JOIN (SELECT src, count() AS cnt FROM $1.metric_point_local GROUP BY src) USING (src) FORMAT TSV" >>"$2.tmp" || return 1
+	done
+	if grep -q "DB::Exception" "$2.tmp"; then mv "$2.tmp" "$2"; return 1; fi
+	sort -u "$2.tmp" >"$2"
+}
+
+test_expect_success CLUSTER 'a client killed at 20 random points of an ingest leaves no half unit; a rerun completes' '
+	"$AMDAHL" --store "$TMP/kill.db" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/kill.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/dataloader-workers" && # the tables, made ON CLUSTER
+	sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$TMP/kill.db" "SELECT s.path, (SELECT count(*) FROM metric_point m WHERE m.source_id = s.id) FROM source s" | tr "|" "\t" | sort -u >"$TMP/kill.ref" &&
+	for i in $(seq 1 20); do
 		"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/gpu-batch-sweep" >/dev/null 2>&1 &
 		pid=$!
-		sleep 0.$((RANDOM % 9 + 1))
+		# a random point in the first min(i, 8) seconds: early kills hit the
+		# first units, later ones (the committed units skipped) the rest
+		w=$((i < 8 ? i : 8)) && sleep "$((RANDOM % w)).$((RANDOM % 10))"
 		kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
-		if "$AMDAHL" --store "$(url kill)" runs --json >"$TMP/k.json" 2>/dev/null; then
-			# what is visible is whole: every committed attempt has its rows
-			test_eq 0 "$(on s1r1 "SELECT count() FROM kill.source WHERE sha256 != '"'"''"'"' AND id NOT IN (SELECT src FROM kill.run)" 2>&1)" || return 1
-		fi
+		sync kill 2>/dev/null
+		per_source kill "$TMP/kill.now" || { echo "# kill $i: no tables yet" >&2; continue; }
+		# every committed attempt has all of its points (the lines are a part of the reference)
+		test_eq "" "$(comm -23 "$TMP/kill.now" "$TMP/kill.ref")" || return 1
+		echo "# kill $i: $(wc -l <"$TMP/kill.now") of $(wc -l <"$TMP/kill.ref") units committed" >&2
 	done &&
 	"$AMDAHL" --store "$(url kill)" ingest -q "$DATA/gpu-batch-sweep" &&
-	"$AMDAHL" --store "$TMP/kill.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	per_source kill "$TMP/kill.now" && test_true "every unit, whole" cmp -s "$TMP/kill.ref" "$TMP/kill.now" &&
 	same_json kill s2r1 runs && same_json kill s1r2 stats
+'
+
+# The node the client talks to paused (SIGSTOP) in an ingest: the client
+# gives up within $AMDAHL_CLICKHOUSE_STALL (3 s here), the first line
+# saying so and the units not tried after it "not sent: the server
+# stopped answering an earlier request" (not a wait per unit); once
+# the node goes on (SIGCONT), a rerun completes and nothing is half there.
+test_expect_success CLUSTER 'the server paused (SIGSTOP) during an ingest: the client stops within its limit' '
+	"$AMDAHL" --store "$TMP/pause.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	"$AMDAHL" --store "$TMP/pause.db" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$(url pause)" ingest -q "$DATA/gpu-batch-sweep" &&
+	spid=$(cat "$CLDIR/s1r1/pid") || return 1
+	( export AMDAHL_CLICKHOUSE_STALL=3; exec "$AMDAHL" --store "$(url pause)" ingest -q \
+		"$DATA/dataloader-workers" >"$TMP/p.out" 2>"$TMP/p.err" ) &
+	cpid=$!
+	sleep 0.5
+	kill -STOP "$spid"; t0=$(date +%s)
+	wait $cpid; rc=$?
+	took=$(($(date +%s) - t0))
+	kill -CONT "$spid"
+	echo "# paused node: the client exited $rc after $took s: $(cat "$TMP/p.err")" >&2
+	test_eq 2 "$rc" &&
+	test_true "within a few 3 s limits, not one per unit" [ "$took" -le 15 ] &&
+	test_contains "stopped answering" "$(head -1 "$TMP/p.err")" &&
+	test_contains "AMDAHL_CLICKHOUSE_STALL" "$(head -1 "$TMP/p.err")" &&
+	test_eq "$(grep -c . "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
+	# a pause past ZooKeeper'"'"'s session (6 s) expires the node'"'"'s session:
+	# its inserts fail ("ZooKeeper session has been expired") until it
+	# has a new one, so the rerun is tried until it completes (30 s)
+	for k in $(seq 1 10); do
+		"$AMDAHL" --store "$(url pause)" ingest -q "$DATA/dataloader-workers" 2>"$TMP/re.err" && break
+		sleep 3
+	done &&
+	test_eq "" "$(cat "$TMP/re.err")" &&
+	same_json pause s2r1 runs && same_json pause s1r1 stats
 '
 
 test_done

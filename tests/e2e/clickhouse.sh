@@ -5,8 +5,10 @@
 # byte-identical runs/stats/gate/compare/trace/pyspy --json and report,
 # `sql` and `push`, re-ingest adding nothing, a changed file replacing its
 # rows (the replaced attempt's rows deleted on the server), uncommitted
-# and killed ingests staying invisible, and 8 processes
-# ingesting at once with 20 of them killed. Skipped (with the reason)
+# and killed ingests staying invisible, 8 processes
+# ingesting at once with 20 of them killed, `stats` loading only the
+# points of the metrics it reads (a generated 20 × 64 sweep), and
+# clickhouse+https with a self-signed certificate. Skipped (with the reason)
 # where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
@@ -53,8 +55,27 @@ same_err() {
 	test_true "$* says the same" cmp -s "$TMP/sq.err" "$TMP/ch.err"
 }
 
+# clickhouse+https: the server also listens with TLS on 127.0.0.1 with a
+# self-signed certificate made here (openssl; config.d/https.xml, which
+# the server merges: ClickHouse 18.16's https_port and openSSL.server)
+tls_config() {
+	mkdir -p "$CHDIR/config.d" &&
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
+		-addext "subjectAltName=IP:127.0.0.1" -keyout "$CHDIR/tls.key" -out "$CHDIR/tls.crt" 2>/dev/null &&
+	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' >"$CHDIR/https_port" &&
+	cat >"$CHDIR/config.d/https.xml" <<XML
+<?xml version="1.0"?>
+<yandex><https_port>$(cat "$CHDIR/https_port")</https_port>
+  <openSSL><server><certificateFile>$CHDIR/tls.crt</certificateFile>
+    <privateKeyFile>$CHDIR/tls.key</privateKeyFile><verificationMode>none</verificationMode>
+    <loadDefaultCAFile>false</loadDefaultCAFile><disableProtocols>sslv2,sslv3</disableProtocols>
+  </server></openSSL></yandex>
+XML
+}
+
 if test_have_prereq CLICKHOUSE; then
-	mkdir -p "$CHDIR" && "$CH_SCRIPT" start "$CHDIR" >/dev/null || echo "# clickhouse-server did not start" >&2
+	mkdir -p "$CHDIR" && { ! test_have_prereq OPENSSL || tls_config || rm -f "$CHDIR/config.d/https.xml"; } &&
+	"$CH_SCRIPT" start "$CHDIR" >/dev/null || echo "# clickhouse-server did not start" >&2
 else
 	echo "# skipping: no clickhouse-server here (Debian package clickhouse-server)" >&2
 fi
@@ -406,6 +427,114 @@ test_expect_success CLICKHOUSE 'stats of one sweep transfers the same rows and b
 	same_json all stats &&
 	"$AMDAHL" --store "$(url all)" stats --sweep dataloader-workers --json >"$TMP/after.json" &&
 	test_true "the sweep'"'"'s stats did not change" cmp -s "$TMP/before.json" "$TMP/after.json"
+'
+
+
+# same_text DB CMD… — CMD's text output, errors and exit status against
+# ClickHouse database DB and $TMP/DB.db byte for byte (store names aside).
+same_text() {
+	db=$1; shift
+	"$AMDAHL" --store "$(url "$db")" "$@" >"$TMP/ch.out" 2>"$TMP/ch.err"; s1=$?
+	"$AMDAHL" --store "$TMP/$db.db" "$@" >"$TMP/sq.out" 2>"$TMP/sq.err"; s2=$?
+	sed -i "s|$(url "$db")|STORE|g" "$TMP/ch.out" "$TMP/ch.err"
+	sed -i "s|$TMP/$db.db|STORE|g" "$TMP/sq.out" "$TMP/sq.err"
+	test_eq "$s2" "$s1" && test_true "$* prints the same" cmp -s "$TMP/sq.out" "$TMP/ch.out" &&
+	test_true "$* says the same on stderr" cmp -s "$TMP/sq.err" "$TMP/ch.err"
+}
+
+# stats asks the server only for the points of the metrics it reads
+# (analysis_keys.c); on a generated 20 × 64 sweep whose medians, MAD flags
+# and exclusions meet their edge cases (ties, odd and even counts, NaN,
+# negative, infinite, a repeated step: tests/lib/gen_metric_sweep.py)
+# every output is SQLite's byte for byte, and the rows the server sends
+# are fewer than the sweep's points (all of which a read used to load).
+test_expect_success CLICKHOUSE 'stats loads only the metrics it reads: 20 x 64 sweep, the same output, fewer rows' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen" 20 64 &&
+	"$AMDAHL" --store "$(url gen)" ingest -q "$TMP/gen" && "$AMDAHL" --store "$TMP/gen.db" ingest -q "$TMP/gen" &&
+	for a in "" "--metric m0" "--metric train_loss" "--metric throughput_samples_per_s" \
+		"--keep-first --metric m0" "--aggregate mlperf" "--mad-k 2" "--axis global_batch_size" \
+		"--metric f3 --sweep gen-sweep"; do
+		same_text gen stats $a && same_json gen stats $a || return 1
+	done &&
+	same_json gen stats --by strategy --sweep gen-sweep &&
+	same_text gen stats --metric m00 &&
+	grep -q "closest: .m0." "$TMP/ch.err" &&
+	points=$("$AMDAHL" --store "$TMP/gen.db" sql "SELECT count(*) FROM metric_point" | tail -1) &&
+	m0=$("$AMDAHL" --store "$TMP/gen.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s IN ('"'"'m0'"'"', '"'"'epoch_time_s'"'"', '"'"'throughput_samples_per_s'"'"', '"'"'max_memory_allocated_mb'"'"')" | tail -1) &&
+	a=$(log_total) && "$AMDAHL" --store "$(url gen)" stats --sweep gen-sweep --metric m0 >/dev/null && b=$(log_total) &&
+	rows=$(awk -v a="$a" -v b="$b" "BEGIN { split(a, x, \"\t\"); split(b, y, \"\t\"); print y[1] - x[1] }") &&
+	echo "# stats --metric m0: $rows rows from the server; the sweep has $points points, $m0 of the keys read" >&2 &&
+	test_true "fewer rows than the sweep'"'"'s points" [ "$rows" -lt "$points" ] &&
+	test_true "the points of the keys read, and little else" [ "$rows" -lt $((m0 + 1000)) ]
+'
+
+# every metric key the statistics read is one analysis_keys.c lists: each
+# key any file of lib/analysis passes to amd_run_metric by name (a key
+# listed that stats does not read only loads a few more points; one
+# missing would make stats on ClickHouse differ from SQLite's)
+test_expect_success 'analysis_keys.c lists every key amd_analyse and memory_stats read' '
+	for k in $(grep -ho "amd_run_metric([^\"]*\"[^\"]*\"" "$AMDAHL_ROOT"/lib/analysis/*.c |
+			sed "s/.*\"\(.*\)\"/\1/") \
+		$(sed -n "/metric_keys\[\] = {/,/^};/p" "$AMDAHL_ROOT/lib/analysis/memory_stats.c" | grep -o "\"[a-z_]*\"" | tr -d \"); do
+		grep -q "\"$k\"" "$AMDAHL_ROOT/lib/analysis/analysis_keys.c" || { echo "# $k is not in analysis_keys.c" >&2; return 1; }
+	done
+'
+
+
+# clickhouse+https to the server's self-signed certificate: verified with
+# $AMDAHL_CLICKHOUSE_CACERT (the same answers as over HTTP and SQLite);
+# without it, or with another CA, one line naming the variable, no store
+test_expect_success CLICKHOUSE,OPENSSL 'clickhouse+https with a self-signed certificate and AMDAHL_CLICKHOUSE_CACERT' '
+	tls="clickhouse+https://amdahl@127.0.0.1:$(cat "$CHDIR/https_port")" &&
+	AMDAHL_CLICKHOUSE_CACERT="$CHDIR/tls.crt" "$AMDAHL" --store "$tls/tls" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/tls.db" ingest -q "$DATA/dataloader-workers" &&
+	AMDAHL_CLICKHOUSE_CACERT="$CHDIR/tls.crt" "$AMDAHL" --store "$tls/tls" stats --json >"$TMP/tls.json" &&
+	"$AMDAHL" --store "$TMP/tls.db" stats --json >"$TMP/tls-sq.json" &&
+	test_true "stats over TLS are SQLite'"'"'s" cmp -s "$TMP/tls-sq.json" "$TMP/tls.json" &&
+	same_json tls runs &&
+	test_status 2 env -u AMDAHL_CLICKHOUSE_CACERT "$AMDAHL" --store "$tls/tls" stats &&
+	test_eq 1 "$(wc -l <"$TMP/err")" && test_contains "AMDAHL_CLICKHOUSE_CACERT" "$ERR" &&
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other" -keyout "$TMP/other.key" \
+		-out "$TMP/other.crt" 2>/dev/null &&
+	test_status 2 env AMDAHL_CLICKHOUSE_CACERT="$TMP/other.crt" "$AMDAHL" --store "$tls/tls2" ingest -q "$DATA/dataloader-workers" &&
+	test_contains "did not verify it" "$ERR" &&
+	test_eq 0 "$(ch "SELECT count() FROM system.tables WHERE database = '"'"'tls2'"'"'")" &&
+	test_status 2 env AMDAHL_CLICKHOUSE_CACERT="$TMP/nope.crt" "$AMDAHL" --store "$tls/tls" stats &&
+	test_contains "cannot read $TMP/nope.crt" "$ERR"
+'
+
+
+# The server paused (SIGSTOP) during an ingest of 20 units: the first
+# request to find it stopped fails after $AMDAHL_CLICKHOUSE_STALL (2 s),
+# and the units after it are not sent ("not sent: the server stopped
+# answering an earlier request"), so the command ends within a few
+# limits — before, each unit waited its own (20 × 2 s and more).
+test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units within a few stall limits' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen2" 40 8 5 &&
+	"$AMDAHL" --store "$(url paused)" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$DATA/dataloader-workers" &&
+	spid=$(cat "$CHDIR/pid") && n0=$(ch "SELECT count() FROM paused.source") || return 1
+	( export AMDAHL_CLICKHOUSE_STALL=2; exec "$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" \
+		>"$TMP/p.out" 2>"$TMP/p.err" ) &
+	cpid=$!
+	# paused once the first unit is committed: in the units, past the store check
+	for _ in $(seq 1 600); do
+		[ "$(ch "SELECT count() FROM paused.source")" -gt "$n0" ] && break
+		sleep 0.05
+	done
+	kill -STOP "$spid"; t0=$(date +%s)
+	wait $cpid; rc=$?
+	took=$(($(date +%s) - t0))
+	kill -CONT "$spid"
+	echo "# paused server: exit $rc after $took s; $(grep -c . "$TMP/p.err") lines" >&2
+	test_eq 2 "$rc" &&
+	test_true "units failed after the pause" [ "$(grep -c . "$TMP/p.err")" -ge 2 ] &&
+	test_true "within a few 2 s limits, not one per unit" [ "$took" -le 12 ] &&
+	test_contains "stopped answering" "$(head -1 "$TMP/p.err")" &&
+	test_eq "$(grep -c . "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
+	"$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" &&
+	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$TMP/gen2" &&
+	same_json paused stats
 '
 
 

@@ -131,8 +131,8 @@ void amd_keys_free(struct amd_keys *k)
 	}
 }
 
-int amd_keys_require(struct amd_store *st, const char *sweep, enum amd_key_kind kind,
-		     const char *name, struct amd_err *err)
+static int require_in(struct amd_store *st, const char *sweep, enum amd_key_kind kind,
+		      const char *name, struct amd_err *err)
 {
 	struct amd_keys all;
 	memset(&all, 0, sizeof all);
@@ -157,4 +157,19 @@ int amd_keys_require(struct amd_store *st, const char *sweep, enum amd_key_kind 
 	return amd_fail(err, "%s '%s' is in no run of %s%s%s; 'amdahl keys' lists them",
 			amd_key_kind_name(kind), name, sweep ? "sweep " : "the store",
 			sweep ? sweep : "", near);
+}
+
+/* On a part of a store (store.h: a remote store's read of some metric
+ * keys) a key it lacks is looked for, and its closest names found, in
+ * the whole store, as on SQLite. */
+int amd_keys_require(struct amd_store *st, const char *sweep, enum amd_key_kind kind,
+		     const char *name, struct amd_err *err)
+{
+	struct amd_store *whole;
+	int rc = require_in(st, sweep, kind, name, err);
+	if (rc == 0 || amd_store_whole(st, &whole, err) < 0 || whole == st)
+		return rc;
+	rc = require_in(whole, sweep, kind, name, err);
+	amd_store_close(whole);
+	return rc;
 }
