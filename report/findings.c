@@ -137,9 +137,6 @@ static void fit_findings(const struct amd_strategy_stats *st, struct report_text
 	if (st->usl.ok && isfinite(st->usl.n_peak) && st->usl.n_peak > 0)
 		report_text_add(out, "%s: the USL fit predicts peak throughput at n* ≈ %.1f.",
 				st->strategy, st->usl.n_peak);
-	else if (st->usl.ok && st->usl.bounded)
-		report_text_add(out, "%s: the USL fit is %s (fitted with α, β ≥ 0).", st->strategy,
-				st->usl.peak_why);
 }
 
 static void axis_findings(const struct amd_sweep_stats *s, const struct amd_strategy_stats *st,
