@@ -3,6 +3,7 @@
 #   make test        install, build, run every test (plain and under ASan/UBSan)
 #   make test-corpus tests on the public samples in ../shared/data/public
 #   make bench       speed and memory figures
+#   make eval        the statistics evaluation: each interval's coverage beside its label (minutes)
 #   make fuzz        libFuzzer targets, FUZZ_SECONDS each
 #   make fuzz-long   every target FUZZ_LONG_SECONDS (600) each, before a release
 #   make compat      every output byte-identical to REF's (a commit; default 2bb353c, the tree before the redesign)
@@ -138,7 +139,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: FORCE deps-browser man deb deb-parts test-deb test-deb-chroot all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
+.PHONY: eval FORCE deps-browser man deb deb-parts test-deb test-deb-chroot all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
 all: $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so
 
@@ -395,6 +396,11 @@ docs-img: $(O)/amdahl
 # a few seeds run in tests/e2e/explain.sh).
 eval-explain: $(O)/amdahl
 	tests/explain/eval.sh $(O)
+
+# make eval: the statistics evaluation (issue 33), each figure beside its
+# target; minutes, never part of make test
+eval:
+	/usr/bin/python3 tests/eval/small_sample.py
 
 clean:
 	rm -rf build build-san build-fuzz build-compat

@@ -79,7 +79,7 @@ static void print_fits(const struct amd_strategy_stats *st, int higher)
 	else if (a->ok)
 		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
 		       y, a->a, a->b, a->serial_fraction,
-		       a->ci_serial.valid ? amd_stats_ci_cell(ci, sizeof ci, &a->ci_serial, "%.3f")
+		       a->ci_serial.valid ? amd_stats_ci_cell(ci, sizeof ci, &a->ci_serial, "%.3f", 0)
 					  : a->ci_serial.why ? a->ci_serial.why : "",
 		       a->r2);
 	else
@@ -88,8 +88,8 @@ static void print_fits(const struct amd_strategy_stats *st, int higher)
 		printf("  USL fit: α %.4g, β %.4g, γ %.4g; predicted peak at n* = %.1f\n",
 		       u->alpha, u->beta, u->gamma, u->n_peak);
 	else if (u->ok)
-		printf("  USL fit: α %.4g, β %.4g, γ %.4g; no peak (β ≤ 0)\n", u->alpha, u->beta,
-		       u->gamma);
+		printf("  USL fit%s: α %.4g, β %.4g, γ %.4g; %s\n", u->bounded ? " (α, β ≥ 0)" : "",
+		       u->alpha, u->beta, u->gamma, u->peak_why);
 	else
 		printf("  USL fit refused: %s\n", u->why);
 }
@@ -119,6 +119,8 @@ static int print_strategy(const struct amd_sweep_stats *s, const struct amd_stra
 	       st->base_n, st->base_value, unit);
 	struct amd_table *t = amd_stats_table(s, st);
 	int rc = table_print(t, stdout);
+	for (size_t i = 0; rc == 0 && i < t->nnotes; i++)
+		printf("  %s\n", t->notes[i]); /* e.g. an interval's own level */
 	amd_table_free(t);
 	if (rc == 0 && s->scaling) {
 		print_fits(st, s->higher_is_better);

@@ -41,6 +41,8 @@ struct amd_ci {
 	double lo, hi;
 	int valid;          /* 0: not computed */
 	const char *why;    /* when not valid: e.g. "n=2: no CI" */
+	double level;       /* its own exact coverage (an order-statistic interval
+	                     * of the median); 0: the level the sweep asked for */
 };
 
 struct amd_run_value {
@@ -104,6 +106,9 @@ struct amd_fit {
 	struct amd_ci ci_serial;
 	/* USL: X(n) = gamma n / (1 + alpha (n-1) + beta n (n-1)) */
 	double alpha, beta, gamma, n_peak;
+	int bounded;                  /* fitted under α, β ≥ 0 with a bound active */
+	double free_alpha, free_beta; /* the unconstrained fit's; NAN without one */
+	char peak_why[160];           /* when n_peak is NAN: why no peak */
 };
 
 struct amd_strategy_stats {

@@ -108,7 +108,7 @@ static void ci(struct jb *b, cJSON *o, const char *k, const struct amd_ci *c, do
 	struct amd_ci x = *c;
 	if (!x.why)
 		x.why = "not computed";
-	if (amd_json_ci(o, k, &x, level) < 0)
+	if (amd_json_ci(o, k, &x, x.level > 0 ? x.level : level) < 0)
 		b->ok = 0;
 }
 
@@ -191,6 +191,10 @@ static cJSON *fit_json(const struct amd_fit *f, int amdahl, double level)
 		num(&b, o, "beta", f->beta + unfit);
 		num(&b, o, "gamma", f->gamma + unfit);
 		num(&b, o, "n_peak", f->n_peak + unfit);
+		put(&b, amd_json_str(o, "peak_why", f->ok && f->peak_why[0] ? f->peak_why : NULL));
+		put(&b, cJSON_AddBoolToObject(o, "bounded", f->ok && f->bounded));
+		num(&b, o, "unconstrained_alpha", f->free_alpha + unfit);
+		num(&b, o, "unconstrained_beta", f->free_beta + unfit);
 	}
 	return done(&b, o);
 }

@@ -1,16 +1,14 @@
-/* stats.c — location, spread, bootstrap and t intervals, and the Amdahl,
- * USL and Karp–Flatt scaling models, all on GSL (see stats.h). */
+/* stats.c — location, spread, bootstrap and t intervals, and the Amdahl
+ * and Karp–Flatt scaling models, all on GSL (see stats.h; the USL fit is in
+ * usl_fit.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
@@ -257,6 +255,7 @@ static int refuse(struct amd_interval *ci, const char *fmt, size_t n)
 {
 	ci->lo = ci->hi = NAN;
 	ci->valid = 0;
+	ci->level = 0;
 	ci->oom = 0;
 	snprintf(ci->why, sizeof ci->why, fmt, n);
 	return -1;
@@ -326,6 +325,7 @@ static int percentile_ci(double *s, size_t B, double level, struct amd_interval 
 	ci->lo = gsl_stats_quantile_from_sorted_data(s, 1, m, (1 - level) / 2);
 	ci->hi = gsl_stats_quantile_from_sorted_data(s, 1, m, (1 + level) / 2);
 	ci->valid = 1;
+	ci->level = 0;
 	ci->oom = 0;
 	ci->why[0] = '\0';
 	return 0;
@@ -355,6 +355,33 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 	free(tmp);
 	free(v);
 	return rc;
+}
+
+int amd_median_os_ci(const double *x, size_t n, double level, struct amd_interval *ci)
+{
+	size_t m;
+	double *v = finite_sorted(x, n, &m);
+	if (m < 3 || !v) {
+		free(v);
+		return m < 3 ? refuse(ci, "n=%zu: no CI", m) : refuse_oom(ci, m);
+	}
+	size_t j = 1; /* 1-based: [v(j), v(m+1-j)] */
+	double cov = 1 - 2 * gsl_cdf_binomial_P(0, 0.5, (unsigned)m);
+	while (2 * (j + 1) <= m) {
+		double c = 1 - 2 * gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)m);
+		if (c < level)
+			break;
+		j++;
+		cov = c;
+	}
+	ci->lo = v[j - 1];
+	ci->hi = v[m - j];
+	ci->valid = 1;
+	ci->level = round(cov * 1e12) / 1e12; /* 0.75, not 0.7499999999999997 */
+	ci->oom = 0;
+	ci->why[0] = '\0';
+	free(v);
+	return 0;
 }
 
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
@@ -453,12 +480,13 @@ int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *
 	ci->lo = mu - h;
 	ci->hi = mu + h;
 	ci->valid = 1;
+	ci->level = 0;
 	ci->oom = 0;
 	ci->why[0] = '\0';
 	return 0;
 }
 
-static size_t distinct(const double *n, size_t m)
+size_t amd_distinct_count(const double *n, size_t m)
 {
 	size_t d = 0;
 	for (size_t i = 0; i < m; i++) {
@@ -485,8 +513,8 @@ int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl
 	if (!u || !y) {
 		snprintf(out->why, sizeof out->why, "out of memory");
 		out->oom = 1;
-	} else if (distinct(u, k) < 2)
-		snprintf(out->why, sizeof out->why, "needs 2 distinct n, have %zu", distinct(u, k));
+	} else if (amd_distinct_count(u, k) < 2)
+		snprintf(out->why, sizeof out->why, "needs 2 distinct n, have %zu", amd_distinct_count(u, k));
 	else {
 		double c0, c1, c00, c01, c11, sumsq;
 		gsl_fit_linear(u, 1, y, 1, k, &c0, &c1, &c00, &c01, &c11, &sumsq);
@@ -537,179 +565,6 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 	free(tmp);
 	free(ns);
 	free(ts);
-	return rc;
-}
-
-/* USL data for the residual and Jacobian callbacks. */
-struct usl_data {
-	const double *n, *x;
-	size_t m;
-};
-
-static int usl_f(const gsl_vector *p, void *data, gsl_vector *f)
-{
-	const struct usl_data *d = data;
-	double al = gsl_vector_get(p, 0), be = gsl_vector_get(p, 1), ga = gsl_vector_get(p, 2);
-	for (size_t i = 0; i < d->m; i++) {
-		double n = d->n[i], den = 1 + al * (n - 1) + be * n * (n - 1);
-		gsl_vector_set(f, i, ga * n / den - d->x[i]);
-	}
-	return GSL_SUCCESS;
-}
-
-static int usl_df(const gsl_vector *p, void *data, gsl_matrix *J)
-{
-	const struct usl_data *d = data;
-	double al = gsl_vector_get(p, 0), be = gsl_vector_get(p, 1), ga = gsl_vector_get(p, 2);
-	for (size_t i = 0; i < d->m; i++) {
-		double n = d->n[i], den = 1 + al * (n - 1) + be * n * (n - 1);
-		gsl_matrix_set(J, i, 0, -ga * n * (n - 1) / (den * den));
-		gsl_matrix_set(J, i, 1, -ga * n * n * (n - 1) / (den * den));
-		gsl_matrix_set(J, i, 2, n / den);
-	}
-	return GSL_SUCCESS;
-}
-
-/* Starting point: gamma from the smallest n, then alpha and beta by
- * linear least squares of n gamma / X - 1 = alpha (n-1) + beta n (n-1). */
-static void usl_start(const struct usl_data *d, double p[3])
-{
-	size_t i0 = 0;
-	for (size_t i = 1; i < d->m; i++)
-		if (d->n[i] < d->n[i0])
-			i0 = i;
-	double ga = d->x[i0] / d->n[i0];
-	double suu = 0, suv = 0, svv = 0, suy = 0, svy = 0;
-	for (size_t i = 0; i < d->m; i++) {
-		double n = d->n[i], u = n - 1, v = n * (n - 1), y = n * ga / d->x[i] - 1;
-		suu += u * u;
-		suv += u * v;
-		svv += v * v;
-		suy += u * y;
-		svy += v * y;
-	}
-	double det = suu * svv - suv * suv;
-	p[0] = det != 0 ? (suy * svv - svy * suv) / det : 0;
-	p[1] = det != 0 ? (svy * suu - suy * suv) / det : 0;
-	p[2] = ga;
-}
-
-static double sumsq(const gsl_vector *f)
-{
-	double s;
-	gsl_blas_ddot(f, f, &s);
-	return s;
-}
-
-/* Gauss–Newton steps (QR least squares of J dx = -f) from the trust-region
- * solution until the step is at rounding level: the driver stops on the
- * step size, which leaves the parameters accurate to about the square
- * root of the tolerance only. A step that raises the sum of squares
- * beyond rounding (1e-12 relative) is refused. -1 when out of memory
- * (GSL's error handler is off here: amd_usl_fit). */
-static int usl_polish(struct usl_data *d, gsl_vector *p)
-{
-	gsl_matrix *J = gsl_matrix_alloc(d->m, 3);
-	gsl_vector *f = gsl_vector_alloc(d->m), *f2 = gsl_vector_alloc(d->m);
-	gsl_vector *tau = gsl_vector_alloc(3), *dx = gsl_vector_alloc(3);
-	gsl_vector *res = gsl_vector_alloc(d->m), *q = gsl_vector_alloc(3);
-	int rc = J && f && f2 && tau && dx && res && q ? 0 : -1;
-	for (int it = 0; rc == 0 && it < 50; it++) {
-		usl_f(p, d, f);
-		usl_df(p, d, J);
-		if (gsl_linalg_QR_decomp(J, tau) || gsl_linalg_QR_lssolve(J, tau, f, dx, res))
-			break;
-		gsl_vector_memcpy(q, p);
-		gsl_vector_sub(q, dx);
-		usl_f(q, d, f2);
-		if (!(sumsq(f2) <= sumsq(f) * (1 + 1e-12)))
-			break;
-		gsl_vector_memcpy(p, q);
-		double big = 0;
-		for (size_t i = 0; i < 3; i++) {
-			double r = fabs(gsl_vector_get(dx, i)) / (fabs(gsl_vector_get(p, i)) + 1e-300);
-			big = r > big ? r : big;
-		}
-		if (big < 1e-15)
-			break;
-	}
-	gsl_matrix_free(J);
-	gsl_vector_free(f);
-	gsl_vector_free(f2);
-	gsl_vector_free(tau);
-	gsl_vector_free(dx);
-	gsl_vector_free(res);
-	gsl_vector_free(q);
-	return rc;
-}
-
-static int usl_solve(struct usl_data *d, struct amd_usl *out)
-{
-	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
-	gsl_multifit_nlinear_workspace *w =
-		gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, d->m, 3);
-	if (!w) {
-		snprintf(out->why, sizeof out->why, "out of memory");
-		out->oom = 1;
-		return -1;
-	}
-	gsl_multifit_nlinear_fdf fdf = {.f = usl_f, .df = usl_df, .n = d->m, .p = 3, .params = d};
-	double p0[3];
-	usl_start(d, p0);
-	gsl_vector_view x0 = gsl_vector_view_array(p0, 3);
-	gsl_multifit_nlinear_init(&x0.vector, &fdf, w);
-	int info, st = gsl_multifit_nlinear_driver(500, 1e-14, 1e-14, 0, NULL, NULL, &info, w);
-	gsl_vector *p = gsl_multifit_nlinear_position(w);
-	if (st == GSL_SUCCESS && usl_polish(d, p) < 0)
-		out->oom = 1;
-	out->alpha = gsl_vector_get(p, 0);
-	out->beta = gsl_vector_get(p, 1);
-	out->gamma = gsl_vector_get(p, 2);
-	out->iterations = gsl_multifit_nlinear_niter(w);
-	gsl_multifit_nlinear_free(w);
-	if (out->oom) {
-		snprintf(out->why, sizeof out->why, "out of memory");
-		return -1;
-	}
-	if (st != GSL_SUCCESS || !isfinite(out->alpha + out->beta + out->gamma)) {
-		snprintf(out->why, sizeof out->why, "did not converge: %s", gsl_strerror(st));
-		return -1;
-	}
-	return 0;
-}
-
-int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out)
-{
-	memset(out, 0, sizeof *out);
-	out->alpha = out->beta = out->gamma = out->n_peak = NAN;
-	double *nv = malloc((m ? m : 1) * sizeof *nv), *xv = malloc((m ? m : 1) * sizeof *xv);
-	size_t k = 0;
-	for (size_t i = 0; nv && xv && i < m; i++)
-		if (isfinite(x[i]) && x[i] > 0 && n[i] > 0) {
-			nv[k] = n[i];
-			xv[k++] = x[i];
-		}
-	int rc = -1;
-	size_t dn = nv ? distinct(nv, k) : 0;
-	if (!nv || !xv) {
-		snprintf(out->why, sizeof out->why, "out of memory");
-		out->oom = 1;
-	} else if (dn < 4)
-		snprintf(out->why, sizeof out->why,
-			 "USL needs at least 4 distinct n (3 parameters), have %zu", dn);
-	else {
-		gsl_error_handler_t *old = gsl_set_error_handler_off();
-		struct usl_data d = {nv, xv, k};
-		rc = usl_solve(&d, out);
-		gsl_set_error_handler(old);
-	}
-	if (rc == 0) {
-		out->ok = 1;
-		if (out->beta > 0 && out->alpha < 1)
-			out->n_peak = sqrt((1 - out->alpha) / out->beta);
-	}
-	free(nv);
-	free(xv);
 	return rc;
 }
 

@@ -40,6 +40,7 @@ size_t amd_mad_flags(const double *x, size_t n, double k, int *out);
 struct amd_interval {
 	double lo, hi;
 	int valid;
+	double level;       /* its own coverage when not the one asked for; 0: as asked */
 	char why[64];
 	int oom;            /* refused for want of memory */
 };
@@ -66,6 +67,13 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 
 /* Percentile-bootstrap CI of median(num)/median(den) (or b->aggregate's), resampling the two
  * samples independently. Refused when either has fewer than 3 values. */
+/* The distribution-free interval of the median of x[0..n) (finite values):
+ * the order statistics [x(j), x(n+1-j)] with the largest j whose exact
+ * coverage 1 - 2 P(Bin(n, 1/2) <= j-1) is at least level; ci->level is
+ * that coverage. Below 6 values no j reaches 95%: [min, max] with its
+ * own level (75% at 3, 87.5% at 4, 93.75% at 5). Refused below 3. */
+int amd_median_os_ci(const double *x, size_t n, double level, struct amd_interval *ci);
+
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci);
 
@@ -106,16 +114,26 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 
 /* USL: X(n) = gamma n / (1 + alpha (n-1) + beta n (n-1)) by nonlinear
  * least squares (gsl_multifit_nlinear, trust region with Levenberg–
- * Marquardt steps). Refused below 4 distinct n. n_peak = sqrt((1-alpha)/beta)
- * when beta > 0 and alpha < 1, else NAN. */
+ * Marquardt steps) under alpha, beta >= 0 (usl_fit.c). Refused below 4
+ * distinct n. When the unconstrained optimum has alpha < 0 or beta < 0
+ * (or does not converge) the fit is the best one on the bounds (alpha = 0,
+ * beta = 0 or both), bounded = 1, and no peak is predicted. n_peak =
+ * sqrt((1-alpha)/beta) when the fit is unbounded, beta > 0 and alpha < 1;
+ * else NAN and peak_why says why in words. */
 struct amd_usl {
 	int ok;
 	char why[128];
 	double alpha, beta, gamma, n_peak;
+	int bounded;                  /* a bound alpha >= 0 or beta >= 0 is active */
+	double free_alpha, free_beta; /* the unconstrained fit; NAN when it failed */
+	char peak_why[160];           /* when n_peak is NAN: why there is no peak */
 	size_t iterations;
 	int oom;            /* failed for want of memory */
 };
 int amd_usl_fit(const double *n, const double *x, size_t m, struct amd_usl *out);
+
+/* The number of distinct values in n[0..m). */
+size_t amd_distinct_count(const double *n, size_t m);
 
 /* Karp–Flatt experimentally determined serial fraction for speedup s at
  * p processors relative to the base: e = (1/s - 1/p)/(1 - 1/p); NAN at p = 1. */

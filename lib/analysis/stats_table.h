@@ -10,8 +10,10 @@
 #include "table.h"
 
 /* An interval as `amdahl stats` prints it: "[lo, hi]" in format f, or
- * why there is none. Returns b. */
-const char *amd_stats_ci_cell(char *b, size_t n, const struct amd_ci *ci, const char *f);
+ * why there is none; "[lo, hi] (75%)" when its own level (ci->level) is
+ * below the stated one, stated (0: never). Returns b. */
+const char *amd_stats_ci_cell(char *b, size_t n, const struct amd_ci *ci, const char *f,
+			      double stated);
 
 /* The strategy's table; NULL when out of memory. */
 struct amd_table *amd_stats_table(const struct amd_sweep_stats *s,

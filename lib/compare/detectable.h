@@ -11,18 +11,24 @@
 #include "buf.h"
 #include "compare.h"
 
-/* Power the smallest detectable change is computed for. */
+/* Power the smallest detectable change is computed for, the simulation's
+ * draws and its seed (GSL mt19937). */
 #define AMD_DETECT_POWER 0.8
+#define AMD_DETECT_DRAWS 4000
+#define AMD_DETECT_SEED 20260101
 
 /* Fills every row's detectable and likely, and c->likely_regressions.
  *
  * detectable: the smallest relative change of the median the row's test
- * would find with 80% power at its level (alpha / the Holm family size for
- * gated rows — Holm's first step — else alpha), by the normal
- * approximation (z_{1-a/2} + z_{0.8}) · sqrt(sb²/nb + sc²/nc) / baseline
- * median from the runs' sample standard deviations; INFINITY when the run
- * counts cannot reach that level at all (no change is detectable), NAN
- * when a side has fewer than 2 runs or no median.
+ * — Mann–Whitney, as the gate runs it: exact null distribution up to
+ * AMD_MWU_EXACT_MAX_MN pairs — would find with 80% power at its level
+ * (alpha / the Holm family size for gated rows — Holm's first step — else
+ * alpha), by simulation: AMD_DETECT_DRAWS draws of normal noise with each
+ * side's sample standard deviation (relative to the baseline median), the
+ * candidate shifted, bisection on the shift with common random numbers.
+ * (The z-test formula it replaces gave 47–76% real power; issue 33.)
+ * INFINITY when the run counts cannot reach that level at all (no change
+ * is detectable), NAN when a side has fewer than 2 runs or no median.
  *
  * likely: 1 for an insufficient row whose ratio interval lies wholly past
  * the threshold in the bad direction, -1 in the good one, else 0. */

@@ -89,7 +89,8 @@ static cJSON *group_json(const struct amd_history_group *g, double level)
 		 amd_json_str(o, "order", g->order) &&
 		 cJSON_AddNumberToObject(o, "runs", (double)g->nruns) &&
 		 cJSON_AddNumberToObject(o, "median", g->median) &&
-		 amd_json_interval(o, "ci", g->ci.valid, g->ci.lo, g->ci.hi, level) &&
+		 amd_json_interval(o, "ci", g->ci.valid, g->ci.lo, g->ci.hi,
+				    g->ci.level > 0 ? g->ci.level : level) &&
 		 put(o, "values", cJSON_CreateDoubleArray(g->values, (int)g->nruns));
 	if (ok)
 		return o;

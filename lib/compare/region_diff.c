@@ -157,7 +157,7 @@ static int diff_row(struct work *w, struct amd_region_time **ga, size_t ka,
 	row->b = amd_median(w->vb, w->b->ntraces);
 	row->p = row->p_holm = NAN;
 	row->ratio = NAN;
-	row->ci = (struct amd_ci){ NAN, NAN, 0, row->side ? "on one side only" : NULL };
+	row->ci = (struct amd_ci){ NAN, NAN, 0, row->side ? "on one side only" : NULL, 0};
 	if (row->side)
 		return 0;
 	if (amd_median_ratio(w->va, w->a->ntraces, w->vb, w->b->ntraces, w->resamples, w->seed,

@@ -253,7 +253,7 @@ int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_
 			enum amd_aggregate agg, int resamples, unsigned long seed, double level,
 			double *ratio, struct amd_ci *ci, struct amd_err *err)
 {
-	*ci = (struct amd_ci){NAN, NAN, 0, NULL};
+	*ci = (struct amd_ci){NAN, NAN, 0, NULL, 0};
 	*ratio = NAN;
 	if (nb == 0 || nc == 0) {
 		ci->why = "a side has no runs";

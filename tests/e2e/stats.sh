@@ -41,6 +41,18 @@ test_expect_success NUMPY,SCIPY "setup: the oracle's reading of cpu-strong-scali
 test_expect_success NUMPY,SCIPY 'cpu: runs left out, strategies, points, CIs and fits agree with the oracle' '
 	compare_oracle "$TMP/cpu.json" "$TMP/cpu.oracle.json"
 '
+test_expect_success 'a median interval of 3 runs is [min, max] at its own level, 75%, not a false 95% (issue 33)' '
+	test_eq "0.75 True" "$(json_get "$TMP/cpu.json" "(lambda p: \"%g %s\" % (p[\"ci\"][\"level\"], p[\"ci\"][\"lo\"] == p[\"min\"] and p[\"ci\"][\"hi\"] == p[\"max\"]))(point(\"ddp\", 1))")" &&
+	test_status 0 "$AMDAHL" --store "$DB" stats &&
+	test_contains "[5.541, 5.886] (75%)" "$OUT" &&
+	test_contains "a percentage after an interval is its own coverage, below the stated 95%" "$OUT"
+'
+test_expect_success 'a speedup interval of 3 runs a side says its simulated coverage, 89% (issue 33)' '
+	test_eq "0.89 0.89" "$(json_get "$TMP/cpu.json" "\"%g %g\" % (point(\"ddp\", 2)[\"speedup_ci\"][\"level\"], point(\"ddp\", 2)[\"efficiency_ci\"][\"level\"])")" &&
+	test_status 0 "$AMDAHL" --store "$DB" stats &&
+	test_contains "2.00 [1.71, 2.05] (89%)" "$OUT" &&
+	test_contains "a speedup interval with 3 runs on a side covers about 89%" "$OUT"
+'
 test_expect_success 'DDP speedup at 8 > at 4 > at 1 = 1' '
 	s1=$(json_get "$TMP/cpu.json" "point(\"ddp\", 1)[\"speedup\"]")
 	s4=$(json_get "$TMP/cpu.json" "point(\"ddp\", 4)[\"speedup\"]")
@@ -69,8 +81,14 @@ test_expect_success 'the other repeats of ddp-n4 keep epochs 1 and 2' '
 	test_eq "2 2" \
 		"$(json_get "$TMP/cpu.json" "\" \".join(str(r[\"epochs_kept\"]) for r in point(\"ddp\", 4)[\"run_values\"] if r[\"repeat\"] > 0)")"
 '
-test_expect_success 'USL reports a peak n* = sqrt((1-alpha)/beta)' '
-	test_eq yes "$(json_get "$TMP/cpu.json" "(lambda u: \"yes\" if abs(u[\"n_peak\"] - ((1 - u[\"alpha\"]) / u[\"beta\"])**0.5) < 1e-12 else \"no\")(strategy(\"fsdp\")[\"usl\"])")"
+test_expect_success 'USL under alpha, beta >= 0: both strategies fit unconstrained with alpha < 0, so alpha = 0 and no peak (issue 33)' '
+	test_eq "ddp True 0 None -0.104 fsdp True 0 None -0.197" "$(json_get "$TMP/cpu.json" "\" \".join(\"%s %s %g %s %.3f\" % (s[\"strategy\"], s[\"usl\"][\"bounded\"], s[\"usl\"][\"alpha\"], s[\"usl\"][\"n_peak\"], s[\"usl\"][\"unconstrained_alpha\"]) for s in sweep()[\"strategies\"])")"
+'
+test_expect_success 'stats says the unconstrained USL fit is not physical instead of predicting a peak (issue 33)' '
+	test_status 0 "$AMDAHL" --store "$DB" stats &&
+	test_contains "USL fit (α, β ≥ 0): α 0, β " "$OUT" &&
+	test_contains "not physical unconstrained (α = -0.197 < 0): no peak predicted" "$OUT" &&
+	test_not_contains "predicted peak" "$OUT"
 '
 test_expect_success 'stats table: the base with its time, n=8 slower than n=4, the rules and the CI method' '
 	test_status 0 "$AMDAHL" --store "$DB" stats
@@ -79,11 +97,11 @@ test_expect_success 'stats table: the base with its time, n=8 slower than n=4, t
 	test_contains "excluding epoch 0 (warm-up) and epochs overlapping a profiler trace window" "$OUT"
 	test_contains "percentile bootstrap, 4000 resamples, mt19937 seed 20260101" "$OUT"
 '
-test_expect_success 'stats table: a failed launch left out, the Amdahl fit and the USL peak' '
+test_expect_success 'stats table: a failed launch left out, the Amdahl fit and the USL fit' '
 	test_status 0 "$AMDAHL" --store "$DB" stats
 	test_contains "left out: fsdp-n1 (fsdp, repeat 0, d93f7848477a41139ea3f1d681956d13): FAILED" "$OUT"
 	test_contains "Amdahl fit T(n) = " "$OUT"
-	test_contains "predicted peak at n* = " "$OUT"
+	test_contains "USL fit (α, β ≥ 0): " "$OUT"
 '
 
 # the options change what is kept, and say so

@@ -91,6 +91,10 @@ def compare_point(name, p, o, scaling, c):
     c.check("%s: deterministic values agree to %g" % (name, REL), problems)
     problems = []
     interval(p["ci"], p["ci_why"], o["ci"], "median CI", problems)
+    if o.get("ci") and o.get("ci_level") is not None and p["ci"] is not None:
+        # the median's order-statistic interval: its ends and exact level
+        values(p["ci"], ["lo", "hi", "level"], {"lo": o["ci"][0], "hi": o["ci"][1],
+                                                "level": o["ci_level"]}, REL, "median CI", problems)
     if scaling:
         interval(p["speedup_ci"], p["speedup_ci_why"], o.get("speedup_ci"), "speedup CI", problems)
     if o["runs"] < 3 and p["ci_why"] != "n=%d: no CI" % o["runs"]:
@@ -122,8 +126,12 @@ def compare_strategy(sweep, s, o, scaling, usl_rel, c):
     if s["usl"]["ok"] != o["usl"]["ok"]:
         problems.append("usl ok %r vs %r (%s)" % (s["usl"]["ok"], o["usl"]["ok"], s["usl"].get("why")))
     elif o["usl"]["ok"]:
-        values(s["usl"], ["alpha", "beta", "gamma", "n_peak"], o["usl"], usl_rel, "usl", problems)
-    c.check("%s: USL fit (scipy curve_fit) to %g" % (name, usl_rel), problems)
+        values(s["usl"], ["alpha", "beta", "gamma", "n_peak", "unconstrained_alpha",
+                          "unconstrained_beta"], o["usl"], usl_rel, "usl", problems)
+        if s["usl"]["bounded"] != o["usl"]["bounded"]:
+            problems.append("usl bounded %r vs %r" % (s["usl"]["bounded"], o["usl"]["bounded"]))
+    c.check("%s: USL fit (scipy curve_fit, with bounds when not physical) to %g" % (name, usl_rel),
+            problems)
 
 
 def main():

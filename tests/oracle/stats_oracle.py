@@ -5,7 +5,8 @@ itwinai child workers folded in, epoch exclusion (warm-up, epochs that
 overlap a profiler trace window read from the trace files), per
 configuration statistics, bootstrap CIs (numpy's own generator), speedup,
 efficiency, Karp–Flatt, Amdahl (numpy.polyfit on 1/n) and USL
-(scipy.optimize.curve_fit), throughput and energy.
+(scipy.optimize.curve_fit; with bounds alpha, beta >= 0 when the
+unconstrained fit is not physical), throughput and energy.
 
 A configuration's runs reduce to one value by the median, or with
 --aggregate mlperf by MLPerf's rule (sort, drop the first and the last,
@@ -29,6 +30,7 @@ import sys
 
 import numpy as np
 from scipy.optimize import curve_fit
+from scipy.stats import binom
 from scipy.stats import t as student_t
 
 N_KEYS = ["global_world_size", "world_size", "num_gpus", "n_gpus", "ngpus", "gpus",
@@ -309,6 +311,24 @@ def boot_median_ci(x, rng):
     return [float(np.quantile(meds, (1 - LEVEL) / 2)), float(np.quantile(meds, (1 + LEVEL) / 2))]
 
 
+def median_os_ci(x, rng):
+    """The median's interval (issue 33): with the median aggregate, the
+    order statistics [x(j), x(n+1-j)], j the largest whose exact coverage
+    1 - 2 binom.cdf(j-1, n, 1/2) is at least LEVEL (j = 1 below: [min,
+    max] and its own level); with another aggregate the bootstrap. The
+    bootstrap is drawn either way, so the generator's stream is unchanged.
+    Returns (interval, its exact level or None for the bootstrap)."""
+    boot = boot_median_ci(x, rng)
+    if AGGREGATE != "median" or boot is None:
+        return boot, None
+    v, n = np.sort(np.asarray(x, dtype=float)), len(x)
+    j, level = 1, 1 - 2 * binom.cdf(0, n, 0.5)
+    while 2 * (j + 1) <= n and 1 - 2 * binom.cdf(j, n, 0.5) >= LEVEL:
+        level = 1 - 2 * binom.cdf(j, n, 0.5)
+        j += 1
+    return [float(v[j - 1]), float(v[n - j])], float(level)
+
+
 def t_ci(x):
     if len(x) < 3:
         return None
@@ -351,27 +371,34 @@ def usl_model(n, alpha, beta, gamma):
     return gamma * n / (1 + alpha * (n - 1) + beta * n * (n - 1))
 
 
-def gauss_newton(ns, xs, p):
+def gauss_newton(ns, xs, p, free=(True, True, True)):
     """Polishes a least-squares solution: curve_fit stops on the relative
     change of the sum of squares, which pins the parameters only to about
-    its square root."""
+    its square root. Only the free parameters move (the others stay at
+    their bound, 0)."""
+    free = np.asarray(free)
     def resid(q):
         return usl_model(ns, *q) - xs
     for _ in range(50):
         a, b, g = p
         den = 1 + a * (ns - 1) + b * ns * (ns - 1)
         J = np.column_stack([-g * ns * (ns - 1) / den ** 2, -g * ns * ns * (ns - 1) / den ** 2, ns / den])
-        dx = np.linalg.lstsq(J, -resid(p), rcond=None)[0]
+        dx = np.zeros(3)
+        dx[free] = np.linalg.lstsq(J[:, free], -resid(p), rcond=None)[0]
         q = p + dx
         if not np.sum(resid(q) ** 2) <= np.sum(resid(p) ** 2) * (1 + 1e-12):
             break
         p = q
-        if np.max(np.abs(dx) / (np.abs(p) + 1e-300)) < 1e-15:
+        if np.max(np.abs(dx[free]) / (np.abs(p[free]) + 1e-300)) < 1e-15:
             break
     return p
 
 
 def usl(ns, xs):
+    """USL under alpha, beta >= 0 (issue 33): curve_fit unconstrained; when
+    its alpha or beta is negative, curve_fit with bounds (trf), the
+    parameters it leaves at the bound held at 0 while the others are
+    polished; no peak then."""
     if len(set(ns)) < 4:
         return dict(ok=False)
     ns, xs = np.asarray(ns, dtype=float), np.asarray(xs, dtype=float)
@@ -379,9 +406,19 @@ def usl(ns, xs):
     p, _ = curve_fit(usl_model, ns, xs, p0=p0, method="lm", ftol=1e-15, xtol=1e-15,
                      gtol=1e-15, maxfev=100000)
     p = gauss_newton(ns, xs, p)
+    free_a, free_b = float(p[0]), float(p[1])
+    bounded = not (p[0] >= 0 and p[1] >= 0 and p[2] > 0)
+    if bounded:
+        p, _ = curve_fit(usl_model, ns, xs, p0=[0.0, 0.0, p0[2]], method="trf",
+                         bounds=([0, 0, 0], [np.inf] * 3), ftol=1e-15, xtol=1e-15,
+                         gtol=1e-15, max_nfev=100000)
+        free = (p[0] > 1e-9, p[1] > 1e-12, True)
+        p = np.where(free, p, 0.0)
+        p = gauss_newton(ns, xs, p, free)
     alpha, beta, gamma = (float(v) for v in p)
-    peak = math.sqrt((1 - alpha) / beta) if beta > 0 and alpha < 1 else None
-    return dict(ok=True, alpha=alpha, beta=beta, gamma=gamma, n_peak=peak)
+    peak = math.sqrt((1 - alpha) / beta) if not bounded and beta > 0 and alpha < 1 else None
+    return dict(ok=True, alpha=alpha, beta=beta, gamma=gamma, n_peak=peak, bounded=bounded,
+                unconstrained_alpha=free_a, unconstrained_beta=free_b)
 
 
 def ratio_of_sums(rs, num, den):
@@ -404,10 +441,11 @@ def mean_of(rs, key):
 
 def point(n, rs, rng):
     x = np.asarray([r["value"] for r in rs])
+    ci, ci_level = median_os_ci(x, rng)
     return dict(n=n, runs=len(rs), median=float(agg(x)), mean=float(np.mean(x)),
                 sd=float(np.std(x, ddof=1)) if len(x) > 1 else None,
                 cv=float(np.std(x, ddof=1) / np.mean(x)) if len(x) > 1 else None,
-                min=float(x.min()), max=float(x.max()), ci=boot_median_ci(x, rng),
+                min=float(x.min()), max=float(x.max()), ci=ci, ci_level=ci_level,
                 mean_ci_t=t_ci(x),
                 throughput=ratio_of_sums(rs, "samples", "time_s"),
                 energy_per_sample_j=ratio_of_sums(rs, "energy_kept_j", "samples"),

@@ -168,6 +168,59 @@ static void test_usl(void **state)
 	assert_double_equal(u.n_peak, sqrt((1 - al) / be), 1e-6);
 }
 
+/* Data from α = −0.05 < 0: the fit is the best one under α, β ≥ 0, here
+ * on the face α = 0; the reference is scipy's curve_fit with bounds
+ * (trf), polished (tests/oracle/stats_oracle.py usl()). */
+static void test_usl_bounded_when_alpha_negative(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8, 16}, x[5];
+	for (int i = 0; i < 5; i++) /* 1% noise: sin(i + 1) */
+		x[i] = 100 * n[i] / (1 - 0.05 * (n[i] - 1) + 0.004 * n[i] * (n[i] - 1)) *
+		       (1 + 0.01 * sin(i + 1));
+	struct amd_usl u;
+	assert_int_equal(amd_usl_fit(n, x, 5, &u), 0);
+	assert_true(u.ok && u.bounded);
+	assert_true(u.alpha == 0);
+	assert_double_equal(u.beta, 0.00196573105678395, 1e-12);
+	assert_double_equal(u.gamma, 121.07385879760497, 1e-7);
+	assert_double_equal(u.free_alpha, -0.047091410951810804, 1e-9);
+	assert_true(isnan(u.n_peak));
+	assert_string_equal(u.peak_why, "not physical unconstrained (α = -0.0471 < 0): no peak predicted");
+}
+
+/* α ≥ 1 with β > 0: no peak, and the reason is α, not β. */
+static void test_usl_alpha_above_one_says_so(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8, 16}, x[5];
+	for (int i = 0; i < 5; i++)
+		x[i] = 100 * n[i] / (1 + 1.5 * (n[i] - 1) + 0.01 * n[i] * (n[i] - 1));
+	struct amd_usl u;
+	assert_int_equal(amd_usl_fit(n, x, 5, &u), 0);
+	assert_false(u.bounded);
+	assert_double_equal(u.alpha, 1.5, 1e-9);
+	assert_true(isnan(u.n_peak));
+	assert_string_equal(u.peak_why, "no peak: α = 1.5 ≥ 1, throughput falls with n from n = 1 on");
+}
+
+/* The median's order-statistic interval: [min, max] at 75% for 3 values;
+ * for 10 values [x(2), x(9)] at 1 - 2·11/1024 = 97.85% (x(3), x(8) would
+ * cover 89.1%). */
+static void test_median_os_ci_levels(void **state)
+{
+	(void)state;
+	double x3[] = {3, 1, 2}, x10[] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+	struct amd_interval ci;
+	assert_int_equal(amd_median_os_ci(x3, 3, 0.95, &ci), 0);
+	assert_true(ci.lo == 1 && ci.hi == 3 && ci.level == 0.75);
+	assert_int_equal(amd_median_os_ci(x10, 10, 0.95, &ci), 0);
+	assert_true(ci.lo == 2 && ci.hi == 9);
+	assert_double_equal(ci.level, 1 - 2 * 11.0 / 1024, 1e-12);
+	assert_int_equal(amd_median_os_ci(x3, 2, 0.95, &ci), -1);
+	assert_string_equal(ci.why, "n=2: no CI");
+}
+
 static void test_usl_refused_with_3_n(void **state)
 {
 	(void)state;
@@ -232,6 +285,9 @@ int main(void)
 		cmocka_unit_test(test_amdahl),
 		cmocka_unit_test(test_usl),
 		cmocka_unit_test(test_usl_refused_with_3_n),
+		cmocka_unit_test(test_usl_bounded_when_alpha_negative),
+		cmocka_unit_test(test_median_os_ci_levels),
+		cmocka_unit_test(test_usl_alpha_above_one_says_so),
 		cmocka_unit_test(test_karp_flatt),
 		cmocka_unit_test(test_statistic_registry),
 	};

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""small_sample.py — the simulation behind `stats`' small-sample labels
+(issue 33 item 4, docs/methods.md), rerun by `make eval`: at each run count
+where `stats` prints an interval, the coverage of
+
+  - the median's order-statistic interval (what `stats` prints) against
+    the level it is labelled with (the exact binomial level), and of the
+    percentile bootstrap it replaced (labelled 95%);
+  - the speedup's percentile-bootstrap ratio of medians against its label
+    (0.89 with 3 runs on a side, else 0.95),
+
+with normal and log-normal noise. Each figure is printed beside its
+target: an interval's coverage at most 2 points below its label, less
+two standard errors of the simulation (1 point at 2000 samples). Exit 1 when a
+labelled interval misses its target.
+
+usage: small_sample.py [--samples N] [--resamples B] [--seed S] [--quick]
+"""
+import argparse
+import sys
+
+import numpy as np
+from scipy.stats import binom
+
+LEVEL = 0.95
+
+
+def os_interval(n):
+    """(j, level): [x(j), x(n+1-j)] as amd_median_os_ci picks it."""
+    j, level = 1, 1 - 2 * binom.cdf(0, n, 0.5)
+    while 2 * (j + 1) <= n and 1 - 2 * binom.cdf(j, n, 0.5) >= LEVEL:
+        level = 1 - 2 * binom.cdf(j, n, 0.5)
+        j += 1
+    return j, level
+
+
+def draw(rng, dist, size):
+    """Noise around a true median of 1."""
+    if dist == "normal":
+        return rng.normal(1, 0.05, size)
+    return rng.lognormal(0, 0.1, size)
+
+
+def median_cover(rng, dist, n, R, B):
+    x = draw(rng, dist, (R, n))
+    v = np.sort(x, axis=1)
+    j, _ = os_interval(n)
+    os_hit = np.mean((v[:, j - 1] <= 1) & (v[:, n - j] >= 1))
+    boot_hit = 0
+    for r in range(R):
+        m = np.median(x[r][rng.integers(0, n, (B, n))], axis=1)
+        lo, hi = np.quantile(m, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        boot_hit += lo <= 1 <= hi
+    return os_hit, boot_hit / R
+
+
+def ratio_cover(rng, dist, n, R, B):
+    hit = 0
+    for _ in range(R):
+        b, p = 4 * draw(rng, dist, n), draw(rng, dist, n)
+        s = (np.median(b[rng.integers(0, n, (B, n))], axis=1)
+             / np.median(p[rng.integers(0, n, (B, n))], axis=1))
+        lo, hi = np.quantile(s, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        hit += lo <= 4 <= hi
+    return hit / R
+
+
+def slack(p, R):
+    """Two standard errors of a coverage p measured on R samples."""
+    return 2 * (p * (1 - p) / R) ** 0.5
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--samples", type=int, default=2000)
+    ap.add_argument("--resamples", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=20260101)
+    ap.add_argument("--quick", action="store_true", help="3..6 runs, 400 samples")
+    a = ap.parse_args()
+    R = 400 if a.quick else a.samples
+    ns = range(3, 7) if a.quick else range(3, 13)
+    rng = np.random.default_rng(a.seed)
+    bad = 0
+    print("median interval: coverage of the printed order-statistic interval vs its label;"
+          " the percentile bootstrap it replaced (labelled 95%%), %d samples" % R)
+    for n in ns:
+        _, label = os_interval(n)
+        for dist in ("normal", "lognormal"):
+            os_hit, boot_hit = median_cover(rng, dist, n, R, a.resamples)
+            ok = os_hit >= label - 0.02 - slack(label, R)
+            bad += not ok
+            print("  n=%-2d %-9s printed %5.1f%% (label %5.1f%%, target >= %5.1f%%) %s;"
+                  " bootstrap %5.1f%% (label 95%%%s)"
+                  % (n, dist, 100 * os_hit, 100 * label, 100 * label - 2, "ok" if ok else "MISS",
+                     100 * boot_hit, ", false" if boot_hit < 0.93 else ""))
+    print("speedup interval (bootstrap ratio of medians, n runs a side): coverage vs label")
+    for n in (3, 4, 5) if a.quick else (3, 4, 5, 6, 8):
+        label = 0.89 if n == 3 else LEVEL
+        for dist in ("normal", "lognormal"):
+            c = ratio_cover(rng, dist, n, R, a.resamples)
+            # beyond 3 runs the label is 95%; the issue's floor is 93%
+            target = label - 0.02
+            ok = c >= target - slack(target, R)
+            bad += not ok
+            print("  n=%-2d %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
+                  % (n, dist, 100 * c, 100 * label, 100 * target, "ok" if ok else "MISS"))
+    print("%d figure%s missed %s target" % (bad, "" if bad == 1 else "s", "its" if bad == 1 else "their"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
