@@ -148,7 +148,7 @@ static int sum_ratio_ci(struct amd_ci *dst, double value, const double *num, con
 			size_t n, const struct analysis_opts *o)
 {
 	if (!isfinite(value)) {
-		*dst = (struct amd_ci){NAN, NAN, 0, "no value"};
+		*dst = (struct amd_ci){NAN, NAN, 0, "no value", 0};
 		return 0;
 	}
 	struct amd_interval iv;
