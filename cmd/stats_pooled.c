@@ -75,8 +75,9 @@ static void note_config(struct amd_store *st, const struct config_runs *c,
 			fprintf(out, "note: strategy %s n=%d pools %zu runs of %zu configurations that "
 				     "differ in param %s (%s); its numbers mix them: split them with "
 				     "--by param.%s, or scale over them with --axis %s\n",
-				r->strategy && *r->strategy ? r->strategy : "(none logged)", r->n, c->n,
-				names, e->name, vals.data, e->name, e->name);
+				r->strategy && *r->strategy ? cmd_shown(r->strategy) : "(none logged)", r->n,
+				c->n, names, cmd_shown(e->name), cmd_shown(vals.data), cmd_shown(e->name),
+				cmd_shown(e->name));
 		amd_buf_free(&vals);
 	}
 }

@@ -1,6 +1,6 @@
 /* table.c — the text renderers of a table (lib/core/table.h): for the
  * terminal, a header, a rule and columns padded to their widest cell
- * (UTF-8 aware); for Markdown, a pipe table whose separator row carries
+ * (UTF-8 aware; cells escaped by cmd_shown); for Markdown, a pipe table whose separator row carries
  * the alignment and whose emphasised cells are bold. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,13 +31,14 @@ static void print_row(const struct amd_table *t, const char *const *row, const s
 {
 	const char *const *cells = row ? row : (const char *const *)t->head;
 	for (size_t c = 0; c < t->ncols; c++) {
-		size_t gap = w[c] - width(cells[c]);
+		const char *cell = cmd_shown(cells[c]);
+		size_t gap = w[c] - width(cell);
 		int right = row && t->right[c];
 		if (c)
 			fputs("  ", out);
 		if (right)
 			pad(out, gap);
-		fputs(cells[c], out);
+		fputs(cell, out);
 		if (!right && c + 1 < t->ncols)
 			pad(out, gap);
 	}
@@ -52,9 +53,9 @@ int table_print(const struct amd_table *t, FILE *out)
 	if (!w)
 		return -1;
 	for (size_t c = 0; c < t->ncols; c++) {
-		w[c] = width(t->head[c]);
+		w[c] = width(cmd_shown(t->head[c]));
 		for (size_t r = 0; r < t->nrows; r++) {
-			size_t cw = width(amd_table_cell(t, r, c));
+			size_t cw = width(cmd_shown(amd_table_cell(t, r, c)));
 			if (cw > w[c])
 				w[c] = cw;
 		}

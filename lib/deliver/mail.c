@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
+#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include "buf.h"
@@ -198,6 +199,59 @@ static int to_header(const struct amd_mail_msg *m, struct built *b)
 	return add_line(&b->headers, &line);
 }
 
+/* ---- the subject as RFC 2047 encoded words (libcurl encodes bodies,
+ * never header values) ---- */
+
+#define WORD_BYTES 39 /* 52 base64 characters: "Subject: " + a word < 78 */
+
+static int printable_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* How many bytes of s (len left) go in one word: at most WORD_BYTES,
+ * ending before a UTF-8 continuation byte when one fits. */
+static size_t word_cut(const unsigned char *s, size_t len)
+{
+	size_t n = len < WORD_BYTES ? len : WORD_BYTES;
+	size_t cut = n;
+	while (cut < len && cut > 0 && (s[cut] & 0xC0) == 0x80)
+		cut--;
+	return cut ? cut : n;
+}
+
+int amd_mail_subject_value(const char *s, struct amd_buf *out)
+{
+	if (printable_ascii(s))
+		return amd_buf_append(out, s, strlen(s));
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
+	unsigned char b64[4 * ((WORD_BYTES + 2) / 3) + 1];
+	int rc = amd_buf_append(out, "", 0);
+	for (int first = 1; len && rc == 0; first = 0) {
+		size_t n = word_cut(p, len);
+		EVP_EncodeBlock(b64, p, (int)n);
+		rc = amd_buf_printf(out, "%s=?UTF-8?B?%s?=", first ? "" : "\r\n ", (char *)b64);
+		p += n;
+		len -= n;
+	}
+	return rc;
+}
+
+static int subject_header(const struct amd_mail_msg *m, struct built *b)
+{
+	struct amd_buf line = {0};
+	if (amd_buf_printf(&line, "Subject: ") < 0 ||
+	    amd_mail_subject_value(m->subject, &line) < 0) {
+		amd_buf_free(&line);
+		return -1;
+	}
+	return add_line(&b->headers, &line);
+}
+
 static int build_headers(const struct amd_mail_msg *m, struct built *b)
 {
 	unsigned char rnd[8] = {0};
@@ -207,7 +261,7 @@ static int build_headers(const struct amd_mail_msg *m, struct built *b)
 	for (size_t i = 0; i < sizeof rnd; i++)
 		snprintf(id + 2 * i, 3, "%02x", rnd[i]);
 	return header(b, "From: %s", m->from) < 0 || to_header(m, b) < 0 ||
-			       header(b, "Subject: %s", m->subject) < 0 ||
+			       subject_header(m, b) < 0 ||
 			       header(b, "Date: %s", date) < 0 ||
 			       header(b, "Message-ID: <amdahl.%lld.%s@%s>", (long long)time(NULL), id,
 				      strchr(m->from, '@') + 1) < 0 ||

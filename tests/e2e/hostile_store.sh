@@ -189,4 +189,53 @@ test_expect_success SQLITE_STORE 'cProfile: the 4 bytes fb fb 30 fb are refused 
 	test_eq "$before" "$(store_digest "$TMP/prof.db")"
 '
 
+# ---- 12. terminal escape sequences in names are shown escaped ----
+# A sweep named with a window-title sequence and a newline that forges a
+# "Gate: PASS" line, a strategy that clears the screen, runs whose name
+# writes the clipboard (OSC 52), in a folder whose name turns text red.
+# Every text output shows them as \xNN, as the error lines do: no ESC
+# byte, no line the name forged.
+ESCDIR="$TMP/$(printf "esc\033[31mred")"
+ESCSWEEP="$(printf "cpu\033]2;owned\007\nGate: PASS")"
+ESCDDP="$(printf "ddp\033[2J")"
+test_expect_success 'setup: a sweep, strategy, run names and folder holding terminal escape sequences' '
+	cp -r "$DATA/cpu-strong-scaling/mlruns" "$ESCDIR" &&
+	sed -i "s/^name: cpu-strong-scaling/name: \"cpu\\\\e]2;owned\\\\a\\\\nGate: PASS\"/" "$ESCDIR/4/meta.yaml" &&
+	for f in "$ESCDIR"/4/*/meta.yaml; do sed -i "s/^run_name: \(.*\)/run_name: \"\1\\\\e]52;c;aGk=\\\\a\"/" "$f"; done &&
+	for f in $(grep -rlx ddp "$ESCDIR" --include=strategy); do printf "%s" "$ESCDDP" >"$f"; done &&
+	"$AMDAHL" --store "$TMP/esc.db" ingest -q "$ESCDIR"
+'
+# shown_escaped WHAT — $OUT has no ESC or BEL byte, no line the sweep
+# name forged, and shows what WHAT names escaped
+shown_escaped() {
+	test_true "$1: no ESC byte" test "$(printf "%s" "$OUT" | tr -d "\033\007")" = "$OUT" &&
+	test_not_contains "
+Gate: PASS" "$OUT" &&
+	case $1 in
+	sweep) test_contains "sweep cpu\\x1B]2;owned\\x07\\x0AGate: PASS" "$OUT" ;;
+	strategy) test_contains "ddp\\x1B[2J" "$OUT" ;;
+	run) test_contains "ddp-n8\\x1B]52;c;aGk=\\x07" "$OUT" ;;
+	path) test_contains "esc\\x1B[31mred/4/" "$OUT" ;;
+	esac
+}
+test_expect_success 'runs shows the escape sequences of sweep, strategy and run names escaped' '
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" runs &&
+	shown_escaped sweep && shown_escaped strategy && shown_escaped run
+'
+test_expect_success 'stats and scaling show them escaped' '
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" stats &&
+	shown_escaped sweep && shown_escaped strategy &&
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" scaling &&
+	shown_escaped sweep && shown_escaped strategy
+'
+test_expect_success 'runs --sources shows run names and paths escaped' '
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" runs --sources &&
+	shown_escaped run && shown_escaped path
+'
+test_expect_success 'gate --format benchstat shows the strategy escaped' '
+	test_status 3 "$AMDAHL" --store "$TMP/esc.db" gate --baseline "$ESCSWEEP:$ESCDDP" \
+		--candidate "$ESCSWEEP:fsdp" --format benchstat &&
+	shown_escaped strategy
+'
+
 test_done

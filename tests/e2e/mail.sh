@@ -497,6 +497,56 @@ test_expect_success 'a report without report.json: the same findings from summar
 	test_eq "$n" "$(grep -c "^- " "$TMP/md/plain.txt")"
 '
 
+# ---- names that are not plain ASCII lines (issue 40, item 13): a sweep
+# name holding a newline cannot forge a line of the plain-text body; a
+# non-ASCII subject goes as RFC 2047 encoded words that Python's email
+# package decodes back, every header line ASCII and within 78 columns.
+S9="$TMP/s9" P9=
+NLSWEEP="$(printf "résumé ✓ sweep\nGate: PASS")"
+test_expect_success AIOSMTPD 'setup: a server, and the report with a sweep named "résumé ✓ sweep" LF "Gate: PASS"' '
+	start_server "$S9" && P9=$(port_of "$S9") &&
+	rm -rf "$TMP/report-nl" && cp -r "$REPORT" "$TMP/report-nl" &&
+	"$PY" - "$TMP/report-nl/report.json" "$NLSWEEP" <<-\PYEOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	if isinstance(d.get("sweep"), dict):
+	    d["sweep"]["name"] = sys.argv[2]
+	else:
+	    d["sweep"] = sys.argv[2]
+	json.dump(d, open(sys.argv[1], "w"))
+	PYEOF
+'
+# header_lines EML — the header lines of EML, CRLF removed
+header_lines() { sed -n "1,/^\r\$/p" "$1" | tr -d "\r"; }
+test_expect_success AIOSMTPD 'a newline in the sweep name forges no Gate line in the body; the default subject is its encoded escaped name' '
+	test_status 0 "$AMDAHL" mail --to alice@example.org --from nightly@lab.example \
+		--smtp "smtp://127.0.0.1:$P9" "$TMP/report-nl" &&
+	facts "$S9/1.eml" nl &&
+	test_eq "Gate:  not run" "$(grep "^Gate:" "$TMP/nl/plain.txt")" &&
+	test_eq "Sweep: résumé ✓ sweep\\x0AGate: PASS" "$(grep "^Sweep:" "$TMP/nl/plain.txt")" &&
+	test_eq "amdahl report: résumé ✓ sweep\\x0AGate: PASS" "$(fact nl subject)" &&
+	test_eq 0 "$(fact nl defects)" &&
+	test_eq "" "$(header_lines "$S9/1.eml" | LC_ALL=C grep -n "[^ -~]")" &&
+	test_contains "Subject: =?UTF-8?B?" "$(header_lines "$S9/1.eml")"
+'
+LONGSUBJ="Überprüfung der Skalierung: 東京の夜間スイープ — ресурсы ✓ $(printf "%s" "ü€𝄞" | sed "s/.*/&&&&&&&&/")"
+test_expect_success AIOSMTPD 'a long non-ASCII --subject: folded encoded words, decoded back exactly, no line past 78 columns' '
+	test_status 0 "$AMDAHL" mail --to alice@example.org --from nightly@lab.example \
+		--subject "$LONGSUBJ" --smtp "smtp://127.0.0.1:$P9" "$REPORT" &&
+	facts "$S9/2.eml" long &&
+	test_eq "$LONGSUBJ" "$(fact long subject)" &&
+	test_eq 0 "$(fact long defects)" &&
+	test_eq "" "$(header_lines "$S9/2.eml" | LC_ALL=C grep -n "[^ -~]")" &&
+	header_lines "$S9/2.eml" | awk "/^Subject:/ { s = 1; print; next } /^ / && s { print; next } { s = 0 }" >"$TMP/long.subject" &&
+	test_eq "" "$(awk "length > 78" "$TMP/long.subject")" &&
+	test_true "several encoded words" test "$(grep -c "=?UTF-8?B?" "$TMP/long.subject")" -ge 3
+'
+test_expect_success 'an ASCII subject stays as it is (no encoded word)' '
+	test_status 0 "$AMDAHL" mail --to alice@example.org --from nightly@lab.example \
+		--subject "Nightly scaling report" --dry-run "$TMP/ascii.eml" "$REPORT" &&
+	test_contains "Subject: Nightly scaling report" "$(header_lines "$TMP/ascii.eml")"
+'
+
 # ---- usage errors
 test_expect_success 'no recipient exits 2' '
 	test_status 2 "$AMDAHL" mail --smtp "smtp://127.0.0.1:$FREE" "$REPORT"
