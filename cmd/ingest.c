@@ -164,17 +164,20 @@ static void list_formats(void)
 		       amd_formats[i]->is_dir ? " (directory)" : "");
 }
 
-static void print_summary(const size_t *count, int norphans, size_t skipped)
+static void print_summary(const size_t *count, int norphans, const struct amd_unit_list *u)
 {
 	printf("%zu added, %zu replaced, %zu unchanged, %zu failed", count[AMD_UNIT_ADDED],
-	       count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED], count[AMD_UNIT_FAILED]);
+	       count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED],
+	       count[AMD_UNIT_FAILED] - u->not_written);
+	if (u->not_written)
+		printf(", %zu not read (the store failed)", u->not_written);
 	if (count[AMD_UNIT_LINKED])
 		printf(", %zu linked to a run", count[AMD_UNIT_LINKED]);
 	if (count[AMD_UNIT_SKIPPED])
 		printf(", %zu with nothing to add", count[AMD_UNIT_SKIPPED]);
 	if (norphans)
 		printf("; %d linked to no run", norphans);
-	printf("; %zu other files skipped\n", skipped);
+	printf("; %zu other files skipped\n", u->skipped);
 }
 
 /* A store this command created and never wrote to is removed again, so
@@ -339,6 +342,10 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_unit_list_free(&units);
 		return cmd_error("ingest", "%s", err.msg);
 	}
+	if (units.not_written)
+		cmd_error("ingest", "stopped at the store's failure above: %zu of %zu units not read;"
+			  " the %zu written before are kept (ingest again once the store is writable)",
+			  units.not_written, units.n, held);
 	warn_orphans(&units, orphaned, norphans);
 	if (!json)
 		note_nothing(&units, count[AMD_UNIT_SKIPPED]);
@@ -346,7 +353,7 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	if (json)
 		rc = print_json(&units, orphaned);
 	else if (!quiet)
-		print_summary(count, norphans, units.skipped);
+		print_summary(count, norphans, &units);
 	free(orphaned);
 	amd_unit_list_free(&units);
 	return failed ? EXIT_USAGE : rc;

@@ -502,13 +502,62 @@ static const char *what_failed(CURLcode rc, const struct dialogue *d)
 	}
 }
 
+/* 1 when the SMTP URL's host and port answer an HTTP request (libcurl,
+ * HEAD /, at most 1 s past the send's timeout): a server that sent no
+ * greeting, or a reply SMTP does not
+ * know, is then a web server on that port. */
+static int speaks_http(const char *smtp_url)
+{
+	CURLU *u = curl_url();
+	char *port = NULL, *http = NULL;
+	int yes = 0;
+	if (u && curl_url_set(u, CURLUPART_URL, smtp_url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_SCHEME, "http", 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PORT, port, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PATH, "/", 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &http, 0) == CURLUE_OK) {
+		CURL *h = curl_easy_init();
+		long code = 0;
+		if (h) {
+			curl_easy_setopt(h, CURLOPT_URL, http);
+			curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+			curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 1000L);
+			curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+			curl_easy_perform(h);
+			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+			curl_easy_cleanup(h);
+		}
+		yes = code >= 100;
+	}
+	curl_free(port);
+	curl_free(http);
+	curl_url_cleanup(u);
+	return yes;
+}
+
+/* No greeting within the time, or a greeting SMTP does not know. */
+static int no_greeting(CURLcode rc, const struct dialogue *d)
+{
+	return d->connected && !d->failed_reply[0] &&
+	       ((timed_out(rc, d) && (!d->stalled_at || strcmp(d->stalled_at, "the greeting") == 0 ||
+				      strcmp(d->stalled_at, "connect") == 0)) ||
+		rc == CURLE_WEIRD_SERVER_REPLY || rc == CURLE_GOT_NOTHING);
+}
+
 static int send_error(CURLcode rc, const char *errbuf, const struct dialogue *d,
 		      const struct amd_smtp *smtp, struct amd_err *err)
 {
 	char *url = amd_mail_url_scrub(smtp->url);
 	struct amd_buf b = {0};
 	int ok;
-	if (timed_out(rc, d) && d->connected)
+	if (no_greeting(rc, d) && strncmp(smtp->url, "smtp://", 7) == 0 &&
+	    speaks_http(smtp->url))
+		ok = url && amd_buf_printf(&b, "%s: the server speaks HTTP, not SMTP: it sent no SMTP "
+					   "greeting but answers an HTTP request on that port (a web "
+					   "server's port? SMTP is usually 25, 465 or 587)", url) == 0;
+	else if (timed_out(rc, d) && d->connected)
 		ok = url && amd_buf_printf(&b, "%s: the server was reached but stopped answering at "
 					   "%s: no reply within the %ld s timeout", url,
 					   d->stalled_at ? d->stalled_at : "the greeting",

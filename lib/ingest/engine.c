@@ -154,6 +154,7 @@ struct pool {
 	int failed;
 	int open_failed;
 	struct amd_err open_err;
+	int stopped; /* a unit failed because the store did: take no more */
 };
 
 /* With several workers a batch of units is written in one transaction
@@ -170,7 +171,7 @@ struct pool {
 static struct amd_unit *take(struct pool *p)
 {
 	pthread_mutex_lock(&p->lock);
-	struct amd_unit *u = p->next < p->units->n ? &p->units->v[p->next++] : NULL;
+	struct amd_unit *u = !p->stopped && p->next < p->units->n ? &p->units->v[p->next++] : NULL;
 	pthread_mutex_unlock(&p->lock);
 	return u;
 }
@@ -181,10 +182,32 @@ static void failed(struct amd_unit *u, const char *msg)
 	snprintf(u->error, sizeof u->error, "%s", msg);
 }
 
-static void unit_done(struct pool *p, const struct amd_unit *u)
+/* Marks u as not read because of the store's failure. */
+static void not_written(struct amd_unit_list *l, struct amd_unit *u)
+{
+	u->result = AMD_UNIT_FAILED;
+	snprintf(u->error, sizeof u->error, "%s: not read: the store failed before (%s)",
+		 u->path, l->stop_error);
+	l->not_written++;
+}
+
+/* A unit that failed because the store did stops the ingest; later
+ * such failures (other workers' units in flight) are not reported. */
+static void unit_done(struct pool *p, struct amd_unit *u)
 {
 	pthread_mutex_lock(&p->lock);
 	p->done++;
+	int store = u->result == AMD_UNIT_FAILED && p->target->store_failed &&
+		    p->target->store_failed(u->error);
+	if (store && p->stopped) {
+		not_written(p->units, u);
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	if (store) {
+		p->stopped = 1;
+		snprintf(p->units->stop_error, sizeof p->units->stop_error, "%s", u->error);
+	}
 	if (u->result == AMD_UNIT_FAILED)
 		p->failed++;
 	if (p->o->progress)
@@ -314,6 +337,8 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 		jobs = units->n ? (int)units->n : 1;
 	int started = run_workers(&p, jobs);
 	pthread_mutex_destroy(&p.lock);
+	for (size_t i = p.next; p.stopped && i < units->n; i++)
+		not_written(units, &units->v[i]);
 	if (target->release)
 		target->release(target->ctx);
 	if (started <= 0)
@@ -322,5 +347,5 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 		*err = p.open_err;
 		return -1;
 	}
-	return p.failed;
+	return p.failed + (int)units->not_written;
 }

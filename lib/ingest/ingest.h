@@ -130,6 +130,11 @@ struct amd_unit_list {
 	struct amd_unit *v;
 	size_t n, cap;
 	size_t skipped; /* files in walked directories no format claims */
+	/* units left unwritten because the store failed (the target's
+	 * store_failed) on an earlier one: result FAILED, error "not
+	 * read: ..."; the first store failure is in stop_error */
+	size_t not_written;
+	char stop_error[1024];
 };
 
 /* Walks paths into units. A path that does not exist, or a file named
@@ -140,7 +145,10 @@ void amd_unit_list_free(struct amd_unit_list *l);
 
 /* Ingests every unit into target (each worker opens its own
  * connection). Returns the number of failed units, or -1 when nothing
- * could start (err says why). */
+ * could start (err says why). At the first failure that is the store's
+ * (full disk, a server gone), no more units are read: they count in
+ * units->not_written, and only the units that failed before are
+ * reported to the progress callback. */
 int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_list *units,
 		     const struct amd_ingest_opts *o, struct amd_err *err);
 

@@ -238,4 +238,41 @@ test_expect_success 'gate --format benchstat shows the strategy escaped' '
 	shown_escaped strategy
 '
 
+# ---- 16. a full disk: the ingest stops at the first store failure ----
+# A 600 KB tmpfs holds the store (mounting needs root: skipped without).
+# Before: one "database or disk is full" line per remaining unit (177 of
+# testdata's 182) and every one of them read and parsed.
+test_lazy_prereq TMPFS 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" 2>/dev/null && umount "$d" && rmdir "$d"'
+# full_ingest NAME ARGS... — ingests testdata into a store on a full
+# 600 KB tmpfs; keeps the store (and its log) in $TMP/NAME.db, the exit
+# status in $TMP/NAME.rc, the output in $TMP/NAME.out and .err
+full_ingest() {
+	local name=$1 m="$TMP/$1.mnt"
+	shift
+	mkdir -p "$m" && mount -t tmpfs -o size=600k tmpfs "$m" || return 1
+	"$AMDAHL" --store "$m/s.db" ingest "$@" "$DATA" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	echo $? >"$TMP/$name.rc"
+	cp "$m/s.db" "$TMP/$name.db" && { [ ! -e "$m/s.db-wal" ] || cp "$m/s.db-wal" "$TMP/$name.db-wal"; }
+	umount "$m"
+}
+test_expect_success TMPFS,SQLITE_STORE 'a full disk: one line for the failure, one saying the ingest stopped, a summary' '
+	full_ingest full &&
+	test_eq 2 "$(cat "$TMP/full.rc")" &&
+	test_eq 1 "$(grep -c "database or disk is full$" "$TMP/full.err")" &&
+	test_contains "amdahl ingest: stopped at the store'\''s failure above: " "$(cat "$TMP/full.err")" &&
+	test_true "at most 3 lines: $(wc -l <"$TMP/full.err")" test "$(wc -l <"$TMP/full.err")" -le 3 &&
+	test_contains " not read (the store failed)" "$(cat "$TMP/full.out")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/full.db" runs
+'
+test_expect_success TMPFS,SQLITE_STORE 'a full disk with -j 2: the same, the units of the failed batch not reported again' '
+	full_ingest fullj -j 2 &&
+	test_eq 2 "$(cat "$TMP/fullj.rc")" &&
+	test_eq 1 "$(grep -c "database or disk is full$" "$TMP/fullj.err")" &&
+	test_true "at most 3 lines" test "$(wc -l <"$TMP/fullj.err")" -le 3 &&
+	test_contains " not read (the store failed)" "$(cat "$TMP/fullj.out")"
+'
+test_expect_success TMPFS,SQLITE_STORE 'a full disk: the log warning says the disk, not a reader' '
+	test_not_contains "another process is reading it" "$(cat "$TMP/full.err")"
+'
+
 test_done

@@ -268,6 +268,24 @@ for stall in greeting rcpt data; do
 		one_line \"\$ERR\"
 	"
 done
+# A web server on the SMTP port (Python's http.server): it sends no
+# greeting, so the send ran out of time and said "no reply within the
+# timeout"; now it asks the port an HTTP request (libcurl) and says the
+# server speaks HTTP. mail.timeout 2 keeps the case short.
+HTTPD=
+test_expect_success PYTHON 'setup: an HTTP server on a free port' '
+	HTTPD=$("$PY" -c "import socket; s=socket.socket(); s.bind((\"127.0.0.1\",0)); print(s.getsockname()[1])") &&
+	{ "$PY" -m http.server --bind 127.0.0.1 "$HTTPD" >"$TMP/httpd.log" 2>&1 & PIDS+=($!); } &&
+	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$HTTPD/" && break; sleep 0.1; done &&
+	printf "mail:\n  timeout: 2\n" >"$TMP/timeout2.yaml"
+'
+test_expect_success PYTHON 'an SMTP URL naming an HTTP server: exit 1, one line saying it speaks HTTP' '
+	test_status 1 timeout 60 "$AMDAHL" --config "$TMP/timeout2.yaml" mail --to alice@example.org \
+		--smtp "smtp://127.0.0.1:$HTTPD" "$REPORT" &&
+	test_contains "smtp://127.0.0.1:$HTTPD/: the server speaks HTTP, not SMTP" "$ERR" &&
+	test_not_contains "no reply within" "$ERR" &&
+	one_line "$ERR"
+'
 # a timeout that is not a number of seconds from 1 up is named, before
 # any server is asked (it was taken as given: "within the -5 s timeout")
 test_expect_success 'mail.timeout -5, 0 or abc: one line naming the file and the setting, exit 2' '
