@@ -63,7 +63,7 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 	if (u->result == AMD_UNIT_FAILED) {
 		if (p->on)
 			fputs("\r\033[K", stderr);
-		cmd_error("ingest", "%s", u->error);
+		cmd_error("ingest", "%s", amd_unit_error(u));
 	}
 	if (!p->on)
 		return;
@@ -77,8 +77,16 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 	fflush(stderr);
 }
 
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Units of this ingest that no run owns (orphans.h); orphaned[i] set for
- * units->v[i]. Returns their number, or -1 (err says why). */
+ * units->v[i]. The orphans' paths sorted, each unit looked up by
+ * bsearch: O((units + orphans) log orphans) (it compared every unit
+ * with every orphan: 200,000 small files took 3.6x the time of 100,000).
+ * Returns their number, or -1 (err says why). */
 static int find_orphans(const char *store_path, const struct amd_unit_list *units,
 			char *orphaned, struct amd_err *err)
 {
@@ -92,14 +100,24 @@ static int find_orphans(const char *store_path, const struct amd_unit_list *unit
 	amd_store_close(st);
 	if (rc < 0)
 		return -1;
+	const char **paths = malloc((n ? n : 1) * sizeof *paths);
+	if (!paths) {
+		amd_orphans_free(v, n);
+		return amd_fail(err, "out of memory");
+	}
+	for (size_t j = 0; j < n; j++)
+		paths[j] = v[j].path;
+	qsort(paths, n, sizeof *paths, path_cmp);
 	int found = 0;
-	for (size_t i = 0; i < units->n; i++)
-		for (size_t j = 0; j < n && units->v[i].result != AMD_UNIT_FAILED; j++)
-			if (strcmp(units->v[i].path, v[j].path) == 0) {
-				orphaned[i] = 1;
-				found++;
-				break;
-			}
+	for (size_t i = 0; i < units->n; i++) {
+		const char *key = units->v[i].path;
+		if (units->v[i].result != AMD_UNIT_FAILED &&
+		    bsearch(&key, paths, n, sizeof *paths, path_cmp)) {
+			orphaned[i] = 1;
+			found++;
+		}
+	}
+	free(paths);
 	amd_orphans_free(v, n);
 	return found;
 }
@@ -127,7 +145,7 @@ static void note_nothing(const struct amd_unit_list *units, size_t n)
 	for (size_t i = 0; i < units->n && shown < ORPHAN_LINES; i++)
 		if (units->v[i].result == AMD_UNIT_SKIPPED && ++shown)
 			cmd_error("ingest", "note: %s: nothing to add: %s", units->v[i].path,
-				  units->v[i].error);
+				  amd_unit_error(&units->v[i]));
 	if (n > shown)
 		cmd_error("ingest", "note: %zu more units with nothing to add ('--json' lists them)",
 			  n - shown);
@@ -144,8 +162,8 @@ static int print_json(const struct amd_unit_list *units, const char *orphaned)
 		cJSON_AddStringToObject(o, "format", u->fmt->name);
 		cJSON_AddStringToObject(o, "result", result_name(u->result));
 		int failed = u->result == AMD_UNIT_FAILED, skipped = u->result == AMD_UNIT_SKIPPED;
-		amd_json_str(o, "error", failed ? u->error : NULL);
-		amd_json_str(o, "nothing_to_add", skipped ? u->error : NULL);
+		amd_json_str(o, "error", failed ? amd_unit_error(u) : NULL);
+		amd_json_str(o, "nothing_to_add", skipped ? amd_unit_error(u) : NULL);
 		if (failed || skipped)
 			cJSON_AddNullToObject(o, "linked_to_run");
 		else

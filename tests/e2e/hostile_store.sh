@@ -275,4 +275,22 @@ test_expect_success TMPFS,SQLITE_STORE 'a full disk: the log warning says the di
 	test_not_contains "another process is reading it" "$(cat "$TMP/full.err")"
 '
 
+# ---- 8. the orphan matching (sorted paths, bsearch): right units flagged ----
+# 300 one-line py-spy files (no run) among a sweep's run directories and
+# traces (all linked): exactly the 300 are "linked to no run", in --json
+# and in the summary; a second ingest adding 5 more counts all 305 (the
+# unchanged 300 stay unlinked).
+# (Speed: bench/small_files.sh, N and 2N files.)
+test_expect_success PYTHON 'orphan matching: exactly the files without a run are flagged' '
+	mkdir -p "$TMP/orph/stacks" && cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/orph/" &&
+	for i in $(seq 300); do printf "main (t.py:1);s%d (t.py:2) 3\n" $i >"$TMP/orph/stacks/p$i.collapsed.txt"; done &&
+	test_status 0 "$AMDAHL" --store "$TMP/orph.db" ingest --json "$TMP/orph" &&
+	printf "%s\n" "$OUT" >"$TMP/orph.json" &&
+	test_eq "300 300" "$(json_get "$TMP/orph.json" "\"%d %d\" % (sum(1 for u in d[\"units\"] if u[\"linked_to_run\"] is False), sum(1 for u in d[\"units\"] if u[\"linked_to_run\"] is False and \"/stacks/\" in u[\"path\"]))")" &&
+	test_eq 0 "$(json_get "$TMP/orph.json" "sum(1 for u in d[\"units\"] if u[\"linked_to_run\"] is not False and \"/stacks/\" in u[\"path\"])")" &&
+	for i in $(seq 301 305); do printf "main (t.py:1);s%d (t.py:2) 3\n" $i >"$TMP/orph/stacks/p$i.collapsed.txt"; done &&
+	test_status 0 "$AMDAHL" --store "$TMP/orph.db" ingest "$TMP/orph/stacks" &&
+	test_contains "5 added, 0 replaced, 300 unchanged, 0 failed; 305 linked to no run" "$OUT"
+'
+
 test_done
