@@ -148,6 +148,33 @@ test_expect_success 'report build stopped by SIGTERM or SIGINT while writing lea
 		test -n "$(find "$TMP"/stopped? -type f 2>/dev/null | head -1)"
 '
 
+# A SIGKILL runs no handler: the next build into the same directory
+# removes what the killed one left — regular files of its own pattern
+# (.NAME.tmpXXXXXXXX) only, never a link, a directory or another name,
+# and nothing while another process holds the directory's lock.
+test_expect_success 'the next report build removes a SIGKILLed build'\''s temporaries, and only those' '
+	stopped_build KILL "$TMP/killed"
+	mkdir -p "$TMP/killed/charts" && echo outside >"$TMP/outside.txt" &&
+	echo x >"$TMP/killed/charts/.throughput.png.tmp7e97e8b3" &&
+	echo x >"$TMP/killed/.report.pdf.tmp0badc0de" &&
+	echo mine >"$TMP/killed/.notes.tmp" && echo mine >"$TMP/killed/keep.tmp12345678" &&
+	echo mine >"$TMP/killed/.notes.tmpXYZ45678" &&
+	ln -s "$TMP/outside.txt" "$TMP/killed/.link.tmp12345678" &&
+	mkdir "$TMP/killed/.dir.tmp12345678" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/killed" &&
+	test_eq "" "$(find "$TMP/killed" -type f -name ".*.tmp[0-9a-f]*")" &&
+	test_eq mine "$(cat "$TMP/killed/.notes.tmp")" &&
+	test_eq mine "$(cat "$TMP/killed/keep.tmp12345678")" &&
+	test_eq mine "$(cat "$TMP/killed/.notes.tmpXYZ45678")" &&
+	test -L "$TMP/killed/.link.tmp12345678" && test -d "$TMP/killed/.dir.tmp12345678" &&
+	test_eq outside "$(cat "$TMP/outside.txt")"
+'
+test_expect_success 'a build while another process holds the directory'\''s lock removes no temporary' '
+	echo x >"$TMP/killed/charts/.epoch_time.png.tmp7e97e8b3" &&
+	flock "$TMP/killed/charts" "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/killed" >/dev/null &&
+	test -f "$TMP/killed/charts/.epoch_time.png.tmp7e97e8b3"
+'
+
 # ---- 18. scaling --next with more values than it takes names the limit ----
 test_expect_success 'scaling --next with 64 values names the limit of 32; a value below 1 is named as before' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --next "$(seq -s, 1 64)" &&
