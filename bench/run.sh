@@ -6,13 +6,14 @@
 # double), `report build` time, `amdahl mail` with a large attachment,
 # the region readers (cProfile, Nsight Systems) on large inputs, the region
 # model search of `amdahl scaling`, the SQLite and ClickHouse backends side
-# by side (ingest, stats, report build), peak memory for absurd names.
+# by side (ingest, stats, report build), peak memory for absurd names,
+# N and 2N small files in one ingest (small_files.sh).
 # Figures are printed, never asserted: targets are stated next to them.
 set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in readers startup trace trace_cores tfevents report mail profiles scaling sweep clickhouse clickhouse_scale clickhouse_cluster names; do
+for b in readers startup trace trace_cores tfevents report mail profiles scaling sweep clickhouse clickhouse_scale clickhouse_cluster names small_files; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

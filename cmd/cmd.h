@@ -66,6 +66,17 @@ int cmd_print_json(const char *cmd, struct cJSON *doc);
 /* Prints "amdahl CMD: message" on stderr; returns EXIT_USAGE. */
 int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A name from the store (run, sweep, strategy, path) as it goes into a
+ * line of text output: escaped as the error lines are (text_safe.h
+ * amd_visible_line), so a terminal escape sequence or a newline in a
+ * name shows as \xNN instead of acting. The text lives in one of 8
+ * buffers used in turn: up to 8 may appear in one printf. "" when out
+ * of memory. */
+const char *cmd_shown(const char *s);
+/* Prints text (lines ending in '\n') with each line escaped as
+ * cmd_shown does: a sentence naming runs or strategies. */
+void cmd_print_lines(FILE *out, const char *text);
+
 /* Renderers of a table (lib/core/table.h), cmd/table.c: text for the
  * terminal, and a Markdown pipe table. -1 when t is NULL or incomplete
  * (out of memory while it was built): the caller reports it. */

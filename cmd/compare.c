@@ -258,15 +258,17 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 	size_t i = 0;
 	int first = 1;
 	for (const struct amd_cmp_row *r; (r = amd_cmp_next_note(c, &i, 1)); first = 0)
-		fprintf(out, "%s  %s: %s\n", first ? "\nnotes:\n" : "", amd_row_verdict(r), r->note);
+		fprintf(out, "%s  %s: %s\n", first ? "\nnotes:\n" : "", amd_row_verdict(r),
+			cmd_shown(r->note));
 }
 
 int compare_print_table(const struct amd_comparison *c, FILE *out)
 {
 	char base[512], cand[512];
 	fprintf(out, "baseline %s, candidate %s; metric %s; ratio = candidate/baseline\n",
-		amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base),
-		amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand), c->metric);
+		cmd_shown(amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base)),
+		cmd_shown(amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand)),
+		c->metric);
 	if (c->aggregate == AMD_AGG_MLPERF) /* the default (median) is said in --help */
 		fprintf(out, "per configuration: %s\n", amd_aggregate_rule(c->aggregate));
 	fputc('\n', out);
@@ -279,7 +281,7 @@ int compare_print_table(const struct amd_comparison *c, FILE *out)
 		return -1;
 	}
 	if (noise.len)
-		fprintf(out, "\nnoise:\n%s", noise.data);
+		fprintf(out, "\nnoise:\n"), cmd_print_lines(out, noise.data);
 	amd_buf_free(&noise);
 	fprintf(out,
 		"\n%zu gated rows (%zu in the Holm family): %zu regressions, %zu improvements, "
@@ -293,11 +295,11 @@ static int print_bench(const struct amd_comparison *c, FILE *out)
 	struct amd_table *t = amd_cmp_table_bench(c);
 	int rc = table_print(t, out);
 	for (size_t i = 0; rc == 0 && i < t->nnotes; i++)
-		fprintf(out, "%s%s\n", i ? "" : "\n", t->notes[i]);
+		fprintf(out, "%s%s\n", i ? "" : "\n", cmd_shown(t->notes[i]));
 	amd_table_free(t);
 	struct amd_buf noise = {0};
 	if (rc == 0 && (rc = amd_cmp_noise_text(c, "", &noise)) == 0 && noise.len)
-		fprintf(out, "%s", noise.data);
+		cmd_print_lines(out, noise.data);
 	amd_buf_free(&noise);
 	return rc;
 }

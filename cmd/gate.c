@@ -473,7 +473,8 @@ static int gate_pooled(struct cmd_ctx *ctx, struct compare_args *a)
 		for (size_t i = first; i < k; i++)
 			runs += g[i].nruns;
 		printf("baseline: %zu runs of the %zu groups of %s before %s (%s .. %s), pooled\n\n",
-		       runs, k - first, a->by, g[k].value, g[first].value, g[k - 1].value);
+		       runs, k - first, a->by, cmd_shown(g[k].value), cmd_shown(g[first].value),
+		       cmd_shown(g[k - 1].value));
 	}
 	amd_run_groups_free(g, n);
 	return rc ? rc : run(ctx, a);

@@ -65,9 +65,9 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 		      u->warnings.n))
 		fputs("\r\033[K", stderr);
 	if (u->result == AMD_UNIT_FAILED)
-		cmd_error("ingest", "%s", u->error);
+		cmd_error("ingest", "%s", amd_unit_error(u));
 	else if (u->result == AMD_UNIT_REFUSED)
-		cmd_error("ingest", "warning: %s; not read", u->error);
+		cmd_error("ingest", "warning: %s; not read", amd_unit_error(u));
 	else /* the parse's own warnings: a unit written (or held) */
 		for (size_t i = 0; i < u->warnings.n; i++)
 			cmd_error("ingest", "warning: %s", u->warnings.v[i]);
@@ -83,8 +83,16 @@ static void progress(void *ctx, size_t done, size_t total, const struct amd_unit
 	fflush(stderr);
 }
 
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Units of this ingest that no run owns (orphans.h); orphaned[i] set for
- * units->v[i]. Returns their number, or -1 (err says why). */
+ * units->v[i]. The orphans' paths sorted, each unit looked up by
+ * bsearch: O((units + orphans) log orphans) (it compared every unit
+ * with every orphan: 200,000 small files took 3.6x the time of 100,000).
+ * Returns their number, or -1 (err says why). */
 static int find_orphans(const char *store_path, const struct amd_unit_list *units,
 			char *orphaned, struct amd_err *err)
 {
@@ -98,14 +106,24 @@ static int find_orphans(const char *store_path, const struct amd_unit_list *unit
 	amd_store_close(st);
 	if (rc < 0)
 		return -1;
+	const char **paths = malloc((n ? n : 1) * sizeof *paths);
+	if (!paths) {
+		amd_orphans_free(v, n);
+		return amd_fail(err, "out of memory");
+	}
+	for (size_t j = 0; j < n; j++)
+		paths[j] = v[j].path;
+	qsort(paths, n, sizeof *paths, path_cmp);
 	int found = 0;
-	for (size_t i = 0; i < units->n; i++)
-		for (size_t j = 0; j < n && units->v[i].result != AMD_UNIT_FAILED; j++)
-			if (strcmp(units->v[i].path, v[j].path) == 0) {
-				orphaned[i] = 1;
-				found++;
-				break;
-			}
+	for (size_t i = 0; i < units->n; i++) {
+		const char *key = units->v[i].path;
+		if (units->v[i].result != AMD_UNIT_FAILED &&
+		    bsearch(&key, paths, n, sizeof *paths, path_cmp)) {
+			orphaned[i] = 1;
+			found++;
+		}
+	}
+	free(paths);
 	amd_orphans_free(v, n);
 	return found;
 }
@@ -133,7 +151,7 @@ static void note_nothing(const struct amd_unit_list *units, size_t n)
 	for (size_t i = 0; i < units->n && shown < ORPHAN_LINES; i++)
 		if (units->v[i].result == AMD_UNIT_SKIPPED && ++shown)
 			cmd_error("ingest", "note: %s: nothing to add: %s", units->v[i].path,
-				  units->v[i].error);
+				  amd_unit_error(&units->v[i]));
 	if (n > shown)
 		cmd_error("ingest", "note: %zu more units with nothing to add ('--json' lists them)",
 			  n - shown);
@@ -150,9 +168,9 @@ static int print_json(const struct amd_unit_list *units, const char *orphaned)
 		cJSON_AddStringToObject(o, "format", u->fmt->name);
 		cJSON_AddStringToObject(o, "result", result_name(u->result));
 		int failed = u->result == AMD_UNIT_FAILED, skipped = u->result == AMD_UNIT_SKIPPED;
-		amd_json_str(o, "error", failed ? u->error : NULL);
-		amd_json_str(o, "nothing_to_add", skipped ? u->error : NULL);
-		amd_json_str(o, "refused", u->result == AMD_UNIT_REFUSED ? u->error : NULL);
+		amd_json_str(o, "error", failed ? amd_unit_error(u) : NULL);
+		amd_json_str(o, "nothing_to_add", skipped ? amd_unit_error(u) : NULL);
+		amd_json_str(o, "refused", u->result == AMD_UNIT_REFUSED ? amd_unit_error(u) : NULL);
 		cJSON *warnings = cJSON_AddArrayToObject(o, "warnings");
 		for (size_t w = 0; w < u->warnings.n && u->result != AMD_UNIT_FAILED; w++)
 			cJSON_AddItemToArray(warnings, cJSON_CreateString(u->warnings.v[w]));
@@ -174,10 +192,13 @@ static void list_formats(void)
 		       amd_formats[i]->is_dir ? " (directory)" : "");
 }
 
-static void print_summary(const size_t *count, int norphans, size_t skipped)
+static void print_summary(const size_t *count, int norphans, const struct amd_unit_list *u)
 {
 	printf("%zu added, %zu replaced, %zu unchanged, %zu failed", count[AMD_UNIT_ADDED],
-	       count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED], count[AMD_UNIT_FAILED]);
+	       count[AMD_UNIT_REPLACED], count[AMD_UNIT_UNCHANGED],
+	       count[AMD_UNIT_FAILED] - u->not_written);
+	if (u->not_written)
+		printf(", %zu not read (the store failed)", u->not_written);
 	if (count[AMD_UNIT_LINKED])
 		printf(", %zu linked to a run", count[AMD_UNIT_LINKED]);
 	if (count[AMD_UNIT_SKIPPED])
@@ -186,7 +207,7 @@ static void print_summary(const size_t *count, int norphans, size_t skipped)
 		printf(", %zu refused", count[AMD_UNIT_REFUSED]);
 	if (norphans)
 		printf("; %d linked to no run", norphans);
-	printf("; %zu other files skipped\n", skipped);
+	printf("; %zu other files skipped\n", u->skipped);
 }
 
 /* A store this command created and never wrote to is removed again, so
@@ -352,6 +373,10 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_unit_list_free(&units);
 		return cmd_error("ingest", "%s", err.msg);
 	}
+	if (units.not_written)
+		cmd_error("ingest", "stopped at the store's failure above: %zu of %zu units not read;"
+			  " the %zu written before are kept (ingest again once the store is writable)",
+			  units.not_written, units.n, held);
 	warn_orphans(&units, orphaned, norphans);
 	if (!json)
 		note_nothing(&units, count[AMD_UNIT_SKIPPED]);
@@ -359,7 +384,7 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	if (json)
 		rc = print_json(&units, orphaned);
 	else if (!quiet)
-		print_summary(count, norphans, units.skipped);
+		print_summary(count, norphans, &units);
 	free(orphaned);
 	amd_unit_list_free(&units);
 	return failed ? EXIT_USAGE : rc;

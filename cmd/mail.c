@@ -165,7 +165,8 @@ static char *default_from(void)
 static char *default_subject(const struct amd_mail_report *r)
 {
 	struct amd_buf b = {0};
-	if (amd_buf_printf(&b, "amdahl report: %s", r->sweep ? r->sweep : amd_basename(r->dir)) < 0 ||
+	if (amd_buf_printf(&b, "amdahl report: %s",
+			   cmd_shown(r->sweep ? r->sweep : amd_basename(r->dir))) < 0 ||
 	    (r->gate && amd_buf_printf(&b, ", gate: %s", r->gate) < 0))
 		amd_buf_free(&b); /* NULL: out of memory, never a subject without the verdict */
 	return b.data;

@@ -97,6 +97,29 @@ int cmd_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+const char *cmd_shown(const char *s)
+{
+	static struct amd_buf ring[8];
+	static unsigned next;
+	struct amd_buf *b = &ring[next++ % 8];
+	b->len = 0;
+	if (!s || amd_visible_line(b, s) < 0 || !b->data)
+		return "";
+	return b->data;
+}
+
+void cmd_print_lines(FILE *out, const char *text)
+{
+	struct amd_buf line = {0};
+	for (const char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		line.len = 0;
+		if (amd_buf_append(&line, p, nl ? (size_t)(nl - p) : strlen(p)) == 0)
+			fprintf(out, "%s%s", cmd_shown(line.data), nl ? "\n" : "");
+	}
+	amd_buf_free(&line);
+}
+
 /* Prints doc (then deletes it) as valid UTF-8: a name with invalid bytes
  * gets U+FFFD in their place, so every JSON reader loads the output. */
 int cmd_print_json(const char *cmd, cJSON *doc)

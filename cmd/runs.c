@@ -95,7 +95,7 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		if (!k.shown)
 			continue;
 		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished",
-		       printed++ ? "\n" : "", sw[s].name, k.shown, k.counted, k.failed,
+		       printed++ ? "\n" : "", cmd_shown(sw[s].name), k.shown, k.counted, k.failed,
 		       k.shown - k.counted - k.failed - k.no_n);
 		if (k.no_n)
 			printf(", %d without a world size", k.no_n);

@@ -70,7 +70,7 @@ static int parse_next(const char *arg, double *v, size_t *n)
 
 static int print_strategy(const struct amd_scaling_strategy *s, size_t top)
 {
-	printf("\nstrategy %s: n = ", *s->strategy ? s->strategy : "(none logged)");
+	printf("\nstrategy %s: n = ", *s->strategy ? cmd_shown(s->strategy) : "(none logged)");
 	for (size_t i = 0; i < s->nn; i++)
 		printf("%s%g", i ? ", " : "", s->ns[i]);
 	printf("; target n = %g\n", s->target);
@@ -85,7 +85,7 @@ static int print_strategy(const struct amd_scaling_strategy *s, size_t top)
 	amd_table_free(t);
 	char buf[4096];
 	if (rc == 0 && amd_scaling_findings(s, 3, buf, sizeof buf) == 0)
-		printf("\n%s", buf);
+		printf("\n"), cmd_print_lines(stdout, buf);
 	if (*s->note)
 		printf("note: %s\n", s->note);
 	return rc;
@@ -160,7 +160,7 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 	else if (json) {
 		rc = cmd_print_json("scaling", amd_scaling_json(s));
 	} else {
-		printf("sweep %s: a scaling model per region (%s)\n", s->sweep, s->criterion);
+		printf("sweep %s: a scaling model per region (%s)\n", cmd_shown(s->sweep), s->criterion);
 		if (s->axis)
 			printf("weak scaling: per-rank time per step against %s (\"n\" below is its"
 			       " value)\n", s->axis);

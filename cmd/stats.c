@@ -115,7 +115,7 @@ static int print_strategy(const struct amd_sweep_stats *s, const struct amd_stra
 	const char *unit = strstr(s->metric, "per_s") ? "/s"
 		: ml > 3 && strcmp(s->metric + ml - 3, "_ms") == 0 ? " ms"
 		: ml > 2 && strcmp(s->metric + ml - 2, "_s") == 0 ? " s" : "";
-	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", *st->strategy ? st->strategy : "(none logged)", s->scaling ? "n" : s->axis,
+	printf("\nstrategy %s (base %s=%g: %.4g%s)\n", *st->strategy ? cmd_shown(st->strategy) : "(none logged)", s->scaling ? "n" : s->axis,
 	       st->base_n, st->base_value, unit);
 	struct amd_table *t = amd_stats_table(s, st);
 	int rc = table_print(t, stdout);
@@ -156,7 +156,7 @@ static void run_ident(const struct amd_run_value *v, char *buf, size_t len)
 /* -1 when out of memory. */
 static int print_sweep(const struct amd_sweep_stats *s)
 {
-	printf("sweep %s: %s by %s, %zu runs (%zu left out)\n", s->sweep, s->metric,
+	printf("sweep %s: %s by %s, %zu runs (%zu left out)\n", cmd_shown(s->sweep), s->metric,
 	       s->scaling ? "n (world size)" : s->axis, s->nruns_total, s->nruns_excluded);
 	if (*s->note)
 		printf("%s\n", s->note);
@@ -170,8 +170,8 @@ static int print_sweep(const struct amd_sweep_stats *s)
 				const struct amd_run_value *v = &s->strategies[i].points[p].runs[r];
 				char who[512];
 				if (*v->flagged)
-					printf("flagged: %s: %s\n", (run_ident(v, who, sizeof who), who),
-					       v->flagged);
+					printf("flagged: %s: %s\n", (run_ident(v, who, sizeof who), cmd_shown(who)),
+					       cmd_shown(v->flagged));
 			}
 	int no_world = 0;
 	for (size_t i = 0; i < s->nexcluded; i++)
@@ -199,7 +199,7 @@ static int print_sweep(const struct amd_sweep_stats *s)
 	for (size_t i = 0; i < s->nexcluded; i++) {
 		char who[512];
 		run_ident(&s->excluded[i], who, sizeof who);
-		printf("left out: %s: %s\n", who, s->excluded[i].excluded);
+		printf("left out: %s: %s\n", cmd_shown(who), cmd_shown(s->excluded[i].excluded));
 	}
 	return 0;
 }
@@ -389,7 +389,7 @@ static int show_all(struct cmd_ctx *ctx, struct amd_analysis_opts *o, char **nam
 		else {
 			printf("%s", i ? "\n\n" : "");
 			if (by)
-				printf("group %s=%s\n", by, values[i]);
+				printf("group %s=%s\n", by, cmd_shown(values[i]));
 			if (print_sweep(s) < 0)
 				rc = cmd_error("stats", "out of memory");
 			/* on the world-size axis, a sweep's point that pools configurations */

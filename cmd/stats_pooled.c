@@ -19,8 +19,9 @@ void stats_pooled_notes(const struct amd_sweep_stats *s, FILE *out)
 			fprintf(out, "note: strategy %s n=%g pools %zu runs of %zu configurations that "
 				     "differ in param %s (%s); its numbers mix them: split them with "
 				     "--by param.%s, or scale over them with --axis %s\n",
-				p->strategy && *p->strategy ? p->strategy : "(none logged)", p->n,
-				p->nruns, p->pooled_names, p->pooled_param, p->pooled_values,
-				p->pooled_param, p->pooled_param);
+				p->strategy && *p->strategy ? cmd_shown(p->strategy) : "(none logged)", p->n,
+				p->nruns, p->pooled_names, cmd_shown(p->pooled_param),
+				cmd_shown(p->pooled_values), cmd_shown(p->pooled_param),
+				cmd_shown(p->pooled_param));
 		}
 }

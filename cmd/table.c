@@ -1,7 +1,8 @@
 /* table.c — the text renderers of a table (lib/core/table.h): for the
  * terminal, a header, a rule and columns padded to their widest cell
- * (UTF-8 aware), or fitted to a width by shortening the table's elastic
- * column inside ("…"; cmd_columns says which width); for Markdown, a pipe table whose separator row carries
+ * (UTF-8 aware; cells escaped by cmd_shown), or fitted to a width by
+ * shortening the table's elastic column inside ("…"; cmd_columns says
+ * which width); for Markdown, a pipe table whose separator row carries
  * the alignment and whose emphasised cells are bold. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static void print_row(const struct amd_table *t, const char *const *row, const s
 	const char *const *cells = row ? row : (const char *const *)t->head;
 	for (size_t c = 0; c < t->ncols; c++) {
 		char buf[4096];
-		const char *cell = shorten(cells[c], w[c], buf, sizeof buf);
+		const char *cell = shorten(cmd_shown(cells[c]), w[c], buf, sizeof buf);
 		size_t cw = width(cell);
 		size_t gap = w[c] > cw ? w[c] - cw : 0;
 		int right = row && t->right[c];
@@ -120,9 +121,9 @@ int table_print_fit(const struct amd_table *t, FILE *out, int columns)
 	if (!w)
 		return -1;
 	for (size_t c = 0; c < t->ncols; c++) {
-		w[c] = width(t->head[c]);
+		w[c] = width(cmd_shown(t->head[c]));
 		for (size_t r = 0; r < t->nrows; r++) {
-			size_t cw = width(amd_table_cell(t, r, c));
+			size_t cw = width(cmd_shown(amd_table_cell(t, r, c)));
 			if (cw > w[c])
 				w[c] = cw;
 		}

@@ -97,6 +97,10 @@ static int write_charts(struct report_ctx *c, struct amd_err *err)
 {
 	const char *dir = c->o->outdir;
 	int rc = amd_out_mkdir(dir, "charts", err);
+	/* what a SIGKILLed build left (no handler ran): outfile.h */
+	if (rc == 0 && (amd_out_sweep_tmp(dir, "", err) < 0 ||
+			amd_out_sweep_tmp(dir, "charts", err) < 0))
+		rc = -1;
 	if (rc == 0)
 		rc = remove_stale(dir, c, err);
 	for (size_t i = 0; rc == 0 && i < c->charts.n; i++)

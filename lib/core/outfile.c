@@ -2,10 +2,12 @@
  * never through a symbolic link; see outfile.h. */
 #include "outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,6 +250,50 @@ int amd_out_mkdir(const char *dir, const char *rel, struct amd_err *err)
 		return -1;
 	close(fd);
 	return 0;
+}
+
+/* ".NAME.tmpXXXXXXXX": create_tmp's pattern. */
+static int is_our_tmp(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 1 + 1 + 4 + 8 || name[0] != '.' || strncmp(name + n - 12, ".tmp", 4) != 0)
+		return 0;
+	for (const char *p = name + n - 8; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return 0;
+	return 1;
+}
+
+int amd_out_sweep_tmp(const char *dir, const char *rel, struct amd_err *err)
+{
+	char *with_x = amd_path_join(*rel ? rel : ".", "x");
+	if (!with_x)
+		return amd_fail(err, "%s: out of memory", dir);
+	const char *last;
+	int fd = open_parent(dir, with_x, 0, &last, err);
+	free(with_x);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) { /* another build writes here now */
+		close(fd);
+		return 0;
+	}
+	int list = dup(fd); /* fd stays open: the lock lasts until the process ends */
+	DIR *d = list >= 0 ? fdopendir(list) : NULL;
+	if (!d) {
+		if (list >= 0)
+			close(list);
+		return amd_fail(err, "%s/%s: %s", dir, rel, strerror(errno));
+	}
+	int removed = 0;
+	struct dirent *e;
+	struct stat st;
+	while ((e = readdir(d)) != NULL)
+		if (is_our_tmp(e->d_name) && fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && unlinkat(fd, e->d_name, 0) == 0)
+			removed++;
+	closedir(d);
+	return removed;
 }
 
 int amd_out_unlink(const char *dir, const char *rel, struct amd_err *err)

@@ -47,5 +47,12 @@ int amd_out_write_all(const char *dir, const char *rel, const void *data, size_t
 int amd_out_mkdir(const char *dir, const char *rel, struct amd_err *err);
 /* Removes file dir/rel if present, never through a link in rel. */
 int amd_out_unlink(const char *dir, const char *rel, struct amd_err *err);
+/* Removes the temporary files a killed writer (SIGKILL: no handler ran)
+ * left in directory dir/rel (rel "" for dir itself): regular files named
+ * as amd_out_open names them, ".NAME.tmpXXXXXXXX" (8 hex digits), and
+ * nothing else. It first takes an exclusive flock on the directory,
+ * held until the process ends; when another process holds it (a build
+ * writing there now), it removes nothing. The number removed, or -1. */
+int amd_out_sweep_tmp(const char *dir, const char *rel, struct amd_err *err);
 
 #endif

@@ -125,6 +125,8 @@ static int put_escaped(struct amd_buf *out, const char *s, enum tpl_escape esc)
 		return amd_buf_append(out, s, strlen(s));
 	if (esc == TPL_MD)
 		return amd_md_escape(out, s);
+	if (esc == TPL_LINE)
+		return amd_visible_line(out, s);
 	char *valid = amd_utf8_valid_dup(s);
 	if (!valid)
 		return -1;

@@ -26,8 +26,10 @@ void tpl_set(struct tpl *t, const char *name, const char *fmt, ...)
 struct tpl *tpl_add(struct tpl *t, const char *name);
 
 /* How {{name}} values are written: as they are, HTML-escaped (and made
- * valid UTF-8), or Markdown-escaped (text_safe.h); {{{name}}} is always raw. */
-enum tpl_escape { TPL_RAW, TPL_HTML, TPL_MD };
+ * valid UTF-8), Markdown-escaped, or as one visible line (control
+ * characters and newlines as \xNN: plain text a name cannot add lines
+ * to) (text_safe.h); {{{name}}} is always raw. */
+enum tpl_escape { TPL_RAW, TPL_HTML, TPL_MD, TPL_LINE };
 
 /* Renders text (named path for error messages) into out; fails when t
  * is NULL or lost a value for want of memory. */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "curl_load.h" /* libcurl, loaded on first use */
+#include <openssl/evp.h>
 #include <openssl/rand.h>
 
 #include "buf.h"
@@ -203,6 +204,59 @@ static int to_header(const struct amd_mail_msg *m, struct built *b)
 	return add_line(&b->headers, &line);
 }
 
+/* ---- the subject as RFC 2047 encoded words (libcurl encodes bodies,
+ * never header values) ---- */
+
+#define WORD_BYTES 39 /* 52 base64 characters: "Subject: " + a word < 78 */
+
+static int printable_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* How many bytes of s (len left) go in one word: at most WORD_BYTES,
+ * ending before a UTF-8 continuation byte when one fits. */
+static size_t word_cut(const unsigned char *s, size_t len)
+{
+	size_t n = len < WORD_BYTES ? len : WORD_BYTES;
+	size_t cut = n;
+	while (cut < len && cut > 0 && (s[cut] & 0xC0) == 0x80)
+		cut--;
+	return cut ? cut : n;
+}
+
+int amd_mail_subject_value(const char *s, struct amd_buf *out)
+{
+	if (printable_ascii(s))
+		return amd_buf_append(out, s, strlen(s));
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
+	unsigned char b64[4 * ((WORD_BYTES + 2) / 3) + 1];
+	int rc = amd_buf_append(out, "", 0);
+	for (int first = 1; len && rc == 0; first = 0) {
+		size_t n = word_cut(p, len);
+		EVP_EncodeBlock(b64, p, (int)n);
+		rc = amd_buf_printf(out, "%s=?UTF-8?B?%s?=", first ? "" : "\r\n ", (char *)b64);
+		p += n;
+		len -= n;
+	}
+	return rc;
+}
+
+static int subject_header(const struct amd_mail_msg *m, struct built *b)
+{
+	struct amd_buf line = {0};
+	if (amd_buf_printf(&line, "Subject: ") < 0 ||
+	    amd_mail_subject_value(m->subject, &line) < 0) {
+		amd_buf_free(&line);
+		return -1;
+	}
+	return add_line(&b->headers, &line);
+}
+
 static int build_headers(const struct amd_mail_msg *m, struct built *b)
 {
 	unsigned char rnd[8] = {0};
@@ -212,7 +266,7 @@ static int build_headers(const struct amd_mail_msg *m, struct built *b)
 	for (size_t i = 0; i < sizeof rnd; i++)
 		snprintf(id + 2 * i, 3, "%02x", rnd[i]);
 	return header(b, "From: %s", m->from) < 0 || to_header(m, b) < 0 ||
-			       header(b, "Subject: %s", m->subject) < 0 ||
+			       subject_header(m, b) < 0 ||
 			       header(b, "Date: %s", date) < 0 ||
 			       header(b, "Message-ID: <amdahl.%lld.%s@%s>", (long long)time(NULL), id,
 				      strchr(m->from, '@') + 1) < 0 ||
@@ -464,13 +518,62 @@ static const char *what_failed(CURLcode rc, const struct dialogue *d)
 	}
 }
 
+/* 1 when the SMTP URL's host and port answer an HTTP request (libcurl,
+ * HEAD /, at most 1 s past the send's timeout): a server that sent no
+ * greeting, or a reply SMTP does not
+ * know, is then a web server on that port. */
+static int speaks_http(const char *smtp_url)
+{
+	CURLU *u = curl_url();
+	char *port = NULL, *http = NULL;
+	int yes = 0;
+	if (u && curl_url_set(u, CURLUPART_URL, smtp_url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_SCHEME, "http", 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PORT, port, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PATH, "/", 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &http, 0) == CURLUE_OK) {
+		CURL *h = curl_easy_init();
+		long code = 0;
+		if (h) {
+			curl_easy_setopt(h, CURLOPT_URL, http);
+			curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+			curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 1000L);
+			curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+			curl_easy_perform(h);
+			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+			curl_easy_cleanup(h);
+		}
+		yes = code >= 100;
+	}
+	curl_free(port);
+	curl_free(http);
+	curl_url_cleanup(u);
+	return yes;
+}
+
+/* No greeting within the time, or a greeting SMTP does not know. */
+static int no_greeting(CURLcode rc, const struct dialogue *d)
+{
+	return d->connected && !d->failed_reply[0] &&
+	       ((timed_out(rc, d) && (!d->stalled_at || strcmp(d->stalled_at, "the greeting") == 0 ||
+				      strcmp(d->stalled_at, "connect") == 0)) ||
+		rc == CURLE_WEIRD_SERVER_REPLY || rc == CURLE_GOT_NOTHING);
+}
+
 static int send_error(CURLcode rc, const char *errbuf, const struct dialogue *d,
 		      const struct amd_smtp *smtp, struct amd_err *err)
 {
 	char *url = amd_mail_url_scrub(smtp->url);
 	struct amd_buf b = {0};
 	int ok;
-	if (timed_out(rc, d) && d->connected)
+	if (no_greeting(rc, d) && strncmp(smtp->url, "smtp://", 7) == 0 &&
+	    speaks_http(smtp->url))
+		ok = url && amd_buf_printf(&b, "%s: the server speaks HTTP, not SMTP: it sent no SMTP "
+					   "greeting but answers an HTTP request on that port (a web "
+					   "server's port? SMTP is usually 25, 465 or 587)", url) == 0;
+	else if (timed_out(rc, d) && d->connected)
 		ok = url && amd_buf_printf(&b, "%s: the server was reached but stopped answering at "
 					   "%s: no reply within the %ld s timeout", url,
 					   d->stalled_at ? d->stalled_at : "the greeting",

@@ -15,6 +15,15 @@
 int amd_mail_check_text(const char *what, const char *value, struct amd_err *err);
 int amd_mail_check_address(const char *value, struct amd_err *err);
 
+/* Appends the Subject header's value: s itself when it is printable
+ * ASCII, else RFC 2047 encoded words "=?UTF-8?B?...?=" (base64 by
+ * libcrypto's EVP_EncodeBlock) of at most 39 bytes of s each, never
+ * splitting a UTF-8 character, folded by CRLF SP, so no line passes 78
+ * columns. s is valid UTF-8 (an invalid byte is encoded as it is). -1
+ * when out of memory. */
+struct amd_buf;
+int amd_mail_subject_value(const char *s, struct amd_buf *out);
+
 struct amd_mail_msg {
 	const char *from;
 	const char *const *to;

@@ -308,7 +308,8 @@ char *amd_mail_render(const char *name, const struct amd_mail_report *r,
 		return NULL;
 	}
 	struct tpl *t = fields(r, subject);
-	enum tpl_escape esc = strstr(name, ".html") ? TPL_HTML : TPL_RAW;
+	/* a name's newline cannot forge a line of the plain-text body */
+	enum tpl_escape esc = strstr(name, ".html") ? TPL_HTML : TPL_LINE;
 	int rc = t ? amd_read_file(path, 1u << 20, &text, err) : amd_fail(err, "out of memory");
 	if (rc == 0)
 		rc = tpl_render(text.data, path, t, esc, &out, err);

@@ -3,6 +3,7 @@
  * workers, each with its own connection to the target (model/sink.h),
  * writing batches of units in one transaction where the target can. */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,20 @@
 #include "engine_overlap.h"
 #include "hash.h"
 #include "ingest.h"
+
+/* Sets u's error (or reason) printf-style; NULL when out of memory
+ * (amd_unit_error says so). */
+static void unit_error(struct amd_unit *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void unit_error(struct amd_unit *u, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(u->error);
+	if (vasprintf(&u->error, fmt, ap) < 0)
+		u->error = NULL;
+	va_end(ap);
+}
 
 static int hash_unit(const struct amd_unit *u, char hex[65], uint64_t *size,
 		     struct amd_err *err)
@@ -24,7 +39,7 @@ static int hash_unit(const struct amd_unit *u, char hex[65], uint64_t *size,
 static int nothing_to_add(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 			  int state, struct amd_err *err)
 {
-	snprintf(u->error, sizeof u->error, "%s", err->msg);
+	unit_error(u, "%s", err->msg);
 	err->msg[0] = '\0';
 	if (state == AMD_SOURCE_CHANGED && t->forget && t->forget(conn, u->path, err) < 0)
 		return -1;
@@ -171,6 +186,7 @@ struct pool {
 	int failed;
 	int open_failed;
 	struct amd_err open_err;
+	int stopped; /* a unit failed because the store did: take no more */
 };
 
 /* With several workers a batch of units is written in one transaction
@@ -187,7 +203,7 @@ struct pool {
 static struct amd_unit *take(struct pool *p)
 {
 	pthread_mutex_lock(&p->lock);
-	struct amd_unit *u = p->next < p->units->n ? &p->units->v[p->next++] : NULL;
+	struct amd_unit *u = !p->stopped && p->next < p->units->n ? &p->units->v[p->next++] : NULL;
 	pthread_mutex_unlock(&p->lock);
 	return u;
 }
@@ -195,13 +211,34 @@ static struct amd_unit *take(struct pool *p)
 static void failed(struct amd_unit *u, const char *msg)
 {
 	u->result = AMD_UNIT_FAILED;
-	snprintf(u->error, sizeof u->error, "%s", msg);
+	unit_error(u, "%s", msg);
 }
 
-static void unit_done(struct pool *p, const struct amd_unit *u)
+/* Marks u as not read because of the store's failure. */
+static void not_written(struct amd_unit_list *l, struct amd_unit *u)
+{
+	u->result = AMD_UNIT_FAILED;
+	unit_error(u, "%s: not read: the store failed before (%s)", u->path, l->stop_error);
+	l->not_written++;
+}
+
+/* A unit that failed because the store did stops the ingest; later
+ * such failures (other workers' units in flight) are not reported. */
+static void unit_done(struct pool *p, struct amd_unit *u)
 {
 	pthread_mutex_lock(&p->lock);
 	p->done++;
+	int store = u->result == AMD_UNIT_FAILED && p->target->store_failed &&
+		    p->target->store_failed(amd_unit_error(u));
+	if (store && p->stopped) {
+		not_written(p->units, u);
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
+	if (store) {
+		p->stopped = 1;
+		snprintf(p->units->stop_error, sizeof p->units->stop_error, "%s", amd_unit_error(u));
+	}
 	if (u->result == AMD_UNIT_FAILED)
 		p->failed++;
 	if (p->o->progress)
@@ -231,7 +268,7 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 			if (u->result == AMD_UNIT_FAILED || u->result == AMD_UNIT_UNCHANGED)
 				continue;
 			u->result = AMD_UNIT_FAILED;
-			snprintf(u->error, sizeof u->error, "%s: %s", u->path, err.msg);
+			unit_error(u, "%s: %s", u->path, err.msg);
 		}
 	for (size_t i = 0; i < n; i++)
 		unit_done(p, b[i].u);
@@ -331,6 +368,8 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 		jobs = units->n ? (int)units->n : 1;
 	int started = run_workers(&p, jobs);
 	pthread_mutex_destroy(&p.lock);
+	for (size_t i = p.next; p.stopped && i < units->n; i++)
+		not_written(units, &units->v[i]);
 	if (target->release)
 		target->release(target->ctx);
 	if (started <= 0)
@@ -339,5 +378,5 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 		*err = p.open_err;
 		return -1;
 	}
-	return p.failed;
+	return p.failed + (int)units->not_written;
 }

@@ -135,7 +135,9 @@ struct amd_unit {
 	char *run_ext_hint;
 	char *run_name_hint;
 	enum amd_unit_result result;
-	char error[1024]; /* FAILED: the error; SKIPPED, REFUSED: why */
+	/* FAILED: the error; SKIPPED, REFUSED: why (malloc'd when set, else NULL; a
+	 * unit carries no buffer of its own: 200,000 units took 200 MB) */
+	char *error;
 	int named; /* named by the user, not found by walking a directory */
 	struct amd_warnings warnings; /* the parse's, when the unit was written */
 };
@@ -160,7 +162,15 @@ struct amd_unit_list {
 	struct amd_unit *v;
 	size_t n, cap;
 	size_t skipped; /* files in walked directories no format claims */
+	/* units left unwritten because the store failed (the target's
+	 * store_failed) on an earlier one: result FAILED, error "not
+	 * read: ..."; the first store failure is in stop_error */
+	size_t not_written;
+	char stop_error[1024];
 };
+
+/* The unit's error or reason, "out of memory" when it could not be kept. */
+const char *amd_unit_error(const struct amd_unit *u);
 
 /* Walks paths into units. A path that does not exist, or a file named
  * directly that no format claims, is an error. */
@@ -170,7 +180,10 @@ void amd_unit_list_free(struct amd_unit_list *l);
 
 /* Ingests every unit into target (each worker opens its own
  * connection). Returns the number of failed units, or -1 when nothing
- * could start (err says why). */
+ * could start (err says why). At the first failure that is the store's
+ * (full disk, a server gone), no more units are read: they count in
+ * units->not_written, and only the units that failed before are
+ * reported to the progress callback. */
 int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_list *units,
 		     const struct amd_ingest_opts *o, struct amd_err *err);
 

@@ -203,6 +203,11 @@ int amd_walk(const char *const *paths, size_t n, const struct amd_ingest_opts *o
 	return 0;
 }
 
+const char *amd_unit_error(const struct amd_unit *u)
+{
+	return u->error ? u->error : "out of memory (keeping the unit's error)";
+}
+
 void amd_unit_list_free(struct amd_unit_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -210,6 +215,7 @@ void amd_unit_list_free(struct amd_unit_list *l)
 		free(l->v[i].run_ext_hint);
 		free(l->v[i].run_name_hint);
 		amd_warnings_free(&l->v[i].warnings);
+		free(l->v[i].error);
 	}
 	free(l->v);
 	memset(l, 0, sizeof *l);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curl_load.h" /* libcurl, loaded on first use */
 #include <openssl/crypto.h>
 
 #include "ch_relink.h"
@@ -208,6 +209,21 @@ static int target_forget(void *conn, const char *path, struct amd_err *err)
 	return amd_ch_forget(conn, path, err);
 }
 
+/* A transfer that failed (ch_http.c transfer_fail: libcurl's words for
+ * a server that cannot be reached or stopped answering) is the server's
+ * failure, not the unit's; an answer of the server (HTTP status) is not. */
+static int target_store_failed(const char *msg)
+{
+	static const CURLcode codes[] = {CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST,
+					 CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
+					 CURLE_PARTIAL_FILE};
+	for (size_t i = 0; amd_curl_load(NULL) == 0 && i < sizeof codes / sizeof *codes; i++)
+		if (strstr(msg, curl_easy_strerror(codes[i])))
+			return 1;
+	return strstr(msg, "the server stopped answering") ||
+	       strstr(msg, "the server did not finish within");
+}
+
 struct amd_ingest_target amd_ch_target(const char *url)
 {
 	return (struct amd_ingest_target){
@@ -222,5 +238,6 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.rollback = target_rollback,
 		.link = target_link,
 		.forget = target_forget,
+		.store_failed = target_store_failed,
 	};
 }

@@ -148,6 +148,33 @@ test_expect_success 'report build stopped by SIGTERM or SIGINT while writing lea
 		test -n "$(find "$TMP"/stopped? -type f 2>/dev/null | head -1)"
 '
 
+# A SIGKILL runs no handler: the next build into the same directory
+# removes what the killed one left — regular files of its own pattern
+# (.NAME.tmpXXXXXXXX) only, never a link, a directory or another name,
+# and nothing while another process holds the directory's lock.
+test_expect_success 'the next report build removes a SIGKILLed build'\''s temporaries, and only those' '
+	stopped_build KILL "$TMP/killed"
+	mkdir -p "$TMP/killed/charts" && echo outside >"$TMP/outside.txt" &&
+	echo x >"$TMP/killed/charts/.throughput.png.tmp7e97e8b3" &&
+	echo x >"$TMP/killed/.report.pdf.tmp0badc0de" &&
+	echo mine >"$TMP/killed/.notes.tmp" && echo mine >"$TMP/killed/keep.tmp12345678" &&
+	echo mine >"$TMP/killed/.notes.tmpXYZ45678" &&
+	ln -s "$TMP/outside.txt" "$TMP/killed/.link.tmp12345678" &&
+	mkdir "$TMP/killed/.dir.tmp12345678" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/killed" &&
+	test_eq "" "$(find "$TMP/killed" -type f -name ".*.tmp[0-9a-f]*")" &&
+	test_eq mine "$(cat "$TMP/killed/.notes.tmp")" &&
+	test_eq mine "$(cat "$TMP/killed/keep.tmp12345678")" &&
+	test_eq mine "$(cat "$TMP/killed/.notes.tmpXYZ45678")" &&
+	test -L "$TMP/killed/.link.tmp12345678" && test -d "$TMP/killed/.dir.tmp12345678" &&
+	test_eq outside "$(cat "$TMP/outside.txt")"
+'
+test_expect_success 'a build while another process holds the directory'\''s lock removes no temporary' '
+	echo x >"$TMP/killed/charts/.epoch_time.png.tmp7e97e8b3" &&
+	flock "$TMP/killed/charts" "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/killed" >/dev/null &&
+	test -f "$TMP/killed/charts/.epoch_time.png.tmp7e97e8b3"
+'
+
 # ---- 18. scaling --next with more values than it takes names the limit ----
 test_expect_success 'scaling --next with 64 values names the limit of 32; a value below 1 is named as before' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --next "$(seq -s, 1 64)" &&
@@ -187,6 +214,110 @@ test_expect_success SQLITE_STORE 'cProfile: the 4 bytes fb fb 30 fb are refused 
 	test_contains "amdahl ingest: $TMP/four.prof: byte 4: truncated: the file ends inside a value" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c "^amdahl ingest: /")" &&
 	test_eq "$before" "$(store_digest "$TMP/prof.db")"
+'
+
+# ---- 12. terminal escape sequences in names are shown escaped ----
+# A sweep named with a window-title sequence and a newline that forges a
+# "Gate: PASS" line, a strategy that clears the screen, runs whose name
+# writes the clipboard (OSC 52), in a folder whose name turns text red.
+# Every text output shows them as \xNN, as the error lines do: no ESC
+# byte, no line the name forged.
+ESCDIR="$TMP/$(printf "esc\033[31mred")"
+ESCSWEEP="$(printf "cpu\033]2;owned\007\nGate: PASS")"
+ESCDDP="$(printf "ddp\033[2J")"
+test_expect_success 'setup: a sweep, strategy, run names and folder holding terminal escape sequences' '
+	cp -r "$DATA/cpu-strong-scaling/mlruns" "$ESCDIR" &&
+	sed -i "s/^name: cpu-strong-scaling/name: \"cpu\\\\e]2;owned\\\\a\\\\nGate: PASS\"/" "$ESCDIR/4/meta.yaml" &&
+	for f in "$ESCDIR"/4/*/meta.yaml; do sed -i "s/^run_name: \(.*\)/run_name: \"\1\\\\e]52;c;aGk=\\\\a\"/" "$f"; done &&
+	for f in $(grep -rlx ddp "$ESCDIR" --include=strategy); do printf "%s" "$ESCDDP" >"$f"; done &&
+	"$AMDAHL" --store "$TMP/esc.db" ingest -q "$ESCDIR"
+'
+# shown_escaped WHAT — $OUT has no ESC or BEL byte, no line the sweep
+# name forged, and shows what WHAT names escaped
+shown_escaped() {
+	test_true "$1: no ESC byte" test "$(printf "%s" "$OUT" | tr -d "\033\007")" = "$OUT" &&
+	test_not_contains "
+Gate: PASS" "$OUT" &&
+	case $1 in
+	sweep) test_contains "sweep cpu\\x1B]2;owned\\x07\\x0AGate: PASS" "$OUT" ;;
+	strategy) test_contains "ddp\\x1B[2J" "$OUT" ;;
+	run) test_contains "ddp-n8\\x1B]52;c;aGk=\\x07" "$OUT" ;;
+	path) test_contains "esc\\x1B[31mred/4/" "$OUT" ;;
+	esac
+}
+test_expect_success 'runs shows the escape sequences of sweep, strategy and run names escaped' '
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" runs &&
+	shown_escaped sweep && shown_escaped strategy && shown_escaped run
+'
+test_expect_success 'stats and scaling show them escaped' '
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" stats &&
+	shown_escaped sweep && shown_escaped strategy &&
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" scaling &&
+	shown_escaped sweep && shown_escaped strategy
+'
+test_expect_success 'runs --sources shows run names and paths escaped' '
+	test_status 0 "$AMDAHL" --store "$TMP/esc.db" runs --sources &&
+	shown_escaped run && shown_escaped path
+'
+test_expect_success 'gate --format benchstat shows the strategy escaped' '
+	test_status 3 "$AMDAHL" --store "$TMP/esc.db" gate --baseline "$ESCSWEEP:$ESCDDP" \
+		--candidate "$ESCSWEEP:fsdp" --format benchstat &&
+	shown_escaped strategy
+'
+
+# ---- 16. a full disk: the ingest stops at the first store failure ----
+# A 600 KB tmpfs holds the store (mounting needs root: skipped without).
+# Before: one "database or disk is full" line per remaining unit (177 of
+# testdata's 182) and every one of them read and parsed.
+test_lazy_prereq TMPFS 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" 2>/dev/null && umount "$d" && rmdir "$d"'
+# full_ingest NAME ARGS... — ingests testdata into a store on a full
+# 600 KB tmpfs; keeps the store (and its log) in $TMP/NAME.db, the exit
+# status in $TMP/NAME.rc, the output in $TMP/NAME.out and .err
+full_ingest() {
+	local name=$1 m="$TMP/$1.mnt"
+	shift
+	mkdir -p "$m" && mount -t tmpfs -o size=600k tmpfs "$m" || return 1
+	"$AMDAHL" --store "$m/s.db" ingest "$@" "$DATA" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	echo $? >"$TMP/$name.rc"
+	cp "$m/s.db" "$TMP/$name.db" && { [ ! -e "$m/s.db-wal" ] || cp "$m/s.db-wal" "$TMP/$name.db-wal"; }
+	umount "$m"
+}
+test_expect_success TMPFS,SQLITE_STORE 'a full disk: one line for the failure, one saying the ingest stopped, a summary' '
+	full_ingest full &&
+	test_eq 2 "$(cat "$TMP/full.rc")" &&
+	test_eq 1 "$(grep -c "database or disk is full$" "$TMP/full.err")" &&
+	test_contains "amdahl ingest: stopped at the store'\''s failure above: " "$(cat "$TMP/full.err")" &&
+	test_true "at most 3 lines: $(wc -l <"$TMP/full.err")" test "$(wc -l <"$TMP/full.err")" -le 3 &&
+	test_contains " not read (the store failed)" "$(cat "$TMP/full.out")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/full.db" runs
+'
+test_expect_success TMPFS,SQLITE_STORE 'a full disk with -j 2: the same, the units of the failed batch not reported again' '
+	full_ingest fullj -j 2 &&
+	test_eq 2 "$(cat "$TMP/fullj.rc")" &&
+	test_eq 1 "$(grep -c "database or disk is full$" "$TMP/fullj.err")" &&
+	test_true "at most 3 lines" test "$(wc -l <"$TMP/fullj.err")" -le 3 &&
+	test_contains " not read (the store failed)" "$(cat "$TMP/fullj.out")"
+'
+test_expect_success TMPFS,SQLITE_STORE 'a full disk: the log warning says the disk, not a reader' '
+	test_not_contains "another process is reading it" "$(cat "$TMP/full.err")"
+'
+
+# ---- 8. the orphan matching (sorted paths, bsearch): right units flagged ----
+# 300 one-line py-spy files (no run) among a sweep's run directories and
+# traces (all linked): exactly the 300 are "linked to no run", in --json
+# and in the summary; a second ingest adding 5 more counts all 305 (the
+# unchanged 300 stay unlinked).
+# (Speed: bench/small_files.sh, N and 2N files.)
+test_expect_success PYTHON 'orphan matching: exactly the files without a run are flagged' '
+	mkdir -p "$TMP/orph/stacks" && cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/orph/" &&
+	for i in $(seq 300); do printf "main (t.py:1);s%d (t.py:2) 3\n" $i >"$TMP/orph/stacks/p$i.collapsed.txt"; done &&
+	test_status 0 "$AMDAHL" --store "$TMP/orph.db" ingest --json "$TMP/orph" &&
+	printf "%s\n" "$OUT" >"$TMP/orph.json" &&
+	test_eq "300 300" "$(json_get "$TMP/orph.json" "\"%d %d\" % (sum(1 for u in d[\"units\"] if u[\"linked_to_run\"] is False), sum(1 for u in d[\"units\"] if u[\"linked_to_run\"] is False and \"/stacks/\" in u[\"path\"]))")" &&
+	test_eq 0 "$(json_get "$TMP/orph.json" "sum(1 for u in d[\"units\"] if u[\"linked_to_run\"] is not False and \"/stacks/\" in u[\"path\"])")" &&
+	for i in $(seq 301 305); do printf "main (t.py:1);s%d (t.py:2) 3\n" $i >"$TMP/orph/stacks/p$i.collapsed.txt"; done &&
+	test_status 0 "$AMDAHL" --store "$TMP/orph.db" ingest "$TMP/orph/stacks" &&
+	test_contains "5 added, 0 replaced, 300 unchanged, 0 failed; 305 linked to no run" "$OUT"
 '
 
 test_done

@@ -268,6 +268,24 @@ for stall in greeting rcpt data; do
 		one_line \"\$ERR\"
 	"
 done
+# A web server on the SMTP port (Python's http.server): it sends no
+# greeting, so the send ran out of time and said "no reply within the
+# timeout"; now it asks the port an HTTP request (libcurl) and says the
+# server speaks HTTP. mail.timeout 2 keeps the case short.
+HTTPD=
+test_expect_success PYTHON 'setup: an HTTP server on a free port' '
+	HTTPD=$("$PY" -c "import socket; s=socket.socket(); s.bind((\"127.0.0.1\",0)); print(s.getsockname()[1])") &&
+	{ "$PY" -m http.server --bind 127.0.0.1 "$HTTPD" >"$TMP/httpd.log" 2>&1 & PIDS+=($!); } &&
+	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$HTTPD/" && break; sleep 0.1; done &&
+	printf "mail:\n  timeout: 2\n" >"$TMP/timeout2.yaml"
+'
+test_expect_success PYTHON 'an SMTP URL naming an HTTP server: exit 1, one line saying it speaks HTTP' '
+	test_status 1 timeout 60 "$AMDAHL" --config "$TMP/timeout2.yaml" mail --to alice@example.org \
+		--smtp "smtp://127.0.0.1:$HTTPD" "$REPORT" &&
+	test_contains "smtp://127.0.0.1:$HTTPD/: the server speaks HTTP, not SMTP" "$ERR" &&
+	test_not_contains "no reply within" "$ERR" &&
+	one_line "$ERR"
+'
 # a timeout that is not a number of seconds from 1 up is named, before
 # any server is asked (it was taken as given: "within the -5 s timeout")
 test_expect_success 'mail.timeout -5, 0 or abc: one line naming the file and the setting, exit 2' '
@@ -495,6 +513,56 @@ test_expect_success 'a report without report.json: the same findings from summar
 	done <"$TMP/findings"
 	test_eq 0 "$missing"
 	test_eq "$n" "$(grep -c "^- " "$TMP/md/plain.txt")"
+'
+
+# ---- names that are not plain ASCII lines (issue 40, item 13): a sweep
+# name holding a newline cannot forge a line of the plain-text body; a
+# non-ASCII subject goes as RFC 2047 encoded words that Python's email
+# package decodes back, every header line ASCII and within 78 columns.
+S9="$TMP/s9" P9=
+NLSWEEP="$(printf "résumé ✓ sweep\nGate: PASS")"
+test_expect_success AIOSMTPD 'setup: a server, and the report with a sweep named "résumé ✓ sweep" LF "Gate: PASS"' '
+	start_server "$S9" && P9=$(port_of "$S9") &&
+	rm -rf "$TMP/report-nl" && cp -r "$REPORT" "$TMP/report-nl" &&
+	"$PY" - "$TMP/report-nl/report.json" "$NLSWEEP" <<-\PYEOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	if isinstance(d.get("sweep"), dict):
+	    d["sweep"]["name"] = sys.argv[2]
+	else:
+	    d["sweep"] = sys.argv[2]
+	json.dump(d, open(sys.argv[1], "w"))
+	PYEOF
+'
+# header_lines EML — the header lines of EML, CRLF removed
+header_lines() { sed -n "1,/^\r\$/p" "$1" | tr -d "\r"; }
+test_expect_success AIOSMTPD 'a newline in the sweep name forges no Gate line in the body; the default subject is its encoded escaped name' '
+	test_status 0 "$AMDAHL" mail --to alice@example.org --from nightly@lab.example \
+		--smtp "smtp://127.0.0.1:$P9" "$TMP/report-nl" &&
+	facts "$S9/1.eml" nl &&
+	test_eq "Gate:  not run" "$(grep "^Gate:" "$TMP/nl/plain.txt")" &&
+	test_eq "Sweep: résumé ✓ sweep\\x0AGate: PASS" "$(grep "^Sweep:" "$TMP/nl/plain.txt")" &&
+	test_eq "amdahl report: résumé ✓ sweep\\x0AGate: PASS" "$(fact nl subject)" &&
+	test_eq 0 "$(fact nl defects)" &&
+	test_eq "" "$(header_lines "$S9/1.eml" | LC_ALL=C grep -n "[^ -~]")" &&
+	test_contains "Subject: =?UTF-8?B?" "$(header_lines "$S9/1.eml")"
+'
+LONGSUBJ="Überprüfung der Skalierung: 東京の夜間スイープ — ресурсы ✓ $(printf "%s" "ü€𝄞" | sed "s/.*/&&&&&&&&/")"
+test_expect_success AIOSMTPD 'a long non-ASCII --subject: folded encoded words, decoded back exactly, no line past 78 columns' '
+	test_status 0 "$AMDAHL" mail --to alice@example.org --from nightly@lab.example \
+		--subject "$LONGSUBJ" --smtp "smtp://127.0.0.1:$P9" "$REPORT" &&
+	facts "$S9/2.eml" long &&
+	test_eq "$LONGSUBJ" "$(fact long subject)" &&
+	test_eq 0 "$(fact long defects)" &&
+	test_eq "" "$(header_lines "$S9/2.eml" | LC_ALL=C grep -n "[^ -~]")" &&
+	header_lines "$S9/2.eml" | awk "/^Subject:/ { s = 1; print; next } /^ / && s { print; next } { s = 0 }" >"$TMP/long.subject" &&
+	test_eq "" "$(awk "length > 78" "$TMP/long.subject")" &&
+	test_true "several encoded words" test "$(grep -c "=?UTF-8?B?" "$TMP/long.subject")" -ge 3
+'
+test_expect_success 'an ASCII subject stays as it is (no encoded word)' '
+	test_status 0 "$AMDAHL" mail --to alice@example.org --from nightly@lab.example \
+		--subject "Nightly scaling report" --dry-run "$TMP/ascii.eml" "$REPORT" &&
+	test_contains "Subject: Nightly scaling report" "$(header_lines "$TMP/ascii.eml")"
 '
 
 # ---- usage errors

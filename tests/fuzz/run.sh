@@ -81,6 +81,12 @@ seeds_split() {
   cp tests/fuzz/seeds/split/* "$1/"
 }
 
+# Seeds of fuzz_mail_subject: subjects (ASCII, the default's form with a
+# non-ASCII sweep, a long one of 1-4 byte characters, invalid UTF-8).
+seeds_mail_subject() {
+  cp tests/fuzz/seeds/mail_subject/* "$1/"
+}
+
 # run_target NAME BINARY SEED_FN_OR_FIND_ARGS...
 run_target() {
   local name=$1 bin=$2; shift 2

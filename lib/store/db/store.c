@@ -305,11 +305,12 @@ static int settle_fail(const char *path, sqlite3 *db, int rc, int log, int done,
 				     "finish with `sqlite3 %s 'PRAGMA wal_checkpoint'` once that "
 				     "process has ended",
 				path, log - done, path, path);
-	return amd_fail(err, "%s: cannot copy the write-ahead log into the store (%s: another "
-			     "process is reading it); its pages stay in %s-wal only: copy the "
-			     "store with its -wal file, or finish with `sqlite3 %s 'PRAGMA "
-			     "wal_checkpoint'` once that process has ended",
-			path, sqlite3_errmsg(db), path, path);
+	int busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+	return amd_fail(err, "%s: cannot copy the write-ahead log into the store (%s%s); its "
+			     "pages stay in %s-wal only: copy the store with its -wal file, or "
+			     "finish with `sqlite3 %s 'PRAGMA wal_checkpoint'` once %s",
+			path, sqlite3_errmsg(db), busy ? ": another process is reading it" : "",
+			path, path, busy ? "that process has ended" : "the file system has room");
 }
 
 /* 1 when another connection holds the store's write lock now (another

@@ -5,6 +5,9 @@
  * store sink in its own transaction) per unit, and batches of units in
  * one transaction. */
 #include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
 
 #include "orphans.h"
 #include "write_gate.h"
@@ -140,6 +143,18 @@ static int target_forget(void *conn, const char *path, struct amd_err *err)
 	return rc;
 }
 
+/* SQLite's own words (sqlite3_errstr) for the failures of the file
+ * rather than of a unit: full, unreadable/unwritable, damaged, read-only. */
+static int target_store_failed(const char *msg)
+{
+	static const int codes[] = {SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB,
+				    SQLITE_READONLY, SQLITE_CANTOPEN};
+	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
+		if (strstr(msg, sqlite3_errstr(codes[i])))
+			return 1;
+	return 0;
+}
+
 struct amd_ingest_target amd_store_target(const char *path)
 {
 	return (struct amd_ingest_target){
@@ -157,5 +172,6 @@ struct amd_ingest_target amd_store_target(const char *path)
 		.forget = target_forget,
 		.batch_begin = target_batch_begin,
 		.batch_end = target_batch_end,
+		.store_failed = target_store_failed,
 	};
 }
