@@ -48,7 +48,7 @@ PKGS_DRAW  := cairo fontconfig pangocairo
 PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(PKGS_DRAW) libcurl,$(PKGS)) 2>/dev/null) -ldl
 PKG_LIBS_DRAW := $(shell pkg-config --libs $(PKGS_DRAW) 2>/dev/null)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
+WARN    := -Wall -Wextra -Werror -Wformat -Wformat-security -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
                -DAMDAHL_VERSION=\"$(VERSION)\" -pthread -MMD -MP

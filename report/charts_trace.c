@@ -64,7 +64,7 @@ static int compute_vs_other(struct report_charts *rc, const struct amd_sweep_sta
 	free(v);
 	chart_value_labels(c, "%.1f%%");
 	chart_subtitle(c, "itwinai's definition: aten/c10/autograd self %s time over all ops", what);
-	return report_chart_add(rc, err, "compute_vs_other", c, "Computation vs other", text);
+	return report_chart_add(rc, err, "compute_vs_other", c, "Computation vs other", "%s", text);
 }
 
 static const int split_phases[] = {AMD_PHASE_COMPUTE, AMD_PHASE_COMM, AMD_PHASE_MEMORY,
