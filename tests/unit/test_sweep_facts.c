@@ -56,10 +56,10 @@ static int setup(void **state)
 	point(&ddp[1], "ddp", 2, 3, 55, 100 / 55.0);
 	point(&ddp[2], "ddp", 4, 3, 30, 100 / 30.0);
 	point(&ddp[3], "ddp", 8, 2, 32, 100 / 32.0);
-	ddp[0].ci = (struct amd_ci){90, 110, 1, NULL};
-	ddp[1].ci_speedup = (struct amd_ci){1.7, 1.9, 1, NULL};
-	ddp[2].ci_speedup = (struct amd_ci){3.1, 3.5, 1, NULL};
-	ddp[3].ci_speedup = (struct amd_ci){NAN, NAN, 0, "n=2: no CI"};
+	ddp[0].ci = (struct amd_ci){90, 110, 1, NULL, 0};
+	ddp[1].ci_speedup = (struct amd_ci){1.7, 1.9, 1, NULL, 0};
+	ddp[2].ci_speedup = (struct amd_ci){3.1, 3.5, 1, NULL, 0};
+	ddp[3].ci_speedup = (struct amd_ci){NAN, NAN, 0, "n=2: no CI", 0};
 	for (int k = 0; k < 4; k++)
 		ddp[k].throughput = 10 * ddp[k].speedup;
 	ddp[0].runs = runs, ddp[1].runs = runs + 3, ddp[2].runs = runs + 6, ddp[3].runs = runs + 9;

@@ -92,8 +92,8 @@ static void test_stats_tables(void **state)
 		pt[i].efficiency = i ? 0.95 : 1;
 		pt[i].karp_flatt = i ? 0.0526 : NAN;
 		pt[i].throughput = 100 * (i + 1);
-		pt[i].ci = (struct amd_ci){9, 11, 1, NULL};
-		pt[i].ci_speedup = (struct amd_ci){NAN, NAN, 0, "no CI"};
+		pt[i].ci = (struct amd_ci){9, 11, 1, NULL, 0};
+		pt[i].ci_speedup = (struct amd_ci){NAN, NAN, 0, "no CI", 0};
 		pt[i].energy_solution_j = pt[i].power_w = pt[i].util_pct = NAN;
 		pt[i].energy_epoch_j = pt[i].energy_per_sample_j = NAN;
 		pt[i].comp_fraction = pt[i].comm_share = pt[i].straggler_ns = NAN;
