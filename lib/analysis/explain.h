@@ -96,6 +96,13 @@ int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct a
 		struct amd_err *err);
 void amd_explain_free(struct amd_explain *e);
 
+/* stats' "straggler ms" of one logical run: the mean spread of arrivals
+ * (the last rank's start minus the first's) over its collective
+ * instances seen on two ranks or more, matched by name and sequence as
+ * amd_explain matches them; NAN when the run has none. */
+int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns,
+			       struct amd_err *err);
+
 /* The budget of one strategy as a table: a row per n. NULL out of memory. */
 struct amd_table *amd_explain_table(const struct amd_explain_strategy *s);
 /* The point's budget in sentences into buf ("At n = 8, 35 of the 100

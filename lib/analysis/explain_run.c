@@ -130,22 +130,19 @@ static void instance(const struct amd_coll_trace *t, const struct ref *g, size_t
 	x->extra_s += (gap_before(&t[lr], g[who].c) - median(gaps, m)) * 1e-9;
 }
 
-/* Matches the run's collectives; fills acc (per rank) and r's straggler
- * counts. -1 out of memory. */
-static int match(const struct amd_coll_trace *t, size_t k, struct acc *acc, struct expl_run *r)
+/* Calls fn on every instance of t[0..k)'s collectives: the calls that
+ * share a name and sequence number, each trace at most once; with all,
+ * only those on every trace, else those on two ranks or more. -1 out of
+ * memory. */
+static int each_instance(const struct amd_coll_trace *t, size_t k, int all,
+			 void (*fn)(const struct ref *g, size_t m, void *ctx), void *ctx)
 {
-	size_t total = 0, nns = 0;
+	size_t total = 0;
 	for (size_t i = 0; i < k; i++)
 		total += t[i].ncalls;
 	struct ref *v = malloc((total ? total : 1) * sizeof *v);
-	struct name_sum *ns = calloc(total ? total : 1, sizeof *ns);
-	double *gaps = malloc(k * sizeof *gaps);
-	if (!v || !ns || !gaps) {
-		free(v);
-		free(ns);
-		free(gaps);
+	if (!v)
 		return -1;
-	}
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++)
 		for (size_t j = 0; j < t[i].ncalls; j++)
@@ -154,21 +151,80 @@ static int match(const struct amd_coll_trace *t, size_t k, struct acc *acc, stru
 	for (size_t a = 0, b; a < m; a = b) {
 		for (b = a + 1; b < m && cmp_ref(&(struct ref){v[b].c, 0}, &(struct ref){v[a].c, 0}) == 0; b++)
 			;
-		int whole = b - a == k;
-		for (size_t i = a; whole && i < b; i++)
-			whole = v[i].r == i - a; /* every rank once */
-		if (whole)
-			instance(t, v + a, k, acc, r, ns, &nns, gaps);
-	}
-	double best = -1;
-	for (size_t i = 0; i < nns; i++)
-		if (ns[i].transfer > best) {
-			best = ns[i].transfer;
-			r->top = ns[i].name;
+		int ok = all ? b - a == k : b - a >= 2, ranks = 1;
+		for (size_t i = a + 1; ok && i < b; i++) {
+			ok = v[i].r != v[i - 1].r; /* each trace once (sorted by trace) */
+			ranks += t[v[i].r].rank != t[v[a].r].rank;
 		}
+		if (ok && (all || ranks >= 2))
+			fn(v + a, b - a, ctx);
+	}
 	free(v);
-	free(ns);
-	free(gaps);
+	return 0;
+}
+
+struct match_ctx {
+	const struct amd_coll_trace *t;
+	size_t k;
+	struct acc *acc;
+	struct expl_run *r;
+	struct name_sum *ns;
+	size_t nns;
+	double *gaps;
+};
+
+static void match_one(const struct ref *g, size_t m, void *ctx)
+{
+	struct match_ctx *x = ctx;
+	instance(x->t, g, m, x->acc, x->r, x->ns, &x->nns, x->gaps);
+}
+
+/* Matches the run's collectives; fills acc (per rank) and r's straggler
+ * counts. -1 out of memory. */
+static int match(const struct amd_coll_trace *t, size_t k, struct acc *acc, struct expl_run *r)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < k; i++)
+		total += t[i].ncalls;
+	struct match_ctx x = {t, k, acc, r, calloc(total ? total : 1, sizeof *x.ns), 0,
+			      malloc(k * sizeof *x.gaps)};
+	int rc = x.ns && x.gaps ? each_instance(t, k, 1, match_one, &x) : -1;
+	double best = -1;
+	for (size_t i = 0; rc == 0 && i < x.nns; i++)
+		if (x.ns[i].transfer > best) {
+			best = x.ns[i].transfer;
+			r->top = x.ns[i].name;
+		}
+	free(x.ns);
+	free(x.gaps);
+	return rc;
+}
+
+struct spread_ctx {
+	double sum;
+	int64_t count;
+};
+
+static void spread_one(const struct ref *g, size_t m, void *ctx)
+{
+	struct spread_ctx *x = ctx;
+	int64_t lo = g[0].c->start_ns, hi = lo;
+	for (size_t i = 1; i < m; i++) {
+		lo = g[i].c->start_ns < lo ? g[i].c->start_ns : lo;
+		hi = g[i].c->start_ns > hi ? g[i].c->start_ns : hi;
+	}
+	x->sum += (double)(hi - lo);
+	x->count++;
+}
+
+int expl_arrival_spread(const struct amd_coll_trace *t, size_t k, double *mean_ns)
+{
+	struct spread_ctx x = {0, 0};
+	*mean_ns = NAN;
+	if (each_instance(t, k, 0, spread_one, &x) < 0)
+		return -1;
+	if (x.count)
+		*mean_ns = x.sum / (double)x.count;
 	return 0;
 }
 

@@ -30,6 +30,29 @@ test_expect_success PYTHON 'straggler sweeps (4 seeds): every share within 20% o
 		test_eq "named=1:- 2:1 4:3 8:7 ok" "$OUT" || return 1
 	done
 '
+test_expect_success PYTHON 'stats'\'' straggler ms is the spread of arrivals at the matched all-reduces: the truth'\''s mean (1 ns), ~2.5 ms when rank n-1 computes 2.5 ms longer (issue 34'\''s case)' '
+	# before: the spread of END times, 0.000 on this very sweep
+	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" stats --json &&
+	printf "%s" "$OUT" >"$TMP/stats-11.json" &&
+	"$PY" - "$TMP/straggler-11/truth.json" "$TMP/stats-11.json" >"$TMP/spread.out" <<-\PYEOF &&
+	import json, sys
+	truth = json.load(open(sys.argv[1]))["runs"]
+	pts = json.load(open(sys.argv[2]))["sweeps"][0]["strategies"][0]["points"]
+	out = []
+	for p in pts:
+	    rs = [r["arrival_spread"] for r in truth if r["n"] == p["n"]]
+	    if p["n"] == 1:
+	        out.append("1:%s" % p["straggler_ns"])
+	        continue
+	    want = sum(rs) / len(rs) * 1e9
+	    ok = abs(p["straggler_ns"] - want) <= 1 and 2.0e6 < want < 3.5e6
+	    out.append("%d:%s" % (p["n"], "ok" if ok else "%r!=%r" % (p["straggler_ns"], want)))
+	print(" ".join(out))
+	PYEOF
+	test_eq "1:None 2:ok 4:ok 8:ok" "$(cat "$TMP/spread.out")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" stats &&
+	test_not_contains "  0.000" "$OUT"
+'
 test_expect_success PYTHON 'balanced sweeps (4 seeds): every share within 20% of the truth, no straggler named' '
 	for s in 21 22 23 24; do
 		explain_seed balanced $s &&

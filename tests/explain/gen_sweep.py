@@ -11,7 +11,8 @@ Model of one traced step, identical on every rank's clock:
   compute W/(n*K) + s/K (+ d on the straggler rank) with noise,
   arrive at gloo:all_reduce, which ends `transfer(n)` after the last
   arrival on every rank; the step ends at the last collective's end.
-Truth per run (rank-seconds per step): transfer = n*K*transfer(n),
+Truth per run (rank-seconds per step; arrival_spread, the mean of the
+last minus the first arrival at an all-reduce, in s): transfer = n*K*transfer(n),
 wait = sum over ranks and collectives of (last arrival - own arrival),
 imbalance = each rank's compute above the others' median (K*d on the
 straggler, plus what noise adds), compute growth = the rest of the
@@ -74,6 +75,7 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
     """One run: per rank its events (µs from a common 0) and the truth."""
     ev = [[] for _ in range(n)]
     truth = dict(transfer=0.0, wait=0.0, injected=0.0, idle=0.0, R=0.0)
+    spread = []  # per all-reduce: the last arrival minus the first (ns)
     work = [0] * n  # each rank's compute (ns), the straggler's extra included
     t = 1000000  # ns
     for k in range(steps):
@@ -94,6 +96,7 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
                 ev[r].append(compute_ev(gpu, cur[r], c))
                 arrive.append(cur[r] + c)
             last = max(arrive)
+            spread.append(last - min(arrive))
             end = last + round(transfer_ms(n) * 1e6)
             for r in range(n):
                 truth["wait"] += last - arrive[r]
@@ -112,6 +115,8 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
                              for r in range(n)) if n > 1 else 0
     truth["compute"] = sum(work) - truth["imbalance"]
     per_step = {key: v / steps * 1e-9 for key, v in truth.items()}
+    # stats' "straggler ms": the mean spread of arrivals (s), not per step
+    per_step["arrival_spread"] = sum(spread) / len(spread) * 1e-9 if n > 1 else None
     return ev, per_step
 
 
