@@ -55,6 +55,16 @@ struct amd_explain_rank {
 	int straggler;               /* p_holm < alpha */
 };
 
+/* A compute region whose work does not shrink as 1/n (explain_regions.c):
+ * from its `scaling` model f (per rank), n·f(n) − n0·f(n0) rank-seconds
+ * per step above the base, and that over the point's rank-time. */
+#define AMD_EXPLAIN_MAX_REGIONS 8
+struct amd_explain_region {
+	char name[128], kind[16], model[128];
+	const char *growth;          /* the model's "grows", "constant", "shrinks" */
+	double seconds, share;
+};
+
 struct amd_explain_point {
 	int n;
 	size_t runs;                 /* runs with every rank traced */
@@ -72,6 +82,9 @@ struct amd_explain_point {
 	int clock_ok;                /* 0: the traces' clocks disagree (see docs) */
 	struct amd_explain_rank *ranks; /* by rank */
 	size_t nranks;
+	struct amd_explain_region *regions; /* compute_growth by region, largest first
+					     * (growing ones only; none at the base) */
+	size_t nregions;
 };
 
 struct amd_explain_strategy {

@@ -34,22 +34,9 @@ test_expect_success PYTHON 'stats'\'' straggler ms is the spread of arrivals at 
 	# before: the spread of END times, 0.000 on this very sweep
 	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" stats --json &&
 	printf "%s" "$OUT" >"$TMP/stats-11.json" &&
-	"$PY" - "$TMP/straggler-11/truth.json" "$TMP/stats-11.json" >"$TMP/spread.out" <<-\PYEOF &&
-	import json, sys
-	truth = json.load(open(sys.argv[1]))["runs"]
-	pts = json.load(open(sys.argv[2]))["sweeps"][0]["strategies"][0]["points"]
-	out = []
-	for p in pts:
-	    rs = [r["arrival_spread"] for r in truth if r["n"] == p["n"]]
-	    if p["n"] == 1:
-	        out.append("1:%s" % p["straggler_ns"])
-	        continue
-	    want = sum(rs) / len(rs) * 1e9
-	    ok = abs(p["straggler_ns"] - want) <= 1 and 2.0e6 < want < 3.5e6
-	    out.append("%d:%s" % (p["n"], "ok" if ok else "%r!=%r" % (p["straggler_ns"], want)))
-	print(" ".join(out))
-	PYEOF
-	test_eq "1:None 2:ok 4:ok 8:ok" "$(cat "$TMP/spread.out")" &&
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/explain/check_spread.py" "$TMP/straggler-11/truth.json" "$TMP/stats-11.json" &&
+	test_eq "1:None 2:ok 4:ok 8:ok" "$OUT" &&
+	test_near 2.5 "$(json_get "$TMP/stats-11.json" "d[\"sweeps\"][0][\"strategies\"][0][\"points\"][3][\"straggler_ns\"] / 1e6")" 0.5 &&
 	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" stats &&
 	test_not_contains "  0.000" "$OUT"
 '
@@ -70,6 +57,19 @@ test_expect_success PYTHON 'CUDA/NCCL-like sweeps (NCCL kernels on their stream;
 		explain_seed gpu-balanced $((s + 2)) &&
 		test_status 0 "$PY" "$CHECK" "$TMP/gpu-balanced-$((s + 2))/truth.json" "$TMP/gpu-balanced-$((s + 2)).json" &&
 		test_eq "named=1:- 2:- 4:- 8:- ok" "$OUT" || return 1
+	done
+'
+test_expect_success PYTHON 'compute_growth per region (gen_sweep --serial-op: a constant op beside one that shrinks as 1/n): the serial op named first at every n, each op'\''s share within 20% of its true growth, CPU and CUDA-like; the sentence names it' '
+	for x in "41 aten::copy_" "43 elementwise_kernel_copy_serial --gpu"; do
+		set -- $x &&
+		"$PY" "$GEN" "$TMP/serial-$1" --seed $1 --straggler none --serial-op $3 &&
+		test_status 0 "$AMDAHL" --store "$TMP/serial-$1.db" ingest -q "$TMP/serial-$1/mlruns" &&
+		test_status 0 "$AMDAHL" --store "$TMP/serial-$1.db" explain --json &&
+		printf "%s" "$OUT" >"$TMP/serial-$1.json" &&
+		test_status 0 "$PY" "$AMDAHL_ROOT/tests/explain/check_regions.py" "$TMP/serial-$1/truth.json" "$TMP/serial-$1.json" &&
+		test_eq "first=2:$2 4:$2 8:$2 ok" "$OUT" &&
+		test_status 0 "$AMDAHL" --store "$TMP/serial-$1.db" explain &&
+		test_contains "to compute that does not shrink (most in $2 " "$OUT" || return 1
 	done
 '
 test_expect_success PYTHON 'a rank whose clock runs 5 ms ahead: the clocks are flagged, the bound is 5 ms less the transfer, the text warns' '

@@ -7,7 +7,10 @@
 # identities); prints the rates and fails when a share misses in more
 # than 5% of sweeps, the straggler is named at every n >= 2 in fewer than
 # 95% of straggler sweeps, or a balanced sweep names a straggler more
-# than 5% of the time. Usage: tests/explain/eval.sh BUILD [SEEDS]
+# than 5% of the time; the balanced sweeps are written with --serial-op
+# and their compute_growth regions checked by check_regions.py, and
+# every sweep's stats "straggler ms" by check_spread.py (both must hold in
+# every sweep). Usage: tests/explain/eval.sh BUILD [SEEDS]
 set -u
 build=${1:-build}
 seeds=${2:-100}
@@ -16,14 +19,14 @@ amdahl="$root/$build/amdahl"
 py=/usr/bin/python3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-eval-explain.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-named=0 shares_bad=0 false_named=0 balanced_bad=0
+named=0 shares_bad=0 false_named=0 balanced_bad=0 regions_bad=0 spread_bad=0
 for kind in straggler balanced gpu-straggler gpu-balanced; do
 	for s in $(seq 1 "$seeds"); do
 		d="$tmp/$kind-$s"
-		strag=last gpu=
-		case "$kind" in *balanced) strag=none ;; esac
+		strag=last gpu= serial=
+		case "$kind" in *balanced) strag=none serial=--serial-op ;; esac
 		case "$kind" in gpu-*) gpu=--gpu ;; esac
-		"$py" "$root/tests/explain/gen_sweep.py" "$d" --seed $((1000 + s)) --straggler "$strag" $gpu &&
+		"$py" "$root/tests/explain/gen_sweep.py" "$d" --seed $((1000 + s)) --straggler "$strag" $gpu $serial &&
 		"$amdahl" --store "$d.db" ingest -q "$d/mlruns" &&
 		"$amdahl" --store "$d.db" explain --json >"$d.json" || { echo "seed $s: failed to run" >&2; exit 1; }
 		line=$("$py" "$root/tests/explain/check_truth.py" "$d/truth.json" "$d.json")
@@ -33,11 +36,22 @@ for kind in straggler balanced gpu-straggler gpu-balanced; do
 		else
 			case "$line" in "named=1:- 2:- 4:- 8:- "*) ;; *) false_named=$((false_named + 1)) ;; esac
 		fi
-		rm -rf "$d" "$d.db"
+		if [ -n "$serial" ] && ! line=$("$py" "$root/tests/explain/check_regions.py" "$d/truth.json" "$d.json"); then
+			regions_bad=$((regions_bad + 1))
+			echo "$kind seed $s regions: $line"
+		fi
+		if ! "$amdahl" --store "$d.db" stats --json >"$d.stats.json" ||
+		   ! line=$("$py" "$root/tests/explain/check_spread.py" "$d/truth.json" "$d.stats.json"); then
+			spread_bad=$((spread_bad + 1))
+			echo "$kind seed $s straggler ms: $line"
+		fi
+		rm -rf "$d" "$d.db" "$d.stats.json"
 	done
 done
 total=$((2 * seeds))
 echo "straggler sweeps (CPU and GPU): straggler named at every n in $named of $total (want >= 95%); a share off in $shares_bad"
 echo "balanced sweeps (CPU and GPU): a straggler named in $false_named of $total (want <= 5%); a share off in $balanced_bad"
+echo "compute_growth regions off in $regions_bad of $total balanced sweeps; stats' straggler ms off in $spread_bad of $((2 * total)) sweeps (want 0)"
+[ "$regions_bad" -eq 0 ] && [ "$spread_bad" -eq 0 ] || exit 1
 awk -v n="$named" -v f="$false_named" -v a="$shares_bad" -v b="$balanced_bad" -v s="$total" \
 	'BEGIN { exit !(n >= 0.95 * s && f <= 0.05 * s && a <= 0.05 * s && b <= 0.05 * s) }'

@@ -25,6 +25,7 @@ rank); the idle gap is time with no kernel.
 
 usage: gen_sweep.py OUT --seed S [--ns 1,2,4,8] [--repeats R] [--gpu]
                         [--straggler RANK|last|none] [--delay-ms D] [--steps N]
+                        [--serial-op]
 """
 import argparse
 import gzip
@@ -56,11 +57,14 @@ def op(name, cat, tid, ts, dur, args=None):
             "ts": ts / 1000, "dur": dur / 1000, "args": args or {}}
 
 
-def compute_ev(gpu, ts, dur):
+GEMM = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32"
+SERIAL = {False: "aten::copy_", True: "elementwise_kernel_copy_serial"}  # --serial-op
+
+
+def compute_ev(gpu, ts, dur, name=None):
     if gpu:  # a GEMM kernel on the compute stream
-        return op("sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32", "kernel", 7, ts, dur,
-                  {"device": 0, "stream": 7, "correlation": 1})
-    return op("aten::mm", "cpu_op", 101, ts, dur)
+        return op(name or GEMM, "kernel", 7, ts, dur, {"device": 0, "stream": 7, "correlation": 1})
+    return op(name or "aten::mm", "cpu_op", 101, ts, dur)
 
 
 def coll_ev(gpu, n, ts, dur):
@@ -71,9 +75,13 @@ def coll_ev(gpu, n, ts, dur):
               {"Collective name": "allreduce", "Process Group Name": "0", "Group size": n})
 
 
-def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
-    """One run: per rank its events (µs from a common 0) and the truth."""
+def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False):
+    """One run: per rank its events (µs from a common 0) and the truth.
+    serial_op: each compute segment is written as two ops, the part that
+    shrinks as 1/n (aten::mm / GEMM) then the serial part (SERIAL), with
+    the same draws; truth["regions"] has each op's rank-time per step."""
     ev = [[] for _ in range(n)]
+    regions = {}
     truth = dict(transfer=0.0, wait=0.0, injected=0.0, idle=0.0, R=0.0)
     spread = []  # per all-reduce: the last arrival minus the first (ns)
     work = [0] * n  # each rank's compute (ns), the straggler's extra included
@@ -93,7 +101,16 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
                     c += round(delay_ms * 1e6)
                     truth["injected"] += round(delay_ms * 1e6)
                 work[r] += c
-                ev[r].append(compute_ev(gpu, cur[r], c))
+                if serial_op:
+                    # the serial share of the noised segment (the delay stays in the first op)
+                    own = c - (round(delay_ms * 1e6) if r == straggler else 0)
+                    ser = round(own * S_MS / (W_MS / n + S_MS))
+                    for name, ts, dur in ((None, cur[r], c - ser), (SERIAL[gpu], cur[r] + c - ser, ser)):
+                        ev[r].append(compute_ev(gpu, ts, dur, name))
+                        key = name or (GEMM if gpu else "aten::mm")
+                        regions[key] = regions.get(key, 0) + dur
+                else:
+                    ev[r].append(compute_ev(gpu, cur[r], c))
                 arrive.append(cur[r] + c)
             last = max(arrive)
             spread.append(last - min(arrive))
@@ -117,6 +134,8 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False):
     per_step = {key: v / steps * 1e-9 for key, v in truth.items()}
     # stats' "straggler ms": the mean spread of arrivals (s), not per step
     per_step["arrival_spread"] = sum(spread) / len(spread) * 1e-9 if n > 1 else None
+    if serial_op:
+        per_step["regions"] = {k: v / steps * 1e-9 for k, v in regions.items()}
     return ev, per_step
 
 
@@ -164,6 +183,9 @@ def main():
     ap.add_argument("--name", default="explain-truth")
     ap.add_argument("--skew-ms", type=float, default=0.0,
                     help="the last rank's clock runs this far ahead (its baseTimeNanoseconds)")
+    ap.add_argument("--serial-op", action="store_true",
+                    help="write the serial compute as its own op (%s) after the one that shrinks"
+                    % SERIAL[False])
     ap.add_argument("--gpu", action="store_true",
                     help="CUDA/NCCL-like traces: GEMM kernels and NCCL all-reduce kernels on streams")
     a = ap.parse_args()
@@ -176,12 +198,15 @@ def main():
                 "experiment_id: '%s'\nlast_update_time: 1795000000000\n"
                 "lifecycle_stage: active\nname: %s\n" % (root, exp, exp, a.name))
     truth = {"seed": a.seed, "runs": []}
+    if a.serial_op:  # each op's per-rank time per step, f(n) = inv / n + const (s), no noise
+        truth["region_models"] = {GEMM if a.gpu else "aten::mm": {"inv": W_MS / 1e3, "const": 0.0},
+                                  SERIAL[a.gpu]: {"inv": 0.0, "const": S_MS / 1e3}}
     start_ms = 1795000000000
     for n in [int(x) for x in a.ns.split(",")]:
         for rep in range(a.repeats):
             straggler = -1 if a.straggler == "none" or n == 1 else \
                 n - 1 if a.straggler == "last" else int(a.straggler) % n
-            ev, t = run_traces(rng, n, a.steps, straggler, a.delay_ms, a.gpu)
+            ev, t = run_traces(rng, n, a.steps, straggler, a.delay_ms, a.gpu, a.serial_op)
             rid = "%08x%024x" % (a.seed & 0xffffffff, n * 1000 + rep)
             tdir = write_run(root, exp, rid, n, rep, "ddp", t["R"] / n, start_ms)
             base_ns = start_ms * 1000000 + rng.randrange(0, 10**6) * 1000 - 1000000
