@@ -1,5 +1,6 @@
 /* explain_run.c — one run of `amdahl explain` (explain_int.h): its
- * collectives matched across ranks by name and sequence number; per
+ * collectives matched across ranks by process group, name and sequence
+ * number (the group when the trace gives it); per
  * instance each rank's arrival (its start), the last arrival, each
  * rank's wait (last arrival minus its own, within its call) and transfer
  * (the rest of its call); which rank arrived last and how much longer it
@@ -27,10 +28,18 @@ struct name_sum {
 	double transfer;
 };
 
+static int cmp_group(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
 static int cmp_ref(const void *x, const void *y)
 {
 	const struct ref *a = x, *b = y;
-	int c = strcmp(a->c->name, b->c->name);
+	int c = cmp_group(a->c->group, b->c->group);
+	if (c)
+		return c;
+	c = strcmp(a->c->name, b->c->name);
 	if (c)
 		return c;
 	if (a->c->seq != b->c->seq)
@@ -116,8 +125,8 @@ static void instance(const struct amd_coll_trace *t, const struct ref *g, size_t
 		add_transfer(ns, nns, c->name, ((double)c->dur_ns - wait) / steps_of(&t[g[i].r]));
 	}
 	r->instances++;
-	if (ties)
-		return;
+	if (ties || k != r->nranks)
+		return; /* a sub-group's instance: its last rank is not tested against 1/n */
 	r->unique_last++;
 	size_t lr = g[who].r;
 	size_t m = 0;
@@ -131,9 +140,10 @@ static void instance(const struct amd_coll_trace *t, const struct ref *g, size_t
 }
 
 /* Calls fn on every instance of t[0..k)'s collectives: the calls that
- * share a name and sequence number, each trace at most once; with all,
- * only those on every trace, else those on two ranks or more. -1 out of
- * memory. */
+ * share a process group, name and sequence number, each trace at most
+ * once; with all, only those on every trace or on every rank of their
+ * (smaller) group as the trace gives its size, else those on two ranks
+ * or more. -1 out of memory. */
 static int each_instance(const struct amd_coll_trace *t, size_t k, int all,
 			 void (*fn)(const struct ref *g, size_t m, void *ctx), void *ctx)
 {
@@ -151,7 +161,9 @@ static int each_instance(const struct amd_coll_trace *t, size_t k, int all,
 	for (size_t a = 0, b; a < m; a = b) {
 		for (b = a + 1; b < m && cmp_ref(&(struct ref){v[b].c, 0}, &(struct ref){v[a].c, 0}) == 0; b++)
 			;
-		int ok = all ? b - a == k : b - a >= 2, ranks = 1;
+		int gsize = v[a].c->group ? v[a].c->group_size : -1;
+		int ok = all ? b - a == k || (gsize >= 2 && (size_t)gsize < k && b - a == (size_t)gsize)
+			     : b - a >= 2, ranks = 1;
 		for (size_t i = a + 1; ok && i < b; i++) {
 			ok = v[i].r != v[i - 1].r; /* each trace once (sorted by trace) */
 			ranks += t[v[i].r].rank != t[v[a].r].rank;

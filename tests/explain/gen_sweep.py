@@ -25,7 +25,7 @@ rank); the idle gap is time with no kernel.
 
 usage: gen_sweep.py OUT --seed S [--ns 1,2,4,8] [--repeats R] [--gpu]
                         [--straggler RANK|last|none] [--delay-ms D] [--steps N]
-                        [--serial-op]
+                        [--serial-op] [--subgroup]
 """
 import argparse
 import gzip
@@ -67,22 +67,57 @@ def compute_ev(gpu, ts, dur, name=None):
     return op(name or "aten::mm", "cpu_op", 101, ts, dur)
 
 
-def coll_ev(gpu, n, ts, dur):
+def coll_ev(gpu, n, ts, dur, pg=None):
+    """pg: (name, size) written on NCCL kernels too, as PyTorch 2.x does
+    (--subgroup only, so that the other sweeps stay as they were)."""
     if gpu:  # NCCL's kernel on its own stream: it waits inside for the last rank
+        args = {"device": 0, "stream": 20, "correlation": 2}
+        if pg:
+            args.update({"Collective name": "allreduce", "Process Group Name": pg[0],
+                         "Group size": pg[1]})
         return op("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
-                  "kernel", 20, ts, dur, {"device": 0, "stream": 20, "correlation": 2})
+                  "kernel", 20, ts, dur, args)
     return op("gloo:all_reduce", "user_annotation", 101, ts, dur,
-              {"Collective name": "allreduce", "Process Group Name": "0", "Group size": n})
+              {"Collective name": "allreduce", "Process Group Name": pg[0] if pg else "0",
+               "Group size": pg[1] if pg else n})
 
 
-def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False):
+SUB_MS = 1.0  # --subgroup: compute before the sub-group's all-reduce (ms)
+
+
+def subgroup_allreduce(rng, n, gpu, ev, cur, work, truth):
+    """--subgroup: after the step's all-reduces, ranks 0..n/2-1 compute
+    SUB_MS and all-reduce in process group "1" (the world's is "0"),
+    under the same collective name: by name alone the k-th call of rank 0
+    and of rank n-1 are different collectives. The others idle to the
+    step's end."""
+    members = range(n // 2)
+    arrive = []
+    for r in members:
+        c = round(SUB_MS * 1e6 * max(0.2, rng.gauss(1, NOISE)))
+        work[r] += c
+        ev[r].append(compute_ev(gpu, cur[r], c))
+        arrive.append(cur[r] + c)
+    last = max(arrive)
+    end = last + round(transfer_ms(n // 2) * 1e6)
+    for r in members:
+        truth["wait"] += last - arrive[r]
+        truth["transfer"] += end - last
+        ev[r].append(coll_ev(gpu, n, arrive[r], end - arrive[r], ("1", n // 2)))
+        cur[r] = end
+    for r in range(n):
+        truth["idle"] += end - cur[r]
+    truth["sub_instances"] += 1
+
+
+def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False, subgroup=False):
     """One run: per rank its events (µs from a common 0) and the truth.
     serial_op: each compute segment is written as two ops, the part that
     shrinks as 1/n (aten::mm / GEMM) then the serial part (SERIAL), with
     the same draws; truth["regions"] has each op's rank-time per step."""
     ev = [[] for _ in range(n)]
     regions = {}
-    truth = dict(transfer=0.0, wait=0.0, injected=0.0, idle=0.0, R=0.0)
+    truth = dict(transfer=0.0, wait=0.0, injected=0.0, idle=0.0, R=0.0, sub_instances=0)
     spread = []  # per all-reduce: the last arrival minus the first (ns)
     work = [0] * n  # each rank's compute (ns), the straggler's extra included
     t = 1000000  # ns
@@ -118,8 +153,10 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False):
             for r in range(n):
                 truth["wait"] += last - arrive[r]
                 truth["transfer"] += end - last
-                ev[r].append(coll_ev(gpu, n, arrive[r], end - arrive[r]))
+                ev[r].append(coll_ev(gpu, n, arrive[r], end - arrive[r], ("0", n) if subgroup else None))
                 cur[r] = end
+        if subgroup and n >= 4:
+            subgroup_allreduce(rng, n, gpu, ev, cur, work, truth)
         t = max(cur) + 10000
         for r in range(n):
             ev[r].append(op("ProfilerStep#%d" % (k + 2), "user_annotation", 101, start, t - start))
@@ -131,7 +168,9 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False):
     truth["imbalance"] = sum(max(0, work[r] - median(work[:r] + work[r + 1:]))
                              for r in range(n)) if n > 1 else 0
     truth["compute"] = sum(work) - truth["imbalance"]
+    sub_instances = truth.pop("sub_instances")
     per_step = {key: v / steps * 1e-9 for key, v in truth.items()}
+    per_step["instances"] = steps * K + sub_instances
     # stats' "straggler ms": the mean spread of arrivals (s), not per step
     per_step["arrival_spread"] = sum(spread) / len(spread) * 1e-9 if n > 1 else None
     if serial_op:
@@ -186,6 +225,8 @@ def main():
     ap.add_argument("--serial-op", action="store_true",
                     help="write the serial compute as its own op (%s) after the one that shrinks"
                     % SERIAL[False])
+    ap.add_argument("--subgroup", action="store_true",
+                    help="ranks 0..n/2-1 also all-reduce in process group 1 each step (n >= 4)")
     ap.add_argument("--gpu", action="store_true",
                     help="CUDA/NCCL-like traces: GEMM kernels and NCCL all-reduce kernels on streams")
     a = ap.parse_args()
@@ -206,7 +247,7 @@ def main():
         for rep in range(a.repeats):
             straggler = -1 if a.straggler == "none" or n == 1 else \
                 n - 1 if a.straggler == "last" else int(a.straggler) % n
-            ev, t = run_traces(rng, n, a.steps, straggler, a.delay_ms, a.gpu, a.serial_op)
+            ev, t = run_traces(rng, n, a.steps, straggler, a.delay_ms, a.gpu, a.serial_op, a.subgroup)
             rid = "%08x%024x" % (a.seed & 0xffffffff, n * 1000 + rep)
             tdir = write_run(root, exp, rid, n, rep, "ddp", t["R"] / n, start_ms)
             base_ns = start_ms * 1000000 + rng.randrange(0, 10**6) * 1000 - 1000000

@@ -41,12 +41,13 @@ static const char steps_sql[] =
 	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step WHERE trace_id = ?1";
 
 static const char calls_sql[] =
-	"SELECT c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0), coalesce(c.dur_ns, 0)"
+	"SELECT c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0), coalesce(c.dur_ns, 0),"
+	" c.group_id, coalesce(c.group_size, -1)"
 	" FROM trace_collective c WHERE c.trace_id = ?1 ORDER BY 3, 1, 2";
 
 static const char names_sql[] =
-	"SELECT d.id, d.s FROM dict d WHERE d.id IN (SELECT DISTINCT name_id FROM trace_collective)"
-	" ORDER BY d.id";
+	"SELECT d.id, d.s FROM dict d WHERE d.id IN (SELECT name_id FROM trace_collective"
+	" UNION SELECT group_id FROM trace_collective) ORDER BY d.id";
 
 struct name_map {
 	int64_t *ids;
@@ -178,15 +179,18 @@ static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			int64_t id = sqlite3_column_int64(q, 0);
+			int64_t id = sqlite3_column_int64(q, 0), gid = sqlite3_column_int64(q, 4);
 			const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
+			const int64_t *g = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL
+				: bsearch(&gid, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
 			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0) {
 				rc = SQLITE_NOMEM;
 				break;
 			}
 			s->calls[s->ncalls++] = (struct amd_coll_call){
-				at ? m->s[at - m->ids] : "", sqlite3_column_int64(q, 1),
-				sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3)};
+				at ? m->s[at - m->ids] : "", g ? m->s[g - m->ids] : NULL,
+				sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+				sqlite3_column_int64(q, 3), sqlite3_column_int(q, 5)};
 		}
 	}
 	for (size_t i = 0; first && rc == SQLITE_DONE && i < s->ntraces; i++) {
