@@ -11,15 +11,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "explain_int.h"
 #include "scaling.h"
 
 /* Compute regions: operators' self time and GPU kernels (not
- * collectives, annotations or the step, which nest or are communication). */
-static int is_compute(const char *kind)
+ * collectives, annotations or the step, which nest or are communication;
+ * nor NCCL's kernels, which an Nsight export lists as kernels). */
+static int is_compute(const char *kind, const char *name)
 {
-	return kind && (strcmp(kind, "op") == 0 || strcmp(kind, "kernel") == 0);
+	return kind && (strcmp(kind, "op") == 0 || strcmp(kind, "kernel") == 0)
+	       && strncasecmp(name, "nccl", 4) != 0;
 }
 
 static int cmp_region(const void *x, const void *y)
@@ -39,7 +42,7 @@ static int point_regions(struct amd_explain_point *p, int base_n, const struct a
 		return -1;
 	for (size_t i = 0; i < ss->nregions; i++) {
 		const struct amd_region_model *m = &ss->regions[i];
-		if (!is_compute(m->kind))
+		if (!is_compute(m->kind, m->name))
 			continue;
 		double g = p->n * amd_rfit_value(&m->fit, p->n) - base_n * amd_rfit_value(&m->fit, base_n);
 		if (!(g > 0) || !(R > 0))

@@ -104,6 +104,21 @@ test_expect_success SQLITE3,SQLITE_STORE 'a store of schema 12 (trace_collective
 	test_status 0 "$AMDAHL" --store "$TMP/v12.db" explain --json &&
 	test_eq "$(cat "$TMP/straggler-11.json")" "$OUT"
 '
+test_expect_success PYTHON,SQLITE3 'Nsight Systems SQLite exports with a process per rank (gen_sweep --nsys): a trace per process (none for n = 1: one process, regions only, so the base is n = 2), the NCCL kernels matched, every share within 20%, the straggler named; the collective time = the exports'\'' NCCL kernels (sqlite3)' '
+	d="$TMP/nsys" &&
+	"$PY" "$GEN" "$d" --seed 61 --nsys &&
+	test_status 0 "$AMDAHL" --store "$d.db" ingest -q "$d/mlruns" &&
+	test_eq "2:4 4:8 8:16" "$(q "$d.db" "SELECT group_concat(n || '"':'"' || c, '"' '"') FROM (SELECT r.n, count(*) AS c FROM trace t JOIN run r ON r.id = t.run_id GROUP BY r.n ORDER BY r.n)")" &&
+	test_status 0 "$AMDAHL" --store "$d.db" explain --json &&
+	printf "%s" "$OUT" >"$d.json" &&
+	test_status 0 "$PY" "$CHECK" "$d/truth.json" "$d.json" --expect-straggler &&
+	test_eq "named=2:1 4:3 8:7 ok" "$OUT" &&
+	ns=0 && for f in "$d"/mlruns/7/*/artifacts/traces/report.*.sqlite; do
+		test "$(sqlite3 "$f" "SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL")" = 8 || continue
+		ns=$((ns + $(sqlite3 "$f" "SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE '"'nccl%'"'")))
+	done &&
+	test_near "$("$PY" -c "print($ns / 2 / 1e9)")" "$(json_get "$d.json" "d[\"strategies\"][0][\"points\"][-1][\"collectives\"][\"measured_s\"]")" 1e-9
+'
 test_expect_success PYTHON 'a rank whose clock runs 5 ms ahead: the clocks are flagged, the bound is 5 ms less the transfer, the text warns' '
 	"$PY" "$GEN" "$TMP/skew" --seed 7 --straggler none --skew-ms 5 &&
 	test_status 0 "$AMDAHL" --store "$TMP/skew.db" ingest -q "$TMP/skew/mlruns" &&

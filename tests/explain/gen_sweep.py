@@ -25,7 +25,7 @@ rank); the idle gap is time with no kernel.
 
 usage: gen_sweep.py OUT --seed S [--ns 1,2,4,8] [--repeats R] [--gpu]
                         [--straggler RANK|last|none] [--delay-ms D] [--steps N]
-                        [--serial-op] [--subgroup]
+                        [--serial-op] [--subgroup] [--nsys]
 """
 import argparse
 import gzip
@@ -187,6 +187,65 @@ def write_trace(path, rank, n, events, base_ns, gpu=False):
         json.dump(doc, f)
 
 
+# --nsys: the tables an Nsight Systems SQLite export has for this
+# timeline, with the columns (and NOT NULL constraints) of `nsys export
+# --type sqlite` as NVIDIA's "SQLite Export Schema Reference" documents
+# them (docs.nvidia.com/nsight-systems/2021.5/nsys-exporter/exported_data.html;
+# copied from the 2022.2 export in ../shared/data/public/nsys), trimmed to
+# the columns amdahl reads plus the NOT NULL ones. A process's rows carry
+# its globalPid (pid << 24, "Serialized process and thread identifiers")
+# or globalTid (globalPid | tid); times are ns since the session start,
+# TARGET_INFO_SESSION_START_TIME.utcEpochNs on the Unix clock.
+NSYS_SCHEMA = """
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,
+ deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,
+ correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,
+ shortName INTEGER NOT NULL, mangledName INTEGER, registersPerThread INTEGER NOT NULL,
+ gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,
+ blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
+ staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
+ localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL);
+CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL,
+ rangeId INTEGER, category INTEGER, color INTEGER, text TEXT, globalTid INTEGER,
+ endGlobalTid INTEGER, textId INTEGER REFERENCES StringIds(id), domainId INTEGER);
+"""
+
+
+def write_nsys(path, events, session_ns):
+    """One export: rank r is process 4000 + r on GPU r; its kernels (GEMM
+    and NCCL, streams 7 and 20) and its ProfilerStep#k NVTX push/pop
+    ranges (eventType 59) from events[r] (the Kineto events above)."""
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.executescript(NSYS_SCHEMA)
+    ids = {}
+
+    def sid(s):
+        if s not in ids:
+            ids[s] = len(ids) + 1
+            db.execute("INSERT INTO StringIds VALUES (?, ?)", (ids[s], s))
+        return ids[s]
+    db.execute("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (?, '', '')", (session_ns,))
+    for r, ev in enumerate(events):
+        pid = (4000 + r) << 24
+        db.execute("INSERT INTO TARGET_INFO_GPU VALUES (0, ?, 'NVIDIA H100 80GB HBM3')", (r,))
+        for e in ev:
+            start, end = round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000)
+            if e["cat"] == "kernel":
+                short = e["name"].split("(")[0]
+                db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?,?,?,1,?,0,?,?,?,NULL,"
+                           "32,1,1,1,128,1,1,0,0,0,0,0)",
+                           (start, end, r, e["tid"], pid, sid(e["name"]), sid(short)))
+            else:
+                db.execute("INSERT INTO NVTX_EVENTS VALUES (?,?,59,NULL,NULL,NULL,?,?,?,NULL,0)",
+                           (start, end, e["name"], pid | 1, pid | 1))
+    db.commit()
+    db.close()
+
+
 def write_run(root, exp, rid, n, rep, strategy, step_s, start_ms):
     d = os.path.join(root, exp, rid)
     for sub in ("params", "metrics", "tags", "artifacts/traces"):
@@ -227,9 +286,12 @@ def main():
                     % SERIAL[False])
     ap.add_argument("--subgroup", action="store_true",
                     help="ranks 0..n/2-1 also all-reduce in process group 1 each step (n >= 4)")
+    ap.add_argument("--nsys", action="store_true",
+                    help="the --gpu timeline as one Nsight Systems SQLite export per run (a process a rank)")
     ap.add_argument("--gpu", action="store_true",
                     help="CUDA/NCCL-like traces: GEMM kernels and NCCL all-reduce kernels on streams")
     a = ap.parse_args()
+    a.gpu = a.gpu or a.nsys
     rng = random.Random(a.seed)
     root = os.path.join(a.out, "mlruns")
     exp = "7"
@@ -251,7 +313,9 @@ def main():
             rid = "%08x%024x" % (a.seed & 0xffffffff, n * 1000 + rep)
             tdir = write_run(root, exp, rid, n, rep, "ddp", t["R"] / n, start_ms)
             base_ns = start_ms * 1000000 + rng.randrange(0, 10**6) * 1000 - 1000000
-            for r in range(n):
+            if a.nsys:
+                write_nsys(os.path.join(tdir, "report.%d.sqlite" % rep), ev, base_ns)
+            for r in range(n if not a.nsys else 0):
                 skew = round(a.skew_ms * 1e6) if r == n - 1 and n > 1 else 0
                 write_trace(os.path.join(tdir, "rank%d.%d.pt.trace.json.gz" % (r, rep)), r, n,
                             ev[r], base_ns + skew, a.gpu)
