@@ -80,13 +80,15 @@ static void straggler_clause(const struct amd_explain_point *p, char *b, size_t 
 }
 
 /* " (most in A 12.3, B 2.1)": compute_growth's largest regions (at most
- * 3 of 0.05 points or more); the characters written. */
+ * 3 of 0.05 points or more; "yet growing:" when the whole shrank); the
+ * characters written. */
 static size_t regions_clause(const struct amd_explain_point *p, char *b, size_t n)
 {
 	size_t used = 0;
+	const char *lead = p->share[AMD_EXPLAIN_GROWTH].value > 0 ? " (most in " : " (yet growing: ";
 	for (size_t i = 0; i < p->nregions && i < 3 && used + 1 < n; i++)
 		if (p->regions[i].share * 100 >= 0.05)
-			used += (size_t)snprintf(b + used, n - used, "%s%s %.1f", used ? ", " : " (most in ",
+			used += (size_t)snprintf(b + used, n - used, "%s%s %.1f", used ? ", " : lead,
 						 p->regions[i].name, p->regions[i].share * 100);
 	if (used && used + 1 < n)
 		used += (size_t)snprintf(b + used, n - used, ")");

@@ -108,6 +108,7 @@ def subgroup_allreduce(rng, n, gpu, ev, cur, work, truth):
     for r in range(n):
         truth["idle"] += end - cur[r]
     truth["sub_instances"] += 1
+    return last - min(arrive)
 
 
 def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False, subgroup=False):
@@ -156,7 +157,7 @@ def run_traces(rng, n, steps, straggler, delay_ms, gpu=False, serial_op=False, s
                 ev[r].append(coll_ev(gpu, n, arrive[r], end - arrive[r], ("0", n) if subgroup else None))
                 cur[r] = end
         if subgroup and n >= 4:
-            subgroup_allreduce(rng, n, gpu, ev, cur, work, truth)
+            spread.append(subgroup_allreduce(rng, n, gpu, ev, cur, work, truth))
         t = max(cur) + 10000
         for r in range(n):
             ev[r].append(op("ProfilerStep#%d" % (k + 2), "user_annotation", 101, start, t - start))
