@@ -319,18 +319,6 @@ int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct a
 	return 0;
 }
 
-int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns,
-			       struct amd_err *err)
-{
-	struct amd_coll_set set;
-	*out_ns = NAN;
-	if (amd_store_coll_run(st, run, &set, err) < 0)
-		return -1;
-	int rc = expl_arrival_spread(set.traces, set.ntraces, out_ns);
-	amd_coll_set_free(&set);
-	return rc < 0 ? amd_fail(err, "explain: out of memory") : 0;
-}
-
 void amd_explain_free(struct amd_explain *e)
 {
 	if (!e)

@@ -5,13 +5,16 @@
  * rank's wait (last arrival minus its own, within its call) and transfer
  * (the rest of its call); which rank arrived last and how much longer it
  * worked before; and each rank's step split into compute, idle, transfer
- * and wait, with communication that overlapped compute credited. */
+ * and wait, with communication that overlapped compute credited. Also
+ * stats' "straggler ms" (amd_explain_arrival_spread): the mean spread of
+ * arrivals over the same matched instances, one run at a time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explain_int.h"
 #include "buf.h"
+#include "err.h"
 
 struct ref {
 	const struct amd_coll_call *c;
@@ -318,4 +321,17 @@ void expl_run_free(struct expl_run *r)
 {
 	free(r->ranks);
 	r->ranks = NULL;
+}
+
+/* (here, not in explain.c: stats reads it, and explain.c reads stats) */
+int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns,
+			       struct amd_err *err)
+{
+	struct amd_coll_set set;
+	*out_ns = NAN;
+	if (amd_store_coll_run(st, run, &set, err) < 0)
+		return -1;
+	int rc = expl_arrival_spread(set.traces, set.ntraces, out_ns);
+	amd_coll_set_free(&set);
+	return rc < 0 ? amd_fail(err, "explain: out of memory") : 0;
 }
