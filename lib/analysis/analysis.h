@@ -87,7 +87,7 @@ struct amd_point_stats {
 	double phase_share[AMD_PHASE_COUNT]; /* of the trace window, mean over ranks */
 	double comp_fraction;     /* itwinai's computation fraction */
 	double comm_share;        /* communication / (compute + communication) */
-	double straggler_ns;      /* mean spread of collective ends across ranks */
+	double straggler_ns;      /* mean spread of collective arrivals across ranks */
 	int has_trace;
 	/* a point that pools runs of several configurations (pooled.c): the
 	 * first param their run names differ in, its values, the names; ""

@@ -251,7 +251,7 @@ static void epoch_efficiency(struct amd_store *st, struct amd_explain *e)
 }
 
 static int build(struct amd_store *st, struct amd_explain *e, const struct expl_run *runs,
-		 size_t nruns)
+		 size_t nruns, const char *strategy)
 {
 	size_t cap = 0;
 	for (size_t a = 0, b; a < nruns; a = b) {
@@ -267,7 +267,7 @@ static int build(struct amd_store *st, struct amd_explain *e, const struct expl_
 			return -1;
 	}
 	epoch_efficiency(st, e);
-	return 0;
+	return expl_growth_regions(st, e, strategy);
 }
 
 /* A strategy no run of the sweep has fails as the selector does: naming
@@ -306,7 +306,7 @@ int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct a
 	}
 	int rc = measure_runs(&set, o->strategy, &runs, &nruns, &e->runs_partial);
 	if (rc == 0)
-		rc = build(st, e, runs, nruns);
+		rc = build(st, e, runs, nruns, o->strategy);
 	for (size_t i = 0; i < nruns; i++)
 		expl_run_free(&runs[i]);
 	free(runs);
@@ -324,8 +324,10 @@ void amd_explain_free(struct amd_explain *e)
 	if (!e)
 		return;
 	for (size_t i = 0; i < e->nstrategies; i++) {
-		for (size_t j = 0; j < e->strategies[i].npoints; j++)
+		for (size_t j = 0; j < e->strategies[i].npoints; j++) {
 			free(e->strategies[i].points[j].ranks);
+			free(e->strategies[i].points[j].regions);
+		}
 		free(e->strategies[i].points);
 		free(e->strategies[i].strategy);
 	}

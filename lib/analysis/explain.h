@@ -55,6 +55,16 @@ struct amd_explain_rank {
 	int straggler;               /* p_holm < alpha */
 };
 
+/* A compute region whose work does not shrink as 1/n (explain_regions.c):
+ * from its `scaling` model f (per rank), n·f(n) − n0·f(n0) rank-seconds
+ * per step above the base, and that over the point's rank-time. */
+#define AMD_EXPLAIN_MAX_REGIONS 8
+struct amd_explain_region {
+	char name[128], kind[16], model[128];
+	const char *growth;          /* the model's "grows", "constant", "shrinks" */
+	double seconds, share;
+};
+
 struct amd_explain_point {
 	int n;
 	size_t runs;                 /* runs with every rank traced */
@@ -72,6 +82,9 @@ struct amd_explain_point {
 	int clock_ok;                /* 0: the traces' clocks disagree (see docs) */
 	struct amd_explain_rank *ranks; /* by rank */
 	size_t nranks;
+	struct amd_explain_region *regions; /* compute_growth by region, largest first
+					     * (growing ones only; none at the base) */
+	size_t nregions;
 };
 
 struct amd_explain_strategy {
@@ -95,6 +108,13 @@ struct amd_explain {
 int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct amd_explain **out,
 		struct amd_err *err);
 void amd_explain_free(struct amd_explain *e);
+
+/* stats' "straggler ms" of one logical run: the mean spread of arrivals
+ * (the last rank's start minus the first's) over its collective
+ * instances seen on two ranks or more, matched by name and sequence as
+ * amd_explain matches them; NAN when the run has none. */
+int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns,
+			       struct amd_err *err);
 
 /* The budget of one strategy as a table: a row per n. NULL out of memory. */
 struct amd_table *amd_explain_table(const struct amd_explain_strategy *s);

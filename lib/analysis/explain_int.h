@@ -40,4 +40,15 @@ struct expl_run {
 int expl_run_measure(const struct amd_coll_trace *t, size_t k, struct expl_run *r);
 void expl_run_free(struct expl_run *r);
 
+/* Fills each point's compute_growth regions from the region models of
+ * `amdahl scaling` for e's sweep (none when it has no models); -1 out of
+ * memory. */
+int expl_growth_regions(struct amd_store *st, struct amd_explain *e, const char *strategy);
+
+/* The mean spread of arrivals (last start − first start, ns) over the
+ * collective instances of t[0..k) (one run's traces) seen on two ranks or
+ * more, matched as expl_run_measure matches them; NAN when none. -1 out
+ * of memory. */
+int expl_arrival_spread(const struct amd_coll_trace *t, size_t k, double *mean_ns);
+
 #endif

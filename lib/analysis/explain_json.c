@@ -42,6 +42,23 @@ static cJSON *rank_json(const struct amd_explain_rank *r, double level, int *ok)
 	return o;
 }
 
+/* compute_growth's regions: those whose work does not shrink as 1/n. */
+static void regions(cJSON *x, const struct amd_explain_point *p, int *ok)
+{
+	cJSON *a = cJSON_AddArrayToObject(x, "regions");
+	J(a);
+	for (size_t i = 0; i < p->nregions; i++) {
+		const struct amd_explain_region *r = &p->regions[i];
+		cJSON *o = append(a, cJSON_CreateObject(), ok);
+		J(amd_json_str(o, "name", r->name));
+		J(amd_json_str(o, "kind", r->kind));
+		J(amd_json_str(o, "model", r->model));
+		J(amd_json_str(o, "growth", r->growth));
+		J(amd_json_num(o, "share", r->share));
+		J(amd_json_num(o, "seconds", r->seconds));
+	}
+}
+
 static void components(cJSON *o, const struct amd_explain_point *p, double level, int *ok)
 {
 	cJSON *c = cJSON_AddArrayToObject(o, "components");
@@ -51,6 +68,8 @@ static void components(cJSON *o, const struct amd_explain_point *p, double level
 		J(amd_json_str(x, "name", amd_explain_part_names[i]));
 		value_ci(x, "share", "share_ci", &p->share[i], level, ok);
 		J(amd_json_num(x, "seconds", p->seconds[i]));
+		if (i == AMD_EXPLAIN_GROWTH)
+			regions(x, p, ok);
 	}
 }
 

@@ -1,16 +1,20 @@
 /* explain_run.c — one run of `amdahl explain` (explain_int.h): its
- * collectives matched across ranks by name and sequence number; per
+ * collectives matched across ranks by process group, name and sequence
+ * number (the group when the trace gives it); per
  * instance each rank's arrival (its start), the last arrival, each
  * rank's wait (last arrival minus its own, within its call) and transfer
  * (the rest of its call); which rank arrived last and how much longer it
  * worked before; and each rank's step split into compute, idle, transfer
- * and wait, with communication that overlapped compute credited. */
+ * and wait, with communication that overlapped compute credited. Also
+ * stats' "straggler ms" (amd_explain_arrival_spread): the mean spread of
+ * arrivals over the same matched instances, one run at a time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "explain_int.h"
 #include "buf.h"
+#include "err.h"
 
 struct ref {
 	const struct amd_coll_call *c;
@@ -27,10 +31,18 @@ struct name_sum {
 	double transfer;
 };
 
+static int cmp_group(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
 static int cmp_ref(const void *x, const void *y)
 {
 	const struct ref *a = x, *b = y;
-	int c = strcmp(a->c->name, b->c->name);
+	int c = cmp_group(a->c->group, b->c->group);
+	if (c)
+		return c;
+	c = strcmp(a->c->name, b->c->name);
 	if (c)
 		return c;
 	if (a->c->seq != b->c->seq)
@@ -116,8 +128,8 @@ static void instance(const struct amd_coll_trace *t, const struct ref *g, size_t
 		add_transfer(ns, nns, c->name, ((double)c->dur_ns - wait) / steps_of(&t[g[i].r]));
 	}
 	r->instances++;
-	if (ties)
-		return;
+	if (ties || k != r->nranks)
+		return; /* a sub-group's instance: its last rank is not tested against 1/n */
 	r->unique_last++;
 	size_t lr = g[who].r;
 	size_t m = 0;
@@ -130,22 +142,20 @@ static void instance(const struct amd_coll_trace *t, const struct ref *g, size_t
 	x->extra_s += (gap_before(&t[lr], g[who].c) - median(gaps, m)) * 1e-9;
 }
 
-/* Matches the run's collectives; fills acc (per rank) and r's straggler
- * counts. -1 out of memory. */
-static int match(const struct amd_coll_trace *t, size_t k, struct acc *acc, struct expl_run *r)
+/* Calls fn on every instance of t[0..k)'s collectives: the calls that
+ * share a process group, name and sequence number, each trace at most
+ * once; with all, only those on every trace or on every rank of their
+ * (smaller) group as the trace gives its size, else those on two ranks
+ * or more. -1 out of memory. */
+static int each_instance(const struct amd_coll_trace *t, size_t k, int all,
+			 void (*fn)(const struct ref *g, size_t m, void *ctx), void *ctx)
 {
-	size_t total = 0, nns = 0;
+	size_t total = 0;
 	for (size_t i = 0; i < k; i++)
 		total += t[i].ncalls;
 	struct ref *v = malloc((total ? total : 1) * sizeof *v);
-	struct name_sum *ns = calloc(total ? total : 1, sizeof *ns);
-	double *gaps = malloc(k * sizeof *gaps);
-	if (!v || !ns || !gaps) {
-		free(v);
-		free(ns);
-		free(gaps);
+	if (!v)
 		return -1;
-	}
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++)
 		for (size_t j = 0; j < t[i].ncalls; j++)
@@ -154,21 +164,82 @@ static int match(const struct amd_coll_trace *t, size_t k, struct acc *acc, stru
 	for (size_t a = 0, b; a < m; a = b) {
 		for (b = a + 1; b < m && cmp_ref(&(struct ref){v[b].c, 0}, &(struct ref){v[a].c, 0}) == 0; b++)
 			;
-		int whole = b - a == k;
-		for (size_t i = a; whole && i < b; i++)
-			whole = v[i].r == i - a; /* every rank once */
-		if (whole)
-			instance(t, v + a, k, acc, r, ns, &nns, gaps);
-	}
-	double best = -1;
-	for (size_t i = 0; i < nns; i++)
-		if (ns[i].transfer > best) {
-			best = ns[i].transfer;
-			r->top = ns[i].name;
+		int gsize = v[a].c->group ? v[a].c->group_size : -1;
+		int ok = all ? b - a == k || (gsize >= 2 && (size_t)gsize < k && b - a == (size_t)gsize)
+			     : b - a >= 2, ranks = 1;
+		for (size_t i = a + 1; ok && i < b; i++) {
+			ok = v[i].r != v[i - 1].r; /* each trace once (sorted by trace) */
+			ranks += t[v[i].r].rank != t[v[a].r].rank;
 		}
+		if (ok && (all || ranks >= 2))
+			fn(v + a, b - a, ctx);
+	}
 	free(v);
-	free(ns);
-	free(gaps);
+	return 0;
+}
+
+struct match_ctx {
+	const struct amd_coll_trace *t;
+	size_t k;
+	struct acc *acc;
+	struct expl_run *r;
+	struct name_sum *ns;
+	size_t nns;
+	double *gaps;
+};
+
+static void match_one(const struct ref *g, size_t m, void *ctx)
+{
+	struct match_ctx *x = ctx;
+	instance(x->t, g, m, x->acc, x->r, x->ns, &x->nns, x->gaps);
+}
+
+/* Matches the run's collectives; fills acc (per rank) and r's straggler
+ * counts. -1 out of memory. */
+static int match(const struct amd_coll_trace *t, size_t k, struct acc *acc, struct expl_run *r)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < k; i++)
+		total += t[i].ncalls;
+	struct match_ctx x = {t, k, acc, r, calloc(total ? total : 1, sizeof *x.ns), 0,
+			      malloc(k * sizeof *x.gaps)};
+	int rc = x.ns && x.gaps ? each_instance(t, k, 1, match_one, &x) : -1;
+	double best = -1;
+	for (size_t i = 0; rc == 0 && i < x.nns; i++)
+		if (x.ns[i].transfer > best) {
+			best = x.ns[i].transfer;
+			r->top = x.ns[i].name;
+		}
+	free(x.ns);
+	free(x.gaps);
+	return rc;
+}
+
+struct spread_ctx {
+	double sum;
+	int64_t count;
+};
+
+static void spread_one(const struct ref *g, size_t m, void *ctx)
+{
+	struct spread_ctx *x = ctx;
+	int64_t lo = g[0].c->start_ns, hi = lo;
+	for (size_t i = 1; i < m; i++) {
+		lo = g[i].c->start_ns < lo ? g[i].c->start_ns : lo;
+		hi = g[i].c->start_ns > hi ? g[i].c->start_ns : hi;
+	}
+	x->sum += (double)(hi - lo);
+	x->count++;
+}
+
+int expl_arrival_spread(const struct amd_coll_trace *t, size_t k, double *mean_ns)
+{
+	struct spread_ctx x = {0, 0};
+	*mean_ns = NAN;
+	if (each_instance(t, k, 0, spread_one, &x) < 0)
+		return -1;
+	if (x.count)
+		*mean_ns = x.sum / (double)x.count;
 	return 0;
 }
 
@@ -250,4 +321,17 @@ void expl_run_free(struct expl_run *r)
 {
 	free(r->ranks);
 	r->ranks = NULL;
+}
+
+/* (here, not in explain.c: stats reads it, and explain.c reads stats) */
+int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns,
+			       struct amd_err *err)
+{
+	struct amd_coll_set set;
+	*out_ns = NAN;
+	if (amd_store_coll_run(st, run, &set, err) < 0)
+		return -1;
+	int rc = expl_arrival_spread(set.traces, set.ntraces, out_ns);
+	amd_coll_set_free(&set);
+	return rc < 0 ? amd_fail(err, "explain: out of memory") : 0;
 }

@@ -79,6 +79,22 @@ static void straggler_clause(const struct amd_explain_point *p, char *b, size_t 
 	}
 }
 
+/* " (most in A 12.3, B 2.1)": compute_growth's largest regions (at most
+ * 3 of 0.05 points or more; "yet growing:" when the whole shrank); the
+ * characters written. */
+static size_t regions_clause(const struct amd_explain_point *p, char *b, size_t n)
+{
+	size_t used = 0;
+	const char *lead = p->share[AMD_EXPLAIN_GROWTH].value > 0 ? " (most in " : " (yet growing: ";
+	for (size_t i = 0; i < p->nregions && i < 3 && used + 1 < n; i++)
+		if (p->regions[i].share * 100 >= 0.05)
+			used += (size_t)snprintf(b + used, n - used, "%s%s %.1f", used ? ", " : lead,
+						 p->regions[i].name, p->regions[i].share * 100);
+	if (used && used + 1 < n)
+		used += (size_t)snprintf(b + used, n - used, ")");
+	return used < n ? used : n - 1;
+}
+
 void amd_explain_sentences(const struct amd_explain_point *p, char *buf, size_t n)
 {
 	char who[512];
@@ -96,6 +112,8 @@ void amd_explain_sentences(const struct amd_explain_point *p, char *buf, size_t 
 		used += (size_t)snprintf(buf + used, n - used, "%s %.1f to %s", c ? "," : "", v, words[c]);
 		if (c == AMD_EXPLAIN_COMM && p->top_collective[0] && used + 1 < n)
 			used += (size_t)snprintf(buf + used, n - used, " (most in %s)", p->top_collective);
+		if (c == AMD_EXPLAIN_GROWTH && used + 1 < n)
+			used += regions_clause(p, buf + used, n - used);
 		if (c == AMD_EXPLAIN_WAIT && who[0] && used + 1 < n)
 			used += (size_t)snprintf(buf + used, n - used, ",%s", who);
 	}

@@ -22,6 +22,7 @@ struct amd_trace_step {
 
 struct amd_trace_coll {
 	const char *name;
+	const char *group; /* the process group's name ("Process Group Name"); NULL when unknown */
 	int64_t seq, start_ns, dur_ns, bytes;
 	int group_size;
 };

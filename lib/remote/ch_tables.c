@@ -70,10 +70,10 @@ const struct ch_table amd_ch_tables[] = {
 	 "SELECT s.trace_id, s.step, s.start_ns, s.dur_ns, ?1 FROM trace_step s ORDER BY s.rowid"},
 	{1, "trace_collective", "trace_id IN (SELECT id FROM main.trace WHERE source_id = $S)",
 	 "trace_id Int64, name_id Int64, seq " I64N ", start_ns " I64N
-	 ", dur_ns " I64N ", bytes " I64N ", group_size " I64N, "(src, trace_id)",
-	 "trace_id,name_id,seq,start_ns,dur_ns,bytes,group_size", "cdppppp",
+	 ", dur_ns " I64N ", bytes " I64N ", group_size " I64N ", group_id " I64N, "(src, trace_id)",
+	 "trace_id,name_id,seq,start_ns,dur_ns,bytes,group_size,group_id", "cdpppppd",
 	 "SELECT c.trace_id, " KEY("c.name_id") ", c.seq, c.start_ns, c.dur_ns, c.bytes,"
-	 " c.group_size, ?1 FROM trace_collective c ORDER BY c.rowid"},
+	 " c.group_size, " KEY("c.group_id") ", ?1 FROM trace_collective c ORDER BY c.rowid"},
 	/* role: since schema 5 (amd_ch_added_columns) */
 	{1, "op_average", "source_id = $S",
 	 "run_id " I64N ", source_id Int64, name_id Int64, rank " I64N
@@ -166,6 +166,9 @@ const struct ch_added_column amd_ch_added_columns[] = {
 	 * from its tags by the loader (amd_store_run_launch_of_older_rows) */
 	{6, "run", "entry_point", STRN},
 	{6, "run", "program", STRN},
+	/* a collective's process group (schema 7, issue 34); an older row's
+	 * is NULL: its seq counted per name, as the store's older rows */
+	{7, "trace_collective", "group_id", I64N},
 };
 
 const size_t amd_ch_added_column_count =

@@ -30,6 +30,16 @@ test_expect_success PYTHON 'straggler sweeps (4 seeds): every share within 20% o
 		test_eq "named=1:- 2:1 4:3 8:7 ok" "$OUT" || return 1
 	done
 '
+test_expect_success PYTHON 'stats'\'' straggler ms is the spread of arrivals at the matched all-reduces: the truth'\''s mean (1 ns), ~2.5 ms when rank n-1 computes 2.5 ms longer (issue 34'\''s case)' '
+	# before: the spread of END times, 0.000 on this very sweep
+	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" stats --json &&
+	printf "%s" "$OUT" >"$TMP/stats-11.json" &&
+	test_status 0 "$PY" "$AMDAHL_ROOT/tests/explain/check_spread.py" "$TMP/straggler-11/truth.json" "$TMP/stats-11.json" &&
+	test_eq "1:None 2:ok 4:ok 8:ok" "$OUT" &&
+	test_near 2.5 "$(json_get "$TMP/stats-11.json" "d[\"sweeps\"][0][\"strategies\"][0][\"points\"][3][\"straggler_ns\"] / 1e6")" 0.5 &&
+	test_status 0 "$AMDAHL" --store "$TMP/straggler-11.db" stats &&
+	test_not_contains "  0.000" "$OUT"
+'
 test_expect_success PYTHON 'balanced sweeps (4 seeds): every share within 20% of the truth, no straggler named' '
 	for s in 21 22 23 24; do
 		explain_seed balanced $s &&
@@ -48,6 +58,66 @@ test_expect_success PYTHON 'CUDA/NCCL-like sweeps (NCCL kernels on their stream;
 		test_status 0 "$PY" "$CHECK" "$TMP/gpu-balanced-$((s + 2))/truth.json" "$TMP/gpu-balanced-$((s + 2)).json" &&
 		test_eq "named=1:- 2:- 4:- 8:- ok" "$OUT" || return 1
 	done
+'
+test_expect_success PYTHON 'compute_growth per region (gen_sweep --serial-op: a constant op beside one that shrinks as 1/n): the serial op named first at every n, each op'\''s share within 20% of its true growth, CPU and CUDA-like; the sentence names it' '
+	for x in "41 aten::copy_" "43 elementwise_kernel_copy_serial --gpu"; do
+		set -- $x &&
+		"$PY" "$GEN" "$TMP/serial-$1" --seed $1 --straggler none --serial-op $3 &&
+		test_status 0 "$AMDAHL" --store "$TMP/serial-$1.db" ingest -q "$TMP/serial-$1/mlruns" &&
+		test_status 0 "$AMDAHL" --store "$TMP/serial-$1.db" explain --json &&
+		printf "%s" "$OUT" >"$TMP/serial-$1.json" &&
+		test_status 0 "$PY" "$AMDAHL_ROOT/tests/explain/check_regions.py" "$TMP/serial-$1/truth.json" "$TMP/serial-$1.json" &&
+		test_eq "first=2:$2 4:$2 8:$2 ok" "$OUT" &&
+		test_status 0 "$AMDAHL" --store "$TMP/serial-$1.db" explain &&
+		test_contains "to compute that does not shrink (most in $2 " "$OUT" || return 1
+	done
+'
+test_expect_success PYTHON,SQLITE3 'process groups: ranks 0..n/2-1 also all-reduce in group "1" under the same name (gen_sweep --subgroup): matched by group + name + seq, every share within 20%, the straggler named, the instances the truth'\''s; CPU and CUDA-like' '
+	# by name alone rank 0'\''s 5th all-reduce of a step met rank n-1'\''s next
+	# step'\''s first: at n = 8 communication read 15.1 points for a true 25.9
+	for g in "" --gpu; do
+		d="$TMP/subgroup$g" &&
+		"$PY" "$GEN" "$d" --seed 51 --subgroup $g &&
+		test_status 0 "$AMDAHL" --store "$d.db" ingest -q "$d/mlruns" &&
+		test_eq "0 1" "$(q "$d.db" "SELECT group_concat(s, '"' '"') FROM (SELECT DISTINCT d.s FROM trace_collective c JOIN dict d ON d.id = c.group_id ORDER BY 1)")" &&
+		test_status 0 "$AMDAHL" --store "$d.db" explain --json &&
+		printf "%s" "$OUT" >"$d.json" &&
+		test_status 0 "$PY" "$CHECK" "$d/truth.json" "$d.json" --expect-straggler &&
+		test_eq "named=1:- 2:1 4:3 8:7 ok" "$OUT" &&
+		test_eq "1:32 2:32 4:40 8:40" "$(json_get "$d.json" "\" \".join(\"%d:%d\" % (p[\"n\"], p[\"collectives\"][\"instances\"]) for p in d[\"strategies\"][0][\"points\"])")" &&
+		test_eq "1:32 2:32 4:40 8:40" "$("$PY" -c "import json, sys; t = json.load(open(sys.argv[1]))[\"runs\"]; print(\" \".join(\"%d:%d\" % (n, sum(r[\"instances\"] for r in t if r[\"n\"] == n)) for n in (1, 2, 4, 8)))" "$d/truth.json")" || return 1
+	done
+'
+test_expect_success SQLITE3,SQLITE_STORE 'a store of schema 12 (trace_collective without group_id) is migrated by the next open: rows and order kept, groups NULL, explain unchanged' '
+	cp "$TMP/straggler-11.db" "$TMP/v12.db" &&
+	sqlite3 "$TMP/v12.db" "BEGIN;
+	CREATE TABLE c12(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL, seq INTEGER,
+	 start_ns INTEGER, dur_ns INTEGER, bytes INTEGER, group_size INTEGER);
+	INSERT INTO c12(rowid, trace_id, name_id, seq, start_ns, dur_ns, bytes, group_size)
+	 SELECT rowid, trace_id, name_id, seq, start_ns, dur_ns, bytes, group_size FROM trace_collective;
+	DROP TABLE trace_collective; ALTER TABLE c12 RENAME TO trace_collective;
+	CREATE INDEX trace_collective_trace ON trace_collective(trace_id);
+	DELETE FROM schema_version WHERE version > 12; COMMIT;" &&
+	rows=$(sqlite3 "$TMP/v12.db" "SELECT count(*), sum(rowid * seq) FROM trace_collective") &&
+	test_status 0 "$AMDAHL" --store "$TMP/v12.db" ingest -q "$TMP/straggler-11/mlruns" &&
+	test_eq "$rows|0" "$(sqlite3 "$TMP/v12.db" "SELECT count(*), sum(rowid * seq), count(group_id) FROM trace_collective")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/v12.db" explain --json &&
+	test_eq "$(cat "$TMP/straggler-11.json")" "$OUT"
+'
+test_expect_success PYTHON,SQLITE3 'Nsight Systems SQLite exports with a process per rank (gen_sweep --nsys): a trace per process (none for n = 1: one process, regions only, so the base is n = 2), the NCCL kernels matched, every share within 20%, the straggler named; the collective time = the exports'\'' NCCL kernels (sqlite3)' '
+	d="$TMP/nsys" &&
+	"$PY" "$GEN" "$d" --seed 61 --nsys &&
+	test_status 0 "$AMDAHL" --store "$d.db" ingest -q "$d/mlruns" &&
+	test_eq "2:4 4:8 8:16" "$(q "$d.db" "SELECT group_concat(n || '"':'"' || c, '"' '"') FROM (SELECT r.n, count(*) AS c FROM trace t JOIN run r ON r.id = t.run_id GROUP BY r.n ORDER BY r.n)")" &&
+	test_status 0 "$AMDAHL" --store "$d.db" explain --json &&
+	printf "%s" "$OUT" >"$d.json" &&
+	test_status 0 "$PY" "$CHECK" "$d/truth.json" "$d.json" --expect-straggler &&
+	test_eq "named=2:1 4:3 8:7 ok" "$OUT" &&
+	ns=0 && for f in "$d"/mlruns/7/*/artifacts/traces/report.*.sqlite; do
+		test "$(sqlite3 "$f" "SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL")" = 8 || continue
+		ns=$((ns + $(sqlite3 "$f" "SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE '"'nccl%'"'")))
+	done &&
+	test_near "$("$PY" -c "print($ns / 2 / 1e9)")" "$(json_get "$d.json" "d[\"strategies\"][0][\"points\"][-1][\"collectives\"][\"measured_s\"]")" 1e-9
 '
 test_expect_success PYTHON 'a rank whose clock runs 5 ms ahead: the clocks are flagged, the bound is 5 ms less the transfer, the text warns' '
 	"$PY" "$GEN" "$TMP/skew" --seed 7 --straggler none --skew-ms 5 &&

@@ -133,7 +133,9 @@ test_expect_success SQLITE3,SQLITE_STORE 'traces without a window: the last epoc
 
 # trace-derived shares: phases and collectives recorded for one run's 4
 # ranks (ddp-n4 repeat 0) — compute 50% of each window, communication
-# 25%; collective #1 ends 2 ms apart on ranks 0 and 3
+# 25%; collective #1 starts 2 ms apart on ranks 0 and 3 (rank 3 arrives
+# last) and ends together: the straggler spread is that of the arrivals,
+# 2 ms (issue 34; the spread of the ends, which it was, reads 0 here)
 R0=0f632a7e14d34cde900d24a3703565cb
 test_expect_success SQLITE3,SQLITE_STORE 'setup: phases and collectives for ddp-n4 repeat 0; no traces for fsdp' '
 	cp "$DB" "$TMP/phase.db" &&
@@ -147,7 +149,8 @@ INSERT INTO trace_phase SELECT t.id, d.id, (t.end_ns - t.start_ns) / 2 FROM trac
 INSERT INTO trace_phase SELECT t.id, d.id, (t.end_ns - t.start_ns) / 4 FROM trace t, dict d, run r
   WHERE r.id = t.run_id AND r.ext_id = '\''$R0'\'' AND d.s = '\''communication'\'';
 INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns)
-  SELECT t.id, d.id, 1, 1000, CASE t.rank WHEN 3 THEN 2000000 ELSE 0 END FROM trace t, dict d, run r
+  SELECT t.id, d.id, 1, CASE t.rank WHEN 3 THEN 2001000 ELSE 1000 END,
+  CASE t.rank WHEN 3 THEN 0 ELSE 2000000 END FROM trace t, dict d, run r
   WHERE r.id = t.run_id AND r.ext_id = '\''$R0'\'' AND d.s = '\''allreduce'\'' AND t.rank IN (0, 3);" &&
 	"$AMDAHL" --store "$TMP/phase.db" stats --json >"$TMP/phase.json"
 '

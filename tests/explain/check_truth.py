@@ -53,7 +53,9 @@ def main():
             if abs(got[c] - v) > tol:
                 bad.append("n=%d %s: %.4f, true %.4f" % (p["n"], c, got[c], v))
         inj = sum(r["injected"] for r in runs if r["n"] == p["n"])
-        if inj and abs(got["imbalance"] - share["imbalance"]) > 0.2 * share["imbalance"]:
+        # (against a base that has its own straggler — an Nsight sweep's
+        # n = 2 — the share is a difference of two delays: the test above)
+        if inj and not any(b["injected"] for b in base) and abs(got["imbalance"] - share["imbalance"]) > 0.2 * share["imbalance"]:
             bad.append("n=%d: the injected delay is not imbalance" % p["n"])
         want = sorted(r for r in strag if r >= 0)
         if expect and names != want:

@@ -9,6 +9,7 @@
  * connection (foreign_db.h); rows whose end comes before their start are
  * refused. Its sections below: the export and its regions; one rank per
  * process; CUDA API calls; NVTX ranges; phases per device. */
+#include <math.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,9 @@ struct nsys {
 	 * does not name them (nsys_each_process then asks SQLite) */
 	int proc_any, proc_unknown;
 	int64_t proc_lo, proc_hi;
+	int nprocs;             /* processes read as ranks (0: one, or unknown) */
+	int has_nccl;           /* a string names an NCCL kernel: 1, 0, -1 not asked yet */
+	int64_t phase_ns[AMD_PHASE_COUNT]; /* the process's devices' phases, summed */
 };
 
 /* The SQL condition keeping the rows of the process read from a table
@@ -74,6 +78,13 @@ static int nsys_phases(struct nsys *n, struct amd_err *err);
 
 /* Regions, NVTX ranges and phases of the process n->proc at rank n->rank. */
 static int nsys_read_process(struct nsys *n, struct amd_err *err);
+
+/* The process's NCCL kernels as its rank's trace (issue 34): in an
+ * export of several processes (a rank each), a trace summary with the
+ * export's window on the Unix clock, the phases and the collective
+ * calls, so that `amdahl explain` matches them across the processes;
+ * nothing when the export has one process or no NCCL kernel. */
+static int nsys_trace(struct nsys *n, struct amd_err *err);
 
 /* Each process with activity in the export at its own rank:
  * in PID order from --rank (0 without it) when there are several and every
@@ -318,9 +329,10 @@ static int regions(struct nsys *n, struct amd_err *err)
 /* The regions, NVTX ranges and phases of the process n->proc. */
 static int nsys_read_process(struct nsys *n, struct amd_err *err)
 {
+	memset(n->phase_ns, 0, sizeof n->phase_ns);
 	if (regions(n, err) < 0 || (n->has_nvtx && nsys_nvtx(n, err) < 0) || nsys_phases(n, err) < 0)
 		return -1;
-	return 0;
+	return nsys_trace(n, err);
 }
 
 static int read_export(struct nsys *n, const struct amd_input *in, struct amd_err *err)
@@ -339,7 +351,8 @@ static int read_export(struct nsys *n, const struct amd_input *in, struct amd_er
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct nsys n = {.path = in->path, .sink = sink, .rank = in->rank_hint, .proc = -1};
+	struct nsys n = {.path = in->path, .sink = sink, .rank = in->rank_hint, .proc = -1,
+			 .has_nccl = -1};
 	if (!(n.db = amd_foreign_open(in->path)))
 		return amd_fail(err, "%s: byte 0: cannot open as an SQLite database", in->path);
 	int rc = read_export(&n, in, err);
@@ -468,6 +481,7 @@ static int nsys_each_process(struct nsys *n, struct amd_err *err)
 		return -1;
 	}
 	int rc = 0, first = n->rank > 0 ? n->rank : 0;
+	n->nprocs = np >= 2 ? (int)np : 0;
 	if (np < 2)
 		rc = nsys_read_process(n, err);
 	for (size_t i = 0; np >= 2 && i < np && rc == 0; i++) {
@@ -965,6 +979,8 @@ static int emit_device(struct nsys *n, int device, struct amd_gpu_sweep *s,
 	int64_t ph[AMD_PHASE_COUNT], window = n->t1 - n->t0;
 	amd_gpu_sweep_end(s);
 	amd_gpu_sweep_phases(s, window, ph);
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		n->phase_ns[p] += ph[p];
 	for (size_t i = 0; i < sizeof shown / sizeof *shown; i++)
 		if (nsys_region(n, AMD_REGION_PHASE, amd_phase_names[shown[i]], device, -1,
 				ph[shown[i]], ph[shown[i]], -1, err) < 0)
@@ -1109,5 +1125,116 @@ static int nsys_phases(struct nsys *n, struct amd_err *err)
 		return -1;
 	int rc = sweep_rows(n, q, err);
 	sqlite3_finalize(q);
+	return rc;
+}
+
+/* ---- an Nsight Systems export's NCCL kernels as a trace (nsys_trace
+ * above): the process's kernels whose name starts with "nccl" (as the
+ * Kineto reader tells NCCL's kernels), each a collective call numbered
+ * per name in start order; times on the Unix clock through
+ * TARGET_INFO_SESSION_START_TIME.utcEpochNs (0 without it: the processes
+ * of one export share the session's clock either way). */
+
+struct nsys_colls {
+	struct amd_trace_coll *v;
+	size_t n, cap;
+};
+
+static void colls_free(struct nsys_colls *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!i || c->v[i].name != c->v[i - 1].name)
+			free((char *)c->v[i].name);
+	free(c->v);
+}
+
+/* The NCCL kernels of the process read, by name then start. */
+static int nccl_kernels(struct nsys *n, struct nsys_colls *c, struct amd_err *err)
+{
+	char kc[64], sql[512];
+	snprintf(sql, sizeof sql, "SELECT s.value, k.start, k.\"end\" FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+		 " JOIN StringIds s ON s.id = k.%s WHERE %s AND s.value LIKE 'nccl%%'"
+		 " ORDER BY s.value, k.start", n->kernel_name,
+		 nsys_proc_cond(n, "k.globalPid", kc, sizeof kc));
+	sqlite3_stmt *q = nsys_prepare(n, sql, err);
+	if (!q)
+		return -1;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(q, 0);
+		int64_t start = sqlite3_column_int64(q, 1), end = sqlite3_column_int64(q, 2);
+		const struct amd_trace_coll *prev = c->n ? &c->v[c->n - 1] : NULL;
+		int same = prev && name && strcmp(prev->name, name) == 0;
+		int64_t seq = same ? prev->seq + 1 : 0; /* (prev moves with the array) */
+		if (!name || amd_grow(&c->v, c->n, &c->cap, sizeof *c->v, 64) < 0 ||
+		    !(name = same ? c->v[c->n - 1].name : strdup(name))) {
+			sqlite3_finalize(q);
+			return amd_fail(err, "%s: out of memory", n->path);
+		}
+		c->v[c->n++] = (struct amd_trace_coll){name, NULL, seq, start, end - start, -1, -1};
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
+}
+
+/* TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent. */
+static int session_start(struct nsys *n, int64_t *out, struct amd_err *err)
+{
+	*out = 0;
+	int has = amd_foreign_has_table(n->db, "TARGET_INFO_SESSION_START_TIME");
+	if (has <= 0)
+		return has < 0 ? nsys_sql_fail(n, err) : 0;
+	sqlite3_stmt *q = nsys_prepare(n, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"
+				       " WHERE utcEpochNs IS NOT NULL LIMIT 1", err);
+	if (!q)
+		return -1;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
+}
+
+/* Whether any string names an NCCL kernel (asked once an export: most
+ * have none, and then no process's kernels are scanned again). */
+static int any_nccl(struct nsys *n, struct amd_err *err)
+{
+	if (n->has_nccl >= 0)
+		return n->has_nccl;
+	sqlite3_stmt *q = nsys_prepare(n, "SELECT EXISTS(SELECT 1 FROM StringIds"
+				       " WHERE value LIKE 'nccl%')", err);
+	if (!q)
+		return -1;
+	int rc = sqlite3_step(q);
+	n->has_nccl = rc == SQLITE_ROW && sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? n->has_nccl : nsys_sql_fail(n, err);
+}
+
+static int nsys_trace(struct nsys *n, struct amd_err *err)
+{
+	if (!n->sink->trace || !n->has_kernel || !n->has_window || n->nprocs < 2)
+		return 0; /* one process: its regions, as before (a run's own traces
+			   * carry its phases; the export's are drawn beside them) */
+	int any = any_nccl(n, err);
+	if (any <= 0)
+		return any;
+	struct nsys_colls c = {0};
+	int64_t base;
+	int rc = nccl_kernels(n, &c, err);
+	if (rc == 0 && c.n)
+		rc = session_start(n, &base, err);
+	if (rc == 0 && c.n) {
+		for (size_t i = 0; i < c.n; i++)
+			c.v[i].start_ns += base;
+		struct amd_trace_summary t = {.rank = n->rank, .world_size = n->nprocs ? n->nprocs : -1,
+					      .backend = "nccl", .start_ns = base + n->t0,
+					      .end_ns = base + n->t1, .events = (int64_t)c.n,
+					      .has_gpu = 1, .comp_fraction = NAN,
+					      .colls = c.v, .n_colls = c.n};
+		memcpy(t.phase_ns, n->phase_ns, sizeof t.phase_ns);
+		rc = n->sink->trace(n->sink, &t, err);
+	}
+	colls_free(&c);
 	return rc;
 }

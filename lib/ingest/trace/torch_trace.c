@@ -44,7 +44,7 @@ enum key {
 	K_NONE,
 	/* root */ K_TRACE_EVENTS, K_DIST, K_DEVPROPS, K_BASE,
 	/* event */ K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
-	/* args */ K_IN_NELEMS, K_OUT_NELEMS, K_MSG_SIZE, K_GROUP, K_DTYPE, K_COLL_NAME,
+	/* args */ K_IN_NELEMS, K_OUT_NELEMS, K_MSG_SIZE, K_GROUP, K_DTYPE, K_COLL_NAME, K_PG_NAME,
 	/* [memory] args */ K_COPY_BYTES, K_MEM_BYTES, K_MEM_ALLOC, K_MEM_RESERVED, K_MEM_DEVTYPE, K_MEM_DEVID,
 	/* distributedInfo */ K_RANK, K_WORLD, K_BACKEND,
 	/* deviceProperties[0] */ K_DEVNAME,
@@ -71,7 +71,7 @@ struct reader {
 	int accel;  /* an event of an accelerator (even with no kernel) */
 	/* the event being read */
 	struct amd_trace_event ev;
-	struct field name, cat, pid, tid, dtype, coll;
+	struct field name, cat, pid, tid, dtype, coll, pg;
 	/* file-level facts */
 	int64_t base_ns;
 	int rank, world;
@@ -151,6 +151,7 @@ static enum key key_of(enum container c, const unsigned char *k, size_t len)
 			      : KEY_IS("Total Reserved") ? K_MEM_RESERVED : K_NONE;
 		case 15: return KEY_IS("Collective name") ? K_COLL_NAME
 			      : KEY_IS("Total Allocated") ? K_MEM_ALLOC : K_NONE;
+		case 18: return KEY_IS("Process Group Name") ? K_PG_NAME : K_NONE;
 		default: return K_NONE;
 		}
 	case C_DIST:
@@ -240,6 +241,10 @@ static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 	case K_DTYPE: return set_field(r, &r->dtype, s, n) == 0 && (e->dtype = r->dtype.s, e->dtype_len = n, 1);
 	case K_COLL_NAME:
 		return set_field(r, &r->coll, s, n) == 0 && (e->coll_name = r->coll.s, e->coll_name_len = n, 1);
+	case K_PG_NAME: /* PyTorch's record_param_comms (and NCCL kernels since 2.x) */
+		if (!is_string)
+			return 1;
+		return set_field(r, &r->pg, s, n) == 0 && (e->pg_name = r->pg.s, e->pg_name_len = n, 1);
 	case K_BASE:
 		if (is_string || int_text(s, n, &r->base_ns) < 0)
 			return fail(r, "baseTimeNanoseconds is not an integer");
@@ -484,6 +489,7 @@ static void fields_free(struct reader *r)
 	free(r->tid.s);
 	free(r->dtype.s);
 	free(r->coll.s);
+	free(r->pg.s);
 }
 
 /* A worker's parse of one piece: the piece in [ ] under the root's

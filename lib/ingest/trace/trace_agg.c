@@ -78,7 +78,7 @@ struct track {
 };
 
 struct coll {
-	uint32_t name;
+	uint32_t name, pg; /* pg: the process group's name, 0 when unknown */
 	int on_gpu, group;
 	int64_t start, dur, bytes;
 };
@@ -460,6 +460,9 @@ static int note_collective(struct amd_trace_agg *a, const struct amd_trace_event
 	c->name = e->coll_name_len ? amd_strtab_intern(&a->names, e->coll_name, e->coll_name_len) : o->name;
 	if (!c->name)
 		return -1;
+	c->pg = e->pg_name_len ? amd_strtab_intern(&a->names, e->pg_name, e->pg_name_len) : 0;
+	if (e->pg_name_len && !c->pg)
+		return -1;
 	c->on_gpu = on_gpu;
 	c->start = e->ts;
 	c->dur = e->dur;
@@ -604,9 +607,17 @@ static int cmp_step(const void *x, const void *y)
 	return p->start_ns < q->start_ns ? -1 : p->start_ns > q->start_ns;
 }
 
+/* The same process group (both unknown counts as the same). */
+static int same_group(const struct amd_trace_coll *p, const struct amd_trace_coll *q)
+{
+	return p->group == q->group || (p->group && q->group && strcmp(p->group, q->group) == 0);
+}
+
 static int cmp_coll(const void *x, const void *y)
 {
 	const struct amd_trace_coll *p = x, *q = y;
+	if (!same_group(p, q))
+		return !p->group ? -1 : !q->group ? 1 : strcmp(p->group, q->group);
 	int c = strcmp(p->name, q->name);
 	if (c)
 		return c;
@@ -693,14 +704,15 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns, struct amd_tr
 		const struct coll *c = &a->colls[i];
 		if (c->on_gpu != a->has_gpu)
 			continue; /* GPU traces: the kernels; CPU-only: the host calls */
-		a->out_colls[nc++] = (struct amd_trace_coll){a->names.s[c->name], 0,
-			base_ns + c->start, c->dur, c->bytes, c->group};
+		a->out_colls[nc++] = (struct amd_trace_coll){a->names.s[c->name],
+			c->pg ? a->names.s[c->pg] : NULL, 0, base_ns + c->start, c->dur, c->bytes, c->group};
 	}
 	if (nc)
 		qsort(a->out_colls, nc, sizeof *a->out_colls, cmp_coll);
 	for (size_t i = 0; i < nc; i++)
-		a->out_colls[i].seq = i && strcmp(a->out_colls[i].name, a->out_colls[i - 1].name) == 0
-			? a->out_colls[i - 1].seq + 1 : 0;
+		a->out_colls[i].seq = i && same_group(&a->out_colls[i], &a->out_colls[i - 1])
+			&& strcmp(a->out_colls[i].name, a->out_colls[i - 1].name) == 0
+			? a->out_colls[i - 1].seq + 1 : 0; /* per group and name */
 	s->colls = a->out_colls;
 	s->n_colls = nc;
 	return amd_trace_memory_finish(a->memory, base_ns, &s->memory, &s->n_memory);

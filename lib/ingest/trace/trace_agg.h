@@ -21,8 +21,8 @@ struct amd_trace_event {
 	/* collective arguments, -1 when absent */
 	int64_t in_nelems, out_nelems, msg_bytes;
 	int group_size;
-	const char *dtype, *coll_name;
-	size_t dtype_len, coll_name_len;
+	const char *dtype, *coll_name, *pg_name; /* pg_name: "Process Group Name" */
+	size_t dtype_len, coll_name_len, pg_name_len;
 	/* [memory] instant events (trace_memory.c): INT64_MIN and -2 when absent */
 	int64_t mem_bytes, mem_allocated, mem_reserved;
 	int mem_device_type, mem_device_id;

@@ -1,4 +1,4 @@
-/* trace_evlist.c — the event lists of trace_evlist.h: an event's six
+/* trace_evlist.c — the event lists of trace_evlist.h: an event's seven
  * strings are appended to the list's text, NUL-terminated, in field
  * order, and pointed at again when the list is replayed. */
 #include "trace_evlist.h"
@@ -8,7 +8,7 @@
 
 #include "buf.h"
 
-#define NFIELD 6
+#define NFIELD 7
 
 /* The i-th string field of e (its pointer; *len its length). */
 static const char **field(struct amd_trace_event *e, int i, size_t **len)
@@ -19,7 +19,8 @@ static const char **field(struct amd_trace_event *e, int i, size_t **len)
 	case 2: *len = &e->pid_len; return &e->pid;
 	case 3: *len = &e->tid_len; return &e->tid;
 	case 4: *len = &e->dtype_len; return &e->dtype;
-	default: *len = &e->coll_name_len; return &e->coll_name;
+	case 5: *len = &e->coll_name_len; return &e->coll_name;
+	default: *len = &e->pg_name_len; return &e->pg_name;
 	}
 }
 

@@ -316,6 +316,22 @@ static const char v_run_launch[] =
 	"CREATE INDEX run_parent ON run(parent_ext_id);\n"
 	RUN_LAUNCH_OF_OLDER_ROWS_SQL;
 
+/* Process groups (issue 34): a collective call's process group
+ * ("Process Group Name" of Kineto's record_param_comms and NCCL kernels),
+ * a dict id, NULL when the trace does not say; its seq counts per group
+ * and name. Copied, not ALTERed, as v_run_launch; older rows keep NULL
+ * (their seq counted per name). */
+static const char v_coll_group[] =
+	"CREATE TABLE trace_collective_grouped(trace_id INTEGER NOT NULL,"
+	" name_id INTEGER NOT NULL, seq INTEGER, start_ns INTEGER, dur_ns INTEGER, bytes INTEGER,"
+	" group_size INTEGER, group_id INTEGER);\n"
+	"INSERT INTO trace_collective_grouped(rowid, trace_id, name_id, seq, start_ns, dur_ns,"
+	" bytes, group_size) SELECT rowid, trace_id, name_id, seq, start_ns, dur_ns, bytes,"
+	" group_size FROM trace_collective ORDER BY rowid;\n"
+	"DROP TABLE trace_collective;\n"
+	"ALTER TABLE trace_collective_grouped RENAME TO trace_collective;\n"
+	"CREATE INDEX trace_collective_trace ON trace_collective(trace_id);\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -329,6 +345,7 @@ const char *const amd_migrations[] = {
 	v_region_detail,
 	v_op_role,
 	v_run_launch,
+	v_coll_group,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

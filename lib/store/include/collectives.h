@@ -1,8 +1,8 @@
 /* collectives.h — the store query behind `amdahl explain`
  * (lib/analysis/explain.h): every profiler trace of a sweep's counted
  * runs with its window, phase totals, traced steps and collective calls
- * (table trace_collective: name, sequence number per name, absolute
- * start and duration), so that the analysis can match one collective
+ * (table trace_collective: name, process group, sequence number per
+ * group and name, absolute start and duration), so that the analysis can match one collective
  * instance across the ranks of a run. */
 #ifndef AMD_STORE_COLLECTIVES_H
 #define AMD_STORE_COLLECTIVES_H
@@ -16,8 +16,10 @@
 
 /* One collective call of one rank (ns since the Unix epoch). */
 struct amd_coll_call {
-	const char *name; /* the set's copy */
-	int64_t seq, start_ns, dur_ns;
+	const char *name;  /* the set's copy */
+	const char *group; /* its process group's name (the set's copy); NULL: unknown */
+	int64_t seq, start_ns, dur_ns; /* seq: per group and name */
+	int group_size;    /* ranks in the group, -1 when unknown */
 };
 
 /* One rank's trace of a counted run. */
@@ -48,6 +50,10 @@ struct amd_coll_set {
  * their steps and collectives; runs that do not count in statistics
  * (amd_status_ok) are left out. */
 int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_set *out,
+		       struct amd_err *err);
+/* The same for one logical run (its own traces and its workers'), by
+ * rank, whatever the run's status. */
+int amd_store_coll_run(struct amd_store *st, int64_t run, struct amd_coll_set *out,
 		       struct amd_err *err);
 void amd_coll_set_free(struct amd_coll_set *s);
 

@@ -1,7 +1,7 @@
 /* run_facts.h — the store queries behind amd_analyse beyond the run
  * model (runs.h): a sweep's declared axis, profiler windows, trace phase
- * totals, itwinai's operator averages, collective straggler spread and
- * memory per device, each for one logical run (its own rows and its child workers'). */
+ * totals, itwinai's operator averages and memory per device (the
+ * collectives' arrival spread: collectives.h), each for one logical run (its own rows and its child workers'). */
 #ifndef AMD_RUN_FACTS_H
 #define AMD_RUN_FACTS_H
 
@@ -39,12 +39,6 @@ int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row
  * the enclosing ones (AMD_OP_ENCLOSING). Both NAN without rows. */
 int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 			      double *total, struct amd_err *err);
-
-/* Mean over collectives (same name and sequence number) seen on at least
- * two ranks of the run of the spread of their end times, in ns; NAN when
- * there are none. */
-int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
-			    struct amd_err *err);
 
 /* Memory per device of one trace of a logical run (profile_memory=True;
  * bytes, -1 when unknown). */

@@ -1,6 +1,7 @@
 /* collectives.c — amd_store_coll_set (collectives.h): a sweep's traces
  * with their window, phases, steps and collective calls, for the
- * cross-rank matching of `amdahl explain`. Traces come in the order of
+ * cross-rank matching of `amdahl explain` (and of stats' arrival spread,
+ * one run at a time: amd_store_coll_run). Traces come in the order of
  * names (strategy, n, repeat, the logical run's ext id, rank, file), never
  * of row ids, so that the order of ingest changes no sum. */
 #include <stdlib.h>
@@ -12,29 +13,41 @@
 #include "run.h"
 #include "selector.h"
 
-static const char traces_sql[] =
-	"SELECT t.id, coalesce(l.id, r.id), coalesce(l.strategy, r.strategy, ''),"
-	"  coalesce(l.ext_id, r.ext_id), coalesce(l.n, r.n, 0), coalesce(l.repeat, r.repeat, 0),"
-	"  coalesce(t.rank, -1), coalesce(t.has_gpu, 0), coalesce(t.start_ns, 0),"
-	"  coalesce(t.end_ns, 0), coalesce(l.status, r.status, 0)"
-	"  FROM trace t JOIN run r ON r.id = t.run_id"
+#define TRACE_COLUMNS \
+	"SELECT t.id, coalesce(l.id, r.id), coalesce(l.strategy, r.strategy, '')," \
+	"  coalesce(l.ext_id, r.ext_id), coalesce(l.n, r.n, 0), coalesce(l.repeat, r.repeat, 0)," \
+	"  coalesce(t.rank, -1), coalesce(t.has_gpu, 0), coalesce(t.start_ns, 0)," \
+	"  coalesce(t.end_ns, 0), coalesce(l.status, r.status, 0)" \
+	"  FROM trace t JOIN run r ON r.id = t.run_id" \
 	"  LEFT JOIN run l ON l.ext_id = r.parent_ext_id"
+
+static const char traces_sql[] =
+	TRACE_COLUMNS
 	"  JOIN sweep w ON w.id = coalesce(l.sweep_id, r.sweep_id)"
 	"  LEFT JOIN source f ON f.id = t.source_id"
 	"  WHERE ?1 IS NULL OR w.name = ?1"
 	"  ORDER BY 3, 5, 6, 4, t.rank, f.path, t.id";
+
+/* The traces of the logical run ?1: its own and its child workers'. */
+static const char run_traces_sql[] =
+	TRACE_COLUMNS
+	"  LEFT JOIN source f ON f.id = t.source_id"
+	"  WHERE t.run_id = ?1 OR t.run_id IN (SELECT c.id FROM run c"
+	"   WHERE c.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
+	"  ORDER BY t.rank, f.path, t.id";
 
 static const char steps_sql[] =
 	"SELECT count(*), coalesce(sum(dur_ns), 0), coalesce(min(start_ns), 0),"
 	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step WHERE trace_id = ?1";
 
 static const char calls_sql[] =
-	"SELECT c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0), coalesce(c.dur_ns, 0)"
+	"SELECT c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0), coalesce(c.dur_ns, 0),"
+	" c.group_id, coalesce(c.group_size, -1)"
 	" FROM trace_collective c WHERE c.trace_id = ?1 ORDER BY 3, 1, 2";
 
 static const char names_sql[] =
-	"SELECT d.id, d.s FROM dict d WHERE d.id IN (SELECT DISTINCT name_id FROM trace_collective)"
-	" ORDER BY d.id";
+	"SELECT d.id, d.s FROM dict d WHERE d.id IN (SELECT name_id FROM trace_collective"
+	" UNION SELECT group_id FROM trace_collective) ORDER BY d.id";
 
 struct name_map {
 	int64_t *ids;
@@ -75,25 +88,29 @@ static int read_names(struct amd_store *st, struct amd_coll_set *s, size_t *scap
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-static int read_traces(struct amd_store *st, const char *sweep, struct amd_coll_set *s,
-		       size_t *scap, struct amd_err *err)
+/* The traces of a sweep (or selector) sweep, or when run > 0 of that
+ * logical run whatever its status. */
+static int read_traces(struct amd_store *st, const char *sweep, int64_t run,
+		       struct amd_coll_set *s, size_t *scap, struct amd_err *err)
 {
 	int64_t *ids = NULL;
 	size_t nids = 0, cap = 0;
-	int by_selector = sweep && amd_selector_is(sweep);
+	int by_selector = run <= 0 && sweep && amd_selector_is(sweep);
 	if (by_selector && amd_select_run_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(st, traces_sql, err);
+	sqlite3_stmt *q = amd_store_prepare(st, run > 0 ? run_traces_sql : traces_sql, err);
 	if (!q) {
 		free(ids);
 		return -1;
 	}
-	if (sweep && !by_selector)
+	if (run > 0)
+		sqlite3_bind_int64(q, 1, run);
+	else if (sweep && !by_selector)
 		sqlite3_bind_text(q, 1, sweep, -1, SQLITE_STATIC);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t rid = sqlite3_column_int64(q, 1);
-		if (!amd_status_ok(sqlite3_column_int(q, 10))
+		if ((run <= 0 && !amd_status_ok(sqlite3_column_int(q, 10)))
 		    || (by_selector && !bsearch(&rid, ids, nids, sizeof *ids, amd_id_cmp)))
 			continue;
 		if (amd_grow(&s->traces, s->ntraces, &cap, sizeof *s->traces, 64) < 0) {
@@ -162,15 +179,18 @@ static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			int64_t id = sqlite3_column_int64(q, 0);
+			int64_t id = sqlite3_column_int64(q, 0), gid = sqlite3_column_int64(q, 4);
 			const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
+			const int64_t *g = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL
+				: bsearch(&gid, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
 			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0) {
 				rc = SQLITE_NOMEM;
 				break;
 			}
 			s->calls[s->ncalls++] = (struct amd_coll_call){
-				at ? m->s[at - m->ids] : "", sqlite3_column_int64(q, 1),
-				sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3)};
+				at ? m->s[at - m->ids] : "", g ? m->s[g - m->ids] : NULL,
+				sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+				sqlite3_column_int64(q, 3), sqlite3_column_int(q, 5)};
 		}
 	}
 	for (size_t i = 0; first && rc == SQLITE_DONE && i < s->ntraces; i++) {
@@ -182,13 +202,15 @@ static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_set *out,
-		       struct amd_err *err)
+static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
+		    struct amd_coll_set *out, struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
 	struct name_map m = {0};
 	size_t scap = 0;
-	int rc = read_traces(st, sweep, out, &scap, err);
+	int rc = read_traces(st, sweep, run, out, &scap, err);
+	if (rc == 0 && out->ntraces == 0)
+		return 0; /* (stats asks of every run; most have no trace) */
 	if (rc == 0)
 		rc = read_steps(st, out, err);
 	if (rc == 0)
@@ -200,6 +222,18 @@ int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_
 	if (rc < 0)
 		amd_coll_set_free(out);
 	return rc;
+}
+
+int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_set *out,
+		       struct amd_err *err)
+{
+	return coll_set(st, sweep, 0, out, err);
+}
+
+int amd_store_coll_run(struct amd_store *st, int64_t run, struct amd_coll_set *out,
+		       struct amd_err *err)
+{
+	return coll_set(st, NULL, run, out, err);
 }
 
 void amd_coll_set_free(struct amd_coll_set *s)

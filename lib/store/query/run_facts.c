@@ -1,5 +1,5 @@
 /* run_facts.c — SQL behind amd_analyse (run_facts.h): sweep axis,
- * trace windows and phases, operator averages, collectives. */
+ * trace windows and phases, operator averages (collectives: collectives.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,25 +118,6 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 		*total = t;
 	}
 	return amd_store_cached_done(st, q, rc, err);
-}
-
-int amd_store_run_straggler(struct amd_store *st, int64_t run, double *out,
-			    struct amd_err *err)
-{
-	*out = NAN;
-	sqlite3_stmt *q = amd_store_cached(st,
-		"SELECT avg(spread), count(*) FROM (SELECT max(c.start_ns + c.dur_ns)"
-		"  - min(c.start_ns + c.dur_ns) AS spread"
-		"  FROM trace_collective c JOIN trace t ON t.id = c.trace_id"
-		"  WHERE " OF_RUN("t.run_id")
-		"  GROUP BY c.name_id, c.seq HAVING count(DISTINCT t.rank) >= 2)", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, run);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && sqlite3_column_int64(q, 1) > 0)
-		*out = sqlite3_column_double(q, 0);
-	return amd_store_cached_done(st, q, rc == SQLITE_ROW ? SQLITE_DONE : rc, err);
 }
 
 /* Steps q to its end, one element of elem bytes per row filled by fill,

@@ -56,12 +56,13 @@ static int trace_colls(struct amd_store_sink *ss, int64_t tid,
 {
 	sqlite3_stmt *q = amd_store_cached(ss->st,
 		"INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns, bytes,"
-		" group_size) VALUES(?1,?2,?3,?4,?5,?6,?7)", err);
+		" group_size, group_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", err);
 	int rc = q ? 0 : -1;
 	for (size_t i = 0; i < t->n_colls && rc == 0; i++) {
 		const struct amd_trace_coll *c = &t->colls[i];
 		int64_t nid = amd_store_intern(ss->st, c->name, err);
-		if (nid < 0) {
+		int64_t gid = nid >= 0 && c->group ? amd_store_intern(ss->st, c->group, err) : 0;
+		if (nid < 0 || gid < 0) {
 			rc = -1;
 			break;
 		}
@@ -72,6 +73,10 @@ static int trace_colls(struct amd_store_sink *ss, int64_t tid,
 		sqlite3_bind_int64(q, 5, c->dur_ns);
 		sqlite3_bind_int64(q, 6, c->bytes);
 		sqlite3_bind_int(q, 7, c->group_size);
+		if (c->group)
+			sqlite3_bind_int64(q, 8, gid);
+		else
+			sqlite3_bind_null(q, 8);
 		rc = writer_exec(ss, q, err);
 	}
 	amd_store_cached_drop(q);
