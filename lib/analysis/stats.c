@@ -331,6 +331,46 @@ static int percentile_ci(double *s, size_t B, double level, struct amd_interval 
 	return 0;
 }
 
+/* One resample's statistic, draw(r, ctx), for boot_percentile. */
+struct resampler {
+	double (*draw)(const gsl_rng *r, const void *ctx);
+	const void *ctx;
+};
+
+/* ci: the percentile interval of b's resamples of rs at b's level (m, the
+ * sample size, for the out-of-memory line); -1 out of memory. */
+static int boot_percentile(const struct amd_boot *b, size_t m, const struct resampler *rs,
+			   struct amd_interval *ci)
+{
+	size_t B = (size_t)resamples(b);
+	double *s = malloc(B * sizeof *s);
+	gsl_rng *r = s ? amd_rng_new(b->seed) : NULL;
+	int rc = -1;
+	if (r) {
+		for (size_t i = 0; i < B; i++)
+			s[i] = rs->draw(r, rs->ctx);
+		rc = percentile_ci(s, B, b->level, ci);
+	} else
+		refuse_oom(ci, m);
+	gsl_rng_free(r);
+	free(s);
+	return rc;
+}
+
+/* The m values v resampled for their aggregate (resampled_stat). */
+struct stat_sample {
+	const double *v;
+	size_t m;
+	double *tmp;
+	const struct amd_boot *b;
+};
+
+static double draw_stat(const gsl_rng *r, const void *ctx)
+{
+	const struct stat_sample *x = ctx;
+	return resampled_stat(r, x->v, x->m, x->tmp, x->b);
+}
+
 int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 		       struct amd_interval *ci)
 {
@@ -340,18 +380,10 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 		free(v);
 		return refuse(ci, "n=%zu: no CI", m);
 	}
-	size_t B = (size_t)resamples(b);
-	double *s = malloc(B * sizeof *s), *tmp = malloc(m * sizeof *tmp);
-	gsl_rng *r = v && s && tmp ? amd_rng_new(b->seed) : NULL;
-	int rc = -1;
-	if (r) {
-		for (size_t i = 0; i < B; i++)
-			s[i] = resampled_stat(r, v, m, tmp, b);
-		rc = percentile_ci(s, B, b->level, ci);
-	} else
-		refuse_oom(ci, m);
-	gsl_rng_free(r);
-	free(s);
+	double *tmp = v ? malloc(m * sizeof *tmp) : NULL;
+	struct stat_sample smp = {v, m, tmp, b};
+	struct resampler rs = {draw_stat, &smp};
+	int rc = tmp ? boot_percentile(b, m, &rs, ci) : refuse_oom(ci, m);
 	free(tmp);
 	free(v);
 	return rc;
@@ -442,28 +474,33 @@ static double resampled_sum_ratio(const gsl_rng *r, const double *a, const doubl
 	return sd > 0 ? sa / sd : NAN;
 }
 
+/* The m pairs (a, d) resampled for Σa / Σd (resampled_sum_ratio). */
+struct pair_sample {
+	const double *a, *d;
+	size_t m;
+};
+
+static double draw_sum_ratio(const gsl_rng *r, const void *ctx)
+{
+	const struct pair_sample *x = ctx;
+	return resampled_sum_ratio(r, x->a, x->d, x->m);
+}
+
 int amd_boot_sum_ratio_ci(const double *num, const double *den, size_t n,
 			  const struct amd_boot *b, struct amd_interval *ci)
 {
 	double *a = malloc((n ? n : 1) * sizeof *a), *d = malloc((n ? n : 1) * sizeof *d);
 	size_t m = a && d ? finite_pairs(num, den, n, a, d) : 0;
-	if (a && d && m < 3) {
-		free(a);
-		free(d);
-		return refuse(ci, "n=%zu: no CI", m);
+	int rc;
+	if (!a || !d)
+		rc = refuse_oom(ci, m);
+	else if (m < 3)
+		rc = refuse(ci, "n=%zu: no CI", m);
+	else {
+		struct pair_sample smp = {a, d, m};
+		struct resampler rs = {draw_sum_ratio, &smp};
+		rc = boot_percentile(b, m, &rs, ci);
 	}
-	size_t B = (size_t)resamples(b);
-	double *s = a && d ? malloc(B * sizeof *s) : NULL;
-	gsl_rng *r = s ? amd_rng_new(b->seed) : NULL;
-	int rc = -1;
-	if (r) {
-		for (size_t i = 0; i < B; i++)
-			s[i] = resampled_sum_ratio(r, a, d, m);
-		rc = percentile_ci(s, B, b->level, ci);
-	} else
-		refuse_oom(ci, m);
-	gsl_rng_free(r);
-	free(s);
 	free(a);
 	free(d);
 	return rc;
