@@ -14,21 +14,21 @@
 static int epoch_time(struct report_charts *rc, const struct amd_sweep_stats *s,
 		      struct amd_err *err)
 {
-	char rpp[32], metric[128], ci[160];
+	char rpp[32], metric[128], ci[160], cap[200];
 	report_runs_per_point(s, rpp, sizeof rpp);
 	report_metric_label(s, metric, sizeof metric);
 	plot_ci_note(s, AMD_PV_MEDIAN, "bars", ci, sizeof ci);
+	const char *agg = amd_aggregate_label(s->aggregate);
+	plot_ci_caption(s, AMD_PV_MEDIAN, agg, cap, sizeof cap);
 	struct chart *c = plot_xy(s, "Epoch time", metric);
 	chart_yrange(c, NAN, NAN, 1);
 	plot_strategy_lines(c, s, AMD_PV_MEDIAN, 1, 1, CS_ERRBARS);
-	const char *agg = amd_aggregate_label(s->aggregate);
 	chart_subtitle(c, "%s of %s runs per point; %s", agg, rpp, ci);
 	return report_chart_add(
 		rc, err, "epoch_time", c, "Epoch time",
 		"%s %s per configuration; each run's value is the median of its kept epochs (the "
-		"rules are under Method). Error bars: 95%% bootstrap interval of the %s; points "
-		"with fewer than 3 runs have none.",
-		s->aggregate == AMD_AGG_MLPERF ? "MLPerf mean" : "Median", metric, agg);
+		"rules are under Method). Error bars: %s; points with fewer than 3 runs have none.",
+		s->aggregate == AMD_AGG_MLPERF ? "MLPerf mean" : "Median", metric, cap);
 }
 
 static void ideal_lines(struct chart *c, const struct amd_sweep_stats *s, double nmax)
@@ -138,20 +138,22 @@ static int speedup(struct report_charts *rc, const struct amd_sweep_stats *s, st
 		chart_yrange(c, NAN, NAN, 1);
 	int amdahl, usl;
 	speedup_lines(c, s, hi, &amdahl, &usl);
-	char bases[512], rpp[32], ci[160];
+	char bases[512], rpp[32], ci[160], cap[200], band[240];
 	base_text(s, bases, sizeof bases);
 	report_runs_per_point(s, rpp, sizeof rpp);
 	plot_ci_note(s, AMD_PV_SPEEDUP, "band", ci, sizeof ci);
+	plot_ci_caption(s, AMD_PV_SPEEDUP, "speedup", cap, sizeof cap);
 	chart_subtitle(c, "%s runs per point; %s%s%s", rpp, ci, amdahl ? "; dashed: Amdahl fit" : "",
 		       usl ? "; dotted: USL fit" : "");
 	size_t total;
 	int bands = amd_sweep_ci_count(s, AMD_PV_SPEEDUP, &total) > 0;
+	snprintf(band, sizeof band, "; the shaded band is %s", cap);
 	return report_chart_add(
 		rc, err, "speedup", c, "Speedup",
 		"Speedup relative to the smallest n of each strategy (%s). The grey line is ideal "
 		"linear scaling%s; the dashed line is the least-squares Amdahl model T(n) = A + B/n "
 		"(drawn when its serial fraction lies between 0 and 1)%s.",
-		bases, bands ? "; the shaded band is the 95% bootstrap interval of the speedup" : "",
+		bases, bands ? band : "",
 		usl ? "; the dotted line is the Universal Scalability Law fit of the rate 1/T, "
 		      "X(n) = γn/(1 + α(n−1) + βn(n−1)), as X(n)/X(b)" : "");
 }

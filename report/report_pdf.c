@@ -4,6 +4,7 @@
  * sources with their sha256. The tables are built here as table models
  * (lib/core/table.h) and drawn by report/pdf.c. */
 #include "report_pdf.h"
+#include "sweep_plot.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -218,12 +219,13 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 	pdf_need(d, 200);
 	method_section(d, s);
 	pdf_heading(d, "Configurations", 1);
-	char intro[256];
-	snprintf(intro, sizeof intro, "Per configuration: %s with a 95%% bootstrap interval, "
+	char intro[512], cap[200];
+	plot_ci_caption(s, AMD_PV_MEDIAN, amd_aggregate_label(s->aggregate), cap, sizeof cap);
+	snprintf(intro, sizeof intro, "Per configuration: %s with %s, "
 		 "spread (sd, coefficient of variation, min, max) and aggregated throughput.",
 		 s->aggregate == AMD_AGG_MLPERF
 			 ? "the MLPerf mean of its runs' values (without the fastest and the slowest)"
-			 : "the median of its runs' values");
+			 : "the median of its runs' values", cap);
 	pdf_paragraph(d, intro, 8.5, 0.3);
 	if (npoints(s))
 		draw(d, report_config_table(s), TFONT);

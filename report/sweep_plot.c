@@ -99,16 +99,44 @@ int plot_strategy_lines(struct chart *c, const struct amd_sweep_stats *s,
 	return drawn;
 }
 
+/* "95%", or "75%–97%" when v's intervals differ in level. */
+static void level_words(double lo, double hi, char *buf, size_t n)
+{
+	if (fabs(hi - lo) < 0.005)
+		snprintf(buf, n, "%.0f%%", lo * 100);
+	else
+		snprintf(buf, n, "%.0f%%–%.0f%%", lo * 100, hi * 100);
+}
+
 void plot_ci_note(const struct amd_sweep_stats *s, enum amd_point_value v, const char *what,
 		  char *buf, size_t n)
 {
 	size_t total, valid = amd_sweep_ci_count(s, v, &total);
+	double lo, hi;
+	int own = amd_sweep_ci_levels(s, v, &lo, &hi);
+	char lv[32];
+	level_words(lo, hi, lv, sizeof lv);
 	if (valid == 0)
 		snprintf(buf, n, "no CI: fewer than 3 runs per point");
 	else if (valid < total)
-		snprintf(buf, n, "%s: 95%% CI where a point has 3+ runs", what);
+		snprintf(buf, n, "%s: %s CI where a point has 3+ runs%s", what, lv,
+			 own ? " (its coverage at these runs)" : "");
 	else
-		snprintf(buf, n, "%s: 95%% bootstrap CI", what);
+		snprintf(buf, n, "%s: %s %s", what, lv, own ? "CI (its coverage at these runs)" : "bootstrap CI");
+}
+
+void plot_ci_caption(const struct amd_sweep_stats *s, enum amd_point_value v, const char *what,
+		     char *buf, size_t n)
+{
+	double lo, hi;
+	int own = amd_sweep_ci_levels(s, v, &lo, &hi);
+	char lv[32];
+	level_words(lo, hi, lv, sizeof lv);
+	if (own)
+		snprintf(buf, n, "the interval of the %s, labelled with the coverage it has at these "
+			 "run counts (%s; Method)", what, lv);
+	else
+		snprintf(buf, n, "the %s bootstrap interval of the %s", lv, what);
 }
 
 /* Strategy st's bars over the axis values xs: v × scale, NAN where it

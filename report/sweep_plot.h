@@ -26,9 +26,14 @@ enum chart_marker plot_marker(size_t i);
 int plot_strategy_lines(struct chart *c, const struct amd_sweep_stats *s,
 			enum amd_point_value v, double scale, int with_ci, unsigned style);
 /* The subtitle's words on the intervals of v ("bars: 95% bootstrap CI",
- * what naming how they are drawn). */
+ * or their exact coverage when they have their own: "bars: 75% CI (its
+ * coverage at these runs)"; what naming how they are drawn). */
 void plot_ci_note(const struct amd_sweep_stats *s, enum amd_point_value v, const char *what,
 		  char *buf, size_t n);
+/* A caption's words on the intervals of v, of the statistic what ("the
+ * 95% bootstrap interval of the median", or its exact coverage). */
+void plot_ci_caption(const struct amd_sweep_stats *s, enum amd_point_value v, const char *what,
+		     char *buf, size_t n);
 
 /* Bars: a group per axis value, a bar per strategy of v × scale. */
 struct chart *plot_grouped(const struct amd_sweep_stats *s, const char *title,

@@ -135,6 +135,27 @@ size_t amd_sweep_ci_count(const struct amd_sweep_stats *s, enum amd_point_value 
 	return valid;
 }
 
+int amd_sweep_ci_levels(const struct amd_sweep_stats *s, enum amd_point_value v, double *lo,
+			double *hi)
+{
+	int own = 0;
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < s->nstrategies; i++)
+		for (size_t k = 0; k < s->strategies[i].npoints; k++) {
+			const struct amd_ci *ci = amd_point_ci(&s->strategies[i].points[k], v);
+			if (!ci || !ci->valid)
+				continue;
+			double l = ci->level > 0 ? ci->level : s->level;
+			own |= ci->level > 0 && fabs(ci->level - s->level) > 1e-9;
+			*lo = l < *lo ? l : *lo;
+			*hi = l > *hi ? l : *hi;
+		}
+	if (!(*lo <= *hi))
+		*lo = *hi = s->level;
+	return own;
+}
+
 int amd_sweep_scalable(const struct amd_sweep_stats *s)
 {
 	for (size_t i = 0; i < s->nstrategies; i++)

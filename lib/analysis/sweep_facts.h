@@ -51,6 +51,15 @@ void amd_sweep_runs_range(const struct amd_sweep_stats *s, size_t *lo, size_t *h
 size_t amd_sweep_ci_count(const struct amd_sweep_stats *s, enum amd_point_value v,
 			  size_t *total);
 
+/* The coverage of v's valid intervals over the sweep: *lo and *hi the
+ * smallest and largest (an interval's own exact level when it has one,
+ * else the level the sweep asked for). Returns 1 when some interval has
+ * its own level (a median's order-statistic interval; a speedup at 3 runs
+ * a side, docs/methods.md), 0 when every one is at the asked level or
+ * none is valid (*lo = *hi = the asked level). */
+int amd_sweep_ci_levels(const struct amd_sweep_stats *s, enum amd_point_value v, double *lo,
+			double *hi);
+
 /* 1 when some strategy has 2 or more points (something to scale against). */
 int amd_sweep_scalable(const struct amd_sweep_stats *s);
 /* 1 when some point has profiler traces. */

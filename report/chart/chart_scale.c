@@ -195,6 +195,27 @@ static void log2_x_axis(struct chart *c, struct range r)
 	}
 }
 
+/* 1 when every x of the data is a whole number (a count: workers, GPUs,
+ * batch size), whose axis has no tick between two counts. */
+static int x_whole(const struct chart *c)
+{
+	for (size_t i = 0; i < c->ns; i++)
+		for (size_t k = 0; k < c->s[i].n; k++)
+			if (amd_num_ok(c->s[i].x[k]) && c->s[i].x[k] != floor(c->s[i].x[k]))
+				return 0;
+	return 1;
+}
+
+/* Ticks at the whole numbers in [lo, hi] (a narrow axis of counts, where
+ * nice ticks would fall between them: 0.6, 0.8, … around one n = 1). */
+static void whole_x_ticks(struct chart *c, double lo, double hi)
+{
+	c->nxticks = 0;
+	for (double v = ceil(lo); v <= hi && c->nxticks < 64; v++)
+		c->xticks[c->nxticks++] = v;
+	c->xstep = 1;
+}
+
 void chart_x_axis(struct chart *c)
 {
 	c->f.xscale = c->xscale;
@@ -212,6 +233,8 @@ void chart_x_axis(struct chart *c)
 	if (pad <= 0)
 		pad = fabs(r.lo) > 0 ? fabs(r.lo) * 0.5 : 1;
 	c->nxticks = chart_nice_ticks(r.lo - pad, r.hi + pad, 6, c->xticks, 64, &c->xstep);
+	if (c->xstep < 1 && x_whole(c))
+		whole_x_ticks(c, r.lo - pad, r.hi + pad);
 	c->f.xmin = r.lo - pad;
 	c->f.xmax = r.hi + pad;
 }
