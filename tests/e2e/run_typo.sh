@@ -38,7 +38,7 @@ test_expect_success PYTHON '--sweep S --run NAME creates run NAME in sweep S, wi
 	test_status 0 "$AMDAHL" --store "$S" ingest --sweep mine --run bf16-b9 "$TR" &&
 	test_contains "1 added" "$OUT" &&
 	"$AMDAHL" --store "$S" runs --sweep mine --json >"$TMP/r.json" &&
-	test_eq "UNKNOWN False 1" "$(json_get "$TMP/r.json" "$RUN_OF")" # no world size: out (issue 13 item 9)
+	test_eq "UNKNOWN True 1" "$(json_get "$TMP/r.json" "$RUN_OF")" # n from the trace: distributedInfo.world_size (issue 36); without it the run is out (issue 13 item 9)
 '
 test_expect_success 'setup: a copy of the GPU sweep with one run of status 7 (not an MLflow RunStatus)' '
 	cp -r "$DATA/gpu-batch-sweep/mlruns" "$M" &&
