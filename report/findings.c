@@ -13,7 +13,8 @@
 #include "table.h"
 #include "sweep_facts.h"
 
-/* "95% CI a–b" or the reason there is none. */
+/* "95% CI a–b" (the interval's own level when it has one: "75% CI a–b")
+ * or the reason there is none. */
 static void ci_phrase(const struct amd_ci *ci, double scale, const char *suffix, char *buf,
 		      size_t n)
 {
@@ -22,8 +23,8 @@ static void ci_phrase(const struct amd_ci *ci, double scale, const char *suffix,
 		return;
 	}
 	char r[96];
-	report_ci(ci, scale, suffix, r, sizeof r);
-	snprintf(buf, n, "95%% CI %s", r);
+	report_ci_range(ci, scale, suffix, r, sizeof r);
+	snprintf(buf, n, "%.0f%% CI %s", (ci->level > 0 ? ci->level : 0.95) * 100, r);
 }
 
 static void strategy_list(const struct amd_sweep_stats *s, char *buf, size_t n)
