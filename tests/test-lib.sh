@@ -244,6 +244,9 @@ test_lazy_prereq XMLLINT 'command -v xmllint'
 test_lazy_prereq OPENSSL 'command -v openssl'
 test_lazy_prereq GNU_TIME '[ -x /usr/bin/time ]'
 test_lazy_prereq SHARED '[ -d "$PUBLIC" ]'
+# PTY: script(1) can give a command a pseudo-terminal (a chroot or
+# container without /dev/pts cannot).
+test_lazy_prereq PTY 'script -qec true /dev/null'
 # SQLITE_STORE: the case is about the SQLite store file itself (its
 # bytes, permissions, locks, WAL, migrations); not run on ClickHouse.
 test_lazy_prereq SQLITE_STORE '[ "$AMDAHL_TEST_BACKEND" != clickhouse ]'

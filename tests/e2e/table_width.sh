@@ -47,7 +47,7 @@ test_expect_success PYTHON 'COLUMNS=160: 160 columns, more of each name' '
 	read -r _ _ _ narrow <<<"$(fit "$TMP/pipe.txt" "$TMP/r.json" regions)" &&
 	test_eq $((narrow + 60)) "$namew"
 '
-test_expect_success PYTHON 'on a terminal of 110 columns (COLUMNS unset): 110 columns' '
+test_expect_success PYTHON,PTY 'on a terminal of 110 columns (COLUMNS unset): 110 columns' '
 	env -u COLUMNS script -qec "stty cols 110 rows 50; \"$AMDAHL\" --store \"$G\" regions \"$RUN\" --kind kernel -n 0" /dev/null |
 		tr -d "\r" >"$TMP/tty.txt" &&
 	read -r rows short widest namew <<<"$(fit "$TMP/tty.txt" "$TMP/r.json" regions)" &&
