@@ -54,6 +54,10 @@ int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option
 	       int *longindex);
 /* The note of the wrong option cmd_getopt met, or NULL. */
 const char *cmd_option_error(void);
+/* 1, with the note, when argv[1] is an option where a command with
+ * subcommands (report, pyspy) wants the subcommand: the command returns
+ * EXIT_USAGE and its usage lines follow the note. */
+int cmd_option_first(int argc, char **argv);
 /* The usage lines of c's --help (its paragraphs that begin "usage:")
  * and where the rest is, on out. */
 void cmd_usage_lines(const struct cmd *c, struct cmd_ctx *ctx, FILE *out);

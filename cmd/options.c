@@ -157,3 +157,12 @@ void cmd_usage_lines(const struct cmd *c, struct cmd_ctx *ctx, FILE *out)
 		fclose(tmp);
 	fprintf(out, "see 'amdahl %s --help'\n", c->name);
 }
+
+int cmd_option_first(int argc, char **argv)
+{
+	if (argc < 2 || argv[1][0] != '-' || !argv[1][1])
+		return 0;
+	snprintf(bad_option, sizeof bad_option, "'%.200s' comes before the subcommand; "
+		 "options follow it", argv[1]);
+	return 1;
+}

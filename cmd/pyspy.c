@@ -459,6 +459,8 @@ int cmd_pyspy(int argc, char **argv, struct cmd_ctx *ctx)
 		help(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
+	if (cmd_option_first(argc, argv))
+		return EXIT_USAGE;
 	if (strcmp(argv[1], "top") == 0)
 		return top(argc - 1, argv + 1, ctx);
 	if (strcmp(argv[1], "trie") == 0)

@@ -187,6 +187,8 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 		help();
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
+	if (cmd_option_first(argc, argv))
+		return EXIT_USAGE;
 	if (strcmp(argv[1], "build") != 0)
 		return cmd_error("report", "'%s' is not a report subcommand; try 'report build'",
 				 argv[1]);

@@ -80,7 +80,15 @@ SELECT count(*) FROM run" &&
 	test_true "a count" test "$OUT" != ""
 '
 test_expect_success 'a subcommand that is not one: exit 2 naming it' '
-	test_status 2 "$AMDAHL" report --nosuch
+	test_status 2 "$AMDAHL" report nosuch &&
 	test_contains "try '\''report build'\''" "$ERR"
+'
+test_expect_success 'an option where the subcommand goes (report, pyspy): the usage lines' '
+	test_status 2 "$AMDAHL" report --nosuch &&
+	test_eq "amdahl report: '\''--nosuch'\'' comes before the subcommand; options follow it" \
+		"$(printf "%s\n" "$ERR" | head -1)" &&
+	test_contains "usage: amdahl report build" "$ERR" &&
+	test_status 2 "$AMDAHL" pyspy --self &&
+	test_contains "usage: amdahl pyspy top RUN [--self|--total]" "$ERR"
 '
 test_done
