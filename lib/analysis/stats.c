@@ -416,6 +416,18 @@ int amd_median_os_ci(const double *x, size_t n, double level, struct amd_interva
 	return 0;
 }
 
+/* Two samples resampled apart for the ratio of their aggregates. */
+struct ratio_sample {
+	struct stat_sample num, den;
+};
+
+static double draw_ratio(const gsl_rng *r, const void *ctx)
+{
+	const struct ratio_sample *x = ctx;
+	double a = draw_stat(r, &x->num), d = draw_stat(r, &x->den);
+	return d != 0 ? a / d : NAN;
+}
+
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci)
 {
@@ -426,22 +438,10 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 		free(vd);
 		return refuse(ci, "n=%zu: no CI", mn < md ? mn : md);
 	}
-	size_t B = (size_t)resamples(b);
-	double *s = malloc(B * sizeof *s);
 	double *tmp = malloc((mn > md ? mn : md) * sizeof *tmp);
-	gsl_rng *r = vn && vd && s && tmp ? amd_rng_new(b->seed) : NULL;
-	int rc = -1;
-	if (r) {
-		for (size_t i = 0; i < B; i++) {
-			double a = resampled_stat(r, vn, mn, tmp, b);
-			double d = resampled_stat(r, vd, md, tmp, b);
-			s[i] = d != 0 ? a / d : NAN;
-		}
-		rc = percentile_ci(s, B, b->level, ci);
-	} else
-		refuse_oom(ci, mn);
-	gsl_rng_free(r);
-	free(s);
+	struct ratio_sample smp = {{vn, mn, tmp, b}, {vd, md, tmp, b}};
+	struct resampler rs = {draw_ratio, &smp};
+	int rc = vn && vd && tmp ? boot_percentile(b, mn, &rs, ci) : refuse_oom(ci, mn);
 	free(tmp);
 	free(vn);
 	free(vd);

@@ -217,9 +217,10 @@ static int target_store_failed(const char *msg)
 	static const CURLcode codes[] = {CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST,
 					 CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
 					 CURLE_PARTIAL_FILE};
-	for (size_t i = 0; amd_curl_load(NULL) == 0 && i < sizeof codes / sizeof *codes; i++)
-		if (strstr(msg, curl_easy_strerror(codes[i])))
-			return 1;
+	if (amd_curl_load(NULL) == 0)
+		for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
+			if (strstr(msg, curl_easy_strerror(codes[i])))
+				return 1;
 	return strstr(msg, "the server stopped answering") ||
 	       strstr(msg, "the server did not finish within");
 }
