@@ -141,7 +141,11 @@ SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 
 .PHONY: eval FORCE deps-browser man deb deb-parts test-deb test-deb-chroot all deps deps-fuzz run test test-plain test-san test-clickhouse test-cluster test-corpus compat bench fuzz fuzz-long fuzz-build install clean check-tree check-links docs-img eval-explain
 
-all: $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so
+# What every command and test runs: amdahl, the helper it execs for the
+# commands that draw, and the SQLite extension.
+TOOLS = $(O)/amdahl $(O)/amdahl-report $(O)/amdahl_metric.so
+
+all: $(TOOLS)
 
 # The sqlite3 shell's view of the packed series (lib/store/packed/metric_ext.c):
 # `.load build/amdahl_metric` gives it the metric_point table. Built without
@@ -246,7 +250,7 @@ test: deps deps-browser
 	@$(MAKE) --no-print-directory test-cluster
 	@$(MAKE) --no-print-directory test-san
 
-test-plain: $(O)/amdahl $(O)/amdahl_metric.so $(UNIT_BIN)
+test-plain: $(TOOLS) $(UNIT_BIN)
 	@tests/check-links.sh $(O)
 	@tests/run.sh $(O)
 
@@ -263,16 +267,16 @@ test-san:
 # (bench/clickhouse.sh), which puts the whole suite far past the 10 minutes
 # CI could add (README "Testing" has the measured time); clickhouse.sh and
 # pull.sh, in test-plain, cover every command on ClickHouse.
-test-clickhouse: $(O)/amdahl $(O)/amdahl_metric.so
+test-clickhouse: $(TOOLS)
 	@AMDAHL_TEST_BACKEND=clickhouse tests/run.sh $(O) $(PATTERN)
 
 # The cluster tier, once, on the plain build: ZooKeeper and 2 shards x 2
 # replicas of clickhouse-server on 127.0.0.1 (tests/lib/ch_cluster.sh),
 # every script in tests/cluster/ (docs/clickhouse-cluster.md).
-test-cluster: $(O)/amdahl
+test-cluster: $(TOOLS)
 	@rc=0; for s in tests/cluster/*.sh; do AMDAHL=$(O)/amdahl bash "$$s" || rc=1; done; exit $$rc
 
-test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
+test-corpus: deps $(TOOLS)
 	@tests/corpus.sh $(O)
 
 # Every output of this build against the build of commit REF (built once
@@ -281,10 +285,10 @@ test-corpus: deps $(O)/amdahl $(O)/amdahl_metric.so
 # shapes (tests/compat/outputs.sh). REF may also be an amdahl binary;
 # PATTERN=NAME compares the matching cases only.
 REF ?= 2bb353c
-compat: $(O)/amdahl
+compat: $(TOOLS)
 	@tests/compat/outputs.sh $(if $(PATTERN),-p '$(PATTERN)') $(REF) $(O)/amdahl
 
-bench: deps $(O)/amdahl $(O)/amdahl_metric.so $(O)/bench/trace_parse $(O)/bench/yajl_floor $(O)/bench/tfevents_parse $(O)/bench/region_search
+bench: deps $(TOOLS) $(O)/bench/trace_parse $(O)/bench/yajl_floor $(O)/bench/tfevents_parse $(O)/bench/region_search
 	@bench/run.sh $(O)
 
 $(O)/bench/%: bench/%.c $(O)/libamdahl.a

@@ -10,6 +10,14 @@ set -u
 build=${1:-build}
 pattern=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Every binary the scripts run must be built first (make test-plain builds
+# them): without amdahl-report every script that draws fails one by one.
+for f in amdahl amdahl-report amdahl_metric.so; do
+  if [ ! -e "$root/$build/$f" ]; then
+    echo "tests/run.sh: $build/$f is not built (make $build/$f, or make test-plain)" >&2
+    exit 2
+  fi
+done
 . "$root/tests/lib/runner.sh"
 runner_setup
 if [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ]; then
