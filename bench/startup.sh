@@ -3,8 +3,10 @@
 # whole `amdahl ingest` of the smallest H100 trace .json.gz of testdata
 # (~0.56 MB) beside `zcat` of the same file, BENCH_REPS (default 21) times
 # each, interleaved, medians of wall time (target: ingest <= 1.0x zcat),
-# also on one thread (AMDAHL_TRACE_WORKERS=1: whether a trace this small
-# should be parsed in pieces at all, which a quiet machine can tell);
+# also on one thread and on two (AMDAHL_TRACE_WORKERS=1/2; by default a
+# trace this small is parsed on one, trace_par.h), into a store that
+# already exists (what creating one costs), and yajl alone on the
+# inflated JSON (the floor of any reader built on it);
 # BENCH_REF=BINARY adds another amdahl (the tree before, say) to the same
 # rounds. Then the libraries each process maps: `ldd` of amdahl and of
 # amdahl-report, and what the dynamic loader initialised (LD_DEBUG=libs)
@@ -21,6 +23,12 @@ cp "$trace" "$work/small.pt.trace.json.gz"
 in=$work/small.pt.trace.json.gz
 echo "input: $(basename "$trace") ($(stat -c %s "$in") bytes gzip, $(zcat "$in" | wc -c) bytes JSON)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+zcat "$in" >"$work/small.json"
+# a store that already holds another trace: the same ingest without
+# creating the store (what a new store costs, round five)
+other=$(ls -Sr testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | sed -n 2p)
+"$amdahl" --store "$work/base.db" ingest -q --format torch-trace "$other" 2>/dev/null
+floor="$root/$build/bench/yajl_floor"
 
 # timed NAME CMD... — appends "NAME seconds" to $work/runs
 timed() {
@@ -39,6 +47,11 @@ for ((i = 0; i < reps; i++)); do
   timed zcat zcat "$in"
   timed ingest "$amdahl" --store "$work/s.db" ingest -q --format torch-trace "$in"
   timed ingest1 env AMDAHL_TRACE_WORKERS=1 "$amdahl" --store "$work/s.db" ingest -q --format torch-trace "$in"
+  timed ingest2 env AMDAHL_TRACE_WORKERS=2 "$amdahl" --store "$work/s.db" ingest -q --format torch-trace "$in"
+  cp "$work/base.db" "$work/e.db"
+  timed existing "$amdahl" --store "$work/e.db" ingest -q --format torch-trace "$in"
+  rm -f "$work/e.db"*
+  [ ! -x "$floor" ] || timed floor "$floor" "$work/small.json"
   [ -z "$ref" ] || timed ref "$ref" --store "$work/s.db" ingest -q --format torch-trace "$in"
   timed version "$amdahl" --version
   [ -z "$ref" ] || timed ref_version "$ref" --version
@@ -49,6 +62,9 @@ row() { printf '%-44s %8.4f %10.2f\n' "$1" "$2" "$(echo "$2 / $z" | bc -l)"; }
 row "zcat (the reference)" "$z"
 row "amdahl ingest (target <= 1.00x zcat)" "$(median ingest)"
 row "amdahl ingest, AMDAHL_TRACE_WORKERS=1" "$(median ingest1)"
+row "amdahl ingest, AMDAHL_TRACE_WORKERS=2" "$(median ingest2)"
+row "amdahl ingest into an existing store" "$(median existing)"
+[ ! -x "$floor" ] || row "yajl alone on the inflated JSON (floor)" "$(median floor)"
 [ -z "$ref" ] || row "BENCH_REF ingest ($ref)" "$(median ref)"
 row "amdahl --version (start and exit)" "$(median version)"
 [ -z "$ref" ] || row "BENCH_REF --version" "$(median ref_version)"
@@ -74,4 +90,11 @@ libs "ingest of the trace" "$amdahl" --store "$work/s.db" ingest -q --format tor
 "$amdahl" --store "$work/m.db" ingest -q testdata/cpu-strong-scaling/mlruns
 libs "stats" "$amdahl" --store "$work/m.db" stats
 libs "report build (amdahl + amdahl-report)" "$amdahl" --store "$work/m.db" report build -o "$work/rep"
+# the syncs of an ingest creating its store (round five: 8 -> 5)
+if command -v strace >/dev/null; then
+  rm -f "$work/s.db"*
+  syncs=$(strace -f -e trace=fsync,fdatasync -o "$work/strace" "$amdahl" --store "$work/s.db" ingest -q \
+    --format torch-trace "$in" 2>/dev/null >/dev/null; grep -c 'sync(' "$work/strace")
+  printf '%-44s %5d\n' "fsync+fdatasync, ingest into a new store" "$syncs"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -780,7 +780,7 @@ static int read_trace(const struct amd_input *in, int events, atomic_int *cancel
 	struct reader *r = reader_new(in, events, cancel, err);
 	if (!r)
 		return amd_fail(err, "%s: out of memory", in->path);
-	int workers = amd_overlap_allowed() ? amd_trace_par_workers() : 1;
+	int workers = amd_overlap_allowed() ? amd_trace_par_workers(in->path) : 1;
 	int rc = workers > 1 ? read_parallel(r, workers) : PAR_SERIAL;
 	if (rc == PAR_SERIAL && workers > 1) { /* again, on one thread */
 		reader_free(r);

@@ -6,11 +6,14 @@
  * parses queued pieces itself. One mutex and one condition for all. */
 #include "trace_par.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 
@@ -206,13 +209,33 @@ void amd_trace_par_free(struct amd_trace_par *p)
 	free(p);
 }
 
-int amd_trace_par_workers(void)
+uint64_t amd_trace_json_bytes(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0)
+		return 0;
+	uint64_t size = fstat(fd, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+	unsigned char magic[2], tail[4];
+	if (size >= 18 && pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b &&
+	    pread(fd, tail, 4, (off_t)size - 4) == 4) {
+		uint64_t isize = (uint64_t)tail[0] | (uint64_t)tail[1] << 8 |
+				 (uint64_t)tail[2] << 16 | (uint64_t)tail[3] << 24;
+		size = isize > size ? isize : size;
+	}
+	close(fd);
+	return size;
+}
+
+int amd_trace_par_workers(const char *path)
 {
 	const char *env = getenv("AMDAHL_TRACE_WORKERS");
 	if (env && *env) {
 		long v = strtol(env, NULL, 10);
 		return v < 1 ? 1 : v > MAX_WORKERS ? MAX_WORKERS : (int)v;
 	}
+	if (amd_trace_json_bytes(path) < AMD_TRACE_PAR_MIN_BYTES)
+		return 1;
 	cpu_set_t set;
 	if (sched_getaffinity(0, sizeof set, &set) != 0)
 		return 1;

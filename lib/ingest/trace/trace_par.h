@@ -44,9 +44,24 @@ void amd_trace_par_release(struct amd_trace_par *p, struct amd_trace_piece *pc);
 /* Stops the workers and frees everything. NULL is allowed. */
 void amd_trace_par_free(struct amd_trace_par *p);
 
-/* Threads for one trace: AMDAHL_TRACE_WORKERS when set, else the CPUs
- * this process may run on (sched_getaffinity, so taskset counts), at
- * most 16; 1 means parse on the reader's thread alone. */
-int amd_trace_par_workers(void);
+/* Below this many bytes of JSON a trace is parsed on one thread: the
+ * 7.9 MB H100 trace (0.56 MB gzip) took 127 ms of CPU and 0.36 s of wall
+ * with 2 workers against 102 ms and 0.30 s on one thread, and still
+ * lost at 63 MB (bench/startup.sh, docs/design.md "Performance, round
+ * five"): starting threads, touching fresh piece buffers and handing
+ * pieces over cost more than the second core gives back. */
+#define AMD_TRACE_PAR_MIN_BYTES ((uint64_t)64 << 20)
+
+/* Threads for the trace at path: AMDAHL_TRACE_WORKERS when set, else 1
+ * when its JSON is under AMD_TRACE_PAR_MIN_BYTES
+ * (amd_trace_json_bytes), else the CPUs this process may run on
+ * (sched_getaffinity, so taskset counts), at most 16; 1 means parse on
+ * the reader's thread alone. */
+int amd_trace_par_workers(const char *path);
+
+/* The bytes of JSON in the file at path, from what it says without
+ * reading it: its size, or for a gzip file the size its trailer records
+ * (ISIZE, modulo 2^32) when larger; 0 when it cannot be read. */
+uint64_t amd_trace_json_bytes(const char *path);
 
 #endif

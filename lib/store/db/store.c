@@ -100,7 +100,7 @@ int amd_store_schema_version(struct amd_store *st)
 	return v;
 }
 
-static int migrate(struct amd_store *st, struct amd_err *err)
+int amd_store_migrate(struct amd_store *st, struct amd_err *err)
 {
 	if (amd_store_begin(st, err) < 0)
 		return -1;
@@ -230,6 +230,8 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 	}
 	st->mode = mode;
 	amd_sqlite_setup(AMD_SQLITE_ANY); /* before SQLite's first use: sqlite_setup.h */
+	if (mode == AMD_STORE_WRITE)
+		amd_store_create_new(path); /* a new store made whole first (store_create.c) */
 	int flags = mode == AMD_STORE_READ ? SQLITE_OPEN_READONLY
 					   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -252,7 +254,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    amd_store_exec(st, INGEST_CACHE_PRAGMA, err) < 0 ||
-		    migrate(st, err) < 0) {
+		    amd_store_migrate(st, err) < 0) {
 			amd_store_close(st);
 			return -1;
 		}
