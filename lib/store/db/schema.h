@@ -5,6 +5,11 @@
 extern const char *const amd_migrations[];
 extern const int amd_migration_count;
 
+/* The schema of a store at version amd_schema_fresh_version, made in
+ * one go (schema_fresh.c): where a new store starts. */
+extern const char amd_schema_fresh[];
+extern const int amd_schema_fresh_version;
+
 struct amd_store;
 struct amd_err;
 

@@ -90,13 +90,9 @@ sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err);
  * a name could not be read. */
 int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found);
 
-/* Takes st from its schema version to this amdahl's, in one transaction
- * (schema.c's migrations). */
-int amd_store_migrate(struct amd_store *st, struct amd_err *err);
-
-/* store_create.c: when nothing is at path, makes a new store there with
- * the whole schema in two syncs; leaves nothing on any failure (the
- * caller's open then creates it as before). */
+/* store_create.c: when nothing is at path, makes a new store there
+ * (schema_fresh.c's schema, one sync); leaves nothing on any failure
+ * (the caller's open then creates it as before). */
 void amd_store_create_new(const char *path);
 
 /* store_guard.c: refuses a file that is someone else's SQLite database

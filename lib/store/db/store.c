@@ -100,7 +100,7 @@ int amd_store_schema_version(struct amd_store *st)
 	return v;
 }
 
-int amd_store_migrate(struct amd_store *st, struct amd_err *err)
+static int migrate(struct amd_store *st, struct amd_err *err)
 {
 	if (amd_store_begin(st, err) < 0)
 		return -1;
@@ -254,7 +254,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    amd_store_exec(st, INGEST_CACHE_PRAGMA, err) < 0 ||
-		    amd_store_migrate(st, err) < 0) {
+		    migrate(st, err) < 0) {
 			amd_store_close(st);
 			return -1;
 		}

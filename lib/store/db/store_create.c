@@ -14,9 +14,13 @@
  * makes the new name as lasting as the rows written under it. link()
  * does not replace: when another process created the store meanwhile,
  * its store stays and ours is dropped. Any failure leaves nothing and
- * the caller opens path as before, with the errors it always gave. */
+ * the caller opens path as before, with the errors it always gave.
+ * The schema is schema_fresh.c's, made in one go, not the chain of 13
+ * migrations; amd_store_open then migrates it further like any store
+ * when schema.c has migrations after the fresh text's version. Only
+ * SQLite is called here (no store handle). */
 #include "sqlite_int.h"
-#include "stmt_cache.h"
+#include "schema.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,30 +30,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The schema into the file at tmp: no journal, no syncs, then WAL. */
+/* schema_fresh.c's tables and the versions they stand for, in one
+ * transaction; an SQLite code. */
+static int fresh(sqlite3 *db)
+{
+	int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, amd_schema_fresh, NULL, NULL, NULL);
+	for (int v = 1; rc == SQLITE_OK && v <= amd_schema_fresh_version; v++) {
+		char bump[128];
+		snprintf(bump, sizeof bump,
+			 "INSERT INTO schema_version VALUES(%d, strftime('%%s','now'))", v);
+		rc = sqlite3_exec(db, bump, NULL, NULL, NULL);
+	}
+	return rc == SQLITE_OK ? sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) : rc;
+}
+
+/* The schema into the file at tmp: no journal, no syncs, the fresh
+ * schema, then WAL. Migrations after the fresh text's version are
+ * amd_store_open's, as for any store. */
 static int build(const char *tmp)
 {
-	struct amd_store st = {.mode = AMD_STORE_WRITE, .path = (char *)tmp};
-	struct amd_err err = {{0}};
-	if (sqlite3_open_v2(tmp, &st.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-					     SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
-		sqlite3_close_v2(st.db);
-		return -1;
-	}
-	int rc = amd_store_sql_register(st.db) == SQLITE_OK &&
-			 sqlite3_exec(st.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF",
-				      NULL, NULL, NULL) == SQLITE_OK &&
-			 amd_store_migrate(&st, &err) == 0 &&
-			 sqlite3_exec(st.db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL) == SQLITE_OK
-		 ? 0
-		 : -1;
-	amd_store_cache_free(&st);
-	amd_intern_cache_clear(&st.names);
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+						   SQLITE_OPEN_NOMUTEX,
+				 NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL, NULL,
+				  NULL);
+	if (rc == SQLITE_OK)
+		rc = fresh(db);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
 	/* the last connection checkpoints the log into the file and removes it */
-	if (sqlite3_close(st.db) != SQLITE_OK)
-		rc = -1;
-	return rc;
+	if (sqlite3_close(db) != SQLITE_OK)
+		rc = SQLITE_ERROR;
+	return rc == SQLITE_OK ? 0 : -1;
 }
 
 /* fdatasync of the file at path. */
