@@ -79,7 +79,7 @@ static int sync_path(const char *path)
 	return rc;
 }
 
-/* The temporary's -wal/-shm left by a failed build. */
+/* The temporary, and its -wal/-shm when a build failed. */
 static void drop(const char *tmp)
 {
 	char side[4096 + 8];
