@@ -44,6 +44,12 @@ static void region_series(struct chart *c, const struct amd_scaling_strategy *s,
 		chart_fail(c);
 		return;
 	}
+	char model[160];
+	amd_rfit_model_text(&r->fit, model, sizeof model);
+	char info[AMD_CURVE_POINTS][320];
+	for (size_t k = 0; k < AMD_CURVE_POINTS; k++) /* the band is cut at the chart's edges */
+		snprintf(info[k], sizeof info[k], "model: %s s; %.0f%% prediction interval %.6g – %.6g ms",
+			 model, level * 100, lo[k] * 1e3, hi[k] * 1e3);
 	for (size_t k = 0; k < AMD_CURVE_POINTS; k++) {
 		y[k] *= 1e3;
 		lo[k] = fmax(lo[k] * 1e3, ylo);
@@ -55,6 +61,8 @@ static void region_series(struct chart *c, const struct amd_scaling_strategy *s,
 	snprintf(name, sizeof name, "%.40s%s (%s)", r->name, strlen(r->name) > 40 ? "…" : "", r->growth);
 	chart_series(c, name, i, CS_LINE | CS_DASHED | CS_BAND, MARK_CIRCLE, AMD_CURVE_POINTS, x, y,
 		     lo, hi);
+	for (size_t k = 0; k < AMD_CURVE_POINTS; k++)
+		chart_point_info(c, k, info[k]);
 	double my[64];
 	size_t k = s->nn < 64 ? s->nn : 64;
 	for (size_t q = 0; q < k; q++)

@@ -244,6 +244,72 @@ static int put_point_targets(struct chart *c, size_t k, struct amd_buf *b)
 	return 0;
 }
 
+#define BAND_TARGETS 24 /* strips over a band of more samples than this: about this many */
+
+/* The info of band sample j: its own (chart_point_info), else that of a
+ * series of its colour at the same x (the runs behind it), else NULL. */
+static const char *info_at(const struct chart *c, const struct xy_series *band, size_t j)
+{
+	double x = band->x[j];
+	if (band->info && band->info[j])
+		return band->info[j];
+	for (size_t k = 0; k < c->ns; k++) {
+		const struct xy_series *s = &c->s[k];
+		if (s == band || s->color != band->color || !s->info)
+			continue;
+		for (size_t i = 0; i < s->n; i++)
+			if (s->x[i] == x && s->info[i])
+				return s->info[i];
+	}
+	return NULL;
+}
+
+/* The sample after j, st on, the last one always included. */
+static size_t next_sample(size_t j, size_t st, size_t n)
+{
+	return j + st < n || j + 1 == n ? j + st : n - 1;
+}
+
+/* Band series k (a CI or prediction band): a strip per sample over its
+ * interval, from halfway to the sample before to halfway to the one
+ * after, saying the value there (the series' own line, else the line of
+ * its colour at that x, else the band's middle), the interval and the
+ * runs. Drawn before the series after it, so points stay on top. */
+static int put_band_targets(struct chart *c, size_t k, struct amd_buf *b)
+{
+	const struct xy_series *s = &c->s[k];
+	if (!(s->style & CS_BAND) || !s->lo || !s->hi)
+		return 0;
+	size_t st = s->n / BAND_TARGETS + 1; /* a model's curve: a strip per st samples */
+	for (size_t j = 0; j < s->n; j = next_sample(j, st, s->n)) {
+		if (!isfinite(s->lo[j]) || !isfinite(s->hi[j]) || !(s->lo[j] < s->hi[j]))
+			continue;
+		size_t before = j >= st ? j - st : 0, after = j + st < s->n ? j + st : s->n - 1;
+		double px = chart_map_x(c, s->x[j]);
+		double left = j > 0 ? (chart_map_x(c, s->x[before]) + px) / 2 : px - 3;
+		double right = j + 1 < s->n ? (chart_map_x(c, s->x[after]) + px) / 2 : px + 3;
+		double top = chart_map_y(c, s->hi[j]), bottom = chart_map_y(c, s->lo[j]);
+		double v = s->y ? s->y[j] : NAN;
+		for (size_t q = 0; q < c->ns && !isfinite(v); q++)
+			if (q != k && c->s[q].color == s->color && !(c->s[q].style & CS_BAND))
+				for (size_t i = 0; i < c->s[q].n; i++)
+					if (c->s[q].x[i] == s->x[j])
+						v = c->s[q].y[i];
+		const char *name = s->name && *s->name ? s->name : NULL;
+		for (size_t q = 0; q < c->ns && !name; q++)
+			if (c->s[q].color == s->color && c->s[q].name && *c->s[q].name)
+				name = c->s[q].name;
+		if (amd_buf_printf(b, "<rect class=\"hit band\" tabindex=\"0\" x=\"%.2f\" y=\"%.2f\" "
+				      "width=\"%.2f\" height=\"%.2f\" data-s=\"%zu\" data-i=\"%zu\"",
+				   fmin(left, right - 2), fmin(top, bottom), fmax(right - left, 2),
+				   fmax(fabs(bottom - top), 2), k, j) < 0 ||
+		    put_values(b, name, c->xlabel, s->x[j], NULL, v, s->lo[j], s->hi[j],
+			       info_at(c, s, j), "rect") < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A target per bar of bar series k. */
 static int put_bar_targets(struct chart *c, size_t k, struct amd_buf *b)
 {
@@ -295,7 +361,9 @@ static int put_series(struct chart *c, size_t k, double w, double h, const char 
 	    put_escaped(b, name ? name : "") < 0 || amd_buf_printf(b, "\">\n") < 0 ||
 	    put_layer(c, LAYER_SERIES(k), w, h, pre, b) < 0)
 		return -1;
-	int rc = c->kind == CHART_XY ? put_point_targets(c, k, b) : put_bar_targets(c, k, b);
+	int rc = c->kind == CHART_XY ? put_band_targets(c, k, b) : 0;
+	if (rc == 0)
+		rc = c->kind == CHART_XY ? put_point_targets(c, k, b) : put_bar_targets(c, k, b);
 	return rc < 0 ? -1 : amd_buf_printf(b, "</g>\n");
 }
 
