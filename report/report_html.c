@@ -1,8 +1,10 @@
 /* report_html.c — report.html: one self-contained page (templates/report.html,
  * its style and script inline, no file or address outside it) with the
  * findings, every chart of the PDF as inline SVG from the same chart
- * model (chart_svg_markup: real text, a target per point and bar, a
- * legend that hides series) and the report's tables, sortable. */
+ * model (chart_svg_markup: real text, a target per point, bar and band,
+ * a legend that hides series; a chart with log axes also drawn with
+ * linear ones, chart_svg_markup_linear, in a <template> the page's
+ * switch swaps in) and the report's tables, sortable. */
 #include "report_html.h"
 
 #include <stdio.h>
@@ -47,13 +49,16 @@ static void table_item(struct tpl *m, const char *id, const char *title, struct 
 /* Chart rc as an item of "charts", its SVG made h points high. */
 static void chart_item(struct tpl *m, const struct report_chart *rc, double h, int *failed)
 {
-	struct amd_buf svg = {0};
-	char id[160];
+	struct amd_buf svg = {0}, lin = {0};
+	char id[160], lin_id[170];
 	snprintf(id, sizeof id, "chart-%s", rc->name);
+	snprintf(lin_id, sizeof lin_id, "%s-linear", id);
 	if (chart_svg_markup(rc->chart, REPORT_CHART_W, h, id, &svg) < 0 ||
-	    amd_buf_append(&svg, "", 1) < 0) {
+	    chart_svg_markup_linear(rc->chart, REPORT_CHART_W, h, lin_id, &lin) < 0 ||
+	    amd_buf_append(&svg, "", 1) < 0 || amd_buf_append(&lin, "", 1) < 0) {
 		*failed = 1;
 		amd_buf_free(&svg);
+		amd_buf_free(&lin);
 		return;
 	}
 	struct tpl *x = report_tpl_item(m, "charts", failed);
@@ -61,7 +66,10 @@ static void chart_item(struct tpl *m, const struct report_chart *rc, double h, i
 	tpl_set(x, "title", "%s", rc->title);
 	tpl_set(x, "caption", "%s", rc->caption);
 	tpl_set(x, "svg", "%s", svg.data);
+	if (lin.len > 1) /* the switch's other drawing: log axes drawn linear */
+		tpl_set(x, "svg_linear", "%s", lin.data);
 	amd_buf_free(&svg);
+	amd_buf_free(&lin);
 }
 
 static void charts(struct tpl *m, struct report_ctx *c, int *failed)

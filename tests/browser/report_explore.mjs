@@ -6,6 +6,12 @@
 //           data and, for the first and last of each band (every one on
 //           speedup), the tooltip with the mouse over a spot of it that no
 //           other target covers (null when every spot is covered)
+//   zoom    epoch_time's x axis dragged from n = 2 to n = 8: the point
+//           targets and series paths before, after and after "Reset zoom",
+//           the tick labels shown, one tooltip while zoomed
+//   scale   per chart drawn with log axes: the chart before, after
+//           "Linear axes" and after switching back (scales, x tick labels
+//           and their places, targets), one tooltip on the linear drawing
 // Screenshots go to SHOTDIR.
 // Usage: node report_explore.mjs REPORT_DIR SHOTDIR
 import puppeteer from "puppeteer-core";
@@ -20,7 +26,7 @@ const browser = await puppeteer.launch({
   protocolTimeout: 600000,
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage"],
 });
-const out = { errors: [], bands: {} };
+const out = { errors: [], bands: {}, zoom: null, scale: {} };
 
 // the tooltip with the mouse at (x, y) and the target the browser finds there
 async function hover(page, x, y) {
@@ -65,6 +71,94 @@ async function bands(page) {
   }
 }
 
+
+// what an XY chart shows: its scales, tick labels at their places, the
+// point targets and the vertices of each series' paths
+function chartState(fig) {
+  return fig.evaluate((f) => {
+    const svg = f.querySelector("svg.chart");
+    const ticks = (sel) => Array.from(svg.querySelectorAll(sel)).filter((t) => t.getBoundingClientRect().width > 0)
+      .map((t) => ({ text: t.textContent, x: +t.getAttribute("x") + (t.getAttribute("text-anchor") === "middle" ? 0 : +t.getAttribute("textLength") / 2) }));
+    return {
+      id: svg.id, xscale: svg.dataset.xscale, yscale: svg.dataset.yscale, zoom: svg.dataset.zoom || "",
+      plot: svg.dataset.plot.split(" ").map(Number),
+      xaxis_shown: getComputedStyle(svg.querySelector("g.xaxis")).display !== "none",
+      ticks: ticks("g.xaxis text").concat(ticks("g.xaxis-zoom text")),
+      buttons: Array.from(f.querySelectorAll(".tools button")).map((b) => ({ text: b.textContent, disabled: b.disabled })),
+      hits: Array.from(svg.querySelectorAll("g.series .hit:not(.band)")).map((h) => ({
+        s: h.dataset.s, x: h.dataset.x, v: h.dataset.v, cx: +h.getAttribute("cx"), cy: +h.getAttribute("cy"),
+        visible: getComputedStyle(h).visibility !== "hidden" })),
+      paths: Array.from(svg.querySelectorAll("g.series")).map((g) => ({ s: g.dataset.s,
+        d: Array.from(g.querySelectorAll("path")).map((p) => p.getAttribute("d")) })),
+    };
+  });
+}
+
+// the screen point of SVG user point (x, y)
+function screen(fig, x, y) {
+  return fig.evaluate((f, px, py) => {
+    const svg = f.querySelector("svg.chart"), p = svg.createSVGPoint();
+    p.x = px; p.y = py;
+    const q = p.matrixTransform(svg.getScreenCTM());
+    return { x: q.x, y: q.y };
+  }, x, y);
+}
+
+// the tooltip over the first visible point target
+async function tipOnFirst(page, fig) {
+  const at = await fig.evaluate((f) => {
+    const h = Array.from(f.querySelectorAll("svg.chart g.series .hit:not(.band)")).find((e) => getComputedStyle(e).visibility !== "hidden");
+    if (!h) return null;
+    const r = h.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  });
+  return at ? hover(page, at.x, at.y) : null;
+}
+
+async function zoom(page) {
+  const fig = await page.$('figure[data-chart="epoch_time"]');
+  await fig.evaluate((f) => f.scrollIntoView({ block: "start" }));
+  const before = await chartState(fig);
+  const [x0, y0, x1, y1] = before.plot;
+  const map = await fig.evaluate((f) => {
+    const svg = f.querySelector("svg.chart"), r = svg.dataset.xrange.split(" ").map(Number);
+    const p = svg.dataset.plot.split(" ").map(Number), t = (v) => svg.dataset.xscale === "log2" ? Math.log2(v) : v;
+    return [2, 8].map((v) => p[0] + (t(v) - t(r[0])) / (t(r[1]) - t(r[0])) * (p[2] - p[0]));
+  });
+  const a = await screen(fig, map[0], (y0 + y1) / 2), b = await screen(fig, map[1], (y0 + y1) / 2);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 3 });
+  await page.mouse.move(b.x, b.y);
+  await page.mouse.up();
+  const zoomed = await chartState(fig);
+  const tip = await tipOnFirst(page, fig);
+  await page.mouse.move(0, 0);
+  await fig.screenshot({ path: path.join(shots, "epoch_time-zoomed.png") });
+  for (const btn of await fig.$$(".tools button"))
+    if ((await btn.evaluate((e) => e.textContent)) === "Reset zoom") await btn.click();
+  out.zoom = { chart: "epoch_time", from: 2, to: 8, before, zoomed, tip, reset: await chartState(fig), x0, x1 };
+}
+
+async function scales(page) {
+  for (const fig of await page.$$("figure[data-chart]")) {
+    const name = await fig.evaluate((f) => f.dataset.chart);
+    if (!(await fig.$("button.scale"))) continue;
+    if (!["epoch_time", "speedup"].includes(name) && !name.startsWith("limits_")) continue;
+    await fig.evaluate((f) => f.scrollIntoView({ block: "start" }));
+    const log = await chartState(fig);
+    await (await fig.$("button.scale")).click();
+    const linear = await chartState(fig);
+    const tip = await tipOnFirst(page, fig);
+    await page.mouse.move(0, 0);
+    if (name.startsWith("limits_")) await fig.screenshot({ path: path.join(shots, name + "-linear.png") });
+    await (await fig.$("button.scale")).click();
+    out.scale[name] = { log, linear, tip, back: await chartState(fig) };
+  }
+  out.scale_buttons = await page.evaluate(() => Array.from(document.querySelectorAll("figure[data-chart]"))
+    .filter((f) => f.querySelector("button.scale")).map((f) => f.dataset.chart));
+}
+
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -72,6 +166,8 @@ try {
   page.on("pageerror", (e) => out.errors.push(String(e)));
   await page.goto(url, { waitUntil: "load" });
   await bands(page);
+  await zoom(page);
+  await scales(page);
 } finally {
   await browser.close();
 }

@@ -3,8 +3,9 @@
 # (Debian's chromium, headless, one session: tests/browser/report_explore.mjs)
 # on the bundled CPU sweep, checked by tests/lib/report_explore_check.py
 # against report.json and `amdahl scaling --json` of the same store: hover
-# over interval and prediction bands.
-test_description='report.html exploring: band tooltips'
+# over interval and prediction bands, zoom/reset on a line chart's x axis,
+# the log/linear switch of the charts the PDF draws with log axes.
+test_description='report.html exploring: band tooltips, zoom, log/linear'
 . "$(dirname "$0")/../test-lib.sh"
 
 test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
@@ -33,5 +34,16 @@ test_expect_success BROWSER,PYTHON 'speedup band: each target holds and shows re
 '
 test_expect_success BROWSER,PYTHON 'prediction bands: the ends hold and show the region model (scaling --json)' '
 	check bands_limits
+'
+test_expect_success BROWSER,PYTHON 'zoom: dragging n = 2..8 on epoch time maps every point there, Reset zoom undoes it' '
+	check zoom
+'
+test_expect_success BROWSER,PYTHON 'log/linear: charts with log axes switch to linear and back, same values' '
+	check scale
+'
+test_expect_success 'without JavaScript the linear drawings stay inert (in <template>), one <svg> per chart' '
+	test_eq "$(grep -c "<figure id=" "$TMP/cpu/report.html")" \
+		"$("$PY" -c "import re,sys; h=open(sys.argv[1]).read(); h=re.sub(r\"<template.*?</template>\", \"\", h, flags=re.S); print(h.count(\"<svg class=\\\"chart\\\"\"))" "$TMP/cpu/report.html")" &&
+	test "$(grep -c "<template class=\"alt-scale\">" "$TMP/cpu/report.html")" -ge 4
 '
 test_done

@@ -14,6 +14,18 @@ Checks:
                  last target (the smallest measured n and the target n) hold
                  the region model's prediction and interval (scaling --json,
                  in ms), and their tooltips say them
+  zoom           epoch time dragged from n = 2 to 8: the x axis spans that
+                 (within 1%), each point target sits where its n maps in
+                 the zoomed span (log2, as the engine maps n) and is hidden
+                 outside it, the series' lines and markers moved with them
+                 (a path vertex at each visible point), the tick labels are
+                 numbers inside the span (the engine's hidden), a tooltip
+                 works; "Reset zoom" gives back every position and path
+  scale          every chart the PDF draws with a log axis has the switch
+                 (and only those); after it the chart is linear on both axes:
+                 tick labels evenly spaced in value and place, targets
+                 placed linearly in n, the same values; a tooltip works;
+                 switching back gives the log drawing again
 """
 import json
 import math
@@ -100,6 +112,112 @@ def check_bands_limits(page, rep, sc):
             if b["seen"] is not None and (b["seen"]["under"] != a or not tip_says(b["seen"], ["value " + sig(float(a["v"])), a.get("info", "")])):
                 out.append("%s %s n=%s: tooltip %r" % (chart, a["name"], a["x"], b["seen"]))
     return out + ([] if checked >= 8 else ["only %d band ends checked against scaling --json" % checked])
+
+
+def vertices(ds):
+    """The (x, y) points of SVG path data (absolute M/L/C/Z, as Cairo writes)."""
+    pts = []
+    for d in ds:
+        tok = d.split()
+        i = 0
+        while i < len(tok):
+            if tok[i].isalpha():
+                i += 1
+                continue
+            pts.append((float(tok[i]), float(tok[i + 1])))
+            i += 2
+    return pts
+
+
+def check_zoom(page, rep, sc):
+    z = page.get("zoom")
+    if not z:
+        return ["no zoom seen"]
+    out = []
+    b, zz, r = z["before"], z["zoomed"], z["reset"]
+    x0, x1 = z["x0"], z["x1"]
+    if not zz["zoom"]:
+        return ["the drag did not zoom"]
+    a, e = map(float, zz["zoom"].split())
+    if abs(math.log2(a) - 1) > 0.01 or abs(math.log2(e) - 3) > 0.01:
+        out.append("zoomed to %g..%g, dragged 2..8" % (a, e))
+    seen = 0
+    for h in zz["hits"]:
+        n = float(h["x"])
+        want = x0 + (math.log2(n) - math.log2(a)) / (math.log2(e) - math.log2(a)) * (x1 - x0)
+        if abs(h["cx"] - want) > 0.01:
+            out.append("zoomed: point n=%g at %.3f, maps to %.3f" % (n, h["cx"], want))
+        inside = x0 - 0.5 <= want <= x1 + 0.5
+        if h["visible"] != inside:
+            out.append("zoomed: point n=%g visible=%s, inside=%s" % (n, h["visible"], inside))
+        if inside:
+            seen += 1
+            pts = vertices(next(p["d"] for p in zz["paths"] if p["s"] == h["s"]))
+            if not any(abs(px - h["cx"]) < 0.05 and abs(py - h["cy"]) < 0.05 for px, py in pts):
+                out.append("zoomed: series %s has no vertex at its point n=%g (%.3f, %.3f)" % (h["s"], n, h["cx"], h["cy"]))
+    if seen < 2:
+        out.append("zoomed: %d points visible" % seen)
+    if zz["xaxis_shown"]:
+        out.append("zoomed: the engine's x axis still shown")
+    labels = [float(t["text"]) for t in zz["ticks"]]
+    if not labels or any(not (a * 0.999 <= v <= e * 1.001) for v in labels):
+        out.append("zoomed: tick labels %s outside %g..%g" % (labels, a, e))
+    if not z["tip"] or not z["tip"]["under"] or not tip_says(z["tip"], ["value " + sig(float(z["tip"]["under"]["v"]))]):
+        out.append("zoomed: tooltip %r" % z["tip"])
+    if r["zoom"] or not r["xaxis_shown"] or r["ticks"] != b["ticks"]:
+        out.append("reset: zoom %r, axis shown %s" % (r["zoom"], r["xaxis_shown"]))
+    if [(h["cx"], h["visible"]) for h in r["hits"]] != [(h["cx"], h["visible"]) for h in b["hits"]] or r["paths"] != b["paths"]:
+        out.append("reset: points or paths differ from before the zoom")
+    if not any(x["text"] == "Reset zoom" and x["disabled"] for x in b["buttons"]) or \
+            not any(x["text"] == "Reset zoom" and not x["disabled"] for x in zz["buttons"]):
+        out.append("Reset zoom not disabled before and enabled while zoomed: %s / %s" % (b["buttons"], zz["buttons"]))
+    return out
+
+
+def evenly(xs, tol):
+    d = [b - a for a, b in zip(xs, xs[1:])]
+    return len(d) >= 2 and max(d) - min(d) <= tol
+
+
+def check_scale(page, rep, sc):
+    out = []
+    # the charts the PDF draws with a log axis: every line chart of the
+    # sweep (log2 n: n spans a factor of four or more) and What limits scaling
+    logs = {c["name"] for c in rep["charts"] if c["name"].startswith("limits_")}
+    want = logs | {"epoch_time", "speedup"}
+    missing = [c for c in want if c not in page["scale_buttons"]]
+    if missing:
+        out.append("no log/linear switch on %s" % missing)
+    for name, st in page["scale"].items():
+        lg, li, back = st["log"], st["linear"], st["back"]
+        if "log2" not in (lg["xscale"], lg["yscale"]):
+            out.append("%s: switch on a chart without a log axis" % name)
+        if (li["xscale"], li["yscale"]) != ("linear", "linear") or not li["id"].endswith("-linear"):
+            out.append("%s: after the switch %s %s %s" % (name, li["id"], li["xscale"], li["yscale"]))
+        vals = [float(t["text"]) for t in li["ticks"]]
+        if not evenly(vals, 1e-9 * max(map(abs, vals or [1]))) or not evenly([t["x"] for t in li["ticks"]], 0.05):
+            out.append("%s linear: x ticks %s not evenly spaced" % (name, li["ticks"]))
+        if lg["xscale"] == "log2":
+            lv = [float(t["text"]) for t in lg["ticks"]]
+            if any(abs(math.log2(v) - round(math.log2(v))) > 1e-9 for v in lv) or len(lv) < 2:
+                out.append("%s log: x ticks %s not powers of 2" % (name, lv))
+        pts = [(float(h["x"]), h["cx"]) for h in li["hits"]]
+        (na, pa), (nb, pb) = min(pts), max(pts)
+        for n, px in pts:
+            want_px = pa + (n - na) / (nb - na) * (pb - pa)
+            if abs(px - want_px) > 0.05:
+                out.append("%s linear: point n=%g at %.3f, linear in n %.3f" % (name, n, px, want_px))
+        if sorted((h["x"], h["v"]) for h in li["hits"]) != sorted((h["x"], h["v"]) for h in lg["hits"]):
+            out.append("%s: the linear drawing holds other values" % name)
+        if not st["tip"] or not st["tip"]["under"] or not tip_says(st["tip"], ["value " + sig(float(st["tip"]["under"]["v"]))]):
+            out.append("%s linear: tooltip %r" % (name, st["tip"]))
+        if back["id"] != lg["id"] or back["ticks"] != lg["ticks"] or back["hits"] != lg["hits"] or back["paths"] != lg["paths"]:
+            out.append("%s: switching back does not give the log drawing" % name)
+        if [b["text"] for b in li["buttons"]][0] != "Log axes (as in the PDF)" or [b["text"] for b in lg["buttons"]][0] != "Linear axes":
+            out.append("%s: switch labels %s / %s" % (name, lg["buttons"], li["buttons"]))
+    if not page["scale"]:
+        out.append("no chart switched")
+    return out
 
 
 def main():
