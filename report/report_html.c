@@ -4,7 +4,8 @@
  * model (chart_svg_markup: real text, a target per point, bar and band,
  * a legend that hides series; a chart with log axes also drawn with
  * linear ones, chart_svg_markup_linear, in a <template> the page's
- * switch swaps in) and the report's tables, sortable. */
+ * switch swaps in; under "What limits scaling" a chart of any region
+ * the reader picks, limits_picker.h) and the report's tables, sortable. */
 #include "report_html.h"
 
 #include <stdio.h>
@@ -46,6 +47,26 @@ static void table_item(struct tpl *m, const char *id, const char *title, struct 
 	amd_table_free(t);
 }
 
+/* The picker of any region under chart rc (limits_picker.h): its chart,
+ * caption and every region's data for the page's script. */
+static void picker_item(struct tpl *x, const struct report_chart *rc, double h, int *failed)
+{
+	struct amd_buf svg = {0};
+	char id[170];
+	snprintf(id, sizeof id, "pick-%s", rc->name);
+	if (chart_svg_markup(rc->pick, REPORT_CHART_W, h, id, &svg) < 0 ||
+	    amd_buf_append(&svg, "", 1) < 0) {
+		*failed = 1;
+		amd_buf_free(&svg);
+		return;
+	}
+	struct tpl *p = report_tpl_item(x, "picker", failed);
+	tpl_set(p, "svg", "%s", svg.data);
+	tpl_set(p, "data", "%s", rc->pick_json);
+	tpl_set(p, "caption", "%s", rc->pick_caption);
+	amd_buf_free(&svg);
+}
+
 /* Chart rc as an item of "charts", its SVG made h points high. */
 static void chart_item(struct tpl *m, const struct report_chart *rc, double h, int *failed)
 {
@@ -70,6 +91,8 @@ static void chart_item(struct tpl *m, const struct report_chart *rc, double h, i
 		tpl_set(x, "svg_linear", "%s", lin.data);
 	amd_buf_free(&svg);
 	amd_buf_free(&lin);
+	if (rc->pick)
+		picker_item(x, rc, h, failed);
 }
 
 static void charts(struct tpl *m, struct report_ctx *c, int *failed)

@@ -150,7 +150,8 @@ int chart_out_pdf(struct chart *c, struct amd_out *o, double w, double h, struct
  * and a <title>) and
  * per legend entry (class "legend-hit", data-s); an XY chart's <svg>
  * says where its plot is (data-plot "x0 y0 x1 y1"), its x range
- * (data-xrange) and scales (data-xscale, data-yscale). Appended to out; -1
+ * (data-xrange), value range (data-yrange) and scales (data-xscale,
+ * data-yscale). Appended to out; -1
  * when out of memory (the chart is then failed). */
 struct amd_buf;
 int chart_svg_markup(struct chart *c, double w, double h, const char *id, struct amd_buf *out);

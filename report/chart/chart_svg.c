@@ -393,8 +393,8 @@ static int put_svg_open(const struct chart *c, double w, double h, const char *i
 		rc = put_escaped(b, c->xlabel ? c->xlabel : "");
 	if (rc == 0 && c->kind == CHART_XY)
 		rc = amd_buf_printf(b, "\" data-plot=\"%.17g %.17g %.17g %.17g\" data-xrange=\"%.17g %.17g\" "
-				       "data-xscale=\"%s\" data-yscale=\"%s",
-				    c->f.x0, c->f.y0, c->f.x1, c->f.y1, c->f.xmin, c->f.xmax,
+				       "data-yrange=\"%.17g %.17g\" data-xscale=\"%s\" data-yscale=\"%s",
+				    c->f.x0, c->f.y0, c->f.x1, c->f.y1, c->f.xmin, c->f.xmax, c->f.ymin, c->f.ymax,
 				    c->xscale == CHART_LOG2 ? "log2" : "linear",
 				    c->yscale == CHART_LOG2 ? "log2" : "linear");
 	return rc == 0 ? amd_buf_printf(b, "\">\n") : rc;

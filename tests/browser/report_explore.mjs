@@ -12,6 +12,10 @@
 //   scale   per chart drawn with log axes: the chart before, after
 //           "Linear axes" and after switching back (scales, x tick labels
 //           and their places, targets), one tooltip on the linear drawing
+//   picker  per picker of any region (under What limits scaling): its list,
+//           then after picking the 10th and the last region: the caption,
+//           the drawn points, the targets and the tooltips over the measured
+//           points and the band's last sample; then back to the first
 // Screenshots go to SHOTDIR.
 // Usage: node report_explore.mjs REPORT_DIR SHOTDIR
 import puppeteer from "puppeteer-core";
@@ -26,7 +30,7 @@ const browser = await puppeteer.launch({
   protocolTimeout: 600000,
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage"],
 });
-const out = { errors: [], bands: {}, zoom: null, scale: {} };
+const out = { errors: [], bands: {}, zoom: null, scale: {}, picker: {} };
 
 // the tooltip with the mouse at (x, y) and the target the browser finds there
 async function hover(page, x, y) {
@@ -159,6 +163,46 @@ async function scales(page) {
     .filter((f) => f.querySelector("button.scale")).map((f) => f.dataset.chart));
 }
 
+async function pickers(page) {
+  for (const fig of await page.$$("figure.picker")) {
+    const name = await fig.evaluate((f) => f.dataset.picker);
+    await fig.evaluate((f) => f.scrollIntoView({ block: "start" }));
+    const options = await fig.evaluate((f) => Array.from(f.querySelectorAll("select option")).map((o) => o.textContent));
+    const res = { options, picks: [] };
+    for (const k of [9, options.length - 1]) {
+      if (k >= options.length) continue;
+      await (await fig.$("select")).select(String(k));
+      const st = await fig.evaluate((f) => {
+        const svg = f.querySelector("svg.chart");
+        const centre = (h) => { const r = h.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+        return {
+          region: svg.dataset.region,
+          caption: f.querySelector(".pick-caption").textContent,
+          engine_shown: Array.from(svg.querySelectorAll("g.series:not(.picked)")).some((g) => getComputedStyle(g).display !== "none"),
+          dots: Array.from(svg.querySelectorAll("g.picked circle:not(.hit)")).map((c) => [+c.getAttribute("cx"), +c.getAttribute("cy")]),
+          paths: svg.querySelectorAll("g.picked path").length,
+          targets: Array.from(svg.querySelectorAll("g.picked .hit")).map((h) => Object.assign({ band: h.classList.contains("band"),
+            cx: +(h.getAttribute("cx") || 0), cy: +(h.getAttribute("cy") || 0), at: centre(h) }, { attrs: Object.assign({}, h.dataset) })),
+        };
+      });
+      for (const t of st.targets) {
+        const last = t.band && t === st.targets.filter((u) => u.band).pop();
+        t.seen = !t.band || last ? await hover(page, t.at.x, t.at.y) : null;
+      }
+      await page.mouse.move(0, 0);
+      if (k === 9) await fig.screenshot({ path: path.join(shots, name + "-picked.png") });
+      res.picks.push(Object.assign({ index: k }, st));
+    }
+    await (await fig.$("select")).select("0");
+    res.first = await fig.evaluate((f) => ({
+      engine_shown: Array.from(f.querySelectorAll("svg.chart g.series:not(.picked)")).every((g) => getComputedStyle(g).display !== "none"),
+      picked: f.querySelectorAll("g.picked > *").length,
+      caption: f.querySelector(".pick-caption").textContent,
+    }));
+    out.picker[name] = res;
+  }
+}
+
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -168,6 +212,7 @@ try {
   await bands(page);
   await zoom(page);
   await scales(page);
+  await pickers(page);
 } finally {
   await browser.close();
 }

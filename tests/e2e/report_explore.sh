@@ -4,8 +4,9 @@
 # on the bundled CPU sweep, checked by tests/lib/report_explore_check.py
 # against report.json and `amdahl scaling --json` of the same store: hover
 # over interval and prediction bands, zoom/reset on a line chart's x axis,
-# the log/linear switch of the charts the PDF draws with log axes.
-test_description='report.html exploring: band tooltips, zoom, log/linear'
+# the log/linear switch of the charts the PDF draws with log axes, the
+# picker of any region under each "What limits scaling".
+test_description='report.html exploring: band tooltips, zoom, log/linear, any region'
 . "$(dirname "$0")/../test-lib.sh"
 
 test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
@@ -41,9 +42,35 @@ test_expect_success BROWSER,PYTHON 'zoom: dragging n = 2..8 on epoch time maps e
 test_expect_success BROWSER,PYTHON 'log/linear: charts with log axes switch to linear and back, same values' '
 	check scale
 '
-test_expect_success 'without JavaScript the linear drawings stay inert (in <template>), one <svg> per chart' '
-	test_eq "$(grep -c "<figure id=" "$TMP/cpu/report.html")" \
+test_expect_success 'without JavaScript the linear drawings stay inert (in <template>), one <svg> per figure' '
+	test_eq "$(grep -c "<figure " "$TMP/cpu/report.html")" \
 		"$("$PY" -c "import re,sys; h=open(sys.argv[1]).read(); h=re.sub(r\"<template.*?</template>\", \"\", h, flags=re.S); print(h.count(\"<svg class=\\\"chart\\\"\"))" "$TMP/cpu/report.html")" &&
 	test "$(grep -c "<template class=\"alt-scale\">" "$TMP/cpu/report.html")" -ge 4
+'
+test_expect_success BROWSER,PYTHON 'picker: any region of a strategy shows its measurements, model and band (scaling --json)' '
+	check picker
+'
+test_expect_success PYTHON 'picker data: every region of scaling --json, its predictions to six digits; a chart without JavaScript' '
+	test_eq "ok" "$("$PY" - "$TMP/cpu/report.html" "$TMP/scaling.json" <<-\EOF
+	import json, re, sys
+	html, sc = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+	bad = []
+	figs = re.findall(r"<figure class=\"picker\" data-picker=\"limits_([^\"]*)\">(.*?)</figure>", html, re.S)
+	for strategy, body in figs:
+	    d = json.loads(re.search(r"<script type=\"application/json\" class=\"regions\">(.*?)</script>", body, re.S).group(1))
+	    want = [r for r in sc["regions"] if r["strategy"] == strategy]
+	    if [r["name"] for r in d["regions"]] != [r["name"] for r in want]:
+	        bad.append("%s: regions differ" % strategy)
+	    for got, r in zip(d["regions"], want):
+	        for (n, v, lo, hi), p in zip(got["predictions"], r["predictions"]):
+	            if n != p["n"] or any(abs(a - b * 1e3) > 6e-6 * abs(b * 1e3) for a, b in ((v, p["value"]), (lo, p["ci"]["lo"]), (hi, p["ci"]["hi"]))):
+	                bad.append("%s %s n=%g: %s, scaling --json %s" % (strategy, r["name"], n, (v, lo, hi), p))
+	    if body.count("<text") < 10 or "class=\"hit\"" not in body:
+	        bad.append("%s: the chart of the first region is not drawn" % strategy)
+	if len(figs) != 2:
+	    bad.append("%d pickers" % len(figs))
+	print("\n".join(bad[:10]) or "ok")
+	EOF
+	)"
 '
 test_done

@@ -27,6 +27,16 @@ Checks:
                  tick labels evenly spaced in value and place, targets
                  placed linearly in n, the same values; a tooltip works;
                  switching back gives the log drawing again
+  picker         under each What limits scaling, the picker lists every
+                 region of the strategy in scaling --json's order; the 10th
+                 and the last picked: the caption names it, the engine's
+                 drawing gives way, a point is drawn at each measured target,
+                 the target at the largest n holds scaling --json's measured
+                 mean, each measured point's tooltip says the model's
+                 prediction and interval there and the band's last sample
+                 the prediction at the target n (six significant digits, in
+                 ms, as scaling --json); picking the first gives back the
+                 engine's drawing
 """
 import json
 import math
@@ -108,7 +118,7 @@ def check_bands_limits(page, rep, sc):
             if not close(float(a["v"]), v):
                 out.append("%s %s n=%s holds %s ms, scaling --json %s ms" % (chart, a["name"], a["x"], a["v"], v))
             said = "prediction interval %s – %s ms" % ("%.6g" % lo, "%.6g" % hi)
-            if lo > 0 and said not in a.get("info", ""):
+            if said not in a.get("info", ""):
                 out.append("%s %s n=%s says %r, scaling --json %r" % (chart, a["name"], a["x"], a.get("info"), said))
             if b["seen"] is not None and (b["seen"]["under"] != a or not tip_says(b["seen"], ["value " + sig(float(a["v"])), a.get("info", "")])):
                 out.append("%s %s n=%s: tooltip %r" % (chart, a["name"], a["x"], b["seen"]))
@@ -222,6 +232,68 @@ def check_scale(page, rep, sc):
             out.append("%s: switch labels %s / %s" % (name, lg["buttons"], li["buttons"]))
     if not page["scale"]:
         out.append("no chart switched")
+    return out
+
+
+def near6(a, b):
+    """Equal to six significant digits (the page's numbers are rounded there)."""
+    return abs(a - b) <= 6e-6 * max(abs(a), abs(b)) or a == b
+
+
+def check_picker(page, rep, sc):
+    out = []
+    charts = [c["name"][len("limits_"):] for c in rep["charts"] if c["name"].startswith("limits_")]
+    if sorted(page["picker"]) != sorted("limits_" + c for c in charts) or not charts:
+        return ["pickers %s, What limits scaling charts %s" % (sorted(page["picker"]), charts)]
+    for name, p in page["picker"].items():
+        strategy = name[len("limits_"):]
+        regions = [r for r in sc["regions"] if r["strategy"] == strategy]
+        names = [o.split(". ", 1)[1].rsplit(" (", 1)[0] if ". " in o else o for o in p["options"]]
+        if names != [r["name"] for r in regions]:
+            out.append("%s: the list %s... is not scaling --json's %s..." % (name, names[:5], [r["name"] for r in regions][:5]))
+            continue
+        if len(p["picks"]) < 2:
+            out.append("%s: %d regions picked" % (name, len(p["picks"])))
+        for pk in p["picks"]:
+            r = regions[pk["index"]]
+            tag = "%s region %d (%s)" % (name, pk["index"] + 1, r["name"])
+            if pk["region"] != r["name"] or ("Region %d of %d: %s (" % (pk["index"] + 1, len(regions), r["name"])) not in pk["caption"]:
+                out.append("%s: caption %r" % (tag, pk["caption"]))
+            if pk["engine_shown"] or pk["paths"] < 1:
+                out.append("%s: engine drawing shown %s, %d paths drawn" % (tag, pk["engine_shown"], pk["paths"]))
+            pts = [t for t in pk["targets"] if not t["band"]]
+            preds = {p_["n"]: p_ for p_ in r["predictions"]}
+            if not pts:
+                out.append("%s: no measured point" % tag)
+            for t in pts:
+                a, n = t["attrs"], float(t["attrs"]["x"])
+                if not any(abs(dx - t["cx"]) < 0.01 and abs(dy - t["cy"]) < 0.01 for dx, dy in pk["dots"]):
+                    out.append("%s: no point drawn at the target n=%g" % (tag, n))
+                q = preds.get(n)
+                if q is None:
+                    out.append("%s: no prediction at measured n=%g in scaling --json" % (tag, n))
+                    continue
+                said = "model there %s ms, %d%% prediction interval %s – %s ms" % (
+                    sig(q["value"] * 1e3), round(q["ci"]["level"] * 100), sig(q["ci"]["lo"] * 1e3), sig(q["ci"]["hi"] * 1e3))
+                if said not in a.get("info", ""):
+                    out.append("%s n=%g says %r, scaling --json %r" % (tag, n, a.get("info"), said))
+                if n == max(float(u["attrs"]["x"]) for u in pts) and not near6(float(a["v"]), r["measured_at_max_n"] * 1e3):
+                    out.append("%s: measured at n=%g %s ms, scaling --json %s ms" % (tag, n, a["v"], r["measured_at_max_n"] * 1e3))
+                if not t["seen"] or t["seen"]["under"] != a or not tip_says(t["seen"], ["value " + sig(float(a["v"])), a["info"]]):
+                    out.append("%s n=%g: tooltip %r" % (tag, n, t["seen"]))
+            band = [t for t in pk["targets"] if t["band"]]
+            end = band[-1] if band else None
+            q = preds.get(float(end["attrs"]["x"])) if end else None
+            if end is None or q is None or float(end["attrs"]["x"]) != max(preds):
+                out.append("%s: the band's last sample %s is not at the target n" % (tag, end and end["attrs"]))
+            else:
+                a = end["attrs"]
+                if not all(near6(float(a[k]), v * 1e3) for k, v in (("v", q["value"]), ("lo", q["ci"]["lo"]), ("hi", q["ci"]["hi"]))):
+                    out.append("%s band at n=%s: %s [%s, %s], scaling --json %s" % (tag, a["x"], a["v"], a["lo"], a["hi"], q))
+                if not end["seen"] or end["seen"]["under"] != a or not tip_says(end["seen"], ["value " + sig(float(a["v"]))]):
+                    out.append("%s band end: tooltip %r" % (tag, end["seen"]))
+        if not p["first"]["engine_shown"] or p["first"]["picked"] or not p["first"]["caption"].startswith("Region 1 of"):
+            out.append("%s: picking the first region again: %s" % (name, p["first"]))
     return out
 
 
