@@ -5,7 +5,9 @@
  * a legend that hides series; a chart with log axes also drawn with
  * linear ones, chart_svg_markup_linear, in a <template> the page's
  * switch swaps in; under "What limits scaling" a chart of any region
- * the reader picks, limits_picker.h) and the report's tables, sortable. */
+ * the reader picks, limits_picker.h), the report's tables, sortable, and
+ * the rank traces' paths with how to open them in the Perfetto UI
+ * (trace_links.h). */
 #include "report_html.h"
 
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "report_summary.h"
 #include "table.h"
 #include "template.h"
+#include "trace_links.h"
 
 
 /* Table t (freed here) as an item of "tables" titled title. */
@@ -132,8 +135,31 @@ static void tables(struct tpl *m, struct report_ctx *c, int *failed)
 	table_item(m, "table-runs", "Runs in the statistics", report_runs_table(s), failed);
 }
 
-/* The page's template model; NULL when out of memory or a chart failed. */
-static struct tpl *model(struct report_ctx *c)
+/* The traces of the runs, for the Perfetto UI: the address as text (the
+ * page links nowhere) and how to open a file there; none: no section. */
+static int traces(struct tpl *m, struct report_ctx *c, int *failed, struct amd_err *err)
+{
+	int more = 0;
+	struct amd_table *t = report_trace_table(c->st, c->s, &more, err);
+	if (!t)
+		return -1;
+	if (t->nrows == 0) {
+		amd_table_free(t);
+		return 0;
+	}
+	struct tpl *x = report_tpl_item(m, "traces", failed);
+	tpl_set(x, "url", "%s", REPORT_PERFETTO_UI);
+	tpl_set(x, "rows", "%zu", t->nrows);
+	if (more)
+		tpl_set(x, "more", "The first %d traces are listed; `amdahl trace show RUN` lists "
+				   "any run's.", REPORT_TRACE_ROWS);
+	table_item(x, "table-traces", "Traces", t, failed);
+	return 0;
+}
+
+/* The page's template model; NULL with err filled when out of memory, a
+ * chart failed or the store failed. */
+static struct tpl *model(struct report_ctx *c, const char *name, struct amd_err *err)
 {
 	const struct amd_sweep_stats *s = c->s;
 	struct tpl *t = tpl_new();
@@ -152,8 +178,13 @@ static struct tpl *model(struct report_ctx *c)
 		tpl_set(t, "has_gaps", "1");
 	charts(t, c, &failed);
 	tables(t, c, &failed);
+	if (traces(t, c, &failed, err) < 0) {
+		tpl_free(t);
+		return NULL;
+	}
 	if (failed) {
 		tpl_free(t);
+		amd_fail(err, "%s: out of memory", name);
 		return NULL;
 	}
 	return t;
@@ -161,9 +192,9 @@ static struct tpl *model(struct report_ctx *c)
 
 int report_write_html(struct report_ctx *c, const char *name, struct amd_err *err)
 {
-	struct tpl *t = model(c);
+	struct tpl *t = model(c, name, err);
 	if (!t)
-		return amd_fail(err, "%s: out of memory", name);
+		return -1;
 	int rc = tpl_render_file("report.html", t, TPL_HTML, c->o->outdir, name, err);
 	tpl_free(t);
 	return rc;

@@ -16,13 +16,25 @@
 //           then after picking the 10th and the last region: the caption,
 //           the drawn points, the targets and the tooltips over the measured
 //           points and the band's last sample; then back to the first
+//   perfetto  the traces section: its text, whether it holds a link, and the
+//           traces table's rows (run, rank, path)
+//   contrast  WCAG 2 contrast of every visible text: HTML text (and the
+//           filter boxes' placeholders, a shown tooltip) against the first
+//           opaque background of its ancestors, composited; each SVG <text>
+//           against the shapes painted under it (elementsFromPoint at five
+//           spots of its box, filled shapes composited over white, the worst
+//           spot kept), on every chart and picker and on one linear drawing;
+//           with its size in CSS px and weight (large text: 24 px, or 18.66
+//           px bold)
 // Screenshots go to SHOTDIR.
-// Usage: node report_explore.mjs REPORT_DIR SHOTDIR
+// Usage: node report_explore.mjs REPORT_DIR SHOTDIR [OTHER_REPORT_DIR...]
+// (the other reports, e.g. one with a baseline comparison: contrast only,
+// "where" prefixed by the directory's name)
 import puppeteer from "puppeteer-core";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [dir, shots] = process.argv.slice(2);
+const [dir, shots, ...others] = process.argv.slice(2);
 const url = pathToFileURL(path.resolve(dir, "report.html")).href;
 const browser = await puppeteer.launch({
   executablePath: "/usr/bin/chromium",
@@ -30,7 +42,7 @@ const browser = await puppeteer.launch({
   protocolTimeout: 600000,
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage"],
 });
-const out = { errors: [], bands: {}, zoom: null, scale: {}, picker: {} };
+const out = { errors: [], bands: {}, zoom: null, scale: {}, picker: {}, perfetto: null, contrast: [] };
 
 // the tooltip with the mouse at (x, y) and the target the browser finds there
 async function hover(page, x, y) {
@@ -203,6 +215,175 @@ async function pickers(page) {
   }
 }
 
+async function perfetto(page) {
+  out.perfetto = await page.evaluate(() => {
+    const note = document.querySelector("p.perfetto"), table = document.getElementById("table-traces");
+    if (!note || !table) return null;
+    note.scrollIntoView({ block: "start" });
+    return {
+      text: note.innerText,
+      links: note.querySelectorAll("a").length + table.querySelectorAll("a").length,
+      shown: note.getBoundingClientRect().height > 0 && table.getBoundingClientRect().height > 0,
+      head: Array.from(table.tHead.rows[0].cells).map((c) => c.textContent),
+      rows: Array.from(table.tBodies[0].rows).map((r) => Array.from(r.cells).map((c) => c.textContent)),
+    };
+  });
+  if (out.perfetto) await page.screenshot({ path: path.join(shots, "perfetto.png") });
+}
+
+// in the page: colour parsing, compositing, WCAG luminance and the checks
+const CONTRAST_LIB = `
+window.__contrast = (function () {
+  function rgba(s) {
+    const m = /rgba?\\(([^)]+)\\)/.exec(s || "");
+    if (!m) return s === "transparent" || s === "none" || !s ? null : null;
+    const v = m[1].split(/[ ,\\/]+/).filter((x) => x !== "").map(Number);
+    return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 };
+  }
+  function over(top, under) { // top composited over an opaque colour
+    const a = top.a;
+    return { r: top.r * a + under.r * (1 - a), g: top.g * a + under.g * (1 - a), b: top.b * a + under.b * (1 - a), a: 1 };
+  }
+  function lum(c) {
+    const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  }
+  function ratio(a, b) { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+  const WHITE = { r: 255, g: 255, b: 255, a: 1 };
+  function htmlBackground(el) {
+    const stack = [];
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0) { stack.push(c); if (c.a >= 1) break; }
+    }
+    let bg = WHITE;
+    for (let i = stack.length - 1; i >= 0; i--) bg = over(stack[i], bg);
+    return bg;
+  }
+  function visible(e) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return false;
+    for (let x = e; x && x.nodeType === 1; x = x.parentElement) {
+      const st = getComputedStyle(x);
+      if (st.display === "none" || st.visibility === "hidden" || +st.opacity === 0) return false;
+    }
+    return true;
+  }
+  function size(e, px, weight) {
+    const w = parseInt(weight, 10) || (weight === "bold" ? 700 : 400);
+    return { px, bold: w >= 700, large: px >= 24 || (px >= 18.66 && w >= 700) };
+  }
+  function html() {
+    const out = [], seen = new Set();
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || seen.has(el) || el.closest("svg, script, style, template, noscript")) continue;
+      seen.add(el);
+      if (!visible(el)) continue;
+      const st = getComputedStyle(el), fg = rgba(st.color), bg = htmlBackground(el);
+      out.push(Object.assign({ where: "html", tag: el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : ""),
+        text: n.textContent.trim().slice(0, 60), fg: st.color, bg: "rgb(" + [bg.r, bg.g, bg.b].map(Math.round) + ")",
+        ratio: ratio(over(fg, bg), bg) }, size(el, parseFloat(st.fontSize), st.fontWeight)));
+    }
+    document.querySelectorAll("input.filter").forEach((i) => {
+      if (!visible(i)) return;
+      const st = getComputedStyle(i, "::placeholder"), fg = rgba(st.color), bg = htmlBackground(i);
+      out.push(Object.assign({ where: "html", tag: "input::placeholder", text: i.placeholder, fg: st.color,
+        bg: "rgb(" + [bg.r, bg.g, bg.b].map(Math.round) + ")", ratio: ratio(over(fg, bg), bg) }, size(i, parseFloat(st.fontSize), st.fontWeight)));
+    });
+    return out;
+  }
+  function shapeFill(e) {
+    if (e.tagName === "text" || e.classList.contains("hit") || e.classList.contains("legend-hit") || e.tagName === "svg" || e.tagName === "g") return null;
+    const st = getComputedStyle(e);
+    const c = rgba(st.fill);
+    if (!c || st.fill === "none") return null;
+    c.a *= (+st.fillOpacity) * (+st.opacity);
+    return c.a > 0 ? c : null;
+  }
+  function svgBackground(x, y) {
+    const stack = [];
+    for (const e of document.elementsFromPoint(x, y)) {
+      if (!e.closest("svg.chart")) { stack.push(htmlBackground(e)); break; }
+      const c = shapeFill(e);
+      if (c) { stack.push(c); if (c.a >= 1) break; }
+    }
+    let bg = WHITE;
+    for (let i = stack.length - 1; i >= 0; i--) bg = over(stack[i], bg);
+    return bg;
+  }
+  function svg(root) {
+    const style = document.createElement("style");
+    style.textContent = "svg.chart, svg.chart * { pointer-events: visiblePainted !important; }";
+    document.head.appendChild(style);
+    const out = [];
+    root.querySelectorAll("svg.chart text").forEach((t) => {
+      if (!t.textContent.trim() || !visible(t)) return;
+      const r = t.getBoundingClientRect(), st = getComputedStyle(t), fg = rgba(st.fill);
+      fg.a *= +st.fillOpacity;
+      const scale = t.closest("svg").getScreenCTM().a;
+      let worst = null;
+      for (const [fx, fy] of [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.3], [0.5, 0.7]]) {
+        const bg = svgBackground(r.left + r.width * fx, r.top + r.height * fy), q = ratio(over(fg, bg), bg);
+        if (!worst || q < worst.ratio) worst = { ratio: q, bg: "rgb(" + [bg.r, bg.g, bg.b].map(Math.round) + ")" };
+      }
+      out.push(Object.assign({ where: root.dataset.chart || (root.dataset.picker ? "picker " + root.dataset.picker : "svg"), tag: "text", text: t.textContent.slice(0, 60),
+        fg: st.fill }, worst, size(t, parseFloat(t.getAttribute("font-size")) * scale, t.getAttribute("font-weight") || st.fontWeight)));
+    });
+    style.remove();
+    return out;
+  }
+  return { html, svg };
+})();`;
+
+async function contrast(page) {
+  await page.addScriptTag({ content: CONTRAST_LIB }).catch(() => null);
+  const hasLib = await page.evaluate(() => !!window.__contrast);
+  if (!hasLib) { // the page's CSP forbids added scripts: evaluate it instead
+    await page.evaluate(CONTRAST_LIB);
+  }
+  // a tooltip shown, so that its text is checked too
+  const first = await page.$("figure[data-chart] .hit");
+  if (first) {
+    await first.evaluate((h) => h.closest("figure").scrollIntoView({ block: "start" }));
+    const b = await first.boundingBox();
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  }
+  out.contrast.push(...await page.evaluate(() => window.__contrast.html()));
+  await page.mouse.move(0, 0);
+  for (const fig of await page.$$("figure[data-chart], figure.picker")) {
+    await fig.evaluate((f) => f.scrollIntoView({ block: "start" }));
+    out.contrast.push(...await fig.evaluate((f) => window.__contrast.svg(f)));
+  }
+  // negative controls: a grey paragraph (#aaa on white, 2.3:1) and a white
+  // <text> on a chart's white ground must come out failing
+  await page.evaluate(() => {
+    const p = document.createElement("p");
+    p.id = "contrast-probe"; p.style.color = "#aaaaaa"; p.textContent = "contrast probe";
+    document.body.appendChild(p);
+    const svg = document.querySelector("figure[data-chart] svg.chart");
+    const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    t.setAttribute("x", 40); t.setAttribute("y", 30); t.setAttribute("font-size", 10); t.setAttribute("fill", "#ffffff");
+    t.textContent = "contrast probe";
+    svg.appendChild(t);
+  });
+  out.contrast_probe = (await page.evaluate(() => window.__contrast.html())).filter((c) => c.text === "contrast probe")
+    .concat(await (await page.$("figure[data-chart]")).evaluate((f) => {
+      f.scrollIntoView({ block: "start" });
+      return window.__contrast.svg(f).filter((c) => c.text === "contrast probe");
+    }));
+  await page.evaluate(() => document.querySelectorAll("#contrast-probe, svg.chart text").forEach((e) => { if (e.textContent === "contrast probe") e.remove(); }));
+  const lin = await page.$('figure[data-chart^="limits_"] button.scale');
+  if (lin) {
+    await lin.click();
+    const fig = await page.$('figure[data-chart^="limits_"]');
+    await fig.evaluate((f) => f.scrollIntoView({ block: "start" }));
+    out.contrast.push(...(await fig.evaluate((f) => window.__contrast.svg(f))).map((c) => Object.assign(c, { where: c.where + " (linear)" })));
+    await lin.click();
+  }
+}
+
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -213,6 +394,21 @@ try {
   await zoom(page);
   await scales(page);
   await pickers(page);
+  await perfetto(page);
+  await contrast(page);
+  for (const other of others) {
+    const more = await browser.newPage();
+    await more.setViewport({ width: 1280, height: 900 });
+    more.on("console", (m) => { if (m.type() === "error") out.errors.push(other + ": " + m.text()); });
+    more.on("pageerror", (e) => out.errors.push(other + ": " + String(e)));
+    await more.goto(pathToFileURL(path.resolve(other, "report.html")).href, { waitUntil: "load" });
+    const seen = out.contrast.length;
+    const saved = out.contrast_probe;
+    await contrast(more);
+    out.contrast_probe = saved;
+    out.contrast.slice(seen).forEach((c) => { c.where = path.basename(other) + ": " + c.where; });
+    await more.close();
+  }
 } finally {
   await browser.close();
 }

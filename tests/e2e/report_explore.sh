@@ -5,8 +5,10 @@
 # against report.json and `amdahl scaling --json` of the same store: hover
 # over interval and prediction bands, zoom/reset on a line chart's x axis,
 # the log/linear switch of the charts the PDF draws with log axes, the
-# picker of any region under each "What limits scaling".
-test_description='report.html exploring: band tooltips, zoom, log/linear, any region'
+# picker of any region under each "What limits scaling", the rank traces'
+# paths for the Perfetto UI, and WCAG AA contrast of every text (also on a
+# report with a baseline comparison).
+test_description='report.html exploring: band tooltips, zoom, log/linear, any region, Perfetto, contrast'
 . "$(dirname "$0")/../test-lib.sh"
 
 test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
@@ -17,17 +19,19 @@ CHECK="$AMDAHL_ROOT/tests/lib/report_explore_check.py"
 
 # check CHECK — report_explore_check.py's verdict must be "ok"
 check() {
-	test_eq "ok" "$("$PY" "$CHECK" "$1" "$TMP/page.json" "$TMP/cpu/report.json" "$TMP/scaling.json")"
+	test_eq "ok" "$("$PY" "$CHECK" "$1" "$TMP/page.json" "$TMP/cpu/report.json" "$TMP/scaling.json" "$TMP/s.db")"
 }
 
 test_expect_success 'setup: ingest the CPU sweep, build its report, its scaling models as JSON' '
 	"$AMDAHL" --store "$TMP/s.db" ingest -q "$CPU" &&
 	test_status 0 "$AMDAHL" --store "$TMP/s.db" report build -o "$TMP/cpu" &&
-	"$AMDAHL" --store "$TMP/s.db" scaling --json >"$TMP/scaling.json"
+	"$AMDAHL" --store "$TMP/s.db" scaling --json >"$TMP/scaling.json" &&
+	test_status 0 "$AMDAHL" --store "$TMP/s.db" report build -o "$TMP/cmp" \
+		--baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp
 '
 test_expect_success BROWSER,PYTHON 'setup: explore report.html in chromium' '
 	mkdir -p "$TMP/shots" &&
-	node "$AMDAHL_ROOT/tests/browser/report_explore.mjs" "$TMP/cpu" "$TMP/shots" >"$TMP/page.json" &&
+	node "$AMDAHL_ROOT/tests/browser/report_explore.mjs" "$TMP/cpu" "$TMP/shots" "$TMP/cmp" >"$TMP/page.json" &&
 	test_eq "[]" "$(json_get "$TMP/page.json" "d[\"errors\"]")"
 '
 test_expect_success BROWSER,PYTHON 'speedup band: each target holds and shows report.json speedup, its CI and runs' '
@@ -72,5 +76,11 @@ test_expect_success PYTHON 'picker data: every region of scaling --json, its pre
 	print("\n".join(bad[:10]) or "ok")
 	EOF
 	)"
+'
+test_expect_success BROWSER,PYTHON 'Perfetto: the UI address as text, how to open a file, every rank trace path of the store' '
+	check perfetto
+'
+test_expect_success BROWSER,PYTHON 'WCAG AA: every text of both reports 4.5:1 against what lies under it (3:1 large); controls fail' '
+	check contrast
 '
 test_done

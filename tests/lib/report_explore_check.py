@@ -4,7 +4,7 @@ in report.html (PAGE.json) against the report's numbers: report.json and
 `amdahl scaling --json` of the same store (the model the report draws).
 Prints "ok" or one line per disagreement.
 
-Usage: report_explore_check.py CHECK PAGE.json REPORT.json SCALING.json
+Usage: report_explore_check.py CHECK PAGE.json REPORT.json SCALING.json [STORE]
 Checks:
   bands_speedup  each band target of the speedup chart holds report.json's
                  speedup, its interval and runs at its strategy and n, every
@@ -37,6 +37,18 @@ Checks:
                  the prediction at the target n (six significant digits, in
                  ms, as scaling --json); picking the first gives back the
                  engine's drawing
+  perfetto       the traces section gives the Perfetto UI's address as text
+                 (no link) and how to open a file there; its table lists
+                 every trace of the runs in report.json's statistics with
+                 its rank and local path, as the store's trace and source
+                 tables hold them (sqlite3, STORE)
+  contrast       every visible text the browser measured (the page's HTML,
+                 every chart's and picker's SVG text, a linear drawing, a
+                 shown tooltip; also the compared report's) has a WCAG 2
+                 contrast of at least 4.5:1 against what is painted under
+                 it, 3:1 when large (24 px, or 18.66 px bold); and the two
+                 negative controls (grey #aaa text, white SVG text on white)
+                 are measured failing
 """
 import json
 import math
@@ -63,7 +75,7 @@ def tip_says(seen, lines):
     return all(w in got for w in lines)
 
 
-def check_bands_speedup(page, rep, sc):
+def check_bands_speedup(page, rep, sc, store=None):
     pts = {(s["strategy"], float(p["n"])): p for s in rep["strategies"] for p in s["points"]}
     strips = page["bands"].get("speedup", [])
     out, seen = [], set()
@@ -100,7 +112,7 @@ def prediction(sc, strategy, name, n):
     return None
 
 
-def check_bands_limits(page, rep, sc):
+def check_bands_limits(page, rep, sc, store=None):
     out, checked = [], 0
     for chart, strips in page["bands"].items():
         if not chart.startswith("limits_"):
@@ -140,7 +152,7 @@ def vertices(ds):
     return pts
 
 
-def check_zoom(page, rep, sc):
+def check_zoom(page, rep, sc, store=None):
     z = page.get("zoom")
     if not z:
         return ["no zoom seen"]
@@ -194,7 +206,7 @@ def evenly(xs, tol):
     return len(d) >= 2 and max(d) - min(d) <= tol
 
 
-def check_scale(page, rep, sc):
+def check_scale(page, rep, sc, store=None):
     out = []
     # the charts the PDF draws with a log axis: every line chart of the
     # sweep (log2 n: n spans a factor of four or more) and What limits scaling
@@ -240,7 +252,7 @@ def near6(a, b):
     return abs(a - b) <= 6e-6 * max(abs(a), abs(b)) or a == b
 
 
-def check_picker(page, rep, sc):
+def check_picker(page, rep, sc, store=None):
     out = []
     charts = [c["name"][len("limits_"):] for c in rep["charts"] if c["name"].startswith("limits_")]
     if sorted(page["picker"]) != sorted("limits_" + c for c in charts) or not charts:
@@ -297,12 +309,57 @@ def check_picker(page, rep, sc):
     return out
 
 
+def check_perfetto(page, rep, sc, store):
+    import sqlite3
+    p = page.get("perfetto")
+    if not p:
+        return ["no traces section"]
+    out = []
+    if "https://ui.perfetto.dev" not in p["text"] or "Open trace file" not in p["text"] or p["links"] or not p["shown"]:
+        out.append("traces note %r, %d links, shown %s" % (p["text"], p["links"], p["shown"]))
+    ids = {r["id"]: r["name"] for s in rep["strategies"] for p_ in s["points"] for r in p_["run_values"]}
+    db = sqlite3.connect("file:%s?mode=ro" % store, uri=True)
+    want = set()
+    for ext, rank, path in db.execute(
+            "SELECT r.ext_id, coalesce(t.rank, -1), s.path FROM trace t JOIN source s ON s.id = t.source_id"
+            " JOIN run r ON r.id = t.run_id"):
+        if ext in ids:
+            want.add(("%s (%s)" % (ids[ext] or "", ext[:8]), str(rank) if rank >= 0 else "?", path))
+    got = {tuple(r) for r in p["rows"]}
+    if len(p["rows"]) != len(got):
+        out.append("traces table repeats rows")
+    if got != want:
+        out.append("traces table: %d rows, the store %d; missing %s; extra %s" % (
+            len(got), len(want), sorted(want - got)[:3], sorted(got - want)[:3]))
+    if not want:
+        out.append("the store has no trace of the runs (nothing checked)")
+    return out
+
+
+def check_contrast(page, rep, sc, store=None):
+    c = page.get("contrast") or []
+    out = ["%s %s %r: %.2f:1 (%s on %s, %.1f px%s)" % (x["where"], x["tag"], x["text"], x["ratio"], x["fg"], x["bg"], x["px"],
+                                                       " bold" if x["bold"] else "")
+           for x in c if x["ratio"] < (3 if x["large"] else 4.5)]
+    svg = [x for x in c if x["tag"] == "text"]
+    charts = {x["where"] for x in svg}
+    want = {ch["name"] for ch in rep["charts"]}
+    if not want <= charts:
+        out.append("charts without a measured text: %s" % sorted(want - charts))
+    if not any(x["where"] == "html" and x["tag"].startswith("div#tip") for x in c):
+        out.append("the tooltip's text was not measured")
+    probes = page.get("contrast_probe") or []
+    if len(probes) != 2 or any(x["ratio"] >= 3 for x in probes):
+        out.append("negative controls not failing: %s" % probes)
+    return out
+
+
 def main():
     check, page_path, rep_path, sc_path = sys.argv[1:5]
     page = json.load(open(page_path))
     rep = json.load(open(rep_path))
     sc = json.load(open(sc_path))
-    out = globals()["check_" + check](page, rep, sc)
+    out = globals()["check_" + check](page, rep, sc, *sys.argv[5:6])
     print("\n".join(out[:20]) if out else "ok")
 
 
