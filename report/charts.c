@@ -30,6 +30,9 @@ void report_charts_free(struct report_charts *rc)
 		free(rc->v[i].caption);
 		chart_free(rc->v[i].chart);
 		amd_table_free(rc->v[i].table);
+		chart_free(rc->v[i].pick);
+		free(rc->v[i].pick_json);
+		free(rc->v[i].pick_caption);
 	}
 	for (size_t i = 0; i < rc->nmissing; i++)
 		free(rc->missing[i]);
@@ -49,7 +52,7 @@ int report_chart_add(struct report_charts *rc, struct amd_err *err, const char *
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	struct report_chart ch = {strdup(name), strdup(title), strdup(buf), c, NULL};
+	struct report_chart ch = {strdup(name), strdup(title), strdup(buf), c, NULL, NULL, NULL, NULL};
 	if (chart_failed(c) || !ch.name || !ch.title || !ch.caption ||
 	    amd_grow(&rc->v, rc->n, &rc->cap, sizeof *rc->v, 16) < 0) {
 		free(ch.name);

@@ -24,6 +24,11 @@ struct report_chart {
 	char *caption; /* what the chart shows and how to read it */
 	struct chart *chart;
 	struct amd_table *table; /* drawn under the chart in the PDF, or NULL */
+	/* report.html only (limits_picker.h): a chart of one region drawn
+	 * by the engine and every region's data as JSON for the page's
+	 * picker; NULL both when the chart has none */
+	struct chart *pick;
+	char *pick_json, *pick_caption;
 };
 
 struct report_charts {

@@ -1,7 +1,9 @@
 /* charts_limits.c — "What limits scaling" (charts_limits.h): the numbers
  * are amd_scaling's and amd_scaling_curve's; this file only draws them
- * and passes the findings on. */
+ * and passes the findings on (with report.html's picker of any region,
+ * limits_picker.c). */
 #include "charts_limits.h"
+#include "limits_picker.h"
 
 #include <math.h>
 #include <ctype.h>
@@ -12,11 +14,7 @@
 #include "scaling.h"
 #include "scaling_table.h"
 
-/* The value range the chart shows (ms): from half the smallest measured
- * time of the shown regions to twice the largest measured or predicted
- * at the target — the bands' far tails and a model's dive towards 0
- * where a region is absent (a collective at n = 1) are cut there. */
-static void y_range(const struct amd_scaling_strategy *s, size_t top, double *lo, double *hi)
+void report_limits_yrange(const struct amd_scaling_strategy *s, size_t top, double *lo, double *hi)
 {
 	*lo = INFINITY;
 	*hi = 0;
@@ -33,16 +31,24 @@ static void y_range(const struct amd_scaling_strategy *s, size_t top, double *lo
 	*hi *= 2;
 }
 
-/* Region r in colour i: its fitted curve with the band, its measured
- * means as points (both in ms), cut to lo..hi. */
-static void region_series(struct chart *c, const struct amd_scaling_strategy *s,
+void report_limits_region(struct chart *c, const struct amd_scaling_strategy *s,
 			  const struct amd_region_model *r, int i, double level, double ylo,
-			  double yhi)
+			  double yhi, int named)
 {
 	double x[AMD_CURVE_POINTS], y[AMD_CURVE_POINTS], lo[AMD_CURVE_POINTS], hi[AMD_CURVE_POINTS];
 	if (amd_scaling_curve(r, s->ns[0], s->target, level, x, y, lo, hi, AMD_CURVE_POINTS) < 0) {
 		chart_fail(c);
 		return;
+	}
+	char model[160];
+	amd_rfit_model_text(&r->fit, model, sizeof model);
+	char info[AMD_CURVE_POINTS][320];
+	for (size_t k = 0; k < AMD_CURVE_POINTS; k++) { /* the band is cut at the chart's edges */
+		double plo = NAN, phi = NAN; /* as the model gives it, a lower end of 0 too */
+		if (amd_rfit_interval(&r->fit, x[k], level, &plo, &phi) < 0)
+			chart_fail(c);
+		snprintf(info[k], sizeof info[k], "model: %s s; %.0f%% prediction interval %.6g – %.6g ms",
+			 model, level * 100, plo * 1e3, phi * 1e3);
 	}
 	for (size_t k = 0; k < AMD_CURVE_POINTS; k++) {
 		y[k] *= 1e3;
@@ -53,8 +59,10 @@ static void region_series(struct chart *c, const struct amd_scaling_strategy *s,
 	}
 	char name[64];
 	snprintf(name, sizeof name, "%.40s%s (%s)", r->name, strlen(r->name) > 40 ? "…" : "", r->growth);
-	chart_series(c, name, i, CS_LINE | CS_DASHED | CS_BAND, MARK_CIRCLE, AMD_CURVE_POINTS, x, y,
+	chart_series(c, named ? name : NULL, i, CS_LINE | CS_DASHED | CS_BAND, MARK_CIRCLE, AMD_CURVE_POINTS, x, y,
 		     lo, hi);
+	for (size_t k = 0; k < AMD_CURVE_POINTS; k++)
+		chart_point_info(c, k, info[k]);
 	double my[64];
 	size_t k = s->nn < 64 ? s->nn : 64;
 	for (size_t q = 0; q < k; q++)
@@ -71,11 +79,11 @@ static struct chart *limits_chart(const struct amd_scaling_strategy *s, double l
 	chart_yscale(c, CHART_LOG2);
 	size_t top = s->nregions < REPORT_LIMITS_TOP ? s->nregions : REPORT_LIMITS_TOP;
 	double ylo, yhi;
-	y_range(s, top, &ylo, &yhi);
+	report_limits_yrange(s, top, &ylo, &yhi);
 	if (ylo < yhi)
 		chart_yrange(c, ylo, yhi, 0);
 	for (size_t i = 0; i < top; i++)
-		region_series(c, s, &s->regions[i], (int)i, level, ylo, yhi);
+		report_limits_region(c, s, &s->regions[i], (int)i, level, ylo, yhi, 1);
 	chart_subtitle(c, "top %zu regions at n = %g: measured (points), model and %.0f%% prediction"
 		       " band to n = %g", top, s->ns[s->nn - 1], level * 100, s->target);
 	return c;
@@ -108,13 +116,16 @@ static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_s
 	    || amd_scaling_whole_finding(s, whole, sizeof whole) < 0
 	    || amd_scaling_advice_finding(s, advice, sizeof advice) < 0)
 		return amd_fail(err, "What limits scaling (%s): findings too long", s->strategy);
-	return report_chart_add(
+	int rc_ = report_chart_add(
 		rc, err, name, limits_chart(s, level), "What limits scaling",
 		"Points: measured per-rank time per step; dashed: the model chosen per region (leave-one-n-out"
 		" CV, F test per term), bands: %.0f%% prediction intervals.%s %s %s %s", level * 100,
 		s->per_run ? " Fitted to one observation per run (the mean over its ranks; more than "
 			     AMD_SCALING_RANK_OBS_TEXT " rank traces at one n), so the intervals resample runs." : "",
 		top, whole, advice);
+	if (rc_ == 0 && report_limits_picker(&rc->v[rc->n - 1], s, level) < 0)
+		return amd_fail(err, "What limits scaling (%s): out of memory", s->strategy);
+	return rc_;
 }
 
 int report_limits_charts(struct report_charts *rc, struct amd_store *st,

@@ -1,8 +1,13 @@
 /* report_html.c — report.html: one self-contained page (templates/report.html,
  * its style and script inline, no file or address outside it) with the
  * findings, every chart of the PDF as inline SVG from the same chart
- * model (chart_svg_markup: real text, a target per point and bar, a
- * legend that hides series) and the report's tables, sortable. */
+ * model (chart_svg_markup: real text, a target per point, bar and band,
+ * a legend that hides series; a chart with log axes also drawn with
+ * linear ones, chart_svg_markup_linear, in a <template> the page's
+ * switch swaps in; under "What limits scaling" a chart of any region
+ * the reader picks, limits_picker.h), the report's tables, sortable, and
+ * the rank traces' paths with how to open them in the Perfetto UI
+ * (trace_links.h). */
 #include "report_html.h"
 
 #include <stdio.h>
@@ -14,6 +19,7 @@
 #include "report_summary.h"
 #include "table.h"
 #include "template.h"
+#include "trace_links.h"
 
 
 /* Table t (freed here) as an item of "tables" titled title. */
@@ -44,16 +50,39 @@ static void table_item(struct tpl *m, const char *id, const char *title, struct 
 	amd_table_free(t);
 }
 
-/* Chart rc as an item of "charts", its SVG made h points high. */
-static void chart_item(struct tpl *m, const struct report_chart *rc, double h, int *failed)
+/* The picker of any region under chart rc (limits_picker.h): its chart,
+ * caption and every region's data for the page's script. */
+static void picker_item(struct tpl *x, const struct report_chart *rc, double h, int *failed)
 {
 	struct amd_buf svg = {0};
-	char id[160];
-	snprintf(id, sizeof id, "chart-%s", rc->name);
-	if (chart_svg_markup(rc->chart, REPORT_CHART_W, h, id, &svg) < 0 ||
+	char id[170];
+	snprintf(id, sizeof id, "pick-%s", rc->name);
+	if (chart_svg_markup(rc->pick, REPORT_CHART_W, h, id, &svg) < 0 ||
 	    amd_buf_append(&svg, "", 1) < 0) {
 		*failed = 1;
 		amd_buf_free(&svg);
+		return;
+	}
+	struct tpl *p = report_tpl_item(x, "picker", failed);
+	tpl_set(p, "svg", "%s", svg.data);
+	tpl_set(p, "data", "%s", rc->pick_json);
+	tpl_set(p, "caption", "%s", rc->pick_caption);
+	amd_buf_free(&svg);
+}
+
+/* Chart rc as an item of "charts", its SVG made h points high. */
+static void chart_item(struct tpl *m, const struct report_chart *rc, double h, int *failed)
+{
+	struct amd_buf svg = {0}, lin = {0};
+	char id[160], lin_id[170];
+	snprintf(id, sizeof id, "chart-%s", rc->name);
+	snprintf(lin_id, sizeof lin_id, "%s-linear", id);
+	if (chart_svg_markup(rc->chart, REPORT_CHART_W, h, id, &svg) < 0 ||
+	    chart_svg_markup_linear(rc->chart, REPORT_CHART_W, h, lin_id, &lin) < 0 ||
+	    amd_buf_append(&svg, "", 1) < 0 || amd_buf_append(&lin, "", 1) < 0) {
+		*failed = 1;
+		amd_buf_free(&svg);
+		amd_buf_free(&lin);
 		return;
 	}
 	struct tpl *x = report_tpl_item(m, "charts", failed);
@@ -61,7 +90,12 @@ static void chart_item(struct tpl *m, const struct report_chart *rc, double h, i
 	tpl_set(x, "title", "%s", rc->title);
 	tpl_set(x, "caption", "%s", rc->caption);
 	tpl_set(x, "svg", "%s", svg.data);
+	if (lin.len > 1) /* the switch's other drawing: log axes drawn linear */
+		tpl_set(x, "svg_linear", "%s", lin.data);
 	amd_buf_free(&svg);
+	amd_buf_free(&lin);
+	if (rc->pick)
+		picker_item(x, rc, h, failed);
 }
 
 static void charts(struct tpl *m, struct report_ctx *c, int *failed)
@@ -101,8 +135,31 @@ static void tables(struct tpl *m, struct report_ctx *c, int *failed)
 	table_item(m, "table-runs", "Runs in the statistics", report_runs_table(s), failed);
 }
 
-/* The page's template model; NULL when out of memory or a chart failed. */
-static struct tpl *model(struct report_ctx *c)
+/* The traces of the runs, for the Perfetto UI: the address as text (the
+ * page links nowhere) and how to open a file there; none: no section. */
+static int traces(struct tpl *m, struct report_ctx *c, int *failed, struct amd_err *err)
+{
+	int more = 0;
+	struct amd_table *t = report_trace_table(c->st, c->s, &more, err);
+	if (!t)
+		return -1;
+	if (t->nrows == 0) {
+		amd_table_free(t);
+		return 0;
+	}
+	struct tpl *x = report_tpl_item(m, "traces", failed);
+	tpl_set(x, "url", "%s", REPORT_PERFETTO_UI);
+	tpl_set(x, "rows", "%zu", t->nrows);
+	if (more)
+		tpl_set(x, "more", "The first %d traces are listed; `amdahl trace show RUN` lists "
+				   "any run's.", REPORT_TRACE_ROWS);
+	table_item(x, "table-traces", "Traces", t, failed);
+	return 0;
+}
+
+/* The page's template model; NULL with err filled when out of memory, a
+ * chart failed or the store failed. */
+static struct tpl *model(struct report_ctx *c, const char *name, struct amd_err *err)
 {
 	const struct amd_sweep_stats *s = c->s;
 	struct tpl *t = tpl_new();
@@ -121,8 +178,13 @@ static struct tpl *model(struct report_ctx *c)
 		tpl_set(t, "has_gaps", "1");
 	charts(t, c, &failed);
 	tables(t, c, &failed);
+	if (traces(t, c, &failed, err) < 0) {
+		tpl_free(t);
+		return NULL;
+	}
 	if (failed) {
 		tpl_free(t);
+		amd_fail(err, "%s: out of memory", name);
 		return NULL;
 	}
 	return t;
@@ -130,9 +192,9 @@ static struct tpl *model(struct report_ctx *c)
 
 int report_write_html(struct report_ctx *c, const char *name, struct amd_err *err)
 {
-	struct tpl *t = model(c);
+	struct tpl *t = model(c, name, err);
 	if (!t)
-		return amd_fail(err, "%s: out of memory", name);
+		return -1;
 	int rc = tpl_render_file("report.html", t, TPL_HTML, c->o->outdir, name, err);
 	tpl_free(t);
 	return rc;

@@ -142,7 +142,7 @@ static void draw_frame(struct chart *c, cairo_t *cr)
 static void draw_data(struct chart *c, cairo_t *cr)
 {
 	int base = chart_layer_base(c);
-	if (base && c->kind == CHART_XY)
+	if (chart_layer_xaxis(c) && c->kind == CHART_XY)
 		chart_draw_x_axis(c, cr);
 	if (base) {
 		draw_band_span(c, cr);
@@ -191,7 +191,7 @@ int chart_draw(struct chart *c, cairo_t *cr, double w, double h)
 	if (chart_failed(c))
 		return -1;
 	cairo_save(cr);
-	if (chart_layer_base(c)) { /* a series layer lies over the base */
+	if (chart_layer_xaxis(c)) { /* the layers after it lie over it */
 		cairo_rectangle(cr, 0, 0, w, h);
 		cairo_set_source_rgb(cr, 1, 1, 1);
 		cairo_fill(cr);

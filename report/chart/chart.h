@@ -142,15 +142,23 @@ int chart_out_svg(struct chart *c, struct amd_out *o, double w, double h, struct
 int chart_out_pdf(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err);
 /* The chart as an <svg> element for an HTML page (chart_svg.c), w × h
  * points, with id as its id and the prefix of every id inside: the
- * same drawing in layers (class "base", then a <g class="series"
- * data-s=K> per series), its strings as <text> elements, a transparent
- * target per point or bar (class "hit": data-s, data-i, data-x or
+ * same drawing in layers (an XY chart's x axis in class "xaxis", class
+ * "base", then a <g class="series" data-s=K> per series), its strings as
+ * <text> elements, a transparent target per point, bar or band sample
+ * (class "hit", bands' also "band": data-s, data-i, data-x or
  * data-group, data-v, data-lo, data-hi, data-name, data-info (chart_point_info)
  * and a <title>) and
- * per legend entry (class "legend-hit", data-s). Appended to out; -1
+ * per legend entry (class "legend-hit", data-s); an XY chart's <svg>
+ * says where its plot is (data-plot "x0 y0 x1 y1"), its x range
+ * (data-xrange), value range (data-yrange) and scales (data-xscale,
+ * data-yscale). Appended to out; -1
  * when out of memory (the chart is then failed). */
 struct amd_buf;
 int chart_svg_markup(struct chart *c, double w, double h, const char *id, struct amd_buf *out);
+/* The same for an XY chart with a log axis, drawn with linear axes (a
+ * page's log/linear switch); 0 and nothing appended for any other chart. */
+int chart_svg_markup_linear(struct chart *c, double w, double h, const char *id,
+			    struct amd_buf *out);
 /* Cairo's write callback into a FILE * (the closure). */
 cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigned int n);
 

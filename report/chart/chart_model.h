@@ -84,19 +84,31 @@ struct chart {
 	struct rect *obst; /* data shapes, for legend placement */
 	size_t nobst, cobst;
 	/* what chart_draw draws (chart_svg.c draws a chart in layers):
-	 * LAYER_ALL, LAYER_BASE (all but the series), or LAYER_SERIES(k) */
+	 * LAYER_ALL, LAYER_XAXIS (an XY chart's background and x axis: its
+	 * grid lines and tick labels, which a page redraws when it zooms),
+	 * LAYER_BASE (all but the series and an XY chart's x axis), or
+	 * LAYER_SERIES(k) */
 	int layer;
 	struct rect *legend_at; /* NULL, or where each series' legend entry went */
 };
 
 #define LAYER_ALL 0
 #define LAYER_BASE 1
+#define LAYER_XAXIS (-1)
 #define LAYER_SERIES(k) (2 + (int)(k))
 
 /* 1 when the current layer draws what is not a series (axes, text, legend). */
 static inline int chart_layer_base(const struct chart *c)
 {
 	return c->layer == LAYER_ALL || c->layer == LAYER_BASE;
+}
+
+/* 1 when the current layer paints the background and an XY chart's x
+ * axis (in layers, an XY chart's come before the base layer). */
+static inline int chart_layer_xaxis(const struct chart *c)
+{
+	return c->layer == LAYER_ALL || c->layer == LAYER_XAXIS ||
+	       (c->layer == LAYER_BASE && c->kind != CHART_XY);
 }
 
 /* 1 when the current layer draws series k (XY series or bar series). */

@@ -202,6 +202,18 @@ static int put_values(struct amd_buf *b, const char *series, const char *xname, 
 	return rc;
 }
 
+/* XY series k's name, else that of the first named series of its colour
+ * (a band or the measured points of a model drawn as a line). */
+static const char *series_name(const struct chart *c, size_t k)
+{
+	if (c->s[k].name && *c->s[k].name)
+		return c->s[k].name;
+	for (size_t q = 0; q < c->ns; q++)
+		if (c->s[q].color == c->s[k].color && c->s[q].name && *c->s[q].name)
+			return c->s[q].name;
+	return NULL;
+}
+
 /* The interval of series s at x: its own lo/hi, else those of a band of
  * its colour at the same x (a chart draws a series' interval as either;
  * a band of no width there, as speedup's at its base, is no interval). */
@@ -212,8 +224,9 @@ static void interval_at(const struct chart *c, const struct xy_series *s, size_t
 	*hi = s->hi ? s->hi[j] : NAN;
 	for (size_t b = 0; b < c->ns && !(isfinite(*lo) && isfinite(*hi)); b++) {
 		const struct xy_series *band = &c->s[b];
-		if (!(band->style & CS_BAND) || band->color != s->color || !band->lo || !band->hi)
-			continue;
+		if (!(band->style & CS_BAND) || (band->style & CS_LINE) || band->color != s->color ||
+		    !band->lo || !band->hi)
+			continue; /* a line with a band is a model: its interval, not the points' */
 		for (size_t i = 0; i < band->n; i++)
 			if (band->x[i] == s->x[j] && band->lo[i] < band->hi[i]) { /* none: no width */
 				*lo = band->lo[i];
@@ -237,8 +250,70 @@ static int put_point_targets(struct chart *c, size_t k, struct amd_buf *b)
 		interval_at(c, s, j, &lo, &hi);
 		if (amd_buf_printf(b, "<circle class=\"hit\" tabindex=\"0\" cx=\"%.2f\" cy=\"%.2f\" "
 				      "r=\"6\" data-s=\"%zu\" data-i=\"%zu\"", px, py, k, j) < 0 ||
-		    put_values(b, s->name, c->xlabel, s->x[j], NULL, s->y[j], lo, hi,
+		    put_values(b, series_name(c, k), c->xlabel, s->x[j], NULL, s->y[j], lo, hi,
 			       s->info ? s->info[j] : NULL, "circle") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+#define BAND_TARGETS 24 /* strips over a band of more samples than this: about this many */
+
+/* The info of band sample j: its own (chart_point_info), else that of a
+ * series of its colour at the same x (the runs behind it), else NULL. */
+static const char *info_at(const struct chart *c, const struct xy_series *band, size_t j)
+{
+	double x = band->x[j];
+	if (band->info && band->info[j])
+		return band->info[j];
+	for (size_t k = 0; k < c->ns; k++) {
+		const struct xy_series *s = &c->s[k];
+		if (s == band || s->color != band->color || !s->info)
+			continue;
+		for (size_t i = 0; i < s->n; i++)
+			if (s->x[i] == x && s->info[i])
+				return s->info[i];
+	}
+	return NULL;
+}
+
+/* The sample after j, st on, the last one always included. */
+static size_t next_sample(size_t j, size_t st, size_t n)
+{
+	return j + st < n || j + 1 == n ? j + st : n - 1;
+}
+
+/* Band series k (a CI or prediction band): a strip per sample over its
+ * interval, from halfway to the sample before to halfway to the one
+ * after, saying the value there (the series' own line, else the line of
+ * its colour at that x, else the band's middle), the interval and the
+ * runs. Drawn before the series after it, so points stay on top. */
+static int put_band_targets(struct chart *c, size_t k, struct amd_buf *b)
+{
+	const struct xy_series *s = &c->s[k];
+	if (!(s->style & CS_BAND) || !s->lo || !s->hi)
+		return 0;
+	size_t st = s->n / BAND_TARGETS + 1; /* a model's curve: a strip per st samples */
+	for (size_t j = 0; j < s->n; j = next_sample(j, st, s->n)) {
+		if (!isfinite(s->lo[j]) || !isfinite(s->hi[j]) || !(s->lo[j] < s->hi[j]))
+			continue;
+		size_t before = j >= st ? j - st : 0, after = j + st < s->n ? j + st : s->n - 1;
+		double px = chart_map_x(c, s->x[j]);
+		double left = j > 0 ? (chart_map_x(c, s->x[before]) + px) / 2 : px - 3;
+		double right = j + 1 < s->n ? (chart_map_x(c, s->x[after]) + px) / 2 : px + 3;
+		double top = chart_map_y(c, s->hi[j]), bottom = chart_map_y(c, s->lo[j]);
+		double v = s->y ? s->y[j] : NAN;
+		for (size_t q = 0; q < c->ns && !isfinite(v); q++)
+			if (q != k && c->s[q].color == s->color && !(c->s[q].style & CS_BAND))
+				for (size_t i = 0; i < c->s[q].n; i++)
+					if (c->s[q].x[i] == s->x[j])
+						v = c->s[q].y[i];
+		if (amd_buf_printf(b, "<rect class=\"hit band\" tabindex=\"0\" x=\"%.2f\" y=\"%.2f\" "
+				      "width=\"%.2f\" height=\"%.2f\" data-s=\"%zu\" data-i=\"%zu\"",
+				   fmin(left, right - 2), fmin(top, bottom), fmax(right - left, 2),
+				   fmax(fabs(bottom - top), 2), k, j) < 0 ||
+		    put_values(b, series_name(c, k), c->xlabel, s->x[j], NULL, v, s->lo[j], s->hi[j],
+			       info_at(c, s, j), "rect") < 0)
 			return -1;
 	}
 	return 0;
@@ -295,14 +370,18 @@ static int put_series(struct chart *c, size_t k, double w, double h, const char 
 	    put_escaped(b, name ? name : "") < 0 || amd_buf_printf(b, "\">\n") < 0 ||
 	    put_layer(c, LAYER_SERIES(k), w, h, pre, b) < 0)
 		return -1;
-	int rc = c->kind == CHART_XY ? put_point_targets(c, k, b) : put_bar_targets(c, k, b);
+	int rc = c->kind == CHART_XY ? put_band_targets(c, k, b) : 0;
+	if (rc == 0)
+		rc = c->kind == CHART_XY ? put_point_targets(c, k, b) : put_bar_targets(c, k, b);
 	return rc < 0 ? -1 : amd_buf_printf(b, "</g>\n");
 }
 
-static int put_chart(struct chart *c, double w, double h, const char *id, struct amd_buf *b)
+/* The <svg> element's opening tag: its title, x label and, for an XY
+ * chart, where its plot is and what its x axis spans (a page's zoom
+ * maps data to the plot with them as chart_map_x does). */
+static int put_svg_open(const struct chart *c, double w, double h, const char *id,
+			struct amd_buf *b)
 {
-	char pre[96];
-	snprintf(pre, sizeof pre, "%s-b-", id);
 	int rc = amd_buf_printf(b, "<svg class=\"chart\" id=\"%s\" viewBox=\"0 0 %.0f %.0f\" "
 				   "width=\"%.0f\" height=\"%.0f\" role=\"img\" data-kind=\"%d\" "
 				   "aria-label=\"", id, w, h, w, h, (int)c->kind);
@@ -312,8 +391,33 @@ static int put_chart(struct chart *c, double w, double h, const char *id, struct
 		rc = amd_buf_printf(b, "\" data-xlabel=\"");
 	if (rc == 0)
 		rc = put_escaped(b, c->xlabel ? c->xlabel : "");
+	if (rc == 0 && c->kind == CHART_XY)
+		rc = amd_buf_printf(b, "\" data-plot=\"%.17g %.17g %.17g %.17g\" data-xrange=\"%.17g %.17g\" "
+				       "data-yrange=\"%.17g %.17g\" data-xscale=\"%s\" data-yscale=\"%s",
+				    c->f.x0, c->f.y0, c->f.x1, c->f.y1, c->f.xmin, c->f.xmax, c->f.ymin, c->f.ymax,
+				    c->xscale == CHART_LOG2 ? "log2" : "linear",
+				    c->yscale == CHART_LOG2 ? "log2" : "linear");
+	return rc == 0 ? amd_buf_printf(b, "\">\n") : rc;
+}
+
+/* The layers: an XY chart's x axis in <g class="xaxis">, the base in
+ * <g class="base">, then each series with its targets, then the legend's
+ * buttons. */
+static int put_layers(struct chart *c, double w, double h, const char *id, struct amd_buf *b)
+{
+	char pre[96];
+	int rc = 0;
+	if (c->kind == CHART_XY) {
+		snprintf(pre, sizeof pre, "%s-x-", id);
+		rc = amd_buf_printf(b, "<g class=\"xaxis\">\n");
+		if (rc == 0)
+			rc = put_layer(c, LAYER_XAXIS, w, h, pre, b);
+		if (rc == 0)
+			rc = amd_buf_printf(b, "</g>\n");
+	}
+	snprintf(pre, sizeof pre, "%s-b-", id);
 	if (rc == 0)
-		rc = amd_buf_printf(b, "\">\n<g class=\"base\">\n");
+		rc = amd_buf_printf(b, "<g class=\"base\">\n");
 	if (rc == 0)
 		rc = put_layer(c, c->kind == CHART_ICICLE ? LAYER_ALL : LAYER_BASE, w, h, pre, b);
 	if (rc == 0)
@@ -323,8 +427,20 @@ static int put_chart(struct chart *c, double w, double h, const char *id, struct
 		rc = put_series(c, k, w, h, id, b);
 	if (rc == 0)
 		rc = put_legend_targets(c, n, b);
+	return rc;
+}
+
+static int put_chart(struct chart *c, double w, double h, const char *id, struct amd_buf *b)
+{
+	struct amd_buf body = {0};
+	int rc = put_layers(c, w, h, id, &body);
+	if (rc == 0)
+		rc = put_svg_open(c, w, h, id, b);
+	if (rc == 0)
+		rc = amd_buf_append(b, body.data ? body.data : "", body.len);
 	if (rc == 0)
 		rc = amd_buf_printf(b, "</svg>\n");
+	amd_buf_free(&body);
 	return rc;
 }
 
@@ -339,5 +455,18 @@ int chart_svg_markup(struct chart *c, double w, double h, const char *id, struct
 	int rc = put_chart(c, w, h, id, out);
 	free(c->legend_at);
 	c->legend_at = NULL;
+	return rc;
+}
+
+int chart_svg_markup_linear(struct chart *c, double w, double h, const char *id,
+			    struct amd_buf *out)
+{
+	if (c->kind != CHART_XY || (c->xscale != CHART_LOG2 && c->yscale != CHART_LOG2))
+		return 0;
+	enum chart_scale xs = c->xscale, ys = c->yscale;
+	c->xscale = c->yscale = CHART_LINEAR;
+	int rc = chart_svg_markup(c, w, h, id, out);
+	c->xscale = xs;
+	c->yscale = ys;
 	return rc;
 }

@@ -474,6 +474,44 @@ static void svg_markup_has_text_layers_and_targets(void **state)
 	chart_free(c);
 }
 
+/* A band gets a target per sample with the value of the line of its
+ * colour, its interval and that line's info; the x axis is a layer of
+ * its own; the <svg> says where its plot is; a log chart is drawn again
+ * with linear axes, nothing for a linear one. */
+static void svg_markup_bands_axis_layer_and_linear(void **state)
+{
+	(void)state;
+	struct chart *c = chart_new(CHART_XY, "Speedup", "n", "S");
+	chart_xscale(c, CHART_LOG2);
+	double x[] = {1, 2, 4, 8}, y[] = {1, 1.9, 3.5, 6}, lo[] = {1, 1.7, 3.1, 5.2}, hi[] = {1, 2.1, 3.9, 6.6};
+	assert_int_equal(chart_series(c, NULL, 0, CS_BAND, MARK_CIRCLE, 4, x, y, lo, hi), 0);
+	assert_int_equal(chart_series(c, "ddp", 0, CS_LINE | CS_POINTS, MARK_CIRCLE, 4, x, y, NULL, NULL), 0);
+	assert_int_equal(chart_point_info(c, 2, "runs: r4 (abc)"), 0);
+	struct amd_buf b = {0};
+	assert_int_equal(chart_svg_markup(c, 495, 290, "chart-s", &b), 0);
+	assert_int_equal(amd_buf_append(&b, "", 1), 0);
+	const char *s = b.data;
+	/* n = 1: a band of no width has no target */
+	assert_int_equal(count(s, "class=\"hit band\""), 3);
+	assert_non_null(strstr(s, "data-v=\"3.5\" data-lo=\"3.1000000000000001\" data-hi=\"3.8999999999999999\" "
+				  "data-x=\"4\" data-info=\"runs: r4 (abc)\" data-name=\"ddp\""));
+	assert_int_equal(count(s, "<g class=\"xaxis\">"), 1);
+	assert_true(strstr(s, "<g class=\"xaxis\">") < strstr(s, "<g class=\"base\">"));
+	assert_non_null(strstr(s, "data-xscale=\"log2\" data-yscale=\"linear\""));
+	assert_non_null(strstr(s, " data-plot=\""));
+	struct amd_buf lin = {0};
+	assert_int_equal(chart_svg_markup_linear(c, 495, 290, "chart-s-linear", &lin), 0);
+	assert_int_equal(amd_buf_append(&lin, "", 1), 0);
+	assert_non_null(strstr(lin.data, "id=\"chart-s-linear\""));
+	assert_non_null(strstr(lin.data, "data-xscale=\"linear\" data-yscale=\"linear\""));
+	amd_buf_free(&lin);
+	chart_xscale(c, CHART_LINEAR); /* no log axis: no second drawing */
+	assert_int_equal(chart_svg_markup_linear(c, 495, 290, "chart-s-linear", &lin), 0);
+	assert_int_equal(lin.len, 0);
+	amd_buf_free(&b);
+	chart_free(c);
+}
+
 static void failed_chart_is_neither_drawn_nor_written(void **state)
 {
 	(void)state;
@@ -532,6 +570,7 @@ int main(void)
 		cmocka_unit_test(nice_ticks_are_1_2_5),
 		cmocka_unit_test(failed_chart_is_neither_drawn_nor_written),
 		cmocka_unit_test(svg_markup_has_text_layers_and_targets),
+		cmocka_unit_test(svg_markup_bands_axis_layer_and_linear),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	report_release_fonts(); /* font caches: a clean exit for LeakSanitizer */
