@@ -1,21 +1,27 @@
 #!/bin/bash
 # clickhouse_10k.sh BUILD_DIR — issue 37's 10,000-run row, measured in one
 # run on a private clickhouse-server (bench/ch_server.sh) beside SQLite:
-# a team's store of BENCH_10K_SWEEPS (500) sweeps × BENCH_10K_RUNS (20)
-# runs, each run 3 metrics × BENCH_10K_STEPS (100) points
-# (bench/gen_store_10k.py: one MLflow mlflow.db, so one unit), ingested
-# into SQLite (the reference) and into ClickHouse; then, for one sweep
-# (team-sweep-250: the middle one), `stats --sweep` and `report build --sweep`: wall on
+# a team's store of 10,000 runs, each with 3 metrics × BENCH_10K_STEPS
+# (100) points: BENCH_10K_SWEEPS - 1 (499) sweeps × BENCH_10K_RUNS (20)
+# in one MLflow mlflow.db (bench/gen_store_10k.py: one unit) and one
+# sweep of 20 runs in an MLflow file store (bench/gen_sweep.py: a unit
+# per run file), ingested into SQLite (the reference) and ClickHouse;
+# then, for the sweep in its own files and for one inside the mlflow.db
+# (team-sweep-249 of 499), `stats --sweep` and `report build --sweep`: wall on
 # both backends, whether the outputs are the same, and the result rows,
 # bytes and queries the server sent (system.query_log) beside the
-# store's points. Generated data; not part of make test.
+# sweep's points. A read loads its sweep's sources: the sweep inside the
+# one file that holds every run loads them all.
+# Generated data; not part of make test.
 # Skipped with a message where no server can be run.
 . "$(dirname "$0")/common.sh"
 . "$root/bench/ch_server.sh"
 
 sweeps=${BENCH_10K_SWEEPS:-500} runs=${BENCH_10K_RUNS:-20} steps=${BENCH_10K_STEPS:-100}
-read -r nruns npoints <<<"$(/usr/bin/python3 bench/gen_store_10k.py "$work/team.db" "$sweeps" "$runs" "$steps")"
-echo "clickhouse_10k: clickhouse-server $(q 'SELECT version()'); $nruns runs in $sweeps sweeps, $npoints metric points (one mlflow.db, $(($(stat -c %s "$work/team.db") / 1000000)) MB); load $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r nruns npoints <<<"$(/usr/bin/python3 bench/gen_store_10k.py "$work/team.db" $((sweeps - 1)) "$runs" "$steps")"
+/usr/bin/python3 bench/gen_sweep.py "$work/own" "$runs" 1 3 "$steps" >/dev/null
+nruns=$((nruns + runs)) npoints=$((npoints + runs * 3 * steps))
+echo "clickhouse_10k: clickhouse-server $(q 'SELECT version()'); $nruns runs in $sweeps sweeps, $npoints metric points ($((sweeps - 1)) sweeps in one mlflow.db of $(($(stat -c %s "$work/team.db") / 1000000)) MB, one in $runs MLflow run folders); load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # timed LABEL STORE CMD… — one line: wall and amdahl's CPU; output in $work/out
 timed() {
@@ -36,10 +42,11 @@ moved() { # BEFORE AFTER
 }
 
 sq="$work/team-sq.db" chs="$ch/team"
-timed "ingest, SQLite (reference)" "$sq" ingest -q "$work/team.db"
-timed "ingest, ClickHouse" "$chs" ingest -q "$work/team.db"
-sw=team-sweep-$(printf %03d $((sweeps / 2)))
-for cmd in "stats --sweep $sw" "report build --sweep $sw"; do
+timed "ingest, SQLite (reference)" "$sq" ingest -q "$work/team.db" "$work/own/mlruns"
+timed "ingest, ClickHouse" "$chs" ingest -q "$work/team.db" "$work/own/mlruns"
+mid=team-sweep-$(printf %03d $(((sweeps - 1) / 2)))
+for cmd in "stats --sweep cpu-strong-scaling" "report build --sweep cpu-strong-scaling" \
+           "stats --sweep $mid" "report build --sweep $mid"; do
   read -ra args <<<"$cmd"
   [ "${args[0]}" = report ] && args+=(-o "$work/rsq")
   timed "$cmd, SQLite (reference)" "$sq" "${args[@]}"
@@ -56,4 +63,4 @@ for cmd in "stats --sweep $sw" "report build --sweep $sw"; do
     echo "    output the same on both backends: $(cmp -s "$work/out.sq" "$work/out" && echo yes || echo NO)"
   fi
 done
-echo "  the store holds $npoints points of $nruns runs; the sweep read holds $((runs * 3 * steps)) of them"
+echo "  the store holds $npoints points of $nruns runs; a sweep holds $((runs * 3 * steps)) of them"
