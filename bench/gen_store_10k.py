@@ -59,7 +59,7 @@ def main():
                    (100 + e, f"team-sweep-{e:03d}", f"file:///scratch/mlruns/{100 + e}", "active",
                     t0, t0))
         for i in range(runs):
-            rid = f"{e:08x}{i:024x}"
+            rid = f"{e + 1:08x}{i:024x}"  # not gen_sweep.py's ids (0..)
             n = 2 ** (i % 5)
             start = t0 + (e * runs + i) * span
             db.execute("INSERT INTO runs VALUES(?,?,'UNKNOWN','','',?,?,?,?,'',?,?,?,NULL)",
