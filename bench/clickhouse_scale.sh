@@ -7,10 +7,12 @@
 #     peak RSS, events kept (BENCH_CH_TRACE_MB=0 leaves the row out);
 #   - the scale rows: BENCH_CH_RUNS (20; the issue's size is 1000) runs ×
 #     10 metrics × 5,000 steps (bench/gen_sweep.py from the real n=8 run),
-#     ingested by one `amdahl ingest -j BENCH_CH_JOBS` (2), then by
+#     ingested by one `amdahl ingest -j BENCH_CH_JOBS` (2) (and again
+#     with ?compress=gzip), then by
 #     BENCH_CH_WRITERS (8) such processes at once (a part of the runs
 #     each), into ClickHouse and, the reference, into a SQLite store:
-#     points per second of wall time, CPU seconds of the amdahl processes
+#     points per second of wall time (issue 37's target: 1 M/s from one
+#     client), CPU seconds of the amdahl processes
 #     and of the server, and disk per point (system.parts of
 #     metric_point; the SQLite file);
 #   - `stats --metric train_loss` of that sweep: wall beside SQLite, and
@@ -76,6 +78,9 @@ parts=()
 for k in $(seq 0 $((writers - 1))); do parts+=("$work/q$k/mlruns"); done
 ingests "ingest, 1 client, SQLite (reference)" "$work/one.db" 1 "$work/pts/mlruns"
 ingests "ingest, 1 client, ClickHouse" "$ch/one" 1 "$work/pts/mlruns"
+# request bodies gzip-compressed (?compress=gzip): the bytes on the wire
+# against the CPU to make them; on 127.0.0.1 the wire is free
+ingests "ingest, 1 client, ClickHouse ?compress=gzip" "$ch/onegz?compress=gzip" 1 "$work/pts/mlruns"
 ingests "ingest, $writers writers, SQLite (reference)" "$work/pts.db" "$writers" "${parts[@]}"
 ingests "ingest, $writers writers, ClickHouse" "$ch/pts" "$writers" "${parts[@]}"
 stored=$(q 'SELECT count() FROM pts.metric_point')

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <zlib.h>
+
 #include "curl_load.h" /* libcurl, loaded on first use */
 
 #include "ch_cluster.h"
@@ -26,6 +28,8 @@ struct amd_ch {
 	char *base_user; /* http[s]://user@host:port/: libcurl reads ~/.netrc for user */
 	char *database;
 	char *cluster;  /* ?cluster=NAME: the server's remote_servers entry, or NULL */
+	int gzip;       /* ?compress=gzip: INSERT bodies sent gzip-compressed */
+	struct curl_slist *gzip_headers; /* headers plus "Content-Encoding: gzip" */
 	char *user;     /* NULL: libcurl takes the login from ~/.netrc, else default */
 	char *password; /* $AMDAHL_CLICKHOUSE_PASSWORD, or NULL (~/.netrc) */
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
@@ -70,22 +74,39 @@ static int valid_database(const char *s)
 	return 1;
 }
 
-/* Fills ch->cluster from the URL's query: "cluster=NAME" (letters,
- * digits, _ and -), nothing else. */
+/* One NAME=VALUE of a store URL's query: cluster=NAME (letters, digits,
+ * _ and -) or compress=gzip|none. 0, or -1 when it is neither. */
+static int parse_param(struct amd_ch *ch, const char *p, size_t n)
+{
+	if (n == 13 && strncmp(p, "compress=gzip", 13) == 0)
+		return ch->gzip = 1, 0;
+	if (n == 13 && strncmp(p, "compress=none", 13) == 0)
+		return ch->gzip = 0, 0;
+	if (n <= 8 || strncmp(p, "cluster=", 8) != 0 || ch->cluster)
+		return -1;
+	for (size_t i = 8; i < n; i++)
+		if (!isalnum((unsigned char)p[i]) && p[i] != '_' && p[i] != '-')
+			return -1;
+	return (ch->cluster = strndup(p + 8, n - 8)) ? 0 : -2;
+}
+
+/* Fills ch->cluster and ch->gzip from the URL's query, parameters
+ * joined by &. */
 static int parse_query(struct amd_ch *ch, const char *url, const char *query,
 		       struct amd_err *err)
 {
-	if (!query || !*query)
-		return 0;
-	const char *name = strncmp(query, "cluster=", 8) == 0 ? query + 8 : NULL;
-	for (const char *c = name; c && *c; c++)
-		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
-			name = NULL;
-	if (!name || !*name)
-		return amd_fail(err, "%s: the only query a store URL takes is ?cluster=NAME"
-				" (a cluster of the server's remote_servers)", url);
-	ch->cluster = strdup(name);
-	return ch->cluster ? 0 : amd_fail(err, "%s: out of memory", url);
+	for (const char *p = query; p && *p;) {
+		size_t n = strcspn(p, "&");
+		int rc = parse_param(ch, p, n);
+		if (rc == -2)
+			return amd_fail(err, "%s: out of memory", url);
+		if (rc < 0)
+			return amd_fail(err, "%s: a store URL's query takes cluster=NAME (a cluster of"
+					" the server's remote_servers) and compress=gzip|none, joined by &",
+					url);
+		p += n + (p[n] == '&');
+	}
+	return 0;
 }
 
 /* Fills ch->base, user and database from url through libcurl's parser. */
@@ -210,7 +231,9 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 		return -1;
 	}
 	if (!(ch->curl = curl_easy_init()) ||
-	    !(ch->headers = curl_slist_append(NULL, "Expect:"))) {
+	    !(ch->headers = curl_slist_append(NULL, "Expect:")) ||
+	    !(ch->gzip_headers = curl_slist_append(NULL, "Expect:")) ||
+	    !curl_slist_append(ch->gzip_headers, "Content-Encoding: gzip")) {
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: cannot start libcurl", url);
 	}
@@ -225,6 +248,7 @@ void amd_ch_close(struct amd_ch *ch)
 	if (ch->curl)
 		curl_easy_cleanup(ch->curl);
 	curl_slist_free_all(ch->headers);
+	curl_slist_free_all(ch->gzip_headers);
 	free(ch->name);
 	free(ch->base);
 	free(ch->base_user);
@@ -391,9 +415,46 @@ int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body
 	return rc;
 }
 
-/* Sends sql (and body) and reads the answer (amd_ch_run). */
+/* body gzip-compressed (level 1: the wire, not the disk) into z. */
+static int gzip_body(const char *body, size_t len, struct amd_buf *z)
+{
+	z_stream s = {0};
+	if (deflateInit2(&s, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	size_t cap = deflateBound(&s, (uLong)len);
+	int rc = amd_grow_to(&z->data, cap + 1, &z->cap, 1, 256);
+	if (rc == 0) {
+		s.next_in = (Bytef *)body;
+		s.avail_in = (uInt)len;
+		s.next_out = (Bytef *)z->data;
+		s.avail_out = (uInt)cap;
+		rc = deflate(&s, Z_FINISH) == Z_STREAM_END ? 0 : -1;
+		z->len = cap - s.avail_out;
+	}
+	deflateEnd(&s);
+	return rc;
+}
+
+/* Sends sql (and body) and reads the answer (amd_ch_run); a body goes
+ * gzip-compressed when the URL asks for it (?compress=gzip). */
+static int send_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+		    int gzipped, int in_db, struct amd_buf *out, struct amd_err *err);
+
 static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 		   int in_db, struct amd_buf *out, struct amd_err *err)
+{
+	if (!ch->gzip || !body || body_len > UINT32_MAX / 2)
+		return send_sql(ch, sql, body, body_len, 0, in_db, out, err);
+	struct amd_buf z = {0};
+	int rc = gzip_body(body, body_len, &z) < 0
+			 ? amd_fail(err, "%s: out of memory compressing a request", ch->name)
+			 : send_sql(ch, sql, z.data, z.len, 1, in_db, out, err);
+	amd_buf_free(&z);
+	return rc;
+}
+
+static int send_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
+		    int gzipped, int in_db, struct amd_buf *out, struct amd_err *err)
 {
 	if (found_stopped(ch))
 		return amd_fail(err, "%s: not sent: the server stopped answering an earlier request"
@@ -411,7 +472,8 @@ static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t 
 	curl_easy_setopt(ch->curl, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(ch->curl, CURLOPT_WRITEDATA, &resp);
 	curl_easy_setopt(ch->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER, ch->headers);
+	curl_easy_setopt(ch->curl, CURLOPT_HTTPHEADER,
+			 gzipped ? ch->gzip_headers : ch->headers);
 	curl_easy_setopt(ch->curl, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(ch->curl, CURLOPT_LOW_SPEED_TIME, ch->stall_s);

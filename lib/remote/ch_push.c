@@ -112,7 +112,7 @@ static int push_one(struct amd_ch *ch, struct amd_store *st, sqlite3_stmt *q,
 		return 0;
 	}
 	if (source_views(st, id, err) < 0 ||
-	    amd_ch_ship(ch, st, amd_ch_new_attempt(), &src, err) < 0)
+	    amd_ch_ship_source(ch, st, id, amd_ch_new_attempt(), &src, err) < 0)
 		return -1;
 	if (state == AMD_SOURCE_CHANGED)
 		counts->replaced++;

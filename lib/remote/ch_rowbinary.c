@@ -3,6 +3,7 @@
  * length and bytes, Nullable as a 0/1 byte before the value. */
 #include "ch_rowbinary.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -99,4 +100,49 @@ int amd_ch_rowbinary_row(struct amd_buf *b, sqlite3_stmt *q, const char *types,
 			return -1;
 	}
 	return put_u64(b, (uint64_t)extra);
+}
+
+/* The 8 little-endian bytes of v at p; returns the byte after them. */
+static unsigned char *le64_at(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+	return p + 8;
+}
+
+/* The most bytes one metric_point row takes: 6 Int64 (run, key, step,
+ * source, src, rn) and two Nullable(…) of 9. */
+#define POINT_ROW_MAX (6 * 8 + 2 * 9)
+
+int amd_ch_rowbinary_points(struct amd_buf *b, int64_t run, int64_t key,
+			    const struct amd_series_rows *s, size_t from, size_t to,
+			    int64_t attempt, int64_t *rn)
+{
+	if (to <= from)
+		return 0;
+	if (amd_grow_to(&b->data, b->len + (to - from) * POINT_ROW_MAX + 1, &b->cap, 1, 256) < 0)
+		return -1;
+	unsigned char *p = (unsigned char *)b->data + b->len;
+	for (size_t i = from; i < to; i++) {
+		p = le64_at(p, (uint64_t)run);
+		p = le64_at(p, (uint64_t)key);
+		p = le64_at(p, (uint64_t)s->step[i]);
+		*p++ = 0;
+		p = le64_at(p, (uint64_t)s->ts_ms[i]);
+		double v = s->value[i];
+		if (isnan(v)) {
+			*p++ = 1;
+		} else {
+			uint64_t bits;
+			memcpy(&bits, &v, sizeof bits);
+			*p++ = 0;
+			p = le64_at(p, bits);
+		}
+		p = le64_at(p, (uint64_t)attempt);
+		p = le64_at(p, (uint64_t)attempt);
+		p = le64_at(p, (uint64_t)(*rn)++);
+	}
+	b->len = (size_t)(p - (unsigned char *)b->data);
+	b->data[b->len] = '\0';
+	return 0;
 }

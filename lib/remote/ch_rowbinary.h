@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "unit_rows.h"
 
 /* The column types of a column list "name Type, name Nullable(Type), …"
  * (Int64, Float64, String; Nullable or not) as one letter each in types
@@ -23,5 +24,14 @@ int amd_ch_rowbinary_types(const char *columns, char *types, size_t cap);
  * (negated: -2 - column). */
 int amd_ch_rowbinary_row(struct amd_buf *b, sqlite3_stmt *q, const char *types,
 			 int64_t extra);
+
+/* Appends points [from, to) of series s as metric_point rows (run_id,
+ * key_id, step, ts_ms, value, source_id, then src and rn): run and key
+ * are the series' ClickHouse ids, attempt is source_id and src, and rn
+ * counts on from *rn. A NaN value is NULL, as the export SELECT gives it.
+ * Returns 0, or -1 when out of memory. */
+int amd_ch_rowbinary_points(struct amd_buf *b, int64_t run, int64_t key,
+			    const struct amd_series_rows *s, size_t from, size_t to,
+			    int64_t attempt, int64_t *rn);
 
 #endif

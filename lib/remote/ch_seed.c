@@ -10,16 +10,20 @@
  * own lookup (amd_store_sink_find_run). Either copy is owned by no
  * source; the unit's facts then carry that run's ClickHouse id (chid of
  * its ext_id), the copy ships with the unit like a placeholder run, and
- * readers keep the latest owned row (ch_load.c, prefer). */
+ * readers keep the latest owned row (ch_load.c, prefer). A unit that
+ * reports many runs (an mlflow.db of a team's 10,000) asks the server
+ * once which runs it holds (held_runs), and then only for those. */
 #include "ch_seed.h"
 #include "sqlite_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "ch_load.h"
+#include "ch_scope.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
 #include "writer.h"
@@ -123,6 +127,57 @@ static void bind_json(void *values, sqlite3_stmt *q, int i, int v)
 		sqlite3_bind_null(q, i);
 }
 
+/* Runs a unit holds before its lookups go through one list of the
+ * server's runs instead of one query each. */
+#define HELD_LIST_AFTER 8
+
+/* The ids (chid of ext_id) of the runs the server held when the unit
+ * had reported HELD_LIST_AFTER runs, as a temporary table of staging;
+ * a run committed by another ingest since is missed, as it is by two
+ * units staged at once (the reader merges them: ch_load.c, RUN_FILL). */
+static int list_held_runs(struct amd_ch *ch, struct amd_store *staging, struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	int bad = amd_buf_printf(&sql, "SELECT DISTINCT id AS x FROM run WHERE src IN (%s)",
+				 amd_ch_committed_sql) < 0;
+	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
+	if (bad)
+		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	sql.len = 0;
+	int rc = !ids ? -1
+		 : amd_buf_printf(&sql, "CREATE TEMP TABLE ch_held_run(id INTEGER PRIMARY KEY);"
+				  " INSERT INTO ch_held_run SELECT value FROM json_each('[%s]')", ids) < 0
+			 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
+			 : amd_store_exec(staging, sql.data, err);
+	free(ids);
+	amd_buf_free(&sql);
+	return rc;
+}
+
+/* 0 when the server does not hold the run of ext_id (by the list of its
+ * runs, once the unit is past HELD_LIST_AFTER runs), 1 when it may (ask
+ * it), -1 on an error. */
+static int may_hold(struct amd_ch *ch, struct amd_store *staging, const char *ext_id,
+		    struct amd_err *err)
+{
+	int64_t listed = amd_store_first_id(staging, "SELECT count(*) FROM temp.sqlite_master"
+					    " WHERE name = 'ch_held_run' AND ?1 IS NOT NULL",
+					    "", NULL, err);
+	int64_t runs = listed ? 0 : amd_store_first_id(staging, "SELECT count(*) FROM main.run"
+					       " WHERE ?1 IS NOT NULL", "", NULL, err);
+	if (listed < 0 || runs < 0)
+		return -1;
+	if (!listed && runs < HELD_LIST_AFTER)
+		return 1;
+	if (!listed && list_held_runs(ch, staging, err) < 0)
+		return -1;
+	char id[24];
+	snprintf(id, sizeof id, "%lld", (long long)amd_ch_string_id(ext_id, strlen(ext_id)));
+	int64_t held = amd_store_first_id(staging, "SELECT count(*) FROM temp.ch_held_run"
+					  " WHERE id = CAST(?1 AS INTEGER)", id, NULL, err);
+	return held < 0 ? -1 : held > 0;
+}
+
 /* The run of ext_id the store holds into staging: 1 when copied, 0
  * when the store holds none. */
 static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const char *ext_id,
@@ -133,6 +188,11 @@ static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const ch
 	    amd_buf_append(&cond, "", 1) < 0) {
 		amd_buf_free(&cond);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
+	int may = may_hold(ch, staging, ext_id, err);
+	if (may <= 0) {
+		amd_buf_free(&cond);
+		return may;
 	}
 	const cJSON *run = NULL, *sweep = NULL;
 	cJSON *rdoc = amd_ch_kept_row(ch, "run", cond.data, &run, err), *sdoc = NULL;

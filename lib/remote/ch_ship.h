@@ -27,6 +27,12 @@ int64_t amd_ch_new_attempt(void);
 int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 		const struct ch_source *src, struct amd_err *err);
 
+/* The same for the rows of one local source of a store (push: temporary
+ * views show the other tables' rows of that source only; its metric
+ * series are read through unit_rows.h with that source). */
+int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
+		       int64_t attempt, const struct ch_source *src, struct amd_err *err);
+
 /* After attempt of path committed at ns: deletes the rows of the
  * attempts of path it replaces (committed before it). */
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,

@@ -11,7 +11,8 @@
 # restart everything is there), the client killed at random points of
 # an ingest 20 times (no half unit visible), the node the client talks
 # to paused (SIGSTOP: the client stops within its limit, in one line),
-# and a read-only user. Skipped (with the reason) where no cluster can be
+# and a read-only user; clickhouse+https to a node with a self-signed
+# certificate (AMDAHL_CLICKHOUSE_CACERT). Skipped (with the reason) where no cluster can be
 # run. A bounded tier: a few minutes.
 test_description='the ClickHouse backend on a 2 × 2 cluster: identical output, faults'
 test_native_backend=1 # compares the two backends itself, in either mode
@@ -51,7 +52,11 @@ sync() {
 }
 
 if test_have_prereq CLUSTER; then
-	mkdir -p "$CLDIR" && "$CL_SCRIPT" start "$CLDIR" >/dev/null || echo "# the cluster did not start" >&2
+	# node s1r1 also speaks TLS, with a self-signed certificate
+	mkdir -p "$CLDIR" &&
+	{ ! test_have_prereq OPENSSL || "$AMDAHL_ROOT/tests/lib/ch_tls.sh" "$CLDIR/s1r1" ||
+		rm -f "$CLDIR/s1r1/config.d/https.xml"; } &&
+	"$CL_SCRIPT" start "$CLDIR" >/dev/null || echo "# the cluster did not start" >&2
 else
 	echo "# skipping: no cluster here (Debian packages clickhouse-server, zookeeper)" >&2
 fi
@@ -213,6 +218,25 @@ test_expect_success CLUSTER 'the server paused (SIGSTOP) during an ingest: the c
 	done &&
 	test_eq "" "$(cat "$TMP/re.err")" &&
 	same_json pause s2r1 runs && same_json pause s1r1 stats
+'
+
+# clickhouse+https on the cluster: node s1r1 has a self-signed certificate
+# (tests/lib/ch_tls.sh); the client verifies it with the CA file named by
+# AMDAHL_CLICKHOUSE_CACERT, the nodes talk to each other as before
+# (their TCP port). An ingest over TLS creates the cluster's tables and
+# reads the same as SQLite, over TLS and through another shard's replica.
+test_expect_success CLUSTER,OPENSSL 'clickhouse+https on the cluster with a self-signed certificate' '
+	tls="clickhouse+https://amdahl@127.0.0.1:$(cat "$CLDIR/s1r1/https_port")/tls?cluster=amdahl2x2" &&
+	AMDAHL_CLICKHOUSE_CACERT="$CLDIR/s1r1/tls.crt" "$AMDAHL" --store "$tls" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/tls.db" ingest -q "$DATA/dataloader-workers" &&
+	AMDAHL_CLICKHOUSE_CACERT="$CLDIR/s1r1/tls.crt" "$AMDAHL" --store "$tls" stats --json >"$TMP/tls.json" &&
+	"$AMDAHL" --store "$TMP/tls.db" stats --json >"$TMP/tls-sq.json" &&
+	test_true "stats over TLS are SQLite'"'"'s" cmp -s "$TMP/tls-sq.json" "$TMP/tls.json" &&
+	test_eq 2 "$(on s2r2 "SELECT count() FROM system.tables WHERE database = '"'"'tls'"'"' AND name IN ('"'"'run'"'"', '"'"'run_local'"'"')")" &&
+	same_json tls s2r2 runs &&
+	test_status 2 env -u AMDAHL_CLICKHOUSE_CACERT "$AMDAHL" --store "$tls" stats &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_contains "AMDAHL_CLICKHOUSE_CACERT" "$ERR"
 '
 
 test_done

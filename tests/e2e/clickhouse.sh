@@ -569,4 +569,43 @@ test_expect_success CLICKHOUSE 'a path with a tab, a newline and a backslash is 
 	same_json esc runs && same_json esc stats
 '
 
+# Request compression (?compress=gzip; Debian's 18.16 takes gzip and
+# deflate request bodies, not zstd): the metric points, shipped straight
+# from the packed series, arrive whole and in order, and read back as
+# SQLite's; an unknown method is one line before any request.
+test_expect_success CLICKHOUSE 'ingest with ?compress=gzip: the same points in the same order, the same output' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gz" 6 64 &&
+	"$AMDAHL" --store "$(url gz)?compress=gzip" ingest -q "$TMP/gz" &&
+	"$AMDAHL" --store "$(url gzplain)" ingest -q "$TMP/gz" &&
+	"$AMDAHL" --store "$TMP/gz.db" ingest -q "$TMP/gz" &&
+	pts="SELECT run_id, key_id, step, ts_ms, value, rn FROM metric_point ORDER BY run_id, key_id, rn" &&
+	test_eq "$(ch "${pts/metric_point/gzplain.metric_point}" | md5sum)" \
+		"$(ch "${pts/metric_point/gz.metric_point}" | md5sum)" &&
+	test_eq "$("$AMDAHL" --store "$TMP/gz.db" sql "SELECT count(*) FROM metric_point" | tail -1)" \
+		"$(ch "SELECT count() FROM gz.metric_point")" &&
+	same_text gz stats && same_json gz stats && same_json gz runs &&
+	test_status 2 "$AMDAHL" --store "$(url gz)?compress=zstd" stats &&
+	test_contains "compress=gzip|none" "$ERR"
+'
+
+# A unit reporting many runs (one mlflow.db of a team's sweeps:
+# bench/gen_store_10k.py) asks the server once which runs it holds, not
+# once per run (10,000 lookups made the 10,000-run store's ingest take
+# minutes); a second file sharing 40 of its 60 runs still merges with
+# the held ones, as on SQLite.
+test_expect_success CLICKHOUSE 'a unit of 40 runs looks its runs up in one list; held runs still merge' '
+	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_store_10k.py" "$TMP/team40.db" 2 20 5 >/dev/null &&
+	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_store_10k.py" "$TMP/team60.db" 3 20 5 >/dev/null &&
+	lookups() {
+		logged "SYSTEM FLUSH LOGS" &&
+		logged "SELECT count() FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'SELECT id, sweep_id, hex(ext_id)%'"'"'"
+	} &&
+	a=$(lookups) && "$AMDAHL" --store "$(url team)" ingest -q "$TMP/team40.db" && b=$(lookups) &&
+	echo "# run lookups for 40 new runs: $((b - a))" >&2 &&
+	test_true "at most 10 run lookups for 40 runs (was 40)" [ $((b - a)) -le 10 ] &&
+	"$AMDAHL" --store "$(url team)" ingest -q "$TMP/team60.db" &&
+	"$AMDAHL" --store "$TMP/team.db" ingest -q "$TMP/team40.db" "$TMP/team60.db" &&
+	same_json team runs && same_json team stats && same_json team stats --sweep team-sweep-001
+'
+
 test_done

@@ -4,7 +4,10 @@
  * TSV and SQL-literal escaping, the table list's own consistency, and
  * RowBinary rows (ch_rowbinary.h) against bytes written out by hand from
  * the format's definition; a cluster's URL, its GLOBAL subqueries
- * (ch_cluster.h) and the timeout's variable. */
+ * (ch_cluster.h) and the timeout's variable; the metric points shipped
+ * straight from the packed series (unit_rows.h, amd_ch_rowbinary_points)
+ * against the rows metric_point's export SELECT gives, byte for byte;
+ * the ?compress= URL parameter. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +24,10 @@
 #include "ch_ship.h"
 #include "ch_tables.h"
 #include "clickhouse.h"
+#include "metric_sql.h"
 #include "remote_ops.h"
+#include "sqlite_int.h"
+#include "unit_rows.h"
 #include "user_sql.h"
 
 static void cluster(void **state)
@@ -37,7 +43,7 @@ static void cluster(void **state)
 	assert_null(amd_ch_cluster(ch));
 	amd_ch_close(ch);
 	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=a;b", &ch, &err), -1);
-	assert_non_null(strstr(err.msg, "?cluster=NAME"));
+	assert_non_null(strstr(err.msg, "cluster=NAME"));
 	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=", &ch, &err), -1);
 	assert_int_equal(amd_ch_open("clickhouse://h:1/db?readonly=0", &ch, &err), -1);
 	char *g = amd_ch_cluster_sql("SELECT x FROM t ANY LEFT JOIN (SELECT 1) USING (x) WHERE"
@@ -172,6 +178,109 @@ static void rowbinary_row(void **state)
 	sqlite3_close(db);
 }
 
+/* A staging store whose series need every case of the export's order:
+ * one series in two sources, steps out of order and repeated (within a
+ * source and across sources), chunks of one series, NaN and infinities,
+ * a series of an unknown key id (not exported: the SELECT joins dict). */
+static const char series_rows[] =
+	"INSERT INTO dict(id, s) VALUES (5, 'loss'), (3, 'acc');"
+	"INSERT INTO run(id, ext_id) VALUES (1, 'run-one'), (2, 'run-two');"
+	"CREATE TEMP TABLE pts(run_id, key_id, step, ts_ms, value, source_id, seq);"
+	"WITH RECURSIVE i(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM i WHERE k < 8999)"
+	" INSERT INTO pts SELECT 1, 5, (k * 7919) % 1000, k * 10, CASE WHEN k % 97 = 0 THEN"
+	" NULL WHEN k % 101 = 0 THEN 1e999 ELSE k / 3.0 END, 1, k FROM i;"
+	"WITH RECURSIVE i(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM i WHERE k < 499)"
+	" INSERT INTO pts SELECT 1, 5, 999 - k, 0, -k, 2, k FROM i;"
+	"INSERT INTO pts VALUES (2, 3, 1, 7, 0.5, 1, 0), (2, 3, 2, 8, -1e-300, 1, 1),"
+	" (2, 5, 4, 0, 2.5, 2, 0), (2, 5, 4, 0, 3.5, 2, 1), (1, 9, 1, 1, 1, 1, 0);"
+	AMD_METRIC_PACK_SQL("temp.pts");
+
+/* The export SELECT's rows in RowBinary, as ship_table sends them. */
+static void export_rows(struct amd_store *st, struct amd_buf *b)
+{
+	const struct ch_table *t = NULL;
+	for (size_t i = 0; i < amd_ch_table_count; i++)
+		if (strcmp(amd_ch_tables[i].name, "metric_point") == 0)
+			t = &amd_ch_tables[i];
+	assert_non_null(t);
+	char types[64];
+	int n = amd_ch_rowbinary_types(t->columns, types, sizeof types - 1);
+	assert_true(n > 0);
+	strcpy(types + n, "i");
+	sqlite3_stmt *q = NULL;
+	assert_int_equal(sqlite3_prepare_v2(st->db, t->export_sql, -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_int64(q, 1, 77);
+	int64_t rn = 0;
+	while (sqlite3_step(q) == SQLITE_ROW)
+		assert_int_equal(amd_ch_rowbinary_row(b, q, types, rn++), 0);
+	sqlite3_finalize(q);
+}
+
+/* The same rows through the series iterator of source (0: all). */
+static void series_rows_of(struct amd_store *st, int64_t source, struct amd_buf *b)
+{
+	struct amd_err err = {{0}};
+	struct amd_series_iter *it = NULL;
+	assert_int_equal(amd_series_iter_open(st, source, &it, &err), 0);
+	struct amd_series_rows s;
+	int64_t rn = 0;
+	int got;
+	while ((got = amd_series_iter_next(it, &s, &err)) > 0) {
+		int64_t run = amd_ch_string_id(s.run_ext, s.run_ext_len);
+		int64_t key = amd_ch_string_id(s.key, s.key_len);
+		/* in two slices, as ship_series cuts a long series */
+		assert_int_equal(amd_ch_rowbinary_points(b, run, key, &s, 0, s.n / 2, 77, &rn), 0);
+		assert_int_equal(amd_ch_rowbinary_points(b, run, key, &s, s.n / 2, s.n, 77, &rn), 0);
+	}
+	assert_int_equal(got, 0);
+	amd_series_iter_close(it);
+}
+
+static void series_export(void **state)
+{
+	(void)state;
+	struct amd_store *st = NULL;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(":memory:", AMD_STORE_WRITE, &st, &err), 0);
+	assert_int_equal(amd_ch_staging_setup(st, &err), 0);
+	assert_int_equal(sqlite3_exec(st->db, series_rows, NULL, NULL, NULL), SQLITE_OK);
+	struct amd_buf want = {0}, got = {0};
+	export_rows(st, &want);
+	series_rows_of(st, 0, &got);
+	/* 9000 + 500 + 2 + 2 points, 66 bytes each but a NaN's 8 */
+	assert_true(want.len > 9500 * 58);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.data, want.data, want.len);
+	/* one local source (push): its rows only, as its temporary view shows */
+	assert_int_equal(sqlite3_exec(st->db, "CREATE TEMP VIEW metric_point AS SELECT * FROM"
+				      " main.metric_point WHERE source_id = 2", NULL, NULL, NULL),
+			 SQLITE_OK);
+	want.len = got.len = 0;
+	export_rows(st, &want);
+	series_rows_of(st, 2, &got);
+	assert_int_equal(want.len, 502 * 66);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.data, want.data, want.len);
+	amd_buf_free(&want);
+	amd_buf_free(&got);
+	amd_store_close(st);
+}
+
+static void compress_param(void **state)
+{
+	(void)state;
+	struct amd_ch *ch = NULL;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?compress=gzip", &ch, &err), 0);
+	amd_ch_close(ch);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=c2&compress=none", &ch, &err), 0);
+	assert_string_equal(amd_ch_cluster(ch), "c2");
+	amd_ch_close(ch);
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?compress=zstd", &ch, &err), -1);
+	assert_non_null(strstr(err.msg, "compress=gzip|none"));
+	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=a&cluster=b", &ch, &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +291,8 @@ int main(void)
 		cmocka_unit_test(tables),
 		cmocka_unit_test(rowbinary_types),
 		cmocka_unit_test(rowbinary_row),
+		cmocka_unit_test(series_export),
+		cmocka_unit_test(compress_param),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
