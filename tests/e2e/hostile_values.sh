@@ -1,0 +1,101 @@
+#!/bin/bash
+# hostile_values.sh — malformed values inside well-formed files (issue 40
+# item 11), a UTF-8 byte-order mark before every text format (item 10)
+# and degenerate statistics (item 15). Every hostile input is made here.
+# A malformed value is refused with one line naming the file and the
+# place (exit 2, the store as it was) or read by a stated rule.
+test_description='hostile values: malformed fields, BOMs, degenerate statistics'
+. "$(dirname "$0")/../test-lib.sh"
+S="$TMP/s.db"
+# refused INPUT TEXT [FILE] — ingesting INPUT exits 2 with one line
+# naming FILE (INPUT) and containing TEXT; the store is unchanged
+refused() {
+	local before
+	before=$(store_digest "$S")
+	test_status 2 "$AMDAHL" --store "$S" ingest "$1" &&
+	test_contains "${3:-$1}: " "$ERR" &&
+	test_contains "$2" "$ERR" &&
+	test_eq 1 "$(printf '%s\n' "$ERR" | grep -c .)" &&
+	test_eq "$before" "$(store_digest "$S")"
+}
+test_expect_success 'setup: a store with one sweep' '
+	"$AMDAHL" --store "$S" ingest -q "$DATA/gpu-batch-sweep"
+'
+
+# ---- 11. malformed values ----
+EV='{"ph": "X", "name": "aten::mm", "cat": "cpu_op", "pid": 1, "tid": 1'
+trace_json() {
+	printf '{"schemaVersion": 1, "deviceProperties": [], "traceEvents": [%s]}\n' "$2" >"$TMP/$1"
+}
+test_expect_success SQLITE3 'a trace event whose ts or dur is true, false or null: refused naming the event' '
+	trace_json tstrue.pt.trace.json "$EV, \"ts\": 5, \"dur\": 1}, $EV, \"ts\": true, \"dur\": 1}" &&
+	refused "$TMP/tstrue.pt.trace.json" "byte " &&
+	test_contains "event 2 of traceEvents: \"ts\" is true, not a number of microseconds" "$ERR" &&
+	trace_json durnull.pt.trace.json "$EV, \"ts\": 5, \"dur\": null}" &&
+	refused "$TMP/durnull.pt.trace.json" "event 1 of traceEvents: \"dur\" is null, not a number of microseconds"
+'
+# mlflow_db DIR — an MLflow SQLite database of the CPU sweep in DIR
+mlflow_db() {
+	rm -rf "$1" && "$PY" "$AMDAHL_ROOT/tests/fixtures/mlflow_forms.py" "$DATA/cpu-strong-scaling/mlruns" "$1" >/dev/null
+}
+test_expect_success PYTHON,SQLITE3 'an mlflow.db metric value stored as a BLOB, a timestamp as text: refused naming the metric, run and step' '
+	mlflow_db "$TMP/blob" &&
+	run=$(sqlite3 "$TMP/blob/mlflow.db" "SELECT run_uuid FROM metrics WHERE \"key\"='\''epoch_time_s'\'' AND step=1 ORDER BY run_uuid LIMIT 1") &&
+	sqlite3 "$TMP/blob/mlflow.db" "UPDATE metrics SET value = x'\''3ff0000000000000'\'' WHERE run_uuid='\''$run'\'' AND \"key\"='\''epoch_time_s'\'' AND step=1" &&
+	refused "$TMP/blob/mlflow.db" "metric epoch_time_s of run $run, step 1: value is a BLOB of 8 bytes, not a number" &&
+	sqlite3 "$TMP/blob/mlflow.db" "UPDATE metrics SET value = 0.5, timestamp = '\''soon'\'' WHERE run_uuid='\''$run'\'' AND \"key\"='\''epoch_time_s'\'' AND step=1" &&
+	refused "$TMP/blob/mlflow.db" "metric epoch_time_s of run $run, step 1: timestamp is text '\''soon'\'', not an integer"
+'
+# mlruns_edit DIR SED — a copy of an mlruns tree whose first run's
+# epoch_time_s file is edited by SED; $RUN that run (its traces, units
+# of their own, removed), $M that file
+mlruns_edit() {
+	rm -rf "$TMP/$1" && cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/$1" &&
+	RUN=$(ls -d "$TMP/$1"/*/*/metrics | sort | head -1) && RUN=${RUN%/metrics} &&
+	rm -rf "$RUN/artifacts" && M=$RUN/metrics/epoch_time_s &&
+	sed -i "$2" "$M"
+}
+test_expect_success 'a metric line cut after its value in a 3-field file: refused, not a step-0 point' '
+	mlruns_edit cut "2s/ [0-9]*\$//" &&
+	refused "$RUN" "line 2: 2 fields where line 1 has 3 (timestamp value step): this line cut short?" "$M" &&
+	mlruns_edit cut1 "1s/ [0-9]*\$//" &&
+	refused "$RUN" "line 2: 3 fields where line 1 has 2 (timestamp value): that line cut short?" "$M"
+'
+# Nsight Systems export: the tables nsys writes (as tests/e2e/nsys.sh),
+# one GPU, saxpy 100-200 and a copy 300-400
+nsys_export() {
+	rm -f "$1"
+	sqlite3 "$1" "
+CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL,
+  deviceId INTEGER NOT NULL, streamId INTEGER, globalPid INTEGER, demangledName INTEGER,
+  shortName INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL,
+  deviceId INTEGER NOT NULL, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL);
+INSERT INTO StringIds VALUES(1,'saxpy');
+INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(0,'','');
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(100,200,0,7,1,1,1),(250,260,0,7,1,1,1);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(300,400,0,4096,1);
+$2"
+}
+test_expect_success SQLITE3 'Nsight kernel rows with a TEXT, NULL or INT64_MAX time: refused naming the table and row' '
+	nsys_export "$TMP/text.sqlite" "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES('\''1013000000'\'' || '\''x'\'',500,0,7,1,1,1);" &&
+	refused "$TMP/text.sqlite" "table CUPTI_ACTIVITY_KIND_KERNEL row 3: start is text '\''1013000000x'\'', not an integer of nanoseconds" &&
+	nsys_export "$TMP/null.sqlite" "CREATE TABLE k2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; ALTER TABLE k2 RENAME TO CUPTI_ACTIVITY_KIND_KERNEL; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(NULL,500,0,7,1,1,1);" &&
+	refused "$TMP/null.sqlite" "table CUPTI_ACTIVITY_KIND_KERNEL row 3: start is NULL, not an integer of nanoseconds" &&
+	nsys_export "$TMP/max.sqlite" "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(500,9223372036854775807,0,7,1,1,1);" &&
+	refused "$TMP/max.sqlite" "table CUPTI_ACTIVITY_KIND_KERNEL row 3: end is 9223372036854775807 ns, out of range"
+'
+test_expect_success SQLITE3,PYTHON 'an Nsight kernel whose name id has no string: counted as (unnamed), in the kernel sum and the compute phase' '
+	nsys_export "$TMP/unnamed.sqlite" "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(500,550,0,7,1,99,99);" &&
+	test_status 0 "$AMDAHL" --store "$TMP/u.db" ingest "$TMP/unnamed.sqlite" &&
+	"$AMDAHL" --store "$TMP/u.db" regions "$TMP/unnamed.sqlite" -n 0 --json >"$TMP/r.json" &&
+	test_eq "(unnamed) 1 50 saxpy 2 110" \
+		"$(json_get "$TMP/r.json" "\" \".join(\"%s %s %s\" % (r[\"name\"], r[\"calls\"], r[\"total_ns\"]) for r in sorted(d[\"regions\"], key=lambda r: r[\"name\"]) if r[\"kind\"] == \"kernel\")")" &&
+	"$AMDAHL" --store "$TMP/u.db" regions "$TMP/unnamed.sqlite" --kind phase -n 0 --json >"$TMP/p.json" &&
+	test_eq 160 "$(json_get "$TMP/p.json" "[r[\"total_ns\"] for r in d[\"regions\"] if r[\"name\"] == \"compute\"][0]")" &&
+	"$AMDAHL" --store "$TMP/u.db" regions "$TMP/unnamed.sqlite" -n 0 --json >"$TMP/all.json" &&
+	test_eq ok "$("$PY" "$AMDAHL_ROOT/tests/oracle/regions_oracle.py" nsys "$TMP/unnamed.sqlite" "$TMP/all.json" 2>&1)"
+'
+test_done
