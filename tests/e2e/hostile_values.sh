@@ -98,4 +98,47 @@ test_expect_success SQLITE3,PYTHON 'an Nsight kernel whose name id has no string
 	"$AMDAHL" --store "$TMP/u.db" regions "$TMP/unnamed.sqlite" -n 0 --json >"$TMP/all.json" &&
 	test_eq ok "$("$PY" "$AMDAHL_ROOT/tests/oracle/regions_oracle.py" nsys "$TMP/unnamed.sqlite" "$TMP/all.json" 2>&1)"
 '
+# ---- 10. a UTF-8 byte-order mark before every text format ----
+# Every text format's conformance fixture (tests/fixtures/formats; the
+# trace's gunzipped, every file of the MLflow run directory marked) is
+# ingested plain, with a mark (EF BB BF) and gzipped with a mark, at the
+# same path: the stores are the same but for the source's size and hash.
+FIX=$AMDAHL_ROOT/tests/fixtures/formats
+BINARY="cprofile mlflow-sqlite nsys-sqlite tensorboard"
+# plain_copy NAME DST — the fixture of NAME as text (the trace gunzipped)
+plain_copy() {
+	rm -rf "$2"
+	if [ "$1" = torch-trace ]; then gzip -dc "$FIX/$1/input" >"$2"; else cp -r "$FIX/$1/input" "$2"; fi
+}
+# mark FILE [gz] — FILE with a UTF-8 byte-order mark first (then gzipped)
+mark() {
+	{ printf '\357\273\277'; cat "$1"; } >"$1.bom" &&
+	if [ -n "${2:-}" ]; then gzip -c "$1.bom" >"$1"; rm -f "$1.bom"; else mv "$1.bom" "$1"; fi
+}
+# facts STORE — the store's dump, the source's size, hash and time zeroed
+facts() {
+	cp "$(_test_store_file "$1")" "$1.copy" &&
+	sqlite3 "$1.copy" "UPDATE source SET size = 0, sha256 = '', ingested_at = 0; UPDATE schema_version SET applied_at = 0" &&
+	sqlite3 "$1.copy" .dump
+}
+for n in $(ls "$FIX"); do
+	case " $BINARY " in *" $n "*) continue ;; esac
+	test_expect_success SQLITE3 "$n: a UTF-8 byte-order mark first, plain and gzipped, ingests as without it" '
+		mkdir -p "$TMP/bom/'"$n"'" && in=$TMP/bom/'"$n"'/input &&
+		plain_copy '"$n"' "$in" &&
+		"$AMDAHL" --store "$TMP/bom-'"$n"'-0.db" ingest "$in" >/dev/null 2>&1;
+		test_eq 1 "$(q "$TMP/bom-'"$n"'-0.db" "SELECT count(*) FROM source")" &&
+		for v in mark gz; do
+			plain_copy '"$n"' "$in" &&
+			if [ -d "$in" ]; then
+				find "$in" -type f | while read -r f; do mark "$f" ${v#mark}; done
+			else
+				mark "$in" ${v#mark}
+			fi &&
+			test_status 0 "$AMDAHL" --store "$TMP/bom-'"$n"'-$v.db" ingest "$in" &&
+			test_eq "$(facts "$TMP/bom-'"$n"'-0.db")" "$(facts "$TMP/bom-'"$n"'-$v.db")" || return 1
+		done
+	'
+done
+
 test_done

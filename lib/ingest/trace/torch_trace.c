@@ -871,9 +871,7 @@ static int ends_with(const char *s, const char *suffix)
  * first) is read on at its top level until one appears. */
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
-	size_t i = 0;
-	if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
-		i = 3;
+	size_t i = 0; /* (a byte-order mark is not in the head: text16.h) */
 	while (i < n && strchr(" \t\r\n", head[i]))
 		i++;
 	int named = ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz");
