@@ -141,4 +141,132 @@ for n in $(ls "$FIX"); do
 	'
 done
 
+# ---- 15. degenerate statistics ----
+# mk_run ROOT NAME STRATEGY N VALUE... — a finished MLflow run of sweep
+# "deg" (ROOT/mlruns/1) whose epoch_time_s is VALUE... (epoch 0 first)
+mk_run() {
+	local root=$1 name=$2 strategy=$3 n=$4 d i=0 t=1795000000000
+	shift 4
+	mkdir -p "$root/mlruns/1" &&
+	printf "experiment_id: '1'\nlifecycle_stage: active\nname: deg\n" >"$root/mlruns/1/meta.yaml" &&
+	d=$root/mlruns/1/$(printf '%s' "$name" | sha256sum | cut -c1-32) &&
+	mkdir -p "$d/params" "$d/metrics" "$d/tags" &&
+	printf "run_name: %s\nrun_uuid: %s\nexperiment_id: '1'\nlifecycle_stage: active\nstatus: 3\nstart_time: %s\nend_time: %s\n" \
+		"$name" "${d##*/}" $t $((t + 1000)) >"$d/meta.yaml" &&
+	printf '%s' "$strategy" >"$d/params/strategy" &&
+	printf '%s' "$n" >"$d/params/world_size" &&
+	for v in "$@"; do
+		printf '%s %s %s\n' $((t + i)) "$v" $i >>"$d/metrics/epoch_time_s"
+		i=$((i + 1))
+	done
+}
+# finite_json FILE — FILE is JSON without NaN or Infinity, and every
+# interval {lo, hi} has lo <= hi
+finite_json() {
+	"$PY" -c '
+import json, sys
+def refuse(c):
+    raise ValueError("a non-finite number: " + c)
+def walk(x, at):
+    if isinstance(x, dict):
+        if isinstance(x.get("lo"), (int, float)) and isinstance(x.get("hi"), (int, float)) and x["lo"] > x["hi"]:
+            sys.exit("inverted interval at %s: %r" % (at, x))
+        for k, v in x.items():
+            walk(v, at + "." + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            walk(v, "%s[%d]" % (at, i))
+walk(json.load(open(sys.argv[1]), parse_constant=refuse), "")
+' "$1"
+}
+# no_nan — neither $OUT nor $ERR prints nan or inf as a result (an input
+# value named as why an epoch was left out, "impossible epoch_time_s:
+# inf", is not one)
+no_nan() {
+	test_true "no nan or inf in: $OUT$ERR" \
+		sh -c '! printf "%s\n%s\n" "$1" "$2" | sed -E "s/impossible [a-z_]+: [-+]?(nan|inf)//g" |
+			grep -Eiwq "[-+]?(nan|inf|infinity)"' - "$OUT" "$ERR"
+}
+test_expect_success 'setup: degenerate sweeps: one run, all-equal times, a single n, 1e308 with 1e-308, NaN and inf epochs, zero times' '
+	mk_run "$TMP/deg/one" r1 ddp 1 2.0 2.0 2.0 &&
+	for n in 1 2 4; do for r in 0 1 2; do
+		mk_run "$TMP/deg/equal" r$n-$r ddp $n 2.0 2.0 2.0 &&
+		mk_run "$TMP/deg/zero" r$n-$r ddp $n 0 0 0 &&
+		mk_run "$TMP/deg/nonfinite" r$n-$r ddp $n NaN Infinity 1.0 -Infinity || return 1
+	done; done &&
+	for r in 0 1 2; do mk_run "$TMP/deg/single" r$r ddp 4 1.0 1.1 0.9 || return 1; done &&
+	mk_run "$TMP/deg/huge" a ddp 1 1e308 1e308 && mk_run "$TMP/deg/huge" b ddp 2 1e-308 1e-308 &&
+	mk_run "$TMP/deg/huge" c ddp 4 1e308 1e-308 &&
+	for n in 1 2; do for r in 0 1 2; do
+		mk_run "$TMP/deg/gate" a$n$r a $n 1.0 1.0$r 1.1 &&
+		mk_run "$TMP/deg/gate" b$n$r b $n 0 0 -1 || return 1
+	done; done &&
+	for s in one equal zero nonfinite single huge gate; do
+		"$AMDAHL" --store "$TMP/deg-$s.db" ingest -q "$TMP/deg/$s" || return 1
+	done
+'
+for s in one equal zero nonfinite single huge; do
+	test_expect_success "degenerate sweep '$s': stats and runs print defined numbers or say why not" '
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" stats && no_nan &&
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" stats --json &&
+		printf "%s\n" "$OUT" >"$TMP/deg.json" && finite_json "$TMP/deg.json" &&
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" runs && no_nan &&
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" runs --json &&
+		printf "%s\n" "$OUT" >"$TMP/deg.json" && finite_json "$TMP/deg.json"
+	'
+done
+for s in one equal nonfinite single huge; do
+	test_expect_success "degenerate sweep '$s': compare and gate against itself: finite JSON, no inverted interval" '
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" compare --baseline deg --candidate deg --json &&
+		printf "%s\n" "$OUT" >"$TMP/c.json" && finite_json "$TMP/c.json" &&
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" compare --baseline deg --candidate deg && no_nan &&
+		"$AMDAHL" --store "$TMP/deg-'"$s"'.db" gate --baseline deg --candidate deg --json >"$TMP/g.json" 2>"$TMP/err";
+		test_true "gate exit 0 or 3 (insufficient data)" test $? = 0 -o $? = 3 &&
+		finite_json "$TMP/g.json"
+	'
+	test_expect_success PDFTOTEXT "degenerate sweep '$s': report build: no nan or inf in the PDF, finite report.json" '
+		rm -rf "$TMP/rep" &&
+		test_status 0 "$AMDAHL" --store "$TMP/deg-'"$s"'.db" report build -o "$TMP/rep" &&
+		finite_json "$TMP/rep/report.json" &&
+		OUT=$(pdftotext "$TMP/rep/report.pdf" -) && ERR= && no_nan
+	'
+done
+test_expect_success 'a sweep whose every epoch is impossible: compare and gate name the runs left out (was: "share no configuration")' '
+	test_status 2 "$AMDAHL" --store "$TMP/deg-zero.db" gate --baseline deg --candidate deg &&
+	test_contains "amdahl gate: baseline '\''deg'\'': no run to compare: all 9 runs were left out (r" "$ERR" &&
+	test_contains ": no epoch left after the rules (epoch 0 (warm-up), epoch 1 (impossible epoch_time_s: 0)" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_status 2 "$AMDAHL" --store "$TMP/deg-zero.db" scaling &&
+	test_eq "amdahl scaling: $TMP/deg-zero.db: sweep deg has no profiler traces of counted runs" "$ERR"
+'
+test_expect_success 'all-equal times: the Amdahl fit says why it has no R² (was: R² nan)' '
+	test_status 0 "$AMDAHL" --store "$TMP/deg-equal.db" stats &&
+	test_contains "Amdahl fit T(n) = 2 + 0/n: serial fraction 1.000" "$OUT" &&
+	test_contains "(no R²: T(n) is the same at every n)" "$OUT"
+'
+test_expect_success 'times of 1e308 and 1e-308: the Amdahl fit is finite (was: R² -nan; -inf + inf/n)' '
+	test_status 0 "$AMDAHL" --store "$TMP/deg-huge.db" stats --json &&
+	printf "%s\n" "$OUT" >"$TMP/huge.json" &&
+	test_eq "-5e+307 1.4285714285714e+308 0.893" "$(json_get "$TMP/huge.json" "\"%g %.14g %.3f\" % tuple(d[\"sweeps\"][0][\"strategies\"][0][\"amdahl\"][k] for k in (\"a\", \"b\", \"r2\"))")"
+'
+test_expect_success NUMPY 'the 1e308 fit equals numpy least squares of T/1e308 on 1/n, scaled back' '
+	test_eq "-5e+307 1.4285714285714e+308" "$("$PY" -c "
+import numpy as np
+n = np.array([1.0, 2.0, 4.0]); t = np.array([1.0, 0.0, 0.0])  # 1e308, then 1e-308 twice (epoch 0 left out)
+c1, c0 = np.polyfit(1 / n, t, 1)
+print(\"%g %.14g\" % (c0 * 1e308, c1 * 1e308))")"
+'
+test_expect_success 'a candidate whose every epoch is impossible: gate and compare say so, not "no strategy"' '
+	test_status 2 "$AMDAHL" --store "$TMP/deg-gate.db" gate --baseline deg:a --candidate deg:b &&
+	test_eq "amdahl gate: sweep '\''deg'\'', strategy '\''b'\'': no run to compare: all 6 runs were left out (b10: no epoch left after the rules (epoch 0 (warm-up), epoch 1 (impossible epoch_time_s: 0), epoch 2 (impossible epoch_time_s: -1)))" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/deg-gate.db" compare --baseline deg:a --candidate deg:b &&
+	test_contains "no run to compare: all 6 runs were left out" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$TMP/deg-gate.db" gate --baseline deg:a --candidate deg:c &&
+	test_contains "sweep '\''deg'\'' has no strategy '\''c'\''" "$ERR"
+'
+test_expect_success 'one run a side, a single n: gate says the data are insufficient (exit 3), JSON finite' '
+	test_status 3 "$AMDAHL" --store "$TMP/deg-single.db" gate --baseline deg:ddp --candidate deg:ddp --json &&
+	printf "%s\n" "$OUT" >"$TMP/g.json" && finite_json "$TMP/g.json"
+'
+
 test_done
