@@ -68,20 +68,34 @@ static int print_side(struct amd_table *t, const char *title)
 	return rc;
 }
 
+/* The fit's R² in words: the number, or why there is none (the metric
+ * is the same at every n: nothing to explain). */
+static const char *r2_text(char *buf, size_t len, double r2, const char *y)
+{
+	if (amd_num_ok(r2))
+		snprintf(buf, len, "R² %.3f", r2);
+	else
+		snprintf(buf, len, "no R²: %s is the same at every n", y);
+	return buf;
+}
+
 static void print_fits(const struct amd_strategy_stats *st, int higher)
 {
 	const char *y = higher ? "1/X(n)" : "T(n)";
 	const struct amd_fit *a = &st->amdahl, *u = &st->usl;
-	char ci[80];
+	char ci[80], r2[64];
 	if (a->ok && a->b < 0)
 		printf("  Amdahl fit %s = %.4g %+.4g/n: time grows with n, Amdahl's law does not"
-		       " describe it (R² %.3f)\n", y, a->a, a->b, a->r2);
+		       " describe it (%s)\n", y, a->a, a->b, r2_text(r2, sizeof r2, a->r2, y));
+	else if (a->ok && !amd_num_ok(a->serial_fraction))
+		printf("  Amdahl fit %s = %.4g + %.4g/n: no serial fraction (A + B = 0)\n", y, a->a,
+		       a->b);
 	else if (a->ok)
-		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (R² %.3f)\n",
+		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (%s)\n",
 		       y, a->a, a->b, a->serial_fraction,
 		       a->ci_serial.valid ? amd_stats_ci_cell(ci, sizeof ci, &a->ci_serial, "%.3f", 0)
 					  : a->ci_serial.why ? a->ci_serial.why : "",
-		       a->r2);
+		       r2_text(r2, sizeof r2, a->r2, y));
 	else
 		printf("  Amdahl fit: %s\n", a->why);
 	if (u->ok && amd_num_ok(u->n_peak))

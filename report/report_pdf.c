@@ -150,7 +150,7 @@ static void fits_table(struct pdf *d, const struct amd_sweep_stats *s)
 			report_ci(&f->ci_serial, 100, "%", ci, sizeof ci);
 		else
 			snprintf(ci, sizeof ci, "–");
-		snprintf(r2, sizeof r2, f->ok ? "%.3f" : "–", f->r2);
+		snprintf(r2, sizeof r2, f->ok && isfinite(f->r2) ? "%.3f" : "–", f->r2);
 		const struct amd_fit *u = &st->usl;
 		snprintf(al, sizeof al, u->ok ? "%.4f" : "–", u->alpha);
 		snprintf(be, sizeof be, u->ok ? "%.4f" : "–", u->beta);

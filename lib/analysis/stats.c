@@ -541,11 +541,22 @@ int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl
 	out->a = out->b = out->serial = out->r2 = NAN;
 	double *u = malloc((m ? m : 1) * sizeof *u), *y = malloc((m ? m : 1) * sizeof *y);
 	size_t k = 0;
+	double scale = 0; /* the largest |T|: the fit is of T / scale */
 	for (size_t i = 0; u && y && i < m; i++)
 		if (isfinite(t[i]) && n[i] > 0) {
 			u[k] = 1.0 / n[i];
 			y[k++] = t[i];
+			scale = fmax(scale, fabs(t[i]));
 		}
+	/* times near DBL_MAX (1e308) square past it in the least squares and
+	 * their sum a + b overflows (near 1e-308 the squares underflow):
+	 * fitted as fractions of the largest, the coefficients scaled back,
+	 * serial and R² from the fractions; other times as they are, to the
+	 * last bit */
+	if (!(scale > 1e100 || (scale > 0 && scale < 1e-100)))
+		scale = 1;
+	for (size_t i = 0; scale != 1 && i < k; i++)
+		y[i] /= scale;
 	int rc = -1;
 	if (!u || !y) {
 		snprintf(out->why, sizeof out->why, "out of memory");
@@ -555,11 +566,11 @@ int amd_amdahl_fit(const double *n, const double *t, size_t m, struct amd_amdahl
 	else {
 		double c0, c1, c00, c01, c11, sumsq;
 		gsl_fit_linear(u, 1, y, 1, k, &c0, &c1, &c00, &c01, &c11, &sumsq);
-		out->a = c0;
-		out->b = c1;
+		out->a = c0 * scale;
+		out->b = c1 * scale;
 		out->serial = c0 + c1 != 0 ? c0 / (c0 + c1) : NAN;
 		double tss = gsl_stats_tss(y, 1, k);
-		out->r2 = tss > 0 ? 1 - sumsq / tss : NAN;
+		out->r2 = tss > 0 ? 1 - sumsq / tss : NAN; /* NaN: T does not vary */
 		out->ok = 1;
 		rc = 0;
 	}

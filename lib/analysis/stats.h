@@ -88,8 +88,10 @@ int amd_boot_sum_ratio_ci(const double *num, const double *den, size_t n,
 int amd_t_mean_ci(const double *x, size_t n, double level, struct amd_interval *ci);
 
 /* Amdahl: T(n) = a + b/n by ordinary least squares of T on 1/n
- * (gsl_fit_linear). serial = a/(a+b); r2 the coefficient of
- * determination. Needs 2 distinct n. */
+ * (gsl_fit_linear; T past 1e100 or below 1e-100 as fractions of its
+ * largest |T|, so that times near 1e308 do not overflow). serial = a/(a+b) (NaN when a + b is 0);
+ * r2 the coefficient of determination, NaN when T does not vary. Needs
+ * 2 distinct n. */
 struct amd_amdahl {
 	int ok;
 	char why[128];

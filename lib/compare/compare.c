@@ -355,6 +355,25 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 	return rc;
 }
 
+/* Fails saying sweep s has no strategy name — or, when it has runs of
+ * that strategy that were all left out (every epoch impossible, failed
+ * runs), how many and why the first was. */
+static int no_strategy(const struct amd_sweep_stats *s, const char *name, struct amd_err *err)
+{
+	size_t left = 0;
+	const struct amd_run_value *first = NULL;
+	for (size_t i = 0; i < s->nexcluded; i++)
+		if (s->excluded[i].strategy && strcmp(s->excluded[i].strategy, name) == 0 &&
+		    !left++)
+			first = &s->excluded[i];
+	if (!left)
+		return amd_fail(err, "sweep '%s' has no strategy '%s'", s->sweep, name);
+	return amd_fail(err, "sweep '%s', strategy '%s': no run to compare: %s %zu run%s left out"
+			" (%s: %s)", s->sweep, name, left == 1 ? "its" : "all", left,
+			left == 1 ? " was" : "s were", first->name ? first->name : first->ext_id,
+			first->excluded ? first->excluded : "excluded");
+}
+
 static int add_all_pairs(struct builder *bd, const struct sides *sd, struct amd_err *err)
 {
 	const struct amd_compare_opts *o = bd->o;
@@ -362,9 +381,9 @@ static int add_all_pairs(struct builder *bd, const struct sides *sd, struct amd_
 		const char *bn = o->base_strategy ? o->base_strategy : o->cand_strategy;
 		const char *cn = o->cand_strategy ? o->cand_strategy : o->base_strategy;
 		if (!find_strategy(sd->base, bn))
-			return amd_fail(err, "sweep '%s' has no strategy '%s'", sd->base->sweep, bn);
+			return no_strategy(sd->base, bn, err);
 		if (!find_strategy(sd->cand, cn))
-			return amd_fail(err, "sweep '%s' has no strategy '%s'", sd->cand->sweep, cn);
+			return no_strategy(sd->cand, cn, err);
 		return add_pair(bd, sd, bn, cn, err);
 	}
 	for (size_t i = 0; i < sd->base->nstrategies; i++) {
@@ -609,6 +628,7 @@ static size_t extra_metrics(const struct amd_config *cfg, const char *time_metri
 /* A comparison needs one configuration on both sides: otherwise every row
  * is on one side only and there is nothing to judge. */
 static int check_shared(struct amd_comparison **c, const struct amd_compare_opts *o,
+			const struct amd_sweep_stats *base, const struct amd_sweep_stats *cand,
 			struct amd_err *err)
 {
 	for (size_t i = 0; i < (*c)->nrows; i++)
@@ -616,6 +636,16 @@ static int check_shared(struct amd_comparison **c, const struct amd_compare_opts
 			return 0;
 	amd_comparison_free(*c);
 	*c = NULL;
+	/* a side whose every run was left out (every epoch impossible): why */
+	const struct amd_sweep_stats *empty = !base->nstrategies && base->nexcluded ? base
+					    : !cand->nstrategies && cand->nexcluded ? cand : NULL;
+	if (empty) {
+		const struct amd_run_value *r = &empty->excluded[0];
+		return amd_fail(err, "%s '%s': no run to compare: all %zu runs were left out (%s: %s)",
+				empty == base ? "baseline" : "candidate",
+				empty == base ? o->base_sweep : o->cand_sweep, empty->nexcluded,
+				r->name ? r->name : r->ext_id, r->excluded ? r->excluded : "excluded");
+	}
 	return amd_fail(err, "baseline '%s' and candidate '%s' share no configuration",
 			o->base_sweep, o->cand_sweep);
 }
@@ -651,7 +681,7 @@ int amd_compare(struct amd_store *base_st, struct amd_store *cand_st,
 	rc = amd_compare_stats(base, cand, (const struct amd_sweep_stats *const *)bx,
 			       (const struct amd_sweep_stats *const *)cx, nextra, o, out, err);
 	if (rc == 0)
-		rc = check_shared(out, o, err);
+		rc = check_shared(out, o, base, cand, err);
 done:
 	free_stats(base);
 	free_stats(cand);

@@ -14,6 +14,7 @@
 #include "file.h"
 #include "gunzip.h"
 #include "huge_map.h"
+#include "text16.h"
 
 
 #define NBUF 4
@@ -32,6 +33,7 @@ struct amd_chunk_reader {
 	int held;            /* the caller holds buf[head] */
 	int done, stop, joined;
 	int sync;            /* a small file: no thread, buf[0] only */
+	int begun;           /* the first chunk handed out (its mark skipped) */
 	int gz_code;
 	char gz_msg[128];
 	long long raw_offset;
@@ -181,7 +183,25 @@ static long next_sync(struct amd_chunk_reader *r, const unsigned char **data)
 	return 0;
 }
 
+static long next_chunk(struct amd_chunk_reader *r, const unsigned char **data);
+
+/* The first chunk without a UTF-8 byte-order mark (text16.h: the one
+ * detection every text reader shares; UTF-16 JSON is not read here). */
 long amd_chunks_next(struct amd_chunk_reader *r, const unsigned char **data)
+{
+	long n = next_chunk(r, data);
+	if (r->begun || n <= 0)
+		return n;
+	r->begun = 1;
+	size_t bom;
+	if (amd_text_sniff(*data, (size_t)n, &bom) != '8')
+		return n;
+	*data += bom;
+	n -= (long)bom;
+	return n > 0 ? n : amd_chunks_next(r, data);
+}
+
+static long next_chunk(struct amd_chunk_reader *r, const unsigned char **data)
 {
 	if (r->sync)
 		return next_sync(r, data);

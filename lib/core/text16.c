@@ -1,6 +1,8 @@
-/* text16.c — UTF-16 text streams as UTF-8 (see text16.h): the sniff of
- * the first bytes, then iconv from UTF-16LE/BE, the raw bytes read from
- * zlib in pieces with a partial character carried to the next piece. */
+/* text16.c — the one encoding detection of every text reader (see
+ * text16.h): the sniff of a stream's first bytes — a UTF-8 byte-order
+ * mark skipped, UTF-16 converted with iconv from UTF-16LE/BE, the raw
+ * bytes read from zlib in pieces with a partial character carried to
+ * the next piece. */
 #include "text16.h"
 
 #include <errno.h>
@@ -22,9 +24,11 @@ struct amd_text16 {
 	int eof;
 };
 
-int amd_text16_sniff(const unsigned char *p, size_t n, size_t *bom)
+int amd_text_sniff(const unsigned char *p, size_t n, size_t *bom)
 {
 	*bom = 0;
+	if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF)
+		return *bom = 3, '8';
 	if (n >= 2 && p[0] == 0xFF && p[1] == 0xFE && !(n >= 4 && p[2] == 0 && p[3] == 0))
 		return *bom = 2, 'L'; /* (FF FE 00 00 would be UTF-32) */
 	if (n >= 2 && p[0] == 0xFE && p[1] == 0xFF)
@@ -117,7 +121,12 @@ int amd_text_gzread(void *gz, struct amd_textread *t, unsigned char *buf, unsign
 		return k;
 	t->sniffed = 1;
 	size_t bom;
-	int kind = amd_text16_sniff(buf, (size_t)k, &bom);
+	int kind = amd_text_sniff(buf, (size_t)k, &bom);
+	if (kind == '8') { /* the mark is no text: the reader sees what follows it */
+		memmove(buf, buf + bom, (size_t)k - bom);
+		k -= (int)bom;
+		return k > 0 ? k : gzread(g, buf, n);
+	}
 	if (!kind)
 		return k;
 	if (!(t->u = start(kind, buf + bom, (size_t)k - bom, bom)))

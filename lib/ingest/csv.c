@@ -1,4 +1,4 @@
-/* csv.c — the shared CSV record reader (a leading UTF-8 BOM skipped) and
+/* csv.c — the shared CSV record reader (a leading UTF-8 BOM skipped by text16.h) and
  * the number-with-unit parser; see csv.h. Files are streamed through zlib's gzread (plain or gzipped)
  * in a window of CSV_WINDOW bytes, so memory does not grow with the file. */
 #include "csv.h"
@@ -258,21 +258,9 @@ static int read_error(struct amd_csv *c, struct amd_err *err)
 	return amd_fail(err, "%s", c->io_error);
 }
 
-/* At the start of the input, takes a UTF-8 byte-order mark (Excel and
- * PowerShell write one before the header). */
-static void skip_bom(struct amd_csv *c)
-{
-	if (c->offset == 0 && peek(c) == 0xEF && c->end - c->p >= 3 &&
-	    memcmp(c->p, "\xEF\xBB\xBF", 3) == 0) {
-		c->p += 3;
-		c->offset += 3;
-	}
-}
-
 int amd_csv_next(struct amd_csv *c, struct amd_err *err)
 {
 	c->n = 0;
-	skip_bom(c);
 	int ch;
 	while ((ch = peek(c)) == '\n' || ch == '\r')
 		skip_line_end(c); /* blank lines */

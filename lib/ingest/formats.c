@@ -68,14 +68,14 @@ int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 			return -1;
 		head[n] = '\0';
 	}
-	/* a UTF-8 byte-order mark (Excel, PowerShell) is not content */
-	size_t bom = n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	/* a byte-order mark is not in the head: amd_read_head reads through
+	 * the one encoding detection (text16.h) */
 	int best_score = 0;
 	for (size_t i = 0; amd_formats[i]; i++) {
 		const struct amd_format *f = amd_formats[i];
 		if (f->is_dir != is_dir)
 			continue;
-		int score = f->detect(path, is_dir ? NULL : head + bom, (size_t)n - bom);
+		int score = f->detect(path, is_dir ? NULL : head, (size_t)n);
 		if (score < 0) {
 			*out = NULL;
 			amd_fail(err, "%s: out of memory", path);
@@ -88,7 +88,7 @@ int amd_detect(const char *path, int is_dir, const struct amd_format **out,
 	}
 	for (size_t i = 0; !is_dir && best_score < 50 && amd_formats[i]; i++) {
 		const struct amd_format *f = amd_formats[i];
-		int score = f->detect_deep ? f->detect_deep(path, head + bom, (size_t)n - bom) : 0;
+		int score = f->detect_deep ? f->detect_deep(path, head, (size_t)n) : 0;
 		if (score > best_score) {
 			*out = f;
 			best_score = score;

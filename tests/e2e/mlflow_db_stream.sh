@@ -53,7 +53,7 @@ test_expect_success SQLITE3 'a text value in the last run, after the first run'\
 	cp "$TMP/big.db" "$TMP/late.db" &&
 	sqlite3 "$TMP/late.db" "UPDATE metrics SET value='\''fast'\'' WHERE rowid=(SELECT max(rowid) FROM metrics WHERE run_uuid='\''$last'\'')" &&
 	test_bad_ingest "$TMP/s.db" "$TMP/late.db" "late.db: metric" &&
-	test_contains "of run $last: value '\''fast'\'' is not a number" "$ERR"
+	test_contains "of run $last, step 2: value is text '\''fast'\'', not a number" "$ERR"
 '
 test_expect_success SQLITE3 'with AMDAHL_OVERLAP=0 (one call to parse) the store holds the same points' '
 	AMDAHL_OVERLAP=0 test_status 0 "$AMDAHL" --store "$TMP/one.db" ingest "$TMP/big.db" &&

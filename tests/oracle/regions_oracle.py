@@ -275,9 +275,10 @@ def nsys(path, got_path):
         ncol = "demangledName" if "demangledName" in cols(K) else "shortName"
         agg = collections.defaultdict(lambda: [0, 0])
         for d, a, b, nid in db.execute(f'SELECT deviceId, start, "end", {ncol} FROM {K}'):
-            agg[(d, s[nid])][0] += 1
-            agg[(d, s[nid])][1] += b - a
-            dev_iv[d]["comm" if s[nid].lower().startswith("nccl") else "compute"].append((a, b))
+            name = s.get(nid, "(unnamed)")  # a name id without its string: compute
+            agg[(d, name)][0] += 1
+            agg[(d, name)][1] += b - a
+            dev_iv[d]["comm" if nid in s and name.lower().startswith("nccl") else "compute"].append((a, b))
             times += [a, b]
         for (d, name), (c, t) in agg.items():
             add("kernel", name, d, c, t, t, None)

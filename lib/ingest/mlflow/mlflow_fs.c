@@ -2,7 +2,7 @@
  * (mlruns/<exp>/<run>/{meta.yaml,metrics,params,tags}): its meta.yaml
  * (run_name in MLflow 2.x/3.x, name in 1.x), the experiment's name from
  * ../meta.yaml (`Default` named after the tree: mlflow_sweep.h), metric files (3-field lines, or 2-field legacy lines at
- * step 0; keys with '/' are subfolders), params and tags (bare values). */
+ * step 0, one form a file; keys with '/' are subfolders), params and tags (bare values). */
 #include <stdio.h>
 #include <dirent.h>
 #include <errno.h>
@@ -163,8 +163,17 @@ struct run_ctx {
 	struct amd_sink *sink;
 };
 
+/* A metric file's form: its first point's field count (0 before it) and line. */
+struct metric_form {
+	int fields;
+	long line;
+};
+
+/* One line of a metric file of form *form: every line has as many fields
+ * as its first point (MLflow writes a file in one form, so a shorter line
+ * is one cut short). */
 static int metric_line(struct run_ctx *rc, const char *path, const char *key, long line,
-		       char *s, struct amd_err *err)
+		       char *s, struct metric_form *form, struct amd_err *err)
 {
 	char *f[4], *save = NULL;
 	int nf = 0;
@@ -175,6 +184,13 @@ static int metric_line(struct run_ctx *rc, const char *path, const char *key, lo
 	if (nf < 2 || nf > 3)
 		return amd_fail(err, "%s: line %ld: expected 'timestamp value step', got %d field%s",
 				path, line, nf, nf == 1 ? "" : "s");
+	if (form->fields && nf != form->fields)
+		return amd_fail(err, "%s: line %ld: %d fields where line %ld has %d (%s): %s cut"
+				" short?", path, line, nf, form->line, form->fields,
+				form->fields == 3 ? "timestamp value step" : "timestamp value",
+				nf < form->fields ? "this line" : "that line");
+	if (!form->fields)
+		*form = (struct metric_form){nf, line};
 	int64_t ts, step = 0;
 	double v;
 	if (amd_parse_int64(f[0], &ts) < 0)
@@ -198,11 +214,12 @@ static int metric_file(void *ctx, const char *path, const char *key, struct amd_
 	char *s;
 	size_t len;
 	int got, ret = 0;
+	struct metric_form form = {0, 0};
 	while (ret == 0 && (got = amd_lines_next(l, &s, &len, err)) == 1) {
 		if (memchr(s, '\0', len))
 			ret = amd_fail(err, "%s: line %ld: a NUL byte", path, amd_lines_number(l));
 		else
-			ret = metric_line(ctx, path, key, amd_lines_number(l), s, err);
+			ret = metric_line(ctx, path, key, amd_lines_number(l), s, &form, err);
 	}
 	/* MLflow ends every point's line: a last one without its newline is
 	 * a file cut short, whose last value may have lost digits */

@@ -20,8 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <yajl/yajl_parse.h>
+#include <zlib.h>
 
 #include "buf.h"
+#include "chunks.h"
 #include "csv.h" /* amd_err_one_line */
 #include "file.h"
 #include "ingest.h"
@@ -286,7 +288,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 }
 
 /* ---- The stream: an MLflow REST response through yajl
- * in 64 KiB chunks with bounded memory: each element of runs/search's
+ * in chunks (gunzipped when gzipped, a byte-order mark skipped:
+ * chunks.h) with bounded memory: each element of runs/search's
  * "runs" is built as a small cJSON tree and handed over whole (a run's
  * data are its latest values: small); each point of get-history's
  * "metrics" is decoded straight from the tokens, never held. Everything
@@ -675,13 +678,15 @@ static int invalid(const struct amd_rest *r, struct place p, const char *what)
 			what);
 }
 
-static int feed(struct stream *s, yajl_handle h, int fd, struct place *p)
+/* Feeds the file's chunks (gunzipped when gzipped, a byte-order mark
+ * skipped: chunks.h) to h. */
+static int feed(struct stream *s, yajl_handle h, struct amd_chunk_reader *cr, struct place *p)
 {
-	unsigned char chunk[1 << 16];
+	const unsigned char *chunk;
 	struct amd_json_guard guard;
 	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
-	ssize_t n;
-	while ((n = read(fd, chunk, sizeof chunk)) > 0) {
+	long n;
+	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0)
 			return amd_fail(s->r->err, "%s: byte %lld: %s longer than %u MiB",
@@ -695,8 +700,12 @@ static int feed(struct stream *s, yajl_handle h, int fd, struct place *p)
 		}
 		count_lines(p, chunk, (size_t)n);
 	}
-	if (n < 0)
-		return amd_fail(s->r->err, "%s: byte %lld: cannot read", s->r->in->path, p->offset);
+	const char *msg;
+	long long raw;
+	int code = amd_chunks_status(cr, &msg, &raw);
+	if (code != Z_OK && code != Z_STREAM_END)
+		return amd_fail(s->r->err, "%s: byte %lld: %s", s->r->in->path, p->offset,
+				code == Z_BUF_ERROR ? "truncated gzip stream" : msg);
 	if (yajl_complete_parse(h) != yajl_status_ok)
 		return s->failed ? -1 : invalid(s->r, *p, "JSON ends early (truncated?)");
 	return 0;
@@ -704,8 +713,8 @@ static int feed(struct stream *s, yajl_handle h, int fd, struct place *p)
 
 static int amd_rest_stream(const struct amd_rest *r)
 {
-	int fd = amd_open_regular(r->in->path, r->err);
-	if (fd < 0)
+	struct amd_chunk_reader *cr;
+	if (amd_chunks_open(r->in->path, &cr, r->err) < 0)
 		return -1;
 	struct stream s = {.r = r, .at = AT_ROOT};
 	struct place p = {0, 1};
@@ -714,7 +723,7 @@ static int amd_rest_stream(const struct amd_rest *r)
 	if (h)
 		yajl_config(h, yajl_dont_validate_strings, 1); /* as cJSON: bytes as they are */
 	if (rc == 0)
-		rc = feed(&s, h, fd, &p);
+		rc = feed(&s, h, cr, &p);
 	if (rc == 0 && !s.seen_runs && !s.seen_metrics)
 		rc = amd_fail(r->err, "%s: line 1: neither \"runs\" (runs/search) nor \"metrics\""
 			      " (metrics/get-history)", r->in->path);
@@ -722,7 +731,7 @@ static int amd_rest_stream(const struct amd_rest *r)
 		cJSON_Delete(s.stack[0]);
 	if (h)
 		yajl_free(h);
-	close(fd);
+	amd_chunks_close(cr);
 	amd_buf_free(&s.build_key);
 	amd_buf_free(&s.point_key);
 	amd_buf_free(&s.scratch);

@@ -202,17 +202,52 @@ static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is
 	return 0;
 }
 
+/* NULL when column i of q's row is a number (any number for the value,
+ * an integer or NULL — 0 — for timestamp and step), else what it is, in
+ * buf: "a BLOB of 8 bytes", "text 'x'", "NULL", "the real 1.5". */
+static const char *not_number(sqlite3_stmt *q, int i, int integer, char *buf, size_t len)
+{
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_INTEGER:
+		return NULL;
+	case SQLITE_FLOAT:
+		if (!integer)
+			return NULL;
+		snprintf(buf, len, "the real %.17g", sqlite3_column_double(q, i));
+		return buf;
+	case SQLITE_NULL:
+		return integer ? NULL : "NULL";
+	case SQLITE_TEXT:
+		snprintf(buf, len, "text '%.40s'", (const char *)sqlite3_column_text(q, i));
+		return buf;
+	default:
+		snprintf(buf, len, "a BLOB of %d bytes", sqlite3_column_bytes(q, i));
+		return buf;
+	}
+}
+
 /* One point of the row q holds (columns key, value, timestamp, step,
- * is_nan) to the sink. */
+ * is_nan) to the sink: a value that is no number (a BLOB, text, NULL
+ * without is_nan), a timestamp or step that is no integer, refused
+ * naming the metric, the run and the step. */
 static int point(struct db_ctx *c, sqlite3_stmt *q, const char *run, struct amd_err *err)
 {
 	const char *k = (const char *)sqlite3_column_text(q, 0);
 	if (!k)
 		return 0;
-	if (sqlite3_column_type(q, 1) == SQLITE_TEXT)
-		return amd_fail(err, "%s: metric %s of run %s: value '%s' is not a number", c->path,
-				k, run, sqlite3_column_text(q, 1));
-	double v = sqlite3_column_int(q, 4) ? NAN : sqlite3_column_double(q, 1);
+	static const char *const what[] = {"value", "timestamp", "step"};
+	int nan = sqlite3_column_int(q, 4) != 0;
+	for (int i = nan ? 2 : 1; i <= 3; i++) {
+		char buf[96];
+		const char *bad = not_number(q, i, i > 1, buf, sizeof buf);
+		if (bad)
+			return amd_fail(err, "%s: metric %s of run %s, step %s: %s is %s, not %s",
+					c->path, k, run,
+					sqlite3_column_type(q, 3) == SQLITE_INTEGER
+						? (const char *)sqlite3_column_text(q, 3) : "?",
+					what[i - 1], bad, i > 1 ? "an integer" : "a number");
+	}
+	double v = nan ? NAN : sqlite3_column_double(q, 1);
 	return c->sink->metric ? c->sink->metric(c->sink, k, sqlite3_column_int64(q, 3),
 						 sqlite3_column_int64(q, 2), v, err)
 			       : 0;

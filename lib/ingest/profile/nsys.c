@@ -6,8 +6,9 @@
  * and name, memory copies per device and copy kind and memory sets per
  * device (with bytes), CUDA API calls per name, NVTX ranges with their
  * self time, and each device's phase split. Read through a read-only
- * connection (foreign_db.h); rows whose end comes before their start are
- * refused. Its sections below: the export and its regions; one rank per
+ * connection (foreign_db.h); rows whose start or end is no integer of
+ * nanoseconds in range, or whose end comes before their start, are
+ * refused; a kernel whose name id has no string is '(unnamed)'. Its sections below: the export and its regions; one rank per
  * process; CUDA API calls; NVTX ranges; phases per device. */
 #include <math.h>
 #include <sqlite3.h>
@@ -27,6 +28,12 @@
 #include "phase.h"
 #include "region.h"
 #include "trace_strtab.h"
+
+/* The largest time a row may hold (4e18 ns, the year 2096 counted from
+ * 1970; the range trace_time.h gives a trace's times): a sum of a few
+ * never overflows int64, and INT64_MAX (a missing end written as the
+ * largest integer) is refused rather than read as a 292-year phase. */
+#define NSYS_MAX_TIME_NS 4000000000000000000LL
 
 struct nsys {
 	sqlite3 *db;
@@ -260,6 +267,65 @@ static void widen(sqlite3_stmt *q, int a, int b, int64_t *lo, int64_t *hi, int *
 	*any = 1;
 }
 
+/* The SQL condition true for a row of a time table whose start or end
+ * is no integer of nanoseconds in 0 .. NSYS_MAX_TIME_NS (TEXT, REAL,
+ * BLOB, NULL — an NVTX mark's NULL end excepted — or out of range). */
+static const char *bad_time_sql(int nvtx, char *buf, size_t len)
+{
+	snprintf(buf, len, "NOT (typeof(start) = 'integer' AND start BETWEEN 0 AND %lld AND"
+		 " ((typeof(\"end\") = 'integer' AND \"end\" BETWEEN 0 AND %lld)%s))",
+		 NSYS_MAX_TIME_NS, NSYS_MAX_TIME_NS, nvtx ? " OR \"end\" IS NULL" : "");
+	return buf;
+}
+
+/* What is wrong with column i of q's row (start or end), in buf. */
+static const char *time_fault(sqlite3_stmt *q, int i, char *buf, size_t len)
+{
+	switch (sqlite3_column_type(q, i)) {
+	case SQLITE_INTEGER:
+		snprintf(buf, len, "%lld ns, out of range (0 to %lld)",
+			 (long long)sqlite3_column_int64(q, i), NSYS_MAX_TIME_NS);
+		break;
+	case SQLITE_FLOAT:
+		snprintf(buf, len, "the real %.17g, not an integer of nanoseconds",
+			 sqlite3_column_double(q, i));
+		break;
+	case SQLITE_TEXT:
+		snprintf(buf, len, "text '%.40s', not an integer of nanoseconds",
+			 (const char *)sqlite3_column_text(q, i));
+		break;
+	case SQLITE_NULL:
+		snprintf(buf, len, "NULL, not an integer of nanoseconds");
+		break;
+	default:
+		snprintf(buf, len, "a BLOB, not an integer of nanoseconds");
+	}
+	return buf;
+}
+
+/* Refuses table tab's first row matching the condition bad (there is
+ * one), naming the row and its faulty time. */
+static int bad_time(struct nsys *n, const char *tab, const char *bad, struct amd_err *err)
+{
+	char sql[512], what[96];
+	snprintf(sql, sizeof sql, "SELECT rowid, start, \"end\", typeof(start) = 'integer' AND"
+		 " start BETWEEN 0 AND %lld FROM %s WHERE %s LIMIT 1", NSYS_MAX_TIME_NS, tab,
+		 bad);
+	sqlite3_stmt *q = nsys_prepare(n, sql, err);
+	if (!q)
+		return -1;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		int start_ok = sqlite3_column_int(q, 3);
+		amd_fail(err, "%s: table %s row %lld: %s is %s", n->path, tab,
+			 (long long)sqlite3_column_int64(q, 0), start_ok ? "end" : "start",
+			 time_fault(q, start_ok ? 2 : 1, what, sizeof what));
+	} else
+		nsys_sql_fail(n, err);
+	sqlite3_finalize(q);
+	return -1;
+}
+
 /* The profiled window from table tab (NVTX: rows with an end only) and,
  * in the same scan, the range of its processes (pcol >> 24), so that an
  * export of one process is not scanned again to list them. */
@@ -272,18 +338,23 @@ static int window(struct nsys *n, const char *tab, const char *pcol, int nvtx,
 		snprintf(p, sizeof p, "%s >> 24", pcol);
 	else
 		n->proc_unknown = 1;
-	snprintf(sql, sizeof sql, "SELECT min(%s), max(\"end\"), min(%s), max(%s) FROM %s",
-		 nvtx ? "CASE WHEN \"end\" IS NOT NULL THEN start END" : "start", p, p, tab);
+	char bad[256];
+	snprintf(sql, sizeof sql, "SELECT min(%s), max(\"end\"), min(%s), max(%s), total(%s) FROM %s",
+		 nvtx ? "CASE WHEN \"end\" IS NOT NULL THEN start END" : "start", p, p,
+		 bad_time_sql(nvtx, bad, sizeof bad), tab);
 	sqlite3_stmt *q = nsys_prepare(n, sql, err);
 	if (!q)
 		return -1;
-	int rc = sqlite3_step(q);
+	int rc = sqlite3_step(q), bad_rows = 0;
 	if (rc == SQLITE_ROW) {
 		widen(q, 0, 1, &n->t0, &n->t1, &n->has_window);
 		widen(q, 2, 3, &n->proc_lo, &n->proc_hi, &n->proc_any); /* processes */
+		bad_rows = sqlite3_column_double(q, 4) > 0;
 	}
 	sqlite3_finalize(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : nsys_sql_fail(n, err);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return nsys_sql_fail(n, err);
+	return bad_rows ? bad_time(n, tab, bad, err) : 0;
 }
 
 static int regions(struct nsys *n, struct amd_err *err)
@@ -292,18 +363,20 @@ static int regions(struct nsys *n, struct amd_err *err)
 	if (n->has_kernel && n->strings_by_id) {
 		/* grouped first, named after: SQLite's sorter carried every
 		 * kernel's name and spilled to temporary files */
-		snprintf(sql, sizeof sql, "SELECT g.d, s.value, g.c, g.t, NULL, g.m FROM (SELECT"
-			 " k.deviceId AS d, k.%s AS i, count(*) AS c, sum(k.\"end\" - k.start) AS t,"
-			 " min(k.\"end\" - k.start) AS m FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE %s"
-			 " GROUP BY k.deviceId, k.%s) g JOIN StringIds s ON s.id = g.i"
-			 " ORDER BY g.d, g.i", n->kernel_name,
+		snprintf(sql, sizeof sql, "SELECT g.d, s.value, sum(g.c), sum(g.t), NULL, min(g.m)"
+			 " FROM (SELECT k.deviceId AS d, k.%s AS i, count(*) AS c, sum(k.\"end\" -"
+			 " k.start) AS t, min(k.\"end\" - k.start) AS m FROM"
+			 " CUPTI_ACTIVITY_KIND_KERNEL k WHERE %s GROUP BY k.deviceId, k.%s) g"
+			 " LEFT JOIN StringIds s ON s.id = g.i GROUP BY g.d, s.id"
+			 " ORDER BY g.d, min(g.i)", n->kernel_name,
 			 nsys_proc_cond(n, "k.globalPid", cond, sizeof cond), n->kernel_name);
 		if (aggregate(n, AMD_REGION_KERNEL, sql, err) < 0)
 			return -1;
 	} else if (n->has_kernel) {
 		snprintf(sql, sizeof sql, "SELECT k.deviceId, s.value, count(*), sum(k.\"end\" -"
 			 " k.start), NULL, min(k.\"end\" - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
-			 " JOIN StringIds s ON s.id = k.%s WHERE %s GROUP BY k.deviceId, k.%s",
+			 " LEFT JOIN StringIds s ON s.id = k.%s WHERE %s GROUP BY k.deviceId,"
+			 " CASE WHEN s.id IS NOT NULL THEN k.%s END",
 			 n->kernel_name, nsys_proc_cond(n, "k.globalPid", cond, sizeof cond),
 			 n->kernel_name);
 		if (aggregate(n, AMD_REGION_KERNEL, sql, err) < 0)
@@ -1001,10 +1074,15 @@ static int device_rows_sql(const struct nsys *n, struct amd_buf *sql)
 	nsys_proc_cond(n, "k.globalPid", kc, sizeof kc);
 	nsys_proc_cond(n, "globalPid", c, sizeof c);
 	if (n->has_kernel) {
-		amd_buf_printf(sql, "SELECT k.deviceId, k.start, k.\"end\", 0, %s"
-			       " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s"
-			       " ON s.id = k.%s WHERE %s", n->strings_by_id ? "s.id" : "s.value",
-			       n->kernel_name, kc);
+		if (n->strings_by_id) /* the id: its class looked up once (class_by_id) */
+			amd_buf_printf(sql, "SELECT k.deviceId, k.start, k.\"end\", 0, k.%s"
+				       " FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE %s",
+				       n->kernel_name, kc);
+		else
+			amd_buf_printf(sql, "SELECT k.deviceId, k.start, k.\"end\", 0,"
+				       " coalesce(s.value, '(unnamed)') FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+				       " LEFT JOIN StringIds s ON s.id = k.%s WHERE %s",
+				       n->kernel_name, kc);
 		sep = " UNION ALL ";
 	}
 	if (n->has_memcpy) {
@@ -1056,7 +1134,7 @@ static int class_by_id(struct nsys *n, struct classes *k, int64_t id, struct amd
 	sqlite3_reset(k->name_q);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return nsys_sql_fail(n, err);
-	if (!name || amd_grow(&k->v, k->n, &k->cap, sizeof *k->v, 64) < 0 ||
+	if (amd_grow(&k->v, k->n, &k->cap, sizeof *k->v, 64) < 0 || /* no name: compute */
 	    amd_hmap_put(&k->ix, h, (uint32_t)k->n) < 0)
 		return amd_fail(err, "%s: out of memory", n->path);
 	k->v[k->n].id = id;

@@ -268,19 +268,30 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
 	return scalar(ctx, (const char *)s, n, 1);
 }
 
-static int on_bool(void *ctx, int b)
+/* true, false or null (what: its text) under the current key: refused
+ * where a time must be, else ignored. */
+static int literal(struct reader *r, const char *what)
 {
-	(void)b;
-	struct reader *r = ctx;
 	if (r->key == K_TRACE_EVENTS)
 		return fail(r, "traceEvents is not an array");
+	if (r->key == K_TS || r->key == K_DUR) {
+		snprintf(r->why_buf, sizeof r->why_buf,
+			 "event %llu of traceEvents: \"%s\" is %s, not a number of microseconds",
+			 (unsigned long long)r->n_events + 1, r->key == K_TS ? "ts" : "dur", what);
+		return fail(r, r->why_buf);
+	}
 	r->key = K_NONE;
 	return 1;
 }
 
+static int on_bool(void *ctx, int b)
+{
+	return literal(ctx, b ? "true" : "false");
+}
+
 static int on_null(void *ctx)
 {
-	return on_bool(ctx, 0);
+	return literal(ctx, "null");
 }
 
 static void event_reset(struct reader *r)
@@ -860,9 +871,7 @@ static int ends_with(const char *s, const char *suffix)
  * first) is read on at its top level until one appears. */
 static int detect(const char *path, const unsigned char *head, size_t n)
 {
-	size_t i = 0;
-	if (n >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF)
-		i = 3;
+	size_t i = 0; /* (a byte-order mark is not in the head: text16.h) */
 	while (i < n && strchr(" \t\r\n", head[i]))
 		i++;
 	int named = ends_with(path, ".pt.trace.json") || ends_with(path, ".pt.trace.json.gz");

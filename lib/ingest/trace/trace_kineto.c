@@ -1,6 +1,7 @@
 /* trace_kineto.c — Kineto's marks (root keys, categories, names) and the
  * top-level key scan for detection; see trace_kineto.h. yajl streams the
- * file through zlib's gzread and stops at the first key that answers. */
+ * file through zlib (a byte-order mark skipped: text16.h) and stops at
+ * the first key that answers. */
 #include "trace_kineto.h"
 
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "err.h"
 #include "file.h"
 #include "json_guard.h"
+#include "text16.h"
 
 static int is_one_of(const char *s, size_t n, const char *const *words, int nocase)
 {
@@ -120,12 +122,15 @@ int amd_trace_scan_top(const char *path)
 	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
 	size_t total = 0, at;
 	int n;
-	while (h && total < AMD_TRACE_SCAN_MAX && (n = gzread(gz, buf, CHUNK)) > 0) {
+	struct amd_textread text = {0}; /* a UTF-8 byte-order mark skipped (text16.h) */
+	while (h && total < AMD_TRACE_SCAN_MAX &&
+	       (n = amd_text_gzread(gz, &text, buf, CHUNK, path, &err)) > 0) {
 		total += (size_t)n;
 		if (amd_json_guard_scan(&guard, buf, (size_t)n, &at) < 0 ||
 		    yajl_parse(h, buf, (size_t)n) != yajl_status_ok)
 			break; /* stopped by a callback, or not JSON */
 	}
+	amd_textread_free(&text);
 	if (rc == 0)
 		rc = s.found;
 	if (h)
