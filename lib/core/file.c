@@ -266,6 +266,29 @@ int amd_is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+void amd_path_run_folder(const char *path, const char **name, size_t *n)
+{
+	const char *end = NULL;
+	for (const char *a = strstr(path, "/artifacts/"); a; a = strstr(a + 1, "/artifacts/"))
+		end = a;
+	if (!end)
+		end = strstr(path, "/torch-traces/");
+	const char *start = end;
+	while (start && start > path && start[-1] != '/')
+		start--;
+	*name = start ? start : path;
+	*n = start ? (size_t)(end - start) : 0;
+}
+
+int amd_same_run_folder(const char *held, const char *path)
+{
+	const char *a, *b;
+	size_t na, nb;
+	amd_path_run_folder(held, &a, &na);
+	amd_path_run_folder(path, &b, &nb);
+	return na == nb && memcmp(a, b, na) == 0;
+}
+
 char *amd_path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a);

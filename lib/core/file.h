@@ -42,6 +42,14 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 
 int amd_is_dir(const char *path);
 int amd_is_file(const char *path);
+/* The run a path puts a file in by its folders alone, in *name (n bytes,
+ * not NUL-ended; 0 when none): the folder above the last "/artifacts/"
+ * (MLflow names a run's folder after its run id), else the one above
+ * "/torch-traces/" (itwinai's run name). */
+void amd_path_run_folder(const char *path, const char **name, size_t *n);
+/* amd_same_run_fn (model/sink.h) by the folders alone: held and path
+ * name the same run folder, or neither names one. */
+int amd_same_run_folder(const char *held, const char *path);
 /* Joins a and b with one '/'; returns malloc'd text, NULL out of memory. */
 char *amd_path_join(const char *a, const char *b);
 /* The names in dir but . files, sorted (strcmp), in *names (the caller

@@ -121,7 +121,7 @@ static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct am
 	pu->in = input_of(u, o);
 	pu->early = NULL;
 	int state = hash_unit(u, pu->sha, &pu->size, err) < 0
-		? -1 : t->state(conn, u->path, pu->sha, err);
+		? -1 : t->state(conn, u->path, pu->sha, amd_same_run, err);
 	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE)
 		return state < 0 ? -1 : unchanged(t, conn, u, o, state, err);
 	pu->state = state;
@@ -145,6 +145,7 @@ static int unit_write(const struct amd_ingest_target *t, void *conn, struct pend
 		.size = pu->size,
 		.sweep_override = o->sweep,
 		.config = o->config,
+		.same_run = amd_same_run,
 	};
 	struct amd_unit_writer *w = t->begin(conn, &info, err);
 	if (!w) {

@@ -30,6 +30,17 @@ struct amd_warnings {
 };
 void amd_warnings_free(struct amd_warnings *w);
 
+/* The largest param or tag value any reader accepts, in bytes (issue 40
+ * item 7: one limit for every reader; MLflow itself caps values at 6000
+ * characters). */
+#define AMD_VALUE_MAX (1 << 20)
+/* Reports param (is_tag 0) or tag key = value (len bytes) to the sink,
+ * or fails naming where (the file, and the place in it), the key and
+ * the limit when len is over AMD_VALUE_MAX (kv_value.c). Every reader's
+ * params and tags go through it. */
+int amd_sink_key_value(struct amd_sink *sink, int is_tag, const char *where, const char *key,
+		       const char *value, size_t len, struct amd_err *err);
+
 /* What a parser is given about its unit. Hints come from the path
  * (a trace under mlruns/<exp>/<run>/artifacts/) or from flags. */
 struct amd_input {
@@ -177,6 +188,13 @@ const char *amd_unit_error(const struct amd_unit *u);
 int amd_walk(const char *const *paths, size_t n, const struct amd_ingest_opts *o,
 	     struct amd_unit_list *out, struct amd_err *err);
 void amd_unit_list_free(struct amd_unit_list *l);
+/* amd_same_run_fn (sink.h): held and path, with the same bytes, go to
+ * the same run — the run id of the MLflow run folder above "artifacts"
+ * (its meta.yaml's, else the folder's name), else the itwinai run name
+ * above "torch-traces", else neither has a run. A copied run folder is
+ * the same run; the same trace under two runs' artifacts is two sources
+ * (issue 40 item 3). */
+int amd_same_run(const char *held, const char *path);
 
 /* Ingests every unit into target (each worker opens its own
  * connection). Returns the number of failed units, or -1 when nothing

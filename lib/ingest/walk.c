@@ -1,6 +1,8 @@
 /* walk.c — turning the paths a user names into ingest units: files, and
  * MLflow run directories (whose artifacts are walked on). Also works out
- * which run a file under mlruns/<exp>/<run>/artifacts/ belongs to. */
+ * which run a file under mlruns/<exp>/<run>/artifacts/ belongs to, and
+ * whether two paths holding the same bytes put them in the same run
+ * (amd_same_run: a source's identity is its place and content). */
 #include <stdio.h>
 #include <dirent.h>
 #include <errno.h>
@@ -87,6 +89,33 @@ static int run_from_itwinai(const char *path, char **name)
 	if (end > start && !(*name = strndup(start, (size_t)(end - start))))
 		return -1;
 	return 0;
+}
+
+/* The run the walk gives the file at path in *key: its run folder's
+ * meta.yaml run id, else the run folder's name (amd_path_run_folder: a
+ * folder gone since, or itwinai's run name), "" for none; -1 out of
+ * memory. */
+static int run_key(const char *path, char **key)
+{
+	if (run_from_artifacts(path, key) < 0)
+		return -1;
+	if (*key)
+		return 0;
+	const char *name;
+	size_t n;
+	amd_path_run_folder(path, &name, &n);
+	*key = strndup(name, n);
+	return *key ? 0 : -1;
+}
+
+int amd_same_run(const char *held, const char *path)
+{
+	char *a = NULL, *b = NULL;
+	/* out of memory: not the same run, so the unit is kept, not lost */
+	int same = run_key(held, &a) == 0 && run_key(path, &b) == 0 && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	return same;
 }
 
 /* The directories being walked, innermost first: a symlink back into

@@ -79,14 +79,24 @@ struct amd_sink {
 		     struct amd_err *err);
 };
 
-/* Where a source (a file or run directory, by path and sha256) stands
- * against what the destination holds. */
+/* Where a source (a file or run directory) stands against what the
+ * destination holds. Its identity is its place and its content (sha256)
+ * together (issue 40 items 3/4): the same bytes already held at another
+ * path are the same file when that path puts them in the same run (a
+ * copied or moved run folder, a sweep reached by another path:
+ * DUPLICATE, nothing to do) and a source of its own when it puts them in
+ * another run (the same trace under two runs' artifacts: NEW). */
 enum amd_source_state {
-	AMD_SOURCE_NEW,       /* path never ingested */
+	AMD_SOURCE_NEW,       /* path never ingested, or the bytes for another run */
 	AMD_SOURCE_SAME,      /* same path, same bytes: nothing to do */
 	AMD_SOURCE_CHANGED,   /* same path, new bytes: replace its facts */
-	AMD_SOURCE_DUPLICATE, /* same bytes ingested from another path */
+	AMD_SOURCE_DUPLICATE, /* same bytes held at another path, same run */
 };
+
+/* 1 when the held path, with the bytes of the unit at path, gives them
+ * to the same run as the unit does: the ingest's rule is amd_same_run
+ * (lib/ingest/walk.c), push's amd_same_run_folder (lib/core/file.h). */
+typedef int amd_same_run_fn(const char *held, const char *path);
 
 /* One unit about to be written. */
 struct amd_unit_info {
@@ -94,6 +104,7 @@ struct amd_unit_info {
 	uint64_t size;
 	const char *sweep_override; /* --sweep, or NULL */
 	const struct amd_config *config;
+	amd_same_run_fn *same_run; /* for the state found when it begins */
 };
 
 struct amd_unit_writer;
@@ -109,7 +120,8 @@ struct amd_ingest_target {
 	void *(*connect)(void *ctx, struct amd_err *err);
 	void (*disconnect)(void *conn);
 	/* enum amd_source_state, or -1. */
-	int (*state)(void *conn, const char *path, const char *sha256, struct amd_err *err);
+	int (*state)(void *conn, const char *path, const char *sha256, amd_same_run_fn *same,
+		     struct amd_err *err);
 	/* Opens the unit's transaction; its sink takes the parser's facts. */
 	struct amd_unit_writer *(*begin)(void *conn, const struct amd_unit_info *u,
 					 struct amd_err *err);

@@ -24,10 +24,13 @@
 #include "metric_rows.h"
 #include "schema.h"
 
+/* The latest committed attempt of each path not forgotten (sha256 ""):
+ * a source is its place and content, so two paths with the same bytes
+ * are two sources (issue 40 items 3/4). */
 const char amd_ch_committed_sql[] =
-	"SELECT argMin(aid, (ats, aid)) FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
-	" argMax(sha256, (committed_ns, id)) AS asha, max(committed_ns) AS ats"
-	" FROM source GROUP BY path) WHERE asha != '' GROUP BY asha";
+	"SELECT aid FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
+	" argMax(sha256, (committed_ns, id)) AS asha"
+	" FROM source GROUP BY path) WHERE asha != ''";
 
 /* Which row wins where several sources write one (INSERT OR IGNORE
  * keeps the first), before commit and insertion order. */

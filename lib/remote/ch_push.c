@@ -104,7 +104,7 @@ static int push_one(struct amd_ch *ch, struct amd_store *st, sqlite3_stmt *q,
 				(uint64_t)sqlite3_column_int64(q, 3)};
 	if (!src.path || !src.kind || !src.sha256)
 		return amd_fail(err, "%s: out of memory", st->path);
-	int state = amd_ch_source_state(ch, src.path, src.sha256, err);
+	int state = amd_ch_source_state(ch, src.path, src.sha256, NULL, err);
 	if (state < 0)
 		return -1;
 	if (state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {

@@ -19,6 +19,7 @@
 #include "ch_seed.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
+#include "file.h"
 #include "orphans.h"
 #include "writer.h"
 
@@ -28,6 +29,7 @@ struct ch_unit {
 	struct amd_store_sink *ss;
 	char *path, *kind, *sha;
 	uint64_t size;
+	amd_same_run_fn *same_run; /* the ingest's rule for held copies (sink.h) */
 };
 
 /* The committed version of each path that is path or holds sha. */
@@ -35,9 +37,27 @@ struct ch_unit {
 	" WHERE path = %s OR path IN (SELECT path FROM source WHERE sha256 = %s)" \
 	" GROUP BY path FORMAT TabSeparated"
 
-int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
-			struct amd_err *err)
+/* same for the held path (len bytes at got, not NUL-ended); -1 out of
+ * memory. */
+static int held_same_run(const unsigned char *got, long len, const char *path,
+			 amd_same_run_fn *same)
 {
+	char *held = malloc((size_t)len + 1);
+	if (!held)
+		return -1;
+	if (len)
+		memcpy(held, got, (size_t)len);
+	held[len] = '\0';
+	int rc = same(held, path);
+	free(held);
+	return rc;
+}
+
+int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
+			amd_same_run_fn *same, struct amd_err *err)
+{
+	if (!same)
+		same = amd_same_run_folder;
 	struct amd_buf qp = {0}, qs = {0}, sql = {0}, out = {0};
 	int state = -1;
 	if (amd_ch_quote(&qp, path) < 0 || amd_ch_quote(&qs, sha) < 0 ||
@@ -68,15 +88,22 @@ int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
 				goto out;
 			}
 			int same_path = (size_t)len == plen && (!len || memcmp(got, path, plen) == 0);
-			OPENSSL_free(got);
 			int same_sha = strcmp(tab + 1, sha) == 0;
+			/* the same bytes at another path: this file when that
+			 * path puts them in the same run (sink.h) */
+			int dup = !same_path && same_sha && held_same_run(got, len, path, same);
+			OPENSSL_free(got);
 			if (same_path) {
 				/* a forgotten path (sha256 "", ch_ship.h) is new again */
 				state = same_sha ? AMD_SOURCE_SAME
 					: tab[1] ? AMD_SOURCE_CHANGED : AMD_SOURCE_NEW;
 				break;
 			}
-			if (same_sha)
+			if (dup < 0) {
+				state = amd_fail(err, "%s: out of memory", path);
+				goto out;
+			}
+			if (dup)
 				state = AMD_SOURCE_DUPLICATE;
 		}
 		line = nl ? nl + 1 : NULL;
@@ -110,9 +137,10 @@ static void target_disconnect(void *conn)
 	amd_ch_close(conn);
 }
 
-static int target_state(void *conn, const char *path, const char *sha, struct amd_err *err)
+static int target_state(void *conn, const char *path, const char *sha, amd_same_run_fn *same,
+			struct amd_err *err)
 {
-	return amd_ch_source_state(conn, path, sha, err);
+	return amd_ch_source_state(conn, path, sha, same, err);
 }
 
 static void unit_free(struct ch_unit *u)
@@ -137,6 +165,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 	}
 	u->ch = conn;
 	u->size = info->size;
+	u->same_run = info->same_run;
 	u->path = strdup(info->path);
 	u->kind = strdup(info->kind);
 	u->sha = strdup(info->sha256);
@@ -157,6 +186,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 	}
 	/* a run the unit links to is looked up on the server (ch_seed.c) */
 	amd_store_sink_seed_runs(u->ss, amd_ch_seed_run, u->ch);
+	amd_store_sink_same_run(u->ss, info->same_run);
 	return (struct amd_unit_writer *)u;
 fail:
 	unit_free(u);
@@ -178,7 +208,7 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 	int rc = amd_store_sink_finish(ss, &staged, err);
 	if (rc == 0) {
 		/* another process may have committed these bytes meanwhile */
-		int now = amd_ch_source_state(u->ch, u->path, u->sha, err);
+		int now = amd_ch_source_state(u->ch, u->path, u->sha, u->same_run, err);
 		rc = now < 0 ? -1 : 0;
 		if (rc == 0)
 			*state = (enum amd_source_state)now;

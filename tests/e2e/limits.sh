@@ -52,6 +52,34 @@ test_expect_success PYTHON '100 MB param value: exit 2, one error line naming fi
 	bounded "$pf: larger than the limit of 1048576 bytes" --store "$S" ingest "$run"
 '
 
+# One limit on a param or tag value for every reader (issue 40 item 7,
+# AMD_VALUE_MAX in lib/ingest/ingest.h): mlflow.db, an MLflow CSV export
+# and an MLPerf log refuse a value over 1 MiB as the file store does,
+# naming the file, the place, the param and the limit.
+test_expect_success PYTHON,SQLITE3 'setup: mlflow.db and runs.csv of the CPU sweep (tests/fixtures/mlflow_forms.py)' '
+	"$PY" "$AMDAHL_ROOT/tests/fixtures/mlflow_forms.py" "$DATA/cpu-strong-scaling/mlruns" "$TMP/forms" >/dev/null
+'
+test_expect_success PYTHON,SQLITE3 'a 3 MB param value in mlflow.db: exit 2, file, run, param and limit named, bounded RSS' '
+	cp "$TMP/forms/mlflow.db" "$TMP/bigparam.db" &&
+	kv=$(sqlite3 "$TMP/bigparam.db" "SELECT run_uuid || \" \" || key FROM params ORDER BY rowid LIMIT 1") &&
+	sqlite3 "$TMP/bigparam.db" "UPDATE params SET value = printf(\"%.*c\", 3000000, \"x\") WHERE rowid = (SELECT min(rowid) FROM params)" &&
+	bounded "$TMP/bigparam.db: run ${kv% *}: param '"'"'${kv#* }'"'"': a value of 3000000 bytes, over the limit of 1048576 bytes" --store "$S" ingest "$TMP/bigparam.db"
+'
+test_expect_success PYTHON 'a 2 MB param in an MLflow CSV export: exit 2, file, line, param and limit named' '
+	"$PY" -c "import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+i = rows[0].index(\"params.backend\")
+rows[1][i] = \"y\" * 2000000
+csv.writer(open(sys.argv[2], \"w\", newline=\"\")).writerows(rows)" "$TMP/forms/runs.csv" "$TMP/bigparam.csv" &&
+	bounded "$TMP/bigparam.csv: line 2: param '"'"'backend'"'"': a value of 2000000 bytes, over the limit of 1048576 bytes" --store "$S" ingest "$TMP/bigparam.csv"
+'
+test_expect_success PYTHON 'a 2 MB submission_benchmark in an MLPerf log: exit 2, file, param and limit named' '
+	"$PY" -c "import sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2], \"w\").write(s.replace(chr(34) + \"tiny_mlp\" + chr(34), chr(34) + \"z\" * 2000000 + chr(34), 1))" "$DATA/mllog/result_0.txt" "$TMP/bigparam_mllog.txt" &&
+	bounded "$TMP/bigparam_mllog.txt: param '"'"'submission_benchmark'"'"': a value of 2000000 bytes, over the limit of 1048576 bytes" --store "$S" ingest "$TMP/bigparam_mllog.txt"
+'
+
 test_expect_success PYTHON 'setup: a gzip bomb, 1 GiB of zeros' '
 	"$PY" -c "$BOMB" "$TMP/bomb.gz" &&
 	bsize=$(stat -c %s "$TMP/bomb.gz")

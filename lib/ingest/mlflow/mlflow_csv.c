@@ -128,10 +128,12 @@ static int runs_row(struct amd_csv *c, const char *const *hdr, size_t nh, const 
 		if (!*v)
 			continue; /* not logged for this run */
 		int ret = 0;
-		if (strncmp(hdr[i], "params.", 7) == 0 && sink->param) {
-			ret = sink->param(sink, hdr[i] + 7, v, err);
-		} else if (strncmp(hdr[i], "tags.", 5) == 0 && sink->tag) {
-			ret = sink->tag(sink, hdr[i] + 5, v, err);
+		int tag = strncmp(hdr[i], "tags.", 5) == 0;
+		if (tag || strncmp(hdr[i], "params.", 7) == 0) {
+			char where[600];
+			snprintf(where, sizeof where, "%s: line %d", c->path, c->line);
+			ret = amd_sink_key_value(sink, tag, where, hdr[i] + (tag ? 5 : 7), v, strlen(v),
+						 err);
 		} else if (strncmp(hdr[i], "metrics.", 8) == 0) {
 			double x;
 			if (amd_parse_double(v, &x) < 0)

@@ -22,7 +22,6 @@
 /* Limits on what a run directory may hold (errors name the file and
  * the limit): MLflow itself caps param values at 6000 characters. */
 #define META_MAX (1 << 20)          /* meta.yaml */
-#define VALUE_MAX (1 << 20)         /* one param or tag value */
 #define METRIC_LINE_MAX 4096        /* one "timestamp value step" line */
 #define METRIC_FILE_MAX (1ULL << 32) /* one metric file, decompressed */
 
@@ -234,7 +233,8 @@ static int value_file(struct run_ctx *rc, const char *path, const char *key, int
 		      struct amd_err *err)
 {
 	struct amd_buf b = {0};
-	if (amd_read_file(path, VALUE_MAX, &b, err) < 0)
+	/* read no further than the limit (AMD_VALUE_MAX, ingest.h) */
+	if (amd_read_file(path, AMD_VALUE_MAX, &b, err) < 0)
 		return -1;
 	if (memchr(b.data, '\0', b.len)) {
 		size_t at = strlen(b.data);
@@ -242,11 +242,7 @@ static int value_file(struct run_ctx *rc, const char *path, const char *key, int
 		return amd_fail(err, "%s: byte %zu: a NUL byte in a %s value", path, at,
 				is_tag ? "tag" : "param");
 	}
-	int ret = 0;
-	int (*fn)(struct amd_sink *, const char *, const char *, struct amd_err *) =
-		is_tag ? rc->sink->tag : rc->sink->param;
-	if (fn)
-		ret = fn(rc->sink, key, b.data, err);
+	int ret = amd_sink_key_value(rc->sink, is_tag, path, key, b.data, b.len, err);
 	amd_buf_free(&b);
 	return ret;
 }
@@ -273,7 +269,7 @@ static void tag_facts(const char *run_dir, struct amd_run_rec *r, char *facts[AM
 		char *tags = amd_path_join(run_dir, "tags");
 		char *path = tags ? amd_path_join(tags, amd_mlflow_tag_key[f]) : NULL;
 		facts[f] = NULL;
-		if (path && amd_is_file(path) && amd_read_file(path, VALUE_MAX, &b, &ignored) == 0 && b.data &&
+		if (path && amd_is_file(path) && amd_read_file(path, AMD_VALUE_MAX, &b, &ignored) == 0 && b.data &&
 		    !memchr(b.data, '\0', b.len))
 			facts[f] = strdup(b.data);
 		amd_buf_free(&b);

@@ -200,15 +200,16 @@ static int key_values(const struct amd_rest *r, const cJSON *arr, int is_tag, co
 	if (!cJSON_IsArray(arr))
 		return amd_rest_fail(r, where,
 				     is_tag ? "\"tags\" is not an array" : "\"params\" is not an array");
-	int (*fn)(struct amd_sink *, const char *, const char *, struct amd_err *) =
-		is_tag ? r->sink->tag : r->sink->param;
+	char at[600];
+	snprintf(at, sizeof at, "%s: %s", r->in->path, where);
 	for (const cJSON *kv = arr->child; kv; kv = kv->next) {
 		const char *key = get_str(kv, "key");
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(kv, "value");
 		if (!key)
 			return amd_rest_fail(r, where,
 					     is_tag ? "a tag without \"key\"" : "a param without \"key\"");
-		if (fn && fn(r->sink, key, cJSON_IsString(v) ? v->valuestring : "", r->err) < 0)
+		const char *text = cJSON_IsString(v) ? v->valuestring : "";
+		if (amd_sink_key_value(r->sink, is_tag, at, key, text, strlen(text), r->err) < 0)
 			return -1;
 	}
 	return 0;

@@ -179,8 +179,8 @@ static int prepare_all(struct db_ctx *c, struct amd_err *err)
 static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is_tag,
 		      struct amd_err *err)
 {
-	int (*fn)(struct amd_sink *, const char *, const char *, struct amd_err *) =
-		is_tag ? c->sink->tag : c->sink->param;
+	char where[600];
+	snprintf(where, sizeof where, "%s: run %s", c->path, run);
 	sqlite3_reset(q);
 	sqlite3_bind_text(q, 1, run, -1, SQLITE_TRANSIENT);
 	int rc;
@@ -193,7 +193,8 @@ static int key_values(struct db_ctx *c, sqlite3_stmt *q, const char *run, int is
 		    (v && strlen(v) != (size_t)sqlite3_column_bytes(q, 1)))
 			return amd_fail(err, "%s: run %s: %s '%s' holds a NUL byte", c->path, run,
 					is_tag ? "tag" : "param", k ? k : "");
-		if (fn && k && fn(c->sink, k, v ? v : "", err) < 0)
+		if (k && amd_sink_key_value(c->sink, is_tag, where, k, v ? v : "",
+					    v ? (size_t)sqlite3_column_bytes(q, 1) : 0, err) < 0)
 			return -1;
 	}
 	if (rc != SQLITE_DONE)

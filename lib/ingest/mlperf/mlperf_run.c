@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "ingest.h"
 #include "num.h"
 
 struct mlperf_ev {
@@ -307,7 +308,8 @@ static int64_t ev_step(const struct emit *m, const struct mlperf_ev *ev)
 
 static int param(struct emit *m, const char *key, const char *value)
 {
-	return m->sink->param && value ? m->sink->param(m->sink, key, value, m->err) : 0;
+	return value ? amd_sink_key_value(m->sink, 0, m->log->path, key, value, strlen(value),
+					  m->err) : 0;
 }
 
 static int metric(struct emit *m, const char *key, int64_t step, int64_t ts, double v)

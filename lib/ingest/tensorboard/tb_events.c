@@ -128,8 +128,8 @@ static int hparams(struct reader *r, const ProtobufCBinaryData *content, struct 
 	if (h->data_case == AMDTB__HPARAMS_PLUGIN_DATA__DATA_SESSION_START_INFO) {
 		const Amdtb__SessionStartInfo *s = h->session_start_info;
 		for (size_t i = 0; i < s->n_hparams && rc == 0; i++)
-			rc = tb_run_hparam(r->run, r->sink, s->hparams[i]->key, s->hparams[i]->value,
-					   err);
+			rc = tb_run_hparam(r->run, r->sink, at(r), s->hparams[i]->key,
+					   s->hparams[i]->value, err);
 	}
 	amdtb__hparams_plugin_data__free_unpacked(h, NULL);
 	return rc;

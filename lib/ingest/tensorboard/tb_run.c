@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "ingest.h"
 #include "num.h"
 
 struct tb_run {
@@ -172,7 +173,7 @@ int tb_run_scalar(struct tb_run *r, struct amd_sink *sink, const char *tag, int6
 	return sink->metric ? sink->metric(sink, key, step, ms(wall_time), value, err) : 0;
 }
 
-int tb_run_hparam(struct tb_run *r, struct amd_sink *sink, const char *key,
+int tb_run_hparam(struct tb_run *r, struct amd_sink *sink, const char *where, const char *key,
 		  const Amdtb__HParamValue *v, struct amd_err *err)
 {
 	char num[64];
@@ -191,7 +192,7 @@ int tb_run_hparam(struct tb_run *r, struct amd_sink *sink, const char *key,
 		return 0;
 	if (!r->reported && report(r, sink, err) < 0)
 		return -1;
-	return sink->param ? sink->param(sink, key, text, err) : 0;
+	return amd_sink_key_value(sink, 0, where, key, text, strlen(text), err);
 }
 
 int tb_run_finish(struct tb_run *r, struct amd_sink *sink, struct amd_err *err)

@@ -23,7 +23,7 @@ int tb_run_seen(struct tb_run *r, double wall_time);
 int tb_run_scalar(struct tb_run *r, struct amd_sink *sink, const char *tag, int64_t step,
 		  double wall_time, double value, struct amd_err *err);
 /* An hparam of the hparams plugin's session start: a param. */
-int tb_run_hparam(struct tb_run *r, struct amd_sink *sink, const char *key,
+int tb_run_hparam(struct tb_run *r, struct amd_sink *sink, const char *where, const char *key,
 		  const Amdtb__HParamValue *v, struct amd_err *err);
 /* At the end of the file: the run (again) with its start and end. */
 int tb_run_finish(struct tb_run *r, struct amd_sink *sink, struct amd_err *err);

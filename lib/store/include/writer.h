@@ -15,9 +15,11 @@
  * worker opens its own connection). path must outlive the target. */
 struct amd_ingest_target amd_store_target(const char *path);
 
-/* Where a unit stands; for DUPLICATE, other (if given) gets the path. */
+/* Where a unit stands (enum amd_source_state: its place and content
+ * decide; same, NULL for amd_same_run_folder, tells whether another path
+ * holding its bytes puts them in the unit's run). */
 int amd_store_source_state(struct amd_store *st, const char *path, const char *sha,
-			   char *other, size_t other_len, struct amd_err *err);
+			   amd_same_run_fn *same, struct amd_err *err);
 
 /* Drops what path left in the store (a run deleted since it was
  * ingested): its facts, its source row, the runs only it made and the
@@ -59,6 +61,9 @@ int64_t amd_store_sink_find_run(struct amd_store *st, const char *ext_id, const 
  * store, ch_seed.c), so the unit merges with it; 0 or -1. */
 typedef int amd_seed_run_fn(void *ctx, struct amd_store *st, const char *ext_id,
 			    const char *name, const char *sweep, struct amd_err *err);
+/* The rule the state found when the unit begins applies to held copies
+ * (sink.h; NULL: amd_same_run_folder). */
+void amd_store_sink_same_run(struct amd_store_sink *ss, amd_same_run_fn *fn);
 void amd_store_sink_seed_runs(struct amd_store_sink *ss, amd_seed_run_fn *fn, void *ctx);
 /* Rolls back whatever the unit wrote and frees the sink. */
 void amd_store_sink_abort(struct amd_store_sink *ss);

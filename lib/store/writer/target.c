@@ -71,12 +71,13 @@ static struct amd_store *shared_store(void *conn)
 
 /* On the shared connection when no worker holds the turn (one worker:
  * always), else on the worker's read connection. */
-static int target_state(void *conn, const char *path, const char *sha, struct amd_err *err)
+static int target_state(void *conn, const char *path, const char *sha, amd_same_run_fn *same,
+			struct amd_err *err)
 {
 	struct target_conn *c = conn;
 	if (amd_write_gate_try_enter(c->gate)) {
-		int state = amd_store_source_state(amd_write_gate_store(c->gate), path, sha, NULL,
-						   0, err);
+		int state = amd_store_source_state(amd_write_gate_store(c->gate), path, sha, same,
+						   err);
 		amd_write_gate_leave(c->gate);
 		return state;
 	}
@@ -84,7 +85,7 @@ static int target_state(void *conn, const char *path, const char *sha, struct am
 	    amd_store_open(amd_store_path(amd_write_gate_store(c->gate)), AMD_STORE_READ,
 			   &c->reader, err) < 0)
 		return -1;
-	return amd_store_source_state(c->reader, path, sha, NULL, 0, err);
+	return amd_store_source_state(c->reader, path, sha, same, err);
 }
 
 static int target_batch_begin(void *conn, struct amd_err *err)
@@ -105,6 +106,8 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 						       u->sweep_override, u->config);
 	if (!ss)
 		amd_fail(err, "%s: out of memory", u->path);
+	else
+		amd_store_sink_same_run(ss, u->same_run);
 	return (struct amd_unit_writer *)ss;
 }
 

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "file.h"
 #include "run_columns.h"
 #include "stmt_cache.h"
 #include "writer_profile.h"
@@ -102,32 +103,34 @@ void writer_bind_double(sqlite3_stmt *q, int i, double v)
 
 /* ---- the unit's transaction and source ---- */
 
+/* Identity is place + content (sink.h, enum amd_source_state): a row at
+ * path decides (SAME or CHANGED); else a row holding sha at another
+ * path the rule same puts in the unit's run makes it a DUPLICATE. */
 int amd_store_source_state(struct amd_store *st, const char *path, const char *sha,
-			   char *other, size_t other_len, struct amd_err *err)
+			   amd_same_run_fn *same, struct amd_err *err)
 {
 	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT path, sha256 FROM source WHERE path=?1 OR sha256=?2"
-		" ORDER BY path=?1 DESC LIMIT 1", err);
+		" ORDER BY path=?1 DESC", err);
 	if (!q)
 		return -1;
 	sqlite3_bind_text(q, 1, path, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 2, sha, -1, SQLITE_STATIC);
-	int state = AMD_SOURCE_NEW, rc = sqlite3_step(q);
-	const char *p = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 0) : NULL;
-	const char *h = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(q, 1) : NULL;
-	if (rc == SQLITE_ROW && (!p || !h))
-		state = amd_fail(err, "%s: out of memory", st->path);
-	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		state = amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
-	else if (rc == SQLITE_ROW) {
-		if (strcmp(p, path) == 0)
+	int state = AMD_SOURCE_NEW, rc = SQLITE_DONE;
+	if (!same)
+		same = amd_same_run_folder;
+	while (state == AMD_SOURCE_NEW && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *p = (const char *)sqlite3_column_text(q, 0);
+		const char *h = (const char *)sqlite3_column_text(q, 1);
+		if (!p || !h)
+			state = amd_fail(err, "%s: out of memory", st->path);
+		else if (strcmp(p, path) == 0)
 			state = strcmp(h, sha) == 0 ? AMD_SOURCE_SAME : AMD_SOURCE_CHANGED;
-		else {
+		else if (same(p, path))
 			state = AMD_SOURCE_DUPLICATE;
-			if (other)
-				snprintf(other, other_len, "%s", p);
-		}
 	}
+	if (state == AMD_SOURCE_NEW && rc != SQLITE_DONE)
+		state = amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	amd_store_cached_drop(q);
 	return state;
 }
@@ -261,7 +264,7 @@ int writer_begin(struct amd_store_sink *ss, struct amd_err *err)
 	if (amd_store_begin(ss->st, err) < 0)
 		return amd_fail_prefix(err, "%s", ss->path);
 	ss->begun = 1;
-	int state = amd_store_source_state(ss->st, ss->path, ss->sha, NULL, 0, err);
+	int state = amd_store_source_state(ss->st, ss->path, ss->sha, ss->same_run, err);
 	if (state < 0)
 		return -1;
 	ss->state = state;
@@ -505,6 +508,11 @@ int64_t amd_store_sink_find_run(struct amd_store *st, const char *ext_id, const 
 	if (id < 0)
 		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return id;
+}
+
+void amd_store_sink_same_run(struct amd_store_sink *ss, amd_same_run_fn *fn)
+{
+	ss->same_run = fn;
 }
 
 void amd_store_sink_seed_runs(struct amd_store_sink *ss, amd_seed_run_fn *fn, void *ctx)

@@ -26,6 +26,7 @@ struct amd_store_sink {
 	int64_t run_id; /* current run, 0 = none */
 	amd_seed_run_fn *seed_run; /* a run not held here (writer.h), or NULL */
 	void *seed_ctx;
+	amd_same_run_fn *same_run; /* the state's rule for copies (sink.h), or NULL */
 	int64_t *touched;
 	size_t n_touched, cap_touched;
 	sqlite3_stmt *ins_metric, *ins_param, *ins_tag;

@@ -1,0 +1,51 @@
+#!/bin/bash
+# trace_rss.sh BUILD_DIR — does a trace's ingest memory stay bounded as the
+# trace grows (issue 40 item 9)? The largest bundled H100 trace repeated N
+# and 3N times (bench/gen_big_trace.py: shifted timestamps, the same
+# names), and the same with every op name made distinct per copy (many
+# distinct names, longer ones): peak RSS of `amdahl ingest` at both sizes
+# and the growth per added event, next to `wc -c` on the same file (the
+# reference: reading it with no state). Target: growth under 4 bytes an
+# event once the per-track reorder windows are full (LANE_REORDER events
+# a track, trace_agg.c); distinct names cost their strings and op rows.
+. "$(dirname "$0")/common.sh"
+n=${TRACE_RSS_COPIES:-20}
+h100=$(ls -S testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
+rss() { /usr/bin/time -f %M -o "$work/t" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 2; }; cat "$work/t"; }
+# distinct NAME IN OUT K: IN with each "name" value suffixed by its copy
+# number (every op of copy k is op@k, 40 bytes longer)
+distinct() {
+  /usr/bin/python3 - "$1" "$2" "$3" <<'PY'
+import re, sys
+src, out, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, "bench")
+from gen_big_trace import split
+head, body, tail = split(src)
+with open(out, "wb") as f:
+    f.write(head)
+    for k in range(copies):
+        pad = (b"@copy-%06d-" % k) + b"x" * 28
+        f.write((b"," if k else b"") + re.sub(rb'("name": ?"[^"\\]*)', lambda m: m.group(1) + pad, body))
+    f.write(tail)
+PY
+}
+printf '%-10s %8s %10s %10s %10s %12s\n' shape copies events "RSS MB" "wc RSS MB" "B/event"
+for shape in repeated distinct; do
+  prev_rss="" prev_ev=""
+  for c in "$n" $((3 * n)); do
+    f="$work/$shape-$c.pt.trace.json"
+    if [ $shape = repeated ]; then
+      /usr/bin/python3 bench/gen_big_trace.py "$h100" "$f" "$c"
+    else
+      distinct "$h100" "$f" "$c"
+    fi
+    ev=$(grep -o '"ph"' "$f" | wc -l)
+    r=$(rss "$build/amdahl" --store "$work/s-$shape-$c.db" ingest -q "$f")
+    w=$(rss wc -c "$f")
+    slope="-"
+    [ -n "$prev_rss" ] && slope=$(awk -v a="$prev_rss" -v b="$r" -v x="$prev_ev" -v y="$ev" 'BEGIN{printf "%.1f", (b-a)*1024/(y-x)}')
+    printf '%-10s %8d %10d %10.1f %10.1f %12s\n' $shape "$c" "$ev" "$(awk -v r="$r" 'BEGIN{print r/1024}')" "$(awk -v r="$w" 'BEGIN{print r/1024}')" "$slope"
+    prev_rss=$r prev_ev=$ev
+    rm -f "$f" "$work/s-$shape-$c.db"*
+  done
+done
