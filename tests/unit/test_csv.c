@@ -50,16 +50,18 @@ static void quoted_fields(void **state)
 	amd_csv_free(&c);
 }
 
-static void bom_skipped_once(void **state)
+static void bom_left_to_the_text_layer(void **state)
 {
 	(void)state;
-	/* a BOM before the header goes; the same bytes later are data */
+	/* The mark is dropped once, before any reader sees the bytes
+	 * (amd_text_gzread, text16.c; hostile_values.sh ingests every text
+	 * format with one): the tokenizer itself keeps every byte as data. */
 	const char *s = "\xEF\xBB\xBF" "timestamp,x\n\xEF\xBB\xBF" "1,2\n";
 	struct amd_csv c;
 	struct amd_err err = {{0}};
 	amd_csv_init(&c, "t.csv", s, strlen(s), 0);
 	assert_int_equal(next(&c, &err), 1);
-	assert_string_equal(c.field[0], "timestamp");
+	assert_string_equal(c.field[0], "\xEF\xBB\xBF" "timestamp");
 	assert_int_equal(c.line, 1);
 	assert_int_equal(next(&c, &err), 1);
 	assert_string_equal(c.field[0], "\xEF\xBB\xBF" "1");
@@ -344,7 +346,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(quoted_fields),
-		cmocka_unit_test(bom_skipped_once),
+		cmocka_unit_test(bom_left_to_the_text_layer),
 		cmocka_unit_test(value_units),
 		cmocka_unit_test(value_units_as_strtod),
 		cmocka_unit_test(newlines_in_quotes_and_crlf),
