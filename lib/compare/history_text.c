@@ -20,11 +20,10 @@ const char *amd_history_change_text(const struct amd_history *h,
 	if (c->ci.valid)
 		snprintf(ci, sizeof ci, " [%.3f, %.3f]", c->ci.lo, c->ci.hi);
 	snprintf(buf, n, "at %s (%s): median %.4g (%zu runs, %s..%s) -> %.4g (%zu runs, %s..%s), "
-		 "ratio %.3f%s, Mann-Whitney p %.3g, permutation p %.3g",
+		 "ratio %.3f%s, permutation p %.3g (over every split searched)",
 		 h->groups[c->group].label, amd_history_direction(h, c), c->before, c->nbefore,
 		 h->groups[c->from].label, h->groups[c->group - 1].label, c->after, c->nafter,
-		 h->groups[c->group].label, h->groups[c->to - 1].label, c->ratio, ci, c->mwu.p,
-		 c->p_perm);
+		 h->groups[c->group].label, h->groups[c->to - 1].label, c->ratio, ci, c->p_perm);
 	return buf;
 }
 
@@ -122,7 +121,7 @@ static cJSON *change_json(const struct amd_history *h, const struct amd_history_
 		 put(o, "after", side_json(h, c->group, c->to, c->nafter, c->after)) &&
 		 cJSON_AddNumberToObject(o, "ratio", c->ratio) &&
 		 amd_json_interval(o, "ci", c->ci.valid, c->ci.lo, c->ci.hi, h->level) &&
-		 cJSON_AddNumberToObject(o, "p", c->mwu.p) &&
+		 cJSON_AddNumberToObject(o, "p", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "p_permutation", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "divergence", c->q) &&
 		 cJSON_AddStringToObject(o, "direction", amd_history_direction(h, c));

@@ -39,15 +39,17 @@ test_expect_success SCIPY 'groups in order with their medians, as the oracle com
 	test_eq 0 "$(json_get "$TMP/h.json" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"groups\"]], json.load(open(\"$TMP/oracle.json\"))[\"groups\"]))")"
 '
 
-test_expect_success SCIPY 'the change point: medians before and after, ratio and p as the oracle' '
+test_expect_success SCIPY 'the change point: medians before and after, ratio and divergence as the oracle; p is the search'"'"'s permutation p' '
 	for f in before after; do
 		test_near "$(json_get "$TMP/oracle.json" "d[\"$f\"]")" \
 			"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"$f\"][\"median\"]")" 1e-9
 	done
 	test_near "$(json_get "$TMP/oracle.json" "d[\"ratio\"]")" \
 		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"ratio\"]")" 1e-9
-	test_near "$(json_get "$TMP/oracle.json" "d[\"p\"]")" \
-		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"p\"]")" 1e-9
+	test_near "$(json_get "$TMP/oracle.json" "d[\"divergence\"]")" \
+		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"divergence\"]")" 1e-9
+	test_eq 12 "$(json_get "$TMP/oracle.json" "d[\"at\"]")"
+	test_eq True "$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"p\"] == d[\"change_points\"][0][\"p_permutation\"]")"
 	test_eq "36 36 c00 c11 c12 c23" "$(json_get "$TMP/h.json" "(lambda c: \"%d %d %s %s %s %s\" % (c[\"before\"][\"runs\"], c[\"after\"][\"runs\"], c[\"before\"][\"first_group\"], c[\"before\"][\"last_group\"], c[\"after\"][\"first_group\"], c[\"after\"][\"last_group\"]))(d[\"change_points\"][0])")"
 '
 
@@ -56,6 +58,17 @@ test_expect_success SCIPY 'the A/A history has no change point' '
 	echo "$OUT" >"$TMP/aa.json"
 	test_eq "24 []" "$(json_get "$TMP/aa.json" "\"%d %s\" % (len(d[\"groups\"]), jdump(d[\"change_points\"]))")"
 	test_eq 0 "$(json_get "$TMP/aa.json" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"groups\"]], json.load(open(\"$TMP/oracle-aa.json\"))[\"groups\"]))")"
+'
+
+test_expect_success SCIPY 'a regression later reverted (c08..c13 x1.20, back from c14) is two change points, found against both boundaries' '
+	slow=$(for i in $(seq 8 13); do printf -- "--slow c%02d=1.20 " "$i"; done) &&
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 9 --name reverted --runs ddp-n8 \
+		--key tag.git_commit --labels "$LABELS" $slow --noise 3 &&
+	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep reverted --json
+	echo "$OUT" >"$TMP/rev.json"
+	test_eq "[\"c08\",\"c14\"] [\"worse\",\"better\"]" "$(json_get "$TMP/rev.json" "\"%s %s\" % (jdump([c[\"group\"] for c in d[\"change_points\"]]), jdump([c[\"direction\"] for c in d[\"change_points\"]]))")"
+	test_eq True "$(json_get "$TMP/rev.json" "all(c[\"p\"] == c[\"p_permutation\"] <= 0.05 for c in d[\"change_points\"])")"
 '
 
 test_expect_success SCIPY '--order by a numeric tag gives the order of start here' '
@@ -73,6 +86,8 @@ test_expect_success SCIPY 'the table marks the change and says the method' '
 	test_contains "<- change" "$OUT"
 	test_contains "1 change point (E-Divisive means, permutation test: 999 shuffles, alpha 0.05" "$OUT"
 	test_contains "at c12 (worse)" "$OUT"
+	test_contains "permutation p 0.001 (over every split searched)" "$OUT"
+	test_not_contains "Mann-Whitney" "$OUT"
 '
 
 test_expect_success SCIPY,PIL '--png writes the chart' '
