@@ -21,7 +21,8 @@ test_expect_success SCIPY 'setup: a history with a slowdown from c12 and an A/A 
 	"$PY" "$ORACLE" "$TMP/mlruns/6" tag.git_commit 12 >"$TMP/oracle.json" &&
 	"$PY" "$ORACLE" "$TMP/mlruns/7" tag.git_commit >"$TMP/oracle-aa.json" &&
 	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 8 --name tail --runs ddp-n8 \
-		--key tag.git_commit --labels "$LABELS" --slow c23=1.25 --noise 5 &&
+		--key tag.git_commit --labels "$LABELS" --slow c21=1.25 --slow c22=1.25 --slow c23=1.25 \
+		--noise 5 &&
 	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns"
 '
 
@@ -98,24 +99,26 @@ test_expect_success SCIPY,PIL '--png writes the chart' '
 '
 
 # ---- gate --history N: the candidate group against the N before it ----
-test_expect_success SCIPY 'gate --history 20: the last commit, 25% slower, fails; p and ratio as the oracle' '
+test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fail; p and ratio as the oracle' '
 	test_status 1 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --json
 	echo "$OUT" >"$TMP/g.json"
 	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 23 20 >"$TMP/odd.json"
 	test_near "$(json_get "$TMP/odd.json" "d[\"p\"]")" "$(json_get "$TMP/g.json" "d[\"p\"]")" 1e-12
 	test_near "$(json_get "$TMP/odd.json" "d[\"ratio\"]")" "$(json_get "$TMP/g.json" "d[\"ratio\"]")" 1e-12
-	test_eq "regression c23 20 c03" "$(json_get "$TMP/g.json" "\"%s %s %d %s\" % (d[\"result\"], d[\"candidate\"], len(d[\"history\"]), d[\"history\"][0])")"
+	test_eq "regression c23 c21,c22,c23 20 c01 0.005" "$(json_get "$TMP/g.json" "\"%s %s %s %d %s %g\" % (d[\"result\"], d[\"candidate\"], \",\".join(d[\"window\"]), len(d[\"history\"]), d[\"history\"][0], d[\"alpha_night\"])")"
 '
-test_expect_success SCIPY 'gate --history 20: a commit before the slowdown passes; p as the oracle' '
-	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c22 --json
-	echo "$OUT" >"$TMP/g22.json"
-	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 22 20 >"$TMP/odd22.json"
-	test_near "$(json_get "$TMP/odd22.json" "d[\"p\"]")" "$(json_get "$TMP/g22.json" "d[\"p\"]")" 1e-12
-	test_eq pass "$(json_get "$TMP/g22.json" "d[\"result\"]")"
+test_expect_success SCIPY 'gate --history 20: one slow commit alone passes (a change must hold for 3 groups); p as the oracle' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c21 --json
+	echo "$OUT" >"$TMP/g21.json"
+	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 21 19 >"$TMP/odd21.json"
+	test_near "$(json_get "$TMP/odd21.json" "d[\"p\"]")" "$(json_get "$TMP/g21.json" "d[\"p\"]")" 1e-12
+	test_eq "pass 19" "$(json_get "$TMP/g21.json" "\"%s %d\" % (d[\"result\"], len(d[\"history\"]))")"
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c20 --json
+	test_eq pass "$(echo "$OUT" | "$PY" -c "import json,sys; print(json.load(sys.stdin)[\"result\"])")"
 '
-test_expect_success 'gate --history 10 cannot reach alpha: exit 3, says how many groups would' '
-	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --history 10 --by tag.git_commit --sweep tail
-	test_contains "11 groups cannot reach alpha 0.05 (smallest p 0.0909): 19 groups of history would" "$OUT"
+test_expect_success 'gate --history 8 cannot reach alpha/10: exit 3, says how many groups would' '
+	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --history 8 --by tag.git_commit --sweep tail
+	test_contains "8 groups of history cannot reach it (smallest p 0.00606): 9 would" "$OUT"
 	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --sweep tail
 	test_contains "--history N needs --by KEY" "$ERR"
 	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c99
