@@ -108,6 +108,8 @@ static int point_values(struct amd_point_stats *ps, struct analysis_run **w, siz
 		amd_median_os_ci(x, n, o->boot.level, &ci);
 	else
 		amd_boot_median_ci(x, n, &o->boot, &ci); /* of the aggregate */
+	if (o->boot.aggregate == AMD_AGG_MLPERF && ci.valid && fabs(o->boot.level - 0.95) < 1e-9)
+		ci.level = amd_mlperf_boot_coverage(n); /* what it covers, not 95% */
 	amd_t_mean_ci(x, n, o->boot.level, &ct);
 	free(x);
 	if (ci.oom || ct.oom)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "analysis_json.h"
+#include "stats_table.h"
 
 const char *amd_history_direction(const struct amd_history *h,
 				  const struct amd_history_change *c)
@@ -43,25 +44,46 @@ int amd_history_is_change(const struct amd_history *h, size_t g)
 	return 0;
 }
 
+/* The note under the table when an interval holds less than the stated
+ * level (an order-statistic interval of fewer than 6 runs: stats.h). */
+static void own_level_note(struct amd_table *t, const struct amd_history *h)
+{
+	for (size_t g = 0; g < h->ngroups; g++) {
+		const struct amd_ci *c = &h->groups[g].ci;
+		if (c->valid && c->level > 0 && c->level < h->level - 1e-12) {
+			amd_table_note(t, "a percentage after an interval is its own coverage, below "
+				       "the stated %.3g%%: with fewer than 6 runs no interval of the "
+				       "median reaches 95%%; [min, max] covers the true median exactly "
+				       "75%% of the time with 3 runs, 87.5%% with 4, 93.8%% with 5 "
+				       "(order statistics, any distribution)", h->level * 100);
+			return;
+		}
+	}
+}
+
 struct amd_table *amd_history_table(const struct amd_history *h)
 {
-	static const char *const hd[] = {"group", "runs", "median", "95% CI", "change"};
+	char lv[24];
+	snprintf(lv, sizeof lv, "%.3g%% CI", h->level * 100);
+	const char *const hd[] = {"group", "runs", "median", lv, "change"};
 	struct amd_table *t = amd_table_new(5, hd);
 	amd_table_right(t, 1);
 	amd_table_right(t, 2);
 	for (size_t g = 0; t && g < h->ngroups; g++) {
 		const struct amd_history_group *hg = &h->groups[g];
-		char runs[24], med[32], ci[64];
+		char runs[24], med[32], ci[80];
 		snprintf(runs, sizeof runs, "%zu", hg->nruns);
 		snprintf(med, sizeof med, "%.4g", hg->median);
 		if (hg->ci.valid)
-			snprintf(ci, sizeof ci, "[%.4g, %.4g]", hg->ci.lo, hg->ci.hi);
+			amd_stats_ci_cell(ci, sizeof ci, &hg->ci, "%.4g", h->level);
 		else
 			snprintf(ci, sizeof ci, "%s", hg->ci.why ? hg->ci.why : "-");
 		const char *row[] = {hg->label, runs, med, ci,
 				     amd_history_is_change(h, g) ? "<- change" : ""};
 		amd_table_add(t, row);
 	}
+	if (t)
+		own_level_note(t, h);
 	if (amd_table_ok(t))
 		return t;
 	amd_table_free(t);

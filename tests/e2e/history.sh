@@ -88,6 +88,9 @@ test_expect_success SCIPY 'the table marks the change and says the method' '
 	test_contains "1 change point (E-Divisive means, permutation test: 999 shuffles, alpha 0.05" "$OUT"
 	test_contains "at c12 (worse)" "$OUT"
 	test_contains "permutation p 0.001 (over every split searched)" "$OUT"
+	# 3 runs a commit: the median interval is [min, max], printed with its own 75%
+	test_contains "$(json_get "$TMP/h.json" "(lambda g: \"c00       3   %.4g  [%.4g, %.4g] (75%%)\" % (g[\"median\"], g[\"ci\"][\"lo\"], g[\"ci\"][\"hi\"]))(d[\"groups\"][0])")" "$OUT"
+	test_contains "[min, max] covers the true median exactly 75% of the time with 3 runs" "$OUT"
 	test_not_contains "Mann-Whitney" "$OUT"
 '
 
