@@ -160,6 +160,8 @@ static int sum_ratio_ci(struct amd_ci *dst, double value, const double *num, con
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		m += isfinite(num[i]) && (!den || isfinite(den[i]));
+	if (iv.valid && fabs(o->boot.level - 0.95) < 1e-9)
+		iv.level = amd_mean_boot_coverage(m); /* what it covers, not 95% */
 	analysis_set_ci(dst, &iv, m);
 	return 0;
 }
