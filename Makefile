@@ -403,8 +403,14 @@ eval-explain: $(O)/amdahl
 
 # make eval: the statistics evaluation (issue 33), each figure beside its
 # target; minutes, never part of make test
-eval:
+eval: $(O)/tests/eval/history_eval
 	/usr/bin/python3 tests/eval/small_sample.py
+	$(O)/tests/eval/history_eval
+
+$(O)/tests/eval/%: tests/eval/%.c $(O)/libamdahl.a
+	@mkdir -p $(dir $@)
+	@echo "  EVAL    $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libamdahl.a $(LDLIBS_ALL)
 
 clean:
 	rm -rf build build-san build-fuzz build-compat

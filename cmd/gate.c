@@ -53,13 +53,14 @@ static void help(void)
 	       "Against a history: the runs (--sweep) split into groups by KEY\n"
 	       "(tag.git_commit, ...) in order of their first run (see 'amdahl history');\n"
 	       "the candidate group (--candidate VALUE, default the last) fails the gate\n"
-	       "when it is a change point against the N groups before it: its E-Divisive\n"
-	       "divergence from them ranks among the most extreme of the N+1 groups on\n"
-	       "the bad side (one-sided exact permutation p = rank / (N+1) <= alpha)\n"
-	       "and its median is worse than the median of their medians by more than\n"
-	       "the threshold. A step that one noisy pairwise gate cannot see against\n"
-	       "one baseline shows against many. Fewer than 1/alpha\n"
-	       "groups in all cannot reach alpha: exit 3. alpha and threshold: gate.alpha\n"
+	       "when it and the 2 groups before it (a change must hold for 3 groups) are\n"
+	       "worse than the N groups before them: the one-sided exact permutation p of\n"
+	       "their sum among all C(N+3, 3) triples of the N+3 group medians is at most\n"
+	       "alpha/10 (the per-night level that keeps false FAILs over 40 nights near\n"
+	       "10%%), and their median is worse than the median of the N medians by\n"
+	       "more than the threshold. A step that one noisy pairwise gate cannot see\n"
+	       "against one baseline shows against many. A history too short to reach\n"
+	       "alpha/10 (8 groups at 0.05): exit 3. alpha and threshold: gate.alpha\n"
 	       "and gate.threshold in amdahl.yaml (default 0.05 each).\n");
 }
 

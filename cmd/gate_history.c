@@ -32,8 +32,12 @@ static int print_json(const struct amd_history *h, const struct amd_history_verd
 	cJSON_AddStringToObject(o, "by", h->by);
 	cJSON_AddStringToObject(o, "candidate", h->groups[v->cand].label);
 	cJSON_AddNumberToObject(o, "candidate_median", v->cand_median);
+	cJSON *win = cJSON_AddArrayToObject(o, "window");
+	for (size_t i = v->win; i <= v->cand; i++)
+		cJSON_AddItemToArray(win, cJSON_CreateString(h->groups[i].label));
+	cJSON_AddNumberToObject(o, "window_median", v->win_median);
 	cJSON *hist = cJSON_AddArrayToObject(o, "history");
-	for (size_t i = v->first; i < v->cand; i++)
+	for (size_t i = v->first; i < v->win; i++)
 		cJSON_AddItemToArray(hist, cJSON_CreateString(h->groups[i].label));
 	cJSON_AddNumberToObject(o, "history_median", v->base_median);
 	cJSON_AddNumberToObject(o, "ratio", v->ratio);
@@ -41,6 +45,7 @@ static int print_json(const struct amd_history *h, const struct amd_history_verd
 	cJSON_AddNumberToObject(o, "p", v->p);
 	cJSON_AddNumberToObject(o, "p_min", v->p_min);
 	cJSON_AddNumberToObject(o, "alpha", v->alpha);
+	cJSON_AddNumberToObject(o, "alpha_night", v->alpha_night);
 	cJSON_AddNumberToObject(o, "threshold", v->threshold);
 	cJSON_AddStringToObject(o, "sentence", v->sentence);
 	return cmd_print_json("gate", o);

@@ -132,6 +132,8 @@ static int print_table(const struct amd_history *h)
 	       h->order, h->ngroups, h->groups[0].config);
 	struct amd_table *t = amd_history_table(h);
 	int rc = t ? table_print(t, stdout) : -1;
+	for (size_t i = 0; rc == 0 && i < t->nnotes; i++)
+		printf("  %s\n", t->notes[i]); /* an interval's own level */
 	amd_table_free(t);
 	if (rc < 0)
 		return cmd_error("history", "out of memory");

@@ -50,12 +50,12 @@ static void sentences(const struct amd_history *h, struct report_text *out)
 			snprintf(ci, sizeof ci, " [%.3f, %.3f]", c->ci.lo, c->ci.hi);
 		report_text_add(out, "History of %s: the change starts at %s — the median of the "
 				"runs went from %.4g (%zu runs, %s..%s) to %.4g (%zu runs, %s..%s), "
-				"%.1f%% %s: ratio %.3f%s, Mann–Whitney p %.2g, permutation p %.3g.",
+				"%.1f%% %s: ratio %.3f%s, permutation p %.3g (over every split searched).",
 				subj, h->groups[c->group].label, c->before, c->nbefore,
 				h->groups[c->from].label, h->groups[c->group - 1].label, c->after,
 				c->nafter, h->groups[c->group].label, h->groups[c->to - 1].label,
 				100 * (c->ratio > 1 ? c->ratio - 1 : 1 - c->ratio),
-				amd_history_direction(h, c), c->ratio, ci, c->mwu.p, c->p_perm);
+				amd_history_direction(h, c), c->ratio, ci, c->p_perm);
 	}
 }
 
@@ -124,14 +124,14 @@ void report_history_free(struct report_ctx *c)
 static struct amd_table *changes_table(const struct amd_history *h)
 {
 	static const char *const hd[] = {"change at", "before (runs, groups)",
-					 "after (runs, groups)", "ratio [95% CI]", "Mann–Whitney p",
+					 "after (runs, groups)", "ratio [95% CI]",
 					 "permutation p", "direction"};
-	struct amd_table *t = amd_table_new(7, hd);
-	for (size_t col = 1; col < 6; col++)
+	struct amd_table *t = amd_table_new(6, hd);
+	for (size_t col = 1; col < 5; col++)
 		amd_table_right(t, col);
 	for (size_t i = 0; t && i < h->nchanges; i++) {
 		const struct amd_history_change *c = &h->changes[i];
-		char b[96], a[96], r[96], p[32], pp[32];
+		char b[96], a[96], r[96], pp[32];
 		snprintf(b, sizeof b, "%.4g (%zu, %s..%s)", c->before, c->nbefore,
 			 h->groups[c->from].label, h->groups[c->group - 1].label);
 		snprintf(a, sizeof a, "%.4g (%zu, %s..%s)", c->after, c->nafter,
@@ -140,9 +140,8 @@ static struct amd_table *changes_table(const struct amd_history *h)
 			snprintf(r, sizeof r, "%.3f [%.3f, %.3f]", c->ratio, c->ci.lo, c->ci.hi);
 		else
 			snprintf(r, sizeof r, "%.3f", c->ratio);
-		snprintf(p, sizeof p, "%.3g", c->mwu.p);
 		snprintf(pp, sizeof pp, "%.3g", c->p_perm);
-		const char *row[] = {h->groups[c->group].label, b, a, r, p, pp,
+		const char *row[] = {h->groups[c->group].label, b, a, r, pp,
 				     amd_history_direction(h, c)};
 		amd_table_add(t, row);
 	}

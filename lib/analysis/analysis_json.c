@@ -42,6 +42,8 @@ int amd_json_ci(cJSON *o, const char *k, const struct amd_ci *ci, double level)
 	char why[96];
 	snprintf(why, sizeof why, "%s_why", k);
 	int made = ci->valid && amd_num_ok(ci->lo) && amd_num_ok(ci->hi);
+	if (made && ci->level > 0)
+		level = ci->level; /* its own: an order-statistic interval's exact level */
 	if (!amd_json_interval(o, k, made, ci->lo, ci->hi, level))
 		return -1;
 	return amd_json_str(o, why, made ? NULL : ci->why) ? 0 : -1;

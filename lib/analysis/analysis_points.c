@@ -108,6 +108,8 @@ static int point_values(struct amd_point_stats *ps, struct analysis_run **w, siz
 		amd_median_os_ci(x, n, o->boot.level, &ci);
 	else
 		amd_boot_median_ci(x, n, &o->boot, &ci); /* of the aggregate */
+	if (o->boot.aggregate == AMD_AGG_MLPERF && ci.valid && fabs(o->boot.level - 0.95) < 1e-9)
+		ci.level = amd_mlperf_boot_coverage(n); /* what it covers, not 95% */
 	amd_t_mean_ci(x, n, o->boot.level, &ct);
 	free(x);
 	if (ci.oom || ct.oom)
@@ -158,6 +160,8 @@ static int sum_ratio_ci(struct amd_ci *dst, double value, const double *num, con
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		m += isfinite(num[i]) && (!den || isfinite(den[i]));
+	if (iv.valid && fabs(o->boot.level - 0.95) < 1e-9)
+		iv.level = amd_mean_boot_coverage(m); /* what it covers, not 95% */
 	analysis_set_ci(dst, &iv, m);
 	return 0;
 }

@@ -97,13 +97,15 @@ static int run_peak(struct amd_store *st, struct amd_memory_stats *ms, int64_t r
 	return 0;
 }
 
-/* The bootstrap interval of the median of x[0..n), as stats gives the
- * other figures' (refused below 3 values, saying why). */
+/* The order-statistic interval of the median of x[0..n) with its own
+ * exact level, as stats gives the epoch time's (75% for [min, max] of 3;
+ * refused below 3 values, saying why). A percentile bootstrap labelled
+ * 95% covered 76% at 3 runs. */
 static int median_ci(const double *x, size_t n, const struct amd_boot *boot,
 		     struct amd_ci *ci, struct amd_err *err)
 {
 	struct amd_interval iv;
-	amd_boot_median_ci(x, n, boot, &iv);
+	amd_median_os_ci(x, n, boot->level, &iv);
 	if (iv.oom)
 		return amd_fail(err, "out of memory");
 	analysis_set_ci(ci, &iv, n);

@@ -26,8 +26,25 @@ static double rect(const struct cp_work *w, size_t i0, size_t i1, size_t j0, siz
 	       w->pre[i0 * s + j0];
 }
 
+/* Q of left = x[0..t) against right = x[t..k), from the prefix sums. */
+static double split_q(const struct cp_work *w, size_t t, size_t k)
+{
+	double m = (double)t, r = (double)(k - t);
+	double e = 2 * rect(w, 0, t, t, k) / (m * r);
+	if (t > 1)
+		e -= rect(w, 0, t, 0, t) / (m * (m - 1)); /* ordered pairs: 2·Σ / (2·C(m,2)) */
+	if (k - t > 1)
+		e -= rect(w, t, k, t, k) / (r * (r - 1));
+	return m * r / (m + r) * e;
+}
+
 /* The best split of x[0..len): its divergence (NAN when len is too short
- * for two sides of min values) and index. */
+ * for two sides of min values) and index. Both boundaries are searched,
+ * as Matteson & James do: the left side x[0..t) is scored against every
+ * right side x[t..k) of at least min values, k up to len — so a block
+ * that differs from what precedes it and then returns (a regression
+ * later reverted) is scored as itself, not diluted by the values after
+ * its end. */
 static double best_split(const double *x, size_t len, size_t min, struct cp_work *w,
 			 size_t *at)
 {
@@ -41,19 +58,14 @@ static double best_split(const double *x, size_t len, size_t min, struct cp_work
 			w->pre[i * s + j] = fabs(x[i - 1] - x[j - 1]) + w->pre[(i - 1) * s + j] +
 					    w->pre[i * s + j - 1] - w->pre[(i - 1) * s + j - 1];
 	double best = -INFINITY;
-	for (size_t t = min; t + min <= len; t++) {
-		double m = (double)t, k = (double)(len - t);
-		double e = 2 * rect(w, 0, t, t, len) / (m * k);
-		if (t > 1)
-			e -= rect(w, 0, t, 0, t) / (m * (m - 1)); /* ordered pairs: 2·Σ / (2·C(m,2)) */
-		if (len - t > 1)
-			e -= rect(w, t, len, t, len) / (k * (k - 1));
-		double q = m * k / (m + k) * e;
-		if (q > best) {
-			best = q;
-			*at = t;
+	for (size_t t = min; t + min <= len; t++)
+		for (size_t k = t + min; k <= len; k++) {
+			double q = split_q(w, t, k);
+			if (q > best) {
+				best = q;
+				*at = t;
+			}
 		}
-	}
 	return best;
 }
 

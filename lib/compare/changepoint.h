@@ -4,7 +4,10 @@
  * JASA 2014), the method Apache Otava (formerly Hunter) builds on, with
  * the permutation test of the paper: the best split of every segment by
  * the divergence Q = mk/(m+k) · (2/mk Σ|x−y| − Σ|x−x'|/C(m,2) −
- * Σ|y−y'|/C(k,2)) (alpha = 1), the largest kept when its permutation
+ * Σ|y−y'|/C(k,2)) (alpha = 1) of x = the segment's values before t and
+ * y = x[t..κ), scored against both boundaries: every κ from t + min to the
+ * segment's end (so a block that returns to its old level, a regression
+ * later reverted, is scored as itself), the largest kept when its permutation
  * p-value — the share of R within-segment shuffles whose best split is at
  * least as large, (b+1)/(R+1) — is at most alpha; then again on the new
  * segments, until a test fails.
@@ -32,7 +35,8 @@ struct amd_cp_opts {
 struct amd_change {
 	size_t at;   /* index of the first value after the change */
 	double q;    /* the divergence of the split */
-	double p;    /* its permutation p-value */
+	double p;    /* its permutation p-value: the shuffles are searched over
+		      * the same splits, so p accounts for the search */
 };
 
 /* Change points of x[0..n), ordered by index, in *out (malloc'd; NULL

@@ -138,8 +138,6 @@ static int describe_change(struct amd_history *h, struct amd_history_change *c,
 				      o->seed ? o->seed : 20260101UL, o->level > 0 ? o->level : 0.95,
 				      &c->ratio, &c->ci, err);
 	}
-	if (rc == 0)
-		rc = amd_mann_whitney(a, c->nafter, b, c->nbefore, &c->mwu, err);
 	free(a);
 	free(b);
 	return rc;

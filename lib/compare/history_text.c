@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "analysis_json.h"
+#include "stats_table.h"
 
 const char *amd_history_direction(const struct amd_history *h,
 				  const struct amd_history_change *c)
@@ -20,11 +21,10 @@ const char *amd_history_change_text(const struct amd_history *h,
 	if (c->ci.valid)
 		snprintf(ci, sizeof ci, " [%.3f, %.3f]", c->ci.lo, c->ci.hi);
 	snprintf(buf, n, "at %s (%s): median %.4g (%zu runs, %s..%s) -> %.4g (%zu runs, %s..%s), "
-		 "ratio %.3f%s, Mann-Whitney p %.3g, permutation p %.3g",
+		 "ratio %.3f%s, permutation p %.3g (over every split searched)",
 		 h->groups[c->group].label, amd_history_direction(h, c), c->before, c->nbefore,
 		 h->groups[c->from].label, h->groups[c->group - 1].label, c->after, c->nafter,
-		 h->groups[c->group].label, h->groups[c->to - 1].label, c->ratio, ci, c->mwu.p,
-		 c->p_perm);
+		 h->groups[c->group].label, h->groups[c->to - 1].label, c->ratio, ci, c->p_perm);
 	return buf;
 }
 
@@ -44,25 +44,46 @@ int amd_history_is_change(const struct amd_history *h, size_t g)
 	return 0;
 }
 
+/* The note under the table when an interval holds less than the stated
+ * level (an order-statistic interval of fewer than 6 runs: stats.h). */
+static void own_level_note(struct amd_table *t, const struct amd_history *h)
+{
+	for (size_t g = 0; g < h->ngroups; g++) {
+		const struct amd_ci *c = &h->groups[g].ci;
+		if (c->valid && c->level > 0 && c->level < h->level - 1e-12) {
+			amd_table_note(t, "a percentage after an interval is its own coverage, below "
+				       "the stated %.3g%%: with fewer than 6 runs no interval of the "
+				       "median reaches 95%%; [min, max] covers the true median exactly "
+				       "75%% of the time with 3 runs, 87.5%% with 4, 93.8%% with 5 "
+				       "(order statistics, any distribution)", h->level * 100);
+			return;
+		}
+	}
+}
+
 struct amd_table *amd_history_table(const struct amd_history *h)
 {
-	static const char *const hd[] = {"group", "runs", "median", "95% CI", "change"};
+	char lv[24];
+	snprintf(lv, sizeof lv, "%.3g%% CI", h->level * 100);
+	const char *const hd[] = {"group", "runs", "median", lv, "change"};
 	struct amd_table *t = amd_table_new(5, hd);
 	amd_table_right(t, 1);
 	amd_table_right(t, 2);
 	for (size_t g = 0; t && g < h->ngroups; g++) {
 		const struct amd_history_group *hg = &h->groups[g];
-		char runs[24], med[32], ci[64];
+		char runs[24], med[32], ci[80];
 		snprintf(runs, sizeof runs, "%zu", hg->nruns);
 		snprintf(med, sizeof med, "%.4g", hg->median);
 		if (hg->ci.valid)
-			snprintf(ci, sizeof ci, "[%.4g, %.4g]", hg->ci.lo, hg->ci.hi);
+			amd_stats_ci_cell(ci, sizeof ci, &hg->ci, "%.4g", h->level);
 		else
 			snprintf(ci, sizeof ci, "%s", hg->ci.why ? hg->ci.why : "-");
 		const char *row[] = {hg->label, runs, med, ci,
 				     amd_history_is_change(h, g) ? "<- change" : ""};
 		amd_table_add(t, row);
 	}
+	if (t)
+		own_level_note(t, h);
 	if (amd_table_ok(t))
 		return t;
 	amd_table_free(t);
@@ -122,7 +143,7 @@ static cJSON *change_json(const struct amd_history *h, const struct amd_history_
 		 put(o, "after", side_json(h, c->group, c->to, c->nafter, c->after)) &&
 		 cJSON_AddNumberToObject(o, "ratio", c->ratio) &&
 		 amd_json_interval(o, "ci", c->ci.valid, c->ci.lo, c->ci.hi, h->level) &&
-		 cJSON_AddNumberToObject(o, "p", c->mwu.p) &&
+		 cJSON_AddNumberToObject(o, "p", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "p_permutation", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "divergence", c->q) &&
 		 cJSON_AddStringToObject(o, "direction", amd_history_direction(h, c));

@@ -29,6 +29,15 @@ test_expect_success NUMPY,SCIPY 'setup: the CPU sweep twice in one experiment, 6
 	"$PY" "$ORACLE" "$TMP/ml" >"$TMP/o-median.json"
 '
 
+test_expect_success NUMPY,SCIPY 'stats --aggregate mlperf labels its bootstrap interval with the coverage it has (6 runs: 90%, simulated), not 95%' '
+	test_status 0 "$AMDAHL" --store "$DB" stats --sweep pooled --aggregate mlperf --json
+	echo "$OUT" >"$TMP/mlp-levels.json"
+	test_eq "[0.9]" "$(json_get "$TMP/mlp-levels.json" "jdump(sorted(set(p[\"ci\"][\"level\"] for s in d[\"sweeps\"] for st in s[\"strategies\"] for p in st[\"points\"] if p[\"runs\"] == 6)))")"
+	test_status 0 "$AMDAHL" --store "$DB" stats --sweep pooled --aggregate mlperf
+	test_contains "] (90%)" "$OUT"
+	test_contains "the bootstrap interval of MLPerf'"'"'s mean covers 73% with 3 runs" "$OUT"
+'
+
 test_expect_success NUMPY,SCIPY 'the rule and the median differ on this store (else the tests below prove nothing)' '
 	diff=$("$PY" -c "
 import json

@@ -21,7 +21,8 @@ test_expect_success SCIPY 'setup: a history with a slowdown from c12 and an A/A 
 	"$PY" "$ORACLE" "$TMP/mlruns/6" tag.git_commit 12 >"$TMP/oracle.json" &&
 	"$PY" "$ORACLE" "$TMP/mlruns/7" tag.git_commit >"$TMP/oracle-aa.json" &&
 	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 8 --name tail --runs ddp-n8 \
-		--key tag.git_commit --labels "$LABELS" --slow c23=1.25 --noise 5 &&
+		--key tag.git_commit --labels "$LABELS" --slow c21=1.25 --slow c22=1.25 --slow c23=1.25 \
+		--noise 5 &&
 	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns"
 '
 
@@ -39,15 +40,17 @@ test_expect_success SCIPY 'groups in order with their medians, as the oracle com
 	test_eq 0 "$(json_get "$TMP/h.json" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"groups\"]], json.load(open(\"$TMP/oracle.json\"))[\"groups\"]))")"
 '
 
-test_expect_success SCIPY 'the change point: medians before and after, ratio and p as the oracle' '
+test_expect_success SCIPY 'the change point: medians before and after, ratio and divergence as the oracle; p is the search'"'"'s permutation p' '
 	for f in before after; do
 		test_near "$(json_get "$TMP/oracle.json" "d[\"$f\"]")" \
 			"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"$f\"][\"median\"]")" 1e-9
 	done
 	test_near "$(json_get "$TMP/oracle.json" "d[\"ratio\"]")" \
 		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"ratio\"]")" 1e-9
-	test_near "$(json_get "$TMP/oracle.json" "d[\"p\"]")" \
-		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"p\"]")" 1e-9
+	test_near "$(json_get "$TMP/oracle.json" "d[\"divergence\"]")" \
+		"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"divergence\"]")" 1e-9
+	test_eq 12 "$(json_get "$TMP/oracle.json" "d[\"at\"]")"
+	test_eq True "$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"p\"] == d[\"change_points\"][0][\"p_permutation\"]")"
 	test_eq "36 36 c00 c11 c12 c23" "$(json_get "$TMP/h.json" "(lambda c: \"%d %d %s %s %s %s\" % (c[\"before\"][\"runs\"], c[\"after\"][\"runs\"], c[\"before\"][\"first_group\"], c[\"before\"][\"last_group\"], c[\"after\"][\"first_group\"], c[\"after\"][\"last_group\"]))(d[\"change_points\"][0])")"
 '
 
@@ -56,6 +59,17 @@ test_expect_success SCIPY 'the A/A history has no change point' '
 	echo "$OUT" >"$TMP/aa.json"
 	test_eq "24 []" "$(json_get "$TMP/aa.json" "\"%d %s\" % (len(d[\"groups\"]), jdump(d[\"change_points\"]))")"
 	test_eq 0 "$(json_get "$TMP/aa.json" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"groups\"]], json.load(open(\"$TMP/oracle-aa.json\"))[\"groups\"]))")"
+'
+
+test_expect_success SCIPY 'a regression later reverted (c08..c13 x1.20, back from c14) is two change points, found against both boundaries' '
+	slow=$(for i in $(seq 8 13); do printf -- "--slow c%02d=1.20 " "$i"; done) &&
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 9 --name reverted --runs ddp-n8 \
+		--key tag.git_commit --labels "$LABELS" $slow --noise 3 &&
+	"$AMDAHL" --store "$TMP/h.db" ingest -q "$TMP/mlruns" &&
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep reverted --json
+	echo "$OUT" >"$TMP/rev.json"
+	test_eq "[\"c08\",\"c14\"] [\"worse\",\"better\"]" "$(json_get "$TMP/rev.json" "\"%s %s\" % (jdump([c[\"group\"] for c in d[\"change_points\"]]), jdump([c[\"direction\"] for c in d[\"change_points\"]]))")"
+	test_eq True "$(json_get "$TMP/rev.json" "all(c[\"p\"] == c[\"p_permutation\"] <= 0.05 for c in d[\"change_points\"])")"
 '
 
 test_expect_success SCIPY '--order by a numeric tag gives the order of start here' '
@@ -73,6 +87,11 @@ test_expect_success SCIPY 'the table marks the change and says the method' '
 	test_contains "<- change" "$OUT"
 	test_contains "1 change point (E-Divisive means, permutation test: 999 shuffles, alpha 0.05" "$OUT"
 	test_contains "at c12 (worse)" "$OUT"
+	test_contains "permutation p 0.001 (over every split searched)" "$OUT"
+	# 3 runs a commit: the median interval is [min, max], printed with its own 75%
+	test_contains "$(json_get "$TMP/h.json" "(lambda g: \"c00       3   %.4g  [%.4g, %.4g] (75%%)\" % (g[\"median\"], g[\"ci\"][\"lo\"], g[\"ci\"][\"hi\"]))(d[\"groups\"][0])")" "$OUT"
+	test_contains "[min, max] covers the true median exactly 75% of the time with 3 runs" "$OUT"
+	test_not_contains "Mann-Whitney" "$OUT"
 '
 
 test_expect_success SCIPY,PIL '--png writes the chart' '
@@ -83,24 +102,26 @@ test_expect_success SCIPY,PIL '--png writes the chart' '
 '
 
 # ---- gate --history N: the candidate group against the N before it ----
-test_expect_success SCIPY 'gate --history 20: the last commit, 25% slower, fails; p and ratio as the oracle' '
+test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fail; p and ratio as the oracle' '
 	test_status 1 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --json
 	echo "$OUT" >"$TMP/g.json"
 	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 23 20 >"$TMP/odd.json"
 	test_near "$(json_get "$TMP/odd.json" "d[\"p\"]")" "$(json_get "$TMP/g.json" "d[\"p\"]")" 1e-12
 	test_near "$(json_get "$TMP/odd.json" "d[\"ratio\"]")" "$(json_get "$TMP/g.json" "d[\"ratio\"]")" 1e-12
-	test_eq "regression c23 20 c03" "$(json_get "$TMP/g.json" "\"%s %s %d %s\" % (d[\"result\"], d[\"candidate\"], len(d[\"history\"]), d[\"history\"][0])")"
+	test_eq "regression c23 c21,c22,c23 20 c01 0.005" "$(json_get "$TMP/g.json" "\"%s %s %s %d %s %g\" % (d[\"result\"], d[\"candidate\"], \",\".join(d[\"window\"]), len(d[\"history\"]), d[\"history\"][0], d[\"alpha_night\"])")"
 '
-test_expect_success SCIPY 'gate --history 20: a commit before the slowdown passes; p as the oracle' '
-	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c22 --json
-	echo "$OUT" >"$TMP/g22.json"
-	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 22 20 >"$TMP/odd22.json"
-	test_near "$(json_get "$TMP/odd22.json" "d[\"p\"]")" "$(json_get "$TMP/g22.json" "d[\"p\"]")" 1e-12
-	test_eq pass "$(json_get "$TMP/g22.json" "d[\"result\"]")"
+test_expect_success SCIPY 'gate --history 20: one slow commit alone passes (a change must hold for 3 groups); p as the oracle' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c21 --json
+	echo "$OUT" >"$TMP/g21.json"
+	"$PY" "$ORACLE" "$TMP/mlruns/8" tag.git_commit --odd 21 19 >"$TMP/odd21.json"
+	test_near "$(json_get "$TMP/odd21.json" "d[\"p\"]")" "$(json_get "$TMP/g21.json" "d[\"p\"]")" 1e-12
+	test_eq "pass 19" "$(json_get "$TMP/g21.json" "\"%s %d\" % (d[\"result\"], len(d[\"history\"]))")"
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c20 --json
+	test_eq pass "$(echo "$OUT" | "$PY" -c "import json,sys; print(json.load(sys.stdin)[\"result\"])")"
 '
-test_expect_success 'gate --history 10 cannot reach alpha: exit 3, says how many groups would' '
-	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --history 10 --by tag.git_commit --sweep tail
-	test_contains "11 groups cannot reach alpha 0.05 (smallest p 0.0909): 19 groups of history would" "$OUT"
+test_expect_success 'gate --history 8 cannot reach alpha/10: exit 3, says how many groups would' '
+	test_status 3 "$AMDAHL" --store "$TMP/h.db" gate --history 8 --by tag.git_commit --sweep tail
+	test_contains "8 groups of history cannot reach it (smallest p 0.00606): 9 would" "$OUT"
 	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --sweep tail
 	test_contains "--history N needs --by KEY" "$ERR"
 	test_status 2 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c99

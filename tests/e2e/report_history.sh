@@ -26,7 +26,7 @@ test_expect_success SCIPY 'report build --history: one change point, at c12, in 
 	test_eq "epoch_time_s tag.git_commit start 24 worse" "$(json_get "$J" "(lambda h: \"%s %s %s %d %s\" % (h[\"metric\"], h[\"by\"], h[\"order\"], len(h[\"groups\"]), h[\"change_points\"][0][\"direction\"]))(d[\"history\"])")"
 '
 
-test_expect_success SCIPY 'the medians before and after, ratio and p equal the oracle'"'"'s' '
+test_expect_success SCIPY 'the medians before and after, ratio and divergence equal the oracle'"'"'s; p is the search'"'"'s permutation p' '
 	J="$TMP/rep/report.json"
 	for f in before after; do
 		test_near "$(json_get "$TMP/oracle.json" "d[\"$f\"]")" \
@@ -34,8 +34,9 @@ test_expect_success SCIPY 'the medians before and after, ratio and p equal the o
 	done
 	test_near "$(json_get "$TMP/oracle.json" "d[\"ratio\"]")" \
 		"$(json_get "$J" "d[\"history\"][\"change_points\"][0][\"ratio\"]")" 1e-9
-	test_near "$(json_get "$TMP/oracle.json" "d[\"p\"]")" \
-		"$(json_get "$J" "d[\"history\"][\"change_points\"][0][\"p\"]")" 1e-9
+	test_near "$(json_get "$TMP/oracle.json" "d[\"divergence\"]")" \
+		"$(json_get "$J" "d[\"history\"][\"change_points\"][0][\"divergence\"]")" 1e-9
+	test_eq True "$(json_get "$J" "(lambda c: c[\"p\"] == c[\"p_permutation\"])(d[\"history\"][\"change_points\"][0])")"
 	test_eq 0 "$(json_get "$J" "sum(abs(a - b[2]) > 1e-9 for a, b in zip([g[\"median\"] for g in d[\"history\"][\"groups\"]], json.load(open(\"$TMP/oracle.json\"))[\"groups\"]))")"
 '
 
@@ -54,7 +55,7 @@ test_expect_success SCIPY 'the finding says where the change starts, the medians
 	c=$(json_get "$J" "d[\"history\"][\"change_points\"][0]")
 	test_contains "History of epoch_time_s by tag.git_commit (24 groups in order of start, c00..c23, ddp n=8): the change starts at c12" "$f"
 	test_contains "$(json_get "$TMP/oracle.json" "\"from %.4g (36 runs, c00..c11) to %.4g (36 runs, c12..c23), %.1f%% worse: ratio %.3f\" % (d[\"before\"], d[\"after\"], 100 * (d[\"ratio\"] - 1), d[\"ratio\"])")" "$f"
-	test_contains "$(json_get "$J" "(lambda c: \"[%.3f, %.3f], Mann–Whitney p %.2g, permutation p %.3g.\" % (c[\"ci\"][0], c[\"ci\"][1], c[\"p\"], c[\"p_permutation\"]))(d[\"history\"][\"change_points\"][0])")" "$f"
+	test_contains "$(json_get "$J" "(lambda c: \"[%.3f, %.3f], permutation p %.3g (over every split searched).\" % (c[\"ci\"][0], c[\"ci\"][1], c[\"p_permutation\"]))(d[\"history\"][\"change_points\"][0])")" "$f"
 	test_eq "$f" "$(json_get "$J" "d[\"history\"][\"sentences\"][0]")"
 '
 

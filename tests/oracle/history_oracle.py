@@ -3,20 +3,25 @@
 numbers from an MLflow file store (no amdahl code): runs grouped by a tag
 or param, each run's value the median of its epoch_time_s without epoch 0,
 per group the median of its runs; for a change at group index K, the
-medians of the runs before and after it, their ratio, and SciPy's
-two-sided Mann–Whitney p (after against before).
+medians of the runs before and after it, their ratio, SciPy's
+two-sided Mann–Whitney p (after against before; not what history prints,
+which is the permutation p of its search), and the E-Divisive search of
+the group medians from its definition: the largest divergence Q of
+x[0..t) against x[t..k) over every t and every k (both boundaries, at
+least 3 groups a side) and its t ("divergence", "at").
 
 usage: history_oracle.py EXPERIMENT_DIR tag.NAME|param.NAME [K]
        history_oracle.py EXPERIMENT_DIR KEY --odd CAND N
 prints JSON: {"groups": [[label, runs, median], ...] in order of start,
-              "before": m, "after": m, "ratio": r, "p": p}   (the last with K)
-With --odd: the gate against a history — group CAND against the N groups
-before it: "ratio" (its median over the median of their medians) and "p",
-the share of the N+1 groups whose divergence from the others (E-Divisive's
-Q with itself alone on one side, from its definition, negative for a group
-below the others' mean: epoch time, lower is better) is at least the
-candidate's.
+              "before": m, "after": m, "ratio": r, "p": p,
+              "divergence": q, "at": t}   (the last three with K)
+With --odd: the gate against a history — group CAND with the 2 groups
+before it (the window) against the N groups before them: "ratio" (the
+median of the window's medians over the median of theirs) and "p", the
+share of every triple of the N+3 group medians (itertools.combinations)
+whose sum is at least the window's (epoch time: higher is worse).
 """
+import itertools
 import json
 import os
 import statistics
@@ -28,6 +33,24 @@ from scipy.stats import mannwhitneyu
 def read(path):
     with open(path) as f:
         return f.read().strip()
+
+
+def search(x, lo=3):
+    """The largest Q(x[0..t), x[t..k)) over t, k with lo values a side."""
+    def q(a, b):
+        m, k = len(a), len(b)
+        cross = sum(abs(u - v) for u in a for v in b)
+        wa = sum(abs(u - v) for i, u in enumerate(a) for v in a[i + 1:])
+        wb = sum(abs(u - v) for i, u in enumerate(b) for v in b[i + 1:])
+        e = 2 * cross / (m * k) - wa / (m * (m - 1) / 2) - wb / (k * (k - 1) / 2)
+        return m * k / (m + k) * e
+    best = (float('-inf'), None)
+    for t in range(lo, len(x) - lo + 1):
+        for k in range(t + lo, len(x) + 1):
+            v = q(x[:t], x[t:k])
+            if v > best[0]:
+                best = (v, t)
+    return best
 
 
 def main():
@@ -53,18 +76,11 @@ def main():
                       for k in order]}
     if len(sys.argv) > 5 and sys.argv[3] == '--odd':
         cand, n = int(sys.argv[4]), int(sys.argv[5])
-        meds = [statistics.median(groups[g]['values']) for g in order][cand - n:cand + 1]
-
-        def q(j):
-            others = [x for i, x in enumerate(meds) if i != j]
-            m = len(others)
-            cross = sum(abs(x - meds[j]) for x in others)
-            within = sum(abs(a - b) for i, a in enumerate(others) for b in others[i + 1:])
-            sign = 1 if meds[j] > sum(others) / m else -1   # lower is better
-            return sign * m / (m + 1) * (2 * cross / m - within / (m * (m - 1) / 2))
-        qc = q(n)
-        out['p'] = sum(1 for j in range(n + 1) if q(j) >= qc - 1e-12 * abs(qc)) / (n + 1)
-        out['ratio'] = meds[n] / statistics.median(meds[:n])
+        meds = [statistics.median(groups[g]['values']) for g in order][cand - 2 - n:cand + 1]
+        obs = sum(meds[n:])
+        triples = list(itertools.combinations(meds, 3))
+        out['p'] = sum(1 for t in triples if sum(t) >= obs - 1e-12 * obs) / len(triples)
+        out['ratio'] = statistics.median(meds[n:]) / statistics.median(meds[:n])
     elif len(sys.argv) > 3:
         k = int(sys.argv[3])
         before = [v for g in order[:k] for v in groups[g]['values']]
@@ -73,6 +89,8 @@ def main():
         out['after'] = statistics.median(after)
         out['ratio'] = out['after'] / out['before']
         out['p'] = float(mannwhitneyu(after, before, alternative='two-sided').pvalue)
+        meds = [statistics.median(groups[g]['values']) for g in order]
+        out['divergence'], out['at'] = search(meds)
     print(json.dumps(out))
 
 
