@@ -569,4 +569,21 @@ test_expect_success CLICKHOUSE 'a path with a tab, a newline and a backslash is 
 	same_json esc runs && same_json esc stats
 '
 
+# A unit whose message holds the words libcurl uses for a server that
+# cannot be reached (here in its path) fails alone and the ingest goes
+# on, as on SQLite: the transport marks a request that got no answer
+# (ch_http.c), nothing reads the message. Before, ch_target.c matched
+# those words and stopped the ingest ("6 not read (the store failed)").
+test_expect_success CLICKHOUSE 'a unit whose message holds libcurl'"'"'s words fails alone; the ingest goes on' '
+	d="$TMP/curlwords" && rm -rf "$d" && mkdir -p "$d" && cp -r "$DATA/dataloader-workers/mlruns" "$d/" &&
+	printf "{\"traceEvents\": [{\"ph\": " >"$d/Failure when receiving data from the peer.pt.trace.json" &&
+	printf "{\"traceEvents\": [{\"ph\": " >"$d/the server stopped answering.pt.trace.json" &&
+	test_status 2 "$AMDAHL" --store "$(url curlwords)" ingest "$d" &&
+	ch_out=$OUT && ch_err=$ERR &&
+	test_status 2 "$AMDAHL" --store "$TMP/curlwords.db" ingest "$d" &&
+	test_contains "6 added, 0 replaced, 0 unchanged, 2 failed" "$ch_out" &&
+	test_eq "$OUT" "$ch_out" && test_eq "$ERR" "$ch_err" &&
+	same_json curlwords runs
+'
+
 test_done

@@ -4,7 +4,9 @@
  * TSV and SQL-literal escaping, the table list's own consistency, and
  * RowBinary rows (ch_rowbinary.h) against bytes written out by hand from
  * the format's definition; a cluster's URL, its GLOBAL subqueries
- * (ch_cluster.h) and the timeout's variable. */
+ * (ch_cluster.h) and the timeout's variable; a request that got no
+ * answer (nothing listens) marked by the transport, which is what the
+ * ingest target reads — never libcurl's words in a message. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include "ch_rowbinary.h"
 #include "ch_ship.h"
 #include "ch_tables.h"
+#include "ch_target.h"
 #include "clickhouse.h"
 #include "remote_ops.h"
 #include "user_sql.h"
@@ -172,6 +175,30 @@ static void rowbinary_row(void **state)
 	sqlite3_close(db);
 }
 
+/* Nothing listens on 127.0.0.1:1: the request is refused before any
+ * answer, and ch_http.c marks it (amd_ch_unanswered); the ingest target
+ * takes a unit's failure for the server's from that mark alone. Before,
+ * it matched libcurl's error words in the message: a unit whose path or
+ * parse error held them stopped the whole ingest. */
+static void unanswered(void **state)
+{
+	(void)state;
+	const char *url = "clickhouse://127.0.0.1:1/db";
+	struct amd_ingest_target t = amd_ch_target(url);
+	struct amd_err err = {{0}};
+	struct amd_ch *ch = t.connect(t.ctx, &err);
+	assert_non_null(ch);
+	assert_int_equal(amd_ch_unanswered(ch), 0);
+	/* libcurl's words in a unit's message, no request failed: the unit's */
+	assert_int_equal(t.store_failed(ch, "/d/Couldn't connect to server.json: byte 3: truncated"
+					  " JSON; Failure when receiving data from the peer"), 0);
+	assert_int_equal(amd_ch_query(ch, "SELECT 1", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, url));
+	assert_int_equal(amd_ch_unanswered(ch), 1);
+	assert_int_equal(t.store_failed(ch, "any words"), 1);
+	t.disconnect(ch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +209,7 @@ int main(void)
 		cmocka_unit_test(tables),
 		cmocka_unit_test(rowbinary_types),
 		cmocka_unit_test(rowbinary_row),
+		cmocka_unit_test(unanswered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
