@@ -107,6 +107,12 @@ int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
  * named (remote.h's amd_location_open_metrics): `stats`. */
 int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
 			   size_t nsel, const char *const *keys, size_t nkeys);
+/* The same for a command that reads of metric points only which keys
+ * each run logged, from which source: one point per series, and only
+ * the tables named (NULL: all) (remote.h's amd_location_open_key_sets):
+ * `runs` (amd_runs_tables), `regions`. */
+int cmd_store_open_key_sets(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			    size_t nsel, const char *const *tables, size_t ntables);
 /* The same for another store (--baseline-store) into *out, which the
  * caller closes. */
 int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,

@@ -213,12 +213,37 @@ void compare_args_free(struct compare_args *a)
 	compare_sides_free(&a->o);
 }
 
+/* The most metric keys compare_open names; more gate.metrics than fit
+ * open the whole store. */
+#define COMPARE_MAX_KEYS (AMD_ANALYSIS_MAX_KEYS + 32)
+
+/* The metric keys a comparison reads into keys: amd_analyse's of the
+ * metric (analysis_keys.c) and each name under gate.metrics (the ones
+ * not built in are analysed as metrics, compare.c); 0 when they do not
+ * fit. */
+static size_t compare_keys(const struct compare_args *a, const char **keys)
+{
+	struct amd_analysis_opts ao = {.metric = a->o.metric};
+	size_t n = amd_analysis_metric_keys(&ao, keys);
+	const struct amd_config *cfg = a->o.cfg;
+	for (size_t i = 0; cfg && i < cfg->gate.nmetrics; i++) {
+		if (n == COMPARE_MAX_KEYS)
+			return 0;
+		keys[n++] = cfg->gate.metrics[i].name;
+	}
+	return n;
+}
+
 int compare_open(struct cmd_ctx *ctx, const struct compare_args *a)
 {
 	int groups = a->by || a->history; /* --by, --history: one selection */
 	const char *reads[] = {groups ? a->select : a->o.cand_sweep, a->o.base_sweep};
 	size_t n = groups || a->base_store ? 1 : 2;
-	return cmd_store_open(ctx, a->name, reads, n);
+	/* a remote store loads the points of the metrics compared only */
+	const char *keys[COMPARE_MAX_KEYS];
+	size_t nkeys = compare_keys(a, keys);
+	return nkeys ? cmd_store_open_metrics(ctx, a->name, reads, n, keys, nkeys)
+		     : cmd_store_open(ctx, a->name, reads, n);
 }
 
 int compare_run(struct cmd_ctx *ctx, const struct compare_args *a, struct amd_comparison **out)

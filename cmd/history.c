@@ -162,7 +162,11 @@ int cmd_history(int argc, char **argv, struct cmd_ctx *ctx)
 	int rc = parse(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	if ((rc = cmd_store_open(ctx, "history", &a.o.select, 1)) != 0)
+	/* a remote store loads the points of the metric's keys only */
+	const char *keys[AMD_ANALYSIS_MAX_KEYS];
+	struct amd_analysis_opts ao = {.metric = a.o.metric};
+	size_t nkeys = amd_analysis_metric_keys(&ao, keys);
+	if ((rc = cmd_store_open_metrics(ctx, "history", &a.o.select, 1, keys, nkeys)) != 0)
 		return rc;
 	struct amd_err err = {{0}};
 	struct amd_history *h;

@@ -3,7 +3,10 @@
  * files its arguments name, so a ClickHouse store loads only their rows
  * (remote.h, amd_location_open_read). A selection that can pick runs of any
  * sweep (NULL, or a selector without a sweep=NAME term) opens it all;
- * a command that knows the metrics it reads loads only their points. */
+ * a command that knows the metrics it reads loads only their points;
+ * `runs` and `regions` load of metric points one per source, run and
+ * key (the server reduces them: ch_reduce.h), `runs` only the tables it
+ * reads. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +62,17 @@ static void reads_free(struct reads *r, size_t nsel)
 	free(r->owned);
 }
 
+/* How a command's read narrows what a remote store loads. */
+struct narrow {
+	const char *const *keys; /* of metric points only these keys' (NULL: all) */
+	size_t nkeys;
+	int key_sets; /* amd_location_open_key_sets: one point per series */
+	const char *const *tables; /* with key_sets: these tables (NULL: all) */
+	size_t ntables;
+};
+
 static int open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
-		      const char *const *keys, size_t nkeys, struct amd_store **out)
+		      const struct narrow *how, struct amd_store **out)
 {
 	struct reads r = {calloc(3 * nsel + 1, sizeof *r.names), 0,
 			  calloc(nsel + 1, sizeof *r.parsed), calloc(2 * nsel + 1, sizeof *r.owned)};
@@ -72,7 +84,10 @@ static int open_named(const char *path, const char *cmd, const char *const *sel,
 	struct amd_err err = {{0}};
 	if (!r.names || !r.parsed || !r.owned || named < 0)
 		rc = cmd_error(cmd, "out of memory");
-	else if (amd_location_open_metrics(path, r.names, all ? 0 : r.n, keys, nkeys, out, &err) < 0)
+	else if ((how->key_sets ? amd_location_open_key_sets(path, r.names, all ? 0 : r.n,
+							     how->tables, how->ntables, out, &err)
+		  : amd_location_open_metrics(path, r.names, all ? 0 : r.n, how->keys, how->nkeys,
+					      out, &err)) < 0)
 		rc = cmd_error(cmd, "%s", err.msg);
 	reads_free(&r, nsel);
 	return rc;
@@ -111,17 +126,32 @@ static void refresh_run_columns(struct cmd_ctx *ctx, const char *cmd)
 int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
 		   struct amd_store **out)
 {
-	return open_named(path, cmd, sel, nsel, NULL, 0, out);
+	const struct narrow all = {0};
+	return open_named(path, cmd, sel, nsel, &all, out);
 }
 
-int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
-			   size_t nsel, const char *const *keys, size_t nkeys)
+static int store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+		      size_t nsel, const struct narrow *how)
 {
 	if (!(ctx->needs & NEEDS_STORE_NAMED) || ctx->store)
 		return cmd_error(cmd, "the store is opened once, for a command whose row in the "
 				 "command table says NEEDS_STORE_NAMED");
 	refresh_run_columns(ctx, cmd);
-	return open_named(ctx->store_path, cmd, sel, nsel, keys, nkeys, &ctx->store);
+	return open_named(ctx->store_path, cmd, sel, nsel, how, &ctx->store);
+}
+
+int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			   size_t nsel, const char *const *keys, size_t nkeys)
+{
+	const struct narrow how = {keys, nkeys, 0, NULL, 0};
+	return store_open(ctx, cmd, sel, nsel, &how);
+}
+
+int cmd_store_open_key_sets(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			    size_t nsel, const char *const *tables, size_t ntables)
+{
+	const struct narrow how = {NULL, 0, 1, tables, ntables};
+	return store_open(ctx, cmd, sel, nsel, &how);
 }
 
 int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel, size_t nsel)

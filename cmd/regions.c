@@ -215,7 +215,8 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	const char *what = argv[optind];
-	int rc = cmd_store_open(ctx, "regions", &what, 1);
+	/* of metric series only the sources of the runs picked (run_sources.h) */
+	int rc = cmd_store_open_key_sets(ctx, "regions", &what, 1, NULL, 0);
 	if (rc != 0)
 		return rc;
 	struct amd_err err = {{0}};

@@ -182,7 +182,11 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	if (orphans && sources)
 		return cmd_error("runs", "--orphans and --sources: give one");
 	const char *reads = orphans ? NULL : sweep; /* orphans: every source */
-	if ((c = cmd_store_open(ctx, "runs", &reads, 1)) != 0)
+	/* listing runs reads which keys they logged, not the points */
+	c = orphans || sources ? cmd_store_open(ctx, "runs", &reads, 1)
+			       : cmd_store_open_key_sets(ctx, "runs", &reads, 1, amd_runs_tables,
+							 amd_runs_table_count);
+	if (c != 0)
 		return c;
 	if (orphans)
 		return cmd_runs_orphans(ctx, json);

@@ -225,12 +225,12 @@ static void not_written(struct amd_unit_list *l, struct amd_unit *u)
 
 /* A unit that failed because the store did stops the ingest; later
  * such failures (other workers' units in flight) are not reported. */
-static void unit_done(struct pool *p, struct amd_unit *u)
+static void unit_done(struct pool *p, void *conn, struct amd_unit *u)
 {
 	pthread_mutex_lock(&p->lock);
 	p->done++;
 	int store = u->result == AMD_UNIT_FAILED && p->target->store_failed &&
-		    p->target->store_failed(amd_unit_error(u));
+		    p->target->store_failed(conn, amd_unit_error(u));
 	if (store && p->stopped) {
 		not_written(p->units, u);
 		pthread_mutex_unlock(&p->lock);
@@ -272,7 +272,7 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 			unit_error(u, "%s: %s", u->path, err.msg);
 		}
 	for (size_t i = 0; i < n; i++)
-		unit_done(p, b[i].u);
+		unit_done(p, conn, b[i].u);
 }
 
 static void work_batched(struct pool *p, void *conn)
@@ -289,7 +289,7 @@ static void work_batched(struct pool *p, void *conn)
 			if (r < 0)
 				failed(u, err.msg);
 			if (r <= 0)
-				unit_done(p, u);
+				unit_done(p, conn, u);
 			else
 				bytes += b[n++].size;
 		}
@@ -309,7 +309,7 @@ static void work_one_by_one(struct pool *p, void *conn)
 		struct amd_err err = {{0}};
 		if (amd_ingest_one(p->target, conn, u, p->o, &err) < 0)
 			failed(u, err.msg);
-		unit_done(p, u);
+		unit_done(p, conn, u);
 	}
 }
 

@@ -149,11 +149,14 @@ struct amd_ingest_target {
 	 * NULL: one transaction per unit. */
 	int (*batch_begin)(void *conn, struct amd_err *err);
 	int (*batch_end)(void *conn, int commit, struct amd_err *err);
-	/* Optional: 1 when a unit's failure (its one-line message) is the
-	 * store's rather than the unit's — a full disk, an I/O error, a
-	 * server that stopped answering — so that no later unit can be
-	 * written either: the ingest stops there (engine.c). */
-	int (*store_failed)(const char *msg);
+	/* Optional: 1 when a unit's failure (its one-line message msg, on
+	 * the worker's connection conn) is the store's rather than the
+	 * unit's — a full disk, an I/O error, a server that stopped
+	 * answering — so that no later unit can be written either: the
+	 * ingest stops there (engine.c). A target that can tell from conn
+	 * (ClickHouse: the transport marks a request that got no answer)
+	 * does not read msg. */
+	int (*store_failed)(void *conn, const char *msg);
 };
 
 #endif

@@ -37,6 +37,7 @@ struct amd_ch {
 	long total_s;   /* a request that lasts this long fails */
 	char *cacert;   /* $AMDAHL_CLICKHOUSE_CACERT: the CA (PEM) a clickhouse+https
 			 * server's certificate is verified with, or NULL: the system's */
+	int unanswered; /* the last request got no answer (amd_ch_unanswered) */
 };
 
 /* A stopped server (SIGSTOP) accepts the connection and never answers:
@@ -277,6 +278,11 @@ const char *amd_ch_cluster(const struct amd_ch *ch)
 	return ch->cluster;
 }
 
+int amd_ch_unanswered(const struct amd_ch *ch)
+{
+	return ch->unanswered;
+}
+
 static size_t on_data(char *p, size_t size, size_t n, void *ud)
 {
 	struct amd_buf *b = ud;
@@ -456,7 +462,8 @@ static int run_sql(struct amd_ch *ch, const char *sql, const char *body, size_t 
 static int send_sql(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 		    int gzipped, int in_db, struct amd_buf *out, struct amd_err *err)
 {
-	if (found_stopped(ch))
+	ch->unanswered = found_stopped(ch);
+	if (ch->unanswered)
 		return amd_fail(err, "%s: not sent: the server stopped answering an earlier request"
 				     " of this command", ch->name);
 	char *url = request_url(ch, sql, body != NULL, in_db);
@@ -492,6 +499,9 @@ static int send_sql(struct amd_ch *ch, const char *sql, const char *body, size_t
 		ret = server_fail(ch, code, &resp, err);
 	else if (out && amd_buf_append(out, resp.data ? resp.data : "", resp.len) < 0)
 		ret = amd_fail(err, "%s: out of memory", ch->name);
+	/* set after server_fail, whose probe of a cluster is a request too;
+	 * CURLE_WRITE_ERROR is this process out of memory (on_data) */
+	ch->unanswered = rc != CURLE_OK && rc != CURLE_WRITE_ERROR;
 	amd_buf_free(&resp);
 	return ret;
 }

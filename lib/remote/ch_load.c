@@ -8,6 +8,7 @@
  * (a run, a sweep, a param) keep the one SQLite would keep: the run's
  * own source's, the latest. */
 #include "ch_load.h"
+#include "ch_reduce.h"
 #include "sqlite_int.h"
 
 #include <stdio.h>
@@ -526,6 +527,13 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 			     const char *const *tables, size_t ntables, const char *const *keys,
 			     size_t nkeys, struct amd_store **out, struct amd_err *err)
 {
+	return amd_ch_store_open_read(url, names, n, tables, ntables, keys, nkeys, 0, out, err);
+}
+
+int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
+			   const char *const *tables, size_t ntables, const char *const *keys,
+			   size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err)
+{
 	*out = NULL;
 	struct amd_ch *ch = NULL;
 	struct amd_store *st = NULL;
@@ -539,6 +547,9 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 	int rc = amd_ch_check_version(ch, err);
 	if (rc == 0 && n > 0)
 		rc = amd_ch_scope_sources(ch, names, n, &part, err);
+	/* the series' first points, chosen by the server (ch_reduce.h) */
+	if (rc == 0 && key_sets && !kcond)
+		rc = amd_ch_key_sets_cond(part && *part ? part : amd_ch_committed_sql, &kcond, err);
 	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
 		char *name = strdup(url);
 		if (!name)

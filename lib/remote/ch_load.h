@@ -21,6 +21,13 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 			     const char *const *tables, size_t ntables, const char *const *keys,
 			     size_t nkeys, struct amd_store **out, struct amd_err *err);
 
+/* The same; key_sets 1: of metric points only the first step's of each
+ * source, run and key, chosen on the server (ch_reduce.h): for a reader
+ * that asks only which keys a run logged and where from (`runs`). */
+int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
+			   const char *const *tables, size_t ntables, const char *const *keys,
+			   size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err);
+
 /* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
  * its latest commit, and of paths holding the same bytes the first; a
  * path whose latest commit is a forgotten one (ch_ship.h) has none. */

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curl_load.h" /* libcurl, loaded on first use */
 #include <openssl/crypto.h>
 
 #include "ch_relink.h"
@@ -239,20 +238,15 @@ static int target_forget(void *conn, const char *path, struct amd_err *err)
 	return amd_ch_forget(conn, path, err);
 }
 
-/* A transfer that failed (ch_http.c transfer_fail: libcurl's words for
- * a server that cannot be reached or stopped answering) is the server's
- * failure, not the unit's; an answer of the server (HTTP status) is not. */
-static int target_store_failed(const char *msg)
+/* The unit failed because the server did — it could not be reached or
+ * stopped answering — when the last request on its connection got no
+ * answer (the transport says so: amd_ch_unanswered); an answer of the
+ * server, even an error, is the unit's failure. Never read from msg:
+ * a path or a parse error may hold any words. */
+static int target_store_failed(void *conn, const char *msg)
 {
-	static const CURLcode codes[] = {CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST,
-					 CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
-					 CURLE_PARTIAL_FILE};
-	if (amd_curl_load(NULL) == 0)
-		for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
-			if (strstr(msg, curl_easy_strerror(codes[i])))
-				return 1;
-	return strstr(msg, "the server stopped answering") ||
-	       strstr(msg, "the server did not finish within");
+	(void)msg;
+	return amd_ch_unanswered(conn);
 }
 
 struct amd_ingest_target amd_ch_target(const char *url)

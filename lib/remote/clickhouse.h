@@ -42,6 +42,16 @@ const char *amd_ch_cluster(const struct amd_ch *ch);
 int amd_ch_run(struct amd_ch *ch, const char *sql, const char *body, size_t body_len,
 	       int in_db, struct amd_buf *out, struct amd_err *err);
 
+/* 1 when the last request sent on ch got no answer from the server:
+ * it could not be reached or stopped answering (libcurl failed the
+ * transfer: connection refused, name not resolved, the connection
+ * broken, no byte for $AMDAHL_CLICKHOUSE_STALL), or it was not sent
+ * because the server stopped answering an earlier request of this
+ * process. 0 when the server answered (its errors included) or the
+ * request failed here (out of memory). The transport says so, so that
+ * no caller reads libcurl's words in a message (ch_target.c). */
+int amd_ch_unanswered(const struct amd_ch *ch);
+
 /* Runs a user's sql read-only (the server's readonly=1), its answer as
  * TSVWithNames unless the query names a FORMAT, appended to out. */
 int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,

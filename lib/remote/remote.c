@@ -29,31 +29,39 @@ const struct amd_remote_ops *amd_remote_find(const char *location)
  * a SQLite file is read in place, whole. */
 static int open_read(const char *location, const char *const *names, size_t n,
 		     const char *const *tables, size_t ntables, const char *const *keys,
-		     size_t nkeys, struct amd_store **out, struct amd_err *err)
+		     size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err)
 {
 	const struct amd_remote_ops *r = amd_remote_find(location);
 	if (r)
-		return r->open_read(location, names, n, tables, ntables, keys, nkeys, out, err);
+		return r->open_read(location, names, n, tables, ntables, keys, nkeys, key_sets,
+				    out, err);
 	return amd_store_open(location, AMD_STORE_READ, out, err);
 }
 
 int amd_location_open_read(const char *location, const char *const *names, size_t n,
 			   struct amd_store **out, struct amd_err *err)
 {
-	return open_read(location, names, n, NULL, 0, NULL, 0, out, err);
+	return open_read(location, names, n, NULL, 0, NULL, 0, 0, out, err);
 }
 
 int amd_location_open_metrics(const char *location, const char *const *names, size_t n,
 			      const char *const *keys, size_t nkeys, struct amd_store **out,
 			      struct amd_err *err)
 {
-	return open_read(location, names, n, NULL, 0, keys, nkeys, out, err);
+	return open_read(location, names, n, NULL, 0, keys, nkeys, 0, out, err);
 }
 
 int amd_location_open_tables(const char *location, const char *const *tables, size_t n,
 			     struct amd_store **out, struct amd_err *err)
 {
-	return open_read(location, NULL, 0, tables, n, NULL, 0, out, err);
+	return open_read(location, NULL, 0, tables, n, NULL, 0, 0, out, err);
+}
+
+int amd_location_open_key_sets(const char *location, const char *const *names, size_t n,
+			       const char *const *tables, size_t ntables, struct amd_store **out,
+			       struct amd_err *err)
+{
+	return open_read(location, names, n, tables, ntables, NULL, 0, 1, out, err);
 }
 
 void amd_location_prepare_write(const char *location)

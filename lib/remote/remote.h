@@ -41,6 +41,16 @@ int amd_location_open_metrics(const char *location, const char *const *names, si
 			      const char *const *keys, size_t nkeys, struct amd_store **out,
 			      struct amd_err *err);
 
+/* amd_location_open_read for a command that reads of metric points only
+ * which keys each run logged and from which source (`runs`: the keys a
+ * run logged; `regions`: the sources of the runs it picks): a remote
+ * store loads one point per source, run and key, chosen by the server
+ * (ch_reduce.h), and only the tables named (ntables of them; NULL: all;
+ * runs.h's amd_runs_tables for `runs`). A SQLite file is read whole. */
+int amd_location_open_key_sets(const char *location, const char *const *names, size_t n,
+			       const char *const *tables, size_t ntables, struct amd_store **out,
+			       struct amd_err *err);
+
 /* Opens location to read for queries of only these tables (n of them,
  * and source): a SQLite store in place; a remote store loads those
  * tables' committed rows and no other (amd_orphan_tables: the check an

@@ -17,12 +17,13 @@ struct amd_remote_ops {
 	/* 1 when location names a store of this backend */
 	int (*claims)(const char *location);
 	/* what a read needs (names: remote.h's amd_location_open_read;
-	 * tables, NULL: all; metric keys, NULL: all) loaded into an
-	 * in-memory store; a part read is marked so (store.h's
-	 * amd_store_set_whole) */
+	 * tables, NULL: all; metric keys, NULL: all; key_sets 1: of metric
+	 * points one per source, run and key, remote.h's
+	 * amd_location_open_key_sets) loaded into an in-memory store; a part
+	 * read is marked so (store.h's amd_store_set_whole) */
 	int (*open_read)(const char *location, const char *const *names, size_t n,
 			 const char *const *tables, size_t ntables, const char *const *keys,
-			 size_t nkeys, struct amd_store **out, struct amd_err *err);
+			 size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err);
 	/* 1 when location holds a store, 0 when not, -1 */
 	int (*exists)(const char *location, struct amd_err *err);
 	/* the ingest target: ships each unit the SQLite writer staged */

@@ -8,7 +8,10 @@
 # and killed ingests staying invisible, 8 processes
 # ingesting at once with 20 of them killed, `stats` loading only the
 # points of the metrics it reads (a generated 20 × 64 sweep), and
-# clickhouse+https with a self-signed certificate. Skipped (with the reason)
+# clickhouse+https with a self-signed certificate; a unit whose message
+# holds libcurl's words failing alone; `runs` and `regions` getting one
+# point per series, `scaling`, `compare` and `gate` only their metrics'
+# points (the same output, fewer rows). Skipped (with the reason)
 # where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
@@ -606,6 +609,83 @@ test_expect_success CLICKHOUSE 'a unit of 40 runs looks its runs up in one list;
 	"$AMDAHL" --store "$(url team)" ingest -q "$TMP/team60.db" &&
 	"$AMDAHL" --store "$TMP/team.db" ingest -q "$TMP/team40.db" "$TMP/team60.db" &&
 	same_json team runs && same_json team stats && same_json team stats --sweep team-sweep-001
+'
+
+# A unit whose message holds the words libcurl uses for a server that
+# cannot be reached (here in its path) fails alone and the ingest goes
+# on, as on SQLite: the transport marks a request that got no answer
+# (ch_http.c), nothing reads the message. Before, ch_target.c matched
+# those words and stopped the ingest ("6 not read (the store failed)").
+test_expect_success CLICKHOUSE 'a unit whose message holds libcurl'"'"'s words fails alone; the ingest goes on' '
+	d="$TMP/curlwords" && rm -rf "$d" && mkdir -p "$d" && cp -r "$DATA/dataloader-workers/mlruns" "$d/" &&
+	printf "{\"traceEvents\": [{\"ph\": " >"$d/Failure when receiving data from the peer.pt.trace.json" &&
+	printf "{\"traceEvents\": [{\"ph\": " >"$d/the server stopped answering.pt.trace.json" &&
+	test_status 2 "$AMDAHL" --store "$(url curlwords)" ingest "$d" &&
+	ch_out=$OUT && ch_err=$ERR &&
+	test_status 2 "$AMDAHL" --store "$TMP/curlwords.db" ingest "$d" &&
+	test_contains "6 added, 0 replaced, 0 unchanged, 2 failed" "$ch_out" &&
+	test_eq "$OUT" "$ch_out" && test_eq "$ERR" "$ch_err" &&
+	same_json curlwords runs
+'
+
+# `runs` and `regions` have the server reduce the metric points to one
+# per source, run and key (ch_reduce.c: the first step of each series;
+# runs counts a run's keys, regions takes the sources of its runs) and
+# `runs` loads only the tables it reads (runs.h's amd_runs_tables): their
+# lists, --json, selectors and errors are SQLite's byte for byte on the
+# bundled sweeps and a generated 20 x 64 sweep, and the rows the server
+# sends for the sweep are about its series, not its points (before:
+# every point, 16,360 rows).
+test_expect_success CLICKHOUSE 'runs and regions get one point per series from the server: the same output, far fewer rows' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/genr" 20 64 &&
+	for s in "$(url all)" "$TMP/all.db"; do
+		"$AMDAHL" --store "$s" ingest -q "$TMP/genr" || return 1
+	done &&
+	for a in "" "--sweep gen-sweep" "--sweep gpu-batch-sweep" "--sweep sweep=gen-sweep,strategy=ddp" \
+		"--sweep strategy=ddp,n>1" "--sweep strategy=ddp,n>99" "--sweep nosuch" "--sweep nosuch=1" \
+		"--sources" "--orphans"; do
+		same_text all runs $a || return 1
+	done &&
+	same_json all runs && same_json all runs --sweep gen-sweep &&
+	same_json all runs --sweep cpu-strong-scaling &&
+	for a in "cpu-strong-scaling -n 0" "gpu-batch-sweep" "strategy=ddp,n=2" "gen-sweep" \
+		"cpu-strong-scaling --region aten::mm" "no-such-thing"; do
+		same_text all regions $a || return 1
+	done &&
+	same_json all regions gpu-batch-sweep && same_json all regions dataloader-workers &&
+	points=$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point m JOIN run r ON r.id = m.run_id JOIN sweep s ON s.id = r.sweep_id WHERE s.name = '"'"'gen-sweep'"'"'" | tail -1) &&
+	series=$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM (SELECT DISTINCT m.run_id, m.key_id FROM metric_point m JOIN run r ON r.id = m.run_id JOIN sweep s ON s.id = r.sweep_id WHERE s.name = '"'"'gen-sweep'"'"')" | tail -1) &&
+	got=$(moved runs --sweep gen-sweep) && reg=$(moved regions gen-sweep) &&
+	echo "# runs --sweep gen-sweep: $got, regions gen-sweep: $reg (rows bytes) from the server; the sweep has $points points in $series series" >&2 &&
+	test_true "runs: about one row per series, not per point" [ "${got% *}" -lt $((series + 1000)) ] &&
+	test_true "runs: fewer rows than the sweep'"'"'s points" [ "${got% *}" -lt "$points" ] &&
+	test_true "regions: about one row per series" [ "${reg% *}" -lt $((series + 1000)) ]
+'
+
+# `scaling`, `compare` and `gate` load, of the metric points, only those
+# of the metrics they analyse (analysis_keys.c's list for the metric, and
+# each name under gate.metrics): the same text and --json as SQLite, and
+# a comparison within the 20 x 64 sweep gets fewer rows than the sweep's points.
+test_expect_success CLICKHOUSE 'scaling, compare and gate load only the metrics they read: the same output, fewer rows' '
+	[ -d "$TMP/genr" ] || /usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/genr" 20 64 &&
+	for s in "$(url all)" "$TMP/all.db"; do
+		"$AMDAHL" --store "$s" ingest -q "$TMP/genr" || return 1
+	done &&
+	printf "gate:\n  metrics:\n    f3:\n      direction: lower\n    train_loss:\n      direction: lower\n" >"$TMP/gm.yaml" &&
+	for a in "scaling --sweep cpu-strong-scaling" "scaling --sweep gen-sweep" \
+		"compare --baseline gen-sweep:ddp --candidate gen-sweep:fsdp --metric m0" \
+		"gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp" \
+		"--config $TMP/gm.yaml gate --baseline gen-sweep:ddp --candidate gen-sweep:fsdp --metric m0" \
+		"--config $TMP/gm.yaml compare --baseline gen-sweep --candidate gen-sweep" \
+		"gate --baseline gen-sweep --candidate gen-sweep --metric m00"; do
+		same_text all $a || return 1
+	done &&
+	same_json all scaling --sweep cpu-strong-scaling &&
+	same_json all --config "$TMP/gm.yaml" gate --baseline gen-sweep:ddp --candidate gen-sweep:fsdp --metric m0 &&
+	points=$("$AMDAHL" --store "$TMP/all.db" sql "SELECT count(*) FROM metric_point m JOIN run r ON r.id = m.run_id JOIN sweep s ON s.id = r.sweep_id WHERE s.name = '"'"'gen-sweep'"'"'" | tail -1) &&
+	got=$(moved compare --baseline gen-sweep:ddp --candidate gen-sweep:fsdp) &&
+	echo "# compare of gen-sweep: $got (rows bytes) from the server; the sweep has $points points" >&2 &&
+	test_true "compare: fewer rows than the sweep'"'"'s points" [ "${got% *}" -lt $((points / 2)) ]
 '
 
 test_done

@@ -7,7 +7,9 @@
  * (ch_cluster.h) and the timeout's variable; the metric points shipped
  * straight from the packed series (unit_rows.h, amd_ch_rowbinary_points)
  * against the rows metric_point's export SELECT gives, byte for byte;
- * the ?compress= URL parameter. */
+ * the ?compress= URL parameter; a request that got no answer (nothing
+ * listens) marked by the transport, which is what the ingest target
+ * reads — never libcurl's words in a message. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +25,7 @@
 #include "ch_rowbinary.h"
 #include "ch_ship.h"
 #include "ch_tables.h"
+#include "ch_target.h"
 #include "clickhouse.h"
 #include "metric_sql.h"
 #include "remote_ops.h"
@@ -281,6 +284,30 @@ static void compress_param(void **state)
 	assert_int_equal(amd_ch_open("clickhouse://h:1/db?cluster=a&cluster=b", &ch, &err), -1);
 }
 
+/* Nothing listens on 127.0.0.1:1: the request is refused before any
+ * answer, and ch_http.c marks it (amd_ch_unanswered); the ingest target
+ * takes a unit's failure for the server's from that mark alone. Before,
+ * it matched libcurl's error words in the message: a unit whose path or
+ * parse error held them stopped the whole ingest. */
+static void unanswered(void **state)
+{
+	(void)state;
+	const char *url = "clickhouse://127.0.0.1:1/db";
+	struct amd_ingest_target t = amd_ch_target(url);
+	struct amd_err err = {{0}};
+	struct amd_ch *ch = t.connect(t.ctx, &err);
+	assert_non_null(ch);
+	assert_int_equal(amd_ch_unanswered(ch), 0);
+	/* libcurl's words in a unit's message, no request failed: the unit's */
+	assert_int_equal(t.store_failed(ch, "/d/Couldn't connect to server.json: byte 3: truncated"
+					  " JSON; Failure when receiving data from the peer"), 0);
+	assert_int_equal(amd_ch_query(ch, "SELECT 1", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, url));
+	assert_int_equal(amd_ch_unanswered(ch), 1);
+	assert_int_equal(t.store_failed(ch, "any words"), 1);
+	t.disconnect(ch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +320,7 @@ int main(void)
 		cmocka_unit_test(rowbinary_row),
 		cmocka_unit_test(series_export),
 		cmocka_unit_test(compress_param),
+		cmocka_unit_test(unanswered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

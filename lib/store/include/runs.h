@@ -60,6 +60,13 @@ const char *amd_run_label(const struct amd_run_view *r, char *buf, size_t len);
  * unknown)" when no param gives its world size. */
 const char *amd_run_left_out(const struct amd_run_view *r);
 
+/* The tables amd_runs_list, amd_sweeps_list and a selector's run
+ * choice (selector.h) read, besides source: a remote store's read for
+ * `runs` loads only these (remote.h's amd_location_open_key_sets). Of
+ * metric_series they read only which keys each run logged. */
+extern const char *const amd_runs_tables[];
+extern const size_t amd_runs_table_count;
+
 int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n,
 		    struct amd_err *err);
 void amd_sweeps_free(struct amd_sweep_view *v, size_t n);

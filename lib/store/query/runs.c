@@ -12,6 +12,9 @@
 #include "metric_sql.h"
 #include "stmt_cache.h"
 
+const char *const amd_runs_tables[] = {"dict", "sweep", "run", "param", "tag",
+				       "metric_point", "trace"};
+const size_t amd_runs_table_count = sizeof amd_runs_tables / sizeof *amd_runs_tables;
 
 /* A logical run: parent absent or not in the store. */
 #define TOP_LEVEL "(r.parent_ext_id IS NULL OR NOT EXISTS" \

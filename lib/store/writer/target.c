@@ -148,8 +148,9 @@ static int target_forget(void *conn, const char *path, struct amd_err *err)
 
 /* SQLite's own words (sqlite3_errstr) for the failures of the file
  * rather than of a unit: full, unreadable/unwritable, damaged, read-only. */
-static int target_store_failed(const char *msg)
+static int target_store_failed(void *conn, const char *msg)
 {
+	(void)conn;
 	static const int codes[] = {SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB,
 				    SQLITE_READONLY, SQLITE_CANTOPEN};
 	for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
