@@ -72,10 +72,13 @@ units() {
 	find "$sw/mlruns" -name "*.pt.trace.json.gz" | sort
 }
 
+# 300 KB: the whole sweep's store is ~390 KB, so the limit is always met
+# mid-ingest (500 KB was met only through the WAL of the 13 migrations,
+# which a new store no longer replays: store_create.c)
 test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a full disk mid-ingest: every unit is stored whole, named as failed or counted as not read, never two' '
 	(cd "$AMDAHL_ROOT" && /usr/bin/python3 bench/gen_sweep.py "$TMP/full" 3 8 >/dev/null) &&
 	sw=$TMP/full && units | sort >"$TMP/units" &&
-	(trap "" XFSZ; ulimit -f 500; "$AMDAHL" --store "$TMP/full.db" ingest -q -j 2 "$sw/mlruns" 2>"$TMP/full.err"; echo $? >"$TMP/full.rc") &&
+	(trap "" XFSZ; ulimit -f 300; "$AMDAHL" --store "$TMP/full.db" ingest -q -j 2 "$sw/mlruns" 2>"$TMP/full.err"; echo $? >"$TMP/full.rc") &&
 	test_eq 2 "$(cat "$TMP/full.rc")" &&
 	test_eq ok "$(q "$TMP/full.db" "PRAGMA integrity_check")" &&
 	q "$TMP/full.db" "SELECT path FROM source" | sort >"$TMP/stored" &&
