@@ -74,7 +74,9 @@ units() {
 
 # 300 KB: the whole sweep's store is ~390 KB, so the limit is always met
 # mid-ingest (500 KB was met only through the WAL of the 13 migrations,
-# which a new store no longer replays: store_create.c)
+# which a new store no longer replays: store_create.c). The store may
+# also be too full to take the WAL back at the end: that warning (the
+# pages stay in the -wal file, which sqlite3 reads) is not a unit's line.
 test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a full disk mid-ingest: every unit is stored whole, named as failed or counted as not read, never two' '
 	(cd "$AMDAHL_ROOT" && /usr/bin/python3 bench/gen_sweep.py "$TMP/full" 3 8 >/dev/null) &&
 	sw=$TMP/full && units | sort >"$TMP/units" &&
@@ -82,9 +84,10 @@ test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a full disk mid-ingest: every u
 	test_eq 2 "$(cat "$TMP/full.rc")" &&
 	test_eq ok "$(q "$TMP/full.db" "PRAGMA integrity_check")" &&
 	q "$TMP/full.db" "SELECT path FROM source" | sort >"$TMP/stored" &&
-	sed -n "s|^amdahl ingest: \(.*\): $TMP/full.db: .*|\1|p" "$TMP/full.err" | sort >"$TMP/failed" &&
-	unread=$(sed -n "s|^amdahl ingest: stopped at the store.s failure above: \([0-9]*\) of .*|\1|p" "$TMP/full.err") &&
-	test_eq "$(wc -l <"$TMP/full.err")" "$(($(wc -l <"$TMP/failed") + 1))" &&
+	grep -v "^amdahl ingest: warning: $TMP/full.db: cannot copy the write-ahead log" "$TMP/full.err" >"$TMP/full.lines" &&
+	sed -n "s|^amdahl ingest: \(.*\): $TMP/full.db: .*|\1|p" "$TMP/full.lines" | sort >"$TMP/failed" &&
+	unread=$(sed -n "s|^amdahl ingest: stopped at the store.s failure above: \([0-9]*\) of .*|\1|p" "$TMP/full.lines") &&
+	test_eq "$(wc -l <"$TMP/full.lines")" "$(($(wc -l <"$TMP/failed") + 1))" &&
 	test "$(wc -l <"$TMP/stored")" -gt 0 && test "$(wc -l <"$TMP/failed")" -gt 0 &&
 	test_eq "" "$(comm -12 "$TMP/stored" "$TMP/failed")" &&
 	test_eq "$(wc -l <"$TMP/units")" "$(($(sort -u "$TMP/stored" "$TMP/failed" | wc -l) + unread))" &&
