@@ -46,14 +46,14 @@ static int fresh(sqlite3 *db)
 	return rc == SQLITE_OK ? sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) : rc;
 }
 
-/* The schema into the file at tmp: no journal, no syncs, the fresh
- * schema, then WAL. Migrations after the fresh text's version are
+/* The schema into the file at tmp, never through a symlink planted
+ * there: no journal, no syncs, the fresh schema, then WAL. Migrations after the fresh text's version are
  * amd_store_open's, as for any store. */
 static int build(const char *tmp)
 {
 	sqlite3 *db = NULL;
 	int rc = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-						   SQLITE_OPEN_NOMUTEX,
+						   SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
 				 NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL, NULL,
@@ -71,7 +71,7 @@ static int build(const char *tmp)
 /* fdatasync of the file at path. */
 static int sync_path(const char *path)
 {
-	int fd = open(path, O_RDWR | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -1;
 	int rc = fdatasync(fd);
