@@ -240,6 +240,9 @@ test_lazy_prereq NUMPY '/usr/bin/python3 -c "import numpy"'
 test_lazy_prereq SCIPY '/usr/bin/python3 -c "import scipy"'
 test_lazy_prereq PIL '/usr/bin/python3 -c "import PIL"'
 test_lazy_prereq AIOSMTPD '/usr/bin/python3 -c "import aiosmtpd"'
+# Debian's chromium driven by puppeteer-core (make deps-browser installs it)
+test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
+	[ -d "$AMDAHL_ROOT/tests/browser/node_modules/puppeteer-core" ]'
 test_lazy_prereq XMLLINT 'command -v xmllint'
 test_lazy_prereq OPENSSL 'command -v openssl'
 test_lazy_prereq GNU_TIME '[ -x /usr/bin/time ]'

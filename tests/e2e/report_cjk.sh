@@ -14,9 +14,6 @@ test_description='CJK names: a CJK font embedded in the PDF, glyphs in the HTML,
 
 test_lazy_prereq PDFFONTS 'command -v pdffonts'
 test_lazy_prereq CJKFONT '[ -n "$(fc-list :lang=ja family)" ]'
-test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
-	[ -d "$AMDAHL_ROOT/tests/browser/node_modules/puppeteer-core" ]'
-
 STRATEGY=完全シャーディング並列_DistributedDataParallelWrapper
 
 test_expect_success 'setup: the CPU sweep with CJK names, ingested and reported' '

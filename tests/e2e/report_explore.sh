@@ -11,9 +11,6 @@
 test_description='report.html exploring: band tooltips, zoom, log/linear, any region, Perfetto, contrast'
 . "$(dirname "$0")/../test-lib.sh"
 
-test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
-	[ -d "$AMDAHL_ROOT/tests/browser/node_modules/puppeteer-core" ]'
-
 CPU=$DATA/cpu-strong-scaling/mlruns
 CHECK="$AMDAHL_ROOT/tests/lib/report_explore_check.py"
 

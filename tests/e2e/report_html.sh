@@ -13,9 +13,6 @@
 test_description='report.html in a real browser: offline, real text, tooltips from report.json, toggles, sorting'
 . "$(dirname "$0")/../test-lib.sh"
 
-test_lazy_prereq BROWSER '[ -x /usr/bin/chromium ] && command -v node &&
-	[ -d "$AMDAHL_ROOT/tests/browser/node_modules/puppeteer-core" ]'
-
 CPU=$DATA/cpu-strong-scaling/mlruns
 CHECK="$AMDAHL_ROOT/tests/lib/report_page_check.py"
 

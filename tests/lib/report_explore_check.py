@@ -54,14 +54,7 @@ import json
 import math
 import sys
 
-
-def sig(v):
-    """A value as the page shows it: six significant digits, as JS prints it."""
-    if v is None or not math.isfinite(v):
-        return "–"
-    s = "%.6g" % v
-    f = float(s)
-    return repr(int(f)) if f == int(f) and abs(f) < 1e21 else repr(f)
+from report_page_check import sig  # six significant digits, as the page's JS prints
 
 
 def close(a, b):

@@ -227,4 +227,5 @@ def main():
     print("\n".join(out[:20]) if out else "ok")
 
 
-main()
+if __name__ == "__main__":
+    main()
