@@ -8,6 +8,12 @@
 # reference: reading it with no state). Target: growth under 4 bytes an
 # event once the per-track reorder windows are full (LANE_REORDER events
 # a track, trace_agg.c); distinct names cost their strings and op rows.
+# TRACE_RSS_GB="0.25 0.5 1 2" instead measures files of those sizes in GB
+# (bench/gen_sized_trace.py: shifted copies, names new in every copy; one
+# file at a time in /tmp, deleted after its row; 2 GB needs 2 GB free):
+# peak RSS next to the file size and the bytes an added event costs;
+# TRACE_RSS_ORDER=kineto writes them in Kineto's order (all CPU ops, then
+# all runtime calls and kernels: gen_sized_trace.py --kineto-order).
 . "$(dirname "$0")/common.sh"
 n=${TRACE_RSS_COPIES:-20}
 h100=$(ls -S testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
@@ -29,6 +35,22 @@ with open(out, "wb") as f:
     f.write(tail)
 PY
 }
+if [ -n "${TRACE_RSS_GB:-}" ]; then
+  printf '%8s %10s %10s %10s %8s %12s\n' "size GB" bytes events "RSS MB" seconds "B/event"
+  prev_rss="" prev_ev=""
+  for gb in $TRACE_RSS_GB; do
+    f="$work/sized.pt.trace.json"
+    read -r _ ev < <(/usr/bin/python3 bench/gen_sized_trace.py ${TRACE_RSS_ORDER:+--kineto-order} "$h100" "$f" "$(awk -v g="$gb" 'BEGIN{printf "%d", g*1e9}')")
+    /usr/bin/time -f '%M %e' -o "$work/t" "$build/amdahl" --store "$work/s.db" ingest -q "$f" >/dev/null 2>&1 || { echo "failed: ingest $f" >&2; exit 2; }
+    read -r r sec < "$work/t"
+    slope="-"
+    [ -n "$prev_rss" ] && slope=$(awk -v a="$prev_rss" -v b="$r" -v x="$prev_ev" -v y="$ev" 'BEGIN{printf "%.1f", (b-a)*1024/(y-x)}')
+    printf '%8s %10d %10d %10.1f %8s %12s\n' "$gb" "$(stat -c %s "$f")" "$ev" "$(awk -v r="$r" 'BEGIN{print r/1024}')" "$sec" "$slope"
+    prev_rss=$r prev_ev=$ev
+    rm -f "$f" "$work/s.db"*
+  done
+  exit 0
+fi
 printf '%-10s %8s %10s %10s %10s %12s\n' shape copies events "RSS MB" "wc RSS MB" "B/event"
 for shape in repeated distinct; do
   prev_rss="" prev_ev=""
