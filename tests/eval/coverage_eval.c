@@ -25,8 +25,8 @@
  * same way.
  *
  * usage: coverage_eval [--quick] [--seed S] [--sweeps K]
- * (quick: 20 sweeps a regime, ~20 s; full: 500, ~12 minutes; exit 1 when a figure misses
- * 93–97% in the full run). Deterministic for a given seed. */
+ * (quick: 20 sweeps a regime, ~20 s; full: 500, ~12 minutes; exit 1
+ * when a figure misses 93–97% in the full run). Deterministic for a given seed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
