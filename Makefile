@@ -403,9 +403,9 @@ eval-explain: $(O)/amdahl
 
 # make eval: the statistics evaluation (issue 33), each figure beside its
 # target; minutes, never part of make test
-eval: $(O)/tests/eval/history_eval
+eval: $(O)/tests/eval/history_eval $(O)/tests/eval/coverage_eval
 	/usr/bin/python3 tests/eval/small_sample.py
-	$(O)/tests/eval/history_eval
+	$(O)/tests/eval/history_eval; h=$$?; $(O)/tests/eval/coverage_eval; c=$$?; exit $$((h | c))
 
 $(O)/tests/eval/%: tests/eval/%.c $(O)/libamdahl.a
 	@mkdir -p $(dir $@)
