@@ -41,7 +41,9 @@ static int decimals_for(double step)
 
 void chart_fmt_tick(char *buf, size_t n, double v, double step, const char *suffix)
 {
-	if (step == 0) /* log axis: powers of two */
+	if (step == 0 && fabs(v) < 1) /* log axis below 1: 2^-9 reads 0.001953, not 0.00195312 */
+		snprintf(buf, n, "%.4g%s", v, suffix);
+	else if (step == 0) /* log axis: powers of two, whole up to 1e6 */
 		snprintf(buf, n, "%g%s", v, suffix);
 	else if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 1e-4))
 		snprintf(buf, n, "%.3g%s", v, suffix);

@@ -17,6 +17,7 @@
 
 #include "buf.h"
 #include "chart.h"
+#include "chart_scale.h"
 #include "report.h"
 
 #define DPI 150.0
@@ -431,6 +432,28 @@ static void nice_ticks_are_1_2_5(void **state)
 	assert_int_equal(n, 5);
 }
 
+/* Log-axis labels (step 0: powers of two): at most four significant
+ * digits below 1, so 2^-9 reads "0.001953", not "0.00195312"; whole
+ * numbers above 1 as they are. */
+static void log_axis_labels_are_short(void **state)
+{
+	(void)state;
+	char buf[32];
+	chart_fmt_tick(buf, sizeof buf, ldexp(1, -9), 0, "");
+	assert_string_equal(buf, "0.001953");
+	chart_fmt_tick(buf, sizeof buf, ldexp(1, -5), 0, " s");
+	assert_string_equal(buf, "0.03125 s");
+	chart_fmt_tick(buf, sizeof buf, 0.5, 0, "");
+	assert_string_equal(buf, "0.5");
+	chart_fmt_tick(buf, sizeof buf, 131072, 0, "");
+	assert_string_equal(buf, "131072");
+	for (int e = -20; e < 0; e++) {
+		chart_fmt_tick(buf, sizeof buf, ldexp(1, e), 0, "");
+		assert_true(strlen(buf) <= 10);
+		assert_true(fabs(strtod(buf, NULL) / ldexp(1, e) - 1) < 1e-3);
+	}
+}
+
 /* A chart that ran out of memory (chart_fail, as a builder or a setter
  * marks it) takes nothing more, is not drawn and writes no file; the
  * functions accept the NULL a failed chart_new returns. */
@@ -568,6 +591,7 @@ int main(void)
 		cmocka_unit_test(ratio_bars_from_one_over_a_band),
 		cmocka_unit_test(icicle_widths_follow_the_values),
 		cmocka_unit_test(nice_ticks_are_1_2_5),
+		cmocka_unit_test(log_axis_labels_are_short),
 		cmocka_unit_test(failed_chart_is_neither_drawn_nor_written),
 		cmocka_unit_test(svg_markup_has_text_layers_and_targets),
 		cmocka_unit_test(svg_markup_bands_axis_layer_and_linear),
