@@ -34,6 +34,7 @@ struct amd_chunk_reader {
 	int done, stop, joined;
 	int sync;            /* a small file: no thread, buf[0] only */
 	int begun;           /* the first chunk handed out (its mark skipped) */
+	size_t skipped;      /* the byte-order mark's bytes dropped before it */
 	int gz_code;
 	char gz_msg[128];
 	long long raw_offset;
@@ -197,6 +198,7 @@ long amd_chunks_next(struct amd_chunk_reader *r, const unsigned char **data)
 	if (amd_text_sniff(*data, (size_t)n, &bom) != '8')
 		return n;
 	*data += bom;
+	r->skipped = bom;
 	n -= (long)bom;
 	return n > 0 ? n : amd_chunks_next(r, data);
 }
@@ -234,6 +236,11 @@ static void join(struct amd_chunk_reader *r)
 	pthread_mutex_unlock(&r->mu);
 	pthread_join(r->th, NULL);
 	r->joined = 1;
+}
+
+size_t amd_chunks_skipped(const struct amd_chunk_reader *r)
+{
+	return r->skipped;
 }
 
 int amd_chunks_status(struct amd_chunk_reader *r, const char **msg, long long *raw_offset)

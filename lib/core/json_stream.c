@@ -37,6 +37,8 @@ static int feed(struct amd_chunk_reader *cr, yajl_handle h, const char *path, in
 	long n;
 	while (*status == yajl_status_ok && (n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
+		if (*offset == 0) /* offsets count the file's bytes, a mark included */
+			*offset = (long long)amd_chunks_skipped(cr);
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0)
 			return amd_fail(err, "%s: byte %lld: %s longer than %u MiB", path,
 					*offset + (long long)at,

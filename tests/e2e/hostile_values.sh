@@ -141,6 +141,22 @@ for n in $(ls "$FIX"); do
 	'
 done
 
+# An error after a byte-order mark names the file's own byte: the mark's
+# three bytes counted, as `cmp` counts them (the same file without the
+# mark fails 3 bytes earlier).
+for n in torch-trace pyspy-speedscope mlflow-rest; do
+	test_expect_success PYTHON "$n: a JSON error after a byte-order mark names the file's byte" '
+		plain_copy '"$n"' "$TMP/bomerr-in" &&
+		"$PY" -c "import sys; b=open(sys.argv[1],\"rb\").read(); k=len(b)//2; open(sys.argv[2],\"wb\").write(b[:k]+b\"#\"+b[k+1:]); open(sys.argv[3],\"wb\").write(b\"\\xef\\xbb\\xbf\"+b[:k]+b\"#\"+b[k+1:])" \
+			"$TMP/bomerr-in" "$TMP/bomerr-'"$n"'.json" "$TMP/bomerr-'"$n"'-marked.json" &&
+		test_status 2 "$AMDAHL" --store "$TMP/bomerr.db" ingest "$TMP/bomerr-'"$n"'.json" &&
+		b0=$(echo "$ERR" | grep -o "byte [0-9]*" | head -1 | cut -d" " -f2) &&
+		test_status 2 "$AMDAHL" --store "$TMP/bomerr.db" ingest "$TMP/bomerr-'"$n"'-marked.json" &&
+		b1=$(echo "$ERR" | grep -o "byte [0-9]*" | head -1 | cut -d" " -f2) &&
+		test -n "$b0" && test_eq $((b0 + 3)) "$b1"
+	'
+done
+
 # ---- 15. degenerate statistics ----
 # mk_run ROOT NAME STRATEGY N VALUE... — a finished MLflow run of sweep
 # "deg" (ROOT/mlruns/1) whose epoch_time_s is VALUE... (epoch 0 first)

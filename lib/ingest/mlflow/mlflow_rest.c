@@ -689,6 +689,8 @@ static int feed(struct stream *s, yajl_handle h, struct amd_chunk_reader *cr, st
 	long n;
 	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
+		if (p->offset == 0) /* offsets count the file's bytes, a mark included */
+			p->offset = (long long)amd_chunks_skipped(cr);
 		if (amd_json_guard_scan(&guard, chunk, (size_t)n, &at) < 0)
 			return amd_fail(s->r->err, "%s: byte %lld: %s longer than %u MiB",
 					s->r->in->path, p->offset + (long long)at,

@@ -443,6 +443,8 @@ static int read_stream(struct reader *r)
 	amd_json_guard_init(&guard, AMD_JSON_TOKEN_MAX);
 	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
+		if (r->offset == 0) /* offsets count the file's bytes, a mark included */
+			r->offset = amd_chunks_skipped(cr);
 		if (r->cancel && atomic_load_explicit(r->cancel, memory_order_relaxed)) {
 			rc = amd_fail(r->err, "%s: byte %llu: reading cancelled", r->path,
 				      (unsigned long long)r->offset);
@@ -704,6 +706,8 @@ static int read_parallel(struct reader *r, int workers)
 	long n;
 	while ((n = amd_chunks_next(cr, &chunk)) > 0) {
 		size_t at;
+		if (r->offset == 0) /* offsets count the file's bytes, a mark included */
+			r->offset = amd_chunks_skipped(cr);
 		if (r->cancel && atomic_load_explicit(r->cancel, memory_order_relaxed)) {
 			rc = amd_fail(r->err, "%s: byte %llu: reading cancelled", r->path,
 				      (unsigned long long)r->offset);
