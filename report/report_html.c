@@ -22,14 +22,17 @@
 #include "trace_links.h"
 
 
-/* Table t (freed here) as an item of "tables" titled title. */
-static void table_item(struct tpl *m, const char *id, const char *title, struct amd_table *t,
-		       int *failed)
+/* Table t (freed here) as an item of "tables" titled title: the
+ * tables section's, or the traces section's when the item has a
+ * "section" (the template's one table markup serves both); the item, or
+ * NULL when t failed. */
+static struct tpl *table_item(struct tpl *m, const char *id, const char *title,
+			      struct amd_table *t, int *failed)
 {
 	if (!amd_table_ok(t)) {
 		*failed = 1;
 		amd_table_free(t);
-		return;
+		return NULL;
 	}
 	struct tpl *x = report_tpl_item(m, "tables", failed);
 	tpl_set(x, "id", "%s", id);
@@ -48,6 +51,7 @@ static void table_item(struct tpl *m, const char *id, const char *title, struct 
 		}
 	}
 	amd_table_free(t);
+	return x;
 }
 
 /* The picker of any region under chart rc (limits_picker.h): its chart,
@@ -147,13 +151,13 @@ static int traces(struct tpl *m, struct report_ctx *c, int *failed, struct amd_e
 		amd_table_free(t);
 		return 0;
 	}
-	struct tpl *x = report_tpl_item(m, "traces", failed);
-	tpl_set(x, "url", "%s", REPORT_PERFETTO_UI);
-	tpl_set(x, "rows", "%zu", t->nrows);
+	tpl_set(m, "traces", "1"); /* the page's navigation links the section */
+	struct tpl *x = table_item(m, "table-traces", "Traces", t, failed);
+	struct tpl *sec = report_tpl_item(x, "section", failed);
+	tpl_set(sec, "url", "%s", REPORT_PERFETTO_UI);
 	if (more)
-		tpl_set(x, "more", "The first %d traces are listed; `amdahl trace show RUN` lists "
-				   "any run's.", REPORT_TRACE_ROWS);
-	table_item(x, "table-traces", "Traces", t, failed);
+		tpl_set(sec, "more", "The first %d traces are listed; `amdahl trace show RUN` lists "
+				     "any run's.", REPORT_TRACE_ROWS);
 	return 0;
 }
 
