@@ -340,8 +340,15 @@ static const char v_coll_group[] =
  * per (source, run), each holding a little-endian array (stack_pack.h),
  * and the virtual tables stack_node / stack_sample (stack_sql.h) show
  * them row by row. Node ids are kept; samples are packed in their rowid
- * (file) order. */
+ * (file) order. IF NOT EXISTS: a store rewound to an older version by a
+ * test holds the packs and no tables of rows (the empty ones made here
+ * hide the virtual tables until they are dropped). */
 static const char v_stack_packed[] =
+	"CREATE TABLE IF NOT EXISTS stack_node(id INTEGER PRIMARY KEY, parent_id INTEGER,"
+	" frame_id INTEGER NOT NULL, source_id INTEGER NOT NULL);\n"
+	"CREATE TABLE IF NOT EXISTS stack_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
+	" leaf_id INTEGER NOT NULL, process_id INTEGER, thread_id INTEGER,"
+	" samples INTEGER NOT NULL, seconds REAL NOT NULL);\n"
 	AMD_STACK_PACK_TABLES_SQL
 	AMD_STACK_NODE_PACK_SQL("main.stack_node")
 	AMD_STACK_SAMPLE_PACK_SQL("(SELECT rowid AS seq, * FROM main.stack_sample)")

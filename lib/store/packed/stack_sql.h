@@ -39,16 +39,20 @@
 	"  FROM " samples " GROUP BY source_id, run_id ORDER BY min(seq);\n"
 
 /* The packed tables and their indexes (schema.c's migration 14 and
- * schema_fresh.c's text say the same). */
+ * schema_fresh.c's text say the same; SQLite keeps them in sqlite_master
+ * without IF NOT EXISTS, which lets the migration run again on a store a
+ * test rewound to an older version). */
 #define AMD_STACK_PACK_TABLES_SQL                                                             \
-	"CREATE TABLE stack_node_pack(source_id INTEGER NOT NULL, n INTEGER NOT NULL,"        \
-	" id_lo INTEGER NOT NULL, id_hi INTEGER NOT NULL, nodes BLOB NOT NULL);\n"            \
-	"CREATE INDEX stack_node_pack_source ON stack_node_pack(source_id);\n"                \
-	"CREATE INDEX stack_node_pack_ids ON stack_node_pack(id_hi, id_lo);\n"                \
-	"CREATE TABLE stack_sample_pack(source_id INTEGER NOT NULL, run_id INTEGER,"          \
-	" n INTEGER NOT NULL, samples BLOB NOT NULL);\n"                                      \
-	"CREATE INDEX stack_sample_pack_source ON stack_sample_pack(source_id);\n"            \
-	"CREATE INDEX stack_sample_pack_run ON stack_sample_pack(run_id);\n"
+	"CREATE TABLE IF NOT EXISTS stack_node_pack(source_id INTEGER NOT NULL,"              \
+	" n INTEGER NOT NULL, id_lo INTEGER NOT NULL, id_hi INTEGER NOT NULL,"                \
+	" nodes BLOB NOT NULL);\n"                                                            \
+	"CREATE INDEX IF NOT EXISTS stack_node_pack_source ON stack_node_pack(source_id);\n"  \
+	"CREATE INDEX IF NOT EXISTS stack_node_pack_ids ON stack_node_pack(id_hi, id_lo);\n"  \
+	"CREATE TABLE IF NOT EXISTS stack_sample_pack(source_id INTEGER NOT NULL,"            \
+	" run_id INTEGER, n INTEGER NOT NULL, samples BLOB NOT NULL);\n"                      \
+	"CREATE INDEX IF NOT EXISTS stack_sample_pack_source ON"                              \
+	" stack_sample_pack(source_id);\n"                                                    \
+	"CREATE INDEX IF NOT EXISTS stack_sample_pack_run ON stack_sample_pack(run_id);\n"
 
 /* Registers stack_node, stack_sample and the two aggregates on db; an
  * SQLite code. */
