@@ -153,8 +153,10 @@ all: $(TOOLS)
 # Only the packed room and lib/core: the extension has no store.
 PACKED  := lib/store/packed
 EXT_SRC := $(PACKED)/metric_ext.c $(PACKED)/metric_sql.c $(PACKED)/metric_pack.c \
-	$(PACKED)/gpu_sql.c $(PACKED)/gpu_pack.c $(PACKED)/packed_vtab.c lib/core/err.c
+	$(PACKED)/gpu_sql.c $(PACKED)/gpu_pack.c $(PACKED)/packed_vtab.c lib/core/err.c \
+	$(PACKED)/stack_sql.c $(PACKED)/stack_pack.c
 $(O)/amdahl_metric.so: $(EXT_SRC) $(PACKED)/metric_sql.h $(PACKED)/metric_pack.h \
+	$(PACKED)/stack_sql.h $(PACKED)/stack_pack.h \
 	$(PACKED)/gpu_sql.h $(PACKED)/gpu_pack.h $(PACKED)/packed_vtab.h $(PACKED)/le64.h lib/core/err.h
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"

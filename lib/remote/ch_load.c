@@ -276,6 +276,8 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 		      struct amd_err *err)
 {
 	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
+	int nodes = strcmp(t->name, "stack_node") == 0, stacks = nodes ||
+		strcmp(t->name, "stack_sample") == 0;
 	struct amd_buf sql = {0};
 	if (load_sql(&sql, t, in, points ? filter : NULL, NULL) < 0 ||
 	    amd_buf_append(&sql, "", 1) < 0) {
@@ -288,7 +290,10 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	if (!doc)
 		return -1;
 	/* rows packed into series */
-	int rc = points ? amd_metric_rows_open(st, err) : gpu ? amd_gpu_rows_open(st, err) : 0;
+	int rc = points   ? amd_metric_rows_open(st, err)
+		 : gpu    ? amd_gpu_rows_open(st, err)
+		 : stacks ? amd_stack_rows_open(st, nodes, err)
+			  : 0;
 	if (rc == 0)
 		rc = insert_rows(st, t, doc, data, a, err);
 	cJSON_Delete(doc);
@@ -296,6 +301,8 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 		rc = amd_metric_rows_pack(st, err);
 	if (rc == 0 && gpu)
 		rc = amd_gpu_rows_pack(st, err);
+	if (rc == 0 && stacks)
+		rc = amd_stack_rows_pack(st, nodes, err);
 	return rc;
 }
 

@@ -27,7 +27,7 @@
 	" UNION SELECT run_id FROM main.metric_series WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.trace WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.op_average WHERE source_id = $S" \
-	" UNION SELECT run_id FROM main.stack_sample WHERE source_id = $S" \
+	" UNION SELECT run_id FROM main.stack_sample_pack WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.gpu_series WHERE source_id = $S)"
 
 /* Appends text with every $S replaced by id. */

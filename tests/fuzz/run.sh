@@ -67,6 +67,13 @@ seeds_gpu_blob() {
   cp tests/fuzz/seeds/gpu_blob/* "$1/"
 }
 
+# Seeds of fuzz_stack_blob: packed py-spy node and sample blobs (the
+# first byte picks which: testdata/pyspy's dump and collapsed files' packs,
+# cut to 64 records), empty, truncated, descending ids, extreme values.
+seeds_stack_blob() {
+  cp tests/fuzz/seeds/stack_blob/* "$1/"
+}
+
 # Seeds of fuzz_isotime: ISO 8601 times as selectors and MLflow's CSV
 # export write them (a date, Z, +HH:MM, +HHMM, +HH, an out-of-range zone).
 seeds_isotime() {

@@ -10,6 +10,7 @@
 
 #include "gpu_sql.h"
 #include "metric_sql.h"
+#include "stack_sql.h"
 
 static const char v1[] =
 	"CREATE TABLE dict(id INTEGER PRIMARY KEY, s TEXT NOT NULL UNIQUE);\n"
@@ -332,6 +333,28 @@ static const char v_coll_group[] =
 	"ALTER TABLE trace_collective_grouped RENAME TO trace_collective;\n"
 	"CREATE INDEX trace_collective_trace ON trace_collective(trace_id);\n";
 
+/* py-spy stacks packed (issue 38, round six): a source's trie nodes and
+ * its samples were a row each (stack_node, stack_sample: 178k rows of
+ * each for a 9 MB collapsed file, most of its ingest's time); they are
+ * now one stack_node_pack row per source and one stack_sample_pack row
+ * per (source, run), each holding a little-endian array (stack_pack.h),
+ * and the virtual tables stack_node / stack_sample (stack_sql.h) show
+ * them row by row. Node ids are kept; samples are packed in their rowid
+ * (file) order. IF NOT EXISTS: a store rewound to an older version by a
+ * test holds the packs and no tables of rows (the empty ones made here
+ * hide the virtual tables until they are dropped). */
+static const char v_stack_packed[] =
+	"CREATE TABLE IF NOT EXISTS stack_node(id INTEGER PRIMARY KEY, parent_id INTEGER,"
+	" frame_id INTEGER NOT NULL, source_id INTEGER NOT NULL);\n"
+	"CREATE TABLE IF NOT EXISTS stack_sample(source_id INTEGER NOT NULL, run_id INTEGER,"
+	" leaf_id INTEGER NOT NULL, process_id INTEGER, thread_id INTEGER,"
+	" samples INTEGER NOT NULL, seconds REAL NOT NULL);\n"
+	AMD_STACK_PACK_TABLES_SQL
+	AMD_STACK_NODE_PACK_SQL("main.stack_node")
+	AMD_STACK_SAMPLE_PACK_SQL("(SELECT rowid AS seq, * FROM main.stack_sample)")
+	"DROP TABLE stack_node;\n"
+	"DROP TABLE stack_sample;\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -346,6 +369,7 @@ const char *const amd_migrations[] = {
 	v_op_role,
 	v_run_launch,
 	v_coll_group,
+	v_stack_packed,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

@@ -1,5 +1,5 @@
 /* schema_fresh.c — the schema a new store starts from (schema.h): what
- * the migrations 1..13 of schema.c leave in an empty store, statement
+ * the migrations 1..14 of schema.c leave in an empty store, statement
  * by statement as SQLite keeps it in sqlite_master (renamed tables
  * quoted as ALTER TABLE wrote them). A new store (store_create.c) runs
  * this text, records versions 1..AMD_SCHEMA_FRESH_VERSION, then the
@@ -10,8 +10,9 @@
  * have the same sqlite_master; a new migration goes in schema.c only
  * (this text may be brought up to date with it later, with its version). */
 #include "schema.h"
+#include "stack_sql.h"
 
-const int amd_schema_fresh_version = 13;
+const int amd_schema_fresh_version = 14;
 
 const char amd_schema_fresh[] =
 	"CREATE TABLE schema_version(version INTEGER NOT NULL, applied_at INTEGER NOT NULL);\n"
@@ -35,14 +36,6 @@ const char amd_schema_fresh[] =
 	"CREATE INDEX trace_step_trace ON trace_step(trace_id);\n"
 	"CREATE TABLE frame(id INTEGER PRIMARY KEY, name_id INTEGER NOT NULL, file_id"
 	" INTEGER, line INTEGER, UNIQUE(name_id, file_id, line));\n"
-	"CREATE TABLE stack_node(id INTEGER PRIMARY KEY, parent_id INTEGER, frame_id INTEGER"
-	" NOT NULL, source_id INTEGER NOT NULL);\n"
-	"CREATE INDEX stack_node_child ON stack_node(source_id, parent_id, frame_id);\n"
-	"CREATE TABLE stack_sample(source_id INTEGER NOT NULL, run_id INTEGER, leaf_id"
-	" INTEGER NOT NULL, process_id INTEGER, thread_id INTEGER, samples INTEGER NOT NULL,"
-	" seconds REAL NOT NULL);\n"
-	"CREATE INDEX stack_sample_source ON stack_sample(source_id);\n"
-	"CREATE INDEX stack_sample_run ON stack_sample(run_id);\n"
 	"CREATE TABLE trace_memory(trace_id INTEGER NOT NULL, device_type INTEGER NOT NULL,"
 	" device_id INTEGER NOT NULL, from_totals INTEGER NOT NULL, peak_allocated INTEGER,"
 	" peak_reserved INTEGER, events INTEGER NOT NULL, PRIMARY KEY(trace_id, device_type,"
@@ -98,4 +91,5 @@ const char amd_schema_fresh[] =
 	"CREATE TABLE \"trace_collective\"(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL,"
 	" seq INTEGER, start_ns INTEGER, dur_ns INTEGER, bytes INTEGER, group_size INTEGER,"
 	" group_id INTEGER);\n"
-	"CREATE INDEX trace_collective_trace ON trace_collective(trace_id);\n";
+	"CREATE INDEX trace_collective_trace ON trace_collective(trace_id);\n"
+	AMD_STACK_PACK_TABLES_SQL;

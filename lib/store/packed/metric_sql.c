@@ -7,6 +7,7 @@
 SQLITE_EXTENSION_INIT3
 #endif
 #include "metric_sql.h"
+#include "stack_sql.h"
 #include "gpu_sql.h"
 #include "packed_vtab.h"
 
@@ -300,5 +301,7 @@ int amd_metric_sql_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "amd_metric_pack", 4, SQLITE_UTF8, NULL, NULL,
 					     pack_step, pack_final);
-	return rc == SQLITE_OK ? amd_gpu_sql_register(db) : rc; /* the GPU samples too */
+	if (rc == SQLITE_OK)
+		rc = amd_gpu_sql_register(db); /* the GPU samples too */
+	return rc == SQLITE_OK ? amd_stack_sql_register(db) : rc; /* and py-spy stacks */
 }

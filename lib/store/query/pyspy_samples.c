@@ -67,7 +67,7 @@ int amd_pyspy_resolve(struct amd_store *st, const char *what, struct amd_pyspy_s
 	 * that name with the data (py-spy samples), else the newest */
 	if (id <= 0)
 		id = one_id(st, "SELECT id FROM run WHERE name=?1 ORDER BY"
-			    " id IN (SELECT run_id FROM stack_sample) DESC, start_ms DESC, id DESC",
+			    " id IN (SELECT run_id FROM stack_sample_pack) DESC, start_ms DESC, id DESC",
 			    what, &count);
 	if (id <= 0)
 		return no_run(st, what, err);
@@ -82,7 +82,7 @@ int amd_pyspy_runs(struct amd_store *st, struct amd_pyspy_sel *out, size_t max,
 	sqlite3_stmt *q = amd_store_prepare(st,
 		"SELECT run.id, CASE WHEN run.name IS NULL THEN run.ext_id"
 		" ELSE run.name || ' (' || run.ext_id || ')' END FROM run WHERE run.id IN"
-		" (SELECT DISTINCT run_id FROM stack_sample) ORDER BY run.start_ms DESC, run.id",
+		" (SELECT DISTINCT run_id FROM stack_sample_pack) ORDER BY run.start_ms DESC, run.id",
 		err);
 	if (!q)
 		return -1;
@@ -134,7 +134,7 @@ int amd_pyspy_nodes(struct amd_store *st, const struct amd_pyspy_sel *sel,
 		"SELECT n.id, COALESCE(n.parent_id, 0), n.frame_id, f.name_id,"
 		" COALESCE(f.file_id, 0), COALESCE(f.line, 0) FROM stack_node n"
 		" JOIN frame f ON f.id=n.frame_id WHERE n.source_id IN"
-		" (SELECT DISTINCT source_id FROM stack_sample WHERE %s) ORDER BY n.id", sel, err);
+		" (SELECT DISTINCT source_id FROM stack_sample_pack WHERE %s) ORDER BY n.id", sel, err);
 	if (!q)
 		return -1;
 	size_t cap = 0;
@@ -200,7 +200,7 @@ static int count_one(struct amd_store *st, const char *sql, const struct amd_pys
 int amd_pyspy_count_sources(struct amd_store *st, const struct amd_pyspy_sel *sel,
 			    size_t *n, struct amd_err *err)
 {
-	return count_one(st, "SELECT COUNT(DISTINCT source_id) FROM stack_sample WHERE %s", sel,
+	return count_one(st, "SELECT COUNT(DISTINCT source_id) FROM stack_sample_pack WHERE %s", sel,
 			 n, err);
 }
 
@@ -208,7 +208,7 @@ int amd_pyspy_count_snapshots(struct amd_store *st, const struct amd_pyspy_sel *
 			      size_t *n, struct amd_err *err)
 {
 	return count_one(st, "SELECT COUNT(*) FROM source WHERE kind IN ('pyspy-dump',"
-			 " 'pyspy-dump-json') AND id IN (SELECT DISTINCT source_id FROM stack_sample"
+			 " 'pyspy-dump-json') AND id IN (SELECT DISTINCT source_id FROM stack_sample_pack"
 			 " WHERE %s)", sel, n, err);
 }
 

@@ -5,6 +5,7 @@
 
 #include "gpu_sql.h"
 #include "metric_sql.h"
+#include "stack_sql.h"
 
 int amd_metric_rows_open(struct amd_store *st, struct amd_err *err)
 {
@@ -31,4 +32,24 @@ int amd_gpu_rows_pack(struct amd_store *st, struct amd_err *err)
 {
 	return amd_store_exec(st, AMD_GPU_PACK_SQL("temp.gpu_sample")
 			      "DROP TABLE temp.gpu_sample;", err);
+}
+
+int amd_stack_rows_open(struct amd_store *st, int nodes, struct amd_err *err)
+{
+	return amd_store_exec(st, nodes ? "CREATE TEMP TABLE stack_node(id INTEGER PRIMARY KEY,"
+				  " parent_id INTEGER, frame_id INTEGER NOT NULL,"
+				  " source_id INTEGER NOT NULL)"
+				: "CREATE TEMP TABLE stack_sample(source_id INTEGER NOT NULL,"
+				  " run_id INTEGER, leaf_id INTEGER NOT NULL, process_id INTEGER,"
+				  " thread_id INTEGER, samples INTEGER NOT NULL,"
+				  " seconds REAL NOT NULL)", err);
+}
+
+int amd_stack_rows_pack(struct amd_store *st, int nodes, struct amd_err *err)
+{
+	return amd_store_exec(st, nodes ? AMD_STACK_NODE_PACK_SQL("temp.stack_node")
+				  "DROP TABLE temp.stack_node;"
+				: AMD_STACK_SAMPLE_PACK_SQL("(SELECT rowid AS seq, * FROM"
+							    " temp.stack_sample)")
+				  "DROP TABLE temp.stack_sample;", err);
 }

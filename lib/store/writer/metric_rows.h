@@ -23,4 +23,12 @@ int amd_metric_rows_pack(struct amd_store *st, struct amd_err *err);
 int amd_gpu_rows_open(struct amd_store *st, struct amd_err *err);
 int amd_gpu_rows_pack(struct amd_store *st, struct amd_err *err);
 
+/* The same for py-spy stacks (stack_sql.h), nodes (nodes 1) or samples
+ * (0): temp.stack_node(id, parent_id, frame_id, source_id) or
+ * temp.stack_sample(source_id, run_id, leaf_id, process_id, thread_id,
+ * samples, seconds) hides the virtual table; its rows are packed into
+ * stack_node_pack / stack_sample_pack rows, the samples in rowid order. */
+int amd_stack_rows_open(struct amd_store *st, int nodes, struct amd_err *err);
+int amd_stack_rows_pack(struct amd_store *st, int nodes, struct amd_err *err);
+
 #endif

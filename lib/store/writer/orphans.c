@@ -28,7 +28,8 @@ static const char orphans_sql[] =
 	"SELECT s.path, s.kind FROM source s WHERE"
 	" (EXISTS (SELECT 1 FROM trace t WHERE t.source_id = s.id AND t.run_id IS NULL)"
 	"  OR EXISTS (SELECT 1 FROM op_average o WHERE o.source_id = s.id AND o.run_id IS NULL)"
-	"  OR EXISTS (SELECT 1 FROM stack_sample k WHERE k.source_id = s.id AND k.run_id IS NULL)"
+	"  OR EXISTS (SELECT 1 FROM stack_sample_pack k WHERE k.source_id = s.id"
+	"   AND k.run_id IS NULL)"
 	"  OR EXISTS (SELECT 1 FROM region g WHERE g.source_id = s.id AND g.run_id IS NULL)"
 	"  OR (EXISTS (SELECT 1 FROM gpu_series g WHERE g.source_id = s.id)"
 	"   AND NOT EXISTS (SELECT 1 FROM gpu_series g WHERE g.source_id = s.id"
@@ -108,13 +109,17 @@ int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sw
 }
 
 /* What move_rows runs on table t: GPU samples are moved as their chunk
- * rows (gpu_series, gpu_pack.h), counted sample by sample. */
+ * rows (gpu_series, gpu_pack.h), py-spy samples as their pack rows
+ * (stack_sample_pack, stack_pack.h), counted sample by sample. */
 static void move_sql(char *sql, size_t size, const char *t, int what)
 {
-	if (strcmp(t, "gpu_sample") == 0)
-		snprintf(sql, size, what ? "UPDATE gpu_series SET run_id = ?2 WHERE source_id = ?1"
+	const char *packed = strcmp(t, "gpu_sample") == 0     ? "gpu_series"
+			     : strcmp(t, "stack_sample") == 0 ? "stack_sample_pack"
+							      : NULL;
+	if (packed)
+		snprintf(sql, size, what ? "UPDATE %s SET run_id = ?2 WHERE source_id = ?1"
 				     " AND run_id IS NOT ?2 RETURNING n"
-				   : "SELECT coalesce(sum(n), 0) FROM gpu_series WHERE source_id = ?1");
+				   : "SELECT coalesce(sum(n), 0) FROM %s WHERE source_id = ?1", packed);
 	else
 		snprintf(sql, size, what ? "UPDATE %s SET run_id = ?2 WHERE source_id = ?1"
 				     " AND run_id IS NOT ?2"

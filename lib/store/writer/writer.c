@@ -168,8 +168,8 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM trace_event WHERE source_id=?1",
 		"DELETE FROM trace WHERE source_id=?1",
 		"DELETE FROM op_average WHERE source_id=?1",
-		"DELETE FROM stack_sample WHERE source_id=?1",
-		"DELETE FROM stack_node WHERE source_id=?1",
+		"DELETE FROM stack_sample_pack WHERE source_id=?1",
+		"DELETE FROM stack_node_pack WHERE source_id=?1",
 		"DELETE FROM gpu_series WHERE source_id=?1",
 		"DELETE FROM region_detail WHERE region_id IN (SELECT id FROM region WHERE source_id=?1)",
 		"DELETE FROM region WHERE source_id=?1",
@@ -223,7 +223,7 @@ static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err 
 		" AND NOT EXISTS (SELECT 1 FROM trace WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM op_average WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM gpu_series WHERE run_id = run.id)"
-		" AND NOT EXISTS (SELECT 1 FROM stack_sample WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM stack_sample_pack WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM region WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM metric_series WHERE run_id = run.id"
 		"  AND source_id != ?1)"

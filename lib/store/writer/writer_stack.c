@@ -1,17 +1,18 @@
 /* writer_stack.c — the unit writer's py-spy stacks (writer_profile.h):
- * each stack a path in the source's trie of stack_node rows, its samples
- * one stack_sample row on the leaf. The unit's strings, frames and trie
- * nodes are kept in memory (hash indexes), so SQLite sees only rows to
- * add: a dict string the unit meets the first time (amd_store_intern), a
- * frame new to the unit (looked up in the store unless its name is newer
- * than the unit's first stack: then no row can hold it yet), a node
- * (always new: a source's nodes are all written by its unit) and the
- * sample row. New frames and nodes take the ids SQLite would give them
- * (one above the table's largest, counted from the first stack: the unit
- * is the store's only writer), so their rows and the samples can wait
- * in row batches (row_batch.h) and go many to a statement; they are all
- * written before the unit commits. A stack sharing a prefix with the
- * previous one (the accumulator sends them in key order) reuses its
+ * each stack a path in the source's trie of nodes, its samples one
+ * sample record on the leaf; the unit's nodes and samples are written
+ * packed (stack_pack.h) when the unit finishes: one stack_node_pack
+ * row, one stack_sample_pack row per run the samples were of. The
+ * unit's strings, frames and trie nodes are kept in memory (hash
+ * indexes), so SQLite sees only rows to add: a dict string the unit
+ * meets the first time (amd_store_intern), a frame new to the unit
+ * (looked up in the store unless its name is newer than the unit's
+ * first stack: then no row can hold it yet) and the two pack rows. New
+ * frames and nodes take the ids SQLite would give them (one above the
+ * largest, counted from the first stack: the unit is the store's only
+ * writer), so frame rows can wait in a row batch (row_batch.h); they are
+ * all written before the unit commits. A stack sharing a prefix with
+ * the previous one (the accumulator sends them in key order) reuses its
  * nodes without a lookup. (The functions' regions are the reader's:
  * lib/ingest/pyspy/pyspy_funcs.c.) */
 #include "writer_profile.h"
@@ -23,6 +24,7 @@
 #include "buf.h"
 #include "hmap.h"
 #include "row_batch.h"
+#include "stack_pack.h"
 
 struct wstring {
 	size_t text; /* offset in text */
@@ -59,15 +61,14 @@ struct writer_stacks {
 	size_t n_prev, cap_prev;
 	int64_t dict_top;   /* dict's largest id at the first stack */
 	int64_t next_frame, next_node; /* the ids the next new rows take */
-	struct row_batch frame_rows, node_rows, sample_rows;
+	struct row_batch frame_rows;
+	struct amd_packed_sample *samples;
+	int64_t *sample_runs; /* each sample's run, 0: none */
+	size_t n_samples, cap_samples;
 };
 
 /* The tables the unit's stack rows go to (row_batch.h). */
 static struct row_table frame_table = ROW_TABLE("frame(id, name_id, file_id, line)", 4);
-static struct row_table node_table =
-	ROW_TABLE("stack_node(id, parent_id, frame_id, source_id)", 4);
-static struct row_table sample_table = ROW_TABLE(
-	"stack_sample(source_id, run_id, leaf_id, process_id, thread_id, samples, seconds)", 7);
 
 struct string_probe {
 	const struct writer_stacks *w;
@@ -190,10 +191,6 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 	if (i >= 0)
 		return w->nodes[i].id;
 	int64_t id = w->next_node++;
-	struct row_cell row[] = {row_int(id), row_int_or_null(parent), row_int(frame),
-				 row_int(ss->source_id)};
-	if (row_batch_add(ss->st, &w->node_rows, row, err) < 0)
-		return -1;
 	if (w->n_nodes >= UINT32_MAX ||
 	    amd_grow(&w->nodes, w->n_nodes, &w->cap_nodes, sizeof *w->nodes, 256) < 0 ||
 	    amd_hmap_put(&w->node_ix, h, (uint32_t)w->n_nodes) < 0)
@@ -246,8 +243,8 @@ void writer_forget_stack(struct amd_store_sink *ss)
 	amd_hmap_free(&w->frame_ix);
 	amd_hmap_free(&w->node_ix);
 	row_batch_free(&w->frame_rows);
-	row_batch_free(&w->node_rows);
-	row_batch_free(&w->sample_rows);
+	free(w->samples);
+	free(w->sample_runs);
 	free(w);
 	ss->stacks = NULL;
 }
@@ -283,15 +280,75 @@ static int start_stacks(struct amd_store_sink *ss, struct amd_err *err)
 		return amd_fail(err, "%s: out of memory", ss->path);
 	ss->stacks = w;
 	w->frame_rows = (struct row_batch){.table = &frame_table, .path = ss->path};
-	w->node_rows = (struct row_batch){.table = &node_table, .path = ss->path};
-	w->sample_rows = (struct row_batch){.table = &sample_table, .path = ss->path};
 	if ((w->dict_top = max_id(ss, "SELECT COALESCE(max(id), 0) FROM dict", err)) < 0 ||
 	    (w->next_frame = max_id(ss, "SELECT COALESCE(max(id), 0) FROM frame", err)) < 0 ||
-	    (w->next_node = max_id(ss, "SELECT COALESCE(max(id), 0) FROM stack_node", err)) < 0)
+	    (w->next_node = max_id(ss, "SELECT COALESCE(max(id_hi), 0) FROM stack_node_pack", err)) < 0)
 		return -1;
 	w->next_frame++;
 	w->next_node++;
 	return 0;
+}
+
+/* Inserts one pack row: sql's ?1 the source, ?2 the blob, ?3... the
+ * values of v (0: NULL, a sample pack's run none). */
+static int insert_pack(struct amd_store_sink *ss, const char *sql, unsigned char *blob,
+		       size_t len, const int64_t *v, int nv, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(ss->st, sql, err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, ss->source_id);
+	sqlite3_bind_blob64(q, 2, blob, len, SQLITE_STATIC);
+	for (int i = 0; i < nv; i++)
+		if (v[i])
+			sqlite3_bind_int64(q, 3 + i, v[i]);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
+}
+
+/* The unit's nodes as one stack_node_pack row (ids consecutive). */
+static int flush_nodes(struct amd_store_sink *ss, struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	struct amd_packed_node *v = malloc((w->n_nodes + 1) * sizeof *v);
+	unsigned char *blob = malloc(w->n_nodes * AMD_STACK_NODE_BYTES + 1);
+	int rc = v && blob ? 0 : amd_fail(err, "%s: out of memory", ss->path);
+	for (size_t i = 0; rc == 0 && i < w->n_nodes; i++)
+		v[i] = (struct amd_packed_node){w->nodes[i].id, w->nodes[i].parent,
+						w->nodes[i].frame};
+	if (rc == 0) {
+		amd_stack_nodes_pack(v, w->n_nodes, blob);
+		int64_t b[] = {(int64_t)w->n_nodes, v[0].id, v[w->n_nodes - 1].id};
+		rc = insert_pack(ss, "INSERT INTO stack_node_pack(source_id, nodes, n, id_lo, id_hi)"
+				 " VALUES(?1, ?2, ?3, ?4, ?5)", blob,
+				 w->n_nodes * AMD_STACK_NODE_BYTES, b, 3, err);
+	}
+	free(v);
+	free(blob);
+	return rc;
+}
+
+/* The unit's samples as stack_sample_pack rows, one per stretch of
+ * samples of the same run. */
+static int flush_samples(struct amd_store_sink *ss, struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	unsigned char *blob = malloc(w->n_samples * AMD_STACK_SAMPLE_BYTES + 1);
+	if (!blob)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	int rc = 0;
+	for (size_t i = 0, j; rc == 0 && i < w->n_samples; i = j) {
+		for (j = i + 1; j < w->n_samples && w->sample_runs[j] == w->sample_runs[i]; j++)
+			;
+		amd_stack_samples_pack(w->samples + i, j - i, blob);
+		int64_t b[] = {w->sample_runs[i], (int64_t)(j - i)};
+		rc = insert_pack(ss, "INSERT INTO stack_sample_pack(source_id, samples, run_id, n)"
+				 " VALUES(?1, ?2, ?3, ?4)", blob, (j - i) * AMD_STACK_SAMPLE_BYTES, b,
+				 2, err);
+	}
+	free(blob);
+	return rc;
 }
 
 int writer_stacks_flush(struct amd_store_sink *ss, struct amd_err *err)
@@ -299,11 +356,10 @@ int writer_stacks_flush(struct amd_store_sink *ss, struct amd_err *err)
 	struct writer_stacks *w = ss->stacks;
 	if (!w)
 		return 0;
-	return row_batch_flush(ss->st, &w->frame_rows, err) < 0 ||
-			       row_batch_flush(ss->st, &w->node_rows, err) < 0 ||
-			       row_batch_flush(ss->st, &w->sample_rows, err) < 0
-		       ? -1
-		       : 0;
+	if (row_batch_flush(ss->st, &w->frame_rows, err) < 0 ||
+	    (w->n_nodes && flush_nodes(ss, err) < 0) || flush_samples(ss, err) < 0)
+		return -1;
+	return 0;
 }
 
 int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
@@ -327,8 +383,17 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	int64_t tid = pid < 0 ? -1 : label_id(ss, r->thread, err);
 	if (pid < 0 || tid < 0)
 		return -1;
-	struct row_cell row[] = {row_int(ss->source_id), writer_run_cell(ss), row_int(node),
-				 row_int_or_null(pid), row_int_or_null(tid), row_int(r->samples),
-				 row_real(r->seconds)};
-	return row_batch_add(ss->st, &w->sample_rows, row, err);
+	size_t cap = w->cap_samples;
+	if (amd_grow(&w->samples, w->n_samples, &w->cap_samples, sizeof *w->samples, 1024) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	if (cap != w->cap_samples) { /* sample_runs grows with samples */
+		int64_t *runs = realloc(w->sample_runs, w->cap_samples * sizeof *runs);
+		if (!runs)
+			return amd_fail(err, "%s: out of memory", ss->path);
+		w->sample_runs = runs;
+	}
+	w->sample_runs[w->n_samples] = ss->run_id > 0 ? ss->run_id : 0;
+	w->samples[w->n_samples++] = (struct amd_packed_sample){node, pid, tid, r->samples,
+								 r->seconds};
+	return 0;
 }
