@@ -688,4 +688,32 @@ test_expect_success CLICKHOUSE 'scaling, compare and gate load only the metrics 
 	test_true "compare: fewer rows than the sweep'"'"'s points" [ "${got% *}" -lt $((points / 2)) ]
 '
 
+# A sweep inside a many-sweep file (a team's mlflow.db of 10 sweeps x 20
+# runs: bench/gen_store_10k.py) is read by its runs, not by the file
+# that holds them: the server keeps, of each table naming a run (run,
+# param, tag, metric_point, trace, ...; a trace's steps through their
+# trace), the rows of the part's runs (ch_scope.c amd_ch_scope_rows).
+# Before, `stats --sweep` of one sweep loaded every row of the file.
+test_expect_success CLICKHOUSE 'a sweep inside one many-sweep mlflow.db is read by its runs: the same output, a tenth of the rows' '
+	mkdir -p "$TMP/teamf" && /usr/bin/python3 "$AMDAHL_ROOT/bench/gen_store_10k.py" "$TMP/teamf/mlflow.db" 10 20 20 >/dev/null &&
+	"$AMDAHL" --store "$(url teamfs)" ingest -q "$TMP/teamf/mlflow.db" &&
+	"$AMDAHL" --store "$TMP/teamfs.db" ingest -q "$TMP/teamf/mlflow.db" &&
+	for a in "stats --sweep team-sweep-004" "stats --sweep team-sweep-004 --metric epoch_time_s" \
+		"runs --sweep team-sweep-004" "runs --sweep sweep=team-sweep-004,n>2" \
+		"compare --baseline team-sweep-001 --candidate team-sweep-002" \
+		"gate --baseline team-sweep-001 --candidate team-sweep-002" \
+		"scaling --sweep team-sweep-003" "regions team-sweep-004" "stats --sweep team-sweep-999"; do
+		same_text teamfs $a || return 1
+	done &&
+	same_json teamfs stats --sweep team-sweep-004 && same_json teamfs runs --sweep team-sweep-004 &&
+	same_json teamfs compare --baseline team-sweep-001 --candidate team-sweep-002 &&
+	same_json teamfs stats &&
+	points=$("$AMDAHL" --store "$TMP/teamfs.db" sql "SELECT count(*) FROM metric_point" | tail -1) &&
+	a=$(log_total) && "$AMDAHL" --store "$(url teamfs)" stats --sweep team-sweep-004 --json >/dev/null &&
+	b=$(log_total) &&
+	rows=$(awk -v a="$a" -v b="$b" "BEGIN { split(a, x, \"\t\"); split(b, y, \"\t\"); print y[1] - x[1] }") &&
+	echo "# stats --sweep team-sweep-004: $rows rows from the server; the file holds $points points of 10 sweeps" >&2 &&
+	test_true "rows of one sweep, not of the file (< a quarter of its points)" [ "$rows" -lt $((points / 4)) ]
+'
+
 test_done
