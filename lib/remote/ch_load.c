@@ -21,6 +21,7 @@
 #include "ch_schema.h"
 #include "ch_scope.h"
 #include "ch_tables.h"
+#include "remote_ops.h"
 #include "clickhouse.h"
 #include "metric_rows.h"
 #include "schema.h"
@@ -549,7 +550,7 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 
 int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 			   const char *const *tables, size_t ntables, const char *const *keys,
-			   size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err)
+			   size_t nkeys, int how, struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
 	struct amd_ch *ch = NULL;
@@ -564,8 +565,12 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 	int rc = amd_ch_check_version(ch, err);
 	if (rc == 0 && n > 0)
 		rc = amd_ch_scope_sources(ch, names, n, &part, &runs, err);
+	if (how & AMD_READ_WHOLE_SOURCES) {
+		free(runs);
+		runs = NULL;
+	}
 	/* the series' first points, chosen by the server (ch_reduce.h) */
-	if (rc == 0 && key_sets && !kcond)
+	if (rc == 0 && (how & AMD_READ_KEY_SETS) && !kcond)
 		rc = amd_ch_key_sets_cond(part && *part ? part : amd_ch_committed_sql, &kcond, err);
 	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
 		char *name = strdup(url);
