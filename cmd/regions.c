@@ -215,8 +215,10 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	const char *what = argv[optind];
-	/* of metric series only the sources of the runs picked (run_sources.h) */
-	int rc = cmd_store_open_key_sets(ctx, "regions", &what, 1, NULL, 0);
+	/* of metric series only the sources of the runs picked (run_sources.h);
+	 * only the tables regions.h reads */
+	int rc = cmd_store_open_key_sets(ctx, "regions", &what, 1, amd_regions_tables,
+					 amd_regions_table_count);
 	if (rc != 0)
 		return rc;
 	struct amd_err err = {{0}};

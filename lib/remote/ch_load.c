@@ -21,6 +21,7 @@
 #include "ch_schema.h"
 #include "ch_scope.h"
 #include "ch_tables.h"
+#include "remote_ops.h"
 #include "clickhouse.h"
 #include "metric_rows.h"
 #include "schema.h"
@@ -269,18 +270,33 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-/* filter: an SQL condition on metric_point's rows (the keys a read
- * wants), or NULL */
+/* In *cond the condition on t's rows of the attempts in: of metric
+ * points those meeting keys (an SQL condition, or NULL), and of a
+ * table naming runs those of runs (a comma list, or NULL: every run's;
+ * amd_ch_scope_rows); an empty buffer for none. */
+static int rows_cond(struct amd_buf *cond, const struct ch_table *t, const char *in,
+		     const char *keys, const char *runs)
+{
+	if (amd_ch_scope_rows(cond, t, in, runs) < 0)
+		return -1;
+	if (!keys || strcmp(t->name, "metric_point") != 0)
+		return 0;
+	return amd_buf_printf(cond, "%s%s", cond->len ? " AND " : "", keys);
+}
+
 static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_table *t,
-		      const char *in, const char *filter, const struct maps *a,
+		      const char *in, const char *keys, const char *runs, const struct maps *a,
 		      struct amd_err *err)
 {
 	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
 	int nodes = strcmp(t->name, "stack_node") == 0, stacks = nodes ||
 		strcmp(t->name, "stack_sample") == 0;
-	struct amd_buf sql = {0};
-	if (load_sql(&sql, t, in, points ? filter : NULL, NULL) < 0 ||
-	    amd_buf_append(&sql, "", 1) < 0) {
+	struct amd_buf sql = {0}, cond = {0};
+	int bad = rows_cond(&cond, t, in, keys, runs) < 0 || amd_buf_append(&cond, "", 1) < 0 ||
+		  load_sql(&sql, t, in, *cond.data ? cond.data : NULL, NULL) < 0 ||
+		  amd_buf_append(&sql, "", 1) < 0;
+	amd_buf_free(&cond);
+	if (bad) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", st->path);
 	}
@@ -389,15 +405,17 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
  * path, then the order their unit wrote them): the ids' order in a
  * SQLite store that ingested the same files, walked in path order, and
  * so the same order whether a read loads all or a part. */
-static int load_ids(struct amd_ch *ch, const char *table, const char *in,
+static int load_ids(struct amd_ch *ch, const char *table, const char *in, const char *runs,
 		    struct attempts *ids, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
+	int cut = runs && *runs && strcmp(table, "run") == 0; /* only the part's runs */
 	if (amd_buf_printf(&sql, "SELECT id FROM (SELECT id, src_path, src, rn FROM %s ANY LEFT JOIN"
 			   " (SELECT id AS src, path AS src_path FROM source) USING (src) WHERE src IN"
-			   " (%s) ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE id IN (SELECT id"
+			   " (%s)%s%s%s ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE id IN (SELECT id"
 			   " FROM %s WHERE src IN (%s)) ORDER BY src_path, src, rn FORMAT JSONCompact",
-			   table, amd_ch_committed_sql, table, in) < 0) {
+			   table, amd_ch_committed_sql, cut ? " AND id IN (" : "", cut ? runs : "",
+			   cut ? ")" : "", table, in) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
@@ -465,7 +483,7 @@ static int wanted(const char *table, const char *const *tables, size_t n)
  * part a read needs (ch_scope.h); of the tables named (NULL: all); of
  * metric points those meeting keys (an SQL condition, or NULL: all). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
-		    const char *const *tables, size_t ntables, const char *keys,
+		    const char *runs, const char *const *tables, size_t ntables, const char *keys,
 		    struct amd_err *err)
 {
 	struct maps m;
@@ -474,11 +492,11 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		return -1;
 	int rc = load_sources(ch, st, in, &m.src, err);
 	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
-		rc = load_ids(ch, renumbered_table[i], in, &m.ids[i], err);
+		rc = load_ids(ch, renumbered_table[i], in, runs, &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
 		if (amd_ch_table_loaded(&amd_ch_tables[i]) &&
 		    wanted(amd_ch_tables[i].name, tables, ntables))
-			rc = load_table(ch, st, &amd_ch_tables[i], in, keys, &m, err);
+			rc = load_table(ch, st, &amd_ch_tables[i], in, keys, runs, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
 	/* rows shipped before the server's schema 5 have no op role, runs
@@ -539,12 +557,12 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 
 int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 			   const char *const *tables, size_t ntables, const char *const *keys,
-			   size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err)
+			   size_t nkeys, int how, struct amd_store **out, struct amd_err *err)
 {
 	*out = NULL;
 	struct amd_ch *ch = NULL;
 	struct amd_store *st = NULL;
-	char *part = NULL, *kcond = NULL;
+	char *part = NULL, *runs = NULL, *kcond = NULL;
 	if (keys_cond(keys, nkeys, &kcond, err) < 0)
 		return -1;
 	if (amd_ch_open(url, &ch, err) < 0) {
@@ -553,9 +571,13 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 	}
 	int rc = amd_ch_check_version(ch, err);
 	if (rc == 0 && n > 0)
-		rc = amd_ch_scope_sources(ch, names, n, &part, err);
+		rc = amd_ch_scope_sources(ch, names, n, &part, &runs, err);
+	if (how & AMD_READ_WHOLE_SOURCES) {
+		free(runs);
+		runs = NULL;
+	}
 	/* the series' first points, chosen by the server (ch_reduce.h) */
-	if (rc == 0 && key_sets && !kcond)
+	if (rc == 0 && (how & AMD_READ_KEY_SETS) && !kcond)
 		rc = amd_ch_key_sets_cond(part && *part ? part : amd_ch_committed_sql, &kcond, err);
 	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
 		char *name = strdup(url);
@@ -567,13 +589,14 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 			int in_part = part && *part;
 			if (in_part || kcond) /* what a part cannot answer: the whole store */
 				amd_store_set_whole(st, open_whole);
-			rc = load_all(ch, st, in_part ? part : amd_ch_committed_sql, tables, ntables,
-				      kcond, err);
+			rc = load_all(ch, st, in_part ? part : amd_ch_committed_sql,
+				      in_part ? runs : NULL, tables, ntables, kcond, err);
 			st->mode = AMD_STORE_READ;
 		}
 	}
 	amd_ch_close(ch);
 	free(part);
+	free(runs);
 	free(kcond);
 	if (rc < 0) {
 		amd_store_close(st);

@@ -21,12 +21,15 @@ int amd_ch_store_open_tables(const char *url, const char *const *names, size_t n
 			     const char *const *tables, size_t ntables, const char *const *keys,
 			     size_t nkeys, struct amd_store **out, struct amd_err *err);
 
-/* The same; key_sets 1: of metric points only the first step's of each
- * source, run and key, chosen on the server (ch_reduce.h): for a reader
- * that asks only which keys a run logged and where from (`runs`). */
+/* The same; how (remote_ops.h's AMD_READ_*): AMD_READ_KEY_SETS, of
+ * metric points only the first step's of each source, run and key,
+ * chosen on the server (ch_reduce.h): for a reader that asks only which
+ * keys a run logged and where from (`runs`); AMD_READ_WHOLE_SOURCES,
+ * every row of the part's sources (pull), where a read takes of them
+ * only the rows of its runs (ch_scope.h's amd_ch_scope_rows). */
 int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 			   const char *const *tables, size_t ntables, const char *const *keys,
-			   size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err);
+			   size_t nkeys, int how, struct amd_store **out, struct amd_err *err);
 
 /* The SELECT (ClickHouse SQL) of the committed attempts' ids: per path
  * its latest commit, and of paths holding the same bytes the first; a

@@ -109,11 +109,12 @@ static int sources_sql(struct amd_buf *b, const char *runs, const char *lits, co
 }
 
 int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, char **ids,
-			 struct amd_err *err)
+			 char **run_ids, struct amd_err *err)
 {
 	struct amd_buf lits = {0}, chids = {0}, sql = {0};
 	char *runs = NULL;
 	*ids = NULL;
+	*run_ids = NULL;
 	int bad = name_lists(names, n, &lits, &chids) < 0 || runs_sql(&sql, lits.data, chids.data) < 0;
 	if (!bad && (runs = amd_ch_id_list(ch, sql.data, err)) != NULL) {
 		sql.len = 0;
@@ -121,11 +122,91 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
 		if (!bad)
 			*ids = amd_ch_id_list(ch, sql.data, err);
 	}
-	free(runs);
+	if (*ids && runs && strlen(runs) <= AMD_CH_RUN_LIST_MAX)
+		*run_ids = runs;
+	else
+		free(runs);
 	amd_buf_free(&lits);
 	amd_buf_free(&chids);
 	amd_buf_free(&sql);
 	if (bad)
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	if (!*ids) {
+		free(*run_ids);
+		*run_ids = NULL;
+	}
 	return *ids ? 0 : -1;
+}
+
+/* The column of t that names a run (kind 'r'), its length in *len;
+ * NULL when t has none. */
+static const char *run_column(const struct ch_table *t, int *len)
+{
+	const char *r = strchr(t->kinds, 'r'), *col = t->cols;
+	if (!r)
+		return NULL;
+	for (long k = r - t->kinds; k > 0; k--)
+		col = strchr(col, ',') + 1;
+	*len = (int)strcspn(col, ",");
+	return col;
+}
+
+/* Whether column col (len bytes) of t may be NULL. */
+static int nullable(const struct ch_table *t, const char *col, int len)
+{
+	for (const char *c = t->columns; (c = strstr(c, col)) != NULL; c += len)
+		if ((c == t->columns || c[-1] == ' ') && c[len] == ' ')
+			return strncmp(c + len + 1, "Nullable(", 9) == 0;
+	return 0;
+}
+
+/* The table whose rows the rows of t belong to through a column
+ * "NAME_id" of kind 'c' (an id local to its source: trace_step's
+ * trace_id, region_detail's region_id), when that table names a run. */
+static const struct ch_table *owner(const struct ch_table *t, const char **col, int *len)
+{
+	const char *c = t->cols;
+	for (const char *k = t->kinds; *k; k++) {
+		int n = (int)strcspn(c, ",");
+		for (size_t i = 0; *k == 'c' && n > 3 && i < amd_ch_table_count; i++) {
+			const struct ch_table *o = &amd_ch_tables[i];
+			int olen = (int)strlen(o->name), rl;
+			if (o != t && olen == n - 3 && strncmp(c, o->name, (size_t)olen) == 0 &&
+			    strncmp(c + olen, "_id", 3) == 0 && run_column(o, &rl)) {
+				*col = c;
+				*len = n;
+				return o;
+			}
+		}
+		c += n + (c[n] == ',');
+	}
+	return NULL;
+}
+
+/* The condition "the row's run is one of runs, or it has none". */
+static int run_cond(struct amd_buf *b, const struct ch_table *t, const char *runs)
+{
+	int len;
+	const char *col = run_column(t, &len);
+	if (nullable(t, col, len))
+		return amd_buf_printf(b, "(isNull(%.*s) OR %.*s IN (%s))", len, col, len, col, runs);
+	return amd_buf_printf(b, "%.*s IN (%s)", len, col, runs);
+}
+
+int amd_ch_scope_rows(struct amd_buf *b, const struct ch_table *t, const char *in,
+		      const char *runs)
+{
+	const char *col;
+	int len;
+	const struct ch_table *o;
+	if (!runs || !*runs)
+		return 0;
+	if (run_column(t, &len))
+		return run_cond(b, t, runs);
+	if (!(o = owner(t, &col, &len)))
+		return 0;
+	if (amd_buf_printf(b, "(src, %.*s) IN (SELECT src, id FROM %s WHERE src IN (%s) AND ",
+			   len, col, o->name, in) < 0 || run_cond(b, o, runs) < 0)
+		return -1;
+	return amd_buf_printf(b, ")");
 }

@@ -12,9 +12,25 @@
 
 /* The committed attempts to load for names (n >= 1) as a comma list in
  * *ids (malloc'd); "" when the names match nothing, and the reader then
- * loads everything (so "no such sweep" and its hints read as before). */
+ * loads everything (so "no such sweep" and its hints read as before).
+ * The runs of the part (the named ones, their parents and children) as
+ * a comma list in *run_ids (malloc'd), or NULL where the part is not
+ * cut by run: the list is longer than AMD_CH_RUN_LIST_MAX (a query
+ * must stay under the server's max_query_size, 256 KiB by default). */
+#define AMD_CH_RUN_LIST_MAX (128 * 1024)
 int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, char **ids,
-			 struct amd_err *err);
+			 char **run_ids, struct amd_err *err);
+
+/* Appends to b the condition (ClickHouse SQL) that keeps, of table t's
+ * rows in the attempts in, those of the runs in runs (a comma list) and
+ * those of no run: t's run column, or for a table whose rows belong to
+ * another's (a trace's steps, a region's detail) that row's run. An
+ * attempt may hold many runs (one mlflow.db, a team's 500 sweeps): a
+ * read of one sweep then loads its runs' rows, not the file's. Appends
+ * nothing when t names no run or runs is NULL or "". -1: out of memory. */
+struct ch_table;
+int amd_ch_scope_rows(struct amd_buf *b, const struct ch_table *t, const char *in,
+		      const char *runs);
 
 /* Runs select (one column named x) and returns its values as a comma
  * list (malloc'd; "" for none), NULL with err set. */

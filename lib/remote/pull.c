@@ -54,7 +54,9 @@ int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const 
 		return -1;
 	const char *names[] = {sweep};
 	struct amd_store *st;
-	if (r->open_read(url, names, sweep ? 1 : 0, NULL, 0, NULL, 0, 0, &st, err) < 0)
+	/* a copy holds its sources whole, as the server does */
+	if (r->open_read(url, names, sweep ? 1 : 0, NULL, 0, NULL, 0, AMD_READ_WHOLE_SOURCES, &st,
+			 err) < 0)
 		return -1;
 	int rc = 0;
 	if (sweep) {

@@ -29,11 +29,11 @@ const struct amd_remote_ops *amd_remote_find(const char *location)
  * a SQLite file is read in place, whole. */
 static int open_read(const char *location, const char *const *names, size_t n,
 		     const char *const *tables, size_t ntables, const char *const *keys,
-		     size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err)
+		     size_t nkeys, int how, struct amd_store **out, struct amd_err *err)
 {
 	const struct amd_remote_ops *r = amd_remote_find(location);
 	if (r)
-		return r->open_read(location, names, n, tables, ntables, keys, nkeys, key_sets,
+		return r->open_read(location, names, n, tables, ntables, keys, nkeys, how,
 				    out, err);
 	return amd_store_open(location, AMD_STORE_READ, out, err);
 }
@@ -61,7 +61,7 @@ int amd_location_open_key_sets(const char *location, const char *const *names, s
 			       const char *const *tables, size_t ntables, struct amd_store **out,
 			       struct amd_err *err)
 {
-	return open_read(location, names, n, tables, ntables, NULL, 0, 1, out, err);
+	return open_read(location, names, n, tables, ntables, NULL, 0, AMD_READ_KEY_SETS, out, err);
 }
 
 void amd_location_prepare_write(const char *location)

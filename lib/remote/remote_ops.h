@@ -17,13 +17,12 @@ struct amd_remote_ops {
 	/* 1 when location names a store of this backend */
 	int (*claims)(const char *location);
 	/* what a read needs (names: remote.h's amd_location_open_read;
-	 * tables, NULL: all; metric keys, NULL: all; key_sets 1: of metric
-	 * points one per source, run and key, remote.h's
-	 * amd_location_open_key_sets) loaded into an in-memory store; a part
-	 * read is marked so (store.h's amd_store_set_whole) */
+	 * tables, NULL: all; metric keys, NULL: all; how: AMD_READ_* below)
+	 * loaded into an in-memory store; a part read is marked so
+	 * (store.h's amd_store_set_whole) */
 	int (*open_read)(const char *location, const char *const *names, size_t n,
 			 const char *const *tables, size_t ntables, const char *const *keys,
-			 size_t nkeys, int key_sets, struct amd_store **out, struct amd_err *err);
+			 size_t nkeys, int how, struct amd_store **out, struct amd_err *err);
 	/* 1 when location holds a store, 0 when not, -1 */
 	int (*exists)(const char *location, struct amd_err *err);
 	/* the ingest target: ships each unit the SQLite writer staged */
@@ -40,6 +39,13 @@ struct amd_remote_ops {
 	int (*push)(const char *local, const char *location, const char *sweep,
 		    struct amd_push_counts *counts, struct amd_err *err);
 };
+
+/* open_read's how, or'd: of metric points one per source, run and key
+ * (remote.h's amd_location_open_key_sets); the part's sources whole,
+ * every run's rows in them (a copy: pull), where a read takes only the
+ * rows of the runs it names. */
+#define AMD_READ_KEY_SETS 1
+#define AMD_READ_WHOLE_SOURCES 2
 
 /* remote.h's amd_remote_pull once r claimed url (pull.c). */
 int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,

@@ -688,4 +688,63 @@ test_expect_success CLICKHOUSE 'scaling, compare and gate load only the metrics 
 	test_true "compare: fewer rows than the sweep'"'"'s points" [ "${got% *}" -lt $((points / 2)) ]
 '
 
+# A sweep inside a many-sweep file (a team's mlflow.db of 10 sweeps x 20
+# runs: bench/gen_store_10k.py) is read by its runs, not by the file
+# that holds them: the server keeps, of each table naming a run (run,
+# param, tag, metric_point, trace, ...; a trace's steps through their
+# trace), the rows of the part's runs (ch_scope.c amd_ch_scope_rows).
+# Before, `stats --sweep` of one sweep loaded every row of the file.
+# `pull --sweep` still copies the file whole (a copy holds whole sources).
+test_expect_success CLICKHOUSE 'a sweep inside one many-sweep mlflow.db is read by its runs: the same output, a tenth of the rows' '
+	mkdir -p "$TMP/teamf" && /usr/bin/python3 "$AMDAHL_ROOT/bench/gen_store_10k.py" "$TMP/teamf/mlflow.db" 10 20 20 >/dev/null &&
+	"$AMDAHL" --store "$(url teamfs)" ingest -q "$TMP/teamf/mlflow.db" &&
+	"$AMDAHL" --store "$TMP/teamfs.db" ingest -q "$TMP/teamf/mlflow.db" &&
+	for a in "stats --sweep team-sweep-004" "stats --sweep team-sweep-004 --metric epoch_time_s" \
+		"runs --sweep team-sweep-004" "runs --sweep sweep=team-sweep-004,n>2" \
+		"compare --baseline team-sweep-001 --candidate team-sweep-002" \
+		"gate --baseline team-sweep-001 --candidate team-sweep-002" \
+		"scaling --sweep team-sweep-003" "regions team-sweep-004" "stats --sweep team-sweep-999"; do
+		same_text teamfs $a || return 1
+	done &&
+	same_json teamfs stats --sweep team-sweep-004 && same_json teamfs runs --sweep team-sweep-004 &&
+	same_json teamfs compare --baseline team-sweep-001 --candidate team-sweep-002 &&
+	same_json teamfs stats &&
+	"$AMDAHL" pull --from "$(url teamfs)" --to "$TMP/teamfs-copy.db" --sweep team-sweep-004 &&
+	test_eq 200 "$("$AMDAHL" --store "$TMP/teamfs-copy.db" sql "SELECT count(*) FROM run" | tail -1)" &&
+	test_eq 12000 "$("$AMDAHL" --store "$TMP/teamfs-copy.db" sql "SELECT count(*) FROM metric_point" | tail -1)" &&
+	points=$("$AMDAHL" --store "$TMP/teamfs.db" sql "SELECT count(*) FROM metric_point" | tail -1) &&
+	a=$(log_total) && "$AMDAHL" --store "$(url teamfs)" stats --sweep team-sweep-004 --json >/dev/null &&
+	b=$(log_total) &&
+	rows=$(awk -v a="$a" -v b="$b" "BEGIN { split(a, x, \"\t\"); split(b, y, \"\t\"); print y[1] - x[1] }") &&
+	echo "# stats --sweep team-sweep-004: $rows rows from the server; the file holds $points points of 10 sweeps" >&2 &&
+	test_true "rows of one sweep, not of the file (< a quarter of its points)" [ "$rows" -lt $((points / 4)) ]
+'
+
+# `regions` loads only the tables regions.h reads (amd_regions_tables):
+# a trace's collectives, phases and memory, a region's detail (one row
+# per op: half the rows of a traced sweep) and call edges, the py-spy
+# stacks stay on the server. The same text and --json as SQLite, no
+# query of `regions` reads them (system.query_log), and a SQLite copy
+# with those tables emptied answers the same (nothing reads them).
+test_expect_success CLICKHOUSE,SQLITE3 'regions leaves the tables it does not read on the server: the same output, fewer rows' '
+	skipped="trace_collective trace_phase trace_memory trace_memory_sample region_detail region_call stack_node frame" &&
+	cp "$TMP/all.db" "$TMP/cut.db" &&
+	for t in $skipped; do sqlite3 "$TMP/cut.db" "DELETE FROM $t" || return 1; done &&
+	test_true "the sweeps have region details" [ "$(sqlite3 "$TMP/all.db" "SELECT count(*) FROM region_detail")" -gt 1000 ] &&
+	for a in "cpu-strong-scaling -n 0" "gpu-batch-sweep" "dataloader-workers" "strategy=ddp,n=2" \
+		"cpu-strong-scaling --region aten::mm" "$DATA/pyspy/train-raw.txt" "itwinai-layout"; do
+		same_text all regions $a && cp "$TMP/sq.out" "$TMP/full.out" &&
+		"$AMDAHL" --store "$TMP/cut.db" regions $a >"$TMP/cut.out" 2>/dev/null
+		sed -i "s|$TMP/cut.db|STORE|g" "$TMP/cut.out" &&
+		test_true "regions $a reads none of the tables left out" cmp -s "$TMP/full.out" "$TMP/cut.out" || return 1
+	done &&
+	same_json all regions cpu-strong-scaling -n 0 && same_json all regions gpu-batch-sweep &&
+	logged "SYSTEM FLUSH LOGS" && t0=$(logged "SELECT toUInt64(now())") &&
+	got=$(moved regions cpu-strong-scaling) &&
+	logged "SYSTEM FLUSH LOGS" &&
+	n=$(logged "SELECT count() FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM (trace_collective|region_detail|trace_phase) '"'"')") &&
+	echo "# regions cpu-strong-scaling: $got (rows bytes) from the server; queries reading a left-out table: $n" >&2 &&
+	test_eq 0 "$n"
+'
+
 test_done

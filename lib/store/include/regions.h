@@ -94,6 +94,14 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 		    const struct amd_region_filter *f, struct amd_region_list *out,
 		    struct amd_err *err);
 void amd_region_list_free(struct amd_region_list *l);
+
+/* The tables the functions of this header read, besides source (a
+ * selector's runs and the runs' sources, run_sources.h, included): a
+ * remote store's read for `regions` loads only these; a trace's
+ * collectives, phases and memory, a region's detail and call edges and
+ * the py-spy stacks stay on the server. */
+extern const char *const amd_regions_tables[];
+extern const size_t amd_regions_table_count;
 /* 1 when two of a row's texts are equal, NULL equal only to NULL (a
  * region's file, a run's strategy may be NULL). */
 int amd_region_same_text(const char *a, const char *b);

@@ -30,6 +30,11 @@
 #include "run_sources.h"
 #include "selector.h"
 
+const char *const amd_regions_tables[] = {"dict", "sweep", "run", "param", "tag",
+					  "metric_point", "trace", "trace_step", "region",
+					  "op_average", "stack_sample", "gpu_sample"};
+const size_t amd_regions_table_count = sizeof amd_regions_tables / sizeof *amd_regions_tables;
+
 /* ---- resolving WHAT ---- */
 
 static const char run_by_name[] =
