@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gen_sized_trace.py [--kineto-order] SRC.json[.gz] OUT.json BYTES — a real-shaped trace of
+"""gen_sized_trace.py [--kineto-order] [--keep-names] SRC.json[.gz] OUT.json BYTES — a real-shaped trace of
 about BYTES: SRC's traceEvents repeated until the file reaches BYTES, each
 copy's "ts" shifted past the previous copy (as gen_big_trace.py) and every
 "name" value suffixed with the copy number, so names keep being new as the
@@ -9,6 +9,8 @@ generator holds one copy, never the file. Prints the copies and events.
 (cpu_op, fwdbwd, user_annotation) first, then every copy's runtime calls,
 kernels and copies (a second pass), so a thread's CPU ops all stream by
 before the first runtime call made inside them.
+--keep-names leaves the names as they are (a long real trace repeats its
+ops' names: a realistic trace; the suffixed names are the worst case).
 Written at bench time into /tmp; never committed."""
 import re
 import sys
@@ -41,12 +43,16 @@ def halves(body):
     return b",\n".join(cpu), b",\n".join(rest)
 
 
+KEEP_NAMES = False
+
+
 def copy(body, k, span):
-    """Copy k of body: timestamps shifted k spans on, names suffixed @copy-k."""
+    """Copy k of body: timestamps shifted k spans on, names suffixed @copy-k
+    (unless --keep-names)."""
     shift = k * span
     pad = b"@copy-%06d" % k
     chunk = TS.sub(lambda m: m.group(1) + str(int(m.group(2)) + shift).encode(), body)
-    return NAME.sub(lambda m: m.group(1) + pad, chunk)
+    return chunk if KEEP_NAMES else NAME.sub(lambda m: m.group(1) + pad, chunk)
 
 
 def kineto_order(src, out, target):
@@ -86,7 +92,9 @@ def main(src, out, target):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--kineto-order":
-        kineto_order(sys.argv[2], sys.argv[3], int(float(sys.argv[4])))
-    else:
-        main(sys.argv[1], sys.argv[2], int(float(sys.argv[3])))
+    args = sys.argv[1:]
+    flags = {a for a in args if a.startswith("--")}
+    args = [a for a in args if not a.startswith("--")]
+    KEEP_NAMES = "--keep-names" in flags
+    run = kineto_order if "--kineto-order" in flags else main
+    run(args[0], args[1], int(float(args[2])))

@@ -14,6 +14,12 @@
 # peak RSS next to the file size and the bytes an added event costs;
 # TRACE_RSS_ORDER=kineto writes them in Kineto's order (all CPU ops, then
 # all runtime calls and kernels: gen_sized_trace.py --kineto-order).
+# There each size is measured with the names kept (a realistic trace:
+# --keep-names) and with every name new in every copy (the worst case
+# for the name tables, which become op rows); TRACE_RSS_NAMES="kept" or
+# "distinct" measures one. TRACE_RSS_REF=BINARY also runs another amdahl
+# (e.g. main's build) on the same file, as the reference in the same run.
+# CPU s is user + sys.
 . "$(dirname "$0")/common.sh"
 n=${TRACE_RSS_COPIES:-20}
 h100=$(ls -S testdata/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
@@ -36,18 +42,37 @@ with open(out, "wb") as f:
 PY
 }
 if [ -n "${TRACE_RSS_GB:-}" ]; then
-  printf '%8s %10s %10s %10s %8s %12s\n' "size GB" bytes events "RSS MB" seconds "B/event"
-  prev_rss="" prev_ev=""
-  for gb in $TRACE_RSS_GB; do
-    f="$work/sized.pt.trace.json"
-    read -r _ ev < <(/usr/bin/python3 bench/gen_sized_trace.py ${TRACE_RSS_ORDER:+--kineto-order} "$h100" "$f" "$(awk -v g="$gb" 'BEGIN{printf "%d", g*1e9}')")
-    /usr/bin/time -f '%M %e' -o "$work/t" "$build/amdahl" --store "$work/s.db" ingest -q "$f" >/dev/null 2>&1 || { echo "failed: ingest $f" >&2; exit 2; }
-    read -r r sec < "$work/t"
-    slope="-"
-    [ -n "$prev_rss" ] && slope=$(awk -v a="$prev_rss" -v b="$r" -v x="$prev_ev" -v y="$ev" 'BEGIN{printf "%.1f", (b-a)*1024/(y-x)}')
-    printf '%8s %10d %10d %10.1f %8s %12s\n' "$gb" "$(stat -c %s "$f")" "$ev" "$(awk -v r="$r" 'BEGIN{print r/1024}')" "$sec" "$slope"
-    prev_rss=$r prev_ev=$ev
-    rm -f "$f" "$work/s.db"*
+  ref=${TRACE_RSS_REF:-}
+  # measure BINARY FILE — "RSS_KB CPU_S" of one ingest into a new store
+  measure() {
+    rm -f "$work/s.db"*
+    /usr/bin/time -f '%M %U %S' -o "$work/t" "$1" --store "$work/s.db" ingest -q "$2" >/dev/null 2>&1 || { echo "failed: $1 ingest $2" >&2; exit 2; }
+    awk '{printf "%d %.1f\n", $1, $2 + $3}' "$work/t"
+  }
+  slope() { [ -n "$1" ] && awk -v a="$1" -v b="$2" -v x="$3" -v y="$4" 'BEGIN{printf "%.1f", (b-a)*1024/(y-x)}' || echo -; }
+  printf '%-9s %7s %10s %9s %8s %7s' names "size GB" events "RSS MB" "B/event" "CPU s"
+  [ -n "$ref" ] && printf ' | %9s %8s %7s' "ref MB" "B/event" "CPU s"
+  echo
+  names_modes=${TRACE_RSS_NAMES:-distinct}
+  [ "${TRACE_RSS_ORDER:-}" = kineto ] && names_modes=${TRACE_RSS_NAMES:-kept distinct}
+  for names in $names_modes; do
+    prev_rss="" prev_ev="" prev_ref=""
+    for gb in $TRACE_RSS_GB; do
+      f="$work/sized.pt.trace.json"
+      read -r _ ev < <(/usr/bin/python3 bench/gen_sized_trace.py ${TRACE_RSS_ORDER:+--kineto-order} \
+        $([ "$names" = kept ] && echo --keep-names) "$h100" "$f" "$(awk -v g="$gb" 'BEGIN{printf "%d", g*1e9}')")
+      read -r r cpu < <(measure "$build/amdahl" "$f")
+      printf '%-9s %7.2f %10d %9.1f %8s %7s' "$names" "$(awk -v s="$(stat -c %s "$f")" 'BEGIN{print s/1e9}')" "$ev" \
+        "$(awk -v r="$r" 'BEGIN{print r/1024}')" "$(slope "$prev_rss" "$r" "$prev_ev" "$ev")" "$cpu"
+      if [ -n "$ref" ]; then
+        read -r rr rcpu < <(measure "$ref" "$f")
+        printf ' | %9.1f %8s %7s' "$(awk -v r="$rr" 'BEGIN{print r/1024}')" "$(slope "$prev_ref" "$rr" "$prev_ev" "$ev")" "$rcpu"
+        prev_ref=$rr
+      fi
+      echo
+      prev_rss=$r prev_ev=$ev
+      rm -f "$f" "$work/s.db"*
+    done
   done
   exit 0
 fi

@@ -262,4 +262,26 @@ test_expect_success SQLITE3 'the trace read while the file is hashed stores what
 	test_contains "0 added, 0 replaced, 32 unchanged, 0 failed" "$(cat "$TMP/again")"
 '
 
+# issue 40 item 9: a thread's innermost-op steps beyond a few blocks go
+# to a temporary file; AMDAHL_TRACE_SPILL=3 makes that start at the second
+# block of 3 steps (one block in memory, one cached), so every trace's
+# self times are charged through the file
+test_expect_success SQLITE3 'steps spilled to a temporary file from the first block: every stored trace the same as in memory' '
+	test_status 0 env AMDAHL_TRACE_SPILL=3 "$AMDAHL" --store "$TMP/spill.db" ingest -j 2 "$CPU" "$GPU" &&
+	bad=0 &&
+	for f in $(find "$CPU" "$GPU" -name "*.pt.trace.json.gz" | sort); do
+		dump_trace "$DB" "$f" >"$TMP/mem.txt"
+		dump_trace "$TMP/spill.db" "$f" >"$TMP/spilled.txt"
+		test_true "$(basename "$f"): self times charged through the file" cmp -s "$TMP/mem.txt" "$TMP/spilled.txt" || bad=$((bad + 1))
+	done &&
+	test_eq 0 "$bad"
+'
+test_expect_success 'the steps'\'' temporary file cannot be created: exit 2, one line naming the file and TMPDIR, no store' '
+	f=$(ls "$GPU"/*/*/artifacts/traces/*.pt.trace.json.gz | head -1) &&
+	test_status 2 env TMPDIR="$TMP/none" AMDAHL_TRACE_SPILL=3 "$AMDAHL" --store "$TMP/nospill.db" ingest "$f" &&
+	test_contains "$f: cannot create the temporary file in $TMP/none that holds a thread'\''s innermost-op steps: No such file or directory" "$ERR" &&
+	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
+	test_path_is_missing "$TMP/nospill.db"
+'
+
 test_done

@@ -121,6 +121,14 @@ static int fail(struct reader *r, const char *what)
 	return 0;
 }
 
+/* Why the aggregator refused an event: memory, or the file of a
+ * thread's innermost-op steps (trace_agg.h). */
+static const char *agg_why(const struct reader *r)
+{
+	const char *why = amd_trace_agg_why(r->agg);
+	return why ? why : "out of memory";
+}
+
 #define KEY_IS(lit) (len == sizeof(lit) - 1 && memcmp(k, lit, len) == 0)
 
 static enum key key_of(enum container c, const unsigned char *k, size_t len)
@@ -336,7 +344,7 @@ static int on_end_map(void *ctx)
 		r->accel = amd_trace_accelerator_cat(r->ev.cat, r->ev.cat_len);
 	if (c == C_EVENT && (r->out ? amd_trace_evlist_put(&r->out->events, &r->ev)
 				    : amd_trace_pipe_event(r->pipe, &r->ev)) < 0)
-		return fail(r, "out of memory");
+		return fail(r, r->out ? "out of memory" : agg_why(r));
 	r->n_events += c == C_EVENT;
 	return 1;
 }
@@ -805,13 +813,13 @@ static int read_trace(const struct amd_input *in, int events, atomic_int *cancel
 	if (rc == PAR_SERIAL)
 		rc = read_stream(r);
 	if (rc == 0 && amd_trace_pipe_finish(r->pipe) < 0)
-		rc = amd_fail(err, "%s: out of memory", in->path);
+		rc = amd_fail(err, "%s: %s", in->path, agg_why(r));
 	if (rc == 0 && amd_trace_agg_finish(r->agg, r->base_ns, &r->summary) < 0)
 		rc = amd_trace_agg_overflowed(r->agg)
 			     ? amd_fail(err, "%s: byte %llu (end of traceEvents): the events' "
 					     "durations add up past int64 nanoseconds",
 					in->path, (unsigned long long)r->offset)
-			     : amd_fail(err, "%s: out of memory", in->path);
+			     : amd_fail(err, "%s: %s", in->path, agg_why(r));
 	if (rc < 0) {
 		int foreign = r->foreign;
 		reader_free(r);

@@ -32,6 +32,7 @@
 #include "gpu_sweep.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -110,6 +111,8 @@ struct amd_trace_agg {
 	long last_track;
 	struct amd_trace_memory *memory; /* [memory] events (trace_memory.c) */
 	struct amd_trace_evbuf *evbuf;   /* ingest --events (trace_events.c), or NULL */
+	size_t spill_steps; /* AMDAHL_TRACE_SPILL: innermost steps a block, 0 the default */
+	char why[256];      /* a failure not of memory (the innermost steps' file), or "" */
 };
 
 static int has_prefix(const char *s, const char *p)
@@ -307,11 +310,19 @@ static int64_t add_ns(struct amd_trace_agg *a, int64_t x, int64_t y)
 
 /* On a CPU thread's 'h' track, notes that op (index + 1; 0: none) is
  * innermost from t on. */
+/* -1 after the innermost steps of t failed: their file's failure kept. */
+static int innermost_failed(struct amd_trace_agg *a, const struct track *t)
+{
+	if (t->inner.sys_errno && !a->why[0])
+		snprintf(a->why, sizeof a->why, "%s", t->inner.why);
+	return -1;
+}
+
 static int note_innermost(struct amd_trace_agg *a, struct track *t, int64_t t0, uint32_t op)
 {
 	if (t->lane != 'h' || (op && (a->ops[op - 1].flags & OPF_DEVICE)))
 		return 0;
-	return amd_innermost_set(&t->inner, t0, op);
+	return amd_innermost_set(&t->inner, t0, op) < 0 ? innermost_failed(a, t) : 0;
 }
 
 static int close_top(struct amd_trace_agg *a, struct track *t)
@@ -350,7 +361,8 @@ static int charge_runtime(struct amd_trace_agg *a, struct track *t, const struct
 			return -1;
 	if (close_until(a, h, e->end) < 0)
 		return -1;
-	amd_innermost_charge(&h->inner, e->start, e->end, charge_self, a);
+	if (amd_innermost_charge(&h->inner, e->start, e->end, charge_self, a) < 0)
+		return innermost_failed(a, h);
 	return 0;
 }
 
@@ -426,6 +438,11 @@ static long track_index(struct amd_trace_agg *a, const struct amd_trace_event *e
 			return -1;
 		memset(&a->tracks[a->n_tracks], 0, sizeof *a->tracks);
 		a->tracks[a->n_tracks].lane = lane;
+		if (a->spill_steps) { /* spill as soon as possible (tests) */
+			struct amd_innermost *in = &a->tracks[a->n_tracks].inner;
+			in->block_steps = a->spill_steps;
+			in->mem_blocks = in->cache_blocks = 1;
+		}
 		a->n_tracks = id;
 	}
 	return (long)id - 1;
@@ -723,14 +740,22 @@ struct amd_trace_agg *amd_trace_agg_new(void)
 	struct amd_trace_agg *a = calloc(1, sizeof(struct amd_trace_agg));
 	if (a && !(a->memory = amd_trace_memory_new())) {
 		free(a);
-		a = NULL;
+		return NULL;
 	}
+	const char *spill = getenv("AMDAHL_TRACE_SPILL");
+	if (a && spill && atoi(spill) > 0)
+		a->spill_steps = (size_t)atoi(spill);
 	return a;
 }
 
 int amd_trace_agg_overflowed(const struct amd_trace_agg *a)
 {
 	return a->overflow;
+}
+
+const char *amd_trace_agg_why(const struct amd_trace_agg *a)
+{
+	return a->why[0] ? a->why : NULL;
 }
 
 void amd_trace_agg_free(struct amd_trace_agg *a)

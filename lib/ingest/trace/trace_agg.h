@@ -43,6 +43,10 @@ int amd_trace_agg_finish(struct amd_trace_agg *a, int64_t base_ns,
  * of times past int64 nanoseconds (every sum is checked), 0 when it was
  * memory. */
 int amd_trace_agg_overflowed(const struct amd_trace_agg *a);
+/* After a -1 that was not memory's: why, one line (the temporary file of
+ * a thread's innermost-op steps could not be created, written or read:
+ * trace_innermost.h); NULL when memory ran out. */
+const char *amd_trace_agg_why(const struct amd_trace_agg *a);
 
 /* ingest --events: from now on every device event and collective is also
  * kept in b (trace_events.h; not owned). */
