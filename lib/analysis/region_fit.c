@@ -432,7 +432,7 @@ static int plausible(const struct cand *out, const struct pool *pool, size_t m, 
  * as plausible into plaus, their count in *np. */
 static int choose(struct work *w, const double *n, const double *y, size_t m,
 		  const double *un, size_t nu, double alpha, struct cand *out,
-		  struct cand *plaus, int *np)
+		  struct cand *plaus, int *np, struct pool *keep)
 {
 	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 }, 0 };
 	*np = 1;
@@ -450,6 +450,7 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 		return 0;
 	*out = one;
 	*np = plausible(out, &p1, m, alpha, plaus);
+	*keep = p1;
 	if (nu < MIN_N_TWO)
 		return 0;
 	if (search_two(w, rss1, n, y, m, un, nu, alpha, &two, &p2) < 0)
@@ -457,6 +458,7 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 	if (two.cv < one.cv) {
 		*out = two;
 		*np = plausible(out, &p2, m, alpha, plaus);
+		*keep = p2;
 	}
 	return 0;
 }
@@ -747,6 +749,33 @@ static struct amd_rmodel rmodel_of(const struct hyp *h)
 				    { 0 }, { 0 }, 0, 0, 0 };
 }
 
+/* With ranks as observations, the F bound of plausible() counts ranks
+ * as repeats; the runs decide too: a candidate of keep whose relative
+ * RSS over the runs' means is within the F bound of the chosen model's
+ * (df = runs - p) joins the plausible models. */
+static void plausible_by_runs(struct amd_rfit *f, const struct pool *keep, double alpha,
+			      const double *rn, const double *ry, size_t rm)
+{
+	const struct amd_rmodel *c0 = &f->plausible[0];
+	if (c0->nt == 0 || c0->df < 1 || !isfinite(c0->s2))
+		return;
+	double bound = c0->s2 * c0->df * (1 + gsl_cdf_fdist_Qinv(alpha, 1, c0->df) / c0->df);
+	for (int a = 0; a < keep->k && f->nplausible < AMD_RFIT_PLAUSIBLE; a++) {
+		struct amd_rmodel md = rmodel_of(&keep->c[a].h);
+		int dup = 0;
+		for (int b = 0; b < f->nplausible && !dup; b++) {
+			const struct amd_rmodel *q = &f->plausible[b];
+			dup = q->nt == md.nt && q->origin == md.origin && q->i[0] == md.i[0]
+				&& q->j[0] == md.j[0] && q->i[1] == md.i[1] && q->j[1] == md.j[1];
+		}
+		if (dup)
+			continue;
+		model_spread(&md, keep->c[a].c, rn, ry, rm);
+		if (md.df >= 1 && md.s2 * md.df <= bound)
+			f->plausible[f->nplausible++] = md;
+	}
+}
+
 /* The runs' means: observations a with the same unit[a] averaged into
  * rn/ry (unit NULL: copied); their count returned. */
 static size_t run_means(const double *n, const double *y, const size_t *unit, size_t m,
@@ -826,7 +855,8 @@ int amd_rfit_search_runs(const double *n, const double *y, const size_t *unit, s
 	f->distinct_n = (int)nu;
 	struct cand cd, c0, plaus[AMD_RFIT_PLAUSIBLE];
 	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 }, 0 };
-	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible);
+	struct pool keep = { .k = 0 };
+	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible, &keep);
 	double *rn = rc == 0 ? malloc(2 * m * sizeof *rn) : NULL;
 	size_t rm = rn ? run_means(n, y, unit, m, rn, rn + m) : 0;
 	if (rc == 0 && rm == 0)
@@ -835,6 +865,8 @@ int amd_rfit_search_runs(const double *n, const double *y, const size_t *unit, s
 		f->plausible[k] = rmodel_of(&plaus[k].h);
 		model_spread(&f->plausible[k], plaus[k].c, rn, rn + m, rm);
 	}
+	if (rc == 0 && unit && rm < m)
+		plausible_by_runs(f, &keep, o->alpha, rn, rn + m, rm);
 	free(rn);
 
 	if (rc == 0)

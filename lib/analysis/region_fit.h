@@ -32,7 +32,9 @@
  * as plausible as it (same number of terms, RSS within the F bound of
  * the chosen one's), value ± t(df) · sqrt(s2 · (value² + x'(X'VX)^-1 x)),
  * s2 the variance of the relative residuals on df = runs - parameters,
- * V = 1 / fitted²; the union over those models (issue 33 item 3: the
+ * V = 1 / fitted²; with ranks as observations, a model whose relative
+ * RSS over the runs' means is within the F bound of the chosen one's
+ * (df = runs - p) is plausible too; the union over those models (issue 33 item 3: the
  * residual and wild bootstraps covered 20-88%). Coefficient intervals
  * and the draws that sums and shares use come from a wild bootstrap
  * with a fixed seed (mt19937): each resample is the fitted values plus
