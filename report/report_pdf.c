@@ -205,11 +205,11 @@ static void method_section(struct pdf *d, const struct amd_sweep_stats *s)
 			 "and per run, never summed over repeats.",
 		      8.5, 0.25);
 	if (s->has_traces)
-		pdf_paragraph(d, "Region models (What limits scaling): one observation per rank trace, "
-				 "the bootstrap resampling them within each n; when some n has more than "
-				 AMD_SCALING_RANK_OBS_TEXT " rank traces and every n two runs or more, one "
-				 "observation per run (the mean over its ranks), the runs resampled — the "
-				 "ranks of one run share its noise, the run is the repeat.",
+		pdf_paragraph(d, "Region models (What limits scaling): one observation per rank trace; "
+				 "when some n has more than " AMD_SCALING_RANK_OBS_TEXT " rank traces and "
+				 "every n two runs or more, one observation per run (the mean over its "
+				 "ranks). The ranks of one run share its noise: the prediction intervals "
+				 "are t intervals of the runs' relative noise with the leverage of n.",
 			      8.5, 0.25);
 }
 

@@ -4,6 +4,7 @@
  * prediction interval at any n, its growth class, and the model as
  * text. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,7 +432,7 @@ static int plausible(const struct cand *out, const struct pool *pool, size_t m, 
  * as plausible into plaus, their count in *np. */
 static int choose(struct work *w, const double *n, const double *y, size_t m,
 		  const double *un, size_t nu, double alpha, struct cand *out,
-		  struct cand *plaus, int *np)
+		  struct cand *plaus, int *np, struct pool *keep)
 {
 	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 }, 0 };
 	*np = 1;
@@ -449,6 +450,7 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 		return 0;
 	*out = one;
 	*np = plausible(out, &p1, m, alpha, plaus);
+	*keep = p1;
 	if (nu < MIN_N_TWO)
 		return 0;
 	if (search_two(w, rss1, n, y, m, un, nu, alpha, &two, &p2) < 0)
@@ -456,10 +458,10 @@ static int choose(struct work *w, const double *n, const double *y, size_t m,
 	if (two.cv < one.cv) {
 		*out = two;
 		*np = plausible(out, &p2, m, alpha, plaus);
+		*keep = p2;
 	}
 	return 0;
 }
-
 /* Relative residuals of the chosen fit, scaled for the parameters
  * fitted (sqrt(m / (m - p))); their root mean square returned. */
 static double rel_residuals(const struct cand *cd, const double *n, const double *y,
@@ -681,8 +683,144 @@ static int relative_weights(const double *n, const double *y, size_t m, double *
 	return 0;
 }
 
+/* x of model md at n: 1 (unless c0 is fixed at 0), then its terms'
+ * bases; its length p returned. */
+static int model_row(const struct amd_rmodel *md, double n, double *x)
+{
+	int k = 0;
+	if (!md->origin)
+		x[k++] = 1;
+	for (int t = 0; t < md->nt; t++)
+		x[k++] = amd_rfit_basis(n, md->i[t], md->j[t]);
+	return k;
+}
+
+static double model_value(const struct amd_rmodel *md, double n)
+{
+	double v = md->c[0];
+	for (int t = 0; t < md->nt; t++)
+		v += md->c[t + 1] * amd_rfit_basis(n, md->i[t], md->j[t]);
+	return v;
+}
+
+/* The fitted values' floor for the weights 1 / fitted²: 1% of the
+ * largest |fitted| over the observations (a region ~0 at some n does
+ * not pin the interval there). */
+static double model_floor(const struct amd_rmodel *md, const double *n, size_t m)
+{
+	double top = 0;
+	for (size_t a = 0; a < m; a++)
+		top = fmax(top, fabs(model_value(md, n[a])));
+	return top * 1e-2;
+}
+
+/* What the t interval of md needs (c: its coefficients): the
+ * observations' relative residuals about it (noise relative to the
+ * time: Var y = s2 · fitted²), their variance s2 on df = m - p degrees
+ * of freedom, and X'VX with V = 1 / fitted² — each observation one
+ * run, the independent unit. */
+static void model_spread(struct amd_rmodel *md, const double *c, const double *n,
+			 const double *y, size_t m)
+{
+	memcpy(md->c, c, sizeof md->c);
+	if (md->origin)
+		md->c[0] = 0;
+	double x[AMD_RFIT_STRIDE], fl = model_floor(md, n, m), ss = 0;
+	int p = model_row(md, 1, x);
+	memset(md->M, 0, sizeof md->M);
+	for (size_t a = 0; a < m; a++) {
+		double f = fmax(fabs(model_value(md, n[a])), fl), r = y[a] - model_value(md, n[a]);
+		if (!(f > 0))
+			f = 1;
+		ss += r * r / (f * f);
+		model_row(md, n[a], x);
+		for (int u = 0; u < p; u++)
+			for (int v = 0; v < p; v++)
+				md->M[u * p + v] += x[u] * x[v] / (f * f);
+	}
+	md->df = (int)m - p;
+	md->s2 = md->df > 0 ? ss / md->df : NAN;
+	md->floor = fl;
+}
+
+static struct amd_rmodel rmodel_of(const struct hyp *h)
+{
+	return (struct amd_rmodel){ h->nt, { h->i[0], h->i[1] }, { h->j[0], h->j[1] }, h->origin,
+				    { 0 }, { 0 }, 0, 0, 0 };
+}
+
+/* With ranks as observations, the F bound of plausible() counts ranks
+ * as repeats; the runs decide too: a candidate of keep whose relative
+ * RSS over the runs' means is within the F bound of the chosen model's
+ * (df = runs - p) joins the plausible models. */
+static void plausible_by_runs(struct amd_rfit *f, const struct pool *keep, double alpha,
+			      const double *rn, const double *ry, size_t rm)
+{
+	const struct amd_rmodel *c0 = &f->plausible[0];
+	if (c0->nt == 0 || c0->df < 1 || !isfinite(c0->s2))
+		return;
+	double bound = c0->s2 * c0->df * (1 + gsl_cdf_fdist_Qinv(alpha, 1, c0->df) / c0->df);
+	for (int a = 0; a < keep->k && f->nplausible < AMD_RFIT_PLAUSIBLE; a++) {
+		struct amd_rmodel md = rmodel_of(&keep->c[a].h);
+		int dup = 0;
+		for (int b = 0; b < f->nplausible && !dup; b++) {
+			const struct amd_rmodel *q = &f->plausible[b];
+			dup = q->nt == md.nt && q->origin == md.origin && q->i[0] == md.i[0]
+				&& q->j[0] == md.j[0] && q->i[1] == md.i[1] && q->j[1] == md.j[1];
+		}
+		if (dup)
+			continue;
+		model_spread(&md, keep->c[a].c, rn, ry, rm);
+		if (md.df >= 1 && md.s2 * md.df <= bound)
+			f->plausible[f->nplausible++] = md;
+	}
+}
+
+/* The runs' means: observations a with the same unit[a] averaged into
+ * rn/ry (unit NULL: copied); their count returned. */
+static size_t run_means(const double *n, const double *y, const size_t *unit, size_t m,
+			double *rn, double *ry)
+{
+	size_t top = 0, k = 0;
+	if (!unit) {
+		memcpy(rn, n, m * sizeof *rn);
+		memcpy(ry, y, m * sizeof *ry);
+		return m;
+	}
+	for (size_t a = 0; a < m; a++)
+		top = unit[a] + 1 > top ? unit[a] + 1 : top;
+	size_t *slot = malloc((top ? top : 1) * sizeof *slot), *cnt = calloc(m ? m : 1, sizeof *cnt);
+	if (!slot || !cnt) {
+		free(slot);
+		free(cnt);
+		return 0;
+	}
+	for (size_t u = 0; u < top; u++)
+		slot[u] = SIZE_MAX;
+	for (size_t a = 0; a < m; a++) {
+		if (slot[unit[a]] == SIZE_MAX) {
+			slot[unit[a]] = k;
+			rn[k] = n[a];
+			ry[k++] = 0;
+		}
+		ry[slot[unit[a]]] += y[a];
+		cnt[slot[unit[a]]]++;
+	}
+	for (size_t r = 0; r < k; r++)
+		ry[r] /= (double)cnt[r];
+	free(slot);
+	free(cnt);
+	return k;
+}
+
 int amd_rfit_search(const double *n, const double *y, size_t m,
 		    const struct amd_rfit_opts *o, struct amd_rfit *f)
+{
+	return amd_rfit_search_runs(n, y, NULL, m, o, f);
+}
+
+int amd_rfit_search_runs(const double *n, const double *y, const size_t *unit, size_t m,
+			 const struct amd_rfit_opts *o, struct amd_rfit *f)
 {
 	memset(f, 0, sizeof *f);
 	f->p_trend = 1;
@@ -717,10 +855,20 @@ int amd_rfit_search(const double *n, const double *y, size_t m,
 	f->distinct_n = (int)nu;
 	struct cand cd, c0, plaus[AMD_RFIT_PLAUSIBLE];
 	struct hyp h0 = { 0, { 0, 0 }, { 0, 0 }, 0 };
-	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible);
-	for (int k = 0; rc == 0 && k < f->nplausible; k++)
-		f->plausible[k] = (struct amd_rmodel){ plaus[k].h.nt, { plaus[k].h.i[0], plaus[k].h.i[1] },
-			{ plaus[k].h.j[0], plaus[k].h.j[1] }, plaus[k].h.origin };
+	struct pool keep = { .k = 0 };
+	int rc = choose(&w, n, y, m, un, nu, o->alpha, &cd, plaus, &f->nplausible, &keep);
+	double *rn = rc == 0 ? malloc(2 * m * sizeof *rn) : NULL;
+	size_t rm = rn ? run_means(n, y, unit, m, rn, rn + m) : 0;
+	if (rc == 0 && rm == 0)
+		rc = -1;
+	for (int k = 0; rc == 0 && k < f->nplausible; k++) {
+		f->plausible[k] = rmodel_of(&plaus[k].h);
+		model_spread(&f->plausible[k], plaus[k].c, rn, rn + m, rm);
+	}
+	if (rc == 0 && unit && rm < m)
+		plausible_by_runs(f, &keep, o->alpha, rn, rn + m, rm);
+	free(rn);
+
 	if (rc == 0)
 		rc = score(&w, h0, n, y, m, un, nu, &c0);
 	if (rc == 0) {
@@ -756,64 +904,6 @@ void amd_rfit_free(struct amd_rfit *f)
 	f->B = 0;
 }
 
-/* x of the chosen model at n: 1, then its terms' bases. */
-static int design_row(const struct amd_rfit *f, double n, double *x)
-{
-	int k = 0;
-	if (!f->origin)
-		x[k++] = 1;
-	for (int t = 0; t < f->nterms; t++)
-		x[k++] = amd_rfit_basis(n, f->term[t].i, f->term[t].j);
-	return k;
-}
-
-double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double *y, size_t m,
-			 double at, double n_add, int k_add)
-{
-	int p = (f->origin ? 0 : 1) + f->nterms;
-	double *wt = malloc(m * sizeof *wt), A[9] = { 0 }, x[3], ss = 0, top = 0;
-	if (!wt || m <= (size_t)p) {
-		free(wt);
-		return NAN;
-	}
-	if (relative_weights(n, y, m, wt) < 0) {
-		free(wt);
-		return NAN;
-	}
-	for (size_t a = 0; a < m; a++) {
-		design_row(f, n[a], x);
-		double r = y[a] - amd_rfit_value(f, n[a]);
-		ss += wt[a] * r * r;
-		top = fmax(top, 1 / sqrt(wt[a]));
-		for (int u = 0; u < p; u++)
-			for (int v = 0; v < p; v++)
-				A[u * p + v] += wt[a] * x[u] * x[v];
-	}
-	free(wt);
-	if (k_add > 0) {
-		double d = fmax(fabs(amd_rfit_value(f, n_add)), top * 1e-2);
-		design_row(f, n_add, x);
-		for (int u = 0; u < p; u++)
-			for (int v = 0; v < p; v++)
-				A[u * p + v] += k_add * x[u] * x[v] / (d * d);
-	}
-	double sol[3];
-	design_row(f, at, x);
-	gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)p, (size_t)p);
-	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)p), sv = gsl_vector_view_array(sol, (size_t)p);
-	gsl_error_handler_t *old = amd_gsl_off();
-	int rc = gsl_linalg_cholesky_decomp1(&Av.matrix);
-	if (rc == 0)
-		rc = gsl_linalg_cholesky_solve(&Av.matrix, &xv.vector, &sv.vector);
-	amd_gsl_back(old);
-	if (rc)
-		return NAN;
-	double q = 0;
-	for (int u = 0; u < p; u++)
-		q += x[u] * sol[u];
-	return ss / ((double)m - p) * q;
-}
-
 /* Using a fitted model. */
 double amd_rfit_value(const struct amd_rfit *f, double n)
 {
@@ -833,34 +923,82 @@ double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy)
 	return noisy ? v * (1 + f->noise[b]) : v;
 }
 
+/* md's prediction at n with k_add more runs at n_add: its value *v,
+ * the scale *sd of its t distribution and its degrees of freedom;
+ * 0, or -1 when it has none (no degree of freedom, X'VX singular). */
+static int model_moments(const struct amd_rmodel *md, double n, double n_add, int k_add,
+			 double *v, double *sd, int *df)
+{
+	double A[9], x[AMD_RFIT_STRIDE], sol[AMD_RFIT_STRIDE];
+	int p = model_row(md, n, x);
+	*v = model_value(md, n);
+	*df = md->df + (k_add > 0 ? k_add : 0);
+	if (*df < 1 || !isfinite(md->s2))
+		return -1;
+	memcpy(A, md->M, sizeof A);
+	if (k_add > 0) {
+		double xa[AMD_RFIT_STRIDE], d = fmax(fabs(model_value(md, n_add)), md->floor);
+		model_row(md, n_add, xa);
+		d = d > 0 ? d : 1;
+		for (int u = 0; u < p; u++)
+			for (int w = 0; w < p; w++)
+				A[u * p + w] += k_add * xa[u] * xa[w] / (d * d);
+	}
+	gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)p, (size_t)p);
+	gsl_vector_view xv = gsl_vector_view_array(x, (size_t)p), sv = gsl_vector_view_array(sol, (size_t)p);
+	gsl_error_handler_t *old = amd_gsl_off();
+	int rc = gsl_linalg_cholesky_decomp1(&Av.matrix);
+	if (rc == 0)
+		rc = gsl_linalg_cholesky_solve(&Av.matrix, &xv.vector, &sv.vector);
+	amd_gsl_back(old);
+	if (rc)
+		return -1;
+	double q = 0, f = fmax(fabs(*v), md->floor);
+	for (int u = 0; u < p; u++)
+		q += x[u] * sol[u];
+	*sd = sqrt(md->s2 * (f * f + q));
+	return isfinite(*sd) ? 0 : -1;
+}
+
+/* The union of the plausible models' t intervals at n (each value ±
+ * t(df) · sd), the low end clamped at 0. */
+static void union_interval(const struct amd_rfit *f, double n, double level, double n_add,
+			   int k_add, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	for (int c = 0; c < f->nplausible; c++) {
+		double v, sd;
+		int df;
+		if (model_moments(&f->plausible[c], n, n_add, k_add, &v, &sd, &df) < 0)
+			continue;
+		double hw = gsl_cdf_tdist_Pinv((1 + level) / 2, df) * sd;
+		*lo = isnan(*lo) ? v - hw : fmin(*lo, v - hw);
+		*hi = isnan(*hi) ? v + hw : fmax(*hi, v + hw);
+	}
+	if (*lo < 0)
+		*lo = 0;
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
 int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
 		      double *hi)
 {
 	*lo = *hi = NAN;
 	if (f->B == 0)
 		return 0;
-	double *v = malloc((size_t)f->B * sizeof *v);
-	if (!v)
-		return -1;
-	for (int b = 0; b < f->B; b++) {
-		double d = amd_rfit_draw(f, b, n, 1);
-		v[b] = d < 0 ? 0 : d;
-	}
-	amd_percentile_interval(v, (size_t)f->B, level, lo, hi);
-	/* joined with the chosen model's own draws' interval: the models as
-	 * plausible can all lie on one side of the chosen one */
-	int np = f->nplausible > 0 ? f->nplausible : 1;
-	size_t k = 0;
-	double clo, chi;
-	for (int b = 0; b < f->B; b += np) {
-		double d = amd_rfit_draw(f, b, n, 1);
-		v[k++] = d < 0 ? 0 : d;
-	}
-	amd_percentile_interval(v, k, level, &clo, &chi);
-	*lo = fmin(*lo, clo);
-	*hi = fmax(*hi, chi);
-	free(v);
+	union_interval(f, n, level, n, 0, lo, hi);
 	return 0;
+}
+
+double amd_rfit_pred_var(const struct amd_rfit *f, double at, double level, double n_add,
+			 int k_add)
+{
+	double lo, hi;
+	if (f->B == 0)
+		return NAN;
+	union_interval(f, at, level, n_add, k_add, &lo, &hi);
+	return isnan(lo) ? NAN : (hi - lo) * (hi - lo) / 4;
 }
 
 const char *amd_rfit_growth(const struct amd_rfit *f, double n)

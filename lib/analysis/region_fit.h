@@ -25,21 +25,22 @@
  * its partial F test at 0.05 / (number of pairs), the best kept when its
  * CV beats the one-term model's.
  *
- * Uncertainty: a wild bootstrap with a fixed seed (mt19937): each
- * resample is the fitted values plus every observation's own residual
- * times a Rademacher sign, in antithetic pairs (issue 33: the pairs and
- * residual bootstraps drew residuals uniformly though the weights
- * differ by orders of magnitude, and 38 of 2,239 estimates fell outside
- * their own interval). The coefficient intervals refit the chosen
- * model: a linear fit's refits are then symmetric about it, so its
- * interval holds it. Prediction intervals also carry the uncertainty
- * of the choice: resamples are shared out among the models as
- * plausible as the chosen one (same number of terms, RSS within the F
- * bound of the chosen one's), each draw adds a centred (antithetic)
- * relative residual to its refitted value, and the interval is joined
- * with that of the chosen model's own draws (the plausible ones can all
- * lie on one side of it). Ranks of one run are still treated as
- * independent repeats (issue 33, item 3: not done). */
+ * Uncertainty: the run is the independent unit (ranks of one run share
+ * its noise: amd_rfit_search_runs says which run each observation is
+ * of, and the intervals see the runs' means). Prediction intervals are t
+ * intervals on the relative scale: for the chosen model and each model
+ * as plausible as it (same number of terms, RSS within the F bound of
+ * the chosen one's), value ± t(df) · sqrt(s2 · (value² + x'(X'VX)^-1 x)),
+ * s2 the variance of the relative residuals on df = runs - parameters,
+ * V = 1 / fitted²; with ranks as observations, a model whose relative
+ * RSS over the runs' means is within the F bound of the chosen one's
+ * (df = runs - p) is plausible too; the union over those models (issue 33 item 3: the
+ * residual and wild bootstraps covered 20-88%). Coefficient intervals
+ * and the draws that sums and shares use come from a wild bootstrap
+ * with a fixed seed (mt19937): each resample is the fitted values plus
+ * every observation's own residual times a Rademacher sign, in
+ * antithetic pairs, refitting the plausible models in turn; a linear
+ * fit's refits are symmetric about it, so its interval holds it. */
 #ifndef AMD_REGION_FIT_H
 #define AMD_REGION_FIT_H
 
@@ -49,6 +50,8 @@
 #define AMD_RFIT_PLAUSIBLE 8    /* models the prediction intervals mix */
 #define AMD_RFIT_STRIDE (1 + AMD_RFIT_MAX_TERMS) /* doubles per bootstrap draw */
 #define AMD_RFIT_CRITERION "leave-one-n-out SMAPE"
+#define AMD_RFIT_INTERVAL_TEXT "t interval of the runs' relative noise with leverage (each run the" \
+	" mean over its ranks), joined over the plausible models"
 
 struct amd_rfit_opts {
 	int resamples;         /* bootstrap resamples (1000 in amdahl scaling; 0: no intervals) */
@@ -82,6 +85,13 @@ struct amd_rfit {
 		double i[AMD_RFIT_MAX_TERMS];
 		int j[AMD_RFIT_MAX_TERMS];
 		int origin;    /* 1: c0 fixed at 0 */
+		double c[1 + AMD_RFIT_MAX_TERMS]; /* its coefficients (c0, terms) */
+		double M[(1 + AMD_RFIT_MAX_TERMS) * (1 + AMD_RFIT_MAX_TERMS)];
+		               /* X'VX of its p free coefficients (p × p, row-major),
+				  V = 1 / fitted² at each observation */
+		double s2;     /* variance of its relative residuals, RSS / df */
+		double floor;  /* fitted values floored here in V (1% of the largest) */
+		int df;        /* observations (runs) - p */
 	} plausible[AMD_RFIT_PLAUSIBLE];
 	int B;                 /* resamples kept */
 	double *draws;         /* B × AMD_RFIT_STRIDE refitted coefficients;
@@ -95,23 +105,33 @@ struct amd_rfit {
 int amd_rfit_search(const double *n, const double *y, size_t m,
 		    const struct amd_rfit_opts *o, struct amd_rfit *out);
 void amd_rfit_free(struct amd_rfit *f);
+/* The same with unit[k] the run observation k is of (ranks of one run
+ * share its noise): the search and the bootstrap see the observations,
+ * the prediction intervals the runs' means (unit NULL: each observation
+ * its own run). */
+int amd_rfit_search_runs(const double *n, const double *y, const size_t *unit, size_t m,
+			 const struct amd_rfit_opts *o, struct amd_rfit *out);
 
 /* The model's value at n. */
 double amd_rfit_value(const struct amd_rfit *f, double n);
 /* Resample b's value at n, with its noise draw when noisy. */
 double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy);
-/* The prediction interval at n at level (percentiles of the noisy
- * draws, each clamped at 0: a time is never negative, and lo <= hi),
- * joined with that of the chosen model's own draws. */
+/* The prediction interval of a new run at n at level: for each model
+ * as plausible as the chosen one, value ± t(df) · sqrt(s2 · (value² +
+ * x'(X'VX)^-1 x)) — the t interval of relative noise with the
+ * leverage of n — and their union (the low end clamped at 0: a time is
+ * never negative, and lo <= hi). NAN when no resamples were asked for
+ * or no model has a residual degree of freedom. */
 int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
 		      double *hi);
-/* The variance of the model's value at `at` (the fit's weighted
- * residual variance times x'(X'WX)^-1 x) for the observations it was
- * fitted to, with k_add more observations at n_add (k_add 0: none):
- * how much a measurement at n_add would narrow the interval at `at`.
- * NAN when it cannot be computed (no residual degrees of freedom). */
-double amd_rfit_pred_var(const struct amd_rfit *f, const double *n, const double *y, size_t m,
-			 double at, double n_add, int k_add);
+/* The squared half-width of the prediction interval at `at` (as
+ * amd_rfit_interval gives it, low end clamped at 0) had k_add more runs
+ * been measured at n_add (k_add 0: as it is): the same t intervals of
+ * the same models, with X'VX and the degrees of freedom grown by the new
+ * runs and the noise estimate kept — how much measuring there would
+ * narrow the interval. NAN when there is no interval. */
+double amd_rfit_pred_var(const struct amd_rfit *f, double at, double level, double n_add,
+			 int k_add);
 /* The model as text, "0.012 + 0.0031·n^(1/2)·log2(n)" (seconds). */
 void amd_rfit_model_text(const struct amd_rfit *f, char *buf, size_t n);
 /* The percentile interval at level of the finite values of v[0..B)

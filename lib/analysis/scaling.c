@@ -23,6 +23,7 @@
  * (of[a] the run of cell a, runs numbered in cell order; n of them). */
 struct units {
 	size_t *of, n;
+	int mean;      /* 1: the observations are the runs' means */
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -84,17 +85,18 @@ static void cells_of(const struct amd_region_time *rows, size_t m, const struct 
 	}
 }
 
-/* Whether a strategy's observations are its runs: some n has more than
- * AMD_SCALING_RANK_OBS rank traces and every n at least two runs — the
- * ranks of one run share its noise, so the run (the mean over its
- * ranks) is the repeat the bootstrap resamples. Then u->of[a] is cell
- * a's run and u->n their count; else u->of stays NULL. */
+/* The runs of a strategy's cells: u->of[a] is cell a's run, u->n
+ * their count. The ranks of one run share its noise, so the run is the
+ * independent unit of the intervals (issue 33: ranks taken as repeats
+ * gave "95%" intervals that covered 20-52% with one run per n). When
+ * some n has more than AMD_SCALING_RANK_OBS rank traces and every n at
+ * least two runs, the observations are the runs' means (u->mean); else
+ * one per trace, the fit told which run each is of. */
 static int run_units(const struct amd_region_trace *c, size_t nc, struct units *u)
 {
 	u->of = NULL;
 	u->n = 0;
-	if (!amd_region_runs_rule(c, nc, AMD_SCALING_RANK_OBS))
-		return 0;
+	u->mean = amd_region_runs_rule(c, nc, AMD_SCALING_RANK_OBS);
 	if (!(u->of = malloc(nc * sizeof *u->of)))
 		return -1;
 	for (size_t a = 0; a < nc; a++) {
@@ -109,9 +111,10 @@ static int run_units(const struct amd_region_trace *c, size_t nc, struct units *
 static int observe(const struct amd_region_trace *c, size_t nc, const struct units *u, double *yc,
 		   struct amd_region_obs *obs)
 {
-	if (!u->of) {
+	if (!u->mean) {
 		obs->y = yc;
 		obs->m = nc;
+		obs->unit = u->of;
 		for (size_t a = 0; a < nc; a++)
 			obs->n[a] = c[a].n;
 		return 0;
@@ -168,7 +171,7 @@ static int fit_region(struct amd_region_time **grp, size_t k, const struct cells
 	if (observe(c, nc, u, yc, obs) < 0)
 		return -1;
 	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05, o->target };
-	return amd_rfit_search(obs->n, obs->y, obs->m, &fo, &r->fit);
+	return amd_rfit_search_runs(obs->n, obs->y, obs->unit, obs->m, &fo, &r->fit);
 }
 
 static void obs_free(struct amd_region_obs *v, size_t n)
@@ -200,8 +203,8 @@ static int measured_n(struct amd_scaling_strategy *s, const struct amd_region_tr
 			s->repeats = runs;
 	}
 	if (s->repeats < 2)
-		strcat(s->note, "one run per n: intervals from the spread across ranks, which leaves"
-		       " out run-to-run noise. ");
+		strcat(s->note, "one run per n: the run-to-run noise is estimated from the runs'"
+		       " scatter about the model. ");
 	return 0;
 }
 
@@ -324,17 +327,16 @@ static int fit_strategy(struct amd_region_time *rows, size_t m, const struct amd
 	amd_huge_hint(cell_of, m * sizeof *cell_of);
 	struct amd_region_obs *obs = NULL, step_obs = { 0 };
 	struct fit_job *jobs = NULL;
-	struct units u = { NULL, 0 };
+	struct units u = { NULL, 0, 0 };
 	if (ix && cell_of)
 		cells_of(rows, m, c, nc, cell_of);
 	int rc = ix && cell_of && measured_n(s, c, nc) == 0 && overlap_at_n(c, nc, s) == 0
 		&& run_units(c, nc, &u) == 0 ? 0 : -1;
-	s->per_run = u.of != NULL;
+	s->per_run = u.mean;
 	size_t at = strlen(s->note);
 	if (s->per_run)
 		snprintf(s->note + at, sizeof s->note - at, "more than " AMD_SCALING_RANK_OBS_TEXT
-			 " rank traces at one n: one observation per run (the mean over its ranks),"
-			 " the runs resampled. ");
+			 " rank traces at one n: one observation per run (the mean over its ranks). ");
 	for (size_t a = 0; rc == 0 && a < m; a++)
 		ix[a] = &rows[a];
 	if (rc == 0)

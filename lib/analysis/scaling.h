@@ -142,6 +142,7 @@ void amd_scaling_free(struct amd_scaling *s);
 struct amd_region_obs {
 	double *n, *y;
 	size_t m;
+	const size_t *unit;        /* the run of each observation (NULL: each its own run) */
 };
 int amd_scaling_whole(struct amd_scaling_strategy *s, const struct amd_region_obs *obs,
 		      const struct amd_region_obs *step_obs, struct amd_store *st, const char *sweep, const struct amd_scaling_opts *o,

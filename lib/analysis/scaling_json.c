@@ -62,7 +62,7 @@ static int terms(cJSON *o, const struct amd_rfit *f, double level)
 }
 
 static int region(cJSON *arr, const struct amd_region_model *r, const char *strategy,
-		  const char *criterion, int per_run, double level)
+		  const char *criterion, double level)
 {
 	static const char *const k[] = { "c0", "cv", "cv_constant", "p_trend",
 					 "relative_noise", "measured_at_max_n", "share_at_max_n",
@@ -74,9 +74,7 @@ static int region(cJSON *arr, const struct amd_region_model *r, const char *stra
 	    || !cJSON_AddStringToObject(o, "strategy", strategy)
 	    || !cJSON_AddStringToObject(o, "criterion", criterion)
 	    || !cJSON_AddStringToObject(o, "growth", r->growth ? r->growth : "constant")
-	    || !cJSON_AddStringToObject(o, "interval", f->residual_boot ? "wild bootstrap of the residuals (one run at some n)"
-					: per_run ? "wild bootstrap of the residuals of the runs at each n (each the mean over its ranks)"
-					: "wild bootstrap of the residuals of the repeats at each n")
+	    || !cJSON_AddStringToObject(o, "interval", AMD_RFIT_INTERVAL_TEXT)
 	    || !cJSON_AddNumberToObject(o, "distinct_n", f->distinct_n)
 	    || !cJSON_AddNumberToObject(o, "plausible_models", f->nplausible)
 	    || terms(o, f, level) < 0)
@@ -132,7 +130,7 @@ static int strategy(cJSON *arr, const struct amd_scaling_strategy *s, const char
 		}
 	}
 	cJSON *step = cJSON_AddArrayToObject(o, "step");
-	if (!step || (s->step.name && region(step, &s->step, s->strategy, criterion, s->per_run, level) < 0))
+	if (!step || (s->step.name && region(step, &s->step, s->strategy, criterion, level) < 0))
 		return -1;
 	if (!(ws = cJSON_AddArrayToObject(o, "whole")))
 		return -1;
@@ -154,7 +152,7 @@ static int flat_regions(cJSON *doc, const struct amd_scaling *s)
 	for (size_t i = 0; rs && i < s->nstrategies; i++)
 		for (size_t r = 0; r < s->strategies[i].nregions; r++)
 			if (region(rs, &s->strategies[i].regions[r], s->strategies[i].strategy,
-				   s->criterion, s->strategies[i].per_run, s->level) < 0)
+				   s->criterion, s->level) < 0)
 				return -1;
 	return rs ? 0 : -1;
 }

@@ -312,14 +312,14 @@ static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *o
 		return -1;
 	double before = 0;
 	for (size_t r = 0; r < s->nregions; r++) {
-		double v = amd_rfit_pred_var(&s->regions[r].fit, obs[r].n, obs[r].y, obs[r].m, s->target, 0, 0);
+		double v = amd_rfit_pred_var(&s->regions[r].fit, s->target, o->level, 0, 0);
 		before += isfinite(v) ? v : 0;
 	}
 	for (size_t c = 0; c < nc; c++) {
 		double after = 0;
 		for (size_t r = 0; r < s->nregions; r++) {
-			double v = amd_rfit_pred_var(&s->regions[r].fit, obs[r].n, obs[r].y, obs[r].m,
-						     s->target, cand[c], s->repeats);
+			double v = amd_rfit_pred_var(&s->regions[r].fit, s->target, o->level,
+						     cand[c], s->repeats);
 			after += isfinite(v) ? v : 0;
 		}
 		s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats,

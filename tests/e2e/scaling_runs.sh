@@ -8,9 +8,10 @@
 # the mean over its ranks — the models (3 distinct n: the search, its F
 # tests over 6 observations, not 30) checked against the numpy oracle
 # (tests/oracle/region_model_oracle.py, which applies the same rule to
-# the raw trace files); the runs are copies, so the intervals (a wild
-# bootstrap of the residuals) hold only the misfit across n. 16 traces (2 runs × 8 ranks) stay one
-# observation per trace, their intervals from the ranks' spread.
+# the raw trace files); the runs are copies, so the intervals hold only
+# the misfit across n. 16 traces (2 runs × 8 ranks) stay one
+# observation per trace, but the runs are the unit of the prediction
+# intervals (issue 33): copies, so no width.
 test_description='amdahl scaling: one observation per run in a big sweep'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -26,10 +27,10 @@ test_expect_success PYTHON 'setup: 2 runs x 2, 4 and 9 ranks in one sweep, 2 run
 	test_status 0 "$AMDAHL" --store "$TMP/small.db" scaling --json &&
 	cp "$TMP/out" "$TMP/small.json"
 '
-test_expect_success PYTHON '18 rank traces at n = 9: the note and every region say the runs are resampled' '
+test_expect_success PYTHON 'every region says its interval is the runs'\'' t interval' '
 	test_contains "more than 16 rank traces at one n: one observation per run" \
 		"$(json_get "$TMP/big.json" "d[\"strategies\"][0][\"note\"]")" &&
-	test_eq "wild bootstrap of the residuals of the runs at each n (each the mean over its ranks)" \
+	test_eq "t interval of the runs'\'' relative noise with leverage (each run the mean over its ranks), joined over the plausible models" \
 		"$(json_get "$TMP/big.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")"
 '
 test_expect_success NUMPY,SCIPY 'every region: the same model and coefficients (1e-9) as the numpy oracle over the runs'\'' means' '
@@ -40,17 +41,16 @@ test_expect_success PYTHON 'the two runs are copies: the wild bootstrap resample
 	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if not r[\"c0_ci\"][\"lo\"] <= r[\"c0\"] <= r[\"c0_ci\"][\"hi\"])")" &&
 	test_eq 0 "$(json_get "$TMP/big.json" "sum(1 for r in d[\"regions\"] if r[\"relative_noise\"] < 1e-12 and abs(r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"]) > 1e-12 * abs(r[\"c0\"]))")"
 '
-test_expect_success PYTHON '16 rank traces: one observation per trace, the ranks'\'' spread gives the all-reduce interval a width' '
+test_expect_success PYTHON '16 rank traces: one observation per trace, the runs the unit of the prediction intervals: the two runs are copies, so the all-reduce'\''s prediction at n = 8 has no width (the ranks'\'' spread is not run-to-run noise; before issue 33 item 3 it gave one)' '
 	test_eq "" "$(json_get "$TMP/small.json" "d[\"strategies\"][0][\"note\"]")" &&
-	test_eq "wild bootstrap of the residuals of the repeats at each n" \
-		"$(json_get "$TMP/small.json" "\" \".join(sorted({r[\"interval\"] for r in d[\"regions\"]}))")" &&
-	test_eq 1 "$(json_get "$TMP/small.json" "sum(1 for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\" and r[\"c0_ci\"][\"hi\"] - r[\"c0_ci\"][\"lo\"] > 1e-6 * r[\"c0\"])")"
+	test_eq 1 "$(json_get "$TMP/small.json" "sum(1 for r in d[\"regions\"] if r[\"name\"] == \"gloo:all_reduce\" for p in r[\"predictions\"] if p[\"n\"] == 8 and p[\"ci\"][\"hi\"] - p[\"ci\"][\"lo\"] <= 1e-9 * p[\"value\"])")"
 '
 test_expect_success PDFTOTEXT 'report build: the limits chart'\''s caption and the Method text state the rule' '
 	test_status 0 "$AMDAHL" --store "$TMP/big.db" report build -o "$TMP/r" &&
 	pdftotext "$TMP/r/report.pdf" "$TMP/r.txt" &&
 	txt=$(tr -s " \n" " " <"$TMP/r.txt") &&
 	test_contains "Fitted to one observation per run (the mean over its ranks; more than 16 rank traces at one n), so the intervals resample runs" "$txt" &&
-	test_contains "when some n has more than 16 rank traces and every n two runs or more, one observation per run" "$txt"
+	test_contains "when some n has more than 16 rank traces and every n two runs or more, one observation per run" "$txt" &&
+	test_contains "The ranks of one run share its noise: the prediction intervals are t intervals of the runs" "$txt"
 '
 test_done

@@ -16,17 +16,20 @@
  * run_units/observe): one per run (the mean over its ranks) when
  * amd_region_runs_rule(AMD_SCALING_RANK_OBS) holds (some n has more
  * than 16 traces and every n at least two runs), else one per rank
- * (ranks taken as repeats: the case of 1 run per n). They go to
- * amd_rfit_search with `scaling`'s defaults (1000 resamples, seed
+ * (with the run each is of: the run is the unit of the intervals). They
+ * go to amd_rfit_search_runs with `scaling`'s defaults (1000 resamples, seed
  * 20260101, level 0.95, target 4× the largest n), and the interval is
  * amd_rfit_interval with its low end clamped at 0, as `scaling --json`
  * prints it (scaling_whole.c region_preds). The new measurement at x =
  * 64 and 128 is a new run there: the mean over its x ranks, drawn the
- * same way.
+ * same way. Also: the narrowing of the interval at 4x that as many
+ * more runs at 2x predict (amd_rfit_pred_var, `scaling`'s "what to
+ * measure next") beside the one realised by measuring them and fitting
+ * again (mean over sweeps), target: within 10%.
  *
- * usage: coverage_eval [--quick] [--seed S] [--sweeps K]
- * (quick: 20 sweeps a regime, ~20 s; full: 500, ~12 minutes; exit 1
- * when a figure misses 93–97% in the full run). Deterministic for a given seed. */
+ * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]
+ * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU; exit 1
+ * when a figure misses its target in the full run). Deterministic for a given seed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +43,7 @@
 #include "scaling.h"
 
 #define NPTS 6
-#define MAX_OBS (63 * 5) /* ranks over n = 1..32, 5 runs */
+#define MAX_OBS (63 * 5 + 5 * 64) /* ranks over n = 1..32 (5 runs each), 5 new runs at 64 */
 
 static const double NS[NPTS] = { 1, 2, 4, 8, 16, 32 };
 static const double AT[2] = { 64, 128 };
@@ -68,60 +71,117 @@ static double one_run(gsl_rng *r, const struct regime *g, int n, double *y)
 	return sum / n;
 }
 
-/* One generated sweep into n/y as `scaling` observes it; m set. */
-static void sweep(gsl_rng *r, const struct regime *g, double *n, double *y, size_t *m)
+/* One generated sweep into n/y as `scaling` observes it: one
+ * observation per run (the mean over its ranks) when
+ * amd_region_runs_rule holds, else one per rank, unit[] its run; m set. */
+static void sweep(gsl_rng *r, const struct regime *g, double *n, double *y, size_t *unit,
+		  size_t *m)
 {
 	static struct amd_region_trace tr[MAX_OBS];
-	static double rank_y[MAX_OBS], rank_n[MAX_OBS], run_y[MAX_OBS], run_n[MAX_OBS];
+	static double rank_y[MAX_OBS], run_y[MAX_OBS], run_n[MAX_OBS];
 	size_t nt = 0, nr = 0;
 	for (int p = 0; p < NPTS; p++)
-		for (int u = 0; u < g->runs; u++) {
+		for (int u = 0; u < g->runs; u++, nr++) {
 			int at = (int)NS[p];
 			run_y[nr] = one_run(r, g, at, rank_y + nt);
 			run_n[nr] = at;
 			for (int k = 0; k < at; k++, nt++) {
-				tr[nt] = (struct amd_region_trace){ "s", at, u, (long long)nr,
-								    (long long)nt, 0 };
-				rank_n[nt] = at;
+				tr[nt] = (struct amd_region_trace){ "s", at, u, (long long)nr, (long long)nt, 0 };
+				n[nt] = at;
+				unit[nt] = nr;
 			}
-			nr++;
 		}
-	int per_run = amd_region_runs_rule(tr, nt, AMD_SCALING_RANK_OBS);
-	*m = per_run ? nr : nt;
-	memcpy(n, per_run ? run_n : rank_n, *m * sizeof *n);
-	memcpy(y, per_run ? run_y : rank_y, *m * sizeof *y);
+	if (amd_region_runs_rule(tr, nt, AMD_SCALING_RANK_OBS)) {
+		memcpy(n, run_n, nr * sizeof *n);
+		memcpy(y, run_y, nr * sizeof *y);
+		for (size_t k = 0; k < nr; k++)
+			unit[k] = k;
+		*m = nr;
+	} else {
+		memcpy(y, rank_y, nt * sizeof *y);
+		*m = nt;
+	}
 }
 
-/* covered[a] counts the new measurements at AT[a] inside their interval. */
-static int regime_eval(gsl_rng *r, const struct regime *g, int sweeps, int *covered)
+/* What one regime measured: new runs inside their interval at AT[a],
+ * and the narrowing of the interval at 4x the largest n that measuring
+ * `runs` runs at 2x predicts (amd_rfit_pred_var, as `scaling`'s "what
+ * to measure next") and realises (the interval of the fit with them). */
+struct tally {
+	int covered[2], narrowed;
+	double predicted, realised;
+};
+
+static int fit(const double *n, const double *y, const size_t *unit, size_t m, struct amd_rfit *f)
+{
+	struct amd_rfit_opts o = { 1000, 20260101UL, 0.95, 0.05, AT[1] };
+	return amd_rfit_search_runs(n, y, unit, m, &o, f);
+}
+
+/* The narrowing predicted and realised by g->runs new runs at AT[0]
+ * (n, y hold m observations and room for the new runs). */
+static int narrowing(gsl_rng *r, const struct regime *g, const struct amd_rfit *f, double *n,
+		     double *y, size_t *unit, size_t m, struct tally *t)
+{
+	double before = amd_rfit_pred_var(f, AT[1], 0.95, 0, 0);
+	double after = amd_rfit_pred_var(f, AT[1], 0.95, AT[0], g->runs), lo, hi;
+	if (!(before > 0) || !isfinite(after))
+		return 0;
+	/* the new runs observed as the sweep's: per run when it is per run */
+	int per_rank = m > (size_t)(NPTS * g->runs);
+	size_t k = m, next = unit[m - 1] + 1;
+	for (int u = 0; u < g->runs; u++, next++) {
+		double ranks[(int)AT[0]], mean = one_run(r, g, (int)AT[0], ranks);
+		for (int q = 0; q < (per_rank ? (int)AT[0] : 1); q++, k++) {
+			n[k] = AT[0];
+			y[k] = per_rank ? ranks[q] : mean;
+			unit[k] = next;
+		}
+	}
+	struct amd_rfit more;
+	if (fit(n, y, unit, k, &more) < 0)
+		return -1;
+	amd_rfit_interval(&more, AT[1], 0.95, &lo, &hi);
+	amd_rfit_free(&more);
+	if (!isfinite(lo))
+		return 0;
+	t->predicted += sqrt(after / before);
+	t->realised += (hi - lo) / (2 * sqrt(before));
+	t->narrowed++;
+	return 0;
+}
+
+static int regime_eval(gsl_rng *r, const struct regime *g, int sweeps, struct tally *t)
 {
 	static double n[MAX_OBS], y[MAX_OBS];
-	covered[0] = covered[1] = 0;
+	static size_t unit[MAX_OBS];
+	memset(t, 0, sizeof *t);
 	for (int s = 0; s < sweeps; s++) {
 		size_t m;
-		sweep(r, g, n, y, &m);
-		struct amd_rfit_opts o = { 1000, 20260101UL, 0.95, 0.05, 0 };
-		struct amd_rfit fit;
-		if (amd_rfit_search(n, y, m, &o, &fit) < 0)
+		sweep(r, g, n, y, unit, &m);
+		struct amd_rfit f;
+		if (fit(n, y, unit, m, &f) < 0)
 			return -1;
 		for (int a = 0; a < 2; a++) {
 			double lo, hi;
-			if (amd_rfit_interval(&fit, AT[a], 0.95, &lo, &hi) < 0) {
-				amd_rfit_free(&fit);
+			if (amd_rfit_interval(&f, AT[a], 0.95, &lo, &hi) < 0) {
+				amd_rfit_free(&f);
 				return -1;
 			}
-			lo = lo > 0 ? lo : 0;
 			double fresh = one_run(r, g, (int)AT[a], NULL);
-			covered[a] += fresh >= lo && fresh <= hi;
+			t->covered[a] += fresh >= lo && fresh <= hi;
 		}
-		amd_rfit_free(&fit);
+		int rc = narrowing(r, g, &f, n, y, unit, m, t);
+		amd_rfit_free(&f);
+		if (rc < 0)
+			return -1;
 	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int quick = 0, sweeps = 0;
+	int quick = 0, sweeps = 0, only = 0;
 	unsigned long seed = 20260101UL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
@@ -130,8 +190,10 @@ int main(int argc, char **argv)
 			seed = strtoul(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "--sweeps") == 0 && i + 1 < argc)
 			sweeps = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--terms") == 0 && i + 1 < argc)
+			only = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: coverage_eval [--quick] [--seed S] [--sweeps K]\n");
+			fprintf(stderr, "usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]\n");
 			return 2;
 		}
 	}
@@ -140,34 +202,37 @@ int main(int argc, char **argv)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, seed);
 	printf("scaling: coverage of the 95%% prediction interval of a new run at 2x and 4x the "
-	       "largest n\n(n = 1..32, ranks share their run's noise; %d sweeps a regime, seed %lu; "
-	       "target 93-97%%%s)\n", sweeps, seed,
+	       "largest n,\nand the narrowing of the interval at 4x that R more runs at 2x predict "
+	       "(`what to measure next`)\nbeside the narrowing realised (n = 1..32, one observation "
+	       "per run, ranks share their run's noise;\n%d sweeps a regime, seed %lu; targets: "
+	       "coverage 93-97%%, predicted/realised narrowing 0.9-1.1%s)\n", sweeps, seed,
 	       quick ? "; quick: +-5 points of binomial error, MISS only indicative" : "");
-	printf("%-6s %-6s %-5s %-24s %-14s %-14s %s\n", "terms", "noise", "runs", "observations",
-	       "at 2x", "at 4x", "target");
+	printf("%-6s %-6s %-5s %-13s %-13s %-9s %-9s %-12s\n", "terms", "noise", "runs", "cover at 2x",
+	       "cover at 4x", "narrow", "realised", "pred/real");
 	static const double NOISE[3] = { 0.01, 0.05, 0.10 };
 	static const int RUNS[3] = { 1, 3, 5 };
 	int miss = 0, total = 0;
-	for (int t = 1; t <= 2; t++)
+	for (int t = only ? only : 1; t <= (only ? only : 2); t++)
 		for (int a = 0; a < 3; a++)
 			for (int b = 0; b < 3; b++) {
 				struct regime g = { t, RUNS[b], NOISE[a] };
-				int cov[2];
-				if (regime_eval(r, &g, sweeps, cov) < 0) {
+				struct tally y;
+				if (regime_eval(r, &g, sweeps, &y) < 0) {
 					fprintf(stderr, "coverage_eval: out of memory\n");
 					return 2;
 				}
-				double c2 = 100.0 * cov[0] / sweeps, c4 = 100.0 * cov[1] / sweeps;
-				int m2 = c2 < 93 || c2 > 97, m4 = c4 < 93 || c4 > 97;
-				miss += m2 + m4;
-				total += 2;
-				printf("%-6d %-6s %-5d %-24s %6.1f%% %-6s %6.1f%% %-6s 93-97%%\n", t,
-				       a == 0 ? "1%" : a == 1 ? "5%" : "10%", g.runs,
-				       g.runs >= 2 ? "one per run" : "one per rank (repeats)", c2,
-				       m2 ? "MISS" : "", c4, m4 ? "MISS" : "");
+				double c2 = 100.0 * y.covered[0] / sweeps, c4 = 100.0 * y.covered[1] / sweeps;
+				double pn = y.narrowed ? y.predicted / y.narrowed : NAN;
+				double rn = y.narrowed ? y.realised / y.narrowed : NAN, q = pn / rn;
+				int m2 = c2 < 93 || c2 > 97, m4 = c4 < 93 || c4 > 97, mq = !(q >= 0.9 && q <= 1.1);
+				miss += m2 + m4 + mq;
+				total += 3;
+				printf("%-6d %-6s %-5d %5.1f%% %-6s %5.1f%% %-6s %-9.3f %-9.3f %5.2f %s\n", t,
+				       a == 0 ? "1%" : a == 1 ? "5%" : "10%", g.runs, c2, m2 ? "MISS" : "",
+				       c4, m4 ? "MISS" : "", pn, rn, q, mq ? "MISS" : "");
 				fflush(stdout);
 			}
 	gsl_rng_free(r);
-	printf("%d of %d figures outside 93-97%%\n", miss, total);
+	printf("%d of %d figures outside their targets\n", miss, total);
 	return miss && !quick ? 1 : 0;
 }
