@@ -1,6 +1,6 @@
 # amdahl — build, test and run.
 #   make run         install missing packages, build, ingest the bundled sweep, write the report
-#   make test        install, build, run every test (plain and under ASan/UBSan)
+#   make test        install, build, run every test (SQLite, cluster, ClickHouse, ASan/UBSan tiers)
 #   make test-corpus tests on the public samples in ../shared/data/public
 #   make bench       speed and memory figures
 #   make eval        the statistics evaluation: each interval's coverage beside its label (minutes)
