@@ -30,7 +30,9 @@ done
 runner_setup
 if [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ]; then
   chdir=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-ch.XXXXXX")
-  AMDAHL_CH_PORT=$("$root/tests/lib/clickhouse.sh" start "$chdir") || exit 1
+  # no query log: no script of the suite reads this server's (clickhouse.sh,
+  # which does, starts its own)
+  AMDAHL_CH_PORT=$(CH_LOG_QUERIES=0 "$root/tests/lib/clickhouse.sh" start "$chdir") || exit 1
   export AMDAHL_CH_PORT AMDAHL_CH_PIDFILE="$chdir/pid"
   trap '"$root/tests/lib/clickhouse.sh" stop "$chdir"; rm -rf "$chdir"' EXIT
 fi

@@ -1,6 +1,6 @@
 # tmpdir.sh — where the tests keep their files (stores, ClickHouse data
 # directories, outputs): $AMDAHL_TEST_TMPDIR when set; else /dev/shm when
-# it is a writable tmpfs with 4 GB free; else $TMPDIR, else /tmp. Sourced
+# it is a writable tmpfs with 2 GB free; else $TMPDIR, else /tmp. Sourced
 # by tests/lib/runner.sh and tests/test-lib.sh; exports TMPDIR (once per
 # run: a script run by tests/run.sh keeps the runner's choice).
 # Why: clickhouse-server writes each INSERT as a part of ~20 files and a
@@ -12,7 +12,7 @@ if [ -z "${AMDAHL_TEST_TMPDIR_SET:-}" ]; then
 	if [ -n "${AMDAHL_TEST_TMPDIR:-}" ]; then
 		TMPDIR=$AMDAHL_TEST_TMPDIR
 	elif [ -d /dev/shm ] && [ -w /dev/shm ] &&
-		[ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')" -ge 4194304 ] 2>/dev/null; then
+		[ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')" -ge 2097152 ] 2>/dev/null; then
 		TMPDIR=/dev/shm
 	fi
 	AMDAHL_TEST_TMPDIR_SET=1
