@@ -1,6 +1,6 @@
 # amdahl — build, test and run.
 #   make run         install missing packages, build, ingest the bundled sweep, write the report
-#   make test        install, build, run every test (plain and under ASan/UBSan)
+#   make test        install, build, run every test (SQLite, cluster, ClickHouse, ASan/UBSan tiers)
 #   make test-corpus tests on the public samples in ../shared/data/public
 #   make bench       speed and memory figures
 #   make eval        the statistics evaluation: each interval's coverage beside its label (minutes)
@@ -246,31 +246,63 @@ run: deps
 	@echo "report: $(RUN_DIR)/report/report.pdf"
 	@echo "page:   $(RUN_DIR)/report/report.html"
 
+# make test's tiers, in order (README "Testing" gives their measured
+# times; each script's line says its wall and CPU time):
+#   check-tree       the tree's rules
+#   test-plain       unit tests + every e2e script on SQLite stores
+#   test-cluster     tests/cluster: the 2 shards x 2 replicas cluster
+#   test-clickhouse  every e2e script with its stores on one private
+#                    clickhouse-server (scripts about the SQLite file
+#                    itself skip, by their declared prerequisite)
+#   test-san         unit tests + SAN_SCRIPTS under ASan/UBSan
+# TEST_JOBS e2e scripts run at a time (tests/lib/runner.sh; a script that
+# times itself or kills at measured moments says test_run_alone=1).
+TEST_JOBS ?= 2
+# The e2e scripts run under ASan/UBSan: every path where bytes from
+# outside are parsed or written — each format's parser (formats_*, trace*,
+# nsys*, pyspy*, speedscope, cprofile, gpu_*, mlflow_*), hostile, cut and
+# oversized inputs (hostile*, limits, impossible, name_cap,
+# fuzz_regressions), the ingest engine and store writer (ingest*,
+# file_identity, concurrency, metric_layout, regions_migrate) — plus
+# stats.sh and report.sh, one walk through the statistics and the chart
+# engine. The others (outputs, options, gate, mail, history, report
+# variants, the ClickHouse comparisons) read the stores these write with
+# code the unit tests run under ASan; they run in test-plain and
+# test-clickhouse only.
+SAN_SCRIPTS := formats_conformance.sh formats_gpu.sh formats_mlflow.sh formats_mlperf.sh \
+  formats_tensorboard.sh trace.sh trace_chunks.sh nsys.sh nsys_ranks.sh pyspy.sh \
+  pyspy_export.sh speedscope.sh cprofile.sh gpu_layout.sh gpu_sweep_log.sh \
+  mlflow_artifacts.sh mlflow_db_order.sh mlflow_db_stream.sh mlflow_rest_stream.sh \
+  hostile.sh hostile_store.sh hostile_values.sh hostile_remote.sh limits.sh impossible.sh \
+  name_cap.sh fuzz_regressions.sh ingest.sh ingest_errors.sh ingest_jobs.sh ingest_order.sh \
+  file_identity.sh concurrency.sh metric_layout.sh regions_migrate.sh stats.sh report.sh
+
 test: deps deps-browser
 	@tests/check-tree.sh
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-cluster
+	@$(MAKE) --no-print-directory test-clickhouse
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(TOOLS) $(UNIT_BIN)
 	@tests/check-links.sh $(O)
-	@tests/run.sh $(O)
+	@AMDAHL_TEST_JOBS=$(TEST_JOBS) tests/run.sh $(O)
 
 test-san:
 	@$(MAKE) --no-print-directory O=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all \
 	  $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  tests/run.sh build-san
+	  AMDAHL_TEST_JOBS=$(TEST_JOBS) AMDAHL_TEST_SCRIPTS="$(SAN_SCRIPTS)" tests/run.sh build-san
 
 # The e2e suite again with every store a database on one private
 # clickhouse-server (AMDAHL_TEST_BACKEND=clickhouse; tests/test-lib.sh,
-# README "Testing"); PATTERN=NAME runs the matching scripts only. Not part
-# of `make test`: ingest into ClickHouse is ~9x slower than into SQLite
-# (bench/clickhouse.sh), which puts the whole suite far past the 10 minutes
-# CI could add (README "Testing" has the measured time); clickhouse.sh and
-# pull.sh, in test-plain, cover every command on ClickHouse.
+# docs/clickhouse.md "Testing on ClickHouse"), part of `make test`;
+# PATTERN=NAME runs the matching scripts only. Scripts that compare the
+# backends themselves (clickhouse.sh, pull.sh, hostile_remote.sh) or reach
+# no store run in test-plain only; the server keeps its data on tmpfs
+# when there is one (tests/lib/tmpdir.sh).
 test-clickhouse: $(TOOLS)
-	@AMDAHL_TEST_BACKEND=clickhouse tests/run.sh $(O) $(PATTERN)
+	@AMDAHL_TEST_BACKEND=clickhouse AMDAHL_TEST_JOBS=$(TEST_JOBS) tests/run.sh $(O) $(PATTERN)
 
 # The cluster tier, once, on the plain build: ZooKeeper and 2 shards x 2
 # replicas of clickhouse-server on 127.0.0.1 (tests/lib/ch_cluster.sh),

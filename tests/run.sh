@@ -3,6 +3,9 @@
 # in tests/e2e against BUILD/amdahl; prints one closing line
 # "N passed, N failed" and exits non-zero when anything failed.
 # Usage: tests/run.sh BUILD_DIR [PATTERN]
+#        AMDAHL_TEST_JOBS=2 tests/run.sh ...   two e2e scripts at a time
+#        AMDAHL_TEST_SCRIPTS="a.sh b.sh" ...   only these e2e scripts
+# Each line gives the script's wall and CPU time (tests/lib/runner.sh).
 # With AMDAHL_TEST_BACKEND=clickhouse the e2e scripts run with every store
 # on one private clickhouse-server started here (tests/test-lib.sh, "the
 # backend"); the unit tests, which use no store server, are not rerun.
@@ -18,12 +21,19 @@ for f in amdahl amdahl-report amdahl_metric.so; do
     exit 2
   fi
 done
+# a name in AMDAHL_TEST_SCRIPTS that is no script (renamed, removed) would
+# drop out of its tier silently (the Makefile's SAN_SCRIPTS)
+for n in ${AMDAHL_TEST_SCRIPTS:-}; do
+  [ -f "$root/tests/e2e/$n" ] || { echo "tests/run.sh: AMDAHL_TEST_SCRIPTS names $n, which is not in tests/e2e" >&2; exit 2; }
+done
 . "$root/tests/lib/runner.sh"
 runner_setup
 if [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ]; then
   chdir=$(mktemp -d "${TMPDIR:-/tmp}/amdahl-ch.XXXXXX")
-  AMDAHL_CH_PORT=$("$root/tests/lib/clickhouse.sh" start "$chdir") || exit 1
-  export AMDAHL_CH_PORT
+  # no query log: no script of the suite reads this server's (clickhouse.sh,
+  # which does, starts its own)
+  AMDAHL_CH_PORT=$(CH_LOG_QUERIES=0 "$root/tests/lib/clickhouse.sh" start "$chdir") || exit 1
+  export AMDAHL_CH_PORT AMDAHL_CH_PIDFILE="$chdir/pid"
   trap '"$root/tests/lib/clickhouse.sh" stop "$chdir"; rm -rf "$chdir"' EXIT
 fi
 for t in "$root/$build"/tests/test_*; do
@@ -31,7 +41,8 @@ for t in "$root/$build"/tests/test_*; do
   [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ] && break
   case "$(basename "$t")" in *.d|*.o) continue;; esac
   [ -n "$pattern" ] && [[ "$(basename "$t")" != *$pattern* ]] && continue
-  out=$(cd "$root" && "$t" 2>&1); rc=$?
+  t0=$(date +%s.%N)
+  out=$(cd "$root" && /usr/bin/time -f '%U %S' -o "$results.time" "$t" 2>&1); rc=$?
   p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
   f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
   for _ in $(seq 1 "${p:-0}"); do echo pass >>"$results"; done
@@ -41,11 +52,14 @@ for t in "$root/$build"/tests/test_*; do
     failed_names+=("$(basename "$t")")
     printf '%s\n' "$out" | grep -E 'FAIL|ERROR|error|Sanitizer|runtime error' | head -20
   fi
-  echo "unit $(basename "$t"): ${p:-0} passed, ${f:-0} failed"
+  echo "unit $(basename "$t"): ${p:-0} passed, ${f:-0} failed ($(runner_took "$t0" "" "$results.time"))"
 done
 for s in "$root"/tests/e2e/*.sh; do
   [ -f "$s" ] || continue
   [ -n "$pattern" ] && [[ "$(basename "$s")" != *$pattern* ]] && continue
+  if [ -n "${AMDAHL_TEST_SCRIPTS:-}" ]; then
+    case " $AMDAHL_TEST_SCRIPTS " in *" $(basename "$s") "*) ;; *) continue ;; esac
+  fi
   runner_script e2e "$s"
 done
 runner_close

@@ -6,6 +6,7 @@
 # build's own objects.
 test_description='check-links: a cycle across folders fails, one inside a folder passes'
 . "$(dirname "$0")/../test-lib.sh"
+test_require SQLITE_TIER 'check-links reads object files and no store'
 
 T=$TMP/tree
 CHECK="$AMDAHL_ROOT/tests/check-links.sh"

@@ -15,6 +15,7 @@
 # where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
+test_run_alone=1 # kills and pauses at measured moments, bounds on wall time: nothing beside it (tests/lib/runner.sh)
 . "$(dirname "$0")/../test-lib.sh"
 
 CH_SCRIPT="$AMDAHL_ROOT/tests/lib/clickhouse.sh"

@@ -11,7 +11,9 @@
 # is clickhouse.sh's "ingests killed at random points leave nothing
 # visible; a rerun completes" and "8 processes at once, 20 killed…".
 test_description='an ingest killed with SIGKILL leaves a whole store; finishing it completes the store'
+test_run_alone=1 # kills and pauses at measured moments, bounds on wall time: nothing beside it (tests/lib/runner.sh)
 . "$(dirname "$0")/../test-lib.sh"
+test_require SQLITE_STORE 'every check reads the SQLite store file (integrity_check, sqlite3 between kills); clickhouse.sh kills ingests on ClickHouse'
 
 COPIES=${CRASH_COPIES:-10}
 big=$(realpath "$TMP")/big

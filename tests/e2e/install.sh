@@ -9,6 +9,7 @@
 # amdahl` and reads the store (run counts checked against sqlite3).
 test_description='make install: binary, templates, extension, man pages, libamdahl + amdahl.pc'
 . "$(dirname "$0")/../test-lib.sh"
+test_require SQLITE_TIER 'the installed binary itself runs here, on a SQLite store, never through the ClickHouse wrapper'
 
 BUILD=$(cd "$(dirname "$AMDAHL")" && pwd)
 ROOT=$TMP/root

@@ -9,6 +9,7 @@
 # connection, CR/LF injection, the gate verdict, amdahl.yaml settings,
 # --dry-run.
 test_description='amdahl mail: a real report to a real SMTP server'
+test_run_alone=1 # a stalled server must end the mail within its 5 s timeout + 3 s: nothing beside it (tests/lib/runner.sh)
 . "$(dirname "$0")/../test-lib.sh"
 LIB="$AMDAHL_ROOT/tests/lib"
 PIDS=()

@@ -6,6 +6,7 @@
 # every file the README points to exists.
 test_description='README: short, and every command in it runs'
 . "$(dirname "$0")/../test-lib.sh"
+test_require SQLITE_TIER "README's blocks run as written, with the binary itself on their SQLite stores"
 
 README=$AMDAHL_ROOT/README.md
 BIN=$(cd "$(dirname "$AMDAHL")" && pwd)

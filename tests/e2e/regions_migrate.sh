@@ -10,6 +10,7 @@
 # scaling the same byte for byte.
 test_description='a schema 9 store: trace_op rows become region details, outputs unchanged'
 . "$(dirname "$0")/../test-lib.sh"
+test_require SQLITE_STORE 'a schema 9 SQLite store file converted in place; ClickHouse stores have no schema 9 layout'
 S="$TMP/s.db"
 O="$TMP/old.db"
 CPU="$DATA/cpu-strong-scaling/mlruns"

@@ -10,21 +10,26 @@
 test_description='ingest and stats load no cairo, fontconfig, pango or curl; report and mail still work'
 . "$(dirname "$0")/../test-lib.sh"
 
-BUILD=$(cd "$(dirname "$AMDAHL")" && pwd)
+BUILD=$(cd "$(dirname "${AMDAHL_CH_REAL:-$AMDAHL}")" && pwd)
 TRACE=$(ls -S "$DATA"/gpu-batch-sweep/mlruns/*/*/artifacts/traces/*.pt.trace.json.gz | head -1)
 HEAVY='libcairo|libfontconfig|libpango|libcurl'
 # loaded LOG — the libraries the dynamic loader initialised, one a line
 loaded() { sed -n 's/.*calling init: //p' "$1" | sort -u; }
 
-test_expect_success 'ingest of a trace maps none of cairo, fontconfig, pango, curl' '
+# The first two cases are about a SQLite store (SQLITE_STORE): a process
+# with a ClickHouse store needs libcurl, as case 4 checks.
+test_expect_success SQLITE_STORE 'ingest of a trace maps none of cairo, fontconfig, pango, curl' '
 	LD_DEBUG=libs LD_DEBUG_OUTPUT="$TMP/ingest" "$AMDAHL" --store "$TMP/s.db" ingest -q \
 		--format torch-trace "$TRACE" &&
 	loaded "$TMP/ingest".* >"$TMP/ingest.libs" &&
 	test_true "the loader reported its libraries" grep -q "libsqlite3" "$TMP/ingest.libs" &&
 	test_eq "" "$(grep -E "$HEAVY" "$TMP/ingest.libs")"
 '
-test_expect_success 'ingest of MLflow runs and stats map none of them either' '
-	"$AMDAHL" --store "$TMP/m.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
+test_expect_success 'setup: the CPU sweep in m.db' '
+	"$AMDAHL" --store "$TMP/m.db" ingest -q "$DATA/cpu-strong-scaling/mlruns"
+'
+test_expect_success SQLITE_STORE 'ingest of MLflow runs and stats map none of them either' '
+	rm -f "$TMP/m.db" && "$AMDAHL" --store "$TMP/m.db" ingest -q "$DATA/cpu-strong-scaling/mlruns" &&
 	LD_DEBUG=libs LD_DEBUG_OUTPUT="$TMP/stats" "$AMDAHL" --store "$TMP/m.db" stats >"$TMP/stats.txt" &&
 	test_contains "speedup" "$(cat "$TMP/stats.txt")" &&
 	test_eq "" "$(loaded "$TMP/stats".* | grep -E "$HEAVY")"
@@ -49,12 +54,14 @@ test_expect_success 'the mail dry run loads libcurl and writes the message' '
 	test_true "the message is MIME" grep -q "^Content-Type: multipart" "$TMP/msg.eml"
 '
 test_expect_success 'amdahl without amdahl-report beside it or in ../libexec/amdahl: exit 2, where it looked' '
-	mkdir -p "$TMP/lone" && cp "$AMDAHL" "$TMP/lone/amdahl" &&
-	test_status 2 "$TMP/lone/amdahl" --store "$TMP/m.db" report build -o "$TMP/r3" &&
+	# the binary itself (on ClickHouse $AMDAHL is a wrapper script) and the store by its name
+	BIN=${AMDAHL_CH_REAL:-$AMDAHL} &&
+	mkdir -p "$TMP/lone" && cp "$BIN" "$TMP/lone/amdahl" &&
+	test_status 2 "$TMP/lone/amdahl" --store "$(store_name "$TMP/m.db")" report build -o "$TMP/r3" &&
 	test_eq "amdahl report: needs amdahl-report, which is neither beside amdahl ($TMP/lone/) nor in $TMP/lone/../libexec/amdahl/" "$ERR" &&
 	test_path_is_missing "$TMP/r3" &&
-	mkdir -p "$TMP/pfx/bin" "$TMP/pfx/libexec/amdahl" && cp "$AMDAHL" "$TMP/pfx/bin/amdahl" &&
+	mkdir -p "$TMP/pfx/bin" "$TMP/pfx/libexec/amdahl" && cp "$BIN" "$TMP/pfx/bin/amdahl" &&
 	cp "$BUILD/amdahl-report" "$TMP/pfx/libexec/amdahl/" &&
-	test_status 0 env AMDAHL_TEMPLATES="$AMDAHL_ROOT/templates" "$TMP/pfx/bin/amdahl" --store "$TMP/m.db" history --help
+	test_status 0 env AMDAHL_TEMPLATES="$AMDAHL_ROOT/templates" "$TMP/pfx/bin/amdahl" --store "$(store_name "$TMP/m.db")" history --help
 '
 test_done

@@ -5,7 +5,11 @@
 # same password and the readonly profile; started, waited for,
 # and stopped by its pid. Nothing of the system's server is touched.
 # Queries are logged in system.query_log (what a read transfers is
-# measured there: tests/e2e/clickhouse.sh, bench/clickhouse.sh).
+# measured there: tests/e2e/clickhouse.sh, bench/clickhouse.sh); their
+# threads are not (system.query_thread_log: a row per thread per query,
+# which nothing reads). CH_LOG_QUERIES=0 at start turns the query log off
+# (tests/run.sh's server for the whole suite, where no script reads it:
+# it grew by ~440 MB in 25 minutes of the suite).
 #
 #   tests/lib/clickhouse.sh start DIR   prints the HTTP port; DIR/pid, DIR/port
 #   tests/lib/clickhouse.sh stop DIR    stops the server started in DIR
@@ -51,7 +55,8 @@ XML
 <?xml version="1.0"?>
 <yandex>
   <profiles>
-    <default><max_memory_usage>4000000000</max_memory_usage><log_queries>1</log_queries></default>
+    <default><max_memory_usage>4000000000</max_memory_usage><log_queries>${CH_LOG_QUERIES:-1}</log_queries>
+      <log_query_threads>0</log_query_threads></default>
     <readonly><readonly>1</readonly></readonly>
   </profiles>
   <users>

@@ -1,38 +1,121 @@
 # runner.sh — what tests/run.sh and tests/corpus.sh share: the
-# environment every script gets, running one test-lib.sh script and
-# counting its cases, and the closing line "N passed, N failed[, N
-# skipped]". Sourced with root and build set.
+# environment every script gets, running test-lib.sh scripts (several at
+# once with AMDAHL_TEST_JOBS=N) and counting their cases, and the closing
+# line "N passed, N failed[, N skipped]". Sourced with root and build set.
+#
+# Each script's line says its time: "(W s wall, C CPU-s[ + S server CPU-s])"
+# — C is the script and every process it waited for (GNU time), S the
+# ClickHouse server tests/run.sh started (AMDAHL_TEST_BACKEND=clickhouse).
+# Scripts run AMDAHL_TEST_JOBS at a time (default 1); a script that must
+# have the machine to itself (it times itself against a bound, or kills
+# processes at measured moments) sets `test_run_alone=1` before sourcing
+# test-lib.sh, and the runner then runs it with nothing beside it.
 runner_setup() {
   export AMDAHL="$root/$build/amdahl" AMDAHL_ROOT="$root" AMDAHL_TEMPLATES="$root/templates"
   unset AMDAHL_STORE AMDAHL_SMTP_URL AMDAHL_SMTP_PASSWORD GITHUB_STEP_SUMMARY
+  . "$root/tests/lib/tmpdir.sh"
   results=$(mktemp)
+  rdir=$(mktemp -d)
   export AMDAHL_RESULTS="$results"
   failed_names=()
+  runner_jobs=${AMDAHL_TEST_JOBS:-1}
+  runner_running=0
+  runner_t0=$(date +%s.%N)
+  runner_srv0=$(runner_server_cpu)
 }
 
 # runner_script LABEL SCRIPT — runs SCRIPT, shows its failing cases, and
 # counts a script that died without recording a failure as one failure.
+# With AMDAHL_TEST_JOBS > 1 it starts SCRIPT in the background once
+# fewer than that many run (a test_run_alone script waits for all).
 runner_script() {
-  local label=$1 s=$2 before after rc
-  before=$(grep -c fail "$results")
-  (cd "$root" && bash "$s") >"$results.log" 2>&1; rc=$?
-  after=$(grep -c fail "$results")
-  if [ $rc -ne 0 ] || [ "$after" != "$before" ]; then
-    [ "$after" = "$before" ] && echo fail >>"$results"
-    failed_names+=("$(basename "$s")")
-    grep -E '^not ok|^#' "$results.log" | head -30
-    [ $rc -ne 0 ] && tail -5 "$results.log"
+  local label=$1 s=$2
+  if [ "$runner_jobs" -le 1 ]; then
+    runner_one "$label" "$s"
+    return
   fi
-  echo "$label $(basename "$s"): $(grep '^ok' "$results.log" | grep -vc '# skip') passed, $(grep -c '^not ok' "$results.log") failed"
+  if grep -q '^test_run_alone=1' "$s"; then
+    runner_wait_all
+    runner_one "$label" "$s"
+    return
+  fi
+  while [ "$runner_running" -ge "$runner_jobs" ]; do
+    wait -n
+    runner_running=$((runner_running - 1))
+  done
+  runner_one "$label" "$s" &
+  runner_running=$((runner_running + 1))
 }
 
-# runner_close — the closing line; returns 1 when anything failed.
+runner_wait_all() {
+  wait
+  runner_running=0
+}
+
+# runner_one LABEL SCRIPT — one script, its results in $rdir/NAME.*;
+# its lines are printed in one write when it ends.
+runner_one() {
+  local label=$1 s=$2 name r rc t0 srv0 took failed
+  name=$label-$(basename "$s" .sh)
+  r=$rdir/$name
+  t0=$(date +%s.%N) srv0=$(runner_server_cpu)
+  if [ -x /usr/bin/time ]; then
+    (cd "$root" && AMDAHL_RESULTS="$r.results" /usr/bin/time -f '%U %S' -o "$r.time" bash "$s") >"$r.log" 2>&1; rc=$?
+  else
+    (cd "$root" && AMDAHL_RESULTS="$r.results" bash "$s") >"$r.log" 2>&1; rc=$?
+  fi
+  took=$(runner_took "$t0" "$srv0" "$r.time")
+  [ -s "$r.time" ] && tail -1 "$r.time" | awk 'NF == 2 {print $1 + $2}' >"$r.cpu"
+  touch "$r.results"
+  failed=$(grep -c '^fail$' "$r.results")
+  {
+    if [ $rc -ne 0 ] || [ "$failed" != 0 ]; then
+      [ "$failed" = 0 ] && echo fail >>"$r.results"
+      basename "$s" >"$r.failed"
+      grep -E '^not ok|^#' "$r.log" | head -30
+      [ $rc -ne 0 ] && tail -5 "$r.log"
+    fi
+    echo "$label $(basename "$s"): $(grep '^ok' "$r.log" | grep -vc '# skip') passed, $(grep -c '^not ok' "$r.log") failed ($took)$(sed -n 's/^1\.\.0 # SKIP /, skipped whole: /p' "$r.log")"
+  } >"$r.out"
+  cat "$r.out"
+  cat "$r.results" >>"$results"
+}
+
+# runner_server_cpu — CPU seconds the ClickHouse server tests/run.sh
+# started has used so far ($AMDAHL_CH_PIDFILE; empty without one).
+runner_server_cpu() {
+  local pid f
+  [ -n "${AMDAHL_CH_PIDFILE:-}" ] && [ -f "$AMDAHL_CH_PIDFILE" ] || return 0
+  pid=$(cat "$AMDAHL_CH_PIDFILE")
+  f=$(cut -d')' -f2- "/proc/$pid/stat" 2>/dev/null) || return 0
+  # utime and stime, fields 14 and 15 of stat: 12 and 13 after "comm)"
+  echo "$f" | awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($12 + $13) / hz}'
+}
+
+# runner_took T0 SRV0 TIMEFILE — "W s wall, C CPU-s[ + S server CPU-s]"
+runner_took() {
+  local wall cpu="" srv=""
+  wall=$(awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b - a}')
+  [ -s "$3" ] && cpu=$(tail -1 "$3" | awk 'NF == 2 {printf "%.1f", $1 + $2}')
+  [ -n "$2" ] && srv=$(awk -v a="$2" -v b="$(runner_server_cpu)" 'BEGIN{printf "%.1f", b - a}')
+  printf '%s s wall' "$wall"
+  [ -n "$cpu" ] && printf ', %s CPU-s' "$cpu"
+  [ -n "$srv" ] && printf ' + %s server CPU-s' "$srv"
+  return 0
+}
+
+# runner_close — the tier's time and the closing line; returns 1 when
+# anything failed.
 runner_close() {
-  local passed failed skipped
+  local passed failed skipped f cpu
+  runner_wait_all
+  for f in "$rdir"/*.failed; do [ -f "$f" ] && failed_names+=("$(cat "$f")"); done
   passed=$(grep -c '^pass$' "$results")
   failed=$(grep -c '^fail$' "$results")
   skipped=$(grep -c '^skip$' "$results")
-  rm -f "$results" "$results.log"
+  cpu=$(cat "$rdir"/*.cpu 2>/dev/null | awk '{t += $1} END {printf "%.0f", t}')
+  echo "time: $(runner_took "$runner_t0" "$runner_srv0" /dev/null), $cpu CPU-s; $runner_jobs at a time; files in ${TMPDIR:-/tmp}"
+  rm -rf "$results" "$rdir"
   [ ${#failed_names[@]} -gt 0 ] && echo "failing: ${failed_names[*]}"
   if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
   [ "$failed" = 0 ]
