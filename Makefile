@@ -251,10 +251,12 @@ run: deps
 #   check-tree       the tree's rules
 #   test-plain       unit tests + every e2e script on SQLite stores
 #   test-cluster     tests/cluster: the 2 shards x 2 replicas cluster
+#   test-san         unit tests + SAN_SCRIPTS under ASan/UBSan
+# and, not yet in `make test` (its whole run is still to be measured on
+# CI's 2 cores; README "Testing"):
 #   test-clickhouse  every e2e script with its stores on one private
 #                    clickhouse-server (scripts about the SQLite file
 #                    itself skip, by their declared prerequisite)
-#   test-san         unit tests + SAN_SCRIPTS under ASan/UBSan
 # TEST_JOBS e2e scripts run at a time (tests/lib/runner.sh; a script that
 # times itself or kills at measured moments says test_run_alone=1).
 TEST_JOBS ?= 2
@@ -269,7 +271,7 @@ TEST_JOBS ?= 2
 # variants, the ClickHouse comparisons) read the stores these write with
 # code the unit tests run under ASan; they run in test-plain and
 # test-clickhouse only.
-SAN_SCRIPTS := formats_conformance.sh formats_gpu.sh formats_mlflow.sh formats_mlperf.sh \
+SAN_SCRIPTS := stack_layout.sh formats_conformance.sh formats_gpu.sh formats_mlflow.sh formats_mlperf.sh \
   formats_tensorboard.sh trace.sh trace_chunks.sh nsys.sh nsys_ranks.sh pyspy.sh \
   pyspy_export.sh speedscope.sh cprofile.sh gpu_layout.sh gpu_sweep_log.sh \
   mlflow_artifacts.sh mlflow_db_order.sh mlflow_db_stream.sh mlflow_rest_stream.sh \
@@ -281,7 +283,6 @@ test: deps deps-browser
 	@tests/check-tree.sh
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-cluster
-	@$(MAKE) --no-print-directory test-clickhouse
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(TOOLS) $(UNIT_BIN)
@@ -296,7 +297,7 @@ test-san:
 
 # The e2e suite again with every store a database on one private
 # clickhouse-server (AMDAHL_TEST_BACKEND=clickhouse; tests/test-lib.sh,
-# docs/clickhouse.md "Testing on ClickHouse"), part of `make test`;
+# docs/clickhouse.md "Testing on ClickHouse"), not yet part of `make test`;
 # PATTERN=NAME runs the matching scripts only. Scripts that compare the
 # backends themselves (clickhouse.sh, pull.sh, hostile_remote.sh) or reach
 # no store run in test-plain only; the server keeps its data on tmpfs
