@@ -231,7 +231,8 @@ static int name_calls(struct amd_store *st, struct amd_coll_set *s, size_t *scap
 	int64_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
 	if (!sorted)
 		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	memcpy(sorted, ids, n * sizeof *ids);
+	if (n)
+		memcpy(sorted, ids, n * sizeof *ids);
 	struct name_map m = {0};
 	int rc = read_names(st, s, scap, sorted, n, &m, err);
 	for (size_t i = 0; rc == 0 && i < s->ncalls; i++) {
