@@ -129,6 +129,7 @@ static void ctx_free(struct report_ctx *c)
 	free(c->cmp_chart.caption);
 	report_history_free(c);
 	report_explain_free(c);
+	amd_region_share_free(c->share); /* prepare stopped before its sentences */
 }
 
 /* The findings (with the charts' notes) and the data gaps (with the
@@ -156,13 +157,11 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 {
 	if (amd_analyse(c->st, &c->o->analysis, &c->s, err) < 0)
 		return -1;
-	/* both the region chart and the limits read the region table: one scan */
-	struct amd_region_share *share = NULL;
-	if (c->s->scaling && c->s->has_traces && !(share = amd_region_share_new()))
+	/* the region chart, the limits and explain (in sentences) read the
+	 * region table: one scan, kept until the sentences are made */
+	if (c->s->scaling && c->s->has_traces && !(c->share = amd_region_share_new()))
 		return amd_fail(err, "%s: out of memory", amd_store_path(c->st));
-	int rc = report_charts_build(c->st, c->s, share, &c->charts, err);
-	amd_region_share_free(share);
-	if (rc < 0)
+	if (report_charts_build(c->st, c->s, c->share, &c->charts, err) < 0)
 		return -1;
 	if (amd_store_sweep_sources(c->st, c->s->sweep, &c->src, &c->nsrc, err) < 0)
 		return -1;
@@ -171,7 +170,10 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 		|| amd_run_files_sum(c->run_src, c->nrun_src, &c->run_files, &c->nrun_files,
 				     err) < 0))
 		return -1;
-	if (sentences(c, err) < 0)
+	int rc = sentences(c, err);
+	amd_region_share_free(c->share);
+	c->share = NULL;
+	if (rc < 0)
 		return -1;
 	time_t now = time(NULL);
 	struct tm tm;

@@ -41,6 +41,9 @@ struct report_ctx {
 	struct report_chart hist_chart; /* its chart (chart NULL: none) */
 	struct report_text hist_text;   /* its sentences: one per change, or none */
 	struct amd_explain *explain; /* where the efficiency went (explain_page.h), or NULL */
+	/* the region table's one scan (regions.h), for the region chart, the
+	 * limits and explain's region split; NULL when none is read */
+	struct amd_region_share *share;
 };
 
 #endif

@@ -229,14 +229,17 @@ static int make_strategy(struct amd_explain_strategy *s, const struct expl_run *
 }
 
 /* stats' epoch-time efficiency beside each point (left NAN when stats
- * cannot compute it: no epoch metric, one n, …). */
-static void epoch_efficiency(struct amd_store *st, struct amd_explain *e)
+ * cannot compute it: no epoch metric, one n, …); have: the caller's
+ * statistics, read when they are these (a report's: computed once). */
+static void epoch_efficiency(struct amd_store *st, struct amd_explain *e,
+			     const struct amd_sweep_stats *have)
 {
 	struct amd_analysis_opts o = {.sweep = e->sweep, .level = e->level};
-	struct amd_sweep_stats *s;
+	struct amd_sweep_stats *own = NULL;
 	struct amd_err err;
-	if (amd_analyse(st, &o, &s, &err) < 0)
+	if (!amd_analysis_is(have, &o) && amd_analyse(st, &o, &own, &err) < 0)
 		return;
+	const struct amd_sweep_stats *s = own ? own : have;
 	for (size_t i = 0; i < e->nstrategies; i++)
 		for (size_t j = 0; j < s->nstrategies; j++) {
 			if (strcmp(e->strategies[i].strategy, s->strategies[j].strategy) != 0)
@@ -247,11 +250,11 @@ static void epoch_efficiency(struct amd_store *st, struct amd_explain *e)
 						e->strategies[i].points[k].epoch_efficiency =
 							s->strategies[j].points[q].efficiency;
 		}
-	amd_sweep_stats_free(s);
+	amd_sweep_stats_free(own);
 }
 
 static int build(struct amd_store *st, struct amd_explain *e, const struct expl_run *runs,
-		 size_t nruns, const char *strategy)
+		 size_t nruns, const struct amd_explain_opts *o)
 {
 	size_t cap = 0;
 	for (size_t a = 0, b; a < nruns; a = b) {
@@ -266,8 +269,8 @@ static int build(struct amd_store *st, struct amd_explain *e, const struct expl_
 		if (make_strategy(s, runs + a, b - a, e->level, e->alpha) < 0)
 			return -1;
 	}
-	epoch_efficiency(st, e);
-	return expl_growth_regions(st, e, strategy);
+	epoch_efficiency(st, e, o->analysis);
+	return expl_growth_regions(st, e, o);
 }
 
 /* A strategy no run of the sweep has fails as the selector does: naming
@@ -306,7 +309,7 @@ int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct a
 	}
 	int rc = measure_runs(&set, o->strategy, &runs, &nruns, &e->runs_partial);
 	if (rc == 0)
-		rc = build(st, e, runs, nruns, o->strategy);
+		rc = build(st, e, runs, nruns, o);
 	for (size_t i = 0; i < nruns; i++)
 		expl_run_free(&runs[i]);
 	free(runs);

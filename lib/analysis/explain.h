@@ -17,11 +17,19 @@
 #include "store.h"
 #include "table.h"
 
+struct amd_sweep_stats;
+struct amd_region_share;
+
 struct amd_explain_opts {
 	const char *sweep;    /* a sweep or a selector; NULL: the only sweep */
 	const char *strategy; /* NULL: every strategy */
 	double level;         /* interval level (default 0.95) */
 	double alpha;         /* straggler test level after Holm (default 0.01) */
+	/* the sweep's statistics when the caller has them (a report): used
+	 * where they are what explain reads (amd_analysis_is), else computed */
+	const struct amd_sweep_stats *analysis;
+	/* NULL, or the region table's scan the caller shares (regions.h) */
+	struct amd_region_share *share;
 };
 
 /* The shares, in the order they are printed and summed. */

@@ -41,9 +41,10 @@ int expl_run_measure(const struct amd_coll_trace *t, size_t k, struct expl_run *
 void expl_run_free(struct expl_run *r);
 
 /* Fills each point's compute_growth regions from the region models of
- * `amdahl scaling` for e's sweep (none when it has no models); -1 out of
- * memory. */
-int expl_growth_regions(struct amd_store *st, struct amd_explain *e, const char *strategy);
+ * `amdahl scaling` for e's sweep (none when it has no models), with o's
+ * statistics and region scan when it has them; -1 out of memory. */
+int expl_growth_regions(struct amd_store *st, struct amd_explain *e,
+			const struct amd_explain_opts *o);
 
 /* The mean spread of arrivals (last start − first start, ns) over the
  * collective instances of t[0..k) (one run's traces) seen on two ranks or

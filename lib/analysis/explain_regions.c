@@ -61,10 +61,12 @@ static int point_regions(struct amd_explain_point *p, int base_n, const struct a
 	return 0;
 }
 
-int expl_growth_regions(struct amd_store *st, struct amd_explain *e, const char *strategy)
+int expl_growth_regions(struct amd_store *st, struct amd_explain *e,
+			const struct amd_explain_opts *eo)
 {
-	struct amd_scaling_opts o = {.sweep = e->sweep, .strategy = strategy, .resamples = 0,
-				     .level = e->level};
+	struct amd_scaling_opts o = {.sweep = e->sweep, .strategy = eo->strategy, .resamples = 0,
+				     .level = e->level, .analysis = eo->analysis,
+				     .share = eo->share};
 	struct amd_scaling *sc;
 	struct amd_err err;
 	if (amd_scaling(st, &o, &sc, &err) < 0)

@@ -52,7 +52,8 @@ struct amd_coll_set {
 int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_set *out,
 		       struct amd_err *err);
 /* The same for one logical run (its own traces and its workers'), by
- * rank, whatever the run's status. */
+ * rank, whatever the run's status, without steps and phases (nsteps 0,
+ * phase_ns 0): what stats' arrival spread reads. */
 int amd_store_coll_run(struct amd_store *st, int64_t run, struct amd_coll_set *out,
 		       struct amd_err *err);
 void amd_coll_set_free(struct amd_coll_set *s);

@@ -53,8 +53,9 @@ int amd_region_sel_per_config(const struct amd_region_sel *sel);
  * filter) and its region times (region_times.h's amd_store_region_set).
  * A caller that asks both, in that order and inside one read snapshot
  * (store_read.h) — the report — makes one, hands it to both and frees it
- * after: the list's scan keeps the times' half in it, and the region set
- * of the same sweep takes it. The store keeps nothing between reads. */
+ * after: the list's scan keeps the times' half in it, and every region
+ * set of the same sweep asked meanwhile (the report's limits, explain's
+ * region split) reads it. The store keeps nothing between reads. */
 struct amd_region_share;
 /* NULL when out of memory. */
 struct amd_region_share *amd_region_share_new(void);

@@ -1,14 +1,17 @@
 /* collectives.c — amd_store_coll_set (collectives.h): a sweep's traces
  * with their window, phases, steps and collective calls, for the
  * cross-rank matching of `amdahl explain` (and of stats' arrival spread,
- * one run at a time: amd_store_coll_run). Traces come in the order of
+ * one run at a time: amd_store_coll_run, calls only). Its statements are
+ * the store's cached ones: stats asks for each run's set. Traces come in the order of
  * names (strategy, n, repeat, the logical run's ext id, rank, file), never
  * of row ids, so that the order of ingest changes no sum. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collectives.h"
 #include "sqlite_int.h"
+#include "stmt_cache.h"
 #include "buf.h"
 #include "run.h"
 #include "selector.h"
@@ -45,13 +48,15 @@ static const char calls_sql[] =
 	" c.group_id, coalesce(c.group_size, -1)"
 	" FROM trace_collective c WHERE c.trace_id = ?1 ORDER BY 3, 1, 2";
 
-static const char names_sql[] =
-	"SELECT d.id, d.s FROM dict d WHERE d.id IN (SELECT name_id FROM trace_collective"
-	" UNION SELECT group_id FROM trace_collective) ORDER BY d.id";
+/* A name of the set's calls, looked up by id (only the set's: stats asks
+ * for one run's set at a time, and reading every name of the store's
+ * collectives for each of 1,000 runs of 64 traces was 85+ CPU-s of a
+ * `report build`, issue 38 item 4). */
+static const char name_sql[] = "SELECT s FROM dict WHERE id = ?1";
 
 struct name_map {
-	int64_t *ids;
-	char **s; /* borrowed from the set's strings */
+	int64_t *ids; /* ascending, distinct */
+	char **s; /* borrowed from the set's strings; NULL: no such name */
 	size_t n;
 };
 
@@ -66,26 +71,39 @@ static const char *keep(struct amd_coll_set *s, size_t *cap, const char *text)
 	return c;
 }
 
-static int read_names(struct amd_store *st, struct amd_coll_set *s, size_t *scap,
-		      struct name_map *m, struct amd_err *err)
+/* The n ids (sorted here; INT64_MIN: none) as m, each distinct one with
+ * its name from the dictionary, kept in the set. */
+static int read_names(struct amd_store *st, struct amd_coll_set *s, size_t *scap, int64_t *ids,
+		      size_t n, struct name_map *m, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st, names_sql, err);
+	qsort(ids, n, sizeof *ids, amd_id_cmp);
+	m->ids = malloc((n ? n : 1) * sizeof *m->ids);
+	m->s = calloc(n ? n : 1, sizeof *m->s);
+	sqlite3_stmt *q = m->ids && m->s ? amd_store_cached(st, name_sql, err) : NULL;
 	if (!q)
-		return -1;
-	size_t cap = 0, cap2 = 0;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *name;
-		if (amd_grow(&m->ids, m->n, &cap, sizeof *m->ids, 64) < 0
-		    || amd_grow(&m->s, m->n, &cap2, sizeof *m->s, 64) < 0
-		    || !(name = keep(s, scap, (const char *)sqlite3_column_text(q, 1)))) {
-			rc = SQLITE_NOMEM;
-			break;
+		return m->ids && m->s ? -1 : amd_fail(err, "%s: out of memory", amd_store_path(st));
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
+		if (ids[i] == INT64_MIN || (m->n && m->ids[m->n - 1] == ids[i]))
+			continue;
+		m->ids[m->n] = ids[i];
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, ids[i]);
+		if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			rc = SQLITE_DONE;
+			if (!(m->s[m->n] = (char *)keep(s, scap, (const char *)sqlite3_column_text(q, 0))))
+				rc = SQLITE_NOMEM;
 		}
-		m->ids[m->n] = sqlite3_column_int64(q, 0);
-		m->s[m->n++] = (char *)name;
+		m->n++;
 	}
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_cached_done(st, q, rc, err);
+}
+
+/* The name of id in m, NULL when the dictionary has none. */
+static const char *name_of(const struct name_map *m, int64_t id)
+{
+	const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
+	return at ? m->s[at - m->ids] : NULL;
 }
 
 /* The traces of a sweep (or selector) sweep, or when run > 0 of that
@@ -98,7 +116,7 @@ static int read_traces(struct amd_store *st, const char *sweep, int64_t run,
 	int by_selector = run <= 0 && sweep && amd_selector_is(sweep);
 	if (by_selector && amd_select_run_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(st, run > 0 ? run_traces_sql : traces_sql, err);
+	sqlite3_stmt *q = amd_store_cached(st, run > 0 ? run_traces_sql : traces_sql, err);
 	if (!q) {
 		free(ids);
 		return -1;
@@ -135,7 +153,7 @@ static int read_traces(struct amd_store *st, const char *sweep, int64_t run,
 		}
 	}
 	free(ids);
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_cached_done(st, q, rc, err);
 }
 
 static int read_steps(struct amd_store *st, struct amd_coll_set *s, struct amd_err *err)
@@ -165,13 +183,15 @@ static int read_steps(struct amd_store *st, struct amd_coll_set *s, struct amd_e
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct name_map *m,
+/* Each trace's calls, their name and group ids in *ids (two a call,
+ * INT64_MIN for no group), to be named by name_calls. */
+static int read_calls(struct amd_store *st, struct amd_coll_set *s, int64_t **ids,
 		      struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st, calls_sql, err);
+	sqlite3_stmt *q = amd_store_cached(st, calls_sql, err);
 	if (!q)
 		return -1;
-	size_t cap = 0;
+	size_t cap = 0, icap = 0;
 	size_t *first = calloc(s->ntraces + 1, sizeof *first);
 	int rc = first ? SQLITE_DONE : SQLITE_NOMEM;
 	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++) {
@@ -179,17 +199,17 @@ static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			int64_t id = sqlite3_column_int64(q, 0), gid = sqlite3_column_int64(q, 4);
-			const int64_t *at = bsearch(&id, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
-			const int64_t *g = sqlite3_column_type(q, 4) == SQLITE_NULL ? NULL
-				: bsearch(&gid, m->ids, m->n, sizeof *m->ids, amd_id_cmp);
-			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0) {
+			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0
+			    || amd_grow(ids, 2 * s->ncalls, &icap, sizeof **ids, 512) < 0
+			    || amd_grow(ids, 2 * s->ncalls + 1, &icap, sizeof **ids, 512) < 0) {
 				rc = SQLITE_NOMEM;
 				break;
 			}
+			(*ids)[2 * s->ncalls] = sqlite3_column_int64(q, 0);
+			(*ids)[2 * s->ncalls + 1] = sqlite3_column_type(q, 4) == SQLITE_NULL
+				? INT64_MIN : sqlite3_column_int64(q, 4);
 			s->calls[s->ncalls++] = (struct amd_coll_call){
-				at ? m->s[at - m->ids] : "", g ? m->s[g - m->ids] : NULL,
-				sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+				NULL, NULL, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
 				sqlite3_column_int64(q, 3), sqlite3_column_int(q, 5)};
 		}
 	}
@@ -199,26 +219,49 @@ static int read_calls(struct amd_store *st, struct amd_coll_set *s, const struct
 		s->traces[i].ncalls = end - first[i];
 	}
 	free(first);
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_cached_done(st, q, rc, err);
+}
+
+/* Names the set's calls (ids as read_calls left them): a name the
+ * dictionary lacks is "", a group it lacks none. */
+static int name_calls(struct amd_store *st, struct amd_coll_set *s, size_t *scap, int64_t *ids,
+		      struct amd_err *err)
+{
+	size_t n = 2 * s->ncalls;
+	int64_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
+	if (!sorted)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	if (n)
+		memcpy(sorted, ids, n * sizeof *ids);
+	struct name_map m = {0};
+	int rc = read_names(st, s, scap, sorted, n, &m, err);
+	for (size_t i = 0; rc == 0 && i < s->ncalls; i++) {
+		const char *name = name_of(&m, ids[2 * i]);
+		s->calls[i].name = name ? name : "";
+		s->calls[i].group = ids[2 * i + 1] == INT64_MIN ? NULL : name_of(&m, ids[2 * i + 1]);
+	}
+	free(sorted);
+	free(m.ids);
+	free(m.s);
+	return rc;
 }
 
 static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
 		    struct amd_coll_set *out, struct amd_err *err)
 {
 	memset(out, 0, sizeof *out);
-	struct name_map m = {0};
+	int64_t *ids = NULL;
 	size_t scap = 0;
 	int rc = read_traces(st, sweep, run, out, &scap, err);
 	if (rc == 0 && out->ntraces == 0)
 		return 0; /* (stats asks of every run; most have no trace) */
-	if (rc == 0)
+	if (rc == 0 && run <= 0) /* one run's set is for its arrival spread: calls only */
 		rc = read_steps(st, out, err);
 	if (rc == 0)
-		rc = read_names(st, out, &scap, &m, err);
+		rc = read_calls(st, out, &ids, err);
 	if (rc == 0)
-		rc = read_calls(st, out, &m, err);
-	free(m.ids);
-	free(m.s);
+		rc = name_calls(st, out, &scap, ids, err);
+	free(ids);
 	if (rc < 0)
 		amd_coll_set_free(out);
 	return rc;

@@ -116,7 +116,8 @@ struct rj_stash {
 };
 
 /* regions.h's amd_region_share: the stash of its scan, NULL before the
- * scan and after the region set took it. */
+ * scan; kept until the share is freed (every region set of its sweep
+ * reads it). */
 struct amd_region_share {
 	struct rj_stash *stash;
 };

@@ -187,13 +187,14 @@ static int load_names(struct amd_store *st, struct rj *j, struct amd_err *err)
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-/* The stash of a shared scan (rj_stash_begin) when it is of sweep. */
+/* The stash of a shared scan (rj_stash_begin) when it is of sweep; it
+ * stays the share's (rj_emit only reads it), for each region set of the
+ * sweep asked in the snapshot (a report's limits and explain). */
 static struct rj_stash *take_stash(struct amd_region_share *sh, const char *sweep)
 {
 	struct rj_stash *s = sh ? sh->stash : NULL;
 	if (!s || !sweep || strcmp(s->sweep, sweep) != 0)
 		return NULL;
-	sh->stash = NULL;
 	return s;
 }
 
@@ -204,10 +205,8 @@ int amd_store_region_set(struct amd_store *st, const char *sweep, size_t per_run
 	memset(out, 0, sizeof *out);
 	struct rj_stash *kept = take_stash(share, sweep);
 	if (kept) { /* read by a sweep's region list in this snapshot */
-		int rc = rj_emit(&kept->j, per_run_above, out) < 0
+		return rj_emit(&kept->j, per_run_above, out) < 0
 			? amd_fail(err, "%s: out of memory", amd_store_path(st)) : 0;
-		rj_stash_free(kept);
-		return rc;
 	}
 	struct rj j;
 	rj_init(&j);
