@@ -41,7 +41,7 @@ static void help(void)
 	       "                     default start: the group's earliest run\n"
 	       "  --alpha A          the permutation test's level (default 0.05)\n"
 	       "  --permutations R   shuffles per test (default 999)\n"
-	       "  --min-size K       fewest groups on each side of a change (default 3)\n"
+	       "  --min-size K       fewest groups before a change (default 3; K-1 after it at the end)\n"
 	       "  --seed N           seed of the shuffles and the bootstrap (default 20260101)\n"
 	       "  --png FILE         write the chart: runs, group medians, change points\n"
 	       "  --json             {\"groups\": [...], \"change_points\": [...]}\n"

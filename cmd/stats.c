@@ -170,8 +170,9 @@ static void run_ident(const struct amd_run_value *v, char *buf, size_t len)
 /* -1 when out of memory. */
 static int print_sweep(const struct amd_sweep_stats *s)
 {
-	printf("sweep %s: %s by %s, %zu runs (%zu left out)\n", cmd_shown(s->sweep), s->metric,
-	       s->scaling ? "n (world size)" : s->axis, s->nruns_total, s->nruns_excluded);
+	printf("sweep %s: %s by %s, %zu run%s (%zu left out)\n", cmd_shown(s->sweep), s->metric,
+	       s->scaling ? "n (world size)" : s->axis, s->nruns_total,
+	       s->nruns_total == 1 ? "" : "s", s->nruns_excluded);
 	if (*s->note)
 		printf("%s\n", s->note);
 	for (size_t i = 0; i < s->nstrategies; i++)

@@ -163,6 +163,30 @@ static double usl_sse(const struct usl_data *d, const double q[3])
 	return s;
 }
 
+/* Whether p fits the data to rounding (residuals below 1e-10 of the
+ * data's size): data on an exact USL curve, a perfectly scaling sweep
+ * (X = γn: α = β = 0) or a flat one (α = 1, β = 0), leave the driver
+ * taking ever smaller steps towards a zero sum of squares until it runs
+ * out of iterations; the point it stopped at is the fit. */
+static int exact_fit(struct usl_data *d, const gsl_vector *p)
+{
+	double q[3], scale = 0;
+	expand(d, p, q);
+	for (size_t i = 0; i < d->m; i++)
+		scale += d->x[i] * d->x[i];
+	double sse = usl_sse(d, q);
+	return isfinite(sse) && scale > 0 && sse <= 1e-20 * scale;
+}
+
+/* α or β within rounding of 0 (|v| below 1e-12) is 0: an exact fit at
+ * the bound lands a rounding error either side of it. */
+static void snap_zero(double q[3])
+{
+	for (int k = 0; k < 2; k++)
+		if (fabs(q[k]) < 1e-12)
+			q[k] = 0;
+}
+
 /* Solves one face (d->held set); the result in *out. */
 static void usl_solve(struct usl_data *d, struct usl_sol *out)
 {
@@ -183,9 +207,12 @@ static void usl_solve(struct usl_data *d, struct usl_sol *out)
 	gsl_multifit_nlinear_init(x0, &fdf, w);
 	int info, st = gsl_multifit_nlinear_driver(500, 1e-14, 1e-14, 0, NULL, NULL, &info, w);
 	gsl_vector *p = gsl_multifit_nlinear_position(w);
+	if (st != GSL_SUCCESS && exact_fit(d, p))
+		st = GSL_SUCCESS;
 	if (st == GSL_SUCCESS && usl_polish(d, p) < 0)
 		out->status = -2;
 	expand(d, p, out->p);
+	snap_zero(out->p);
 	out->iterations = gsl_multifit_nlinear_niter(w);
 	out->gsl_status = st;
 	gsl_multifit_nlinear_free(w);
@@ -235,6 +262,9 @@ static void usl_peak(struct amd_usl *out)
 	else if (out->bounded)
 		snprintf(out->peak_why, sizeof out->peak_why,
 			 "the unconstrained fit did not converge: no peak predicted");
+	else if (fabs(al - 1) < 1e-9 && !(be > 0))
+		snprintf(out->peak_why, sizeof out->peak_why,
+			 "no peak: α = 1, β = 0, throughput is the same at every n");
 	else if (al >= 1)
 		snprintf(out->peak_why, sizeof out->peak_why,
 			 "no peak: α = %.3g ≥ 1, throughput falls with n from n = 1 on", al);

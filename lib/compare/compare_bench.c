@@ -13,7 +13,8 @@
 /* "1.112 ± 4%" from the values' aggregate and its interval: for the
  * median the order-statistic interval, with its own exact level after it
  * when that is below the stated one ("± 9% (75%)" for [min, max] of 3
- * runs); for MLPerf's mean the bootstrap, as stats gives it. */
+ * runs); for MLPerf's mean the bootstrap, as stats gives it, with the
+ * coverage it has at n runs ("± 3% (89%)" for 5). */
 static void with_spread(const struct amd_comparison *c, const double *v, size_t n, double med,
 			char *buf, size_t size)
 {
@@ -27,6 +28,8 @@ static void with_spread(const struct amd_comparison *c, const double *v, size_t 
 	int rc = n < 3 ? -1
 		 : c->aggregate == AMD_AGG_MEDIAN ? amd_median_os_ci(v, n, c->level, &ci)
 						  : amd_boot_median_ci(v, n, &b, &ci);
+	if (rc == 0 && c->aggregate == AMD_AGG_MLPERF && ci.valid && fabs(c->level - 0.95) < 1e-9)
+		ci.level = amd_mlperf_boot_coverage(n); /* what it covers (stats.h), as stats says */
 	char own[16] = "";
 	if (rc == 0 && ci.valid && ci.level > 0 && ci.level < c->level - 1e-12)
 		snprintf(own, sizeof own, " (%.3g%%)", 100 * ci.level);

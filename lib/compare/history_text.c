@@ -31,8 +31,9 @@ const char *amd_history_change_text(const struct amd_history *h,
 const char *amd_history_method_text(const struct amd_history *h, char *buf, size_t n)
 {
 	snprintf(buf, n, "%zu change point%s (E-Divisive means, permutation test: %d shuffles, "
-		 "alpha %g, at least %zu groups a side)", h->nchanges, h->nchanges == 1 ? "" : "s",
-		 h->cp.permutations, h->cp.alpha, h->cp.min_size);
+		 "alpha %g, at least %zu groups before a change and %zu after it)", h->nchanges,
+		 h->nchanges == 1 ? "" : "s", h->cp.permutations, h->cp.alpha, h->cp.min_size,
+		 h->cp.min_size > 2 ? h->cp.min_size - 1 : h->cp.min_size);
 	return buf;
 }
 

@@ -97,6 +97,11 @@ test_expect_success NUMPY,SCIPY 'gate --aggregate mlperf states the rule in the 
 	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
 		--candidate strategy=fsdp --format benchstat
 	test_contains "half-width of the MLPerf mean'"'"'s 95% bootstrap interval" "$OUT"
+	# every ± of 6 runs carries the bootstrap'"'"'s coverage at 6 runs, 90% (was: none)
+	test_eq "0 22" "$(printf "%s\n" "$OUT" | "$PY" -c "
+import re, sys
+t = sys.stdin.read()
+print(len(re.findall(r\"± \\d+%(?! \\(90%\\))\", t)), len(re.findall(r\"± \\d+% \\(90%\\)\", t)))")"
 	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
 		--candidate strategy=fsdp --format csv
 	echo "$OUT" >"$TMP/gate.csv"

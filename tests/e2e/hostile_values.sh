@@ -280,6 +280,22 @@ test_expect_success 'a candidate whose every epoch is impossible: gate and compa
 	test_status 2 "$AMDAHL" --store "$TMP/deg-gate.db" gate --baseline deg:a --candidate deg:c &&
 	test_contains "sweep '\''deg'\'' has no strategy '\''c'\''" "$ERR"
 '
+test_expect_success 'a sweep of one run: the heading says "1 run" (was: "1 runs")' '
+	test_status 0 "$AMDAHL" --store "$TMP/deg-one.db" stats &&
+	test_contains "sweep deg: epoch_time_s by n (world size), 1 run (0 left out)" "$OUT"
+'
+test_expect_success 'zero noise: a perfectly scaling sweep gets a USL fit, α = β = 0 (was: did not converge); flat times get α = 1' '
+	for n in 1 2 4 8; do
+		mk_run "$TMP/deg/perfect" p$n ddp $n 9 $((8 / n)) $((8 / n)) &&
+		mk_run "$TMP/deg/flat" f$n ddp $n 9 2.0 2.0 || return 1
+	done &&
+	"$AMDAHL" --store "$TMP/deg-perfect.db" ingest -q "$TMP/deg/perfect" &&
+	"$AMDAHL" --store "$TMP/deg-flat.db" ingest -q "$TMP/deg/flat" &&
+	test_status 0 "$AMDAHL" --store "$TMP/deg-perfect.db" stats && no_nan &&
+	test_contains "USL fit: α 0, β 0, γ 0.125; no peak (β = 0: throughput rises with n throughout)" "$OUT" &&
+	test_status 0 "$AMDAHL" --store "$TMP/deg-flat.db" stats && no_nan &&
+	test_contains "USL fit: α 1, β 0, γ 0.5; no peak: α = 1, β = 0, throughput is the same at every n" "$OUT"
+'
 test_expect_success 'one run a side, a single n: gate says the data are insufficient (exit 3), JSON finite' '
 	test_status 3 "$AMDAHL" --store "$TMP/deg-single.db" gate --baseline deg:ddp --candidate deg:ddp --json &&
 	printf "%s\n" "$OUT" >"$TMP/g.json" && finite_json "$TMP/g.json"

@@ -71,7 +71,7 @@ test_expect_success SCIPY,PDFTOTEXT 'the PDF has the history page: sentence, cha
 	pdftotext -layout "$TMP/rep/report.pdf" "$TMP/rep.txt"
 	t=$(cat "$TMP/rep.txt")
 	test_contains "History of epoch_time_s by tag.git_commit" "$t"
-	test_contains "1 change point (E-Divisive means, permutation test: 999 shuffles, alpha 0.05, at least 3 groups a side)" "$t"
+	test_contains "1 change point (E-Divisive means, permutation test: 999 shuffles, alpha 0.05, at least 3 groups before a change and 2 after it)" "$(printf "%s" "$t" | tr -s " \n" "  ")"
 	test_true "change row" grep -Eq "^c12 +[0-9.]+ \(36, c00\.\.c11\) +[0-9.]+ \(36, c12\.\.c23\) +1\.200 \[.*worse$" "$TMP/rep.txt"
 	test_eq 24 "$(grep -Ec "^c[0-9][0-9] +3 +[0-9.]+ +\[" "$TMP/rep.txt")"
 	test_true "c12 marked" grep -Eq "^c12 +3 .*<- change" "$TMP/rep.txt"

@@ -7,8 +7,9 @@ medians of the runs before and after it, their ratio, SciPy's
 two-sided Mann–Whitney p (after against before; not what history prints,
 which is the permutation p of its search), and the E-Divisive search of
 the group medians from its definition: the largest divergence Q of
-x[0..t) against x[t..k) over every t and every k (both boundaries, at
-least 3 groups a side) and its t ("divergence", "at").
+x[0..t) against x[t..k) over every t and every k (both boundaries: at
+least 3 groups before, 2 after when k is the end, 3 in a block inside,
+whose Q weighs 0.8) and its t ("divergence", "at").
 
 usage: history_oracle.py EXPERIMENT_DIR tag.NAME|param.NAME [K]
        history_oracle.py EXPERIMENT_DIR KEY --odd CAND N
@@ -36,7 +37,9 @@ def read(path):
 
 
 def search(x, lo=3):
-    """The largest Q(x[0..t), x[t..k)) over t, k with lo values a side."""
+    """The largest weighted Q(x[0..t), x[t..k)): t >= lo; k the end with
+    lo - 1 values after t (weight 1), or a block inside, k < len, of lo
+    values at least (weight 0.8)."""
     def q(a, b):
         m, k = len(a), len(b)
         cross = sum(abs(u - v) for u in a for v in b)
@@ -45,9 +48,12 @@ def search(x, lo=3):
         e = 2 * cross / (m * k) - wa / (m * (m - 1) / 2) - wb / (k * (k - 1) / 2)
         return m * k / (m + k) * e
     best = (float('-inf'), None)
-    for t in range(lo, len(x) - lo + 1):
-        for k in range(t + lo, len(x) + 1):
-            v = q(x[:t], x[t:k])
+    n, tail = len(x), lo - 1
+    for t in range(lo, n - tail + 1):
+        for k in range(t + tail, n + 1):
+            if k < n and k - t < lo:
+                continue
+            v = q(x[:t], x[t:k]) * (1 if k == n else 0.8)
             if v > best[0]:
                 best = (v, t)
     return best

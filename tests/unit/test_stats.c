@@ -204,6 +204,40 @@ static void test_usl_alpha_above_one_says_so(void **state)
 	assert_string_equal(u.peak_why, "no peak: α = 1.5 ≥ 1, throughput falls with n from n = 1 on");
 }
 
+/* Zero noise, perfect scaling X = 100n: the fit is α = β = 0, γ = 100
+ * exactly (was: "did not converge: exceeded max number of iterations":
+ * the driver never meets its step test at a zero sum of squares). */
+static void test_usl_perfect_scaling_converges(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8, 16}, x[5];
+	for (int i = 0; i < 5; i++)
+		x[i] = 100 * n[i];
+	struct amd_usl u;
+	assert_int_equal(amd_usl_fit(n, x, 5, &u), 0);
+	assert_true(u.ok);
+	assert_false(u.bounded);
+	assert_true(u.alpha == 0 && u.beta == 0);
+	assert_double_equal(u.gamma, 100, 1e-9);
+	assert_true(isnan(u.n_peak));
+	assert_string_equal(u.peak_why, "no peak (β = 0: throughput rises with n throughout)");
+}
+
+/* The same throughput at every n: α = 1, β = 0 exactly (was: no
+ * convergence, then α = 0, β = 0.056 on a face: a wrong curve). */
+static void test_usl_flat_throughput_is_alpha_one(void **state)
+{
+	(void)state;
+	double n[] = {1, 2, 4, 8, 16}, x[] = {2, 2, 2, 2, 2};
+	struct amd_usl u;
+	assert_int_equal(amd_usl_fit(n, x, 5, &u), 0);
+	assert_false(u.bounded);
+	assert_double_equal(u.alpha, 1, 1e-9);
+	assert_true(u.beta == 0);
+	assert_double_equal(u.gamma, 2, 1e-9);
+	assert_string_equal(u.peak_why, "no peak: α = 1, β = 0, throughput is the same at every n");
+}
+
 /* The median's order-statistic interval: [min, max] at 75% for 3 values;
  * for 10 values [x(2), x(9)] at 1 - 2·11/1024 = 97.85% (x(3), x(8) would
  * cover 89.1%). */
@@ -288,6 +322,8 @@ int main(void)
 		cmocka_unit_test(test_usl_bounded_when_alpha_negative),
 		cmocka_unit_test(test_median_os_ci_levels),
 		cmocka_unit_test(test_usl_alpha_above_one_says_so),
+		cmocka_unit_test(test_usl_perfect_scaling_converges),
+		cmocka_unit_test(test_usl_flat_throughput_is_alpha_one),
 		cmocka_unit_test(test_karp_flatt),
 		cmocka_unit_test(test_statistic_registry),
 	};
