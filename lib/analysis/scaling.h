@@ -74,11 +74,16 @@ struct amd_region_model {
 	double *measured;          /* mean seconds per step at each measured n (ns) */
 	double measured_max_n;     /* mean seconds per step at the largest n */
 	double share_max_n;        /* of the regions' sum at the largest n */
-	struct amd_scaling_pred share[3]; /* at 2×, 4× the largest n and the target */
+	size_t nshare;             /* 1 to 3: 2×, 4× the largest n and the target, */
+	struct amd_scaling_pred share[3]; /* ... distinct and increasing */
 	double crossover_n;        /* where it overtakes the shrinking work; NAN: never */
 	size_t npred;
 	struct amd_scaling_pred *pred; /* seconds per step at the measured n, 2×, 4×, target */
 };
+
+/* r's share of the step at n (one of 2×, 4× the largest n, the
+ * target); NULL when it has none there. */
+const struct amd_scaling_pred *amd_region_model_share(const struct amd_region_model *r, double n);
 
 struct amd_scaling_whole {
 	double n;

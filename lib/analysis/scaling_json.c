@@ -82,7 +82,7 @@ static int region(cJSON *arr, const struct amd_region_model *r, const char *stra
 	double v[] = { f->c0, f->cv, f->cv_const, f->p_trend, f->rel_noise,
 		       r->measured_max_n, r->share_max_n, r->crossover_n };
 	return nums(o, k, v, 8) < 0 || ci(o, "c0_ci", f->c0_lo, f->c0_hi, level) < 0
-		|| preds(o, "share", r->share, 3, level) < 0
+		|| preds(o, "share", r->share, r->nshare, level) < 0
 		|| preds(o, "predictions", r->pred, r->npred, level) < 0 ? -1 : 0;
 }
 

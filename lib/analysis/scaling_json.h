@@ -2,7 +2,9 @@
  * shape `amdahl scaling --json` prints: {"sweep", "criterion", …,
  * "regions": [{"name", "kind", "strategy", "terms": [{"i", "j", "coef",
  * "coef_ci"}], "c0", "c0_ci", "criterion", "growth", "share_at_max_n",
- * "predictions": [{"n", "value", "ci"}], …}] (every strategy's,
+ * "share": [{"n", "value", "ci"}] (of the step at 2×, 4× the largest n
+ * and the target: each n once, increasing), "predictions": [{"n",
+ * "value", "ci"}], …}] (every strategy's,
  * ranked within each), "strategies": [{"strategy", "n", "target",
  * "step": [the step's model], "whole": […], "advice": […]}]} — the
  * constant model has no terms; seconds per step; NaN as null; every

@@ -55,8 +55,8 @@ struct amd_table *amd_scaling_region_table(const struct amd_scaling_strategy *s,
 		amd_rfit_model_text(&r->fit, model, sizeof model);
 		const char *row[] = { r->name, r->kind, model, r->growth,
 				      amd_cell_pct(sh, sizeof sh, "%.0f%%", r->share_max_n),
-				      share_cell(a, sizeof a, &r->share[0]),
-				      share_cell(b, sizeof b, &r->share[1]),
+				      share_cell(a, sizeof a, amd_region_model_share(r, 2 * mx)),
+				      share_cell(b, sizeof b, amd_region_model_share(r, 4 * mx)),
 				      amd_cell(cx, sizeof cx, "%.3g", r->crossover_n) };
 		amd_table_add(t, row);
 	}
@@ -120,11 +120,11 @@ int amd_scaling_region_finding(const struct amd_scaling_strategy *s, size_t i, c
 				size_t n)
 {
 	const struct amd_region_model *r = &s->regions[i];
-	const struct amd_scaling_pred *p = &r->share[2];
+	const struct amd_scaling_pred *p = amd_region_model_share(r, s->target);
 	char sh[48];
 	size_t w = 0;
 	buf[0] = '\0';
-	if (!isfinite(r->share_max_n))
+	if (!isfinite(r->share_max_n) || !p)
 		return 0;
 	int rc = put(buf, n, &w, "At n = %g, %s (%s, %s) is predicted to take %s of the step, %s %.0f%%"
 		     " at n = %g", p->n, r->name, r->kind, r->growth, share_cell(sh, sizeof sh, p),

@@ -104,16 +104,41 @@ static void region_sums(const struct amd_scaling_strategy *s, const double *ns, 
 	}
 }
 
-/* Shares of region r of the step at 2×, 4× the largest n and the target:
- * the interval of the draws of all the plausible models joined with
- * that of the chosen model's draws. */
+/* The n shares are given at: 2×, 4× the largest n and the target;
+ * distinct and increasing (the target is 4× by default). */
+static size_t share_ns(const struct amd_scaling_strategy *s, double at[3])
+{
+	double top = s->ns[s->nn - 1];
+	at[0] = 2 * top;
+	at[1] = 4 * top;
+	at[2] = s->target;
+	gsl_sort(at, 1, 3);
+	size_t k = 0;
+	for (size_t a = 0; a < 3; a++)
+		if (k == 0 || at[a] != at[k - 1])
+			at[k++] = at[a];
+	return k;
+}
+
+const struct amd_scaling_pred *amd_region_model_share(const struct amd_region_model *r, double n)
+{
+	for (size_t q = 0; q < r->nshare; q++)
+		if (r->share[q].n == n)
+			return &r->share[q];
+	return NULL;
+}
+
+/* Shares of region r of the step at share_ns: the interval of the draws
+ * of all the plausible models joined with that of the chosen model's
+ * draws. */
 static void region_shares(struct amd_region_model *r, const struct amd_scaling_strategy *s,
 			  const double *ns, size_t k, const double *S0, const double *S, int B,
 			  double level, double *tmp)
 {
-	double top = s->ns[s->nn - 1], at[3] = { 2 * top, 4 * top, s->target };
+	double at[3];
 	r->share_max_n = r->measured_max_n / s->busy_max_n;
-	for (int q = 0; q < 3; q++) {
+	r->nshare = share_ns(s, at);
+	for (size_t q = 0; q < r->nshare; q++) {
 		size_t a = index_of(ns, k, at[q]);
 		struct amd_scaling_pred *p = &r->share[q];
 		p->n = at[q];

@@ -71,6 +71,14 @@ test_expect_success PYTHON 'JSON shape: a constant model has no terms; every mod
 	test_eq 0 "$(json_get "$J" "sum(1 for r in d[\"regions\"] for p in r[\"predictions\"] if p[\"ci\"] is None)")" &&
 	test_eq "1 2 4 8 16 32" "$(json_get "$J" "\" \".join(\"%g\" % p[\"n\"] for p in d[\"regions\"][0][\"predictions\"])")"
 '
+test_expect_success PYTHON 'share: each of 2x, 4x the largest n and the target once, increasing (the default target 32 is 4x 8; --target 10 comes first)' '
+	test_eq "16 32" "$(json_get "$J" "sorted({\" \".join(\"%g\" % p[\"n\"] for p in r[\"share\"]) for r in d[\"regions\"]})[0]")" &&
+	test_eq 1 "$(json_get "$J" "len({tuple(p[\"n\"] for p in r[\"share\"]) for r in d[\"regions\"]})")" &&
+	test_status 0 "$AMDAHL" --store "$DB" scaling --json --target 10 &&
+	test_eq "10 16 32" "$(printf "%s" "$OUT" | json_get - "\" \".join(\"%g\" % p[\"n\"] for p in d[\"regions\"][0][\"share\"])")" &&
+	test_status 0 "$AMDAHL" --store "$DB" scaling --strategy ddp --target 10 &&
+	test_contains "At n = 10, " "$OUT"
+'
 test_expect_success 'the same seed gives the same models and intervals' '
 	test_status 0 "$AMDAHL" --store "$DB" scaling --json &&
 	test_eq "$(sha256sum <"$J")" "$(sha256sum <"$TMP/out")"
@@ -146,7 +154,7 @@ test_expect_success PYTHON 'report build: a "What limits scaling" chart per stra
 	for s in ddp fsdp; do
 		test_path_exists "$TMP/rep/charts/limits_$s.png" || return 1
 		cap=$(json_get "$TMP/rep/report.json" "[c[\"caption\"] for c in d[\"charts\"] if c[\"name\"] == \"limits_$s\"][0]")
-		want=$(json_get "$J" "[\"%s (%s, %s) is predicted to take %.0f%% [%.0f, %.0f]\" % (r[\"name\"], r[\"kind\"], r[\"growth\"], 100*r[\"share\"][2][\"value\"], 100*r[\"share\"][2][\"ci\"][\"lo\"], 100*r[\"share\"][2][\"ci\"][\"hi\"]) for r in d[\"regions\"] if r[\"strategy\"] == \"$s\"][0]")
+		want=$(json_get "$J" "[\"%s (%s, %s) is predicted to take %.0f%% [%.0f, %.0f]\" % (r[\"name\"], r[\"kind\"], r[\"growth\"], 100*t[\"value\"], 100*t[\"ci\"][\"lo\"], 100*t[\"ci\"][\"hi\"]) for r in d[\"regions\"] for t in r[\"share\"] if t[\"n\"] == 32 if r[\"strategy\"] == \"$s\"][0]")
 		test_contains "$want" "$cap" || return 1
 	done
 '
