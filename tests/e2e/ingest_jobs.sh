@@ -55,6 +55,41 @@ test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'the ingest leaves its pages in 
 	done
 '
 
+# wal_peak DB ARGS...: ingests ARGS into the new store DB while sampling
+# the size of DB-wal every 20 ms; prints the largest (the log only grows
+# until the ingest's end removes it: a restart writes it again from its
+# beginning)
+wal_peak() {
+	db=$1; shift
+	"$AMDAHL" --store "$db" ingest -q "$@" & pid=$!
+	peak=0
+	while kill -0 $pid 2>/dev/null; do
+		size=$(stat -c %s "$db-wal" 2>/dev/null || echo 0)
+		[ "$size" -gt "$peak" ] && peak=$size
+		sleep 0.02
+	done
+	wait $pid && echo $peak
+}
+
+# The log is checkpointed after the turns past 4,000 frames (16 MB; see
+# lib/store/writer/write_gate.c). The checkpoint connection had never
+# read the store, so SQLite took it for one not in WAL mode and each
+# checkpoint did nothing: the store file kept its first 216 KB and the
+# log took every page (main: 61.6 MB at -j 1, 49.1 MB at -j 2 on this
+# 240-run sweep of 71 MB of metric files; 1.57 GB on a 1,000 x 64 trace
+# sweep). Now 16.6 MB at -j 1 and 17-26 MB at -j 2.
+test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'the write-ahead log stays under 36 MB while -j 1 and -j 2 ingest 240 runs of 8,000 metric points (main: 62 and 49 MB)' '
+	(cd "$AMDAHL_ROOT" && /usr/bin/python3 bench/gen_sweep.py "$TMP/long" 240 0 4 2000 >/dev/null) &&
+	for j in 1 2; do
+		peak=$(wal_peak "$TMP/long$j.db" -j $j "$TMP/long/mlruns") &&
+		test_true "-j $j: log peak $peak < 36 MB" test "$peak" -lt 36000000 &&
+		test_eq 240 "$(q "$TMP/long$j.db" "SELECT count(*) FROM run")" &&
+		test_eq 0 "$(stat -c %s "$TMP/long$j.db-wal" 2>/dev/null || echo 0)" &&
+		rm -f "$TMP/long$j.db" || return 1
+	done &&
+	rm -rf "$TMP/long"
+'
+
 test_expect_success PYTHON,SQLITE3 'a truncated trace among -j 2 workers fails alone and leaves nothing of itself' '
 	bad=$(find "$sw" -name "rank3.*.pt.trace.json.gz" | sort | head -1) &&
 	head -c 20000 "$bad" >"$TMP/cut" && cp "$TMP/cut" "$bad" &&

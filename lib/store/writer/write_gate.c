@@ -5,6 +5,7 @@
 #include "write_gate.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,9 @@
  * so it never restarts from its beginning and grows for the whole
  * ingest (5.3 GB on 1,000 x 64 traces). Inside the turn nobody writes:
  * the checkpoint copies what the last ones left and the next turn's
- * first write restarts the log. */
+ * first write restarts the log. It runs there sooner, at the first
+ * commit past GATE_CHECKPOINT_FRAMES after one outside the turn copied
+ * part of the log: what is left is only what the turns wrote since. */
 #define GATE_RESTART_FRAMES (4 * GATE_CHECKPOINT_FRAMES)
 
 struct amd_write_gate {
@@ -33,6 +36,8 @@ struct amd_write_gate {
 				 * NULL until the first */
 	int wal_frames;         /* the log's size after the last commit */
 	int checkpoint_at;      /* its size at a checkpoint that left some */
+	atomic_int copied;      /* the log's frames the last checkpoint outside
+				 * a turn copied; 0 once the log restarted */
 };
 
 static pthread_mutex_t gates_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -166,21 +171,28 @@ int amd_write_gate_try_enter(struct amd_write_gate *g)
 
 /* The checkpoints' connection, opened at the first checkpoint (under
  * checkpointing) on the store the shared connection has opened and
- * migrated: a plain connection, which takes no lock to open; 0, or -1
- * when it cannot open: the log then waits for the next try, or for the
+ * migrated: a plain connection, which takes no lock to open, then one
+ * read, which ends at once: a connection learns that the file is in WAL
+ * mode at its first read, and until then SQLite's checkpoint on it does
+ * nothing and says so only by a log of -1 frames (every checkpoint of
+ * an ingest was such a no-op: the store file stayed at its first 216 KB
+ * and the log took every page, 1.57 GB on a big sweep). 0, or -1 when
+ * it cannot open: the log then waits for the next try, or for the
  * shared connection's close. */
 static int ckpt_ready(struct amd_write_gate *g)
 {
 	if (g->ckpt)
 		return 0;
 	if (sqlite3_open_v2(g->path, &g->ckpt, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+			    NULL) != SQLITE_OK ||
+	    sqlite3_busy_timeout(g->ckpt, 60000) != SQLITE_OK ||
+	    sqlite3_wal_autocheckpoint(g->ckpt, 0) != SQLITE_OK ||
+	    sqlite3_exec(g->ckpt, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) !=
+		    SQLITE_OK) {
 		sqlite3_close_v2(g->ckpt);
 		g->ckpt = NULL;
 		return -1;
 	}
-	sqlite3_busy_timeout(g->ckpt, 60000);
-	sqlite3_wal_autocheckpoint(g->ckpt, 0);
 	return 0;
 }
 
@@ -196,6 +208,7 @@ static void checkpoint(struct amd_write_gate *g, int frames)
 		int log = 0, done = 0;
 		sqlite3_wal_checkpoint_v2(g->ckpt, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
 		g->checkpoint_at = log > 0 && done < log ? log : 0;
+		atomic_store(&g->copied, done > 0 ? done : 0);
 	}
 	pthread_mutex_unlock(&g->checkpointing);
 }
@@ -209,14 +222,25 @@ static void checkpoint_whole(struct amd_write_gate *g)
 					  NULL);
 		g->checkpoint_at = 0;
 	}
+	atomic_store(&g->copied, 0);
 	pthread_mutex_unlock(&g->checkpointing);
+}
+
+/* Under the turn, after commits that left the log at frames: 1 when the
+ * log is to be checkpointed whole inside the turn (GATE_RESTART_FRAMES). */
+static int whole_now(struct amd_write_gate *g, int frames)
+{
+	int copied = atomic_load(&g->copied);
+	if (copied > frames) /* the log restarted since that checkpoint */
+		atomic_store(&g->copied, copied = 0);
+	return frames >= GATE_RESTART_FRAMES || (frames >= GATE_CHECKPOINT_FRAMES && copied > 0);
 }
 
 void amd_write_gate_leave(struct amd_write_gate *g)
 {
 	int outermost = --g->depth == 0;
 	int frames = g->wal_frames;
-	int whole = outermost && frames >= GATE_RESTART_FRAMES;
+	int whole = outermost && frames > 0 && whole_now(g, frames);
 	if (outermost)
 		g->wal_frames = 0;
 	if (whole)

@@ -37,7 +37,8 @@ void amd_write_gate_enter(struct amd_write_gate *g);
 int amd_write_gate_try_enter(struct amd_write_gate *g);
 /* Ends the turn begun by the matching enter; after the outermost, a
  * checkpoint when the log has grown past GATE_CHECKPOINT_FRAMES (inside
- * the turn past GATE_RESTART_FRAMES). */
+ * the turn past GATE_RESTART_FRAMES, or when one outside a turn has
+ * copied part of it already). */
 void amd_write_gate_leave(struct amd_write_gate *g);
 
 #endif
