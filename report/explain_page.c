@@ -12,6 +12,9 @@
 #include "pdf.h"
 
 #define EXPLAIN_CHART_H 200.0
+/* A chart with gains is a line shorter: its legend's longer names
+ * ("compute_growth (gain)") are shortened and named in full under it */
+#define EXPLAIN_GAINS_H 188.0
 #define EXPLAIN_TFONT 7.5
 
 static const char *const words[AMD_EXPLAIN_NPARTS] = {
@@ -63,24 +66,50 @@ void report_explain_free(struct report_ctx *c)
 	c->explain = NULL;
 }
 
-/* The stacked bars of one strategy: a group per n, a series per part. */
-static struct chart *budget_chart(const struct amd_explain_strategy *s)
+/* A share below this (points) is a gain the chart draws: -0.0 and
+ * rounding noise are not. */
+#define EXPLAIN_GAIN_MIN (-0.05)
+
+/* The stacked bars of one strategy: a group per n, a series per part.
+ * A part's share below 0 (a gain: e.g. compute that shrank faster than
+ * 1/n) is a hatched bar of its own series "PART (gain)", stacked down
+ * from the dashed 0 line, the axis saying so. */
+static struct chart *budget_chart(const struct amd_explain_strategy *s, int *any)
 {
 	char title[160];
 	snprintf(title, sizeof title, "Where the efficiency went: %s", *s->strategy ? s->strategy : "no strategy");
-	struct chart *ch = chart_new(CHART_BARS, title, "world size n", "points of efficiency lost");
-	double v[AMD_EXPLAIN_NPARTS][64];
+	double v[AMD_EXPLAIN_NPARTS][64], gain[AMD_EXPLAIN_NPARTS][64];
+	int gains[AMD_EXPLAIN_NPARTS] = {0};
+	*any = 0;
 	size_t np = s->npoints < 64 ? s->npoints : 64;
+	for (size_t j = 0; j < np; j++)
+		for (int c = 0; c < AMD_EXPLAIN_NPARTS; c++) {
+			double x = s->points[j].share[c].value * 100;
+			int g = x < EXPLAIN_GAIN_MIN;
+			v[c][j] = g ? NAN : x;
+			gain[c][j] = g ? x : NAN;
+			gains[c] |= g;
+			*any |= g;
+		}
+	struct chart *ch = chart_new(CHART_BARS, title, "world size n",
+				     *any ? "points lost (below 0: gained)" : "points of efficiency lost");
 	for (size_t j = 0; j < np; j++) {
 		char g[16];
 		snprintf(g, sizeof g, "%d", s->points[j].n);
 		chart_group(ch, g, NULL);
-		for (int c = 0; c < AMD_EXPLAIN_NPARTS; c++)
-			v[c][j] = s->points[j].share[c].value * 100;
 	}
 	for (int c = 0; c < AMD_EXPLAIN_NPARTS; c++)
 		chart_bars(ch, amd_explain_part_names[c], c == AMD_EXPLAIN_OTHER ? CHART_GREY : c, 0,
 			   v[c], NULL, NULL);
+	for (int c = 0; c < AMD_EXPLAIN_NPARTS; c++)
+		if (gains[c]) {
+			char name[64];
+			snprintf(name, sizeof name, "%s (gain)", amd_explain_part_names[c]);
+			chart_bars(ch, name, c == AMD_EXPLAIN_OTHER ? CHART_GREY : c, 1, gain[c],
+				   NULL, NULL);
+		}
+	if (*any)
+		chart_ref(ch, 0, NULL);
 	chart_stacked(ch, 1);
 	return ch;
 }
@@ -117,6 +146,14 @@ static const char *const caption =
 	"compute above the other ranks' median), compute that does not shrink, idle time and the "
 	"rest. Collectives matched across ranks by name and sequence number; communication "
 	"overlapped with compute is credited. docs/explain.md has the method.";
+static const char *const caption_gains =
+	"The efficiency lost at each n (1 - E of the traced steps against the smallest n) split "
+	"into shares of the total rank-time that add up to it: data transfer at collectives (from "
+	"the last rank's arrival to the end), waiting for the last rank, imbalance (a rank's "
+	"compute above the other ranks' median), compute that does not shrink, idle time and the "
+	"rest. Collectives matched across ranks by name and sequence number; communication "
+	"overlapped with compute is credited. docs/explain.md has the method. Hatched below 0: "
+	"a gain (less rank-time than at the smallest n).";
 
 void report_explain_page(struct pdf *d, struct report_ctx *c)
 {
@@ -129,8 +166,10 @@ void report_explain_page(struct pdf *d, struct report_ctx *c)
 		const struct amd_explain_strategy *s = &c->explain->strategies[i];
 		if (s->npoints < 2)
 			continue; /* one n: nothing to explain */
-		struct chart *ch = budget_chart(s);
-		pdf_chart(d, ch, w, EXPLAIN_CHART_H, caption);
+		int gains = 0;
+		struct chart *ch = budget_chart(s, &gains);
+		pdf_chart(d, ch, w, gains ? EXPLAIN_GAINS_H : EXPLAIN_CHART_H,
+			  gains ? caption_gains : caption);
 		chart_free(ch);
 		struct amd_table *t = amd_explain_table(s);
 		pdf_table_draw(d, t, EXPLAIN_TFONT);

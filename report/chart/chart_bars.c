@@ -49,15 +49,22 @@ int chart_bar_rect(const struct chart *c, size_t g, size_t i, struct rect *r)
 	return 1;
 }
 
-void chart_hatch(cairo_t *cr, const struct rect *r)
+void chart_hatch(cairo_t *cr, const struct rect *r, int color)
 {
 	cairo_save(cr);
 	cairo_rectangle(cr, r->x0, r->y0, r->x1 - r->x0, r->y1 - r->y0);
 	cairo_clip(cr);
 	cairo_set_source_rgb(cr, 0.93, 0.93, 0.93);
 	cairo_paint(cr);
-	cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
-	cairo_set_line_width(cr, 0.7);
+	if (color == CHART_GREY) {
+		cairo_set_source_rgb(cr, 0.62, 0.62, 0.62);
+		cairo_set_line_width(cr, 0.7);
+	} else { /* the series' colour in stripes on its light tint */
+		chart_set_color(cr, color, 0.25);
+		cairo_paint(cr);
+		chart_set_color(cr, color, 1);
+		cairo_set_line_width(cr, 1.6);
+	}
 	double h = r->y1 - r->y0;
 	for (double x = r->x0 - h; x < r->x1; x += 5) {
 		cairo_move_to(cr, x, r->y1);
@@ -167,7 +174,7 @@ static void draw_bar(struct chart *c, cairo_t *cr, size_t g, size_t i)
 		r.x1 = m + 1;
 	}
 	if (c->b[i].hatched)
-		chart_hatch(cr, &r);
+		chart_hatch(cr, &r, c->b[i].color);
 	else {
 		cairo_rectangle(cr, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0);
 		chart_set_color(cr, c->b[i].color, 1);

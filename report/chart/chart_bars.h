@@ -11,8 +11,10 @@
 
 /* The rectangle of bar i in group g, or 0 when it has no value. */
 int chart_bar_rect(const struct chart *c, size_t g, size_t i, struct rect *r);
-/* A grey hatched rectangle (the "other" share, its legend swatch). */
-void chart_hatch(cairo_t *cr, const struct rect *r);
+/* A hatched rectangle, grey (CHART_GREY: the "other" share) or in the
+ * colour of a series (a gain below 0: report/explain_page.c); also its
+ * legend swatch. */
+void chart_hatch(cairo_t *cr, const struct rect *r, int color);
 /* 1 when some group has a second-row label. */
 int chart_has_super(const struct chart *c);
 

@@ -250,7 +250,7 @@ static void legend_swatch(const struct chart *c, cairo_t *cr, size_t i, double x
 	if (c->kind != CHART_XY) {
 		struct rect r = {x, y - 4.5, x + 14, y + 4.5};
 		if (c->b[i].hatched) {
-			chart_hatch(cr, &r);
+			chart_hatch(cr, &r, c->b[i].color);
 			return;
 		}
 		cairo_rectangle(cr, r.x0, r.y0, 14, 9);

@@ -201,6 +201,14 @@ test_expect_success PDFTOTEXT,PYTHON 'report build: a page "Where the efficiency
 		test_contains "the largest share to ${want% *} (${want##* } points)" "$(tr "\n" " " <"$TMP/rep.txt")" || return 1
 	done
 '
+test_expect_success PDFTOTEXT,PYTHON 'report build: a share below 0 (a gain) is labelled a gain: its own legend entry "PART (gain)", the axis and caption say so; only where the JSON has one' '
+	want=$(json_get "$TMP/cpu.json" "\" \".join(sorted({c[\"name\"] + \"_(gain)\" for s in d[\"strategies\"] for p in s[\"points\"] for c in p[\"components\"] if c[\"share\"] * 100 < -0.05}))") &&
+	test_eq "compute_growth_(gain) idle_(gain)" "$want" &&
+	test_eq "$want" "$(grep -o "[a-z_]* (gain)" "$TMP/rep.txt" | tr " " _ | sort -u | tr "\n" " " | sed "s/ $//")" &&
+	test_eq 1 "$(grep -c "points lost (below 0: gained)" "$TMP/rep.txt")" &&
+	test_eq 1 "$(grep -c "^points of efficiency lost$" "$TMP/rep.txt")" &&
+	test_contains "Hatched below 0: a gain (less rank-time than at the smallest n)." "$(tr "\n" " " <"$TMP/rep.txt")"
+'
 test_expect_success 'the same store gives the same JSON, byte for byte' '
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" explain --json &&
 	test_eq "$(sha256sum <"$TMP/cpu.json")" "$(sha256sum <"$TMP/out")"
