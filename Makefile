@@ -283,6 +283,7 @@ test: deps deps-browser
 	@tests/check-tree.sh
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-cluster
+	@$(MAKE) --no-print-directory test-clickhouse
 	@$(MAKE) --no-print-directory test-san
 
 test-plain: $(TOOLS) $(UNIT_BIN)
@@ -297,7 +298,7 @@ test-san:
 
 # The e2e suite again with every store a database on one private
 # clickhouse-server (AMDAHL_TEST_BACKEND=clickhouse; tests/test-lib.sh,
-# docs/clickhouse.md "Testing on ClickHouse"), not yet part of `make test`;
+# docs/clickhouse.md "Testing on ClickHouse"), a tier of `make test`;
 # PATTERN=NAME runs the matching scripts only. Scripts that compare the
 # backends themselves (clickhouse.sh, pull.sh, hostile_remote.sh) or reach
 # no store run in test-plain only; the server keeps its data on tmpfs

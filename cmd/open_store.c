@@ -93,6 +93,29 @@ static int open_named(const char *path, const char *cmd, const char *const *sel,
 	return rc;
 }
 
+/* The configuration whose run lists (run.n_params, …) the store's run
+ * columns follow: the command's own, or amdahl.yaml read into *own for a
+ * command whose row does not read it. NULL when it does not load (the
+ * commands that read amdahl.yaml say what is wrong). */
+static const struct amd_config *run_lists(struct cmd_ctx *ctx, struct amd_config *own)
+{
+	struct amd_err err = {{0}};
+	if (ctx->needs & NEEDS_CONFIG)
+		return &ctx->config;
+	const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
+	return amd_config_load(path, ctx->config_path != NULL, own, &err) < 0 ? NULL : own;
+}
+
+static void say_rederived(const char *cmd, size_t changed, const struct amd_config *cfg,
+			  const char *where)
+{
+	if (changed)
+		fprintf(stderr, "amdahl %s: note: the strategy, n, nodes, rank and repeat of %zu"
+			" run%s re-derived from the stored params under %s%s run lists%s\n", cmd,
+			changed, changed == 1 ? "" : "s", cfg->path ? cfg->path : "the default",
+			cfg->path ? "'s" : "", where);
+}
+
 /* The run columns (strategy, n, …) of a SQLite store, re-derived from
  * the stored params when amdahl.yaml's run lists now give other values
  * (a command whose row does not read amdahl.yaml reads it for this). A
@@ -105,22 +128,33 @@ static void refresh_run_columns(struct cmd_ctx *ctx, const char *cmd)
 	    !S_ISREG(sb.st_mode))
 		return;
 	struct amd_config own = {0};
-	const struct amd_config *cfg = &ctx->config;
-	if (!(ctx->needs & NEEDS_CONFIG)) {
-		const char *path = ctx->config_path ? ctx->config_path : "amdahl.yaml";
-		if (amd_config_load(path, ctx->config_path != NULL, &own, &err) < 0)
-			return; /* the commands that read amdahl.yaml say what is wrong */
-		cfg = &own;
-	}
+	const struct amd_config *cfg = run_lists(ctx, &own);
 	size_t changed = 0;
-	if (amd_run_columns_refresh(ctx->store_path, cfg, &changed, &err) < 0)
+	if (cfg && amd_run_columns_refresh(ctx->store_path, cfg, &changed, &err) < 0)
 		cmd_error(cmd, "warning: %s", err.msg);
-	else if (changed)
-		fprintf(stderr, "amdahl %s: note: the strategy, n, nodes, rank and repeat of %zu"
-			" run%s re-derived from the stored params under %s%s run lists\n", cmd,
-			changed, changed == 1 ? "" : "s", cfg->path ? cfg->path : "the default",
-			cfg->path ? "'s" : "");
+	else if (cfg)
+		say_rederived(cmd, changed, cfg, "");
 	amd_config_free(&own);
+}
+
+/* The same for a remote (ClickHouse) store, in the copy of its rows the
+ * command reads: the server's rows keep the ingest's columns, so the note
+ * comes with every command while the lists differ. */
+static int rederive_read_copy(struct cmd_ctx *ctx, const char *cmd)
+{
+	struct amd_err err = {{0}};
+	struct amd_config own = {0};
+	const struct amd_config *cfg = run_lists(ctx, &own);
+	size_t changed = 0;
+	int rc = cfg ? amd_run_columns_rederive(ctx->store, ctx->store_path, cfg, &changed, &err)
+		     : 0;
+	if (rc < 0)
+		rc = cmd_error(cmd, "%s", err.msg);
+	else if (cfg)
+		say_rederived(cmd, changed, cfg, " for this command (the ClickHouse store keeps"
+			      " the ingest's)");
+	amd_config_free(&own);
+	return rc;
 }
 
 int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
@@ -137,7 +171,10 @@ static int store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *s
 		return cmd_error(cmd, "the store is opened once, for a command whose row in the "
 				 "command table says NEEDS_STORE_NAMED");
 	refresh_run_columns(ctx, cmd);
-	return open_named(ctx->store_path, cmd, sel, nsel, how, &ctx->store);
+	int rc = open_named(ctx->store_path, cmd, sel, nsel, how, &ctx->store);
+	if (rc == 0 && amd_remote_find(ctx->store_path))
+		rc = rederive_read_copy(ctx, cmd);
+	return rc;
 }
 
 int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,

@@ -134,7 +134,10 @@ static void bind_json(void *values, sqlite3_stmt *q, int i, int v)
 /* The ids (chid of ext_id) of the runs the server held when the unit
  * had reported HELD_LIST_AFTER runs, as a temporary table of staging;
  * a run committed by another ingest since is missed, as it is by two
- * units staged at once (the reader merges them: ch_load.c, RUN_FILL). */
+ * units staged at once (the reader merges them: ch_load.c, RUN_FILL).
+ * An id may come twice: 18.16's SELECT DISTINCT under `src IN (…)`
+ * returned one run id of two committed sources twice (the bundled GPU
+ * sweep: 25 rows, 24 distinct), so the list is taken OR IGNORE. */
 static int list_held_runs(struct amd_ch *ch, struct amd_store *staging, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
@@ -146,7 +149,8 @@ static int list_held_runs(struct amd_ch *ch, struct amd_store *staging, struct a
 	sql.len = 0;
 	int rc = !ids ? -1
 		 : amd_buf_printf(&sql, "CREATE TEMP TABLE ch_held_run(id INTEGER PRIMARY KEY);"
-				  " INSERT INTO ch_held_run SELECT value FROM json_each('[%s]')", ids) < 0
+				  " INSERT OR IGNORE INTO ch_held_run SELECT value FROM json_each('[%s]')",
+				  ids) < 0
 			 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
 			 : amd_store_exec(staging, sql.data, err);
 	free(ids);

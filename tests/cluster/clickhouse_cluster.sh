@@ -6,7 +6,9 @@
 # them, one ingest attempt's rows on one shard; every command's --json
 # is byte-identical to a SQLite store's of the same sweeps, read through
 # either replica. Faults: a replica down during an ingest (the ingest
-# completes, nothing committed is lost, the replica catches up), a whole
+# completes, nothing committed is lost, the replica catches up), a
+# replica killed (SIGKILL) in the middle of one (it completes or fails
+# cleanly, reads go on, a rerun makes every unit whole), a whole
 # shard down (reads fail in one line, never a partial answer; after a
 # restart everything is there), the client killed at random points of
 # an ingest 20 times (no half unit visible), the node the client talks
@@ -156,6 +158,49 @@ test_expect_success CLUSTER 'a replica down during an ingest: it completes, read
 	same_json all s1r2 stats
 '
 
+# per_source DB — "path points" of every committed attempt, from each
+# shard's local tables (an attempt's rows live on one shard); a SQLite
+# store's lines of the same files (rk.db, kill.db) are the reference: a
+# committed unit is whole or not there.
+# per_source DB FILE; fails (FILE holding the server's error) while the
+# tables are not all there.
+per_source() {
+	: >"$2.tmp"
+	for n in s1r1 s2r1; do
+		on "$n" "SELECT path, cnt FROM (SELECT id AS src, path FROM $1.source_local WHERE sha256 != '') ANY LEFT JOIN (SELECT src, count() AS cnt FROM $1.metric_point_local GROUP BY src) USING (src) FORMAT TSV" >>"$2.tmp" || return 1
+	done
+	if grep -q "DB::Exception" "$2.tmp"; then mv "$2.tmp" "$2"; return 1; fi
+	sort -u "$2.tmp" >"$2"
+}
+
+# A replica of the other shard killed (SIGKILL) while an ingest through
+# s1r1 is under way (the cases above stop replicas before it): the
+# ingest completes or fails in lines naming its units, reads go on while
+# the replica is down, nothing half there; after a restart a rerun
+# completes and every unit is whole (per_source, above, on both shards).
+test_expect_success CLUSTER 'a replica killed (SIGKILL) during an ingest: it completes or fails cleanly, reads go on, nothing committed is lost' '
+	"$AMDAHL" --store "$TMP/rk.db" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/rk.db" ingest -q "$DATA/gpu-batch-sweep" &&
+	sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$TMP/rk.db" "SELECT s.path, (SELECT count(*) FROM metric_point m WHERE m.source_id = s.id) FROM source s" | tr "|" "\t" | sort -u >"$TMP/rk.ref" &&
+	"$AMDAHL" --store "$(url rk)" ingest -q "$DATA/dataloader-workers" || return 1
+	( exec "$AMDAHL" --store "$(url rk)" ingest "$DATA/gpu-batch-sweep" >"$TMP/rk.out" 2>"$TMP/rk.err" ) &
+	cpid=$!
+	sleep 1.5
+	kill -9 "$(cat "$CLDIR/s2r1/pid")"
+	wait $cpid; rc=$?
+	echo "# s2r1 killed during an ingest: the client exited $rc; $(grep -c . "$TMP/rk.err") error lines" >&2
+	test_true "the ingest exits 0, or 2 with its summary" [ "$rc" = 0 -o "$rc" = 2 ]
+	test_contains " added, " "$(cat "$TMP/rk.out" "$TMP/rk.err")"
+	test_status 0 "$AMDAHL" --store "$(url rk)" runs --json
+	"$CL_SCRIPT" node-start "$CLDIR" s2r1 &&
+	sync rk && per_source rk "$TMP/rk.now" &&
+	test_eq "" "$(comm -23 "$TMP/rk.now" "$TMP/rk.ref")" &&
+	"$AMDAHL" --store "$(url rk)" ingest -q "$DATA/gpu-batch-sweep" &&
+	sync rk && per_source rk "$TMP/rk.now" &&
+	test_true "every unit, whole" cmp -s "$TMP/rk.ref" "$TMP/rk.now" &&
+	same_json rk s2r1 stats && same_json rk s1r2 runs
+'
+
 # (the assertions are not chained: the shard is started again whatever they found)
 test_expect_success CLUSTER 'a whole shard down: reads fail in one line naming it, never a partial answer; after a restart all is there' '
 	"$CL_SCRIPT" node-stop "$CLDIR" s2r1 && "$CL_SCRIPT" node-stop "$CLDIR" s2r2 &&
@@ -169,20 +214,6 @@ test_expect_success CLUSTER 'a whole shard down: reads fail in one line naming i
 	same_json all s1r1 stats &&
 	same_json all s2r1 runs
 '
-
-# per_source DB — "path points" of every committed attempt, from each
-# shard's local tables (an attempt's rows live on one shard); kill.db's
-# lines are the reference: a committed unit is whole or not there.
-# per_source DB FILE; fails (FILE holding the server's error) while the
-# tables are not all there.
-per_source() {
-	: >"$2.tmp"
-	for n in s1r1 s2r1; do
-		on "$n" "SELECT path, cnt FROM (SELECT id AS src, path FROM $1.source_local WHERE sha256 != '') ANY LEFT JOIN (SELECT src, count() AS cnt FROM $1.metric_point_local GROUP BY src) USING (src) FORMAT TSV" >>"$2.tmp" || return 1
-	done
-	if grep -q "DB::Exception" "$2.tmp"; then mv "$2.tmp" "$2"; return 1; fi
-	sort -u "$2.tmp" >"$2"
-}
 
 test_expect_success CLUSTER 'a client killed at 20 random points of an ingest leaves no half unit; a rerun completes' '
 	"$AMDAHL" --store "$TMP/kill.db" ingest -q "$DATA/dataloader-workers" &&

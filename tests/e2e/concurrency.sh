@@ -28,15 +28,18 @@ both() {
 	cat "$TMP/$name.a.err" "$TMP/$name.b.err" >"$TMP/$name.err"
 }
 
-# stored_once STORE: every file of $big is in STORE exactly once
+# stored_once STORE: every file of $big is in STORE exactly once (the
+# store read once: on ClickHouse, one copy amdahl pull makes of it)
 stored_once() {
-	local s=$1
-	test_eq "$total" "$(q "$s" "SELECT count(*) FROM source WHERE kind='mlflow-run'")"  # one source per run directory
-	test_eq "$(q "$s" 'SELECT count(*) FROM source')" "$(q "$s" 'SELECT count(DISTINCT path) FROM source')"  # sources unique by path
-	test_eq "$total" "$(q "$s" 'SELECT count(*) FROM run')"  # one run per run directory
-	test_eq "$points" "$(q "$s" 'SELECT count(*) FROM metric_point')"  # points = lines of the metric files
-	test_eq "$params" "$(q "$s" 'SELECT count(*) FROM param')"  # params = param files
-	test_eq ok "$(q "$s" 'PRAGMA integrity_check')"
+	local f
+	f=$(store_file "$1") || return 1
+	sq() { sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$f" "$1"; }
+	test_eq "$total" "$(sq "SELECT count(*) FROM source WHERE kind='mlflow-run'")"  # one source per run directory
+	test_eq "$(sq 'SELECT count(*) FROM source')" "$(sq 'SELECT count(DISTINCT path) FROM source')"  # sources unique by path
+	test_eq "$total" "$(sq 'SELECT count(*) FROM run')"  # one run per run directory
+	test_eq "$points" "$(sq 'SELECT count(*) FROM metric_point')"  # points = lines of the metric files
+	test_eq "$params" "$(sq 'SELECT count(*) FROM param')"  # params = param files
+	test_eq ok "$(sq 'PRAGMA integrity_check')"
 }
 
 # make_copies: 6 copies of the CPU sweep under $big/a and $big/b, each
@@ -117,8 +120,7 @@ test_expect_success SQLITE3 'two concurrent ingest -j 2 of the bundled sweep int
 	for i in 1 2 3 4; do
 		both "dflt$i" "$TMP/dflt$i.db" -j 2 "$CPU" -- -j 2 "$CPU"
 		test_eq "0 0" "$(cat "$TMP/dflt$i.rc")"
-		test_eq "" "$(empty_sweeps "$TMP/dflt$i.db")"
-		test_eq "cpu-strong-scaling" "$(q "$TMP/dflt$i.db" "SELECT group_concat(name) FROM sweep")"
+		test_eq "cpu-strong-scaling|" "$(q "$TMP/dflt$i.db" "SELECT group_concat(name), (SELECT group_concat(name) FROM sweep WHERE NOT EXISTS(SELECT 1 FROM run WHERE sweep_id=sweep.id)) FROM sweep")"
 	done
 '
 

@@ -80,7 +80,10 @@ run_action() {
 	    env = " ".join(f"{k}={shlex.quote(sub(v))}" for k, v in step.get("env", {}).items())
 	    print(f"env {env} bash -c {shlex.quote(sub(step['run']))}")
 	PYEOF
-	rm -rf "$TMP/job" && mkdir -p "$TMP/job" && cp "$TMP/cpu.db" "$TMP/job/amdahl.db" &&
+	# the job's default store (amdahl.db) a copy of the sweep's, made once
+	# (on ClickHouse a database: store_copy); the outputs new each time
+	mkdir -p "$TMP/job" && find "$TMP/job" -mindepth 1 ! -name amdahl.db -delete &&
+	{ [ -n "${job_store:-}" ] || { store_copy "$TMP/cpu.db" "$TMP/job/amdahl.db" && job_store=1; }; } &&
 	(cd "$TMP/job" && GITHUB_ACTION_PATH=$AMDAHL_ROOT GITHUB_OUTPUT=$TMP/job/gh-output \
 		GITHUB_STEP_SUMMARY=$TMP/job/step-summary.md bash "$TMP/steps.sh")
 }

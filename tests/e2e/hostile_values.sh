@@ -253,7 +253,7 @@ test_expect_success 'a sweep whose every epoch is impossible: compare and gate n
 	test_contains ": no epoch left after the rules (epoch 0 (warm-up), epoch 1 (impossible epoch_time_s: 0)" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
 	test_status 2 "$AMDAHL" --store "$TMP/deg-zero.db" scaling &&
-	test_eq "amdahl scaling: $TMP/deg-zero.db: sweep deg has no profiler traces of counted runs" "$ERR"
+	test_eq "amdahl scaling: $(store_name "$TMP/deg-zero.db"): sweep deg has no profiler traces of counted runs" "$ERR"
 '
 test_expect_success 'all-equal times: the Amdahl fit says why it has no R² (was: R² nan)' '
 	test_status 0 "$AMDAHL" --store "$TMP/deg-equal.db" stats &&

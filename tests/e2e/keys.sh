@@ -89,7 +89,7 @@ test_expect_success 'amdahl.yaml: a key amdahl does not read is a warning naming
 	test_status 0 "$AMDAHL" --config "$TMP/ok.yaml" --store "$TMP/cpu.db" stats
 	test_eq "" "$ERR"
 '
-test_expect_success '--store naming a directory says so (was: disk I/O error)' '
+test_expect_success SQLITE_STORE '--store naming a directory says so (was: disk I/O error)' '
 	mkdir -p "$TMP/dir" &&
 	test_status 2 "$AMDAHL" --store "$TMP/dir" stats
 	test_eq "amdahl stats: $TMP/dir: is a directory; --store names the store'\''s file (e.g. $TMP/dir/amdahl.db)" "$ERR"

@@ -16,7 +16,7 @@ CHECK="$AMDAHL_ROOT/tests/lib/report_explore_check.py"
 
 # check CHECK — report_explore_check.py's verdict must be "ok"
 check() {
-	test_eq "ok" "$("$PY" "$CHECK" "$1" "$TMP/page.json" "$TMP/cpu/report.json" "$TMP/scaling.json" "$TMP/s.db")"
+	test_eq "ok" "$("$PY" "$CHECK" "$1" "$TMP/page.json" "$TMP/cpu/report.json" "$TMP/scaling.json" "$(store_file "$TMP/s.db")")"
 }
 
 test_expect_success 'setup: ingest the CPU sweep, build its report, its scaling models as JSON' '

@@ -175,7 +175,7 @@ test_expect_success 'a term that empties what the earlier ones left says so' '
 test_expect_success 'runs: a selector that matches nothing is an empty list, exit 0, the reason noted' '
 	test_status 0 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "strategy=ddp,n>8"
 	test_eq "" "$OUT"
-	test_eq "amdahl runs: note: $TMP/ab.db: selector '"'"'strategy=ddp,n>8'"'"': of the 24 runs the terms before '"'"'n>8'"'"' leave, none matches '"'"'n>8'"'"' (values: 1, 2, 4, 8)" "$ERR"
+	test_eq "amdahl runs: note: $(store_name "$TMP/ab.db"): selector '"'"'strategy=ddp,n>8'"'"': of the 24 runs the terms before '"'"'n>8'"'"' leave, none matches '"'"'n>8'"'"' (values: 1, 2, 4, 8)" "$ERR"
 	test_status 0 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "param.arm=basline" --json
 	test_eq 0 "$(printf "%s\n" "$OUT" | json_get - "len(d[\"runs\"])")"
 	test_contains "closest: '"'"'baseline'"'"'" "$ERR"
@@ -193,7 +193,7 @@ test_expect_success 'runs: a key no run has, or a malformed term, is still exit 
 	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep "n>eight"
 	test_contains "is not a number" "$ERR"
 	test_status 2 "$AMDAHL" --store "$TMP/ab.db" runs --sweep cpu-strong
-	test_contains "no sweep named '"'"'cpu-strong'"'"' in $TMP/ab.db (sweeps: " "$ERR"
+	test_contains "no sweep named '"'"'cpu-strong'"'"' in $(store_name "$TMP/ab.db") (sweeps: " "$ERR"
 '
 test_expect_success 'bad terms: not a number, not a date, no operator, empty term' '
 	test_status 2 "$AMDAHL" --store "$TMP/ab.db" stats --sweep "n>eight"

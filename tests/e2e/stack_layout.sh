@@ -11,6 +11,7 @@
 # after the fact moves with its samples; a damaged blob is refused by name.
 test_description='py-spy stacks: packed nodes and samples, the stack_node / stack_sample tables, migration of version-13 stores'
 . "$(dirname "$0")/../test-lib.sh"
+test_require SQLITE_STORE 'every case reads the packed blobs (stack_node_pack, stack_sample_pack) of the SQLite store file or converts a schema 13 file; py-spy on ClickHouse is pyspy.sh and speedscope.sh'
 
 S=$TMP/new.db
 O=$TMP/old13.db

@@ -36,6 +36,11 @@ int amd_store_forget_source(struct amd_store *st, const char *path, struct amd_e
  * written (a read-only file) or a query fails. run_columns.c. */
 int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size_t *changed,
 			    struct amd_err *err);
+/* The same on an open store st (a remote store's read copy: what the
+ * command reads, never written back), name naming it in messages:
+ * *changed runs re-derived, in one transaction of st. run_columns.c. */
+int amd_run_columns_rederive(struct amd_store *st, const char *name, const struct amd_config *cfg,
+			     size_t *changed, struct amd_err *err);
 
 struct amd_store_sink;
 

@@ -298,6 +298,26 @@ static int stale_runs(struct amd_store *st, const struct amd_config *cfg, int64_
 	return amd_store_rows_done(st, q, rc, err);
 }
 
+int amd_run_columns_rederive(struct amd_store *st, const char *name, const struct amd_config *cfg,
+			     size_t *changed, struct amd_err *err)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+	*changed = 0;
+	int rc = stale_runs(st, cfg, &ids, &n, err);
+	if (rc < 0 || n == 0) {
+		free(ids);
+		return rc;
+	}
+	rc = amd_store_begin(st, err);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = amd_run_columns_derive(st, cfg, ids[i], name, err);
+	rc = rc == 0 ? amd_store_commit(st, err) : (amd_store_rollback(st), -1);
+	free(ids);
+	*changed = rc == 0 ? n : 0;
+	return rc;
+}
+
 int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size_t *changed,
 			    struct amd_err *err)
 {
