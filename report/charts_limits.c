@@ -48,7 +48,7 @@ void report_limits_region(struct chart *c, const struct amd_scaling_strategy *s,
 		if (amd_rfit_interval(&r->fit, x[k], level, &plo, &phi) < 0)
 			chart_fail(c);
 		snprintf(info[k], sizeof info[k], "model: %s s; %.0f%% prediction interval %.6g – %.6g ms",
-			 model, level * 100, plo * 1e3, phi * 1e3);
+			 model, amd_rfit_interval_level(&r->fit, x[k], level) * 100, plo * 1e3, phi * 1e3);
 	}
 	for (size_t k = 0; k < AMD_CURVE_POINTS; k++) {
 		y[k] *= 1e3;

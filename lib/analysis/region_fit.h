@@ -40,7 +40,10 @@
  * with a fixed seed (mt19937): each resample is the fitted values plus
  * every observation's own residual times a Rademacher sign, in
  * antithetic pairs, refitting the plausible models in turn; a linear
- * fit's refits are symmetric about it, so its interval holds it. */
+ * fit's refits are symmetric about it, so its interval holds it.
+ * Beyond the measured n the 95% interval is printed with the level it
+ * covers in simulation (amd_rfit_interval_level; tests/eval/coverage_eval)
+ * where that is below 93%: two-term truths at 5-10% noise cover 62-89%. */
 #ifndef AMD_REGION_FIT_H
 #define AMD_REGION_FIT_H
 
@@ -78,6 +81,8 @@ struct amd_rfit {
 	double p_trend;        /* F-test p of the chosen terms (1 for constant) */
 	double rel_noise;      /* sd of the relative residuals */
 	int distinct_n, nobs;
+	int runs;              /* independent runs (the units of the intervals) */
+	double max_n;          /* the largest measured n */
 	int residual_boot;     /* 1: one observation at some n, residual bootstrap */
 	int nplausible;        /* models the resamples are shared among (chosen first) */
 	struct amd_rmodel {
@@ -124,6 +129,19 @@ double amd_rfit_draw(const struct amd_rfit *f, int b, double n, int noisy);
  * or no model has a residual degree of freedom. */
 int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
 		      double *hi);
+/* The regime of the interval at n that tests/eval/coverage_eval
+ * simulated: runs per n (0: 1, 1: 2-4, 2: 5 or more), the runs' relative
+ * noise about the chosen model (0: < 2.5%, 1: < 7.5%, 2: more) and how
+ * far n is (0: up to 2x the largest measured n, 1: beyond); its index
+ * (runs · 6 + noise · 2 + far), -1 inside the measured range or without
+ * an interval. */
+int amd_rfit_regime(const struct amd_rfit *f, double n);
+/* What the 95% prediction interval at n covers in simulation (make
+ * eval, docs/methods.md): `level` where the simulated coverage of its
+ * regime is at least 93% (or the regime is not simulated: another
+ * level, inside the measured range), else that coverage — the level to
+ * print beside the interval. */
+double amd_rfit_interval_level(const struct amd_rfit *f, double n, double level);
 /* The squared half-width of the prediction interval at `at` (as
  * amd_rfit_interval gives it, low end clamped at 0) had k_add more runs
  * been measured at n_add (k_add 0: as it is): the same t intervals of

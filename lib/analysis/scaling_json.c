@@ -38,12 +38,14 @@ static int pred(cJSON *arr, const struct amd_scaling_pred *p, double level)
 		: ci(o, "ci", p->lo, p->hi, level);
 }
 
+/* The intervals of key; with f, each its prediction interval at the
+ * level it covers in simulation (amd_rfit_interval_level). */
 static int preds(cJSON *o, const char *key, const struct amd_scaling_pred *p, size_t n,
-		 double level)
+		 double level, const struct amd_rfit *f)
 {
 	cJSON *a = cJSON_AddArrayToObject(o, key);
 	for (size_t i = 0; a && i < n; i++)
-		if (pred(a, &p[i], level) < 0)
+		if (pred(a, &p[i], f ? amd_rfit_interval_level(f, p[i].n, level) : level) < 0)
 			return -1;
 	return a ? 0 : -1;
 }
@@ -82,8 +84,8 @@ static int region(cJSON *arr, const struct amd_region_model *r, const char *stra
 	double v[] = { f->c0, f->cv, f->cv_const, f->p_trend, f->rel_noise,
 		       r->measured_max_n, r->share_max_n, r->crossover_n };
 	return nums(o, k, v, 8) < 0 || ci(o, "c0_ci", f->c0_lo, f->c0_hi, level) < 0
-		|| preds(o, "share", r->share, r->nshare, level) < 0
-		|| preds(o, "predictions", r->pred, r->npred, level) < 0 ? -1 : 0;
+		|| preds(o, "share", r->share, r->nshare, level, NULL) < 0
+		|| preds(o, "predictions", r->pred, r->npred, level, f) < 0 ? -1 : 0;
 }
 
 static int whole(cJSON *arr, const struct amd_scaling_whole *w, double level)

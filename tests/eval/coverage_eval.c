@@ -25,7 +25,14 @@
  * same way. Also: the narrowing of the interval at 4x that as many
  * more runs at 2x predict (amd_rfit_pred_var, `scaling`'s "what to
  * measure next") beside the one realised by measuring them and fitting
- * again (mean over sweeps), target: within 10%.
+ * again (mean over sweeps), target: within 10%. Beside each coverage, the
+ * mean level printed with the interval (amd_rfit_interval_level: what it
+ * covers in simulation where that is below 93%); a coverage misses when
+ * the interval is labelled 95% and covers outside 93-97%, or is
+ * relabelled and covers more than 5 points below its label. At the end:
+ * the coverage by the regime the tool sees (amd_rfit_regime), from which
+ * region_fit.c's SIMULATED_COVER table was taken (one term and two
+ * terms run separately with --terms: the smaller of the two per cell).
  *
  * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]
  * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU; exit 1
@@ -109,8 +116,11 @@ static void sweep(gsl_rng *r, const struct regime *g, double *n, double *y, size
  * to measure next") and realises (the interval of the fit with them). */
 struct tally {
 	int covered[2], narrowed;
-	double predicted, realised;
+	double predicted, realised, label[2];
 };
+
+/* Coverage by the regime the tool sees (amd_rfit_regime), all truths pooled. */
+static int class_n[18], class_cov[18];
 
 static int fit(const double *n, const double *y, const size_t *unit, size_t m, struct amd_rfit *f)
 {
@@ -151,6 +161,15 @@ static int narrowing(gsl_rng *r, const struct regime *g, const struct amd_rfit *
 	return 0;
 }
 
+/* A coverage figure misses: outside 93-97% when its interval is
+ * labelled 95% (mean printed level >= 94.5%), else more than 5 points
+ * below the mean level printed beside it (the level is what the
+ * interval covers at least, whichever truth shape). */
+static int off(double cover, double label)
+{
+	return label >= 94.5 ? cover < 93 || cover > 97 : cover < label - 5;
+}
+
 static int regime_eval(gsl_rng *r, const struct regime *g, int sweeps, struct tally *t)
 {
 	static double n[MAX_OBS], y[MAX_OBS];
@@ -169,7 +188,13 @@ static int regime_eval(gsl_rng *r, const struct regime *g, int sweeps, struct ta
 				return -1;
 			}
 			double fresh = one_run(r, g, (int)AT[a], NULL);
-			t->covered[a] += fresh >= lo && fresh <= hi;
+			int in = fresh >= lo && fresh <= hi, k = amd_rfit_regime(&f, AT[a]);
+			t->covered[a] += in;
+			t->label[a] += amd_rfit_interval_level(&f, AT[a], 0.95);
+			if (k >= 0) {
+				class_n[k]++;
+				class_cov[k] += in;
+			}
 		}
 		int rc = narrowing(r, g, &f, n, y, unit, m, t);
 		amd_rfit_free(&f);
@@ -205,10 +230,10 @@ int main(int argc, char **argv)
 	       "largest n,\nand the narrowing of the interval at 4x that R more runs at 2x predict "
 	       "(`what to measure next`)\nbeside the narrowing realised (n = 1..32, one observation "
 	       "per run, ranks share their run's noise;\n%d sweeps a regime, seed %lu; targets: "
-	       "coverage 93-97%%, predicted/realised narrowing 0.9-1.1%s)\n", sweeps, seed,
+	       "coverage 93-97%% (a relabelled interval: at least its level - 5),\npredicted/realised narrowing 0.9-1.1%s)\n", sweeps, seed,
 	       quick ? "; quick: +-5 points of binomial error, MISS only indicative" : "");
-	printf("%-6s %-6s %-5s %-13s %-13s %-9s %-9s %-12s\n", "terms", "noise", "runs", "cover at 2x",
-	       "cover at 4x", "narrow", "realised", "pred/real");
+	printf("%-6s %-6s %-5s %-18s %-18s %-9s %-9s %-12s\n", "terms", "noise", "runs", "cover at 2x (lvl)",
+	       "cover at 4x (lvl)", "narrow", "realised", "pred/real");
 	static const double NOISE[3] = { 0.01, 0.05, 0.10 };
 	static const int RUNS[3] = { 1, 3, 5 };
 	int miss = 0, total = 0;
@@ -224,15 +249,21 @@ int main(int argc, char **argv)
 				double c2 = 100.0 * y.covered[0] / sweeps, c4 = 100.0 * y.covered[1] / sweeps;
 				double pn = y.narrowed ? y.predicted / y.narrowed : NAN;
 				double rn = y.narrowed ? y.realised / y.narrowed : NAN, q = pn / rn;
-				int m2 = c2 < 93 || c2 > 97, m4 = c4 < 93 || c4 > 97, mq = !(q >= 0.9 && q <= 1.1);
+				double l2 = 100 * y.label[0] / sweeps, l4 = 100 * y.label[1] / sweeps;
+				int m2 = off(c2, l2), m4 = off(c4, l4), mq = !(q >= 0.9 && q <= 1.1);
 				miss += m2 + m4 + mq;
 				total += 3;
-				printf("%-6d %-6s %-5d %5.1f%% %-6s %5.1f%% %-6s %-9.3f %-9.3f %5.2f %s\n", t,
-				       a == 0 ? "1%" : a == 1 ? "5%" : "10%", g.runs, c2, m2 ? "MISS" : "",
-				       c4, m4 ? "MISS" : "", pn, rn, q, mq ? "MISS" : "");
+				printf("%-6d %-6s %-5d %5.1f%% (%2.0f%%) %-4s %5.1f%% (%2.0f%%) %-4s %-9.3f %-9.3f %5.2f %s\n",
+				       t, a == 0 ? "1%" : a == 1 ? "5%" : "10%", g.runs, c2, l2, m2 ? "MISS" : "",
+				       c4, l4, m4 ? "MISS" : "", pn, rn, q, mq ? "MISS" : "");
 				fflush(stdout);
 			}
 	gsl_rng_free(r);
+	printf("coverage by the regime the tool sees (amd_rfit_regime: runs per n 1 / 2-4 / 5+, noise"
+	       " < 2.5%% / < 7.5%% / more, 2x / 4x), all truths pooled:\n");
+	for (int k = 0; k < 18; k++)
+		printf("  regime %2d: %4d intervals, %s%.3f\n", k, class_n[k], class_n[k] ? "" : "-",
+		       class_n[k] ? (double)class_cov[k] / class_n[k] : NAN);
 	printf("%d of %d figures outside their targets\n", miss, total);
 	return miss && !quick ? 1 : 0;
 }
