@@ -151,7 +151,11 @@ static char col_load(const struct ch_table *t, const char *name, size_t n)
  * src, the rows of the attempts in (in) meeting filter (an SQL
  * condition, or NULL), in the order a SQLite store would hold them; with
  * cond (an SQL condition, or NULL) only the first row meeting it: the
- * one a load keeps. */
+ * one a load keeps. Of dict only the first row of each id: every source
+ * holds its own copy of the strings it uses (one id per string,
+ * amd_ch_string_id) and the load keeps the first (INSERT OR IGNORE), so
+ * the server sends that one — `regions` of a sweep of 1,280 trace files
+ * was sent 124,615 dict rows for a store of 520 strings. */
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 		    const char *filter, const char *cond)
 {
@@ -170,7 +174,8 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 			      "%s%s%s%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
 			      t->name, in, filter ? " AND (" : "", filter ? filter : "",
 			      filter ? ")" : "", cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
-			      prefer(t->name), cond ? " LIMIT 1" : "");
+			      prefer(t->name), cond ? " LIMIT 1"
+			      : strcmp(t->name, "dict") == 0 ? " LIMIT 1 BY id" : "");
 }
 
 /* Binds the bytes the hex text of a String column stands for. */

@@ -757,8 +757,10 @@ test_expect_success CLICKHOUSE,SQLITE3 'regions leaves the tables it does not re
 # the bundled sweeps and a generated sweep of 6 runs x 8 rank traces
 # (bench/gen_sweep.py), text and --json are SQLite's byte for byte, and
 # the region rows sent for the sweep are about a rank's, not every
-# rank's (before: every row of every trace).
-test_expect_success CLICKHOUSE,SQLITE3 'regions of a sweep: the server sums the region rows per run: the same output, an eighth of the rows' '
+# rank's (before: every row of every trace). The dict rows (each source
+# holds a copy of the strings it uses) come one per string (ch_load.c:
+# the one a load keeps), not one per source and string.
+test_expect_success CLICKHOUSE,SQLITE3 'regions of a sweep: the server sums the region rows per run, dict comes one row per string: the same output, far fewer rows' '
 	for a in "cpu-strong-scaling -n 0" "gpu-batch-sweep -n 0" "dataloader-workers" "itwinai-layout -n 0" \
 		"cpu-strong-scaling --kind op -n 0" "cpu-strong-scaling --source torch" "gpu-batch-sweep --kind kernel" \
 		"cpu-strong-scaling --kind nosuch" "cpu-strong-scaling --region aten::mm" "strategy=ddp,n=2" "ddp-n8" \
@@ -782,7 +784,11 @@ test_expect_success CLICKHOUSE,SQLITE3 'regions of a sweep: the server sums the 
 	got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM region '"'"')") &&
 	echo "# regions cpu-strong-scaling (6 runs x 8 ranks): $got region rows from the server; the store holds $rows" >&2 &&
 	test_true "the sums came from the server" [ "$got" -gt 0 ] &&
-	test_true "about one row per run and region, not per trace" [ "$got" -lt $((rows / 4)) ]
+	test_true "about one row per run and region, not per trace" [ "$got" -lt $((rows / 4)) ] &&
+	strings=$(sqlite3 "$TMP/regsum.db" "SELECT count(*) FROM dict") &&
+	dict=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM dict ANY LEFT JOIN'"'"')") &&
+	echo "# of them dict rows (the load and its ids): $dict; the store holds $strings strings" >&2 &&
+	test_true "one dict row per string (and one id), not one per source" [ "$dict" -le $((2 * strings)) ]
 '
 
 test_done
