@@ -42,6 +42,14 @@ static const char run_by_name[] =
 	" EXISTS(SELECT 1 FROM region g WHERE g.run_id=run.id OR g.run_id IN"
 	" (SELECT c.id FROM run c WHERE c.parent_ext_id=run.ext_id)) DESC, start_ms DESC";
 
+/* The run named what (run_by_name, which reads region), 0 none, -1. */
+static int64_t run_named(struct amd_store *st, const char *what, struct amd_err *err)
+{
+	if (amd_store_need(st, "region", err) < 0)
+		return -1;
+	return amd_store_first_id(st, run_by_name, what, NULL, err);
+}
+
 int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region_sel *sel,
 		       struct amd_err *err)
 {
@@ -57,8 +65,7 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 						 what, NULL, err)) ||
 	    (sel->source_id = amd_store_first_id(st, "SELECT id FROM source WHERE path=?1",
 						 path, NULL, err)) ||
-	    ((sel->run_id = amd_store_need(st, "region", err)) == 0 &&
-	     (sel->run_id = amd_store_first_id(st, run_by_name, what, NULL, err)))) {
+	    (sel->run_id = run_named(st, what, err))) {
 		if (sel->run_id < 0 || sel->sweep_id < 0 || sel->source_id < 0)
 			return -1;
 		return 0;
