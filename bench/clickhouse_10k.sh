@@ -13,6 +13,8 @@
 # sweep's points. A read loads, of its sweep's sources, its runs' rows
 # (ch_scope.c): the sweep inside the one file that holds 9,980 runs
 # loads its 20 (before r6-37a: all of them, 2.1 M rows / 161 MB).
+# Last, `regions` of a traced sweep of 20 runs × 8 ranks in a database of
+# its own: the region rows summed per run on the server (r7-37b).
 # Generated data; not part of make test.
 # Skipped with a message where no server can be run.
 . "$(dirname "$0")/common.sh"
@@ -65,3 +67,22 @@ for cmd in "stats --sweep cpu-strong-scaling" "report build --sweep cpu-strong-s
   fi
 done
 echo "  the store holds $npoints points of $nruns runs; a sweep holds $((runs * 3 * steps)) of them"
+
+# `regions` of a traced sweep — BENCH_10K_RUNS runs × BENCH_10K_RANKS (8)
+# rank traces (bench/gen_sweep.py), in a database of its own: the server
+# sums the region rows per run and region (ch_reduce.c, r7-37b) and only
+# the sums cross (before: one row per trace and region).
+ranks=${BENCH_10K_RANKS:-8}
+/usr/bin/python3 bench/gen_sweep.py "$work/traced" "$runs" "$ranks" >/dev/null
+tsq="$work/traced.db" tch="$ch/traced"
+timed "ingest $runs × $ranks traced sweep, SQLite (reference)" "$tsq" ingest -q "$work/traced"
+timed "ingest $runs × $ranks traced sweep, ClickHouse" "$tch" ingest -q "$work/traced"
+timed "regions cpu-strong-scaling -n 0, SQLite (reference)" "$tsq" regions cpu-strong-scaling -n 0 --json
+cp "$work/out" "$work/out.sq"
+a=$(log_total)
+timed "regions cpu-strong-scaling -n 0, ClickHouse" "$tch" regions cpu-strong-scaling -n 0 --json
+b=$(log_total)
+moved "$a" "$b"
+logged "SYSTEM FLUSH LOGS"
+echo "    of them region rows: $(logged "SELECT sum(result_rows) FROM (SELECT result_rows FROM system.query_log WHERE user = 'amdahl' AND type = 2 AND match(query, 'FROM region ') ORDER BY event_time DESC, query_start_time DESC LIMIT 1)") (the sweep holds $("$bin" --store "$tsq" sql "SELECT count(*) FROM region" | tail -1))"
+echo "    output the same on both backends: $(cmp -s "$work/out.sq" "$work/out" && echo yes || echo NO)"

@@ -113,6 +113,11 @@ int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *con
  * `runs` (amd_runs_tables), `regions`. */
 int cmd_store_open_key_sets(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
 			    size_t nsel, const char *const *tables, size_t ntables);
+/* cmd_store_open_key_sets for `regions`: a remote store's region rows
+ * stay on the server, which sums them per run for a sweep's list
+ * (remote.h's amd_location_open_region_sums). */
+int cmd_store_open_regions(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			   size_t nsel, const char *const *tables, size_t ntables);
 /* The same for another store (--baseline-store) into *out, which the
  * caller closes. */
 int cmd_open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,

@@ -66,7 +66,8 @@ static void reads_free(struct reads *r, size_t nsel)
 struct narrow {
 	const char *const *keys; /* of metric points only these keys' (NULL: all) */
 	size_t nkeys;
-	int key_sets; /* amd_location_open_key_sets: one point per series */
+	int key_sets; /* amd_location_open_key_sets: one point per series;
+		       * 2: amd_location_open_region_sums */
 	const char *const *tables; /* with key_sets: these tables (NULL: all) */
 	size_t ntables;
 };
@@ -84,8 +85,10 @@ static int open_named(const char *path, const char *cmd, const char *const *sel,
 	struct amd_err err = {{0}};
 	if (!r.names || !r.parsed || !r.owned || named < 0)
 		rc = cmd_error(cmd, "out of memory");
-	else if ((how->key_sets ? amd_location_open_key_sets(path, r.names, all ? 0 : r.n,
-							     how->tables, how->ntables, out, &err)
+	else if ((how->key_sets == 2 ? amd_location_open_region_sums(path, r.names, all ? 0 : r.n,
+								     how->tables, how->ntables, out, &err)
+		  : how->key_sets ? amd_location_open_key_sets(path, r.names, all ? 0 : r.n,
+							       how->tables, how->ntables, out, &err)
 		  : amd_location_open_metrics(path, r.names, all ? 0 : r.n, how->keys, how->nkeys,
 					      out, &err)) < 0)
 		rc = cmd_error(cmd, "%s", err.msg);
@@ -188,6 +191,13 @@ int cmd_store_open_key_sets(struct cmd_ctx *ctx, const char *cmd, const char *co
 			    size_t nsel, const char *const *tables, size_t ntables)
 {
 	const struct narrow how = {NULL, 0, 1, tables, ntables};
+	return store_open(ctx, cmd, sel, nsel, &how);
+}
+
+int cmd_store_open_regions(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			   size_t nsel, const char *const *tables, size_t ntables)
+{
+	const struct narrow how = {NULL, 0, 2, tables, ntables};
 	return store_open(ctx, cmd, sel, nsel, &how);
 }
 

@@ -216,9 +216,10 @@ int cmd_regions(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	const char *what = argv[optind];
 	/* of metric series only the sources of the runs picked (run_sources.h);
-	 * only the tables regions.h reads */
-	int rc = cmd_store_open_key_sets(ctx, "regions", &what, 1, amd_regions_tables,
-					 amd_regions_table_count);
+	 * only the tables regions.h reads; region rows summed per run on a
+	 * remote store's server for a sweep */
+	int rc = cmd_store_open_regions(ctx, "regions", &what, 1, amd_regions_tables,
+					amd_regions_table_count);
 	if (rc != 0)
 		return rc;
 	struct amd_err err = {{0}};

@@ -151,7 +151,11 @@ static char col_load(const struct ch_table *t, const char *name, size_t n)
  * src, the rows of the attempts in (in) meeting filter (an SQL
  * condition, or NULL), in the order a SQLite store would hold them; with
  * cond (an SQL condition, or NULL) only the first row meeting it: the
- * one a load keeps. */
+ * one a load keeps. Of dict only the first row of each id: every source
+ * holds its own copy of the strings it uses (one id per string,
+ * amd_ch_string_id) and the load keeps the first (INSERT OR IGNORE), so
+ * the server sends that one — `regions` of a sweep of 1,280 trace files
+ * was sent 124,615 dict rows for a store of 520 strings. */
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 		    const char *filter, const char *cond)
 {
@@ -170,7 +174,8 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 			      "%s%s%s%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
 			      t->name, in, filter ? " AND (" : "", filter ? filter : "",
 			      filter ? ")" : "", cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
-			      prefer(t->name), cond ? " LIMIT 1" : "");
+			      prefer(t->name), cond ? " LIMIT 1"
+			      : strcmp(t->name, "dict") == 0 ? " LIMIT 1 BY id" : "");
 }
 
 /* Binds the bytes the hex text of a String column stands for. */
@@ -470,6 +475,14 @@ static int drop_emptied_sweeps(struct amd_ch *ch, struct amd_store *st, const ch
 	return q ? amd_store_rows_done(st, q, rc, err) : -1;
 }
 
+static void maps_free(struct maps *m)
+{
+	free(m->src.p);
+	for (size_t i = 0; i < strlen(RENUMBERED); i++)
+		free(m->ids[i].p);
+	memset(m, 0, sizeof *m);
+}
+
 /* Whether table is one of tables (n of them; NULL: every table). */
 static int wanted(const char *table, const char *const *tables, size_t n)
 {
@@ -484,7 +497,7 @@ static int wanted(const char *table, const char *const *tables, size_t n)
  * metric points those meeting keys (an SQL condition, or NULL: all). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		    const char *runs, const char *const *tables, size_t ntables, const char *keys,
-		    struct amd_err *err)
+		    const char *left, struct maps *keep, struct amd_err *err)
 {
 	struct maps m;
 	memset(&m, 0, sizeof m);
@@ -495,7 +508,8 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		rc = load_ids(ch, renumbered_table[i], in, runs, &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
 		if (amd_ch_table_loaded(&amd_ch_tables[i]) &&
-		    wanted(amd_ch_tables[i].name, tables, ntables))
+		    wanted(amd_ch_tables[i].name, tables, ntables) &&
+		    !(left && strcmp(amd_ch_tables[i].name, left) == 0))
 			rc = load_table(ch, st, &amd_ch_tables[i], in, keys, runs, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
@@ -505,14 +519,150 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		rc = amd_store_op_roles_of_older_rows(st, err);
 	if (rc == 0)
 		rc = amd_store_run_launch_of_older_rows(st, err);
-	free(m.src.p);
-	for (size_t i = 0; i < strlen(RENUMBERED); i++)
-		free(m.ids[i].p);
+	if (rc == 0 && keep) /* the maps a table left on the server loads by */
+		*keep = m;
+	else
+		maps_free(&m);
 	if (rc < 0) {
 		amd_store_rollback(st);
 		return -1;
 	}
 	return amd_store_commit(st, err);
+}
+
+/* ---- the region rows left on the server (AMD_READ_REGION_SUMS) ---- */
+
+/* What a read left on the server and what reading it later needs: the
+ * store.h amd_store_remote's ctx. */
+struct ch_left {
+	char *url, *in, *runs; /* the part read (in: its attempts; runs: NULL all) */
+	const struct ch_table *t;
+	struct maps m;
+};
+
+static void left_free(void *ctx)
+{
+	struct ch_left *l = ctx;
+	if (!l)
+		return;
+	free(l->url);
+	free(l->in);
+	free(l->runs);
+	maps_free(&l->m);
+	free(l);
+}
+
+/* store.h's load: the rows left, loaded as load_all would have. */
+static int left_load(void *ctx, struct amd_store *st, struct amd_err *err)
+{
+	struct ch_left *l = ctx;
+	struct amd_ch *ch = NULL;
+	if (amd_ch_open(l->url, &ch, err) < 0)
+		return -1;
+	int rc = amd_store_begin(st, err);
+	if (rc == 0 && (rc = load_table(ch, st, l->t, l->in, NULL, l->runs, &l->m, err)) < 0)
+		amd_store_rollback(st);
+	else if (rc == 0)
+		rc = amd_store_commit(st, err);
+	amd_ch_close(ch);
+	return rc;
+}
+
+/* The server's id of the string the loaded store numbered ord (0: none). */
+static int64_t string_chid(const struct maps *m, int64_t ord)
+{
+	const struct attempts *d = &m->ids[strchr(RENUMBERED, 'd') - RENUMBERED];
+	for (size_t i = 0; ord > 0 && i < d->n; i++)
+		if (d->p[i].ord == ord)
+			return d->p[i].id;
+	return 0;
+}
+
+/* A row of amd_ch_region_sums_sql's answer in the loaded store's ids
+ * in *r; 0 when its run is not the part's (the load would give it no
+ * run: rows_sql leaves it out). */
+static int sum_row(const cJSON *row, const struct maps *m, struct amd_region_sum *r)
+{
+	const struct attempts *runs = &m->ids[strchr(RENUMBERED, 'r') - RENUMBERED],
+			      *dict = &m->ids[strchr(RENUMBERED, 'd') - RENUMBERED];
+	const cJSON *v[11];
+	for (int i = 0; i < 11; i++)
+		v[i] = cJSON_GetArrayItem(row, i);
+	memset(r, 0, sizeof *r);
+	r->run_id = ordinal(runs, amd_ch_json_int(v[0]));
+	r->profiler_id = ordinal(dict, amd_ch_json_int(v[1]));
+	r->kind_id = ordinal(dict, amd_ch_json_int(v[2]));
+	r->name_id = ordinal(dict, amd_ch_json_int(v[3]));
+	if ((r->has_file = v[4] && !cJSON_IsNull(v[4])))
+		r->file_id = ordinal(dict, amd_ch_json_int(v[4]));
+	if ((r->has_line = v[5] && !cJSON_IsNull(v[5])))
+		r->line = amd_ch_json_int(v[5]);
+	for (int k = 0; k < 5; k++)
+		if ((r->has[k] = v[6 + k] && !cJSON_IsNull(v[6 + k])))
+			r->sum[k] = amd_ch_json_int(v[6 + k]);
+	return r->run_id != 0;
+}
+
+/* store.h's region_sums: amd_ch_region_sums_sql on the server, its rows
+ * to fn. */
+static int left_sums(void *ctx, struct amd_store *st, int64_t kind_id, int64_t profiler_id,
+		     amd_region_sum_fn fn, void *fn_ctx, struct amd_err *err)
+{
+	struct ch_left *l = ctx;
+	struct amd_buf cond = {0}, sql = {0};
+	int64_t kind = string_chid(&l->m, kind_id), prof = string_chid(&l->m, profiler_id);
+	if ((kind_id && !kind) || (profiler_id && !prof))
+		return 0; /* a kind or profiler no row of the part has */
+	int bad = amd_ch_scope_rows(&cond, l->t, l->in, l->runs) < 0 ||
+		  amd_buf_append(&cond, "", 1) < 0 ||
+		  amd_ch_region_sums_sql(&sql, l->in, cond.data, kind, prof) < 0 ||
+		  amd_buf_append(&sql, "", 1) < 0;
+	amd_buf_free(&cond);
+	if (bad) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", st->path);
+	}
+	struct amd_ch *ch = NULL;
+	const cJSON *data = NULL, *row;
+	cJSON *doc = amd_ch_open(l->url, &ch, err) < 0 ? NULL : fetch(ch, sql.data, &data, err);
+	amd_ch_close(ch);
+	amd_buf_free(&sql);
+	if (!doc)
+		return -1;
+	int rc = 0;
+	cJSON_ArrayForEach(row, data) {
+		struct amd_region_sum r;
+		if (cJSON_GetArraySize(row) != 11) {
+			rc = amd_fail(err, "%s: region sums: a row of %d columns, expected 11",
+				      st->path, cJSON_GetArraySize(row));
+			break;
+		}
+		if (sum_row(row, &l->m, &r) && fn(fn_ctx, &r, 1) < 0) {
+			rc = amd_fail(err, "%s: out of memory", st->path);
+			break;
+		}
+	}
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/* Leaves the region rows of the part read on the server (st's hooks). */
+static int leave_regions(struct amd_store *st, struct ch_left *l, const char *url,
+			 const char *in, const char *runs, struct amd_err *err)
+{
+	for (size_t i = 0; !l->t && i < amd_ch_table_count; i++)
+		if (strcmp(amd_ch_tables[i].name, "region") == 0)
+			l->t = &amd_ch_tables[i];
+	l->url = strdup(url);
+	l->in = strdup(in);
+	l->runs = runs ? strdup(runs) : NULL;
+	if (!l->t || !l->url || !l->in || (runs && !l->runs)) {
+		left_free(l);
+		return amd_fail(err, "%s: out of memory", url);
+	}
+	const struct amd_store_remote r = {"region", l, left_load, left_sums, left_free};
+	amd_store_set_remote(st, &r);
+	return 0;
 }
 
 int amd_ch_store_open(const char *url, const char *const *names, size_t n,
@@ -589,8 +739,16 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 			int in_part = part && *part;
 			if (in_part || kcond) /* what a part cannot answer: the whole store */
 				amd_store_set_whole(st, open_whole);
-			rc = load_all(ch, st, in_part ? part : amd_ch_committed_sql,
-				      in_part ? runs : NULL, tables, ntables, kcond, err);
+			/* the region rows summed on the server (ch_reduce.h) */
+			struct ch_left *left = (how & AMD_READ_REGION_SUMS) &&
+				wanted("region", tables, ntables) ? calloc(1, sizeof *left) : NULL;
+			const char *in = in_part ? part : amd_ch_committed_sql;
+			rc = load_all(ch, st, in, in_part ? runs : NULL, tables, ntables, kcond,
+				      left ? "region" : NULL, left ? &left->m : NULL, err);
+			if (left && rc == 0)
+				rc = leave_regions(st, left, url, in, in_part ? runs : NULL, err);
+			else
+				free(left);
 			st->mode = AMD_STORE_READ;
 		}
 	}

@@ -64,6 +64,14 @@ int amd_location_open_key_sets(const char *location, const char *const *names, s
 	return open_read(location, names, n, tables, ntables, NULL, 0, AMD_READ_KEY_SETS, out, err);
 }
 
+int amd_location_open_region_sums(const char *location, const char *const *names, size_t n,
+				  const char *const *tables, size_t ntables,
+				  struct amd_store **out, struct amd_err *err)
+{
+	return open_read(location, names, n, tables, ntables, NULL, 0,
+			 AMD_READ_KEY_SETS | AMD_READ_REGION_SUMS, out, err);
+}
+
 void amd_location_prepare_write(const char *location)
 {
 	amd_sqlite_setup(amd_remote_find(location) ? AMD_SQLITE_ANY : AMD_SQLITE_INGEST);

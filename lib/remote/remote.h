@@ -51,6 +51,16 @@ int amd_location_open_key_sets(const char *location, const char *const *names, s
 			       const char *const *tables, size_t ntables, struct amd_store **out,
 			       struct amd_err *err);
 
+/* amd_location_open_key_sets for `regions`: a remote store also leaves
+ * the region rows (one per trace and region: the most rows of a traced
+ * sweep) on the server: a sweep's region list asks it for their sums per
+ * run (store.h's amd_store_region_sums: every sum an integer, so the
+ * same as SQLite's), and any other query of them loads them first
+ * (amd_store_need). A SQLite file is read whole. */
+int amd_location_open_region_sums(const char *location, const char *const *names, size_t n,
+				  const char *const *tables, size_t ntables,
+				  struct amd_store **out, struct amd_err *err);
+
 /* Opens location to read for queries of only these tables (n of them,
  * and source): a SQLite store in place; a remote store loads those
  * tables' committed rows and no other (amd_orphan_tables: the check an

@@ -46,6 +46,11 @@ struct amd_remote_ops {
  * rows of the runs it names. */
 #define AMD_READ_KEY_SETS 1
 #define AMD_READ_WHOLE_SOURCES 2
+/* ... and of the region rows none: they stay on the server, which sums
+ * them per run for a sweep's region list (store.h's
+ * amd_store_region_sums); any other query of them loads them first
+ * (amd_store_need). */
+#define AMD_READ_REGION_SUMS 4
 
 /* remote.h's amd_remote_pull once r claimed url (pull.c). */
 int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,

@@ -748,4 +748,47 @@ test_expect_success CLICKHOUSE,SQLITE3 'regions leaves the tables it does not re
 	test_eq 0 "$n"
 '
 
+# `regions SWEEP` leaves the region rows (one per trace and region) on
+# the server, which sums them per run and region (ch_reduce.c
+# amd_ch_region_sums_sql; every sum an integer, so the same in any
+# order); the list per configuration is built from those sums
+# (regions.c sweep_top). Any other reading of the rows (a run, a file,
+# a selector, --region) loads them first (store.h amd_store_need). On
+# the bundled sweeps and a generated sweep of 6 runs x 8 rank traces
+# (bench/gen_sweep.py), text and --json are SQLite's byte for byte, and
+# the region rows sent for the sweep are about a rank's, not every
+# rank's (before: every row of every trace). The dict rows (each source
+# holds a copy of the strings it uses) come one per string (ch_load.c:
+# the one a load keeps), not one per source and string.
+test_expect_success CLICKHOUSE,SQLITE3 'regions of a sweep: the server sums the region rows per run, dict comes one row per string: the same output, far fewer rows' '
+	for a in "cpu-strong-scaling -n 0" "gpu-batch-sweep -n 0" "dataloader-workers" "itwinai-layout -n 0" \
+		"cpu-strong-scaling --kind op -n 0" "cpu-strong-scaling --source torch" "gpu-batch-sweep --kind kernel" \
+		"cpu-strong-scaling --kind nosuch" "cpu-strong-scaling --region aten::mm" "strategy=ddp,n=2" "ddp-n8" \
+		"$DATA/pyspy/train-raw.txt"; do
+		same_text all regions $a || return 1
+	done &&
+	same_json all regions cpu-strong-scaling -n 0 && same_json all regions gpu-batch-sweep --kind kernel &&
+	same_json all regions dataloader-workers -n 0 && same_json all regions cpu-strong-scaling --region aten::mm &&
+	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/gen68" 6 8 >/dev/null &&
+	"$AMDAHL" --store "$(url regsum)" ingest -q "$TMP/gen68" &&
+	"$AMDAHL" --store "$TMP/regsum.db" ingest -q "$TMP/gen68" &&
+	for a in "cpu-strong-scaling -n 0" "cpu-strong-scaling --kind collective" "cpu-strong-scaling --region aten::mm" \
+		"strategy=ddp" "ddp-n8"; do
+		same_text regsum regions $a || return 1
+	done &&
+	same_json regsum regions cpu-strong-scaling -n 0 &&
+	rows=$(sqlite3 "$TMP/regsum.db" "SELECT count(*) FROM region") &&
+	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt64(now())") &&
+	"$AMDAHL" --store "$(url regsum)" regions cpu-strong-scaling -n 0 --json >/dev/null &&
+	logged "SYSTEM FLUSH LOGS" &&
+	got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM region '"'"')") &&
+	echo "# regions cpu-strong-scaling (6 runs x 8 ranks): $got region rows from the server; the store holds $rows" >&2 &&
+	test_true "the sums came from the server" [ "$got" -gt 0 ] &&
+	test_true "about one row per run and region, not per trace" [ "$got" -lt $((rows / 4)) ] &&
+	strings=$(sqlite3 "$TMP/regsum.db" "SELECT count(*) FROM dict") &&
+	dict=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM dict ANY LEFT JOIN'"'"')") &&
+	echo "# of them dict rows (the load and its ids): $dict; the store holds $strings strings" >&2 &&
+	test_true "one dict row per string (and one id), not one per source" [ "$dict" -le $((2 * strings)) ]
+'
+
 test_done

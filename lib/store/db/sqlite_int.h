@@ -30,6 +30,10 @@ struct amd_store {
 	/* set when the store is a part of the store at path: opens it whole
 	 * (amd_store_set_whole, amd_store_whole) */
 	amd_store_open_whole_fn open_whole;
+	/* a remote read's table left on the server (amd_store_set_remote);
+	 * has_remote 0: none, or loaded since */
+	struct amd_store_remote remote;
+	int has_remote;
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */

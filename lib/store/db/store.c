@@ -185,6 +185,44 @@ void amd_store_set_whole(struct amd_store *st, amd_store_open_whole_fn open_whol
 	st->open_whole = open_whole;
 }
 
+void amd_store_set_remote(struct amd_store *st, const struct amd_store_remote *r)
+{
+	if (st->remote.release)
+		st->remote.release(st->remote.ctx);
+	st->remote = *r;
+	st->has_remote = 1;
+}
+
+/* The hooks' ctx released once the table is in or the store closes. */
+static void drop_remote(struct amd_store *st)
+{
+	if (st->remote.release)
+		st->remote.release(st->remote.ctx);
+	memset(&st->remote, 0, sizeof st->remote);
+	st->has_remote = 0;
+}
+
+int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
+{
+	if (!st->has_remote || strcmp(st->remote.left, table) != 0)
+		return 0;
+	enum amd_store_mode mode = st->mode;
+	st->mode = AMD_STORE_WRITE;
+	int rc = st->remote.load(st->remote.ctx, st, err);
+	st->mode = mode;
+	if (rc == 0)
+		drop_remote(st);
+	return rc;
+}
+
+int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profiler_id,
+			  amd_region_sum_fn fn, void *ctx, struct amd_err *err)
+{
+	if (!st->has_remote || strcmp(st->remote.left, "region") != 0 || !st->remote.region_sums)
+		return 1;
+	return st->remote.region_sums(st->remote.ctx, st, kind_id, profiler_id, fn, ctx, err);
+}
+
 int amd_store_sql_register(sqlite3 *db)
 {
 	int rc = amd_metric_sql_register(db);
@@ -288,6 +326,7 @@ void amd_store_close(struct amd_store *st)
 		return;
 	if (st->in_tx)
 		amd_store_rollback(st);
+	drop_remote(st);
 	sqlite3_finalize(st->dict_find);
 	sqlite3_finalize(st->dict_add);
 	amd_store_cache_free(st);

@@ -52,6 +52,44 @@ typedef int (*amd_store_open_whole_fn)(const char *path, struct amd_store **out,
 				       struct amd_err *err);
 void amd_store_set_whole(struct amd_store *st, amd_store_open_whole_fn open_whole);
 
+/* What a remote read left on the server (lib/remote fills it in; a
+ * SQLite store has none): one table not loaded — loaded the first time
+ * a query is about to read it (amd_store_need) — and the reduction a
+ * sweep's region list starts from, computed where the rows are
+ * (amd_store_region_sums). lib/store knows no backend: only these hooks. */
+struct amd_region_sum {
+	/* a run's region: ids of this store; file_id, line: has_file,
+	 * has_line 0 for NULL */
+	int64_t run_id, profiler_id, kind_id, name_id, file_id, line;
+	int has_file, has_line;
+	/* the sums over the run's rows of calls, prim_calls, self_ns,
+	 * total_ns and bytes; has[k] 0 when every one was NULL */
+	int64_t sum[5];
+	int has[5];
+};
+typedef int (*amd_region_sum_fn)(void *ctx, const struct amd_region_sum *rows, size_t n);
+struct amd_store_remote {
+	const char *left; /* the table left on the server ("region") */
+	void *ctx;
+	/* loads table left into st */
+	int (*load)(void *ctx, struct amd_store *st, struct amd_err *err);
+	/* per (run, profiler, kind, name, file, line) of the rows left, of
+	 * the kind and profiler (dict ids; 0: any), the sums to fn */
+	int (*region_sums)(void *ctx, struct amd_store *st, int64_t kind_id, int64_t profiler_id,
+			   amd_region_sum_fn fn, void *fn_ctx, struct amd_err *err);
+	void (*release)(void *ctx);
+};
+/* Installs r (copied; its ctx released with the store). */
+void amd_store_set_remote(struct amd_store *st, const struct amd_store_remote *r);
+/* Before a query reads table: loads it when a remote read left it on
+ * the server. 0, or -1 with err set. */
+int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err);
+/* The region sums of amd_store_remote computed by the server, when st
+ * left its region rows there: 0 done, 1 when st has them itself (the
+ * caller scans its table), -1 with err set. */
+int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profiler_id,
+			  amd_region_sum_fn fn, void *ctx, struct amd_err *err);
+
 /* BEGIN IMMEDIATE (waits for other writers up to the busy timeout).
  * Inside a batch: a savepoint, which commit releases into the batch and
  * rollback undoes alone. */

@@ -42,6 +42,14 @@ static const char run_by_name[] =
 	" EXISTS(SELECT 1 FROM region g WHERE g.run_id=run.id OR g.run_id IN"
 	" (SELECT c.id FROM run c WHERE c.parent_ext_id=run.ext_id)) DESC, start_ms DESC";
 
+/* The run named what (run_by_name, which reads region), 0 none, -1. */
+static int64_t run_named(struct amd_store *st, const char *what, struct amd_err *err)
+{
+	if (amd_store_need(st, "region", err) < 0)
+		return -1;
+	return amd_store_first_id(st, run_by_name, what, NULL, err);
+}
+
 int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region_sel *sel,
 		       struct amd_err *err)
 {
@@ -57,7 +65,7 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 						 what, NULL, err)) ||
 	    (sel->source_id = amd_store_first_id(st, "SELECT id FROM source WHERE path=?1",
 						 path, NULL, err)) ||
-	    (sel->run_id = amd_store_first_id(st, run_by_name, what, NULL, err))) {
+	    (sel->run_id = run_named(st, what, err))) {
 		if (sel->run_id < 0 || sel->sweep_id < 0 || sel->source_id < 0)
 			return -1;
 		return 0;
@@ -210,6 +218,8 @@ static sqlite3_stmt *top_query(struct amd_store *st, const struct amd_region_sel
 			       const struct amd_region_filter *f, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
+	if (amd_store_need(st, "region", err) < 0)
+		return NULL;
 	if (amd_buf_printf(&sql, amd_region_sel_per_config(sel) ? top_sweep_sql : top_run_sql,
 			   sel_where(sel), top_select) < 0) {
 		amd_fail(err, "%s: out of memory", amd_store_path(st));
@@ -314,6 +324,8 @@ int amd_region_across(struct amd_store *st, int64_t sweep_id, const char *name,
 	int64_t name_id = amd_store_dict_id(st, name, err);
 	if (name_id <= 0)
 		return name_id < 0 ? -1 : 0;
+	if (amd_store_need(st, "region", err) < 0)
+		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, across_sql, err);
 	if (!q)
 		return -1;
@@ -578,9 +590,31 @@ static int add_rows(void *ctx, const struct rs_row *w, size_t n)
 	return 0;
 }
 
+/* The server's per-run sums (amd_store_region_sums) as rows_sql's rows:
+ * a group's sums are the same integers, its runs the same runs. */
+static int add_sums(void *ctx, const struct amd_region_sum *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rs_row w = {.v = {r[i].run_id, r[i].profiler_id, r[i].kind_id, r[i].name_id,
+					 r[i].file_id, r[i].line}};
+		w.null = (r[i].has_file ? 0 : 1u << 4) | (r[i].has_line ? 0 : 1u << 5);
+		for (int k = 0; k < 5; k++) {
+			w.v[6 + k] = r[i].sum[k];
+			w.null |= r[i].has[k] ? 0 : 1u << (6 + k);
+		}
+		if (add_rows(ctx, &w, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t profiler,
 		     struct amd_err *err)
 {
+	/* a remote read's rows summed per run where they are */
+	int rc = amd_store_region_sums(st, kind, profiler, add_sums, s, err);
+	if (rc <= 0)
+		return rc;
 	sqlite3_stmt *q = amd_store_prepare(st, rows_sql, err);
 	if (!q)
 		return -1;
@@ -621,6 +655,8 @@ static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id
 			    struct amd_region_share *sh, struct amd_err *err)
 {
 	char *name = NULL;
+	if (amd_store_need(st, "region", err) < 0)
+		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, "SELECT name FROM sweep WHERE id = ?1", err);
 	if (!q)
 		return -1;
