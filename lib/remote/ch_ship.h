@@ -6,8 +6,6 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "clickhouse.h"
 #include "store.h"
 
@@ -15,10 +13,6 @@ struct ch_source {
 	const char *path, *kind, *sha256;
 	uint64_t size;
 };
-
-/* Prepares staging (an open in-memory store) for export: the chid()
- * function and the frame-id view. */
-int amd_ch_staging_setup(struct amd_store *staging, struct amd_err *err);
 
 /* A fresh random attempt id (> 0). */
 int64_t amd_ch_new_attempt(void);

@@ -26,6 +26,7 @@ struct ch_unit {
 	struct amd_ch *ch;
 	struct amd_store *staging;
 	struct amd_store_sink *ss;
+	struct amd_ch_seed seed; /* its run lookups (ch_seed.c) */
 	char *path, *kind, *sha;
 	uint64_t size;
 	amd_same_run_fn *same_run; /* the ingest's rule for held copies (sink.h) */
@@ -147,6 +148,7 @@ static void unit_free(struct ch_unit *u)
 	if (!u)
 		return;
 	amd_store_sink_free(u->ss);
+	amd_ch_seed_free(&u->seed);
 	amd_store_close(u->staging);
 	free(u->path);
 	free(u->kind);
@@ -163,6 +165,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 		return NULL;
 	}
 	u->ch = conn;
+	u->seed.ch = conn;
 	u->size = info->size;
 	u->same_run = info->same_run;
 	u->path = strdup(info->path);
@@ -172,8 +175,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 		amd_fail(err, "%s: out of memory", info->path);
 		goto fail;
 	}
-	if (amd_store_open(":memory:", AMD_STORE_WRITE, &u->staging, err) < 0 ||
-	    amd_ch_staging_setup(u->staging, err) < 0) {
+	if (amd_store_open(":memory:", AMD_STORE_WRITE, &u->staging, err) < 0) {
 		amd_fail_prefix(err, "%s: staging", info->path);
 		goto fail;
 	}
@@ -184,7 +186,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 		goto fail;
 	}
 	/* a run the unit links to is looked up on the server (ch_seed.c) */
-	amd_store_sink_seed_runs(u->ss, amd_ch_seed_run, u->ch);
+	amd_store_sink_seed_runs(u->ss, amd_ch_seed_run, &u->seed);
 	amd_store_sink_same_run(u->ss, info->same_run);
 	return (struct amd_unit_writer *)u;
 fail:
