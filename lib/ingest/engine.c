@@ -360,7 +360,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		return NULL;
 	}
-	if (p->o->jobs > 1 && p->target->batch_begin && p->target->batch_end)
+	if ((p->o->jobs > 1 || p->target->batch_always) && p->target->batch_begin &&
+	    p->target->batch_end)
 		work_batched(p, conn);
 	else
 		work_one_by_one(p, conn);

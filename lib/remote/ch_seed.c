@@ -175,6 +175,16 @@ static int seed_by_ext_id(struct amd_ch_seed *seed, struct amd_store *staging,
 		amd_buf_free(&cond);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
+	size_t nwait = 0;
+	struct amd_store *const *wait = seed->waiting ? seed->waiting(seed->waiting_ctx, &nwait)
+						       : NULL;
+	for (size_t i = nwait; i-- > 0;) {
+		int64_t id = amd_store_run_by_ext_id(wait[i], ext_id, err);
+		if (id != 0) {
+			amd_buf_free(&cond);
+			return id < 0 || amd_store_copy_run(wait[i], id, staging, err) < 0 ? -1 : 1;
+		}
+	}
 	int may = may_hold(seed, staging, ext_id, err);
 	if (may <= 0) {
 		amd_buf_free(&cond);

@@ -16,6 +16,11 @@ struct amd_ch;
  * server's run ids once listed (a unit of many runs). */
 struct amd_ch_seed {
 	struct amd_ch *ch;
+	/* the staging stores of the units that wait, finished, to be
+	 * committed with this one (a batch, ch_target.c): a run one of them
+	 * holds is taken from there, as from the server once committed */
+	struct amd_store *const *(*waiting)(void *ctx, size_t *n);
+	void *waiting_ctx;
 	int listed;
 	int64_t *held; /* sorted */
 	size_t nheld;

@@ -137,10 +137,11 @@ static int map_cells(const struct ch_table *t, const char *types, struct chid_ca
 	return 0;
 }
 
-/* t's rows from the store's row stream (unit_rows.h) in RowBinary
- * batches. */
+/* t's rows from the store's row stream (unit_rows.h) appended to b in
+ * RowBinary, b sent whenever it is past BATCH_BYTES. */
 static int ship_table(struct amd_ch *ch, struct amd_store *staging, struct chid_cache *ids,
-		      int64_t attempt, const struct ch_table *t, struct amd_err *err)
+		      int64_t attempt, const struct ch_table *t, struct amd_buf *bp,
+		      struct amd_err *err)
 {
 	char types[64];
 	if (export_types(t, types, sizeof types) < 0)
@@ -156,7 +157,7 @@ static int ship_table(struct amd_ch *ch, struct amd_store *staging, struct chid_
 		return amd_fail(err, "%s: table %s: the store gives %d columns, not %d",
 				amd_ch_name(ch), t->name, given, ncols);
 	}
-	struct amd_buf b = {0};
+	struct amd_buf b = *bp;
 	struct amd_cell row[AMD_TABLE_COLS_MAX];
 	const struct amd_cell *cells;
 	int got, ret = 0;
@@ -178,9 +179,7 @@ static int ship_table(struct amd_ch *ch, struct amd_store *staging, struct chid_
 	if (ret == 0 && got < 0)
 		ret = -1;
 	amd_table_iter_close(it);
-	if (ret == 0)
-		ret = send_batch(ch, t, &b, err);
-	amd_buf_free(&b);
+	*bp = b;
 	return ret;
 }
 
@@ -192,12 +191,13 @@ static int ship_table(struct amd_ch *ch, struct amd_store *staging, struct chid_
  * each; the same rows, in the same order and numbering, as the table's
  * export SELECT gives (test_clickhouse.c compares them). */
 static int ship_series(struct amd_ch *ch, struct amd_store *staging, int64_t source,
-		       int64_t attempt, const struct ch_table *t, struct amd_err *err)
+		       int64_t attempt, const struct ch_table *t, struct amd_buf *bp,
+		       struct amd_err *err)
 {
 	struct amd_series_iter *it;
 	if (amd_series_iter_open(staging, source, &it, err) < 0)
 		return -1;
-	struct amd_buf b = {0};
+	struct amd_buf b = *bp;
 	struct amd_series_rows s;
 	int64_t rn = 0;
 	int got, ret = 0;
@@ -216,22 +216,32 @@ static int ship_series(struct amd_ch *ch, struct amd_store *staging, int64_t sou
 	if (ret == 0 && got < 0)
 		ret = -1;
 	amd_series_iter_close(it);
-	if (ret == 0)
-		ret = send_batch(ch, t, &b, err);
-	amd_buf_free(&b);
+	*bp = b;
 	return ret;
 }
 
-static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source *src,
-		      const struct timespec ts, struct amd_err *err)
+/* The source row of attempt (src) at ts, appended to b as TSV. */
+static int source_line(struct amd_buf *b, int64_t attempt, const struct ch_source *src,
+		       const struct timespec ts)
+{
+	return amd_buf_printf(b, "%lld\t", (long long)attempt) < 0 ||
+		       amd_tsv_text(b, src->path) < 0 || amd_buf_append(b, "\t", 1) < 0 ||
+		       amd_tsv_text(b, src->kind) < 0 ||
+		       amd_buf_printf(b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
+				      src->sha256, (long long)ts.tv_sec,
+				      (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0
+		       ? -1 : 0;
+}
+
+/* The source rows of units (one INSERT, one block: every unit of it
+ * becomes visible at once, or none). */
+static int commit_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		       const struct timespec ts, struct amd_err *err)
 {
 	struct amd_buf b = {0};
-	int bad = amd_buf_printf(&b, "%lld\t", (long long)attempt) < 0 ||
-		  amd_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
-		  amd_tsv_text(&b, src->kind) < 0 ||
-		  amd_buf_printf(&b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
-				 src->sha256, (long long)ts.tv_sec,
-				 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0;
+	int bad = 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = source_line(&b, units[i].attempt, units[i].src, ts) < 0;
 	int rc = bad ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
 		     : amd_ch_run(ch, "INSERT INTO source (id, path, kind, size, sha256,"
 				  " ingested_at, committed_ns) FORMAT TabSeparated",
@@ -240,18 +250,21 @@ static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source
 	return rc;
 }
 
-/* The attempts of path committed before attempt (at ns): readers take
- * the latest commit of a path, so none of them is seen any more. "" when
+/* The attempts of the units' paths committed before theirs (at ns;
+ * at ns too, a smaller id): readers take the latest commit of a path,
+ * so none of them is seen any more. One query for every unit. "" when
  * there are none; NULL with err set. */
-static char *replaced_attempts(struct amd_ch *ch, const char *path, int64_t attempt,
-			       long long ns, struct amd_err *err)
+static char *replaced_attempts(struct amd_ch *ch, const struct amd_ch_unit_rows *units,
+			       size_t n, long long ns, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM source WHERE path = ") < 0 ||
-		  amd_ch_quote(&sql, path) < 0 ||
-		  amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
-				 " id < %lld))", ns, ns, (long long)attempt) < 0 ||
-		  amd_buf_append(&sql, "", 1) < 0;
+	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM source WHERE ") < 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = amd_buf_printf(&sql, "%s(path = ", i ? " OR " : "") < 0 ||
+		      amd_ch_quote(&sql, units[i].src->path) < 0 ||
+		      amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
+				     " id < %lld)))", ns, ns, (long long)units[i].attempt) < 0;
+	bad = bad || amd_buf_append(&sql, "", 1) < 0;
 	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
 	if (bad)
 		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
@@ -287,25 +300,52 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err)
 {
+	struct amd_ch_unit_rows u = {staging, source, attempt, src};
+	return amd_ch_ship_units(ch, &u, 1, err);
+}
+
+/* Every table's rows of units, one INSERT per table (and BATCH_BYTES). */
+static int ship_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		     struct amd_err *err)
+{
 	struct chid_cache *ids = calloc(1, sizeof *ids);
 	if (!ids)
-		return amd_fail(err, "%s: out of memory", src->path);
+		return amd_fail(err, "%s: out of memory", units[0].src->path);
+	struct amd_buf b = {0};
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++) {
 		const struct ch_table *t = &amd_ch_tables[i];
-		rc = strcmp(t->name, "metric_point") == 0
-			     ? ship_series(ch, staging, source, attempt, t, err)
-			     : ship_table(ch, staging, ids, attempt, t, err);
+		int series = strcmp(t->name, "metric_point") == 0;
+		for (size_t k = 0; rc == 0 && k < n; k++) {
+			const struct amd_ch_unit_rows *u = &units[k];
+			rc = series ? ship_series(ch, u->staging, u->source, u->attempt, t, &b, err)
+				    : ship_table(ch, u->staging, ids, u->attempt, t, &b, err);
+			if (rc < 0)
+				amd_fail_prefix(err, "%s", u->src->path);
+		}
+		if (rc == 0 && (rc = send_batch(ch, t, &b, err)) < 0 && n == 1)
+			amd_fail_prefix(err, "%s", units[0].src->path);
 	}
 	chid_cache_free(ids);
-	if (rc < 0)
-		return amd_fail_prefix(err, "%s", src->path);
+	amd_buf_free(&b);
+	return rc;
+}
+
+static int drop_replaced(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+			 long long ns, struct amd_err *err);
+
+int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		      struct amd_err *err)
+{
+	if (!n)
+		return 0;
+	if (ship_rows(ch, units, n, err) < 0)
+		return -1;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (commit_row(ch, attempt, src, ts, err) < 0)
-		return amd_fail_prefix(err, "%s", src->path);
-	return amd_ch_drop_replaced(ch, src->path, attempt,
-				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+	if (commit_rows(ch, units, n, ts, err) < 0)
+		return n == 1 ? amd_fail_prefix(err, "%s", units[0].src->path) : -1;
+	return drop_replaced(ch, units, n, (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
 }
 
 int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
@@ -314,18 +354,28 @@ int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
 	struct ch_source forgotten = {path, "", "", 0};
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (commit_row(ch, attempt, &forgotten, ts, err) < 0)
+	struct amd_ch_unit_rows u = {NULL, 0, attempt, &forgotten};
+	if (commit_rows(ch, &u, 1, ts, err) < 0)
 		return amd_fail_prefix(err, "%s: forgetting it", path);
 	return amd_ch_drop_replaced(ch, path, attempt,
 				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
 }
 
+static int drop_replaced(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+			 long long ns, struct amd_err *err)
+{
+	char *ids = replaced_attempts(ch, units, n, ns, err);
+	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
+	free(ids);
+	return rc < 0 ? amd_fail_prefix(err, "%s%s: committed; removing the attempts it replaces",
+					 units[0].src->path, n > 1 ? " and the units beside it" : "")
+		      : 0;
+}
+
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,
 			 struct amd_err *err)
 {
-	char *ids = replaced_attempts(ch, path, attempt, ns, err);
-	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
-	free(ids);
-	return rc < 0 ? amd_fail_prefix(err, "%s: committed; removing the attempts it replaces",
-					 path) : 0;
+	struct ch_source src = {path, "", "", 0};
+	struct amd_ch_unit_rows u = {NULL, 0, attempt, &src};
+	return drop_replaced(ch, &u, 1, ns, err);
 }

@@ -27,6 +27,22 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err);
 
+/* One unit's rows to ship: those of staging (of local source source, or
+ * every source when 0) under attempt, committed as src. */
+struct amd_ch_unit_rows {
+	struct amd_store *staging;
+	int64_t source;
+	int64_t attempt;
+	const struct ch_source *src;
+};
+
+/* Ships the rows of n units, one INSERT per table for all of them (the
+ * ingest's batches, ch_target.c), then their n source rows in one
+ * INSERT (the commit: all visible at once, or none), then drops the
+ * attempts each replaces. */
+int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		      struct amd_err *err);
+
 /* After attempt of path committed at ns: deletes the rows of the
  * attempts of path it replaces (committed before it). */
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,

@@ -108,6 +108,8 @@ int amd_store_put_run_copy(struct amd_store *st, const struct amd_cell v[AMD_RUN
 /* Run id of from, with its sweep, copied into to so (as above). */
 int amd_store_copy_run(struct amd_store *from, int64_t id, struct amd_store *to,
 		       struct amd_err *err);
+/* The id of the run of ext_id in st: 0 when none, -1 with err set. */
+int64_t amd_store_run_by_ext_id(struct amd_store *st, const char *ext_id, struct amd_err *err);
 /* How many runs st holds; -1 with err set. */
 int64_t amd_store_run_count(struct amd_store *st, struct amd_err *err);
 /* The ext_id of run id into *ext (the caller frees it). */

@@ -102,3 +102,9 @@ int amd_store_run_ext_id(struct amd_store *st, int64_t id, char **ext, struct am
 	sqlite3_finalize(q);
 	return rc == SQLITE_ROW && *ext ? 0 : amd_store_step_fail(st, rc, err);
 }
+
+int64_t amd_store_run_by_ext_id(struct amd_store *st, const char *ext_id, struct amd_err *err)
+{
+	return amd_store_first_id(st, "SELECT id FROM main.run WHERE ext_id = ?1", ext_id, NULL,
+				  err);
+}
