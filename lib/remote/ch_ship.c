@@ -320,7 +320,7 @@ static int ship_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, si
 			const struct amd_ch_unit_rows *u = &units[k];
 			rc = series ? ship_series(ch, u->staging, u->source, u->attempt, t, &b, err)
 				    : ship_table(ch, u->staging, ids, u->attempt, t, &b, err);
-			if (rc < 0)
+			if (rc < 0 && n == 1) /* a batch's failure is each unit's (engine.c) */
 				amd_fail_prefix(err, "%s", u->src->path);
 		}
 		if (rc == 0 && (rc = send_batch(ch, t, &b, err)) < 0 && n == 1)
