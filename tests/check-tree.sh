@@ -40,6 +40,13 @@ check "sqlite3_ only in lib/store/, lib/remote/ and the readers of foreign SQLit
 	   grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
 	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
 
+# lib/remote's writers (every file but the read side's loader, ch_load.[ch],
+# and pull.c) reach a SQLite store only through the store's row interface
+# (lib/store/include/unit_rows.h): no sqlite3_ call, no sqlite_int.h.
+check "lib/remote's writers call no sqlite3_ (the store's row interface, unit_rows.h)" \
+	"$(grep -lE 'sqlite3_|sqlite3\.h|sqlite_int\.h' lib/remote/*.[ch] |
+	   grep -v '^lib/remote/ch_load\.[ch]$' | grep -v '^lib/remote/pull\.c$')"
+
 check "lib/ and report/ never print to the terminal or exit" \
 	"$(grep -nE '(^|[^>._[:alnum:]])(printf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(|\b(stdout|stderr)\b' $libsrc |
 		grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/?\*|//)')"

@@ -233,6 +233,7 @@ struct pool {
  * wait in memory), or at a unit whose parse filled its queue and waits.
  * Its units are reported when the batch's commit has ended. */
 #define BATCH_UNITS 16
+#define AMD_UNITS_MAX_BATCH BATCH_UNITS
 #define BATCH_BYTES ((uint64_t)64 << 20)
 
 /* The next unit to ingest, NULL when none is left. */
@@ -298,6 +299,7 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 			failed(b[i].u, e.msg);
 		}
 	}
+	char lost[AMD_UNITS_MAX_BATCH] = {0}; /* failed by the batch's commit */
 	if (open && t->batch_end(conn, 1, &err) < 0)
 		for (size_t i = 0; i < n; i++) {
 			struct amd_unit *u = b[i].u;
@@ -305,9 +307,16 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 				continue;
 			u->result = AMD_UNIT_FAILED;
 			unit_error(u, "%s: %s", u->path, err.msg);
+			lost[i] = 1;
 		}
+	/* a unit's own failure first: when the store failed, the first one
+	 * reported names what failed (the rest are not read) */
 	for (size_t i = 0; i < n; i++)
-		unit_done(p, conn, b[i].u);
+		if (!lost[i])
+			unit_done(p, conn, b[i].u);
+	for (size_t i = 0; i < n; i++)
+		if (lost[i])
+			unit_done(p, conn, b[i].u);
 }
 
 static void work_batched(struct pool *p, void *conn)
@@ -360,7 +369,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		return NULL;
 	}
-	if (p->o->jobs > 1 && p->target->batch_begin && p->target->batch_end)
+	if ((p->o->jobs > 1 || p->target->batch_always) && p->target->batch_begin &&
+	    p->target->batch_end)
 		work_batched(p, conn);
 	else
 		work_one_by_one(p, conn);

@@ -149,6 +149,9 @@ struct amd_ingest_target {
 	 * NULL: one transaction per unit. */
 	int (*batch_begin)(void *conn, struct amd_err *err);
 	int (*batch_end)(void *conn, int commit, struct amd_err *err);
+	/* 1: batches with one worker too (ClickHouse: a batch's rows go in
+	 * one request per table, its commits in one); 0: only with several. */
+	int batch_always;
 	/* Optional: 1 when a unit's failure (its one-line message msg, on
 	 * the worker's connection conn) is the store's rather than the
 	 * unit's — a full disk, an I/O error, a server that stopped

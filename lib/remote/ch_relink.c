@@ -10,7 +10,6 @@
  * `--sweep S --run NEW` with no run NEW in S writes a placeholder run
  * (and sweep S) into the copy, as the SQLite link makes one. */
 #include "ch_relink.h"
-#include "sqlite_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "ch_ship.h"
 #include "ch_tables.h"
 #include "orphans.h"
+#include "unit_rows.h"
 
 static int is_run_fact_table(const char *name)
 {
@@ -40,20 +40,6 @@ static int64_t query_number(struct amd_ch *ch, const char *select, struct amd_er
 	return n;
 }
 
-/* The ext_id of run id of held into *ext (the caller frees it). */
-static int run_ext_id(struct amd_store *held, int64_t id, char **ext, struct amd_err *err)
-{
-	sqlite3_stmt *q = amd_store_prepare(held, "SELECT ext_id FROM run WHERE id = ?1", err);
-	if (!q)
-		return -1;
-	sqlite3_bind_int64(q, 1, id);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && amd_store_col_text(q, 0, ext) < 0)
-		rc = SQLITE_NOMEM;
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW && *ext ? 0 : amd_store_step_fail(held, rc, err);
-}
-
 /* The ClickHouse id of the run `--run run` names (ch_tables.c: chid of
  * its ext_id), found in the committed store as SQLite finds it; 0 with
  * err filled when there is none. */
@@ -66,7 +52,7 @@ static int64_t run_chid(struct amd_ch *ch, const char *path, const char *run,
 		return -1;
 	char near[512], *ext = NULL;
 	int64_t id = amd_store_run_find(held, run, sweep, near, sizeof near, err);
-	if (id > 0 && run_ext_id(held, id, &ext, err) < 0)
+	if (id > 0 && amd_store_run_ext_id(held, id, &ext, err) < 0)
 		id = -1;
 	amd_store_close(held);
 	if (id == 0)

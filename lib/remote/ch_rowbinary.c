@@ -1,10 +1,11 @@
-/* ch_rowbinary.c — the RowBinary encoding of staged rows (ch_rowbinary.h):
+/* ch_rowbinary.c — the RowBinary encoding of streamed rows (ch_rowbinary.h):
  * Int64 and Float64 as 8 little-endian bytes, String as its LEB128
  * length and bytes, Nullable as a 0/1 byte before the value. */
 #include "ch_rowbinary.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int amd_ch_rowbinary_types(const char *columns, char *types, size_t cap)
@@ -53,38 +54,49 @@ static int put_string(struct amd_buf *b, const char *s, size_t n)
 }
 
 /* A string column's text: numbers as the TabSeparated path wrote them. */
-static int put_text(struct amd_buf *b, sqlite3_stmt *q, int i)
+static int put_text(struct amd_buf *b, const struct amd_cell *c)
 {
 	char num[32];
-	int type = sqlite3_column_type(q, i);
-	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
-		int n = type == SQLITE_INTEGER
-			? snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(q, i))
-			: snprintf(num, sizeof num, "%.17g", sqlite3_column_double(q, i));
+	if (c->type == AMD_CELL_INT || c->type == AMD_CELL_REAL) {
+		int n = c->type == AMD_CELL_INT ? snprintf(num, sizeof num, "%lld", (long long)c->i)
+						: snprintf(num, sizeof num, "%.17g", c->f);
 		return put_string(b, num, (size_t)n);
 	}
-	const char *s = (const char *)sqlite3_column_text(q, i);
-	return s ? put_string(b, s, (size_t)sqlite3_column_bytes(q, i)) : -1;
+	return put_string(b, c->s, c->n);
 }
 
-static int put_value(struct amd_buf *b, sqlite3_stmt *q, int i, char type)
+static int64_t cell_int(const struct amd_cell *c)
+{
+	return c->type == AMD_CELL_INT ? c->i
+	       : c->type == AMD_CELL_REAL ? (int64_t)c->f
+	       : c->type == AMD_CELL_TEXT ? strtoll(c->s, NULL, 10) : 0;
+}
+
+static double cell_real(const struct amd_cell *c)
+{
+	return c->type == AMD_CELL_REAL ? c->f
+	       : c->type == AMD_CELL_INT ? (double)c->i
+	       : c->type == AMD_CELL_TEXT ? strtod(c->s, NULL) : 0;
+}
+
+static int put_value(struct amd_buf *b, const struct amd_cell *c, char type)
 {
 	if (type == 'i')
-		return put_u64(b, (uint64_t)sqlite3_column_int64(q, i));
+		return put_u64(b, (uint64_t)cell_int(c));
 	if (type == 'f') {
-		double d = sqlite3_column_double(q, i);
+		double d = cell_real(c);
 		uint64_t bits;
 		memcpy(&bits, &d, sizeof bits);
 		return put_u64(b, bits);
 	}
-	return put_text(b, q, i);
+	return put_text(b, c);
 }
 
-int amd_ch_rowbinary_row(struct amd_buf *b, sqlite3_stmt *q, const char *types,
+int amd_ch_rowbinary_row(struct amd_buf *b, const struct amd_cell *cells, const char *types,
 			 int64_t extra)
 {
 	for (int i = 0; types[i]; i++) {
-		int null = sqlite3_column_type(q, i) == SQLITE_NULL;
+		int null = cells[i].type == AMD_CELL_NULL;
 		char t = types[i];
 		if (t >= 'A' && t <= 'Z') {
 			unsigned char flag = (unsigned char)null;
@@ -96,7 +108,7 @@ int amd_ch_rowbinary_row(struct amd_buf *b, sqlite3_stmt *q, const char *types,
 		} else if (null) {
 			return -2 - i;
 		}
-		if (put_value(b, q, i, t) < 0)
+		if (put_value(b, &cells[i], t) < 0)
 			return -1;
 	}
 	return put_u64(b, (uint64_t)extra);

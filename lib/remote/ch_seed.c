@@ -12,20 +12,22 @@
  * its ext_id), the copy ships with the unit like a placeholder run, and
  * readers keep the latest owned row (ch_load.c, prefer). A unit that
  * reports many runs (an mlflow.db of a team's 10,000) asks the server
- * once which runs it holds (held_runs), and then only for those. */
+ * once which runs it holds (list_held_runs), and then only for those.
+ * The staging store is written through its row interface (unit_rows.h). */
 #include "ch_seed.h"
-#include "sqlite_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include <openssl/crypto.h>
 
 #include "ch_load.h"
 #include "ch_scope.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
+#include "unit_rows.h"
 #include "writer.h"
 
 /* The values a copy writes, in this order: the sweep's, then the run's. */
@@ -34,57 +36,6 @@ static const char *const value_names[NVALUES] = {"name", "ext_id", "axis", "ext_
 	"parent_ext_id", "strategy", "n", "nodes", "rank", "repeat", "status", "start_ms",
 	"end_ms"};
 #define FIRST_INT 7 /* n and what follows are integers */
-
-/* Binds value v (an index of value_names) as parameter i of q. */
-typedef void bind_fn(void *ctx, sqlite3_stmt *q, int i, int v);
-
-/* Writes the sweep (unless staging has one of that name) and the run
- * (unless staging has it), owned by no source. */
-static int put_run(struct amd_store *staging, bind_fn *bind, void *ctx, struct amd_err *err)
-{
-	sqlite3_stmt *sw = amd_store_prepare(staging, "INSERT INTO sweep(name, ext_id, axis)"
-		" SELECT ?1, ?2, ?3 WHERE ?1 IS NOT NULL ON CONFLICT(name) DO NOTHING", err);
-	sqlite3_stmt *run = sw ? amd_store_prepare(staging, "INSERT INTO run(sweep_id, ext_id,"
-		" name, parent_ext_id, strategy, n, nodes, rank, repeat, status, start_ms, end_ms,"
-		" source_id) VALUES((SELECT id FROM sweep WHERE name = ?1), ?4, ?5, ?6, ?7, ?8, ?9,"
-		" ?10, ?11, ?12, ?13, ?14, NULL) ON CONFLICT(ext_id) DO NOTHING", err) : NULL;
-	for (int i = 0; run && i < NVALUES; i++) {
-		if (i < 3)
-			bind(ctx, sw, i + 1, i);
-		bind(ctx, run, i + 1, i);
-	}
-	int rc = SQLITE_DONE, ret = -1;
-	if (run && (rc = sqlite3_step(sw)) == SQLITE_DONE)
-		rc = sqlite3_step(run);
-	if (run)
-		ret = rc == SQLITE_DONE ? 0 : amd_store_step_fail(staging, rc, err);
-	sqlite3_finalize(run);
-	sqlite3_finalize(sw);
-	return ret;
-}
-
-static void bind_column(void *sel, sqlite3_stmt *q, int i, int v)
-{
-	sqlite3_bind_value(q, i, sqlite3_column_value(sel, v));
-}
-
-/* Copies run id of held, and its sweep, into staging. */
-static int copy_run(struct amd_store *held, int64_t id, struct amd_store *staging,
-		    struct amd_err *err)
-{
-	sqlite3_stmt *sel = amd_store_prepare(held, "SELECT s.name, s.ext_id, s.axis, r.ext_id,"
-		" r.name, r.parent_ext_id, r.strategy, r.n, r.nodes, r.rank, r.repeat, r.status,"
-		" r.start_ms, r.end_ms FROM run r LEFT JOIN sweep s ON s.id = r.sweep_id"
-		" WHERE r.id = ?1", err);
-	if (!sel)
-		return -1;
-	sqlite3_bind_int64(sel, 1, id);
-	int rc = sqlite3_step(sel);
-	int ret = rc == SQLITE_ROW ? put_run(staging, bind_column, sel, err)
-				   : amd_store_step_fail(held, rc, err);
-	sqlite3_finalize(sel);
-	return ret;
-}
 
 /* Item name of a JSONCompact row, by the answer's "meta" names: the
  * column itself or, for a String, its hex ("hex(NAME)": *hex set). */
@@ -111,89 +62,133 @@ struct json_values {
 	char hex[NVALUES];
 };
 
-static void bind_json(void *values, sqlite3_stmt *q, int i, int v)
+/* The values' cells (unit_rows.h; hex Strings decoded into bytes[i],
+ * freed by free_cells); 0, or -1 out of memory. */
+static int json_cells(const struct json_values *j, struct amd_cell *v, unsigned char **bytes)
 {
-	const struct json_values *j = values;
-	const cJSON *x = j->v[v];
-	if (!x || cJSON_IsNull(x))
-		sqlite3_bind_null(q, i);
-	else if (v >= FIRST_INT)
-		sqlite3_bind_int64(q, i, amd_ch_json_int(x));
-	else if (cJSON_IsString(x) && j->hex[v])
-		amd_ch_bind_hex(q, i, x->valuestring);
-	else if (cJSON_IsString(x))
-		sqlite3_bind_text(q, i, x->valuestring, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, i);
+	for (int i = 0; i < NVALUES; i++) {
+		const cJSON *x = j->v[i];
+		long len = 0;
+		v[i] = (struct amd_cell){.type = AMD_CELL_NULL};
+		if (!x || cJSON_IsNull(x))
+			continue;
+		if (i >= FIRST_INT) {
+			v[i] = (struct amd_cell){.type = AMD_CELL_INT, .i = amd_ch_json_int(x)};
+		} else if (cJSON_IsString(x) && j->hex[i] && *x->valuestring) {
+			if (!(bytes[i] = OPENSSL_hexstr2buf(x->valuestring, &len)))
+				return -1;
+			v[i] = (struct amd_cell){.type = AMD_CELL_TEXT, .s = (const char *)bytes[i],
+						 .n = (size_t)len};
+		} else if (cJSON_IsString(x)) {
+			v[i] = (struct amd_cell){.type = AMD_CELL_TEXT,
+						 .s = j->hex[i] ? "" : x->valuestring,
+						 .n = j->hex[i] ? 0 : strlen(x->valuestring)};
+		}
+	}
+	return 0;
+}
+
+static int put_json_run(struct amd_store *staging, const struct json_values *j,
+			struct amd_err *err)
+{
+	struct amd_cell v[NVALUES];
+	unsigned char *bytes[NVALUES] = {0};
+	int rc = json_cells(j, v, bytes) < 0 ? amd_fail(err, "%s: out of memory", amd_store_path(staging))
+					     : amd_store_put_run_copy(staging, v, err);
+	for (int i = 0; i < NVALUES; i++)
+		OPENSSL_free(bytes[i]);
+	return rc;
 }
 
 /* Runs a unit holds before its lookups go through one list of the
  * server's runs instead of one query each. */
 #define HELD_LIST_AFTER 8
 
+static int by_id(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
 /* The ids (chid of ext_id) of the runs the server held when the unit
- * had reported HELD_LIST_AFTER runs, as a temporary table of staging;
- * a run committed by another ingest since is missed, as it is by two
- * units staged at once (the reader merges them: ch_load.c, RUN_FILL).
- * An id may come twice: 18.16's SELECT DISTINCT under `src IN (…)`
- * returned one run id of two committed sources twice (the bundled GPU
- * sweep: 25 rows, 24 distinct), so the list is taken OR IGNORE. */
-static int list_held_runs(struct amd_ch *ch, struct amd_store *staging, struct amd_err *err)
+ * had reported HELD_LIST_AFTER runs, sorted into seed->held; a run
+ * committed by another ingest since is missed, as it is by two units
+ * staged at once (the reader merges them: ch_load.c, RUN_FILL). An id
+ * may come twice (18.16's SELECT DISTINCT under `src IN (…)` returned
+ * one run id of two committed sources twice: the bundled GPU sweep, 25
+ * rows, 24 distinct); a repeated id in the sorted list is harmless. */
+static int list_held_runs(struct amd_ch_seed *seed, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
 	int bad = amd_buf_printf(&sql, "SELECT DISTINCT id AS x FROM run WHERE src IN (%s)",
 				 amd_ch_committed_sql) < 0;
-	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
-	if (bad)
-		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	sql.len = 0;
-	int rc = !ids ? -1
-		 : amd_buf_printf(&sql, "CREATE TEMP TABLE ch_held_run(id INTEGER PRIMARY KEY);"
-				  " INSERT OR IGNORE INTO ch_held_run SELECT value FROM json_each('[%s]')",
-				  ids) < 0
-			 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-			 : amd_store_exec(staging, sql.data, err);
-	free(ids);
+	char *ids = bad ? NULL : amd_ch_id_list(seed->ch, sql.data, err);
 	amd_buf_free(&sql);
-	return rc;
+	if (bad)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(seed->ch));
+	if (!ids)
+		return -1;
+	size_t n = 1;
+	for (const char *p = ids; *p; p++)
+		n += *p == ',';
+	free(seed->held);
+	seed->held = malloc(n * sizeof *seed->held);
+	seed->nheld = 0;
+	if (!seed->held) {
+		free(ids);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(seed->ch));
+	}
+	for (char *p = ids, *end; *p; p = *end ? end + 1 : end) {
+		seed->held[seed->nheld++] = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+	}
+	free(ids);
+	qsort(seed->held, seed->nheld, sizeof *seed->held, by_id);
+	seed->listed = 1;
+	return 0;
 }
 
 /* 0 when the server does not hold the run of ext_id (by the list of its
  * runs, once the unit is past HELD_LIST_AFTER runs), 1 when it may (ask
  * it), -1 on an error. */
-static int may_hold(struct amd_ch *ch, struct amd_store *staging, const char *ext_id,
+static int may_hold(struct amd_ch_seed *seed, struct amd_store *staging, const char *ext_id,
 		    struct amd_err *err)
 {
-	int64_t listed = amd_store_first_id(staging, "SELECT count(*) FROM temp.sqlite_master"
-					    " WHERE name = 'ch_held_run' AND ?1 IS NOT NULL",
-					    "", NULL, err);
-	int64_t runs = listed ? 0 : amd_store_first_id(staging, "SELECT count(*) FROM main.run"
-					       " WHERE ?1 IS NOT NULL", "", NULL, err);
-	if (listed < 0 || runs < 0)
+	int64_t runs = seed->listed ? 0 : amd_store_run_count(staging, err);
+	if (runs < 0)
 		return -1;
-	if (!listed && runs < HELD_LIST_AFTER)
+	if (!seed->listed && runs < HELD_LIST_AFTER)
 		return 1;
-	if (!listed && list_held_runs(ch, staging, err) < 0)
+	if (!seed->listed && list_held_runs(seed, err) < 0)
 		return -1;
-	char id[24];
-	snprintf(id, sizeof id, "%lld", (long long)amd_ch_string_id(ext_id, strlen(ext_id)));
-	int64_t held = amd_store_first_id(staging, "SELECT count(*) FROM temp.ch_held_run"
-					  " WHERE id = CAST(?1 AS INTEGER)", id, NULL, err);
-	return held < 0 ? -1 : held > 0;
+	int64_t id = amd_ch_string_id(ext_id, strlen(ext_id));
+	return bsearch(&id, seed->held, seed->nheld, sizeof id, by_id) != NULL;
 }
 
 /* The run of ext_id the store holds into staging: 1 when copied, 0
  * when the store holds none. */
-static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const char *ext_id,
-			  struct amd_err *err)
+static int seed_by_ext_id(struct amd_ch_seed *seed, struct amd_store *staging,
+			  const char *ext_id, struct amd_err *err)
 {
+	struct amd_ch *ch = seed->ch;
 	struct amd_buf cond = {0};
 	if (amd_buf_printf(&cond, "ext_id = ") < 0 || amd_ch_quote(&cond, ext_id) < 0 ||
 	    amd_buf_append(&cond, "", 1) < 0) {
 		amd_buf_free(&cond);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
-	int may = may_hold(ch, staging, ext_id, err);
+	size_t nwait = 0;
+	struct amd_store *const *wait = seed->waiting ? seed->waiting(seed->waiting_ctx, &nwait)
+						       : NULL;
+	for (size_t i = nwait; i-- > 0;) {
+		int64_t id = amd_store_run_by_ext_id(wait[i], ext_id, err);
+		if (id != 0) {
+			amd_buf_free(&cond);
+			return id < 0 || amd_store_copy_run(wait[i], id, staging, err) < 0 ? -1 : 1;
+		}
+	}
+	int may = may_hold(seed, staging, ext_id, err);
 	if (may <= 0) {
 		amd_buf_free(&cond);
 		return may;
@@ -215,7 +210,7 @@ static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const ch
 			values.v[i] = i < 3 ? (sweep ? item(sdoc, sweep, value_names[i], &values.hex[i])
 						     : NULL)
 					    : item(rdoc, run, value_names[i], &values.hex[i]);
-		rc = put_run(staging, bind_json, &values, err) < 0 ? -1 : 1;
+		rc = put_json_run(staging, &values, err) < 0 ? -1 : 1;
 	}
 	cJSON_Delete(sdoc);
 	cJSON_Delete(rdoc);
@@ -226,15 +221,25 @@ static int seed_by_ext_id(struct amd_ch *ch, struct amd_store *staging, const ch
 int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 		    const char *name, const char *sweep, struct amd_err *err)
 {
-	int by_id = ext_id ? seed_by_ext_id(ctx, staging, ext_id, err) : 0;
+	struct amd_ch_seed *seed = ctx;
+	int by_id = ext_id ? seed_by_ext_id(seed, staging, ext_id, err) : 0;
 	if (by_id != 0 || !name)
 		return by_id < 0 ? -1 : 0;
 	static const char *const tables[] = {"run", "sweep"};
 	struct amd_store *held = NULL;
-	if (amd_ch_store_open_tables(amd_ch_name(ctx), NULL, 0, tables, 2, NULL, 0, &held, err) < 0)
+	if (amd_ch_store_open_tables(amd_ch_name(seed->ch), NULL, 0, tables, 2, NULL, 0, &held,
+				     err) < 0)
 		return -1;
 	int64_t id = amd_store_sink_find_run(held, ext_id, name, sweep, err);
-	int rc = id < 0 ? -1 : id == 0 ? 0 : copy_run(held, id, staging, err);
+	int rc = id < 0 ? -1 : id == 0 ? 0 : amd_store_copy_run(held, id, staging, err);
 	amd_store_close(held);
 	return rc;
+}
+
+void amd_ch_seed_free(struct amd_ch_seed *seed)
+{
+	free(seed->held);
+	seed->held = NULL;
+	seed->nheld = 0;
+	seed->listed = 0;
 }

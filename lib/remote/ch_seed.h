@@ -7,8 +7,30 @@
 #include "err.h"
 #include "store.h"
 
-/* An amd_seed_run_fn (writer.h); ctx is the unit's struct amd_ch. */
+#include <stddef.h>
+#include <stdint.h>
+
+struct amd_ch;
+
+/* A unit's lookups of runs on the server: its connection, and the
+ * server's run ids once listed (a unit of many runs). */
+struct amd_ch_seed {
+	struct amd_ch *ch;
+	/* the staging stores of the units that wait, finished, to be
+	 * committed with this one (a batch, ch_target.c): a run one of them
+	 * holds is taken from there, as from the server once committed */
+	struct amd_store *const *(*waiting)(void *ctx, size_t *n);
+	void *waiting_ctx;
+	int listed;
+	int64_t *held; /* sorted */
+	size_t nheld;
+};
+
+/* An amd_seed_run_fn (writer.h); ctx is the unit's struct amd_ch_seed. */
 int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 		    const char *name, const char *sweep, struct amd_err *err);
+
+/* Frees what seed listed (not its connection). */
+void amd_ch_seed_free(struct amd_ch_seed *seed);
 
 #endif

@@ -1,12 +1,11 @@
 /* ch_ship.c — a staged unit to ClickHouse (ch_ship.h): each table of
- * ch_tables.c read out of the staging store by its export SELECT and
- * sent as RowBinary in batches (one INSERT per table and batch, no
+ * ch_tables.c streamed out of the staging store (unit_rows.h: typed
+ * cells, identities mapped to ClickHouse's ids here) and sent as RowBinary in batches (one INSERT per table and batch, no
  * per-row round trips); the source row goes last, so a killed ingest
  * leaves rows no reader sees. Then the attempts of the same path it
  * replaces are deleted with ALTER TABLE … DELETE mutations. A forgotten
  * path gets an empty commit (sha256 "") that hides its earlier ones. */
 #include "ch_ship.h"
-#include "sqlite_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +25,8 @@
 
 #define BATCH_BYTES (8u << 20)
 
-/* chid() of the last strings seen, by slot: an export SELECT asks it of
- * the same run and key on every one of a series' rows, and each is a
- * SHA-256. */
+/* amd_ch_string_id of the last identities seen, by slot: a table's rows
+ * name the same run and keys over and over, and each is a SHA-256. */
 #define CHID_SLOTS 256
 struct chid_cache {
 	struct chid_slot {
@@ -60,43 +58,6 @@ static int64_t chid_cached(struct chid_cache *c, const char *s, size_t n)
 		*e = (struct chid_slot){copy, n, id};
 	}
 	return id;
-}
-
-static void chid_fn(sqlite3_context *c, int argc, sqlite3_value **argv)
-{
-	(void)argc;
-	if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-		sqlite3_result_null(c);
-		return;
-	}
-	const unsigned char *s = sqlite3_value_text(argv[0]);
-	if (!s) {
-		sqlite3_result_error_nomem(c);
-		return;
-	}
-	int64_t id = chid_cached(sqlite3_user_data(c), (const char *)s,
-				 (size_t)sqlite3_value_bytes(argv[0]));
-	if (id < 0)
-		sqlite3_result_error_nomem(c);
-	else
-		sqlite3_result_int64(c, id);
-}
-
-int amd_ch_staging_setup(struct amd_store *staging, struct amd_err *err)
-{
-	struct chid_cache *cache = calloc(1, sizeof *cache);
-	if (!cache)
-		return amd_fail(err, "%s: out of memory", staging->path);
-	/* SQLite frees the cache with the function, also when this fails */
-	if (sqlite3_create_function_v2(staging->db, "chid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-				       cache, chid_fn, NULL, NULL, chid_cache_free) != SQLITE_OK)
-		return amd_fail(err, "%s: %s", staging->path, sqlite3_errmsg(staging->db));
-	/* a frame's identity is its name, file and line, on every host */
-	return amd_store_exec(staging, "CREATE TEMP VIEW chframe AS SELECT f.id AS local,"
-			      " chid(n.s || char(31) || COALESCE(fl.s, '') || char(31) ||"
-			      " COALESCE(f.line, '')) AS gid FROM frame f"
-			      " JOIN dict n ON n.id = f.name_id LEFT JOIN dict fl ON fl.id = f.file_id",
-			      err);
 }
 
 int64_t amd_ch_new_attempt(void)
@@ -146,37 +107,79 @@ static int export_types(const struct ch_table *t, char *types, size_t cap)
 	return 0;
 }
 
-static int ship_table(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
-		      const struct ch_table *t, struct amd_err *err)
+/* Row cells into ClickHouse's values by t's kinds: an identity (a run,
+ * sweep, dict string, frame: unit_rows.h) to its id, a source to the
+ * attempt, a NULL where the column takes none to t's null_as. 0, or -1
+ * out of memory, -2 - column for a value that cannot be mapped. */
+static int map_cells(const struct ch_table *t, const char *types, struct chid_cache *ids,
+		     int64_t attempt, const struct amd_cell *in, struct amd_cell *out)
+{
+	for (int k = 0; t->kinds[k]; k++) {
+		struct amd_cell c = in[k];
+		char kind = t->kinds[k];
+		int nullable = types[k] >= 'A' && types[k] <= 'Z';
+		if (strchr("rwdf", kind) && c.type == AMD_CELL_TEXT) {
+			c.i = chid_cached(ids, c.s, c.n);
+			if (c.i < 0)
+				return -1;
+			c.type = AMD_CELL_INT;
+		} else if (strchr("rwdf", kind) && c.type != AMD_CELL_NULL) {
+			return -2 - k;
+		} else if (kind == 's' && (!nullable || c.type != AMD_CELL_NULL)) {
+			c = (struct amd_cell){.type = AMD_CELL_INT, .i = attempt};
+		}
+		if (c.type == AMD_CELL_NULL && !nullable && t->null_as && t->null_as[k] == '0')
+			c = (struct amd_cell){.type = AMD_CELL_INT, .i = 0};
+		else if (c.type == AMD_CELL_NULL && !nullable && t->null_as && t->null_as[k] == '-')
+			c = (struct amd_cell){.type = AMD_CELL_INT, .i = -1};
+		out[k] = c;
+	}
+	return 0;
+}
+
+/* t's rows from the store's row stream (unit_rows.h) appended to b in
+ * RowBinary, b sent whenever it is past BATCH_BYTES. */
+static int ship_table(struct amd_ch *ch, struct amd_store *staging, struct chid_cache *ids,
+		      int64_t attempt, const struct ch_table *t, struct amd_buf *bp,
+		      struct amd_err *err)
 {
 	char types[64];
 	if (export_types(t, types, sizeof types) < 0)
 		return amd_fail(err, "%s: table %s: a column type RowBinary is not written for",
 				amd_ch_name(ch), t->name);
-	sqlite3_stmt *q = amd_store_prepare(staging, t->export_sql, err);
-	if (!q)
+	int ncols = (int)strlen(t->kinds);
+	struct amd_table_iter *it;
+	if (amd_table_iter_open(staging, t->name, &it, err) < 0)
 		return -1;
-	sqlite3_bind_int64(q, 1, attempt);
-	struct amd_buf b = {0};
-	int rc, ret = 0;
+	int given = amd_table_iter_columns(it);
+	if (given != ncols || ncols >= AMD_TABLE_COLS_MAX) {
+		amd_table_iter_close(it);
+		return amd_fail(err, "%s: table %s: the store gives %d columns, not %d",
+				amd_ch_name(ch), t->name, given, ncols);
+	}
+	struct amd_buf b = *bp;
+	struct amd_cell row[AMD_TABLE_COLS_MAX];
+	const struct amd_cell *cells;
+	int got, ret = 0;
 	int64_t rn = 0;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int put = amd_ch_rowbinary_row(&b, q, types, rn++);
+	while ((got = amd_table_iter_next(it, &cells, err)) > 0) {
+		int put = map_cells(t, types, ids, attempt, cells, row);
+		row[ncols] = (struct amd_cell){.type = AMD_CELL_INT, .i = attempt}; /* src */
+		if (put == 0)
+			put = amd_ch_rowbinary_row(&b, row, types, rn++);
 		if (put < 0) {
 			ret = put == -1 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-					: amd_fail(err, "%s: table %s: row %lld: NULL in column %d",
+					: amd_fail(err, "%s: table %s: row %lld: no value for column %d",
 						   amd_ch_name(ch), t->name, (long long)rn, -put - 1);
 			break;
 		}
 		if (b.len >= BATCH_BYTES && (ret = send_batch(ch, t, &b, err)) < 0)
 			break;
 	}
-	if (ret == 0 && rc != SQLITE_DONE)
-		ret = amd_store_step_fail(staging, rc, err);
-	sqlite3_finalize(q);
-	if (ret == 0)
-		ret = send_batch(ch, t, &b, err);
-	amd_buf_free(&b);
+	if (ret == 0 && got < 0)
+		ret = -1;
+	amd_table_iter_close(it);
+	*bp = b;
 	return ret;
 }
 
@@ -188,12 +191,13 @@ static int ship_table(struct amd_ch *ch, struct amd_store *staging, int64_t atte
  * each; the same rows, in the same order and numbering, as the table's
  * export SELECT gives (test_clickhouse.c compares them). */
 static int ship_series(struct amd_ch *ch, struct amd_store *staging, int64_t source,
-		       int64_t attempt, const struct ch_table *t, struct amd_err *err)
+		       int64_t attempt, const struct ch_table *t, struct amd_buf *bp,
+		       struct amd_err *err)
 {
 	struct amd_series_iter *it;
 	if (amd_series_iter_open(staging, source, &it, err) < 0)
 		return -1;
-	struct amd_buf b = {0};
+	struct amd_buf b = *bp;
 	struct amd_series_rows s;
 	int64_t rn = 0;
 	int got, ret = 0;
@@ -212,22 +216,32 @@ static int ship_series(struct amd_ch *ch, struct amd_store *staging, int64_t sou
 	if (ret == 0 && got < 0)
 		ret = -1;
 	amd_series_iter_close(it);
-	if (ret == 0)
-		ret = send_batch(ch, t, &b, err);
-	amd_buf_free(&b);
+	*bp = b;
 	return ret;
 }
 
-static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source *src,
-		      const struct timespec ts, struct amd_err *err)
+/* The source row of attempt (src) at ts, appended to b as TSV. */
+static int source_line(struct amd_buf *b, int64_t attempt, const struct ch_source *src,
+		       const struct timespec ts)
+{
+	return amd_buf_printf(b, "%lld\t", (long long)attempt) < 0 ||
+		       amd_tsv_text(b, src->path) < 0 || amd_buf_append(b, "\t", 1) < 0 ||
+		       amd_tsv_text(b, src->kind) < 0 ||
+		       amd_buf_printf(b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
+				      src->sha256, (long long)ts.tv_sec,
+				      (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0
+		       ? -1 : 0;
+}
+
+/* The source rows of units (one INSERT, one block: every unit of it
+ * becomes visible at once, or none). */
+static int commit_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		       const struct timespec ts, struct amd_err *err)
 {
 	struct amd_buf b = {0};
-	int bad = amd_buf_printf(&b, "%lld\t", (long long)attempt) < 0 ||
-		  amd_tsv_text(&b, src->path) < 0 || amd_buf_append(&b, "\t", 1) < 0 ||
-		  amd_tsv_text(&b, src->kind) < 0 ||
-		  amd_buf_printf(&b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
-				 src->sha256, (long long)ts.tv_sec,
-				 (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0;
+	int bad = 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = source_line(&b, units[i].attempt, units[i].src, ts) < 0;
 	int rc = bad ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
 		     : amd_ch_run(ch, "INSERT INTO source (id, path, kind, size, sha256,"
 				  " ingested_at, committed_ns) FORMAT TabSeparated",
@@ -236,18 +250,21 @@ static int commit_row(struct amd_ch *ch, int64_t attempt, const struct ch_source
 	return rc;
 }
 
-/* The attempts of path committed before attempt (at ns): readers take
- * the latest commit of a path, so none of them is seen any more. "" when
+/* The attempts of the units' paths committed before theirs (at ns;
+ * at ns too, a smaller id): readers take the latest commit of a path,
+ * so none of them is seen any more. One query for every unit. "" when
  * there are none; NULL with err set. */
-static char *replaced_attempts(struct amd_ch *ch, const char *path, int64_t attempt,
-			       long long ns, struct amd_err *err)
+static char *replaced_attempts(struct amd_ch *ch, const struct amd_ch_unit_rows *units,
+			       size_t n, long long ns, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM source WHERE path = ") < 0 ||
-		  amd_ch_quote(&sql, path) < 0 ||
-		  amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
-				 " id < %lld))", ns, ns, (long long)attempt) < 0 ||
-		  amd_buf_append(&sql, "", 1) < 0;
+	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM source WHERE ") < 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = amd_buf_printf(&sql, "%s(path = ", i ? " OR " : "") < 0 ||
+		      amd_ch_quote(&sql, units[i].src->path) < 0 ||
+		      amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
+				     " id < %lld)))", ns, ns, (long long)units[i].attempt) < 0;
+	bad = bad || amd_buf_append(&sql, "", 1) < 0;
 	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
 	if (bad)
 		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
@@ -283,20 +300,52 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err)
 {
-	for (size_t i = 0; i < amd_ch_table_count; i++) {
+	struct amd_ch_unit_rows u = {staging, source, attempt, src};
+	return amd_ch_ship_units(ch, &u, 1, err);
+}
+
+/* Every table's rows of units, one INSERT per table (and BATCH_BYTES). */
+static int ship_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		     struct amd_err *err)
+{
+	struct chid_cache *ids = calloc(1, sizeof *ids);
+	if (!ids)
+		return amd_fail(err, "%s: out of memory", units[0].src->path);
+	struct amd_buf b = {0};
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++) {
 		const struct ch_table *t = &amd_ch_tables[i];
-		int rc = strcmp(t->name, "metric_point") == 0
-				 ? ship_series(ch, staging, source, attempt, t, err)
-				 : ship_table(ch, staging, attempt, t, err);
-		if (rc < 0)
-			return amd_fail_prefix(err, "%s", src->path);
+		int series = strcmp(t->name, "metric_point") == 0;
+		for (size_t k = 0; rc == 0 && k < n; k++) {
+			const struct amd_ch_unit_rows *u = &units[k];
+			rc = series ? ship_series(ch, u->staging, u->source, u->attempt, t, &b, err)
+				    : ship_table(ch, u->staging, ids, u->attempt, t, &b, err);
+			if (rc < 0 && n == 1) /* a batch's failure is each unit's (engine.c) */
+				amd_fail_prefix(err, "%s", u->src->path);
+		}
+		if (rc == 0 && (rc = send_batch(ch, t, &b, err)) < 0 && n == 1)
+			amd_fail_prefix(err, "%s", units[0].src->path);
 	}
+	chid_cache_free(ids);
+	amd_buf_free(&b);
+	return rc;
+}
+
+static int drop_replaced(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+			 long long ns, struct amd_err *err);
+
+int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		      struct amd_err *err)
+{
+	if (!n)
+		return 0;
+	if (ship_rows(ch, units, n, err) < 0)
+		return -1;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (commit_row(ch, attempt, src, ts, err) < 0)
-		return amd_fail_prefix(err, "%s", src->path);
-	return amd_ch_drop_replaced(ch, src->path, attempt,
-				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+	if (commit_rows(ch, units, n, ts, err) < 0)
+		return n == 1 ? amd_fail_prefix(err, "%s", units[0].src->path) : -1;
+	return drop_replaced(ch, units, n, (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
 }
 
 int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
@@ -305,18 +354,28 @@ int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
 	struct ch_source forgotten = {path, "", "", 0};
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (commit_row(ch, attempt, &forgotten, ts, err) < 0)
+	struct amd_ch_unit_rows u = {NULL, 0, attempt, &forgotten};
+	if (commit_rows(ch, &u, 1, ts, err) < 0)
 		return amd_fail_prefix(err, "%s: forgetting it", path);
 	return amd_ch_drop_replaced(ch, path, attempt,
 				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
 }
 
+static int drop_replaced(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+			 long long ns, struct amd_err *err)
+{
+	char *ids = replaced_attempts(ch, units, n, ns, err);
+	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
+	free(ids);
+	return rc < 0 ? amd_fail_prefix(err, "%s%s: committed; removing the attempts it replaces",
+					 units[0].src->path, n > 1 ? " and the units beside it" : "")
+		      : 0;
+}
+
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,
 			 struct amd_err *err)
 {
-	char *ids = replaced_attempts(ch, path, attempt, ns, err);
-	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
-	free(ids);
-	return rc < 0 ? amd_fail_prefix(err, "%s: committed; removing the attempts it replaces",
-					 path) : 0;
+	struct ch_source src = {path, "", "", 0};
+	struct amd_ch_unit_rows u = {NULL, 0, attempt, &src};
+	return drop_replaced(ch, &u, 1, ns, err);
 }

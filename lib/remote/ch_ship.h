@@ -6,8 +6,6 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "clickhouse.h"
 #include "store.h"
 
@@ -15,10 +13,6 @@ struct ch_source {
 	const char *path, *kind, *sha256;
 	uint64_t size;
 };
-
-/* Prepares staging (an open in-memory store) for export: the chid()
- * function and the frame-id view. */
-int amd_ch_staging_setup(struct amd_store *staging, struct amd_err *err);
 
 /* A fresh random attempt id (> 0). */
 int64_t amd_ch_new_attempt(void);
@@ -32,6 +26,22 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
  * series are read through unit_rows.h with that source). */
 int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err);
+
+/* One unit's rows to ship: those of staging (of local source source, or
+ * every source when 0) under attempt, committed as src. */
+struct amd_ch_unit_rows {
+	struct amd_store *staging;
+	int64_t source;
+	int64_t attempt;
+	const struct ch_source *src;
+};
+
+/* Ships the rows of n units, one INSERT per table for all of them (the
+ * ingest's batches, ch_target.c), then their n source rows in one
+ * INSERT (the commit: all visible at once, or none), then drops the
+ * attempts each replaces. */
+int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
+		      struct amd_err *err);
 
 /* After attempt of path committed at ns: deletes the rows of the
  * attempts of path it replaces (committed before it). */

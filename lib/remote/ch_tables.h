@@ -1,7 +1,8 @@
 /* ch_tables.h — the store's tables as the ClickHouse backend keeps them:
- * for each, its ClickHouse columns and sort key, the SELECT that takes a
- * unit's rows out of the SQLite staging store with ClickHouse's ids, and
- * how the loader maps its id columns back. ch_schema.c creates them,
+ * for each, its ClickHouse columns and sort key, and how its id columns
+ * map to the store's (the writer computes ClickHouse's ids from the
+ * identities the store's row stream gives, unit_rows.h; the loader maps
+ * them back). ch_schema.c creates them,
  * ch_ship.c writes them, ch_load.c reads them. A table added to the
  * SQLite schema is ported by one row here (docs/design.md). */
 #ifndef AMD_CH_TABLES_H
@@ -11,7 +12,8 @@
 
 /* How the loader maps a column (one letter per column of cols):
  * 'p' plain; 's' a source id (the attempt, mapped to the source's row
- * in the loaded store); 'c' an id local to its source (a trace, a stack
+ * in the loaded store; the writer puts the attempt where the store's
+ * row has a source); 'c' an id local to its source (a trace, a stack
  * node), made unique by the row's source; 'r' a run, 'w' a sweep, 'd' a
  * dict string, 'f' a frame: ids ClickHouse computes from the thing's
  * identity, renumbered in the order the things first appear, as a
@@ -19,14 +21,14 @@
 struct ch_table {
 	int since;            /* the backend's schema version that adds it */
 	const char *name;
-	/* push (ch_push.c): the rows of local source $S, a WHERE clause over
-	 * main.NAME; NULL for run, whose view ch_push.c writes itself */
-	const char *of_source;
 	const char *columns;  /* ClickHouse column definitions, without src */
 	const char *order_by;
 	const char *cols;     /* column names, shared with the SQLite table */
 	const char *kinds;    /* one letter per column of cols */
-	const char *export_sql; /* staging SELECT of cols then src; ?1 = the attempt */
+	/* what a NULL of the store becomes in a column that is not Nullable
+	 * here, one letter per column: '0' 0, '-' -1, else refused; NULL:
+	 * none (the sort key of trace_event has no Nullable on 18.16) */
+	const char *null_as;
 };
 
 extern const struct ch_table amd_ch_tables[];

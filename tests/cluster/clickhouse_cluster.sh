@@ -261,7 +261,9 @@ test_expect_success CLUSTER 'the server paused (SIGSTOP) during an ingest: the c
 	test_true "within a few 3 s limits, not one per unit" [ "$took" -le 15 ] &&
 	test_contains "stopped answering" "$(head -1 "$TMP/p.err")" &&
 	test_contains "AMDAHL_CLICKHOUSE_STALL" "$(head -1 "$TMP/p.err")" &&
-	test_eq "$(grep -c . "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
+	# every line names the pause, but the closing count of the units not
+	# read (engine.c), printed when the pause hit a unit (a batch of them)
+	test_eq "$(grep -v -c "stopped at the store'"'"'s failure above" "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
 	# a pause past ZooKeeper'"'"'s session (6 s) expires the node'"'"'s session:
 	# its inserts fail ("ZooKeeper session has been expired") until it
 	# has a new one, so the rerun is tried until it completes (30 s)

@@ -7,6 +7,7 @@
  * (ch_cluster.h) and the timeout's variable; the metric points shipped
  * straight from the packed series (unit_rows.h, amd_ch_rowbinary_points)
  * against the rows metric_point's export SELECT gives, byte for byte;
+ * every other table's row stream with as many cells as its columns;
  * the ?compress= URL parameter; a request that got no answer (nothing
  * listens) marked by the transport, which is what the ingest target
  * reads — never libcurl's words in a message. */
@@ -28,6 +29,7 @@
 #include "ch_target.h"
 #include "clickhouse.h"
 #include "metric_sql.h"
+#include "unit_rows.h"
 #include "remote_ops.h"
 #include "sqlite_int.h"
 #include "unit_rows.h"
@@ -126,9 +128,31 @@ static void tables(void **state)
 			cols += *p == ',';
 		assert_int_equal(strlen(t->kinds), cols);
 		assert_int_equal(strspn(t->kinds, "pscrwdf"), cols);
-		assert_non_null(strstr(t->export_sql, "?1"));
+		assert_true(!t->null_as || strlen(t->null_as) == cols);
 		assert_true(t->since >= 1);
 	}
+}
+
+/* Every table but metric_point (the series iterator's) streams out of a
+ * store (unit_rows.h) with one cell per column the remote table has. */
+static void table_streams(void **state)
+{
+	(void)state;
+	struct amd_store *st = NULL;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_store_open(":memory:", AMD_STORE_WRITE, &st, &err), 0);
+	for (size_t i = 0; i < amd_ch_table_count; i++) {
+		const struct ch_table *t = &amd_ch_tables[i];
+		struct amd_table_iter *it = NULL;
+		if (strcmp(t->name, "metric_point") == 0)
+			continue;
+		assert_int_equal(amd_table_iter_open(st, t->name, &it, &err), 0);
+		assert_int_equal(amd_table_iter_columns(it), (int)strlen(t->kinds));
+		amd_table_iter_close(it);
+	}
+	assert_int_equal(amd_table_iter_open(st, "nosuch", &(struct amd_table_iter *){NULL}, &err),
+			 -1);
+	amd_store_close(st);
 }
 
 static void rowbinary_types(void **state)
@@ -157,8 +181,20 @@ static void rowbinary_row(void **state)
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT -2, NULL, 1.5, 'ab', 42, 7, NULL, printf('%.200c', 'x')",
 					    -1, &q, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	struct amd_cell c[8];
+	for (int i = 0; i < 8; i++) {
+		int type = sqlite3_column_type(q, i);
+		c[i] = type == SQLITE_NULL ? (struct amd_cell){.type = AMD_CELL_NULL}
+		     : type == SQLITE_INTEGER ? (struct amd_cell){.type = AMD_CELL_INT,
+								  .i = sqlite3_column_int64(q, i)}
+		     : type == SQLITE_FLOAT ? (struct amd_cell){.type = AMD_CELL_REAL,
+								.f = sqlite3_column_double(q, i)}
+		     : (struct amd_cell){.type = AMD_CELL_TEXT,
+					 .s = (const char *)sqlite3_column_text(q, i),
+					 .n = (size_t)sqlite3_column_bytes(q, i)};
+	}
 	struct amd_buf b = {0};
-	assert_int_equal(amd_ch_rowbinary_row(&b, q, "iIFsSfIs", 258), 0);
+	assert_int_equal(amd_ch_rowbinary_row(&b, c, "iIFsSfIs", 258), 0);
 	static const unsigned char head[] = {
 		0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* Int64 -2 */
 		0x01,                                           /* Nullable: NULL */
@@ -175,7 +211,7 @@ static void rowbinary_row(void **state)
 	static const unsigned char extra[] = {0x02, 0x01, 0, 0, 0, 0, 0, 0}; /* Int64 258 */
 	assert_memory_equal(b.data + sizeof head + 200, extra, sizeof extra);
 	/* a NULL in a column that is not Nullable: refused, naming the column */
-	assert_int_equal(amd_ch_rowbinary_row(&b, q, "ii", 0), -2 - 1);
+	assert_int_equal(amd_ch_rowbinary_row(&b, c, "ii", 0), -2 - 1);
 	amd_buf_free(&b);
 	sqlite3_finalize(q);
 	sqlite3_close(db);
@@ -198,7 +234,22 @@ static const char series_rows[] =
 	" (2, 5, 4, 0, 2.5, 2, 0), (2, 5, 4, 0, 3.5, 2, 1), (1, 9, 1, 1, 1, 1, 0);"
 	AMD_METRIC_PACK_SQL("temp.pts");
 
-/* The export SELECT's rows in RowBinary, as ship_table sends them. */
+/* chid(): amd_ch_string_id of the text, for the oracle SELECT below. */
+static void chid_fn(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_int64(c, amd_ch_string_id((const char *)sqlite3_value_text(argv[0]),
+						 (size_t)sqlite3_value_bytes(argv[0])));
+}
+
+/* metric_point's rows as its export SELECT gave them before the series
+ * stream (the oracle: SQLite's own virtual table and ORDER BY), in
+ * RowBinary. */
+static const char point_export_sql[] =
+	"SELECT chid(r.ext_id), chid(d.s), m.step, m.ts_ms, m.value, ?1, ?1"
+	" FROM metric_point m JOIN run r ON r.id = m.run_id JOIN dict d ON d.id = m.key_id"
+	" ORDER BY m.run_id, m.key_id, m.step, m.source_id, m.seq";
+
 static void export_rows(struct amd_store *st, struct amd_buf *b)
 {
 	const struct ch_table *t = NULL;
@@ -211,11 +262,23 @@ static void export_rows(struct amd_store *st, struct amd_buf *b)
 	assert_true(n > 0);
 	strcpy(types + n, "i");
 	sqlite3_stmt *q = NULL;
-	assert_int_equal(sqlite3_prepare_v2(st->db, t->export_sql, -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_create_function(st->db, "chid", 1, SQLITE_UTF8, NULL, chid_fn,
+						 NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(st->db, point_export_sql, -1, &q, NULL), SQLITE_OK);
 	sqlite3_bind_int64(q, 1, 77);
 	int64_t rn = 0;
-	while (sqlite3_step(q) == SQLITE_ROW)
-		assert_int_equal(amd_ch_rowbinary_row(b, q, types, rn++), 0);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		struct amd_cell c[7];
+		for (int i = 0; i < 7; i++)
+			c[i] = sqlite3_column_type(q, i) == SQLITE_NULL
+				       ? (struct amd_cell){.type = AMD_CELL_NULL}
+				       : sqlite3_column_type(q, i) == SQLITE_FLOAT
+				       ? (struct amd_cell){.type = AMD_CELL_REAL,
+							   .f = sqlite3_column_double(q, i)}
+				       : (struct amd_cell){.type = AMD_CELL_INT,
+							   .i = sqlite3_column_int64(q, i)};
+		assert_int_equal(amd_ch_rowbinary_row(b, c, types, rn++), 0);
+	}
 	sqlite3_finalize(q);
 }
 
@@ -245,7 +308,6 @@ static void series_export(void **state)
 	struct amd_store *st = NULL;
 	struct amd_err err = {{0}};
 	assert_int_equal(amd_store_open(":memory:", AMD_STORE_WRITE, &st, &err), 0);
-	assert_int_equal(amd_ch_staging_setup(st, &err), 0);
 	assert_int_equal(sqlite3_exec(st->db, series_rows, NULL, NULL, NULL), SQLITE_OK);
 	struct amd_buf want = {0}, got = {0};
 	export_rows(st, &want);
@@ -295,17 +357,16 @@ static void unanswered(void **state)
 	const char *url = "clickhouse://127.0.0.1:1/db";
 	struct amd_ingest_target t = amd_ch_target(url);
 	struct amd_err err = {{0}};
-	struct amd_ch *ch = t.connect(t.ctx, &err);
-	assert_non_null(ch);
-	assert_int_equal(amd_ch_unanswered(ch), 0);
+	void *conn = t.connect(t.ctx, &err);
+	assert_non_null(conn);
+	assert_int_equal(t.store_failed(conn, ""), 0);
 	/* libcurl's words in a unit's message, no request failed: the unit's */
-	assert_int_equal(t.store_failed(ch, "/d/Couldn't connect to server.json: byte 3: truncated"
-					  " JSON; Failure when receiving data from the peer"), 0);
-	assert_int_equal(amd_ch_query(ch, "SELECT 1", NULL, &err), -1);
+	assert_int_equal(t.store_failed(conn, "/d/Couldn't connect to server.json: byte 3: truncated"
+					    " JSON; Failure when receiving data from the peer"), 0);
+	assert_int_equal(t.state(conn, "/d/x.json", "00", NULL, &err), -1);
 	assert_non_null(strstr(err.msg, url));
-	assert_int_equal(amd_ch_unanswered(ch), 1);
-	assert_int_equal(t.store_failed(ch, "any words"), 1);
-	t.disconnect(ch);
+	assert_int_equal(t.store_failed(conn, "any words"), 1);
+	t.disconnect(conn);
 }
 
 int main(void)
@@ -319,6 +380,7 @@ int main(void)
 		cmocka_unit_test(rowbinary_types),
 		cmocka_unit_test(rowbinary_row),
 		cmocka_unit_test(series_export),
+		cmocka_unit_test(table_streams),
 		cmocka_unit_test(compress_param),
 		cmocka_unit_test(unanswered),
 	};
