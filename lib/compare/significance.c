@@ -84,6 +84,24 @@ double amd_mwu_exact_cdf(size_t m, size_t n, double u)
 	return below / total;
 }
 
+double *amd_mwu_exact_cdf_table(size_t m, size_t n)
+{
+	if (m == 0 || n == 0 || m * n > AMD_MWU_EXACT_MAX_MN)
+		return NULL;
+	double *cnt = mwu_counts(m > n ? m : n, m > n ? n : m);
+	if (!cnt)
+		return NULL;
+	double total = 0;
+	for (size_t k = 0; k <= m * n; k++)
+		total += cnt[k];
+	double below = 0;
+	for (size_t k = 0; k <= m * n; k++) {
+		below += cnt[k];
+		cnt[k] = below / total;
+	}
+	return cnt;
+}
+
 double amd_mwu_min_p(size_t m, size_t n)
 {
 	if (m == 0 || n == 0)

@@ -28,6 +28,9 @@ int amd_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 /* P(U ≤ u) under the null for sample sizes m, n (no ties), by counting
  * rankings with a dynamic programme over (m, n, U); NAN when too large. */
 double amd_mwu_exact_cdf(size_t m, size_t n, double u);
+/* The whole null CDF: t[u] = P(U ≤ u), u = 0..m·n (malloc'd; NULL when
+ * m·n > AMD_MWU_EXACT_MAX_MN or out of memory). */
+double *amd_mwu_exact_cdf_table(size_t m, size_t n);
 /* The smallest two-sided p any ranking of m against n values can give:
  * 2 / C(m+n, m), at most 1. */
 double amd_mwu_min_p(size_t m, size_t n);

@@ -54,6 +54,31 @@ test_expect_success SCIPY 'the change point: medians before and after, ratio and
 	test_eq "36 36 c00 c11 c12 c23" "$(json_get "$TMP/h.json" "(lambda c: \"%d %d %s %s %s %s\" % (c[\"before\"][\"runs\"], c[\"after\"][\"runs\"], c[\"before\"][\"first_group\"], c[\"before\"][\"last_group\"], c[\"after\"][\"first_group\"], c[\"after\"][\"last_group\"]))(d[\"change_points\"][0])")"
 '
 
+test_expect_success SCIPY 'the change'"'"'s ratio interval is the step factor'"'"'s Moses interval at its exact level, as the oracle computes it' '
+	for f in lo hi level; do
+		test_near "$(json_get "$TMP/oracle.json" "d[\"ci\"][\"$f\"]")" \
+			"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"ci\"][\"$f\"]")" 1e-9
+	done
+'
+
+test_expect_success SCIPY 'one run a group, 3 after the change: the ratio interval and its exact level as the oracle'"'"'s, the level printed' '
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 19 --name one-a-night --runs ddp-n8 \
+		--key tag.git_commit --labels "$(seq -f "c%02g" 0 12 | paste -sd,)" --per-group 1 \
+		--slow c10=1.3 --slow c11=1.3 --slow c12=1.3 --noise 1 &&
+	"$AMDAHL" --store "$TMP/h3.db" ingest -q "$TMP/mlruns/19" &&
+	test_status 0 "$AMDAHL" --store "$TMP/h3.db" history --by tag.git_commit --json &&
+	echo "$OUT" >"$TMP/h3.json" &&
+	test_eq "[\"c10\"] 10 3" "$(json_get "$TMP/h3.json" "\"%s %d %d\" % (jdump([c[\"group\"] for c in d[\"change_points\"]]), d[\"change_points\"][0][\"before\"][\"runs\"], d[\"change_points\"][0][\"after\"][\"runs\"])")" &&
+	"$PY" "$ORACLE" --factor "$(json_get "$TMP/h3.json" "jdump([g[\"median\"] for g in d[\"groups\"][:10]])")" \
+		"$(json_get "$TMP/h3.json" "jdump([g[\"median\"] for g in d[\"groups\"][10:]])")" >"$TMP/o3.json" &&
+	for f in lo hi level; do
+		test_near "$(json_get "$TMP/o3.json" "d[\"$f\"]")" \
+			"$(json_get "$TMP/h3.json" "d[\"change_points\"][0][\"ci\"][\"$f\"]")" 1e-9
+	done &&
+	test_status 0 "$AMDAHL" --store "$TMP/h3.db" history --by tag.git_commit &&
+	test_contains "$(json_get "$TMP/o3.json" "\"] (%.3g%%), permutation p\" % (100 * d[\"level\"])")" "$OUT"
+'
+
 test_expect_success SCIPY 'the A/A history has no change point' '
 	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep aa --json
 	echo "$OUT" >"$TMP/aa.json"
