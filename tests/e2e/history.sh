@@ -135,6 +135,12 @@ test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fa
 	test_near "$(json_get "$TMP/odd.json" "d[\"ratio\"]")" "$(json_get "$TMP/g.json" "d[\"ratio\"]")" 1e-12
 	test_eq "regression c23 c21,c22,c23 20 c01 0.005" "$(json_get "$TMP/g.json" "\"%s %s %s %d %s %g\" % (d[\"result\"], d[\"candidate\"], \",\".join(d[\"window\"]), len(d[\"history\"]), d[\"history\"][0], d[\"alpha_night\"])")"
 '
+test_expect_success SCIPY 'gate --history: its false-FAIL rates per 10/20/40 checks at this history'"'"'s spread across groups (the spread as SciPy'"'"'s), in the sentence' '
+	test_near "$(json_get "$TMP/odd.json" "d[\"spread\"]")" "$(json_get "$TMP/g.json" "d[\"rates\"][\"spread\"]")" 1e-12 &&
+	test_eq True "$(json_get "$TMP/g.json" "(lambda r: 0 <= r[\"false_fail_10\"] <= r[\"false_fail_20\"] <= r[\"false_fail_40\"] <= 1 and 0 <= r[\"step_caught_3\"] <= 1 and r[\"histories\"] == 400)(d[\"rates\"])")" &&
+	test_contains "$(json_get "$TMP/g.json" "(lambda r: \"spread across groups (%.1f%%), the rule gives a false FAIL within 10/20/40 checks without a change in %.1f/%.1f/%.1f%% of histories and catches a +10%% step within 3 checks in %.0f%%\" % (100 * r[\"spread\"], 100 * r[\"false_fail_10\"], 100 * r[\"false_fail_20\"], 100 * r[\"false_fail_40\"], 100 * r[\"step_caught_3\"]))(d[\"rates\"])")" \
+		"$(json_get "$TMP/g.json" "d[\"sentence\"]")"
+'
 test_expect_success SCIPY 'gate --history 20: one slow commit alone passes (a change must hold for 3 groups); p as the oracle' '
 	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c21 --json
 	echo "$OUT" >"$TMP/g21.json"

@@ -25,7 +25,9 @@ With --odd: the gate against a history — group CAND with the 2 groups
 before it (the window) against the N groups before them: "ratio" (the
 median of the window's medians over the median of theirs) and "p", the
 share of every triple of the N+3 group medians (itertools.combinations)
-whose sum is at least the window's (epoch time: higher is worse).
+whose sum is at least the window's (epoch time: higher is worse), and
+"spread": SciPy's median_abs_deviation(scale='normal') of the logs of the
+N groups' medians (gate --history's rates.spread).
 """
 import itertools
 import json
@@ -34,7 +36,7 @@ import os
 import statistics
 import sys
 
-from scipy.stats import mannwhitneyu
+from scipy.stats import median_abs_deviation, mannwhitneyu
 
 
 def read(path):
@@ -131,6 +133,7 @@ def main():
         triples = list(itertools.combinations(meds, 3))
         out['p'] = sum(1 for t in triples if sum(t) >= obs - 1e-12 * obs) / len(triples)
         out['ratio'] = statistics.median(meds[n:]) / statistics.median(meds[:n])
+        out['spread'] = float(median_abs_deviation([math.log(m) for m in meds[:n]], scale='normal'))
     elif len(sys.argv) > 3:
         k = int(sys.argv[3])
         before = [v for g in order[:k] for v in groups[g]['values']]
