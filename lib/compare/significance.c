@@ -299,6 +299,10 @@ int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_
 							: "the baseline median is 0: no ratio";
 		else
 			rc = boot_ratio(&sd, resamples, seed, level, tmp, ratios, ci, err);
+		double cover = amd_median_ratio_coverage(nb, nc);
+		if (rc == 0 && ci->valid && agg == AMD_AGG_MEDIAN && fabs(level - 0.95) < 1e-12 &&
+		    cover < 0.93)
+			ci->level = cover; /* what it covers, not 95% */
 	}
 	free(tmp);
 	free(ratios);

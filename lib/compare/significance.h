@@ -47,7 +47,8 @@ int amd_holm(const double *p, size_t n, double *adj);
 int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 		     int resamples, unsigned long seed, double level,
 		     double *ratio, struct amd_ci *ci, struct amd_err *err);
-/* The same with each side reduced by agg (aggregate.h: the median or
+/* ci->level: amd_median_ratio_coverage (stats.h) when below 0.93 (median,
+ * level 0.95). The same with each side reduced by agg (aggregate.h: the median or
  * MLPerf's trimmed mean) instead of the median. */
 int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 			enum amd_aggregate agg, int resamples, unsigned long seed, double level,

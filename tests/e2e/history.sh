@@ -126,6 +126,21 @@ test_expect_success SCIPY,PIL '--png writes the chart' '
 		"$("$PY" -c "from PIL import Image; print(*Image.open(\"$TMP/h.png\").size)")"
 '
 
+test_expect_success SCIPY 'compare of 3 runs against 3: the ratio interval says what it covers (89%), as a seeded simulation of the same bootstrap finds' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" compare --by tag.git_commit --sweep nightly --baseline c11 --json &&
+	echo "$OUT" >"$TMP/c3.json" &&
+	test_eq "0.89" "$(json_get "$TMP/c3.json" "\" \".join(sorted({\"%g\" % r[\"ci\"][\"level\"] for c in d[\"comparisons\"] for r in c[\"rows\"] if r[\"ci\"] and r[\"baseline\"][\"runs\"] == 3 and r[\"candidate\"][\"runs\"] == 3}))")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import ratio_cover2
+c = np.mean([ratio_cover2(np.random.default_rng(7), d, 3, 3, 400, 1000) for d in (\"normal\", \"lognormal\")])
+print(\"ok\" if abs(c - 0.89) < 3 * (0.89 * 0.11 / 800) ** 0.5 and c < 0.93 else c)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" compare --by tag.git_commit --sweep nightly --baseline c11 &&
+	test_contains "] (89%)" "$OUT" &&
+	test_contains "a percentage after an interval is what it covers" "$OUT"
+'
+
 # ---- gate --history N: the candidate group against the N before it ----
 test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fail; p and ratio as the oracle' '
 	test_status 1 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --json

@@ -7,7 +7,8 @@ where `stats` prints an interval, the coverage of
     the level it is labelled with (the exact binomial level), and of the
     percentile bootstrap it replaced (labelled 95%);
   - the speedup's percentile-bootstrap ratio of medians against its label
-    (0.89 with 3 runs on a side, else 0.95),
+    (0.89 with 3 runs on a side, else 0.95), and compare's/gate's (the same
+    interval) at unequal sides against amd_median_ratio_coverage,
   - `history`'s change-line interval of the step's factor (the Moses
     interval of the logs' shift, history_oracle.factor_interval) against
     its exact level, and the percentile bootstrap of the ratio of medians
@@ -121,6 +122,25 @@ def factor_cover(rng, dist, nb, na, R, B):
     return moses, 1 - 2 * cdf[k - 1], boot / R
 
 
+# amd_median_ratio_coverage (stats.h): the label of a compare/gate/stats
+# speedup ratio interval, (smaller side, larger side) -> level; 0.95 where
+# the simulated coverage is at least 0.93
+RATIO_LABEL = {(3, 3): 0.89, (3, 5): 0.92, (3, 20): 0.88, (3, 50): 0.85, (4, 4): 0.95, (5, 5): 0.95}
+
+
+def ratio_cover2(rng, dist, nb, nc, R, B):
+    """Coverage of the 95% percentile bootstrap of a ratio of medians of
+    nb against nc runs (compare's and gate's ratio interval)."""
+    hit = 0
+    for _ in range(R):
+        b, c = draw(rng, dist, nb), draw(rng, dist, nc)
+        s = (np.median(c[rng.integers(0, nc, (B, nc))], axis=1)
+             / np.median(b[rng.integers(0, nb, (B, nb))], axis=1))
+        lo, hi = np.quantile(s, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        hit += lo <= 1 <= hi
+    return hit / R
+
+
 def slack(p, R):
     """Two standard errors of a coverage p measured on R samples."""
     return 2 * (p * (1 - p) / R) ** 0.5
@@ -173,6 +193,17 @@ def main():
                   " bootstrap %5.1f%% (label 95%%%s)"
                   % (nb, na, dist, 100 * c, 100 * label, 100 * label - 2, "ok" if ok else "MISS",
                      100 * boot, ", false" if boot < 0.93 else ""))
+    print("compare's and gate's ratio interval (bootstrap ratio of medians, nb against nc runs)"
+          " vs its label (amd_median_ratio_coverage)")
+    for (nb, nc) in ((3, 3), (3, 5), (4, 4)) if a.quick else sorted(RATIO_LABEL):
+        label = RATIO_LABEL[(nb, nc)]
+        for dist in ("normal", "lognormal"):
+            c = ratio_cover2(rng, dist, nb, nc, R, a.resamples)
+            target = label - 0.02 if label < LEVEL else 0.93
+            ok = c >= target - slack(target, R)
+            bad += not ok
+            print("  %d against %-3d %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
+                  % (nb, nc, dist, 100 * c, 100 * label, 100 * target, "ok" if ok else "MISS"))
     print("MLPerf mean's bootstrap interval (stats --aggregate mlperf): coverage vs its label")
     for n in (3, 4, 5, 6) if a.quick else (3, 4, 5, 6, 7, 8, 10, 12):
         label = MLPERF_LABEL.get(n, 0.91)
