@@ -285,6 +285,13 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 	for (const struct amd_cmp_row *r; (r = amd_cmp_next_note(c, &i, 1)); first = 0)
 		fprintf(out, "%s  %s: %s\n", first ? "\nnotes:\n" : "", amd_row_verdict(r),
 			cmd_shown(r->note));
+	int own = 0;
+	for (size_t k = 0; k < c->nrows; k++)
+		own |= c->rows[k].ci.valid && c->rows[k].ci.level > 0;
+	if (own) /* significance.h: amd_median_ratio_coverage */
+		fprintf(out, "%s  a percentage after an interval is what it covers, below the stated "
+			"95%%: the bootstrap interval of a ratio of medians with 3 or 4 runs on a side "
+			"(simulated; docs/methods.md)\n", first ? "\nnotes:\n" : "");
 }
 
 int compare_print_table(const struct amd_comparison *c, FILE *out)

@@ -23,7 +23,8 @@ static int candidate_index(const struct compare_args *a, const struct amd_histor
 			 h->groups[h->ngroups - 1].label);
 }
 
-static int print_json(const struct amd_history *h, const struct amd_history_verdict *v)
+static int print_json(const struct amd_history *h, const struct amd_history_verdict *v,
+		      const struct amd_history_rates *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "result", amd_gate_result_json(v->result));
@@ -47,6 +48,15 @@ static int print_json(const struct amd_history *h, const struct amd_history_verd
 	cJSON_AddNumberToObject(o, "alpha", v->alpha);
 	cJSON_AddNumberToObject(o, "alpha_night", v->alpha_night);
 	cJSON_AddNumberToObject(o, "threshold", v->threshold);
+	if (r->valid) {
+		cJSON *x = cJSON_AddObjectToObject(o, "rates");
+		cJSON_AddNumberToObject(x, "spread", r->spread);
+		cJSON_AddNumberToObject(x, "false_fail_10", r->false_fail[0]);
+		cJSON_AddNumberToObject(x, "false_fail_20", r->false_fail[1]);
+		cJSON_AddNumberToObject(x, "false_fail_40", r->false_fail[2]);
+		cJSON_AddNumberToObject(x, "step_caught_3", r->caught3);
+		cJSON_AddNumberToObject(x, "histories", (double)r->histories);
+	}
 	cJSON_AddStringToObject(o, "sentence", v->sentence);
 	return cmd_print_json("gate", o);
 }
@@ -63,10 +73,12 @@ int gate_history(struct cmd_ctx *ctx, const struct compare_args *a)
 	size_t cand;
 	struct amd_history_verdict v;
 	int rc = candidate_index(a, h, &cand);
-	if (rc == 0 && amd_history_gate(h, cand, (size_t)a->history, alpha, threshold, &v, &err) < 0)
+	struct amd_history_rates r;
+	if (rc == 0 && (amd_history_gate(h, cand, (size_t)a->history, alpha, threshold, &v, &err) < 0 ||
+			amd_history_gate_rates(h, &v, &r, &err) < 0))
 		rc = cmd_error("gate", "%s", err.msg);
 	if (rc == 0 && a->json)
-		rc = print_json(h, &v);
+		rc = print_json(h, &v, &r);
 	else if (rc == 0)
 		printf("%s\n", v.sentence);
 	if (rc == 0)

@@ -64,6 +64,7 @@
 #include "history.h"
 #include "history_text.h"
 #include "history_gate.h"
+#include "history_gate_rates.h"
 
 /* delivery and the report */
 #include "mail.h"

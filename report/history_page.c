@@ -45,9 +45,8 @@ static void sentences(const struct amd_history *h, struct report_text *out)
 	}
 	for (size_t i = 0; i < h->nchanges; i++) {
 		const struct amd_history_change *c = &h->changes[i];
-		char ci[64] = "";
-		if (c->ci.valid)
-			snprintf(ci, sizeof ci, " [%.3f, %.3f]", c->ci.lo, c->ci.hi);
+		char ci[64];
+		amd_history_ratio_ci_text(h, c, ci, sizeof ci);
 		report_text_add(out, "History of %s: the change starts at %s — the median of the "
 				"runs went from %.4g (%zu runs, %s..%s) to %.4g (%zu runs, %s..%s), "
 				"%.1f%% %s: ratio %.3f%s, permutation p %.3g (over every split searched).",
@@ -136,10 +135,8 @@ static struct amd_table *changes_table(const struct amd_history *h)
 			 h->groups[c->from].label, h->groups[c->group - 1].label);
 		snprintf(a, sizeof a, "%.4g (%zu, %s..%s)", c->after, c->nafter,
 			 h->groups[c->group].label, h->groups[c->to - 1].label);
-		if (c->ci.valid)
-			snprintf(r, sizeof r, "%.3f [%.3f, %.3f]", c->ratio, c->ci.lo, c->ci.hi);
-		else
-			snprintf(r, sizeof r, "%.3f", c->ratio);
+		char ci[64];
+		snprintf(r, sizeof r, "%.3f%s", c->ratio, amd_history_ratio_ci_text(h, c, ci, sizeof ci));
 		snprintf(pp, sizeof pp, "%.3g", c->p_perm);
 		const char *row[] = {h->groups[c->group].label, b, a, r, pp,
 				     amd_history_direction(h, c)};

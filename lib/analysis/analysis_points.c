@@ -212,11 +212,6 @@ static double *run_values(const struct amd_point_stats *p, int invert)
 	return x;
 }
 
-/* The simulated coverage of the "95%" percentile-bootstrap interval of a
- * ratio of medians with 3 runs on a side (issue 33: 89.3% normal, 89.1%
- * log-normal noise, 1500 samples each; 93–94% from 4 runs a side, so only
- * 3 is labelled; docs/methods.md). */
-#define SPEEDUP_LEVEL_AT_3 0.89
 
 /* Speedup and efficiency of point p against the base b, with intervals. */
 static int speedup_ci(struct amd_strategy_stats *s, struct amd_point_stats *p,
@@ -235,8 +230,9 @@ static int speedup_ci(struct amd_strategy_stats *s, struct amd_point_stats *p,
 	if (ci.oom)
 		return -1;
 	size_t m = p->nruns < b->nruns ? p->nruns : b->nruns;
-	if (ci.valid && m == 3 && fabs(o->boot.level - 0.95) < 1e-12)
-		ci.level = SPEEDUP_LEVEL_AT_3;
+	double cover = amd_median_ratio_coverage(p->nruns, b->nruns); /* simulated (stats.h) */
+	if (ci.valid && cover < 0.93 && fabs(o->boot.level - 0.95) < 1e-12)
+		ci.level = cover;
 	analysis_set_ci(&p->ci_speedup, &ci, m);
 	p->ci_efficiency = p->ci_speedup;
 	p->ci_efficiency.lo *= s->base_n / p->n;

@@ -87,6 +87,13 @@ double amd_mlperf_boot_coverage(size_t n);
  * 10-11, 0.91 from 12 (simulated up to 12). */
 double amd_mean_boot_coverage(size_t n);
 
+/* What the 95% percentile-bootstrap interval of a ratio of medians of nb
+ * against nc runs covers, by simulation: 0.89 at 3 against 3, 0.75 at 3
+ * against many; 0.95 from 5 runs a side (up to 100 against 5).
+ * compare's and stats' speedup intervals are labelled with it when it is
+ * below 0.93. */
+double amd_median_ratio_coverage(size_t nb, size_t nc);
+
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci);
 

@@ -36,6 +36,9 @@ void amd_cmp_ratio(const struct amd_cmp_row *r, const char *none, char *buf, siz
 {
 	if (!amd_num_ok(r->ratio))
 		snprintf(buf, n, "%s", none);
+	else if (r->ci.valid && r->ci.level > 0)
+		snprintf(buf, n, "%.3f [%.3f, %.3f] (%.3g%%)", r->ratio, r->ci.lo, r->ci.hi,
+			 100 * r->ci.level);
 	else if (r->ci.valid)
 		snprintf(buf, n, "%.3f [%.3f, %.3f]", r->ratio, r->ci.lo, r->ci.hi);
 	else

@@ -4,12 +4,14 @@
  * with the runs' statistics on either side. */
 #include "history.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "num.h"
+#include "scale_ratio.h"
 #include "selector.h"
 #include "stats.h"
 
@@ -134,9 +136,9 @@ static int describe_change(struct amd_history *h, struct amd_history_change *c,
 	if (rc == 0) {
 		c->before = amd_median(b, c->nbefore);
 		c->after = amd_median(a, c->nafter);
-		rc = amd_median_ratio(b, c->nbefore, a, c->nafter, o->resamples ? o->resamples : 4000,
-				      o->seed ? o->seed : 20260101UL, o->level > 0 ? o->level : 0.95,
-				      &c->ratio, &c->ci, err);
+		c->ratio = c->before != 0 ? c->after / c->before : NAN;
+		rc = amd_scale_ratio_ci(b, c->nbefore, a, c->nafter, o->level > 0 ? o->level : 0.95,
+					c->ratio, &c->ci, err);
 	}
 	free(a);
 	free(b);

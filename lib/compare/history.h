@@ -2,7 +2,8 @@
  * nightly builds): per group the runs' values, their median and interval,
  * and the change points among the group medians (changepoint.h), each
  * with the medians of the runs on either side (up to the neighbouring
- * change points), their ratio with a bootstrap interval and the
+ * change points), their ratio with its interval at an exact level
+ * (scale_ratio.h: the step's factor, distribution-free) and the
  * permutation p of the change-point search (changepoint.h: the largest
  * divergence over every split searched, so the p accounts for the search;
  * a test of the runs on either side of a split chosen for being the most
@@ -49,7 +50,7 @@ struct amd_history_change {
 	size_t nbefore, nafter; /* runs */
 	double before, after;  /* medians of the runs */
 	double ratio;          /* after / before */
-	struct amd_ci ci;
+	struct amd_ci ci;      /* of the factor, ci.level its exact level */
 	double q, p_perm;      /* the split's divergence and permutation p */
 };
 

@@ -127,14 +127,6 @@ static void write_sentence(const struct amd_history *h, struct amd_history_verdi
 		k += snprintf(v->sentence + k, sizeof v->sentence - (size_t)k,
 			      "; %zu groups of history cannot reach it (smallest p %.3g): %zu would",
 			      v->n, v->p_min, groups_needed(v->alpha_night));
-	int single = 1;
-	for (size_t i = v->first; i <= v->cand; i++)
-		single &= g[i].nruns == 1;
-	if (single && k > 0 && (size_t)k < sizeof v->sentence) /* docs/methods.md, 5% noise */
-		snprintf(v->sentence + k, sizeof v->sentence - (size_t)k,
-			 "; one run a group: at 5%% noise 14.6%% of 40-group histories without a change "
-			 "get a false FAIL and a +10%% step is caught within 3 in 56%% (3 runs: "
-			 "8.3%%, 93%%)");
 }
 
 /* The window's and the history's medians, ratio, divergence and p from

@@ -15,7 +15,8 @@
  * threshold; it is insufficient when 1/C(N+3, 3) > alpha/10 (8 groups of
  * history or fewer at 0.05). Measured false-FAIL rates per 10/20/40
  * nights and the delay of a real step: docs/methods.md,
- * tests/eval/history_eval.c. */
+ * tests/eval/history_eval.c; for the history at hand:
+ * history_gate_rates.h. */
 #ifndef AMD_HISTORY_GATE_H
 #define AMD_HISTORY_GATE_H
 
@@ -40,7 +41,7 @@ struct amd_history_verdict {
 	enum amd_gate_result result;
 	int exit_code;
 	const char *word;      /* "PASS", "FAIL", "INSUFFICIENT DATA" */
-	char sentence[768];
+	char sentence[1024];
 };
 
 /* The verdict on group cand of h (with the 2 groups before it) against

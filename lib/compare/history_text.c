@@ -14,12 +14,21 @@ const char *amd_history_direction(const struct amd_history *h,
 	return up == !h->higher_is_better ? "worse" : "better";
 }
 
+const char *amd_history_ratio_ci_text(const struct amd_history *h,
+				      const struct amd_history_change *c, char *buf, size_t n)
+{
+	*buf = 0;
+	if (c->ci.valid)
+		snprintf(buf, n, " [%.3f, %.3f] (%.3g%%)", c->ci.lo, c->ci.hi,
+			 100 * (c->ci.level > 0 ? c->ci.level : h->level));
+	return buf;
+}
+
 const char *amd_history_change_text(const struct amd_history *h,
 				    const struct amd_history_change *c, char *buf, size_t n)
 {
-	char ci[64] = "";
-	if (c->ci.valid)
-		snprintf(ci, sizeof ci, " [%.3f, %.3f]", c->ci.lo, c->ci.hi);
+	char ci[64];
+	amd_history_ratio_ci_text(h, c, ci, sizeof ci);
 	snprintf(buf, n, "at %s (%s): median %.4g (%zu runs, %s..%s) -> %.4g (%zu runs, %s..%s), "
 		 "ratio %.3f%s, permutation p %.3g (over every split searched)",
 		 h->groups[c->group].label, amd_history_direction(h, c), c->before, c->nbefore,
@@ -143,7 +152,8 @@ static cJSON *change_json(const struct amd_history *h, const struct amd_history_
 		 put(o, "before", side_json(h, c->from, c->group, c->nbefore, c->before)) &&
 		 put(o, "after", side_json(h, c->group, c->to, c->nafter, c->after)) &&
 		 cJSON_AddNumberToObject(o, "ratio", c->ratio) &&
-		 amd_json_interval(o, "ci", c->ci.valid, c->ci.lo, c->ci.hi, h->level) &&
+		 amd_json_interval(o, "ci", c->ci.valid, c->ci.lo, c->ci.hi,
+				    c->ci.level > 0 ? c->ci.level : h->level) &&
 		 cJSON_AddNumberToObject(o, "p", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "p_permutation", c->p_perm) &&
 		 cJSON_AddNumberToObject(o, "divergence", c->q) &&

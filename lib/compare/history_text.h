@@ -12,12 +12,17 @@
 #include "history.h"
 #include "table.h"
 
+/* " [lo, hi] (90%)": the change's ratio interval with its own level
+ * (scale_ratio.h), "" when it has none. */
+const char *amd_history_ratio_ci_text(const struct amd_history *h,
+				      const struct amd_history_change *c, char *buf, size_t n);
+
 /* "worse" or "better": the change's direction for the metric. */
 const char *amd_history_direction(const struct amd_history *h,
 				  const struct amd_history_change *c);
 /* "at c12 (worse): median 1.222 (36 runs, c00..c11) -> 1.467 (36 runs,
- * c12..c23), ratio 1.200 [1.063, 1.256], Mann-Whitney p 1.4e-11,
- * permutation p 0.001" into buf; returns buf. */
+ * c12..c23), ratio 1.200 [1.184, 1.216] (95%), permutation p 0.001 (over
+ * every split searched)" into buf; returns buf. */
 const char *amd_history_change_text(const struct amd_history *h,
 				    const struct amd_history_change *c, char *buf, size_t n);
 /* "1 change point (E-Divisive means, permutation test: 999 shuffles,

@@ -84,6 +84,24 @@ double amd_mwu_exact_cdf(size_t m, size_t n, double u)
 	return below / total;
 }
 
+double *amd_mwu_exact_cdf_table(size_t m, size_t n)
+{
+	if (m == 0 || n == 0 || m * n > AMD_MWU_EXACT_MAX_MN)
+		return NULL;
+	double *cnt = mwu_counts(m > n ? m : n, m > n ? n : m);
+	if (!cnt)
+		return NULL;
+	double total = 0;
+	for (size_t k = 0; k <= m * n; k++)
+		total += cnt[k];
+	double below = 0;
+	for (size_t k = 0; k <= m * n; k++) {
+		below += cnt[k];
+		cnt[k] = below / total;
+	}
+	return cnt;
+}
+
 double amd_mwu_min_p(size_t m, size_t n)
 {
 	if (m == 0 || n == 0)
@@ -281,6 +299,10 @@ int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_
 							: "the baseline median is 0: no ratio";
 		else
 			rc = boot_ratio(&sd, resamples, seed, level, tmp, ratios, ci, err);
+		double cover = amd_median_ratio_coverage(nb, nc);
+		if (rc == 0 && ci->valid && agg == AMD_AGG_MEDIAN && fabs(level - 0.95) < 1e-12 &&
+		    cover < 0.93)
+			ci->level = cover; /* what it covers, not 95% */
 	}
 	free(tmp);
 	free(ratios);

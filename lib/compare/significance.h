@@ -28,6 +28,9 @@ int amd_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 /* P(U ≤ u) under the null for sample sizes m, n (no ties), by counting
  * rankings with a dynamic programme over (m, n, U); NAN when too large. */
 double amd_mwu_exact_cdf(size_t m, size_t n, double u);
+/* The whole null CDF: t[u] = P(U ≤ u), u = 0..m·n (malloc'd; NULL when
+ * m·n > AMD_MWU_EXACT_MAX_MN or out of memory). */
+double *amd_mwu_exact_cdf_table(size_t m, size_t n);
 /* The smallest two-sided p any ranking of m against n values can give:
  * 2 / C(m+n, m), at most 1. */
 double amd_mwu_min_p(size_t m, size_t n);
@@ -44,7 +47,8 @@ int amd_holm(const double *p, size_t n, double *adj);
 int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 		     int resamples, unsigned long seed, double level,
 		     double *ratio, struct amd_ci *ci, struct amd_err *err);
-/* The same with each side reduced by agg (aggregate.h: the median or
+/* ci->level: amd_median_ratio_coverage (stats.h) when below 0.93 (median,
+ * level 0.95). The same with each side reduced by agg (aggregate.h: the median or
  * MLPerf's trimmed mean) instead of the median. */
 int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 			enum amd_aggregate agg, int resamples, unsigned long seed, double level,

@@ -47,7 +47,7 @@ test_expect_success SCIPY 'FSDP against DDP: likely regressions called out, exit
 test_expect_success 'the table says no change was detectable and names the likely regression' '
 	test_status 3 "$AMDAHL" --store "$TMP/cpu.db" $GATE_FSDP
 	test_contains "11 gated rows cannot detect any change with their run counts" "$OUT"
-	test_contains "likely regression: epoch_time_s ddp→fsdp n=8 ratio 2.269 [2.100, 2.393] lies wholly past the 5% threshold" "$OUT"
+	test_contains "likely regression: epoch_time_s ddp→fsdp n=8 ratio 2.269 [2.100, 2.393] (89%) lies wholly past the 5% threshold" "$OUT"
 '
 
 test_expect_success '--fallback ci fails the gate on the likely regressions, JUnit counts them' '

@@ -54,6 +54,31 @@ test_expect_success SCIPY 'the change point: medians before and after, ratio and
 	test_eq "36 36 c00 c11 c12 c23" "$(json_get "$TMP/h.json" "(lambda c: \"%d %d %s %s %s %s\" % (c[\"before\"][\"runs\"], c[\"after\"][\"runs\"], c[\"before\"][\"first_group\"], c[\"before\"][\"last_group\"], c[\"after\"][\"first_group\"], c[\"after\"][\"last_group\"]))(d[\"change_points\"][0])")"
 '
 
+test_expect_success SCIPY 'the change'"'"'s ratio interval is the step factor'"'"'s Moses interval at its exact level, as the oracle computes it' '
+	for f in lo hi level; do
+		test_near "$(json_get "$TMP/oracle.json" "d[\"ci\"][\"$f\"]")" \
+			"$(json_get "$TMP/h.json" "d[\"change_points\"][0][\"ci\"][\"$f\"]")" 1e-9
+	done
+'
+
+test_expect_success SCIPY 'one run a group, 3 after the change: the ratio interval and its exact level as the oracle'"'"'s, the level printed' '
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/mlruns" --exp-id 19 --name one-a-night --runs ddp-n8 \
+		--key tag.git_commit --labels "$(seq -f "c%02g" 0 12 | paste -sd,)" --per-group 1 \
+		--slow c10=1.3 --slow c11=1.3 --slow c12=1.3 --noise 1 &&
+	"$AMDAHL" --store "$TMP/h3.db" ingest -q "$TMP/mlruns/19" &&
+	test_status 0 "$AMDAHL" --store "$TMP/h3.db" history --by tag.git_commit --json &&
+	echo "$OUT" >"$TMP/h3.json" &&
+	test_eq "[\"c10\"] 10 3" "$(json_get "$TMP/h3.json" "\"%s %d %d\" % (jdump([c[\"group\"] for c in d[\"change_points\"]]), d[\"change_points\"][0][\"before\"][\"runs\"], d[\"change_points\"][0][\"after\"][\"runs\"])")" &&
+	"$PY" "$ORACLE" --factor "$(json_get "$TMP/h3.json" "jdump([g[\"median\"] for g in d[\"groups\"][:10]])")" \
+		"$(json_get "$TMP/h3.json" "jdump([g[\"median\"] for g in d[\"groups\"][10:]])")" >"$TMP/o3.json" &&
+	for f in lo hi level; do
+		test_near "$(json_get "$TMP/o3.json" "d[\"$f\"]")" \
+			"$(json_get "$TMP/h3.json" "d[\"change_points\"][0][\"ci\"][\"$f\"]")" 1e-9
+	done &&
+	test_status 0 "$AMDAHL" --store "$TMP/h3.db" history --by tag.git_commit &&
+	test_contains "$(json_get "$TMP/o3.json" "\"] (%.3g%%), permutation p\" % (100 * d[\"level\"])")" "$OUT"
+'
+
 test_expect_success SCIPY 'the A/A history has no change point' '
 	test_status 0 "$AMDAHL" --store "$TMP/h.db" history --by tag.git_commit --sweep aa --json
 	echo "$OUT" >"$TMP/aa.json"
@@ -101,6 +126,21 @@ test_expect_success SCIPY,PIL '--png writes the chart' '
 		"$("$PY" -c "from PIL import Image; print(*Image.open(\"$TMP/h.png\").size)")"
 '
 
+test_expect_success SCIPY 'compare of 3 runs against 3: the ratio interval says what it covers (89%), as a seeded simulation of the same bootstrap finds' '
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" compare --by tag.git_commit --sweep nightly --baseline c11 --json &&
+	echo "$OUT" >"$TMP/c3.json" &&
+	test_eq "0.89" "$(json_get "$TMP/c3.json" "\" \".join(sorted({\"%g\" % r[\"ci\"][\"level\"] for c in d[\"comparisons\"] for r in c[\"rows\"] if r[\"ci\"] and r[\"baseline\"][\"runs\"] == 3 and r[\"candidate\"][\"runs\"] == 3}))")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import ratio_cover2
+c = np.mean([ratio_cover2(np.random.default_rng(7), d, 3, 3, 400, 1000) for d in (\"normal\", \"lognormal\")])
+print(\"ok\" if abs(c - 0.89) < 3 * (0.89 * 0.11 / 800) ** 0.5 and c < 0.93 else c)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/h.db" compare --by tag.git_commit --sweep nightly --baseline c11 &&
+	test_contains "] (89%)" "$OUT" &&
+	test_contains "a percentage after an interval is what it covers" "$OUT"
+'
+
 # ---- gate --history N: the candidate group against the N before it ----
 test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fail; p and ratio as the oracle' '
 	test_status 1 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --json
@@ -109,6 +149,12 @@ test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fa
 	test_near "$(json_get "$TMP/odd.json" "d[\"p\"]")" "$(json_get "$TMP/g.json" "d[\"p\"]")" 1e-12
 	test_near "$(json_get "$TMP/odd.json" "d[\"ratio\"]")" "$(json_get "$TMP/g.json" "d[\"ratio\"]")" 1e-12
 	test_eq "regression c23 c21,c22,c23 20 c01 0.005" "$(json_get "$TMP/g.json" "\"%s %s %s %d %s %g\" % (d[\"result\"], d[\"candidate\"], \",\".join(d[\"window\"]), len(d[\"history\"]), d[\"history\"][0], d[\"alpha_night\"])")"
+'
+test_expect_success SCIPY 'gate --history: its false-FAIL rates per 10/20/40 checks at this history'"'"'s spread across groups (the spread as SciPy'"'"'s), in the sentence' '
+	test_near "$(json_get "$TMP/odd.json" "d[\"spread\"]")" "$(json_get "$TMP/g.json" "d[\"rates\"][\"spread\"]")" 1e-12 &&
+	test_eq True "$(json_get "$TMP/g.json" "(lambda r: 0 <= r[\"false_fail_10\"] <= r[\"false_fail_20\"] <= r[\"false_fail_40\"] <= 1 and 0 <= r[\"step_caught_3\"] <= 1 and r[\"histories\"] == 400)(d[\"rates\"])")" &&
+	test_contains "$(json_get "$TMP/g.json" "(lambda r: \"spread across groups (%.1f%%), the rule gives a false FAIL within 10/20/40 checks without a change in %.1f/%.1f/%.1f%% of histories and catches a +10%% step within 3 checks in %.0f%%\" % (100 * r[\"spread\"], 100 * r[\"false_fail_10\"], 100 * r[\"false_fail_20\"], 100 * r[\"false_fail_40\"], 100 * r[\"step_caught_3\"]))(d[\"rates\"])")" \
+		"$(json_get "$TMP/g.json" "d[\"sentence\"]")"
 '
 test_expect_success SCIPY 'gate --history 20: one slow commit alone passes (a change must hold for 3 groups); p as the oracle' '
 	test_status 0 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --candidate c21 --json

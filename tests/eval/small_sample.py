@@ -7,7 +7,12 @@ where `stats` prints an interval, the coverage of
     the level it is labelled with (the exact binomial level), and of the
     percentile bootstrap it replaced (labelled 95%);
   - the speedup's percentile-bootstrap ratio of medians against its label
-    (0.89 with 3 runs on a side, else 0.95),
+    (0.89 with 3 runs on a side, else 0.95), and compare's/gate's (the same
+    interval) at unequal sides against amd_median_ratio_coverage,
+  - `history`'s change-line interval of the step's factor (the Moses
+    interval of the logs' shift, history_oracle.factor_interval) against
+    its exact level, and the percentile bootstrap of the ratio of medians
+    it replaced (labelled 95%), at the run counts a change can have,
   - the percentile bootstrap of MLPerf's mean (`--aggregate mlperf`)
     against its label (amd_mlperf_boot_coverage: 0.73 at 3 runs .. 0.91),
 
@@ -21,8 +26,13 @@ usage: small_sample.py [--samples N] [--resamples B] [--seed S] [--quick]
 import argparse
 import sys
 
+import os
+
 import numpy as np
 from scipy.stats import binom
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
+from history_oracle import u_null_cdf  # noqa: E402
 
 LEVEL = 0.95
 
@@ -88,6 +98,49 @@ def mlperf_cover(rng, dist, n, R, B):
     return hit / R
 
 
+def factor_cover(rng, dist, nb, na, R, B):
+    """Coverage of the step factor r = 1.3 (after = r * before) by the
+    Moses interval at its exact level (the rank as amd_scale_ratio_ci
+    picks it), and by the 95% percentile bootstrap of the ratio of
+    medians history printed before; (moses, its level, bootstrap)."""
+    cdf = u_null_cdf(nb, na)
+    k = 1
+    while k < nb * na // 2 and 1 - 2 * cdf[k] >= LEVEL - 1e-12:
+        k += 1
+    b, a = draw(rng, dist, (R, nb)), 1.3 * draw(rng, dist, (R, na))
+    d = np.sort((np.log(a)[:, :, None] - np.log(b)[:, None, :]).reshape(R, -1), axis=1)
+    r = np.median(a, axis=1) / np.median(b, axis=1)
+    lo = np.minimum(np.exp(d[:, k - 1]), r)
+    hi = np.maximum(np.exp(d[:, nb * na - k]), r)
+    moses = np.mean((lo <= 1.3) & (1.3 <= hi))
+    boot = 0
+    for i in range(R):
+        s = (np.median(a[i][rng.integers(0, na, (B, na))], axis=1)
+             / np.median(b[i][rng.integers(0, nb, (B, nb))], axis=1))
+        q = np.quantile(s, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        boot += q[0] <= 1.3 <= q[1]
+    return moses, 1 - 2 * cdf[k - 1], boot / R
+
+
+# amd_median_ratio_coverage (stats.h): the label of a compare/gate/stats
+# speedup ratio interval, (smaller side, larger side) -> level; 0.95 where
+# the simulated coverage is at least 0.93
+RATIO_LABEL = {(3, 3): 0.89, (3, 5): 0.92, (3, 20): 0.88, (3, 50): 0.85, (4, 4): 0.95, (5, 5): 0.95}
+
+
+def ratio_cover2(rng, dist, nb, nc, R, B):
+    """Coverage of the 95% percentile bootstrap of a ratio of medians of
+    nb against nc runs (compare's and gate's ratio interval)."""
+    hit = 0
+    for _ in range(R):
+        b, c = draw(rng, dist, nb), draw(rng, dist, nc)
+        s = (np.median(c[rng.integers(0, nc, (B, nc))], axis=1)
+             / np.median(b[rng.integers(0, nb, (B, nb))], axis=1))
+        lo, hi = np.quantile(s, [(1 - LEVEL) / 2, (1 + LEVEL) / 2])
+        hit += lo <= 1 <= hi
+    return hit / R
+
+
 def slack(p, R):
     """Two standard errors of a coverage p measured on R samples."""
     return 2 * (p * (1 - p) / R) ** 0.5
@@ -127,6 +180,30 @@ def main():
             bad += not ok
             print("  n=%-2d %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
                   % (n, dist, 100 * c, 100 * label, 100 * target, "ok" if ok else "MISS"))
+    print("history's change interval of the step factor (Moses, exact level) vs its level;"
+          " the bootstrap of the ratio of medians it replaced (labelled 95%)")
+    sizes = ((3, 3), (3, 5), (10, 3)) if a.quick else \
+        ((3, 3), (3, 4), (3, 5), (4, 4), (5, 5), (8, 3), (10, 3), (30, 3), (10, 10), (36, 36))
+    for nb, na in sizes:
+        for dist in ("normal", "lognormal"):
+            c, label, boot = factor_cover(rng, dist, nb, na, R, a.resamples)
+            ok = c >= label - 0.02 - slack(label, R)
+            bad += not ok
+            print("  %2d before, %2d after %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s;"
+                  " bootstrap %5.1f%% (label 95%%%s)"
+                  % (nb, na, dist, 100 * c, 100 * label, 100 * label - 2, "ok" if ok else "MISS",
+                     100 * boot, ", false" if boot < 0.93 else ""))
+    print("compare's and gate's ratio interval (bootstrap ratio of medians, nb against nc runs)"
+          " vs its label (amd_median_ratio_coverage)")
+    for (nb, nc) in ((3, 3), (3, 5), (4, 4)) if a.quick else sorted(RATIO_LABEL):
+        label = RATIO_LABEL[(nb, nc)]
+        for dist in ("normal", "lognormal"):
+            c = ratio_cover2(rng, dist, nb, nc, R, a.resamples)
+            target = label - 0.02 if label < LEVEL else 0.93
+            ok = c >= target - slack(target, R)
+            bad += not ok
+            print("  %d against %-3d %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
+                  % (nb, nc, dist, 100 * c, 100 * label, 100 * target, "ok" if ok else "MISS"))
     print("MLPerf mean's bootstrap interval (stats --aggregate mlperf): coverage vs its label")
     for n in (3, 4, 5, 6) if a.quick else (3, 4, 5, 6, 7, 8, 10, 12):
         label = MLPERF_LABEL.get(n, 0.91)

@@ -11,7 +11,12 @@ x[0..t) against x[t..k) over every t and every k (both boundaries: at
 least 3 groups before, 2 after when k is the end, 3 in a block inside,
 whose Q weighs 0.8) and its t ("divergence", "at").
 
+With K also "ci": the interval of the step's factor (factor_interval: the
+Moses interval of the logs' shift at its exact level, from the U null
+distribution as Gaussian binomial coefficients).
+
 usage: history_oracle.py EXPERIMENT_DIR tag.NAME|param.NAME [K]
+       history_oracle.py --factor '[BEFORE...]' '[AFTER...]'   (the interval alone)
        history_oracle.py EXPERIMENT_DIR KEY --odd CAND N
 prints JSON: {"groups": [[label, runs, median], ...] in order of start,
               "before": m, "after": m, "ratio": r, "p": p,
@@ -20,15 +25,18 @@ With --odd: the gate against a history — group CAND with the 2 groups
 before it (the window) against the N groups before them: "ratio" (the
 median of the window's medians over the median of theirs) and "p", the
 share of every triple of the N+3 group medians (itertools.combinations)
-whose sum is at least the window's (epoch time: higher is worse).
+whose sum is at least the window's (epoch time: higher is worse), and
+"spread": SciPy's median_abs_deviation(scale='normal') of the logs of the
+N groups' medians (gate --history's rates.spread).
 """
 import itertools
 import json
+import math
 import os
 import statistics
 import sys
 
-from scipy.stats import mannwhitneyu
+from scipy.stats import median_abs_deviation, mannwhitneyu
 
 
 def read(path):
@@ -59,7 +67,45 @@ def search(x, lo=3):
     return best
 
 
+def u_null_cdf(m, n):
+    """P(U <= u), u = 0..m*n, under no difference: the coefficients of the
+    Gaussian binomial [m+n, m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i),
+    in exact integers (not the recurrence amdahl counts with)."""
+    top = m * n
+    poly = [1] + [0] * top
+    for i in range(1, m + 1):
+        for d in range(top, n + i - 1, -1):   # times (1 - q^(n+i))
+            poly[d] -= poly[d - n - i]
+        for d in range(i, top + 1):           # over (1 - q^i)
+            poly[d] += poly[d - i]
+    total, run, cdf = math.comb(m + n, m), 0, []
+    for c in poly:
+        run += c
+        cdf.append(run / total)
+    return cdf
+
+
+def factor_interval(before, after, level=0.95):
+    """The Moses interval of r in after = r * before (shift of the logs):
+    the k-th smallest and largest of the pairwise log(a) - log(b), k the
+    largest rank with 1 - 2 P(U <= k-1) >= level (1 when none reaches it),
+    widened to hold the ratio of medians. {"lo", "hi", "level"}."""
+    m, n = len(before), len(after)
+    cdf = u_null_cdf(m, n)
+    k = 1
+    while k < m * n // 2 and 1 - 2 * cdf[k] >= level - 1e-12:
+        k += 1
+    d = sorted(math.log(a) - math.log(b) for a in after for b in before)
+    r = statistics.median(after) / statistics.median(before)
+    return {"lo": min(math.exp(d[k - 1]), r), "hi": max(math.exp(d[m * n - k]), r),
+            "level": 1 - 2 * cdf[k - 1]}
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--factor':
+        before, after = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+        print(json.dumps(factor_interval(before, after)))
+        return
     exp, key = sys.argv[1], sys.argv[2]
     kind, name = key.split('.', 1)
     groups = {}
@@ -87,6 +133,7 @@ def main():
         triples = list(itertools.combinations(meds, 3))
         out['p'] = sum(1 for t in triples if sum(t) >= obs - 1e-12 * obs) / len(triples)
         out['ratio'] = statistics.median(meds[n:]) / statistics.median(meds[:n])
+        out['spread'] = float(median_abs_deviation([math.log(m) for m in meds[:n]], scale='normal'))
     elif len(sys.argv) > 3:
         k = int(sys.argv[3])
         before = [v for g in order[:k] for v in groups[g]['values']]
@@ -95,6 +142,7 @@ def main():
         out['after'] = statistics.median(after)
         out['ratio'] = out['after'] / out['before']
         out['p'] = float(mannwhitneyu(after, before, alternative='two-sided').pvalue)
+        out['ci'] = factor_interval(before, after)
         meds = [statistics.median(groups[g]['values']) for g in order]
         out['divergence'], out['at'] = search(meds)
     print(json.dumps(out))

@@ -17,10 +17,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "history_gate.h"
+#include "history_gate_rates.h"
 
 #define WARM 20
 #define NIGHTS 40
@@ -114,30 +116,48 @@ static void test_error_held_across_nights(void **state)
 	gsl_rng_free(r);
 }
 
-/* One run a group: the sentence gives the measured error rates of that
- * case (docs/methods.md: 14.6% false FAIL over 40 nights, 56% caught
- * within 3), which miss the targets; with 3 runs a group it does not. */
-static void test_one_run_a_group_says_its_rates(void **state)
+/* The rates at the history's own spread: 20 groups of history whose log
+ * medians are ±m (MAD / Φ⁻¹(3/4) = 0.05 exactly) and a window; the
+ * simulation at that spread (400 histories) against the full evaluation's
+ * 1-run-a-night figures at 5% noise (tests/eval/history_eval.c, 2000
+ * histories: 14.6% false FAIL within 40 nights, 56.4% caught within 3),
+ * within 3 standard errors of the two; and they are in the sentence. */
+static void test_rates_at_the_history_spread(void **state)
 {
 	(void)state;
-	const double x[] = {1.00, 1.03, 0.97, 1.01, 0.99, 1.02, 0.98, 1.04, 1.00, 0.96,
-			    1.01, 1.05, 1.08, 1.02};
-	size_t n = sizeof x / sizeof x[0];
-	struct amd_history_group g[14];
+	double x[WARM + 3], m = 0.05 * gsl_cdf_ugaussian_Pinv(0.75);
+	for (size_t i = 0; i < WARM; i++)
+		x[i] = exp(i % 2 ? m : -m);
+	x[WARM] = x[WARM + 1] = x[WARM + 2] = 1.0;
+	struct amd_history_group g[WARM + 3];
 	struct amd_history h;
-	set_history(&h, g, x, n);
+	set_history(&h, g, x, WARM + 3);
 	struct amd_history_verdict v;
+	struct amd_history_rates r;
 	struct amd_err err = {{0}};
-	for (size_t i = 0; i < n; i++)
-		g[i].nruns = 1;
-	assert_int_equal(amd_history_gate(&h, n - 1, 20, 0.05, 0.05, &v, &err), 0);
-	assert_non_null(strstr(v.sentence, "; one run a group: at 5% noise 14.6% of 40-group "
-					   "histories without a change get a false FAIL and a +10% "
-					   "step is caught within 3 in 56% (3 runs: 8.3%, 93%)"));
-	for (size_t i = 0; i < n; i++)
-		g[i].nruns = 3;
-	assert_int_equal(amd_history_gate(&h, n - 1, 20, 0.05, 0.05, &v, &err), 0);
-	assert_null(strstr(v.sentence, "one run a group"));
+	assert_int_equal(amd_history_gate(&h, WARM + 2, WARM, 0.05, 0.05, &v, &err), 0);
+	assert_int_equal(amd_history_gate_rates(&h, &v, &r, &err), 0);
+	print_message("spread %.4f: false FAIL 10/20/40 %.3f/%.3f/%.3f, caught3 %.3f\n", r.spread,
+		      r.false_fail[0], r.false_fail[1], r.false_fail[2], r.caught3);
+	assert_true(r.valid);
+	assert_true(fabs(r.spread - 0.05) < 1e-9);
+	double se40 = sqrt(0.146 * 0.854 * (1 / 400.0 + 1 / 2000.0)),
+	       se3 = sqrt(0.564 * 0.436 * (1 / 400.0 + 1 / 2000.0));
+	assert_true(fabs(r.false_fail[2] - 0.146) < 3 * se40);
+	assert_true(fabs(r.caught3 - 0.564) < 3 * se3);
+	assert_true(r.false_fail[0] <= r.false_fail[1] && r.false_fail[1] <= r.false_fail[2]);
+	char want[160];
+	snprintf(want, sizeof want, "at this history's spread across groups (5.0%%), the rule gives "
+		 "a false FAIL within 10/20/40 checks without a change in %.1f/%.1f/%.1f%%",
+		 100 * r.false_fail[0], 100 * r.false_fail[1], 100 * r.false_fail[2]);
+	assert_non_null(strstr(v.sentence, want));
+	/* no spread: nothing to simulate, and it says so */
+	for (size_t i = 0; i < WARM; i++)
+		g[i].median = 1.0;
+	assert_int_equal(amd_history_gate(&h, WARM + 2, WARM, 0.05, 0.05, &v, &err), 0);
+	assert_int_equal(amd_history_gate_rates(&h, &v, &r, &err), 0);
+	assert_false(r.valid);
+	assert_non_null(strstr(v.sentence, "do not vary"));
 }
 
 int main(void)
@@ -145,7 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_p_counts_every_triple),
 		cmocka_unit_test(test_error_held_across_nights),
-		cmocka_unit_test(test_one_run_a_group_says_its_rates),
+		cmocka_unit_test(test_rates_at_the_history_spread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
