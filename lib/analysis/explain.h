@@ -19,6 +19,7 @@
 
 struct amd_sweep_stats;
 struct amd_region_share;
+struct amd_scaling;
 
 struct amd_explain_opts {
 	const char *sweep;    /* a sweep or a selector; NULL: the only sweep */
@@ -30,6 +31,11 @@ struct amd_explain_opts {
 	const struct amd_sweep_stats *analysis;
 	/* NULL, or the region table's scan the caller shares (regions.h) */
 	struct amd_region_share *share;
+	/* NULL, or the sweep's region models when the caller has them (a
+	 * report's limits charts): amd_scaling of the same sweep with no
+	 * strategy, kind, axis or target, any resamples (the region split
+	 * reads only the point fits, which the bootstrap does not change) */
+	const struct amd_scaling *scaling;
 };
 
 /* The shares, in the order they are printed and summed. */
