@@ -9,12 +9,16 @@
  * count, summed duration and span equal sqlite3's aggregates (a trace
  * without steps: zeros); and the statements that read trace_collective
  * are one for the set (plus one per trace with a tie), counted by
- * sqlite3_trace_v2 on the store's connection. */
+ * sqlite3_trace_v2 on the store's connection. A report reads the sweep's
+ * set once for stats' arrival spreads and explain: a counted run's
+ * spread from the set equals the one read run by run, without a read; a
+ * run the set lacks (one that does not count) is read as before. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +26,7 @@
 #include <unistd.h>
 
 #include "collectives.h"
+#include "explain.h"
 #include "sqlite_int.h"
 
 #define RUNS 4
@@ -209,6 +214,15 @@ static void sweep_set(void **state)
 	}
 	assert_int_equal(total, s.ncalls);
 	assert_int_equal(tied, 1);
+	for (int r = 1; r <= RUNS + 1; r++) { /* each run's traces, together */
+		size_t n;
+		const struct amd_coll_trace *t = amd_coll_set_run(&s, r, &n);
+		assert_int_equal(n, r <= RUNS ? RANKS : 0);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(t[i].run_id, r);
+		if (n)
+			assert_int_equal(t[0].trace_id, 1000 - 7 * (int64_t)(r - 1) * RANKS);
+	}
 	sqlite3_close(db);
 	amd_coll_set_free(&s);
 	amd_store_close(st);
@@ -244,11 +258,43 @@ static void run_set(void **state)
 	amd_store_close(st);
 }
 
+/* Each run's arrival spread from the sweep's set (run RUNS failed: not
+ * in it) equals amd_explain_arrival_spread's read of the run alone. */
+static void spread_from_set(void **state)
+{
+	(void)state;
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	exec(db, "UPDATE run SET status = 4 WHERE id = 4"); /* RUNS */
+	sqlite3_close(db);
+	struct amd_store *st;
+	struct amd_err err;
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	struct amd_coll_set s;
+	assert_int_equal(amd_store_coll_set(st, "sw", &s, &err), 0);
+	assert_int_equal(s.ntraces, (RUNS - 1) * RANKS);
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	int finite = 0;
+	for (int r = 1; r <= RUNS; r++) {
+		double alone, in_set;
+		assert_int_equal(amd_explain_arrival_spread(st, r, &alone, &err), 0);
+		coll_reads = 0;
+		assert_int_equal(amd_explain_arrival_spread_in(st, &s, r, &in_set, &err), 0);
+		assert_int_equal(coll_reads, r == RUNS ? 1 : 0);
+		assert_memory_equal(&alone, &in_set, sizeof alone); /* NAN too */
+		finite += isfinite(alone);
+	}
+	assert_true(finite >= 2);
+	amd_coll_set_free(&s);
+	amd_store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_set),
 		cmocka_unit_test(run_set),
+		cmocka_unit_test(spread_from_set),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -420,6 +420,37 @@ static int name_calls(struct amd_store *st, struct amd_coll_set *s, size_t *scap
 	return rc;
 }
 
+static int coll_run_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct amd_coll_run *)a)->run_id, y = ((const struct amd_coll_run *)b)->run_id;
+	return (x > y) - (x < y);
+}
+
+/* s->runs: each logical run's traces (together in the set's order). */
+static int index_runs(struct amd_coll_set *s)
+{
+	s->runs = malloc((s->ntraces ? s->ntraces : 1) * sizeof *s->runs);
+	if (!s->runs)
+		return -1;
+	for (size_t a = 0, b; a < s->ntraces; a = b) {
+		for (b = a + 1; b < s->ntraces && s->traces[b].run_id == s->traces[a].run_id;)
+			b++;
+		s->runs[s->nruns++] = (struct amd_coll_run){ s->traces[a].run_id, a, b - a };
+	}
+	qsort(s->runs, s->nruns, sizeof *s->runs, coll_run_cmp);
+	return 0;
+}
+
+const struct amd_coll_trace *amd_coll_set_run(const struct amd_coll_set *s, int64_t run,
+					      size_t *n)
+{
+	struct amd_coll_run key = { run, 0, 0 };
+	const struct amd_coll_run *r = s->runs
+		? bsearch(&key, s->runs, s->nruns, sizeof *s->runs, coll_run_cmp) : NULL;
+	*n = r ? r->n : 0;
+	return r ? s->traces + r->first : NULL;
+}
+
 static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
 		    struct amd_coll_set *out, struct amd_err *err)
 {
@@ -439,6 +470,8 @@ static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
 		rc = read_calls(st, out, json, ix, &ids, err);
 	if (rc == 0)
 		rc = name_calls(st, out, &scap, ids, err);
+	if (rc == 0 && index_runs(out) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 	free(ids);
 	free(ix);
 	free(json);
@@ -465,6 +498,7 @@ void amd_coll_set_free(struct amd_coll_set *s)
 		free(s->strings[i]);
 	free(s->strings);
 	free(s->traces);
+	free(s->runs);
 	free(s->calls);
 	memset(s, 0, sizeof *s);
 }
