@@ -20,6 +20,7 @@
 #include "charts_scaling.h"
 #include "charts_step.h"
 #include "charts_trace.h"
+#include "scaling.h"
 #include "sweep_facts.h"
 
 void report_charts_free(struct report_charts *rc)
@@ -38,6 +39,7 @@ void report_charts_free(struct report_charts *rc)
 		free(rc->missing[i]);
 	for (size_t i = 0; i < rc->nnotes; i++)
 		free(rc->notes[i]);
+	amd_scaling_free(rc->limits);
 	free(rc->v);
 	free(rc->missing);
 	free(rc->notes);

@@ -16,6 +16,7 @@
 #include "store.h"
 
 struct amd_region_share; /* regions.h */
+struct amd_scaling;      /* scaling.h */
 #include "table.h"
 
 struct report_chart {
@@ -38,6 +39,9 @@ struct report_charts {
 	size_t nmissing, capmissing;
 	char **notes;   /* findings a chart's own data gives (step-time split) */
 	size_t nnotes, capnotes;
+	/* the limits charts' region models, kept for explain's region split
+	 * (explain.h's amd_explain_opts.scaling); NULL when none were fitted */
+	struct amd_scaling *limits;
 };
 
 /* Every chart of sweep s; -1 with err on a store error or out of

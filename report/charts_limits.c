@@ -152,6 +152,7 @@ int report_limits_charts(struct report_charts *rc, struct amd_store *st,
 		}
 		rc_ = limits_chart_add(rc, ss, i, s->level, err);
 	}
-	amd_scaling_free(sc);
+	amd_scaling_free(rc->limits);
+	rc->limits = sc; /* for explain's region split (charts.h) */
 	return rc_;
 }

@@ -46,7 +46,9 @@ static void finding(const struct amd_explain_strategy *s, struct report_text *ou
 int report_explain(struct report_ctx *c, struct amd_err *err)
 {
 	struct amd_explain_opts o = {.sweep = c->s->sweep, .level = 0.95, .alpha = 0.01,
-				     .analysis = c->s, .share = c->share}; /* read once: prepare's */
+				     .analysis = c->s, .share = c->share, /* read once: prepare's */
+				     .scaling = c->charts.limits, /* fitted once: the limits charts' */
+				     .colls = c->colls}; /* read once: prepare's */
 	struct amd_err why;
 	if (amd_explain(c->st, &o, &c->explain, &why) < 0) {
 		/* the page is an extra: a store that cannot answer leaves it out */

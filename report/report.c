@@ -17,9 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectives.h"
 #include "file.h"
 #include "outfile.h"
 #include "regions.h"
+#include "runs.h"
+#include "selector.h"
 #include "store_read.h"
 
 #include <cairo.h>
@@ -112,6 +115,37 @@ static int write_charts(struct report_ctx *c, struct amd_err *err)
 	return rc;
 }
 
+static void colls_free(struct report_ctx *c)
+{
+	if (c->colls)
+		amd_coll_set_free(c->colls);
+	free(c->colls);
+	c->colls = NULL;
+}
+
+/* The collective set of the report's sweep (by name: the one asked, or
+ * the only one), read once for the statistics' arrival spreads and
+ * explain (each read it again before: 64,000 traces' calls twice in a
+ * 1,000 x 64 sweep); NULL (each reads its own) for a selector, or when it
+ * cannot be read here — explain then says why, as before. */
+static struct amd_coll_set *read_colls(struct amd_store *st, const char *sweep)
+{
+	struct amd_sweep_view *v = NULL;
+	size_t n = 0;
+	struct amd_err e;
+	if (sweep ? amd_selector_is(sweep) : (amd_sweeps_list(st, &v, &n, &e) < 0 || n != 1)) {
+		amd_sweeps_free(v, n);
+		return NULL;
+	}
+	struct amd_coll_set *s = calloc(1, sizeof *s);
+	if (s && amd_store_coll_set(st, sweep ? sweep : v[0].name, s, &e) < 0) {
+		free(s);
+		s = NULL;
+	}
+	amd_sweeps_free(v, n);
+	return s;
+}
+
 static void ctx_free(struct report_ctx *c)
 {
 	report_charts_free(&c->charts);
@@ -130,6 +164,7 @@ static void ctx_free(struct report_ctx *c)
 	report_history_free(c);
 	report_explain_free(c);
 	amd_region_share_free(c->share); /* prepare stopped before its sentences */
+	colls_free(c);
 }
 
 /* The findings (with the charts' notes) and the data gaps (with the
@@ -155,7 +190,9 @@ static int sentences(struct report_ctx *c, struct amd_err *err)
 
 static int prepare(struct report_ctx *c, struct amd_err *err)
 {
-	if (amd_analyse(c->st, &c->o->analysis, &c->s, err) < 0)
+	struct amd_analysis_opts ao = c->o->analysis;
+	ao.colls = c->colls = read_colls(c->st, ao.sweep);
+	if (amd_analyse(c->st, &ao, &c->s, err) < 0)
 		return -1;
 	/* the region chart, the limits and explain (in sentences) read the
 	 * region table: one scan, kept until the sentences are made */
@@ -173,6 +210,7 @@ static int prepare(struct report_ctx *c, struct amd_err *err)
 	int rc = sentences(c, err);
 	amd_region_share_free(c->share);
 	c->share = NULL;
+	colls_free(c);
 	if (rc < 0)
 		return -1;
 	time_t now = time(NULL);

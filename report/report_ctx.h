@@ -44,6 +44,9 @@ struct report_ctx {
 	/* the region table's one scan (regions.h), for the region chart, the
 	 * limits and explain's region split; NULL when none is read */
 	struct amd_region_share *share;
+	/* the sweep's collective set (store collectives.h), read once for
+	 * the statistics and explain; NULL when each reads its own */
+	struct amd_coll_set *colls;
 };
 
 #endif

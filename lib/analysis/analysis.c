@@ -101,6 +101,7 @@ static void resolve_opts(const struct amd_analysis_opts *in, struct analysis_opt
 	o->boot.seed = in->seed ? in->seed : 20260101UL;
 	o->boot.level = in->level > 0 && in->level < 1 ? in->level : 0.95;
 	o->boot.aggregate = in->aggregate;
+	o->colls = in->colls;
 }
 
 int amd_analysis_is(const struct amd_sweep_stats *s, const struct amd_analysis_opts *o)

@@ -21,6 +21,8 @@
 #include "run.h"
 #include "store.h"
 
+struct amd_coll_set; /* store collectives.h */
+
 struct amd_analysis_opts {
 	const char *sweep;   /* NULL: the only sweep, or error naming them; a name
 	                      * that is no sweep but a selector (selector.h,
@@ -35,6 +37,10 @@ struct amd_analysis_opts {
 	double level;        /* interval level (default 0.95) */
 	enum amd_aggregate aggregate; /* a configuration's runs to one value:
 	                      * median (default) or MLPerf's rule (aggregate.h) */
+	/* NULL, or the sweep's collective set when the caller read it (a
+	 * report, for explain too: store collectives.h): the counted runs'
+	 * arrival spreads from it, not read again run by run */
+	const struct amd_coll_set *colls;
 };
 
 struct amd_ci {

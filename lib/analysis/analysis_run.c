@@ -329,7 +329,7 @@ static int run_epochs(struct amd_store *st, struct analysis_run *w,
 	    analysis_run_energy(st, w->rv->id, pts, np, keep, &w->v, err) < 0 ||
 	    (w->v.gpu_from_nvsmi = analysis_run_energy_nvsmi(st, w->rv, &w->v, err)) < 0 ||
 	    amd_store_run_op_fraction(st, w->rv->id, &w->op_comp_us, &w->op_total_us, err) < 0 ||
-	    amd_explain_arrival_spread(st, w->rv->id, &w->straggler_ns, err) < 0)
+	    amd_explain_arrival_spread_in(st, o->colls, w->rv->id, &w->straggler_ns, err) < 0)
 		goto out;
 	run_trace_shares(w, tr, ntr);
 	rc = 0;

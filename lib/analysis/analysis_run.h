@@ -19,6 +19,7 @@ struct analysis_opts {
 	int keep_first, keep_profiled;
 	double mad_k;
 	struct amd_boot boot;
+	const struct amd_coll_set *colls; /* amd_analysis_opts' */
 };
 
 /* A run while it is analysed. */

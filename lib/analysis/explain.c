@@ -303,17 +303,20 @@ int amd_explain(struct amd_store *st, const struct amd_explain_opts *o, struct a
 	struct expl_run *runs = NULL;
 	size_t nruns = 0;
 	if (which_sweep(st, o->sweep, &e->sweep, err) < 0 || check_strategy(st, e->sweep, o->strategy, err) < 0
-	    || amd_store_coll_set(st, e->sweep, &set, err) < 0) {
+	    || (!o->colls && amd_store_coll_set(st, e->sweep, &set, err) < 0)) {
 		amd_explain_free(e);
 		return -1;
 	}
+	if (o->colls) /* the caller's (the same sweep's), read only */
+		set = *o->colls;
 	int rc = measure_runs(&set, o->strategy, &runs, &nruns, &e->runs_partial);
 	if (rc == 0)
 		rc = build(st, e, runs, nruns, o);
 	for (size_t i = 0; i < nruns; i++)
 		expl_run_free(&runs[i]);
 	free(runs);
-	amd_coll_set_free(&set);
+	if (!o->colls)
+		amd_coll_set_free(&set);
 	if (rc < 0) {
 		amd_explain_free(e);
 		return amd_fail(err, "%s: explain: out of memory", amd_store_path(st));

@@ -19,6 +19,8 @@
 
 struct amd_sweep_stats;
 struct amd_region_share;
+struct amd_scaling;
+struct amd_coll_set;
 
 struct amd_explain_opts {
 	const char *sweep;    /* a sweep or a selector; NULL: the only sweep */
@@ -30,6 +32,14 @@ struct amd_explain_opts {
 	const struct amd_sweep_stats *analysis;
 	/* NULL, or the region table's scan the caller shares (regions.h) */
 	struct amd_region_share *share;
+	/* NULL, or the sweep's region models when the caller has them (a
+	 * report's limits charts): amd_scaling of the same sweep with no
+	 * strategy, kind, axis or target, any resamples (the region split
+	 * reads only the point fits, which the bootstrap does not change) */
+	const struct amd_scaling *scaling;
+	/* NULL, or the sweep's collective set when the caller read it (a
+	 * report, for its statistics too): amd_store_coll_set of the sweep */
+	const struct amd_coll_set *colls;
 };
 
 /* The shares, in the order they are printed and summed. */
@@ -123,6 +133,10 @@ void amd_explain_free(struct amd_explain *e);
  * amd_explain matches them; NAN when the run has none. */
 int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns,
 			       struct amd_err *err);
+/* The same from set (amd_store_coll_set of the run's sweep) when it
+ * holds the run's traces (a counted run's); else read as above. */
+int amd_explain_arrival_spread_in(struct amd_store *st, const struct amd_coll_set *set,
+				  int64_t run, double *out_ns, struct amd_err *err);
 
 /* The budget of one strategy as a table: a row per n. NULL out of memory. */
 struct amd_table *amd_explain_table(const struct amd_explain_strategy *s);

@@ -67,19 +67,23 @@ int expl_growth_regions(struct amd_store *st, struct amd_explain *e,
 	struct amd_scaling_opts o = {.sweep = e->sweep, .strategy = eo->strategy, .resamples = 0,
 				     .level = e->level, .analysis = eo->analysis,
 				     .share = eo->share};
-	struct amd_scaling *sc;
+	const struct amd_scaling *had = eo->scaling;
+	struct amd_scaling *sc = NULL;
 	struct amd_err err;
-	if (amd_scaling(st, &o, &sc, &err) < 0)
+	if (had && (!had->sweep || !e->sweep || strcmp(had->sweep, e->sweep) != 0 || had->axis))
+		had = NULL; /* not this sweep's models: fitted here */
+	if (!had && amd_scaling(st, &o, &sc, &err) < 0)
 		return 0; /* no models (no regions, one n): no split */
+	const struct amd_scaling *use = had ? had : sc; /* had: read only, not freed here */
 	int rc = 0;
 	for (size_t i = 0; i < e->nstrategies && rc == 0; i++) {
 		struct amd_explain_strategy *s = &e->strategies[i];
-		for (size_t j = 0; j < sc->nstrategies && rc == 0; j++) {
-			if (strcmp(s->strategy, sc->strategies[j].strategy) != 0 || sc->strategies[j].nn < 2)
+		for (size_t j = 0; j < use->nstrategies && rc == 0; j++) {
+			if (strcmp(s->strategy, use->strategies[j].strategy) != 0 || use->strategies[j].nn < 2)
 				continue;
 			for (size_t k = 0; k < s->npoints && rc == 0; k++)
 				if (s->points[k].n != s->base_n)
-					rc = point_regions(&s->points[k], s->base_n, &sc->strategies[j]);
+					rc = point_regions(&s->points[k], s->base_n, &use->strategies[j]);
 		}
 	}
 	amd_scaling_free(sc);

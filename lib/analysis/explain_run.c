@@ -335,3 +335,14 @@ int amd_explain_arrival_spread(struct amd_store *st, int64_t run, double *out_ns
 	amd_coll_set_free(&set);
 	return rc < 0 ? amd_fail(err, "explain: out of memory") : 0;
 }
+
+int amd_explain_arrival_spread_in(struct amd_store *st, const struct amd_coll_set *set,
+				  int64_t run, double *out_ns, struct amd_err *err)
+{
+	size_t n = 0;
+	const struct amd_coll_trace *t = set ? amd_coll_set_run(set, run, &n) : NULL;
+	if (!n) /* not in the set (a run that does not count) or without traces */
+		return amd_explain_arrival_spread(st, run, out_ns, err);
+	*out_ns = NAN;
+	return expl_arrival_spread(t, n, out_ns) < 0 ? amd_fail(err, "explain: out of memory") : 0;
+}

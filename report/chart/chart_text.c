@@ -25,7 +25,19 @@ struct text_layout {
 	double size; /* the font set on layout: size and weight */
 	int bold;
 	double ascent;
+	/* the text layout_width last set on layout and its width (NULL: none
+	 * known): a cell of the PDF's tables is measured, fitted and drawn —
+	 * three layouts of one string, a tenth of a big sweep's report */
+	char *text;
+	double width;
 };
+
+/* The layout's text is no longer the one remembered. */
+static void forget_text(struct text_layout *t)
+{
+	free(t->text);
+	t->text = NULL;
+}
 
 static const cairo_user_data_key_t layout_key;
 
@@ -33,6 +45,7 @@ static void text_layout_free(void *p)
 {
 	struct text_layout *t = p;
 	g_object_unref(t->layout);
+	forget_text(t);
 	free(t);
 }
 
@@ -86,6 +99,7 @@ static struct text_layout *font_layout(cairo_t *cr)
 	pango_font_description_set_absolute_size(d, fm.yy * PANGO_SCALE);
 	pango_font_description_set_weight(d, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
 	pango_layout_set_font_description(t->layout, d);
+	forget_text(t);
 	PangoFontMetrics *m = pango_context_get_metrics(pango_layout_get_context(t->layout), d, NULL);
 	t->ascent = pango_font_metrics_get_ascent(m) / (double)PANGO_SCALE;
 	pango_font_metrics_unref(m);
@@ -116,10 +130,15 @@ static const char *valid_text(const char *s, char **copy)
 /* The width of valid UTF-8 t in t's layout (set to it). */
 static double layout_width(struct text_layout *l, const char *t)
 {
+	if (l->text && strcmp(l->text, t) == 0)
+		return l->width; /* laid out already, in this font */
 	PangoRectangle logical;
+	forget_text(l);
 	pango_layout_set_text(l->layout, t, -1);
 	pango_layout_line_get_extents(pango_layout_get_line_readonly(l->layout, 0), NULL, &logical);
-	return logical.width / (double)PANGO_SCALE;
+	l->width = logical.width / (double)PANGO_SCALE;
+	l->text = strdup(t); /* NULL: not remembered */
+	return l->width;
 }
 
 double chart_text_width(cairo_t *cr, const char *s)
@@ -360,6 +379,7 @@ static size_t both_ends(struct text_layout *l, const char *s, size_t len, const 
 static void shorten(struct text_layout *l, const char *s, double room, char *buf, size_t n)
 {
 	size_t len = strlen(s);
+	forget_text(l); /* cut_points sets the layout's text */
 	char *cut = cut_points(l->layout, s, len);
 	char *alt = malloc(n);
 	if (!cut || !alt) {

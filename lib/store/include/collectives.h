@@ -37,9 +37,17 @@ struct amd_coll_trace {
 	size_t ncalls;
 };
 
+/* A logical run's traces in a set: traces[first .. first + n). */
+struct amd_coll_run {
+	int64_t run_id;
+	size_t first, n;
+};
+
 struct amd_coll_set {
 	struct amd_coll_trace *traces; /* by strategy, n, repeat, run, rank */
 	size_t ntraces;
+	struct amd_coll_run *runs;     /* each run's traces (together), by run_id */
+	size_t nruns;
 	struct amd_coll_call *calls;   /* every call, grouped by trace */
 	size_t ncalls;
 	char **strings;                /* the copies above */
@@ -57,5 +65,8 @@ int amd_store_coll_set(struct amd_store *st, const char *sweep, struct amd_coll_
 int amd_store_coll_run(struct amd_store *st, int64_t run, struct amd_coll_set *out,
 		       struct amd_err *err);
 void amd_coll_set_free(struct amd_coll_set *s);
+/* The traces of logical run `run` in s (*n of them; 0: none there). */
+const struct amd_coll_trace *amd_coll_set_run(const struct amd_coll_set *s, int64_t run,
+					      size_t *n);
 
 #endif

@@ -39,10 +39,6 @@ static const char run_traces_sql[] =
 	"   WHERE c.parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1))"
 	"  ORDER BY t.rank, f.path, t.id";
 
-static const char steps_sql[] =
-	"SELECT count(*), coalesce(sum(dur_ns), 0), coalesce(min(start_ns), 0),"
-	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step WHERE trace_id = ?1";
-
 static const char calls_sql[] =
 	"SELECT c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0), coalesce(c.dur_ns, 0),"
 	" c.group_id, coalesce(c.group_size, -1)"
@@ -156,70 +152,248 @@ static int read_traces(struct amd_store *st, const char *sweep, int64_t run,
 	return amd_store_cached_done(st, q, rc, err);
 }
 
-static int read_steps(struct amd_store *st, struct amd_coll_set *s, struct amd_err *err)
+/* The set's trace ids as a JSON array (for json_each), NULL when out
+ * of memory. */
+static char *trace_ids_json(const struct amd_coll_set *s)
 {
-	sqlite3_stmt *q = amd_store_prepare(st, steps_sql, err);
-	sqlite3_stmt *p = q ? amd_store_phases_stmt(st, err) : NULL;
-	if (!p) {
-		sqlite3_finalize(q);
+	struct amd_buf b = {0};
+	int rc = amd_buf_append(&b, "[", 1);
+	for (size_t i = 0; rc == 0 && i < s->ntraces; i++)
+		rc = amd_buf_printf(&b, "%s%lld", i ? "," : "", (long long)s->traces[i].trace_id);
+	if (rc == 0)
+		rc = amd_buf_append(&b, "]", 2);
+	if (rc < 0) {
+		amd_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+/* A trace id and its index in the set, to find a row's trace. */
+struct trace_ix {
+	int64_t id;
+	size_t at;
+};
+
+static int trace_ix_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct trace_ix *)a)->id, y = ((const struct trace_ix *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* The set's trace ids, sorted, each with its index; NULL out of memory. */
+static struct trace_ix *index_traces(const struct amd_coll_set *s)
+{
+	struct trace_ix *ix = malloc((s->ntraces ? s->ntraces : 1) * sizeof *ix);
+	for (size_t i = 0; ix && i < s->ntraces; i++)
+		ix[i] = (struct trace_ix){ s->traces[i].trace_id, i };
+	if (ix)
+		qsort(ix, s->ntraces, sizeof *ix, trace_ix_cmp);
+	return ix;
+}
+
+/* The index in the set of trace id, or SIZE_MAX. */
+static size_t trace_at(const struct trace_ix *ix, size_t n, int64_t id)
+{
+	struct trace_ix key = { id, 0 };
+	const struct trace_ix *t = bsearch(&key, ix, n, sizeof *ix, trace_ix_cmp);
+	return t ? t->at : SIZE_MAX;
+}
+
+/* Every trace's step count, summed duration and span in one query (a
+ * trace without steps: zeros, as the per-trace aggregate gives). */
+static const char set_steps_sql[] =
+	"SELECT trace_id, count(*), coalesce(sum(dur_ns), 0), coalesce(min(start_ns), 0),"
+	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step"
+	" WHERE trace_id IN (SELECT value FROM json_each(?1)) GROUP BY trace_id";
+
+static int read_step_sums(struct amd_store *st, struct amd_coll_set *s, const char *json,
+			  const struct trace_ix *ix, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, set_steps_sql, err);
+	if (!q)
 		return -1;
+	sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t at = trace_at(ix, s->ntraces, sqlite3_column_int64(q, 0));
+		if (at == SIZE_MAX)
+			continue;
+		struct amd_coll_trace *t = &s->traces[at];
+		t->nsteps = sqlite3_column_int64(q, 1);
+		t->step_ns = sqlite3_column_int64(q, 2);
+		t->steps_from = sqlite3_column_int64(q, 3);
+		t->steps_to = sqlite3_column_int64(q, 4);
 	}
-	int rc = SQLITE_DONE;
-	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++) {
-		struct amd_coll_trace *t = &s->traces[i];
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, t->trace_id);
-		if ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			t->nsteps = sqlite3_column_int64(q, 0);
-			t->step_ns = sqlite3_column_int64(q, 1);
-			t->steps_from = sqlite3_column_int64(q, 2);
-			t->steps_to = sqlite3_column_int64(q, 3);
-			rc = SQLITE_DONE;
-		}
-		if (rc == SQLITE_DONE)
-			rc = amd_store_trace_phases(p, t->trace_id, t->phase_ns, NULL);
-	}
-	sqlite3_finalize(p);
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-/* Each trace's calls, their name and group ids in *ids (two a call,
- * INT64_MIN for no group), to be named by name_calls. */
-static int read_calls(struct amd_store *st, struct amd_coll_set *s, int64_t **ids,
-		      struct amd_err *err)
+static int read_steps(struct amd_store *st, struct amd_coll_set *s, const char *json,
+		      const struct trace_ix *ix, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_cached(st, calls_sql, err);
+	if (read_step_sums(st, s, json, ix, err) < 0)
+		return -1;
+	sqlite3_stmt *p = amd_store_phases_stmt(st, err);
+	if (!p)
+		return -1;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++)
+		rc = amd_store_trace_phases(p, s->traces[i].trace_id, s->traces[i].phase_ns, NULL);
+	return amd_store_rows_done(st, p, rc, err);
+}
+
+/* One call as the set's query reads it: its trace (index in the set),
+ * the per-trace query's sort keys, its place in the result. */
+struct call_row {
+	size_t at, ord;
+	int64_t name, group, seq, start, dur; /* group INT64_MIN: none */
+	int group_size;
+};
+
+/* calls_sql's order within a trace (start, name id, seq); ord last. */
+static int call_row_cmp(const void *pa, const void *pb)
+{
+	const struct call_row *a = pa, *b = pb;
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	int64_t x[3] = { a->start, a->name, a->seq }, y[3] = { b->start, b->name, b->seq };
+	for (int k = 0; k < 3; k++)
+		if (x[k] != y[k])
+			return x[k] < y[k] ? -1 : 1;
+	return (a->ord > b->ord) - (a->ord < b->ord);
+}
+
+/* 1 when a and b (sorted neighbours of one trace) tie on calls_sql's
+ * keys but differ: their order would be SQLite's sorter's to choose. */
+static int open_tie(const struct call_row *a, const struct call_row *b)
+{
+	return a->at == b->at && a->start == b->start && a->name == b->name && a->seq == b->seq
+		&& (a->dur != b->dur || a->group != b->group || a->group_size != b->group_size);
+}
+
+static const char set_calls_sql[] =
+	"SELECT c.trace_id, c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0),"
+	" coalesce(c.dur_ns, 0), c.group_id, coalesce(c.group_size, -1)"
+	" FROM trace_collective c WHERE c.trace_id IN (SELECT value FROM json_each(?1))";
+
+/* Every call of the set's traces, in one query, sorted as calls_sql
+ * sorts each trace's; *n rows in *out. */
+static int query_calls(struct amd_store *st, const struct amd_coll_set *s, const char *json,
+		       const struct trace_ix *ix, struct call_row **out, size_t *n,
+		       struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, set_calls_sql, err);
 	if (!q)
 		return -1;
-	size_t cap = 0, icap = 0;
-	size_t *first = calloc(s->ntraces + 1, sizeof *first);
-	int rc = first ? SQLITE_DONE : SQLITE_NOMEM;
-	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++) {
-		first[i] = s->ncalls;
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			if (amd_grow(&s->calls, s->ncalls, &cap, sizeof *s->calls, 256) < 0
-			    || amd_grow(ids, 2 * s->ncalls, &icap, sizeof **ids, 512) < 0
-			    || amd_grow(ids, 2 * s->ncalls + 1, &icap, sizeof **ids, 512) < 0) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			(*ids)[2 * s->ncalls] = sqlite3_column_int64(q, 0);
-			(*ids)[2 * s->ncalls + 1] = sqlite3_column_type(q, 4) == SQLITE_NULL
-				? INT64_MIN : sqlite3_column_int64(q, 4);
-			s->calls[s->ncalls++] = (struct amd_coll_call){
-				NULL, NULL, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
-				sqlite3_column_int64(q, 3), sqlite3_column_int(q, 5)};
+	sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t at = trace_at(ix, s->ntraces, sqlite3_column_int64(q, 0));
+		if (at == SIZE_MAX)
+			continue;
+		if (amd_grow(out, *n, &cap, sizeof **out, 256) < 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
+		(*out)[*n] = (struct call_row){ at, *n, sqlite3_column_int64(q, 1),
+			sqlite3_column_type(q, 5) == SQLITE_NULL ? INT64_MIN : sqlite3_column_int64(q, 5),
+			sqlite3_column_int64(q, 2), sqlite3_column_int64(q, 3),
+			sqlite3_column_int64(q, 4), sqlite3_column_int(q, 6) };
+		(*n)++;
 	}
-	for (size_t i = 0; first && rc == SQLITE_DONE && i < s->ntraces; i++) {
+	if (amd_store_rows_done(st, q, rc, err) < 0)
+		return -1;
+	if (*n > 1)
+		qsort(*out, *n, sizeof **out, call_row_cmp);
+	return 0;
+}
+
+/* Room for call k of the set and its two ids. */
+static int grow_call(struct amd_coll_set *s, int64_t **ids, size_t *cap, size_t *icap)
+{
+	return amd_grow(&s->calls, s->ncalls, cap, sizeof *s->calls, 256) < 0
+		|| amd_grow_to(ids, 2 * s->ncalls + 2, icap, sizeof **ids, 512) < 0 ? -1 : 0;
+}
+
+/* Trace i's calls by calls_sql itself (the ties' order is its sorter's). */
+static int trace_calls(sqlite3_stmt *q, struct amd_coll_set *s, size_t i, int64_t **ids,
+		       size_t *cap, size_t *icap)
+{
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, s->traces[i].trace_id);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (grow_call(s, ids, cap, icap) < 0)
+			return SQLITE_NOMEM;
+		(*ids)[2 * s->ncalls] = sqlite3_column_int64(q, 0);
+		(*ids)[2 * s->ncalls + 1] = sqlite3_column_type(q, 4) == SQLITE_NULL
+			? INT64_MIN : sqlite3_column_int64(q, 4);
+		s->calls[s->ncalls++] = (struct amd_coll_call){
+			NULL, NULL, sqlite3_column_int64(q, 1), sqlite3_column_int64(q, 2),
+			sqlite3_column_int64(q, 3), sqlite3_column_int(q, 5)};
+	}
+	return rc;
+}
+
+/* Rows [a, b) (one trace's, sorted) as the set's calls. */
+static int copy_calls(struct amd_coll_set *s, const struct call_row *r, size_t a, size_t b,
+		      int64_t **ids, size_t *cap, size_t *icap)
+{
+	for (size_t k = a; k < b; k++) {
+		if (grow_call(s, ids, cap, icap) < 0)
+			return SQLITE_NOMEM;
+		(*ids)[2 * s->ncalls] = r[k].name;
+		(*ids)[2 * s->ncalls + 1] = r[k].group;
+		s->calls[s->ncalls++] = (struct amd_coll_call){
+			NULL, NULL, r[k].seq, r[k].start, r[k].dur, r[k].group_size };
+	}
+	return SQLITE_DONE;
+}
+
+/* The sorted rows r[0..n) as each trace's calls: a trace whose rows tie
+ * (open_tie) read again by calls_sql, so that every order is the one the
+ * per-trace query gives. */
+static int place_calls(struct amd_store *st, struct amd_coll_set *s, const struct call_row *r,
+		       size_t n, int64_t **ids, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_cached(st, calls_sql, err);
+	size_t *first = q ? calloc(s->ntraces + 1, sizeof *first) : NULL;
+	if (!first)
+		return q ? amd_store_cached_done(st, q, SQLITE_NOMEM, err) : -1;
+	size_t cap = 0, icap = 0, k = 0;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++) {
+		size_t a = k, tie = 0;
+		for (; k < n && r[k].at == i; k++)
+			tie |= k > a && open_tie(&r[k - 1], &r[k]);
+		first[i] = s->ncalls;
+		rc = tie ? trace_calls(q, s, i, ids, &cap, &icap)
+			 : copy_calls(s, r, a, k, ids, &cap, &icap);
+	}
+	for (size_t i = 0; rc == SQLITE_DONE && i < s->ntraces; i++) {
 		size_t end = i + 1 < s->ntraces ? first[i + 1] : s->ncalls;
 		s->traces[i].calls = s->calls + first[i];
 		s->traces[i].ncalls = end - first[i];
 	}
 	free(first);
 	return amd_store_cached_done(st, q, rc, err);
+}
+
+/* Each trace's calls, their name and group ids in *ids (two a call,
+ * INT64_MIN for no group), to be named by name_calls: one query for the
+ * set (64,000 per-trace queries, each with its sort, were a fifth of a
+ * 1,000 x 64 sweep's `report build`, issue 38 item 4). */
+static int read_calls(struct amd_store *st, struct amd_coll_set *s, const char *json,
+		      const struct trace_ix *ix, int64_t **ids, struct amd_err *err)
+{
+	struct call_row *r = NULL;
+	size_t n = 0;
+	int rc = query_calls(st, s, json, ix, &r, &n, err);
+	if (rc == 0)
+		rc = place_calls(st, s, r, n, ids, err);
+	free(r);
+	return rc;
 }
 
 /* Names the set's calls (ids as read_calls left them): a name the
@@ -246,6 +420,37 @@ static int name_calls(struct amd_store *st, struct amd_coll_set *s, size_t *scap
 	return rc;
 }
 
+static int coll_run_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct amd_coll_run *)a)->run_id, y = ((const struct amd_coll_run *)b)->run_id;
+	return (x > y) - (x < y);
+}
+
+/* s->runs: each logical run's traces (together in the set's order). */
+static int index_runs(struct amd_coll_set *s)
+{
+	s->runs = malloc((s->ntraces ? s->ntraces : 1) * sizeof *s->runs);
+	if (!s->runs)
+		return -1;
+	for (size_t a = 0, b; a < s->ntraces; a = b) {
+		for (b = a + 1; b < s->ntraces && s->traces[b].run_id == s->traces[a].run_id;)
+			b++;
+		s->runs[s->nruns++] = (struct amd_coll_run){ s->traces[a].run_id, a, b - a };
+	}
+	qsort(s->runs, s->nruns, sizeof *s->runs, coll_run_cmp);
+	return 0;
+}
+
+const struct amd_coll_trace *amd_coll_set_run(const struct amd_coll_set *s, int64_t run,
+					      size_t *n)
+{
+	struct amd_coll_run key = { run, 0, 0 };
+	const struct amd_coll_run *r = s->runs
+		? bsearch(&key, s->runs, s->nruns, sizeof *s->runs, coll_run_cmp) : NULL;
+	*n = r ? r->n : 0;
+	return r ? s->traces + r->first : NULL;
+}
+
 static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
 		    struct amd_coll_set *out, struct amd_err *err)
 {
@@ -255,13 +460,21 @@ static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
 	int rc = read_traces(st, sweep, run, out, &scap, err);
 	if (rc == 0 && out->ntraces == 0)
 		return 0; /* (stats asks of every run; most have no trace) */
+	char *json = rc == 0 ? trace_ids_json(out) : NULL;
+	struct trace_ix *ix = json ? index_traces(out) : NULL;
+	if (rc == 0 && !ix)
+		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 	if (rc == 0 && run <= 0) /* one run's set is for its arrival spread: calls only */
-		rc = read_steps(st, out, err);
+		rc = read_steps(st, out, json, ix, err);
 	if (rc == 0)
-		rc = read_calls(st, out, &ids, err);
+		rc = read_calls(st, out, json, ix, &ids, err);
 	if (rc == 0)
 		rc = name_calls(st, out, &scap, ids, err);
+	if (rc == 0 && index_runs(out) < 0)
+		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 	free(ids);
+	free(ix);
+	free(json);
 	if (rc < 0)
 		amd_coll_set_free(out);
 	return rc;
@@ -285,6 +498,7 @@ void amd_coll_set_free(struct amd_coll_set *s)
 		free(s->strings[i]);
 	free(s->strings);
 	free(s->traces);
+	free(s->runs);
 	free(s->calls);
 	memset(s, 0, sizeof *s);
 }
