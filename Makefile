@@ -157,7 +157,8 @@ EXT_SRC := $(PACKED)/metric_ext.c $(PACKED)/metric_sql.c $(PACKED)/metric_pack.c
 	$(PACKED)/stack_sql.c $(PACKED)/stack_pack.c
 $(O)/amdahl_metric.so: $(EXT_SRC) $(PACKED)/metric_sql.h $(PACKED)/metric_pack.h \
 	$(PACKED)/stack_sql.h $(PACKED)/stack_pack.h \
-	$(PACKED)/gpu_sql.h $(PACKED)/gpu_pack.h $(PACKED)/packed_vtab.h $(PACKED)/le64.h lib/core/err.h
+	$(PACKED)/gpu_sql.h $(PACKED)/gpu_pack.h $(PACKED)/packed_vtab.h $(PACKED)/le64.h lib/core/err.h \
+	lib/core/sorted_find.h
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -DAMD_SQLITE_EXT $(INC_MODEL) -I$(PACKED) \

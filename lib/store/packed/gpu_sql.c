@@ -108,161 +108,33 @@ static void any_in(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 enum { COL_SOURCE, COL_RUN, COL_GPU, COL_TS, COL_UTIL, COL_MEMUTIL, COL_POWER, COL_MEMUSED,
        COL_TEMP };
 
-struct gs_cursor {
-	sqlite3_vtab_cursor base;
-	sqlite3_stmt *q;
-	struct amd_gpu_sample *v; /* the chunk's samples */
-	size_t n, i;
-	int64_t source, rowid;
-	sqlite3_value *run; /* NULL or an integer: a copy of the row's */
-	int eof;
-};
-
-static int gs_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-		      sqlite3_vtab **out, char **msg)
+static int gs_unpack(struct amd_packed_cursor *c)
 {
-	return amd_packed_vtab_connect(db, "CREATE TABLE x(source_id INTEGER, run_id INTEGER,"
-				       " gpu INTEGER, ts_ms INTEGER, util_pct REAL, mem_util_pct REAL,"
-				       " power_w REAL, mem_used_mib REAL, temp_c REAL)", out);
-}
-
-/* The constraints the scan uses, in argv order: equality on source_id,
- * run_id, gpu (omitted: exact), then ts_ms >= / > and <= / < (kept:
- * they only skip chunks). idxStr spells them, one letter each. */
-static int gs_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
-{
-	static const struct {
-		int col, op;
-		char letter;
-	} use[] = {
-		{COL_SOURCE, SQLITE_INDEX_CONSTRAINT_EQ, 's'}, {COL_RUN, SQLITE_INDEX_CONSTRAINT_EQ, 'r'},
-		{COL_GPU, SQLITE_INDEX_CONSTRAINT_EQ, 'g'},    {COL_TS, SQLITE_INDEX_CONSTRAINT_GE, 'a'},
-		{COL_TS, SQLITE_INDEX_CONSTRAINT_GT, 'a'},     {COL_TS, SQLITE_INDEX_CONSTRAINT_LE, 'b'},
-		{COL_TS, SQLITE_INDEX_CONSTRAINT_LT, 'b'},
-	};
-	char *str = sqlite3_malloc(16);
-	if (!str)
-		return SQLITE_NOMEM;
-	int argv = 0;
-	double cost = 1e7;
-	for (size_t u = 0; u < sizeof use / sizeof use[0] && argv < 15; u++)
-		for (int i = 0; i < info->nConstraint; i++) {
-			const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-			if (!k->usable || k->op != use[u].op || k->iColumn != use[u].col ||
-			    info->aConstraintUsage[i].argvIndex)
-				continue;
-			str[argv] = use[u].letter;
-			info->aConstraintUsage[i].argvIndex = ++argv;
-			info->aConstraintUsage[i].omit = use[u].col != COL_TS;
-			cost /= use[u].col == COL_TS ? 2 : 100;
-			break;
-		}
-	str[argv] = '\0';
-	info->idxStr = str;
-	info->needToFreeIdxStr = 1;
-	info->estimatedCost = cost;
-	return SQLITE_OK;
-}
-
-static int gs_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
-{
-	return amd_packed_cursor_open(sizeof(struct gs_cursor), out);
-}
-
-static int gs_close(sqlite3_vtab_cursor *cur)
-{
-	struct gs_cursor *c = (struct gs_cursor *)cur;
-	sqlite3_finalize(c->q);
-	sqlite3_value_free(c->run);
-	free(c->v);
-	sqlite3_free(c);
-	return SQLITE_OK;
-}
-
-/* Reads chunk rows until one with samples; sets eof after the last. */
-static int gs_load(struct gs_cursor *c)
-{
-	c->n = c->i = 0;
-	while (c->n == 0) {
-		int rc = sqlite3_step(c->q);
-		if (rc == SQLITE_DONE) {
-			c->eof = 1;
-			return SQLITE_OK;
-		}
-		if (rc != SQLITE_ROW)
-			return rc;
-		c->source = sqlite3_column_int64(c->q, 0);
-		sqlite3_value_free(c->run);
-		if (!(c->run = sqlite3_value_dup(sqlite3_column_value(c->q, 1))))
-			return SQLITE_NOMEM;
-		int gpu = sqlite3_column_int(c->q, 2);
-		const void *blob = sqlite3_column_blob(c->q, 5);
-		size_t len = (size_t)sqlite3_column_bytes(c->q, 5);
-		size_t n = len / AMD_GPU_SAMPLE_BYTES;
-		if (len && !blob)
-			return SQLITE_NOMEM;
-		free(c->v);
-		if (!(c->v = malloc((n + 1) * sizeof *c->v)))
-			return SQLITE_NOMEM;
-		char what[160];
-		struct amd_err err = {0};
-		snprintf(what, sizeof what, "gpu_series source %lld gpu %d chunk %lld",
-			 (long long)c->source, gpu, (long long)sqlite3_column_int64(c->q, 3));
-		if (amd_gpu_unpack(blob, len, gpu, what, c->v, &err) < 0)
-			return amd_packed_vtab_corrupt(&c->base, err.msg);
-		if ((int64_t)n != sqlite3_column_int64(c->q, 4))
-			return amd_packed_vtab_corrupt(&c->base, "gpu_series: n is not the blob's count of samples");
-		c->n = n;
-	}
-	return SQLITE_OK;
-}
-
-static int gs_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int argc,
-		     sqlite3_value **argv)
-{
-	struct gs_cursor *c = (struct gs_cursor *)cur;
-	struct amd_packed_vtab *v = (struct amd_packed_vtab *)cur->pVtab;
-	char sql[400];
-	size_t len = (size_t)snprintf(sql, sizeof sql, "SELECT source_id, run_id, gpu, chunk, n,"
-				      " samples FROM main.gpu_series WHERE 1");
-	for (int i = 0; idx_str && idx_str[i] && len < sizeof sql; i++) {
-		static const char *const cond[] = {" AND source_id = ?", " AND run_id = ?",
-						   " AND gpu = ?", " AND t1_ms >= ?", " AND t0_ms <= ?"};
-		len += (size_t)snprintf(sql + len, sizeof sql - len, "%s",
-					cond[strchr("srgab", idx_str[i]) - "srgab"]);
-	}
-	if (len < sizeof sql)
-		snprintf(sql + len, sizeof sql - len, " ORDER BY source_id, gpu, chunk");
-	sqlite3_finalize(c->q);
-	c->q = NULL;
-	int rc = sqlite3_prepare_v2(v->db, sql, -1, &c->q, NULL);
+	const void *blob;
+	size_t len;
+	int rc = amd_packed_blob(c, 2, &blob, &len);
+	size_t n = len / AMD_GPU_SAMPLE_BYTES;
+	if (rc == SQLITE_OK)
+		rc = amd_packed_records(c, n, sizeof(struct amd_gpu_sample));
 	if (rc != SQLITE_OK)
 		return rc;
-	for (int i = 0; i < argc; i++)
-		sqlite3_bind_value(c->q, i + 1, argv[i]);
-	c->eof = 0;
-	c->rowid = 0;
-	return gs_load(c);
+	int gpu = sqlite3_column_int(c->q, 5);
+	char what[160];
+	struct amd_err err = {0};
+	snprintf(what, sizeof what, "gpu_series source %lld gpu %d chunk %lld",
+		 (long long)sqlite3_column_int64(c->q, 3), gpu,
+		 (long long)sqlite3_column_int64(c->q, 6));
+	if (amd_gpu_unpack(blob, len, gpu, what, c->v, &err) < 0)
+		return amd_packed_vtab_corrupt(&c->base, err.msg);
+	if ((int64_t)n != sqlite3_column_int64(c->q, 1))
+		return amd_packed_vtab_corrupt(&c->base, "gpu_series: n is not the blob's count of samples");
+	c->n = n;
+	return SQLITE_OK;
 }
 
-static int gs_next(sqlite3_vtab_cursor *cur)
+static void gs_column(struct amd_packed_cursor *c, sqlite3_context *ctx, int col)
 {
-	struct gs_cursor *c = (struct gs_cursor *)cur;
-	c->rowid++;
-	if (++c->i < c->n)
-		return SQLITE_OK;
-	return gs_load(c);
-}
-
-static int gs_eof(sqlite3_vtab_cursor *cur)
-{
-	return ((struct gs_cursor *)cur)->eof;
-}
-
-static int gs_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
-{
-	struct gs_cursor *c = (struct gs_cursor *)cur;
-	const struct amd_gpu_sample *g = &c->v[c->i];
+	const struct amd_gpu_sample *g = (const struct amd_gpu_sample *)c->v + c->i;
 	switch (col) {
 	case COL_SOURCE: sqlite3_result_int64(ctx, c->source); break;
 	case COL_RUN: sqlite3_result_value(ctx, c->run); break;
@@ -274,32 +146,38 @@ static int gs_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 	case COL_MEMUSED: amd_packed_result_double(ctx, g->mem_used_mib); break;
 	default: amd_packed_result_double(ctx, g->temp_c); break;
 	}
-	return SQLITE_OK;
 }
 
-static int gs_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
-{
-	*out = ((struct gs_cursor *)cur)->rowid;
-	return SQLITE_OK;
-}
+/* Equality on source_id, run_id, gpu (exact), then ts_ms >= / > and
+ * <= / < (kept: they only skip chunks). */
+static const struct amd_packed_use gs_use[] = {
+	AMD_PACKED_EQ(COL_SOURCE, 's', "source_id"),
+	AMD_PACKED_EQ(COL_RUN, 'r', "run_id"),
+	AMD_PACKED_EQ(COL_GPU, 'g', "gpu"),
+	{COL_TS, SQLITE_INDEX_CONSTRAINT_GE, 'a', 1, 0, 2, " AND t1_ms >= ?"},
+	{COL_TS, SQLITE_INDEX_CONSTRAINT_GT, 'a', 1, 0, 2, " AND t1_ms >= ?"},
+	{COL_TS, SQLITE_INDEX_CONSTRAINT_LE, 'b', 1, 0, 2, " AND t0_ms <= ?"},
+	{COL_TS, SQLITE_INDEX_CONSTRAINT_LT, 'b', 1, 0, 2, " AND t0_ms <= ?"},
+	AMD_PACKED_USE_END,
+};
 
-static sqlite3_module gs_module = {
-	.iVersion = 0,
-	.xConnect = gs_connect,
-	.xBestIndex = gs_best_index,
-	.xDisconnect = amd_packed_vtab_disconnect,
-	.xOpen = gs_open,
-	.xClose = gs_close,
-	.xFilter = gs_filter,
-	.xNext = gs_next,
-	.xEof = gs_eof,
-	.xColumn = gs_column,
-	.xRowid = gs_rowid,
+static const struct amd_packed_def gs_def = {
+	.schema = "CREATE TABLE x(source_id INTEGER, run_id INTEGER, gpu INTEGER, ts_ms INTEGER,"
+		  " util_pct REAL, mem_util_pct REAL, power_w REAL, mem_used_mib REAL,"
+		  " temp_c REAL)",
+	.scan = "SELECT rowid, n, samples, source_id, run_id, gpu, chunk FROM main.gpu_series"
+		" WHERE 1",
+	.order = " ORDER BY source_id, gpu, chunk",
+	.use = gs_use,
+	.has_run = 1,
+	.cursor_size = sizeof(struct amd_packed_cursor),
+	.unpack = gs_unpack,
+	.column = gs_column,
 };
 
 int amd_gpu_sql_register(sqlite3 *db)
 {
-	int rc = sqlite3_create_module(db, "gpu_sample", &gs_module, NULL);
+	int rc = amd_packed_create_module(db, "gpu_sample", &gs_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "amd_gpu_pack", 7, SQLITE_UTF8, NULL, NULL,
 					     pack_step, pack_final);

@@ -137,167 +137,86 @@ static void pack_final(sqlite3_context *ctx)
 enum { COL_RUN, COL_KEY, COL_STEP, COL_TS, COL_VALUE, COL_SOURCE, COL_SEQ };
 
 struct mp_cursor {
-	sqlite3_vtab_cursor base;
-	sqlite3_stmt *q;
-	struct amd_metric_cols c;
-	size_t i;
-	int64_t run, key, source, seq, rowid;
-	int eof;
+	struct amd_packed_cursor base;
+	struct amd_metric_cols c; /* the chunk's points */
+	int64_t run, key, source; /* the chunk's series */
+	int64_t seq0, last_n;     /* the chunk's first seq; the last chunk's n */
 };
 
-static int mp_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-		      sqlite3_vtab **out, char **msg)
-{
-	return amd_packed_vtab_connect(db, "CREATE TABLE x(run_id INTEGER, key_id INTEGER,"
-				       " step INTEGER, ts_ms INTEGER, value REAL, source_id INTEGER,"
-				       " seq INTEGER)", out);
-}
-
-/* idxNum bit 1, 2, 4: equality on run_id, key_id, source_id (the
- * arguments in that order). */
-static int mp_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
-{
-	static const int cols[] = {COL_RUN, COL_KEY, COL_SOURCE};
-	int bits = 0, argv = 0;
-	double cost = 1e7;
-	for (int b = 0; b < 3; b++)
-		for (int i = 0; i < info->nConstraint; i++) {
-			const struct sqlite3_index_constraint *k = &info->aConstraint[i];
-			if (!k->usable || k->op != SQLITE_INDEX_CONSTRAINT_EQ || k->iColumn != cols[b])
-				continue;
-			bits |= 1 << b;
-			info->aConstraintUsage[i].argvIndex = ++argv;
-			info->aConstraintUsage[i].omit = 1;
-			cost /= 100;
-			break;
-		}
-	info->idxNum = bits;
-	info->estimatedCost = cost;
-	return SQLITE_OK;
-}
-
-static int mp_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
-{
-	return amd_packed_cursor_open(sizeof(struct mp_cursor), out);
-}
-
-static int mp_close(sqlite3_vtab_cursor *cur)
+static int mp_unpack(struct amd_packed_cursor *cur)
 {
 	struct mp_cursor *c = (struct mp_cursor *)cur;
-	sqlite3_finalize(c->q);
+	sqlite3_stmt *q = cur->q;
+	char what[200];
+	struct amd_err err = {0};
+	/* (SQLite's message: the caller names the store) */
+	snprintf(what, sizeof what, "metric_series run %lld key %lld source %lld chunk %lld",
+		 (long long)sqlite3_column_int64(q, 4), (long long)sqlite3_column_int64(q, 5),
+		 (long long)sqlite3_column_int64(q, 3), (long long)sqlite3_column_int64(q, 6));
 	amd_metric_cols_free(&c->c);
-	sqlite3_free(c);
+	if (amd_metric_row_unpack(q, 2, 1, what, &c->c, &err) < 0)
+		return amd_packed_vtab_corrupt(&cur->base, err.msg);
+	cur->n = c->c.n;
 	return SQLITE_OK;
 }
 
-/* Reads chunk rows until one with points; sets eof after the last. */
-static int mp_load(struct mp_cursor *c)
+/* A chunk of the series before continues its seq; another starts at 0. */
+static int mp_keys(struct amd_packed_cursor *cur)
 {
-	amd_metric_cols_free(&c->c);
-	c->i = 0;
-	while (c->c.n == 0) {
-		int rc = sqlite3_step(c->q);
-		if (rc == SQLITE_DONE) {
-			c->eof = 1;
-			return SQLITE_OK;
-		}
-		if (rc != SQLITE_ROW)
-			return rc;
-		int64_t run = sqlite3_column_int64(c->q, 0), key = sqlite3_column_int64(c->q, 1);
-		int64_t src = sqlite3_column_int64(c->q, 2);
-		if (run != c->run || key != c->key || src != c->source)
-			c->seq = 0;
-		c->run = run, c->key = key, c->source = src;
-		char what[200];
-		struct amd_err err = {0};
-		/* (SQLite's message: the caller names the store) */
-		snprintf(what, sizeof what, "metric_series run %lld key %lld source %lld chunk %lld",
-			 (long long)run, (long long)key, (long long)src,
-			 (long long)sqlite3_column_int64(c->q, 3));
-		if (amd_metric_row_unpack(c->q, 5, 4, what, &c->c, &err) < 0)
-			return amd_packed_vtab_corrupt(&c->base, err.msg);
-	}
+	struct mp_cursor *c = (struct mp_cursor *)cur;
+	int64_t run = sqlite3_column_int64(cur->q, 4), key = sqlite3_column_int64(cur->q, 5);
+	int same = cur->row && run == c->run && key == c->key && cur->source == c->source;
+	c->seq0 = same ? c->seq0 + c->last_n : 0;
+	c->last_n = (int64_t)cur->n;
+	c->run = run, c->key = key, c->source = cur->source;
 	return SQLITE_OK;
 }
 
-static int mp_filter(sqlite3_vtab_cursor *cur, int idx, const char *idx_str, int argc,
-		     sqlite3_value **argv)
-{
-	struct mp_cursor *c = (struct mp_cursor *)cur;
-	struct amd_packed_vtab *v = (struct amd_packed_vtab *)cur->pVtab;
-	char sql[300];
-	snprintf(sql, sizeof sql, "SELECT run_id, key_id, source_id, chunk, n, points"
-		 " FROM main.metric_series WHERE 1%s%s%s ORDER BY run_id, key_id, source_id, chunk",
-		 idx & 1 ? " AND run_id = ?" : "", idx & 2 ? " AND key_id = ?" : "",
-		 idx & 4 ? " AND source_id = ?" : "");
-	sqlite3_finalize(c->q);
-	c->q = NULL;
-	int rc = sqlite3_prepare_v2(v->db, sql, -1, &c->q, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	for (int i = 0; i < argc; i++)
-		sqlite3_bind_value(c->q, i + 1, argv[i]);
-	c->eof = 0;
-	c->run = c->key = c->source = -1;
-	c->seq = c->rowid = 0;
-	c->c.n = 0;
-	return mp_load(c);
-}
-
-static int mp_next(sqlite3_vtab_cursor *cur)
-{
-	struct mp_cursor *c = (struct mp_cursor *)cur;
-	c->seq++;
-	c->rowid++;
-	if (++c->i < c->c.n)
-		return SQLITE_OK;
-	c->c.n = 0;
-	return mp_load(c);
-}
-
-static int mp_eof(sqlite3_vtab_cursor *cur)
-{
-	return ((struct mp_cursor *)cur)->eof;
-}
-
-static int mp_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+static void mp_column(struct amd_packed_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct mp_cursor *c = (struct mp_cursor *)cur;
 	switch (col) {
 	case COL_RUN: sqlite3_result_int64(ctx, c->run); break;
 	case COL_KEY: sqlite3_result_int64(ctx, c->key); break;
-	case COL_STEP: sqlite3_result_int64(ctx, c->c.step[c->i]); break;
-	case COL_TS: sqlite3_result_int64(ctx, c->c.ts_ms[c->i]); break;
-	case COL_VALUE: amd_packed_result_double(ctx, c->c.value[c->i]); break;
+	case COL_STEP: sqlite3_result_int64(ctx, c->c.step[cur->i]); break;
+	case COL_TS: sqlite3_result_int64(ctx, c->c.ts_ms[cur->i]); break;
+	case COL_VALUE: amd_packed_result_double(ctx, c->c.value[cur->i]); break;
 	case COL_SOURCE: sqlite3_result_int64(ctx, c->source); break;
-	default: sqlite3_result_int64(ctx, c->seq); break;
+	default: sqlite3_result_int64(ctx, c->seq0 + (int64_t)cur->i); break;
 	}
-	return SQLITE_OK;
 }
 
-static int mp_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
+static void mp_clear(struct amd_packed_cursor *cur)
 {
-	*out = ((struct mp_cursor *)cur)->rowid;
-	return SQLITE_OK;
+	amd_metric_cols_free(&((struct mp_cursor *)cur)->c);
 }
 
-static sqlite3_module mp_module = {
-	.iVersion = 0,
-	.xConnect = mp_connect,
-	.xBestIndex = mp_best_index,
-	.xDisconnect = amd_packed_vtab_disconnect,
-	.xOpen = mp_open,
-	.xClose = mp_close,
-	.xFilter = mp_filter,
-	.xNext = mp_next,
-	.xEof = mp_eof,
-	.xColumn = mp_column,
-	.xRowid = mp_rowid,
+/* Equality on run_id, key_id and source_id reads only those series. */
+static const struct amd_packed_use mp_use[] = {
+	AMD_PACKED_EQ(COL_RUN, 'r', "run_id"),
+	AMD_PACKED_EQ(COL_KEY, 'k', "key_id"),
+	AMD_PACKED_EQ(COL_SOURCE, 's', "source_id"),
+	AMD_PACKED_USE_END,
+};
+
+static const struct amd_packed_def mp_def = {
+	.schema = "CREATE TABLE x(run_id INTEGER, key_id INTEGER, step INTEGER, ts_ms INTEGER,"
+		  " value REAL, source_id INTEGER, seq INTEGER)",
+	.scan = "SELECT rowid, n, points, source_id, run_id, key_id, chunk FROM main.metric_series"
+		" WHERE 1",
+	.order = " ORDER BY run_id, key_id, source_id, chunk",
+	.use = mp_use,
+	.plan_by_number = 1,
+	.cursor_size = sizeof(struct mp_cursor),
+	.unpack = mp_unpack,
+	.keys = mp_keys,
+	.column = mp_column,
+	.clear = mp_clear,
 };
 
 int amd_metric_sql_register(sqlite3 *db)
 {
-	int rc = sqlite3_create_module(db, "metric_point", &mp_module, NULL);
+	int rc = amd_packed_create_module(db, "metric_point", &mp_def);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "amd_metric_pack", 4, SQLITE_UTF8, NULL, NULL,
 					     pack_step, pack_final);

@@ -1,27 +1,105 @@
-/* packed_vtab.h — what the packed layouts' read-only virtual tables
- * (metric_sql.c's metric_point, gpu_sql.c's gpu_sample) share: the table
- * object, connecting with a declared schema, opening a cursor, the error
- * of a damaged chunk, and a double that SQLite shows as NULL when NaN.
- * Compiled into the library and into the sqlite3 shell's extension. */
+/* packed_vtab.h — the one skeleton of the packed layouts' read-only
+ * virtual tables (metric_sql.c's metric_point, gpu_sql.c's gpu_sample,
+ * stack_sql.c's stack_node and stack_sample): the module (connecting,
+ * xBestIndex from a table of usable constraints, the cursor, the scan of
+ * pack rows with its statement kept between filters, stepping through a
+ * pack's records, the rowid), the error of a damaged pack, and a double
+ * that SQLite shows as NULL when NaN. A table is one struct
+ * amd_packed_def: its schema, its scan's SQL, its constraints and its
+ * callbacks (unpack a pack, give a column); it is registered with
+ * amd_packed_create_module. Private to lib/store/packed; compiled into
+ * the library and into the sqlite3 shell's extension. */
 #ifndef AMD_PACKED_VTAB_H
 #define AMD_PACKED_VTAB_H
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
-struct amd_packed_vtab {
-	sqlite3_vtab base;
-	sqlite3 *db; /* the connection the cursors query */
+struct amd_packed_cursor;
+
+/* A constraint the scan takes: column col compared by op (an
+ * SQLITE_INDEX_CONSTRAINT_*), spelled `letter` in idxStr and `sql` (one
+ * "?") in the scan's WHERE. keep: SQLite tests it again (it only skips
+ * packs); unique: at most one row matches; divide: the scan's cost is
+ * divided by it when used. */
+struct amd_packed_use {
+	int col, op;
+	char letter;
+	unsigned char keep, unique;
+	double divide;
+	const char *sql;
 };
 
-/* xConnect's work: schema declared ("CREATE TABLE x(...)"), the table
- * allocated into *out; an SQLite code. */
-int amd_packed_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **out);
-int amd_packed_vtab_disconnect(sqlite3_vtab *v);
-/* xOpen's work: a zeroed cursor of size bytes (its struct starts with
- * sqlite3_vtab_cursor) into *out; an SQLite code. */
-int amd_packed_cursor_open(size_t size, sqlite3_vtab_cursor **out);
-/* A damaged chunk: msg as the table's error, SQLITE_CORRUPT. */
+/* Equality on column col (SQL name `name`): omitted, cost / 100. */
+#define AMD_PACKED_EQ(col, letter, name) \
+	{(col), SQLITE_INDEX_CONSTRAINT_EQ, (letter), 0, 0, 100, " AND " name " = ?"}
+#define AMD_PACKED_USE_END {0, 0, 0, 0, 0, 0, NULL}
+
+struct amd_packed_def {
+	const char *schema; /* xConnect's "CREATE TABLE x(...)" */
+	/* The scan: "SELECT rowid, n, <blob>, source_id[, run_id, ...] FROM
+	 * main.<packs> WHERE 1"; the used constraints' sql and then `order`
+	 * are appended. */
+	const char *scan, *order;
+	const struct amd_packed_use *use; /* ended by a letter 0 */
+	int has_run;        /* column 4 of the scan is run_id */
+	/* The plan names the used constraints by idxNum (bit u: use[u])
+	 * instead of idxStr's letters (as metric_point always has). */
+	int plan_by_number;
+	size_t cursor_size; /* the table's cursor: struct amd_packed_cursor first */
+	/* Unpacks the pack of the scan's current row (c->q) into c->v (or the
+	 * table's own cursor fields) and sets c->n; an SQLite code
+	 * (amd_packed_vtab_corrupt for a damaged pack). */
+	int (*unpack)(struct amd_packed_cursor *c);
+	/* Optional: what the table reads of every scan row besides source_id
+	 * and run_id, after unpack (or when the pack was already loaded). */
+	int (*keys)(struct amd_packed_cursor *c);
+	/* Column col of record c->i. */
+	void (*column)(struct amd_packed_cursor *c, sqlite3_context *ctx, int col);
+	/* Optional: the row's rowid; NULL: rows counted from 0 per filter. */
+	sqlite3_int64 (*rowid)(const struct amd_packed_cursor *c);
+	/* Optional: when idxStr starts with find_letter, the filter is this
+	 * look-up (it sets i, end and eof) instead of the scan. */
+	char find_letter;
+	int (*find)(struct amd_packed_cursor *c, int argc, sqlite3_value **argv);
+	void (*clear)(struct amd_packed_cursor *c); /* optional: frees the table's fields */
+};
+
+struct amd_packed_cursor {
+	sqlite3_vtab_cursor base;
+	const struct amd_packed_def *def;
+	sqlite3_stmt *q;      /* the scan's packs (NULL: no more) */
+	sqlite3_stmt *cached; /* q's statement, kept between filters */
+	void *v;              /* the loaded pack's records (malloc'd) */
+	size_t n, i, end;     /* records i..end of the n are the filter's */
+	int64_t pack;         /* the loaded pack's rowid */
+	int loaded;           /* a pack is loaded (pack says which) */
+	int64_t row;          /* the filter's rows stepped so far */
+	int64_t source;       /* the pack's source_id */
+	sqlite3_value *run;   /* has_run: a copy of the pack's run_id */
+	int eof;
+};
+
+/* Registers the table def (static storage) as an eponymous module. */
+int amd_packed_create_module(sqlite3 *db, const char *name, const struct amd_packed_def *def);
+
+/* For a def's find: makes sql (one statement per cursor, kept while its
+ * text stays the same) the cursor's q with argv bound from 1 on. */
+int amd_packed_cursor_query(struct amd_packed_cursor *c, const char *sql, int argc,
+			    sqlite3_value **argv);
+/* For a def's find: loads the pack of q's current row (kept when it is
+ * the one loaded) and reads its keys; an SQLite code. */
+int amd_packed_cursor_load(struct amd_packed_cursor *c);
+
+/* For a def's unpack: the blob of column col of q (NULL with *len 0 when
+ * empty); SQLITE_NOMEM when SQLite could not give it. */
+int amd_packed_blob(struct amd_packed_cursor *c, int col, const void **blob, size_t *len);
+/* For a def's unpack: c->v replaced by room for count records of size
+ * bytes (one more, so that 0 is not an empty allocation); an SQLite code. */
+int amd_packed_records(struct amd_packed_cursor *c, size_t count, size_t size);
+
+/* A damaged pack: msg as the table's error, SQLITE_CORRUPT. */
 int amd_packed_vtab_corrupt(sqlite3_vtab_cursor *cur, const char *msg);
 /* v as the column's value, NULL when NaN (SQLite has no NaN). */
 void amd_packed_result_double(sqlite3_context *ctx, double v);

@@ -1,9 +1,11 @@
 /* stack_pack.c — the packed py-spy stack layout (stack_pack.h). */
 #include "stack_pack.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "le64.h"
+#include "sorted_find.h"
 
 void amd_stack_nodes_pack(const struct amd_packed_node *v, size_t n, unsigned char *out)
 {
@@ -65,13 +67,6 @@ int amd_stack_samples_unpack(const void *blob, size_t len, const char *what,
 
 int64_t amd_stack_node_find(const struct amd_packed_node *v, size_t n, int64_t id)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo].id == id ? (int64_t)lo : -1;
+	size_t at = amd_sorted_find_i64(v, n, sizeof *v, offsetof(struct amd_packed_node, id), id);
+	return at < n ? (int64_t)at : -1;
 }
