@@ -109,7 +109,9 @@ static int read_long(struct amd_marshal *m, struct amd_mv *v, struct amd_err *er
 		uint64_t d = (uint64_t)p[0] | (uint64_t)p[1] << 8;
 		if (d >= (1u << 15))
 			return fail_at(m, m->pos, "a long's digit is out of range", err);
-		if (d && (15 * i >= 63 || d > (UINT64_C(0x7fffffffffffffff) >> (15 * i)) ||
+		if (!d)
+			continue; /* a zero digit adds nothing (and 0 << 75 is undefined) */
+		if ((15 * i >= 63 || d > (UINT64_C(0x7fffffffffffffff) >> (15 * i)) ||
 			  acc > UINT64_C(0x7fffffffffffffff) - (d << (15 * i))))
 			return fail_at(m, m->pos, "an integer beyond 63 bits", err);
 		acc += d << (15 * i);
