@@ -222,26 +222,29 @@ static int ship_series(struct amd_ch *ch, struct amd_store *staging, int64_t sou
 
 /* The source row of attempt (src) at ts, appended to b as TSV. */
 static int source_line(struct amd_buf *b, int64_t attempt, const struct ch_source *src,
-		       const struct timespec ts)
+		       long long ns)
 {
 	return amd_buf_printf(b, "%lld\t", (long long)attempt) < 0 ||
 		       amd_tsv_text(b, src->path) < 0 || amd_buf_append(b, "\t", 1) < 0 ||
 		       amd_tsv_text(b, src->kind) < 0 ||
 		       amd_buf_printf(b, "\t%llu\t%s\t%lld\t%lld\n", (unsigned long long)src->size,
-				      src->sha256, (long long)ts.tv_sec,
-				      (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) < 0
+				      src->sha256, ns / 1000000000LL, ns) < 0
 		       ? -1 : 0;
 }
 
 /* The source rows of units (one INSERT, one block: every unit of it
- * becomes visible at once, or none). */
+ * becomes visible at once, or none). Unit i commits at ns + i: readers
+ * keep a run's row of the latest commit (ch_load.c, prefer), and a later
+ * unit of the batch holds what an earlier one wrote of a run it shares
+ * (ch_seed.c copies it from the waiting unit), as in a SQLite store,
+ * where the last unit's row is the run's. */
 static int commit_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
-		       const struct timespec ts, struct amd_err *err)
+		       long long ns, struct amd_err *err)
 {
 	struct amd_buf b = {0};
 	int bad = 0;
 	for (size_t i = 0; !bad && i < n; i++)
-		bad = source_line(&b, units[i].attempt, units[i].src, ts) < 0;
+		bad = source_line(&b, units[i].attempt, units[i].src, ns + (long long)i) < 0;
 	int rc = bad ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
 		     : amd_ch_run(ch, "INSERT INTO source (id, path, kind, size, sha256,"
 				  " ingested_at, committed_ns) FORMAT TabSeparated",
@@ -263,7 +266,8 @@ static char *replaced_attempts(struct amd_ch *ch, const struct amd_ch_unit_rows 
 		bad = amd_buf_printf(&sql, "%s(path = ", i ? " OR " : "") < 0 ||
 		      amd_ch_quote(&sql, units[i].src->path) < 0 ||
 		      amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
-				     " id < %lld)))", ns, ns, (long long)units[i].attempt) < 0;
+				     " id < %lld)))", ns + (long long)i, ns + (long long)i,
+				     (long long)units[i].attempt) < 0;
 	bad = bad || amd_buf_append(&sql, "", 1) < 0;
 	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
 	if (bad)
@@ -343,9 +347,10 @@ int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, s
 		return -1;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (commit_rows(ch, units, n, ts, err) < 0)
+	long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (commit_rows(ch, units, n, ns, err) < 0)
 		return n == 1 ? amd_fail_prefix(err, "%s", units[0].src->path) : -1;
-	return drop_replaced(ch, units, n, (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+	return drop_replaced(ch, units, n, ns, err);
 }
 
 int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
@@ -354,11 +359,11 @@ int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
 	struct ch_source forgotten = {path, "", "", 0};
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
+	long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	struct amd_ch_unit_rows u = {NULL, 0, attempt, &forgotten};
-	if (commit_rows(ch, &u, 1, ts, err) < 0)
+	if (commit_rows(ch, &u, 1, ns, err) < 0)
 		return amd_fail_prefix(err, "%s: forgetting it", path);
-	return amd_ch_drop_replaced(ch, path, attempt,
-				    (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec, err);
+	return amd_ch_drop_replaced(ch, path, attempt, ns, err);
 }
 
 static int drop_replaced(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
