@@ -89,7 +89,20 @@ write_cluster_xml() {
 	} >"$top/$node/config.d/cluster.xml"
 }
 
+# A node started again just after a SIGKILL may find its old process
+# not yet gone (its ports, its data directory's lock) or its ZooKeeper
+# session (6 s) still open: wait for the old pid, and try once more
+# after the session's timeout, showing why the first start failed.
 node_start() {
+	old=$(cat "$1/$2/pid" 2>/dev/null || true)
+	i=0
+	while [ -n "$old" ] && kill -0 "$old" 2>/dev/null && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	"$CH" start "$1/$2" >/dev/null && return 0
+	tail -n 5 "$1/$2/log/server.err.log" "$1/$2/log/stdout" 2>/dev/null | sed 's/^/#   /' >&2
+	sleep 7
 	"$CH" start "$1/$2" >/dev/null
 }
 
