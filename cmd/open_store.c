@@ -66,11 +66,30 @@ static void reads_free(struct reads *r, size_t nsel)
 struct narrow {
 	const char *const *keys; /* of metric points only these keys' (NULL: all) */
 	size_t nkeys;
-	int key_sets; /* amd_location_open_key_sets: one point per series;
-		       * 2: amd_location_open_region_sums */
-	const char *const *tables; /* with key_sets: these tables (NULL: all) */
+	enum {
+		OPEN_METRICS,	  /* amd_location_open_metrics: keys' points */
+		OPEN_KEY_SETS,	  /* amd_location_open_key_sets: one point per series */
+		OPEN_REGION_SUMS, /* amd_location_open_region_sums: regions summed per run */
+	} open;
+	const char *const *tables; /* but OPEN_METRICS: these tables (NULL: all) */
 	size_t ntables;
 };
+
+/* Opens path's rows of the names (n of them; 0: all) as how says. */
+static int open_how(const char *path, const char *const *names, size_t n,
+		    const struct narrow *how, struct amd_store **out, struct amd_err *err)
+{
+	switch (how->open) {
+	case OPEN_REGION_SUMS:
+		return amd_location_open_region_sums(path, names, n, how->tables, how->ntables,
+						     out, err);
+	case OPEN_KEY_SETS:
+		return amd_location_open_key_sets(path, names, n, how->tables, how->ntables, out,
+						  err);
+	default:
+		return amd_location_open_metrics(path, names, n, how->keys, how->nkeys, out, err);
+	}
+}
 
 static int open_named(const char *path, const char *cmd, const char *const *sel, size_t nsel,
 		      const struct narrow *how, struct amd_store **out)
@@ -85,12 +104,7 @@ static int open_named(const char *path, const char *cmd, const char *const *sel,
 	struct amd_err err = {{0}};
 	if (!r.names || !r.parsed || !r.owned || named < 0)
 		rc = cmd_error(cmd, "out of memory");
-	else if ((how->key_sets == 2 ? amd_location_open_region_sums(path, r.names, all ? 0 : r.n,
-								     how->tables, how->ntables, out, &err)
-		  : how->key_sets ? amd_location_open_key_sets(path, r.names, all ? 0 : r.n,
-							       how->tables, how->ntables, out, &err)
-		  : amd_location_open_metrics(path, r.names, all ? 0 : r.n, how->keys, how->nkeys,
-					      out, &err)) < 0)
+	else if (open_how(path, r.names, all ? 0 : r.n, how, out, &err) < 0)
 		rc = cmd_error(cmd, "%s", err.msg);
 	reads_free(&r, nsel);
 	return rc;
@@ -183,21 +197,21 @@ static int store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *s
 int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
 			   size_t nsel, const char *const *keys, size_t nkeys)
 {
-	const struct narrow how = {keys, nkeys, 0, NULL, 0};
+	const struct narrow how = {keys, nkeys, OPEN_METRICS, NULL, 0};
 	return store_open(ctx, cmd, sel, nsel, &how);
 }
 
 int cmd_store_open_key_sets(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
 			    size_t nsel, const char *const *tables, size_t ntables)
 {
-	const struct narrow how = {NULL, 0, 1, tables, ntables};
+	const struct narrow how = {NULL, 0, OPEN_KEY_SETS, tables, ntables};
 	return store_open(ctx, cmd, sel, nsel, &how);
 }
 
 int cmd_store_open_regions(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
 			   size_t nsel, const char *const *tables, size_t ntables)
 {
-	const struct narrow how = {NULL, 0, 2, tables, ntables};
+	const struct narrow how = {NULL, 0, OPEN_REGION_SUMS, tables, ntables};
 	return store_open(ctx, cmd, sel, nsel, &how);
 }
 
