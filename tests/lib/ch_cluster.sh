@@ -91,8 +91,17 @@ write_cluster_xml() {
 
 # A node started again just after a SIGKILL may find its old process
 # not yet gone (its ports, its data directory's lock) or its ZooKeeper
-# session (6 s) still open: wait for the old pid, and try once more
-# after the session's timeout, showing why the first start failed.
+# session (6 s) still open: wait for the old pid and, when a start
+# fails, try once more, after the session's timeout. A replica killed
+# between writing a part and committing it in ZooKeeper can hold parts
+# ZooKeeper does not know; past a share of its rows the server refuses
+# to attach the table ("doesn't look like the set of parts in
+# ZooKeeper"). The second try then does what ClickHouse's documentation
+# ("Recovery after failures") tells an operator to: the flag
+# flags/force_restore_data, with which the replica takes ZooKeeper's set
+# of parts (detaching the others) and fetches what it lacks from its
+# peer. What was committed is in ZooKeeper, so nothing committed is lost;
+# the tests then check every unit is whole.
 node_start() {
 	old=$(cat "$1/$2/pid" 2>/dev/null || true)
 	i=0
@@ -101,8 +110,13 @@ node_start() {
 		sleep 0.1
 	done
 	"$CH" start "$1/$2" >/dev/null && return 0
-	tail -n 5 "$1/$2/log/server.err.log" "$1/$2/log/stdout" 2>/dev/null | sed 's/^/#   /' >&2
-	sleep 7
+	if grep -q "doesn't look like the set of parts\|Suspiciously many" "$1/$2/log/server.err.log" 2>/dev/null; then
+		echo "#   $2: its parts differ from ZooKeeper's; starting with flags/force_restore_data" >&2
+		mkdir -p "$1/$2/data/flags"
+		: >"$1/$2/data/flags/force_restore_data"
+	else
+		sleep 7
+	fi
 	"$CH" start "$1/$2" >/dev/null
 }
 

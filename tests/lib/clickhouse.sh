@@ -86,11 +86,23 @@ start)
 	"$SERVER" --config-file="$dir/config.xml" >"$dir/log/stdout" 2>&1 &
 	echo $! >"$dir/pid"
 	echo "$http" >"$dir/port"
-	i=0
+	# A server loads every table before it answers: a node of the
+	# cluster holding many databases of replicated tables takes seconds
+	# on a loaded machine. Wait up to CH_START_WAIT seconds (default 120)
+	# while it runs; a server that never answers is stopped, so that no
+	# process outlives its pid file. Why it failed is the last exception
+	# the server logged (its message, not its stack).
+	pid=$(cat "$dir/pid") t0=$(date +%s)
 	until [ "$(curl -s "http://127.0.0.1:$http/ping" 2>/dev/null)" = "Ok." ]; do
-		i=$((i + 1))
-		if [ $i -gt 300 ] || ! kill -0 "$(cat "$dir/pid")" 2>/dev/null; then
-			echo "clickhouse-server did not start; see $dir/log" >&2
+		if ! kill -0 "$pid" 2>/dev/null || [ $(($(date +%s) - t0)) -ge "${CH_START_WAIT:-120}" ]; then
+			kill -0 "$pid" 2>/dev/null && why="no answer on port $http within ${CH_START_WAIT:-120} s" ||
+				why="it exited"
+			kill -9 "$pid" 2>/dev/null || true
+			while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+			echo "clickhouse-server did not start ($why); see $dir/log" >&2
+			grep -h 'Code: [0-9]*' "$dir/log/server.err.log" 2>/dev/null | tail -n 2 |
+				cut -c1-400 | sed 's/^/#   /' >&2
+			rm -f "$dir/pid"
 			exit 1
 		fi
 		sleep 0.1
