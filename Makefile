@@ -294,7 +294,7 @@ test-plain: $(TOOLS) $(UNIT_BIN)
 test-san:
 	@$(MAKE) --no-print-directory O=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" all \
 	  $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  AMDAHL_TEST_JOBS=$(TEST_JOBS) AMDAHL_TEST_SCRIPTS="$(SAN_SCRIPTS)" tests/run.sh build-san
 
 # The e2e suite again with every store a database on one private

@@ -36,8 +36,8 @@ struct report_result {
 int report_build(struct amd_store *st, const struct report_opts *o, struct report_result *res,
 		 struct amd_err *err);
 
-/* Frees Cairo's and fontconfig's font caches (once no drawing is left),
- * so that leak checkers see a clean exit. */
+/* Frees Pango's fonts (once no drawing is left), so that leak checkers
+ * see a clean exit (chart_text_release). */
 void report_release_fonts(void);
 
 #endif

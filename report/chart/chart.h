@@ -194,8 +194,9 @@ struct chart_shortened {
 void chart_shortened_watch(cairo_t *cr, struct chart_shortened *w);
 void chart_shortened_free(struct chart_shortened *w);
 
-/* Pango's, Cairo's and fontconfig's caches freed (at exit, so that
- * LeakSanitizer sees only real leaks); no text may be drawn after. */
+/* Pango's fonts freed (at exit, so that LeakSanitizer sees only real
+ * leaks; Cairo's and fontconfig's static data stay: chart_text.c says
+ * why); no text may be drawn after. */
 void chart_text_release(void);
 
 /* Nice 1-2-5 ticks covering [lo, hi]: returns the count written to t

@@ -8,7 +8,6 @@
 #include "pdf.h"
 
 #include <cairo.h>
-#include <fontconfig/fontconfig.h>
 
 #define MAX_COLS 12
 #define MAX_ROWS 40
@@ -39,8 +38,8 @@ static void draw(struct amd_table *t, struct chart *c)
 	pdf_close(&d, &err);
 }
 
-/* Cairo's and fontconfig's caches go at exit, so LeakSanitizer sees
- * only what the layout code leaks. */
+/* Pango's fonts go at exit, so LeakSanitizer sees only what the layout
+ * code leaks (fontconfig's configuration: tests/lsan.supp). */
 static void release_fonts(void)
 {
 	chart_text_release();

@@ -18,6 +18,7 @@ data=testdata
 regress=testdata/fuzz-regressions
 mkdir -p "$build/corpus" "$build/seeds" "$build/findings" "$build/logs"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 report="$build/fuzz-report.txt"
 : >"$report"
