@@ -24,11 +24,12 @@
 /* Every libcurl function amdahl calls, once. */
 #define AMD_CURL_FUNCTIONS(X)                                                                  \
 	X(curl_easy_cleanup) X(curl_easy_escape) X(curl_easy_getinfo) X(curl_easy_init)        \
-	X(curl_easy_perform) X(curl_easy_reset) X(curl_easy_setopt) X(curl_easy_strerror)      \
-	X(curl_free) X(curl_mime_addpart) X(curl_mime_data) X(curl_mime_encoder)               \
-	X(curl_mime_filedata) X(curl_mime_filename) X(curl_mime_free) X(curl_mime_init)        \
-	X(curl_mime_subparts) X(curl_mime_type) X(curl_slist_append) X(curl_slist_free_all)    \
-	X(curl_url) X(curl_url_cleanup) X(curl_url_get) X(curl_url_set)
+	X(curl_easy_perform) X(curl_easy_reset) X(curl_easy_setopt)                            \
+	X(curl_easy_strerror) X(curl_easy_unescape) X(curl_free) X(curl_mime_addpart)          \
+	X(curl_mime_data) X(curl_mime_encoder) X(curl_mime_filedata)                           \
+	X(curl_mime_filename) X(curl_mime_free) X(curl_mime_init) X(curl_mime_subparts)        \
+	X(curl_mime_type) X(curl_slist_append) X(curl_slist_free_all) X(curl_url)              \
+	X(curl_url_cleanup) X(curl_url_get) X(curl_url_set)
 
 #define AMD_CURL_MEMBER(name) __typeof__(name) *name;
 struct amd_curl_api {
@@ -55,6 +56,7 @@ int amd_curl_load(struct amd_err *err);
 #define curl_easy_reset (amd_curl_api.curl_easy_reset)
 #define curl_easy_setopt (amd_curl_api.curl_easy_setopt)
 #define curl_easy_strerror (amd_curl_api.curl_easy_strerror)
+#define curl_easy_unescape (amd_curl_api.curl_easy_unescape)
 #define curl_free (amd_curl_api.curl_free)
 #define curl_mime_addpart (amd_curl_api.curl_mime_addpart)
 #define curl_mime_data (amd_curl_api.curl_mime_data)

@@ -35,8 +35,10 @@ struct amd_ch {
 	int user_query; /* a user's SQL: readonly=1, TSVWithNames by default */
 	long stall_s;   /* a request that moves no byte this long fails */
 	long total_s;   /* a request that lasts this long fails */
-	char *cacert;   /* $AMDAHL_CLICKHOUSE_CACERT: the CA (PEM) a clickhouse+https
-			 * server's certificate is verified with, or NULL: the system's */
+	char *cacert;   /* ?cacert=FILE, else $AMDAHL_CLICKHOUSE_CACERT: the CA (PEM) a
+			 * clickhouse+https server's certificate is verified with,
+			 * or NULL: the system's */
+	int cacert_in_url; /* ch->cacert came from the URL's query */
 	int unanswered; /* the last request got no answer (amd_ch_unanswered) */
 };
 
@@ -75,10 +77,34 @@ static int valid_database(const char *s)
 	return 1;
 }
 
+/* cacert=FILE, percent-decoded (a path holding & or % is written %26,
+ * %25): 0, -1 when given twice or empty, -2 out of memory. */
+static int parse_cacert(struct amd_ch *ch, const char *v, size_t n)
+{
+	if (ch->cacert || n == 0)
+		return -1;
+	int len = 0;
+	char *path = curl_easy_unescape(NULL, v, (int)n, &len);
+	if (!path)
+		return -2;
+	int ok = len > 0 && !memchr(path, '\0', (size_t)len);
+	ch->cacert = ok ? strdup(path) : NULL;
+	curl_free(path);
+	if (!ok)
+		return -1;
+	if (!ch->cacert)
+		return -2;
+	ch->cacert_in_url = 1;
+	return 0;
+}
+
 /* One NAME=VALUE of a store URL's query: cluster=NAME (letters, digits,
- * _ and -) or compress=gzip|none. 0, or -1 when it is neither. */
+ * _ and -), compress=gzip|none or cacert=FILE. 0, or -1 when it is
+ * none of them. */
 static int parse_param(struct amd_ch *ch, const char *p, size_t n)
 {
+	if (n >= 7 && strncmp(p, "cacert=", 7) == 0)
+		return parse_cacert(ch, p + 7, n - 7);
 	if (n == 13 && strncmp(p, "compress=gzip", 13) == 0)
 		return ch->gzip = 1, 0;
 	if (n == 13 && strncmp(p, "compress=none", 13) == 0)
@@ -103,8 +129,8 @@ static int parse_query(struct amd_ch *ch, const char *url, const char *query,
 			return amd_fail(err, "%s: out of memory", url);
 		if (rc < 0)
 			return amd_fail(err, "%s: a store URL's query takes cluster=NAME (a cluster of"
-					" the server's remote_servers) and compress=gzip|none, joined by &",
-					url);
+					" the server's remote_servers), compress=gzip|none and"
+					" cacert=FILE, joined by &", url);
 		p += n + (p[n] == '&');
 	}
 	return 0;
@@ -183,21 +209,29 @@ out:
 	return ret;
 }
 
-/* ch->cacert from $AMDAHL_CLICKHOUSE_CACERT (a server's own CA, e.g. a
- * self-signed certificate): a file that cannot be read is an error
- * naming it, before any request. */
-static int set_cacert(struct amd_ch *ch, struct amd_err *err)
+/* ch->cacert (a server's own CA, e.g. a self-signed certificate): the
+ * URL's ?cacert=FILE, else $AMDAHL_CLICKHOUSE_CACERT. A file that cannot
+ * be read is an error naming it and where it was given, before any
+ * request; so is a CA for a server spoken to without TLS. */
+static int set_cacert(struct amd_ch *ch, int tls, struct amd_err *err)
 {
-	const char *ca = getenv("AMDAHL_CLICKHOUSE_CACERT");
-	if (!ca || !*ca)
-		return 0;
-	FILE *f = fopen(ca, "r");
+	const char *from = ch->cacert_in_url ? "?cacert=" : "$AMDAHL_CLICKHOUSE_CACERT";
+	if (!ch->cacert) {
+		const char *ca = getenv("AMDAHL_CLICKHOUSE_CACERT");
+		if (!ca || !*ca)
+			return 0;
+		if (!(ch->cacert = strdup(ca)))
+			return amd_fail(err, "%s: out of memory", ch->name);
+	}
+	if (!tls && ch->cacert_in_url)
+		return amd_fail(err, "%s: ?cacert= verifies a TLS server: the URL's scheme is"
+				     " clickhouse+https://", ch->name);
+	FILE *f = fopen(ch->cacert, "r");
 	if (!f)
-		return amd_fail(err, "%s: $AMDAHL_CLICKHOUSE_CACERT: cannot read %s: %s", ch->name,
-				ca, strerror(errno));
+		return amd_fail(err, "%s: %s: cannot read %s: %s", ch->name, from, ch->cacert,
+				strerror(errno));
 	fclose(f);
-	ch->cacert = strdup(ca);
-	return ch->cacert ? 0 : amd_fail(err, "%s: out of memory", ch->name);
+	return 0;
 }
 
 int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
@@ -227,7 +261,7 @@ int amd_ch_open(const char *url, struct amd_ch **out, struct amd_err *err)
 		amd_ch_close(ch);
 		return amd_fail(err, "%s: out of memory", url);
 	}
-	if (set_cacert(ch, err) < 0) {
+	if (set_cacert(ch, strncmp(url, SCHEME_HTTPS, strlen(SCHEME_HTTPS)) == 0, err) < 0) {
 		amd_ch_close(ch);
 		return -1;
 	}
@@ -387,9 +421,11 @@ static int transfer_fail(struct amd_ch *ch, CURLcode rc, const char *sql, struct
 	if (rc == CURLE_WRITE_ERROR)
 		return amd_fail(err, "%s: out of memory reading the answer", ch->name);
 	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE)
-		return amd_fail(err, "%s: %s; $AMDAHL_CLICKHOUSE_CACERT names the CA (PEM) that"
-				     " signed the server's certificate%s", ch->name,
-				curl_easy_strerror(rc), ch->cacert ? " (it did not verify it)" : "");
+		return amd_fail(err, "%s: %s; the URL's ?cacert=FILE (or $AMDAHL_CLICKHOUSE_CACERT)"
+				     " names the CA (PEM) that signed the server's certificate%s",
+				ch->name, curl_easy_strerror(rc),
+				!ch->cacert ? "" : ch->cacert_in_url ? " (?cacert= did not verify it)"
+								     : " ($AMDAHL_CLICKHOUSE_CACERT did not verify it)");
 	if (rc != CURLE_OPERATION_TIMEDOUT)
 		return amd_fail(err, "%s: %s", ch->name, curl_easy_strerror(rc));
 	mark_stopped(ch);

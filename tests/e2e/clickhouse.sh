@@ -507,6 +507,34 @@ test_expect_success CLICKHOUSE,OPENSSL 'clickhouse+https with a self-signed cert
 	test_contains "cannot read $TMP/nope.crt" "$ERR"
 '
 
+# The CA in the store URL (?cacert=FILE, percent-decoded), which
+# overrides the variable: the same answers; a CA that did not sign the
+# certificate, a missing file, a CA for a plain-HTTP URL, one line each
+test_expect_success CLICKHOUSE,OPENSSL 'clickhouse+https with ?cacert=FILE in the store URL' '
+	tls="clickhouse+https://amdahl@127.0.0.1:$(cat "$CHDIR/https_port")" &&
+	{ [ -f "$TMP/other.crt" ] || openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=other" \
+		-keyout "$TMP/other.key" -out "$TMP/other.crt" 2>/dev/null; } &&
+	{ [ -f "$TMP/tls.db" ] || "$AMDAHL" --store "$TMP/tls.db" ingest -q "$DATA/dataloader-workers"; } &&
+	mkdir -p "$TMP/ca & dir" && cp "$CHDIR/tls.crt" "$TMP/ca & dir/tls.crt" &&
+	ca=$(printf %s "$TMP/ca & dir/tls.crt" | sed "s/%/%25/g; s/&/%26/g; s/ /%20/g") &&
+	env -u AMDAHL_CLICKHOUSE_CACERT "$AMDAHL" --store "$tls/tlsq?cacert=$ca" ingest -q "$DATA/dataloader-workers" &&
+	env -u AMDAHL_CLICKHOUSE_CACERT "$AMDAHL" --store "$tls/tlsq?cacert=$ca" stats --json |
+		sed "s|$tls/tlsq?cacert=$ca|STORE|" >"$TMP/tlsq.json" &&
+	"$AMDAHL" --store "$TMP/tls.db" stats --json | sed "s|$TMP/tls.db|STORE|" >"$TMP/tlsq-sq.json" &&
+	test_true "stats with ?cacert= are SQLite'"'"'s" cmp -s "$TMP/tlsq-sq.json" "$TMP/tlsq.json" &&
+	test_status 0 env AMDAHL_CLICKHOUSE_CACERT="$TMP/other.crt" "$AMDAHL" --store "$tls/tlsq?cacert=$ca" runs &&
+	test_status 2 env AMDAHL_CLICKHOUSE_CACERT="$CHDIR/tls.crt" "$AMDAHL" --store "$tls/tlsq?cacert=$TMP/other.crt" runs &&
+	test_eq 1 "$(wc -l <"$TMP/err")" && test_contains "?cacert= did not verify it" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$tls/tlsq?cacert=$TMP/nope.crt" runs &&
+	test_contains "?cacert=: cannot read $TMP/nope.crt" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$(echo "$tls" | sed "s/+https//")/tlsq?cacert=$ca" runs &&
+	test_contains "?cacert= verifies a TLS server" "$ERR" &&
+	test_status 2 env -u AMDAHL_CLICKHOUSE_CACERT "$AMDAHL" --store "$tls/tlsq?cacert=" runs &&
+	test_contains "cacert=FILE" "$ERR" &&
+	test_status 2 env -u AMDAHL_CLICKHOUSE_CACERT "$AMDAHL" --store "$tls/tlsq" runs &&
+	test_contains "?cacert=FILE (or \$AMDAHL_CLICKHOUSE_CACERT)" "$ERR"
+'
+
 
 # The server paused (SIGSTOP) during an ingest of 20 units: the first
 # request to find it stopped fails after $AMDAHL_CLICKHOUSE_STALL (2 s),
