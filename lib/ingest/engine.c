@@ -105,6 +105,8 @@ struct pending {
 	uint64_t size;
 	int state;
 	int running; /* its parse still runs, its queue full: write it soon */
+	int twin;    /* the earlier unit of its batch it duplicates, or -1 */
+	int by_twin; /* reported unchanged because its twin was written */
 };
 
 /* Identity is place + content (issue 40; sink.h): a path the target
@@ -132,19 +134,38 @@ static int parse_while_hashed(const struct amd_ingest_target *t, void *conn,
 	return t->state(conn, u->path, "", amd_same_run, &e) == AMD_SOURCE_NEW;
 }
 
+/* The unit of the batch b[0..n) that pu, NEW to the target, duplicates:
+ * the same bytes at another path the ingest's rule puts in the same run
+ * (what the target will say once the batch is written: sink.h); -1 for
+ * none. A twin of a twin names the first. */
+static int batch_twin(const struct pending *b, size_t n, const struct pending *pu)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i].twin < 0 && strcmp(b[i].sha, pu->sha) == 0 &&
+		    strcmp(b[i].u->path, pu->u->path) != 0 && amd_same_run(b[i].u->path, pu->u->path))
+			return (int)i;
+	return -1;
+}
+
 /* The unit is hashed and the target asked about it; a unit it holds
- * already is never parsed. Otherwise its parse runs on a second thread
+ * already is never parsed, nor one that duplicates a unit waiting in
+ * its batch (batch[0..nbatch), batch_twin): it waits unread for its
+ * twin's write (write_batch). Otherwise its parse runs on a second thread
  * (engine_overlap.h), started before the hash for a large file at a new
  * place (parse_while_hashed), else after it, and is done, waiting for
  * the sink, or far ahead before the unit's writer begins, so that the
  * store's write lock is held for writing only. 1 when the unit waits for
  * its write in *pu, 0 when it is done (u->result), -1 with err. */
 static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
-			const struct amd_ingest_opts *o, struct pending *pu, struct amd_err *err)
+			const struct amd_ingest_opts *o, const struct pending *batch, size_t nbatch,
+			struct pending *pu, struct amd_err *err)
 {
 	u->result = AMD_UNIT_FAILED;
 	amd_warnings_free(&u->warnings);
 	pu->u = u;
+	pu->twin = -1;
+	pu->by_twin = 0;
+	pu->running = 0;
 	pu->in = input_of(u, o);
 	pu->early = parse_while_hashed(t, conn, u) ? amd_overlap_start(u->fmt, &pu->in, o->events)
 						   : NULL;
@@ -159,6 +180,12 @@ static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct am
 		return state < 0 ? -1 : unchanged(t, conn, u, o, state, err);
 	}
 	pu->state = state;
+	if (state == AMD_SOURCE_NEW && (pu->twin = batch_twin(batch, nbatch, pu)) >= 0) {
+		amd_overlap_cancel(pu->early); /* read only if its twin is not written */
+		pu->early = NULL;
+		amd_warnings_free(&u->warnings);
+		return 1;
+	}
 	if (!pu->early)
 		pu->early = amd_overlap_start(u->fmt, &pu->in, o->events);
 	/* parsed, or with other workers queued, before the store is taken */
@@ -209,7 +236,7 @@ int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_uni
 		   const struct amd_ingest_opts *o, struct amd_err *err)
 {
 	struct pending pu;
-	int rc = unit_prepare(t, conn, u, o, &pu, err);
+	int rc = unit_prepare(t, conn, u, o, NULL, 0, &pu, err);
 	return rc <= 0 ? rc : unit_write(t, conn, &pu, o, err);
 }
 
@@ -283,8 +310,16 @@ static void unit_done(struct pool *p, void *conn, struct amd_unit *u)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* A unit written by its batch (so far: the batch's commit may fail). */
+static int written(const struct amd_unit *u)
+{
+	return u->result == AMD_UNIT_ADDED || u->result == AMD_UNIT_REPLACED;
+}
+
 /* Writes b's n units in one transaction, then reports them; a failed
- * commit fails every unit that had written. */
+ * commit fails every unit that had written, and the twins it held. A
+ * twin (batch_twin) is unchanged when its twin was written, else read
+ * and written itself. */
 static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 {
 	const struct amd_ingest_target *t = p->target;
@@ -295,6 +330,9 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 		if (!open) {
 			amd_overlap_cancel(b[i].early);
 			failed(b[i].u, err.msg);
+		} else if (b[i].twin >= 0 && written(b[b[i].twin].u)) {
+			b[i].u->result = AMD_UNIT_UNCHANGED;
+			b[i].by_twin = 1;
 		} else if (unit_write(t, conn, &b[i], p->o, &e) < 0) {
 			failed(b[i].u, e.msg);
 		}
@@ -303,7 +341,8 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 	if (open && t->batch_end(conn, 1, &err) < 0)
 		for (size_t i = 0; i < n; i++) {
 			struct amd_unit *u = b[i].u;
-			if (u->result == AMD_UNIT_FAILED || u->result == AMD_UNIT_UNCHANGED)
+			if (u->result == AMD_UNIT_FAILED ||
+			    (u->result == AMD_UNIT_UNCHANGED && !b[i].by_twin))
 				continue;
 			u->result = AMD_UNIT_FAILED;
 			unit_error(u, "%s: %s", u->path, err.msg);
@@ -329,13 +368,13 @@ static void work_batched(struct pool *p, void *conn)
 		u = take(p);
 		if (u) {
 			struct amd_err err = {{0}};
-			int r = unit_prepare(p->target, conn, u, p->o, &b[n], &err);
+			int r = unit_prepare(p->target, conn, u, p->o, b, n, &b[n], &err);
 			if (r < 0)
 				failed(u, err.msg);
 			if (r <= 0)
 				unit_done(p, conn, u);
-			else
-				bytes += b[n++].size;
+			else if (b[n++].twin < 0)
+				bytes += b[n - 1].size;
 		}
 		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES ||
 			  b[n - 1].running)) {

@@ -812,4 +812,33 @@ test_expect_success CLICKHOUSE 'an ingest sends its files in batches: at most 6 
 	same_json reqs regions cpu-strong-scaling && same_text reqs scaling cpu-strong-scaling
 '
 
+# A file and its copy (the same bytes, the same run) in one batch: the
+# copy is found a duplicate before it is read (engine.c, batch_twin), as
+# one unit at a time finds it held. Before, the copy was parsed whole
+# and only then reported unchanged: its parse warning came twice (a torn
+# TensorBoard file warns). `--run` on such a folder, fresh or run-less
+# before, links as on SQLite.
+test_expect_success CLICKHOUSE,PYTHON 'a copy later in the same batch is not read: its warning once, unchanged, --run links as on SQLite' '
+	mkdir -p "$TMP/twins/run1" "$TMP/twintr/run1" &&
+	f=$(ls "$DATA"/tensorboard/tb-sweep/dp-n2-r1/events.out.tfevents.*) &&
+	head -c $(($(stat -c %s "$f") - 5)) "$f" >"$TMP/twins/run1/events.out.tfevents.1" &&
+	cp "$TMP/twins/run1/events.out.tfevents.1" "$TMP/twins/run1/events.out.tfevents.2" &&
+	same_text twins ingest "$TMP/twins" &&
+	test_contains "1 added, 0 replaced, 1 unchanged" "$(cat "$TMP/ch.out")" &&
+	test_eq 1 "$(grep -c "is cut short" "$TMP/ch.err")" &&
+	test_contains "events.out.tfevents.1: record" "$(cat "$TMP/ch.err")" &&
+	"$AMDAHL" --store "$(url twinsj)" ingest --json "$TMP/twins" >"$TMP/twins.json" 2>/dev/null &&
+	test_eq "added 1 unchanged 0" "$(json_get "$TMP/twins.json" "\" \".join(\"%s %d\" % (u[\"result\"], len(u[\"warnings\"])) for u in d[\"units\"])")" &&
+	t=$(ls "$DATA"/cpu-strong-scaling/mlruns/4/308e74e2e53c41adb92c6e48dcb6847b/artifacts/traces/rank0.*) &&
+	cp "$t" "$TMP/twintr/run1/a.pt.trace.json.gz" && cp "$t" "$TMP/twintr/run1/b.pt.trace.json.gz" &&
+	same_text twinr ingest --sweep S --run R "$TMP/twintr" &&
+	test_contains "1 added, 0 replaced, 1 unchanged" "$(cat "$TMP/ch.out")" &&
+	same_text twinr runs --sources &&
+	test_contains "name:S/R" "$(grep a.pt.trace "$TMP/ch.out")" &&
+	same_text twinl ingest "$TMP/twintr" &&
+	same_text twinl ingest --sweep S --run R "$TMP/twintr" &&
+	test_contains "1 linked to a run" "$(cat "$TMP/ch.out")" &&
+	same_text twinl runs --sources
+'
+
 test_done
