@@ -256,12 +256,26 @@ struct pool {
  * (the target's batch_begin), each unit a savepoint in it: a unit's
  * commit wrote ~100 log frames under the write turn, most of them pages
  * its neighbours write again (their run's index leaves). A batch ends
- * at BATCH_UNITS units, at BATCH_BYTES of input (their parses' facts
- * wait in memory), or at a unit whose parse filled its queue and waits.
+ * at BATCH_UNITS units, at BATCH_BYTES of input, at BATCH_HELD bytes of
+ * parsed facts waiting in its units' queues (in memory until written),
+ * or at a unit whose parse filled its queue and waits; it is written in
+ * parts when the target holds BATCH_HELD bytes for it (target_full: a
+ * ClickHouse unit's staged rows wait for the batch's end). Unbounded by
+ * memory, 16 units of 50,000 points held 91 MB at -j 2.
  * Its units are reported when the batch's commit has ended. */
 #define BATCH_UNITS 16
 #define AMD_UNITS_MAX_BATCH BATCH_UNITS
 #define BATCH_BYTES ((uint64_t)64 << 20)
+#define BATCH_HELD ((size_t)4 << 20)
+
+/* The bytes of parsed facts b's n units hold in memory. */
+static size_t batch_held(const struct pending *b, size_t n)
+{
+	size_t held = 0;
+	for (size_t i = 0; i < n; i++)
+		held += amd_overlap_held(b[i].early);
+	return held;
+}
 
 /* The next unit to ingest, NULL when none is left. */
 static struct amd_unit *take(struct pool *p)
@@ -316,38 +330,57 @@ static int written(const struct amd_unit *u)
 	return u->result == AMD_UNIT_ADDED || u->result == AMD_UNIT_REPLACED;
 }
 
-/* Writes b's n units in one transaction, then reports them; a failed
- * commit fails every unit that had written, and the twins it held. A
- * twin (batch_twin) is unchanged when its twin was written, else read
- * and written itself. */
-static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
+/* The batch is to end before its next unit: the target holds BATCH_HELD
+ * bytes for it (a ClickHouse unit's staged rows). */
+static int target_full(const struct amd_ingest_target *t, void *conn)
+{
+	return t->batch_held && t->batch_held(conn) >= BATCH_HELD;
+}
+
+/* Writes b[from..n) in one transaction, ended early when the target is
+ * full (target_full); a failed commit fails every unit that had written
+ * in it, and the twins it held, marked in lost. A twin (batch_twin) is
+ * unchanged when its twin was written, else read and written itself.
+ * The index past the last unit written. */
+static size_t write_part(struct pool *p, void *conn, struct pending *b, size_t from, size_t n,
+			 char *lost)
 {
 	const struct amd_ingest_target *t = p->target;
 	struct amd_err err = {{0}};
 	int open = t->batch_begin(conn, &err) == 0;
-	for (size_t i = 0; i < n; i++) {
+	size_t i = from;
+	do {
 		struct amd_err e = {{0}};
 		if (!open) {
 			amd_overlap_cancel(b[i].early);
 			failed(b[i].u, err.msg);
 		} else if (b[i].twin >= 0 && written(b[b[i].twin].u)) {
 			b[i].u->result = AMD_UNIT_UNCHANGED;
-			b[i].by_twin = 1;
+			b[i].by_twin = (size_t)b[i].twin >= from; /* else held already */
 		} else if (unit_write(t, conn, &b[i], p->o, &e) < 0) {
 			failed(b[i].u, e.msg);
 		}
-	}
-	char lost[AMD_UNITS_MAX_BATCH] = {0}; /* failed by the batch's commit */
+	} while (++i < n && !(open && target_full(t, conn)));
 	if (open && t->batch_end(conn, 1, &err) < 0)
-		for (size_t i = 0; i < n; i++) {
-			struct amd_unit *u = b[i].u;
+		for (size_t k = from; k < i; k++) {
+			struct amd_unit *u = b[k].u;
 			if (u->result == AMD_UNIT_FAILED ||
-			    (u->result == AMD_UNIT_UNCHANGED && !b[i].by_twin))
+			    (u->result == AMD_UNIT_UNCHANGED && !b[k].by_twin))
 				continue;
 			u->result = AMD_UNIT_FAILED;
 			unit_error(u, "%s: %s", u->path, err.msg);
-			lost[i] = 1;
+			lost[k] = 1;
 		}
+	return i;
+}
+
+/* Writes b's n units, in one transaction or (target_full) a few, then
+ * reports them. */
+static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
+{
+	char lost[AMD_UNITS_MAX_BATCH] = {0}; /* failed by their part's commit */
+	for (size_t i = 0; i < n; )
+		i = write_part(p, conn, b, i, n, lost);
 	/* a unit's own failure first: when the store failed, the first one
 	 * reported names what failed (the rest are not read) */
 	for (size_t i = 0; i < n; i++)
@@ -377,7 +410,7 @@ static void work_batched(struct pool *p, void *conn)
 				bytes += b[n - 1].size;
 		}
 		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES ||
-			  b[n - 1].running)) {
+			  b[n - 1].running || batch_held(b, n) >= BATCH_HELD)) {
 			write_batch(p, conn, b, n);
 			n = 0;
 			bytes = 0;
