@@ -11,8 +11,9 @@
 # clickhouse+https with a self-signed certificate; a unit whose message
 # holds libcurl's words failing alone; `runs` and `regions` getting one
 # point per series, `scaling`, `compare` and `gate` only their metrics'
-# points (the same output, fewer rows). Skipped (with the reason)
-# where no server can be run.
+# points (the same output, fewer rows); a copy later in an ingest's
+# batch not read, a batch bounded by the memory it holds. Skipped (with
+# the reason) where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
 test_run_alone=1 # kills and pauses at measured moments, bounds on wall time: nothing beside it (tests/lib/runner.sh)
