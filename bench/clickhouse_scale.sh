@@ -51,14 +51,16 @@ echo "metric points: $runs runs × 10 metrics × 5,000 steps = $points points; o
 
 # writers LABEL STORE K DIR…: K ingests at once into STORE, ingest k of
 # DIR k; one line: wall, points/s, CPU-s of the K processes (and of the
-# server, for ClickHouse)
+# server, for ClickHouse), the largest peak RSS of them (a ClickHouse
+# ingest's batches are bounded by the memory they hold: engine.c
+# BATCH_HELD; 91 MB at -j 2 before, beside SQLite's in the same run)
 ingests() {
   local label=$1 store=$2 nw=$3 s e c0 c1 k fail=0 pids=()
   shift 3
   c0=$(server_cpu)
   s=$(date +%s.%N)
   for k in $(seq 0 $((nw - 1))); do
-    /usr/bin/time -f '%U %S' -o "$work/c$k" "$bin" --store "$store" ingest -q -j "$jobs" \
+    /usr/bin/time -f '%U %S %M' -o "$work/c$k" "$bin" --store "$store" ingest -q -j "$jobs" \
       "$1" >"$work/o$k" 2>&1 &
     pids+=($!)
     shift
@@ -69,10 +71,10 @@ ingests() {
   [ $fail = 0 ] || { cat "$work"/o*; exit 2; }
   for k in $(seq 0 $((nw - 1))); do cat "$work/c$k"; done | awk -v l="$label" -v s="$s" -v e="$e" -v p="$points" -v sc="$c0 $c1" \
     -v srv="$([ "${store#clickhouse}" != "$store" ] && echo 1 || echo 0)" '
-    { cpu += $1 + $2 } END { split(sc, c, " ");
+    { cpu += $1 + $2; if ($3 > rss) rss = $3 } END { split(sc, c, " ");
     printf "  %-36s %8.2f s wall, %9.0f points/s; amdahl %7.2f CPU-s (%3.0f%%)", l, e - s, p / (e - s), cpu, 100 * cpu / (e - s)
     if (srv) printf ", server %7.2f CPU-s", c[2] - c[1]
-    printf "\n" }'
+    printf "; peak RSS %.0f MB\n", rss / 1024 }'
 }
 parts=()
 for k in $(seq 0 $((writers - 1))); do parts+=("$work/q$k/mlruns"); done

@@ -12,8 +12,9 @@
 #include "pdf.h"
 
 #define EXPLAIN_CHART_H 200.0
-/* A chart with gains is a line shorter: its legend's longer names
- * ("compute_growth (gain)") are shortened and named in full under it */
+/* A chart with gains is a line shorter (its caption is a line longer),
+ * so that the bundled CPU sweep's page still holds both strategies; its
+ * legend of 8 entries takes one column, names whole (chart_layout.c) */
 #define EXPLAIN_GAINS_H 188.0
 #define EXPLAIN_TFONT 7.5
 

@@ -41,6 +41,11 @@ void amd_overlap_cancel(struct amd_overlap *o)
 	free(o);
 }
 
+size_t amd_overlap_held(const struct amd_overlap *o)
+{
+	return o ? amd_queued_held(o->queued) : 0;
+}
+
 int amd_overlap_wait(struct amd_overlap *o, int whole_queue)
 {
 	return o ? amd_queued_wait(o->queued, whole_queue) : 0;

@@ -32,6 +32,8 @@ void amd_overlap_cancel(struct amd_overlap *o);
  * with one worker nobody waits for the lock. 1 when the parse still
  * runs then (its queue holds memory until it is written), else 0. */
 int amd_overlap_wait(struct amd_overlap *o, int whole_queue);
+/* The bytes its queued facts hold until it is written (0 for NULL). */
+size_t amd_overlap_held(const struct amd_overlap *o);
 /* Hands the parse's facts to sink as they come until it ended, frees
  * everything; the parse's result (bad input: -1 with err, or
  * AMD_PARSE_NOTHING) or the sink's -1. */

@@ -526,6 +526,11 @@ int amd_queued_wait(void *state, int whole)
 	return whole ? amd_rq_wait_full(q) : amd_rq_wait_ready(q);
 }
 
+size_t amd_queued_held(void *state)
+{
+	return amd_rq_held(((struct queued *)state)->q);
+}
+
 int amd_queued_emit(void *state, struct amd_sink *sink, struct amd_err *err)
 {
 	struct queued *qs = state;

@@ -29,6 +29,8 @@ int amd_queued_emit(void *state, struct amd_sink *sink, struct amd_err *err);
  * when it has neither ended nor waits in a call (it still parses, or
  * waits for room), else 0. */
 int amd_queued_wait(void *state, int whole);
+/* The bytes the queue's records hold (amd_rq_held). */
+size_t amd_queued_held(void *state);
 /* Stops the parse (its input's stop flag set, the queue stopped), joins
  * its thread and frees everything. NULL is allowed. */
 void amd_queued_drop(void *state);

@@ -245,6 +245,17 @@ int amd_rq_wait_ready(struct amd_rq *q)
 	return wait_for(q, 1);
 }
 
+size_t amd_rq_held(struct amd_rq *q)
+{
+	pthread_mutex_lock(&q->mu);
+	size_t small = q->nchunks < RQ_SMALL ? q->nchunks : RQ_SMALL;
+	size_t big = (q->nchunks - small) * q->chunk_bytes;
+	if (q->region) /* touched in huge pages */
+		big = (big + AMD_HUGE_PAGE - 1) / AMD_HUGE_PAGE * AMD_HUGE_PAGE;
+	pthread_mutex_unlock(&q->mu);
+	return small * q->chunk_bytes + big;
+}
+
 void amd_rq_stop(struct amd_rq *q)
 {
 	pthread_mutex_lock(&q->mu);

@@ -46,6 +46,9 @@ int amd_rq_wait_full(struct amd_rq *q);
 /* Consumer: as amd_rq_wait_full, or until a first chunk is handed over;
  * 1 when the producer has neither ended nor waits in a call. */
 int amd_rq_wait_ready(struct amd_rq *q);
+/* The memory of the chunks the queue has made (they live until it is
+ * freed; the region's in whole huge pages): what its records hold. */
+size_t amd_rq_held(struct amd_rq *q);
 /* Consumer: takes no more; a waiting producer's put returns NULL. */
 void amd_rq_stop(struct amd_rq *q);
 /* After both sides are done with it. NULL is allowed. */

@@ -152,6 +152,10 @@ struct amd_ingest_target {
 	/* 1: batches with one worker too (ClickHouse: a batch's rows go in
 	 * one request per table, its commits in one); 0: only with several. */
 	int batch_always;
+	/* The bytes the target holds in memory for the open batch (its
+	 * units' rows waiting for batch_end); the engine ends a batch
+	 * early past its bound. NULL: the target holds none. */
+	size_t (*batch_held)(void *conn);
 	/* Optional: 1 when a unit's failure (its one-line message msg, on
 	 * the worker's connection conn) is the store's rather than the
 	 * unit's — a full disk, an I/O error, a server that stopped

@@ -350,6 +350,16 @@ static int target_batch_begin(void *conn, struct amd_err *err)
 	return 0;
 }
 
+/* The memory of the batch's staged units (engine.c ends it past a bound). */
+static size_t target_batch_held(void *conn)
+{
+	struct ch_conn *c = conn;
+	size_t held = 0;
+	for (size_t i = 0; i < c->npending; i++)
+		held += amd_store_memory(c->pending[i]->staging);
+	return held;
+}
+
 static int target_batch_end(void *conn, int commit, struct amd_err *err)
 {
 	struct ch_conn *c = conn;
@@ -387,5 +397,6 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.batch_begin = target_batch_begin,
 		.batch_end = target_batch_end,
 		.batch_always = 1,
+		.batch_held = target_batch_held,
 	};
 }

@@ -171,8 +171,8 @@ static int draw_plot(struct chart *c, cairo_t *cr, double w, double h)
 {
 	chart_value_axis(c);
 	chart_x_axis(c);
-	struct chart_legend L = chart_legend_size(c, cr);
 	chart_layout(c, cr, w, h, 0);
+	struct chart_legend L = chart_legend_size(c, cr, c->f.y1 - c->f.y0);
 	c->f.legend_x0 = c->f.legend_x1 = c->f.legend_y0 = c->f.legend_y1 = 0;
 	if (L.n && chart_place_legend(c, cr, &L, w, h) < 0)
 		return -1;

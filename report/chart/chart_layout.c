@@ -34,7 +34,7 @@ static size_t entry_count(const struct chart *c)
 /* The widest a legend's name is drawn (points). */
 #define LEGEND_TEXT_MAX 170.0
 
-struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr)
+struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr, double room)
 {
 	struct chart_legend L = {0};
 	double maxw = 0;
@@ -51,7 +51,12 @@ struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr)
 	if (L.n == 1 && c->kind != CHART_XY && !c->overlap)
 		L.n = 0; /* one bar series: the axis says it all (overlapping ones are classes) */
 	L.row = FS_LEGEND * 1.45;
-	L.cols = L.n > 6 ? 2 : 1;
+	/* more than 6 entries go in 2 columns of half the width, unless a
+	 * name would be shortened there and one column fits the room: a
+	 * name is shown whole wherever it can be */
+	int cut_in_two = maxw > LEGEND_TEXT_MAX / 2;
+	int one_fits = (double)L.n * L.row + 8 <= room;
+	L.cols = L.n > 6 && !(cut_in_two && one_fits) ? 2 : 1;
 	double most = L.cols == 2 ? LEGEND_TEXT_MAX / 2 : LEGEND_TEXT_MAX;
 	if (maxw > most)
 		maxw = most; /* longer names are shortened with an ellipsis */

@@ -15,8 +15,9 @@ struct chart_legend {
 	int cols;
 };
 
-/* The legend's entries and size (n 0: no legend). */
-struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr);
+/* The legend's entries and size (n 0: no legend); room: the height it
+ * may take (the plot's). */
+struct chart_legend chart_legend_size(const struct chart *c, cairo_t *cr, double room);
 /* Fixes the plot rectangle (c->f.x0..y1) in a w × h drawing, leaving
  * legend_w (0: none) on the right. */
 void chart_layout(struct chart *c, cairo_t *cr, double w, double h, double legend_w);

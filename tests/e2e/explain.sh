@@ -209,6 +209,26 @@ test_expect_success PDFTOTEXT,PYTHON 'report build: a share below 0 (a gain) is 
 	test_eq 1 "$(grep -c "^points of efficiency lost$" "$TMP/rep.txt")" &&
 	test_contains "Hatched below 0: a gain (less rank-time than at the smallest n)." "$(tr "\n" " " <"$TMP/rep.txt")"
 '
+# The legend of a chart with gains has 8 entries: the chart engine put
+# more than 6 in two columns of half the width, which cut "compute_growth
+# (gain)" to "compute…(gain)" (named in full in a note under the chart).
+# One column is taken when it fits the plot's height (chart_layout.c).
+test_expect_success PDFTOTEXT,PDFINFO 'report build: the explain legends name each part whole ("compute_growth (gain)"), nothing shortened on those pages' '
+	n=$(pdfinfo "$TMP/rep/report.pdf" | awk "/^Pages:/ { print \$2 }") && found=0 && gains=0 &&
+	for p in $(seq 1 "$n"); do
+		pdftotext -f "$p" -l "$p" "$TMP/rep/report.pdf" "$TMP/page.txt" || return 1
+		grep -q "Where the efficiency went: " "$TMP/page.txt" || continue
+		found=$((found + 1))
+		test_not_contains "…" "$(cat "$TMP/page.txt")" &&
+		test_not_contains "Shortened above" "$(cat "$TMP/page.txt")" || return 1
+		grep -q "points lost (below 0: gained)" "$TMP/page.txt" || continue
+		gains=$((gains + 1))
+		test_eq 1 "$(grep -c "^compute_growth (gain)$" "$TMP/page.txt")" &&
+		test_eq 1 "$(grep -c "^idle (gain)$" "$TMP/page.txt")" || return 1
+	done &&
+	test_true "an explain page ($found)" [ "$found" -gt 0 ] &&
+	test_true "a chart with gains ($gains)" [ "$gains" -gt 0 ]
+'
 test_expect_success 'the same store gives the same JSON, byte for byte' '
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" explain --json &&
 	test_eq "$(sha256sum <"$TMP/cpu.json")" "$(sha256sum <"$TMP/out")"

@@ -40,6 +40,23 @@ test_expect_success 'the five tasks are there and did what the README says' '
 	test_true "the message has the PDF attached" grep -q "application/pdf" "$TMP/work/demo.eml"
 	test_eq 1 "$(json_get "$TMP/work/stats.json" "d[\"schema_version\"]")"
 '
+# What the text says the bundled sweep's outputs print (its intervals'
+# levels, the gate's ratio) is what they print: the README said "the
+# median over repeats with a bootstrap 95% interval" after medians came
+# to carry their own level, "(75%)" with 3 runs.
+test_expect_success PYTHON 'the README'\''s words on stats and the gate match their output' '
+	readme=$(tr "\n" " " <"$README" | tr -s " ") &&
+	(cd "$TMP/work" && "$AMDAHL" --store demo.db stats) >"$TMP/stats.txt" &&
+	test_not_contains "with a bootstrap 95% interval" "$readme" &&
+	test_contains "\"(75%)\" with 3 runs" "$readme" &&
+	test_true "stats prints (75%) on a 3-run median" grep -Eq "^1 +3 .*\] \(75%\)" "$TMP/stats.txt" &&
+	test_contains "\"(89%)\" with 3 runs a side" "$readme" &&
+	test_true "stats prints (89%) on a 3-against-3 speedup" grep -Eq "^2 +3 .*\] \(89%\) +[0-9]+%" "$TMP/stats.txt" &&
+	(cd "$TMP/work" && "$AMDAHL" --store demo.db gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --json >"$TMP/g.json"
+	 test $? -eq 3) && # insufficient data without --fallback ci
+	r=$(json_get "$TMP/g.json" "\"%.2f\" % [r[\"ratio\"] for r in d[\"rows\"] if r[\"metric\"] == \"epoch_time_s\" and r[\"n\"] == 8][0]") &&
+	test_contains "finds FSDP ${r}× slower at n = 8" "$readme"
+'
 test_expect_success 'every command the README runs is in the command table' '
 	cmds=$("$AMDAHL" --help | sed -n "/^commands:/,/^\$/p" | sed -n "s/^  \([a-z][a-z-]*\) .*/\1/p")
 	for c in $(sed -n "s/^amdahl \(--store [^ ]* \)\{0,1\}\([a-z]*\).*/\2/p" "$TMP/lines" | sort -u); do

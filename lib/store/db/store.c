@@ -33,6 +33,14 @@ int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err)
 	return 0;
 }
 
+size_t amd_store_memory(struct amd_store *st)
+{
+	int cur = 0, hi = 0;
+	if (!st || sqlite3_db_status(st->db, SQLITE_DBSTATUS_CACHE_USED, &cur, &hi, 0) != SQLITE_OK)
+		return 0;
+	return cur > 0 ? (size_t)cur : 0;
+}
+
 sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 				struct amd_err *err)
 {

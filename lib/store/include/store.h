@@ -25,6 +25,9 @@ struct amd_store;
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err);
 void amd_store_close(struct amd_store *st);
+/* The bytes of st's pages held in memory (its page cache: the whole
+ * store for one opened at ":memory:", a ClickHouse unit's staging). */
+size_t amd_store_memory(struct amd_store *st);
 
 /* Before a store file is written whole over path (`amdahl pull --to`):
  * 0 when path is missing, empty or an amdahl store; else -1 with err
