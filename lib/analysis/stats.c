@@ -443,8 +443,8 @@ double amd_amdahl_serial_coverage(size_t fewest, size_t m)
 	/* tests/eval/small_sample.py "serial fraction" (1,000 sweeps x 1,000
 	 * resamples, serial fraction 5%, n = 1,2 / 1,2,4 / 1,2,4,8 / 1..32,
 	 * the lower of normal and log-normal noise; seeds 20260102 and 99):
-	 * 3 runs 87.6-89.4% at 2 n, 90.4-92.2% at 3-6 n; 4 runs 90.5-92.6%
-	 * at 2 n, 90.6-93.6% at 4-6 n; 5 runs 96.5-97.1%; 8 runs 95.2-95.4%
+	 * 3 runs 87.6-89.7% at 2 n, 90.4-92.2% at 3-6 n; 4 runs 90.5-92.6%
+	 * at 2 n, 90.6-93.6% at 4-6 n; 5 runs 96.5-97.0%; 8 runs 95.2-95.4%
 	 * (MLPerf's mean: 4 runs 91.8-92.3%, 5 runs 93.4-93.7%) */
 	if (fewest < 3 || m < 2)
 		return 0;
