@@ -288,10 +288,13 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 	int own = 0;
 	for (size_t k = 0; k < c->nrows; k++)
 		own |= c->rows[k].ci.valid && c->rows[k].ci.level > 0;
-	if (own) /* significance.h: amd_median_ratio_coverage */
+	if (own) /* significance.h: amd_median_ratio_coverage, amd_mlperf_ratio_coverage */
 		fprintf(out, "%s  a percentage after an interval is what it covers, below the stated "
-			"95%%: the bootstrap interval of a ratio of medians with 3 or 4 runs on a side "
-			"(simulated; docs/methods.md)\n", first ? "\nnotes:\n" : "");
+			"95%%: the bootstrap interval of a ratio of %s (simulated; docs/methods.md)\n",
+			first ? "\nnotes:\n" : "",
+			c->aggregate == AMD_AGG_MLPERF
+				? "MLPerf means with fewer than 8 runs on a side or one side far larger"
+				: "medians with 3 or 4 runs on a side");
 }
 
 int compare_print_table(const struct amd_comparison *c, FILE *out)

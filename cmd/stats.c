@@ -79,7 +79,7 @@ static const char *r2_text(char *buf, size_t len, double r2, const char *y)
 	return buf;
 }
 
-static void print_fits(const struct amd_strategy_stats *st, int higher)
+static void print_fits(const struct amd_strategy_stats *st, int higher, double level)
 {
 	const char *y = higher ? "1/X(n)" : "T(n)";
 	const struct amd_fit *a = &st->amdahl, *u = &st->usl;
@@ -93,7 +93,7 @@ static void print_fits(const struct amd_strategy_stats *st, int higher)
 	else if (a->ok)
 		printf("  Amdahl fit %s = %.4g + %.4g/n: serial fraction %.3f %s (%s)\n",
 		       y, a->a, a->b, a->serial_fraction,
-		       a->ci_serial.valid ? amd_stats_ci_cell(ci, sizeof ci, &a->ci_serial, "%.3f", 0)
+		       a->ci_serial.valid ? amd_stats_ci_cell(ci, sizeof ci, &a->ci_serial, "%.3f", level)
 					  : a->ci_serial.why ? a->ci_serial.why : "",
 		       r2_text(r2, sizeof r2, a->r2, y));
 	else
@@ -137,7 +137,7 @@ static int print_strategy(const struct amd_sweep_stats *s, const struct amd_stra
 		printf("  %s\n", t->notes[i]); /* e.g. an interval's own level */
 	amd_table_free(t);
 	if (rc == 0 && s->scaling) {
-		print_fits(st, s->higher_is_better);
+		print_fits(st, s->higher_is_better, s->level);
 		print_slower(st, s->higher_is_better,
 			     amd_aggregate_label(s->aggregate));
 		char cap[256];

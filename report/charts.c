@@ -49,12 +49,13 @@ void report_charts_free(struct report_charts *rc)
 int report_chart_add(struct report_charts *rc, struct amd_err *err, const char *name,
 		     struct chart *c, const char *title, const char *fmt, ...)
 {
-	char buf[1024];
+	char *buf = NULL; /* the whole caption, however long (a fixed buffer cut its end) */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	if (vasprintf(&buf, fmt, ap) < 0)
+		buf = NULL;
 	va_end(ap);
-	struct report_chart ch = {strdup(name), strdup(title), strdup(buf), c, NULL, NULL, NULL, NULL};
+	struct report_chart ch = {strdup(name), strdup(title), buf, c, NULL, NULL, NULL, NULL};
 	if (chart_failed(c) || !ch.name || !ch.title || !ch.caption ||
 	    amd_grow(&rc->v, rc->n, &rc->cap, sizeof *rc->v, 16) < 0) {
 		free(ch.name);

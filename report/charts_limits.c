@@ -119,7 +119,9 @@ static int limits_chart_add(struct report_charts *rc, const struct amd_scaling_s
 	int rc_ = report_chart_add(
 		rc, err, name, limits_chart(s, level), "What limits scaling",
 		"Points: measured per-rank time per step; dashed: the model chosen per region (leave-one-n-out"
-		" CV, F test per term), bands: %.0f%% prediction intervals.%s %s %s %s", level * 100,
+		" CV, F test per term), bands: %.0f%% prediction intervals to the largest measured n, beyond it"
+		" what they cover in simulation where that is less (each point's label).%s %s %s %s",
+		level * 100,
 		s->per_run ? " Fitted to one observation per run (the mean over its ranks; more than "
 			     AMD_SCALING_RANK_OBS_TEXT " rank traces at one n), so the intervals resample runs." : "",
 		top, whole, advice);

@@ -52,14 +52,17 @@ static int add_rows(cJSON *o, const char *key, cJSON *(*f)(double), const double
 }
 
 /* One region: name, kind, growth, model text, share at the largest n,
- * measured [n, ms], band [ms, lo, hi] at the curve's samples (n from the
- * smallest measured n to the target, evenly in log n: "band_n" of the
- * strategy) and predictions [n, ms, lo, hi]. */
+ * measured [n, ms], band [ms, lo, hi, level] at the curve's samples (n
+ * from the smallest measured n to the target, evenly in log n: "band_n"
+ * of the strategy) and predictions [n, ms, lo, hi, level]; level is what
+ * the interval there covers (amd_rfit_interval_level: the asked level
+ * inside the measured n, the simulated coverage of the regime beyond, as
+ * scaling --json's ci.level and the engine's chart say). */
 static cJSON *region_json(const struct amd_scaling_strategy *s, const struct amd_region_model *r,
 			  double level)
 {
 	double x[REPORT_PICK_POINTS], y[REPORT_PICK_POINTS], lo[REPORT_PICK_POINTS],
-		hi[REPORT_PICK_POINTS], rows[4 * (REPORT_PICK_POINTS > 64 ? REPORT_PICK_POINTS : 64)];
+		hi[REPORT_PICK_POINTS], rows[5 * (REPORT_PICK_POINTS > 64 ? REPORT_PICK_POINTS : 64)];
 	char model[160];
 	amd_rfit_model_text(&r->fit, model, sizeof model);
 	cJSON *o = cJSON_CreateObject();
@@ -81,17 +84,18 @@ static cJSON *region_json(const struct amd_scaling_strategy *s, const struct amd
 		/* the interval as the model gives it (amd_scaling_curve lifts a
 		 * lower end of 0 off the log axis; the page cuts it at the axis) */
 		ok = amd_rfit_interval(&r->fit, x[k], level, &lo[k], &hi[k]) == 0;
-		double v[3] = {y[k] * 1e3, lo[k] * 1e3, hi[k] * 1e3};
-		memcpy(rows + 3 * k, v, sizeof v);
-	}
-	ok = ok && add_rows(o, "band", num6, rows, REPORT_PICK_POINTS, 3) == 0;
-	m = 0;
-	for (size_t k = 0; ok && k < r->npred && k < 64; k++, m++) {
-		double v[4] = {r->pred[k].n, r->pred[k].value * 1e3, r->pred[k].lo * 1e3,
-			       r->pred[k].hi * 1e3};
+		double v[4] = {y[k] * 1e3, lo[k] * 1e3, hi[k] * 1e3,
+			       amd_rfit_interval_level(&r->fit, x[k], level)};
 		memcpy(rows + 4 * k, v, sizeof v);
 	}
-	ok = ok && add_rows(o, "predictions", num6, rows, m, 4) == 0;
+	ok = ok && add_rows(o, "band", num6, rows, REPORT_PICK_POINTS, 4) == 0;
+	m = 0;
+	for (size_t k = 0; ok && k < r->npred && k < 64; k++, m++) {
+		double v[5] = {r->pred[k].n, r->pred[k].value * 1e3, r->pred[k].lo * 1e3,
+			       r->pred[k].hi * 1e3, amd_rfit_interval_level(&r->fit, r->pred[k].n, level)};
+		memcpy(rows + 5 * k, v, sizeof v);
+	}
+	ok = ok && add_rows(o, "predictions", num6, rows, m, 5) == 0;
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;

@@ -302,6 +302,9 @@ static int amdahl(struct amd_strategy_stats *s, const struct analysis_opts *o, i
 			fewest = g[i].len < fewest ? g[i].len : fewest;
 		amd_amdahl_serial_ci(g, m, &o->boot, &ci);
 		rc = ci.oom ? -1 : 0;
+		double cover = amd_amdahl_serial_coverage(fewest, m); /* simulated (stats.h) */
+		if (ci.valid && cover < 0.93 && fabs(o->boot.level - 0.95) < 1e-12)
+			ci.level = cover; /* what it covers, not 95% */
 		analysis_set_ci(&f->ci_serial, &ci, fewest);
 	} else if (rc == 0 && a.oom)
 		rc = -1;

@@ -438,6 +438,76 @@ double amd_median_ratio_coverage(size_t nb, size_t nc)
 	return c;
 }
 
+double amd_amdahl_serial_coverage(size_t fewest, size_t m)
+{
+	/* tests/eval/small_sample.py "serial fraction" (1,000 sweeps x 1,000
+	 * resamples, serial fraction 5%, n = 1,2 / 1,2,4 / 1,2,4,8 / 1..32,
+	 * the lower of normal and log-normal noise; seeds 20260102 and 99):
+	 * 3 runs 87.6-89.7% at 2 n, 90.4-92.2% at 3-6 n; 4 runs 90.5-92.6%
+	 * at 2 n, 90.6-93.6% at 4-6 n; 5 runs 96.5-97.0%; 8 runs 95.2-95.4%
+	 * (MLPerf's mean: 4 runs 91.8-92.3%, 5 runs 93.4-93.7%) */
+	if (fewest < 3 || m < 2)
+		return 0;
+	if (fewest == 3 && m == 2)
+		return 0.87;
+	return fewest <= 4 ? 0.90 : 0.95;
+}
+
+/* Simulated coverage of the 95% percentile bootstrap of a ratio of MLPerf
+ * means (compare/gate --aggregate mlperf; tests/eval/small_sample.py
+ * "MLPerf ratio": 800-2,000 samples x 1,000-2,000 resamples a cell, 5%
+ * normal and log-normal noise, the lower of the two, rounded down):
+ * {smaller side, larger side, coverage}, rows by the smaller side, each
+ * row's cells by the larger. 3 against 3 (MLPerf's mean of 3 is their
+ * median: the median's interval) pools 87.9% here with 89.6% of the
+ * median's table. Between two cells of a row the lower; beyond a row's
+ * last cell the lower of it and, up to 12 runs on the smaller side, the
+ * bootstrap of the smaller side's MLPerf mean alone (amd_mlperf_boot_coverage:
+ * the larger side is then all but fixed; from 15 runs that bootstrap covers
+ * 92.6-95.3%, and 15/30 against 100 93.5-95.1%); a smaller side between
+ * two rows takes the lower row. */
+static const struct mlperf_cover {
+	size_t small, large;
+	double cover;
+} mlperf_cover[] = {
+	{3, 3, 0.88}, {3, 4, 0.90}, {3, 5, 0.91}, {3, 6, 0.90}, {3, 8, 0.89}, {3, 10, 0.90},
+	{3, 15, 0.88}, {3, 30, 0.86},
+	{4, 4, 0.92}, {4, 8, 0.92}, {4, 30, 0.89},
+	{5, 5, 0.92}, {5, 10, 0.91},
+	{6, 6, 0.93}, {6, 12, 0.92}, {6, 30, 0.92},
+	{8, 8, 0.93}, {8, 30, 0.93},
+	{10, 10, 0.93}, {10, 30, 0.93},
+	{15, 15, 0.93}, {15, 100, 0.93}, {20, 20, 0.94}, {30, 30, 0.95}, {30, 100, 0.93},
+};
+#define NMLPERF (sizeof mlperf_cover / sizeof *mlperf_cover)
+
+double amd_mlperf_ratio_coverage(size_t nb, size_t nc)
+{
+	size_t small = nb < nc ? nb : nc, large = nb < nc ? nc : nb;
+	if (small < 3)
+		return 0;
+	size_t row = 3; /* the largest simulated smaller side <= small */
+	for (size_t i = 0; i < NMLPERF; i++)
+		if (mlperf_cover[i].small <= small && mlperf_cover[i].small > row)
+			row = mlperf_cover[i].small;
+	/* the lower of the cells around large (the row's last beyond it) */
+	double below = NAN, above = NAN, last = NAN;
+	for (size_t i = 0; i < NMLPERF; i++) {
+		const struct mlperf_cover *c = &mlperf_cover[i];
+		if (c->small != row)
+			continue;
+		if (c->large <= large)
+			below = c->cover;
+		if (c->large >= large && isnan(above))
+			above = c->cover;
+		last = c->cover;
+	}
+	double c = isnan(above) ? last : fmin(below, above);
+	if (isnan(above) && small <= 12) /* beyond the row: towards the smaller side's mean alone */
+		c = fmin(c, amd_mlperf_boot_coverage(small)); /* (simulated to 12; 93-95% at 15, 30) */
+	return c >= 0.93 ? 0.95 : c;
+}
+
 int amd_median_os_ci(const double *x, size_t n, double level, struct amd_interval *ci)
 {
 	size_t m;

@@ -94,6 +94,12 @@ double amd_mean_boot_coverage(size_t n);
  * below 0.93. */
 double amd_median_ratio_coverage(size_t nb, size_t nc);
 
+/* The same for the 95% percentile bootstrap of a ratio of MLPerf means
+ * (compare's and gate's ratio with --aggregate mlperf), simulated at the
+ * run counts in stats.c (docs/methods.md): its coverage where below 0.93,
+ * else 0.95; 0 below 3 runs on a side. */
+double amd_mlperf_ratio_coverage(size_t nb, size_t nc);
+
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci);
 
@@ -133,6 +139,12 @@ struct amd_group {
  * Refused when any group has fewer than 3 runs. */
 int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_boot *b,
 			 struct amd_interval *ci);
+/* What the 95% bootstrap interval of the serial fraction covers in
+ * simulation (tests/eval/small_sample.py "serial fraction": Amdahl sweeps
+ * with 5% normal and log-normal noise, the lower of the two) when the
+ * fewest runs at any n is `fewest` over m distinct n: that coverage where
+ * below 0.93, else 0.95; 0 below 3 runs. */
+double amd_amdahl_serial_coverage(size_t fewest, size_t m);
 
 /* USL: X(n) = gamma n / (1 + alpha (n-1) + beta n (n-1)) by nonlinear
  * least squares (gsl_multifit_nlinear, trust region with Levenberg–

@@ -299,9 +299,9 @@ int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_
 							: "the baseline median is 0: no ratio";
 		else
 			rc = boot_ratio(&sd, resamples, seed, level, tmp, ratios, ci, err);
-		double cover = amd_median_ratio_coverage(nb, nc);
-		if (rc == 0 && ci->valid && agg == AMD_AGG_MEDIAN && fabs(level - 0.95) < 1e-12 &&
-		    cover < 0.93)
+		double cover = agg == AMD_AGG_MLPERF ? amd_mlperf_ratio_coverage(nb, nc)
+						     : amd_median_ratio_coverage(nb, nc);
+		if (rc == 0 && ci->valid && fabs(level - 0.95) < 1e-12 && cover < 0.93)
 			ci->level = cover; /* what it covers, not 95% */
 	}
 	free(tmp);

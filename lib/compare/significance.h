@@ -47,8 +47,9 @@ int amd_holm(const double *p, size_t n, double *adj);
 int amd_median_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 		     int resamples, unsigned long seed, double level,
 		     double *ratio, struct amd_ci *ci, struct amd_err *err);
-/* ci->level: amd_median_ratio_coverage (stats.h) when below 0.93 (median,
- * level 0.95). The same with each side reduced by agg (aggregate.h: the median or
+/* ci->level: what the 95% interval covers in simulation when below 0.93
+ * (stats.h: amd_median_ratio_coverage for the median,
+ * amd_mlperf_ratio_coverage for MLPerf's mean). The same with each side reduced by agg (aggregate.h: the median or
  * MLPerf's trimmed mean) instead of the median. */
 int amd_aggregate_ratio(const double *base, size_t nb, const double *cand, size_t nc,
 			enum amd_aggregate agg, int resamples, unsigned long seed, double level,

@@ -90,6 +90,23 @@ test_expect_success NUMPY,SCIPY 'compare --aggregate mlperf: each ratio is the o
 	done
 '
 
+test_expect_success NUMPY,SCIPY 'compare --aggregate mlperf, 3 runs against 6: the ratio interval says what it covers (90%), as a seeded simulation of the same bootstrap finds' '
+	test_status 0 "$AMDAHL" --store "$DB" compare --aggregate mlperf --baseline strategy=ddp,param.copy=a \
+		--candidate strategy=fsdp --json &&
+	echo "$OUT" >"$TMP/cmp3.json" &&
+	test_eq "3 6 0.9|3 6 0.9|3 6 0.9|3 6 0.9" "$(json_get "$TMP/cmp3.json" "\"|\".join(\"%d %d %g\" % (r[\"baseline\"][\"runs\"], r[\"candidate\"][\"runs\"], r[\"ci\"][\"level\"]) for r in d[\"rows\"] if r[\"metric\"] == \"epoch_time_s\" and r[\"ci\"])")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import mlperf_ratio_cover
+c = np.mean([mlperf_ratio_cover(np.random.default_rng(7), d, 3, 6, 400, 1000) for d in (\"normal\", \"lognormal\")])
+print(\"ok\" if abs(c - 0.90) < 3 * (0.9 * 0.1 / 800) ** 0.5 and c < 0.93 else c)")" &&
+	test_status 0 "$AMDAHL" --store "$DB" compare --aggregate mlperf --baseline strategy=ddp,param.copy=a \
+		--candidate strategy=fsdp &&
+	test_contains "] (90%)" "$OUT" &&
+	test_contains "the bootstrap interval of a ratio of MLPerf means with fewer than 8 runs" "$OUT"
+'
+
 test_expect_success NUMPY,SCIPY 'gate --aggregate mlperf states the rule in the table, benchstat and CSV' '
 	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
 		--candidate strategy=fsdp

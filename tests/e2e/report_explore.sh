@@ -51,11 +51,11 @@ test_expect_success 'without JavaScript the linear drawings stay inert (in <temp
 test_expect_success BROWSER,PYTHON 'picker: any region of a strategy shows its measurements, model and band (scaling --json)' '
 	check picker
 '
-test_expect_success PYTHON 'picker data: every region of scaling --json, its predictions to six digits; a chart without JavaScript' '
+test_expect_success PYTHON 'picker data: every region of scaling --json, its predictions to six digits and their levels, each band sample labelled with what it covers; a chart without JavaScript' '
 	test_eq "ok" "$("$PY" - "$TMP/cpu/report.html" "$TMP/scaling.json" <<-\EOF
 	import json, re, sys
 	html, sc = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
-	bad = []
+	bad, relabelled = [], 0
 	figs = re.findall(r"<figure class=\"picker\" data-picker=\"limits_([^\"]*)\">(.*?)</figure>", html, re.S)
 	for strategy, body in figs:
 	    d = json.loads(re.search(r"<script type=\"application/json\" class=\"regions\">(.*?)</script>", body, re.S).group(1))
@@ -63,13 +63,27 @@ test_expect_success PYTHON 'picker data: every region of scaling --json, its pre
 	    if [r["name"] for r in d["regions"]] != [r["name"] for r in want]:
 	        bad.append("%s: regions differ" % strategy)
 	    for got, r in zip(d["regions"], want):
-	        for (n, v, lo, hi), p in zip(got["predictions"], r["predictions"]):
+	        for (n, v, lo, hi, lev), p in zip(got["predictions"], r["predictions"]):
 	            if n != p["n"] or any(abs(a - b * 1e3) > 6e-6 * abs(b * 1e3) for a, b in ((v, p["value"]), (lo, p["ci"]["lo"]), (hi, p["ci"]["hi"]))):
 	                bad.append("%s %s n=%g: %s, scaling --json %s" % (strategy, r["name"], n, (v, lo, hi), p))
+	            if abs(lev - p["ci"]["level"]) > 1e-6:
+	                bad.append("%s %s n=%g: level %s, scaling --json %s" % (strategy, r["name"], n, lev, p["ci"]["level"]))
+	        # the band is labelled as the predictions are: the asked level
+	        # up to the largest measured n, what it covers beyond it (as at
+	        # the target n); the CPU sweep relabels some bands beyond n = 8
+	        for (v, lo, hi, lev), n in zip(got["band"], d["band_n"][0]):
+	            if n <= d["max_n"] * (1 + 1e-9) and lev != d["level"]:
+	                bad.append("%s %s band n=%g: level %s inside the measured n" % (strategy, r["name"], n, lev))
+	            relabelled += n > d["max_n"] * (1 + 1e-9) and lev < 0.93
+	        top = max(r["predictions"], key=lambda p: p["n"])
+	        if top["n"] == d["target"] and abs(got["band"][-1][3] - top["ci"]["level"]) > 1e-6:
+	            bad.append("%s %s: band at the target %s, scaling --json %s" % (strategy, r["name"], got["band"][-1][3], top["ci"]["level"]))
 	    if body.count("<text") < 10 or "class=\"hit\"" not in body:
 	        bad.append("%s: the chart of the first region is not drawn" % strategy)
 	if len(figs) != 2:
 	    bad.append("%d pickers" % len(figs))
+	if not relabelled:
+	    bad.append("no band beyond the measured n labelled below 93%")
 	print("\n".join(bad[:10]) or "ok")
 	EOF
 	)"

@@ -104,6 +104,18 @@ test_expect_success 'stats table: a failed launch left out, the Amdahl fit and t
 	test_contains "USL fit (α, β ≥ 0): " "$OUT"
 '
 
+test_expect_success NUMPY,SCIPY 'the serial fraction'"'"'s interval says what it covers (3 runs at 4 n: 90%), as a seeded simulation of the same bootstrap on Amdahl sweeps finds' '
+	test_eq "ddp 0.9 fsdp 0.9" "$(json_get "$TMP/cpu.json" "\" \".join(\"%s %g\" % (st[\"strategy\"], st[\"amdahl\"][\"serial_fraction_ci\"][\"level\"]) for s in d[\"sweeps\"] for st in s[\"strategies\"] if st[\"amdahl\"][\"serial_fraction_ci\"])")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import serial_cover
+c = np.mean([serial_cover(np.random.default_rng(7), d, (1, 2, 4, 8), 3, 400, 1000) for d in (\"normal\", \"lognormal\")])
+print(\"ok\" if 0.90 - 3 * (0.9 * 0.1 / 800) ** 0.5 < c < 0.93 else c)")" &&
+	test_status 0 "$AMDAHL" --store "$DB" stats &&
+	test_contains "$(json_get "$TMP/cpu.json" "next(\"serial fraction %.3f [%.3f, %.3f] (90%%)\" % (a[\"serial_fraction\"], a[\"serial_fraction_ci\"][\"lo\"], a[\"serial_fraction_ci\"][\"hi\"]) for s in d[\"sweeps\"] for st in s[\"strategies\"] for a in [st[\"amdahl\"]] if st[\"strategy\"] == \"ddp\")")" "$OUT"
+'
+
 # the options change what is kept, and say so
 test_expect_success 'setup: stats --keep-first --keep-profiled --json (exit 0)' '
 	test_status 0 "$AMDAHL" --store "$DB" stats --keep-first --keep-profiled --json &&

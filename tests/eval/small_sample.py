@@ -15,6 +15,10 @@ where `stats` prints an interval, the coverage of
     it replaced (labelled 95%), at the run counts a change can have,
   - the percentile bootstrap of MLPerf's mean (`--aggregate mlperf`)
     against its label (amd_mlperf_boot_coverage: 0.73 at 3 runs .. 0.91),
+  - compare's/gate's ratio interval with `--aggregate mlperf` (bootstrap
+    ratio of MLPerf means) against amd_mlperf_ratio_coverage,
+  - stats' serial-fraction interval (Amdahl fit, runs resampled per n and
+    refitted) on Amdahl sweeps against amd_amdahl_serial_coverage,
 
 with normal and log-normal noise. Each figure is printed beside its
 target: an interval's coverage at most 2 points below its label, less
@@ -141,6 +145,76 @@ def ratio_cover2(rng, dist, nb, nc, R, B):
     return hit / R
 
 
+def mlp_of(a):
+    """MLPerf's mean over the last axis (amd_mlperf_mean): without the
+    fastest and the slowest run, the mean of the rest (below 3 runs the
+    mean)."""
+    if a.shape[-1] < 3:
+        return a.mean(axis=-1)
+    return np.sort(a, axis=-1)[..., 1:-1].mean(axis=-1)
+
+
+# amd_mlperf_ratio_coverage (stats.c): the label of compare's/gate's ratio
+# interval with --aggregate mlperf, (smaller side, larger side) -> level
+MLPERF_RATIO_LABEL = {(3, 3): 0.88, (3, 4): 0.90, (3, 5): 0.91, (3, 6): 0.90, (3, 8): 0.89,
+                      (3, 10): 0.90, (3, 15): 0.88,
+                      (3, 30): 0.86, (4, 4): 0.92, (4, 8): 0.92, (4, 30): 0.89, (5, 5): 0.92,
+                      (5, 10): 0.91, (6, 6): 0.95, (6, 12): 0.92, (6, 30): 0.92, (8, 8): 0.95,
+                      (8, 30): 0.95, (10, 10): 0.95, (10, 30): 0.95, (15, 15): 0.95,
+                      (15, 100): 0.95, (20, 20): 0.95, (30, 30): 0.95, (30, 100): 0.95}
+
+
+def mlperf_ratio_cover(rng, dist, nb, nc, R, B, chunk=50):
+    """Coverage of the 95% percentile bootstrap of a ratio of MLPerf means
+    of nb against nc runs (compare/gate --aggregate mlperf; both sides the
+    same distribution, so the true ratio is 1 at any run counts)."""
+    hit = 0
+    for s in range(0, R, chunk):
+        k = min(chunk, R - s)
+        b, c = draw(rng, dist, (k, nb)), draw(rng, dist, (k, nc))
+        rb = mlp_of(np.take_along_axis(np.repeat(b[:, None, :], B, 1), rng.integers(0, nb, (k, B, nb)), 2))
+        rc = mlp_of(np.take_along_axis(np.repeat(c[:, None, :], B, 1), rng.integers(0, nc, (k, B, nc)), 2))
+        q = np.quantile(rc / rb, [(1 - LEVEL) / 2, (1 + LEVEL) / 2], axis=1)
+        hit += np.sum((q[0] <= 1) & (1 <= q[1]))
+    return hit / R
+
+
+def amdahl_serial(ns, t):
+    """amd_amdahl_fit's serial fraction c0/(c0 + c1) of the least-squares
+    line t = c0 + c1/n over the last axis of t."""
+    u = 1.0 / np.asarray(ns, float)
+    ub, tb = u.mean(), t.mean(axis=-1)
+    c1 = ((u - ub) * (t - tb[..., None])).sum(axis=-1) / ((u - ub) ** 2).sum()
+    c0 = tb - c1 * ub
+    return c0 / (c0 + c1)
+
+
+# amd_amdahl_serial_coverage (stats.c): the label of stats' serial-fraction
+# interval by the fewest runs at any n and the number of distinct n
+def SERIAL_LABEL(fewest, m):
+    if fewest == 3 and m == 2:
+        return 0.87
+    return 0.90 if fewest <= 4 else LEVEL
+
+
+def serial_cover(rng, dist, ns, k, R, B, serial=0.05, comm=0.0, chunk=50):
+    """Coverage of stats' 95% serial-fraction interval (amd_amdahl_serial_ci:
+    each n's k runs resampled, their medians refitted, percentile interval)
+    of the true curve's serial fraction: T(n) = s + (1 - s)/n (+ comm
+    log2 n: not Amdahl's shape; the truth is then the least-squares fit of
+    the true medians), k runs at each n with noise around T(n)."""
+    ns = np.asarray(ns, float)
+    T = serial + (1 - serial) / ns + comm * np.log2(ns)
+    truth, m, hit = amdahl_serial(ns, T), len(ns), 0
+    for s in range(0, R, chunk):
+        c = min(chunk, R - s)
+        x = T[None, :, None] * draw(rng, dist, (c, m, k))
+        xr = np.take_along_axis(np.broadcast_to(x[:, None], (c, B, m, k)), rng.integers(0, k, (c, B, m, k)), 3)
+        q = np.quantile(amdahl_serial(ns, np.median(xr, axis=-1)), [(1 - LEVEL) / 2, (1 + LEVEL) / 2], axis=1)
+        hit += np.sum((q[0] <= truth) & (truth <= q[1]))
+    return hit / R
+
+
 def slack(p, R):
     """Two standard errors of a coverage p measured on R samples."""
     return 2 * (p * (1 - p) / R) ** 0.5
@@ -229,6 +303,31 @@ def main():
             bad += not ok
             print("  n=%-2d %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
                   % (n, dist, 100 * c, 100 * label, 100 * label - 2, "ok" if ok else "MISS"))
+    print("compare's and gate's ratio interval with --aggregate mlperf (bootstrap ratio of MLPerf"
+          " means, nb against nc runs) vs its label (amd_mlperf_ratio_coverage)")
+    for (nb, nc) in ((3, 3), (6, 6), (10, 10)) if a.quick else sorted(MLPERF_RATIO_LABEL):
+        label = MLPERF_RATIO_LABEL[(nb, nc)]
+        for dist in ("normal", "lognormal"):
+            c = mlperf_ratio_cover(rng, dist, nb, nc, R, min(a.resamples, 1000))
+            target = label - 0.02 if label < LEVEL else 0.93
+            ok = c >= target - slack(target, R)
+            bad += not ok
+            print("  %2d against %-3d %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
+                  % (nb, nc, dist, 100 * c, 100 * label, 100 * target, "ok" if ok else "MISS"))
+    print("stats' serial-fraction interval (Amdahl fit, runs resampled per n, refitted; serial"
+          " fraction 5%) vs its label (amd_amdahl_serial_coverage)")
+    shapes = ((1, 2, 4, 8),) if a.quick else ((1, 2), (1, 2, 4, 8), (1, 2, 4, 8, 16, 32))
+    for ns in shapes:
+        for k in (3, 5) if a.quick else (3, 4, 5, 8):
+            label = SERIAL_LABEL(k, len(ns))
+            for dist in ("normal", "lognormal"):
+                c = serial_cover(rng, dist, ns, k, R, min(a.resamples, 1000))
+                target = label - 0.02 if label < LEVEL else 0.93
+                ok = c >= target - slack(target, R)
+                bad += not ok
+                print("  n=%-14s %d runs %-9s %5.1f%% (label %4.1f%%, target >= %4.1f%%) %s"
+                      % (",".join("%d" % v for v in ns), k, dist, 100 * c, 100 * label, 100 * target,
+                         "ok" if ok else "MISS"))
     print("%d figure%s missed %s target" % (bad, "" if bad == 1 else "s", "its" if bad == 1 else "their"))
     return 1 if bad else 0
 

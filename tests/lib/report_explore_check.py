@@ -295,7 +295,10 @@ def check_picker(page, rep, sc, store=None):
                 a = end["attrs"]
                 if not all(near6(float(a[k]), v * 1e3) for k, v in (("v", q["value"]), ("lo", q["ci"]["lo"]), ("hi", q["ci"]["hi"]))):
                     out.append("%s band at n=%s: %s [%s, %s], scaling --json %s" % (tag, a["x"], a["v"], a["lo"], a["hi"], q))
-                if not end["seen"] or end["seen"]["under"] != a or not tip_says(end["seen"], ["value " + sig(float(a["v"]))]):
+                said = "%d%% prediction interval" % round(q["ci"]["level"] * 100)
+                if said not in a.get("info", ""):
+                    out.append("%s band end says %r, scaling --json's level %r" % (tag, a.get("info"), said))
+                if not end["seen"] or end["seen"]["under"] != a or not tip_says(end["seen"], ["value " + sig(float(a["v"])), a["info"]]):
                     out.append("%s band end: tooltip %r" % (tag, end["seen"]))
         if not p["first"]["engine_shown"] or p["first"]["picked"] or not p["first"]["caption"].startswith("Region 1 of"):
             out.append("%s: picking the first region again: %s" % (name, p["first"]))

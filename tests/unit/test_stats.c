@@ -255,6 +255,31 @@ static void test_median_os_ci_levels(void **state)
 	assert_string_equal(ci.why, "n=2: no CI");
 }
 
+/* The simulated labels (docs/methods.md "Every printed interval"): a
+ * measured cell as measured, between cells the lower, a smaller side
+ * between rows the lower row, beyond a row the smaller side's own MLPerf
+ * coverage; 95% where the simulation finds 93% or more. */
+static void test_interval_level_tables(void **state)
+{
+	(void)state;
+	assert_true(amd_mlperf_ratio_coverage(2, 5) == 0);
+	assert_true(amd_mlperf_ratio_coverage(3, 3) == 0.88);
+	assert_true(amd_mlperf_ratio_coverage(6, 3) == 0.90);  /* either side smaller */
+	assert_true(amd_mlperf_ratio_coverage(3, 7) == 0.89);  /* lower of 3v6 and 3v8 */
+	assert_true(amd_mlperf_ratio_coverage(7, 7) == 0.92);  /* row 6: lower of 6v6, 6v12 */
+	assert_true(amd_mlperf_ratio_coverage(9, 9) == 0.95);  /* row 8: 93% */
+	assert_true(amd_mlperf_ratio_coverage(12, 100) == 0.91); /* beyond 10v30: 91% alone */
+	assert_true(amd_mlperf_ratio_coverage(3, 500) == 0.73);
+	assert_true(amd_mlperf_ratio_coverage(40, 40) == 0.95);
+	assert_true(amd_mlperf_ratio_coverage(15, 1000) == 0.95); /* 15v100: 93% */
+	assert_true(amd_amdahl_serial_coverage(2, 4) == 0);
+	assert_true(amd_amdahl_serial_coverage(3, 1) == 0);
+	assert_true(amd_amdahl_serial_coverage(3, 2) == 0.87);
+	assert_true(amd_amdahl_serial_coverage(3, 4) == 0.90);
+	assert_true(amd_amdahl_serial_coverage(4, 2) == 0.90);
+	assert_true(amd_amdahl_serial_coverage(5, 2) == 0.95);
+}
+
 static void test_usl_refused_with_3_n(void **state)
 {
 	(void)state;
@@ -321,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_usl_refused_with_3_n),
 		cmocka_unit_test(test_usl_bounded_when_alpha_negative),
 		cmocka_unit_test(test_median_os_ci_levels),
+		cmocka_unit_test(test_interval_level_tables),
 		cmocka_unit_test(test_usl_alpha_above_one_says_so),
 		cmocka_unit_test(test_usl_perfect_scaling_converges),
 		cmocka_unit_test(test_usl_flat_throughput_is_alpha_one),
