@@ -773,8 +773,9 @@ static int reduced_row(struct ch_left *l, const cJSON *row)
 	return r->left && r->far && r->pairs ? 0 : -1;
 }
 
-/* One row of amd_ch_run_series_sql's answer: a series that repeats a
- * step sends its run to its points; a throughput series sets has_rate. */
+/* One row of amd_ch_run_series_sql's answer: an epoch time or
+ * throughput series that repeats a step, or a metric series a (step,
+ * time), sends its run to its points; a throughput series sets has_rate. */
 static int series_row(struct ch_left *l, const cJSON *row)
 {
 	struct ch_reduced *c = reduced_add(l, ordinal(&l->m.ids[strchr(RENUMBERED, 'r') -
@@ -784,8 +785,11 @@ static int series_row(struct ch_left *l, const cJSON *row)
 		return 0;
 	int64_t key = amd_ch_json_int(cJSON_GetArrayItem(row, 1)),
 		n = amd_ch_json_int(cJSON_GetArrayItem(row, 2)),
-		steps = amd_ch_json_int(cJSON_GetArrayItem(row, 3));
-	c->ok &= n == steps;
+		steps = amd_ch_json_int(cJSON_GetArrayItem(row, 3)),
+		times = amd_ch_json_int(cJSON_GetArrayItem(row, 4));
+	/* steps looked up (epoch time, throughput) once each; the metric's
+	 * points at one step in time order */
+	c->ok &= n == (key == l->chid[1] || key == l->chid[2] ? steps : times);
 	if (key == l->chid[2] && n > 0)
 		c->r.has_rate = 1;
 	return 0;
@@ -831,7 +835,7 @@ static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct a
 					mad_k / 0.6745 * 0.99) < 0;
 	amd_buf_free(&scope);
 	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
-		 : each_row(l, &series, "run series", series_row, 4, err);
+		 : each_row(l, &series, "run series", series_row, 5, err);
 	if (rc == 0)
 		rc = each_row(l, &values, "run values", reduced_row, 18, err);
 	amd_buf_free(&series);

@@ -71,7 +71,8 @@ static int key_rows(struct amd_buf *b, const char *in, const char *scope, int64_
 int amd_ch_run_series_sql(struct amd_buf *b, const char *in, const char *scope,
 			  const int64_t keys[3])
 {
-	int bad = amd_buf_printf(b, "SELECT run_id, key_id, count(), uniqExact(step) FROM"
+	int bad = amd_buf_printf(b, "SELECT run_id, key_id, count(), uniqExact(step),"
+				 " uniqExact((step, ifNull(ts_ms, 0))) FROM"
 				 " metric_point WHERE src IN (%s)%s%s%s AND key_id IN (%lld, %lld,"
 				 " %lld) GROUP BY run_id, key_id FORMAT JSONCompact", in,
 				 scope && *scope ? " AND (" : "", scope && *scope ? scope : "",
@@ -119,10 +120,13 @@ int amd_ch_run_values_sql(struct amd_buf *b, const char *in, const char *scope,
 		" (SELECT run_id, a, kp, lft, arraySort(arrayMap(x -> x.2, kp)) AS kv FROM"
 		" (SELECT run_id, a, arrayFilter(x -> " KEPT ", a) AS kp,"
 		" arrayFilter(x -> NOT (" KEPT "), a) AS lft FROM"
-		" (SELECT run_id, arraySort(groupArray((step, mv, eh, ev, th, tv))) AS a FROM"
-		" (SELECT run_id, step, mv, eh, ev, th, tv FROM (SELECT run_id, step, mv, eh, ev FROM ",
+		" (SELECT run_id, arraySort(x -> (x.1, x.7), groupArray((step, mv, eh, ev, th, tv,"
+		" mts))) AS a FROM"
+		" (SELECT run_id, step, mv, eh, ev, th, tv, mts FROM (SELECT run_id, step, mv, mts,"
+		" eh, ev FROM ",
 		far, keep_first, keep_first) < 0;
-	bad = bad || key_rows(b, in, scope, keys[0], "ifNull(value, nan) AS mv") < 0 ||
+	bad = bad || key_rows(b, in, scope, keys[0],
+			      "ifNull(value, nan) AS mv, ifNull(ts_ms, 0) AS mts") < 0 ||
 	      amd_buf_printf(b, " ANY LEFT JOIN ") < 0 ||
 	      key_rows(b, in, scope, keys[1], "1 AS eh, ifNull(value, nan) AS ev") < 0 ||
 	      amd_buf_printf(b, " USING (run_id, step)) ANY LEFT JOIN ") < 0 ||

@@ -45,18 +45,21 @@ int amd_ch_left_keys_cond(const char *in, const char *kept, const char *left, ch
 
 /* Appends to b the SELECT (JSONCompact) of metric_point's rows of the
  * attempts in meeting scope (NULL: all) of keys (the metric, epoch time,
- * throughput: their ids on the server): per run and key, the rows and
- * their distinct steps. A run whose series repeat a step is read from
- * its points (which point a step look-up finds follows the load's
- * order). */
+ * throughput: their ids on the server): per run and key, the rows,
+ * their distinct steps and distinct (step, time). A run whose epoch time
+ * or throughput repeats a step, or whose metric repeats a step at one
+ * time, is read from its points (which point a step look-up finds, and
+ * the order of points at one step and time, follow the load's order);
+ * the metric's points at one step are ordered by time, as
+ * amd_run_metric orders them. */
 int amd_ch_run_series_sql(struct amd_buf *b, const char *in, const char *scope,
 			  const int64_t keys[3]);
 
 /* Appends to b the SELECT (JSONCompact) of one row per run holding
  * points of keys[0] (as amd_ch_run_series_sql): what lib/analysis's run
  * value (analysis_run.c) computes from the run's points of the metric
- * keys[0], epoch time keys[1] and throughput keys[2] when each is one
- * series of distinct steps, in this order: run_id, the metric's points,
+ * keys[0] (in step and time order), epoch time keys[1] and throughput
+ * keys[2] (each one series of distinct steps), in this order: run_id, the metric's points,
  * the steps and values (text) of those not kept (step 0 unless
  * keep_first, NaN, non-finite or ≤ 0), the kept count, their median and
  * MAD (stats.c's: the sorted values' middle one or two, midpoint

@@ -835,7 +835,7 @@ test_expect_success CLICKHOUSE 'stats: the server computes each run'"'"'s value:
 	runs=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM run" | tail -1) &&
 	mem=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s = '"'"'max_memory_allocated_mb'"'"'" | tail -1) &&
 	read=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s IN ('"'"'epoch_time_s'"'"', '"'"'throughput_samples_per_s'"'"', '"'"'train_loss'"'"')" | tail -1) &&
-	for m in epoch_time_s train_loss; do
+	for m in epoch_time_s train_loss m0; do
 		logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") && sleep 1 &&
 		"$AMDAHL" --store "$(url red)" stats --sweep gen-sweep --metric $m --json >/dev/null &&
 		logged "SYSTEM FLUSH LOGS" &&
