@@ -379,22 +379,21 @@ static int run_reduced(struct amd_store *st, struct analysis_run *w,
 	struct amd_point *e = NULL;
 	struct amd_trace_row *tr = NULL;
 	size_t ne = 0, ntr = 0;
-	if (w->rv->children)
-		return 0;
-	if (amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0 ||
-	    (ntr == 0 && amd_run_metric(st, w->rv->id, "gpu_energy_J", &e, &ne, err) < 0)) {
-		free(tr);
-		return -1;
-	}
-	free(tr);
-	free(e);
-	if (ntr)
-		return 0;
 	struct amd_run_reduced r;
-	int got = ne ? 0 : amd_store_run_reduced(st, w->rv->id, o->metric, o->keep_first,
-						   o->mad_k, &r, err);
+	/* a SQLite store answers 0 at once: no query more than run_epochs' */
+	int got = w->rv->children ? 0 : amd_store_run_reduced(st, w->rv->id, o->metric,
+							      o->keep_first, o->mad_k, &r, err);
 	if (got <= 0)
 		return got;
+	if (amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0 ||
+	    (ntr == 0 && amd_run_metric(st, w->rv->id, "gpu_energy_J", &e, &ne, err) < 0))
+		got = -1;
+	free(tr);
+	free(e);
+	if (got < 0 || ntr || ne) {
+		amd_run_reduced_free(&r);
+		return got < 0 ? -1 : 0;
+	}
 	int rc = reduced_lists(w, &r, o) < 0 ? amd_fail(err, "out of memory") : 0;
 	if (rc == 0 && r.kept == 0) { /* run_value leaves no flag list then */
 		free(w->v.flagged);
