@@ -107,6 +107,11 @@ int cmd_store_open(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
  * named (remote.h's amd_location_open_metrics): `stats`. */
 int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
 			   size_t nsel, const char *const *keys, size_t nkeys);
+/* The same for a sweep's statistics (keys[0] the metric): a remote
+ * store's server computes each run's value (remote.h's
+ * amd_location_open_run_values). */
+int cmd_store_open_run_values(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			      size_t nsel, const char *const *keys, size_t nkeys);
 /* The same for a command that reads of metric points only which keys
  * each run logged, from which source: one point per series, and only
  * the tables named (NULL: all) (remote.h's amd_location_open_key_sets):

@@ -242,7 +242,7 @@ int compare_open(struct cmd_ctx *ctx, const struct compare_args *a)
 	/* a remote store loads the points of the metrics compared only */
 	const char *keys[COMPARE_MAX_KEYS];
 	size_t nkeys = compare_keys(a, keys);
-	return nkeys ? cmd_store_open_metrics(ctx, a->name, reads, n, keys, nkeys)
+	return nkeys ? cmd_store_open_run_values(ctx, a->name, reads, n, keys, nkeys)
 		     : cmd_store_open(ctx, a->name, reads, n);
 }
 

@@ -166,7 +166,7 @@ int cmd_history(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *keys[AMD_ANALYSIS_MAX_KEYS];
 	struct amd_analysis_opts ao = {.metric = a.o.metric};
 	size_t nkeys = amd_analysis_metric_keys(&ao, keys);
-	if ((rc = cmd_store_open_metrics(ctx, "history", &a.o.select, 1, keys, nkeys)) != 0)
+	if ((rc = cmd_store_open_run_values(ctx, "history", &a.o.select, 1, keys, nkeys)) != 0)
 		return rc;
 	struct amd_err err = {{0}};
 	struct amd_history *h;

@@ -6,7 +6,7 @@
  * a command that knows the metrics it reads loads only their points;
  * `runs` and `regions` load of metric points one per source, run and
  * key (the server reduces them: ch_reduce.h), `runs` only the tables it
- * reads. */
+ * reads; `stats` has the server compute each run's value. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +70,7 @@ struct narrow {
 		OPEN_METRICS,	  /* amd_location_open_metrics: keys' points */
 		OPEN_KEY_SETS,	  /* amd_location_open_key_sets: one point per series */
 		OPEN_REGION_SUMS, /* amd_location_open_region_sums: regions summed per run */
+		OPEN_RUN_VALUES,  /* amd_location_open_run_values: run values reduced */
 	} open;
 	const char *const *tables; /* but OPEN_METRICS: these tables (NULL: all) */
 	size_t ntables;
@@ -86,6 +87,9 @@ static int open_how(const char *path, const char *const *names, size_t n,
 	case OPEN_KEY_SETS:
 		return amd_location_open_key_sets(path, names, n, how->tables, how->ntables, out,
 						  err);
+	case OPEN_RUN_VALUES:
+		return amd_location_open_run_values(path, names, n, how->keys, how->nkeys, out,
+						    err);
 	default:
 		return amd_location_open_metrics(path, names, n, how->keys, how->nkeys, out, err);
 	}
@@ -198,6 +202,13 @@ int cmd_store_open_metrics(struct cmd_ctx *ctx, const char *cmd, const char *con
 			   size_t nsel, const char *const *keys, size_t nkeys)
 {
 	const struct narrow how = {keys, nkeys, OPEN_METRICS, NULL, 0};
+	return store_open(ctx, cmd, sel, nsel, &how);
+}
+
+int cmd_store_open_run_values(struct cmd_ctx *ctx, const char *cmd, const char *const *sel,
+			      size_t nsel, const char *const *keys, size_t nkeys)
+{
+	const struct narrow how = {keys, nkeys, OPEN_RUN_VALUES, NULL, 0};
 	return store_open(ctx, cmd, sel, nsel, &how);
 }
 

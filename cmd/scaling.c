@@ -150,7 +150,7 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 	 * only: its amd_analyse of the default metric (scaling_whole.c) */
 	const char *keys[AMD_ANALYSIS_MAX_KEYS];
 	size_t nkeys = amd_analysis_metric_keys(NULL, keys);
-	if ((c = cmd_store_open_metrics(ctx, "scaling", &o.sweep, 1, keys, nkeys)) != 0)
+	if ((c = cmd_store_open_run_values(ctx, "scaling", &o.sweep, 1, keys, nkeys)) != 0)
 		return c;
 	struct amd_scaling *s;
 	struct amd_err err;

@@ -427,10 +427,11 @@ int cmd_stats(int argc, char **argv, struct cmd_ctx *ctx)
 	int json = 0, rc = parse(argc, argv, &o, &by, &json);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	/* a remote store loads the points of the metrics stats reads only */
+	/* a remote store loads the points of the metrics stats reads only,
+	 * and its server computes each run's value of the metric */
 	const char *keys[AMD_ANALYSIS_MAX_KEYS];
 	size_t nkeys = amd_analysis_metric_keys(&o, keys);
-	if ((rc = cmd_store_open_metrics(ctx, "stats", &o.sweep, 1, keys, nkeys)) != 0)
+	if ((rc = cmd_store_open_run_values(ctx, "stats", &o.sweep, 1, keys, nkeys)) != 0)
 		return rc;
 	char **names, **values = NULL;
 	size_t n;

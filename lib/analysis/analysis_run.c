@@ -306,6 +306,123 @@ static int run_value(struct analysis_run *w, const struct amd_point *pts, size_t
 	return flag_outliers(w, pts, np, keep, o->mad_k);
 }
 
+/* ---- a run's value reduced by the server (store.h amd_run_reduced) ---- */
+
+/* The exclusions and flags of the reduced points, as choose_epochs and
+ * flag_outliers write them from the points. */
+static int reduced_lists(struct analysis_run *w, const struct amd_run_reduced *r,
+			 const struct analysis_opts *o)
+{
+	struct amd_buf ex = {0}, fl = {0};
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < r->nleft; i++) {
+		const struct amd_reduced_point *p = &r->left[i];
+		if (p->step == 0 && !o->keep_first)
+			rc = note(&ex, p->step, "warm-up");
+		else if (isnan(p->value))
+			rc = note(&ex, p->step, "NaN");
+		else
+			rc = note_impossible(&ex, p->step, o->metric, p->value);
+	}
+	/* amd_mad_flags: at least 3 values and a MAD above 0 */
+	for (size_t i = 0; rc == 0 && r->kept >= 3 && r->mad > 0 && i < r->nfar; i++) {
+		const struct amd_reduced_point *p = &r->far[i];
+		double z = 0.6745 * fabs(p->value - r->median) / r->mad;
+		char why[96];
+		snprintf(why, sizeof why, "%.6g, modified z %.1f", p->value, z);
+		if (z > o->mad_k)
+			rc = note(&fl, p->step, why);
+	}
+	w->v.epochs_kept = (int)r->kept;
+	w->v.epochs_total = (int)r->total;
+	if (list_text(&ex, rc < 0, &w->v.excluded) < 0) {
+		amd_buf_free(&fl);
+		return -1;
+	}
+	return list_text(&fl, rc < 0, &w->v.flagged);
+}
+
+/* run_throughput's samples and seconds from the reduced sums. */
+static int reduced_throughput(struct amd_store *st, struct analysis_run *w,
+			      const struct amd_run_reduced *r, struct amd_err *err)
+{
+	double b, samples = 0, secs = 0;
+	if (batch_samples(st, w->rv->id, &b, err) < 0)
+		return -1;
+	if (r->has_rate) {
+		samples = r->samples;
+		secs = r->secs;
+	} else if (isfinite(b) && b > 0) {
+		for (int64_t i = 0; i < r->nvalid; i++) /* run_throughput's order */
+			samples += b;
+		secs = r->secs;
+	}
+	struct amd_buf left_out = {0};
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < r->npairs; i++)
+		rc = impossible_pair(&left_out, r->pairs[i].step, r->pairs[i].t,
+				     r->has_rate ? r->pairs[i].rate : 1, r->has_rate);
+	rc = rc < 0 ? -1 : append_notes(&w->v.excluded, &left_out);
+	w->v.samples = secs > 0 ? samples : NAN;
+	w->v.time_s = secs > 0 ? secs : NAN;
+	w->v.throughput = secs > 0 ? samples / secs : NAN;
+	return rc < 0 ? amd_fail(err, "out of memory") : 0;
+}
+
+/* The run's value from the server's reduction: 1 when it had one (and
+ * w is filled as run_value and run_throughput fill it), 0 when the run's
+ * points must be read (traces mark profiled epochs; child runs and
+ * energy counters read the points), -1 on error. */
+static int run_reduced(struct amd_store *st, struct analysis_run *w,
+		       const struct analysis_opts *o, struct amd_err *err)
+{
+	struct amd_point *e = NULL;
+	struct amd_trace_row *tr = NULL;
+	size_t ne = 0, ntr = 0;
+	struct amd_run_reduced r;
+	/* a SQLite store answers 0 at once: no query more than run_epochs' */
+	int got = w->rv->children ? 0 : amd_store_run_reduced(st, w->rv->id, o->metric,
+							      o->keep_first, o->mad_k, &r, err);
+	if (got <= 0)
+		return got;
+	if (amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0 ||
+	    (ntr == 0 && amd_run_metric(st, w->rv->id, "gpu_energy_J", &e, &ne, err) < 0))
+		got = -1;
+	free(tr);
+	free(e);
+	if (got < 0 || ntr || ne) {
+		amd_run_reduced_free(&r);
+		return got < 0 ? -1 : 0;
+	}
+	int rc = reduced_lists(w, &r, o) < 0 ? amd_fail(err, "out of memory") : 0;
+	if (rc == 0 && r.kept == 0) { /* run_value leaves no flag list then */
+		free(w->v.flagged);
+		w->v.flagged = NULL;
+	}
+	if (rc == 0 && r.total == 0)
+		rc = exclude(w, "no %s logged", o->metric) < 0 ? amd_fail(err, "out of memory") : 0;
+	else if (rc == 0 && r.kept == 0) {
+		char why[256];
+		snprintf(why, sizeof why, "no epoch left after the rules (%s)", w->v.excluded);
+		rc = exclude(w, "%s", why) < 0 ? amd_fail(err, "out of memory") : 0;
+	} else if (rc == 0) {
+		w->v.value = r.median;
+		w->nvals = (size_t)r.kept;
+		if (reduced_throughput(st, w, &r, err) < 0 ||
+		    analysis_run_energy(st, w->rv->id, NULL, 0, NULL, &w->v, err) < 0 ||
+		    (w->v.gpu_from_nvsmi = analysis_run_energy_nvsmi(st, w->rv, &w->v, err)) < 0 ||
+		    amd_store_run_op_fraction(st, w->rv->id, &w->op_comp_us, &w->op_total_us,
+					      err) < 0 ||
+		    amd_explain_arrival_spread_in(st, o->colls, w->rv->id, &w->straggler_ns,
+						  err) < 0)
+			rc = -1;
+		else
+			run_trace_shares(w, NULL, 0);
+	}
+	amd_run_reduced_free(&r);
+	return rc < 0 ? -1 : 1;
+}
+
 static int run_epochs(struct amd_store *st, struct analysis_run *w,
 		      const struct analysis_opts *o, struct amd_err *err)
 {
@@ -313,6 +430,9 @@ static int run_epochs(struct amd_store *st, struct analysis_run *w,
 	struct amd_trace_row *tr = NULL;
 	size_t np = 0, ntr = 0;
 	int rc = -1, *keep = NULL;
+	int reduced = run_reduced(st, w, o, err);
+	if (reduced != 0)
+		return reduced < 0 ? -1 : 0;
 	if (amd_run_metric(st, w->rv->id, o->metric, &pts, &np, err) < 0 ||
 	    amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0)
 		goto out;

@@ -11,6 +11,7 @@
 #include "ch_reduce.h"
 #include "sqlite_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,7 +539,32 @@ struct ch_left {
 	char *url, *in, *runs; /* the part read (in: its attempts; runs: NULL all) */
 	const struct ch_table *t;
 	struct maps m;
+	/* metric_point: the left keys (the metric, epoch time, throughput),
+	 * their condition, and the runs' values reduced by the server */
+	char *keys_cond, *names[3];
+	int64_t chid[3];
+	int have, keep_first;
+	double mad_k;
+	struct ch_reduced *red;
+	size_t nred;
 };
+
+/* a run's answer of the server: ok 0 when its points must be read */
+struct ch_reduced {
+	int64_t run;
+	int ok;
+	struct amd_run_reduced r;
+};
+
+static void reduced_free(struct ch_left *l)
+{
+	for (size_t i = 0; i < l->nred; i++)
+		amd_run_reduced_free(&l->red[i].r);
+	free(l->red);
+	l->red = NULL;
+	l->nred = 0;
+	l->have = 0;
+}
 
 static void left_free(void *ctx)
 {
@@ -548,6 +574,10 @@ static void left_free(void *ctx)
 	free(l->url);
 	free(l->in);
 	free(l->runs);
+	free(l->keys_cond);
+	for (int i = 0; i < 3; i++)
+		free(l->names[i]);
+	reduced_free(l);
 	maps_free(&l->m);
 	free(l);
 }
@@ -560,7 +590,8 @@ static int left_load(void *ctx, struct amd_store *st, struct amd_err *err)
 	if (amd_ch_open(l->url, &ch, err) < 0)
 		return -1;
 	int rc = amd_store_begin(st, err);
-	if (rc == 0 && (rc = load_table(ch, st, l->t, l->in, NULL, l->runs, &l->m, err)) < 0)
+	if (rc == 0 &&
+	    (rc = load_table(ch, st, l->t, l->in, l->keys_cond, l->runs, &l->m, err)) < 0)
 		amd_store_rollback(st);
 	else if (rc == 0)
 		rc = amd_store_commit(st, err);
@@ -660,7 +691,260 @@ static int leave_regions(struct amd_store *st, struct ch_left *l, const char *ur
 		left_free(l);
 		return amd_fail(err, "%s: out of memory", url);
 	}
-	const struct amd_store_remote r = {"region", l, left_load, left_sums, left_free};
+	const struct amd_store_remote r = {.left = "region", .ctx = l, .load = left_load,
+					   .region_sums = left_sums, .release = left_free};
+	amd_store_set_remote(st, &r);
+	return 0;
+}
+
+/* ---- the metric points left on the server (AMD_READ_RUN_VALUES) ---- */
+
+/* The reduced run of the read store's run ord in l (NULL: none). */
+static struct ch_reduced *reduced_of(struct ch_left *l, int64_t ord)
+{
+	for (size_t i = 0; i < l->nred; i++)
+		if (l->red[i].run == ord)
+			return &l->red[i];
+	return NULL;
+}
+
+static struct ch_reduced *reduced_add(struct ch_left *l, int64_t ord)
+{
+	struct ch_reduced *r = reduced_of(l, ord);
+	if (r || !ord)
+		return r;
+	r = realloc(l->red, (l->nred + 1) * sizeof *r);
+	if (!r)
+		return NULL;
+	l->red = r;
+	r = &l->red[l->nred++];
+	memset(r, 0, sizeof *r);
+	r->run = ord;
+	r->ok = 1;
+	return r;
+}
+
+static double json_double(const cJSON *v)
+{
+	return cJSON_IsString(v) ? strtod(v->valuestring, NULL)
+	       : cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Points of the arrays steps, and of each array of vals (value, t,
+ * rate; NULL: NAN) at index. */
+static struct amd_reduced_point *points_of(const cJSON *steps, const cJSON *value,
+					   const cJSON *t, const cJSON *rate, size_t *n)
+{
+	*n = (size_t)cJSON_GetArraySize(steps);
+	struct amd_reduced_point *p = calloc(*n + 1, sizeof *p);
+	for (size_t i = 0; p && i < *n; i++) {
+		p[i].step = amd_ch_json_int(cJSON_GetArrayItem(steps, (int)i));
+		p[i].value = value ? json_double(cJSON_GetArrayItem(value, (int)i)) : NAN;
+		p[i].t = t ? json_double(cJSON_GetArrayItem(t, (int)i)) : NAN;
+		p[i].rate = rate ? json_double(cJSON_GetArrayItem(rate, (int)i)) : NAN;
+	}
+	return p;
+}
+
+/* One row of amd_ch_run_values_sql's answer into its run's r. */
+static int reduced_row(struct ch_left *l, const cJSON *row)
+{
+	const cJSON *v[18];
+	for (int i = 0; i < 18; i++)
+		v[i] = cJSON_GetArrayItem(row, i);
+	struct ch_reduced *c = reduced_add(l, ordinal(&l->m.ids[strchr(RENUMBERED, 'r') -
+							       RENUMBERED],
+						      amd_ch_json_int(v[0])));
+	if (!c)
+		return 0; /* a run outside the part */
+	struct amd_run_reduced *r = &c->r;
+	int rate = r->has_rate;
+	r->total = amd_ch_json_int(v[1]);
+	r->left = points_of(v[2], v[3], NULL, NULL, &r->nleft);
+	r->kept = amd_ch_json_int(v[4]);
+	r->median = json_double(v[5]);
+	r->mad = json_double(v[6]);
+	r->far = points_of(v[7], v[8], NULL, NULL, &r->nfar);
+	r->samples = rate ? json_double(v[9]) : 0;
+	r->secs = json_double(rate ? v[10] : v[14]);
+	r->nvalid = rate ? 0 : amd_ch_json_int(v[15]);
+	r->pairs = rate ? points_of(v[11], NULL, v[12], v[13], &r->npairs)
+		   : points_of(v[16], NULL, v[17], NULL, &r->npairs);
+	return r->left && r->far && r->pairs ? 0 : -1;
+}
+
+/* One row of amd_ch_run_series_sql's answer: an epoch time or
+ * throughput series that repeats a step, or a metric series a (step,
+ * time), sends its run to its points; a throughput series sets has_rate. */
+static int series_row(struct ch_left *l, const cJSON *row)
+{
+	struct ch_reduced *c = reduced_add(l, ordinal(&l->m.ids[strchr(RENUMBERED, 'r') -
+							       RENUMBERED],
+						      amd_ch_json_int(cJSON_GetArrayItem(row, 0))));
+	if (!c)
+		return 0;
+	int64_t key = amd_ch_json_int(cJSON_GetArrayItem(row, 1)),
+		n = amd_ch_json_int(cJSON_GetArrayItem(row, 2)),
+		steps = amd_ch_json_int(cJSON_GetArrayItem(row, 3)),
+		times = amd_ch_json_int(cJSON_GetArrayItem(row, 4));
+	/* steps looked up (epoch time, throughput) once each; the metric's
+	 * points at one step in time order */
+	c->ok &= n == (key == l->chid[1] || key == l->chid[2] ? steps : times);
+	if (key == l->chid[2] && n > 0)
+		c->r.has_rate = 1;
+	return 0;
+}
+
+/* Runs sql (amd_buf's text) and each row of its answer through fn. */
+static int each_row(struct ch_left *l, struct amd_buf *sql, const char *what,
+		    int (*fn)(struct ch_left *, const cJSON *), int ncols, struct amd_err *err)
+{
+	if (amd_buf_append(sql, "", 1) < 0)
+		return amd_fail(err, "%s: out of memory", l->url);
+	struct amd_ch *ch = NULL;
+	const cJSON *data = NULL, *row;
+	cJSON *doc = amd_ch_open(l->url, &ch, err) < 0 ? NULL : fetch(ch, sql->data, &data, err);
+	amd_ch_close(ch);
+	if (!doc)
+		return -1;
+	int rc = 0;
+	cJSON_ArrayForEach(row, data) {
+		if (cJSON_GetArraySize(row) != ncols) {
+			rc = amd_fail(err, "%s: %s: a row of %d columns, expected %d", l->url, what,
+				      cJSON_GetArraySize(row), ncols);
+			break;
+		}
+		if (fn(l, row) < 0) {
+			rc = amd_fail(err, "%s: out of memory", l->url);
+			break;
+		}
+	}
+	cJSON_Delete(doc);
+	return rc;
+}
+
+/* Asks the server for the part's runs' values (ch_reduce.h). */
+static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct amd_err *err)
+{
+	struct amd_buf scope = {0}, series = {0}, values = {0};
+	reduced_free(l);
+	int bad = amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
+		  amd_buf_append(&scope, "", 1) < 0 ||
+		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0 ||
+		  amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
+					mad_k / 0.6745 * 0.99) < 0;
+	amd_buf_free(&scope);
+	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
+		 : each_row(l, &series, "run series", series_row, 5, err);
+	if (rc == 0)
+		rc = each_row(l, &values, "run values", reduced_row, 18, err);
+	amd_buf_free(&series);
+	amd_buf_free(&values);
+	l->have = rc == 0;
+	l->keep_first = keep_first;
+	l->mad_k = mad_k;
+	return rc;
+}
+
+static struct amd_reduced_point *points_dup(const struct amd_reduced_point *p, size_t n)
+{
+	struct amd_reduced_point *c = malloc((n + 1) * sizeof *c);
+	if (c && n)
+		memcpy(c, p, n * sizeof *c);
+	return c;
+}
+
+/* store.h's run_reduced: the server's answer for run. */
+static int left_reduced(void *ctx, struct amd_store *st, int64_t run, int keep_first,
+			double mad_k, struct amd_run_reduced *out, struct amd_err *err)
+{
+	struct ch_left *l = ctx;
+	(void)st;
+	if ((!l->have || l->keep_first != keep_first || l->mad_k != mad_k) &&
+	    reduce_runs(l, keep_first, mad_k, err) < 0)
+		return -1;
+	const struct ch_reduced *c = reduced_of(l, run);
+	if (c && !c->ok)
+		return 0;
+	if (!c) /* no point of the three keys */
+		return 1;
+	*out = c->r;
+	out->left = points_dup(c->r.left, c->r.nleft);
+	out->far = points_dup(c->r.far, c->r.nfar);
+	out->pairs = points_dup(c->r.pairs, c->r.npairs);
+	if (out->left && out->far && out->pairs)
+		return 1;
+	amd_run_reduced_free(out);
+	return amd_fail(err, "%s: out of memory", l->url);
+}
+
+/* The keys whose points a read of run values leaves on the server: the
+ * metric keys[0], epoch_time_s, throughput_samples_per_s (names and
+ * server ids in l; 3 of them, a repeated one counted once). */
+static const char *const rate_keys[] = {"epoch_time_s", "throughput_samples_per_s"};
+
+static int left_names(struct ch_left *l, const char *metric)
+{
+	l->names[0] = strdup(metric);
+	for (int i = 0; i < 2; i++)
+		l->names[i + 1] = strcmp(metric, rate_keys[i]) ? strdup(rate_keys[i]) : NULL;
+	for (int i = 0; i < 3; i++) {
+		const char *k = i ? rate_keys[i - 1] : metric;
+		l->chid[i] = amd_ch_string_id(k, strlen(k));
+	}
+	return l->names[0] ? 0 : -1;
+}
+
+/* The load's condition on metric points in *kcond: the keys (all but
+ * the left ones) whole, the left ones' key sets (ch_reduce.h); the left
+ * ones' in l->keys_cond. */
+static int left_conds(struct ch_left *l, const char *const *keys, size_t nkeys,
+		      const char *in, char **kcond, struct amd_err *err)
+{
+	struct amd_buf kept = {0}, left = {0};
+	int rc = amd_buf_printf(&kept, "key_id IN (NULL") < 0 ||
+		 amd_buf_printf(&left, "key_id IN (%lld, %lld, %lld)", (long long)l->chid[0],
+				(long long)l->chid[1], (long long)l->chid[2]) < 0 ? -1 : 0;
+	for (size_t i = 0; rc == 0 && i < nkeys; i++) {
+		int64_t id = amd_ch_string_id(keys[i], strlen(keys[i]));
+		if (id != l->chid[0] && id != l->chid[1] && id != l->chid[2])
+			rc = amd_buf_printf(&kept, ", %lld", (long long)id);
+	}
+	if (rc == 0)
+		rc = amd_buf_printf(&kept, ")");
+	if (rc == 0 && amd_buf_append(&left, "", 1) == 0 && amd_buf_append(&kept, "", 1) == 0)
+		rc = amd_ch_left_keys_cond(in, kept.data, left.data, kcond, err);
+	else
+		rc = amd_fail(err, "out of memory");
+	amd_buf_free(&kept);
+	l->keys_cond = left.data;
+	return rc;
+}
+
+/* Leaves the left keys' points of the part read on the server (st's
+ * hooks; l from left_conds). */
+static int leave_points(struct amd_store *st, struct ch_left *l, const char *url,
+			const char *in, const char *runs, struct amd_err *err)
+{
+	for (size_t i = 0; !l->t && i < amd_ch_table_count; i++)
+		if (strcmp(amd_ch_tables[i].name, "metric_point") == 0)
+			l->t = &amd_ch_tables[i];
+	l->url = strdup(url);
+	l->in = strdup(in);
+	l->runs = runs ? strdup(runs) : NULL;
+	if (!l->t || !l->url || !l->in || (runs && !l->runs)) {
+		left_free(l);
+		return amd_fail(err, "%s: out of memory", url);
+	}
+	size_t n = 0;
+	for (int i = 0; i < 3; i++)
+		if (l->names[i])
+			l->names[n++] = l->names[i];
+	for (size_t i = n; i < 3; i++)
+		l->names[i] = NULL;
+	const struct amd_store_remote r = {.left = "metric_point", .ctx = l, .load = left_load,
+					   .keys = (const char *const *)l->names, .nkeys = n,
+					   .run_reduced = left_reduced, .release = left_free};
 	amd_store_set_remote(st, &r);
 	return 0;
 }
@@ -729,6 +1013,18 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 	/* the series' first points, chosen by the server (ch_reduce.h) */
 	if (rc == 0 && (how & AMD_READ_KEY_SETS) && !kcond)
 		rc = amd_ch_key_sets_cond(part && *part ? part : amd_ch_committed_sql, &kcond, err);
+	/* the run values reduced by the server: their keys' points left there */
+	struct ch_left *points = rc == 0 && (how & AMD_READ_RUN_VALUES) && nkeys &&
+		wanted("metric_point", tables, ntables) ? calloc(1, sizeof *points) : NULL;
+	if (points) {
+		free(kcond);
+		kcond = NULL;
+		if (left_names(points, keys[0]) < 0)
+			rc = amd_fail(err, "%s: out of memory", url);
+		else
+			rc = left_conds(points, keys, nkeys, part && *part ? part
+					: amd_ch_committed_sql, &kcond, err);
+	}
 	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
 		char *name = strdup(url);
 		if (!name)
@@ -744,15 +1040,22 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 				wanted("region", tables, ntables) ? calloc(1, sizeof *left) : NULL;
 			const char *in = in_part ? part : amd_ch_committed_sql;
 			rc = load_all(ch, st, in, in_part ? runs : NULL, tables, ntables, kcond,
-				      left ? "region" : NULL, left ? &left->m : NULL, err);
+				      left ? "region" : NULL, left ? &left->m
+				      : points ? &points->m : NULL, err);
 			if (left && rc == 0)
 				rc = leave_regions(st, left, url, in, in_part ? runs : NULL, err);
 			else
 				free(left);
+			if (points && rc == 0)
+				rc = leave_points(st, points, url, in, in_part ? runs : NULL, err);
+			else if (points)
+				left_free(points);
+			points = NULL;
 			st->mode = AMD_STORE_READ;
 		}
 	}
 	amd_ch_close(ch);
+	left_free(points);
 	free(part);
 	free(runs);
 	free(kcond);

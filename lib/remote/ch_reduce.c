@@ -42,3 +42,96 @@ int amd_ch_region_sums_sql(struct amd_buf *b, const char *in, const char *cond,
 	return bad || amd_buf_printf(b, " GROUP BY run_id, profiler_id, kind_id, name_id, file_id,"
 				     " line FORMAT JSONCompact") < 0 ? -1 : 0;
 }
+
+int amd_ch_left_keys_cond(const char *in, const char *kept, const char *left, char **out,
+			  struct amd_err *err)
+{
+	struct amd_buf b = {0};
+	*out = NULL;
+	if (amd_buf_printf(&b, "(%s OR (%s AND (src, run_id, key_id, step) IN (SELECT src,"
+			   " run_id, key_id, min(step) FROM metric_point WHERE src IN (%s) AND %s"
+			   " GROUP BY src, run_id, key_id)))", kept, left, in, left) < 0) {
+		amd_buf_free(&b);
+		return amd_fail(err, "out of memory");
+	}
+	*out = b.data;
+	return 0;
+}
+
+/* metric_point's rows of key k of the part (in, scope), NaN for NULL */
+static int key_rows(struct amd_buf *b, const char *in, const char *scope, int64_t k,
+		    const char *cols)
+{
+	return amd_buf_printf(b, "(SELECT run_id, step, %s FROM metric_point WHERE src IN (%s)%s%s%s"
+			      " AND key_id = %lld)", cols, in, scope && *scope ? " AND (" : "",
+			      scope && *scope ? scope : "", scope && *scope ? ")" : "",
+			      (long long)k);
+}
+
+int amd_ch_run_series_sql(struct amd_buf *b, const char *in, const char *scope,
+			  const int64_t keys[3])
+{
+	int bad = amd_buf_printf(b, "SELECT run_id, key_id, count(), uniqExact(step),"
+				 " uniqExact((step, ifNull(ts_ms, 0))) FROM"
+				 " metric_point WHERE src IN (%s)%s%s%s AND key_id IN (%lld, %lld,"
+				 " %lld) GROUP BY run_id, key_id FORMAT JSONCompact", in,
+				 scope && *scope ? " AND (" : "", scope && *scope ? scope : "",
+				 scope && *scope ? ")" : "", (long long)keys[0],
+				 (long long)keys[1], (long long)keys[2]) < 0;
+	return bad ? -1 : 0;
+}
+
+/* stats.c amd_median_sorted of the sorted array v of n values, all of
+ * one sign (so its midpoint is a + (b - a) / 2) */
+#define MEDIAN(v, n) "if(" n " = 0, nan, if(intDiv(" n " - 1, 2) = intDiv(" n ", 2), " \
+	v "[intDiv(" n " - 1, 2) + 1], " v "[intDiv(" n " - 1, 2) + 1] + (" v "[intDiv(" n \
+	", 2) + 1] - " v "[intDiv(" n " - 1, 2) + 1]) / 2))"
+/* a point (step, value, has t, t, has rate, rate) kept by choose_epochs */
+#define KEPT "(x.1 != 0 OR %d) AND isFinite(x.2) AND x.2 > 0"
+/* run_throughput's valid pair with a logged rate, and its impossible one */
+#define VALID_T "x.3 = 1 AND x.5 = 1 AND isFinite(x.4) AND isFinite(x.6 * x.4) AND x.4 > 0" \
+	" AND x.6 > 0 AND x.6 * x.4 > 0"
+#define PAIR_T "x.3 = 1 AND x.5 = 1 AND NOT isNaN(x.4) AND NOT isNaN(x.6) AND (x.4 <= 0 OR" \
+	" x.6 <= 0 OR isInfinite(x.4) OR isInfinite(x.6))"
+/* ... and with a rate of 1 (samples from the batch size) */
+#define VALID_B "x.3 = 1 AND isFinite(x.4) AND x.4 > 0"
+#define PAIR_B "x.3 = 1 AND NOT isNaN(x.4) AND (x.4 <= 0 OR isInfinite(x.4))"
+#define STEPS(a) "arrayMap(x -> x.1, " a ")"
+#define TEXT(a, i) "arrayMap(x -> toString(x." i "), " a ")"
+
+int amd_ch_run_values_sql(struct amd_buf *b, const char *in, const char *scope,
+			  const int64_t keys[3], int keep_first, double far)
+{
+	int bad = amd_buf_printf(b,
+		"SELECT run_id, length(a), " STEPS("lft") ", " TEXT("lft", "2") ", nk,"
+		" toString(med), toString(mad), " STEPS("fr") ", " TEXT("fr", "2") ","
+		" toString(arraySum(arrayMap(x -> x.6 * x.4, vt))),"
+		" toString(arraySum(arrayMap(x -> x.4, vt))), " STEPS("pt") ", " TEXT("pt", "4") ", "
+		TEXT("pt", "6") ", toString(arraySum(arrayMap(x -> x.4, vb))), length(vb), "
+		STEPS("pb") ", " TEXT("pb", "4") " FROM"
+		" (SELECT run_id, a, lft, nk, med, mad, arrayFilter(x -> mad > 0 AND"
+		" abs(x.2 - med) > mad * %.17g, kp) AS fr, arrayFilter(x -> " VALID_T ", kp) AS vt,"
+		" arrayFilter(x -> " PAIR_T ", kp) AS pt, arrayFilter(x -> " VALID_B ", kp) AS vb,"
+		" arrayFilter(x -> " PAIR_B ", kp) AS pb FROM"
+		" (SELECT run_id, a, kp, lft, nk, med, " MEDIAN("dv", "nk") " AS mad FROM"
+		" (SELECT run_id, a, kp, lft, nk, med, arraySort(arrayMap(x -> abs(x - med), kv))"
+		" AS dv FROM (SELECT run_id, a, kp, lft, kv, nk, " MEDIAN("kv", "nk") " AS med FROM"
+		" (SELECT run_id, a, kp, lft, kv, toInt64(length(kv)) AS nk FROM"
+		" (SELECT run_id, a, kp, lft, arraySort(arrayMap(x -> x.2, kp)) AS kv FROM"
+		" (SELECT run_id, a, arrayFilter(x -> " KEPT ", a) AS kp,"
+		" arrayFilter(x -> NOT (" KEPT "), a) AS lft FROM"
+		" (SELECT run_id, arraySort(x -> (x.1, x.7), groupArray((step, mv, eh, ev, th, tv,"
+		" mts))) AS a FROM"
+		" (SELECT run_id, step, mv, eh, ev, th, tv, mts FROM (SELECT run_id, step, mv, mts,"
+		" eh, ev FROM ",
+		far, keep_first, keep_first) < 0;
+	bad = bad || key_rows(b, in, scope, keys[0],
+			      "ifNull(value, nan) AS mv, ifNull(ts_ms, 0) AS mts") < 0 ||
+	      amd_buf_printf(b, " ANY LEFT JOIN ") < 0 ||
+	      key_rows(b, in, scope, keys[1], "1 AS eh, ifNull(value, nan) AS ev") < 0 ||
+	      amd_buf_printf(b, " USING (run_id, step)) ANY LEFT JOIN ") < 0 ||
+	      key_rows(b, in, scope, keys[2], "1 AS th, ifNull(value, nan) AS tv") < 0 ||
+	      amd_buf_printf(b, " USING (run_id, step)) GROUP BY run_id))))))))"
+			     " FORMAT JSONCompact") < 0;
+	return bad ? -1 : 0;
+}

@@ -51,6 +51,13 @@ int amd_location_open_metrics(const char *location, const char *const *names, si
 	return open_read(location, names, n, NULL, 0, keys, nkeys, 0, out, err);
 }
 
+int amd_location_open_run_values(const char *location, const char *const *names, size_t n,
+				 const char *const *keys, size_t nkeys, struct amd_store **out,
+				 struct amd_err *err)
+{
+	return open_read(location, names, n, NULL, 0, keys, nkeys, AMD_READ_RUN_VALUES, out, err);
+}
+
 int amd_location_open_tables(const char *location, const char *const *tables, size_t n,
 			     struct amd_store **out, struct amd_err *err)
 {

@@ -40,6 +40,14 @@ int amd_location_open_read(const char *location, const char *const *names, size_
 int amd_location_open_metrics(const char *location, const char *const *names, size_t n,
 			      const char *const *keys, size_t nkeys, struct amd_store **out,
 			      struct amd_err *err);
+/* The same for a sweep's statistics (`stats`; keys[0] the metric): a
+ * remote store leaves the points of the metric, epoch_time_s and
+ * throughput_samples_per_s on the server, which computes each run's
+ * value of them (store.h's amd_store_run_reduced; ch_reduce.h); a read
+ * of their points loads them (amd_store_need_key). */
+int amd_location_open_run_values(const char *location, const char *const *names, size_t n,
+				 const char *const *keys, size_t nkeys, struct amd_store **out,
+				 struct amd_err *err);
 
 /* amd_location_open_read for a command that reads of metric points only
  * which keys each run logged and from which source (`runs`: the keys a

@@ -51,6 +51,11 @@ struct amd_remote_ops {
  * amd_store_region_sums); any other query of them loads them first
  * (amd_store_need). */
 #define AMD_READ_REGION_SUMS 4
+/* ... and of the points of the metric (keys[0]), epoch_time_s and
+ * throughput_samples_per_s only the key sets: the server reduces them
+ * per run for a sweep's statistics (store.h's amd_store_run_reduced);
+ * a read of their points loads them first (amd_store_need_key). */
+#define AMD_READ_RUN_VALUES 8
 
 /* remote.h's amd_remote_pull once r claimed url (pull.c). */
 int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,

@@ -891,4 +891,39 @@ test_expect_success CLICKHOUSE,GNU_TIME 'a batch is bounded by the memory it hol
 	same_json held runs && same_json held stats --sweep cpu-strong-scaling
 '
 
+# stats has the server compute each run's value of its metric (the
+# median of the kept points, the MAD flags, the exclusions, samples and
+# seconds: ch_reduce.c amd_ch_run_values_sql; analysis_run.c
+# run_reduced): on a generated sweep whose series meet the edge cases
+# (ties, odd and even counts, NaN, a negative, an infinity, an outlier,
+# a step logged twice: tests/lib/gen_metric_sweep.py, seed 7) and on the
+# bundled sweeps (runs with traces read their points) every output is
+# SQLite's byte for byte, and the server sends of metric points only a
+# few per run (the key sets) beside the memory peaks, not the series.
+test_expect_success CLICKHOUSE 'stats: the server computes each run'"'"'s value: the same output, a few metric rows per run' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/red" 20 41 7 &&
+	"$AMDAHL" --store "$(url red)" ingest -q "$TMP/red" && "$AMDAHL" --store "$TMP/red.db" ingest -q "$TMP/red" &&
+	for a in "" "--metric train_loss" "--metric throughput_samples_per_s" "--keep-first" \
+		"--mad-k 1" "--mad-k 0.2 --metric train_loss" "--metric m0" "--aggregate mlperf" \
+		"--by strategy --sweep gen-sweep"; do
+		same_text red stats $a && same_json red stats $a || return 1
+	done &&
+	for a in "" "--sweep cpu-strong-scaling" "--sweep gpu-batch-sweep --mad-k 1" "--sweep mnist-scaling"; do
+		same_text all stats $a && same_json all stats $a || return 1
+	done &&
+	runs=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM run" | tail -1) &&
+	mem=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s = '"'"'max_memory_allocated_mb'"'"'" | tail -1) &&
+	read=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s IN ('"'"'epoch_time_s'"'"', '"'"'throughput_samples_per_s'"'"', '"'"'train_loss'"'"')" | tail -1) &&
+	for m in epoch_time_s train_loss m0; do
+		logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") && sleep 1 &&
+		"$AMDAHL" --store "$(url red)" stats --sweep gen-sweep --metric $m --json >/dev/null &&
+		logged "SYSTEM FLUSH LOGS" &&
+		got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM metric_point ANY LEFT JOIN'"'"')") &&
+		vals=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'^SELECT run_id, length[(]a[)]'"'"')") &&
+		echo "# stats --metric $m: $got metric_point rows and $vals run values from the server; $runs runs, $mem memory points, $read points of the three keys" >&2 &&
+		test_true "the key sets and the memory peaks, not the series" [ "$got" -lt $((mem + read / 4)) ] &&
+		test_true "one row of values per run" [ "$vals" -le "$runs" ] || return 1
+	done
+'
+
 test_done

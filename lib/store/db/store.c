@@ -210,13 +210,36 @@ static void drop_remote(struct amd_store *st)
 	st->has_remote = 0;
 }
 
+/* The left keys' first points (their key sets), dropped before their
+ * points are loaded whole. */
+static int drop_key_sets(struct amd_store *st, struct amd_err *err)
+{
+	for (size_t i = 0; i < st->remote.nkeys; i++) {
+		sqlite3_stmt *q = amd_store_prepare(st, "DELETE FROM metric_series WHERE key_id ="
+						    " (SELECT id FROM dict WHERE s = ?)", err);
+		if (!q)
+			return -1;
+		sqlite3_bind_text(q, 1, st->remote.keys[i], -1, SQLITE_TRANSIENT);
+		if (amd_store_rows_done(st, q, sqlite3_step(q), err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
 {
 	if (!st->has_remote || strcmp(st->remote.left, table) != 0)
 		return 0;
 	enum amd_store_mode mode = st->mode;
+	int batch = st->batch;
 	st->mode = AMD_STORE_WRITE;
-	int rc = st->remote.load(st->remote.ctx, st, err);
+	/* inside a read (amd_store_read_begin: `stats` reads points mid-
+	 * analysis) the load is a savepoint, as a unit's in a batch */
+	st->batch |= !sqlite3_get_autocommit(st->db);
+	int rc = drop_key_sets(st, err);
+	if (rc == 0)
+		rc = st->remote.load(st->remote.ctx, st, err);
+	st->batch = batch;
 	st->mode = mode;
 	if (rc == 0)
 		drop_remote(st);
@@ -229,6 +252,33 @@ int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profile
 	if (!st->has_remote || strcmp(st->remote.left, "region") != 0 || !st->remote.region_sums)
 		return 1;
 	return st->remote.region_sums(st->remote.ctx, st, kind_id, profiler_id, fn, ctx, err);
+}
+
+int amd_store_need_key(struct amd_store *st, const char *key, struct amd_err *err)
+{
+	for (size_t i = 0; st->has_remote && i < st->remote.nkeys; i++)
+		if (strcmp(st->remote.keys[i], key) == 0)
+			return amd_store_need(st, "metric_point", err);
+	return 0;
+}
+
+int amd_store_run_reduced(struct amd_store *st, int64_t run, const char *metric,
+			  int keep_first, double mad_k, struct amd_run_reduced *out,
+			  struct amd_err *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!st->has_remote || !st->remote.run_reduced || st->remote.nkeys == 0 ||
+	    strcmp(st->remote.keys[0], metric) != 0)
+		return 0;
+	return st->remote.run_reduced(st->remote.ctx, st, run, keep_first, mad_k, out, err);
+}
+
+void amd_run_reduced_free(struct amd_run_reduced *r)
+{
+	free(r->left);
+	free(r->far);
+	free(r->pairs);
+	memset(r, 0, sizeof *r);
 }
 
 int amd_store_sql_register(sqlite3 *db)

@@ -71,6 +71,37 @@ struct amd_region_sum {
 	int has[5];
 };
 typedef int (*amd_region_sum_fn)(void *ctx, const struct amd_region_sum *rows, size_t n);
+
+/* One run's points of a metric reduced where they are (a remote read of
+ * `stats` leaves the metric, epoch_time_s and throughput_samples_per_s
+ * on the server): what lib/analysis's run value reads of them when each
+ * is one series of distinct steps and the run has no child runs. Steps
+ * of the metric's points in step order; t, rate: epoch_time_s and
+ * throughput_samples_per_s at the point's step (NAN when not logged). */
+struct amd_reduced_point {
+	int64_t step;
+	double value, t, rate;
+};
+struct amd_run_reduced {
+	int64_t total, kept;	/* the metric's points; those kept (step 0 as
+				 * asked, finite and > 0) */
+	double median, mad;	/* of the kept values (amd_median, amd_mad) */
+	struct amd_reduced_point *left, *far; /* not kept; kept and farther
+				 * from the median than k·MAD/0.6745·0.99 (a
+				 * superset of the MAD flags) */
+	size_t nleft, nfar;
+	int has_rate;		/* the run logged throughput_samples_per_s */
+	/* over the kept points in step order: with has_rate, the sums of
+	 * rate·t and t where t, rate, rate·t are finite and > 0, and the
+	 * points whose t or rate is ≤ 0 or infinite; else (rate 1) the sum
+	 * of t and the count of points where t is finite and > 0, and those
+	 * whose t is ≤ 0 or infinite */
+	double samples, secs;
+	int64_t nvalid;
+	struct amd_reduced_point *pairs;
+	size_t npairs;
+};
+void amd_run_reduced_free(struct amd_run_reduced *r);
 struct amd_store_remote {
 	const char *left; /* the table left on the server ("region") */
 	void *ctx;
@@ -80,6 +111,14 @@ struct amd_store_remote {
 	 * the kind and profiler (dict ids; 0: any), the sums to fn */
 	int (*region_sums)(void *ctx, struct amd_store *st, int64_t kind_id, int64_t profiler_id,
 			   amd_region_sum_fn fn, void *fn_ctx, struct amd_err *err);
+	/* left "metric_point": the keys whose points are left (the store
+	 * holds their first point per source, run and key: the key sets),
+	 * and run's value of metric keys[0] reduced by the server: 1 with
+	 * *out filled, 0 when the caller reads the run's points */
+	const char *const *keys;
+	size_t nkeys;
+	int (*run_reduced)(void *ctx, struct amd_store *st, int64_t run, int keep_first,
+			   double mad_k, struct amd_run_reduced *out, struct amd_err *err);
 	void (*release)(void *ctx);
 };
 /* Installs r (copied; its ctx released with the store). */
@@ -92,6 +131,16 @@ int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
  * caller scans its table), -1 with err set. */
 int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profiler_id,
 			  amd_region_sum_fn fn, void *ctx, struct amd_err *err);
+/* Before reading key's points: loads the left keys' points when a
+ * remote read left key's on the server. 0, or -1 with err set. */
+int amd_store_need_key(struct amd_store *st, const char *key, struct amd_err *err);
+/* Run's value of metric reduced by the server (amd_store_remote's
+ * run_reduced): 1 with *out filled (amd_run_reduced_free), 0 when the
+ * caller reads the points (a SQLite store; another metric; a run the
+ * server cannot reduce exactly), -1 with err set. */
+int amd_store_run_reduced(struct amd_store *st, int64_t run, const char *metric,
+			  int keep_first, double mad_k, struct amd_run_reduced *out,
+			  struct amd_err *err);
 
 /* BEGIN IMMEDIATE (waits for other writers up to the busy timeout).
  * Inside a batch: a savepoint, which commit releases into the batch and
