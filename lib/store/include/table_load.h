@@ -28,7 +28,10 @@ struct amd_table_load;
  * already, the first row loaded is kept (a source's copy of a string,
  * a param written by several sources), except that a run's kept row
  * takes from a later one what it lacks (the columns a run row only
- * ever gains).
+ * ever gains) and, when both rows are span parts (their sources are of
+ * kind AMD_SPAN_PART_KIND, run.h), the earlier start and the later end:
+ * a run written by several files that staged at once holds their whole
+ * span, as a SQLite store that took them one after another does.
  * metric_point and gpu_sample rows keep the order they come in (a
  * series' repeated steps); they and py-spy's stack rows are packed into
  * their series when the load is closed. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "metric_rows.h"
+#include "run.h"
 #include "schema.h"
 
 int amd_store_open_loading(const char *name, struct amd_store **out, struct amd_err *err)
@@ -46,14 +47,24 @@ struct amd_table_load {
  * of the columns a SQLite run row only ever gains (the writer COALESCEs
  * them) from the run's other rows: units of one run that staged at once
  * (two processes, or two workers of ingest -j N) each shipped a row
- * without the other's part. */
+ * without the other's part. When both rows are span parts (their
+ * sources of kind AMD_SPAN_PART_KIND, run.h), the kept row also widens
+ * to the other's start and end, as the SQLite writer widens a run for
+ * each span part (writer.c, sink_run): the run spans every committed
+ * part, whichever shipped last and whatever it saw of the others. */
+#define SPAN_PART(src) "(SELECT kind FROM source WHERE id = " src ") = '" AMD_SPAN_PART_KIND "'"
+#define BOTH_PARTS SPAN_PART("run.source_id") " AND " SPAN_PART("excluded.source_id")
 #define RUN_FILL " ON CONFLICT(id) DO UPDATE SET name = COALESCE(name, excluded.name)," \
 	" parent_ext_id = COALESCE(parent_ext_id, excluded.parent_ext_id)," \
 	" strategy = COALESCE(strategy, excluded.strategy), n = COALESCE(n, excluded.n)," \
 	" nodes = COALESCE(nodes, excluded.nodes), rank = COALESCE(rank, excluded.rank)," \
 	" repeat = COALESCE(repeat, excluded.repeat)," \
 	" entry_point = COALESCE(entry_point, excluded.entry_point)," \
-	" program = COALESCE(program, excluded.program)"
+	" program = COALESCE(program, excluded.program)," \
+	" start_ms = CASE WHEN " BOTH_PARTS " THEN min(COALESCE(start_ms, excluded.start_ms)," \
+	" COALESCE(excluded.start_ms, start_ms)) ELSE start_ms END," \
+	" end_ms = CASE WHEN " BOTH_PARTS " THEN max(COALESCE(end_ms, excluded.end_ms)," \
+	" COALESCE(excluded.end_ms, end_ms)) ELSE end_ms END"
 
 static enum packed packed_of(const char *table)
 {
