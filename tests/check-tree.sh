@@ -1,8 +1,7 @@
 #!/bin/bash
 # check-tree.sh — the rules of the source tree that the compiler does not
 # check (`make check-tree`, part of `make test`; docs/design.md, "Rules"):
-#   - SQL (sqlite3_ calls) only in lib/store/, in lib/remote/ (which
-#     moves rows between a remote server and SQLite stores), and in the
+#   - SQL (sqlite3_ calls) only in lib/store/ and in the
 #     readers of other tools' SQLite files (MLflow's mlflow.db, Nsight
 #     Systems exports, and lib/ingest/foreign_db.c that opens them);
 #   - lib/ and report/ never print to the terminal or exit;
@@ -31,21 +30,19 @@ libsrc=$(find lib report -name '*.[ch]' | sort)
 # Readers of someone else's SQLite file must use SQL on it: mlflow.db,
 # Nsight Systems exports (lib/ingest/profile/nsys*.c), and the helper
 # that opens them read-only (lib/ingest/foreign_db.c). A remote backend
-# (lib/remote/) moves rows between its server and SQLite stores: it
-# ships a unit's rows from the staging store the SQLite writer filled,
-# and loads a read's rows into the in-memory store the queries run on,
-# value by value through sqlite3 statements.
-check "sqlite3_ only in lib/store/, lib/remote/ and the readers of foreign SQLite files" \
-	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' | grep -v '^lib/remote/' |
+# (lib/remote/) moves rows between its server and SQLite stores through
+# the store's row interfaces (below).
+check "sqlite3_ only in lib/store/ and the readers of foreign SQLite files" \
+	"$(grep -ln 'sqlite3_' $src | grep -v '^lib/store/' |
 	   grep -v '^lib/ingest/mlflow/mlflow_sqlite.c$' |
 	   grep -v '^lib/ingest/foreign_db.c$' | grep -v '^lib/ingest/profile/nsys[a-z_]*\.[ch]$')"
 
-# lib/remote's writers (every file but the read side's loader, ch_load.[ch],
-# and pull.c) reach a SQLite store only through the store's row interface
-# (lib/store/include/unit_rows.h): no sqlite3_ call, no sqlite_int.h.
-check "lib/remote's writers call no sqlite3_ (the store's row interface, unit_rows.h)" \
-	"$(grep -lE 'sqlite3_|sqlite3\.h|sqlite_int\.h' lib/remote/*.[ch] |
-	   grep -v '^lib/remote/ch_load\.[ch]$' | grep -v '^lib/remote/pull\.c$')"
+# lib/remote reaches a SQLite store only through the store's row
+# interfaces: its writers read a unit's rows through unit_rows.h, its
+# readers (ch_load.c, pull.c) fill the in-memory store through
+# table_load.h. No sqlite3_ call, no sqlite3.h, no sqlite_int.h.
+check "lib/remote calls no sqlite3_ (the store's row interfaces, unit_rows.h and table_load.h)" \
+	"$(grep -lE 'sqlite3_|sqlite3\.h|sqlite_int\.h' lib/remote/*.[ch])"
 
 check "lib/ and report/ never print to the terminal or exit" \
 	"$(grep -nE '(^|[^>._[:alnum:]])(printf|puts|putchar|perror|exit|_exit|abort)[[:space:]]*\(|\b(stdout|stderr)\b' $libsrc |

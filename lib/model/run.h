@@ -37,6 +37,12 @@ struct amd_run_rec {
 	int span_part;
 };
 
+/* The kind of source (its importer's name) whose runs are span parts:
+ * a remote store keeps no span_part flag, so its reader (table_load.h)
+ * widens a run over the rows of sources of this kind. tb_run.c is the
+ * one importer that sets span_part. */
+#define AMD_SPAN_PART_KIND "tensorboard"
+
 const char *amd_status_name(int status);
 /* The status an MLflow name ("FINISHED", …) stands for; AMD_STATUS_UNKNOWN
  * (0) for NULL or any other text. */

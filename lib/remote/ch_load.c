@@ -4,12 +4,12 @@
  * which host committed first); runs, sweeps, strings and frames are
  * numbered in the order they first appear; then each table of ch_tables.c, only rows
  * of committed attempts, as JSONCompact (parsed by cJSON), into the
- * same table of an in-memory SQLite store. Rows several sources write
+ * same table of an in-memory store, through the store's loader
+ * (table_load.h: rows of typed cells; no SQL here). Rows several sources write
  * (a run, a sweep, a param) keep the one SQLite would keep: the run's
  * own source's, the latest. */
 #include "ch_load.h"
 #include "ch_reduce.h"
-#include "sqlite_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,8 +24,7 @@
 #include "ch_tables.h"
 #include "remote_ops.h"
 #include "clickhouse.h"
-#include "metric_rows.h"
-#include "schema.h"
+#include "table_load.h"
 
 /* The latest committed attempt of each path not forgotten (sha256 ""):
  * a source is its place and content, so two paths with the same bytes
@@ -104,26 +103,34 @@ struct maps {
 	struct attempts src, ids[4];
 };
 
-static int bind_value(sqlite3_stmt *q, int i, const cJSON *v, char kind, int64_t row_src,
-		      const struct maps *m)
+/* The cell of a mapped column (kind, ch_tables.h) or a plain one as
+ * JSON gives it: a number as a double (as SQLite would bind it), a
+ * string as its text. */
+static void cell_value(struct amd_cell *c, const cJSON *v, char kind, int64_t row_src,
+		       const struct maps *m)
 {
 	const struct attempts *a = &m->src;
+	memset(c, 0, sizeof *c);
 	if (!v || cJSON_IsNull(v))
-		return sqlite3_bind_null(q, i);
+		return;
 	const char *r = strchr(RENUMBERED, kind);
 	if (r && kind) {
-		int64_t o = ordinal(&m->ids[r - RENUMBERED], amd_ch_json_int(v));
-		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
+		if ((c->i = ordinal(&m->ids[r - RENUMBERED], amd_ch_json_int(v))))
+			c->type = AMD_CELL_INT;
+	} else if (kind == 's') {
+		if ((c->i = ordinal(a, amd_ch_json_int(v))))
+			c->type = AMD_CELL_INT;
+	} else if (kind == 'c') {
+		c->type = AMD_CELL_INT;
+		c->i = ordinal(a, row_src) << 32 | amd_ch_json_int(v);
+	} else if (cJSON_IsNumber(v)) {
+		c->type = AMD_CELL_REAL;
+		c->f = v->valuedouble;
+	} else if (cJSON_IsString(v)) {
+		c->type = AMD_CELL_TEXT;
+		c->s = v->valuestring;
+		c->n = strlen(v->valuestring);
 	}
-	if (kind == 's') {
-		int64_t o = ordinal(a, amd_ch_json_int(v));
-		return o ? sqlite3_bind_int64(q, i, o) : sqlite3_bind_null(q, i);
-	}
-	if (kind == 'c')
-		return sqlite3_bind_int64(q, i, ordinal(a, row_src) << 32 | amd_ch_json_int(v));
-	if (cJSON_IsNumber(v))
-		return sqlite3_bind_double(q, i, v->valuedouble);
-	return sqlite3_bind_text(q, i, v->valuestring, -1, SQLITE_STATIC);
 }
 
 /* How column name (n bytes) of t is loaded: 'f' a Float64 (or Nullable)
@@ -179,18 +186,20 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 			      : strcmp(t->name, "dict") == 0 ? " LIMIT 1 BY id" : "");
 }
 
-/* Binds the bytes the hex text of a String column stands for. */
-int amd_ch_bind_hex(sqlite3_stmt *q, int i, const char *hex)
+int amd_ch_hex_cell(struct amd_cell *c, const char *hex, unsigned char **own)
 {
+	*own = NULL;
+	memset(c, 0, sizeof *c);
+	c->type = AMD_CELL_TEXT;
+	c->s = "";
 	if (!*hex)
-		return sqlite3_bind_text(q, i, "", 0, SQLITE_STATIC);
+		return 0;
 	long len = 0;
-	unsigned char *bytes = OPENSSL_hexstr2buf(hex, &len);
-	if (!bytes)
-		return SQLITE_NOMEM;
-	int rc = sqlite3_bind_text(q, i, (const char *)bytes, (int)len, SQLITE_TRANSIENT);
-	OPENSSL_free(bytes);
-	return rc;
+	if (!(*own = OPENSSL_hexstr2buf(hex, &len)))
+		return -1;
+	c->s = (const char *)*own;
+	c->n = (size_t)len;
+	return 0;
 }
 
 /* Types that arrive as JSON strings but are integers (Int64, UInt64). */
@@ -201,79 +210,77 @@ static int is_int_col(const cJSON *meta, int i)
 	return cJSON_IsString(ty) && strstr(ty->valuestring, "Int") != NULL;
 }
 
-/* A run's kept row (the first, prefer) takes what it lacks of the
- * columns a SQLite run row only ever gains (the writer COALESCEs them)
- * from the run's other rows: units of one run that staged at once (two
- * processes) each shipped a row without the other's part. */
-#define RUN_FILL " ON CONFLICT(id) DO UPDATE SET name = COALESCE(name, excluded.name)," \
-	" parent_ext_id = COALESCE(parent_ext_id, excluded.parent_ext_id)," \
-	" strategy = COALESCE(strategy, excluded.strategy), n = COALESCE(n, excluded.n)," \
-	" nodes = COALESCE(nodes, excluded.nodes), rank = COALESCE(rank, excluded.rank)," \
-	" repeat = COALESCE(repeat, excluded.repeat)," \
-	" entry_point = COALESCE(entry_point, excluded.entry_point)," \
-	" program = COALESCE(program, excluded.program)"
+/* The cells of one JSONCompact row of t (ncols columns, then src) in
+ * c; the decoded strings in own (freed by row_free). -1 out of memory. */
+static int row_cells(const struct ch_table *t, const char *how, const cJSON *meta,
+		     const cJSON *row, int ncols, const struct maps *a, struct amd_cell *c,
+		     unsigned char **own)
+{
+	int64_t src = amd_ch_json_int(cJSON_GetArrayItem(row, ncols));
+	for (int i = 0; i < ncols; i++) {
+		const cJSON *v = cJSON_GetArrayItem(row, i);
+		int plain_str = t->kinds[i] == 'p' && cJSON_IsString(v);
+		own[i] = NULL;
+		if (plain_str && how[i] == 'f')
+			c[i] = (struct amd_cell){.type = AMD_CELL_REAL,
+						 .f = strtod(v->valuestring, NULL)};
+		else if (plain_str && how[i] == 's') {
+			if (amd_ch_hex_cell(&c[i], v->valuestring, &own[i]) < 0)
+				return -1;
+		} else if (plain_str && is_int_col(meta, i))
+			c[i] = (struct amd_cell){.type = AMD_CELL_INT, .i = amd_ch_json_int(v)};
+		else
+			cell_value(&c[i], v, t->kinds[i], src, a);
+	}
+	return 0;
+}
 
+static void row_free(unsigned char **own, int ncols)
+{
+	for (int i = 0; i < ncols; i++) {
+		OPENSSL_free(own[i]);
+		own[i] = NULL;
+	}
+}
+
+/* The server's rows of t (doc's data) through the store's loader. */
 static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJSON *doc,
 		       const cJSON *data, const struct maps *a, struct amd_err *err)
 {
 	int ncols = (int)strlen(t->kinds);
-	char how[64] = {0}; /* how load_sql selected each column (col_load) */
+	if (ncols > AMD_TABLE_COLS_MAX)
+		return amd_fail(err, "%s: table %s: more than %d columns", amd_store_path(st),
+				t->name, AMD_TABLE_COLS_MAX);
+	char how[AMD_TABLE_COLS_MAX] = {0}; /* how load_sql selected each column (col_load) */
 	const char *c = t->cols;
-	for (int i = 0; i < ncols && i < 64 && *c; i++) {
+	for (int i = 0; i < ncols && *c; i++) {
 		size_t n = strcspn(c, ",");
 		how[i] = col_load(t, c, n);
 		c += n + (c[n] == ',');
 	}
-	if (ncols > 64)
-		return amd_fail(err, "%s: table %s: more than 64 columns", st->path, t->name);
-	/* SQLite's metric_point keys repeated steps apart by seq, gpu_sample
-	 * packs its samples in seq order: the row's order */
-	int seq = strcmp(t->name, "metric_point") == 0 || strcmp(t->name, "gpu_sample") == 0;
-	char sql[1200];
-	int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO %s(%s%s) VALUES(", t->name,
-			   t->cols, seq ? ",seq" : "");
-	for (int i = 0; i < ncols + seq && len < (int)sizeof sql - 4; i++)
-		len += snprintf(sql + len, sizeof sql - (size_t)len, i ? ",?" : "?");
-	snprintf(sql + len, sizeof sql - (size_t)len, ")%s",
-		 strcmp(t->name, "run") == 0 ? RUN_FILL : "");
-	sqlite3_stmt *q = amd_store_prepare(st, sql, err);
-	if (!q)
+	struct amd_table_load *l;
+	if (amd_table_load_open(st, t->name, t->cols, &l, err) < 0)
 		return -1;
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "meta");
 	const cJSON *row;
-	int rc = SQLITE_DONE;
-	int64_t nrow = 0;
+	struct amd_cell cells[AMD_TABLE_COLS_MAX];
+	unsigned char *own[AMD_TABLE_COLS_MAX] = {0};
+	int rc = 0;
 	cJSON_ArrayForEach(row, data) {
 		if (cJSON_GetArraySize(row) != ncols + 1) {
-			sqlite3_finalize(q);
-			return amd_fail(err, "%s: table %s: a row of %d columns, expected %d",
-					st->path, t->name, cJSON_GetArraySize(row), ncols + 1);
-		}
-		int64_t src = amd_ch_json_int(cJSON_GetArrayItem(row, ncols));
-		sqlite3_reset(q);
-		for (int i = 0; i < ncols; i++) {
-			const cJSON *v = cJSON_GetArrayItem(row, i);
-			int plain_str = t->kinds[i] == 'p' && cJSON_IsString(v);
-			if (plain_str && how[i] == 'f')
-				sqlite3_bind_double(q, i + 1, strtod(v->valuestring, NULL));
-			else if (plain_str && how[i] == 's')
-				rc = amd_ch_bind_hex(q, i + 1, v->valuestring);
-			else if (plain_str && is_int_col(meta, i))
-				sqlite3_bind_int64(q, i + 1, amd_ch_json_int(v));
-			else
-				bind_value(q, i + 1, v, t->kinds[i], src, a);
-			if (rc != SQLITE_DONE && rc != SQLITE_OK)
-				break;
-			rc = SQLITE_DONE;
-		}
-		if (rc != SQLITE_DONE)
+			rc = amd_fail(err, "%s: table %s: a row of %d columns, expected %d",
+				      amd_store_path(st), t->name, cJSON_GetArraySize(row), ncols + 1);
 			break;
-		if (seq)
-			sqlite3_bind_int64(q, ncols + 1, nrow++);
-		if ((rc = sqlite3_step(q)) != SQLITE_DONE)
+		}
+		if (row_cells(t, how, meta, row, ncols, a, cells, own) < 0)
+			rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
+		else
+			rc = amd_table_load_row(l, cells, err);
+		row_free(own, ncols);
+		if (rc < 0)
 			break;
 	}
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_table_load_close(l, rc == 0, err);
 }
 
 /* In *cond the condition on t's rows of the attempts in: of metric
@@ -294,9 +301,6 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 		      const char *in, const char *keys, const char *runs, const struct maps *a,
 		      struct amd_err *err)
 {
-	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
-	int nodes = strcmp(t->name, "stack_node") == 0, stacks = nodes ||
-		strcmp(t->name, "stack_sample") == 0;
 	struct amd_buf sql = {0}, cond = {0};
 	int bad = rows_cond(&cond, t, in, keys, runs) < 0 || amd_buf_append(&cond, "", 1) < 0 ||
 		  load_sql(&sql, t, in, *cond.data ? cond.data : NULL, NULL) < 0 ||
@@ -304,27 +308,15 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	amd_buf_free(&cond);
 	if (bad) {
 		amd_buf_free(&sql);
-		return amd_fail(err, "%s: out of memory", st->path);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	}
 	const cJSON *data;
 	cJSON *doc = fetch(ch, sql.data, &data, err);
 	amd_buf_free(&sql);
 	if (!doc)
 		return -1;
-	/* rows packed into series */
-	int rc = points   ? amd_metric_rows_open(st, err)
-		 : gpu    ? amd_gpu_rows_open(st, err)
-		 : stacks ? amd_stack_rows_open(st, nodes, err)
-			  : 0;
-	if (rc == 0)
-		rc = insert_rows(st, t, doc, data, a, err);
+	int rc = insert_rows(st, t, doc, data, a, err);
 	cJSON_Delete(doc);
-	if (rc == 0 && points)
-		rc = amd_metric_rows_pack(st, err);
-	if (rc == 0 && gpu)
-		rc = amd_gpu_rows_pack(st, err);
-	if (rc == 0 && stacks)
-		rc = amd_stack_rows_pack(st, nodes, err);
 	return rc;
 }
 
@@ -363,7 +355,7 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 	if (amd_buf_printf(&sql, "SELECT id, hex(path), kind, size, sha256, ingested_at FROM source"
 			   " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact", in) < 0) {
 		amd_buf_free(&sql);
-		return amd_fail(err, "%s: out of memory", st->path);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	}
 	const cJSON *data, *row;
 	cJSON *doc = fetch(ch, sql.data, &data, err);
@@ -372,38 +364,45 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 		return -1;
 	size_t n = (size_t)cJSON_GetArraySize(data);
 	a->p = calloc(n ? n : 1, sizeof *a->p);
-	sqlite3_stmt *q = a->p ? amd_store_prepare(st, "INSERT INTO source(id, path, kind,"
-				 " size, sha256, ingested_at) VALUES(?1,?2,?3,?4,?5,?6)", err) : NULL;
-	int rc = SQLITE_DONE;
-	if (q)
+	struct amd_table_load *l = NULL;
+	int rc = !a->p ? amd_fail(err, "%s: out of memory", amd_store_path(st))
+		: amd_table_load_open(st, "source", "id,path,kind,size,sha256,ingested_at", &l, err);
+	if (rc == 0)
 		cJSON_ArrayForEach(row, data) {
 			const cJSON *path = cJSON_GetArrayItem(row, 1), *kind = cJSON_GetArrayItem(row, 2),
 				    *sha = cJSON_GetArrayItem(row, 4);
 			if (cJSON_GetArraySize(row) != 6 || !cJSON_IsString(path) ||
 			    !cJSON_IsString(kind) || !cJSON_IsString(sha)) {
-				rc = SQLITE_MISMATCH;
+				rc = amd_fail(err, "%s: table source: a malformed row",
+					      amd_store_path(st));
 				break;
 			}
 			struct attempt *at = &a->p[a->n++];
 			at->id = amd_ch_json_int(cJSON_GetArrayItem(row, 0));
 			at->ord = (int64_t)a->n;
-			sqlite3_reset(q);
-			sqlite3_bind_int64(q, 1, at->ord);
-			if ((rc = amd_ch_bind_hex(q, 2, path->valuestring)) != SQLITE_OK)
-				break;
-			sqlite3_bind_text(q, 3, kind->valuestring, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(q, 4, amd_ch_json_int(cJSON_GetArrayItem(row, 3)));
-			sqlite3_bind_text(q, 5, sha->valuestring, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(q, 6, amd_ch_json_int(cJSON_GetArrayItem(row, 5)));
-			if ((rc = sqlite3_step(q)) != SQLITE_DONE)
+			unsigned char *own = NULL;
+			struct amd_cell c[6] = {
+				{.type = AMD_CELL_INT, .i = at->ord},
+				{0},
+				{.type = AMD_CELL_TEXT, .s = kind->valuestring,
+				 .n = strlen(kind->valuestring)},
+				{.type = AMD_CELL_INT, .i = amd_ch_json_int(cJSON_GetArrayItem(row, 3))},
+				{.type = AMD_CELL_TEXT, .s = sha->valuestring,
+				 .n = strlen(sha->valuestring)},
+				{.type = AMD_CELL_INT, .i = amd_ch_json_int(cJSON_GetArrayItem(row, 5))},
+			};
+			rc = amd_ch_hex_cell(&c[1], path->valuestring, &own) < 0
+				? amd_fail(err, "%s: out of memory", amd_store_path(st))
+				: amd_table_load_row(l, c, err);
+			OPENSSL_free(own);
+			if (rc < 0)
 				break;
 		}
-	int ret = !a->p ? amd_fail(err, "%s: out of memory", st->path)
-		: !q ? -1 : amd_store_rows_done(st, q, rc, err);
+	rc = a->p ? amd_table_load_close(l, rc == 0, err) : rc;
 	cJSON_Delete(doc);
-	if (ret == 0)
+	if (rc == 0)
 		qsort(a->p, a->n, sizeof *a->p, cmp_attempt);
-	return ret;
+	return rc;
 }
 
 /* Numbers the ids of table that rows of the attempts in (in) hold, in
@@ -457,23 +456,21 @@ static int drop_emptied_sweeps(struct amd_ch *ch, struct amd_store *st, const ch
 	if (amd_buf_printf(&sql, "SELECT DISTINCT sweep_id FROM run WHERE src IN (%s) AND"
 			   " isNotNull(sweep_id) FORMAT JSONCompact", in) < 0) {
 		amd_buf_free(&sql);
-		return amd_fail(err, "%s: out of memory", st->path);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	}
 	const cJSON *data, *row;
 	cJSON *doc = fetch(ch, sql.data, &data, err);
 	amd_buf_free(&sql);
-	sqlite3_stmt *q = doc ? amd_store_prepare(st, "DELETE FROM sweep WHERE id = ?1 AND"
-				" NOT EXISTS(SELECT 1 FROM run WHERE sweep_id = ?1)", err) : NULL;
-	int rc = SQLITE_DONE;
-	if (q)
+	int rc = doc ? 0 : -1;
+	if (doc)
 		cJSON_ArrayForEach(row, data) {
-			sqlite3_reset(q);
-			bind_value(q, 1, cJSON_GetArrayItem(row, 0), 'w', 0, m);
-			if ((rc = sqlite3_step(q)) != SQLITE_DONE)
+			struct amd_cell c;
+			cell_value(&c, cJSON_GetArrayItem(row, 0), 'w', 0, m);
+			if (c.type == AMD_CELL_INT && (rc = amd_store_drop_sweep_if_empty(st, c.i, err)) < 0)
 				break;
 		}
 	cJSON_Delete(doc);
-	return q ? amd_store_rows_done(st, q, rc, err) : -1;
+	return rc;
 }
 
 static void maps_free(struct maps *m)
@@ -517,9 +514,7 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 	/* rows shipped before the server's schema 5 have no op role, runs
 	 * before its schema 6 no entry point or program */
 	if (rc == 0)
-		rc = amd_store_op_roles_of_older_rows(st, err);
-	if (rc == 0)
-		rc = amd_store_run_launch_of_older_rows(st, err);
+		rc = amd_store_load_older_rows(st, err);
 	if (rc == 0 && keep) /* the maps a table left on the server loads by */
 		*keep = m;
 	else
@@ -651,7 +646,7 @@ static int left_sums(void *ctx, struct amd_store *st, int64_t kind_id, int64_t p
 	amd_buf_free(&cond);
 	if (bad) {
 		amd_buf_free(&sql);
-		return amd_fail(err, "%s: out of memory", st->path);
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	}
 	struct amd_ch *ch = NULL;
 	const cJSON *data = NULL, *row;
@@ -665,11 +660,11 @@ static int left_sums(void *ctx, struct amd_store *st, int64_t kind_id, int64_t p
 		struct amd_region_sum r;
 		if (cJSON_GetArraySize(row) != 11) {
 			rc = amd_fail(err, "%s: region sums: a row of %d columns, expected 11",
-				      st->path, cJSON_GetArraySize(row));
+				      amd_store_path(st), cJSON_GetArraySize(row));
 			break;
 		}
 		if (sum_row(row, &l->m, &r) && fn(fn_ctx, &r, 1) < 0) {
-			rc = amd_fail(err, "%s: out of memory", st->path);
+			rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 			break;
 		}
 	}
@@ -1025,34 +1020,27 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 			rc = left_conds(points, keys, nkeys, part && *part ? part
 					: amd_ch_committed_sql, &kcond, err);
 	}
-	if (rc == 0 && (rc = amd_store_open(":memory:", AMD_STORE_WRITE, &st, err)) == 0) {
-		char *name = strdup(url);
-		if (!name)
-			rc = amd_fail(err, "%s: out of memory", url);
-		else {
-			free(st->path);
-			st->path = name;
-			int in_part = part && *part;
-			if (in_part || kcond) /* what a part cannot answer: the whole store */
-				amd_store_set_whole(st, open_whole);
-			/* the region rows summed on the server (ch_reduce.h) */
-			struct ch_left *left = (how & AMD_READ_REGION_SUMS) &&
-				wanted("region", tables, ntables) ? calloc(1, sizeof *left) : NULL;
-			const char *in = in_part ? part : amd_ch_committed_sql;
-			rc = load_all(ch, st, in, in_part ? runs : NULL, tables, ntables, kcond,
-				      left ? "region" : NULL, left ? &left->m
-				      : points ? &points->m : NULL, err);
-			if (left && rc == 0)
-				rc = leave_regions(st, left, url, in, in_part ? runs : NULL, err);
-			else
-				free(left);
-			if (points && rc == 0)
-				rc = leave_points(st, points, url, in, in_part ? runs : NULL, err);
-			else if (points)
-				left_free(points);
-			points = NULL;
-			st->mode = AMD_STORE_READ;
-		}
+	if (rc == 0 && (rc = amd_store_open_loading(url, &st, err)) == 0) {
+		int in_part = part && *part;
+		if (in_part || kcond) /* what a part cannot answer: the whole store */
+			amd_store_set_whole(st, open_whole);
+		/* the region rows summed on the server (ch_reduce.h) */
+		struct ch_left *left = (how & AMD_READ_REGION_SUMS) &&
+			wanted("region", tables, ntables) ? calloc(1, sizeof *left) : NULL;
+		const char *in = in_part ? part : amd_ch_committed_sql;
+		rc = load_all(ch, st, in, in_part ? runs : NULL, tables, ntables, kcond,
+			      left ? "region" : NULL, left ? &left->m
+			      : points ? &points->m : NULL, err);
+		if (left && rc == 0)
+			rc = leave_regions(st, left, url, in, in_part ? runs : NULL, err);
+		else
+			free(left);
+		if (points && rc == 0)
+			rc = leave_points(st, points, url, in, in_part ? runs : NULL, err);
+		else if (points)
+			left_free(points);
+		points = NULL;
+		amd_store_loaded(st);
 	}
 	amd_ch_close(ch);
 	left_free(points);

@@ -1,6 +1,6 @@
 /* ch_load.h — opening a ClickHouse store for reading: its committed rows
- * loaded into an in-memory SQLite store, so every query of lib/store
- * answers the same on both backends. */
+ * loaded into an in-memory store (table_load.h), so every query of
+ * lib/store answers the same on both backends. */
 #ifndef AMD_CH_LOAD_H
 #define AMD_CH_LOAD_H
 
@@ -42,13 +42,14 @@ struct cJSON;
  * keeps (the run's own source's, the latest, ...): the server's answer
  * (JSONCompact, names in "meta"; the caller cJSON_Deletes it), *row the
  * row or NULL when none; NULL with err filled on an error. String
- * columns arrive as hex, named "hex(NAME)" in "meta" (amd_ch_bind_hex). */
+ * columns arrive as hex, named "hex(NAME)" in "meta" (amd_ch_hex_cell). */
 struct cJSON *amd_ch_kept_row(struct amd_ch *ch, const char *table, const char *cond,
 			      const struct cJSON **row, struct amd_err *err);
-/* Binds as parameter i of q the bytes the hex text of a String column
- * stands for (a SQLite result code). */
-struct sqlite3_stmt;
-int amd_ch_bind_hex(struct sqlite3_stmt *q, int i, const char *hex);
+/* The text cell of the bytes the hex text of a String column stands
+ * for, decoded into *own (OPENSSL_free it after the cell's use); -1 out
+ * of memory. */
+struct amd_cell;
+int amd_ch_hex_cell(struct amd_cell *c, const char *hex, unsigned char **own);
 /* An integer of the server's JSON (Int64 arrives as a string). */
 int64_t amd_ch_json_int(const struct cJSON *v);
 

@@ -5,13 +5,13 @@
  * answers every command as the remote store does. Only a new or empty
  * file or an amdahl store is replaced (store.h). */
 #include "remote_ops.h"
-#include "sqlite_int.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "outfile.h"
+#include "table_load.h"
 
 /* A store file whose write-ahead log is not empty is in use (or was left
  * by a crash): replacing the file under it would mix the two. */
@@ -29,22 +29,14 @@ static int check_target(const char *to, struct amd_err *err)
 
 static int write_image(struct amd_store *st, const char *to, struct amd_err *err)
 {
-	sqlite3_int64 size = 0;
-	unsigned char *img = sqlite3_serialize(st->db, "main", &size, 0);
-	if (!img)
-		return amd_fail(err, "%s: out of memory", st->path);
 	struct amd_out o;
-	int rc = amd_out_open_path(&o, to, err);
-	if (rc == 0) {
-		if (fwrite(img, 1, (size_t)size, o.f) != (size_t)size) {
-			rc = amd_fail(err, "%s: cannot write", to);
-			amd_out_discard(&o);
-		} else {
-			rc = amd_out_commit(&o, err);
-		}
+	if (amd_out_open_path(&o, to, err) < 0)
+		return -1;
+	if (amd_store_write_image(st, o.f, to, err) < 0) {
+		amd_out_discard(&o);
+		return -1;
 	}
-	sqlite3_free(img);
-	return rc;
+	return amd_out_commit(&o, err);
 }
 
 int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,
@@ -60,22 +52,19 @@ int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const 
 		return -1;
 	int rc = 0;
 	if (sweep) {
-		int64_t id = amd_store_first_id(st, "SELECT id FROM sweep WHERE name = ?1", sweep,
-						NULL, err);
+		int64_t id = amd_store_sweep_id(st, sweep, err);
 		if (id == 0)
 			amd_fail(err, "%s: no sweep named %s", url, sweep);
 		rc = id > 0 ? 0 : -1;
 	}
-	int64_t n = rc == 0 ? amd_store_first_id(st, "SELECT count(*) FROM source",
-						 NULL, NULL, err) : 0;
+	int64_t n = rc == 0 ? amd_store_source_count(st, err) : 0;
 	if (n < 0)
 		rc = -1;
 	/* the copy's schema dates from its newest source, not from the
 	 * second it was pulled: pulling an unchanged store again gives the
 	 * same bytes */
 	if (rc == 0)
-		rc = amd_store_exec(st, "UPDATE schema_version SET applied_at ="
-				    " (SELECT ifnull(max(ingested_at), 0) FROM source)", err);
+		rc = amd_store_date_from_sources(st, err);
 	if (rc == 0)
 		rc = write_image(st, to, err);
 	if (rc == 0)

@@ -259,12 +259,12 @@ test_expect_success CLICKHOUSE 'ingest --sweep S --run NEW on a held file makes 
 # the two files of one TensorBoard run (the event file, add_hparams'
 # subfolder) ingested by two processes at once: each stages without the
 # other's part; the reader fills the kept run row's derived columns from
-# the other (ch_load.c RUN_FILL). The span may be one file's: not checked.
-test_expect_success CLICKHOUSE,SQLITE3 'two processes ingesting the two files of one run at once: one run, its params and derived columns' '
+# the other and widens its span over both (table_load.c RUN_FILL).
+test_expect_success CLICKHOUSE,SQLITE3 'two processes ingesting the two files of one run at once: one run, its params, derived columns and span' '
 	R=$DATA/tensorboard/tb-sweep/dp-n2-r0 && main=$(ls "$R"/events.out.tfevents.*) &&
 	sub=$(ls "$R"/*/events.out.tfevents.*) &&
 	"$AMDAHL" --store "$TMP/tb1.db" ingest -q "$main" "$sub" &&
-	RUN="SELECT r.name, r.strategy, r.n, r.repeat, count(p.key_id) FROM run r LEFT JOIN param p ON p.run_id = r.id GROUP BY r.id" &&
+	RUN="SELECT r.name, r.strategy, r.n, r.repeat, r.start_ms, r.end_ms, count(p.key_id) FROM run r LEFT JOIN param p ON p.run_id = r.id GROUP BY r.id" &&
 	want=$(sqlite3 "$TMP/tb1.db" "$RUN") &&
 	test_contains "dp-n2-r0|dp|2|0|" "$want" &&
 	for i in 1 2 3 4; do
@@ -273,6 +273,33 @@ test_expect_success CLICKHOUSE,SQLITE3 'two processes ingesting the two files of
 		wait $p1 && wait $p2 &&
 		"$AMDAHL" pull --from "$(url tbcc$i)" --to "$TMP/tbcc$i.db" >/dev/null &&
 		test_eq "$want" "$(sqlite3 "$TMP/tbcc$i.db" "$RUN")" || return 1
+	done
+'
+
+# The race above made deterministic: the run's second file shipped by a
+# `push` from a store that never saw the first (as a unit staged while
+# the first was not yet committed), so the server holds two committed run
+# rows, each with one file's span; the read's run spans both (the
+# oracle's span of the two files, as SQLite's). Then the whole TensorBoard
+# sweep (9 runs of 2 files) ingested with -j 2, twice: every run's span
+# is SQLite's.
+test_expect_success CLICKHOUSE,SQLITE3,PYTHON 'a TensorBoard run whose files were shipped apart spans them all (push; ingest -j 2 of the sweep)' '
+	R=$DATA/tensorboard/tb-sweep/dp-n2-r0 && main=$(ls "$R"/events.out.tfevents.*) &&
+	sub=$(ls "$R"/*/events.out.tfevents.*) &&
+	want=$("$PY" "$AMDAHL_ROOT/tests/oracle/tfevents_oracle.py" span "$main" "$sub") &&
+	SPAN="SELECT start_ms || '"'"'|'"'"' || end_ms FROM run WHERE name = '"'"'dp-n2-r0'"'"'" &&
+	"$AMDAHL" --store "$(url tbapart)" ingest -q "$main" &&
+	"$AMDAHL" --store "$TMP/tbsub.db" ingest -q "$sub" &&
+	test_true "the second file alone spans less" [ "$(sqlite3 "$TMP/tbsub.db" "$SPAN")" != "$want" ] &&
+	"$AMDAHL" --store "$TMP/tbsub.db" push --to "$(url tbapart)" >/dev/null &&
+	"$AMDAHL" pull --from "$(url tbapart)" --to "$TMP/tbapart.db" >/dev/null &&
+	test_eq "$want" "$(sqlite3 "$TMP/tbapart.db" "$SPAN")" &&
+	"$AMDAHL" --store "$TMP/tbj.db" ingest -q -j 2 "$DATA/tensorboard/tb-sweep" &&
+	SPANS="SELECT name || '"'"'|'"'"' || start_ms || '"'"'|'"'"' || end_ms FROM run ORDER BY name" &&
+	for i in 1 2; do
+		"$AMDAHL" --store "$(url tbj$i)" ingest -q -j 2 "$DATA/tensorboard/tb-sweep" &&
+		"$AMDAHL" pull --from "$(url tbj$i)" --to "$TMP/tbj$i.db" >/dev/null &&
+		test_eq "$(sqlite3 "$TMP/tbj.db" "$SPANS")" "$(sqlite3 "$TMP/tbj$i.db" "$SPANS")" || return 1
 	done
 '
 

@@ -34,6 +34,7 @@ struct amd_store {
 	 * has_remote 0: none, or loaded since */
 	struct amd_store_remote remote;
 	int has_remote;
+	int left_read; /* the statement being prepared reads remote.left (store.c) */
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */

@@ -22,8 +22,68 @@
  * and the warning says how to finish. */
 #define SETTLE_WAIT_MS 5000
 
+/* ---- a table a remote read left on the server, loaded on first use ----
+ * Every statement of lib/store is prepared here (amd_store_prepare, and
+ * amd_store_exec's): while a remote read left a table on the server
+ * (amd_store_set_remote), SQLite's authorizer tells, as a statement is
+ * prepared, whether it reads that table (directly, through a view or a
+ * subquery); if so the rows are loaded (amd_store_need) and the
+ * statement prepared again. No reader has to ask for it, but for the
+ * metric points of keys a read leaves with their key sets in the store
+ * (amd_store_need_key, asked by amd_run_metric). */
+
+static int note_left_read(void *ctx, int action, const char *a, const char *b,
+			  const char *db, const char *via)
+{
+	(void)b;
+	(void)db;
+	(void)via;
+	struct amd_store *st = ctx;
+	/* a table left with some rows in the store (metric_point's key sets:
+	 * nkeys > 0) is loaded by key when a reader asks (amd_store_need_key),
+	 * not whenever a statement reads the rows that are there */
+	if (action == SQLITE_READ && a && st->has_remote && st->remote.nkeys == 0 &&
+	    strcmp(a, st->remote.left) == 0)
+		st->left_read = 1;
+	return SQLITE_OK;
+}
+
+/* sqlite3_prepare_v2 of sql (its first statement; *tail after it),
+ * watching whether it reads the table left on the server. */
+static int prepare_watched(struct amd_store *st, const char *sql, sqlite3_stmt **q,
+			   const char **tail)
+{
+	if (!st->has_remote)
+		return sqlite3_prepare_v2(st->db, sql, -1, q, tail);
+	st->left_read = 0;
+	sqlite3_set_authorizer(st->db, note_left_read, st);
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, q, tail);
+	sqlite3_set_authorizer(st->db, NULL, NULL);
+	return rc;
+}
+
+/* Loads the table left on the server when one of sql's statements
+ * reads it (before sqlite3_exec runs them). */
+static int need_for_sql(struct amd_store *st, const char *sql, struct amd_err *err)
+{
+	for (const char *p = sql; st->has_remote && p && *p;) {
+		sqlite3_stmt *q = NULL;
+		const char *tail = NULL;
+		int rc = prepare_watched(st, p, &q, &tail);
+		sqlite3_finalize(q);
+		if (rc != SQLITE_OK)
+			return 0; /* sqlite3_exec reports it */
+		if (st->left_read)
+			return amd_store_need(st, st->remote.left, err);
+		p = tail;
+	}
+	return 0;
+}
+
 int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err)
 {
+	if (need_for_sql(st, sql, err) < 0)
+		return -1;
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		amd_fail(err, "%s: %s", st->path, msg ? msg : sqlite3_errmsg(st->db));
@@ -45,7 +105,15 @@ sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 				struct amd_err *err)
 {
 	sqlite3_stmt *s = NULL;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+	int rc = prepare_watched(st, sql, &s, NULL);
+	if (rc == SQLITE_OK && st->has_remote && st->left_read) {
+		sqlite3_finalize(s);
+		s = NULL;
+		if (amd_store_need(st, st->remote.left, err) < 0)
+			return NULL;
+		rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	}
+	if (rc != SQLITE_OK) {
 		amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 		return NULL;
 	}
@@ -230,17 +298,21 @@ int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
 {
 	if (!st->has_remote || strcmp(st->remote.left, table) != 0)
 		return 0;
+	/* the load's own statements read the table: no second load */
+	struct amd_store_remote r = st->remote;
+	st->has_remote = 0;
 	enum amd_store_mode mode = st->mode;
 	int batch = st->batch;
 	st->mode = AMD_STORE_WRITE;
-	/* inside a read (amd_store_read_begin: `stats` reads points mid-
-	 * analysis) the load is a savepoint, as a unit's in a batch */
-	st->batch |= !sqlite3_get_autocommit(st->db);
+	/* inside a read transaction (store_read.h: `stats` reads points
+	 * mid-analysis) the load is a savepoint, as a unit's in a batch */
+	st->batch = batch || !sqlite3_get_autocommit(st->db);
 	int rc = drop_key_sets(st, err);
 	if (rc == 0)
-		rc = st->remote.load(st->remote.ctx, st, err);
+		rc = r.load(r.ctx, st, err);
 	st->batch = batch;
 	st->mode = mode;
+	st->has_remote = 1;
 	if (rc == 0)
 		drop_remote(st);
 	return rc;

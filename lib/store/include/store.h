@@ -123,8 +123,10 @@ struct amd_store_remote {
 };
 /* Installs r (copied; its ctx released with the store). */
 void amd_store_set_remote(struct amd_store *st, const struct amd_store_remote *r);
-/* Before a query reads table: loads it when a remote read left it on
- * the server. 0, or -1 with err set. */
+/* Loads table when a remote read left it on the server. Every
+ * statement lib/store prepares calls it when the statement reads that
+ * table (store.c: SQLite's authorizer tells), so no reader asks for it.
+ * 0, or -1 with err set. */
 int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err);
 /* The region sums of amd_store_remote computed by the server, when st
  * left its region rows there: 0 done, 1 when st has them itself (the

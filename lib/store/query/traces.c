@@ -206,8 +206,6 @@ int amd_trace_top_ops(struct amd_store *st, int64_t trace_id, int limit,
 {
 	*out = NULL;
 	*n = 0;
-	if (amd_store_need(st, "region", err) < 0)
-		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, top_ops_sql, err);
 	if (!q)
 		return -1;

@@ -115,8 +115,6 @@ static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
  * they are not copied while they grow; pages untouched cost no memory. */
 static int reserve_rows(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
-	if (amd_store_need(st, "region", err) < 0)
-		return -1;
 	int64_t most = amd_store_first_id(st, "SELECT count(*) FROM region", NULL, NULL, err);
 	if (most < 0)
 		return -1;

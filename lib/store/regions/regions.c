@@ -45,8 +45,6 @@ static const char run_by_name[] =
 /* The run named what (run_by_name, which reads region), 0 none, -1. */
 static int64_t run_named(struct amd_store *st, const char *what, struct amd_err *err)
 {
-	if (amd_store_need(st, "region", err) < 0)
-		return -1;
 	return amd_store_first_id(st, run_by_name, what, NULL, err);
 }
 
@@ -218,8 +216,6 @@ static sqlite3_stmt *top_query(struct amd_store *st, const struct amd_region_sel
 			       const struct amd_region_filter *f, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	if (amd_store_need(st, "region", err) < 0)
-		return NULL;
 	if (amd_buf_printf(&sql, amd_region_sel_per_config(sel) ? top_sweep_sql : top_run_sql,
 			   sel_where(sel), top_select) < 0) {
 		amd_fail(err, "%s: out of memory", amd_store_path(st));
@@ -324,8 +320,6 @@ int amd_region_across(struct amd_store *st, int64_t sweep_id, const char *name,
 	int64_t name_id = amd_store_dict_id(st, name, err);
 	if (name_id <= 0)
 		return name_id < 0 ? -1 : 0;
-	if (amd_store_need(st, "region", err) < 0)
-		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, across_sql, err);
 	if (!q)
 		return -1;
@@ -655,8 +649,6 @@ static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id
 			    struct amd_region_share *sh, struct amd_err *err)
 {
 	char *name = NULL;
-	if (amd_store_need(st, "region", err) < 0)
-		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, "SELECT name FROM sweep WHERE id = ?1", err);
 	if (!q)
 		return -1;
