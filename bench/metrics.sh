@@ -12,6 +12,9 @@
 #     ingests by that binary are rows of the same table, measured in the
 #     same run (the packed series layout against the one before); CPU%
 #     is CPU s over wall s (over 100: both cores busy);
+#   - the doubling check of the three forms' ingest: the least CPU of 3
+#     on 2N points over the least on N (run in turn), scaled to twice the
+#     points: PASS at most 2.2 (nothing quadratic), as bench/readers.sh;
 #   - `amdahl stats` and `report build` on N and on 2N points: the time
 #     ratio must stay at most 2.2 (nothing quadratic). Each is the best of
 #     3 runs (the machine is shared). Exit 1 when a ratio passes 2.2.
@@ -47,7 +50,9 @@ for k in 1 2; do
   done >"$work/p$k.csv"
 done
 # the same runs as the other MLflow forms: the SQLite backend, itwinai's points CSV
+# (of N epochs too, for the doubling check of each form's ingest)
 /usr/bin/python3 tests/fixtures/mlflow_forms.py "$work/m2" "$work/forms" >/dev/null
+/usr/bin/python3 tests/fixtures/mlflow_forms.py "$work/m1" "$work/forms1" >/dev/null
 
 points=$(wc -l <"$work/p2.csv")
 read -r rw rr rc_ <<<"$(best sh -c "rm -f '$work/ref.db' && sqlite3 '$work/ref.db' 'CREATE TABLE p(run, key, step, ts, value)' '.mode csv' '.import $work/p2.csv p'")"
@@ -78,7 +83,39 @@ for form in "MLflow file store (the run):$work/m2/4/$run" "MLflow mlflow.db:$wor
 done
 echo "/ref, /refCPU: wall and CPU time over sqlite3 .import's of the same points (target: at most 0.5x)"
 
+# min_cpu CMD1 CMD2 -> "cpu1 cpu2": the least CPU (user + sys) of 3 runs
+# of each command, the two in turn (a change of load falls on both)
+min_cpu() {
+  local m1=999999 m2=999999 c
+  for _ in 1 2 3; do
+    for k in 1 2; do
+      /usr/bin/time -f '%U %S' -o "$work/t" sh -c "${!k}" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 2; }
+      c=$(awk '{print $1 + $2}' "$work/t")
+      if [ "$k" = 1 ]; then m1=$(awk -v a="$c" -v b="$m1" 'BEGIN{print a < b ? a : b}')
+      else m2=$(awk -v a="$c" -v b="$m2" 'BEGIN{print a < b ? a : b}'); fi
+    done
+  done
+  echo "$m1 $m2"
+}
 rc=0
+# the doubling check of each form's ingest: CPU on 2N points over CPU on
+# N, scaled to exactly twice the points (PASS at most 2.2, as readers.sh)
+points1=$(wc -l <"$work/p1.csv")
+printf '\n%-34s %10s %7s %10s %7s %6s\n' "ingest (doubling check)" "N points" "CPU s" "2N points" "CPU s" "2x"
+for form in "MLflow file store (the run):4/$run" "MLflow mlflow.db:mlflow.db" "MLflow points CSV:points.csv"; do
+  f=${form#*:}
+  case $f in
+    4/*) f1=$work/m1/$f f2=$work/m2/$f ;;
+    *) f1=$work/forms1/$f f2=$work/forms/$f ;;
+  esac
+  read -r c1 c2 <<<"$(min_cpu "rm -f '$work/i.db'* && '$build/amdahl' --store '$work/i.db' ingest -q '$f1'" \
+                               "rm -f '$work/i.db'* && '$build/amdahl' --store '$work/i.db' ingest -q '$f2'")"
+  awk -v n="${form%%:*}" -v p1="$points1" -v p2="$points" -v c1="$c1" -v c2="$c2" 'BEGIN {
+    d = (c2 / (c1 > 0 ? c1 : 0.01)) * (p1 / p2) * 2
+    printf "%-34s %10d %7.2f %10d %7.2f %5.2fx %s\n", n, p1, c1, p2, c2, d, (d <= 2.2 ? "PASS" : "FAIL")
+    exit (d <= 2.2 ? 0 : 1) }' || rc=1
+done
+
 printf '\n%-20s %10s %10s %10s %10s %7s\n' "command" "N points" "wall s" "2N points" "wall s" "ratio"
 for k in 1 2; do "$build/amdahl" --store "$work/s$k.db" ingest "$work/m$k" >/dev/null; done
 for cmd in stats "report build -o $work/rep"; do

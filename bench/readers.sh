@@ -9,8 +9,8 @@
 # json.load / csv / pstats, sqlite3, ...) and the ratio of CPU times; the
 # row is marked against the issue's >= 100 MB/s. Then "nothing
 # quadratic": the best of BENCH_REPEAT (3) CPU times on 2S over the best
-# on S, scaled to exactly twice the bytes, must stay at most 2.2: PASS or
-# FAIL per reader, exit 1 on a FAIL. Sizes: BENCH_SCALE (1) multiplies
+# on S (the two sizes run in turn), scaled to exactly twice the bytes,
+# must stay at most 2.2: PASS or FAIL per reader, exit 1 on a FAIL. Sizes: BENCH_SCALE (1) multiplies
 # every S; BENCH_READERS (an extended regex) keeps only the readers whose
 # name matches it. The three MLflow point forms come from bench/metrics.sh,
 # called at the end.
@@ -76,15 +76,22 @@ ingest() {
     *) cpu "$bin" --store "$work/s.db" ingest -q "$f" ;;
   esac
 }
-# best FILE KIND -> "cpu wall rss" of the run with the least CPU of $repeat
+# best FILE1 FILE2 KIND -> "cpu wall rss" of the run with the least CPU
+# of $repeat for each file, on two lines: the two files in turn, so that
+# a change of the machine's load between rounds falls on both sizes
+# alike (all the S runs and then all the 2S ones made the doubling ratio
+# follow the load: 1.63x and 2.54x for one binary and input)
 best() {
-  local c=999999 line b
+  local c1=999999 c2=999999 line b keep1 keep2
   for _ in $(seq "$repeat"); do
-    line=$(ingest "$1" "$2") || return 2
+    line=$(ingest "$1" "$3") || return 2
     b=${line%% *}
-    if awk -v a="$b" -v m="$c" 'BEGIN{exit !(a < m)}'; then c=$b; keep=$line; fi
+    if awk -v a="$b" -v m="$c1" 'BEGIN{exit !(a < m)}'; then c1=$b; keep1=$line; fi
+    line=$(ingest "$2" "$3") || return 2
+    b=${line%% *}
+    if awk -v a="$b" -v m="$c2" 'BEGIN{exit !(a < m)}'; then c2=$b; keep2=$line; fi
   done
-  echo "$keep"
+  printf '%s\n%s\n' "$keep1" "$keep2"
 }
 # make KIND DIR FILE MB -> "bytes count unit" (bytes of JSON for a .gz)
 make_input() {
@@ -118,8 +125,9 @@ for r in "${readers[@]}"; do
     printf '%-26s skipped: no %s (../shared/data/public)\n' "$name" "${u2#missing:}"
     continue
   fi
-  read -r c1 _ _ <<<"$(best "$work/1/$file" "$kind")"
-  read -r c2 w2 rss <<<"$(best "$work/2/$file" "$kind")"
+  both=$(best "$work/1/$file" "$work/2/$file" "$kind")
+  read -r c1 _ _ <<<"$(sed -n 1p <<<"$both")"
+  read -r c2 w2 rss <<<"$(sed -n 2p <<<"$both")"
   if [ -z "$c1" ] || [ -z "$c2" ]; then # ingest failed (its error is above)
     printf '%-26s FAILED: amdahl ingest did not read the input\n' "$name"
     rc=1
