@@ -295,7 +295,7 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 {
 	int points = strcmp(t->name, "metric_point") == 0, gpu = strcmp(t->name, "gpu_sample") == 0;
 	int nodes = strcmp(t->name, "stack_node") == 0, stacks = nodes ||
-		strcmp(t->name, "stack_sample") == 0;
+		strcmp(t->name, "stack_sample") == 0, regions = strcmp(t->name, "region") == 0;
 	struct amd_buf sql = {0}, cond = {0};
 	int bad = rows_cond(&cond, t, in, keys, runs) < 0 || amd_buf_append(&cond, "", 1) < 0 ||
 		  load_sql(&sql, t, in, *cond.data ? cond.data : NULL, NULL) < 0 ||
@@ -314,6 +314,7 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 	int rc = points   ? amd_metric_rows_open(st, err)
 		 : gpu    ? amd_gpu_rows_open(st, err)
 		 : stacks ? amd_stack_rows_open(st, nodes, err)
+		 : regions ? amd_region_rows_open(st, err)
 			  : 0;
 	if (rc == 0)
 		rc = insert_rows(st, t, doc, data, a, err);
@@ -324,6 +325,8 @@ static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_t
 		rc = amd_gpu_rows_pack(st, err);
 	if (rc == 0 && stacks)
 		rc = amd_stack_rows_pack(st, nodes, err);
+	if (rc == 0 && regions)
+		rc = amd_region_rows_pack(st, err);
 	return rc;
 }
 
