@@ -22,24 +22,6 @@ DETAILS="SELECT s.path, coalesce(g.rank, -1), d.seq, n.s, k.s, coalesce(c.s, '')
  JOIN source s ON s.id = g.source_id JOIN dict n ON n.id = g.name_id JOIN dict k ON k.id = g.kind_id
  LEFT JOIN dict c ON c.id = d.category_id ORDER BY 1, 2, 3"
 
-# region_rows STORE — the store's regions back in schema 14's layout,
-# a row each (schema 15 packs them: region_layout.sh), so that the
-# rewinds below write rows as an older amdahl did
-region_rows() {
-	q "$1" "CREATE TABLE rg_rows AS SELECT * FROM region ORDER BY id" &&
-	sqlite3 "$1" "BEGIN;
-	CREATE TABLE region(id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, run_id INTEGER,
-	 rank INTEGER, device INTEGER, kind_id INTEGER NOT NULL, profiler_id INTEGER NOT NULL,
-	 name_id INTEGER NOT NULL, file_id INTEGER, line INTEGER, key INTEGER, parent_key INTEGER,
-	 calls INTEGER, prim_calls INTEGER, self_ns INTEGER, total_ns INTEGER, bytes INTEGER);
-	INSERT INTO region SELECT * FROM rg_rows ORDER BY id;
-	CREATE INDEX region_source ON region(source_id, key);
-	CREATE INDEX region_run ON region(run_id, name_id);
-	DROP TABLE rg_rows; DROP TABLE region_pack;
-	DELETE FROM schema_version WHERE version > 14;
-	COMMIT;"
-}
-
 # outputs STORE DIR — trace show of every traced run, regions and scaling
 # of every sweep
 outputs() {
