@@ -163,7 +163,7 @@ region_rows() {
 	INSERT INTO region SELECT * FROM rg_rows ORDER BY id;
 	CREATE INDEX region_source ON region(source_id, key);
 	CREATE INDEX region_run ON region(run_id, name_id);
-	DROP TABLE rg_rows; DROP TABLE region_pack;
+	DROP TABLE rg_rows; DROP TABLE region_pack; DROP TABLE region_pack_name;
 	DELETE FROM schema_version WHERE version > 14;
 	COMMIT;"
 }

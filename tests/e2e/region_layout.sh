@@ -49,14 +49,19 @@ test_expect_success PYTHON,SQLITE3 'the blobs as python decodes them: the rows t
 	q "$S" "SELECT * FROM region" >"$TMP/scan.txt" &&
 	test_eq "$(sha256sum <"$TMP/py.txt")" "$(sha256sum <"$TMP/scan.txt")"
 '
-test_expect_success SQLITE3 'look-ups by id, by source and by run: those of a table of the same rows' '
+test_expect_success SQLITE3 'look-ups by id, source, run and name: those of a table of the same rows; each name of a pack in region_pack_name' '
 	cp "$S" "$TMP/t.db" &&
 	q "$TMP/t.db" "CREATE TABLE rr AS SELECT * FROM region" &&
 	for w in "id = 3" "id = 3.0" "id = 3.5" "id = '\''3'\''" "id = 0" "id = (SELECT max(id) + 1 FROM rr)" \
-		"source_id = 3" "run_id = 2" "run_id IS NULL" "source_id = 3 AND run_id = 1" "id = 90 AND source_id = 2"; do
+		"source_id = 3" "run_id = 2" "run_id IS NULL" "source_id = 3 AND run_id = 1" "id = 90 AND source_id = 2" \
+		"name_id = (SELECT name_id FROM rr WHERE id = 5)" "name_id = -1" \
+		"run_id = 1 AND name_id = (SELECT name_id FROM rr WHERE id = 5)"; do
 		test_eq "$(q "$TMP/t.db" "SELECT * FROM rr WHERE $w ORDER BY id")" \
 			"$(q "$TMP/t.db" "SELECT * FROM region WHERE $w ORDER BY id")" || return 1
 	done &&
+	test_eq "$(q "$TMP/t.db" "SELECT DISTINCT g.name_id, (SELECT p.id FROM region_pack p WHERE p.id_lo <= g.id ORDER BY p.id_lo DESC LIMIT 1) FROM rr g ORDER BY 1, 2")" \
+		"$(q "$TMP/t.db" "SELECT name_id, pack FROM region_pack_name ORDER BY 1, 2")" &&
+	test_contains "VIRTUAL TABLE INDEX 0:n" "$(q "$TMP/t.db" "EXPLAIN QUERY PLAN SELECT count(*) FROM run ru JOIN region g ON g.run_id = ru.id WHERE g.name_id = 7")" &&
 	test_eq "$(q "$TMP/t.db" "SELECT g.id, d.seq FROM region_detail d JOIN rr g ON g.id = d.region_id ORDER BY 1")" \
 		"$(q "$TMP/t.db" "SELECT g.id, d.seq FROM region_detail d JOIN region g ON g.id = d.region_id ORDER BY 1")" &&
 	test_eq "$(q "$TMP/t.db" "SELECT a.id, b.id FROM rr a JOIN rr b ON b.source_id = a.source_id AND b.key = a.parent_key ORDER BY 1, 2")" \

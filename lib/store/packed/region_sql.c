@@ -157,12 +157,15 @@ static sqlite3_int64 rg_rowid(const struct amd_packed_cursor *c)
 	return ((const struct amd_packed_region *)c->v)[c->i].id;
 }
 
-/* Equality on id is a look-up (rg_find); on source_id or run_id, the
- * matching packs (kept: SQLite tests them again, as rg_find skips them). */
+/* Equality on id is a look-up (rg_find); on source_id, run_id or name_id
+ * (region_pack_name), the matching packs (kept: SQLite tests them again,
+ * as rg_find skips them, and a pack holds other names too). */
 static const struct amd_packed_use rg_use[] = {
 	{RG_ID, SQLITE_INDEX_CONSTRAINT_EQ, 'i', 0, 1, 1, NULL},
 	{RG_SOURCE, SQLITE_INDEX_CONSTRAINT_EQ, 's', 1, 0, 100, " AND source_id = ?"},
 	{RG_RUN, SQLITE_INDEX_CONSTRAINT_EQ, 'r', 1, 0, 100, " AND run_id = ?"},
+	{RG_FIRST_FIELD + AMD_RG_NAME, SQLITE_INDEX_CONSTRAINT_EQ, 'n', 1, 0, 1000,
+	 " AND id IN (SELECT pack FROM main.region_pack_name WHERE name_id = ?)"},
 	AMD_PACKED_USE_END,
 };
 

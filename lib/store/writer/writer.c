@@ -172,6 +172,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM stack_node_pack WHERE source_id=?1",
 		"DELETE FROM gpu_series WHERE source_id=?1",
 		"DELETE FROM region_detail WHERE region_id IN (SELECT id FROM region WHERE source_id=?1)",
+		"DELETE FROM region_pack_name WHERE pack IN (SELECT id FROM region_pack WHERE source_id=?1)",
 		"DELETE FROM region_pack WHERE source_id=?1",
 		"DELETE FROM region_call WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",

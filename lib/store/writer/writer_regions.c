@@ -59,6 +59,36 @@ static int region_detail(struct amd_store_sink *ss, int64_t id, const struct amd
 	return writer_hold(ss, &ss->region_detail_rows, &region_detail_table, row, err);
 }
 
+static int by_name(const void *x, const void *y)
+{
+	int64_t a = ((const struct amd_packed_region *)x)->v[AMD_RG_NAME];
+	int64_t b = ((const struct amd_packed_region *)y)->v[AMD_RG_NAME];
+	return (a > b) - (a < b);
+}
+
+/* The names of pack `pack` (its n regions v, written: reordered here)
+ * into region_pack_name, each once. */
+static int pack_names(struct amd_store_sink *ss, int64_t pack, struct amd_packed_region *v,
+		      size_t n, struct amd_err *err)
+{
+	static const char sql[] = "INSERT INTO region_pack_name(name_id, pack) VALUES(?1, ?2)";
+	qsort(v, n, sizeof *v, by_name);
+	sqlite3_stmt *q = amd_store_cached(ss->st, sql, err);
+	if (!q)
+		return -1;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
+		if (i && v[i].v[AMD_RG_NAME] == v[i - 1].v[AMD_RG_NAME])
+			continue;
+		sqlite3_bind_int64(q, 1, v[i].v[AMD_RG_NAME]);
+		sqlite3_bind_int64(q, 2, pack);
+		rc = sqlite3_step(q);
+		sqlite3_reset(q);
+	}
+	amd_store_cached_drop(q);
+	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
+}
+
 int writer_regions_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	if (ss->n_regions == 0)
@@ -86,7 +116,9 @@ int writer_regions_flush(struct amd_store_sink *ss, struct amd_err *err)
 	int rc = sqlite3_step(q);
 	amd_store_cached_drop(q);
 	ss->n_regions = 0;
-	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
+	if (rc != SQLITE_DONE)
+		return writer_sql_fail(ss, err);
+	return pack_names(ss, sqlite3_last_insert_rowid(ss->st->db), ss->regions, n, err);
 }
 
 void writer_regions_free(struct amd_store_sink *ss)
