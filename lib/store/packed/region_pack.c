@@ -67,28 +67,46 @@ void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo
 		}
 }
 
-/* The signed little-endian number of width w at p. */
-static int64_t get_signed(const unsigned char *p, int w)
+/* The n signed little-endian numbers of width w (0, 1, 2, 4, 8) at p
+ * into x (0 for width 0). */
+static void get_numbers(const unsigned char *p, int w, size_t n, int64_t *x)
 {
-	unsigned char word[8];
-	memcpy(word, p, (size_t)w);
-	memset(word + w, (p[w - 1] & 0x80) ? 0xff : 0, (size_t)(8 - w));
-	return (int64_t)amd_get_le64(word);
+	switch (w) {
+	case 0: memset(x, 0, n * sizeof *x); break;
+	case 1:
+		for (size_t i = 0; i < n; i++)
+			x[i] = (int8_t)p[i];
+		break;
+	case 2:
+		for (size_t i = 0; i < n; i++, p += 2)
+			x[i] = (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
+		break;
+	case 4:
+		for (size_t i = 0; i < n; i++, p += 4)
+			x[i] = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+					 (uint32_t)p[3] << 24);
+		break;
+	default:
+		for (size_t i = 0; i < n; i++, p += 8)
+			x[i] = (int64_t)amd_get_le64(p);
+	}
 }
 
-/* Column c of the n records at p (width w) into out. */
+/* Column c of the n records at p (width w) into out, through x (room
+ * for n numbers). */
 static void get_column(const unsigned char *p, int w, int c, size_t n, int64_t id_lo,
-		       struct amd_packed_region *out)
+		       int64_t *x, struct amd_packed_region *out)
 {
-	for (size_t i = 0; i < n; i++, p += w) {
-		int64_t x = w ? get_signed(p, w) : 0;
-		if (c == 0)
-			out[i].nulls = (uint32_t)x;
-		else if (c == 1)
-			out[i].id = (int64_t)((uint64_t)id_lo + (uint64_t)x);
-		else
-			out[i].v[c - 2] = x;
-	}
+	get_numbers(p, w, n, x);
+	if (c == 0)
+		for (size_t i = 0; i < n; i++)
+			out[i].nulls = (uint32_t)x[i];
+	else if (c == 1)
+		for (size_t i = 0; i < n; i++)
+			out[i].id = (int64_t)((uint64_t)id_lo + (uint64_t)x[i]);
+	else
+		for (size_t i = 0; i < n; i++)
+			out[i].v[c - 2] = x[i];
 }
 
 int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
@@ -118,8 +136,13 @@ int amd_regions_unpack(const void *blob, size_t len, size_t n, int64_t id_lo, co
 	if (amd_regions_check(blob, len, n, what, err) < 0)
 		return -1;
 	const unsigned char *col = p + AMD_REGION_COLUMNS;
-	for (int c = 0; c < AMD_REGION_COLUMNS; col += p[c] * n, c++)
-		get_column(col, p[c], c, n, id_lo, out);
+	int64_t x[256];
+	for (size_t at = 0; at < n; at += 256) { /* 256 records at a time */
+		size_t k = n - at < 256 ? n - at : 256;
+		const unsigned char *from = col;
+		for (int c = 0; c < AMD_REGION_COLUMNS; from += p[c] * n, c++)
+			get_column(from + p[c] * at, p[c], c, k, id_lo, x, out + at);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (out[i].nulls >> AMD_RG_FIELDS)
 			return amd_fail(err, "%s: region %zu has an unknown null bit", what, i);
