@@ -42,6 +42,21 @@ def packs(db):
                        " FROM region_pack ORDER BY id_lo").fetchall()
 
 
+def region_rows(con):
+    """A temp table `region` on connection con holding the store's
+    regions as rows (decoded here), for oracles that query `region` as
+    schema 14 stored it; nothing when the store has no region_pack."""
+    if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'region_pack'").fetchone():
+        return
+    con.execute("CREATE TEMP TABLE region(id INTEGER PRIMARY KEY, source_id, run_id, rank,"
+                " device, kind_id, profiler_id, name_id, file_id, line, key, parent_key,"
+                " calls, prim_calls, self_ns, total_ns, bytes)")
+    for _, src, run, n, lo, _, blob in con.execute(
+            "SELECT rowid, source_id, run_id, n, id_lo, id_hi, regions FROM region_pack").fetchall():
+        con.executemany("INSERT INTO temp.region VALUES(" + ",".join("?" * 17) + ")",
+                        [[rid, src, run] + f for rid, f in decode(blob, n, lo)])
+
+
 def show(v):
     return "" if v is None else str(v)
 
@@ -64,4 +79,5 @@ def main():
     print("ok")
 
 
-main()
+if __name__ == "__main__":
+    main()
