@@ -13,7 +13,7 @@ set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 rc=0
-for b in readers startup trace trace_cores tfevents report mail profiles scaling sweep clickhouse clickhouse_scale clickhouse_cluster clickhouse_10k names small_files trace_rss mlflow_db; do
+for b in readers startup trace trace_cores tfevents report mail profiles scaling sweep region_pack clickhouse clickhouse_scale clickhouse_cluster clickhouse_10k names small_files trace_rss mlflow_db; do
   echo "== bench/$b.sh"
   bash "$here/$b.sh" "$build" || rc=1
   echo

@@ -149,6 +149,24 @@ json_get() { "$PY" "$AMDAHL_ROOT/tests/lib/json_query.py" "$@"; }
 # amdahl shows them as the table metric_point, as `amdahl sql` does)
 AMDAHL_SQLEXT="${AMDAHL_SQLEXT:-$(dirname "$AMDAHL")/amdahl_metric.so}"
 q() { sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$(_test_store_file "$1")" "$2"; }
+# region_rows STORE — a SQLite store's regions back in schema 14's
+# layout, a row each (schema 15 packs them: region_layout.sh), the store
+# at schema 14, so that a test rewinding it further writes rows as an
+# older amdahl did
+region_rows() {
+	q "$1" "CREATE TABLE rg_rows AS SELECT * FROM region ORDER BY id" &&
+	sqlite3 "$(_test_store_file "$1")" "BEGIN;
+	CREATE TABLE region(id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, run_id INTEGER,
+	 rank INTEGER, device INTEGER, kind_id INTEGER NOT NULL, profiler_id INTEGER NOT NULL,
+	 name_id INTEGER NOT NULL, file_id INTEGER, line INTEGER, key INTEGER, parent_key INTEGER,
+	 calls INTEGER, prim_calls INTEGER, self_ns INTEGER, total_ns INTEGER, bytes INTEGER);
+	INSERT INTO region SELECT * FROM rg_rows ORDER BY id;
+	CREATE INDEX region_source ON region(source_id, key);
+	CREATE INDEX region_run ON region(run_id, name_id);
+	DROP TABLE rg_rows; DROP TABLE region_pack; DROP TABLE region_pack_name;
+	DELETE FROM schema_version WHERE version > 14;
+	COMMIT;"
+}
 # store_digest STORE — the store's logical content ("absent" without one),
 # for "the store is unchanged" checks.
 store_digest() {

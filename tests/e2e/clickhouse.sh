@@ -833,7 +833,7 @@ test_expect_success CLICKHOUSE,SQLITE3 'regions of a sweep: the server sums the 
 		same_text regsum regions $a || return 1
 	done &&
 	same_json regsum regions cpu-strong-scaling -n 0 &&
-	rows=$(sqlite3 "$TMP/regsum.db" "SELECT count(*) FROM region") &&
+	rows=$(q "$TMP/regsum.db" "SELECT count(*) FROM region") &&
 	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt64(now())") &&
 	"$AMDAHL" --store "$(url regsum)" regions cpu-strong-scaling -n 0 --json >/dev/null &&
 	logged "SYSTEM FLUSH LOGS" &&

@@ -46,6 +46,7 @@ test_expect_success SQLITE3,SQLITE_STORE 'setup: CPU and GPU sweeps with their t
 '
 test_expect_success SQLITE3,SQLITE_STORE 'setup: the same store in the layout of schema version 9' '
 	cp "$S" "$O" &&
+	region_rows "$O" &&
 	sqlite3 "$O" "BEGIN;
 	CREATE TABLE trace_op(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL,
 	 cat_id INTEGER, count INTEGER, total_ns INTEGER, self_ns INTEGER,
@@ -81,6 +82,7 @@ test_expect_success SQLITE3,SQLITE_STORE 'the converted store: trace show, regio
 '
 test_expect_success SQLITE3,SQLITE_STORE 'twins: two ops of one name and the same numbers in two categories keep their own details' '
 	cp "$S" "$TMP/twin.db" &&
+	region_rows "$TMP/twin.db" &&
 	t=$(q "$S" "SELECT min(id) FROM trace") &&
 	sqlite3 "$TMP/twin.db" "BEGIN;
 	CREATE TABLE trace_op(trace_id INTEGER NOT NULL, name_id INTEGER NOT NULL,

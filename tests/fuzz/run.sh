@@ -75,6 +75,13 @@ seeds_stack_blob() {
   cp tests/fuzz/seeds/stack_blob/* "$1/"
 }
 
+# Seeds of fuzz_region_blob: packed region blobs (n, id_lo, blob: four
+# packs of the bundled CPU sweep's traces, cProfile and py-spy files),
+# empty, truncated, a width of 3, descending ids.
+seeds_region_blob() {
+  cp tests/fuzz/seeds/region_blob/* "$1/"
+}
+
 # Seeds of fuzz_isotime: ISO 8601 times as selectors and MLflow's CSV
 # export write them (a date, Z, +HH:MM, +HHMM, +HH, an out-of-range zone).
 seeds_isotime() {

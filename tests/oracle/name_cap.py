@@ -29,6 +29,8 @@ import gzip
 import hashlib
 import json
 import sqlite3
+
+import region_pack
 import sys
 
 MAX = 4096
@@ -110,6 +112,7 @@ def dump(src, out, frames, form):
 
 def check(store, kinds):
     db = sqlite3.connect(store)
+    region_pack.region_rows(db)  # the packed regions (schema 15) as rows
     bad = []
 
     def want(what, got, expected):

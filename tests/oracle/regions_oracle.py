@@ -191,11 +191,13 @@ def cprofile_print(path, got_path):
 def cprofile_callers(path, store, source_path):
     """The caller edges in the store (sqlite3) against pstats' callers."""
     import pstats, sqlite3
+    import region_pack
     want = {}
     for func, (_, _, _, _, callers) in pstats.Stats(path).stats.items():
         for caller, (nc, cc, tt, ct) in callers.items():
             want[(pstats_key(caller)[2:5], pstats_key(func)[2:5])] = (nc, cc, ns(tt), ns(ct))
     db = sqlite3.connect(store)
+    region_pack.region_rows(db)  # the packed regions (schema 15) as rows
     fn = ("SELECT r.key, n.s, f.s, r.line FROM region r JOIN dict n ON n.id=r.name_id"
           " LEFT JOIN dict f ON f.id=r.file_id WHERE r.source_id=?")
     sid = db.execute("SELECT id FROM source WHERE path=?", (source_path,)).fetchone()[0]

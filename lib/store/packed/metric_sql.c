@@ -8,6 +8,7 @@ SQLITE_EXTENSION_INIT3
 #endif
 #include "metric_sql.h"
 #include "stack_sql.h"
+#include "region_sql.h"
 #include "gpu_sql.h"
 #include "packed_vtab.h"
 
@@ -222,5 +223,7 @@ int amd_metric_sql_register(sqlite3 *db)
 					     pack_step, pack_final);
 	if (rc == SQLITE_OK)
 		rc = amd_gpu_sql_register(db); /* the GPU samples too */
-	return rc == SQLITE_OK ? amd_stack_sql_register(db) : rc; /* and py-spy stacks */
+	if (rc == SQLITE_OK)
+		rc = amd_stack_sql_register(db); /* and py-spy stacks */
+	return rc == SQLITE_OK ? amd_region_sql_register(db) : rc; /* and regions */
 }

@@ -1,10 +1,11 @@
-/* metric_rows.c — point and GPU sample rows into packed series
- * (metric_rows.h). */
+/* metric_rows.c — point, GPU sample, py-spy stack and region rows into
+ * their packs (metric_rows.h). */
 #include "metric_rows.h"
 #include "sqlite_int.h"
 
 #include "gpu_sql.h"
 #include "metric_sql.h"
+#include "region_sql.h"
 #include "stack_sql.h"
 
 int amd_metric_rows_open(struct amd_store *st, struct amd_err *err)
@@ -52,4 +53,20 @@ int amd_stack_rows_pack(struct amd_store *st, int nodes, struct amd_err *err)
 				: AMD_STACK_SAMPLE_PACK_SQL("(SELECT rowid AS seq, * FROM"
 							    " temp.stack_sample)")
 				  "DROP TABLE temp.stack_sample;", err);
+}
+
+int amd_region_rows_open(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, "CREATE TEMP TABLE region(id INTEGER PRIMARY KEY,"
+			      " source_id INTEGER NOT NULL, run_id INTEGER, rank INTEGER,"
+			      " device INTEGER, kind_id INTEGER NOT NULL, profiler_id INTEGER NOT NULL,"
+			      " name_id INTEGER NOT NULL, file_id INTEGER, line INTEGER, key INTEGER,"
+			      " parent_key INTEGER, calls INTEGER, prim_calls INTEGER, self_ns INTEGER,"
+			      " total_ns INTEGER, bytes INTEGER)", err);
+}
+
+int amd_region_rows_pack(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, AMD_REGION_PACK_SQL("temp.region") "DROP TABLE temp.region;",
+			      err);
 }

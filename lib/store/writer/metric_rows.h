@@ -30,5 +30,9 @@ int amd_gpu_rows_pack(struct amd_store *st, struct amd_err *err);
  * stack_node_pack / stack_sample_pack rows, the samples in rowid order. */
 int amd_stack_rows_open(struct amd_store *st, int nodes, struct amd_err *err);
 int amd_stack_rows_pack(struct amd_store *st, int nodes, struct amd_err *err);
+/* The same for regions (region_sql.h): temp.region, region's columns,
+ * packed into region_pack rows (a stretch of ids sharing source and run). */
+int amd_region_rows_open(struct amd_store *st, struct amd_err *err);
+int amd_region_rows_pack(struct amd_store *st, struct amd_err *err);
 
 #endif

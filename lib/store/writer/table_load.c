@@ -33,7 +33,7 @@ void amd_store_loaded(struct amd_store *st)
 }
 
 /* which temporary row table a packed table's rows go through */
-enum packed { NOT_PACKED, PACK_POINTS, PACK_GPU, PACK_NODES, PACK_SAMPLES };
+enum packed { NOT_PACKED, PACK_POINTS, PACK_GPU, PACK_NODES, PACK_SAMPLES, PACK_REGIONS };
 
 struct amd_table_load {
 	struct amd_store *st;
@@ -72,6 +72,7 @@ static enum packed packed_of(const char *table)
 	       : strcmp(table, "gpu_sample") == 0   ? PACK_GPU
 	       : strcmp(table, "stack_node") == 0   ? PACK_NODES
 	       : strcmp(table, "stack_sample") == 0 ? PACK_SAMPLES
+	       : strcmp(table, "region") == 0       ? PACK_REGIONS
 						    : NOT_PACKED;
 }
 
@@ -79,6 +80,7 @@ static int rows_open(struct amd_store *st, enum packed p, struct amd_err *err)
 {
 	return p == PACK_POINTS ? amd_metric_rows_open(st, err)
 	       : p == PACK_GPU	? amd_gpu_rows_open(st, err)
+	       : p == PACK_REGIONS ? amd_region_rows_open(st, err)
 	       : p == NOT_PACKED ? 0
 				 : amd_stack_rows_open(st, p == PACK_NODES, err);
 }
@@ -87,6 +89,7 @@ static int rows_pack(struct amd_store *st, enum packed p, struct amd_err *err)
 {
 	return p == PACK_POINTS ? amd_metric_rows_pack(st, err)
 	       : p == PACK_GPU	? amd_gpu_rows_pack(st, err)
+	       : p == PACK_REGIONS ? amd_region_rows_pack(st, err)
 	       : p == NOT_PACKED ? 0
 				 : amd_stack_rows_pack(st, p == PACK_NODES, err);
 }

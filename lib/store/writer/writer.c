@@ -41,7 +41,7 @@ int writer_hold(struct amd_store_sink *ss, struct row_batch *b, struct row_table
 
 int writer_held_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
-	return row_batch_flush(ss->st, &ss->region_rows, err) < 0 ||
+	return writer_regions_flush(ss, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->region_call_rows, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->op_average_rows, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->region_detail_rows, err) < 0
@@ -172,7 +172,8 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM stack_node_pack WHERE source_id=?1",
 		"DELETE FROM gpu_series WHERE source_id=?1",
 		"DELETE FROM region_detail WHERE region_id IN (SELECT id FROM region WHERE source_id=?1)",
-		"DELETE FROM region WHERE source_id=?1",
+		"DELETE FROM region_pack_name WHERE pack IN (SELECT id FROM region_pack WHERE source_id=?1)",
+		"DELETE FROM region_pack WHERE source_id=?1",
 		"DELETE FROM region_call WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",
 	};
@@ -224,7 +225,7 @@ static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err 
 		" AND NOT EXISTS (SELECT 1 FROM op_average WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM gpu_series WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM stack_sample_pack WHERE run_id = run.id)"
-		" AND NOT EXISTS (SELECT 1 FROM region WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM region_pack WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM metric_series WHERE run_id = run.id"
 		"  AND source_id != ?1)"
 		" AND NOT EXISTS (SELECT 1 FROM param WHERE run_id = run.id AND source_id != ?1)",
@@ -663,7 +664,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	writer_metrics_free(ss);
 	writer_gpus_free(ss);
 	writer_names_free(ss);
-	row_batch_free(&ss->region_rows);
+	writer_regions_free(ss);
 	row_batch_free(&ss->region_call_rows);
 	row_batch_free(&ss->op_average_rows);
 	row_batch_free(&ss->region_detail_rows);

@@ -9,6 +9,9 @@
 struct amd_store_sink;
 
 int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err);
+/* Writes the unit's held regions as a region_pack row (none: nothing). */
+int writer_regions_flush(struct amd_store_sink *ss, struct amd_err *err);
+void writer_regions_free(struct amd_store_sink *ss);
 int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
 		       struct amd_err *err);
 

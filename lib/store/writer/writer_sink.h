@@ -8,6 +8,7 @@
 #define AMD_WRITER_SINK_H
 
 #include "metric_pack.h"
+#include "region_pack.h"
 #include "row_batch.h"
 #include "sqlite_int.h"
 #include "writer.h"
@@ -35,8 +36,13 @@ struct amd_store_sink {
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	/* rows readers report one by one, held and written many to an
 	 * INSERT (row_batch.h; writer_regions.c, writer_profile.c) */
-	struct row_batch region_rows, region_call_rows, op_average_rows, region_detail_rows;
+	struct row_batch region_call_rows, op_average_rows, region_detail_rows;
 	int64_t next_region; /* the id the unit's next region takes, 0 before its first */
+	/* the unit's regions not written yet, all of run region_run (0:
+	 * none), packed into one region_pack row (writer_regions.c) */
+	struct amd_packed_region *regions;
+	size_t n_regions, cap_regions;
+	int64_t region_run;
 	/* py-spy stacks (writer_stack.c): a frame's look-up; the unit's
 	 * frames and nodes in memory, its rows not written yet */
 	sqlite3_stmt *sel_frame;

@@ -1,0 +1,159 @@
+/* region_pack.c — the packed region layout (region_pack.h). */
+#include "region_pack.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "le64.h"
+#include "sorted_find.h"
+
+/* Column c of region r as stored. */
+static int64_t column_value(const struct amd_packed_region *r, int c, int64_t id_lo)
+{
+	if (c == 0)
+		return (int64_t)r->nulls;
+	if (c == 1)
+		return (int64_t)((uint64_t)r->id - (uint64_t)id_lo);
+	return (r->nulls >> (c - 2) & 1) ? 0 : r->v[c - 2];
+}
+
+/* The least width (0, 1, 2, 4, 8) holding x as a signed number. */
+static int width_of(int64_t x)
+{
+	if (x == 0)
+		return 0;
+	if (x >= INT8_MIN && x <= INT8_MAX)
+		return 1;
+	if (x >= INT16_MIN && x <= INT16_MAX)
+		return 2;
+	if (x >= INT32_MIN && x <= INT32_MAX)
+		return 4;
+	return 8;
+}
+
+static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
+		   unsigned char w[AMD_REGION_COLUMNS])
+{
+	memset(w, 0, AMD_REGION_COLUMNS);
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+		for (size_t i = 0; i < n && w[c] < 8; i++) {
+			int k = width_of(column_value(&v[i], c, id_lo));
+			if (k > w[c])
+				w[c] = (unsigned char)k;
+		}
+}
+
+size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int64_t id_lo)
+{
+	unsigned char w[AMD_REGION_COLUMNS];
+	widths(v, n, id_lo, w);
+	size_t row = 0;
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+		row += w[c];
+	return AMD_REGION_COLUMNS + row * n;
+}
+
+void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo,
+		      unsigned char *out)
+{
+	unsigned char w[AMD_REGION_COLUMNS], word[8];
+	widths(v, n, id_lo, w);
+	memcpy(out, w, AMD_REGION_COLUMNS);
+	out += AMD_REGION_COLUMNS;
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+		for (size_t i = 0; i < n && w[c]; i++, out += w[c]) {
+			amd_put_le64(word, (uint64_t)column_value(&v[i], c, id_lo));
+			memcpy(out, word, w[c]);
+		}
+}
+
+/* The n signed little-endian numbers of width w (0, 1, 2, 4, 8) at p
+ * into x (0 for width 0). */
+static void get_numbers(const unsigned char *p, int w, size_t n, int64_t *x)
+{
+	switch (w) {
+	case 0: memset(x, 0, n * sizeof *x); break;
+	case 1:
+		for (size_t i = 0; i < n; i++)
+			x[i] = (int8_t)p[i];
+		break;
+	case 2:
+		for (size_t i = 0; i < n; i++, p += 2)
+			x[i] = (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
+		break;
+	case 4:
+		for (size_t i = 0; i < n; i++, p += 4)
+			x[i] = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+					 (uint32_t)p[3] << 24);
+		break;
+	default:
+		for (size_t i = 0; i < n; i++, p += 8)
+			x[i] = (int64_t)amd_get_le64(p);
+	}
+}
+
+/* Column c of the n records at p (width w) into out, through x (room
+ * for n numbers). */
+static void get_column(const unsigned char *p, int w, int c, size_t n, int64_t id_lo,
+		       int64_t *x, struct amd_packed_region *out)
+{
+	get_numbers(p, w, n, x);
+	if (c == 0)
+		for (size_t i = 0; i < n; i++)
+			out[i].nulls = (uint32_t)x[i];
+	else if (c == 1)
+		for (size_t i = 0; i < n; i++)
+			out[i].id = (int64_t)((uint64_t)id_lo + (uint64_t)x[i]);
+	else
+		for (size_t i = 0; i < n; i++)
+			out[i].v[c - 2] = x[i];
+}
+
+int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
+		      struct amd_err *err)
+{
+	const unsigned char *p = blob;
+	size_t row = 0;
+	if (len < AMD_REGION_COLUMNS)
+		return amd_fail(err, "%s: packed regions of %zu bytes, shorter than their widths",
+				what, len);
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
+		if (p[c] > 8 || (p[c] & (p[c] - 1)))
+			return amd_fail(err, "%s: column %d of width %d", what, c, p[c]);
+		row += p[c];
+	}
+	size_t body = len - AMD_REGION_COLUMNS;
+	if (row ? body % row || body / row != n : body || n > 1)
+		return amd_fail(err, "%s: packed regions of %zu bytes, not %zu records", what, len,
+				n);
+	return 0;
+}
+
+int amd_regions_unpack(const void *blob, size_t len, size_t n, int64_t id_lo, const char *what,
+		       struct amd_packed_region *out, struct amd_err *err)
+{
+	const unsigned char *p = blob;
+	if (amd_regions_check(blob, len, n, what, err) < 0)
+		return -1;
+	const unsigned char *col = p + AMD_REGION_COLUMNS;
+	int64_t x[256];
+	for (size_t at = 0; at < n; at += 256) { /* 256 records at a time */
+		size_t k = n - at < 256 ? n - at : 256;
+		const unsigned char *from = col;
+		for (int c = 0; c < AMD_REGION_COLUMNS; from += p[c] * n, c++)
+			get_column(from + p[c] * at, p[c], c, k, id_lo, x, out + at);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (out[i].nulls >> AMD_RG_FIELDS)
+			return amd_fail(err, "%s: region %zu has an unknown null bit", what, i);
+		if (i && out[i].id <= out[i - 1].id)
+			return amd_fail(err, "%s: region ids not ascending at region %zu", what, i);
+	}
+	return 0;
+}
+
+int64_t amd_region_find(const struct amd_packed_region *v, size_t n, int64_t id)
+{
+	size_t at = amd_sorted_find_i64(v, n, sizeof *v, offsetof(struct amd_packed_region, id), id);
+	return at < n ? (int64_t)at : -1;
+}
