@@ -32,6 +32,16 @@
  * metric points of keys a read leaves with their key sets in the store
  * (amd_store_need_key, asked by amd_run_metric). */
 
+/* Whether table holds the rows of table left: left itself, or the pack
+ * table behind its virtual table (region: region_pack, region_pack_name;
+ * lib/store/packed), which a reader may read directly. */
+static int holds_rows_of(const char *table, const char *left)
+{
+	size_t n = strlen(left);
+	return strncmp(table, left, n) == 0 &&
+	       (table[n] == '\0' || strncmp(table + n, "_pack", 5) == 0);
+}
+
 static int note_left_read(void *ctx, int action, const char *a, const char *b,
 			  const char *db, const char *via)
 {
@@ -43,7 +53,7 @@ static int note_left_read(void *ctx, int action, const char *a, const char *b,
 	 * nkeys > 0) is loaded by key when a reader asks (amd_store_need_key),
 	 * not whenever a statement reads the rows that are there */
 	if (action == SQLITE_READ && a && st->has_remote && st->remote.nkeys == 0 &&
-	    strcmp(a, st->remote.left) == 0)
+	    holds_rows_of(a, st->remote.left))
 		st->left_read = 1;
 	return SQLITE_OK;
 }
