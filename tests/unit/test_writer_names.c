@@ -75,6 +75,8 @@ static int wrong_names(const char *path)
 	sqlite3 *db;
 	sqlite3_stmt *q;
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	/* region is a virtual table over region_pack (lib/store/packed) */
+	assert_int_equal(amd_store_sql_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
 		"SELECT count(*) FROM region r LEFT JOIN dict d ON d.id = r.name_id"
 		" WHERE d.s IS NOT 'op#' || r.calls", -1, &q, NULL), SQLITE_OK);
