@@ -231,8 +231,12 @@ static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struc
 	if (amd_aggregate_ratio(r->base, r->nb, r->cand, r->nc, c->aggregate, c->resamples,
 				c->seed, c->level, &r->ratio, &r->ci, err) < 0)
 		return -1;
-	if (r->nb_base && r->nc_base && r->ci.valid && fabs(c->level - 0.95) < 1e-12)
+	if (r->nb_base + r->nc_base && r->ci.valid && fabs(c->level - 0.95) < 1e-12) {
 		r->ci.level = speedup_row_coverage(r, c->aggregate); /* not the time rows' */
+		if (r->ci.level == 0) /* under 3 runs at the base n: never simulated */
+			r->ci = (struct amd_ci){NAN, NAN, 0,
+						"fewer than 3 runs at the base n: no interval", 0};
+	}
 	return amd_mann_whitney(r->cand, r->nc, r->base, r->nb, &r->mwu, err);
 }
 
@@ -264,8 +268,8 @@ static int add_row(struct builder *bd, const char *metric, const struct amd_stat
 	if (st->scaling) { /* the values divide each side's base-n aggregate */
 		const struct amd_point_stats *b0 = find_point(bs, bs->base_n);
 		const struct amd_point_stats *c0 = find_point(cs, cs->base_n);
-		r->nb_base = b0 ? b0->nruns : 0;
-		r->nc_base = c0 ? c0->nruns : 0;
+		r->nb_base = b0 ? b0->nruns : 1; /* 1: no base point, no interval */
+		r->nc_base = c0 ? c0->nruns : 1;
 	}
 	if (fill_row(r, metric, mc, bs, cs, n) < 0)
 		return amd_fail(err, "compare: out of memory");

@@ -157,6 +157,18 @@ else:
 	test_contains "the speedup and efficiency rows'"'"' interval holds each side'"'"'s median at the base n fixed" "$OUT"
 '
 
+test_expect_success NUMPY,SCIPY 'compare, 2 runs at the base n: the speedup rows give no interval (never simulated; was labelled 89%)' '
+	cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/base2" &&
+	rm -r "$TMP/base2/4/282d71b5f16744c69d76d15137741ccb" "$TMP/base2/4/af157b024bf24ce995bc401811535eeb" &&
+	"$AMDAHL" --store "$TMP/base2.db" ingest -q "$TMP/base2" &&
+	test_status 0 "$AMDAHL" --store "$TMP/base2.db" compare --baseline cpu-strong-scaling:ddp \
+		--candidate cpu-strong-scaling:fsdp --json &&
+	echo "$OUT" >"$TMP/base2.json" &&
+	test_eq "2 3 None fewer than 3 runs at the base n: no interval|4 3 None fewer than 3 runs at the base n: no interval|8 3 None fewer than 3 runs at the base n: no interval" \
+		"$(json_get "$TMP/base2.json" "\"|\".join(\"%g %d %s %s\" % (r[\"n\"], r[\"baseline\"][\"runs\"], r[\"ci\"], r[\"ci_why\"]) for r in d[\"rows\"] if r[\"metric\"] == \"speedup\")")" &&
+	test_eq "[0.89]" "$(json_get "$TMP/base2.json" "jdump(sorted(set(r[\"ci\"][\"level\"] for r in d[\"rows\"] if r[\"metric\"] == \"epoch_time_s\" and r[\"n\"] > 1)))")"
+'
+
 test_expect_success NUMPY,SCIPY 'gate --aggregate mlperf states the rule in the table, benchstat and CSV' '
 	test_status 1 "$AMDAHL" --store "$DB" gate --aggregate mlperf --baseline strategy=ddp \
 		--candidate strategy=fsdp
