@@ -285,9 +285,13 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 	for (const struct amd_cmp_row *r; (r = amd_cmp_next_note(c, &i, 1)); first = 0)
 		fprintf(out, "%s  %s: %s\n", first ? "\nnotes:\n" : "", amd_row_verdict(r),
 			cmd_shown(r->note));
-	int own = 0;
-	for (size_t k = 0; k < c->nrows; k++)
-		own |= c->rows[k].ci.valid && c->rows[k].ci.level > 0;
+	int own = 0, own_speedup = 0;
+	for (size_t k = 0; k < c->nrows; k++) {
+		const struct amd_cmp_row *r = &c->rows[k];
+		int labelled = r->ci.valid && r->ci.level > 0;
+		own |= labelled && !r->nb_base;
+		own_speedup |= labelled && r->nb_base;
+	}
 	if (own) /* significance.h: amd_median_ratio_coverage, amd_mlperf_ratio_coverage */
 		fprintf(out, "%s  a percentage after an interval is what it covers, below the stated "
 			"95%%: the bootstrap interval of a ratio of %s (simulated; docs/methods.md)\n",
@@ -295,6 +299,11 @@ static void print_notes(const struct amd_comparison *c, FILE *out)
 			c->aggregate == AMD_AGG_MLPERF
 				? "MLPerf means with fewer than 8 runs on a side or one side far larger"
 				: "medians with 3 or 4 runs on a side");
+	if (own_speedup) /* stats.h: amd_speedup_ratio_coverage */
+		fprintf(out, "%s  the speedup and efficiency rows' interval holds each side's %s at "
+			"the base n fixed: the percentage after it is what it covers (simulated; "
+			"docs/methods.md)\n", first && !own ? "\nnotes:\n" : "",
+			c->aggregate == AMD_AGG_MLPERF ? "MLPerf mean" : "median");
 }
 
 int compare_print_table(const struct amd_comparison *c, FILE *out)

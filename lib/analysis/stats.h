@@ -75,10 +75,11 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 int amd_median_os_ci(const double *x, size_t n, double level, struct amd_interval *ci);
 
 /* The coverage the 95% percentile bootstrap of MLPerf's mean reaches with
- * n runs (simulated, normal and log-normal noise, 1000 samples × 2000
- * resamples, tests/eval/small_sample.py): 0.73, 0.86, 0.89, 0.90 at 3-6
- * runs, 0.91 from 7 (simulated up to 12: 0.91-0.94, never 0.95). The
- * interval is labelled with it; 0 below 3 runs. */
+ * n runs (simulated, normal and log-normal noise, tests/eval/small_sample.py,
+ * docs/methods.md): 0.73, 0.86, 0.89, 0.90 at 3-6 runs, 0.91 at 7-11,
+ * 0.92 at 12-19, 0.95 from 20 (93-94% simulated at 20 and 30: the 95%
+ * label holds its 93% floor). The interval is labelled with it below
+ * 0.95; 0 below 3 runs. */
 double amd_mlperf_boot_coverage(size_t n);
 
 /* The same for the 95% percentile bootstrap of a mean (energy, power,
@@ -99,6 +100,14 @@ double amd_median_ratio_coverage(size_t nb, size_t nc);
  * run counts in stats.c (docs/methods.md): its coverage where below 0.93,
  * else 0.95; 0 below 3 runs on a side. */
 double amd_mlperf_ratio_coverage(size_t nb, size_t nc);
+
+/* What compare's/gate's speedup and efficiency rows' interval covers
+ * (a ratio of two strategies' speedups, each run's speedup against its
+ * side's base-n aggregate held fixed), nb and nc the fewest runs of each
+ * side at the base n and at n, mlperf nonzero with --aggregate mlperf:
+ * simulated at the run counts in stats.c (docs/methods.md), 0.73-0.87;
+ * 0 below 3 runs on a side. */
+double amd_speedup_ratio_coverage(size_t nb, size_t nc, int mlperf);
 
 int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
 		      const struct amd_boot *b, struct amd_interval *ci);

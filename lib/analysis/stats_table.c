@@ -88,8 +88,8 @@ struct amd_table *amd_stats_table(const struct amd_sweep_stats *s,
 	if (below < 1 && s->aggregate == AMD_AGG_MLPERF)
 		amd_table_note(t, "a percentage after an interval is its own coverage, below the stated "
 			       "%.3g%%: the bootstrap interval of MLPerf's mean covers 73%% with 3 "
-			       "runs, 86%% with 4, 89%% with 5, 90%% with 6 and 91-94%% up to 12 "
-			       "(simulated, normal and log-normal noise)", s->level * 100);
+			       "runs, 86%% with 4, 89%% with 5, 90%% with 6, 91%% with 7-11 and 92%% with "
+			       "12-19; 93-94%% from 20 (simulated, normal and log-normal noise)", s->level * 100);
 	else if (below < 1)
 		amd_table_note(t, "a percentage after an interval is its own coverage, below the stated "
 			       "%.3g%%: with fewer than 6 runs no interval of the median reaches 95%%; "

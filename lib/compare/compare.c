@@ -211,6 +211,16 @@ static int fill_row(struct amd_cmp_row *r, const char *metric, const struct metr
 	return r->metric && r->strategy && r->cand_strategy ? 0 : -1;
 }
 
+/* What a speedup/efficiency row's 95% interval covers (stats.h): its
+ * values divide each side's base-n aggregate, which the bootstrap holds
+ * fixed; by the fewest runs of each side at the base n and at n. */
+static double speedup_row_coverage(const struct amd_cmp_row *r, enum amd_aggregate agg)
+{
+	size_t nb = r->nb < r->nb_base ? r->nb : r->nb_base;
+	size_t nc = r->nc < r->nc_base ? r->nc : r->nc_base;
+	return amd_speedup_ratio_coverage(nb, nc, agg == AMD_AGG_MLPERF);
+}
+
 /* Medians, ratio with its interval and the test of a row with both sides. */
 static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struct amd_err *err)
 {
@@ -221,6 +231,12 @@ static int test_row(const struct amd_comparison *c, struct amd_cmp_row *r, struc
 	if (amd_aggregate_ratio(r->base, r->nb, r->cand, r->nc, c->aggregate, c->resamples,
 				c->seed, c->level, &r->ratio, &r->ci, err) < 0)
 		return -1;
+	if (r->nb_base + r->nc_base && r->ci.valid && fabs(c->level - 0.95) < 1e-12) {
+		r->ci.level = speedup_row_coverage(r, c->aggregate); /* not the time rows' */
+		if (r->ci.level == 0) /* under 3 runs at the base n: never simulated */
+			r->ci = (struct amd_ci){NAN, NAN, 0,
+						"fewer than 3 runs at the base n: no interval", 0};
+	}
 	return amd_mann_whitney(r->cand, r->nc, r->base, r->nb, &r->mwu, err);
 }
 
@@ -249,6 +265,12 @@ static int add_row(struct builder *bd, const char *metric, const struct amd_stat
 	r->cand = cv;
 	r->nb = nb;
 	r->nc = nc;
+	if (st->scaling) { /* the values divide each side's base-n aggregate */
+		const struct amd_point_stats *b0 = find_point(bs, bs->base_n);
+		const struct amd_point_stats *c0 = find_point(cs, cs->base_n);
+		r->nb_base = b0 ? b0->nruns : 1; /* 1: no base point, no interval */
+		r->nc_base = c0 ? c0->nruns : 1;
+	}
 	if (fill_row(r, metric, mc, bs, cs, n) < 0)
 		return amd_fail(err, "compare: out of memory");
 	if (nb == 0 || nc == 0) {

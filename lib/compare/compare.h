@@ -50,6 +50,7 @@ struct amd_cmp_row {
 	enum amd_direction dir;
 	double threshold, alpha; /* relative change, significance level */
 	size_t nb, nc;           /* runs on each side */
+	size_t nb_base, nc_base; /* speedup/efficiency rows: runs at the base n (else 0) */
 	double *base, *cand;     /* the runs' values */
 	double med_base, med_cand, ratio; /* NAN when a side is empty */
 	struct amd_ci ci;        /* of the ratio */

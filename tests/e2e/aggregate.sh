@@ -38,6 +38,24 @@ test_expect_success NUMPY,SCIPY 'stats --aggregate mlperf labels its bootstrap i
 	test_contains "the bootstrap interval of MLPerf'"'"'s mean covers 73% with 3 runs" "$OUT"
 '
 
+test_expect_success NUMPY,SCIPY 'stats --aggregate mlperf with 21 runs: its interval covers 93% or more there and says 95% (was "(91%)" from 7 runs on), as a seeded simulation finds' '
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/ml21" --exp-id 6 --name pooled21 --runs "*" --key param.copy \
+		--labels a,b,c,d,e,f,g --noise 7 &&
+	"$AMDAHL" --store "$TMP/p21.db" ingest -q "$TMP/ml21" &&
+	test_status 0 "$AMDAHL" --store "$TMP/p21.db" stats --aggregate mlperf --json &&
+	echo "$OUT" >"$TMP/p21.json" &&
+	test_eq "[[21,0.95]]" "$(json_get "$TMP/p21.json" "jdump(sorted(set((p[\"runs\"], p[\"ci\"][\"level\"]) for s in d[\"sweeps\"] for st in s[\"strategies\"] for p in st[\"points\"])))")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import mlperf_cover, mlperf_label
+c = np.mean([mlperf_cover(np.random.default_rng(7), d, 21, 1200, 1000) for d in (\"normal\", \"lognormal\")])
+print(\"ok\" if c >= 0.93 - 2 * (0.93 * 0.07 / 2400) ** 0.5 and mlperf_label(21) == 0.95 and mlperf_label(12) == 0.92 else c)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/p21.db" stats --aggregate mlperf &&
+	test_not_contains "] (9" "$OUT" &&
+	test_not_contains "covers 73% with 3" "$OUT"
+'
+
 test_expect_success NUMPY,SCIPY 'the rule and the median differ on this store (else the tests below prove nothing)' '
 	diff=$("$PY" -c "
 import json
@@ -105,6 +123,50 @@ print(\"ok\" if abs(c - 0.90) < 3 * (0.9 * 0.1 / 800) ** 0.5 and c < 0.93 else c
 		--candidate strategy=fsdp &&
 	test_contains "] (90%)" "$OUT" &&
 	test_contains "the bootstrap interval of a ratio of MLPerf means with fewer than 8 runs" "$OUT"
+'
+
+# speedup_levels FILE — "metric runs runs level|..." of a compare --json's speedup/efficiency rows.
+speedup_levels() {
+	json_get "$1" "\"|\".join(\"%s %d %d %g\" % (r[\"metric\"], r[\"baseline\"][\"runs\"], r[\"candidate\"][\"runs\"], r[\"ci\"][\"level\"]) for r in d[\"rows\"] if r[\"metric\"] in (\"speedup\", \"efficiency\") and r[\"ci\"])"
+}
+
+test_expect_success NUMPY,SCIPY 'compare, 6 runs a side: the speedup and efficiency rows say what their interval covers (86%, median; 81%, MLPerf), as a seeded simulation of that interval finds' '
+	test_status 0 "$AMDAHL" --store "$DB" compare --baseline strategy=ddp --candidate strategy=fsdp --json &&
+	echo "$OUT" >"$TMP/spd.json" &&
+	test_eq "speedup 6 6 0.86|efficiency 6 6 0.86|speedup 6 6 0.86|efficiency 6 6 0.86|speedup 6 6 0.86|efficiency 6 6 0.86" \
+		"$(speedup_levels "$TMP/spd.json")" &&
+	test_eq "[0.95]" "$(json_get "$TMP/spd.json" "jdump(sorted(set(r[\"ci\"][\"level\"] for r in d[\"rows\"] if r[\"metric\"] == \"epoch_time_s\")))")" &&
+	test_status 0 "$AMDAHL" --store "$DB" compare --aggregate mlperf --baseline strategy=ddp \
+		--candidate strategy=fsdp --json &&
+	echo "$OUT" >"$TMP/spd-mlp.json" &&
+	test_eq "speedup 6 6 0.81|efficiency 6 6 0.81|speedup 6 6 0.81|efficiency 6 6 0.81|speedup 6 6 0.81|efficiency 6 6 0.81" \
+		"$(speedup_levels "$TMP/spd-mlp.json")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import speedup_row_cover
+for which, label in ((\"median\", 0.86), (\"mlperf\", 0.81)):
+    c = np.mean([speedup_row_cover(np.random.default_rng(7), d, 6, 6, 300, 500, which) for d in (\"normal\", \"lognormal\")])
+    if not (abs(c - label) < 3 * (label * (1 - label) / 600) ** 0.5 and c < 0.93):
+        print(which, c)
+        break
+else:
+    print(\"ok\")")" &&
+	test_status 0 "$AMDAHL" --store "$DB" compare --baseline strategy=ddp --candidate strategy=fsdp &&
+	test_contains "] (86%)" "$OUT" &&
+	test_contains "the speedup and efficiency rows'"'"' interval holds each side'"'"'s median at the base n fixed" "$OUT"
+'
+
+test_expect_success NUMPY,SCIPY 'compare, 2 runs at the base n: the speedup rows give no interval (never simulated; was labelled 89%)' '
+	cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/base2" &&
+	rm -r "$TMP/base2/4/282d71b5f16744c69d76d15137741ccb" "$TMP/base2/4/af157b024bf24ce995bc401811535eeb" &&
+	"$AMDAHL" --store "$TMP/base2.db" ingest -q "$TMP/base2" &&
+	test_status 0 "$AMDAHL" --store "$TMP/base2.db" compare --baseline cpu-strong-scaling:ddp \
+		--candidate cpu-strong-scaling:fsdp --json &&
+	echo "$OUT" >"$TMP/base2.json" &&
+	test_eq "2 3 None fewer than 3 runs at the base n: no interval|4 3 None fewer than 3 runs at the base n: no interval|8 3 None fewer than 3 runs at the base n: no interval" \
+		"$(json_get "$TMP/base2.json" "\"|\".join(\"%g %d %s %s\" % (r[\"n\"], r[\"baseline\"][\"runs\"], r[\"ci\"], r[\"ci_why\"]) for r in d[\"rows\"] if r[\"metric\"] == \"speedup\")")" &&
+	test_eq "[0.89]" "$(json_get "$TMP/base2.json" "jdump(sorted(set(r[\"ci\"][\"level\"] for r in d[\"rows\"] if r[\"metric\"] == \"epoch_time_s\" and r[\"n\"] > 1)))")"
 '
 
 test_expect_success NUMPY,SCIPY 'gate --aggregate mlperf states the rule in the table, benchstat and CSV' '

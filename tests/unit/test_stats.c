@@ -268,7 +268,22 @@ static void test_interval_level_tables(void **state)
 	assert_true(amd_mlperf_ratio_coverage(3, 7) == 0.89);  /* lower of 3v6 and 3v8 */
 	assert_true(amd_mlperf_ratio_coverage(7, 7) == 0.92);  /* row 6: lower of 6v6, 6v12 */
 	assert_true(amd_mlperf_ratio_coverage(9, 9) == 0.95);  /* row 8: 93% */
-	assert_true(amd_mlperf_ratio_coverage(12, 100) == 0.91); /* beyond 10v30: 91% alone */
+	assert_true(amd_mlperf_ratio_coverage(12, 100) == 0.92); /* beyond 10v30: 92% alone */
+	assert_true(amd_mlperf_ratio_coverage(11, 100) == 0.91); /* 91% alone at 11 */
+	assert_true(amd_mlperf_boot_coverage(2) == 0);
+	assert_true(amd_mlperf_boot_coverage(6) == 0.90);
+	assert_true(amd_mlperf_boot_coverage(11) == 0.91);
+	assert_true(amd_mlperf_boot_coverage(12) == 0.92);
+	assert_true(amd_mlperf_boot_coverage(19) == 0.92);
+	assert_true(amd_mlperf_boot_coverage(20) == 0.95); /* 93.7% simulated */
+	assert_true(amd_mlperf_boot_coverage(30) == 0.95);
+	assert_true(amd_speedup_ratio_coverage(2, 6, 0) == 0);
+	assert_true(amd_speedup_ratio_coverage(3, 3, 0) == 0.75);
+	assert_true(amd_speedup_ratio_coverage(12, 3, 0) == 0.72); /* lower of 3v10, 3v15 */
+	assert_true(amd_speedup_ratio_coverage(3, 1000, 0) == 0.66); /* beyond 3v100: its cell */
+	assert_true(amd_speedup_ratio_coverage(7, 7, 0) == 0.85);   /* row 6: lower of 6v6, 6v12 */
+	assert_true(amd_speedup_ratio_coverage(6, 6, 1) == 0.81);
+	assert_true(amd_speedup_ratio_coverage(100, 100, 1) == 0.84);
 	assert_true(amd_mlperf_ratio_coverage(3, 500) == 0.73);
 	assert_true(amd_mlperf_ratio_coverage(40, 40) == 0.95);
 	assert_true(amd_mlperf_ratio_coverage(15, 1000) == 0.95); /* 15v100: 93% */
