@@ -672,12 +672,13 @@ static int left_sums(void *ctx, struct amd_store *st, int64_t kind_id, int64_t p
 	return rc;
 }
 
-/* Leaves the region rows of the part read on the server (st's hooks). */
-static int leave_regions(struct amd_store *st, struct ch_left *l, const char *url,
-			 const char *in, const char *runs, struct amd_err *err)
+/* l's table (named table), URL, scope and runs, for its load later;
+ * on failure l is freed. */
+static int left_scope(struct ch_left *l, const char *table, const char *url, const char *in,
+		      const char *runs, struct amd_err *err)
 {
 	for (size_t i = 0; !l->t && i < amd_ch_table_count; i++)
-		if (strcmp(amd_ch_tables[i].name, "region") == 0)
+		if (strcmp(amd_ch_tables[i].name, table) == 0)
 			l->t = &amd_ch_tables[i];
 	l->url = strdup(url);
 	l->in = strdup(in);
@@ -686,6 +687,15 @@ static int leave_regions(struct amd_store *st, struct ch_left *l, const char *ur
 		left_free(l);
 		return amd_fail(err, "%s: out of memory", url);
 	}
+	return 0;
+}
+
+/* Leaves the region rows of the part read on the server (st's hooks). */
+static int leave_regions(struct amd_store *st, struct ch_left *l, const char *url,
+			 const char *in, const char *runs, struct amd_err *err)
+{
+	if (left_scope(l, "region", url, in, runs, err) < 0)
+		return -1;
 	const struct amd_store_remote r = {.left = "region", .ctx = l, .load = left_load,
 					   .region_sums = left_sums, .release = left_free};
 	amd_store_set_remote(st, &r);
@@ -921,16 +931,8 @@ static int left_conds(struct ch_left *l, const char *const *keys, size_t nkeys,
 static int leave_points(struct amd_store *st, struct ch_left *l, const char *url,
 			const char *in, const char *runs, struct amd_err *err)
 {
-	for (size_t i = 0; !l->t && i < amd_ch_table_count; i++)
-		if (strcmp(amd_ch_tables[i].name, "metric_point") == 0)
-			l->t = &amd_ch_tables[i];
-	l->url = strdup(url);
-	l->in = strdup(in);
-	l->runs = runs ? strdup(runs) : NULL;
-	if (!l->t || !l->url || !l->in || (runs && !l->runs)) {
-		left_free(l);
-		return amd_fail(err, "%s: out of memory", url);
-	}
+	if (left_scope(l, "metric_point", url, in, runs, err) < 0)
+		return -1;
 	size_t n = 0;
 	for (int i = 0; i < 3; i++)
 		if (l->names[i])

@@ -55,6 +55,12 @@ sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 /* Column i of the current row as a malloc'd copy in *out (NULL for an
  * SQL NULL); -1 when out of memory. */
 int amd_store_col_text(sqlite3_stmt *q, int i, char **out);
+/* Binds cell c (unit_rows.h: NULL, integer, double or text) as
+ * parameter i of q; text with how (SQLITE_STATIC when the cell outlives
+ * the step, else SQLITE_TRANSIENT). SQLite's result code. */
+struct amd_cell;
+int amd_store_bind_cell(sqlite3_stmt *q, int i, const struct amd_cell *c,
+			sqlite3_destructor_type how);
 
 /* The message for a failed sqlite3_step (rc), after the store's path:
  * "out of memory" for SQLITE_NOMEM (also what callers set when their

@@ -2,6 +2,7 @@
  * string dictionary. See store.h. */
 #include "store.h"
 #include "sqlite_int.h"
+#include "unit_rows.h"
 #include "sqlite_setup.h"
 
 #include <stdio.h>
@@ -128,6 +129,21 @@ sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 		return NULL;
 	}
 	return s;
+}
+
+int amd_store_bind_cell(sqlite3_stmt *q, int i, const struct amd_cell *c,
+			sqlite3_destructor_type how)
+{
+	switch (c->type) {
+	case AMD_CELL_INT:
+		return sqlite3_bind_int64(q, i, c->i);
+	case AMD_CELL_REAL:
+		return sqlite3_bind_double(q, i, c->f);
+	case AMD_CELL_TEXT:
+		return sqlite3_bind_text(q, i, c->s, (int)c->n, how);
+	default:
+		return sqlite3_bind_null(q, i);
+	}
 }
 
 int amd_store_col_text(sqlite3_stmt *q, int i, char **out)

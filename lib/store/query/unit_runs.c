@@ -8,21 +8,6 @@
 
 #include <stdlib.h>
 
-/* Binds cell c as parameter i of q. */
-static int bind_cell(sqlite3_stmt *q, int i, const struct amd_cell *c)
-{
-	switch (c->type) {
-	case AMD_CELL_INT:
-		return sqlite3_bind_int64(q, i, c->i);
-	case AMD_CELL_REAL:
-		return sqlite3_bind_double(q, i, c->f);
-	case AMD_CELL_TEXT:
-		return sqlite3_bind_text(q, i, c->s, (int)c->n, SQLITE_TRANSIENT);
-	default:
-		return sqlite3_bind_null(q, i);
-	}
-}
-
 int amd_store_put_run_copy(struct amd_store *st, const struct amd_cell v[AMD_RUN_COPY_COLS],
 			   struct amd_err *err)
 {
@@ -35,9 +20,9 @@ int amd_store_put_run_copy(struct amd_store *st, const struct amd_cell v[AMD_RUN
 	int rc = SQLITE_OK, ret = -1;
 	for (int i = 0; run && rc == SQLITE_OK && i < AMD_RUN_COPY_COLS; i++) {
 		if (i < 3)
-			rc = bind_cell(sw, i + 1, &v[i]);
+			rc = amd_store_bind_cell(sw, i + 1, &v[i], SQLITE_TRANSIENT);
 		if (rc == SQLITE_OK)
-			rc = bind_cell(run, i + 1, &v[i]);
+			rc = amd_store_bind_cell(run, i + 1, &v[i], SQLITE_TRANSIENT);
 	}
 	if (run && rc == SQLITE_OK && (rc = sqlite3_step(sw)) == SQLITE_DONE)
 		rc = sqlite3_step(run);

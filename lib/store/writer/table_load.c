@@ -139,27 +139,13 @@ int amd_table_load_open(struct amd_store *st, const char *table, const char *col
 	return 0;
 }
 
-static int bind_cell(sqlite3_stmt *q, int i, const struct amd_cell *c)
-{
-	switch (c->type) {
-	case AMD_CELL_INT:
-		return sqlite3_bind_int64(q, i, c->i);
-	case AMD_CELL_REAL:
-		return sqlite3_bind_double(q, i, c->f);
-	case AMD_CELL_TEXT:
-		return sqlite3_bind_text(q, i, c->s, (int)c->n, SQLITE_STATIC);
-	default:
-		return sqlite3_bind_null(q, i);
-	}
-}
-
 int amd_table_load_row(struct amd_table_load *l, const struct amd_cell *cells,
 		       struct amd_err *err)
 {
 	sqlite3_reset(l->q);
 	int rc = SQLITE_OK;
 	for (int i = 0; rc == SQLITE_OK && i < l->ncols; i++)
-		rc = bind_cell(l->q, i + 1, &cells[i]);
+		rc = amd_store_bind_cell(l->q, i + 1, &cells[i], SQLITE_STATIC);
 	if (rc == SQLITE_OK && l->seq)
 		rc = sqlite3_bind_int64(l->q, l->ncols + 1, l->nrow++);
 	if (rc == SQLITE_OK)
