@@ -742,11 +742,19 @@ static struct amd_reduced_point *points_of(const cJSON *steps, const cJSON *valu
 {
 	*n = (size_t)cJSON_GetArraySize(steps);
 	struct amd_reduced_point *p = calloc(*n + 1, sizeof *p);
+	/* the arrays walked side by side (cJSON_GetArrayItem walks from the
+	 * head each time: a run of a million epochs took minutes) */
+	const cJSON *s = steps ? steps->child : NULL, *v = value ? value->child : NULL,
+		    *ts = t ? t->child : NULL, *r = rate ? rate->child : NULL;
 	for (size_t i = 0; p && i < *n; i++) {
-		p[i].step = amd_ch_json_int(cJSON_GetArrayItem(steps, (int)i));
-		p[i].value = value ? json_double(cJSON_GetArrayItem(value, (int)i)) : NAN;
-		p[i].t = t ? json_double(cJSON_GetArrayItem(t, (int)i)) : NAN;
-		p[i].rate = rate ? json_double(cJSON_GetArrayItem(rate, (int)i)) : NAN;
+		p[i].step = amd_ch_json_int(s);
+		p[i].value = value ? json_double(v) : NAN;
+		p[i].t = t ? json_double(ts) : NAN;
+		p[i].rate = rate ? json_double(r) : NAN;
+		s = s ? s->next : NULL;
+		v = v ? v->next : NULL;
+		ts = ts ? ts->next : NULL;
+		r = r ? r->next : NULL;
 	}
 	return p;
 }
