@@ -152,6 +152,30 @@ int amd_packed_cursor_load(struct amd_packed_cursor *c)
 	return c->def->keys ? c->def->keys(c) : SQLITE_OK;
 }
 
+int amd_packed_cursor_find_id(struct amd_packed_cursor *c, int in_loaded, const char *sql,
+			      int argc, sqlite3_value **argv, amd_packed_find_fn find)
+{
+	int type = sqlite3_value_numeric_type(argv[0]);
+	double d = sqlite3_value_double(argv[0]);
+	int64_t id = sqlite3_value_int64(argv[0]);
+	int whole = type == SQLITE_INTEGER || (type == SQLITE_FLOAT && d == (double)id);
+	int64_t at = whole && c->loaded && in_loaded ? find(c->v, c->n, id) : -1;
+	if (at < 0 && whole) {
+		int rc = amd_packed_cursor_query(c, sql, argc, argv);
+		while (rc == SQLITE_OK && at < 0 && (rc = sqlite3_step(c->q)) == SQLITE_ROW)
+			if ((rc = amd_packed_cursor_load(c)) == SQLITE_OK)
+				at = find(c->v, c->n, id);
+		sqlite3_reset(c->q);
+		if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+			return rc;
+	}
+	c->q = NULL;
+	c->i = at < 0 ? 0 : (size_t)at;
+	c->end = at < 0 ? 0 : (size_t)at + 1;
+	c->eof = at < 0;
+	return SQLITE_OK;
+}
+
 /* Steps the scan until records i..end exist, or sets eof. */
 static int advance(struct amd_packed_cursor *c)
 {

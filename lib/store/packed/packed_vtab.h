@@ -91,6 +91,15 @@ int amd_packed_cursor_query(struct amd_packed_cursor *c, const char *sql, int ar
 /* For a def's find: loads the pack of q's current row (kept when it is
  * the one loaded) and reads its keys; an SQLite code. */
 int amd_packed_cursor_load(struct amd_packed_cursor *c);
+/* For a def's find of one record by its id (argv[0]): the loaded pack
+ * when in_loaded says it may hold it, else the packs sql (argv bound
+ * from 1 on) gives, in order, until find (a record's index in a pack's
+ * records, -1 when none) finds it; the cursor on that record, or at its
+ * end when no pack holds it or argv[0] is not a whole number. An SQLite
+ * code. */
+typedef int64_t (*amd_packed_find_fn)(const void *v, size_t n, int64_t id);
+int amd_packed_cursor_find_id(struct amd_packed_cursor *c, int in_loaded, const char *sql,
+			      int argc, sqlite3_value **argv, amd_packed_find_fn find);
 
 /* For a def's unpack: the blob of column col of q (NULL with *len 0 when
  * empty); SQLITE_NOMEM when SQLite could not give it. */

@@ -108,32 +108,19 @@ static int rg_unpack(struct amd_packed_cursor *c)
 	return SQLITE_OK;
 }
 
+static int64_t region_at(const void *v, size_t n, int64_t id)
+{
+	return amd_region_find(v, n, id);
+}
+
 /* Region id (argv[0]): the pack loaded first, else the packs whose id
  * range holds it. Other constraints are tested again by SQLite. */
 static int rg_find(struct amd_packed_cursor *c, int argc, sqlite3_value **argv)
 {
 	(void)argc;
-	int type = sqlite3_value_numeric_type(argv[0]);
-	double d = sqlite3_value_double(argv[0]);
-	int64_t id = sqlite3_value_int64(argv[0]);
-	int whole = type == SQLITE_INTEGER || (type == SQLITE_FLOAT && d == (double)id);
-	int64_t at = whole && c->loaded ? amd_region_find(c->v, c->n, id) : -1;
-	if (at < 0 && whole) {
-		int rc = amd_packed_cursor_query(
-			c, "SELECT rowid, n, regions, source_id, run_id, id_lo FROM main.region_pack"
-			   " WHERE id_lo <= ?1 AND id_hi >= ?1 ORDER BY id_lo DESC", 1, argv);
-		while (rc == SQLITE_OK && at < 0 && (rc = sqlite3_step(c->q)) == SQLITE_ROW)
-			if ((rc = amd_packed_cursor_load(c)) == SQLITE_OK)
-				at = amd_region_find(c->v, c->n, id);
-		sqlite3_reset(c->q);
-		if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-			return rc;
-	}
-	c->q = NULL;
-	c->i = at < 0 ? 0 : (size_t)at;
-	c->end = at < 0 ? 0 : (size_t)at + 1;
-	c->eof = at < 0;
-	return SQLITE_OK;
+	return amd_packed_cursor_find_id(
+		c, 1, "SELECT rowid, n, regions, source_id, run_id, id_lo FROM main.region_pack"
+		      " WHERE id_lo <= ?1 AND id_hi >= ?1 ORDER BY id_lo DESC", 1, argv, region_at);
 }
 
 static void rg_column(struct amd_packed_cursor *c, sqlite3_context *ctx, int col)

@@ -156,35 +156,22 @@ static int sn_unpack(struct amd_packed_cursor *c)
 	return unpack(c, 1);
 }
 
+static int64_t node_at(const void *v, size_t n, int64_t id)
+{
+	return amd_stack_node_find(v, n, id);
+}
+
 /* Node id (argv[0]), of source argv[1] when given: the pack loaded
  * first, else the packs whose id range holds it. */
 static int sn_find(struct amd_packed_cursor *c, int argc, sqlite3_value **argv)
 {
-	int type = sqlite3_value_numeric_type(argv[0]);
-	double d = sqlite3_value_double(argv[0]);
-	int64_t id = sqlite3_value_int64(argv[0]);
-	int whole = type == SQLITE_INTEGER || (type == SQLITE_FLOAT && d == (double)id);
 	int in_source = argc < 2 || sqlite3_value_int64(argv[1]) == c->source;
-	int64_t at = whole && c->loaded && in_source ? amd_stack_node_find(c->v, c->n, id) : -1;
-	if (at < 0 && whole) {
-		int rc = amd_packed_cursor_query(
-			c, argc < 2 ? "SELECT rowid, n, nodes, source_id FROM main.stack_node_pack"
-				      " WHERE id_hi >= ?1 AND id_lo <= ?1 ORDER BY id_hi"
-				    : "SELECT rowid, n, nodes, source_id FROM main.stack_node_pack"
-				      " WHERE id_hi >= ?1 AND id_lo <= ?1 AND source_id = ?2"
-				      " ORDER BY id_hi", argc, argv);
-		while (rc == SQLITE_OK && at < 0 && (rc = sqlite3_step(c->q)) == SQLITE_ROW)
-			if ((rc = amd_packed_cursor_load(c)) == SQLITE_OK)
-				at = amd_stack_node_find(c->v, c->n, id);
-		sqlite3_reset(c->q);
-		if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-			return rc;
-	}
-	c->q = NULL;
-	c->i = at < 0 ? 0 : (size_t)at;
-	c->end = at < 0 ? 0 : (size_t)at + 1;
-	c->eof = at < 0;
-	return SQLITE_OK;
+	return amd_packed_cursor_find_id(
+		c, in_source, argc < 2 ? "SELECT rowid, n, nodes, source_id FROM main.stack_node_pack"
+					 " WHERE id_hi >= ?1 AND id_lo <= ?1 ORDER BY id_hi"
+				       : "SELECT rowid, n, nodes, source_id FROM main.stack_node_pack"
+					 " WHERE id_hi >= ?1 AND id_lo <= ?1 AND source_id = ?2"
+					 " ORDER BY id_hi", argc, argv, node_at);
 }
 
 static void sn_column(struct amd_packed_cursor *c, sqlite3_context *ctx, int col)
