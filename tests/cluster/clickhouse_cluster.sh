@@ -44,11 +44,32 @@ same_json() {
 	test_true "$* --json is byte-identical (through $node)" cmp -s "$TMP/sq.out" "$TMP/ch.out"
 }
 
-# sync DB — every replica has fetched what its shard holds
+# sync DB — every replica has fetched what its shard holds. A replica
+# started again after a SIGKILL is not at once a member: its old
+# ZooKeeper session's is_active node lives until the session times out
+# ("appears to be already active"), and until then it pulls nothing into
+# its queue, so SYSTEM SYNC REPLICA alone returns at once with the
+# replica behind. So first wait (up to 180 s) until on every node each of
+# DB's replicated tables has both replicas active, has pulled its
+# shard's whole log (log_pointer past log_max_index; both 0: a table
+# whose log has no entry) and has an empty queue; then SYNC REPLICA, whose answer must be empty (not an exception).
 sync() {
 	for n in s1r1 s1r2 s2r1 s2r2; do
+		i=0
+		while :; do
+			behind=$(on "$n" "SELECT count() FROM system.replicas WHERE database = '$1' AND (is_readonly OR is_session_expired OR active_replicas < total_replicas OR (log_pointer <= log_max_index AND log_pointer + log_max_index > 0) OR queue_size > 0)" 2>&1)
+			[ "$behind" = 0 ] && break
+			i=$((i + 1))
+			if [ $i -ge 360 ]; then
+				echo "# sync $1: $n still behind after 180 s: $behind" >&2
+				on "$n" "SELECT table, is_readonly, active_replicas, total_replicas, log_pointer, log_max_index, queue_size FROM system.replicas WHERE database = '$1' FORMAT TSV" >&2
+				return 1
+			fi
+			sleep 0.5
+		done
 		for t in source metric_point run; do
-			on "$n" "SYSTEM SYNC REPLICA $1.${t}_local" || return 1
+			r=$(on "$n" "SYSTEM SYNC REPLICA $1.${t}_local" 2>&1)
+			[ -z "$r" ] || { echo "# sync $1: $n $t: $r" >&2; return 1; }
 		done
 	done
 }
