@@ -6,7 +6,9 @@
  * (SQLITE_STMTSTATUS_VM_STEP of every statement as it ends). Through
  * the virtual table each region was a dozen steps. Checked for every
  * scan: a sweep's list (no filter, a kind filter), its region times,
- * and both in one shared read (the report's). The list's numbers are
+ * and both in one shared read (the report's); and a selection by run
+ * name, whose runs with regions come first (regions.c's run_by_name,
+ * asked of region_pack's index). The list's numbers are
  * checked against SQLite summing the same regions through the virtual
  * table; the stores holds a sweep's traces and cProfile files of no
  * run (packs a kind-filtered scan skips). */
@@ -47,6 +49,33 @@ static int count_steps(unsigned type, void *ctx, void *p, void *x)
 	return 0;
 }
 
+/* The run of the name with regions becomes the child of the one without. */
+#define PARENT_SQL                                                                         \
+	"UPDATE run SET parent_ext_id = (SELECT ext_id FROM run r WHERE r.name = 'ddp-n1'"   \
+	" AND r.id NOT IN (SELECT run_id FROM region_pack WHERE run_id IS NOT NULL))"         \
+	" WHERE name = 'ddp-n1' AND id IN (SELECT run_id FROM region_pack)"
+
+/* The run a region selection by run name picks, as the query before
+ * round nine asked it (through the region virtual table). */
+static const char old_run_by_name[] =
+	"SELECT id FROM run WHERE name=?1 ORDER BY"
+	" EXISTS(SELECT 1 FROM region g WHERE g.run_id=run.id OR g.run_id IN"
+	" (SELECT c.id FROM run c WHERE c.parent_ext_id=run.ext_id)) DESC, start_ms DESC";
+
+static int table_reads; /* statements prepared reading the region virtual table */
+
+static int note_reads(void *ctx, int action, const char *a, const char *b, const char *db,
+		      const char *via)
+{
+	(void)ctx;
+	(void)b;
+	(void)db;
+	(void)via;
+	if (action == SQLITE_READ && a && strcmp(a, "region") == 0)
+		table_reads++;
+	return SQLITE_OK;
+}
+
 static char path[64];
 static struct amd_store *st;
 
@@ -82,6 +111,13 @@ static int setup(void **state)
 	unlink(path);
 	ingest("testdata/" SWEEP "/mlruns");
 	ingest("testdata/profiles");
+	/* a run of no regions whose child worker has some: the regions of
+	 * a ddp-n1 run made a child of the other ddp-n1 run */
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, PARENT_SQL, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_changes(db), 1);
+	sqlite3_close(db);
 	struct amd_err err = {{0}};
 	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
 	sqlite3_trace_v2(st->db, SQLITE_TRACE_PROFILE, count_steps, NULL);
@@ -230,6 +266,52 @@ static void shared_scan(void **state)
 	assert_true(steps < n);
 }
 
+/* A selection by run name: every name's run that of the query through
+ * the virtual table; whether a run has regions asked of region_pack's
+ * index: no statement reads the virtual table (SQLite's authorizer),
+ * whose look-up by run unpacked every pack of each run of the name. */
+static void run_name(void **state)
+{
+	(void)state;
+	int64_t n = regions();
+	sqlite3_stmt *names, *old;
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT DISTINCT name FROM run ORDER BY 1", -1,
+					    &names, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(st->db, old_run_by_name, -1, &old, NULL), SQLITE_OK);
+	sqlite3_set_authorizer(st->db, note_reads, NULL);
+	int nnames = 0;
+	while (sqlite3_step(names) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(names, 0);
+		sqlite3_reset(old);
+		sqlite3_bind_text(old, 1, name, -1, SQLITE_TRANSIENT);
+		assert_int_equal(sqlite3_step(old), SQLITE_ROW);
+		struct amd_region_sel sel;
+		struct amd_err err = {{0}};
+		region_steps = 0;
+		table_reads = 0;
+		assert_int_equal(amd_region_resolve(st, name, &sel, &err), 0);
+		assert_int_equal(table_reads, 0);
+		printf("# run name %s: run %lld, %lld VM steps for %lld regions\n", name,
+		       (long long)sel.run_id, (long long)region_steps, (long long)n);
+		assert_int_equal(sel.run_id, sqlite3_column_int64(old, 0));
+		assert_true(region_steps < n);
+		nnames++;
+	}
+	sqlite3_set_authorizer(st->db, NULL, NULL);
+	sqlite3_finalize(old);
+	sqlite3_finalize(names);
+	assert_true(nnames >= 8);
+	/* the child worker's regions count for its parent: ddp-n1 is the
+	 * run without regions of its own */
+	struct amd_region_sel sel;
+	struct amd_err err = {{0}};
+	assert_int_equal(amd_region_resolve(st, "ddp-n1", &sel, &err), 0);
+	assert_int_equal(0, one("SELECT count(*) FROM region_pack WHERE run_id = (SELECT id FROM"
+				" run WHERE name = 'ddp-n1' AND parent_ext_id IS NULL)"));
+	assert_int_equal(sel.run_id, one("SELECT id FROM run WHERE name = 'ddp-n1' AND"
+					 " parent_ext_id IS NULL"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +319,7 @@ int main(void)
 		cmocka_unit_test(kind_scan),
 		cmocka_unit_test(times_scan),
 		cmocka_unit_test(shared_scan),
+		cmocka_unit_test(run_name),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -37,12 +37,18 @@ const size_t amd_regions_table_count = sizeof amd_regions_tables / sizeof *amd_r
 
 /* ---- resolving WHAT ---- */
 
+/* The runs of a name, those with regions (their own or a child
+ * worker's) first, then the newest. Whether a run has regions is asked
+ * of region_pack's index on run_id (a pack holds n > 0 regions of one
+ * run), not of the region virtual table: an OR of two run ids is no
+ * constraint it can use, so each run of the name scanned every region. */
 static const char run_by_name[] =
 	"SELECT id FROM run WHERE name=?1 ORDER BY"
-	" EXISTS(SELECT 1 FROM region g WHERE g.run_id=run.id OR g.run_id IN"
-	" (SELECT c.id FROM run c WHERE c.parent_ext_id=run.ext_id)) DESC, start_ms DESC";
+	" (EXISTS(SELECT 1 FROM region_pack g WHERE g.run_id=run.id AND g.n > 0)"
+	" OR EXISTS(SELECT 1 FROM run c JOIN region_pack g ON g.run_id=c.id"
+	" WHERE c.parent_ext_id=run.ext_id AND g.n > 0)) DESC, start_ms DESC";
 
-/* The run named what (run_by_name, which reads region), 0 none, -1. */
+/* The run named what (run_by_name, which reads region_pack), 0 none, -1. */
 static int64_t run_named(struct amd_store *st, const char *what, struct amd_err *err)
 {
 	return amd_store_first_id(st, run_by_name, what, NULL, err);
