@@ -74,14 +74,14 @@ INC_STORE    := $(INC_MODEL) -Ilib/store/include
 INC_STORE_IN := $(INC_STORE) $(addprefix -Ilib/store/,$(STORE_ROOMS))
 # A room sees its own headers and those of the rooms it builds on:
 #   packed  (the extension: nothing of the store)
-#   db      < packed, regions/region_scan (the SQL every connection registers)
-#   query   < db, packed        regions < db
+#   db      < packed (the SQL every connection registers)
+#   query   < db, packed        regions < db, packed (region_scan: the packs)
 #   writer  < db, packed, query (selector_hint.h, for orphans' closest names)
 room_inc      = $(INC_STORE) $(addprefix -Ilib/store/,$(1))
 INC_R_PACKED := $(call room_inc,packed)
-INC_R_DB     := $(call room_inc,db packed regions)
+INC_R_DB     := $(call room_inc,db packed)
 INC_R_QUERY  := $(call room_inc,query db packed)
-INC_R_REGION := $(call room_inc,regions db)
+INC_R_REGION := $(call room_inc,regions db packed)
 INC_R_WRITER := $(call room_inc,writer db packed query)
 # The remote backends ship from a staging store (unit_rows.h) and read
 # through an in-memory one (table_load.h): they see only the store's face.

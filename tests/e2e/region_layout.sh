@@ -89,12 +89,17 @@ test_expect_success SQLITE3 'a file linked to a run after the fact: its packs mo
 	test_eq "$n" "$(q "$TMP/l.db" "SELECT count(*) FROM region g JOIN source s ON s.id = g.source_id JOIN run ru ON ru.id = g.run_id WHERE s.path = '\''$p'\'' AND ru.ext_id = '\''$r'\''")" &&
 	test_eq "$r" "$(q "$TMP/l.db" "SELECT DISTINCT ru.ext_id FROM region g JOIN source s ON s.id = g.source_id JOIN run ru ON ru.id = g.run_id WHERE s.path = '\''$p'\''")"
 '
-test_expect_success SQLITE3 'a damaged blob: one line naming the row, exit 2' '
+test_expect_success SQLITE3 'a damaged blob: one line naming the row, exit 2 (the same from the regions scan, region_scan.c, as from the virtual table)' '
 	cp "$S" "$TMP/bad.db" &&
 	sqlite3 "$TMP/bad.db" "UPDATE region_pack SET regions = substr(regions, 1, 21) WHERE rowid = (SELECT min(rowid) FROM region_pack)" &&
 	test_status 2 "$AMDAHL" --store "$TMP/bad.db" sql "SELECT count(*) FROM region" &&
 	test_contains "region_pack row 1: " "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | wc -l)" &&
+	msg=${ERR#amdahl sql: } &&
+	for c in "regions cpu-strong-scaling" "regions cpu-strong-scaling --kind op" "scaling --sweep cpu-strong-scaling"; do
+		test_status 2 "$AMDAHL" --store "$TMP/bad.db" $c &&
+		test_eq "amdahl ${c%% *}: $msg" "$ERR" || return 1
+	done &&
 	sqlite3 "$TMP/bad.db" "UPDATE region_pack SET n = n + 1 WHERE rowid = 2" &&
 	test_status 2 "$AMDAHL" --store "$TMP/bad.db" sql "SELECT count(*) FROM region WHERE source_id = (SELECT source_id FROM region_pack WHERE rowid = 2)" &&
 	test_contains "region_pack row 2" "$ERR"

@@ -6,10 +6,36 @@
  * refuses exactly what the reader refuses for its size or widths; what
  * is accepted has ascending ids, each found at its place, and packs
  * (with the least widths) into a blob that reads back to the same
- * regions. */
+ * regions; every column read alone, any stretch of records at a time
+ * (amd_regions_column, the region scan's reader), is what the reader
+ * read. */
 #include "fuzz.h"
 #include "le64.h"
 #include "region_pack.h"
+
+/* Column c of records [at, at + k) as amd_regions_column reads them (the
+ * region scan's way, region_scan.c), for every k-sized stretch: those of
+ * the regions v that amd_regions_unpack read (id less id_lo; a NULL
+ * field's stored 0). */
+static int same_columns(const void *blob, size_t n, int64_t id_lo,
+			const struct amd_packed_region *v, size_t k)
+{
+	int64_t x[7];
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+		for (size_t at = 0; at < n; at += k) {
+			size_t m = n - at < k ? n - at : k;
+			amd_regions_column(blob, n, c, at, m, x);
+			for (size_t i = 0; i < m; i++) {
+				const struct amd_packed_region *r = &v[at + i];
+				int64_t want = c == 0 ? (int64_t)r->nulls
+					     : c == 1 ? (int64_t)((uint64_t)r->id - (uint64_t)id_lo)
+						      : r->v[c - 2];
+				if (c == 0 ? (uint32_t)x[i] != r->nulls : x[i] != want)
+					return 0;
+			}
+		}
+	return 1;
+}
 
 static int same(const struct amd_packed_region *a, const struct amd_packed_region *b)
 {
@@ -45,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < n; i++)
 			if ((i && v[i].id <= v[i - 1].id) || amd_region_find(v, n, v[i].id) != (int64_t)i)
 				abort();
+		if (!same_columns(blob, n, id_lo, v, 7) || !same_columns(blob, n, id_lo, v, 1))
+			abort();
 		int64_t lo = n ? v[0].id : id_lo;
 		size_t bytes = amd_regions_packed_size(v, n, lo);
 		unsigned char *back = malloc(bytes + 1);

@@ -68,8 +68,8 @@ int amd_store_bind_cell(sqlite3_stmt *q, int i, const struct amd_cell *c,
 int amd_store_step_fail(struct amd_store *st, int rc, struct amd_err *err);
 
 /* The SQL modules and functions every store handle has, reading or
- * writing: the packed tables (metric_sql.h, gpu_sql.h) and the region
- * scan (region_scan.h); an SQLite code. */
+ * writing: the packed tables (metric_sql.h, gpu_sql.h, region_sql.h);
+ * an SQLite code. */
 int amd_store_sql_register(sqlite3 *db);
 /* *s capped into capped (amd_store_name), then its slot in the store's
  * intern cache (an id > 0 once known); NULL with err filled. */

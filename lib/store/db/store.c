@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "metric_sql.h"
-#include "region_scan.h"
 #include "schema.h"
 #include "stmt_cache.h"
 
@@ -381,8 +380,7 @@ void amd_run_reduced_free(struct amd_run_reduced *r)
 
 int amd_store_sql_register(sqlite3 *db)
 {
-	int rc = amd_metric_sql_register(db);
-	return rc == SQLITE_OK ? rs_register(db) : rc;
+	return amd_metric_sql_register(db);
 }
 
 /* What a file that is there but not a regular file is, for the message

@@ -143,12 +143,28 @@ int amd_regions_unpack(const void *blob, size_t len, size_t n, int64_t id_lo, co
 		for (int c = 0; c < AMD_REGION_COLUMNS; from += p[c] * n, c++)
 			get_column(from + p[c] * at, p[c], c, k, id_lo, x, out + at);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (out[i].nulls >> AMD_RG_FIELDS)
-			return amd_fail(err, "%s: region %zu has an unknown null bit", what, i);
-		if (i && out[i].id <= out[i - 1].id)
-			return amd_fail(err, "%s: region ids not ascending at region %zu", what, i);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (amd_region_record_ok(out[i].nulls, out[i].id, i ? out[i - 1].id : 0, i, what,
+					 err) < 0)
+			return -1;
+	return 0;
+}
+
+void amd_regions_column(const void *blob, size_t n, int c, size_t at, size_t k, int64_t *x)
+{
+	const unsigned char *p = blob, *from = p + AMD_REGION_COLUMNS;
+	for (int b = 0; b < c; b++)
+		from += p[b] * n;
+	get_numbers(from + p[c] * at, p[c], k, x);
+}
+
+int amd_region_record_ok(uint32_t nulls, int64_t id, int64_t prev, size_t i, const char *what,
+			 struct amd_err *err)
+{
+	if (nulls >> AMD_RG_FIELDS)
+		return amd_fail(err, "%s: region %zu has an unknown null bit", what, i);
+	if (i && id <= prev)
+		return amd_fail(err, "%s: region ids not ascending at region %zu", what, i);
 	return 0;
 }
 

@@ -54,6 +54,17 @@ int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
 int amd_regions_unpack(const void *blob, size_t len, size_t n, int64_t id_lo, const char *what,
 		       struct amd_packed_region *out, struct amd_err *err);
 
+/* Column c (0: the null mask, 1: id less id_lo, 2 + f: field f) of
+ * records [at, at + k) of a blob of n records that amd_regions_check
+ * passed into x[0..k) — a reader of a few columns (region_scan.c) reads
+ * only those. */
+void amd_regions_column(const void *blob, size_t n, int c, size_t at, size_t k, int64_t *x);
+/* 0 when record i (null mask nulls, id; prev: the id of record i - 1)
+ * is well formed: no unknown null bit, ids ascending; else -1 with what
+ * naming the blob. amd_regions_unpack checks every record so. */
+int amd_region_record_ok(uint32_t nulls, int64_t id, int64_t prev, size_t i, const char *what,
+			 struct amd_err *err);
+
 /* The index of region id in v[0..n) (ascending ids), -1 when absent. */
 int64_t amd_region_find(const struct amd_packed_region *v, size_t n, int64_t id);
 

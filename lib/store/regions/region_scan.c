@@ -1,9 +1,13 @@
-/* region_scan.c — rs_scan (region_scan.h): a scan's rows copied here,
- * handed in batches through a ring of NBUF to one consumer thread. */
+/* region_scan.c — rs_scan (region_scan.h): the region packs read in id
+ * order, a scan's columns decoded and its rows kept here, handed in
+ * batches through a ring of NBUF to one consumer thread. */
 #include "region_scan.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "sqlite_int.h"
 
 #define BATCH 1024 /* rows a batch */
 #define NBUF 4     /* batches in the ring */
@@ -64,7 +68,6 @@ struct scan {
 	void *ctx;
 	struct rs_row *b;    /* the batch being filled */
 	size_t n;            /* its rows */
-	int ncols, failed;
 };
 
 /* The batch being filled, full or last (n rows), to its consumer and a
@@ -84,80 +87,161 @@ static int flush(struct scan *s)
 	return 0;
 }
 
-/* amd_region_scan(RS_ARG, c0, c1, ...): the row's columns into the scan's
- * batch; NULL (count() counts none). Called by SQLite for every row of
- * the scan's one sqlite3_step, so the columns are read as values, not
- * through sqlite3_column_* — a third of the stepping thread's time. */
-static void scan_row(sqlite3_context *cx, int argc, sqlite3_value **argv)
+/* The packs in id order: their ranges never overlap, so this is the
+ * order of the region virtual table's scan. */
+static const char packs_sql[] =
+	"SELECT rowid, n, regions, source_id, run_id, id_lo FROM main.region_pack ORDER BY id_lo";
+
+#define CHUNK 256 /* records decoded at a time */
+
+/* A pack being read: its keys, its checked blob, and a chunk of its
+ * records decoded column by column. */
+struct pack {
+	const void *blob;
+	size_t n;
+	int64_t source, run, id_lo, prev_id;
+	int no_run;
+	const char *path; /* the store's */
+	char what[1100]; /* "STORE: region_pack row N", for a message */
+	int64_t nulls[CHUNK], ids[CHUNK];
+	int64_t x[AMD_RG_FIELDS][CHUNK]; /* the fields the scan reads */
+};
+
+/* Checks records [at, at + k) of p (null bits, ids ascending). */
+static int check_chunk(struct pack *p, size_t at, size_t k, struct amd_err *err)
 {
-	struct scan *s = sqlite3_get_auxdata(cx, 0); /* kept for the scan's rows */
-	if (!s && (s = sqlite3_value_pointer(argv[0], "amd_region_scan")) != NULL)
-		sqlite3_set_auxdata(cx, 0, s, NULL);
-	if (!s || argc - 1 != s->ncols) {
-		sqlite3_result_error(cx, "amd_region_scan: not a region scan", -1);
-		return;
+	amd_regions_column(p->blob, p->n, 0, at, k, p->nulls);
+	amd_regions_column(p->blob, p->n, 1, at, k, p->ids);
+	for (size_t i = 0; i < k; i++) {
+		int64_t id = (int64_t)((uint64_t)p->id_lo + (uint64_t)p->ids[i]);
+		if (amd_region_record_ok((uint32_t)p->nulls[i], id, p->prev_id, at + i, p->what,
+					 err) < 0)
+			return -1;
+		p->prev_id = id;
 	}
-	struct rs_row *r = &s->b[s->n++];
+	return 0;
+}
+
+/* Record i of p's chunk as q's row r. */
+static void make_row(const struct pack *p, const struct rs_query *q, size_t i, struct rs_row *r)
+{
+	uint32_t nulls = (uint32_t)p->nulls[i];
 	r->null = 0;
-	for (int i = 0; i < s->ncols; i++) {
-		r->v[i] = sqlite3_value_int64(argv[i + 1]);
-		/* a NULL reads as 0: the type asked only of a 0 */
-		if (r->v[i] == 0 && sqlite3_value_type(argv[i + 1]) == SQLITE_NULL)
-			r->null |= 1u << i;
+	for (int c = 0; c < q->ncols; c++) {
+		int f = q->cols[c];
+		if (f == RS_SOURCE) {
+			r->v[c] = p->source;
+		} else if (f == RS_RUN) {
+			r->v[c] = p->run;
+			r->null |= (uint32_t)p->no_run << c;
+		} else {
+			r->v[c] = p->x[f][i]; /* a NULL is stored as 0 */
+			r->null |= (nulls >> f & 1u) << c;
+		}
 	}
-	if (s->n == BATCH && flush(s) < 0) {
-		s->failed = 1;
-		sqlite3_result_error_nomem(cx);
+}
+
+/* p's records, chunk by chunk, into s's batches (those q keeps). */
+static int pack_rows(struct pack *p, const struct rs_query *q, struct scan *s,
+		     struct amd_err *err)
+{
+	p->prev_id = 0;
+	for (size_t at = 0; at < p->n; at += CHUNK) {
+		size_t k = p->n - at < CHUNK ? p->n - at : CHUNK;
+		if (check_chunk(p, at, k, err) < 0)
+			return -1;
+		for (int c = 0; c < q->ncols; c++)
+			if (q->cols[c] >= 0)
+				amd_regions_column(p->blob, p->n, 2 + q->cols[c], at, k,
+						   p->x[q->cols[c]]);
+		for (size_t i = 0; i < k; i++) {
+			struct rs_row *r = &s->b[s->n];
+			make_row(p, q, i, r);
+			if (q->keep && !q->keep(q->arg, r))
+				continue;
+			if (++s->n == BATCH && flush(s) < 0)
+				return amd_fail(err, "%s: out of memory", p->path);
+		}
 	}
+	return 0;
 }
 
-int rs_register(sqlite3 *db)
+/* The pack of row t of packs_sql into p: its keys, its blob checked. */
+static int read_pack(struct amd_store *st, sqlite3_stmt *t, struct pack *p, struct amd_err *err)
 {
-	return sqlite3_create_function(db, "amd_region_scan", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-				       NULL, scan_row, NULL, NULL);
+	int64_t n = sqlite3_column_int64(t, 1);
+	size_t len = (size_t)sqlite3_column_bytes(t, 2);
+	p->blob = sqlite3_column_blob(t, 2);
+	if (len && !p->blob)
+		return amd_store_step_fail(st, SQLITE_NOMEM, err);
+	p->path = amd_store_path(st);
+	snprintf(p->what, sizeof p->what, "%s: region_pack row %lld", p->path,
+		 (long long)sqlite3_column_int64(t, 0));
+	if (n < 0 || (uint64_t)n > len) /* the virtual table's checks, in its order */
+		return amd_fail(err, "%s: n is not the blob's count of records", p->what);
+	if (amd_regions_check(p->blob, len, (size_t)n, p->what, err) < 0)
+		return -1;
+	p->n = (size_t)n;
+	p->source = sqlite3_column_int64(t, 3);
+	p->no_run = sqlite3_column_type(t, 4) == SQLITE_NULL;
+	p->run = sqlite3_column_int64(t, 4);
+	p->id_lo = sqlite3_column_int64(t, 5);
+	return 0;
 }
 
-/* Steps q (one aggregate row, then done) with scan s bound to RS_ARG. */
-static int run(sqlite3_stmt *q, struct scan *s)
+/* Every pack of the store through q into s. */
+static int run(struct amd_store *st, const struct rs_query *q, struct scan *s,
+	       struct amd_err *err)
 {
-	int at = sqlite3_bind_parameter_index(q, RS_ARG);
-	if (!at || sqlite3_bind_pointer(q, at, s, "amd_region_scan", NULL) != SQLITE_OK)
-		return SQLITE_MISUSE;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		rc = sqlite3_step(q);
-	if (s->failed)
-		rc = SQLITE_NOMEM;
-	else if (rc == SQLITE_DONE && s->n && flush(s) < 0)
-		rc = SQLITE_NOMEM;
-	sqlite3_bind_null(q, at);
-	return rc;
+	struct pack *p = malloc(sizeof *p);
+	sqlite3_stmt *t = p ? amd_store_prepare(st, packs_sql, err) : NULL;
+	if (!t) {
+		free(p);
+		return p ? -1 : amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	int rc;
+	while ((rc = sqlite3_step(t)) == SQLITE_ROW) {
+		if (q->with_run && sqlite3_column_type(t, 4) == SQLITE_NULL)
+			continue;
+		if (read_pack(st, t, p, err) < 0 || pack_rows(p, q, s, err) < 0) {
+			sqlite3_finalize(t);
+			free(p);
+			return -1;
+		}
+	}
+	free(p);
+	if (amd_store_rows_done(st, t, rc, err) < 0)
+		return -1;
+	if (s->n && flush(s) < 0)
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	return 0;
 }
 
-int rs_scan(sqlite3_stmt *q, int ncols, rs_consume fn, void *ctx)
+int rs_scan(struct amd_store *st, const struct rs_query *q, rs_consume fn, void *ctx,
+	    struct amd_err *err)
 {
 	struct ring g = { .fn = fn, .ctx = ctx };
 	g.buf = malloc((size_t)NBUF * BATCH * sizeof *g.buf);
 	if (!g.buf)
-		return SQLITE_NOMEM;
+		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	pthread_t th;
 	pthread_mutex_init(&g.mu, NULL);
 	pthread_cond_init(&g.can_fill, NULL);
 	pthread_cond_init(&g.can_take, NULL);
-	struct scan s = { .g = &g, .fn = fn, .ctx = ctx, .b = g.buf, .ncols = ncols };
+	struct scan s = { .g = &g, .fn = fn, .ctx = ctx, .b = g.buf };
 	int rc;
 	if (pthread_create(&th, NULL, consumer, &g) != 0) {
 		s.g = NULL;
-		rc = run(q, &s);
+		rc = run(st, q, &s, err);
 	} else {
-		rc = run(q, &s);
+		rc = run(st, q, &s, err);
 		pthread_mutex_lock(&g.mu);
 		g.done = 1;
 		pthread_cond_signal(&g.can_take);
 		pthread_mutex_unlock(&g.mu);
 		pthread_join(th, NULL);
-		if (g.failed)
-			rc = SQLITE_NOMEM;
+		if (g.failed && rc == 0)
+			rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
 	}
 	pthread_cond_destroy(&g.can_fill);
 	pthread_cond_destroy(&g.can_take);

@@ -1,17 +1,22 @@
-/* region_scan.h — a plain scan of the region table split over two
- * threads: this one steps SQLite, which hands each row's integer columns
- * to a function of ours (amd_region_scan) that copies them,
- * one consumer thread gets them in batches, in the scan's order, and
- * does the rest (summing, joining). The consumer sees the rows in the
- * same order as a single-threaded loop, so its results are the same;
- * when its thread cannot start, it runs here, batch by batch. */
+/* region_scan.h — a plain scan of the regions split over two threads:
+ * this one reads the region packs (lib/store/packed/region_pack.h) in
+ * id order, straight from region_pack, decodes the columns the scan
+ * asks for, keeps the rows its filter keeps, and hands them in batches
+ * to one consumer thread, which does the rest (summing, joining). No row
+ * goes through SQLite (the region virtual table would make each one a
+ * step and a call per column: most of the scan's time). The consumer
+ * sees the rows in the same order as a single-threaded loop over
+ * `SELECT ... FROM region` would, so its results are the same; when its
+ * thread cannot start, it runs here, batch by batch. */
 #ifndef AMD_REGION_SCAN_H
 #define AMD_REGION_SCAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
+#include "err.h"
+#include "region_pack.h"
+#include "store.h"
 
 #define RS_COLS 13
 
@@ -26,17 +31,27 @@ struct rs_row {
  * memory). */
 typedef int (*rs_consume)(void *ctx, const struct rs_row *rows, size_t n);
 
-/* Registers SQL function amd_region_scan on db (every store handle):
- * a scan's query is "SELECT count(amd_region_scan(" RS_ARG ", c0, c1,
- * ...)) FROM region ...", c0.. its ncols (<= RS_COLS) integer columns;
- * its own parameters ?1..?8 (RS_ARG, the scan, is bound by rs_scan: a
- * numbered one, as a named one would take the number ?1 has). */
-#define RS_ARG "?9"
-int rs_register(sqlite3 *db);
+/* A region column a scan reads: the pack's source_id or run_id, or a
+ * field of region_pack.h (AMD_RG_RANK ... AMD_RG_BYTES). */
+enum { RS_SOURCE = -2, RS_RUN = -1 };
 
-/* Steps q (a query of that form) to its end, every row's ncols columns
- * to fn in the scan's order; the last sqlite3_step's code returned
- * (SQLITE_DONE when every row was read), SQLITE_NOMEM when fn failed. */
-int rs_scan(sqlite3_stmt *q, int ncols, rs_consume fn, void *ctx);
+/* What a scan reads: row column i is region column cols[i]; keep (NULL:
+ * every row) says whether a row (those columns) is the scan's, as the
+ * WHERE of `SELECT cols FROM region WHERE ...` would; with_run: only
+ * the regions with a run (packs without one are not decoded). */
+struct rs_query {
+	int ncols; /* <= RS_COLS */
+	signed char cols[RS_COLS];
+	int (*keep)(const void *arg, const struct rs_row *row);
+	const void *arg;
+	int with_run;
+};
+
+/* Every region of q to fn in id order (the order of `SELECT ... FROM
+ * region`), in batches; 0, or -1 with err filled: a pack that is not
+ * well formed (named by its region_pack row, as the virtual table names
+ * it), SQLite's error, or out of memory (also when fn failed). */
+int rs_scan(struct amd_store *st, const struct rs_query *q, rs_consume fn, void *ctx,
+	    struct amd_err *err);
 
 #endif

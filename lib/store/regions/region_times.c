@@ -47,10 +47,22 @@ static const char traces_sql[] =
 	"  ORDER BY 6, 7, 8, coalesce(l.ext_id, r.ext_id), f.path, t.rank, t.id";
 
 /* Every region row that may count: with a time, or a collective (whose
- * name hides the same trace's operators of that name even without one). */
-static const char regions_sql[] =
-	"SELECT count(amd_region_scan(" RS_ARG ", source_id, rank, name_id, kind_id, self_ns)) FROM region"
-	" WHERE kind_id IS NOT ?1 AND (self_ns IS NOT NULL OR kind_id IS ?2)";
+ * name hides the same trace's operators of that name even without one):
+ * `WHERE kind_id IS NOT step AND (self_ns IS NOT NULL OR kind_id IS
+ * collective)`, a kind absent from the store (0) being NULL there. Its
+ * columns: source_id, rank, name_id, kind_id, self_ns. */
+struct times_where {
+	int64_t step, coll;
+};
+
+static int times_keep(const void *arg, const struct rs_row *w)
+{
+	const struct times_where *k = arg;
+	int no_kind = (w->null >> 3) & 1;
+	int not_step = k->step ? no_kind || w->v[3] != k->step : !no_kind;
+	int is_coll = k->coll ? !no_kind && w->v[3] == k->coll : no_kind;
+	return not_step && (!(w->null & 1u << 4) || is_coll);
+}
 
 /* 1 when trace row q is wanted: a counted run, and one of ids (NULL:
  * any run). */
@@ -109,13 +121,14 @@ static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-/* Room in j for as many rows as the table holds (count(*): SQLite
- * counts over its smallest index, a few ms a million rows; not max(rowid),
- * which a store loaded from ClickHouse leaves far above the count), so
- * they are not copied while they grow; pages untouched cost no memory. */
+/* Room in j for as many rows as the store holds regions (the packs'
+ * counts summed: no pack unpacked, as count(*) over the region virtual
+ * table would; not the largest id, which a store loaded from ClickHouse
+ * leaves far above the count), so they are not copied while they grow;
+ * pages untouched cost no memory. */
 static int reserve_rows(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
-	int64_t most = amd_store_first_id(st, "SELECT count(*) FROM region", NULL, NULL, err);
+	int64_t most = amd_store_first_id(st, "SELECT sum(n) FROM region_pack", NULL, NULL, err);
 	if (most < 0)
 		return -1;
 	if (rj_reserve(j, (size_t)most) < 0)
@@ -135,7 +148,7 @@ static int regions_prep(struct amd_store *st, struct rj *j, int64_t *step, int64
 	return 0;
 }
 
-/* regions_sql's rows (rs_scan's batches) into j. */
+/* The rows times_keep keeps (rs_scan's batches) into j. */
 static int add_regions(void *ctx, const struct rs_row *w, size_t n)
 {
 	struct rj *j = ctx;
@@ -155,14 +168,10 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 	int64_t step, coll;
 	if (regions_prep(st, j, &step, &coll, err) < 0)
 		return -1;
-	sqlite3_stmt *q = amd_store_prepare(st, regions_sql, err);
-	if (!q)
-		return -1;
-	if (step)
-		sqlite3_bind_int64(q, 1, step);
-	if (coll)
-		sqlite3_bind_int64(q, 2, coll);
-	return amd_store_rows_done(st, q, rs_scan(q, 5, add_regions, j), err);
+	struct times_where k = { step, coll };
+	const struct rs_query q = { 5, { RS_SOURCE, AMD_RG_RANK, AMD_RG_NAME, AMD_RG_KIND, AMD_RG_SELF },
+				    times_keep, &k, 0 };
+	return rs_scan(st, &q, add_regions, j, err);
 }
 
 /* The dict strings of j's names and kinds. */
@@ -272,7 +281,7 @@ int rj_stash_begin(struct amd_store *st, const char *sweep, struct rj_stash **ou
 int rj_stash_row(struct rj_stash *s, int64_t src, int null_rank, int rank, int64_t name_id,
 		 int64_t kind_id, int64_t self_ns, int has_self)
 {
-	/* regions_sql's WHERE: kind_id IS NOT step AND (self_ns IS NOT NULL OR kind_id IS coll) */
+	/* times_keep's test: kind_id IS NOT step AND (self_ns IS NOT NULL OR kind_id IS coll) */
 	if ((s->step && kind_id == s->step) || !(has_self || (s->coll && kind_id == s->coll)))
 		return 0;
 	struct rj_in r = { name_id, kind_id, self_ns, has_self };

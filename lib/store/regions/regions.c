@@ -37,12 +37,18 @@ const size_t amd_regions_table_count = sizeof amd_regions_tables / sizeof *amd_r
 
 /* ---- resolving WHAT ---- */
 
+/* The runs of a name, those with regions (their own or a child
+ * worker's) first, then the newest. Whether a run has regions is asked
+ * of region_pack's index on run_id (a pack holds n > 0 regions of one
+ * run), not of the region virtual table: an OR of two run ids is no
+ * constraint it can use, so each run of the name scanned every region. */
 static const char run_by_name[] =
 	"SELECT id FROM run WHERE name=?1 ORDER BY"
-	" EXISTS(SELECT 1 FROM region g WHERE g.run_id=run.id OR g.run_id IN"
-	" (SELECT c.id FROM run c WHERE c.parent_ext_id=run.ext_id)) DESC, start_ms DESC";
+	" (EXISTS(SELECT 1 FROM region_pack g WHERE g.run_id=run.id AND g.n > 0)"
+	" OR EXISTS(SELECT 1 FROM run c JOIN region_pack g ON g.run_id=c.id"
+	" WHERE c.parent_ext_id=run.ext_id AND g.n > 0)) DESC, start_ms DESC";
 
-/* The run named what (run_by_name, which reads region), 0 none, -1. */
+/* The run named what (run_by_name, which reads region_pack), 0 none, -1. */
 static int64_t run_named(struct amd_store *st, const char *what, struct amd_err *err)
 {
 	return amd_store_first_id(st, run_by_name, what, NULL, err);
@@ -364,17 +370,29 @@ static const char runs_sql[] =
 	" coalesce(ru.n, pa.n, -1) FROM run ru LEFT JOIN run pa ON pa.ext_id = ru.parent_ext_id"
 	" WHERE ru.sweep_id = ?1 ORDER BY ru.id";
 
-/* The same rows and columns and, after them, what region_times.c's
+/* The columns every sweep scan reads (run_id,
+ * profiler_id, kind_id, name_id, file_id, line, calls, prim_calls,
+ * self_ns, total_ns, bytes) and, after them, what region_times.c's
  * scan reads (source, rank), of every row: one scan for both
  * (regions.h's amd_region_share). */
-static const char shared_sql[] =
-	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
-	" calls, prim_calls, self_ns, total_ns, bytes, source_id, rank)) FROM region";
+#define SW_COLS                                                                               \
+	RS_RUN, AMD_RG_PROFILER, AMD_RG_KIND, AMD_RG_NAME, AMD_RG_FILE, AMD_RG_LINE,          \
+		AMD_RG_CALLS, AMD_RG_PRIM, AMD_RG_SELF, AMD_RG_TOTAL, AMD_RG_BYTES
+#define SW_NCOLS 11
 
-static const char rows_sql[] =
-	"SELECT count(amd_region_scan(" RS_ARG ", run_id, profiler_id, kind_id, name_id, file_id, line,"
-	" calls, prim_calls, self_ns, total_ns, bytes)) FROM region WHERE run_id IS NOT NULL"
-	" AND (?1 IS NULL OR kind_id = ?1) AND (?2 IS NULL OR profiler_id = ?2)";
+/* The regions a sweep's list sums: those of a run, of the kind and
+ * profiler asked (0: any), as `WHERE run_id IS NOT NULL AND (?1 IS NULL
+ * OR kind_id = ?1) AND (?2 IS NULL OR profiler_id = ?2)` keeps them. */
+struct sw_where {
+	int64_t kind, profiler;
+};
+
+static int sw_keep(const void *arg, const struct rs_row *w)
+{
+	const struct sw_where *k = arg;
+	return (!k->kind || (!(w->null & 1u << 2) && w->v[2] == k->kind))
+		&& (!k->profiler || (!(w->null & 1u << 1) && w->v[1] == k->profiler));
+}
 
 struct sw_run {
 	int64_t id, logical;
@@ -552,7 +570,7 @@ static int count_run(struct sw *s, size_t gi, int64_t logical)
 	return 0;
 }
 
-/* Adds row w (rows_sql's columns; a region of run r) to its group. */
+/* Adds row w (SW_COLS; a region of run r) to its group. */
 static int add_row(struct sw *s, const struct rs_row *w, const struct sw_run *r)
 {
 	struct sw_group key = { .conf = r->conf };
@@ -572,7 +590,7 @@ static int add_row(struct sw *s, const struct rs_row *w, const struct sw_run *r)
 	return count_run(s, (size_t)(g - s->g), r->logical);
 }
 
-/* rows_sql's rows (rs_scan's batches) into their groups. */
+/* The rows sw_keep keeps (rs_scan's batches) into their groups. */
 static int add_rows(void *ctx, const struct rs_row *w, size_t n)
 {
 	struct sw *s = ctx;
@@ -584,7 +602,7 @@ static int add_rows(void *ctx, const struct rs_row *w, size_t n)
 	return 0;
 }
 
-/* The server's per-run sums (amd_store_region_sums) as rows_sql's rows:
+/* The server's per-run sums (amd_store_region_sums) as SW_COLS rows:
  * a group's sums are the same integers, its runs the same runs. */
 static int add_sums(void *ctx, const struct amd_region_sum *r, size_t n)
 {
@@ -609,14 +627,9 @@ static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t p
 	int rc = amd_store_region_sums(st, kind, profiler, add_sums, s, err);
 	if (rc <= 0)
 		return rc;
-	sqlite3_stmt *q = amd_store_prepare(st, rows_sql, err);
-	if (!q)
-		return -1;
-	if (kind)
-		sqlite3_bind_int64(q, 1, kind);
-	if (profiler)
-		sqlite3_bind_int64(q, 2, profiler);
-	return amd_store_rows_done(st, q, rs_scan(q, 11, add_rows, s), err);
+	struct sw_where k = { kind, profiler };
+	const struct rs_query q = { SW_NCOLS, { SW_COLS }, sw_keep, &k, 1 };
+	return rs_scan(st, &q, add_rows, s, err);
 }
 
 /* The groups and the region times' stash of a shared scan. */
@@ -625,7 +638,7 @@ struct shared {
 	struct rj_stash *k;
 };
 
-/* shared_sql's rows into their groups (those with a run) and into the
+/* Every region (SW_COLS, source, rank) into their groups (those with a run) and into the
  * region times' stash. */
 static int shared_rows(void *ctx, const struct rs_row *w, size_t n)
 {
@@ -663,12 +676,9 @@ static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id
 	free(name);
 	if (rc < 0 || !k)
 		return rc < 0 ? -1 : -2; /* -2: no stash for it, read alone */
-	if (!(q = amd_store_prepare(st, shared_sql, err))) {
-		rj_stash_free(k);
-		return -1;
-	}
+	const struct rs_query every = { SW_NCOLS + 2, { SW_COLS, RS_SOURCE, AMD_RG_RANK }, NULL, NULL, 0 };
 	struct shared h = { s, k };
-	if (amd_store_rows_done(st, q, rs_scan(q, 13, shared_rows, &h), err) < 0) {
+	if (rs_scan(st, &every, shared_rows, &h, err) < 0) {
 		rj_stash_free(k);
 		return -1;
 	}
