@@ -411,21 +411,33 @@ static int runs_to_load(struct amd_store *st, int64_t run, int64_t **ids, size_t
 	}
 	if (bad) {
 		sqlite3_finalize(q);
-		return amd_fail(err, "%s: out of memory", st->path);
+		rc = amd_fail(err, "%s: out of memory", st->path);
+	} else
+		rc = amd_store_rows_done(st, q, rc, err);
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
 	}
-	return amd_store_rows_done(st, q, rc, err);
+	return rc;
 }
 
-/* Notes the n runs (sorted) as loaded. */
+/* Notes the n runs (none loaded yet) as loaded, runs_in kept sorted
+ * (runs are mostly read in id order: each then goes at the end). */
 static int note_runs_in(struct amd_store *st, const int64_t *ids, size_t n)
 {
 	int64_t *p = realloc(st->runs_in, (st->nruns_in + n) * sizeof *p);
 	if (!p)
 		return -1;
-	memcpy(p + st->nruns_in, ids, n * sizeof *p);
 	st->runs_in = p;
-	st->nruns_in += n;
-	qsort(p, st->nruns_in, sizeof *p, cmp_id);
+	for (size_t k = 0; k < n; k++) {
+		size_t at = st->nruns_in;
+		while (at > 0 && p[at - 1] > ids[k])
+			at--;
+		memmove(p + at + 1, p + at, (st->nruns_in - at) * sizeof *p);
+		p[at] = ids[k];
+		st->nruns_in++;
+	}
 	return 0;
 }
 
