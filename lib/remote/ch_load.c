@@ -540,8 +540,11 @@ struct ch_left {
 	int64_t chid[3];
 	int have, keep_first;
 	double mad_k;
+	/* indexed by the loaded store's run id (1 .. the runs mapped; the
+	 * map numbers them from 1): nred slots, a run's with run != 0 */
 	struct ch_reduced *red;
 	size_t nred;
+	int64_t *chid_of; /* the server's id of each run id, [ord - 1] */
 };
 
 /* a run's answer of the server: ok 0 when its points must be read */
@@ -553,7 +556,7 @@ struct ch_reduced {
 
 static void reduced_free(struct ch_left *l)
 {
-	for (size_t i = 0; i < l->nred; i++)
+	for (size_t i = 0; l->red && i < l->nred; i++)
 		amd_run_reduced_free(&l->red[i].r);
 	free(l->red);
 	l->red = NULL;
@@ -573,6 +576,7 @@ static void left_free(void *ctx)
 	for (int i = 0; i < 3; i++)
 		free(l->names[i]);
 	reduced_free(l);
+	free(l->chid_of);
 	maps_free(&l->m);
 	free(l);
 }
@@ -591,6 +595,42 @@ static int left_load(void *ctx, struct amd_store *st, struct amd_err *err)
 	else if (rc == 0)
 		rc = amd_store_commit(st, err);
 	amd_ch_close(ch);
+	return rc;
+}
+
+/* store.h's load_runs: the left keys' points of the loaded store's runs,
+ * read as left_load reads them all (each run id is one server id:
+ * load_ids numbers the ids from 1, one number each). */
+static int left_load_runs(void *ctx, struct amd_store *st, const int64_t *runs, size_t n,
+			  struct amd_err *err)
+{
+	struct ch_left *l = ctx;
+	const struct attempts *a = &l->m.ids[strchr(RENUMBERED, 'r') - RENUMBERED];
+	if (!l->chid_of && (l->chid_of = calloc(a->n + 1, sizeof *l->chid_of)))
+		for (size_t i = 0; i < a->n; i++) /* the map numbers its ids 1 .. n */
+			l->chid_of[a->p[i].ord - 1] = a->p[i].id;
+	struct amd_buf cond = {0};
+	size_t nids = 0;
+	int bad = !l->chid_of || amd_buf_printf(&cond, "(%s) AND run_id IN (", l->keys_cond) < 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		if (runs[i] > 0 && (size_t)runs[i] <= a->n)
+			bad = amd_buf_printf(&cond, "%s%lld", nids++ ? ", " : "",
+					     (long long)l->chid_of[runs[i] - 1]) < 0;
+	bad = bad || amd_buf_printf(&cond, ")") < 0 || amd_buf_append(&cond, "", 1) < 0;
+	if (bad || nids == 0) {
+		amd_buf_free(&cond);
+		return bad ? amd_fail(err, "%s: out of memory", l->url) : 0;
+	}
+	struct amd_ch *ch = NULL;
+	int rc = amd_ch_open(l->url, &ch, err);
+	if (rc == 0 && (rc = amd_store_begin(st, err)) == 0) {
+		if ((rc = load_table(ch, st, l->t, l->in, cond.data, l->runs, &l->m, err)) < 0)
+			amd_store_rollback(st);
+		else
+			rc = amd_store_commit(st, err);
+	}
+	amd_ch_close(ch);
+	amd_buf_free(&cond);
 	return rc;
 }
 
@@ -707,25 +747,22 @@ static int leave_regions(struct amd_store *st, struct ch_left *l, const char *ur
 /* The reduced run of the read store's run ord in l (NULL: none). */
 static struct ch_reduced *reduced_of(struct ch_left *l, int64_t ord)
 {
-	for (size_t i = 0; i < l->nred; i++)
-		if (l->red[i].run == ord)
-			return &l->red[i];
-	return NULL;
+	return ord > 0 && (size_t)ord < l->nred && l->red[ord].run ? &l->red[ord] : NULL;
 }
 
 static struct ch_reduced *reduced_add(struct ch_left *l, int64_t ord)
 {
-	struct ch_reduced *r = reduced_of(l, ord);
-	if (r || !ord)
-		return r;
-	r = realloc(l->red, (l->nred + 1) * sizeof *r);
-	if (!r)
+	size_t nruns = l->m.ids[strchr(RENUMBERED, 'r') - RENUMBERED].n;
+	if (!l->red && !(l->red = calloc(nruns + 1, sizeof *l->red)))
 		return NULL;
-	l->red = r;
-	r = &l->red[l->nred++];
-	memset(r, 0, sizeof *r);
-	r->run = ord;
-	r->ok = 1;
+	l->nred = nruns + 1;
+	if (ord <= 0 || (size_t)ord >= l->nred)
+		return NULL;
+	struct ch_reduced *r = &l->red[ord];
+	if (!r->run) {
+		r->run = ord;
+		r->ok = 1;
+	}
 	return r;
 }
 
@@ -759,17 +796,44 @@ static struct amd_reduced_point *points_of(const cJSON *steps, const cJSON *valu
 	return p;
 }
 
+/* The kept points of a list the server sent as step differences, value
+ * numbers and distinct values (amd_ch_run_values_sql). */
+static struct amd_reduced_point *far_points(const cJSON *diffs, const cJSON *nos,
+					    const cJSON *distinct, size_t *n)
+{
+	size_t nd = (size_t)cJSON_GetArraySize(distinct);
+	double *dv = calloc(nd + 1, sizeof *dv);
+	const cJSON *v = distinct ? distinct->child : NULL;
+	for (size_t i = 0; dv && i < nd; i++, v = v->next)
+		dv[i] = json_double(v);
+	*n = (size_t)cJSON_GetArraySize(diffs);
+	struct amd_reduced_point *p = dv ? calloc(*n + 1, sizeof *p) : NULL;
+	const cJSON *d = diffs ? diffs->child : NULL, *k = nos ? nos->child : NULL;
+	int64_t step = 0;
+	for (size_t i = 0; p && i < *n; i++) {
+		int64_t no = k ? amd_ch_json_int(k) : 0;
+		step += amd_ch_json_int(d);
+		p[i].step = step;
+		p[i].value = no >= 1 && (size_t)no <= nd ? dv[no - 1] : NAN;
+		p[i].t = p[i].rate = NAN;
+		d = d ? d->next : NULL;
+		k = k ? k->next : NULL;
+	}
+	free(dv);
+	return p;
+}
+
 /* One row of amd_ch_run_values_sql's answer into its run's r. */
 static int reduced_row(struct ch_left *l, const cJSON *row)
 {
-	const cJSON *v[18];
-	for (int i = 0; i < 18; i++)
+	const cJSON *v[19];
+	for (int i = 0; i < 19; i++)
 		v[i] = cJSON_GetArrayItem(row, i);
 	struct ch_reduced *c = reduced_add(l, ordinal(&l->m.ids[strchr(RENUMBERED, 'r') -
 							       RENUMBERED],
 						      amd_ch_json_int(v[0])));
-	if (!c)
-		return 0; /* a run outside the part */
+	if (!c) /* a run outside the part, or out of memory */
+		return l->red ? 0 : -1;
 	struct amd_run_reduced *r = &c->r;
 	int rate = r->has_rate;
 	r->total = amd_ch_json_int(v[1]);
@@ -777,12 +841,12 @@ static int reduced_row(struct ch_left *l, const cJSON *row)
 	r->kept = amd_ch_json_int(v[4]);
 	r->median = json_double(v[5]);
 	r->mad = json_double(v[6]);
-	r->far = points_of(v[7], v[8], NULL, NULL, &r->nfar);
-	r->samples = rate ? json_double(v[9]) : 0;
-	r->secs = json_double(rate ? v[10] : v[14]);
-	r->nvalid = rate ? 0 : amd_ch_json_int(v[15]);
-	r->pairs = rate ? points_of(v[11], NULL, v[12], v[13], &r->npairs)
-		   : points_of(v[16], NULL, v[17], NULL, &r->npairs);
+	r->far = far_points(v[7], v[8], v[9], &r->nfar);
+	r->samples = rate ? json_double(v[10]) : 0;
+	r->secs = json_double(rate ? v[11] : v[15]);
+	r->nvalid = rate ? 0 : amd_ch_json_int(v[16]);
+	r->pairs = rate ? points_of(v[12], NULL, v[13], v[14], &r->npairs)
+		   : points_of(v[17], NULL, v[18], NULL, &r->npairs);
 	return r->left && r->far && r->pairs ? 0 : -1;
 }
 
@@ -795,7 +859,7 @@ static int series_row(struct ch_left *l, const cJSON *row)
 							       RENUMBERED],
 						      amd_ch_json_int(cJSON_GetArrayItem(row, 0))));
 	if (!c)
-		return 0;
+		return l->red ? 0 : -1;
 	int64_t key = amd_ch_json_int(cJSON_GetArrayItem(row, 1)),
 		n = amd_ch_json_int(cJSON_GetArrayItem(row, 2)),
 		steps = amd_ch_json_int(cJSON_GetArrayItem(row, 3)),
@@ -850,7 +914,7 @@ static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct a
 	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
 		 : each_row(l, &series, "run series", series_row, 5, err);
 	if (rc == 0)
-		rc = each_row(l, &values, "run values", reduced_row, 18, err);
+		rc = each_row(l, &values, "run values", reduced_row, 19, err);
 	amd_buf_free(&series);
 	amd_buf_free(&values);
 	l->have = rc == 0;
@@ -949,7 +1013,8 @@ static int leave_points(struct amd_store *st, struct ch_left *l, const char *url
 		l->names[i] = NULL;
 	const struct amd_store_remote r = {.left = "metric_point", .ctx = l, .load = left_load,
 					   .keys = (const char *const *)l->names, .nkeys = n,
-					   .run_reduced = left_reduced, .release = left_free};
+					   .run_reduced = left_reduced, .load_runs = left_load_runs,
+					   .release = left_free};
 	amd_store_set_remote(st, &r);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * sums of `regions SWEEP`. */
 #include "ch_reduce.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "buf.h"
@@ -98,13 +99,35 @@ int amd_ch_run_series_sql(struct amd_buf *b, const char *in, const char *scope,
 #define PAIR_B "x.3 = 1 AND NOT isNaN(x.4) AND (x.4 <= 0 OR isInfinite(x.4))"
 #define STEPS(a) "arrayMap(x -> x.1, " a ")"
 #define TEXT(a, i) "arrayMap(x -> toString(x." i "), " a ")"
+/* a list of kept points (values finite and > 0: no NaN or -0 for
+ * arrayDistinct to merge) as the differences of its steps (the first
+ * from 0), each value's number in the list's distinct values, and those
+ * distinct values (text): a run of a million epochs logging a few
+ * distinct epoch times flags a third of them, each listed in the output */
+#define STEP_DIFFS(a) "arrayPopFront(arrayDifference(arrayPushFront(" STEPS(a) ", toInt64(0))))"
+#define VALUE_NOS(a, i) "arrayEnumerateDense(arrayMap(x -> x." i ", " a "))"
+#define DISTINCT(a, i) "arrayMap(x -> toString(x), arrayDistinct(arrayMap(x -> x." i ", " a ")))"
+
+/* The columns of the metric's rows: the value, the time, and the epoch
+ * time or the rate at the point's step when keys[1] or keys[2] is the
+ * metric itself (no join with itself). */
+static int metric_rows(struct amd_buf *b, const char *in, const char *scope,
+		       const int64_t keys[3])
+{
+	char cols[160];
+	snprintf(cols, sizeof cols, "ifNull(value, nan) AS mv, ifNull(ts_ms, 0) AS mts%s%s",
+		 keys[1] == keys[0] ? ", 1 AS eh, ifNull(value, nan) AS ev" : "",
+		 keys[2] == keys[0] ? ", 1 AS th, ifNull(value, nan) AS tv" : "");
+	return key_rows(b, in, scope, keys[0], cols);
+}
 
 int amd_ch_run_values_sql(struct amd_buf *b, const char *in, const char *scope,
 			  const int64_t keys[3], int keep_first, double far)
 {
 	int bad = amd_buf_printf(b,
 		"SELECT run_id, length(a), " STEPS("lft") ", " TEXT("lft", "2") ", nk,"
-		" toString(med), toString(mad), " STEPS("fr") ", " TEXT("fr", "2") ","
+		" toString(med), toString(mad), " STEP_DIFFS("fr") ", " VALUE_NOS("fr", "2") ", "
+		DISTINCT("fr", "2") ","
 		" toString(arraySum(arrayMap(x -> x.6 * x.4, vt))),"
 		" toString(arraySum(arrayMap(x -> x.4, vt))), " STEPS("pt") ", " TEXT("pt", "4") ", "
 		TEXT("pt", "6") ", toString(arraySum(arrayMap(x -> x.4, vb))), length(vb), "
@@ -123,15 +146,19 @@ int amd_ch_run_values_sql(struct amd_buf *b, const char *in, const char *scope,
 		" (SELECT run_id, arraySort(x -> (x.1, x.7), groupArray((step, mv, eh, ev, th, tv,"
 		" mts))) AS a FROM"
 		" (SELECT run_id, step, mv, eh, ev, th, tv, mts FROM (SELECT run_id, step, mv, mts,"
-		" eh, ev FROM ",
-		far, keep_first, keep_first) < 0;
-	bad = bad || key_rows(b, in, scope, keys[0],
-			      "ifNull(value, nan) AS mv, ifNull(ts_ms, 0) AS mts") < 0 ||
-	      amd_buf_printf(b, " ANY LEFT JOIN ") < 0 ||
-	      key_rows(b, in, scope, keys[1], "1 AS eh, ifNull(value, nan) AS ev") < 0 ||
-	      amd_buf_printf(b, " USING (run_id, step)) ANY LEFT JOIN ") < 0 ||
-	      key_rows(b, in, scope, keys[2], "1 AS th, ifNull(value, nan) AS tv") < 0 ||
-	      amd_buf_printf(b, " USING (run_id, step)) GROUP BY run_id))))))))"
-			     " FORMAT JSONCompact") < 0;
+		" eh, ev%s FROM ",
+		far, keep_first, keep_first, keys[2] == keys[0] ? ", th, tv" : "") < 0;
+	bad = bad || metric_rows(b, in, scope, keys) < 0;
+	if (!bad && keys[1] != keys[0])
+		bad = amd_buf_printf(b, " ANY LEFT JOIN ") < 0 ||
+		      key_rows(b, in, scope, keys[1], "1 AS eh, ifNull(value, nan) AS ev") < 0 ||
+		      amd_buf_printf(b, " USING (run_id, step)") < 0;
+	bad = bad || amd_buf_printf(b, ")") < 0;
+	if (!bad && keys[2] != keys[0])
+		bad = amd_buf_printf(b, " ANY LEFT JOIN ") < 0 ||
+		      key_rows(b, in, scope, keys[2], "1 AS th, ifNull(value, nan) AS tv") < 0 ||
+		      amd_buf_printf(b, " USING (run_id, step)") < 0;
+	bad = bad || amd_buf_printf(b, ") GROUP BY run_id))))))))"
+				    " FORMAT JSONCompact") < 0;
 	return bad ? -1 : 0;
 }

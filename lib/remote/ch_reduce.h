@@ -63,8 +63,10 @@ int amd_ch_run_series_sql(struct amd_buf *b, const char *in, const char *scope,
  * the steps and values (text) of those not kept (step 0 unless
  * keep_first, NaN, non-finite or ≤ 0), the kept count, their median and
  * MAD (stats.c's: the sorted values' middle one or two, midpoint
- * a + (b - a) / 2), the steps and values of the kept points farther than
- * far × MAD from the median, the sums of rate × t and of t over the
+ * a + (b - a) / 2), the kept points farther than far × MAD from the
+ * median (their steps' differences, the first from 0, each value's
+ * number, from 1, among the list's distinct values, and those values as
+ * text: a long run repeating a few values flags many), the sums of rate × t and of t over the
  * kept points whose epoch time t and rate are finite and > 0 and the
  * steps, t and rate of those where either is ≤ 0 or infinite, then the
  * same with a rate of 1: the sum of t, the count, steps and t. Floats

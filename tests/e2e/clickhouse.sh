@@ -953,4 +953,24 @@ test_expect_success CLICKHOUSE 'stats: the server computes each run'"'"'s value:
 	done
 '
 
+# A run read from its points (traces mark profiled epochs; also child
+# runs, energy counters, a step logged twice) loads its own points of the
+# three keys left on the server, and its child runs', not every run's of
+# the read (amd_store_need_key: store.h load_runs): `stats --sweep
+# cpu-strong-scaling` (8 of its runs traced) moves the key sets and the
+# traced runs' points; before, the first traced run loaded every run's
+# points of epoch time and throughput. Same output as SQLite.
+test_expect_success CLICKHOUSE 'stats: a run read from its points loads its own, not every run'"'"'s of the read' '
+	same_text all stats --sweep cpu-strong-scaling && same_json all stats --sweep cpu-strong-scaling &&
+	same_json all stats --sweep gpu-batch-sweep &&
+	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") && sleep 1 &&
+	"$AMDAHL" --store "$(url all)" stats --sweep cpu-strong-scaling --json >/dev/null &&
+	logged "SYSTEM FLUSH LOGS" &&
+	got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM metric_point ANY LEFT JOIN'"'"')") &&
+	set -- $("$AMDAHL" --store "$TMP/all.db" sql "WITH r AS (SELECT r.id, EXISTS (SELECT 1 FROM trace t WHERE t.run_id = r.id) AS traced FROM run r JOIN sweep s ON s.id = r.sweep_id WHERE s.name = '"'"'cpu-strong-scaling'"'"'), p AS (SELECT m.source_id, m.run_id, m.key_id FROM metric_point m JOIN r ON r.id = m.run_id JOIN dict d ON d.id = m.key_id WHERE d.s IN ('"'"'epoch_time_s'"'"', '"'"'throughput_samples_per_s'"'"')) SELECT (SELECT count(*) FROM (SELECT DISTINCT source_id, run_id, key_id FROM p)), (SELECT count(*) FROM p WHERE run_id IN (SELECT id FROM r WHERE traced)), (SELECT count(*) FROM p)" | tail -1 | tr "|\t" "  ") &&
+	echo "# stats --sweep cpu-strong-scaling: $got metric_point rows from the server; $1 series, $2 points of traced runs, $3 points in all" >&2 &&
+	test_true "the key sets and the traced runs'"'"' points ($got <= $1 + $2)" [ "$got" -le $(($1 + $2)) ] &&
+	test_true "fewer than the key sets and every point ($got < $1 + $3)" [ "$got" -lt $(($1 + $3)) ]
+'
+
 test_done

@@ -1,15 +1,18 @@
 #!/bin/sh
 # tests/lib/clickhouse.sh — a private clickhouse-server for the tests: its
 # own data directory, config, ports on 127.0.0.1 and a user 'amdahl' with
-# a password (so the password path is exercised), and 'reader' with the
-# same password and the readonly profile; started, waited for,
+# a password (so the password path is exercised), 'reader' with the
+# same password and the readonly profile, and 'counted', as 'amdahl' but
+# with its queries always in system.query_log (a script of the suite
+# bounds what one read moves even when the suite's server logs nothing:
+# stats_long_run.sh); started, waited for,
 # and stopped by its pid. Nothing of the system's server is touched.
 # Queries are logged in system.query_log (what a read transfers is
 # measured there: tests/e2e/clickhouse.sh, bench/clickhouse.sh); their
 # threads are not (system.query_thread_log: a row per thread per query,
 # which nothing reads). CH_LOG_QUERIES=0 at start turns the query log off
-# (tests/run.sh's server for the whole suite, where no script reads it:
-# it grew by ~440 MB in 25 minutes of the suite).
+# but for 'counted' (tests/run.sh's server for the whole suite: it grew
+# by ~440 MB in 25 minutes of the suite).
 #
 #   tests/lib/clickhouse.sh start DIR   prints the HTTP port; DIR/pid, DIR/port
 #   tests/lib/clickhouse.sh stop DIR    stops the server started in DIR
@@ -58,6 +61,8 @@ XML
     <default><max_memory_usage>4000000000</max_memory_usage><log_queries>${CH_LOG_QUERIES:-1}</log_queries>
       <log_query_threads>0</log_query_threads></default>
     <readonly><readonly>1</readonly></readonly>
+    <counted><max_memory_usage>4000000000</max_memory_usage><log_queries>1</log_queries>
+      <log_query_threads>0</log_query_threads></counted>
   </profiles>
   <users>
     <default><password></password><networks><ip>127.0.0.1</ip></networks>
@@ -66,6 +71,8 @@ XML
       <profile>default</profile><quota>default</quota></amdahl>
     <reader><password>$PASSWORD</password><networks><ip>127.0.0.1</ip></networks>
       <profile>readonly</profile><quota>default</quota></reader>
+    <counted><password>$PASSWORD</password><networks><ip>127.0.0.1</ip></networks>
+      <profile>counted</profile><quota>default</quota></counted>
   </users>
   <quotas><default><interval><duration>3600</duration><queries>0</queries>
     <errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows>

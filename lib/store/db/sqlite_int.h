@@ -35,6 +35,10 @@ struct amd_store {
 	struct amd_store_remote remote;
 	int has_remote;
 	int left_read; /* the statement being prepared reads remote.left (store.c) */
+	/* the runs whose left keys' points were loaded one run at a time
+	 * (amd_store_need_key), sorted */
+	int64_t *runs_in;
+	size_t nruns_in;
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */

@@ -286,10 +286,11 @@ void amd_store_set_whole(struct amd_store *st, amd_store_open_whole_fn open_whol
 	st->open_whole = open_whole;
 }
 
+static void drop_remote(struct amd_store *st);
+
 void amd_store_set_remote(struct amd_store *st, const struct amd_store_remote *r)
 {
-	if (st->remote.release)
-		st->remote.release(st->remote.ctx);
+	drop_remote(st);
 	st->remote = *r;
 	st->has_remote = 1;
 }
@@ -301,28 +302,40 @@ static void drop_remote(struct amd_store *st)
 		st->remote.release(st->remote.ctx);
 	memset(&st->remote, 0, sizeof st->remote);
 	st->has_remote = 0;
+	free(st->runs_in);
+	st->runs_in = NULL;
+	st->nruns_in = 0;
 }
 
 /* The left keys' first points (their key sets), dropped before their
- * points are loaded whole. */
-static int drop_key_sets(struct amd_store *st, struct amd_err *err)
+ * points are loaded: of every run (runs NULL), else of the n runs. */
+static int drop_key_sets(struct amd_store *st, const int64_t *runs, size_t n,
+			 struct amd_err *err)
 {
 	for (size_t i = 0; i < st->remote.nkeys; i++) {
 		sqlite3_stmt *q = amd_store_prepare(st, "DELETE FROM metric_series WHERE key_id ="
-						    " (SELECT id FROM dict WHERE s = ?)", err);
+						    " (SELECT id FROM dict WHERE s = ?1) AND"
+						    " (?2 IS NULL OR run_id = ?2)", err);
 		if (!q)
 			return -1;
 		sqlite3_bind_text(q, 1, st->remote.keys[i], -1, SQLITE_TRANSIENT);
-		if (amd_store_rows_done(st, q, sqlite3_step(q), err) < 0)
+		int rc = SQLITE_DONE;
+		for (size_t j = 0; rc == SQLITE_DONE && j < (runs ? n : 1); j++) {
+			if (runs)
+				sqlite3_bind_int64(q, 2, runs[j]);
+			if ((rc = sqlite3_step(q)) == SQLITE_DONE)
+				sqlite3_reset(q);
+		}
+		if (amd_store_rows_done(st, q, rc, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
+/* Loads the rows left (runs NULL), or the left keys' points of the n
+ * runs (remote.load_runs), as a write inside whatever read is open. */
+static int load_left(struct amd_store *st, const int64_t *runs, size_t n, struct amd_err *err)
 {
-	if (!st->has_remote || strcmp(st->remote.left, table) != 0)
-		return 0;
 	/* the load's own statements read the table: no second load */
 	struct amd_store_remote r = st->remote;
 	st->has_remote = 0;
@@ -332,12 +345,20 @@ int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
 	/* inside a read transaction (store_read.h: `stats` reads points
 	 * mid-analysis) the load is a savepoint, as a unit's in a batch */
 	st->batch = batch || !sqlite3_get_autocommit(st->db);
-	int rc = drop_key_sets(st, err);
+	int rc = drop_key_sets(st, runs, n, err);
 	if (rc == 0)
-		rc = r.load(r.ctx, st, err);
+		rc = runs ? r.load_runs(r.ctx, st, runs, n, err) : r.load(r.ctx, st, err);
 	st->batch = batch;
 	st->mode = mode;
 	st->has_remote = 1;
+	return rc;
+}
+
+int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
+{
+	if (!st->has_remote || strcmp(st->remote.left, table) != 0)
+		return 0;
+	int rc = load_left(st, NULL, 0, err);
 	if (rc == 0)
 		drop_remote(st);
 	return rc;
@@ -351,12 +372,93 @@ int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profile
 	return st->remote.region_sums(st->remote.ctx, st, kind_id, profiler_id, fn, ctx, err);
 }
 
-int amd_store_need_key(struct amd_store *st, const char *key, struct amd_err *err)
+static int cmp_id(const void *a, const void *b)
 {
-	for (size_t i = 0; st->has_remote && i < st->remote.nkeys; i++)
-		if (strcmp(st->remote.keys[i], key) == 0)
-			return amd_store_need(st, "metric_point", err);
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whether the left keys' points of run are in st (runs_in, sorted). */
+static int run_in(const struct amd_store *st, int64_t run)
+{
+	return st->nruns_in &&
+	       bsearch(&run, st->runs_in, st->nruns_in, sizeof run, cmp_id) != NULL;
+}
+
+/* In *ids (sorted) run and its child runs (amd_run_metric folds them)
+ * whose left keys' points are not in st yet. */
+static int runs_to_load(struct amd_store *st, int64_t run, int64_t **ids, size_t *n,
+			struct amd_err *err)
+{
+	*ids = NULL;
+	*n = 0;
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT id FROM run WHERE id = ?1 OR"
+					    " parent_ext_id = (SELECT ext_id FROM run WHERE id = ?1)"
+					    " ORDER BY id", err);
+	if (!q)
+		return -1;
+	sqlite3_bind_int64(q, 1, run);
+	int rc, bad = 0;
+	while (!bad && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(q, 0), *p;
+		if (run_in(st, id))
+			continue;
+		if (!(p = realloc(*ids, (*n + 1) * sizeof *p)))
+			bad = 1;
+		else
+			(*ids = p)[(*n)++] = id;
+	}
+	if (bad) {
+		sqlite3_finalize(q);
+		rc = amd_fail(err, "%s: out of memory", st->path);
+	} else
+		rc = amd_store_rows_done(st, q, rc, err);
+	if (rc < 0) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+/* Notes the n runs (none loaded yet) as loaded, runs_in kept sorted
+ * (runs are mostly read in id order: each then goes at the end). */
+static int note_runs_in(struct amd_store *st, const int64_t *ids, size_t n)
+{
+	int64_t *p = realloc(st->runs_in, (st->nruns_in + n) * sizeof *p);
+	if (!p)
+		return -1;
+	st->runs_in = p;
+	for (size_t k = 0; k < n; k++) {
+		size_t at = st->nruns_in;
+		while (at > 0 && p[at - 1] > ids[k])
+			at--;
+		memmove(p + at + 1, p + at, (st->nruns_in - at) * sizeof *p);
+		p[at] = ids[k];
+		st->nruns_in++;
+	}
 	return 0;
+}
+
+int amd_store_need_key(struct amd_store *st, int64_t run, const char *key,
+		       struct amd_err *err)
+{
+	size_t i = 0;
+	while (st->has_remote && i < st->remote.nkeys && strcmp(st->remote.keys[i], key) != 0)
+		i++;
+	if (!st->has_remote || i == st->remote.nkeys)
+		return 0;
+	if (run <= 0 || !st->remote.load_runs)
+		return amd_store_need(st, "metric_point", err);
+	int64_t *ids;
+	size_t n;
+	if (runs_to_load(st, run, &ids, &n, err) < 0)
+		return -1;
+	int rc = n ? load_left(st, ids, n, err) : 0;
+	if (rc == 0 && n && note_runs_in(st, ids, n) < 0)
+		rc = amd_fail(err, "%s: out of memory", st->path);
+	free(ids);
+	return rc;
 }
 
 int amd_store_run_reduced(struct amd_store *st, int64_t run, const char *metric,

@@ -119,6 +119,10 @@ struct amd_store_remote {
 	size_t nkeys;
 	int (*run_reduced)(void *ctx, struct amd_store *st, int64_t run, int keep_first,
 			   double mad_k, struct amd_run_reduced *out, struct amd_err *err);
+	/* loads the left keys' points of the n runs (sorted; the store
+	 * dropped their key sets) alone; NULL: only load, of every run */
+	int (*load_runs)(void *ctx, struct amd_store *st, const int64_t *runs, size_t n,
+			 struct amd_err *err);
 	void (*release)(void *ctx);
 };
 /* Installs r (copied; its ctx released with the store). */
@@ -133,9 +137,12 @@ int amd_store_need(struct amd_store *st, const char *table, struct amd_err *err)
  * caller scans its table), -1 with err set. */
 int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profiler_id,
 			  amd_region_sum_fn fn, void *ctx, struct amd_err *err);
-/* Before reading key's points: loads the left keys' points when a
- * remote read left key's on the server. 0, or -1 with err set. */
-int amd_store_need_key(struct amd_store *st, const char *key, struct amd_err *err);
+/* Before reading key's points of run (and its child runs; run 0: of
+ * every run): loads the left keys' points when a remote read left key's
+ * on the server — of run and its child runs alone when the remote can
+ * (load_runs; once per run), else of every run. 0, or -1 with err set. */
+int amd_store_need_key(struct amd_store *st, int64_t run, const char *key,
+		       struct amd_err *err);
 /* Run's value of metric reduced by the server (amd_store_remote's
  * run_reduced): 1 with *out filled (amd_run_reduced_free), 0 when the
  * caller reads the points (a SQLite store; another metric; a run the

@@ -242,7 +242,7 @@ int amd_run_metric(struct amd_store *st, int64_t run, const char *key,
 {
 	*out = NULL;
 	*n = 0;
-	if (amd_store_need_key(st, key, err) < 0)
+	if (amd_store_need_key(st, run, key, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT m.points, m.n, COALESCE(r.rank, 0), m.run_id, m.key_id, m.source_id,"
