@@ -586,7 +586,8 @@ test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units wit
 	wait $cpid; rc=$?
 	took=$(($(date +%s) - t0))
 	kill -CONT "$spid"
-	echo "# paused server: exit $rc after $took s; $(grep -c . "$TMP/p.err") lines" >&2
+	echo "# paused server: exit $rc after $took s; $(grep -c . "$TMP/p.err") lines:" >&2
+	sed "s/^/#   /" "$TMP/p.err" >&2
 	test_eq 2 "$rc" &&
 	test_true "units failed after the pause" [ "$(grep -c . "$TMP/p.err")" -ge 2 ] &&
 	test_true "within a few 2 s limits, not one per unit" [ "$took" -le 12 ] &&
