@@ -592,7 +592,11 @@ test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units wit
 	test_true "units failed after the pause" [ "$(grep -c . "$TMP/p.err")" -ge 2 ] &&
 	test_true "within a few 2 s limits, not one per unit" [ "$took" -le 12 ] &&
 	test_contains "stopped answering" "$(head -1 "$TMP/p.err")" &&
-	test_eq "$(grep -c . "$TMP/p.err")" "$(grep -c "stopped answering" "$TMP/p.err")" &&
+	# every line names the stalled server, but the closing one when units
+	# were left unread ("stopped at the store'"'"'s failure above: K of N units
+	# not read"): it comes when the stall hit a batch before the others
+	# were taken, as under load (ingest_jobs.sh checks its count)
+	test_eq "" "$(grep -v "stopped answering" "$TMP/p.err" | grep -v "^amdahl ingest: stopped at the store'"'"'s failure above: [0-9]* of 40 units not read;")" &&
 	"$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" &&
 	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$TMP/gen2" &&
 	same_json paused stats
