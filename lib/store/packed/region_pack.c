@@ -129,6 +129,14 @@ int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
 	return 0;
 }
 
+int amd_region_pack_check(const void *blob, size_t len, int64_t n, const char *what,
+			  struct amd_err *err)
+{
+	if (n < 0 || (uint64_t)n > len)
+		return amd_fail(err, "%s: n is not the blob's count of records", what);
+	return amd_regions_check(blob, len, (size_t)n, what, err);
+}
+
 int amd_regions_unpack(const void *blob, size_t len, size_t n, int64_t id_lo, const char *what,
 		       struct amd_packed_region *out, struct amd_err *err)
 {

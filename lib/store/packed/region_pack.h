@@ -48,6 +48,10 @@ void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo
  * their n records), else -1 with what naming the blob. */
 int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
 		      struct amd_err *err);
+/* amd_regions_check of a region_pack row's blob and its n column as
+ * stored (a count below 0 or past the blob's bytes is refused first). */
+int amd_region_pack_check(const void *blob, size_t len, int64_t n, const char *what,
+			  struct amd_err *err);
 /* The n regions of a blob of len bytes into out[0..n), ids from id_lo;
  * what names the blob in a message: a length that is not the widths'
  * n records, a width not 0/1/2/4/8, ids not ascending. */

@@ -93,12 +93,8 @@ static int rg_unpack(struct amd_packed_cursor *c)
 	int rc = amd_packed_blob(c, 2, &blob, &len);
 	if (rc != SQLITE_OK)
 		return rc;
-	if (n < 0 || (uint64_t)n > len || amd_regions_check(blob, len, (size_t)n, what, &err) < 0) {
-		if (!err.msg[0])
-			snprintf(err.msg, sizeof err.msg, "%s: n is not the blob's count of records",
-				 what);
+	if (amd_region_pack_check(blob, len, n, what, &err) < 0)
 		return amd_packed_vtab_corrupt(&c->base, err.msg);
-	}
 	if ((rc = amd_packed_records(c, (size_t)n, sizeof(struct amd_packed_region))) != SQLITE_OK)
 		return rc;
 	if (amd_regions_unpack(blob, len, (size_t)n, sqlite3_column_int64(c->q, 5), what, c->v,

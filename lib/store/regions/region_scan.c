@@ -177,9 +177,7 @@ static int read_pack(struct amd_store *st, sqlite3_stmt *t, struct pack *p, stru
 	p->path = amd_store_path(st);
 	snprintf(p->what, sizeof p->what, "%s: region_pack row %lld", p->path,
 		 (long long)sqlite3_column_int64(t, 0));
-	if (n < 0 || (uint64_t)n > len) /* the virtual table's checks, in its order */
-		return amd_fail(err, "%s: n is not the blob's count of records", p->what);
-	if (amd_regions_check(p->blob, len, (size_t)n, p->what, err) < 0)
+	if (amd_region_pack_check(p->blob, len, n, p->what, err) < 0) /* the virtual table's */
 		return -1;
 	p->n = (size_t)n;
 	p->source = sqlite3_column_int64(t, 3);
