@@ -413,12 +413,14 @@ double amd_mean_boot_coverage(size_t n)
  * runs against the larger side's COVER_AT runs; between two sizes the
  * lower, beyond the last the bootstrap of the smaller side's median alone
  * (the larger side's median is then all but fixed): 75% at 3 runs, 87% at
- * 4, 88% at 7 (docs/methods.md). */
+ * 4, 88% at 7 (docs/methods.md). 4 against 4 was 0.93 until `make eval`
+ * measured 91.8% (normal noise); pooled over 16,000 samples it covers
+ * 92.8% with normal and 93.3% (12,000) with log-normal noise, so 0.92. */
 static const size_t cover_at[] = {3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100};
 #define NCOVER (sizeof cover_at / sizeof *cover_at)
 static const double cover_small[3][NCOVER] = {
 	{0.89, 0.90, 0.92, 0.92, 0.92, 0.90, 0.90, 0.88, 0.86, 0.85, 0.82},
-	{0, 0.93, 0.94, 0.94, 0.93, 0.93, 0.92, 0.92, 0.91, 0.90, 0.88},
+	{0, 0.92, 0.94, 0.94, 0.93, 0.93, 0.92, 0.92, 0.91, 0.90, 0.88},
 	{0, 0, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95, 0.95},
 };
 /* The bootstrap of one median of n runs (issue 33, round four): 3..12. */

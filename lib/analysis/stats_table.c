@@ -99,7 +99,7 @@ struct amd_table *amd_stats_table(const struct amd_sweep_stats *s,
 	if (speedup_below)
 		amd_table_note(t, "a speedup interval with 3 runs on a side covers about 89%%, not "
 			       "95%% (bootstrap of medians, simulated with normal and log-normal "
-			       "noise): 85–92%% with 3 against 3 to 50, 90–93%% with 4 on a side; "
+			       "noise): 85–92%% with 3 against 3 to 50, 92%% with 4 against 4; "
 			       "the percentage after it is what it covers");
 	return t;
 }

@@ -141,6 +141,23 @@ print(\"ok\" if abs(c - 0.89) < 3 * (0.89 * 0.11 / 800) ** 0.5 and c < 0.93 else
 	test_contains "a percentage after an interval is what it covers" "$OUT"
 '
 
+test_expect_success SCIPY 'compare of 4 runs against 4: the ratio interval says it covers 92%: 16,000 simulated samples of the same bootstrap with normal noise covered 92.8% (below 93%, so not "95%"); a seeded run agrees' '
+	"$PY" "$GROUPS_PY" "$CPU" "$TMP/four" --exp-id 1 --name four --runs ddp-n8 \
+		--key tag.git_commit --labels a,b --per-group 4 --noise 3 &&
+	"$AMDAHL" --store "$TMP/four.db" ingest -q "$TMP/four" &&
+	test_status 0 "$AMDAHL" --store "$TMP/four.db" compare --by tag.git_commit --sweep four --baseline a --json &&
+	echo "$OUT" >"$TMP/c4.json" &&
+	test_eq "0.92" "$(json_get "$TMP/c4.json" "\" \".join(sorted({\"%g\" % r[\"ci\"][\"level\"] for c in d[\"comparisons\"] for r in c[\"rows\"] if r[\"ci\"] and r[\"baseline\"][\"runs\"] == 4 and r[\"candidate\"][\"runs\"] == 4}))")" &&
+	test_eq ok "$("$PY" -c "
+import sys, numpy as np
+sys.path.insert(0, \"$AMDAHL_ROOT/tests/eval\")
+from small_sample import ratio_cover2
+c = ratio_cover2(np.random.default_rng(11), \"normal\", 4, 4, 4000, 1000)
+print(\"ok\" if abs(c - 0.928) < 3 * (0.928 * 0.072 / 4000) ** 0.5 else c)")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/four.db" compare --by tag.git_commit --sweep four --baseline a &&
+	test_contains "] (92%)" "$OUT"
+'
+
 # ---- gate --history N: the candidate group against the N before it ----
 test_expect_success SCIPY 'gate --history 20: the last 3 commits, 25% slower, fail; p and ratio as the oracle' '
 	test_status 1 "$AMDAHL" --store "$TMP/h.db" gate --history 20 --by tag.git_commit --sweep tail --json
