@@ -429,6 +429,12 @@ test_expect_success CLICKHOUSE '8 processes at once, 20 killed at random points 
 logged() {
 	curl -sS --data-binary "$1" "http://127.0.0.1:$(cat "$CHDIR/port")/"
 }
+# run_lookups — how many run look-ups by ext_id (ch_seed.c) the amdahl
+# user has made
+run_lookups() {
+	logged "SYSTEM FLUSH LOGS" &&
+	logged "SELECT count() FROM system.query_log WHERE user = 'amdahl' AND type = 2 AND query LIKE 'SELECT id, sweep_id, hex(ext_id)%'"
+}
 log_total() {
 	logged "SYSTEM FLUSH LOGS" &&
 	logged "SELECT sum(result_rows), sum(result_bytes) FROM system.query_log WHERE user = 'amdahl' AND type = 2"
@@ -661,11 +667,7 @@ test_expect_success CLICKHOUSE 'ingest with ?compress=gzip: the same points in t
 test_expect_success CLICKHOUSE 'a unit of 40 runs looks its runs up in one list; held runs still merge' '
 	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_store_10k.py" "$TMP/team40.db" 2 20 5 >/dev/null &&
 	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_store_10k.py" "$TMP/team60.db" 3 20 5 >/dev/null &&
-	lookups() {
-		logged "SYSTEM FLUSH LOGS" &&
-		logged "SELECT count() FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'SELECT id, sweep_id, hex(ext_id)%'"'"'"
-	} &&
-	a=$(lookups) && "$AMDAHL" --store "$(url team)" ingest -q "$TMP/team40.db" && b=$(lookups) &&
+	a=$(run_lookups) && "$AMDAHL" --store "$(url team)" ingest -q "$TMP/team40.db" && b=$(run_lookups) &&
 	echo "# run lookups for 40 new runs: $((b - a))" >&2 &&
 	test_true "at most 10 run lookups for 40 runs (was 40)" [ $((b - a)) -le 10 ] &&
 	"$AMDAHL" --store "$(url team)" ingest -q "$TMP/team60.db" &&
@@ -681,11 +683,7 @@ test_expect_success CLICKHOUSE 'a unit of 40 runs looks its runs up in one list;
 # metric file added after its first ingest.
 test_expect_success CLICKHOUSE 'one-run units of a batch look their runs up in one list; a held run still merges' '
 	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/small40" 40 1 3 5 >/dev/null &&
-	lookups() {
-		logged "SYSTEM FLUSH LOGS" &&
-		logged "SELECT count() FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'SELECT id, sweep_id, hex(ext_id)%'"'"'"
-	} &&
-	a=$(lookups) && "$AMDAHL" --store "$(url small40)" ingest -q "$TMP/small40/mlruns" && b=$(lookups) &&
+	a=$(run_lookups) && "$AMDAHL" --store "$(url small40)" ingest -q "$TMP/small40/mlruns" && b=$(run_lookups) &&
 	echo "# run lookups for 40 one-run units: $((b - a))" >&2 &&
 	test_true "at most 8 run lookups for 40 one-run units (was 40)" [ $((b - a)) -le 8 ] &&
 	"$AMDAHL" --store "$TMP/small40.db" ingest -q "$TMP/small40/mlruns" &&
