@@ -4,7 +4,10 @@
 # gpu-batch-sweep, itwinai-layout, pyspy) ingested into a SQLite store and
 # into a private clickhouse-server (tests/lib/clickhouse.sh: own directory
 # and ports, started and stopped by its pid), then `stats` and
-# `report build --sweep gpu-batch-sweep` on both. Prints wall seconds,
+# `report build --sweep gpu-batch-sweep` on both; last, the ingest of
+# BENCH_SMALL_RUNS (1000) small runs, a unit each (an MLflow file store
+# of 3 metrics x 10 points per run, bench/gen_sweep.py), into both, with
+# the requests and server seconds per unit (system.query_log). Prints wall seconds,
 # CPU seconds of amdahl and its peak RSS per step; SQLite is the
 # reference. Skipped with a message where no server can be run.
 # Usage: bench/clickhouse.sh [BUILD_DIR]
@@ -70,3 +73,21 @@ measure "stats --sweep, SQLite, 25 sweeps" "$sq" stats --sweep gpu-batch-sweep
 measure_moved "stats --sweep, ClickHouse, 1 sweep" "$one" stats --sweep gpu-batch-sweep
 measure_moved "stats --sweep, ClickHouse, 25 sweeps" "$chb" stats --sweep gpu-batch-sweep
 measure_moved "stats (every sweep), ClickHouse, 25 sweeps" "$chb" stats
+
+# Many small units: BENCH_SMALL_RUNS MLflow runs of 3 metrics × 10 points,
+# a unit each. Per unit ClickHouse costs requests (two state checks; a
+# run lookup only when the batch's one list of the server's runs holds
+# it, r10-37b) and its share of the batch's INSERTs; SQLite writes a file.
+small=${BENCH_SMALL_RUNS:-1000}
+/usr/bin/python3 "$root/bench/gen_sweep.py" "$work/small" "$small" 1 3 10 >/dev/null
+log_count() {
+  logged "SYSTEM FLUSH LOGS"
+  logged "SELECT count(), sum(query_duration_ms) FROM system.query_log WHERE user = 'amdahl' AND type = 2"
+}
+echo "  ingest of $small small runs (one unit each):"
+measure "ingest $small small runs, SQLite" "$work/small.db" ingest -q "$work/small/mlruns"
+a=$(log_count)
+measure "ingest $small small runs, ClickHouse" "$ch/small" ingest -q "$work/small/mlruns" | tr -d '\n'
+b=$(log_count)
+awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
+  printf ", %.2f requests/unit, %.1f server ms/unit\n", (y[1] - x[1]) / n, (y[2] - x[2]) / n }'

@@ -12,7 +12,9 @@
  * its ext_id), the copy ships with the unit like a placeholder run, and
  * readers keep the latest owned row (ch_load.c, prefer). A unit that
  * reports many runs (an mlflow.db of a team's 10,000) asks the server
- * once which runs it holds (list_held_runs), and then only for those.
+ * once which runs it holds (list_held_runs), and then only for those;
+ * so do the units of one batch (ch_target.c), which share the list: a
+ * batch of 16 one-run units asks once, not 16 times.
  * The staging store is written through its row interface (unit_rows.h). */
 #include "ch_seed.h"
 
@@ -110,60 +112,60 @@ static int by_id(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The ids (chid of ext_id) of the runs the server held when the unit
- * had reported HELD_LIST_AFTER runs, sorted into seed->held; a run
- * committed by another ingest since is missed, as it is by two units
- * staged at once (the reader merges them: ch_load.c, RUN_FILL). An id
+/* The ids (chid of ext_id) of the runs the server holds, sorted into
+ * h: when a unit had reported HELD_LIST_AFTER runs, or at the first
+ * lookup of a batch (shared); a run committed by another ingest since is
+ * missed, as it is by two units staged at once (the reader merges them:
+ * ch_load.c, RUN_FILL). An id
  * may come twice (18.16's SELECT DISTINCT under `src IN (…)` returned
  * one run id of two committed sources twice: the bundled GPU sweep, 25
  * rows, 24 distinct); a repeated id in the sorted list is harmless. */
-static int list_held_runs(struct amd_ch_seed *seed, struct amd_err *err)
+static int list_held_runs(struct amd_ch *ch, struct amd_ch_held *h, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
 	int bad = amd_buf_printf(&sql, "SELECT DISTINCT id AS x FROM run WHERE src IN (%s)",
 				 amd_ch_committed_sql) < 0;
-	char *ids = bad ? NULL : amd_ch_id_list(seed->ch, sql.data, err);
+	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
 	amd_buf_free(&sql);
 	if (bad)
-		return amd_fail(err, "%s: out of memory", amd_ch_name(seed->ch));
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	if (!ids)
 		return -1;
 	size_t n = 1;
 	for (const char *p = ids; *p; p++)
 		n += *p == ',';
-	free(seed->held);
-	seed->held = malloc(n * sizeof *seed->held);
-	seed->nheld = 0;
-	if (!seed->held) {
+	amd_ch_held_free(h);
+	if (!(h->ids = malloc(n * sizeof *h->ids))) {
 		free(ids);
-		return amd_fail(err, "%s: out of memory", amd_ch_name(seed->ch));
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
 	for (char *p = ids, *end; *p; p = *end ? end + 1 : end) {
-		seed->held[seed->nheld++] = strtoll(p, &end, 10);
+		h->ids[h->n++] = strtoll(p, &end, 10);
 		if (end == p)
 			break;
 	}
 	free(ids);
-	qsort(seed->held, seed->nheld, sizeof *seed->held, by_id);
-	seed->listed = 1;
+	qsort(h->ids, h->n, sizeof *h->ids, by_id);
+	h->listed = 1;
 	return 0;
 }
 
-/* 0 when the server does not hold the run of ext_id (by the list of its
- * runs, once the unit is past HELD_LIST_AFTER runs), 1 when it may (ask
- * it), -1 on an error. */
+/* 0 when the server does not hold the run of ext_id (by the batch's
+ * list of its runs, or the unit's once past HELD_LIST_AFTER runs), 1
+ * when it may (ask it), -1 on an error. */
 static int may_hold(struct amd_ch_seed *seed, struct amd_store *staging, const char *ext_id,
 		    struct amd_err *err)
 {
-	int64_t runs = seed->listed ? 0 : amd_store_run_count(staging, err);
+	struct amd_ch_held *h = seed->shared ? seed->shared : &seed->own;
+	int64_t runs = h->listed || seed->shared ? 0 : amd_store_run_count(staging, err);
 	if (runs < 0)
 		return -1;
-	if (!seed->listed && runs < HELD_LIST_AFTER)
+	if (!h->listed && !seed->shared && runs < HELD_LIST_AFTER)
 		return 1;
-	if (!seed->listed && list_held_runs(seed, err) < 0)
+	if (!h->listed && list_held_runs(seed->ch, h, err) < 0)
 		return -1;
 	int64_t id = amd_ch_string_id(ext_id, strlen(ext_id));
-	return bsearch(&id, seed->held, seed->nheld, sizeof id, by_id) != NULL;
+	return bsearch(&id, h->ids, h->n, sizeof id, by_id) != NULL;
 }
 
 /* The run of ext_id the store holds into staging: 1 when copied, 0
@@ -236,10 +238,13 @@ int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 	return rc;
 }
 
+void amd_ch_held_free(struct amd_ch_held *h)
+{
+	free(h->ids);
+	*h = (struct amd_ch_held){0};
+}
+
 void amd_ch_seed_free(struct amd_ch_seed *seed)
 {
-	free(seed->held);
-	seed->held = NULL;
-	seed->nheld = 0;
-	seed->listed = 0;
+	amd_ch_held_free(&seed->own);
 }

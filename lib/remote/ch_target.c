@@ -31,6 +31,9 @@ struct ch_conn {
 	size_t npending, cap;
 	struct amd_store **stagings; /* the pending units' (ch_seed.h, waiting) */
 	size_t cap_stagings;
+	/* the server's runs, listed at the batch's first run lookup
+	 * (ch_seed.h, shared); dropped as a batch begins */
+	struct amd_ch_held held;
 };
 
 struct ch_unit {
@@ -184,6 +187,7 @@ static void target_disconnect(void *conn)
 	if (!c)
 		return;
 	pending_free(c);
+	amd_ch_held_free(&c->held);
 	free(c->pending);
 	free(c->stagings);
 	amd_ch_close(c->ch);
@@ -238,6 +242,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 	u->seed.ch = u->ch;
 	u->seed.waiting = waiting_stagings;
 	u->seed.waiting_ctx = u->conn;
+	u->seed.shared = u->conn->batching ? &u->conn->held : NULL;
 	u->size = info->size;
 	u->same_run = info->same_run;
 	u->path = strdup(info->path);
@@ -346,6 +351,7 @@ static int target_batch_begin(void *conn, struct amd_err *err)
 	(void)err;
 	struct ch_conn *c = conn;
 	pending_free(c);
+	amd_ch_held_free(&c->held);
 	c->batching = 1;
 	return 0;
 }

@@ -4,17 +4,26 @@
  * what a statement reads), so a reader that never asks for it — here
  * lib/store/writer/orphans.c — sees the rows; a statement that does not
  * read it loads nothing; a load inside a read transaction (store_read.h)
- * works. The rows are put through the loader (table_load.h), as the
- * ClickHouse reader does. */
+ * works; a read over many runs (as `stats` reads each run's traces,
+ * memory and GPU samples) prepares as many statements for 10 runs as
+ * for 300 and never has SQLite prepare a kept one again. The rows are
+ * put through the loader (table_load.h), as the ClickHouse reader
+ * does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_samples.h"
 #include "orphans.h"
+#include "phase.h"
+#include "run_facts.h"
+#include "sqlite_int.h"
+#include "stmt_cache.h"
 #include "store_read.h"
 #include "table_load.h"
 
@@ -113,11 +122,102 @@ static void loads_inside_a_read_transaction(void **state)
 	amd_store_close(st);
 }
 
+/* Runs 1..n (run 1 with a trace, its comm phase and memory peaks). */
+static void load_runs(struct amd_store *st, int n)
+{
+	struct amd_err err = {0};
+	struct amd_table_load *l;
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	assert_int_equal(amd_table_load_open(st, "run", "id,ext_id", &l, &err), 0);
+	for (int i = 1; i <= n; i++) {
+		char ext[32];
+		snprintf(ext, sizeof ext, "r%d", i);
+		const struct amd_cell r[] = {num(i), text(ext)};
+		assert_int_equal(amd_table_load_row(l, r, &err), 0);
+	}
+	assert_int_equal(amd_table_load_close(l, 1, &err), 0);
+	const struct amd_cell t[] = {num(5), num(1), num(1), num(0)};
+	load_rows(st, "trace", "id,run_id,source_id,rank", t);
+	const struct amd_cell d[] = {num(40), text(amd_phase_names[AMD_PHASE_COMM])};
+	load_rows(st, "dict", "id,s", d);
+	const struct amd_cell p[] = {num(5), num(40), num(1234)};
+	load_rows(st, "trace_phase", "trace_id,phase_id,ns", p);
+	const struct amd_cell m[] = {num(5), num(1), num(0), num(0), num(77), num(88), num(3)};
+	load_rows(st, "trace_memory", "trace_id,device_type,device_id,from_totals,"
+		  "peak_allocated,peak_reserved,events", m);
+	assert_int_equal(amd_store_commit(st, &err), 0);
+}
+
+/* One run's reads as `stats` asks them, checked against what run 1
+ * holds; returns the runs the probe (a kept statement) counts. */
+static int64_t read_run(struct amd_store *st, int64_t run, sqlite3_stmt *probe)
+{
+	struct amd_err err = {0};
+	struct amd_trace_row *t;
+	struct amd_mem_row *m;
+	struct amd_gpu_sample *g;
+	size_t nt, nm, ng;
+	assert_int_equal(amd_store_run_traces(st, run, &t, &nt, &err), 0);
+	assert_int_equal(amd_store_run_memory(st, run, &m, &nm, &err), 0);
+	assert_int_equal(amd_gpu_samples_run(st, run, &g, &ng, &err), 0);
+	assert_int_equal(amd_store_sweep_id(st, "none", &err), 0);
+	assert_int_equal(nt, run == 1);
+	assert_int_equal(nm, run == 1);
+	assert_int_equal(ng, 0);
+	if (run == 1) {
+		assert_int_equal(t[0].phase_ns[AMD_PHASE_COMM], 1234);
+		assert_int_equal(m[0].peak_allocated, 77);
+	}
+	free(t);
+	free(m);
+	free(g);
+	sqlite3_bind_int64(probe, 1, run);
+	assert_int_equal(sqlite3_step(probe), SQLITE_ROW);
+	int64_t k = sqlite3_column_int64(probe, 0);
+	assert_int_equal(amd_store_cached_done(st, probe, sqlite3_step(probe), &err), 0);
+	return k;
+}
+
+static const char probe_sql[] = "SELECT count(*) FROM run WHERE id <= ?1";
+
+/* Statements prepared by reading runs 1..n. */
+static size_t prepares_over(struct amd_store *st, int n)
+{
+	struct amd_err err = {0};
+	sqlite3_stmt *probe = amd_store_cached(st, probe_sql, &err);
+	assert_non_null(probe);
+	size_t before = amd_store_prepares(st);
+	for (int i = 1; i <= n; i++)
+		assert_int_equal(read_run(st, i, probe), i);
+	return amd_store_prepares(st) - before;
+}
+
+static void many_runs_prepare_once(void **state)
+{
+	(void)state;
+	struct amd_store *st = store_with_left_region();
+	load_runs(st, 300);
+	size_t first = prepares_over(st, 10), few = prepares_over(st, 10),
+	       many = prepares_over(st, 300);
+	/* each run's uncached look-up (amd_store_sweep_id) and nothing else */
+	assert_int_equal(few, 10);
+	assert_int_equal(many, 300);
+	assert_true(first > few);
+	/* the authorizer watching for the left table was not switched around
+	 * each prepare: that expired the kept statements, parsed again */
+	struct amd_err err = {0};
+	sqlite3_stmt *probe = amd_store_cached(st, probe_sql, &err);
+	assert_int_equal(sqlite3_stmt_status(probe, SQLITE_STMTSTATUS_REPREPARE, 0), 0);
+	assert_int_equal(loads, 0);
+	amd_store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(orphans_see_the_left_rows),
 		cmocka_unit_test(loads_inside_a_read_transaction),
+		cmocka_unit_test(many_runs_prepare_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

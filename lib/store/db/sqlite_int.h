@@ -35,6 +35,10 @@ struct amd_store {
 	struct amd_store_remote remote;
 	int has_remote;
 	int left_read; /* the statement being prepared reads remote.left (store.c) */
+	/* the authorizer noting left_read is installed (once: amd_store_set_remote)
+	 * and notes only while watching (a prepare of amd_store_prepare's) */
+	int watch_on, watching;
+	size_t nprepared; /* statements prepared (amd_store_prepares) */
 	/* the runs whose left keys' points were loaded one run at a time
 	 * (amd_store_need_key), sorted */
 	int64_t *runs_in;
@@ -55,6 +59,9 @@ int amd_store_exec(struct amd_store *st, const char *sql, struct amd_err *err);
 /* Prepares sql or fills err; the caller finalizes. */
 sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 				struct amd_err *err);
+/* How many statements st has prepared (amd_store_prepare, amd_store_exec's
+ * look at what a statement reads) since it was opened. */
+size_t amd_store_prepares(const struct amd_store *st);
 
 /* Column i of the current row as a malloc'd copy in *out (NULL for an
  * SQL NULL); -1 when out of memory. */
@@ -95,8 +102,10 @@ int64_t amd_store_first_id(struct amd_store *st, const char *sql, const char *a,
  * ended (SQLITE_DONE), else -1 with amd_store_step_fail's message. */
 int amd_store_rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err);
 
-/* The statement amd_store_trace_phases reads with; prepare it once and
- * reuse it across traces (traces.c). */
+/* The statement amd_store_trace_phases reads with, from the store's
+ * statement cache (stmt_cache.h: prepared once per connection); reuse
+ * it across traces and give it back with amd_store_cached_done
+ * (traces.c). */
 sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err);
 /* The phase totals of trace trace_id into phase_ns (indexed by enum
  * amd_phase; phases it lacks are left as they are). *found (may be

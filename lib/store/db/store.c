@@ -49,6 +49,8 @@ static int note_left_read(void *ctx, int action, const char *a, const char *b,
 	(void)db;
 	(void)via;
 	struct amd_store *st = ctx;
+	if (!st->watching)
+		return SQLITE_OK;
 	/* a table left with some rows in the store (metric_point's key sets:
 	 * nkeys > 0) is loaded by key when a reader asks (amd_store_need_key),
 	 * not whenever a statement reads the rows that are there */
@@ -59,17 +61,27 @@ static int note_left_read(void *ctx, int action, const char *a, const char *b,
 }
 
 /* sqlite3_prepare_v2 of sql (its first statement; *tail after it),
- * watching whether it reads the table left on the server. */
+ * watching whether it reads the table left on the server. The
+ * authorizer stays installed (amd_store_set_remote) and only notes
+ * while watching: installing or removing it expires every prepared
+ * statement of the connection (the cached ones, stmt_cache.h), which
+ * SQLite would then parse and plan again at their next step. */
 static int prepare_watched(struct amd_store *st, const char *sql, sqlite3_stmt **q,
 			   const char **tail)
 {
+	st->nprepared++;
 	if (!st->has_remote)
 		return sqlite3_prepare_v2(st->db, sql, -1, q, tail);
 	st->left_read = 0;
-	sqlite3_set_authorizer(st->db, note_left_read, st);
+	st->watching = 1;
 	int rc = sqlite3_prepare_v2(st->db, sql, -1, q, tail);
-	sqlite3_set_authorizer(st->db, NULL, NULL);
+	st->watching = 0;
 	return rc;
+}
+
+size_t amd_store_prepares(const struct amd_store *st)
+{
+	return st->nprepared;
 }
 
 /* Loads the table left on the server when one of sql's statements
@@ -121,6 +133,7 @@ sqlite3_stmt *amd_store_prepare(struct amd_store *st, const char *sql,
 		s = NULL;
 		if (amd_store_need(st, st->remote.left, err) < 0)
 			return NULL;
+		st->nprepared++;
 		rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
 	}
 	if (rc != SQLITE_OK) {
@@ -293,6 +306,9 @@ void amd_store_set_remote(struct amd_store *st, const struct amd_store_remote *r
 	drop_remote(st);
 	st->remote = *r;
 	st->has_remote = 1;
+	if (!st->watch_on)
+		sqlite3_set_authorizer(st->db, note_left_read, st);
+	st->watch_on = 1;
 }
 
 /* The hooks' ctx released once the table is in or the store closes. */

@@ -239,7 +239,7 @@ static int read_steps(struct amd_store *st, struct amd_coll_set *s, const char *
 	int rc = SQLITE_DONE;
 	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++)
 		rc = amd_store_trace_phases(p, s->traces[i].trace_id, s->traces[i].phase_ns, NULL);
-	return amd_store_rows_done(st, p, rc, err);
+	return amd_store_cached_done(st, p, rc, err);
 }
 
 /* One call as the set's query reads it: its trace (index in the set),

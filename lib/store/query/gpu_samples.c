@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "gpu_pack.h"
+#include "stmt_cache.h"
 
 #define COLUMNS "gpu, chunk, n, samples, source_id"
 
@@ -79,7 +80,8 @@ static int order(struct amd_gpu_sample *v, size_t n)
 	return 0;
 }
 
-/* q yields COLUMNS in (source, GPU, chunk) order; the samples go to *out. */
+/* q (a cached statement, given back) yields COLUMNS in (source, GPU,
+ * chunk) order; the samples go to *out. */
 static int collect(struct amd_store *st, sqlite3_stmt *q, int window, int64_t t0, int64_t t1,
 		   struct amd_gpu_sample **out, size_t *n, struct amd_err *err)
 {
@@ -87,15 +89,18 @@ static int collect(struct amd_store *st, sqlite3_stmt *q, int window, int64_t t0
 	int rc, bad = 0;
 	while (!bad && (rc = sqlite3_step(q)) == SQLITE_ROW)
 		bad = append_chunk(st, q, window, t0, t1, out, n, &cap, err) < 0;
-	sqlite3_finalize(q);
-	if (!bad && rc == SQLITE_DONE && order(*out, *n) < 0)
+	if (bad)
+		amd_store_cached_drop(q);
+	else
+		bad = amd_store_cached_done(st, q, rc, err) < 0;
+	if (!bad && order(*out, *n) < 0)
 		bad = amd_fail(err, "%s: out of memory", st->path) < 0;
-	if (!bad && rc == SQLITE_DONE)
+	if (!bad)
 		return 0;
 	free(*out);
 	*out = NULL;
 	*n = 0;
-	return bad ? -1 : amd_store_step_fail(st, rc, err);
+	return -1;
 }
 
 int amd_gpu_samples_run(struct amd_store *st, int64_t run, struct amd_gpu_sample **out,
@@ -103,7 +108,7 @@ int amd_gpu_samples_run(struct amd_store *st, int64_t run, struct amd_gpu_sample
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT " COLUMNS " FROM gpu_series WHERE run_id=?1 ORDER BY source_id, gpu, chunk",
 		err);
 	if (!q)
@@ -117,7 +122,7 @@ int amd_gpu_samples_window(struct amd_store *st, int64_t t0_ms, int64_t t1_ms,
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT " COLUMNS " FROM gpu_series WHERE t1_ms >= ?1 AND t0_ms <= ?2"
 		" ORDER BY source_id, gpu, chunk", err);
 	if (!q)

@@ -40,7 +40,7 @@ static int trace_phases(struct amd_store *st, struct amd_trace_row *v, size_t n,
 	int rc = SQLITE_DONE;
 	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++)
 		rc = amd_store_trace_phases(q, v[i].id, v[i].phase_ns, &v[i].has_phases);
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_cached_done(st, q, rc, err);
 }
 
 int amd_store_run_traces(struct amd_store *st, int64_t run, struct amd_trace_row **out,
@@ -120,8 +120,9 @@ int amd_store_run_op_fraction(struct amd_store *st, int64_t run, double *comp,
 	return amd_store_cached_done(st, q, rc, err);
 }
 
-/* Steps q to its end, one element of elem bytes per row filled by fill,
- * into the growing array *out; on an error *out is freed. */
+/* Steps q (a cached statement, given back) to its end, one element of
+ * elem bytes per row filled by fill, into the growing array *out; on an
+ * error *out is freed. */
 static int collect(struct amd_store *st, sqlite3_stmt *q, size_t elem,
 		   void (*fill)(sqlite3_stmt *q, void *row), void **out, size_t *n,
 		   struct amd_err *err)
@@ -135,7 +136,7 @@ static int collect(struct amd_store *st, sqlite3_stmt *q, size_t elem,
 		}
 		fill(q, (char *)*out + elem * (*n)++);
 	}
-	if (amd_store_rows_done(st, q, rc, err) < 0) {
+	if (amd_store_cached_done(st, q, rc, err) < 0) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
@@ -157,7 +158,7 @@ int amd_store_run_memory(struct amd_store *st, int64_t run, struct amd_mem_row *
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT m.trace_id, COALESCE(t.rank, -1), m.device_type, m.device_id, m.from_totals,"
 		" COALESCE(m.peak_allocated, -1), COALESCE(m.peak_reserved, -1)"
 		" FROM trace_memory m JOIN trace t ON t.id = m.trace_id"
@@ -182,7 +183,7 @@ int amd_store_memory_samples(struct amd_store *st, int64_t trace_id, int device_
 {
 	*out = NULL;
 	*n = 0;
-	sqlite3_stmt *q = amd_store_prepare(st,
+	sqlite3_stmt *q = amd_store_cached(st,
 		"SELECT ts_ns, COALESCE(allocated, -1), COALESCE(reserved, -1)"
 		" FROM trace_memory_sample WHERE trace_id = ?1 AND device_type = ?2"
 		" AND device_id = ?3 ORDER BY ts_ns", err);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "stmt_cache.h"
 
 /* The run with that ext id, else, among runs of that name (repeats),
  * the newest one that has traces, else the newest. */
@@ -35,7 +36,7 @@ static int find_run(struct amd_store *st, const char *run, int64_t *id, char **l
 
 sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err)
 {
-	return amd_store_prepare(st,
+	return amd_store_cached(st,
 		"SELECT d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
 		" WHERE p.trace_id = ?1", err);
 }
@@ -107,7 +108,7 @@ static int read_traces(struct amd_store *st, int64_t run_id, int rank,
 	rc = SQLITE_DONE;
 	for (size_t i = 0; i < *n && rc == SQLITE_DONE; i++)
 		rc = amd_store_trace_phases(q, (*out)[i].id, (*out)[i].phase_ns, NULL);
-	return amd_store_rows_done(st, q, rc, err);
+	return amd_store_cached_done(st, q, rc, err);
 }
 
 int amd_trace_list(struct amd_store *st, const char *run, int rank, int64_t *run_id,
