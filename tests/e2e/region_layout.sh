@@ -96,12 +96,37 @@ test_expect_success SQLITE3 'a damaged blob: one line naming the row, exit 2 (th
 	test_contains "region_pack row 1: " "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | wc -l)" &&
 	msg=${ERR#amdahl sql: } &&
-	for c in "regions cpu-strong-scaling" "regions cpu-strong-scaling --kind op" "scaling --sweep cpu-strong-scaling"; do
+	r=$(sqlite3 "$TMP/bad.db" "SELECT ru.ext_id FROM run ru JOIN region_pack g ON g.run_id = ru.id WHERE g.rowid = 1") &&
+	test_true "pack 1 of a run" [ -n "$r" ] &&
+	for c in "regions cpu-strong-scaling" "regions cpu-strong-scaling --kind op" "scaling --sweep cpu-strong-scaling" "regions $r"; do
 		test_status 2 "$AMDAHL" --store "$TMP/bad.db" $c &&
 		test_eq "amdahl ${c%% *}: $msg" "$ERR" || return 1
 	done &&
 	sqlite3 "$TMP/bad.db" "UPDATE region_pack SET n = n + 1 WHERE rowid = 2" &&
 	test_status 2 "$AMDAHL" --store "$TMP/bad.db" sql "SELECT count(*) FROM region WHERE source_id = (SELECT source_id FROM region_pack WHERE rowid = 2)" &&
 	test_contains "region_pack row 2" "$ERR"
+'
+# pack REGIONS FIELDS — pack 1 of the copy's store made anew by the
+# amd_region_pack aggregate (id, then region_pack.h's fields) of its regions
+repack() {
+	sqlite3 -cmd ".load $AMDAHL_SQLEXT" "$1" "CREATE TABLE nb AS SELECT amd_region_pack($2) AS b FROM region
+		WHERE id BETWEEN (SELECT id_lo FROM region_pack WHERE rowid = 1) AND (SELECT id_hi FROM region_pack WHERE rowid = 1);
+		UPDATE region_pack SET regions = (SELECT b FROM nb) WHERE rowid = 1; DROP TABLE nb"
+}
+test_expect_success SQLITE3 'one run'"'"'s regions (region_run.c): a name not in dict, a sum past 64 bits: one line naming the store and the pack, exit 2' '
+	r=$(sqlite3 "$S" "SELECT ru.ext_id FROM run ru JOIN region_pack g ON g.run_id = ru.id WHERE g.rowid = 1") &&
+	cp "$S" "$TMP/d.db" &&
+	id=$(q "$TMP/d.db" "SELECT name_id FROM region WHERE id = (SELECT id_lo FROM region_pack WHERE rowid = 1)") &&
+	sqlite3 "$TMP/d.db" "DELETE FROM dict WHERE id = $id" &&
+	test_status 2 "$AMDAHL" --store "$TMP/d.db" regions "$r" &&
+	test_eq "amdahl regions: $TMP/d.db: region_pack row 1: name id $id is not in dict" "$ERR" &&
+	cp "$S" "$TMP/o.db" &&
+	repack "$TMP/o.db" "id, rank, device, 1, 1, 1, NULL, NULL, key, parent_key, calls, prim_calls, 5000000000000000000, total_ns, bytes" &&
+	test_status 2 "$AMDAHL" --store "$TMP/o.db" regions "$r" &&
+	test_eq "amdahl regions: $TMP/o.db: region_pack row 1: the sum of a region'"'"'s self_ns is past 64 bits" "$ERR" &&
+	cp "$S" "$TMP/p.db" &&
+	repack "$TMP/p.db" "id, rank, device, kind_id, profiler_id, name_id, file_id, line, key, parent_key, calls, prim_calls, 5000000000000000000, total_ns, bytes" &&
+	test_status 2 "$AMDAHL" --store "$TMP/p.db" regions "$r" &&
+	test_eq "amdahl regions: $TMP/p.db: region_pack row 1: the sum of self_ns over a profiler and kind is past 64 bits" "$ERR"
 '
 test_done

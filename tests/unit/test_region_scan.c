@@ -8,7 +8,9 @@
  * scan: a sweep's list (no filter, a kind filter), its region times,
  * and both in one shared read (the report's); and a selection by run
  * name, whose runs with regions come first (regions.c's run_by_name,
- * asked of region_pack's index). The list's numbers are
+ * asked of region_pack's index); and one run's list (region_run.c),
+ * which reads only that run's packs, through region_pack's index on
+ * run_id, and no row of the virtual table. The list's numbers are
  * checked against SQLite summing the same regions through the virtual
  * table; the stores holds a sweep's traces and cProfile files of no
  * run (packs a kind-filtered scan skips). */
@@ -312,6 +314,72 @@ static void run_name(void **state)
 					 " parent_ext_id IS NULL"));
 }
 
+/* The regions of run id and its child workers, as SQL sees them through
+ * the virtual table: a WHERE on region g. */
+#define RUN_REGIONS(id)                                                                      \
+	" FROM region g WHERE g.run_id = " id " OR g.run_id IN (SELECT c.id FROM run c"        \
+	" WHERE c.parent_ext_id = (SELECT ext_id FROM run WHERE id = " id "))"
+
+/* One run's list (amd_regions_top of a run, -n 0): no statement reads
+ * the region virtual table (SQLite's authorizer) and the statements
+ * reading region_pack take fewer VM steps than the run has regions
+ * (through the table each was a dozen); its rows, self and calls those
+ * SQLite groups and sums over the same regions. Every run with regions,
+ * and the ddp-n1 run whose regions are its child worker's. */
+static void one_run(void **state)
+{
+	(void)state;
+	regions();
+	sqlite3_stmt *runs;
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT DISTINCT coalesce(pa.id, ru.id) FROM"
+					    " region_pack g JOIN run ru ON ru.id = g.run_id"
+					    " LEFT JOIN run pa ON pa.ext_id = ru.parent_ext_id"
+					    " ORDER BY 1", -1, &runs, NULL), SQLITE_OK);
+	int nruns = 0, child = 0;
+	while (sqlite3_step(runs) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(runs, 0);
+		char q[1024], ids[32];
+		snprintf(ids, sizeof ids, "%lld", (long long)id);
+		snprintf(q, sizeof q, "SELECT sum(n) FROM region_pack WHERE run_id = %s OR run_id IN"
+			 " (SELECT c.id FROM run c WHERE c.parent_ext_id = (SELECT ext_id FROM run"
+			 " WHERE id = %s))", ids, ids);
+		int64_t n = one(q);
+		snprintf(q, sizeof q, "SELECT count(*) FROM region_pack WHERE run_id = %s", ids);
+		child += one(q) == 0; /* its regions all its child worker's */
+		struct amd_region_sel sel = {.run_id = id};
+		struct amd_region_filter f = {0};
+		struct amd_region_list l;
+		struct amd_err err = {{0}};
+		region_steps = 0;
+		table_reads = 0;
+		sqlite3_set_authorizer(st->db, note_reads, NULL);
+		assert_int_equal(amd_regions_top(st, &sel, &f, &l, &err), 0);
+		sqlite3_set_authorizer(st->db, NULL, NULL);
+		printf("# run %lld: %lld VM steps, %d reads of the virtual table for %lld regions\n",
+		       (long long)id, (long long)region_steps, table_reads, (long long)n);
+		assert_int_equal(table_reads, 0);
+		assert_true(region_steps < n);
+		int64_t self = 0, calls = 0;
+		for (size_t i = 0; i < l.n; i++) {
+			self += l.v[i].self_ns > 0 ? l.v[i].self_ns : 0;
+			calls += l.v[i].calls > 0 ? l.v[i].calls : 0;
+		}
+		snprintf(q, sizeof q, "SELECT count(*) FROM (SELECT DISTINCT profiler_id, kind_id,"
+			 " name_id, file_id, line, rank, device" RUN_REGIONS("%s") ")", ids, ids);
+		assert_int_equal(l.n, one(q));
+		assert_int_equal(l.n_all, l.n);
+		snprintf(q, sizeof q, "SELECT coalesce(sum(self_ns), 0)" RUN_REGIONS("%s"), ids, ids);
+		assert_int_equal(self, one(q));
+		snprintf(q, sizeof q, "SELECT coalesce(sum(calls), 0)" RUN_REGIONS("%s"), ids, ids);
+		assert_int_equal(calls, one(q));
+		amd_region_list_free(&l);
+		nruns++;
+	}
+	sqlite3_finalize(runs);
+	assert_true(nruns >= 8);
+	assert_int_equal(child, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +388,7 @@ int main(void)
 		cmocka_unit_test(times_scan),
 		cmocka_unit_test(shared_scan),
 		cmocka_unit_test(run_name),
+		cmocka_unit_test(one_run),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

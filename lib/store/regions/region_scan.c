@@ -88,9 +88,13 @@ static int flush(struct scan *s)
 }
 
 /* The packs in id order: their ranges never overlap, so this is the
- * order of the region virtual table's scan. */
+ * order of the region virtual table's scan. The packs of one run
+ * (rs_query's runs): through region_pack_run. */
 static const char packs_sql[] =
 	"SELECT rowid, n, regions, source_id, run_id, id_lo FROM main.region_pack ORDER BY id_lo";
+static const char run_packs_sql[] =
+	"SELECT rowid, n, regions, source_id, run_id, id_lo FROM main.region_pack"
+	" WHERE run_id = ?1 ORDER BY id_lo";
 
 #define CHUNK 256 /* records decoded at a time */
 
@@ -99,7 +103,7 @@ static const char packs_sql[] =
 struct pack {
 	const void *blob;
 	size_t n;
-	int64_t source, run, id_lo, prev_id;
+	int64_t rowid, source, run, id_lo, prev_id;
 	int no_run;
 	const char *path; /* the store's */
 	char what[1100]; /* "STORE: region_pack row N", for a message */
@@ -129,7 +133,9 @@ static void make_row(const struct pack *p, const struct rs_query *q, size_t i, s
 	r->null = 0;
 	for (int c = 0; c < q->ncols; c++) {
 		int f = q->cols[c];
-		if (f == RS_SOURCE) {
+		if (f == RS_PACK) {
+			r->v[c] = p->rowid;
+		} else if (f == RS_SOURCE) {
 			r->v[c] = p->source;
 		} else if (f == RS_RUN) {
 			r->v[c] = p->run;
@@ -175,8 +181,9 @@ static int read_pack(struct amd_store *st, sqlite3_stmt *t, struct pack *p, stru
 	if (len && !p->blob)
 		return amd_store_step_fail(st, SQLITE_NOMEM, err);
 	p->path = amd_store_path(st);
+	p->rowid = sqlite3_column_int64(t, 0);
 	snprintf(p->what, sizeof p->what, "%s: region_pack row %lld", p->path,
-		 (long long)sqlite3_column_int64(t, 0));
+		 (long long)p->rowid);
 	if (amd_region_pack_check(p->blob, len, n, p->what, err) < 0) /* the virtual table's */
 		return -1;
 	p->n = (size_t)n;
@@ -187,28 +194,43 @@ static int read_pack(struct amd_store *st, sqlite3_stmt *t, struct pack *p, stru
 	return 0;
 }
 
-/* Every pack of the store through q into s. */
-static int run(struct amd_store *st, const struct rs_query *q, struct scan *s,
-	       struct amd_err *err)
+/* The packs t yields (its parameters bound) through q into s; t reset. */
+static int step_packs(struct amd_store *st, sqlite3_stmt *t, struct pack *p,
+		      const struct rs_query *q, struct scan *s, struct amd_err *err)
 {
-	struct pack *p = malloc(sizeof *p);
-	sqlite3_stmt *t = p ? amd_store_prepare(st, packs_sql, err) : NULL;
-	if (!t) {
-		free(p);
-		return p ? -1 : amd_fail(err, "%s: out of memory", amd_store_path(st));
-	}
 	int rc;
 	while ((rc = sqlite3_step(t)) == SQLITE_ROW) {
 		if (q->with_run && sqlite3_column_type(t, 4) == SQLITE_NULL)
 			continue;
 		if (read_pack(st, t, p, err) < 0 || pack_rows(p, q, s, err) < 0) {
-			sqlite3_finalize(t);
-			free(p);
+			sqlite3_reset(t);
 			return -1;
 		}
 	}
+	sqlite3_reset(t);
+	return rc == SQLITE_DONE ? 0 : amd_store_step_fail(st, rc, err);
+}
+
+/* Every pack of the store (or of q's runs) through q into s. */
+static int run(struct amd_store *st, const struct rs_query *q, struct scan *s,
+	       struct amd_err *err)
+{
+	struct pack *p = malloc(sizeof *p);
+	sqlite3_stmt *t = p ? amd_store_prepare(st, q->nruns ? run_packs_sql : packs_sql, err)
+			    : NULL;
+	if (!t) {
+		free(p);
+		return p ? -1 : amd_fail(err, "%s: out of memory", amd_store_path(st));
+	}
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < (q->nruns ? q->nruns : 1); i++) {
+		if (q->nruns)
+			sqlite3_bind_int64(t, 1, q->runs[i]);
+		rc = step_packs(st, t, p, q, s, err);
+	}
+	sqlite3_finalize(t);
 	free(p);
-	if (amd_store_rows_done(st, t, rc, err) < 0)
+	if (rc < 0)
 		return -1;
 	if (s->n && flush(s) < 0)
 		return amd_fail(err, "%s: out of memory", amd_store_path(st));

@@ -18,7 +18,7 @@
 #include "region_pack.h"
 #include "store.h"
 
-#define RS_COLS 13
+#define RS_COLS 14
 
 /* One row: column i's integer in v[i] (0 when NULL), bit i of null set
  * when it is NULL. */
@@ -31,24 +31,30 @@ struct rs_row {
  * memory). */
 typedef int (*rs_consume)(void *ctx, const struct rs_row *rows, size_t n);
 
-/* A region column a scan reads: the pack's source_id or run_id, or a
- * field of region_pack.h (AMD_RG_RANK ... AMD_RG_BYTES). */
-enum { RS_SOURCE = -2, RS_RUN = -1 };
+/* A region column a scan reads: the pack's region_pack rowid (to name
+ * it in a message), source_id or run_id, or a field of region_pack.h
+ * (AMD_RG_RANK ... AMD_RG_BYTES). */
+enum { RS_PACK = -3, RS_SOURCE = -2, RS_RUN = -1 };
 
 /* What a scan reads: row column i is region column cols[i]; keep (NULL:
  * every row) says whether a row (those columns) is the scan's, as the
  * WHERE of `SELECT cols FROM region WHERE ...` would; with_run: only
- * the regions with a run (packs without one are not decoded). */
+ * the regions with a run (packs without one are not decoded); runs
+ * (nruns > 0): only the packs of those runs, run after run in that
+ * order (each run's through region_pack's index on run_id, in id
+ * order), not every pack. */
 struct rs_query {
 	int ncols; /* <= RS_COLS */
 	signed char cols[RS_COLS];
 	int (*keep)(const void *arg, const struct rs_row *row);
 	const void *arg;
 	int with_run;
+	const int64_t *runs;
+	size_t nruns;
 };
 
 /* Every region of q to fn in id order (the order of `SELECT ... FROM
- * region`), in batches; 0, or -1 with err filled: a pack that is not
+ * region`; with runs, per run), in batches; 0, or -1 with err filled: a pack that is not
  * well formed (named by its region_pack row, as the virtual table names
  * it), SQLite's error, or out of memory (also when fn failed). */
 int rs_scan(struct amd_store *st, const struct rs_query *q, rs_consume fn, void *ctx,

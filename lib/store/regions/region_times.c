@@ -170,7 +170,7 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 		return -1;
 	struct times_where k = { step, coll };
 	const struct rs_query q = { 5, { RS_SOURCE, AMD_RG_RANK, AMD_RG_NAME, AMD_RG_KIND, AMD_RG_SELF },
-				    times_keep, &k, 0 };
+				    times_keep, &k, 0, NULL, 0 };
 	return rs_scan(st, &q, add_regions, j, err);
 }
 

@@ -26,6 +26,7 @@
 #include "hmap.h"
 #include "region_join.h"
 #include "region_rows.h"
+#include "region_run.h"
 #include "region_scan.h"
 #include "run_sources.h"
 #include "selector.h"
@@ -246,6 +247,8 @@ static sqlite3_stmt *top_query(struct amd_store *st, const struct amd_region_sel
 static int sweep_top(struct amd_store *st, int64_t sweep_id,
 		     const struct amd_region_filter *f, struct amd_region_list *out,
 		     struct amd_err *err);
+static int run_top(struct amd_store *st, int64_t run_id, const struct amd_region_filter *f,
+		   struct amd_region_list *out, struct amd_err *err);
 
 int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 		    const struct amd_region_filter *f, struct amd_region_list *out,
@@ -254,6 +257,8 @@ int amd_regions_top(struct amd_store *st, const struct amd_region_sel *sel,
 	memset(out, 0, sizeof *out);
 	if (sel->sweep_id > 0 && !sel->runs) /* in memory: sweep_top */
 		return sweep_top(st, sel->sweep_id, f, out, err);
+	if (sel->run_id > 0 && !sel->runs) /* in memory: region_run.c */
+		return run_top(st, sel->run_id, f, out, err);
 	sqlite3_stmt *q = top_query(st, sel, f, err);
 	if (!q)
 		return -1;
@@ -628,7 +633,7 @@ static int load_rows(struct amd_store *st, struct sw *s, int64_t kind, int64_t p
 	if (rc <= 0)
 		return rc;
 	struct sw_where k = { kind, profiler };
-	const struct rs_query q = { SW_NCOLS, { SW_COLS }, sw_keep, &k, 1 };
+	const struct rs_query q = { SW_NCOLS, { SW_COLS }, sw_keep, &k, 1, NULL, 0 };
 	return rs_scan(st, &q, add_rows, s, err);
 }
 
@@ -676,7 +681,8 @@ static int load_rows_shared(struct amd_store *st, struct sw *s, int64_t sweep_id
 	free(name);
 	if (rc < 0 || !k)
 		return rc < 0 ? -1 : -2; /* -2: no stash for it, read alone */
-	const struct rs_query every = { SW_NCOLS + 2, { SW_COLS, RS_SOURCE, AMD_RG_RANK }, NULL, NULL, 0 };
+	const struct rs_query every = { SW_NCOLS + 2, { SW_COLS, RS_SOURCE, AMD_RG_RANK }, NULL, NULL, 0,
+					 NULL, 0 };
 	struct shared h = { s, k };
 	if (rs_scan(st, &every, shared_rows, &h, err) < 0) {
 		rj_stash_free(k);
@@ -907,4 +913,18 @@ static int sweep_top(struct amd_store *st, int64_t sweep_id,
 	}
 	sw_free(&s);
 	return rc;
+}
+
+/* amd_regions_top of one run: rr_top (region_run.h) with the filter's
+ * dict ids; a text the store lacks matches no region. */
+static int run_top(struct amd_store *st, int64_t run_id, const struct amd_region_filter *f,
+		   struct amd_region_list *out, struct amd_err *err)
+{
+	memset(out, 0, sizeof *out);
+	int64_t kind = filter_id(st, f->kind, err), prof = filter_id(st, f->profiler, err);
+	if (kind == -1 || prof == -1)
+		return -1;
+	if (kind == -2 || prof == -2)
+		return 0;
+	return rr_top(st, run_id, kind, prof, f->limit, out, err);
 }
