@@ -93,6 +93,17 @@ static void strings_and_refs(void **state)
 	assert_string_equal(err.msg, "t.prof: byte 5: a string that is not UTF-8 text");
 	assert_null(rd("z\x01\x00", 3, &v, &err));
 	assert_string_equal(err.msg, "t.prof: byte 2: a string that is not UTF-8 text");
+	/* strings of 8 bytes and more (text_ok reads ASCII a word at a time):
+	 * a NUL, a lone continuation byte, a non-ASCII byte in an 'a' string,
+	 * each in the second word; valid UTF-8 after a word of ASCII */
+	assert_null(rd("u\x10\x00\x00\x00" "abcdefgh\x00ijklmno", 21, &v, &err));
+	assert_string_equal(err.msg, "t.prof: byte 5: a string that is not UTF-8 text");
+	assert_null(rd("u\x10\x00\x00\x00" "abcdefghi\x80klmno", 21, &v, &err));
+	assert_null(rd("a\x10\x00\x00\x00" "abcdefghijklmno\xc3", 21, &v, &err));
+	m = rd("u\x0c\x00\x00\x00" "abcdefgh\xc3\xa9jk", 17, &v, &err);
+	assert_non_null(m);
+	assert_int_equal(v->u.s.len, 12);
+	amd_marshal_free(m);
 	/* a reference to the tuple it is inside: never finished */
 	assert_null(rd("\xa9\x01r\x00\x00\x00\x00", 7, &v, &err));
 	assert_string_equal(err.msg, "t.prof: byte 2: a reference to no finished object");

@@ -18,9 +18,9 @@
 enum amd_mv_type { AMD_MV_NONE, AMD_MV_BOOL, AMD_MV_INT, AMD_MV_FLOAT, AMD_MV_STR,
 		   AMD_MV_TUPLE, AMD_MV_LIST, AMD_MV_DICT };
 
-struct amd_mv {
+struct amd_mv { /* 24 bytes: a 40 MB dump holds some two million */
 	enum amd_mv_type type;
-	size_t offset; /* where it starts in the buffer */
+	uint32_t offset; /* where it starts in the buffer (amd_marshal_read takes < 4 GiB) */
 	union {
 		int64_t i;     /* BOOL, INT */
 		double f;      /* FLOAT */
@@ -39,7 +39,8 @@ struct amd_marshal;
 
 /* Reads the one value at the start of buf[0..len); *out is the root,
  * owned by the returned reader (amd_marshal_free frees every value).
- * Fails naming path and the byte offset. */
+ * Fails naming path and the byte offset; refuses a buffer of 4 GiB or
+ * more (offsets are 32 bits). */
 struct amd_marshal *amd_marshal_read(const char *path, const unsigned char *buf, size_t len,
 				     struct amd_mv **out, struct amd_err *err);
 void amd_marshal_free(struct amd_marshal *m);
