@@ -288,14 +288,14 @@ static int cmp_sum(const struct rr_group *x, const struct rr_group *y, int k)
 	return (x->sum[k] < y->sum[k]) - (x->sum[k] > y->sum[k]);
 }
 
-static const struct rr_group *ord_g; /* qsort has no context argument */
-
-/* top_run_sql's row_number order: self and total time descending
- * (unmeasured last), the profiler, kind, name and file texts, the line
- * (NULL first), the rank and device (coalesced to -1). */
-static int cmp_rank(const void *pa, const void *pb)
+/* top_run_sql's row_number order of two indexes into the groups g:
+ * self and total time descending (unmeasured last), the profiler, kind,
+ * name and file texts, the line (NULL first), the rank and device
+ * (coalesced to -1). */
+static int cmp_rank(const void *pa, const void *pb, void *g)
 {
-	const struct rr_group *x = &ord_g[*(const size_t *)pa], *y = &ord_g[*(const size_t *)pb];
+	const struct rr_group *x = (const struct rr_group *)g + *(const size_t *)pa,
+			      *y = (const struct rr_group *)g + *(const size_t *)pb;
 	int c;
 	if ((c = cmp_sum(x, y, 2)) || (c = cmp_sum(x, y, 3)))
 		return c;
@@ -312,10 +312,12 @@ static int cmp_rank(const void *pa, const void *pb)
 	return 0;
 }
 
-/* top_run_sql's share partition: profiler, kind, coalesce(rank, -1). */
-static int cmp_part(const void *pa, const void *pb)
+/* top_run_sql's share partition of two indexes into the groups g:
+ * profiler, kind, coalesce(rank, -1). */
+static int cmp_part(const void *pa, const void *pb, void *g)
 {
-	const struct rr_group *x = &ord_g[*(const size_t *)pa], *y = &ord_g[*(const size_t *)pb];
+	const struct rr_group *x = (const struct rr_group *)g + *(const size_t *)pa,
+			      *y = (const struct rr_group *)g + *(const size_t *)pb;
 	int64_t a[3] = { x->k[0], x->k[1], or_minus1(x, C_RANK - C_PROF) },
 		b[3] = { y->k[0], y->k[1], or_minus1(y, C_RANK - C_PROF) };
 	for (int i = 0; i < 3; i++)
@@ -331,12 +333,11 @@ static int shares(struct rr *r, size_t *ix, struct amd_err *err)
 {
 	for (size_t i = 0; i < r->ng; i++)
 		ix[i] = i;
-	ord_g = r->g;
-	qsort(ix, r->ng, sizeof *ix, cmp_part);
+	qsort_r(ix, r->ng, sizeof *ix, cmp_part, r->g);
 	for (size_t a = 0, b; a < r->ng; a = b) {
 		int64_t sum = 0;
 		int any = 0;
-		for (b = a; b < r->ng && cmp_part(&ix[a], &ix[b]) == 0; b++) {
+		for (b = a; b < r->ng && cmp_part(&ix[a], &ix[b], r->g) == 0; b++) {
 			const struct rr_group *g = &r->g[ix[b]];
 			if (!(g->has >> 2 & 1))
 				continue;
@@ -396,8 +397,7 @@ static int make_list(struct rr *r, size_t limit, struct amd_region_list *out,
 	}
 	for (size_t i = 0; i < r->ng; i++)
 		ix[i] = i;
-	ord_g = r->g;
-	qsort(ix, r->ng, sizeof *ix, cmp_rank);
+	qsort_r(ix, r->ng, sizeof *ix, cmp_rank, r->g);
 	size_t n = limit && limit < r->ng ? limit : r->ng;
 	out->v = calloc(n + 1, sizeof *out->v);
 	int rc = out->v ? 0 : -1;
