@@ -280,12 +280,16 @@ SAN_SCRIPTS := stack_layout.sh formats_conformance.sh formats_gpu.sh formats_mlf
   name_cap.sh fuzz_regressions.sh ingest.sh ingest_errors.sh ingest_jobs.sh ingest_order.sh \
   file_identity.sh concurrency.sh metric_layout.sh regions_migrate.sh stats.sh report.sh
 
+# Each tier's wall time is printed after it: CI's budget is `make test`
+# within 60 minutes on 2 cores, and the tiers' shares say where to cut.
+TIMED_TIER = t0=$$(date +%s); $(MAKE) --no-print-directory $(1) && echo "make $(1): $$(( $$(date +%s) - t0 )) s wall"
+
 test: deps deps-browser
 	@tests/check-tree.sh
-	@$(MAKE) --no-print-directory test-plain
-	@$(MAKE) --no-print-directory test-cluster
-	@$(MAKE) --no-print-directory test-clickhouse
-	@$(MAKE) --no-print-directory test-san
+	@$(call TIMED_TIER,test-plain)
+	@$(call TIMED_TIER,test-cluster)
+	@$(call TIMED_TIER,test-clickhouse)
+	@$(call TIMED_TIER,test-san)
 
 test-plain: $(TOOLS) $(UNIT_BIN)
 	@tests/check-links.sh $(O)
