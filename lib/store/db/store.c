@@ -839,22 +839,31 @@ int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *er
 	return *known = id;
 }
 
-int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err)
+static const char dict_text_sql[] = "SELECT s FROM dict WHERE id = ?1";
+
+int amd_store_texts(struct amd_store *st, struct amd_dict_text *t, size_t n,
+		    struct amd_err *err)
 {
-	*out = NULL;
-	sqlite3_stmt *q = amd_store_prepare(st, "SELECT s FROM dict WHERE id=?1", err);
+	sqlite3_stmt *q = amd_store_cached(st, dict_text_sql, err);
 	if (!q)
 		return -1;
-	sqlite3_bind_int64(q, 1, id);
-	int rc = sqlite3_step(q), ret = 0;
-	if (rc == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(q, 0);
-		if (!s || !(*out = strdup(s)))
-			ret = amd_fail(err, "%s: out of memory", st->path);
-	} else if (rc != SQLITE_DONE)
-		ret = amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
-	sqlite3_finalize(q);
-	return ret;
+	int rc = SQLITE_DONE;
+	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, t[i].id);
+		t[i].s = NULL;
+		if ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			rc = amd_store_col_text(q, 0, &t[i].s) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
+	}
+	return amd_store_cached_done(st, q, rc, err);
+}
+
+int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err)
+{
+	struct amd_dict_text t = { id, NULL };
+	int rc = amd_store_texts(st, &t, 1, err);
+	*out = t.s;
+	return rc;
 }
 
 const char *amd_store_path(const struct amd_store *st)

@@ -181,6 +181,18 @@ int64_t amd_store_intern(struct amd_store *st, const char *s,
  * NULL when no such id. -1 on a store error or out of memory. */
 int amd_store_text(struct amd_store *st, int64_t id, char **out, struct amd_err *err);
 
+/* A dictionary id and its text (NULL: the dictionary has no such id). */
+struct amd_dict_text {
+	int64_t id;
+	char *s;
+};
+
+/* The texts of t[0..n)'s ids into t[i].s (the caller frees them), one
+ * cached look-up each; -1 on a store error or out of memory (the texts
+ * read so far are set). */
+int amd_store_texts(struct amd_store *st, struct amd_dict_text *t, size_t n,
+		    struct amd_err *err);
+
 int amd_store_schema_version(struct amd_store *st);
 
 /* The path the store was opened at (for messages). */

@@ -123,7 +123,7 @@ static void find(struct rj *j, int64_t src, int null_rank, int rank, size_t *lo,
 static int same_id(const void *ctx, uint32_t idx)
 {
 	const int64_t *key = ctx;
-	return key[1] == ((const struct rj_name *)(uintptr_t)key[0])[idx].id;
+	return key[1] == ((const struct amd_dict_text *)(uintptr_t)key[0])[idx].id;
 }
 
 /* The index of dict id in names, added when new; -1 out of memory. */
@@ -137,7 +137,7 @@ static int64_t intern(struct rj *j, int64_t id)
 	if (amd_grow(&j->names, j->nnames, &j->cap_names, sizeof *j->names, 64) < 0
 	    || amd_hmap_put(&j->names_ix, h, (uint32_t)j->nnames) < 0)
 		return -1;
-	j->names[j->nnames] = (struct rj_name){ id, NULL };
+	j->names[j->nnames] = (struct amd_dict_text){ id, NULL };
 	return (int64_t)j->nnames++;
 }
 
@@ -237,7 +237,7 @@ int rj_add(struct rj *j, int64_t src, int null_rank, int rank, const struct rj_i
  * two walks on two threads (a library caller's) do not meet here. */
 static _Thread_local const struct rj_pair *coll_pairs;
 static _Thread_local const uint32_t *coll_rank;
-static _Thread_local const struct rj_name *rank_names;
+static _Thread_local const struct amd_dict_text *rank_names;
 
 static int cmp_name(const void *a, const void *b)
 {

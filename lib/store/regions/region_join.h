@@ -12,6 +12,7 @@
 
 #include "hmap.h"
 #include "region_times.h"
+#include "store.h"
 
 struct rj_trace {
 	int64_t tid, rid, src;
@@ -53,10 +54,6 @@ struct rj_group {
 	uint32_t kind, name;
 };
 
-struct rj_name {
-	int64_t id;
-	char *s;
-};
 
 struct rj {
 	struct rj_trace *tr;
@@ -67,7 +64,7 @@ struct rj {
 	int last_null, last_rank, has_last;
 	struct rj_row *rows;
 	size_t nrows, cap;
-	struct rj_name *names;       /* every name and kind id, as met */
+	struct amd_dict_text *names;       /* every name and kind id, as met */
 	size_t nnames, cap_names;
 	struct amd_hmap names_ix;    /* names by id */
 	uint32_t *name_rank;         /* rj_coll_of's: names[i]'s place in byte order */

@@ -51,11 +51,6 @@ struct rr_group {
 	double share;
 };
 
-struct rr_text {
-	int64_t id;
-	char *s; /* NULL: not in dict */
-};
-
 struct rr {
 	const char *path;
 	int64_t kind, profiler; /* 0: any */
@@ -64,7 +59,7 @@ struct rr {
 	struct rr_group *g;
 	size_t ng, cap_g;
 	struct amd_hmap ix;
-	struct rr_text *t;
+	struct amd_dict_text *t;
 	size_t nt;
 	struct amd_err bad; /* the consumer's error (not out of memory) */
 	int has_bad;
@@ -198,7 +193,7 @@ static int cmp_i64(const void *a, const void *b)
 /* The text of dict id in r->t (sorted), NULL when not in dict. */
 static const char *text_of(const struct rr *r, int64_t id)
 {
-	const struct rr_text *t = bsearch(&id, r->t, r->nt, sizeof *r->t, cmp_i64);
+	const struct amd_dict_text *t = bsearch(&id, r->t, r->nt, sizeof *r->t, cmp_i64);
 	return t ? t->s : NULL;
 }
 
@@ -228,17 +223,7 @@ static int load_texts(struct amd_store *st, struct rr *r, struct amd_err *err)
 {
 	if (text_ids(r) < 0)
 		return amd_fail(err, "%s: out of memory", r->path);
-	sqlite3_stmt *q = amd_store_prepare(st, "SELECT s FROM dict WHERE id = ?1", err);
-	if (!q)
-		return -1;
-	int rc = SQLITE_DONE;
-	for (size_t i = 0; i < r->nt && rc == SQLITE_DONE; i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, r->t[i].id);
-		if ((rc = sqlite3_step(q)) == SQLITE_ROW)
-			rc = amd_store_col_text(q, 0, &r->t[i].s) < 0 ? SQLITE_NOMEM : SQLITE_DONE;
-	}
-	if (amd_store_rows_done(st, q, rc, err) < 0)
+	if (amd_store_texts(st, r->t, r->nt, err) < 0)
 		return -1;
 	for (size_t i = 0; i < r->ng; i++) {
 		struct rr_group *g = &r->g[i];

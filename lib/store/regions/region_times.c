@@ -174,26 +174,16 @@ static int load_regions(struct amd_store *st, struct rj *j, struct amd_err *err)
 	return rs_scan(st, &q, add_regions, j, err);
 }
 
-/* The dict strings of j's names and kinds. */
+/* The dict strings of j's names and kinds ("" for an id the dict has
+ * not). */
 static int load_names(struct amd_store *st, struct rj *j, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st, "SELECT s FROM dict WHERE id = ?1", err);
-	if (!q)
+	if (amd_store_texts(st, j->names, j->nnames, err) < 0)
 		return -1;
-	int rc = SQLITE_DONE;
-	for (size_t i = 0; i < j->nnames && rc == SQLITE_DONE; i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, j->names[i].id);
-		rc = sqlite3_step(q);
-		if (rc == SQLITE_ROW)
-			rc = amd_store_col_text(q, 0, &j->names[i].s) < 0 || !j->names[i].s
-				? SQLITE_NOMEM : SQLITE_DONE;
-		else if (rc == SQLITE_DONE)
-			j->names[i].s = strdup("");
-		if (rc == SQLITE_DONE && !j->names[i].s)
-			rc = SQLITE_NOMEM;
-	}
-	return amd_store_rows_done(st, q, rc, err);
+	for (size_t i = 0; i < j->nnames; i++)
+		if (!j->names[i].s && !(j->names[i].s = strdup("")))
+			return amd_fail(err, "%s: out of memory", amd_store_path(st));
+	return 0;
 }
 
 /* The stash of a shared scan (rj_stash_begin) when it is of sweep; it
