@@ -11,11 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-
 #include "ch_relink.h"
 #include "ch_schema.h"
 #include "ch_seed.h"
+#include "ch_state.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
 #include "file.h"
@@ -34,6 +33,10 @@ struct ch_conn {
 	/* the server's runs, listed at the batch's first run lookup
 	 * (ch_seed.h, shared); dropped as a batch begins */
 	struct amd_ch_held held;
+	/* the store's sources, listed at the batch's first state question
+	 * (ch_state.h; its units are asked before it begins) and dropped as
+	 * it ends: a batch asks once, not twice a unit */
+	struct amd_ch_sources sources;
 };
 
 struct ch_unit {
@@ -48,90 +51,6 @@ struct ch_unit {
 	uint64_t size;
 	amd_same_run_fn *same_run; /* the ingest's rule for held copies (sink.h) */
 };
-
-/* The committed version of each path that is path or holds sha. */
-#define STATE_SQL "SELECT hex(path), argMax(sha256, (committed_ns, id)) FROM source" \
-	" WHERE path = %s OR path IN (SELECT path FROM source WHERE sha256 = %s)" \
-	" GROUP BY path FORMAT TabSeparated"
-
-/* same for the held path (len bytes at got, not NUL-ended); -1 out of
- * memory. */
-static int held_same_run(const unsigned char *got, long len, const char *path,
-			 amd_same_run_fn *same)
-{
-	char *held = malloc((size_t)len + 1);
-	if (!held)
-		return -1;
-	if (len)
-		memcpy(held, got, (size_t)len);
-	held[len] = '\0';
-	int rc = same(held, path);
-	free(held);
-	return rc;
-}
-
-int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
-			amd_same_run_fn *same, struct amd_err *err)
-{
-	if (!same)
-		same = amd_same_run_folder;
-	struct amd_buf qp = {0}, qs = {0}, sql = {0}, out = {0};
-	int state = -1;
-	if (amd_ch_quote(&qp, path) < 0 || amd_ch_quote(&qs, sha) < 0 ||
-	    amd_buf_append(&qp, "", 1) < 0 || amd_buf_append(&qs, "", 1) < 0 ||
-	    amd_buf_printf(&sql, STATE_SQL, qp.data, qs.data) < 0) {
-		amd_fail(err, "%s: out of memory", path);
-		goto out;
-	}
-	if (amd_ch_query(ch, sql.data, &out, err) < 0 || amd_buf_append(&out, "", 1) < 0)
-		goto out;
-	/* paths are stored as given and compared byte for byte: they come
-	 * back as hex, since TSV would escape a tab, newline or backslash */
-	state = AMD_SOURCE_NEW;
-	size_t plen = strlen(path);
-	for (char *line = out.data; line && *line; ) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		char *tab = strchr(line, '\t');
-		if (tab) {
-			*tab = '\0';
-			long len = 0;
-			unsigned char *got = *line ? OPENSSL_hexstr2buf(line, &len) : NULL;
-			if (*line && !got) {
-				state = -1;
-				amd_fail(err, "%s: %s: a path that is not hex in the server's answer",
-					 path, amd_ch_name(ch));
-				goto out;
-			}
-			int same_path = (size_t)len == plen && (!len || memcmp(got, path, plen) == 0);
-			int same_sha = strcmp(tab + 1, sha) == 0;
-			/* the same bytes at another path: this file when that
-			 * path puts them in the same run (sink.h) */
-			int dup = !same_path && same_sha && held_same_run(got, len, path, same);
-			OPENSSL_free(got);
-			if (same_path) {
-				/* a forgotten path (sha256 "", ch_ship.h) is new again */
-				state = same_sha ? AMD_SOURCE_SAME
-					: tab[1] ? AMD_SOURCE_CHANGED : AMD_SOURCE_NEW;
-				break;
-			}
-			if (dup < 0) {
-				state = amd_fail(err, "%s: out of memory", path);
-				goto out;
-			}
-			if (dup)
-				state = AMD_SOURCE_DUPLICATE;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-out:
-	amd_buf_free(&qp);
-	amd_buf_free(&qs);
-	amd_buf_free(&sql);
-	amd_buf_free(&out);
-	return state;
-}
 
 static int target_prepare(void *ctx, struct amd_err *err)
 {
@@ -188,6 +107,7 @@ static void target_disconnect(void *conn)
 		return;
 	pending_free(c);
 	amd_ch_held_free(&c->held);
+	amd_ch_sources_free(&c->sources);
 	free(c->pending);
 	free(c->stagings);
 	amd_ch_close(c->ch);
@@ -213,7 +133,7 @@ static int target_state(void *conn, const char *path, const char *sha, amd_same_
 {
 	struct ch_conn *c = conn;
 	int held = pending_state(c, path, sha, same);
-	return held ? held : amd_ch_source_state(c->ch, path, sha, same, err);
+	return held ? held : amd_ch_listed_state(c->ch, &c->sources, path, sha, same, err);
 }
 
 static void unit_free(struct ch_unit *u)
@@ -227,6 +147,15 @@ static void unit_free(struct ch_unit *u)
 	free(u->kind);
 	free(u->sha);
 	free(u);
+}
+
+/* Frees u, done outside a batch: the list of sources it was asked
+ * about is dropped with it (ch_state.h), as a batch's at its end. */
+static void unit_over(struct ch_unit *u)
+{
+	if (!u->conn->batching)
+		amd_ch_sources_free(&u->conn->sources);
+	unit_free(u);
 }
 
 static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_info *info,
@@ -309,13 +238,13 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 		if (now == AMD_SOURCE_NEW || now == AMD_SOURCE_CHANGED)
 			rc = amd_ch_ship(u->ch, u->staging, u->attempt, &u->src, err);
 	}
-	unit_free(u);
+	unit_over(u);
 	return rc;
 }
 
 static void target_rollback(struct amd_unit_writer *w)
 {
-	unit_free((struct ch_unit *)w);
+	unit_over((struct ch_unit *)w);
 }
 
 static int target_link(void *conn, const char *path, const char *run, const char *sweep,
@@ -328,7 +257,9 @@ static int target_link(void *conn, const char *path, const char *run, const char
 
 static int target_forget(void *conn, const char *path, struct amd_err *err)
 {
-	return amd_ch_forget(((struct ch_conn *)conn)->ch, path, err);
+	struct ch_conn *c = conn;
+	amd_ch_sources_free(&c->sources); /* the path's state changes */
+	return amd_ch_forget(c->ch, path, err);
 }
 
 /* The unit failed because the server did — it could not be reached or
@@ -382,6 +313,7 @@ static int target_batch_end(void *conn, int commit, struct amd_err *err)
 		rc = amd_ch_ship_units(c->ch, units, c->npending, err);
 	free(units);
 	pending_free(c);
+	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
 	return rc;
 }
 
