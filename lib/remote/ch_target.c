@@ -1,13 +1,15 @@
 /* ch_target.c — the ClickHouse ingest target (ch_target.h). A unit is
  * parsed into the SQLite writer over a private in-memory store (so every
  * rule of the writer holds unchanged), and on finish, if the store has
- * not meanwhile committed the same bytes, shipped with a fresh attempt
+ * not meanwhile committed the same bytes (as of its batch's list of
+ * sources, ch_state.h), shipped with a fresh attempt
  * id and its commit row. Nothing is visible before the commit row;
  * readers pick one committed attempt per path (ch_load.c). A run the
  * unit links to and the staging store lacks is copied from the server
  * first (ch_seed.c), so its facts join that run, not a placeholder. */
 #include "ch_target.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +39,14 @@ struct ch_conn {
 	 * (ch_state.h; its units are asked before it begins) and dropped as
 	 * it ends: a batch asks once, not twice a unit */
 	struct amd_ch_sources sources;
+	unsigned long listed_at; /* batches_shipped when it was listed */
 };
+
+/* Batches this process's workers have shipped: a unit that finishes on
+ * a list made before another worker shipped a batch asks again, so the
+ * workers of one ingest see each other's commits at a unit's finish
+ * (a copy another worker committed is DUPLICATE), as before the list. */
+static atomic_ulong batches_shipped;
 
 struct ch_unit {
 	struct amd_ch *ch;
@@ -133,7 +142,14 @@ static int target_state(void *conn, const char *path, const char *sha, amd_same_
 {
 	struct ch_conn *c = conn;
 	int held = pending_state(c, path, sha, same);
-	return held ? held : amd_ch_listed_state(c->ch, &c->sources, path, sha, same, err);
+	if (held)
+		return held;
+	unsigned long shipped = atomic_load(&batches_shipped);
+	if (c->batching && c->sources.listed && c->listed_at != shipped)
+		amd_ch_sources_free(&c->sources);
+	if (!c->sources.listed)
+		c->listed_at = shipped;
+	return amd_ch_listed_state(c->ch, &c->sources, path, sha, same, err);
 }
 
 static void unit_free(struct ch_unit *u)
@@ -226,7 +242,8 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 	u->ss = NULL; /* finish frees it, on success and failure */
 	int rc = amd_store_sink_finish(ss, &staged, err);
 	if (rc == 0) {
-		/* another process may have committed these bytes meanwhile */
+		/* another process may have committed these bytes meanwhile
+		 * (before the batch's list was made: ch_state.h) */
 		int now = target_state(u->conn, u->path, u->sha, u->same_run, err);
 		rc = now < 0 ? -1 : 0;
 		if (rc == 0)
@@ -311,6 +328,8 @@ static int target_batch_end(void *conn, int commit, struct amd_err *err)
 						     &c->pending[i]->src};
 	if (units)
 		rc = amd_ch_ship_units(c->ch, units, c->npending, err);
+	if (units && rc == 0)
+		atomic_fetch_add(&batches_shipped, 1);
 	free(units);
 	pending_free(c);
 	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
