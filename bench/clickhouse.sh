@@ -75,14 +75,15 @@ measure_moved "stats --sweep, ClickHouse, 25 sweeps" "$chb" stats --sweep gpu-ba
 measure_moved "stats (every sweep), ClickHouse, 25 sweeps" "$chb" stats
 
 # Many small units: BENCH_SMALL_RUNS MLflow runs of 3 metrics × 10 points,
-# a unit each. Per unit ClickHouse costs requests (two state checks; a
-# run lookup only when the batch's one list of the server's runs holds
-# it, r10-37b) and its share of the batch's INSERTs; SQLite writes a file.
+# a unit each. Per unit ClickHouse costs its share of the batch's
+# requests: one list of the store's sources for the units' state
+# questions (r11-37; two queries a unit before), one list of the
+# server's runs (r10-37b) and the INSERTs; SQLite writes a file.
 small=${BENCH_SMALL_RUNS:-1000}
 /usr/bin/python3 "$root/bench/gen_sweep.py" "$work/small" "$small" 1 3 10 >/dev/null
 log_count() {
   logged "SYSTEM FLUSH LOGS"
-  logged "SELECT count(), sum(query_duration_ms) FROM system.query_log WHERE user = 'amdahl' AND type = 2"
+  logged "SELECT count(), sum(query_duration_ms), countIf(query LIKE 'SELECT hex(path), argMax(sha256%') FROM system.query_log WHERE user = 'amdahl' AND type = 2"
 }
 echo "  ingest of $small small runs (one unit each):"
 measure "ingest $small small runs, SQLite" "$work/small.db" ingest -q "$work/small/mlruns"
@@ -90,4 +91,5 @@ a=$(log_count)
 measure "ingest $small small runs, ClickHouse" "$ch/small" ingest -q "$work/small/mlruns" | tr -d '\n'
 b=$(log_count)
 awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
-  printf ", %.2f requests/unit, %.1f server ms/unit\n", (y[1] - x[1]) / n, (y[2] - x[2]) / n }'
+  printf ", %.2f requests/unit (%.2f state questions), %.1f server ms/unit\n", (y[1] - x[1]) / n,
+    (y[3] - x[3]) / n, (y[2] - x[2]) / n }'

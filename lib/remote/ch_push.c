@@ -12,7 +12,7 @@
 #include "ch_schema.h"
 #include "ch_ship.h"
 #include "ch_tables.h"
-#include "ch_target.h"
+#include "ch_state.h"
 #include "clickhouse.h"
 #include "sources.h"
 #include "unit_rows.h"

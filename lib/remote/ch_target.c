@@ -1,21 +1,22 @@
 /* ch_target.c — the ClickHouse ingest target (ch_target.h). A unit is
  * parsed into the SQLite writer over a private in-memory store (so every
  * rule of the writer holds unchanged), and on finish, if the store has
- * not meanwhile committed the same bytes, shipped with a fresh attempt
+ * not meanwhile committed the same bytes (as of its batch's list of
+ * sources, ch_state.h), shipped with a fresh attempt
  * id and its commit row. Nothing is visible before the commit row;
  * readers pick one committed attempt per path (ch_load.c). A run the
  * unit links to and the staging store lacks is copied from the server
  * first (ch_seed.c), so its facts join that run, not a placeholder. */
 #include "ch_target.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <openssl/crypto.h>
 
 #include "ch_relink.h"
 #include "ch_schema.h"
 #include "ch_seed.h"
+#include "ch_state.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
 #include "file.h"
@@ -34,7 +35,18 @@ struct ch_conn {
 	/* the server's runs, listed at the batch's first run lookup
 	 * (ch_seed.h, shared); dropped as a batch begins */
 	struct amd_ch_held held;
+	/* the store's sources, listed at the batch's first state question
+	 * (ch_state.h; its units are asked before it begins) and dropped as
+	 * it ends: a batch asks once, not twice a unit */
+	struct amd_ch_sources sources;
+	unsigned long listed_at; /* batches_shipped when it was listed */
 };
+
+/* Batches this process's workers have shipped: a unit that finishes on
+ * a list made before another worker shipped a batch asks again, so the
+ * workers of one ingest see each other's commits at a unit's finish
+ * (a copy another worker committed is DUPLICATE), as before the list. */
+static atomic_ulong batches_shipped;
 
 struct ch_unit {
 	struct amd_ch *ch;
@@ -48,90 +60,6 @@ struct ch_unit {
 	uint64_t size;
 	amd_same_run_fn *same_run; /* the ingest's rule for held copies (sink.h) */
 };
-
-/* The committed version of each path that is path or holds sha. */
-#define STATE_SQL "SELECT hex(path), argMax(sha256, (committed_ns, id)) FROM source" \
-	" WHERE path = %s OR path IN (SELECT path FROM source WHERE sha256 = %s)" \
-	" GROUP BY path FORMAT TabSeparated"
-
-/* same for the held path (len bytes at got, not NUL-ended); -1 out of
- * memory. */
-static int held_same_run(const unsigned char *got, long len, const char *path,
-			 amd_same_run_fn *same)
-{
-	char *held = malloc((size_t)len + 1);
-	if (!held)
-		return -1;
-	if (len)
-		memcpy(held, got, (size_t)len);
-	held[len] = '\0';
-	int rc = same(held, path);
-	free(held);
-	return rc;
-}
-
-int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
-			amd_same_run_fn *same, struct amd_err *err)
-{
-	if (!same)
-		same = amd_same_run_folder;
-	struct amd_buf qp = {0}, qs = {0}, sql = {0}, out = {0};
-	int state = -1;
-	if (amd_ch_quote(&qp, path) < 0 || amd_ch_quote(&qs, sha) < 0 ||
-	    amd_buf_append(&qp, "", 1) < 0 || amd_buf_append(&qs, "", 1) < 0 ||
-	    amd_buf_printf(&sql, STATE_SQL, qp.data, qs.data) < 0) {
-		amd_fail(err, "%s: out of memory", path);
-		goto out;
-	}
-	if (amd_ch_query(ch, sql.data, &out, err) < 0 || amd_buf_append(&out, "", 1) < 0)
-		goto out;
-	/* paths are stored as given and compared byte for byte: they come
-	 * back as hex, since TSV would escape a tab, newline or backslash */
-	state = AMD_SOURCE_NEW;
-	size_t plen = strlen(path);
-	for (char *line = out.data; line && *line; ) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		char *tab = strchr(line, '\t');
-		if (tab) {
-			*tab = '\0';
-			long len = 0;
-			unsigned char *got = *line ? OPENSSL_hexstr2buf(line, &len) : NULL;
-			if (*line && !got) {
-				state = -1;
-				amd_fail(err, "%s: %s: a path that is not hex in the server's answer",
-					 path, amd_ch_name(ch));
-				goto out;
-			}
-			int same_path = (size_t)len == plen && (!len || memcmp(got, path, plen) == 0);
-			int same_sha = strcmp(tab + 1, sha) == 0;
-			/* the same bytes at another path: this file when that
-			 * path puts them in the same run (sink.h) */
-			int dup = !same_path && same_sha && held_same_run(got, len, path, same);
-			OPENSSL_free(got);
-			if (same_path) {
-				/* a forgotten path (sha256 "", ch_ship.h) is new again */
-				state = same_sha ? AMD_SOURCE_SAME
-					: tab[1] ? AMD_SOURCE_CHANGED : AMD_SOURCE_NEW;
-				break;
-			}
-			if (dup < 0) {
-				state = amd_fail(err, "%s: out of memory", path);
-				goto out;
-			}
-			if (dup)
-				state = AMD_SOURCE_DUPLICATE;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-out:
-	amd_buf_free(&qp);
-	amd_buf_free(&qs);
-	amd_buf_free(&sql);
-	amd_buf_free(&out);
-	return state;
-}
 
 static int target_prepare(void *ctx, struct amd_err *err)
 {
@@ -188,6 +116,7 @@ static void target_disconnect(void *conn)
 		return;
 	pending_free(c);
 	amd_ch_held_free(&c->held);
+	amd_ch_sources_free(&c->sources);
 	free(c->pending);
 	free(c->stagings);
 	amd_ch_close(c->ch);
@@ -213,7 +142,14 @@ static int target_state(void *conn, const char *path, const char *sha, amd_same_
 {
 	struct ch_conn *c = conn;
 	int held = pending_state(c, path, sha, same);
-	return held ? held : amd_ch_source_state(c->ch, path, sha, same, err);
+	if (held)
+		return held;
+	unsigned long shipped = atomic_load(&batches_shipped);
+	if (c->batching && c->sources.listed && c->listed_at != shipped)
+		amd_ch_sources_free(&c->sources);
+	if (!c->sources.listed)
+		c->listed_at = shipped;
+	return amd_ch_listed_state(c->ch, &c->sources, path, sha, same, err);
 }
 
 static void unit_free(struct ch_unit *u)
@@ -227,6 +163,15 @@ static void unit_free(struct ch_unit *u)
 	free(u->kind);
 	free(u->sha);
 	free(u);
+}
+
+/* Frees u, done outside a batch: the list of sources it was asked
+ * about is dropped with it (ch_state.h), as a batch's at its end. */
+static void unit_over(struct ch_unit *u)
+{
+	if (!u->conn->batching)
+		amd_ch_sources_free(&u->conn->sources);
+	unit_free(u);
 }
 
 static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_info *info,
@@ -297,7 +242,8 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 	u->ss = NULL; /* finish frees it, on success and failure */
 	int rc = amd_store_sink_finish(ss, &staged, err);
 	if (rc == 0) {
-		/* another process may have committed these bytes meanwhile */
+		/* another process may have committed these bytes meanwhile
+		 * (before the batch's list was made: ch_state.h) */
 		int now = target_state(u->conn, u->path, u->sha, u->same_run, err);
 		rc = now < 0 ? -1 : 0;
 		if (rc == 0)
@@ -309,13 +255,13 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 		if (now == AMD_SOURCE_NEW || now == AMD_SOURCE_CHANGED)
 			rc = amd_ch_ship(u->ch, u->staging, u->attempt, &u->src, err);
 	}
-	unit_free(u);
+	unit_over(u);
 	return rc;
 }
 
 static void target_rollback(struct amd_unit_writer *w)
 {
-	unit_free((struct ch_unit *)w);
+	unit_over((struct ch_unit *)w);
 }
 
 static int target_link(void *conn, const char *path, const char *run, const char *sweep,
@@ -328,7 +274,9 @@ static int target_link(void *conn, const char *path, const char *run, const char
 
 static int target_forget(void *conn, const char *path, struct amd_err *err)
 {
-	return amd_ch_forget(((struct ch_conn *)conn)->ch, path, err);
+	struct ch_conn *c = conn;
+	amd_ch_sources_free(&c->sources); /* the path's state changes */
+	return amd_ch_forget(c->ch, path, err);
 }
 
 /* The unit failed because the server did — it could not be reached or
@@ -380,8 +328,11 @@ static int target_batch_end(void *conn, int commit, struct amd_err *err)
 						     &c->pending[i]->src};
 	if (units)
 		rc = amd_ch_ship_units(c->ch, units, c->npending, err);
+	if (units && rc == 0)
+		atomic_fetch_add(&batches_shipped, 1);
 	free(units);
 	pending_free(c);
+	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
 	return rc;
 }
 
