@@ -43,12 +43,13 @@
 #define AMD_SCALING_RANK_OBS 16
 #define AMD_SCALING_RANK_OBS_TEXT "16" /* the same, for sentences */
 /* Why "what to measure next" predicts no narrowing with one run per n
- * (tests/eval/coverage_eval: the prediction from the current models was
- * 0.32-0.52 of the narrowing realised, as the new runs change the chosen
- * model; docs/methods.md). */
+ * (tests/eval/coverage_eval, 500 sweeps a regime: the prediction from
+ * the current models was 0.32-0.52 of the narrowing realised in 5 of the
+ * 6 regimes, 1.02 in the sixth (two terms at 1% noise), as the new runs
+ * change the chosen model; docs/methods.md). */
 #define AMD_SCALING_NO_NARROWING "with one run per n the narrowing new runs bring cannot be" \
 	" predicted: they change the chosen model (in simulation the prediction was 0.3-0.5x the" \
-	" narrowing realised); measure more runs per n first"
+	" narrowing realised in 5 of 6 regimes); measure more runs per n first"
 
 
 struct amd_scaling_opts {
