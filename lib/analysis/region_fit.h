@@ -43,7 +43,7 @@
  * fit's refits are symmetric about it, so its interval holds it.
  * Beyond the measured n the 95% interval is printed with the level it
  * covers in simulation (amd_rfit_interval_level; tests/eval/coverage_eval)
- * where that is below 93%: two-term truths at 5-10% noise cover 62-89%. */
+ * where that is below 93%: two-term truths at 5-10% noise cover 67-86%. */
 #ifndef AMD_REGION_FIT_H
 #define AMD_REGION_FIT_H
 

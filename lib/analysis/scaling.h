@@ -42,6 +42,15 @@
  * repeat the fits' bootstrap resamples. */
 #define AMD_SCALING_RANK_OBS 16
 #define AMD_SCALING_RANK_OBS_TEXT "16" /* the same, for sentences */
+/* Why "what to measure next" predicts no narrowing with one run per n
+ * (tests/eval/coverage_eval, 500 sweeps a regime: the prediction from
+ * the current models was 0.32-0.52 of the narrowing realised in 5 of the
+ * 6 regimes, 1.02 in the sixth (two terms at 1% noise), as the new runs
+ * change the chosen model; docs/methods.md). */
+#define AMD_SCALING_NO_NARROWING "with one run per n the narrowing new runs bring cannot be" \
+	" predicted: they change the chosen model (in simulation the prediction was 0.3-0.5x the" \
+	" narrowing realised in 5 of 6 regimes); measure more runs per n first"
+
 
 struct amd_scaling_opts {
 	const char *sweep;     /* NULL: the only sweep (or every sweep's traces) */
@@ -96,7 +105,9 @@ struct amd_scaling_whole {
 struct amd_scaling_advice {
 	double n;                  /* candidate to measure */
 	int repeats;               /* repeats measured there in the estimate */
-	double narrowing;          /* interval width at the target after / before */
+	double narrowing;          /* interval width at the target after / before; NAN
+				      with why set when no honest prediction is possible */
+	const char *why;           /* NULL, or why narrowing is NAN (static text) */
 };
 
 struct amd_scaling_strategy {

@@ -111,7 +111,8 @@ static int advice(cJSON *arr, const struct amd_scaling_advice *a)
 {
 	static const char *const k[] = { "n", "repeats", "narrowing" };
 	cJSON *o;
-	return item(arr, &o) < 0 ? -1 : nums(o, k, (double[]){ a->n, a->repeats, a->narrowing }, 3);
+	return item(arr, &o) < 0 || nums(o, k, (double[]){ a->n, a->repeats, a->narrowing }, 3) < 0
+		       || !amd_json_str(o, "narrowing_why", a->why) ? -1 : 0;
 }
 
 static int strategy(cJSON *arr, const struct amd_scaling_strategy *s, const char *criterion,

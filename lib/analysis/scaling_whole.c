@@ -320,7 +320,9 @@ static int cmp_advice(const void *a, const void *b)
 }
 
 /* The candidates to measure next, ranked by how much k repeats there
- * narrow the interval of the sum of the region models at the target. */
+ * narrow the interval of the sum of the region models at the target;
+ * with one run per n none is predicted (NAN, why set) and they stay in
+ * the order 2x, 4x, ... of the largest n. */
 static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *obs,
 		  const struct amd_scaling_opts *o)
 {
@@ -348,10 +350,13 @@ static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *o
 			after += isfinite(v) ? v : 0;
 		}
 		s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats,
-			before > 0 ? sqrt(after / before) : NAN };
+			before > 0 ? sqrt(after / before) : NAN, NULL };
+		if (s->repeats < 2) /* one run per n: no honest prediction (AMD_SCALING_NO_NARROWING) */
+			s->advice[c] = (struct amd_scaling_advice){ cand[c], 1, NAN, AMD_SCALING_NO_NARROWING };
 	}
 	s->nadvice = nc;
-	qsort(s->advice, nc, sizeof *s->advice, cmp_advice);
+	if (s->repeats >= 2)
+		qsort(s->advice, nc, sizeof *s->advice, cmp_advice);
 	return 0;
 }
 

@@ -27,6 +27,12 @@ test_expect_success PYTHON 'setup: 2 runs x 2, 4 and 9 ranks in one sweep, 2 run
 	test_status 0 "$AMDAHL" --store "$TMP/small.db" scaling --json &&
 	cp "$TMP/out" "$TMP/small.json"
 '
+test_expect_success PYTHON 'two runs per n: what to measure next predicts a narrowing (null reason), and says 2 runs per n were not simulated (one run per n predicts none: scaling.sh)' '
+	test_eq "36:2:True:None 18:2:True:None" "$(json_get "$TMP/big.json" "\" \".join(\"%g:%d:%s:%s\" % (a[\"n\"], a[\"repeats\"], 0 < a[\"narrowing\"] < 1, a[\"narrowing_why\"]) for s in d[\"strategies\"] for a in s[\"advice\"])")" &&
+	test_status 0 "$AMDAHL" --store "$TMP/big.db" scaling &&
+	test_contains "(2 repeats): the interval of the time at n = 36 narrows to " "$OUT" &&
+	test_contains "(not simulated with 2 runs per n: within 10% from 3 runs per n where regions follow one term; with 1 run per n no prediction holds)" "$OUT"
+'
 test_expect_success PYTHON 'every region says its interval is the runs'\'' t interval' '
 	test_contains "more than 16 rank traces at one n: one observation per run" \
 		"$(json_get "$TMP/big.json" "d[\"strategies\"][0][\"note\"]")" &&
