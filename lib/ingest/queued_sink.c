@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "rec_queue.h"
 #include "trace_strtab.h"
 
@@ -95,6 +96,10 @@ struct rec {
 static const char OTHER[] = "";
 _Static_assert(sizeof(struct rec) == 32, "a record is 32 bytes (rec_queue rounds to 16)");
 
+struct frame_texts {
+	const char *name, *file; /* name NULL: not interned yet */
+};
+
 struct queued {
 	amd_parse_fn parse;
 	struct amd_input in; /* in.stop: &stop */
@@ -105,6 +110,8 @@ struct queued {
 	struct held_run *runs;
 	struct held_link *links;
 	const char *last_key; /* the last key interned: points come in runs of one key */
+	struct frame_texts *frame_texts; /* a numbered frame's (records.h) texts, */
+	size_t cap_frame_texts;          /* interned: frame_texts[id - 1] */
 	pthread_t thread;
 	int joined;
 	int rc; /* the parse's result, with err, once the queue ended */
@@ -368,6 +375,29 @@ static int q_region(struct amd_sink *s, const struct amd_region_rec *r, struct a
 	return copy_region(qs, r, c) < 0 ? oom(qs, err) : 0;
 }
 
+/* Frame f's texts interned, a numbered frame's (records.h) once: the
+ * stacks the py-spy readers send share their frames, each stack's
+ * frames were hashed again. -1 out of memory. */
+static int copy_frame(struct queued *qs, struct amd_stack_frame *f)
+{
+	struct frame_texts *t = f->id && f->id <= qs->cap_frame_texts
+					? &qs->frame_texts[f->id - 1] : NULL;
+	if (t && t->name) {
+		f->name = t->name;
+		f->file = t->file;
+		return 0;
+	}
+	if (intern(qs, f->name, &f->name) < 0 || intern(qs, f->file, &f->file) < 0)
+		return -1;
+	if (!f->id)
+		return 0;
+	if (amd_grow_zeroed(&qs->frame_texts, f->id, &qs->cap_frame_texts,
+			    sizeof *qs->frame_texts, 256) < 0)
+		return -1;
+	qs->frame_texts[f->id - 1] = (struct frame_texts){f->name, f->file};
+	return 0;
+}
+
 /* A stack and its frames side by side; a deeper one than a chunk holds
  * is handed over as a call. */
 static int q_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
@@ -385,8 +415,7 @@ static int q_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd
 		return oom(qs, err);
 	for (size_t i = 0; i < r->depth; i++) {
 		f[i] = r->frames[i];
-		if (intern(qs, r->frames[i].name, &f[i].name) < 0 ||
-		    intern(qs, r->frames[i].file, &f[i].file) < 0)
+		if (copy_frame(qs, &f[i]) < 0)
 			return oom(qs, err);
 	}
 	return 0;
@@ -412,6 +441,7 @@ static void queued_free(struct queued *qs)
 {
 	amd_rq_free(qs->q);
 	amd_strtab_free(&qs->str);
+	free(qs->frame_texts);
 	while (qs->runs) {
 		struct held_run *next = qs->runs->next;
 		free(qs->runs);

@@ -8,7 +8,9 @@
  * to the sink in the order of their keys "process \x1d thread \x1d frame
  * \x1e frame …" (frame = name \x1f file \x1f line; the separator bytes
  * in texts read as '?'), then the regions of their functions
- * (pyspy_funcs.c). */
+ * (pyspy_funcs.c). Each frame sent carries its interned number + 1 as
+ * its id (records.h), so the queue, the writer and the regions look a
+ * frame's texts up once, not once per stack. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,7 +502,8 @@ static int walk(const struct emit *x, const struct kids *k, const struct acc_ctx
 		uint32_t child = k->kids[top->next++].node;
 		const struct acc_frame *f = &a->frames[a->nodes[child].frame];
 		struct amd_stack_frame sf = {.name = text_at(a, f->name),
-					     .file = text_at(a, f->file), .line = f->line};
+					     .file = text_at(a, f->file), .line = f->line,
+					     .id = a->nodes[child].frame + 1};
 		st->depth = n - 1;
 		if (amd_pyspy_push(st, &sf) < 0 || amd_grow(path, n, cap, sizeof **path, 64) < 0)
 			return amd_fail(x->err, "%s: out of memory", x->path);
