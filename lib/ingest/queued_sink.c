@@ -38,6 +38,7 @@ struct call {
 		struct {
 			const char *const *v;
 			size_t n;
+			int in_order;
 		} names;
 	} a;
 };
@@ -286,10 +287,14 @@ static int q_trace(struct amd_sink *s, const struct amd_trace_summary *t, struct
 
 /* The names interned here too, as every string of a copied fact is: a
  * fact then names one by the same pointer (sink.h), and no pointer the
- * writer holds is one the parse freed and the table reused. */
-static int q_names(struct amd_sink *s, const char *const *names, size_t n, struct amd_err *err)
+ * writer holds is one the parse freed and the table reused. Names in
+ * the order given need not outlive the call: handed over as they are. */
+static int q_names(struct amd_sink *s, const char *const *names, size_t n, int in_order,
+		   struct amd_err *err)
 {
 	struct queued *qs = s->ctx;
+	if (in_order)
+		return forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {names, n, 1}}, err);
 	const char **v = malloc((n ? n : 1) * sizeof *v);
 	if (!v)
 		return oom(qs, err);
@@ -298,7 +303,7 @@ static int q_names(struct amd_sink *s, const char *const *names, size_t n, struc
 			free(v);
 			return oom(qs, err);
 		}
-	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n}}, err);
+	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n, in_order}}, err);
 	free(v);
 	return rc;
 }
@@ -497,7 +502,8 @@ static int call(const struct call *c, struct amd_sink *s, struct amd_err *err)
 	case CALL_STACK:
 		return s->stack ? s->stack(s, c->a.stack, err) : 0;
 	case CALL_NAMES:
-		return s->names ? s->names(s, c->a.names.v, c->a.names.n, err) : 0;
+		return s->names ? s->names(s, c->a.names.v, c->a.names.n, c->a.names.in_order, err)
+				: 0;
 	}
 	return 0;
 }

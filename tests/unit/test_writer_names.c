@@ -52,7 +52,7 @@ static void unit(struct amd_store *st, const char *src, char names[][32], int *r
 	const char *ptr[NAMES];
 	for (int i = 0; i < NAMES; i++)
 		ptr[i] = names[i];
-	assert_int_equal(s->names(s, ptr, NAMES, &err), 0);
+	assert_int_equal(s->names(s, ptr, NAMES, 0, &err), 0);
 	dict_reads = 0;
 	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_dict_reads, NULL);
 	for (int i = NAMES - 1; i >= 0; i--) {

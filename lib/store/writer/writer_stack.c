@@ -254,11 +254,14 @@ static int64_t max_id(struct amd_store_sink *ss, const char *sql, struct amd_err
 	return id;
 }
 
-/* The unit's stacks in memory, at its first stack: dict's largest id and
- * the ids of the first new frame and node (the unit holds the store's
- * write transaction, so nobody else adds rows to them meanwhile). */
-static int start_stacks(struct amd_store_sink *ss, struct amd_err *err)
+/* The unit's stacks in memory, at its first stack or before the names
+ * its stacks bring (writer_names.c): dict's largest id and the ids of
+ * the first new frame and node (the unit holds the store's write
+ * transaction, so nobody else adds rows to them meanwhile). */
+int writer_stacks_begin(struct amd_store_sink *ss, struct amd_err *err)
 {
+	if (ss->stacks)
+		return 0;
 	struct writer_stacks *w = calloc(1, sizeof *w);
 	if (!w)
 		return amd_fail(err, "%s: out of memory", ss->path);
@@ -352,7 +355,7 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	WRITER_ENTER(ss, err);
 	if (r->depth == 0)
 		return amd_fail(err, "%s: an empty stack", ss->path);
-	if (!ss->stacks && start_stacks(ss, err) < 0)
+	if (writer_stacks_begin(ss, err) < 0)
 		return -1;
 	struct writer_stacks *w = ss->stacks;
 	int64_t node = 0;
