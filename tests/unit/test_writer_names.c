@@ -38,17 +38,27 @@ static int count_dict_reads(unsigned type, void *ctx, void *p, void *x)
 	return 0;
 }
 
+/* A unit's sink on st for src, its run r1 reported. */
+static struct amd_store_sink *unit_start(struct amd_store *st, const char *src,
+					 struct amd_sink **s)
+{
+	static struct amd_config cfg;
+	struct amd_err err = {{0}};
+	struct amd_store_sink *ss = amd_store_sink_new(st, src, "test", src, 1, NULL, &cfg);
+	*s = amd_store_sink_iface(ss);
+	struct amd_run_rec r = {.ext_id = "r1", .name = "r1", .sweep = "w"};
+	assert_int_equal((*s)->run(*s, &r, &err), 0);
+	return ss;
+}
+
 /* One unit: its NAMES op names given ahead, then one region each (the
  * names in reverse, as file order need not be byte order); the dict
  * look-ups the regions made into *reads. */
 static void unit(struct amd_store *st, const char *src, char names[][32], int *reads)
 {
 	struct amd_err err = {{0}};
-	struct amd_config cfg = {0};
-	struct amd_store_sink *ss = amd_store_sink_new(st, src, "test", src, 1, NULL, &cfg);
-	struct amd_sink *s = amd_store_sink_iface(ss);
-	struct amd_run_rec r = {.ext_id = "r1", .name = "r1", .sweep = "w"};
-	assert_int_equal(s->run(s, &r, &err), 0);
+	struct amd_sink *s;
+	struct amd_store_sink *ss = unit_start(st, src, &s);
 	const char *ptr[NAMES];
 	for (int i = 0; i < NAMES; i++)
 		ptr[i] = names[i];
@@ -120,11 +130,8 @@ static void unit_of(struct amd_store *st, const char *src, const char *const *na
 		    int in_order)
 {
 	struct amd_err err = {{0}};
-	struct amd_config cfg = {0};
-	struct amd_store_sink *ss = amd_store_sink_new(st, src, "test", src, 1, NULL, &cfg);
-	struct amd_sink *s = amd_store_sink_iface(ss);
-	struct amd_run_rec r = {.ext_id = "r1", .name = "r1", .sweep = "w"};
-	assert_int_equal(s->run(s, &r, &err), 0);
+	struct amd_sink *s;
+	struct amd_store_sink *ss = unit_start(st, src, &s);
 	if (in_order >= 0)
 		assert_int_equal(s->names(s, names, n, in_order, &err), 0);
 	for (size_t i = 0; i < n; i++) {
