@@ -191,10 +191,11 @@ static int cache_put(struct amd_store *st, const char *s, int64_t id, struct amd
 	return 0;
 }
 
-/* names[0..n) (distinct pointers) into dict, the intern cache and (by_ptr)
- * the pointer map, each whole batch of uncapped names by one INSERT. */
+/* names[0..n) (distinct pointers) into dict, the intern cache and, when
+ * their cache slots are not given (at: their places in the cache's ids),
+ * the pointer map; each whole batch of uncapped names by one INSERT. */
 static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *const *names,
-		   size_t n, int by_ptr, struct amd_err *err)
+		   size_t n, const size_t *at, struct amd_err *err)
 {
 	int64_t id[BATCH];
 	size_t i = 0;
@@ -212,8 +213,10 @@ static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *con
 					return -1;
 		}
 		for (size_t j = 0; j < k; j++)
-			if ((by_ptr && map_put(ss, names[i + j], id[j]) < 0) ||
-			    cache_put(ss->st, names[i + j], id[j], err) < 0)
+			if (at)
+				ss->st->names.ids[at[i + j]] = id[j];
+			else if (map_put(ss, names[i + j], id[j]) < 0 ||
+				 cache_put(ss->st, names[i + j], id[j], err) < 0)
 				return amd_fail(err, "%s: out of memory", ss->path);
 		i += k;
 	}
@@ -231,10 +234,12 @@ static size_t distinct(const char **sorted, size_t n)
 }
 
 /* v[0..n) (the names in the order given) left with the texts the
- * connection has not interned in this transaction, each once (its intern
- * cache slot marked -1 until add_all fills it); the count left, or
- * SIZE_MAX out of memory. */
-static size_t unknown(struct amd_store *st, const char **v, size_t n, struct amd_err *err)
+ * connection has not interned in this transaction, each once, their
+ * places in its intern cache's ids in at[] (marked -1 until add_all
+ * fills them: hashed once here); the count left, or SIZE_MAX out of
+ * memory. */
+static size_t unknown(struct amd_store *st, const char **v, size_t *at, size_t n,
+		      struct amd_err *err)
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -245,6 +250,7 @@ static size_t unknown(struct amd_store *st, const char **v, size_t n, struct amd
 			return SIZE_MAX;
 		if (*slot == 0) {
 			*slot = -1;
+			at[m] = (size_t)(slot - st->names.ids);
 			v[m++] = v[i];
 		}
 	}
@@ -259,19 +265,23 @@ int writer_names(struct amd_sink *s, const char *const *names, size_t n, int in_
 	if (n == 0)
 		return 0;
 	const char **sorted = malloc(n * sizeof *sorted);
-	if (!sorted)
+	size_t *at = in_order ? malloc(n * sizeof *at) : NULL;
+	if (!sorted || (in_order && !at)) {
+		free(sorted);
 		return amd_fail(err, "%s: out of memory", ss->path);
+	}
 	memcpy(sorted, names, n * sizeof *sorted);
 	if (in_order) { /* py-spy's frames: its stacks' names, newer than its stacks' start */
-		n = writer_stacks_begin(ss, err) < 0 ? SIZE_MAX : unknown(ss->st, sorted, n, err);
+		n = writer_stacks_begin(ss, err) < 0 ? SIZE_MAX : unknown(ss->st, sorted, at, n, err);
 	} else {
 		qsort(sorted, n, sizeof *sorted, by_bytes);
 		n = distinct(sorted, n);
 	}
 	sqlite3_stmt *add = n == SIZE_MAX ? NULL
 		: amd_store_prepare(ss->st, "INSERT OR IGNORE INTO dict(s) VALUES(?1)", err);
-	int rc = add ? add_all(ss, add, sorted, n, !in_order, err) : -1;
+	int rc = add ? add_all(ss, add, sorted, n, at, err) : -1;
 	sqlite3_finalize(add);
 	free(sorted);
+	free(at);
 	return rc;
 }
