@@ -40,16 +40,16 @@ struct wnode {
 
 /* A frame of the last stack written, at its trie node. */
 struct wprev {
-	const char *name, *file; /* the intern cache's copies; file NULL: none */
+	const char *name, *file; /* an unnumbered frame's texts (the intern
+				  * cache's copies; file NULL: none) */
 	int line;
 	uint32_t id;       /* the reader's number for it (records.h), 0: none */
 	int64_t node;
 };
 
-/* What a numbered frame (records.h) became: its frame row and texts. */
+/* What a numbered frame (records.h) became: its frame row. */
 struct wknown {
 	int64_t frame; /* 0: not met yet */
-	const char *name, *file;
 };
 
 struct writer_stacks {
@@ -167,7 +167,7 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 
 static int same_frame(const struct wprev *p, const struct amd_stack_frame *f)
 {
-	if (p->id && f->id)
+	if (p->id || f->id) /* a numbered frame is the same as the same number */
 		return p->id == f->id;
 	if (p->line != f->line || strcmp(p->name, f->name) != 0)
 		return 0;
@@ -176,18 +176,16 @@ static int same_frame(const struct wprev *p, const struct amd_stack_frame *f)
 	return strcmp(p->file, f->file) == 0;
 }
 
-/* The frame row of f, its texts (the intern cache's) in *p: a numbered frame's
- * (records.h) found by its id once met, its texts not read again. */
+/* The frame row of f (an unnumbered one's texts, the intern cache's, in
+ * *p): a numbered frame's (records.h) found by its id once met, its
+ * texts not read again. */
 static int64_t frame_of(struct amd_store_sink *ss, const struct amd_stack_frame *f,
 			struct wprev *p, struct amd_err *err)
 {
 	struct writer_stacks *w = ss->stacks;
 	struct wknown *k = f->id && f->id <= w->cap_known ? &w->known[f->id - 1] : NULL;
-	if (k && k->frame) {
-		p->name = k->name;
-		p->file = k->file;
+	if (k && k->frame)
 		return k->frame;
-	}
 	int64_t name = amd_store_intern_kept(ss->st, f->name, &p->name, err);
 	int64_t file = f->file && name >= 0 ? amd_store_intern_kept(ss->st, f->file, &p->file, err)
 					    : 0;
@@ -196,7 +194,7 @@ static int64_t frame_of(struct amd_store_sink *ss, const struct amd_stack_frame 
 		return frame;
 	if (amd_grow_zeroed(&w->known, f->id, &w->cap_known, sizeof *w->known, 256) < 0)
 		return amd_fail(err, "%s: out of memory", ss->path);
-	w->known[f->id - 1] = (struct wknown){frame, p->name, p->file};
+	w->known[f->id - 1] = (struct wknown){frame};
 	return frame;
 }
 
