@@ -51,6 +51,19 @@ int amd_grow_to(void *arrp, size_t need, size_t *cap, size_t elem, size_t first)
 	return 0;
 }
 
+int amd_grow_zeroed(void *arrp, size_t need, size_t *cap, size_t elem, size_t first)
+{
+	size_t old = *cap;
+	if (amd_grow_to(arrp, need, cap, elem, first) < 0)
+		return -1;
+	if (*cap > old) {
+		char *v;
+		memcpy(&v, arrp, sizeof v);
+		memset(v + old * elem, 0, (*cap - old) * elem);
+	}
+	return 0;
+}
+
 int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -23,5 +23,8 @@ int amd_grow(void *arrp, size_t n, size_t *cap, size_t elem, size_t first);
 /* The same for need elements at once: *cap doubles (from first) until
  * it holds them. */
 int amd_grow_to(void *arrp, size_t need, size_t *cap, size_t elem, size_t first);
+/* amd_grow_to, the new elements zeroed: a table indexed by a number
+ * (its element 0 while nothing was put there). */
+int amd_grow_zeroed(void *arrp, size_t need, size_t *cap, size_t elem, size_t first);
 
 #endif

@@ -43,6 +43,35 @@ static int strtab_rehash(struct amd_strtab *t)
 	return 0;
 }
 
+/* Strings are carved from blocks of this size (a longer one gets a
+ * block of its own), not one malloc each (a call and a chunk header per
+ * string: a py-spy file's million names are interned twice). */
+#define STRTAB_BLOCK ((size_t)64 << 10)
+
+/* n bytes for a string, where they stay until amd_strtab_free; NULL
+ * when out of memory. */
+static char *strtab_room(struct amd_strtab *t, size_t n)
+{
+	if (n <= t->left) {
+		char *c = t->at;
+		t->at += n;
+		t->left -= n;
+		return c;
+	}
+	size_t size = n > STRTAB_BLOCK / 4 ? n : STRTAB_BLOCK;
+	char *b = amd_grow(&t->blocks, t->n_blocks, &t->cap_blocks, sizeof *t->blocks, 16) < 0
+			  ? NULL
+			  : malloc(size);
+	if (!b)
+		return NULL;
+	t->blocks[t->n_blocks++] = b;
+	if (size == STRTAB_BLOCK) {
+		t->at = b + n;
+		t->left = size - n;
+	}
+	return b;
+}
+
 uint32_t amd_strtab_intern(struct amd_strtab *t, const char *s, size_t n)
 {
 	if (!t->s) {
@@ -64,7 +93,7 @@ uint32_t amd_strtab_intern(struct amd_strtab *t, const char *s, size_t n)
 	    amd_grow(&t->len, t->n, &cap_len, sizeof *t->len, 64) < 0)
 		return 0;
 	t->cap = (uint32_t)cap_s;
-	char *c = malloc(n + 1);
+	char *c = strtab_room(t, n + 1);
 	if (!c)
 		return 0;
 	memcpy(c, s, n);
@@ -77,8 +106,9 @@ uint32_t amd_strtab_intern(struct amd_strtab *t, const char *s, size_t n)
 
 void amd_strtab_free(struct amd_strtab *t)
 {
-	for (uint32_t i = 1; i < t->n; i++)
-		free(t->s[i]);
+	for (size_t i = 0; i < t->n_blocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
 	free(t->s);
 	free(t->len);
 	free(t->slots);

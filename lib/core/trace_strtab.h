@@ -12,6 +12,10 @@ struct amd_strtab {
 	uint32_t n, cap;    /* s[0] is NULL: id 0 means "none" */
 	uint32_t *slots;    /* hash slots holding id, 0 = empty */
 	uint32_t nslots;
+	char **blocks;      /* where the strings are: they never move */
+	size_t n_blocks, cap_blocks;
+	char *at;           /* the free end of the last block */
+	size_t left;
 };
 
 /* Id of s[0..n) (> 0), adding it; 0 when out of memory. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "rec_queue.h"
 #include "trace_strtab.h"
 
@@ -37,6 +38,7 @@ struct call {
 		struct {
 			const char *const *v;
 			size_t n;
+			int in_order;
 		} names;
 	} a;
 };
@@ -95,6 +97,10 @@ struct rec {
 static const char OTHER[] = "";
 _Static_assert(sizeof(struct rec) == 32, "a record is 32 bytes (rec_queue rounds to 16)");
 
+struct frame_texts {
+	const char *name, *file; /* name NULL: not interned yet */
+};
+
 struct queued {
 	amd_parse_fn parse;
 	struct amd_input in; /* in.stop: &stop */
@@ -105,6 +111,8 @@ struct queued {
 	struct held_run *runs;
 	struct held_link *links;
 	const char *last_key; /* the last key interned: points come in runs of one key */
+	struct frame_texts *frame_texts; /* a numbered frame's (records.h) texts, */
+	size_t cap_frame_texts;          /* interned: frame_texts[id - 1] */
 	pthread_t thread;
 	int joined;
 	int rc; /* the parse's result, with err, once the queue ended */
@@ -279,10 +287,14 @@ static int q_trace(struct amd_sink *s, const struct amd_trace_summary *t, struct
 
 /* The names interned here too, as every string of a copied fact is: a
  * fact then names one by the same pointer (sink.h), and no pointer the
- * writer holds is one the parse freed and the table reused. */
-static int q_names(struct amd_sink *s, const char *const *names, size_t n, struct amd_err *err)
+ * writer holds is one the parse freed and the table reused. Names in
+ * the order given need not outlive the call: handed over as they are. */
+static int q_names(struct amd_sink *s, const char *const *names, size_t n, int in_order,
+		   struct amd_err *err)
 {
 	struct queued *qs = s->ctx;
+	if (in_order)
+		return forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {names, n, 1}}, err);
 	const char **v = malloc((n ? n : 1) * sizeof *v);
 	if (!v)
 		return oom(qs, err);
@@ -291,7 +303,7 @@ static int q_names(struct amd_sink *s, const char *const *names, size_t n, struc
 			free(v);
 			return oom(qs, err);
 		}
-	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n}}, err);
+	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n, in_order}}, err);
 	free(v);
 	return rc;
 }
@@ -368,6 +380,29 @@ static int q_region(struct amd_sink *s, const struct amd_region_rec *r, struct a
 	return copy_region(qs, r, c) < 0 ? oom(qs, err) : 0;
 }
 
+/* Frame f's texts interned, a numbered frame's (records.h) once: the
+ * stacks the py-spy readers send share their frames, each stack's
+ * frames were hashed again. -1 out of memory. */
+static int copy_frame(struct queued *qs, struct amd_stack_frame *f)
+{
+	struct frame_texts *t = f->id && f->id <= qs->cap_frame_texts
+					? &qs->frame_texts[f->id - 1] : NULL;
+	if (t && t->name) {
+		f->name = t->name;
+		f->file = t->file;
+		return 0;
+	}
+	if (intern(qs, f->name, &f->name) < 0 || intern(qs, f->file, &f->file) < 0)
+		return -1;
+	if (!f->id)
+		return 0;
+	if (amd_grow_zeroed(&qs->frame_texts, f->id, &qs->cap_frame_texts,
+			    sizeof *qs->frame_texts, 256) < 0)
+		return -1;
+	qs->frame_texts[f->id - 1] = (struct frame_texts){f->name, f->file};
+	return 0;
+}
+
 /* A stack and its frames side by side; a deeper one than a chunk holds
  * is handed over as a call. */
 static int q_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
@@ -385,8 +420,7 @@ static int q_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd
 		return oom(qs, err);
 	for (size_t i = 0; i < r->depth; i++) {
 		f[i] = r->frames[i];
-		if (intern(qs, r->frames[i].name, &f[i].name) < 0 ||
-		    intern(qs, r->frames[i].file, &f[i].file) < 0)
+		if (copy_frame(qs, &f[i]) < 0)
 			return oom(qs, err);
 	}
 	return 0;
@@ -412,6 +446,7 @@ static void queued_free(struct queued *qs)
 {
 	amd_rq_free(qs->q);
 	amd_strtab_free(&qs->str);
+	free(qs->frame_texts);
 	while (qs->runs) {
 		struct held_run *next = qs->runs->next;
 		free(qs->runs);
@@ -467,7 +502,8 @@ static int call(const struct call *c, struct amd_sink *s, struct amd_err *err)
 	case CALL_STACK:
 		return s->stack ? s->stack(s, c->a.stack, err) : 0;
 	case CALL_NAMES:
-		return s->names ? s->names(s, c->a.names.v, c->a.names.n, err) : 0;
+		return s->names ? s->names(s, c->a.names.v, c->a.names.n, c->a.names.in_order, err)
+				: 0;
 	}
 	return 0;
 }

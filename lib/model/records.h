@@ -83,6 +83,11 @@ struct amd_trace_memdev {
 struct amd_stack_frame {
 	const char *name, *file; /* file NULL when unknown */
 	int line;                /* 0 when unknown */
+	/* The reader's number for this frame (1, 2, ...): within one unit's
+	 * stacks, frames with the same id have the same name, file and line,
+	 * so a sink may remember what it made of a frame by its id and skip
+	 * reading its texts again. 0: not numbered (read the texts). */
+	uint32_t id;
 };
 
 struct amd_stack_rec {

@@ -71,11 +71,15 @@ struct amd_sink {
 			   struct amd_err *err);
 	/* Optional, before the facts that name them: n names (op, function,
 	 * file names; repeats allowed) the unit will report. The store adds the new
-	 * ones to its dictionary at once in byte order, so that its name
-	 * index fills in order rather than at random (writer_names.c). The
-	 * strings stay valid and unchanged until the unit ends: a fact naming
-	 * one by the same pointer finds its id without hashing the text. */
-	int (*names)(struct amd_sink *s, const char *const *names, size_t n,
+	 * ones to its dictionary at once, many to a statement (writer_names.c):
+	 * in byte order when in_order is 0, so that its name index fills in
+	 * order rather than at random; then the strings stay valid and
+	 * unchanged until the unit ends, and a fact naming one by the same
+	 * pointer finds its id without hashing the text. in_order 1: in the
+	 * order given, which is the order the unit's facts will name them
+	 * first (each name then takes the id it would take without the call;
+	 * the strings need not outlive the call). */
+	int (*names)(struct amd_sink *s, const char *const *names, size_t n, int in_order,
 		     struct amd_err *err);
 };
 

@@ -259,6 +259,103 @@ static void accumulator_key_order(void **state)
 	amd_pyspy_acc_free(a);
 }
 
+/* What a sink saw of the accumulator's flush: the names handed ahead of
+ * the stacks (sink.h, in order) and, worked out here from the stacks as
+ * they came, the texts in the order a writer meets them first (a
+ * frame's name and file the first time its id comes, a thread's label
+ * after its first stack); each frame text's id. */
+struct numbered {
+	int names_calls, in_order, stacks_before_names;
+	char given[32][32], met[32][32];
+	int n_given, n_met;
+	char by_id[32][48]; /* "name|file|line" of id 1..31 */
+	int stacks;
+	char thread_done[4][16];
+	int n_threads;
+};
+
+static int numbered_names(struct amd_sink *s, const char *const *names, size_t n,
+			  int in_order, struct amd_err *err)
+{
+	struct numbered *c = s->ctx;
+	c->names_calls++;
+	c->in_order = in_order;
+	c->stacks_before_names = c->stacks;
+	for (size_t i = 0; i < n && c->n_given < 32; i++)
+		snprintf(c->given[c->n_given++], 32, "%s", names[i]);
+	return 0;
+}
+
+static void met(struct numbered *c, const char *s)
+{
+	if (s && c->n_met < 32)
+		snprintf(c->met[c->n_met++], 32, "%s", s);
+}
+
+static int numbered_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_err *err)
+{
+	struct numbered *c = s->ctx;
+	c->stacks++;
+	for (size_t i = 0; i < r->depth; i++) {
+		const struct amd_stack_frame *f = &r->frames[i];
+		char text[48];
+		snprintf(text, sizeof text, "%s|%s|%d", f->name, f->file ? f->file : "-", f->line);
+		assert_true(f->id > 0 && f->id < 32);
+		if (c->by_id[f->id][0] == '\0') {
+			snprintf(c->by_id[f->id], sizeof c->by_id[f->id], "%s", text);
+			met(c, f->name);
+			met(c, f->file);
+		}
+		assert_string_equal(c->by_id[f->id], text); /* one id, one frame */
+		for (int j = 1; j < 32; j++) /* one frame, one id */
+			assert_true(j == (int)f->id || strcmp(c->by_id[j], text) != 0);
+	}
+	for (int i = 0; i < c->n_threads; i++)
+		if (strcmp(c->thread_done[i], r->thread) == 0)
+			return 0;
+	snprintf(c->thread_done[c->n_threads++], 16, "%s", r->thread);
+	met(c, r->process); /* NULL here: not met */
+	met(c, r->thread);
+	return 0;
+}
+
+/* The flush numbers its frames (records.h: the same id for the same
+ * name, file and line, none shared) and hands the sink the texts its
+ * stacks will bring, before them, in the order they bring them first. */
+static void accumulator_numbers_and_names_frames(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct numbered got = {0};
+	struct amd_sink sink = {.ctx = &got, .stack = numbered_stack, .names = numbered_names};
+	struct amd_err err = {{0}};
+	struct amd_stack_frame m = {.name = "main", .file = "t.py", .line = 1},
+			       b9 = {.name = "b", .file = "u.py", .line = 9},
+			       b10 = {.name = "b", .file = "u.py", .line = 10},
+			       c = {.name = "c", .line = 3};
+	struct {
+		const char *thread;
+		struct amd_stack_frame f[3];
+		size_t depth;
+	} in[] = {
+		{"t2", {m, b9}, 2}, {"t1", {m, b10, c}, 3}, {"t1", {c}, 1},
+		{"t1", {m, b9}, 2}, {"t2", {c, m}, 2},      {"t1", {m, b9, c}, 3},
+	};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct amd_pyspy_stack st = {.frames = in[i].f, .depth = in[i].depth,
+					     .thread = in[i].thread};
+		assert_int_equal(amd_pyspy_acc_add(a, &st, 1, -1), 0);
+	}
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	assert_int_equal(got.stacks, 6);
+	assert_int_equal(got.names_calls, 1);
+	assert_int_equal(got.stacks_before_names, 0);
+	assert_int_equal(got.in_order, 1);
+	assert_int_equal(got.n_given, got.n_met);
+	for (int i = 0; i < got.n_met; i++)
+		assert_string_equal(got.given[i], got.met[i]);
+	amd_pyspy_acc_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +371,7 @@ int main(void)
 		cmocka_unit_test(accumulator_merges_identical_stacks),
 		cmocka_unit_test(accumulator_time_weighted),
 		cmocka_unit_test(accumulator_key_order),
+		cmocka_unit_test(accumulator_numbers_and_names_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

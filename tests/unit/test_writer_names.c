@@ -38,21 +38,31 @@ static int count_dict_reads(unsigned type, void *ctx, void *p, void *x)
 	return 0;
 }
 
+/* A unit's sink on st for src, its run r1 reported. */
+static struct amd_store_sink *unit_start(struct amd_store *st, const char *src,
+					 struct amd_sink **s)
+{
+	static struct amd_config cfg;
+	struct amd_err err = {{0}};
+	struct amd_store_sink *ss = amd_store_sink_new(st, src, "test", src, 1, NULL, &cfg);
+	*s = amd_store_sink_iface(ss);
+	struct amd_run_rec r = {.ext_id = "r1", .name = "r1", .sweep = "w"};
+	assert_int_equal((*s)->run(*s, &r, &err), 0);
+	return ss;
+}
+
 /* One unit: its NAMES op names given ahead, then one region each (the
  * names in reverse, as file order need not be byte order); the dict
  * look-ups the regions made into *reads. */
 static void unit(struct amd_store *st, const char *src, char names[][32], int *reads)
 {
 	struct amd_err err = {{0}};
-	struct amd_config cfg = {0};
-	struct amd_store_sink *ss = amd_store_sink_new(st, src, "test", src, 1, NULL, &cfg);
-	struct amd_sink *s = amd_store_sink_iface(ss);
-	struct amd_run_rec r = {.ext_id = "r1", .name = "r1", .sweep = "w"};
-	assert_int_equal(s->run(s, &r, &err), 0);
+	struct amd_sink *s;
+	struct amd_store_sink *ss = unit_start(st, src, &s);
 	const char *ptr[NAMES];
 	for (int i = 0; i < NAMES; i++)
 		ptr[i] = names[i];
-	assert_int_equal(s->names(s, ptr, NAMES, &err), 0);
+	assert_int_equal(s->names(s, ptr, NAMES, 0, &err), 0);
 	dict_reads = 0;
 	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_dict_reads, NULL);
 	for (int i = NAMES - 1; i >= 0; i--) {
@@ -113,10 +123,86 @@ static void regions_find_given_names_in_memory(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* One unit of regions named names[0..n) in that order, given ahead by
+ * the names callback in that order when in_order is 1, not given when
+ * it is -1. */
+static void unit_of(struct amd_store *st, const char *src, const char *const *names, size_t n,
+		    int in_order)
+{
+	struct amd_err err = {{0}};
+	struct amd_sink *s;
+	struct amd_store_sink *ss = unit_start(st, src, &s);
+	if (in_order >= 0)
+		assert_int_equal(s->names(s, names, n, in_order, &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct amd_region_rec rec = {
+			.name = names[i], .kind = AMD_REGION_FUNCTION, .profiler = "py-spy",
+			.rank = -1, .device = -1, .calls = -1, .prim_calls = -1, .self_ns = 1,
+			.total_ns = 1, .bytes = -1,
+		};
+		assert_int_equal(s->region(s, &rec, &err), 0);
+	}
+	enum amd_source_state got;
+	assert_int_equal(amd_store_sink_finish(ss, &got, &err), 0);
+}
+
+/* The store's dict, "id s" a line, into out. */
+static void dict_of(const char *path, char *out, size_t size)
+{
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT id, s FROM dict ORDER BY id", -1, &q, NULL),
+			 SQLITE_OK);
+	size_t len = 0;
+	out[0] = '\0';
+	while (sqlite3_step(q) == SQLITE_ROW && len < size)
+		len += (size_t)snprintf(out + len, size - len, "%lld %s\n",
+					(long long)sqlite3_column_int64(q, 0),
+					(const char *)sqlite3_column_text(q, 1));
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
+/* Names given in the order the facts meet them (py-spy's frames, sink.h
+ * in_order) take the ids the facts alone give them: two stores, the same
+ * units, one of them with the names given ahead (many to an INSERT: 150
+ * new names, some repeated, one the store held from an earlier unit whose
+ * region also put the kind and profiler in dict), hold the same dict.
+ * Given in byte order (in_order 0, all there was before) they do not. */
+static void names_in_order_keep_their_ids(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/amd-writer-names-XXXXXX", path[2][64], cmd[128];
+	assert_non_null(mkdtemp(dir));
+	static char text[160][16];
+	const char *v[160], *early[] = {"f#77"};
+	for (int i = 0; i < 160; i++) {
+		snprintf(text[i], sizeof text[i], "f#%d", (i * 37) % 150); /* not byte order */
+		v[i] = text[i];
+	}
+	static char dict[2][16384];
+	for (int k = 0; k < 2; k++) {
+		snprintf(path[k], sizeof path[k], "%s/s%d.db", dir, k);
+		struct amd_err err = {{0}};
+		struct amd_store *st;
+		assert_int_equal(amd_store_open(path[k], AMD_STORE_WRITE, &st, &err), 0);
+		unit_of(st, "early.txt", early, 1, -1);
+		unit_of(st, "a.txt", v, 160, k ? 1 : -1);
+		amd_store_close(st);
+		dict_of(path[k], dict[k], sizeof dict[k]);
+	}
+	assert_true(strlen(dict[0]) > 150 * 5);
+	assert_string_equal(dict[1], dict[0]);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(regions_find_given_names_in_memory),
+		cmocka_unit_test(names_in_order_keep_their_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

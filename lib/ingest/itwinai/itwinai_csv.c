@@ -153,7 +153,7 @@ static int emit(const struct rows *rs, struct amd_sink *sink, struct amd_err *er
 	if (!sink->op_average && !sink->region)
 		return 0;
 	if (sink->names && rs->names.n > 1 &&
-	    sink->names(sink, (const char *const *)rs->names.s + 1, rs->names.n - 1, err) < 0)
+	    sink->names(sink, (const char *const *)rs->names.s + 1, rs->names.n - 1, 0, err) < 0)
 		return -1;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct op_row *r = &rs->v[i];

@@ -8,7 +8,9 @@
  * to the sink in the order of their keys "process \x1d thread \x1d frame
  * \x1e frame …" (frame = name \x1f file \x1f line; the separator bytes
  * in texts read as '?'), then the regions of their functions
- * (pyspy_funcs.c). */
+ * (pyspy_funcs.c). Each frame sent carries its interned number + 1 as
+ * its id (records.h), so the queue, the writer and the regions look a
+ * frame's texts up once, not once per stack. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,6 +441,8 @@ static int children(const struct amd_pyspy_acc *a, struct kids *k)
 	return rc;
 }
 
+struct first_names;
+
 struct emit {
 	struct amd_pyspy_acc *a;
 	double rate;
@@ -446,6 +450,9 @@ struct emit {
 	const char *path;
 	struct amd_err *err;
 	struct amd_pyspy_funcs *funcs; /* the functions' regions (pyspy_funcs.c) */
+	/* what the walk does at each node it reaches (st: the node's stack) */
+	int (*visit)(const struct emit *x, uint32_t node, struct amd_pyspy_stack *st);
+	struct first_names *names; /* visit_names's */
 };
 
 /* Sends node's merged stack (st holds its frames). */
@@ -472,6 +479,51 @@ static int emit(const struct emit *x, const struct acc_node *e, struct amd_pyspy
 	return 0;
 }
 
+/* visit for the flush: node's merged stack to the sink, if one ends there. */
+static int visit_emit(const struct emit *x, uint32_t node, struct amd_pyspy_stack *st)
+{
+	return x->a->nodes[node].has ? emit(x, &x->a->nodes[node], st) : 0;
+}
+
+/* The texts the sink's stacks will name, in the order they first do: a
+ * frame's name and file where the walk first reaches the frame, its
+ * context's process and thread after the context's first stack (the
+ * order the stack writer interns them, writer_stack.c). */
+struct first_names {
+	const char **v;
+	size_t n, cap;
+	unsigned char *seen; /* per interned frame */
+	int ctx_named;       /* the context walked has its labels in v */
+};
+
+static int put_name(struct first_names *f, const char *s)
+{
+	if (!s)
+		return 0;
+	if (amd_grow(&f->v, f->n, &f->cap, sizeof *f->v, 1024) < 0)
+		return -1;
+	f->v[f->n++] = s;
+	return 0;
+}
+
+/* visit for the names: node's frame when new, the labels at the first stack. */
+static int visit_names(const struct emit *x, uint32_t node, struct amd_pyspy_stack *st)
+{
+	const struct acc_node *e = &x->a->nodes[node];
+	struct first_names *f = x->names;
+	int rc = 0;
+	if (e->parent != NONE && !f->seen[e->frame]) {
+		const struct acc_frame *g = &x->a->frames[e->frame];
+		f->seen[e->frame] = 1;
+		rc = put_name(f, text_at(x->a, g->name)) < 0 || put_name(f, text_at(x->a, g->file)) < 0;
+	}
+	if (rc == 0 && e->has && !f->ctx_named) {
+		f->ctx_named = 1;
+		rc = put_name(f, st->process) < 0 || put_name(f, st->thread) < 0;
+	}
+	return rc ? amd_fail(x->err, "%s: out of memory", x->path) : 0;
+}
+
 struct at {
 	uint32_t node;
 	size_t next; /* the next child's place in kids */
@@ -485,7 +537,7 @@ static int walk(const struct emit *x, const struct kids *k, const struct acc_ctx
 	st->depth = 0;
 	st->process = text_at(a, c->process);
 	st->thread = text_at(a, c->thread);
-	if (a->nodes[c->root].has && emit(x, &a->nodes[c->root], st) < 0)
+	if (x->visit(x, c->root, st) < 0)
 		return -1;
 	if (amd_grow(path, 0, cap, sizeof **path, 64) < 0)
 		return amd_fail(x->err, "%s: out of memory", x->path);
@@ -500,15 +552,50 @@ static int walk(const struct emit *x, const struct kids *k, const struct acc_ctx
 		uint32_t child = k->kids[top->next++].node;
 		const struct acc_frame *f = &a->frames[a->nodes[child].frame];
 		struct amd_stack_frame sf = {.name = text_at(a, f->name),
-					     .file = text_at(a, f->file), .line = f->line};
+					     .file = text_at(a, f->file), .line = f->line,
+					     .id = a->nodes[child].frame + 1};
 		st->depth = n - 1;
 		if (amd_pyspy_push(st, &sf) < 0 || amd_grow(path, n, cap, sizeof **path, 64) < 0)
 			return amd_fail(x->err, "%s: out of memory", x->path);
-		if (a->nodes[child].has && emit(x, &a->nodes[child], st) < 0)
+		if (x->visit(x, child, st) < 0)
 			return -1;
 		(*path)[n++] = (struct at){child, k->start[child]};
 	}
 	return 0;
+}
+
+/* Every context's stacks walked with x, in ctx_order. */
+static int walk_all(const struct emit *x, const struct kids *k, const uint32_t *ctx_order)
+{
+	struct amd_pyspy_stack st = {0};
+	struct at *stack = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t i = 0; i < x->a->n_ctx && rc == 0; i++) {
+		if (x->names)
+			x->names->ctx_named = 0;
+		rc = walk(x, k, &x->a->ctx[ctx_order[i]], &st, &stack, &cap);
+	}
+	free(stack);
+	amd_pyspy_stack_free(&st);
+	return rc;
+}
+
+/* The names the stacks will bring to the sink's names callback, in the
+ * order they bring them (sink.h, in_order): the store adds them many to
+ * a statement, not one by one as the stacks come. */
+static int send_names(const struct emit *x, const struct kids *k, const uint32_t *ctx_order)
+{
+	struct first_names f = {.seen = calloc(x->a->n_frames + 1, 1)};
+	struct emit y = *x;
+	y.visit = visit_names;
+	y.names = &f;
+	int rc = f.seen ? walk_all(&y, k, ctx_order) : amd_fail(x->err, "%s: out of memory", x->path);
+	if (rc == 0)
+		rc = x->sink->names(x->sink, f.v, f.n, 1, x->err);
+	free(f.v);
+	free(f.seen);
+	return rc;
 }
 
 int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *sink,
@@ -521,20 +608,17 @@ int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *s
 				AMD_PYSPY_MAX_RATE);
 	struct kids k = {0};
 	uint32_t *ctx_order = key_order(a, a->n_ctx, ctx_key);
-	struct emit x = {a, rate, sink, path, err, amd_pyspy_funcs_new()};
+	struct emit x = {a, rate, sink, path, err, amd_pyspy_funcs_new(), visit_emit, NULL};
 	int rc = ctx_order && x.funcs && children(a, &k) == 0
 			 ? 0
 			 : amd_fail(err, "%s: out of memory", path);
-	struct amd_pyspy_stack st = {0};
-	struct at *stack = NULL;
-	size_t cap = 0;
-	for (size_t i = 0; i < a->n_ctx && rc == 0; i++)
-		rc = walk(&x, &k, &a->ctx[ctx_order[i]], &st, &stack, &cap);
+	if (rc == 0 && sink->names && sink->stack)
+		rc = send_names(&x, &k, ctx_order);
+	if (rc == 0)
+		rc = walk_all(&x, &k, ctx_order);
 	if (rc == 0)
 		rc = amd_pyspy_funcs_emit(x.funcs, sink, err);
 	amd_pyspy_funcs_free(x.funcs);
-	free(stack);
-	amd_pyspy_stack_free(&st);
 	free(ctx_order);
 	free(k.kids);
 	free(k.start);

@@ -21,6 +21,8 @@ struct amd_pyspy_funcs {
 	struct func *v;
 	size_t n, cap;
 	struct amd_hmap ix;
+	uint32_t *of_frame; /* a numbered frame's function: of_frame[id - 1] - 1 */
+	size_t cap_of_frame;
 	uint64_t stacks;
 };
 
@@ -35,6 +37,7 @@ void amd_pyspy_funcs_free(struct amd_pyspy_funcs *f)
 		return;
 	free(f->v);
 	amd_hmap_free(&f->ix);
+	free(f->of_frame);
 	free(f);
 }
 
@@ -71,12 +74,27 @@ static struct func *func_of(struct amd_pyspy_funcs *f, const struct amd_stack_fr
 	return &f->v[f->n++];
 }
 
+/* func_of, a numbered frame's (records.h) remembered by its id: the
+ * texts are hashed once a frame, not once a stack. */
+static struct func *func_at(struct amd_pyspy_funcs *f, const struct amd_stack_frame *s)
+{
+	if (s->id && s->id <= f->cap_of_frame && f->of_frame[s->id - 1])
+		return &f->v[f->of_frame[s->id - 1] - 1];
+	struct func *fn = func_of(f, s);
+	if (!fn || !s->id)
+		return fn;
+	if (amd_grow_zeroed(&f->of_frame, s->id, &f->cap_of_frame, sizeof *f->of_frame, 256) < 0)
+		return NULL;
+	f->of_frame[s->id - 1] = (uint32_t)(fn - f->v) + 1;
+	return fn;
+}
+
 int amd_pyspy_funcs_count(struct amd_pyspy_funcs *f, const struct amd_stack_rec *r)
 {
 	uint64_t stamp = ++f->stacks;
 	struct func *fn = NULL;
 	for (size_t i = 0; i < r->depth; i++) {
-		if (!(fn = func_of(f, &r->frames[i])))
+		if (!(fn = func_at(f, &r->frames[i])))
 			return -1;
 		if (fn->stamp != stamp) {
 			fn->stamp = stamp;
@@ -109,6 +127,9 @@ int amd_pyspy_funcs_emit(struct amd_pyspy_funcs *f, struct amd_sink *sink, struc
 	if (!sink->region)
 		return 0;
 	amd_hmap_free(&f->ix); /* the places move */
+	free(f->of_frame);
+	f->of_frame = NULL;
+	f->cap_of_frame = 0;
 	qsort(f->v, f->n, sizeof *f->v, cmp_func);
 	for (size_t i = 0; i < f->n; i++) {
 		struct amd_region_rec r = {

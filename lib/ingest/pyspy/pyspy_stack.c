@@ -28,6 +28,7 @@ int amd_pyspy_parse_frame(char *s, struct amd_stack_frame *f, const char **why)
 	f->name = s;
 	f->file = NULL;
 	f->line = 0;
+	f->id = 0;
 	if (n == 0) {
 		*why = "an empty frame";
 		return -1;

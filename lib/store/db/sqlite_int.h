@@ -86,6 +86,11 @@ int amd_store_sql_register(sqlite3 *db);
  * intern cache (an id > 0 once known); NULL with err filled. */
 int64_t *amd_store_intern_slot(struct amd_store *st, const char **s,
 			       char capped[AMD_NAME_MAX + 1], struct amd_err *err);
+/* amd_store_intern, with the intern cache's copy of s's stored form in
+ * *kept: it stays put until the transaction ends, so a writer compares
+ * texts against it without a copy of its own. */
+int64_t amd_store_intern_kept(struct amd_store *st, const char *s, const char **kept,
+			      struct amd_err *err);
 
 /* The id of text s in the string dictionary as given (not capped, never
  * added), through the store's one cached lookup: 0 when absent, -1 on an

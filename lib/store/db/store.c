@@ -825,18 +825,26 @@ static int64_t dict_id(struct amd_store *st, const char *s)
 	return id > 0 ? id : -1;
 }
 
-int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
+int64_t amd_store_intern_kept(struct amd_store *st, const char *s, const char **kept,
+			      struct amd_err *err)
 {
 	char capped[AMD_NAME_MAX + 1];
 	int64_t *known = amd_store_intern_slot(st, &s, capped, err);
 	if (!known)
 		return -1;
+	if (kept)
+		*kept = st->names.names.s[known - st->names.ids];
 	if (*known > 0)
 		return *known;
 	int64_t id = dict_id(st, s);
 	if (id < 0)
 		return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	return *known = id;
+}
+
+int64_t amd_store_intern(struct amd_store *st, const char *s, struct amd_err *err)
+{
+	return amd_store_intern_kept(st, s, NULL, err);
 }
 
 static const char dict_text_sql[] = "SELECT s FROM dict WHERE id = ?1";

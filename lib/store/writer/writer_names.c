@@ -1,4 +1,4 @@
-/* writer_names.c — a unit's names interned ahead of its facts, sorted
+/* writer_names.c — a unit's names interned ahead of its facts
  * (writer_names.h). A reader whose rows each bring a new name (itwinai's
  * op averages, key_averages tables) would otherwise add them to dict in
  * file order: every insert lands on a random page of dict's UNIQUE index,
@@ -6,8 +6,12 @@
  * index outgrows the page cache. In byte order the inserts walk the index
  * once; the rows that follow find their ids by the names' pointers
  * (sink.h: they stay valid until the unit ends), without hashing the
- * text again. */
+ * text again. Names given in the order the facts will meet them (py-spy's
+ * frames: their ids must stay those one insert a name gives) are added
+ * in that order, the ones the connection has not interned yet, many to
+ * an INSERT as well; the facts then find them in the intern cache. */
 #include "writer_names.h"
+#include "writer_profile.h"
 #include "writer_sink.h"
 
 #include <pthread.h>
@@ -187,11 +191,11 @@ static int cache_put(struct amd_store *st, const char *s, int64_t id, struct amd
 	return 0;
 }
 
-/* names[0..n) (distinct pointers) into dict, the pointer map and the
- * intern cache, each
- * whole batch of uncapped names by one INSERT. */
+/* names[0..n) (distinct pointers) into dict, the intern cache and, when
+ * their cache slots are not given (at: their places in the cache's ids),
+ * the pointer map; each whole batch of uncapped names by one INSERT. */
 static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *const *names,
-		   size_t n, struct amd_err *err)
+		   size_t n, const size_t *at, struct amd_err *err)
 {
 	int64_t id[BATCH];
 	size_t i = 0;
@@ -209,8 +213,10 @@ static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *con
 					return -1;
 		}
 		for (size_t j = 0; j < k; j++)
-			if (map_put(ss, names[i + j], id[j]) < 0 ||
-			    cache_put(ss->st, names[i + j], id[j], err) < 0)
+			if (at)
+				ss->st->names.ids[at[i + j]] = id[j];
+			else if (map_put(ss, names[i + j], id[j]) < 0 ||
+				 cache_put(ss->st, names[i + j], id[j], err) < 0)
 				return amd_fail(err, "%s: out of memory", ss->path);
 		i += k;
 	}
@@ -227,7 +233,31 @@ static size_t distinct(const char **sorted, size_t n)
 	return m;
 }
 
-int writer_names(struct amd_sink *s, const char *const *names, size_t n,
+/* v[0..n) (the names in the order given) left with the texts the
+ * connection has not interned in this transaction, each once, their
+ * places in its intern cache's ids in at[] (marked -1 until add_all
+ * fills them: hashed once here); the count left, or SIZE_MAX out of
+ * memory. */
+static size_t unknown(struct amd_store *st, const char **v, size_t *at, size_t n,
+		      struct amd_err *err)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		char capped[AMD_NAME_MAX + 1];
+		const char *s = v[i];
+		int64_t *slot = amd_store_intern_slot(st, &s, capped, err);
+		if (!slot)
+			return SIZE_MAX;
+		if (*slot == 0) {
+			*slot = -1;
+			at[m] = (size_t)(slot - st->names.ids);
+			v[m++] = v[i];
+		}
+	}
+	return m;
+}
+
+int writer_names(struct amd_sink *s, const char *const *names, size_t n, int in_order,
 		 struct amd_err *err)
 {
 	struct amd_store_sink *ss = s->ctx;
@@ -235,15 +265,23 @@ int writer_names(struct amd_sink *s, const char *const *names, size_t n,
 	if (n == 0)
 		return 0;
 	const char **sorted = malloc(n * sizeof *sorted);
-	if (!sorted)
+	size_t *at = in_order ? malloc(n * sizeof *at) : NULL;
+	if (!sorted || (in_order && !at)) {
+		free(sorted);
 		return amd_fail(err, "%s: out of memory", ss->path);
+	}
 	memcpy(sorted, names, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, by_bytes);
-	n = distinct(sorted, n);
-	sqlite3_stmt *add = amd_store_prepare(ss->st, "INSERT OR IGNORE INTO dict(s) VALUES(?1)",
-					      err);
-	int rc = add ? add_all(ss, add, sorted, n, err) : -1;
+	if (in_order) { /* py-spy's frames: its stacks' names, newer than its stacks' start */
+		n = writer_stacks_begin(ss, err) < 0 ? SIZE_MAX : unknown(ss->st, sorted, at, n, err);
+	} else {
+		qsort(sorted, n, sizeof *sorted, by_bytes);
+		n = distinct(sorted, n);
+	}
+	sqlite3_stmt *add = n == SIZE_MAX ? NULL
+		: amd_store_prepare(ss->st, "INSERT OR IGNORE INTO dict(s) VALUES(?1)", err);
+	int rc = add ? add_all(ss, add, sorted, n, at, err) : -1;
 	sqlite3_finalize(add);
 	free(sorted);
+	free(at);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* writer_names.h — the unit writer's names callback (struct amd_sink's
- * names): a unit's distinct names added to the dictionary in byte order
- * before its facts. */
+ * names): a unit's distinct names added to the dictionary before its
+ * facts, in byte order or in the order given. */
 #ifndef AMD_WRITER_NAMES_H
 #define AMD_WRITER_NAMES_H
 
@@ -9,7 +9,7 @@
 
 #include "sink.h"
 
-int writer_names(struct amd_sink *s, const char *const *names, size_t n,
+int writer_names(struct amd_sink *s, const char *const *names, size_t n, int in_order,
 		 struct amd_err *err);
 
 struct amd_store_sink;

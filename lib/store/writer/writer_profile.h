@@ -20,6 +20,10 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 int writer_trace_event(struct amd_sink *s, const struct amd_trace_event_rec *e,
 		       struct amd_err *err);
 
+/* The unit's stacks in memory from here (else from its first stack): a
+ * name the unit adds to dict later is newer than every frame the store
+ * holds, so a frame naming it is not looked up. */
+int writer_stacks_begin(struct amd_store_sink *ss, struct amd_err *err);
 /* Frees the unit's stacks in memory (at the end of the unit). */
 void writer_forget_stack(struct amd_store_sink *ss);
 /* Writes the unit's stack rows still held: frames, nodes, samples. */

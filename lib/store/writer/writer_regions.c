@@ -66,27 +66,27 @@ static int by_name(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+static struct row_table name_table = ROW_TABLE("region_pack_name(name_id, pack)", 2);
+
 /* The names of pack `pack` (its n regions v, written: reordered here)
- * into region_pack_name, each once. */
+ * into region_pack_name, each once, many rows a statement (row_batch.h:
+ * a py-spy file has a region, so a row, per function). */
 static int pack_names(struct amd_store_sink *ss, int64_t pack, struct amd_packed_region *v,
 		      size_t n, struct amd_err *err)
 {
-	static const char sql[] = "INSERT INTO region_pack_name(name_id, pack) VALUES(?1, ?2)";
 	qsort(v, n, sizeof *v, by_name);
-	sqlite3_stmt *q = amd_store_cached(ss->st, sql, err);
-	if (!q)
-		return -1;
-	int rc = SQLITE_DONE;
-	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++) {
+	struct row_batch rows = {.table = &name_table, .path = ss->path};
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i && v[i].v[AMD_RG_NAME] == v[i - 1].v[AMD_RG_NAME])
 			continue;
-		sqlite3_bind_int64(q, 1, v[i].v[AMD_RG_NAME]);
-		sqlite3_bind_int64(q, 2, pack);
-		rc = sqlite3_step(q);
-		sqlite3_reset(q);
+		struct row_cell row[] = {row_int(v[i].v[AMD_RG_NAME]), row_int(pack)};
+		rc = row_batch_add(ss->st, &rows, row, err);
 	}
-	amd_store_cached_drop(q);
-	return rc == SQLITE_DONE ? 0 : writer_sql_fail(ss, err);
+	if (rc == 0)
+		rc = row_batch_flush(ss->st, &rows, err);
+	row_batch_free(&rows);
+	return rc;
 }
 
 int writer_regions_flush(struct amd_store_sink *ss, struct amd_err *err)

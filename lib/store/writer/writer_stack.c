@@ -3,9 +3,10 @@
  * sample record on the leaf; the unit's nodes and samples are written
  * packed (stack_pack.h) when the unit finishes: one stack_node_pack
  * row, one stack_sample_pack row per run the samples were of. The
- * unit's strings, frames and trie nodes are kept in memory (hash
- * indexes), so SQLite sees only rows to add: a dict string the unit
- * meets the first time (amd_store_intern), a frame new to the unit
+ * unit's frames and trie nodes are kept in memory (hash indexes), its
+ * strings in the connection's intern cache (amd_store_intern_kept: one
+ * copy, hashed once), so SQLite sees only rows to add: a dict string the
+ * unit meets the first time, a frame new to the unit
  * (looked up in the store unless its name is newer than the unit's
  * first stack: then no row can hold it yet) and the two pack rows. New
  * frames and nodes take the ids SQLite would give them (one above the
@@ -13,7 +14,8 @@
  * writer), so frame rows can wait in a row batch (row_batch.h); they are
  * all written before the unit commits. A stack sharing a prefix with
  * the previous one (the accumulator sends them in key order) reuses its
- * nodes without a lookup. (The functions' regions are the reader's:
+ * nodes without a lookup; a frame the reader numbered (records.h) is
+ * found by its number once met. (The functions' regions are the reader's:
  * lib/ingest/pyspy/pyspy_funcs.c.) */
 #include "writer_profile.h"
 #include "writer_sink.h"
@@ -25,11 +27,6 @@
 #include "hmap.h"
 #include "row_batch.h"
 #include "stack_pack.h"
-
-struct wstring {
-	size_t text; /* offset in text */
-	int64_t id;  /* dict id */
-};
 
 struct wframe {
 	int64_t name, file; /* dict ids, file 0 when none */
@@ -43,22 +40,28 @@ struct wnode {
 
 /* A frame of the last stack written, at its trie node. */
 struct wprev {
-	size_t name, file; /* offsets in text; file SIZE_MAX when none */
+	const char *name, *file; /* an unnumbered frame's texts (the intern
+				  * cache's copies; file NULL: none) */
 	int line;
+	uint32_t id;       /* the reader's number for it (records.h), 0: none */
 	int64_t node;
 };
 
+/* What a numbered frame (records.h) became: its frame row. */
+struct wknown {
+	int64_t frame; /* 0: not met yet */
+};
+
 struct writer_stacks {
-	struct amd_buf text;
-	struct wstring *strings;
-	size_t n_strings, cap_strings;
 	struct wframe *frames;
 	size_t n_frames, cap_frames;
 	struct wnode *nodes;
 	size_t n_nodes, cap_nodes;
-	struct amd_hmap string_ix, frame_ix, node_ix;
+	struct amd_hmap frame_ix, node_ix;
 	struct wprev *prev;
 	size_t n_prev, cap_prev;
+	struct wknown *known; /* known[id - 1]: the reader's frame id */
+	size_t cap_known;
 	int64_t dict_top;   /* dict's largest id at the first stack */
 	int64_t next_frame, next_node; /* the ids the next new rows take */
 	struct row_batch frame_rows;
@@ -69,43 +72,6 @@ struct writer_stacks {
 
 /* The tables the unit's stack rows go to (row_batch.h). */
 static struct row_table frame_table = ROW_TABLE("frame(id, name_id, file_id, line)", 4);
-
-struct string_probe {
-	const struct writer_stacks *w;
-	const char *s;
-};
-
-static int string_eq(const void *ctx, uint32_t i)
-{
-	const struct string_probe *p = ctx;
-	return strcmp(p->w->text.data + p->w->strings[i].text, p->s) == 0;
-}
-
-/* The dict id of s, with the offset of the unit's copy of it in *off. */
-static int64_t string_id(struct amd_store_sink *ss, const char *s, size_t *off,
-			 struct amd_err *err)
-{
-	struct writer_stacks *w = ss->stacks;
-	size_t n = strlen(s);
-	uint64_t h64 = amd_hash_bytes(AMD_HASH_SEED, s, n);
-	uint32_t h = (uint32_t)(h64 ^ (h64 >> 32));
-	struct string_probe probe = {w, s};
-	int64_t i = amd_hmap_find(&w->string_ix, h, string_eq, &probe);
-	if (i >= 0) {
-		*off = w->strings[i].text;
-		return w->strings[i].id;
-	}
-	int64_t id = amd_store_intern(ss->st, s, err);
-	if (id < 0)
-		return -1;
-	*off = w->text.len;
-	if (w->n_strings >= UINT32_MAX || amd_buf_append(&w->text, s, n + 1) < 0 ||
-	    amd_grow(&w->strings, w->n_strings, &w->cap_strings, sizeof *w->strings, 256) < 0 ||
-	    amd_hmap_put(&w->string_ix, h, (uint32_t)w->n_strings) < 0)
-		return amd_fail(err, "%s: out of memory", ss->path);
-	w->strings[w->n_strings++] = (struct wstring){*off, id};
-	return id;
-}
 
 struct frame_probe {
 	const struct writer_stacks *w;
@@ -199,14 +165,37 @@ static int64_t stack_node(struct amd_store_sink *ss, int64_t parent, int64_t fra
 	return id;
 }
 
-static int same_frame(const struct writer_stacks *w, const struct wprev *p,
-		      const struct amd_stack_frame *f)
+static int same_frame(const struct wprev *p, const struct amd_stack_frame *f)
 {
-	if (p->line != f->line || strcmp(w->text.data + p->name, f->name) != 0)
+	if (p->id || f->id) /* a numbered frame is the same as the same number */
+		return p->id == f->id;
+	if (p->line != f->line || strcmp(p->name, f->name) != 0)
 		return 0;
-	if (p->file == SIZE_MAX || !f->file)
-		return p->file == SIZE_MAX && !f->file;
-	return strcmp(w->text.data + p->file, f->file) == 0;
+	if (!p->file || !f->file)
+		return !p->file && !f->file;
+	return strcmp(p->file, f->file) == 0;
+}
+
+/* The frame row of f (an unnumbered one's texts, the intern cache's, in
+ * *p): a numbered frame's (records.h) found by its id once met, its
+ * texts not read again. */
+static int64_t frame_of(struct amd_store_sink *ss, const struct amd_stack_frame *f,
+			struct wprev *p, struct amd_err *err)
+{
+	struct writer_stacks *w = ss->stacks;
+	struct wknown *k = f->id && f->id <= w->cap_known ? &w->known[f->id - 1] : NULL;
+	if (k && k->frame)
+		return k->frame;
+	int64_t name = amd_store_intern_kept(ss->st, f->name, &p->name, err);
+	int64_t file = f->file && name >= 0 ? amd_store_intern_kept(ss->st, f->file, &p->file, err)
+					    : 0;
+	int64_t frame = name < 0 || file < 0 ? -1 : frame_id(ss, name, file, f->line, err);
+	if (frame < 0 || !f->id)
+		return frame;
+	if (amd_grow_zeroed(&w->known, f->id, &w->cap_known, sizeof *w->known, 256) < 0)
+		return amd_fail(err, "%s: out of memory", ss->path);
+	w->known[f->id - 1] = (struct wknown){frame};
+	return frame;
 }
 
 /* Frame f of a stack, under parent: its trie node, remembered as the
@@ -215,12 +204,8 @@ static int64_t path_frame(struct amd_store_sink *ss, int64_t parent,
 			  const struct amd_stack_frame *f, struct amd_err *err)
 {
 	struct writer_stacks *w = ss->stacks;
-	struct wprev p = {.file = SIZE_MAX, .line = f->line};
-	int64_t name = string_id(ss, f->name, &p.name, err);
-	int64_t file = f->file ? string_id(ss, f->file, &p.file, err) : 0;
-	if (name < 0 || file < 0)
-		return -1;
-	int64_t frame = frame_id(ss, name, file, f->line, err);
+	struct wprev p = {.line = f->line, .id = f->id};
+	int64_t frame = frame_of(ss, f, &p, err);
 	if (frame < 0 || (p.node = stack_node(ss, parent, frame, err)) < 0)
 		return -1;
 	if (amd_grow(&w->prev, w->n_prev, &w->cap_prev, sizeof *w->prev, 64) < 0)
@@ -234,12 +219,10 @@ void writer_forget_stack(struct amd_store_sink *ss)
 	struct writer_stacks *w = ss->stacks;
 	if (!w)
 		return;
-	amd_buf_free(&w->text);
-	free(w->strings);
 	free(w->frames);
 	free(w->nodes);
 	free(w->prev);
-	amd_hmap_free(&w->string_ix);
+	free(w->known);
 	amd_hmap_free(&w->frame_ix);
 	amd_hmap_free(&w->node_ix);
 	row_batch_free(&w->frame_rows);
@@ -252,8 +235,7 @@ void writer_forget_stack(struct amd_store_sink *ss)
 /* The process or thread label's dict id (0 when none). */
 static int64_t label_id(struct amd_store_sink *ss, const char *s, struct amd_err *err)
 {
-	size_t off;
-	return s ? string_id(ss, s, &off, err) : 0;
+	return s ? amd_store_intern(ss->st, s, err) : 0;
 }
 
 /* The largest id in table (sql: its SELECT max(id)), 0 when empty. */
@@ -270,11 +252,14 @@ static int64_t max_id(struct amd_store_sink *ss, const char *sql, struct amd_err
 	return id;
 }
 
-/* The unit's stacks in memory, at its first stack: dict's largest id and
- * the ids of the first new frame and node (the unit holds the store's
- * write transaction, so nobody else adds rows to them meanwhile). */
-static int start_stacks(struct amd_store_sink *ss, struct amd_err *err)
+/* The unit's stacks in memory, at its first stack or before the names
+ * its stacks bring (writer_names.c): dict's largest id and the ids of
+ * the first new frame and node (the unit holds the store's write
+ * transaction, so nobody else adds rows to them meanwhile). */
+int writer_stacks_begin(struct amd_store_sink *ss, struct amd_err *err)
 {
+	if (ss->stacks)
+		return 0;
 	struct writer_stacks *w = calloc(1, sizeof *w);
 	if (!w)
 		return amd_fail(err, "%s: out of memory", ss->path);
@@ -368,12 +353,12 @@ int writer_stack(struct amd_sink *s, const struct amd_stack_rec *r, struct amd_e
 	WRITER_ENTER(ss, err);
 	if (r->depth == 0)
 		return amd_fail(err, "%s: an empty stack", ss->path);
-	if (!ss->stacks && start_stacks(ss, err) < 0)
+	if (writer_stacks_begin(ss, err) < 0)
 		return -1;
 	struct writer_stacks *w = ss->stacks;
 	int64_t node = 0;
 	size_t i = 0;
-	for (; i < r->depth && i < w->n_prev && same_frame(w, &w->prev[i], &r->frames[i]); i++)
+	for (; i < r->depth && i < w->n_prev && same_frame(&w->prev[i], &r->frames[i]); i++)
 		node = w->prev[i].node;
 	w->n_prev = i;
 	for (; i < r->depth; i++)
