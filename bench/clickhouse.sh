@@ -78,7 +78,9 @@ measure_moved "stats (every sweep), ClickHouse, 25 sweeps" "$chb" stats
 # a unit each. Per unit ClickHouse costs its share of the batch's
 # requests: one list of the store's sources for the units' state
 # questions (r11-37; two queries a unit before), one list of the
-# server's runs (r10-37b) and the INSERTs; SQLite writes a file.
+# server's runs (r10-37b) and the INSERTs, and on the client a staging
+# store emptied by a rollback (r11-37b; opened with its schema per unit
+# before); SQLite writes a file.
 small=${BENCH_SMALL_RUNS:-1000}
 /usr/bin/python3 "$root/bench/gen_sweep.py" "$work/small" "$small" 1 3 10 >/dev/null
 log_count() {

@@ -6,7 +6,11 @@
  * id and its commit row. Nothing is visible before the commit row;
  * readers pick one committed attempt per path (ch_load.c). A run the
  * unit links to and the staging store lacks is copied from the server
- * first (ch_seed.c), so its facts join that run, not a placeholder. */
+ * first (ch_seed.c), so its facts join that run, not a placeholder.
+ * A connection keeps its staging stores for its next units: each holds
+ * one open transaction, rolled back to the bare schema as its unit is
+ * done (staging_put), so the schema is made and the writer's statements
+ * prepared once per store, not once per unit. */
 #include "ch_target.h"
 
 #include <stdatomic.h>
@@ -40,6 +44,9 @@ struct ch_conn {
 	 * it ends: a batch asks once, not twice a unit */
 	struct amd_ch_sources sources;
 	unsigned long listed_at; /* batches_shipped when it was listed */
+	/* staging stores its done units left, emptied (staging_put) */
+	struct amd_store **idle;
+	size_t nidle, cap_idle;
 };
 
 /* Batches this process's workers have shipped: a unit that finishes on
@@ -87,6 +94,44 @@ static void *target_connect(void *ctx, struct amd_err *err)
 
 static void unit_free(struct ch_unit *u);
 
+/* A staging store for a unit of c: an emptied one of c's, else a new
+ * one; inside a transaction (amd_store_batch_begin: the unit's writes
+ * are savepoints in it) that staging_put rolls back. A kept store whose
+ * transaction cannot begin (the last one did not end) is closed. */
+static struct amd_store *staging_get(struct ch_conn *c, const char *path, struct amd_err *err)
+{
+	while (c->nidle) {
+		struct amd_store *st = c->idle[--c->nidle];
+		struct amd_err ignored;
+		if (amd_store_batch_begin(st, &ignored) == 0)
+			return st;
+		amd_store_close(st);
+	}
+	struct amd_store *st = NULL;
+	if (amd_store_open(":memory:", AMD_STORE_WRITE, &st, err) < 0 ||
+	    amd_store_batch_begin(st, err) < 0) {
+		amd_store_close(st);
+		amd_fail_prefix(err, "%s: staging", path);
+		return NULL;
+	}
+	return st;
+}
+
+/* Rolls st's transaction back (nothing of its unit stays: its rows, ids
+ * and names) and keeps st for c's next unit. */
+static void staging_put(struct ch_conn *c, struct amd_store *st)
+{
+	if (!st)
+		return;
+	struct amd_err ignored; /* a rollback fails with no message */
+	amd_store_batch_end(st, 0, &ignored);
+	if (amd_grow_to(&c->idle, c->nidle + 1, &c->cap_idle, sizeof *c->idle, 4) < 0) {
+		amd_store_close(st);
+		return;
+	}
+	c->idle[c->nidle++] = st;
+}
+
 /* ch_seed.h's waiting: the staging stores of the batch's units, in order. */
 static struct amd_store *const *waiting_stagings(void *ctx, size_t *n)
 {
@@ -117,6 +162,9 @@ static void target_disconnect(void *conn)
 	pending_free(c);
 	amd_ch_held_free(&c->held);
 	amd_ch_sources_free(&c->sources);
+	for (size_t i = 0; i < c->nidle; i++)
+		amd_store_close(c->idle[i]);
+	free(c->idle);
 	free(c->pending);
 	free(c->stagings);
 	amd_ch_close(c->ch);
@@ -158,7 +206,7 @@ static void unit_free(struct ch_unit *u)
 		return;
 	amd_store_sink_free(u->ss);
 	amd_ch_seed_free(&u->seed);
-	amd_store_close(u->staging);
+	staging_put(u->conn, u->staging);
 	free(u->path);
 	free(u->kind);
 	free(u->sha);
@@ -197,10 +245,8 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 		amd_fail(err, "%s: out of memory", info->path);
 		goto fail;
 	}
-	if (amd_store_open(":memory:", AMD_STORE_WRITE, &u->staging, err) < 0) {
-		amd_fail_prefix(err, "%s: staging", info->path);
+	if (!(u->staging = staging_get(u->conn, info->path, err)))
 		goto fail;
-	}
 	u->ss = amd_store_sink_new(u->staging, info->path, info->kind, info->sha256, info->size,
 				   info->sweep_override, info->config);
 	if (!u->ss) {
