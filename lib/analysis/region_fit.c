@@ -993,11 +993,18 @@ int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *
 	return 0;
 }
 
+/* The runs per distinct n and the runs' relative noise about the chosen model. */
+static double runs_per_n(const struct amd_rfit *f, double *noise)
+{
+	*noise = sqrt(f->plausible[0].s2);
+	return (double)f->runs / f->distinct_n;
+}
+
 int amd_rfit_regime(const struct amd_rfit *f, double n)
 {
 	if (f->B == 0 || f->distinct_n < 1 || f->runs < 1 || !(n > f->max_n * (1 + 1e-9)))
 		return -1;
-	double rpn = (double)f->runs / f->distinct_n, s = sqrt(f->plausible[0].s2);
+	double s, rpn = runs_per_n(f, &s);
 	int runs = rpn < 1.5 ? 0 : rpn < 4.5 ? 1 : 2;
 	int noise = !isfinite(s) ? 2 : s < 0.025 ? 0 : s < 0.075 ? 1 : 2;
 	return runs * 6 + noise * 2 + (n > 2 * f->max_n * (1 + 1e-9));
@@ -1041,6 +1048,14 @@ double amd_rfit_pred_var(const struct amd_rfit *f, double at, double level, doub
 		return NAN;
 	union_interval(f, at, level, n_add, k_add, &lo, &hi);
 	return isnan(lo) ? NAN : (hi - lo) * (hi - lo) / 4;
+}
+
+int amd_rfit_narrowing_holds(const struct amd_rfit *f)
+{
+	if (f->B == 0 || f->distinct_n < 1 || f->nterms != 1 || f->nplausible < 1)
+		return 0;
+	double s, rpn = runs_per_n(f, &s);
+	return rpn >= 2.5 && s < 0.025;
 }
 
 const char *amd_rfit_growth(const struct amd_rfit *f, double n)

@@ -50,6 +50,14 @@
 #define AMD_SCALING_NO_NARROWING "with one run per n the narrowing new runs bring cannot be" \
 	" predicted: they change the chosen model (in simulation the prediction was 0.3-0.5x the" \
 	" narrowing realised in 5 of 6 regimes); measure more runs per n first"
+/* Why it predicts none with more runs per n unless every region's
+ * model is in the regime where the evaluation found the prediction
+ * within 10% of the narrowing realised (amd_rfit_narrowing_holds:
+ * elsewhere, 3-5 runs per n, 0.2-2.4x; docs/methods.md). */
+#define AMD_SCALING_NARROWING_UNSURE "the narrowing new runs bring is predicted only where every" \
+	" region's model has one term, with 3 or more runs per n and noise below 2.5% (in simulation" \
+	" within 10% of the narrowing realised there, 0.2-2.4x elsewhere: a second, growing term" \
+	" hidden by the noise or resolved by the new runs)"
 
 
 struct amd_scaling_opts {

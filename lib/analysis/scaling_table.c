@@ -156,11 +156,10 @@ int amd_scaling_whole_finding(const struct amd_scaling_strategy *s, char *buf, s
 }
 
 /* How close "what to measure next" came to the narrowing realised in
- * simulation (tests/eval/coverage_eval, make eval; docs/methods.md). */
-#define NARROWING_ACCURACY_RUNS "in simulation within 10% of the narrowing realised where" \
-	" regions follow one term, 0.7-2.5x off where a second, growing term is not yet resolved"
-#define NARROWING_ACCURACY_TWO "not simulated with 2 runs per n: within 10% from 3 runs per n" \
-	" where regions follow one term; with 1 run per n no prediction holds"
+ * simulation where it is printed (amd_rfit_narrowing_holds;
+ * tests/eval/coverage_eval, make eval; docs/methods.md). */
+#define NARROWING_ACCURACY "in simulation within 10% of the narrowing realised where, as here," \
+	" every region's model has one term, with 3 or more runs per n and noise below 2.5%"
 
 int amd_scaling_advice_finding(const struct amd_scaling_strategy *s, char *buf, size_t n)
 {
@@ -173,7 +172,7 @@ int amd_scaling_advice_finding(const struct amd_scaling_strategy *s, char *buf, 
 		rc = put(buf, n, &w, "Measure n = %g next (%d repeat%s): the interval of the time at n = %g"
 			 " narrows to %.0f%% of its width (%s). ", s->advice[0].n, s->advice[0].repeats,
 			 s->advice[0].repeats == 1 ? "" : "s", s->target, 100 * s->advice[0].narrowing,
-			 s->advice[0].repeats >= 3 ? NARROWING_ACCURACY_RUNS : NARROWING_ACCURACY_TWO);
+			 NARROWING_ACCURACY);
 	if (rc == 0 && s->repeats_needed > 0)
 		rc = put(buf, n, &w, "The run-to-run noise (CV %.1f%%) asks for %d repeats per n for a"
 			 " mean within ±5%% at 95%%.", 100 * (isfinite(s->noise_cv) ? s->noise_cv

@@ -319,10 +319,23 @@ static int cmp_advice(const void *a, const void *b)
 	return (p > q) - (p < q);
 }
 
+/* Why no narrowing is predicted for s: NULL when every region with an
+ * interval at the target is where the prediction holds. */
+static const char *narrowing_why(const struct amd_scaling_strategy *s, double level)
+{
+	if (s->repeats < 2)
+		return AMD_SCALING_NO_NARROWING;
+	for (size_t r = 0; r < s->nregions; r++)
+		if (isfinite(amd_rfit_pred_var(&s->regions[r].fit, s->target, level, 0, 0))
+		    && !amd_rfit_narrowing_holds(&s->regions[r].fit))
+			return AMD_SCALING_NARROWING_UNSURE;
+	return NULL;
+}
+
 /* The candidates to measure next, ranked by how much k repeats there
  * narrow the interval of the sum of the region models at the target;
- * with one run per n none is predicted (NAN, why set) and they stay in
- * the order 2x, 4x, ... of the largest n. */
+ * where that cannot be predicted (narrowing_why) none is (NAN, why
+ * set) and they stay in the order 2x, 4x, ... of the largest n. */
 static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *obs,
 		  const struct amd_scaling_opts *o)
 {
@@ -338,6 +351,7 @@ static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *o
 	if (!s->advice)
 		return -1;
 	double before = 0;
+	const char *why = narrowing_why(s, o->level);
 	for (size_t r = 0; r < s->nregions; r++) {
 		double v = amd_rfit_pred_var(&s->regions[r].fit, s->target, o->level, 0, 0);
 		before += isfinite(v) ? v : 0;
@@ -351,11 +365,12 @@ static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *o
 		}
 		s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats,
 			before > 0 ? sqrt(after / before) : NAN, NULL };
-		if (s->repeats < 2) /* one run per n: no honest prediction (AMD_SCALING_NO_NARROWING) */
-			s->advice[c] = (struct amd_scaling_advice){ cand[c], 1, NAN, AMD_SCALING_NO_NARROWING };
+		if (why)
+			s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats < 2 ? 1 : s->repeats,
+				NAN, why };
 	}
 	s->nadvice = nc;
-	if (s->repeats >= 2)
+	if (!why)
 		qsort(s->advice, nc, sizeof *s->advice, cmp_advice);
 	return 0;
 }
