@@ -208,6 +208,10 @@ static void test_constant_interval_is_t(void **state)
  * on 100 sweeps; it was labelled 95% and covered 67%); the
  * narrowing 3 more runs at 2x predict (one term, 3 runs per n, 5%)
  * within 15% of the one realised. */
+/* coverage_check's narrowings where scaling prints them (amd_rfit_narrowing_holds). */
+static int printed_k;
+static double printed_p, printed_r;
+
 static void coverage_check(int terms, int runs, double noise, int narrow, int *cov, double *pred,
 			   double *real, double *label)
 {
@@ -215,6 +219,8 @@ static void coverage_check(int terms, int runs, double noise, int narrow, int *c
 	assert_non_null(r);
 	double n[6 * 3 + 3], y[6 * 3 + 3], sp = 0, sr = 0, sl = 0;
 	int got = 0, k = 0;
+	printed_k = 0;
+	printed_p = printed_r = 0;
 	for (int s = 0; s < 100; s++) {
 		size_t m = 0;
 		for (int p = 0; p < 6; p++)
@@ -247,6 +253,11 @@ static void coverage_check(int terms, int runs, double noise, int narrow, int *c
 			sp += sqrt(after / before);
 			sr += (hi - lo) / (2 * sqrt(before));
 			k++;
+			if (amd_rfit_narrowing_holds(&f)) {
+				printed_k++;
+				printed_p += sqrt(after / before);
+				printed_r += (hi - lo) / (2 * sqrt(before));
+			}
 		}
 		amd_rfit_free(&f);
 		amd_rfit_free(&g);
@@ -289,6 +300,33 @@ static void test_coverage_quick(void **state)
 	assert_true(fabs(pred / real - 1) <= 0.15);
 }
 
+/* "What to measure next" prints a narrowing only where make eval found
+ * it within 10% of the one realised (amd_rfit_narrowing_holds): one
+ * term, 3 runs per n, 1% noise, printed for nearly every sweep and
+ * within 10%; two terms at 1% (the log term resolved by the new runs:
+ * predicted 2.4x the realised narrowing) and at 5% (a hidden second
+ * term: 0.2x) never printed — before, every prediction from 2 runs per
+ * n was. */
+static void test_narrowing_printed(void **state)
+{
+	(void)state;
+	int cov;
+	double pred, real, label;
+	coverage_check(1, 3, 0.01, 1, &cov, &pred, &real, &label);
+	print_message("one term, 3 runs per n, 1%%: narrowing printed %d/100, %.3f predicted, %.3f realised\n",
+		      printed_k, printed_p / printed_k, printed_r / printed_k);
+	assert_true(printed_k >= 90);
+	assert_true(fabs(printed_p / printed_r - 1) <= 0.1);
+	coverage_check(2, 3, 0.01, 1, &cov, &pred, &real, &label);
+	print_message("two terms, 3 runs per n, 1%%: predicted/realised %.2f over all, printed %d/100\n",
+		      pred / real, printed_k);
+	assert_true(printed_k == 0 || fabs(printed_p / printed_r - 1) <= 0.1);
+	coverage_check(2, 3, 0.05, 1, &cov, &pred, &real, &label);
+	print_message("two terms, 3 runs per n, 5%%: predicted/realised %.2f over all, printed %d/100\n",
+		      pred / real, printed_k);
+	assert_true(printed_k == 0 || fabs(printed_p / printed_r - 1) <= 0.1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_constant),
 		cmocka_unit_test(test_constant_interval_is_t),
 		cmocka_unit_test(test_coverage_quick),
+		cmocka_unit_test(test_narrowing_printed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
