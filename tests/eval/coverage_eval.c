@@ -25,16 +25,21 @@
  * same way. Also: the narrowing of the interval at 4x that as many
  * more runs at 2x predict (amd_rfit_pred_var, `scaling`'s "what to
  * measure next") beside the one realised by measuring them and fitting
- * again (mean over sweeps), target: within 10% (with 1 run per n scaling
- * prints no narrowing, AMD_SCALING_NO_NARROWING: shown, "(none printed)",
- * not counted). Beside each coverage, the
+ * again (mean over sweeps), target: within 10% where scaling prints it
+ * (amd_rfit_narrowing_holds: one term, 3+ runs per n, noise < 2.5%;
+ * "(none printed)" and not counted where it prints none), beside the
+ * ratio over every sweep (before, every prediction from 2 runs per n
+ * was printed); at the end the ratio by what the tool sees and the
+ * truth's shape, from which that rule was taken. Beside each coverage, the
  * mean level printed with the interval (amd_rfit_interval_level: what it
  * covers in simulation where that is below 93%); a coverage misses when
  * the interval is labelled 95% and covers outside 93-97%, or is
  * relabelled and covers more than 5 points below its label. At the end:
  * the coverage by the regime the tool sees (amd_rfit_regime), from which
  * region_fit.c's SIMULATED_COVER table was taken (one term and two
- * terms run separately with --terms: the smaller of the two per cell).
+ * terms run separately with --terms: the smaller of the two per cell),
+ * and the same split by the chosen model's number of terms and the
+ * truth's shape.
  *
  * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]
  * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU; exit 1
