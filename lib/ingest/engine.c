@@ -337,11 +337,32 @@ static int target_full(const struct amd_ingest_target *t, void *conn)
 	return t->batch_held && t->batch_held(conn) >= BATCH_HELD;
 }
 
+/* The batch of b[from..to) was committed but its clean-up failed
+ * (batch_end returned 1 with msg): its units stay written; the first
+ * such failure is kept for the summary, and one that is the store's
+ * stops the ingest as a unit's would (unit_done). */
+static void uncleaned(struct pool *p, void *conn, const struct pending *b, size_t from,
+		      size_t to, const char *msg)
+{
+	pthread_mutex_lock(&p->lock);
+	struct amd_unit_list *l = p->units;
+	if (!l->uncleaned_error[0])
+		snprintf(l->uncleaned_error, sizeof l->uncleaned_error, "%s", msg);
+	for (size_t k = from; k < to; k++)
+		l->uncleaned += written(b[k].u);
+	if (!p->stopped && p->target->store_failed && p->target->store_failed(conn, msg)) {
+		p->stopped = 1;
+		snprintf(l->stop_error, sizeof l->stop_error, "%s", msg);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 /* Writes b[from..n) in one transaction, ended early when the target is
  * full (target_full); a failed commit fails every unit that had written
- * in it, and the twins it held, marked in lost. A twin (batch_twin) is
- * unchanged when its twin was written, else read and written itself.
- * The index past the last unit written. */
+ * in it, and the twins it held, marked in lost (a commit whose clean-up
+ * failed fails none: uncleaned). A twin (batch_twin) is unchanged when
+ * its twin was written, else read and written itself. The index past
+ * the last unit written. */
 static size_t write_part(struct pool *p, void *conn, struct pending *b, size_t from, size_t n,
 			 char *lost)
 {
@@ -361,7 +382,10 @@ static size_t write_part(struct pool *p, void *conn, struct pending *b, size_t f
 			failed(b[i].u, e.msg);
 		}
 	} while (++i < n && !(open && target_full(t, conn)));
-	if (open && t->batch_end(conn, 1, &err) < 0)
+	int ended = open ? t->batch_end(conn, 1, &err) : 0;
+	if (ended > 0)
+		uncleaned(p, conn, b, from, i, err.msg);
+	if (ended < 0)
 		for (size_t k = from; k < i; k++) {
 			struct amd_unit *u = b[k].u;
 			if (u->result == AMD_UNIT_FAILED ||
@@ -496,5 +520,5 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 		*err = p.open_err;
 		return -1;
 	}
-	return p.failed + (int)units->not_written;
+	return p.failed + (int)units->not_written + (int)units->uncleaned;
 }

@@ -149,7 +149,10 @@ struct amd_ingest_target {
 	/* Optional: several units' begin .. finish inside one transaction
 	 * (each unit's own is a savepoint: a failed unit rolls back alone);
 	 * batch_end commits (commit = 1) or rolls back the batch, -1 with
-	 * err when the commit failed and nothing of the batch was kept.
+	 * err when the commit failed and nothing of the batch was kept, 1
+	 * with err when the batch was committed (readers see it) but what
+	 * follows the commit failed (ClickHouse: removing the attempts it
+	 * replaces, left for the target's next prepare).
 	 * NULL: one transaction per unit. */
 	int (*batch_begin)(void *conn, struct amd_err *err);
 	int (*batch_end)(void *conn, int commit, struct amd_err *err);

@@ -615,6 +615,38 @@ test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units wit
 '
 
 
+# A batch committed, then its clean-up failed: `param` swapped for a Log
+# table (the server takes its rows and reads them, and answers an
+# ALTER … DELETE with an error), so removing the attempts the batch
+# replaces fails after its commit row. The unit is written ("1
+# replaced", as SQLite says), one line says what failed, what is left and
+# that readers do not see it, exit 2; readers see the new version
+# (SQLite'"'"'s output); the next ingest removes what was left. Before, the
+# committed unit was reported failed.
+test_expect_success CLICKHOUSE,SQLITE3 'a clean-up that fails after its batch committed: the unit kept, the rows left reported, then removed' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/cu" 4 8 5 &&
+	"$AMDAHL" --store "$(url cu)" ingest -q "$TMP/cu" && "$AMDAHL" --store "$TMP/cu.db" ingest -q "$TMP/cu" &&
+	f=$(ls -d "$TMP"/cu/mlruns/*/*/metrics | head -1)/m0 && echo "1795347873199 1.5 100" >>"$f" &&
+	ch "RENAME TABLE cu.param TO cu.param_mt" && ch "CREATE TABLE cu.param AS cu.param_mt ENGINE = Log" &&
+	test_status 2 "$AMDAHL" --store "$(url cu)" ingest "$TMP/cu" &&
+	cp "$TMP/out" "$TMP/cu.ch" && cp "$TMP/err" "$TMP/cu.err" &&
+	ch "INSERT INTO cu.param_mt SELECT * FROM cu.param" && ch "DROP TABLE cu.param" &&
+	ch "RENAME TABLE cu.param_mt TO cu.param" &&
+	"$AMDAHL" --store "$TMP/cu.db" ingest "$TMP/cu" >"$TMP/cu.sq" &&
+	test_contains "0 added, 1 replaced, 3 unchanged, 0 failed" "$(cat "$TMP/cu.sq")" &&
+	test_true "the summary is SQLite'"'"'s" cmp -s "$TMP/cu.sq" "$TMP/cu.ch" &&
+	test_eq 1 "$(wc -l <"$TMP/cu.err")" &&
+	test_contains "committed; removing the attempts it replaces" "$(cat "$TMP/cu.err")" &&
+	test_contains "committed and kept: 1 unit(s), which readers see; the older versions they replace stay in the store, seen by no reader, until the next ingest into it removes them" "$(cat "$TMP/cu.err")" &&
+	test_eq 1 "$(ch "SELECT count() FROM cu.source WHERE id NOT IN (SELECT aid FROM cu.committed)")" &&
+	same_json cu runs && same_json cu stats &&
+	"$AMDAHL" --store "$(url cu)" ingest "$TMP/cu" >"$TMP/cu.ch2" &&
+	test_contains "0 added, 0 replaced, 4 unchanged" "$(cat "$TMP/cu.ch2")" &&
+	left="SELECT (SELECT count() FROM cu.source WHERE id NOT IN (SELECT aid FROM cu.committed)) + (SELECT count() FROM cu.metric_point WHERE src NOT IN (SELECT aid FROM cu.committed))" &&
+	for _ in $(seq 1 100); do [ "$(ch "$left")" = 0 ] && break; sleep 0.1; done &&
+	test_eq 0 "$(ch "$left")" && same_json cu stats
+'
+
 # the server's JSON writes bytes that are not UTF-8 as one U+FFFD: the
 # reader fetches strings as hex (ch_load.c), so names and paths come back
 # byte for byte (hostile.sh runs the same names through every command)
