@@ -126,6 +126,12 @@ struct amd_ingest_target {
 	/* enum amd_source_state, or -1. */
 	int (*state)(void *conn, const char *path, const char *sha256, amd_same_run_fn *same,
 		     struct amd_err *err);
+	/* Optional: the n units the worker asks state about next (engine.c
+	 * claims them a batch at a time), each path with its sha256 when
+	 * hashed ahead, else NULL: a target may answer their questions from
+	 * one query about these only. A question about another unit (or
+	 * bytes) is asked as before. */
+	void (*expect)(void *conn, const char *const *paths, const char *const *shas, size_t n);
 	/* Opens the unit's transaction; its sink takes the parser's facts. */
 	struct amd_unit_writer *(*begin)(void *conn, const struct amd_unit_info *u,
 					 struct amd_err *err);

@@ -166,7 +166,7 @@ static void target_disconnect(void *conn)
 		return;
 	pending_free(c);
 	amd_ch_held_free(&c->held);
-	amd_ch_sources_free(&c->sources);
+	amd_ch_sources_release(&c->sources);
 	for (size_t i = 0; i < c->nidle; i++)
 		amd_store_close(c->idle[i]);
 	free(c->idle);
@@ -203,6 +203,17 @@ static int target_state(void *conn, const char *path, const char *sha, amd_same_
 	if (!c->sources.listed)
 		c->listed_at = shipped;
 	return amd_ch_listed_state(c->ch, &c->sources, path, sha, same, err);
+}
+
+/* The worker's next units (sink.h expect): its list of sources holds
+ * their paths and the paths holding their bytes, not every path of the
+ * store (ch_state.h). Out of memory, every path is listed, as before. */
+static void target_expect(void *conn, const char *const *paths, const char *const *shas,
+			  size_t n)
+{
+	struct ch_conn *c = conn;
+	if (amd_ch_sources_expect(&c->sources, paths, shas, n) < 0)
+		amd_ch_sources_expect(&c->sources, NULL, NULL, 0);
 }
 
 static void unit_free(struct ch_unit *u)
@@ -395,6 +406,7 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.connect = target_connect,
 		.disconnect = target_disconnect,
 		.state = target_state,
+		.expect = target_expect,
 		.begin = target_begin,
 		.sink = target_sink,
 		.finish = target_finish,
