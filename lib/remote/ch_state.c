@@ -4,9 +4,11 @@
  * CHANGED by its own path's row, else DUPLICATE when a path that puts
  * them in its run holds its bytes, else NEW. One unit's rows come from
  * one query (its path, and the paths holding its bytes: push, an ingest
- * into a store too large to list); an ingest batch's from one list of
- * every path, made at the batch's first question (ch_target.c): 16
- * one-run units ask once, not 32 times. */
+ * into a store too large to list); an ingest batch's from one list,
+ * made at the batch's first question (ch_target.c): 16 one-run units ask
+ * once, not 32 times. The list holds every path, or, when the units to
+ * come are expected (amd_ch_sources_expect), only theirs and those
+ * holding their bytes. */
 #include "ch_state.h"
 
 #include <stdlib.h>

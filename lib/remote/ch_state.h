@@ -37,12 +37,12 @@ int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
 			amd_same_run_fn *same, struct amd_err *err);
 
 /* The same answer from the list l, made from the server at its first
- * use (one query for every path; its answer is the store at that
- * moment) and again after AMD_CH_SOURCES_ASKS answers (a batch's 16
- * units ask at most 3 times each; units the store holds already end no
- * batch, which would drop it: ch_target.c). A store of more than
- * AMD_CH_SOURCES_MAX paths is not listed: l->too_many is set and the
- * unit is asked of the server alone. */
+ * use (one query for every path, or for the expected units'; its answer
+ * is the store at that moment) and again after AMD_CH_SOURCES_ASKS
+ * answers (a batch's 16 units ask at most 3 times each; units the store
+ * holds already end no batch, which would drop it: ch_target.c). A list
+ * of more than AMD_CH_SOURCES_MAX paths is not kept: l->too_many is set
+ * and the unit is asked of the server alone; so is a unit not expected. */
 #define AMD_CH_SOURCES_MAX 20000
 #define AMD_CH_SOURCES_ASKS 48
 int amd_ch_listed_state(struct amd_ch *ch, struct amd_ch_sources *l, const char *path,
