@@ -12,7 +12,10 @@
 # holds libcurl's words failing alone; `runs` and `regions` getting one
 # point per series, `scaling`, `compare` and `gate` only their metrics'
 # points (the same output, fewer rows); a copy later in an ingest's
-# batch not read, a batch bounded by the memory it holds. Skipped (with
+# batch not read, a batch bounded by the memory it holds; a clean-up
+# failing after its batch committed (the units kept, the rows left
+# reported and removed by the next ingest); a batch's state list of its
+# own units' sources, not the store's. Skipped (with
 # the reason) where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
