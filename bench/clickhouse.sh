@@ -95,3 +95,25 @@ b=$(log_count)
 awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
   printf ", %.2f requests/unit (%.2f state questions), %.1f server ms/unit\n", (y[1] - x[1]) / n,
     (y[3] - x[3]) / n, (y[2] - x[2]) / n }'
+
+# The same small runs into a store of BENCH_LARGE_PATHS (19000) paths
+# (one-run units of 1 metric × 2 points, ingested with -j 2), next to the
+# row above (an empty store): a batch's state list holds its own units'
+# paths and the paths holding their bytes (r12-37), where it held every
+# path of the store (~3 MB a batch at 19,000 paths: 240 MB of lists and
+# 24.4 s against 6.9 s for 1,000 runs; -j 2 relisted after each other
+# worker's batch, 393 MB and 54 s). Prints what the state lists sent.
+large=${BENCH_LARGE_PATHS:-19000}
+/usr/bin/python3 "$root/bench/gen_sweep.py" "$work/large" "$large" 1 1 2 >/dev/null
+GEN_SWEEP_FIRST=$((large + 1000)) /usr/bin/python3 "$root/bench/gen_sweep.py" "$work/small2" "$small" 1 3 10 >/dev/null
+measure "ingest $large one-run units -j 2, ClickHouse" "$ch/large" ingest -q -j 2 "$work/large/mlruns"
+log_bytes() {
+  logged "SYSTEM FLUSH LOGS"
+  logged "SELECT count(), sum(query_duration_ms), sum(result_bytes), sumIf(result_bytes, query LIKE 'SELECT hex(path), argMax(sha256%') FROM system.query_log WHERE user = 'amdahl' AND type = 2"
+}
+a=$(log_bytes)
+measure "ingest $small small runs into $large paths, ClickHouse" "$ch/large" ingest -q "$work/small2/mlruns" | tr -d '\n'
+b=$(log_bytes)
+awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
+  printf ", %.2f requests/unit, %.1f server ms/unit, %.1f MB sent (state lists %.2f MB)\n", (y[1] - x[1]) / n,
+    (y[2] - x[2]) / n, (y[3] - x[3]) / 1e6, (y[4] - x[4]) / 1e6 }'

@@ -374,6 +374,11 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_unit_list_free(&units);
 		return cmd_error("ingest", "%s", err.msg);
 	}
+	if (units.uncleaned) /* committed, so counted as written (ingest.h) */
+		cmd_error("ingest", "%s; committed and kept: %zu unit(s), which readers see; the"
+			  " older versions they replace stay in the store, seen by no reader,"
+			  " until the next ingest into it removes them",
+			  units.uncleaned_error, units.uncleaned);
 	if (units.not_written)
 		cmd_error("ingest", "stopped at the store's failure above: %zu of %zu units not read;"
 			  " the %zu written before are kept (ingest again once the store is writable)",

@@ -106,6 +106,7 @@ struct pending {
 	int state;
 	int running; /* its parse still runs, its queue full: write it soon */
 	int twin;    /* the earlier unit of its batch it duplicates, or -1 */
+	int hashed;  /* sha and size set before unit_prepare (claimed) */
 	int by_twin; /* reported unchanged because its twin was written */
 };
 
@@ -123,12 +124,18 @@ struct pending {
  * fact, traces poll in->stop); nothing of it reached the store. */
 #define HASH_BESIDE_BYTES ((off_t)4 << 20)
 
+/* u is a file large enough to be parsed while hashed, at a new place. */
+static int large_file(const struct amd_unit *u)
+{
+	struct stat st;
+	return !u->fmt->hash && amd_overlap_allowed() && stat(u->path, &st) == 0 &&
+	       S_ISREG(st.st_mode) && st.st_size >= HASH_BESIDE_BYTES;
+}
+
 static int parse_while_hashed(const struct amd_ingest_target *t, void *conn,
 			      const struct amd_unit *u)
 {
-	struct stat st;
-	if (u->fmt->hash || !amd_overlap_allowed() || stat(u->path, &st) < 0 ||
-	    !S_ISREG(st.st_mode) || st.st_size < HASH_BESIDE_BYTES)
+	if (!large_file(u))
 		return 0;
 	struct amd_err e = {{0}};
 	return t->state(conn, u->path, "", amd_same_run, &e) == AMD_SOURCE_NEW;
@@ -167,9 +174,9 @@ static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct am
 	pu->by_twin = 0;
 	pu->running = 0;
 	pu->in = input_of(u, o);
-	pu->early = parse_while_hashed(t, conn, u) ? amd_overlap_start(u->fmt, &pu->in, o->events)
-						   : NULL;
-	int state = hash_unit(u, pu->sha, &pu->size, err) < 0
+	pu->early = !pu->hashed && parse_while_hashed(t, conn, u)
+		? amd_overlap_start(u->fmt, &pu->in, o->events) : NULL;
+	int state = !pu->hashed && hash_unit(u, pu->sha, &pu->size, err) < 0
 		? -1 : t->state(conn, u->path, pu->sha, amd_same_run, err);
 	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
 		if (pu->early) { /* held after all, or unreadable: nothing of it kept */
@@ -235,7 +242,7 @@ static int unit_write(const struct amd_ingest_target *t, void *conn, struct pend
 int amd_ingest_one(const struct amd_ingest_target *t, void *conn, struct amd_unit *u,
 		   const struct amd_ingest_opts *o, struct amd_err *err)
 {
-	struct pending pu;
+	struct pending pu = {.hashed = 0};
 	int rc = unit_prepare(t, conn, u, o, NULL, 0, &pu, err);
 	return rc <= 0 ? rc : unit_write(t, conn, &pu, o, err);
 }
@@ -337,11 +344,32 @@ static int target_full(const struct amd_ingest_target *t, void *conn)
 	return t->batch_held && t->batch_held(conn) >= BATCH_HELD;
 }
 
+/* The batch of b[from..to) was committed but its clean-up failed
+ * (batch_end returned 1 with msg): its units stay written; the first
+ * such failure is kept for the summary, and one that is the store's
+ * stops the ingest as a unit's would (unit_done). */
+static void uncleaned(struct pool *p, void *conn, const struct pending *b, size_t from,
+		      size_t to, const char *msg)
+{
+	pthread_mutex_lock(&p->lock);
+	struct amd_unit_list *l = p->units;
+	if (!l->uncleaned_error[0])
+		snprintf(l->uncleaned_error, sizeof l->uncleaned_error, "%s", msg);
+	for (size_t k = from; k < to; k++)
+		l->uncleaned += written(b[k].u);
+	if (!p->stopped && p->target->store_failed && p->target->store_failed(conn, msg)) {
+		p->stopped = 1;
+		snprintf(l->stop_error, sizeof l->stop_error, "%s", msg);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
 /* Writes b[from..n) in one transaction, ended early when the target is
  * full (target_full); a failed commit fails every unit that had written
- * in it, and the twins it held, marked in lost. A twin (batch_twin) is
- * unchanged when its twin was written, else read and written itself.
- * The index past the last unit written. */
+ * in it, and the twins it held, marked in lost (a commit whose clean-up
+ * failed fails none: uncleaned). A twin (batch_twin) is unchanged when
+ * its twin was written, else read and written itself. The index past
+ * the last unit written. */
 static size_t write_part(struct pool *p, void *conn, struct pending *b, size_t from, size_t n,
 			 char *lost)
 {
@@ -361,7 +389,10 @@ static size_t write_part(struct pool *p, void *conn, struct pending *b, size_t f
 			failed(b[i].u, e.msg);
 		}
 	} while (++i < n && !(open && target_full(t, conn)));
-	if (open && t->batch_end(conn, 1, &err) < 0)
+	int ended = open ? t->batch_end(conn, 1, &err) : 0;
+	if (ended > 0)
+		uncleaned(p, conn, b, from, i, err.msg);
+	if (ended < 0)
 		for (size_t k = from; k < i; k++) {
 			struct amd_unit *u = b[k].u;
 			if (u->result == AMD_UNIT_FAILED ||
@@ -391,14 +422,76 @@ static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
 			unit_done(p, conn, b[i].u);
 }
 
+/* The units a worker claimed (up to a batch's), hashed ahead where
+ * parse_while_hashed would not parse them while hashed, and told to the
+ * target (expect): a batch asks about its own units, not the store's. */
+struct claim {
+	struct amd_unit *u[BATCH_UNITS];
+	char sha[BATCH_UNITS][65];
+	uint64_t size[BATCH_UNITS];
+	int hashed[BATCH_UNITS];
+	size_t n, next;
+};
+
+/* Claims the worker's next units: a batch's, or its share of those left
+ * when fewer (so -j N still spreads a few units over N workers); one at
+ * a time for a target that takes no expect. */
+static void claim_units(struct pool *p, void *conn, struct claim *c)
+{
+	pthread_mutex_lock(&p->lock);
+	size_t left = p->units->n - p->next, jobs = p->o->jobs > 1 ? (size_t)p->o->jobs : 1;
+	size_t want = !p->target->expect ? 1 : left / jobs > BATCH_UNITS ? BATCH_UNITS
+						: left / jobs ? left / jobs : 1;
+	c->n = c->next = 0;
+	while (!p->stopped && p->next < p->units->n && c->n < want)
+		c->u[c->n++] = &p->units->v[p->next++];
+	pthread_mutex_unlock(&p->lock);
+	if (!p->target->expect) {
+		memset(c->hashed, 0, sizeof c->hashed);
+		return;
+	}
+	const char *paths[BATCH_UNITS], *shas[BATCH_UNITS];
+	for (size_t i = 0; i < c->n; i++) {
+		struct amd_err e = {{0}};
+		c->hashed[i] = !large_file(c->u[i]) &&
+			       hash_unit(c->u[i], c->sha[i], &c->size[i], &e) == 0;
+		paths[i] = c->u[i]->path;
+		shas[i] = c->hashed[i] ? c->sha[i] : NULL;
+	}
+	if (c->n)
+		p->target->expect(conn, paths, shas, c->n);
+}
+
+/* The next unit of c (claiming more when it is used up), NULL when none
+ * is left; its hash, when made ahead, goes to pu. Claimed units left
+ * when the store failed are not read (not_written). */
+static struct amd_unit *take_claimed(struct pool *p, void *conn, struct claim *c,
+				     struct pending *pu)
+{
+	if (c->next == c->n)
+		claim_units(p, conn, c);
+	pthread_mutex_lock(&p->lock);
+	while (p->stopped && c->next < c->n)
+		not_written(p->units, c->u[c->next++]);
+	pthread_mutex_unlock(&p->lock);
+	if (c->next == c->n)
+		return NULL;
+	size_t i = c->next++;
+	pu->hashed = c->hashed[i];
+	memcpy(pu->sha, c->sha[i], sizeof pu->sha);
+	pu->size = c->size[i];
+	return c->u[i];
+}
+
 static void work_batched(struct pool *p, void *conn)
 {
 	struct pending b[BATCH_UNITS];
+	struct claim c = {.n = 0};
 	size_t n = 0;
 	uint64_t bytes = 0;
 	struct amd_unit *u;
 	do {
-		u = take(p);
+		u = take_claimed(p, conn, &c, &b[n]);
 		if (u) {
 			struct amd_err err = {{0}};
 			int r = unit_prepare(p->target, conn, u, p->o, b, n, &b[n], &err);
@@ -496,5 +589,5 @@ int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_lis
 		*err = p.open_err;
 		return -1;
 	}
-	return p.failed + (int)units->not_written;
+	return p.failed + (int)units->not_written + (int)units->uncleaned;
 }

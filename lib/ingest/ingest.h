@@ -178,6 +178,12 @@ struct amd_unit_list {
 	 * read: ..."; the first store failure is in stop_error */
 	size_t not_written;
 	char stop_error[1024];
+	/* units whose batch was committed (they count as written) but whose
+	 * clean-up after the commit failed (sink.h batch_end returning 1):
+	 * the rows they replace are left, seen by no reader; the first such
+	 * failure is in uncleaned_error */
+	size_t uncleaned;
+	char uncleaned_error[1024];
 };
 
 /* The unit's error or reason, "out of memory" when it could not be kept. */
@@ -197,8 +203,8 @@ void amd_unit_list_free(struct amd_unit_list *l);
 int amd_same_run(const char *held, const char *path);
 
 /* Ingests every unit into target (each worker opens its own
- * connection). Returns the number of failed units, or -1 when nothing
- * could start (err says why). At the first failure that is the store's
+ * connection). Returns the number of failed units (plus the uncleaned
+ * ones), or -1 when nothing could start (err says why). At the first failure that is the store's
  * (full disk, a server gone), no more units are read: they count in
  * units->not_written, and only the units that failed before are
  * reported to the progress callback. */

@@ -126,6 +126,12 @@ struct amd_ingest_target {
 	/* enum amd_source_state, or -1. */
 	int (*state)(void *conn, const char *path, const char *sha256, amd_same_run_fn *same,
 		     struct amd_err *err);
+	/* Optional: the n units the worker asks state about next (engine.c
+	 * claims them a batch at a time), each path with its sha256 when
+	 * hashed ahead, else NULL: a target may answer their questions from
+	 * one query about these only. A question about another unit (or
+	 * bytes) is asked as before. */
+	void (*expect)(void *conn, const char *const *paths, const char *const *shas, size_t n);
 	/* Opens the unit's transaction; its sink takes the parser's facts. */
 	struct amd_unit_writer *(*begin)(void *conn, const struct amd_unit_info *u,
 					 struct amd_err *err);
@@ -149,7 +155,10 @@ struct amd_ingest_target {
 	/* Optional: several units' begin .. finish inside one transaction
 	 * (each unit's own is a savepoint: a failed unit rolls back alone);
 	 * batch_end commits (commit = 1) or rolls back the batch, -1 with
-	 * err when the commit failed and nothing of the batch was kept.
+	 * err when the commit failed and nothing of the batch was kept, 1
+	 * with err when the batch was committed (readers see it) but what
+	 * follows the commit failed (ClickHouse: removing the attempts it
+	 * replaces, left for the target's next prepare).
 	 * NULL: one transaction per unit. */
 	int (*batch_begin)(void *conn, struct amd_err *err);
 	int (*batch_end)(void *conn, int commit, struct amd_err *err);

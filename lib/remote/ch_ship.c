@@ -305,7 +305,7 @@ int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t sou
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err)
 {
 	struct amd_ch_unit_rows u = {staging, source, attempt, src};
-	return amd_ch_ship_units(ch, &u, 1, err);
+	return amd_ch_ship_units(ch, &u, 1, err) != 0 ? -1 : 0;
 }
 
 /* Every table's rows of units, one INSERT per table (and BATCH_BYTES). */
@@ -350,7 +350,7 @@ int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, s
 	long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 	if (commit_rows(ch, units, n, ns, err) < 0)
 		return n == 1 ? amd_fail_prefix(err, "%s", units[0].src->path) : -1;
-	return drop_replaced(ch, units, n, ns, err);
+	return drop_replaced(ch, units, n, ns, err) < 0 ? 1 : 0;
 }
 
 int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
@@ -375,6 +375,18 @@ static int drop_replaced(struct amd_ch *ch, const struct amd_ch_unit_rows *units
 	return rc < 0 ? amd_fail_prefix(err, "%s%s: committed; removing the attempts it replaces",
 					 units[0].src->path, n > 1 ? " and the units beside it" : "")
 		      : 0;
+}
+
+/* Every attempt of a path committed before the path's latest. */
+#define STALE_SQL "SELECT id AS x FROM source WHERE id NOT IN" \
+	" (SELECT argMax(id, (committed_ns, id)) FROM source GROUP BY path)"
+
+int amd_ch_drop_stale(struct amd_ch *ch, struct amd_err *err)
+{
+	char *ids = amd_ch_id_list(ch, STALE_SQL, err);
+	int rc = ids && *ids ? delete_attempts(ch, ids, err) : ids ? 0 : -1;
+	free(ids);
+	return rc < 0 ? amd_fail_prefix(err, "removing the attempts replaced before") : 0;
 }
 
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,

@@ -39,7 +39,11 @@ struct amd_ch_unit_rows {
 /* Ships the rows of n units, one INSERT per table for all of them (the
  * ingest's batches, ch_target.c), then their n source rows in one
  * INSERT (the commit: all visible at once, or none), then drops the
- * attempts each replaces. */
+ * attempts each replaces. -1 with err when nothing was committed; 1
+ * with err when the units were committed (readers see them) but
+ * dropping the attempts they replace failed: those rows stay, seen by
+ * no reader, until amd_ch_drop_stale. amd_ch_ship and
+ * amd_ch_ship_source return -1 for both. */
 int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
 		      struct amd_err *err);
 
@@ -47,6 +51,11 @@ int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, s
  * attempts of path it replaces (committed before it). */
 int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, long long ns,
 			 struct amd_err *err);
+
+/* Deletes the rows of every attempt a later commit of its path
+ * replaced that is still held (a clean-up that failed after its commit:
+ * amd_ch_ship_units); one query when there is none. */
+int amd_ch_drop_stale(struct amd_ch *ch, struct amd_err *err);
 
 /* Forgets path (a held file that now holds nothing, a run deleted since
  * it was ingested): commits an empty attempt of path, sha256 "" (no

@@ -4,9 +4,11 @@
  * CHANGED by its own path's row, else DUPLICATE when a path that puts
  * them in its run holds its bytes, else NEW. One unit's rows come from
  * one query (its path, and the paths holding its bytes: push, an ingest
- * into a store too large to list); an ingest batch's from one list of
- * every path, made at the batch's first question (ch_target.c): 16
- * one-run units ask once, not 32 times. */
+ * into a store too large to list); an ingest batch's from one list,
+ * made at the batch's first question (ch_target.c): 16 one-run units ask
+ * once, not 32 times. The list holds every path, or, when the units to
+ * come are expected (amd_ch_sources_expect), only theirs and those
+ * holding their bytes. */
 #include "ch_state.h"
 
 #include <stdlib.h>
@@ -54,7 +56,69 @@ void amd_ch_sources_free(struct amd_ch_sources *l)
 	free(l->paths);
 	free(l->rows);
 	free(l->by_sha);
-	*l = (struct amd_ch_sources){.too_many = l->too_many};
+	*l = (struct amd_ch_sources){.too_many = l->too_many, .exp_paths = l->exp_paths,
+				     .exp_shas = l->exp_shas, .nexp_paths = l->nexp_paths,
+				     .nexp_shas = l->nexp_shas};
+}
+
+static void strings_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void amd_ch_sources_release(struct amd_ch_sources *l)
+{
+	strings_free(l->exp_paths, l->nexp_paths);
+	strings_free(l->exp_shas, l->nexp_shas);
+	l->exp_paths = l->exp_shas = NULL;
+	l->nexp_paths = l->nexp_shas = 0;
+	amd_ch_sources_free(l);
+}
+
+static int by_string(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Copies of the n non-NULL strings of v, sorted, into *out; -1. */
+static int strings_copy(const char *const *v, size_t n, char ***out, size_t *nout)
+{
+	*out = calloc(n ? n : 1, sizeof **out);
+	*nout = 0;
+	if (!*out)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] && !((*out)[(*nout)++] = strdup(v[i])))
+			return -1;
+	qsort(*out, *nout, sizeof **out, by_string);
+	return 0;
+}
+
+int amd_ch_sources_expect(struct amd_ch_sources *l, const char *const *paths,
+			  const char *const *shas, size_t n)
+{
+	amd_ch_sources_release(l);
+	l->too_many = 0; /* each bounded list is tried */
+	if (!n)
+		return 0;
+	if (strings_copy(paths, n, &l->exp_paths, &l->nexp_paths) < 0 ||
+	    strings_copy(shas, n, &l->exp_shas, &l->nexp_shas) < 0) {
+		amd_ch_sources_release(l);
+		return -1;
+	}
+	return 0;
+}
+
+/* The list answers for (path, sha): every path is listed, or path and
+ * sha ("" when not hashed: the path alone) are among the expected. */
+static int expected(const struct amd_ch_sources *l, const char *path, const char *sha)
+{
+	if (!l->exp_paths)
+		return 1;
+	return bsearch(&path, l->exp_paths, l->nexp_paths, sizeof path, by_string) &&
+	       (!*sha || bsearch(&sha, l->exp_shas, l->nexp_shas, sizeof sha, by_string));
 }
 
 /* The rows of the server's answer (l->text, "hex(path)\tsha256" lines,
@@ -152,13 +216,40 @@ int amd_ch_source_state(struct amd_ch *ch, const char *path, const char *sha,
 	return state;
 }
 
-/* Lists every path of the store into l, or sets l->too_many; -1 with
- * err naming the path asked about. */
+/* Appends ", "-separated literals of v[0..n) to b; -1. */
+static int quoted_list(struct amd_buf *b, char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((i && amd_buf_append(b, ", ", 2) < 0) || amd_ch_quote(b, v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* LIST_SQL, of the expected units only when there are some (the WHERE
+ * of STATE_SQL for all of them). */
+static int list_sql(struct amd_buf *sql, const struct amd_ch_sources *l)
+{
+	if (!l->exp_paths)
+		return amd_buf_printf(sql, LIST_SQL, AMD_CH_SOURCES_MAX + 1) < 0 ? -1 : 0;
+	int bad = amd_buf_printf(sql, "SELECT hex(path), argMax(sha256, (committed_ns, id))"
+				 " FROM source WHERE path IN (") < 0 ||
+		  quoted_list(sql, l->exp_paths, l->nexp_paths) < 0 ||
+		  amd_buf_append(sql, ")", 1) < 0;
+	if (!bad && l->nexp_shas)
+		bad = amd_buf_printf(sql, " OR path IN (SELECT path FROM source WHERE sha256 IN (") < 0 ||
+		      quoted_list(sql, l->exp_shas, l->nexp_shas) < 0 ||
+		      amd_buf_append(sql, "))", 2) < 0;
+	return bad || amd_buf_printf(sql, " GROUP BY path LIMIT %d FORMAT TabSeparated",
+				     AMD_CH_SOURCES_MAX + 1) < 0 ? -1 : 0;
+}
+
+/* Lists every path of the store (or the expected units') into l, or
+ * sets l->too_many; -1 with err naming the path asked about. */
 static int list_sources(struct amd_ch *ch, struct amd_ch_sources *l, const char *path,
 			struct amd_err *err)
 {
 	struct amd_buf sql = {0};
-	if (amd_buf_printf(&sql, LIST_SQL, AMD_CH_SOURCES_MAX + 1) < 0) {
+	if (list_sql(&sql, l) < 0 || amd_buf_append(&sql, "", 1) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", path);
 	}
@@ -175,6 +266,8 @@ static int list_sources(struct amd_ch *ch, struct amd_ch_sources *l, const char 
 int amd_ch_listed_state(struct amd_ch *ch, struct amd_ch_sources *l, const char *path,
 			const char *sha, amd_same_run_fn *same, struct amd_err *err)
 {
+	if (!expected(l, path, sha))
+		return amd_ch_source_state(ch, path, sha, same, err);
 	if (l->listed && l->asked >= AMD_CH_SOURCES_ASKS)
 		amd_ch_sources_free(l);
 	if (!l->listed && !l->too_many && list_sources(ch, l, path, err) < 0)

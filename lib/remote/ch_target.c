@@ -74,6 +74,11 @@ static int target_prepare(void *ctx, struct amd_err *err)
 	if (amd_ch_open(ctx, &ch, err) < 0)
 		return -1;
 	int rc = amd_ch_migrate(ch, err);
+	/* what an earlier ingest committed and could not clean up (its
+	 * batch_end returned 1); still seen by no reader if this fails */
+	struct amd_err ignored = {{0}};
+	if (rc == 0)
+		amd_ch_drop_stale(ch, &ignored);
 	amd_ch_close(ch);
 	return rc;
 }
@@ -161,7 +166,7 @@ static void target_disconnect(void *conn)
 		return;
 	pending_free(c);
 	amd_ch_held_free(&c->held);
-	amd_ch_sources_free(&c->sources);
+	amd_ch_sources_release(&c->sources);
 	for (size_t i = 0; i < c->nidle; i++)
 		amd_store_close(c->idle[i]);
 	free(c->idle);
@@ -198,6 +203,17 @@ static int target_state(void *conn, const char *path, const char *sha, amd_same_
 	if (!c->sources.listed)
 		c->listed_at = shipped;
 	return amd_ch_listed_state(c->ch, &c->sources, path, sha, same, err);
+}
+
+/* The worker's next units (sink.h expect): its list of sources holds
+ * their paths and the paths holding their bytes, not every path of the
+ * store (ch_state.h). Out of memory, every path is listed, as before. */
+static void target_expect(void *conn, const char *const *paths, const char *const *shas,
+			  size_t n)
+{
+	struct ch_conn *c = conn;
+	if (amd_ch_sources_expect(&c->sources, paths, shas, n) < 0)
+		amd_ch_sources_expect(&c->sources, NULL, NULL, 0);
 }
 
 static void unit_free(struct ch_unit *u)
@@ -374,7 +390,7 @@ static int target_batch_end(void *conn, int commit, struct amd_err *err)
 						     &c->pending[i]->src};
 	if (units)
 		rc = amd_ch_ship_units(c->ch, units, c->npending, err);
-	if (units && rc == 0)
+	if (units && rc >= 0) /* 1: committed, its clean-up failed (ch_ship.h) */
 		atomic_fetch_add(&batches_shipped, 1);
 	free(units);
 	pending_free(c);
@@ -390,6 +406,7 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.connect = target_connect,
 		.disconnect = target_disconnect,
 		.state = target_state,
+		.expect = target_expect,
 		.begin = target_begin,
 		.sink = target_sink,
 		.finish = target_finish,
