@@ -165,6 +165,8 @@ try {
       .filter((r) => !r.hidden).map((r) => r.textContent)) };
   }
 
+  // the page's screenshot while it is the front tab: behind the JS-off
+  // page chromium draws it no more and the capture waited 110-210 s
   await page.screenshot({ path: path.join(shots, "page.png"), fullPage: false });
   const off = await browser.newPage();
   await off.setJavaScriptEnabled(false);
