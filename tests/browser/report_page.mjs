@@ -20,6 +20,54 @@ import puppeteer from "puppeteer-core";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+// what the page shows with the mouse at (x, y): the target the browser
+// finds there (a later one may lie on top) and the tooltip
+function seenAt(x, y) {
+  const tip = document.getElementById("tip");
+  const under = document.elementFromPoint(x, y);
+  return { under: under && under.classList.contains("hit") ? Object.assign({}, under.dataset) : null,
+           tip: tip.style.display === "block" ? tip.textContent : null };
+}
+
+// hover(points, seenAt) runs in the page: the mouse is at the first of
+// points; for each later [x, y] it moves to (0, 0) and on to (x, y) as
+// chromium would move it: the element at each point is document.elementFromPoint's,
+// and the events a real move fires go to it and its ancestors in their
+// order: pointer events, then mouse events, each out and leave from the
+// innermost of the elements left, over and enter from the outermost of
+// those entered, then move.
+// Returns seenAt(x, y) after each move to a later point.
+function hover(points, seenSrc) {
+  const seenAt = (0, eval)("(" + seenSrc + ")");
+  const chain = (e) => { const a = []; for (; e; e = e.parentElement) a.push(e); return a; };
+  const fire = (e, type, x, y, rel) => {
+    const init = { bubbles: !/enter|leave/.test(type), cancelable: true, composed: true,
+                   clientX: x, clientY: y, view: window, relatedTarget: rel };
+    e.dispatchEvent(type.startsWith("pointer") ? new PointerEvent(type, Object.assign({ pointerId: 1, pointerType: "mouse", isPrimary: true }, init))
+                                               : new MouseEvent(type, init));
+  };
+  const move = (from, to, x, y) => {
+    for (const kind of ["pointer", "mouse"]) {
+      if (from !== to) {
+        const a = chain(from), b = chain(to);
+        if (from) fire(from, kind + "out", x, y, to);
+        for (const e of a.filter((e) => !b.includes(e))) fire(e, kind + "leave", x, y, to);
+        if (to) fire(to, kind + "over", x, y, from);
+        for (const e of b.filter((e) => !a.includes(e)).reverse()) fire(e, kind + "enter", x, y, from);
+      }
+      if (to) fire(to, kind + "move", x, y, null);
+    }
+  };
+  const origin = document.elementFromPoint(0, 0);
+  let at = document.elementFromPoint(points[0][0], points[0][1]);
+  return points.slice(1).map(([x, y]) => {
+    move(at, origin, 0, 0);
+    at = document.elementFromPoint(x, y);
+    move(origin, at, x, y);
+    return seenAt(x, y);
+  });
+}
+
 const [dir, shots, word = "fsdp"] = process.argv.slice(2);
 const url = pathToFileURL(path.resolve(dir, "report.html")).href;
 const browser = await puppeteer.launch({
@@ -58,24 +106,19 @@ try {
     // every target of the charts checked against report.json, else a sample
     const all = ["epoch_time", "speedup", "comparison"].includes(name);
     const step = all ? 1 : Math.max(1, Math.floor(centres.length / 8));
-    info.hits = [];
-    for (let k = 0; k < centres.length; k++) {
-      const c = centres[k];
-      if (k % step) {
-        c.seen = null;
-        info.hits.push(c);
-        continue;
-      }
+    const picked = centres.map((c, k) => (k % step ? null : k)).filter((k) => k !== null);
+    centres.forEach((c, k) => { if (k % step) c.seen = null; });
+    // the first with the real mouse (chromium's own input and hit
+    // testing), the others in one evaluate: hover() below
+    if (picked.length) {
+      const c = centres[picked[0]];
       await page.mouse.move(0, 0);
       await page.mouse.move(c.x, c.y);
-      c.seen = await page.evaluate((x, y) => {
-        const tip = document.getElementById("tip");
-        const under = document.elementFromPoint(x, y);
-        return { under: under && under.classList.contains("hit") ? Object.assign({}, under.dataset) : null,
-                 tip: tip.style.display === "block" ? tip.textContent : null };
-      }, c.x, c.y);
-      info.hits.push(c);
+      c.seen = await page.evaluate(seenAt, c.x, c.y);
     }
+    const seen = picked.length < 2 ? [] : await page.evaluate(hover, picked.map((k) => [centres[k].x, centres[k].y]), String(seenAt));
+    picked.slice(1).forEach((k, i) => { centres[k].seen = seen[i]; });
+    info.hits = centres;
     const svg = await fig.$("svg.chart");
     await svg.screenshot({ path: path.join(shots, name + ".png") });
     out.charts[name] = info;
@@ -122,6 +165,9 @@ try {
       .filter((r) => !r.hidden).map((r) => r.textContent)) };
   }
 
+  // the page's screenshot while it is the front tab: behind the JS-off
+  // page chromium draws it no more and the capture waited 110-210 s
+  await page.screenshot({ path: path.join(shots, "page.png"), fullPage: false });
   const off = await browser.newPage();
   await off.setJavaScriptEnabled(false);
   await off.setViewport({ width: 1280, height: 900 });
@@ -136,7 +182,6 @@ try {
     tables: Object.fromEntries(Array.from(document.querySelectorAll("table")).map((t) => [t.id, t.tBodies[0].rows.length])),
   }));
   await off.screenshot({ path: path.join(shots, "page-nojs.png"), fullPage: false });
-  await page.screenshot({ path: path.join(shots, "page.png"), fullPage: false });
 } finally {
   await browser.close();
 }

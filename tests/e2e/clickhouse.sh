@@ -365,9 +365,9 @@ test_expect_success CLICKHOUSE 'a changed file replaces its earlier rows, as in 
 	test_contains "1 replaced" "$(cat "$TMP/chg.out")" &&
 	"$AMDAHL" --store "$TMP/chg.db" ingest -q "$TMP/cpu" &&
 	same_json chg runs && same_json chg stats &&
-	for i in $(seq 1 30); do
+	for i in $(seq 1 150); do
 		[ "$(ch "SELECT count() FROM chg.metric_point")" = "$points" ] && break
-		sleep 1
+		sleep 0.2
 	done &&
 	test_eq "$points" "$(ch "SELECT count() FROM chg.metric_point")" &&
 	test_eq "$sources" "$(ch "SELECT count() FROM chg.source")" &&
@@ -429,6 +429,9 @@ test_expect_success CLICKHOUSE '8 processes at once, 20 killed at random points 
 # log_total — the result rows and bytes the amdahl user's queries got;
 # moved CMD… — what CMD got from the server: rows and bytes of its
 # queries' results (result_rows, result_bytes of system.query_log).
+# A window of the log (event_time >= t0, in whole seconds) starts with
+# `sleep 1` after the last query to leave out, then t0 = now(): the
+# queries made after t0 are in it by themselves, with no second sleep.
 logged() {
 	curl -sS --data-binary "$1" "http://127.0.0.1:$(cat "$CHDIR/port")/"
 }
@@ -1056,7 +1059,7 @@ test_expect_success CLICKHOUSE 'stats: the server computes each run'"'"'s value:
 	mem=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s = '"'"'max_memory_allocated_mb'"'"'" | tail -1) &&
 	read=$("$AMDAHL" --store "$TMP/red.db" sql "SELECT count(*) FROM metric_point m JOIN dict d ON d.id = m.key_id WHERE d.s IN ('"'"'epoch_time_s'"'"', '"'"'throughput_samples_per_s'"'"', '"'"'train_loss'"'"')" | tail -1) &&
 	for m in epoch_time_s train_loss m0; do
-		logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") && sleep 1 &&
+		logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") &&
 		"$AMDAHL" --store "$(url red)" stats --sweep gen-sweep --metric $m --json >/dev/null &&
 		logged "SYSTEM FLUSH LOGS" &&
 		got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM metric_point ANY LEFT JOIN'"'"')") &&
@@ -1077,7 +1080,7 @@ test_expect_success CLICKHOUSE 'stats: the server computes each run'"'"'s value:
 test_expect_success CLICKHOUSE 'stats: a run read from its points loads its own, not every run'"'"'s of the read' '
 	same_text all stats --sweep cpu-strong-scaling && same_json all stats --sweep cpu-strong-scaling &&
 	same_json all stats --sweep gpu-batch-sweep &&
-	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") && sleep 1 &&
+	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") &&
 	"$AMDAHL" --store "$(url all)" stats --sweep cpu-strong-scaling --json >/dev/null &&
 	logged "SYSTEM FLUSH LOGS" &&
 	got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM metric_point ANY LEFT JOIN'"'"')") &&

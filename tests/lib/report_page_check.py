@@ -10,7 +10,8 @@ Checks:
   charts      every chart report.json lists is on the page with <text>
               elements (its title among them) and targets
   tooltips    every target hovered and under the mouse showed a tooltip saying its own
-              value and interval (six significant digits)
+              value and interval (six significant digits); in each chart
+              some target hovered is under the mouse
   points CHART  each target of CHART (epoch_time, speedup) holds the
               report.json value, interval and runs (names, ids) of its
               strategy and n, and its tooltip says them
@@ -80,6 +81,9 @@ def check_charts(page, rep, arg):
 def check_tooltips(page, rep, arg):
     out = []
     for n, c in page["charts"].items():
+        hovered = [h for h in c["hits"] if h["seen"] is not None]
+        if hovered and not any(h["seen"]["under"] for h in hovered):
+            out.append("%s: no hovered target is the element under the mouse" % n)
         for h in c["hits"]:
             if h["seen"] is None:
                 continue  # not hovered (a sample)
