@@ -75,10 +75,15 @@ static int target_prepare(void *ctx, struct amd_err *err)
 		return -1;
 	int rc = amd_ch_migrate(ch, err);
 	/* what an earlier ingest committed and could not clean up (its
-	 * batch_end returned 1); still seen by no reader if this fails */
-	struct amd_err ignored = {{0}};
-	if (rc == 0)
-		amd_ch_drop_stale(ch, &ignored);
+	 * batch_end returned 1). A server that refuses it leaves them, still
+	 * seen by no reader, to the next ingest; one that stopped answering
+	 * stops this ingest here, with its own words (every later request
+	 * would only say an earlier one went unanswered). */
+	struct amd_err stale = {{0}};
+	if (rc == 0 && amd_ch_drop_stale(ch, &stale) < 0 && amd_ch_unanswered(ch)) {
+		*err = stale;
+		rc = -1;
+	}
 	amd_ch_close(ch);
 	return rc;
 }
