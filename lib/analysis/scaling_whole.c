@@ -319,23 +319,12 @@ static int cmp_advice(const void *a, const void *b)
 	return (p > q) - (p < q);
 }
 
-/* Why no narrowing is predicted for s: NULL when every region with an
- * interval at the target is where the prediction holds. */
-static const char *narrowing_why(const struct amd_scaling_strategy *s, double level)
-{
-	if (s->repeats < 2)
-		return AMD_SCALING_NO_NARROWING;
-	for (size_t r = 0; r < s->nregions; r++)
-		if (isfinite(amd_rfit_pred_var(&s->regions[r].fit, s->target, level, 0, 0))
-		    && !amd_rfit_narrowing_holds(&s->regions[r].fit))
-			return AMD_SCALING_NARROWING_UNSURE;
-	return NULL;
-}
-
 /* The candidates to measure next, ranked by how much k repeats there
- * narrow the interval of the sum of the region models at the target;
- * where that cannot be predicted (narrowing_why) none is (NAN, why
- * set) and they stay in the order 2x, 4x, ... of the largest n. */
+ * narrow the interval of the sum of the region models at the target.
+ * Where that cannot be predicted none is (NAN, why set: one run per n,
+ * or a region with an interval at the target outside where the
+ * prediction holds, amd_rfit_narrowing_holds), and they stay in the
+ * order 2x, 4x, ... of the largest n. */
 static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *obs,
 		  const struct amd_scaling_opts *o)
 {
@@ -351,12 +340,20 @@ static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *o
 	if (!s->advice)
 		return -1;
 	double before = 0;
-	const char *why = narrowing_why(s, o->level);
+	const char *why = s->repeats < 2 ? AMD_SCALING_NO_NARROWING : NULL;
 	for (size_t r = 0; r < s->nregions; r++) {
-		double v = amd_rfit_pred_var(&s->regions[r].fit, s->target, o->level, 0, 0);
+		const struct amd_rfit *f = &s->regions[r].fit;
+		double v = amd_rfit_pred_var(f, s->target, o->level, 0, 0);
 		before += isfinite(v) ? v : 0;
+		if (!why && isfinite(v) && !amd_rfit_narrowing_holds(f))
+			why = AMD_SCALING_NARROWING_UNSURE;
 	}
 	for (size_t c = 0; c < nc; c++) {
+		if (why) {
+			s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats < 2 ? 1 : s->repeats,
+				NAN, why };
+			continue;
+		}
 		double after = 0;
 		for (size_t r = 0; r < s->nregions; r++) {
 			double v = amd_rfit_pred_var(&s->regions[r].fit, s->target, o->level,
@@ -365,9 +362,6 @@ static int advise(struct amd_scaling_strategy *s, const struct amd_region_obs *o
 		}
 		s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats,
 			before > 0 ? sqrt(after / before) : NAN, NULL };
-		if (why)
-			s->advice[c] = (struct amd_scaling_advice){ cand[c], s->repeats < 2 ? 1 : s->repeats,
-				NAN, why };
 	}
 	s->nadvice = nc;
 	if (!why)
