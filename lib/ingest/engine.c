@@ -307,6 +307,13 @@ static void not_written(struct amd_unit_list *l, struct amd_unit *u)
 	l->not_written++;
 }
 
+/* The store failed (msg): no more units are read; p->lock is held. */
+static void store_stop(struct pool *p, const char *msg)
+{
+	p->stopped = 1;
+	snprintf(p->units->stop_error, sizeof p->units->stop_error, "%s", msg);
+}
+
 /* A unit that failed because the store did stops the ingest; later
  * such failures (other workers' units in flight) are not reported. */
 static void unit_done(struct pool *p, void *conn, struct amd_unit *u)
@@ -320,10 +327,8 @@ static void unit_done(struct pool *p, void *conn, struct amd_unit *u)
 		pthread_mutex_unlock(&p->lock);
 		return;
 	}
-	if (store) {
-		p->stopped = 1;
-		snprintf(p->units->stop_error, sizeof p->units->stop_error, "%s", amd_unit_error(u));
-	}
+	if (store)
+		store_stop(p, amd_unit_error(u));
 	if (u->result == AMD_UNIT_FAILED)
 		p->failed++;
 	if (p->o->progress)
@@ -357,10 +362,8 @@ static void uncleaned(struct pool *p, void *conn, const struct pending *b, size_
 		snprintf(l->uncleaned_error, sizeof l->uncleaned_error, "%s", msg);
 	for (size_t k = from; k < to; k++)
 		l->uncleaned += written(b[k].u);
-	if (!p->stopped && p->target->store_failed && p->target->store_failed(conn, msg)) {
-		p->stopped = 1;
-		snprintf(l->stop_error, sizeof l->stop_error, "%s", msg);
-	}
+	if (!p->stopped && p->target->store_failed && p->target->store_failed(conn, msg))
+		store_stop(p, msg);
 	pthread_mutex_unlock(&p->lock);
 }
 

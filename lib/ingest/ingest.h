@@ -204,10 +204,10 @@ int amd_same_run(const char *held, const char *path);
 
 /* Ingests every unit into target (each worker opens its own
  * connection). Returns the number of failed units (plus the uncleaned
- * ones), or -1 when nothing could start (err says why). At the first failure that is the store's
- * (full disk, a server gone), no more units are read: they count in
- * units->not_written, and only the units that failed before are
- * reported to the progress callback. */
+ * ones), or -1 when nothing could start (err says why). At the first
+ * failure that is the store's (full disk, a server gone), no more units
+ * are read: they count in units->not_written, and only the units that
+ * failed before are reported to the progress callback. */
 int amd_ingest_units(const struct amd_ingest_target *target, struct amd_unit_list *units,
 		     const struct amd_ingest_opts *o, struct amd_err *err);
 
