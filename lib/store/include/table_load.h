@@ -50,8 +50,9 @@ int amd_table_load_close(struct amd_table_load *l, int ok, struct amd_err *err);
  * a SQLite writer deletes). */
 int amd_store_drop_sweep_if_empty(struct amd_store *st, int64_t id, struct amd_err *err);
 /* Rows written by an older remote schema get what the loaded store's
- * newer columns derive from them (an op's role, a run's entry point and
- * program): schema.c's migrations, applied to the loaded rows. */
+ * newer columns derive from them (a run's entry point and program; an
+ * op's role is given as the ops are packed, metric_rows.h): schema.c's
+ * migrations, applied to the loaded rows. */
 int amd_store_load_older_rows(struct amd_store *st, struct amd_err *err);
 
 /* ---- a loaded store written as a store file (`pull`) ---- */

@@ -8,6 +8,7 @@ SQLITE_EXTENSION_INIT3
 #endif
 #include "metric_sql.h"
 #include "stack_sql.h"
+#include "op_sql.h"
 #include "region_sql.h"
 #include "gpu_sql.h"
 #include "packed_vtab.h"
@@ -225,5 +226,7 @@ int amd_metric_sql_register(sqlite3 *db)
 		rc = amd_gpu_sql_register(db); /* the GPU samples too */
 	if (rc == SQLITE_OK)
 		rc = amd_stack_sql_register(db); /* and py-spy stacks */
+	if (rc == SQLITE_OK)
+		rc = amd_op_sql_register(db); /* and operator averages */
 	return rc == SQLITE_OK ? amd_region_sql_register(db) : rc; /* and regions */
 }

@@ -37,7 +37,7 @@ static const char sql[] =
 	"  WHERE source_id IS NOT NULL AND id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM trace WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM gpu_series WHERE run_id IN (SELECT id FROM pick)"
-	"  UNION SELECT source_id, run_id FROM op_average WHERE run_id IN (SELECT id FROM pick)"
+	"  UNION SELECT source_id, run_id FROM op_average_pack WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM stack_sample_pack"
 	"   WHERE run_id IN (SELECT id FROM pick)"
 	"  UNION SELECT source_id, run_id FROM metric_series WHERE run_id IN (SELECT id FROM pick)"

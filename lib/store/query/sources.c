@@ -31,7 +31,7 @@ static const char sources_sql[] =
 	" ids AS (SELECT source_id AS id FROM run WHERE id IN runs"
 	"  UNION SELECT source_id FROM trace WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM gpu_series WHERE run_id IN runs"
-	"  UNION SELECT source_id FROM op_average WHERE run_id IN runs"
+	"  UNION SELECT source_id FROM op_average_pack WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM stack_sample_pack WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM metric_series WHERE run_id IN runs"
 	"  UNION SELECT source_id FROM param WHERE run_id IN runs"

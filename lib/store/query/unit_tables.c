@@ -109,7 +109,7 @@ static const struct unit_table unit_tables[] = {
 	" UNION SELECT run_id FROM main.tag WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.metric_series WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.trace WHERE source_id = $S" \
-	" UNION SELECT run_id FROM main.op_average WHERE source_id = $S" \
+	" UNION SELECT run_id FROM main.op_average_pack WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.stack_sample_pack WHERE source_id = $S" \
 	" UNION SELECT run_id FROM main.gpu_series WHERE source_id = $S)"
 

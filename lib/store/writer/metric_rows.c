@@ -1,10 +1,12 @@
 /* metric_rows.c — point, GPU sample, py-spy stack and region rows into
  * their packs (metric_rows.h). */
 #include "metric_rows.h"
+#include "schema.h"
 #include "sqlite_int.h"
 
 #include "gpu_sql.h"
 #include "metric_sql.h"
+#include "op_sql.h"
 #include "region_sql.h"
 #include "stack_sql.h"
 
@@ -69,4 +71,20 @@ int amd_region_rows_pack(struct amd_store *st, struct amd_err *err)
 {
 	return amd_store_exec(st, AMD_REGION_PACK_SQL("temp.region") "DROP TABLE temp.region;",
 			      err);
+}
+
+int amd_op_rows_open(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, "CREATE TEMP TABLE op_average(run_id INTEGER,"
+			      " source_id INTEGER NOT NULL, name_id INTEGER NOT NULL, rank INTEGER,"
+			      " self_cuda_us REAL, cuda_total_us REAL, calls INTEGER, role INTEGER)",
+			      err);
+}
+
+int amd_op_rows_pack(struct amd_store *st, struct amd_err *err)
+{
+	if (amd_store_op_roles_of_older_rows(st, err) < 0)
+		return -1;
+	return amd_store_exec(st, AMD_OP_PACK_SQL("(SELECT rowid AS seq, * FROM temp.op_average)")
+			      "DROP TABLE temp.op_average;", err);
 }

@@ -34,5 +34,11 @@ int amd_stack_rows_pack(struct amd_store *st, int nodes, struct amd_err *err);
  * packed into region_pack rows (a stretch of ids sharing source and run). */
 int amd_region_rows_open(struct amd_store *st, struct amd_err *err);
 int amd_region_rows_pack(struct amd_store *st, struct amd_err *err);
+/* The same for operator averages (op_sql.h): temp.op_average,
+ * op_average's columns, packed into op_average_pack rows (a stretch of
+ * rows sharing source and run, in rowid order) once the rows shipped
+ * without a role have theirs (amd_store_op_roles_of_older_rows). */
+int amd_op_rows_open(struct amd_store *st, struct amd_err *err);
+int amd_op_rows_pack(struct amd_store *st, struct amd_err *err);
 
 #endif

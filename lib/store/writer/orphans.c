@@ -27,7 +27,8 @@ const size_t amd_orphan_table_count = sizeof amd_orphan_tables / sizeof amd_orph
 static const char orphans_sql[] =
 	"SELECT s.path, s.kind FROM source s WHERE"
 	" (EXISTS (SELECT 1 FROM trace t WHERE t.source_id = s.id AND t.run_id IS NULL)"
-	"  OR EXISTS (SELECT 1 FROM op_average o WHERE o.source_id = s.id AND o.run_id IS NULL)"
+	"  OR EXISTS (SELECT 1 FROM op_average_pack o WHERE o.source_id = s.id"
+	"   AND o.run_id IS NULL)"
 	"  OR EXISTS (SELECT 1 FROM stack_sample_pack k WHERE k.source_id = s.id"
 	"   AND k.run_id IS NULL)"
 	"  OR EXISTS (SELECT 1 FROM region_pack g WHERE g.source_id = s.id AND g.run_id IS NULL)"
@@ -109,14 +110,16 @@ int64_t amd_store_run_find(struct amd_store *st, const char *run, const char *sw
 }
 
 /* What move_rows runs on table t: GPU samples are moved as their chunk
- * rows (gpu_series, gpu_pack.h), py-spy samples and regions as their
- * pack rows (stack_sample_pack, stack_pack.h; region_pack,
- * region_pack.h), counted record by record. */
+ * rows (gpu_series, gpu_pack.h), py-spy samples, regions and operator
+ * averages as their pack rows (stack_sample_pack, stack_pack.h;
+ * region_pack, region_pack.h; op_average_pack, op_pack.h), counted
+ * record by record. */
 static void move_sql(char *sql, size_t size, const char *t, int what)
 {
 	const char *packed = strcmp(t, "gpu_sample") == 0     ? "gpu_series"
 			     : strcmp(t, "stack_sample") == 0 ? "stack_sample_pack"
 			     : strcmp(t, "region") == 0       ? "region_pack"
+			     : strcmp(t, "op_average") == 0   ? "op_average_pack"
 							      : NULL;
 	if (packed)
 		snprintf(sql, size, what ? "UPDATE %s SET run_id = ?2 WHERE source_id = ?1"

@@ -33,7 +33,8 @@ void amd_store_loaded(struct amd_store *st)
 }
 
 /* which temporary row table a packed table's rows go through */
-enum packed { NOT_PACKED, PACK_POINTS, PACK_GPU, PACK_NODES, PACK_SAMPLES, PACK_REGIONS };
+enum packed { NOT_PACKED, PACK_POINTS, PACK_GPU, PACK_NODES, PACK_SAMPLES, PACK_REGIONS,
+	      PACK_OPS };
 
 struct amd_table_load {
 	struct amd_store *st;
@@ -73,6 +74,7 @@ static enum packed packed_of(const char *table)
 	       : strcmp(table, "stack_node") == 0   ? PACK_NODES
 	       : strcmp(table, "stack_sample") == 0 ? PACK_SAMPLES
 	       : strcmp(table, "region") == 0       ? PACK_REGIONS
+	       : strcmp(table, "op_average") == 0   ? PACK_OPS
 						    : NOT_PACKED;
 }
 
@@ -81,6 +83,7 @@ static int rows_open(struct amd_store *st, enum packed p, struct amd_err *err)
 	return p == PACK_POINTS ? amd_metric_rows_open(st, err)
 	       : p == PACK_GPU	? amd_gpu_rows_open(st, err)
 	       : p == PACK_REGIONS ? amd_region_rows_open(st, err)
+	       : p == PACK_OPS ? amd_op_rows_open(st, err)
 	       : p == NOT_PACKED ? 0
 				 : amd_stack_rows_open(st, p == PACK_NODES, err);
 }
@@ -90,6 +93,7 @@ static int rows_pack(struct amd_store *st, enum packed p, struct amd_err *err)
 	return p == PACK_POINTS ? amd_metric_rows_pack(st, err)
 	       : p == PACK_GPU	? amd_gpu_rows_pack(st, err)
 	       : p == PACK_REGIONS ? amd_region_rows_pack(st, err)
+	       : p == PACK_OPS ? amd_op_rows_pack(st, err)
 	       : p == NOT_PACKED ? 0
 				 : amd_stack_rows_pack(st, p == PACK_NODES, err);
 }
@@ -176,8 +180,7 @@ int amd_store_drop_sweep_if_empty(struct amd_store *st, int64_t id, struct amd_e
 
 int amd_store_load_older_rows(struct amd_store *st, struct amd_err *err)
 {
-	if (amd_store_op_roles_of_older_rows(st, err) < 0)
-		return -1;
+	/* the op roles of older rows: as they are packed (amd_op_rows_pack) */
 	return amd_store_run_launch_of_older_rows(st, err);
 }
 

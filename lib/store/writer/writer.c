@@ -43,7 +43,7 @@ int writer_held_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	return writer_regions_flush(ss, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->region_call_rows, err) < 0 ||
-			       row_batch_flush(ss->st, &ss->op_average_rows, err) < 0 ||
+			       writer_ops_flush(ss, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->region_detail_rows, err) < 0
 		       ? -1
 		       : 0;
@@ -167,7 +167,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM trace_memory_sample WHERE trace_id IN (SELECT id FROM trace WHERE source_id=?1)",
 		"DELETE FROM trace_event WHERE source_id=?1",
 		"DELETE FROM trace WHERE source_id=?1",
-		"DELETE FROM op_average WHERE source_id=?1",
+		"DELETE FROM op_average_pack WHERE source_id=?1",
 		"DELETE FROM stack_sample_pack WHERE source_id=?1",
 		"DELETE FROM stack_node_pack WHERE source_id=?1",
 		"DELETE FROM gpu_series WHERE source_id=?1",
@@ -222,7 +222,7 @@ static int drop_own_runs(struct amd_store_sink *ss, int64_t old, struct amd_err 
 		"DELETE FROM run WHERE source_id=?1"
 		" AND NOT EXISTS (SELECT 1 FROM run c WHERE c.parent_ext_id = run.ext_id)"
 		" AND NOT EXISTS (SELECT 1 FROM trace WHERE run_id = run.id)"
-		" AND NOT EXISTS (SELECT 1 FROM op_average WHERE run_id = run.id)"
+		" AND NOT EXISTS (SELECT 1 FROM op_average_pack WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM gpu_series WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM stack_sample_pack WHERE run_id = run.id)"
 		" AND NOT EXISTS (SELECT 1 FROM region_pack WHERE run_id = run.id)"
@@ -666,7 +666,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	writer_names_free(ss);
 	writer_regions_free(ss);
 	row_batch_free(&ss->region_call_rows);
-	row_batch_free(&ss->op_average_rows);
+	writer_ops_free(ss);
 	row_batch_free(&ss->region_detail_rows);
 	writer_forget_stack(ss);
 	free(ss);

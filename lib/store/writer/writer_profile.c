@@ -1,7 +1,8 @@
 /* writer_profile.c — the unit writer's profiler facts (writer_profile.h):
  * a trace summary with its phases, steps and collectives (its ops are
- * the trace reader's regions: writer_regions.c); operator averages (nvidia-smi samples: writer_gpu.c; py-spy stacks:
- * writer_stack.c). */
+ * the trace reader's regions: writer_regions.c). Operator averages:
+ * writer_ops.c; nvidia-smi samples: writer_gpu.c; py-spy stacks:
+ * writer_stack.c. */
 #include "writer_profile.h"
 #include "writer_memory.h"
 #include "writer_names.h"
@@ -124,24 +125,4 @@ int writer_trace(struct amd_sink *s, const struct amd_trace_summary *t,
 	ss->trace_id = id;
 	ss->trace_rank = t->rank;
 	return trace_rows(ss, id, t, err) < 0 ? -1 : writer_trace_memory(ss, id, t, err);
-}
-
-static struct row_table op_average_table = ROW_TABLE(
-	"op_average(run_id, source_id, name_id, rank, self_cuda_us, cuda_total_us, calls, role)",
-	8);
-
-int writer_op_average(struct amd_sink *s, const char *name, int role, int rank,
-			   double self_cuda_us, double cuda_total_us, int64_t calls,
-			   struct amd_err *err)
-{
-	struct amd_store_sink *ss = s->ctx;
-	WRITER_ENTER(ss, err);
-	int64_t nid = writer_name_id(ss, name);
-	if (nid <= 0 && (nid = amd_store_intern(ss->st, name, err)) < 0)
-		return -1;
-	const struct row_cell row[] = {
-		writer_run_cell(ss),   row_int(ss->source_id),   row_int(nid),   row_int_opt(rank),
-		row_real(self_cuda_us), row_real(cuda_total_us), row_int(calls), row_int(role),
-	};
-	return writer_hold(ss, &ss->op_average_rows, &op_average_table, row, err);
 }

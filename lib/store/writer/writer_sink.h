@@ -8,6 +8,7 @@
 #define AMD_WRITER_SINK_H
 
 #include "metric_pack.h"
+#include "op_pack.h"
 #include "region_pack.h"
 #include "row_batch.h"
 #include "sqlite_int.h"
@@ -36,13 +37,18 @@ struct amd_store_sink {
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	/* rows readers report one by one, held and written many to an
 	 * INSERT (row_batch.h; writer_regions.c, writer_profile.c) */
-	struct row_batch region_call_rows, op_average_rows, region_detail_rows;
+	struct row_batch region_call_rows, region_detail_rows;
 	int64_t next_region; /* the id the unit's next region takes, 0 before its first */
 	/* the unit's regions not written yet, all of run region_run (0:
 	 * none), packed into one region_pack row (writer_regions.c) */
 	struct amd_packed_region *regions;
 	size_t n_regions, cap_regions;
 	int64_t region_run;
+	/* the unit's operator averages not written yet, all of run ops_run,
+	 * packed into one op_average_pack row (writer_ops.c) */
+	struct amd_packed_op *ops;
+	size_t n_ops, cap_ops;
+	int64_t ops_run;
 	/* py-spy stacks (writer_stack.c): a frame's look-up; the unit's
 	 * frames and nodes in memory, its rows not written yet */
 	sqlite3_stmt *sel_frame;
@@ -90,6 +96,11 @@ void writer_metrics_free(struct amd_store_sink *ss);
  * unit); freeing the buffers. */
 int writer_gpus_flush(struct amd_store_sink *ss, struct amd_err *err);
 void writer_gpus_free(struct amd_store_sink *ss);
+
+/* writer_ops.c: writing the buffered operator averages (before SQL
+ * that reads them, at the end of the unit); freeing the buffer. */
+int writer_ops_flush(struct amd_store_sink *ss, struct amd_err *err);
+void writer_ops_free(struct amd_store_sink *ss);
 
 /* The SQLite error of the last statement, after the unit's path. */
 int writer_sql_fail(struct amd_store_sink *ss, struct amd_err *err);

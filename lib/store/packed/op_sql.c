@@ -1,0 +1,191 @@
+/* op_sql.c — the op_average virtual table and the amd_op_pack aggregate
+ * (op_sql.h). Compiled into the library, and again with AMD_SQLITE_EXT
+ * for the `sqlite3` shell's loadable extension (metric_ext.c). */
+#ifdef AMD_SQLITE_EXT
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#endif
+#include "op_sql.h"
+#include "packed_vtab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- amd_op_pack(seq, name_id, rank, self, total, calls, role) ---- */
+
+struct op_row {
+	int64_t seq;
+	struct amd_packed_op op;
+};
+
+struct op_acc {
+	struct op_row *v;
+	size_t n, cap;
+	int oom;
+};
+
+/* v as an int64, or 0 with bit set in *nulls when v is NULL. */
+static int64_t arg_int(sqlite3_value *v, int64_t bit, int64_t *nulls)
+{
+	if (sqlite3_value_type(v) != SQLITE_NULL)
+		return sqlite3_value_int64(v);
+	*nulls |= bit;
+	return 0;
+}
+
+/* The same for a REAL. */
+static double arg_real(sqlite3_value *v, int64_t bit, int64_t *nulls)
+{
+	if (sqlite3_value_type(v) != SQLITE_NULL)
+		return sqlite3_value_double(v);
+	*nulls |= bit;
+	return 0;
+}
+
+static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	struct op_acc *a = sqlite3_aggregate_context(ctx, sizeof *a);
+	if (!a || a->oom)
+		return;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		struct op_row *v = realloc(a->v, cap * sizeof *v);
+		if (!v) {
+			a->oom = 1;
+			return;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	struct op_row *r = &a->v[a->n++];
+	struct amd_packed_op *o = &r->op;
+	o->nulls = 0;
+	r->seq = sqlite3_value_int64(argv[0]);
+	o->name_id = sqlite3_value_int64(argv[1]);
+	o->rank = arg_int(argv[2], AMD_OP_NULL_RANK, &o->nulls);
+	o->self_cuda_us = arg_real(argv[3], AMD_OP_NULL_SELF, &o->nulls);
+	o->cuda_total_us = arg_real(argv[4], AMD_OP_NULL_TOTAL, &o->nulls);
+	o->calls = arg_int(argv[5], AMD_OP_NULL_CALLS, &o->nulls);
+	o->role = arg_int(argv[6], AMD_OP_NULL_ROLE, &o->nulls);
+}
+
+static int by_seq(const void *x, const void *y)
+{
+	const struct op_row *a = x, *b = y;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static void pack_final(sqlite3_context *ctx)
+{
+	struct op_acc *a = sqlite3_aggregate_context(ctx, 0);
+	if (!a) {
+		sqlite3_result_zeroblob(ctx, 0);
+		return;
+	}
+	struct amd_packed_op *o = NULL;
+	unsigned char *out = NULL;
+	sqlite3_uint64 bytes = (sqlite3_uint64)a->n * AMD_OP_BYTES;
+	if (!a->oom && (o = malloc((a->n + 1) * sizeof *o)) && (out = sqlite3_malloc64(bytes + 1))) {
+		qsort(a->v, a->n, sizeof *a->v, by_seq);
+		for (size_t i = 0; i < a->n; i++)
+			o[i] = a->v[i].op;
+		amd_op_pack(o, a->n, out);
+		sqlite3_result_blob64(ctx, out, bytes, sqlite3_free);
+	} else
+		sqlite3_result_error_nomem(ctx);
+	free(o);
+	free(a->v);
+}
+
+/* ---- the op_average virtual table ---- */
+
+enum { COL_RUN, COL_SOURCE, COL_NAME, COL_RANK, COL_SELF, COL_TOTAL, COL_CALLS, COL_ROLE };
+
+static int op_unpack(struct amd_packed_cursor *c)
+{
+	const void *blob;
+	size_t len;
+	int rc = amd_packed_blob(c, 2, &blob, &len);
+	size_t n = len / AMD_OP_BYTES;
+	if (rc == SQLITE_OK)
+		rc = amd_packed_records(c, n, sizeof(struct amd_packed_op));
+	if (rc != SQLITE_OK)
+		return rc;
+	char what[96];
+	struct amd_err err = {0};
+	snprintf(what, sizeof what, "op_average_pack %lld",
+		 (long long)sqlite3_column_int64(c->q, 0));
+	if (amd_op_unpack(blob, len, what, c->v, &err) < 0)
+		return amd_packed_vtab_corrupt(&c->base, err.msg);
+	if ((int64_t)n != sqlite3_column_int64(c->q, 1))
+		return amd_packed_vtab_corrupt(&c->base, "op_average_pack: n is not the blob's count of ops");
+	c->n = n;
+	return SQLITE_OK;
+}
+
+static void result_int(sqlite3_context *ctx, int64_t v, int null)
+{
+	if (null)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v);
+}
+
+static void result_real(sqlite3_context *ctx, double v, int null)
+{
+	if (null)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_double(ctx, v);
+}
+
+static void op_column(struct amd_packed_cursor *c, sqlite3_context *ctx, int col)
+{
+	const struct amd_packed_op *o = (const struct amd_packed_op *)c->v + c->i;
+	switch (col) {
+	case COL_RUN: sqlite3_result_value(ctx, c->run); break;
+	case COL_SOURCE: sqlite3_result_int64(ctx, c->source); break;
+	case COL_NAME: sqlite3_result_int64(ctx, o->name_id); break;
+	case COL_RANK: result_int(ctx, o->rank, o->nulls & AMD_OP_NULL_RANK); break;
+	case COL_SELF: result_real(ctx, o->self_cuda_us, o->nulls & AMD_OP_NULL_SELF); break;
+	case COL_TOTAL: result_real(ctx, o->cuda_total_us, o->nulls & AMD_OP_NULL_TOTAL); break;
+	case COL_CALLS: result_int(ctx, o->calls, o->nulls & AMD_OP_NULL_CALLS); break;
+	default: result_int(ctx, o->role, o->nulls & AMD_OP_NULL_ROLE); break;
+	}
+}
+
+/* The pack's rowid, then the row's place: write order. */
+static sqlite3_int64 op_rowid(const struct amd_packed_cursor *c)
+{
+	return (sqlite3_int64)((uint64_t)c->pack << 32 | (uint64_t)c->i);
+}
+
+static const struct amd_packed_use op_use[] = {
+	AMD_PACKED_EQ(COL_SOURCE, 's', "source_id"),
+	AMD_PACKED_EQ(COL_RUN, 'r', "run_id"),
+	AMD_PACKED_USE_END,
+};
+
+static const struct amd_packed_def op_def = {
+	.schema = "CREATE TABLE x(run_id INTEGER, source_id INTEGER, name_id INTEGER,"
+		  " rank INTEGER, self_cuda_us REAL, cuda_total_us REAL, calls INTEGER,"
+		  " role INTEGER)",
+	.scan = "SELECT rowid, n, ops, source_id, run_id FROM main.op_average_pack WHERE 1",
+	.order = " ORDER BY rowid",
+	.use = op_use,
+	.has_run = 1,
+	.cursor_size = sizeof(struct amd_packed_cursor),
+	.unpack = op_unpack,
+	.column = op_column,
+	.rowid = op_rowid,
+};
+
+int amd_op_sql_register(sqlite3 *db)
+{
+	int rc = amd_packed_create_module(db, "op_average", &op_def);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "amd_op_pack", 7, SQLITE_UTF8, NULL, NULL,
+					     pack_step, pack_final);
+	return rc;
+}
