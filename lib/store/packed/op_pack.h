@@ -21,8 +21,8 @@
 /* Bytes one record takes in a blob. */
 #define AMD_OP_BYTES 56
 /* Rows per pack at most: a writer starts a new pack past it. */
-#define AMD_OP_CHUNK 65536
-#define AMD_OP_CHUNK_SQL "65536" /* AMD_OP_CHUNK, spelled for SQL */
+#define AMD_OP_CHUNK 4096
+#define AMD_OP_CHUNK_SQL "4096" /* AMD_OP_CHUNK, spelled for SQL */
 
 /* The bits of amd_packed_op.nulls: that column is NULL. */
 enum { AMD_OP_NULL_RANK = 1, AMD_OP_NULL_SELF = 2, AMD_OP_NULL_TOTAL = 4,

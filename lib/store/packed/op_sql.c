@@ -18,12 +18,6 @@ struct op_row {
 	struct amd_packed_op op;
 };
 
-struct op_acc {
-	struct op_row *v;
-	size_t n, cap;
-	int oom;
-};
-
 /* v as an int64, or 0 with bit set in *nulls when v is NULL. */
 static int64_t arg_int(sqlite3_value *v, int64_t bit, int64_t *nulls)
 {
@@ -45,20 +39,9 @@ static double arg_real(sqlite3_value *v, int64_t bit, int64_t *nulls)
 static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	(void)argc;
-	struct op_acc *a = sqlite3_aggregate_context(ctx, sizeof *a);
-	if (!a || a->oom)
+	struct op_row *r = amd_packed_acc_add(ctx, sizeof *r);
+	if (!r)
 		return;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		struct op_row *v = realloc(a->v, cap * sizeof *v);
-		if (!v) {
-			a->oom = 1;
-			return;
-		}
-		a->v = v;
-		a->cap = cap;
-	}
-	struct op_row *r = &a->v[a->n++];
 	struct amd_packed_op *o = &r->op;
 	o->nulls = 0;
 	r->seq = sqlite3_value_int64(argv[0]);
@@ -78,7 +61,7 @@ static int by_seq(const void *x, const void *y)
 
 static void pack_final(sqlite3_context *ctx)
 {
-	struct op_acc *a = sqlite3_aggregate_context(ctx, 0);
+	struct amd_packed_acc *a = sqlite3_aggregate_context(ctx, 0);
 	if (!a) {
 		sqlite3_result_zeroblob(ctx, 0);
 		return;
@@ -87,9 +70,10 @@ static void pack_final(sqlite3_context *ctx)
 	unsigned char *out = NULL;
 	sqlite3_uint64 bytes = (sqlite3_uint64)a->n * AMD_OP_BYTES;
 	if (!a->oom && (o = malloc((a->n + 1) * sizeof *o)) && (out = sqlite3_malloc64(bytes + 1))) {
-		qsort(a->v, a->n, sizeof *a->v, by_seq);
+		struct op_row *v = a->v;
+		qsort(v, a->n, sizeof *v, by_seq);
 		for (size_t i = 0; i < a->n; i++)
-			o[i] = a->v[i].op;
+			o[i] = v[i].op;
 		amd_op_pack(o, a->n, out);
 		sqlite3_result_blob64(ctx, out, bytes, sqlite3_free);
 	} else

@@ -310,3 +310,21 @@ void amd_packed_result_double(sqlite3_context *ctx, double v)
 	else
 		sqlite3_result_double(ctx, v);
 }
+
+void *amd_packed_acc_add(sqlite3_context *ctx, size_t size)
+{
+	struct amd_packed_acc *a = sqlite3_aggregate_context(ctx, sizeof *a);
+	if (!a || a->oom)
+		return NULL;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		void *v = realloc(a->v, cap * size);
+		if (!v) {
+			a->oom = 1;
+			return NULL;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	return (char *)a->v + size * a->n++;
+}

@@ -108,6 +108,17 @@ int amd_packed_blob(struct amd_packed_cursor *c, int col, const void **blob, siz
  * bytes (one more, so that 0 is not an empty allocation); an SQLite code. */
 int amd_packed_records(struct amd_packed_cursor *c, size_t count, size_t size);
 
+/* A pack aggregate's rows (its aggregate context): n records, grown
+ * by amd_packed_acc_add; oom: one could not be added (final fails). */
+struct amd_packed_acc {
+	void *v;
+	size_t n, cap;
+	int oom;
+};
+/* For a pack aggregate's step: room for one more record of size bytes
+ * in the context's struct amd_packed_acc; NULL when out of memory. */
+void *amd_packed_acc_add(sqlite3_context *ctx, size_t size);
+
 /* A damaged pack: msg as the table's error, SQLITE_CORRUPT. */
 int amd_packed_vtab_corrupt(sqlite3_vtab_cursor *cur, const char *msg);
 /* v as the column's value, NULL when NaN (SQLite has no NaN). */
