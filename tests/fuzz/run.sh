@@ -82,6 +82,13 @@ seeds_region_blob() {
   cp tests/fuzz/seeds/region_blob/* "$1/"
 }
 
+# Seeds of fuzz_op_blob: packed operator average blobs (a pack of the
+# bundled itwinai layout), NULL masks, -0/NaN/inf and extreme int64s,
+# empty, truncated.
+seeds_op_blob() {
+  cp tests/fuzz/seeds/op_blob/* "$1/"
+}
+
 # Seeds of fuzz_isotime: ISO 8601 times as selectors and MLflow's CSV
 # export write them (a date, Z, +HH:MM, +HHMM, +HH, an out-of-range zone).
 seeds_isotime() {
