@@ -13,8 +13,11 @@
  * readers keep the latest owned row (ch_load.c, prefer). A unit that
  * reports many runs (an mlflow.db of a team's 10,000) asks the server
  * once which runs it holds (list_held_runs), and then only for those;
- * so do the units of one batch (ch_target.c), which share the list: a
- * batch of 16 one-run units asks once, not 16 times.
+ * a unit of a few runs asks, for each, whether any row of the run's
+ * ext_id is stored (held_point: one granule of the run table's key, in a
+ * store of any size), and fetches the run only then. (A batch's list of
+ * every run the store held was ~3 MB read and ~0.4 MB sent per batch at
+ * 19,000 runs.)
  * The staging store is written through its row interface (unit_rows.h). */
 #include "ch_seed.h"
 
@@ -113,10 +116,9 @@ static int by_id(const void *x, const void *y)
 }
 
 /* The ids (chid of ext_id) of the runs the server holds, sorted into
- * h: when a unit had reported HELD_LIST_AFTER runs, or at the first
- * lookup of a batch (shared); a run committed by another ingest since is
- * missed, as it is by two units staged at once (the reader merges them:
- * ch_load.c, RUN_FILL). An id
+ * h, when a unit has reported HELD_LIST_AFTER runs; a run committed by
+ * another ingest since is missed, as it is by two units staged at once
+ * (the reader merges them: ch_load.c, RUN_FILL). An id
  * may come twice (18.16's SELECT DISTINCT under `src IN (…)` returned
  * one run id of two committed sources twice: the bundled GPU sweep, 25
  * rows, 24 distinct); a repeated id in the sorted list is harmless. */
@@ -134,7 +136,6 @@ static int list_held_runs(struct amd_ch *ch, struct amd_ch_held *h, struct amd_e
 	size_t n = 1;
 	for (const char *p = ids; *p; p++)
 		n += *p == ',';
-	amd_ch_held_free(h);
 	if (!(h->ids = malloc(n * sizeof *h->ids))) {
 		free(ids);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
@@ -150,18 +151,36 @@ static int list_held_runs(struct amd_ch *ch, struct amd_ch_held *h, struct amd_e
 	return 0;
 }
 
-/* 0 when the server does not hold the run of ext_id (by the batch's
- * list of its runs, or the unit's once past HELD_LIST_AFTER runs), 1
+/* 1 when the run table holds a row of ext_id, of any attempt (the run
+ * is then fetched as readers keep it, which says whether a committed
+ * one is held), 0 when none, -1 on an error. ext_id leads the table's
+ * ORDER BY: the server reads one granule of it, not every run. */
+static int held_point(struct amd_ch *ch, const char *ext_id, struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM run WHERE ext_id = ") < 0 ||
+		  amd_ch_quote(&sql, ext_id) < 0 || amd_buf_printf(&sql, " LIMIT 1") < 0;
+	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
+	amd_buf_free(&sql);
+	if (bad)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	int held = ids && *ids;
+	free(ids);
+	return ids ? held : -1;
+}
+
+/* 0 when the server does not hold the run of ext_id (by the unit's list
+ * of its runs once past HELD_LIST_AFTER runs, else by held_point), 1
  * when it may (ask it), -1 on an error. */
 static int may_hold(struct amd_ch_seed *seed, struct amd_store *staging, const char *ext_id,
 		    struct amd_err *err)
 {
-	struct amd_ch_held *h = seed->shared ? seed->shared : &seed->own;
-	int64_t runs = h->listed || seed->shared ? 0 : amd_store_run_count(staging, err);
+	struct amd_ch_held *h = &seed->own;
+	int64_t runs = h->listed ? 0 : amd_store_run_count(staging, err);
 	if (runs < 0)
 		return -1;
-	if (!h->listed && !seed->shared && runs < HELD_LIST_AFTER)
-		return 1;
+	if (!h->listed && runs < HELD_LIST_AFTER)
+		return held_point(seed->ch, ext_id, err);
 	if (!h->listed && list_held_runs(seed->ch, h, err) < 0)
 		return -1;
 	int64_t id = amd_ch_string_id(ext_id, strlen(ext_id));
@@ -238,13 +257,8 @@ int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 	return rc;
 }
 
-void amd_ch_held_free(struct amd_ch_held *h)
-{
-	free(h->ids);
-	*h = (struct amd_ch_held){0};
-}
-
 void amd_ch_seed_free(struct amd_ch_seed *seed)
 {
-	amd_ch_held_free(&seed->own);
+	free(seed->own.ids);
+	seed->own = (struct amd_ch_held){0};
 }

@@ -20,8 +20,7 @@ struct amd_ch_held {
 };
 
 /* A unit's lookups of runs on the server: its connection, and the
- * server's run ids once listed (a unit of many runs), or the batch's
- * list (shared). */
+ * server's run ids once listed (a unit of many runs). */
 struct amd_ch_seed {
 	struct amd_ch *ch;
 	/* the staging stores of the units that wait, finished, to be
@@ -30,19 +29,13 @@ struct amd_ch_seed {
 	struct amd_store *const *(*waiting)(void *ctx, size_t *n);
 	void *waiting_ctx;
 	struct amd_ch_held own;
-	/* the list of the batch the unit is in (ch_target.c: listed at its
-	 * first lookup, dropped as the batch begins), consulted for every
-	 * run, however few the unit reports; NULL: own, past a few runs */
-	struct amd_ch_held *shared;
 };
 
 /* An amd_seed_run_fn (writer.h); ctx is the unit's struct amd_ch_seed. */
 int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 		    const char *name, const char *sweep, struct amd_err *err);
 
-/* Frees what seed listed (not its connection or shared list). */
+/* Frees what seed listed (not its connection). */
 void amd_ch_seed_free(struct amd_ch_seed *seed);
-/* Frees and forgets the list h (listed again at its next use). */
-void amd_ch_held_free(struct amd_ch_held *h);
 
 #endif
