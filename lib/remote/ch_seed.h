@@ -15,12 +15,14 @@ struct amd_ch;
 /* The ids (chid of ext_id) of the runs the server held when listed. */
 struct amd_ch_held {
 	int listed;
+	int large; /* a batch's: the store holds too many runs to list */
 	int64_t *ids; /* sorted */
 	size_t n;
 };
 
 /* A unit's lookups of runs on the server: its connection, and the
- * server's run ids once listed (a unit of many runs). */
+ * server's run ids once listed (a unit of many runs), or the batch's
+ * list (shared). */
 struct amd_ch_seed {
 	struct amd_ch *ch;
 	/* the staging stores of the units that wait, finished, to be
@@ -29,13 +31,21 @@ struct amd_ch_seed {
 	struct amd_store *const *(*waiting)(void *ctx, size_t *n);
 	void *waiting_ctx;
 	struct amd_ch_held own;
+	/* the list of the batch the unit is in (ch_target.c: asked at its
+	 * first lookup, dropped as the batch begins): every run id of a
+	 * store of few runs, consulted for every run the unit reports; of a
+	 * larger store only `large` (then as with NULL: by key, or own past
+	 * a few runs) */
+	struct amd_ch_held *shared;
 };
 
 /* An amd_seed_run_fn (writer.h); ctx is the unit's struct amd_ch_seed. */
 int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 		    const char *name, const char *sweep, struct amd_err *err);
 
-/* Frees what seed listed (not its connection). */
+/* Frees what seed listed (not its connection or shared list). */
 void amd_ch_seed_free(struct amd_ch_seed *seed);
+/* Frees and forgets the list h (asked again at its next use). */
+void amd_ch_held_free(struct amd_ch_held *h);
 
 #endif

@@ -36,6 +36,10 @@ struct ch_conn {
 	size_t npending, cap;
 	struct amd_store **stagings; /* the pending units' (ch_seed.h, waiting) */
 	size_t cap_stagings;
+	/* the server's runs when it holds few, else only that it holds
+	 * many: asked at the batch's first run lookup (ch_seed.h, shared);
+	 * dropped as a batch begins */
+	struct amd_ch_held held;
 	/* the store's sources, listed at the batch's first state question
 	 * (ch_state.h; its units are asked before it begins) and dropped as
 	 * it ends: a batch asks once, not twice a unit */
@@ -167,6 +171,7 @@ static void target_disconnect(void *conn)
 	if (!c)
 		return;
 	pending_free(c);
+	amd_ch_held_free(&c->held);
 	amd_ch_sources_release(&c->sources);
 	for (size_t i = 0; i < c->nidle; i++)
 		amd_store_close(c->idle[i]);
@@ -252,6 +257,7 @@ static struct amd_unit_writer *target_begin(void *conn, const struct amd_unit_in
 	u->seed.ch = u->ch;
 	u->seed.waiting = waiting_stagings;
 	u->seed.waiting_ctx = u->conn;
+	u->seed.shared = u->conn->batching ? &u->conn->held : NULL;
 	u->size = info->size;
 	u->same_run = info->same_run;
 	u->path = strdup(info->path);
@@ -361,6 +367,7 @@ static int target_batch_begin(void *conn, struct amd_err *err)
 	(void)err;
 	struct ch_conn *c = conn;
 	pending_free(c);
+	amd_ch_held_free(&c->held);
 	c->batching = 1;
 	return 0;
 }
