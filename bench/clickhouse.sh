@@ -104,7 +104,8 @@ awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\
 # 24.4 s against 6.9 s for 1,000 runs; -j 2 relisted after each other
 # worker's batch, 393 MB and 54 s). A unit's run is looked up by its
 # ext_id, the run table's key (r13-37), where each batch listed every run
-# of the store (~0.4 MB sent and ~3 MB read a batch at 19,000 runs).
+# of the store (~0.4 MB sent and ~3 MB read a batch at 19,000 runs); a
+# store of at most 4,096 run rows is listed once a batch (r13-37b).
 # Prints what the state lists and the run lookups sent.
 large=${BENCH_LARGE_PATHS:-19000}
 /usr/bin/python3 "$root/bench/gen_sweep.py" "$work/large" "$large" 1 1 2 >/dev/null

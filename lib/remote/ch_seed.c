@@ -154,25 +154,23 @@ static int held_parse(struct amd_ch *ch, struct amd_ch_held *h, const char *ids,
  * SMALL_STORE + 1 ids and sends at most SMALL_STORE. */
 static int list_small_store(struct amd_ch *ch, struct amd_ch_held *h, struct amd_err *err)
 {
-	struct amd_buf sql = {0}, out = {0};
-	int rc = amd_buf_printf(&sql, "SELECT if(count() > %d, 'large', arrayStringConcat("
-				      "groupArray(toString(x)), ',')) FROM (SELECT id AS x FROM run"
-				      " LIMIT %d) FORMAT TabSeparated",
-				SMALL_STORE, SMALL_STORE + 1) < 0 ||
-			 amd_buf_append(&sql, "", 1) < 0
-		 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-		 : amd_ch_query(ch, sql.data, &out, err);
+	struct amd_buf sql = {0};
+	int bad = amd_buf_printf(&sql, "SELECT if(count() > %d, 'large', arrayStringConcat("
+				       "groupArray(toString(x)), ',')) FROM (SELECT id AS x FROM run"
+				       " LIMIT %d) FORMAT TabSeparated",
+				 SMALL_STORE, SMALL_STORE + 1) < 0 ||
+		  amd_buf_append(&sql, "", 1) < 0;
+	char *line = bad ? NULL : amd_ch_first_line(ch, sql.data, err);
 	amd_buf_free(&sql);
-	if (rc == 0 && amd_buf_append(&out, "", 1) < 0)
-		rc = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	if (rc == 0) {
-		out.data[strcspn(out.data, "\n")] = '\0';
-		int large = strcmp(out.data, "large") == 0;
-		rc = large ? 0 : held_parse(ch, h, out.data, err);
-		h->large = large;
-		h->listed = rc == 0;
-	}
-	amd_buf_free(&out);
+	if (bad)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	if (!line)
+		return -1;
+	int large = strcmp(line, "large") == 0;
+	int rc = large ? 0 : held_parse(ch, h, line, err);
+	free(line);
+	h->large = large;
+	h->listed = rc == 0;
 	return rc;
 }
 
