@@ -102,18 +102,22 @@ awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\
 # paths and the paths holding their bytes (r12-37), where it held every
 # path of the store (~3 MB a batch at 19,000 paths: 240 MB of lists and
 # 24.4 s against 6.9 s for 1,000 runs; -j 2 relisted after each other
-# worker's batch, 393 MB and 54 s). Prints what the state lists sent.
+# worker's batch, 393 MB and 54 s). A unit's run is looked up by its
+# ext_id, the run table's key (r13-37), where each batch listed every run
+# of the store (~0.4 MB sent and ~3 MB read a batch at 19,000 runs); a
+# store of at most 4,096 run rows is listed once a batch (r13-37b).
+# Prints what the state lists and the run lookups sent.
 large=${BENCH_LARGE_PATHS:-19000}
 /usr/bin/python3 "$root/bench/gen_sweep.py" "$work/large" "$large" 1 1 2 >/dev/null
 GEN_SWEEP_FIRST=$((large + 1000)) /usr/bin/python3 "$root/bench/gen_sweep.py" "$work/small2" "$small" 1 3 10 >/dev/null
 measure "ingest $large one-run units -j 2, ClickHouse" "$ch/large" ingest -q -j 2 "$work/large/mlruns"
 log_bytes() {
   logged "SYSTEM FLUSH LOGS"
-  logged "SELECT count(), sum(query_duration_ms), sum(result_bytes), sumIf(result_bytes, query LIKE 'SELECT hex(path), argMax(sha256%') FROM system.query_log WHERE user = 'amdahl' AND type = 2"
+  logged "SELECT count(), sum(query_duration_ms), sum(result_bytes), sumIf(result_bytes, query LIKE 'SELECT hex(path), argMax(sha256%'), sumIf(result_bytes, query LIKE '%x FROM run %') FROM system.query_log WHERE user = 'amdahl' AND type = 2"
 }
 a=$(log_bytes)
 measure "ingest $small small runs into $large paths, ClickHouse" "$ch/large" ingest -q "$work/small2/mlruns" | tr -d '\n'
 b=$(log_bytes)
 awk -v a="$a" -v b="$b" -v n="$small" 'BEGIN { split(a, x, "\t"); split(b, y, "\t");
-  printf ", %.2f requests/unit, %.1f server ms/unit, %.1f MB sent (state lists %.2f MB)\n", (y[1] - x[1]) / n,
-    (y[2] - x[2]) / n, (y[3] - x[3]) / 1e6, (y[4] - x[4]) / 1e6 }'
+  printf ", %.2f requests/unit, %.1f server ms/unit, %.1f MB sent (state lists %.2f MB, run lookups %.2f MB)\n",
+    (y[1] - x[1]) / n, (y[2] - x[2]) / n, (y[3] - x[3]) / 1e6, (y[4] - x[4]) / 1e6, (y[5] - x[5]) / 1e6 }'

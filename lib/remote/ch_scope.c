@@ -14,15 +14,10 @@
 #include "ch_ship.h"
 #include "ch_tables.h"
 
-char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err)
+char *amd_ch_first_line(struct amd_ch *ch, const char *sql, struct amd_err *err)
 {
-	struct amd_buf sql = {0}, out = {0};
-	int rc = amd_buf_printf(&sql, "SELECT arrayStringConcat(groupArray(toString(x)), ',')"
-				" FROM (%s) FORMAT TabSeparated", select) < 0 ||
-			 amd_buf_append(&sql, "", 1) < 0
-		 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch))
-		 : amd_ch_query(ch, sql.data, &out, err);
-	amd_buf_free(&sql);
+	struct amd_buf out = {0};
+	int rc = amd_ch_query(ch, sql, &out, err);
 	if (rc == 0 && amd_buf_append(&out, "", 1) < 0)
 		rc = amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	if (rc < 0) {
@@ -31,6 +26,21 @@ char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err)
 	}
 	out.data[strcspn(out.data, "\n")] = '\0';
 	return out.data;
+}
+
+char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	if (amd_buf_printf(&sql, "SELECT arrayStringConcat(groupArray(toString(x)), ',')"
+				 " FROM (%s) FORMAT TabSeparated", select) < 0 ||
+	    amd_buf_append(&sql, "", 1) < 0) {
+		amd_buf_free(&sql);
+		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+		return NULL;
+	}
+	char *line = amd_ch_first_line(ch, sql.data, err);
+	amd_buf_free(&sql);
+	return line;
 }
 
 /* Appends SELECT x FROM (… UNION ALL …) over every loaded table with a

@@ -35,5 +35,8 @@ int amd_ch_scope_rows(struct amd_buf *b, const struct ch_table *t, const char *i
 /* Runs select (one column named x) and returns its values as a comma
  * list (malloc'd; "" for none), NULL with err set. */
 char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err);
+/* Runs sql (one row, one TabSeparated column) and returns its first
+ * line (malloc'd), NULL with err set. */
+char *amd_ch_first_line(struct amd_ch *ch, const char *sql, struct amd_err *err);
 
 #endif

@@ -15,6 +15,7 @@ struct amd_ch;
 /* The ids (chid of ext_id) of the runs the server held when listed. */
 struct amd_ch_held {
 	int listed;
+	int large; /* a batch's: the store holds too many runs to list */
 	int64_t *ids; /* sorted */
 	size_t n;
 };
@@ -30,9 +31,11 @@ struct amd_ch_seed {
 	struct amd_store *const *(*waiting)(void *ctx, size_t *n);
 	void *waiting_ctx;
 	struct amd_ch_held own;
-	/* the list of the batch the unit is in (ch_target.c: listed at its
-	 * first lookup, dropped as the batch begins), consulted for every
-	 * run, however few the unit reports; NULL: own, past a few runs */
+	/* the list of the batch the unit is in (ch_target.c: asked at its
+	 * first lookup, dropped as the batch begins): every run id of a
+	 * store of few runs, consulted for every run the unit reports; of a
+	 * larger store only `large` (then as with NULL: by key, or own past
+	 * a few runs) */
 	struct amd_ch_held *shared;
 };
 
@@ -42,7 +45,7 @@ int amd_ch_seed_run(void *ctx, struct amd_store *staging, const char *ext_id,
 
 /* Frees what seed listed (not its connection or shared list). */
 void amd_ch_seed_free(struct amd_ch_seed *seed);
-/* Frees and forgets the list h (listed again at its next use). */
+/* Frees and forgets the list h (asked again at its next use). */
 void amd_ch_held_free(struct amd_ch_held *h);
 
 #endif

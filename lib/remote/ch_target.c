@@ -36,8 +36,9 @@ struct ch_conn {
 	size_t npending, cap;
 	struct amd_store **stagings; /* the pending units' (ch_seed.h, waiting) */
 	size_t cap_stagings;
-	/* the server's runs, listed at the batch's first run lookup
-	 * (ch_seed.h, shared); dropped as a batch begins */
+	/* the server's runs when it holds few, else only that it holds
+	 * many: asked at the batch's first run lookup (ch_seed.h, shared);
+	 * dropped as a batch begins */
 	struct amd_ch_held held;
 	/* the store's sources, listed at the batch's first state question
 	 * (ch_state.h; its units are asked before it begins) and dropped as

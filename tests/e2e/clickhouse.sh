@@ -15,7 +15,8 @@
 # batch not read, a batch bounded by the memory it holds; a clean-up
 # failing after its batch committed (the units kept, the rows left
 # reported and removed by the next ingest); a batch's state list of its
-# own units' sources, not the store's. Skipped (with
+# own units' sources, not the store's; a unit's run looked up by its key,
+# not in a list of the store's runs. Skipped (with
 # the reason) where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
@@ -441,6 +442,12 @@ run_lookups() {
 	logged "SYSTEM FLUSH LOGS" &&
 	logged "SELECT count() FROM system.query_log WHERE user = 'amdahl' AND type = 2 AND query LIKE 'SELECT id, sweep_id, hex(ext_id)%'"
 }
+# The questions whether the server holds a run (ch_seed.c: by key, a
+# small store's list, a unit's list), answered so far.
+run_asks() {
+	logged "SYSTEM FLUSH LOGS" &&
+	logged "SELECT count() FROM system.query_log WHERE user = 'amdahl' AND type = 2 AND query LIKE '%x FROM run %'"
+}
 # state_asks — how many state questions about sources (ch_state.c: one
 # unit's, or a batch's list) the amdahl user has asked
 state_asks() {
@@ -719,17 +726,22 @@ test_expect_success CLICKHOUSE 'a unit of 40 runs looks its runs up in one list;
 	same_json team runs && same_json team stats && same_json team stats --sweep team-sweep-001
 '
 
-# Many units of one run each (an MLflow file store: a unit per run) in
-# one batch share one list of the server's runs (ch_seed.c, made at the
-# batch's first lookup), not a lookup per unit (r10-37b: a third of a
-# small unit's requests and half the server time of 1,000 small runs).
-# A unit whose run the server holds still merges with it: a run's
-# metric file added after its first ingest.
-test_expect_success CLICKHOUSE 'one-run units of a batch look their runs up in one list; a held run still merges' '
+# Many units of one run each (an MLflow file store: a unit per run) do
+# not fetch a run the server does not hold, not the reader's query per
+# unit (r10-37b: a third of a small unit's requests and half the server
+# time of 1,000 small runs). Into an empty (or small) store a batch asks
+# once, for the list of its few runs (ch_seed.c list_small_store), not
+# each unit by key (r13-37: one request per unit, 0.72 -> 1.65 requests
+# per unit for 1,000 small runs). A unit whose run the server holds
+# still merges with it: a run's metric file added after its first ingest.
+test_expect_success CLICKHOUSE 'one-run units do not fetch the runs the server lacks, nor ask each of an empty store; a held run still merges' '
 	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/small40" 40 1 3 5 >/dev/null &&
-	a=$(run_lookups) && "$AMDAHL" --store "$(url small40)" ingest -q "$TMP/small40/mlruns" && b=$(run_lookups) &&
-	echo "# run lookups for 40 one-run units: $((b - a))" >&2 &&
+	a=$(run_lookups) && q=$(run_asks) &&
+	"$AMDAHL" --store "$(url small40)" ingest -q "$TMP/small40/mlruns" &&
+	b=$(run_lookups) && r=$(run_asks) &&
+	echo "# run lookups for 40 one-run units: $((b - a)); questions whether a run is held: $((r - q))" >&2 &&
 	test_true "at most 8 run lookups for 40 one-run units (was 40)" [ $((b - a)) -le 8 ] &&
+	test_true "at most 8 questions whether a run is held, for 40 units into an empty store (by key: 40)" [ $((r - q)) -le 8 ] &&
 	"$AMDAHL" --store "$TMP/small40.db" ingest -q "$TMP/small40/mlruns" &&
 	run=$(ls -d "$TMP"/small40/mlruns/*/*/metrics | head -1) &&
 	sed "s/^\([0-9]*\) \([^ ]*\) /\1 1\2 /" "$run/epoch_time_s" >"$run/later_metric" &&
@@ -783,6 +795,36 @@ test_expect_success CLICKHOUSE 'a batch lists its own units'"'"' sources, not th
 	test_contains "20 added, 0 replaced, 1 unchanged" "$(cat "$TMP/ch.out")" &&
 	test_true "the batch'"'"'s own rows, not the store'"'"'s 300 ($((b - a)))" [ $((b - a)) -le 50 ] &&
 	same_json lst runs && same_json lst stats
+'
+
+# A run a unit names is looked up on the server by its ext_id, the key
+# of the run table (ch_seed.c held_point: one granule read, one id
+# sent), not in a list of every run the store holds, made per batch
+# (r12-37: ~3 MB read and ~0.4 MB sent per batch at 19,000 runs), once
+# the store holds more run rows than a batch lists (SMALL_STORE, 4,096:
+# here 5,000 rows of an attempt never committed, which no reader keeps).
+# In a store of 300 runs, 20 new runs and a changed copy of a held run
+# folder (it names the held run: fetched and merged, as SQLite's writer
+# joins it) get answers about their own 21 runs, not the store's 300
+# ids; exactly one run is fetched; the outcome is SQLite's.
+test_expect_success CLICKHOUSE 'a unit'"'"'s run is looked up by its key, not in a list of the store'"'"'s runs; a held run is still found' '
+	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/hr" 300 1 1 2 >/dev/null &&
+	GEN_SWEEP_FIRST=1000 /usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/hr2" 20 1 1 2 >/dev/null &&
+	"$AMDAHL" --store "$(url hr)" ingest -q "$TMP/hr/mlruns" && "$AMDAHL" --store "$TMP/hr.db" ingest -q "$TMP/hr/mlruns" &&
+	logged "INSERT INTO hr.run (id, ext_id, src, rn) SELECT number, concat('"'"'never-committed-'"'"', toString(number)), -1, 0 FROM numbers(5000)" &&
+	held=$(ls -d "$TMP"/hr/mlruns/4/*/ | sed -n 5p) && cp -r "$held" "$TMP/hr2/mlruns/4/" &&
+	copy="$TMP/hr2/mlruns/4/$(basename "$held")" &&
+	sed -i "1s/^\([0-9]*\) \([^ ]*\) /\1 1\2 /" "$copy/metrics/epoch_time_s" &&
+	sent="SELECT sum(result_bytes) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'%x FROM run %'"'"'" &&
+	fetched="SELECT count() FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'SELECT id, sweep_id, hex(ext_id)%AND (ext_id = %'"'"'" &&
+	logged "SYSTEM FLUSH LOGS" && a=$(logged "$sent") && f=$(logged "$fetched") &&
+	same_text hr ingest "$TMP/hr2/mlruns" &&
+	logged "SYSTEM FLUSH LOGS" && b=$(logged "$sent") && g=$(logged "$fetched") &&
+	echo "# $(head -1 "$TMP/ch.out"); run ids sent for 21 units in a store of 300 runs: $((b - a)) bytes; runs fetched: $((g - f))" >&2 &&
+	test_contains "21 added, 0 replaced, 0 unchanged" "$(cat "$TMP/ch.out")" &&
+	test_true "answers about the 21 units'"'"' runs, not the store'"'"'s 300 ids ($((b - a)) bytes)" [ $((b - a)) -le 1500 ] &&
+	test_true "one held run fetched ($((g - f)))" [ $((g - f)) -eq 1 ] &&
+	same_json hr runs && same_json hr stats
 '
 
 # A unit whose message holds the words libcurl uses for a server that
