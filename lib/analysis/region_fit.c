@@ -1050,12 +1050,25 @@ double amd_rfit_pred_var(const struct amd_rfit *f, double at, double level, doub
 	return isnan(lo) ? NAN : (hi - lo) * (hi - lo) / 4;
 }
 
+/* The upper confidence bound at NARROWING_CONF of the runs' relative
+ * noise about the chosen model: s · sqrt(df / chi2(1 - conf; df)). */
+#define NARROWING_CONF 0.95
+
+static double noise_upper(const struct amd_rfit *f)
+{
+	const struct amd_rmodel *md = &f->plausible[0];
+	if (md->df < 1 || !isfinite(md->s2))
+		return NAN;
+	double q = gsl_cdf_chisq_Pinv(1 - NARROWING_CONF, md->df);
+	return sqrt(md->s2 * md->df / q);
+}
+
 int amd_rfit_narrowing_holds(const struct amd_rfit *f)
 {
 	if (f->B == 0 || f->distinct_n < 1 || f->nterms != 1 || f->nplausible < 1)
 		return 0;
 	double s, rpn = runs_per_n(f, &s);
-	return rpn >= 2.5 && s < 0.025;
+	return rpn >= 2.5 && noise_upper(f) < 0.025;
 }
 
 const char *amd_rfit_growth(const struct amd_rfit *f, double n)

@@ -154,8 +154,11 @@ double amd_rfit_pred_var(const struct amd_rfit *f, double at, double level, doub
  * tests/eval/coverage_eval found within 10% of the narrowing realised
  * (predicted/realised 0.98-1.00 at 3 and 5 runs per n): the chosen
  * model has one term, 3 or more runs per distinct n and the runs'
- * relative noise about it below 2.5%. Elsewhere the prediction was
- * 0.2-2.4x the realised narrowing (a second, growing term hidden by
+ * relative noise about it below 2.5% at 95% confidence (its upper
+ * bound, s · sqrt(df / chi2(0.05; df)), below 2.5%: a point estimate
+ * low by chance — 2 of 500 one-term sweeps at 5% noise — overstated
+ * the narrowing, 0.76, as the new runs raise it). Elsewhere the
+ * prediction was 0.2-2.4x the realised narrowing (a second, growing term hidden by
  * the noise, or resolved by the new runs) or was not simulated (a
  * constant model, fewer runs); 0 there, and without an interval. */
 int amd_rfit_narrowing_holds(const struct amd_rfit *f);

@@ -55,9 +55,9 @@
  * within 10% of the narrowing realised (amd_rfit_narrowing_holds:
  * elsewhere, 3-5 runs per n, 0.2-2.4x; docs/methods.md). */
 #define AMD_SCALING_NARROWING_UNSURE "the narrowing new runs bring is predicted only where every" \
-	" region's model has one term, with 3 or more runs per n and noise below 2.5% (in simulation" \
-	" within 10% of the narrowing realised there, 0.2-2.4x elsewhere: a second, growing term" \
-	" hidden by the noise or resolved by the new runs)"
+	" region's model has one term, with 3 or more runs per n and noise below 2.5% at 95%" \
+	" confidence (in simulation within 10% of the narrowing realised there, 0.2-2.4x elsewhere:" \
+	" a second, growing term hidden by the noise or resolved by the new runs)"
 
 
 struct amd_scaling_opts {

@@ -159,7 +159,8 @@ int amd_scaling_whole_finding(const struct amd_scaling_strategy *s, char *buf, s
  * simulation where it is printed (amd_rfit_narrowing_holds;
  * tests/eval/coverage_eval, make eval; docs/methods.md). */
 #define NARROWING_ACCURACY "in simulation within 10% of the narrowing realised where, as here," \
-	" every region's model has one term, with 3 or more runs per n and noise below 2.5%"
+	" every region's model has one term, with 3 or more runs per n and noise below 2.5% at 95%" \
+	" confidence"
 
 int amd_scaling_advice_finding(const struct amd_scaling_strategy *s, char *buf, size_t n)
 {

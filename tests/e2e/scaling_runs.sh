@@ -27,11 +27,11 @@ test_expect_success PYTHON 'setup: 2 runs x 2, 4 and 9 ranks in one sweep, 2 run
 	test_status 0 "$AMDAHL" --store "$TMP/small.db" scaling --json &&
 	cp "$TMP/out" "$TMP/small.json"
 '
-test_expect_success PYTHON 'two runs per n: what to measure next predicts no narrowing (make eval found it within 10% only with one-term models, 3 or more runs per n and noise below 2.5%; before: a figure, said not simulated), says why, and the JSON carries null with the reason' '
+test_expect_success PYTHON 'two runs per n: what to measure next predicts no narrowing (make eval found it within 10% only with one-term models, 3 or more runs per n and noise below 2.5% at 95% confidence; before: a figure, said not simulated), says why, and the JSON carries null with the reason' '
 	test_eq "18:2:None:True 36:2:None:True" "$(json_get "$TMP/big.json" "\" \".join(\"%g:%d:%s:%s\" % (a[\"n\"], a[\"repeats\"], a[\"narrowing\"], \"predicted only where every region\" in a[\"narrowing_why\"]) for s in d[\"strategies\"] for a in s[\"advice\"])")" &&
 	test_status 0 "$AMDAHL" --store "$TMP/big.db" scaling &&
 	test_not_contains "narrows to" "$OUT" &&
-	test_contains "What to measure next: the narrowing new runs bring is predicted only where every region'\''s model has one term, with 3 or more runs per n and noise below 2.5% (in simulation within 10% of the narrowing realised there, 0.2-2.4x elsewhere: a second, growing term hidden by the noise or resolved by the new runs). " "$OUT"
+	test_contains "What to measure next: the narrowing new runs bring is predicted only where every region'\''s model has one term, with 3 or more runs per n and noise below 2.5% at 95% confidence (in simulation within 10% of the narrowing realised there, 0.2-2.4x elsewhere: a second, growing term hidden by the noise or resolved by the new runs). " "$OUT"
 '
 test_expect_success PYTHON 'every region says its interval is the runs'\'' t interval' '
 	test_contains "more than 16 rank traces at one n: one observation per run" \

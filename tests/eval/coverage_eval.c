@@ -26,8 +26,9 @@
  * more runs at 2x predict (amd_rfit_pred_var, `scaling`'s "what to
  * measure next") beside the one realised by measuring them and fitting
  * again (mean over sweeps), target: within 10% where scaling prints it
- * (amd_rfit_narrowing_holds: one term, 3+ runs per n, noise < 2.5%;
- * "(none printed)" and not counted where it prints none), beside the
+ * (amd_rfit_narrowing_holds: one term, 3+ runs per n, noise below
+ * 2.5% at 95% confidence; "(none printed)" and not counted where it
+ * prints none), beside the
  * ratio over every sweep (before, every prediction from 2 runs per n
  * was printed); at the end the ratio by what the tool sees and the
  * truth's shape, from which that rule was taken. Beside each coverage, the
