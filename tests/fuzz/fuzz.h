@@ -191,4 +191,19 @@ static inline void fuzz_parse_unit(const struct amd_format *f, const char *path)
 	fuzz_check_error(f->parse(&in, &sink, &err), &err, path);
 }
 
+/* A packed blob's round trip (the *_blob targets): back, what the
+ * accepted records of data packed into, holds the same size bytes as
+ * data, but for an 8-byte word that is_double(at, ctx) says is a double
+ * and that data holds as -0: it packs as +0, as SQLite gives -0.0 back. */
+static inline void fuzz_repacked_same(const uint8_t *data, const uint8_t *back, size_t size,
+				      int (*is_double)(size_t at, size_t ctx), size_t ctx)
+{
+	static const unsigned char neg_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0x80}, zero[8] = {0};
+	for (size_t at = 0; at + 8 <= size; at += 8) {
+		int was_neg_zero = is_double(at, ctx) && memcmp(data + at, neg_zero, 8) == 0;
+		if (memcmp(back + at, was_neg_zero ? zero : data + at, 8) != 0)
+			abort();
+	}
+}
+
 #endif
