@@ -5,7 +5,8 @@
 # unit before taking it (lib/ingest/engine_overlap.h). -j 2 and -j 4 store
 # exactly what -j 1 stores; a bad trace among them fails alone and leaves
 # nothing of itself; the round-eight migration indexes source by sha256
-# and trace and op_average by source, and an older store gets it at its
+# and trace by source (and op_average, whose rows schema 16 packs:
+# op_average_pack is indexed by source), and an older store gets it at its
 # next ingest; round ten's region index by (run, name) replaces
 # region_name and region_run in an older store. Workers write batches of
 # units in one transaction (lib/ingest/engine.c): when a batch's commit
@@ -133,18 +134,19 @@ test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a full disk mid-ingest: every u
 '
 
 new_indexes="SELECT name FROM sqlite_master WHERE name IN ('source_sha256', 'trace_source',
-	'op_average_source') ORDER BY name"
+	'op_average_source', 'op_average_pack_source') ORDER BY name"
 # lib/store/writer/writer.c's amd_store_source_state
 source_state="SELECT path, sha256 FROM source WHERE path = 'a' OR sha256 = 'b' ORDER BY path = 'a' DESC LIMIT 1"
 test_expect_success PYTHON,SQLITE3,SQLITE_STORE 'a store from before the source-index migration gets it at its next ingest' '
 	cp "$TMP/j1.db" "$TMP/old.db" &&
 	last=$(q "$TMP/old.db" "SELECT max(version) FROM schema_version") &&
-	q "$TMP/old.db" "DROP INDEX source_sha256; DROP INDEX trace_source; DROP INDEX op_average_source;
+	test_eq "op_average_pack_source source_sha256 trace_source" "$(q "$TMP/old.db" "$new_indexes" | tr "\n" " " | sed "s/ $//")" &&
+	q "$TMP/old.db" "DROP INDEX source_sha256; DROP INDEX trace_source;
 		DELETE FROM schema_version WHERE version >= 7" &&
 	test_contains "SCAN t" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
 	"$AMDAHL" --store "$TMP/old.db" ingest -q "$DATA/cpu-strong-scaling" &&
 	test_eq "$last" "$(q "$TMP/old.db" "SELECT max(version) FROM schema_version")" &&
-	test_eq "op_average_source source_sha256 trace_source" "$(q "$TMP/old.db" "$new_indexes" | tr "\n" " " | sed "s/ $//")" &&
+	test_eq "op_average_pack_source source_sha256 trace_source" "$(q "$TMP/old.db" "$new_indexes" | tr "\n" " " | sed "s/ $//")" &&
 	test_contains "INDEX trace_source (source_id=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN SELECT id FROM trace t WHERE source_id = 5")" &&
 	test_contains "INDEX source_sha256 (sha256=?)" "$(q "$TMP/old.db" "EXPLAIN QUERY PLAN $source_state")"
 '
