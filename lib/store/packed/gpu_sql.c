@@ -21,12 +21,6 @@ struct gpu_row {
 	struct amd_gpu_sample g;
 };
 
-struct gpu_acc {
-	struct gpu_row *v;
-	size_t n, cap;
-	int oom;
-};
-
 static double arg_double(sqlite3_value *v)
 {
 	return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
@@ -34,20 +28,9 @@ static double arg_double(sqlite3_value *v)
 
 static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	struct gpu_acc *a = sqlite3_aggregate_context(ctx, sizeof *a);
-	if (!a || a->oom)
+	struct gpu_row *r = amd_packed_acc_add(ctx, sizeof *r);
+	if (!r)
 		return;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		struct gpu_row *v = realloc(a->v, cap * sizeof *v);
-		if (!v) {
-			a->oom = 1;
-			return;
-		}
-		a->v = v;
-		a->cap = cap;
-	}
-	struct gpu_row *r = &a->v[a->n++];
 	r->seq = sqlite3_value_int64(argv[0]);
 	r->g.ts_ms = sqlite3_value_int64(argv[1]);
 	r->g.util_pct = arg_double(argv[2]);
@@ -65,7 +48,7 @@ static int by_seq(const void *x, const void *y)
 
 static void pack_final(sqlite3_context *ctx)
 {
-	struct gpu_acc *a = sqlite3_aggregate_context(ctx, 0);
+	struct amd_packed_acc *a = sqlite3_aggregate_context(ctx, 0);
 	if (!a) {
 		sqlite3_result_zeroblob(ctx, 0);
 		return;
@@ -74,9 +57,10 @@ static void pack_final(sqlite3_context *ctx)
 	unsigned char *out = NULL;
 	if (!a->oom && (g = malloc((a->n + 1) * sizeof *g)) &&
 	    (out = sqlite3_malloc64((sqlite3_uint64)a->n * AMD_GPU_SAMPLE_BYTES + 1))) {
-		qsort(a->v, a->n, sizeof *a->v, by_seq);
+		struct gpu_row *v = a->v;
+		qsort(v, a->n, sizeof *v, by_seq);
 		for (size_t i = 0; i < a->n; i++)
-			g[i] = a->v[i].g;
+			g[i] = v[i].g;
 		amd_gpu_pack(g, a->n, out);
 		sqlite3_result_blob64(ctx, out, (sqlite3_uint64)a->n * AMD_GPU_SAMPLE_BYTES,
 				      sqlite3_free);
