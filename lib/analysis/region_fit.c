@@ -1051,16 +1051,16 @@ double amd_rfit_pred_var(const struct amd_rfit *f, double at, double level, doub
 }
 
 /* The upper confidence bound at NARROWING_CONF of the runs' relative
- * noise about the chosen model: s · sqrt(df / chi2(1 - conf; df)). */
+ * noise s (runs_per_n's) about the chosen model: s · sqrt(df /
+ * chi2(1 - conf; df)). */
 #define NARROWING_CONF 0.95
 
-static double noise_upper(const struct amd_rfit *f)
+static double noise_upper(const struct amd_rfit *f, double s)
 {
-	const struct amd_rmodel *md = &f->plausible[0];
-	if (md->df < 1 || !isfinite(md->s2))
+	int df = f->plausible[0].df;
+	if (df < 1 || !isfinite(s))
 		return NAN;
-	double q = gsl_cdf_chisq_Pinv(1 - NARROWING_CONF, md->df);
-	return sqrt(md->s2 * md->df / q);
+	return s * sqrt(df / gsl_cdf_chisq_Pinv(1 - NARROWING_CONF, df));
 }
 
 int amd_rfit_narrowing_holds(const struct amd_rfit *f)
@@ -1068,7 +1068,7 @@ int amd_rfit_narrowing_holds(const struct amd_rfit *f)
 	if (f->B == 0 || f->distinct_n < 1 || f->nterms != 1 || f->nplausible < 1)
 		return 0;
 	double s, rpn = runs_per_n(f, &s);
-	return rpn >= 2.5 && noise_upper(f) < 0.025;
+	return rpn >= 2.5 && noise_upper(f, s) < 0.025;
 }
 
 const char *amd_rfit_growth(const struct amd_rfit *f, double n)
