@@ -89,6 +89,13 @@ seeds_op_blob() {
   cp tests/fuzz/seeds/op_blob/* "$1/"
 }
 
+# Seeds of fuzz_call_blob: packed caller edge blobs (a pack of a bundled
+# cProfile file's edges), NULL masks and extreme int64s, empty,
+# truncated.
+seeds_call_blob() {
+  cp tests/fuzz/seeds/call_blob/* "$1/"
+}
+
 # Seeds of fuzz_isotime: ISO 8601 times as selectors and MLflow's CSV
 # export write them (a date, Z, +HH:MM, +HHMM, +HH, an out-of-range zone).
 seeds_isotime() {

@@ -11,6 +11,7 @@ parent_key, calls, prim_calls, self_ns, total_ns, bytes):
             id_hi its least and greatest id, its ids ascending and no
             two packs' id ranges overlap, else the first bad pack"""
 import sqlite3
+import struct
 import sys
 
 FIELDS = 14
@@ -55,6 +56,27 @@ def region_rows(con):
             "SELECT rowid, source_id, run_id, n, id_lo, id_hi, regions FROM region_pack").fetchall():
         con.executemany("INSERT INTO temp.region VALUES(" + ",".join("?" * 17) + ")",
                         [[rid, src, run] + f for rid, f in decode(blob, n, lo)])
+
+
+def call_rows(con):
+    """A temp table `region_call` on connection con holding the store's
+    caller edges as rows (region_call_pack's blobs decoded here: n
+    records of seven little-endian int64s, caller_key, callee_key, calls,
+    prim_calls, self_ns, total_ns and a mask of the NULL ones among the
+    last four), for oracles that query `region_call` as schema 16 stored
+    it; nothing when the store has no region_call_pack."""
+    if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'region_call_pack'").fetchone():
+        return
+    con.execute("CREATE TEMP TABLE region_call(source_id, caller_key, callee_key, calls,"
+                " prim_calls, self_ns, total_ns)")
+    for src, n, blob in con.execute(
+            "SELECT source_id, n, edges FROM region_call_pack ORDER BY rowid").fetchall():
+        if len(blob) != 56 * n:
+            raise ValueError("region_call_pack: %d bytes for %d edges" % (len(blob), n))
+        for i in range(n):
+            w = struct.unpack_from("<7q", blob, 56 * i)
+            con.execute("INSERT INTO temp.region_call VALUES(?,?,?,?,?,?,?)",
+                        [src, w[0], w[1]] + [None if w[6] >> k & 1 else w[2 + k] for k in range(4)])
 
 
 def show(v):
