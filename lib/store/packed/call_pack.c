@@ -1,37 +1,89 @@
 /* call_pack.c — the packed caller edge layout (call_pack.h). */
 #include "call_pack.h"
 
-#include "le64.h"
+#include <string.h>
 
-/* A record is its struct's seven int64 fields, in order. */
-_Static_assert(sizeof(struct amd_packed_call) == AMD_CALL_BYTES,
-	       "struct amd_packed_call is not the record's seven words");
+#include "col_pack.h"
+
+/* Column c of edge e as stored (a NULL value as 0). */
+static int64_t column_value(const struct amd_packed_call *e, int c)
+{
+	return c >= AMD_CL_CALLS && (e->v[AMD_CL_NULLS] & AMD_CALL_NULL(c)) ? 0 : e->v[c];
+}
+
+static void widths(const struct amd_packed_call *v, size_t n, unsigned char w[AMD_CALL_COLUMNS])
+{
+	memset(w, 0, AMD_CALL_COLUMNS);
+	w[AMD_CL_NULLS] = 1; /* a byte an edge at least: n is the blob's */
+	for (int c = 1; c < AMD_CALL_COLUMNS; c++)
+		for (size_t i = 0; i < n && w[c] < 8; i++) {
+			int k = amd_col_width(column_value(&v[i], c));
+			if (k > w[c])
+				w[c] = (unsigned char)k;
+		}
+}
+
+size_t amd_call_packed_size(const struct amd_packed_call *v, size_t n)
+{
+	unsigned char w[AMD_CALL_COLUMNS];
+	widths(v, n, w);
+	size_t row = 0;
+	for (int c = 0; c < AMD_CALL_COLUMNS; c++)
+		row += w[c];
+	return AMD_CALL_COLUMNS + row * n;
+}
 
 void amd_call_pack(const struct amd_packed_call *v, size_t n, unsigned char *out)
 {
-	for (size_t i = 0; i < n; i++) {
-		const int64_t w[] = {v[i].caller_key, v[i].callee_key, v[i].calls,
-				     v[i].prim_calls, v[i].self_ns, v[i].total_ns, v[i].nulls};
-		for (size_t k = 0; k < 7; k++, out += 8)
-			amd_put_le64(out, (uint64_t)w[k]);
-	}
+	unsigned char w[AMD_CALL_COLUMNS];
+	widths(v, n, w);
+	memcpy(out, w, AMD_CALL_COLUMNS);
+	out += AMD_CALL_COLUMNS;
+	for (int c = 0; c < AMD_CALL_COLUMNS; c++)
+		for (size_t i = 0; i < n && w[c]; i++, out += w[c])
+			amd_col_put(out, w[c], column_value(&v[i], c));
 }
 
-int amd_call_unpack(const void *blob, size_t len, const char *what, struct amd_packed_call *out,
-		    struct amd_err *err)
+/* 0 when a blob of len bytes holds n edges (widths 0/1/2/4/8 and their
+ * n records), else -1 with what naming it. */
+static int check(const unsigned char *p, size_t len, int64_t n, const char *what,
+		 struct amd_err *err)
 {
-	if (len % AMD_CALL_BYTES)
-		return amd_fail(err, "%s: packed caller edges of %zu bytes, not a multiple of %d",
-				what, len, AMD_CALL_BYTES);
-	const unsigned char *p = blob;
-	for (size_t i = 0; i < len / AMD_CALL_BYTES; i++) {
-		int64_t w[7];
-		for (size_t k = 0; k < 7; k++, p += 8)
-			w[k] = (int64_t)amd_get_le64(p);
-		out[i] = (struct amd_packed_call){
-			.caller_key = w[0], .callee_key = w[1], .calls = w[2], .prim_calls = w[3],
-			.self_ns = w[4], .total_ns = w[5], .nulls = w[6],
-		};
+	if (len < AMD_CALL_COLUMNS)
+		return amd_fail(err, "%s: packed caller edges of %zu bytes, shorter than their widths",
+				what, len);
+	size_t row = 0;
+	for (int c = 0; c < AMD_CALL_COLUMNS; c++) {
+		if (p[c] > 8 || (p[c] & (p[c] - 1)) || (c == AMD_CL_NULLS && p[c] != 1))
+			return amd_fail(err, "%s: column %d of width %d", what, c, p[c]);
+		row += p[c];
 	}
+	size_t body = len - AMD_CALL_COLUMNS;
+	if (n < 0 || body % row || body / row != (uint64_t)n)
+		return amd_fail(err, "%s: packed caller edges of %zu bytes, not %lld records", what,
+				len, (long long)n);
+	return 0;
+}
+
+int amd_call_unpack(const void *blob, size_t len, int64_t n, const char *what,
+		    struct amd_packed_call *out, struct amd_err *err)
+{
+	const unsigned char *p = blob;
+	if (check(p, len, n, what, err) < 0)
+		return -1;
+	const unsigned char *col = p + AMD_CALL_COLUMNS;
+	int64_t x[256];
+	for (int64_t at = 0; at < n; at += 256) { /* 256 records at a time */
+		size_t k = n - at < 256 ? (size_t)(n - at) : 256;
+		const unsigned char *from = col;
+		for (int c = 0; c < AMD_CALL_COLUMNS; from += p[c] * (size_t)n, c++) {
+			amd_col_get(from + p[c] * (size_t)at, p[c], k, x);
+			for (size_t i = 0; i < k; i++)
+				out[at + (int64_t)i].v[c] = x[i];
+		}
+	}
+	for (int64_t i = 0; i < n; i++)
+		if (out[i].v[AMD_CL_NULLS] & ~(int64_t)AMD_CALL_NULL_ALL)
+			return amd_fail(err, "%s: edge %lld has an unknown null bit", what, (long long)i);
 	return 0;
 }

@@ -11,6 +11,7 @@ SQLITE_EXTENSION_INIT3
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- amd_call_pack(seq, caller, callee, calls, prim, self, total) ---- */
 
@@ -19,30 +20,20 @@ struct call_row {
 	struct amd_packed_call e;
 };
 
-/* argument k as an int64, or 0 with bit set in *nulls when it is NULL */
-static int64_t arg(sqlite3_value **argv, int k, int64_t bit, int64_t *nulls)
-{
-	if (sqlite3_value_type(argv[k]) != SQLITE_NULL)
-		return sqlite3_value_int64(argv[k]);
-	*nulls |= bit;
-	return 0;
-}
-
 static void pack_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	(void)argc;
 	struct call_row *r = amd_packed_acc_add(ctx, sizeof *r);
 	if (!r)
 		return;
-	struct amd_packed_call *e = &r->e;
-	e->nulls = 0;
+	int64_t *v = r->e.v;
 	r->seq = sqlite3_value_int64(argv[0]);
-	e->caller_key = sqlite3_value_int64(argv[1]);
-	e->callee_key = sqlite3_value_int64(argv[2]);
-	e->calls = arg(argv, 3, AMD_CALL_NULL_CALLS, &e->nulls);
-	e->prim_calls = arg(argv, 4, AMD_CALL_NULL_PRIM, &e->nulls);
-	e->self_ns = arg(argv, 5, AMD_CALL_NULL_SELF, &e->nulls);
-	e->total_ns = arg(argv, 6, AMD_CALL_NULL_TOTAL, &e->nulls);
+	v[AMD_CL_NULLS] = 0;
+	for (int c = AMD_CL_CALLER; c < AMD_CALL_COLUMNS; c++) {
+		int null = c >= AMD_CL_CALLS && sqlite3_value_type(argv[c]) == SQLITE_NULL;
+		v[c] = null ? 0 : sqlite3_value_int64(argv[c]);
+		v[AMD_CL_NULLS] |= null ? AMD_CALL_NULL(c) : 0;
+	}
 }
 
 static int by_seq(const void *x, const void *y)
@@ -51,8 +42,8 @@ static int by_seq(const void *x, const void *y)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* The rows in seq order, packed in place (a record is no longer than a
- * row) and handed to SQLite as the blob. */
+/* The rows in seq order, their edges moved to the front of the rows'
+ * array (an edge is no longer than a row) and packed into the blob. */
 static void pack_final(sqlite3_context *ctx)
 {
 	struct amd_packed_acc *a = sqlite3_aggregate_context(ctx, 0);
@@ -61,12 +52,19 @@ static void pack_final(sqlite3_context *ctx)
 		return;
 	}
 	struct call_row *v = a->v;
-	unsigned char *out = a->oom ? NULL : sqlite3_malloc64((sqlite3_uint64)a->n * AMD_CALL_BYTES);
-	if (out) {
+	struct amd_packed_call *e = a->v;
+	unsigned char *out = NULL;
+	size_t bytes = 0;
+	if (!a->oom) {
 		qsort(v, a->n, sizeof *v, by_seq);
 		for (size_t i = 0; i < a->n; i++)
-			amd_call_pack(&v[i].e, 1, out + i * AMD_CALL_BYTES);
-		sqlite3_result_blob64(ctx, out, (sqlite3_uint64)a->n * AMD_CALL_BYTES, sqlite3_free);
+			memmove(&e[i], &v[i].e, sizeof *e);
+		bytes = amd_call_packed_size(e, a->n);
+		out = sqlite3_malloc64(bytes);
+	}
+	if (out) {
+		amd_call_pack(e, a->n, out);
+		sqlite3_result_blob64(ctx, out, bytes, sqlite3_free);
 	} else
 		sqlite3_result_error_nomem(ctx);
 	free(a->v);
@@ -74,52 +72,45 @@ static void pack_final(sqlite3_context *ctx)
 
 /* ---- the region_call virtual table ---- */
 
-enum { COL_SOURCE, COL_CALLER, COL_CALLEE, COL_CALLS, COL_PRIM, COL_SELF, COL_TOTAL };
+/* The table's columns: source_id (0), then caller_key..total_ns as
+ * the blob's columns AMD_CL_CALLER..AMD_CL_TOTAL (1..6). */
+enum { COL_SOURCE };
+_Static_assert(AMD_CL_CALLER == 1 && AMD_CL_TOTAL == 6, "region_call's columns moved");
 
 static int call_unpack(struct amd_packed_cursor *c)
 {
 	const void *blob;
 	size_t len;
+	int64_t n = sqlite3_column_int64(c->q, 1);
 	int rc = amd_packed_blob(c, 2, &blob, &len);
-	size_t n = len / AMD_CALL_BYTES;
+	/* no room for a count the blob cannot hold (an edge is a byte at least):
+	 * amd_call_unpack refuses it before writing */
 	if (rc == SQLITE_OK)
-		rc = amd_packed_records(c, n, sizeof(struct amd_packed_call));
+		rc = amd_packed_records(c, n >= 0 && (uint64_t)n <= len ? (size_t)n : 0,
+					sizeof(struct amd_packed_call));
 	if (rc != SQLITE_OK)
 		return rc;
 	char what[96];
 	struct amd_err err = {0};
 	snprintf(what, sizeof what, "region_call_pack %lld",
 		 (long long)sqlite3_column_int64(c->q, 0));
-	if (amd_call_unpack(blob, len, what, c->v, &err) < 0)
+	if (amd_call_unpack(blob, len, n, what, c->v, &err) < 0)
 		return amd_packed_vtab_corrupt(&c->base, err.msg);
-	if ((int64_t)n != sqlite3_column_int64(c->q, 1))
-		return amd_packed_vtab_corrupt(&c->base,
-					       "region_call_pack: n is not the blob's count of edges");
-	c->n = n;
+	c->n = (size_t)n;
 	return SQLITE_OK;
 }
 
-/* v, or NULL when the mask's bit says so */
-static void result_int(sqlite3_context *ctx, int64_t v, int64_t nulls, int64_t bit)
-{
-	if (nulls & bit)
-		sqlite3_result_null(ctx);
-	else
-		sqlite3_result_int64(ctx, v);
-}
-
+/* Column col (the table's: source_id, then the edge's columns) of the
+ * current edge, NULL when its mask says so. */
 static void call_column(struct amd_packed_cursor *c, sqlite3_context *ctx, int col)
 {
-	const struct amd_packed_call *e = (const struct amd_packed_call *)c->v + c->i;
-	switch (col) {
-	case COL_SOURCE: sqlite3_result_int64(ctx, c->source); break;
-	case COL_CALLER: sqlite3_result_int64(ctx, e->caller_key); break;
-	case COL_CALLEE: sqlite3_result_int64(ctx, e->callee_key); break;
-	case COL_CALLS: result_int(ctx, e->calls, e->nulls, AMD_CALL_NULL_CALLS); break;
-	case COL_PRIM: result_int(ctx, e->prim_calls, e->nulls, AMD_CALL_NULL_PRIM); break;
-	case COL_SELF: result_int(ctx, e->self_ns, e->nulls, AMD_CALL_NULL_SELF); break;
-	default: result_int(ctx, e->total_ns, e->nulls, AMD_CALL_NULL_TOTAL); break;
-	}
+	const int64_t *v = ((const struct amd_packed_call *)c->v)[c->i].v;
+	if (col == 0)
+		sqlite3_result_int64(ctx, c->source);
+	else if (col >= AMD_CL_CALLS && (v[AMD_CL_NULLS] & AMD_CALL_NULL(col)))
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, v[col]);
 }
 
 /* The pack's rowid, then the edge's place: write order. */

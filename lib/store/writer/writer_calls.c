@@ -16,7 +16,7 @@ int writer_calls_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	if (ss->n_calls == 0)
 		return 0;
-	size_t bytes = ss->n_calls * AMD_CALL_BYTES;
+	size_t bytes = amd_call_packed_size(ss->calls, ss->n_calls);
 	unsigned char *blob = malloc(bytes);
 	sqlite3_stmt *q = blob ? amd_store_cached(ss->st,
 		"INSERT INTO region_call_pack(source_id, n, edges) VALUES(?1,?2,?3)", err) : NULL;
@@ -41,14 +41,12 @@ void writer_calls_free(struct amd_store_sink *ss)
 	ss->n_calls = ss->cap_calls = 0;
 }
 
-/* v as a field of e: NULL (bit of its mask) when negative, as
+/* v as column c of e: NULL (a bit of its mask) when negative, as
  * row_int_opt wrote it. */
-static int64_t opt(struct amd_packed_call *e, int64_t v, int64_t bit)
+static void opt(struct amd_packed_call *e, int c, int64_t v)
 {
-	if (v >= 0)
-		return v;
-	e->nulls |= bit;
-	return 0;
+	e->v[c] = v < 0 ? 0 : v;
+	e->v[AMD_CL_NULLS] |= v < 0 ? AMD_CALL_NULL(c) : 0;
 }
 
 int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
@@ -63,10 +61,11 @@ int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
 	if (amd_grow(&ss->calls, ss->n_calls, &ss->cap_calls, sizeof *ss->calls, 256) < 0)
 		return amd_fail(err, "%s: out of memory", ss->path);
 	struct amd_packed_call *e = &ss->calls[ss->n_calls++];
-	*e = (struct amd_packed_call){.caller_key = c->caller_key, .callee_key = c->callee_key};
-	e->calls = opt(e, c->calls, AMD_CALL_NULL_CALLS);
-	e->prim_calls = opt(e, c->prim_calls, AMD_CALL_NULL_PRIM);
-	e->self_ns = opt(e, c->self_ns, AMD_CALL_NULL_SELF);
-	e->total_ns = opt(e, c->total_ns, AMD_CALL_NULL_TOTAL);
+	*e = (struct amd_packed_call){.v = {[AMD_CL_CALLER] = c->caller_key,
+					    [AMD_CL_CALLEE] = c->callee_key}};
+	opt(e, AMD_CL_CALLS, c->calls);
+	opt(e, AMD_CL_PRIM, c->prim_calls);
+	opt(e, AMD_CL_SELF, c->self_ns);
+	opt(e, AMD_CL_TOTAL, c->total_ns);
 	return 0;
 }
