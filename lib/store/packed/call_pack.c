@@ -52,12 +52,10 @@ static int check(const unsigned char *p, size_t len, int64_t n, const char *what
 	if (len < AMD_CALL_COLUMNS)
 		return amd_fail(err, "%s: packed caller edges of %zu bytes, shorter than their widths",
 				what, len);
-	size_t row = 0;
-	for (int c = 0; c < AMD_CALL_COLUMNS; c++) {
-		if (p[c] > 8 || (p[c] & (p[c] - 1)) || (c == AMD_CL_NULLS && p[c] != 1))
-			return amd_fail(err, "%s: column %d of width %d", what, c, p[c]);
-		row += p[c];
-	}
+	size_t row;
+	int bad = p[AMD_CL_NULLS] != 1 ? AMD_CL_NULLS : amd_col_bad_width(p, AMD_CALL_COLUMNS, &row);
+	if (bad >= 0)
+		return amd_fail(err, "%s: column %d of width %d", what, bad, p[bad]);
 	size_t body = len - AMD_CALL_COLUMNS;
 	if (n < 0 || body % row || body / row != (uint64_t)n)
 		return amd_fail(err, "%s: packed caller edges of %zu bytes, not %lld records", what,

@@ -47,3 +47,14 @@ void amd_col_get(const unsigned char *p, int w, size_t n, int64_t *x)
 			x[i] = (int64_t)amd_get_le64(p);
 	}
 }
+
+int amd_col_bad_width(const unsigned char *w, int ncols, size_t *row)
+{
+	*row = 0;
+	for (int c = 0; c < ncols; c++) {
+		if (w[c] > 8 || (w[c] & (w[c] - 1)))
+			return c;
+		*row += w[c];
+	}
+	return -1;
+}

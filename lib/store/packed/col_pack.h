@@ -15,5 +15,8 @@ void amd_col_put(unsigned char *out, int w, int64_t x);
 /* The n signed little-endian numbers of width w (0, 1, 2, 4, 8) at p
  * into x (0 for width 0). */
 void amd_col_get(const unsigned char *p, int w, size_t n, int64_t *x);
+/* The column of ncols widths w[0..ncols) that is not 0, 1, 2, 4 or 8
+ * (-1: none), and in *row the widths' sum (the bytes of a record). */
+int amd_col_bad_width(const unsigned char *w, int ncols, size_t *row);
 
 #endif

@@ -76,11 +76,9 @@ int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
 	if (len < AMD_REGION_COLUMNS)
 		return amd_fail(err, "%s: packed regions of %zu bytes, shorter than their widths",
 				what, len);
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
-		if (p[c] > 8 || (p[c] & (p[c] - 1)))
-			return amd_fail(err, "%s: column %d of width %d", what, c, p[c]);
-		row += p[c];
-	}
+	int bad = amd_col_bad_width(p, AMD_REGION_COLUMNS, &row);
+	if (bad >= 0)
+		return amd_fail(err, "%s: column %d of width %d", what, bad, p[bad]);
 	size_t body = len - AMD_REGION_COLUMNS;
 	if (row ? body % row || body / row != n : body || n > 1)
 		return amd_fail(err, "%s: packed regions of %zu bytes, not %zu records", what, len,
