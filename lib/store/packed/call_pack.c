@@ -69,17 +69,15 @@ int amd_call_unpack(const void *blob, size_t len, int64_t n, const char *what,
 	const unsigned char *p = blob;
 	if (check(p, len, n, what, err) < 0)
 		return -1;
-	const unsigned char *col = p + AMD_CALL_COLUMNS;
-	int64_t x[256];
-	for (int64_t at = 0; at < n; at += 256) { /* 256 records at a time */
-		size_t k = n - at < 256 ? (size_t)(n - at) : 256;
-		const unsigned char *from = col;
-		for (int c = 0; c < AMD_CALL_COLUMNS; from += p[c] * (size_t)n, c++) {
-			amd_col_get(from + p[c] * (size_t)at, p[c], k, x);
-			for (size_t i = 0; i < k; i++)
-				out[at + (int64_t)i].v[c] = x[i];
+	const unsigned char *from = p + AMD_CALL_COLUMNS;
+	int64_t x[256]; /* a column's numbers, 256 at a time, into their edges */
+	for (int c = 0; c < AMD_CALL_COLUMNS; c++)
+		for (size_t i = 0, k; i < (size_t)n; i += k, from += p[c] * k) {
+			k = (size_t)n - i < 256 ? (size_t)n - i : 256;
+			amd_col_get(from, p[c], k, x);
+			for (size_t j = 0; j < k; j++)
+				out[i + j].v[c] = x[j];
 		}
-	}
 	for (int64_t i = 0; i < n; i++)
 		if (out[i].v[AMD_CL_NULLS] & ~(int64_t)AMD_CALL_NULL_ALL)
 			return amd_fail(err, "%s: edge %lld has an unknown null bit", what, (long long)i);
