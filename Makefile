@@ -155,12 +155,12 @@ PACKED  := lib/store/packed
 EXT_SRC := $(PACKED)/metric_ext.c $(PACKED)/metric_sql.c $(PACKED)/metric_pack.c \
 	$(PACKED)/gpu_sql.c $(PACKED)/gpu_pack.c $(PACKED)/packed_vtab.c lib/core/err.c \
 	$(PACKED)/stack_sql.c $(PACKED)/stack_pack.c $(PACKED)/region_sql.c $(PACKED)/region_pack.c \
-	$(PACKED)/op_sql.c $(PACKED)/op_pack.c
+	$(PACKED)/op_sql.c $(PACKED)/op_pack.c $(PACKED)/call_sql.c $(PACKED)/call_pack.c $(PACKED)/col_pack.c
 $(O)/amdahl_metric.so: $(EXT_SRC) $(PACKED)/metric_sql.h $(PACKED)/metric_pack.h \
 	$(PACKED)/stack_sql.h $(PACKED)/stack_pack.h \
 	$(PACKED)/gpu_sql.h $(PACKED)/gpu_pack.h $(PACKED)/packed_vtab.h $(PACKED)/le64.h lib/core/err.h \
 	lib/core/sorted_find.h $(PACKED)/region_sql.h $(PACKED)/region_pack.h \
-	$(PACKED)/op_sql.h $(PACKED)/op_pack.h
+	$(PACKED)/op_sql.h $(PACKED)/op_pack.h $(PACKED)/call_sql.h $(PACKED)/call_pack.h $(PACKED)/col_pack.h
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -DAMD_SQLITE_EXT $(INC_MODEL) -I$(PACKED) \

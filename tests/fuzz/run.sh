@@ -89,6 +89,13 @@ seeds_op_blob() {
   cp tests/fuzz/seeds/op_blob/* "$1/"
 }
 
+# Seeds of fuzz_call_blob: a region_call_pack row's n (2 bytes) and blob
+# (packs of cProfile dumps' edges, NULL masks and extreme int64s at
+# width 8, none, truncated, a width of 3).
+seeds_call_blob() {
+  cp tests/fuzz/seeds/call_blob/* "$1/"
+}
+
 # Seeds of fuzz_isotime: ISO 8601 times as selectors and MLflow's CSV
 # export write them (a date, Z, +HH:MM, +HHMM, +HH, an out-of-range zone).
 seeds_isotime() {

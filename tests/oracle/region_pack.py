@@ -57,6 +57,37 @@ def region_rows(con):
                         [[rid, src, run] + f for rid, f in decode(blob, n, lo)])
 
 
+def call_decode(blob, n):
+    """region_call_pack's blob: 7 width bytes, then column after column n
+    signed little-endian numbers of that width (the null mask, caller_key,
+    callee_key, calls, prim_calls, self_ns, total_ns); the n edges as
+    [caller, callee, calls, prim_calls, self_ns, total_ns], None for NULL."""
+    w, at, cols = blob[:7], 7, []
+    for c in range(7):
+        cols.append([int.from_bytes(blob[at + i * w[c]:at + (i + 1) * w[c]], "little", signed=True)
+                     for i in range(n)])
+        at += w[c] * n
+    if at != len(blob) or len(w) != 7:
+        raise ValueError("region_call_pack: %d bytes for %d edges" % (len(blob), n))
+    return [[cols[1][i], cols[2][i]] + [None if cols[0][i] >> k & 1 else cols[3 + k][i]
+                                        for k in range(4)] for i in range(n)]
+
+
+def call_rows(con):
+    """A temp table `region_call` on connection con holding the store's
+    caller edges as rows (region_call_pack's blobs decoded here,
+    call_decode), for oracles that query `region_call` as schema 16
+    stored it; nothing when the store has no region_call_pack."""
+    if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'region_call_pack'").fetchone():
+        return
+    con.execute("CREATE TEMP TABLE region_call(source_id, caller_key, callee_key, calls,"
+                " prim_calls, self_ns, total_ns)")
+    for src, n, blob in con.execute(
+            "SELECT source_id, n, edges FROM region_call_pack ORDER BY rowid").fetchall():
+        con.executemany("INSERT INTO temp.region_call VALUES(?,?,?,?,?,?,?)",
+                        [[src] + e for e in call_decode(blob, n)])
+
+
 def show(v):
     return "" if v is None else str(v)
 

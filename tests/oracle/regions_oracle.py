@@ -198,6 +198,7 @@ def cprofile_callers(path, store, source_path):
             want[(pstats_key(caller)[2:5], pstats_key(func)[2:5])] = (nc, cc, ns(tt), ns(ct))
     db = sqlite3.connect(store)
     region_pack.region_rows(db)  # the packed regions (schema 15) as rows
+    region_pack.call_rows(db)  # and the packed caller edges (schema 17)
     fn = ("SELECT r.key, n.s, f.s, r.line FROM region r JOIN dict n ON n.id=r.name_id"
           " LEFT JOIN dict f ON f.id=r.file_id WHERE r.source_id=?")
     sid = db.execute("SELECT id FROM source WHERE path=?", (source_path,)).fetchone()[0]

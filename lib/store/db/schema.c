@@ -9,6 +9,7 @@
 #include "sqlite_int.h"
 
 #include "gpu_sql.h"
+#include "call_sql.h"
 #include "metric_sql.h"
 #include "op_sql.h"
 #include "region_sql.h"
@@ -409,6 +410,22 @@ static const char v_op_packed[] =
 	AMD_OP_PACK_SQL("(SELECT rowid AS seq, * FROM main.op_average)")
 	"DROP TABLE op_average;\n";
 
+/* Regions' caller edges packed (issue 38, round fourteen): a cProfile
+ * file wrote a row, and an index entry, per caller edge; a stretch of a
+ * unit's edges (at most AMD_CALL_CHUNK) is now one region_call_pack row
+ * holding them as an array (call_pack.h), and the virtual table
+ * region_call (call_sql.h) shows them row by row, in their rowid (file)
+ * order. IF NOT EXISTS: a store a test rewound to an older version holds
+ * the packs and no table of rows (the empty one made here hides the
+ * virtual table until dropped). */
+static const char v_call_packed[] =
+	"CREATE TABLE IF NOT EXISTS region_call(source_id INTEGER NOT NULL,"
+	" caller_key INTEGER NOT NULL, callee_key INTEGER NOT NULL, calls INTEGER,"
+	" prim_calls INTEGER, self_ns INTEGER, total_ns INTEGER);\n"
+	AMD_CALL_PACK_TABLES_SQL
+	AMD_CALL_PACK_SQL("(SELECT rowid AS seq, * FROM main.region_call)")
+	"DROP TABLE region_call;\n";
+
 const char *const amd_migrations[] = {
 	v1,
 	v_trace_memory,
@@ -426,6 +443,7 @@ const char *const amd_migrations[] = {
 	v_stack_packed,
 	v_region_packed,
 	v_op_packed,
+	v_call_packed,
 };
 
 const int amd_migration_count = sizeof amd_migrations / sizeof amd_migrations[0];

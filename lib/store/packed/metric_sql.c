@@ -9,6 +9,7 @@ SQLITE_EXTENSION_INIT3
 #include "metric_sql.h"
 #include "stack_sql.h"
 #include "op_sql.h"
+#include "call_sql.h"
 #include "region_sql.h"
 #include "gpu_sql.h"
 #include "packed_vtab.h"
@@ -228,5 +229,7 @@ int amd_metric_sql_register(sqlite3 *db)
 		rc = amd_stack_sql_register(db); /* and py-spy stacks */
 	if (rc == SQLITE_OK)
 		rc = amd_op_sql_register(db); /* and operator averages */
+	if (rc == SQLITE_OK)
+		rc = amd_call_sql_register(db); /* and regions' caller edges */
 	return rc == SQLITE_OK ? amd_region_sql_register(db) : rc; /* and regions */
 }

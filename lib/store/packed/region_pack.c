@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "le64.h"
+#include "col_pack.h"
 #include "sorted_find.h"
 
 /* Column c of region r as stored. */
@@ -17,27 +17,13 @@ static int64_t column_value(const struct amd_packed_region *r, int c, int64_t id
 	return (r->nulls >> (c - 2) & 1) ? 0 : r->v[c - 2];
 }
 
-/* The least width (0, 1, 2, 4, 8) holding x as a signed number. */
-static int width_of(int64_t x)
-{
-	if (x == 0)
-		return 0;
-	if (x >= INT8_MIN && x <= INT8_MAX)
-		return 1;
-	if (x >= INT16_MIN && x <= INT16_MAX)
-		return 2;
-	if (x >= INT32_MIN && x <= INT32_MAX)
-		return 4;
-	return 8;
-}
-
 static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		   unsigned char w[AMD_REGION_COLUMNS])
 {
 	memset(w, 0, AMD_REGION_COLUMNS);
 	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
 		for (size_t i = 0; i < n && w[c] < 8; i++) {
-			int k = width_of(column_value(&v[i], c, id_lo));
+			int k = amd_col_width(column_value(&v[i], c, id_lo));
 			if (k > w[c])
 				w[c] = (unsigned char)k;
 		}
@@ -56,40 +42,13 @@ size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int6
 void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		      unsigned char *out)
 {
-	unsigned char w[AMD_REGION_COLUMNS], word[8];
+	unsigned char w[AMD_REGION_COLUMNS];
 	widths(v, n, id_lo, w);
 	memcpy(out, w, AMD_REGION_COLUMNS);
 	out += AMD_REGION_COLUMNS;
 	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
-		for (size_t i = 0; i < n && w[c]; i++, out += w[c]) {
-			amd_put_le64(word, (uint64_t)column_value(&v[i], c, id_lo));
-			memcpy(out, word, w[c]);
-		}
-}
-
-/* The n signed little-endian numbers of width w (0, 1, 2, 4, 8) at p
- * into x (0 for width 0). */
-static void get_numbers(const unsigned char *p, int w, size_t n, int64_t *x)
-{
-	switch (w) {
-	case 0: memset(x, 0, n * sizeof *x); break;
-	case 1:
-		for (size_t i = 0; i < n; i++)
-			x[i] = (int8_t)p[i];
-		break;
-	case 2:
-		for (size_t i = 0; i < n; i++, p += 2)
-			x[i] = (int16_t)(uint16_t)(p[0] | (unsigned)p[1] << 8);
-		break;
-	case 4:
-		for (size_t i = 0; i < n; i++, p += 4)
-			x[i] = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-					 (uint32_t)p[3] << 24);
-		break;
-	default:
-		for (size_t i = 0; i < n; i++, p += 8)
-			x[i] = (int64_t)amd_get_le64(p);
-	}
+		for (size_t i = 0; i < n && w[c]; i++, out += w[c])
+			amd_col_put(out, w[c], column_value(&v[i], c, id_lo));
 }
 
 /* Column c of the n records at p (width w) into out, through x (room
@@ -97,7 +56,7 @@ static void get_numbers(const unsigned char *p, int w, size_t n, int64_t *x)
 static void get_column(const unsigned char *p, int w, int c, size_t n, int64_t id_lo,
 		       int64_t *x, struct amd_packed_region *out)
 {
-	get_numbers(p, w, n, x);
+	amd_col_get(p, w, n, x);
 	if (c == 0)
 		for (size_t i = 0; i < n; i++)
 			out[i].nulls = (uint32_t)x[i];
@@ -117,11 +76,9 @@ int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,
 	if (len < AMD_REGION_COLUMNS)
 		return amd_fail(err, "%s: packed regions of %zu bytes, shorter than their widths",
 				what, len);
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
-		if (p[c] > 8 || (p[c] & (p[c] - 1)))
-			return amd_fail(err, "%s: column %d of width %d", what, c, p[c]);
-		row += p[c];
-	}
+	int bad = amd_col_bad_width(p, AMD_REGION_COLUMNS, &row);
+	if (bad >= 0)
+		return amd_fail(err, "%s: column %d of width %d", what, bad, p[bad]);
 	size_t body = len - AMD_REGION_COLUMNS;
 	if (row ? body % row || body / row != n : body || n > 1)
 		return amd_fail(err, "%s: packed regions of %zu bytes, not %zu records", what, len,
@@ -163,7 +120,7 @@ void amd_regions_column(const void *blob, size_t n, int c, size_t at, size_t k, 
 	const unsigned char *p = blob, *from = p + AMD_REGION_COLUMNS;
 	for (int b = 0; b < c; b++)
 		from += p[b] * n;
-	get_numbers(from + p[c] * at, p[c], k, x);
+	amd_col_get(from + p[c] * at, p[c], k, x);
 }
 
 int amd_region_record_ok(uint32_t nulls, int64_t id, int64_t prev, size_t i, const char *what,

@@ -1,9 +1,10 @@
-/* metric_rows.c — point, GPU sample, py-spy stack and region rows into
- * their packs (metric_rows.h). */
+/* metric_rows.c — point, GPU sample, py-spy stack, region, operator
+ * average and caller edge rows into their packs (metric_rows.h). */
 #include "metric_rows.h"
 #include "schema.h"
 #include "sqlite_int.h"
 
+#include "call_sql.h"
 #include "gpu_sql.h"
 #include "metric_sql.h"
 #include "op_sql.h"
@@ -87,4 +88,18 @@ int amd_op_rows_pack(struct amd_store *st, struct amd_err *err)
 		return -1;
 	return amd_store_exec(st, AMD_OP_PACK_SQL("(SELECT rowid AS seq, * FROM temp.op_average)")
 			      "DROP TABLE temp.op_average;", err);
+}
+
+int amd_call_rows_open(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, "CREATE TEMP TABLE region_call(source_id INTEGER NOT NULL,"
+			      " caller_key INTEGER NOT NULL, callee_key INTEGER NOT NULL,"
+			      " calls INTEGER, prim_calls INTEGER, self_ns INTEGER, total_ns INTEGER)",
+			      err);
+}
+
+int amd_call_rows_pack(struct amd_store *st, struct amd_err *err)
+{
+	return amd_store_exec(st, AMD_CALL_PACK_SQL("(SELECT rowid AS seq, * FROM temp.region_call)")
+			      "DROP TABLE temp.region_call;", err);
 }

@@ -40,5 +40,10 @@ int amd_region_rows_pack(struct amd_store *st, struct amd_err *err);
  * without a role have theirs (amd_store_op_roles_of_older_rows). */
 int amd_op_rows_open(struct amd_store *st, struct amd_err *err);
 int amd_op_rows_pack(struct amd_store *st, struct amd_err *err);
+/* The same for regions' caller edges (call_sql.h): temp.region_call,
+ * region_call's columns, packed into region_call_pack rows (a stretch
+ * of rows sharing a source, in rowid order). */
+int amd_call_rows_open(struct amd_store *st, struct amd_err *err);
+int amd_call_rows_pack(struct amd_store *st, struct amd_err *err);
 
 #endif

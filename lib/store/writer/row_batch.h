@@ -6,8 +6,7 @@
  * the order they were held, so their rowids are those one INSERT per row
  * would have given. Users: py-spy stacks (writer_stack.c: frame, stack
  * node and sample rows) and the rows readers report one
- * by one (writer_regions.c, writer_profile.c: region, region_call,
- * op_average). */
+ * by one (writer_regions.c: region_detail). */
 #ifndef AMD_ROW_BATCH_H
 #define AMD_ROW_BATCH_H
 

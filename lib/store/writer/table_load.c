@@ -34,7 +34,7 @@ void amd_store_loaded(struct amd_store *st)
 
 /* which temporary row table a packed table's rows go through */
 enum packed { NOT_PACKED, PACK_POINTS, PACK_GPU, PACK_NODES, PACK_SAMPLES, PACK_REGIONS,
-	      PACK_OPS };
+	      PACK_OPS, PACK_CALLS };
 
 struct amd_table_load {
 	struct amd_store *st;
@@ -75,6 +75,7 @@ static enum packed packed_of(const char *table)
 	       : strcmp(table, "stack_sample") == 0 ? PACK_SAMPLES
 	       : strcmp(table, "region") == 0       ? PACK_REGIONS
 	       : strcmp(table, "op_average") == 0   ? PACK_OPS
+	       : strcmp(table, "region_call") == 0  ? PACK_CALLS
 						    : NOT_PACKED;
 }
 
@@ -84,6 +85,7 @@ static int rows_open(struct amd_store *st, enum packed p, struct amd_err *err)
 	       : p == PACK_GPU	? amd_gpu_rows_open(st, err)
 	       : p == PACK_REGIONS ? amd_region_rows_open(st, err)
 	       : p == PACK_OPS ? amd_op_rows_open(st, err)
+	       : p == PACK_CALLS ? amd_call_rows_open(st, err)
 	       : p == NOT_PACKED ? 0
 				 : amd_stack_rows_open(st, p == PACK_NODES, err);
 }
@@ -94,6 +96,7 @@ static int rows_pack(struct amd_store *st, enum packed p, struct amd_err *err)
 	       : p == PACK_GPU	? amd_gpu_rows_pack(st, err)
 	       : p == PACK_REGIONS ? amd_region_rows_pack(st, err)
 	       : p == PACK_OPS ? amd_op_rows_pack(st, err)
+	       : p == PACK_CALLS ? amd_call_rows_pack(st, err)
 	       : p == NOT_PACKED ? 0
 				 : amd_stack_rows_pack(st, p == PACK_NODES, err);
 }

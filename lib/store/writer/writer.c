@@ -42,7 +42,7 @@ int writer_hold(struct amd_store_sink *ss, struct row_batch *b, struct row_table
 int writer_held_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	return writer_regions_flush(ss, err) < 0 ||
-			       row_batch_flush(ss->st, &ss->region_call_rows, err) < 0 ||
+			       writer_calls_flush(ss, err) < 0 ||
 			       writer_ops_flush(ss, err) < 0 ||
 			       row_batch_flush(ss->st, &ss->region_detail_rows, err) < 0
 		       ? -1
@@ -174,7 +174,7 @@ static int drop_source_facts(struct amd_store_sink *ss, int64_t id, struct amd_e
 		"DELETE FROM region_detail WHERE region_id IN (SELECT id FROM region WHERE source_id=?1)",
 		"DELETE FROM region_pack_name WHERE pack IN (SELECT id FROM region_pack WHERE source_id=?1)",
 		"DELETE FROM region_pack WHERE source_id=?1",
-		"DELETE FROM region_call WHERE source_id=?1",
+		"DELETE FROM region_call_pack WHERE source_id=?1",
 		"UPDATE run SET source_id=NULL WHERE source_id=?1",
 	};
 	return exec_each(ss, sql, sizeof sql / sizeof sql[0], id, err);
@@ -665,7 +665,7 @@ void amd_store_sink_free(struct amd_store_sink *ss)
 	writer_gpus_free(ss);
 	writer_names_free(ss);
 	writer_regions_free(ss);
-	row_batch_free(&ss->region_call_rows);
+	writer_calls_free(ss);
 	writer_ops_free(ss);
 	row_batch_free(&ss->region_detail_rows);
 	writer_forget_stack(ss);

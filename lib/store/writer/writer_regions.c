@@ -1,9 +1,9 @@
 /* writer_regions.c — the unit writer's regions (writer_regions.h): a
  * reader's regions held in memory and written as region_pack rows (one
  * per stretch of the unit sharing a run, at most WRITER_REGION_PACK
- * regions; region_pack.h), its caller edges as rows of region_call, and
+ * regions; region_pack.h; its caller edges: writer_calls.c), and
  * a region's detail (a trace op's category, shortest and longest call,
- * place among the trace's ops) as a row of region_detail, both held and
+ * place among the trace's ops) as a row of region_detail, held and
  * written many to a statement (row_batch.h). Every profiler's regions
  * come from its reader (lib/model/region.h); the store derives none. */
 #include "writer_regions.h"
@@ -17,8 +17,6 @@
 
 /* The most regions one pack holds (a reader's unit may have 100,000s). */
 #define WRITER_REGION_PACK 65536
-static struct row_table region_call_table = ROW_TABLE(
-	"region_call(source_id, caller_key, callee_key, calls, prim_calls, self_ns, total_ns)", 7);
 static struct row_table region_detail_table = ROW_TABLE(
 	"region_detail(region_id, category_id, min_ns, max_ns, seq)", 5);
 
@@ -181,19 +179,4 @@ int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd
 	field(g, AMD_RG_TOTAL, r->total_ns, r->total_ns < 0);
 	field(g, AMD_RG_BYTES, r->bytes, r->bytes < 0);
 	return r->detail ? region_detail(ss, id, r->detail, err) : 0;
-}
-
-int writer_region_call(struct amd_sink *s, const struct amd_region_call *c,
-		       struct amd_err *err)
-{
-	struct amd_store_sink *ss = s->ctx;
-	WRITER_ENTER(ss, err);
-	if (c->caller_key <= 0 || c->callee_key <= 0)
-		return amd_fail(err, "%s: a caller edge without its regions", ss->path);
-	const struct row_cell row[] = {
-		row_int(ss->source_id), row_int(c->caller_key), row_int(c->callee_key),
-		row_int_opt(c->calls),  row_int_opt(c->prim_calls), row_int_opt(c->self_ns),
-		row_int_opt(c->total_ns),
-	};
-	return writer_hold(ss, &ss->region_call_rows, &region_call_table, row, err);
 }

@@ -7,6 +7,7 @@
 #ifndef AMD_WRITER_SINK_H
 #define AMD_WRITER_SINK_H
 
+#include "call_pack.h"
 #include "metric_pack.h"
 #include "op_pack.h"
 #include "region_pack.h"
@@ -37,7 +38,7 @@ struct amd_store_sink {
 	struct writer_name_ids *name_ids; /* the names callback's pointers (writer_names.c) */
 	/* rows readers report one by one, held and written many to an
 	 * INSERT (row_batch.h; writer_regions.c, writer_profile.c) */
-	struct row_batch region_call_rows, region_detail_rows;
+	struct row_batch region_detail_rows;
 	int64_t next_region; /* the id the unit's next region takes, 0 before its first */
 	/* the unit's regions not written yet, all of run region_run (0:
 	 * none), packed into one region_pack row (writer_regions.c) */
@@ -49,6 +50,10 @@ struct amd_store_sink {
 	struct amd_packed_op *ops;
 	size_t n_ops, cap_ops;
 	int64_t ops_run;
+	/* the unit's caller edges not written yet, packed into one
+	 * region_call_pack row (writer_calls.c) */
+	struct amd_packed_call *calls;
+	size_t n_calls, cap_calls;
 	/* py-spy stacks (writer_stack.c): a frame's look-up; the unit's
 	 * frames and nodes in memory, its rows not written yet */
 	sqlite3_stmt *sel_frame;
