@@ -151,22 +151,29 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
 
 static const char *run_column(const struct ch_table *t, int *len);
 
-/* The committed attempts of the paths (n of them, quoted in lits): a
- * comma list, "" for none. */
-static char *attempts_of_paths(struct amd_ch *ch, const char *lits, struct amd_err *err)
+/* The longest list of the ingest's own attempts the orphan check loads
+ * by (twice that with the runs' holders): a query names the list up to
+ * six times (run_holders_sql; the load's load_ids three times) and must
+ * stay under the server's max_query_size (256 KiB by default). About
+ * 1,600 units; more load the whole store. */
+#define ORPHAN_LIST_MAX (32 * 1024)
+
+/* The SELECT (column x) of the committed attempts of paths (n of them);
+ * NULL out of memory. */
+static char *attempts_sql(const char *const *paths, size_t n)
 {
-	struct amd_buf sql = {0};
-	if (amd_buf_printf(&sql, "SELECT aid AS x FROM (SELECT argMax(id, (committed_ns, id)) AS aid,"
-			   " argMax(sha256, (committed_ns, id)) AS asha FROM source WHERE path IN"
-			   " (%s) GROUP BY path) WHERE asha != ''", lits) < 0 ||
-	    amd_buf_append(&sql, "", 1) < 0) {
-		amd_buf_free(&sql);
-		amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	struct amd_buf b = {0};
+	int bad = amd_buf_printf(&b, "SELECT aid AS x FROM (SELECT argMax(id, (committed_ns, id)) AS"
+				 " aid, argMax(sha256, (committed_ns, id)) AS asha FROM source WHERE"
+				 " path IN (%s", n ? "" : "''") < 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = (i && amd_buf_append(&b, ",", 1) < 0) || amd_ch_quote(&b, paths[i]) < 0;
+	if (bad || amd_buf_printf(&b, ") GROUP BY path) WHERE asha != ''") < 0 ||
+	    amd_buf_append(&b, "", 1) < 0) {
+		amd_buf_free(&b);
 		return NULL;
 	}
-	char *ids = amd_ch_id_list(ch, sql.data, err);
-	amd_buf_free(&sql);
-	return ids;
+	return b.data;
 }
 
 /* In span the condition on a run row that its start..end meets the span
@@ -201,8 +208,8 @@ static int gpu_span(struct amd_ch *ch, const char *in, char *span, size_t size,
 
 /* The SELECT (column x) of the committed attempts holding a row of a run
  * that the rows of the attempts in (a comma list) of the tables (n of
- * them) name, or meeting span (gpu_span): every copy of such a run, so
- * the load keeps the row a whole load would. */
+ * them) name, or meeting span (gpu_span), but those: every copy of such
+ * a run, so the load keeps the row a whole load would. */
 static int run_holders_sql(struct amd_buf *b, const char *in, const char *span,
 			   const char *const *tables, size_t n)
 {
@@ -219,22 +226,9 @@ static int run_holders_sql(struct amd_buf *b, const char *in, const char *span,
 			bad |= amd_buf_printf(b, " UNION ALL SELECT ifNull(%.*s, 0) AS x FROM %s"
 					      " WHERE src IN (%s)", len, col, t->name, in) < 0;
 	}
-	bad |= amd_buf_printf(b, ")) AND src IN (%s) GROUP BY src", amd_ch_committed_sql) < 0;
+	bad |= amd_buf_printf(b, ")) AND src NOT IN (%s) AND src IN (%s) GROUP BY src", in,
+			      amd_ch_committed_sql) < 0;
 	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
-}
-
-/* paths (n of them) as a list of string literals; NULL out of memory */
-static char *path_lits(const char *const *paths, size_t n)
-{
-	struct amd_buf lits = {0};
-	int bad = 0;
-	for (size_t i = 0; !bad && i < n; i++)
-		bad = (i && amd_buf_append(&lits, ",", 1) < 0) || amd_ch_quote(&lits, paths[i]) < 0;
-	if (bad || amd_buf_append(&lits, n ? "" : "''", n ? 1 : 3) < 0) {
-		amd_buf_free(&lits);
-		return NULL;
-	}
-	return lits.data;
 }
 
 /* In *ids the attempts own (a comma list) and the committed ones holding
@@ -271,22 +265,26 @@ int amd_ch_scope_orphans(struct amd_ch *ch, const char *const *paths, size_t n,
 			 struct amd_err *err)
 {
 	*ids = *facts = NULL;
-	char *lits = path_lits(paths, n);
-	if (!lits)
+	char *sql = attempts_sql(paths, n);
+	if (!sql)
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	if (strlen(lits) > AMD_CH_RUN_LIST_MAX) { /* too long a query: the whole store */
-		free(lits);
+	if (strlen(sql) > AMD_CH_RUN_LIST_MAX) { /* too long a query: the whole store */
+		free(sql);
 		return 0;
 	}
-	char *own = attempts_of_paths(ch, lits, err);
-	free(lits);
+	char *own = amd_ch_id_list(ch, sql, err);
+	free(sql);
 	if (!own)
 		return -1;
 	int rc = 0;
 	if (!*own) /* none held (an attempt id is never 0) */
 		rc = (*ids = strdup("0")) ? 0 : amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	else if (strlen(own) <= AMD_CH_RUN_LIST_MAX) /* else the whole store */
+	else if (strlen(own) <= ORPHAN_LIST_MAX) /* else the whole store */
 		rc = with_run_holders(ch, own, tables, ntables, ids, err);
+	if (*ids && strlen(*ids) > 2 * ORPHAN_LIST_MAX) { /* the whole store */
+		free(*ids);
+		*ids = NULL;
+	}
 	if (*ids && strcmp(*ids, "0") != 0) {
 		*facts = own;
 		return rc;

@@ -28,7 +28,8 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
  * orphan check's, ntables of them) name or whose start..end meets the
  * span of their GPU samples (of those it takes the run rows); *ids "0"
  * and *facts NULL when the paths hold none; both NULL (and 0 returned)
- * when the lists would pass AMD_CH_RUN_LIST_MAX: the whole store is
+ * when a query would grow too long (the paths over AMD_CH_RUN_LIST_MAX,
+ * their attempts' ids over 32 KiB, about 1,600 units): the whole store is
  * loaded. An orphan among the paths is then the same as in a load of
  * the whole store. */
 int amd_ch_scope_orphans(struct amd_ch *ch, const char *const *paths, size_t n,
