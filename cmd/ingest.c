@@ -89,6 +89,25 @@ static int path_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The store at store_path opened for the orphan check of the units not
+ * failed: a remote store loads only what that check needs (remote.h's
+ * amd_location_open_orphans_of), not the orphan tables of every source. */
+static int open_for_orphans(const char *store_path, const struct amd_unit_list *units,
+			    struct amd_store **st, struct amd_err *err)
+{
+	size_t n = 0;
+	const char **paths = malloc((units->n ? units->n : 1) * sizeof *paths);
+	if (!paths)
+		return amd_fail(err, "out of memory");
+	for (size_t i = 0; i < units->n; i++)
+		if (units->v[i].result != AMD_UNIT_FAILED)
+			paths[n++] = units->v[i].path;
+	int rc = amd_location_open_orphans_of(store_path, paths, n, amd_orphan_tables,
+					      amd_orphan_table_count, st, err);
+	free(paths);
+	return rc;
+}
+
 /* Units of this ingest that no run owns (orphans.h); orphaned[i] set for
  * units->v[i]. The orphans' paths sorted, each unit looked up by
  * bsearch: O((units + orphans) log orphans) (it compared every unit
@@ -100,8 +119,7 @@ static int find_orphans(const char *store_path, const struct amd_unit_list *unit
 	struct amd_store *st = NULL;
 	struct amd_orphan *v = NULL;
 	size_t n = 0;
-	if (amd_location_open_tables(store_path, amd_orphan_tables, amd_orphan_table_count, &st,
-				  err) < 0)
+	if (open_for_orphans(store_path, units, &st, err) < 0)
 		return -1;
 	int rc = amd_store_orphans(st, &v, &n, err);
 	amd_store_close(st);

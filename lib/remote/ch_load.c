@@ -409,18 +409,23 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
  * the order they first appear in the whole committed store (sources by
  * path, then the order their unit wrote them): the ids' order in a
  * SQLite store that ingested the same files, walked in path order, and
- * so the same order whether a read loads all or a part. */
+ * so the same order whether a read loads all or a part. With own_order,
+ * in the order they first appear in the part (a list of attempts): for
+ * a read whose answer no id's order changes (the orphan check), which
+ * then reads the part's rows, not every committed one's. */
 static int load_ids(struct amd_ch *ch, const char *table, const char *in, const char *runs,
-		    struct attempts *ids, struct amd_err *err)
+		    int own_order, struct attempts *ids, struct amd_err *err)
 {
 	struct amd_buf sql = {0};
 	int cut = runs && *runs && strcmp(table, "run") == 0; /* only the part's runs */
+	const char *from = own_order ? in : amd_ch_committed_sql;
 	if (amd_buf_printf(&sql, "SELECT id FROM (SELECT id, src_path, src, rn FROM %s ANY LEFT JOIN"
-			   " (SELECT id AS src, path AS src_path FROM source) USING (src) WHERE src IN"
-			   " (%s)%s%s%s ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE id IN (SELECT id"
-			   " FROM %s WHERE src IN (%s)) ORDER BY src_path, src, rn FORMAT JSONCompact",
-			   table, amd_ch_committed_sql, cut ? " AND id IN (" : "", cut ? runs : "",
-			   cut ? ")" : "", table, in) < 0) {
+			   " (SELECT id AS src, path AS src_path FROM source%s%s%s) USING (src) WHERE"
+			   " src IN (%s)%s%s%s ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE id IN"
+			   " (SELECT id FROM %s WHERE src IN (%s)) ORDER BY src_path, src, rn"
+			   " FORMAT JSONCompact", table, own_order ? " WHERE id IN (" : "",
+			   own_order ? in : "", own_order ? ")" : "", from, cut ? " AND id IN (" : "",
+			   cut ? runs : "", cut ? ")" : "", table, in) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
@@ -490,12 +495,25 @@ static int wanted(const char *table, const char *const *tables, size_t n)
 	return !tables;
 }
 
+/* Whether table's ids are numbered by the load (renumbered_table). */
+static int renumbered(const char *table)
+{
+	for (size_t i = 0; i < strlen(RENUMBERED); i++)
+		if (strcmp(renumbered_table[i], table) == 0)
+			return 1;
+	return 0;
+}
+
 /* Loads the rows of the attempts in (in): the committed ones, or the
  * part a read needs (ch_scope.h); of the tables named (NULL: all); of
- * metric points those meeting keys (an SQL condition, or NULL: all). */
+ * metric points those meeting keys (an SQL condition, or NULL: all).
+ * With facts (a list of some of the attempts in: the orphan check's,
+ * ch_scope.h amd_ch_scope_orphans), of the tables other than the
+ * renumbered ones only the rows of those, and ids numbered in the
+ * part's own order (load_ids). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
-		    const char *runs, const char *const *tables, size_t ntables, const char *keys,
-		    const char *left, struct maps *keep, struct amd_err *err)
+		    const char *runs, const char *facts, const char *const *tables, size_t ntables,
+		    const char *keys, const char *left, struct maps *keep, struct amd_err *err)
 {
 	struct maps m;
 	memset(&m, 0, sizeof m);
@@ -503,12 +521,13 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		return -1;
 	int rc = load_sources(ch, st, in, &m.src, err);
 	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
-		rc = load_ids(ch, renumbered_table[i], in, runs, &m.ids[i], err);
+		rc = load_ids(ch, renumbered_table[i], in, runs, facts != NULL, &m.ids[i], err);
 	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
 		if (amd_ch_table_loaded(&amd_ch_tables[i]) &&
 		    wanted(amd_ch_tables[i].name, tables, ntables) &&
 		    !(left && strcmp(amd_ch_tables[i].name, left) == 0))
-			rc = load_table(ch, st, &amd_ch_tables[i], in, keys, runs, &m, err);
+			rc = load_table(ch, st, &amd_ch_tables[i], facts && !renumbered(amd_ch_tables[i].name)
+					? facts : in, keys, runs, &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
 	/* rows shipped before the server's schema 5 have no op role, runs
@@ -1066,7 +1085,7 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 	*out = NULL;
 	struct amd_ch *ch = NULL;
 	struct amd_store *st = NULL;
-	char *part = NULL, *runs = NULL, *kcond = NULL;
+	char *part = NULL, *runs = NULL, *kcond = NULL, *facts = NULL;
 	if (keys_cond(keys, nkeys, &kcond, err) < 0)
 		return -1;
 	if (amd_ch_open(url, &ch, err) < 0) {
@@ -1074,7 +1093,9 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 		return -1;
 	}
 	int rc = amd_ch_check_version(ch, err);
-	if (rc == 0 && n > 0)
+	if (rc == 0 && (how & AMD_READ_ORPHANS_OF))
+		rc = amd_ch_scope_orphans(ch, names, n, tables, ntables, &part, &facts, err);
+	else if (rc == 0 && n > 0)
 		rc = amd_ch_scope_sources(ch, names, n, &part, &runs, err);
 	if (how & AMD_READ_WHOLE_SOURCES) {
 		free(runs);
@@ -1103,7 +1124,8 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 		struct ch_left *left = (how & AMD_READ_REGION_SUMS) &&
 			wanted("region", tables, ntables) ? calloc(1, sizeof *left) : NULL;
 		const char *in = in_part ? part : amd_ch_committed_sql;
-		rc = load_all(ch, st, in, in_part ? runs : NULL, tables, ntables, kcond,
+		rc = load_all(ch, st, in, in_part ? runs : NULL,
+			      facts, tables, ntables, kcond,
 			      left ? "region" : NULL, left ? &left->m
 			      : points ? &points->m : NULL, err);
 		if (left && rc == 0)
@@ -1122,6 +1144,7 @@ int amd_ch_store_open_read(const char *url, const char *const *names, size_t n,
 	free(part);
 	free(runs);
 	free(kcond);
+	free(facts);
 	if (rc < 0) {
 		amd_store_close(st);
 		return -1;

@@ -7,6 +7,7 @@
  * in the order the full store holds it. */
 #include "ch_scope.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,150 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
 		*run_ids = NULL;
 	}
 	return *ids ? 0 : -1;
+}
+
+static const char *run_column(const struct ch_table *t, int *len);
+
+/* The longest list of the ingest's own attempts the orphan check loads
+ * by (twice that with the runs' holders): a query names the list up to
+ * six times (run_holders_sql; the load's load_ids three times) and must
+ * stay under the server's max_query_size (256 KiB by default). About
+ * 1,600 units; more load the whole store. */
+#define ORPHAN_LIST_MAX (32 * 1024)
+
+/* The SELECT (column x) of the committed attempts of paths (n of them);
+ * NULL out of memory. */
+static char *attempts_sql(const char *const *paths, size_t n)
+{
+	struct amd_buf b = {0};
+	int bad = amd_buf_printf(&b, "SELECT aid AS x FROM (SELECT argMax(id, (committed_ns, id)) AS"
+				 " aid, argMax(sha256, (committed_ns, id)) AS asha FROM source WHERE"
+				 " path IN (%s", n ? "" : "''") < 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = (i && amd_buf_append(&b, ",", 1) < 0) || amd_ch_quote(&b, paths[i]) < 0;
+	if (bad || amd_buf_printf(&b, ") GROUP BY path) WHERE asha != ''") < 0 ||
+	    amd_buf_append(&b, "", 1) < 0) {
+		amd_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+/* In span the condition on a run row that its start..end meets the span
+ * of the GPU samples of the attempts in (a comma list): "0" when they
+ * have none. Asked first, not as a scalar subquery: on a cluster each
+ * shard would answer it of its own rows. */
+static int gpu_span(struct amd_ch *ch, const char *in, char *span, size_t size,
+		    struct amd_err *err)
+{
+	struct amd_buf sql = {0};
+	if (amd_buf_printf(&sql, "SELECT count(), min(ts_ms), max(ts_ms) FROM gpu_sample WHERE src IN"
+			   " (%s) FORMAT TabSeparated", in) < 0 || amd_buf_append(&sql, "", 1) < 0) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
+	char *line = amd_ch_first_line(ch, sql.data, err);
+	amd_buf_free(&sql);
+	long long n = 0, t0 = 0, t1 = 0;
+	if (!line)
+		return -1;
+	int got = sscanf(line, "%lld %lld %lld", &n, &t0, &t1);
+	free(line);
+	if (got != 3)
+		return amd_fail(err, "%s: GPU sample span: an answer not understood",
+				amd_ch_name(ch));
+	if (n > 0)
+		snprintf(span, size, "start_ms <= %lld AND end_ms >= %lld", t1, t0);
+	else
+		snprintf(span, size, "0");
+	return 0;
+}
+
+/* The SELECT (column x) of the committed attempts holding a row of a run
+ * that the rows of the attempts in (a comma list) of the tables (n of
+ * them) name, or meeting span (gpu_span), but those: every copy of such
+ * a run, so the load keeps the row a whole load would. */
+static int run_holders_sql(struct amd_buf *b, const char *in, const char *span,
+			   const char *const *tables, size_t n)
+{
+	int bad = amd_buf_printf(b, "SELECT src AS x FROM run WHERE id IN (SELECT x FROM (SELECT id"
+				 " AS x FROM run WHERE %s", span) < 0;
+	for (size_t i = 0; i < amd_ch_table_count; i++) {
+		const struct ch_table *t = &amd_ch_tables[i];
+		int len;
+		const char *col = run_column(t, &len);
+		size_t k = 0;
+		while (k < n && strcmp(tables[k], t->name) != 0)
+			k++;
+		if (col && k < n)
+			bad |= amd_buf_printf(b, " UNION ALL SELECT ifNull(%.*s, 0) AS x FROM %s"
+					      " WHERE src IN (%s)", len, col, t->name, in) < 0;
+	}
+	bad |= amd_buf_printf(b, ")) AND src NOT IN (%s) AND src IN (%s) GROUP BY src", in,
+			      amd_ch_committed_sql) < 0;
+	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
+}
+
+/* In *ids the attempts own (a comma list) and the committed ones holding
+ * a row of the runs their rows of tables name or their GPU samples fall
+ * in (run_holders_sql). */
+static int with_run_holders(struct amd_ch *ch, const char *own, const char *const *tables,
+			    size_t ntables, char **ids, struct amd_err *err)
+{
+	struct amd_buf sql = {0}, part = {0};
+	char span[96];
+	if (gpu_span(ch, own, span, sizeof span, err) < 0)
+		return -1;
+	if (run_holders_sql(&sql, own, span, tables, ntables) < 0) {
+		amd_buf_free(&sql);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
+	char *held = amd_ch_id_list(ch, sql.data, err);
+	amd_buf_free(&sql);
+	if (!held)
+		return -1;
+	int bad = amd_buf_printf(&part, "%s%s%s", own, *held ? "," : "", held) < 0 ||
+		  amd_buf_append(&part, "", 1) < 0;
+	free(held);
+	if (bad) {
+		amd_buf_free(&part);
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	}
+	*ids = part.data;
+	return 0;
+}
+
+int amd_ch_scope_orphans(struct amd_ch *ch, const char *const *paths, size_t n,
+			 const char *const *tables, size_t ntables, char **ids, char **facts,
+			 struct amd_err *err)
+{
+	*ids = *facts = NULL;
+	char *sql = attempts_sql(paths, n);
+	if (!sql)
+		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	if (strlen(sql) > AMD_CH_RUN_LIST_MAX) { /* too long a query: the whole store */
+		free(sql);
+		return 0;
+	}
+	char *own = amd_ch_id_list(ch, sql, err);
+	free(sql);
+	if (!own)
+		return -1;
+	int rc = 0;
+	if (!*own) /* none held (an attempt id is never 0) */
+		rc = (*ids = strdup("0")) ? 0 : amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+	else if (strlen(own) <= ORPHAN_LIST_MAX) /* else the whole store */
+		rc = with_run_holders(ch, own, tables, ntables, ids, err);
+	if (*ids && strlen(*ids) > 2 * ORPHAN_LIST_MAX) { /* the whole store */
+		free(*ids);
+		*ids = NULL;
+	}
+	if (*ids && strcmp(*ids, "0") != 0) {
+		*facts = own;
+		return rc;
+	}
+	free(own);
+	return rc;
 }
 
 /* The column of t that names a run (kind 'r'), its length in *len;

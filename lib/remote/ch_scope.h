@@ -21,6 +21,21 @@
 int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, char **ids,
 			 char **run_ids, struct amd_err *err);
 
+/* The committed attempts the orphan check after an ingest of paths (n
+ * of them) loads, as a comma list in *ids (malloc'd): those of the paths
+ * (also in *facts, malloc'd: of them the load takes every table's rows),
+ * and every one holding a row of a run that their rows of tables (the
+ * orphan check's, ntables of them) name or whose start..end meets the
+ * span of their GPU samples (of those it takes the run rows); *ids "0"
+ * and *facts NULL when the paths hold none; both NULL (and 0 returned)
+ * when a query would grow too long (the paths over AMD_CH_RUN_LIST_MAX,
+ * their attempts' ids over 32 KiB, about 1,600 units): the whole store is
+ * loaded. An orphan among the paths is then the same as in a load of
+ * the whole store. */
+int amd_ch_scope_orphans(struct amd_ch *ch, const char *const *paths, size_t n,
+			 const char *const *tables, size_t ntables, char **ids, char **facts,
+			 struct amd_err *err);
+
 /* Appends to b the condition (ClickHouse SQL) that keeps, of table t's
  * rows in the attempts in, those of the runs in runs (a comma list) and
  * those of no run: t's run column, or for a table whose rows belong to

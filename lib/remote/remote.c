@@ -64,6 +64,14 @@ int amd_location_open_tables(const char *location, const char *const *tables, si
 	return open_read(location, NULL, 0, tables, n, NULL, 0, 0, out, err);
 }
 
+int amd_location_open_orphans_of(const char *location, const char *const *paths, size_t n,
+				 const char *const *tables, size_t ntables,
+				 struct amd_store **out, struct amd_err *err)
+{
+	return open_read(location, paths, n, tables, ntables, NULL, 0, AMD_READ_ORPHANS_OF, out,
+			 err);
+}
+
 int amd_location_open_key_sets(const char *location, const char *const *names, size_t n,
 			       const char *const *tables, size_t ntables, struct amd_store **out,
 			       struct amd_err *err)

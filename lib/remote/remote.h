@@ -76,6 +76,16 @@ int amd_location_open_region_sums(const char *location, const char *const *names
 int amd_location_open_tables(const char *location, const char *const *tables, size_t n,
 			     struct amd_store **out, struct amd_err *err);
 
+/* amd_location_open_tables for the check an ingest of paths (n of them)
+ * ends with (orphans.h, tables amd_orphan_tables): a remote store loads
+ * only the committed attempts of those paths and of the runs their rows
+ * name or their GPU samples fall in (every copy of such a run), so what
+ * the check says of the paths is what a load of the whole store says,
+ * whatever the store's size. A SQLite store is read in place. */
+int amd_location_open_orphans_of(const char *location, const char *const *paths, size_t n,
+				 const char *const *tables, size_t ntables,
+				 struct amd_store **out, struct amd_err *err);
+
 /* 1 when location holds a store (a SQLite file is there; a remote
  * database has the store's tables), 0 when not, -1 on an error. */
 int amd_location_exists(const char *location, struct amd_err *err);

@@ -56,6 +56,9 @@ struct amd_remote_ops {
  * per run for a sweep's statistics (store.h's amd_store_run_reduced);
  * a read of their points loads them first (amd_store_need_key). */
 #define AMD_READ_RUN_VALUES 8
+/* names are source paths: the part the orphan check after an ingest of
+ * them needs (ch_scope.h's amd_ch_scope_orphans) */
+#define AMD_READ_ORPHANS_OF 16
 
 /* remote.h's amd_remote_pull once r claimed url (pull.c). */
 int amd_remote_pull_copy(const struct amd_remote_ops *r, const char *url, const char *sweep,

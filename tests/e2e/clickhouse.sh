@@ -16,7 +16,8 @@
 # failing after its batch committed (the units kept, the rows left
 # reported and removed by the next ingest); a batch's state list of its
 # own units' sources, not the store's; a unit's run looked up by its key,
-# not in a list of the store's runs. Skipped (with
+# not in a list of the store's runs; the orphan check after an ingest
+# loading its own units' part, not the store. Skipped (with
 # the reason) where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
@@ -825,6 +826,40 @@ test_expect_success CLICKHOUSE 'a unit'"'"'s run is looked up by its key, not in
 	test_true "answers about the 21 units'"'"' runs, not the store'"'"'s 300 ids ($((b - a)) bytes)" [ $((b - a)) -le 1500 ] &&
 	test_true "one held run fetched ($((g - f)))" [ $((g - f)) -eq 1 ] &&
 	same_json hr runs && same_json hr stats
+'
+
+# The check an ingest ends with (its units linked to no run, cmd/ingest.c
+# find_orphans) loads the committed attempts of the ingest's own paths
+# and of the runs their rows name or their GPU samples fall in
+# (ch_scope.c amd_ch_scope_orphans), not the orphan tables of the whole
+# store: r13-37 measured ~130 MB read per ingest at 19,000 paths. In a
+# store of 300 runs, the GPU sweep's runs and 20 orphaned traces, one
+# ingest of 20 new runs, two new traces of no run, a held orphan
+# (unchanged) and a GPU log whose samples fall in the held GPU runs
+# (linked by time) is sent the source and run rows of those and of the
+# GPU sweep's runs (108), not the store's (727); what it reports (3
+# linked to no run: the GPU log is not, the warnings) is SQLite's.
+test_expect_success CLICKHOUSE 'the orphan check after an ingest loads its own units'"'"' part, not the store; it says what SQLite says' '
+	/usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/orf" 300 1 1 2 >/dev/null &&
+	GEN_SWEEP_FIRST=1000 /usr/bin/python3 "$AMDAHL_ROOT/bench/gen_sweep.py" "$TMP/orf2" 20 1 1 2 >/dev/null &&
+	mkdir -p "$TMP/orft" "$TMP/orft2" &&
+	find "$DATA/cpu-strong-scaling/mlruns" -name "*.pt.trace.json.gz" | sort | sed -n 1,20p | xargs -I{} cp {} "$TMP/orft/" &&
+	find "$DATA/cpu-strong-scaling/mlruns" -name "*.pt.trace.json.gz" | sort | sed -n 21,22p | xargs -I{} cp {} "$TMP/orft2/" &&
+	test_eq 2 "$(ls "$TMP/orft2" | wc -l)" &&
+	for s in "$(url orf)" "$TMP/orf.db"; do
+		"$AMDAHL" --store "$s" ingest -q "$TMP/orf/mlruns" "$TMP/orft" "$DATA/gpu-batch-sweep/mlruns" || return 1
+	done &&
+	held=$(ls "$TMP"/orft/* | head -1) &&
+	rows="SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND (query LIKE '"'"'%FROM run ANY LEFT JOIN (SELECT id AS src, committed_ns%'"'"' OR query LIKE '"'"'SELECT id, hex(path), kind%'"'"')" &&
+	logged "SYSTEM FLUSH LOGS" && a=$(logged "$rows") &&
+	same_text orf ingest "$TMP/orf2/mlruns" "$TMP/orft2" "$held" "$DATA/gpu-batch-sweep/nvidia-smi.csv" &&
+	logged "SYSTEM FLUSH LOGS" && b=$(logged "$rows") &&
+	echo "# $(head -1 "$TMP/ch.out"); source and run rows loaded for 24 units in a store of over 320 sources: $((b - a))" >&2 &&
+	test_contains "23 added, 0 replaced, 1 unchanged, 0 failed" "$(cat "$TMP/ch.out")" &&
+	test_contains "; 3 linked to no run" "$(cat "$TMP/ch.out")" &&
+	test_true "the same warnings" cmp -s "$TMP/sq.err" "$TMP/ch.err" &&
+	test_true "source and run rows of the ingest'"'"'s part, not the store'"'"'s ($((b - a)); was 727)" [ $((b - a)) -le 200 ] &&
+	same_json orf runs --orphans
 '
 
 # A unit whose message holds the words libcurl uses for a server that
