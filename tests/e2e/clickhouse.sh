@@ -590,25 +590,30 @@ test_expect_success CLICKHOUSE,OPENSSL 'clickhouse+https with ?cacert=FILE in th
 '
 
 
-# The server paused (SIGSTOP) during an ingest of 20 units: the first
+# The server paused (SIGSTOP) during an ingest of 120 units: the first
 # request to find it stopped fails after $AMDAHL_CLICKHOUSE_STALL (2 s),
 # and the units after it are not sent ("not sent: the server stopped
 # answering an earlier request"), so the command ends within a few
 # limits — before, each unit waited its own (20 × 2 s and more).
 test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units within a few stall limits' '
-	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen2" 40 8 5 &&
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/gen2" 120 8 5 &&
 	"$AMDAHL" --store "$(url paused)" ingest -q "$DATA/dataloader-workers" &&
 	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$DATA/dataloader-workers" &&
 	spid=$(cat "$CHDIR/pid") && n0=$(ch "SELECT count() FROM paused.source") || return 1
 	( export AMDAHL_CLICKHOUSE_STALL=2; exec "$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" \
 		>"$TMP/p.out" 2>"$TMP/p.err" ) &
 	cpid=$!
-	# paused once the first unit is committed: in the units, past the store check
+	# paused once the first unit is committed: in the units, past the store
+	# check. The client is stopped first, so it cannot commit the rest while
+	# the server is being paused (under load it did: one line, case failed)
 	for _ in $(seq 1 600); do
 		[ "$(ch "SELECT count() FROM paused.source")" -gt "$n0" ] && break
 		sleep 0.05
 	done
-	kill -STOP "$spid"; t0=$(date +%s)
+	kill -STOP "$cpid" && n1=$(ch "SELECT count() FROM paused.source") &&
+	echo "# client stopped with $((n1 - n0)) of 120 units committed" >&2 &&
+	test_true "units left to send when the server pauses" [ "$((n1 - n0))" -lt 120 ] &&
+	kill -STOP "$spid" && t0=$(date +%s) && kill -CONT "$cpid" || { kill -CONT "$cpid" "$spid"; wait $cpid; return 1; }
 	wait $cpid; rc=$?
 	took=$(($(date +%s) - t0))
 	kill -CONT "$spid"
@@ -622,7 +627,7 @@ test_expect_success CLICKHOUSE 'a paused server ends an ingest of many units wit
 	# were left unread ("stopped at the store'"'"'s failure above: K of N units
 	# not read"): it comes when the stall hit a batch before the others
 	# were taken, as under load (ingest_jobs.sh checks its count)
-	test_eq "" "$(grep -v "stopped answering" "$TMP/p.err" | grep -v "^amdahl ingest: stopped at the store'"'"'s failure above: [0-9]* of 40 units not read;")" &&
+	test_eq "" "$(grep -v "stopped answering" "$TMP/p.err" | grep -v "^amdahl ingest: stopped at the store'"'"'s failure above: [0-9]* of 120 units not read;")" &&
 	"$AMDAHL" --store "$(url paused)" ingest -q "$TMP/gen2" &&
 	"$AMDAHL" --store "$TMP/paused.db" ingest -q "$TMP/gen2" &&
 	same_json paused stats
