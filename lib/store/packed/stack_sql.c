@@ -23,28 +23,9 @@ struct pack_row {
 	} u;
 };
 
-struct pack_acc {
-	struct pack_row *v;
-	size_t n, cap;
-	int oom;
-};
-
 static struct pack_row *acc_add(sqlite3_context *ctx)
 {
-	struct pack_acc *a = sqlite3_aggregate_context(ctx, sizeof *a);
-	if (!a || a->oom)
-		return NULL;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 256;
-		struct pack_row *v = realloc(a->v, cap * sizeof *v);
-		if (!v) {
-			a->oom = 1;
-			return NULL;
-		}
-		a->v = v;
-		a->cap = cap;
-	}
-	return &a->v[a->n++];
+	return amd_packed_acc_add(ctx, sizeof(struct pack_row));
 }
 
 static void node_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -78,7 +59,7 @@ static int by_key(const void *x, const void *y)
 
 static void pack_final(sqlite3_context *ctx, int nodes)
 {
-	struct pack_acc *a = sqlite3_aggregate_context(ctx, 0);
+	struct amd_packed_acc *a = sqlite3_aggregate_context(ctx, 0);
 	if (!a) {
 		sqlite3_result_zeroblob(ctx, 0);
 		return;
@@ -86,12 +67,13 @@ static void pack_final(sqlite3_context *ctx, int nodes)
 	size_t bytes = nodes ? AMD_STACK_NODE_BYTES : AMD_STACK_SAMPLE_BYTES;
 	unsigned char *out = a->oom ? NULL : sqlite3_malloc64((sqlite3_uint64)a->n * bytes + 1);
 	if (out) {
-		qsort(a->v, a->n, sizeof *a->v, by_key);
+		struct pack_row *rows = a->v;
+		qsort(rows, a->n, sizeof *rows, by_key);
 		for (size_t i = 0; i < a->n; i++)
 			if (nodes)
-				amd_stack_nodes_pack(&a->v[i].u.node, 1, out + i * bytes);
+				amd_stack_nodes_pack(&rows[i].u.node, 1, out + i * bytes);
 			else
-				amd_stack_samples_pack(&a->v[i].u.sample, 1, out + i * bytes);
+				amd_stack_samples_pack(&rows[i].u.sample, 1, out + i * bytes);
 		sqlite3_result_blob64(ctx, out, (sqlite3_uint64)a->n * bytes, sqlite3_free);
 	} else
 		sqlite3_result_error_nomem(ctx);
