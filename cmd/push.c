@@ -43,5 +43,10 @@ int cmd_push(int argc, char **argv, struct cmd_ctx *ctx)
 	if (amd_remote_push(ctx->store_path, to, sweep, &n, &err) < 0)
 		return cmd_error("push", "%s", err.msg);
 	printf("%zu pushed, %zu replaced, %zu unchanged\n", n.pushed, n.replaced, n.unchanged);
+	if (n.uncleaned) /* committed, so counted as pushed (remote.h) */
+		return cmd_error("push", "%s; committed and kept: %zu source(s), which readers"
+				 " see; the older versions they replace stay in the store, seen by"
+				 " no reader, until the next push or ingest into it removes them",
+				 n.uncleaned_error, n.uncleaned);
 	return EXIT_OK;
 }

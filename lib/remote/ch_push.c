@@ -35,6 +35,13 @@ struct push_ctx {
 	struct amd_push_counts *counts;
 };
 
+/* A source committed whose replaced versions could not be removed. */
+static void note_uncleaned(struct amd_push_counts *counts, const char *msg)
+{
+	if (!counts->uncleaned++)
+		snprintf(counts->uncleaned_error, sizeof counts->uncleaned_error, "%s", msg);
+}
+
 static int push_one(void *ctx, const struct amd_source_entry *e, struct amd_err *err)
 {
 	struct push_ctx *p = ctx;
@@ -48,9 +55,16 @@ static int push_one(void *ctx, const struct amd_source_entry *e, struct amd_err 
 		p->counts->unchanged++;
 		return 0;
 	}
-	if (amd_table_rows_of_source(p->st, e->id, err) < 0 ||
-	    amd_ch_ship_source(p->ch, p->st, e->id, amd_ch_new_attempt(), &src, err) < 0)
+	if (amd_table_rows_of_source(p->st, e->id, err) < 0)
 		return -1;
+	struct amd_err clean = {{0}};
+	int shipped = amd_ch_ship_source(p->ch, p->st, e->id, amd_ch_new_attempt(), &src, &clean);
+	if (shipped < 0) {
+		*err = clean;
+		return -1;
+	}
+	if (shipped > 0) /* committed: counted as pushed, its clean-up left */
+		note_uncleaned(p->counts, clean.msg);
 	if (state == AMD_SOURCE_CHANGED)
 		p->counts->replaced++;
 	else
@@ -87,6 +101,14 @@ int amd_ch_push(const char *local, const char *url, const char *sweep,
 	int rc = amd_ch_open(url, &ch, err);
 	if (rc == 0)
 		rc = amd_ch_migrate(ch, err);
+	/* what an earlier push or ingest committed and could not clean up;
+	 * a refusal leaves it, seen by no reader, to the next one (as
+	 * ch_target.c's prepare) */
+	struct amd_err stale = {{0}};
+	if (rc == 0 && amd_ch_drop_stale(ch, &stale) < 0 && amd_ch_unanswered(ch)) {
+		*err = stale;
+		rc = -1;
+	}
 	if (rc == 0)
 		rc = push_all(ch, st, sweep, counts, err);
 	amd_ch_close(ch);

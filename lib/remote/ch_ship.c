@@ -298,14 +298,14 @@ static int delete_attempts(struct amd_ch *ch, const char *ids, struct amd_err *e
 int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 		const struct ch_source *src, struct amd_err *err)
 {
-	return amd_ch_ship_source(ch, staging, 0, attempt, src, err);
+	return amd_ch_ship_source(ch, staging, 0, attempt, src, err) != 0 ? -1 : 0;
 }
 
 int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err)
 {
 	struct amd_ch_unit_rows u = {staging, source, attempt, src};
-	return amd_ch_ship_units(ch, &u, 1, err) != 0 ? -1 : 0;
+	return amd_ch_ship_units(ch, &u, 1, err);
 }
 
 /* Every table's rows of units, one INSERT per table (and BATCH_BYTES). */

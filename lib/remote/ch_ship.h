@@ -42,8 +42,8 @@ struct amd_ch_unit_rows {
  * attempts each replaces. -1 with err when nothing was committed; 1
  * with err when the units were committed (readers see them) but
  * dropping the attempts they replace failed: those rows stay, seen by
- * no reader, until amd_ch_drop_stale. amd_ch_ship and
- * amd_ch_ship_source return -1 for both. */
+ * no reader, until amd_ch_drop_stale. amd_ch_ship returns -1 for
+ * both; amd_ch_ship_source passes the 1 on. */
 int amd_ch_ship_units(struct amd_ch *ch, const struct amd_ch_unit_rows *units, size_t n,
 		      struct amd_err *err);
 

@@ -128,6 +128,12 @@ int amd_location_link(const char *location, const struct amd_config *cfg, const 
 
 struct amd_push_counts {
 	size_t pushed, replaced, unchanged; /* sources */
+	/* pushed or replaced sources whose commit held but the removal of
+	 * the versions they replace failed after it (readers see the new
+	 * ones; the old rows stay, seen by no reader, until the next push
+	 * or ingest removes them); the first such failure's message */
+	size_t uncleaned;
+	char uncleaned_error[1024];
 };
 
 /* `amdahl push`: copies every source of the SQLite store at local (only

@@ -666,6 +666,33 @@ test_expect_success CLICKHOUSE,SQLITE3 'a clean-up that fails after its batch co
 	test_eq 0 "$(ch "$left")" && same_json cu stats
 '
 
+# The same failure under `push`: the changed source is committed and
+# counted as replaced, one line says what was left, exit 2; the next
+# push removes what was left. Before, push stopped at that source with
+# "committed; removing …" and counted nothing.
+test_expect_success CLICKHOUSE,SQLITE3 'push: a clean-up that fails after a source committed counts it, reports the rows left, and the next push removes them' '
+	/usr/bin/python3 "$AMDAHL_ROOT/tests/lib/gen_metric_sweep.py" "$TMP/cp" 4 8 5 &&
+	"$AMDAHL" --store "$TMP/cp.db" ingest -q "$TMP/cp" &&
+	"$AMDAHL" --store "$TMP/cp.db" push --to "$(url cp)" >/dev/null &&
+	f=$(ls -d "$TMP"/cp/mlruns/*/*/metrics | head -1)/m0 && echo "1795347873199 1.5 100" >>"$f" &&
+	"$AMDAHL" --store "$TMP/cp.db" ingest -q "$TMP/cp" &&
+	ch "RENAME TABLE cp.param TO cp.param_mt" && ch "CREATE TABLE cp.param AS cp.param_mt ENGINE = Log" &&
+	test_status 2 "$AMDAHL" --store "$TMP/cp.db" push --to "$(url cp)" &&
+	test_eq "0 pushed, 1 replaced, 3 unchanged" "$(cat "$TMP/out")" &&
+	test_eq 1 "$(wc -l <"$TMP/err")" &&
+	test_contains "committed; removing the attempts it replaces" "$(cat "$TMP/err")" &&
+	test_contains "committed and kept: 1 source(s), which readers see; the older versions they replace stay in the store, seen by no reader, until the next push or ingest into it removes them" "$(cat "$TMP/err")" &&
+	ch "INSERT INTO cp.param_mt SELECT * FROM cp.param" && ch "DROP TABLE cp.param" &&
+	ch "RENAME TABLE cp.param_mt TO cp.param" &&
+	test_eq 1 "$(ch "SELECT count() FROM cp.source WHERE id NOT IN (SELECT aid FROM cp.committed)")" &&
+	same_json cp runs && same_json cp stats &&
+	"$AMDAHL" --store "$TMP/cp.db" push --to "$(url cp)" >"$TMP/cp.p2" &&
+	test_eq "0 pushed, 0 replaced, 4 unchanged" "$(cat "$TMP/cp.p2")" &&
+	left="SELECT (SELECT count() FROM cp.source WHERE id NOT IN (SELECT aid FROM cp.committed)) + (SELECT count() FROM cp.metric_point WHERE src NOT IN (SELECT aid FROM cp.committed))" &&
+	for _ in $(seq 1 100); do [ "$(ch "$left")" = 0 ] && break; sleep 0.1; done &&
+	test_eq 0 "$(ch "$left")" && same_json cp stats
+'
+
 # the server's JSON writes bytes that are not UTF-8 as one U+FFFD: the
 # reader fetches strings as hex (ch_load.c), so names and paths come back
 # byte for byte (hostile.sh runs the same names through every command)
