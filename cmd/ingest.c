@@ -147,6 +147,21 @@ static int find_orphans(const char *store_path, const struct amd_unit_list *unit
 	return found;
 }
 
+/* The units committed whose clean-up failed, and those left unread
+ * when the store failed: one line each (after the units' own lines). */
+static void report_left(const struct amd_unit_list *units, size_t held)
+{
+	if (units->uncleaned) /* committed, so counted as written (ingest.h) */
+		cmd_error("ingest", "%s; committed and kept: %zu unit(s), which readers see; the"
+			  " older versions they replace stay in the store, seen by no reader,"
+			  " until the next ingest into it removes them",
+			  units->uncleaned_error, units->uncleaned);
+	if (units->not_written)
+		cmd_error("ingest", "stopped at the store's failure above: %zu of %zu units not read;"
+			  " the %zu written before are kept (ingest again once the store is writable)",
+			  units->not_written, units->n, held);
+}
+
 #define ORPHAN_LINES 10
 
 /* One warning per orphaned unit (the first ORPHAN_LINES of them). */
@@ -387,20 +402,14 @@ int cmd_ingest(int argc, char **argv, struct cmd_ctx *ctx)
 	char *orphaned = calloc(units.n + 1, 1);
 	int norphans = !orphaned ? amd_fail(&err, "out of memory")
 		     : held ? find_orphans(ctx->store_path, &units, orphaned, &err) : 0;
+	/* what the units left first: when the store stopped answering in a
+	 * batch's clean-up, the orphan check's failure only says so again */
+	report_left(&units, held);
 	if (norphans < 0) {
 		free(orphaned);
 		amd_unit_list_free(&units);
 		return cmd_error("ingest", "%s", err.msg);
 	}
-	if (units.uncleaned) /* committed, so counted as written (ingest.h) */
-		cmd_error("ingest", "%s; committed and kept: %zu unit(s), which readers see; the"
-			  " older versions they replace stay in the store, seen by no reader,"
-			  " until the next ingest into it removes them",
-			  units.uncleaned_error, units.uncleaned);
-	if (units.not_written)
-		cmd_error("ingest", "stopped at the store's failure above: %zu of %zu units not read;"
-			  " the %zu written before are kept (ingest again once the store is writable)",
-			  units.not_written, units.n, held);
 	warn_orphans(&units, orphaned, norphans);
 	if (!json)
 		note_nothing(&units, count[AMD_UNIT_SKIPPED]);
