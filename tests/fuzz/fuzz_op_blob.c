@@ -12,8 +12,9 @@
 #include "op_pack.h"
 
 /* o as packed: a NULL value as 0 */
-static void stored(struct amd_packed_op *o)
+static void stored(void *row)
 {
+	struct amd_packed_op *o = row;
 	if (o->nulls & AMD_OP_NULL_RANK)
 		o->rank = 0;
 	if (o->nulls & AMD_OP_NULL_CALLS)
@@ -39,11 +40,7 @@ static void round_trip(struct amd_packed_op *v, size_t n)
 	amd_op_pack(v, n, back);
 	if (amd_op_unpack(back, bytes, (int64_t)n, "fuzz", w, &err) < 0)
 		abort();
-	for (size_t i = 0; i < n; i++) {
-		stored(&v[i]);
-		if (memcmp(&v[i], &w[i], sizeof v[i]) != 0)
-			abort();
-	}
+	fuzz_rows_same(v, w, n, sizeof *v, stored);
 	if (amd_op_packed_size(w, n) != bytes || (amd_op_pack(w, n, again), memcmp(back, again, bytes)))
 		abort();
 	free(back);
