@@ -191,6 +191,19 @@ static inline void fuzz_parse_unit(const struct amd_format *f, const char *path)
 	fuzz_check_error(f->parse(&in, &sink, &err), &err, path);
 }
 
+/* v[0..n) (rows of size bytes), each as its layout stores it (stored:
+ * a NULL value as 0, in place), equal to w[0..n), the rows read back
+ * from their pack; else abort. */
+static inline void fuzz_rows_same(void *v, const void *w, size_t n, size_t size,
+				  void (*stored)(void *row))
+{
+	for (size_t i = 0; i < n; i++) {
+		stored((char *)v + i * size);
+		if (memcmp((char *)v + i * size, (const char *)w + i * size, size) != 0)
+			abort();
+	}
+}
+
 /* A packed blob's round trip (the *_blob targets): back, what the
  * accepted records of data packed into, holds the same size bytes as
  * data, but for an 8-byte word that is_double(at, ctx) says is a double

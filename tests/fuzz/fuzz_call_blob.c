@@ -10,8 +10,9 @@
 #include "call_pack.h"
 
 /* e as packed: a NULL value as 0 */
-static void stored(struct amd_packed_call *e)
+static void stored(void *row)
 {
+	struct amd_packed_call *e = row;
 	for (int c = AMD_CL_CALLS; c < AMD_CALL_COLUMNS; c++)
 		if (e->v[AMD_CL_NULLS] & AMD_CALL_NULL(c))
 			e->v[c] = 0;
@@ -45,11 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	amd_call_pack(v, cap, back);
 	if (amd_call_unpack(back, bytes, n, "fuzz", w, &err) < 0)
 		abort();
-	for (size_t i = 0; i < cap; i++) {
-		stored(&v[i]);
-		if (memcmp(&v[i], &w[i], sizeof v[i]) != 0)
-			abort();
-	}
+	fuzz_rows_same(v, w, cap, sizeof *v, stored);
 	if (amd_call_packed_size(w, cap) != bytes || (amd_call_pack(w, cap, again), memcmp(back, again, bytes)))
 		abort();
 	free(v);

@@ -82,9 +82,10 @@ seeds_region_blob() {
   cp tests/fuzz/seeds/region_blob/* "$1/"
 }
 
-# Seeds of fuzz_op_blob: packed operator average blobs (a pack of the
-# bundled itwinai layout), NULL masks, -0/NaN/inf and extreme int64s,
-# empty, truncated.
+# Seeds of fuzz_op_blob: an op_average_pack row's n (2 bytes) and blob
+# (a pack of the bundled itwinai layout, truncated, empty, a width of
+# 3), and schema 16's 56-byte records (NULL masks, -0/NaN/inf and
+# extreme int64s, empty, truncated).
 seeds_op_blob() {
   cp tests/fuzz/seeds/op_blob/* "$1/"
 }

@@ -403,12 +403,14 @@ static const char v_region_packed[] =
  * ingest's instructions); a stretch of a unit's rows sharing a run is
  * now one op_average_pack row holding them as an array (op_pack.h), and
  * the virtual table op_average (op_sql.h) shows them row by row, in
- * their rowid (file) order. */
+ * their rowid (file) order. Schema 16 packed them as fixed 56-byte
+ * records; migration 17 packs them as a column array, and packs the
+ * rows of an older store itself, so this one only makes the table and
+ * leaves the rows (a store this binary took to 16 is never read at 16:
+ * 17 runs next; one the schema-16 binary made holds the records). */
 static const char v_op_packed[] =
 	OP_ROWS_TABLE
-	AMD_OP_PACK_TABLES_SQL
-	AMD_OP_PACK_SQL("(SELECT rowid AS seq, * FROM main.op_average)")
-	"DROP TABLE op_average;\n";
+	AMD_OP_PACK_TABLES_SQL;
 
 /* Regions' caller edges packed (issue 38, round fourteen): a cProfile
  * file wrote a row, and an index entry, per caller edge; a stretch of a
@@ -417,14 +419,25 @@ static const char v_op_packed[] =
  * region_call (call_sql.h) shows them row by row, in their rowid (file)
  * order. IF NOT EXISTS: a store a test rewound to an older version holds
  * the packs and no table of rows (the empty one made here hides the
- * virtual table until dropped). */
+ * virtual table until dropped). Operator averages as a column array
+ * (round fifteen: 56-byte records made the itwinai-layout store 6%
+ * bigger than rows): schema 16's records repacked in place (rowids,
+ * so the order, kept), then the rows migration 16 left (an older store)
+ * packed, then that table dropped. Only a blob of 56 * n bytes is a
+ * schema-16 one: a column array of n rows is at most 5 + 49 n bytes
+ * (op_pack.h), so a store a test rewound holding column arrays keeps
+ * them. */
 static const char v_call_packed[] =
 	"CREATE TABLE IF NOT EXISTS region_call(source_id INTEGER NOT NULL,"
 	" caller_key INTEGER NOT NULL, callee_key INTEGER NOT NULL, calls INTEGER,"
 	" prim_calls INTEGER, self_ns INTEGER, total_ns INTEGER);\n"
 	AMD_CALL_PACK_TABLES_SQL
 	AMD_CALL_PACK_SQL("(SELECT rowid AS seq, * FROM main.region_call)")
-	"DROP TABLE region_call;\n";
+	"DROP TABLE region_call;\n"
+	"UPDATE op_average_pack SET ops = amd_op_from_records(ops) WHERE length(ops) = 56 * n;\n"
+	OP_ROWS_TABLE
+	AMD_OP_PACK_SQL("(SELECT rowid AS seq, * FROM main.op_average)")
+	"DROP TABLE op_average;\n";
 
 const char *const amd_migrations[] = {
 	v1,

@@ -59,27 +59,56 @@ static int by_seq(const void *x, const void *y)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
+/* o[0..n) packed as the result of ctx, or an out-of-memory error. */
+static void result_pack(sqlite3_context *ctx, const struct amd_packed_op *o, size_t n)
+{
+	size_t bytes = amd_op_packed_size(o, n);
+	unsigned char *out = sqlite3_malloc64(bytes + 1);
+	if (!out) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	amd_op_pack(o, n, out);
+	sqlite3_result_blob64(ctx, out, bytes, sqlite3_free);
+}
+
 static void pack_final(sqlite3_context *ctx)
 {
 	struct amd_packed_acc *a = sqlite3_aggregate_context(ctx, 0);
 	if (!a) {
-		sqlite3_result_zeroblob(ctx, 0);
+		result_pack(ctx, NULL, 0);
 		return;
 	}
 	struct amd_packed_op *o = NULL;
-	unsigned char *out = NULL;
-	sqlite3_uint64 bytes = (sqlite3_uint64)a->n * AMD_OP_BYTES;
-	if (!a->oom && (o = malloc((a->n + 1) * sizeof *o)) && (out = sqlite3_malloc64(bytes + 1))) {
+	if (!a->oom && (o = malloc((a->n + 1) * sizeof *o))) {
 		struct op_row *v = a->v;
 		qsort(v, a->n, sizeof *v, by_seq);
 		for (size_t i = 0; i < a->n; i++)
 			o[i] = v[i].op;
-		amd_op_pack(o, a->n, out);
-		sqlite3_result_blob64(ctx, out, bytes, sqlite3_free);
+		result_pack(ctx, o, a->n);
 	} else
 		sqlite3_result_error_nomem(ctx);
 	free(o);
 	free(a->v);
+}
+
+/* ---- amd_op_from_records(ops): a schema-16 blob repacked (migration 17) ---- */
+
+static void from_records(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+	const void *blob = sqlite3_value_blob(argv[0]);
+	size_t n = len / AMD_OP_RECORD_BYTES;
+	struct amd_packed_op *o = malloc((n + 1) * sizeof *o);
+	struct amd_err err = {0};
+	if (!o)
+		sqlite3_result_error_nomem(ctx);
+	else if (amd_op_from_records(blob, len, "op_average_pack", o, &err) < 0)
+		sqlite3_result_error(ctx, err.msg, -1);
+	else
+		result_pack(ctx, o, n);
+	free(o);
 }
 
 /* ---- the op_average virtual table ---- */
@@ -90,21 +119,22 @@ static int op_unpack(struct amd_packed_cursor *c)
 {
 	const void *blob;
 	size_t len;
+	int64_t n = sqlite3_column_int64(c->q, 1);
 	int rc = amd_packed_blob(c, 2, &blob, &len);
-	size_t n = len / AMD_OP_BYTES;
+	/* a row takes a byte at least: an n past the blob's bytes is not
+	 * allocated for, amd_op_unpack refuses it before writing */
 	if (rc == SQLITE_OK)
-		rc = amd_packed_records(c, n, sizeof(struct amd_packed_op));
+		rc = amd_packed_records(c, n >= 0 && (uint64_t)n <= len ? (size_t)n : 0,
+					sizeof(struct amd_packed_op));
 	if (rc != SQLITE_OK)
 		return rc;
 	char what[96];
 	struct amd_err err = {0};
 	snprintf(what, sizeof what, "op_average_pack %lld",
 		 (long long)sqlite3_column_int64(c->q, 0));
-	if (amd_op_unpack(blob, len, what, c->v, &err) < 0)
+	if (amd_op_unpack(blob, len, n, what, c->v, &err) < 0)
 		return amd_packed_vtab_corrupt(&c->base, err.msg);
-	if ((int64_t)n != sqlite3_column_int64(c->q, 1))
-		return amd_packed_vtab_corrupt(&c->base, "op_average_pack: n is not the blob's count of ops");
-	c->n = n;
+	c->n = (size_t)n;
 	return SQLITE_OK;
 }
 
@@ -171,5 +201,9 @@ int amd_op_sql_register(sqlite3 *db)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function(db, "amd_op_pack", 7, SQLITE_UTF8, NULL, NULL,
 					     pack_step, pack_final);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function(db, "amd_op_from_records", 1,
+					     SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, from_records,
+					     NULL, NULL);
 	return rc;
 }

@@ -176,24 +176,15 @@ static int add_batch(struct amd_store *st, const char *const *s, int64_t *id,
 	return 1;
 }
 
-/* Name s's id also in the connection's intern cache, so that a writer
- * asking amd_store_intern for it (writer_region: a region's name) finds
- * it in memory: without it every such name was one more look-up in
- * dict's index, whose cost grows with the index (issue 38: itwinai's
- * CSV took 2.4x the time on twice the rows). -1 out of memory. */
-static int cache_put(struct amd_store *st, const char *s, int64_t id, struct amd_err *err)
-{
-	char capped[AMD_NAME_MAX + 1];
-	int64_t *slot = amd_store_intern_slot(st, &s, capped, err);
-	if (!slot)
-		return -1;
-	*slot = id;
-	return 0;
-}
-
-/* names[0..n) (distinct pointers) into dict, the intern cache and, when
- * their cache slots are not given (at: their places in the cache's ids),
- * the pointer map; each whole batch of uncapped names by one INSERT. */
+/* names[0..n) (distinct pointers) into dict and, when their intern
+ * cache slots are given (at: their places in the cache's ids), the
+ * cache, else the pointer map; each whole batch of uncapped names by one
+ * INSERT. The pointer map alone: the writers of those facts
+ * (writer_op_average, writer_region) look their names up there first,
+ * so the intern cache need not copy and hash every name again (it did:
+ * a third of the itwinai CSV's interning, issue 38 round fifteen; before
+ * it, every region's name was a look-up in dict's index, 2.4x the time
+ * on twice the rows). */
 static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *const *names,
 		   size_t n, const size_t *at, struct amd_err *err)
 {
@@ -215,8 +206,7 @@ static int add_all(struct amd_store_sink *ss, sqlite3_stmt *add, const char *con
 		for (size_t j = 0; j < k; j++)
 			if (at)
 				ss->st->names.ids[at[i + j]] = id[j];
-			else if (map_put(ss, names[i + j], id[j]) < 0 ||
-				 cache_put(ss->st, names[i + j], id[j], err) < 0)
+			else if (map_put(ss, names[i + j], id[j]) < 0)
 				return amd_fail(err, "%s: out of memory", ss->path);
 		i += k;
 	}

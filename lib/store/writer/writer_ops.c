@@ -17,7 +17,7 @@ int writer_ops_flush(struct amd_store_sink *ss, struct amd_err *err)
 {
 	if (ss->n_ops == 0)
 		return 0;
-	size_t bytes = ss->n_ops * AMD_OP_BYTES;
+	size_t bytes = amd_op_packed_size(ss->ops, ss->n_ops);
 	unsigned char *blob = malloc(bytes);
 	sqlite3_stmt *q = blob ? amd_store_cached(ss->st,
 		"INSERT INTO op_average_pack(source_id, run_id, n, ops) VALUES(?1,?2,?3,?4)", err)

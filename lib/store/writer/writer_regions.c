@@ -7,6 +7,7 @@
  * written many to a statement (row_batch.h). Every profiler's regions
  * come from its reader (lib/model/region.h); the store derives none. */
 #include "writer_regions.h"
+#include "writer_names.h"
 #include "writer_profile.h"
 #include "writer_sink.h"
 
@@ -153,7 +154,9 @@ int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd
 {
 	struct amd_store_sink *ss = s->ctx;
 	WRITER_ENTER(ss, err);
-	int64_t nid = amd_store_intern(ss->st, r->name, err);
+	int64_t nid = writer_name_id(ss, r->name); /* added by writer_names, else interned */
+	if (nid <= 0)
+		nid = amd_store_intern(ss->st, r->name, err);
 	int64_t kid = nid < 0 ? -1 : amd_store_intern(ss->st, r->kind, err);
 	int64_t pid = kid < 0 ? -1 : amd_store_intern(ss->st, r->profiler, err);
 	int64_t fid = pid < 0 ? -1 : r->file ? amd_store_intern(ss->st, r->file, err) : 0;
