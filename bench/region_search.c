@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 	}
 	double t[3];
 	for (int pass = 0; pass < 2; pass++) {
-		struct amd_rfit_opts o = { pass ? 1000 : 0, 20260101UL, 0.95, 0.05, 0 };
+		struct amd_rfit_opts o = { pass ? 1000 : 0, 20260101UL, 0.95, 0.05, 0, 0 };
 		double t0 = now();
 		for (long g = 0; g < regions; g++) {
 			struct amd_rfit f;

@@ -51,6 +51,7 @@
 
 #define AMD_RFIT_MAX_TERMS 2
 #define AMD_RFIT_PLAUSIBLE 8    /* models the prediction intervals mix */
+#define AMD_RFIT_BAG 16         /* distinct models the reselect replicates keep */
 #define AMD_RFIT_STRIDE (1 + AMD_RFIT_MAX_TERMS) /* doubles per bootstrap draw */
 #define AMD_RFIT_CRITERION "leave-one-n-out SMAPE"
 #define AMD_RFIT_INTERVAL_TEXT "t interval of the runs' relative noise with leverage (each run the" \
@@ -64,6 +65,11 @@ struct amd_rfit_opts {
 	double upto;           /* the largest n the model is used for: it must stay
 				  above 0 from the smallest measured n up to the larger
 				  of upto and 4× the largest measured n */
+	int reselect;          /* 0 (amdahl's default): off; else that many wild
+				  bootstrap replicates with the model search rerun
+				  in each (the selection's uncertainty in the
+				  prediction interval; tests/eval/coverage_eval
+				  --reselect) */
 };
 
 struct amd_rterm {
@@ -98,6 +104,9 @@ struct amd_rfit {
 		double floor;  /* fitted values floored here in V (1% of the largest) */
 		int df;        /* observations (runs) - p */
 	} plausible[AMD_RFIT_PLAUSIBLE];
+	int nbag;              /* distinct models the reselect replicates chose */
+	struct amd_rmodel bag[AMD_RFIT_BAG]; /* each refitted on the data */
+	int bag_count[AMD_RFIT_BAG]; /* replicates that chose it */
 	int B;                 /* resamples kept */
 	double *draws;         /* B × AMD_RFIT_STRIDE refitted coefficients;
 				  draw b is of model plausible[b % nplausible] */

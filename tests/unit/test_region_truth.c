@@ -64,7 +64,7 @@ static void one_sweep(gsl_rng *r, const struct form *f, double sd, unsigned long
 		n[k] = NS[k / REPS];
 		y[k] = truth(f, n[k]) * (1 + sd * gsl_ran_gaussian(r, 1));
 	}
-	struct amd_rfit_opts o = { 1000, seed, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 1000, seed, 0.95, 0.05, 0, 0 };
 	struct amd_rfit fit;
 	assert_int_equal(amd_rfit_search(n, y, NPTS * REPS, &o, &fit), 0);
 	*right = f->constant ? fit.nterms == 0
@@ -131,7 +131,7 @@ static void test_two_terms(void **state)
 		y[k] = (1 + 4 / n[k] + 0.05 * n[k]) * (1 + 0.01 * gsl_ran_gaussian(r, 1));
 	}
 	gsl_rng_free(r);
-	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05, 0, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 40, &o, &f), 0);
 	assert_int_equal(f.distinct_n, 8);
@@ -165,7 +165,7 @@ static void test_constant(void **state)
 		y[k] = 3 * (1 + 0.02 * gsl_ran_gaussian(r, 1));
 	}
 	gsl_rng_free(r);
-	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05, 0, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 25, &o, &f), 0);
 	assert_int_equal(f.nterms, 0);
@@ -187,7 +187,7 @@ static void test_constant_interval_is_t(void **state)
 {
 	(void)state;
 	double n[] = { 4, 4, 4, 4, 4 }, y[] = { 10, 11, 12, 13, 14 }, lo, hi;
-	struct amd_rfit_opts o = { 100, 1, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 100, 1, 0.95, 0.05, 0, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 5, &o, &f), 0);
 	assert_int_equal(f.nterms, 0);
@@ -248,7 +248,7 @@ static void coverage_check(int terms, int runs, double noise, int narrow, int *c
 				y[m] = (0.002 + 0.4 / n[m] + (terms == 2 ? 0.004 * log2(n[m]) : 0))
 					* (1 + e[m]);
 			}
-		struct amd_rfit_opts o = { 50, 20260101UL, 0.95, 0.05, 128 };
+		struct amd_rfit_opts o = { 50, 20260101UL, 0.95, 0.05, 128, 0 };
 		struct amd_rfit f, g;
 		double lo, hi, t128 = 0.002 + 0.4 / 128 + (terms == 2 ? 0.004 * 7 : 0);
 		assert_int_equal(amd_rfit_search(n, y, m, &o, &f), 0);
