@@ -43,7 +43,13 @@
  * fit's refits are symmetric about it, so its interval holds it.
  * Beyond the measured n the 95% interval is printed with the level it
  * covers in simulation (amd_rfit_interval_level; tests/eval/coverage_eval)
- * where that is below 93%: two-term truths at 5-10% noise cover 67-86%. */
+ * where that is below 93%: two-term truths at 5-10% noise cover 67-86%.
+ * Optional (amd_rfit_opts.reselect, off in amdahl; docs/methods.md has
+ * the measurement): bootstrap with re-selection — wild-bootstrap
+ * replicates (one Rademacher sign per run) with the whole search rerun
+ * in each, the models they choose refitted on the data and counted, and
+ * the interval joined with the central interval of the mixture of those
+ * models' t distributions weighted by their counts (amd_rfit_interval). */
 #ifndef AMD_REGION_FIT_H
 #define AMD_REGION_FIT_H
 

@@ -42,9 +42,17 @@
  * and the same split by the chosen model's number of terms and the
  * truth's shape.
  *
- * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]
- * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU; exit 1
- * when a figure misses its target in the full run). Deterministic for a given seed. */
+ * With --reselect B, each sweep is also fitted with B replicates of
+ * the model search rerun (amd_rfit_opts.reselect: bootstrap with
+ * re-selection, off in amdahl), and under each regime's row a line
+ * gives that interval's coverage of the same new runs, its width over
+ * the default one's (mean over sweeps) and the CPU of a fit with and
+ * without it; the default columns are unchanged (its draws are its own).
+ *
+ * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2] [--reselect B]
+ * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU, about 20
+ * times that with --reselect 20; exit 1 when a figure misses its target
+ * in the full run). Deterministic for a given seed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
