@@ -749,6 +749,13 @@ static struct amd_rmodel rmodel_of(const struct hyp *h)
 				    { 0 }, { 0 }, 0, 0, 0 };
 }
 
+/* 1 when q and md are the same model (terms and c0 fixed or not). */
+static int same_rmodel(const struct amd_rmodel *q, const struct amd_rmodel *md)
+{
+	return q->nt == md->nt && q->origin == md->origin && q->i[0] == md->i[0]
+		&& q->j[0] == md->j[0] && q->i[1] == md->i[1] && q->j[1] == md->j[1];
+}
+
 /* With ranks as observations, the F bound of plausible() counts ranks
  * as repeats; the runs decide too: a candidate of keep whose relative
  * RSS over the runs' means is within the F bound of the chosen model's
@@ -763,11 +770,8 @@ static void plausible_by_runs(struct amd_rfit *f, const struct pool *keep, doubl
 	for (int a = 0; a < keep->k && f->nplausible < AMD_RFIT_PLAUSIBLE; a++) {
 		struct amd_rmodel md = rmodel_of(&keep->c[a].h);
 		int dup = 0;
-		for (int b = 0; b < f->nplausible && !dup; b++) {
-			const struct amd_rmodel *q = &f->plausible[b];
-			dup = q->nt == md.nt && q->origin == md.origin && q->i[0] == md.i[0]
-				&& q->j[0] == md.j[0] && q->i[1] == md.i[1] && q->j[1] == md.j[1];
-		}
+		for (int b = 0; b < f->nplausible && !dup; b++)
+			dup = same_rmodel(&f->plausible[b], &md);
 		if (dup)
 			continue;
 		model_spread(&md, keep->c[a].c, rn, ry, rm);
@@ -822,21 +826,19 @@ static size_t run_means(const double *n, const double *y, const size_t *unit, si
 static int bag_add(struct amd_rfit *f, struct work *w, const struct hyp *h, const double *n,
 		   const double *y, size_t m, const double *rn, const double *ry, size_t rm)
 {
-	for (int k = 0; k < f->nbag; k++) {
-		const struct amd_rmodel *q = &f->bag[k];
-		if (q->nt == h->nt && q->origin == h->origin && q->i[0] == h->i[0] && q->j[0] == h->j[0]
-		    && q->i[1] == h->i[1] && q->j[1] == h->j[1]) {
+	struct amd_rmodel md = rmodel_of(h);
+	for (int k = 0; k < f->nbag; k++)
+		if (same_rmodel(&f->bag[k], &md)) {
 			f->bag_count[k]++;
 			return 0;
 		}
-	}
 	double c[1 + AMD_RFIT_MAX_TERMS] = { 0 };
 	double rss = fit_subset(w, h, n, y, m, 0, c);
 	if (rss == -2)
 		return -1;
 	if (f->nbag == AMD_RFIT_BAG || isnan(rss) || (h->nt && !positive(h, c, w->pos_lo, w->pos_hi)))
 		return 0;
-	f->bag[f->nbag] = rmodel_of(h);
+	f->bag[f->nbag] = md;
 	model_spread(&f->bag[f->nbag], c, rn, ry, rm);
 	f->bag_count[f->nbag++] = 1;
 	return 0;
