@@ -749,6 +749,13 @@ static struct amd_rmodel rmodel_of(const struct hyp *h)
 				    { 0 }, { 0 }, 0, 0, 0 };
 }
 
+/* 1 when q and md are the same model (terms and c0 fixed or not). */
+static int same_rmodel(const struct amd_rmodel *q, const struct amd_rmodel *md)
+{
+	return q->nt == md->nt && q->origin == md->origin && q->i[0] == md->i[0]
+		&& q->j[0] == md->j[0] && q->i[1] == md->i[1] && q->j[1] == md->j[1];
+}
+
 /* With ranks as observations, the F bound of plausible() counts ranks
  * as repeats; the runs decide too: a candidate of keep whose relative
  * RSS over the runs' means is within the F bound of the chosen model's
@@ -763,11 +770,8 @@ static void plausible_by_runs(struct amd_rfit *f, const struct pool *keep, doubl
 	for (int a = 0; a < keep->k && f->nplausible < AMD_RFIT_PLAUSIBLE; a++) {
 		struct amd_rmodel md = rmodel_of(&keep->c[a].h);
 		int dup = 0;
-		for (int b = 0; b < f->nplausible && !dup; b++) {
-			const struct amd_rmodel *q = &f->plausible[b];
-			dup = q->nt == md.nt && q->origin == md.origin && q->i[0] == md.i[0]
-				&& q->j[0] == md.j[0] && q->i[1] == md.i[1] && q->j[1] == md.j[1];
-		}
+		for (int b = 0; b < f->nplausible && !dup; b++)
+			dup = same_rmodel(&f->plausible[b], &md);
 		if (dup)
 			continue;
 		model_spread(&md, keep->c[a].c, rn, ry, rm);
@@ -811,6 +815,62 @@ static size_t run_means(const double *n, const double *y, const size_t *unit, si
 	free(slot);
 	free(cnt);
 	return k;
+}
+
+/* The models the reselect replicates chose, into f->bag: a replicate
+ * is the chosen fit plus each run's residuals times one Rademacher sign
+ * (a wild bootstrap; ranks of one run share their run's sign), the
+ * whole search rerun on it; the model it chooses is refitted on the
+ * data (the runs' means rn/ry for its t interval) and counted. A model
+ * that reaches 0 on the data is not kept. */
+static int bag_add(struct amd_rfit *f, struct work *w, const struct hyp *h, const double *n,
+		   const double *y, size_t m, const double *rn, const double *ry, size_t rm)
+{
+	struct amd_rmodel md = rmodel_of(h);
+	for (int k = 0; k < f->nbag; k++)
+		if (same_rmodel(&f->bag[k], &md)) {
+			f->bag_count[k]++;
+			return 0;
+		}
+	double c[1 + AMD_RFIT_MAX_TERMS] = { 0 };
+	double rss = fit_subset(w, h, n, y, m, 0, c);
+	if (rss == -2)
+		return -1;
+	if (f->nbag == AMD_RFIT_BAG || isnan(rss) || (h->nt && !positive(h, c, w->pos_lo, w->pos_hi)))
+		return 0;
+	f->bag[f->nbag] = md;
+	model_spread(&f->bag[f->nbag], c, rn, ry, rm);
+	f->bag_count[f->nbag++] = 1;
+	return 0;
+}
+
+static int reselect(struct work *w, const struct cand *cd, const double *n, const double *y,
+		    const size_t *unit, size_t m, const double *un, size_t nu,
+		    const struct amd_rfit_opts *o, const double *rn, const double *ry, size_t rm,
+		    struct amd_rfit *f)
+{
+	double *ys = malloc(m * sizeof *ys), *v = malloc(m * sizeof *v);
+	gsl_rng *r = ys && v ? amd_rng_new(o->seed + 1) : NULL;
+	int rc = r ? 0 : -1;
+	for (int b = 0; rc == 0 && b < o->reselect; b++) {
+		for (size_t a = 0; a < m; a++) /* one sign per run */
+			v[a] = gsl_rng_uniform(r) < 0.5 ? -1 : 1;
+		for (size_t a = 0; a < m; a++) {
+			double fit = hyp_eval(&cd->h, cd->c, n[a]);
+			ys[a] = fit + v[unit ? unit[a] % m : a] * (y[a] - fit);
+		}
+		struct cand ch, plaus[AMD_RFIT_PLAUSIBLE];
+		struct pool keep = { .k = 0 };
+		int np;
+		rc = choose(w, n, ys, m, un, nu, o->alpha, &ch, plaus, &np, &keep);
+		if (rc == 0)
+			rc = bag_add(f, w, &ch.h, n, y, m, rn, ry, rm);
+	}
+	if (r)
+		gsl_rng_free(r);
+	free(ys);
+	free(v);
+	return rc;
 }
 
 int amd_rfit_search(const double *n, const double *y, size_t m,
@@ -869,6 +929,8 @@ int amd_rfit_search_runs(const double *n, const double *y, const size_t *unit, s
 	}
 	if (rc == 0 && unit && rm < m)
 		plausible_by_runs(f, &keep, o->alpha, rn, rn + m, rm);
+	if (rc == 0 && o->reselect > 0 && o->resamples > 0)
+		rc = reselect(&w, &cd, n, y, unit, m, un, nu, o, rn, rn + m, rm, f);
 	free(rn);
 
 	if (rc == 0)
@@ -983,6 +1045,51 @@ static void union_interval(const struct amd_rfit *f, double n, double level, dou
 		*hi = *lo;
 }
 
+/* The mixture of the bag's models' t distributions at n (each weighted
+ * by the replicates that chose it): its CDF at x, the weight of the
+ * models with one in *wsum. */
+static double bag_cdf(const struct amd_rfit *f, const double *v, const double *sd,
+		      const int *df, double x)
+{
+	double p = 0, wsum = 0;
+	for (int k = 0; k < f->nbag; k++)
+		if (df[k] > 0) {
+			p += f->bag_count[k] * gsl_cdf_tdist_P((x - v[k]) / sd[k], df[k]);
+			wsum += f->bag_count[k];
+		}
+	return wsum > 0 ? p / wsum : NAN;
+}
+
+/* The central level interval of that mixture (bisection on its CDF). */
+static void bag_interval(const struct amd_rfit *f, double n, double level, double *lo, double *hi)
+{
+	double v[AMD_RFIT_BAG], sd[AMD_RFIT_BAG], a = INFINITY, b = -INFINITY;
+	int df[AMD_RFIT_BAG];
+	*lo = *hi = NAN;
+	for (int k = 0; k < f->nbag; k++) {
+		if (model_moments(&f->bag[k], n, n, 0, &v[k], &sd[k], &df[k]) < 0) {
+			df[k] = 0;
+			continue;
+		}
+		double t = gsl_cdf_tdist_Pinv(1 - (1 - level) / 4, df[k]) * sd[k];
+		a = fmin(a, v[k] - t);
+		b = fmax(b, v[k] + t);
+	}
+	if (!(a < b))
+		return;
+	for (int e = 0; e < 2; e++) {
+		double q = e ? (1 + level) / 2 : (1 - level) / 2, l = a, h = b;
+		for (int it = 0; it < 60; it++) {
+			double mid = (l + h) / 2;
+			if (bag_cdf(f, v, sd, df, mid) < q)
+				l = mid;
+			else
+				h = mid;
+		}
+		*(e ? hi : lo) = (l + h) / 2;
+	}
+}
+
 int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *lo,
 		      double *hi)
 {
@@ -990,6 +1097,14 @@ int amd_rfit_interval(const struct amd_rfit *f, double n, double level, double *
 	if (f->B == 0)
 		return 0;
 	union_interval(f, n, level, n, 0, lo, hi);
+	if (f->nbag > 0) {
+		double blo, bhi;
+		bag_interval(f, n, level, &blo, &bhi);
+		if (isfinite(blo) && isfinite(*lo)) {
+			*lo = fmax(0, fmin(*lo, blo));
+			*hi = fmax(*hi, bhi);
+		}
+	}
 	return 0;
 }
 

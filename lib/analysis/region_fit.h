@@ -43,7 +43,13 @@
  * fit's refits are symmetric about it, so its interval holds it.
  * Beyond the measured n the 95% interval is printed with the level it
  * covers in simulation (amd_rfit_interval_level; tests/eval/coverage_eval)
- * where that is below 93%: two-term truths at 5-10% noise cover 67-86%. */
+ * where that is below 93%: two-term truths at 5-10% noise cover 67-86%.
+ * Optional (amd_rfit_opts.reselect, off in amdahl; docs/methods.md has
+ * the measurement): bootstrap with re-selection — wild-bootstrap
+ * replicates (one Rademacher sign per run) with the whole search rerun
+ * in each, the models they choose refitted on the data and counted, and
+ * the interval joined with the central interval of the mixture of those
+ * models' t distributions weighted by their counts (amd_rfit_interval). */
 #ifndef AMD_REGION_FIT_H
 #define AMD_REGION_FIT_H
 
@@ -51,6 +57,7 @@
 
 #define AMD_RFIT_MAX_TERMS 2
 #define AMD_RFIT_PLAUSIBLE 8    /* models the prediction intervals mix */
+#define AMD_RFIT_BAG 16         /* distinct models the reselect replicates keep */
 #define AMD_RFIT_STRIDE (1 + AMD_RFIT_MAX_TERMS) /* doubles per bootstrap draw */
 #define AMD_RFIT_CRITERION "leave-one-n-out SMAPE"
 #define AMD_RFIT_INTERVAL_TEXT "t interval of the runs' relative noise with leverage (each run the" \
@@ -64,6 +71,11 @@ struct amd_rfit_opts {
 	double upto;           /* the largest n the model is used for: it must stay
 				  above 0 from the smallest measured n up to the larger
 				  of upto and 4× the largest measured n */
+	int reselect;          /* 0 (amdahl's default): off; else that many wild
+				  bootstrap replicates with the model search rerun
+				  in each (the selection's uncertainty in the
+				  prediction interval; tests/eval/coverage_eval
+				  --reselect) */
 };
 
 struct amd_rterm {
@@ -98,6 +110,9 @@ struct amd_rfit {
 		double floor;  /* fitted values floored here in V (1% of the largest) */
 		int df;        /* observations (runs) - p */
 	} plausible[AMD_RFIT_PLAUSIBLE];
+	int nbag;              /* distinct models the reselect replicates chose */
+	struct amd_rmodel bag[AMD_RFIT_BAG]; /* each refitted on the data */
+	int bag_count[AMD_RFIT_BAG]; /* replicates that chose it */
 	int B;                 /* resamples kept */
 	double *draws;         /* B × AMD_RFIT_STRIDE refitted coefficients;
 				  draw b is of model plausible[b % nplausible] */

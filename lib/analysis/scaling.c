@@ -170,7 +170,7 @@ static int fit_region(struct amd_region_time **grp, size_t k, const struct cells
 		yc[cs->cell_of[grp[a] - cs->rows]] += grp[a]->seconds;
 	if (observe(c, nc, u, yc, obs) < 0)
 		return -1;
-	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05, o->target };
+	struct amd_rfit_opts fo = { o->resamples, o->seed, o->level, 0.05, o->target, 0 };
 	return amd_rfit_search_runs(obs->n, obs->y, obs->unit, obs->m, &fo, &r->fit);
 }
 

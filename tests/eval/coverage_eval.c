@@ -42,13 +42,22 @@
  * and the same split by the chosen model's number of terms and the
  * truth's shape.
  *
- * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]
- * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU; exit 1
- * when a figure misses its target in the full run). Deterministic for a given seed. */
+ * With --reselect B, each sweep is also fitted with B replicates of
+ * the model search rerun (amd_rfit_opts.reselect: bootstrap with
+ * re-selection, off in amdahl), and under each regime's row a line
+ * gives that interval's coverage of the same new runs, its width over
+ * the default one's (mean over sweeps) and the CPU of a fit with and
+ * without it; the default columns are unchanged (its draws are its own).
+ *
+ * usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2] [--reselect B]
+ * (quick: 20 sweeps a regime; full: 500, ~12 minutes of CPU, about 20
+ * times that with --reselect 20; exit 1 when a figure misses its target
+ * in the full run). Deterministic for a given seed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -126,6 +135,9 @@ struct tally {
 	int covered[2], narrowed;
 	double predicted, realised, label[2];
 	int printed;               /* where amd_rfit_narrowing_holds: scaling prints it */
+	int covered_rs[2];         /* --reselect: the same new runs in that fit's interval */
+	double width_ratio[2];     /* its width over the default's, summed over sweeps */
+	double cpu, cpu_rs;        /* CPU seconds of the default fits and of the reselect ones */
 	double pred_printed, real_printed;
 };
 
@@ -139,10 +151,25 @@ static int terms_n[18][3][2], terms_cov[18][3][2];
 static int nar_n[27][2];
 static double nar_pred[27][2], nar_real[27][2];
 
+static int reselect_b; /* --reselect: replicates of the search rerun (0: off) */
+
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int fit_with(const double *n, const double *y, const size_t *unit, size_t m, int rs,
+		    struct amd_rfit *f)
+{
+	struct amd_rfit_opts o = { 1000, 20260101UL, 0.95, 0.05, AT[1], rs };
+	return amd_rfit_search_runs(n, y, unit, m, &o, f);
+}
+
 static int fit(const double *n, const double *y, const size_t *unit, size_t m, struct amd_rfit *f)
 {
-	struct amd_rfit_opts o = { 1000, 20260101UL, 0.95, 0.05, AT[1] };
-	return amd_rfit_search_runs(n, y, unit, m, &o, f);
+	return fit_with(n, y, unit, m, 0, f);
 }
 
 /* The narrowing predicted and realised by g->runs new runs at AT[0]
@@ -207,17 +234,29 @@ static int regime_eval(gsl_rng *r, const struct regime *g, int sweeps, struct ta
 	for (int s = 0; s < sweeps; s++) {
 		size_t m;
 		sweep(r, g, n, y, unit, &m);
-		struct amd_rfit f;
+		struct amd_rfit f, f2;
+		double t0 = cpu_now();
 		if (fit(n, y, unit, m, &f) < 0)
 			return -1;
+		double t1 = cpu_now();
+		if (reselect_b && fit_with(n, y, unit, m, reselect_b, &f2) < 0) {
+			amd_rfit_free(&f);
+			return -1;
+		}
+		t->cpu += t1 - t0;
+		t->cpu_rs += reselect_b ? cpu_now() - t1 : 0;
 		for (int a = 0; a < 2; a++) {
-			double lo, hi;
+			double lo, hi, lo2 = NAN, hi2 = NAN;
 			if (amd_rfit_interval(&f, AT[a], 0.95, &lo, &hi) < 0) {
 				amd_rfit_free(&f);
 				return -1;
 			}
+			if (reselect_b)
+				amd_rfit_interval(&f2, AT[a], 0.95, &lo2, &hi2);
 			double fresh = one_run(r, g, (int)AT[a], NULL);
 			int in = fresh >= lo && fresh <= hi, k = amd_rfit_regime(&f, AT[a]);
+			t->covered_rs[a] += fresh >= lo2 && fresh <= hi2;
+			t->width_ratio[a] += hi > lo ? (hi2 - lo2) / (hi - lo) : 1;
 			t->covered[a] += in;
 			t->label[a] += amd_rfit_interval_level(&f, AT[a], 0.95);
 			if (k >= 0) {
@@ -229,6 +268,8 @@ static int regime_eval(gsl_rng *r, const struct regime *g, int sweeps, struct ta
 		}
 		int rc = narrowing(r, g, &f, n, y, unit, m, t);
 		amd_rfit_free(&f);
+		if (reselect_b)
+			amd_rfit_free(&f2);
 		if (rc < 0)
 			return -1;
 	}
@@ -248,8 +289,10 @@ int main(int argc, char **argv)
 			sweeps = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--terms") == 0 && i + 1 < argc)
 			only = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--reselect") == 0 && i + 1 < argc)
+			reselect_b = atoi(argv[++i]);
 		else {
-			fprintf(stderr, "usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2]\n");
+			fprintf(stderr, "usage: coverage_eval [--quick] [--seed S] [--sweeps K] [--terms 1|2] [--reselect B]\n");
 			return 2;
 		}
 	}
@@ -296,6 +339,12 @@ int main(int argc, char **argv)
 				       t, a == 0 ? "1%" : a == 1 ? "5%" : "10%", g.runs, c2, l2, m2 ? "MISS" : "",
 				       c4, l4, m4 ? "MISS" : "", q_all, mq_was ? "MISS" : was ? "" : "-", y.printed,
 				       q, mq ? "MISS" : none ? "(none printed)" : "");
+				if (reselect_b)
+					printf("       reselect %d: cover %5.1f%% at 2x, %5.1f%% at 4x; width x%.2f, x%.2f;"
+					       " CPU %.1f ms a fit (default %.1f ms)\n", reselect_b,
+					       100.0 * y.covered_rs[0] / sweeps, 100.0 * y.covered_rs[1] / sweeps,
+					       y.width_ratio[0] / sweeps, y.width_ratio[1] / sweeps,
+					       1e3 * y.cpu_rs / sweeps, 1e3 * y.cpu / sweeps);
 				fflush(stdout);
 			}
 	gsl_rng_free(r);

@@ -64,7 +64,7 @@ static void one_sweep(gsl_rng *r, const struct form *f, double sd, unsigned long
 		n[k] = NS[k / REPS];
 		y[k] = truth(f, n[k]) * (1 + sd * gsl_ran_gaussian(r, 1));
 	}
-	struct amd_rfit_opts o = { 1000, seed, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 1000, seed, 0.95, 0.05, 0, 0 };
 	struct amd_rfit fit;
 	assert_int_equal(amd_rfit_search(n, y, NPTS * REPS, &o, &fit), 0);
 	*right = f->constant ? fit.nterms == 0
@@ -131,7 +131,7 @@ static void test_two_terms(void **state)
 		y[k] = (1 + 4 / n[k] + 0.05 * n[k]) * (1 + 0.01 * gsl_ran_gaussian(r, 1));
 	}
 	gsl_rng_free(r);
-	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 200, 1, 0.95, 0.05, 0, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 40, &o, &f), 0);
 	assert_int_equal(f.distinct_n, 8);
@@ -165,7 +165,7 @@ static void test_constant(void **state)
 		y[k] = 3 * (1 + 0.02 * gsl_ran_gaussian(r, 1));
 	}
 	gsl_rng_free(r);
-	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 1000, 1, 0.95, 0.05, 0, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 25, &o, &f), 0);
 	assert_int_equal(f.nterms, 0);
@@ -187,7 +187,7 @@ static void test_constant_interval_is_t(void **state)
 {
 	(void)state;
 	double n[] = { 4, 4, 4, 4, 4 }, y[] = { 10, 11, 12, 13, 14 }, lo, hi;
-	struct amd_rfit_opts o = { 100, 1, 0.95, 0.05, 0 };
+	struct amd_rfit_opts o = { 100, 1, 0.95, 0.05, 0, 0 };
 	struct amd_rfit f;
 	assert_int_equal(amd_rfit_search(n, y, 5, &o, &f), 0);
 	assert_int_equal(f.nterms, 0);
@@ -248,7 +248,7 @@ static void coverage_check(int terms, int runs, double noise, int narrow, int *c
 				y[m] = (0.002 + 0.4 / n[m] + (terms == 2 ? 0.004 * log2(n[m]) : 0))
 					* (1 + e[m]);
 			}
-		struct amd_rfit_opts o = { 50, 20260101UL, 0.95, 0.05, 128 };
+		struct amd_rfit_opts o = { 50, 20260101UL, 0.95, 0.05, 128, 0 };
 		struct amd_rfit f, g;
 		double lo, hi, t128 = 0.002 + 0.4 / 128 + (terms == 2 ? 0.004 * 7 : 0);
 		assert_int_equal(amd_rfit_search(n, y, m, &o, &f), 0);
@@ -367,6 +367,54 @@ static void test_narrowing_low_noise_by_chance(void **state)
 	assert_int_equal(printed_k, 0);
 }
 
+/* amd_rfit_opts.reselect (off in amdahl; tests/eval/coverage_eval
+ * --reselect): on 30 sweeps of t = 0.002 + 0.4/n + 0.004·log2(n), 3 runs
+ * per n at 10% noise, the replicates' models are kept with their counts
+ * (at most as many as replicates, each of them a model that stays above
+ * 0), the interval at 4x holds the one without them, it is wider in
+ * some sweep (the search chose otherwise in some replicate), and it
+ * covers a new run at least as often; without reselect no model is kept. */
+static void test_reselect(void **state)
+{
+	(void)state;
+	gsl_rng *r = amd_rng_new(5);
+	assert_non_null(r);
+	int wider = 0, cov0 = 0, cov1 = 0, several = 0;
+	for (int s = 0; s < 30; s++) {
+		double n[18], y[18];
+		for (int m = 0; m < 18; m++) {
+			n[m] = 1 << (m / 3);
+			y[m] = (0.002 + 0.4 / n[m] + 0.004 * log2(n[m])) * (1 + 0.1 * gsl_ran_gaussian(r, 1));
+		}
+		struct amd_rfit_opts o0 = { 50, 20260101UL, 0.95, 0.05, 128, 0 };
+		struct amd_rfit_opts o1 = { 50, 20260101UL, 0.95, 0.05, 128, 10 };
+		struct amd_rfit f, g;
+		double lo, hi, lo1, hi1, fresh = (0.002 + 0.4 / 128 + 0.028) * (1 + 0.1 * gsl_ran_gaussian(r, 1));
+		assert_int_equal(amd_rfit_search(n, y, 18, &o0, &f), 0);
+		assert_int_equal(amd_rfit_search(n, y, 18, &o1, &g), 0);
+		assert_int_equal(f.nbag, 0);
+		int total = 0;
+		for (int k = 0; k < g.nbag; k++) {
+			total += g.bag_count[k];
+			assert_true(g.bag_count[k] >= 1);
+		}
+		assert_true(g.nbag >= 1 && total <= 10);
+		several += g.nbag >= 2;
+		amd_rfit_interval(&f, 128, 0.95, &lo, &hi);
+		amd_rfit_interval(&g, 128, 0.95, &lo1, &hi1);
+		assert_true(lo1 <= lo && hi1 >= hi);
+		wider += hi1 - lo1 > (hi - lo) * 1.01;
+		cov0 += fresh >= lo && fresh <= hi;
+		cov1 += fresh >= lo1 && fresh <= hi1;
+		amd_rfit_free(&f);
+		amd_rfit_free(&g);
+	}
+	gsl_rng_free(r);
+	print_message("reselect 10: %d/30 sweeps with 2+ models, %d wider, covered %d -> %d of 30\n",
+		      several, wider, cov0, cov1);
+	assert_true(several >= 1 && wider >= 1 && cov1 >= cov0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_coverage_quick),
 		cmocka_unit_test(test_narrowing_printed),
 		cmocka_unit_test(test_narrowing_low_noise_by_chance),
+		cmocka_unit_test(test_reselect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
