@@ -274,7 +274,7 @@ TEST_JOBS ?= 2
 # variants, the ClickHouse comparisons) read the stores these write with
 # code the unit tests run under ASan; they run in test-plain and
 # test-clickhouse only.
-SAN_SCRIPTS := stack_layout.sh formats_conformance.sh formats_gpu.sh formats_mlflow.sh formats_mlperf.sh \
+SAN_SCRIPTS := stack_layout.sh op_layout.sh call_layout.sh formats_conformance.sh formats_gpu.sh formats_mlflow.sh formats_mlperf.sh \
   formats_tensorboard.sh trace.sh trace_chunks.sh nsys.sh nsys_ranks.sh pyspy.sh \
   pyspy_export.sh speedscope.sh cprofile.sh gpu_layout.sh gpu_sweep_log.sh \
   mlflow_artifacts.sh mlflow_db_order.sh mlflow_db_stream.sh mlflow_rest_stream.sh \

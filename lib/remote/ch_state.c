@@ -29,13 +29,16 @@ struct ch_source_row {
 	const char *sha;
 };
 
-/* The committed version of each path that is path or holds sha. */
-#define STATE_SQL "SELECT hex(path), argMax(sha256, (committed_ns, id)) FROM source" \
-	" WHERE path = %s OR path IN (SELECT path FROM source WHERE sha256 = %s)" \
-	" GROUP BY path FORMAT TabSeparated"
+/* A path and the sha256 of its latest commit, for the paths chosen
+ * between the two (query_rows reads these rows). */
+#define LATEST_HEAD "SELECT hex(path), argMax(sha256, (committed_ns, id)) FROM source"
+#define LATEST_TAIL " GROUP BY path"
+/* ... of each path that is path or holds sha */
+#define STATE_SQL LATEST_HEAD " WHERE path = %s OR path IN (SELECT path FROM source WHERE" \
+	" sha256 = %s)" LATEST_TAIL " FORMAT TabSeparated"
 /* ... of every path, one more than a list takes */
-#define LIST_SQL "SELECT hex(path), argMax(sha256, (committed_ns, id)) FROM source" \
-	" GROUP BY path LIMIT %d FORMAT TabSeparated"
+#define LIST_TAIL LATEST_TAIL " LIMIT %d FORMAT TabSeparated"
+#define LIST_SQL LATEST_HEAD LIST_TAIL
 
 static int by_path(const void *x, const void *y)
 {
@@ -231,16 +234,14 @@ static int list_sql(struct amd_buf *sql, const struct amd_ch_sources *l)
 {
 	if (!l->exp_paths)
 		return amd_buf_printf(sql, LIST_SQL, AMD_CH_SOURCES_MAX + 1) < 0 ? -1 : 0;
-	int bad = amd_buf_printf(sql, "SELECT hex(path), argMax(sha256, (committed_ns, id))"
-				 " FROM source WHERE path IN (") < 0 ||
+	int bad = amd_buf_printf(sql, LATEST_HEAD " WHERE path IN (") < 0 ||
 		  quoted_list(sql, l->exp_paths, l->nexp_paths) < 0 ||
 		  amd_buf_append(sql, ")", 1) < 0;
 	if (!bad && l->nexp_shas)
 		bad = amd_buf_printf(sql, " OR path IN (SELECT path FROM source WHERE sha256 IN (") < 0 ||
 		      quoted_list(sql, l->exp_shas, l->nexp_shas) < 0 ||
 		      amd_buf_append(sql, "))", 2) < 0;
-	return bad || amd_buf_printf(sql, " GROUP BY path LIMIT %d FORMAT TabSeparated",
-				     AMD_CH_SOURCES_MAX + 1) < 0 ? -1 : 0;
+	return bad || amd_buf_printf(sql, LIST_TAIL, AMD_CH_SOURCES_MAX + 1) < 0 ? -1 : 0;
 }
 
 /* Lists every path of the store (or the expected units') into l, or

@@ -191,6 +191,27 @@ static inline void fuzz_parse_unit(const struct amd_format *f, const char *path)
 	fuzz_check_error(f->parse(&in, &sink, &err), &err, path);
 }
 
+/* A counted pack row (the *_blob targets of column arrays): *n from
+ * the input's first two bytes (0..65535), the blob the rest; 0 when
+ * the input is shorter than two bytes. */
+static inline int fuzz_counted_blob(const uint8_t *data, size_t size, int64_t *n,
+				    const uint8_t **blob, size_t *len)
+{
+	if (size < 2)
+		return 0;
+	*n = data[0] | data[1] << 8;
+	*blob = data + 2;
+	*len = size - 2;
+	return 1;
+}
+
+/* A blob refused: one line naming it ("fuzz: "), else abort. */
+static inline void fuzz_refused(const struct amd_err *err)
+{
+	if (strchr(err->msg, '\n') || !strstr(err->msg, "fuzz: "))
+		abort();
+}
+
 /* v[0..n) (rows of size bytes), each as its layout stores it (stored:
  * a NULL value as 0, in place), equal to w[0..n), the rows read back
  * from their pack; else abort. */

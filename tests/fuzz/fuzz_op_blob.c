@@ -48,33 +48,26 @@ static void round_trip(struct amd_packed_op *v, size_t n)
 	free(w);
 }
 
-/* a refusal: one line naming the blob */
-static void refused(const struct amd_err *err)
-{
-	if (strchr(err->msg, '\n') || !strstr(err->msg, "fuzz: "))
-		abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size < 2)
+	int64_t n;
+	const uint8_t *blob;
+	size_t len;
+	if (!fuzz_counted_blob(data, size, &n, &blob, &len))
 		return 0;
-	int64_t n = data[0] | data[1] << 8;
-	const uint8_t *blob = data + 2;
-	size_t len = size - 2;
 	struct amd_err err = {{0}};
 	size_t cap = (uint64_t)n <= len ? (size_t)n : 0, recs = len / AMD_OP_RECORD_BYTES;
 	struct amd_packed_op *v = malloc(((cap > recs ? cap : recs) + 1) * sizeof *v);
 	if (!v)
 		abort();
 	if (amd_op_unpack(blob, len, n, "fuzz", v, &err) < 0)
-		refused(&err);
+		fuzz_refused(&err);
 	else if (cap != (size_t)n)
 		abort(); /* accepted more rows than the blob has bytes */
 	else
 		round_trip(v, cap);
 	if (amd_op_from_records(blob, len, "fuzz", v, &err) < 0)
-		refused(&err);
+		fuzz_refused(&err);
 	else
 		round_trip(v, recs);
 	free(v);

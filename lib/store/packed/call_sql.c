@@ -77,27 +77,16 @@ static void pack_final(sqlite3_context *ctx)
 enum { COL_SOURCE };
 _Static_assert(AMD_CL_CALLER == 1 && AMD_CL_TOTAL == 6, "region_call's columns moved");
 
+static int unpack_calls(const void *blob, size_t len, int64_t n, const char *what, void *out,
+			struct amd_err *err)
+{
+	return amd_call_unpack(blob, len, n, what, out, err);
+}
+
 static int call_unpack(struct amd_packed_cursor *c)
 {
-	const void *blob;
-	size_t len;
-	int64_t n = sqlite3_column_int64(c->q, 1);
-	int rc = amd_packed_blob(c, 2, &blob, &len);
-	/* no room for a count the blob cannot hold (an edge is a byte at least):
-	 * amd_call_unpack refuses it before writing */
-	if (rc == SQLITE_OK)
-		rc = amd_packed_records(c, n >= 0 && (uint64_t)n <= len ? (size_t)n : 0,
-					sizeof(struct amd_packed_call));
-	if (rc != SQLITE_OK)
-		return rc;
-	char what[96];
-	struct amd_err err = {0};
-	snprintf(what, sizeof what, "region_call_pack %lld",
-		 (long long)sqlite3_column_int64(c->q, 0));
-	if (amd_call_unpack(blob, len, n, what, c->v, &err) < 0)
-		return amd_packed_vtab_corrupt(&c->base, err.msg);
-	c->n = (size_t)n;
-	return SQLITE_OK;
+	return amd_packed_unpack_counted(c, "region_call_pack", sizeof(struct amd_packed_call),
+					 unpack_calls);
 }
 
 /* Column col (the table's: source_id, then the edge's columns) of the

@@ -115,27 +115,16 @@ static void from_records(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 enum { COL_RUN, COL_SOURCE, COL_NAME, COL_RANK, COL_SELF, COL_TOTAL, COL_CALLS, COL_ROLE };
 
+static int unpack_ops(const void *blob, size_t len, int64_t n, const char *what, void *out,
+		      struct amd_err *err)
+{
+	return amd_op_unpack(blob, len, n, what, out, err);
+}
+
 static int op_unpack(struct amd_packed_cursor *c)
 {
-	const void *blob;
-	size_t len;
-	int64_t n = sqlite3_column_int64(c->q, 1);
-	int rc = amd_packed_blob(c, 2, &blob, &len);
-	/* a row takes a byte at least: an n past the blob's bytes is not
-	 * allocated for, amd_op_unpack refuses it before writing */
-	if (rc == SQLITE_OK)
-		rc = amd_packed_records(c, n >= 0 && (uint64_t)n <= len ? (size_t)n : 0,
-					sizeof(struct amd_packed_op));
-	if (rc != SQLITE_OK)
-		return rc;
-	char what[96];
-	struct amd_err err = {0};
-	snprintf(what, sizeof what, "op_average_pack %lld",
-		 (long long)sqlite3_column_int64(c->q, 0));
-	if (amd_op_unpack(blob, len, n, what, c->v, &err) < 0)
-		return amd_packed_vtab_corrupt(&c->base, err.msg);
-	c->n = (size_t)n;
-	return SQLITE_OK;
+	return amd_packed_unpack_counted(c, "op_average_pack", sizeof(struct amd_packed_op),
+					 unpack_ops);
 }
 
 static void result_int(sqlite3_context *ctx, int64_t v, int null)

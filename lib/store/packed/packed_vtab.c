@@ -14,6 +14,8 @@ SQLITE_EXTENSION_INIT3
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+
 struct packed_vtab {
 	sqlite3_vtab base;
 	sqlite3 *db; /* the connection the cursors query */
@@ -293,6 +295,26 @@ int amd_packed_records(struct amd_packed_cursor *c, size_t count, size_t size)
 	free(c->v);
 	c->v = malloc((count + 1) * size);
 	return c->v ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+int amd_packed_unpack_counted(struct amd_packed_cursor *c, const char *table, size_t size,
+			      amd_packed_unpack_fn *unpack)
+{
+	const void *blob;
+	size_t len;
+	int64_t n = sqlite3_column_int64(c->q, 1);
+	int rc = amd_packed_blob(c, 2, &blob, &len);
+	if (rc == SQLITE_OK)
+		rc = amd_packed_records(c, n >= 0 && (uint64_t)n <= len ? (size_t)n : 0, size);
+	if (rc != SQLITE_OK)
+		return rc;
+	char what[96];
+	struct amd_err err = {0};
+	snprintf(what, sizeof what, "%s %lld", table, (long long)sqlite3_column_int64(c->q, 0));
+	if (unpack(blob, len, n, what, c->v, &err) < 0)
+		return amd_packed_vtab_corrupt(&c->base, err.msg);
+	c->n = (size_t)n;
+	return SQLITE_OK;
 }
 
 int amd_packed_vtab_corrupt(sqlite3_vtab_cursor *cur, const char *msg)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 struct amd_packed_cursor;
+struct amd_err;
 
 /* A constraint the scan takes: column col compared by op (an
  * SQLITE_INDEX_CONSTRAINT_*), spelled `letter` in idxStr and `sql` (one
@@ -107,6 +108,18 @@ int amd_packed_blob(struct amd_packed_cursor *c, int col, const void **blob, siz
 /* For a def's unpack: c->v replaced by room for count records of size
  * bytes (one more, so that 0 is not an empty allocation); an SQLite code. */
 int amd_packed_records(struct amd_packed_cursor *c, size_t count, size_t size);
+
+/* A pack's records into out[0..n) (as call_pack.h's amd_call_unpack,
+ * op_pack.h's amd_op_unpack): -1 with err naming what when damaged. */
+typedef int amd_packed_unpack_fn(const void *blob, size_t len, int64_t n, const char *what,
+				 void *out, struct amd_err *err);
+/* For a def whose pack row holds (rowid, n, blob): c->v and c->n its
+ * n records of size bytes, made by unpack; room is made only for an n
+ * the blob's bytes can hold (a record takes a byte at least: unpack
+ * refuses a larger n before writing); a damaged blob is the table's
+ * error, naming "table rowid". An SQLite code. */
+int amd_packed_unpack_counted(struct amd_packed_cursor *c, const char *table, size_t size,
+			      amd_packed_unpack_fn *unpack);
 
 /* A pack aggregate's rows (its aggregate context): n records, grown
  * by amd_packed_acc_add; oom: one could not be added (final fails). */
