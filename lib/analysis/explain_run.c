@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "explain_int.h"
 #include "buf.h"
 #include "err.h"
@@ -56,12 +58,24 @@ static int cmp_dbl(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* The median of v[0..n) (reordered), as after a sort: the middle value
+ * or the mean of the two. Picked by gsl_stats_select: sorting the 63
+ * other ranks' gaps of each of 70,000 instances was 2.7% of a 1,000 x 64
+ * sweep's `report build` (issue 38 item 4). With a NaN, whose place
+ * cmp_dbl leaves to the sort, sorted as before. */
 static double median(double *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_dbl);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	int nan = 0;
+	for (size_t i = 0; i < n; i++)
+		nan |= isnan(v[i]);
+	if (nan) {
+		qsort(v, n, sizeof *v, cmp_dbl);
+		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	double hi = gsl_stats_select(v, 1, n, n / 2);
+	return n % 2 ? hi : (gsl_stats_select(v, 1, n, n / 2 - 1) + hi) / 2;
 }
 
 static int in_steps(const struct amd_coll_trace *t, const struct amd_coll_call *c)

@@ -9,7 +9,10 @@
  * count, summed duration and span equal sqlite3's aggregates (a trace
  * without steps: zeros); and the statements that read trace_collective
  * are one for the set (plus one per trace with a tie), counted by
- * sqlite3_trace_v2 on the store's connection. A report reads the sweep's
+ * sqlite3_trace_v2 on the store's connection. Each trace's phases equal
+ * sqlite3's rows; a set of most of the store's traces reads them (and its
+ * calls) by one scan of the table, a smaller set trace by trace and by
+ * its ids (issue 38 item 4: 64,000 phase queries). A report reads the sweep's
  * set once for stats' arrival spreads and explain: a counted run's
  * spread from the set equals the one read run by run, without a read; a
  * run the set lacks (one that does not count) is read as before. */
@@ -43,6 +46,17 @@ static void exec(sqlite3 *db, const char *sql)
 		fail_msg("%s: %s", sql, msg);
 }
 
+/* Trace id's phases: (t % 5) of four names, one not a phase. */
+static void add_phases(sqlite3 *db, int id, int t)
+{
+	char sql[200];
+	for (int k = 0; k < t % 5; k++) {
+		snprintf(sql, sizeof sql, "INSERT INTO trace_phase(trace_id, phase_id, ns)"
+			 " VALUES (%d, %d, %d)", id, 601 + (k + t) % 4, 100 * t + k + 1);
+		exec(db, sql);
+	}
+}
+
 /* RUNS runs of RANKS traces; trace t has (t % 5) collectives of two
  * names in two groups at scattered starts (inserted out of order), and
  * (t % 3) steps; trace TIED_TRACE has three calls at one start, name
@@ -52,7 +66,8 @@ static void fill(sqlite3 *db)
 {
 	exec(db, "BEGIN; INSERT INTO sweep(id, name) VALUES (1, 'sw');"
 		 "INSERT INTO dict(id, s) VALUES (501, 'nccl:all_reduce'), (502, 'nccl:broadcast'),"
-		 " (503, '0'), (504, '1');");
+		 " (503, '0'), (504, '1'), (601, 'compute'), (602, 'communication'),"
+		 " (603, 'not a phase'), (604, 'idle');");
 	char sql[512];
 	for (int r = 0; r < RUNS; r++) {
 		snprintf(sql, sizeof sql, "INSERT INTO run(id, sweep_id, ext_id, strategy, n, repeat,"
@@ -73,6 +88,7 @@ static void fill(sqlite3 *db)
 				 10 + c, c == 3 ? "NULL" : "2", c == 2 ? "NULL" : "503");
 			exec(db, sql);
 		}
+		add_phases(db, id, t);
 		for (int s = 0; s < t % 3; s++) {
 			snprintf(sql, sizeof sql, "INSERT INTO trace_step(trace_id, step, start_ns,"
 				 " dur_ns) VALUES (%d, %d, %d, %d)", id, s, 5000 * s + t, 4000 + t);
@@ -113,7 +129,7 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static int coll_reads;
+static int coll_reads, phase_reads, phases_seen;
 
 static int count_reads(unsigned type, void *ctx, void *p, void *x)
 {
@@ -122,6 +138,8 @@ static int count_reads(unsigned type, void *ctx, void *p, void *x)
 	const char *sql = sqlite3_sql((sqlite3_stmt *)p);
 	if (type == SQLITE_TRACE_STMT && sql && strstr(sql, "FROM trace_collective"))
 		coll_reads++;
+	if (type == SQLITE_TRACE_STMT && sql && strstr(sql, "FROM trace_phase"))
+		phase_reads++;
 	return 0;
 }
 
@@ -186,6 +204,32 @@ static void check_steps(sqlite3 *db, const struct amd_coll_trace *tr)
 	sqlite3_finalize(q);
 }
 
+/* Trace id's phases against sqlite3's rows (0: none of that name); 1
+ * when it has some. */
+static int check_phase_ns(sqlite3 *db, int64_t id, const int64_t *phase_ns)
+{
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT coalesce(sum(p.ns), 0) FROM trace_phase p"
+		" JOIN dict d ON d.id = p.phase_id WHERE p.trace_id = ?1 AND d.s = ?2", -1, &q, NULL),
+		SQLITE_OK);
+	int some = 0;
+	for (int p = 0; p < AMD_PHASE_COUNT; p++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_text(q, 2, amd_phase_names[p], -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_int_equal(phase_ns[p], sqlite3_column_int64(q, 0));
+		some |= phase_ns[p] != 0;
+	}
+	sqlite3_finalize(q);
+	return some;
+}
+
+static void check_phases(sqlite3 *db, const struct amd_coll_trace *tr)
+{
+	phases_seen += check_phase_ns(db, tr->trace_id, tr->phase_ns);
+}
+
 /* The sweep's set: every trace, by run then rank, its calls and steps as
  * sqlite3 gives them, read by two statements (the set's, the tied
  * trace's). */
@@ -195,11 +239,12 @@ static void sweep_set(void **state)
 	struct amd_store *st;
 	struct amd_err err;
 	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
-	coll_reads = 0;
+	coll_reads = phase_reads = phases_seen = 0;
 	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
 	struct amd_coll_set s;
 	assert_int_equal(amd_store_coll_set(st, "sw", &s, &err), 0);
 	assert_int_equal(coll_reads, 2);
+	assert_int_equal(phase_reads, 1); /* all the store's traces: one scan */
 	assert_int_equal(s.ntraces, RUNS * RANKS);
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -209,11 +254,13 @@ static void sweep_set(void **state)
 		assert_int_equal(tr->trace_id, 1000 - 7 * (int64_t)i); /* run, then rank */
 		check_calls(db, tr);
 		check_steps(db, tr);
+		check_phases(db, tr);
 		total += tr->ncalls;
 		tied += tr->trace_id == 1000 - 7 * TIED_TRACE && tr->ncalls == 3 + TIED_TRACE % 5;
 	}
 	assert_int_equal(total, s.ncalls);
 	assert_int_equal(tied, 1);
+	assert_true(phases_seen >= RUNS * RANKS / 2);
 	for (int r = 1; r <= RUNS + 1; r++) { /* each run's traces, together */
 		size_t n;
 		const struct amd_coll_trace *t = amd_coll_set_run(&s, r, &n);
@@ -289,12 +336,67 @@ static void spread_from_set(void **state)
 	amd_store_close(st);
 }
 
+/* Sweep 'sw' (30 traces once spread_from_set failed run RUNS) beside a
+ * sweep of 2 * RUNS * RANKS traces: 'sw' is read by its trace ids, its
+ * phases trace by trace; the big one, most of the store's traces, by a
+ * scan of each table; both as sqlite3 gives them. */
+static void minority_set(void **state)
+{
+	(void)state;
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	exec(db, "BEGIN; INSERT INTO sweep(id, name) VALUES (2, 'big');"
+		 "INSERT INTO run(id, sweep_id, ext_id, strategy, n, repeat, status)"
+		 " VALUES (20, 2, 'big-0', 'fsdp', 8, 0, 3)");
+	char sql[512];
+	for (int t = 0; t < 2 * RUNS * RANKS; t++) {
+		int id = 5000 + t;
+		snprintf(sql, sizeof sql, "INSERT INTO source(id, path, kind, size, sha256, ingested_at)"
+			 " VALUES (%d, '/b/%03d.json', 'trace', 1, 'y%d', 0);"
+			 "INSERT INTO trace(id, run_id, source_id, rank, start_ns, end_ns, has_gpu)"
+			 " VALUES (%d, 20, %d, %d, 0, 1000000, 0);"
+			 "INSERT INTO trace_collective(trace_id, name_id, seq, start_ns, dur_ns, bytes,"
+			 " group_size, group_id) VALUES (%d, 502, 1, %d, 7, 8, 2, 504);"
+			 "INSERT INTO trace_step(trace_id, step, start_ns, dur_ns)"
+			 " VALUES (%d, 0, %d, 900)", id, t, t, id, id, t, id, 300 - t, id, t);
+		exec(db, sql);
+		add_phases(db, id, t + 1);
+	}
+	exec(db, "COMMIT");
+	struct amd_store *st;
+	struct amd_err err;
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	const char *sweeps[2] = { "sw", "big" };
+	for (int k = 0; k < 2; k++) {
+		coll_reads = phase_reads = phases_seen = 0;
+		struct amd_coll_set s;
+		assert_int_equal(amd_store_coll_set(st, sweeps[k], &s, &err), 0);
+		assert_int_equal(s.ntraces, k ? 2 * RUNS * RANKS : (RUNS - 1) * RANKS);
+		assert_int_equal(phase_reads, k ? 1 : (int)s.ntraces);
+		assert_int_equal(coll_reads, k ? 1 : 2); /* the set's (and the tied trace's) */
+		size_t total = 0;
+		for (size_t i = 0; i < s.ntraces; i++) {
+			check_calls(db, &s.traces[i]);
+			check_steps(db, &s.traces[i]);
+			check_phases(db, &s.traces[i]);
+			total += s.traces[i].ncalls;
+		}
+		assert_int_equal(total, s.ncalls);
+		assert_true(phases_seen >= (int)s.ntraces / 2);
+		amd_coll_set_free(&s);
+	}
+	sqlite3_close(db);
+	amd_store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_set),
 		cmocka_unit_test(run_set),
 		cmocka_unit_test(spread_from_set),
+		cmocka_unit_test(minority_set),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -118,6 +118,10 @@ sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err);
  * sqlite3_step code: SQLITE_DONE when all went well, SQLITE_NOMEM when
  * a name could not be read. */
 int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found);
+/* One row of a phases query at column col (the phase's name; col + 1
+ * its ns) into phase_ns as amd_store_trace_phases reads it: SQLITE_ROW,
+ * or SQLITE_NOMEM when the name could not be read. */
+int amd_store_phase_row(sqlite3_stmt *q, int col, int64_t *phase_ns, int *found);
 
 /* store_create.c: when nothing is at path, makes a new store there
  * (schema_fresh.c's schema, one sync); leaves nothing on any failure

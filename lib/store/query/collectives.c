@@ -13,6 +13,7 @@
 #include "sqlite_int.h"
 #include "stmt_cache.h"
 #include "buf.h"
+#include "hmap.h"
 #include "run.h"
 #include "selector.h"
 
@@ -72,7 +73,8 @@ static const char *keep(struct amd_coll_set *s, size_t *cap, const char *text)
 static int read_names(struct amd_store *st, struct amd_coll_set *s, size_t *scap, int64_t *ids,
 		      size_t n, struct name_map *m, struct amd_err *err)
 {
-	qsort(ids, n, sizeof *ids, amd_id_cmp);
+	if (n > 1)
+		qsort(ids, n, sizeof *ids, amd_id_cmp);
 	m->ids = malloc((n ? n : 1) * sizeof *m->ids);
 	m->s = calloc(n ? n : 1, sizeof *m->s);
 	sqlite3_stmt *q = m->ids && m->s ? amd_store_cached(st, name_sql, err) : NULL;
@@ -200,20 +202,52 @@ static size_t trace_at(const struct trace_ix *ix, size_t n, int64_t id)
 	return t ? t->at : SIZE_MAX;
 }
 
-/* Every trace's step count, summed duration and span in one query (a
- * trace without steps: zeros, as the per-trace aggregate gives). */
-static const char set_steps_sql[] =
-	"SELECT trace_id, count(*), coalesce(sum(dur_ns), 0), coalesce(min(start_ns), 0),"
-	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step"
-	" WHERE trace_id IN (SELECT value FROM json_each(?1)) GROUP BY trace_id";
+/* How the set's steps, phases and calls are read: by the set's trace
+ * ids (json_each, each table's index on trace_id), or when the set holds
+ * most of the store's traces by one scan of each table, the other
+ * traces' rows dropped here (the 64,000 lookups in json_each and in the
+ * indexes, with the 64,000 phase queries, were ~2.4 G instructions of
+ * a 1,000 x 64 sweep's `report build`, issue 38 item 4). */
+enum set_read {
+	BY_IDS,
+	SCAN_MOST, /* half of the store's traces or more */
+	SCAN_ALL,  /* all of them: an aggregate over a table is the set's */
+};
 
-static int read_step_sums(struct amd_store *st, struct amd_coll_set *s, const char *json,
-			  const struct trace_ix *ix, struct amd_err *err)
+static int set_read_of(struct amd_store *st, const struct amd_coll_set *s,
+		       enum set_read *how, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st, set_steps_sql, err);
+	sqlite3_stmt *q = amd_store_prepare(st, "SELECT count(*) FROM trace", err);
 	if (!q)
 		return -1;
-	sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(q, 0);
+		*how = (int64_t)s->ntraces == n ? SCAN_ALL
+			: (int64_t)s->ntraces >= n - (int64_t)s->ntraces ? SCAN_MOST : BY_IDS;
+		rc = SQLITE_DONE;
+	}
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+/* Every trace's step count, summed duration and span in one query (a
+ * trace without steps: zeros, as the per-trace aggregate gives). */
+#define SET_STEPS \
+	"SELECT trace_id, count(*), coalesce(sum(dur_ns), 0), coalesce(min(start_ns), 0)," \
+	" coalesce(max(start_ns + dur_ns), 0) FROM trace_step"
+static const char set_steps_sql[] =
+	SET_STEPS " WHERE trace_id IN (SELECT value FROM json_each(?1)) GROUP BY trace_id";
+static const char all_steps_sql[] = SET_STEPS " GROUP BY trace_id";
+
+static int read_step_sums(struct amd_store *st, struct amd_coll_set *s, const char *json,
+			  const struct trace_ix *ix, enum set_read how, struct amd_err *err)
+{
+	sqlite3_stmt *q = amd_store_prepare(st, how == SCAN_ALL ? all_steps_sql : set_steps_sql,
+					    err);
+	if (!q)
+		return -1;
+	if (how != SCAN_ALL)
+		sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		size_t at = trace_at(ix, s->ntraces, sqlite3_column_int64(q, 0));
@@ -228,11 +262,33 @@ static int read_step_sums(struct amd_store *st, struct amd_coll_set *s, const ch
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-static int read_steps(struct amd_store *st, struct amd_coll_set *s, const char *json,
-		      const struct trace_ix *ix, struct amd_err *err)
+/* Every trace's phases by one scan of trace_phase, each trace's in the
+ * order of its phase ids, as amd_store_trace_phases reads them. */
+static int scan_phases(struct amd_store *st, struct amd_coll_set *s, const struct trace_ix *ix,
+		       struct amd_err *err)
 {
-	if (read_step_sums(st, s, json, ix, err) < 0)
+	sqlite3_stmt *q = amd_store_prepare(st,
+		"SELECT p.trace_id, d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
+		" ORDER BY p.trace_id, p.phase_id", err);
+	if (!q)
 		return -1;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		size_t at = trace_at(ix, s->ntraces, sqlite3_column_int64(q, 0));
+		if (at != SIZE_MAX
+		    && (rc = amd_store_phase_row(q, 1, s->traces[at].phase_ns, NULL)) != SQLITE_ROW)
+			break;
+	}
+	return amd_store_rows_done(st, q, rc, err);
+}
+
+static int read_steps(struct amd_store *st, struct amd_coll_set *s, const char *json,
+		      const struct trace_ix *ix, enum set_read how, struct amd_err *err)
+{
+	if (read_step_sums(st, s, json, ix, how, err) < 0)
+		return -1;
+	if (how != BY_IDS)
+		return scan_phases(st, s, ix, err);
 	sqlite3_stmt *p = amd_store_phases_stmt(st, err);
 	if (!p)
 		return -1;
@@ -271,21 +327,52 @@ static int open_tie(const struct call_row *a, const struct call_row *b)
 		&& (a->dur != b->dur || a->group != b->group || a->group_size != b->group_size);
 }
 
+/* r[0..n) in call_row_cmp's order: placed trace by trace (a counting
+ * sort on at, stable), then each trace's few rows sorted (one qsort of
+ * the set's 384,000 rows was 0.3 G instructions of a 1,000 x 64 sweep's
+ * `report build`, issue 38 item 4); -1 out of memory. */
+static int sort_calls(struct call_row **r, size_t n, size_t ntraces)
+{
+	size_t *end = calloc(ntraces + 1, sizeof *end);
+	struct call_row *v = malloc((n ? n : 1) * sizeof *v);
+	if (!end || !v) {
+		free(end);
+		free(v);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		end[(*r)[k].at + 1]++;
+	for (size_t i = 0; i < ntraces; i++)
+		end[i + 1] += end[i];
+	for (size_t k = 0; k < n; k++) /* end[i]: trace i's next place, then its end */
+		v[end[(*r)[k].at]++] = (*r)[k];
+	for (size_t i = 0, a = 0; i < ntraces; a = end[i++])
+		if (end[i] - a > 1)
+			qsort(v + a, end[i] - a, sizeof *v, call_row_cmp);
+	free(end);
+	free(*r);
+	*r = v;
+	return 0;
+}
+
+#define SET_CALLS \
+	"SELECT c.trace_id, c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0)," \
+	" coalesce(c.dur_ns, 0), c.group_id, coalesce(c.group_size, -1)" \
+	" FROM trace_collective c"
 static const char set_calls_sql[] =
-	"SELECT c.trace_id, c.name_id, coalesce(c.seq, 0), coalesce(c.start_ns, 0),"
-	" coalesce(c.dur_ns, 0), c.group_id, coalesce(c.group_size, -1)"
-	" FROM trace_collective c WHERE c.trace_id IN (SELECT value FROM json_each(?1))";
+	SET_CALLS " WHERE c.trace_id IN (SELECT value FROM json_each(?1))";
 
 /* Every call of the set's traces, in one query, sorted as calls_sql
  * sorts each trace's; *n rows in *out. */
 static int query_calls(struct amd_store *st, const struct amd_coll_set *s, const char *json,
-		       const struct trace_ix *ix, struct call_row **out, size_t *n,
-		       struct amd_err *err)
+		       const struct trace_ix *ix, enum set_read how, struct call_row **out,
+		       size_t *n, struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_prepare(st, set_calls_sql, err);
+	sqlite3_stmt *q = amd_store_prepare(st, how == BY_IDS ? set_calls_sql : SET_CALLS, err);
 	if (!q)
 		return -1;
-	sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
+	if (how == BY_IDS)
+		sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -304,9 +391,8 @@ static int query_calls(struct amd_store *st, const struct amd_coll_set *s, const
 	}
 	if (amd_store_rows_done(st, q, rc, err) < 0)
 		return -1;
-	if (*n > 1)
-		qsort(*out, *n, sizeof **out, call_row_cmp);
-	return 0;
+	return sort_calls(out, *n, s->ntraces) < 0
+		? amd_fail(err, "%s: out of memory", amd_store_path(st)) : 0;
 }
 
 /* Room for call k of the set and its two ids. */
@@ -385,28 +471,60 @@ static int place_calls(struct amd_store *st, struct amd_coll_set *s, const struc
  * set (64,000 per-trace queries, each with its sort, were a fifth of a
  * 1,000 x 64 sweep's `report build`, issue 38 item 4). */
 static int read_calls(struct amd_store *st, struct amd_coll_set *s, const char *json,
-		      const struct trace_ix *ix, int64_t **ids, struct amd_err *err)
+		      const struct trace_ix *ix, enum set_read how, int64_t **ids,
+		      struct amd_err *err)
 {
 	struct call_row *r = NULL;
 	size_t n = 0;
-	int rc = query_calls(st, s, json, ix, &r, &n, err);
+	int rc = query_calls(st, s, json, ix, how, &r, &n, err);
 	if (rc == 0)
 		rc = place_calls(st, s, r, n, ids, err);
 	free(r);
 	return rc;
 }
 
+static int same_id(const void *ctx, uint32_t idx)
+{
+	const int64_t *const *key = ctx;
+	return key[0][idx] == *key[1];
+}
+
+/* The distinct ids of ids[0..n) but INT64_MIN, as met, into *out (*k
+ * of them); -1 out of memory. */
+static int distinct_ids(const int64_t *ids, size_t n, int64_t **out, size_t *k)
+{
+	struct amd_hmap h = {0};
+	size_t cap = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		int64_t id = ids[i];
+		const int64_t *key[2] = { *out, &id };
+		uint32_t hash = amd_hash_u64((uint64_t)id);
+		if (id == INT64_MIN || amd_hmap_find(&h, hash, same_id, key) >= 0)
+			continue;
+		if (amd_grow(out, *k, &cap, sizeof **out, 64) < 0
+		    || amd_hmap_put(&h, hash, (uint32_t)*k) < 0)
+			rc = -1;
+		else
+			(*out)[(*k)++] = id;
+	}
+	amd_hmap_free(&h);
+	return rc;
+}
+
 /* Names the set's calls (ids as read_calls left them): a name the
- * dictionary lacks is "", a group it lacks none. */
+ * dictionary lacks is "", a group it lacks none. Their few distinct ids
+ * are looked up (sorting all 768,000 was 0.2 G instructions of a
+ * 1,000 x 64 sweep's `report build`). */
 static int name_calls(struct amd_store *st, struct amd_coll_set *s, size_t *scap, int64_t *ids,
 		      struct amd_err *err)
 {
-	size_t n = 2 * s->ncalls;
-	int64_t *sorted = malloc((n ? n : 1) * sizeof *sorted);
-	if (!sorted)
+	int64_t *sorted = NULL;
+	size_t n = 0;
+	if (distinct_ids(ids, 2 * s->ncalls, &sorted, &n) < 0) {
+		free(sorted);
 		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	if (n)
-		memcpy(sorted, ids, n * sizeof *ids);
+	}
 	struct name_map m = {0};
 	int rc = read_names(st, s, scap, sorted, n, &m, err);
 	for (size_t i = 0; rc == 0 && i < s->ncalls; i++) {
@@ -464,10 +582,13 @@ static int coll_set(struct amd_store *st, const char *sweep, int64_t run,
 	struct trace_ix *ix = json ? index_traces(out) : NULL;
 	if (rc == 0 && !ix)
 		rc = amd_fail(err, "%s: out of memory", amd_store_path(st));
+	enum set_read how = BY_IDS;
+	if (rc == 0 && run <= 0) /* (one run's: a few of many) */
+		rc = set_read_of(st, out, &how, err);
 	if (rc == 0 && run <= 0) /* one run's set is for its arrival spread: calls only */
-		rc = read_steps(st, out, json, ix, err);
+		rc = read_steps(st, out, json, ix, how, err);
 	if (rc == 0)
-		rc = read_calls(st, out, json, ix, &ids, err);
+		rc = read_calls(st, out, json, ix, how, &ids, err);
 	if (rc == 0)
 		rc = name_calls(st, out, &scap, ids, err);
 	if (rc == 0 && index_runs(out) < 0)

@@ -41,22 +41,28 @@ sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err)
 		" WHERE p.trace_id = ?1", err);
 }
 
+int amd_store_phase_row(sqlite3_stmt *q, int col, int64_t *phase_ns, int *found)
+{
+	const char *name = (const char *)sqlite3_column_text(q, col);
+	if (!name && sqlite3_column_type(q, col) != SQLITE_NULL)
+		return SQLITE_NOMEM;
+	int p = amd_phase_index(name);
+	if (p >= 0) {
+		phase_ns[p] = sqlite3_column_int64(q, col + 1);
+		if (found)
+			*found = 1;
+	}
+	return SQLITE_ROW;
+}
+
 int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found)
 {
 	sqlite3_reset(q);
 	sqlite3_bind_int64(q, 1, trace_id);
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(q, 0);
-		if (!name && sqlite3_column_type(q, 0) != SQLITE_NULL)
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (amd_store_phase_row(q, 0, phase_ns, found) != SQLITE_ROW)
 			return SQLITE_NOMEM;
-		int p = amd_phase_index(name);
-		if (p >= 0) {
-			phase_ns[p] = sqlite3_column_int64(q, 1);
-			if (found)
-				*found = 1;
-		}
-	}
 	return rc;
 }
 
