@@ -164,6 +164,18 @@ static char col_load(const struct ch_table *t, const char *name, size_t n)
  * amd_ch_string_id) and the load keeps the first (INSERT OR IGNORE), so
  * the server sends that one — `regions` of a sweep of 1,280 trace files
  * was sent 124,615 dict rows for a store of 520 strings. */
+/* Whether in names its attempts (a comma list: a part, ch_scope.h)
+ * rather than selecting them (amd_ch_committed_sql: the whole store). A
+ * join's right side holds of source only a list's rows: ClickHouse
+ * builds it in memory from every row its SELECT reads, and a read of a
+ * few sources built it from all of them (r17-37). The whole store's
+ * join keeps all of source: the committed SELECT a second time would
+ * read source twice. */
+static int listed(const char *in)
+{
+	return strncmp(in, "SELECT", 6) != 0;
+}
+
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 		    const char *filter, const char *cond)
 {
@@ -177,10 +189,12 @@ static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 	}
 	if (bad)
 		return -1;
+	int bound = listed(in);
 	return amd_buf_printf(b, "src FROM %s ANY LEFT JOIN (SELECT id AS src,"
-			      " committed_ns, path AS src_path FROM source) USING (src) WHERE src IN (%s)"
-			      "%s%s%s%s%s%s ORDER BY %s src_path, src, rn%s FORMAT JSONCompact",
-			      t->name, in, filter ? " AND (" : "", filter ? filter : "",
+			      " committed_ns, path AS src_path FROM source%s%s%s) USING (src)"
+			      " WHERE src IN (%s)%s%s%s%s%s%s ORDER BY %s src_path, src, rn%s"
+			      " FORMAT JSONCompact", t->name, bound ? " WHERE id IN (" : "",
+			      bound ? in : "", bound ? ")" : "", in, filter ? " AND (" : "", filter ? filter : "",
 			      filter ? ")" : "", cond ? " AND (" : "", cond ? cond : "", cond ? ")" : "",
 			      prefer(t->name), cond ? " LIMIT 1"
 			      : strcmp(t->name, "dict") == 0 ? " LIMIT 1 BY id" : "");
@@ -416,16 +430,27 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 static int load_ids(struct amd_ch *ch, const char *table, const char *in, const char *runs,
 		    int own_order, struct attempts *ids, struct amd_err *err)
 {
-	struct amd_buf sql = {0};
+	struct amd_buf sql = {0}, part = {0}, right = {0};
 	int cut = runs && *runs && strcmp(table, "run") == 0; /* only the part's runs */
+	int few = !own_order && listed(in); /* the part's ids' rows, their sources */
 	const char *from = own_order ? in : amd_ch_committed_sql;
-	if (amd_buf_printf(&sql, "SELECT id FROM (SELECT id, src_path, src, rn FROM %s ANY LEFT JOIN"
-			   " (SELECT id AS src, path AS src_path FROM source%s%s%s) USING (src) WHERE"
-			   " src IN (%s)%s%s%s ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE id IN"
-			   " (SELECT id FROM %s WHERE src IN (%s)) ORDER BY src_path, src, rn"
-			   " FORMAT JSONCompact", table, own_order ? " WHERE id IN (" : "",
-			   own_order ? in : "", own_order ? ")" : "", from, cut ? " AND id IN (" : "",
-			   cut ? runs : "", cut ? ")" : "", table, in) < 0) {
+	int bad = amd_buf_printf(&part, "SELECT id FROM %s WHERE src IN (%s)", table, in) < 0;
+	if (own_order)
+		bad |= amd_buf_printf(&right, " WHERE id IN (%s)", in) < 0;
+	else if (few && !bad)
+		bad |= amd_buf_printf(&right, " WHERE id IN (SELECT src FROM %s WHERE id IN (%s))",
+				      table, part.data) < 0;
+	bad = bad || amd_buf_append(&right, "", 1) < 0 ||
+	      amd_buf_printf(&sql, "SELECT id FROM (SELECT id, src_path, src, rn FROM %s ANY LEFT JOIN"
+			     " (SELECT id AS src, path AS src_path FROM source%s) USING (src) WHERE"
+			     " src IN (%s)%s%s%s%s%s%s ORDER BY src_path, src, rn LIMIT 1 BY id) WHERE"
+			     " id IN (%s) ORDER BY src_path, src, rn FORMAT JSONCompact", table,
+			     right.data, from, cut ? " AND id IN (" : "", cut ? runs : "",
+			     cut ? ")" : "", few ? " AND id IN (" : "", few ? part.data : "",
+			     few ? ")" : "", part.data) < 0;
+	amd_buf_free(&part);
+	amd_buf_free(&right);
+	if (bad) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
 	}
