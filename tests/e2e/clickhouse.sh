@@ -1199,4 +1199,33 @@ test_expect_success CLICKHOUSE 'stats: a run read from its points loads its own,
 	test_true "fewer than the key sets and every point ($got < $1 + $3)" [ "$got" -lt $(($1 + $3)) ]
 '
 
+# The load queries of a read of a few sources join only those sources,
+# not all of source (ch_load.c listed): ClickHouse 18.16 builds a join's
+# right side in memory from every row its SELECT reads, so each load
+# query of a scoped read held every other source's path (r17-37: ~0.8 s
+# a query at 400,000 sources, 117 MB). With 40,000 other (forgotten)
+# sources of 200-byte paths, the least memory a load query of `stats
+# --sweep dataloader-workers` takes grows by less than 6 MB (new: one
+# 8,192-row granule of paths read; old: ~+10 MB, every path joined);
+# the answers stay SQLite's. load_floor CMD… — the least memory_usage
+# of CMD's load queries (its tables' rows, with the join) on wide.
+load_floor() {
+	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") &&
+	"$AMDAHL" --store "$(url wide)" "$@" --json >/dev/null &&
+	logged "SYSTEM FLUSH LOGS" &&
+	logged "SELECT min(memory_usage) FROM system.query_log WHERE user = 'amdahl' AND type = 2 AND event_time >= toDateTime($t0) AND query LIKE '%ANY LEFT JOIN (SELECT id AS src, committed_ns, path AS src_path FROM source%'"
+}
+test_expect_success CLICKHOUSE 'a read of a few sources joins only those: load memory does not grow with the store' '
+	for store in "$(url wide)" "$TMP/wide.db"; do
+		"$AMDAHL" --store "$store" ingest -q "$DATA/dataloader-workers" "$DATA/gpu-batch-sweep" >/dev/null || return 1
+	done &&
+	a1=$(load_floor stats --sweep dataloader-workers) &&
+	ch "INSERT INTO wide.source SELECT toInt64(cityHash64(number, '"'"'wide'"'"') % 9000000000000000000) + 1, concat('"'"'/history/$(printf "%0190d" 0)/'"'"', toString(number)), '"'"'mlflow-run'"'"', 491, '"'"''"'"', 1, 1 FROM numbers(40000)" &&
+	test_eq 40000 "$(ch "SELECT count() FROM wide.source WHERE path LIKE '"'"'/history/%'"'"'")" &&
+	a2=$(load_floor stats --sweep dataloader-workers) &&
+	echo "# load queries'"'"' least memory: $a1 -> $a2 bytes with 40,000 other sources" >&2 &&
+	test_true "within 6 MB ($a1 -> $a2)" [ "$a2" -lt $((a1 + 6000000)) ] &&
+	same_json wide stats --sweep dataloader-workers && same_json wide runs --sweep gpu-batch-sweep
+'
+
 test_done
