@@ -17,8 +17,9 @@
 # reported and removed by the next ingest); a batch's state list of its
 # own units' sources, not the store's; a unit's run looked up by its key,
 # not in a list of the store's runs; the orphan check after an ingest
-# loading its own units' part, not the store. Skipped (with
-# the reason) where no server can be run.
+# loading its own units' part, not the store; a part's load queries
+# joining only its sources, not all of source. Skipped (with the
+# reason) where no server can be run.
 test_description='the ClickHouse backend: URL, password, ingest guarantees, identical output'
 test_native_backend=1 # compares the two backends itself, in either mode
 test_run_alone=1 # kills and pauses at measured moments, bounds on wall time: nothing beside it (tests/lib/runner.sh)
