@@ -432,9 +432,10 @@ static int children(const struct amd_pyspy_acc *a, struct kids *k)
 			if (a->nodes[i].parent != NONE)
 				k->kids[k->start[a->nodes[i].parent + 1]++] =
 					(struct ranked){rank[a->nodes[i].frame], (uint32_t)i};
-		for (size_t i = 0; i < a->n_nodes; i++)
-			qsort(k->kids + k->start[i], k->start[i + 1] - k->start[i],
-			      sizeof *k->kids, cmp_ranked);
+		for (size_t i = 0; i < a->n_nodes; i++) /* most nodes have 0 or 1 */
+			if (k->start[i + 1] - k->start[i] > 1)
+				qsort(k->kids + k->start[i], k->start[i + 1] - k->start[i],
+				      sizeof *k->kids, cmp_ranked);
 	}
 	free(order);
 	free(rank);
