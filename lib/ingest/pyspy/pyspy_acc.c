@@ -109,13 +109,19 @@ static uint64_t hash_text(uint64_t h, const char *s)
 	return h;
 }
 
-/* The stored text at off equals s read with separators as '?'. */
+/* The stored text at off equals s read with separators as '?'. The
+ * stored texts hold no separators, so texts equal byte for byte are
+ * equal read so (strcmp: the common case, a stack's frames checked
+ * against the previous stack's, without a byte-by-byte loop); else s
+ * is read byte by byte. */
 static int same_text(const struct amd_pyspy_acc *a, size_t off, const char *s)
 {
 	if (off == NO_TEXT || !s)
 		return off == NO_TEXT && !s;
 	const unsigned char *t = (const unsigned char *)a->text.data + off;
 	const unsigned char *p = (const unsigned char *)s;
+	if (strcmp((const char *)t, s) == 0)
+		return 1;
 	for (; *p; p++, t++)
 		if (*t != key_byte(*p))
 			return 0;
