@@ -109,13 +109,19 @@ static uint64_t hash_text(uint64_t h, const char *s)
 	return h;
 }
 
-/* The stored text at off equals s read with separators as '?'. */
+/* The stored text at off equals s read with separators as '?'. The
+ * stored texts hold no separators, so texts equal byte for byte are
+ * equal read so (strcmp: the common case, a stack's frames checked
+ * against the previous stack's, without a byte-by-byte loop); else s
+ * is read byte by byte. */
 static int same_text(const struct amd_pyspy_acc *a, size_t off, const char *s)
 {
 	if (off == NO_TEXT || !s)
 		return off == NO_TEXT && !s;
 	const unsigned char *t = (const unsigned char *)a->text.data + off;
 	const unsigned char *p = (const unsigned char *)s;
+	if (strcmp((const char *)t, s) == 0)
+		return 1;
 	for (; *p; p++, t++)
 		if (*t != key_byte(*p))
 			return 0;
@@ -432,9 +438,10 @@ static int children(const struct amd_pyspy_acc *a, struct kids *k)
 			if (a->nodes[i].parent != NONE)
 				k->kids[k->start[a->nodes[i].parent + 1]++] =
 					(struct ranked){rank[a->nodes[i].frame], (uint32_t)i};
-		for (size_t i = 0; i < a->n_nodes; i++)
-			qsort(k->kids + k->start[i], k->start[i + 1] - k->start[i],
-			      sizeof *k->kids, cmp_ranked);
+		for (size_t i = 0; i < a->n_nodes; i++) /* most nodes have 0 or 1 */
+			if (k->start[i + 1] - k->start[i] > 1)
+				qsort(k->kids + k->start[i], k->start[i + 1] - k->start[i],
+				      sizeof *k->kids, cmp_ranked);
 	}
 	free(order);
 	free(rank);

@@ -17,16 +17,22 @@ static int64_t column_value(const struct amd_packed_region *r, int c, int64_t id
 	return (r->nulls >> (c - 2) & 1) ? 0 : r->v[c - 2];
 }
 
+/* Each column's width: that of its least or its greatest value (the
+ * widths' ranges nest around 0, so no value between needs more), one
+ * pass over the regions, not a width taken of every value. */
 static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		   unsigned char w[AMD_REGION_COLUMNS])
 {
-	memset(w, 0, AMD_REGION_COLUMNS);
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
-		for (size_t i = 0; i < n && w[c] < 8; i++) {
-			int k = amd_col_width(column_value(&v[i], c, id_lo));
-			if (k > w[c])
-				w[c] = (unsigned char)k;
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
+		int64_t lo = 0, hi = 0;
+		for (size_t i = 0; i < n; i++) {
+			int64_t x = column_value(&v[i], c, id_lo);
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
 		}
+		int a = amd_col_width(lo), b = amd_col_width(hi);
+		w[c] = (unsigned char)(a > b ? a : b);
+	}
 }
 
 size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int64_t id_lo)

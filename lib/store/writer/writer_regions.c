@@ -12,6 +12,7 @@
 #include "writer_sink.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "buf.h"
 #include "stmt_cache.h"
@@ -150,6 +151,23 @@ static void field(struct amd_packed_region *g, enum amd_region_field f, int64_t 
 	g->nulls |= (uint32_t)(lacks != 0) << f;
 }
 
+/* s's dict id, m's when s is the text m last held (a strcmp, not the
+ * hash and look-up of amd_store_intern: a tenth of a py-spy file's
+ * region writing was interning "function" and "py-spy" again). The ids
+ * stay valid while the sink lives: its unit holds the transaction. */
+static int64_t memo_intern(struct amd_store_sink *ss, struct writer_memo *m, const char *s,
+			   struct amd_err *err)
+{
+	if (s && m->id > 0 && strcmp(s, m->s) == 0)
+		return m->id;
+	int64_t id = amd_store_intern(ss->st, s, err);
+	size_t n = id > 0 ? strlen(s) : sizeof m->s;
+	m->id = n < sizeof m->s ? id : 0;
+	if (m->id)
+		memcpy(m->s, s, n + 1);
+	return id;
+}
+
 int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd_err *err)
 {
 	struct amd_store_sink *ss = s->ctx;
@@ -157,8 +175,8 @@ int writer_region(struct amd_sink *s, const struct amd_region_rec *r, struct amd
 	int64_t nid = writer_name_id(ss, r->name); /* added by writer_names, else interned */
 	if (nid <= 0)
 		nid = amd_store_intern(ss->st, r->name, err);
-	int64_t kid = nid < 0 ? -1 : amd_store_intern(ss->st, r->kind, err);
-	int64_t pid = kid < 0 ? -1 : amd_store_intern(ss->st, r->profiler, err);
+	int64_t kid = nid < 0 ? -1 : memo_intern(ss, &ss->kind_memo, r->kind, err);
+	int64_t pid = kid < 0 ? -1 : memo_intern(ss, &ss->profiler_memo, r->profiler, err);
 	int64_t fid = pid < 0 ? -1 : r->file ? amd_store_intern(ss->st, r->file, err) : 0;
 	int64_t id = fid < 0 ? -1 : next_region_id(ss, err);
 	struct amd_packed_region *g = id < 0 ? NULL : region_slot(ss, err);

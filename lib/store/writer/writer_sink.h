@@ -45,6 +45,12 @@ struct amd_store_sink {
 	struct amd_packed_region *regions;
 	size_t n_regions, cap_regions;
 	int64_t region_run;
+	/* the last kind and profiler a region named, with their dict ids
+	 * (writer_regions.c): a reader gives the same two to all its regions */
+	struct writer_memo {
+		char s[32];
+		int64_t id; /* 0: none yet */
+	} kind_memo, profiler_memo;
 	/* the unit's operator averages not written yet, all of run ops_run,
 	 * packed into one op_average_pack row (writer_ops.c) */
 	struct amd_packed_op *ops;
