@@ -283,17 +283,25 @@ static void sweep_set(void **state)
 	amd_store_close(st);
 }
 
+/* The store opened to read, its statements counted, and *db beside it. */
+static struct amd_store *open_counted(sqlite3 **db)
+{
+	struct amd_store *st;
+	struct amd_err err;
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	assert_int_equal(sqlite3_open(path, db), SQLITE_OK);
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	return st;
+}
+
 /* One run's set (stats' arrival spread): its traces' calls, read by one
  * statement; no steps read. */
 static void run_set(void **state)
 {
 	(void)state;
-	struct amd_store *st;
 	struct amd_err err;
-	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
 	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	struct amd_store *st = open_counted(&db);
 	for (int r = 1; r <= RUNS; r++) {
 		if (r == 1 + TIED_TRACE / RANKS)
 			continue; /* (the sweep's case reads the tie) */
@@ -319,12 +327,9 @@ static void run_set(void **state)
 static void run_traces(void **state)
 {
 	(void)state;
-	struct amd_store *st;
 	struct amd_err err;
-	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
 	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	struct amd_store *st = open_counted(&db);
 	int some = 0;
 	for (int r = 1; r <= RUNS; r++) {
 		phase_reads = phase_joins = 0;
