@@ -12,8 +12,11 @@
  * sqlite3_trace_v2 on the store's connection. Each trace's phases equal
  * sqlite3's rows; a set of most of the store's traces reads them (and its
  * calls) by one scan of the table, a smaller set trace by trace and by
- * its ids (issue 38 item 4: 64,000 phase queries). A report reads the sweep's
- * set once for stats' arrival spreads and explain: a counted run's
+ * its ids (issue 38 item 4: 64,000 phase queries), and none of those
+ * statements joins dict (the phases' dict ids are read once; an id dict
+ * lacks is skipped), stats' traces of a run (amd_store_run_traces) too.
+ * A report reads the sweep's set once for stats'
+ * arrival spreads and explain: a counted run's
  * spread from the set equals the one read run by run, without a read; a
  * run the set lacks (one that does not count) is read as before. */
 #include <setjmp.h>
@@ -30,6 +33,7 @@
 
 #include "collectives.h"
 #include "explain.h"
+#include "run_facts.h"
 #include "sqlite_int.h"
 
 #define RUNS 4
@@ -46,13 +50,14 @@ static void exec(sqlite3 *db, const char *sql)
 		fail_msg("%s: %s", sql, msg);
 }
 
-/* Trace id's phases: (t % 5) of four names, one not a phase. */
+/* Trace id's phases: (t % 5) of four names, one not a phase, and an id
+ * (605) dict lacks. */
 static void add_phases(sqlite3 *db, int id, int t)
 {
 	char sql[200];
 	for (int k = 0; k < t % 5; k++) {
 		snprintf(sql, sizeof sql, "INSERT INTO trace_phase(trace_id, phase_id, ns)"
-			 " VALUES (%d, %d, %d)", id, 601 + (k + t) % 4, 100 * t + k + 1);
+			 " VALUES (%d, %d, %d)", id, 601 + (k + t) % 5, 100 * t + k + 1);
 		exec(db, sql);
 	}
 }
@@ -129,7 +134,7 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static int coll_reads, phase_reads, phases_seen;
+static int coll_reads, phase_reads, phase_joins, phases_seen;
 
 static int count_reads(unsigned type, void *ctx, void *p, void *x)
 {
@@ -138,8 +143,10 @@ static int count_reads(unsigned type, void *ctx, void *p, void *x)
 	const char *sql = sqlite3_sql((sqlite3_stmt *)p);
 	if (type == SQLITE_TRACE_STMT && sql && strstr(sql, "FROM trace_collective"))
 		coll_reads++;
-	if (type == SQLITE_TRACE_STMT && sql && strstr(sql, "FROM trace_phase"))
+	if (type == SQLITE_TRACE_STMT && sql && strstr(sql, "trace_phase"))
 		phase_reads++;
+	if (type == SQLITE_TRACE_STMT && sql && strstr(sql, "trace_phase") && strstr(sql, "dict"))
+		phase_joins++; /* the phases' dict ids are read once, not joined per row */
 	return 0;
 }
 
@@ -239,12 +246,13 @@ static void sweep_set(void **state)
 	struct amd_store *st;
 	struct amd_err err;
 	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
-	coll_reads = phase_reads = phases_seen = 0;
+	coll_reads = phase_reads = phase_joins = phases_seen = 0;
 	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
 	struct amd_coll_set s;
 	assert_int_equal(amd_store_coll_set(st, "sw", &s, &err), 0);
 	assert_int_equal(coll_reads, 2);
 	assert_int_equal(phase_reads, 1); /* all the store's traces: one scan */
+	assert_int_equal(phase_joins, 0);
 	assert_int_equal(s.ntraces, RUNS * RANKS);
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -275,17 +283,25 @@ static void sweep_set(void **state)
 	amd_store_close(st);
 }
 
+/* The store opened to read, its statements counted, and *db beside it. */
+static struct amd_store *open_counted(sqlite3 **db)
+{
+	struct amd_store *st;
+	struct amd_err err;
+	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
+	assert_int_equal(sqlite3_open(path, db), SQLITE_OK);
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	return st;
+}
+
 /* One run's set (stats' arrival spread): its traces' calls, read by one
  * statement; no steps read. */
 static void run_set(void **state)
 {
 	(void)state;
-	struct amd_store *st;
 	struct amd_err err;
-	assert_int_equal(amd_store_open(path, AMD_STORE_READ, &st, &err), 0);
 	sqlite3 *db;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
+	struct amd_store *st = open_counted(&db);
 	for (int r = 1; r <= RUNS; r++) {
 		if (r == 1 + TIED_TRACE / RANKS)
 			continue; /* (the sweep's case reads the tie) */
@@ -301,6 +317,37 @@ static void run_set(void **state)
 		}
 		amd_coll_set_free(&s);
 	}
+	sqlite3_close(db);
+	amd_store_close(st);
+}
+
+/* Stats' traces of each run (amd_store_run_traces): every trace's phases
+ * as sqlite3 gives them, has_phases when a known phase was read, one
+ * statement a trace and none joining dict. */
+static void run_traces(void **state)
+{
+	(void)state;
+	struct amd_err err;
+	sqlite3 *db;
+	struct amd_store *st = open_counted(&db);
+	int some = 0;
+	for (int r = 1; r <= RUNS; r++) {
+		phase_reads = phase_joins = 0;
+		struct amd_trace_row *t;
+		size_t n;
+		assert_int_equal(amd_store_run_traces(st, r, &t, &n, &err), 0);
+		assert_int_equal(n, RANKS);
+		assert_int_equal(phase_reads, RANKS);
+		assert_int_equal(phase_joins, 0);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(t[i].rank, (int)i);
+			int has = check_phase_ns(db, t[i].id, t[i].phase_ns);
+			assert_int_equal(t[i].has_phases, has);
+			some += has;
+		}
+		free(t);
+	}
+	assert_true(some >= RUNS * RANKS / 2);
 	sqlite3_close(db);
 	amd_store_close(st);
 }
@@ -369,11 +416,12 @@ static void minority_set(void **state)
 	sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, count_reads, NULL);
 	const char *sweeps[2] = { "sw", "big" };
 	for (int k = 0; k < 2; k++) {
-		coll_reads = phase_reads = phases_seen = 0;
+		coll_reads = phase_reads = phase_joins = phases_seen = 0;
 		struct amd_coll_set s;
 		assert_int_equal(amd_store_coll_set(st, sweeps[k], &s, &err), 0);
 		assert_int_equal(s.ntraces, k ? 2 * RUNS * RANKS : (RUNS - 1) * RANKS);
 		assert_int_equal(phase_reads, k ? 1 : (int)s.ntraces);
+		assert_int_equal(phase_joins, 0);
 		assert_int_equal(coll_reads, k ? 1 : 2); /* the set's (and the tied trace's) */
 		size_t total = 0;
 		for (size_t i = 0; i < s.ntraces; i++) {
@@ -395,6 +443,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_set),
 		cmocka_unit_test(run_set),
+		cmocka_unit_test(run_traces),
 		cmocka_unit_test(spread_from_set),
 		cmocka_unit_test(minority_set),
 	};

@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "intern_cache.h"
+#include "phase.h"
 #include "store.h"
 
 /* Turns at a connection several threads share: the writer's write gate
@@ -107,21 +108,30 @@ int64_t amd_store_first_id(struct amd_store *st, const char *sql, const char *a,
  * ended (SQLITE_DONE), else -1 with amd_store_step_fail's message. */
 int amd_store_rows_done(struct amd_store *st, sqlite3_stmt *q, int rc, struct amd_err *err);
 
+/* The dict ids of amd_phase_names (0: a name dict lacks), resolved
+ * once per reading so the phase rows need no join to dict. */
+struct amd_phase_ids {
+	int64_t id[AMD_PHASE_COUNT];
+};
+/* Fills ids: 0, or -1 on an error (err set) (traces.c). */
+int amd_store_phase_ids(struct amd_store *st, struct amd_phase_ids *ids, struct amd_err *err);
 /* The statement amd_store_trace_phases reads with, from the store's
- * statement cache (stmt_cache.h: prepared once per connection); reuse
- * it across traces and give it back with amd_store_cached_done
- * (traces.c). */
-sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err);
+ * statement cache (stmt_cache.h: prepared once per connection), with
+ * the phases' dict ids into *ids; reuse it across traces and give it
+ * back with amd_store_cached_done (traces.c). */
+sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_phase_ids *ids,
+				   struct amd_err *err);
 /* The phase totals of trace trace_id into phase_ns (indexed by enum
  * amd_phase; phases it lacks are left as they are). *found (may be
  * NULL) is set when a known phase was read. Returns the final
- * sqlite3_step code: SQLITE_DONE when all went well, SQLITE_NOMEM when
- * a name could not be read. */
-int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found);
-/* One row of a phases query at column col (the phase's name; col + 1
- * its ns) into phase_ns as amd_store_trace_phases reads it: SQLITE_ROW,
- * or SQLITE_NOMEM when the name could not be read. */
-int amd_store_phase_row(sqlite3_stmt *q, int col, int64_t *phase_ns, int *found);
+ * sqlite3_step code: SQLITE_DONE when all went well. */
+int amd_store_trace_phases(sqlite3_stmt *q, const struct amd_phase_ids *ids, int64_t trace_id,
+			   int64_t *phase_ns, int *found);
+/* One row of a phases query at column col (the phase's dict id; col + 1
+ * its ns) into phase_ns as amd_store_trace_phases reads it; an id
+ * not among ids' is skipped. */
+void amd_store_phase_row(sqlite3_stmt *q, int col, const struct amd_phase_ids *ids,
+			 int64_t *phase_ns, int *found);
 
 /* store_create.c: when nothing is at path, makes a new store there
  * (schema_fresh.c's schema, one sync); leaves nothing on any failure

@@ -267,17 +267,18 @@ static int read_step_sums(struct amd_store *st, struct amd_coll_set *s, const ch
 static int scan_phases(struct amd_store *st, struct amd_coll_set *s, const struct trace_ix *ix,
 		       struct amd_err *err)
 {
+	struct amd_phase_ids ids;
+	if (amd_store_phase_ids(st, &ids, err) < 0)
+		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st,
-		"SELECT p.trace_id, d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
-		" ORDER BY p.trace_id, p.phase_id", err);
+		"SELECT trace_id, phase_id, ns FROM trace_phase ORDER BY trace_id, phase_id", err);
 	if (!q)
 		return -1;
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		size_t at = trace_at(ix, s->ntraces, sqlite3_column_int64(q, 0));
-		if (at != SIZE_MAX
-		    && (rc = amd_store_phase_row(q, 1, s->traces[at].phase_ns, NULL)) != SQLITE_ROW)
-			break;
+		if (at != SIZE_MAX)
+			amd_store_phase_row(q, 1, &ids, s->traces[at].phase_ns, NULL);
 	}
 	return amd_store_rows_done(st, q, rc, err);
 }
@@ -289,12 +290,14 @@ static int read_steps(struct amd_store *st, struct amd_coll_set *s, const char *
 		return -1;
 	if (how != BY_IDS)
 		return scan_phases(st, s, ix, err);
-	sqlite3_stmt *p = amd_store_phases_stmt(st, err);
+	struct amd_phase_ids ids;
+	sqlite3_stmt *p = amd_store_phases_stmt(st, &ids, err);
 	if (!p)
 		return -1;
 	int rc = SQLITE_DONE;
 	for (size_t i = 0; i < s->ntraces && rc == SQLITE_DONE; i++)
-		rc = amd_store_trace_phases(p, s->traces[i].trace_id, s->traces[i].phase_ns, NULL);
+		rc = amd_store_trace_phases(p, &ids, s->traces[i].trace_id, s->traces[i].phase_ns,
+					    NULL);
 	return amd_store_cached_done(st, p, rc, err);
 }
 

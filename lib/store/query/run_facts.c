@@ -34,12 +34,13 @@ int amd_store_sweep_axis(struct amd_store *st, const char *sweep, char **out,
 static int trace_phases(struct amd_store *st, struct amd_trace_row *v, size_t n,
 			struct amd_err *err)
 {
-	sqlite3_stmt *q = amd_store_phases_stmt(st, err);
+	struct amd_phase_ids ids;
+	sqlite3_stmt *q = amd_store_phases_stmt(st, &ids, err);
 	if (!q)
 		return -1;
 	int rc = SQLITE_DONE;
 	for (size_t i = 0; i < n && rc == SQLITE_DONE; i++)
-		rc = amd_store_trace_phases(q, v[i].id, v[i].phase_ns, &v[i].has_phases);
+		rc = amd_store_trace_phases(q, &ids, v[i].id, v[i].phase_ns, &v[i].has_phases);
 	return amd_store_cached_done(st, q, rc, err);
 }
 

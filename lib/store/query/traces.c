@@ -34,35 +34,44 @@ static int find_run(struct amd_store *st, const char *run, int64_t *id, char **l
 	return amd_store_rows_done(st, q, rc, err);
 }
 
-sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_err *err)
+int amd_store_phase_ids(struct amd_store *st, struct amd_phase_ids *ids, struct amd_err *err)
 {
-	return amd_store_cached(st,
-		"SELECT d.s, p.ns FROM trace_phase p JOIN dict d ON d.id = p.phase_id"
-		" WHERE p.trace_id = ?1", err);
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		if ((ids->id[p] = amd_store_dict_id(st, amd_phase_names[p], err)) < 0)
+			return -1;
+	return 0;
 }
 
-int amd_store_phase_row(sqlite3_stmt *q, int col, int64_t *phase_ns, int *found)
+sqlite3_stmt *amd_store_phases_stmt(struct amd_store *st, struct amd_phase_ids *ids,
+				   struct amd_err *err)
 {
-	const char *name = (const char *)sqlite3_column_text(q, col);
-	if (!name && sqlite3_column_type(q, col) != SQLITE_NULL)
-		return SQLITE_NOMEM;
-	int p = amd_phase_index(name);
-	if (p >= 0) {
-		phase_ns[p] = sqlite3_column_int64(q, col + 1);
-		if (found)
-			*found = 1;
-	}
-	return SQLITE_ROW;
+	if (amd_store_phase_ids(st, ids, err) < 0)
+		return NULL;
+	return amd_store_cached(st, "SELECT phase_id, ns FROM trace_phase WHERE trace_id = ?1",
+				err);
 }
 
-int amd_store_trace_phases(sqlite3_stmt *q, int64_t trace_id, int64_t *phase_ns, int *found)
+void amd_store_phase_row(sqlite3_stmt *q, int col, const struct amd_phase_ids *ids,
+			 int64_t *phase_ns, int *found)
+{
+	int64_t id = sqlite3_column_int64(q, col);
+	for (int p = 0; p < AMD_PHASE_COUNT; p++)
+		if (ids->id[p] == id && id != 0) {
+			phase_ns[p] = sqlite3_column_int64(q, col + 1);
+			if (found)
+				*found = 1;
+			return;
+		}
+}
+
+int amd_store_trace_phases(sqlite3_stmt *q, const struct amd_phase_ids *ids, int64_t trace_id,
+			   int64_t *phase_ns, int *found)
 {
 	sqlite3_reset(q);
 	sqlite3_bind_int64(q, 1, trace_id);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (amd_store_phase_row(q, 0, phase_ns, found) != SQLITE_ROW)
-			return SQLITE_NOMEM;
+		amd_store_phase_row(q, 0, ids, phase_ns, found);
 	return rc;
 }
 
@@ -109,11 +118,12 @@ static int read_traces(struct amd_store *st, int64_t run_id, int rank,
 			rc = SQLITE_NOMEM;
 			break;
 		}
-	if (amd_store_rows_done(st, q, rc, err) < 0 || !(q = amd_store_phases_stmt(st, err)))
+	struct amd_phase_ids ids;
+	if (amd_store_rows_done(st, q, rc, err) < 0 || !(q = amd_store_phases_stmt(st, &ids, err)))
 		return -1;
 	rc = SQLITE_DONE;
 	for (size_t i = 0; i < *n && rc == SQLITE_DONE; i++)
-		rc = amd_store_trace_phases(q, (*out)[i].id, (*out)[i].phase_ns, NULL);
+		rc = amd_store_trace_phases(q, &ids, (*out)[i].id, (*out)[i].phase_ns, NULL);
 	return amd_store_cached_done(st, q, rc, err);
 }
 
