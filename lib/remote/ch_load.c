@@ -667,8 +667,11 @@ static int left_load_runs(void *ctx, struct amd_store *st, const int64_t *runs, 
 	}
 	struct amd_ch *ch = NULL;
 	int rc = amd_ch_open(l->url, &ch, err);
+	/* cond names the runs: not the part's list of runs again, which is
+	 * every part run's id in each of these queries (a sweep of 6,500
+	 * runs: 2,000 queries of 125 KB, 9 minutes) */
 	if (rc == 0 && (rc = amd_store_begin(st, err)) == 0) {
-		if ((rc = load_table(ch, st, l->t, l->in, cond.data, l->runs, &l->m, err)) < 0)
+		if ((rc = load_table(ch, st, l->t, l->in, cond.data, NULL, &l->m, err)) < 0)
 			amd_store_rollback(st);
 		else
 			rc = amd_store_commit(st, err);

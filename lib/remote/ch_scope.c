@@ -82,27 +82,45 @@ static int name_lists(const char *const *names, size_t n, struct amd_buf *lits,
 	return amd_buf_append(lits, "", 1) < 0 || amd_buf_append(chids, "", 1) < 0 ? -1 : 0;
 }
 
+/* The SELECT (column x) of the committed attempts of paths (n of them);
+ * NULL out of memory. */
+static char *attempts_sql(const char *const *paths, size_t n)
+{
+	struct amd_buf b = {0};
+	int bad = amd_buf_printf(&b, "SELECT aid AS x FROM (SELECT argMax(id, (committed_ns, id)) AS"
+				 " aid, argMax(sha256, (committed_ns, id)) AS asha FROM source WHERE"
+				 " path IN (%s", n ? "" : "''") < 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		bad = (i && amd_buf_append(&b, ",", 1) < 0) || amd_ch_quote(&b, paths[i]) < 0;
+	if (bad || amd_buf_printf(&b, ") GROUP BY path) WHERE asha != ''") < 0 ||
+	    amd_buf_append(&b, "", 1) < 0) {
+		amd_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
 /* The SELECT (column x) of the runs names picks, with their parent and
  * child runs: a sweep's runs, a run by id or name, and the runs the
- * rows of a named source file refer to. */
-static int runs_sql(struct amd_buf *b, const char *lits, const char *chids)
+ * rows of a named source file (files: attempts_sql of the names) refer
+ * to. files groups only the named paths: the committed set of the whole
+ * store (amd_ch_committed_sql, a GROUP BY over all of source) stays
+ * once in each of the three places below, not once more for each table
+ * run_rows names (34 times a query, ~20 s at 400,000 sources). */
+static int runs_sql(struct amd_buf *b, const char *lits, const char *chids, const char *files)
 {
 	const char *c = amd_ch_committed_sql;
 	struct amd_buf base = {0};
 	int bad = amd_buf_printf(&base, "SELECT x FROM (SELECT id AS x FROM run WHERE src IN (%s) AND (sweep_id IN"
 				 " (%s) OR id IN (%s) OR name IN (%s)) UNION ALL ", c, chids,
 				 chids, lits) < 0;
-	struct amd_buf files = {0};
-	bad |= amd_buf_printf(&files, "SELECT id FROM source WHERE path IN (%s) AND id IN (%s)",
-			      lits, c) < 0 || amd_buf_append(&files, "", 1) < 0;
-	bad |= bad || run_rows(&base, 1, files.data) < 0 || amd_buf_append(&base, ")", 2) < 0;
+	bad |= bad || run_rows(&base, 1, files) < 0 || amd_buf_append(&base, ")", 2) < 0;
 	bad |= bad || amd_buf_printf(b, "SELECT id AS x FROM run WHERE src IN (%s) AND (id IN (%s)"
 				     " OR ifNull(parent_ext_id, '') IN (SELECT ext_id FROM run WHERE"
 				     " id IN (%s)) OR ext_id IN (SELECT ifNull(parent_ext_id, '')"
 				     " FROM run WHERE id IN (%s))) GROUP BY id", c, base.data,
 				     base.data, base.data) < 0;
 	amd_buf_free(&base);
-	amd_buf_free(&files);
 	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
 }
 
@@ -119,6 +137,109 @@ static int sources_sql(struct amd_buf *b, const char *runs, const char *lits, co
 	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
 }
 
+/* The longest list of attempts a read of a part loads by: the load's
+ * queries name it up to three times (load_ids) beside the runs' list
+ * (at most AMD_CH_RUN_LIST_MAX) and must stay under the server's
+ * max_query_size (256 KiB by default). A longer one loads the whole
+ * store, as a part matching nothing does. */
+#define SCOPE_LIST_MAX (32 * 1024)
+/* The room for the runs' list in one sources_sql, which names it once
+ * for each loaded table with a run column: a sweep of 2,000 runs (38 KB
+ * of ids) made a 390 KB query the server refused. */
+#define SOURCES_ROOM (160 * 1024)
+
+static size_t run_tables(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < amd_ch_table_count; i++)
+		n += strchr(amd_ch_tables[i].kinds, 'r') && amd_ch_table_loaded(&amd_ch_tables[i]);
+	return n ? n : 1;
+}
+
+/* The length of the longest head of list (a comma list) at most max
+ * bytes long that ends before a comma; at least its first item. */
+static size_t chunk_len(const char *list, size_t max)
+{
+	size_t len = strlen(list), end = 0;
+	if (len <= max)
+		return len;
+	for (const char *c = list; (c = strchr(c, ',')) && (size_t)(c - list) <= max; c++)
+		end = (size_t)(c - list);
+	return end ? end : strcspn(list, ",");
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+/* list (a comma list of ids) with each id once, ascending, in
+ * *out (malloc'd); -1 out of memory. */
+static int unique_ids(const char *list, char **out)
+{
+	size_t cap = 1, n = 0;
+	for (const char *c = list; *c; c++)
+		cap += *c == ',';
+	long long *v = malloc(cap * sizeof *v);
+	struct amd_buf b = {0};
+	if (!v)
+		return -1;
+	char *end;
+	for (const char *c = list; *c && n < cap; c = end + (*end == ',')) {
+		v[n] = strtoll(c, &end, 10);
+		if (end == c)
+			break;
+		n++;
+	}
+	qsort(v, n, sizeof *v, cmp_id);
+	int bad = amd_buf_append(&b, "", 1) < 0;
+	b.len = 0;
+	for (size_t i = 0; !bad && i < n; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			bad = amd_buf_printf(&b, "%s%lld", b.len ? "," : "", v[i]) < 0;
+	free(v);
+	if (bad) {
+		amd_buf_free(&b);
+		return -1;
+	}
+	*out = b.data;
+	return 0;
+}
+
+/* In *ids the committed attempts of sources_sql for the runs in runs,
+ * asked in as many queries as the runs' list needs (SOURCES_ROOM), each
+ * id once. */
+static int sources_of(struct amd_ch *ch, const char *runs, const char *lits, const char *chids,
+		      char **ids, struct amd_err *err)
+{
+	size_t room = SOURCES_ROOM / run_tables();
+	struct amd_buf sql = {0}, all = {0};
+	int rc = amd_buf_append(&all, "", 1) < 0 ? -2 : 0;
+	all.len = 0;
+	for (const char *p = runs; rc == 0;) {
+		size_t len = chunk_len(p, room);
+		char *chunk = strndup(p, len), *got = NULL;
+		sql.len = 0;
+		if (!chunk || sources_sql(&sql, chunk, lits, chids) < 0)
+			rc = -2;
+		else if (!(got = amd_ch_id_list(ch, sql.data, err)))
+			rc = -1;
+		else if (*got && amd_buf_printf(&all, "%s%s", all.len ? "," : "", got) < 0)
+			rc = -2;
+		free(chunk);
+		free(got);
+		p += len + (p[len] == ',');
+		if (!*p)
+			break;
+	}
+	if (rc == 0 && unique_ids(all.data, ids) < 0)
+		rc = -2;
+	amd_buf_free(&sql);
+	amd_buf_free(&all);
+	return rc == -2 ? amd_fail(err, "%s: out of memory", amd_ch_name(ch)) : rc;
+}
+
 int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, char **ids,
 			 char **run_ids, struct amd_err *err)
 {
@@ -126,17 +247,18 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
 	char *runs = NULL;
 	*ids = NULL;
 	*run_ids = NULL;
-	int bad = name_lists(names, n, &lits, &chids) < 0 || runs_sql(&sql, lits.data, chids.data) < 0;
-	if (!bad && (runs = amd_ch_id_list(ch, sql.data, err)) != NULL) {
-		sql.len = 0;
-		bad = sources_sql(&sql, runs, lits.data, chids.data) < 0;
-		if (!bad)
-			*ids = amd_ch_id_list(ch, sql.data, err);
-	}
-	if (*ids && runs && strlen(runs) <= AMD_CH_RUN_LIST_MAX)
+	char *files = attempts_sql(names, n);
+	int bad = !files || name_lists(names, n, &lits, &chids) < 0 ||
+		  runs_sql(&sql, lits.data, chids.data, files) < 0;
+	if (!bad && (runs = amd_ch_id_list(ch, sql.data, err)) != NULL &&
+	    sources_of(ch, runs, lits.data, chids.data, ids, err) == 0 &&
+	    strlen(*ids) > SCOPE_LIST_MAX)
+		**ids = '\0'; /* too many to name: the whole store */
+	if (*ids && **ids && runs && strlen(runs) <= AMD_CH_RUN_LIST_MAX)
 		*run_ids = runs;
 	else
 		free(runs);
+	free(files);
 	amd_buf_free(&lits);
 	amd_buf_free(&chids);
 	amd_buf_free(&sql);
@@ -157,24 +279,6 @@ static const char *run_column(const struct ch_table *t, int *len);
  * stay under the server's max_query_size (256 KiB by default). About
  * 1,600 units; more load the whole store. */
 #define ORPHAN_LIST_MAX (32 * 1024)
-
-/* The SELECT (column x) of the committed attempts of paths (n of them);
- * NULL out of memory. */
-static char *attempts_sql(const char *const *paths, size_t n)
-{
-	struct amd_buf b = {0};
-	int bad = amd_buf_printf(&b, "SELECT aid AS x FROM (SELECT argMax(id, (committed_ns, id)) AS"
-				 " aid, argMax(sha256, (committed_ns, id)) AS asha FROM source WHERE"
-				 " path IN (%s", n ? "" : "''") < 0;
-	for (size_t i = 0; !bad && i < n; i++)
-		bad = (i && amd_buf_append(&b, ",", 1) < 0) || amd_ch_quote(&b, paths[i]) < 0;
-	if (bad || amd_buf_printf(&b, ") GROUP BY path) WHERE asha != ''") < 0 ||
-	    amd_buf_append(&b, "", 1) < 0) {
-		amd_buf_free(&b);
-		return NULL;
-	}
-	return b.data;
-}
 
 /* In span the condition on a run row that its start..end meets the span
  * of the GPU samples of the attempts in (a comma list): "0" when they
