@@ -155,15 +155,6 @@ static char col_load(const struct ch_table *t, const char *name, size_t n)
 	return 0;
 }
 
-/* The load SELECT of t: its columns (floats as text, strings as hex) and
- * src, the rows of the attempts in (in) meeting filter (an SQL
- * condition, or NULL), in the order a SQLite store would hold them; with
- * cond (an SQL condition, or NULL) only the first row meeting it: the
- * one a load keeps. Of dict only the first row of each id: every source
- * holds its own copy of the strings it uses (one id per string,
- * amd_ch_string_id) and the load keeps the first (INSERT OR IGNORE), so
- * the server sends that one — `regions` of a sweep of 1,280 trace files
- * was sent 124,615 dict rows for a store of 520 strings. */
 /* Whether in names its attempts (a comma list: a part, ch_scope.h)
  * rather than selecting them (amd_ch_committed_sql: the whole store). A
  * join's right side holds of source only a list's rows: ClickHouse
@@ -176,6 +167,15 @@ static int listed(const char *in)
 	return strncmp(in, "SELECT", 6) != 0;
 }
 
+/* The load SELECT of t: its columns (floats as text, strings as hex) and
+ * src, the rows of the attempts in (in) meeting filter (an SQL
+ * condition, or NULL), in the order a SQLite store would hold them; with
+ * cond (an SQL condition, or NULL) only the first row meeting it: the
+ * one a load keeps. Of dict only the first row of each id: every source
+ * holds its own copy of the strings it uses (one id per string,
+ * amd_ch_string_id) and the load keeps the first (INSERT OR IGNORE), so
+ * the server sends that one — `regions` of a sweep of 1,280 trace files
+ * was sent 124,615 dict rows for a store of 520 strings. */
 static int load_sql(struct amd_buf *b, const struct ch_table *t, const char *in,
 		    const char *filter, const char *cond)
 {

@@ -14,6 +14,7 @@
 #include "ch_load.h"
 #include "ch_ship.h"
 #include "ch_tables.h"
+#include "selector.h"
 
 char *amd_ch_first_line(struct amd_ch *ch, const char *sql, struct amd_err *err)
 {
@@ -42,6 +43,25 @@ char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err)
 	char *line = amd_ch_first_line(ch, sql.data, err);
 	amd_buf_free(&sql);
 	return line;
+}
+
+int amd_ch_id_parse(const char *list, int64_t **ids, size_t *n)
+{
+	size_t cap = 1;
+	for (const char *c = list; *c; c++)
+		cap += *c == ',';
+	*n = 0;
+	if (!(*ids = malloc(cap * sizeof **ids)))
+		return -1;
+	char *end;
+	for (const char *c = list; *c && *n < cap; c = end + (*end == ',')) {
+		(*ids)[*n] = strtoll(c, &end, 10);
+		if (end == c)
+			break;
+		++*n;
+	}
+	qsort(*ids, *n, sizeof **ids, amd_id_cmp);
+	return 0;
 }
 
 /* Appends SELECT x FROM (… UNION ALL …) over every loaded table with a
@@ -137,12 +157,13 @@ static int sources_sql(struct amd_buf *b, const char *runs, const char *lits, co
 	return bad || amd_buf_append(b, "", 1) < 0 ? -1 : 0;
 }
 
-/* The longest list of attempts a read of a part loads by: the load's
- * queries name it up to three times (load_ids) beside the runs' list
- * (at most AMD_CH_RUN_LIST_MAX) and must stay under the server's
- * max_query_size (256 KiB by default). A longer one loads the whole
- * store, as a part matching nothing does. */
-#define SCOPE_LIST_MAX (32 * 1024)
+/* The longest list of attempts a load names (a read's part; the orphan
+ * check's own attempts, twice that with the runs' holders): a query
+ * names it up to six times (run_holders_sql; load_ids three times,
+ * beside the runs' list of at most AMD_CH_RUN_LIST_MAX) and must stay
+ * under the server's max_query_size (256 KiB by default). About 1,600
+ * attempts; more load the whole store, as a part matching nothing does. */
+#define ATTEMPT_LIST_MAX (32 * 1024)
 /* The room for the runs' list in one sources_sql, which names it once
  * for each loaded table with a run column: a sweep of 2,000 runs (38 KB
  * of ids) made a 390 KB query the server refused. */
@@ -168,37 +189,22 @@ static size_t chunk_len(const char *list, size_t max)
 	return end ? end : strcspn(list, ",");
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-	return (x > y) - (x < y);
-}
-
-/* list (a comma list of ids) with each id once, ascending, in
- * *out (malloc'd); -1 out of memory. */
+/* list (a comma list of ids) with each id once, ascending, in *out
+ * (malloc'd); -1 out of memory. */
 static int unique_ids(const char *list, char **out)
 {
-	size_t cap = 1, n = 0;
-	for (const char *c = list; *c; c++)
-		cap += *c == ',';
-	long long *v = malloc(cap * sizeof *v);
-	struct amd_buf b = {0};
-	if (!v)
+	int64_t *v;
+	size_t n;
+	if (amd_ch_id_parse(list, &v, &n) < 0)
 		return -1;
-	char *end;
-	for (const char *c = list; *c && n < cap; c = end + (*end == ',')) {
-		v[n] = strtoll(c, &end, 10);
-		if (end == c)
-			break;
-		n++;
-	}
-	qsort(v, n, sizeof *v, cmp_id);
-	int bad = amd_buf_append(&b, "", 1) < 0;
-	b.len = 0;
+	struct amd_buf b = {0};
+	int bad = 0;
 	for (size_t i = 0; !bad && i < n; i++)
 		if (i == 0 || v[i] != v[i - 1])
-			bad = amd_buf_printf(&b, "%s%lld", b.len ? "," : "", v[i]) < 0;
+			bad = amd_buf_printf(&b, "%s%lld", i ? "," : "", (long long)v[i]) < 0;
 	free(v);
+	if (!bad && !b.data)
+		bad = !(b.data = strdup(""));
 	if (bad) {
 		amd_buf_free(&b);
 		return -1;
@@ -215,8 +221,7 @@ static int sources_of(struct amd_ch *ch, const char *runs, const char *lits, con
 {
 	size_t room = SOURCES_ROOM / run_tables();
 	struct amd_buf sql = {0}, all = {0};
-	int rc = amd_buf_append(&all, "", 1) < 0 ? -2 : 0;
-	all.len = 0;
+	int rc = 0;
 	for (const char *p = runs; rc == 0;) {
 		size_t len = chunk_len(p, room);
 		char *chunk = strndup(p, len), *got = NULL;
@@ -233,7 +238,7 @@ static int sources_of(struct amd_ch *ch, const char *runs, const char *lits, con
 		if (!*p)
 			break;
 	}
-	if (rc == 0 && unique_ids(all.data, ids) < 0)
+	if (rc == 0 && unique_ids(all.data ? all.data : "", ids) < 0)
 		rc = -2;
 	amd_buf_free(&sql);
 	amd_buf_free(&all);
@@ -252,7 +257,7 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
 		  runs_sql(&sql, lits.data, chids.data, files) < 0;
 	if (!bad && (runs = amd_ch_id_list(ch, sql.data, err)) != NULL &&
 	    sources_of(ch, runs, lits.data, chids.data, ids, err) == 0 &&
-	    strlen(*ids) > SCOPE_LIST_MAX)
+	    strlen(*ids) > ATTEMPT_LIST_MAX)
 		**ids = '\0'; /* too many to name: the whole store */
 	if (*ids && **ids && runs && strlen(runs) <= AMD_CH_RUN_LIST_MAX)
 		*run_ids = runs;
@@ -272,13 +277,6 @@ int amd_ch_scope_sources(struct amd_ch *ch, const char *const *names, size_t n, 
 }
 
 static const char *run_column(const struct ch_table *t, int *len);
-
-/* The longest list of the ingest's own attempts the orphan check loads
- * by (twice that with the runs' holders): a query names the list up to
- * six times (run_holders_sql; the load's load_ids three times) and must
- * stay under the server's max_query_size (256 KiB by default). About
- * 1,600 units; more load the whole store. */
-#define ORPHAN_LIST_MAX (32 * 1024)
 
 /* In span the condition on a run row that its start..end meets the span
  * of the GPU samples of the attempts in (a comma list): "0" when they
@@ -383,9 +381,9 @@ int amd_ch_scope_orphans(struct amd_ch *ch, const char *const *paths, size_t n,
 	int rc = 0;
 	if (!*own) /* none held (an attempt id is never 0) */
 		rc = (*ids = strdup("0")) ? 0 : amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	else if (strlen(own) <= ORPHAN_LIST_MAX) /* else the whole store */
+	else if (strlen(own) <= ATTEMPT_LIST_MAX) /* else the whole store */
 		rc = with_run_holders(ch, own, tables, ntables, ids, err);
-	if (*ids && strlen(*ids) > 2 * ORPHAN_LIST_MAX) { /* the whole store */
+	if (*ids && strlen(*ids) > 2 * ATTEMPT_LIST_MAX) { /* the whole store */
 		free(*ids);
 		*ids = NULL;
 	}

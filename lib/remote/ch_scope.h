@@ -7,6 +7,7 @@
 #define AMD_CH_SCOPE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "clickhouse.h"
 
@@ -50,6 +51,10 @@ int amd_ch_scope_rows(struct amd_buf *b, const struct ch_table *t, const char *i
 /* Runs select (one column named x) and returns its values as a comma
  * list (malloc'd; "" for none), NULL with err set. */
 char *amd_ch_id_list(struct amd_ch *ch, const char *select, struct amd_err *err);
+/* The ids of list (a comma list of numbers, as amd_ch_id_list answers)
+ * ascending in *ids (malloc'd, room for one at least), *n of them; -1
+ * out of memory. */
+int amd_ch_id_parse(const char *list, int64_t **ids, size_t *n);
 /* Runs sql (one row, one TabSeparated column) and returns its first
  * line (malloc'd), NULL with err set. */
 char *amd_ch_first_line(struct amd_ch *ch, const char *sql, struct amd_err *err);

@@ -35,6 +35,7 @@
 #include "ch_scope.h"
 #include "ch_ship.h"
 #include "clickhouse.h"
+#include "selector.h"
 #include "unit_rows.h"
 #include "writer.h"
 
@@ -119,31 +120,14 @@ static int put_json_run(struct amd_store *staging, const struct json_values *j,
  * empty store) is listed until then. */
 #define SMALL_STORE 4096
 
-static int by_id(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return (a > b) - (a < b);
-}
-
 /* The comma-separated ids, sorted into h (listed); 0, or -1 out of
  * memory. */
 static int held_parse(struct amd_ch *ch, struct amd_ch_held *h, const char *ids,
 		      struct amd_err *err)
 {
-	size_t n = 1;
-	for (const char *p = ids; *p; p++)
-		n += *p == ',';
 	amd_ch_held_free(h);
-	if (!(h->ids = malloc(n * sizeof *h->ids)))
+	if (amd_ch_id_parse(ids, &h->ids, &h->n) < 0)
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	for (const char *p = ids; *p;) {
-		char *end;
-		h->ids[h->n++] = strtoll(p, &end, 10);
-		if (end == p)
-			break;
-		p = *end ? end + 1 : end;
-	}
-	qsort(h->ids, h->n, sizeof *h->ids, by_id);
 	h->listed = 1;
 	return 0;
 }
@@ -234,7 +218,7 @@ static int may_hold(struct amd_ch_seed *seed, struct amd_store *staging, const c
 	if (!h->listed && list_held_runs(seed->ch, h, err) < 0)
 		return -1;
 	int64_t id = amd_ch_string_id(ext_id, strlen(ext_id));
-	return bsearch(&id, h->ids, h->n, sizeof id, by_id) != NULL;
+	return bsearch(&id, h->ids, h->n, sizeof id, amd_id_cmp) != NULL;
 }
 
 /* The run of ext_id the store holds into staging: 1 when copied, 0
