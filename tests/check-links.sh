@@ -26,13 +26,13 @@ if [ -n "$missing" ]; then
 	echo "check-links: objects missing under $build/ (build first):" $missing >&2
 	exit 2
 fi
-# one line per object: "D|U file symbol", file named by its source path
-# (build/lib/x/y.o -> lib/x/y.c)
-syms=$(cd "$build" && for o in $objs; do
-	src=${o%.o}.c
-	nm -P --defined-only "$o" | awk -v f="$src" '$2 ~ /^[TDBRCVWGS]$/ {print "D", f, $1}'
-	nm -P --undefined-only "$o" | awk -v f="$src" '{print "U", f, $1}'
-done)
+# one line per symbol: "D|U file symbol", file named by its source path
+# (build/lib/x/y.o -> lib/x/y.c); one nm over every object for each
+# kind (-A names the object on each line), not two per object
+syms=$(cd "$build" && {
+	nm -P -A --defined-only $objs | awk '$3 ~ /^[TDBRCVWGS]$/ {print "D", $1, $2}'
+	nm -P -A --undefined-only $objs | awk '{print "U", $1, $2}'
+} | sed 's/^\([DU]\) \(.*\)\.o: /\1 \2.c /')
 allow=$(sed 's/#.*//; s/[[:space:]]\+/ /g; s/^ //; s/ $//' tests/link-cycles.allow 2>/dev/null | grep -v '^$')
 printf '%s\n' "$syms" | /usr/bin/python3 -c '
 import os, sys
