@@ -27,28 +27,42 @@ struct oracle {
 	double energy, power, util;
 };
 
-static int run_oracle_window(const char *csv, const char *window, struct oracle *o, int max)
+/* Starts the oracle on csv for windows ("T0 T1 T0 T1 ...", or "" for the
+ * whole log): one process answers every window, numpy loaded once. */
+static FILE *oracle_start(const char *csv, const char *windows)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/fixtures/nvsmi_energy.py '%s' %s", csv,
-		 window);
+	char *cmd = NULL;
+	assert_true(asprintf(&cmd, "/usr/bin/python3 tests/fixtures/nvsmi_energy.py '%s' %s", csv,
+			     windows) > 0);
 	FILE *p = popen(cmd, "r");
+	free(cmd);
 	assert_non_null(p);
+	return p;
+}
+
+/* The oracle's next window: its per-GPU lines up to its "end" line. */
+static int oracle_next(FILE *p, struct oracle *o, int max)
+{
+	char line[512], e[64], pw[64], u[64];
 	int n = 0;
-	char e[64], pw[64], u[64];
-	while (n < max && fscanf(p, "%d %ld %63s %63s %63s", &o[n].gpu, &o[n].samples, e, pw, u) == 5) {
+	while (fgets(line, sizeof line, p) && strcmp(line, "end\n") != 0) {
+		assert_true(n < max);
+		assert_int_equal(sscanf(line, "%d %ld %63s %63s %63s", &o[n].gpu, &o[n].samples,
+					e, pw, u), 5);
 		o[n].energy = strtod(e, NULL);
 		o[n].power = strtod(pw, NULL);
 		o[n].util = strtod(u, NULL);
 		n++;
 	}
-	assert_int_equal(pclose(p), 0);
 	return n;
 }
 
 static int run_oracle(const char *csv, struct oracle *o, int max)
 {
-	return run_oracle_window(csv, "", o, max);
+	FILE *p = oracle_start(csv, "");
+	int n = oracle_next(p, o, max);
+	assert_int_equal(pclose(p), 0);
+	return n;
 }
 
 static void ingest(const char *store, const char *path, const char *run)
@@ -160,13 +174,19 @@ static void real_log_linked_to_run(void **state)
 	}
 	assert_int_equal(with, 1); /* the newest run of that name */
 	/* each run's own time window of the (UTC-read) log */
+	char *bounds = NULL;
+	size_t blen = 0;
+	FILE *b = open_memstream(&bounds, &blen);
+	assert_non_null(b);
+	for (size_t i = 0; i < nr; i++)
+		fprintf(b, " %lld %lld", (long long)runs[i].start_ms, (long long)runs[i].end_ms);
+	assert_int_equal(fclose(b), 0);
+	FILE *p = oracle_start(REAL_LOG, bounds);
+	free(bounds);
 	int windows = 0;
 	for (size_t i = 0; i < nr; i++) {
-		char w[64];
-		snprintf(w, sizeof w, "%lld %lld", (long long)runs[i].start_ms,
-			 (long long)runs[i].end_ms);
 		struct oracle ow[8];
-		int now = run_oracle_window(REAL_LOG, w, ow, 8);
+		int now = oracle_next(p, ow, 8);
 		struct amd_gpu_stats *s;
 		size_t ns;
 		assert_int_equal(amd_gpu_stats_window(st, runs[i].start_ms, runs[i].end_ms, &s, &ns,
@@ -175,6 +195,7 @@ static void real_log_linked_to_run(void **state)
 		windows += ns > 0;
 		free(s);
 	}
+	assert_int_equal(pclose(p), 0);
 	assert_int_equal(windows, (int)nr); /* the log covers the whole sweep */
 	amd_runs_free(runs, nr);
 	amd_store_close(st);
