@@ -466,14 +466,13 @@ static int note_runs_in(struct amd_store *st, const int64_t *ids, size_t n)
  * readers ask for them: one load for many runs, not a query each (a
  * 6,500-run sweep whose 2,000 runs two sources hold made 2,038). A run
  * the server reduces is not foreseen (its points stay there), so the
- * rows loaded are those the read's own asks load; up to
- * AMD_NEED_BATCH_RUNS runs a
- * load — their server ids are ≤ 21 bytes each in the query, ~11 KB of
- * the server's 256 KiB max_query_size beside the part's attempts
- * (≤ 3 × 32 KiB) — and AMD_NEED_BATCH_POINTS points added: the answer
- * is parsed whole (cJSON, ~0.7 KB a point row) before it goes into the
- * store, so a load stays within ~50 MB whatever the runs' lengths. A
- * run of more points goes in a load of its own, as before. */
+ * rows loaded are those the read's own asks load. Bounds of a load:
+ * AMD_NEED_BATCH_RUNS runs (a server id is ≤ 21 bytes in the query:
+ * ~11 KB of the server's 256 KiB max_query_size, beside the part's
+ * attempts, ≤ 3 × 32 KiB) and AMD_NEED_BATCH_POINTS points added (the
+ * answer is parsed whole, cJSON at ~0.7 KB a point row, before it goes
+ * into the store: ~50 MB whatever the runs' lengths; a run of more
+ * points loads alone, as before). */
 static int add_foreseen(struct amd_store *st, int64_t run, int64_t **ids, size_t *n)
 {
 	size_t asked = *n;
