@@ -591,9 +591,10 @@ struct ch_left {
 	int64_t *chid_of; /* the server's id of each run id, [ord - 1] */
 };
 
-/* a run's answer of the server: ok 0 when its points must be read */
+/* a run's answer of the server: ok 0 when its points must be read;
+ * npoints: its points of the left keys (amd_ch_run_series_sql's counts) */
 struct ch_reduced {
-	int64_t run;
+	int64_t run, npoints;
 	int ok;
 	struct amd_run_reduced r;
 };
@@ -914,6 +915,7 @@ static int series_row(struct ch_left *l, const cJSON *row)
 	/* steps looked up (epoch time, throughput) once each; the metric's
 	 * points at one step in time order */
 	c->ok &= n == (key == l->chid[1] || key == l->chid[2] ? steps : times);
+	c->npoints += n;
 	if (key == l->chid[2] && n > 0)
 		c->r.has_rate = 1;
 	return 0;
@@ -1002,6 +1004,22 @@ static int left_reduced(void *ctx, struct amd_store *st, int64_t run, int keep_f
 	return amd_fail(err, "%s: out of memory", l->url);
 }
 
+/* store.h's next_read: the first run after `after` the server could
+ * not reduce (its reader loads its points), once the read asked. */
+static int64_t left_next_read(void *ctx, int64_t after, int64_t *npoints)
+{
+	struct ch_left *l = ctx;
+	for (int64_t ord = after > 0 ? after + 1 : 1; l->have && (size_t)ord < l->nred; ord++) {
+		const struct ch_reduced *c = reduced_of(l, ord);
+		if (c && !c->ok) {
+			*npoints = c->npoints;
+			return ord;
+		}
+	}
+	*npoints = 0;
+	return 0;
+}
+
 /* The keys whose points a read of run values leaves on the server: the
  * metric keys[0], epoch_time_s, throughput_samples_per_s (names and
  * server ids in l; 3 of them, a repeated one counted once). */
@@ -1061,7 +1079,7 @@ static int leave_points(struct amd_store *st, struct ch_left *l, const char *url
 	const struct amd_store_remote r = {.left = "metric_point", .ctx = l, .load = left_load,
 					   .keys = (const char *const *)l->names, .nkeys = n,
 					   .run_reduced = left_reduced, .load_runs = left_load_runs,
-					   .release = left_free};
+					   .next_read = left_next_read, .release = left_free};
 	amd_store_set_remote(st, &r);
 	return 0;
 }

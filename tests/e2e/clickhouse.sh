@@ -1244,4 +1244,27 @@ test_expect_success CLICKHOUSE 'a sweep of 2,000 runs reads as SQLite does (no q
 	same_json w2k stats --sweep team-sweep-000 && same_json w2k runs --sweep team-sweep-000
 '
 
+# A sweep of 300 runs whose first 200 two sources hold (two MLflow
+# databases, bench/gen_store_10k.py): the server cannot reduce those 200
+# (their series log each step twice), so `stats` reads their points. It
+# loaded them one query a run (200 metric_point loads after the part's
+# own); the store now loads a run with the next runs the read will read
+# (store.c add_foreseen, up to 512 a query): 1 + ceil(200 / 512) loads.
+# stats and runs of the sweep are SQLite's.
+test_expect_success CLICKHOUSE 'a read of runs the server cannot reduce loads their points in batches, not a query a run' '
+	mkdir -p "$TMP/w2s/a" "$TMP/w2s/b" &&
+	(cd "$AMDAHL_ROOT" && /usr/bin/python3 bench/gen_store_10k.py "$TMP/w2s/a/mlflow.db" 1 300 3 &&
+	 /usr/bin/python3 bench/gen_store_10k.py "$TMP/w2s/b/mlflow.db" 1 200 3) >/dev/null &&
+	for store in "$(url w2s)" "$TMP/w2s.db"; do
+		"$AMDAHL" --store "$store" ingest -q "$TMP/w2s/a/mlflow.db" "$TMP/w2s/b/mlflow.db" || return 1
+	done &&
+	loads="SELECT count() FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'SELECT run_id, key_id, step, ts_ms%'"'"'" &&
+	logged "SYSTEM FLUSH LOGS" && a=$(logged "$loads") &&
+	same_json w2s stats --sweep team-sweep-000 &&
+	logged "SYSTEM FLUSH LOGS" && b=$(logged "$loads") &&
+	echo "# metric point loads of stats: $((b - a))" >&2 &&
+	test_true "at most 1 + ceil(200 / 512) + 1 loads ($((b - a)))" [ $((b - a)) -le 3 ] &&
+	same_json w2s runs --sweep team-sweep-000
+'
+
 test_done

@@ -22,6 +22,7 @@
 #include "orphans.h"
 #include "phase.h"
 #include "run_facts.h"
+#include "runs.h"
 #include "sqlite_int.h"
 #include "stmt_cache.h"
 #include "store_read.h"
@@ -212,12 +213,114 @@ static void many_runs_prepare_once(void **state)
 	amd_store_close(st);
 }
 
+/* ---- a read's on-demand point loads, batched (amd_store_need_key) ---- */
+
+#define NRUNS 1200
+static int foreseen[NRUNS + 1], loaded[NRUNS + 1];
+static int64_t points_each;
+static size_t batch_calls, biggest;
+
+/* the remote's load_runs: notes the runs (sorted, each once) */
+static int note_load(void *ctx, struct amd_store *st, const int64_t *runs, size_t n,
+		     struct amd_err *err)
+{
+	(void)ctx;
+	(void)st;
+	(void)err;
+	batch_calls++;
+	biggest = n > biggest ? n : biggest;
+	for (size_t i = 0; i < n; i++) {
+		assert_true(runs[i] >= 1 && runs[i] <= NRUNS);
+		assert_true(i == 0 || runs[i - 1] < runs[i]);
+		loaded[runs[i]]++;
+	}
+	return 0;
+}
+
+/* the remote's next_read: the runs marked foreseen */
+static int64_t next_foreseen(void *ctx, int64_t after, int64_t *npoints)
+{
+	(void)ctx;
+	for (int64_t r = after + 1; r <= NRUNS; r++)
+		if (foreseen[r]) {
+			*npoints = points_each;
+			return r;
+		}
+	return 0;
+}
+
+static const char *const left_keys[] = {"m"};
+
+/* A loaded store of runs 1..NRUNS whose key "m" is left on the server;
+ * the runs id % 3 != 0 foreseen (the server cannot reduce them). */
+static struct amd_store *store_with_left_points(int64_t npoints)
+{
+	struct amd_err err = {0};
+	struct amd_store *st;
+	assert_int_equal(amd_store_open_loading("clickhouse://test", &st, &err), 0);
+	load_runs(st, NRUNS);
+	const struct amd_store_remote r = {.left = "metric_point", .keys = left_keys, .nkeys = 1,
+					   .load_runs = note_load, .next_read = next_foreseen};
+	amd_store_set_remote(st, &r);
+	amd_store_loaded(st);
+	memset(loaded, 0, sizeof loaded);
+	for (int i = 1; i <= NRUNS; i++)
+		foreseen[i] = i % 3 != 0;
+	points_each = npoints;
+	batch_calls = biggest = 0;
+	return st;
+}
+
+/* Reads "m" of the foreseen runs and of runs 3 and 6 (as `stats` reads
+ * a run with a trace the server reduced), in id order. */
+static void read_foreseen(struct amd_store *st)
+{
+	struct amd_err err = {0};
+	for (int i = 1; i <= NRUNS; i++) {
+		if (!foreseen[i] && i != 3 && i != 6)
+			continue;
+		struct amd_point *p = NULL;
+		size_t n = 0;
+		assert_int_equal(amd_run_metric(st, i, "m", &p, &n, &err), 0);
+		free(p);
+	}
+	/* each run read loaded once; no other run */
+	for (int i = 1; i <= NRUNS; i++)
+		assert_int_equal(loaded[i], foreseen[i] || i == 3 || i == 6);
+}
+
+static void point_loads_batch_the_runs_foreseen(void **state)
+{
+	(void)state;
+	struct amd_store *st = store_with_left_points(10);
+	read_foreseen(st);
+	/* 800 runs foreseen: run 1 and the next 511 of them, run 3 and the
+	 * 288 left, run 6 alone (one load each run before batching: 802) */
+	assert_int_equal(batch_calls, 3);
+	assert_int_equal(biggest, AMD_NEED_BATCH_RUNS);
+	amd_store_close(st);
+}
+
+static void point_loads_stay_within_the_points_bound(void **state)
+{
+	(void)state;
+	/* three runs foreseen past the asked one fill the bound */
+	struct amd_store *st = store_with_left_points(AMD_NEED_BATCH_POINTS / 4 + 1);
+	read_foreseen(st);
+	assert_int_equal(biggest, 4);
+	/* the 802 runs read in loads of 4 (the last of 2) */
+	assert_int_equal(batch_calls, 201);
+	amd_store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(orphans_see_the_left_rows),
 		cmocka_unit_test(loads_inside_a_read_transaction),
 		cmocka_unit_test(many_runs_prepare_once),
+		cmocka_unit_test(point_loads_batch_the_runs_foreseen),
+		cmocka_unit_test(point_loads_stay_within_the_points_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,8 +40,8 @@ struct amd_store {
 	 * and notes only while watching (a prepare of amd_store_prepare's) */
 	int watch_on, watching;
 	size_t nprepared; /* statements prepared (amd_store_prepares) */
-	/* the runs whose left keys' points were loaded one run at a time
-	 * (amd_store_need_key), sorted */
+	/* the runs whose left keys' points were loaded by run
+	 * (amd_store_need_key: a run asked for, and those foreseen), sorted */
 	int64_t *runs_in;
 	size_t nruns_in;
 	/* amd_store_intern's look-up and insert, prepared once per connection */

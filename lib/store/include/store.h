@@ -123,6 +123,12 @@ struct amd_store_remote {
 	 * dropped their key sets) alone; NULL: only load, of every run */
 	int (*load_runs)(void *ctx, struct amd_store *st, const int64_t *runs, size_t n,
 			 struct amd_err *err);
+	/* the first run after run `after` (ids ascending) whose points the
+	 * read will read, as the server could not reduce its value exactly
+	 * (run_reduced answers 0), with the left keys' points it has in
+	 * *npoints; 0 when none, or before the read asked for a reduced
+	 * value; NULL: none foreseen (amd_store_need_key batches them) */
+	int64_t (*next_read)(void *ctx, int64_t after, int64_t *npoints);
 	void (*release)(void *ctx);
 };
 /* Installs r (copied; its ctx released with the store). */
@@ -139,8 +145,13 @@ int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profile
 			  amd_region_sum_fn fn, void *ctx, struct amd_err *err);
 /* Before reading key's points of run (and its child runs; run 0: of
  * every run): loads the left keys' points when a remote read left key's
- * on the server — of run and its child runs alone when the remote can
- * (load_runs; once per run), else of every run. 0, or -1 with err set. */
+ * on the server — of run and its child runs when the remote can
+ * (load_runs; once per run), with the next runs the read will read
+ * (next_read) in the same load, up to AMD_NEED_BATCH_RUNS runs and
+ * AMD_NEED_BATCH_POINTS points; else of every run. 0, or -1 with err
+ * set. */
+#define AMD_NEED_BATCH_RUNS 512
+#define AMD_NEED_BATCH_POINTS 65536
 int amd_store_need_key(struct amd_store *st, int64_t run, const char *key,
 		       struct amd_err *err);
 /* Run's value of metric reduced by the server (amd_store_remote's
