@@ -230,6 +230,55 @@ static void times_scan(void **state)
 	assert_true(steps < n);
 }
 
+/* Statements reading trace_step with a subquery run for each row (the
+ * traces' count and sum of steps were two, 64,000 times each in a 1,000
+ * x 64 sweep; issue 38 item 4). */
+static int step_subqueries;
+
+static int count_step_subqueries(unsigned type, void *ctx, void *p, void *x)
+{
+	(void)ctx;
+	(void)x;
+	const char *sql = sqlite3_sql(p);
+	if (type == SQLITE_TRACE_PROFILE && sql && strstr(sql, "(SELECT count(*) FROM trace_step"))
+		step_subqueries++;
+	return count_steps(type, ctx, p, x);
+}
+
+/* Each trace's step row (AMD_REGION_STEP, seconds per step) is its
+ * trace_step rows' summed duration over their count, as SQLite sums
+ * them; read with no subquery per trace. */
+static void times_steps(void **state)
+{
+	(void)state;
+	struct amd_region_time *t;
+	size_t nt, seen = 0;
+	struct amd_err err = {{0}};
+	step_subqueries = 0;
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_PROFILE, count_step_subqueries, NULL);
+	assert_int_equal(amd_store_region_times(st, SWEEP, &t, &nt, &err), 0);
+	sqlite3_trace_v2(st->db, SQLITE_TRACE_PROFILE, count_steps, NULL);
+	assert_int_equal(step_subqueries, 0);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT count(*), sum(dur_ns) FROM trace_step"
+					    " WHERE trace_id = ?1", -1, &q, NULL), SQLITE_OK);
+	for (size_t i = 0; i < nt; i++) {
+		if (strcmp(t[i].name, AMD_REGION_STEP) != 0)
+			continue;
+		sqlite3_bind_int64(q, 1, t[i].trace_id);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		int64_t c = sqlite3_column_int64(q, 0), d = sqlite3_column_int64(q, 1);
+		assert_true(c > 0);
+		assert_true(t[i].seconds == (double)d * 1e-9 / (double)(c > 1 ? c : 1));
+		sqlite3_reset(q);
+		seen++;
+	}
+	sqlite3_finalize(q);
+	amd_region_times_free(t);
+	printf("# %zu traces' step rows checked against trace_step\n", seen);
+	assert_true(seen > 10);
+}
+
 /* The report's read: the list and the times of one scan, the same rows
  * as each alone. */
 static void shared_scan(void **state)
@@ -386,6 +435,7 @@ int main(void)
 		cmocka_unit_test(list_scan),
 		cmocka_unit_test(kind_scan),
 		cmocka_unit_test(times_scan),
+		cmocka_unit_test(times_steps),
 		cmocka_unit_test(shared_scan),
 		cmocka_unit_test(run_name),
 		cmocka_unit_test(one_run),
