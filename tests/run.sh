@@ -3,7 +3,7 @@
 # in tests/e2e against BUILD/amdahl; prints one closing line
 # "N passed, N failed" and exits non-zero when anything failed.
 # Usage: tests/run.sh BUILD_DIR [PATTERN]
-#        AMDAHL_TEST_JOBS=2 tests/run.sh ...   two e2e scripts at a time
+#        AMDAHL_TEST_JOBS=2 tests/run.sh ...   two unit tests or e2e scripts at a time
 #        AMDAHL_TEST_SCRIPTS="a.sh b.sh" ...   only these e2e scripts
 # Each line gives the script's wall and CPU time (tests/lib/runner.sh).
 # With AMDAHL_TEST_BACKEND=clickhouse the e2e scripts run with every store
@@ -41,18 +41,7 @@ for t in "$root/$build"/tests/test_*; do
   [ "${AMDAHL_TEST_BACKEND:-sqlite}" = clickhouse ] && break
   case "$(basename "$t")" in *.d|*.o) continue;; esac
   [ -n "$pattern" ] && [[ "$(basename "$t")" != *$pattern* ]] && continue
-  t0=$(date +%s.%N)
-  out=$(cd "$root" && /usr/bin/time -f '%U %S' -o "$results.time" "$t" 2>&1); rc=$?
-  p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-  f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-  for _ in $(seq 1 "${p:-0}"); do echo pass >>"$results"; done
-  for _ in $(seq 1 "${f:-0}"); do echo fail >>"$results"; done
-  if [ $rc -ne 0 ]; then
-    [ -z "$f" ] && echo fail >>"$results"
-    failed_names+=("$(basename "$t")")
-    printf '%s\n' "$out" | grep -E 'FAIL|ERROR|error|Sanitizer|runtime error' | head -20
-  fi
-  echo "unit $(basename "$t"): ${p:-0} passed, ${f:-0} failed ($(runner_took "$t0" "" "$results.time"))"
+  runner_unit "$t"
 done
 for s in "$root"/tests/e2e/*.sh; do
   [ -f "$s" ] || continue
