@@ -281,6 +281,10 @@ test_lazy_prereq XMLLINT 'command -v xmllint'
 test_lazy_prereq OPENSSL 'command -v openssl'
 test_lazy_prereq GNU_TIME '[ -x /usr/bin/time ]'
 test_lazy_prereq SHARED '[ -d "$PUBLIC" ]'
+# SANITIZED: $AMDAHL is the ASan/UBSan build (make test-san): a script
+# that repeats a race to provoke it runs each scenario once there (every
+# round costs ~4x) and every round in the plain and ClickHouse tiers.
+test_lazy_prereq SANITIZED 'nm -D "$AMDAHL" 2>/dev/null | grep -q " U __asan_init"'
 # PTY: script(1) can give a command a pseudo-terminal (a chroot or
 # container without /dev/pts cannot).
 test_lazy_prereq PTY 'script -qec true /dev/null'

@@ -41,13 +41,25 @@ static int fd_is_gzip(int fd)
 	return pread(fd, m, 2, 0) == 2 && m[0] == 0x1f && m[1] == 0x8b;
 }
 
-/* gzdopen on a regular file, reading bufsize bytes at a time (zlib
- * inflates twice that per refill); the gzFile owns fd. */
-static gzFile open_gz(const char *path, int *gz, unsigned bufsize, struct amd_err *err)
+/* The smallest buffer zlib is given: a file smaller than bufsize gets
+ * one just larger than itself, so a 10-byte MLflow param is not read
+ * through 3 x 128 KB of zlib's buffers (three mmaps and munmaps a file;
+ * under ASan each maps and clears its shadow). */
+#define SMALL_BUFFER 4096u
+
+/* gzdopen on a regular file, reading at most bufsize bytes at a time
+ * (zlib inflates twice that per refill); the gzFile owns fd; the file's
+ * size in *size. */
+static gzFile open_gz(const char *path, int *gz, unsigned bufsize, off_t *size,
+		      struct amd_err *err)
 {
 	int fd = amd_open_regular(path, err);
 	if (fd < 0)
 		return NULL;
+	struct stat st;
+	*size = fstat(fd, &st) == 0 ? st.st_size : 0;
+	if (*size >= 0 && (uint64_t)*size < bufsize)
+		bufsize = (unsigned)*size < SMALL_BUFFER ? SMALL_BUFFER : (unsigned)*size + 1;
 	*gz = fd_is_gzip(fd);
 	gzFile g = gzdopen(fd, "rb");
 	if (!g) {
@@ -75,30 +87,37 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err)
 {
 	int gz = 0;
-	gzFile g = open_gz(path, &gz, READ_BUFFER, err);
+	off_t size = 0;
+	gzFile g = open_gz(path, &gz, READ_BUFFER, &size, err);
 	if (!g)
 		return -1;
 	const size_t step = (size_t)1 << 20; /* read straight into the buffer: one copy */
+	/* a plain file's size known: its buffer made once, not regrown as it
+	 * fills, and no larger than the file and the byte that shows its end
+	 * (a file that grows meanwhile reads on in steps) */
+	size_t first = step;
+	if (!gz && size > 0 && (uint64_t)size < max_bytes)
+		first = (size_t)size + 1;
 	int n = 0, rc = 0;
 	struct amd_textread t = {0};
 	out->len = 0;
-	/* a plain file's size known: its buffer made once, not regrown as it fills */
-	struct stat st;
-	if (!gz && stat(path, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < max_bytes) {
-		if (amd_grow_to(&out->data, (size_t)st.st_size + step + 1, &out->cap, 1,
-				(size_t)st.st_size + step + 1) < 0)
-			rc = amd_fail(err, "%s: out of memory", path);
-		else /* a big file's buffer in 2 MB pages: one fault each, not 512 */
-			amd_huge_hint(out->data, out->cap);
-	}
+	if (amd_grow_to(&out->data, first + 1, &out->cap, 1, first + 1) < 0)
+		rc = amd_fail(err, "%s: out of memory", path);
+	else /* a big file's buffer in 2 MB pages: one fault each, not 512 */
+		amd_huge_hint(out->data, out->cap);
 	while (rc == 0) {
-		if (amd_grow_to(&out->data, out->len + step + 1, &out->cap, 1, step + 1) < 0) {
+		/* room for the next read: a byte (at the end, to see the end),
+		 * a whole UTF-8 character when UTF-16 is converted */
+		size_t least = amd_text_was_utf16(&t) ? 4 : 1;
+		if (out->cap - out->len - 1 < least &&
+		    amd_grow_to(&out->data, out->len + step + 1, &out->cap, 1, step + 1) < 0) {
 			rc = amd_fail(err, "%s: out of memory", path);
 			break;
 		}
+		size_t room = out->cap - out->len - 1;
 		out->data[out->len] = '\0';
 		if ((n = amd_text_gzread(g, &t, (unsigned char *)out->data + out->len,
-					 (unsigned)step, path, err)) <= 0)
+					 (unsigned)(room < step ? room : step), path, err)) <= 0)
 			break;
 		if (out->len + (size_t)n > max_bytes)
 			rc = amd_fail(err, "%s: larger than the limit of %zu bytes%s", path,
@@ -141,7 +160,8 @@ struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max
 	l->cap = max_line + 1; /* room for the longest line and its newline */
 	l->max_line = max_line;
 	l->max_bytes = max_bytes;
-	if (!(l->g = open_gz(path, &l->gz, READ_BUFFER, err))) {
+	off_t size = 0;
+	if (!(l->g = open_gz(path, &l->gz, READ_BUFFER, &size, err))) {
 		amd_lines_close(l);
 		return NULL;
 	}
@@ -242,7 +262,8 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 		   struct amd_err *err)
 {
 	int gz = 0;
-	gzFile g = open_gz(path, &gz, HEAD_BUFFER, err);
+	off_t size = 0;
+	gzFile g = open_gz(path, &gz, HEAD_BUFFER, &size, err);
 	if (!g)
 		return -1;
 	struct amd_textread t = {0};

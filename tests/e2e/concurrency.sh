@@ -86,8 +86,13 @@ scenario() {
 	'
 }
 
+# the races again: three rounds of the same files, four of the bundled
+# sweep below; under ASan/UBSan one and two (test-lib.sh SANITIZED)
+rounds="1 2 3" dflt_rounds="1 2 3 4"
+test_have_prereq SANITIZED && rounds=1 dflt_rounds="1 2"
+
 scenario diff "different files" "$TMP/diff.db" "$big/a" -- "$big/b"
-for round in 1 2 3; do
+for round in $rounds; do
 	scenario same$round "same files, round $round" "$TMP/same$round.db" "$big" -- "$big"
 done
 scenario samej "same files, -j 2 each" "$TMP/samej.db" -j 2 "$big" -- -j 2 "$big"
@@ -116,8 +121,8 @@ test_expect_success SQLITE3 'a trace ingested before its run: the placeholder sw
 	test_eq "" "$(empty_sweeps "$TMP/order.db")"
 	test_eq "cpu-strong-scaling" "$(q "$TMP/order.db" "SELECT group_concat(name) FROM sweep")"
 '
-test_expect_success SQLITE3 'two concurrent ingest -j 2 of the bundled sweep into a new store, 4 times: no empty sweep' '
-	for i in 1 2 3 4; do
+test_expect_success SQLITE3 "two concurrent ingest -j 2 of the bundled sweep into a new store, $(echo $dflt_rounds | wc -w) times: no empty sweep" '
+	for i in $dflt_rounds; do
 		both "dflt$i" "$TMP/dflt$i.db" -j 2 "$CPU" -- -j 2 "$CPU"
 		test_eq "0 0" "$(cat "$TMP/dflt$i.rc")"
 		test_eq "cpu-strong-scaling|" "$(q "$TMP/dflt$i.db" "SELECT group_concat(name), (SELECT group_concat(name) FROM sweep WHERE NOT EXISTS(SELECT 1 FROM run WHERE sweep_id=sweep.id)) FROM sweep")"

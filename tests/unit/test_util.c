@@ -139,6 +139,67 @@ static void read_file_plain_and_gzip(void **state)
 	free(gz);
 }
 
+/* Plain files of sizes about the read's steps (0, a byte, 4 KiB, 1 MiB)
+ * read whole; a file's buffer is its size and a byte or two, not the
+ * 1 MiB step (a 10-byte MLflow param read through 1 MiB cost an mmap and
+ * a munmap, and under ASan the clearing of its shadow). */
+static void read_file_sizes(void **state)
+{
+	const size_t sizes[] = {0, 1, 10, 4095, 4096, 4097, (1u << 20) - 1, 1u << 20,
+				(1u << 20) + 1, (3u << 20) + 7};
+	char *path = tmp_path("sized.txt");
+	char *text = malloc((3u << 20) + 8);
+	assert_non_null(text);
+	for (size_t i = 0; i < (3u << 20) + 7; i++)
+		text[i] = (char)('a' + (i * 7919) % 26);
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		write_file(path, text, sizes[k]);
+		struct amd_buf b = {0};
+		struct amd_err err = {{0}};
+		assert_int_equal(amd_read_file(path, 4u << 20, &b, &err), 0);
+		assert_true(b.len == sizes[k]);
+		assert_true(b.data[b.len] == '\0');
+		assert_memory_equal(b.data, text, sizes[k]);
+		if (sizes[k] > 0)
+			assert_true(b.cap <= sizes[k] + 2);
+		amd_buf_free(&b);
+	}
+	free(text);
+	free(path);
+}
+
+/* UTF-16 text read as UTF-8 grows by half (a CJK character: 2 bytes in,
+ * 3 out), past the buffer sized for the file: every character arrives
+ * whole, whatever room the buffer has left when the file's size runs out. */
+static void read_file_utf16_grows(void **state)
+{
+	char *path = tmp_path("u16.txt");
+	for (size_t n = 1; n <= 40; n++) {
+		unsigned char *in = malloc(2 + 2 * n);
+		char *want = malloc(3 * n + 1);
+		assert_true(in && want);
+		in[0] = 0xff, in[1] = 0xfe; /* UTF-16LE's byte order mark */
+		for (size_t i = 0; i < n; i++) {
+			unsigned cp = 0x4e00 + (unsigned)(i * 37 % 2000);
+			in[2 + 2 * i] = (unsigned char)(cp & 0xff);
+			in[3 + 2 * i] = (unsigned char)(cp >> 8);
+			want[3 * i] = (char)(0xe0 | (cp >> 12));
+			want[3 * i + 1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+			want[3 * i + 2] = (char)(0x80 | (cp & 0x3f));
+		}
+		write_file(path, in, 2 + 2 * n);
+		struct amd_buf b = {0};
+		struct amd_err err = {{0}};
+		assert_int_equal(amd_read_file(path, 1u << 20, &b, &err), 0);
+		assert_true(b.len == 3 * n);
+		assert_memory_equal(b.data, want, 3 * n);
+		amd_buf_free(&b);
+		free(in);
+		free(want);
+	}
+	free(path);
+}
+
 static void read_file_truncated_gzip(void **state)
 {
 	char *gz = tmp_path("t.gz");
@@ -240,6 +301,8 @@ int main(void)
 		cmocka_unit_test(parse_int64_bounds),
 		cmocka_unit_test(sha256_matches_sha256sum),
 		cmocka_unit_test(read_file_plain_and_gzip),
+		cmocka_unit_test(read_file_sizes),
+		cmocka_unit_test(read_file_utf16_grows),
 		cmocka_unit_test(read_file_truncated_gzip),
 		cmocka_unit_test(read_refuses_fifo),
 		cmocka_unit_test(lines_limits),
