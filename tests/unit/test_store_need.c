@@ -6,9 +6,12 @@
  * read it loads nothing; a load inside a read transaction (store_read.h)
  * works; a read over many runs (as `stats` reads each run's traces,
  * memory and GPU samples) prepares as many statements for 10 runs as
- * for 300 and never has SQLite prepare a kept one again. The rows are
- * put through the loader (table_load.h), as the ClickHouse reader
- * does. */
+ * for 300 and never has SQLite prepare a kept one again; the points of
+ * the runs a reader planned to read (amd_store_plan_reads) load with
+ * the run asked, its child runs with it, in the plan's order, within a
+ * load's bounds of runs and points, each run once and no run unplanned.
+ * The rows are put through the loader (table_load.h), as the ClickHouse
+ * reader does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

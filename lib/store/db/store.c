@@ -510,6 +510,32 @@ static int any_listed(const int64_t *ids, size_t n, const int64_t *runs, size_t 
 	return 0;
 }
 
+/* Adds the planned run and its child runs not loaded yet to the n runs
+ * in *ids, their points to *points, when they fit a load's bounds: 1
+ * added (or none to add), 0 when they do not fit, -1 with err set. */
+static int add_planned(struct amd_store *st, int64_t planned, int64_t **ids, size_t *n,
+		       int64_t *points, struct amd_err *err)
+{
+	int64_t *more, *p;
+	size_t m;
+	if (runs_to_load(st, planned, &more, &m, err) < 0)
+		return -1;
+	int64_t np = m ? points_of(st, more, m) : 0;
+	int rc = np >= 0 && *n + m <= AMD_NEED_BATCH_RUNS &&
+		 np <= AMD_NEED_BATCH_POINTS - *points && !any_listed(*ids, *n, more, m);
+	if (m && rc == 1) {
+		if (!(p = realloc(*ids, (*n + m) * sizeof *p)))
+			rc = amd_fail(err, "%s: out of memory", st->path);
+		else {
+			memcpy((*ids = p) + *n, more, m * sizeof *p);
+			*n += m;
+			*points += np;
+		}
+	}
+	free(more);
+	return rc;
+}
+
 /* Adds to the n runs in *ids (run's and its child runs', n > 0) the runs
  * planned after run (amd_store_plan_reads) with their child runs, not
  * loaded yet, in the plan's order, and sorts them: one load for many
@@ -527,26 +553,12 @@ static int add_foreseen(struct amd_store *st, int64_t run, int64_t **ids, size_t
 			struct amd_err *err)
 {
 	size_t at = st->remote.run_points ? plan_after(st, run) : 0;
-	int64_t points = 0, *p;
-	for (int full = 0; !full && at && at < st->nplan && *n < AMD_NEED_BATCH_RUNS; at++) {
-		int64_t *more, np;
-		size_t m;
-		if (runs_to_load(st, st->plan[at], &more, &m, err) < 0)
-			return -1;
-		np = m ? points_of(st, more, m) : 0;
-		full = m && (np < 0 || *n + m > AMD_NEED_BATCH_RUNS ||
-			     np > AMD_NEED_BATCH_POINTS - points || any_listed(*ids, *n, more, m));
-		if (m && !full && !(p = realloc(*ids, (*n + m) * sizeof *p))) {
-			free(more);
-			return amd_fail(err, "%s: out of memory", st->path);
-		}
-		if (m && !full) {
-			memcpy((*ids = p) + *n, more, m * sizeof *p);
-			*n += m;
-			points += np;
-		}
-		free(more);
-	}
+	int64_t points = 0;
+	int rc = 1;
+	while (rc == 1 && at && at < st->nplan && *n < AMD_NEED_BATCH_RUNS)
+		rc = add_planned(st, st->plan[at++], ids, n, &points, err);
+	if (rc < 0)
+		return -1;
 	qsort(*ids, *n, sizeof **ids, cmp_id);
 	return 0;
 }
