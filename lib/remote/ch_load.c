@@ -950,25 +950,40 @@ static int each_row(struct ch_left *l, struct amd_buf *sql, const char *what,
 	return rc;
 }
 
-/* Asks the server for the part's runs' values (ch_reduce.h). */
-static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct amd_err *err)
+/* The runs' points of the left keys (amd_ch_run_series_sql), and which
+ * series repeat a step, in l->red: the first query of reduce_runs, and
+ * alone the counts of a read that asked for no reduced value (every run
+ * with child runs). */
+static int count_points(struct ch_left *l, struct amd_err *err)
 {
-	struct amd_buf scope = {0}, series = {0}, values = {0};
+	struct amd_buf scope = {0}, series = {0};
 	reduced_free(l);
 	int bad = amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
 		  amd_buf_append(&scope, "", 1) < 0 ||
-		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0 ||
-		  amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
-					mad_k / 0.6745 * 0.99) < 0;
+		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0;
 	amd_buf_free(&scope);
 	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
 		 : each_row(l, &series, "run series", series_row, 5, err);
+	amd_buf_free(&series);
+	l->counted = rc == 0 ? 1 : -1;
+	return rc;
+}
+
+/* Asks the server for the part's runs' values (ch_reduce.h). */
+static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct amd_err *err)
+{
+	struct amd_buf scope = {0}, values = {0};
+	int rc = count_points(l, err);
+	if (rc == 0 && (amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
+			amd_buf_append(&scope, "", 1) < 0 ||
+			amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
+					      mad_k / 0.6745 * 0.99) < 0))
+		rc = amd_fail(err, "%s: out of memory", l->url);
+	amd_buf_free(&scope);
 	if (rc == 0)
 		rc = each_row(l, &values, "run values", reduced_row, 19, err);
-	amd_buf_free(&series);
 	amd_buf_free(&values);
 	l->have = rc == 0;
-	l->counted = rc == 0 ? 1 : -1;
 	l->keep_first = keep_first;
 	l->mad_k = mad_k;
 	return rc;
@@ -1004,24 +1019,6 @@ static int left_reduced(void *ctx, struct amd_store *st, int64_t run, int keep_f
 		return 1;
 	amd_run_reduced_free(out);
 	return amd_fail(err, "%s: out of memory", l->url);
-}
-
-/* The runs' points of the left keys alone (amd_ch_run_series_sql), in
- * l->red: the counts of a read that asked for no reduced value (every
- * run with child runs). */
-static int count_points(struct ch_left *l, struct amd_err *err)
-{
-	struct amd_buf scope = {0}, series = {0};
-	reduced_free(l);
-	int bad = amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
-		  amd_buf_append(&scope, "", 1) < 0 ||
-		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0;
-	amd_buf_free(&scope);
-	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
-		 : each_row(l, &series, "run series", series_row, 5, err);
-	amd_buf_free(&series);
-	l->counted = rc == 0 ? 1 : -1;
-	return rc;
 }
 
 /* store.h's run_points: run's points of the left keys on the server. */
