@@ -17,6 +17,7 @@
 #include "runs.h"
 #include "selector.h"
 #include "store_read.h"
+#include "store.h"
 #include "sweep_keys.h"
 
 static int metric_higher_is_better(const char *m)
@@ -182,6 +183,27 @@ static int collect_excluded(struct amd_sweep_stats *sw, struct analysis_run *w, 
 	return 0;
 }
 
+/* Each run evaluated: first from the server's reductions, then the
+ * runs left to their points, read in that order after the store is told
+ * which (amd_store_plan_reads: a remote store loads many in a query). */
+static int evaluate_runs(struct amd_store *st, struct analysis_run *w, size_t n,
+			 const struct analysis_opts *o, struct amd_err *err)
+{
+	int64_t *plan = calloc(n ? n : 1, sizeof *plan);
+	size_t nplan = 0;
+	int rc = plan ? 0 : amd_fail(err, "out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if ((rc = analysis_run_evaluate(st, &w[i], o, err)) == 0 && w[i].reads_points)
+			plan[nplan++] = w[i].rv->id;
+	if (rc == 0)
+		rc = amd_store_plan_reads(st, plan, nplan, err);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = analysis_run_read_points(st, &w[i], o, err);
+	free(plan);
+	amd_store_plan_reads(st, NULL, 0, err);
+	return rc;
+}
+
 static int analyse_runs(struct amd_store *st, struct amd_sweep_stats *sw,
 			struct analysis_run *w, size_t n, const struct analysis_opts *o,
 			struct amd_err *err)
@@ -190,14 +212,13 @@ static int analyse_runs(struct amd_store *st, struct amd_sweep_stats *sw,
 	if (!inc)
 		return amd_fail(err, "out of memory");
 	size_t ninc = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (analysis_run_evaluate(st, &w[i], o, err) < 0) {
-			free(inc);
-			return -1;
-		}
+	if (evaluate_runs(st, w, n, o, err) < 0) {
+		free(inc);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
 		if (w[i].ok)
 			inc[ninc++] = &w[i];
-	}
 	qsort(inc, ninc, sizeof *inc, analysis_cmp_runs);
 	int rc = analysis_build_strategies(sw, inc, ninc, o) < 0 || collect_excluded(sw, w, n) < 0
 		? amd_fail(err, "out of memory") : 0;

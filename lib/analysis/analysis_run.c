@@ -423,16 +423,25 @@ static int run_reduced(struct amd_store *st, struct analysis_run *w,
 	return rc < 0 ? -1 : 1;
 }
 
+/* The run's value from the server's reduction, else w->reads_points
+ * set: analysis_run_read_points reads its points. */
 static int run_epochs(struct amd_store *st, struct analysis_run *w,
 		      const struct analysis_opts *o, struct amd_err *err)
+{
+	int reduced = run_reduced(st, w, o, err);
+	w->reads_points = reduced == 0;
+	return reduced < 0 ? -1 : 0;
+}
+
+int analysis_run_read_points(struct amd_store *st, struct analysis_run *w,
+			     const struct analysis_opts *o, struct amd_err *err)
 {
 	struct amd_point *pts = NULL;
 	struct amd_trace_row *tr = NULL;
 	size_t np = 0, ntr = 0;
 	int rc = -1, *keep = NULL;
-	int reduced = run_reduced(st, w, o, err);
-	if (reduced != 0)
-		return reduced < 0 ? -1 : 0;
+	if (!w->reads_points)
+		return 0;
 	if (amd_run_metric(st, w->rv->id, o->metric, &pts, &np, err) < 0 ||
 	    amd_store_run_traces(st, w->rv->id, &tr, &ntr, err) < 0)
 		goto out;

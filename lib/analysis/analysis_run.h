@@ -32,6 +32,7 @@ struct analysis_run {
 	double share[AMD_PHASE_COUNT], comm_share, comp_fraction, straggler_ns;
 	double op_comp_us, op_total_us; /* itwinai's fraction, pooled per point */
 	int has_trace;
+	int reads_points; /* its value is read from its points (analysis_run_read_points) */
 	size_t ntraces_gpu, ntraces_cpu; /* its traces with device activity, and CPU-only */
 };
 
@@ -44,10 +45,16 @@ int amd_run_axis_value(struct amd_store *st, const struct amd_run_view *rv, cons
 		       double *x, struct amd_err *err);
 
 /* Its axis value, then (unless it failed or has none) its epochs, value,
- * flags, throughput, energy and trace shares; w->ok 0 and why in
- * w->v.excluded when it is left out. -1 on a store error or out of memory. */
+ * flags, throughput, energy and trace shares as the server reduced them;
+ * w->ok 0 and why in w->v.excluded when it is left out; w->reads_points
+ * set when its points must be read instead (analysis_run_read_points).
+ * -1 on a store error or out of memory. */
 int analysis_run_evaluate(struct amd_store *st, struct analysis_run *w,
 			  const struct analysis_opts *o, struct amd_err *err);
+/* A run analysis_run_evaluate left to its points: those read, and its
+ * value and the rest from them (nothing when w->reads_points is 0). */
+int analysis_run_read_points(struct amd_store *st, struct analysis_run *w,
+			     const struct analysis_opts *o, struct amd_err *err);
 void analysis_run_release(struct analysis_run *w);
 
 /* A deep copy of v into *c; -1 out of memory (nothing to free then). */

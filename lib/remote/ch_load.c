@@ -583,6 +583,7 @@ struct ch_left {
 	char *keys_cond, *names[3];
 	int64_t chid[3];
 	int have, keep_first;
+	int counted; /* the runs' point counts in red: 1, -1 failed, 0 not asked */
 	double mad_k;
 	/* indexed by the loaded store's run id (1 .. the runs mapped; the
 	 * map numbers them from 1): nred slots, a run's with run != 0 */
@@ -949,22 +950,38 @@ static int each_row(struct ch_left *l, struct amd_buf *sql, const char *what,
 	return rc;
 }
 
-/* Asks the server for the part's runs' values (ch_reduce.h). */
-static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct amd_err *err)
+/* The runs' points of the left keys (amd_ch_run_series_sql), and which
+ * series repeat a step, in l->red: the first query of reduce_runs, and
+ * alone the counts of a read that asked for no reduced value (every run
+ * with child runs). */
+static int count_points(struct ch_left *l, struct amd_err *err)
 {
-	struct amd_buf scope = {0}, series = {0}, values = {0};
+	struct amd_buf scope = {0}, series = {0};
 	reduced_free(l);
 	int bad = amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
 		  amd_buf_append(&scope, "", 1) < 0 ||
-		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0 ||
-		  amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
-					mad_k / 0.6745 * 0.99) < 0;
+		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0;
 	amd_buf_free(&scope);
 	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
 		 : each_row(l, &series, "run series", series_row, 5, err);
+	amd_buf_free(&series);
+	l->counted = rc == 0 ? 1 : -1;
+	return rc;
+}
+
+/* Asks the server for the part's runs' values (ch_reduce.h). */
+static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct amd_err *err)
+{
+	struct amd_buf scope = {0}, values = {0};
+	int rc = count_points(l, err);
+	if (rc == 0 && (amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
+			amd_buf_append(&scope, "", 1) < 0 ||
+			amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
+					      mad_k / 0.6745 * 0.99) < 0))
+		rc = amd_fail(err, "%s: out of memory", l->url);
+	amd_buf_free(&scope);
 	if (rc == 0)
 		rc = each_row(l, &values, "run values", reduced_row, 19, err);
-	amd_buf_free(&series);
 	amd_buf_free(&values);
 	l->have = rc == 0;
 	l->keep_first = keep_first;
@@ -1004,20 +1021,17 @@ static int left_reduced(void *ctx, struct amd_store *st, int64_t run, int keep_f
 	return amd_fail(err, "%s: out of memory", l->url);
 }
 
-/* store.h's next_read: the first run after `after` the server could
- * not reduce (its reader loads its points), once the read asked. */
-static int64_t left_next_read(void *ctx, int64_t after, int64_t *npoints)
+/* store.h's run_points: run's points of the left keys on the server. */
+static int64_t left_run_points(void *ctx, int64_t run)
 {
 	struct ch_left *l = ctx;
-	for (int64_t ord = after > 0 ? after + 1 : 1; l->have && (size_t)ord < l->nred; ord++) {
-		const struct ch_reduced *c = reduced_of(l, ord);
-		if (c && !c->ok) {
-			*npoints = c->npoints;
-			return ord;
-		}
-	}
-	*npoints = 0;
-	return 0;
+	struct amd_err err = {0};
+	if (!l->have && l->counted == 0 && count_points(l, &err) < 0)
+		return -1; /* the load of the run asked for reports it */
+	if (!l->have && l->counted < 0)
+		return -1;
+	const struct ch_reduced *c = reduced_of(l, run);
+	return c ? c->npoints : 0;
 }
 
 /* The keys whose points a read of run values leaves on the server: the
@@ -1079,7 +1093,7 @@ static int leave_points(struct amd_store *st, struct ch_left *l, const char *url
 	const struct amd_store_remote r = {.left = "metric_point", .ctx = l, .load = left_load,
 					   .keys = (const char *const *)l->names, .nkeys = n,
 					   .run_reduced = left_reduced, .load_runs = left_load_runs,
-					   .next_read = left_next_read, .release = left_free};
+					   .run_points = left_run_points, .release = left_free};
 	amd_store_set_remote(st, &r);
 	return 0;
 }

@@ -1267,4 +1267,30 @@ test_expect_success CLICKHOUSE 'a read of runs the server cannot reduce loads th
 	same_json w2s runs --sweep team-sweep-000
 '
 
+# The runs `stats` reads the points of although the server reduced
+# their value: runs with per-rank traces (cpu-strong-scaling: the traces
+# mark profiled epochs), runs logging energy counters (gpu-batch-sweep)
+# and runs with child worker runs (itwinai-layout's mnist-scaling: their
+# points fold in). They loaded one query a run (9, 25 and 7 metric_point
+# loads with the part's own); the analysis now tells the store which runs
+# it reads (amd_store_plan_reads) before it reads them, and the first
+# run's load takes the others (store.c add_foreseen): 2 loads each, the
+# same point rows (result_rows of the loads), output SQLite's.
+test_expect_success CLICKHOUSE 'runs read for traces, energy or child runs load their points in one query, not one a run' '
+	for d in cpu-strong-scaling gpu-batch-sweep itwinai-layout; do
+		"$AMDAHL" --store "$(url pl)" ingest -q "$DATA/$d" &&
+		"$AMDAHL" --store "$TMP/pl.db" ingest -q "$DATA/$d" || return 1
+	done &&
+	loads="SELECT count(), sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND query LIKE '"'"'SELECT run_id, key_id, step, ts_ms%'"'"'" &&
+	for sweep in cpu-strong-scaling:96 gpu-batch-sweep:408 mnist-scaling:532; do
+		logged "SYSTEM FLUSH LOGS" && a=$(logged "$loads") &&
+		same_json pl stats --sweep "${sweep%:*}" &&
+		logged "SYSTEM FLUSH LOGS" && b=$(logged "$loads") &&
+		n=$((${b%%	*} - ${a%%	*})) && rows=$((${b##*	} - ${a##*	})) &&
+		echo "# ${sweep%:*}: $n metric point loads, $rows rows" >&2 &&
+		test_true "${sweep%:*}: at most 2 loads ($n)" [ "$n" -le 2 ] &&
+		test_eq "${sweep#*:}" "$rows" || return 1
+	done
+'
+
 test_done

@@ -6,9 +6,12 @@
  * read it loads nothing; a load inside a read transaction (store_read.h)
  * works; a read over many runs (as `stats` reads each run's traces,
  * memory and GPU samples) prepares as many statements for 10 runs as
- * for 300 and never has SQLite prepare a kept one again. The rows are
- * put through the loader (table_load.h), as the ClickHouse reader
- * does. */
+ * for 300 and never has SQLite prepare a kept one again; the points of
+ * the runs a reader planned to read (amd_store_plan_reads) load with
+ * the run asked, its child runs with it, in the plan's order, within a
+ * load's bounds of runs and points, each run once and no run unplanned.
+ * The rows are put through the loader (table_load.h), as the ClickHouse
+ * reader does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -215,8 +218,11 @@ static void many_runs_prepare_once(void **state)
 
 /* ---- a read's on-demand point loads, batched (amd_store_need_key) ---- */
 
+/* runs 1..NRUNS; runs NRUNS + 1 .. NRUNS + NCHILD the child runs of
+ * runs 1..NCHILD (one each) */
 #define NRUNS 1200
-static int foreseen[NRUNS + 1], loaded[NRUNS + 1];
+#define NCHILD 100
+static int planned[NRUNS + 1], loaded[NRUNS + NCHILD + 1];
 static int64_t points_each;
 static size_t batch_calls, biggest;
 
@@ -230,86 +236,124 @@ static int note_load(void *ctx, struct amd_store *st, const int64_t *runs, size_
 	batch_calls++;
 	biggest = n > biggest ? n : biggest;
 	for (size_t i = 0; i < n; i++) {
-		assert_true(runs[i] >= 1 && runs[i] <= NRUNS);
+		assert_true(runs[i] >= 1 && runs[i] <= NRUNS + NCHILD);
 		assert_true(i == 0 || runs[i - 1] < runs[i]);
 		loaded[runs[i]]++;
 	}
 	return 0;
 }
 
-/* the remote's next_read: the runs marked foreseen */
-static int64_t next_foreseen(void *ctx, int64_t after, int64_t *npoints)
+/* the remote's run_points: points_each a run */
+static int64_t each_points(void *ctx, int64_t run)
 {
 	(void)ctx;
-	for (int64_t r = after + 1; r <= NRUNS; r++)
-		if (foreseen[r]) {
-			*npoints = points_each;
-			return r;
-		}
-	return 0;
+	(void)run;
+	return points_each;
 }
 
 static const char *const left_keys[] = {"m"};
 
-/* A loaded store of runs 1..NRUNS whose key "m" is left on the server;
- * the runs id % 3 != 0 foreseen (the server cannot reduce them). */
+/* The child runs of runs 1..NCHILD. */
+static void load_child_runs(struct amd_store *st)
+{
+	struct amd_err err = {0};
+	struct amd_table_load *l;
+	assert_int_equal(amd_store_begin(st, &err), 0);
+	assert_int_equal(amd_table_load_open(st, "run", "id,ext_id,parent_ext_id", &l, &err), 0);
+	for (int i = 1; i <= NCHILD; i++) {
+		char ext[32], parent[32];
+		snprintf(ext, sizeof ext, "c%d", i);
+		snprintf(parent, sizeof parent, "r%d", i);
+		const struct amd_cell r[] = {num(NRUNS + i), text(ext), text(parent)};
+		assert_int_equal(amd_table_load_row(l, r, &err), 0);
+	}
+	assert_int_equal(amd_table_load_close(l, 1, &err), 0);
+	assert_int_equal(amd_store_commit(st, &err), 0);
+}
+
+/* A loaded store of runs 1..NRUNS (and the child runs) whose key "m"
+ * is left on the server, npoints a run. */
 static struct amd_store *store_with_left_points(int64_t npoints)
 {
 	struct amd_err err = {0};
 	struct amd_store *st;
 	assert_int_equal(amd_store_open_loading("clickhouse://test", &st, &err), 0);
 	load_runs(st, NRUNS);
+	load_child_runs(st);
 	const struct amd_store_remote r = {.left = "metric_point", .keys = left_keys, .nkeys = 1,
-					   .load_runs = note_load, .next_read = next_foreseen};
+					   .load_runs = note_load, .run_points = each_points};
 	amd_store_set_remote(st, &r);
 	amd_store_loaded(st);
 	memset(loaded, 0, sizeof loaded);
-	for (int i = 1; i <= NRUNS; i++)
-		foreseen[i] = i % 3 != 0;
+	memset(planned, 0, sizeof planned);
 	points_each = npoints;
 	batch_calls = biggest = 0;
 	return st;
 }
 
-/* Reads "m" of the foreseen runs and of runs 3 and 6 (as `stats` reads
- * a run with a trace the server reduced), in id order. */
-static void read_foreseen(struct amd_store *st)
+/* Plans the runs id % 3 != 0, in id order (descending: from the last),
+ * and reads "m" of them in that order and of runs 3 and 6 (unplanned)
+ * first: each run read and its child run loaded once, no other. */
+static void read_planned(struct amd_store *st, int descending)
 {
 	struct amd_err err = {0};
-	for (int i = 1; i <= NRUNS; i++) {
-		if (!foreseen[i] && i != 3 && i != 6)
-			continue;
+	int64_t plan[NRUNS];
+	size_t n = 0;
+	for (int k = 1; k <= NRUNS; k++) {
+		int i = descending ? NRUNS + 1 - k : k;
+		if ((planned[i] = i % 3 != 0))
+			plan[n++] = i;
+	}
+	assert_int_equal(amd_store_plan_reads(st, plan, n, &err), 0);
+	int64_t asks[NRUNS + 2] = {3, 6};
+	memcpy(asks + 2, plan, n * sizeof *plan);
+	for (size_t k = 0; k < n + 2; k++) {
 		struct amd_point *p = NULL;
-		size_t n = 0;
-		assert_int_equal(amd_run_metric(st, i, "m", &p, &n, &err), 0);
+		size_t np = 0;
+		assert_int_equal(amd_run_metric(st, asks[k], "m", &p, &np, &err), 0);
 		free(p);
 	}
-	/* each run read loaded once; no other run */
-	for (int i = 1; i <= NRUNS; i++)
-		assert_int_equal(loaded[i], foreseen[i] || i == 3 || i == 6);
+	assert_int_equal(amd_store_plan_reads(st, NULL, 0, &err), 0);
+	for (int i = 1; i <= NRUNS + NCHILD; i++) {
+		int parent = i > NRUNS ? i - NRUNS : i;
+		assert_int_equal(loaded[i], planned[parent] || parent == 3 || parent == 6);
+	}
 }
 
-static void point_loads_batch_the_runs_foreseen(void **state)
+static void point_loads_batch_the_planned_runs(void **state)
 {
 	(void)state;
 	struct amd_store *st = store_with_left_points(10);
-	read_foreseen(st);
-	/* 800 runs foreseen: run 1 and the next 511 of them, run 3 and the
-	 * 288 left, run 6 alone (one load each run before batching: 802) */
-	assert_int_equal(batch_calls, 3);
+	read_planned(st, 0);
+	/* runs 3 and 6 (with their child runs) alone, then the 800 runs
+	 * planned (and the 66 child runs of runs 1..100 planned): 512 runs
+	 * a load (one load each run before batching: 802) */
+	assert_int_equal(batch_calls, 4);
 	assert_int_equal(biggest, AMD_NEED_BATCH_RUNS);
+	amd_store_close(st);
+}
+
+static void point_loads_follow_the_plans_order(void **state)
+{
+	(void)state;
+	struct amd_store *st = store_with_left_points(10);
+	read_planned(st, 1);
+	assert_int_equal(batch_calls, 4);
 	amd_store_close(st);
 }
 
 static void point_loads_stay_within_the_points_bound(void **state)
 {
 	(void)state;
-	/* three runs foreseen past the asked one fill the bound */
-	struct amd_store *st = store_with_left_points(AMD_NEED_BATCH_POINTS / 4 + 1);
-	read_foreseen(st);
-	assert_int_equal(biggest, 4);
-	/* the 802 runs read in loads of 4 (the last of 2) */
-	assert_int_equal(batch_calls, 201);
+	/* 7 runs of 8,193 points past the asked one fill the bound (65,536;
+	 * 3 of runs 1..100 with their child runs); runs 3 and 6 alone: 111
+	 * loads (a replay of the rule in Python, not this code, counted
+	 * them), the biggest 9 runs (an asked one and its child run, one
+	 * with a child, 5 without, where runs 1..100 end) */
+	struct amd_store *st = store_with_left_points(AMD_NEED_BATCH_POINTS / 8 + 1);
+	read_planned(st, 0);
+	assert_int_equal(batch_calls, 111);
+	assert_int_equal(biggest, 9);
 	amd_store_close(st);
 }
 
@@ -319,7 +363,8 @@ int main(void)
 		cmocka_unit_test(orphans_see_the_left_rows),
 		cmocka_unit_test(loads_inside_a_read_transaction),
 		cmocka_unit_test(many_runs_prepare_once),
-		cmocka_unit_test(point_loads_batch_the_runs_foreseen),
+		cmocka_unit_test(point_loads_batch_the_planned_runs),
+		cmocka_unit_test(point_loads_follow_the_plans_order),
 		cmocka_unit_test(point_loads_stay_within_the_points_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,11 @@ struct amd_store {
 	 * (amd_store_need_key: a run asked for, and those foreseen), sorted */
 	int64_t *runs_in;
 	size_t nruns_in;
+	/* the logical runs a reader will read the left keys' points of, in
+	 * its order (amd_store_plan_reads); plan_at: the last one a load
+	 * was asked for */
+	int64_t *plan;
+	size_t nplan, plan_at;
 	/* amd_store_intern's look-up and insert, prepared once per connection */
 	sqlite3_stmt *dict_find, *dict_add;
 	struct amd_intern_cache names; /* in front of them (intern_cache.h) */

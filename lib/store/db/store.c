@@ -460,38 +460,106 @@ static int note_runs_in(struct amd_store *st, const int64_t *ids, size_t n)
 	return 0;
 }
 
-/* Adds to the n runs in *ids (run's and its child runs', sorted; n > 0)
- * the runs after run that the read will read too (remote.next_read: the
- * server could not reduce their values), not loaded yet, in id order as
- * readers ask for them: one load for many runs, not a query each (a
- * 6,500-run sweep whose 2,000 runs two sources hold made 2,038). A run
- * the server reduces is not foreseen (its points stay there), so the
- * rows loaded are those the read's own asks load. Bounds of a load:
- * AMD_NEED_BATCH_RUNS runs (a server id is ≤ 21 bytes in the query:
- * ~11 KB of the server's 256 KiB max_query_size, beside the part's
- * attempts, ≤ 3 × 32 KiB) and AMD_NEED_BATCH_POINTS points added (the
- * answer is parsed whole, cJSON at ~0.7 KB a point row, before it goes
- * into the store: ~50 MB whatever the runs' lengths; a run of more
- * points loads alone, as before). */
-static int add_foreseen(struct amd_store *st, int64_t run, int64_t **ids, size_t *n)
+int amd_store_plan_reads(struct amd_store *st, const int64_t *runs, size_t n,
+			 struct amd_err *err)
 {
-	size_t asked = *n;
-	int64_t *p, id = run, np = 0, points = 0;
-	if (!st->remote.next_read || asked >= AMD_NEED_BATCH_RUNS)
+	free(st->plan);
+	st->plan = NULL;
+	st->nplan = st->plan_at = 0;
+	if (n == 0)
 		return 0;
-	if (!(p = realloc(*ids, AMD_NEED_BATCH_RUNS * sizeof *p)))
-		return -1;
-	*ids = p;
-	while (*n < AMD_NEED_BATCH_RUNS &&
-	       (id = st->remote.next_read(st->remote.ctx, id, &np)) > 0) {
-		if (run_in(st, id) || bsearch(&id, p, asked, sizeof id, cmp_id))
-			continue;
-		if (np > AMD_NEED_BATCH_POINTS - points)
-			break;
-		points += np;
-		p[(*n)++] = id;
+	if (!(st->plan = malloc(n * sizeof *st->plan)))
+		return amd_fail(err, "%s: out of memory", st->path);
+	memcpy(st->plan, runs, n * sizeof *st->plan);
+	st->nplan = n;
+	return 0;
+}
+
+/* The place after run in the plan (0: not planned), from where the last
+ * load found its run (a reader asks in the plan's order). */
+static size_t plan_after(struct amd_store *st, int64_t run)
+{
+	for (size_t k = 0; k < st->nplan; k++) {
+		size_t at = (st->plan_at + k) % st->nplan;
+		if (st->plan[at] == run)
+			return (st->plan_at = at) + 1;
 	}
-	qsort(p, *n, sizeof *p, cmp_id);
+	return 0;
+}
+
+/* The left keys' points the server holds of the m runs (-1: unknown). */
+static int64_t points_of(struct amd_store *st, const int64_t *runs, size_t m)
+{
+	int64_t sum = 0;
+	for (size_t i = 0; i < m; i++) {
+		int64_t np = st->remote.run_points(st->remote.ctx, runs[i]);
+		if (np < 0)
+			return -1;
+		sum += np;
+	}
+	return sum;
+}
+
+/* Whether one of the m runs is among the n ids. */
+static int any_listed(const int64_t *ids, size_t n, const int64_t *runs, size_t m)
+{
+	for (size_t i = 0; i < m; i++)
+		for (size_t k = 0; k < n; k++)
+			if (ids[k] == runs[i])
+				return 1;
+	return 0;
+}
+
+/* Adds the planned run and its child runs not loaded yet to the n runs
+ * in *ids, their points to *points, when they fit a load's bounds: 1
+ * added (or none to add), 0 when they do not fit, -1 with err set. */
+static int add_planned(struct amd_store *st, int64_t planned, int64_t **ids, size_t *n,
+		       int64_t *points, struct amd_err *err)
+{
+	int64_t *more, *p;
+	size_t m;
+	if (runs_to_load(st, planned, &more, &m, err) < 0)
+		return -1;
+	int64_t np = m ? points_of(st, more, m) : 0;
+	int rc = np >= 0 && *n + m <= AMD_NEED_BATCH_RUNS &&
+		 np <= AMD_NEED_BATCH_POINTS - *points && !any_listed(*ids, *n, more, m);
+	if (m && rc == 1) {
+		if (!(p = realloc(*ids, (*n + m) * sizeof *p)))
+			rc = amd_fail(err, "%s: out of memory", st->path);
+		else {
+			memcpy((*ids = p) + *n, more, m * sizeof *p);
+			*n += m;
+			*points += np;
+		}
+	}
+	free(more);
+	return rc;
+}
+
+/* Adds to the n runs in *ids (run's and its child runs', n > 0) the runs
+ * planned after run (amd_store_plan_reads) with their child runs, not
+ * loaded yet, in the plan's order, and sorts them: one load for many
+ * runs, not a query each. The reader reads each planned run's points
+ * (the server could not reduce its value; traces, child runs or energy
+ * counters make the reader read its points), so the rows loaded are
+ * those its own asks load: a 6,500-run sweep whose 2,000 runs two
+ * sources hold made 2,038 queries. Bounds of a load: AMD_NEED_BATCH_RUNS
+ * runs (a server id is ≤ 21 bytes in the query: ~11 KB of the server's
+ * 256 KiB max_query_size, beside the part's attempts, ≤ 3 × 32 KiB) and
+ * AMD_NEED_BATCH_POINTS points added (the answer is parsed whole, cJSON
+ * at ~0.7 KB a point row, before it goes into the store: ~50 MB whatever
+ * the runs' lengths; a run of more points loads alone, as before). */
+static int add_foreseen(struct amd_store *st, int64_t run, int64_t **ids, size_t *n,
+			struct amd_err *err)
+{
+	size_t at = st->remote.run_points ? plan_after(st, run) : 0;
+	int64_t points = 0;
+	int rc = 1;
+	while (rc == 1 && at && at < st->nplan && *n < AMD_NEED_BATCH_RUNS)
+		rc = add_planned(st, st->plan[at++], ids, n, &points, err);
+	if (rc < 0)
+		return -1;
+	qsort(*ids, *n, sizeof **ids, cmp_id);
 	return 0;
 }
 
@@ -509,9 +577,9 @@ int amd_store_need_key(struct amd_store *st, int64_t run, const char *key,
 	size_t n;
 	if (runs_to_load(st, run, &ids, &n, err) < 0)
 		return -1;
-	if (n && add_foreseen(st, run, &ids, &n) < 0) {
+	if (n && add_foreseen(st, run, &ids, &n, err) < 0) {
 		free(ids);
-		return amd_fail(err, "%s: out of memory", st->path);
+		return -1;
 	}
 	int rc = n ? load_left(st, ids, n, err) : 0;
 	if (rc == 0 && n && note_runs_in(st, ids, n) < 0)
@@ -646,6 +714,7 @@ void amd_store_close(struct amd_store *st)
 	if (st->in_tx)
 		amd_store_rollback(st);
 	drop_remote(st);
+	free(st->plan);
 	sqlite3_finalize(st->dict_find);
 	sqlite3_finalize(st->dict_add);
 	amd_store_cache_free(st);

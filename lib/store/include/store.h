@@ -123,12 +123,10 @@ struct amd_store_remote {
 	 * dropped their key sets) alone; NULL: only load, of every run */
 	int (*load_runs)(void *ctx, struct amd_store *st, const int64_t *runs, size_t n,
 			 struct amd_err *err);
-	/* the first run after run `after` (ids ascending) whose points the
-	 * read will read, as the server could not reduce its value exactly
-	 * (run_reduced answers 0), with the left keys' points it has in
-	 * *npoints; 0 when none, or before the read asked for a reduced
-	 * value; NULL: none foreseen (amd_store_need_key batches them) */
-	int64_t (*next_read)(void *ctx, int64_t after, int64_t *npoints);
+	/* the left keys' points the server holds of run (its child runs'
+	 * apart), -1 when it cannot tell; NULL: amd_store_need_key loads no
+	 * planned run beside the one asked (amd_store_plan_reads) */
+	int64_t (*run_points)(void *ctx, int64_t run);
 	void (*release)(void *ctx);
 };
 /* Installs r (copied; its ctx released with the store). */
@@ -146,14 +144,22 @@ int amd_store_region_sums(struct amd_store *st, int64_t kind_id, int64_t profile
 /* Before reading key's points of run (and its child runs; run 0: of
  * every run): loads the left keys' points when a remote read left key's
  * on the server — of run and its child runs when the remote can
- * (load_runs; once per run), with the next runs the read will read
- * (next_read) in the same load, up to AMD_NEED_BATCH_RUNS runs and
- * AMD_NEED_BATCH_POINTS points; else of every run. 0, or -1 with err
- * set. */
+ * (load_runs; once per run), with the runs planned after it
+ * (amd_store_plan_reads; their child runs too) in the same load, up to
+ * AMD_NEED_BATCH_RUNS runs and AMD_NEED_BATCH_POINTS points more
+ * (run_points); else of every run. 0, or -1 with err set. */
 #define AMD_NEED_BATCH_RUNS 512
 #define AMD_NEED_BATCH_POINTS 65536
 int amd_store_need_key(struct amd_store *st, int64_t run, const char *key,
 		       struct amd_err *err);
+/* The logical runs whose points a reader will read next (amd_run_metric
+ * of a left key), in the order it will ask for them: a load of
+ * amd_store_need_key takes the runs planned after the one asked, so the
+ * rows loaded are those the reader's own asks would load, in fewer
+ * queries. The reader plans only runs it reads; n 0 forgets the plan.
+ * 0, or -1 out of memory (err set). */
+int amd_store_plan_reads(struct amd_store *st, const int64_t *runs, size_t n,
+			 struct amd_err *err);
 /* Run's value of metric reduced by the server (amd_store_remote's
  * run_reduced): 1 with *out filled (amd_run_reduced_free), 0 when the
  * caller reads the points (a SQLite store; another metric; a run the
