@@ -49,7 +49,7 @@ static int fd_is_gzip(int fd)
 
 /* gzdopen on a regular file, reading at most bufsize bytes at a time
  * (zlib inflates twice that per refill); the gzFile owns fd; the file's
- * size in *size. */
+ * size in *size unless size is NULL. */
 static gzFile open_gz(const char *path, int *gz, unsigned bufsize, off_t *size,
 		      struct amd_err *err)
 {
@@ -57,9 +57,11 @@ static gzFile open_gz(const char *path, int *gz, unsigned bufsize, off_t *size,
 	if (fd < 0)
 		return NULL;
 	struct stat st;
-	*size = fstat(fd, &st) == 0 ? st.st_size : 0;
-	if (*size >= 0 && (uint64_t)*size < bufsize)
-		bufsize = (unsigned)*size < SMALL_BUFFER ? SMALL_BUFFER : (unsigned)*size + 1;
+	off_t bytes = fstat(fd, &st) == 0 ? st.st_size : 0;
+	if (size)
+		*size = bytes;
+	if (bytes >= 0 && (uint64_t)bytes < bufsize)
+		bufsize = (unsigned)bytes < SMALL_BUFFER ? SMALL_BUFFER : (unsigned)bytes + 1;
 	*gz = fd_is_gzip(fd);
 	gzFile g = gzdopen(fd, "rb");
 	if (!g) {
@@ -160,8 +162,7 @@ struct amd_lines *amd_lines_open(const char *path, size_t max_line, uint64_t max
 	l->cap = max_line + 1; /* room for the longest line and its newline */
 	l->max_line = max_line;
 	l->max_bytes = max_bytes;
-	off_t size = 0;
-	if (!(l->g = open_gz(path, &l->gz, READ_BUFFER, &size, err))) {
+	if (!(l->g = open_gz(path, &l->gz, READ_BUFFER, NULL, err))) {
 		amd_lines_close(l);
 		return NULL;
 	}
@@ -262,8 +263,7 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 		   struct amd_err *err)
 {
 	int gz = 0;
-	off_t size = 0;
-	gzFile g = open_gz(path, &gz, HEAD_BUFFER, &size, err);
+	gzFile g = open_gz(path, &gz, HEAD_BUFFER, NULL, err);
 	if (!g)
 		return -1;
 	struct amd_textread t = {0};

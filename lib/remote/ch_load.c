@@ -950,20 +950,26 @@ static int each_row(struct ch_left *l, struct amd_buf *sql, const char *what,
 	return rc;
 }
 
+/* The part's scope (amd_ch_scope_rows) as NUL-ended SQL text in *scope:
+ * what the series and the values queries read; -1 with err set. */
+static int scope_text(struct ch_left *l, struct amd_buf *scope, struct amd_err *err)
+{
+	if (amd_ch_scope_rows(scope, l->t, l->in, l->runs) < 0 || amd_buf_append(scope, "", 1) < 0)
+		return amd_fail(err, "%s: out of memory", l->url);
+	return 0;
+}
+
 /* The runs' points of the left keys (amd_ch_run_series_sql), and which
  * series repeat a step, in l->red: the first query of reduce_runs, and
  * alone the counts of a read that asked for no reduced value (every run
- * with child runs). */
-static int count_points(struct ch_left *l, struct amd_err *err)
+ * with child runs). scope: scope_text's. */
+static int count_points(struct ch_left *l, const char *scope, struct amd_err *err)
 {
-	struct amd_buf scope = {0}, series = {0};
+	struct amd_buf series = {0};
 	reduced_free(l);
-	int bad = amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
-		  amd_buf_append(&scope, "", 1) < 0 ||
-		  amd_ch_run_series_sql(&series, l->in, scope.data, l->chid) < 0;
-	amd_buf_free(&scope);
-	int rc = bad ? amd_fail(err, "%s: out of memory", l->url)
-		 : each_row(l, &series, "run series", series_row, 5, err);
+	int rc = amd_ch_run_series_sql(&series, l->in, scope, l->chid) < 0
+		? amd_fail(err, "%s: out of memory", l->url)
+		: each_row(l, &series, "run series", series_row, 5, err);
 	amd_buf_free(&series);
 	l->counted = rc == 0 ? 1 : -1;
 	return rc;
@@ -973,11 +979,9 @@ static int count_points(struct ch_left *l, struct amd_err *err)
 static int reduce_runs(struct ch_left *l, int keep_first, double mad_k, struct amd_err *err)
 {
 	struct amd_buf scope = {0}, values = {0};
-	int rc = count_points(l, err);
-	if (rc == 0 && (amd_ch_scope_rows(&scope, l->t, l->in, l->runs) < 0 ||
-			amd_buf_append(&scope, "", 1) < 0 ||
-			amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
-					      mad_k / 0.6745 * 0.99) < 0))
+	int rc = scope_text(l, &scope, err) < 0 || count_points(l, scope.data, err) < 0 ? -1 : 0;
+	if (rc == 0 && amd_ch_run_values_sql(&values, l->in, scope.data, l->chid, keep_first,
+					     mad_k / 0.6745 * 0.99) < 0)
 		rc = amd_fail(err, "%s: out of memory", l->url);
 	amd_buf_free(&scope);
 	if (rc == 0)
@@ -1025,10 +1029,16 @@ static int left_reduced(void *ctx, struct amd_store *st, int64_t run, int keep_f
 static int64_t left_run_points(void *ctx, int64_t run)
 {
 	struct ch_left *l = ctx;
-	struct amd_err err = {0};
-	if (!l->have && l->counted == 0 && count_points(l, &err) < 0)
-		return -1; /* the load of the run asked for reports it */
-	if (!l->have && l->counted < 0)
+	if (l->counted == 0) { /* sets counted; a failure the load of the run asked reports */
+		struct amd_err err = {0};
+		struct amd_buf scope = {0};
+		if (scope_text(l, &scope, &err) == 0)
+			count_points(l, scope.data, &err);
+		else
+			l->counted = -1;
+		amd_buf_free(&scope);
+	}
+	if (l->counted < 0)
 		return -1;
 	const struct ch_reduced *c = reduced_of(l, run);
 	return c ? c->npoints : 0;

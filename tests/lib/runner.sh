@@ -30,18 +30,12 @@ runner_setup() {
 # fewer than that many run (a test_run_alone script waits for all).
 runner_script() {
   local label=$1 s=$2
-  if [ "$runner_jobs" -le 1 ]; then
-    runner_one "$label" "$s"
-    return
-  fi
-  if grep -q '^test_run_alone=1' "$s"; then
+  if [ "$runner_jobs" -gt 1 ] && grep -q '^test_run_alone=1' "$s"; then
     runner_wait_all
     runner_one "$label" "$s"
     return
   fi
-  runner_slot
-  runner_one "$label" "$s" &
-  runner_running=$((runner_running + 1))
+  runner_spawn runner_one "$label" "$s"
 }
 
 # runner_unit BINARY — one cmocka unit test binary, its cases counted from
@@ -49,21 +43,22 @@ runner_script() {
 # scripts, with AMDAHL_TEST_JOBS > 1 (the unit tests time nothing, so the
 # longest, test_region_truth, no longer holds a tier on one core).
 runner_unit() {
-  if [ "$runner_jobs" -le 1 ]; then
-    runner_unit_one "$1"
-    return
-  fi
-  runner_slot
-  runner_unit_one "$1" &
-  runner_running=$((runner_running + 1))
+  runner_spawn runner_unit_one "$1"
 }
 
-# runner_slot — waits until fewer than AMDAHL_TEST_JOBS run
-runner_slot() {
+# runner_spawn FUNCTION ARGS… — runs FUNCTION ARGS…: in the background once
+# fewer than AMDAHL_TEST_JOBS run, or in the foreground with one job
+runner_spawn() {
+  if [ "$runner_jobs" -le 1 ]; then
+    "$@"
+    return
+  fi
   while [ "$runner_running" -ge "$runner_jobs" ]; do
     wait -n
     runner_running=$((runner_running - 1))
   done
+  "$@" &
+  runner_running=$((runner_running + 1))
 }
 
 runner_wait_all() {
