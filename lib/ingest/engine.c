@@ -263,17 +263,25 @@ struct pool {
  * (the target's batch_begin), each unit a savepoint in it: a unit's
  * commit wrote ~100 log frames under the write turn, most of them pages
  * its neighbours write again (their run's index leaves). A batch ends
- * at BATCH_UNITS units, at BATCH_BYTES of input, at BATCH_HELD bytes of
- * parsed facts waiting in its units' queues (in memory until written),
- * or at a unit whose parse filled its queue and waits; it is written in
- * parts when the target holds BATCH_HELD bytes for it (target_full: a
- * ClickHouse unit's staged rows wait for the batch's end). Unbounded by
- * memory, 16 units of 50,000 points held 91 MB at -j 2.
+ * at BATCH_UNITS units or at BATCH_BYTES of input. Parsed facts wait in
+ * its units' queues (in memory until written): at BATCH_HELD bytes of
+ * them, or at a unit whose parse filled its queue and waits, the batch
+ * ends — or, for a target that stages its units (a ClickHouse unit's
+ * rows wait in an in-memory store for the batch's commit), its units so
+ * far are written into it and the batch goes on. A batch is written in
+ * parts when the target holds STAGED_HELD bytes for it (target_full).
+ * Unbounded by memory, 16 units of 50,000 points held 91 MB at -j 2.
+ * A ClickHouse part is its INSERTs, one per table, each a new part of
+ * the server's table (~70 files for run's 32 columns): a part a unit
+ * (2 × 20 units of 50,000 points, bench/clickhouse_scale.sh) made the
+ * server spend 0.73–1.36 CPU-s on 1 M points, 10 units a part
+ * 0.59–0.63 (peak RSS 50 → 81 MB at -j 2).
  * Its units are reported when the batch's commit has ended. */
 #define BATCH_UNITS 16
 #define AMD_UNITS_MAX_BATCH BATCH_UNITS
 #define BATCH_BYTES ((uint64_t)64 << 20)
 #define BATCH_HELD ((size_t)4 << 20)
+#define STAGED_HELD ((size_t)16 << 20)
 
 /* The bytes of parsed facts b's n units hold in memory. */
 static size_t batch_held(const struct pending *b, size_t n)
@@ -342,11 +350,11 @@ static int written(const struct amd_unit *u)
 	return u->result == AMD_UNIT_ADDED || u->result == AMD_UNIT_REPLACED;
 }
 
-/* The batch is to end before its next unit: the target holds BATCH_HELD
- * bytes for it (a ClickHouse unit's staged rows). */
+/* The batch's part is to end before its next unit: the target holds
+ * STAGED_HELD bytes for it (a ClickHouse unit's staged rows). */
 static int target_full(const struct amd_ingest_target *t, void *conn)
 {
-	return t->batch_held && t->batch_held(conn) >= BATCH_HELD;
+	return t->batch_held && t->batch_held(conn) >= STAGED_HELD;
 }
 
 /* The batch of b[from..to) was committed but its clean-up failed
@@ -367,62 +375,90 @@ static void uncleaned(struct pool *p, void *conn, const struct pending *b, size_
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* Writes b[from..n) in one transaction, ended early when the target is
- * full (target_full); a failed commit fails every unit that had written
- * in it, and the twins it held, marked in lost (a commit whose clean-up
- * failed fails none: uncleaned). A twin (batch_twin) is unchanged when
- * its twin was written, else read and written itself. The index past
- * the last unit written. */
-static size_t write_part(struct pool *p, void *conn, struct pending *b, size_t from, size_t n,
-			 char *lost)
+/* The batch being written: b[from..written) went into the part that is
+ * open (a transaction of the target; open: its batch_begin succeeded,
+ * else its units fail with err), b[..from) into parts that have ended;
+ * lost marks the units a failed commit failed. */
+struct batch_parts {
+	size_t from, written;
+	int in_part, open;
+	struct amd_err err;
+	char lost[AMD_UNITS_MAX_BATCH];
+};
+
+/* Writes b[i] into the open part. A twin (batch_twin) is unchanged when
+ * its twin was written, else read and written itself. */
+static void part_write(struct pool *p, void *conn, struct pending *b, size_t i,
+		       struct batch_parts *bp)
 {
-	const struct amd_ingest_target *t = p->target;
-	struct amd_err err = {{0}};
-	int open = t->batch_begin(conn, &err) == 0;
-	size_t i = from;
-	do {
-		struct amd_err e = {{0}};
-		if (!open) {
-			amd_overlap_cancel(b[i].early);
-			failed(b[i].u, err.msg);
-		} else if (b[i].twin >= 0 && written(b[b[i].twin].u)) {
-			b[i].u->result = AMD_UNIT_UNCHANGED;
-			b[i].by_twin = (size_t)b[i].twin >= from; /* else held already */
-		} else if (unit_write(t, conn, &b[i], p->o, &e) < 0) {
-			failed(b[i].u, e.msg);
-		}
-	} while (++i < n && !(open && target_full(t, conn)));
-	int ended = open ? t->batch_end(conn, 1, &err) : 0;
-	if (ended > 0)
-		uncleaned(p, conn, b, from, i, err.msg);
-	if (ended < 0)
-		for (size_t k = from; k < i; k++) {
-			struct amd_unit *u = b[k].u;
-			if (u->result == AMD_UNIT_FAILED ||
-			    (u->result == AMD_UNIT_UNCHANGED && !b[k].by_twin))
-				continue;
-			u->result = AMD_UNIT_FAILED;
-			unit_error(u, "%s: %s", u->path, err.msg);
-			lost[k] = 1;
-		}
-	return i;
+	struct amd_err e = {{0}};
+	if (!bp->open) {
+		amd_overlap_cancel(b[i].early);
+		failed(b[i].u, bp->err.msg);
+	} else if (b[i].twin >= 0 && written(b[b[i].twin].u)) {
+		b[i].u->result = AMD_UNIT_UNCHANGED;
+		b[i].by_twin = (size_t)b[i].twin >= bp->from; /* else held already */
+	} else if (unit_write(p->target, conn, &b[i], p->o, &e) < 0) {
+		failed(b[i].u, e.msg);
+	}
 }
 
-/* Writes b's n units, in one transaction or (target_full) a few, then
- * reports them. */
-static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n)
+/* Ends the open part: a failed commit fails every unit that had written
+ * in it, and the twins it held, marked in lost (a commit whose clean-up
+ * failed fails none: uncleaned). */
+static void part_end(struct pool *p, void *conn, struct pending *b, struct batch_parts *bp)
 {
-	char lost[AMD_UNITS_MAX_BATCH] = {0}; /* failed by their part's commit */
-	for (size_t i = 0; i < n; )
-		i = write_part(p, conn, b, i, n, lost);
+	struct amd_err err = {{0}};
+	int ended = bp->open ? p->target->batch_end(conn, 1, &err) : 0;
+	if (ended > 0)
+		uncleaned(p, conn, b, bp->from, bp->written, err.msg);
+	for (size_t k = bp->from; ended < 0 && k < bp->written; k++) {
+		struct amd_unit *u = b[k].u;
+		if (u->result == AMD_UNIT_FAILED ||
+		    (u->result == AMD_UNIT_UNCHANGED && !b[k].by_twin))
+			continue;
+		u->result = AMD_UNIT_FAILED;
+		unit_error(u, "%s: %s", u->path, err.msg);
+		bp->lost[k] = 1;
+	}
+	bp->in_part = bp->open = 0;
+	bp->from = bp->written;
+}
+
+/* Writes b[written..n), in the open part or a new one, ending a part
+ * when the target is full (target_full) and the next unit in a new one. */
+static void parts_write(struct pool *p, void *conn, struct pending *b, size_t n,
+			struct batch_parts *bp)
+{
+	while (bp->written < n) {
+		if (!bp->in_part) {
+			memset(&bp->err, 0, sizeof bp->err);
+			bp->open = p->target->batch_begin(conn, &bp->err) == 0;
+			bp->in_part = 1;
+		}
+		part_write(p, conn, b, bp->written++, bp);
+		if (bp->open && target_full(p->target, conn))
+			part_end(p, conn, b, bp);
+	}
+}
+
+/* Writes what is left of b's n units, in the part open or (target_full)
+ * a few, ends the last, then reports them all and starts bp afresh. */
+static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n,
+			struct batch_parts *bp)
+{
+	parts_write(p, conn, b, n, bp);
+	if (bp->in_part)
+		part_end(p, conn, b, bp);
 	/* a unit's own failure first: when the store failed, the first one
 	 * reported names what failed (the rest are not read) */
 	for (size_t i = 0; i < n; i++)
-		if (!lost[i])
+		if (!bp->lost[i])
 			unit_done(p, conn, b[i].u);
 	for (size_t i = 0; i < n; i++)
-		if (lost[i])
+		if (bp->lost[i])
 			unit_done(p, conn, b[i].u);
+	memset(bp, 0, sizeof *bp);
 }
 
 /* The units a worker claimed (up to a batch's), hashed ahead where
@@ -490,6 +526,8 @@ static void work_batched(struct pool *p, void *conn)
 {
 	struct pending b[BATCH_UNITS];
 	struct claim c = {.n = 0};
+	struct batch_parts bp = {0};
+	int stages = p->target->batch_held != NULL;
 	size_t n = 0;
 	uint64_t bytes = 0;
 	struct amd_unit *u;
@@ -505,9 +543,15 @@ static void work_batched(struct pool *p, void *conn)
 			else if (b[n++].twin < 0)
 				bytes += b[n - 1].size;
 		}
-		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES ||
-			  b[n - 1].running || batch_held(b, n) >= BATCH_HELD)) {
-			write_batch(p, conn, b, n);
+		/* a unit whose parse waits on its full queue, or queues
+		 * holding BATCH_HELD, are written now: into a target that
+		 * stages units (batch_held: its parts end at target_full) the
+		 * batch goes on after them, else it ends with them */
+		int write_now = n && (b[n - 1].running || batch_held(b, n) >= BATCH_HELD);
+		if (write_now && stages)
+			parts_write(p, conn, b, n, &bp);
+		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES || (write_now && !stages))) {
+			write_batch(p, conn, b, n, &bp);
 			n = 0;
 			bytes = 0;
 		}
