@@ -4,7 +4,8 @@
  * pragmas and versions as a store an open migrates in place, leaves no
  * temporary behind, and an existing file, a symlink (even a dangling
  * one) or a missing directory are left as they are; then amd_store_open
- * writes to it as to any store. A reader's connection keeps its
+ * writes to it as to any store. An in-memory store starts from the same
+ * fresh schema (amd_store_fresh_schema). A reader's connection keeps its
  * temporary B-trees in memory (temp_store 2), a writer's as before. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,6 +124,48 @@ static void leaves_what_is_there(void **state)
 	assert_int_equal(entries(".new-"), 0);
 }
 
+/* sql's rows on db, as rows() gives them. */
+static void db_rows(sqlite3 *db, const char *sql, char *out, size_t cap)
+{
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	size_t n = 0;
+	out[0] = '\0';
+	while (sqlite3_step(q) == SQLITE_ROW)
+		for (int c = 0; c < sqlite3_column_count(q); c++) {
+			const char *t = (const char *)sqlite3_column_text(q, c);
+			n += (size_t)snprintf(out + n, cap - n, "%s%c", t ? t : "NULL",
+					      c + 1 < sqlite3_column_count(q) ? '|' : '\n');
+			assert_true(n < cap);
+		}
+	sqlite3_finalize(q);
+}
+
+/* An in-memory store (a ClickHouse unit's staging, a read's load) starts
+ * from the fresh schema too: the same sqlite_master, in the same order,
+ * and every version, as a store migrated in place. */
+static void memory_same_as_in_place(void **state)
+{
+	(void)state;
+	static char want[1 << 16], got[1 << 16];
+	struct amd_err err = {{0}};
+	struct amd_store *st;
+	unlink(at("old2.db"));
+	close(open(at("old2.db"), O_CREAT | O_WRONLY, 0644));
+	assert_int_equal(amd_store_open(at("old2.db"), AMD_STORE_WRITE, &st, &err), 0);
+	amd_store_close(st);
+	rows(at("old2.db"), SCHEMA, want, sizeof want);
+	assert_int_equal(amd_store_open(":memory:", AMD_STORE_WRITE, &st, &err), 0);
+	db_rows(st->db, SCHEMA, got, sizeof got);
+	assert_string_equal(got, want);
+	rows(at("old2.db"), "SELECT group_concat(version) FROM schema_version", want, sizeof want);
+	db_rows(st->db, "SELECT group_concat(version) FROM schema_version", got, sizeof got);
+	assert_string_equal(got, want);
+	assert_true(amd_store_intern(st, "aten::mm", &err) > 0);
+	amd_store_close(st);
+	unlink(at("old2.db"));
+}
+
 /* A reader keeps its temporary B-trees (a report's UNIONs and sorts of
  * 65,000 file rows) in memory: temp_store 2 on its connection, where
  * they were written to a temporary file and read back (12,000 pwrites
@@ -167,6 +210,7 @@ int main(void)
 		cmocka_unit_test(same_as_in_place),
 		cmocka_unit_test(leaves_what_is_there),
 		cmocka_unit_test(reader_sorts_in_memory),
+		cmocka_unit_test(memory_same_as_in_place),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

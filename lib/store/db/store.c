@@ -627,6 +627,15 @@ static const char *not_regular(const char *path)
 				     : "not a regular file";
 }
 
+/* A new in-memory store starts from schema_fresh.c's schema, as a new
+ * file does (amd_store_create_new); migrate takes it on from there. */
+static int fresh_in_memory(struct amd_store *st, struct amd_err *err)
+{
+	if (strcmp(st->path, ":memory:") != 0 || amd_store_fresh_schema(st->db) == SQLITE_OK)
+		return 0;
+	return amd_fail(err, "%s: %s", st->path, sqlite3_errmsg(st->db));
+}
+
 int amd_store_open(const char *path, enum amd_store_mode mode,
 		   struct amd_store **out, struct amd_err *err)
 {
@@ -675,7 +684,7 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
 		    amd_store_exec(st, INGEST_CACHE_PRAGMA, err) < 0 ||
-		    migrate(st, err) < 0) {
+		    fresh_in_memory(st, err) < 0 || migrate(st, err) < 0) {
 			amd_store_close(st);
 			return -1;
 		}

@@ -32,7 +32,7 @@
 
 /* schema_fresh.c's tables and the versions they stand for, in one
  * transaction; an SQLite code. */
-static int fresh(sqlite3 *db)
+int amd_store_fresh_schema(sqlite3 *db)
 {
 	int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
 	if (rc == SQLITE_OK)
@@ -59,7 +59,7 @@ static int build(const char *tmp)
 		rc = sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", NULL, NULL,
 				  NULL);
 	if (rc == SQLITE_OK)
-		rc = fresh(db);
+		rc = amd_store_fresh_schema(db);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
 	/* the last connection checkpoints the log into the file and removes it */
