@@ -24,6 +24,7 @@
 #include "ch_tables.h"
 #include "remote_ops.h"
 #include "clickhouse.h"
+#include "orphans.h"
 #include "table_load.h"
 
 /* The latest committed attempt of each path not forgotten (sha256 ""):
@@ -298,13 +299,16 @@ static int insert_rows(struct amd_store *st, const struct ch_table *t, const cJS
 }
 
 /* In *cond the condition on t's rows of the attempts in: of metric
- * points those meeting keys (an SQL condition, or NULL), and of a
- * table naming runs those of runs (a comma list, or NULL: every run's;
- * amd_ch_scope_rows); an empty buffer for none. */
+ * points those meeting keys (an SQL condition, or NULL), of a table
+ * naming runs those of runs (a comma list, or NULL: every run's;
+ * amd_ch_scope_rows), with unowned only those of no run; an empty
+ * buffer for none. */
 static int rows_cond(struct amd_buf *cond, const struct ch_table *t, const char *in,
-		     const char *keys, const char *runs)
+		     const char *keys, const char *runs, int unowned)
 {
 	if (amd_ch_scope_rows(cond, t, in, runs) < 0)
+		return -1;
+	if (unowned && amd_buf_printf(cond, "%sisNull(run_id)", cond->len ? " AND " : "") < 0)
 		return -1;
 	if (!keys || strcmp(t->name, "metric_point") != 0)
 		return 0;
@@ -312,11 +316,12 @@ static int rows_cond(struct amd_buf *cond, const struct ch_table *t, const char 
 }
 
 static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_table *t,
-		      const char *in, const char *keys, const char *runs, const struct maps *a,
-		      struct amd_err *err)
+		      const char *in, const char *keys, const char *runs, int unowned,
+		      const struct maps *a, struct amd_err *err)
 {
 	struct amd_buf sql = {0}, cond = {0};
-	int bad = rows_cond(&cond, t, in, keys, runs) < 0 || amd_buf_append(&cond, "", 1) < 0 ||
+	int bad = rows_cond(&cond, t, in, keys, runs, unowned) < 0 ||
+		  amd_buf_append(&cond, "", 1) < 0 ||
 		  load_sql(&sql, t, in, *cond.data ? cond.data : NULL, NULL) < 0 ||
 		  amd_buf_append(&sql, "", 1) < 0;
 	amd_buf_free(&cond);
@@ -529,13 +534,26 @@ static int renumbered(const char *table)
 	return 0;
 }
 
+/* Whether a row of table with no run makes its source an orphan
+ * (orphans.c): the orphan check needs only those rows of it. A GPU
+ * sample's run is found by time: that check reads every sample. */
+static int owned_or_orphan(const char *table)
+{
+	for (size_t i = 0; i < amd_run_fact_table_count; i++)
+		if (strcmp(amd_run_fact_tables[i], table) == 0)
+			return strcmp(table, "gpu_sample") != 0;
+	return 0;
+}
+
 /* Loads the rows of the attempts in (in): the committed ones, or the
  * part a read needs (ch_scope.h); of the tables named (NULL: all); of
  * metric points those meeting keys (an SQL condition, or NULL: all).
  * With facts (a list of some of the attempts in: the orphan check's,
  * ch_scope.h amd_ch_scope_orphans), of the tables other than the
- * renumbered ones only the rows of those, and ids numbered in the
- * part's own order (load_ids). */
+ * renumbered ones only the rows of those, of a table whose rows a run
+ * owns (owned_or_orphan) only those of no run (the bundled sweeps'
+ * ingest loaded 7,816 region rows, 141 of no run, to find the orphans),
+ * and ids numbered in the part's own order (load_ids). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		    const char *runs, const char *facts, const char *const *tables, size_t ntables,
 		    const char *keys, const char *left, struct maps *keep, struct amd_err *err)
@@ -552,7 +570,8 @@ static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		    wanted(amd_ch_tables[i].name, tables, ntables) &&
 		    !(left && strcmp(amd_ch_tables[i].name, left) == 0))
 			rc = load_table(ch, st, &amd_ch_tables[i], facts && !renumbered(amd_ch_tables[i].name)
-					? facts : in, keys, runs, &m, err);
+					? facts : in, keys, runs,
+					facts && owned_or_orphan(amd_ch_tables[i].name), &m, err);
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
 	/* rows shipped before the server's schema 5 have no op role, runs
@@ -636,7 +655,7 @@ static int left_load(void *ctx, struct amd_store *st, struct amd_err *err)
 		return -1;
 	int rc = amd_store_begin(st, err);
 	if (rc == 0 &&
-	    (rc = load_table(ch, st, l->t, l->in, l->keys_cond, l->runs, &l->m, err)) < 0)
+	    (rc = load_table(ch, st, l->t, l->in, l->keys_cond, l->runs, 0, &l->m, err)) < 0)
 		amd_store_rollback(st);
 	else if (rc == 0)
 		rc = amd_store_commit(st, err);
@@ -673,7 +692,7 @@ static int left_load_runs(void *ctx, struct amd_store *st, const int64_t *runs, 
 	 * every part run's id in each of these queries (a sweep of 6,500
 	 * runs: 2,000 queries of 125 KB, 9 minutes) */
 	if (rc == 0 && (rc = amd_store_begin(st, err)) == 0) {
-		if ((rc = load_table(ch, st, l->t, l->in, cond.data, NULL, &l->m, err)) < 0)
+		if ((rc = load_table(ch, st, l->t, l->in, cond.data, NULL, 0, &l->m, err)) < 0)
 			amd_store_rollback(st);
 		else
 			rc = amd_store_commit(st, err);
