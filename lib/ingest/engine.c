@@ -178,6 +178,11 @@ static int unit_prepare(const struct amd_ingest_target *t, void *conn, struct am
 		? amd_overlap_start(u->fmt, &pu->in, o->events) : NULL;
 	int state = !pu->hashed && hash_unit(u, pu->sha, &pu->size, err) < 0
 		? -1 : t->state(conn, u->path, pu->sha, amd_same_run, err);
+	/* a copy of a unit staged ahead in this batch (parts_write), not yet
+	 * committed, which the target already counts: a twin, reported with
+	 * its twin's commit */
+	if (state == AMD_SOURCE_DUPLICATE && batch_twin(batch, nbatch, pu) >= 0)
+		state = AMD_SOURCE_NEW;
 	if (state < 0 || state == AMD_SOURCE_SAME || state == AMD_SOURCE_DUPLICATE) {
 		if (pu->early) { /* held after all, or unreadable: nothing of it kept */
 			amd_overlap_cancel(pu->early);

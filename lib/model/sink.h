@@ -166,8 +166,10 @@ struct amd_ingest_target {
 	 * one request per table, its commits in one); 0: only with several. */
 	int batch_always;
 	/* The bytes the target holds in memory for the open batch (its
-	 * units' rows waiting for batch_end); the engine ends a batch
-	 * early past its bound. NULL: the target holds none. */
+	 * units' rows waiting for batch_end): the engine writes a unit
+	 * whose parse waits into it at once and goes on with the batch,
+	 * and ends the batch's part past its bound (engine.c STAGED_HELD).
+	 * NULL: the target holds none (those units end the batch). */
 	size_t (*batch_held)(void *conn);
 	/* Optional: 1 when a unit's failure (its one-line message msg, on
 	 * the worker's connection conn) is the store's rather than the

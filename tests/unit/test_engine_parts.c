@@ -1,0 +1,221 @@
+/* test_engine_parts.c — the ingest engine's batches for a target that
+ * stages its units (lib/ingest/engine.c parts_write; sink.h batch_held:
+ * ClickHouse's, whose units wait in memory for the batch's commit), on a
+ * real SQLite store through amd_store_target with batch_held and a
+ * batch_end that can refuse the commit wrapped around it: units whose
+ * parse fills its queue are staged at once and the batch goes on, cut
+ * into parts only by what the target holds (6 units of 6 MB: 2 parts of
+ * 3, where each unit ended its batch before); a copy of a unit staged
+ * ahead is a twin, never parsed, reported with its twin's commit —
+ * unchanged when it commits, failed with it when the commit is refused,
+ * never counted held by a store that holds nothing. The parse is a
+ * format of this test's own (150,000 points: more than the 4 MB its
+ * queue holds before the engine writes it); store and engine are real. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ingest.h"
+#include "writer.h"
+
+static char dir[] = "/tmp/amdahl-test-parts-XXXXXX";
+static atomic_int parses;
+
+static char *at(const char *name)
+{
+	static char buf[4][160];
+	static int i;
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
+	return buf[i];
+}
+
+/* A run named after the file and 150,000 points (4.8 MB of records). */
+static int test_parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
+{
+	atomic_fetch_add(&parses, 1);
+	const char *base = strrchr(in->path, '/') + 1;
+	struct amd_run_rec r = {.ext_id = base, .name = base, .sweep = "parts"};
+	if (sink->run(sink, &r, err) < 0)
+		return -1;
+	for (int64_t i = 0; i < 150000; i++)
+		if (sink->metric(sink, "loss", i, 1000 + i, (double)i, err) < 0)
+			return -1;
+	return 0;
+}
+
+static const struct amd_format parts_fmt = {.name = "parts-test", .parse = test_parse};
+
+/* The store's own target with what a staging target adds: the bytes
+ * held, held_per_unit for each unit finished in the open part, and a
+ * commit refused on refuse_commit. */
+static struct amd_ingest_target real;
+static size_t held_per_unit, units_in_part;
+static int parts, refuse_commit;
+
+static int wrapped_finish(struct amd_unit_writer *w, enum amd_source_state *state,
+			  struct amd_err *err)
+{
+	units_in_part++;
+	return real.finish(w, state, err);
+}
+
+static int wrapped_begin_batch(void *conn, struct amd_err *err)
+{
+	units_in_part = 0;
+	parts++;
+	return real.batch_begin(conn, err);
+}
+
+static int wrapped_end_batch(void *conn, int commit, struct amd_err *err)
+{
+	if (!refuse_commit)
+		return real.batch_end(conn, commit, err);
+	real.batch_end(conn, 0, err);
+	return amd_fail(err, "the test refuses the commit");
+}
+
+static size_t wrapped_held(void *conn)
+{
+	(void)conn;
+	return units_in_part * held_per_unit;
+}
+
+static void make_file(const char *path, char fill)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	char b[64];
+	memset(b, fill, sizeof b);
+	assert_int_equal(write(fd, b, sizeof b), (ssize_t)sizeof b);
+	close(fd);
+}
+
+/* Ingests the n files of names into store with one worker; the units'
+ * results into results. */
+static void ingest(const char *store, const char *const *names, size_t n, int *results)
+{
+	static char path[160]; /* the target keeps it; at's buffers turn over */
+	snprintf(path, sizeof path, "%s", store);
+	real = amd_store_target(path);
+	struct amd_ingest_target t = real;
+	t.finish = wrapped_finish;
+	t.batch_begin = wrapped_begin_batch;
+	t.batch_end = wrapped_end_batch;
+	t.batch_held = wrapped_held;
+	t.batch_always = 1;
+	parts = 0;
+	atomic_store(&parses, 0);
+	struct amd_unit *u = calloc(n, sizeof *u);
+	assert_non_null(u);
+	for (size_t i = 0; i < n; i++)
+		u[i] = (struct amd_unit){.path = strdup(at(names[i])), .fmt = &parts_fmt, .named = 1};
+	struct amd_unit_list l = {.v = u, .n = n, .cap = n};
+	struct amd_ingest_opts o = {.rank = -1, .jobs = 1};
+	struct amd_err err = {{0}};
+	if (amd_ingest_units(&t, &l, &o, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		results[i] = u[i].result;
+		amd_warnings_free(&u[i].warnings);
+		free(u[i].error);
+		free(u[i].path);
+	}
+	free(u);
+}
+
+/* One number from sql on the store. */
+static long long one(const char *store, const char *sql)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(store, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	long long v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return v;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	unsetenv("AMDAHL_OVERLAP");
+	held_per_unit = (size_t)6 << 20;
+	refuse_commit = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	strcpy(dir + strlen(dir) - 6, "XXXXXX");
+	return 0;
+}
+
+/* 6 units whose parse fills its queue, 6 MB staged each: one batch, two
+ * parts of 3 (16 MB bound), every unit stored. */
+static void staged_units_share_parts(void **state)
+{
+	(void)state;
+	const char *names[] = {"a.bin", "b.bin", "c.bin", "d.bin", "e.bin", "f.bin"};
+	for (int i = 0; i < 6; i++)
+		make_file(at(names[i]), (char)('a' + i));
+	int r[6];
+	ingest(at("s.db"), names, 6, r);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(r[i], AMD_UNIT_ADDED);
+	assert_int_equal(parts, 2);
+	assert_int_equal(atomic_load(&parses), 6);
+	assert_int_equal(one(at("s.db"), "SELECT count(*) FROM source"), 6);
+	assert_int_equal(one(at("s.db"), "SELECT count(*) FROM run"), 6);
+}
+
+/* A file and its copy (the same run: no run folder) after it in one
+ * batch: the copy is never parsed; unchanged when the batch commits,
+ * failed with its twin when the commit is refused (the store holds
+ * neither, so neither may be reported held). */
+static void twin_of_staged_unit_follows_its_commit(void **state)
+{
+	(void)state;
+	const char *names[] = {"x.bin", "y.bin"};
+	make_file(at("x.bin"), 'x');
+	make_file(at("y.bin"), 'x');
+	int r[2];
+	refuse_commit = 1;
+	ingest(at("t.db"), names, 2, r);
+	assert_int_equal(r[0], AMD_UNIT_FAILED);
+	assert_int_equal(r[1], AMD_UNIT_FAILED);
+	assert_int_equal(atomic_load(&parses), 1);
+	assert_int_equal(one(at("t.db"), "SELECT count(*) FROM source"), 0);
+	refuse_commit = 0;
+	ingest(at("t.db"), names, 2, r);
+	assert_int_equal(r[0], AMD_UNIT_ADDED);
+	assert_int_equal(r[1], AMD_UNIT_UNCHANGED);
+	assert_int_equal(atomic_load(&parses), 1);
+	assert_int_equal(one(at("t.db"), "SELECT count(*) FROM source"), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(staged_units_share_parts, setup, teardown),
+		cmocka_unit_test_setup_teardown(twin_of_staged_unit_follows_its_commit, setup,
+						teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
