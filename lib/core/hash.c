@@ -68,8 +68,11 @@ void amd_sha_final(struct amd_sha *s, char hex[65])
 	unsigned char md[32];
 	unsigned int len = 0;
 	EVP_DigestFinal_ex(s->ctx, md, &len);
-	for (unsigned i = 0; i < 32; i++)
-		sprintf(hex + 2 * i, "%02x", md[i]);
+	static const char digit[] = "0123456789abcdef";
+	for (unsigned i = 0; i < 32; i++) { /* sprintf was 0.7 µs a digest */
+		hex[2 * i] = digit[md[i] >> 4];
+		hex[2 * i + 1] = digit[md[i] & 15];
+	}
 	hex[64] = '\0';
 	EVP_MD_CTX_free(s->ctx);
 	free(s);
