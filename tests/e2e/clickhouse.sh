@@ -1297,4 +1297,25 @@ test_expect_success CLICKHOUSE 'runs read for traces, energy or child runs load 
 	done
 '
 
+# The orphan check after an ingest (cmd/ingest.c find_orphans) loads,
+# of its units' traces, op averages, py-spy stacks and regions, only the
+# rows of no run (ch_load.c owned_or_orphan; a GPU log's samples all,
+# their runs found by time): ingesting the CPU sweep's traces and the
+# py-spy files, the server sends as many region rows as the SQLite
+# store of the same ingest holds of no run (before: every region row of
+# the units), and the warnings and summary are SQLite's.
+test_expect_success CLICKHOUSE 'the orphan check after an ingest loads only the rows of no run: the same warnings, the region rows of no run' '
+	"$AMDAHL" --store "$TMP/orph.db" ingest "$DATA/cpu-strong-scaling" "$DATA/pyspy" >"$TMP/orph.sq" 2>&1 &&
+	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt64(now())") &&
+	"$AMDAHL" --store "$(url orph)" ingest "$DATA/cpu-strong-scaling" "$DATA/pyspy" >"$TMP/orph.ch" 2>&1 &&
+	test_true "the same warnings and summary as SQLite" cmp -s "$TMP/orph.sq" "$TMP/orph.ch" &&
+	logged "SYSTEM FLUSH LOGS" &&
+	got=$(logged "SELECT sum(result_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND match(query, '"'"'FROM region ANY LEFT JOIN'"'"')") &&
+	want=$("$AMDAHL" --store "$TMP/orph.db" sql "SELECT count(*) FROM region WHERE run_id IS NULL" | tail -1) &&
+	all=$("$AMDAHL" --store "$TMP/orph.db" sql "SELECT count(*) FROM region" | tail -1) &&
+	echo "# orphan check: $got region rows from the server; the units hold $all, $want of no run" >&2 &&
+	test_true "regions of no run and of runs" [ "$want" -gt 0 ] && test_true "more of runs" [ "$all" -gt $((want * 10)) ] &&
+	test_eq "$want" "$got"
+'
+
 test_done
