@@ -58,15 +58,34 @@ static int str_eq(const struct amd_mv *a, const struct amd_mv *b)
  * the reader's time. The hash reads the name, the line and the file's
  * length and last FILE_TAIL bytes (where paths differ; equal keys still
  * hash alike, and fn_eq compares whole paths): hashing whole paths
- * (~95 bytes) byte by byte was 7% of a cProfile ingest's CPU. */
+ * (~95 bytes) byte by byte was 7% of a cProfile ingest's CPU; those
+ * bytes are taken a word at a time (mix_bytes). */
 #define FILE_TAIL 32
+#define MIX 0x9e3779b97f4a7c15ULL
+
+/* p[0..n) into h eight bytes at a time (FNV's byte at a time was most
+ * of a key's hashing); the last partial word zero-padded, n mixed in. */
+static uint64_t mix_bytes(uint64_t h, const char *p, size_t n)
+{
+	uint64_t w;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * MIX;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w ^ (uint64_t)n << 56) * MIX;
+	return h ^ h >> 29;
+}
+
 static uint32_t fn_hash(const struct fn *f)
 {
 	size_t n = f->file->u.s.len, tail = n < FILE_TAIL ? n : FILE_TAIL;
-	uint64_t h = amd_hash_bytes(AMD_HASH_SEED, f->file->u.s.p + (n - tail), tail);
-	h = amd_hash_bytes(h, &n, sizeof n);
-	h = amd_hash_bytes(h, &f->line, sizeof f->line);
-	return amd_hash_u64(amd_hash_bytes(h, f->name->u.s.p, f->name->u.s.len));
+	uint64_t h = mix_bytes(AMD_HASH_SEED, f->file->u.s.p + (n - tail), tail);
+	h = (h ^ (uint64_t)n) * MIX;
+	h = (h ^ (uint64_t)f->line) * MIX;
+	return amd_hash_u64(mix_bytes(h, f->name->u.s.p, f->name->u.s.len));
 }
 
 struct probe {
