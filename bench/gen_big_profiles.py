@@ -14,8 +14,16 @@ import marshal, os, pstats, shutil, sqlite3, sys
 def cprofile(src, dst, mb):
     stats = pstats.Stats(src).stats
     out, copy = {}, 0
-    ren = lambda k, c: (f"{k[0]}#copy{c}" if k[:2] != ("~", 0) else k[0], k[1],
-                        k[2] if k[:2] != ("~", 0) else f"{k[2]}#copy{c}")
+    # One renamed key (so one file and one name string object) per
+    # function and copy, used for its entry and wherever it is a caller,
+    # as cProfile's dumps share them (marshal references: every caller key
+    # of the public Python 3 samples names its strings by reference);
+    # fresh strings at each use made the caller look-ups compare texts.
+    def ren(k, c, seen={}):
+        if (k, c) not in seen:
+            seen[k, c] = (f"{k[0]}#copy{c}" if k[:2] != ("~", 0) else k[0], k[1],
+                          k[2] if k[:2] != ("~", 0) else f"{k[2]}#copy{c}")
+        return seen[k, c]
     while True:
         for k, (cc, nc, tt, ct, callers) in stats.items():
             out[ren(k, copy)] = (cc, nc, tt, ct, {ren(c, copy): v for c, v in callers.items()})

@@ -35,7 +35,8 @@ struct reader {
 	const char *path;
 	struct fn *fns;
 	size_t n;
-	struct amd_hmap index; /* fns by key, for caller look-ups */
+	struct amd_hmap index;  /* fns by key, for caller look-ups */
+	struct amd_hmap by_ptr; /* fns by their key's string objects (same_objects) */
 	struct amd_buf name, file;
 	struct amd_sink *sink;
 };
@@ -57,15 +58,34 @@ static int str_eq(const struct amd_mv *a, const struct amd_mv *b)
  * the reader's time. The hash reads the name, the line and the file's
  * length and last FILE_TAIL bytes (where paths differ; equal keys still
  * hash alike, and fn_eq compares whole paths): hashing whole paths
- * (~95 bytes) byte by byte was 7% of a cProfile ingest's CPU. */
+ * (~95 bytes) byte by byte was 7% of a cProfile ingest's CPU; those
+ * bytes are taken a word at a time (mix_bytes). */
 #define FILE_TAIL 32
+#define MIX 0x9e3779b97f4a7c15ULL
+
+/* p[0..n) into h eight bytes at a time (FNV's byte at a time was most
+ * of a key's hashing); the last partial word zero-padded, n mixed in. */
+static uint64_t mix_bytes(uint64_t h, const char *p, size_t n)
+{
+	uint64_t w;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * MIX;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w ^ (uint64_t)n << 56) * MIX;
+	return h ^ h >> 29;
+}
+
 static uint32_t fn_hash(const struct fn *f)
 {
 	size_t n = f->file->u.s.len, tail = n < FILE_TAIL ? n : FILE_TAIL;
-	uint64_t h = amd_hash_bytes(AMD_HASH_SEED, f->file->u.s.p + (n - tail), tail);
-	h = amd_hash_bytes(h, &n, sizeof n);
-	h = amd_hash_bytes(h, &f->line, sizeof f->line);
-	return amd_hash_u64(amd_hash_bytes(h, f->name->u.s.p, f->name->u.s.len));
+	uint64_t h = mix_bytes(AMD_HASH_SEED, f->file->u.s.p + (n - tail), tail);
+	h = (h ^ (uint64_t)n) * MIX;
+	h = (h ^ (uint64_t)f->line) * MIX;
+	return amd_hash_u64(mix_bytes(h, f->name->u.s.p, f->name->u.s.len));
 }
 
 struct probe {
@@ -85,6 +105,35 @@ static const struct fn *find_fn(const struct reader *r, const struct fn *want, u
 	struct probe p = {r, want};
 	int64_t i = amd_hmap_find(&r->index, h, fn_eq, &p);
 	return i < 0 ? NULL : &r->fns[i];
+}
+
+/* A caller's key names the file and function by the very string objects
+ * its own entry's key does (a marshal reference: pstats builds both from
+ * one code object's co_filename and co_name), so a caller is first looked
+ * up by those objects' addresses and its line, hashing three words, not
+ * some 50 bytes of text: that hashing and the texts' comparison were
+ * most of the callers' time, a tenth of a cProfile ingest's CPU. A key
+ * whose strings are copies (marshal version 2 and older writes no
+ * references) misses here and is found by its text (find_fn). */
+static uint32_t ptr_hash(const struct fn *f)
+{
+	uint64_t k = (uint64_t)(uintptr_t)f->file * 0x9e3779b97f4a7c15ULL;
+	k ^= (uint64_t)(uintptr_t)f->name + 0x632be59bd9b4e019ULL + (k << 6) + (k >> 2);
+	return amd_hash_u64(k ^ (uint64_t)f->line * 0xff51afd7ed558ccdULL);
+}
+
+static int same_objects(const void *ctx, uint32_t idx)
+{
+	const struct probe *p = ctx;
+	const struct fn *a = p->want, *b = &p->r->fns[idx];
+	return a->file == b->file && a->name == b->name && a->line == b->line;
+}
+
+static const struct fn *find_caller(const struct reader *r, const struct fn *want)
+{
+	struct probe p = {r, want};
+	int64_t i = amd_hmap_find(&r->by_ptr, ptr_hash(want), same_objects, &p);
+	return i >= 0 ? &r->fns[i] : find_fn(r, want, fn_hash(want));
 }
 
 /* A (file, line, func) key tuple into f. */
@@ -167,7 +216,7 @@ static int emit_callers(struct reader *r, const struct fn *callee, const struct 
 		struct fn want;
 		if (key_of(r, callers->u.seq.v[i], &want, err) < 0)
 			return -1;
-		const struct fn *caller = find_fn(r, &want, fn_hash(&want));
+		const struct fn *caller = find_caller(r, &want);
 		if (!caller)
 			return bad(r, callers->u.seq.v[i], "a caller that has no entry of its own",
 				   err);
@@ -205,7 +254,8 @@ static int index_keys(struct reader *r, const struct amd_mv *root, struct amd_er
 		uint32_t h = fn_hash(f);
 		if (find_fn(r, f, h))
 			return bad(r, root->u.seq.v[2 * i], "a function listed twice", err);
-		if (amd_hmap_put(&r->index, h, (uint32_t)i) < 0)
+		if (amd_hmap_put(&r->index, h, (uint32_t)i) < 0 ||
+		    amd_hmap_put(&r->by_ptr, ptr_hash(f), (uint32_t)i) < 0)
 			return amd_fail(err, "%s: out of memory", r->path);
 	}
 	return 0;
@@ -241,6 +291,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		rc = read_stats(&r, in, root, err);
 	free(r.fns);
 	amd_hmap_free(&r.index);
+	amd_hmap_free(&r.by_ptr);
 	amd_buf_free(&r.name);
 	amd_buf_free(&r.file);
 	amd_marshal_free(m);
