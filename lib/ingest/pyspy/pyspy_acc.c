@@ -361,35 +361,14 @@ static int ctx_key(struct amd_buf *b, const struct amd_pyspy_acc *a, size_t i)
 		       : 0;
 }
 
-/* A key to sort: its first eight bytes as a big-endian number (zeros
- * after its end) in front, so that most compares read no string. */
 struct keyed {
-	uint64_t head;
 	const char *key;
 	uint32_t idx;
 };
 
-static uint64_t key_head(const char *s)
-{
-	uint64_t h = 0;
-	for (int i = 0; i < 8; i++) {
-		h = h << 8 | (unsigned char)*s;
-		if (*s)
-			s++;
-	}
-	return h;
-}
-
-/* strcmp's order: the heads' first, then (equal heads, no end in them)
- * the bytes after them. */
 static int cmp_keyed(const void *x, const void *y)
 {
-	const struct keyed *a = x, *b = y;
-	if (a->head != b->head)
-		return a->head < b->head ? -1 : 1;
-	if ((a->head & 0xff) == 0) /* a key ended within its head: so did the other */
-		return 0;
-	return strcmp(a->key + 8, b->key + 8);
+	return strcmp(((const struct keyed *)x)->key, ((const struct keyed *)y)->key);
 }
 
 /* The n elements' indexes in the byte order of their keys (NULL when out
@@ -408,7 +387,7 @@ static uint32_t *key_order(const struct amd_pyspy_acc *a, size_t n,
 	}
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
-			v[i] = (struct keyed){key_head(b.data + off[i]), b.data + off[i], (uint32_t)i};
+			v[i] = (struct keyed){b.data + off[i], (uint32_t)i};
 		qsort(v, n, sizeof *v, cmp_keyed);
 		for (size_t i = 0; i < n; i++)
 			order[i] = v[i].idx;
