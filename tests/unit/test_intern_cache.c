@@ -2,7 +2,9 @@
  * (lib/store/db/intern_cache.c): a name seen again in a transaction keeps
  * its id; after a rollback the ids that transaction made are gone from
  * dict, so the cache must not hand them out again (SQLite gives the next
- * new name the same rowid); after a commit the names are still found. */
+ * new name the same rowid); after a commit the names are still found.
+ * Names asked for again in the order they were added are found at the
+ * place after the last one, without the hash table, and exactly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "intern_cache.h"
 #include "store.h"
 
 static char dir[] = "/tmp/amdahl-test-intern-XXXXXX";
@@ -132,6 +135,89 @@ static void known_after_new(void **state)
 	amd_store_close(st);
 }
 
+/* The slot of s, asked for from a buffer of its own (not a pointer the
+ * cache remembers). */
+static int64_t *slot_of(struct amd_intern_cache *c, const char *s)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%s", s);
+	int64_t *slot = amd_intern_cache_slot(c, buf);
+	assert_non_null(slot);
+	return slot;
+}
+
+/* Names asked for again in the order they were added (a py-spy unit's
+ * frames after writer_names added their names) are found at the place
+ * after the last one found: with the hash table's slots wiped, each is
+ * still found, its slot the one it was given. */
+static void found_again_in_order(void **state)
+{
+	(void)state;
+	struct amd_intern_cache c = {0};
+	enum { N = 3000 };
+	char name[32];
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "frame#%d", i);
+		int64_t *slot = slot_of(&c, name);
+		assert_int_equal(*slot, 0);
+		*slot = 1000 + i;
+	}
+	memset(c.names.slots, 0, c.names.nslots * sizeof *c.names.slots);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "frame#%d", i);
+		assert_int_equal(*slot_of(&c, name), 1000 + i);
+	}
+	assert_int_equal(c.names.n, N + 1); /* none added again */
+	amd_intern_cache_clear(&c);
+}
+
+/* A name found again through the hash table further on than the place
+ * moves the place past it: the names after it are then found there. */
+static void moves_past_a_name_found_further_on(void **state)
+{
+	(void)state;
+	struct amd_intern_cache c = {0};
+	static const char *const added[] = {"a", "b", "c", "d", "e"};
+	for (int i = 0; i < 5; i++)
+		*slot_of(&c, added[i]) = 1 + i;
+	assert_int_equal(*slot_of(&c, "c"), 3);
+	memset(c.names.slots, 0, c.names.nslots * sizeof *c.names.slots);
+	assert_int_equal(*slot_of(&c, "d"), 4);
+	assert_int_equal(*slot_of(&c, "e"), 5);
+	assert_int_equal(c.names.n, 6);
+	amd_intern_cache_clear(&c);
+}
+
+/* Out of that order the names are still exact: a name that is the
+ * start of the one expected next, an older name again, a new one in
+ * between, a name found further on (the place moves past it). */
+static void found_out_of_order(void **state)
+{
+	(void)state;
+	struct amd_intern_cache c = {0};
+	static const char *const added[] = {"ab", "abc", "a", "abcd", "b", "ba", "c"};
+	enum { N = sizeof added / sizeof added[0] };
+	for (int i = 0; i < N; i++)
+		*slot_of(&c, added[i]) = 10 + i;
+	static const struct {
+		const char *s;
+		int64_t want; /* 0: new */
+	} asks[] = {
+		{"ab", 10}, {"ab", 10},	 {"abc", 11}, {"abcd", 13}, {"a", 12}, {"abc", 11},
+		{"zz", 0},  {"abcd", 13}, {"b", 14},  {"ab", 10},   {"ba", 15}, {"c", 16},
+		{"b", 14},  {"c", 16},	 {"bac", 0},  {"ba", 15},
+	};
+	for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++) {
+		int64_t *slot = slot_of(&c, asks[i].s);
+		assert_int_equal(*slot, asks[i].want);
+		if (asks[i].want == 0)
+			*slot = 100 + (int64_t)i;
+	}
+	assert_int_equal(*slot_of(&c, "zz"), 106);
+	assert_int_equal(*slot_of(&c, "bac"), 114);
+	amd_intern_cache_clear(&c);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -155,6 +241,9 @@ int main(void)
 		cmocka_unit_test(ids_survive_commit_not_rollback),
 		cmocka_unit_test(many_names),
 		cmocka_unit_test(known_after_new),
+		cmocka_unit_test(found_again_in_order),
+		cmocka_unit_test(moves_past_a_name_found_further_on),
+		cmocka_unit_test(found_out_of_order),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -259,6 +259,43 @@ static void accumulator_key_order(void **state)
 	amd_pyspy_acc_free(a);
 }
 
+/* Keys longer than a word that agree in their first eight bytes are in
+ * strcmp's order: "forward" before "forward_" before "forward_pass_a"
+ * (0x1f, the separator, sorts low), line 10 before line 2 (text), a
+ * name past byte 0x7f (UTF-8 "ü") after "zeta" (unsigned bytes). Added
+ * in the reverse of that order, so a sort that compared only a key's
+ * first word would leave them so (a faster key sort was tried on this,
+ * issue 38 round 21). */
+static void accumulator_key_order_long_keys(void **state)
+{
+	struct amd_pyspy_acc *a = amd_pyspy_acc_new();
+	struct listing got = {0};
+	struct amd_sink sink = {.ctx = &got, .stack = list_stack};
+	struct amd_err err = {{0}};
+	static const char *const want[] = {
+		"t|forward:1=1",	"t|forward_:1=2",	 "t|forward_pass_a:10=3",
+		"t|forward_pass_a:2=4", "t|forward_pass_b:1=5", "t|zeta:1=6",
+		"t|\xc3\xbc" "ber:1=7",
+	};
+	enum { N = sizeof want / sizeof want[0] };
+	static const struct amd_stack_frame f[N] = {
+		{.name = "forward", .line = 1},	       {.name = "forward_", .line = 1},
+		{.name = "forward_pass_a", .line = 10}, {.name = "forward_pass_a", .line = 2},
+		{.name = "forward_pass_b", .line = 1},  {.name = "zeta", .line = 1},
+		{.name = "\xc3\xbc" "ber", .line = 1},
+	};
+	for (int i = N - 1; i >= 0; i--) {
+		struct amd_pyspy_stack st = {.frames = (struct amd_stack_frame *)&f[i], .depth = 1,
+					     .thread = "t"};
+		assert_int_equal(amd_pyspy_acc_add(a, &st, i + 1, -1), 0);
+	}
+	assert_int_equal(amd_pyspy_acc_flush(a, 100, &sink, "t", &err), 0);
+	assert_int_equal(got.n, N);
+	for (int i = 0; i < N; i++)
+		assert_string_equal(got.lines[i], want[i]);
+	amd_pyspy_acc_free(a);
+}
+
 /* What a sink saw of the accumulator's flush: the names handed ahead of
  * the stacks (sink.h, in order) and, worked out here from the stacks as
  * they came, the texts in the order a writer meets them first (a
@@ -371,6 +408,7 @@ int main(void)
 		cmocka_unit_test(accumulator_merges_identical_stacks),
 		cmocka_unit_test(accumulator_time_weighted),
 		cmocka_unit_test(accumulator_key_order),
+		cmocka_unit_test(accumulator_key_order_long_keys),
 		cmocka_unit_test(accumulator_numbers_and_names_frames),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,6 +27,12 @@ struct amd_intern_cache {
 	/* names dict did not hold, one after another (amd_store_intern
 	 * adds a name before looking it up once they run) */
 	unsigned fresh;
+	/* the index after the last name found again (not added): names
+	 * asked for again in the order they were added (a py-spy unit's
+	 * frames, after writer_names added their names in that order) are
+	 * each a compare with the next string, not a hash and a probe of
+	 * the table at a random place */
+	uint32_t next;
 };
 
 /* The dict id slot of name s (0 when its id is not known yet: look it
