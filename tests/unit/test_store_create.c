@@ -34,11 +34,9 @@ static char *at(const char *name)
 	return buf[i];
 }
 
-/* sql's rows, one per line, columns joined by '|', into out. */
-static void rows(const char *path, const char *sql, char *out, size_t cap)
+/* sql's rows on db, one per line, columns joined by '|', into out. */
+static void db_rows(sqlite3 *db, const char *sql, char *out, size_t cap)
 {
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	sqlite3_stmt *q;
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
 	size_t n = 0;
@@ -51,6 +49,14 @@ static void rows(const char *path, const char *sql, char *out, size_t cap)
 			assert_true(n < cap);
 		}
 	sqlite3_finalize(q);
+}
+
+/* The same of the store file at path. */
+static void rows(const char *path, const char *sql, char *out, size_t cap)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	db_rows(db, sql, out, cap);
 	sqlite3_close(db);
 }
 
@@ -122,23 +128,6 @@ static void leaves_what_is_there(void **state)
 	amd_store_create_new(at("no/such/dir.db"));
 	assert_int_equal(access(at("no"), F_OK), -1);
 	assert_int_equal(entries(".new-"), 0);
-}
-
-/* sql's rows on db, as rows() gives them. */
-static void db_rows(sqlite3 *db, const char *sql, char *out, size_t cap)
-{
-	sqlite3_stmt *q;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
-	size_t n = 0;
-	out[0] = '\0';
-	while (sqlite3_step(q) == SQLITE_ROW)
-		for (int c = 0; c < sqlite3_column_count(q); c++) {
-			const char *t = (const char *)sqlite3_column_text(q, c);
-			n += (size_t)snprintf(out + n, cap - n, "%s%c", t ? t : "NULL",
-					      c + 1 < sqlite3_column_count(q) ? '|' : '\n');
-			assert_true(n < cap);
-		}
-	sqlite3_finalize(q);
 }
 
 /* An in-memory store (a ClickHouse unit's staging, a read's load) starts
