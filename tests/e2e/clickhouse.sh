@@ -1318,4 +1318,25 @@ test_expect_success CLICKHOUSE 'the orphan check after an ingest loads only the 
 	test_eq "$want" "$got"
 '
 
+# A new store's source table has 256-row granules (ch_schema.c
+# SOURCE_GRANULE): a look-up of a few paths (an ingest's state list, a
+# read's sources) reads whole granules of source, a row per committed
+# attempt. With 40,000 other sources, the state look-ups of re-ingesting
+# a sweep of 10 files read at most a few granules each (old: 8,192-row
+# granules, 8,192 rows and more a query); the re-ingest changes nothing.
+test_expect_success CLICKHOUSE 'a new store'"'"'s source has small granules: a state look-up of a few paths among 40,000 reads a few hundred rows' '
+	"$AMDAHL" --store "$(url gran)" ingest -q "$DATA/dataloader-workers" &&
+	test_contains "index_granularity = 256" "$(ch "SHOW CREATE TABLE gran.source")" &&
+	ch "INSERT INTO gran.source SELECT toInt64(cityHash64(number, '"'"'gran'"'"') % 9000000000000000000) + 1, concat('"'"'/history/'"'"', toString(number)), '"'"'mlflow-run'"'"', 491, '"'"''"'"', 1, 1 FROM numbers(40000)" &&
+	ch "OPTIMIZE TABLE gran.source FINAL" &&
+	logged "SYSTEM FLUSH LOGS" && sleep 1 && t0=$(logged "SELECT toUInt32(now())") &&
+	"$AMDAHL" --store "$(url gran)" ingest "$DATA/dataloader-workers" >"$TMP/gran.out" 2>&1 &&
+	test_contains "0 added, 0 replaced" "$(cat "$TMP/gran.out")" &&
+	logged "SYSTEM FLUSH LOGS" &&
+	read -r n most <<<"$(logged "SELECT count(), max(read_rows) FROM system.query_log WHERE user = '"'"'amdahl'"'"' AND type = 2 AND event_time >= toDateTime($t0) AND query LIKE '"'"'SELECT hex(path), argMax(sha256%'"'"'")" &&
+	echo "# re-ingest among 40,000 other sources: $n state look-ups, at most $most rows read by one" >&2 &&
+	test_true "a state look-up ran" [ "$n" -gt 0 ] &&
+	test_true "at most 2,048 rows a look-up ($most)" [ "$most" -le 2048 ]
+'
+
 test_done
