@@ -264,13 +264,16 @@ test_expect_success CLUSTER 'a client killed at 20 random points of an ingest le
 # saying so and the units not tried after it "not sent: the server
 # stopped answering an earlier request" (not a wait per unit); once
 # the node goes on (SIGCONT), a rerun completes and nothing is half there.
+# The paused ingest is the CPU sweep's (its traces: seconds of work on the
+# cluster): dataloader-workers' finished within the 0.5 s before the
+# pause once an ingest made its staging stores from the fresh schema.
 test_expect_success CLUSTER 'the server paused (SIGSTOP) during an ingest: the client stops within its limit' '
 	"$AMDAHL" --store "$TMP/pause.db" ingest -q "$DATA/gpu-batch-sweep" &&
-	"$AMDAHL" --store "$TMP/pause.db" ingest -q "$DATA/dataloader-workers" &&
+	"$AMDAHL" --store "$TMP/pause.db" ingest -q "$DATA/cpu-strong-scaling" &&
 	"$AMDAHL" --store "$(url pause)" ingest -q "$DATA/gpu-batch-sweep" &&
 	spid=$(cat "$CLDIR/s1r1/pid") || return 1
 	( export AMDAHL_CLICKHOUSE_STALL=3; exec "$AMDAHL" --store "$(url pause)" ingest -q \
-		"$DATA/dataloader-workers" >"$TMP/p.out" 2>"$TMP/p.err" ) &
+		"$DATA/cpu-strong-scaling" >"$TMP/p.out" 2>"$TMP/p.err" ) &
 	cpid=$!
 	sleep 0.5
 	kill -STOP "$spid"; t0=$(date +%s)
@@ -289,7 +292,7 @@ test_expect_success CLUSTER 'the server paused (SIGSTOP) during an ingest: the c
 	# its inserts fail ("ZooKeeper session has been expired") until it
 	# has a new one, so the rerun is tried until it completes (30 s)
 	for k in $(seq 1 10); do
-		"$AMDAHL" --store "$(url pause)" ingest -q "$DATA/dataloader-workers" 2>"$TMP/re.err" && break
+		"$AMDAHL" --store "$(url pause)" ingest -q "$DATA/cpu-strong-scaling" 2>"$TMP/re.err" && break
 		sleep 3
 	done &&
 	test_eq "" "$(cat "$TMP/re.err")" &&
