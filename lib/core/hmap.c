@@ -1,8 +1,9 @@
 /* hmap.c — the open-addressing hash index of hmap.h: linear probing,
- * at most half full, grown by doubling. */
+ * at most half full, grown by doubling; and its hashes of bytes. */
 #include "hmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int64_t amd_hmap_find(const struct amd_hmap *m, uint32_t h,
 		      int (*eq)(const void *ctx, uint32_t idx), const void *ctx)
@@ -58,6 +59,19 @@ uint64_t amd_hash_bytes(uint64_t h, const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = amd_hash_step(h, c[i]);
 	return h;
+}
+
+uint64_t amd_hash_words(uint64_t h, const void *p, size_t n)
+{
+	const char *c = p;
+	uint64_t w;
+	for (; n >= 8; c += 8, n -= 8) {
+		memcpy(&w, c, 8);
+		h = amd_hash_word(h, w);
+	}
+	w = 0;
+	memcpy(&w, c, n);
+	return amd_hash_word(h, w ^ (uint64_t)n << 56);
 }
 
 uint32_t amd_hash_u64(uint64_t k)

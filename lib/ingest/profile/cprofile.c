@@ -59,33 +59,15 @@ static int str_eq(const struct amd_mv *a, const struct amd_mv *b)
  * length and last FILE_TAIL bytes (where paths differ; equal keys still
  * hash alike, and fn_eq compares whole paths): hashing whole paths
  * (~95 bytes) byte by byte was 7% of a cProfile ingest's CPU; those
- * bytes are taken a word at a time (mix_bytes). */
+ * bytes are taken a word at a time (amd_hash_words). */
 #define FILE_TAIL 32
-#define MIX 0x9e3779b97f4a7c15ULL
-
-/* p[0..n) into h eight bytes at a time (FNV's byte at a time was most
- * of a key's hashing); the last partial word zero-padded, n mixed in. */
-static uint64_t mix_bytes(uint64_t h, const char *p, size_t n)
-{
-	uint64_t w;
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * MIX;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, p, n);
-	h = (h ^ w ^ (uint64_t)n << 56) * MIX;
-	return h ^ h >> 29;
-}
-
 static uint32_t fn_hash(const struct fn *f)
 {
 	size_t n = f->file->u.s.len, tail = n < FILE_TAIL ? n : FILE_TAIL;
-	uint64_t h = mix_bytes(AMD_HASH_SEED, f->file->u.s.p + (n - tail), tail);
-	h = (h ^ (uint64_t)n) * MIX;
-	h = (h ^ (uint64_t)f->line) * MIX;
-	return amd_hash_u64(mix_bytes(h, f->name->u.s.p, f->name->u.s.len));
+	uint64_t h = amd_hash_words(AMD_HASH_SEED, f->file->u.s.p + (n - tail), tail);
+	h = (h ^ (uint64_t)n) * AMD_HASH_GOLDEN;
+	h = (h ^ (uint64_t)f->line) * AMD_HASH_GOLDEN;
+	return amd_hash_u64(amd_hash_words(h, f->name->u.s.p, f->name->u.s.len));
 }
 
 struct probe {
@@ -117,7 +99,7 @@ static const struct fn *find_fn(const struct reader *r, const struct fn *want, u
  * references) misses here and is found by its text (find_fn). */
 static uint32_t ptr_hash(const struct fn *f)
 {
-	uint64_t k = (uint64_t)(uintptr_t)f->file * 0x9e3779b97f4a7c15ULL;
+	uint64_t k = (uint64_t)(uintptr_t)f->file * AMD_HASH_GOLDEN;
 	k ^= (uint64_t)(uintptr_t)f->name + 0x632be59bd9b4e019ULL + (k << 6) + (k >> 2);
 	return amd_hash_u64(k ^ (uint64_t)f->line * 0xff51afd7ed558ccdULL);
 }

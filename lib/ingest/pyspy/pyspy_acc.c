@@ -67,12 +67,6 @@ static unsigned char key_byte(unsigned char c)
 	return c >= 0x1d && c <= 0x1f ? '?' : c;
 }
 
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
-}
-
 /* The word's bytes as key_byte makes them. */
 static uint64_t key_word(uint64_t w)
 {
@@ -91,20 +85,20 @@ static uint64_t hash_text(uint64_t h, const char *s)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	if (!s)
-		return mix(h, ~(uint64_t)0);
+		return amd_hash_word(h, ~(uint64_t)0);
 	size_t n = strlen(s);
-	h = mix(h, n);
+	h = amd_hash_word(h, n);
 	for (; n >= 8; n -= 8, s += 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);
 		if ((w - 0x20 * ones) & ~w & highs) /* a byte below 0x20 */
 			w = key_word(w);
-		h = mix(h, w);
+		h = amd_hash_word(h, w);
 	}
 	if (n) {
 		uint64_t w = 0;
 		memcpy(&w, s, n);
-		h = mix(h, key_word(w));
+		h = amd_hash_word(h, key_word(w));
 	}
 	return h;
 }
