@@ -35,8 +35,6 @@ static long query_long(struct amd_ch *ch, const char *sql, int in_db, struct amd
 	return v;
 }
 
-/* Runs a CREATE … IF NOT EXISTS: another host creating the same object
- * at the same moment can make the server say it already exists. */
 /* Rows a granule of the primary index covers: ClickHouse's default, and
  * source's. A look-up of a few paths (an ingest's state list, a read's
  * sources) reads whole granules of source, which holds a row per
@@ -46,6 +44,8 @@ static long query_long(struct amd_ch *ch, const char *sql, int in_db, struct amd
 #define DEFAULT_GRANULE 8192
 #define SOURCE_GRANULE 256
 
+/* Runs a CREATE … IF NOT EXISTS: another host creating the same object
+ * at the same moment can make the server say it already exists. */
 static int create(struct amd_ch *ch, const char *sql, int in_db, struct amd_err *err)
 {
 	if (amd_ch_run(ch, sql, NULL, 0, in_db, NULL, err) == 0)
