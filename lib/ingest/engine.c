@@ -408,13 +408,14 @@ static void part_write(struct pool *p, void *conn, struct pending *b, size_t i,
 	}
 }
 
-/* Ends the open part: a failed commit fails every unit that had written
+/* The open part has ended as the target's batch_end (or batch_landed)
+ * said (ended, err): a failed commit fails every unit that had written
  * in it, and the twins it held, marked in lost (a commit whose clean-up
  * failed fails none: uncleaned). */
-static void part_end(struct pool *p, void *conn, struct pending *b, struct batch_parts *bp)
+static void part_ended(struct pool *p, void *conn, struct pending *b, struct batch_parts *bp,
+		       int ended, const struct amd_err *e)
 {
-	struct amd_err err = {{0}};
-	int ended = bp->open ? p->target->batch_end(conn, 1, &err) : 0;
+	struct amd_err err = *e;
 	if (ended > 0)
 		uncleaned(p, conn, b, bp->from, bp->written, err.msg);
 	for (size_t k = bp->from; ended < 0 && k < bp->written; k++) {
@@ -430,13 +431,66 @@ static void part_end(struct pool *p, void *conn, struct pending *b, struct batch
 	bp->from = bp->written;
 }
 
-/* Writes b[written..n), in the open part or a new one, ending a part
- * when the target is full (target_full) and the next unit in a new one. */
+/* Ends the open part: the target commits it (part_ended). */
+static void part_end(struct pool *p, void *conn, struct pending *b, struct batch_parts *bp)
+{
+	struct amd_err err = {{0}};
+	int ended = bp->open ? p->target->batch_end(conn, 1, &err) : 0;
+	part_ended(p, conn, b, bp, ended, &err);
+}
+
+/* Reports b's n units, the batch's parts all ended, and starts bp afresh. */
+static void batch_report(struct pool *p, void *conn, struct pending *b, size_t n,
+			 struct batch_parts *bp)
+{
+	/* a unit's own failure first: when the store failed, the first one
+	 * reported names what failed (the rest are not read) */
+	for (size_t i = 0; i < n; i++)
+		if (!bp->lost[i])
+			unit_done(p, conn, b[i].u);
+	for (size_t i = 0; i < n; i++)
+		if (bp->lost[i])
+			unit_done(p, conn, b[i].u);
+	memset(bp, 0, sizeof *bp);
+}
+
+/* A batch whose last part the target commits in the background
+ * (sink.h batch_send) while the worker hashes, asks about and parses
+ * the units of its next batch (work_batched keeps two arrays of
+ * pending units: b is the other one). It lands — the target's answer
+ * taken, its units reported — before the next part begins, so a unit
+ * is written only onto what the units before it committed, as without
+ * a flight; and before the worker ends. With one worker the bundled
+ * sweeps' ingest into ClickHouse spent its time in turns: the client
+ * parsing while the server waited, then the server inserting while the
+ * client waited. */
+struct flight {
+	struct pending *b;
+	size_t n;
+	struct batch_parts bp;
+	int active;
+};
+
+static void flight_land(struct pool *p, void *conn, struct flight *f)
+{
+	if (!f->active)
+		return;
+	struct amd_err err = {{0}};
+	int ended = p->target->batch_landed(conn, &err);
+	part_ended(p, conn, f->b, &f->bp, ended, &err);
+	batch_report(p, conn, f->b, f->n, &f->bp);
+	f->active = 0;
+}
+
+/* Writes b[written..n), in the open part or a new one (once the flight
+ * has landed), ending a part when the target is full (target_full) and
+ * the next unit in a new one. */
 static void parts_write(struct pool *p, void *conn, struct pending *b, size_t n,
-			struct batch_parts *bp)
+			struct batch_parts *bp, struct flight *f)
 {
 	while (bp->written < n) {
 		if (!bp->in_part) {
+			flight_land(p, conn, f);
 			memset(&bp->err, 0, sizeof bp->err);
 			bp->open = p->target->batch_begin(conn, &bp->err) == 0;
 			bp->in_part = 1;
@@ -448,22 +502,23 @@ static void parts_write(struct pool *p, void *conn, struct pending *b, size_t n,
 }
 
 /* Writes what is left of b's n units, in the part open or (target_full)
- * a few, ends the last, then reports them all and starts bp afresh. */
-static void write_batch(struct pool *p, void *conn, struct pending *b, size_t n,
-			struct batch_parts *bp)
+ * a few, and ends the last: sent in the background when the target can
+ * (the flight, f: 1, b is now f's), else at once, the units reported
+ * (0). bp is started afresh. */
+static int write_batch(struct pool *p, void *conn, struct pending *b, size_t n,
+		       struct batch_parts *bp, struct flight *f)
 {
-	parts_write(p, conn, b, n, bp);
+	parts_write(p, conn, b, n, bp, f);
+	if (bp->in_part && bp->open && p->target->batch_send) {
+		p->target->batch_send(conn);
+		*f = (struct flight){.b = b, .n = n, .bp = *bp, .active = 1};
+		memset(bp, 0, sizeof *bp);
+		return 1;
+	}
 	if (bp->in_part)
 		part_end(p, conn, b, bp);
-	/* a unit's own failure first: when the store failed, the first one
-	 * reported names what failed (the rest are not read) */
-	for (size_t i = 0; i < n; i++)
-		if (!bp->lost[i])
-			unit_done(p, conn, b[i].u);
-	for (size_t i = 0; i < n; i++)
-		if (bp->lost[i])
-			unit_done(p, conn, b[i].u);
-	memset(bp, 0, sizeof *bp);
+	batch_report(p, conn, b, n, bp);
+	return 0;
 }
 
 /* The units a worker claimed (up to a batch's), hashed ahead where
@@ -529,9 +584,10 @@ static struct amd_unit *take_claimed(struct pool *p, void *conn, struct claim *c
 
 static void work_batched(struct pool *p, void *conn)
 {
-	struct pending b[BATCH_UNITS];
+	struct pending two[2][BATCH_UNITS], *b = two[0]; /* b and the flight's */
 	struct claim c = {.n = 0};
 	struct batch_parts bp = {0};
+	struct flight f = {.active = 0};
 	int stages = p->target->batch_held != NULL;
 	size_t n = 0;
 	uint64_t bytes = 0;
@@ -554,13 +610,15 @@ static void work_batched(struct pool *p, void *conn)
 		 * batch goes on after them, else it ends with them */
 		int write_now = n && (b[n - 1].running || batch_held(b, n) >= BATCH_HELD);
 		if (write_now && stages)
-			parts_write(p, conn, b, n, &bp);
+			parts_write(p, conn, b, n, &bp, &f);
 		if (n && (!u || n == BATCH_UNITS || bytes >= BATCH_BYTES || (write_now && !stages))) {
-			write_batch(p, conn, b, n, &bp);
+			if (write_batch(p, conn, b, n, &bp, &f))
+				b = b == two[0] ? two[1] : two[0];
 			n = 0;
 			bytes = 0;
 		}
 	} while (u);
+	flight_land(p, conn, &f);
 }
 
 static void work_one_by_one(struct pool *p, void *conn)

@@ -162,6 +162,16 @@ struct amd_ingest_target {
 	 * NULL: one transaction per unit. */
 	int (*batch_begin)(void *conn, struct amd_err *err);
 	int (*batch_end)(void *conn, int commit, struct amd_err *err);
+	/* Optional, with batch_end: batch_send commits the open batch as
+	 * batch_end(conn, 1, ...) would, but in the background (ClickHouse:
+	 * its INSERTs go from a thread of their own, on a connection of
+	 * their own), and batch_landed waits for that and returns what
+	 * batch_end would have. In between, the worker reads its next units
+	 * (state, expect, link, forget) but begins no unit and no batch:
+	 * what the batch sent is on the store before the next one is
+	 * written (engine.c, the flight). */
+	void (*batch_send)(void *conn);
+	int (*batch_landed)(void *conn, struct amd_err *err);
 	/* 1: batches with one worker too (ClickHouse: a batch's rows go in
 	 * one request per table, its commits in one); 0: only with several. */
 	int batch_always;

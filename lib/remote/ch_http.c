@@ -548,6 +548,75 @@ int amd_ch_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
 	return amd_ch_run(ch, sql, NULL, 0, 1, out, err);
 }
 
+/* amd_ch_query_each's queries, taken in turn by its threads. */
+struct query_set {
+	const char *url;
+	const char *const *sql;
+	struct amd_buf *out;
+	struct amd_err *err;
+	int *rc;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void run_queries(struct amd_ch *ch, struct query_set *q)
+{
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		size_t i = q->next < q->n ? q->next++ : q->n;
+		pthread_mutex_unlock(&q->lock);
+		if (i == q->n)
+			return;
+		q->rc[i] = amd_ch_query(ch, q->sql[i], &q->out[i], &q->err[i]);
+	}
+}
+
+/* A thread of amd_ch_query_each on a connection of its own; one that
+ * cannot open it leaves its share to the others. */
+static void *query_thread(void *arg)
+{
+	struct query_set *q = arg;
+	struct amd_ch *ch;
+	struct amd_err ignored;
+	if (amd_ch_open(q->url, &ch, &ignored) < 0)
+		return NULL;
+	run_queries(ch, q);
+	amd_ch_close(ch);
+	return NULL;
+}
+
+int amd_ch_query_each(struct amd_ch *ch, const char *const *sql, size_t n, struct amd_buf *out,
+		      struct amd_err *err)
+{
+	struct query_set q = {.url = ch->name, .sql = sql, .out = out, .n = n};
+	q.err = calloc(n ? n : 1, sizeof *q.err);
+	q.rc = calloc(n ? n : 1, sizeof *q.rc);
+	if (!q.err || !q.rc) {
+		free(q.err);
+		free(q.rc);
+		return amd_fail(err, "%s: out of memory", ch->name);
+	}
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_t t[AMD_CH_AT_ONCE - 1];
+	size_t started = 0;
+	while (started + 1 < AMD_CH_AT_ONCE && started + 1 < n &&
+	       pthread_create(&t[started], NULL, query_thread, &q) == 0)
+		started++;
+	run_queries(ch, &q);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	pthread_mutex_destroy(&q.lock);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (q.rc[i] < 0) {
+			*err = q.err[i];
+			rc = -1;
+		}
+	free(q.err);
+	free(q.rc);
+	return rc;
+}
+
 int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
 		      struct amd_err *err)
 {

@@ -78,21 +78,27 @@ int64_t amd_ch_json_int(const cJSON *v)
 	return (int64_t)v->valuedouble;
 }
 
-/* Runs sql and parses its JSONCompact answer into *data (the rows). */
-static cJSON *fetch(struct amd_ch *ch, const char *sql, const cJSON **data,
-		    struct amd_err *err)
+/* A JSONCompact answer (out) parsed, its rows in *data. */
+static cJSON *rows_of(struct amd_ch *ch, const struct amd_buf *out, const cJSON **data,
+		      struct amd_err *err)
 {
-	struct amd_buf out = {0};
-	if (amd_ch_query(ch, sql, &out, err) < 0)
-		return NULL;
-	cJSON *doc = out.len ? cJSON_ParseWithLength(out.data, out.len) : NULL;
-	amd_buf_free(&out);
+	cJSON *doc = out->len ? cJSON_ParseWithLength(out->data, out->len) : NULL;
 	*data = doc ? cJSON_GetObjectItemCaseSensitive(doc, "data") : NULL;
 	if (!cJSON_IsArray(*data)) {
 		cJSON_Delete(doc);
 		amd_fail(err, "%s: the server's answer is not JSONCompact rows", amd_ch_name(ch));
 		return NULL;
 	}
+	return doc;
+}
+
+/* Runs sql and parses its JSONCompact answer into *data (the rows). */
+static cJSON *fetch(struct amd_ch *ch, const char *sql, const cJSON **data,
+		    struct amd_err *err)
+{
+	struct amd_buf out = {0};
+	cJSON *doc = amd_ch_query(ch, sql, &out, err) < 0 ? NULL : rows_of(ch, &out, data, err);
+	amd_buf_free(&out);
 	return doc;
 }
 
@@ -315,17 +321,26 @@ static int rows_cond(struct amd_buf *cond, const struct ch_table *t, const char 
 	return amd_buf_printf(cond, "%s%s", cond->len ? " AND " : "", keys);
 }
 
+/* The SELECT of t's rows a load inserts (rows_cond, load_sql) in sql,
+ * NUL-ended; -1 out of memory. */
+static int table_sql(struct amd_buf *sql, const struct ch_table *t, const char *in,
+		     const char *keys, const char *runs, int unowned)
+{
+	struct amd_buf cond = {0};
+	int bad = rows_cond(&cond, t, in, keys, runs, unowned) < 0 ||
+		  amd_buf_append(&cond, "", 1) < 0 ||
+		  load_sql(sql, t, in, *cond.data ? cond.data : NULL, NULL) < 0 ||
+		  amd_buf_append(sql, "", 1) < 0;
+	amd_buf_free(&cond);
+	return bad ? -1 : 0;
+}
+
 static int load_table(struct amd_ch *ch, struct amd_store *st, const struct ch_table *t,
 		      const char *in, const char *keys, const char *runs, int unowned,
 		      const struct maps *a, struct amd_err *err)
 {
-	struct amd_buf sql = {0}, cond = {0};
-	int bad = rows_cond(&cond, t, in, keys, runs, unowned) < 0 ||
-		  amd_buf_append(&cond, "", 1) < 0 ||
-		  load_sql(&sql, t, in, *cond.data ? cond.data : NULL, NULL) < 0 ||
-		  amd_buf_append(&sql, "", 1) < 0;
-	amd_buf_free(&cond);
-	if (bad) {
+	struct amd_buf sql = {0};
+	if (table_sql(&sql, t, in, keys, runs, unowned) < 0) {
 		amd_buf_free(&sql);
 		return amd_fail(err, "%s: out of memory", amd_store_path(st));
 	}
@@ -366,21 +381,19 @@ static int cmp_attempt(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The sources of the attempts in (in), numbered in path order. */
-static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
-			struct attempts *a, struct amd_err *err)
+/* The SELECT of the sources of the attempts in (in), in path order. */
+static int sources_sql(struct amd_buf *sql, const char *in)
 {
-	struct amd_buf sql = {0};
-	if (amd_buf_printf(&sql, "SELECT id, hex(path), kind, size, sha256, ingested_at FROM source"
-			   " WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact", in) < 0) {
-		amd_buf_free(&sql);
-		return amd_fail(err, "%s: out of memory", amd_store_path(st));
-	}
-	const cJSON *data, *row;
-	cJSON *doc = fetch(ch, sql.data, &data, err);
-	amd_buf_free(&sql);
-	if (!doc)
-		return -1;
+	return amd_buf_printf(sql, "SELECT id, hex(path), kind, size, sha256, ingested_at FROM"
+			      " source WHERE id IN (%s) ORDER BY path, id FORMAT JSONCompact", in);
+}
+
+/* The sources (sources_sql's rows, data) into st, numbered in path order
+ * in a. */
+static int load_sources(struct amd_store *st, const cJSON *data, struct attempts *a,
+			struct amd_err *err)
+{
+	const cJSON *row;
 	size_t n = (size_t)cJSON_GetArraySize(data);
 	a->p = calloc(n ? n : 1, sizeof *a->p);
 	struct amd_table_load *l = NULL;
@@ -418,13 +431,12 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
 				break;
 		}
 	rc = a->p ? amd_table_load_close(l, rc == 0, err) : rc;
-	cJSON_Delete(doc);
 	if (rc == 0)
 		qsort(a->p, a->n, sizeof *a->p, cmp_attempt);
 	return rc;
 }
 
-/* Numbers the ids of table that rows of the attempts in (in) hold, in
+/* The SELECT numbering the ids of table that rows of the attempts in (in) hold, in
  * the order they first appear in the whole committed store (sources by
  * path, then the order their unit wrote them): the ids' order in a
  * SQLite store that ingested the same files, walked in path order, and
@@ -432,10 +444,10 @@ static int load_sources(struct amd_ch *ch, struct amd_store *st, const char *in,
  * in the order they first appear in the part (a list of attempts): for
  * a read whose answer no id's order changes (the orphan check), which
  * then reads the part's rows, not every committed one's. */
-static int load_ids(struct amd_ch *ch, const char *table, const char *in, const char *runs,
-		    int own_order, struct attempts *ids, struct amd_err *err)
+static int ids_sql(struct amd_buf *sql_out, const char *table, const char *in, const char *runs,
+		   int own_order)
 {
-	struct amd_buf sql = {0}, part = {0}, right = {0};
+	struct amd_buf sql = *sql_out, part = {0}, right = {0};
 	int cut = runs && *runs && strcmp(table, "run") == 0; /* only the part's runs */
 	int few = !own_order && listed(in); /* the part's ids' rows, their sources */
 	const char *from = own_order ? in : amd_ch_committed_sql;
@@ -455,27 +467,24 @@ static int load_ids(struct amd_ch *ch, const char *table, const char *in, const 
 			     few ? ")" : "", part.data) < 0;
 	amd_buf_free(&part);
 	amd_buf_free(&right);
-	if (bad) {
-		amd_buf_free(&sql);
-		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	}
-	const cJSON *data, *row;
-	cJSON *doc = fetch(ch, sql.data, &data, err);
-	amd_buf_free(&sql);
-	if (!doc)
-		return -1;
+	*sql_out = sql;
+	return bad ? -1 : 0;
+}
+
+/* The ids ids_sql's rows (data) name, numbered in their order, in ids. */
+static int load_ids(struct amd_ch *ch, const cJSON *data, struct attempts *ids,
+		    struct amd_err *err)
+{
+	const cJSON *row;
 	size_t n = (size_t)cJSON_GetArraySize(data);
 	ids->p = calloc(n ? n : 1, sizeof *ids->p);
-	if (!ids->p) {
-		cJSON_Delete(doc);
+	if (!ids->p)
 		return amd_fail(err, "%s: out of memory", amd_ch_name(ch));
-	}
 	cJSON_ArrayForEach(row, data) {
 		struct attempt *r = &ids->p[ids->n];
 		r->id = amd_ch_json_int(cJSON_GetArrayItem(row, 0));
 		r->ord = (int64_t)++ids->n;
 	}
-	cJSON_Delete(doc);
 	qsort(ids->p, ids->n, sizeof *ids->p, cmp_attempt);
 	return 0;
 }
@@ -545,6 +554,57 @@ static int owned_or_orphan(const char *table)
 	return 0;
 }
 
+/* A load's SELECTs, sent at once (amd_ch_query_each) and answered in
+ * order: the sources, the renumbered tables' ids, then each table's
+ * rows. The bundled sweeps' orphan check asked 12 in turn, ~100 ms. */
+struct load_queries {
+	struct amd_buf sql[1 + 4 + AMD_CH_TABLES_MAX];
+	const struct ch_table *table[1 + 4 + AMD_CH_TABLES_MAX]; /* NULL: sources, ids */
+	size_t n;
+};
+
+static void load_queries_free(struct load_queries *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		amd_buf_free(&q->sql[i]);
+}
+
+/* q's SELECTs for load_all's arguments; -1 out of memory. */
+static int load_queries(struct load_queries *q, const char *in, const char *runs,
+			const char *facts, const char *const *tables, size_t ntables,
+			const char *keys, const char *left)
+{
+	memset(q, 0, sizeof *q);
+	int bad = sources_sql(&q->sql[q->n++], in) < 0;
+	for (size_t i = 0; !bad && i < strlen(RENUMBERED); i++)
+		bad = ids_sql(&q->sql[q->n++], renumbered_table[i], in, runs, facts != NULL) < 0;
+	for (size_t i = 0; !bad && i < amd_ch_table_count; i++) {
+		const struct ch_table *t = &amd_ch_tables[i];
+		if (!amd_ch_table_loaded(t) || !wanted(t->name, tables, ntables) ||
+		    (left && strcmp(t->name, left) == 0))
+			continue;
+		q->table[q->n] = t;
+		bad = table_sql(&q->sql[q->n++], t, facts && !renumbered(t->name) ? facts : in,
+				keys, runs, facts && owned_or_orphan(t->name)) < 0;
+	}
+	return bad ? -1 : 0;
+}
+
+/* The answer of q's query i (out) loaded into st, with the maps m. */
+static int load_answer(struct amd_ch *ch, struct amd_store *st, const struct load_queries *q,
+		       size_t i, const struct amd_buf *out, struct maps *m, struct amd_err *err)
+{
+	const cJSON *data;
+	cJSON *doc = rows_of(ch, out, &data, err);
+	if (!doc)
+		return -1;
+	int rc = i == 0 ? load_sources(st, data, &m->src, err)
+	       : !q->table[i] ? load_ids(ch, data, &m->ids[i - 1], err)
+			      : insert_rows(st, q->table[i], doc, data, m, err);
+	cJSON_Delete(doc);
+	return rc;
+}
+
 /* Loads the rows of the attempts in (in): the committed ones, or the
  * part a read needs (ch_scope.h); of the tables named (NULL: all); of
  * metric points those meeting keys (an SQL condition, or NULL: all).
@@ -553,25 +613,41 @@ static int owned_or_orphan(const char *table)
  * renumbered ones only the rows of those, of a table whose rows a run
  * owns (owned_or_orphan) only those of no run (the bundled sweeps'
  * ingest loaded 7,816 region rows, 141 of no run, to find the orphans),
- * and ids numbered in the part's own order (load_ids). */
+ * and ids numbered in the part's own order (ids_sql). */
 static int load_all(struct amd_ch *ch, struct amd_store *st, const char *in,
 		    const char *runs, const char *facts, const char *const *tables, size_t ntables,
 		    const char *keys, const char *left, struct maps *keep, struct amd_err *err)
 {
 	struct maps m;
 	memset(&m, 0, sizeof m);
-	if (amd_store_begin(st, err) < 0)
+	struct load_queries *q = malloc(sizeof *q);
+	struct amd_buf *out = NULL;
+	int rc = !q || load_queries(q, in, runs, facts, tables, ntables, keys, left) < 0 ||
+			 !(out = calloc(q->n, sizeof *out))
+		 ? amd_fail(err, "%s: out of memory", amd_store_path(st))
+		 : amd_store_begin(st, err);
+	if (rc == 0) {
+		const char *sql[1 + 4 + AMD_CH_TABLES_MAX];
+		for (size_t i = 0; i < q->n; i++)
+			sql[i] = q->sql[i].data;
+		rc = amd_ch_query_each(ch, sql, q->n, out, err);
+		for (size_t i = 0; rc == 0 && i < q->n; i++) {
+			rc = load_answer(ch, st, q, i, &out[i], &m, err);
+			amd_buf_free(&out[i]);
+		}
+		if (rc < 0)
+			amd_store_rollback(st);
+	}
+	for (size_t i = 0; out && i < q->n; i++)
+		amd_buf_free(&out[i]);
+	free(out);
+	if (q)
+		load_queries_free(q);
+	free(q);
+	if (rc < 0) {
+		maps_free(&m);
 		return -1;
-	int rc = load_sources(ch, st, in, &m.src, err);
-	for (size_t i = 0; rc == 0 && i < strlen(RENUMBERED); i++)
-		rc = load_ids(ch, renumbered_table[i], in, runs, facts != NULL, &m.ids[i], err);
-	for (size_t i = 0; rc == 0 && i < amd_ch_table_count; i++)
-		if (amd_ch_table_loaded(&amd_ch_tables[i]) &&
-		    wanted(amd_ch_tables[i].name, tables, ntables) &&
-		    !(left && strcmp(amd_ch_tables[i].name, left) == 0))
-			rc = load_table(ch, st, &amd_ch_tables[i], facts && !renumbered(amd_ch_tables[i].name)
-					? facts : in, keys, runs,
-					facts && owned_or_orphan(amd_ch_tables[i].name), &m, err);
+	}
 	if (rc == 0)
 		rc = drop_emptied_sweeps(ch, st, in, &m, err);
 	/* rows shipped before the server's schema 5 have no op role, runs

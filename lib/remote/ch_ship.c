@@ -260,14 +260,24 @@ static int commit_rows(struct amd_ch *ch, const struct amd_ch_unit_rows *units, 
 static char *replaced_attempts(struct amd_ch *ch, const struct amd_ch_unit_rows *units,
 			       size_t n, long long ns, struct amd_err *err)
 {
+	size_t asked = 0;
+	for (size_t i = 0; i < n; i++)
+		asked += !units[i].fresh;
+	if (!asked) {
+		char *none = strdup("");
+		if (!none)
+			amd_fail(err, "%s: out of memory", amd_ch_name(ch));
+		return none;
+	}
 	struct amd_buf sql = {0};
 	int bad = amd_buf_printf(&sql, "SELECT id AS x FROM source WHERE ") < 0;
-	for (size_t i = 0; !bad && i < n; i++)
-		bad = amd_buf_printf(&sql, "%s(path = ", i ? " OR " : "") < 0 ||
+	for (size_t i = 0, k = 0; !bad && i < n; i++)
+		bad = !units[i].fresh &&
+		      (amd_buf_printf(&sql, "%s(path = ", k++ ? " OR " : "") < 0 ||
 		      amd_ch_quote(&sql, units[i].src->path) < 0 ||
 		      amd_buf_printf(&sql, " AND (committed_ns < %lld OR (committed_ns = %lld AND"
 				     " id < %lld)))", ns + (long long)i, ns + (long long)i,
-				     (long long)units[i].attempt) < 0;
+				     (long long)units[i].attempt) < 0);
 	bad = bad || amd_buf_append(&sql, "", 1) < 0;
 	char *ids = bad ? NULL : amd_ch_id_list(ch, sql.data, err);
 	if (bad)
@@ -304,7 +314,7 @@ int amd_ch_ship(struct amd_ch *ch, struct amd_store *staging, int64_t attempt,
 int amd_ch_ship_source(struct amd_ch *ch, struct amd_store *staging, int64_t source,
 		       int64_t attempt, const struct ch_source *src, struct amd_err *err)
 {
-	struct amd_ch_unit_rows u = {staging, source, attempt, src};
+	struct amd_ch_unit_rows u = {staging, source, attempt, src, 0};
 	return amd_ch_ship_units(ch, &u, 1, err);
 }
 
@@ -360,7 +370,7 @@ int amd_ch_forget(struct amd_ch *ch, const char *path, struct amd_err *err)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	long long ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-	struct amd_ch_unit_rows u = {NULL, 0, attempt, &forgotten};
+	struct amd_ch_unit_rows u = {NULL, 0, attempt, &forgotten, 0};
 	if (commit_rows(ch, &u, 1, ns, err) < 0)
 		return amd_fail_prefix(err, "%s: forgetting it", path);
 	return amd_ch_drop_replaced(ch, path, attempt, ns, err);
@@ -393,6 +403,6 @@ int amd_ch_drop_replaced(struct amd_ch *ch, const char *path, int64_t attempt, l
 			 struct amd_err *err)
 {
 	struct ch_source src = {path, "", "", 0};
-	struct amd_ch_unit_rows u = {NULL, 0, attempt, &src};
+	struct amd_ch_unit_rows u = {NULL, 0, attempt, &src, 0};
 	return drop_replaced(ch, &u, 1, ns, err);
 }

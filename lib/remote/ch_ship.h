@@ -34,6 +34,12 @@ struct amd_ch_unit_rows {
 	int64_t source;
 	int64_t attempt;
 	const struct ch_source *src;
+	/* 1: its path held no commit when the unit was found NEW, so it
+	 * replaces no attempt and none is looked for (a request a batch);
+	 * one another process committed since is seen by no reader, as
+	 * ours is later, and is dropped by the next ingest's prepare
+	 * (amd_ch_drop_stale). 0: its replaced attempts are dropped. */
+	int fresh;
 };
 
 /* Ships the rows of n units, one INSERT per table for all of them (the

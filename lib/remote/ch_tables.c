@@ -110,6 +110,8 @@ const struct ch_table amd_ch_tables[] = {
 };
 
 const size_t amd_ch_table_count = sizeof amd_ch_tables / sizeof amd_ch_tables[0];
+_Static_assert(sizeof amd_ch_tables / sizeof amd_ch_tables[0] <= AMD_CH_TABLES_MAX,
+	       "AMD_CH_TABLES_MAX (ch_tables.h) is below the number of tables");
 
 const struct ch_added_column amd_ch_added_columns[] = {
 	/* an op's role, as the reader gives it (schema 5); an older row's

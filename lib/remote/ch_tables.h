@@ -33,6 +33,9 @@ struct ch_table {
 
 extern const struct ch_table amd_ch_tables[];
 extern const size_t amd_ch_table_count;
+/* At least amd_ch_table_count (ch_tables.c checks): a load's queries
+ * (ch_load.c) are held in arrays of this size. */
+#define AMD_CH_TABLES_MAX 32
 
 /* A column added to a table after the version that made it: a new
  * table has it (its row above lists it), an older server's table gets

@@ -10,9 +10,12 @@
  * A connection keeps its staging stores for its next units: each holds
  * one open transaction, rolled back to the bare schema as its unit is
  * done (staging_put), so the schema is made and the writer's statements
- * prepared once per store, not once per unit. */
+ * prepared once per store, not once per unit. A batch is shipped by a
+ * thread of its own on a connection of its own (batch_send, the flight)
+ * while the worker reads its next units. */
 #include "ch_target.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +30,27 @@
 #include "orphans.h"
 #include "writer.h"
 
+/* A batch being shipped (batch_send .. batch_landed): its units, by
+ * a thread on ch, its own connection (opened at the first flight and
+ * kept), which alone touches them until it is joined. */
+struct ch_flight {
+	struct amd_ch *ch;
+	struct ch_unit **units;
+	struct amd_ch_unit_rows *rows;
+	size_t n, cap, cap_rows;
+	pthread_t thread;
+	int running; /* the thread was started and is not joined yet */
+	int active;  /* sent, and batch_landed not yet asked */
+	int rc;      /* amd_ch_ship_units' answer, once joined */
+	struct amd_err err;
+};
+
 /* A worker's connection, and the units of its open batch (batch_begin
  * .. batch_end) that finished and wait to be shipped together. */
 struct ch_conn {
 	struct amd_ch *ch;
+	const char *url;
+	struct ch_flight flight;
 	int batching;
 	struct ch_unit **pending;
 	size_t npending, cap;
@@ -66,6 +86,7 @@ struct ch_unit {
 	struct amd_ch_seed seed; /* its run lookups (ch_seed.c) */
 	char *path, *kind, *sha;
 	uint64_t size;
+	int fresh; /* NEW at its finish: it replaces no attempt (ch_ship.h) */
 	amd_same_run_fn *same_run; /* the ingest's rule for held copies (sink.h) */
 };
 
@@ -100,6 +121,7 @@ static void *target_connect(void *ctx, struct amd_err *err)
 		free(c);
 		return NULL;
 	}
+	c->url = ctx;
 	return c;
 }
 
@@ -165,11 +187,69 @@ static void pending_free(struct ch_conn *c)
 	c->npending = 0;
 }
 
+static void *flight_ship(void *arg)
+{
+	struct ch_flight *f = arg;
+	f->rc = amd_ch_ship_units(f->ch, f->rows, f->n, &f->err);
+	return NULL;
+}
+
+/* Waits for the flight's ship to end (its answer stays for flight_take).
+ * A list of sources made while it flew (ch_state.h) still holds for the
+ * next units when no other worker shipped meanwhile: the flight's paths
+ * are none of theirs, and a copy of its bytes joined it first
+ * (target_state). */
+static void flight_join(struct ch_conn *c)
+{
+	struct ch_flight *f = &c->flight;
+	if (!f->running)
+		return;
+	pthread_join(f->thread, NULL);
+	f->running = 0;
+	if (f->rc < 0)
+		return;
+	unsigned long before = atomic_fetch_add(&batches_shipped, 1);
+	if (c->sources.listed && c->listed_at == before)
+		c->listed_at = before + 1;
+}
+
+/* The flight's answer (as batch_end's), its units freed; 0 for none. */
+static int flight_take(struct ch_conn *c, struct amd_err *err)
+{
+	struct ch_flight *f = &c->flight;
+	if (!f->active)
+		return 0;
+	flight_join(c);
+	for (size_t i = 0; i < f->n; i++)
+		unit_free(f->units[i]);
+	f->n = 0;
+	f->active = 0;
+	*err = f->err;
+	return f->rc;
+}
+
+/* 1 when a unit of the flight holds sha at a path in path's run. */
+static int flight_holds(const struct ch_conn *c, const char *path, const char *sha,
+			amd_same_run_fn *same)
+{
+	const struct ch_flight *f = &c->flight;
+	for (size_t i = 0; f->active && i < f->n; i++)
+		if (strcmp(f->units[i]->sha, sha) == 0 && strcmp(f->units[i]->path, path) != 0 &&
+		    (same ? same : amd_same_run_folder)(f->units[i]->path, path))
+			return 1;
+	return 0;
+}
+
 static void target_disconnect(void *conn)
 {
 	struct ch_conn *c = conn;
 	if (!c)
 		return;
+	struct amd_err ignored; /* the engine took the flight's answer */
+	flight_take(c, &ignored);
+	amd_ch_close(c->flight.ch);
+	free(c->flight.units);
+	free(c->flight.rows);
 	pending_free(c);
 	amd_ch_held_free(&c->held);
 	amd_ch_sources_release(&c->sources);
@@ -200,6 +280,10 @@ static int target_state(void *conn, const char *path, const char *sha, amd_same_
 			struct amd_err *err)
 {
 	struct ch_conn *c = conn;
+	if (flight_holds(c, path, sha, same)) { /* asked once it has landed */
+		flight_join(c);
+		amd_ch_sources_free(&c->sources);
+	}
 	int held = pending_state(c, path, sha, same);
 	if (held)
 		return held;
@@ -318,6 +402,7 @@ static int target_finish(struct amd_unit_writer *w, enum amd_source_state *state
 			*state = (enum amd_source_state)now;
 		u->attempt = amd_ch_new_attempt();
 		u->src = (struct ch_source){u->path, u->kind, u->sha, u->size};
+		u->fresh = now == AMD_SOURCE_NEW;
 		if ((now == AMD_SOURCE_NEW || now == AMD_SOURCE_CHANGED) && u->conn->batching)
 			return batch_add(u->conn, u, err); /* shipped by batch_end */
 		if (now == AMD_SOURCE_NEW || now == AMD_SOURCE_CHANGED)
@@ -336,6 +421,7 @@ static int target_link(void *conn, const char *path, const char *run, const char
 		       const struct amd_config *cfg, struct amd_err *err)
 {
 	(void)cfg; /* no params move: the run's derived columns stay */
+	flight_join(conn); /* the run may be one the flight makes */
 	int rc = amd_ch_relink(((struct ch_conn *)conn)->ch, path, run, sweep, 1, err);
 	return rc < 0 ? -1 : rc == AMD_LINK_DONE;
 }
@@ -343,6 +429,7 @@ static int target_link(void *conn, const char *path, const char *run, const char
 static int target_forget(void *conn, const char *path, struct amd_err *err)
 {
 	struct ch_conn *c = conn;
+	flight_join(c);
 	amd_ch_sources_free(&c->sources); /* the path's state changes */
 	return amd_ch_forget(c->ch, path, err);
 }
@@ -355,7 +442,8 @@ static int target_forget(void *conn, const char *path, struct amd_err *err)
 static int target_store_failed(void *conn, const char *msg)
 {
 	(void)msg;
-	return amd_ch_unanswered(((struct ch_conn *)conn)->ch);
+	const struct ch_conn *c = conn;
+	return amd_ch_unanswered(c->ch) || (c->flight.ch && amd_ch_unanswered(c->flight.ch));
 }
 
 /* A batch: its units' rows go in one INSERT per table and their commit
@@ -382,6 +470,12 @@ static size_t target_batch_held(void *conn)
 	return held;
 }
 
+/* What of u a batch ships (ch_ship.h). */
+static struct amd_ch_unit_rows unit_rows(const struct ch_unit *u)
+{
+	return (struct amd_ch_unit_rows){u->staging, 0, u->attempt, &u->src, u->fresh};
+}
+
 static int target_batch_end(void *conn, int commit, struct amd_err *err)
 {
 	struct ch_conn *c = conn;
@@ -392,8 +486,7 @@ static int target_batch_end(void *conn, int commit, struct amd_err *err)
 	if (commit && c->npending && !units)
 		rc = amd_fail(err, "%s: out of memory", amd_ch_name(c->ch));
 	for (size_t i = 0; units && i < c->npending; i++)
-		units[i] = (struct amd_ch_unit_rows){c->pending[i]->staging, 0, c->pending[i]->attempt,
-						     &c->pending[i]->src};
+		units[i] = unit_rows(c->pending[i]);
 	if (units)
 		rc = amd_ch_ship_units(c->ch, units, c->npending, err);
 	if (units && rc >= 0) /* 1: committed, its clean-up failed (ch_ship.h) */
@@ -402,6 +495,49 @@ static int target_batch_end(void *conn, int commit, struct amd_err *err)
 	pending_free(c);
 	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
 	return rc;
+}
+
+/* batch_end's ship, on the flight's thread: the batch's units become
+ * the flight's (c->pending and the flight's array swap places). Without
+ * a thread the ship runs at once; its answer waits all the same. */
+static void target_batch_send(void *conn)
+{
+	struct ch_conn *c = conn;
+	struct ch_flight *f = &c->flight;
+	c->batching = 0;
+	struct ch_unit **units = f->units;
+	size_t cap = f->cap;
+	f->units = c->pending;
+	f->cap = c->cap;
+	f->n = c->npending;
+	c->pending = units;
+	c->cap = cap;
+	c->npending = 0;
+	f->active = 1;
+	f->rc = 0;
+	memset(&f->err, 0, sizeof f->err);
+	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
+	if (!f->n)
+		return;
+	if (amd_grow_to(&f->rows, f->n, &f->cap_rows, sizeof *f->rows, 16) < 0) {
+		f->rc = amd_fail(&f->err, "%s: out of memory", amd_ch_name(c->ch));
+		return;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		f->rows[i] = unit_rows(f->units[i]);
+	if (!f->ch && amd_ch_open(c->url, &f->ch, &f->err) < 0) {
+		f->rc = -1;
+		return;
+	}
+	if (pthread_create(&f->thread, NULL, flight_ship, f) == 0)
+		f->running = 1;
+	else if ((f->rc = amd_ch_ship_units(f->ch, f->rows, f->n, &f->err)) >= 0)
+		atomic_fetch_add(&batches_shipped, 1);
+}
+
+static int target_batch_landed(void *conn, struct amd_err *err)
+{
+	return flight_take(conn, err);
 }
 
 struct amd_ingest_target amd_ch_target(const char *url)
@@ -422,6 +558,8 @@ struct amd_ingest_target amd_ch_target(const char *url)
 		.store_failed = target_store_failed,
 		.batch_begin = target_batch_begin,
 		.batch_end = target_batch_end,
+		.batch_send = target_batch_send,
+		.batch_landed = target_batch_landed,
 		.batch_always = 1,
 		.batch_held = target_batch_held,
 	};

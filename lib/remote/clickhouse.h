@@ -61,6 +61,16 @@ int amd_ch_user_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
 int amd_ch_query(struct amd_ch *ch, const char *sql, struct amd_buf *out,
 		 struct amd_err *err);
 
+/* Runs the n queries sql[] as amd_ch_query does, several at once (up to
+ * AMD_CH_AT_ONCE, the others on connections of their own, opened from
+ * ch's URL for the call), the answer of sql[i] in out[i]. 0, or -1 with
+ * the error of the first query in sql's order that failed. The server
+ * answers a load's dozen small SELECTs in about the time of the
+ * slowest, not of their sum. */
+#define AMD_CH_AT_ONCE 4
+int amd_ch_query_each(struct amd_ch *ch, const char *const *sql, size_t n, struct amd_buf *out,
+		      struct amd_err *err);
+
 /* The id ClickHouse keeps for a string that has a global identity (a
  * dict string, a run's ext_id, a sweep name): the first 60 bits of its
  * SHA-256, so every host computes it without asking the server. > 0. */
