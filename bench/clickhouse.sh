@@ -37,6 +37,28 @@ measure "stats, SQLite" "$sq" stats
 measure "stats, ClickHouse (loads the committed rows)" "$chb" stats
 measure "report build gpu-batch-sweep, SQLite" "$sq" report build --sweep gpu-batch-sweep -o "$work/r1"
 measure "report build gpu-batch-sweep, ClickHouse" "$chb" report build --sweep gpu-batch-sweep -o "$work/r2"
+# The issue's target: the bundled sweeps' ingest into ClickHouse within
+# 2x the time of SQLite's. Each a fresh store, the two in turn
+# BENCH_REPEAT (5) times, so that a change of the machine's load falls on
+# both alike; the medians of wall time and their ratio.
+wall_of() {
+  local s e
+  s=$(date +%s.%N)
+  "$bin" --store "$1" ingest -q "${sweeps[@]}" >/dev/null 2>&1
+  e=$(date +%s.%N)
+  awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", e - s }'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+: > "$work/walls_sq"; : > "$work/walls_ch"
+for k in $(seq "${BENCH_REPEAT:-5}"); do
+  rm -f "$work/turn.db"*
+  wall_of "$work/turn.db" >> "$work/walls_sq"
+  wall_of "$ch/turn$k" >> "$work/walls_ch"
+done
+msq=$(median < "$work/walls_sq"); mch=$(median < "$work/walls_ch")
+awk -v a="$msq" -v b="$mch" -v n="${BENCH_REPEAT:-5}" 'BEGIN {
+  printf "  ingest, median of %d in turn: SQLite %.2f s, ClickHouse %.2f s: %.2fx (target <= 2x: %s)\n",
+    n, a, b, b / a, b / a <= 2 ? "met" : "NOT met" }'
 disk=$(q "SELECT sum(bytes_on_disk) FROM system.parts WHERE database = 'bench' AND active")
 echo "  disk: SQLite file $(stat -c %s "$sq") bytes, ClickHouse parts $disk bytes"
 

@@ -8,7 +8,11 @@
  * 3, where each unit ended its batch before); a copy of a unit staged
  * ahead is a twin, never parsed, reported with its twin's commit —
  * unchanged when it commits, failed with it when the commit is refused,
- * never counted held by a store that holds nothing. The parse is a
+ * never counted held by a store that holds nothing. A target that sends
+ * a batch's commit in the background (sink.h batch_send, batch_landed:
+ * here the commit deferred to the landing) has it landed before the
+ * next part begins, while the next batch's units are already parsed;
+ * a refused flight fails its own units only. The parse is a
  * format of this test's own (150,000 points: more than the 4 MB its
  * queue holds before the engine writes it); store and engine are real. */
 #include <setjmp.h>
@@ -61,6 +65,10 @@ static const struct amd_format parts_fmt = {.name = "parts-test", .parse = test_
 static struct amd_ingest_target real;
 static size_t held_per_unit, units_in_part;
 static int parts, refuse_commit;
+/* the flight: sent and not landed; landings; parses at the first one;
+ * a part begun with a flight not landed; the landing that refuses */
+static int flying, landings, parses_at_landing, begun_flying, refuse_landing;
+static void *flight_conn;
 
 static int wrapped_finish(struct amd_unit_writer *w, enum amd_source_state *state,
 			  struct amd_err *err)
@@ -71,6 +79,7 @@ static int wrapped_finish(struct amd_unit_writer *w, enum amd_source_state *stat
 
 static int wrapped_begin_batch(void *conn, struct amd_err *err)
 {
+	begun_flying += flying;
 	units_in_part = 0;
 	parts++;
 	return real.batch_begin(conn, err);
@@ -82,6 +91,26 @@ static int wrapped_end_batch(void *conn, int commit, struct amd_err *err)
 		return real.batch_end(conn, commit, err);
 	real.batch_end(conn, 0, err);
 	return amd_fail(err, "the test refuses the commit");
+}
+
+/* The commit deferred from the send to the landing: what the engine
+ * does in between is what it would do while a real flight flies. */
+static void wrapped_send(void *conn)
+{
+	flying = 1;
+	flight_conn = conn;
+}
+
+static int wrapped_landed(void *conn, struct amd_err *err)
+{
+	assert_true(flying && conn == flight_conn);
+	flying = 0;
+	if (++landings == 1)
+		parses_at_landing = atomic_load(&parses);
+	if (landings != refuse_landing)
+		return real.batch_end(conn, 1, err);
+	real.batch_end(conn, 0, err);
+	return amd_fail(err, "the test refuses the flight's commit");
 }
 
 static size_t wrapped_held(void *conn)
@@ -102,6 +131,8 @@ static void make_file(const char *path, char fill)
 
 /* Ingests the n files of names into store with one worker; the units'
  * results into results. */
+static int flights; /* ingest gives the target batch_send, batch_landed */
+
 static void ingest(const char *store, const char *const *names, size_t n, int *results)
 {
 	static char path[160]; /* the target keeps it; at's buffers turn over */
@@ -113,7 +144,11 @@ static void ingest(const char *store, const char *const *names, size_t n, int *r
 	t.batch_end = wrapped_end_batch;
 	t.batch_held = wrapped_held;
 	t.batch_always = 1;
-	parts = 0;
+	if (flights) {
+		t.batch_send = wrapped_send;
+		t.batch_landed = wrapped_landed;
+	}
+	parts = landings = parses_at_landing = begun_flying = flying = 0;
 	atomic_store(&parses, 0);
 	struct amd_unit *u = calloc(n, sizeof *u);
 	assert_non_null(u);
@@ -153,7 +188,7 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(dir));
 	unsetenv("AMDAHL_OVERLAP");
 	held_per_unit = (size_t)6 << 20;
-	refuse_commit = 0;
+	refuse_commit = refuse_landing = flights = 0;
 	return 0;
 }
 
@@ -210,11 +245,67 @@ static void twin_of_staged_unit_follows_its_commit(void **state)
 	assert_int_equal(one(at("t.db"), "SELECT count(*) FROM source"), 1);
 }
 
+/* 18 units through a target whose batches fly: a batch of 16 (the
+ * engine's bound) flies while the 17th unit is parsed, and lands before
+ * its part begins; the last batch lands before the ingest ends. */
+static void flight_lands_before_the_next_part(void **state)
+{
+	(void)state;
+	char names[18][8];
+	const char *v[18];
+	for (int i = 0; i < 18; i++) {
+		snprintf(names[i], sizeof names[i], "f%02d.bin", i);
+		v[i] = names[i];
+		make_file(at(v[i]), (char)('A' + i));
+	}
+	held_per_unit = 0;
+	flights = 1;
+	int r[18];
+	ingest(at("f.db"), v, 18, r);
+	for (int i = 0; i < 18; i++)
+		assert_int_equal(r[i], AMD_UNIT_ADDED);
+	assert_int_equal(parts, 2);
+	assert_int_equal(landings, 2);
+	assert_int_equal(begun_flying, 0);
+	assert_int_equal(flying, 0);
+	assert_int_equal(parses_at_landing, 17);
+	assert_int_equal(one(at("f.db"), "SELECT count(*) FROM source"), 18);
+	assert_int_equal(one(at("f.db"), "SELECT count(*) FROM run"), 18);
+}
+
+/* The first flight's commit refused: its 16 units fail, the 2 of the
+ * next batch are written; the store holds those 2 only. */
+static void refused_flight_fails_its_own_units(void **state)
+{
+	(void)state;
+	char names[18][8];
+	const char *v[18];
+	for (int i = 0; i < 18; i++) {
+		snprintf(names[i], sizeof names[i], "g%02d.bin", i);
+		v[i] = names[i];
+		make_file(at(v[i]), (char)('a' + i));
+	}
+	held_per_unit = 0;
+	flights = 1;
+	refuse_landing = 1;
+	int r[18];
+	ingest(at("g.db"), v, 18, r);
+	for (int i = 0; i < 18; i++)
+		assert_int_equal(r[i], i < 16 ? AMD_UNIT_FAILED : AMD_UNIT_ADDED);
+	assert_int_equal(landings, 2);
+	assert_int_equal(one(at("g.db"), "SELECT count(*) FROM source"), 2);
+	assert_int_equal(one(at("g.db"), "SELECT count(*) FROM source WHERE path LIKE '%g16.bin'"
+			     " OR path LIKE '%g17.bin'"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(staged_units_share_parts, setup, teardown),
 		cmocka_unit_test_setup_teardown(twin_of_staged_unit_follows_its_commit, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(flight_lands_before_the_next_part, setup, teardown),
+		cmocka_unit_test_setup_teardown(refused_flight_fails_its_own_units, setup,
 						teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
