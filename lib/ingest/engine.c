@@ -597,8 +597,10 @@ static void work_batched(struct pool *p, void *conn)
 		if (u) {
 			struct amd_err err = {{0}};
 			int r = unit_prepare(p->target, conn, u, p->o, b, n, &b[n], &err);
-			if (r < 0)
+			if (r < 0) { /* a flight's failure (the store's) is told first */
+				flight_land(p, conn, &f);
 				failed(u, err.msg);
+			}
 			if (r <= 0)
 				unit_done(p, conn, u);
 			else if (b[n++].twin < 0)
