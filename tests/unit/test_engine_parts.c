@@ -245,6 +245,22 @@ static void twin_of_staged_unit_follows_its_commit(void **state)
 	assert_int_equal(one(at("t.db"), "SELECT count(*) FROM source"), 1);
 }
 
+/* 18 files of distinct bytes, named PREFIX00.bin .. PREFIX17.bin (in
+ * names, v), ingested into the store named store (in dir) by a target whose batches fly and
+ * which holds nothing (no part ends before the batch's 16 units). */
+static void ingest_flying(const char *store, char prefix, char names[18][8], const char **v,
+			  int *r)
+{
+	for (int i = 0; i < 18; i++) {
+		snprintf(names[i], 8, "%c%02d.bin", prefix, i);
+		v[i] = names[i];
+		make_file(at(v[i]), (char)(prefix + i));
+	}
+	held_per_unit = 0;
+	flights = 1;
+	ingest(at(store), v, 18, r);
+}
+
 /* 18 units through a target whose batches fly: a batch of 16 (the
  * engine's bound) flies while the 17th unit is parsed, and lands before
  * its part begins; the last batch lands before the ingest ends. */
@@ -253,15 +269,8 @@ static void flight_lands_before_the_next_part(void **state)
 	(void)state;
 	char names[18][8];
 	const char *v[18];
-	for (int i = 0; i < 18; i++) {
-		snprintf(names[i], sizeof names[i], "f%02d.bin", i);
-		v[i] = names[i];
-		make_file(at(v[i]), (char)('A' + i));
-	}
-	held_per_unit = 0;
-	flights = 1;
 	int r[18];
-	ingest(at("f.db"), v, 18, r);
+	ingest_flying("f.db", 'f', names, v, r);
 	for (int i = 0; i < 18; i++)
 		assert_int_equal(r[i], AMD_UNIT_ADDED);
 	assert_int_equal(parts, 2);
@@ -280,16 +289,9 @@ static void refused_flight_fails_its_own_units(void **state)
 	(void)state;
 	char names[18][8];
 	const char *v[18];
-	for (int i = 0; i < 18; i++) {
-		snprintf(names[i], sizeof names[i], "g%02d.bin", i);
-		v[i] = names[i];
-		make_file(at(v[i]), (char)('a' + i));
-	}
-	held_per_unit = 0;
-	flights = 1;
-	refuse_landing = 1;
 	int r[18];
-	ingest(at("g.db"), v, 18, r);
+	refuse_landing = 1;
+	ingest_flying("g.db", 'g', names, v, r);
 	for (int i = 0; i < 18; i++)
 		assert_int_equal(r[i], i < 16 ? AMD_UNIT_FAILED : AMD_UNIT_ADDED);
 	assert_int_equal(landings, 2);
