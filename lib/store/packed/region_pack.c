@@ -7,30 +7,35 @@
 #include "col_pack.h"
 #include "sorted_find.h"
 
-/* Column c of region r as stored. */
-static int64_t column_value(const struct amd_packed_region *r, int c, int64_t id_lo)
+/* Region r's columns as stored into x: the null mask, the id less
+ * id_lo, then each field (0 when NULL). */
+static void record_values(const struct amd_packed_region *r, int64_t id_lo,
+			  int64_t x[AMD_REGION_COLUMNS])
 {
-	if (c == 0)
-		return (int64_t)r->nulls;
-	if (c == 1)
-		return (int64_t)((uint64_t)r->id - (uint64_t)id_lo);
-	return (r->nulls >> (c - 2) & 1) ? 0 : r->v[c - 2];
+	x[0] = (int64_t)r->nulls;
+	x[1] = (int64_t)((uint64_t)r->id - (uint64_t)id_lo);
+	for (int f = 0; f < AMD_RG_FIELDS; f++)
+		x[f + 2] = (r->nulls >> f & 1) ? 0 : r->v[f];
 }
 
 /* Each column's width: that of its least or its greatest value (the
  * widths' ranges nest around 0, so no value between needs more), one
- * pass over the regions, not a width taken of every value. */
+ * pass over the regions taking every column of a region at once (a
+ * pass a column was a tenth of a key_averages table's ingest). */
 static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		   unsigned char w[AMD_REGION_COLUMNS])
 {
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
-		int64_t lo = 0, hi = 0;
-		for (size_t i = 0; i < n; i++) {
-			int64_t x = column_value(&v[i], c, id_lo);
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+	int64_t lo[AMD_REGION_COLUMNS] = {0}, hi[AMD_REGION_COLUMNS] = {0};
+	for (size_t i = 0; i < n; i++) {
+		int64_t x[AMD_REGION_COLUMNS];
+		record_values(&v[i], id_lo, x);
+		for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
+			lo[c] = x[c] < lo[c] ? x[c] : lo[c];
+			hi[c] = x[c] > hi[c] ? x[c] : hi[c];
 		}
-		int a = amd_col_width(lo), b = amd_col_width(hi);
+	}
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
+		int a = amd_col_width(lo[c]), b = amd_col_width(hi[c]);
 		w[c] = (unsigned char)(a > b ? a : b);
 	}
 }
@@ -48,13 +53,21 @@ size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int6
 void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		      unsigned char *out)
 {
-	unsigned char w[AMD_REGION_COLUMNS];
+	unsigned char w[AMD_REGION_COLUMNS], *col[AMD_REGION_COLUMNS];
 	widths(v, n, id_lo, w);
 	memcpy(out, w, AMD_REGION_COLUMNS);
-	out += AMD_REGION_COLUMNS;
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
-		for (size_t i = 0; i < n && w[c]; i++, out += w[c])
-			amd_col_put(out, w[c], column_value(&v[i], c, id_lo));
+	col[0] = out + AMD_REGION_COLUMNS;
+	for (int c = 1; c < AMD_REGION_COLUMNS; c++)
+		col[c] = col[c - 1] + (size_t)w[c - 1] * n;
+	for (size_t i = 0; i < n; i++) { /* region by region, each column's place */
+		int64_t x[AMD_REGION_COLUMNS];
+		record_values(&v[i], id_lo, x);
+		for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+			if (w[c]) {
+				amd_col_put(col[c], w[c], x[c]);
+				col[c] += w[c];
+			}
+	}
 }
 
 /* Column c of the n records at p (width w) into out, through x (room
