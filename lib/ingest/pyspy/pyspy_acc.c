@@ -313,6 +313,28 @@ int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *
 	return 0;
 }
 
+int64_t amd_pyspy_acc_root(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
+{
+	uint32_t node = root_of(a, st);
+	return node == NONE ? -1 : (int64_t)node;
+}
+
+int64_t amd_pyspy_acc_child(struct amd_pyspy_acc *a, int64_t place,
+			    const struct amd_stack_frame *f)
+{
+	uint32_t frame = frame_of(a, f);
+	uint32_t node = frame == NONE ? NONE : node_of(a, (uint32_t)place, frame);
+	return node == NONE ? -1 : (int64_t)node;
+}
+
+void amd_pyspy_acc_add_us_at(struct amd_pyspy_acc *a, int64_t place, int64_t us)
+{
+	struct acc_node *e = &a->nodes[place];
+	a->adds++;
+	e->has = 1;
+	a->overflow |= __builtin_add_overflow(e->us, us, &e->us);
+}
+
 size_t amd_pyspy_acc_count(const struct amd_pyspy_acc *a)
 {
 	return a->adds;
