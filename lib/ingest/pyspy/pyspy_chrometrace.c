@@ -277,14 +277,13 @@ static void copy_bounded(char *dst, size_t n, const unsigned char *s, size_t len
 	dst[k] = '\0';
 }
 
-/* The key s[0..len) reads as text: its first 15 bytes up to a NUL, as
- * a key copied into 16 bytes and compared as a C string reads. */
-#define KEY_MAX 15
-static int is_key(const unsigned char *s, size_t len, const char *text)
+/* The key s[0..len) reads as text (shorter than 15 bytes) as a key
+ * copied into 16 bytes and compared as a C string reads: text, then
+ * its end or a NUL. */
+static inline int is_key(const unsigned char *s, size_t len, const char *text)
 {
-	const unsigned char *nul = memchr(s, '\0', len < KEY_MAX ? len : KEY_MAX);
-	size_t n = nul ? (size_t)(nul - s) : len < KEY_MAX ? len : KEY_MAX;
-	return n == strlen(text) && memcmp(s, text, n) == 0;
+	size_t n = strlen(text);
+	return len >= n && memcmp(s, text, n) == 0 && (len == n || s[n] == '\0');
 }
 
 static enum key event_key(const unsigned char *s, size_t len)
