@@ -8,36 +8,42 @@
 #include "sorted_find.h"
 
 /* Region r's columns as stored into x: the null mask, the id less
- * id_lo, then each field (0 when NULL). */
+ * id_lo, then each field (0 when NULL, by a mask: no branch). */
 static void record_values(const struct amd_packed_region *r, int64_t id_lo,
 			  int64_t x[AMD_REGION_COLUMNS])
 {
 	x[0] = (int64_t)r->nulls;
 	x[1] = (int64_t)((uint64_t)r->id - (uint64_t)id_lo);
 	for (int f = 0; f < AMD_RG_FIELDS; f++)
-		x[f + 2] = (r->nulls >> f & 1) ? 0 : r->v[f];
+		x[f + 2] = r->v[f] & -(int64_t)(~r->nulls >> f & 1);
 }
 
-/* Each column's width: that of its least or its greatest value (the
- * widths' ranges nest around 0, so no value between needs more), one
- * pass over the regions taking every column of a region at once (a
- * pass a column was a tenth of a key_averages table's ingest). */
+/* The width of a column from two ORs over its values: of the values
+ * (0: all 0) and of each value folded to its magnitude (x ^ x >> 63,
+ * below 2^7, 2^15 or 2^31 exactly when x fits 1, 2 or 4 bytes signed):
+ * the least width that holds every value, as amd_col_width gives. */
+static unsigned char width_of(uint64_t any, uint64_t folded)
+{
+	return !any ? 0 : folded < 0x80 ? 1 : folded < 0x8000 ? 2 : folded < 0x80000000u ? 4 : 8;
+}
+
+/* Each column's width, one pass over the regions taking every column of
+ * a region at once, with no branch a value (a pass a column was a tenth
+ * of a key_averages table's ingest). */
 static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		   unsigned char w[AMD_REGION_COLUMNS])
 {
-	int64_t lo[AMD_REGION_COLUMNS] = {0}, hi[AMD_REGION_COLUMNS] = {0};
+	uint64_t any[AMD_REGION_COLUMNS] = {0}, folded[AMD_REGION_COLUMNS] = {0};
 	for (size_t i = 0; i < n; i++) {
 		int64_t x[AMD_REGION_COLUMNS];
 		record_values(&v[i], id_lo, x);
 		for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
-			lo[c] = x[c] < lo[c] ? x[c] : lo[c];
-			hi[c] = x[c] > hi[c] ? x[c] : hi[c];
+			any[c] |= (uint64_t)x[c];
+			folded[c] |= (uint64_t)(x[c] ^ (x[c] >> 63));
 		}
 	}
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
-		int a = amd_col_width(lo[c]), b = amd_col_width(hi[c]);
-		w[c] = (unsigned char)(a > b ? a : b);
-	}
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+		w[c] = width_of(any[c], folded[c]);
 }
 
 size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int64_t id_lo)
