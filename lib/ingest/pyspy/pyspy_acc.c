@@ -19,6 +19,7 @@
 #include "pyspy_stack.h"
 #include "buf.h"
 #include "hmap.h"
+#include "str_prefix.h"
 
 #define NONE UINT32_MAX
 #define NO_TEXT SIZE_MAX
@@ -378,13 +379,17 @@ static int ctx_key(struct amd_buf *b, const struct amd_pyspy_acc *a, size_t i)
 }
 
 struct keyed {
+	uint64_t prefix; /* amd_str_prefix(key) */
 	const char *key;
 	uint32_t idx;
 };
 
 static int cmp_keyed(const void *x, const void *y)
 {
-	return strcmp(((const struct keyed *)x)->key, ((const struct keyed *)y)->key);
+	const struct keyed *a = x, *b = y;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return strcmp(a->key, b->key);
 }
 
 /* The n elements' indexes in the byte order of their keys (NULL when out
@@ -403,7 +408,8 @@ static uint32_t *key_order(const struct amd_pyspy_acc *a, size_t n,
 	}
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
-			v[i] = (struct keyed){b.data + off[i], (uint32_t)i};
+			v[i] = (struct keyed){amd_str_prefix(b.data + off[i]), b.data + off[i],
+					      (uint32_t)i};
 		qsort(v, n, sizeof *v, cmp_keyed);
 		for (size_t i = 0; i < n; i++)
 			order[i] = v[i].idx;
