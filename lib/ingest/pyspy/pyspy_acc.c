@@ -79,12 +79,18 @@ static uint64_t key_word(uint64_t w)
 	return w;
 }
 
+/* A word holds a byte below 0x20 (a separator may be one of them). */
+static int low_byte(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	return ((w - 0x20 * ones) & ~w & highs) != 0;
+}
+
 /* A hash of s read with separators as '?' (texts equal by same_text hash
  * alike), eight bytes at a time: byte by byte (FNV) it was a tenth of
  * reading a directory of dumps. Only the hash indexes use it. */
 static uint64_t hash_text(uint64_t h, const char *s)
 {
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	if (!s)
 		return amd_hash_word(h, ~(uint64_t)0);
 	size_t n = strlen(s);
@@ -92,7 +98,7 @@ static uint64_t hash_text(uint64_t h, const char *s)
 	for (; n >= 8; n -= 8, s += 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);
-		if ((w - 0x20 * ones) & ~w & highs) /* a byte below 0x20 */
+		if (low_byte(w))
 			w = key_word(w);
 		h = amd_hash_word(h, w);
 	}
@@ -132,8 +138,16 @@ static size_t add_text(struct amd_pyspy_acc *a, const char *s, int *oom)
 		*oom = 1;
 		return NO_TEXT;
 	}
-	for (char *p = a->text.data + off; *p; p++)
-		*p = (char)key_byte((unsigned char)*p);
+	char *p = a->text.data + off;
+	for (size_t i = 0; i < n - 1; i += 8) { /* words with no byte below 0x20 kept as they are */
+		uint64_t w = 0;
+		size_t k = n - 1 - i < 8 ? n - 1 - i : 8;
+		memcpy(&w, p + i, k);
+		if (!low_byte(w))
+			continue;
+		for (size_t j = i; j < i + k; j++)
+			p[j] = (char)key_byte((unsigned char)p[j]);
+	}
 	return off;
 }
 
