@@ -377,7 +377,7 @@ static int frame_key(struct amd_buf *b, const struct amd_pyspy_acc *a, size_t i)
 	const char *name = text_at(a, f->name);
 	return amd_buf_append(b, name, strlen(name)) < 0 || amd_buf_append(b, "\x1f", 1) < 0 ||
 			       put_opt(b, a, f->file) < 0 ||
-			       amd_buf_printf(b, "\x1f%d", f->line) < 0
+			       amd_buf_append(b, "\x1f", 1) < 0 || amd_buf_append_int(b, f->line) < 0
 		       ? -1
 		       : 0;
 }
