@@ -27,11 +27,8 @@ static unsigned char width_of(uint64_t any, uint64_t folded)
 	return !any ? 0 : folded < 0x80 ? 1 : folded < 0x8000 ? 2 : folded < 0x80000000u ? 4 : 8;
 }
 
-/* Each column's width, one pass over the regions taking every column of
- * a region at once, with no branch a value (a pass a column was a tenth
- * of a key_averages table's ingest). */
-static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
-		   unsigned char w[AMD_REGION_COLUMNS])
+void amd_regions_widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
+			unsigned char w[AMD_REGION_COLUMNS])
 {
 	uint64_t any[AMD_REGION_COLUMNS] = {0}, folded[AMD_REGION_COLUMNS] = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -46,10 +43,8 @@ static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
 		w[c] = width_of(any[c], folded[c]);
 }
 
-size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int64_t id_lo)
+size_t amd_regions_packed_size(const unsigned char w[AMD_REGION_COLUMNS], size_t n)
 {
-	unsigned char w[AMD_REGION_COLUMNS];
-	widths(v, n, id_lo, w);
 	size_t row = 0;
 	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
 		row += w[c];
@@ -57,10 +52,9 @@ size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int6
 }
 
 void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo,
-		      unsigned char *out)
+		      const unsigned char w[AMD_REGION_COLUMNS], unsigned char *out)
 {
-	unsigned char w[AMD_REGION_COLUMNS], *col[AMD_REGION_COLUMNS];
-	widths(v, n, id_lo, w);
+	unsigned char *col[AMD_REGION_COLUMNS];
 	memcpy(out, w, AMD_REGION_COLUMNS);
 	col[0] = out + AMD_REGION_COLUMNS;
 	for (int c = 1; c < AMD_REGION_COLUMNS; c++)
