@@ -80,6 +80,24 @@ static int detect(const char *path, const unsigned char *head, size_t n)
  * count. torch pads every cell to its column and joins them with two
  * blanks; a header longer than its column shifts the ones after it, so
  * columns are found by these gaps, not by position. */
+/* Where the field after the last run of two or more blanks in
+ * line[0..end) starts (0: no such run): a blank found from the right
+ * (memrchr), not every byte looked at (a cell's padding is most of a
+ * row). */
+static size_t after_gap(const char *line, size_t end)
+{
+	for (size_t lim = end; lim > 1;) {
+		const char *sp = memrchr(line, ' ', lim);
+		if (!sp)
+			return 0;
+		size_t j = (size_t)(sp - line);
+		if (j >= 1 && line[j - 1] == ' ')
+			return j + 1;
+		lim = j; /* line[j - 1] is no blank: a pair ends before it */
+	}
+	return 0;
+}
+
 static size_t split(char *line, size_t len, char **field, size_t max)
 {
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\r'))
@@ -87,9 +105,7 @@ static size_t split(char *line, size_t len, char **field, size_t max)
 	line[len] = '\0';
 	size_t k = 0, end = len;
 	while (end > 0 && k + 1 < max) {
-		size_t i = end;
-		while (i > 0 && !(line[i - 1] == ' ' && i > 1 && line[i - 2] == ' '))
-			i--;
+		size_t i = after_gap(line, end);
 		if (i == 0)
 			break;
 		field[max - 1 - k++] = line + i;
