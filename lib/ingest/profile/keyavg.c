@@ -213,7 +213,20 @@ struct batch {
 	const char *names[BATCH_ROWS * NAMES_A_ROW];
 	size_t n;
 	struct amd_buf text;
+	const char *fixed[3]; /* the kinds and profiler listed so far (the store */
+	size_t n_fixed;       /* keeps a name's first place: repeats need not be listed) */
 };
+
+/* Lists s, a kind or the profiler, unless listed before. */
+static void list_fixed(struct batch *b, const char *s, size_t *k)
+{
+	for (size_t i = 0; i < b->n_fixed; i++)
+		if (strcmp(b->fixed[i], s) == 0)
+			return;
+	if (b->n_fixed < sizeof b->fixed / sizeof *b->fixed)
+		b->fixed[b->n_fixed++] = s;
+	b->names[(*k)++] = s;
+}
 
 /* The row's regions into p (not yet sent). */
 static int read_row(const struct row_ctx *r, struct pending *p, struct amd_err *err)
@@ -256,8 +269,9 @@ static int batch_row(struct batch *b, const struct row_ctx *r, struct amd_err *e
 }
 
 /* The batch's names (each region's name, kind and profiler, the order
- * the store interns them in) to the sink, then its regions; the batch
- * left empty. */
+ * the store interns them in; a row's name once, a kind or the profiler
+ * the first time only) to the sink, then its regions; the batch left
+ * empty. */
 static int send_batch(struct batch *b, struct amd_sink *sink, struct amd_err *err)
 {
 	size_t n = b->n, k = 0;
@@ -268,15 +282,15 @@ static int send_batch(struct batch *b, struct amd_sink *sink, struct amd_err *er
 	for (size_t i = 0; i < n; i++) {
 		struct pending *p = &b->v[i];
 		p->cpu.name = p->dev.name = b->text.data + p->name;
-		if (p->send_cpu) {
+		if (p->send_cpu || p->send_dev)
 			b->names[k++] = p->cpu.name;
-			b->names[k++] = p->cpu.kind;
-			b->names[k++] = p->cpu.profiler;
+		if (p->send_cpu) {
+			list_fixed(b, p->cpu.kind, &k);
+			list_fixed(b, p->cpu.profiler, &k);
 		}
 		if (p->send_dev) {
-			b->names[k++] = p->dev.name;
-			b->names[k++] = p->dev.kind;
-			b->names[k++] = p->dev.profiler;
+			list_fixed(b, p->dev.kind, &k);
+			list_fixed(b, p->dev.profiler, &k);
 		}
 	}
 	if (k && sink->names && sink->names(sink, b->names, k, 1, err) < 0)
