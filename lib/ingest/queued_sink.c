@@ -111,7 +111,8 @@ struct queued {
 	struct held_run *runs;
 	struct held_link *links;
 	const char *last_key; /* the last key interned: points come in runs of one key */
-	const char *last_kind, *last_profiler; /* a region's, interned: the same in runs */
+	const char *last_name, *last_kind, *last_profiler; /* a region's, interned: */
+	/* the same in runs (a table's operator and its device time, one name) */
 	struct frame_texts *frame_texts; /* a numbered frame's (records.h) texts, */
 	size_t cap_frame_texts;          /* interned: frame_texts[id - 1] */
 	pthread_t thread;
@@ -374,7 +375,7 @@ static int copy_region(struct queued *qs, const struct amd_region_rec *r,
 		if (intern(qs, r->detail->category, &d->category) < 0)
 			return -1;
 	}
-	return intern(qs, r->name, &c->name) < 0 ||
+	return intern_last(qs, r->name, &qs->last_name, &c->name) < 0 ||
 			       intern_last(qs, r->kind, &qs->last_kind, &c->kind) < 0 ||
 			       intern_last(qs, r->profiler, &qs->last_profiler, &c->profiler) < 0 ||
 			       intern(qs, r->file, &c->file) < 0
