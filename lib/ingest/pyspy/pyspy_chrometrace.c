@@ -14,6 +14,7 @@
 
 #include "json_stream.h"
 
+#include "buf.h"
 #include "ingest.h"
 #include "pyspy_stack.h"
 #include "file.h"
@@ -30,10 +31,11 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 	return 0;
 }
 
-/* One event's fields, as the tokenizer meets them. */
+/* One event's fields, as the tokenizer meets them; the texts (NULL
+ * until met) point into the replay's buffers, reused event after event. */
 struct event {
 	char ph[4];
-	char *name, *filename, *arg_name;
+	const char *name, *filename, *arg_name;
 	double pid, tid, ts, line;
 	int has_pid, has_tid, has_ts;
 };
@@ -68,6 +70,7 @@ struct replay {
 	int depth, in_args, top_seen;
 	enum key key, arg_key;
 	struct event ev;
+	struct amd_buf name_text, file_text, arg_text; /* ev's texts */
 	size_t index;
 };
 
@@ -126,18 +129,17 @@ static void pop_frame(struct thread_state *t)
 		t->placed = st->depth + 1;
 }
 
-/* The event's name and file become the frame's (e keeps neither). */
-static int push_frame(struct replay *r, struct thread_state *t, struct event *e)
+/* The frame holds copies of the event's name and file (only an opened
+ * frame's texts are copied: an event's are read into buffers reused). */
+static int push_frame(struct replay *r, struct thread_state *t, const struct event *e)
 {
 	struct amd_stack_frame f = {
-		.name = e->name,
-		.file = e->filename && *e->filename ? e->filename : NULL,
+		.name = strdup(e->name),
+		.file = e->filename && *e->filename ? strdup(e->filename) : NULL,
 		.line = e->line > 0 && e->line < 1e9 ? (int)e->line : 0,
 	};
-	if (!f.file)
-		free(e->filename);
-	e->name = e->filename = NULL;
-	const char *why = amd_pyspy_push_why(&t->st, &f);
+	const char *why = !f.name || (e->filename && *e->filename && !f.file)
+				  ? "out of memory" : amd_pyspy_push_why(&t->st, &f);
 	if (why) {
 		free((char *)f.name);
 		free((char *)f.file);
@@ -187,7 +189,7 @@ static int advance(struct replay *r, struct thread_state *t, int64_t now)
 	return 0;
 }
 
-static int one_event(struct replay *r, struct event *e)
+static int one_event(struct replay *r, const struct event *e)
 {
 	if (!e->ph[0] || !e->has_pid || !e->has_tid)
 		return fail(r, "%s", "needs ph, pid and tid");
@@ -219,9 +221,6 @@ static int one_event(struct replay *r, struct event *e)
 
 static void event_reset(struct event *e)
 {
-	free(e->name);
-	free(e->filename);
-	free(e->arg_name);
 	memset(e, 0, sizeof *e);
 }
 
@@ -309,14 +308,17 @@ static int on_key(void *ctx, const unsigned char *s, size_t len)
 	return 1;
 }
 
-static int set_text(struct replay *r, char **dst, const unsigned char *s, size_t len)
+/* *dst: s[0..len) read as a C string (to a NUL in it, as strndup
+ * would), held in b. */
+static int set_text(struct replay *r, const char **dst, struct amd_buf *b,
+		    const unsigned char *s, size_t len)
 {
-	free(*dst);
-	*dst = strndup((const char *)s, len);
-	if (!*dst) {
+	b->len = 0;
+	if (amd_buf_append(b, s, len) < 0) {
 		fail(r, "%s", "out of memory");
 		return 0;
 	}
+	*dst = b->data;
 	return 1;
 }
 
@@ -326,11 +328,11 @@ static int on_string(void *ctx, const unsigned char *s, size_t len)
 	if (r->depth == 2 && r->key == K_PH)
 		copy_bounded(r->ev.ph, sizeof r->ev.ph, s, len);
 	else if (r->depth == 2 && r->key == K_NAME)
-		return set_text(r, &r->ev.name, s, len);
+		return set_text(r, &r->ev.name, &r->name_text, s, len);
 	else if (r->depth == 3 && r->in_args && r->arg_key == K_FILENAME)
-		return set_text(r, &r->ev.filename, s, len);
+		return set_text(r, &r->ev.filename, &r->file_text, s, len);
 	else if (r->depth == 3 && r->in_args && r->arg_key == K_NAME)
-		return set_text(r, &r->ev.arg_name, s, len);
+		return set_text(r, &r->ev.arg_name, &r->arg_text, s, len);
 	return 1;
 }
 
@@ -412,7 +414,9 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		free(r.v[k].place);
 	}
 	free(r.v);
-	event_reset(&r.ev);
+	amd_buf_free(&r.name_text);
+	amd_buf_free(&r.file_text);
+	amd_buf_free(&r.arg_text);
 	amd_pyspy_acc_free(r.acc);
 	return rc;
 }
