@@ -26,6 +26,18 @@ int amd_buf_append(struct amd_buf *b, const void *p, size_t n)
 	return 0;
 }
 
+int amd_buf_append_int(struct amd_buf *b, long long v)
+{
+	char d[24], *p = d + sizeof d;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	return amd_buf_append(b, p, (size_t)(d + sizeof d - p));
+}
+
 int amd_grow(void *arrp, size_t n, size_t *cap, size_t elem, size_t first)
 {
 	return amd_grow_to(arrp, n + 1, cap, elem, first);

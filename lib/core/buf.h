@@ -14,6 +14,10 @@ struct amd_buf {
 int amd_buf_append(struct amd_buf *b, const void *p, size_t n);
 int amd_buf_printf(struct amd_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* v in decimal, the bytes amd_buf_printf(b, "%lld", v) appends, without
+ * printf's parsing of its format (a key built per frame spent more time
+ * there than in the key). */
+int amd_buf_append_int(struct amd_buf *b, long long v);
 void amd_buf_free(struct amd_buf *b);
 
 /* Makes room for element n of the array *arrp (a T **) of *cap elements

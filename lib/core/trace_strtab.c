@@ -25,17 +25,22 @@ static uint32_t hash_str(const char *s, size_t n)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
+/* The slots doubled, each id moved by the hash its slot keeps: the
+ * strings are not read again (hashing them again at every doubling cost
+ * as much as interning them). */
 static int strtab_rehash(struct amd_strtab *t)
 {
 	uint32_t ns = t->nslots ? t->nslots * 2 : 1024;
-	uint32_t *sl = calloc(ns, sizeof *sl);
+	uint64_t *sl = calloc(ns, sizeof *sl);
 	if (!sl)
 		return -1;
-	for (uint32_t id = 1; id < t->n; id++) {
-		uint32_t h = hash_str(t->s[id], t->len[id]) & (ns - 1);
+	for (uint32_t i = 0; i < t->nslots; i++) {
+		if (!t->slots[i])
+			continue;
+		uint32_t h = (uint32_t)(t->slots[i] >> 32) & (ns - 1);
 		while (sl[h])
 			h = (h + 1) & (ns - 1);
-		sl[h] = id;
+		sl[h] = t->slots[i];
 	}
 	free(t->slots);
 	t->slots = sl;
@@ -84,10 +89,13 @@ uint32_t amd_strtab_intern(struct amd_strtab *t, const char *s, size_t n)
 	}
 	if (2 * (t->n + 1) > t->nslots && strtab_rehash(t) < 0)
 		return 0;
-	uint32_t h = hash_str(s, n) & (t->nslots - 1);
-	for (uint32_t id; (id = t->slots[h]); h = (h + 1) & (t->nslots - 1))
-		if (t->len[id] == n && memcmp(t->s[id], s, n) == 0)
+	uint32_t hash = hash_str(s, n), h = hash & (t->nslots - 1);
+	for (uint64_t slot; (slot = t->slots[h]); h = (h + 1) & (t->nslots - 1)) {
+		uint32_t id = (uint32_t)slot;
+		if ((uint32_t)(slot >> 32) == hash && t->len[id] == n &&
+		    memcmp(t->s[id], s, n) == 0)
 			return id;
+	}
 	size_t cap_s = t->cap, cap_len = t->cap;
 	if (amd_grow(&t->s, t->n, &cap_s, sizeof *t->s, 64) < 0 ||
 	    amd_grow(&t->len, t->n, &cap_len, sizeof *t->len, 64) < 0)
@@ -100,7 +108,7 @@ uint32_t amd_strtab_intern(struct amd_strtab *t, const char *s, size_t n)
 	c[n] = '\0';
 	t->s[t->n] = c;
 	t->len[t->n] = n;
-	t->slots[h] = t->n;
+	t->slots[h] = (uint64_t)hash << 32 | t->n;
 	return t->n++;
 }
 

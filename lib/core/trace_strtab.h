@@ -10,7 +10,7 @@ struct amd_strtab {
 	char **s;
 	size_t *len;
 	uint32_t n, cap;    /* s[0] is NULL: id 0 means "none" */
-	uint32_t *slots;    /* hash slots holding id, 0 = empty */
+	uint64_t *slots;    /* hash slots: id | the string's hash << 32, 0 = empty */
 	uint32_t nslots;
 	char **blocks;      /* where the strings are: they never move */
 	size_t n_blocks, cap_blocks;

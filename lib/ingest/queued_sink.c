@@ -111,6 +111,8 @@ struct queued {
 	struct held_run *runs;
 	struct held_link *links;
 	const char *last_key; /* the last key interned: points come in runs of one key */
+	const char *last_name, *last_kind, *last_profiler; /* a region's, interned: */
+	/* the same in runs (a table's operator and its device time, one name) */
 	struct frame_texts *frame_texts; /* a numbered frame's (records.h) texts, */
 	size_t cap_frame_texts;          /* interned: frame_texts[id - 1] */
 	pthread_t thread;
@@ -127,6 +129,23 @@ static int intern(struct queued *qs, const char *s, const char **out)
 	return s && !id ? -1 : 0;
 }
 
+/* s interned in *out through *last, the last text so interned: a point's
+ * key, a region's kind and profiler are the same run after run
+ * (interning a region's again was a twentieth of a py-spy chrometrace's
+ * ingest). */
+static int intern_last(struct queued *qs, const char *s, const char **last, const char **out)
+{
+	if (s && *last && strcmp(s, *last) == 0) {
+		*out = *last;
+		return 0;
+	}
+	if (intern(qs, s, out) < 0)
+		return -1;
+	if (s)
+		*last = *out;
+	return 0;
+}
+
 /* Room for the next record; -1 with err when emit stopped the queue or
  * out of memory. */
 static int room(struct queued *qs, struct rec **r, struct amd_err *err)
@@ -141,14 +160,8 @@ static int room(struct queued *qs, struct rec **r, struct amd_err *err)
 static int point_key(struct queued *qs, const char *key, const char **out,
 		     struct amd_err *err)
 {
-	if (key && qs->last_key && strcmp(key, qs->last_key) == 0) {
-		*out = qs->last_key;
-		return 0;
-	}
-	if (intern(qs, key, out) < 0)
+	if (intern_last(qs, key, &qs->last_key, out) < 0)
 		return amd_fail(err, "%s: out of memory", qs->in.path);
-	if (key)
-		qs->last_key = *out;
 	return 0;
 }
 
@@ -362,8 +375,9 @@ static int copy_region(struct queued *qs, const struct amd_region_rec *r,
 		if (intern(qs, r->detail->category, &d->category) < 0)
 			return -1;
 	}
-	return intern(qs, r->name, &c->name) < 0 || intern(qs, r->kind, &c->kind) < 0 ||
-			       intern(qs, r->profiler, &c->profiler) < 0 ||
+	return intern_last(qs, r->name, &qs->last_name, &c->name) < 0 ||
+			       intern_last(qs, r->kind, &qs->last_kind, &c->kind) < 0 ||
+			       intern_last(qs, r->profiler, &qs->last_profiler, &c->profiler) < 0 ||
 			       intern(qs, r->file, &c->file) < 0
 		       ? -1
 		       : 0;

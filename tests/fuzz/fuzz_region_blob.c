@@ -74,11 +74,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!same_columns(blob, n, id_lo, v, 7) || !same_columns(blob, n, id_lo, v, 1))
 			abort();
 		int64_t lo = n ? v[0].id : id_lo;
-		size_t bytes = amd_regions_packed_size(v, n, lo);
+		unsigned char widths[AMD_REGION_COLUMNS];
+		amd_regions_widths(v, n, lo, widths);
+		size_t bytes = amd_regions_packed_size(widths, n);
 		unsigned char *back = malloc(bytes + 1);
 		if (!back)
 			abort();
-		amd_regions_pack(v, n, lo, back);
+		amd_regions_pack(v, n, lo, widths, back);
 		if (amd_regions_unpack(back, bytes, n, lo, "fuzz", w, &err) < 0)
 			abort();
 		for (size_t i = 0; i < n; i++)

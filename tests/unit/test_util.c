@@ -1,4 +1,5 @@
-/* test_util.c — lib/core (num, hash, file): strict number parsing, SHA-256 against the
+/* test_util.c — lib/core (num, hash, file, buf): strict number parsing, decimal
+ * appends against snprintf, SHA-256 against the
  * sha256sum tool, whole-file and line reads with gzip (including
  * truncated gzip), and the limits they enforce. */
 #include <setjmp.h>
@@ -6,6 +7,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,6 +292,36 @@ static void paths(void **state)
 	assert_string_equal(amd_basename("z"), "z");
 }
 
+/* amd_buf_append_int appends what snprintf's "%lld" writes, at the
+ * ends of the range, around powers of ten and on pseudo-random values,
+ * one after another into one buffer. */
+static void append_int_is_printf(void **state)
+{
+	(void)state;
+	long long v[64 + 2 * 19 + 2] = {0, LLONG_MIN, LLONG_MAX, -1};
+	size_t n = 4;
+	long long p = 1;
+	for (int i = 0; i < 18; i++, p *= 10) {
+		v[n++] = p;
+		v[n++] = -p - 1;
+	}
+	unsigned long long x = 0x9E3779B97F4A7C15ull;
+	while (n < sizeof v / sizeof *v) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		v[n++] = (long long)(x >> (x & 63));
+	}
+	struct amd_buf b = {0};
+	char want[32 * (sizeof v / sizeof *v)];
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(amd_buf_append_int(&b, v[i]), 0);
+		len += (size_t)snprintf(want + len, sizeof want - len, "%lld", v[i]);
+	}
+	assert_int_equal(b.len, len);
+	assert_memory_equal(b.data, want, len);
+	amd_buf_free(&b);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/amdahl-test-util-XXXXXX");
@@ -307,6 +339,7 @@ int main(void)
 		cmocka_unit_test(read_refuses_fifo),
 		cmocka_unit_test(lines_limits),
 		cmocka_unit_test(paths),
+		cmocka_unit_test(append_int_is_printf),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[128];

@@ -80,6 +80,24 @@ static int detect(const char *path, const unsigned char *head, size_t n)
  * count. torch pads every cell to its column and joins them with two
  * blanks; a header longer than its column shifts the ones after it, so
  * columns are found by these gaps, not by position. */
+/* Where the field after the last run of two or more blanks in
+ * line[0..end) starts (0: no such run): a blank found from the right
+ * (memrchr), not every byte looked at (a cell's padding is most of a
+ * row). */
+static size_t after_gap(const char *line, size_t end)
+{
+	for (size_t lim = end; lim > 1;) {
+		const char *sp = memrchr(line, ' ', lim);
+		if (!sp)
+			return 0;
+		size_t j = (size_t)(sp - line);
+		if (j >= 1 && line[j - 1] == ' ')
+			return j + 1;
+		lim = j; /* line[j - 1] is no blank: a pair ends before it */
+	}
+	return 0;
+}
+
 static size_t split(char *line, size_t len, char **field, size_t max)
 {
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\r'))
@@ -87,9 +105,7 @@ static size_t split(char *line, size_t len, char **field, size_t max)
 	line[len] = '\0';
 	size_t k = 0, end = len;
 	while (end > 0 && k + 1 < max) {
-		size_t i = end;
-		while (i > 0 && !(line[i - 1] == ' ' && i > 1 && line[i - 2] == ' '))
-			i--;
+		size_t i = after_gap(line, end);
 		if (i == 0)
 			break;
 		field[max - 1 - k++] = line + i;
@@ -178,12 +194,42 @@ static int value(const struct row_ctx *r, enum col c, int mem, int64_t *out,
 	return 0;
 }
 
-static int emit(struct amd_sink *sink, struct amd_region_rec *rec, struct amd_err *err)
+/* A row read, its regions waiting for the rest of its batch: the
+ * name's offset in the batch's text (the line is read over). */
+struct pending {
+	size_t name;
+	struct amd_region_rec cpu, dev;
+	int send_cpu, send_dev;
+};
+
+/* Rows read ahead, so that the sink gets their names BATCH_ROWS rows at
+ * a time, in the order the regions name them (sink.h, in_order): the
+ * store then adds a batch's new names many to a statement, not one
+ * INSERT a name (a quarter of a 16 MB table's ingest). */
+#define BATCH_ROWS 1024
+#define NAMES_A_ROW 6 /* name, kind, profiler: the CPU region's and the device's */
+struct batch {
+	struct pending v[BATCH_ROWS];
+	const char *names[BATCH_ROWS * NAMES_A_ROW];
+	size_t n;
+	struct amd_buf text;
+	const char *fixed[3]; /* the kinds and profiler listed so far (the store */
+	size_t n_fixed;       /* keeps a name's first place: repeats need not be listed) */
+};
+
+/* Lists s, a kind or the profiler, unless listed before. */
+static void list_fixed(struct batch *b, const char *s, size_t *k)
 {
-	return sink->region ? sink->region(sink, rec, err) : 0;
+	for (size_t i = 0; i < b->n_fixed; i++)
+		if (strcmp(b->fixed[i], s) == 0)
+			return;
+	if (b->n_fixed < sizeof b->fixed / sizeof *b->fixed)
+		b->fixed[b->n_fixed++] = s;
+	b->names[(*k)++] = s;
 }
 
-static int row(const struct row_ctx *r, struct amd_sink *sink, struct amd_err *err)
+/* The row's regions into p (not yet sent). */
+static int read_row(const struct row_ctx *r, struct pending *p, struct amd_err *err)
 {
 	const char *name = r->field[0], *calls_s = r->field[r->t->col[C_CALLS]];
 	int64_t calls;
@@ -192,22 +238,67 @@ static int row(const struct row_ctx *r, struct amd_sink *sink, struct amd_err *e
 	if (amd_parse_int64(calls_s, &calls) < 0 || calls < 0)
 		return amd_fail(err, "%s: line %ld: # of Calls '%s' is not a count", r->path,
 				r->line_no, calls_s);
-	struct amd_region_rec cpu = {.name = name, .kind = AMD_REGION_OP,
-				     .profiler = "torch-averages", .rank = -1, .device = -1,
-				     .calls = calls, .prim_calls = calls};
-	struct amd_region_rec dev = cpu;
-	dev.kind = AMD_REGION_OP_DEVICE;
-	if (value(r, C_SELF_CPU, 0, &cpu.self_ns, err) < 0 ||
-	    value(r, C_CPU_TOTAL, 0, &cpu.total_ns, err) < 0 ||
-	    value(r, C_CPU_MEM, 1, &cpu.bytes, err) < 0 ||
-	    value(r, C_SELF_CUDA, 0, &dev.self_ns, err) < 0 ||
-	    value(r, C_CUDA_TOTAL, 0, &dev.total_ns, err) < 0 ||
-	    value(r, C_CUDA_MEM, 1, &dev.bytes, err) < 0)
+	p->cpu = (struct amd_region_rec){.kind = AMD_REGION_OP, .profiler = "torch-averages",
+					 .rank = -1, .device = -1, .calls = calls,
+					 .prim_calls = calls};
+	p->dev = p->cpu;
+	p->dev.kind = AMD_REGION_OP_DEVICE;
+	if (value(r, C_SELF_CPU, 0, &p->cpu.self_ns, err) < 0 ||
+	    value(r, C_CPU_TOTAL, 0, &p->cpu.total_ns, err) < 0 ||
+	    value(r, C_CPU_MEM, 1, &p->cpu.bytes, err) < 0 ||
+	    value(r, C_SELF_CUDA, 0, &p->dev.self_ns, err) < 0 ||
+	    value(r, C_CUDA_TOTAL, 0, &p->dev.total_ns, err) < 0 ||
+	    value(r, C_CUDA_MEM, 1, &p->dev.bytes, err) < 0)
 		return -1;
-	if (r->t->col[C_SELF_CPU] >= 0 && emit(sink, &cpu, err) < 0)
+	p->send_cpu = r->t->col[C_SELF_CPU] >= 0;
+	p->send_dev = p->dev.self_ns > 0 || p->dev.total_ns > 0;
+	return 0;
+}
+
+/* The row read into the batch, its name copied. */
+static int batch_row(struct batch *b, const struct row_ctx *r, struct amd_err *err)
+{
+	struct pending *p = &b->v[b->n];
+	if (read_row(r, p, err) < 0)
 		return -1;
-	if (dev.self_ns > 0 || dev.total_ns > 0)
-		return emit(sink, &dev, err);
+	p->name = b->text.len;
+	if (amd_buf_append(&b->text, r->field[0], strlen(r->field[0]) + 1) < 0)
+		return amd_fail(err, "%s: out of memory", r->path);
+	b->n++;
+	return 0;
+}
+
+/* The batch's names (each region's name, kind and profiler, the order
+ * the store interns them in; a row's name once, a kind or the profiler
+ * the first time only) to the sink, then its regions; the batch left
+ * empty. */
+static int send_batch(struct batch *b, struct amd_sink *sink, struct amd_err *err)
+{
+	size_t n = b->n, k = 0;
+	b->n = 0;
+	b->text.len = 0;
+	if (!sink->region)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct pending *p = &b->v[i];
+		p->cpu.name = p->dev.name = b->text.data + p->name;
+		if (p->send_cpu || p->send_dev)
+			b->names[k++] = p->cpu.name;
+		if (p->send_cpu) {
+			list_fixed(b, p->cpu.kind, &k);
+			list_fixed(b, p->cpu.profiler, &k);
+		}
+		if (p->send_dev) {
+			list_fixed(b, p->dev.kind, &k);
+			list_fixed(b, p->dev.profiler, &k);
+		}
+	}
+	if (k && sink->names && sink->names(sink, b->names, k, 1, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if ((b->v[i].send_cpu && sink->region(sink, &b->v[i].cpu, err) < 0) ||
+		    (b->v[i].send_dev && sink->region(sink, &b->v[i].dev, err) < 0))
+			return -1;
 	return 0;
 }
 
@@ -256,9 +347,10 @@ static int read_head(struct src *s, struct table *t, struct amd_err *err)
 	return 0;
 }
 
-/* The table: rule, header, rule, rows up to the closing rule. */
-static int read_table(const struct amd_input *in, struct src *s, struct amd_sink *sink,
-		      struct amd_err *err)
+/* The table: rule, header, rule, rows up to the closing rule, sent a
+ * batch at a time (b: the caller's, empty). */
+static int read_table(const struct amd_input *in, struct src *s, struct batch *b,
+		      struct amd_sink *sink, struct amd_err *err)
 {
 	struct table t;
 	char *line, *field[MAX_COLS];
@@ -272,12 +364,12 @@ static int read_table(const struct amd_input *in, struct src *s, struct amd_sink
 						     in->path, s->no);
 		s->no++;
 		if (is_rule(line, len))
-			return 0;
+			return send_batch(b, sink, err);
 		if (split(line, len, field, t.n) != t.n)
 			return amd_fail(err, "%s: line %ld: fewer cells than the header's %zu columns",
 					in->path, s->no, t.n);
 		struct row_ctx r = {in->path, s->no, &t, field};
-		if (row(&r, sink, err) < 0)
+		if (batch_row(b, &r, err) < 0 || (b->n == BATCH_ROWS && send_batch(b, sink, err) < 0))
 			return -1;
 	}
 }
@@ -289,7 +381,11 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		return -1;
 	char *line;
 	size_t len;
-	int rc = read_table(in, &s, sink, err);
+	struct batch *b = calloc(1, sizeof *b);
+	int rc = b ? read_table(in, &s, b, sink, err) : amd_fail(err, "%s: out of memory", in->path);
+	if (b)
+		amd_buf_free(&b->text);
+	free(b);
 	while (rc == 0 && (rc = next(&s, &line, &len, err)) == 1) /* a NUL byte after the table */
 		rc = 0;
 	amd_lines_close(s.l);

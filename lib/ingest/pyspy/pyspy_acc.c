@@ -19,6 +19,7 @@
 #include "pyspy_stack.h"
 #include "buf.h"
 #include "hmap.h"
+#include "str_prefix.h"
 
 #define NONE UINT32_MAX
 #define NO_TEXT SIZE_MAX
@@ -78,12 +79,18 @@ static uint64_t key_word(uint64_t w)
 	return w;
 }
 
+/* A word holds a byte below 0x20 (a separator may be one of them). */
+static int low_byte(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	return ((w - 0x20 * ones) & ~w & highs) != 0;
+}
+
 /* A hash of s read with separators as '?' (texts equal by same_text hash
  * alike), eight bytes at a time: byte by byte (FNV) it was a tenth of
  * reading a directory of dumps. Only the hash indexes use it. */
 static uint64_t hash_text(uint64_t h, const char *s)
 {
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	if (!s)
 		return amd_hash_word(h, ~(uint64_t)0);
 	size_t n = strlen(s);
@@ -91,7 +98,7 @@ static uint64_t hash_text(uint64_t h, const char *s)
 	for (; n >= 8; n -= 8, s += 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);
-		if ((w - 0x20 * ones) & ~w & highs) /* a byte below 0x20 */
+		if (low_byte(w))
 			w = key_word(w);
 		h = amd_hash_word(h, w);
 	}
@@ -131,8 +138,16 @@ static size_t add_text(struct amd_pyspy_acc *a, const char *s, int *oom)
 		*oom = 1;
 		return NO_TEXT;
 	}
-	for (char *p = a->text.data + off; *p; p++)
-		*p = (char)key_byte((unsigned char)*p);
+	char *p = a->text.data + off;
+	for (size_t i = 0; i < n - 1; i += 8) { /* words with no byte below 0x20 kept as they are */
+		uint64_t w = 0;
+		size_t k = n - 1 - i < 8 ? n - 1 - i : 8;
+		memcpy(&w, p + i, k);
+		if (!low_byte(w))
+			continue;
+		for (size_t j = i; j < i + k; j++)
+			p[j] = (char)key_byte((unsigned char)p[j]);
+	}
 	return off;
 }
 
@@ -313,6 +328,28 @@ int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *
 	return 0;
 }
 
+int64_t amd_pyspy_acc_root(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st)
+{
+	uint32_t node = root_of(a, st);
+	return node == NONE ? -1 : (int64_t)node;
+}
+
+int64_t amd_pyspy_acc_child(struct amd_pyspy_acc *a, int64_t place,
+			    const struct amd_stack_frame *f)
+{
+	uint32_t frame = frame_of(a, f);
+	uint32_t node = frame == NONE ? NONE : node_of(a, (uint32_t)place, frame);
+	return node == NONE ? -1 : (int64_t)node;
+}
+
+void amd_pyspy_acc_add_us_at(struct amd_pyspy_acc *a, int64_t place, int64_t us)
+{
+	struct acc_node *e = &a->nodes[place];
+	a->adds++;
+	e->has = 1;
+	a->overflow |= __builtin_add_overflow(e->us, us, &e->us);
+}
+
 size_t amd_pyspy_acc_count(const struct amd_pyspy_acc *a)
 {
 	return a->adds;
@@ -340,7 +377,7 @@ static int frame_key(struct amd_buf *b, const struct amd_pyspy_acc *a, size_t i)
 	const char *name = text_at(a, f->name);
 	return amd_buf_append(b, name, strlen(name)) < 0 || amd_buf_append(b, "\x1f", 1) < 0 ||
 			       put_opt(b, a, f->file) < 0 ||
-			       amd_buf_printf(b, "\x1f%d", f->line) < 0
+			       amd_buf_append(b, "\x1f", 1) < 0 || amd_buf_append_int(b, f->line) < 0
 		       ? -1
 		       : 0;
 }
@@ -356,13 +393,17 @@ static int ctx_key(struct amd_buf *b, const struct amd_pyspy_acc *a, size_t i)
 }
 
 struct keyed {
+	uint64_t prefix; /* amd_str_prefix(key) */
 	const char *key;
 	uint32_t idx;
 };
 
 static int cmp_keyed(const void *x, const void *y)
 {
-	return strcmp(((const struct keyed *)x)->key, ((const struct keyed *)y)->key);
+	const struct keyed *a = x, *b = y;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return strcmp(a->key, b->key);
 }
 
 /* The n elements' indexes in the byte order of their keys (NULL when out
@@ -381,7 +422,8 @@ static uint32_t *key_order(const struct amd_pyspy_acc *a, size_t n,
 	}
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
-			v[i] = (struct keyed){b.data + off[i], (uint32_t)i};
+			v[i] = (struct keyed){amd_str_prefix(b.data + off[i]), b.data + off[i],
+					      (uint32_t)i};
 		qsort(v, n, sizeof *v, cmp_keyed);
 		for (size_t i = 0; i < n; i++)
 			order[i] = v[i].idx;

@@ -10,9 +10,11 @@
 #include "pyspy_stack.h"
 #include "buf.h"
 #include "hmap.h"
+#include "str_prefix.h"
 
 struct func {
 	const char *name, *file; /* the accumulator's texts (file NULL: none) */
+	uint64_t prefix;         /* amd_str_prefix(name), for the sort */
 	double self, total;
 	uint64_t stamp;          /* the last stack that counted it */
 };
@@ -60,8 +62,8 @@ static int func_eq(const void *ctx, uint32_t i)
 /* The function of frame s, added when new; NULL when out of memory. */
 static struct func *func_of(struct amd_pyspy_funcs *f, const struct amd_stack_frame *s)
 {
-	uint64_t h64 = amd_hash_bytes(AMD_HASH_SEED, s->name, strlen(s->name));
-	h64 = s->file ? amd_hash_bytes(h64 ^ 0x1f, s->file, strlen(s->file)) : ~h64;
+	uint64_t h64 = amd_hash_words(AMD_HASH_SEED, s->name, strlen(s->name));
+	h64 = s->file ? amd_hash_words(h64 ^ 0x1f, s->file, strlen(s->file)) : ~h64;
 	uint32_t h = (uint32_t)(h64 ^ (h64 >> 32));
 	struct probe p = {f, s};
 	int64_t i = amd_hmap_find(&f->ix, h, func_eq, &p);
@@ -70,7 +72,8 @@ static struct func *func_of(struct amd_pyspy_funcs *f, const struct amd_stack_fr
 	if (f->n >= UINT32_MAX || amd_grow(&f->v, f->n, &f->cap, sizeof *f->v, 256) < 0 ||
 	    amd_hmap_put(&f->ix, h, (uint32_t)f->n) < 0)
 		return NULL;
-	f->v[f->n] = (struct func){.name = s->name, .file = s->file};
+	f->v[f->n] = (struct func){.name = s->name, .file = s->file,
+				   .prefix = amd_str_prefix(s->name)};
 	return &f->v[f->n++];
 }
 
@@ -109,6 +112,8 @@ int amd_pyspy_funcs_count(struct amd_pyspy_funcs *f, const struct amd_stack_rec 
 static int cmp_func(const void *x, const void *y)
 {
 	const struct func *a = x, *b = y;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
 	int c = strcmp(a->name, b->name);
 	if (c || a->file == b->file)
 		return c;

@@ -75,6 +75,18 @@ int amd_pyspy_acc_add_at(struct amd_pyspy_acc *a, int64_t place, int64_t samples
  * (time-weighted formats); the unit is 1 µs. */
 int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
 			 int64_t us);
+/* A stack's place built a frame at a time, for a reader that keeps each
+ * thread's places as its frames open and close (chrometrace) instead of
+ * handing amd_pyspy_acc_add_us the whole stack at every event: the root
+ * of st's process and thread, then the place of frame f under place.
+ * Taken in the order amd_pyspy_acc_add_us would (root, then frames
+ * outward, when time is first added), they intern the same frames and
+ * nodes in the same order. -1 when out of memory. */
+int64_t amd_pyspy_acc_root(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st);
+int64_t amd_pyspy_acc_child(struct amd_pyspy_acc *a, int64_t place,
+			    const struct amd_stack_frame *f);
+/* amd_pyspy_acc_add_us at a place amd_pyspy_acc_child gave. */
+void amd_pyspy_acc_add_us_at(struct amd_pyspy_acc *a, int64_t place, int64_t us);
 int amd_pyspy_acc_flush(struct amd_pyspy_acc *a, double rate, struct amd_sink *sink,
 			const char *path, struct amd_err *err);
 size_t amd_pyspy_acc_count(const struct amd_pyspy_acc *a);

@@ -18,13 +18,6 @@ int amd_col_width(int64_t x)
 	return 8;
 }
 
-void amd_col_put(unsigned char *out, int w, int64_t x)
-{
-	unsigned char word[8];
-	amd_put_le64(word, (uint64_t)x);
-	memcpy(out, word, (size_t)w);
-}
-
 void amd_col_get(const unsigned char *p, int w, size_t n, int64_t *x)
 {
 	switch (w) {

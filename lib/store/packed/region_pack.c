@@ -7,38 +7,44 @@
 #include "col_pack.h"
 #include "sorted_find.h"
 
-/* Column c of region r as stored. */
-static int64_t column_value(const struct amd_packed_region *r, int c, int64_t id_lo)
+/* Region r's columns as stored into x: the null mask, the id less
+ * id_lo, then each field (0 when NULL, by a mask: no branch). */
+static void record_values(const struct amd_packed_region *r, int64_t id_lo,
+			  int64_t x[AMD_REGION_COLUMNS])
 {
-	if (c == 0)
-		return (int64_t)r->nulls;
-	if (c == 1)
-		return (int64_t)((uint64_t)r->id - (uint64_t)id_lo);
-	return (r->nulls >> (c - 2) & 1) ? 0 : r->v[c - 2];
+	x[0] = (int64_t)r->nulls;
+	x[1] = (int64_t)((uint64_t)r->id - (uint64_t)id_lo);
+	for (int f = 0; f < AMD_RG_FIELDS; f++)
+		x[f + 2] = r->v[f] & -(int64_t)(~r->nulls >> f & 1);
 }
 
-/* Each column's width: that of its least or its greatest value (the
- * widths' ranges nest around 0, so no value between needs more), one
- * pass over the regions, not a width taken of every value. */
-static void widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
-		   unsigned char w[AMD_REGION_COLUMNS])
+/* The width of a column from two ORs over its values: of the values
+ * (0: all 0) and of each value folded to its magnitude (x ^ x >> 63,
+ * below 2^7, 2^15 or 2^31 exactly when x fits 1, 2 or 4 bytes signed):
+ * the least width that holds every value, as amd_col_width gives. */
+static unsigned char width_of(uint64_t any, uint64_t folded)
 {
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
-		int64_t lo = 0, hi = 0;
-		for (size_t i = 0; i < n; i++) {
-			int64_t x = column_value(&v[i], c, id_lo);
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+	return !any ? 0 : folded < 0x80 ? 1 : folded < 0x8000 ? 2 : folded < 0x80000000u ? 4 : 8;
+}
+
+void amd_regions_widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
+			unsigned char w[AMD_REGION_COLUMNS])
+{
+	uint64_t any[AMD_REGION_COLUMNS] = {0}, folded[AMD_REGION_COLUMNS] = {0};
+	for (size_t i = 0; i < n; i++) {
+		int64_t x[AMD_REGION_COLUMNS];
+		record_values(&v[i], id_lo, x);
+		for (int c = 0; c < AMD_REGION_COLUMNS; c++) {
+			any[c] |= (uint64_t)x[c];
+			folded[c] |= (uint64_t)(x[c] ^ (x[c] >> 63));
 		}
-		int a = amd_col_width(lo), b = amd_col_width(hi);
-		w[c] = (unsigned char)(a > b ? a : b);
 	}
+	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+		w[c] = width_of(any[c], folded[c]);
 }
 
-size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int64_t id_lo)
+size_t amd_regions_packed_size(const unsigned char w[AMD_REGION_COLUMNS], size_t n)
 {
-	unsigned char w[AMD_REGION_COLUMNS];
-	widths(v, n, id_lo, w);
 	size_t row = 0;
 	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
 		row += w[c];
@@ -46,15 +52,22 @@ size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int6
 }
 
 void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo,
-		      unsigned char *out)
+		      const unsigned char w[AMD_REGION_COLUMNS], unsigned char *out)
 {
-	unsigned char w[AMD_REGION_COLUMNS];
-	widths(v, n, id_lo, w);
+	unsigned char *col[AMD_REGION_COLUMNS];
 	memcpy(out, w, AMD_REGION_COLUMNS);
-	out += AMD_REGION_COLUMNS;
-	for (int c = 0; c < AMD_REGION_COLUMNS; c++)
-		for (size_t i = 0; i < n && w[c]; i++, out += w[c])
-			amd_col_put(out, w[c], column_value(&v[i], c, id_lo));
+	col[0] = out + AMD_REGION_COLUMNS;
+	for (int c = 1; c < AMD_REGION_COLUMNS; c++)
+		col[c] = col[c - 1] + (size_t)w[c - 1] * n;
+	for (size_t i = 0; i < n; i++) { /* region by region, each column's place */
+		int64_t x[AMD_REGION_COLUMNS];
+		record_values(&v[i], id_lo, x);
+		for (int c = 0; c < AMD_REGION_COLUMNS; c++)
+			if (w[c]) {
+				amd_col_put(col[c], w[c], x[c]);
+				col[c] += w[c];
+			}
+	}
 }
 
 /* Column c of the n records at p (width w) into out, through x (room

@@ -38,12 +38,17 @@ struct amd_packed_region {
 	int64_t v[AMD_RG_FIELDS];
 };
 
-/* The bytes amd_regions_pack writes for v[0..n) (ids from id_lo). */
-size_t amd_regions_packed_size(const struct amd_packed_region *v, size_t n, int64_t id_lo);
-/* Writes v[0..n) (ids ascending, from id_lo) into out, which holds
- * amd_regions_packed_size bytes. */
+/* Each column's width for v[0..n) (ids from id_lo): the least that
+ * holds every value of the column; one pass, taken once for the size
+ * and the pack (a pass each was a twentieth of a key_averages ingest). */
+void amd_regions_widths(const struct amd_packed_region *v, size_t n, int64_t id_lo,
+			unsigned char w[AMD_REGION_COLUMNS]);
+/* The bytes amd_regions_pack writes for n regions of widths w. */
+size_t amd_regions_packed_size(const unsigned char w[AMD_REGION_COLUMNS], size_t n);
+/* Writes v[0..n) (ids ascending, from id_lo; w their amd_regions_widths)
+ * into out, which holds amd_regions_packed_size bytes. */
 void amd_regions_pack(const struct amd_packed_region *v, size_t n, int64_t id_lo,
-		      unsigned char *out);
+		      const unsigned char w[AMD_REGION_COLUMNS], unsigned char *out);
 /* 0 when a blob of len bytes holds n regions (widths 0/1/2/4/8 and
  * their n records), else -1 with what naming the blob. */
 int amd_regions_check(const void *blob, size_t len, size_t n, const char *what,

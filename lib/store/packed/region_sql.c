@@ -64,9 +64,11 @@ static void pack_final(sqlite3_context *ctx)
 	if (!a->oom) {
 		qsort(a->v, a->n, sizeof *a->v, by_id);
 		int64_t lo = a->n ? a->v[0].id : 0;
-		bytes = amd_regions_packed_size(a->v, a->n, lo);
+		unsigned char w[AMD_REGION_COLUMNS];
+		amd_regions_widths(a->v, a->n, lo, w);
+		bytes = amd_regions_packed_size(w, a->n);
 		if ((out = sqlite3_malloc64(bytes)))
-			amd_regions_pack(a->v, a->n, lo, out);
+			amd_regions_pack(a->v, a->n, lo, w, out);
 	}
 	if (out)
 		sqlite3_result_blob64(ctx, out, bytes, sqlite3_free);

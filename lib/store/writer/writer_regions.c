@@ -94,11 +94,13 @@ int writer_regions_flush(struct amd_store_sink *ss, struct amd_err *err)
 	if (ss->n_regions == 0)
 		return 0;
 	const struct amd_packed_region *v = ss->regions;
-	size_t n = ss->n_regions, bytes = amd_regions_packed_size(v, n, v[0].id);
+	unsigned char w[AMD_REGION_COLUMNS];
+	amd_regions_widths(v, ss->n_regions, v[0].id, w);
+	size_t n = ss->n_regions, bytes = amd_regions_packed_size(w, n);
 	unsigned char *blob = malloc(bytes);
 	if (!blob)
 		return amd_fail(err, "%s: out of memory", ss->path);
-	amd_regions_pack(v, n, v[0].id, blob);
+	amd_regions_pack(v, n, v[0].id, w, blob);
 	static const char sql[] = "INSERT INTO region_pack(source_id, run_id, n, id_lo, id_hi,"
 				  " regions) VALUES(?1, ?2, ?3, ?4, ?5, ?6)";
 	sqlite3_stmt *q = amd_store_cached(ss->st, sql, err);
