@@ -28,6 +28,7 @@
 #include "buf.h"
 #include "csv.h"
 #include "file.h"
+#include "num.h"
 
 #define SVG_MAX ((size_t)256 << 20)
 
@@ -41,7 +42,8 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 }
 
 struct svg_frame {
-	char *text;         /* the title without " (N samples, P%)" */
+	char *text;         /* the title without " (N samples, P%)", in texts */
+	size_t text_at;     /* where in texts, until they are all read */
 	double y;
 	int64_t x, w;       /* in samples */
 	long parent;        /* index, -1 for a root */
@@ -57,6 +59,7 @@ struct svg_reader {
 	struct amd_buf title; /* the text being collected */
 	int in_title, in_group, in_caption, group_has_rect;
 	struct amd_buf caption; /* <text id="title"> */
+	struct amd_buf texts;   /* the frames' titles, one after another */
 	struct svg_frame cur;
 	char why[256];
 };
@@ -68,53 +71,88 @@ static void stop(struct svg_reader *r, const char *fmt, const char *what)
 	XML_StopParser(r->xp, XML_FALSE);
 }
 
-static const char *attr(const char **a, const char *name)
+/* The attributes a frame's rect and the frames' svg are read by, found
+ * in one pass over an element's attributes (a rect has six). */
+struct svg_attrs {
+	const char *id, *total, *x, *width, *y, *fg_x, *fg_w;
+};
+
+static void read_attrs(const char **a, struct svg_attrs *s)
 {
-	for (; a[0]; a += 2)
-		if (strcmp(a[0], name) == 0)
-			return a[1];
-	return NULL;
+	*s = (struct svg_attrs){0};
+	for (; a[0]; a += 2) {
+		const char *n = a[0];
+		const char **slot = strcmp(n, "id") == 0              ? &s->id
+				    : strcmp(n, "total_samples") == 0 ? &s->total
+				    : strcmp(n, "x") == 0             ? &s->x
+				    : strcmp(n, "width") == 0         ? &s->width
+				    : strcmp(n, "y") == 0             ? &s->y
+				    : strcmp(n, "fg:x") == 0          ? &s->fg_x
+				    : strcmp(n, "fg:w") == 0          ? &s->fg_w
+								      : NULL;
+		if (slot && !*slot) /* the first one, as a search from the start finds */
+			*slot = a[1];
+	}
 }
 
-/* A number attribute ("12", "0.6993%"); NAN when absent or not one. */
-static double num_attr(const char **a, const char *name)
+/* A number attribute's text ("12", "0.6993%"); NAN when absent or not
+ * one. Plain decimals are read exactly without strtod (num.h), the
+ * same double. */
+static double num_attr(const char *s)
 {
-	const char *s = attr(a, name);
-	char *end;
+	const char *end;
+	char *send;
+	double v;
 	if (!s || !*s)
 		return NAN;
-	double v = strtod(s, &end);
+	if (!amd_exact_decimal(s, &v, &end)) {
+		v = strtod(s, &send);
+		end = send;
+	}
 	if (*end == '%')
 		end++;
 	return *end || !isfinite(v) ? NAN : v;
 }
 
-static void on_start(void *ctx, const char *el, const char **a)
+/* A frame's rect: its row (y) and span (fg:x/fg:w, else x/width in
+ * percent of total_samples). */
+static void on_rect(struct svg_reader *r, const struct svg_attrs *at)
 {
-	struct svg_reader *r = ctx;
-	const char *id = attr(a, "id");
-	if (strcmp(el, "svg") == 0 && id && strcmp(id, "frames") == 0) {
-		double t = num_attr(a, "total_samples");
-		r->total = t >= 0 && t < 1e15 ? (int64_t)t : -1;
-	} else if (strcmp(el, "text") == 0 && id && strcmp(id, "title") == 0) {
-		r->in_caption = 1;
-	} else if (strcmp(el, "g") == 0) {
-		r->in_group = 1;
-		r->group_has_rect = 0;
-		r->title.len = 0; /* the buffer is kept for the next title */
-	} else if (strcmp(el, "title") == 0 && r->in_group) {
-		r->in_title = 1;
-	} else if (strcmp(el, "rect") == 0 && r->in_group && !r->group_has_rect) {
-		double fx = num_attr(a, "fg:x"), fw = num_attr(a, "fg:w");
-		double px = num_attr(a, "x"), pw = num_attr(a, "width"), y = num_attr(a, "y");
-		if (isnan(fx) && r->total > 0 && !isnan(px) && !isnan(pw)) { /* percent only */
+	double fx = num_attr(at->fg_x), fw = num_attr(at->fg_w), y = num_attr(at->y);
+	if (isnan(fx) && r->total > 0) { /* percent only */
+		double px = num_attr(at->x), pw = num_attr(at->width);
+		if (!isnan(px) && !isnan(pw)) {
 			fx = round(px / 100 * (double)r->total);
 			fw = round(pw / 100 * (double)r->total);
 		}
-		if (isnan(fx) || isnan(fw) || isnan(y) || fx < 0 || fw < 0 || fx + fw > 1e15)
-			return stop(r, "a frame's rect has no usable %s", "y/fg:x/fg:w");
-		r->cur = (struct svg_frame){.y = y, .x = (int64_t)fx, .w = (int64_t)fw};
-		r->group_has_rect = 1;
+	}
+	if (isnan(fx) || isnan(fw) || isnan(y) || fx < 0 || fw < 0 || fx + fw > 1e15)
+		return stop(r, "a frame's rect has no usable %s", "y/fg:x/fg:w");
+	r->cur = (struct svg_frame){.y = y, .x = (int64_t)fx, .w = (int64_t)fw};
+	r->group_has_rect = 1;
+}
+
+static void on_start(void *ctx, const char *el, const char **a)
+{
+	struct svg_reader *r = ctx;
+	struct svg_attrs at;
+	if (strcmp(el, "g") == 0) {
+		r->in_group = 1;
+		r->group_has_rect = 0;
+		r->title.len = 0; /* the buffer is kept for the next title */
+	} else if (strcmp(el, "title") == 0) {
+		r->in_title = r->in_group ? 1 : r->in_title;
+	} else if (strcmp(el, "rect") == 0) {
+		if (r->in_group && !r->group_has_rect)
+			read_attrs(a, &at), on_rect(r, &at);
+	} else if (strcmp(el, "svg") == 0 || strcmp(el, "text") == 0) {
+		read_attrs(a, &at);
+		if (el[0] == 's' && at.id && strcmp(at.id, "frames") == 0) {
+			double t = num_attr(at.total);
+			r->total = t >= 0 && t < 1e15 ? (int64_t)t : -1;
+		} else if (el[0] == 't' && at.id && strcmp(at.id, "title") == 0) {
+			r->in_caption = 1;
+		}
 	}
 }
 
@@ -146,11 +184,19 @@ static void end_group(struct svg_reader *r)
 		return stop(r, "%s", r->title.len ? "out of memory" : "a frame without a title");
 	if (strip_count(r->title.data) < 0)
 		return stop(r, "a frame title without \"(N samples, P%%)\": %.120s", r->title.data);
+	r->cur.text_at = r->texts.len; /* one buffer for all, not a malloc each */
 	if (amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 256) < 0 ||
-	    !(r->cur.text = strdup(r->title.data))) /* its own size, not the buffer's */
+	    amd_buf_append(&r->texts, r->title.data, strlen(r->title.data) + 1) < 0)
 		return stop(r, "%s", "out of memory");
 	r->cur.parent = -1;
 	r->v[r->n++] = r->cur;
+}
+
+/* The frames' texts, read whole: where they stay. */
+static void place_texts(struct svg_reader *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		r->v[i].text = r->texts.data + r->v[i].text_at;
 }
 
 static void on_end(void *ctx, const char *el)
@@ -395,6 +441,7 @@ static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 				" not py-spy's", in->path, cap);
 	if (r->n == 0)
 		return amd_fail(err, "%s: a flame graph with no frames", in->path);
+	place_texts(r);
 	if (link_rows(r, is_inverted(r)) < 0)
 		return amd_fail(err, "%s: %s", in->path, r->why);
 	struct frame_info *fi = calloc(r->n, sizeof *fi);
@@ -423,13 +470,29 @@ static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 
 static void reader_free(struct svg_reader *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		free(r->v[i].text);
 	free(r->v);
+	amd_buf_free(&r->texts);
 	amd_buf_free(&r->title);
 	amd_buf_free(&r->caption);
 	if (r->xp)
 		XML_ParserFree(r->xp);
+}
+
+/* The file to expat a slice at a time: expat copies what it is given
+ * into its own buffer, which then stays one slice long (the whole file
+ * at once was a second copy of it, 16 MB of fresh pages a 16 MB SVG). */
+#define SVG_SLICE ((size_t)1 << 20)
+
+static int feed(XML_Parser xp, const char *s, size_t n)
+{
+	size_t at = 0;
+	do {
+		size_t k = n - at < SVG_SLICE ? n - at : SVG_SLICE;
+		if (XML_Parse(xp, s + at, (int)k, at + k == n) != XML_STATUS_OK)
+			return -1;
+		at += k;
+	} while (at < n);
+	return 0;
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
@@ -447,7 +510,7 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		XML_SetUserData(r.xp, &r);
 		XML_SetElementHandler(r.xp, on_start, on_end);
 		XML_SetCharacterDataHandler(r.xp, on_text);
-		if (XML_Parse(r.xp, b.data ? b.data : "", (int)b.len, XML_TRUE) != XML_STATUS_OK)
+		if (feed(r.xp, b.data ? b.data : "", b.len) < 0)
 			rc = amd_fail(err, "%s: line %lu: %s", in->path,
 				      (unsigned long)XML_GetCurrentLineNumber(r.xp),
 				      r.why[0] ? r.why : XML_ErrorString(XML_GetErrorCode(r.xp)));
