@@ -289,40 +289,127 @@ static int read_frames(struct svg_reader *r, struct frame_info *fi)
 
 static const struct amd_stack_frame idle_frame = {.name = "<idle>"};
 
+/* Frame k's stack: its ancestors up to, not including, the "all" root,
+ * the deepest -s/-t root frames its process and thread, into st. */
+static int whole_stack(const struct svg_reader *r, const struct frame_info *fi, long root,
+		       long k, long *chain, struct amd_pyspy_stack *st)
+{
+	size_t depth = 0;
+	for (; k >= 0 && k != root; k = r->v[k].parent)
+		chain[depth++] = k;
+	st->depth = 0;
+	st->process = st->thread = NULL;
+	while (depth--) {
+		const struct frame_info *f = &fi[chain[depth]];
+		if (f->kind == 'p')
+			st->process = f->f.name;
+		else if (f->kind == 't')
+			st->thread = f->f.name;
+		else if (amd_pyspy_push(st, &f->f) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A frame's stack as the accumulator holds it: the process and thread
+ * of its chain, whether a code frame is in it and, once a stack needed
+ * it, its place. Places are made as placing each stack whole made them
+ * (its root, then its frames from the top, only when a stack needs
+ * them), so the frames' numbers stay those. */
+struct svg_place {
+	const char *process, *thread;
+	int64_t place; /* -1 until known */
+	char has_code;
+};
+
+/* Every frame's process, thread and has_code, from its parent's (rows
+ * are in order from the root row: a parent comes before its children). */
+static void chain_states(const struct svg_reader *r, const struct frame_info *fi, long root,
+			 struct svg_place *sp)
+{
+	for (size_t k = 0; k < r->n; k++) {
+		long p = r->v[k].parent;
+		struct svg_place *c = &sp[k];
+		*c = p >= 0 && p != root ? sp[p] : (struct svg_place){0};
+		c->place = -1;
+		if (fi[k].kind == 'p')
+			c->process = fi[k].f.name;
+		else if (fi[k].kind == 't')
+			c->thread = fi[k].f.name;
+		else
+			c->has_code = 1;
+	}
+}
+
+/* Frame k's place, its parent's known when it needs it: a code frame
+ * under code is its parent's child; a first code frame, or a -s/-t frame
+ * under code (a new root: the whole stack again), is placed whole. */
+static int64_t place_frame(const struct svg_reader *r, const struct frame_info *fi, long root,
+			   long k, struct svg_place *sp, long *walk, struct amd_pyspy_stack *st,
+			   struct amd_pyspy_acc *acc)
+{
+	long p = r->v[k].parent;
+	if (fi[k].kind == 'f' && p >= 0 && p != root && sp[p].has_code)
+		return amd_pyspy_acc_child(acc, sp[p].place, &fi[k].f);
+	if (whole_stack(r, fi, root, k, walk, st) < 0)
+		return -1;
+	return amd_pyspy_acc_place(acc, st);
+}
+
+/* Frame i's place (it has code), its ancestors' first where it needs
+ * them and they are not known yet. */
+static int64_t place_chain(const struct svg_reader *r, const struct frame_info *fi, long root,
+			   long i, struct svg_place *sp, long *chain, long *walk,
+			   struct amd_pyspy_stack *st, struct amd_pyspy_acc *acc)
+{
+	size_t depth = 0;
+	for (long k = i; sp[k].place < 0; k = r->v[k].parent) {
+		chain[depth++] = k;
+		long p = r->v[k].parent;
+		if (fi[k].kind != 'f' || p < 0 || p == root || !sp[p].has_code)
+			break; /* placed whole */
+	}
+	while (depth--) {
+		long k = chain[depth];
+		if ((sp[k].place = place_frame(r, fi, root, k, sp, walk, st, acc)) < 0)
+			return -1;
+	}
+	return sp[i].place;
+}
+
 /* Each frame with self samples (width minus its children's) is a stack:
  * its ancestors up to, not including, the "all" root; the root's own
- * samples are the stack "<idle>". */
+ * samples are the stack "<idle>". A stack is placed from its parent's
+ * place, not frame by frame from the root (the sum of the stacks' depths
+ * was a third of a deep flame graph's reading). */
 static int add_stacks(struct svg_reader *r, const struct frame_info *fi, long root,
 		      struct amd_pyspy_acc *acc, int64_t *sum)
 {
 	struct amd_pyspy_stack st = {0};
-	long *chain = malloc(r->n * sizeof *chain);
-	int rc = chain ? 0 : -1;
+	long *chain = malloc(2 * r->n * sizeof *chain);
+	struct svg_place *sp = malloc(r->n * sizeof *sp);
+	int rc = chain && sp ? 0 : -1;
+	if (rc == 0)
+		chain_states(r, fi, root, sp);
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
-		int64_t self = r->v[i].w - r->v[i].child_w;
+		int64_t self = r->v[i].w - r->v[i].child_w, place;
 		if (self <= 0)
 			continue;
-		size_t depth = 0;
-		for (long k = (long)i; k >= 0 && k != root; k = r->v[k].parent)
-			chain[depth++] = k;
-		st.depth = 0;
-		st.process = st.thread = NULL;
-		while (rc == 0 && depth--) {
-			const struct frame_info *f = &fi[chain[depth]];
-			if (f->kind == 'p')
-				st.process = f->f.name;
-			else if (f->kind == 't')
-				st.thread = f->f.name;
-			else
-				rc = amd_pyspy_push(&st, &f->f);
-		}
-		if (rc == 0 && (long)i == root)
-			rc = amd_pyspy_push(&st, &idle_frame);
 		*sum += self;
-		if (rc == 0 && st.depth)
-			rc = amd_pyspy_acc_add(acc, &st, self, -1);
+		if ((long)i == root) { /* the stack "<idle>" alone */
+			st.depth = 0;
+			st.process = st.thread = NULL;
+			place = amd_pyspy_push(&st, &idle_frame) < 0 ? -1 : amd_pyspy_acc_place(acc, &st);
+		} else if (!sp[i].has_code) {
+			continue; /* only -s/-t root frames: no stack */
+		} else {
+			place = place_chain(r, fi, root, (long)i, sp, chain, chain + r->n, &st, acc);
+		}
+		if (place < 0 || amd_pyspy_acc_add_at(acc, place, self, -1) < 0)
+			rc = -1;
 	}
 	free(chain);
+	free(sp);
 	amd_pyspy_stack_free(&st);
 	return rc;
 }
