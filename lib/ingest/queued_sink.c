@@ -101,6 +101,16 @@ struct frame_texts {
 	const char *name, *file; /* name NULL: not interned yet */
 };
 
+/* The names of the last names call (in_order 0) as given and as
+ * interned: a fact naming one by the same pointer (sink.h: unchanged
+ * until the unit ends) takes its interned copy without hashing the text
+ * again; facts come mostly in the names' order (at the cursor, or the
+ * one before: an op average and its region). */
+struct named {
+	const char **given, **interned;
+	size_t n, at;
+};
+
 struct queued {
 	amd_parse_fn parse;
 	struct amd_input in; /* in.stop: &stop */
@@ -111,6 +121,8 @@ struct queued {
 	struct held_run *runs;
 	struct held_link *links;
 	const char *last_key; /* the last key interned: points come in runs of one key */
+	struct named named;   /* the last names call's, for the facts naming them */
+	const char *kind_memo, *profiler_memo; /* a region's, interned last */
 	struct frame_texts *frame_texts; /* a numbered frame's (records.h) texts, */
 	size_t cap_frame_texts;          /* interned: frame_texts[id - 1] */
 	pthread_t thread;
@@ -125,6 +137,44 @@ static int intern(struct queued *qs, const char *s, const char **out)
 	uint32_t id = s ? amd_strtab_intern(&qs->str, s, strlen(s)) : 0;
 	*out = id ? qs->str.s[id] : NULL;
 	return s && !id ? -1 : 0;
+}
+
+/* s interned in *out as intern does, by its pointer when it is one of
+ * the names given (struct named). */
+static int intern_named(struct queued *qs, const char *s, const char **out)
+{
+	struct named *m = &qs->named;
+	if (m->at < m->n && s == m->given[m->at]) {
+		*out = m->interned[m->at++];
+		return 0;
+	}
+	if (m->at > 0 && s == m->given[m->at - 1]) {
+		*out = m->interned[m->at - 1];
+		return 0;
+	}
+	return intern(qs, s, out);
+}
+
+/* s interned in *out as intern does; *memo when it holds the same text
+ * (a region's kind and profiler: the same few texts, row after row). */
+static int intern_memo(struct queued *qs, const char **memo, const char *s, const char **out)
+{
+	if (s && *memo && strcmp(s, *memo) == 0) {
+		*out = *memo;
+		return 0;
+	}
+	if (intern(qs, s, out) < 0)
+		return -1;
+	if (s)
+		*memo = *out;
+	return 0;
+}
+
+static void named_free(struct named *m)
+{
+	free(m->given);
+	free(m->interned);
+	*m = (struct named){0};
 }
 
 /* Room for the next record; -1 with err when emit stopped the queue or
@@ -295,17 +345,22 @@ static int q_names(struct amd_sink *s, const char *const *names, size_t n, int i
 	struct queued *qs = s->ctx;
 	if (in_order)
 		return forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {names, n, 1}}, err);
+	named_free(&qs->named);
 	const char **v = malloc((n ? n : 1) * sizeof *v);
-	if (!v)
+	const char **given = malloc((n ? n : 1) * sizeof *given);
+	if (!v || !given) {
+		free(v);
+		free(given);
 		return oom(qs, err);
+	}
+	qs->named = (struct named){.given = given, .interned = v, .n = n};
+	memcpy(given, names, n * sizeof *given);
 	for (size_t i = 0; i < n; i++)
 		if (intern(qs, names[i], &v[i]) < 0) {
-			free(v);
+			qs->named.n = 0;
 			return oom(qs, err);
 		}
-	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n, in_order}}, err);
-	free(v);
-	return rc;
+	return forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n, in_order}}, err);
 }
 
 static int q_op_average(struct amd_sink *s, const char *name, int role, int rank,
@@ -317,7 +372,7 @@ static int q_op_average(struct amd_sink *s, const char *name, int role, int rank
 		return -1;
 	*o = (struct op_rec){.role = role, .rank = rank, .self_us = self_us,
 			     .total_us = total_us, .calls = calls};
-	return intern(qs, name, &o->name) < 0 ? oom(qs, err) : 0;
+	return intern_named(qs, name, &o->name) < 0 ? oom(qs, err) : 0;
 }
 
 static int q_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g, struct amd_err *err)
@@ -362,8 +417,9 @@ static int copy_region(struct queued *qs, const struct amd_region_rec *r,
 		if (intern(qs, r->detail->category, &d->category) < 0)
 			return -1;
 	}
-	return intern(qs, r->name, &c->name) < 0 || intern(qs, r->kind, &c->kind) < 0 ||
-			       intern(qs, r->profiler, &c->profiler) < 0 ||
+	return intern_named(qs, r->name, &c->name) < 0 ||
+			       intern_memo(qs, &qs->kind_memo, r->kind, &c->kind) < 0 ||
+			       intern_memo(qs, &qs->profiler_memo, r->profiler, &c->profiler) < 0 ||
 			       intern(qs, r->file, &c->file) < 0
 		       ? -1
 		       : 0;
@@ -446,6 +502,7 @@ static void queued_free(struct queued *qs)
 {
 	amd_rq_free(qs->q);
 	amd_strtab_free(&qs->str);
+	named_free(&qs->named);
 	free(qs->frame_texts);
 	while (qs->runs) {
 		struct held_run *next = qs->runs->next;
