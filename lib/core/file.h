@@ -16,6 +16,17 @@
 int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err);
 
+/* A file read as amd_read_file reads it, a slice at a time into the
+ * caller's buffer (a parser that copies what it is given, expat, then
+ * needs no copy of the whole file): amd_stream_read gives > 0 bytes, 0
+ * at the end, -1 with err on what amd_read_file refuses (more than
+ * max_bytes, a read error, a gzip stream cut short, invalid UTF-16);
+ * n >= 4. amd_stream_close is given the stream however it ended. */
+struct amd_stream;
+struct amd_stream *amd_stream_open(const char *path, size_t max_bytes, struct amd_err *err);
+long amd_stream_read(struct amd_stream *s, char *buf, size_t n, struct amd_err *err);
+void amd_stream_close(struct amd_stream *s);
+
 /* Opens a regular file for reading (never blocks: a FIFO, socket or
  * device is refused with "PATH: not a regular file"); returns the fd. */
 int amd_open_regular(const char *path, struct amd_err *err);

@@ -565,30 +565,35 @@ static void reader_free(struct svg_reader *r)
 		XML_ParserFree(r->xp);
 }
 
-/* The file to expat a slice at a time: expat copies what it is given
- * into its own buffer, which then stays one slice long (the whole file
- * at once was a second copy of it, 16 MB of fresh pages a 16 MB SVG). */
+/* The file to expat a slice at a time, as it is read: expat copies what
+ * it is given into a buffer of its own, which then stays a slice long
+ * (the file read whole and given at once was two copies of it: 32 MB of
+ * fresh pages for a 16 MB SVG). What reading refuses (amd_read_file's
+ * errors) is said before what expat does, as when the file was read
+ * before it was parsed: after an XML error the rest is read, not parsed.
+ * 0, 1 on an XML error (expat's state says which), -1 with err. */
 #define SVG_SLICE ((size_t)1 << 20)
 
-static int feed(XML_Parser xp, const char *s, size_t n)
+static int feed(XML_Parser xp, const char *path, struct amd_err *err)
 {
-	size_t at = 0;
-	do {
-		size_t k = n - at < SVG_SLICE ? n - at : SVG_SLICE;
-		if (XML_Parse(xp, s + at, (int)k, at + k == n) != XML_STATUS_OK)
-			return -1;
-		at += k;
-	} while (at < n);
-	return 0;
+	struct amd_stream *in = amd_stream_open(path, SVG_MAX, err);
+	char *slice = in ? malloc(SVG_SLICE) : NULL;
+	int rc = in && !slice ? amd_fail(err, "%s: out of memory", path) : in ? 0 : -1;
+	long n = 1;
+	while (rc >= 0 && (n = amd_stream_read(in, slice, SVG_SLICE, err)) > 0)
+		if (rc == 0 && XML_Parse(xp, slice, (int)n, XML_FALSE) != XML_STATUS_OK)
+			rc = 1;
+	if (n < 0)
+		rc = -1;
+	else if (rc == 0 && XML_Parse(xp, "", 0, XML_TRUE) != XML_STATUS_OK)
+		rc = 1;
+	free(slice);
+	amd_stream_close(in);
+	return rc;
 }
 
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, SVG_MAX, &b, err) < 0) {
-		amd_buf_free(&b);
-		return -1;
-	}
 	struct svg_reader r = {.path = in->path, .total = -1};
 	int rc = 0;
 	if (!(r.xp = XML_ParserCreate("UTF-8"))) {
@@ -597,7 +602,12 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		XML_SetUserData(r.xp, &r);
 		XML_SetElementHandler(r.xp, on_start, on_end);
 		XML_SetCharacterDataHandler(r.xp, on_text);
-		if (feed(r.xp, b.data ? b.data : "", b.len) < 0)
+		int fed = feed(r.xp, in->path, err);
+		if (fed < 0) {
+			reader_free(&r);
+			return -1; /* as amd_read_file's errors were */
+		}
+		if (fed > 0)
 			rc = amd_fail(err, "%s: line %lu: %s", in->path,
 				      (unsigned long)XML_GetCurrentLineNumber(r.xp),
 				      r.why[0] ? r.why : XML_ErrorString(XML_GetErrorCode(r.xp)));
@@ -607,7 +617,6 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (rc == 0)
 		rc = frames_to_stacks(&r, in, sink, err);
 	reader_free(&r);
-	amd_buf_free(&b);
 	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 
