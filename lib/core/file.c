@@ -30,6 +30,7 @@ int amd_open_regular(const char *path, struct amd_err *err)
 }
 
 #define READ_BUFFER (1u << 17)
+_Static_assert(2 * (size_t)READ_BUFFER <= AMD_STREAM_SLICE_MIN, "a stream's slice is twice zlib's buffer");
 /* A head (detection: AMD_HEAD_BYTES): with READ_BUFFER zlib inflated
  * 256 KB of every gzipped file to detect its format, all of a small
  * trace, before its reader began. */
@@ -176,6 +177,9 @@ long amd_stream_read(struct amd_stream *s, char *buf, size_t n, struct amd_err *
 {
 	if (s->ended)
 		return 0;
+	if (n < AMD_STREAM_SLICE_MIN)
+		return amd_fail(err, "%s: a read of %zu bytes, under %zu", s->path, n,
+				AMD_STREAM_SLICE_MIN);
 	unsigned ask = n < (size_t)1 << 30 ? (unsigned)n : 1u << 30;
 	int got = amd_text_gzread(s->g, &s->t, (unsigned char *)buf, ask, s->path, err);
 	if (got <= 0)

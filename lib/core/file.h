@@ -20,8 +20,12 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
  * caller's buffer (a parser that copies what it is given, expat, then
  * needs no copy of the whole file): amd_stream_read gives > 0 bytes, 0
  * at the end, -1 with err on what amd_read_file refuses (more than
- * max_bytes, a read error, a gzip stream cut short, invalid UTF-16);
- * n >= 4. amd_stream_close is given the stream however it ended. */
+ * max_bytes, a read error, a gzip stream cut short, invalid UTF-16).
+ * A slice is at least AMD_STREAM_SLICE_MIN bytes (twice zlib's buffer:
+ * zlib 1.2.13's gzread, asked for less, loses the end of a cut gzip
+ * stream and its error). amd_stream_close is given the stream however
+ * it ended. */
+#define AMD_STREAM_SLICE_MIN ((size_t)1 << 18)
 struct amd_stream;
 struct amd_stream *amd_stream_open(const char *path, size_t max_bytes, struct amd_err *err);
 long amd_stream_read(struct amd_stream *s, char *buf, size_t n, struct amd_err *err);
