@@ -1,5 +1,6 @@
 /* file.c — opening and reading input files (gunzipped when gzipped,
- * line by line in bounded memory) and path helpers; see file.h. */
+ * whole, a slice at a time, line by line in bounded memory) and path
+ * helpers; see file.h. */
 #include "file.h"
 #include "text16.h"
 #include "huge_map.h"
