@@ -1,7 +1,6 @@
 /* file.h — reading input files: whole (gunzipped when gzipped), a
  * slice at a time, by their first bytes, line by line in bounded
- * memory; never blocking on
- * a FIFO or device; and path helpers. */
+ * memory; never blocking on a FIFO or device; and path helpers. */
 #ifndef AMD_FILE_H
 #define AMD_FILE_H
 
