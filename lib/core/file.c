@@ -1,5 +1,6 @@
 /* file.c — opening and reading input files (gunzipped when gzipped,
- * line by line in bounded memory) and path helpers; see file.h. */
+ * whole, a slice at a time, line by line in bounded memory) and path
+ * helpers; see file.h. */
 #include "file.h"
 #include "text16.h"
 #include "huge_map.h"
@@ -30,6 +31,7 @@ int amd_open_regular(const char *path, struct amd_err *err)
 }
 
 #define READ_BUFFER (1u << 17)
+_Static_assert(2 * (size_t)READ_BUFFER <= AMD_STREAM_SLICE_MIN, "a stream's slice is twice zlib's buffer");
 /* A head (detection: AMD_HEAD_BYTES): with READ_BUFFER zlib inflated
  * 256 KB of every gzipped file to detect its format, all of a small
  * trace, before its reader began. */
@@ -135,6 +137,71 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 	if (rc < 0)
 		amd_buf_free(out); /* on failure the caller has nothing to free */
 	return rc;
+}
+
+struct amd_stream {
+	gzFile g;
+	const char *path;
+	int gz, ended;
+	size_t max_bytes, total;
+	struct amd_textread t;
+};
+
+struct amd_stream *amd_stream_open(const char *path, size_t max_bytes, struct amd_err *err)
+{
+	struct amd_stream *s = calloc(1, sizeof *s);
+	if (!s) {
+		amd_fail(err, "%s: out of memory", path);
+		return NULL;
+	}
+	*s = (struct amd_stream){.path = path, .max_bytes = max_bytes};
+	if (!(s->g = open_gz(path, &s->gz, READ_BUFFER, NULL, err))) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The end of the stream as amd_read_file ends: 0, or -1 with err. */
+static int stream_end(struct amd_stream *s, int n, struct amd_err *err)
+{
+	s->ended = 1;
+	int rc = n == -2 ? -1 : gz_check(s->g, s->path, n, s->gz, err);
+	int closed = gzclose(s->g);
+	s->g = NULL;
+	if (closed != Z_OK && s->gz && rc == 0)
+		rc = amd_fail(err, "%s: truncated gzip data", s->path);
+	return rc;
+}
+
+long amd_stream_read(struct amd_stream *s, char *buf, size_t n, struct amd_err *err)
+{
+	if (s->ended)
+		return 0;
+	if (n < AMD_STREAM_SLICE_MIN)
+		return amd_fail(err, "%s: a read of %zu bytes, under %zu", s->path, n,
+				AMD_STREAM_SLICE_MIN);
+	unsigned ask = n < (size_t)1 << 30 ? (unsigned)n : 1u << 30;
+	int got = amd_text_gzread(s->g, &s->t, (unsigned char *)buf, ask, s->path, err);
+	if (got <= 0)
+		return stream_end(s, got, err);
+	if (s->total + (size_t)got > s->max_bytes) {
+		stream_end(s, 0, err);
+		return amd_fail(err, "%s: larger than the limit of %zu bytes%s", s->path,
+				s->max_bytes, s->gz ? " once decompressed" : "");
+	}
+	s->total += (size_t)got;
+	return got;
+}
+
+void amd_stream_close(struct amd_stream *s)
+{
+	if (!s)
+		return;
+	if (s->g)
+		gzclose(s->g);
+	amd_textread_free(&s->t);
+	free(s);
 }
 
 struct amd_lines {

@@ -1,6 +1,6 @@
-/* file.h — reading input files: whole (gunzipped when gzipped), by
- * their first bytes, line by line in bounded memory; never blocking on
- * a FIFO or device; and path helpers. */
+/* file.h — reading input files: whole (gunzipped when gzipped), a
+ * slice at a time, by their first bytes, line by line in bounded
+ * memory; never blocking on a FIFO or device; and path helpers. */
 #ifndef AMD_FILE_H
 #define AMD_FILE_H
 
@@ -15,6 +15,21 @@
  * On failure out is freed. */
 int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err);
+
+/* A file read as amd_read_file reads it, a slice at a time into the
+ * caller's buffer (a parser that copies what it is given, expat, then
+ * needs no copy of the whole file): amd_stream_read gives > 0 bytes, 0
+ * at the end, -1 with err on what amd_read_file refuses (more than
+ * max_bytes, a read error, a gzip stream cut short, invalid UTF-16).
+ * A slice is at least AMD_STREAM_SLICE_MIN bytes (twice zlib's buffer:
+ * zlib 1.2.13's gzread, asked for less, loses the end of a cut gzip
+ * stream and its error). amd_stream_close is given the stream however
+ * it ended. */
+#define AMD_STREAM_SLICE_MIN ((size_t)1 << 18)
+struct amd_stream;
+struct amd_stream *amd_stream_open(const char *path, size_t max_bytes, struct amd_err *err);
+long amd_stream_read(struct amd_stream *s, char *buf, size_t n, struct amd_err *err);
+void amd_stream_close(struct amd_stream *s);
 
 /* Opens a regular file for reading (never blocks: a FIFO, socket or
  * device is refused with "PATH: not a regular file"); returns the fd. */

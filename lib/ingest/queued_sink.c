@@ -101,6 +101,16 @@ struct frame_texts {
 	const char *name, *file; /* name NULL: not interned yet */
 };
 
+/* The names of the last names call (in_order 0) as given and as
+ * interned: a fact naming one by the same pointer (sink.h: unchanged
+ * until the unit ends) takes its interned copy without hashing the text
+ * again; facts come mostly in the names' order (at the cursor, or the
+ * one before: an op average and its region). */
+struct named {
+	const char **given, **interned;
+	size_t n, at;
+};
+
 struct queued {
 	amd_parse_fn parse;
 	struct amd_input in; /* in.stop: &stop */
@@ -113,6 +123,7 @@ struct queued {
 	const char *last_key; /* the last key interned: points come in runs of one key */
 	const char *last_name, *last_kind, *last_profiler; /* a region's, interned: */
 	/* the same in runs (a table's operator and its device time, one name) */
+	struct named named; /* the last names call's, for the facts naming them */
 	struct frame_texts *frame_texts; /* a numbered frame's (records.h) texts, */
 	size_t cap_frame_texts;          /* interned: frame_texts[id - 1] */
 	pthread_t thread;
@@ -144,6 +155,30 @@ static int intern_last(struct queued *qs, const char *s, const char **last, cons
 	if (s)
 		*last = *out;
 	return 0;
+}
+
+/* s interned in *out as intern does (through *last when last is not
+ * NULL: intern_last), by its pointer when it is one of the names given
+ * (struct named). */
+static int intern_named(struct queued *qs, const char *s, const char **last, const char **out)
+{
+	struct named *m = &qs->named;
+	if (m->at < m->n && s == m->given[m->at]) {
+		*out = m->interned[m->at++];
+		return 0;
+	}
+	if (m->at > 0 && s == m->given[m->at - 1]) {
+		*out = m->interned[m->at - 1];
+		return 0;
+	}
+	return last ? intern_last(qs, s, last, out) : intern(qs, s, out);
+}
+
+static void named_free(struct named *m)
+{
+	free(m->given);
+	free(m->interned);
+	*m = (struct named){0};
 }
 
 /* Room for the next record; -1 with err when emit stopped the queue or
@@ -308,17 +343,22 @@ static int q_names(struct amd_sink *s, const char *const *names, size_t n, int i
 	struct queued *qs = s->ctx;
 	if (in_order)
 		return forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {names, n, 1}}, err);
+	named_free(&qs->named);
 	const char **v = malloc((n ? n : 1) * sizeof *v);
-	if (!v)
+	const char **given = malloc((n ? n : 1) * sizeof *given);
+	if (!v || !given) {
+		free(v);
+		free(given);
 		return oom(qs, err);
+	}
+	qs->named = (struct named){.given = given, .interned = v, .n = n};
+	memcpy(given, names, n * sizeof *given);
 	for (size_t i = 0; i < n; i++)
 		if (intern(qs, names[i], &v[i]) < 0) {
-			free(v);
+			qs->named.n = 0;
 			return oom(qs, err);
 		}
-	int rc = forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n, in_order}}, err);
-	free(v);
-	return rc;
+	return forward(s, &(struct call){.kind = CALL_NAMES, .a.names = {v, n, in_order}}, err);
 }
 
 static int q_op_average(struct amd_sink *s, const char *name, int role, int rank,
@@ -330,7 +370,7 @@ static int q_op_average(struct amd_sink *s, const char *name, int role, int rank
 		return -1;
 	*o = (struct op_rec){.role = role, .rank = rank, .self_us = self_us,
 			     .total_us = total_us, .calls = calls};
-	return intern(qs, name, &o->name) < 0 ? oom(qs, err) : 0;
+	return intern_named(qs, name, NULL, &o->name) < 0 ? oom(qs, err) : 0;
 }
 
 static int q_gpu_sample(struct amd_sink *s, const struct amd_gpu_sample *g, struct amd_err *err)
@@ -375,7 +415,7 @@ static int copy_region(struct queued *qs, const struct amd_region_rec *r,
 		if (intern(qs, r->detail->category, &d->category) < 0)
 			return -1;
 	}
-	return intern_last(qs, r->name, &qs->last_name, &c->name) < 0 ||
+	return intern_named(qs, r->name, &qs->last_name, &c->name) < 0 ||
 			       intern_last(qs, r->kind, &qs->last_kind, &c->kind) < 0 ||
 			       intern_last(qs, r->profiler, &qs->last_profiler, &c->profiler) < 0 ||
 			       intern(qs, r->file, &c->file) < 0
@@ -460,6 +500,7 @@ static void queued_free(struct queued *qs)
 {
 	amd_rq_free(qs->q);
 	amd_strtab_free(&qs->str);
+	named_free(&qs->named);
 	free(qs->frame_texts);
 	while (qs->runs) {
 		struct held_run *next = qs->runs->next;

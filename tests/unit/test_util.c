@@ -202,6 +202,76 @@ static void read_file_utf16_grows(void **state)
 	free(path);
 }
 
+/* A stream read in slices of n bytes, concatenated; -1 with err. */
+static long stream_all(const char *path, size_t max, size_t n, struct amd_buf *out,
+		       struct amd_err *err)
+{
+	struct amd_stream *s = amd_stream_open(path, max, err);
+	char *slice = malloc(n);
+	long got = s && slice ? 1 : -1;
+	out->len = 0;
+	while (got > 0 && (got = amd_stream_read(s, slice, n, err)) > 0)
+		assert_int_equal(amd_buf_append(out, slice, (size_t)got), 0);
+	free(slice);
+	amd_stream_close(s);
+	return got;
+}
+
+/* The stream reader gives the bytes written (plain, gzipped, UTF-16 as
+ * UTF-8) in any slice size, and refuses what amd_read_file refuses with
+ * the same message: over the limit, a gzip stream cut short. */
+static void stream_reads_as_read_file(void **state)
+{
+	size_t len = (3u << 20) + 7; /* more than a slice, not a whole number of them */
+	char *text = malloc(len + 1);
+	assert_non_null(text);
+	for (size_t i = 0; i < len; i++)
+		text[i] = (char)('a' + (i * 7919) % 26);
+	text[len] = '\0';
+	char *plain = tmp_path("s.txt"), *gz = tmp_path("s.gz"), *u16 = tmp_path("s16.txt");
+	write_file(plain, text, len);
+	write_gzip(gz, text);
+	unsigned char *wide = malloc(2 + 2 * len);
+	assert_non_null(wide);
+	wide[0] = 0xff, wide[1] = 0xfe; /* UTF-16LE's byte order mark, ASCII after it */
+	for (size_t i = 0; i < len; i++)
+		wide[2 + 2 * i] = (unsigned char)text[i], wide[3 + 2 * i] = 0;
+	write_file(u16, wide, 2 + 2 * len);
+	free(wide);
+	const size_t slices[] = {AMD_STREAM_SLICE_MIN, AMD_STREAM_SLICE_MIN + 1, 1u << 20};
+	const char *paths[] = {plain, gz, u16};
+	struct amd_buf b = {0};
+	struct amd_err err = {{0}}, want = {{0}};
+	for (size_t p = 0; p < 3; p++)
+		for (size_t k = 0; k < sizeof slices / sizeof slices[0]; k++) {
+			assert_int_equal(stream_all(paths[p], 8 << 20, slices[k], &b, &err), 0);
+			assert_int_equal(b.len, len);
+			assert_memory_equal(b.data, text, b.len);
+		}
+	for (size_t p = 0; p < 3; p++) { /* over the limit: amd_read_file's words */
+		assert_int_equal(stream_all(paths[p], 1000, 1u << 20, &b, &err), -1);
+		struct amd_buf whole = {0};
+		assert_int_equal(amd_read_file(paths[p], 1000, &whole, &want), -1);
+		assert_string_equal(err.msg, want.msg);
+	}
+	struct stat st;
+	assert_int_equal(stat(gz, &st), 0);
+	assert_int_equal(truncate(gz, st.st_size / 2), 0);
+	assert_int_equal(stream_all(gz, 8 << 20, AMD_STREAM_SLICE_MIN, &b, &err), -1);
+	struct amd_buf whole = {0};
+	assert_int_equal(amd_read_file(gz, 8 << 20, &whole, &want), -1);
+	assert_string_equal(err.msg, want.msg);
+	assert_non_null(strstr(err.msg, "truncated gzip data"));
+	/* a slice under the least is refused, not read short */
+	assert_int_equal(stream_all(plain, 8 << 20, 4096, &b, &err), -1);
+	assert_non_null(strstr(err.msg, "a read of 4096 bytes"));
+	amd_buf_free(&b);
+	free(text);
+	free(plain);
+	free(gz);
+	free(u16);
+}
+
 static void read_file_truncated_gzip(void **state)
 {
 	char *gz = tmp_path("t.gz");
@@ -336,6 +406,7 @@ int main(void)
 		cmocka_unit_test(read_file_sizes),
 		cmocka_unit_test(read_file_utf16_grows),
 		cmocka_unit_test(read_file_truncated_gzip),
+		cmocka_unit_test(stream_reads_as_read_file),
 		cmocka_unit_test(read_refuses_fifo),
 		cmocka_unit_test(lines_limits),
 		cmocka_unit_test(paths),

@@ -28,6 +28,7 @@
 #include "buf.h"
 #include "csv.h"
 #include "file.h"
+#include "num.h"
 
 #define SVG_MAX ((size_t)256 << 20)
 
@@ -41,7 +42,8 @@ static int detect(const char *path, const unsigned char *head, size_t n)
 }
 
 struct svg_frame {
-	char *text;         /* the title without " (N samples, P%)" */
+	char *text;         /* the title without " (N samples, P%)", in texts */
+	size_t text_at;     /* where in texts, until they are all read */
 	double y;
 	int64_t x, w;       /* in samples */
 	long parent;        /* index, -1 for a root */
@@ -57,6 +59,7 @@ struct svg_reader {
 	struct amd_buf title; /* the text being collected */
 	int in_title, in_group, in_caption, group_has_rect;
 	struct amd_buf caption; /* <text id="title"> */
+	struct amd_buf texts;   /* the frames' titles, one after another */
 	struct svg_frame cur;
 	char why[256];
 };
@@ -68,53 +71,88 @@ static void stop(struct svg_reader *r, const char *fmt, const char *what)
 	XML_StopParser(r->xp, XML_FALSE);
 }
 
-static const char *attr(const char **a, const char *name)
+/* The attributes a frame's rect and the frames' svg are read by, found
+ * in one pass over an element's attributes (a rect has six). */
+struct svg_attrs {
+	const char *id, *total, *x, *width, *y, *fg_x, *fg_w;
+};
+
+static void read_attrs(const char **a, struct svg_attrs *s)
 {
-	for (; a[0]; a += 2)
-		if (strcmp(a[0], name) == 0)
-			return a[1];
-	return NULL;
+	*s = (struct svg_attrs){0};
+	for (; a[0]; a += 2) {
+		const char *n = a[0];
+		const char **slot = strcmp(n, "id") == 0              ? &s->id
+				    : strcmp(n, "total_samples") == 0 ? &s->total
+				    : strcmp(n, "x") == 0             ? &s->x
+				    : strcmp(n, "width") == 0         ? &s->width
+				    : strcmp(n, "y") == 0             ? &s->y
+				    : strcmp(n, "fg:x") == 0          ? &s->fg_x
+				    : strcmp(n, "fg:w") == 0          ? &s->fg_w
+								      : NULL;
+		if (slot && !*slot) /* the first one, as a search from the start finds */
+			*slot = a[1];
+	}
 }
 
-/* A number attribute ("12", "0.6993%"); NAN when absent or not one. */
-static double num_attr(const char **a, const char *name)
+/* A number attribute's text ("12", "0.6993%"); NAN when absent or not
+ * one. Plain decimals are read exactly without strtod (num.h), the
+ * same double. */
+static double num_attr(const char *s)
 {
-	const char *s = attr(a, name);
-	char *end;
+	const char *end;
+	char *send;
+	double v;
 	if (!s || !*s)
 		return NAN;
-	double v = strtod(s, &end);
+	if (!amd_exact_decimal(s, &v, &end)) {
+		v = strtod(s, &send);
+		end = send;
+	}
 	if (*end == '%')
 		end++;
 	return *end || !isfinite(v) ? NAN : v;
 }
 
-static void on_start(void *ctx, const char *el, const char **a)
+/* A frame's rect: its row (y) and span (fg:x/fg:w, else x/width in
+ * percent of total_samples). */
+static void on_rect(struct svg_reader *r, const struct svg_attrs *at)
 {
-	struct svg_reader *r = ctx;
-	const char *id = attr(a, "id");
-	if (strcmp(el, "svg") == 0 && id && strcmp(id, "frames") == 0) {
-		double t = num_attr(a, "total_samples");
-		r->total = t >= 0 && t < 1e15 ? (int64_t)t : -1;
-	} else if (strcmp(el, "text") == 0 && id && strcmp(id, "title") == 0) {
-		r->in_caption = 1;
-	} else if (strcmp(el, "g") == 0) {
-		r->in_group = 1;
-		r->group_has_rect = 0;
-		r->title.len = 0; /* the buffer is kept for the next title */
-	} else if (strcmp(el, "title") == 0 && r->in_group) {
-		r->in_title = 1;
-	} else if (strcmp(el, "rect") == 0 && r->in_group && !r->group_has_rect) {
-		double fx = num_attr(a, "fg:x"), fw = num_attr(a, "fg:w");
-		double px = num_attr(a, "x"), pw = num_attr(a, "width"), y = num_attr(a, "y");
-		if (isnan(fx) && r->total > 0 && !isnan(px) && !isnan(pw)) { /* percent only */
+	double fx = num_attr(at->fg_x), fw = num_attr(at->fg_w), y = num_attr(at->y);
+	if (isnan(fx) && r->total > 0) { /* percent only */
+		double px = num_attr(at->x), pw = num_attr(at->width);
+		if (!isnan(px) && !isnan(pw)) {
 			fx = round(px / 100 * (double)r->total);
 			fw = round(pw / 100 * (double)r->total);
 		}
-		if (isnan(fx) || isnan(fw) || isnan(y) || fx < 0 || fw < 0 || fx + fw > 1e15)
-			return stop(r, "a frame's rect has no usable %s", "y/fg:x/fg:w");
-		r->cur = (struct svg_frame){.y = y, .x = (int64_t)fx, .w = (int64_t)fw};
-		r->group_has_rect = 1;
+	}
+	if (isnan(fx) || isnan(fw) || isnan(y) || fx < 0 || fw < 0 || fx + fw > 1e15)
+		return stop(r, "a frame's rect has no usable %s", "y/fg:x/fg:w");
+	r->cur = (struct svg_frame){.y = y, .x = (int64_t)fx, .w = (int64_t)fw};
+	r->group_has_rect = 1;
+}
+
+static void on_start(void *ctx, const char *el, const char **a)
+{
+	struct svg_reader *r = ctx;
+	struct svg_attrs at;
+	if (strcmp(el, "g") == 0) {
+		r->in_group = 1;
+		r->group_has_rect = 0;
+		r->title.len = 0; /* the buffer is kept for the next title */
+	} else if (strcmp(el, "title") == 0) {
+		r->in_title = r->in_group ? 1 : r->in_title;
+	} else if (strcmp(el, "rect") == 0) {
+		if (r->in_group && !r->group_has_rect)
+			read_attrs(a, &at), on_rect(r, &at);
+	} else if (strcmp(el, "svg") == 0 || strcmp(el, "text") == 0) {
+		read_attrs(a, &at);
+		if (el[0] == 's' && at.id && strcmp(at.id, "frames") == 0) {
+			double t = num_attr(at.total);
+			r->total = t >= 0 && t < 1e15 ? (int64_t)t : -1;
+		} else if (el[0] == 't' && at.id && strcmp(at.id, "title") == 0) {
+			r->in_caption = 1;
+		}
 	}
 }
 
@@ -146,11 +184,19 @@ static void end_group(struct svg_reader *r)
 		return stop(r, "%s", r->title.len ? "out of memory" : "a frame without a title");
 	if (strip_count(r->title.data) < 0)
 		return stop(r, "a frame title without \"(N samples, P%%)\": %.120s", r->title.data);
+	r->cur.text_at = r->texts.len; /* one buffer for all, not a malloc each */
 	if (amd_grow(&r->v, r->n, &r->cap, sizeof *r->v, 256) < 0 ||
-	    !(r->cur.text = strdup(r->title.data))) /* its own size, not the buffer's */
+	    amd_buf_append(&r->texts, r->title.data, strlen(r->title.data) + 1) < 0)
 		return stop(r, "%s", "out of memory");
 	r->cur.parent = -1;
 	r->v[r->n++] = r->cur;
+}
+
+/* The frames' texts, read whole: where they stay. */
+static void place_texts(struct svg_reader *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		r->v[i].text = r->texts.data + r->v[i].text_at;
 }
 
 static void on_end(void *ctx, const char *el)
@@ -243,40 +289,127 @@ static int read_frames(struct svg_reader *r, struct frame_info *fi)
 
 static const struct amd_stack_frame idle_frame = {.name = "<idle>"};
 
+/* Frame k's stack: its ancestors up to, not including, the "all" root,
+ * the deepest -s/-t root frames its process and thread, into st. */
+static int whole_stack(const struct svg_reader *r, const struct frame_info *fi, long root,
+		       long k, long *chain, struct amd_pyspy_stack *st)
+{
+	size_t depth = 0;
+	for (; k >= 0 && k != root; k = r->v[k].parent)
+		chain[depth++] = k;
+	st->depth = 0;
+	st->process = st->thread = NULL;
+	while (depth--) {
+		const struct frame_info *f = &fi[chain[depth]];
+		if (f->kind == 'p')
+			st->process = f->f.name;
+		else if (f->kind == 't')
+			st->thread = f->f.name;
+		else if (amd_pyspy_push(st, &f->f) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A frame's stack as the accumulator holds it: the process and thread
+ * of its chain, whether a code frame is in it and, once a stack needed
+ * it, its place. Places are made as placing each stack whole made them
+ * (its root, then its frames from the top, only when a stack needs
+ * them), so the frames' numbers stay those. */
+struct svg_place {
+	const char *process, *thread;
+	int64_t place; /* -1 until known */
+	char has_code;
+};
+
+/* Every frame's process, thread and has_code, from its parent's (rows
+ * are in order from the root row: a parent comes before its children). */
+static void chain_states(const struct svg_reader *r, const struct frame_info *fi, long root,
+			 struct svg_place *sp)
+{
+	for (size_t k = 0; k < r->n; k++) {
+		long p = r->v[k].parent;
+		struct svg_place *c = &sp[k];
+		*c = p >= 0 && p != root ? sp[p] : (struct svg_place){0};
+		c->place = -1;
+		if (fi[k].kind == 'p')
+			c->process = fi[k].f.name;
+		else if (fi[k].kind == 't')
+			c->thread = fi[k].f.name;
+		else
+			c->has_code = 1;
+	}
+}
+
+/* Frame k's place, its parent's known when it needs it: a code frame
+ * under code is its parent's child; a first code frame, or a -s/-t frame
+ * under code (a new root: the whole stack again), is placed whole. */
+static int64_t place_frame(const struct svg_reader *r, const struct frame_info *fi, long root,
+			   long k, struct svg_place *sp, long *walk, struct amd_pyspy_stack *st,
+			   struct amd_pyspy_acc *acc)
+{
+	long p = r->v[k].parent;
+	if (fi[k].kind == 'f' && p >= 0 && p != root && sp[p].has_code)
+		return amd_pyspy_acc_child(acc, sp[p].place, &fi[k].f);
+	if (whole_stack(r, fi, root, k, walk, st) < 0)
+		return -1;
+	return amd_pyspy_acc_place(acc, st);
+}
+
+/* Frame i's place (it has code), its ancestors' first where it needs
+ * them and they are not known yet. */
+static int64_t place_chain(const struct svg_reader *r, const struct frame_info *fi, long root,
+			   long i, struct svg_place *sp, long *chain, long *walk,
+			   struct amd_pyspy_stack *st, struct amd_pyspy_acc *acc)
+{
+	size_t depth = 0;
+	for (long k = i; sp[k].place < 0; k = r->v[k].parent) {
+		chain[depth++] = k;
+		long p = r->v[k].parent;
+		if (fi[k].kind != 'f' || p < 0 || p == root || !sp[p].has_code)
+			break; /* placed whole */
+	}
+	while (depth--) {
+		long k = chain[depth];
+		if ((sp[k].place = place_frame(r, fi, root, k, sp, walk, st, acc)) < 0)
+			return -1;
+	}
+	return sp[i].place;
+}
+
 /* Each frame with self samples (width minus its children's) is a stack:
  * its ancestors up to, not including, the "all" root; the root's own
- * samples are the stack "<idle>". */
+ * samples are the stack "<idle>". A stack is placed from its parent's
+ * place, not frame by frame from the root (the sum of the stacks' depths
+ * was a third of a deep flame graph's reading). */
 static int add_stacks(struct svg_reader *r, const struct frame_info *fi, long root,
 		      struct amd_pyspy_acc *acc, int64_t *sum)
 {
 	struct amd_pyspy_stack st = {0};
-	long *chain = malloc(r->n * sizeof *chain);
-	int rc = chain ? 0 : -1;
+	long *chain = malloc(2 * r->n * sizeof *chain);
+	struct svg_place *sp = malloc(r->n * sizeof *sp);
+	int rc = chain && sp ? 0 : -1;
+	if (rc == 0)
+		chain_states(r, fi, root, sp);
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
-		int64_t self = r->v[i].w - r->v[i].child_w;
+		int64_t self = r->v[i].w - r->v[i].child_w, place;
 		if (self <= 0)
 			continue;
-		size_t depth = 0;
-		for (long k = (long)i; k >= 0 && k != root; k = r->v[k].parent)
-			chain[depth++] = k;
-		st.depth = 0;
-		st.process = st.thread = NULL;
-		while (rc == 0 && depth--) {
-			const struct frame_info *f = &fi[chain[depth]];
-			if (f->kind == 'p')
-				st.process = f->f.name;
-			else if (f->kind == 't')
-				st.thread = f->f.name;
-			else
-				rc = amd_pyspy_push(&st, &f->f);
-		}
-		if (rc == 0 && (long)i == root)
-			rc = amd_pyspy_push(&st, &idle_frame);
 		*sum += self;
-		if (rc == 0 && st.depth)
-			rc = amd_pyspy_acc_add(acc, &st, self, -1);
+		if ((long)i == root) { /* the stack "<idle>" alone */
+			st.depth = 0;
+			st.process = st.thread = NULL;
+			place = amd_pyspy_push(&st, &idle_frame) < 0 ? -1 : amd_pyspy_acc_place(acc, &st);
+		} else if (!sp[i].has_code) {
+			continue; /* only -s/-t root frames: no stack */
+		} else {
+			place = place_chain(r, fi, root, (long)i, sp, chain, chain + r->n, &st, acc);
+		}
+		if (place < 0 || amd_pyspy_acc_add_at(acc, place, self, -1) < 0)
+			rc = -1;
 	}
 	free(chain);
+	free(sp);
 	amd_pyspy_stack_free(&st);
 	return rc;
 }
@@ -395,6 +528,7 @@ static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 				" not py-spy's", in->path, cap);
 	if (r->n == 0)
 		return amd_fail(err, "%s: a flame graph with no frames", in->path);
+	place_texts(r);
 	if (link_rows(r, is_inverted(r)) < 0)
 		return amd_fail(err, "%s: %s", in->path, r->why);
 	struct frame_info *fi = calloc(r->n, sizeof *fi);
@@ -423,22 +557,43 @@ static int frames_to_stacks(struct svg_reader *r, const struct amd_input *in,
 
 static void reader_free(struct svg_reader *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		free(r->v[i].text);
 	free(r->v);
+	amd_buf_free(&r->texts);
 	amd_buf_free(&r->title);
 	amd_buf_free(&r->caption);
 	if (r->xp)
 		XML_ParserFree(r->xp);
 }
 
+/* The file to expat a slice at a time, as it is read: expat copies what
+ * it is given into a buffer of its own, which then stays a slice long
+ * (the file read whole and given at once was two copies of it: 32 MB of
+ * fresh pages for a 16 MB SVG). What reading refuses (amd_read_file's
+ * errors) is said before what expat does, as when the file was read
+ * before it was parsed: after an XML error the rest is read, not parsed.
+ * 0, 1 on an XML error (expat's state says which), -1 with err. */
+#define SVG_SLICE ((size_t)1 << 20)
+
+static int feed(XML_Parser xp, const char *path, struct amd_err *err)
+{
+	struct amd_stream *in = amd_stream_open(path, SVG_MAX, err);
+	char *slice = in ? malloc(SVG_SLICE) : NULL;
+	int rc = in && !slice ? amd_fail(err, "%s: out of memory", path) : in ? 0 : -1;
+	long n = 1;
+	while (rc >= 0 && (n = amd_stream_read(in, slice, SVG_SLICE, err)) > 0)
+		if (rc == 0 && XML_Parse(xp, slice, (int)n, XML_FALSE) != XML_STATUS_OK)
+			rc = 1;
+	if (n < 0)
+		rc = -1;
+	else if (rc == 0 && XML_Parse(xp, "", 0, XML_TRUE) != XML_STATUS_OK)
+		rc = 1;
+	free(slice);
+	amd_stream_close(in);
+	return rc;
+}
+
 static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
-	struct amd_buf b = {0};
-	if (amd_read_file(in->path, SVG_MAX, &b, err) < 0) {
-		amd_buf_free(&b);
-		return -1;
-	}
 	struct svg_reader r = {.path = in->path, .total = -1};
 	int rc = 0;
 	if (!(r.xp = XML_ParserCreate("UTF-8"))) {
@@ -447,7 +602,12 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		XML_SetUserData(r.xp, &r);
 		XML_SetElementHandler(r.xp, on_start, on_end);
 		XML_SetCharacterDataHandler(r.xp, on_text);
-		if (XML_Parse(r.xp, b.data ? b.data : "", (int)b.len, XML_TRUE) != XML_STATUS_OK)
+		int fed = feed(r.xp, in->path, err);
+		if (fed < 0) {
+			reader_free(&r);
+			return -1; /* as amd_read_file's errors were */
+		}
+		if (fed > 0)
 			rc = amd_fail(err, "%s: line %lu: %s", in->path,
 				      (unsigned long)XML_GetCurrentLineNumber(r.xp),
 				      r.why[0] ? r.why : XML_ErrorString(XML_GetErrorCode(r.xp)));
@@ -457,7 +617,6 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (rc == 0)
 		rc = frames_to_stacks(&r, in, sink, err);
 	reader_free(&r);
-	amd_buf_free(&b);
 	return rc < 0 ? amd_err_one_line(err) : 0;
 }
 
