@@ -295,14 +295,6 @@ int64_t amd_pyspy_acc_place(struct amd_pyspy_acc *a, const struct amd_pyspy_stac
 	return node == NONE ? -1 : (int64_t)node;
 }
 
-int64_t amd_pyspy_acc_child(struct amd_pyspy_acc *a, int64_t place,
-			    const struct amd_stack_frame *f)
-{
-	uint32_t frame = frame_of(a, f);
-	uint32_t node = frame == NONE ? NONE : node_of(a, (uint32_t)place, frame);
-	return node == NONE ? -1 : (int64_t)node;
-}
-
 int amd_pyspy_acc_add_at(struct amd_pyspy_acc *a, int64_t place, int64_t samples,
 			 double seconds)
 {

@@ -71,18 +71,14 @@ int amd_pyspy_acc_add(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
 int64_t amd_pyspy_acc_place(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st);
 int amd_pyspy_acc_add_at(struct amd_pyspy_acc *a, int64_t place, int64_t samples,
 			 double seconds);
-/* The place of the stack of place's frames and then f (a reader whose
- * stacks form a tree places each node once: the flame graph SVG);
- * -1 out of memory. */
-int64_t amd_pyspy_acc_child(struct amd_pyspy_acc *a, int64_t place,
-			    const struct amd_stack_frame *f);
 /* Adds a stack whose samples are derived at flush from seconds × rate
  * (time-weighted formats); the unit is 1 µs. */
 int amd_pyspy_acc_add_us(struct amd_pyspy_acc *a, const struct amd_pyspy_stack *st,
 			 int64_t us);
 /* A stack's place built a frame at a time, for a reader that keeps each
- * thread's places as its frames open and close (chrometrace) instead of
- * handing amd_pyspy_acc_add_us the whole stack at every event: the root
+ * thread's places as its frames open and close (chrometrace), or whose
+ * stacks form a tree and so place each node once (the flame graph SVG),
+ * instead of handing amd_pyspy_acc_add_us the whole stack at every event: the root
  * of st's process and thread, then the place of frame f under place.
  * Taken in the order amd_pyspy_acc_add_us would (root, then frames
  * outward, when time is first added), they intern the same frames and
