@@ -53,13 +53,15 @@ readers=(
   "MLPerf log|mllog|result_0.txt|25|python3 json.loads per line|$ref mllog"
 )
 
-# cpu FILE_PREFIX CMD... -> "cpu_s wall_s max_rss_kb" of one run
+# cpu CMD... -> "cpu_s wall_s max_rss_kb" of one run, CPU to the
+# microsecond (bench/rusage.py: /usr/bin/time's hundredths made the
+# doubling ratio of the sub-second rows move by 0.2)
 cpu() {
-  /usr/bin/time -f '%U %S %e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 2; }
-  awk '{printf "%.2f %.2f %d\n", $1 + $2, $3, $4}' "$work/t"
+  $py bench/rusage.py "$work/t" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 2; }
+  awk '{printf "%.4f %.3f %d\n", $1, $2, $3}' "$work/t"
 }
 # reference CMD FILE: the reference's "cpu wall rss" (shell functions run
-# in a child bash so that /usr/bin/time can time them)
+# in a child bash so that rusage.py can time them)
 reference() {
   case $1 in
     zcat_null|sqlite3_kernel_sum) cpu bash -c "$(declare -f "$1"); $1 \"\$1\"" bash "$2" ;;
