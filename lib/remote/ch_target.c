@@ -187,6 +187,19 @@ static void pending_free(struct ch_conn *c)
 	c->npending = 0;
 }
 
+/* 1 when one of the n units holds sha at another path that puts it in
+ * path's run (same, else amd_same_run_folder): a copy of it, DUPLICATE
+ * once that unit is committed. */
+static int holds_copy(struct ch_unit *const *units, size_t n, const char *path, const char *sha,
+		      amd_same_run_fn *same)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(units[i]->sha, sha) == 0 && strcmp(units[i]->path, path) != 0 &&
+		    (same ? same : amd_same_run_folder)(units[i]->path, path))
+			return 1;
+	return 0;
+}
+
 static void *flight_ship(void *arg)
 {
 	struct ch_flight *f = arg;
@@ -194,11 +207,22 @@ static void *flight_ship(void *arg)
 	return NULL;
 }
 
-/* Waits for the flight's ship to end (its answer stays for flight_take).
+/* The flight's ship has ended: a commit is counted (batches_shipped).
  * A list of sources made while it flew (ch_state.h) still holds for the
  * next units when no other worker shipped meanwhile: the flight's paths
  * are none of theirs, and a copy of its bytes joined it first
  * (target_state). */
+static void flight_shipped(struct ch_conn *c)
+{
+	if (c->flight.rc < 0)
+		return;
+	unsigned long before = atomic_fetch_add(&batches_shipped, 1);
+	if (c->sources.listed && c->listed_at == before)
+		c->listed_at = before + 1;
+}
+
+/* Waits for the flight's thread to end (its answer stays for
+ * flight_take). */
 static void flight_join(struct ch_conn *c)
 {
 	struct ch_flight *f = &c->flight;
@@ -206,11 +230,7 @@ static void flight_join(struct ch_conn *c)
 		return;
 	pthread_join(f->thread, NULL);
 	f->running = 0;
-	if (f->rc < 0)
-		return;
-	unsigned long before = atomic_fetch_add(&batches_shipped, 1);
-	if (c->sources.listed && c->listed_at == before)
-		c->listed_at = before + 1;
+	flight_shipped(c);
 }
 
 /* The flight's answer (as batch_end's), its units freed; 0 for none. */
@@ -233,11 +253,7 @@ static int flight_holds(const struct ch_conn *c, const char *path, const char *s
 			amd_same_run_fn *same)
 {
 	const struct ch_flight *f = &c->flight;
-	for (size_t i = 0; f->active && i < f->n; i++)
-		if (strcmp(f->units[i]->sha, sha) == 0 && strcmp(f->units[i]->path, path) != 0 &&
-		    (same ? same : amd_same_run_folder)(f->units[i]->path, path))
-			return 1;
-	return 0;
+	return f->active && holds_copy(f->units, f->n, path, sha, same);
 }
 
 static void target_disconnect(void *conn)
@@ -268,12 +284,7 @@ static void target_disconnect(void *conn)
 static int pending_state(struct ch_conn *c, const char *path, const char *sha,
 			 amd_same_run_fn *same)
 {
-	for (size_t i = 0; i < c->npending; i++)
-		if (strcmp(c->pending[i]->sha, sha) == 0 &&
-		    strcmp(c->pending[i]->path, path) != 0 &&
-		    (same ? same : amd_same_run_folder)(c->pending[i]->path, path))
-			return AMD_SOURCE_DUPLICATE;
-	return 0;
+	return holds_copy(c->pending, c->npending, path, sha, same) ? AMD_SOURCE_DUPLICATE : 0;
 }
 
 static int target_state(void *conn, const char *path, const char *sha, amd_same_run_fn *same,
@@ -471,27 +482,33 @@ static size_t target_batch_held(void *conn)
 }
 
 /* What of u a batch ships (ch_ship.h). */
-static struct amd_ch_unit_rows unit_rows(const struct ch_unit *u)
+/* What of the n units a batch ships (ch_ship.h), in *rows (grown, its
+ * room in *cap); -1 out of memory. */
+static int unit_rows(struct ch_unit *const *units, size_t n, struct amd_ch_unit_rows **rows,
+		     size_t *cap)
 {
-	return (struct amd_ch_unit_rows){u->staging, 0, u->attempt, &u->src, u->fresh};
+	if (amd_grow_to(rows, n, cap, sizeof **rows, 16) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		(*rows)[i] = (struct amd_ch_unit_rows){units[i]->staging, 0, units[i]->attempt,
+						       &units[i]->src, units[i]->fresh};
+	return 0;
 }
 
 static int target_batch_end(void *conn, int commit, struct amd_err *err)
 {
 	struct ch_conn *c = conn;
 	c->batching = 0;
-	struct amd_ch_unit_rows *units = commit && c->npending ? calloc(c->npending, sizeof *units)
-							       : NULL;
+	struct amd_ch_unit_rows *rows = NULL;
+	size_t cap = 0;
 	int rc = 0;
-	if (commit && c->npending && !units)
+	if (commit && c->npending && unit_rows(c->pending, c->npending, &rows, &cap) < 0)
 		rc = amd_fail(err, "%s: out of memory", amd_ch_name(c->ch));
-	for (size_t i = 0; units && i < c->npending; i++)
-		units[i] = unit_rows(c->pending[i]);
-	if (units)
-		rc = amd_ch_ship_units(c->ch, units, c->npending, err);
-	if (units && rc >= 0) /* 1: committed, its clean-up failed (ch_ship.h) */
+	else if (commit && c->npending)
+		rc = amd_ch_ship_units(c->ch, rows, c->npending, err);
+	if (rows && rc >= 0) /* 1: committed, its clean-up failed (ch_ship.h) */
 		atomic_fetch_add(&batches_shipped, 1);
-	free(units);
+	free(rows);
 	pending_free(c);
 	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
 	return rc;
@@ -519,20 +536,20 @@ static void target_batch_send(void *conn)
 	amd_ch_sources_free(&c->sources); /* the next batch lists what it committed */
 	if (!f->n)
 		return;
-	if (amd_grow_to(&f->rows, f->n, &f->cap_rows, sizeof *f->rows, 16) < 0) {
+	if (unit_rows(f->units, f->n, &f->rows, &f->cap_rows) < 0) {
 		f->rc = amd_fail(&f->err, "%s: out of memory", amd_ch_name(c->ch));
 		return;
 	}
-	for (size_t i = 0; i < f->n; i++)
-		f->rows[i] = unit_rows(f->units[i]);
 	if (!f->ch && amd_ch_open(c->url, &f->ch, &f->err) < 0) {
 		f->rc = -1;
 		return;
 	}
 	if (pthread_create(&f->thread, NULL, flight_ship, f) == 0)
 		f->running = 1;
-	else if ((f->rc = amd_ch_ship_units(f->ch, f->rows, f->n, &f->err)) >= 0)
-		atomic_fetch_add(&batches_shipped, 1);
+	else {
+		f->rc = amd_ch_ship_units(f->ch, f->rows, f->n, &f->err);
+		flight_shipped(c);
+	}
 }
 
 static int target_batch_landed(void *conn, struct amd_err *err)
