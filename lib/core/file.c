@@ -87,6 +87,18 @@ static int gz_check(gzFile g, const char *path, int n, int gz, struct amd_err *e
 	return 0;
 }
 
+/* Closes g after its last read (n: what that read returned; rc: the
+ * reading's result before it): gz_check's error for a failed read, one
+ * for a gzip stream gzclose finds cut short, else rc. */
+static int gz_end(gzFile g, const char *path, int n, int gz, int rc, struct amd_err *err)
+{
+	if (rc == 0)
+		rc = n == -2 ? -1 : gz_check(g, path, n, gz, err);
+	if (gzclose(g) != Z_OK && gz && rc == 0)
+		rc = amd_fail(err, "%s: truncated gzip data", path);
+	return rc;
+}
+
 int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		  struct amd_err *err)
 {
@@ -129,11 +141,8 @@ int amd_read_file(const char *path, size_t max_bytes, struct amd_buf *out,
 		out->len += (size_t)n;
 		out->data[out->len] = '\0';
 	}
-	if (rc == 0)
-		rc = n == -2 ? -1 : gz_check(g, path, n, gz, err);
+	rc = gz_end(g, path, n, gz, rc, err);
 	amd_textread_free(&t);
-	if (gzclose(g) != Z_OK && gz && rc == 0)
-		rc = amd_fail(err, "%s: truncated gzip data", path);
 	if (rc < 0)
 		amd_buf_free(out); /* on failure the caller has nothing to free */
 	return rc;
@@ -166,11 +175,8 @@ struct amd_stream *amd_stream_open(const char *path, size_t max_bytes, struct am
 static int stream_end(struct amd_stream *s, int n, struct amd_err *err)
 {
 	s->ended = 1;
-	int rc = n == -2 ? -1 : gz_check(s->g, s->path, n, s->gz, err);
-	int closed = gzclose(s->g);
+	int rc = gz_end(s->g, s->path, n, s->gz, 0, err);
 	s->g = NULL;
-	if (closed != Z_OK && s->gz && rc == 0)
-		rc = amd_fail(err, "%s: truncated gzip data", s->path);
 	return rc;
 }
 
