@@ -31,17 +31,9 @@
 #include "ingest.h"
 #include "writer.h"
 
-static char dir[] = "/tmp/amdahl-test-parts-XXXXXX";
-static atomic_int parses;
+#include "unit_store_dir.h"
 
-static char *at(const char *name)
-{
-	static char buf[4][160];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
+static atomic_int parses;
 
 /* A run named after the file and 150,000 points (4.8 MB of records). */
 static int test_parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
@@ -168,24 +160,10 @@ static void ingest(const char *store, const char *const *names, size_t n, int *r
 	free(u);
 }
 
-/* One number from sql on the store. */
-static long long one(const char *store, const char *sql)
-{
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open_v2(store, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_stmt *q;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	long long v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	sqlite3_close(db);
-	return v;
-}
-
 static int setup(void **state)
 {
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	unit_dir_make("parts");
 	unsetenv("AMDAHL_OVERLAP");
 	held_per_unit = (size_t)6 << 20;
 	refuse_commit = refuse_landing = flights = 0;
@@ -195,10 +173,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	strcpy(dir + strlen(dir) - 6, "XXXXXX");
+	unit_dir_remove();
 	return 0;
 }
 
@@ -246,8 +221,9 @@ static void twin_of_staged_unit_follows_its_commit(void **state)
 }
 
 /* 18 files of distinct bytes, named PREFIX00.bin .. PREFIX17.bin (in
- * names, v), ingested into the store named store (in dir) by a target whose batches fly and
- * which holds nothing (no part ends before the batch's 16 units). */
+ * names, v), ingested into the store named store (in unit_dir) by a
+ * target whose batches fly and which holds nothing (no part ends before
+ * the batch's 16 units). */
 static void ingest_flying(const char *store, char prefix, char names[18][8], const char **v,
 			  int *r)
 {

@@ -26,21 +26,13 @@
 #include "ingest.h"
 #include "writer.h"
 
+#include "unit_store_dir.h"
+
 #define BESIDE_BYTES (4 << 20) /* engine.c HASH_BESIDE_BYTES */
 
-static char dir[] = "/tmp/amdahl-test-beside-XXXXXX";
 static atomic_int parses, started;
 static int64_t n_points; /* points the parse reports */
 static int fail_parse;   /* 1: the parse fails after its points */
-
-static char *at(const char *name)
-{
-	static char buf[4][160];
-	static int i;
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
 
 static int test_parse(const struct amd_input *in, struct amd_sink *sink, struct amd_err *err)
 {
@@ -112,24 +104,10 @@ static int ingest(const char *store, const char *path, int ms, size_t *nwarn)
 	return result;
 }
 
-/* One number from sql on the store. */
-static long long one(const char *store, const char *sql)
-{
-	sqlite3 *db;
-	assert_int_equal(sqlite3_open_v2(store, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	sqlite3_stmt *q;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-	long long v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	sqlite3_close(db);
-	return v;
-}
-
 static int setup(void **state)
 {
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	unit_dir_make("beside");
 	unsetenv("AMDAHL_OVERLAP");
 	n_points = 1000;
 	fail_parse = 0;
@@ -139,10 +117,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	strcpy(dir + strlen(dir) - 6, "XXXXXX");
+	unit_dir_remove();
 	return 0;
 }
 
