@@ -48,14 +48,13 @@ wall_of() {
   e=$(date +%s.%N)
   awk -v s="$s" -v e="$e" 'BEGIN { printf "%.3f\n", e - s }'
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 : > "$work/walls_sq"; : > "$work/walls_ch"
 for k in $(seq "${BENCH_REPEAT:-5}"); do
   rm -f "$work/turn.db"*
   wall_of "$work/turn.db" >> "$work/walls_sq"
   wall_of "$ch/turn$k" >> "$work/walls_ch"
 done
-msq=$(median < "$work/walls_sq"); mch=$(median < "$work/walls_ch")
+msq=$(median 1 "$work/walls_sq"); mch=$(median 1 "$work/walls_ch")
 awk -v a="$msq" -v b="$mch" -v n="${BENCH_REPEAT:-5}" 'BEGIN {
   printf "  ingest, median of %d in turn: SQLite %.2f s, ClickHouse %.2f s: %.2fx (target <= 2x: %s)\n",
     n, a, b, b / a, b / a <= 2 ? "met" : "NOT met" }'

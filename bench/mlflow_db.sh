@@ -43,8 +43,6 @@ for ((r = 0; r < reps; r++)); do
     awk '{print $1, $2 + $3, $4}' "$work/t" >>"$work/row$i"
   done
 done
-# median COLUMN FILE
-median() { awk -v c="$1" '{print $c}' "$2" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 rw=$(median 1 "$work/row0")
 rc_=$(median 2 "$work/row0")
 printf '%-44s %7s %7s %11s %11s %7s %6s %6s\n' "" "wall s" "CPU s" "points/s" "pts/CPU-s" "RSS MB" "/sql" "/sqlCPU"
