@@ -245,6 +245,29 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 	}
 }
 
+/* A run's list of epochs ("epoch 3 (NaN), epoch 7 (…), …", as analysis.h
+ * writes excluded and flagged) for a person: the first EPOCHS_SHOWN and
+ * how many more, into a new string (NULL out of memory). The whole list
+ * stays in `stats --json`; a run of 140,000 epochs, a third of them
+ * outliers, made a cell of 2.7 MB. */
+#define EPOCHS_SHOWN 20
+static char *epochs_shown(const char *list)
+{
+	static const char sep[] = ", epoch ";
+	const char *p = list, *cut = NULL;
+	size_t n = *list != '\0';
+	for (const char *q; (q = strstr(p, sep)); p = q + 1)
+		if (n++ == EPOCHS_SHOWN)
+			cut = q;
+	if (!cut)
+		return strdup(list);
+	size_t more = n - EPOCHS_SHOWN, len = (size_t)(cut - list);
+	char *out = malloc(len + 48);
+	if (out)
+		snprintf(out, len + 48, "%.*s and %zu more", (int)len, list, more);
+	return out;
+}
+
 struct amd_table *report_runs_table(const struct amd_sweep_stats *s)
 {
 	const char *h[] = {"run", "strategy", report_axis_name(s), "rep.", "value", "epochs kept",
@@ -260,10 +283,16 @@ struct amd_table *report_runs_table(const struct amd_sweep_stats *s)
 				snprintf(rep, sizeof rep, "%d", v->repeat);
 				amd_cell_sig(val, sizeof val, v->value);
 				snprintf(ep, sizeof ep, "%d of %d", v->epochs_kept, v->epochs_total);
+				char *ex = epochs_shown(v->excluded && *v->excluded ? v->excluded : "none");
+				char *fl = epochs_shown(v->flagged ? v->flagged : "");
 				const char *row[] = {v->name ? v->name : v->ext_id, p->strategy, n, rep, val,
-						     ep, v->excluded && *v->excluded ? v->excluded : "none",
-						     v->flagged && *v->flagged ? v->flagged : ""};
-				amd_table_add(t, row);
+						     ep, ex, fl};
+				if (ex && fl)
+					amd_table_add(t, row);
+				else if (t)
+					t->failed = 1; /* out of memory: the report fails */
+				free(ex);
+				free(fl);
 			}
 		}
 	return t;

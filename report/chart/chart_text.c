@@ -236,32 +236,70 @@ void chart_shortened_free(struct chart_shortened *w)
 	memset(w, 0, sizeof *w);
 }
 
-/* Where s may be cut, as byte offsets of character starts: cut[k] is 2
+/* Marks in cut[from..to] where s[from..to) may be cut, as byte offsets
+ * of character starts (from and to on character starts): cut[k] is 2
  * where a word ends or begins (Unicode word boundaries, and around
  * punctuation, spaces, '_' and a lower-to-upper case change), 1 at any
  * other character (grapheme) boundary, 0 inside a character. */
-static char *cut_points(PangoLayout *layout, const char *s, size_t len)
+static void cut_span(PangoLayout *layout, const char *s, size_t from, size_t to, char *cut)
 {
-	char *cut = calloc(len + 1, 1);
-	if (!cut)
-		return NULL;
-	pango_layout_set_text(layout, s, (int)len);
+	pango_layout_set_text(layout, s + from, (int)(to - from));
 	gint na = 0;
 	const PangoLogAttr *a = pango_layout_get_log_attrs_readonly(layout, &na);
 	gunichar prev = 0;
 	size_t k = 0;
-	for (const char *p = s; k < (size_t)na; k++) {
+	for (const char *p = s + from; k < (size_t)na; k++) {
 		size_t off = (size_t)(p - s);
-		gunichar c = off < len ? g_utf8_get_char(p) : 0;
+		gunichar c = off < to ? g_utf8_get_char(p) : 0;
 		int word = a[k].is_word_boundary || (prev && !g_unichar_isalnum(prev)) ||
 			   (c && !g_unichar_isalnum(c)) ||
 			   (g_unichar_islower(prev) && g_unichar_isupper(c));
 		cut[off] = a[k].is_cursor_position ? (char)(1 + word) : 0;
-		if (off >= len)
+		if (off >= to)
 			break;
 		prev = c;
 		p = g_utf8_next_char(p);
 	}
+}
+
+/* The start of the character holding s[k]. */
+static size_t char_start(const char *s, size_t k)
+{
+	while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+		k--;
+	return k;
+}
+
+/* A text longer than this many times the output's bytes is cut only
+ * within reach of its ends: what is kept of it never exceeds the output. */
+#define LONG_TEXT 4
+
+/* How far from either end of a text of len bytes a cut may be sought
+ * when the output holds n bytes: all of it, or (a long text) 2n + 64
+ * bytes — no fitting head or tail is longer, short of a run of spaces
+ * longer than 64 bytes where it is cut. */
+static size_t reach(size_t len, size_t n)
+{
+	return len > LONG_TEXT * n ? 2 * n + 64 : len;
+}
+
+/* Where s may be cut (cut_span), for a long text (reach) only near its
+ * ends: so a label of megabytes costs what one of kilobytes does. */
+static char *cut_points(PangoLayout *layout, const char *s, size_t len, size_t n)
+{
+	char *cut = calloc(len + 1, 1);
+	if (!cut)
+		return NULL;
+	size_t r = reach(len, n);
+	if (r >= len) {
+		cut_span(layout, s, 0, len, cut);
+		return cut;
+	}
+	cut_span(layout, s, 0, char_start(s, r), cut);
+	cut[char_start(s, r)] = 0; /* the span's end, not the text's */
+	size_t tail = char_start(s, len - r);
+	cut_span(layout, s, tail, len, cut);
+	cut[tail] = 0; /* the span's start */
 	return cut;
 }
 
@@ -311,7 +349,7 @@ static int middle_cut(const char *s, size_t len, const char *cut, size_t keep, c
 static size_t char_shorten(struct text_layout *l, const char *s, size_t len, const char *cut,
 			   double room, char *buf, size_t n)
 {
-	size_t lo = 1, hi = len - 1; /* the answer is in [lo, hi] */
+	size_t lo = 1, hi = reach(len, n) < len ? reach(len, n) : len - 1; /* the answer is in [lo, hi] */
 	while (lo < hi) {
 		size_t mid = (lo + hi + 1) / 2;
 		if (middle_cut(s, len, cut, mid, buf, n) == 0 && layout_width(l, buf) <= room)
@@ -334,19 +372,20 @@ static size_t char_shorten(struct text_layout *l, const char *s, size_t len, con
 static size_t both_ends(struct text_layout *l, const char *s, size_t len, const char *cut,
 			int head_level, double room, char *buf, size_t n)
 {
-	size_t *h = malloc((len + 1) * sizeof *h), m = 0;
+	size_t r = reach(len, n), last = r < len ? r : len;
+	size_t *h = malloc((last + 1) * sizeof *h), m = 0;
 	if (!h)
 		return 0;
-	for (size_t i = 1; i < len; i++)
+	for (size_t i = 1; i < last; i++)
 		if (cut[i] >= head_level)
 			h[m++] = i;
 	size_t best = 0, best_h = 0, best_t = len, best_kept = 0;
-	for (size_t t = len - 1; t > 0; t--) {
+	size_t k = m; /* heads h[0..k) end before the tail */
+	for (size_t t = len - 1; t > len - r; t--) {
 		if (cut[t] < 2)
 			continue;
-		size_t k = 0; /* heads h[0..k) end before the tail */
-		while (k < m && h[k] < t)
-			k++;
+		while (k > 0 && h[k - 1] >= t)
+			k--;
 		if (k == 0 || join_cut(s, len, h[0], t, buf, n) < 0 || layout_width(l, buf) > room)
 			continue;
 		size_t lo = 0, hi = k - 1; /* the last fitting head is in [lo, hi] */
@@ -379,7 +418,7 @@ static void shorten(struct text_layout *l, const char *s, double room, char *buf
 {
 	size_t len = strlen(s);
 	forget_text(l); /* cut_points sets the layout's text */
-	char *cut = cut_points(l->layout, s, len);
+	char *cut = cut_points(l->layout, s, len, n);
 	char *alt = malloc(n);
 	if (!cut || !alt) {
 		free(cut);

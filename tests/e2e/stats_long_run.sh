@@ -36,6 +36,20 @@ test_expect_success 'the long run keeps 299999 epochs (all but the warm-up)' '
 	test_eq "299999 300000" "$(json_get "$TMP/cpu.json" "(lambda r: \"%d %d\" % (r[\"epochs_kept\"], r[\"epochs_total\"]))([r for s in d[\"sweeps\"] for st in s[\"strategies\"] for p in st[\"points\"] for r in p[\"run_values\"] if r[\"id\"] == \"$CPU_RUN\"][0])")"
 '
 
+# The long run flags every third epoch. `stats --json` lists them all;
+# the report's runs table (PDF appendix, report.html) shows the first 20
+# and how many more: the whole list, 2.7 MB for 100,000 flagged epochs,
+# was a table cell whose fitting to its column searched every pair of
+# cuts (minutes; report/chart/chart_text.c now seeks cuts near the ends).
+test_expect_success 'report build of the long run: its flagged epochs in the runs table are the first 20 and how many more' '
+	n=$(json_get "$TMP/cpu.json" "len(__import__(\"re\").findall(r\"epoch \\d+ \\(\", [r for s in d[\"sweeps\"] for st in s[\"strategies\"] for p in st[\"points\"] for r in p[\"run_values\"] if r[\"id\"] == \"$CPU_RUN\"][0][\"flagged\"]))") &&
+	test_true "the long run has more than 20 flagged epochs ($n)" [ "$n" -gt 20 ] &&
+	test_status 0 timeout 120 "$AMDAHL" --store "$TMP/cpu.db" report build -o "$TMP/rep" &&
+	test_eq 1 "$(grep -c "modified z [0-9.]*) and $((n - 20)) more<" "$TMP/rep/report.html")" &&
+	cell=$(grep -o "epoch [0-9]* ([^<]* and $((n - 20)) more" "$TMP/rep/report.html") &&
+	test_eq 20 "$(printf "%s" "$cell" | grep -o "epoch [0-9]* (" | wc -l)"
+'
+
 test_expect_success 'setup: gpu-batch-sweep with one run of 100000 epochs (energy logged per epoch)' '
 	"$PY" "$GEN" "$DATA/gpu-batch-sweep/mlruns/1" "$TMP/gpu" 100000 $GPU_RUN &&
 	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" ingest "$TMP/gpu" &&

@@ -177,6 +177,52 @@ static void cjk_shortened_on_characters_and_told(void **state)
 	chart_shortened_free(&w);
 }
 
+/* "epoch 2 (3.41304, modified z 79.6), epoch 5 (…)" as a report's
+ * appendix listed outliers, count entries from first, with every
+ * middle entry's value replaced by mid (NULL: its own). */
+static char *epoch_list(size_t first, size_t count, const char *mid)
+{
+	struct amd_buf b = {0};
+	for (size_t i = first; i < first + count; i++) {
+		int end = i < first + 40 || i + 40 >= first + count;
+		char v[32];
+		snprintf(v, sizeof v, "%.6g", 3.41304 + (double)(i % 7) / 100);
+		assert_int_equal(amd_buf_printf(&b, "%sepoch %zu (%s, modified z 79.6)",
+						i > first ? ", " : "", 3 * i + 2,
+						end || !mid ? v : mid),
+				 0);
+	}
+	return b.data;
+}
+
+/* A label of megabytes (a run's 100,000 flagged epochs once reached a
+ * table cell): shortened in a bounded time — the search over every pair
+ * of cuts took more than 13 minutes on 2.7 MB; SIGALRM ends the test
+ * long before that — to the same form as any long label, and only its
+ * ends decide what is shown: two texts that differ only in the middle
+ * are shown alike. */
+static void megabyte_label_shortened_by_its_ends(void **state)
+{
+	char *big = epoch_list(0, 30000, NULL), *other = epoch_list(0, 30000, "7.5");
+	assert_true(strlen(big) > 1000000);
+	assert_true(strcmp(big, other) != 0); /* their middles differ */
+	char buf[1024], buf2[1024];
+	alarm(60);
+	double w = fit(big, 234.3, buf, sizeof buf, NULL);
+	fit(other, 234.3, buf2, sizeof buf2, NULL);
+	alarm(0);
+	assert_true(w <= 234.3);
+	assert_string_equal(buf, buf2);
+	const char *dots = strstr(buf, "…");
+	assert_non_null(dots);
+	size_t head = (size_t)(dots - buf), tail = strlen(dots + strlen("…"));
+	assert_true(head > 0 && tail > 0);
+	assert_memory_equal(buf, big, head);
+	assert_string_equal(dots + strlen("…"), big + strlen(big) - tail);
+	free(big);
+	free(other);
+}
+
 /* Text drawn on any palette fill (or grey) meets WCAG AA (4.5:1). */
 static void text_on_fills_meets_wcag_aa(void **state)
 {
@@ -197,6 +243,7 @@ int main(void)
 		cmocka_unit_test(cjk_is_drawn_with_a_cjk_font),
 		cmocka_unit_test(shortened_at_word_boundaries),
 		cmocka_unit_test(cjk_shortened_on_characters_and_told),
+		cmocka_unit_test(megabyte_label_shortened_by_its_ends),
 		cmocka_unit_test(text_on_fills_meets_wcag_aa),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
