@@ -2,11 +2,13 @@
  * (lib/ingest/trace/trace_split.h) on any bytes, taken as the content of
  * traceEvents. The input is scanned in buffers and cut the way
  * trace_par.c cuts it, into pieces of a few bytes (the first byte picks
- * the buffer and piece sizes). On every input: the pieces joined by
- * commas are the input up to where the scan says the array ends; yajl
- * accepts every piece in [ ] (none blank when there are several) exactly
- * when it accepts the whole in [ ]; and the scan ends early only at a
- * closing bracket or brace. */
+ * the buffer and piece sizes: buffers of 1-7 bytes, or of 60-129 so that
+ * the scan's 64-byte blocks run). On every input: the scan in blocks
+ * agrees with the byte-by-byte reference after every buffer (end, comma
+ * and state); the pieces joined by commas are the input up to where the
+ * scan says the array ends; yajl accepts every piece in [ ] (none blank
+ * when there are several) exactly when it accepts the whole in [ ]; and
+ * the scan ends early only at a closing bracket or brace. */
 #include "fuzz.h"
 #include "trace_split.h"
 
@@ -26,6 +28,23 @@ static int yajl_accepts(const uint8_t *p, size_t n)
 		 yajl_complete_parse(h) == yajl_status_ok;
 	yajl_free(h);
 	return ok;
+}
+
+/* Scans data in buffers of buf bytes both ways; aborts where they differ. */
+static void same_as_bytes(const uint8_t *data, size_t size, size_t buf)
+{
+	struct amd_json_split a = {0}, b = {0};
+	for (size_t at = 0; at < size;) {
+		size_t n = size - at < buf ? size - at : buf, ca, cb;
+		size_t ea = amd_json_split_scan(&a, data + at, n, &ca);
+		size_t eb = amd_json_split_scan_bytes(&b, data + at, n, &cb);
+		if (ea != eb || ca != cb || a.depth != b.depth || a.in_str != b.in_str ||
+		    a.esc != b.esc)
+			abort();
+		if (ea < n)
+			return;
+		at += n;
+	}
 }
 
 struct piece {
@@ -61,7 +80,10 @@ static size_t cut(const uint8_t *data, size_t size, size_t buf, size_t unit,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct piece pc[MAX_PIECES];
-	size_t buf = size ? 1 + data[0] % 7 : 1, unit = size ? data[0] / 7 % 5 : 0, end;
+	size_t buf = !size ? 1 : data[0] < 128 ? 1 + data[0] % 7 : 60 + data[0] % 70;
+	size_t unit = size ? data[0] / 7 % 5 : 0, end;
+	same_as_bytes(data, size, buf);
+	same_as_bytes(data, size, size ? size : 1);
 	size_t np = cut(data, size, buf, unit, pc, &end);
 	/* the pieces joined by commas are the input up to the end */
 	size_t at = 0;

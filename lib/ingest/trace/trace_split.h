@@ -27,6 +27,10 @@ struct amd_json_split {
  * AMD_SPLIT_NONE. */
 size_t amd_json_split_scan(struct amd_json_split *s, const unsigned char *p, size_t n,
 			   size_t *comma);
+/* The same scan a byte at a time: the reference amd_json_split_scan's
+ * blocks of 64 bytes are held to (tests/fuzz/fuzz_split.c). */
+size_t amd_json_split_scan_bytes(struct amd_json_split *s, const unsigned char *p, size_t n,
+				 size_t *comma);
 
 /* 1 when p[0..n) holds only what yajl skips as white space (a piece that
  * must not stand alone). */
