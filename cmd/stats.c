@@ -214,7 +214,11 @@ static int print_sweep(const struct amd_sweep_stats *s)
 	for (size_t i = 0; i < s->nexcluded; i++) {
 		char who[512];
 		run_ident(&s->excluded[i], who, sizeof who);
-		printf("left out: %s: %s\n", cmd_shown(who), cmd_shown(s->excluded[i].excluded));
+		char *why = amd_epochs_shown(s->excluded[i].excluded ? s->excluded[i].excluded : "", 20);
+		if (!why)
+			return -1;
+		printf("left out: %s: %s\n", cmd_shown(who), cmd_shown(why));
+		free(why);
 	}
 	return 0;
 }

@@ -245,27 +245,13 @@ static void tables_pages(struct pdf *d, struct report_ctx *c)
 	}
 }
 
-/* A run's list of epochs ("epoch 3 (NaN), epoch 7 (…), …", as analysis.h
- * writes excluded and flagged) for a person: the first EPOCHS_SHOWN and
- * how many more, into a new string (NULL out of memory). The whole list
- * stays in `stats --json`; a run of 140,000 epochs, a third of them
- * outliers, made a cell of 2.7 MB. */
+/* A run's lists of epochs in a table: the first EPOCHS_SHOWN of them
+ * (amd_epochs_shown; a run of 140,000 epochs, a third of them outliers,
+ * made a cell of 2.7 MB). */
 #define EPOCHS_SHOWN 20
 static char *epochs_shown(const char *list)
 {
-	static const char sep[] = ", epoch ";
-	const char *p = list, *cut = NULL;
-	size_t n = *list != '\0';
-	for (const char *q; (q = strstr(p, sep)); p = q + 1)
-		if (n++ == EPOCHS_SHOWN)
-			cut = q;
-	if (!cut)
-		return strdup(list);
-	size_t more = n - EPOCHS_SHOWN, len = (size_t)(cut - list);
-	char *out = malloc(len + 48);
-	if (out)
-		snprintf(out, len + 48, "%.*s and %zu more", (int)len, list, more);
-	return out;
+	return amd_epochs_shown(list, EPOCHS_SHOWN);
 }
 
 struct amd_table *report_runs_table(const struct amd_sweep_stats *s)
@@ -307,10 +293,14 @@ static void excluded_table(struct pdf *d, const struct amd_sweep_stats *s)
 		char n[32], rep[16];
 		amd_cell_or(n, sizeof n, "%g", v->n, "?");
 		snprintf(rep, sizeof rep, "%d", v->repeat);
+		char *why = epochs_shown(v->excluded ? v->excluded : "");
 		const char *row[] = {v->name ? v->name : "", v->strategy ? v->strategy : "", n, rep,
-				     amd_status_name(v->status), v->excluded ? v->excluded : "",
-				     v->ext_id ? v->ext_id : ""};
-		amd_table_add(t, row);
+				     amd_status_name(v->status), why, v->ext_id ? v->ext_id : ""};
+		if (why)
+			amd_table_add(t, row);
+		else if (t)
+			t->failed = 1; /* out of memory: the report fails */
+		free(why);
 	}
 	draw(d, t, TFONT);
 }

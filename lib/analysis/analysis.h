@@ -154,5 +154,12 @@ void amd_sweep_stats_free(struct amd_sweep_stats *s);
 /* 1 when s is what amd_analyse gives with options o on the same store
  * snapshot: the same sweep and the same options once defaulted. */
 int amd_analysis_is(const struct amd_sweep_stats *s, const struct amd_analysis_opts *o);
+/* A run's list of epochs (excluded or flagged: "epoch 3 (NaN), epoch 7
+ * (…), …", or a reason holding one, "no epoch left after the rules
+ * (…)") for a person: its first `shown` entries, " and N more" and the
+ * parentheses the cut left open, in a new string (NULL out of memory);
+ * the whole list when it has no more entries than that. The whole list
+ * stays in stats --json; a long run's made lines and cells of MBs. */
+char *amd_epochs_shown(const char *list, size_t shown);
 
 #endif

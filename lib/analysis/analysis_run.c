@@ -270,15 +270,17 @@ static void run_trace_shares(struct analysis_run *w, const struct amd_trace_row 
 
 /* ---- the whole evaluation ---- */
 
-/* Leaves the run out of the statistics, saying why. */
+/* Leaves the run out of the statistics, saying why: the whole of it (arg
+ * may be the list of every epoch the rules dropped, w->v.excluded itself;
+ * a 255-byte buffer cut a long one mid-word in stats --json). */
 static int exclude(struct analysis_run *w, const char *fmt, const char *arg)
 {
-	char buf[256];
-	snprintf(buf, sizeof buf, fmt, arg);
+	struct amd_buf why = {0};
+	int rc = amd_buf_printf(&why, fmt, arg);
 	free(w->v.excluded);
-	w->v.excluded = strdup(buf);
+	w->v.excluded = NULL;
 	w->ok = 0;
-	return w->v.excluded ? 0 : -1;
+	return list_text(&why, rc < 0, &w->v.excluded);
 }
 
 /* The run's value and flags from its kept epochs; 1 when none are kept
@@ -297,11 +299,8 @@ static int run_value(struct analysis_run *w, const struct amd_point *pts, size_t
 		return -1;
 	if (np == 0)
 		return exclude(w, "no %s logged", o->metric) < 0 ? -1 : 1;
-	if (w->nvals == 0) {
-		char why[256];
-		snprintf(why, sizeof why, "no epoch left after the rules (%s)", w->v.excluded);
-		return exclude(w, "%s", why) < 0 ? -1 : 1;
-	}
+	if (w->nvals == 0)
+		return exclude(w, "no epoch left after the rules (%s)", w->v.excluded) < 0 ? -1 : 1;
 	w->v.value = amd_median(w->vals, w->nvals);
 	return flag_outliers(w, pts, np, keep, o->mad_k);
 }
@@ -401,11 +400,11 @@ static int run_reduced(struct amd_store *st, struct analysis_run *w,
 	}
 	if (rc == 0 && r.total == 0)
 		rc = exclude(w, "no %s logged", o->metric) < 0 ? amd_fail(err, "out of memory") : 0;
-	else if (rc == 0 && r.kept == 0) {
-		char why[256];
-		snprintf(why, sizeof why, "no epoch left after the rules (%s)", w->v.excluded);
-		rc = exclude(w, "%s", why) < 0 ? amd_fail(err, "out of memory") : 0;
-	} else if (rc == 0) {
+	else if (rc == 0 && r.kept == 0)
+		rc = exclude(w, "no epoch left after the rules (%s)", w->v.excluded) < 0
+			     ? amd_fail(err, "out of memory")
+			     : 0;
+	else if (rc == 0) {
 		w->v.value = r.median;
 		w->nvals = (size_t)r.kept;
 		if (reduced_throughput(st, w, &r, err) < 0 ||
@@ -563,4 +562,33 @@ void analysis_value_free(struct amd_run_value *v)
 	free(v->flagged);
 	free(v->strategy);
 	v->ext_id = v->name = v->excluded = v->flagged = v->strategy = NULL;
+}
+
+char *amd_epochs_shown(const char *list, size_t shown)
+{
+	static const char sep[] = ", epoch ";
+	const char *p = list, *cut = NULL;
+	size_t n = *list != '\0';
+	for (const char *q; (q = strstr(p, sep)); p = q + 1)
+		if (n++ == shown)
+			cut = q;
+	if (!cut)
+		return strdup(list);
+	size_t open = 0, len = (size_t)(cut - list);
+	for (size_t i = 0; i < len; i++)
+		if (list[i] == '(')
+			open++;
+		else if (list[i] == ')' && open)
+			open--;
+	struct amd_buf b = {0};
+	int rc = amd_buf_printf(&b, "%.*s and %zu more", (int)len, list, n - shown);
+	for (size_t i = 0; rc == 0 && i < open; i++)
+		rc = amd_buf_append(&b, ")", 1);
+	if (rc == 0)
+		rc = amd_buf_append(&b, "", 1);
+	if (rc < 0) {
+		amd_buf_free(&b);
+		return NULL;
+	}
+	return b.data;
 }

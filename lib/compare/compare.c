@@ -377,6 +377,10 @@ static int add_pair(struct builder *bd, const struct sides *sd, const char *bnam
 	return rc;
 }
 
+/* The epochs of a left-out run's reason an error line shows (of a run
+ * whose every epoch was dropped: the rest as "and N more"). */
+#define WHY_EPOCHS 10
+
 /* Fails saying sweep s has no strategy name — or, when it has runs of
  * that strategy that were all left out (every epoch impossible, failed
  * runs), how many and why the first was. */
@@ -390,10 +394,14 @@ static int no_strategy(const struct amd_sweep_stats *s, const char *name, struct
 			first = &s->excluded[i];
 	if (!left)
 		return amd_fail(err, "sweep '%s' has no strategy '%s'", s->sweep, name);
-	return amd_fail(err, "sweep '%s', strategy '%s': no run to compare: %s %zu run%s left out"
-			" (%s: %s)", s->sweep, name, left == 1 ? "its" : "all", left,
-			left == 1 ? " was" : "s were", first->name ? first->name : first->ext_id,
-			first->excluded ? first->excluded : "excluded");
+	char *why = amd_epochs_shown(first->excluded ? first->excluded : "excluded", WHY_EPOCHS);
+	if (!why)
+		return amd_fail(err, "out of memory");
+	amd_fail(err, "sweep '%s', strategy '%s': no run to compare: %s %zu run%s left out"
+		 " (%s: %s)", s->sweep, name, left == 1 ? "its" : "all", left,
+		 left == 1 ? " was" : "s were", first->name ? first->name : first->ext_id, why);
+	free(why);
+	return -1;
 }
 
 static int add_all_pairs(struct builder *bd, const struct sides *sd, struct amd_err *err)
@@ -663,10 +671,15 @@ static int check_shared(struct amd_comparison **c, const struct amd_compare_opts
 					    : !cand->nstrategies && cand->nexcluded ? cand : NULL;
 	if (empty) {
 		const struct amd_run_value *r = &empty->excluded[0];
-		return amd_fail(err, "%s '%s': no run to compare: all %zu runs were left out (%s: %s)",
-				empty == base ? "baseline" : "candidate",
-				empty == base ? o->base_sweep : o->cand_sweep, empty->nexcluded,
-				r->name ? r->name : r->ext_id, r->excluded ? r->excluded : "excluded");
+		char *why = amd_epochs_shown(r->excluded ? r->excluded : "excluded", WHY_EPOCHS);
+		if (!why)
+			return amd_fail(err, "out of memory");
+		amd_fail(err, "%s '%s': no run to compare: all %zu runs were left out (%s: %s)",
+			 empty == base ? "baseline" : "candidate",
+			 empty == base ? o->base_sweep : o->cand_sweep, empty->nexcluded,
+			 r->name ? r->name : r->ext_id, why);
+		free(why);
+		return -1;
 	}
 	return amd_fail(err, "baseline '%s' and candidate '%s' share no configuration",
 			o->base_sweep, o->cand_sweep);

@@ -169,6 +169,10 @@ static void draw_data(struct chart *c, cairo_t *cr)
 /* Axes, layout and the legend's place, then every layer. */
 static int draw_plot(struct chart *c, cairo_t *cr, double w, double h)
 {
+	if (c->frame_kept && !chart_layer_base(c) && !chart_layer_xaxis(c)) {
+		draw_data(c, cr);
+		return 0;
+	}
 	chart_value_axis(c);
 	chart_x_axis(c);
 	chart_layout(c, cr, w, h, 0);

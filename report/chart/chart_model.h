@@ -89,6 +89,12 @@ struct chart {
 	 * LAYER_BASE (all but the series and an XY chart's x axis), or
 	 * LAYER_SERIES(k) */
 	int layer;
+	/* 1 while chart_svg.c draws the series layers after the base one:
+	 * they keep the frame above (axes, plot, legend place) that the
+	 * base layer computed for the same size instead of computing it
+	 * again per series (which, with its legend measured and its
+	 * obstacles collected, took time in the square of the series) */
+	int frame_kept;
 	struct rect *legend_at; /* NULL, or where each series' legend entry went */
 };
 

@@ -423,8 +423,10 @@ static int put_layers(struct chart *c, double w, double h, const char *id, struc
 	if (rc == 0)
 		rc = amd_buf_printf(b, "</g>\n");
 	size_t n = c->kind == CHART_XY ? c->ns : c->kind == CHART_ICICLE ? 0 : c->nb;
+	c->frame_kept = 1; /* the series' layers lie in the base layer's frame */
 	for (size_t k = 0; rc == 0 && k < n; k++)
 		rc = put_series(c, k, w, h, id, b);
+	c->frame_kept = 0;
 	if (rc == 0)
 		rc = put_legend_targets(c, n, b);
 	return rc;

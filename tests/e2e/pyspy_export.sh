@@ -72,6 +72,49 @@ test_expect_success 'round trip: the export ingested for another run gives the s
 	test_true "tries differ" cmp -s "$TMP/t1" "$TMP/t2" &&
 	test_true "non-empty trie" test -s "$TMP/t1"
 '
+# A profile of 60,000 distinct stacks (a distinct leaf each, 20 frames
+# deep): the export looked each node's frame up by a scan of the frames
+# so far, time in the square of them (20,000 stacks: 48 s; this: minutes).
+# The bound is no timing test: a linear export takes about a second.
+# Checked against the generated file itself: every stack once, its weight
+# its count times one rate, each (name, file, line) one frame.
+test_expect_success 'setup: a py-spy file of 60000 distinct stacks' '
+	"$PY" - "$TMP/wide.txt" <<-\PYEOF &&
+	import sys
+	with open(sys.argv[1], "w") as f:
+	    for i in range(60000):
+	        fr = ["f%d_%s (/src/mod%d.py:%d)" % (j, "x" * 40, (i + j) % 50, j + 1) for j in range(19)]
+	        fr.append("leaf%d (/src/leaf.py:%d)" % (i, i % 1000 + 1))
+	        f.write("process 42:\"python train.py\";thread (0x1): MainThread;%s %d\n" % (";".join(fr), 1 + i % 7))
+	PYEOF
+	test_status 0 "$AMDAHL" --store "$TMP/wide.db" ingest -q "$TMP/wide.txt"
+'
+test_expect_success PYTHON 'export of 60000 distinct stacks within a 120 s bound: every stack, weight and frame' '
+	test_status 0 timeout 120 "$AMDAHL" --store "$TMP/wide.db" pyspy export --format speedscope "$TMP/wide.txt" &&
+	test_eq ok "$("$PY" - "$TMP/out" "$TMP/wide.txt" <<-\PYEOF
+	import json, re, sys
+	ss = json.load(open(sys.argv[1]))
+	frames, p = ss["shared"]["frames"], ss["profiles"][0]
+	want = {}
+	for line in open(sys.argv[2]):
+	    stack, n = line.rsplit(" ", 1)
+	    fr = tuple(re.match(r"(.*) \((.*):(\d+)\)$", x).groups() for x in stack.split(";")[2:])
+	    want[tuple((a, b, int(c)) for a, b, c in fr)] = int(n)
+	got = {}
+	for s, w in zip(p["samples"], p["weights"]):
+	    got[tuple((frames[i]["name"], frames[i]["file"], frames[i]["line"]) for i in s)] = w
+	keys = set((f["name"], f["file"], f["line"]) for f in frames)
+	rates = set(round(want[k] / got[k], 9) for k in want if k in got)
+	bad = []
+	if set(got) != set(want): bad.append("stacks differ: %d exported, %d in the file" % (len(got), len(want)))
+	if len(rates) != 1: bad.append("weights are not the counts times one rate: %s" % sorted(rates)[:3])
+	if len(keys) != len(frames): bad.append("a frame twice")
+	if keys != set(f for k in want for f in k): bad.append("frames differ")
+	print("; ".join(bad) or "ok")
+	PYEOF
+	)"
+'
+
 test_expect_success 'an unknown format is refused with the one there is (exit 2)' '
 	test_status 2 "$AMDAHL" --store "$S" pyspy export --format pprof "$RUN" &&
 	test_contains "the format is speedscope" "$ERR"

@@ -535,6 +535,55 @@ static void svg_markup_bands_axis_layer_and_linear(void **state)
 	chart_free(c);
 }
 
+/* A chart of thousands of series is drawn in time linear in them: its
+ * series' layers keep the frame the base layer computed (the legend's
+ * size and place measured once, not once per series: 3,000 series took
+ * minutes). Each layer still draws where the axes say: a series' point
+ * targets sit where the plot rectangle and x range in the <svg> tag
+ * map them (log2 for x, linear for y, mapped here independently). */
+static void svg_markup_of_thousands_of_series_is_linear(void **state)
+{
+	(void)state;
+	enum { S = 3000 };
+	struct chart *c = chart_new(CHART_XY, "Epoch time", "workers", "time (s)");
+	chart_xscale(c, CHART_LOG2);
+	double x[] = {1, 2, 4, 8};
+	for (int k = 0; k < S; k++) {
+		double y[4];
+		for (int j = 0; j < 4; j++)
+			y[j] = 10.0 / x[j] + k * 0.001;
+		char name[32];
+		snprintf(name, sizeof name, "strategy_%d", k);
+		assert_int_equal(chart_series(c, name, k % 8, CS_LINE | CS_POINTS, MARK_CIRCLE, 4, x, y,
+					      NULL, NULL), 0);
+	}
+	alarm(60);
+	struct amd_buf b = {0};
+	assert_int_equal(chart_svg_markup(c, 495, 290, "chart-m", &b), 0);
+	alarm(0);
+	assert_int_equal(amd_buf_append(&b, "", 1), 0);
+	const char *s = b.data;
+	assert_int_equal(count(s, "<g class=\"series\""), S);
+	assert_int_equal(count(s, "class=\"hit\""), 4 * S);
+	double x0, y0, x1, y1, xmin, xmax, ymin, ymax;
+	const char *plot = strstr(s, "data-plot=\"");
+	assert_non_null(plot);
+	assert_int_equal(sscanf(plot, "data-plot=\"%lf %lf %lf %lf\" data-xrange=\"%lf %lf\" data-yrange=\"%lf %lf\"",
+				&x0, &y0, &x1, &y1, &xmin, &xmax, &ymin, &ymax), 8);
+	const char *last = strstr(s, "data-s=\"2999\" data-i=\"3\"");
+	assert_non_null(last);
+	while (last > s && strncmp(last, "<circle", 7) != 0)
+		last--;
+	double cx, cy;
+	assert_int_equal(sscanf(last, "<circle class=\"hit\" tabindex=\"0\" cx=\"%lf\" cy=\"%lf\"", &cx, &cy), 2);
+	double want_x = x0 + (log2(8) - log2(xmin)) / (log2(xmax) - log2(xmin)) * (x1 - x0);
+	double want_y = y1 - (10.0 / 8 + 2999 * 0.001 - ymin) / (ymax - ymin) * (y1 - y0);
+	assert_true(fabs(cx - want_x) < 0.01);
+	assert_true(fabs(cy - want_y) < 0.01);
+	amd_buf_free(&b);
+	chart_free(c);
+}
+
 static void failed_chart_is_neither_drawn_nor_written(void **state)
 {
 	(void)state;
@@ -595,6 +644,7 @@ int main(void)
 		cmocka_unit_test(failed_chart_is_neither_drawn_nor_written),
 		cmocka_unit_test(svg_markup_has_text_layers_and_targets),
 		cmocka_unit_test(svg_markup_bands_axis_layer_and_linear),
+		cmocka_unit_test(svg_markup_of_thousands_of_series_is_linear),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	report_release_fonts(); /* font caches: a clean exit for LeakSanitizer */
