@@ -1,0 +1,30 @@
+#!/bin/bash
+# Real files saved in other forms than our samples: each variant read as
+# the plain file is (numbers against Python's reading), or refused with
+# one line naming the file and place, exit 2, store unchanged.
+test_description='input variants: byte-order marks, UTF-16, long first lines'
+. "$(dirname "$0")/../test-lib.sh"
+
+# stack_facts STORE — "TOTAL DEPTH": the samples of every stack and the
+# deepest stack's frames, from the store
+stack_facts() {
+	q "$1" "WITH RECURSIVE up(leaf, node, d) AS (
+		SELECT leaf_id, leaf_id, 1 FROM stack_sample
+		UNION ALL SELECT up.leaf, n.parent_id, d + 1 FROM up JOIN stack_node n ON n.id = up.node
+		WHERE n.parent_id IS NOT NULL)
+	SELECT (SELECT sum(samples) FROM stack_sample) || ' ' || (SELECT max(d) FROM up)"
+}
+
+test_expect_success 'setup: a raw py-spy file whose first line is longer than the detection head' '
+	mkdir -p "$TMP/deep" &&
+	want=$("$PY" "$AMDAHL_ROOT/tests/lib/deep_raw_variants.py" "$TMP/deep")
+'
+for v in deep deep-bom deep-utf16; do
+	test_expect_success SQLITE3 "py-spy raw, long first line: $v.txt read as py-spy, every sample" '
+		test_status 0 "$AMDAHL" --store "$TMP/$v.db" ingest -q --sweep s --run r "$TMP/deep/$v.txt" &&
+		test_eq pyspy-collapsed "$(q "$TMP/$v.db" "SELECT kind FROM source")" &&
+		test_eq "$want" "$(stack_facts "$TMP/$v.db")"
+	'
+done
+
+test_done
