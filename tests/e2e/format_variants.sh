@@ -27,4 +27,14 @@ for v in deep deep-bom deep-utf16; do
 	'
 done
 
+# key_averages(group_by_stack_n=N).table(): a "Source Location" column,
+# each row's further frames on lines of their own, a blank line after
+test_expect_success SQLITE3 'key_averages table grouped by stack: every row read, summed per operator as Python sums them' '
+	want=$("$PY" "$AMDAHL_ROOT/tests/lib/keyavg_stack_table.py" "$TMP/stack.keyavg.txt") &&
+	test_status 0 "$AMDAHL" --store "$TMP/ka.db" ingest -q --sweep s --run r "$TMP/stack.keyavg.txt" &&
+	test_eq "$want" "$(q "$TMP/ka.db" "SELECT d.s, sum(calls), sum(self_ns), sum(total_ns)
+		FROM region r JOIN dict d ON d.id = r.name_id JOIN dict k ON k.id = r.kind_id
+		WHERE k.s = '\''op'\'' GROUP BY d.s ORDER BY d.s" | tr "\t" "|")"
+'
+
 test_done
