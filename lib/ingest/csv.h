@@ -53,8 +53,9 @@ int amd_csv_find(const struct amd_csv *c, const char *name);
 int amd_err_one_line(struct amd_err *err);
 
 /* A number with an optional unit after it: "75.29 W", "0 %", "0 MiB",
- * "12.5" (units are letters, '%' and '/'). "[N/A]", "N/A" and
- * "[Not Supported]" (nvidia-smi's "no value") give NAN. Returns 0, or -1
+ * "12.5" (units are letters, '%' and '/'). "N/A" and a status in
+ * brackets, "[N/A]", "[Not Supported]", "[GPU is lost]" (nvidia-smi's
+ * "no value": words, no digits) give NAN. Returns 0, or -1
  * when s is not a number. */
 int amd_parse_unit_double(const char *s, double *out);
 /* The same, giving the unit's text too ("" when there is none, or for a

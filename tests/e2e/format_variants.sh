@@ -37,4 +37,16 @@ test_expect_success SQLITE3 'key_averages table grouped by stack: every row read
 		WHERE k.s = '\''op'\'' GROUP BY d.s ORDER BY d.s" | tr "\t" "|")"
 '
 
+# nvidia-smi when a GPU falls off the bus: NVML's error strings in brackets
+test_expect_success SQLITE3 'nvidia-smi log of a GPU lost half way: its bracketed statuses are no values, every other sample read' '
+	want=$("$PY" "$AMDAHL_ROOT/tests/lib/nvsmi_lost_gpu.py" "$TMP/lost.csv") &&
+	test_status 0 "$AMDAHL" --store "$TMP/lost.db" ingest -q "$TMP/lost.csv" &&
+	test_eq "$want" "$(q "$TMP/lost.db" "SELECT gpu, count(*), count(power_w), count(temp_c),
+		printf('\''%.3f'\'', sum(power_w)) FROM gpu_sample GROUP BY gpu ORDER BY gpu")"
+'
+test_expect_success SQLITE3 'a bracketed number is no status: refused with its line and column, store unchanged' '
+	sed "3s/, \([0-9]*\)\$/, [\1]/" "$TMP/lost.csv" >"$TMP/lost-num.csv" &&
+	test_bad_ingest "$TMP/lost.db" "$TMP/lost-num.csv" "lost-num.csv: line 3: column '\''temperature.gpu'\''"
+'
+
 test_done
