@@ -49,4 +49,15 @@ test_expect_success SQLITE3 'a bracketed number is no status: refused with its l
 	test_bad_ingest "$TMP/lost.db" "$TMP/lost-num.csv" "lost-num.csv: line 3: column '\''temperature.gpu'\''"
 '
 
+# JSON saved as UTF-16 (Windows PowerShell's >, Notepad's "Unicode"): the
+# streamed JSON readers refuse it by name, not as "invalid JSON"
+TRACE=$(ls "$DATA"/cpu-strong-scaling/mlruns/4/23bd7a6253644b8ca7b3179690df1c53/artifacts/traces/rank0.*.pt.trace.json.gz)
+for f in "$TRACE" "$DATA/pyspy/train.chrometrace.json" "$DATA/pyspy/idle-0.3.14.speedscope.json"; do
+	test_expect_success SQLITE3 "UTF-16 $(basename "$f"): refused as UTF-16 on one line, store unchanged" '
+		out="$TMP/utf16-$(basename "${f%.gz}")" &&
+		"$PY" -c "import gzip, sys; p = sys.argv[1]; t = (gzip.open(p) if p.endswith(\".gz\") else open(p, \"rb\")).read().decode(); open(sys.argv[2], \"w\", encoding=\"utf-16\").write(t)" "$f" "$out" &&
+		test_bad_ingest "$TMP/lost.db" "$out" "$out: byte 0: UTF-16 text"
+	'
+done
+
 test_done
