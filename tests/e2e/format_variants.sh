@@ -60,4 +60,18 @@ for f in "$TRACE" "$DATA/pyspy/train.chrometrace.json" "$DATA/pyspy/idle-0.3.14.
 	'
 done
 
+# a complete event ("ph": "X") is a start and a length: one without
+# "dur" (or "ts") has no time to add; it was taken as 0 ns
+for key in dur ts; do
+	test_expect_success SQLITE3 "a trace whose 7th X event has no \"$key\": refused naming the event, store unchanged" '
+		"$PY" -c "import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+xs = [i for i, e in enumerate(d[\"traceEvents\"]) if e.get(\"ph\") == \"X\"]
+del d[\"traceEvents\"][xs[6]][sys.argv[2]]
+json.dump(d, open(sys.argv[3], \"w\"))
+print(xs[6] + 1)" "$TRACE" "$key" "$TMP/no-$key.json" >"$TMP/no-$key.n" &&
+		test_bad_ingest "$TMP/lost.db" "$TMP/no-$key.json" "event $(cat "$TMP/no-$key.n") of traceEvents: a complete (\"ph\": \"X\") event without \"$key\""
+	'
+done
+
 test_done
