@@ -280,6 +280,7 @@ int amd_csv_next(struct amd_csv *c, struct amd_err *err)
 	}
 	if (c->io_error[0])
 		return read_error(c, err);
+	c->unended = ch < 0;
 	if (ch >= 0)
 		skip_line_end(c);
 	for (size_t i = 0; i < c->n; i++)

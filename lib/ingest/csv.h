@@ -30,6 +30,7 @@ struct amd_csv {
 	int trim;             /* 1: drop blanks around unquoted fields */
 	char **field;         /* the current record's fields (NUL-terminated) */
 	size_t n;             /* how many */
+	int unended;          /* the record ends the data with no line end after it */
 	char *text;           /* storage behind field[] */
 	size_t text_cap, field_cap;
 };

@@ -74,4 +74,17 @@ print(xs[6] + 1)" "$TRACE" "$key" "$TMP/no-$key.json" >"$TMP/no-$key.n" &&
 	'
 done
 
+# nvidia-smi killed while writing: the log ends inside its last line
+test_expect_success SQLITE3 'nvidia-smi log cut inside its last value: the complete lines read, the cut one left out with a warning' '
+	f="$DATA/gpu-batch-sweep/nvidia-smi.csv" &&
+	head -c $(($(wc -c <"$f") - 2)) "$f" >"$TMP/cut.csv" &&
+	want=$("$PY" -c "import csv, sys
+lines = open(sys.argv[1]).read().split(\"\\n\")[1:-1]
+rows = list(csv.reader(lines, skipinitialspace=True))
+print(\"%d|%d\" % (len(rows), sum(int(r[7]) for r in rows)))" "$TMP/cut.csv") &&
+	test_status 0 "$AMDAHL" --store "$TMP/cut.db" ingest "$TMP/cut.csv" &&
+	test_contains "cut.csv: line $(wc -l <"$f"): the last line has no end (the log was cut?): its sample is left out" "$ERR" &&
+	test_eq "$want" "$(q "$TMP/cut.db" "SELECT count(*), sum(temp_c) FROM gpu_sample" | sed "s/\\.0$//")"
+'
+
 test_done
