@@ -87,4 +87,16 @@ print(\"%d|%d\" % (len(rows), sum(int(r[7]) for r in rows)))" "$TMP/cut.csv") &&
 	test_eq "$want" "$(q "$TMP/cut.db" "SELECT count(*), sum(temp_c) FROM gpu_sample" | sed "s/\\.0$//")"
 '
 
+# py-spy / perf collapsed stacks cut inside the last line's count
+test_expect_success SQLITE3 'collapsed stacks cut inside the last count: the complete lines read, the cut one left out with a warning' '
+	f="$DATA/pyspy/perf-collapsed.txt" &&
+	head -c $(($(wc -c <"$f") - 2)) "$f" >"$TMP/cut-collapsed.txt" &&
+	want=$("$PY" -c "import sys
+lines = open(sys.argv[1]).read().split(\"\\n\")[:-1]
+print(sum(int(l.rsplit(\" \", 1)[1]) for l in lines))" "$TMP/cut-collapsed.txt") &&
+	test_status 0 "$AMDAHL" --store "$TMP/cutc.db" ingest --sweep s --run r "$TMP/cut-collapsed.txt" &&
+	test_contains "cut-collapsed.txt: line $(wc -l <"$f"): the last line has no end (the file was cut?): its stack is left out" "$ERR" &&
+	test_eq "$want" "$(q "$TMP/cutc.db" "SELECT sum(samples) FROM stack_sample")"
+'
+
 test_done
