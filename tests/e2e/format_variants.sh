@@ -99,4 +99,18 @@ print(sum(int(l.rsplit(\" \", 1)[1]) for l in lines))" "$TMP/cut-collapsed.txt")
 	test_eq "$want" "$(q "$TMP/cutc.db" "SELECT sum(samples) FROM stack_sample")"
 '
 
+# CSV exports pandas writes (itwinai's download-mlflow-data, its
+# torch_profiling_averages.csv) cut inside the last value: refused, not
+# read with the digits it lost (a timestamp of 1975)
+test_expect_success SQLITE3 'points CSV cut inside its last timestamp: refused on that line, store unchanged' '
+	printf "run_id,metric_name,value,step,timestamp\nabc,loss,0.5,0,1795347936041\nabc,loss,0.25,1,1795347937203\n" |
+		head -c -3 >"$TMP/points-cut.csv" &&
+	test_bad_ingest "$TMP/lost.db" "$TMP/points-cut.csv" "points-cut.csv: line 3: the last line has no end (truncated file?)"
+'
+test_expect_success SQLITE3 'torch_profiling_averages.csv cut inside its last value: refused on that line, store unchanged' '
+	f=$(ls "$DATA"/itwinai-layout/mllogs/mlflow/*/*/artifacts/torch_profiling_averages/torch_profiling_averages.csv | head -1) &&
+	head -c -2 "$f" >"$TMP/torch_profiling_averages.csv" &&
+	test_bad_ingest "$TMP/lost.db" "$TMP/torch_profiling_averages.csv" "torch_profiling_averages.csv: line $(wc -l <"$f"): the last line has no end (truncated file?)"
+'
+
 test_done
