@@ -4,8 +4,7 @@
  * detected when every line's frame is py-spy's "name (file:line)"). py-spy's -s and -t root frames become the stack's process
  * and thread; counts / sampling rate = thread-seconds (--rate, else
  * py-spy's default 100 Hz: the format does not record its rate). A last
- * line without its end (a cut file: "… 3" of "… 31") is left out with a
- * warning. */
+ * line without its end (a cut file: "… 3" of "… 31") is refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,9 +100,8 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 		else if (strspn(p, " \t\r") == len)
 			continue; /* blank line */
 		else if (amd_lines_unended(l)) /* py-spy and perf end every line: a cut file */
-			rc = amd_input_warn(in, err, "%s: line %ld: the last line has no end (the file"
-					    " was cut?): its stack is left out", in->path,
-					    amd_lines_number(l));
+			rc = amd_fail(err, "%s: line %ld: the last line has no end (truncated file?)",
+				      in->path, amd_lines_number(l));
 		else if (amd_pyspy_parse_collapsed(p, &st, &count, &why) < 0)
 			rc = amd_fail(err, "%s: line %ld: %s", in->path, amd_lines_number(l), why);
 		else if (amd_pyspy_acc_add(acc, &st, count, -1) < 0)
