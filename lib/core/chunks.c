@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "file.h"
 #include "gunzip.h"
@@ -35,6 +36,7 @@ struct amd_chunk_reader {
 	int sync;            /* a small file: no thread, buf[0] only */
 	int begun;           /* the first chunk handed out (its mark skipped) */
 	size_t skipped;      /* the byte-order mark's bytes dropped before it */
+	int utf16;           /* the data is UTF-16: no chunk handed out */
 	int gz_code;
 	char gz_msg[128];
 	long long raw_offset;
@@ -187,15 +189,23 @@ static long next_sync(struct amd_chunk_reader *r, const unsigned char **data)
 static long next_chunk(struct amd_chunk_reader *r, const unsigned char **data);
 
 /* The first chunk without a UTF-8 byte-order mark (text16.h: the one
- * detection every text reader shares; UTF-16 JSON is not read here). */
+ * detection every text reader shares). UTF-16 JSON is not read here: the
+ * data ends at once, amd_chunks_status saying why. */
 long amd_chunks_next(struct amd_chunk_reader *r, const unsigned char **data)
 {
+	if (r->utf16)
+		return 0;
 	long n = next_chunk(r, data);
 	if (r->begun || n <= 0)
 		return n;
 	r->begun = 1;
 	size_t bom;
-	if (amd_text_sniff(*data, (size_t)n, &bom) != '8')
+	int kind = amd_text_sniff(*data, (size_t)n, &bom);
+	if (kind == 'L' || kind == 'B') {
+		r->utf16 = 1;
+		return 0;
+	}
+	if (kind != '8')
 		return n;
 	*data += bom;
 	r->skipped = bom;
@@ -248,6 +258,11 @@ int amd_chunks_status(struct amd_chunk_reader *r, const char **msg, long long *r
 	join(r);
 	*msg = r->gz_msg;
 	*raw_offset = r->raw_offset;
+	if (r->utf16) {
+		*msg = "UTF-16 text: JSON is read as UTF-8 only (save the file as UTF-8)";
+		*raw_offset = 0;
+		return Z_ERRNO;
+	}
 	return r->gz_code;
 }
 

@@ -11,7 +11,8 @@
  * thread. next() returns the chunk's length (the chunk stays valid until
  * the following call), 0 at the end of the data or on a read error;
  * status() then gives zlib's code (Z_OK: clean end), its message and the
- * offset reached in the compressed file. */
+ * offset reached in the compressed file. UTF-16 data (text16.h) ends at
+ * once, status() Z_ERRNO with a message saying so. */
 struct amd_chunk_reader;
 int amd_chunks_open(const char *path, struct amd_chunk_reader **out, struct amd_err *err);
 long amd_chunks_next(struct amd_chunk_reader *r, const unsigned char **data);

@@ -332,6 +332,33 @@ static void gz_read_fail(gzFile g, int gz, const char *path, struct amd_err *err
 		 gz ? " the gzip stream" : "", zerr == Z_ERRNO ? strerror(errno) : why && *why ? why : "damaged");
 }
 
+/* The first n (>= 4) bytes of a text stream, reading until n or the end:
+ * one read gives less when a byte-order mark was skipped or UTF-16 was
+ * converted, and detectors take a head shorter than n for the whole file.
+ * The last few bytes go through a 4-byte piece, room for any UTF-8
+ * character. Returns the bytes read or amd_text_gzread's -1/-2. */
+static long text_head(gzFile g, struct amd_textread *t, unsigned char *head, size_t n,
+		      const char *path, struct amd_err *err)
+{
+	size_t got = 0;
+	while (got < n) {
+		unsigned char piece[4];
+		size_t room = n - got;
+		unsigned char *to = room >= sizeof piece ? head + got : piece;
+		int k = amd_text_gzread(g, t, to, (unsigned)(room >= sizeof piece ? room : sizeof piece),
+					path, err);
+		if (k < 0)
+			return k;
+		if (k == 0)
+			break;
+		size_t take = (size_t)k < room ? (size_t)k : room;
+		if (to == piece)
+			memcpy(head + got, piece, take);
+		got += take;
+	}
+	return (long)got;
+}
+
 long amd_read_head(const char *path, unsigned char *head, size_t n,
 		   struct amd_err *err)
 {
@@ -340,7 +367,7 @@ long amd_read_head(const char *path, unsigned char *head, size_t n,
 	if (!g)
 		return -1;
 	struct amd_textread t = {0};
-	int got = n >= 4 ? amd_text_gzread(g, &t, head, (unsigned)n, path, err) : gzread(g, head, (unsigned)n);
+	long got = n >= 4 ? text_head(g, &t, head, n, path, err) : gzread(g, head, (unsigned)n);
 	amd_textread_free(&t);
 	if (got == -1)
 		gz_read_fail(g, gz, path, err);

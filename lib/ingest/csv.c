@@ -280,6 +280,7 @@ int amd_csv_next(struct amd_csv *c, struct amd_err *err)
 	}
 	if (c->io_error[0])
 		return read_error(c, err);
+	c->unended = ch < 0;
 	if (ch >= 0)
 		skip_line_end(c);
 	for (size_t i = 0; i < c->n; i++)
@@ -303,14 +304,21 @@ int amd_err_one_line(struct amd_err *err)
 	return -1;
 }
 
+/* nvidia-smi's "no value": N/A, or a status in brackets — "[N/A]", and
+ * NVML's error strings as it prints them ("[Not Supported]", "[Unknown
+ * Error]", "[GPU is lost]", "[GPU requires reset]", "[Driver/library
+ * version mismatch]"): words, no digits (a bracketed number is no
+ * status). */
 static int is_missing(const char *s, size_t n)
 {
-	static const char *const none[] = {"[N/A]", "N/A", "[Not Supported]",
-					   "[Unknown Error]", "[Insufficient Permissions]"};
-	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
-		if (strlen(none[i]) == n && strncmp(s, none[i], n) == 0)
-			return 1;
-	return 0;
+	if (n == 3 && strncmp(s, "N/A", 3) == 0)
+		return 1;
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+		return 0;
+	for (size_t i = 1; i + 1 < n; i++)
+		if (!isalpha((unsigned char)s[i]) && !strchr(" /-", s[i]))
+			return 0;
+	return 1;
 }
 
 const char *amd_parse_frac_ms(const char *p, int64_t *ms)

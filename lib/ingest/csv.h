@@ -30,6 +30,7 @@ struct amd_csv {
 	int trim;             /* 1: drop blanks around unquoted fields */
 	char **field;         /* the current record's fields (NUL-terminated) */
 	size_t n;             /* how many */
+	int unended;          /* the record ends the data with no line end after it */
 	char *text;           /* storage behind field[] */
 	size_t text_cap, field_cap;
 };
@@ -53,8 +54,9 @@ int amd_csv_find(const struct amd_csv *c, const char *name);
 int amd_err_one_line(struct amd_err *err);
 
 /* A number with an optional unit after it: "75.29 W", "0 %", "0 MiB",
- * "12.5" (units are letters, '%' and '/'). "[N/A]", "N/A" and
- * "[Not Supported]" (nvidia-smi's "no value") give NAN. Returns 0, or -1
+ * "12.5" (units are letters, '%' and '/'). "N/A" and a status in
+ * brackets, "[N/A]", "[Not Supported]", "[GPU is lost]" (nvidia-smi's
+ * "no value": words, no digits) give NAN. Returns 0, or -1
  * when s is not a number. */
 int amd_parse_unit_double(const char *s, double *out);
 /* The same, giving the unit's text too ("" when there is none, or for a

@@ -9,7 +9,8 @@
  * a header repeated before every sample (a shell loop appending
  * `nvidia-smi --query-gpu=… --format=csv`) is skipped; a log without a
  * timestamp column is read with --interval (sample k at k × interval, a
- * sample ending when a GPU comes again); one written with
+ * sample ending when a GPU comes again); a last line without its end
+ * (a cut log, "…, 3" of "…, 37") is refused, never read; one written with
  * --format=csv,noheader with --query (the --query-gpu list is the
  * header). nvidia-smi prints local time without a zone ("2026/11/22 11:39:49.177"): it is
  * read as UTC, so times compare with each other, and with MLflow's epoch
@@ -323,7 +324,10 @@ static int body(struct amd_csv *c, const struct amd_input *in, struct amd_sink *
 		first = 0;
 		if (is_header(c, hdr, width))
 			continue; /* a shell loop of `nvidia-smi --format=csv` repeats it */
-		if (c->n != width)
+		if (c->unended) /* nvidia-smi ends every line: a cut log, its last value may have lost digits */
+			rc = amd_fail(err, "%s: line %d: the last line has no end (truncated file?)",
+				      c->path, c->line);
+		else if (c->n != width)
 			rc = amd_fail(err, "%s: line %d: %zu fields, the header has %zu (truncated file?)",
 				      c->path, c->line, c->n, width);
 		else

@@ -182,7 +182,10 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 	if (rc >= 0 && sink->link)
 		rc = sink->link(sink, in->run_ext_hint, in->run_name_hint, in->sweep_hint, err);
 	while (rc >= 0 && (rc = amd_csv_next(&c, err)) == 1) {
-		if (c.n != width)
+		if (c.unended) /* pandas ends every row: a cut file */
+			rc = amd_fail(err, "%s: line %d: the last line has no end (truncated file?)",
+				      in->path, c.line);
+		else if (c.n != width)
 			rc = amd_fail(err, "%s: line %d: %zu fields, the header has %zu (truncated file?)",
 				      in->path, c.line, c.n, width);
 		else

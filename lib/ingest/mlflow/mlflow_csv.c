@@ -76,6 +76,9 @@ static int parse_time_ms(const char *s, int64_t *out)
 
 static int check_width(const struct amd_csv *c, size_t want, struct amd_err *err)
 {
+	if (c->unended) /* pandas ends every row: a cut export, its last value may have lost digits */
+		return amd_fail(err, "%s: line %d: the last line has no end (truncated file?)",
+				c->path, c->line);
 	if (c->n == want)
 		return 0;
 	return amd_fail(err, "%s: line %d: %zu field%s, the header has %zu (truncated file?)",

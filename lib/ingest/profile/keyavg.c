@@ -4,7 +4,10 @@
  * between lines of dashes, cells parted by two or more blanks and named by
  * the header ("Name", "Self CPU", "CPU total", "Self CUDA", "CUDA total",
  * "CPU Mem", "CUDA Mem", "# of Calls"; others ignored), times in
- * us/ms/s and memory in b/Kb/Mb/Gb (1024) as torch formats them. Each
+ * us/ms/s and memory in b/Kb/Mb/Gb (1024) as torch formats them. A table
+ * of key_averages(group_by_stack_n=N) ends in "Source Location": a row's
+ * further frames follow it on lines of that cell alone, then a blank
+ * line; a row of each stack (an operator's name can repeat). Each
  * row is an operator region (CPU self and total, CPU memory) and, when
  * the table has CUDA columns and the row CUDA time, an op_device region
  * (CUDA self and total, CUDA memory). Profiler "torch-averages". A
@@ -34,6 +37,7 @@ static const char *const col_names[C_COUNT] = {
 struct table {
 	size_t n;          /* columns */
 	int col[C_COUNT];  /* index of each known column, -1 */
+	int stack;         /* the last column is "Source Location" (group_by_stack_n) */
 };
 
 /* A rule: dashes in runs separated by two spaces ("----  ----  "). */
@@ -135,6 +139,7 @@ static int header(struct table *t, const char *path, char *line, size_t len,
 		for (int c = 0; c < C_COUNT; c++)
 			if (strcmp(h[k], col_names[c]) == 0)
 				t->col[c] = (int)k;
+	t->stack = t->n > 1 && strcmp(h[t->n - 1], "Source Location") == 0;
 	if (t->col[C_NAME] != 0 || t->col[C_CALLS] < 0 ||
 	    (t->col[C_SELF_CPU] < 0 && t->col[C_SELF_CUDA] < 0))
 		return amd_fail(err, "%s: a key_averages header without Name first, # of Calls"
@@ -365,7 +370,10 @@ static int read_table(const struct amd_input *in, struct src *s, struct batch *b
 		s->no++;
 		if (is_rule(line, len))
 			return send_batch(b, sink, err);
-		if (split(line, len, field, t.n) != t.n)
+		size_t cells = split(line, len, field, t.n);
+		if (t.stack && cells == 1)
+			continue; /* a row's further stack frames, or the blank line after them */
+		if (cells != t.n && !(t.stack && cells == t.n - 1)) /* a row with no source */
 			return amd_fail(err, "%s: line %ld: fewer cells than the header's %zu columns",
 					in->path, s->no, t.n);
 		struct row_ctx r = {in->path, s->no, &t, field};

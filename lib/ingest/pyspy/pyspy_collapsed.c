@@ -3,7 +3,8 @@
  * root first (a profile whose stacks are one frame deep has no ';': it is
  * detected when every line's frame is py-spy's "name (file:line)"). py-spy's -s and -t root frames become the stack's process
  * and thread; counts / sampling rate = thread-seconds (--rate, else
- * py-spy's default 100 Hz: the format does not record its rate). */
+ * py-spy's default 100 Hz: the format does not record its rate). A last
+ * line without its end (a cut file: "… 3" of "… 31") is refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,9 @@ static int parse(const struct amd_input *in, struct amd_sink *sink, struct amd_e
 			rc = amd_fail(err, "%s: line %ld: a NUL byte", in->path, amd_lines_number(l));
 		else if (strspn(p, " \t\r") == len)
 			continue; /* blank line */
+		else if (amd_lines_unended(l)) /* py-spy and perf end every line: a cut file */
+			rc = amd_fail(err, "%s: line %ld: the last line has no end (truncated file?)",
+				      in->path, amd_lines_number(l));
 		else if (amd_pyspy_parse_collapsed(p, &st, &count, &why) < 0)
 			rc = amd_fail(err, "%s: line %ld: %s", in->path, amd_lines_number(l), why);
 		else if (amd_pyspy_acc_add(acc, &st, count, -1) < 0)

@@ -229,6 +229,7 @@ static int scalar(struct reader *r, const char *s, size_t n, int is_string)
 	case K_DUR:
 		if (amd_trace_us_to_ns(s, n, &e->dur) < 0)
 			return fail(r, "\"dur\" is not a number of microseconds");
+		e->has_dur = 1;
 		return time_in_range(r, "dur", e->dur, AMD_TRACE_DURATION);
 	case K_IN_NELEMS: if (!is_string && int_text(s, n, &v) == 0) e->in_nelems = v; return 1;
 	case K_OUT_NELEMS: if (!is_string && int_text(s, n, &v) == 0) e->out_nelems = v; return 1;
@@ -337,6 +338,13 @@ static int on_end_map(void *ctx)
 	enum container c = top(r);
 	r->depth--;
 	r->key = K_NONE;
+	if (c == C_EVENT && r->ev.ph == 'X' && (!r->ev.has_ts || !r->ev.has_dur)) {
+		/* a complete event is its start and length: without one its time is not known */
+		snprintf(r->why_buf, sizeof r->why_buf,
+			 "event %llu of traceEvents: a complete (\"ph\": \"X\") event without \"%s\"",
+			 (unsigned long long)r->n_events + 1, r->ev.has_ts ? "dur" : "ts");
+		return fail(r, r->why_buf);
+	}
 	if (c == C_EVENT && !r->kineto)
 		r->kineto = amd_trace_kineto_event(r->ev.cat, r->ev.cat_len, r->ev.name,
 						   r->ev.name_len);

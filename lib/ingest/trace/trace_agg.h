@@ -16,7 +16,7 @@ struct amd_trace_event {
 	const char *name, *cat, *pid, *tid;
 	size_t name_len, cat_len, pid_len, tid_len;
 	char ph;
-	int has_ts;
+	int has_ts, has_dur;
 	int64_t ts, dur;
 	/* collective arguments, -1 when absent */
 	int64_t in_nelems, out_nelems, msg_bytes;
