@@ -272,11 +272,33 @@ static int analyse_sweep(struct amd_store *st, struct amd_sweep_stats *sw,
 
 /* The sweep's name (or the selector's text) in *label, its runs, and in
  * *axis_sweep the one sweep they belong to (NULL when several). */
-static int pick_runs(struct amd_store *st, const char *want, char **label, const char **axis_sweep,
-		     struct amd_run_view **rv, size_t *n, struct amd_err *err)
+/* Copies of the runs given (amd_analysis_opts.runs) into *rv, with
+ * pick_runs' label and sweep. */
+static int given_runs(const struct amd_analysis_opts *in, char **label, const char **axis_sweep,
+		      struct amd_run_view **rv, size_t *n, struct amd_err *err)
+{
+	if (!(*rv = calloc(in->nruns ? in->nruns : 1, sizeof **rv)) ||
+	    !(*label = strdup(in->sweep ? in->sweep : "")))
+		return amd_fail(err, "out of memory");
+	for (; *n < in->nruns; ++*n)
+		if (amd_run_view_copy(&(*rv)[*n], &in->runs[*n]) < 0)
+			return amd_fail(err, "out of memory");
+	*axis_sweep = *n ? (*rv)[0].sweep : NULL;
+	for (size_t i = 1; i < *n && *axis_sweep; i++)
+		if (!(*rv)[i].sweep || strcmp((*rv)[i].sweep, *axis_sweep) != 0)
+			*axis_sweep = NULL;
+	return 0;
+}
+
+static int pick_runs(struct amd_store *st, const struct amd_analysis_opts *in, char **label,
+		     const char **axis_sweep, struct amd_run_view **rv, size_t *n,
+		     struct amd_err *err)
 {
 	*rv = NULL;
 	*n = 0;
+	if (in && in->runs)
+		return given_runs(in, label, axis_sweep, rv, n, err);
+	const char *want = in ? in->sweep : NULL;
 	int rc = pick_sweep(st, want, label, err);
 	if (rc < 0)
 		return -1;
@@ -305,7 +327,7 @@ static int analyse(struct amd_store *st, const struct amd_analysis_opts *in,
 	struct amd_run_view *rv = NULL;
 	size_t nrv = 0;
 	struct amd_sweep_stats *sw = NULL;
-	int rc = pick_runs(st, in ? in->sweep : NULL, &sweep, &axis_sweep, &rv, &nrv, err);
+	int rc = pick_runs(st, in, &sweep, &axis_sweep, &rv, &nrv, err);
 	/* a --metric or --axis no run has is an error naming the closest */
 	if (rc == 0 && in && in->metric && *in->metric)
 		rc = amd_keys_require(st, axis_sweep, AMD_KEY_METRIC, in->metric, err);

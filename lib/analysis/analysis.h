@@ -41,6 +41,12 @@ struct amd_analysis_opts {
 	 * report, for explain too: store collectives.h): the counted runs'
 	 * arrival spreads from it, not read again run by run */
 	const struct amd_coll_set *colls;
+	/* NULL, or exactly the runs to analyse (copied), nruns of them,
+	 * which sweep then only labels: the runs of one group of
+	 * amd_select_groups (a history's commit), not picked again by
+	 * listing and matching every run of the store */
+	const struct amd_run_view *runs;
+	size_t nruns;
 };
 
 struct amd_ci {

@@ -45,11 +45,12 @@ static int take_point(struct amd_history_group *hg, const struct amd_sweep_stats
 
 /* The group's one configuration (strategy, n), analysed. */
 static int fill_group(struct amd_store *st, const struct amd_history_opts *o,
-		      const char *by, struct amd_history_group *hg, int *higher,
-		      struct amd_err *err)
+		      const char *by, const struct amd_run_group *runs,
+		      struct amd_history_group *hg, int *higher, struct amd_err *err)
 {
 	struct amd_analysis_opts a = {.sweep = hg->selector, .metric = o->metric,
-				      .resamples = o->resamples, .seed = o->seed, .level = o->level};
+				      .resamples = o->resamples, .seed = o->seed, .level = o->level,
+				      .runs = runs->runs, .nruns = runs->nruns};
 	struct amd_sweep_stats *s;
 	if (amd_analyse(st, &a, &s, err) < 0)
 		return -1;
@@ -208,14 +209,17 @@ int amd_history(struct amd_store *st, const struct amd_history_opts *o,
 		return -1;
 	struct amd_history *h = calloc(1, sizeof *h);
 	int rc = h && setup(h, o, g, ng) == 0 ? 0 : amd_fail(err, "out of memory");
-	amd_run_groups_free(g, ng);
 	if (h)
 		h->skipped = skipped;
 	struct amd_history_opts eff = *o;
 	if (rc == 0)
 		eff.cp = h->cp;
+	/* each group analysed on the runs the split found (g[i], in the
+	 * order setup kept): picking them again by the group's selector
+	 * listed and matched every run of the store once a group */
 	for (size_t i = 0; rc == 0 && i < h->ngroups; i++)
-		rc = fill_group(st, &eff, h->by, &h->groups[i], &h->higher_is_better, err);
+		rc = fill_group(st, &eff, h->by, &g[i], &h->groups[i], &h->higher_is_better, err);
+	amd_run_groups_free(g, ng);
 	if (rc == 0 && o->order && strcmp(o->order, "start") != 0)
 		rc = sort_groups(st, o->order, h, err);
 	if (rc == 0)

@@ -48,6 +48,8 @@ int amd_runs_list(struct amd_store *st, const char *sweep, struct amd_run_view *
 void amd_runs_free(struct amd_run_view *v, size_t n);
 /* Frees the strings of one run view (amd_runs_free does it for all). */
 void amd_run_view_release(struct amd_run_view *v);
+/* A deep copy of src into *dst; -1 out of memory (nothing to release). */
+int amd_run_view_copy(struct amd_run_view *dst, const struct amd_run_view *src);
 
 /* What names r to a reader, in buf: its name; for a run without one,
  * "(SOURCE:ENTRY)" as MLflow's UI shows a project run (SOURCE the last

@@ -121,6 +121,8 @@ struct amd_run_group {
 	char *selector;  /* the selection narrowed to this group ("SEL,KEY=VALUE") */
 	size_t nruns;
 	int64_t first_ms; /* earliest start among its runs (0 unknown) */
+	struct amd_run_view *runs; /* its nruns runs, in the selection's order */
+	size_t runs_cap;
 };
 
 /* Splits the runs selector text picks (NULL or "": every run) by key `by`

@@ -142,6 +142,27 @@ void amd_run_view_release(struct amd_run_view *v)
 	free(v->source);
 }
 
+static int dup_or_null(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return src && !*dst ? -1 : 0;
+}
+
+int amd_run_view_copy(struct amd_run_view *dst, const struct amd_run_view *src)
+{
+	*dst = *src;
+	dst->sweep = dst->ext_id = dst->name = dst->strategy = NULL;
+	dst->entry_point = dst->source = NULL;
+	if (dup_or_null(&dst->sweep, src->sweep) < 0 || dup_or_null(&dst->ext_id, src->ext_id) < 0 ||
+	    dup_or_null(&dst->name, src->name) < 0 || dup_or_null(&dst->strategy, src->strategy) < 0 ||
+	    dup_or_null(&dst->entry_point, src->entry_point) < 0 ||
+	    dup_or_null(&dst->source, src->source) < 0) {
+		amd_run_view_release(dst);
+		return -1;
+	}
+	return 0;
+}
+
 void amd_runs_free(struct amd_run_view *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

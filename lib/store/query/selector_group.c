@@ -10,16 +10,25 @@
 
 #include "buf.h"
 
+/* A copy of r appended to group x's runs. */
+static int take_run(struct amd_run_group *x, const struct amd_run_view *r)
+{
+	if (amd_grow(&x->runs, x->nruns, &x->runs_cap, sizeof *x->runs, 4) < 0 ||
+	    amd_run_view_copy(&x->runs[x->nruns], r) < 0)
+		return -1;
+	x->nruns++;
+	if (r->start_ms && (!x->first_ms || r->start_ms < x->first_ms))
+		x->first_ms = r->start_ms;
+	return 0;
+}
+
 static int group_add(struct amd_run_group **g, size_t *n, size_t *cap, char *value,
 		     const struct amd_run_view *r)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (strcmp((*g)[i].value, value) == 0) {
-			(*g)[i].nruns++;
-			if (r->start_ms && (!(*g)[i].first_ms || r->start_ms < (*g)[i].first_ms))
-				(*g)[i].first_ms = r->start_ms;
 			free(value);
-			return 0;
+			return take_run(&(*g)[i], r);
 		}
 	if (amd_grow(g, *n, cap, sizeof **g, 8) < 0) {
 		free(value);
@@ -28,9 +37,7 @@ static int group_add(struct amd_run_group **g, size_t *n, size_t *cap, char *val
 	struct amd_run_group *x = &(*g)[(*n)++];
 	memset(x, 0, sizeof *x);
 	x->value = value;
-	x->nruns = 1;
-	x->first_ms = r->start_ms;
-	return 0;
+	return take_run(x, r);
 }
 
 /* Earliest start first; groups whose start is unknown keep their order
@@ -133,6 +140,7 @@ void amd_run_groups_free(struct amd_run_group *g, size_t n)
 	for (size_t i = 0; g && i < n; i++) {
 		free(g[i].value);
 		free(g[i].selector);
+		amd_runs_free(g[i].runs, g[i].nruns);
 	}
 	free(g);
 }
