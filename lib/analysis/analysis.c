@@ -270,8 +270,16 @@ static int analyse_sweep(struct amd_store *st, struct amd_sweep_stats *sw,
 	return rc;
 }
 
-/* The sweep's name (or the selector's text) in *label, its runs, and in
- * *axis_sweep the one sweep they belong to (NULL when several). */
+/* The one sweep the n runs rv belong to, NULL when several (or none). */
+static const char *one_sweep(const struct amd_run_view *rv, size_t n)
+{
+	const char *sweep = n ? rv[0].sweep : NULL;
+	for (size_t i = 1; i < n && sweep; i++)
+		if (!rv[i].sweep || strcmp(rv[i].sweep, sweep) != 0)
+			sweep = NULL;
+	return sweep;
+}
+
 /* Copies of the runs given (amd_analysis_opts.runs) into *rv, with
  * pick_runs' label and sweep. */
 static int given_runs(const struct amd_analysis_opts *in, char **label, const char **axis_sweep,
@@ -283,13 +291,12 @@ static int given_runs(const struct amd_analysis_opts *in, char **label, const ch
 	for (; *n < in->nruns; ++*n)
 		if (amd_run_view_copy(&(*rv)[*n], &in->runs[*n]) < 0)
 			return amd_fail(err, "out of memory");
-	*axis_sweep = *n ? (*rv)[0].sweep : NULL;
-	for (size_t i = 1; i < *n && *axis_sweep; i++)
-		if (!(*rv)[i].sweep || strcmp((*rv)[i].sweep, *axis_sweep) != 0)
-			*axis_sweep = NULL;
+	*axis_sweep = one_sweep(*rv, *n);
 	return 0;
 }
 
+/* The sweep's name (or the selector's text) in *label, its runs, and in
+ * *axis_sweep the one sweep they belong to (NULL when several). */
 static int pick_runs(struct amd_store *st, const struct amd_analysis_opts *in, char **label,
 		     const char **axis_sweep, struct amd_run_view **rv, size_t *n,
 		     struct amd_err *err)
@@ -308,10 +315,7 @@ static int pick_runs(struct amd_store *st, const struct amd_analysis_opts *in, c
 	}
 	if (amd_select_runs(st, want, rv, n, err) < 0)
 		return -1;
-	*axis_sweep = (*rv)[0].sweep;
-	for (size_t i = 1; i < *n && *axis_sweep; i++)
-		if (!(*rv)[i].sweep || strcmp((*rv)[i].sweep, *axis_sweep) != 0)
-			*axis_sweep = NULL;
+	*axis_sweep = one_sweep(*rv, *n);
 	return (*label = strdup(want)) ? 0 : amd_fail(err, "out of memory");
 }
 
