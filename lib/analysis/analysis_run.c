@@ -584,8 +584,6 @@ char *amd_epochs_shown(const char *list, size_t shown)
 	int rc = amd_buf_printf(&b, "%.*s and %zu more", (int)len, list, n - shown);
 	for (size_t i = 0; rc == 0 && i < open; i++)
 		rc = amd_buf_append(&b, ")", 1);
-	if (rc == 0)
-		rc = amd_buf_append(&b, "", 1);
 	if (rc < 0) {
 		amd_buf_free(&b);
 		return NULL;
