@@ -289,10 +289,23 @@ static void cap_columns(double *w, size_t ncols, double avail)
 #define TABLE_MIN_SIZE 5.5
 #define TABLE_FIT_ROUNDS 8
 
+/* The narrowest an elastic column is made alone: its heading's width,
+ * and never under 40 pt. */
+static double elastic_min(struct pdf *d, const struct amd_table *t, double size)
+{
+	chart_font(d->cr, size, 1);
+	double head = chart_text_width(d->cr, cell(t, 0, (size_t)t->elastic)) + 5 + 4;
+	return head > 40 ? head : 40;
+}
+
 /* Column widths at *size; a table wider than the page shortens its
- * elastic column, or else is set in a smaller font (down to 5.5 pt, in
- * at most TABLE_FIT_ROUNDS steps of at least 0.25 pt), and what is still
- * too wide is capped (cap_columns). Terminates by construction. */
+ * elastic column when it alone can give up the excess and keep its
+ * heading's width — else (another column is wider still: a run's long
+ * list of flagged epochs) the widest columns share what the narrow ones
+ * leave (cap_columns) at this size. A table without an elastic column is
+ * set in a smaller font (down to 5.5 pt, in at most TABLE_FIT_ROUNDS
+ * steps of at least 0.25 pt), and what is still too wide is capped.
+ * Terminates by construction. */
 static void column_widths(struct pdf *d, const struct amd_table *t, double *size, double *w)
 {
 	double avail = d->w - 2 * d->margin + 5;
@@ -302,7 +315,8 @@ static void column_widths(struct pdf *d, const struct amd_table *t, double *size
 			return;
 		if (t->elastic >= 0 && (size_t)t->elastic < t->ncols) {
 			double rest = total - w[t->elastic];
-			w[t->elastic] = avail - rest > 40 ? avail - rest : 40;
+			if (avail - rest >= elastic_min(d, t, *size))
+				w[t->elastic] = avail - rest;
 			break;
 		}
 		if (*size <= TABLE_MIN_SIZE)

@@ -50,6 +50,28 @@ test_expect_success 'report build of the long run: its flagged epochs in the run
 	test_eq 20 "$(printf "%s" "$cell" | grep -o "epoch [0-9]* (" | wc -l)"
 '
 
+# The PDF's runs table gives a column of its own to what is too wide:
+# with the long run's flagged list as wide as the page, its "excluded
+# epochs" column (the one shortened first) was cut to "excl…hs" and
+# "epoch…)" in every row; now the two wide columns share the width.
+test_expect_success PDFTOTEXT 'the PDF runs table keeps the excluded-epochs heading and every run'"'"'s short list whole beside the long run' '
+	pdftotext -layout "$TMP/rep/report.pdf" "$TMP/rep.txt" &&
+	test_eq "ok" "$("$PY" - "$TMP/cpu.json" "$TMP/rep.txt" <<-\EOF
+	import json, re, sys
+	d = json.load(open(sys.argv[1]))
+	text = open(sys.argv[2], encoding="utf-8").read()
+	head = [l for l in text.splitlines() if re.match(r"\s*run\s+strategy\s+n\s+rep\.", l)]
+	bad = [] if any("excluded epochs" in l for l in head) else ["heading: %r" % head[:1]]
+	for r in (r for s in d["sweeps"] for st in s["strategies"] for p in st["points"] for r in p["run_values"]):
+	    want = r"\s+".join(map(re.escape, [r["name"], r["strategy"], "%g" % r["n"], str(r["repeat"])]))
+	    want += r"\s+\S+\s+%d of %d\s+%s" % (r["epochs_kept"], r["epochs_total"], re.escape(r["excluded"] or "none"))
+	    if not re.search(want, text):
+	        bad.append(r["name"])
+	print("ok" if not bad else "missing: %s" % bad)
+	EOF
+	)"
+'
+
 test_expect_success 'setup: gpu-batch-sweep with one run of 100000 epochs (energy logged per epoch)' '
 	"$PY" "$GEN" "$DATA/gpu-batch-sweep/mlruns/1" "$TMP/gpu" 100000 $GPU_RUN &&
 	test_status 0 "$AMDAHL" --store "$TMP/gpu.db" ingest "$TMP/gpu" &&
