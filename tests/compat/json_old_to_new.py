@@ -162,12 +162,9 @@ def diff(d):
 
 def runs(d):
     for r in d.get("runs", []):
-        named = "name" in r
         for k in ("name", "grouped_by", "entry_point", "source", "strategy", "n", "nodes",
                   "left_out", "start_ms", "end_ms"):
             r.setdefault(k, None)
-        if named:
-            r["grouped_by"] = None
     for r in d.get("sources", []):
         r.setdefault("name", None)
 
