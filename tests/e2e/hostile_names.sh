@@ -112,4 +112,18 @@ names, rows = json.load(open(sys.argv[1])), list(csv.reader(open(sys.argv[2], ne
 cells = {c for r in rows[1:] for c in r[1:3]}
 sys.exit(0 if len({len(r) for r in rows}) == 1 and cells == {names[\"ddp\"], names[\"fsdp\"]} else 1)" "$TMP/names2.json" "$TMP/out"
 '
+test_expect_success SQLITE3 'an experiment name with an escaped NUL ("a\0b"): its runs refused naming file, line and column, not cut to "a"' '
+	cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/nul" &&
+	sed -i "s/^name: cpu-strong-scaling\$/name: \"cpu\\\\0tail\"/" "$TMP/nul/4/meta.yaml" &&
+	test_eq "name: \"cpu\\0tail\"" "$(grep "^name:" "$TMP/nul/4/meta.yaml")" &&
+	test_status 2 "$AMDAHL" --store "$TMP/nul.db" ingest -q "$TMP/nul" &&
+	test_contains "$TMP/nul/4/meta.yaml: line 6 column 7: a NUL character (\\0) in a value" "$ERR" &&
+	test_status 0 "$AMDAHL" --store "$TMP/nul.db" runs &&
+	test_not_contains "sweep cpu" "$OUT"
+'
+test_expect_success 'amdahl.yaml: a key with an escaped NUL is named, not read as its start' '
+	printf "mail:\n  \"to\\\\0x\": a@example.org\n" >"$TMP/nul.yaml" &&
+	test_status 2 "$AMDAHL" --config "$TMP/nul.yaml" --store "$TMP/h.db" runs &&
+	test_contains "$TMP/nul.yaml: line 2 column 3: a NUL character (\\0) in a value" "$ERR"
+'
 test_done
