@@ -112,7 +112,7 @@ names, rows = json.load(open(sys.argv[1])), list(csv.reader(open(sys.argv[2], ne
 cells = {c for r in rows[1:] for c in r[1:3]}
 sys.exit(0 if len({len(r) for r in rows}) == 1 and cells == {names[\"ddp\"], names[\"fsdp\"]} else 1)" "$TMP/names2.json" "$TMP/out"
 '
-test_expect_success SQLITE3 'an experiment name with an escaped NUL ("a\0b"): its runs refused naming file, line and column, not cut to "a"' '
+test_expect_success 'an experiment name with an escaped NUL ("a\0b"): its runs refused naming file, line and column, not cut to "a"' '
 	cp -r "$DATA/cpu-strong-scaling/mlruns" "$TMP/nul" &&
 	sed -i "s/^name: cpu-strong-scaling\$/name: \"cpu\\\\0tail\"/" "$TMP/nul/4/meta.yaml" &&
 	test_eq "name: \"cpu\\0tail\"" "$(grep "^name:" "$TMP/nul/4/meta.yaml")" &&
