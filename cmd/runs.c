@@ -196,7 +196,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_run_view *runs;
 	struct amd_sweep_view *sw;
 	size_t n, nsw;
-	int listed = sweep && amd_selector_is(sweep)
+	int listed = sweep && amd_store_selector_is(ctx->store, sweep)
 		? amd_select_runs_or_none(ctx->store, sweep, &runs, &n, &none, &err)
 		: amd_runs_list(ctx->store, sweep, &runs, &n, &err);
 	if (listed < 0)

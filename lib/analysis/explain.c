@@ -61,7 +61,7 @@ static int which_sweep(struct amd_store *st, const char *want, char **out, struc
 {
 	struct amd_sweep_view *v;
 	size_t n, i = 0;
-	if (want && amd_selector_is(want))
+	if (want && amd_store_selector_is(st, want))
 		return (*out = strdup(want)) ? 0 : amd_fail(err, "explain: out of memory");
 	if (amd_sweeps_list(st, &v, &n, err) < 0)
 		return -1;
@@ -281,7 +281,7 @@ static int check_strategy(struct amd_store *st, const char *sweep, const char *s
 	if (!strategy)
 		return 0;
 	char sel[1200];
-	snprintf(sel, sizeof sel, amd_selector_is(sweep) ? "%s,strategy=%s" : "sweep=%s,strategy=%s",
+	snprintf(sel, sizeof sel, amd_store_selector_is(st, sweep) ? "%s,strategy=%s" : "sweep=%s,strategy=%s",
 		 sweep, strategy);
 	struct amd_run_view *v;
 	size_t n;

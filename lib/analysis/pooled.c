@@ -119,7 +119,7 @@ int amd_sweep_mark_pooled(struct amd_store *st, struct amd_sweep_stats *s, struc
 	if (!has_named_mix(s))
 		return 0;
 	struct amd_keys k;
-	const char *sweep = s->sweep && !amd_selector_is(s->sweep) ? s->sweep : NULL;
+	const char *sweep = s->sweep && !amd_store_selector_is(st, s->sweep) ? s->sweep : NULL;
 	if (amd_keys_list(st, sweep, &k, err) < 0)
 		return -1;
 	int rc = 0;

@@ -52,7 +52,7 @@ static int runs_on_axis(struct amd_store *st, const char *sweep, const char *axi
 			struct run_x **out, size_t *n, struct amd_err *err)
 {
 	struct amd_run_view *v;
-	int rc = sweep && amd_selector_is(sweep) ? amd_select_runs(st, sweep, &v, n, err)
+	int rc = sweep && amd_store_selector_is(st, sweep) ? amd_select_runs(st, sweep, &v, n, err)
 						 : amd_runs_list(st, sweep, &v, n, err);
 	if (rc < 0)
 		return -1;

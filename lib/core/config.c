@@ -36,6 +36,21 @@ static const char *yaml_problem(const yaml_parser_t *p)
 	return p->problem ? p->problem : "invalid YAML";
 }
 
+/* A scalar holding "\0" (an escape in a double-quoted scalar): a C
+ * string would end there and the rest of the text be lost unsaid. */
+static int has_nul(const yaml_event_t *ev)
+{
+	return strlen((const char *)ev->data.scalar.value) != ev->data.scalar.length;
+}
+
+/* The error for has_nul, naming where the scalar starts. */
+static int nul_fail(const yaml_event_t *ev, struct amd_err *err, const char *path)
+{
+	return amd_fail(err, "%s: line %zu column %zu: a NUL character (\\0) in a value, which"
+			" amdahl cannot keep", path, ev->start_mark.line + 1,
+			ev->start_mark.column + 1);
+}
+
 /* Reads children until the closing event of a map or sequence. */
 static int parse_children(yaml_parser_t *p, struct amd_node *parent, int is_map,
 			  int depth, struct amd_err *err, const char *path)
@@ -58,6 +73,11 @@ static int parse_children(yaml_parser_t *p, struct amd_node *parent, int is_map,
 				yaml_event_delete(&ev);
 				return amd_fail(err, "%s: line %zu: map keys must be plain text",
 						path, line);
+			}
+			if (has_nul(&ev)) {
+				int rc = nul_fail(&ev, err, path);
+				yaml_event_delete(&ev);
+				return rc;
 			}
 			key = strdup((char *)ev.data.scalar.value);
 			yaml_event_delete(&ev);
@@ -100,10 +120,11 @@ static struct amd_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, int depth
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
 		n->kind = AMD_NODE_SCALAR;
-		n->value = strdup((char *)ev->data.scalar.value);
-		yaml_event_delete(ev);
-		if (!n->value)
+		if (has_nul(ev))
+			rc = nul_fail(ev, err, path);
+		else if (!(n->value = strdup((char *)ev->data.scalar.value)))
 			rc = amd_fail(err, "%s: out of memory", path);
+		yaml_event_delete(ev);
 		break;
 	case YAML_MAPPING_START_EVENT:
 	case YAML_SEQUENCE_START_EVENT: {

@@ -63,6 +63,11 @@ struct amd_selector {
  * command can accept a sweep name or a selector in the same place. */
 int amd_selector_is(const char *text);
 
+/* amd_selector_is, unless a sweep of st has text for its very name: a
+ * sweep named 'bs=256' or 'lr<0.1' (an MLflow experiment may be) is
+ * that sweep wherever its name is passed on. */
+int amd_store_selector_is(struct amd_store *st, const char *text);
+
 /* Parses text; errors name the selector and the term. */
 int amd_selector_parse(const char *text, struct amd_selector **out, struct amd_err *err);
 void amd_selector_free(struct amd_selector *s);

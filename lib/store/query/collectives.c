@@ -111,7 +111,7 @@ static int read_traces(struct amd_store *st, const char *sweep, int64_t run,
 {
 	int64_t *ids = NULL;
 	size_t nids = 0, cap = 0;
-	int by_selector = run <= 0 && sweep && amd_selector_is(sweep);
+	int by_selector = run <= 0 && sweep && amd_store_selector_is(st, sweep);
 	if (by_selector && amd_select_run_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_cached(st, run > 0 ? run_traces_sql : traces_sql, err);

@@ -156,7 +156,7 @@ int amd_store_run_sources(struct amd_store *st, const char *sweep,
 	*out = NULL;
 	*n = 0;
 	char *ids = NULL;
-	int by_selector = sweep && amd_selector_is(sweep);
+	int by_selector = sweep && amd_store_selector_is(st, sweep);
 	if (by_selector && amd_selected_runs_json(st, sweep, &ids, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, sql, err);

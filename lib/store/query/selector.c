@@ -47,6 +47,14 @@ int amd_selector_is(const char *text)
 	return *op != '!' || op[1] == '=';
 }
 
+int amd_store_selector_is(struct amd_store *st, const char *text)
+{
+	if (!amd_selector_is(text))
+		return 0;
+	struct amd_err ignored = {{0}}; /* a failed look-up: a selector, as before */
+	return amd_store_first_id(st, "SELECT id FROM sweep WHERE name=?1", text, NULL, &ignored) <= 0;
+}
+
 /* "YYYY-MM-DD[THH:MM[:SS]][Z]" (also a blank for T) in UTC, to ms. */
 /* since/until: an ISO 8601 date or time, zone offsets allowed
  * (isotime.h, the MLflow CSV reader's too), as epoch ms. */

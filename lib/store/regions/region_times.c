@@ -99,7 +99,7 @@ static int load_traces(struct amd_store *st, const char *sweep, struct rj *j,
 {
 	int64_t *ids = NULL;
 	size_t nids = 0, cap = 0;
-	int by_selector = sweep && amd_selector_is(sweep);
+	int by_selector = sweep && amd_store_selector_is(st, sweep);
 	if (by_selector && amd_select_run_ids(st, sweep, &ids, &nids, err) < 0)
 		return -1;
 	sqlite3_stmt *q = amd_store_prepare(st, traces_sql, err);
@@ -252,7 +252,7 @@ int rj_stash_begin(struct amd_store *st, const char *sweep, struct rj_stash **ou
 		   struct amd_err *err)
 {
 	*out = NULL;
-	if (amd_selector_is(sweep))
+	if (amd_store_selector_is(st, sweep))
 		return 0;
 	struct rj_stash *s = calloc(1, sizeof *s);
 	if (!s || !(s->sweep = strdup(sweep))) {

@@ -82,8 +82,7 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 int amd_region_resolve_select(struct amd_store *st, const char *what,
 			      struct amd_region_sel *sel, struct amd_err *err)
 {
-	if (!amd_selector_is(what) ||
-	    amd_store_first_id(st, "SELECT id FROM sweep WHERE name=?1", what, NULL, err) != 0)
+	if (!amd_store_selector_is(st, what))
 		return amd_region_resolve(st, what, sel, err);
 	memset(sel, 0, sizeof *sel);
 	snprintf(sel->label, sizeof sel->label, "%s", what);
