@@ -103,6 +103,24 @@ test_expect_success 'action.yml on a regression (--fallback ci): the step fails 
 	test_true "JUnit counts failures" grep -q "failures=\"[1-9]" "$TMP/job/amdahl-gate.xml"
 	test_eq "exit-code=1" "$(sed -n 2p "$TMP/job/gh-output")"
 '
+# The README's step as a newcomer copies it (its inputs, the sweeps
+# renamed to the bundled ones): at three repeats it must still fail a
+# 2.27x slowdown — without --fallback ci in its args, warn passed it.
+test_expect_success PYTHON 'the README'\''s action step, as written, fails DDP -> FSDP (exit 1)' '
+	readme_with=$("$PY" - "$AMDAHL_ROOT/README.md" <<-'\''PYEOF'\''
+	import re, shlex, sys, yaml
+	b = [b for b in re.findall(r"```text\n(.*?)```", open(sys.argv[1]).read(), re.S)
+	     if b.startswith("- uses: amdahl/amdahl@")]
+	w = yaml.safe_load(b[0])[0]["with"]
+	w.update(store="amdahl.db", baseline="cpu-strong-scaling:ddp", candidate="cpu-strong-scaling:fsdp")
+	print(" ".join(shlex.quote(f"{k}={v}") for k, v in w.items()))
+	PYEOF
+	) &&
+	test_contains "on-insufficient=warn" "$readme_with" &&
+	eval "run_action amdahl=\"\$AMDAHL\" $readme_with"
+	test_eq 1 "$?"
+	test_eq "result=regression|exit-code=1" "$(paste -sd"|" "$TMP/job/gh-output")"
+'
 test_expect_success 'action.yml with on-insufficient fail: exit 3 reaches the job' '
 	run_action amdahl="$AMDAHL" baseline=cpu-strong-scaling:ddp candidate=cpu-strong-scaling:ddp on-insufficient=fail
 	test_eq 3 "$?"
