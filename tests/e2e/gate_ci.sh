@@ -30,6 +30,11 @@ test_expect_success '--on-insufficient=warn: exit 0 with a warning that says why
 '
 test_expect_success '--on-insufficient does not hide a regression (--fallback ci, exit 1)' '
 	test_status 1 "$AMDAHL" --store "$TMP/cpu.db" $FSDP --fallback ci --on-insufficient=pass
+	# the count line says 0 regressions: the last line says what failed
+	test_contains "0 regressions, 0 improvements, 11 insufficient data" "$OUT"
+	test_eq "gate: FAIL (5 likely regressions, failing with --fallback ci: see noise)" \
+		"$(printf "%s\n" "$OUT" | tail -1)"
+	test_eq 5 "$(printf "%s\n" "$OUT" | grep -c "^  likely regression: ")"
 '
 test_expect_success 'a wrong --on-insufficient value is an error naming the choices' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=ignore
