@@ -93,7 +93,9 @@ int compare_print_json(cJSON *j, const char *cmd);
 	"  --baseline-store FILE  read the baseline from this store (read-only)\n" \
 	"  --axis PARAM   scale on this numeric param instead of the world size\n" \
 	"  --metric NAME  the time metric (default epoch_time_s)\n" \
-	"  --only METRIC  judge only this metric (repeatable; others are shown)\n" \
+	"  --only METRIC  judge only the rows of this metric (repeatable; others\n" \
+	"                 are shown): the time metric, throughput, speedup,\n" \
+	"                 efficiency or a gate.metrics name; another is an error\n" \
 	"  --n N          compare only configurations with this n\n" \
 	"  --require-all  a configuration on one side only fails the gate\n" \
 	"  --fallback ci  a row too small for the test whose ratio interval lies\n" \

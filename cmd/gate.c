@@ -339,6 +339,19 @@ static int json_file(const struct compare_args *a, struct cmd_ctx *ctx,
 	return amd_out_commit(&o, &err) < 0 ? cmd_error("gate", "%s", err.msg) : 0;
 }
 
+/* The last line, "gate: FAIL"; a FAIL that only --fallback ci made (the
+ * count line above says 0 regressions) says so. */
+static void print_word(const struct amd_comparison *c, const struct amd_gate_opts *go,
+		       const struct amd_gate_verdict *v)
+{
+	size_t failed = c->regressions + (go->require_all ? c->missing : 0);
+	if (v->result == AMD_GATE_REGRESSION && !failed && c->likely_regressions)
+		printf("gate: %s (%zu likely regression%s, failing with --fallback ci: see noise)\n",
+		       v->word, c->likely_regressions, c->likely_regressions == 1 ? "" : "s");
+	else
+		printf("gate: %s\n", v->word);
+}
+
 static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 		   const struct amd_comparison *c, const struct amd_gate_verdict *v)
 {
@@ -361,7 +374,7 @@ static int outputs(const struct compare_args *a, struct cmd_ctx *ctx,
 	if (compare_print_format(c, a, stdout) < 0)
 		return cmd_error("gate", "out of memory");
 	if (!a->format || strcmp(a->format, "csv") != 0)
-		printf("gate: %s\n", v->word);
+		print_word(c, go, v);
 	return 0;
 }
 

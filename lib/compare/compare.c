@@ -17,6 +17,7 @@
 #include "num.h"
 #include "statistic.h"
 #include "stats.h"
+#include "sweep_keys.h"
 
 const char *amd_verdict_name(enum amd_verdict v)
 {
@@ -392,8 +393,16 @@ static int no_strategy(const struct amd_sweep_stats *s, const char *name, struct
 		if (s->excluded[i].strategy && strcmp(s->excluded[i].strategy, name) == 0 &&
 		    !left++)
 			first = &s->excluded[i];
-	if (!left)
-		return amd_fail(err, "sweep '%s' has no strategy '%s'", s->sweep, name);
+	if (!left) {
+		const char *names[64];
+		size_t k = 0;
+		for (size_t i = 0; i < s->nstrategies && k < 64; i++)
+			if (s->strategies[i].strategy)
+				names[k++] = s->strategies[i].strategy;
+		char near[256];
+		amd_names_closest(name, names, k, near, sizeof near);
+		return amd_fail(err, "sweep '%s' has no strategy '%s'%s", s->sweep, name, near);
+	}
 	char *why = amd_epochs_shown(first->excluded ? first->excluded : "excluded", WHY_EPOCHS);
 	if (!why)
 		return amd_fail(err, "out of memory");
@@ -549,6 +558,35 @@ static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
 }
 
 /* A copy of s (NULL stays NULL); 0, or -1 when out of memory. */
+/* Every --only name is the metric of some row: a misspelt one (which
+ * would gate nothing, and pass) fails naming the closest row metric. */
+static int only_known(const struct amd_comparison *c, const char *const *only,
+		      struct amd_err *err)
+{
+	for (; only && *only; only++) {
+		const char *names[64];
+		size_t k = 0, found = 0;
+		for (size_t i = 0; i < c->nrows && !found; i++) {
+			found = strcmp(c->rows[i].metric, *only) == 0;
+			size_t j = 0;
+			while (j < k && strcmp(names[j], c->rows[i].metric) != 0)
+				j++;
+			if (j == k && k < 64)
+				names[k++] = c->rows[i].metric;
+		}
+		if (found)
+			continue;
+		char near[256], list[512] = "";
+		amd_names_closest(*only, names, k, near, sizeof near);
+		for (size_t j = 0, at = 0; j < k && at < sizeof list; j++)
+			at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", j ? ", " : "",
+					       names[j]);
+		return amd_fail(err, "--only: no row has the metric '%s'%s (rows: %s)", *only, near,
+				list);
+	}
+	return 0;
+}
+
 static int dup_or_null(char **out, const char *s)
 {
 	*out = s ? strdup(s) : NULL;
@@ -578,7 +616,8 @@ int amd_compare_stats(const struct amd_sweep_stats *base, const struct amd_sweep
 	c->aggregate = o->aggregate;
 	struct builder bd = {c, 0, o};
 	struct sides sd = {base, cand, base_extra, cand_extra, nextra};
-	if (add_all_pairs(&bd, &sd, err) < 0 || assign_verdicts(c, err) < 0) {
+	if (add_all_pairs(&bd, &sd, err) < 0 || only_known(c, o->only_metrics, err) < 0 ||
+	    assign_verdicts(c, err) < 0) {
 		amd_comparison_free(c);
 		return -1;
 	}

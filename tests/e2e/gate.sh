@@ -47,6 +47,22 @@ test_expect_success 'an unknown strategy is an input error that names the strate
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:zero3
 	test_contains "zero3" "$ERR"
 '
+test_expect_success 'a misspelt strategy names the closest (ddp, not dpp)' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:dpp --candidate cpu-strong-scaling:fsdp
+	test_eq "amdahl gate: sweep '\''cpu-strong-scaling'\'' has no strategy '\''dpp'\''; closest: '\''ddp'\'', '\''fsdp'\''" "$ERR"
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" compare --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdb
+	test_contains "has no strategy '\''fsdb'\''; closest: '\''fsdp'\''" "$ERR"
+'
+# A misspelt --only gated nothing and passed (exit 0): in CI a typo
+# turned the gate off. It is an error naming the closest row metric.
+test_expect_success '--only naming no row metric is an error naming the closest, not a pass' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --fallback ci --only epoch_tim
+	test_eq "amdahl gate: --only: no row has the metric '\''epoch_tim'\''; closest: '\''epoch_time_s'\'' (rows: epoch_time_s, throughput, speedup, efficiency)" "$ERR"
+	test_eq "" "$OUT"
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --only throughput_samples_per_s
+	test_contains "(rows: epoch_time_s, throughput, speedup, efficiency)" "$ERR"
+	test_status 1 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling:ddp --candidate cpu-strong-scaling:fsdp --fallback ci --only speedup
+'
 test_expect_success 'SWEEP: with an empty strategy is a usage error' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" gate --baseline cpu-strong-scaling: --candidate cpu-strong-scaling
 '

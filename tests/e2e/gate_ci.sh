@@ -30,6 +30,11 @@ test_expect_success '--on-insufficient=warn: exit 0 with a warning that says why
 '
 test_expect_success '--on-insufficient does not hide a regression (--fallback ci, exit 1)' '
 	test_status 1 "$AMDAHL" --store "$TMP/cpu.db" $FSDP --fallback ci --on-insufficient=pass
+	# the count line says 0 regressions: the last line says what failed
+	test_contains "0 regressions, 0 improvements, 11 insufficient data" "$OUT"
+	test_eq "gate: FAIL (5 likely regressions, failing with --fallback ci: see noise)" \
+		"$(printf "%s\n" "$OUT" | tail -1)"
+	test_eq 5 "$(printf "%s\n" "$OUT" | grep -c "^  likely regression: ")"
 '
 test_expect_success 'a wrong --on-insufficient value is an error naming the choices' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" $SAME --on-insufficient=ignore
@@ -102,6 +107,24 @@ test_expect_success 'action.yml on a regression (--fallback ci): the step fails 
 	test_eq 1 "$?"
 	test_true "JUnit counts failures" grep -q "failures=\"[1-9]" "$TMP/job/amdahl-gate.xml"
 	test_eq "exit-code=1" "$(sed -n 2p "$TMP/job/gh-output")"
+'
+# The README's step as a newcomer copies it (its inputs, the sweeps
+# renamed to the bundled ones): at three repeats it must still fail a
+# 2.27x slowdown — without --fallback ci in its args, warn passed it.
+test_expect_success PYTHON 'the README'\''s action step, as written, fails DDP -> FSDP (exit 1)' '
+	readme_with=$("$PY" - "$AMDAHL_ROOT/README.md" <<-'\''PYEOF'\''
+	import re, shlex, sys, yaml
+	b = [b for b in re.findall(r"```text\n(.*?)```", open(sys.argv[1]).read(), re.S)
+	     if b.startswith("- uses: amdahl/amdahl@")]
+	w = yaml.safe_load(b[0])[0]["with"]
+	w.update(store="amdahl.db", baseline="cpu-strong-scaling:ddp", candidate="cpu-strong-scaling:fsdp")
+	print(" ".join(shlex.quote(f"{k}={v}") for k, v in w.items()))
+	PYEOF
+	) &&
+	test_contains "on-insufficient=warn" "$readme_with" &&
+	eval "run_action amdahl=\"\$AMDAHL\" $readme_with"
+	test_eq 1 "$?"
+	test_eq "result=regression|exit-code=1" "$(paste -sd"|" "$TMP/job/gh-output")"
 '
 test_expect_success 'action.yml with on-insufficient fail: exit 3 reaches the job' '
 	run_action amdahl="$AMDAHL" baseline=cpu-strong-scaling:ddp candidate=cpu-strong-scaling:ddp on-insufficient=fail

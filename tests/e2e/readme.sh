@@ -38,6 +38,8 @@ test_expect_success 'the five tasks are there and did what the README says' '
 	test_contains "### amdahl gate: FAIL" "$(cat "$TMP/work/gate.md")"
 	test_eq insufficient_data "$(json_get "$TMP/work/gate.json" "d[\"result\"]")"
 	test_true "the message has the PDF attached" grep -q "application/pdf" "$TMP/work/demo.eml"
+	test_true "the message carries the verdict the README gate wrote (not \"not run\")" \
+		grep -q "^Subject: amdahl report: cpu-strong-scaling, gate: INSUFFICIENT DATA" "$TMP/work/demo.eml"
 	test_eq 1 "$(json_get "$TMP/work/stats.json" "d[\"schema_version\"]")"
 '
 # What the text says the bundled sweep's outputs print (its intervals'
