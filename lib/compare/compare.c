@@ -557,7 +557,6 @@ static int assign_verdicts(struct amd_comparison *c, struct amd_err *err)
 	return 0;
 }
 
-/* A copy of s (NULL stays NULL); 0, or -1 when out of memory. */
 /* Every --only name is the metric of some row: a misspelt one (which
  * would gate nothing, and pass) fails naming the closest row metric. */
 static int only_known(const struct amd_comparison *c, const char *const *only,
@@ -587,6 +586,7 @@ static int only_known(const struct amd_comparison *c, const char *const *only,
 	return 0;
 }
 
+/* A copy of s (NULL stays NULL); 0, or -1 when out of memory. */
 static int dup_or_null(char **out, const char *s)
 {
 	*out = s ? strdup(s) : NULL;
