@@ -288,8 +288,9 @@ static void remove_temporaries_on_stop(void)
 
 /* What the command printed on standard output must all have been
  * written: a full disk or /dev/full behind a redirection is an error
- * (exit 2 when the command had succeeded), not a silent truncation. A
- * command that stopped on an error (exit 2) has said so in its line. */
+ * and exit 2 (also for a gate's 1 or 3: its verdict was not all
+ * written), not a silent truncation. A command that stopped on an error
+ * (exit 2) has said so in its own line. */
 static int check_stdout(const char *cmd, int rc)
 {
 	if (rc == EXIT_USAGE)
@@ -301,7 +302,7 @@ static int check_stdout(const char *cmd, int rc)
 		return rc;
 	cmd_error(cmd, "cannot write to standard output: %s",
 		  !flushed && e ? strerror(e) : "a write failed");
-	return rc == EXIT_OK ? EXIT_USAGE : rc;
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
