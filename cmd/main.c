@@ -286,6 +286,25 @@ static void remove_temporaries_on_stop(void)
 	}
 }
 
+/* What the command printed on standard output must all have been
+ * written: a full disk or /dev/full behind a redirection is an error
+ * and exit 2 (also for a gate's 1 or 3: its verdict was not all
+ * written), not a silent truncation. A command that stopped on an error
+ * (exit 2) has said so in its own line. */
+static int check_stdout(const char *cmd, int rc)
+{
+	if (rc == EXIT_USAGE)
+		return rc;
+	errno = 0;
+	int flushed = fflush(stdout) == 0;
+	int e = errno;
+	if (flushed && !ferror(stdout))
+		return rc;
+	cmd_error(cmd, "cannot write to standard output: %s",
+		  !flushed && e ? strerror(e) : "a write failed");
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = {0};
@@ -333,6 +352,7 @@ int main(int argc, char **argv)
 			cmd_usage_lines(c, &ctx, stderr);
 		}
 	}
+	rc = check_stdout(c->name, rc);
 	cleanup(&ctx);
 	struct amd_err err = {{0}};
 	if ((c->needs & NEEDS_STORE_WRITE) && !wants_help(sub_argc, sub_argv) &&

@@ -2,6 +2,7 @@
  * backend (lib/remote/remote.h's amd_location_sql: SQLite's
  * lib/store/include/user_sql.h or a remote backend's own), printed as
  * the backend answers it. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +43,8 @@ int cmd_sql(int argc, char **argv, struct cmd_ctx *ctx)
 		amd_buf_free(&out);
 		return cmd_error("sql", "%s", err.msg);
 	}
-	int bad = out.len && fwrite(out.data, 1, out.len, stdout) != out.len;
+	int bad = (out.len && fwrite(out.data, 1, out.len, stdout) != out.len) || fflush(stdout) != 0;
+	int e = errno;
 	amd_buf_free(&out);
-	return bad || fflush(stdout) != 0 ? cmd_error("sql", "cannot write the answer") : EXIT_OK;
+	return bad ? cmd_error("sql", "cannot write the answer: %s", strerror(e)) : EXIT_OK;
 }

@@ -36,7 +36,7 @@ int pdf_open(struct pdf *d, const char *dir, const char *name, const char *title
 	d->margin = 50;
 	if (amd_out_open(&d->out, dir, name, err) < 0)
 		return -1;
-	d->surface = cairo_pdf_surface_create_for_stream(chart_stream_write, d->out.f, d->w, d->h);
+	d->surface = cairo_pdf_surface_create_for_stream(chart_stream_write, &d->out, d->w, d->h);
 	if (cairo_surface_status(d->surface) != CAIRO_STATUS_SUCCESS) {
 		int rc = amd_fail(err, "%s: %s", d->out.shown,
 				  cairo_status_to_string(cairo_surface_status(d->surface)));
@@ -65,7 +65,7 @@ int pdf_close(struct pdf *d, struct amd_err *err)
 	cairo_surface_destroy(d->surface);
 	int rc = 0;
 	if (st != CAIRO_STATUS_SUCCESS)
-		rc = amd_fail(err, "%s: %s", d->out.shown, cairo_status_to_string(st));
+		rc = amd_fail(err, "%s: %s", d->out.shown, chart_stream_error(&d->out, st));
 	else if (d->failed)
 		rc = amd_fail(err, "%s: out of memory", d->out.shown);
 	if (rc < 0) {

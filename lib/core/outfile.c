@@ -209,7 +209,7 @@ void amd_out_discard(struct amd_out *o)
 int amd_out_commit(struct amd_out *o, struct amd_err *err)
 {
 	int bad = ferror(o->f) || fflush(o->f) != 0 || fsync(fileno(o->f)) != 0;
-	int e = errno;
+	int e = o->write_errno ? o->write_errno : errno;
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
 	if (!bad && renameat(o->dirfd, o->tmp, o->dirfd, o->name) == 0) {

@@ -18,6 +18,7 @@ struct amd_out {
 	char *name;  /* the final name inside dirfd */
 	char *tmp;   /* the temporary name inside dirfd */
 	int slot;    /* its entry among the pending temporaries, or -1 */
+	int write_errno; /* errno of a write a stream callback saw fail, or 0 */
 };
 
 /* Removes every temporary file now open (unlinkat only: safe in a signal

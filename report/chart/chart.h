@@ -159,8 +159,12 @@ int chart_svg_markup(struct chart *c, double w, double h, const char *id, struct
  * page's log/linear switch); 0 and nothing appended for any other chart. */
 int chart_svg_markup_linear(struct chart *c, double w, double h, const char *id,
 			    struct amd_buf *out);
-/* Cairo's write callback into a FILE * (the closure). */
-cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigned int n);
+/* Cairo's write callback into an output file (the closure: its struct
+ * amd_out); a failed write's errno is kept in the amd_out. */
+cairo_status_t chart_stream_write(void *out, const unsigned char *data, unsigned int n);
+/* What a Cairo stream to out failed with: the write's own error (such as
+ * "No space left on device") when one failed, else Cairo's status. */
+const char *chart_stream_error(const struct amd_out *out, cairo_status_t st);
 
 /* Okabe–Ito colour of palette index i (CHART_GREY: grey). */
 void chart_color(int i, double rgb[3]);

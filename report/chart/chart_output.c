@@ -5,14 +5,26 @@
  * file. */
 #include "chart.h"
 
+#include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
-cairo_status_t chart_stream_write(void *file, const unsigned char *data, unsigned int n)
+cairo_status_t chart_stream_write(void *out, const unsigned char *data, unsigned int n)
 {
-	return fwrite(data, 1, n, file) == n ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+	struct amd_out *o = out;
+	if (fwrite(data, 1, n, o->f) == n)
+		return CAIRO_STATUS_SUCCESS;
+	if (!o->write_errno)
+		o->write_errno = errno ? errno : EIO;
+	return CAIRO_STATUS_WRITE_ERROR;
+}
+
+const char *chart_stream_error(const struct amd_out *out, cairo_status_t st)
+{
+	return out->write_errno ? strerror(out->write_errno) : cairo_status_to_string(st);
 }
 
 /* Ends the drawing; the file is renamed into place when all went well
@@ -30,7 +42,7 @@ static int finish(cairo_surface_t *s, cairo_t *cr, int drawn, struct amd_out *o,
 	if (drawn < 0)
 		rc = amd_fail(err, "%s: out of memory", o->shown);
 	else if (st != CAIRO_STATUS_SUCCESS)
-		rc = amd_fail(err, "%s: %s", o->shown, cairo_status_to_string(st));
+		rc = amd_fail(err, "%s: %s", o->shown, chart_stream_error(o, st));
 	if (rc < 0) {
 		amd_out_discard(o);
 		return rc;
@@ -51,11 +63,11 @@ int chart_out_png(struct chart *c, struct amd_out *o, double w, double h, double
 	int drawn = chart_failed(c) ? -1 : chart_draw(c, cr, w, h);
 	if (drawn == 0) {
 		cairo_surface_flush(s);
-		cairo_status_t st = cairo_surface_write_to_png_stream(s, chart_stream_write, o->f);
+		cairo_status_t st = cairo_surface_write_to_png_stream(s, chart_stream_write, o);
 		if (st != CAIRO_STATUS_SUCCESS) {
 			cairo_destroy(cr);
 			cairo_surface_destroy(s);
-			amd_fail(err, "%s: cannot write PNG: %s", o->shown, cairo_status_to_string(st));
+			amd_fail(err, "%s: cannot write PNG: %s", o->shown, chart_stream_error(o, st));
 			amd_out_discard(o);
 			return -1;
 		}
@@ -65,7 +77,7 @@ int chart_out_png(struct chart *c, struct amd_out *o, double w, double h, double
 
 int chart_out_svg(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err)
 {
-	cairo_surface_t *s = cairo_svg_surface_create_for_stream(chart_stream_write, o->f, w, h);
+	cairo_surface_t *s = cairo_svg_surface_create_for_stream(chart_stream_write, o, w, h);
 	cairo_t *cr = cairo_create(s);
 	int drawn = chart_failed(c) ? -1 : chart_draw(c, cr, w, h);
 	return finish(s, cr, drawn, o, err);
@@ -73,7 +85,7 @@ int chart_out_svg(struct chart *c, struct amd_out *o, double w, double h, struct
 
 int chart_out_pdf(struct chart *c, struct amd_out *o, double w, double h, struct amd_err *err)
 {
-	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(chart_stream_write, o->f, w, h);
+	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(chart_stream_write, o, w, h);
 	cairo_t *cr = cairo_create(s);
 	int drawn = chart_failed(c) ? -1 : chart_draw(c, cr, w, h);
 	cairo_show_page(cr);

@@ -680,6 +680,14 @@ int amd_store_open(const char *path, enum amd_store_mode mode,
 		amd_store_close(st);
 		return -1;
 	}
+	if (mode == AMD_STORE_WRITE && sqlite3_db_readonly(st->db, "main") == 1) {
+		/* SQLite opened a file it may not write read-only: say so now,
+		 * not at the first unit's commit and in a checkpoint warning */
+		amd_fail(err, "%s: cannot write the store: the file is read-only "
+			      "(attempt to write a readonly database)", path);
+		amd_store_close(st);
+		return -1;
+	}
 	if (mode == AMD_STORE_WRITE) {
 		if (amd_store_check_foreign(st, err) < 0 || use_wal(st, err) < 0 ||
 		    amd_store_exec(st, "PRAGMA synchronous=NORMAL", err) < 0 ||
@@ -771,7 +779,8 @@ int amd_store_settle(const char *path, struct amd_err *err)
 		return 0;
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-	    SQLITE_OK) {
+		    SQLITE_OK ||
+	    sqlite3_db_readonly(db, "main") != 0) { /* SQLite opens a read-only file read-only */
 		sqlite3_close_v2(db);
 		return 0; /* not writable here: the writer's own close was the only chance */
 	}
