@@ -40,6 +40,12 @@ void amd_names_closest(const char *word, const char *const *cand, size_t n, char
 	sel_closest(word, cand, n, buf, size);
 }
 
+size_t amd_names_nearest(const char *word, const char *const *cand, size_t n, size_t *pick,
+			 size_t max)
+{
+	return sel_nearest(word, cand, n, pick, max);
+}
+
 const char *amd_key_kind_name(enum amd_key_kind kind)
 {
 	return kind == AMD_KEY_METRIC ? "metric" : kind == AMD_KEY_PARAM ? "param" : "tag";
