@@ -71,6 +71,18 @@ void sel_closest(const char *word, const char *const *cand, size_t n, char *buf,
 	}
 }
 
+void sel_closest_in(struct amd_store *st, const char *sql, const char *word, char *buf,
+		    size_t size)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct amd_err ignored = {{0}};
+	buf[0] = '\0';
+	if (sel_store_strings(st, sql, &names, &n, &ignored) == 0)
+		sel_closest(word, (const char *const *)names, n, buf, size);
+	sel_strings_free(names, n);
+}
+
 void sel_strings_free(char **v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
