@@ -138,17 +138,15 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 static int no_sweep(const char *sweep, const struct amd_sweep_view *sw, size_t nsw,
 		    const char *store)
 {
-	const char **names = calloc(nsw ? nsw : 1, sizeof *names);
-	char near[256] = "";
-	for (size_t i = 0; names && i < nsw; i++)
-		names[i] = sw[i].name;
-	if (names)
-		amd_names_closest(sweep, names, nsw, near, sizeof near);
+	char near[512];
 	struct amd_buf all = {0};
-	for (size_t i = 0; names && i < nsw && i < 12; i++)
-		amd_buf_printf(&all, "%s%s", i ? ", " : " (sweeps: ", names[i]);
-	amd_buf_printf(&all, "%s", nsw > 12 ? ", …)" : nsw ? ")" : "");
-	free(names);
+	if (amd_sweeps_closest(sw, nsw, sweep, near, sizeof near)) {
+		for (size_t i = 0; i < nsw && i < 12; i++)
+			amd_buf_printf(&all, "%s%s", i ? ", " : " (sweeps: ", sw[i].name);
+		amd_buf_printf(&all, "%s", nsw > 12 ? ", …)" : nsw ? ")" : "");
+	} else {
+		amd_buf_printf(&all, " (%zu sweeps)", nsw);
+	}
 	int rc = cmd_error("runs", "no sweep named '%s' in %s%s%s", sweep, store, near,
 			   all.data ? all.data : "");
 	amd_buf_free(&all);

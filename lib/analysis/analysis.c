@@ -36,6 +36,19 @@ static int sweep_names(const struct amd_sweep_view *sw, size_t n, struct amd_buf
 	return 0;
 }
 
+/* "S: no sweep named 'x' (sweeps: a, b); closest: 'a'", or without the
+ * list when the sweeps are many and one is near (amd_sweeps_closest). */
+static int no_sweep(struct amd_store *st, const char *want, const struct amd_sweep_view *sw,
+		    size_t n, const char *names, struct amd_err *err)
+{
+	char near[512];
+	if (amd_sweeps_closest(sw, n, want, near, sizeof near))
+		return amd_fail(err, "%s: no sweep named '%s' (sweeps: %s)%s", amd_store_path(st),
+				want, names, near);
+	return amd_fail(err, "%s: no sweep named '%s'%s (%zu sweeps)", amd_store_path(st), want, near,
+			n);
+}
+
 /* The sweep named want, or the only one when want is NULL; 1 (and *out
  * NULL) when want names no sweep but is a selector (selector.h). */
 static int pick_sweep_in(struct amd_store *st, const char *want, char **out,
@@ -62,8 +75,7 @@ static int pick_sweep_in(struct amd_store *st, const char *want, char **out,
 	else if (sweep_names(sw, n, &names) < 0)
 		rc = amd_fail(err, "out of memory");
 	else if (want)
-		rc = amd_fail(err, "%s: no sweep named '%s' (sweeps: %s)", amd_store_path(st), want,
-			      names.data);
+		rc = no_sweep(st, want, sw, n, names.data, err);
 	else
 		rc = amd_fail(err, "%s: %zu sweeps (%s); name one with --sweep", amd_store_path(st), n,
 			      names.data);
