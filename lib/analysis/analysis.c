@@ -106,7 +106,8 @@ static int pick_sweep(struct amd_store *st, const char *want, char **out,
 static void resolve_opts(const struct amd_analysis_opts *in, struct analysis_opts *o)
 {
 	o->metric = in->metric && *in->metric ? in->metric : "epoch_time_s";
-	o->axis = in->axis && *in->axis ? in->axis : NULL;
+	o->world = in->axis && strcmp(in->axis, "n") == 0;
+	o->axis = in->axis && *in->axis && !o->world ? in->axis : NULL;
 	o->keep_first = in->keep_first;
 	o->keep_profiled = in->keep_profiled;
 	o->mad_k = in->mad_k > 0 ? in->mad_k : 3.5;
@@ -349,7 +350,7 @@ static int analyse(struct amd_store *st, const struct amd_analysis_opts *in,
 		rc = amd_keys_require(st, axis_sweep, AMD_KEY_METRIC, in->metric, err);
 	if (rc == 0 && o.axis)
 		rc = amd_keys_require(st, axis_sweep, AMD_KEY_PARAM, o.axis, err);
-	if (rc == 0 && !o.axis && axis_sweep)
+	if (rc == 0 && !o.axis && !o.world && axis_sweep)
 		rc = amd_store_sweep_axis(st, axis_sweep, &axis, err);
 	if (!o.axis)
 		o.axis = axis;
