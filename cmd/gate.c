@@ -246,10 +246,11 @@ static int write_markdown(FILE *f, const struct amd_comparison *c, const struct 
 	if (!rc) {
 		fprintf(f, "### amdahl gate: %s\n\n", v->word);
 		fprintf(f, "Candidate **%s** against baseline **%s** (metric **%s**; ratio = "
-			   "candidate/baseline): %zu gated rows, %zu regressions, %zu improvements, "
+			   "candidate/baseline): %zu gated row%s, %zu regression%s, %zu improvement%s, "
 			   "%zu insufficient data, %zu missing.\n\n",
-			name[0].data, name[1].data, name[2].data, c->ngated, c->regressions,
-			c->improvements, c->insufficient, c->missing);
+			name[0].data, name[1].data, name[2].data, c->ngated, c->ngated == 1 ? "" : "s",
+			c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
+			c->improvements == 1 ? "" : "s", c->insufficient, c->missing);
 	}
 	for (int k = 0; k < 3; k++)
 		amd_buf_free(&name[k]);
@@ -499,8 +500,8 @@ static int gate_pooled(struct cmd_ctx *ctx, struct compare_args *a)
 		size_t runs = 0;
 		for (size_t i = first; i < k; i++)
 			runs += g[i].nruns;
-		printf("baseline: %zu runs of the %zu groups of %s before %s (%s .. %s), pooled\n\n",
-		       runs, k - first, a->by, cmd_shown(g[k].value), cmd_shown(g[first].value),
+		printf("baseline: %zu run%s of the %zu group%s of %s before %s (%s .. %s), pooled\n\n",
+		       runs, runs == 1 ? "" : "s", k - first, k - first == 1 ? "" : "s", a->by, cmd_shown(g[k].value), cmd_shown(g[first].value),
 		       cmd_shown(g[k - 1].value));
 	}
 	amd_run_groups_free(g, n);

@@ -38,8 +38,8 @@ static void print_kind(const struct amd_keys *k, enum amd_key_kind kind)
 			amd_buf_free(&name);
 			continue;
 		}
-		printf("  %-32s %lld runs, %lld value%s: ", name.data, e->count, e->distinct,
-		       e->distinct == 1 ? "" : "s");
+		printf("  %-32s %lld run%s, %lld value%s: ", name.data, e->count,
+		       e->count == 1 ? "" : "s", e->distinct, e->distinct == 1 ? "" : "s");
 		for (size_t v = 0; v < e->nvalues; v++) {
 			struct amd_buf val = {0};
 			if (amd_visible_line(&val, e->values[v]) == 0)

@@ -94,8 +94,9 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 				count_run(&k, &runs[i]);
 		if (!k.shown)
 			continue;
-		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished",
-		       printed++ ? "\n" : "", cmd_shown(sw[s].name), k.shown, k.counted, k.failed,
+		printf("%ssweep %s: %d run%s, %d in statistics, %d failed or killed, %d unfinished",
+		       printed++ ? "\n" : "", cmd_shown(sw[s].name), k.shown, k.shown == 1 ? "" : "s",
+		       k.counted, k.failed,
 		       k.shown - k.counted - k.failed - k.no_n);
 		if (k.no_n)
 			printf(", %d without a world size", k.no_n);
