@@ -328,9 +328,11 @@ int compare_print_table(const struct amd_comparison *c, FILE *out)
 		fprintf(out, "\nnoise:\n"), cmd_print_lines(out, noise.data);
 	amd_buf_free(&noise);
 	fprintf(out,
-		"\n%zu gated rows (%zu in the Holm family): %zu regressions, %zu improvements, "
+		"\n%zu gated row%s (%zu in the Holm family): %zu regression%s, %zu improvement%s, "
 		"%zu insufficient data, %zu missing\n",
-		c->ngated, c->family, c->regressions, c->improvements, c->insufficient, c->missing);
+		c->ngated, c->ngated == 1 ? "" : "s", c->family, c->regressions,
+		c->regressions == 1 ? "" : "s", c->improvements, c->improvements == 1 ? "" : "s",
+		c->insufficient, c->missing);
 	return 0;
 }
 

@@ -64,8 +64,19 @@ static void help(void)
 	       "and gate.threshold in amdahl.yaml (default 0.05 each).\n");
 }
 
+/* The row's verdict as the gate used it: a likely regression that fails
+ * with --fallback ci says so, not "insufficient data" (as the text's
+ * last line does). */
+static const char *row_word(const struct amd_cmp_row *r, const struct amd_gate_opts *go)
+{
+	if (r->verdict != AMD_REGRESSION && r->likely == 1 && amd_gate_row_fails(r, go))
+		return "likely regression (failing with --fallback ci)";
+	return amd_row_verdict(r);
+}
+
 /* One sentence with the numbers of a row. */
-static void row_sentence(const struct amd_cmp_row *r, char *buf, size_t n)
+static void row_sentence(const struct amd_cmp_row *r, const struct amd_gate_opts *go, char *buf,
+			 size_t n)
 {
 	struct amd_cmp_cells c;
 	char strategy[256];
@@ -73,7 +84,7 @@ static void row_sentence(const struct amd_cmp_row *r, char *buf, size_t n)
 	amd_cmp_strategy(r, strategy, sizeof strategy);
 	int k = snprintf(buf, n, "%s: %s %s n=%g: median %s (%zu runs) vs baseline %s (%zu runs), "
 			 "ratio %s, %s is better, threshold %g%%",
-			 amd_row_verdict(r), r->metric, strategy, r->n, c.cand, r->nc, c.base, r->nb,
+			 row_word(r, go), r->metric, strategy, r->n, c.cand, r->nc, c.base, r->nb,
 			 c.ratio, amd_direction_name(r->dir), r->threshold * 100);
 	if (k < 0 || (size_t)k >= n)
 		return;
@@ -122,7 +133,7 @@ static void junit_case(FILE *f, const struct amd_cmp_row *r, const struct amd_ga
 {
 	char name[300], msg[1024], det[300];
 	amd_cmp_config(r, name, sizeof name);
-	row_sentence(r, msg, sizeof msg);
+	row_sentence(r, go, msg, sizeof msg);
 	amd_cmp_detectable_sentence(r, det, sizeof det);
 	fputs("    <testcase classname=\"amdahl.gate.", f);
 	xml_text(f, r->metric);
@@ -132,7 +143,9 @@ static void junit_case(FILE *f, const struct amd_cmp_row *r, const struct amd_ga
 	junit_detectable(f, r);
 	int passed = 0;
 	if (amd_gate_row_fails(r, go)) {
-		fprintf(f, "\n      <failure type=\"%s\" message=\"", amd_row_verdict(r));
+		fputs("\n      <failure type=\"", f);
+		xml_text(f, row_word(r, go));
+		fputs("\" message=\"", f);
 		xml_text(f, msg);
 		fputs("\">", f);
 		xml_text(f, msg);
@@ -204,7 +217,7 @@ static int deciding_rows(FILE *f, const struct amd_comparison *c, const struct a
 			continue;
 		char msg[1024];
 		struct amd_buf md = {0};
-		row_sentence(r, msg, sizeof msg);
+		row_sentence(r, go, msg, sizeof msg);
 		if (amd_md_escape(&md, msg) < 0)
 			return -1;
 		fprintf(f, "%s- %s\n", shown++ ? "" : "Decided by:\n\n", md.data);
@@ -233,10 +246,11 @@ static int write_markdown(FILE *f, const struct amd_comparison *c, const struct 
 	if (!rc) {
 		fprintf(f, "### amdahl gate: %s\n\n", v->word);
 		fprintf(f, "Candidate **%s** against baseline **%s** (metric **%s**; ratio = "
-			   "candidate/baseline): %zu gated rows, %zu regressions, %zu improvements, "
+			   "candidate/baseline): %zu gated row%s, %zu regression%s, %zu improvement%s, "
 			   "%zu insufficient data, %zu missing.\n\n",
-			name[0].data, name[1].data, name[2].data, c->ngated, c->regressions,
-			c->improvements, c->insufficient, c->missing);
+			name[0].data, name[1].data, name[2].data, c->ngated, c->ngated == 1 ? "" : "s",
+			c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
+			c->improvements == 1 ? "" : "s", c->insufficient, c->missing);
 	}
 	for (int k = 0; k < 3; k++)
 		amd_buf_free(&name[k]);
@@ -486,8 +500,8 @@ static int gate_pooled(struct cmd_ctx *ctx, struct compare_args *a)
 		size_t runs = 0;
 		for (size_t i = first; i < k; i++)
 			runs += g[i].nruns;
-		printf("baseline: %zu runs of the %zu groups of %s before %s (%s .. %s), pooled\n\n",
-		       runs, k - first, a->by, cmd_shown(g[k].value), cmd_shown(g[first].value),
+		printf("baseline: %zu run%s of the %zu group%s of %s before %s (%s .. %s), pooled\n\n",
+		       runs, runs == 1 ? "" : "s", k - first, k - first == 1 ? "" : "s", a->by, cmd_shown(g[k].value), cmd_shown(g[first].value),
 		       cmd_shown(g[k - 1].value));
 	}
 	amd_run_groups_free(g, n);

@@ -128,8 +128,8 @@ static int print_json(const struct amd_history *h)
 
 static int print_table(const struct amd_history *h)
 {
-	printf("history of %s by %s (in order of %s): %zu groups, %s\n\n", h->metric, h->by,
-	       h->order, h->ngroups, h->groups[0].config);
+	printf("history of %s by %s (in order of %s): %zu group%s, %s\n\n", h->metric, h->by,
+	       h->order, h->ngroups, h->ngroups == 1 ? "" : "s", h->groups[0].config);
 	struct amd_table *t = amd_history_table(h);
 	int rc = t ? table_print(t, stdout) : -1;
 	for (size_t i = 0; rc == 0 && i < t->nnotes; i++)

@@ -241,7 +241,7 @@ static void print_summary(const size_t *count, int norphans, const struct amd_un
 		printf(", %zu refused", count[AMD_UNIT_REFUSED]);
 	if (norphans)
 		printf("; %d linked to no run", norphans);
-	printf("; %zu other files skipped\n", u->skipped);
+	printf("; %zu other file%s skipped\n", u->skipped, u->skipped == 1 ? "" : "s");
 }
 
 /* A store this command created and never wrote to is removed again, so

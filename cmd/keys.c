@@ -38,8 +38,8 @@ static void print_kind(const struct amd_keys *k, enum amd_key_kind kind)
 			amd_buf_free(&name);
 			continue;
 		}
-		printf("  %-32s %lld runs, %lld value%s: ", name.data, e->count, e->distinct,
-		       e->distinct == 1 ? "" : "s");
+		printf("  %-32s %lld run%s, %lld value%s: ", name.data, e->count,
+		       e->count == 1 ? "" : "s", e->distinct, e->distinct == 1 ? "" : "s");
 		for (size_t v = 0; v < e->nvalues; v++) {
 			struct amd_buf val = {0};
 			if (amd_visible_line(&val, e->values[v]) == 0)
@@ -94,14 +94,18 @@ static int check_sweep(struct amd_store *st, const char *sweep)
 	if (amd_sweeps_list(st, &sw, &n, &err) < 0)
 		return cmd_error("keys", "%s", err.msg);
 	struct amd_buf names = {0};
-	int found = 0;
-	for (size_t i = 0; i < n; i++) {
+	int found = 0, list;
+	char near[512] = "";
+	for (size_t i = 0; i < n; i++)
 		found |= strcmp(sw[i].name, sweep) == 0;
-		amd_buf_printf(&names, "%s'%s'", i ? ", " : "", sw[i].name);
-	}
+	list = !found && amd_sweeps_closest(sw, n, sweep, near, sizeof near);
+	for (size_t i = 0; list && i < n; i++)
+		amd_buf_printf(&names, "%s'%s'", i ? ", " : "; its sweeps: ", sw[i].name);
+	if (!found && !list)
+		amd_buf_printf(&names, " (%zu sweeps)", n);
 	amd_sweeps_free(sw, n);
-	int rc = found ? 0 : cmd_error("keys", "no sweep '%s' in the store; its sweeps: %s", sweep,
-				       names.data ? names.data : "(none)");
+	int rc = found ? 0 : cmd_error("keys", "no sweep '%s' in the store%s%s", sweep,
+				       names.data ? names.data : "; its sweeps: (none)", near);
 	amd_buf_free(&names);
 	return rc;
 }

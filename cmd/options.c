@@ -38,6 +38,25 @@ static size_t long_matches(const struct option *lo, const char *name, size_t len
 	return n;
 }
 
+/* Appends "; closest: '--metric'" to bad_option: the long options whose
+ * names (without the dashes, so '--zzz' is not near '--run') are nearest
+ * to name[0..len). */
+static void closest_options(const char *name, size_t len, const struct option *lo)
+{
+	const char *names[128];
+	size_t count = 0, pick[3];
+	char word[128];
+	for (; lo && lo->name && count < sizeof names / sizeof *names; lo++)
+		names[count++] = lo->name;
+	snprintf(word, sizeof word, "%.*s", (int)len, name);
+	size_t used = amd_names_nearest(word, names, count, pick, 3);
+	for (size_t k = 0; k < used; k++) {
+		size_t at = strlen(bad_option);
+		snprintf(bad_option + at, sizeof bad_option - at, "%s'--%s'", k ? ", " : "; closest: ",
+			 names[pick[k]]);
+	}
+}
+
 /* "unknown option '--metrik'; closest: '--metric'" or the ambiguity. */
 static void note_long(const char *arg, const struct option *lo)
 {
@@ -66,21 +85,8 @@ static void note_long(const char *arg, const struct option *lo)
 		snprintf(bad_option, sizeof bad_option, "option '--%s' needs a value", m->name);
 		return;
 	}
-	size_t count = 0;
-	for (const struct option *o = lo; o && o->name; o++)
-		count++;
-	char **dashed = calloc(count ? count : 1, sizeof *dashed);
-	char word[128], near[256] = "";
-	snprintf(word, sizeof word, "--%.*s", (int)len, name);
-	size_t made = 0;
-	while (dashed && made < count && asprintf(&dashed[made], "--%s", lo[made].name) >= 0)
-		made++;
-	if (dashed && made == count)
-		amd_names_closest(word, (const char *const *)dashed, count, near, sizeof near);
-	for (size_t i = 0; dashed && i < made; i++)
-		free(dashed[i]);
-	free(dashed);
-	snprintf(bad_option, sizeof bad_option, "unknown option '%s'%s", word, near);
+	snprintf(bad_option, sizeof bad_option, "unknown option '--%.*s'", (int)len, name);
+	closest_options(name, len, lo);
 }
 
 /* A short option: unknown, or its value missing. */

@@ -48,6 +48,6 @@ int cmd_pull(int argc, char **argv, struct cmd_ctx *ctx)
 	struct amd_err err = {{0}};
 	if (amd_remote_pull(from, sweep, to, &n, &err) < 0)
 		return cmd_error("pull", "%s", err.msg);
-	printf("%zu sources pulled into %s\n", n, to);
+	printf("%zu source%s pulled into %s\n", n, n == 1 ? "" : "s", to);
 	return EXIT_OK;
 }

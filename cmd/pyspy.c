@@ -178,11 +178,13 @@ static int print_table(const char *label, const struct amd_pyspy_top *t,
 		       const struct amd_pyspy_top_opts *o)
 {
 	if (t->sources && t->snapshots == t->sources) /* a dump is one look at each thread */
-		printf("py-spy %s: %s (py-spy dump): 1 sample per thread, %zu threads\n", label,
-		       t->sources == 1 ? "one snapshot" : "snapshots", t->threads);
+		printf("py-spy %s: %s (py-spy dump): 1 sample per thread, %zu thread%s\n", label,
+		       t->sources == 1 ? "one snapshot" : "snapshots", t->threads,
+		       t->threads == 1 ? "" : "s");
 	else
-		printf("py-spy %s: %lld samples, %.2f thread-seconds, %zu threads in %zu files\n",
-		       label, (long long)t->samples, t->seconds, t->threads, t->sources);
+		printf("py-spy %s: %lld sample%s, %.2f thread-seconds, %zu thread%s in %zu file%s\n",
+		       label, (long long)t->samples, t->samples == 1 ? "" : "s", t->seconds,
+		       t->threads, t->threads == 1 ? "" : "s", t->sources, t->sources == 1 ? "" : "s");
 	struct amd_table *tb = top_table(o);
 	for (size_t i = 0; i < t->n; i++)
 		top_row(tb, &t->v[i], t, o);

@@ -145,9 +145,10 @@ static int parse(int argc, char **argv, struct report_opts *o, struct cmp_args *
 static int print_result(const struct report_opts *o, const struct report_result *r, int json)
 {
 	if (!json) {
-		printf("report of sweep %s: %s/report.pdf (%d pages), %zu charts in %s/charts, "
+		printf("report of sweep %s: %s/report.pdf (%d page%s), %zu chart%s in %s/charts, "
 		       "summary.md, summary.html, report.html, report.json",
-		       r->sweep, o->outdir, r->pages, r->charts, o->outdir);
+		       r->sweep, o->outdir, r->pages, r->pages == 1 ? "" : "s", r->charts,
+		       r->charts == 1 ? "" : "s", o->outdir);
 		if (r->missing)
 			printf("; %zu chart%s left out for missing data (listed in the report)",
 			       r->missing, r->missing == 1 ? "" : "s");

@@ -94,8 +94,9 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 				count_run(&k, &runs[i]);
 		if (!k.shown)
 			continue;
-		printf("%ssweep %s: %d runs, %d in statistics, %d failed or killed, %d unfinished",
-		       printed++ ? "\n" : "", cmd_shown(sw[s].name), k.shown, k.counted, k.failed,
+		printf("%ssweep %s: %d run%s, %d in statistics, %d failed or killed, %d unfinished",
+		       printed++ ? "\n" : "", cmd_shown(sw[s].name), k.shown, k.shown == 1 ? "" : "s",
+		       k.counted, k.failed,
 		       k.shown - k.counted - k.failed - k.no_n);
 		if (k.no_n)
 			printf(", %d without a world size", k.no_n);
@@ -138,17 +139,15 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 static int no_sweep(const char *sweep, const struct amd_sweep_view *sw, size_t nsw,
 		    const char *store)
 {
-	const char **names = calloc(nsw ? nsw : 1, sizeof *names);
-	char near[256] = "";
-	for (size_t i = 0; names && i < nsw; i++)
-		names[i] = sw[i].name;
-	if (names)
-		amd_names_closest(sweep, names, nsw, near, sizeof near);
+	char near[512];
 	struct amd_buf all = {0};
-	for (size_t i = 0; names && i < nsw && i < 12; i++)
-		amd_buf_printf(&all, "%s%s", i ? ", " : " (sweeps: ", names[i]);
-	amd_buf_printf(&all, "%s", nsw > 12 ? ", …)" : nsw ? ")" : "");
-	free(names);
+	if (amd_sweeps_closest(sw, nsw, sweep, near, sizeof near)) {
+		for (size_t i = 0; i < nsw && i < 12; i++)
+			amd_buf_printf(&all, "%s%s", i ? ", " : " (sweeps: ", sw[i].name);
+		amd_buf_printf(&all, "%s", nsw > 12 ? ", …)" : nsw ? ")" : "");
+	} else {
+		amd_buf_printf(&all, " (%zu sweeps)", nsw);
+	}
 	int rc = cmd_error("runs", "no sweep named '%s' in %s%s%s", sweep, store, near,
 			   all.data ? all.data : "");
 	amd_buf_free(&all);

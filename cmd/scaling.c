@@ -35,7 +35,8 @@ static void help(void)
 	       "  --strategy X    this strategy only\n"
 	       "  --kind K        regions of this kind (op, nvtx, kernel, collective, ...)\n"
 	       "  --axis PARAM    weak scaling: model against a size param (e.g.\n"
-	       "                  global_batch_size), per-rank time per step\n"
+	       "                  global_batch_size), per-rank time per step; --axis n\n"
+	       "                  is the world size (the default)\n"
 	       "  --target N      extrapolate to n = N (default 4x the largest n)\n"
 	       "  --next LIST     candidates to measure next (default powers of two up to\n"
 	       "                  the target)\n"
@@ -110,7 +111,7 @@ int cmd_scaling(int argc, char **argv, struct cmd_ctx *ctx)
 		case 's': o.sweep = optarg; break;
 		case 'x': o.strategy = optarg; break;
 		case 'k': o.kind = optarg; break;
-		case 'a': o.axis = optarg; break;
+		case 'a': o.axis = strcmp(optarg, "n") ? optarg : NULL; break; /* n: the world size */
 		case 't':
 			if (amd_parse_double(optarg, &o.target) < 0 || !(o.target >= 1))
 				return cmd_error("scaling", "--target: not an n >= 1: %s", optarg);

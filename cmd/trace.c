@@ -243,6 +243,15 @@ static int print_trace(const struct amd_trace_view *v, const struct amd_trace_st
 	return no ? print_ops(ops, no) : 0;
 }
 
+/* "no run named or with id 'x' in S; closest: 'a'": the run names
+ * nearest to run. */
+static int no_run(struct cmd_ctx *ctx, const char *run)
+{
+	char near[512];
+	amd_run_names_closest(ctx->store, run, 0, near, sizeof near);
+	return cmd_error("trace", "no run named or with id '%s' in %s%s", run, ctx->store_path, near);
+}
+
 static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int json)
 {
 	struct amd_err err = {{0}};
@@ -253,7 +262,7 @@ static int show(struct cmd_ctx *ctx, const char *run, int rank, int top, int jso
 	if (amd_trace_list(ctx->store, run, rank, &run_id, &label, &v, &n, &err) < 0)
 		return cmd_error("trace", "%s", err.msg);
 	if (run_id == 0)
-		return cmd_error("trace", "no run named or with id '%s' in %s", run, ctx->store_path);
+		return no_run(ctx, run);
 	struct amd_mem_row *mem = NULL;
 	size_t nmem = 0;
 	if (amd_store_run_memory(ctx->store, run_id, &mem, &nmem, &err) < 0) {

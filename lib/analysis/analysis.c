@@ -36,6 +36,19 @@ static int sweep_names(const struct amd_sweep_view *sw, size_t n, struct amd_buf
 	return 0;
 }
 
+/* "S: no sweep named 'x' (sweeps: a, b); closest: 'a'", or without the
+ * list when the sweeps are many and one is near (amd_sweeps_closest). */
+static int no_sweep(struct amd_store *st, const char *want, const struct amd_sweep_view *sw,
+		    size_t n, const char *names, struct amd_err *err)
+{
+	char near[512];
+	if (amd_sweeps_closest(sw, n, want, near, sizeof near))
+		return amd_fail(err, "%s: no sweep named '%s' (sweeps: %s)%s", amd_store_path(st),
+				want, names, near);
+	return amd_fail(err, "%s: no sweep named '%s'%s (%zu sweeps)", amd_store_path(st), want, near,
+			n);
+}
+
 /* The sweep named want, or the only one when want is NULL; 1 (and *out
  * NULL) when want names no sweep but is a selector (selector.h). */
 static int pick_sweep_in(struct amd_store *st, const char *want, char **out,
@@ -62,8 +75,7 @@ static int pick_sweep_in(struct amd_store *st, const char *want, char **out,
 	else if (sweep_names(sw, n, &names) < 0)
 		rc = amd_fail(err, "out of memory");
 	else if (want)
-		rc = amd_fail(err, "%s: no sweep named '%s' (sweeps: %s)", amd_store_path(st), want,
-			      names.data);
+		rc = no_sweep(st, want, sw, n, names.data, err);
 	else
 		rc = amd_fail(err, "%s: %zu sweeps (%s); name one with --sweep", amd_store_path(st), n,
 			      names.data);
@@ -94,7 +106,8 @@ static int pick_sweep(struct amd_store *st, const char *want, char **out,
 static void resolve_opts(const struct amd_analysis_opts *in, struct analysis_opts *o)
 {
 	o->metric = in->metric && *in->metric ? in->metric : "epoch_time_s";
-	o->axis = in->axis && *in->axis ? in->axis : NULL;
+	o->world = in->axis && strcmp(in->axis, "n") == 0;
+	o->axis = in->axis && *in->axis && !o->world ? in->axis : NULL;
 	o->keep_first = in->keep_first;
 	o->keep_profiled = in->keep_profiled;
 	o->mad_k = in->mad_k > 0 ? in->mad_k : 3.5;
@@ -337,7 +350,7 @@ static int analyse(struct amd_store *st, const struct amd_analysis_opts *in,
 		rc = amd_keys_require(st, axis_sweep, AMD_KEY_METRIC, in->metric, err);
 	if (rc == 0 && o.axis)
 		rc = amd_keys_require(st, axis_sweep, AMD_KEY_PARAM, o.axis, err);
-	if (rc == 0 && !o.axis && axis_sweep)
+	if (rc == 0 && !o.axis && !o.world && axis_sweep)
 		rc = amd_store_sweep_axis(st, axis_sweep, &axis, err);
 	if (!o.axis)
 		o.axis = axis;

@@ -28,7 +28,9 @@ struct amd_analysis_opts {
 	                      * that is no sweep but a selector (selector.h,
 	                      * "param.variant=B,n>=4") analyses the runs it picks */
 	const char *metric;  /* default "epoch_time_s" */
-	const char *axis;    /* NULL: world size n; else a numeric param name */
+	const char *axis;    /* NULL: the sweep's own axis, else the world size n;
+	                      * "n": the world size (what the table calls n);
+	                      * else a numeric param name */
 	int keep_first;      /* 1: keep epoch 0 (default 0: drop warm-up) */
 	int keep_profiled;   /* 1: keep epochs overlapping a profiler window */
 	double mad_k;        /* flag epochs beyond k·MAD (default 3.5); never dropped */

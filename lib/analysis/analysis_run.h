@@ -16,6 +16,7 @@
 /* The options with their defaults filled in. */
 struct analysis_opts {
 	const char *metric, *axis; /* axis NULL: the world size */
+	int world; /* --axis n: the world size even where the sweep names an axis */
 	int keep_first, keep_profiled;
 	double mad_k;
 	struct amd_boot boot;

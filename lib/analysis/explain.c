@@ -55,6 +55,20 @@ static struct amd_explain_value mean_ci(const double *x, size_t n, double level)
 	return v;
 }
 
+/* "S: no sweep named 'x' (sweeps: a, b, ...); closest: 'a'", without the
+ * list when the sweeps are many and one is near (amd_sweeps_closest). */
+static int no_sweep(struct amd_store *st, const char *want, const struct amd_sweep_view *v,
+		    size_t n, struct amd_err *err)
+{
+	char near[512];
+	if (amd_sweeps_closest(v, n, want, near, sizeof near))
+		return amd_fail(err, "%s: no sweep named '%s' (sweeps: %s%s%s%s)%s", amd_store_path(st),
+				want, v[0].name, n > 1 ? ", " : "", n > 1 ? v[1].name : "",
+				n > 2 ? ", ..." : "", near);
+	return amd_fail(err, "%s: no sweep named '%s'%s (%zu sweeps)", amd_store_path(st), want, near,
+			n);
+}
+
 /* The sweep to read: want (a selector as it is; a name that no sweep
  * has fails naming the sweeps there are), else the only one. */
 static int which_sweep(struct amd_store *st, const char *want, char **out, struct amd_err *err)
@@ -71,9 +85,7 @@ static int which_sweep(struct amd_store *st, const char *want, char **out, struc
 	if (n == 0)
 		rc = amd_fail(err, "%s: no sweeps in the store", amd_store_path(st));
 	else if (want && i == n)
-		rc = amd_fail(err, "%s: no sweep named '%s' (sweeps: %s%s%s%s)", amd_store_path(st),
-			      want, v[0].name, n > 1 ? ", " : "", n > 1 ? v[1].name : "",
-			      n > 2 ? ", ..." : "");
+		rc = no_sweep(st, want, v, n, err);
 	else if (!want && n > 1)
 		rc = amd_fail(err, "%s: %zu sweeps (%s, %s%s): say which with --sweep",
 			      amd_store_path(st), n, v[0].name, v[1].name, n > 2 ? ", ..." : "");

@@ -6,8 +6,10 @@
 #include "region_diff.h"
 #include "buf.h"
 #include "region_times.h"
+#include "runs.h"
 #include "significance.h"
 #include "stats.h"
+#include "sweep_keys.h"
 
 /* One side's traces: rows of the side, their distinct traces and runs. */
 struct side {
@@ -42,6 +44,52 @@ static int wanted(const struct amd_region_time *r, const struct amd_rdiff_side *
 {
 	return (!w->strategy || strcmp(r->strategy, w->strategy) == 0) && r->n == n
 		&& strcmp(r->kind, "step") != 0;
+}
+
+/* -1 naming the closest when side w's sweep is none of the store's, or
+ * its strategy none of the sweep's rows[0..m) (a typo, not a sweep
+ * without traces); else 0. */
+static int side_misspelt(struct amd_store *st, const struct amd_rdiff_side *w,
+			 const struct amd_region_time *rows, size_t m, struct amd_err *err)
+{
+	struct amd_sweep_view *sw;
+	size_t n, i = 0;
+	char near[512];
+	if (amd_sweeps_list(st, &sw, &n, err) < 0)
+		return -1;
+	while (i < n && strcmp(sw[i].name, w->sweep) != 0)
+		i++;
+	int missing = i == n, list = missing && amd_sweeps_closest(sw, n, w->sweep, near, sizeof near);
+	struct amd_buf all = {0};
+	for (i = 0; list && i < n; i++)
+		amd_buf_printf(&all, "%s%s", i ? ", " : " (sweeps: ", sw[i].name);
+	amd_buf_printf(&all, "%s", list && n ? ")" : "");
+	amd_sweeps_free(sw, n);
+	if (missing)
+		missing = amd_fail(err, "%s: no sweep named '%s'%s%s", amd_store_path(st), w->sweep,
+				   all.data ? all.data : "", near);
+	amd_buf_free(&all);
+	if (missing)
+		return -1;
+	if (!w->strategy)
+		return 0;
+	const char **names = calloc(m ? m : 1, sizeof *names);
+	if (!names)
+		return amd_fail(err, "diff: out of memory");
+	size_t k = 0;
+	for (i = 0; i < m && strcmp(rows[i].strategy, w->strategy) != 0; i++) {
+		size_t j = 0;
+		while (j < k && strcmp(names[j], rows[i].strategy) != 0)
+			j++;
+		if (j == k)
+			names[k++] = rows[i].strategy;
+	}
+	int found = i < m;
+	if (!found)
+		amd_names_closest(w->strategy, names, k, near, sizeof near);
+	free(names);
+	return found ? 0 : amd_fail(err, "%s: sweep %s has no strategy '%s' with profiler traces%s",
+				    amd_store_path(st), w->sweep, w->strategy, near);
 }
 
 /* Reads side w: its rows at its n (the largest of its strategy's when
@@ -79,6 +127,8 @@ static int side_load(struct amd_store *st, const struct amd_rdiff_side *w, struc
 		s->trace[s->ntraces] = all[i].trace_id;
 		s->trace_run[s->ntraces++] = (int)s->nruns - 1;
 	}
+	if (s->ntraces == 0 && side_misspelt(st, w, all, m, err) < 0)
+		return -1;
 	if (s->ntraces == 0)
 		return amd_fail(err, "%s: sweep %s%s%s has no profiler traces at n = %d",
 				amd_store_path(st), w->sweep, w->strategy ? ", strategy " : "",

@@ -109,9 +109,10 @@ static void sentence(const struct amd_comparison *c, int require_all, struct amd
 {
 	struct text t = {v->sentence, sizeof v->sentence, 0};
 	char cand[512], base[512];
-	put(&t, "gate: %s: %s against baseline %s, %zu gated rows: ", v->word,
+	put(&t, "gate: %s: %s against baseline %s, %zu gated row%s: ", v->word,
 	    amd_cmp_side(c->cand_sweep, c->cand_strategy, cand, sizeof cand),
-	    amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base), c->ngated);
+	    amd_cmp_side(c->base_sweep, c->base_strategy, base, sizeof base), c->ngated,
+	    plural(c->ngated));
 	if (v->result == AMD_GATE_REGRESSION && c->regressions + (require_all ? c->missing : 0))
 		failures(&t, c, require_all);
 	else if (v->result == AMD_GATE_REGRESSION)

@@ -74,6 +74,16 @@ void amd_md_unescape(char *s)
 	*w = '\0';
 }
 
+/* A character Unicode says ends a line (line break classes BK, CR, LF,
+ * NL: U+2028, U+2029 besides the C0 and C1 ones), which a terminal may
+ * break the line at. */
+static int breaks_line(gunichar c)
+{
+	GUnicodeBreakType t = g_unichar_break_type(c);
+	return t == G_UNICODE_BREAK_MANDATORY || t == G_UNICODE_BREAK_CARRIAGE_RETURN ||
+	       t == G_UNICODE_BREAK_LINE_FEED || t == G_UNICODE_BREAK_NEXT_LINE;
+}
+
 int amd_visible_line(struct amd_buf *out, const char *s)
 {
 	int rc = 0;
@@ -90,7 +100,7 @@ int amd_visible_line(struct amd_buf *out, const char *s)
 			rc = amd_buf_append(out, " ", 1);
 		else if (c < 0x20 || c == 0x7f)
 			rc = amd_buf_printf(out, "\\x%02X", (unsigned)c);
-		else if (c >= 0x80 && c < 0xa0)
+		else if ((c >= 0x80 && c < 0xa0) || breaks_line(c))
 			rc = amd_buf_printf(out, "\\u%04X", (unsigned)c);
 		else
 			rc = amd_buf_append(out, p, (size_t)n);

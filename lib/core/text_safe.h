@@ -20,8 +20,10 @@ int amd_md_escape(struct amd_buf *out, const char *s);
 /* Undoes amd_md_escape's backslashes in place (a reader of summary.md). */
 void amd_md_unescape(char *s);
 /* Appends s as one visible line: control characters (C0, DEL, C1) and
- * invalid UTF-8 bytes as \xNN (\u00NN for C1), so an error line cannot
- * carry terminal escape sequences. */
+ * invalid UTF-8 bytes as \xNN (\u00NN for C1), the line and paragraph
+ * separators (U+2028, U+2029: Unicode's other mandatory line breaks) as
+ * \u2028 and \u2029, so an error line or a table cell cannot carry
+ * terminal escape sequences or break where a terminal would. */
 int amd_visible_line(struct amd_buf *out, const char *s);
 
 #endif

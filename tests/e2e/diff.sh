@@ -62,6 +62,13 @@ test_expect_success 'bad usage: exit 2 and one line' '
 	test_contains "has no profiler traces at n = 3" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)"
 '
+test_expect_success 'a misspelt sweep or strategy names the closest, not "no profiler traces"' '
+	test_status 2 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:dpp cpu-strong-scaling:fsdp &&
+	test_contains "sweep cpu-strong-scaling has no strategy '\''dpp'\'' with profiler traces; closest: '\''ddp'\''" "$ERR" &&
+	test_status 2 "$AMDAHL" --store "$DB" diff cpu-strong-scaling:ddp cpu-strong-scalng:fsdp &&
+	test_contains "no sweep named '\''cpu-strong-scalng'\'' (sweeps: cpu-strong-scaling); closest: '\''cpu-strong-scaling'\''" "$ERR" &&
+	test_not_contains "no profiler traces" "$ERR"
+'
 test_expect_success PYTHON 'sides may be selectors: strategy=ddp,n=8 against strategy=fsdp (its largest n) gives the same regions as the SWEEP:STRATEGY:N form' '
 	test_status 0 "$AMDAHL" --store "$DB" diff "strategy=ddp,n=8" "sweep=cpu-strong-scaling,strategy=fsdp" --json &&
 	printf "%s" "$OUT" >"$TMP/sel.json" &&

@@ -99,6 +99,18 @@ test_expect_success 'Markdown leads with the verdict, the deciding rows, then th
 	test_contains "- likely regression: epoch_time_s ddp→fsdp n=8" "$(cat "$TMP/g.md")"
 '
 
+test_expect_success PYTHON '--fallback ci: Markdown and JUnit call the failing rows likely regressions, as the last line does' '
+	test_status 1 "$AMDAHL" --store "$TMP/cpu.db" $GATE_FSDP --fallback ci --markdown "$TMP/fb.md" --junit "$TMP/fb.xml"
+	likely=$(json_get "$TMP/f.json" "sum(1 for r in d[\"rows\"] if r[\"gated\"] and r[\"likely\"] == \"regression\")")
+	test_true "likely regressions in the JSON ($likely)" [ "$likely" -ge 1 ]
+	decided=$(grep -n "^Decided by:" "$TMP/fb.md" | cut -d: -f1)
+	tail -n +$((decided + 2)) "$TMP/fb.md" | sed -n "/^\$/q;p" >"$TMP/fb.decided"
+	test_eq "$likely" "$(grep -c "^- likely regression (failing with --fallback ci): " "$TMP/fb.decided")"
+	test_eq "$likely" "$(wc -l <"$TMP/fb.decided")"
+	test_eq "$likely" "$(grep -c "<failure type=\"likely regression (failing with --fallback ci)\" message=\"likely regression (failing with --fallback ci): " "$TMP/fb.xml")"
+	test_eq "$likely" "$(grep -c "<failure " "$TMP/fb.xml")"
+'
+
 test_expect_success '--format rejects what it does not know' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" $GATE_FSDP --format xml
 	test_contains "not table, benchstat, pr-comment or csv" "$ERR"

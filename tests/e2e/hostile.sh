@@ -229,6 +229,26 @@ test_expect_success 'the gate Markdown escapes a markup strategy in its sentence
 	test_not_contains "<script>" "$md" &&
 	test_not_contains "|\`x\`" "$md"
 '
+# U+2028 and U+2029 end a line in Unicode (some terminals break there):
+# terminal text shows them as \u2028 and \u2029, JSON and CSV keep them.
+LSEP=$(printf "fsdp\342\200\250x\342\200\251y")
+test_expect_success 'setup: the CPU sweep with a strategy holding U+2028 and U+2029' '
+	rename_strategies "$TMP/lsep" ddp "$LSEP" &&
+	"$AMDAHL" --store "$TMP/lsep.db" ingest -q "$TMP/lsep"
+'
+test_expect_success PYTHON 'runs and stats show U+2028/U+2029 escaped on the terminal, exact in JSON and CSV' '
+	test_status 0 "$AMDAHL" --store "$TMP/lsep.db" runs &&
+	test_contains "fsdp\\u2028x\\u2029y" "$OUT" &&
+	test_not_contains "$LSEP" "$OUT" &&
+	test_status 0 "$AMDAHL" --store "$TMP/lsep.db" stats &&
+	test_contains "strategy fsdp\\u2028x\\u2029y" "$OUT" &&
+	test_not_contains "$LSEP" "$OUT" &&
+	"$AMDAHL" --store "$TMP/lsep.db" stats --json >"$TMP/lsep.json" &&
+	test_eq "ddp $LSEP" "$(strict_json "$TMP/lsep.json")" &&
+	"$AMDAHL" --store "$TMP/lsep.db" gate --baseline cpu-strong-scaling:ddp \
+		--candidate "cpu-strong-scaling:$LSEP" --format csv >"$TMP/lsep.csv"
+	test_contains "$LSEP" "$(cat "$TMP/lsep.csv")"
+'
 # the store path named in the line is the SQLite file's (on ClickHouse
 # the store is named by its URL); the next case is the same property for
 # an input path, on both backends

@@ -53,6 +53,19 @@ test_expect_success 'stats --axis that no run has: exit 2 naming the closest par
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" stats --axis world_sise
 	test_contains "param '\''world_sise'\'' is in no run of sweep $S; closest: '\''world_size'\''" "$ERR"
 '
+test_expect_success PYTHON 'stats and scaling --axis n: the world size, the n the table names (as without --axis)' '
+	"$AMDAHL" --store "$TMP/cpu.db" stats >"$TMP/axis-default.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats --axis n &&
+	test_eq "$(cat "$TMP/axis-default.txt")" "$OUT" &&
+	test_contains " by n (world size)," "$OUT" &&
+	"$AMDAHL" --store "$TMP/cpu.db" stats --axis n --json >"$TMP/axis-n.json" &&
+	test_eq "n True" "$(json_get "$TMP/axis-n.json" "\"%s %s\" % (d[\"sweeps\"][0][\"axis\"], d[\"sweeps\"][0][\"scaling\"])")" &&
+	"$AMDAHL" --store "$TMP/cpu.db" scaling >"$TMP/axis-default.txt" &&
+	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" scaling --axis n &&
+	test_eq "$(cat "$TMP/axis-default.txt")" "$OUT" &&
+	test_status 0 "$AMDAHL" stats --help &&
+	test_contains "--axis n is the world size (the default)" "$OUT"
+'
 test_expect_success 'report build --metric that no run has: exit 2, no report written' '
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" report build --metric epoch_time -o "$TMP/rep"
 	test_contains "closest: '\''epoch_time_s'\''" "$ERR"

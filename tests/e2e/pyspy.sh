@@ -238,7 +238,7 @@ test_expect_success 'merge_tokens total = samples of the stacks holding it' '
 
 test_expect_success 'the table: header names samples and thread-seconds, says rows were cut' '
 	test_status 0 "$AMDAHL" --store "$S" pyspy top "$RUN" -n 3 --total
-	test_contains "$want_n samples, $(printf %.2f "$want_s") thread-seconds, 4 threads in 1 files" "$OUT"
+	test_contains "$want_n samples, $(printf %.2f "$want_s") thread-seconds, 4 threads in 1 file" "$OUT"
 	test_contains "(3 of" "$OUT"
 '
 test_expect_success 'per-thread table shows the thread' '

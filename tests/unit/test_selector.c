@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "selector.h"
+#include "sweep_keys.h"
 
 static struct amd_selector *parse_ok(const char *text)
 {
@@ -112,6 +113,33 @@ static void test_errors(void **state)
 	assert_false(amd_selector_is(NULL));
 }
 
+/* The closest-name rule: within a third of the word's length plus two
+ * edits, and some letter kept in place; nearest first, at most three. */
+static void closest_is(const char *word, const char *const *cand, size_t n, const char *want)
+{
+	char near[256];
+	amd_names_closest(word, cand, n, near, sizeof near);
+	assert_string_equal(near, want);
+}
+
+static void test_closest(void **state)
+{
+	(void)state;
+	const char *const options[] = {"run", "sweep", "help", "rank", "rate"};
+	closest_is("zzz", options, 5, "");
+	closest_is("rnu", options, 5, "; closest: 'run', 'rank', 'rate'");
+	closest_is("rn", options, 5, "; closest: 'run', 'rank'");
+	const char *const strategies[] = {"ddp", "fsdp"};
+	closest_is("dpp", strategies, 2, "; closest: 'ddp', 'fsdp'");
+	closest_is("xyz", strategies, 2, "");
+	const char *const commands[] = {"stats", "gate", "runs", "keys"};
+	closest_is("statz", commands, 4, "; closest: 'stats', 'gate'");
+	closest_is("xyzzy", commands, 4, "");
+	size_t pick[3];
+	assert_int_equal(amd_names_nearest("gaet", commands, 4, pick, 3), 1);
+	assert_int_equal(pick[0], 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_dates_and_status),
 		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_closest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

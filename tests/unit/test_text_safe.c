@@ -44,12 +44,25 @@ static void visible_line_escapes_controls(void **state)
 	amd_buf_free(&b);
 }
 
+/* U+2028, U+2029 and U+0085 end a line in Unicode; other characters
+ * beyond ASCII (U+2027, U+202F, U+00A0) stay as they are. */
+static void visible_line_escapes_unicode_line_breaks(void **state)
+{
+	(void)state;
+	struct amd_buf b = {0};
+	assert_int_equal(amd_visible_line(&b, "a\xe2\x80\xa8" "b\xe2\x80\xa9" "c\xc2\x85"
+					     "d\xe2\x80\xa7\xe2\x80\xaf\xc2\xa0"), 0);
+	assert_string_equal(b.data, "a\\u2028b\\u2029c\\u0085d\xe2\x80\xa7\xe2\x80\xaf\xc2\xa0");
+	amd_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(utf8_valid_replaces_only_invalid_bytes),
 		cmocka_unit_test(markdown_escape_round_trip),
 		cmocka_unit_test(visible_line_escapes_controls),
+		cmocka_unit_test(visible_line_escapes_unicode_line_breaks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,14 @@ int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n
 		    struct amd_err *err);
 void amd_sweeps_free(struct amd_sweep_view *v, size_t n);
 
+/* A sweep name want that none of sw[0..n) has: near gets "; closest:
+ * 'a', 'b'" (the names nearest by edit distance) or "". Returns 1 when
+ * the error should list the sweeps as well (there are AMD_SWEEPS_FEW or
+ * fewer, or none is near), else 0 (a long list would bury the closest). */
+#define AMD_SWEEPS_FEW 5
+int amd_sweeps_closest(const struct amd_sweep_view *sw, size_t n, const char *want, char *near,
+		       size_t size);
+
 struct amd_point {
 	int64_t step, ts_ms;
 	double value; /* NAN when logged as NaN */

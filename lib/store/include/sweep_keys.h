@@ -50,5 +50,14 @@ int amd_keys_require(struct amd_store *st, const char *sweep, enum amd_key_kind 
  * a wrong name (commands, keys, selector terms). */
 void amd_names_closest(const char *word, const char *const *cand, size_t n, char *buf,
 		       size_t size);
+/* amd_names_closest among the store's run names, and its sweep names
+ * too when sweeps is set: the hint of "no run 'x'" errors ("" also
+ * when the store cannot be read; the error line is the point). */
+void amd_run_names_closest(struct amd_store *st, const char *word, int sweeps, char *buf,
+			   size_t size);
+/* The same candidates as indexes into cand, nearest first, at most max
+ * (for a caller that writes them its own way, as --options with dashes). */
+size_t amd_names_nearest(const char *word, const char *const *cand, size_t n, size_t *pick,
+			 size_t max);
 
 #endif

@@ -3,6 +3,7 @@
  * nodes, samples, frames) that lib/analysis/pyspy.c adds up. */
 #include "pyspy_samples.h"
 #include "selector_hint.h"
+#include "sweep_keys.h"
 #include "sqlite_int.h"
 
 #include <limits.h>
@@ -34,13 +35,8 @@ static int64_t one_id(struct amd_store *st, const char *sql, const char *text, i
 /* A name that is no run's: the error names the closest run names. */
 static int no_run(struct amd_store *st, const char *what, struct amd_err *err)
 {
-	char **names = NULL, near[512] = "";
-	size_t n = 0;
-	struct amd_err ignored = {{0}};
-	if (sel_store_strings(st, "SELECT DISTINCT name FROM run WHERE name IS NOT NULL ORDER BY name",
-			      &names, &n, &ignored) == 0)
-		sel_closest(what, (const char *const *)names, n, near, sizeof near);
-	sel_strings_free(names, n);
+	char near[512];
+	amd_run_names_closest(st, what, 0, near, sizeof near);
 	return amd_fail(err, "%s: no run (name or id) or py-spy file of that path in the store%s",
 			what, near);
 }

@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "metric_sql.h"
+#include "selector_hint.h"
 #include "stmt_cache.h"
 
 const char *const amd_runs_tables[] = {"dict", "sweep", "run", "param", "tag",
@@ -206,6 +207,19 @@ int amd_sweeps_list(struct amd_store *st, struct amd_sweep_view **out, size_t *n
 		return amd_store_step_fail(st, rc, err);
 	}
 	return 0;
+}
+
+int amd_sweeps_closest(const struct amd_sweep_view *sw, size_t n, const char *want, char *near,
+		       size_t size)
+{
+	const char **names = calloc(n ? n : 1, sizeof *names);
+	near[0] = '\0';
+	for (size_t i = 0; names && i < n; i++)
+		names[i] = sw[i].name;
+	if (names)
+		sel_closest(want, names, n, near, size);
+	free(names);
+	return n <= AMD_SWEEPS_FEW || !near[0];
 }
 
 void amd_sweeps_free(struct amd_sweep_view *v, size_t n)

@@ -40,18 +40,47 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Whether cand is near enough to word to be named: within a third of
+ * word's length plus two edits, and not a rewrite of every letter (the
+ * distance is below the longer length, so some letter stays in place):
+ * 'zzz' names no 'run', 'dpp' still names 'fsdp'. */
+static int near_enough(const char *word, const char *cand, size_t d)
+{
+	size_t lw = strlen(word), lc = strlen(cand);
+	return d <= lw / 3 + 2 && d < (lw > lc ? lw : lc);
+}
+
+size_t sel_nearest(const char *word, const char *const *cand, size_t n, size_t *pick, size_t max)
+{
+	size_t used = 0, limit = strlen(word) / 3 + 2;
+	for (size_t d = 0; d <= limit; d++)
+		for (size_t i = 0; i < n && used < max; i++)
+			if (cand[i] && strcmp(word, cand[i]) != 0 && edit_distance(word, cand[i]) == d &&
+			    near_enough(word, cand[i], d))
+				pick[used++] = i;
+	return used;
+}
+
 void sel_closest(const char *word, const char *const *cand, size_t n, char *buf, size_t size)
 {
-	size_t limit = strlen(word) / 3 + 2, used = 0;
+	size_t pick[3], used = sel_nearest(word, cand, n, pick, 3);
 	buf[0] = '\0';
-	for (size_t d = 0; d <= limit; d++)
-		for (size_t i = 0; i < n && used < 3; i++) {
-			if (!cand[i] || edit_distance(word, cand[i]) != d || strcmp(word, cand[i]) == 0)
-				continue;
-			size_t len = strlen(buf);
-			snprintf(buf + len, size - len, "%s'%s'", used ? ", " : "; closest: ", cand[i]);
-			used++;
-		}
+	for (size_t k = 0; k < used; k++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, size - len, "%s'%s'", k ? ", " : "; closest: ", cand[pick[k]]);
+	}
+}
+
+void sel_closest_in(struct amd_store *st, const char *sql, const char *word, char *buf,
+		    size_t size)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct amd_err ignored = {{0}};
+	buf[0] = '\0';
+	if (sel_store_strings(st, sql, &names, &n, &ignored) == 0)
+		sel_closest(word, (const char *const *)names, n, buf, size);
+	sel_strings_free(names, n);
 }
 
 void sel_strings_free(char **v, size_t n)

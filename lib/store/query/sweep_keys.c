@@ -40,6 +40,21 @@ void amd_names_closest(const char *word, const char *const *cand, size_t n, char
 	sel_closest(word, cand, n, buf, size);
 }
 
+void amd_run_names_closest(struct amd_store *st, const char *word, int sweeps, char *buf,
+			   size_t size)
+{
+	sel_closest_in(st, sweeps ? "SELECT name FROM run WHERE name IS NOT NULL UNION"
+				    " SELECT name FROM sweep WHERE name IS NOT NULL ORDER BY 1"
+				  : "SELECT DISTINCT name FROM run WHERE name IS NOT NULL ORDER BY name",
+		       word, buf, size);
+}
+
+size_t amd_names_nearest(const char *word, const char *const *cand, size_t n, size_t *pick,
+			 size_t max)
+{
+	return sel_nearest(word, cand, n, pick, max);
+}
+
 const char *amd_key_kind_name(enum amd_key_kind kind)
 {
 	return kind == AMD_KEY_METRIC ? "metric" : kind == AMD_KEY_PARAM ? "param" : "tag";

@@ -30,6 +30,7 @@
 #include "region_scan.h"
 #include "run_sources.h"
 #include "selector.h"
+#include "sweep_keys.h"
 
 const char *const amd_regions_tables[] = {"dict", "sweep", "run", "param", "tag",
 					  "metric_point", "trace", "trace_step", "region",
@@ -75,8 +76,10 @@ int amd_region_resolve(struct amd_store *st, const char *what, struct amd_region
 			return -1;
 		return 0;
 	}
+	char near[512];
+	amd_run_names_closest(st, what, 1, near, sizeof near);
 	return amd_fail(err, "%s: no run (id or name), sweep or ingested file of that name in"
-			" the store", what);
+			" the store%s", what, near);
 }
 
 int amd_region_resolve_select(struct amd_store *st, const char *what,
