@@ -7,10 +7,11 @@
 # wins), Lightning's num_nodes × devices (an int or a list of indices)
 # and a strategy object's repr (its class name), accelerate's
 # num_processes, num_machines and distributed_type, and a per-node name
-# given in amdahl.yaml (run.per_node_params). `runs --json` shows the
-# oracle's columns and `scaling --json` equals the original layout's
-# (strategy names mapped back). devices "auto" or -1 gives no world size
-# (n from the traces, as without params); distributed_type NO no strategy.
+# given in amdahl.yaml (run.per_node_params, at ingest or after it).
+# `runs --json` shows the oracle's columns and `scaling --json` equals
+# the original layout's (strategy names mapped back). devices "auto" or
+# -1 gives no world size (n from the traces, as without params);
+# distributed_type NO no strategy.
 test_description='world size, nodes and strategy from torchrun, SLURM, env dumps, Lightning and accelerate params'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -72,9 +73,15 @@ test_expect_success PYTHON 'accelerate: num_processes, num_machines as nodes, di
 	test_status 0 "$AMDAHL" --store s.db ingest -q mlruns &&
 	test_eq "null" "$("$AMDAHL" --store s.db runs --json | json_get - "jdump(sorted(set(r[\"strategy\"] for r in d[\"runs\"])))" | tr -d "[]")"
 '
-test_expect_success PYTHON 'amdahl.yaml run.per_node_params names the per-node count' '
+test_expect_success PYTHON 'amdahl.yaml run.per_node_params names the per-node count (in any case), at ingest or later' '
 	check per_node "" "run:\n  per_node_params: [ranks_per_host]\n" &&
-	test_not_contains "per_node_params" "$ERR"
+	test_not_contains "per_node_params" "$ERR" &&
+	mkdir late && cd late &&
+	test_status 0 "$AMDAHL" --store s.db ingest -q ../mlruns &&
+	test_true "without the list, untraced runs have no n" test "$(cat ../want)" != "$("$AMDAHL" --store s.db runs --json | json_get - "$COLS")" &&
+	test_status 0 "$AMDAHL" --store s.db --config ../amdahl.yaml runs --json &&
+	test_eq "$(cat ../want)" "$(printf "%s" "$OUT" | json_get - "$COLS")" &&
+	test_contains "re-derived from the stored params" "$ERR"
 '
 test_expect_success PYTHON 'devices "auto" or -1 gives no world size: n is the traces'\'' or none' '
 	mkdir -p "$TMP/auto" && cd "$TMP/auto" &&

@@ -17,7 +17,7 @@ Styles (the param names are the tools' own):
               repr of a DDPStrategy object (its address differs per run)
   accelerate  num_processes, num_machines, distributed_type (MULTI_GPU
               for ddp, FSDP for fsdp)
-  per_node    num_nodes, ranks_per_host (amdahl.yaml names it)
+  per_node    num_nodes, RANKS_PER_HOST (amdahl.yaml names ranks_per_host)
   auto        lightning's, with devices "auto" or -1: no world size from
               the params, so n is the traces' (distributedInfo.world_size,
               read here from the run's artifacts) or none
@@ -80,7 +80,7 @@ def rewrite(style, old, run_index, traced):
         new.update(num_processes=w, num_machines=nodes, distributed_type=kind)
         want = (w, nodes, kind)
     elif style == "per_node":
-        new.update(strategy=strategy, num_nodes=nodes, ranks_per_host=per)
+        new.update(strategy=strategy, num_nodes=nodes, RANKS_PER_HOST=per)
     else:
         sys.exit("unknown style " + style)
     return new, want
