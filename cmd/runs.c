@@ -9,6 +9,7 @@
 
 #include "analysis_json.h"
 #include "cmd.h"
+#include "writer.h"
 
 static void help(void)
 {
@@ -83,7 +84,38 @@ static void print_notes(const struct run_counts *k)
 		       k->ungrouped == 1 ? "" : "s");
 }
 
-static int print_table(const struct amd_sweep_view *sw, size_t nsw,
+/* One note per way the sweep's runs got an n their params give in a way
+ * the run lists do not show (writer.h amd_run_n_source): nodes ×
+ * workers per node, or a listed name in another case. */
+static int print_n_sources(struct cmd_ctx *ctx, const char *sweep,
+			   const struct amd_run_view *runs, size_t n)
+{
+	char why[8][200], cur[200];
+	int count[8];
+	size_t k = 0;
+	struct amd_err err = {{0}};
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i].sweep || strcmp(runs[i].sweep, sweep) != 0)
+			continue;
+		if (amd_run_n_source(ctx->store, &ctx->config, runs[i].id, cur, sizeof cur, &err) < 0)
+			return cmd_error("runs", "%s", err.msg);
+		size_t j = 0;
+		while (cur[0] && j < k && strcmp(why[j], cur) != 0)
+			j++;
+		if (cur[0] && j < k)
+			count[j]++;
+		else if (cur[0] && k < 8) {
+			memcpy(why[k], cur, sizeof cur);
+			count[k++] = 1;
+		}
+	}
+	for (size_t j = 0; j < k; j++)
+		printf("note: n of %d run%s from %s\n", count[j], count[j] == 1 ? "" : "s",
+		       cmd_shown(why[j]));
+	return EXIT_OK;
+}
+
+static int print_table(struct cmd_ctx *ctx, const struct amd_sweep_view *sw, size_t nsw,
 		       const struct amd_run_view *runs, size_t n)
 {
 	int printed = 0; /* a blank line between sweeps, none before the first shown */
@@ -130,6 +162,8 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		if (rc < 0)
 			return cmd_error("runs", "out of memory");
 		print_notes(&k);
+		if (print_n_sources(ctx, sw[s].name, runs, n) != EXIT_OK)
+			return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
@@ -219,7 +253,7 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 	} else if (n == 0 && !none.msg[0])
 		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
 	else
-		rc = print_table(sw, nsw, runs, n);
+		rc = print_table(ctx, sw, nsw, runs, n);
 	amd_runs_free(runs, n);
 	amd_sweeps_free(sw, nsw);
 	return rc;

@@ -9,9 +9,10 @@
 # num_processes, num_machines and distributed_type, and a per-node name
 # given in amdahl.yaml (run.per_node_params, at ingest or after it).
 # `runs --json` shows the oracle's columns and `scaling --json` equals
-# the original layout's (strategy names mapped back). devices "auto" or
-# -1 gives no world size (n from the traces, as without params);
-# distributed_type NO no strategy.
+# the original layout's (strategy names mapped back); `runs` notes how
+# many runs got n from nodes × workers per node or a name in another
+# case. devices "auto" or -1 gives no world size (n from the traces, as
+# without params); distributed_type NO no strategy.
 test_description='world size, nodes and strategy from torchrun, SLURM, env dumps, Lightning and accelerate params'
 . "$(dirname "$0")/../test-lib.sh"
 
@@ -53,14 +54,18 @@ test_expect_success PYTHON 'setup: the CPU sweep as logged' '
 	test_status 0 "$AMDAHL" --store "$TMP/canon.db" ingest -q "$CPU" &&
 	test_contains "\"strategy\":" "$(scaling_as "$TMP/canon.db" "")"
 '
-test_expect_success PYTHON 'torchrun: n is nnodes × nproc_per_node' '
-	check torchrun ""
+test_expect_success PYTHON 'torchrun: n is nnodes × nproc_per_node, and runs says so' '
+	check torchrun "" &&
+	test_status 0 "$AMDAHL" --store s.db runs &&
+	test_contains "note: n of $(grep -c . want) runs from nnodes × nproc_per_node (nodes × workers per node)" "$OUT"
 '
 test_expect_success PYTHON 'SLURM env dump in upper case: n is SLURM_NNODES × SLURM_NTASKS_PER_NODE' '
 	check slurm ""
 '
 test_expect_success PYTHON 'env dump: WORLD_SIZE in upper case is n; world_size as spelled wins over it' '
 	check env "" &&
+	test_status 0 "$AMDAHL" --store s.db runs &&
+	test_contains "note: n of $(($(grep -c . want) - 1)) runs from WORLD_SIZE (world_size in another case)" "$OUT" &&
 	test_true "the first run logs both, unequal" test -f "$(ls -d "$TMP"/env/mlruns/*/*/params | sort | head -1)/WORLD_SIZE"
 '
 test_expect_success PYTHON 'Lightning: n is num_nodes × devices (int or list); a DDPStrategy repr is its class name' '

@@ -42,6 +42,13 @@ int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size
 int amd_run_columns_rederive(struct amd_store *st, const char *name, const struct amd_config *cfg,
 			     size_t *changed, struct amd_err *err);
 
+/* Why run's n is what it is when its params say it in a way the lists
+ * do not show, into out: "nnodes × nproc_per_node (nodes × workers per
+ * node)" or "WORLD_SIZE (world_size in another case)"; "" otherwise (a
+ * listed name as spelled, the traces, none). run_columns.c. */
+int amd_run_n_source(struct amd_store *st, const struct amd_config *cfg, int64_t run, char *out,
+		     size_t len, struct amd_err *err);
+
 struct amd_store_sink;
 
 struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path,

@@ -50,6 +50,7 @@ struct column {
 	char text[AMD_NAME_MAX + 1]; /* a strategy capped by amd_name_cap */
 	int found;
 	size_t rank;               /* of the param that set it (key_rank) */
+	char key[64];              /* that param's name, as logged (cut) */
 };
 
 /* Param name i of c's list, NULL past its end. */
@@ -164,6 +165,7 @@ static int take_param(const char *key, const char *value, struct column col[NCOL
 		memcpy(col[c].text, text, sizeof text);
 		col[c].found = 1;
 		col[c].rank = (size_t)r;
+		snprintf(col[c].key, sizeof col[c].key, "%s", key);
 	}
 	return 0;
 }
@@ -179,6 +181,8 @@ static void n_from_nodes(struct column col[NCOLUMNS])
 		return;
 	snprintf(col[COL_N].text, col[COL_N].len, "%lld", (long long)(nodes * per));
 	col[COL_N].found = 1;
+	snprintf(col[COL_N].key, sizeof col[COL_N].key, "%.30s × %.28s", col[COL_NODES].key,
+		 col[COL_PER_NODE].key);
 }
 
 /* The params of run set the columns (c->found says which). */
@@ -249,12 +253,12 @@ static void columns_init(const struct amd_config *cfg, struct column col[NCOLUMN
 {
 	const struct amd_cfg_run *r = cfg ? &cfg->run : NULL;
 	const struct column c[NCOLUMNS] = {
-		{r ? &r->strategy_params : NULL, strategy_keys, AMD_NAME_MAX + 1, "", 0, 0},
-		{r ? &r->n_params : NULL, n_keys, 64, "", 0, 0},
-		{r ? &r->nodes_params : NULL, nodes_keys, 64, "", 0, 0},
-		{r ? &r->rank_params : NULL, rank_keys, 64, "", 0, 0},
-		{r ? &r->repeat_params : NULL, repeat_keys, 64, "", 0, 0},
-		{r ? &r->per_node_params : NULL, per_node_keys, 64, "", 0, 0},
+		{r ? &r->strategy_params : NULL, strategy_keys, AMD_NAME_MAX + 1, "", 0, 0, ""},
+		{r ? &r->n_params : NULL, n_keys, 64, "", 0, 0, ""},
+		{r ? &r->nodes_params : NULL, nodes_keys, 64, "", 0, 0, ""},
+		{r ? &r->rank_params : NULL, rank_keys, 64, "", 0, 0, ""},
+		{r ? &r->repeat_params : NULL, repeat_keys, 64, "", 0, 0, ""},
+		{r ? &r->per_node_params : NULL, per_node_keys, 64, "", 0, 0, ""},
 	};
 	memcpy(col, c, sizeof c);
 }
@@ -395,6 +399,22 @@ static int stale_runs(struct amd_store *st, const struct amd_config *cfg, int64_
 		rc = prc;
 	return amd_store_rows_done(st, q, rc, err);
 }
+int amd_run_n_source(struct amd_store *st, const struct amd_config *cfg, int64_t run, char *out,
+		     size_t len, struct amd_err *err)
+{
+	struct column col[NCOLUMNS];
+	const char *listed;
+	out[0] = '\0';
+	columns_init(cfg, col);
+	if (param_columns(st, run, col, "store", err) < 0)
+		return -1;
+	if (col[COL_N].found && strstr(col[COL_N].key, " × "))
+		snprintf(out, len, "%s (nodes × workers per node)", col[COL_N].key);
+	else if (col[COL_N].found && key_rank(&col[COL_N], col[COL_N].key, &listed) % 2 == 1)
+		snprintf(out, len, "%s (%s in another case)", col[COL_N].key, listed);
+	return 0;
+}
+
 int amd_run_columns_rederive(struct amd_store *st, const char *name, const struct amd_config *cfg,
 			     size_t *changed, struct amd_err *err)
 {
