@@ -352,15 +352,17 @@ static sqlite3_stmt *list_params(struct amd_store *st, const struct column col[N
 	return q;
 }
 
-/* The ids of the runs whose columns differ from what their params give
- * under cfg, into *ids (the caller frees): the runs and the params of
- * the lists read once each, side by side in run order. */
-static int stale_runs(struct amd_store *st, const struct amd_config *cfg, int64_t **ids,
-		      size_t *n, struct amd_err *err)
+/* Called by each_run per run with the columns its params give (n from
+ * nodes × workers per node too, never from traces); q's row is the
+ * run's: id, strategy, n, nodes, rank, repeat. Nonzero (an SQLite code)
+ * stops the walk. */
+typedef int run_fn(sqlite3_stmt *q, const struct column col[NCOLUMNS], void *arg);
+
+/* fn for every run of st, in id order, under cfg's lists: the runs and
+ * the params of the lists read once each, side by side. */
+static int each_run(struct amd_store *st, const struct amd_config *cfg, run_fn *fn, void *arg,
+		    struct amd_err *err)
 {
-	size_t cap = 0;
-	*ids = NULL;
-	*n = 0;
 	struct column empty[NCOLUMNS];
 	columns_init(cfg, empty);
 	sqlite3_stmt *p = list_params(st, empty, err);
@@ -386,33 +388,74 @@ static int stale_runs(struct amd_store *st, const struct amd_config *cfg, int64_
 			break;
 		}
 		n_from_nodes(col);
-		if (!differs(q, col))
-			continue;
-		if (amd_grow(ids, *n, &cap, sizeof **ids, 16) < 0) {
-			rc = SQLITE_NOMEM;
+		if ((rc = fn(q, col, arg)) != 0)
 			break;
-		}
-		(*ids)[(*n)++] = id;
 	}
 	sqlite3_finalize(p);
 	if (prc != SQLITE_ROW && prc != SQLITE_DONE && rc == SQLITE_DONE)
 		rc = prc;
 	return amd_store_rows_done(st, q, rc, err);
 }
-int amd_run_n_source(struct amd_store *st, const struct amd_config *cfg, int64_t run, char *out,
-		     size_t len, struct amd_err *err)
+
+struct id_list {
+	int64_t *ids;
+	size_t n, cap;
+};
+
+/* each_run's fn: the run's id into arg (an id_list) when its columns
+ * differ from its params'. */
+static int add_if_stale(sqlite3_stmt *q, const struct column col[NCOLUMNS], void *arg)
 {
-	struct column col[NCOLUMNS];
-	const char *listed;
-	out[0] = '\0';
-	columns_init(cfg, col);
-	if (param_columns(st, run, col, "store", err) < 0)
-		return -1;
-	if (col[COL_N].found && strstr(col[COL_N].key, " × "))
-		snprintf(out, len, "%s (nodes × workers per node)", col[COL_N].key);
-	else if (col[COL_N].found && key_rank(&col[COL_N], col[COL_N].key, &listed) % 2 == 1)
-		snprintf(out, len, "%s (%s in another case)", col[COL_N].key, listed);
+	struct id_list *l = arg;
+	if (!differs(q, col))
+		return 0;
+	if (amd_grow(&l->ids, l->n, &l->cap, sizeof *l->ids, 16) < 0)
+		return SQLITE_NOMEM;
+	l->ids[l->n++] = sqlite3_column_int64(q, 0);
 	return 0;
+}
+
+/* The ids of the runs whose columns differ from what their params give
+ * under cfg, into *ids (the caller frees). */
+static int stale_runs(struct amd_store *st, const struct amd_config *cfg, int64_t **ids,
+		      size_t *n, struct amd_err *err)
+{
+	struct id_list l = {0};
+	int rc = each_run(st, cfg, add_if_stale, &l, err);
+	*ids = l.ids;
+	*n = rc == 0 ? l.n : 0;
+	return rc;
+}
+
+struct n_source_walk {
+	amd_n_source_fn *fn;
+	void *arg;
+};
+
+/* each_run's fn: why the run's n is what it is, to the caller's fn when
+ * the lists do not show it. */
+static int tell_n_source(sqlite3_stmt *q, const struct column col[NCOLUMNS], void *arg)
+{
+	const struct n_source_walk *w = arg;
+	const struct column *n = &col[COL_N];
+	const char *listed;
+	char why[200];
+	if (!n->found)
+		return 0;
+	if (strstr(n->key, " × "))
+		snprintf(why, sizeof why, "%s (nodes × workers per node)", n->key);
+	else if (key_rank(n, n->key, &listed) % 2 == 1)
+		snprintf(why, sizeof why, "%s (%s in another case)", n->key, listed);
+	else
+		return 0;
+	return w->fn(sqlite3_column_int64(q, 0), why, w->arg) < 0 ? SQLITE_NOMEM : 0;
+}
+
+int amd_run_n_sources(struct amd_store *st, const struct amd_config *cfg, amd_n_source_fn *fn,
+		      void *arg, struct amd_err *err)
+{
+	struct n_source_walk w = {fn, arg};
+	return each_run(st, cfg, tell_n_source, &w, err);
 }
 
 int amd_run_columns_rederive(struct amd_store *st, const char *name, const struct amd_config *cfg,
