@@ -1,7 +1,8 @@
 /* run_columns.c — deriving a run's strategy, n, nodes, rank and repeat
- * from its params (n, without a param, from its traces' world size; see
- * run_columns.h), and deriving them again when the configuration's lists
- * changed after the ingest (writer.h). */
+ * from its params (n, without a world-size param, from nodes × workers
+ * per node, else its traces' world size; see run_columns.h), deriving
+ * them again when the configuration's lists changed after the ingest,
+ * and saying which params gave a run's n (writer.h). */
 #include "run_columns.h"
 #include "writer.h"
 #include "sqlite_int.h"
