@@ -9,6 +9,7 @@
 
 #include "analysis_json.h"
 #include "cmd.h"
+#include "writer.h"
 
 static void help(void)
 {
@@ -83,8 +84,68 @@ static void print_notes(const struct run_counts *k)
 		       k->ungrouped == 1 ? "" : "s");
 }
 
-static int print_table(const struct amd_sweep_view *sw, size_t nsw,
-		       const struct amd_run_view *runs, size_t n)
+/* The runs whose n their params give in a way the run lists do not show
+ * (writer.h amd_run_n_sources), in id order, and why. */
+struct n_sources {
+	struct n_source {
+		int64_t run;
+		char *why;
+	} *v;
+	size_t n, cap;
+};
+
+static int add_n_source(int64_t run, const char *why, void *arg)
+{
+	struct n_sources *s = arg;
+	if (amd_grow(&s->v, s->n, &s->cap, sizeof *s->v, 16) < 0 ||
+	    !(s->v[s->n].why = strdup(why)))
+		return -1;
+	s->v[s->n++].run = run;
+	return 0;
+}
+
+static int by_run(const void *a, const void *b)
+{
+	int64_t x = ((const struct n_source *)a)->run, y = ((const struct n_source *)b)->run;
+	return (x > y) - (x < y);
+}
+
+static void n_sources_free(struct n_sources *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].why);
+	free(s->v);
+}
+
+/* One note per way the sweep's runs got such an n: nodes × workers per
+ * node, or a listed name in another case. */
+static void print_n_sources(const struct n_sources *src, const char *sweep,
+			    const struct amd_run_view *runs, size_t n)
+{
+	const char *why[8];
+	int count[8];
+	size_t k = 0;
+	for (size_t i = 0; src->n && i < n; i++) {
+		struct n_source key = {runs[i].id, NULL};
+		const struct n_source *f = runs[i].sweep && strcmp(runs[i].sweep, sweep) == 0
+			? bsearch(&key, src->v, src->n, sizeof *src->v, by_run) : NULL;
+		size_t j = 0;
+		while (f && j < k && strcmp(why[j], f->why) != 0)
+			j++;
+		if (f && j < k)
+			count[j]++;
+		else if (f && k < 8) {
+			why[k] = f->why;
+			count[k++] = 1;
+		}
+	}
+	for (size_t j = 0; j < k; j++)
+		printf("note: n of %d run%s from %s\n", count[j], count[j] == 1 ? "" : "s",
+		       cmd_shown(why[j]));
+}
+
+static int print_table(const struct n_sources *src, const struct amd_sweep_view *sw,
+		       size_t nsw, const struct amd_run_view *runs, size_t n)
 {
 	int printed = 0; /* a blank line between sweeps, none before the first shown */
 	for (size_t s = 0; s < nsw; s++) {
@@ -131,6 +192,7 @@ static int print_table(const struct amd_sweep_view *sw, size_t nsw,
 		if (rc < 0)
 			return cmd_error("runs", "out of memory");
 		print_notes(&k);
+		print_n_sources(src, sw[s].name, runs, n);
 	}
 	return EXIT_OK;
 }
@@ -217,8 +279,12 @@ int cmd_runs(int argc, char **argv, struct cmd_ctx *ctx)
 		rc = cmd_print_json("runs", root);
 	} else if (n == 0 && !none.msg[0])
 		printf("no runs in %s yet; 'amdahl ingest PATH' loads some\n", ctx->store_path);
-	else
-		rc = print_table(sw, nsw, runs, n);
+	else {
+		struct n_sources src = {0};
+		rc = amd_run_n_sources(ctx->store, &ctx->config, add_n_source, &src, &err) < 0
+			? cmd_error("runs", "%s", err.msg) : print_table(&src, sw, nsw, runs, n);
+		n_sources_free(&src);
+	}
 	amd_runs_free(runs, n);
 	amd_sweeps_free(sw, nsw);
 	return rc;

@@ -301,7 +301,8 @@ static int run_from(struct amd_config *cfg)
 	       list_from(cfg, "run.n_params", &r->n_params) < 0 ||
 	       list_from(cfg, "run.nodes_params", &r->nodes_params) < 0 ||
 	       list_from(cfg, "run.rank_params", &r->rank_params) < 0 ||
-	       list_from(cfg, "run.repeat_params", &r->repeat_params) < 0 ? -1 : 0;
+	       list_from(cfg, "run.repeat_params", &r->repeat_params) < 0 ||
+	       list_from(cfg, "run.per_node_params", &r->per_node_params) < 0 ? -1 : 0;
 }
 
 const struct amd_cfg_metric *amd_cfg_gate_metric(const struct amd_config *cfg, const char *name)
@@ -355,7 +356,7 @@ static const char *const metric_keys[] = {"direction", "alpha", "threshold"};
 static const char *const mail_keys[] = {"to", "from", "subject", "cacert", "smtp", "timeout",
 					"ssl_reqd"};
 static const char *const run_keys[] = {"strategy_params", "n_params", "nodes_params",
-				       "rank_params", "repeat_params"};
+				       "rank_params", "repeat_params", "per_node_params"};
 #define NKEYS(a) (sizeof a / sizeof a[0])
 
 static int known(const char *key, const char *const *keys, size_t n)
@@ -426,6 +427,7 @@ void amd_config_free(struct amd_config *cfg)
 	list_free(&cfg->run.nodes_params);
 	list_free(&cfg->run.rank_params);
 	list_free(&cfg->run.repeat_params);
+	list_free(&cfg->run.per_node_params);
 	memset(cfg, 0, sizeof *cfg);
 }
 

@@ -87,7 +87,7 @@ struct amd_config {
 	} mail;
 	struct amd_cfg_run { /* the params that name a run's columns, first found wins */
 		struct amd_cfg_list strategy_params, n_params, nodes_params, rank_params,
-			repeat_params;
+			repeat_params, per_node_params;
 	} run;
 	struct amd_node *root; /* the tree the fields point into */
 	struct amd_cfg_unknown *unknown; /* keys amdahl does not read, in the file's order */

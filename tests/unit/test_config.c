@@ -70,6 +70,7 @@ static void typed(void **state)
 				"mail:\n  to: [a@x.org, b@x.org]\n  from: ci@x.org\n"
 				"  timeout: 30\n  ssl_reqd: yes\n"
 				"run:\n  n_params: [gpus, {x: 1}]\n  rank_params: none\n"
+				"  per_node_params: [ranks_per_host]\n"
 				"unknown: {kept: out}\n");
 	struct amd_config cfg;
 	struct amd_err err = {{0}};
@@ -102,6 +103,9 @@ static void typed(void **state)
 	assert_string_equal(cfg.run.n_params.items[1], ""); /* not a name */
 	assert_true(cfg.run.rank_params.set && cfg.run.rank_params.n == 0);
 	assert_false(cfg.run.strategy_params.set);
+	assert_true(cfg.run.per_node_params.set && cfg.run.per_node_params.n == 1);
+	assert_string_equal(cfg.run.per_node_params.items[0], "ranks_per_host");
+	assert_int_equal(cfg.nunknown, 1); /* per_node_params is a known key */
 	amd_config_free(&cfg);
 	free(path);
 }

@@ -42,6 +42,16 @@ int amd_run_columns_refresh(const char *path, const struct amd_config *cfg, size
 int amd_run_columns_rederive(struct amd_store *st, const char *name, const struct amd_config *cfg,
 			     size_t *changed, struct amd_err *err);
 
+/* Why a run's n is what it is when its params say it in a way the run
+ * lists do not show: fn(run id, why, arg) for each such run of st, why
+ * "nnodes × nproc_per_node (nodes × workers per node)" or "WORLD_SIZE
+ * (world_size in another case)"; a run whose n is a listed name as
+ * spelled, its traces' or none is not told. fn returns -1 (out of
+ * memory) to stop. run_columns.c. */
+typedef int amd_n_source_fn(int64_t run, const char *why, void *arg);
+int amd_run_n_sources(struct amd_store *st, const struct amd_config *cfg, amd_n_source_fn *fn,
+		      void *arg, struct amd_err *err);
+
 struct amd_store_sink;
 
 struct amd_store_sink *amd_store_sink_new(struct amd_store *st, const char *path,

@@ -1,9 +1,10 @@
 /* run_columns.h — a run's scaling facts as columns of the run row:
  * strategy, n (world size), nodes, rank and repeat, taken from its
- * params (the first of a list of known names; amdahl.yaml can name
- * others under run.strategy_params, run.n_params, …); a run with no
- * world-size param takes n from its traces (distributedInfo.world_size;
- * a param wins over a trace). The unit writer
+ * params (the first of a list of known names, matched in any case;
+ * amdahl.yaml can name others under run.strategy_params, run.n_params,
+ * …); a run with no world-size param takes n as nodes × workers per node
+ * (run.per_node_params), else from its traces
+ * (distributedInfo.world_size; a param wins over a trace). The unit writer
  * derives them for every run a unit touched, before it commits. */
 #ifndef AMD_RUN_COLUMNS_H
 #define AMD_RUN_COLUMNS_H
