@@ -4,6 +4,7 @@
 // tests/e2e/report_html_rows.sh to check against report.json:
 //   rows     the runs table at load: rows in the page, rows shown, the
 //            pager's text
+//   print    the same printed (print media): every row
 //   sort     after a click on the "run" heading and after a second: the
 //            run cells shown, the pager's text and the milliseconds from
 //            the click to the laid-out page (performance.now, in the page)
@@ -42,6 +43,9 @@ try {
   await page.setViewport({ width: 1280, height: 900 });
   await page.goto(url, { waitUntil: "load", timeout: 300000 });
   out.rows = await page.evaluate(seen);
+  await page.emulateMediaType("print");
+  out.print = await page.evaluate(seen);
+  await page.emulateMediaType("screen");
   const click = () => page.evaluate((src) => {
     const t = document.getElementById("table-runs");
     const th = Array.from(t.tHead.rows[0].cells).find((h) => h.textContent === "run");
