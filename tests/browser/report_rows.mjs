@@ -13,6 +13,8 @@
 //   narrow   at a 390 px phone viewport: the page's scroll width and
 //            client width, and the elements reaching past the right edge
 //            (but inside a table box or a chart, which clips its drawing)
+//   narrow_tips  at 390 px, per chart the tooltip of its rightmost target
+//            focused: its left and right edges, the page's scroll width
 //   nojs     with JavaScript off, the runs table's rows shown
 // Usage: node report_rows.mjs REPORT_DIR FILTER_WORD
 import puppeteer from "puppeteer-core";
@@ -75,6 +77,18 @@ try {
         .slice(0, 10).map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")),
     };
   });
+  // the tooltip of each chart's rightmost target, focused at 390 px
+  out.narrow_tips = await page.evaluate(() => Array.from(document.querySelectorAll("figure[data-chart]")).map((f) => {
+    const hits = Array.from(f.querySelectorAll("svg.chart .hit")).filter((h) => h.getClientRects().length);
+    if (!hits.length) return null;
+    const h = hits.reduce((a, b) => (b.getBoundingClientRect().right > a.getBoundingClientRect().right ? b : a));
+    h.focus();
+    const tip = document.getElementById("tip").getBoundingClientRect();
+    const r = { chart: f.dataset.chart, tip_left: tip.left, tip_right: tip.right,
+      scroll_width: document.documentElement.scrollWidth, client_width: document.documentElement.clientWidth };
+    h.blur();
+    return r;
+  }).filter(Boolean));
 
   const off = await browser.newPage();
   await off.setJavaScriptEnabled(false);

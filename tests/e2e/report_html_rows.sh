@@ -7,7 +7,8 @@
 # the first of report.json's run names in order, the click laid out well
 # within a generous bound), filters all its rows, and shows every row
 # with JavaScript off; and the bundled CPU sweep's page at a 390 px phone
-# viewport scrolls no wider than the screen (a wide table scrolls in its
+# viewport scrolls no wider than the screen, nor does a tooltip make it
+# (a wide table scrolls in its
 # own box; a page wider than the phone is zoomed out whole, its text too
 # small to read).
 test_description='report.html: a 1,500-run table pages, sorts and filters; no page-wide scroll at 390 px'
@@ -94,6 +95,12 @@ test_expect_success BROWSER,BROWSER_TIER,PYTHON 'at 390 px the page scrolls no w
 	test_eq ok "$(verdict cpu "
 	n = page[\"narrow\"]
 	if n[\"scroll_width\"] > n[\"client_width\"] or n[\"past_edge\"]: bad.append(n)")"
+'
+test_expect_success BROWSER,BROWSER_TIER,PYTHON 'at 390 px the tooltip of each chart'"'"'s rightmost target stays on the screen and widens no page' '
+	test_eq ok "$(verdict cpu "
+	tips = page[\"narrow_tips\"]
+	if len(tips) < 4: bad.append((\"charts with targets\", len(tips)))
+	bad += [t for t in tips if t[\"tip_left\"] < 0 or t[\"tip_right\"] > t[\"client_width\"] or t[\"scroll_width\"] > t[\"client_width\"]]")"
 '
 test_expect_success BROWSER,BROWSER_TIER,PYTHON 'its 29 runs fit one page: all shown, no pager; sorted they are report.json names' '
 	test_eq ok "$(verdict cpu "
