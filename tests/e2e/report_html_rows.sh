@@ -6,11 +6,11 @@
 # for 100 more), sorts all its rows by a heading click (the rows shown are
 # the first of report.json's run names in order, the click laid out well
 # within a generous bound), filters all its rows, and shows every row
-# with JavaScript off; and the bundled CPU sweep's page at a 390 px phone
-# viewport scrolls no wider than the screen, nor does a tooltip make it
-# (a wide table scrolls in its
-# own box; a page wider than the phone is zoomed out whole, its text too
-# small to read).
+# with JavaScript off or printed; and the bundled CPU sweep's page at a
+# 390 px phone viewport scrolls no wider than the screen, nor does the
+# tooltip of a chart's rightmost point make it (a wide table scrolls in
+# its own box; a page wider than the phone is zoomed out whole, its text
+# too small to read).
 test_description='report.html: a 1,500-run table pages, sorts and filters; no page-wide scroll at 390 px'
 . "$(dirname "$0")/../test-lib.sh"
 
