@@ -778,9 +778,10 @@ int amd_store_settle(const char *path, struct amd_err *err)
 	if (!has_log)
 		return 0;
 	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
-		    SQLITE_OK ||
-	    sqlite3_db_readonly(db, "main") != 0) { /* SQLite opens a read-only file read-only */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	/* SQLite opens a file it may not write read-only: not writable either */
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK ||
+	    sqlite3_db_readonly(db, "main") != 0) {
 		sqlite3_close_v2(db);
 		return 0; /* not writable here: the writer's own close was the only chance */
 	}
