@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scaling_axis.h"
+#include "sweep_keys.h"
 #include "analysis_run.h"
 #include "runs.h"
 #include "selector.h"
@@ -79,6 +80,18 @@ static int axis_of(const struct run_x *rx, size_t n, long long run_id)
 	return f ? f->x : 0;
 }
 
+/* A run without a whole value of axis: a param no run has (a misspelt
+ * --axis) is named with the closest params, else the run. */
+static int no_axis_value(struct amd_store *st, const char *sweep, const char *axis,
+			 long long run_id, struct amd_err *err)
+{
+	const char *in = sweep && amd_store_selector_is(st, sweep) ? NULL : sweep;
+	if (amd_keys_require(st, in, AMD_KEY_PARAM, axis, err) < 0)
+		return -1;
+	return amd_fail(err, "%s: run %lld: param %s is not a whole number in 1..2^24",
+			amd_store_path(st), run_id, axis);
+}
+
 int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *axis,
 			  struct amd_region_set *set, struct amd_err *err)
 {
@@ -94,8 +107,7 @@ int amd_scaling_axis_rows(struct amd_store *st, const char *sweep, const char *a
 	for (size_t i = 0; rc == 0 && i < m; i++) {
 		rows[i].n = axis_of(rx, n, rows[i].run_id);
 		if (rows[i].n == 0)
-			rc = amd_fail(err, "%s: run %lld: param %s is not a whole number in 1..2^24",
-				      amd_store_path(st), rows[i].run_id, axis);
+			rc = no_axis_value(st, sweep, axis, rows[i].run_id, err);
 	}
 	for (size_t i = 0; rc == 0 && i < set->ntraces; i++)
 		set->traces[i].n = axis_of(rx, n, set->traces[i].run_id); /* a row's run: not 0 */

@@ -84,6 +84,16 @@ static int breaks_line(gunichar c)
 	       t == G_UNICODE_BREAK_LINE_FEED || t == G_UNICODE_BREAK_NEXT_LINE;
 }
 
+/* A bidirectional embedding, override or isolate (U+202A..U+202E,
+ * U+2066..U+2069): it reorders what follows it on the terminal's line,
+ * so a name holding one could make a table row read as another
+ * ("Trojan Source"). The marks U+200E, U+200F and U+061C reorder nothing
+ * and stay. */
+static int reorders_line(gunichar c)
+{
+	return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
 int amd_visible_line(struct amd_buf *out, const char *s)
 {
 	int rc = 0;
@@ -100,7 +110,7 @@ int amd_visible_line(struct amd_buf *out, const char *s)
 			rc = amd_buf_append(out, " ", 1);
 		else if (c < 0x20 || c == 0x7f)
 			rc = amd_buf_printf(out, "\\x%02X", (unsigned)c);
-		else if ((c >= 0x80 && c < 0xa0) || breaks_line(c))
+		else if ((c >= 0x80 && c < 0xa0) || breaks_line(c) || reorders_line(c))
 			rc = amd_buf_printf(out, "\\u%04X", (unsigned)c);
 		else
 			rc = amd_buf_append(out, p, (size_t)n);

@@ -53,6 +53,11 @@ test_expect_success 'stats --axis that no run has: exit 2 naming the closest par
 	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" stats --axis world_sise
 	test_contains "param '\''world_sise'\'' is in no run of sweep $S; closest: '\''world_size'\''" "$ERR"
 '
+test_expect_success 'scaling --axis that no run has: exit 2 naming the closest param, not a run' '
+	test_status 2 "$AMDAHL" --store "$TMP/cpu.db" scaling --axis world_sise &&
+	test_contains "param '\''world_sise'\'' is in no run of sweep $S; closest: '\''world_size'\''" "$ERR" &&
+	test_not_contains "is not a whole number" "$ERR"
+'
 test_expect_success PYTHON 'stats and scaling --axis n: the world size, the n the table names (as without --axis)' '
 	"$AMDAHL" --store "$TMP/cpu.db" stats >"$TMP/axis-default.txt" &&
 	test_status 0 "$AMDAHL" --store "$TMP/cpu.db" stats --axis n &&

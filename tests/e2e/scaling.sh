@@ -134,7 +134,7 @@ test_expect_success NUMPY,SCIPY 'weak scaling: the same model and coefficients (
 test_expect_success 'weak scaling: an axis param the runs lack is one line naming it, exit 2, the store unchanged' '
 	before=$(store_digest "$TMP/gpu.db") &&
 	test_status 2 "$AMDAHL" --store "$TMP/gpu.db" scaling --axis nosuch &&
-	test_contains "param nosuch is not a whole number" "$ERR" &&
+	test_contains "param '\''nosuch'\'' is in no run of sweep" "$ERR" &&
 	test_eq 1 "$(printf "%s\n" "$ERR" | grep -c .)" &&
 	test_eq "$before" "$(store_digest "$TMP/gpu.db")"
 '

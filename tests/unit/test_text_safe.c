@@ -56,6 +56,19 @@ static void visible_line_escapes_unicode_line_breaks(void **state)
 	amd_buf_free(&b);
 }
 
+/* The bidirectional overrides, embeddings and isolates are shown as
+ * escapes (each would reorder the rest of a table row); the marks LRM,
+ * RLM and ALM, and right-to-left letters, stay as they are. */
+static void visible_line_escapes_bidi_controls(void **state)
+{
+	(void)state;
+	struct amd_buf b = {0};
+	assert_int_equal(amd_visible_line(&b, "a\xe2\x80\xaa" "b\xe2\x80\xae" "c\xe2\x81\xa6"
+					     "d\xe2\x81\xa9" "e\xe2\x80\x8f\xd7\xa9\xd8\x9c"), 0);
+	assert_string_equal(b.data, "a\\u202Ab\\u202Ec\\u2066d\\u2069e\xe2\x80\x8f\xd7\xa9\xd8\x9c");
+	amd_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -63,6 +76,7 @@ int main(void)
 		cmocka_unit_test(markdown_escape_round_trip),
 		cmocka_unit_test(visible_line_escapes_controls),
 		cmocka_unit_test(visible_line_escapes_unicode_line_breaks),
+		cmocka_unit_test(visible_line_escapes_bidi_controls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
