@@ -245,15 +245,23 @@ static void draw_row(struct pdf *d, const struct amd_table *t, size_t r, const d
 	}
 }
 
+/* The width cell (r, c) needs at size: its text (the heading, row 0, in
+ * bold) and the gap draw_row leaves after it. */
+static double cell_width(struct pdf *d, const struct amd_table *t, size_t r, size_t c,
+			 double size)
+{
+	chart_font(d->cr, size, r == 0);
+	return chart_text_width(d->cr, cell(t, r, c)) + 5 + 4;
+}
+
 /* The widths of the columns' widest cells at size; their sum. */
 static double measure(struct pdf *d, const struct amd_table *t, double size, double *w)
 {
-	double pad = 5, total = 0;
+	double total = 0;
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = 0;
 		for (size_t r = 0; r <= t->nrows; r++) {
-			chart_font(d->cr, size, r == 0);
-			double cw = chart_text_width(d->cr, cell(t, r, c)) + pad + 4;
+			double cw = cell_width(d, t, r, c, size);
 			if (cw > w[c])
 				w[c] = cw;
 		}
@@ -293,8 +301,7 @@ static void cap_columns(double *w, size_t ncols, double avail)
  * and never under 40 pt. */
 static double elastic_min(struct pdf *d, const struct amd_table *t, double size)
 {
-	chart_font(d->cr, size, 1);
-	double head = chart_text_width(d->cr, cell(t, 0, (size_t)t->elastic)) + 5 + 4;
+	double head = cell_width(d, t, 0, (size_t)t->elastic, size);
 	return head > 40 ? head : 40;
 }
 
