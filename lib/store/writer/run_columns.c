@@ -52,6 +52,7 @@ struct column {
 	int found;
 	size_t rank;               /* of the param that set it (key_rank) */
 	char key[64];              /* that param's name, as logged (cut) */
+	int product;               /* n as nodes × workers per node (key names both) */
 };
 
 /* Param name i of c's list, NULL past its end. */
@@ -182,6 +183,7 @@ static void n_from_nodes(struct column col[NCOLUMNS])
 		return;
 	snprintf(col[COL_N].text, col[COL_N].len, "%lld", (long long)(nodes * per));
 	col[COL_N].found = 1;
+	col[COL_N].product = 1;
 	snprintf(col[COL_N].key, sizeof col[COL_N].key, "%.30s × %.28s", col[COL_NODES].key,
 		 col[COL_PER_NODE].key);
 }
@@ -254,12 +256,12 @@ static void columns_init(const struct amd_config *cfg, struct column col[NCOLUMN
 {
 	const struct amd_cfg_run *r = cfg ? &cfg->run : NULL;
 	const struct column c[NCOLUMNS] = {
-		{r ? &r->strategy_params : NULL, strategy_keys, AMD_NAME_MAX + 1, "", 0, 0, ""},
-		{r ? &r->n_params : NULL, n_keys, 64, "", 0, 0, ""},
-		{r ? &r->nodes_params : NULL, nodes_keys, 64, "", 0, 0, ""},
-		{r ? &r->rank_params : NULL, rank_keys, 64, "", 0, 0, ""},
-		{r ? &r->repeat_params : NULL, repeat_keys, 64, "", 0, 0, ""},
-		{r ? &r->per_node_params : NULL, per_node_keys, 64, "", 0, 0, ""},
+		{r ? &r->strategy_params : NULL, strategy_keys, AMD_NAME_MAX + 1, "", 0, 0, "", 0},
+		{r ? &r->n_params : NULL, n_keys, 64, "", 0, 0, "", 0},
+		{r ? &r->nodes_params : NULL, nodes_keys, 64, "", 0, 0, "", 0},
+		{r ? &r->rank_params : NULL, rank_keys, 64, "", 0, 0, "", 0},
+		{r ? &r->repeat_params : NULL, repeat_keys, 64, "", 0, 0, "", 0},
+		{r ? &r->per_node_params : NULL, per_node_keys, 64, "", 0, 0, "", 0},
 	};
 	memcpy(col, c, sizeof c);
 }
@@ -443,7 +445,7 @@ static int tell_n_source(sqlite3_stmt *q, const struct column col[NCOLUMNS], voi
 	char why[200];
 	if (!n->found)
 		return 0;
-	if (strstr(n->key, " × "))
+	if (n->product)
 		snprintf(why, sizeof why, "%s (nodes × workers per node)", n->key);
 	else if (key_rank(n, n->key, &listed) % 2 == 1)
 		snprintf(why, sizeof why, "%s (%s in another case)", n->key, listed);
