@@ -501,8 +501,8 @@ static int gate_pooled(struct cmd_ctx *ctx, struct compare_args *a)
 		for (size_t i = first; i < k; i++)
 			runs += g[i].nruns;
 		printf("baseline: %zu run%s of the %zu group%s of %s before %s (%s .. %s), pooled\n\n",
-		       runs, runs == 1 ? "" : "s", k - first, k - first == 1 ? "" : "s", a->by, cmd_shown(g[k].value), cmd_shown(g[first].value),
-		       cmd_shown(g[k - 1].value));
+		       runs, runs == 1 ? "" : "s", k - first, k - first == 1 ? "" : "s", a->by,
+		       cmd_shown(g[k].value), cmd_shown(g[first].value), cmd_shown(g[k - 1].value));
 	}
 	amd_run_groups_free(g, n);
 	return rc ? rc : run(ctx, a);

@@ -293,8 +293,9 @@ static int check_strategy(struct amd_store *st, const char *sweep, const char *s
 	if (!strategy)
 		return 0;
 	char sel[1200];
-	snprintf(sel, sizeof sel, amd_store_selector_is(st, sweep) ? "%s,strategy=%s" : "sweep=%s,strategy=%s",
-		 sweep, strategy);
+	snprintf(sel, sizeof sel,
+		 amd_store_selector_is(st, sweep) ? "%s,strategy=%s" : "sweep=%s,strategy=%s", sweep,
+		 strategy);
 	struct amd_run_view *v;
 	size_t n;
 	if (amd_select_runs(st, sel, &v, &n, err) < 0)
