@@ -13,6 +13,7 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "resample.h"
 #include "stats.h"
 
 #define MIN_RESAMPLES 2000
@@ -302,10 +303,16 @@ static int resamples(const struct amd_boot *b)
 }
 
 /* The aggregate (median unless b says otherwise) of a resample (with
- * replacement) of the m values v; tmp holds m. */
+ * replacement) of the m values v; tmp holds m; rs, when given (all m
+ * finite), lays the resample out sorted by counting (resample.h) — the
+ * same array a sort of the drawn values gives. */
 static double resampled_stat(const gsl_rng *r, const double *v, size_t m, double *tmp,
-			     const struct amd_boot *b)
+			     const struct amd_resample *rs, const struct amd_boot *b)
 {
+	if (rs && rs->m == m) {
+		amd_resample_draw(rs, r, tmp);
+		return amd_aggregate_sorted(tmp, m, b->aggregate);
+	}
 	for (size_t i = 0; i < m; i++)
 		tmp[i] = v[gsl_rng_uniform_int(r, m)];
 	gsl_sort(tmp, 1, m);
@@ -357,18 +364,27 @@ static int boot_percentile(const struct amd_boot *b, size_t m, const struct resa
 	return rc;
 }
 
-/* The m values v resampled for their aggregate (resampled_stat). */
+/* The m values v resampled for their aggregate (resampled_stat); rs
+ * NULL when the counting layout is not to be had (out of memory). */
 struct stat_sample {
 	const double *v;
 	size_t m;
 	double *tmp;
 	const struct amd_boot *b;
+	const struct amd_resample *rs;
 };
 
 static double draw_stat(const gsl_rng *r, const void *ctx)
 {
 	const struct stat_sample *x = ctx;
-	return resampled_stat(r, x->v, x->m, x->tmp, x->b);
+	return resampled_stat(r, x->v, x->m, x->tmp, x->rs, x->b);
+}
+
+/* rs prepared for x's n values, or NULL (then resamples are sorted). */
+static const struct amd_resample *resample_or_null(struct amd_resample *rs, const double *x,
+						   size_t n)
+{
+	return x && amd_resample_init(rs, x, n) == 0 ? rs : NULL;
 }
 
 int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
@@ -381,9 +397,12 @@ int amd_boot_median_ci(const double *x, size_t n, const struct amd_boot *b,
 		return refuse(ci, "n=%zu: no CI", m);
 	}
 	double *tmp = v ? malloc(m * sizeof *tmp) : NULL;
-	struct stat_sample smp = {v, m, tmp, b};
+	struct amd_resample counted;
+	struct stat_sample smp = {v, m, tmp, b, resample_or_null(&counted, v, m)};
 	struct resampler rs = {draw_stat, &smp};
 	int rc = tmp ? boot_percentile(b, m, &rs, ci) : refuse_oom(ci, m);
+	if (smp.rs)
+		amd_resample_free(&counted);
 	free(tmp);
 	free(v);
 	return rc;
@@ -630,9 +649,15 @@ int amd_boot_ratio_ci(const double *num, size_t nn, const double *den, size_t nd
 		return refuse(ci, "n=%zu: no CI", mn < md ? mn : md);
 	}
 	double *tmp = malloc((mn > md ? mn : md) * sizeof *tmp);
-	struct ratio_sample smp = {{vn, mn, tmp, b}, {vd, md, tmp, b}};
+	struct amd_resample cn, cd;
+	struct ratio_sample smp = {{vn, mn, tmp, b, resample_or_null(&cn, vn, mn)},
+				   {vd, md, tmp, b, resample_or_null(&cd, vd, md)}};
 	struct resampler rs = {draw_ratio, &smp};
 	int rc = vn && vd && tmp ? boot_percentile(b, mn, &rs, ci) : refuse_oom(ci, mn);
+	if (smp.num.rs)
+		amd_resample_free(&cn);
+	if (smp.den.rs)
+		amd_resample_free(&cd);
 	free(tmp);
 	free(vn);
 	free(vd);
@@ -784,13 +809,17 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 	size_t B = (size_t)resamples(b);
 	double *s = malloc(B * sizeof *s), *tmp = malloc(maxlen * sizeof *tmp);
 	double *ns = malloc(m * sizeof *ns), *ts = malloc(m * sizeof *ts);
+	struct amd_resample *cs = calloc(m, sizeof *cs); /* none: resamples sorted */
+	for (size_t j = 0; cs && j < m; j++)
+		amd_resample_init(&cs[j], g[j].x, g[j].len); /* failed: order NULL */
 	gsl_rng *r = s && tmp && ns && ts ? amd_rng_new(b->seed) : NULL;
 	int rc = -1, oom = 0;
 	if (r) {
 		for (size_t i = 0; i < B && !oom; i++) {
 			for (size_t j = 0; j < m; j++) {
 				ns[j] = g[j].n;
-				ts[j] = resampled_stat(r, g[j].x, g[j].len, tmp, b);
+				ts[j] = resampled_stat(r, g[j].x, g[j].len, tmp,
+						       cs && cs[j].order ? &cs[j] : NULL, b);
 			}
 			struct amd_amdahl f;
 			s[i] = amd_amdahl_fit(ns, ts, m, &f) == 0 ? f.serial : NAN;
@@ -799,6 +828,9 @@ int amd_amdahl_serial_ci(const struct amd_group *g, size_t m, const struct amd_b
 		rc = oom ? refuse_oom(ci, m) : percentile_ci(s, B, b->level, ci);
 	} else
 		refuse_oom(ci, m);
+	for (size_t j = 0; cs && j < m; j++)
+		amd_resample_free(&cs[j]);
+	free(cs);
 	gsl_rng_free(r);
 	free(s);
 	free(tmp);

@@ -43,101 +43,175 @@ static double u_critical(size_t m, size_t n, double a)
 }
 
 /* Draws of both sides' standardised noise, each side sorted (a shift keeps
- * the order), for the power simulation. */
-struct power_sim {
-	size_t m, n, S;
-	double *zb, *zc; /* S·m and S·n */
-	double ucrit;
+ * the order): S·m and S·n values, made once for every row of the same run
+ * counts (the draws depend on m, n and the seed only). */
+struct noise_draws {
+	size_t m, n;
+	double *zb, *zc;
 };
 
-/* min(U, mn − U) of draw s with the candidate shifted by d (relative),
- * spreads vb and vc (relative): pairs cand > base by a merge. */
-static double sim_u(const struct power_sim *p, size_t s, double d, double vb, double vc)
+static void draws_free(struct noise_draws *z)
 {
-	const double *b = p->zb + s * p->m, *c = p->zc + s * p->n;
-	double u = 0;
+	free(z->zb);
+	free(z->zc);
+	z->zb = z->zc = NULL;
+	z->m = z->n = 0;
+}
+
+/* z holds the draws of m against n runs, made now unless it held them. */
+static int draws_for(struct noise_draws *z, size_t m, size_t n)
+{
+	if (z->zb && z->m == m && z->n == n)
+		return 0;
+	draws_free(z);
+	const size_t S = AMD_DETECT_DRAWS;
+	z->zb = malloc(S * m * sizeof *z->zb);
+	z->zc = malloc(S * n * sizeof *z->zc);
+	gsl_rng *r = z->zb && z->zc ? amd_rng_new(AMD_DETECT_SEED) : NULL;
+	if (!r) {
+		draws_free(z);
+		return -1;
+	}
+	for (size_t s = 0; s < S; s++) {
+		for (size_t i = 0; i < m; i++)
+			z->zb[s * m + i] = gsl_ran_ugaussian(r);
+		for (size_t j = 0; j < n; j++)
+			z->zc[s * n + j] = gsl_ran_ugaussian(r);
+		gsl_sort(z->zb + s * m, 1, m);
+		gsl_sort(z->zc + s * n, 1, n);
+	}
+	gsl_rng_free(r);
+	z->m = m;
+	z->n = n;
+	return 0;
+}
+
+/* The power simulation of one row: its draws, the rejecting bound of
+ * min(U, mn − U), and per draw bounds on U over the bisection's interval
+ * [lo, hi] (ulo at lo, uhi at hi). */
+struct power_sim {
+	const struct noise_draws *z;
+	size_t S;
+	double mn, ucrit, vb, vc;
+	double *ulo, *uhi, *u;
+};
+
+/* U of draw s with the candidate shifted by d (relative): the pairs with
+ * cand > base, by a merge. Never falls as d grows (each candidate value
+ * only rises), which the bisection's bounds rely on. */
+static double sim_u(const struct power_sim *p, size_t s, double d)
+{
+	size_t m = p->z->m, n = p->z->n;
+	const double *b = p->z->zb + s * m, *c = p->z->zc + s * n;
+	double u = 0, vb = p->vb, vc = p->vc;
 	size_t i = 0;
-	for (size_t j = 0; j < p->n; j++) {
+	for (size_t j = 0; j < n; j++) {
 		double cj = 1 + d + vc * c[j];
-		while (i < p->m && 1 + vb * b[i] < cj)
+		while (i < m && 1 + vb * b[i] < cj)
 			i++;
 		u += (double)i;
 	}
-	double mn = (double)p->m * (double)p->n;
-	return u < mn - u ? u : mn - u;
+	return u;
 }
 
-static double sim_power(const struct power_sim *p, double d, double vb, double vc)
+/* The two-sided test rejects: min(U, mn − U) <= its bound. */
+static int rejects(const struct power_sim *p, double u)
+{
+	return (u < p->mn - u ? u : p->mn - u) <= p->ucrit;
+}
+
+/* Whether the power at shift d reaches AMD_DETECT_POWER; every draw's U
+ * into p->u. */
+static int power_reaches_all(const struct power_sim *p, double d)
 {
 	size_t hit = 0;
+	for (size_t s = 0; s < p->S; s++) {
+		p->u[s] = sim_u(p, s, d);
+		hit += rejects(p, p->u[s]);
+	}
+	return (double)hit / (double)p->S >= AMD_DETECT_POWER;
+}
+
+/* The same for lo < d < hi, with U[s] known to lie in [ulo[s], uhi[s]]: a
+ * draw whose test decides alike at both bounds (the accepting U form an
+ * interval) decides so at d without its merge; p->u[s] is -1 for those. */
+static int power_reaches_within(const struct power_sim *p, double d)
+{
+	size_t hit = 0;
+	for (size_t s = 0; s < p->S; s++) {
+		double a = p->ulo[s], b = p->uhi[s];
+		p->u[s] = -1;
+		if (b <= p->ucrit || p->mn - a <= p->ucrit)
+			hit++;
+		else if (rejects(p, a) || rejects(p, b))
+			hit += rejects(p, p->u[s] = sim_u(p, s, d));
+	}
+	return (double)hit / (double)p->S >= AMD_DETECT_POWER;
+}
+
+static void keep_bounds(const struct power_sim *p, double *to)
+{
 	for (size_t s = 0; s < p->S; s++)
-		hit += sim_u(p, s, d, vb, vc) <= p->ucrit;
-	return (double)hit / (double)p->S;
+		if (p->u[s] >= 0)
+			to[s] = p->u[s];
 }
 
 /* The relative shift at which the simulated power reaches
- * AMD_DETECT_POWER: bisection on common random numbers. */
-static double power_shift(const struct power_sim *p, double vb, double vc)
+ * AMD_DETECT_POWER: bisection on common random numbers. Each draw's U is
+ * known to lie between its values at the interval's ends, so only the
+ * draws whose test could still change are merged again. */
+static double power_shift(struct power_sim *p)
 {
-	double lo = 0, hi = 4 * (vb + vc) + 1e-12;
-	for (int i = 0; i < 60 && sim_power(p, hi, vb, vc) < AMD_DETECT_POWER; i++)
-		hi *= 2;
-	for (int i = 0; i < 40; i++) {
+	double lo = 0, hi = 4 * (p->vb + p->vc) + 1e-12;
+	int i = 0;
+	while (i < 60 && !power_reaches_all(p, hi))
+		hi *= 2, i++;
+	if (i == 60) /* hi past the last one measured: its bounds still */
+		power_reaches_all(p, hi);
+	keep_bounds(p, p->uhi);
+	for (size_t s = 0; s < p->S; s++)
+		p->ulo[s] = 0;
+	for (i = 0; i < 40; i++) {
 		double mid = (lo + hi) / 2;
-		*(sim_power(p, mid, vb, vc) >= AMD_DETECT_POWER ? &hi : &lo) = mid;
+		int up = power_reaches_within(p, mid);
+		*(up ? &hi : &lo) = mid;
+		keep_bounds(p, up ? p->uhi : p->ulo);
 	}
 	return hi;
 }
 
-static int sim_fill(struct power_sim *p)
-{
-	p->zb = malloc(p->S * p->m * sizeof *p->zb);
-	p->zc = malloc(p->S * p->n * sizeof *p->zc);
-	gsl_rng *r = p->zb && p->zc ? amd_rng_new(AMD_DETECT_SEED) : NULL;
-	if (!r)
-		return -1;
-	for (size_t s = 0; s < p->S; s++) {
-		for (size_t i = 0; i < p->m; i++)
-			p->zb[s * p->m + i] = gsl_ran_ugaussian(r);
-		for (size_t j = 0; j < p->n; j++)
-			p->zc[s * p->n + j] = gsl_ran_ugaussian(r);
-		gsl_sort(p->zb + s * p->m, 1, p->m);
-		gsl_sort(p->zc + s * p->n, 1, p->n);
-	}
-	gsl_rng_free(r);
-	return 0;
-}
-
 /* The 80%-power shift of m against n runs with relative spreads vb, vc at
  * level a; INFINITY when no ranking reaches a, NAN out of memory. */
-static double mw_detectable(size_t m, size_t n, double vb, double vc, double a)
+static double mw_detectable(struct noise_draws *z, size_t m, size_t n, double vb, double vc,
+			    double a)
 {
-	struct power_sim p = {m, n, AMD_DETECT_DRAWS, NULL, NULL, u_critical(m, n, a)};
+	double ucrit = u_critical(m, n, a);
+	if (!amd_num_ok(ucrit))
+		return NAN;
+	if (ucrit < 0)
+		return INFINITY;
+	const size_t S = AMD_DETECT_DRAWS;
+	struct power_sim p = {z, S, (double)m * (double)n, ucrit, vb, vc, malloc(S * sizeof(double)),
+			      malloc(S * sizeof(double)), malloc(S * sizeof(double))};
 	double d = NAN;
-	if (amd_num_ok(p.ucrit) && p.ucrit >= 0 && sim_fill(&p) == 0)
-		d = power_shift(&p, vb, vc);
-	else if (amd_num_ok(p.ucrit) && p.ucrit < 0)
-		d = INFINITY;
-	free(p.zb);
-	free(p.zc);
+	if (p.ulo && p.uhi && p.u && draws_for(z, m, n) == 0)
+		d = power_shift(&p);
+	free(p.ulo);
+	free(p.uhi);
+	free(p.u);
 	return d;
 }
 
 static double detectable_with(const struct amd_comparison *c, const struct amd_cmp_row *r,
-			      size_t m, size_t n)
+			      size_t m, size_t n, struct noise_draws *z)
 {
 	if (r->nb < 2 || r->nc < 2 || !amd_num_ok(r->med_base) || r->med_base == 0)
 		return NAN;
 	double a = row_level(c, r);
 	if (amd_mwu_min_p(m, n) > a)
 		return INFINITY;
-	return mw_detectable(m, n, amd_sd(r->base, r->nb) / fabs(r->med_base),
+	return mw_detectable(z, m, n, amd_sd(r->base, r->nb) / fabs(r->med_base),
 			     amd_sd(r->cand, r->nc) / fabs(r->med_base), a);
-}
-
-static double detectable(const struct amd_comparison *c, const struct amd_cmp_row *r)
-{
-	return detectable_with(c, r, r->nb, r->nc);
 }
 
 /* The gated row with the largest finite detectable change, or NULL. */
@@ -163,15 +237,34 @@ static int likely(const struct amd_cmp_row *r)
 	return below ? 1 : above ? -1 : 0;
 }
 
+/* Rows by their run counts, so that rows of the same counts share draws. */
+static int by_run_counts(const void *x, const void *y)
+{
+	const struct amd_cmp_row *a = *(struct amd_cmp_row *const *)x;
+	const struct amd_cmp_row *b = *(struct amd_cmp_row *const *)y;
+	if (a->nb != b->nb)
+		return a->nb < b->nb ? -1 : 1;
+	return a->nc < b->nc ? -1 : a->nc > b->nc;
+}
+
 void amd_cmp_noise(struct amd_comparison *c)
 {
+	struct noise_draws z = {0};
+	struct amd_cmp_row **order = c->nrows ? malloc(c->nrows * sizeof *order) : NULL;
+	for (size_t i = 0; order && i < c->nrows; i++)
+		order[i] = &c->rows[i];
+	if (order)
+		qsort(order, c->nrows, sizeof *order, by_run_counts);
 	c->likely_regressions = 0;
 	for (size_t i = 0; i < c->nrows; i++) {
-		struct amd_cmp_row *r = &c->rows[i];
-		r->detectable = r->verdict == AMD_MISSING ? NAN : detectable(c, r);
+		struct amd_cmp_row *r = order ? order[i] : &c->rows[i];
+		r->detectable = r->verdict == AMD_MISSING ? NAN
+			      : detectable_with(c, r, r->nb, r->nc, &z);
 		r->likely = likely(r);
 		c->likely_regressions += r->gated && r->likely == 1;
 	}
+	draws_free(&z);
+	free(order);
 }
 
 void amd_cmp_detectable_range(const struct amd_comparison *c, double *lo, double *hi,
@@ -228,7 +321,9 @@ int amd_cmp_noise_text(const struct amd_comparison *c, const char *prefix, struc
 				    none == 1 ? "its" : "their");
 	const struct amd_cmp_row *w = rc == 0 && !isnan(lo) ? least_sensitive(c) : NULL;
 	if (w) { /* what more repeats would buy, by the same simulation */
-		double d2 = detectable_with(c, w, 2 * w->nb, 2 * w->nc);
+		struct noise_draws z = {0};
+		double d2 = detectable_with(c, w, 2 * w->nb, 2 * w->nc, &z);
+		draws_free(&z);
 		if (amd_num_ok(d2))
 			rc = amd_buf_printf(b, "; twice the runs (%zu vs %zu) would detect %.1f%% where "
 					    "these detect %.1f%%", 2 * w->nc, 2 * w->nb, d2 * 100,

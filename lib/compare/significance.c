@@ -13,6 +13,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "resample.h"
 #include "significance.h"
 #include "num.h"
 #include "stats.h"
@@ -218,10 +219,18 @@ static int aggregate_of(const double *v, size_t n, enum amd_aggregate agg, doubl
 	return amd_fail(err, "ratio of %ss: out of memory", amd_aggregate_name(agg));
 }
 
-/* The aggregate of n values drawn from v with replacement (into tmp). */
+/* The aggregate of n values drawn from v with replacement (into tmp); a
+ * median's draws laid out sorted by counting when rs is given
+ * (resample.h: the array the median would sort them into). */
 static int resampled_aggregate(gsl_rng *r, const double *v, size_t n, enum amd_aggregate agg,
-			       double *tmp, double *out, struct amd_err *err)
+			       const struct amd_resample *rs, double *tmp, double *out,
+			       struct amd_err *err)
 {
+	if (rs && agg == AMD_AGG_MEDIAN) {
+		size_t k = amd_resample_draw(rs, r, tmp);
+		*out = k ? amd_median_sorted(tmp, k) : NAN;
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = v[gsl_rng_uniform_int(r, n)];
 	return aggregate_of(tmp, n, agg, out, err);
@@ -242,16 +251,26 @@ static int boot_ratio(const struct ratio_sides *sd, int resamples, unsigned long
 	gsl_rng *r = amd_rng_new(seed);
 	if (!r)
 		return amd_fail(err, "ratio of %ss: out of memory", amd_aggregate_name(sd->agg));
+	struct amd_resample cb, cc; /* a median's draws sorted by counting */
+	int med = sd->agg == AMD_AGG_MEDIAN;
+	const struct amd_resample *rb = med && amd_resample_init(&cb, sd->base, sd->nb) == 0 ? &cb
+				       : NULL;
+	const struct amd_resample *rcand = med && amd_resample_init(&cc, sd->cand, sd->nc) == 0
+					   ? &cc : NULL;
 	size_t k = 0;
 	int rc = 0;
 	for (int i = 0; i < resamples && rc == 0; i++) {
 		double b, c;
-		rc = resampled_aggregate(r, sd->base, sd->nb, sd->agg, tmp, &b, err);
+		rc = resampled_aggregate(r, sd->base, sd->nb, sd->agg, rb, tmp, &b, err);
 		if (rc == 0)
-			rc = resampled_aggregate(r, sd->cand, sd->nc, sd->agg, tmp, &c, err);
+			rc = resampled_aggregate(r, sd->cand, sd->nc, sd->agg, rcand, tmp, &c, err);
 		if (rc == 0 && b != 0)
 			ratios[k++] = c / b;
 	}
+	if (rb)
+		amd_resample_free(&cb);
+	if (rcand)
+		amd_resample_free(&cc);
 	gsl_rng_free(r);
 	if (rc < 0)
 		return -1;
