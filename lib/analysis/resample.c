@@ -5,19 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A finite value and its index, ordered by value then index. */
-struct ranked {
-	double v;
-	size_t i;
-};
-
-static int by_value(const void *a, const void *b)
-{
-	const struct ranked *p = a, *q = b;
-	if (p->v != q->v)
-		return p->v < q->v ? -1 : 1;
-	return p->i < q->i ? -1 : p->i > q->i;
-}
+#include "num.h"
 
 /* Whether x holds a zero of each sign among its finite values. */
 static int both_zeros(const double *x, size_t n)
@@ -42,15 +30,15 @@ int amd_resample_init(struct amd_resample *s, const double *x, size_t n)
 		amd_resample_free(s);
 		return -1;
 	}
-	struct ranked *rk = malloc((n ? n : 1) * sizeof *rk);
+	struct amd_ranked *rk = malloc((n ? n : 1) * sizeof *rk);
 	if (!rk) {
 		amd_resample_free(s);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(x[i]))
-			rk[s->m++] = (struct ranked){x[i], i};
-	qsort(rk, s->m, sizeof *rk, by_value);
+			rk[s->m++] = (struct amd_ranked){x[i], i};
+	qsort(rk, s->m, sizeof *rk, amd_ranked_cmp);
 	for (size_t k = 0; k < s->m; k++)
 		s->order[k] = rk[k].i;
 	free(rk);

@@ -174,32 +174,19 @@ int amd_mann_whitney(const double *x, size_t m, const double *y, size_t n,
 	return 0;
 }
 
-struct indexed {
-	double p;
-	size_t i;
-};
-
-static int cmp_indexed(const void *a, const void *b)
-{
-	const struct indexed *x = a, *y = b;
-	if (x->p != y->p)
-		return (x->p > y->p) - (x->p < y->p);
-	return (x->i > y->i) - (x->i < y->i);
-}
-
 int amd_holm(const double *p, size_t n, double *adj)
 {
 	if (n == 0)
 		return 0;
-	struct indexed *s = malloc(n * sizeof *s);
+	struct amd_ranked *s = malloc(n * sizeof *s);
 	if (!s)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		s[i] = (struct indexed){p[i], i};
-	qsort(s, n, sizeof *s, cmp_indexed);
+		s[i] = (struct amd_ranked){p[i], i};
+	qsort(s, n, sizeof *s, amd_ranked_cmp);
 	double run = 0;
 	for (size_t k = 0; k < n; k++) {
-		double v = (double)(n - k) * s[k].p;
+		double v = (double)(n - k) * s[k].v;
 		if (v > run)
 			run = v;
 		adj[s[k].i] = run < 1 ? run : 1;

@@ -112,3 +112,11 @@ void amd_num_text(double v, char *out, size_t n)
 	if (strtod(out, NULL) != v)
 		snprintf(out, n, "%.17g", v);
 }
+
+int amd_ranked_cmp(const void *a, const void *b)
+{
+	const struct amd_ranked *x = a, *y = b;
+	if (x->v != y->v) /* a NaN ranks as equal to all, by index (Holm's order) */
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->i > y->i) - (x->i < y->i);
+}

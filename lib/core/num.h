@@ -31,4 +31,12 @@ int amd_exact_decimal(const char *s, double *out, const char **end);
  * as the same double: params that were numbers in their source. */
 void amd_num_text(double v, char *out, size_t n);
 
+/* A value and its index, for qsort by amd_ranked_cmp: ascending value,
+ * equal values in index order (a stable, deterministic rank). */
+struct amd_ranked {
+	double v;
+	size_t i;
+};
+int amd_ranked_cmp(const void *a, const void *b);
+
 #endif
